@@ -1,0 +1,79 @@
+/* hs_models.h - the model library: sizes as compile-time constants, parameter blocks and types.
+ * Each model lives in its own file; the registry lists them for the CLI tools. */
+#ifndef HS_MODELS_H
+#define HS_MODELS_H
+
+#include "hs_model.h"
+
+/* ---- test_eq: scalar q'' = -a q - b q' (seed 004 section 2) ---- */
+#define HS_TEST_EQ_NQ 1
+#define HS_TEST_EQ_NC 0
+#define HS_TEST_EQ_NZ 0
+typedef struct hs_test_eq_params {
+    hs_real a;  /* stiffness a >= 0 (1/s^2) */
+    hs_real b;  /* damping b >= 0 (1/s) */
+    hs_real q0; /* initial position */
+    hs_real u0; /* initial velocity */
+} hs_test_eq_params;
+extern const hs_model_type hs_test_eq_type;
+
+/* ---- car_axle: IVP test set caraxis (shared/problems/car_axle.md) ---- */
+#define HS_CAR_AXLE_NQ 4
+#define HS_CAR_AXLE_NC 2
+#define HS_CAR_AXLE_NZ 0
+typedef struct hs_car_axle_params {
+    hs_real eps;   /* epsilon; K = M eps^2 / 2 */
+    hs_real M;     /* mass parameter */
+    hs_real L;     /* axle length */
+    hs_real L0;    /* spring rest length */
+    hs_real r;     /* road bump amplitude */
+    hs_real w;     /* road bump angular frequency (rad/time) */
+    hs_real g;     /* gravity */
+} hs_car_axle_params;
+extern const hs_model_type hs_car_axle_type;
+/* Published reference solution at t = 3 (test set soln): xl yl xr yr xl' yl' xr' yr' lam1 lam2. */
+extern const double hs_car_axle_ref_t3[10];
+
+/* ---- circular_track: point mass on the unit circle, PI speed control (seed 004 section 4.1) ---- */
+#define HS_CIRCULAR_TRACK_NQ 2
+#define HS_CIRCULAR_TRACK_NC 1
+#define HS_CIRCULAR_TRACK_NZ 1   /* integral of the speed error (m) */
+#define HS_CIRCULAR_TRACK_NIN 1  /* in[0]: tangential force command (N), used when external = 1 */
+#define HS_CIRCULAR_TRACK_NOUT 4 /* speed (m/s), radius (m), x1 (m), x2 (m) */
+typedef struct hs_circular_track_params {
+    hs_real m;        /* mass (kg) */
+    hs_real v_ref;    /* target tangential speed (m/s) */
+    hs_real kp;       /* PI proportional gain (N s/m) */
+    hs_real ki;       /* PI integral gain (N/m) */
+    hs_real f_radial; /* outward radial force (N) */
+    hs_real v0;       /* initial tangential speed (m/s) */
+    hs_real external; /* 0: PI inside the model; 1: tangential force from input 0 (HIL) */
+} hs_circular_track_params;
+extern const hs_model_type hs_circular_track_type;
+
+/* ---- pendulum: 2D unit pendulum of seed 001 section 6.1 ---- */
+#define HS_PENDULUM_NQ 2
+#define HS_PENDULUM_NC 1
+#define HS_PENDULUM_NZ 0
+typedef struct hs_pendulum_params {
+    hs_real m;      /* mass (kg) */
+    hs_real grav;   /* gravity magnitude (m/s^2), acting in -y */
+    hs_real len;    /* rod length (m); constraint |x| - len */
+    hs_real theta0; /* initial angle from the +x axis (rad); 0 = horizontal */
+} hs_pendulum_params;
+extern const hs_model_type hs_pendulum_type;
+
+/* Largest sizes over the library, for statically sized workspaces of the CLI tools. */
+#define HS_MODELS_MAX_NQ 4
+#define HS_MODELS_MAX_NC 2
+#define HS_MODELS_MAX_NZ 1
+#define HS_MODELS_MAX_NIN 1
+#define HS_MODELS_MAX_NOUT 4
+#define HS_MODELS_MAX_PARAM_BYTES 64
+
+/* NULL-terminated list of every model type. */
+extern const hs_model_type *const hs_model_registry[];
+/* The type called `name`, or NULL. */
+const hs_model_type *hs_model_find(const char *name);
+
+#endif

@@ -1,0 +1,18 @@
+/* hs_math.h - elementary functions implemented in rt/ so that the host and firmware builds
+ * produce bit-identical trajectories (glibc's and newlib's sin/cos differ in the last bit).
+ * Fixed cost: Cody-Waite reduction with a three-part pi/2 and fixed-degree polynomials. */
+#ifndef HS_MATH_H
+#define HS_MATH_H
+
+#include "hs_types.h"
+
+/* Largest |x| (rad) for which hs_sin/hs_cos keep close to 1 ulp; beyond it they return NaN
+ * (a step then refuses with HS_E_NONFINITE instead of returning garbage). */
+#define HS_TRIG_MAX HS_R(1.0e6)
+
+/* sin(x) for |x| <= HS_TRIG_MAX (x in rad). */
+hs_real hs_sin(hs_real x);
+/* cos(x) for |x| <= HS_TRIG_MAX (x in rad). */
+hs_real hs_cos(hs_real x);
+
+#endif

@@ -1,0 +1,67 @@
+/* hs_types.h - the real type, status codes and freestanding numeric helpers of hilstep.
+ *
+ * Everything in rt/ is C99, freestanding (no libc, no I/O, no allocation). The real type is
+ * double unless HS_REAL_FLOAT is defined at build time, which switches every rt/ and model/
+ * computation to float (the Cortex-M4F build). */
+#ifndef HS_TYPES_H
+#define HS_TYPES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef HS_REAL_FLOAT
+typedef float hs_real;
+#define HS_R(x) ((hs_real)(x##f))
+/* Machine epsilon of hs_real (dimensionless). */
+#define HS_EPS 1.1920928955078125e-07f
+/* sqrt through one hook so no libm is needed: the FPU instruction with -fno-math-errno. */
+#define hs_sqrt(x) __builtin_sqrtf(x)
+#else
+typedef double hs_real;
+#define HS_R(x) ((hs_real)(x))
+/* Machine epsilon of hs_real (dimensionless). */
+#define HS_EPS 2.220446049250313e-16
+/* sqrt through one hook so no libm is needed: the FPU instruction with -fno-math-errno. */
+#define hs_sqrt(x) __builtin_sqrt(x)
+#endif
+
+/* Status codes returned by every rt/ and model/ call; 0 is success, faults are negative. */
+typedef enum hs_status {
+    HS_OK = 0,
+    HS_E_DEF_H = -1,           /* h <= 0 or not finite */
+    HS_E_DEF_METHOD = -2,      /* unknown method enum */
+    HS_E_DEF_FORM = -3,        /* unknown formulation enum */
+    HS_E_DEF_STAB = -4,        /* unknown stabilization enum */
+    HS_E_DEF_BAUMGARTE = -5,   /* Baumgarte parameters negative, zero, non-finite, or h*alpha > 2 */
+    HS_E_DEF_JAC = -6,         /* unknown Jacobian source, or analytic asked of a model without one */
+    HS_E_DEF_FD = -7,          /* finite-difference increment <= 0 or not finite */
+    HS_E_SIZE = -8,            /* model sizes exceed the workspace, or are inconsistent */
+    HS_E_MODEL_PARAM = -9,     /* a model parameter is out of range or inconsistent */
+    HS_E_NULL = -10,           /* a required pointer argument is NULL */
+    HS_E_INPUT = -11,          /* a non-finite input signal */
+    HS_E_SINGULAR = -12,       /* zero, tiny or non-finite pivot in a factorization */
+    HS_E_NONFINITE = -13,      /* a force, constraint or new state value is NaN or Inf */
+    HS_E_MODEL = -14,          /* a model function reported a fault (e.g. evaluation outside its domain) */
+    HS_E_STATE = -15,          /* initial state not finite */
+    HS_E_NOT_INIT = -16,       /* stepper used before a successful init */
+    HS_E_UNKNOWN_PARAM = -17   /* parameter name not in the model's table */
+} hs_status;
+
+/* Short English text for a status code; never NULL. */
+const char *hs_status_str(int status);
+
+/* 1 when x is neither NaN nor +-Inf; freestanding replacement for isfinite(). */
+static inline int hs_isfinite(hs_real x) { return (x - x) == (x - x); }
+
+/* |x| without libm. */
+static inline hs_real hs_abs(hs_real x) { return x < HS_R(0.0) ? -x : x; }
+
+/* 1 when all n entries of v are finite; the loop always visits all n entries (fixed cost). */
+static inline int hs_all_finite(const hs_real *v, int n)
+{
+    int ok = 1;
+    for (int i = 0; i < n; ++i) ok &= hs_isfinite(v[i]);
+    return ok;
+}
+
+#endif
