@@ -125,6 +125,10 @@ int hs_stepper_residual(const hs_stepper *s, hs_real *g);
 /* Model outputs (nout) of the committed state with inputs in (nin). */
 int hs_stepper_outputs(const hs_stepper *s, const hs_real *in, hs_real *y);
 
+/* Folds the committed state's bits (q, u, z in that order) into the FNV-1a hash h; called
+ * after every step it gives the pinned trajectory hash `trajectory-hash ...`. */
+uint64_t hs_stepper_hash(const hs_stepper *s, uint64_t h);
+
 /* Short names used by the CLI: "explicit", "symplectic", "j1", "j2", "j3", "jexact". */
 const char *hs_method_name(hs_method m);
 /* "index1", "index2". */
