@@ -51,7 +51,8 @@ typedef struct hs_circular_track_params {
 } hs_circular_track_params;
 extern const hs_model_type hs_circular_track_type;
 
-/* ---- pendulum: 2D unit pendulum of seed 001 section 6.1 ---- */
+/* ---- pendulum: 2D unit pendulum of seed 001 section 6.1; output 0: total energy (J) ---- */
+#define HS_PENDULUM_NOUT 1
 #define HS_PENDULUM_NQ 2
 #define HS_PENDULUM_NC 1
 #define HS_PENDULUM_NZ 0

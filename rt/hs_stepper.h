@@ -71,7 +71,7 @@ int hs_stepper_def_validate(const hs_stepper_def *def, const hs_model *m);
 
 /* Reals of workspace for sizes nq, nc, nz (compile-time constant expression). */
 #define HS_STEPPER_REALS(nq, nc, nz) \
-    (6 * (nq) + 2 * (nz) + 2 * (nc) /* q,u,z,lambda committed + new */ \
+    (4 * (nq) + 2 * (nz) + 2 * (nc) /* q,u,z,lambda committed + new */ \
      + 3 * ((nq) + (nc)) * ((nq) + (nc)) /* step matrix, projection factor committed + new */ \
      + 3 * (nq) * (nq) /* M, fq, fu */ \
      + 2 * (nc) * (nq) /* G at two positions */ \
@@ -95,11 +95,15 @@ typedef struct hs_stepper {
     int nq, nc, nz, nin, n; /* n = nq + nc */
     int ready;              /* 1 after a successful init */
     hs_real t;              /* time of the committed state (s) */
+    hs_real t0;             /* time of the last init/set_state (s); t = t0 + k h avoids summing h */
+    uint64_t k;             /* steps since the last init/set_state */
     hs_real *q, *u;         /* (nq) committed positions, velocities */
     hs_real *z;             /* (nz) committed auxiliary states */
     hs_real *lambda;        /* (nc) multipliers of the last step (force units, +G^T lambda) */
     hs_real *P;             /* (n x n) LU of the projection matrix at q (valid when stab = projection) */
     int *Pp;                /* (n) its pivots */
+    hs_real *qn, *un, *zn, *lamn, *Pn; /* new state being computed; swapped with the committed one */
+    int *Ppn;
     hs_real *w;             /* scratch reals */
     int *wi;                /* scratch ints */
     hs_stepper_stats stats;

@@ -1,0 +1,146 @@
+/* car_axle.c - the IVP test set car axle (caraxis.f), shared/problems/car_axle.md.
+ * q = (xl, yl, xr, yr); M = K I with K = M eps^2 / 2; +G^T lambda as in the test set. */
+#include "hs_models.h"
+#include "hs_math.h"
+#include <stddef.h>
+
+#define P(m) ((const hs_car_axle_params *)(m)->p)
+
+const double hs_car_axle_ref_t3[10] = {
+    4.9345578427556290e-02, 4.9698946023033241e-01, 1.0417425248854000e+00,
+    3.7391102726522141e-01, -7.7058368403214852e-02, 7.4468665963277761e-03,
+    1.7556815749428991e-02, 7.7034104377940305e-01, -4.7368867507846298e-03,
+    -1.1046804113457301e-03};
+
+static const hs_param_info params[] = {
+    {"eps", offsetof(hs_car_axle_params, eps), HS_R(1e-2), HS_R(1e-6), HS_R(1.0), "epsilon (K = M eps^2/2)"},
+    {"M", offsetof(hs_car_axle_params, M), HS_R(10.0), HS_R(1e-6), HS_R(1e6), "mass parameter"},
+    {"L", offsetof(hs_car_axle_params, L), HS_R(1.0), HS_R(1e-3), HS_R(1e3), "axle length"},
+    {"L0", offsetof(hs_car_axle_params, L0), HS_R(0.5), HS_R(1e-3), HS_R(1e3), "spring rest length"},
+    {"r", offsetof(hs_car_axle_params, r), HS_R(0.1), HS_R(0.0), HS_R(1e3), "road bump amplitude (< L)"},
+    {"w", offsetof(hs_car_axle_params, w), HS_R(10.0), HS_R(0.0), HS_R(1e4), "road bump angular frequency"},
+    {"g", offsetof(hs_car_axle_params, g), HS_R(1.0), HS_R(-1e3), HS_R(1e3), "gravity"},
+};
+
+/* Road excitation point and its first two time derivatives. */
+typedef struct road { hs_real xb, yb, xb1, yb1, xb2, yb2; } road;
+
+static road road_at(const hs_car_axle_params *p, hs_real t)
+{
+    road r;
+    hs_real s = hs_sin(p->w * t), c = hs_cos(p->w * t);
+    r.yb = p->r * s;
+    r.xb = hs_sqrt(p->L * p->L - r.yb * r.yb);
+    r.yb1 = p->r * p->w * c;
+    r.yb2 = -p->r * p->w * p->w * s;
+    r.xb1 = -r.yb * r.yb1 / r.xb;
+    r.xb2 = -(r.yb1 * r.yb1 + r.yb * r.yb2 + r.xb1 * r.xb1) / r.xb;
+    return r;
+}
+
+static hs_real kmass(const hs_car_axle_params *p) { return p->M * p->eps * p->eps / HS_R(2.0); }
+
+static int check(const hs_model *m)
+{
+    /* xb = sqrt(L^2 - yb^2) needs the bump to stay inside the circle of radius L */
+    return P(m)->r < P(m)->L ? HS_OK : HS_E_MODEL_PARAM;
+}
+
+static int initial(const hs_model *m, hs_real t0, hs_real *q, hs_real *u, hs_real *z)
+{
+    (void)z;
+    const hs_car_axle_params *p = P(m);
+    /* caraxis.f init generalized: springs at rest, phi = phi' = 0 (needs t0 with yb = 0). */
+    road r = road_at(p, t0);
+    q[0] = HS_R(0.0); q[1] = p->L0; q[2] = p->L; q[3] = p->L0;
+    hs_real v = -r.yb1 * p->L0 / r.xb;
+    u[0] = v; u[1] = HS_R(0.0); u[2] = v; u[3] = HS_R(0.0);
+    return HS_OK;
+}
+
+static int mass(const hs_model *m, hs_real t, const hs_real *q, hs_real *M)
+{
+    (void)t; (void)q;
+    hs_real K = kmass(P(m));
+    for (int i = 0; i < 16; ++i) M[i] = HS_R(0.0);
+    for (int i = 0; i < 4; ++i) M[i * 5] = K;
+    return HS_OK;
+}
+
+static int force(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
+                 const hs_real *z, const hs_real *in, hs_real *f)
+{
+    (void)u; (void)z; (void)in;
+    const hs_car_axle_params *p = P(m);
+    road r = road_at(p, t);
+    hs_real K = kmass(p);
+    hs_real Ll = hs_sqrt(q[0] * q[0] + q[1] * q[1]);
+    hs_real ex = q[2] - r.xb, ey = q[3] - r.yb;
+    hs_real Lr = hs_sqrt(ex * ex + ey * ey);
+    if (!(Ll > HS_R(0.0)) || !(Lr > HS_R(0.0))) return HS_E_MODEL; /* spring of zero length */
+    f[0] = (p->L0 - Ll) * q[0] / Ll;
+    f[1] = (p->L0 - Ll) * q[1] / Ll - K * p->g;
+    f[2] = (p->L0 - Lr) * ex / Lr;
+    f[3] = (p->L0 - Lr) * ey / Lr - K * p->g;
+    return HS_OK;
+}
+
+/* d/dp of the spring force (L0 - |p|) p / |p| = (L0/|p| - 1) I - L0 p p^T / |p|^3 into the
+ * 2x2 block of fq (4x4) at row/column offset o. */
+static void spring_jac(hs_real L0, hs_real px, hs_real py, hs_real *fq, int o)
+{
+    hs_real L = hs_sqrt(px * px + py * py);
+    hs_real a = L0 / L - HS_R(1.0), c = L0 / (L * L * L);
+    fq[o * 4 + o] = a - c * px * px;
+    fq[o * 4 + o + 1] = -c * px * py;
+    fq[(o + 1) * 4 + o] = -c * px * py;
+    fq[(o + 1) * 4 + o + 1] = a - c * py * py;
+}
+
+static int force_jac(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
+                     const hs_real *z, const hs_real *in, hs_real *fq, hs_real *fu)
+{
+    (void)u; (void)z; (void)in;
+    const hs_car_axle_params *p = P(m);
+    road r = road_at(p, t);
+    for (int i = 0; i < 16; ++i) { fq[i] = HS_R(0.0); fu[i] = HS_R(0.0); }
+    spring_jac(p->L0, q[0], q[1], fq, 0);
+    spring_jac(p->L0, q[2] - r.xb, q[3] - r.yb, fq, 2);
+    return HS_OK;
+}
+
+static int constraint(const hs_model *m, hs_real t, const hs_real *q, hs_real *g, hs_real *G,
+                      hs_real *gt)
+{
+    const hs_car_axle_params *p = P(m);
+    road r = road_at(p, t);
+    hs_real dx = q[0] - q[2], dy = q[1] - q[3];
+    if (g) {
+        g[0] = r.xb * q[0] + r.yb * q[1];
+        g[1] = dx * dx + dy * dy - p->L * p->L;
+    }
+    if (G) {
+        G[0] = r.xb; G[1] = r.yb; G[2] = HS_R(0.0); G[3] = HS_R(0.0);
+        G[4] = HS_R(2.0) * dx; G[5] = HS_R(2.0) * dy; G[6] = -HS_R(2.0) * dx; G[7] = -HS_R(2.0) * dy;
+    }
+    if (gt) {
+        gt[0] = r.xb1 * q[0] + r.yb1 * q[1];
+        gt[1] = HS_R(0.0);
+    }
+    return HS_OK;
+}
+
+static int gamma_fn(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u, hs_real *gam)
+{
+    road r = road_at(P(m), t);
+    hs_real dxd = u[0] - u[2], dyd = u[1] - u[3];
+    gam[0] = HS_R(2.0) * (r.xb1 * u[0] + r.yb1 * u[1]) + r.xb2 * q[0] + r.yb2 * q[1];
+    gam[1] = HS_R(2.0) * (dxd * dxd + dyd * dyd);
+    return HS_OK;
+}
+
+const hs_model_type hs_car_axle_type = {
+    "car_axle", "IVP test set car axle: 4 positions, 2 constraints (one rheonomic), t in [0, 3]",
+    HS_CAR_AXLE_NQ, HS_CAR_AXLE_NC, HS_CAR_AXLE_NZ, 0, 0,
+    params, (int)(sizeof params / sizeof params[0]), sizeof(hs_car_axle_params), NULL, NULL,
+    check, initial, mass, force, force_jac, constraint, gamma_fn, NULL, NULL};

@@ -1,0 +1,87 @@
+/* pendulum.c - the 2D unit pendulum of seed 001 section 6.1: unit mass, gravity (0, -10),
+ * constraint |x| - 1 (distance, not its square, so G = x^T/|x|). Output: total energy. */
+#include "hs_models.h"
+#include "hs_math.h"
+#include <stddef.h>
+
+#define P(m) ((const hs_pendulum_params *)(m)->p)
+
+static const hs_param_info params[] = {
+    {"m", offsetof(hs_pendulum_params, m), HS_R(1.0), HS_R(1e-6), HS_R(1e6), "mass (kg)"},
+    {"grav", offsetof(hs_pendulum_params, grav), HS_R(10.0), HS_R(0.0), HS_R(1e3), "gravity, acting in -y (m/s^2)"},
+    {"len", offsetof(hs_pendulum_params, len), HS_R(1.0), HS_R(1e-3), HS_R(1e3), "rod length (m)"},
+    {"theta0", offsetof(hs_pendulum_params, theta0), HS_R(0.0), HS_R(-7.0), HS_R(7.0), "initial angle from +x (rad)"},
+};
+
+static const char *const out_names[] = {"energy (J)"};
+
+static int initial(const hs_model *m, hs_real t0, hs_real *q, hs_real *u, hs_real *z)
+{
+    (void)t0; (void)z;
+    q[0] = P(m)->len * hs_cos(P(m)->theta0);
+    q[1] = P(m)->len * hs_sin(P(m)->theta0);
+    u[0] = HS_R(0.0); u[1] = HS_R(0.0);
+    return HS_OK;
+}
+
+static int mass(const hs_model *m, hs_real t, const hs_real *q, hs_real *M)
+{
+    (void)t; (void)q;
+    M[0] = P(m)->m; M[1] = HS_R(0.0); M[2] = HS_R(0.0); M[3] = P(m)->m;
+    return HS_OK;
+}
+
+static int force(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
+                 const hs_real *z, const hs_real *in, hs_real *f)
+{
+    (void)t; (void)q; (void)u; (void)z; (void)in;
+    f[0] = HS_R(0.0);
+    f[1] = -P(m)->m * P(m)->grav;
+    return HS_OK;
+}
+
+static int force_jac(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
+                     const hs_real *z, const hs_real *in, hs_real *fq, hs_real *fu)
+{
+    (void)m; (void)t; (void)q; (void)u; (void)z; (void)in;
+    for (int i = 0; i < 4; ++i) { fq[i] = HS_R(0.0); fu[i] = HS_R(0.0); }
+    return HS_OK;
+}
+
+static int constraint(const hs_model *m, hs_real t, const hs_real *q, hs_real *g, hs_real *G,
+                      hs_real *gt)
+{
+    (void)t;
+    hs_real r = hs_sqrt(q[0] * q[0] + q[1] * q[1]);
+    if (!(r > HS_R(0.0))) return HS_E_MODEL;
+    if (g) g[0] = r - P(m)->len;
+    if (G) { G[0] = q[0] / r; G[1] = q[1] / r; }
+    if (gt) gt[0] = HS_R(0.0);
+    return HS_OK;
+}
+
+static int gamma_fn(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u, hs_real *gam)
+{
+    (void)m; (void)t;
+    /* d/dt (x/|x|) . u = (|u|^2 - (x.u)^2/|x|^2) / |x| */
+    hs_real r2 = q[0] * q[0] + q[1] * q[1];
+    hs_real r = hs_sqrt(r2);
+    if (!(r > HS_R(0.0))) return HS_E_MODEL;
+    hs_real xu = q[0] * u[0] + q[1] * u[1];
+    gam[0] = (u[0] * u[0] + u[1] * u[1] - xu * xu / r2) / r;
+    return HS_OK;
+}
+
+static int output(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
+                  const hs_real *z, const hs_real *in, hs_real *y)
+{
+    (void)t; (void)z; (void)in;
+    y[0] = HS_R(0.5) * P(m)->m * (u[0] * u[0] + u[1] * u[1]) + P(m)->m * P(m)->grav * q[1];
+    return HS_OK;
+}
+
+const hs_model_type hs_pendulum_type = {
+    "pendulum", "2D pendulum of seed 001: unit mass, gravity (0,-10), constraint |x| - 1",
+    HS_PENDULUM_NQ, HS_PENDULUM_NC, HS_PENDULUM_NZ, 0, 1,
+    params, (int)(sizeof params / sizeof params[0]), sizeof(hs_pendulum_params), NULL, out_names,
+    NULL, initial, mass, force, force_jac, constraint, gamma_fn, NULL, output};

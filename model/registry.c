@@ -1,0 +1,15 @@
+/* registry.c - the list of model types the CLI tools offer. */
+#include "hs_models.h"
+
+const hs_model_type *const hs_model_registry[] = {
+    &hs_test_eq_type, &hs_car_axle_type, &hs_circular_track_type, &hs_pendulum_type, NULL};
+
+const hs_model_type *hs_model_find(const char *name)
+{
+    for (int i = 0; hs_model_registry[i]; ++i) {
+        const char *a = hs_model_registry[i]->name, *b = name;
+        while (*a && *a == *b) { ++a; ++b; }
+        if (*a == *b) return hs_model_registry[i];
+    }
+    return NULL;
+}

@@ -1,0 +1,50 @@
+/* test_eq.c - the linear test equation q'' = -a q - b q' of seed 004 section 2. */
+#include "hs_models.h"
+#include <stddef.h>
+
+#define P(m) ((const hs_test_eq_params *)(m)->p)
+
+static const hs_param_info params[] = {
+    {"a", offsetof(hs_test_eq_params, a), HS_R(1.0), HS_R(0.0), HS_R(1e12), "stiffness a >= 0 (1/s^2)"},
+    {"b", offsetof(hs_test_eq_params, b), HS_R(0.0), HS_R(0.0), HS_R(1e12), "damping b >= 0 (1/s)"},
+    {"q0", offsetof(hs_test_eq_params, q0), HS_R(1.0), HS_R(-1e12), HS_R(1e12), "initial position"},
+    {"u0", offsetof(hs_test_eq_params, u0), HS_R(0.0), HS_R(-1e12), HS_R(1e12), "initial velocity"},
+};
+
+static int initial(const hs_model *m, hs_real t0, hs_real *q, hs_real *u, hs_real *z)
+{
+    (void)t0; (void)z;
+    q[0] = P(m)->q0;
+    u[0] = P(m)->u0;
+    return HS_OK;
+}
+
+static int mass(const hs_model *m, hs_real t, const hs_real *q, hs_real *M)
+{
+    (void)m; (void)t; (void)q;
+    M[0] = HS_R(1.0);
+    return HS_OK;
+}
+
+static int force(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
+                 const hs_real *z, const hs_real *in, hs_real *f)
+{
+    (void)t; (void)z; (void)in;
+    f[0] = -P(m)->a * q[0] - P(m)->b * u[0];
+    return HS_OK;
+}
+
+static int force_jac(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
+                     const hs_real *z, const hs_real *in, hs_real *fq, hs_real *fu)
+{
+    (void)t; (void)q; (void)u; (void)z; (void)in;
+    fq[0] = -P(m)->a;
+    fu[0] = -P(m)->b;
+    return HS_OK;
+}
+
+const hs_model_type hs_test_eq_type = {
+    "test_eq", "scalar test equation q'' = -a q - b q' (seed 004 sec. 2)",
+    HS_TEST_EQ_NQ, HS_TEST_EQ_NC, HS_TEST_EQ_NZ, 0, 0,
+    params, (int)(sizeof params / sizeof params[0]), sizeof(hs_test_eq_params), NULL, NULL,
+    NULL, initial, mass, force, force_jac, NULL, NULL, NULL, NULL};
