@@ -1,0 +1,166 @@
+/* hs_frame.c - SysTick-driven frame with overrun detection (see hs_frame.h). */
+#include "hs_frame.h"
+#include "hs_board.h"
+
+#define REG(a) (*(volatile uint32_t *)(uintptr_t)(a))
+#define SYST_CSR  REG(0xE000E010u)
+#define SYST_RVR  REG(0xE000E014u)
+#define SYST_CVR  REG(0xE000E018u)
+#define SCB_ICSR  REG(0xE000ED04u)
+#define SCB_SHPR3 REG(0xE000ED20u)
+
+#define ICSR_PENDSVSET (1u << 28)
+#define ICSR_PENDSTSET (1u << 26)
+#define ICSR_PENDSTCLR (1u << 25)
+
+/* CLKSOURCE = 1: the processor clock, which is what QEMU's -icount shift=0 makes exactly
+ * 40 instructions per count on these boards (the CPU clock is the 25 MHz reference). */
+#define SYST_ENABLE    (1u << 0)
+#define SYST_TICKINT   (1u << 1)
+#define SYST_CLKSOURCE (1u << 2)
+
+hs_frame_stats hs_frame;
+
+static const hs_frame_app *g_app;
+static uint32_t g_period;
+static volatile int g_busy;
+static volatile int g_running;
+static volatile int g_done;
+
+static inline uint32_t irq_save(void)
+{
+    uint32_t pm;
+    __asm__ volatile("mrs %0, primask\n\tcpsid i" : "=r"(pm)::"memory");
+    return pm;
+}
+
+static inline void irq_restore(uint32_t pm)
+{
+    __asm__ volatile("msr primask, %0" ::"r"(pm) : "memory");
+}
+
+uint32_t hs_frame_period(void) { return g_period; }
+int hs_frame_busy(void) { return g_busy; }
+
+uint64_t hs_frame_now(void)
+{
+    uint32_t pm = irq_save();
+    uint32_t t = hs_frame.ticks;
+    uint32_t v = SYST_CVR;
+    /* A reload that happened before the tick handler could count it: take the post-reload
+     * value and count the tick here. */
+    if (SCB_ICSR & ICSR_PENDSTSET) {
+        v = SYST_CVR;
+        ++t;
+    }
+    irq_restore(pm);
+    /* The counter reaches 0 at the tick (that is when the interrupt pends), holds 0 for one
+     * count, then reloads RVR = period - 1 and counts down to 1: so 0 is the first count of a
+     * period, not the last. QEMU models this exactly. */
+    return (uint64_t)t * g_period + (v ? g_period - v : 0u);
+}
+
+static void timer_stop(void)
+{
+    SYST_CSR = 0;
+    /* Disabling the counter does not withdraw a tick that is already pending. */
+    SCB_ICSR = ICSR_PENDSTCLR;
+    g_running = 0;
+}
+
+static void record(uint32_t dt)
+{
+    if (dt < hs_frame.exec_min) hs_frame.exec_min = dt;
+    if (dt > hs_frame.exec_max) hs_frame.exec_max = dt;
+    hs_frame.exec_sum += dt;
+    int bin = 0;
+    while (bin < HS_FRAME_HIST_BINS - 1 && (dt >> (bin + 1)) != 0u) ++bin;
+    hs_frame.hist[bin]++;
+}
+
+void hs_systick_handler(void);
+void hs_systick_handler(void)
+{
+    hs_frame.ticks++;
+    if (!g_running) return;
+    if (g_busy) {
+        hs_frame.overruns++;
+#ifdef HS_OVERRUN_POLICY_STOP
+        timer_stop();
+        g_app->safe_state();
+        hs_con_puts("\noverrun: stop policy, tick ");
+        hs_con_u64(hs_frame.ticks);
+        hs_con_puts(" steps ");
+        hs_con_u64(hs_frame.steps);
+        hs_con_puts(", outputs safe, exit 3\n");
+        hs_exit(HS_EXIT_OVERRUN);
+#endif
+        return;
+    }
+    SCB_ICSR = ICSR_PENDSVSET;
+}
+
+/* The rt_OneStep of this port. */
+static void hs_frame_one_step(void)
+{
+    g_busy = 1;
+    uint64_t t0 = hs_frame_now();
+    int rc = g_app->step();
+    uint64_t t1 = hs_frame_now();
+    record((uint32_t)(t1 - t0));
+    hs_frame.steps++;
+    if (rc < 0) {
+        timer_stop();
+        g_app->safe_state();
+        hs_con_puts("\nstep fault: code ");
+        hs_con_i64(rc);
+        hs_con_puts(" at step ");
+        hs_con_u64(hs_frame.steps);
+        hs_con_puts(", outputs safe, exit 4\n");
+        hs_exit(HS_EXIT_STEP);
+    }
+    if (rc > 0) {
+        timer_stop();
+        g_done = 1;
+    }
+    g_busy = 0;
+}
+
+void hs_pendsv_handler(void);
+void hs_pendsv_handler(void)
+{
+    hs_frame_one_step();
+}
+
+int hs_frame_run(const hs_frame_app *app, uint32_t period)
+{
+    g_app = app;
+    g_period = period;
+    hs_frame.exec_min = UINT32_MAX;
+    if (app->initialize() != 0) {
+        hs_con_puts("initialize failed\n");
+        return HS_EXIT_USAGE;
+    }
+    /* SysTick above PendSV so a tick can preempt a running step: that is how an overrun is
+     * seen while it happens. */
+    SCB_SHPR3 = (SCB_SHPR3 & 0x0000ffffu) | (0x40u << 24) | (0xffu << 16);
+    g_running = 1;
+    SYST_RVR = period - 1u;
+    SYST_CVR = 0;
+    SYST_CSR = SYST_ENABLE | SYST_TICKINT | SYST_CLKSOURCE;
+    uint32_t next_status = app->status_period;
+    for (;;) {
+        /* Masked check-then-sleep: a finish between the test and WFI would otherwise sleep
+         * forever on a stopped timer. WFI still wakes on the pending interrupt. */
+        __asm__ volatile("cpsid i" ::: "memory");
+        if (g_done) break;
+        __asm__ volatile("wfi\n\tcpsie i\n\tisb" ::: "memory");
+        if (app->status && hs_frame.ticks >= next_status) {
+            next_status += app->status_period;
+            app->status();
+        }
+    }
+    __asm__ volatile("cpsie i" ::: "memory");
+    app->terminate();
+    return HS_EXIT_OK;
+}

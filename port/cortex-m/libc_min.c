@@ -1,0 +1,45 @@
+/* libc_min.c - the four memory functions gcc may emit calls to (struct copies, zeroing)
+ * even in freestanding code. Built with -fno-builtin -fno-tree-loop-distribute-patterns so
+ * these loops are not themselves turned back into calls to memcpy/memset. */
+#include <stddef.h>
+
+void *memcpy(void *restrict dst, const void *restrict src, size_t n);
+void *memmove(void *dst, const void *src, size_t n);
+void *memset(void *dst, int c, size_t n);
+int memcmp(const void *a, const void *b, size_t n);
+
+void *memcpy(void *restrict dst, const void *restrict src, size_t n)
+{
+    unsigned char *d = dst;
+    const unsigned char *s = src;
+    while (n--) *d++ = *s++;
+    return dst;
+}
+
+void *memmove(void *dst, const void *src, size_t n)
+{
+    unsigned char *d = dst;
+    const unsigned char *s = src;
+    if (d < s) {
+        while (n--) *d++ = *s++;
+    } else {
+        while (n--) d[n] = s[n];
+    }
+    return dst;
+}
+
+void *memset(void *dst, int c, size_t n)
+{
+    unsigned char *d = dst;
+    while (n--) *d++ = (unsigned char)c;
+    return dst;
+}
+
+int memcmp(const void *a, const void *b, size_t n)
+{
+    const unsigned char *x = a, *y = b;
+    for (; n; --n, ++x, ++y) {
+        if (*x != *y) return *x < *y ? -1 : 1;
+    }
+    return 0;
+}
