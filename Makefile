@@ -35,7 +35,7 @@ $(BUILD)/hilstep-sim: port/host/sim_main.c $(CORE_OBJ) $(wildcard port/host/*.h)
 	$(CC) $(CFLAGS_HOST) port/host/sim_main.c $(CORE_OBJ) -o $@ -lm
 
 # ---- host unit tests ----
-TEST_SRC := $(wildcard test/unit/*.c)
+TEST_SRC := $(wildcard test/unit/*.c) test/host_main.c
 $(BUILD)/hilstep-unit: $(TEST_SRC) $(CORE_SRC) $(wildcard rt/*.h model/*.h test/unit/*.h)
 	@mkdir -p $(BUILD)
 	$(CC) $(CFLAGS_HOST) -Itest/unit $(TEST_SRC) $(CORE_SRC) -o $@ -lm
