@@ -88,9 +88,13 @@ hs_fault_entry:
     b hs_fault_report
     .size hs_fault_entry, . - hs_fault_entry
 
+/* Images without the frame (the unit tests) get these: an exception nobody expects is
+ * reported like a fault instead of being ignored. */
     .thumb_func
-    .weak hs_nmi_handler, hs_svc_handler
+    .weak hs_nmi_handler, hs_svc_handler, hs_pendsv_handler, hs_systick_handler
     .type hs_nmi_handler, %function
 hs_nmi_handler:
 hs_svc_handler:
+hs_pendsv_handler:
+hs_systick_handler:
     b hs_fault_entry

@@ -1,0 +1,86 @@
+# port/cortex-m/cortex-m.mk - bare-metal firmware for QEMU's MPS2 boards and the QEMU test stage.
+# Included by the top Makefile. Targets: firmware, qemu-test, qemu-run.
+#   m7  : mps2-an500, Cortex-M7, double precision (the primary board)
+#   m4f : mps2-an386, Cortex-M4F, the HS_REAL_FLOAT build
+# Images land in build/cortex-m/<board>/: hilstep-demo.elf (qemu-run), hilstep-test.elf and
+# hilstep-test-stop.elf (skip / stop overrun policy, test switches), hilstep-unit.elf.
+
+CM_CC    ?= arm-none-eabi-gcc
+CM_DIR   := $(BUILD)/cortex-m
+CM_QEMU  ?= qemu-system-arm
+CM_BOARDS := m7 m4f
+
+CM_ARCH_m7  := -mthumb -mcpu=cortex-m7 -mfpu=fpv5-d16 -mfloat-abi=hard
+CM_ARCH_m4f := -mthumb -mcpu=cortex-m4 -mfpu=fpv4-sp-d16 -mfloat-abi=hard
+CM_REAL_m7  :=
+CM_REAL_m4f := -DHS_REAL_FLOAT
+CM_LDS_m7   := ld/mps2-an500.ld
+CM_LDS_m4f  := ld/mps2-an386.ld
+
+# rt/ and model/ are built exactly as on the host (C99, no FP contraction) so the M7 trajectory
+# is bit-identical to x86-64. -fstack-usage leaves a .su file next to every object.
+# -fno-short-enums: arm-none-eabi defaults to 1-byte enums, under which rt/'s range checks on
+# enum values are "always true" (-Werror=type-limits) and struct layouts differ from the host.
+CM_CFLAGS := -std=c99 -O2 -g -ffreestanding -nostdlib $(FPFLAGS) $(WARN) -fno-short-enums \
+             -ffunction-sections -fdata-sections -fstack-usage -Irt -Imodel -Iport/cortex-m
+# The test sources print doubles of float results on purpose (as the host float build allows).
+CM_TESTFLAGS := -Itest/unit -Wno-double-promotion
+# libgcc is built with short enums; none of its helpers (soft double, division) takes an enum,
+# so the ABI-tag mismatch it reports against our 32-bit-enum objects is harmless.
+CM_LDFLAGS := -nostdlib -Lld -Wl,--gc-sections -Wl,--no-enum-size-warning
+CM_HDRS := $(wildcard rt/*.h model/*.h port/cortex-m/*.h test/unit/*.h)
+
+CM_PORT_SRC  := port/cortex-m/startup.S port/cortex-m/board.c port/cortex-m/libc_min.c
+CM_UNIT_SRC  := $(wildcard test/unit/*.c)
+
+# $(1) = board
+define CM_BOARD_RULES
+CM_O_$(1) := $(CM_DIR)/$(1)/obj
+
+$$(CM_O_$(1))/%.o: %.c $(CM_HDRS)
+	@mkdir -p $$(dir $$@)
+	$(CM_CC) $(CM_ARCH_$(1)) $(CM_REAL_$(1)) $(CM_CFLAGS) $$(if $$(filter test/unit/% test/qemu/unit_main.c,$$<),$(CM_TESTFLAGS)) \
+	  $$(if $$(filter %/libc_min.c,$$<),-fno-builtin -fno-tree-loop-distribute-patterns) -c $$< -o $$@
+
+$$(CM_O_$(1))/%.o: %.S
+	@mkdir -p $$(dir $$@)
+	$(CM_CC) $(CM_ARCH_$(1)) -c $$< -o $$@
+
+$$(CM_O_$(1))/port/cortex-m/hs_frame_stop.o: port/cortex-m/hs_frame.c $(CM_HDRS)
+	@mkdir -p $$(dir $$@)
+	$(CM_CC) $(CM_ARCH_$(1)) $(CM_REAL_$(1)) $(CM_CFLAGS) -DHS_OVERRUN_POLICY_STOP -c $$< -o $$@
+
+CM_BASE_$(1) := $$(patsubst %,$$(CM_O_$(1))/%.o,$$(basename $(CM_PORT_SRC) $(CORE_SRC)))
+CM_APP_$(1)  := $$(CM_O_$(1))/port/cortex-m/hs_app.o
+
+$(CM_DIR)/$(1)/hilstep-demo.elf: $$(CM_BASE_$(1)) $$(CM_APP_$(1)) $$(CM_O_$(1))/port/cortex-m/hs_frame.o $$(CM_O_$(1))/port/cortex-m/main_demo.o $(CM_LDS_$(1)) ld/mps2-common.ld
+	$(CM_CC) $(CM_ARCH_$(1)) $(CM_LDFLAGS) -T $(CM_LDS_$(1)) -Wl,-Map=$$@.map $$(filter %.o,$$^) -lgcc -o $$@
+
+$(CM_DIR)/$(1)/hilstep-test.elf: $$(CM_BASE_$(1)) $$(CM_APP_$(1)) $$(CM_O_$(1))/port/cortex-m/hs_frame.o $$(CM_O_$(1))/test/qemu/fw_test.o $(CM_LDS_$(1)) ld/mps2-common.ld
+	$(CM_CC) $(CM_ARCH_$(1)) $(CM_LDFLAGS) -T $(CM_LDS_$(1)) -Wl,-Map=$$@.map $$(filter %.o,$$^) -lgcc -o $$@
+
+$(CM_DIR)/$(1)/hilstep-test-stop.elf: $$(CM_BASE_$(1)) $$(CM_APP_$(1)) $$(CM_O_$(1))/port/cortex-m/hs_frame_stop.o $$(CM_O_$(1))/test/qemu/fw_test.o $(CM_LDS_$(1)) ld/mps2-common.ld
+	$(CM_CC) $(CM_ARCH_$(1)) $(CM_LDFLAGS) -T $(CM_LDS_$(1)) -Wl,-Map=$$@.map $$(filter %.o,$$^) -lgcc -o $$@
+
+# The unit tests keep big fixtures on the stack: 64 KiB instead of the application's 16 KiB.
+$(CM_DIR)/$(1)/hilstep-unit.elf: $$(CM_BASE_$(1)) $$(patsubst %.c,$$(CM_O_$(1))/%.o,$(CM_UNIT_SRC)) $$(CM_O_$(1))/test/qemu/unit_main.o $(CM_LDS_$(1)) ld/mps2-common.ld
+	$(CM_CC) $(CM_ARCH_$(1)) $(CM_LDFLAGS) -Wl,--defsym=HS_STACK_SIZE=0x10000 -T $(CM_LDS_$(1)) -Wl,-Map=$$@.map $$(filter %.o,$$^) -lgcc -o $$@
+
+CM_ELFS += $(CM_DIR)/$(1)/hilstep-demo.elf $(CM_DIR)/$(1)/hilstep-test.elf \
+           $(CM_DIR)/$(1)/hilstep-test-stop.elf $(CM_DIR)/$(1)/hilstep-unit.elf
+endef
+
+$(foreach b,$(CM_BOARDS),$(eval $(call CM_BOARD_RULES,$(b))))
+
+.PHONY: firmware qemu-test qemu-run
+firmware: $(CM_ELFS)
+
+TEST_SUITES += qemu-test
+qemu-test: firmware $(BUILD)/hilstep-sim
+	@sh test/qemu/run_tests.sh $(CM_DIR) $(BUILD)/hilstep-sim
+
+# Real time: no -icount, so guest time follows the host clock and WFI really sleeps.
+QEMU_RUN_SECONDS ?= 10
+qemu-run: $(CM_DIR)/m7/hilstep-demo.elf
+	timeout $$(( $(QEMU_RUN_SECONDS) + 30 )) $(CM_QEMU) -M mps2-an500 -display none -monitor none \
+	  -serial stdio -semihosting-config enable=on,target=native -kernel $< -append "$(QEMU_RUN_SECONDS)"
