@@ -20,6 +20,7 @@ static double max_speed(tsim *t, long k0, long k1)
     return m;
 }
 
+#ifndef HS_REAL_FLOAT
 static double ref_error(hs_method me, hs_form fo, double h)
 {
     static tsim t;
@@ -34,6 +35,7 @@ static double ref_error(hs_method me, hs_form fo, double h)
     }
     return e;
 }
+#endif
 
 void test_car_axle(void)
 {
