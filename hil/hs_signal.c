@@ -1,0 +1,202 @@
+/* hs_signal.c - signal map validation, receive validation and the outgoing frame. */
+#include "hs_signal.h"
+
+#include <string.h>
+
+/* Appends s to the reason buffer without stdio, so the board build links no printf. */
+static void why_add(char *why, size_t cap, const char *s)
+{
+    if (!why || cap == 0) return;
+    size_t k = strlen(why);
+    while (*s && k + 1 < cap) why[k++] = *s++;
+    why[k] = '\0';
+}
+
+static int why_fail(char *why, size_t cap, const hs_signal_map *map, const hs_signal *s,
+                    const char *msg)
+{
+    if (why && cap) why[0] = '\0';
+    why_add(why, cap, "signal map ");
+    why_add(why, cap, map && map->app ? map->app : "?");
+    if (s) {
+        why_add(why, cap, ", signal ");
+        why_add(why, cap, s->name ? s->name : "(unnamed)");
+    }
+    why_add(why, cap, ": ");
+    why_add(why, cap, msg);
+    return -1;
+}
+
+/* x - x is 0 for finite x and NaN for NaN/Inf; avoids libm's isfinite. */
+static int finite_d(double x) { return (x - x) == (x - x); }
+
+int hs_signal_map_count(const hs_signal_map *map, hs_sig_dir dir)
+{
+    int c = 0;
+    for (int i = 0; i < map->n; ++i) c += map->sig[i].dir == dir;
+    return c;
+}
+
+int hs_signal_map_check(const hs_signal_map *map, int nin, int nout, char *why, size_t cap)
+{
+    if (why && cap) why[0] = '\0';
+    if (!map || (map->n > 0 && !map->sig) || map->n < 0)
+        return why_fail(why, cap, map, NULL, "missing table");
+    for (int i = 0; i < map->n; ++i) {
+        const hs_signal *s = &map->sig[i];
+        if (!s->name || !s->name[0]) return why_fail(why, cap, map, s, "empty name");
+        if (!s->unit) return why_fail(why, cap, map, s, "unit is NULL (use \"1\" for none)");
+        for (int j = 0; j < i; ++j)
+            if (strcmp(map->sig[j].name, s->name) == 0)
+                return why_fail(why, cap, map, s, "duplicate name");
+        if (s->dir != HS_SIG_IN && s->dir != HS_SIG_OUT)
+            return why_fail(why, cap, map, s, "direction is neither in nor out");
+        if (!finite_d(s->scale) || s->scale == 0.0)
+            return why_fail(why, cap, map, s, "scale must be finite and non-zero");
+        if (!finite_d(s->offset)) return why_fail(why, cap, map, s, "offset not finite");
+        if (!finite_d(s->min) || !finite_d(s->max) || !(s->min <= s->max))
+            return why_fail(why, cap, map, s, "range needs finite min <= max");
+        if (!finite_d(s->fallback) || s->fallback < s->min || s->fallback > s->max)
+            return why_fail(why, cap, map, s, "fallback outside [min, max]");
+        if (s->dir == HS_SIG_IN && s->stale_limit < 1)
+            return why_fail(why, cap, map, s, "input stale_limit must be >= 1 frame");
+    }
+    int ci = hs_signal_map_count(map, HS_SIG_IN), co = hs_signal_map_count(map, HS_SIG_OUT);
+    if (ci != nin) return why_fail(why, cap, map, NULL, "input count differs from the model's");
+    if (co != nout) return why_fail(why, cap, map, NULL, "output count differs from the model's");
+    if (ci > (int)HS_FRAME_MAX_VALUES || co > (int)HS_FRAME_MAX_VALUES)
+        return why_fail(why, cap, map, NULL, "more signals than one frame carries");
+    return 0;
+}
+
+static unsigned pick(const hs_signal_map *map, hs_sig_dir dir, const hs_signal **out)
+{
+    unsigned k = 0;
+    for (int i = 0; i < map->n && k < HS_FRAME_MAX_VALUES; ++i)
+        if (map->sig[i].dir == dir) out[k++] = &map->sig[i];
+    return k;
+}
+
+int hs_rx_init(hs_rx *rx, const hs_signal_map *map, unsigned kind)
+{
+    memset(rx, 0, sizeof *rx);
+    if (hs_signal_map_count(map, HS_SIG_IN) > (int)HS_FRAME_MAX_VALUES) return -1;
+    rx->n = pick(map, HS_SIG_IN, rx->sig);
+    rx->kind = kind;
+    for (unsigned i = 0; i < rx->n; ++i) {
+        rx->value[i] = (hs_real)rx->sig[i]->fallback;
+        rx->age[i] = UINT32_MAX; /* never fresh: on fallback from the first tick */
+    }
+    return 0;
+}
+
+int hs_rx_offer(hs_rx *rx, const uint8_t *buf, size_t len, int from_peer)
+{
+    hs_frame_hdr h;
+    double v[HS_FRAME_MAX_VALUES];
+    int r;
+    rx->st.datagrams++;
+    /* The source check comes first: nothing from a stranger is even parsed. */
+    r = from_peer ? hs_frame_parse(buf, len, rx->kind, rx->n, &h, v) : HS_RX_FOREIGN;
+    if (r == HS_RX_OK && rx->have_peer && h.session == rx->session) {
+        uint32_t d = h.seq - rx->last_seq; /* serial-number arithmetic modulo 2^32 */
+        if (d == 0) r = HS_RX_SEQ_REPEATED;
+        else if (d >= UINT32_C(0x80000000)) r = HS_RX_SEQ_STALE;
+        else rx->st.seq_gaps += d - 1u;
+    }
+    if (r != HS_RX_OK) {
+        rx->st.rejected[r]++;
+        return r;
+    }
+    if (rx->have_peer && h.session != rx->session) rx->st.peer_restarts++;
+    rx->have_peer = 1;
+    rx->session = h.session;
+    rx->last_seq = h.seq;
+    rx->st.accepted++;
+    rx->st.rejected[HS_RX_OK]++;
+    for (unsigned i = 0; i < rx->n; ++i) {
+        const hs_signal *s = rx->sig[i];
+        double e = v[i] * s->scale + s->offset; /* may overflow to Inf: clamped below */
+        if (e < s->min) { e = s->min; rx->st.clamped++; }
+        else if (e > s->max) { e = s->max; rx->st.clamped++; }
+        rx->pending_v[i] = e;
+    }
+    if (rx->pending) rx->st.superseded++;
+    rx->pending = 1;
+    rx->pending_hdr = h;
+    return HS_RX_OK;
+}
+
+int hs_rx_tick(hs_rx *rx, hs_real *in)
+{
+    int fresh = rx->pending;
+    if (fresh) {
+        for (unsigned i = 0; i < rx->n; ++i) {
+            rx->value[i] = (hs_real)rx->pending_v[i];
+            rx->age[i] = 0;
+        }
+        rx->pending = 0;
+        rx->st.used++;
+        rx->st.fresh_ticks++;
+        rx->used_seq = rx->pending_hdr.seq;
+        rx->peer_ack = rx->pending_hdr.ack_seq;
+        rx->peer_flags = rx->pending_hdr.flags;
+        rx->peer_send_ns = rx->pending_hdr.send_ns;
+    } else {
+        for (unsigned i = 0; i < rx->n; ++i)
+            if (rx->age[i] != UINT32_MAX) rx->age[i]++;
+    }
+    rx->stale = 0;
+    for (unsigned i = 0; i < rx->n; ++i) {
+        if (rx->age[i] > rx->sig[i]->stale_limit) {
+            rx->value[i] = (hs_real)rx->sig[i]->fallback;
+            rx->stale = 1;
+        }
+        if (in) in[i] = rx->value[i];
+    }
+    if (rx->stale) rx->st.stale_frames++;
+    return fresh;
+}
+
+uint64_t hs_rx_rejected_total(const hs_rx *rx)
+{
+    uint64_t t = 0;
+    for (int r = 1; r < HS_RX_REASONS; ++r) t += rx->st.rejected[r];
+    return t;
+}
+
+int hs_tx_init(hs_tx *tx, const hs_signal_map *map, unsigned kind, uint32_t session)
+{
+    memset(tx, 0, sizeof *tx);
+    if (hs_signal_map_count(map, HS_SIG_OUT) > (int)HS_FRAME_MAX_VALUES) return -1;
+    tx->n = pick(map, HS_SIG_OUT, tx->sig);
+    tx->kind = kind;
+    tx->session = session;
+    return 0;
+}
+
+size_t hs_tx_build(hs_tx *tx, uint8_t *buf, size_t cap, const hs_real *y, uint64_t send_ns,
+                   uint32_t ack_seq, uint32_t flags)
+{
+    double v[HS_FRAME_MAX_VALUES];
+    hs_frame_hdr h;
+    for (unsigned i = 0; i < tx->n; ++i) {
+        const hs_signal *s = tx->sig[i];
+        double e = y ? (double)y[i] : s->fallback;
+        v[i] = (e - s->offset) / s->scale;
+    }
+    h.version = HS_FRAME_VERSION;
+    h.kind = (uint8_t)tx->kind;
+    h.count = (uint16_t)tx->n;
+    h.session = tx->session;
+    h.seq = tx->seq + 1u;
+    h.send_ns = send_ns;
+    h.ack_seq = ack_seq;
+    h.flags = flags;
+    size_t n = hs_frame_encode(buf, cap, &h, v);
+    if (n) {
+        tx->seq = h.seq;
+        tx->frames++;
+    }
+    return n;
+}

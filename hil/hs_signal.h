@@ -1,0 +1,120 @@
+/* hs_signal.h - signal maps and the input/output side of the HIL frame.
+ *
+ * A signal map is the static table of one application's wire signals. hs_rx turns received
+ * datagrams into validated engineering values once per frame; hs_tx turns engineering values
+ * into the outgoing frame. No OS calls: the transport (UDP socket, UART, shared memory) hands
+ * datagrams in and takes frames out. Every rejection and every correction is counted. */
+#ifndef HS_SIGNAL_H
+#define HS_SIGNAL_H
+
+#include "hs_frame.h"
+#include "hs_types.h"
+
+/* Direction of a signal as seen by the application that owns the map. */
+typedef enum hs_sig_dir {
+    HS_SIG_IN = 0, /* received: decoded, validated, clamped, falls back when stale */
+    HS_SIG_OUT = 1 /* sent: encoded from the application's values */
+} hs_sig_dir;
+
+/* One wire signal. Engineering value = wire value * scale + offset. */
+typedef struct hs_signal {
+    const char *name;     /* identifier, unique in its map, e.g. "F_t" */
+    const char *unit;     /* engineering unit, e.g. "N" */
+    hs_sig_dir dir;       /* HS_SIG_IN or HS_SIG_OUT */
+    double scale;         /* engineering units per wire unit, finite and non-zero */
+    double offset;        /* engineering value of wire value 0 (engineering unit) */
+    double min, max;      /* admissible engineering range; inputs are clamped into it */
+    double fallback;      /* engineering value used while stale (in) / sent as safe output (out) */
+    uint32_t stale_limit; /* inputs: frames without a fresh value before fallback, >= 1 */
+} hs_signal;
+
+/* The static signal table of one application, signals of either direction in any order; the
+ * wire order of each direction is the table order. */
+typedef struct hs_signal_map {
+    const char *app;         /* application name, e.g. "circular_track" */
+    const hs_signal *sig;    /* (n) signals */
+    int n;                   /* number of signals, both directions */
+} hs_signal_map;
+
+/* Validates a map once at start: names non-empty and unique, finite non-zero scale, finite
+ * offset, min <= max, fallback inside [min, max], stale_limit >= 1 for inputs, and exactly
+ * nin inputs and nout outputs (both <= HS_FRAME_MAX_VALUES). Returns 0, or -1 with a one-line
+ * English reason written into why (cap bytes, always terminated). */
+int hs_signal_map_check(const hs_signal_map *map, int nin, int nout, char *why, size_t cap);
+
+/* Number of signals of direction dir in map. */
+int hs_signal_map_count(const hs_signal_map *map, hs_sig_dir dir);
+
+/* Receive-side counters; every datagram offered lands in exactly one of rejected[1..] or
+ * accepted, and every accepted frame ends up in exactly one of used or superseded. */
+typedef struct hs_rx_stats {
+    uint64_t datagrams;                /* datagrams offered */
+    uint64_t accepted;                 /* passed every check (rejected[HS_RX_OK] mirrors it) */
+    uint64_t rejected[HS_RX_REASONS];  /* per hs_rx_reason; index 0 unused */
+    uint64_t used;                     /* accepted frames whose values reached the application */
+    uint64_t superseded;               /* accepted frames replaced by a newer one in the same tick */
+    uint64_t clamped;                  /* values of accepted frames clamped into [min, max] */
+    uint64_t seq_gaps;                 /* sequence numbers skipped by the peer (lost or never sent) */
+    uint64_t peer_restarts;            /* session changes after the first accepted frame */
+    uint64_t stale_frames;             /* ticks with at least one input on its fallback value */
+    uint64_t fresh_ticks;              /* ticks that applied a fresh frame */
+} hs_rx_stats;
+
+/* The receiving end of one link, sized statically. */
+typedef struct hs_rx {
+    const hs_signal *sig[HS_FRAME_MAX_VALUES]; /* (n) input signals in wire order */
+    unsigned n;                 /* values per frame */
+    unsigned kind;              /* HS_FRAME_KIND_* expected */
+    int have_peer;              /* 1 once a frame was accepted */
+    uint32_t session;           /* session of the last accepted frame */
+    uint32_t last_seq;          /* seq of the last accepted frame */
+    int pending;                /* 1 when an accepted frame waits for the next tick */
+    hs_frame_hdr pending_hdr;   /* its header */
+    double pending_v[HS_FRAME_MAX_VALUES]; /* its engineering values, already clamped */
+    uint32_t used_seq;          /* seq of the frame applied most recently (0 = none) */
+    uint32_t peer_ack;          /* ack_seq of that frame: newest of our frames the peer used */
+    uint32_t peer_flags;        /* flags of that frame */
+    uint64_t peer_send_ns;      /* send_ns of that frame */
+    hs_real value[HS_FRAME_MAX_VALUES]; /* current engineering values handed to the application */
+    uint32_t age[HS_FRAME_MAX_VALUES];  /* ticks since each value was fresh (saturating) */
+    int stale;                  /* 1 when any value is on its fallback this tick */
+    hs_rx_stats st;
+} hs_rx;
+
+/* Binds rx to the inputs (dir HS_SIG_IN) of a checked map; kind is the HS_FRAME_KIND_* this end
+ * receives. Values start on their fallbacks (no frame seen yet). Returns 0 or -1 (too many). */
+int hs_rx_init(hs_rx *rx, const hs_signal_map *map, unsigned kind);
+
+/* Classifies one datagram of len bytes; from_peer = 0 when its source is not the configured
+ * peer. An accepted frame becomes pending (replacing, and counting as superseded, an earlier
+ * pending one). Returns the hs_rx_reason. Cost is linear in len, bounded by the frame size. */
+int hs_rx_offer(hs_rx *rx, const uint8_t *buf, size_t len, int from_peer);
+
+/* Once per frame: applies the pending frame if any, ages the others, falls back where a value
+ * is older than its stale_limit, and copies the n current values into in (may be NULL).
+ * Returns 1 when a fresh frame was applied, 0 otherwise. */
+int hs_rx_tick(hs_rx *rx, hs_real *in);
+
+/* Total datagrams rejected for any reason. */
+uint64_t hs_rx_rejected_total(const hs_rx *rx);
+
+/* The sending end of one link. */
+typedef struct hs_tx {
+    const hs_signal *sig[HS_FRAME_MAX_VALUES]; /* (n) output signals in wire order */
+    unsigned n;         /* values per frame */
+    unsigned kind;      /* HS_FRAME_KIND_* sent */
+    uint32_t session;   /* this run's id */
+    uint32_t seq;       /* seq of the last frame built */
+    uint64_t frames;    /* frames built */
+} hs_tx;
+
+/* Binds tx to the outputs (dir HS_SIG_OUT) of a checked map. session should differ between
+ * runs (e.g. derived from the clock) so the peer can tell a restart from a replay. */
+int hs_tx_init(hs_tx *tx, const hs_signal_map *map, unsigned kind, uint32_t session);
+
+/* Builds the next frame (seq + 1) from the n engineering values y (NULL = every signal's
+ * fallback, the safe outputs) into buf (cap >= HS_FRAME_BYTES(n)); returns its size or 0. */
+size_t hs_tx_build(hs_tx *tx, uint8_t *buf, size_t cap, const hs_real *y, uint64_t send_ns,
+                   uint32_t ack_seq, uint32_t flags);
+
+#endif

@@ -1,0 +1,245 @@
+/* hilstep_ecu.c - build/hilstep-ecu: a software ECU for the circular-track bench.
+ *
+ * The circular track's PI speed controller (seed 004 section 4.1) taken out of the model and
+ * run as a separate process on its own clock, so the loop closes through the network as on a
+ * real bench: F = -kp (v - v_ref) - ki * integral (v - v_ref) dt. It speaks the frame of
+ * hil/FRAME.md through the same hil/ codec as the plant. */
+#define _GNU_SOURCE
+#include "hs_apps.h"
+#include "hs_linux.h"
+#include "hs_signal.h"
+
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+typedef struct ecu {
+    /* options */
+    const char *listen, *peer, *stats;
+    int64_t period_ns;
+    double kp, ki, v_ref, f_max, duration;
+    int prio, cpu, quiet;
+    /* run */
+    hs_udp udp;
+    hs_rx rx;
+    hs_tx tx;
+    hs_rt_report rtr;
+    double integ;            /* integral of (v - v_ref) dt (m) */
+    double F;                /* last command (N) */
+    double v;                /* last measured speed (m/s) */
+    uint64_t ticks, missed, fresh, waiting, saturated;
+    int saw_final;
+} ecu;
+
+static ecu E;
+static volatile sig_atomic_t g_stop;
+
+static void on_signal(int s)
+{
+    (void)s;
+    g_stop = 1;
+}
+
+static void usage(void)
+{
+    printf(
+"usage: hilstep-ecu [options]\n"
+"Software ECU for the circular-track HIL bench: PI speed controller on its own clock,\n"
+"F = -kp (v - v_ref) - ki * integral(v - v_ref) dt, over the UDP frame of hil/FRAME.md.\n"
+"  --listen A.B.C.D:P  address the ECU binds to (default 127.0.0.1:47002)\n"
+"  --peer A.B.C.D:P    the plant (default 127.0.0.1:47001)\n"
+"  --period-us N       controller period, microseconds (default 1000)\n"
+"  --kp X              proportional gain, N s/m (default 20)\n"
+"  --ki X              integral gain, N/m (default 100)\n"
+"  --v-ref X           target speed, m/s (default 1)\n"
+"  --f-max X           command limit, N (default 50; the integrator holds while limited)\n"
+"  --duration S        stop after S seconds; 0 = when the plant sends its final frame or\n"
+"                      on SIGINT/SIGTERM (default 0)\n"
+"  --priority P        SCHED_FIFO priority of the control thread, 0 = normal (default 0)\n"
+"  --cpu N             pin the control thread to CPU N\n"
+"  --stats FILE        end-of-run counters as key=value lines\n"
+"  --quiet             no summary\n"
+"While no plant frame has arrived, or the plant's outputs are stale, the ECU sends 0 N and\n"
+"holds its integrator.\n");
+}
+
+static int num(const char *s, double *v)
+{
+    char *end;
+    errno = 0;
+    *v = s ? strtod(s, &end) : 0.0;
+    return (!s || end == s || *end || errno || !isfinite(*v)) ? -1 : 0;
+}
+
+static int parse(int argc, char **argv, ecu *e)
+{
+    e->listen = "127.0.0.1:47002";
+    e->peer = "127.0.0.1:47001";
+    e->period_ns = 1000000;
+    e->kp = 20.0;
+    e->ki = 100.0;
+    e->v_ref = 1.0;
+    e->f_max = 50.0;
+    e->cpu = -1;
+    for (int i = 1; i < argc; ++i) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        double d = 0.0;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(); exit(0); }
+        if (!strcmp(a, "--quiet")) { e->quiet = 1; continue; }
+        if (!v) { fprintf(stderr, "hilstep-ecu: %s needs a value (see --help)\n", a); return -1; }
+        ++i;
+        if (!strcmp(a, "--listen")) e->listen = v;
+        else if (!strcmp(a, "--peer")) e->peer = v;
+        else if (!strcmp(a, "--stats")) e->stats = v;
+        else if (num(v, &d)) goto bad;
+        else if (!strcmp(a, "--period-us") && d >= 50 && d <= 1e6) e->period_ns = (int64_t)(d * 1e3 + 0.5);
+        else if (!strcmp(a, "--kp") && d >= 0) e->kp = d;
+        else if (!strcmp(a, "--ki") && d >= 0) e->ki = d;
+        else if (!strcmp(a, "--v-ref")) e->v_ref = d;
+        else if (!strcmp(a, "--f-max") && d > 0) e->f_max = d;
+        else if (!strcmp(a, "--duration") && d >= 0) e->duration = d;
+        else if (!strcmp(a, "--priority") && d >= 0 && d <= 99) e->prio = (int)d;
+        else if (!strcmp(a, "--cpu") && d >= 0) e->cpu = (int)d;
+        else goto bad;
+        continue;
+    bad:
+        fprintf(stderr, "hilstep-ecu: bad option or value: %s %s (see --help)\n", a, v);
+        return -1;
+    }
+    return 0;
+}
+
+static void *control(void *arg)
+{
+    ecu *e = (ecu *)arg;
+    const int64_t per = e->period_ns;
+    const double dt0 = (double)per * 1e-9;
+    uint8_t buf[HS_FRAME_MAX_BYTES + 1];
+    hs_real meas[HS_FRAME_MAX_VALUES], cmd[1];
+    sigset_t ss;
+    sigemptyset(&ss);
+    sigaddset(&ss, SIGINT);
+    sigaddset(&ss, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &ss, NULL);
+
+    const int64_t start = (hs_now_ns() / per + 1) * per;
+    const uint64_t total = e->duration > 0 ? (uint64_t)(e->duration / dt0 + 0.5) : 0u;
+    uint64_t k = 0, skipped = 0;
+    while (!g_stop && !e->saw_final && (total == 0 || k < total)) {
+        hs_sleep_until_ns(start + (int64_t)k * per);
+        for (int n = 0; n < 64; ++n) {
+            int fp;
+            ssize_t len = hs_udp_recv(&e->udp, buf, sizeof buf, &fp);
+            if (len < 0) break;
+            (void)hs_rx_offer(&e->rx, buf, (size_t)len, fp);
+        }
+        int fresh = hs_rx_tick(&e->rx, meas);
+        e->fresh += (uint64_t)fresh;
+        /* Sample-and-hold: integrate over the real time since the last tick, including
+         * ticks this process missed, so the integral stays a time integral. */
+        const double dt = dt0 * (double)(1u + skipped);
+        if (!e->rx.have_peer || e->rx.stale) {
+            e->F = 0.0; /* no trustworthy measurement: no push, integrator held */
+            e->waiting++;
+        } else {
+            e->v = (double)meas[0];
+            const double err = e->v - e->v_ref;
+            const double I = e->integ + err * dt;
+            double F = -e->kp * err - e->ki * I;
+            if (F > e->f_max || F < -e->f_max) {
+                F = F > 0 ? e->f_max : -e->f_max; /* conditional integration: no wind-up */
+                e->saturated++;
+            } else {
+                e->integ = I;
+            }
+            e->F = F;
+        }
+        cmd[0] = (hs_real)e->F;
+        size_t n = hs_tx_build(&e->tx, buf, sizeof buf, cmd, (uint64_t)hs_now_ns(),
+                               e->rx.used_seq, e->rx.stale ? HS_FLAG_STALE : 0u);
+        if (n) (void)hs_udp_send(&e->udp, buf, n);
+        if (fresh && (e->rx.peer_flags & HS_FLAG_FINAL)) e->saw_final = 1;
+        e->ticks++;
+        const int64_t next = start + (int64_t)(k + 1u) * per, now = hs_now_ns();
+        skipped = now > next ? (uint64_t)((now - next) / per) + 1u : 0u;
+        e->missed += skipped;
+        k += 1u + skipped;
+    }
+    return NULL;
+}
+
+static void report(FILE *f, const ecu *e, int pretty)
+{
+    const char *fmt = pretty ? "  %-22s %.10g\n" : "%s=%.17g\n";
+    fprintf(f, fmt, "ticks", (double)e->ticks);
+    fprintf(f, fmt, "missed_ticks", (double)e->missed);
+    fprintf(f, fmt, "fresh_ticks", (double)e->fresh);
+    fprintf(f, fmt, "waiting_ticks", (double)e->waiting);
+    fprintf(f, fmt, "saturated_ticks", (double)e->saturated);
+    fprintf(f, fmt, "rx_accepted", (double)e->rx.st.accepted);
+    fprintf(f, fmt, "rx_rejected", (double)hs_rx_rejected_total(&e->rx));
+    fprintf(f, fmt, "rx_seq_gaps", (double)e->rx.st.seq_gaps);
+    fprintf(f, fmt, "rx_kernel_drops", (double)e->udp.kernel_drops);
+    fprintf(f, fmt, "tx_frames", (double)e->tx.frames);
+    fprintf(f, fmt, "tx_send_errors", (double)e->udp.send_errors);
+    fprintf(f, fmt, "speed", e->v);
+    fprintf(f, fmt, "speed_error", e->v - e->v_ref);
+    fprintf(f, fmt, "command", e->F);
+    fprintf(f, fmt, "integral", e->integ);
+    fprintf(f, fmt, "saw_final", (double)e->saw_final);
+}
+
+int main(int argc, char **argv)
+{
+    ecu *e = &E;
+    char why[256];
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    if (parse(argc, argv, e)) return 1;
+    const hs_signal_map *map = &hs_map_circular_track_ecu;
+    if (hs_signal_map_check(map, 4, 1, why, sizeof why)) {
+        fprintf(stderr, "hilstep-ecu: %s\n", why);
+        return 2;
+    }
+    hs_rx_init(&e->rx, map, HS_FRAME_KIND_FROM_PLANT);
+    hs_tx_init(&e->tx, map, HS_FRAME_KIND_TO_PLANT,
+               (uint32_t)((uint64_t)hs_now_ns() ^ ((uint64_t)getpid() << 16)));
+    struct sockaddr_in la, pa;
+    if (hs_addr_parse(e->listen, &la, why, sizeof why) || hs_addr_parse(e->peer, &pa, why, sizeof why)) {
+        fprintf(stderr, "hilstep-ecu: %s\n", why);
+        return 1;
+    }
+    if (hs_udp_open(&e->udp, &la, &pa, 1 << 18, why, sizeof why)) {
+        fprintf(stderr, "hilstep-ecu: %s\n", why);
+        return 2;
+    }
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    if (e->prio > 0) hs_rt_lock_memory(&e->rtr);
+    if (!e->quiet)
+        printf("hilstep-ecu: PI kp %g N s/m, ki %g N/m, v_ref %g m/s, period %.1f us, %s <-> %s\n",
+               e->kp, e->ki, e->v_ref, (double)e->period_ns / 1e3, e->listen, e->peer);
+    pthread_t th;
+    int err = hs_rt_thread_start(&th, control, e, e->prio, e->cpu, &e->rtr);
+    if (err) {
+        fprintf(stderr, "hilstep-ecu: control thread: %s\n", strerror(err));
+        return 2;
+    }
+    pthread_join(th, NULL);
+    hs_udp_close(&e->udp);
+    if (!e->quiet) {
+        printf("hilstep-ecu summary (%s)\n", g_stop ? "stopped by signal" : e->saw_final ? "plant finished" : "duration reached");
+        report(stdout, e, 1);
+    }
+    if (e->stats) {
+        FILE *f = fopen(e->stats, "w");
+        if (f) { report(f, e, 0); fclose(f); }
+    }
+    return 0;
+}

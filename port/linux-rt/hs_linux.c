@@ -1,0 +1,281 @@
+/* hs_linux.c - UDP transport, real-time setup and clocks for the Linux port. */
+#define _GNU_SOURCE /* pthread_attr_setaffinity_np, CPU_SET */
+#include "hs_linux.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+int64_t hs_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+void hs_sleep_until_ns(int64_t t_ns)
+{
+    struct timespec ts;
+    ts.tv_sec = (time_t)(t_ns / 1000000000);
+    ts.tv_nsec = (long)(t_ns % 1000000000);
+    /* Absolute deadline: an interrupted sleep resumes toward the same instant, no drift. */
+    while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR) {
+    }
+}
+
+int hs_addr_parse(const char *s, struct sockaddr_in *a, char *why, size_t cap)
+{
+    char host[64];
+    const char *colon = s ? strrchr(s, ':') : NULL;
+    memset(a, 0, sizeof *a);
+    if (!colon || colon == s || (size_t)(colon - s) >= sizeof host) {
+        snprintf(why, cap, "address '%s' is not A.B.C.D:PORT", s ? s : "");
+        return -1;
+    }
+    memcpy(host, s, (size_t)(colon - s));
+    host[colon - s] = '\0';
+    char *end;
+    long port = strtol(colon + 1, &end, 10);
+    if (*end || end == colon + 1 || port < 1 || port > 65535) {
+        snprintf(why, cap, "port in '%s' is not 1..65535", s);
+        return -1;
+    }
+    a->sin_family = AF_INET;
+    a->sin_port = htons((uint16_t)port);
+    if (inet_pton(AF_INET, host, &a->sin_addr) != 1) {
+        snprintf(why, cap, "host in '%s' is not a dotted IPv4 address", s);
+        return -1;
+    }
+    return 0;
+}
+
+const char *hs_addr_str(const struct sockaddr_in *a, char *buf, size_t cap)
+{
+    char ip[INET_ADDRSTRLEN];
+    inet_ntop(AF_INET, &a->sin_addr, ip, sizeof ip);
+    snprintf(buf, cap, "%s:%u", ip, (unsigned)ntohs(a->sin_port));
+    return buf;
+}
+
+int hs_udp_open(hs_udp *u, const struct sockaddr_in *local, const struct sockaddr_in *peer,
+                int rcvbuf, char *why, size_t cap)
+{
+    char ab[32];
+    memset(u, 0, sizeof *u);
+    u->local = *local;
+    u->peer = *peer;
+    u->fd = socket(AF_INET, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (u->fd < 0) {
+        snprintf(why, cap, "socket: %s", strerror(errno));
+        return -1;
+    }
+    int one = 1;
+    /* Ask the kernel to tell us how many datagrams it dropped on a full queue: those never
+     * reach hs_rx, and a HIL tool must not lose frames without saying so. */
+    (void)setsockopt(u->fd, SOL_SOCKET, SO_RXQ_OVFL, &one, sizeof one);
+    if (rcvbuf > 0) {
+        if (setsockopt(u->fd, SOL_SOCKET, SO_RCVBUFFORCE, &rcvbuf, sizeof rcvbuf) != 0)
+            (void)setsockopt(u->fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof rcvbuf);
+    }
+    if (bind(u->fd, (const struct sockaddr *)local, sizeof *local) != 0) {
+        snprintf(why, cap, "bind %s: %s", hs_addr_str(local, ab, sizeof ab), strerror(errno));
+        close(u->fd);
+        u->fd = -1;
+        return -1;
+    }
+    socklen_t sl = sizeof u->local;
+    (void)getsockname(u->fd, (struct sockaddr *)&u->local, &sl);
+    return 0;
+}
+
+ssize_t hs_udp_recv(hs_udp *u, uint8_t *buf, size_t cap, int *from_peer)
+{
+    struct sockaddr_in src;
+    struct iovec iov = {buf, cap};
+    union {
+        struct cmsghdr h;
+        char b[CMSG_SPACE(sizeof(uint32_t))];
+    } ctl;
+    struct msghdr mh;
+    memset(&mh, 0, sizeof mh);
+    mh.msg_name = &src;
+    mh.msg_namelen = sizeof src;
+    mh.msg_iov = &iov;
+    mh.msg_iovlen = 1;
+    mh.msg_control = ctl.b;
+    mh.msg_controllen = sizeof ctl.b;
+    /* MSG_TRUNC: the return value is the datagram's real length even when it did not fit. */
+    ssize_t n = recvmsg(u->fd, &mh, MSG_TRUNC | MSG_DONTWAIT);
+    if (n < 0) return (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) ? -1 : -2;
+    for (struct cmsghdr *c = CMSG_FIRSTHDR(&mh); c; c = CMSG_NXTHDR(&mh, c)) {
+        if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SO_RXQ_OVFL) {
+            uint32_t d;
+            memcpy(&d, CMSG_DATA(c), sizeof d);
+            u->kernel_drops = d;
+        }
+    }
+    *from_peer = mh.msg_namelen >= sizeof src && src.sin_family == AF_INET &&
+                 src.sin_addr.s_addr == u->peer.sin_addr.s_addr &&
+                 src.sin_port == u->peer.sin_port;
+    return n;
+}
+
+int hs_udp_wait(hs_udp *u, int64_t timeout_ns)
+{
+    struct pollfd p = {u->fd, POLLIN, 0};
+    int ms = (int)((timeout_ns + 999999) / 1000000);
+    return poll(&p, 1, ms) > 0;
+}
+
+int hs_udp_send(hs_udp *u, const uint8_t *buf, size_t n)
+{
+    ssize_t r = sendto(u->fd, buf, n, MSG_DONTWAIT, (const struct sockaddr *)&u->peer,
+                       sizeof u->peer);
+    if (r != (ssize_t)n) {
+        u->send_errors++;
+        u->last_send_errno = r < 0 ? errno : EMSGSIZE;
+        return -1;
+    }
+    return 0;
+}
+
+void hs_udp_close(hs_udp *u)
+{
+    if (u->fd >= 0) close(u->fd);
+    u->fd = -1;
+}
+
+int hs_rt_kernel_is_rt(void)
+{
+    FILE *f = fopen("/sys/kernel/realtime", "r");
+    int v = 0;
+    if (!f) return 0;
+    if (fscanf(f, "%d", &v) != 1) v = 0;
+    fclose(f);
+    return v == 1;
+}
+
+void hs_rt_lock_memory(hs_rt_report *r)
+{
+    r->kernel_rt = hs_rt_kernel_is_rt();
+    r->mlock_ok = mlockall(MCL_CURRENT | MCL_FUTURE) == 0;
+    r->mlock_errno = r->mlock_ok ? 0 : errno;
+    /* Keep the CPU out of deep C-states while we run, as cyclictest does; the fd stays open
+     * for the life of the process (closing it releases the request). */
+    int fd = open("/dev/cpu_dma_latency", O_WRONLY | O_CLOEXEC);
+    if (fd >= 0) {
+        int32_t zero = 0;
+        r->dma_ok = write(fd, &zero, sizeof zero) == (ssize_t)sizeof zero;
+        if (!r->dma_ok) close(fd);
+    }
+}
+
+void hs_rt_prefault_stack(size_t bytes)
+{
+    /* volatile keeps the compiler from eliding the touches; one write per page suffices. */
+    unsigned char buf[256 * 1024];
+    volatile unsigned char *p = buf;
+    if (bytes > sizeof buf) bytes = sizeof buf;
+    for (size_t i = 0; i < bytes; i += 4096) p[i] = 0;
+}
+
+int hs_rt_thread_start(pthread_t *th, void *(*fn)(void *), void *arg, int prio, int cpu,
+                       hs_rt_report *r)
+{
+    pthread_attr_t a;
+    int e;
+    r->prio = prio;
+    r->cpu = cpu;
+    r->fifo_wanted = prio > 0;
+    pthread_attr_init(&a);
+    pthread_attr_setstacksize(&a, 1024 * 1024);
+    if (prio > 0) {
+        struct sched_param sp;
+        memset(&sp, 0, sizeof sp);
+        sp.sched_priority = prio;
+        pthread_attr_setinheritsched(&a, PTHREAD_EXPLICIT_SCHED);
+        pthread_attr_setschedpolicy(&a, SCHED_FIFO);
+        pthread_attr_setschedparam(&a, &sp);
+    }
+    if (cpu >= 0) {
+        cpu_set_t cs;
+        CPU_ZERO(&cs);
+        CPU_SET((size_t)cpu, &cs);
+        pthread_attr_setaffinity_np(&a, sizeof cs, &cs);
+    }
+    e = pthread_create(th, &a, fn, arg);
+    if (e == 0) {
+        r->fifo_ok = prio > 0;
+        r->affinity_ok = cpu >= 0;
+    } else if (e == EPERM || e == EINVAL) {
+        /* Refused privilege (no root / no rtprio limit, or an offline CPU): try each alone
+         * and run with whatever is granted. */
+        pthread_attr_destroy(&a);
+        pthread_attr_init(&a);
+        pthread_attr_setstacksize(&a, 1024 * 1024);
+        e = pthread_create(th, &a, fn, arg);
+        if (e != 0) return e;
+        if (prio > 0) {
+            struct sched_param sp;
+            memset(&sp, 0, sizeof sp);
+            sp.sched_priority = prio;
+            int e2 = pthread_setschedparam(*th, SCHED_FIFO, &sp);
+            r->fifo_ok = e2 == 0;
+            r->fifo_errno = e2;
+        }
+        if (cpu >= 0) {
+            cpu_set_t cs;
+            CPU_ZERO(&cs);
+            CPU_SET((size_t)cpu, &cs);
+            int e3 = pthread_setaffinity_np(*th, sizeof cs, &cs);
+            r->affinity_ok = e3 == 0;
+            r->affinity_errno = e3;
+        }
+    } else {
+        pthread_attr_destroy(&a);
+        return e;
+    }
+    pthread_attr_destroy(&a);
+    return 0;
+}
+
+int hs_rt_is_hard(const hs_rt_report *r)
+{
+    return r->kernel_rt && r->mlock_ok && r->fifo_ok && (r->cpu < 0 || r->affinity_ok);
+}
+
+void hs_rt_print(const hs_rt_report *r, FILE *f)
+{
+    fprintf(f, "rt: kernel PREEMPT_RT: %s\n",
+            r->kernel_rt ? "yes" : "no (/sys/kernel/realtime absent or 0)");
+    fprintf(f, "rt: mlockall: %s\n", r->mlock_ok ? "granted" : strerror(r->mlock_errno));
+    if (r->fifo_wanted)
+        fprintf(f, "rt: SCHED_FIFO priority %d: %s\n", r->prio,
+                r->fifo_ok ? "granted" : strerror(r->fifo_errno ? r->fifo_errno : EPERM));
+    else
+        fprintf(f, "rt: SCHED_FIFO: not asked (--priority 0), normal scheduling\n");
+    if (r->cpu >= 0)
+        fprintf(f, "rt: CPU affinity %d: %s\n", r->cpu,
+                r->affinity_ok ? "granted" : strerror(r->affinity_errno ? r->affinity_errno : EINVAL));
+    fprintf(f, "rt: /dev/cpu_dma_latency 0 us: %s\n", r->dma_ok ? "held" : "not available");
+    if (hs_rt_is_hard(r))
+        fprintf(f, "rt: verdict: hard real-time run\n");
+    else {
+        char why[160] = "";
+        if (!r->kernel_rt) strcat(why, ", no PREEMPT_RT kernel");
+        if (!r->mlock_ok) strcat(why, ", memory not locked");
+        if (!r->fifo_ok) strcat(why, ", no SCHED_FIFO");
+        if (r->cpu >= 0 && !r->affinity_ok) strcat(why, ", not pinned");
+        fprintf(f, "rt: verdict: NOT hard real-time (%s) - running anyway; latency figures "
+                   "are best effort\n", why + 2);
+    }
+}
