@@ -79,7 +79,10 @@ test: check-tools
 check-tools:
 	@sh test/install_deps.sh
 
-bench: $(BUILD)/hilstep-sim
+$(BUILD)/hilstep-bench: test/bench/bench.c $(CORE_OBJ)
+	$(CC) $(CFLAGS_HOST) test/bench/bench.c $(CORE_OBJ) -o $@ -lm
+
+bench: $(BUILD)/hilstep-bench
 	@sh test/bench/bench.sh
 
 # Until a platform fragment defines the real-time main job, run the car axle offline.
