@@ -18,11 +18,12 @@ CM_LDS_m7   := ld/mps2-an500.ld
 CM_LDS_m4f  := ld/mps2-an386.ld
 
 # rt/ and model/ are built exactly as on the host (C99, no FP contraction) so the M7 trajectory
-# is bit-identical to x86-64. -fstack-usage leaves a .su file next to every object.
+# is bit-identical to x86-64. -fstack-usage / -fcallgraph-info=su leave .su / .ci files next to
+# every object: test/qemu/stack_bound.py turns them into a worst-case stack bound.
 # -fno-short-enums: arm-none-eabi defaults to 1-byte enums, under which rt/'s range checks on
 # enum values are "always true" (-Werror=type-limits) and struct layouts differ from the host.
 CM_CFLAGS := -std=c99 -O2 -g -ffreestanding -nostdlib $(FPFLAGS) $(WARN) -fno-short-enums \
-             -ffunction-sections -fdata-sections -fstack-usage -Irt -Imodel -Iport/cortex-m
+             -ffunction-sections -fdata-sections -fstack-usage -fcallgraph-info=su -Irt -Imodel -Iport/cortex-m
 # The test sources print doubles of float results on purpose (as the host float build allows).
 CM_TESTFLAGS := -Itest/unit -Wno-double-promotion
 # libgcc is built with short enums; none of its helpers (soft double, division) takes an enum,
@@ -75,9 +76,18 @@ $(foreach b,$(CM_BOARDS),$(eval $(call CM_BOARD_RULES,$(b))))
 .PHONY: firmware qemu-test qemu-run
 firmware: $(CM_ELFS)
 
+# The float board is compared with the same simulator built for float on the host: x86-64
+# SSE single precision and the M4F FPU give the same bits under -ffp-contract=off.
+$(CM_DIR)/host-float/hilstep-sim: port/host/sim_main.c $(CORE_SRC) $(wildcard rt/*.h model/*.h port/host/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_HOST) -DHS_REAL_FLOAT -Wno-double-promotion port/host/sim_main.c $(CORE_SRC) -o $@ -lm
+
 TEST_SUITES += qemu-test
-qemu-test: firmware $(BUILD)/hilstep-sim
-	@sh test/qemu/run_tests.sh $(CM_DIR) $(BUILD)/hilstep-sim
+# An image that fails to build fails its own tests (the script checks every image exists)
+# instead of hiding the results of all the others.
+qemu-test: $(BUILD)/hilstep-sim $(CM_DIR)/host-float/hilstep-sim
+	-@$(MAKE) --no-print-directory -s -k firmware
+	@sh test/qemu/run_tests.sh $(CM_DIR) $(BUILD)/hilstep-sim $(CM_DIR)/host-float/hilstep-sim
 
 # Real time: no -icount, so guest time follows the host clock and WFI really sleeps.
 QEMU_RUN_SECONDS ?= 10

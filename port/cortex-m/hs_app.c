@@ -59,9 +59,12 @@ static int app_initialize(void)
     d.method = c->method;
     d.form = c->form;
     d.stab = c->stab;
-    d.h = HS_R(1e-3);
-    d.alpha = HS_R(1.0) / d.h;
-    d.beta = HS_R(1.0) / (d.h * d.h);
+    /* Exactly as hilstep-sim derives them from --h 1e-3: in double, then rounded once to
+     * hs_real. Computing 1/h in float instead differs in the last bit and the float
+     * trajectories would no longer match the host's. */
+    d.h = (hs_real)1e-3;
+    d.alpha = (hs_real)(1.0 / 1e-3);
+    d.beta = (hs_real)(1.0 / (1e-3 * 1e-3));
     rc = hs_stepper_init(&hs_app.s, &d, &hs_app.model, HS_R(0.0), R, sizeof R / sizeof R[0], I,
                          sizeof I / sizeof I[0]);
     if (rc) {

@@ -1,0 +1,105 @@
+#!/usr/bin/python3
+"""Worst-case main-stack bound of the test firmware from gcc's -fcallgraph-info=su output.
+
+Usage: stack_bound.py OBJ_DIR   (build/cortex-m/<board>/obj)
+
+Everything runs on the main stack: thread mode (main), PendSV (the frame) on top of it, the
+SysTick tick preempting PendSV, and a fault preempting all three. The bound is
+    path(main) + path(PendSV) + path(SysTick) + path(fault report) + 3 exception frames,
+each frame counted with the FP extension (26 words) plus 4 bytes of alignment padding.
+
+Indirect calls (model callbacks, the application table, test hooks) may go to any function
+whose address the image takes: a function symbol referenced by a relocation that is not a
+branch (objdump -r). A cycle of direct calls (recursion) voids the bound and is an error; a
+cycle that passes through an indirect call is cut (the code has no recursion through
+pointers). A callee without stack information (libgcc helpers) is charged LIBGCC_ALLOWANCE.
+"""
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+EXC_FRAME = 26 * 4 + 4
+LIBGCC_ALLOWANCE = 64
+ROOTS = ["main", "hs_pendsv_handler", "hs_systick_handler", "hs_fault_report"]
+BRANCH_RELOCS = {"R_ARM_THM_CALL", "R_ARM_THM_JUMP24", "R_ARM_THM_JUMP19", "R_ARM_CALL",
+                 "R_ARM_JUMP24", "R_ARM_THM_JUMP11", "R_ARM_THM_JUMP8"}
+# The objects of hilstep-test(-stop).elf; hs_frame_stop is the superset of the two policies.
+FILES = ["port/cortex-m/board", "port/cortex-m/hs_app", "port/cortex-m/hs_frame_stop",
+         "port/cortex-m/libc_min", "test/qemu/fw_test"]
+
+NODE_RE = re.compile(r'node: \{ title: "([^"]+)" label: "[^"]*\\n(\d+) bytes \(([^)]*)\)')
+EDGE_RE = re.compile(r'edge: \{ sourcename: "([^"]+)" targetname: "([^"]+)"')
+
+
+def address_taken(obj, titles):
+    out = subprocess.run(["arm-none-eabi-objdump", "-r", str(obj)], capture_output=True,
+                         text=True, check=True).stdout
+    taken, section = set(), ""
+    for line in out.splitlines():
+        if line.startswith("RELOCATION RECORDS FOR"):
+            section = line
+            continue
+        f = line.split()
+        if len(f) != 3 or "debug" in section or f[1] in BRANCH_RELOCS:
+            continue
+        sym = f[2]
+        if sym in titles:
+            taken.add(sym)
+        else:
+            taken.update(t for t in titles if t.endswith(":" + sym))
+    return taken
+
+
+def main():
+    obj = Path(sys.argv[1])
+    bases = [obj / f for f in FILES] + sorted(p.with_suffix("") for p in (obj / "rt").glob("*.ci")) \
+        + sorted(p.with_suffix("") for p in (obj / "model").glob("*.ci"))
+    size, edges, taken = {}, {}, set()
+    for b in bases:
+        text = b.with_suffix(".ci").read_text()
+        local = set()
+        for m in NODE_RE.finditer(text):
+            if m.group(3) != "static" and not m.group(3).startswith("dynamic,bounded"):
+                print(f"unbounded dynamic stack in {m.group(1)}")
+                return 1
+            size[m.group(1)] = int(m.group(2))
+            local.add(m.group(1))
+        for m in EDGE_RE.finditer(text):
+            edges.setdefault(m.group(1), set()).add(m.group(2))
+        taken |= address_taken(b.with_suffix(".o"), local | set(size))
+    for r in ROOTS:
+        if r not in size:
+            print(f"root {r} not found")
+            return 1
+    unknown = set()
+
+    def depth(fn, path, via_indirect):
+        if fn == "__indirect_call":
+            return max([depth(c, path, True) for c in sorted(taken)] or [0])
+        if fn not in size:
+            unknown.add(fn)
+            return LIBGCC_ALLOWANCE
+        if fn in path:
+            if via_indirect:
+                return 0
+            raise RecursionError(fn)
+        p2 = path | {fn}
+        return size[fn] + max([depth(c, p2, via_indirect and c != "__indirect_call")
+                               for c in edges.get(fn, ())] or [0])
+
+    try:
+        parts = {r: depth(r, frozenset(), False) for r in ROOTS}
+    except RecursionError as e:
+        print(f"recursion through {e}: no static bound")
+        return 1
+    total = sum(parts.values()) + 3 * EXC_FRAME
+    detail = " + ".join(f"{r} {parts[r]}" for r in ROOTS)
+    print(f"static worst-case bound {total} bytes ({detail} + 3 exception frames of {EXC_FRAME};"
+          f" {len(taken)} indirect-call targets; {len(unknown)} libgcc callees at "
+          f"{LIBGCC_ALLOWANCE} each)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
