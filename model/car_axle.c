@@ -28,7 +28,8 @@ typedef struct road { hs_real xb, yb, xb1, yb1, xb2, yb2; } road;
 static road road_at(const hs_car_axle_params *p, hs_real t)
 {
     road r;
-    hs_real s = hs_sin(p->w * t), c = hs_cos(p->w * t);
+    hs_real s, c;
+    hs_sincos(p->w * t, &s, &c);
     r.yb = p->r * s;
     r.xb = hs_sqrt(p->L * p->L - r.yb * r.yb);
     r.yb1 = p->r * p->w * c;

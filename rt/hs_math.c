@@ -66,5 +66,20 @@ static hs_real trig(hs_real x, int cosine)
     }
 }
 
+void hs_sincos(hs_real x, hs_real *s, hs_real *c)
+{
+    if (!(hs_abs(x) <= TRIG_MAX)) {
+        *s = *c = (hs_real)__builtin_nan("");
+        return;
+    }
+    hs_real y;
+    int q = reduce(x, &y);
+    hs_real ks = ksin(y), kc = kcos(y);
+    /* quadrant q: sin = (s, c, -s, -c)[q], cos = (c, -s, -c, s)[q] */
+    hs_real a = (q & 1) ? kc : ks, b = (q & 1) ? ks : kc;
+    *s = (q & 2) ? -a : a;
+    *c = ((q + 1) & 2) ? -b : b;
+}
+
 hs_real hs_sin(hs_real x) { return trig(x, 0); }
 hs_real hs_cos(hs_real x) { return trig(x, 1); }

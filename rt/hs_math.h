@@ -15,4 +15,7 @@ hs_real hs_sin(hs_real x);
 /* cos(x) for |x| <= HS_TRIG_MAX (x in rad). */
 hs_real hs_cos(hs_real x);
 
+/* sin(x) and cos(x) with one shared reduction; bit-identical to hs_sin/hs_cos. */
+void hs_sincos(hs_real x, hs_real *s, hs_real *c);
+
 #endif

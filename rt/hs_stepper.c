@@ -166,15 +166,16 @@ static int use_analytic(const hs_stepper *s)
     return s->def.jac == HS_JAC_ANALYTIC || (s->def.jac == HS_JAC_AUTO && s->model->type->force_jac);
 }
 
-/* LU of the projection matrix [[M, G^T], [G, 0]] at (t, q) into LU/piv; M and G are scratch. */
+/* LU of the projection matrix [[M, G^T], [G, 0]] at (t, q) into LU/piv; M and G are scratch,
+ * gt (nc) receives dg/dt there when not NULL (the velocity projection needs it). */
 static int projection_factor(hs_stepper *s, hs_real t, const hs_real *q, hs_real *M, hs_real *G,
-                             hs_real *LU, int *piv)
+                             hs_real *gt, hs_real *LU, int *piv)
 {
     const hs_model_type *T = s->model->type;
     const int nq = s->nq, nc = s->nc, n = s->n;
     int rc = model_rc(T->mass(s->model, t, q, M));
     if (rc) return rc;
-    rc = model_rc(T->constraint(s->model, t, q, NULL, G, NULL));
+    rc = model_rc(T->constraint(s->model, t, q, NULL, G, gt));
     if (rc) return rc;
     for (int i = 0; i < nq; ++i) {
         for (int j = 0; j < nq; ++j) LU[i * n + j] = M[i * nq + j];
@@ -200,7 +201,7 @@ int hs_stepper_set_state(hs_stepper *s, hs_real t, const hs_real *q, const hs_re
     if (s->def.stab == HS_STAB_PROJECTION && s->nc > 0) {
         scratch sc;
         scratch_bind(s, &sc);
-        int rc = projection_factor(s, t, q, sc.M, sc.G, s->Pn, s->Ppn);
+        int rc = projection_factor(s, t, q, sc.M, sc.G, NULL, s->Pn, s->Ppn);
         if (rc) return rc;
         hs_real *tp = s->P; s->P = s->Pn; s->Pn = tp;
         int *ti = s->Pp; s->Pp = s->Ppn; s->Ppn = ti;
@@ -442,9 +443,7 @@ static int step_core(hs_stepper *s, const hs_real *in)
         hs_lu_solve(s->P, s->Pp, n, sc.b2);
         for (int i = 0; i < nq; ++i) s->qn[i] -= sc.b2[i];
         /* factor the matrix at q_{n+1}: velocity projection now, position projection next step */
-        rc = projection_factor(s, t1, s->qn, sc.M, sc.G2, s->Pn, s->Ppn);
-        if (rc) return rc;
-        rc = model_rc(T->constraint(m, t1, s->qn, NULL, NULL, sc.c2));
+        rc = projection_factor(s, t1, s->qn, sc.M, sc.G2, sc.c2, s->Pn, s->Ppn);
         if (rc) return rc;
         hs_matvec(sc.G2, nc, nq, s->un, sc.c3);
         for (int i = 0; i < nq; ++i) sc.b2[i] = HS_R(0.0);
