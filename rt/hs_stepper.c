@@ -67,7 +67,7 @@ const char *hs_status_str(int status)
     case HS_OK: return "ok";
     case HS_E_DEF_H: return "step size h must be finite and > 0";
     case HS_E_DEF_METHOD: return "unknown method";
-    case HS_E_DEF_FORM: return "unknown formulation";
+    case HS_E_DEF_FORM: return "unknown formulation, or GGL combined with a stabilization or a velocities-first method";
     case HS_E_DEF_STAB: return "unknown stabilization";
     case HS_E_DEF_BAUMGARTE: return "Baumgarte parameters must be finite and > 0 (index-2: h*alpha <= 2)";
     case HS_E_DEF_JAC: return "unknown Jacobian source, or analytic Jacobian requested of a model without one";
@@ -94,7 +94,7 @@ const char *hs_method_name(hs_method m)
 
 const char *hs_form_name(hs_form f)
 {
-    return f == HS_FORM_INDEX1 ? "index1" : f == HS_FORM_INDEX2 ? "index2" : "?";
+    return f == HS_FORM_INDEX1 ? "index1" : f == HS_FORM_INDEX2 ? "index2" : f == HS_FORM_GGL ? "ggl" : "?";
 }
 
 const char *hs_stab_name(hs_stab st)
@@ -137,7 +137,11 @@ int hs_stepper_def_validate(const hs_stepper_def *def, const hs_model *m)
     if (!def || !m || !m->type) return HS_E_NULL;
     if (!hs_isfinite(def->h) || !(def->h > HS_R(0.0))) return HS_E_DEF_H;
     if ((int)def->method < 0 || (int)def->method >= HS_METHOD_COUNT) return HS_E_DEF_METHOD;
-    if (def->form != HS_FORM_INDEX1 && def->form != HS_FORM_INDEX2) return HS_E_DEF_FORM;
+    if (def->form != HS_FORM_INDEX1 && def->form != HS_FORM_INDEX2 && def->form != HS_FORM_GGL)
+        return HS_E_DEF_FORM;
+    /* GGL stabilizes positions itself and needs q_{n+1} before u_{n+1} */
+    if (def->form == HS_FORM_GGL && (def->stab != HS_STAB_NONE || method_velocity_first(def->method)))
+        return HS_E_DEF_FORM;
     if (def->stab != HS_STAB_NONE && def->stab != HS_STAB_BAUMGARTE && def->stab != HS_STAB_PROJECTION)
         return HS_E_DEF_STAB;
     if (def->stab == HS_STAB_BAUMGARTE) {
@@ -198,7 +202,7 @@ int hs_stepper_set_state(hs_stepper *s, hs_real t, const hs_real *q, const hs_re
         return HS_E_STATE;
     /* Build the cached factorization into the "new" buffers first: a failure leaves the
      * stepper as it was. */
-    if (s->def.stab == HS_STAB_PROJECTION && s->nc > 0) {
+    if ((s->def.stab == HS_STAB_PROJECTION || s->def.form == HS_FORM_GGL) && s->nc > 0) {
         scratch sc;
         scratch_bind(s, &sc);
         int rc = projection_factor(s, t, q, sc.M, sc.G, NULL, s->Pn, s->Ppn);
@@ -322,7 +326,10 @@ static int step_core(hs_stepper *s, const hs_real *in)
     const hs_real t = s->t;
     const hs_real t1 = s->t0 + (hs_real)(s->k + 1) * h;
     const hs_method meth = s->def.method;
-    const int index2 = s->def.form == HS_FORM_INDEX2;
+    const int ggl = s->def.form == HS_FORM_GGL;
+    const int index2 = s->def.form == HS_FORM_INDEX2 || ggl;
+    /* the factorization at q_n of eq. 11 is kept across steps by projection and GGL alike */
+    const int keep_p = (s->def.stab == HS_STAB_PROJECTION || ggl) && nc > 0;
     const int stab = (int)s->def.stab;
     scratch sc;
     scratch_bind(s, &sc);
@@ -371,6 +378,15 @@ static int step_core(hs_stepper *s, const hs_real *in)
         }
     /* predicted positions q* = q_n + h u_n: q_{n+1} itself for positions-first methods */
     for (int i = 0; i < nq; ++i) sc.qs[i] = s->q[i] + h * s->u[i];
+    if (ggl && nc > 0) {
+        /* eq. 9a with mu from one Newton step on g(t_{n+1}, q) = 0: the position projection */
+        rc = model_rc(T->constraint(m, t1, sc.qs, sc.c1, NULL, NULL));
+        if (rc) return rc;
+        for (int i = 0; i < nq; ++i) sc.b2[i] = HS_R(0.0);
+        for (int i = 0; i < nc; ++i) sc.b2[nq + i] = sc.c1[i];
+        hs_lu_solve(s->P, s->Pp, n, sc.b2);
+        for (int i = 0; i < nq; ++i) sc.qs[i] -= sc.b2[i];
+    }
     if (nc > 0) {
         rc = model_rc(T->constraint(m, t, s->q, sc.g, sc.G, sc.gt));
         if (rc) return rc;
@@ -452,6 +468,12 @@ static int step_core(hs_stepper *s, const hs_real *in)
         for (int i = 0; i < nq; ++i) s->un[i] -= sc.b2[i];
     }
 
+    if (ggl && nc > 0) {
+        /* the next step's eq. 11 needs the matrix at q_{n+1} */
+        rc = projection_factor(s, t1, s->qn, sc.M, sc.G2, NULL, s->Pn, s->Ppn);
+        if (rc) return rc;
+    }
+
     if (!hs_all_finite(s->qn, nq) || !hs_all_finite(s->un, nq) || !hs_all_finite(s->zn, nz)
         || !hs_all_finite(s->lamn, nc))
         return HS_E_NONFINITE;
@@ -462,7 +484,7 @@ static int step_core(hs_stepper *s, const hs_real *in)
     tp = s->u; s->u = s->un; s->un = tp;
     tp = s->z; s->z = s->zn; s->zn = tp;
     tp = s->lambda; s->lambda = s->lamn; s->lamn = tp;
-    if (stab == HS_STAB_PROJECTION && nc > 0) {
+    if (keep_p) {
         tp = s->P; s->P = s->Pn; s->Pn = tp;
         int *ti = s->Pp; s->Pp = s->Ppn; s->Ppn = ti;
     }

@@ -33,7 +33,10 @@ typedef enum hs_method {
 /* Which constraint level determines the multipliers. */
 typedef enum hs_form {
     HS_FORM_INDEX1 = 0, /* acceleration level G u' + gamma = 0 at t_n (5c) */
-    HS_FORM_INDEX2 = 1  /* velocity level G u_{n+1} + g_t = 0 at t_{n+1} (eq. 6b) */
+    HS_FORM_INDEX2 = 1, /* velocity level G u_{n+1} + g_t = 0 at t_{n+1} (eq. 6b) */
+    HS_FORM_GGL = 2     /* Gear-Gupta-Leimkuhler (eq. 9, sec. 3.3): q* = q_n + h u_n projected by
+                         * one Newton step of eq. 11, then eq. 6b at the projected q_{n+1};
+                         * positions-first methods only, stabilization none (it is built in) */
 } hs_form;
 
 /* Constraint stabilization. */
@@ -135,7 +138,7 @@ uint64_t hs_stepper_hash(const hs_stepper *s, uint64_t h);
 
 /* Short names used by the CLI: "explicit", "symplectic", "j1", "j2", "j3", "jexact". */
 const char *hs_method_name(hs_method m);
-/* "index1", "index2". */
+/* "index1", "index2", "ggl". */
 const char *hs_form_name(hs_form f);
 /* "none", "baumgarte", "projection". */
 const char *hs_stab_name(hs_stab s);

@@ -30,7 +30,7 @@ typedef enum hs_status {
     HS_OK = 0,
     HS_E_DEF_H = -1,           /* h <= 0 or not finite */
     HS_E_DEF_METHOD = -2,      /* unknown method enum */
-    HS_E_DEF_FORM = -3,        /* unknown formulation enum */
+    HS_E_DEF_FORM = -3,        /* unknown formulation enum, or GGL with stab != none or a velocities-first method */
     HS_E_DEF_STAB = -4,        /* unknown stabilization enum */
     HS_E_DEF_BAUMGARTE = -5,   /* Baumgarte parameters negative, zero, non-finite, or h*alpha > 2 */
     HS_E_DEF_JAC = -6,         /* unknown Jacobian source, or analytic asked of a model without one */

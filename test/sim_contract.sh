@@ -10,7 +10,7 @@ BASE="--model car_axle --method j2 --form index2 --stab projection --h 1e-3 --t 
 
 $SIM --help >"$D/help"; rc=$?
 t "help exits 0" '[ $rc -eq 0 ]'
-for w in test_eq car_axle circular_track pendulum explicit symplectic j1 j2 j3 jexact index1 index2 baumgarte projection eps L0 kp ki v_ref theta0; do
+for w in test_eq car_axle circular_track pendulum explicit symplectic j1 j2 j3 jexact index1 index2 ggl baumgarte projection eps L0 kp ki v_ref theta0; do
     t "help mentions $w" "grep -q -- '$w' '$D/help'"
 done
 
@@ -38,6 +38,7 @@ bad() { # name, expected word in the message, args...
 bad "unknown model" --model --model nope --method j2 --h 1e-3 --t 1
 bad "unknown method" --method --model car_axle --method rk4 --h 1e-3 --t 1
 bad "bad form" --form --model car_axle --method j2 --form index3 --h 1e-3 --t 1
+bad "ggl with projection" --form --model car_axle --method j2 --form ggl --stab projection --h 1e-3 --t 1
 bad "bad stab" --stab --model car_axle --method j2 --stab magic --h 1e-3 --t 1
 bad "negative h" --h --model car_axle --method j2 --h -1 --t 1
 bad "nan h" --h --model car_axle --method j2 --h nan --t 1

@@ -19,7 +19,7 @@ static void usage(FILE *o)
     fprintf(o,
         "usage: hilstep-sim --model NAME [--param KEY=VALUE ...]\n"
         "                   --method explicit|symplectic|j1|j2|j3|jexact\n"
-        "                   --form index1|index2 --stab none|baumgarte|projection\n"
+        "                   --form index1|index2|ggl --stab none|baumgarte|projection\n"
         "                   [--alpha A] [--beta B] [--jac auto|analytic|fd]\n"
         "                   --h H --t T [--csv FILE] [--every N] [--hash]\n\n"
         "  --method   explicit    explicit Euler (positions first)\n"
@@ -29,6 +29,8 @@ static void usage(FILE *o)
         "             j3          linear-implicit Euler, J3 = [0 0; fq 0] (one directional derivative)\n"
         "             jexact      linear-implicit Euler, exact J = [0 I; fq fu]\n"
         "  --form     index1 (acceleration-level multipliers) | index2 (eq. 6b, velocity level)\n"
+        "             | ggl (eq. 9: one-Newton-step position projection inside the step, then\n"
+        "             eq. 6b at q_{n+1}; with --stab none and a positions-first method)\n"
         "  --stab     none | baumgarte (default alpha = 1/h, beta = 1/h^2) | projection\n"
         "             (one Newton step on positions, eq. 11, then velocities)\n"
         "  --jac      Jacobian blocks: auto (analytic if the model has them), analytic, fd\n"
@@ -124,7 +126,8 @@ int main(int argc, char **argv)
         } else if (!strcmp(a, "--form")) {
             if (!strcmp(v, "index1")) def.form = HS_FORM_INDEX1;
             else if (!strcmp(v, "index2")) def.form = HS_FORM_INDEX2;
-            else return bad("--form", "expected index1|index2");
+            else if (!strcmp(v, "ggl")) def.form = HS_FORM_GGL;
+            else return bad("--form", "expected index1|index2|ggl");
         } else if (!strcmp(a, "--stab")) {
             if (!strcmp(v, "none")) def.stab = HS_STAB_NONE;
             else if (!strcmp(v, "baumgarte")) def.stab = HS_STAB_BAUMGARTE;
@@ -189,6 +192,7 @@ int main(int argc, char **argv)
     rc = hs_stepper_def_validate(&def, &model);
     if (rc) {
         const char *arg = rc == HS_E_DEF_BAUMGARTE ? "--alpha/--beta" : rc == HS_E_DEF_H ? "--h"
+                        : rc == HS_E_DEF_FORM ? "--form"
                         : rc == HS_E_DEF_JAC ? "--jac" : "--model";
         return bad(arg, hs_status_str(rc));
     }

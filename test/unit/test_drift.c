@@ -49,6 +49,8 @@ void test_drift(void)
         slope_case(ms[mi], HS_FORM_INDEX2, HS_STAB_PROJECTION, hh, nh, 2.6, 3.4);
         slope_case(ms[mi], HS_FORM_INDEX1, HS_STAB_BAUMGARTE, hh, nh, 1.7, 2.3);
         slope_case(ms[mi], HS_FORM_INDEX1, HS_STAB_PROJECTION, hh, nh, 2.6, 3.4);
+        /* GGL: its built-in one-Newton-step position projection is eq. 11, so O(h^3) too */
+        slope_case(ms[mi], HS_FORM_GGL, HS_STAB_NONE, hh, nh, 2.6, 3.4);
     }
     /* index-1 unstabilized: O(h) once h is small enough that the first-step transient no
      * longer dominates (see the note in README, "Drift orders") */

@@ -94,7 +94,7 @@ static void def_rejects(void)
     CHECK(tsim_run(&t, 10, 0) == HS_OK);
     static snap a, b;
     take(&t.s, &a);
-    struct { hs_stepper_def d; int code; } cases[16];
+    struct { hs_stepper_def d; int code; } cases[20];
     int n = 0;
     hs_stepper_def d0 = hs_stepper_default_def();
 #define CASE(field, val, c) do { cases[n].d = d0; cases[n].d.field = val; cases[n].code = c; ++n; } while (0)
@@ -105,6 +105,9 @@ static void def_rejects(void)
     CASE(method, (hs_method)99, HS_E_DEF_METHOD);
     CASE(form, (hs_form)7, HS_E_DEF_FORM);
     CASE(stab, (hs_stab)9, HS_E_DEF_STAB);
+    CASE(form, HS_FORM_GGL, HS_E_DEF_FORM); /* GGL with the default projection: stabilized twice */
+    cases[n].d = d0; cases[n].d.form = HS_FORM_GGL; cases[n].d.stab = HS_STAB_NONE;
+    cases[n].d.method = HS_METHOD_SYMPLECTIC; cases[n].code = HS_E_DEF_FORM; ++n;
     CASE(jac, HS_JAC_ANALYTIC, HS_E_DEF_JAC); /* circular_track has no analytic Jacobian */
     CASE(jac, (hs_jac)5, HS_E_DEF_JAC);
     CASE(fd_rel, HS_R(0.0), HS_E_DEF_FD);
