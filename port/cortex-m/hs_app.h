@@ -51,7 +51,8 @@ int hs_app_parse_stab(const char *name);
 void hs_app_print_hash(void);
 /* Prints "step-cost car_axle <method> <stab> min=<n> max=<n> instructions" (counts x 40). */
 void hs_app_print_cost(void);
-/* Prints the frame statistics: ticks, steps, overruns, frame time min/max/mean, histogram. */
+/* Prints the frame statistics: ticks, steps, overruns, frame time min/max/mean in ns of guest
+ * time (one count = 40 ns; under -icount shift=0 one ns is one instruction), histogram. */
 void hs_app_print_frame(void);
 
 #endif

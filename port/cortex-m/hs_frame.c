@@ -26,6 +26,7 @@ static uint32_t g_period;
 static volatile int g_busy;
 static volatile int g_running;
 static volatile int g_done;
+static volatile int g_warmup;
 
 static inline uint32_t irq_save(void)
 {
@@ -129,6 +130,11 @@ static void hs_frame_one_step(void)
 void hs_pendsv_handler(void);
 void hs_pendsv_handler(void)
 {
+    if (g_warmup) {
+        g_app->warmup();
+        g_warmup = 0;
+        return;
+    }
     hs_frame_one_step();
 }
 
@@ -144,6 +150,13 @@ int hs_frame_run(const hs_frame_app *app, uint32_t period)
     /* SysTick above PendSV so a tick can preempt a running step: that is how an overrun is
      * seen while it happens. */
     SCB_SHPR3 = (SCB_SHPR3 & 0x0000ffffu) | (0x40u << 24) | (0xffu << 16);
+    if (app->warmup) {
+        g_warmup = 1;
+        SCB_ICSR = ICSR_PENDSVSET;
+        __asm__ volatile("dsb\n\tisb" ::: "memory");
+        while (g_warmup) {
+        }
+    }
     g_running = 1;
     SYST_RVR = period - 1u;
     SYST_CVR = 0;

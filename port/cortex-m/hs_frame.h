@@ -25,6 +25,9 @@
 typedef struct hs_frame_app {
     /* Runs once before the first tick; nonzero = refuse to start (exit HS_EXIT_USAGE). */
     int (*initialize)(void);
+    /* Optional: runs once in the frame's context (PendSV) before the first tick, to take
+     * first-execution costs out of the first timed frame. */
+    void (*warmup)(void);
     /* One frame. 0: continue; 1: finished (the frame stops, terminate runs); negative: a
      * fault: safe_state runs and the program exits with HS_EXIT_STEP. */
     int (*step)(void);

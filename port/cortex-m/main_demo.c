@@ -30,5 +30,10 @@ int main(void)
     hs_con_puts(" of ");
     hs_con_u64(hs_stack_size());
     hs_con_puts(" bytes\n");
-    return hs_frame.overruns ? HS_EXIT_FAIL : HS_EXIT_OK;
+    /* Without icount, guest time is the host's clock: overruns here can come from the host
+     * (other load, QEMU's own work) and are reported, not treated as failure. The exact,
+     * repeatable check is `make qemu-test`. */
+    hs_con_puts(hs_frame.overruns ? "real-time run: overruns occurred (see above)\n"
+                                  : "real-time run: no overruns\n");
+    return HS_EXIT_OK;
 }
