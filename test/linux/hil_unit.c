@@ -1,0 +1,260 @@
+/* hil_unit.c - unit tests of hil/: frame codec against the golden bytes of hil/FRAME.md,
+ * every rejection reason, sequence rules, clamping, staleness, signal map checks, the SPSC
+ * ring and the histogram. No sockets, no clock: pure functions of their inputs. Built with
+ * ASan/UBSan by linux-rt.mk. Prints "hil-unit: N passed, N failed". */
+#include "hs_apps.h"
+#include "hs_frame.h"
+#include "hs_hist.h"
+#include "hs_ring.h"
+#include "hs_signal.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+
+static int g_pass, g_fail;
+#define CHECK(cond) do { if (cond) g_pass++; else { g_fail++; \
+    printf("  FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond); } } while (0)
+
+static const hs_signal_map *plant_map(void) { return &hs_map_circular_track_plant; }
+
+static size_t make(uint8_t *b, uint32_t session, uint32_t seq, double v)
+{
+    hs_frame_hdr h = {HS_FRAME_VERSION, HS_FRAME_KIND_TO_PLANT, 1, session, seq, 0, 0, 0};
+    return hs_frame_encode(b, HS_FRAME_MAX_BYTES, &h, &v);
+}
+
+static void test_crc_and_golden(void)
+{
+    /* The standard CRC-32 check value. */
+    CHECK(hs_crc32((const uint8_t *)"123456789", 9) == UINT32_C(0xCBF43926));
+    /* The example frame of hil/FRAME.md, byte for byte. */
+    static const uint8_t golden[44] = {
+        0x48, 0x53, 0x46, 0x31, 0x01, 0x01, 0x01, 0x00, 0x04, 0x03, 0x02, 0x01,
+        0x2a, 0x00, 0x00, 0x00, 0x00, 0xe1, 0xf5, 0x05, 0x00, 0x00, 0x00, 0x00,
+        0x29, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+        0x00, 0x00, 0x29, 0x40, 0x3f, 0x36, 0x2e, 0xec};
+    uint8_t b[HS_FRAME_MAX_BYTES];
+    hs_frame_hdr h = {HS_FRAME_VERSION, HS_FRAME_KIND_TO_PLANT, 1, 0x01020304u, 42,
+                      100000000u, 41, 0};
+    double v = 12.5;
+    size_t n = hs_frame_encode(b, sizeof b, &h, &v);
+    CHECK(n == 44);
+    CHECK(memcmp(b, golden, 44) == 0);
+    uint32_t crc = hs_crc32(b, 40);
+    CHECK(hs_get_u32(b + 40) == crc);
+    printf("  golden frame crc = 0x%08x (bytes %02x %02x %02x %02x)\n", crc, b[40], b[41], b[42], b[43]);
+    hs_frame_hdr r;
+    double rv;
+    CHECK(hs_frame_parse(b, n, HS_FRAME_KIND_TO_PLANT, 1, &r, &rv) == HS_RX_OK);
+    CHECK(r.session == 0x01020304u && r.seq == 42 && r.send_ns == 100000000u && r.ack_seq == 41);
+    CHECK(rv == 12.5);
+    CHECK(HS_FRAME_BYTES(4) == 68);
+    CHECK(hs_frame_encode(b, 43, &h, &v) == 0); /* too small a buffer */
+}
+
+static void test_reasons(void)
+{
+    uint8_t b[HS_FRAME_MAX_BYTES + 8];
+    hs_frame_hdr h;
+    double v;
+    size_t n = make(b, 7, 5, 1.0);
+    CHECK(hs_frame_parse(b, n - 1, 1, 1, &h, &v) == HS_RX_SHORT);
+    CHECK(hs_frame_parse(b, 0, 1, 1, &h, &v) == HS_RX_SHORT);
+    CHECK(hs_frame_parse(b, n + 1, 1, 1, &h, &v) == HS_RX_LONG);
+    b[0] ^= 1;
+    CHECK(hs_frame_parse(b, n, 1, 1, &h, &v) == HS_RX_MAGIC);
+    b[0] ^= 1;
+    b[4] = 2;
+    CHECK(hs_frame_parse(b, n, 1, 1, &h, &v) == HS_RX_VERSION);
+    b[4] = 1;
+    b[35] ^= 0x80;
+    CHECK(hs_frame_parse(b, n, 1, 1, &h, &v) == HS_RX_CHECKSUM);
+    b[35] ^= 0x80;
+    CHECK(hs_frame_parse(b, n, 2, 1, &h, &v) == HS_RX_LAYOUT); /* wrong kind for this end */
+    n = make(b, 7, 5, NAN);
+    CHECK(hs_frame_parse(b, n, 1, 1, &h, &v) == HS_RX_NONFINITE);
+    n = make(b, 7, 5, -INFINITY);
+    CHECK(hs_frame_parse(b, n, 1, 1, &h, &v) == HS_RX_NONFINITE);
+    for (int r = 0; r < HS_RX_REASONS; ++r) CHECK(strcmp(hs_rx_reason_name(r), "unknown") != 0);
+}
+
+static void test_rx_sequence_and_clamp(void)
+{
+    hs_rx rx;
+    hs_real in[1];
+    uint8_t b[HS_FRAME_MAX_BYTES];
+    CHECK(hs_rx_init(&rx, plant_map(), HS_FRAME_KIND_TO_PLANT) == 0);
+    CHECK(rx.n == 1);
+    CHECK(hs_rx_tick(&rx, in) == 0 && in[0] == 0.0 && rx.stale); /* fallback before any frame */
+
+    size_t n = make(b, 9, 10, 3.0);
+    CHECK(hs_rx_offer(&rx, b, n, 0) == HS_RX_FOREIGN);       /* stranger: not even parsed */
+    CHECK(hs_rx_offer(&rx, b, n, 1) == HS_RX_OK);
+    CHECK(hs_rx_offer(&rx, b, n, 1) == HS_RX_SEQ_REPEATED);
+    n = make(b, 9, 9, 4.0);
+    CHECK(hs_rx_offer(&rx, b, n, 1) == HS_RX_SEQ_STALE);
+    n = make(b, 9, 13, 1.0e9);                                /* gap of 2, clamped to 50 */
+    CHECK(hs_rx_offer(&rx, b, n, 1) == HS_RX_OK);
+    CHECK(rx.st.seq_gaps == 2 && rx.st.clamped == 1 && rx.st.superseded == 1);
+    CHECK(hs_rx_tick(&rx, in) == 1 && in[0] == 50.0 && !rx.stale && rx.used_seq == 13);
+    n = make(b, 9, 14, -1.0e300);
+    CHECK(hs_rx_offer(&rx, b, n, 1) == HS_RX_OK);
+    CHECK(hs_rx_tick(&rx, in) == 1 && in[0] == -50.0);
+    /* Serial arithmetic across the 2^32 wrap. */
+    n = make(b, 9, 0x7FFFFFF0u, 1.0);
+    CHECK(hs_rx_offer(&rx, b, n, 1) == HS_RX_OK);
+    n = make(b, 9, 0xFFFFFFE0u, 1.0); /* exactly 2^31 ahead would be ambiguous */
+    CHECK(hs_rx_offer(&rx, b, n, 1) == HS_RX_OK);
+    n = make(b, 9, 0x00000002u, 2.0);
+    CHECK(hs_rx_offer(&rx, b, n, 1) == HS_RX_OK);
+    n = make(b, 9, 0xFFFFFFF8u, 2.0);
+    CHECK(hs_rx_offer(&rx, b, n, 1) == HS_RX_SEQ_STALE);
+    /* A new session (peer restarted) starts the sequence afresh. */
+    n = make(b, 10, 1, 5.0);
+    CHECK(hs_rx_offer(&rx, b, n, 1) == HS_RX_OK && rx.st.peer_restarts == 1);
+    CHECK(hs_rx_tick(&rx, in) == 1 && in[0] == 5.0);
+    /* Every datagram is in exactly one counter. */
+    uint64_t sum = rx.st.accepted + hs_rx_rejected_total(&rx);
+    CHECK(sum == rx.st.datagrams);
+    CHECK(rx.st.accepted == rx.st.used + rx.st.superseded);
+}
+
+static void test_staleness(void)
+{
+    hs_rx rx;
+    hs_real in[1];
+    uint8_t b[HS_FRAME_MAX_BYTES];
+    hs_rx_init(&rx, plant_map(), HS_FRAME_KIND_TO_PLANT);
+    const uint32_t lim = rx.sig[0]->stale_limit;
+    size_t n = make(b, 1, 1, 7.0);
+    hs_rx_offer(&rx, b, n, 1);
+    CHECK(hs_rx_tick(&rx, in) == 1 && in[0] == 7.0);
+    int held = 1;
+    for (uint32_t k = 1; k <= lim; ++k) { hs_rx_tick(&rx, in); held &= in[0] == 7.0 && !rx.stale; }
+    CHECK(held);                                   /* held for exactly stale_limit frames */
+    hs_rx_tick(&rx, in);
+    CHECK(in[0] == 0.0 && rx.stale);               /* then the declared fallback */
+    n = make(b, 1, 2, 8.0);
+    hs_rx_offer(&rx, b, n, 1);
+    CHECK(hs_rx_tick(&rx, in) == 1 && in[0] == 8.0 && !rx.stale);
+}
+
+static void test_map_check(void)
+{
+    char why[200];
+    CHECK(hs_signal_map_check(&hs_map_circular_track_plant, 1, 4, why, sizeof why) == 0);
+    CHECK(hs_signal_map_check(&hs_map_circular_track_ecu, 4, 1, why, sizeof why) == 0);
+    CHECK(hs_signal_map_check(&hs_map_circular_track_plant, 2, 4, why, sizeof why) == -1);
+    CHECK(strstr(why, "input count") != NULL);
+    hs_signal bad[2] = {
+        {"a", "N", HS_SIG_IN, 1.0, 0.0, -1.0, 1.0, 0.0, 5},
+        {"a", "N", HS_SIG_OUT, 1.0, 0.0, -1.0, 1.0, 0.0, 0}};
+    hs_signal_map m = {"t", bad, 2};
+    CHECK(hs_signal_map_check(&m, 1, 1, why, sizeof why) == -1 && strstr(why, "duplicate"));
+    bad[1].name = "b";
+    CHECK(hs_signal_map_check(&m, 1, 1, why, sizeof why) == 0);
+    bad[0].scale = 0.0;
+    CHECK(hs_signal_map_check(&m, 1, 1, why, sizeof why) == -1 && strstr(why, "scale"));
+    bad[0].scale = 2.0;
+    bad[0].fallback = 3.0;
+    CHECK(hs_signal_map_check(&m, 1, 1, why, sizeof why) == -1 && strstr(why, "fallback"));
+    bad[0].fallback = 0.0;
+    bad[0].stale_limit = 0;
+    CHECK(hs_signal_map_check(&m, 1, 1, why, sizeof why) == -1 && strstr(why, "stale"));
+    bad[0].stale_limit = 3;
+    bad[0].min = 2.0;
+    CHECK(hs_signal_map_check(&m, 1, 1, why, sizeof why) == -1);
+    bad[0].min = -1.0;
+    /* Scale and offset: engineering = wire * 2 + 0; wire 0.25 -> 0.5. Outputs invert it. */
+    hs_rx rx;
+    hs_tx tx;
+    hs_real y[1] = {0.5}, in[1];
+    uint8_t b[HS_FRAME_MAX_BYTES];
+    hs_rx_init(&rx, &m, HS_FRAME_KIND_TO_PLANT);
+    size_t n = make(b, 1, 1, 0.25);
+    hs_rx_offer(&rx, b, n, 1);
+    hs_rx_tick(&rx, in);
+    CHECK(in[0] == 0.5);
+    hs_tx_init(&tx, &m, HS_FRAME_KIND_FROM_PLANT, 3);
+    n = hs_tx_build(&tx, b, sizeof b, y, 0, 0, 0);
+    CHECK(n == HS_FRAME_BYTES(1) && hs_get_f64(b + 32) == 0.5 && hs_get_u32(b + 12) == 1);
+    n = hs_tx_build(&tx, b, sizeof b, NULL, 0, 0, HS_FLAG_SAFE);
+    CHECK(hs_get_u32(b + 12) == 2 && hs_get_f64(b + 32) == 0.0 && hs_get_u32(b + 28) == HS_FLAG_SAFE);
+}
+
+/* The ring under a real producer/consumer pair: order preserved, drops counted exactly. */
+typedef struct { hs_ring *r; uint32_t n; uint32_t ok; } prod_arg;
+static void *producer(void *a)
+{
+    prod_arg *p = (prod_arg *)a;
+    for (uint32_t i = 0; i < p->n; ++i)
+        if (hs_ring_push(p->r, &i) == 0) __atomic_store_n(&p->ok, p->ok + 1u, __ATOMIC_RELAXED);
+    return NULL;
+}
+
+static void test_ring(void)
+{
+    static uint32_t store[64];
+    hs_ring r;
+    uint32_t x;
+    CHECK(hs_ring_init(&r, store, 63, 4) == -1);
+    CHECK(hs_ring_init(&r, store, 64, 4) == 0);
+    CHECK(hs_ring_pop(&r, &x) == -1);
+    for (uint32_t i = 0; i < 64; ++i) hs_ring_push(&r, &i);
+    x = 99;
+    CHECK(hs_ring_push(&r, &x) == -1 && hs_ring_drops(&r) == 1 && hs_ring_pushed(&r) == 64);
+    int order = 1;
+    for (uint32_t i = 0; i < 64; ++i) order &= hs_ring_pop(&r, &x) == 0 && x == i;
+    CHECK(order);
+
+    hs_ring_init(&r, store, 64, 4);
+    prod_arg pa = {&r, 200000, 0};
+    pthread_t th;
+    pthread_create(&th, NULL, producer, &pa);
+    uint32_t got = 0, last = 0, mono = 1;
+    for (long spin = 0; spin < 100000000L; ++spin) {
+        if (hs_ring_pop(&r, &x) == 0) {
+            mono &= got == 0 || x > last;
+            last = x;
+            ++got;
+        } else if (__atomic_load_n(&pa.ok, __ATOMIC_RELAXED) + hs_ring_drops(&r) == pa.n &&
+                   got == hs_ring_pushed(&r)) {
+            break;
+        }
+    }
+    pthread_join(th, NULL);
+    while (hs_ring_pop(&r, &x) == 0) { mono &= x > last; last = x; ++got; }
+    CHECK(mono);
+    CHECK(got == pa.ok && got + hs_ring_drops(&r) == pa.n);
+}
+
+static void test_hist(void)
+{
+    static uint32_t bins[100];
+    hs_hist h;
+    hs_hist_init(&h, bins, 100, 1000);
+    for (int i = 0; i < 1000; ++i) hs_hist_add(&h, 5500, (uint64_t)i);
+    for (int i = 0; i < 10; ++i) hs_hist_add(&h, 50500, (uint64_t)(1000 + i));
+    hs_hist_add(&h, 200000, 7777);
+    CHECK(h.count == 1011 && h.overflow == 1 && h.ovf_at[0] == 7777);
+    CHECK(bins[5] == 1000 && bins[50] == 10);
+    CHECK(hs_hist_quantile(&h, 0.5) == 6000);
+    CHECK(hs_hist_quantile(&h, 0.995) == 51000);
+    CHECK(hs_hist_quantile(&h, 1.0) == 200000);
+    CHECK(h.min == 5500 && h.max == 200000);
+}
+
+int main(void)
+{
+    test_crc_and_golden();
+    test_reasons();
+    test_rx_sequence_and_clamp();
+    test_staleness();
+    test_map_check();
+    test_ring();
+    test_hist();
+    printf("hil-unit: %d passed, %d failed\n", g_pass, g_fail);
+    return g_fail != 0;
+}

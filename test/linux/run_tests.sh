@@ -1,0 +1,163 @@
+#!/bin/sh
+# linux-test: the Linux real-time plant suite. Runs the hil/ unit tests, checks that hil/
+# stays free of OS calls, then drives build/hilstep-rt over UDP on 127.0.0.1 only: a 3 s
+# closed loop with build/hilstep-ecu, a bad-input storm, an injected overrun (skip and stop
+# policies) and SIGTERM mid-run. Asserts counters, tick indices and simulated time only,
+# never wall-clock durations. Every process runs under `timeout` and is killed at the end.
+# Usage: run_tests.sh BUILD_DIR. Ends with "N passed, N failed" alone on the last line.
+B=${1:-build}
+PY=/usr/bin/python3
+T=$(mktemp -d /tmp/hilstep-linux-test.XXXXXX)
+HERE=$(dirname "$0")
+# Ports of this suite (471xx) stay clear of `make run`'s defaults (47001/47002).
+PLANT=127.0.0.1:47101
+ECU=127.0.0.1:47102
+FOREIGN=127.0.0.1:47103
+pass=0
+fail=0
+PIDS=""
+
+ok() { pass=$((pass + 1)); echo "  ok   $1"; }
+ko() { fail=$((fail + 1)); echo "  FAIL $1"; }
+# Adds the "N passed, N failed" of a sub-check's output file to the totals.
+tally() {
+    line=$(grep -E '[0-9]+ passed, [0-9]+ failed' "$1" | tail -n 1)
+    if [ -z "$line" ]; then ko "$2: no result line"; cat "$1"; return; fi
+    p=$(echo "$line" | sed -E 's/^(.*[^0-9])?([0-9]+) passed, ([0-9]+) failed.*/\2/')
+    f=$(echo "$line" | sed -E 's/^(.*[^0-9])?([0-9]+) passed, ([0-9]+) failed.*/\3/')
+    pass=$((pass + p)); fail=$((fail + f))
+    grep -E '^  (ok|FAIL|info)' "$1" | grep -E 'FAIL|info' || true
+    echo "  $2: $p passed, $f failed"
+}
+cleanup() {
+    for p in $PIDS; do kill -TERM "$p" 2>/dev/null; done
+    sleep 0.2
+    for p in $PIDS; do kill -KILL "$p" 2>/dev/null; done
+}
+trap cleanup EXIT
+trap 'cleanup; exit 1' INT TERM
+
+echo "--- hil/ unit tests (ASan, UBSan)"
+"$B/hilstep-hil-unit" >"$T/unit.out" 2>&1
+tally "$T/unit.out" hil-unit
+
+echo "--- hil/ is portable C99 without OS calls (board builds reuse it)"
+WARN="-Wall -Wextra -Werror -Wconversion -Wdouble-promotion -Wshadow"
+for cc in gcc clang; do
+    command -v $cc >/dev/null 2>&1 || { ko "$cc not installed"; continue; }
+    for real in "" "-DHS_REAL_FLOAT"; do
+        for f in hil/*.c; do
+            if $cc -std=c99 -O2 -ffreestanding -ffp-contract=off $WARN $real -Irt -Imodel -Ihil \
+                -c "$f" -o /dev/null 2>"$T/cc.err"; then :; else ko "$cc $real $f"; cat "$T/cc.err"; continue 2; fi
+        done
+        ok "$cc $real: hil/*.c compile freestanding with strict warnings"
+    done
+done
+bad=$(grep -nE '#include[[:space:]]*<' hil/*.c hil/*.h | grep -vE '<(stddef|stdint|string)\.h>')
+[ -z "$bad" ] && ok "hil/ includes only <stddef.h> <stdint.h> <string.h>" || ko "hil/ includes OS headers: $bad"
+bad=$(grep -nE '\b(malloc|free|printf|fprintf|snprintf|fopen|socket|recv|send|sendto|recvfrom|recvmsg|clock_gettime|pthread_[a-z]+|sleep)[[:space:]]*\(' hil/*.c)
+[ -z "$bad" ] && ok "hil/ makes no allocation, stdio, socket, clock or thread calls" || ko "OS calls in hil/: $bad"
+
+echo "--- command line"
+"$B/hilstep-rt" --help >"$T/help.txt" 2>&1
+missing=""
+for o in --model --param --method --form --stab --period-us --duration --priority --cpu --policy \
+         --listen --peer --max-rx --log --hist --stats --quiet --inject-overrun "exit status"; do
+    grep -q -- "$o" "$T/help.txt" || missing="$missing $o"
+done
+[ -z "$missing" ] && ok "--help documents every option and the exit codes" || ko "--help lacks:$missing"
+"$B/hilstep-rt" --bogus >/dev/null 2>"$T/err.txt"; rc=$?
+[ $rc -eq 1 ] && grep -q "unknown option" "$T/err.txt" && ok "unknown option: exit 1 with a message" || ko "unknown option: exit $rc"
+"$B/hilstep-rt" --peer 1.2.3:99999 >/dev/null 2>"$T/err.txt"; rc=$?
+[ $rc -eq 1 ] && grep -q "port" "$T/err.txt" && ok "bad peer address: exit 1 with a message" || ko "bad peer address: exit $rc"
+"$B/hilstep-rt" --model nosuch >/dev/null 2>"$T/err.txt"; rc=$?
+[ $rc -eq 1 ] && grep -q "known:" "$T/err.txt" && ok "unknown model: exit 1, lists the known ones" || ko "unknown model: exit $rc"
+
+echo "--- closed loop over UDP, 3 s (plant + ECU)"
+timeout -k 2 20 "$B/hilstep-ecu" --listen $ECU --peer $PLANT --duration 15 --priority 70 --stats "$T/ecu.stats" --quiet \
+    >"$T/ecu.out" 2>&1 &
+ECU_PID=$!; PIDS="$PIDS $ECU_PID"
+timeout -k 2 20 "$B/hilstep-rt" --listen $PLANT --peer $ECU --duration 3 --quiet \
+    --log "$T/loop.csv" --stats "$T/loop.stats" --hist "$T/loop.hist" >"$T/loop.out" 2>&1
+rc=$?
+wait $ECU_PID; erc=$?
+[ $rc -eq 0 ] && ok "plant exit 0" || { ko "plant exit $rc"; tail -5 "$T/loop.out"; }
+[ $erc -eq 0 ] && ok "ECU exit 0 (stopped on the plant's final frame)" || ko "ECU exit $erc"
+grep -q '^# Max Latencies: ' "$T/loop.hist" && grep -qE '^000000 [0-9]{6}$' "$T/loop.hist" \
+    && ok "latency histogram in cyclictest -h format" || ko "histogram format"
+if [ -f "$T/loop.stats" ] && [ -f "$T/ecu.stats" ]; then
+    $PY "$HERE/check.py" closed-loop "$T/loop.csv" "$T/loop.stats" "$T/ecu.stats" 1 20 100 1 >"$T/c1.out" 2>&1
+    tally "$T/c1.out" closed-loop
+else ko "closed loop produced no stats"; fi
+
+echo "--- bad-input storm while the plant runs"
+timeout -k 2 60 "$B/hilstep-rt" --listen $PLANT --peer $ECU --duration 40 --quiet \
+    --log "$T/storm.csv" --stats "$T/storm.stats" --hist "$T/storm.hist" >"$T/storm.out" 2>&1 &
+PL=$!; PIDS="$PIDS $PL"
+timeout -k 2 30 "$B/hilstep-testpeer" storm --plant $PLANT --listen $ECU --foreign $FOREIGN \
+    --cycles 1000 --expect "$T/storm.expect" --values "$T/storm.values" >"$T/peer.out" 2>&1
+prc=$?
+kill -TERM $PL 2>/dev/null; wait $PL; rc=$?
+cat "$T/peer.out"
+[ $prc -eq 0 ] && ok "test peer: every valid frame acknowledged" || ko "test peer exit $prc"
+[ $rc -eq 0 ] && ok "plant exit 0 after SIGTERM" || ko "plant exit $rc"
+if [ -f "$T/storm.stats" ] && [ -f "$T/storm.expect" ]; then
+    $PY "$HERE/check.py" storm "$T/storm.csv" "$T/storm.stats" "$T/storm.expect" "$T/storm.values" >"$T/c2.out" 2>&1
+    tally "$T/c2.out" storm
+else ko "storm produced no stats"; fi
+
+echo "--- injected overrun, policy skip"
+timeout -k 2 20 "$B/hilstep-rt" --listen $PLANT --peer $ECU --duration 1 --quiet --inject-overrun 300:3.5 \
+    --log "$T/ovr.csv" --stats "$T/ovr.stats" --hist "$T/ovr.hist" >"$T/ovr.out" 2>&1
+rc=$?
+[ $rc -eq 0 ] && ok "plant exit 0 with policy skip" || ko "plant exit $rc"
+if [ -f "$T/ovr.stats" ]; then
+    $PY "$HERE/check.py" overrun "$T/ovr.csv" "$T/ovr.stats" 300 3.5 >"$T/c3.out" 2>&1
+    tally "$T/c3.out" overrun
+else ko "overrun run produced no stats"; fi
+
+echo "--- injected overrun, policy stop"
+timeout -k 2 20 "$B/hilstep-testpeer" sink --listen $ECU --plant $PLANT --timeout 10 >"$T/sink.out" 2>&1 &
+SK=$!; PIDS="$PIDS $SK"
+timeout -k 2 20 "$B/hilstep-rt" --listen $PLANT --peer $ECU --duration 5 --quiet --policy stop \
+    --inject-overrun 200:2.5 --log "$T/stop.csv" --stats "$T/stop.stats" --hist "$T/stop.hist" >"$T/stop.out" 2>&1
+rc=$?
+wait $SK; src=$?
+[ $rc -eq 3 ] && ok "policy stop: exit 3" || ko "policy stop: exit $rc (want 3)"
+grep -q "stopped by overrun policy" "$T/stop.out" && ok "policy stop: summary says why" || ko "policy stop: no summary"
+# Safe outputs: flags SAFE|FINAL (0x4|0x8) and every signal on its fallback (0, 1, 1, 0).
+if [ $src -eq 0 ] && grep -q '^flags=12$' "$T/sink.out" && grep -q '^value0=0$' "$T/sink.out" \
+   && grep -q '^value1=1$' "$T/sink.out" && grep -q '^value2=1$' "$T/sink.out" && grep -q '^value3=0$' "$T/sink.out"; then
+    ok "policy stop: last frame carries SAFE|FINAL and the declared fallbacks"
+else ko "policy stop: safe frame not seen (sink exit $src)"; cat "$T/sink.out"; fi
+fr=$(sed -n 's/^frames=//p' "$T/stop.stats" 2>/dev/null)
+[ -n "$fr" ] && [ "${fr%.*}" -le 201 ] && ok "policy stop: no frame stepped after the overrun (frames $fr <= 201)" \
+    || ko "policy stop: frames '$fr' > 201"
+
+echo "--- SIGTERM mid-run"
+timeout -k 2 20 "$B/hilstep-ecu" --listen $ECU --peer $PLANT --duration 15 --quiet >/dev/null 2>&1 &
+E2=$!; PIDS="$PIDS $E2"
+timeout -k 2 20 "$B/hilstep-rt" --listen $PLANT --peer $ECU --duration 0 --quiet \
+    --log "$T/term.csv" --stats "$T/term.stats" --hist "$T/term.hist" >"$T/term.out" 2>&1 &
+PL=$!; PIDS="$PIDS $PL"
+# Wait (bounded: 10 s) until the CSV holds a few hundred rows, then stop the run.
+i=0
+while [ $i -lt 200 ]; do
+    n=0
+    [ -f "$T/term.csv" ] && n=$(wc -l <"$T/term.csv")
+    [ "$n" -gt 300 ] && break
+    sleep 0.05; i=$((i + 1))
+done
+kill -TERM $PL; wait $PL; rc=$?
+[ $rc -eq 0 ] && ok "SIGTERM: exit status 0" || ko "SIGTERM: exit status $rc"
+grep -q "summary (stopped by signal)" "$T/term.out" && grep -q "telemetry_rows" "$T/term.out" \
+    && ok "SIGTERM: summary printed" || ko "SIGTERM: no summary"
+if [ -f "$T/term.stats" ]; then
+    $PY "$HERE/check.py" sigterm "$T/term.csv" "$T/term.stats" >"$T/c4.out" 2>&1
+    tally "$T/c4.out" sigterm
+else ko "SIGTERM run wrote no stats"; fi
+kill -TERM $E2 2>/dev/null; wait $E2 2>/dev/null
+
+if [ $fail -eq 0 ]; then rm -rf "$T"; else echo "(files kept in $T)"; fi
+echo "$pass passed, $fail failed"
+[ $fail -eq 0 ]
