@@ -2,6 +2,7 @@
  * Command line (semihosting, after the kernel name):
  *   run METHOD STAB STEPS  frame-driven run; prints hash, step cost, frame stats, stack
  *   inject                 slow frames at steps 100/200/300 (1.5/2.5/3.5 ms): 1+2+3 late ticks
+ *   calib                  a loop of known instruction count timed with SysTick
  *   nan                    the model's force turns NaN from step 500 on
  *   udf | hardfault | divzero   CPU faults inside the step
  * Exit status: see hs_board.h. */
@@ -52,6 +53,22 @@ static void hook_slow(uint32_t step)
          * step still runs after this, but far inside the next period. */
         late_expected += (uint32_t)(t1 / P - t0 / P);
     }
+}
+
+/* ---- time-base calibration ---- */
+
+#define CALIB_ITER 25000u
+static uint32_t calib_counts;
+
+/* 2 instructions per iteration (subs, bne) plus 1 (movw) plus the hs_frame_now() calls: the
+ * count must come out as 2 x CALIB_ITER / 40 and a few counts. */
+static void hook_calib(uint32_t step)
+{
+    if (step != 5) return;
+    uint64_t t0 = hs_frame_now();
+    __asm__ volatile("movw r0, %0\n1:\tsubs r0, r0, #1\n\tbne 1b" ::"i"(CALIB_ITER) : "r0", "cc");
+    uint64_t t1 = hs_frame_now();
+    calib_counts = (uint32_t)(t1 - t0);
 }
 
 /* ---- forced NaN ---- */
@@ -148,6 +165,19 @@ int main(void)
                  && hs_frame.ticks == hs_frame.steps + hs_frame.overruns
                  && hs_app.steps == c.nsteps;
         return ok ? HS_EXIT_OK : HS_EXIT_FAIL;
+    }
+    if (hs_streq(mode, "calib")) {
+        c.nsteps = 10;
+        hs_app_configure(&c);
+        hs_app_test_hook = hook_calib;
+        int rc = hs_frame_run(&hs_app_frame, period);
+        if (rc) return rc;
+        hs_con_puts("calibration loop of ");
+        hs_con_u64(2u * CALIB_ITER);
+        hs_con_puts(" instructions took ");
+        hs_con_u64(calib_counts);
+        hs_con_puts(" SysTick counts\n");
+        return HS_EXIT_OK;
     }
     if (hs_streq(mode, "nan")) {
         nan_type = hs_car_axle_type;

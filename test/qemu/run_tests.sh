@@ -36,6 +36,7 @@ for b in m7 m4f; do
             job "run-$b-$me-$st" $b hilstep-test.elf run $me $st 3000
         done
     done
+    job calib-$b     $b hilstep-test.elf calib
     job inject-$b    $b hilstep-test.elf inject
     job stop-$b      $b hilstep-test-stop.elf inject
     job nan-$b       $b hilstep-test.elf nan
@@ -110,6 +111,17 @@ for b in m7 m4f; do
     fw=$(log_of run-$b-j2-projection | grep '^trajectory-hash ')
     if [ -n "$pinned" ] && [ "$fw" = "$pinned" ]; then ok "$b pinned hash: $fw"
     else bad "$b pinned hash: board '$fw', pinned '$pinned' (test/qemu/pinned.txt)"; fi
+done
+
+# ---- 3b. the time base: one SysTick count is 40 instructions under -icount shift=0 ----
+# 50000 loop instructions plus the two time reads (a few dozen) must be 1250 counts and at
+# most 2 more: a wrong clock source or divider shows up as a factor, not a few counts.
+for b in m7 m4f; do
+    n=calib-$b; rc=$(rc_of $n)
+    c=$(log_of $n | sed -n 's/^calibration loop of 50000 instructions took \([0-9]*\) SysTick counts$/\1/p')
+    if [ "$rc" = 0 ] && [ -n "$c" ] && [ "$c" -ge 1250 ] && [ "$c" -le 1252 ]; then
+        ok "$b time base: 50000 instructions = $c SysTick counts (40 instructions per count)"
+    else bad "$b time base: exit $rc, counts '${c:-?}' (expected 1250..1252)"; fi
 done
 
 # ---- 4. overruns: counted once per late tick; stop policy exits 3 ----
