@@ -57,7 +57,7 @@ host-test: $(BUILD)/hilstep-unit
 	$(BUILD)/hilstep-unit
 
 asan-test: $(BUILD)/asan/hilstep-unit
-	ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1 $(BUILD)/asan/hilstep-unit --quick
+	ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1 $(BUILD)/asan/hilstep-unit
 
 float-test: $(BUILD)/float/hilstep-unit
 	$(BUILD)/float/hilstep-unit --float
