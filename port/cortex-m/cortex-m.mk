@@ -86,7 +86,7 @@ TEST_SUITES += qemu-test
 # An image that fails to build fails its own tests (the script checks every image exists)
 # instead of hiding the results of all the others.
 qemu-test: $(BUILD)/hilstep-sim $(CM_DIR)/host-float/hilstep-sim
-	-@$(MAKE) --no-print-directory -s -k firmware
+	-@$(MAKE) --no-print-directory -s -k -j2 firmware
 	@sh test/qemu/run_tests.sh $(CM_DIR) $(BUILD)/hilstep-sim $(CM_DIR)/host-float/hilstep-sim
 
 # Real time: no -icount, so guest time follows the host clock and WFI really sleeps.
