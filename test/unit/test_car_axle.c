@@ -82,10 +82,17 @@ void test_car_axle(void)
     for (int mi = 0; mi < 5; ++mi) {
         tsim_model(&t, &hs_car_axle_type);
         CHECK(hs_model_set_param(&t.m, "eps", HS_R(2e-4)) == HS_OK);
+#ifdef HS_REAL_FLOAT
+        /* K = 2e-7 sits below float's n eps relative to the constraint Jacobian (O(1)): the
+         * KKT matrix's condition (~|G|^2/K = 1e7) leaves no correct digit in float, and the
+         * stepper says so instead of returning noise. */
+        CHECK(tsim_start(&t, all[mi], HS_FORM_INDEX2, HS_STAB_PROJECTION, HS_R(1e-3)) == HS_E_SINGULAR);
+#else
         CHECK(tsim_start(&t, all[mi], HS_FORM_INDEX2, HS_STAB_PROJECTION, HS_R(1e-3)) == HS_OK);
         double m = max_speed(&t, 0, 3000);
         if (mi < 3) CHECK(m < 0.0 || m > 100.0 * peak);
         else CHECK_RANGE(m, 0.5 * peak, 1.05 * peak);
+#endif
     }
 
 #ifndef HS_REAL_FLOAT
