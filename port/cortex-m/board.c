@@ -159,9 +159,10 @@ uint32_t hs_stack_size(void)
 
 uint32_t hs_stack_used(void)
 {
-    const volatile uint32_t *p = __stack_bottom;
-    while (p < __stack_top && *p == STACK_PAINT) ++p;
-    return (uint32_t)((uintptr_t)__stack_top - (uintptr_t)p);
+    /* Walk addresses, not pointers: the two linker symbols are distinct objects to C. */
+    uintptr_t a = (uintptr_t)__stack_bottom, top = (uintptr_t)__stack_top;
+    while (a < top && *(const volatile uint32_t *)a == STACK_PAINT) a += 4u;
+    return (uint32_t)(top - a);
 }
 
 /* ---- fault reports ---- */
