@@ -21,6 +21,7 @@ typedef struct ecu {
     /* options */
     const char *listen, *peer, *stats;
     int64_t period_ns;
+    int64_t phase_ns;        /* offset of the ECU's ticks from the period grid (ns) */
     double kp, ki, v_ref, f_max, duration;
     int prio, cpu, quiet;
     /* run */
@@ -53,6 +54,9 @@ static void usage(void)
 "  --listen A.B.C.D:P  address the ECU binds to (default 127.0.0.1:47002)\n"
 "  --peer A.B.C.D:P    the plant (default 127.0.0.1:47001)\n"
 "  --period-us N       controller period, microseconds (default 1000)\n"
+"  --phase-us N        offset of the ECU's ticks from the CLOCK_MONOTONIC period grid the\n"
+"                      plant also starts on (default: half a period, so on one machine the\n"
+"                      command lands mid-frame: exactly one frame of loop delay, no races)\n"
 "  --kp X              proportional gain, N s/m (default 20)\n"
 "  --ki X              integral gain, N/m (default 100)\n"
 "  --v-ref X           target speed, m/s (default 1)\n"
@@ -80,6 +84,7 @@ static int parse(int argc, char **argv, ecu *e)
     e->listen = "127.0.0.1:47002";
     e->peer = "127.0.0.1:47001";
     e->period_ns = 1000000;
+    e->phase_ns = -1;
     e->kp = 20.0;
     e->ki = 100.0;
     e->v_ref = 1.0;
@@ -97,6 +102,7 @@ static int parse(int argc, char **argv, ecu *e)
         else if (!strcmp(a, "--stats")) e->stats = v;
         else if (num(v, &d)) goto bad;
         else if (!strcmp(a, "--period-us") && d >= 50 && d <= 1e6) e->period_ns = (int64_t)(d * 1e3 + 0.5);
+        else if (!strcmp(a, "--phase-us") && d >= 0 && d <= 1e6) e->phase_ns = (int64_t)(d * 1e3 + 0.5);
         else if (!strcmp(a, "--kp") && d >= 0) e->kp = d;
         else if (!strcmp(a, "--ki") && d >= 0) e->ki = d;
         else if (!strcmp(a, "--v-ref")) e->v_ref = d;
@@ -110,6 +116,8 @@ static int parse(int argc, char **argv, ecu *e)
         fprintf(stderr, "hilstep-ecu: bad option or value: %s %s (see --help)\n", a, v);
         return -1;
     }
+    if (e->phase_ns < 0) e->phase_ns = e->period_ns / 2;
+    e->phase_ns %= e->period_ns;
     return 0;
 }
 
@@ -126,7 +134,7 @@ static void *control(void *arg)
     sigaddset(&ss, SIGTERM);
     pthread_sigmask(SIG_BLOCK, &ss, NULL);
 
-    const int64_t start = (hs_now_ns() / per + 1) * per;
+    const int64_t start = (hs_now_ns() / per + 1) * per + e->phase_ns;
     const uint64_t total = e->duration > 0 ? (uint64_t)(e->duration / dt0 + 0.5) : 0u;
     uint64_t k = 0, skipped = 0;
     while (!g_stop && !e->saw_final && (total == 0 || k < total)) {

@@ -143,7 +143,8 @@ static void usage(FILE *f)
 "output\n"
 "  --log FILE          telemetry CSV, one row per stepped frame (default\n"
 "                      build/hilstep-rt.csv; 'none' = no CSV, rows still counted)\n"
-"  --hist FILE         latency histogram in cyclictest -h format to FILE (default stdout)\n"
+"  --hist FILE         latency histogram in cyclictest -h format to FILE; the console then\n"
+"                      shows only the non-empty bins (default: all bins to stdout)\n"
 "  --stats FILE        all end-of-run counters as key=value lines (for scripts)\n"
 "  --quiet             no live status line\n"
 "test switches\n"
@@ -533,15 +534,16 @@ static void *logger_thread(void *arg)
 
 /* ------------------------------------------------------------------------ output ---- */
 
-static void print_hist(FILE *f, const hs_hist *h)
+static void print_hist(FILE *f, const hs_hist *h, int compact)
 {
     /* cyclictest -h layout: one "%06d %06d" line per 1 us bin, then the # footer. Bins are
      * printed up to the highest non-empty one (cyclictest prints up to -h; readers take
-     * absent bins as zero). */
+     * absent bins as zero); compact leaves out the empty ones, for the console. */
     uint32_t top = 0;
     for (uint32_t i = 0; i < h->nbins; ++i) if (h->bins[i]) top = i;
     fprintf(f, "# Histogram\n");
-    for (uint32_t i = 0; i <= top; ++i) fprintf(f, "%06u %06u\n", i, h->bins[i]);
+    for (uint32_t i = 0; i <= top; ++i)
+        if (!compact || h->bins[i]) fprintf(f, "%06u %06u\n", i, h->bins[i]);
     fprintf(f, "# Total: %09llu\n", (unsigned long long)(h->count - h->overflow));
     fprintf(f, "# Min Latencies: %05lld\n", h->count ? (long long)(h->min / 1000) : 0LL);
     fprintf(f, "# Avg Latencies: %05lld\n", (long long)(hs_hist_mean(h) / 1000.0));
@@ -765,14 +767,18 @@ int main(int argc, char **argv)
     if (p->o.hist) {
         FILE *f = fopen(p->o.hist, "w");
         if (f) {
-            print_hist(f, &p->lat);
+            print_hist(f, &p->lat, 0);
             fclose(f);
-            printf("latency histogram (cyclictest -h format): %s\n", p->o.hist);
+            if (!p->o.quiet) {
+                printf("latency histogram, non-empty 1 us bins (cyclictest -h format):\n");
+                print_hist(stdout, &p->lat, 1);
+            }
+            printf("latency histogram file (cyclictest -h format, all bins): %s\n", p->o.hist);
         } else {
             fprintf(stderr, "hilstep-rt: --hist %s: %s\n", p->o.hist, strerror(errno));
         }
     } else {
-        print_hist(stdout, &p->lat);
+        print_hist(stdout, &p->lat, 0);
     }
     if (p->o.log[0]) printf("telemetry CSV: %s (%llu rows, %u dropped)\n", p->o.log,
                             (unsigned long long)p->rows_written, hs_ring_drops(&p->ring));

@@ -90,6 +90,36 @@ if [ -f "$T/loop.stats" ] && [ -f "$T/ecu.stats" ]; then
     tally "$T/c1.out" closed-loop
 else ko "closed loop produced no stats"; fi
 
+echo "--- an ECU written from hil/FRAME.md alone (test/linux/ecu_example.py, verbatim)"
+$PY - hil/FRAME.md "$HERE/ecu_example.py" <<'PYEOF' && ok "ecu_example.py is the FRAME.md example verbatim" || ko "ecu_example.py differs from hil/FRAME.md"
+import sys
+doc = open(sys.argv[1]).read()
+block = doc[doc.index("```python\n") + 10:doc.rindex("```")]
+sys.exit(0 if open(sys.argv[2]).read().endswith(block) else 1)
+PYEOF
+# The example keeps the document's default ports 47001/47002.
+timeout -k 2 20 "$B/hilstep-rt" --duration 2 --quiet --log none --stats "$T/py.stats" --hist "$T/py.hist" \
+    >"$T/py.out" 2>&1 &
+PL=$!; PIDS="$PIDS $PL"
+timeout -k 2 15 $PY "$HERE/ecu_example.py" >"$T/pyecu.out" 2>&1; prc=$?
+wait $PL; rc=$?
+[ $prc -eq 0 ] && [ $rc -eq 0 ] && ok "python ECU stopped on the FINAL flag, plant exit 0" \
+    || { ko "python ECU exit $prc, plant exit $rc"; tail -3 "$T/pyecu.out" "$T/py.out"; }
+if [ -f "$T/py.stats" ]; then
+    $PY - "$T/py.stats" <<'PYEOF'
+import sys
+st = dict((k, float(v)) for k, v in (l.strip().split("=", 1) for l in open(sys.argv[1]) if "=" in l))
+e = abs(st["final_speed"] - 1.0)
+# Same derivation as the closed-loop test: envelope 2.1e-8 at t = 2 s; Python's sleep jitter
+# only adds delay, so 1e-3 m/s still leaves orders of magnitude.
+ok = e <= 1e-3 and st["rx_rejected"] == 0 and st["rx_used"] > 0
+print(f"  {'ok  ' if ok else 'FAIL'} python ECU: |v - v_ref| at t = 2 s = {e:.2e} <= 1e-3, "
+      f"{st['rx_used']:.0f} frames used, {st['rx_rejected']:.0f} rejected")
+print(f"checks: {int(ok)} passed, {int(not ok)} failed")
+PYEOF
+fi >"$T/c5.out" 2>&1
+[ -f "$T/py.stats" ] && tally "$T/c5.out" python-ecu || ko "python ECU run wrote no stats"
+
 echo "--- bad-input storm while the plant runs"
 timeout -k 2 60 "$B/hilstep-rt" --listen $PLANT --peer $ECU --duration 40 --quiet \
     --log "$T/storm.csv" --stats "$T/storm.stats" --hist "$T/storm.hist" >"$T/storm.out" 2>&1 &
