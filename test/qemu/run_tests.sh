@@ -14,7 +14,7 @@ HERE=$(dirname "$0")
 OUT=$CM/qemu-test
 rm -rf "$OUT"; mkdir -p "$OUT"
 T0=$(date +%s)
-QTIMEOUT=${QEMU_TIMEOUT:-50}
+QTIMEOUT=${QEMU_TIMEOUT:-30}
 
 pass=0; fail=0
 ok()  { pass=$((pass + 1)); echo "ok   $*"; }
