@@ -1,0 +1,29 @@
+# test/figures/figures.mk - `make figures` reproduces Figs. 1, 3, 5, 6, 7, 8 of seed 004 from
+# hilstep-sim runs into $(BUILD)/figures (PNG + CSV + README.md captions); `figures-test`
+# (part of `make test`) re-runs the Fig. 1 and Fig. 6 data at reduced resolution and checks
+# the stability classification and the drift slopes. Scripts need Debian's /usr/bin/python3;
+# the plots need python3-matplotlib and python3-numpy, installed here when missing.
+FIG_PY  := /usr/bin/python3
+FIG_DIR := $(BUILD)/figures
+
+.PHONY: figures figures-test figures-deps figures-commit-png
+
+figures-deps:
+	@$(FIG_PY) -c 'import matplotlib, numpy' >/dev/null 2>&1 || { \
+	  echo "installing python3-matplotlib python3-numpy"; \
+	  export DEBIAN_FRONTEND=noninteractive; \
+	  SUDO=; [ "$$(id -u)" -eq 0 ] || SUDO=sudo; \
+	  ( $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq python3-matplotlib python3-numpy ) \
+	    >/tmp/hilstep-figures-apt.log 2>&1 || { echo "apt-get failed, see /tmp/hilstep-figures-apt.log"; exit 1; }; }
+
+figures: $(BUILD)/hilstep-sim figures-deps
+	$(FIG_PY) test/figures/make_figures.py --sim $(BUILD)/hilstep-sim --out $(FIG_DIR)
+
+# Refreshes the small PNGs committed under test/figures/ (shown in the top README).
+figures-commit-png: $(BUILD)/hilstep-sim figures-deps
+	$(FIG_PY) test/figures/make_figures.py --sim $(BUILD)/hilstep-sim --out $(FIG_DIR) --copy-committed
+
+figures-test: $(BUILD)/hilstep-sim
+	@$(FIG_PY) test/figures/check.py --sim $(BUILD)/hilstep-sim
+
+TEST_SUITES += figures-test
