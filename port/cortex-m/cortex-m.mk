@@ -90,7 +90,12 @@ qemu-test: $(BUILD)/hilstep-sim $(CM_DIR)/host-float/hilstep-sim
 	@sh test/qemu/run_tests.sh $(CM_DIR) $(BUILD)/hilstep-sim $(CM_DIR)/host-float/hilstep-sim
 
 # Real time: no -icount, so guest time follows the host clock and WFI really sleeps.
-QEMU_RUN_SECONDS ?= 10
-qemu-run: $(CM_DIR)/m7/hilstep-demo.elf
-	timeout $$(( $(QEMU_RUN_SECONDS) + 30 )) $(CM_QEMU) -M mps2-an500 -display none -monitor none \
+# Seconds of guest time; follows DURATION (the linux run's knob) when that is set.
+QEMU_RUN_SECONDS ?= $(if $(DURATION),$(DURATION),10)
+# m7 (default) or m4f, the float build.
+QEMU_RUN_BOARD ?= m7
+CM_MACHINE_m7  := mps2-an500
+CM_MACHINE_m4f := mps2-an386
+qemu-run: $(CM_DIR)/$(QEMU_RUN_BOARD)/hilstep-demo.elf
+	timeout $$(( $(QEMU_RUN_SECONDS) + 30 )) $(CM_QEMU) -M $(CM_MACHINE_$(QEMU_RUN_BOARD)) -display none -monitor none \
 	  -serial stdio -semihosting-config enable=on,target=native -kernel $< -append "$(QEMU_RUN_SECONDS)"
