@@ -733,7 +733,7 @@ int main(int argc, char **argv)
     if (p->o.log[0]) printf("hilstep-rt: telemetry CSV %s\n", p->o.log);
 
     pthread_t rt, lg;
-    int e = pthread_create(&lg, NULL, logger_thread, p);
+    int e = hs_thread_start(&lg, logger_thread, p, 256u * 1024u, &p->rtr);
     if (e) {
         fprintf(stderr, "hilstep-rt: logger thread: %s\n", strerror(e));
         return EXIT_SETUP;

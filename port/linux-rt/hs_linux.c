@@ -188,6 +188,30 @@ void hs_rt_prefault_stack(size_t bytes)
     for (size_t i = 0; i < bytes; i += 4096) p[i] = 0;
 }
 
+/* With memory locked (MCL_FUTURE) every new thread stack must fit under RLIMIT_MEMLOCK;
+ * unprivileged users often have 8 MiB, less than a default stack. Then we give the lock up,
+ * say so in the report, and keep running rather than refuse to start. */
+static int unlock_after_eagain(hs_rt_report *r)
+{
+    if (!r->mlock_ok) return 0;
+    munlockall();
+    r->mlock_ok = 0;
+    r->mlock_errno = ENOMEM;
+    r->mlock_undone = 1;
+    return 1;
+}
+
+int hs_thread_start(pthread_t *th, void *(*fn)(void *), void *arg, size_t stack, hs_rt_report *r)
+{
+    pthread_attr_t a;
+    pthread_attr_init(&a);
+    pthread_attr_setstacksize(&a, stack);
+    int e = pthread_create(th, &a, fn, arg);
+    if (e == EAGAIN && unlock_after_eagain(r)) e = pthread_create(th, &a, fn, arg);
+    pthread_attr_destroy(&a);
+    return e;
+}
+
 int hs_rt_thread_start(pthread_t *th, void *(*fn)(void *), void *arg, int prio, int cpu,
                        hs_rt_report *r)
 {
@@ -197,7 +221,7 @@ int hs_rt_thread_start(pthread_t *th, void *(*fn)(void *), void *arg, int prio, 
     r->cpu = cpu;
     r->fifo_wanted = prio > 0;
     pthread_attr_init(&a);
-    pthread_attr_setstacksize(&a, 1024 * 1024);
+    pthread_attr_setstacksize(&a, HS_RT_STACK);
     if (prio > 0) {
         struct sched_param sp;
         memset(&sp, 0, sizeof sp);
@@ -213,6 +237,7 @@ int hs_rt_thread_start(pthread_t *th, void *(*fn)(void *), void *arg, int prio, 
         pthread_attr_setaffinity_np(&a, sizeof cs, &cs);
     }
     e = pthread_create(th, &a, fn, arg);
+    if (e == EAGAIN && unlock_after_eagain(r)) e = pthread_create(th, &a, fn, arg);
     if (e == 0) {
         r->fifo_ok = prio > 0;
         r->affinity_ok = cpu >= 0;
@@ -221,9 +246,13 @@ int hs_rt_thread_start(pthread_t *th, void *(*fn)(void *), void *arg, int prio, 
          * and run with whatever is granted. */
         pthread_attr_destroy(&a);
         pthread_attr_init(&a);
-        pthread_attr_setstacksize(&a, 1024 * 1024);
+        pthread_attr_setstacksize(&a, HS_RT_STACK);
         e = pthread_create(th, &a, fn, arg);
-        if (e != 0) return e;
+        if (e == EAGAIN && unlock_after_eagain(r)) e = pthread_create(th, &a, fn, arg);
+        if (e != 0) {
+            pthread_attr_destroy(&a);
+            return e;
+        }
         if (prio > 0) {
             struct sched_param sp;
             memset(&sp, 0, sizeof sp);
@@ -257,7 +286,11 @@ void hs_rt_print(const hs_rt_report *r, FILE *f)
 {
     fprintf(f, "rt: kernel PREEMPT_RT: %s\n",
             r->kernel_rt ? "yes" : "no (/sys/kernel/realtime absent or 0)");
-    fprintf(f, "rt: mlockall: %s\n", r->mlock_ok ? "granted" : strerror(r->mlock_errno));
+    if (r->mlock_undone)
+        fprintf(f, "rt: mlockall: granted, then undone: RLIMIT_MEMLOCK (ulimit -l) too small "
+                   "for the thread stacks\n");
+    else
+        fprintf(f, "rt: mlockall: %s\n", r->mlock_ok ? "granted" : strerror(r->mlock_errno));
     if (r->fifo_wanted)
         fprintf(f, "rt: SCHED_FIFO priority %d: %s\n", r->prio,
                 r->fifo_ok ? "granted" : strerror(r->fifo_errno ? r->fifo_errno : EPERM));

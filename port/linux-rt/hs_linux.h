@@ -57,6 +57,7 @@ typedef struct hs_rt_report {
     int kernel_rt;       /* 1 when /sys/kernel/realtime reads 1 (PREEMPT_RT) */
     int mlock_ok;        /* mlockall(MCL_CURRENT | MCL_FUTURE) succeeded */
     int mlock_errno;     /* its errno when it failed */
+    int mlock_undone;    /* granted, then released because a thread stack did not fit the limit */
     int fifo_wanted;     /* priority > 0 was asked */
     int fifo_ok;         /* the real-time thread runs SCHED_FIFO */
     int fifo_errno;      /* errno of the refused request */
@@ -75,6 +76,13 @@ void hs_rt_lock_memory(hs_rt_report *r);
 
 /* Touches bytes of stack so the real-time thread never page-faults on it later. */
 void hs_rt_prefault_stack(size_t bytes);
+
+/* Stack of the real-time threads (bytes); hs_rt_prefault_stack touches 128 KiB of it. */
+#define HS_RT_STACK (512u * 1024u)
+
+/* Starts fn(arg) on a normal thread with a stack of stack bytes; when locked memory leaves no
+ * room for it, unlocks (reported in r) and retries. 0 or an errno. */
+int hs_thread_start(pthread_t *th, void *(*fn)(void *), void *arg, size_t stack, hs_rt_report *r);
 
 /* Starts fn(arg) on a thread with SCHED_FIFO priority prio (0 = normal policy) pinned to cpu
  * (-1 = any). A refused privilege is reported in r and the thread runs without it; returns 0,
