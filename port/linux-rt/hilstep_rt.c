@@ -55,6 +55,7 @@ typedef struct options {
     int max_rx;           /* datagrams drained per frame at most */
     int64_t inject_tick;  /* test switch: frame that overruns on purpose, -1 = none */
     double inject_periods;/* ... by spinning until start + (tick + this) * period */
+    int64_t fault_tick;   /* test switch: frame whose step gets a NaN input, -1 = none */
 } options;
 
 /* Shared between the RT thread, the logger and main. Written by the RT thread only, read by
@@ -150,6 +151,8 @@ static void usage(FILE *f)
 "test switches\n"
 "  --inject-overrun K:X  frame K busy-waits until start + (K + X) * period, so it\n"
 "                      overruns and misses ceil(X) - 1 ticks (X > 1, e.g. 500:3.5)\n"
+"  --inject-fault K    frame K hands the step a NaN input behind hs_rx's back, so the\n"
+"                      step refuses: counted, state and outputs held, flag FAULT\n"
 "  --help              this text\n"
 "\n"
 "exit status: 0 run complete or ended by SIGINT/SIGTERM (telemetry flushed, summary\n"
@@ -193,6 +196,7 @@ static int parse_options(int argc, char **argv, options *o)
     o->log = "build/hilstep-rt.csv";
     o->max_rx = 64;
     o->inject_tick = -1;
+    o->fault_tick = -1;
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -264,6 +268,10 @@ static int parse_options(int argc, char **argv, options *o)
             if (parse_double(c + 1, &d) || d <= 1.0 || d > 1000) goto bad;
             o->inject_tick = (int64_t)k;
             o->inject_periods = d;
+        } else if (!strcmp(a, "--inject-fault")) {
+            NEED_ARG();
+            if (parse_double(v, &d) || d < 0 || d != (double)(int64_t)d) goto bad;
+            o->fault_tick = (int64_t)d;
         } else {
             fprintf(stderr, "hilstep-rt: unknown option '%s' (see --help)\n", a);
             return -1;
@@ -277,18 +285,37 @@ static int parse_options(int argc, char **argv, options *o)
     return 0;
 }
 
+/* Splits a model signal label "name (unit)" into its two parts (unit "1" when absent). */
+static void split_label(const char *label, char *name, char *unit, size_t cap)
+{
+    const char *open = label ? strchr(label, '(') : NULL;
+    size_t n = open ? (size_t)(open - label) : (label ? strlen(label) : 0);
+    while (n > 0 && label[n - 1] == ' ') --n;
+    snprintf(name, cap, "%.*s", (int)n, label ? label : "");
+    if (open) {
+        const char *close = strchr(open, ')');
+        size_t u = close ? (size_t)(close - open - 1) : strlen(open + 1);
+        snprintf(unit, cap, "%.*s", (int)u, open + 1);
+    } else {
+        snprintf(unit, cap, "1");
+    }
+}
+
 /* A map for models without a declared one: their own input/output names, wide limits. */
 static const hs_signal_map *generic_map(const hs_model_type *T)
 {
+    static char names[HS_MODELS_MAX_NIN + HS_MODELS_MAX_NOUT][2][48];
     int k = 0;
-    for (int i = 0; i < T->nin && i < HS_MODELS_MAX_NIN; ++i, ++k) {
-        hs_signal s = {T->in_names ? T->in_names[i] : "in", "-", HS_SIG_IN, 1.0, 0.0,
-                       -1e9, 1e9, 0.0, 20};
-        g_generic_sig[k] = s;
-    }
-    for (int i = 0; i < T->nout && i < HS_MODELS_MAX_NOUT; ++i, ++k) {
-        hs_signal s = {T->out_names ? T->out_names[i] : "out", "-", HS_SIG_OUT, 1.0, 0.0,
-                       -1e9, 1e9, 0.0, 0};
+    for (int i = 0; i < T->nin + T->nout && k < HS_MODELS_MAX_NIN + HS_MODELS_MAX_NOUT; ++i, ++k) {
+        const int in = i < T->nin;
+        const int j = in ? i : i - T->nin;
+        const char *const *labels = in ? T->in_names : T->out_names;
+        if (labels) split_label(labels[j], names[k][0], names[k][1], sizeof names[k][0]);
+        if (!labels || !names[k][0][0])
+            snprintf(names[k][0], sizeof names[k][0], "%s%d", in ? "in" : "out", j + 1);
+        hs_signal s = {names[k][0], names[k][1], in ? HS_SIG_IN : HS_SIG_OUT, 1.0, 0.0,
+                       -1e9, 1e9, 0.0, in ? 20u : 0u};
+        if (!labels) s.unit = "1";
         g_generic_sig[k] = s;
     }
     g_generic_map.app = T->name;
@@ -356,7 +383,16 @@ static void *rt_thread(void *arg)
 
         /* The step: transactional, so a refusal leaves state and outputs as they were. */
         const int64_t t0 = hs_now_ns();
-        int rc = hs_stepper_step(&p->st, p->in);
+        int rc;
+        if ((int64_t)k == p->o.fault_tick && p->nin > 0) {
+            /* Test switch: what a model fault looks like, without touching hs_rx. */
+            hs_real bad[HS_FRAME_MAX_VALUES];
+            memcpy(bad, p->in, sizeof(hs_real) * (size_t)p->nin);
+            bad[0] = (hs_real)NAN;
+            rc = hs_stepper_step(&p->st, bad);
+        } else {
+            rc = hs_stepper_step(&p->st, p->in);
+        }
         uint32_t flags = 0;
         if (rc == HS_OK) rc = hs_stepper_outputs(&p->st, p->in, ynew);
         if (rc == HS_OK) {

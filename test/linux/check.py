@@ -175,6 +175,30 @@ def overrun(csvp, statsp, k, x):
     c.done()
 
 
+def fault(csvp, statsp, k):
+    c = Checker("fault")
+    st = kv(statsp)
+    head, data, bad = rows(csvp)
+    common(c, head, data, bad, st, 1000000)
+    it, ifl, ift = col(head, "tick"), col(head, "flags"), col(head, "faults")
+    state = [col(head, n) for n in ("t_s", "q1", "q2", "u1", "u2", "z1")]
+    outs = [i for i, h in enumerate(head) if h.startswith("out_")]
+    c.check(st["step_faults"] == 1, f"one refused step counted ({st['step_faults']:.0f})")
+    idx = [i for i, r in enumerate(data) if int(r[it]) == k]
+    c.check(len(idx) == 1 and idx[0] > 0, f"frame {k} in the CSV")
+    if len(idx) == 1 and idx[0] > 0:
+        i = idx[0]
+        a, b, n = data[i - 1], data[i], data[i + 1]
+        c.check(int(b[ifl]) & 4 and not int(a[ifl]) & 4 and not int(n[ifl]) & 4,
+                "FAULT flag on that frame only")
+        c.check(int(b[ift]) == 1 and int(a[ift]) == 0, "cumulative fault count steps to 1 there")
+        c.check(all(a[j] == b[j] for j in state), "state (t, q, u, z) untouched by the refused step")
+        c.check(all(a[j] == b[j] for j in outs), "outputs held at the last good values")
+        c.check(abs(n[state[0]] - b[state[0]] - 1e-3) < 1e-12 and n[state[2]] != b[state[2]],
+                "stepping resumes from the held state on the next frame")
+    c.done()
+
+
 def sigterm(csvp, statsp):
     c = Checker("sigterm")
     st = kv(statsp)
@@ -193,6 +217,8 @@ if __name__ == "__main__":
         storm(*args)
     elif cmd == "overrun":
         overrun(args[0], args[1], int(args[2]), float(args[3]))
+    elif cmd == "fault":
+        fault(args[0], args[1], int(args[2]))
     elif cmd == "sigterm":
         sigterm(*args)
     else:

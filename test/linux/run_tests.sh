@@ -62,7 +62,7 @@ echo "--- command line"
 "$B/hilstep-rt" --help >"$T/help.txt" 2>&1
 missing=""
 for o in --model --param --method --form --stab --period-us --duration --priority --cpu --policy \
-         --listen --peer --max-rx --log --hist --stats --quiet --inject-overrun "exit status"; do
+         --listen --peer --max-rx --log --hist --stats --quiet --inject-overrun --inject-fault "exit status"; do
     grep -q -- "$o" "$T/help.txt" || missing="$missing $o"
 done
 [ -z "$missing" ] && ok "--help documents every option and the exit codes" || ko "--help lacks:$missing"
@@ -163,6 +163,17 @@ else ko "policy stop: safe frame not seen (sink exit $src)"; cat "$T/sink.out"; 
 fr=$(sed -n 's/^frames=//p' "$T/stop.stats" 2>/dev/null)
 [ -n "$fr" ] && [ "${fr%.*}" -le 201 ] && ok "policy stop: no frame stepped after the overrun (frames $fr <= 201)" \
     || ko "policy stop: frames '$fr' > 201"
+
+echo "--- refused step (injected NaN behind the validation): counted, state and outputs held"
+timeout -k 2 20 "$B/hilstep-rt" --listen $PLANT --peer $ECU --duration 0.5 --quiet --param v0=1 \
+    --inject-fault 200 --log "$T/flt.csv" --stats "$T/flt.stats" --hist "$T/flt.hist" >"$T/flt.out" 2>&1
+rc=$?
+[ $rc -eq 0 ] && ok "plant exit 0 after a refused step" || ko "plant exit $rc"
+grep -q "last step fault: non-finite input signal" "$T/flt.out" && ok "summary names the fault" || ko "summary lacks the fault"
+if [ -f "$T/flt.stats" ]; then
+    $PY "$HERE/check.py" fault "$T/flt.csv" "$T/flt.stats" 200 >"$T/c6.out" 2>&1
+    tally "$T/c6.out" fault
+else ko "fault run wrote no stats"; fi
 
 echo "--- SIGTERM mid-run"
 timeout -k 2 20 "$B/hilstep-ecu" --listen $ECU --peer $PLANT --duration 15 --quiet >/dev/null 2>&1 &
