@@ -291,7 +291,7 @@ def fig6(sim, out, rep, sweep):
     ajobs += [(m, "index1", "none", h) for m in ("j1", "j3", "jexact", "symplectic") for h in hs]
     ares = dict(zip(ajobs, sim.map(
         lambda j: sim.run("car_axle", j[0], j[1], j[2], h=j[3], t=hsrun.CAR_T, csv=False), ajobs)))
-    fig, ax = plt.subplots(figsize=(9, 6))
+    fig, ax = plt.subplots(figsize=(9, 7))
     rows = []
     slopes, aslopes, mslopes = {}, {}, {}
     for c in hsrun.CAR_COMBOS:
@@ -326,7 +326,7 @@ def fig6(sim, out, rep, sweep):
     ax.set_xlabel("step size h  (ms; car axle time is dimensionless, 1 unit = 1 s)")
     ax.set_ylabel("max over [0, 3] of max_i |g_i|  (–)")
     ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=7.5, loc="lower right")
+    ax.legend(fontsize=7.5, loc="upper center", bbox_to_anchor=(0.5, -0.1), ncol=2)
     ax.set_title("Fig. 6 — car axle, J2: maximum drift vs h (least-squares slopes)")
     fig.tight_layout()
     fig.savefig(os.path.join(out, "fig6_car_axle_maxdrift.png"), dpi=DPI)
