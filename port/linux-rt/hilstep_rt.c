@@ -52,6 +52,7 @@ typedef struct options {
     const char *hist;     /* histogram file, NULL = stdout */
     const char *stats;    /* key=value stats file, NULL = none */
     int quiet;            /* no live status */
+    int list_signals;     /* print the signal map and exit */
     int max_rx;           /* datagrams drained per frame at most */
     int64_t inject_tick;  /* test switch: frame that overruns on purpose, -1 = none */
     double inject_periods;/* ... by spinning until start + (tick + this) * period */
@@ -148,6 +149,8 @@ static void usage(FILE *f)
 "                      shows only the non-empty bins (default: all bins to stdout)\n"
 "  --stats FILE        all end-of-run counters as key=value lines (for scripts)\n"
 "  --quiet             no live status line\n"
+"  --signals           print the model's signal map (wire order, units, scale, offset,\n"
+"                      range, fallback, stale limit) and exit\n"
 "test switches\n"
 "  --inject-overrun K:X  frame K busy-waits until start + (K + X) * period, so it\n"
 "                      overruns and misses ceil(X) - 1 ticks (X > 1, e.g. 500:3.5)\n"
@@ -205,6 +208,7 @@ static int parse_options(int argc, char **argv, options *o)
 #define NEED_ARG() do { if (!v) { fprintf(stderr, "hilstep-rt: %s needs a value\n", a); return -1; } ++i; } while (0)
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(stdout); exit(EXIT_OK); }
         else if (!strcmp(a, "--quiet")) o->quiet = 1;
+        else if (!strcmp(a, "--signals")) o->list_signals = 1;
         else if (!strcmp(a, "--model")) { NEED_ARG(); o->model = v; }
         else if (!strcmp(a, "--method")) {
             NEED_ARG();
@@ -724,6 +728,23 @@ int main(int argc, char **argv)
     if (hs_signal_map_check(p->map, p->nin, p->nout, why, sizeof why) != 0) {
         fprintf(stderr, "hilstep-rt: %s\n", why);
         return EXIT_SETUP;
+    }
+    if (p->o.list_signals) {
+        printf("signal map %s (engineering = wire * scale + offset; frame: hil/FRAME.md)\n",
+               p->map->app);
+        printf("%-4s %-3s %-16s %-6s %8s %8s %10s %10s %9s %6s\n", "dir", "#", "name", "unit",
+               "scale", "offset", "min", "max", "fallback", "stale");
+        for (int dir = 0; dir < 2; ++dir) {
+            int idx = 0;
+            for (int i = 0; i < p->map->n; ++i) {
+                const hs_signal *sg = &p->map->sig[i];
+                if ((int)sg->dir != dir) continue;
+                printf("%-4s %-3d %-16s %-6s %8g %8g %10g %10g %9g ", dir ? "out" : "in", idx++,
+                       sg->name, sg->unit, sg->scale, sg->offset, sg->min, sg->max, sg->fallback);
+                if (dir == 0) printf("%6u\n", sg->stale_limit); else printf("%6s\n", "-");
+            }
+        }
+        return EXIT_OK;
     }
     hs_rx_init(&p->rx, p->map, HS_FRAME_KIND_TO_PLANT);
     hs_tx_init(&p->tx, p->map, HS_FRAME_KIND_FROM_PLANT,

@@ -62,7 +62,7 @@ echo "--- command line"
 "$B/hilstep-rt" --help >"$T/help.txt" 2>&1
 missing=""
 for o in --model --param --method --form --stab --period-us --duration --priority --cpu --policy \
-         --listen --peer --max-rx --log --hist --stats --quiet --inject-overrun --inject-fault "exit status"; do
+         --listen --peer --max-rx --log --hist --stats --quiet --inject-overrun --inject-fault --signals "exit status"; do
     grep -q -- "$o" "$T/help.txt" || missing="$missing $o"
 done
 [ -z "$missing" ] && ok "--help documents every option and the exit codes" || ko "--help lacks:$missing"
