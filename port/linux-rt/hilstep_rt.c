@@ -91,6 +91,7 @@ typedef struct plant {
     int rt_done;            /* set (release) when the RT thread has pushed its last record */
     uint64_t rows_written;  /* logger: CSV rows written */
     int log_error;          /* logger: errno of a failed write, 0 = none */
+    FILE *csv;              /* telemetry CSV, NULL with --log none */
     hs_real v_ref;          /* status line target when the model has v_ref */
     int has_v_ref;
 } plant;
@@ -521,14 +522,10 @@ static void *logger_thread(void *arg)
     sigaddset(&ss, SIGTERM);
     pthread_sigmask(SIG_BLOCK, &ss, NULL);
 
-    if (p->o.log[0]) {
-        f = fopen(p->o.log, "w");
-        if (!f) {
-            p->log_error = errno;
-        } else {
-            setvbuf(f, fbuf, _IOFBF, sizeof fbuf);
-            csv_header(f, p);
-        }
+    f = p->csv; /* opened by main, so a bad path fails the start, not the run */
+    if (f) {
+        setvbuf(f, fbuf, _IOFBF, sizeof fbuf);
+        csv_header(f, p);
     }
     int64_t next_status = hs_now_ns() + 1000000000;
     memset(&last, 0, sizeof last);
@@ -763,6 +760,13 @@ int main(int argc, char **argv)
     if (hs_udp_open(&p->udp, &la, &pa, 1 << 20, why, sizeof why) != 0) {
         fprintf(stderr, "hilstep-rt: %s\n", why);
         return EXIT_SETUP;
+    }
+    if (p->o.log[0]) {
+        p->csv = fopen(p->o.log, "w");
+        if (!p->csv) {
+            fprintf(stderr, "hilstep-rt: --log %s: %s\n", p->o.log, strerror(errno));
+            return EXIT_SETUP;
+        }
     }
     hs_ring_init(&p->ring, g_ring_store, RING_CAP, (uint32_t)sizeof(hs_tm_row));
     hs_hist_init(&p->lat, g_lat_bins, LAT_BINS, 1000);
