@@ -53,6 +53,20 @@ for cc in gcc clang; do
         ok "$cc $real: hil/*.c compile freestanding with strict warnings"
     done
 done
+if command -v arm-none-eabi-gcc >/dev/null 2>&1; then
+    for tgt in "-mcpu=cortex-m7 -mfpu=fpv5-d16" "-mcpu=cortex-m4 -mfpu=fpv4-sp-d16 -DHS_REAL_FLOAT"; do
+        und=""; okc=1
+        for f in hil/*.c; do
+            if arm-none-eabi-gcc -std=c99 -O2 -mthumb -mfloat-abi=hard $tgt -ffreestanding -ffp-contract=off \
+                $WARN -Irt -Imodel -Ihil -c "$f" -o "$T/arm.o" 2>"$T/cc.err"; then
+                und="$und $(arm-none-eabi-nm -u "$T/arm.o" | awk '{print $2}' | grep -vE '^(mem(cpy|set|cmp)|str(cmp|len)|__aeabi_[a-z0-9]+|hs_[a-z0-9_]+)$')"
+            else okc=0; cat "$T/cc.err"; fi
+        done
+        und=$(echo $und)
+        [ $okc -eq 1 ] && [ -z "$und" ] && ok "arm-none-eabi $tgt: hil/ builds, needs only mem*/str* and libgcc" \
+            || ko "arm-none-eabi $tgt: hil/ build failed or needs: $und"
+    done
+fi
 bad=$(grep -nE '#include[[:space:]]*<' hil/*.c hil/*.h | grep -vE '<(stddef|stdint|string)\.h>')
 [ -z "$bad" ] && ok "hil/ includes only <stddef.h> <stdint.h> <string.h>" || ko "hil/ includes OS headers: $bad"
 bad=$(grep -nE '\b(malloc|free|printf|fprintf|snprintf|fopen|socket|recv|send|sendto|recvfrom|recvmsg|clock_gettime|pthread_[a-z]+|sleep)[[:space:]]*\(' hil/*.c)
@@ -110,7 +124,7 @@ if [ -f "$T/py.stats" ]; then
 import sys
 st = dict((k, float(v)) for k, v in (l.strip().split("=", 1) for l in open(sys.argv[1]) if "=" in l))
 e = abs(st["final_speed"] - 1.0)
-# Same derivation as the closed-loop test: envelope 2.1e-8 at t = 2 s; Python's sleep jitter
+# Same derivation as the closed-loop test: envelope 4.3e-8 at t = 2 s; Python's sleep jitter
 # only adds delay, so 1e-3 m/s still leaves orders of magnitude.
 ok = e <= 1e-3 and st["rx_rejected"] == 0 and st["rx_used"] > 0
 print(f"  {'ok  ' if ok else 'FAIL'} python ECU: |v - v_ref| at t = 2 s = {e:.2e} <= 1e-3, "
