@@ -357,6 +357,7 @@ static void *rt_thread(void *arg)
      * never late by construction. */
     p->start_ns = (hs_now_ns() / per + 2) * per;
     uint64_t k = 0;
+    int final_sent = 0;
     while (!g_stop && (p->ticks_total == 0 || k < p->ticks_total)) {
         const int64_t planned = p->start_ns + (int64_t)k * per;
         hs_sleep_until_ns(planned);
@@ -431,6 +432,7 @@ static void *rt_thread(void *arg)
         if (p->rx.stale) flags |= HS_FLAG_STALE;
         const int last = (p->ticks_total != 0 && k + 1 >= p->ticks_total) || g_stop;
         send_frame(p, p->y, flags | (last ? HS_FLAG_FINAL : 0u));
+        final_sent = last;
 
         hs_tm_row row;
         memset(&row, 0, sizeof row);
@@ -466,6 +468,7 @@ static void *rt_thread(void *arg)
             p->missed_ticks += missed;
             if (p->o.policy_stop) {
                 send_frame(p, NULL, HS_FLAG_SAFE | HS_FLAG_FINAL);
+                final_sent = 1;
                 p->exit_code = EXIT_OVERRUN;
                 break;
             }
@@ -474,6 +477,9 @@ static void *rt_thread(void *arg)
             k += 1u;
         }
     }
+    /* The run ended between frames (an overrun jumped past the end, or a signal came after
+     * the last send): the peer still gets its FINAL frame, with the held outputs. */
+    if (!final_sent) send_frame(p, p->y, HS_FLAG_FINAL);
     __atomic_store_n(&p->rt_done, 1, __ATOMIC_RELEASE);
     return NULL;
 }
