@@ -29,7 +29,7 @@ typedef struct hs_tm_row {
     double z[HS_MODELS_MAX_NZ];    /* (nz) auxiliary states */
     double in[HS_MODELS_MAX_NIN];  /* (nin) inputs handed to the model (engineering units) */
     double out[HS_MODELS_MAX_NOUT];/* (nout) outputs sent (engineering units) */
-    double gmax;          /* max |g| of the committed state (model units) */
+    double gmax;          /* max over i of |g_i| of this frame's committed state (model units) */
     uint32_t in_seq;      /* seq of the input frame in use (0 = none yet) */
     uint32_t flags;       /* HS_TMF_* */
     uint64_t missed;      /* missed ticks so far (cumulative) */

@@ -358,6 +358,7 @@ static void *rt_thread(void *arg)
     p->start_ns = (hs_now_ns() / per + 2) * per;
     uint64_t k = 0;
     int final_sent = 0;
+    double gnow = 0.0; /* max |g| of the committed state; kept across a refused step */
     while (!g_stop && (p->ticks_total == 0 || k < p->ticks_total)) {
         const int64_t planned = p->start_ns + (int64_t)k * per;
         hs_sleep_until_ns(planned);
@@ -369,8 +370,8 @@ static void *rt_thread(void *arg)
         for (;;) {
             if (nrx >= p->o.max_rx) {
                 int fp;
-                /* Peek-free check: one more recv tells whether we left data behind; that
-                 * datagram is still classified, so nothing is lost, only bounded. */
+                /* Cap reached: one more recv tells whether datagrams are left behind for
+                 * the next frame; it is classified like the others, so nothing is lost. */
                 ssize_t n = hs_udp_recv(&p->udp, buf, sizeof buf, &fp);
                 if (n >= 0) {
                     (void)hs_rx_offer(&p->rx, buf, (size_t)n, fp);
@@ -409,8 +410,8 @@ static void *rt_thread(void *arg)
                     double a = fabs((double)g[i]);
                     gm = a > gm ? a : gm;
                 }
-                if (gm > p->gmax) p->gmax = gm;
-                p->gmax = isfinite(gm) ? p->gmax : gm;
+                gnow = gm;
+                if (!(gm <= p->gmax)) p->gmax = gm; /* a NaN residual sticks: it must show */
             }
         } else {
             p->faults++;
@@ -445,7 +446,7 @@ static void *rt_thread(void *arg)
         for (int i = 0; i < p->nz; ++i) row.z[i] = (double)p->st.z[i];
         for (int i = 0; i < p->nin; ++i) row.in[i] = (double)p->in[i];
         for (int i = 0; i < p->nout; ++i) row.out[i] = (double)p->y[i];
-        row.gmax = p->gmax;
+        row.gmax = gnow;
         row.in_seq = p->rx.used_seq;
         row.flags = (fresh ? HS_TMF_FRESH : 0u) | (p->rx.stale ? HS_TMF_STALE : 0u) |
                     (rc != HS_OK ? HS_TMF_FAULT : 0u);
@@ -522,6 +523,7 @@ static void *logger_thread(void *arg)
     int have = 0;
     int64_t lat_max = 0;
     uint32_t exec_max = 0;
+    double g_max = 0.0;
     sigset_t ss;
     sigemptyset(&ss);
     sigaddset(&ss, SIGINT);
@@ -543,6 +545,7 @@ static void *logger_thread(void *arg)
             p->rows_written++;
             if (r.latency_ns > lat_max) lat_max = r.latency_ns;
             if (r.exec_ns > exec_max) exec_max = r.exec_ns;
+            if (!(r.gmax <= g_max)) g_max = r.gmax;
             last = r;
             have = 1;
         }
@@ -556,7 +559,7 @@ static void *logger_thread(void *arg)
                        "%llu  rejected %llu  max|g| %.1e",
                        last.t, (unsigned long long)p->rows_written, (double)lat_max / 1e3,
                        (double)exec_max / 1e3, (unsigned long long)last.missed,
-                       (unsigned long long)last.rejected, last.gmax);
+                       (unsigned long long)last.rejected, g_max);
                 if (p->has_v_ref && p->nout > 0)
                     printf("  %s %.6f / %.6f %s", p->tx.sig[0]->name, last.out[0],
                            (double)p->v_ref, p->tx.sig[0]->unit);

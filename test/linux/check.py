@@ -110,6 +110,9 @@ def closed_loop(csvp, statsp, ecup, v_ref, kp, ki, m):
             f"inside the 2 % band from t = 1 s (max {max(band):.3e})")
     c.check(max(v) <= 1.16 * v_ref, f"overshoot {100 * (max(v) / v_ref - 1):.1f} % <= 16 %")
     c.check(st["max_abs_g"] <= 1e-9, f"max |g| {st['max_abs_g']:.2e} <= 1e-9 (one-Newton projection)")
+    ig = col(head, "gmax")
+    c.check(abs(max(r[ig] for r in data) - st["max_abs_g"]) <= 1e-3 * st["max_abs_g"] + 1e-300,
+            "per-frame |g| in the CSV peaks at the summary's max |g|")
     c.check(st["step_faults"] == 0, "no refused steps")
     c.check(st["rx_used"] > 0 and st["rx_used"] + st["rx_superseded"] == st["rx_accepted"],
             f"ECU frames: {st['rx_accepted']:.0f} accepted = {st['rx_used']:.0f} used + "
