@@ -369,11 +369,16 @@ static int step_core(hs_stepper *s, const hs_real *in)
         for (int i = 0; i < nq; ++i) sc.r[i] += h * sc.v1[i];
     }
 
-    /* 3. step matrix K = [[A, -G^T], [Gr, 0]] with A = M - h cu fu - h^2 cq fq */
+    /* index-1 with a linear-implicit J takes the multipliers from the acceleration-level
+     * system with M (sec. 3.1), then makes the step (3) with f + G^T lambda: two solves */
+    const int two_stage = !index2 && nc > 0 && meth != HS_METHOD_EXPLICIT && meth != HS_METHOD_SYMPLECTIC;
+
+    /* 3. step matrix K = [[A, -G^T], [Gr, 0]] with A = M - h cu fu - h^2 cq fq (A = M for
+     * the first stage of two_stage) */
     for (int i = 0; i < nq; ++i)
         for (int j = 0; j < nq; ++j) {
             hs_real a = sc.M[i * nq + j];
-            if (have_fq) a -= h * cu * sc.fu[i * nq + j] + h * h * cq * sc.fq[i * nq + j];
+            if (have_fq && !two_stage) a -= h * cu * sc.fu[i * nq + j] + h * h * cq * sc.fq[i * nq + j];
             sc.K[i * n + j] = a;
         }
     /* predicted positions q* = q_n + h u_n: q_{n+1} itself for positions-first methods */
@@ -428,13 +433,28 @@ static int step_core(hs_stepper *s, const hs_real *in)
         }
     }
     /* index-2 solves for (u_{n+1} - u_n, h lambda); index-1 for (u', lambda) */
-    for (int i = 0; i < nq; ++i) sc.b[i] = index2 ? h * sc.r[i] : sc.r[i];
+    for (int i = 0; i < nq; ++i) sc.b[i] = index2 ? h * sc.r[i] : two_stage ? sc.f[i] : sc.r[i];
     s->stats.factorizations++;
     rc = hs_lu_factor(sc.K, sc.Kp, n);
     if (rc) return rc;
     hs_lu_solve(sc.K, sc.Kp, n, sc.b);
-    for (int i = 0; i < nq; ++i) s->un[i] = s->u[i] + (index2 ? sc.b[i] : h * sc.b[i]);
     for (int i = 0; i < nc; ++i) s->lamn[i] = index2 ? sc.b[nq + i] / h : sc.b[nq + i];
+    if (two_stage) {
+        /* (M - h Ju - ...) u' = f + G^T lambda + h Jq u_n, factored in K's storage (nq x nq) */
+        for (int i = 0; i < nq; ++i)
+            for (int j = 0; j < nq; ++j) {
+                hs_real a = sc.M[i * nq + j];
+                if (have_fq) a -= h * cu * sc.fu[i * nq + j] + h * h * cq * sc.fq[i * nq + j];
+                sc.K[i * nq + j] = a;
+            }
+        hs_matvec_t(sc.G, nc, nq, s->lamn, sc.v2);
+        for (int i = 0; i < nq; ++i) sc.b[i] = sc.r[i] + sc.v2[i];
+        s->stats.factorizations++;
+        rc = hs_lu_factor(sc.K, sc.Kp, nq);
+        if (rc) return rc;
+        hs_lu_solve(sc.K, sc.Kp, nq, sc.b);
+    }
+    for (int i = 0; i < nq; ++i) s->un[i] = s->u[i] + (index2 ? sc.b[i] : h * sc.b[i]);
 
     /* 4. positions: explicit in u_n (eq. 3/6a) or with the new velocity (semi-implicit) */
     if (method_velocity_first(meth))

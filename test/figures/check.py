@@ -28,13 +28,9 @@ and asserts them against seed 004 (plain Python, no plotting):
           max|g| than Baumgarte (paper sec. 5: smaller by a factor of h).
           Asymptotic order of the unstabilized drift: slope 1 +- 0.3 over h = 10, 20, 50,
           100 us, for index-1 and index-2.
-  Known disagreement (printed as `xfail`, counted neither way; `xpass` when it goes away):
-          J2 index-1 unstabilized over 0.1-10 ms has slope ~1.37, not 1. hilstep takes the
-          index-1 multiplier from the step matrix [[A, -G^T], [G, 0]] with
-          A = M - h fu - h^2 fq; the paper's sec. 3.1 takes it from M and then does step (3).
-          test/figures/index1_variant.py re-implements both: hilstep's choice reproduces
-          hilstep's numbers, the paper's gives slope ~1.13. The lead engineer decides which
-          is right; until then this is reported, not failed. See build/figures/README.md.
+  Known disagreements go in KNOWN_FIG6 (printed as `xfail`, counted neither way; `xpass`
+          when they go away). Empty since hilstep's index-1 multipliers follow sec. 3.1 (from
+          M, then step (3)); taking them from the step matrix had given slope 1.37.
 
 Prints one line per assertion and ends with the line `N passed, N failed`; exits non-zero on
 any failure.
@@ -54,7 +50,7 @@ CHECK_H = [1e-4, 3e-4, 1e-3, 3e-3, 1e-2]
 SLOPE_TOL = 0.3
 # (form, stab) pairs of Fig. 6 whose full-range slope is a diagnosed disagreement with the
 # paper (see the docstring); remove an entry when it is resolved.
-KNOWN_FIG6 = {("index1", "none"): "index-1 multiplier from the step matrix, not from M (sec. 3.1)"}
+KNOWN_FIG6 = {}  # emptied once the index-1 multiplier followed sec. 3.1 (from M, then step (3))
 
 
 class Tally:
