@@ -111,8 +111,10 @@ hs_stepper_def hs_stepper_default_def(void)
     d.stab = HS_STAB_PROJECTION;
     d.jac = HS_JAC_AUTO;
     d.h = HS_R(1.0e-3);
-    d.alpha = HS_R(1.0) / d.h;
-    d.beta = d.alpha * d.alpha;
+    /* 1/h and 1/h^2 in double, rounded once: the float build then gets the same values as
+     * hilstep-sim derives from --h (1000 and 1e6 exactly, not 1/0.001f). */
+    d.alpha = (hs_real)(1.0 / 1.0e-3);
+    d.beta = (hs_real)(1.0 / (1.0e-3 * 1.0e-3));
     /* sqrt(eps): balances truncation and rounding error of a forward difference. */
 #ifdef HS_REAL_FLOAT
     d.fd_rel = HS_R(3.4526698e-4);
