@@ -44,9 +44,9 @@ void hs_test_put_real(double v)
     hs_test_put_int(e);
 }
 
-void hs_test_check(int ok, const char *file, int line, const char *expr)
+/* Counts a failure and prints "  FAIL file:line: expr" without the line end. */
+static void fail_head(const char *file, int line, const char *expr)
 {
-    if (ok) { ++n_pass; return; }
     ++n_fail;
     hs_test_puts("  FAIL ");
     hs_test_puts(file);
@@ -54,20 +54,19 @@ void hs_test_check(int ok, const char *file, int line, const char *expr)
     hs_test_put_int(line);
     hs_test_puts(": ");
     hs_test_puts(expr);
+}
+
+void hs_test_check(int ok, const char *file, int line, const char *expr)
+{
+    if (ok) { ++n_pass; return; }
+    fail_head(file, line, expr);
     hs_test_putc('\n');
 }
 
 void hs_test_check_range(double v, double lo, double hi, const char *file, int line, const char *expr)
 {
-    int ok = v >= lo && v <= hi;
-    if (ok) { ++n_pass; return; }
-    ++n_fail;
-    hs_test_puts("  FAIL ");
-    hs_test_puts(file);
-    hs_test_putc(':');
-    hs_test_put_int(line);
-    hs_test_puts(": ");
-    hs_test_puts(expr);
+    if (v >= lo && v <= hi) { ++n_pass; return; }
+    fail_head(file, line, expr);
     hs_test_puts(" = ");
     hs_test_put_real(v);
     hs_test_puts(" not in [");
