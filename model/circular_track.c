@@ -90,7 +90,8 @@ static int zdot(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u
     (void)t; (void)z; (void)in;
     hs_real r = hs_sqrt(q[0] * q[0] + q[1] * q[1]);
     if (!(r > HS_R(0.0))) return HS_E_MODEL;
-    zd[0] = speed(q, u, r) - P(m)->v_ref;
+    /* with the PI in the ECU the integrator lives there; z then stays 0 */
+    zd[0] = P(m)->external == HS_R(1.0) ? HS_R(0.0) : speed(q, u, r) - P(m)->v_ref;
     return HS_OK;
 }
 
