@@ -47,6 +47,8 @@ else
 run: $(BUILD)/hilstep-rt $(BUILD)/hilstep-ecu
 	@sh $(LINUX_DIR)/run.sh $(BUILD) $(DURATION)
 endif
+# a fresh machine: install the toolchains (qemu for TARGET=qemu) before building anything
+run: | check-tools
 
 rt-bench: $(BUILD)/hilstep-rt $(BUILD)/hilstep-ecu
 	@sh test/linux/rt_bench.sh $(BUILD) $(DURATION)
