@@ -474,8 +474,11 @@ static int step_core(hs_stepper *s, const hs_real *in)
     /* 6. one Newton step of the position projection (eq. 11 with the matrix at q_n, kept from
      * the previous step), then the velocity projection at q_{n+1} (sec. 3.3-3.4) */
     if (stab == HS_STAB_PROJECTION && nc > 0) {
-        rc = model_rc(T->constraint(m, t1, s->qn, sc.c1, NULL, NULL));
-        if (rc) return rc;
+        /* positions-first index-2 evaluated g(t_{n+1}, q*) with q* = q_{n+1} already */
+        if (!(index2 && !ggl && !method_velocity_first(meth))) {
+            rc = model_rc(T->constraint(m, t1, s->qn, sc.c1, NULL, NULL));
+            if (rc) return rc;
+        }
         for (int i = 0; i < nq; ++i) sc.b2[i] = HS_R(0.0);
         for (int i = 0; i < nc; ++i) sc.b2[nq + i] = sc.c1[i];
         hs_lu_solve(s->P, s->Pp, n, sc.b2);
