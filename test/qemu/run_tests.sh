@@ -160,6 +160,11 @@ echo "--- step cost per board (hs_stepper_step only; SysTick counts x 40 under -
 awk '{ sub(/^step-cost /, "", $2); min=$6; max=$7; sub(/min=/, "", min); sub(/max=/, "", max);
        r = (min > 0) ? max / min : 0;
        printf "%-4s %-11s %-10s min=%6d max=%6d max/min=%.4f\n", $1, $4, $5, min, max, r }' "$COST"
+# ...and the firmware's own lines verbatim (the contract benchmarks read), board by board
+for b in m7 m4f; do
+    echo "board $b (QEMU $(machine $b))"
+    grep "^$b " "$COST" | sed -E "s/^$b //"
+done
 for b in m7 m4f; do
     n=run-$b-j2-projection
     used=$(log_of $n | sed -n 's/^stack used=\([0-9]*\) of \([0-9]*\) bytes$/\1/p')
