@@ -2,6 +2,7 @@
  *   hilstep-bench table           median ns/step of 7 repeats in this process, per config
  *   hilstep-bench accuracy        car axle max position error over [0, 3] at h = 1 ms against
  *                                 a reference run at h = 1 us (semi-implicit Euler + projection)
+ *   hilstep-bench stiff           car axle with stiffer springs at h = 1 ms: max |u| per method
  *   hilstep-bench one M METH STAB N   N steps of one config (for callgrind's instruction count) */
 #include <math.h>
 #include <stdio.h>
@@ -113,10 +114,41 @@ static void accuracy(void)
         }
 }
 
+/* Stiffness sweep: the car axle with smaller eps (K = M eps^2/2, spring omega = 1/sqrt(K)) at
+ * h = 1 ms; which methods stay bounded (max |u| over [0, 3]) as h omega passes 2. */
+static void stiff(void)
+{
+    static sim x;
+    const double eps[] = {1e-2, 1e-3, 3e-4, 2e-4, 1e-4, 3e-5};
+    printf("%-8s %-8s", "eps", "h*omega");
+    for (int me = 0; me < HS_METHOD_COUNT; ++me) printf(" %11s", hs_method_name((hs_method)me));
+    printf("\n");
+    for (unsigned i = 0; i < sizeof eps / sizeof eps[0]; ++i) {
+        printf("%-8g %-8.3f", eps[i], 1e-3 / sqrt(10.0 * eps[i] * eps[i] / 2.0));
+        for (int me = 0; me < HS_METHOD_COUNT; ++me) {
+            hs_model_init(&x.m, &hs_car_axle_type, &x.p);
+            hs_model_set_param(&x.m, "eps", (hs_real)eps[i]);
+            hs_stepper_def d = hs_stepper_default_def();
+            d.method = (hs_method)me;
+            int rc = hs_stepper_init(&x.s, &d, &x.m, 0, x.R, sizeof x.R / sizeof x.R[0], x.I,
+                                     sizeof x.I / sizeof x.I[0]);
+            double mu = 0;
+            for (int k = 0; k < 3000 && !rc; ++k) {
+                rc = hs_stepper_step(&x.s, 0);
+                for (int j = 0; j < 4; ++j) mu = fmax(mu, fabs((double)x.s.u[j]));
+            }
+            if (rc || mu > 1e3) printf(" %11s", "diverged");
+            else printf(" %11.3f", mu);
+        }
+        printf("\n");
+    }
+}
+
 int main(int argc, char **argv)
 {
     if (argc >= 2 && !strcmp(argv[1], "table")) { table(); return 0; }
     if (argc >= 2 && !strcmp(argv[1], "accuracy")) { accuracy(); return 0; }
+    if (argc >= 2 && !strcmp(argv[1], "stiff")) { stiff(); return 0; }
     if (argc == 6 && !strcmp(argv[1], "one")) {
         static sim x;
         const hs_model_type *T = hs_model_find(argv[2]);
@@ -130,6 +162,6 @@ int main(int argc, char **argv)
         for (long k = 0; k < n; ++k) hs_stepper_step(&x.s, in);
         return 0;
     }
-    fprintf(stderr, "usage: hilstep-bench table | accuracy | one MODEL METHOD STAB N\n");
+    fprintf(stderr, "usage: hilstep-bench table | accuracy | stiff | one MODEL METHOD STAB N\n");
     return 2;
 }

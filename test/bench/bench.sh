@@ -23,3 +23,6 @@ done
 echo
 echo "== car axle accuracy at h = 1 ms over [0, 3]"
 $B accuracy
+echo
+echo "== car axle, stiffer springs, h = 1 ms, J = each method, index-2 + projection: max |u| over [0, 3]"
+$B stiff
