@@ -164,14 +164,21 @@ const hs_frame_app hs_app_frame = {
     app_initialize, app_warmup, app_step, app_terminate, app_safe_state, app_status, 1000u
 };
 
-void hs_app_print_hash(void)
+/* "<tag> <model> <method> <stab>": the head both contract lines share. */
+static void print_head(const char *tag)
 {
-    hs_con_puts("trajectory-hash ");
+    hs_con_puts(tag);
+    hs_con_putc(' ');
     hs_con_puts(hs_app.model.type->name);
     hs_con_putc(' ');
     hs_con_puts(hs_method_name(hs_app.cfg.method));
     hs_con_putc(' ');
     hs_con_puts(hs_stab_name(hs_app.cfg.stab));
+}
+
+void hs_app_print_hash(void)
+{
+    print_head("trajectory-hash");
     hs_con_putc(' ');
     hs_con_u64(hs_app.steps);
     hs_con_puts(" 0x");
@@ -181,12 +188,7 @@ void hs_app_print_hash(void)
 
 void hs_app_print_cost(void)
 {
-    hs_con_puts("step-cost ");
-    hs_con_puts(hs_app.model.type->name);
-    hs_con_putc(' ');
-    hs_con_puts(hs_method_name(hs_app.cfg.method));
-    hs_con_putc(' ');
-    hs_con_puts(hs_stab_name(hs_app.cfg.stab));
+    print_head("step-cost");
     hs_con_puts(" min=");
     hs_con_u64((uint64_t)hs_app.cost_min * HS_INSN_PER_COUNT);
     hs_con_puts(" max=");

@@ -24,6 +24,18 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 DPI = 80
+
+
+def finish(fig, ax, out, png, xlabel, ylabel, title):
+    """Labels, grid, legend, title, then saves and closes: the tail every log-scale figure shares."""
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=8, loc="lower right")
+    ax.set_title(title)
+    fig.tight_layout()
+    fig.savefig(os.path.join(out, png), dpi=DPI)
+    plt.close(fig)
 COMMITTED = ["fig1_stability.png", "fig6_car_axle_maxdrift.png", "fig7_car_axle_explicit.png"]
 
 COMBO_STYLE = {
@@ -255,14 +267,8 @@ def fig5(sim, out, rep, sweep):
     n = min(len(s) for s in sers)
     hsrun.write_csv(os.path.join(out, "fig5_car_axle_drift.csv"), ["t"] + cols,
                     [[t[i]] + [s[i] for s in sers] for i in range(n)])
-    ax.set_xlabel("t  (–, car axle is dimensionless)")
-    ax.set_ylabel("max_i |g_i(q_n)|  (–)")
-    ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=8, loc="lower right")
-    ax.set_title("Fig. 5 — car axle, J2, h = 10 ms: position-constraint drift |g| over t")
-    fig.tight_layout()
-    fig.savefig(os.path.join(out, "fig5_car_axle_drift.png"), dpi=DPI)
-    plt.close(fig)
+    finish(fig, ax, out, "fig5_car_axle_drift.png", "t  (–, car axle is dimensionless)",
+           "max_i |g_i(q_n)|  (–)", "Fig. 5 — car axle, J2, h = 10 ms: position-constraint drift |g| over t")
     # growth: max over the last third vs max over the first third
     meas, ok = [], True
     for c, g in zip(hsrun.CAR_COMBOS, sers):
@@ -403,14 +409,9 @@ def fig8(sim, out, rep, sweep):
         ax.loglog([h * 1e3 for h in hs], ep, color=col, ls=ls, marker=mk, label=lab)
     hsrun.write_csv(os.path.join(out, "fig8_car_axle_global_error.csv"),
                     ["form", "stab", "h", "max_abs_err_q_t3", "max_abs_err_u_t3"], rows)
-    ax.set_xlabel("step size h  (ms)")
-    ax.set_ylabel("global error at t = 3: max_i |q_i − q_i,ref|  (–)")
-    ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=8, loc="lower right")
-    ax.set_title("Fig. 8 — car axle, J2: global error at t = 3 vs h (reference: IVP test set)")
-    fig.tight_layout()
-    fig.savefig(os.path.join(out, "fig8_car_axle_global_error.png"), dpi=DPI)
-    plt.close(fig)
+    finish(fig, ax, out, "fig8_car_axle_global_error.png", "step size h  (ms)",
+           "global error at t = 3: max_i |q_i − q_i,ref|  (–)",
+           "Fig. 8 — car axle, J2: global error at t = 3 vs h (reference: IVP test set)")
     i1 = hs.index(1e-3) if 1e-3 in hs else len(hs) // 2
     ratio = {(f, h): errs[(f, "none")][k] / errs[(f, "projection")][k]
              for f in ("index1", "index2") for k, h in enumerate(hs)}
