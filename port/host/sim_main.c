@@ -158,7 +158,6 @@ int main(int argc, char **argv)
             if (*end || end == v || e < 1 || e > 1000000000L) return bad("--every", "must be an integer >= 1");
             every = (int)e;
         } else {
-            --i;
             return bad(a, "unknown option");
         }
     }
