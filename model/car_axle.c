@@ -141,7 +141,21 @@ static int gamma_fn(const hs_model *m, hs_real t, const hs_real *q, const hs_rea
 }
 
 const hs_model_type hs_car_axle_type = {
-    "car_axle", "IVP test set car axle: 4 positions, 2 constraints (one rheonomic), t in [0, 3]",
-    HS_CAR_AXLE_NQ, HS_CAR_AXLE_NC, HS_CAR_AXLE_NZ, 0, 0,
-    params, (int)(sizeof params / sizeof params[0]), sizeof(hs_car_axle_params), NULL, NULL,
-    check, initial, mass, force, force_jac, constraint, gamma_fn, NULL, NULL};
+    .name = "car_axle",
+    .doc = "IVP test set car axle: 4 positions, 2 constraints (one rheonomic), t in [0, 3]",
+    .nq = HS_CAR_AXLE_NQ,
+    .nc = HS_CAR_AXLE_NC,
+    .nz = HS_CAR_AXLE_NZ,
+    .nin = 0,
+    .nout = 0,
+    .params = params,
+    .nparams = (int)(sizeof params / sizeof params[0]),
+    .param_size = sizeof(hs_car_axle_params),
+    .check = check,
+    .initial = initial,
+    .mass = mass,
+    .force = force,
+    .force_jac = force_jac,
+    .constraint = constraint,
+    .gamma = gamma_fn,
+};

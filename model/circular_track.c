@@ -109,8 +109,24 @@ static int output(const hs_model *m, hs_real t, const hs_real *q, const hs_real 
 }
 
 const hs_model_type hs_circular_track_type = {
-    "circular_track", "point mass on the unit circle, PI speed control, radial push (seed 004 sec. 4.1)",
-    HS_CIRCULAR_TRACK_NQ, HS_CIRCULAR_TRACK_NC, HS_CIRCULAR_TRACK_NZ, HS_CIRCULAR_TRACK_NIN,
-    HS_CIRCULAR_TRACK_NOUT,
-    params, (int)(sizeof params / sizeof params[0]), sizeof(hs_circular_track_params), in_names,
-    out_names, check, initial, mass, force, NULL, constraint, gamma_fn, zdot, output};
+    .name = "circular_track",
+    .doc = "point mass on the unit circle, PI speed control, radial push (seed 004 sec. 4.1)",
+    .nq = HS_CIRCULAR_TRACK_NQ,
+    .nc = HS_CIRCULAR_TRACK_NC,
+    .nz = HS_CIRCULAR_TRACK_NZ,
+    .nin = HS_CIRCULAR_TRACK_NIN,
+    .nout = HS_CIRCULAR_TRACK_NOUT,
+    .params = params,
+    .nparams = (int)(sizeof params / sizeof params[0]),
+    .param_size = sizeof(hs_circular_track_params),
+    .in_names = in_names,
+    .out_names = out_names,
+    .check = check,
+    .initial = initial,
+    .mass = mass,
+    .force = force,
+    .constraint = constraint,
+    .gamma = gamma_fn,
+    .zdot = zdot,
+    .output = output,
+};

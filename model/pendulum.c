@@ -81,7 +81,22 @@ static int output(const hs_model *m, hs_real t, const hs_real *q, const hs_real 
 }
 
 const hs_model_type hs_pendulum_type = {
-    "pendulum", "2D pendulum of seed 001: unit mass, gravity (0,-10), constraint |x| - 1",
-    HS_PENDULUM_NQ, HS_PENDULUM_NC, HS_PENDULUM_NZ, 0, 1,
-    params, (int)(sizeof params / sizeof params[0]), sizeof(hs_pendulum_params), NULL, out_names,
-    NULL, initial, mass, force, force_jac, constraint, gamma_fn, NULL, output};
+    .name = "pendulum",
+    .doc = "2D pendulum of seed 001: unit mass, gravity (0,-10), constraint |x| - 1",
+    .nq = HS_PENDULUM_NQ,
+    .nc = HS_PENDULUM_NC,
+    .nz = HS_PENDULUM_NZ,
+    .nin = 0,
+    .nout = 1,
+    .params = params,
+    .nparams = (int)(sizeof params / sizeof params[0]),
+    .param_size = sizeof(hs_pendulum_params),
+    .out_names = out_names,
+    .initial = initial,
+    .mass = mass,
+    .force = force,
+    .force_jac = force_jac,
+    .constraint = constraint,
+    .gamma = gamma_fn,
+    .output = output,
+};

@@ -44,7 +44,18 @@ static int force_jac(const hs_model *m, hs_real t, const hs_real *q, const hs_re
 }
 
 const hs_model_type hs_test_eq_type = {
-    "test_eq", "scalar test equation q'' = -a q - b q' (seed 004 sec. 2)",
-    HS_TEST_EQ_NQ, HS_TEST_EQ_NC, HS_TEST_EQ_NZ, 0, 0,
-    params, (int)(sizeof params / sizeof params[0]), sizeof(hs_test_eq_params), NULL, NULL,
-    NULL, initial, mass, force, force_jac, NULL, NULL, NULL, NULL};
+    .name = "test_eq",
+    .doc = "scalar test equation q'' = -a q - b q' (seed 004 sec. 2)",
+    .nq = HS_TEST_EQ_NQ,
+    .nc = HS_TEST_EQ_NC,
+    .nz = HS_TEST_EQ_NZ,
+    .nin = 0,
+    .nout = 0,
+    .params = params,
+    .nparams = (int)(sizeof params / sizeof params[0]),
+    .param_size = sizeof(hs_test_eq_params),
+    .initial = initial,
+    .mass = mass,
+    .force = force,
+    .force_jac = force_jac,
+};

@@ -4,8 +4,8 @@
  *     q' = u,   M(t,q) u' = f(t,q,u,z,in) + G(t,q)^T lambda,   0 = g(t,q)
  * plus nz first-order auxiliary states z' = fz(t,q,u,z,in) (controller integrators, actuator
  * lags) that the stepper advances explicitly, partitioned from the mechanics.
- * The multiplier sign is +G^T lambda (the car axle test set's convention). All matrices are
- * dense, row-major. Time-dependent (rheonomic) constraints are described by g_t = dg/dt at
+ * The multiplier sign is +G^T lambda (the car axle test set's convention). Matrices are
+ * packed by the model's block pattern (hs_blocks; dense row-major for a model without one). Time-dependent (rheonomic) constraints are described by g_t = dg/dt at
  * fixed q and by gamma, the acceleration-level remainder: d2/dt2 g = G u' + gamma.
  *
  * A model type is const data (sizes, functions, parameter table); an instance binds a type
@@ -16,6 +16,34 @@
 #include "hs_types.h"
 
 struct hs_model;
+
+/* Sizes of one model instance. A type's nq..nout are its capacities (compile-time maxima);
+ * a type whose sizes follow its parameters (a chain's link count, a multibody description)
+ * reports the instance's sizes through dims(). */
+typedef struct hs_dims {
+    int nq;   /* positions = velocities (q' = u; quaternion bodies embed, see model/hs_mb.h) */
+    int nc;   /* holonomic constraints */
+    int nz;   /* first-order auxiliary states */
+    int nin;  /* input signals */
+    int nout; /* output signals */
+} hs_dims;
+
+/* Block sparsity of a model's matrices. q is split into nqb consecutive blocks (a body's
+ * coordinates, say) and the constraints into ncb consecutive blocks (a joint's equations).
+ * The nq x nq matrices M, fq, fu and the curvature K all use the block list qq; G uses cq.
+ * A model that declares blocks writes every matrix "packed": the listed blocks one after the
+ * other in list order, each dense row-major. A model without blocks is one block each way,
+ * and packed is then plain dense row-major, so both kinds share one convention. */
+typedef struct hs_blocks {
+    int nqb;       /* number of position blocks, >= 1 */
+    int ncb;       /* number of constraint blocks, >= 1 when nc > 0, else 0 */
+    int nqq;       /* nonzero blocks of the nq x nq matrices, every diagonal block included */
+    int ncq;       /* nonzero blocks of G (nc x nq) */
+    const int *qb; /* (nqb + 1) first position of each block; qb[nqb] = nq */
+    const int *cb; /* (ncb + 1) first constraint of each block; cb[ncb] = nc */
+    const int *qq; /* (2 nqq) (row block, column block) of each nonzero nq x nq block */
+    const int *cq; /* (2 ncq) (constraint block, position block) of each nonzero G block */
+} hs_blocks;
 
 /* One tunable parameter: name, offset of its hs_real in the parameter block, bounds. */
 typedef struct hs_param_info {
@@ -30,11 +58,11 @@ typedef struct hs_param_info {
 typedef struct hs_model_type {
     const char *name;          /* CLI name, e.g. "car_axle" */
     const char *doc;           /* one line description */
-    int nq;                    /* positions = velocities */
-    int nc;                    /* holonomic constraints (0 for an ODE) */
-    int nz;                    /* first-order auxiliary states */
-    int nin;                   /* input signals */
-    int nout;                  /* output signals */
+    int nq;                    /* positions = velocities (capacity when dims is set) */
+    int nc;                    /* holonomic constraints (0 for an ODE; capacity when dims is set) */
+    int nz;                    /* first-order auxiliary states (capacity when dims is set) */
+    int nin;                   /* input signals (capacity when dims is set) */
+    int nout;                  /* output signals (capacity when dims is set) */
     const hs_param_info *params; /* (nparams) parameter table */
     int nparams;
     size_t param_size;         /* bytes of the parameter block */
@@ -66,21 +94,48 @@ typedef struct hs_model_type {
     /* Outputs y (nout) for the HIL frame; NULL when nout == 0. */
     int (*output)(const struct hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
                   const hs_real *z, const hs_real *in, hs_real *y);
+
+    /* ---- optional (NULL = not provided) ---- */
+    /* Instance sizes from the parameters; each must stay within the type's capacities. */
+    int (*dims)(const struct hs_model *m, hs_dims *d);
+    /* Block sparsity into b, pointing into buf (nbuf ints, the caller's); HS_E_SIZE when nbuf
+     * is too small. NULL = dense (one block). */
+    int (*blocks)(const struct hs_model *m, hs_blocks *b, int *buf, int nbuf);
+    /* Constraint curvature (geometric stiffness) K = d(G(t,q)^T lambda)/dq (nq x nq, packed)
+     * for multipliers lambda (nc, force units, +G^T lambda); NULL = the stepper differences
+     * constraint() a fixed number of times. */
+    int (*curvature)(const struct hs_model *m, hs_real t, const hs_real *q,
+                     const hs_real *lambda, hs_real *K);
+    /* Total energy E (J): kinetic plus the potentials of the conservative forces (the model's
+     * doc says what is left out, e.g. a controller's work); NULL where none is defined. */
+    int (*energy)(const struct hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
+                  const hs_real *z, hs_real *E);
 } hs_model_type;
 
-/* A model instance: a type and its parameter block (param_size bytes, owned by the caller). */
+/* A model instance: a type, its parameter block (param_size bytes, owned by the caller), an
+ * optional description the type's functions read (multibody tables; NULL for hand-written
+ * models) and the instance's sizes, kept current by init and set_param. */
 typedef struct hs_model {
     const hs_model_type *type;
     void *p;
+    const void *desc;
+    hs_dims d;
 } hs_model;
 
 /* Binds type to the caller's parameter block and fills it with the defaults. */
 int hs_model_init(hs_model *m, const hs_model_type *type, void *param_block);
-/* Sets parameter `name` to `value` after its range check; unknown name or bad value leave it. */
+/* Sets parameter `name` to `value` after its range check and the sizes it implies (dims);
+ * unknown name or bad value leave the instance as it was. */
 int hs_model_set_param(hs_model *m, const char *name, hs_real value);
 /* Reads parameter `name` into *value. */
 int hs_model_get_param(const hs_model *m, const char *name, hs_real *value);
 /* Runs every range check and the type's cross-check; HS_OK when the instance is usable. */
 int hs_model_check(const hs_model *m);
+
+/* Sizes of the blocks listed in b: reals of a packed nq x nq matrix, of a packed G. */
+int hs_blocks_qq_size(const hs_blocks *b);
+int hs_blocks_cq_size(const hs_blocks *b);
+/* The one-block pattern of a dense model of sizes d into b, pointing into buf (>= 8 ints). */
+int hs_blocks_dense(const hs_dims *d, hs_blocks *b, int *buf, int nbuf);
 
 #endif

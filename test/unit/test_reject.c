@@ -56,8 +56,10 @@ static int twin_gamma(const hs_model *m, hs_real t, const hs_real *q, const hs_r
     return HS_OK;
 }
 static const hs_model_type twin_type = {
-    "twin", "test model", 3 - 1, 2, 0, 1, 0, twin_pi, 3, sizeof(twin_params), 0, 0,
-    0, twin_initial, twin_mass, twin_force, 0, twin_constraint, twin_gamma, 0, 0};
+    .name = "twin", .doc = "test model", .nq = 2, .nc = 2, .nz = 0, .nin = 1, .nout = 0,
+    .params = twin_pi, .nparams = 3, .param_size = sizeof(twin_params),
+    .initial = twin_initial, .mass = twin_mass, .force = twin_force,
+    .constraint = twin_constraint, .gamma = twin_gamma};
 
 /* Byte image of everything a refused call must not change: the stepper struct minus its
  * statistics, and the committed state it points to. */
