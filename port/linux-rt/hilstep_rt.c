@@ -655,6 +655,9 @@ static void report(FILE *f, kv_fn kv, const plant *p)
     kv(f, "rx_peer_restarts", (double)s->peer_restarts, "");
     kv(f, "rx_stale_ticks", (double)s->stale_frames, "(inputs on fallback)");
     kv(f, "rx_kernel_drops", (double)p->udp.kernel_drops, "(socket queue full)");
+    kv(f, "rx_foreign_kernel_drops", (double)p->udp.foreign_kernel_drops, "(other sources, queue full)");
+    kv(f, "rx_peer_unreachable", (double)p->udp.peer_unreachable, "(ICMP: no ECU listening)");
+    kv(f, "rx_seq_resyncs", (double)p->rx.st.seq_resyncs, "");
     kv(f, "rx_cap_hits", (double)p->rx_cap_hits, "");
     kv(f, "rx_socket_errors", (double)p->rx_sock_errors, "");
     kv(f, "tx_frames", (double)p->tx.frames, "");
