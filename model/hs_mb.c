@@ -332,6 +332,7 @@ int hs_mb_compile(const hs_mb_desc *D, hs_mb_model *mb, int packed, int *bad_ind
     if (!bad_index) bad_index = &dummy;
     *bad_index = -1;
     if (!D || !mb) return HS_E_NULL;
+    mb->bad_table = -1;
     if (D->nbodies < 1 || D->nbodies > HS_MB_MAX_BODIES || D->njoints < 0 || D->njoints > HS_MB_MAX_JOINTS
         || D->nforces < 0 || D->nforces > HS_MB_MAX_FORCES || D->noutputs < 0
         || D->noutputs > HS_MB_MAX_OUTPUTS || D->nin < 0 || D->nin > HS_MB_MAX_NIN)
@@ -342,6 +343,7 @@ int hs_mb_compile(const hs_mb_desc *D, hs_mb_model *mb, int packed, int *bad_ind
     mb->packed = packed ? 1 : 0;
     mb->nb = D->nbodies;
     int nq = 0;
+    mb->bad_table = 0;
     for (int b = 0; b < D->nbodies; ++b) {
         const hs_mb_body *B = &D->bodies[b];
         *bad_index = b;
@@ -367,6 +369,7 @@ int hs_mb_compile(const hs_mb_desc *D, hs_mb_model *mb, int packed, int *bad_ind
     }
     mb->qoff[D->nbodies] = nq;
     mb->nq = nq;
+    mb->bad_table = 1;
     for (int j = 0; j < D->njoints; ++j) {
         const hs_mb_joint *J = &D->joints[j];
         *bad_index = j;
@@ -382,6 +385,7 @@ int hs_mb_compile(const hs_mb_desc *D, hs_mb_model *mb, int packed, int *bad_ind
     int rc = mb_build_rows(mb, bad_index);
     if (rc) return rc;
     mb->nc = mb->nrow;
+    mb->bad_table = 2;
     for (int e = 0; e < D->nforces; ++e) {
         const hs_mb_force *E = &D->forces[e];
         *bad_index = e;
@@ -419,6 +423,7 @@ int hs_mb_compile(const hs_mb_desc *D, hs_mb_model *mb, int packed, int *bad_ind
     }
     /* outputs and their names */
     int nout = 0;
+    mb->bad_table = 3;
     for (int i = 0; i < D->noutputs; ++i) {
         const hs_mb_output *o = &D->outputs[i];
         *bad_index = i;
@@ -447,6 +452,8 @@ int hs_mb_compile(const hs_mb_desc *D, hs_mb_model *mb, int packed, int *bad_ind
     }
     mb->nout = nout;
     mb->nin = D->nin;
+    mb->bad_table = -1;
+    *bad_index = -1;
     for (int i = 0; i < D->nin; ++i) {
         char num[4] = {(char)('0' + i / 10), (char)('0' + i % 10), 0, 0};
         put_str(mb->in_buf[i], (int)sizeof mb->in_buf[0], "in", num, " (N | N m)");

@@ -210,6 +210,7 @@ typedef struct hs_mb_model {
     char out_buf[HS_MB_MAX_NOUT][40];
     const char *in_names[HS_MB_MAX_NIN];
     char in_buf[HS_MB_MAX_NIN][40];
+    int bad_table;                      /* after a refused compile: 0 bodies, 1 joints, 2 forces, 3 outputs, -1 whole */
 } hs_mb_model;
 
 /* Checks desc against the capacities and its own consistency (indices, masses, kinds) and

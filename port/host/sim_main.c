@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "hs_hash.h"
+#include "hs_mb_file.h"
 #include "hs_models.h"
 #include "hs_stepper.h"
 
@@ -17,7 +18,7 @@
 static void usage(FILE *o)
 {
     fprintf(o,
-        "usage: hilstep-sim --model NAME [--param KEY=VALUE ...]\n"
+        "usage: hilstep-sim --model NAME [--param KEY=VALUE ...] | --model-file FILE.hsm\n"
         "                   --method explicit|symplectic|j1|j2|j3|jexact\n"
         "                   --form index1|index2|ggl --stab none|baumgarte|projection\n"
         "                   [--alpha A] [--beta B] [--jac auto|analytic|fd]\n"
@@ -89,6 +90,7 @@ static double now_ns(void)
 int main(int argc, char **argv)
 {
     const char *model_name = NULL, *csv_path = NULL;
+    const char *model_file = NULL; /* --model-file: a multibody description (README "Writing your own model") */
     const char *pkeys[MAXP];
     double pvals[MAXP];
     int np = 0, every = 1, want_hash = 0;
@@ -105,6 +107,8 @@ int main(int argc, char **argv)
         ++i;
         if (!strcmp(a, "--model")) {
             model_name = v;
+        } else if (!strcmp(a, "--model-file")) {
+            model_file = v;
         } else if (!strcmp(a, "--param")) {
             const char *eq = strchr(v, '=');
             if (!eq || eq == v) return bad("--param", "expected KEY=VALUE");
@@ -161,17 +165,24 @@ int main(int argc, char **argv)
             return bad(a, "unknown option");
         }
     }
-    if (!model_name) return bad("--model", "required");
+    if (!model_name && !model_file) return bad("--model", "required");
     if (!have_method) return bad("--method", "required");
     if (!have_h) return bad("--h", "required");
     if (!have_t) return bad("--t", "required");
-    const hs_model_type *type = hs_model_find(model_name);
+    const hs_model_type *type = model_file ? NULL : hs_model_find(model_name);
+    static hs_mb_store mb_store;
+    static hs_mb_model mb_model;
+    if (model_file) {
+        if (hs_mb_load_file("hilstep-sim", model_file, &mb_store, &mb_model, 0)) return 2;
+        type = &mb_model.type;
+    }
     if (!type) return bad("--model", "unknown model");
 
     static _Alignas(16) unsigned char pblock[HS_MODELS_MAX_PARAM_BYTES];
     hs_model model;
     if (type->param_size > sizeof pblock) return bad("--model", "parameter block too large");
     hs_model_init(&model, type, pblock);
+    if (model_file) model.desc = &mb_model;
     for (int k = 0; k < np; ++k) {
         int rc = hs_model_set_param(&model, pkeys[k], (hs_real)pvals[k]);
         if (rc == HS_E_UNKNOWN_PARAM) {
@@ -196,7 +207,8 @@ int main(int argc, char **argv)
         return bad(arg, hs_status_str(rc));
     }
 
-    enum { NQ = HS_MODELS_MAX_NQ, NC = HS_MODELS_MAX_NC, NZ = HS_MODELS_MAX_NZ };
+    enum { NQ = HS_MB_MAX_NQ > HS_MODELS_MAX_NQ ? HS_MB_MAX_NQ : HS_MODELS_MAX_NQ,
+           NC = HS_MB_MAX_NC > HS_MODELS_MAX_NC ? HS_MB_MAX_NC : HS_MODELS_MAX_NC, NZ = HS_MODELS_MAX_NZ };
     static hs_real reals[HS_STEPPER_REALS(NQ, NC, NZ)];
     static int ints[HS_STEPPER_INTS(NQ, NC)];
     hs_stepper st;
@@ -221,7 +233,7 @@ int main(int argc, char **argv)
         fprintf(csv, "\n");
     }
 
-    hs_real in[HS_MODELS_MAX_NIN] = {0};
+    hs_real in[HS_MB_MAX_NIN > HS_MODELS_MAX_NIN ? HS_MB_MAX_NIN : HS_MODELS_MAX_NIN] = {0};
     hs_real g[NC];
     double max_g = 0.0;
     long nsteps = lround(T_end / h);
