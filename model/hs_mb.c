@@ -545,7 +545,7 @@ int hs_mb_compile(const hs_mb_desc *D, hs_mb_model *mb, int packed, int *bad_ind
     }
     /* the model type, with this instance's exact sizes */
     hs_model_type *T = &mb->type;
-    static const hs_model_type zero_type;
+    static const hs_model_type zero_type = {0};
     *T = zero_type;
     T->name = D->name ? D->name : "mb";
     T->doc = "multibody description (model/hs_mb.h)";

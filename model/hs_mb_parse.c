@@ -116,7 +116,7 @@ static int find_joint(const hs_mb_store *st, tok t)
 /* A point reference: BODY, BODY@x,y[,z], ground, ground@x,y[,z], or a named ground point. */
 static int read_point(const hs_mb_store *st, tok t, hs_mb_point *p)
 {
-    static const hs_mb_point zero;
+    static const hs_mb_point zero = {0};
     *p = zero;
     int at = 0;
     while (at < t.n && t.s[at] != '@') ++at;
@@ -194,7 +194,7 @@ static int parse_line(hs_mb_store *st, tok *w, int nw, int line, hs_mb_error *er
         if (st->npoints >= HS_MB_MAX_POINTS) return fail(err, line, kw, "too many points", HS_E_SIZE);
         if (npos != 2 || !copy_name(st->point_names[st->npoints], w[1])) return fail(err, line, kw, "expected: point NAME at=x,y[,z] [fx=..] [fy=..] [fz=..] [circle=R]", E);
         hs_mb_point *p = &st->points[st->npoints];
-        static const hs_mb_point zero;
+        static const hs_mb_point zero = {0};
         *p = zero;
         p->body = HS_MB_GROUND;
         for (int k = 0; k < nkv; ++k) {
@@ -215,7 +215,7 @@ static int parse_line(hs_mb_store *st, tok *w, int nw, int line, hs_mb_error *er
         const int b = D->nbodies;
         if (b >= HS_MB_MAX_BODIES) return fail(err, line, kw, "too many bodies", HS_E_SIZE);
         hs_mb_body *B = &st->bodies[b];
-        static const hs_mb_body zero;
+        static const hs_mb_body zero = {0};
         *B = zero;
         if (npos != 3 || !copy_name(B->name, w[1])) return fail(err, line, kw, "expected: body NAME planar|spatial|point2|point3 mass=M ...", E);
         if (find_body(st, w[1]) >= 0 || tok_eq(w[1], "ground")) return fail(err, line, w[1], "name already used", E);
@@ -252,7 +252,7 @@ static int parse_line(hs_mb_store *st, tok *w, int nw, int line, hs_mb_error *er
         const int j = D->njoints;
         if (j >= HS_MB_MAX_JOINTS) return fail(err, line, kw, "too many joints", HS_E_SIZE);
         hs_mb_joint *J = &st->joints[j];
-        static const hs_mb_joint zero;
+        static const hs_mb_joint zero = {0};
         *J = zero;
         if (npos != 3 || !copy_name(J->name, w[1])) return fail(err, line, kw, "expected: joint NAME KIND a=POINT ...", E);
         if (find_joint(st, w[1]) >= 0) return fail(err, line, w[1], "name already used", E);
@@ -298,7 +298,7 @@ static int parse_line(hs_mb_store *st, tok *w, int nw, int line, hs_mb_error *er
         const int e = D->nforces;
         if (e >= HS_MB_MAX_FORCES) return fail(err, line, kw, "too many force elements", HS_E_SIZE);
         hs_mb_force *F = &st->forces[e];
-        static const hs_mb_force zero;
+        static const hs_mb_force zero = {0};
         *F = zero;
         if (npos != 3 || !copy_name(F->name, w[1])) return fail(err, line, kw, "expected: force NAME KIND a=POINT ...", E);
         int kind = -1;
@@ -358,7 +358,7 @@ static int parse_line(hs_mb_store *st, tok *w, int nw, int line, hs_mb_error *er
 
 int hs_mb_parse(const char *buf, size_t len, hs_mb_store *st, hs_mb_error *err)
 {
-    static const hs_mb_desc zero_desc;
+    static const hs_mb_desc zero_desc = {0};
     static const tok none = {"", 0};
     if (!buf || !st || !err) return HS_E_NULL;
     err->line = 0; err->field[0] = 0; err->msg = "";
