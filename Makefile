@@ -31,8 +31,8 @@ $(BUILD)/obj/%.o: %.c $(wildcard rt/*.h model/*.h)
 
 CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/obj/%.o)
 
-$(BUILD)/hilstep-sim: port/host/sim_main.c port/host/hs_mb_file.c $(CORE_OBJ) $(wildcard port/host/*.h)
-	$(CC) $(CFLAGS_HOST) port/host/sim_main.c port/host/hs_mb_file.c $(CORE_OBJ) -o $@ -lm
+$(BUILD)/hilstep-sim: port/host/sim_main.c $(CORE_OBJ) $(wildcard port/host/*.h)
+	$(CC) $(CFLAGS_HOST) port/host/sim_main.c $(CORE_OBJ) -o $@ -lm
 
 # ---- host unit tests ----
 TEST_SRC := $(wildcard test/unit/*.c) test/host_main.c
@@ -72,6 +72,7 @@ sim-test: $(BUILD)/hilstep-sim
 -include port/cortex-m/cortex-m.mk
 -include port/linux-rt/linux-rt.mk
 -include test/figures/figures.mk
+-include test/peers/peers.mk
 -include test/mb/mb.mk
 
 test: check-tools

@@ -275,11 +275,48 @@ static int dsp(void)
     return fails;
 }
 
+/* ---- bad descriptions: refused with the line and field named ---- */
+static int bad_files(void)
+{
+    static hs_mb_store st;
+    static hs_mb_model mb;
+    static const struct { const char *text; int line; const char *field; } cases[] = {
+        {"body a planar mass=1\n", 1, "body"},                               /* no model line */
+        {"model x dim=4\n", 1, "dim"},
+        {"model x dim=2\nbody a planar mass=1 inertia=1 pos=1,2,3\n", 2, "pos"},
+        {"model x dim=2\nbody a planar mass=1 inertia=1\njoint j revolute a=b b=ground\n", 3, "a"},
+        {"model x dim=2\nbody a planar mass=0 inertia=1\n", 2, "body"},
+        {"model x dim=3\nbody a spatial mass=1 inertia=1,1,1 quat=1,1,0,0\n", 2, "body"},
+        {"model x dim=2\nbody a planar mass=1 inertia=1\nforce f motor a=a in=3\n", 3, "force"},
+        {"model x dim=2\nbody a planar mass=1e999 inertia=1\n", 2, "mass"},
+        {"model x dim=2\nbody a planar mass=1 inertia=1\noutput coord nosuch\n", 3, "nosuch"},
+        {"model x dim=2\nbody a planar mass=1 inertia=1\nbody a planar mass=1 inertia=1\n", 3, "a"},
+    };
+    int bad = 0;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        hs_mb_error err;
+        int rc = hs_mb_parse_compile(cases[i].text, strlen(cases[i].text), &st, &mb, 0, &err);
+        if (rc == 0 || err.line != cases[i].line || strcmp(err.field, cases[i].field)) {
+            printf("  case %zu: rc %d line %d field '%s' (%s)\n", i, rc, err.line, err.field, err.msg);
+            ++bad;
+        }
+    }
+    /* one body more than HS_MB_MAX_BODIES: refused at that line, nothing written past the tables */
+    static char big[HS_MB_MAX_BODIES * 48 + 64];
+    int n = snprintf(big, sizeof big, "model big dim=2\n");
+    for (int b = 0; b <= HS_MB_MAX_BODIES; ++b) n += snprintf(big + n, sizeof big - (size_t)n, "body b%d point2 mass=1\n", b);
+    hs_mb_error err;
+    int rc = hs_mb_parse_compile(big, (size_t)n, &st, &mb, 0, &err);
+    if (rc != HS_E_SIZE || err.line != HS_MB_MAX_BODIES + 2) { printf("  limit: rc %d line %d\n", rc, err.line); ++bad; }
+    return mb_check(bad == 0, "bad descriptions refused naming line and field (11 cases, one past HS_MB_MAX_BODIES)");
+}
+
 int mb_test_mech(const char *dir, const char *sim)
 {
     (void)sim;
     mech_dir = dir;
-    int fails = car_axle();
+    int fails = bad_files();
+    fails += car_axle();
     fails += all_configs();
     fails += slider_crank();
     fails += rigid_body();
