@@ -54,7 +54,7 @@ static int read_num(const char *s, int n, hs_real *out)
     if (i != n) return 0;
     double v = (double)m;
     if (m == 0) v = 0.0;
-    else if (ex >= -22 && ex <= 22 && m < (1ull << 53)) v = ex >= 0 ? v * p10[ex] : v / p10[-ex];
+    else if (ex >= -22 && ex <= 22 && m < (1ULL << 53)) v = ex >= 0 ? v * p10[ex] : v / p10[-ex];
     else {
         if (ex > 330 || ex < -360) return 0;
         while (ex > 22) { v *= 1e22; ex -= 22; }

@@ -26,7 +26,24 @@ grep -q 'misra-c2012-' "$T/self.txt" || { echo "  FAIL the misra addon reported 
 $PY "$HERE/misra_gate.py" "$T/self.txt" "$HERE/selftest/DEVIATIONS.md" --expect-open 1 >"$T/self.out" || fail=1
 grep -q 'passed, 0 failed' "$T/self.out" || { cat "$T/self.out"; fail=1; }
 
-run_addon "$T/tree.txt" rt model hil; rc=$?
+# The tree's findings are cached under BUILD/misra, keyed by the content of every file in
+# rt/ model/ hil/ and the tool versions: an unchanged tree costs nothing, a changed one one
+# full run (-j2, a fresh cppcheck build dir: cppcheck's own incremental cache keys on tokens
+# and would keep stale line numbers after a comment-only edit, which moves inline tags).
+B=${BUILD:-build}
+mkdir -p "$B/misra"
+key=$( { cppcheck --version; sha256sum "$(dirname "$(command -v cppcheck)")/../lib/x86_64-linux-gnu/cppcheck/addons/misra.py" 2>/dev/null;
+         find rt model hil -type f | LC_ALL=C sort | xargs sha256sum; } | sha256sum | cut -c1-16)
+cache="$B/misra/findings-$key.txt"
+if [ -f "$cache" ]; then
+    cp "$cache" "$T/tree.txt"; rc=0
+    echo "  (cached findings of this exact tree: $cache)"
+else
+    cb=$(mktemp -d "$B/misra/cb.XXXXXX")
+    run_addon "$T/tree.txt" --cppcheck-build-dir="$cb" -j2 rt model hil; rc=$?
+    rm -rf "$cb"
+    if [ $rc -eq 0 ]; then rm -f "$B"/misra/findings-*.txt; cp "$T/tree.txt" "$cache"; fi
+fi
 if [ $rc -ne 0 ] || grep -vqE '^[^:]+:[0-9]+:misra-c2012-[0-9]+\.[0-9]+$' "$T/tree.txt"; then
     echo "  FAIL cppcheck/misra addon: exit $rc or output that is not a finding:"
     grep -vE '^[^:]+:[0-9]+:misra-c2012-[0-9]+\.[0-9]+$' "$T/tree.txt" | head -20
