@@ -3,8 +3,8 @@
 # ns/step and ratios, energy change and constraint drift over 10 s, side by side (issue 9).
 # Installs the two libraries with apt-get when they are missing.
 # PEERS_ARGS: n = 8..128, h = 1 ms, T = 10 s, the stepper's default and semi-implicit Euler;
-# a 10-s accuracy run that would step longer than --budget seconds is skipped ("-"), e.g. ODE's
-# dWorldStep at n = 128 (about 25 ms per step, a dense solve). Whole target: about 10 minutes.
+# a 10-s accuracy run that would step longer than --budget seconds is skipped ("-"); ODE's
+# dWorldStep at n = 128 (a dense solve, about 25 ms per step) just fits. Up to ~15 minutes.
 PEERS_ARGS ?= --n 8,16,32,64,128 --methods default,symplectic --budget 240
 
 .PHONY: bench-peers peers-deps
