@@ -347,10 +347,13 @@ static void check_energy(void)
 {
     for (int i = 0; i < (int)(sizeof ECASES / sizeof ECASES[0]); ++i) {
         double rel = 1, gmax = 1, km = 0;
-        CHECK(energy_run(&ECASES[i], 3e-4, 1000, &rel, &gmax, &km) == 0);
-        report("energy change over 0.3 s (RK4)", ECASES[i].T->name, rel, TOLE);
+        /* the boards (quick) take 3x longer steps over the same 0.3 s: RK4's error is h^4 */
+        const int steps = hs_test_quick ? 300 : 1000;
+        CHECK(energy_run(&ECASES[i], 0.3 / steps, steps, &rel, &gmax, &km) == 0);
+        const double tol = hs_test_quick ? 100.0 * TOLE : TOLE; /* (3.3)^4 = 123 */
+        report("energy change over 0.3 s (RK4)", ECASES[i].T->name, rel, tol);
         CHECK_RANGE(km, 1e-3, 1e6); /* something moved */
-        CHECK_RANGE(rel, 0.0, TOLE);
+        CHECK_RANGE(rel, 0.0, tol);
         CHECK_RANGE(gmax, 0.0, TOLG);
     }
 }
@@ -376,7 +379,7 @@ static void check_rods(void)
     static int bb[HS_LADDER_BLOCK_INTS(HS_LADDER_N_MAX)];
     int bad = 0;
     CHECK(hs_model_init(&lm, &hs_ladder_type, &lp) == HS_OK);
-    for (int n = 1; n <= HS_LADDER_N_MAX; ++n) {
+    for (int n = 1; n <= HS_LADDER_N_MAX; n += hs_test_quick && n >= 10 ? 30 : 1) {
         hs_blocks b;
         bad += hs_model_set_param(&lm, "n", (hs_real)n) != HS_OK;
         bad += hs_ladder_type.blocks(&lm, &b, bb, (int)(sizeof bb / sizeof bb[0])) != HS_OK;
