@@ -40,15 +40,20 @@ TEST_SUITES += linux-test
 linux-test: linux-build
 	@sh test/linux/run_tests.sh $(BUILD)
 
+# `make run` (top Makefile) installs the tools, then makes run-main.
 RUN_DEFINED := 1
 ifeq ($(TARGET),qemu)
-run: qemu-run
+run-main: qemu-run
 else
-run: $(BUILD)/hilstep-rt $(BUILD)/hilstep-ecu
-	@sh $(LINUX_DIR)/run.sh $(BUILD) $(DURATION)
+run-main: $(BUILD)/hilstep-rt $(BUILD)/hilstep-ecu
+	@sh $(LINUX_DIR)/run.sh $(BUILD) $(DURATION) $(BUDGET_US)
 endif
-# a fresh machine: install the toolchains (qemu for TARGET=qemu) before building anything
-run: | check-tools
 
 rt-bench: $(BUILD)/hilstep-rt $(BUILD)/hilstep-ecu
 	@sh test/linux/rt_bench.sh $(BUILD) $(DURATION)
+
+# make run / make test install their tools before compiling; scratch files stay in build/.
+.PHONY: setup-test
+TEST_SUITES += setup-test
+setup-test:
+	@sh test/linux/setup_test.sh
