@@ -236,7 +236,7 @@ int hs_stepper_init(hs_stepper *s, const hs_stepper_def *def, const hs_model *m,
     hs_stepper st;
     st.def = *def;
     st.model = m;
-    st.nq = nq; st.nc = nc; st.nz = nz; st.nin = T->nin; st.n = n;
+    st.nq = nq; st.nc = nc; st.nz = nz; st.nin = m->d.nin; st.n = n;
     st.ready = 0;
     hs_real *w = reals;
     st.q = w; w += nq;
