@@ -281,6 +281,25 @@ int hs_plant_exit_code(const hs_plant *p, int output_lost, int budget_failed)
     return HS_EXIT_OK;
 }
 
+int hs_plant_model_init(hs_model *m, const hs_model_type *T, void *pblock, size_t pcap,
+                        char *why, size_t cap)
+{
+    if (T->param_size > pcap) {
+        why_set(why, cap, T->name, ": parameter block larger than this plant build's");
+        return HS_EXIT_SETUP;
+    }
+    int rc = hs_model_init(m, T, pblock);
+    hs_real ext;
+    /* The convention of the shipped models: `external` = 1 takes the inputs from the wire. */
+    if (rc == HS_OK && hs_model_get_param(m, "external", &ext) == HS_OK)
+        rc = hs_model_set_param(m, "external", HS_R(1.0));
+    if (rc != HS_OK) {
+        why_set(why, cap, "model init: ", hs_status_str(rc));
+        return HS_EXIT_SETUP;
+    }
+    return HS_EXIT_OK;
+}
+
 int hs_plant_model_by_name(hs_model *m, void *pblock, size_t pcap, const char *name,
                            char *why, size_t cap)
 {
@@ -296,18 +315,5 @@ int hs_plant_model_by_name(hs_model *m, void *pblock, size_t pcap, const char *n
         }
         return HS_EXIT_USAGE;
     }
-    if (T->param_size > pcap) {
-        why_set(why, cap, T->name, ": parameter block larger than this plant build's");
-        return HS_EXIT_SETUP;
-    }
-    int rc = hs_model_init(m, T, pblock);
-    hs_real ext;
-    /* The convention of the shipped models: `external` = 1 takes the inputs from the wire. */
-    if (rc == HS_OK && hs_model_get_param(m, "external", &ext) == HS_OK)
-        rc = hs_model_set_param(m, "external", HS_R(1.0));
-    if (rc != HS_OK) {
-        why_set(why, cap, "model init: ", hs_status_str(rc));
-        return HS_EXIT_SETUP;
-    }
-    return HS_EXIT_OK;
+    return hs_plant_model_init(m, T, pblock, pcap, why, cap);
 }

@@ -166,6 +166,12 @@ void hs_plant_terminate(hs_plant *p);
  * failed). One table for every port: hs_exit.h. */
 int hs_plant_exit_code(const hs_plant *p, int output_lost, int budget_failed);
 
+/* Model instance of type T into m with parameter block pblock (pcap bytes): defaults, then
+ * `external` = 1 when the model has that parameter (inputs come from the wire). A model built
+ * from a description sets m->desc afterwards. HS_EXIT_OK or HS_EXIT_SETUP with why. */
+int hs_plant_model_init(hs_model *m, const hs_model_type *T, void *pblock, size_t pcap,
+                        char *why, size_t cap);
+
 /* Model selection by name from the registry into m with parameter block pblock (pcap bytes):
  * sets the model's `external` parameter to 1 when it has one (inputs come from the wire).
  * HS_EXIT_OK, or HS_EXIT_USAGE with the reason (and the known names) in why. */

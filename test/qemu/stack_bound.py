@@ -24,8 +24,9 @@ LIBGCC_ALLOWANCE = 64
 ROOTS = ["main", "hs_pendsv_handler", "hs_systick_handler", "hs_fault_report"]
 BRANCH_RELOCS = {"R_ARM_THM_CALL", "R_ARM_THM_JUMP24", "R_ARM_THM_JUMP19", "R_ARM_CALL",
                  "R_ARM_JUMP24", "R_ARM_THM_JUMP11", "R_ARM_THM_JUMP8"}
-# The objects of hilstep-test(-stop).elf; hs_frame_stop is the superset of the two policies.
-FILES = ["port/cortex-m/board", "port/cortex-m/hs_app", "port/cortex-m/hs_frame_stop",
+# The objects of hilstep-test(-stop).elf; hs_tick_stop is the superset of the two policies;
+# the plant application's hil/ objects are globbed below like rt/ and model/.
+FILES = ["port/cortex-m/board", "port/cortex-m/hs_app", "port/cortex-m/hs_tick_stop",
          "port/cortex-m/libc_min", "test/qemu/fw_test"]
 
 NODE_RE = re.compile(r'node: \{ title: "([^"]+)" label: "[^"]*\\n(\d+) bytes \(([^)]*)\)')
@@ -54,7 +55,8 @@ def address_taken(obj, titles):
 def main():
     obj = Path(sys.argv[1])
     bases = [obj / f for f in FILES] + sorted(p.with_suffix("") for p in (obj / "rt").glob("*.ci")) \
-        + sorted(p.with_suffix("") for p in (obj / "model").glob("*.ci"))
+        + sorted(p.with_suffix("") for p in (obj / "model").glob("*.ci")) \
+        + sorted(p.with_suffix("") for p in (obj / "hil").glob("*.ci"))
     size, edges, taken = {}, {}, set()
     for b in bases:
         text = b.with_suffix(".ci").read_text()
