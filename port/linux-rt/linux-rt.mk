@@ -57,3 +57,9 @@ rt-bench: $(BUILD)/hilstep-rt $(BUILD)/hilstep-ecu
 TEST_SUITES += setup-test
 setup-test:
 	@sh test/linux/setup_test.sh
+
+# The Wireshark dissector (hil/hilstep.lua) checked against a live loopback capture.
+.PHONY: wireshark-test
+TEST_SUITES += wireshark-test
+wireshark-test: $(BUILD)/hilstep-rt $(BUILD)/hilstep-ecu
+	@sh test/linux/wireshark_test.sh $(BUILD)
