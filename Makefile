@@ -72,6 +72,8 @@ sim-test: $(BUILD)/hilstep-sim
 -include port/cortex-m/cortex-m.mk
 -include port/linux-rt/linux-rt.mk
 -include test/figures/figures.mk
+-include test/peers/peers.mk
+-include test/mb/mb.mk
 
 # `make test` and `make run` install what they need first, as the first command of their own
 # recipe and before the sub-make that compiles anything: as a prerequisite (even order-only)
