@@ -227,10 +227,20 @@ rc=$?
 wait $SK
 st() { sed -n "s/^$2=//p" "$1" 2>/dev/null; }
 [ $rc -eq 4 ] && ok "persistent refusal: exit 4" || ko "persistent refusal: exit $rc (want 4)"
-[ "$(st "$T/fh.stats" frames)" = 210 ] && [ "$(st "$T/fh.stats" step_faults)" = 10 ] \
-    && [ "$(st "$T/fh.stats" step_fault_run_max)" = 10 ] \
-    && ok "stopped after 200 good + 10 held frames (frames 210, faults 10)" \
-    || ko "frames '$(st "$T/fh.stats" frames)' faults '$(st "$T/fh.stats" step_faults)' (want 210, 10)"
+# From tick 200 every step is refused: exactly 10 frames are held (FAULT), the 10th is the last
+# frame of the run, and nothing before tick 200 is flagged.
+$PY - "$T/fh.csv" <<'PYEOF' >"$T/fh.chk" 2>&1
+import csv, sys
+h, *rows = list(csv.reader(open(sys.argv[1])))
+it, ifl = h.index("tick"), h.index("flags")
+fault = [int(r[it]) for r in rows if int(r[ifl]) & 4]
+ok = len(fault) == 10 and min(fault) >= 200 and int(rows[-1][it]) == max(fault) \
+     and fault == [int(r[it]) for r in rows[-10:]]
+print("ok" if ok else f"FAIL fault ticks {fault}, last tick {rows[-1][it] if rows else None}")
+PYEOF
+[ "$(st "$T/fh.stats" step_faults)" = 10 ] && [ "$(st "$T/fh.stats" step_fault_run_max)" = 10 ] && grep -q '^ok$' "$T/fh.chk" \
+    && ok "stopped after 10 held frames in a row from tick 200 (the last 10 CSV rows, flag FAULT)" \
+    || { ko "faults '$(st "$T/fh.stats" step_faults)' run '$(st "$T/fh.stats" step_fault_run_max)' (want 10, 10)"; cat "$T/fh.chk"; }
 fl=$(st "$T/fh.sink" flags)
 [ -n "$fl" ] && [ $((fl & 12)) -eq 12 ] && grep -q '^value0=0$' "$T/fh.sink" && grep -q '^value1=1$' "$T/fh.sink" \
     && ok "last frame SAFE|FINAL with the declared fallbacks (flags $fl)" || { ko "safe frame not seen"; cat "$T/fh.sink"; }

@@ -76,22 +76,34 @@ def main():
             return 1
     unknown = set()
 
-    def depth(fn, path, via_indirect):
-        if fn == "__indirect_call":
-            return max([depth(c, path, True) for c in sorted(taken)] or [0])
-        if fn not in size:
+    # Longest path by depth-first search with one memo per function: linear in the graph.
+    # (Re-walking every address-taken function at every indirect call site was exponential
+    # once the model library grew: minutes, then hours.) A cycle that passes through
+    # __indirect_call is cut there; a cycle of direct calls is recursion and voids the bound.
+    memo, stack = {}, []
+
+    def depth(fn):
+        if fn in memo:
+            return memo[fn]
+        if fn != "__indirect_call" and fn not in size:
             unknown.add(fn)
             return LIBGCC_ALLOWANCE
-        if fn in path:
-            if via_indirect:
+        if fn in stack:
+            if "__indirect_call" in stack[stack.index(fn):]:
                 return 0
             raise RecursionError(fn)
-        p2 = path | {fn}
-        return size[fn] + max([depth(c, p2, via_indirect and c != "__indirect_call")
-                               for c in edges.get(fn, ())] or [0])
+        stack.append(fn)
+        if fn == "__indirect_call":
+            d = max([depth(c) for c in sorted(taken)] or [0])
+        else:
+            d = size[fn] + max([depth(c) for c in sorted(edges.get(fn, ()))] or [0])
+        stack.pop()
+        memo[fn] = d
+        return d
 
+    sys.setrecursionlimit(100000)
     try:
-        parts = {r: depth(r, frozenset(), False) for r in ROOTS}
+        parts = {r: depth(r) for r in ROOTS}
     except RecursionError as e:
         print(f"recursion through {e}: no static bound")
         return 1
