@@ -52,6 +52,7 @@ typedef struct options {
     const char *hist;     /* histogram file, "-" = stdout */
     const char *stats;    /* key=value stats file, NULL = none */
     int quiet;            /* no live status */
+    int verbose;          /* the full counter list in the console summary */
     int list_signals;     /* print the signal map and exit */
     int max_rx;           /* datagrams drained per frame at most */
     double budget_us;     /* latency budget (us), 0 = the period */
@@ -161,6 +162,7 @@ static void usage(FILE *f)
 "                      build/hilstep-rt.hist; '-' = stdout); the console gets percentiles\n"
 "  --stats FILE        all end-of-run counters as key=value lines (for scripts)\n"
 "  --quiet             no live status line\n"
+"  --verbose           every counter in the console summary (as --stats writes them)\n"
 "  --signals           print the model's signal map (wire order, units, scale, offset,\n"
 "                      range, fallback, stale limit) and exit\n"
 "test switches\n"
@@ -226,6 +228,7 @@ static int parse_options(int argc, char **argv, options *o)
 #define NEED_ARG() do { if (!v) { fprintf(stderr, "hilstep-rt: %s needs a value\n", a); return -1; } ++i; } while (0)
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(stdout); exit(HS_EXIT_OK); }
         else if (!strcmp(a, "--quiet")) o->quiet = 1;
+        else if (!strcmp(a, "--verbose")) o->verbose = 1;
         else if (!strcmp(a, "--signals")) o->list_signals = 1;
         else if (!strcmp(a, "--model")) { NEED_ARG(); o->model = v; }
         else if (!strcmp(a, "--method")) {
@@ -733,6 +736,47 @@ static void report(FILE *f, kv_fn kv, const app *a, int exit_code)
     kv(f, "exit_code", (double)exit_code, "");
 }
 
+/* The console summary: a dozen lines named after the stats keys (--stats has every one). */
+static void summary(const app *a)
+{
+    const hs_plant *p = &a->plant;
+    const hs_rx_stats *s = &p->rx.st;
+    const uint64_t ticks = p->frames ? p->last_tick + 1u : 0u;
+    printf("  frames %llu stepped of %llu ticks: missed_ticks %llu, overrun_frames %llu; sim_time "
+           "%.3f s, time_base %.3f s\n", (unsigned long long)p->frames, (unsigned long long)ticks,
+           (unsigned long long)p->missed_ticks, (unsigned long long)p->overrun_frames,
+           (double)p->st.t, (double)ticks * (double)a->o.period_ns * 1e-9);
+    printf("  step time: median %.2f us, p99.9 %.2f us, max %.2f us; step_faults %llu (refused "
+           "steps); max_abs_g %.2e\n", (double)hs_hist_quantile(&a->exec, 0.5) / 1e3,
+           (double)hs_hist_quantile(&a->exec, 0.999) / 1e3, (double)a->exec.max / 1e3,
+           (unsigned long long)p->faults, p->gmax);
+    printf("  ECU link: rx_datagrams %llu = rx_accepted %llu (used %llu, superseded %llu, "
+           "unapplied %llu) + rx_rejected %llu\n", (unsigned long long)s->datagrams,
+           (unsigned long long)s->accepted, (unsigned long long)s->used,
+           (unsigned long long)s->superseded, (unsigned long long)s->unapplied,
+           (unsigned long long)hs_rx_rejected_total(&p->rx));
+    if (hs_rx_rejected_total(&p->rx)) {
+        printf("    rejected:");
+        for (int r = 1; r < HS_RX_REASONS; ++r)
+            if (s->rejected[r]) printf(" %s %llu", hs_rx_reason_name(r), (unsigned long long)s->rejected[r]);
+        printf("\n");
+    }
+    printf("    clamped values %llu, stale ticks %llu, kernel drops %u, seq gaps %llu, peer "
+           "restarts %llu; tx_frames %llu (send errors %llu)\n", (unsigned long long)s->clamped,
+           (unsigned long long)s->stale_frames, a->udp.kernel_drops,
+           (unsigned long long)s->seq_gaps, (unsigned long long)s->peer_restarts,
+           (unsigned long long)p->tx.frames, (unsigned long long)a->udp.send_errors);
+    printf("  telemetry_rows %llu (lost %llu, ring drops %u)\n", (unsigned long long)a->rows_written,
+           (unsigned long long)a->rows_lost, hs_ring_drops(&a->ring));
+    printf("  outputs at the end:");
+    for (int i = 0; i < p->d.nout; ++i)
+        printf(" %s %.6g %s%s", p->tx.sig[i]->name,
+               p->safe ? p->tx.sig[i]->fallback : (double)p->y[i], p->tx.sig[i]->unit,
+               i + 1 < p->d.nout ? "," : "");
+    printf("%s\n", p->safe ? " (safe values)" : "");
+    printf("  every counter: %s\n", a->o.stats ? a->o.stats : "--stats FILE, or --verbose");
+}
+
 /* Writes the stats or histogram file opened at start; every write checked. */
 static void outfile_finish(outfile *o)
 {
@@ -928,7 +972,8 @@ int main(int argc, char **argv)
                     : "complete";
     printf("summary (%s)%s\n", how,
            hs_rt_is_hard(&a->rtr) ? "" : " - NOT hard real-time, see rt: lines above");
-    report(stdout, kv_pretty, a, code);
+    if (a->o.verbose) report(stdout, kv_pretty, a, code);
+    else summary(a);
     if (p->missed_ticks)
         printf("  note: sim_time trails time_base by the %llu missed ticks (never stepped back "
                "to back)\n", (unsigned long long)p->missed_ticks);
