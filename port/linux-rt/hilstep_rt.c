@@ -12,6 +12,7 @@
 #include "hs_apps.h"
 #include "hs_hist.h"
 #include "hs_linux.h"
+#include "hs_mb_file.h"
 #include "hs_models.h"
 #include "hs_plant.h"
 #include "hs_ring.h"
@@ -35,6 +36,7 @@
 
 typedef struct options {
     const char *model;
+    const char *model_file; /* multibody description (.hsm), NULL = --model from the registry */
     hs_method method;
     hs_form form;
     hs_stab stab;
@@ -104,7 +106,9 @@ static app A;
 static volatile sig_atomic_t g_stop;
 static volatile sig_atomic_t g_signal;
 static hs_real g_reals[HS_STEPPER_REALS(HS_PLANT_MAX_NQ, HS_PLANT_MAX_NC, HS_PLANT_MAX_NZ)];
-static int g_ints[HS_STEPPER_INTS(HS_PLANT_MAX_NQ, HS_PLANT_MAX_NC)];
+/* The macro bounds the dense backend; block models on the sparse one also keep their analysis
+ * here, so there is room for that (hs_stepper_workspace gives the exact need). */
+static int g_ints[HS_STEPPER_INTS(HS_PLANT_MAX_NQ, HS_PLANT_MAX_NC) + (1 << 16)];
 static uint32_t g_lat_bins[LAT_BINS];
 static uint32_t g_exec_bins[EXEC_BINS];
 static hs_tm_row g_ring_store[RING_CAP];
@@ -127,6 +131,8 @@ static void usage(FILE *f)
 "                      `external` parameter gets external=1, its inputs come from the wire.\n"
 "                      Each shipped model has a signal map (--signals); others get a generic\n"
 "                      one from their input/output names (+-1e9, fallback 0, stale 20)\n"
+"  --model-file FILE   a multibody description (.hsm, see README \"Writing your own model\")\n"
+"                      instead of --model; its inputs and outputs get the generic map\n"
 "  --param KEY=VALUE   set a model parameter (repeatable), e.g. --param v_ref=2\n"
 "  --method M          explicit|symplectic|j1|j2|j3|jexact (default j2)\n"
 "  --form F            index1|index2 (default index2)\n"
@@ -231,6 +237,7 @@ static int parse_options(int argc, char **argv, options *o)
         else if (!strcmp(a, "--verbose")) o->verbose = 1;
         else if (!strcmp(a, "--signals")) o->list_signals = 1;
         else if (!strcmp(a, "--model")) { NEED_ARG(); o->model = v; }
+        else if (!strcmp(a, "--model-file")) { NEED_ARG(); o->model_file = v; }
         else if (!strcmp(a, "--method")) {
             NEED_ARG();
             if (parse_enum(v, method_name_i, HS_METHOD_COUNT, &e)) goto bad;
@@ -807,7 +814,17 @@ static int outfile_open(outfile *o, const char *path, const char *opt)
  * plugs in here as well. */
 static int select_model(app *a, char *why, size_t cap)
 {
-    int rc = hs_plant_model_by_name(&a->model, &a->pblock, sizeof a->pblock, a->o.model, why, cap);
+    static hs_mb_store mb_store; /* --model-file: the description and its compiled tables */
+    static hs_mb_model mb_model;
+    int rc;
+    if (a->o.model_file) {
+        if (hs_mb_load_file_msg(a->o.model_file, &mb_store, &mb_model, 0, why, cap))
+            return HS_EXIT_USAGE;
+        rc = hs_plant_model_init(&a->model, &mb_model.type, &a->pblock, sizeof a->pblock, why, cap);
+        a->model.desc = &mb_model;
+    } else {
+        rc = hs_plant_model_by_name(&a->model, &a->pblock, sizeof a->pblock, a->o.model, why, cap);
+    }
     if (rc != HS_EXIT_OK) return rc;
     for (int i = 0; i < a->o.nparams; ++i) {
         int r = hs_model_set_param(&a->model, a->o.pname[i], (hs_real)a->o.pval[i]);
