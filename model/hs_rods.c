@@ -5,7 +5,14 @@
 int hs_rods_blocks(const hs_rods *r, hs_blocks *b, int *buf, int nbuf)
 {
     if (!r || !b || !buf) return HS_E_NULL;
-    if (nbuf < HS_RODS_BLOCK_INTS(r->nr, r->nj)) return HS_E_SIZE;
+    /* exactly the ints the pattern occupies: a caller may size buf from a previous call */
+    int ncq_need = 0;
+    for (int k = 0; k < r->nj; ++k) {
+        hs_rod_joint j;
+        r->joint(r->arg, k, &j);
+        ncq_need += j.b >= 0 ? 2 : 1;
+    }
+    if (nbuf < r->nr + 1 + r->nj + 1 + 2 * r->nr + 2 * ncq_need) return HS_E_SIZE;
     int *qb = buf, *cb = qb + r->nr + 1, *qq = cb + r->nj + 1, *cq = qq + 2 * r->nr;
     for (int i = 0; i <= r->nr; ++i) qb[i] = 3 * i;
     for (int k = 0; k <= r->nj; ++k) cb[k] = 2 * k;
