@@ -349,6 +349,20 @@ grep -q "warning: no frame from the ECU at $ECU applied for 1.0 s" "$T/b2.out" &
 grep -qE '^in +0 +road_dy +m ' "$T/sig.out" && grep -qE '^out +5 +F_right +N ' "$T/sig.out" \
     && ok "car axle ships a signal map: road_dy in, positions and spring forces out" || ko "car axle map"; 
 
+echo "--- model selection: a description file and a parameter-sized model run through the same plant"
+"$B/hilstep-rt" --model-file model/mech/pendulum.hsm --signals >"$T/mf.sig" 2>&1; rc=$?
+[ $rc -eq 0 ] && grep -qE '^out +0 +bob\.x +m ' "$T/mf.sig" && ok "--model-file pendulum.hsm: generic map from its output labels (bob.x m ...)" \
+    || { ko "--model-file --signals: exit $rc"; head -5 "$T/mf.sig"; }
+timeout -k 2 20 "$B/hilstep-rt" --listen $PLANT --peer $ECU --model-file model/mech/pendulum.hsm --duration 0.3 --quiet $LOOSE \
+    --log none --stats "$T/mf.stats" >"$T/mf.out" 2>&1; rc=$?
+[ $rc -eq 0 ] && [ "$(st "$T/mf.stats" step_faults)" = 0 ] && ok "--model-file pendulum.hsm: 0.3 s plant run, exit 0, no refused step" \
+    || { ko "--model-file run: exit $rc"; tail -3 "$T/mf.out"; }
+"$B/hilstep-rt" --model-file /nonexistent.hsm --signals >"$T/mf.err" 2>&1; rc=$?
+[ $rc -eq 1 ] && grep -q "cannot open" "$T/mf.err" && ok "--model-file missing: exit 1 with the reason" || ko "--model-file missing: exit $rc"
+timeout -k 2 20 "$B/hilstep-rt" --listen $PLANT --peer $ECU --model chain --duration 0.3 --quiet $LOOSE \
+    --log none --stats "$T/ch.stats" >"$T/ch.out" 2>&1; rc=$?
+[ $rc -eq 0 ] && ok "--model chain: exit 0 ($(st "$T/ch.stats" frames) frames)" || { ko "--model chain: exit $rc"; tail -3 "$T/ch.out"; }
+
 if [ $fail -eq 0 ]; then rm -rf "$T"; else echo "(files kept in $T)"; fi
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]
