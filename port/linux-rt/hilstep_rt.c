@@ -51,7 +51,7 @@ typedef struct options {
     double duration;      /* s; 0 = until a signal */
     int policy_stop;      /* 0 skip, 1 stop */
     const char *log;      /* CSV path, "" = none */
-    const char *hist;     /* histogram file, "-" = stdout */
+    const char *hist;     /* histogram file, "-" = stdout, NULL = none */
     const char *stats;    /* key=value stats file, NULL = none */
     int quiet;            /* no live status */
     int verbose;          /* the full counter list in the console summary */
@@ -164,8 +164,8 @@ static void usage(FILE *f)
 "  --log FILE          telemetry CSV, one row per stepped frame (default\n"
 "                      build/hilstep-rt.csv; 'none' = no CSV, rows still counted). Complete\n"
 "                      rows reach the file at least every 50 ms\n"
-"  --hist FILE         latency histogram in cyclictest -h format (default\n"
-"                      build/hilstep-rt.hist; '-' = stdout); the console gets percentiles\n"
+"  --hist FILE         latency histogram in cyclictest -h format, 1 us bins ('-' = stdout);\n"
+"                      the console always gets the percentiles\n"
 "  --stats FILE        all end-of-run counters as key=value lines (for scripts)\n"
 "  --quiet             no live status line\n"
 "  --verbose           every counter in the console summary (as --stats writes them)\n"
@@ -220,7 +220,6 @@ static int parse_options(int argc, char **argv, options *o)
     o->duration = 10.0;
     o->log = "build/hilstep-rt.csv";
     o->max_rx = 64;
-    o->hist = "build/hilstep-rt.hist";
     o->fault_hold = 10;
     o->linger_ms = 50;
     o->inject_tick = -1;
@@ -1003,6 +1002,7 @@ int main(int argc, char **argv)
            (double)hs_hist_quantile(&a->lat, 0.99) / 1e3,
            (double)hs_hist_quantile(&a->lat, 0.999) / 1e3, (double)a->lat.max / 1e3);
     if (a->o.hist && strcmp(a->o.hist, "-")) printf("; 1 us bins (cyclictest -h format): %s", a->o.hist);
+    else if (!a->o.hist) printf("; --hist FILE for the 1 us bins");
     printf("\n");
     if (a->o.log[0]) printf("telemetry CSV: %s (%llu rows, %llu lost, %u dropped)\n", a->o.log,
                             (unsigned long long)a->rows_written, (unsigned long long)a->rows_lost,
