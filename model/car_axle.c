@@ -197,7 +197,9 @@ static int curvature(const hs_model *m, hs_real t, const hs_real *q, const hs_re
 
 /* Kinetic energy K |u|^2 / 2, the two springs (unit stiffness, (|s| - L0)^2 / 2) and gravity
  * K g (yl + yr). The road moves the right spring's anchor and the rheonomic constraint, so E
- * is not conserved unless r = 0 (or w = 0): the difference is the work done by the road. */
+ * is not conserved unless r = 0 (or w = 0): the difference is the work done by the road.
+ * energy() sees no inputs: with external = 1 the right spring is measured from the road
+ * without the HIL's extra height, so E then also omits what that input changes. */
 static int energy(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
                   const hs_real *z, hs_real *E)
 {
