@@ -29,6 +29,7 @@ typedef struct hs_car_axle_params {
     hs_real r;     /* road bump amplitude */
     hs_real w;     /* road bump angular frequency (rad/time) */
     hs_real g;     /* gravity */
+    hs_real external; /* 0: the published problem; 1: input 0 = extra road height (m, HIL) */
 } hs_car_axle_params;
 extern const hs_model_type hs_car_axle_type;
 /* Published reference solution at t = 3 (test set soln): xl yl xr yr xl' yl' xr' yr' lam1 lam2. */
@@ -117,7 +118,7 @@ extern const hs_model_type hs_ladder_type;
 #define HS_MODELS_MAX_NC 2
 #define HS_MODELS_MAX_NZ 1
 #define HS_MODELS_MAX_NIN 1
-#define HS_MODELS_MAX_NOUT 4
+#define HS_MODELS_MAX_NOUT 6
 #define HS_MODELS_MAX_PARAM_BYTES 64
 
 /* NULL-terminated list of every model type. */

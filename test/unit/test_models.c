@@ -40,6 +40,7 @@ typedef struct mcase {
 static const mcase CASES[] = {
     {&hs_test_eq_type, {"a", "b", 0}, {4.0, 0.5, 0}},
     {&hs_car_axle_type, {0, 0, 0}, {0, 0, 0}},
+    {&hs_car_axle_type, {"external", 0, 0}, {1.0, 0, 0}},
     {&hs_circular_track_type, {"f_radial", 0, 0}, {2.0, 0, 0}},
     {&hs_circular_track_type, {"external", 0, 0}, {1.0, 0, 0}},
     {&hs_pendulum_type, {0, 0, 0}, {0, 0, 0}},
