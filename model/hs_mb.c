@@ -44,14 +44,14 @@ static void initial_state(const hs_mb_model *mb, hs_real *q, hs_real *u)
     }
 }
 
-static int mb_initial(const hs_model *m, hs_real t0, hs_real *q, hs_real *u, hs_real *z)
+int hs_mb_fn_initial(const hs_model *m, hs_real t0, hs_real *q, hs_real *u, hs_real *z)
 {
     (void)t0; (void)z;
     initial_state(MB(m), q, u);
     return HS_OK;
 }
 
-static int mb_mass(const hs_model *m, hs_real t, const hs_real *q, hs_real *M)
+int hs_mb_fn_mass(const hs_model *m, hs_real t, const hs_real *q, hs_real *M)
 {
     (void)t;
     const hs_mb_model *mb = MB(m);
@@ -81,34 +81,33 @@ static int mb_mass(const hs_model *m, hs_real t, const hs_real *q, hs_real *M)
     return HS_OK;
 }
 
-static int mb_force(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
+int hs_mb_fn_force(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
                     const hs_real *z, const hs_real *in, hs_real *f)
 {
     (void)z;
     return mb_forces(MB(m), t, q, u, in, f, NULL, NULL);
 }
 
-static int mb_force_jac(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
+int hs_mb_fn_force_jac(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
                         const hs_real *z, const hs_real *in, hs_real *fq, hs_real *fu)
 {
     (void)z;
-    hs_real f[HS_MB_MAX_NQ];
-    return mb_forces(MB(m), t, q, u, in, f, fq, fu);
+    return mb_forces(MB(m), t, q, u, in, NULL, fq, fu);
 }
 
-static int mb_constraint_fn(const hs_model *m, hs_real t, const hs_real *q, hs_real *g,
+int hs_mb_fn_constraint(const hs_model *m, hs_real t, const hs_real *q, hs_real *g,
                             hs_real *G, hs_real *gt)
 {
     return mb_constraint(MB(m), t, q, g, G, gt);
 }
 
-static int mb_gamma_fn(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
+int hs_mb_fn_gamma(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
                        hs_real *gam)
 {
     return mb_gamma(MB(m), t, q, u, gam);
 }
 
-static int mb_curvature_fn(const hs_model *m, hs_real t, const hs_real *q, const hs_real *lambda,
+int hs_mb_fn_curvature(const hs_model *m, hs_real t, const hs_real *q, const hs_real *lambda,
                            hs_real *K)
 {
     return mb_curvature(MB(m), t, q, lambda, K);
@@ -147,7 +146,7 @@ hs_real hs_mb_energy(const hs_mb_model *mb, const hs_real *q, const hs_real *u)
     return T + mb_potential(mb, HS_R(0.0), q);
 }
 
-static int mb_energy_fn(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
+int hs_mb_fn_energy(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
                         const hs_real *z, hs_real *E)
 {
     (void)z;
@@ -180,7 +179,7 @@ static int output_count(const hs_mb_model *mb, const hs_mb_output *o)
     }
 }
 
-static int mb_output_fn(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
+int hs_mb_fn_output(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
                         const hs_real *z, const hs_real *in, hs_real *y)
 {
     (void)z; (void)in;
@@ -240,7 +239,7 @@ static int mb_output_fn(const hs_model *m, hs_real t, const hs_real *q, const hs
         }
         case HS_MB_OUT_ENERGY: {
             hs_real E;
-            (void)mb_energy_fn(m, t, q, u, NULL, &E);
+            (void)hs_mb_fn_energy(m, t, q, u, NULL, &E);
             { y[k] = E; ++k; }
             break;
         }
@@ -481,7 +480,7 @@ int hs_mb_compile(const hs_mb_desc *D, hs_mb_model *mb, int packed, int *bad_ind
     }
     /* set values of prismatic and fixed joints: the initial relative configuration */
     {
-        hs_real q0[HS_MB_MAX_NQ], u0[HS_MB_MAX_NQ], g[HS_MB_MAX_NC];
+        hs_real *q0 = mb->scratch, *u0 = &mb->scratch[HS_MB_MAX_NQ], *g = &mb->scratch[2 * HS_MB_MAX_NQ];
         initial_state(mb, q0, u0);
         const int keep = mb->packed;
         mb->packed = 0;
@@ -575,18 +574,18 @@ int hs_mb_compile(const hs_mb_desc *D, hs_mb_model *mb, int packed, int *bad_ind
     T->in_names = mb->nin ? mb->in_names : NULL;
     T->out_names = mb->nout ? mb->out_names : NULL;
     T->check = mb_check;
-    T->initial = mb_initial;
-    T->mass = mb_mass;
-    T->force = mb_force;
-    T->force_jac = mb_force_jac;
-    T->constraint = mb->nc ? mb_constraint_fn : NULL;
-    T->gamma = mb->nc ? mb_gamma_fn : NULL;
+    T->initial = hs_mb_fn_initial;
+    T->mass = hs_mb_fn_mass;
+    T->force = hs_mb_fn_force;
+    T->force_jac = hs_mb_fn_force_jac;
+    T->constraint = mb->nc ? hs_mb_fn_constraint : NULL;
+    T->gamma = mb->nc ? hs_mb_fn_gamma : NULL;
     T->zdot = NULL;
-    T->output = mb->nout ? mb_output_fn : NULL;
+    T->output = mb->nout ? hs_mb_fn_output : NULL;
     T->dims = NULL;
     T->blocks = mb->packed ? mb_blocks_fn : NULL;
-    T->curvature = mb->nc ? mb_curvature_fn : NULL;
-    T->energy = mb_energy_fn;
+    T->curvature = mb->nc ? hs_mb_fn_curvature : NULL;
+    T->energy = hs_mb_fn_energy;
     *bad_index = -1;
     return HS_OK;
 }

@@ -6,7 +6,7 @@
 /* Adds J^T F of point k into f. */
 static void add_jtf(const hs_mb_model *mb, const mb_pk *k, const hs_real *F, hs_real s, hs_real *f)
 {
-    if (k->body < 0) return;
+    if (k->body < 0 || !f) return; /* f = NULL: Jacobians only */
     hs_real *fb = &f[mb->qoff[k->body]];
     for (int j = 0; j < k->nb; ++j)
         fb[j] += s * (k->J[0][j] * F[0] + k->J[1][j] * F[1] + k->J[2][j] * F[2]);
@@ -66,9 +66,8 @@ static void quat_terms(const hs_mb_model *mb, int b, const hs_real *q, const hs_
         Jw[i] = B->inertia[i] * w[i];
     }
     const hs_real pd2 = pd[0] * pd[0] + pd[1] * pd[1] + pd[2] * pd[2] + pd[3] * pd[3];
-    hs_real *fb = &f[mb->qoff[b] + 3];
     for (int i = 0; i < 4; ++i)
-        fb[i] += -HS_R(8.0) * (Gd[0][i] * Jw[0] + Gd[1][i] * Jw[1] + Gd[2][i] * Jw[2]) - kk * p[i] * pd2;
+        if (f) f[mb->qoff[b] + 3 + i] += -HS_R(8.0) * (Gd[0][i] * Jw[0] + Gd[1][i] * Jw[1] + Gd[2][i] * Jw[2]) - kk * p[i] * pd2;
     if (!fq) return;
     for (int i = 0; i < 4; ++i)
         for (int j = 0; j < 4; ++j) {
@@ -89,7 +88,7 @@ static void quat_terms(const hs_mb_model *mb, int b, const hs_real *q, const hs_
 /* Planar torque tau on body b (about z); ground ignored. */
 static void add_torque(const hs_mb_model *mb, int b, hs_real tau, hs_real *f)
 {
-    if (b >= 0) f[mb->qoff[b] + 2] += tau;
+    if (b >= 0 && f) f[mb->qoff[b] + 2] += tau;
 }
 
 /* Planar relative rotation spring-damper between bodies A and B (B may be ground). */
@@ -117,11 +116,11 @@ int mb_forces(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real 
 {
     const hs_mb_desc *D = mb->desc;
     const int dim = D->dim;
-    for (int i = 0; i < mb->nq; ++i) f[i] = HS_R(0.0);
+    if (f) for (int i = 0; i < mb->nq; ++i) f[i] = HS_R(0.0);
     if (fq) { mb_qq_zero(mb, fq); mb_qq_zero(mb, fu); }
     for (int b = 0; b < D->nbodies; ++b) {
         const hs_mb_body *B = &D->bodies[b];
-        for (int i = 0; i < dim; ++i) f[mb->qoff[b] + i] += B->mass * D->gravity[i];
+        if (f) for (int i = 0; i < dim; ++i) f[mb->qoff[b] + i] += B->mass * D->gravity[i];
         if (B->kind == HS_MB_SPATIAL) quat_terms(mb, b, q, u, f, fq, fu);
     }
     for (int e = 0; e < D->nforces; ++e) {
@@ -188,7 +187,7 @@ int mb_forces(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real 
                 mb_quat_E(p, Ep);
                 for (int i = 0; i < 3; ++i) tau[i] = E->scale * in[E->in0 + i];
                 for (int i = 0; i < 4; ++i)
-                    f[mb->qoff[b] + 3 + i] += HS_R(2.0) * (Ep[0][i] * tau[0] + Ep[1][i] * tau[1] + Ep[2][i] * tau[2]);
+                    if (f) f[mb->qoff[b] + 3 + i] += HS_R(2.0) * (Ep[0][i] * tau[0] + Ep[1][i] * tau[1] + Ep[2][i] * tau[2]);
                 if (fq)
                     for (int j = 0; j < 4; ++j) {
                         hs_real ej[4] = {0, 0, 0, 0}, Ee[3][4];
@@ -211,7 +210,7 @@ int mb_forces(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real 
             return HS_E_MODEL;
         }
     }
-    return hs_all_finite(f, mb->nq) ? HS_OK : HS_E_MODEL;
+    return (!f || hs_all_finite(f, mb->nq)) ? HS_OK : HS_E_MODEL;
 }
 
 hs_real mb_potential(const hs_mb_model *mb, hs_real t, const hs_real *q)
