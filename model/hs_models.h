@@ -29,6 +29,7 @@ typedef struct hs_car_axle_params {
     hs_real r;     /* road bump amplitude */
     hs_real w;     /* road bump angular frequency (rad/time) */
     hs_real g;     /* gravity */
+    hs_real external; /* 0: the published problem; 1: input 0 = extra road height (m, HIL) */
 } hs_car_axle_params;
 extern const hs_model_type hs_car_axle_type;
 /* Published reference solution at t = 3 (test set soln): xl yl xr yr xl' yl' xr' yr' lam1 lam2. */
@@ -73,8 +74,9 @@ extern const hs_model_type hs_pendulum_type;
 #define HS_CHAIN_NOUT 3
 #define HS_CHAIN_NQ_MAX HS_CHAIN_NQ(HS_CHAIN_N_MAX)
 #define HS_CHAIN_NC_MAX HS_CHAIN_NC(HS_CHAIN_N_MAX)
-/* Ints blocks() needs, reals of a packed nq x nq matrix (M, fq, fu, K) and of a packed G. */
-#define HS_CHAIN_BLOCK_INTS(n) (8 * (n) + 2)
+/* Ints blocks() needs (exactly), reals of a packed nq x nq matrix (M, fq, fu, K) and of a
+ * packed G. */
+#define HS_CHAIN_BLOCK_INTS(n) (8 * (n))
 #define HS_CHAIN_QQ_REALS(n) (9 * (n))
 #define HS_CHAIN_CQ_REALS(n) (12 * (n) - 6)
 typedef struct hs_chain_params {
@@ -96,8 +98,8 @@ extern const hs_model_type hs_chain_type;
 #define HS_LADDER_NOUT 3
 #define HS_LADDER_NQ_MAX HS_LADDER_NQ(HS_LADDER_N_MAX)
 #define HS_LADDER_NC_MAX HS_LADDER_NC(HS_LADDER_N_MAX)
-/* Ints blocks() needs, reals of a packed nq x nq matrix and of a packed G. */
-#define HS_LADDER_BLOCK_INTS(n) (29 * (n) + 10)
+/* Ints blocks() needs (exactly), reals of a packed nq x nq matrix and of a packed G. */
+#define HS_LADDER_BLOCK_INTS(n) (29 * (n) + 6)
 #define HS_LADDER_QQ_REALS(n) (9 * HS_LADDER_RODS(n))
 #define HS_LADDER_CQ_REALS(n) (48 * (n))
 typedef struct hs_ladder_params {
@@ -120,7 +122,7 @@ extern const hs_model_type hs_mb_car_axle_mb_type;
 #define HS_MODELS_MAX_NC 2
 #define HS_MODELS_MAX_NZ 1
 #define HS_MODELS_MAX_NIN 1
-#define HS_MODELS_MAX_NOUT 4
+#define HS_MODELS_MAX_NOUT 6
 #define HS_MODELS_MAX_PARAM_BYTES 64
 
 /* NULL-terminated list of every model type. */

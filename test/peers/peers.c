@@ -6,9 +6,11 @@
  *   change E(T) - E(0) (J, and in % of m g L n^2 / 2, the energy the chain releases hanging
  *   straight: issue 8's yardstick), the largest joint separation over the run (m; MuJoCo's
  *   joint coordinates have none by construction).
- * Options: --n 8,16,... --t 10 --h 1e-3 --methods default,symplectic,... --budget 60 (seconds
+ * Options: --n 8,16,... or 1-32 --t 10 --h 1e-3 --methods default,symplectic,... --budget 60 (seconds
  * of stepping per engine and n for the T-second accuracy run; runs that would take longer
- * report ns/step from a shorter timed run and "-" for drift) --no-peers (hilstep only). */
+ * report ns/step from a shorter timed run and "-" for drift) --no-peers (hilstep only)
+ * --max-drift PCT (exit 1 unless every hilstep run completed T without a refused step and
+ * |dE| <= PCT % of m g L n^2 / 2: issue 8's bar is --n 1-32 --no-peers --max-drift 1). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -212,35 +214,55 @@ static void mjx_drop(void *p)
 }
 
 /* Nested bodies, one hinge about y at each body's origin (the rod's tail), the rod's mass at
- * its middle with m L^2 / 12 about the hinge axis; gravity -z, contacts off, no damping. */
+ * its middle with m L^2 / 12 about the hinge axis; gravity -z, contacts off, no damping.
+ * MuJoCo 2.2.2's XML parser refuses nesting deeper than about 100 elements, so the chain is
+ * written as files of MJ_PART bodies, each including the next at its innermost body (the
+ * depth limit is per parsed file). */
+#define MJ_PART 40
 static void *mjx_make(int n, double h, const char *v)
 {
     (void)v;
-    size_t cap = 512 + (size_t)n * 256;
+    const int nparts = (n + MJ_PART - 1) / MJ_PART;
+    size_t cap = 1024 + (size_t)MJ_PART * 256;
     char *xml = malloc(cap);
     mjVFS *vfs = malloc(sizeof *vfs);
     mjx *x = calloc(1, sizeof *x);
     if (!xml || !vfs || !x) { free(xml); free(vfs); free(x); return NULL; }
-    size_t o = (size_t)snprintf(xml, cap,
-        "<mujoco model=\"chain\"><compiler angle=\"radian\"/>"
-        "<option timestep=\"%.17g\" integrator=\"Euler\" gravity=\"0 0 -9.81\">"
-        "<flag contact=\"disable\" energy=\"enable\"/></option><worldbody>", h);
-    for (int i = 0; i < n; ++i)
-        o += (size_t)snprintf(xml + o, cap - o,
-            "<body pos=\"%d 0 0\"><joint type=\"hinge\" axis=\"0 1 0\" pos=\"0 0 0\"/>"
-            "<inertial pos=\"0.5 0 0\" mass=\"1\" diaginertia=\"5e-5 %.17g %.17g\"/>",
-            i == 0 ? 0 : 1, 1.0 / 12.0, 1.0 / 12.0);
-    for (int i = 0; i < n; ++i) o += (size_t)snprintf(xml + o, cap - o, "</body>");
-    o += (size_t)snprintf(xml + o, cap - o, "</worldbody></mujoco>");
     mj_defaultVFS(vfs);
-    mj_makeEmptyFileVFS(vfs, "chain.xml", (int)o);
-    memcpy(vfs->filedata[0], xml, o);
+    for (int part = -1; part < nparts; ++part) {
+        size_t o = 0;
+        char name[32];
+        if (part < 0) {
+            snprintf(name, sizeof name, "chain.xml");
+            o = (size_t)snprintf(xml, cap,
+                "<mujoco model=\"chain\"><compiler angle=\"radian\"/>"
+                "<option timestep=\"%.17g\" integrator=\"Euler\" gravity=\"0 0 -9.81\">"
+                "<flag contact=\"disable\" energy=\"enable\"/></option>"
+                "<worldbody><include file=\"part0.xml\"/></worldbody></mujoco>", h);
+        } else {
+            snprintf(name, sizeof name, "part%d.xml", part);
+            const int i0 = part * MJ_PART, i1 = i0 + MJ_PART < n ? i0 + MJ_PART : n;
+            o = (size_t)snprintf(xml, cap, "<mujoco>");
+            for (int i = i0; i < i1; ++i)
+                o += (size_t)snprintf(xml + o, cap - o,
+                    "<body pos=\"%d 0 0\"><joint type=\"hinge\" axis=\"0 1 0\" pos=\"0 0 0\"/>"
+                    "<inertial pos=\"0.5 0 0\" mass=\"1\" diaginertia=\"5e-5 %.17g %.17g\"/>",
+                    i == 0 ? 0 : 1, 1.0 / 12.0, 1.0 / 12.0);
+            if (part + 1 < nparts)
+                o += (size_t)snprintf(xml + o, cap - o, "<include file=\"part%d.xml\"/>", part + 1);
+            for (int i = i0; i < i1; ++i) o += (size_t)snprintf(xml + o, cap - o, "</body>");
+            o += (size_t)snprintf(xml + o, cap - o, "</mujoco>");
+        }
+        if (mj_makeEmptyFileVFS(vfs, name, (int)o)) { free(xml); mj_deleteVFS(vfs); free(vfs); free(x); return NULL; }
+        memcpy(vfs->filedata[vfs->nfile - 1], xml, o);
+    }
     char err[1000] = "";
     x->m = mj_loadXML("chain.xml", vfs, err, sizeof err);
     mj_deleteVFS(vfs);
     free(vfs);
     free(xml);
     if (!x->m) { fprintf(stderr, "hilstep-peers: MuJoCo: %s\n", err); free(x); return NULL; }
+    if (x->m->nbody != n + 1 || x->m->njnt != n) { fprintf(stderr, "hilstep-peers: MuJoCo: %d bodies\n", x->m->nbody); mjx_drop(x); return NULL; }
     x->d = mj_makeData(x->m);
     if (!x->d) { mjx_drop(x); return NULL; }
     mj_forward(x->m, x->d);
@@ -359,8 +381,9 @@ static void cell_g(const res *r)
 
 int main(int argc, char **argv)
 {
-    int ns[32], nn = 0, peers = 1;
-    double T = 10.0, h = 1e-3;
+    int ns[HS_CHAIN_N_MAX], nn = 0, peers = 1;
+    double T = 10.0, h = 1e-3, max_drift = -1.0;
+    int over = 0;
     char methods[256] = "default";
     const char *nlist = "8,16,32,64,128";
     for (int i = 1; i < argc; ++i) {
@@ -370,12 +393,21 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--budget") && i + 1 < argc) g_budget = atof(argv[++i]);
         else if (!strcmp(argv[i], "--methods") && i + 1 < argc) snprintf(methods, sizeof methods, "%s", argv[++i]);
         else if (!strcmp(argv[i], "--no-peers")) peers = 0;
-        else { fprintf(stderr, "usage: hilstep-peers [--n 8,16,...] [--t 10] [--h 1e-3] [--budget 60] [--methods default,symplectic,...] [--no-peers]\n"); return 2; }
+        else if (!strcmp(argv[i], "--max-drift") && i + 1 < argc) max_drift = atof(argv[++i]);
+        else { fprintf(stderr, "usage: hilstep-peers [--n 8,16,...] [--t 10] [--h 1e-3] [--budget 60] [--methods default,symplectic,...] [--no-peers] [--max-drift PCT]\n"); return 2; }
     }
-    for (const char *p = nlist; *p && nn < 32;) {
-        int v = atoi(p);
-        if (v < 1 || v > HS_CHAIN_N_MAX) { fprintf(stderr, "hilstep-peers: --n: %d not in 1..%d\n", v, HS_CHAIN_N_MAX); return 2; }
-        ns[nn++] = v;
+    for (const char *p = nlist; *p;) {
+        char *e;
+        long v = strtol(p, &e, 10), w = v;
+        if (*e == '-') w = strtol(e + 1, &e, 10); /* a range a-b */
+        if (v < 1 || w > HS_CHAIN_N_MAX || w < v || (*e && *e != ',')) {
+            fprintf(stderr, "hilstep-peers: --n: expected n or a-b in 1..%d, comma separated\n", HS_CHAIN_N_MAX);
+            return 2;
+        }
+        for (long k = v; k <= w; ++k) {
+            if (nn >= (int)(sizeof ns / sizeof ns[0])) { fprintf(stderr, "hilstep-peers: --n: too many sizes\n"); return 2; }
+            ns[nn++] = (int)k;
+        }
         p = strchr(p, ',');
         if (!p) break;
         ++p;
@@ -428,6 +460,8 @@ int main(int argc, char **argv)
             if (ro.ok) printf(" %11.0f", ro.ns); else printf(" %11s", "n/a");
             if (rh.ok && rm.ok) printf(" %8.3g", rh.ns / rm.ns); else printf(" %8s", "-");
             if (rh.ok && ro.ok) printf(" %8.3g", rh.ns / ro.ns); else printf(" %8s", "-");
+            if (max_drift >= 0 && !(rh.ok && rh.full && !rh.refused && fabs(100.0 * rh.dE / yard) <= max_drift))
+                ++over;
             cell_drift(&rh, yard);
             cell_drift(&rm, yard);
             cell_drift(&ro, yard);
@@ -436,6 +470,10 @@ int main(int argc, char **argv)
             printf("\n");
             fflush(stdout);
         }
+    }
+    if (max_drift >= 0) {
+        printf("hilstep runs over %g %% of m g L n^2 / 2, refused or not run: %d\n", max_drift, over);
+        return over ? 1 : 0;
     }
     return 0;
 }
