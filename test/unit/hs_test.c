@@ -87,6 +87,7 @@ static const entry tests[] = {
     {"pendulum", test_pendulum},
     {"reject", test_reject},
     {"hash", test_hash},
+    {"sparse", test_sparse},
 };
 
 int hs_test_main(int quick)

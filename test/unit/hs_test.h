@@ -43,5 +43,6 @@ void test_circular_track(void);
 void test_pendulum(void);
 void test_reject(void);
 void test_hash(void);
+void test_sparse(void);
 
 #endif
