@@ -73,6 +73,7 @@ sim-test: $(BUILD)/hilstep-sim
 -include port/linux-rt/linux-rt.mk
 -include test/figures/figures.mk
 -include test/sparse/sparse.mk
+-include test/peers/peers.mk
 
 test: check-tools
 	@sh test/run_suites.sh $(TEST_SUITES)

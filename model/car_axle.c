@@ -140,6 +140,39 @@ static int gamma_fn(const hs_model *m, hs_real t, const hs_real *q, const hs_rea
     return HS_OK;
 }
 
+/* K = d(G^T lambda)/dq: the road constraint is linear in q (K = 0); the axle length gives
+ * d(2 lambda_2 (d, -d))/dq = 2 lambda_2 [[I, -I], [-I, I]], d = (xl - xr, yl - yr). */
+static int curvature(const hs_model *m, hs_real t, const hs_real *q, const hs_real *lambda,
+                     hs_real *K)
+{
+    (void)m; (void)t; (void)q;
+    const hs_real c = HS_R(2.0) * lambda[1];
+    for (int i = 0; i < 16; ++i) K[i] = HS_R(0.0);
+    for (int i = 0; i < 4; ++i) {
+        K[i * 5] = c;
+        K[i * 4 + (i + 2) % 4] = -c;
+    }
+    return HS_OK;
+}
+
+/* Kinetic energy K |u|^2 / 2, the two springs (unit stiffness, (|s| - L0)^2 / 2) and gravity
+ * K g (yl + yr). The road moves the right spring's anchor and the rheonomic constraint, so E
+ * is not conserved unless r = 0 (or w = 0): the difference is the work done by the road. */
+static int energy(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
+                  const hs_real *z, hs_real *E)
+{
+    (void)z;
+    const hs_car_axle_params *p = P(m);
+    road r = road_at(p, t);
+    hs_real K = kmass(p);
+    hs_real Ll = hs_sqrt(q[0] * q[0] + q[1] * q[1]) - p->L0;
+    hs_real ex = q[2] - r.xb, ey = q[3] - r.yb;
+    hs_real Lr = hs_sqrt(ex * ex + ey * ey) - p->L0;
+    hs_real T = HS_R(0.5) * K * (u[0] * u[0] + u[1] * u[1] + u[2] * u[2] + u[3] * u[3]);
+    *E = T + HS_R(0.5) * (Ll * Ll + Lr * Lr) + K * p->g * (q[1] + q[3]);
+    return HS_OK;
+}
+
 const hs_model_type hs_car_axle_type = {
     .name = "car_axle",
     .doc = "IVP test set car axle: 4 positions, 2 constraints (one rheonomic), t in [0, 3]",
@@ -158,4 +191,6 @@ const hs_model_type hs_car_axle_type = {
     .force_jac = force_jac,
     .constraint = constraint,
     .gamma = gamma_fn,
+    .curvature = curvature,
+    .energy = energy,
 };

@@ -84,6 +84,29 @@ static int gamma_fn(const hs_model *m, hs_real t, const hs_real *q, const hs_rea
     return HS_OK;
 }
 
+/* K = d(2 lambda q)/dq = 2 lambda I. */
+static int curvature(const hs_model *m, hs_real t, const hs_real *q, const hs_real *lambda,
+                     hs_real *K)
+{
+    (void)m; (void)t; (void)q;
+    K[0] = HS_R(2.0) * lambda[0]; K[1] = HS_R(0.0);
+    K[2] = HS_R(0.0); K[3] = HS_R(2.0) * lambda[0];
+    return HS_OK;
+}
+
+/* Kinetic energy plus the potential -f_radial |x| of the constant outward radial force. Left
+ * out: the tangential force's work (the PI controller's, or the ECU's through input 0), which
+ * is not conservative; with kp = ki = 0 (and external = 0) E is conserved. z is the
+ * controller's integrator and carries no energy. */
+static int energy(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
+                  const hs_real *z, hs_real *E)
+{
+    (void)t; (void)z;
+    hs_real r = hs_sqrt(q[0] * q[0] + q[1] * q[1]);
+    *E = HS_R(0.5) * P(m)->m * (u[0] * u[0] + u[1] * u[1]) - P(m)->f_radial * r;
+    return HS_OK;
+}
+
 static int zdot(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
                 const hs_real *z, const hs_real *in, hs_real *zd)
 {
@@ -129,4 +152,6 @@ const hs_model_type hs_circular_track_type = {
     .gamma = gamma_fn,
     .zdot = zdot,
     .output = output,
+    .curvature = curvature,
+    .energy = energy,
 };

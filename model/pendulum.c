@@ -72,6 +72,31 @@ static int gamma_fn(const hs_model *m, hs_real t, const hs_real *q, const hs_rea
     return HS_OK;
 }
 
+/* K = d(lambda x / |x|)/dx = lambda (I - x x^T / |x|^2) / |x|. */
+static int curvature(const hs_model *m, hs_real t, const hs_real *q, const hs_real *lambda,
+                     hs_real *K)
+{
+    (void)m; (void)t;
+    hs_real r2 = q[0] * q[0] + q[1] * q[1];
+    hs_real r = hs_sqrt(r2);
+    if (!(r > HS_R(0.0))) return HS_E_MODEL;
+    hs_real c = lambda[0] / r;
+    K[0] = c * (HS_R(1.0) - q[0] * q[0] / r2);
+    K[1] = -c * q[0] * q[1] / r2;
+    K[2] = K[1];
+    K[3] = c * (HS_R(1.0) - q[1] * q[1] / r2);
+    return HS_OK;
+}
+
+/* Kinetic plus gravity (zero at y = 0): conserved by the exact solution. */
+static int energy(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
+                  const hs_real *z, hs_real *E)
+{
+    (void)t; (void)z;
+    *E = HS_R(0.5) * P(m)->m * (u[0] * u[0] + u[1] * u[1]) + P(m)->m * P(m)->grav * q[1];
+    return HS_OK;
+}
+
 static int output(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
                   const hs_real *z, const hs_real *in, hs_real *y)
 {
@@ -99,4 +124,6 @@ const hs_model_type hs_pendulum_type = {
     .constraint = constraint,
     .gamma = gamma_fn,
     .output = output,
+    .curvature = curvature,
+    .energy = energy,
 };

@@ -2,7 +2,8 @@
 #include "hs_models.h"
 
 const hs_model_type *const hs_model_registry[] = {
-    &hs_test_eq_type, &hs_car_axle_type, &hs_circular_track_type, &hs_pendulum_type, NULL};
+    &hs_test_eq_type, &hs_car_axle_type, &hs_circular_track_type, &hs_pendulum_type,
+    &hs_chain_type, &hs_ladder_type, NULL};
 
 const hs_model_type *hs_model_find(const char *name)
 {

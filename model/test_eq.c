@@ -43,6 +43,15 @@ static int force_jac(const hs_model *m, hs_real t, const hs_real *q, const hs_re
     return HS_OK;
 }
 
+/* E = (u^2 + a q^2) / 2 (unit mass); conserved when b = 0, decays at rate b u^2 otherwise. */
+static int energy(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
+                  const hs_real *z, hs_real *E)
+{
+    (void)t; (void)z;
+    *E = HS_R(0.5) * (u[0] * u[0] + P(m)->a * q[0] * q[0]);
+    return HS_OK;
+}
+
 const hs_model_type hs_test_eq_type = {
     .name = "test_eq",
     .doc = "scalar test equation q'' = -a q - b q' (seed 004 sec. 2)",
@@ -58,4 +67,5 @@ const hs_model_type hs_test_eq_type = {
     .mass = mass,
     .force = force,
     .force_jac = force_jac,
+    .energy = energy,
 };

@@ -56,5 +56,56 @@ bad "bad every" --every --model car_axle --method j2 --h 1e-3 --t 1 --every 0
 $SIM --model test_eq --param a=9e6 --method explicit --form index2 --stab none --h 1e-3 --t 100 >"$D/div" 2>/dev/null; rc=$?
 t "divergence exits 1" '[ $rc -eq 1 ]'
 t "divergence status not ok" '! grep -q "status=ok" "$D/div"'
+
+# ---- issue 11 items 1, 2, 9 and issue 12 item 4 ----
+# 1: every write is checked. /dev/full fails the first buffer flush (ENOSPC); a file-size
+# limit cuts the CSV mid-run (EFBIG) like a full disk. Neither may end in status=ok or exit 0.
+$SIM $BASE --csv /dev/full >"$D/o" 2>"$D/e"; rc=$?
+t "csv on /dev/full exits 3" '[ $rc -eq 3 ]'
+t "csv on /dev/full: status=write_error, never ok" 'grep -q "status=write_error" "$D/o" && ! grep -q "status=ok" "$D/o"'
+t "csv on /dev/full: message names the cause" 'grep -q -- "--csv /dev/full: write failed.*No space left on device" "$D/e"'
+(trap "" XFSZ; ulimit -f 8; exec $SIM $BASE --csv "$D/fsz.csv") >"$D/o" 2>"$D/e"; rc=$?
+t "csv cut short by a size limit exits 3" '[ $rc -eq 3 ]'
+t "csv cut short: message says File too large" 'grep -q "File too large" "$D/e"'
+t "csv cut short: status not ok" '! grep -q "status=ok" "$D/o"'
+$SIM $BASE >/dev/full 2>"$D/e"; rc=$?
+t "summary to /dev/full exits 3" '[ $rc -eq 3 ]'
+t "summary to /dev/full: message names stdout" 'grep -q "standard output: write failed: No space left" "$D/e"'
+# 2: the step count is bounded and exact.
+timeout 10 $SIM --model test_eq --method j2 --h 1 --t 1e19 >"$D/o" 2>"$D/e"; rc=$?
+t "--t 1e19 --h 1 rejected (exit 2, not a hang)" '[ $rc -eq 2 ]'
+t "--t 1e19 names the bound" 'grep -q -- "--t: T/h = 1e+19 steps exceeds the bound" "$D/e"'
+$SIM --model test_eq --method j2 --h 0.3 --t 1 >"$D/o" 2>"$D/e"; rc=$?
+t "--t 1 --h 0.3 rejected (not a whole number of steps)" '[ $rc -eq 2 ] && grep -q "not a whole number of steps" "$D/e"'
+t "--t 1 --h 0.3 suggests the neighbours" 'grep -q "use --t 0.9 or 1.2" "$D/e"'
+$SIM --model test_eq --method j2 --h 0.3 --t 0.9 >"$D/o" 2>&1; rc=$?
+t "--t 0.9 --h 0.3: exactly 3 steps" '[ $rc -eq 0 ] && grep -q "^steps=3 t=0.899" "$D/o"'
+$SIM --model test_eq --method j2 --h 0.1 --t 1 >"$D/o" 2>&1
+t "--t 1 --h 0.1: exactly 10 steps, t = 1" 'grep -q "^steps=10 t=1 " "$D/o"'
+# 9: messages blame the right argument.
+$SIM --model car_axle --method j2 --form index1 --stab baumgarte --h 1e-200 --t 0 >/dev/null 2>"$D/e"; rc=$?
+t "tiny --h, default Baumgarte beta overflows: exit 2" '[ $rc -eq 2 ]'
+t "tiny --h blames --h, not --alpha/--beta" 'grep -q "^hilstep-sim: --h: .*beta = 1/h^2" "$D/e" && ! grep -q -- "--alpha/--beta: " "$D/e"'
+$SIM --model car_axle --method j2 --form index1 --stab baumgarte --alpha -1 --h 1e-3 --t 1 >/dev/null 2>"$D/e"
+t "a bad --alpha is still blamed on --alpha/--beta" 'grep -q -- "--alpha/--beta: " "$D/e"'
+$SIM --model car_axle --method j2 --h 1e-3 --t 1 --frobnicate >/dev/null 2>"$D/e"; rc=$?
+t "unknown last option: unknown option, not missing value" '[ $rc -eq 2 ] && grep -q -- "--frobnicate: unknown option" "$D/e"'
+$SIM --model car_axle --h 1e-3 --t 1 --csv >/dev/null 2>"$D/e"
+t "known last option without its value: missing value" 'grep -q -- "--csv: missing value" "$D/e"'
+# Issue 12 item 4: --method/--form/--stab omitted = the library default, whatever it is today.
+dm=$(sed -n 's/^library default.*: method \([a-z0-9]*\) form \([a-z0-9]*\) stab \([a-z]*\)$/method=\1 form=\2 stab=\3/p' "$D/help")
+t "help names the library default" '[ -n "$dm" ]'
+$SIM --model car_axle --h 1e-3 --t 3 >"$D/o" 2>&1; rc=$?
+t "no --method/--form/--stab: runs (exit 0)" '[ $rc -eq 0 ]'
+t "no --method/--form/--stab: the library default ($dm)" 'grep -q "$dm" "$D/o"'
+# Reference errors only for the published problem: default parameters, t = 3.
+t "car axle defaults at t = 3: ref_err_q printed" 'grep -q "ref_err_q=" "$D/o"'
+$SIM $BASE --param eps=0.02 >"$D/o" 2>&1
+t "changed eps: no ref_err (another problem)" '! grep -q "ref_err" "$D/o"'
+$SIM $BASE --param eps=0.01 >"$D/o" 2>&1
+t "eps set to its default: still the published problem" 'grep -q "ref_err_q=" "$D/o"'
+$SIM --model car_axle --h 1e-3 --t 2 >"$D/o" 2>&1
+t "t = 2: no ref_err (reference is at t = 3)" '! grep -q "ref_err" "$D/o"'
+
 echo "sim-contract: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -1,8 +1,13 @@
 /* sim_main.c - build/hilstep-sim, the offline simulator on the host's simulated clock.
  * Its command line, CSV header and summary line are a contract read by benchmarks and the
- * figure scripts (README.md, "Offline simulator"). */
+ * figure scripts (README.md, "Offline simulator").
+ *
+ * The argument parser (hs_sim_parse) and the setup that turns the arguments into a checked
+ * model, stepper definition and step count (hs_sim_setup) never print and never exit, so the
+ * CLI fuzz harness (test/fuzz/fuzz_cli.c, built with -DHS_SIM_NO_MAIN) calls them directly. */
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,15 +16,15 @@
 #include "hs_hash.h"
 #include "hs_models.h"
 #include "hs_stepper.h"
-
-#define MAXP 32
+#include "sim_args.h"
 
 static void usage(FILE *o)
 {
+    const hs_stepper_def d = hs_stepper_default_def();
     fprintf(o,
         "usage: hilstep-sim --model NAME [--param KEY=VALUE ...]\n"
-        "                   --method explicit|symplectic|j1|j2|j3|jexact\n"
-        "                   --form index1|index2|ggl --stab none|baumgarte|projection\n"
+        "                   [--method explicit|symplectic|j1|j2|j3|jexact]\n"
+        "                   [--form index1|index2|ggl] [--stab none|baumgarte|projection]\n"
         "                   [--alpha A] [--beta B] [--jac auto|analytic|fd]\n"
         "                   --h H --t T [--csv FILE] [--every N] [--hash]\n\n"
         "  --method   explicit    explicit Euler (positions first)\n"
@@ -34,13 +39,20 @@ static void usage(FILE *o)
         "  --stab     none | baumgarte (default alpha = 1/h, beta = 1/h^2) | projection\n"
         "             (one Newton step on positions, eq. 11, then velocities)\n"
         "  --jac      Jacobian blocks: auto (analytic if the model has them), analytic, fd\n"
-        "  --h        step size (s);  --t end time (s);  --every N: CSV row every N steps\n"
+        "  --h        step size (s);  --t end time (s), a whole number of steps: T/h must be\n"
+        "             an integer (within 1e-6 of a step) and at most %.0e steps\n"
+        "  --every N  CSV row every N steps\n"
         "  --csv      CSV file: t,q1..qN,u1..uN,g1..gM,z1..zK,lam1..lamM\n"
         "  --hash     print 'trajectory-hash MODEL METHOD STAB STEPS 0x...' (FNV-1a of q,u,z\n"
         "             after every step)\n"
-        "Prints one summary line of key=value pairs (steps, max_abs_g, ns_per_step, status, ...).\n"
-        "Exit status: 0 ok, 1 the stepper refused a step (status names the fault), 2 bad arguments.\n\n"
-        "models:\n");
+        "library default (hs_stepper_default_def), used for what is omitted: method %s form %s "
+        "stab %s\n"
+        "Prints one summary line of key=value pairs (steps, max_abs_g, ns_per_step, status, ...);\n"
+        "ref_err_q/ref_err_u only for the car axle's published problem (default parameters, t = 3).\n"
+        "Exit status: 0 ok, 1 the stepper refused a step (status names the fault), 2 bad arguments,\n"
+        "3 an output (CSV or standard output) could not be written completely (status=write_error).\n\n"
+        "models:\n",
+        HS_SIM_MAX_STEPS, hs_method_name(d.method), hs_form_name(d.form), hs_stab_name(d.stab));
     for (int i = 0; hs_model_registry[i]; ++i) {
         const hs_model_type *T = hs_model_registry[i];
         fprintf(o, "  %s: %s (nq=%d nc=%d nz=%d nin=%d)\n", T->name, T->doc, T->nq, T->nc, T->nz, T->nin);
@@ -51,10 +63,17 @@ static void usage(FILE *o)
     }
 }
 
-static int bad(const char *arg, const char *why)
+static int fail(hs_sim_err *e, const char *arg, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int fail(hs_sim_err *e, const char *arg, const char *fmt, ...)
 {
-    fprintf(stderr, "hilstep-sim: %s: %s (see --help)\n", arg, why);
-    return 2;
+    va_list ap;
+    snprintf(e->arg, sizeof e->arg, "%s", arg);
+    va_start(ap, fmt);
+    vsnprintf(e->why, sizeof e->why, fmt, ap);
+    va_end(ap);
+    return HS_SIM_BAD;
 }
 
 static int parse_real(const char *s, double *out)
@@ -67,6 +86,167 @@ static int parse_real(const char *s, double *out)
     return 1;
 }
 
+/* Options that take a value; anything else starting with "--" is unknown. */
+static const char *const valued_opts[] = {"--model", "--param", "--method", "--form", "--stab",
+                                          "--jac", "--alpha", "--beta", "--h", "--t", "--csv",
+                                          "--every", NULL};
+
+static int is_valued(const char *a)
+{
+    for (int k = 0; valued_opts[k]; ++k)
+        if (!strcmp(a, valued_opts[k])) return 1;
+    return 0;
+}
+
+int hs_sim_parse(int argc, char *const *argv, hs_sim_cfg *c, hs_sim_err *e)
+{
+    memset(c, 0, sizeof *c);
+    memset(e, 0, sizeof *e);
+    c->every = 1;
+    c->def = hs_stepper_default_def();
+    for (int i = 1; i < argc; ++i) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) return HS_SIM_HELP;
+        if (!strcmp(a, "--hash")) { c->want_hash = 1; continue; }
+        /* Unknown names are reported as such, also when they come last. */
+        if (!is_valued(a)) return fail(e, a, "unknown option");
+        if (i + 1 >= argc) return fail(e, a, "missing value");
+        const char *v = argv[++i];
+        if (!strcmp(a, "--model")) {
+            c->model_name = v;
+        } else if (!strcmp(a, "--param")) {
+            const char *eq = strchr(v, '=');
+            if (!eq || eq == v) return fail(e, "--param", "expected KEY=VALUE");
+            if (c->np >= HS_SIM_MAXP) return fail(e, "--param", "too many parameters");
+            size_t kl = (size_t)(eq - v);
+            if (kl >= sizeof c->pkeys[0]) return fail(e, "--param", "key too long");
+            memcpy(c->pkeys[c->np], v, kl);
+            c->pkeys[c->np][kl] = 0;
+            if (!parse_real(eq + 1, &c->pvals[c->np]))
+                return fail(e, "--param", "value is not a finite number");
+            ++c->np;
+        } else if (!strcmp(a, "--method")) {
+            int found = 0;
+            for (int k = 0; k < HS_METHOD_COUNT; ++k)
+                if (!strcmp(v, hs_method_name((hs_method)k))) { c->def.method = (hs_method)k; found = 1; }
+            if (!found) return fail(e, "--method", "expected explicit|symplectic|j1|j2|j3|jexact");
+        } else if (!strcmp(a, "--form")) {
+            if (!strcmp(v, "index1")) c->def.form = HS_FORM_INDEX1;
+            else if (!strcmp(v, "index2")) c->def.form = HS_FORM_INDEX2;
+            else if (!strcmp(v, "ggl")) c->def.form = HS_FORM_GGL;
+            else return fail(e, "--form", "expected index1|index2|ggl");
+        } else if (!strcmp(a, "--stab")) {
+            if (!strcmp(v, "none")) c->def.stab = HS_STAB_NONE;
+            else if (!strcmp(v, "baumgarte")) c->def.stab = HS_STAB_BAUMGARTE;
+            else if (!strcmp(v, "projection")) c->def.stab = HS_STAB_PROJECTION;
+            else return fail(e, "--stab", "expected none|baumgarte|projection");
+        } else if (!strcmp(a, "--jac")) {
+            if (!strcmp(v, "auto")) c->def.jac = HS_JAC_AUTO;
+            else if (!strcmp(v, "analytic")) c->def.jac = HS_JAC_ANALYTIC;
+            else if (!strcmp(v, "fd")) c->def.jac = HS_JAC_FD;
+            else return fail(e, "--jac", "expected auto|analytic|fd");
+        } else if (!strcmp(a, "--alpha")) {
+            if (!parse_real(v, &c->alpha)) return fail(e, "--alpha", "not a finite number");
+            c->have_alpha = 1;
+        } else if (!strcmp(a, "--beta")) {
+            if (!parse_real(v, &c->beta)) return fail(e, "--beta", "not a finite number");
+            c->have_beta = 1;
+        } else if (!strcmp(a, "--h")) {
+            if (!parse_real(v, &c->h) || c->h <= 0) return fail(e, "--h", "must be a finite number > 0");
+            c->have_h = 1;
+        } else if (!strcmp(a, "--t")) {
+            if (!parse_real(v, &c->T_end) || c->T_end < 0)
+                return fail(e, "--t", "must be a finite number >= 0");
+            c->have_t = 1;
+        } else if (!strcmp(a, "--csv")) {
+            c->csv_path = v;
+        } else { /* --every, the last of valued_opts */
+            char *end;
+            errno = 0;
+            long ev = strtol(v, &end, 10);
+            if (errno || *end || end == v || ev < 1 || ev > 1000000000L)
+                return fail(e, "--every", "must be an integer >= 1");
+            c->every = (int)ev;
+        }
+    }
+    if (!c->model_name) return fail(e, "--model", "required");
+    if (!c->have_h) return fail(e, "--h", "required");
+    if (!c->have_t) return fail(e, "--t", "required");
+    return HS_SIM_OK;
+}
+
+/* 1 when every parameter of m has its default value: the problem the published reference
+ * solution (hs_car_axle_ref_t3) was computed for. */
+static int params_are_defaults(const hs_model *m)
+{
+    const hs_model_type *T = m->type;
+    for (int j = 0; j < T->nparams; ++j) {
+        hs_real v;
+        if (hs_model_get_param(m, T->params[j].name, &v) != HS_OK || v != T->params[j].def) return 0;
+    }
+    return 1;
+}
+
+int hs_sim_setup(hs_sim_cfg *c, hs_sim_run *r, hs_sim_err *e)
+{
+    memset(e, 0, sizeof *e);
+    r->type = hs_model_find(c->model_name);
+    if (!r->type) return fail(e, "--model", "unknown model");
+    if (r->type->param_size > sizeof r->pblock) return fail(e, "--model", "parameter block too large");
+    int rc = hs_model_init(&r->model, r->type, r->pblock);
+    if (rc) return fail(e, "--model", "%s", hs_status_str(rc));
+    for (int k = 0; k < c->np; ++k) {
+        rc = hs_model_set_param(&r->model, c->pkeys[k], (hs_real)c->pvals[k]);
+        if (rc == HS_E_UNKNOWN_PARAM)
+            return fail(e, "--param", "model %s has no parameter '%s'", r->type->name, c->pkeys[k]);
+        if (rc) return fail(e, "--param", "%s=%g out of range", c->pkeys[k], c->pvals[k]);
+    }
+    rc = hs_model_check(&r->model);
+    if (rc) return fail(e, "--param", "%s", hs_status_str(rc));
+
+    hs_stepper_def *d = &c->def;
+    d->h = (hs_real)c->h;
+    d->alpha = c->have_alpha ? (hs_real)c->alpha : (hs_real)(1.0 / c->h);
+    d->beta = c->have_beta ? (hs_real)c->beta : (hs_real)(1.0 / (c->h * c->h));
+    rc = hs_stepper_def_validate(d, &r->model);
+    if (rc == HS_E_DEF_BAUMGARTE) {
+        /* Blame what the user typed: a default derived from --h that is not a usable number
+         * (1/h^2 overflows for h below ~1e-154) is the step size's fault, not --alpha/--beta's. */
+        const int alpha_bad = !(isfinite((double)d->alpha) && d->alpha > 0);
+        const int beta_bad = d->form == HS_FORM_INDEX1 && !(isfinite((double)d->beta) && d->beta > 0);
+        if ((alpha_bad && !c->have_alpha) || (beta_bad && !c->have_beta))
+            return fail(e, "--h", "step size %g s makes the default Baumgarte %s not a finite "
+                        "positive number (%g); give --alpha/--beta or a larger --h", c->h,
+                        (alpha_bad && !c->have_alpha) ? "alpha = 1/h" : "beta = 1/h^2",
+                        (alpha_bad && !c->have_alpha) ? (double)d->alpha : (double)d->beta);
+        return fail(e, "--alpha/--beta", "%s", hs_status_str(rc));
+    }
+    if (rc) {
+        const char *arg = rc == HS_E_DEF_H ? "--h" : rc == HS_E_DEF_FORM ? "--form"
+                        : rc == HS_E_DEF_JAC ? "--jac" : "--model";
+        return fail(e, arg, "%s", hs_status_str(rc));
+    }
+
+    /* The step count: bounded, and exactly T/h. A fixed-step integrator cannot end between
+     * two steps, so an end time that is not a whole number of steps is refused rather than
+     * silently cut short (or run past). */
+    const double ratio = c->T_end / c->h;
+    if (!(ratio <= HS_SIM_MAX_STEPS))
+        return fail(e, "--t", "T/h = %.6g steps exceeds the bound of %.0e steps", ratio,
+                    HS_SIM_MAX_STEPS);
+    const double n = floor(ratio + 0.5);
+    /* ratio carries the rounding of T and h: ~1 ulp of ratio, far below 1e-6 steps. */
+    if (fabs(ratio - n) > 1e-6)
+        return fail(e, "--t", "%.12g s is not a whole number of steps of --h %.12g s (T/h = %.9g);"
+                    " use --t %.12g or %.12g", c->T_end, c->h, ratio, floor(ratio) * c->h,
+                    ceil(ratio) * c->h);
+    r->nsteps = (uint64_t)n;
+    r->has_ref = r->type == &hs_car_axle_type && params_are_defaults(&r->model) &&
+                 fabs((double)r->nsteps * c->h - 3.0) < 0.5 * c->h;
+    return HS_SIM_OK;
+}
+
+#ifndef HS_SIM_NO_MAIN
 static const char *status_token(int rc)
 {
     switch (rc) {
@@ -86,121 +266,38 @@ static double now_ns(void)
     return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
 }
 
+/* First write error of the CSV (errno value), 0 while every write succeeded. */
+static int g_csv_err;
+
+static void wchk(int printed)
+{
+    if (printed < 0 && !g_csv_err) g_csv_err = errno ? errno : EIO;
+}
+
 int main(int argc, char **argv)
 {
-    const char *model_name = NULL, *csv_path = NULL;
-    const char *pkeys[MAXP];
-    double pvals[MAXP];
-    int np = 0, every = 1, want_hash = 0;
-    int have_method = 0, have_h = 0, have_t = 0, have_alpha = 0, have_beta = 0;
-    double T_end = 0.0, alpha = 0.0, beta = 0.0, h = 0.0;
-    hs_stepper_def def = hs_stepper_default_def();
-
-    for (int i = 1; i < argc; ++i) {
-        const char *a = argv[i];
-        const char *v = (i + 1 < argc) ? argv[i + 1] : NULL;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(stdout); return 0; }
-        if (!strcmp(a, "--hash")) { want_hash = 1; continue; }
-        if (!v) return bad(a, "missing value");
-        ++i;
-        if (!strcmp(a, "--model")) {
-            model_name = v;
-        } else if (!strcmp(a, "--param")) {
-            const char *eq = strchr(v, '=');
-            if (!eq || eq == v) return bad("--param", "expected KEY=VALUE");
-            if (np >= MAXP) return bad("--param", "too many parameters");
-            static char keys[MAXP][64];
-            size_t kl = (size_t)(eq - v);
-            if (kl >= sizeof keys[0]) return bad("--param", "key too long");
-            memcpy(keys[np], v, kl);
-            keys[np][kl] = 0;
-            if (!parse_real(eq + 1, &pvals[np])) return bad("--param", "value is not a finite number");
-            pkeys[np] = keys[np];
-            ++np;
-        } else if (!strcmp(a, "--method")) {
-            int found = 0;
-            for (int k = 0; k < HS_METHOD_COUNT; ++k)
-                if (!strcmp(v, hs_method_name((hs_method)k))) { def.method = (hs_method)k; found = 1; }
-            if (!found) return bad("--method", "expected explicit|symplectic|j1|j2|j3|jexact");
-            have_method = 1;
-        } else if (!strcmp(a, "--form")) {
-            if (!strcmp(v, "index1")) def.form = HS_FORM_INDEX1;
-            else if (!strcmp(v, "index2")) def.form = HS_FORM_INDEX2;
-            else if (!strcmp(v, "ggl")) def.form = HS_FORM_GGL;
-            else return bad("--form", "expected index1|index2|ggl");
-        } else if (!strcmp(a, "--stab")) {
-            if (!strcmp(v, "none")) def.stab = HS_STAB_NONE;
-            else if (!strcmp(v, "baumgarte")) def.stab = HS_STAB_BAUMGARTE;
-            else if (!strcmp(v, "projection")) def.stab = HS_STAB_PROJECTION;
-            else return bad("--stab", "expected none|baumgarte|projection");
-        } else if (!strcmp(a, "--jac")) {
-            if (!strcmp(v, "auto")) def.jac = HS_JAC_AUTO;
-            else if (!strcmp(v, "analytic")) def.jac = HS_JAC_ANALYTIC;
-            else if (!strcmp(v, "fd")) def.jac = HS_JAC_FD;
-            else return bad("--jac", "expected auto|analytic|fd");
-        } else if (!strcmp(a, "--alpha")) {
-            if (!parse_real(v, &alpha)) return bad("--alpha", "not a finite number");
-            have_alpha = 1;
-        } else if (!strcmp(a, "--beta")) {
-            if (!parse_real(v, &beta)) return bad("--beta", "not a finite number");
-            have_beta = 1;
-        } else if (!strcmp(a, "--h")) {
-            if (!parse_real(v, &h) || h <= 0) return bad("--h", "must be a finite number > 0");
-            have_h = 1;
-        } else if (!strcmp(a, "--t")) {
-            if (!parse_real(v, &T_end) || T_end < 0) return bad("--t", "must be a finite number >= 0");
-            have_t = 1;
-        } else if (!strcmp(a, "--csv")) {
-            csv_path = v;
-        } else if (!strcmp(a, "--every")) {
-            char *end;
-            long e = strtol(v, &end, 10);
-            if (*end || end == v || e < 1 || e > 1000000000L) return bad("--every", "must be an integer >= 1");
-            every = (int)e;
-        } else {
-            return bad(a, "unknown option");
-        }
+    static hs_sim_cfg cfg;
+    static hs_sim_run run;
+    hs_sim_err err;
+    int rc = hs_sim_parse(argc, argv, &cfg, &err);
+    if (rc == HS_SIM_HELP) {
+        usage(stdout);
+        return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 3;
     }
-    if (!model_name) return bad("--model", "required");
-    if (!have_method) return bad("--method", "required");
-    if (!have_h) return bad("--h", "required");
-    if (!have_t) return bad("--t", "required");
-    const hs_model_type *type = hs_model_find(model_name);
-    if (!type) return bad("--model", "unknown model");
-
-    static _Alignas(16) unsigned char pblock[HS_MODELS_MAX_PARAM_BYTES];
-    hs_model model;
-    if (type->param_size > sizeof pblock) return bad("--model", "parameter block too large");
-    hs_model_init(&model, type, pblock);
-    for (int k = 0; k < np; ++k) {
-        int rc = hs_model_set_param(&model, pkeys[k], (hs_real)pvals[k]);
-        if (rc == HS_E_UNKNOWN_PARAM) {
-            fprintf(stderr, "hilstep-sim: --param: model %s has no parameter '%s' (see --help)\n", type->name, pkeys[k]);
-            return 2;
-        }
-        if (rc) {
-            fprintf(stderr, "hilstep-sim: --param: %s=%g out of range (see --help)\n", pkeys[k], pvals[k]);
-            return 2;
-        }
+    if (rc == HS_SIM_OK) rc = hs_sim_setup(&cfg, &run, &err);
+    if (rc != HS_SIM_OK) {
+        fprintf(stderr, "hilstep-sim: %s: %s (see --help)\n", err.arg, err.why);
+        return 2;
     }
-    int rc = hs_model_check(&model);
-    if (rc) return bad("--param", hs_status_str(rc));
-    def.h = (hs_real)h;
-    def.alpha = have_alpha ? (hs_real)alpha : (hs_real)(1.0 / h);
-    def.beta = have_beta ? (hs_real)beta : (hs_real)(1.0 / (h * h));
-    rc = hs_stepper_def_validate(&def, &model);
-    if (rc) {
-        const char *arg = rc == HS_E_DEF_BAUMGARTE ? "--alpha/--beta" : rc == HS_E_DEF_H ? "--h"
-                        : rc == HS_E_DEF_FORM ? "--form"
-                        : rc == HS_E_DEF_JAC ? "--jac" : "--model";
-        return bad(arg, hs_status_str(rc));
-    }
+    const hs_model_type *type = run.type;
+    const hs_stepper_def def = cfg.def;
+    const double h = cfg.h;
 
     enum { NQ = HS_MODELS_MAX_NQ, NC = HS_MODELS_MAX_NC, NZ = HS_MODELS_MAX_NZ };
     static hs_real reals[HS_STEPPER_REALS(NQ, NC, NZ)];
     static int ints[HS_STEPPER_INTS(NQ, NC)];
     hs_stepper st;
-    rc = hs_stepper_init(&st, &def, &model, HS_R(0.0), reals, sizeof reals / sizeof reals[0], ints,
+    rc = hs_stepper_init(&st, &def, &run.model, HS_R(0.0), reals, sizeof reals / sizeof reals[0], ints,
                          sizeof ints / sizeof ints[0]);
     if (rc) {
         fprintf(stderr, "hilstep-sim: init: %s\n", hs_status_str(rc));
@@ -209,37 +306,43 @@ int main(int argc, char **argv)
     }
 
     FILE *csv = NULL;
-    if (csv_path) {
-        csv = fopen(csv_path, "w");
-        if (!csv) { perror(csv_path); return bad("--csv", "cannot open file"); }
-        fprintf(csv, "t");
-        for (int i = 0; i < st.nq; ++i) fprintf(csv, ",q%d", i + 1);
-        for (int i = 0; i < st.nq; ++i) fprintf(csv, ",u%d", i + 1);
-        for (int i = 0; i < st.nc; ++i) fprintf(csv, ",g%d", i + 1);
-        for (int i = 0; i < st.nz; ++i) fprintf(csv, ",z%d", i + 1);
-        for (int i = 0; i < st.nc; ++i) fprintf(csv, ",lam%d", i + 1);
-        fprintf(csv, "\n");
+    if (cfg.csv_path) {
+        csv = fopen(cfg.csv_path, "w");
+        if (!csv) {
+            fprintf(stderr, "hilstep-sim: --csv: cannot open %s: %s (see --help)\n", cfg.csv_path,
+                    strerror(errno));
+            return 2;
+        }
+        errno = 0;
+        wchk(fprintf(csv, "t"));
+        for (int i = 0; i < st.nq; ++i) wchk(fprintf(csv, ",q%d", i + 1));
+        for (int i = 0; i < st.nq; ++i) wchk(fprintf(csv, ",u%d", i + 1));
+        for (int i = 0; i < st.nc; ++i) wchk(fprintf(csv, ",g%d", i + 1));
+        for (int i = 0; i < st.nz; ++i) wchk(fprintf(csv, ",z%d", i + 1));
+        for (int i = 0; i < st.nc; ++i) wchk(fprintf(csv, ",lam%d", i + 1));
+        wchk(fprintf(csv, "\n"));
     }
 
     hs_real in[HS_MODELS_MAX_NIN] = {0};
     hs_real g[NC];
     double max_g = 0.0;
-    long nsteps = lround(T_end / h);
+    const uint64_t nsteps = run.nsteps;
     uint64_t hash = HS_HASH_INIT;
     double ns_total = 0.0;
-    long done = 0;
+    uint64_t done = 0;
     rc = HS_OK;
-    for (long k = 0;; ++k) {
+    for (uint64_t k = 0; !g_csv_err; ++k) {
         hs_stepper_residual(&st, g);
         for (int i = 0; i < st.nc; ++i) max_g = fmax(max_g, fabs((double)g[i]));
-        if (csv && k % every == 0) {
-            fprintf(csv, "%.17g", (double)st.t);
-            for (int i = 0; i < st.nq; ++i) fprintf(csv, ",%.17g", (double)st.q[i]);
-            for (int i = 0; i < st.nq; ++i) fprintf(csv, ",%.17g", (double)st.u[i]);
-            for (int i = 0; i < st.nc; ++i) fprintf(csv, ",%.17g", (double)g[i]);
-            for (int i = 0; i < st.nz; ++i) fprintf(csv, ",%.17g", (double)st.z[i]);
-            for (int i = 0; i < st.nc; ++i) fprintf(csv, ",%.17g", (double)st.lambda[i]);
-            fprintf(csv, "\n");
+        if (csv && k % (uint64_t)cfg.every == 0) {
+            errno = 0;
+            wchk(fprintf(csv, "%.17g", (double)st.t));
+            for (int i = 0; i < st.nq; ++i) wchk(fprintf(csv, ",%.17g", (double)st.q[i]));
+            for (int i = 0; i < st.nq; ++i) wchk(fprintf(csv, ",%.17g", (double)st.u[i]));
+            for (int i = 0; i < st.nc; ++i) wchk(fprintf(csv, ",%.17g", (double)g[i]));
+            for (int i = 0; i < st.nz; ++i) wchk(fprintf(csv, ",%.17g", (double)st.z[i]));
+            for (int i = 0; i < st.nc; ++i) wchk(fprintf(csv, ",%.17g", (double)st.lambda[i]));
+            wchk(fprintf(csv, "\n"));
         }
         if (k == nsteps) break;
         double t0 = now_ns();
@@ -249,16 +352,25 @@ int main(int argc, char **argv)
         ++done;
         hash = hs_stepper_hash(&st, hash);
     }
-    if (csv) fclose(csv);
-    if (want_hash)
-        printf("trajectory-hash %s %s %s %ld 0x%016llx\n", type->name, hs_method_name(def.method),
-               hs_stab_name(def.stab), done, (unsigned long long)hash);
-    printf("steps=%ld t=%.17g max_abs_g=%.6e ns_per_step=%.1f status=%s model=%s method=%s form=%s "
+    if (csv) {
+        /* The data is out only when the flush and the close succeed (NFS reports at close). */
+        errno = 0;
+        if (fflush(csv) != 0 && !g_csv_err) g_csv_err = errno ? errno : EIO;
+        if (ferror(csv) && !g_csv_err) g_csv_err = EIO;
+        errno = 0;
+        if (fclose(csv) != 0 && !g_csv_err) g_csv_err = errno ? errno : EIO;
+    }
+    const char *status = g_csv_err ? "write_error" : status_token(rc);
+    if (cfg.want_hash)
+        printf("trajectory-hash %s %s %s %llu 0x%016llx\n", type->name, hs_method_name(def.method),
+               hs_stab_name(def.stab), (unsigned long long)done, (unsigned long long)hash);
+    printf("steps=%llu t=%.17g max_abs_g=%.6e ns_per_step=%.1f status=%s model=%s method=%s form=%s "
            "stab=%s h=%g force_evals=%llu factorizations=%llu",
-           done, (double)st.t, max_g, done ? ns_total / (double)done : 0.0, status_token(rc),
-           type->name, hs_method_name(def.method), hs_form_name(def.form), hs_stab_name(def.stab), h,
-           (unsigned long long)st.stats.force_evals, (unsigned long long)st.stats.factorizations);
-    if (type == &hs_car_axle_type && fabs((double)st.t - 3.0) < 0.5 * h) {
+           (unsigned long long)done, (double)st.t, max_g, done ? ns_total / (double)done : 0.0,
+           status, type->name, hs_method_name(def.method), hs_form_name(def.form),
+           hs_stab_name(def.stab), h, (unsigned long long)st.stats.force_evals,
+           (unsigned long long)st.stats.factorizations);
+    if (run.has_ref && done == nsteps) {
         double eq = 0.0, eu = 0.0;
         for (int i = 0; i < 4; ++i) {
             eq = fmax(eq, fabs((double)st.q[i] - hs_car_axle_ref_t3[i]));
@@ -269,6 +381,18 @@ int main(int argc, char **argv)
     for (int i = 0; i < st.nq; ++i) printf(" q%d=%.17g", i + 1, (double)st.q[i]);
     for (int i = 0; i < st.nq; ++i) printf(" u%d=%.17g", i + 1, (double)st.u[i]);
     printf("\n");
-    if (rc) fprintf(stderr, "hilstep-sim: step %ld refused: %s\n", done + 1, hs_status_str(rc));
+    if (g_csv_err)
+        fprintf(stderr, "hilstep-sim: --csv %s: write failed after %llu steps: %s; the file is "
+                "incomplete\n", cfg.csv_path, (unsigned long long)done, strerror(g_csv_err));
+    if (rc) fprintf(stderr, "hilstep-sim: step %llu refused: %s\n", (unsigned long long)done + 1u,
+                    hs_status_str(rc));
+    errno = 0;
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "hilstep-sim: standard output: write failed: %s\n",
+                strerror(errno ? errno : EIO));
+        return 3;
+    }
+    if (g_csv_err) return 3;
     return rc ? 1 : 0;
 }
+#endif

@@ -57,6 +57,7 @@ static void table(void)
     printf("%-15s %-10s %-10s %10s %10s\n", "model", "method", "stab", "ns/step", "rel_j2");
     for (int mi = 0; hs_model_registry[mi]; ++mi) {
         const hs_model_type *T = hs_model_registry[mi];
+        if (T->dims) continue; /* sized by a parameter (chain, ladder): not in these fixed arenas */
         for (int si = 0; si < 3; ++si) {
             if (T->nc == 0 && si > 0) continue;
             double base = 0;

@@ -88,6 +88,7 @@ static const entry tests[] = {
     {"reject", test_reject},
     {"hash", test_hash},
     {"sparse", test_sparse},
+    {"models", test_models},
 };
 
 int hs_test_main(int quick)

@@ -1,0 +1,157 @@
+/* hs_rods.c - planar rods joined by revolute joints (see hs_rods.h). */
+#include "hs_rods.h"
+#include "hs_math.h"
+
+int hs_rods_blocks(const hs_rods *r, hs_blocks *b, int *buf, int nbuf)
+{
+    if (!r || !b || !buf) return HS_E_NULL;
+    if (nbuf < HS_RODS_BLOCK_INTS(r->nr, r->nj)) return HS_E_SIZE;
+    int *qb = buf, *cb = qb + r->nr + 1, *qq = cb + r->nj + 1, *cq = qq + 2 * r->nr;
+    for (int i = 0; i <= r->nr; ++i) qb[i] = 3 * i;
+    for (int k = 0; k <= r->nj; ++k) cb[k] = 2 * k;
+    for (int i = 0; i < r->nr; ++i) { qq[2 * i] = i; qq[2 * i + 1] = i; }
+    int ncq = 0;
+    for (int k = 0; k < r->nj; ++k) {
+        hs_rod_joint j;
+        r->joint(r->arg, k, &j);
+        if (j.b >= 0) { cq[2 * ncq] = k; cq[2 * ncq + 1] = j.b; ++ncq; }
+        cq[2 * ncq] = k; cq[2 * ncq + 1] = j.a; ++ncq;
+    }
+    b->nqb = r->nr; b->ncb = r->nj; b->nqq = r->nr; b->ncq = ncq;
+    b->qb = qb; b->cb = cb; b->qq = qq; b->cq = cq;
+    return HS_OK;
+}
+
+void hs_rods_mass(const hs_rods *r, hs_real *M)
+{
+    const hs_real I = r->m * r->len * r->len / HS_R(12.0);
+    for (int i = 0; i < r->nr; ++i) {
+        hs_real *B = M + 9 * i;
+        for (int e = 0; e < 9; ++e) B[e] = HS_R(0.0);
+        B[0] = r->m; B[4] = r->m; B[8] = I;
+    }
+}
+
+void hs_rods_force(const hs_rods *r, hs_real *f)
+{
+    for (int i = 0; i < r->nr; ++i) {
+        f[3 * i] = HS_R(0.0);
+        f[3 * i + 1] = -r->m * r->grav;
+        f[3 * i + 2] = HS_R(0.0);
+    }
+}
+
+void hs_rods_force_jac(const hs_rods *r, hs_real *fq, hs_real *fu)
+{
+    for (int e = 0; e < 9 * r->nr; ++e) { fq[e] = HS_R(0.0); fu[e] = HS_R(0.0); }
+}
+
+/* (L/2) (cos theta, sin theta) of rod i into (*cx, *cy). */
+static void half_dir(const hs_rods *r, const hs_real *q, int i, hs_real *cx, hs_real *cy)
+{
+    hs_real s, c;
+    hs_sincos(q[3 * i + 2], &s, &c);
+    const hs_real hl = HS_R(0.5) * r->len;
+    *cx = hl * c;
+    *cy = hl * s;
+}
+
+void hs_rods_end(const hs_rods *r, const hs_real *q, int i, int s, hs_real *x, hs_real *y)
+{
+    hs_real cx, cy;
+    half_dir(r, q, i, &cx, &cy);
+    const hs_real sr = (hs_real)s;
+    *x = q[3 * i] + sr * cx;
+    *y = q[3 * i + 1] + sr * cy;
+}
+
+/* One 2x3 G block of end s of a rod with half-direction (cx, cy), times sign sg (+1 for
+ * rod a, -1 for rod b): d(p)/d(x, y, theta) = [I, s (L/2) (-sin, cos)^T]. */
+static void g_block(hs_real *B, hs_real sg, hs_real s, hs_real cx, hs_real cy)
+{
+    B[0] = sg; B[1] = HS_R(0.0); B[2] = -sg * s * cy;
+    B[3] = HS_R(0.0); B[4] = sg; B[5] = sg * s * cx;
+}
+
+int hs_rods_constraint(const hs_rods *r, const hs_real *q, hs_real *g, hs_real *G, hs_real *gt)
+{
+    int off = 0;
+    for (int k = 0; k < r->nj; ++k) {
+        hs_rod_joint j;
+        r->joint(r->arg, k, &j);
+        const hs_real sa = (hs_real)j.sa, sb = (hs_real)j.sb;
+        hs_real ax, ay, bx = HS_R(0.0), by = HS_R(0.0), px = HS_R(0.0), py = HS_R(0.0);
+        half_dir(r, q, j.a, &ax, &ay);
+        if (j.b >= 0) {
+            half_dir(r, q, j.b, &bx, &by);
+            px = q[3 * j.b] + sb * bx;
+            py = q[3 * j.b + 1] + sb * by;
+        }
+        if (g) {
+            g[2 * k] = q[3 * j.a] + sa * ax - px;
+            g[2 * k + 1] = q[3 * j.a + 1] + sa * ay - py;
+        }
+        if (G) {
+            if (j.b >= 0) { g_block(G + off, -HS_R(1.0), sb, bx, by); off += 6; }
+            g_block(G + off, HS_R(1.0), sa, ax, ay);
+            off += 6;
+        }
+        if (gt) { gt[2 * k] = HS_R(0.0); gt[2 * k + 1] = HS_R(0.0); }
+    }
+    if (g && !hs_all_finite(g, 2 * r->nj)) return HS_E_NONFINITE;
+    return HS_OK;
+}
+
+int hs_rods_gamma(const hs_rods *r, const hs_real *q, const hs_real *u, hs_real *gam)
+{
+    /* p'' = c'' + s (L/2) n theta'' - s (L/2) e theta'^2: the last term is the remainder */
+    for (int k = 0; k < r->nj; ++k) {
+        hs_rod_joint j;
+        r->joint(r->arg, k, &j);
+        hs_real ax, ay;
+        half_dir(r, q, j.a, &ax, &ay);
+        const hs_real wa = u[3 * j.a + 2], ca = -(hs_real)j.sa * wa * wa;
+        hs_real gx = ca * ax, gy = ca * ay;
+        if (j.b >= 0) {
+            hs_real bx, by;
+            half_dir(r, q, j.b, &bx, &by);
+            const hs_real wb = u[3 * j.b + 2], cb = (hs_real)j.sb * wb * wb;
+            gx += cb * bx;
+            gy += cb * by;
+        }
+        gam[2 * k] = gx;
+        gam[2 * k + 1] = gy;
+    }
+    return hs_all_finite(gam, 2 * r->nj) ? HS_OK : HS_E_NONFINITE;
+}
+
+int hs_rods_curvature(const hs_rods *r, const hs_real *q, const hs_real *lambda, hs_real *K)
+{
+    for (int e = 0; e < 9 * r->nr; ++e) K[e] = HS_R(0.0);
+    for (int k = 0; k < r->nj; ++k) {
+        hs_rod_joint j;
+        r->joint(r->arg, k, &j);
+        const hs_real lx = lambda[2 * k], ly = lambda[2 * k + 1];
+        hs_real ax, ay;
+        half_dir(r, q, j.a, &ax, &ay);
+        K[9 * j.a + 8] -= (hs_real)j.sa * (ax * lx + ay * ly);
+        if (j.b >= 0) {
+            hs_real bx, by;
+            half_dir(r, q, j.b, &bx, &by);
+            K[9 * j.b + 8] += (hs_real)j.sb * (bx * lx + by * ly);
+        }
+    }
+    return hs_all_finite(K, 9 * r->nr) ? HS_OK : HS_E_NONFINITE;
+}
+
+hs_real hs_rods_energy(const hs_rods *r, const hs_real *q, const hs_real *u)
+{
+    const hs_real I = r->m * r->len * r->len / HS_R(12.0);
+    hs_real T = HS_R(0.0), V = HS_R(0.0);
+    for (int i = 0; i < r->nr; ++i) {
+        const hs_real *v = u + 3 * i;
+        T += r->m * (v[0] * v[0] + v[1] * v[1]) + I * v[2] * v[2];
+        V += q[3 * i + 1];
+    }
+    return HS_R(0.5) * T + r->m * r->grav * V;
+}

@@ -1,0 +1,59 @@
+/* hs_rods.h - planar uniform rods in maximal coordinates joined by revolute joints: the shared
+ * evaluation behind the chain and ladder models (model-internal, not part of the public API).
+ *
+ * Rod i has q = (x_i, y_i, theta_i) (centre of mass in m, angle from +x in rad) at q[3i..3i+2].
+ * Its ends are p = c + s (L/2) (cos theta, sin theta), s = +1 the head, s = -1 the tail.
+ * Joint k is two equations g_k = p_a(s_a) - p_b(s_b) (m), or p_a(s_a) when b = -1 (the origin).
+ * Gravity acts in -y. Block pattern: one 3-position block per rod, one 2-equation block per
+ * joint; the nq x nq matrices (M, fq, fu, K) have only the rod-diagonal blocks because K of a
+ * revolute joint in these coordinates touches each rod's own theta only:
+ *   d/dtheta_a of the theta_a-row of G^T lambda = -s_a (L/2) e(theta_a) . lambda,
+ * and +s_b (L/2) e(theta_b) . lambda for rod b, with e = (cos, sin). Every loop count depends
+ * on the rod and joint counts only (fixed cost per instance). */
+#ifndef HS_RODS_H
+#define HS_RODS_H
+
+#include "hs_model.h"
+
+/* One joint: end s_a (+1 head, -1 tail) of rod a at end s_b of rod b; b = -1: the origin.
+ * Always b < a, so a joint's G blocks are listed (k, b) then (k, a). */
+typedef struct hs_rod_joint {
+    int a, sa, b, sb;
+} hs_rod_joint;
+
+/* A system of nr identical rods and nj joints enumerated by joint(arg, k, &j). */
+typedef struct hs_rods {
+    int nr;        /* rods */
+    int nj;        /* joints (2 equations each) */
+    hs_real m;     /* mass of each rod (kg) */
+    hs_real len;   /* length of each rod (m) */
+    hs_real grav;  /* gravity magnitude (m/s^2), acting in -y */
+    void (*joint)(int arg, int k, hs_rod_joint *j);
+    int arg;       /* passed to joint(): the model's link count */
+} hs_rods;
+
+/* Ints hs_rods_blocks needs for nr rods and nj joints (the two joints to the origin, if any,
+ * count one block each but are sized as two, so this is an upper bound). */
+#define HS_RODS_BLOCK_INTS(nr, nj) ((nr) + 1 + (nj) + 1 + 2 * (nr) + 4 * (nj))
+
+/* Block pattern into b (pointing into buf, nbuf ints). */
+int hs_rods_blocks(const hs_rods *r, hs_blocks *b, int *buf, int nbuf);
+/* Packed mass matrix: per rod diag(m, m, m L^2 / 12) (9 reals per rod). */
+void hs_rods_mass(const hs_rods *r, hs_real *M);
+/* Gravity forces f (3 nr). */
+void hs_rods_force(const hs_rods *r, hs_real *f);
+/* Packed fq = fu = 0 (gravity is constant). */
+void hs_rods_force_jac(const hs_rods *r, hs_real *fq, hs_real *fu);
+/* g (2 nj), packed G, gt = 0 (2 nj); any may be NULL. HS_E_NONFINITE on an angle beyond
+ * hs_sin's range. */
+int hs_rods_constraint(const hs_rods *r, const hs_real *q, hs_real *g, hs_real *G, hs_real *gt);
+/* gamma (2 nj): d2/dt2 g = G u' + gamma. */
+int hs_rods_gamma(const hs_rods *r, const hs_real *q, const hs_real *u, hs_real *gam);
+/* Packed curvature K = d(G^T lambda)/dq (rod-diagonal blocks, only the theta-theta entries). */
+int hs_rods_curvature(const hs_rods *r, const hs_real *q, const hs_real *lambda, hs_real *K);
+/* Kinetic plus gravitational energy (J), zero potential at y = 0. */
+hs_real hs_rods_energy(const hs_rods *r, const hs_real *q, const hs_real *u);
+/* Position (m) of end s of rod i. */
+void hs_rods_end(const hs_rods *r, const hs_real *q, int i, int s, hs_real *x, hs_real *y);
+
+#endif

@@ -1,0 +1,198 @@
+/* ladder.c - the ladder of rigid rods of seed 000 (Lacoursiere, SPOOK), Fig. 2, made planar.
+ *
+ * Seed 000, sec. 6: "Rods 1 and 2 have their tails fixed at the origin. Then, rod j is connected
+ * by its tail to the head of rod j-3 when mod(j, 3) = 2, and to rod j-2 otherwise. Finally, rod
+ * j is connected head to head with rod j+1 for j = 3k, k = 1, 2, ..., N." With N links there
+ * are 4 + 3(N-1) = 3N + 1 rods, 4N + 1 joints and N closed loops; every rod has mass 10 and
+ * length 1. Read as a picture: rods 1, 4, 7, ... are the N + 1 rungs, rods 2, 5, 8, ... one
+ * rail and rods 3, 6, 9, ... the other, so link c is the square cell of rods 3c-1, 3c, 3c+1
+ * closed by the rung above it.
+ *
+ * Differences from the paper, on purpose: the paper's rods are 3D (centre plus a unit vector
+ * with a unit-length constraint per rod, ball joints); here they are planar with maximal
+ * coordinates (x, y, theta) per rod and revolute joints (2 equations each), the chain model's
+ * formulation, so nq = 3(3N+1), nc = 2(4N+1) and no unit-length constraints. Planar loops of
+ * revolute joints are not redundant (Gruebler: 3(3N+1) - 2(4N+1) = N + 1 degrees of freedom:
+ * the swing about the origin plus one shear per cell). The paper does not give the initial
+ * configuration; here the ladder is released from rest lying horizontal: rails along +x at
+ * y = 0 and y = -L, rungs along -y, gravity 9.81 in -y (the paper does not state g either). */
+#include "hs_models.h"
+#include "hs_rods.h"
+#include <stddef.h>
+
+#define P(m) ((const hs_ladder_params *)(m)->p)
+
+static const hs_param_info params[] = {
+    {"n", offsetof(hs_ladder_params, n), HS_R(10.0), HS_R(1.0), (hs_real)HS_LADDER_N_MAX, "number of links (square cells, integer)"},
+    {"m", offsetof(hs_ladder_params, m), HS_R(10.0), HS_R(1e-6), HS_R(1e6), "mass of each rod (kg)"},
+    {"len", offsetof(hs_ladder_params, len), HS_R(1.0), HS_R(1e-3), HS_R(1e3), "length of each rod (m)"},
+    {"grav", offsetof(hs_ladder_params, grav), HS_R(9.81), HS_R(0.0), HS_R(1e3), "gravity, acting in -y (m/s^2)"},
+};
+
+static const char *const out_names[] = {"energy (J)", "corner x (m)", "corner y (m)"};
+
+/* Joints 0 .. 3N: the tail joint of rod j = k + 1 (1-based, as in the paper); joints 3N+1 ..
+ * 4N: rod 3c head to head with rod 3c + 1, c = 1 .. N. Rod indices are 0-based here. */
+static void joint(int n, int k, hs_rod_joint *j)
+{
+    const int nr = HS_LADDER_RODS(n);
+    if (k < nr) {
+        const int jr = k + 1;
+        j->a = k; j->sa = -1; j->sb = 1;
+        j->b = jr <= 2 ? -1 : (jr % 3 == 2 ? jr - 3 : jr - 2) - 1;
+    } else {
+        const int c = k - nr + 1;
+        j->a = 3 * c; j->sa = 1;
+        j->b = 3 * c - 1; j->sb = 1;
+    }
+}
+
+/* The link count, or 0 when the parameter is not an integer in range. */
+static int links(const hs_model *m)
+{
+    const hs_real v = P(m)->n;
+    if (!(v >= HS_R(1.0) && v <= (hs_real)HS_LADDER_N_MAX)) return 0;
+    const int n = (int)v;
+    return (hs_real)n == v ? n : 0;
+}
+
+static hs_rods rods(const hs_model *m)
+{
+    hs_rods r;
+    const int n = links(m);
+    r.nr = HS_LADDER_RODS(n); r.nj = HS_LADDER_JOINTS(n);
+    r.m = P(m)->m; r.len = P(m)->len; r.grav = P(m)->grav;
+    r.joint = joint; r.arg = n;
+    return r;
+}
+
+static int dims(const hs_model *m, hs_dims *d)
+{
+    const int n = links(m);
+    if (!n) return HS_E_MODEL_PARAM;
+    d->nq = HS_LADDER_NQ(n); d->nc = HS_LADDER_NC(n); d->nz = 0; d->nin = 0; d->nout = HS_LADDER_NOUT;
+    return HS_OK;
+}
+
+static int check(const hs_model *m) { return links(m) ? HS_OK : HS_E_MODEL_PARAM; }
+
+static int blocks(const hs_model *m, hs_blocks *b, int *buf, int nbuf)
+{
+    const hs_rods r = rods(m);
+    return hs_rods_blocks(&r, b, buf, nbuf);
+}
+
+static void place(hs_real *q, int rod1, hs_real x, hs_real y, hs_real th)
+{
+    q[3 * (rod1 - 1)] = x; q[3 * (rod1 - 1) + 1] = y; q[3 * (rod1 - 1) + 2] = th;
+}
+
+static int initial(const hs_model *m, hs_real t0, hs_real *q, hs_real *u, hs_real *z)
+{
+    (void)t0; (void)z;
+    const int n = links(m);
+    const hs_real L = P(m)->len, down = -HS_R(1.5707963267948966);
+    place(q, 1, HS_R(0.0), -HS_R(0.5) * L, down);
+    for (int c = 1; c <= n; ++c) {
+        const hs_real xc = (hs_real)c * L;
+        place(q, 3 * c - 1, xc - HS_R(0.5) * L, HS_R(0.0), HS_R(0.0));
+        place(q, 3 * c, xc - HS_R(0.5) * L, -L, HS_R(0.0));
+        place(q, 3 * c + 1, xc, -HS_R(0.5) * L, down);
+    }
+    for (int i = 0; i < HS_LADDER_NQ(n); ++i) u[i] = HS_R(0.0);
+    return HS_OK;
+}
+
+static int mass(const hs_model *m, hs_real t, const hs_real *q, hs_real *M)
+{
+    (void)t; (void)q;
+    const hs_rods r = rods(m);
+    hs_rods_mass(&r, M);
+    return HS_OK;
+}
+
+static int force(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
+                 const hs_real *z, const hs_real *in, hs_real *f)
+{
+    (void)t; (void)q; (void)u; (void)z; (void)in;
+    const hs_rods r = rods(m);
+    hs_rods_force(&r, f);
+    return HS_OK;
+}
+
+static int force_jac(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
+                     const hs_real *z, const hs_real *in, hs_real *fq, hs_real *fu)
+{
+    (void)t; (void)q; (void)u; (void)z; (void)in;
+    const hs_rods r = rods(m);
+    hs_rods_force_jac(&r, fq, fu);
+    return HS_OK;
+}
+
+static int constraint(const hs_model *m, hs_real t, const hs_real *q, hs_real *g, hs_real *G,
+                      hs_real *gt)
+{
+    (void)t;
+    const hs_rods r = rods(m);
+    return hs_rods_constraint(&r, q, g, G, gt);
+}
+
+static int gamma_fn(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u, hs_real *gam)
+{
+    (void)t;
+    const hs_rods r = rods(m);
+    return hs_rods_gamma(&r, q, u, gam);
+}
+
+static int curvature(const hs_model *m, hs_real t, const hs_real *q, const hs_real *lambda,
+                     hs_real *K)
+{
+    (void)t;
+    const hs_rods r = rods(m);
+    return hs_rods_curvature(&r, q, lambda, K);
+}
+
+static int energy(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
+                  const hs_real *z, hs_real *E)
+{
+    (void)t; (void)z;
+    const hs_rods r = rods(m);
+    *E = hs_rods_energy(&r, q, u);
+    return hs_isfinite(*E) ? HS_OK : HS_E_NONFINITE;
+}
+
+static int output(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
+                  const hs_real *z, const hs_real *in, hs_real *y)
+{
+    (void)t; (void)z; (void)in;
+    const hs_rods r = rods(m);
+    y[0] = hs_rods_energy(&r, q, u);
+    hs_rods_end(&r, q, r.nr - 1, 1, &y[1], &y[2]);
+    return HS_OK;
+}
+
+const hs_model_type hs_ladder_type = {
+    .name = "ladder",
+    .doc = "ladder of rods of seed 000 Fig. 2 (planar, maximal coordinates): n links, 3n+1 rods, 4n+1 joints",
+    .nq = HS_LADDER_NQ_MAX,
+    .nc = HS_LADDER_NC_MAX,
+    .nz = 0,
+    .nin = 0,
+    .nout = HS_LADDER_NOUT,
+    .params = params,
+    .nparams = (int)(sizeof params / sizeof params[0]),
+    .param_size = sizeof(hs_ladder_params),
+    .out_names = out_names,
+    .check = check,
+    .initial = initial,
+    .mass = mass,
+    .force = force,
+    .force_jac = force_jac,
+    .constraint = constraint,
+    .gamma = gamma_fn,
+    .output = output,
+    .dims = dims,
+    .blocks = blocks,
+    .curvature = curvature,
+    .energy = energy,
+};

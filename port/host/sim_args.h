@@ -1,0 +1,55 @@
+/* sim_args.h - hilstep-sim's command line as data: the parser and the setup behind
+ * build/hilstep-sim, callable without printing or exiting (the CLI fuzz harness uses them). */
+#ifndef HS_SIM_ARGS_H
+#define HS_SIM_ARGS_H
+
+#include <stdint.h>
+
+#include "hs_models.h"
+#include "hs_stepper.h"
+
+#define HS_SIM_MAXP 32              /* --param options at most */
+#define HS_SIM_MAX_STEPS 1e10       /* bound on T/h: ~8 h of host time for the car axle */
+
+/* Results of hs_sim_parse / hs_sim_setup. */
+#define HS_SIM_OK 0
+#define HS_SIM_HELP 1               /* --help or -h: print the usage, exit 0 */
+#define HS_SIM_BAD 2                /* bad arguments: hs_sim_err says which and why, exit 2 */
+
+/* The parsed command line; strings point into argv. */
+typedef struct hs_sim_cfg {
+    const char *model_name;         /* --model */
+    const char *csv_path;           /* --csv, NULL = none */
+    char pkeys[HS_SIM_MAXP][64];    /* (np) --param keys */
+    double pvals[HS_SIM_MAXP];      /* (np) --param values */
+    int np;
+    int every;                      /* CSV row every N steps, >= 1 */
+    int want_hash;                  /* --hash */
+    int have_h, have_t, have_alpha, have_beta;
+    double T_end, h, alpha, beta;   /* s, s, 1/s, 1/s^2 */
+    hs_stepper_def def;             /* hs_stepper_default_def() with the options applied */
+} hs_sim_cfg;
+
+/* What hs_sim_setup derived: the model instance and the exact step count. */
+typedef struct hs_sim_run {
+    const hs_model_type *type;
+    hs_model model;
+    _Alignas(16) unsigned char pblock[HS_MODELS_MAX_PARAM_BYTES]; /* the model's parameters */
+    uint64_t nsteps;                /* T/h, exactly, <= HS_SIM_MAX_STEPS */
+    int has_ref;                    /* 1: car axle with default parameters ending at t = 3 */
+} hs_sim_run;
+
+/* The argument a failure is about (e.g. "--h") and a one-line reason. */
+typedef struct hs_sim_err {
+    char arg[64];
+    char why[256];
+} hs_sim_err;
+
+/* Parses argv (argc entries, argv[0] ignored) into c; HS_SIM_OK, HS_SIM_HELP or HS_SIM_BAD. */
+int hs_sim_parse(int argc, char *const *argv, hs_sim_cfg *c, hs_sim_err *e);
+
+/* Builds the model of c into r, applies and checks the parameters, completes c->def (h, alpha,
+ * beta) and validates it, and derives the step count; HS_SIM_OK or HS_SIM_BAD. */
+int hs_sim_setup(hs_sim_cfg *c, hs_sim_run *r, hs_sim_err *e);
+
+#endif
