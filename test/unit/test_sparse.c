@@ -7,10 +7,12 @@
 #include "hs_test.h"
 #include "tutil.h"
 
-#define SP_MAXN 96
+#define SP_MAXN 128
 #define SP_MAXB 64
 
 static struct {
+    int bbuf[4096];
+    hs_real fq[SP_MAXN * SP_MAXN], fu[SP_MAXN * SP_MAXN];
     int bufq[SP_MAXB + 1], bufc[SP_MAXB + 1], qq[2 * SP_MAXB * SP_MAXB], cq[2 * SP_MAXB * SP_MAXB];
     hs_real A[SP_MAXN * SP_MAXN], G[SP_MAXN * SP_MAXN], Gr[SP_MAXN * SP_MAXN], C[SP_MAXN];
     hs_real K[SP_MAXN * SP_MAXN], b[SP_MAXN], xd[SP_MAXN], xs[SP_MAXN], r[SP_MAXN];
@@ -229,44 +231,45 @@ static void random_suite(int sym, double creg, double gr_pert, double tol)
     }
 }
 
-/* The step matrix of eq. 6b of a shipped (dense-pattern) model at its initial state, with
- * A = M - h fu - h^2 fq from the analytic Jacobian when there is one. */
-static void model_suite(const hs_model_type *T, double tol)
+/* The step matrix of eq. 6b of a shipped model at its initial state: A = M - h fu - h^2 fq
+ * (analytic Jacobian when there is one), -G^T at q0, Gr = G at a perturbed q (as positions-
+ * first index-2 uses G(q*) in the rows); the model's own block pattern, nlinks sets the
+ * parameter "n" of the parameter-sized models. */
+static void model_suite(const hs_model_type *T, double nlinks, double tol)
 {
-    tsim x;
-    tsim_model(&x, T);
-    CHECK(tsim_start(&x, HS_METHOD_J2, HS_FORM_INDEX2, HS_STAB_NONE, HS_R(1e-3)) == HS_OK);
-    CHECK(tsim_run(&x, 50, NULL) == HS_OK);
-    const int nq = x.m.d.nq, nc = x.m.d.nc, n = nq + nc;
-    int buf[8];
+    hs_model m;
+    union { hs_real r[32]; double align; } P;
+    CHECK(hs_model_init(&m, T, &P) == HS_OK);
+    if (nlinks > 0.0) CHECK(hs_model_set_param(&m, "n", (hs_real)nlinks) == HS_OK);
+    const int nq = m.d.nq, nc = m.d.nc, n = nq + nc;
+    if (n > SP_MAXN || m.d.nz > SP_MAXN || m.d.nin > SP_MAXN) { CHECK(0); return; }
     hs_blocks bl;
-    hs_blocks_dense(&x.m.d, &bl, buf, 8);
+    CHECK((T->blocks ? T->blocks(&m, &bl, W.bbuf, (int)(sizeof W.bbuf / sizeof W.bbuf[0]))
+                     : hs_blocks_dense(&m.d, &bl, W.bbuf, 8)) == HS_OK);
     hs_sparse S;
     CHECK(hs_sparse_analyze(&S, &bl, nq, nc, 0, W.iw, sizeof W.iw / sizeof W.iw[0], W.rw,
                             sizeof W.rw / sizeof W.rw[0], W.tmp, sizeof W.tmp / sizeof W.tmp[0]) == HS_OK);
-    hs_real M[16], fq[16], fu[16], G[16], G2[16], qs[4], f[4];
-    hs_real in[4] = {0, 0, 0, 0};
     const hs_real h = HS_R(1e-3);
-    CHECK(T->mass(&x.m, x.s.t, x.s.q, M) == HS_OK);
-    for (int i = 0; i < nq * nq; ++i) { fq[i] = HS_R(0.0); fu[i] = HS_R(0.0); }
-    if (T->force_jac) CHECK(T->force_jac(&x.m, x.s.t, x.s.q, x.s.u, x.s.z, in, fq, fu) == HS_OK);
-    (void)f;
-    for (int i = 0; i < nq * nq; ++i) W.A[i] = M[i] - h * fu[i] - h * h * fq[i];
+    static hs_real q[SP_MAXN], u[SP_MAXN], z[SP_MAXN], in[SP_MAXN], qs[SP_MAXN];
+    for (int i = 0; i < SP_MAXN; ++i) in[i] = HS_R(0.0);
+    CHECK(T->initial(&m, HS_R(0.0), q, u, z) == HS_OK);
+    CHECK(T->mass(&m, HS_R(0.0), q, W.A) == HS_OK);
+    const int nA = hs_blocks_qq_size(&bl);
+    for (int i = 0; i < nA; ++i) { W.fq[i] = HS_R(0.0); W.fu[i] = HS_R(0.0); }
+    if (T->force_jac) CHECK(T->force_jac(&m, HS_R(0.0), q, u, z, in, W.fq, W.fu) == HS_OK);
+    for (int i = 0; i < nA; ++i) W.A[i] = W.A[i] - h * W.fu[i] - h * h * W.fq[i];
     if (nc > 0) {
-        CHECK(T->constraint(&x.m, x.s.t, x.s.q, NULL, G, NULL) == HS_OK);
-        for (int i = 0; i < nq; ++i) qs[i] = x.s.q[i] + h * x.s.u[i];
-        CHECK(T->constraint(&x.m, x.s.t + h, qs, NULL, G2, NULL) == HS_OK);
-        for (int i = 0; i < nq * nc; ++i) { W.G[i] = G[i]; W.Gr[i] = G2[i]; }
+        CHECK(T->constraint(&m, HS_R(0.0), q, NULL, W.G, NULL) == HS_OK);
+        for (int i = 0; i < nq; ++i) qs[i] = q[i] + h * u[i] + HS_R(0.01) * (hs_real)rnd();
+        CHECK(T->constraint(&m, h, qs, NULL, W.Gr, NULL) == HS_OK);
     }
     for (int i = 0; i < nc; ++i) W.C[i] = HS_R(0.0);
     for (int i = 0; i < n * n; ++i) W.K[i] = HS_R(0.0);
-    for (int r = 0; r < nq; ++r)
-        for (int c = 0; c < nq; ++c) W.K[r * n + c] = W.A[r * nq + c];
-    for (int i = 0; i < nc; ++i)
-        for (int j = 0; j < nq; ++j) {
-            W.K[j * n + nq + i] = -W.G[i * nq + j];
-            W.K[(nq + i) * n + j] = W.Gr[i * nq + j];
-        }
+    unpack(bl.qq, bl.nqq, bl.qb, bl.qb, W.A, HS_R(1.0), W.K, n, 0, 0, 0);
+    if (nc > 0) {
+        unpack(bl.cq, bl.ncq, bl.cb, bl.qb, W.G, HS_R(-1.0), W.K, n, nq, 0, 1);
+        unpack(bl.cq, bl.ncq, bl.cb, bl.qb, W.Gr, HS_R(1.0), W.K, n, nq, 0, 0);
+    }
     CHECK_RANGE(compare_once(&S, 0, 0), 0.0, tol);
 }
 
@@ -353,6 +356,22 @@ void test_sparse(void)
                                 S.need_tmp - 1) == HS_E_SIZE);
     }
 
-    /* the shipped models' step matrices */
-    for (int mi = 0; hs_model_registry[mi]; ++mi) model_suite(hs_model_registry[mi], tol);
+    /* the shipped models' step matrices (the parameter-sized ones at sizes the dense
+     * reference holds) */
+    for (int mi = 0; hs_model_registry[mi]; ++mi) {
+        const hs_model_type *T = hs_model_registry[mi];
+        hs_real nl;
+        hs_model probe;
+        union { hs_real r[32]; double align; } P;
+        hs_model_init(&probe, T, &P);
+        const int sized = hs_model_get_param(&probe, "n", &nl) == HS_OK;
+        if (!sized) model_suite(T, 0.0, tol);
+        else
+            for (int k = 1; k <= 3; ++k) {
+                /* 3, 6, 9 rods for the chain; 1, 2, 3 links for the ladder */
+                const int ladder = T->name[0] == 'l'; /* "ladder" vs "chain" */
+                const double nn = ladder ? (double)k : (double)(3 * k);
+                model_suite(T, nn, tol);
+            }
+    }
 }
