@@ -1,5 +1,61 @@
-/* hs_sparse.c - static-order sparse LDU / LDL^T: analysis once, fixed-pattern numerics. */
+/* hs_sparse.c - static-order sparse L D U / L D L^T: analysis once, fixed-pattern numerics. */
 #include "hs_sparse.h"
+
+#ifdef HS_SPARSE_TALLY
+long hs_sparse_tally;
+#endif
+
+/* Layout of the analysis array `sym`: a header, then the arrays in this order
+ *   perm (n)        new position -> original unknown
+ *   Ap (n + 1)      upper part of the permuted K by column
+ *   Ui (nnz_a)      its rows (new positions), ascending
+ *   Uax (nnz_a)     index in Ax of each upper entry K(Ui[p], k)
+ *   Lax (nnz_a)     index in Ax of its mirror K(k, Ui[p]) (absent when symmetric)
+ *   Dax (n)         index in Ax of each diagonal entry
+ *   Lp (n + 1), Li (nnz_l)   L by column, rows ascending (U^T has the same pattern)
+ *   Rp (n + 1), Ri (nnz_l)   L by row, columns ascending (the row reach in topological order)
+ *   Rpos (nnz_l)    position in Li of each row entry
+ * and of one numeric factor `num`: Lx (nnz_l), Ux (nnz_l, absent when symmetric: U = L^T),
+ * Dinv (n), x (n), y (n, absent when symmetric) - x and y are work vectors. */
+enum { H_MAGIC, H_N, H_NNZ, H_SYM, H_NNZA, H_NNZL, H_NB, H_LEN };
+#define SP_MAGIC 0x53504c55 /* "SPLU" */
+
+typedef struct view {
+    int n, nnz, sym, nnz_a, nnz_l;
+    int *perm, *Ap, *Ui, *Uax, *Lax, *Dax, *Lp, *Li, *Rp, *Ri, *Rpos;
+} view;
+
+static size_t sym_ints(int n, int sym, int nnz_a, int nnz_l)
+{
+    /* header, perm, Ap, Ui, Uax, Lax, Dax, Lp, Li, Rp, Ri, Rpos */
+    return (size_t)H_LEN + 2 * (size_t)n + 3 * (size_t)(n + 1) + (size_t)(sym ? 2 : 3) * (size_t)nnz_a
+           + 3 * (size_t)nnz_l;
+}
+
+static size_t num_reals(int n, int sym, int nnz_l)
+{
+    return (size_t)(sym ? 1 : 2) * (size_t)nnz_l + (size_t)(sym ? 2 : 3) * (size_t)n;
+}
+
+static void view_of(const int *s, view *v)
+{
+    v->n = s[H_N]; v->nnz = s[H_NNZ]; v->sym = s[H_SYM]; v->nnz_a = s[H_NNZA]; v->nnz_l = s[H_NNZL];
+    const int n = v->n;
+    /* one view type for the analysis (which writes) and the per-step code (which only reads) */
+    int *p = (int *)(uintptr_t)(s + H_LEN);
+    v->perm = p; p += n;
+    v->Ap = p; p += n + 1;
+    v->Ui = p; p += v->nnz_a;
+    v->Uax = p; p += v->nnz_a;
+    v->Lax = v->sym ? v->Uax : p;
+    if (!v->sym) p += v->nnz_a;
+    v->Dax = p; p += n;
+    v->Lp = p; p += n + 1;
+    v->Li = p; p += v->nnz_l;
+    v->Rp = p; p += n + 1;
+    v->Ri = p; p += v->nnz_l;
+    v->Rpos = p;
+}
 
 /* ---------------------------------------------------------------- analysis helpers */
 
@@ -18,127 +74,103 @@ static void bit_clear(int *row, int j)
     row[j >> 5] = (int)((unsigned)row[j >> 5] & ~(1u << (unsigned)(j & 31)));
 }
 
-/* Scalar size of block v: position blocks first, then constraint blocks. */
-static int blk_w(const hs_blocks *b, int v)
-{
-    return v < b->nqb ? b->qb[v + 1] - b->qb[v] : b->cb[v - b->nqb + 1] - b->cb[v - b->nqb];
-}
-
-/* First original scalar index of block v. */
-static int blk_first(const hs_blocks *b, int nq, int v)
-{
-    return v < b->nqb ? b->qb[v] : nq + b->cb[v - b->nqb];
-}
-
-/* Weighted degree of v in the elimination graph: the scalar unknowns it is coupled to. */
-static int blk_degree(const hs_blocks *b, const int *row, int nb)
+/* Weighted degree: the scalar unknowns block v is coupled to in the elimination graph. */
+static int blk_degree(const int *row, const int *bw, int nb)
 {
     int d = 0;
     for (int j = 0; j < nb; ++j)
-        if (bit_get(row, j)) d += blk_w(b, j);
+        if (bit_get(row, j)) d += bw[j];
     return d;
 }
 
-/* Checks that b describes sizes nq, nc: increasing block bounds and list entries in range. */
-static int blocks_valid(const hs_blocks *b, int nq, int nc)
+/* Position of row i in column j of a CSC pattern with ascending rows; -1 if absent. */
+static int csc_find(const int *Ap, const int *Ai, int i, int j)
 {
-    if (!b->qb || !b->qq || b->nqb < 1 || b->nqq < b->nqb || b->ncb < 0 || b->ncq < 0) return 0;
-    if ((nc > 0) != (b->ncb > 0) || (b->ncb > 0 && (!b->cb || !b->cq || b->ncq < 1))) return 0;
-    if (b->qb[0] != 0 || b->qb[b->nqb] != nq) return 0;
-    for (int i = 0; i < b->nqb; ++i)
-        if (b->qb[i + 1] <= b->qb[i]) return 0;
-    if (b->ncb > 0) {
-        if (b->cb[0] != 0 || b->cb[b->ncb] != nc) return 0;
-        for (int i = 0; i < b->ncb; ++i)
-            if (b->cb[i + 1] <= b->cb[i]) return 0;
+    int lo = Ap[j], hi = Ap[j + 1] - 1;
+    while (lo <= hi) {
+        const int mid = lo + (hi - lo) / 2;
+        if (Ai[mid] == i) return mid;
+        if (Ai[mid] < i) lo = mid + 1; else hi = mid - 1;
     }
-    for (int k = 0; k < b->nqq; ++k)
-        if (b->qq[2 * k] < 0 || b->qq[2 * k] >= b->nqb || b->qq[2 * k + 1] < 0 || b->qq[2 * k + 1] >= b->nqb)
-            return 0;
-    for (int k = 0; k < b->ncq; ++k)
-        if (b->cq[2 * k] < 0 || b->cq[2 * k] >= b->ncb || b->cq[2 * k + 1] < 0 || b->cq[2 * k + 1] >= b->nqb)
-            return 0;
-    return 1;
+    return -1;
 }
 
-/* Slot in V of K(r, c), r and c in the new order; the pattern contains it by construction. */
-static int slot_of(const hs_sparse *S, int r, int c)
+size_t hs_sparse_tmp_ints(int n, int nnz)
 {
-    if (r == c) return r;
-    const int lower = r > c;
-    const int row = lower ? c : r, col = lower ? r : c;
-    int lo = S->Ap[col], hi = S->Ap[col + 1] - 1;
-    while (lo < hi) { /* rows ascending within a column */
-        int mid = (lo + hi) / 2;
-        if (S->Ai[mid] < row) lo = mid + 1; else hi = mid;
-    }
-    if (lower && S->sym) return S->n + S->nnz_a; /* the sink: sym keeps the upper triangle */
-    return S->n + lo + (lower ? S->nnz_a : 0);
+    if (n < 1 || nnz < 0) return 0;
+    return (size_t)n * (size_t)((n + 31) / 32) + 18 * (size_t)n + 3 * (size_t)nnz + 16;
 }
 
 /* ---------------------------------------------------------------- analysis */
 
-int hs_sparse_analyze(hs_sparse *S, const hs_blocks *b, int nq, int nc, int sym,
-                      int *iw, size_t niw, hs_real *rw, size_t nrw, int *tmp, size_t ntmp)
+int hs_sparse_analyze(int n, const int *Ap, const int *Ai, const int *kind, int symmetric,
+                      int *tmp, size_t ntmp, int *sym, size_t nsym, size_t *nsym_need,
+                      size_t *nnum_need)
 {
-    if (!S || !b) return HS_E_NULL;
-    if (nq < 1 || nc < 0 || !blocks_valid(b, nq, nc)) return HS_E_SIZE;
-    const int n = nq + nc, nqb = b->nqb, nb = b->nqb + b->ncb, W = (nb + 31) / 32;
-    const int nlist = b->nqq + b->ncq;
-    S->n = n; S->nq = nq; S->nc = nc; S->sym = sym ? 1 : 0; S->nb = nb;
-    S->nqq_vals = hs_blocks_qq_size(b);
-    S->ncq_vals = b->ncb > 0 ? hs_blocks_cq_size(b) : 0;
-    S->need_tmp = (size_t)HS_SPARSE_TMP_INTS(nb, n, nlist);
-    S->need_ints = 0; S->need_reals = 0;
-    S->tally = 0;
-    if (!tmp || ntmp < S->need_tmp) return HS_E_SIZE;
+    if (!Ap || !Ai || !kind || !tmp || !nsym_need || !nnum_need) return HS_E_NULL;
+    if (n < 1) return HS_E_SIZE;
+    const int nnz = Ap[n];
+    if (Ap[0] != 0 || nnz < n || ntmp < hs_sparse_tmp_ints(n, nnz)) return HS_E_SIZE;
+    /* the pattern as the contract states it: rows ascending and in range, diagonal present */
+    for (int j = 0; j < n; ++j) {
+        if (Ap[j + 1] < Ap[j] || csc_find(Ap, Ai, j, j) < 0) return HS_E_SIZE;
+        for (int p = Ap[j]; p < Ap[j + 1]; ++p)
+            if (Ai[p] < 0 || Ai[p] >= n || (p > Ap[j] && Ai[p] <= Ai[p - 1])) return HS_E_SIZE;
+    }
+    const int sy = symmetric ? 1 : 0;
 
-    /* scratch layout */
-    int *adj = tmp;                  /* (nb W) elimination graph, one bitset row per block */
-    int *deg = adj + nb * W;         /* (nb) weighted degree */
-    int *done = deg + nb;            /* (nb) 1 once eliminated */
-    int *order = done + nb;          /* (nb) elimination order of the blocks */
-    int *start = order + nb;         /* (nb) first new scalar index of each block */
-    int *adjp = start + nb;          /* (nb + 1) original adjacency, CSR */
-    int *nbr = adjp + nb + 1;            /* (2 nlist) original neighbours */
-    int *row = nbr + 2 * nlist;      /* (W) the eliminated block's neighbours; W <= nb */
-    int *parent = row + nb;          /* (n) elimination tree */
-    int *cnt = parent + n;           /* (n) entries per column of L */
-    int *mark = cnt + n;             /* (n) marks */
-    int *nxt = mark + n;             /* (n) fill pointers */
+    /* scratch layout (hs_sparse_tmp_ints) */
+    const int Wn = (n + 31) / 32;
+    int *blk = tmp;              /* (n) block of each unknown */
+    int *bw = blk + n;           /* (n) size of each block */
+    int *bk = bw + n;            /* (n) kind of each block */
+    int *bfirst = bk + n;        /* (n) first unknown of each block */
+    int *deg = bfirst + n;       /* (n) weighted degree */
+    int *done = deg + n;         /* (n) eliminated */
+    int *order = done + n;       /* (n) block elimination order */
+    int *start = order + n;      /* (n) first new position of each block */
+    int *row = start + n;        /* (n >= W) neighbours of the block being eliminated */
+    int *iperm = row + n;        /* (n) original unknown -> new position */
+    int *perm = iperm + n;       /* (n) new position -> original unknown */
+    int *parent = perm + n;      /* (n) elimination tree */
+    int *cnt = parent + n;       /* (n) entries per column of L */
+    int *mark = cnt + n;         /* (n) marks */
+    int *nxt = mark + n;         /* (n) fill pointers */
+    int *UAp = nxt + n;          /* (n + 1) upper part of the permuted K by column */
+    int *UUi = UAp + n + 1;      /* (nnz) rows */
+    int *UUx = UUi + nnz;        /* (nnz) index in Ax */
+    int *adj = UUx + nnz;        /* (nb W) block graph bitset; nb <= n */
 
-    /* 1. block graph */
+    /* 1. blocks: runs of consecutive unknowns of one kind with identical columns (the
+     * diagonal is present, so identical columns mean identical closed neighbourhoods) */
+    int nb = 0;
+    for (int j = 0; j < n; ++j) {
+        int same = j > 0 && kind[j] == kind[j - 1] && Ap[j + 1] - Ap[j] == Ap[j] - Ap[j - 1];
+        for (int p = 0; same && p < Ap[j + 1] - Ap[j]; ++p) same = Ai[Ap[j] + p] == Ai[Ap[j - 1] + p];
+        if (!same) { bfirst[nb] = j; bw[nb] = 0; bk[nb] = kind[j] ? 1 : 0; ++nb; }
+        blk[j] = nb - 1;
+        bw[nb - 1]++;
+    }
+    const int W = (nb + 31) / 32;
+    (void)Wn;
+
+    /* 2. block graph and minimum degree; a multiplier block waits until no position block is
+     * left among its neighbours. Ties go to the lowest block: the order is reproducible. */
     for (int i = 0; i < nb * W; ++i) adj[i] = 0;
-    for (int k = 0; k < b->nqq; ++k) {
-        const int i = b->qq[2 * k], j = b->qq[2 * k + 1];
-        if (i != j) { bit_set(adj + i * W, j); bit_set(adj + j * W, i); }
-    }
-    for (int k = 0; k < b->ncq; ++k) {
-        const int c = nqb + b->cq[2 * k], j = b->cq[2 * k + 1];
-        bit_set(adj + c * W, j); bit_set(adj + j * W, c);
-    }
-    adjp[0] = 0;
-    for (int v = 0; v < nb; ++v) {
-        int c = 0;
-        for (int j = 0; j < nb; ++j) c += bit_get(adj + v * W, j);
-        adjp[v + 1] = adjp[v] + c;
-        int p = adjp[v];
-        for (int j = 0; j < nb; ++j)
-            if (bit_get(adj + v * W, j)) nbr[p++] = j;
-        deg[v] = blk_degree(b, adj + v * W, nb);
-        done[v] = 0;
-    }
-
-    /* 2. minimum degree on the blocks; a constraint block waits until no position block is
-     * left in its neighbourhood, so that the constraints factor the Schur complement of A
-     * (see hs_sparse.h). Ties go to the lowest block number: the order is reproducible. */
+    for (int j = 0; j < n; ++j)
+        for (int p = Ap[j]; p < Ap[j + 1]; ++p)
+            if (blk[Ai[p]] != blk[j]) {
+                bit_set(adj + blk[j] * W, blk[Ai[p]]);
+                bit_set(adj + blk[Ai[p]] * W, blk[j]);
+            }
+    for (int v = 0; v < nb; ++v) { deg[v] = blk_degree(adj + v * W, bw, nb); done[v] = 0; }
     for (int s = 0; s < nb; ++s) {
         int best = -1;
         for (int v = 0; v < nb; ++v) {
             if (done[v]) continue;
-            if (v >= nqb) {
+            if (bk[v]) {
                 int touches_q = 0;
-                for (int j = 0; j < nqb; ++j) touches_q |= bit_get(adj + v * W, j);
+                for (int j = 0; j < nb && !touches_q; ++j) touches_q = !bk[j] && bit_get(adj + v * W, j);
                 if (touches_q) continue;
             }
             if (best < 0 || deg[v] < deg[best]) best = v;
@@ -152,236 +184,158 @@ int hs_sparse_analyze(hs_sparse *S, const hs_blocks *b, int nq, int nc, int sym,
             for (int w = 0; w < W; ++w) ra[w] = (int)((unsigned)ra[w] | (unsigned)row[w]);
             bit_clear(ra, a);
             bit_clear(ra, best);
-            deg[a] = blk_degree(b, ra, nb);
+            deg[a] = blk_degree(ra, bw, nb);
         }
     }
 
-    /* 3. scalar permutation: blocks in elimination order, coordinates in block order */
+    /* 3. permutation: blocks in elimination order, unknowns in their original order */
     {
         int k = 0;
-        for (int s = 0; s < nb; ++s) { start[order[s]] = k; k += blk_w(b, order[s]); }
-    }
-    /* neighbour lists sorted by their place in the order, so column patterns come out sorted */
-    for (int v = 0; v < nb; ++v)
-        for (int p = adjp[v] + 1; p < adjp[v + 1]; ++p) {
-            int x = nbr[p], q = p;
-            while (q > adjp[v] && start[nbr[q - 1]] > start[x]) { nbr[q] = nbr[q - 1]; --q; }
-            nbr[q] = x;
-        }
-    /* upper pattern size: column (block v, offset t) holds every earlier neighbour block and the
-     * t earlier coordinates of v itself (diagonal blocks are dense) */
-    int nnz_a = 0;
-    for (int v = 0; v < nb; ++v) {
-        int before = 0;
-        for (int p = adjp[v]; p < adjp[v + 1]; ++p)
-            if (start[nbr[p]] < start[v]) before += blk_w(b, nbr[p]);
-        const int wv = blk_w(b, v);
-        nnz_a += wv * before + wv * (wv - 1) / 2;
-    }
-
-    /* 4. elimination tree and column counts of L (QDLDL's etree on the upper pattern); the
-     * pattern is generated column by column from the blocks, without storing it yet */
-    for (int i = 0; i < n; ++i) { parent[i] = -1; cnt[i] = 0; mark[i] = -1; }
-    for (int s = 0; s < nb; ++s) {
-        const int v = order[s], wv = blk_w(b, v);
-        for (int t = 0; t < wv; ++t) {
-            const int j = start[v] + t;
-            mark[j] = j;
-            for (int p = adjp[v]; p <= adjp[v + 1]; ++p) {
-                /* p == adjp[v + 1] stands for block v itself (its first t coordinates) */
-                const int u = p < adjp[v + 1] ? nbr[p] : v;
-                const int len = p < adjp[v + 1] ? (start[u] < start[v] ? blk_w(b, u) : 0) : t;
-                for (int o = 0; o < len; ++o) {
-                    int i = start[u] + o;
-                    while (mark[i] != j) {
-                        if (parent[i] == -1) parent[i] = j;
-                        cnt[i]++;
-                        mark[i] = j;
-                        i = parent[i];
-                    }
-                }
-            }
-        }
-    }
-    int64_t nnz_l64 = 0;
-    for (int i = 0; i < n; ++i) nnz_l64 += cnt[i];
-    if (nnz_l64 > 0x3fffffff) return HS_E_SIZE;
-    const int nnz_l = (int)nnz_l64;
-
-    /* 5. arena sizes */
-    const size_t ni = (size_t)(2 * n + 3 * (n + 1)) + (size_t)nnz_a + 3 * (size_t)nnz_l
-                      + (size_t)S->nqq_vals + 2 * (size_t)S->ncq_vals;
-    const size_t nr = (size_t)n + (sym ? (size_t)nnz_a + 1 : 2 * (size_t)nnz_a)
-                      + (size_t)(sym ? 1 : 2) * (size_t)nnz_l + 4 * (size_t)n;
-    S->need_ints = ni;
-    S->need_reals = nr;
-    S->nnz_a = nnz_a;
-    S->nnz_l = nnz_l;
-    if (!iw || !rw || niw < ni || nrw < nr) return HS_E_SIZE;
-
-    int *ip = iw;
-    S->perm = ip; ip += n;
-    S->iperm = ip; ip += n;
-    S->Ap = ip; ip += n + 1;
-    S->Ai = ip; ip += nnz_a;
-    S->Lp = ip; ip += n + 1;
-    S->Li = ip; ip += nnz_l;
-    S->Rp = ip; ip += n + 1;
-    S->Ri = ip; ip += nnz_l;
-    S->Rpos = ip; ip += nnz_l;
-    S->map_qq = ip; ip += S->nqq_vals;
-    S->map_gt = ip; ip += S->ncq_vals;
-    S->map_gr = ip;
-    hs_real *rp = rw;
-    S->V = rp; rp += n + (sym ? nnz_a + 1 : 2 * nnz_a);
-    S->Lx = rp; rp += nnz_l;
-    if (sym) S->Ux = S->Lx;
-    else { S->Ux = rp; rp += nnz_l; }
-    S->Dinv = rp; rp += n;
-    S->x = rp; rp += n;
-    S->y = rp; rp += n;
-    S->z = rp;
-    for (size_t i = 0; i < nr; ++i) rw[i] = HS_R(0.0);
-
-    /* 6. permutation and the upper pattern of the permuted K */
-    for (int s = 0; s < nb; ++s) {
-        const int v = order[s];
-        for (int t = 0; t < blk_w(b, v); ++t) {
-            S->perm[start[v] + t] = blk_first(b, nq, v) + t;
-            S->iperm[blk_first(b, nq, v) + t] = start[v] + t;
-        }
-    }
-    {
-        int p = 0;
         for (int s = 0; s < nb; ++s) {
-            const int v = order[s], wv = blk_w(b, v);
-            for (int t = 0; t < wv; ++t) {
-                S->Ap[start[v] + t] = p;
-                for (int q = adjp[v]; q < adjp[v + 1]; ++q) {
-                    const int u = nbr[q];
-                    if (start[u] < start[v])
-                        for (int o = 0; o < blk_w(b, u); ++o) S->Ai[p++] = start[u] + o;
-                }
-                for (int o = 0; o < t; ++o) S->Ai[p++] = start[v] + o;
-            }
+            const int v = order[s];
+            start[v] = k;
+            for (int t = 0; t < bw[v]; ++t) { perm[k] = bfirst[v] + t; iperm[bfirst[v] + t] = k; ++k; }
         }
-        S->Ap[n] = p;
     }
 
-    /* 7. L by column (rows appended in increasing k, so ascending), then by row */
-    S->Lp[0] = 0;
-    for (int i = 0; i < n; ++i) { S->Lp[i + 1] = S->Lp[i] + cnt[i]; nxt[i] = S->Lp[i]; mark[i] = -1; }
+    /* 4. upper part of the permuted K, rows ascending per column, with the index in Ax */
+    for (int k = 0; k <= n; ++k) UAp[k] = 0;
+    for (int j = 0; j < n; ++j)
+        for (int p = Ap[j]; p < Ap[j + 1]; ++p)
+            if (iperm[Ai[p]] < iperm[j]) UAp[iperm[j] + 1]++;
+    for (int k = 0; k < n; ++k) { UAp[k + 1] += UAp[k]; nxt[k] = UAp[k]; }
+    const int nnz_a = UAp[n];
+    for (int j = 0; j < n; ++j)
+        for (int p = Ap[j]; p < Ap[j + 1]; ++p)
+            if (iperm[Ai[p]] < iperm[j]) {
+                const int q = nxt[iperm[j]]++;
+                UUi[q] = iperm[Ai[p]];
+                UUx[q] = p;
+            }
+    for (int k = 0; k < n; ++k)
+        for (int p = UAp[k] + 1; p < UAp[k + 1]; ++p) {
+            const int r = UUi[p], x = UUx[p];
+            int q = p - 1;
+            while (q >= UAp[k] && UUi[q] > r) { UUi[q + 1] = UUi[q]; UUx[q + 1] = UUx[q]; --q; }
+            UUi[q + 1] = r;
+            UUx[q + 1] = x;
+        }
+
+    /* 5. elimination tree and column counts of L (QDLDL's etree) */
+    for (int i = 0; i < n; ++i) { parent[i] = -1; cnt[i] = 0; mark[i] = -1; }
     for (int k = 0; k < n; ++k) {
         mark[k] = k;
-        for (int p = S->Ap[k]; p < S->Ap[k + 1]; ++p) {
-            int i = S->Ai[p];
+        for (int p = UAp[k]; p < UAp[k + 1]; ++p) {
+            int i = UUi[p];
             while (mark[i] != k) {
+                if (parent[i] == -1) parent[i] = k;
+                cnt[i]++;
                 mark[i] = k;
-                S->Li[nxt[i]++] = k;
                 i = parent[i];
             }
         }
     }
-    for (int i = 0; i <= n; ++i) S->Rp[i] = 0;
-    for (int q = 0; q < nnz_l; ++q) S->Rp[S->Li[q] + 1]++;
-    for (int i = 0; i < n; ++i) { S->Rp[i + 1] += S->Rp[i]; nxt[i] = S->Rp[i]; }
-    for (int i = 0; i < n; ++i)
-        for (int q = S->Lp[i]; q < S->Lp[i + 1]; ++q) {
-            const int r = S->Li[q];
-            S->Ri[nxt[r]] = i;
-            S->Rpos[nxt[r]++] = q;
-        }
+    long nl = 0;
+    for (int i = 0; i < n; ++i) nl += cnt[i];
+    if (nl > 0x3fffffffL) return HS_E_SIZE;
+    const int nnz_l = (int)nl;
 
-    /* 8. maps from the packed blocks to V */
-    {
-        int e = 0;
-        for (int k = 0; k < b->nqq; ++k) {
-            const int I = b->qq[2 * k], J = b->qq[2 * k + 1];
-            for (int r = b->qb[I]; r < b->qb[I + 1]; ++r)
-                for (int c = b->qb[J]; c < b->qb[J + 1]; ++c)
-                    S->map_qq[e++] = slot_of(S, S->iperm[r], S->iperm[c]);
-        }
-        e = 0;
-        for (int k = 0; k < b->ncq; ++k) {
-            const int I = b->cq[2 * k], J = b->cq[2 * k + 1];
-            for (int r = b->cb[I]; r < b->cb[I + 1]; ++r)
-                for (int c = b->qb[J]; c < b->qb[J + 1]; ++c) {
-                    S->map_gt[e] = slot_of(S, S->iperm[c], S->iperm[nq + r]);
-                    S->map_gr[e] = slot_of(S, S->iperm[nq + r], S->iperm[c]);
-                    ++e;
-                }
-        }
+    /* 6. sizes; a query stops here */
+    *nsym_need = sym_ints(n, sy, nnz_a, nnz_l);
+    *nnum_need = num_reals(n, sy, nnz_l);
+    if (!sym) return HS_OK;
+    if (nsym < *nsym_need) return HS_E_SIZE;
+    sym[H_MAGIC] = SP_MAGIC; sym[H_N] = n; sym[H_NNZ] = nnz; sym[H_SYM] = sy;
+    sym[H_NNZA] = nnz_a; sym[H_NNZL] = nnz_l; sym[H_NB] = nb;
+    view v;
+    view_of(sym, &v);
+    int *sperm = v.perm, *sAp = v.Ap, *sUi = v.Ui, *sUax = v.Uax, *sLax = v.Lax, *sDax = v.Dax;
+    int *sLp = v.Lp, *sLi = v.Li, *sRp = v.Rp, *sRi = v.Ri, *sRpos = v.Rpos;
+    for (int k = 0; k < n; ++k) {
+        sperm[k] = perm[k];
+        sDax[k] = csc_find(Ap, Ai, perm[k], perm[k]);
     }
-
-    /* 9. exact operation counts of the numeric phase (+ - * / as the loops below run them) */
-    {
-        int64_t f = (int64_t)n; /* one division per pivot */
-        for (int k = 0; k < n; ++k)
-            for (int p = S->Rp[k]; p < S->Rp[k + 1]; ++p) {
-                const int i = S->Ri[p];
-                const int64_t len = (int64_t)(S->Rpos[p] - S->Lp[i]);
-                f += sym ? 2 * len + 3 : 4 * len + 4;
+    for (int k = 0; k <= n; ++k) sAp[k] = UAp[k];
+    for (int k = 0; k < n; ++k)
+        for (int p = UAp[k]; p < UAp[k + 1]; ++p) {
+            sUi[p] = UUi[p];
+            sUax[p] = UUx[p];
+            /* mirror K(k, i) of K(i, k): present because the pattern is structurally symmetric */
+            if (!sy) {
+                const int m = csc_find(Ap, Ai, perm[k], perm[UUi[p]]);
+                if (m < 0) return HS_E_SIZE;
+                sLax[p] = m;
             }
-        S->ops_factor = f;
-        S->ops_solve = 4 * (int64_t)nnz_l + (int64_t)n;
+        }
+
+    /* 7. L by column (rows appended in increasing k, so ascending), then by row */
+    sLp[0] = 0;
+    for (int i = 0; i < n; ++i) { sLp[i + 1] = sLp[i] + cnt[i]; nxt[i] = sLp[i]; mark[i] = -1; }
+    for (int k = 0; k < n; ++k) {
+        mark[k] = k;
+        for (int p = UAp[k]; p < UAp[k + 1]; ++p) {
+            int i = UUi[p];
+            while (mark[i] != k) {
+                mark[i] = k;
+                sLi[nxt[i]++] = k;
+                i = parent[i];
+            }
+        }
     }
+    for (int i = 0; i <= n; ++i) sRp[i] = 0;
+    for (int q = 0; q < nnz_l; ++q) sRp[sLi[q] + 1]++;
+    for (int i = 0; i < n; ++i) { sRp[i + 1] += sRp[i]; nxt[i] = sRp[i]; }
+    for (int i = 0; i < n; ++i)
+        for (int q = sLp[i]; q < sLp[i + 1]; ++q) {
+            const int r = sLi[q];
+            sRi[nxt[r]] = i;
+            sRpos[nxt[r]++] = q;
+        }
     return HS_OK;
 }
 
 /* ---------------------------------------------------------------- per step */
 
-void hs_sparse_load(hs_sparse *S, int part, const hs_real *vals, hs_real coef, int add)
+int hs_sparse_factor(const int *sym, const hs_real *Ax, hs_real *num)
 {
-    const int *map = part == HS_SP_QQ ? S->map_qq : part == HS_SP_GT ? S->map_gt : S->map_gr;
-    const int m = part == HS_SP_QQ ? S->nqq_vals : S->ncq_vals;
-    hs_real *V = S->V;
-    if (add)
-        for (int e = 0; e < m; ++e) V[map[e]] += coef * vals[e];
-    else
-        for (int e = 0; e < m; ++e) V[map[e]] = coef * vals[e];
-}
-
-void hs_sparse_load_cdiag(hs_sparse *S, const hs_real *c, hs_real coef)
-{
-    for (int i = 0; i < S->nc; ++i) S->V[S->iperm[S->nq + i]] = c ? coef * c[i] : HS_R(0.0);
-}
-
-int hs_sparse_factor(hs_sparse *S)
-{
-    const int n = S->n, sym = S->sym;
-    const hs_real *Vd = S->V, *Vu = S->V + n, *Vl = sym ? Vu : Vu + S->nnz_a;
-    const int *Ap = S->Ap, *Ai = S->Ai, *Lp = S->Lp, *Li = S->Li;
-    const int *Rp = S->Rp, *Ri = S->Ri, *Rpos = S->Rpos;
-    hs_real *Lx = S->Lx, *Ux = S->Ux, *Dinv = S->Dinv, *x = S->x, *y = S->y;
+    view v;
+    view_of(sym, &v);
+    const int n = v.n, sy = v.sym;
+    const int *Ap = v.Ap, *Ui = v.Ui, *Uax = v.Uax, *Lax = v.Lax, *Dax = v.Dax;
+    const int *Lp = v.Lp, *Li = v.Li, *Rp = v.Rp, *Ri = v.Ri, *Rpos = v.Rpos;
+    hs_real *Lx = num, *Ux = sy ? num : num + v.nnz_l;
+    hs_real *Dinv = Ux + v.nnz_l, *x = Dinv + n, *y = x + n; /* y: unsymmetric only */
 
     /* scale of the relative pivot threshold, and the finiteness of every value */
-    const int nv = n + (sym ? 1 : 2) * S->nnz_a;
     hs_real amax = HS_R(0.0);
     int ok = 1;
-    for (int i = 0; i < nv; ++i) {
-        const hs_real a = hs_abs(S->V[i]);
-        ok &= hs_isfinite(S->V[i]);
+    for (int i = 0; i < v.nnz; ++i) {
+        const hs_real a = hs_abs(Ax[i]);
+        ok &= hs_isfinite(Ax[i]);
         amax = a > amax ? a : amax;
     }
     ok &= amax > HS_R(0.0);
     const hs_real tiny = (hs_real)n * HS_EPS * amax;
+    /* the work vectors: num may come fresh from the caller (the loops below leave them zero) */
+    for (int i = 0; i < n; ++i) x[i] = HS_R(0.0);
+    if (!sy)
+        for (int i = 0; i < n; ++i) y[i] = HS_R(0.0);
 
     /* up-looking: row k of L and column k of U from two sparse triangular solves whose
-     * patterns (the row k reach in the elimination tree) were fixed by the analysis */
+     * patterns (the reach of row k in the elimination tree) the analysis fixed */
     for (int k = 0; k < n; ++k) {
-        for (int p = Ap[k]; p < Ap[k + 1]; ++p) {
-            x[Ai[p]] = Vu[p];
-            if (!sym) y[Ai[p]] = Vl[p];
-        }
-        hs_real d = Vd[k];
-        if (sym) {
+        for (int p = Ap[k]; p < Ap[k + 1]; ++p) x[Ui[p]] = Ax[Uax[p]];
+        if (!sy)
+            for (int p = Ap[k]; p < Ap[k + 1]; ++p) y[Ui[p]] = Ax[Lax[p]];
+        hs_real d = Ax[Dax[k]];
+        if (sy) {
             for (int p = Rp[k]; p < Rp[k + 1]; ++p) {
                 const int i = Ri[p], e = Rpos[p];
-                const hs_real xi = x[i]; /* (D L^T)_{ik}, final: every j < i has been applied */
+                const hs_real xi = x[i]; /* (D L^T)_{ik}: every j < i has been applied */
                 x[i] = HS_R(0.0);
                 for (int q = Lp[i]; q < e; ++q) x[Li[q]] -= Lx[q] * xi;
 #ifdef HS_SPARSE_TALLY
-                S->tally += e - Lp[i];
+                hs_sparse_tally += e - Lp[i];
 #endif
                 const hs_real l = xi * Dinv[i];
                 Lx[e] = l;
@@ -399,7 +353,7 @@ int hs_sparse_factor(hs_sparse *S)
                     y[r] -= Ux[q] * yi;
                 }
 #ifdef HS_SPARSE_TALLY
-                S->tally += e - Lp[i];
+                hs_sparse_tally += e - Lp[i];
 #endif
                 const hs_real l = yi * Dinv[i];
                 Lx[e] = l;
@@ -415,12 +369,12 @@ int hs_sparse_factor(hs_sparse *S)
     return ok ? HS_OK : HS_E_SINGULAR;
 }
 
-/* x (n, new order): L D U x = x. */
-static void solve_perm(const hs_sparse *S, hs_real *x)
+/* x (n, new order) := K^-1 x with the factors. */
+static void solve_perm(const view *v, const hs_real *num, hs_real *x)
 {
-    const int n = S->n;
-    const int *Lp = S->Lp, *Li = S->Li;
-    const hs_real *Lx = S->Lx, *Ux = S->Ux, *Dinv = S->Dinv;
+    const int n = v->n;
+    const int *Lp = v->Lp, *Li = v->Li;
+    const hs_real *Lx = num, *Ux = v->sym ? num : num + v->nnz_l, *Dinv = Ux + v->nnz_l;
     for (int i = 0; i < n; ++i) {
         const hs_real xi = x[i];
         for (int q = Lp[i]; q < Lp[i + 1]; ++q) x[Li[q]] -= Lx[q] * xi;
@@ -433,53 +387,62 @@ static void solve_perm(const hs_sparse *S, hs_real *x)
     }
 }
 
-void hs_sparse_solve(hs_sparse *S, hs_real *b)
+void hs_sparse_solve(const int *sym, const hs_real *num, hs_real *b, hs_real *work)
 {
-    const int n = S->n;
-    hs_real *x = S->x;
-    for (int k = 0; k < n; ++k) x[k] = b[S->perm[k]];
-    solve_perm(S, x);
-    for (int k = 0; k < n; ++k) { b[S->perm[k]] = x[k]; x[k] = HS_R(0.0); }
+    view v;
+    view_of(sym, &v);
+    for (int k = 0; k < v.n; ++k) work[k] = b[v.perm[k]];
+    solve_perm(&v, num, work);
+    for (int k = 0; k < v.n; ++k) b[v.perm[k]] = work[k];
 }
 
-/* y = K x, both in the new order. */
-static void matvec_perm(const hs_sparse *S, const hs_real *x, hs_real *y)
+void hs_sparse_matvec(const int *sym, const hs_real *Ax, const hs_real *x, hs_real *y)
 {
-    const int n = S->n;
-    const hs_real *Vd = S->V, *Vu = S->V + n, *Vl = S->sym ? Vu : Vu + S->nnz_a;
-    for (int k = 0; k < n; ++k) y[k] = Vd[k] * x[k];
-    for (int k = 0; k < n; ++k)
-        for (int p = S->Ap[k]; p < S->Ap[k + 1]; ++p) {
-            const int i = S->Ai[p];
-            y[i] += Vu[p] * x[k];
-            y[k] += Vl[p] * x[i];
+    view v;
+    view_of(sym, &v);
+    const int *perm = v.perm;
+    for (int k = 0; k < v.n; ++k) y[perm[k]] = Ax[v.Dax[k]] * x[perm[k]];
+    for (int k = 0; k < v.n; ++k)
+        for (int p = v.Ap[k]; p < v.Ap[k + 1]; ++p) {
+            const int i = perm[v.Ui[p]], j = perm[k];
+            y[i] += Ax[v.Uax[p]] * x[j];
+            y[j] += Ax[v.Lax[p]] * x[i];
         }
 }
 
-void hs_sparse_matvec(hs_sparse *S, const hs_real *xin, hs_real *yout)
+void hs_sparse_solve_refined(const int *sym, const hs_real *Ax, const hs_real *num, hs_real *b,
+                             hs_real *work, hs_real *r)
 {
-    const int n = S->n;
-    for (int k = 0; k < n; ++k) S->x[k] = xin[S->perm[k]];
-    matvec_perm(S, S->x, S->y);
-    for (int k = 0; k < n; ++k) {
-        yout[S->perm[k]] = S->y[k];
-        S->x[k] = HS_R(0.0);
-        S->y[k] = HS_R(0.0);
-    }
+    const int n = sym[H_N];
+    for (int i = 0; i < n; ++i) r[i] = b[i];
+    hs_sparse_solve(sym, num, b, work);       /* x0 */
+    hs_sparse_matvec(sym, Ax, b, work);       /* K x0 */
+    for (int i = 0; i < n; ++i) r[i] -= work[i];
+    hs_sparse_solve(sym, num, r, work);       /* correction */
+    for (int i = 0; i < n; ++i) b[i] += r[i];
 }
 
-void hs_sparse_solve_refined(hs_sparse *S, hs_real *b)
+void hs_sparse_ops(const int *sym, long *factor_flops, long *solve_flops)
 {
-    const int n = S->n;
-    hs_real *x = S->x, *y = S->y, *z = S->z;
-    for (int k = 0; k < n; ++k) { z[k] = b[S->perm[k]]; x[k] = z[k]; }
-    solve_perm(S, x);                  /* x0 */
-    matvec_perm(S, x, y);              /* K x0 */
-    for (int k = 0; k < n; ++k) { z[k] -= y[k]; y[k] = HS_R(0.0); }
-    solve_perm(S, z);                  /* correction */
-    for (int k = 0; k < n; ++k) { b[S->perm[k]] = x[k] + z[k]; x[k] = HS_R(0.0); }
+    view v;
+    view_of(sym, &v);
+    /* as the loops of hs_sparse_factor run: per row entry 2 (4 unsymmetric) flops per inner
+     * iteration, 3 (4) for l, u and d; one division per pivot */
+    long f = v.n;
+    for (int k = 0; k < v.n; ++k)
+        for (int p = v.Rp[k]; p < v.Rp[k + 1]; ++p) {
+            const long len = (long)(v.Rpos[p] - v.Lp[v.Ri[p]]);
+            f += v.sym ? 2 * len + 3 : 4 * len + 4;
+        }
+    if (factor_flops) *factor_flops = f;
+    if (solve_flops) *solve_flops = 4L * v.nnz_l + v.n;
 }
 
-int64_t hs_sparse_ops_factor(const hs_sparse *S) { return S->ops_factor; }
+void hs_sparse_info(const int *sym, int *nnz_l, int *nblocks, int *nnz_a)
+{
+    if (nnz_l) *nnz_l = sym[H_NNZL];
+    if (nblocks) *nblocks = sym[H_NB];
+    if (nnz_a) *nnz_a = sym[H_NNZA];
+}
 
-int64_t hs_sparse_ops_solve(const hs_sparse *S) { return S->ops_solve; }
+const int *hs_sparse_perm(const int *sym) { return sym + H_LEN; }

@@ -1,109 +1,77 @@
-/* hs_sparse.h - sparse LDU / LDL^T with a static pivot order for the block-structured KKT
- * matrices of the stepper, K = [[A, B], [Gr, -C]] (A nq x nq: M - h fu - h^2 fq (+ K_g);
- * B nq x nc: -G^T or G^T; Gr nc x nq: G at the same or another position; C nc x nc diagonal
- * regularization, may be zero).
+/* hs_sparse.h - the sparse backend of rt/hs_linsys: static-order L D U / L D L^T for the
+ * structurally symmetric KKT matrices [[A, G1^T], [G2, -C]] of the stepper, QDLDL-style:
+ * analysis once at init, numeric factor and solve per step, no allocation.
  *
- * Three phases, as QDLDL has them (symbolic once, numeric per step, no allocation):
- *   analyze (init): a fill-reducing order of the model's block graph (minimum degree on blocks,
- *     with the rule "a constraint block is eliminated only after every position block it still
- *     touches"), the elimination tree, the patterns of L and U (U^T has L's pattern: the
- *     pattern is symmetrized), the maps from the model's packed blocks to the factor's
- *     storage, and the exact floating-point operation counts of factor and solve;
- *   load (per step): scatter packed block values through the maps;
- *   factor / solve (per step): loops over the fixed pattern only. No pivot is chosen from the
- *     values and no loop count depends on them, so every factorization does the same work.
+ * Analysis (init): the scalar pattern (CSC, both triangles, every diagonal present) is
+ * compressed to its blocks (runs of consecutive unknowns with identical columns: a body's
+ * coordinates, a joint's equations), a minimum-degree order of the block graph is computed
+ * under the rule "a multiplier block is eliminated only once no position block is left among
+ * its neighbours", then the elimination tree, the patterns of L and U (U^T has L's pattern),
+ * the row reaches in topological order, and the exact operation counts. The per-step loops run
+ * over these fixed arrays only: no pivot is chosen from the values and no loop count depends
+ * on them, so every factorization does the same work (test_sparse checks it by counting).
  *
- * Why no pivoting is safe here. The order eliminates the position block first: A = M - h fu -
- * h^2 fq is M (SPD) plus O(h) terms, so its factorization without pivoting is stable while the
- * symmetric part of A stays positive definite. Then the constraints factor the Schur complement
- * -(Gr A^-1 B' + C) (B' = -B), which is negative definite for Gr = G and C >= 0 with G of full
- * rank, and stays so for rank-deficient (redundant) G when C > 0: a symmetric quasi-definite
- * matrix [[A, G^T], [G, -C]] (A, C positive definite) has an LDL^T for every symmetric order
- * (Vanderbei 1995). A pivot that is non-finite or below n eps max|K| is reported as
- * HS_E_SINGULAR (replaced by 1 so the work and the loop counts stay fixed).
+ * Why no pivoting is safe here. The positions come first: A = M - h fu - h^2 fq (+ h^2 K_g)
+ * is M (symmetric positive definite) plus O(h) terms, so it factors stably without pivoting
+ * while its symmetric part stays positive definite. The multipliers then factor the Schur
+ * complement -(G2 A^-1 G1^T + C), negative definite for G1 = G2 of full rank, and for rank-
+ * deficient (redundant) G as soon as C > 0: a symmetric quasi-definite matrix [[A, G^T],
+ * [G, -C]] (A, C positive definite) has an L D L^T for every symmetric order (Vanderbei 1995),
+ * and eliminating the positions first keeps the multipliers' pivots at the size of
+ * G A^-1 G^T + C instead of C alone. A pivot that is non-finite or not above n eps max|K| is
+ * replaced by 1 so the work stays fixed, and the factorization reports HS_E_SINGULAR.
  *
- * sym = 1 (symmetric values, e.g. SPOOK with G^T and -Sigma after flipping lambda's sign):
- * U = L^T is not formed and the factor costs about half. */
+ * Arenas: `sym` (ints, analysis, read-only afterwards) and `num` (reals, one numeric factor);
+ * their sizes come from the analysis' query (see hs_sparse_analyze). */
 #ifndef HS_SPARSE_H
 #define HS_SPARSE_H
 
-#include "hs_model.h"
+#include "hs_types.h"
 
-/* Bit slots of hs_sparse_load's `part`. */
-#define HS_SP_QQ 0 /* the nq x nq block A, packed by the model's qq block list */
-#define HS_SP_GT 1 /* the nq x nc block K(q, nq + c) = coef G(c, q), G packed by the cq list */
-#define HS_SP_GR 2 /* the nc x nq block K(nq + c, q) = coef G(c, q), G packed by the cq list */
+/* Scratch ints hs_sparse_analyze needs for order n and at most nnz pattern entries (closed
+ * form): a block-graph bitset (n blocks at most), the pattern's upper part and index arrays. */
+size_t hs_sparse_tmp_ints(int n, int nnz);
 
-/* Analysis result and views into the caller's arenas; sizes in the comments. */
-typedef struct hs_sparse {
-    int n, nq, nc;   /* n = nq + nc */
-    int sym;         /* 1: values symmetric, L D L^T; 0: L D U */
-    int nb;          /* blocks of the block graph (position blocks + constraint blocks) */
-    int nnz_a;       /* strictly upper entries of the (symmetrized, permuted) pattern of K */
-    int nnz_l;       /* strictly lower entries of L (= strictly upper entries of U) */
-    int nqq_vals;    /* reals of a packed nq x nq matrix */
-    int ncq_vals;    /* reals of a packed G */
-    int64_t ops_factor; /* floating-point operations of one hs_sparse_factor (+ - * /) */
-    int64_t ops_solve;  /* floating-point operations of one hs_sparse_solve */
-    int64_t tally;   /* inner-loop multiply-adds actually run (only with -DHS_SPARSE_TALLY) */
-    size_t need_ints, need_reals, need_tmp; /* arena sizes the analysis asked for */
-    int *perm;       /* (n) new index -> original index (original: q 0..nq-1, then nq + c) */
-    int *iperm;      /* (n) original index -> new index */
-    int *Ap, *Ai;    /* (n + 1), (nnz_a) upper pattern of the permuted K by column, rows ascending */
-    int *Lp, *Li;    /* (n + 1), (nnz_l) L by column, rows ascending; U^T has the same pattern */
-    int *Rp, *Ri;    /* (n + 1), (nnz_l) L by row, columns ascending */
-    int *Rpos;       /* (nnz_l) position in Li of each row entry */
-    int *map_qq;     /* (nqq_vals) slot in V of each packed nq x nq entry */
-    int *map_gt;     /* (ncq_vals) slot in V of K(q, nq + c) for each packed G entry (c, q) */
-    int *map_gr;     /* (ncq_vals) slot in V of K(nq + c, q) for each packed G entry (c, q) */
-    hs_real *V;      /* (n + 2 nnz_a; n + nnz_a + 1 when sym) K: diagonal, upper by column,
-                      * lower (mirror positions) by row; with sym the lower triangle goes to
-                      * one sink slot at the end. Slots never loaded stay zero. */
-    hs_real *Lx;     /* (nnz_l) L by column */
-    hs_real *Ux;     /* (nnz_l) U^T by column (U by row); = Lx when sym */
-    hs_real *Dinv;   /* (n) inverse pivots */
-    hs_real *x, *y, *z; /* (n) each, work vectors (zero between calls: x, y) */
-} hs_sparse;
+/* Analysis of the n x n pattern Ap (n + 1), Ai (Ap[n], rows ascending per column, both
+ * triangles, structurally symmetric, every diagonal present), kind (n: 0 position-like,
+ * 1 multiplier-like), symmetric = 1 when the values will be exactly symmetric (L D L^T, about
+ * half the work). tmp (ntmp >= hs_sparse_tmp_ints) is scratch. With sym == NULL only the sizes
+ * *nsym_need (ints of sym) and *nnum_need (reals of one numeric factor) are computed;
+ * otherwise the analysis is written into sym (nsym ints). HS_OK, HS_E_SIZE (an arena too small
+ * or an invalid pattern), HS_E_NULL. */
+int hs_sparse_analyze(int n, const int *Ap, const int *Ai, const int *kind, int symmetric,
+                      int *tmp, size_t ntmp, int *sym, size_t nsym, size_t *nsym_need,
+                      size_t *nnum_need);
 
-/* Scratch ints the analysis needs for a block graph of nb blocks, n unknowns and nlist block
- * pairs (nqq + ncq) (compile-time expression). */
-#define HS_SPARSE_TMP_INTS(nb, n, nlist) \
-    ((nb) * (((nb) + 31) / 32) /* block adjacency bitset */ + 7 * (nb) + 1 \
-     + 2 * (nlist) /* original block adjacency */ + 4 * (n) /* etree, counts, marks */)
+/* Numeric factorization of the values Ax (Ap[n] of the analyzed pattern, its order) into num.
+ * HS_OK, or HS_E_SINGULAR for a non-finite value or a pivot not above n eps max|Ax|; the work
+ * is the same either way. */
+int hs_sparse_factor(const int *sym, const hs_real *Ax, hs_real *num);
 
-/* Analysis of the KKT matrix of a model with sizes nq, nc and block pattern b (hs_model.h's
- * packed convention; a dense model passes hs_blocks_dense). The int and real arenas iw (niw)
- * and rw (nrw) receive the permanent arrays, tmp (ntmp, HS_SPARSE_TMP_INTS) is scratch for
- * the analysis only. HS_E_SIZE when an arena is too small: need_ints, need_reals and need_tmp
- * then say how much is needed (call with NULL arenas to ask). */
-int hs_sparse_analyze(hs_sparse *S, const hs_blocks *b, int nq, int nc, int sym,
-                      int *iw, size_t niw, hs_real *rw, size_t nrw, int *tmp, size_t ntmp);
+/* Solves K x = b with the factor num: b (n) is overwritten by x; work (n) is scratch. */
+void hs_sparse_solve(const int *sym, const hs_real *num, hs_real *b, hs_real *work);
 
-/* Writes (add = 0) or adds (add = 1) coef * vals into part HS_SP_QQ (vals: packed nq x nq),
- * HS_SP_GT or HS_SP_GR (vals: packed G). With sym only the upper triangle is kept: the entries
- * of A below the diagonal and all of GR go to the sink (constraints follow their positions in
- * the order, so GT is the upper part). */
-void hs_sparse_load(hs_sparse *S, int part, const hs_real *vals, hs_real coef, int add);
+/* y (n) = K x (n) with the values Ax (for residuals and iterative refinement). */
+void hs_sparse_matvec(const int *sym, const hs_real *Ax, const hs_real *x, hs_real *y);
 
-/* Writes the constraint diagonal K(nq + i, nq + i) = coef c[i] (nc); c = NULL writes zeros. */
-void hs_sparse_load_cdiag(hs_sparse *S, const hs_real *c, hs_real coef);
+/* hs_sparse_solve plus one step of iterative refinement, x += K^-1 (b - K x): fixed cost (two
+ * solves, one product). b (n) is overwritten by x; work, r (n each) are scratch. */
+void hs_sparse_solve_refined(const int *sym, const hs_real *Ax, const hs_real *num, hs_real *b,
+                             hs_real *work, hs_real *r);
 
-/* Numeric factorization of the loaded K. HS_E_SINGULAR for a non-finite value or a pivot below
- * n eps max|K|; always does ops_factor operations. */
-int hs_sparse_factor(hs_sparse *S);
+/* Floating-point operations (+ - * /) of one factorization and one solve, fixed at analysis. */
+void hs_sparse_ops(const int *sym, long *factor_flops, long *solve_flops);
 
-/* Solves K x = b with the factors; b (n, original order) is overwritten by x. */
-void hs_sparse_solve(hs_sparse *S, hs_real *b);
+/* Sizes found by the analysis: strictly lower entries of L (*nnz_l), blocks of the block graph
+ * (*nblocks), strictly upper entries of K (*nnz_a); any pointer may be NULL. */
+void hs_sparse_info(const int *sym, int *nnz_l, int *nblocks, int *nnz_a);
 
-/* hs_sparse_solve plus one step of iterative refinement with the loaded K: x += K^-1 (b - K x).
- * Fixed cost: two solves and one product. */
-void hs_sparse_solve_refined(hs_sparse *S, hs_real *b);
+/* New position -> original unknown of the elimination order (n ints inside sym). */
+const int *hs_sparse_perm(const int *sym);
 
-/* y (n) = K x (n) with the loaded values, original order. */
-void hs_sparse_matvec(hs_sparse *S, const hs_real *x, hs_real *y);
-
-/* Floating-point operations of one factorization and of one solve, fixed by the analysis. */
-int64_t hs_sparse_ops_factor(const hs_sparse *S);
-int64_t hs_sparse_ops_solve(const hs_sparse *S);
+#ifdef HS_SPARSE_TALLY
+/* Inner multiply-add iterations of every factorization run so far (test builds only). */
+extern long hs_sparse_tally;
+#endif
 
 #endif
