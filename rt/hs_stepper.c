@@ -1,65 +1,8 @@
-/* hs_stepper.c - fixed-cost partitioned linear-implicit Euler stepper (seed 004). */
+/* hs_stepper.c - fixed-cost partitioned linear-implicit Euler stepper (seed 004), as a plan of
+ * named stages chosen once at init (MuJoCo's mj_step, Box2D's solver stages). */
 #include "hs_stepper.h"
 #include "hs_dense.h"
 #include "hs_hash.h"
-
-/* Views of the scratch arena for one step; recomputed from sizes, so the layout costs nothing. */
-typedef struct scratch {
-    hs_real *K;      /* (n x n) step matrix, then its LU */
-    hs_real *M;      /* (nq x nq) mass matrix; reused at q_{n+1} for the velocity projection */
-    hs_real *fq;     /* (nq x nq) df/dq */
-    hs_real *fu;     /* (nq x nq) df/du */
-    hs_real *G;      /* (nc x nq) G(t_n, q_n) */
-    hs_real *G2;     /* (nc x nq) G at the second position (q* or q_{n+1}) */
-    hs_real *f;      /* (nq) forces */
-    hs_real *f2;     /* (nq) forces at a perturbed point (finite differences) */
-    hs_real *r;      /* (nq) right-hand side f + h fq u */
-    hs_real *v1;     /* (nq) temporary */
-    hs_real *v2;     /* (nq) temporary */
-    hs_real *qs;     /* (nq) perturbed or predicted positions */
-    hs_real *b;      /* (n) linear system right-hand side / solution */
-    hs_real *b2;     /* (n) second right-hand side */
-    hs_real *x3;     /* (n) spare */
-    hs_real *x4;     /* (n) spare */
-    hs_real *g;      /* (nc) residual */
-    hs_real *gt;     /* (nc) dg/dt */
-    hs_real *gam;    /* (nc) acceleration remainder */
-    hs_real *c1;     /* (nc) temporary */
-    hs_real *c2;     /* (nc) temporary */
-    hs_real *c3;     /* (nc) temporary */
-    hs_real *dz;     /* (nz) auxiliary state derivative */
-    int *Kp;         /* (n) pivots of K */
-} scratch;
-
-static void scratch_bind(const hs_stepper *s, scratch *sc)
-{
-    const int nq = s->nq, nc = s->nc, n = s->n;
-    hs_real *w = s->w;
-    sc->K = w; w += n * n;
-    sc->M = w; w += nq * nq;
-    sc->fq = w; w += nq * nq;
-    sc->fu = w; w += nq * nq;
-    sc->G = w; w += nc * nq;
-    sc->G2 = w; w += nc * nq;
-    sc->f = w; w += nq;
-    sc->f2 = w; w += nq;
-    sc->r = w; w += nq;
-    sc->v1 = w; w += nq;
-    sc->v2 = w; w += nq;
-    sc->qs = w; w += nq;
-    sc->b = w; w += n;
-    sc->b2 = w; w += n;
-    sc->x3 = w; w += n;
-    sc->x4 = w; w += n;
-    sc->g = w; w += nc;
-    sc->gt = w; w += nc;
-    sc->gam = w; w += nc;
-    sc->c1 = w; w += nc;
-    sc->c2 = w; w += nc;
-    sc->c3 = w; w += nc;
-    sc->dz = w;
-    sc->Kp = s->wi;
-}
 
 const char *hs_status_str(int status)
 {
@@ -82,6 +25,7 @@ const char *hs_status_str(int status)
     case HS_E_STATE: return "non-finite initial state";
     case HS_E_NOT_INIT: return "stepper not initialized";
     case HS_E_UNKNOWN_PARAM: return "unknown parameter name";
+    case HS_E_DEF_LINSYS: return "unknown linear-system backend, or sparse asked without a sparse backend";
     default: return "unknown status";
     }
 }
@@ -103,6 +47,14 @@ const char *hs_stab_name(hs_stab st)
          : st == HS_STAB_PROJECTION ? "projection" : "?";
 }
 
+const char *hs_stage_name(hs_stage st)
+{
+    static const char *const names[HS_STAGE_COUNT] = {
+        "eval_forces", "jacobians", "rhs", "predict", "constraints", "assemble", "solve",
+        "positions", "aux_states", "project_positions", "project_velocities", "ggl_factor", "check"};
+    return ((int)st >= 0 && (int)st < HS_STAGE_COUNT) ? names[st] : "?";
+}
+
 hs_stepper_def hs_stepper_default_def(void)
 {
     hs_stepper_def d;
@@ -121,6 +73,8 @@ hs_stepper_def hs_stepper_default_def(void)
 #else
     d.fd_rel = HS_R(1.4901161193847656e-08);
 #endif
+    d.linsys = HS_LS_AUTO;
+    d.sparse = NULL;
     return d;
 }
 
@@ -132,6 +86,11 @@ static int method_needs_full_jac(hs_method m)
 static int method_velocity_first(hs_method m)
 {
     return m == HS_METHOD_SYMPLECTIC || m == HS_METHOD_JEXACT;
+}
+
+static int method_linear_implicit(hs_method m)
+{
+    return m == HS_METHOD_J1 || m == HS_METHOD_J2 || m == HS_METHOD_J3 || m == HS_METHOD_JEXACT;
 }
 
 int hs_stepper_def_validate(const hs_stepper_def *def, const hs_model *m)
@@ -156,44 +115,478 @@ int hs_stepper_def_validate(const hs_stepper_def *def, const hs_model *m)
     if (def->jac != HS_JAC_AUTO && def->jac != HS_JAC_ANALYTIC && def->jac != HS_JAC_FD) return HS_E_DEF_JAC;
     if (def->jac == HS_JAC_ANALYTIC && !m->type->force_jac) return HS_E_DEF_JAC;
     if (!hs_isfinite(def->fd_rel) || !(def->fd_rel > HS_R(0.0))) return HS_E_DEF_FD;
+    if (def->linsys != HS_LS_AUTO && def->linsys != HS_LS_DENSE && def->linsys != HS_LS_SPARSE)
+        return HS_E_DEF_LINSYS;
+    if (def->linsys == HS_LS_SPARSE && !def->sparse) return HS_E_DEF_LINSYS;
     const hs_model_type *T = m->type;
-    if (T->nq < 1 || T->nc < 0 || T->nc >= T->nq + 1 || T->nz < 0 || T->nin < 0 || T->nout < 0)
+    const hs_dims *d = &m->d;
+    if (d->nq < 1 || d->nc < 0 || d->nc >= d->nq + 1 || d->nz < 0 || d->nin < 0 || d->nout < 0)
         return HS_E_SIZE;
     if (!T->mass || !T->force || !T->initial) return HS_E_NULL;
-    if (T->nc > 0 && (!T->constraint || !T->gamma)) return HS_E_NULL;
-    if (T->nz > 0 && !T->zdot) return HS_E_NULL;
+    if (d->nc > 0 && (!T->constraint || !T->gamma)) return HS_E_NULL;
+    if (d->nz > 0 && !T->zdot) return HS_E_NULL;
     return HS_OK;
 }
 
 static int model_rc(int rc) { return rc == HS_OK ? HS_OK : (rc < 0 ? rc : HS_E_MODEL); }
 
-static int use_analytic(const hs_stepper *s)
+/* ---------------------------------------------------------------------------------------
+ * Configuration: flags, sizes and the plan, all derived from def and the model instance. */
+
+typedef struct cfg {
+    int index2, ggl, velfirst, two_stage, keep_p, use_jac, analytic, has_blocks;
+    hs_real cu, cq;
+} cfg;
+
+static cfg config_of(const hs_stepper_def *def, const hs_model *m)
 {
-    return s->def.jac == HS_JAC_ANALYTIC || (s->def.jac == HS_JAC_AUTO && s->model->type->force_jac);
+    cfg c;
+    const hs_method meth = def->method;
+    const int nc = m->d.nc;
+    c.ggl = def->form == HS_FORM_GGL;
+    c.index2 = def->form == HS_FORM_INDEX2 || c.ggl;
+    c.velfirst = method_velocity_first(meth);
+    /* the factorization at q_n of eq. 11 is kept across steps by projection and GGL alike */
+    c.keep_p = (def->stab == HS_STAB_PROJECTION || c.ggl) && nc > 0;
+    c.analytic = def->jac == HS_JAC_ANALYTIC || (def->jac == HS_JAC_AUTO && m->type->force_jac);
+    c.use_jac = method_needs_full_jac(meth) || (meth == HS_METHOD_J3 && c.analytic);
+    /* index-1 with a linear-implicit J takes the multipliers from the acceleration-level
+     * system with M (sec. 3.1), then makes the step (3) with f + G^T lambda: two solves */
+    c.two_stage = !c.index2 && nc > 0 && meth != HS_METHOD_EXPLICIT && meth != HS_METHOD_SYMPLECTIC;
+    c.cu = HS_R(0.0);
+    c.cq = HS_R(0.0);
+    if (meth == HS_METHOD_J1) c.cu = HS_R(1.0);
+    if (meth == HS_METHOD_J2 || meth == HS_METHOD_JEXACT) { c.cu = HS_R(1.0); c.cq = HS_R(1.0); }
+    c.has_blocks = m->type->blocks != NULL;
+    return c;
 }
 
-/* LU of the projection matrix [[M, G^T], [G, 0]] at (t, q) into LU/piv; M and G are scratch,
- * gt (nc) receives dg/dt there when not NULL (the velocity projection needs it). */
+/* The model's block list into b (pointing into buf, nbuf ints); *used = ints it occupies. */
+static int model_blocks(const hs_model *m, hs_blocks *b, int *buf, size_t nbuf, size_t *used)
+{
+    const int nb = nbuf > 0x7fffffff ? 0x7fffffff : (int)nbuf;
+    int rc = m->type->blocks ? model_rc(m->type->blocks(m, b, buf, nb)) : hs_blocks_dense(&m->d, b, buf, nb);
+    if (rc) return rc;
+    const int nq = m->d.nq, nc = m->d.nc;
+    if (b->nqb < 1 || b->qb[0] != 0 || b->qb[b->nqb] != nq || b->nqq < b->nqb) return HS_E_SIZE;
+    if (nc > 0 && (b->ncb < 1 || b->cb[0] != 0 || b->cb[b->ncb] != nc)) return HS_E_SIZE;
+    for (int k = 0; k < b->nqb; ++k) if (b->qb[k + 1] <= b->qb[k]) return HS_E_SIZE;
+    for (int k = 0; k < b->ncb; ++k) if (b->cb[k + 1] <= b->cb[k]) return HS_E_SIZE;
+    for (int k = 0; k < b->nqq; ++k)
+        if (b->qq[2 * k] < 0 || b->qq[2 * k] >= b->nqb || b->qq[2 * k + 1] < 0 || b->qq[2 * k + 1] >= b->nqb)
+            return HS_E_SIZE;
+    for (int k = 0; k < b->ncq; ++k)
+        if (b->cq[2 * k] < 0 || b->cq[2 * k] >= b->ncb || b->cq[2 * k + 1] < 0 || b->cq[2 * k + 1] >= b->nqb)
+            return HS_E_SIZE;
+    *used = (size_t)(b->nqb + 1 + (nc > 0 ? b->ncb + 1 : 1) + 2 * b->nqq + 2 * b->ncq);
+    if (*used < 8) *used = 8; /* hs_blocks_dense's fixed layout */
+    return HS_OK;
+}
+
+/* Sizes of every list entry for one configuration. */
+typedef struct ws_sizes {
+    size_t nq, nc, nz, n, nA, nG, nAJ, nFK, nF1, nFP;
+    size_t nBLK, nIK, nI1, nIP, nSK, nS1, nSP, nTMP;
+    hs_ls_kind kind;
+} ws_sizes;
+
+/* Everything about the sizes: blocks (into blk), backend choice and each system's needs. */
+static int ws_measure(const hs_stepper_def *def, const hs_model *m, int *blk, size_t nblk,
+                      int *tmp, size_t ntmp, hs_blocks *b, ws_sizes *z)
+{
+    const cfg c = config_of(def, m);
+    size_t used = 0;
+    int rc = model_blocks(m, b, blk, nblk, &used);
+    if (rc) return rc;
+    const int nq = m->d.nq, nc = m->d.nc;
+    z->nq = (size_t)nq; z->nc = (size_t)nc; z->nz = (size_t)m->d.nz; z->n = (size_t)(nq + nc);
+    z->nA = (size_t)hs_blocks_qq_size(b);
+    z->nG = nc > 0 ? (size_t)hs_blocks_cq_size(b) : 0;
+    z->nAJ = c.use_jac ? z->nA : 0;
+    z->nBLK = used;
+    z->kind = hs_linsys_choose(def->linsys, def->sparse, b, nq, nc, c.has_blocks);
+    size_t ns, nr, ni, nt, tmax = 0;
+    rc = hs_linsys_need(z->kind, def->sparse, b, nq, nc, -1, 0, 0, tmp, ntmp, &ns, &nr, &ni, &nt);
+    if (rc) return rc;
+    z->nSK = ns; z->nFK = nr; z->nIK = ni; tmax = nt;
+    z->nS1 = z->nF1 = z->nI1 = 0;
+    if (c.two_stage) {
+        rc = hs_linsys_need(z->kind, def->sparse, b, nq, 0, 1, 0, 0, tmp, ntmp, &ns, &nr, &ni, &nt);
+        if (rc) return rc;
+        z->nS1 = ns; z->nF1 = nr; z->nI1 = ni; tmax = nt > tmax ? nt : tmax;
+    }
+    z->nSP = z->nFP = z->nIP = 0;
+    if (c.keep_p) {
+        rc = hs_linsys_need(z->kind, def->sparse, b, nq, nc, 1, 0, 1, tmp, ntmp, &ns, &nr, &ni, &nt);
+        if (rc) return rc;
+        z->nSP = ns; z->nFP = nr; z->nIP = ni; tmax = nt > tmax ? nt : tmax;
+    }
+    z->nTMP = tmax;
+    return HS_OK;
+}
+
+#define WS_REAL_ARGS(z) (z).nq, (z).nc, (z).nz, (z).n, (z).nA, (z).nG, (z).nAJ, (z).nFK, (z).nF1, (z).nFP
+#define WS_INT_ARGS(z) (z).nBLK, (z).nIK, (z).nI1, (z).nIP, (z).nSK, (z).nS1, (z).nSP, (z).nTMP
+/* one level of indirection so the size lists are expanded into arguments first */
+#define WS_REAL_LIST(X, ...) HS_STEPPER_REAL_LIST(X, __VA_ARGS__)
+#define WS_INT_LIST(X, ...) HS_STEPPER_INT_LIST(X, __VA_ARGS__)
+
+static void ws_totals(const ws_sizes *z, size_t *nreals, size_t *nints)
+{
+    *nreals = 0 WS_REAL_LIST(HS__WS_SUM, WS_REAL_ARGS(*z));
+    *nints = 0 WS_INT_LIST(HS__WS_SUM, WS_INT_ARGS(*z));
+}
+
+int hs_stepper_workspace_tmp(const hs_stepper_def *def, const hs_model *m, int *tmp, size_t ntmp,
+                             size_t *nreals, size_t *nints)
+{
+    if (!def || !m || !m->type || !nreals || !nints || !tmp) return HS_E_NULL;
+    int rc = hs_stepper_def_validate(def, m);
+    if (rc) return rc;
+    /* the block list takes the front of the scratch, the analyses' size queries the rest */
+    hs_blocks b;
+    size_t half = ntmp / 2;
+    ws_sizes z;
+    rc = ws_measure(def, m, tmp, half, tmp + half, ntmp - half, &b, &z);
+    if (rc) return rc;
+    ws_totals(&z, nreals, nints);
+    return HS_OK;
+}
+
+int hs_stepper_workspace(const hs_stepper_def *def, const hs_model *m, size_t *nreals, size_t *nints)
+{
+    int tmp[HS_STEPPER_SIZING_INTS];
+    return hs_stepper_workspace_tmp(def, m, tmp, HS_STEPPER_SIZING_INTS, nreals, nints);
+}
+
+/* ---------------------------------------------------------------------------------------
+ * Stages. Each takes the step's context; a fault returns its code and the stepper's
+ * committed state is never written before commit. */
+
+typedef struct ctx {
+    const hs_real *in; /* inputs held over the step */
+    hs_real t, t1, h;  /* t_n, t_{n+1}, step */
+    int have_fq;       /* fq, fu hold this step's Jacobian blocks */
+    hs_real a1, a2;    /* A = M - (a1 fu + a2 fq): h cu and h^2 cq */
+} ctx;
+
+/* Factor of the projection matrix [[M, G^T], [G, 0]] at (t, q) into F; M and G are
+ * scratch, gt (nc) receives dg/dt there when not NULL (the velocity projection needs it). */
 static int projection_factor(hs_stepper *s, hs_real t, const hs_real *q, hs_real *M, hs_real *G,
-                             hs_real *gt, hs_real *LU, int *piv)
+                             hs_real *gt, hs_ls_fac *F)
 {
     const hs_model_type *T = s->model->type;
-    const int nq = s->nq, nc = s->nc, n = s->n;
     int rc = model_rc(T->mass(s->model, t, q, M));
     if (rc) return rc;
     rc = model_rc(T->constraint(s->model, t, q, NULL, G, gt));
     if (rc) return rc;
-    for (int i = 0; i < nq; ++i) {
-        for (int j = 0; j < nq; ++j) LU[i * n + j] = M[i * nq + j];
-        for (int j = 0; j < nc; ++j) LU[i * n + nq + j] = G[j * nq + i];
-    }
-    for (int i = 0; i < nc; ++i) {
-        for (int j = 0; j < nq; ++j) LU[(nq + i) * n + j] = G[i * nq + j];
-        for (int j = 0; j < nc; ++j) LU[(nq + i) * n + nq + j] = HS_R(0.0);
-    }
     s->stats.factorizations++;
-    return hs_lu_factor(LU, piv, n);
+    return hs_linsys_factor(&s->lsP, F, M, HS_R(0.0), NULL, HS_R(0.0), NULL, G, G, NULL);
 }
+
+static int st_eval_forces(hs_stepper *s, ctx *c)
+{
+    const hs_model *m = s->model;
+    int rc = model_rc(m->type->mass(m, c->t, s->q, s->M));
+    if (rc) return rc;
+    rc = model_rc(m->type->force(m, c->t, s->q, s->u, s->z, c->in, s->f));
+    s->stats.force_evals++;
+    if (rc) return rc;
+    if (!hs_all_finite(s->M, s->lsK.nA) || !hs_all_finite(s->f, s->nq)) return HS_E_NONFINITE;
+    return HS_OK;
+}
+
+/* Forward-difference Jacobian J (packed nq x nq) = d f / d x where x = q (wrt_u = 0) or u
+ * (wrt_u = 1); exactly nq force evaluations. */
+static int fd_jacobian(hs_stepper *s, ctx *c, int wrt_u, hs_real *J)
+{
+    const hs_model_type *T = s->model->type;
+    const hs_blocks *b = &s->blocks;
+    const int nq = s->nq;
+    hs_real *x = s->qs;
+    const hs_real *base = wrt_u ? s->u : s->q;
+    for (int i = 0; i < nq; ++i) x[i] = base[i];
+    for (int j = 0; j < nq; ++j) {
+        hs_real d = s->def.fd_rel * (HS_R(1.0) + hs_abs(base[j]));
+        x[j] = base[j] + d;
+        d = x[j] - base[j]; /* the increment actually represented */
+        int rc = model_rc(wrt_u ? T->force(s->model, c->t, s->q, x, s->z, c->in, s->f2)
+                                : T->force(s->model, c->t, x, s->u, s->z, c->in, s->f2));
+        s->stats.force_evals++;
+        if (rc) return rc;
+        /* column j of every listed block that holds it */
+        int off = 0;
+        for (int k = 0; k < b->nqq; ++k) {
+            const int I = b->qq[2 * k], Jb = b->qq[2 * k + 1];
+            const int r0 = b->qb[I], r1 = b->qb[I + 1], c0 = b->qb[Jb], c1 = b->qb[Jb + 1];
+            if (j >= c0 && j < c1)
+                for (int i = r0; i < r1; ++i) J[off + (i - r0) * (c1 - c0) + (j - c0)] = (s->f2[i] - s->f[i]) / d;
+            off += (r1 - r0) * (c1 - c0);
+        }
+        x[j] = base[j];
+    }
+    return HS_OK;
+}
+
+static int st_jacobians(hs_stepper *s, ctx *c)
+{
+    int rc;
+    if (s->analytic) {
+        rc = model_rc(s->model->type->force_jac(s->model, c->t, s->q, s->u, s->z, c->in, s->fq, s->fu));
+        if (rc) return rc;
+    } else {
+        rc = fd_jacobian(s, c, 0, s->fq);
+        if (rc) return rc;
+        rc = fd_jacobian(s, c, 1, s->fu);
+        if (rc) return rc;
+    }
+    c->have_fq = 1;
+    return HS_OK;
+}
+
+/* out (nq) = fq u_n: from the blocks, or one directional difference. */
+static int fq_times_u(hs_stepper *s, ctx *c, hs_real *out)
+{
+    const int nq = s->nq;
+    if (c->have_fq) {
+        hs_blk_qq_mv(&s->blocks, s->fq, s->u, out);
+        return HS_OK;
+    }
+    hs_real qn = HS_R(0.0), un = HS_R(0.0);
+    for (int i = 0; i < nq; ++i) {
+        hs_real a = hs_abs(s->q[i]), b = hs_abs(s->u[i]);
+        qn = a > qn ? a : qn;
+        un = b > un ? b : un;
+    }
+    /* Step of length fd_rel (1 + |q|) along u; u = 0 gives a zero product, as it must. */
+    hs_real d = s->def.fd_rel * (HS_R(1.0) + qn) / (un > HS_R(0.0) ? un : HS_R(1.0));
+    for (int i = 0; i < nq; ++i) s->qs[i] = s->q[i] + d * s->u[i];
+    int rc = model_rc(s->model->type->force(s->model, c->t, s->qs, s->u, s->z, c->in, s->f2));
+    s->stats.force_evals++;
+    if (rc) return rc;
+    for (int i = 0; i < nq; ++i) out[i] = (s->f2[i] - s->f[i]) / d;
+    return HS_OK;
+}
+
+/* r = f + h fq u_n for every linear-implicit J (the Jq u_n term of eq. 6b) */
+static int st_rhs(hs_stepper *s, ctx *c)
+{
+    const int nq = s->nq;
+    for (int i = 0; i < nq; ++i) s->r[i] = s->f[i];
+    if (method_linear_implicit(s->def.method)) {
+        int rc = fq_times_u(s, c, s->v1);
+        if (rc) return rc;
+        for (int i = 0; i < nq; ++i) s->r[i] += c->h * s->v1[i];
+    }
+    return HS_OK;
+}
+
+/* predicted positions q* = q_n + h u_n: q_{n+1} itself for positions-first methods */
+static int st_predict(hs_stepper *s, ctx *c)
+{
+    const int nq = s->nq, nc = s->nc;
+    for (int i = 0; i < nq; ++i) s->qs[i] = s->q[i] + c->h * s->u[i];
+    if (s->ggl && nc > 0) {
+        /* eq. 9a with mu from one Newton step on g(t_{n+1}, q) = 0: the position projection */
+        int rc = model_rc(s->model->type->constraint(s->model, c->t1, s->qs, s->c1, NULL, NULL));
+        if (rc) return rc;
+        for (int i = 0; i < nq; ++i) s->b2[i] = HS_R(0.0);
+        for (int i = 0; i < nc; ++i) s->b2[nq + i] = s->c1[i];
+        hs_linsys_solve(&s->lsP, &s->fP, s->b2);
+        for (int i = 0; i < nq; ++i) s->qs[i] -= s->b2[i];
+    }
+    return HS_OK;
+}
+
+static int st_constraints(hs_stepper *s, ctx *c)
+{
+    const hs_model *m = s->model;
+    const int nc = s->nc;
+    int rc = model_rc(m->type->constraint(m, c->t, s->q, s->g, s->G, s->gt));
+    if (rc) return rc;
+    if (s->index2 && !s->velfirst) {
+        /* eq. 6b: velocity constraint at t_{n+1} and q_{n+1} = q*, G^T at q_n */
+        return model_rc(m->type->constraint(m, c->t1, s->qs, s->c1, s->G2, s->c2));
+    }
+    if (s->index2) {
+        /* Velocities first: q_{n+1} = q_n + h u_{n+1} is not known yet, so the velocity
+         * constraint is posed at (t_n, q_n), where g(q_{n+1}) = g(q_n) + h (G u_{n+1} + g_t)
+         * + O(h^2) makes it (and Baumgarte's alpha g) act on the step that follows. Posing it
+         * at the predictor q_n + h u_n instead makes alpha = 1/h unstable. */
+        for (int i = 0; i < nc; ++i) { s->c1[i] = s->g[i]; s->c2[i] = s->gt[i]; }
+        return HS_OK;
+    }
+    return model_rc(m->type->gamma(m, c->t, s->q, s->u, s->gam));
+}
+
+/* A = M - h cu fu - h^2 cq fq (A = M for the first stage of two_stage) and the right-hand
+ * side: index-2 solves for (u_{n+1} - u_n, h lambda), index-1 for (u', lambda) */
+static int st_assemble(hs_stepper *s, ctx *c)
+{
+    const int nq = s->nq, nc = s->nc;
+    const hs_real h = c->h;
+    /* A = M - (h cu fu + h^2 cq fq) is formed by the linear-system layer while it assembles */
+    c->a1 = h * s->cu;
+    c->a2 = h * h * s->cq;
+    if (nc > 0) {
+        const hs_real *Gr = (s->index2 && !s->velfirst) ? s->G2 : s->G;
+        hs_blk_cq_mv(&s->blocks, Gr, s->u, s->c3);
+        for (int i = 0; i < nc; ++i) {
+            hs_real v;
+            if (s->index2) {
+                v = -s->c3[i] - s->c2[i];
+                if (s->def.stab == HS_STAB_BAUMGARTE) v -= s->def.alpha * s->c1[i];
+            } else {
+                v = -s->gam[i];
+                if (s->def.stab == HS_STAB_BAUMGARTE)
+                    v -= HS_R(2.0) * s->def.alpha * (s->c3[i] + s->gt[i]) + s->def.beta * s->g[i];
+            }
+            s->b[nq + i] = v;
+        }
+    }
+    for (int i = 0; i < nq; ++i) s->b[i] = s->index2 ? h * s->r[i] : s->two_stage ? s->f[i] : s->r[i];
+    return HS_OK;
+}
+
+static int st_solve(hs_stepper *s, ctx *c)
+{
+    const int nq = s->nq, nc = s->nc;
+    const hs_real h = c->h;
+    const hs_real *Gr = (s->index2 && !s->velfirst) ? s->G2 : s->G;
+    const int implicit_a = c->have_fq && !s->two_stage;
+    s->stats.factorizations++;
+    int rc = hs_linsys_factor(&s->lsK, &s->fK, s->M, c->a1, implicit_a ? s->fu : NULL, c->a2,
+                              s->fq, s->G, Gr, NULL);
+    if (rc) return rc;
+    hs_linsys_solve(&s->lsK, &s->fK, s->b);
+    for (int i = 0; i < nc; ++i) s->lamn[i] = s->index2 ? s->b[nq + i] / h : s->b[nq + i];
+    if (s->two_stage) {
+        /* (M - h Ju - ...) u' = f + G^T lambda + h Jq u_n */
+        hs_blk_cq_mtv(&s->blocks, s->G, s->lamn, s->v2);
+        for (int i = 0; i < nq; ++i) s->b[i] = s->r[i] + s->v2[i];
+        s->stats.factorizations++;
+        rc = hs_linsys_factor(&s->ls1, &s->f1, s->M, c->a1, c->have_fq ? s->fu : NULL, c->a2,
+                              s->fq, NULL, NULL, NULL);
+        if (rc) return rc;
+        hs_linsys_solve(&s->ls1, &s->f1, s->b);
+    }
+    for (int i = 0; i < nq; ++i) s->un[i] = s->u[i] + (s->index2 ? s->b[i] : h * s->b[i]);
+    return HS_OK;
+}
+
+/* positions: explicit in u_n (eq. 3/6a) or with the new velocity (semi-implicit) */
+static int st_positions(hs_stepper *s, ctx *c)
+{
+    const int nq = s->nq;
+    if (s->velfirst)
+        for (int i = 0; i < nq; ++i) s->qn[i] = s->q[i] + c->h * s->un[i];
+    else
+        for (int i = 0; i < nq; ++i) s->qn[i] = s->qs[i];
+    return HS_OK;
+}
+
+/* auxiliary states, explicit Euler from t_n (partitioned from the mechanics) */
+static int st_aux_states(hs_stepper *s, ctx *c)
+{
+    int rc = model_rc(s->model->type->zdot(s->model, c->t, s->q, s->u, s->z, c->in, s->dz));
+    if (rc) return rc;
+    for (int i = 0; i < s->nz; ++i) s->zn[i] = s->z[i] + c->h * s->dz[i];
+    return HS_OK;
+}
+
+/* one Newton step of the position projection (eq. 11 with the matrix at q_n, kept from the
+ * previous step) */
+static int st_project_positions(hs_stepper *s, ctx *c)
+{
+    const int nq = s->nq, nc = s->nc;
+    /* positions-first index-2 evaluated g(t_{n+1}, q*) with q* = q_{n+1} already */
+    if (!(s->index2 && !s->ggl && !s->velfirst)) {
+        int rc = model_rc(s->model->type->constraint(s->model, c->t1, s->qn, s->c1, NULL, NULL));
+        if (rc) return rc;
+    }
+    for (int i = 0; i < nq; ++i) s->b2[i] = HS_R(0.0);
+    for (int i = 0; i < nc; ++i) s->b2[nq + i] = s->c1[i];
+    hs_linsys_solve(&s->lsP, &s->fP, s->b2);
+    for (int i = 0; i < nq; ++i) s->qn[i] -= s->b2[i];
+    return HS_OK;
+}
+
+/* factor the matrix at q_{n+1}: velocity projection now, position projection next step */
+static int st_project_velocities(hs_stepper *s, ctx *c)
+{
+    const int nq = s->nq, nc = s->nc;
+    int rc = projection_factor(s, c->t1, s->qn, s->M, s->G2, s->c2, &s->fPn);
+    if (rc) return rc;
+    hs_blk_cq_mv(&s->blocks, s->G2, s->un, s->c3);
+    for (int i = 0; i < nq; ++i) s->b2[i] = HS_R(0.0);
+    for (int i = 0; i < nc; ++i) s->b2[nq + i] = s->c3[i] + s->c2[i];
+    hs_linsys_solve(&s->lsP, &s->fPn, s->b2);
+    for (int i = 0; i < nq; ++i) s->un[i] -= s->b2[i];
+    return HS_OK;
+}
+
+/* GGL: the next step's eq. 11 needs the matrix at q_{n+1} */
+static int st_ggl_factor(hs_stepper *s, ctx *c)
+{
+    return projection_factor(s, c->t1, s->qn, s->M, s->G2, NULL, &s->fPn);
+}
+
+static int st_check(hs_stepper *s, ctx *c)
+{
+    (void)c;
+    if (!hs_all_finite(s->qn, s->nq) || !hs_all_finite(s->un, s->nq) || !hs_all_finite(s->zn, s->nz)
+        || !hs_all_finite(s->lamn, s->nc))
+        return HS_E_NONFINITE;
+    return HS_OK;
+}
+
+/* One stage of the plan. A switch rather than a table of pointers: each stage has one call
+ * site, so the compiler inlines it and the plan costs a jump per stage, not a call. */
+static int run_stage(hs_stepper *s, ctx *c, int st)
+{
+    switch (st) {
+    case HS_STAGE_EVAL_FORCES: return st_eval_forces(s, c);
+    case HS_STAGE_JACOBIANS: return st_jacobians(s, c);
+    case HS_STAGE_RHS: return st_rhs(s, c);
+    case HS_STAGE_PREDICT: return st_predict(s, c);
+    case HS_STAGE_CONSTRAINTS: return st_constraints(s, c);
+    case HS_STAGE_ASSEMBLE: return st_assemble(s, c);
+    case HS_STAGE_SOLVE: return st_solve(s, c);
+    case HS_STAGE_POSITIONS: return st_positions(s, c);
+    case HS_STAGE_AUX_STATES: return st_aux_states(s, c);
+    case HS_STAGE_PROJECT_POSITIONS: return st_project_positions(s, c);
+    case HS_STAGE_PROJECT_VELOCITIES: return st_project_velocities(s, c);
+    case HS_STAGE_GGL_FACTOR: return st_ggl_factor(s, c);
+    case HS_STAGE_CHECK: return st_check(s, c);
+    default: return HS_E_NOT_INIT;
+    }
+}
+
+/* The plan of one configuration: the stages it runs, in order. */
+static void plan_build(hs_stepper *s)
+{
+    int n = 0;
+    const int nc = s->nc;
+    s->plan[n++] = HS_STAGE_EVAL_FORCES;
+    if (s->use_jac) s->plan[n++] = HS_STAGE_JACOBIANS;
+    s->plan[n++] = HS_STAGE_RHS;
+    s->plan[n++] = HS_STAGE_PREDICT;
+    if (nc > 0) s->plan[n++] = HS_STAGE_CONSTRAINTS;
+    s->plan[n++] = HS_STAGE_ASSEMBLE;
+    s->plan[n++] = HS_STAGE_SOLVE;
+    s->plan[n++] = HS_STAGE_POSITIONS;
+    if (s->nz > 0) s->plan[n++] = HS_STAGE_AUX_STATES;
+    if (s->def.stab == HS_STAB_PROJECTION && nc > 0) {
+        s->plan[n++] = HS_STAGE_PROJECT_POSITIONS;
+        s->plan[n++] = HS_STAGE_PROJECT_VELOCITIES;
+    }
+    if (s->ggl && nc > 0) s->plan[n++] = HS_STAGE_GGL_FACTOR;
+    s->plan[n++] = HS_STAGE_CHECK;
+    s->nplan = n;
+}
+
+/* ---------------------------------------------------------------------------------------
+ * Init, state, step. */
 
 int hs_stepper_set_state(hs_stepper *s, hs_real t, const hs_real *q, const hs_real *u,
                          const hs_real *z)
@@ -204,11 +597,10 @@ int hs_stepper_set_state(hs_stepper *s, hs_real t, const hs_real *q, const hs_re
         return HS_E_STATE;
     /* Build the cached factorization into the "new" buffers first: a failure leaves the
      * stepper as it was. */
-    if ((s->def.stab == HS_STAB_PROJECTION || s->def.form == HS_FORM_GGL) && s->nc > 0) {
-        scratch sc;
-        scratch_bind(s, &sc);
-        int rc = projection_factor(s, t, q, sc.M, sc.G, NULL, s->Pn, s->Ppn);
+    if (s->keep_p) {
+        int rc = projection_factor(s, t, q, s->M, s->G, NULL, &s->fPn);
         if (rc) return rc;
+        hs_ls_fac tf = s->fP; s->fP = s->fPn; s->fPn = tf;
         hs_real *tp = s->P; s->P = s->Pn; s->Pn = tp;
         int *ti = s->Pp; s->Pp = s->Ppn; s->Ppn = ti;
     }
@@ -229,39 +621,71 @@ int hs_stepper_init(hs_stepper *s, const hs_stepper_def *def, const hs_model *m,
     if (rc) return rc;
     rc = hs_model_check(m);
     if (rc) return rc;
-    const hs_model_type *T = m->type;
-    const int nq = T->nq, nc = T->nc, nz = T->nz, n = nq + nc;
-    if (nreals < (size_t)HS_STEPPER_REALS(nq, nc, nz) || nints < (size_t)HS_STEPPER_INTS(nq, nc))
-        return HS_E_SIZE;
-    hs_stepper st;
+    /* Measure in the caller's int arena: the block list lands at the front, where the layout
+     * puts it (blk is the first int array); the analyses' size queries use the rest. */
+    hs_blocks b;
+    ws_sizes z;
+    size_t used = 0;
+    rc = model_blocks(m, &b, ints, nints, &used);
+    if (rc) return rc;
+    rc = ws_measure(def, m, ints, used, ints + used, nints - used, &b, &z);
+    if (rc) return rc;
+    size_t need_r, need_i;
+    ws_totals(&z, &need_r, &need_i);
+    if (nreals < need_r || nints < need_i) return HS_E_SIZE;
+
+    static const hs_stepper zero_stepper;
+    hs_stepper st = zero_stepper;
+    const cfg c = config_of(def, m);
     st.def = *def;
     st.model = m;
-    st.nq = nq; st.nc = nc; st.nz = nz; st.nin = T->nin; st.n = n;
+    st.nq = m->d.nq; st.nc = m->d.nc; st.nz = m->d.nz; st.nin = m->d.nin; st.n = st.nq + st.nc;
     st.ready = 0;
+    st.index2 = c.index2; st.ggl = c.ggl; st.velfirst = c.velfirst; st.two_stage = c.two_stage;
+    st.keep_p = c.keep_p; st.use_jac = c.use_jac; st.analytic = c.analytic;
+    st.cu = c.cu; st.cq = c.cq;
+    for (size_t i = 0; i < need_r; ++i) reals[i] = HS_R(0.0);
+    /* the block list already sits at ints[0..nBLK); clear the rest */
+    for (size_t i = z.nBLK; i < need_i; ++i) ints[i] = 0;
     hs_real *w = reals;
-    st.q = w; w += nq;
-    st.u = w; w += nq;
-    st.z = w; w += nz;
-    st.lambda = w; w += nc;
-    st.qn = w; w += nq;
-    st.un = w; w += nq;
-    st.zn = w; w += nz;
-    st.lamn = w; w += nc;
-    st.P = w; w += n * n;
-    st.Pn = w; w += n * n;
-    st.w = w;
-    st.Pp = ints;
-    st.Ppn = ints + n;
-    st.wi = ints + 2 * n;
+    int *wi = ints;
+#define HS__WS_RBIND(name, count, what) st.name = w; w += (count);
+#define HS__WS_IBIND(name, count, what) st.name = wi; wi += (count);
+    WS_REAL_LIST(HS__WS_RBIND, WS_REAL_ARGS(z))
+    WS_INT_LIST(HS__WS_IBIND, WS_INT_ARGS(z))
+#undef HS__WS_RBIND
+#undef HS__WS_IBIND
+    if ((size_t)(w - reals) != need_r || (size_t)(wi - ints) != need_i) return HS_E_SIZE;
+    st.blocks = b; /* points into ints[0..nBLK) = st.blk */
+    rc = hs_linsys_init(&st.lsK, z.kind, def->sparse, &st.blocks, st.nq, st.nc, -1, 0, 0,
+                        st.symK, z.nSK, st.tmp, z.nTMP);
+    if (rc) return rc;
+    hs_linsys_fac_bind(&st.lsK, &st.fK, st.K, st.Kp);
+    if (c.two_stage) {
+        rc = hs_linsys_init(&st.ls1, z.kind, def->sparse, &st.blocks, st.nq, 0, 1, 0, 0,
+                            st.sym1, z.nS1, st.tmp, z.nTMP);
+        if (rc) return rc;
+        hs_linsys_fac_bind(&st.ls1, &st.f1, st.K1, st.K1p);
+    } else {
+        st.ls1 = st.lsK;
+        st.f1 = st.fK;
+    }
+    if (c.keep_p) {
+        rc = hs_linsys_init(&st.lsP, z.kind, def->sparse, &st.blocks, st.nq, st.nc, 1, 0, 1,
+                            st.symP, z.nSP, st.tmp, z.nTMP);
+        if (rc) return rc;
+        hs_linsys_fac_bind(&st.lsP, &st.fP, st.P, st.Pp);
+        hs_linsys_fac_bind(&st.lsP, &st.fPn, st.Pn, st.Ppn);
+    } else {
+        st.lsP = st.lsK;
+        st.fP = st.fPn = st.fK;
+    }
+    plan_build(&st);
     st.stats.steps = 0; st.stats.faults = 0; st.stats.last_fault = 0;
     st.stats.force_evals = 0; st.stats.factorizations = 0;
     st.t = t0; st.t0 = t0; st.k = 0;
-    for (int i = 0; i < 2 * (2 * nq + nz + nc) + 2 * n * n; ++i) reals[i] = HS_R(0.0);
-    for (int i = 0; i < HS_STEPPER_INTS(nq, nc); ++i) ints[i] = 0;
-    scratch sc;
-    scratch_bind(&st, &sc);
     /* q0/u0/z0 go through the new-state buffers so set_state copies them in. */
-    rc = model_rc(T->initial(m, t0, st.qn, st.un, st.zn));
+    rc = model_rc(m->type->initial(m, t0, st.qn, st.un, st.zn));
     if (rc) return rc;
     rc = hs_stepper_set_state(&st, t0, st.qn, st.un, st.zn);
     if (rc) return rc;
@@ -270,252 +694,21 @@ int hs_stepper_init(hs_stepper *s, const hs_stepper_def *def, const hs_model *m,
     return HS_OK;
 }
 
-/* Forward-difference Jacobian column block: J (nq x nq) = d f / d x where x = q (wrt_u = 0)
- * or u (wrt_u = 1); exactly nq force evaluations. */
-static int fd_jacobian(hs_stepper *s, scratch *sc, hs_real t, const hs_real *in, int wrt_u,
-                       hs_real *J)
+static void commit(hs_stepper *s, const ctx *c)
 {
-    const hs_model_type *T = s->model->type;
-    const int nq = s->nq;
-    hs_real *x = sc->qs;
-    const hs_real *base = wrt_u ? s->u : s->q;
-    for (int i = 0; i < nq; ++i) x[i] = base[i];
-    for (int j = 0; j < nq; ++j) {
-        hs_real d = s->def.fd_rel * (HS_R(1.0) + hs_abs(base[j]));
-        x[j] = base[j] + d;
-        d = x[j] - base[j]; /* the increment actually represented */
-        int rc = model_rc(wrt_u ? T->force(s->model, t, s->q, x, s->z, in, sc->f2)
-                                : T->force(s->model, t, x, s->u, s->z, in, sc->f2));
-        s->stats.force_evals++;
-        if (rc) return rc;
-        for (int i = 0; i < nq; ++i) J[i * nq + j] = (sc->f2[i] - sc->f[i]) / d;
-        x[j] = base[j];
-    }
-    return HS_OK;
-}
-
-/* out (nq) = fq u_n: analytic from the full block, or one directional difference. */
-static int fq_times_u(hs_stepper *s, scratch *sc, hs_real t, const hs_real *in, int have_fq,
-                      hs_real *out)
-{
-    const int nq = s->nq;
-    if (have_fq) {
-        hs_matvec(sc->fq, nq, nq, s->u, out);
-        return HS_OK;
-    }
-    hs_real qn = HS_R(0.0), un = HS_R(0.0);
-    for (int i = 0; i < nq; ++i) {
-        hs_real a = hs_abs(s->q[i]), b = hs_abs(s->u[i]);
-        qn = a > qn ? a : qn;
-        un = b > un ? b : un;
-    }
-    /* Step of length fd_rel (1 + |q|) along u; u = 0 gives a zero product, as it must. */
-    hs_real d = s->def.fd_rel * (HS_R(1.0) + qn) / (un > HS_R(0.0) ? un : HS_R(1.0));
-    for (int i = 0; i < nq; ++i) sc->qs[i] = s->q[i] + d * s->u[i];
-    int rc = model_rc(s->model->type->force(s->model, t, sc->qs, s->u, s->z, in, sc->f2));
-    s->stats.force_evals++;
-    if (rc) return rc;
-    for (int i = 0; i < nq; ++i) out[i] = (sc->f2[i] - sc->f[i]) / d;
-    return HS_OK;
-}
-
-static int step_core(hs_stepper *s, const hs_real *in)
-{
-    const hs_model *m = s->model;
-    const hs_model_type *T = m->type;
-    const int nq = s->nq, nc = s->nc, nz = s->nz, n = s->n;
-    const hs_real h = s->def.h;
-    const hs_real t = s->t;
-    const hs_real t1 = s->t0 + (hs_real)(s->k + 1) * h;
-    const hs_method meth = s->def.method;
-    const int ggl = s->def.form == HS_FORM_GGL;
-    const int index2 = s->def.form == HS_FORM_INDEX2 || ggl;
-    /* the factorization at q_n of eq. 11 is kept across steps by projection and GGL alike */
-    const int keep_p = (s->def.stab == HS_STAB_PROJECTION || ggl) && nc > 0;
-    const int stab = (int)s->def.stab;
-    scratch sc;
-    scratch_bind(s, &sc);
-    int rc;
-
-    /* 1. mass matrix and forces at (t_n, q_n, u_n) */
-    rc = model_rc(T->mass(m, t, s->q, sc.M));
-    if (rc) return rc;
-    rc = model_rc(T->force(m, t, s->q, s->u, s->z, in, sc.f));
-    s->stats.force_evals++;
-    if (rc) return rc;
-    if (!hs_all_finite(sc.M, nq * nq) || !hs_all_finite(sc.f, nq)) return HS_E_NONFINITE;
-
-    /* 2. Jacobian blocks of the chosen J (section 2) */
-    hs_real cu = HS_R(0.0), cq = HS_R(0.0);
-    int have_fq = 0;
-    if (method_needs_full_jac(meth) || (meth == HS_METHOD_J3 && use_analytic(s))) {
-        if (use_analytic(s)) {
-            rc = model_rc(T->force_jac(m, t, s->q, s->u, s->z, in, sc.fq, sc.fu));
-            if (rc) return rc;
-        } else {
-            rc = fd_jacobian(s, &sc, t, in, 0, sc.fq);
-            if (rc) return rc;
-            rc = fd_jacobian(s, &sc, t, in, 1, sc.fu);
-            if (rc) return rc;
-        }
-        have_fq = 1;
-    }
-    if (meth == HS_METHOD_J1) cu = HS_R(1.0);
-    if (meth == HS_METHOD_J2 || meth == HS_METHOD_JEXACT) { cu = HS_R(1.0); cq = HS_R(1.0); }
-
-    /* r = f + h fq u_n for every linear-implicit J (the Jq u_n term of eq. 6b) */
-    for (int i = 0; i < nq; ++i) sc.r[i] = sc.f[i];
-    if (meth == HS_METHOD_J1 || meth == HS_METHOD_J2 || meth == HS_METHOD_J3 || meth == HS_METHOD_JEXACT) {
-        rc = fq_times_u(s, &sc, t, in, have_fq, sc.v1);
-        if (rc) return rc;
-        for (int i = 0; i < nq; ++i) sc.r[i] += h * sc.v1[i];
-    }
-
-    /* index-1 with a linear-implicit J takes the multipliers from the acceleration-level
-     * system with M (sec. 3.1), then makes the step (3) with f + G^T lambda: two solves */
-    const int two_stage = !index2 && nc > 0 && meth != HS_METHOD_EXPLICIT && meth != HS_METHOD_SYMPLECTIC;
-
-    /* 3. step matrix K = [[A, -G^T], [Gr, 0]] with A = M - h cu fu - h^2 cq fq (A = M for
-     * the first stage of two_stage) */
-    for (int i = 0; i < nq; ++i)
-        for (int j = 0; j < nq; ++j) {
-            hs_real a = sc.M[i * nq + j];
-            if (have_fq && !two_stage) a -= h * cu * sc.fu[i * nq + j] + h * h * cq * sc.fq[i * nq + j];
-            sc.K[i * n + j] = a;
-        }
-    /* predicted positions q* = q_n + h u_n: q_{n+1} itself for positions-first methods */
-    for (int i = 0; i < nq; ++i) sc.qs[i] = s->q[i] + h * s->u[i];
-    if (ggl && nc > 0) {
-        /* eq. 9a with mu from one Newton step on g(t_{n+1}, q) = 0: the position projection */
-        rc = model_rc(T->constraint(m, t1, sc.qs, sc.c1, NULL, NULL));
-        if (rc) return rc;
-        for (int i = 0; i < nq; ++i) sc.b2[i] = HS_R(0.0);
-        for (int i = 0; i < nc; ++i) sc.b2[nq + i] = sc.c1[i];
-        hs_lu_solve(s->P, s->Pp, n, sc.b2);
-        for (int i = 0; i < nq; ++i) sc.qs[i] -= sc.b2[i];
-    }
-    if (nc > 0) {
-        rc = model_rc(T->constraint(m, t, s->q, sc.g, sc.G, sc.gt));
-        if (rc) return rc;
-        const hs_real *Gr = sc.G;
-        if (index2 && !method_velocity_first(meth)) {
-            /* eq. 6b: velocity constraint at t_{n+1} and q_{n+1} = q*, G^T at q_n */
-            rc = model_rc(T->constraint(m, t1, sc.qs, sc.c1, sc.G2, sc.c2));
-            if (rc) return rc;
-            Gr = sc.G2;
-        } else if (index2) {
-            /* Velocities first: q_{n+1} = q_n + h u_{n+1} is not known yet, so the velocity
-             * constraint is posed at (t_n, q_n), where g(q_{n+1}) = g(q_n) + h (G u_{n+1} + g_t)
-             * + O(h^2) makes it (and Baumgarte's alpha g) act on the step that follows. Posing it
-             * at the predictor q_n + h u_n instead makes alpha = 1/h unstable. */
-            for (int i = 0; i < nc; ++i) { sc.c1[i] = sc.g[i]; sc.c2[i] = sc.gt[i]; }
-        } else {
-            rc = model_rc(T->gamma(m, t, s->q, s->u, sc.gam));
-            if (rc) return rc;
-        }
-        for (int i = 0; i < nq; ++i)
-            for (int j = 0; j < nc; ++j) sc.K[i * n + nq + j] = -sc.G[j * nq + i];
-        for (int i = 0; i < nc; ++i) {
-            for (int j = 0; j < nq; ++j) sc.K[(nq + i) * n + j] = Gr[i * nq + j];
-            for (int j = 0; j < nc; ++j) sc.K[(nq + i) * n + nq + j] = HS_R(0.0);
-        }
-        /* constraint rows of the right-hand side */
-        hs_matvec(Gr, nc, nq, s->u, sc.c3);
-        for (int i = 0; i < nc; ++i) {
-            hs_real c;
-            if (index2) {
-                c = -sc.c3[i] - sc.c2[i];
-                if (stab == HS_STAB_BAUMGARTE) c -= s->def.alpha * sc.c1[i];
-            } else {
-                c = -sc.gam[i];
-                if (stab == HS_STAB_BAUMGARTE)
-                    c -= HS_R(2.0) * s->def.alpha * (sc.c3[i] + sc.gt[i]) + s->def.beta * sc.g[i];
-            }
-            sc.b[nq + i] = c;
-        }
-    }
-    /* index-2 solves for (u_{n+1} - u_n, h lambda); index-1 for (u', lambda) */
-    for (int i = 0; i < nq; ++i) sc.b[i] = index2 ? h * sc.r[i] : two_stage ? sc.f[i] : sc.r[i];
-    s->stats.factorizations++;
-    rc = hs_lu_factor(sc.K, sc.Kp, n);
-    if (rc) return rc;
-    hs_lu_solve(sc.K, sc.Kp, n, sc.b);
-    for (int i = 0; i < nc; ++i) s->lamn[i] = index2 ? sc.b[nq + i] / h : sc.b[nq + i];
-    if (two_stage) {
-        /* (M - h Ju - ...) u' = f + G^T lambda + h Jq u_n, factored in K's storage (nq x nq) */
-        for (int i = 0; i < nq; ++i)
-            for (int j = 0; j < nq; ++j) {
-                hs_real a = sc.M[i * nq + j];
-                if (have_fq) a -= h * cu * sc.fu[i * nq + j] + h * h * cq * sc.fq[i * nq + j];
-                sc.K[i * nq + j] = a;
-            }
-        hs_matvec_t(sc.G, nc, nq, s->lamn, sc.v2);
-        for (int i = 0; i < nq; ++i) sc.b[i] = sc.r[i] + sc.v2[i];
-        s->stats.factorizations++;
-        rc = hs_lu_factor(sc.K, sc.Kp, nq);
-        if (rc) return rc;
-        hs_lu_solve(sc.K, sc.Kp, nq, sc.b);
-    }
-    for (int i = 0; i < nq; ++i) s->un[i] = s->u[i] + (index2 ? sc.b[i] : h * sc.b[i]);
-
-    /* 4. positions: explicit in u_n (eq. 3/6a) or with the new velocity (semi-implicit) */
-    if (method_velocity_first(meth))
-        for (int i = 0; i < nq; ++i) s->qn[i] = s->q[i] + h * s->un[i];
-    else
-        for (int i = 0; i < nq; ++i) s->qn[i] = sc.qs[i];
-
-    /* 5. auxiliary states, explicit Euler from t_n (partitioned from the mechanics) */
-    if (nz > 0) {
-        rc = model_rc(T->zdot(m, t, s->q, s->u, s->z, in, sc.dz));
-        if (rc) return rc;
-        for (int i = 0; i < nz; ++i) s->zn[i] = s->z[i] + h * sc.dz[i];
-    }
-
-    /* 6. one Newton step of the position projection (eq. 11 with the matrix at q_n, kept from
-     * the previous step), then the velocity projection at q_{n+1} (sec. 3.3-3.4) */
-    if (stab == HS_STAB_PROJECTION && nc > 0) {
-        /* positions-first index-2 evaluated g(t_{n+1}, q*) with q* = q_{n+1} already */
-        if (!(index2 && !ggl && !method_velocity_first(meth))) {
-            rc = model_rc(T->constraint(m, t1, s->qn, sc.c1, NULL, NULL));
-            if (rc) return rc;
-        }
-        for (int i = 0; i < nq; ++i) sc.b2[i] = HS_R(0.0);
-        for (int i = 0; i < nc; ++i) sc.b2[nq + i] = sc.c1[i];
-        hs_lu_solve(s->P, s->Pp, n, sc.b2);
-        for (int i = 0; i < nq; ++i) s->qn[i] -= sc.b2[i];
-        /* factor the matrix at q_{n+1}: velocity projection now, position projection next step */
-        rc = projection_factor(s, t1, s->qn, sc.M, sc.G2, sc.c2, s->Pn, s->Ppn);
-        if (rc) return rc;
-        hs_matvec(sc.G2, nc, nq, s->un, sc.c3);
-        for (int i = 0; i < nq; ++i) sc.b2[i] = HS_R(0.0);
-        for (int i = 0; i < nc; ++i) sc.b2[nq + i] = sc.c3[i] + sc.c2[i];
-        hs_lu_solve(s->Pn, s->Ppn, n, sc.b2);
-        for (int i = 0; i < nq; ++i) s->un[i] -= sc.b2[i];
-    }
-
-    if (ggl && nc > 0) {
-        /* the next step's eq. 11 needs the matrix at q_{n+1} */
-        rc = projection_factor(s, t1, s->qn, sc.M, sc.G2, NULL, s->Pn, s->Ppn);
-        if (rc) return rc;
-    }
-
-    if (!hs_all_finite(s->qn, nq) || !hs_all_finite(s->un, nq) || !hs_all_finite(s->zn, nz)
-        || !hs_all_finite(s->lamn, nc))
-        return HS_E_NONFINITE;
-
-    /* 7. commit: swap the new buffers in (O(1), the step is transactional up to here) */
+    /* swap the new buffers in (O(1), the step is transactional up to here) */
     hs_real *tp;
     tp = s->q; s->q = s->qn; s->qn = tp;
     tp = s->u; s->u = s->un; s->un = tp;
     tp = s->z; s->z = s->zn; s->zn = tp;
     tp = s->lambda; s->lambda = s->lamn; s->lamn = tp;
-    if (keep_p) {
+    if (s->keep_p) {
+        hs_ls_fac tf = s->fP; s->fP = s->fPn; s->fPn = tf;
         tp = s->P; s->P = s->Pn; s->Pn = tp;
         int *ti = s->Pp; s->Pp = s->Ppn; s->Ppn = ti;
     }
     s->k++;
-    s->t = t1;
-    return HS_OK;
+    s->t = c->t1;
 }
 
 int hs_stepper_step(hs_stepper *s, const hs_real *in)
@@ -525,7 +718,17 @@ int hs_stepper_step(hs_stepper *s, const hs_real *in)
     int rc = HS_OK;
     if (s->nin > 0 && !in) rc = HS_E_NULL;
     else if (s->nin > 0 && !hs_all_finite(in, s->nin)) rc = HS_E_INPUT;
-    else rc = step_core(s, in);
+    else {
+        ctx c;
+        c.in = in;
+        c.h = s->def.h;
+        c.t = s->t;
+        c.t1 = s->t0 + (hs_real)(s->k + 1) * c.h;
+        c.have_fq = 0;
+        c.a1 = c.a2 = HS_R(0.0);
+        for (int i = 0; i < s->nplan && rc == HS_OK; ++i) rc = run_stage(s, &c, s->plan[i]);
+        if (rc == HS_OK) commit(s, &c);
+    }
     if (rc) {
         s->stats.faults++;
         s->stats.last_fault = rc;

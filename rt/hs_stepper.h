@@ -16,7 +16,7 @@
 #ifndef HS_STEPPER_H
 #define HS_STEPPER_H
 
-#include "hs_model.h"
+#include "hs_linsys.h"
 
 /* Integration method. Positions-first methods set q_{n+1} = q_n + h u_n (eq. 3/6a);
  * velocities-first ones set q_{n+1} = q_n + h u_{n+1}. */
@@ -63,6 +63,8 @@ typedef struct hs_stepper_def {
     hs_real alpha;    /* Baumgarte alpha (1/s), > 0 with HS_STAB_BAUMGARTE; index-2 needs h alpha <= 2 */
     hs_real beta;     /* Baumgarte beta (1/s^2), > 0 with HS_STAB_BAUMGARTE and index-1 */
     hs_real fd_rel;   /* relative finite-difference increment (dimensionless), > 0 */
+    hs_ls_kind linsys;            /* linear-system backend: auto (default), dense, sparse */
+    const hs_ls_backend *sparse;  /* the sparse backend auto/sparse may use; NULL = none */
 } hs_stepper_def;
 
 /* Defaults: J2, index-2, projection, automatic Jacobian, h = 1 ms, alpha = 1/h, beta = 1/h^2,
@@ -72,15 +74,81 @@ hs_stepper_def hs_stepper_default_def(void);
 /* Checks def alone and against model m (sizes, Jacobian availability); HS_OK or a HS_E_DEF_* code. */
 int hs_stepper_def_validate(const hs_stepper_def *def, const hs_model *m);
 
-/* Reals of workspace for sizes nq, nc, nz (compile-time constant expression). */
+/* ---- workspace: ONE list, used for the struct fields, the runtime layout and the bounds ----
+ * X(name, count, what) per array; counts are expressions of the sizes passed in:
+ *   NQ, NC, NZ   instance sizes;  N = NQ + NC
+ *   NA  reals of a packed nq x nq matrix (hs_blocks qq);  NG  reals of a packed G (cq)
+ *   NAJ NA when the method uses force Jacobian blocks, else 0
+ *   NFK reals of one numeric factor of the step system, NF1 of the second-stage (nq) system,
+ *   NFP of the projection system (0 when the configuration has none)
+ * Ints: NBLK the model's block list, NIK/NI1/NIP pivots of the factors, NSK/NS1/NSP the
+ * sparse analyses, NTMP scratch used only by init (sparse analysis). */
+#define HS_STEPPER_REAL_LIST(X, NQ, NC, NZ, N, NA, NG, NAJ, NFK, NF1, NFP) \
+    X(q, NQ, "committed positions") \
+    X(u, NQ, "committed velocities") \
+    X(z, NZ, "committed auxiliary states") \
+    X(lambda, NC, "multipliers of the last step (force units, +G^T lambda)") \
+    X(qn, NQ, "new positions (swapped with q at commit)") \
+    X(un, NQ, "new velocities") \
+    X(zn, NZ, "new auxiliary states") \
+    X(lamn, NC, "new multipliers") \
+    X(P, NFP, "factor of the projection matrix at q (kept across steps)") \
+    X(Pn, NFP, "factor of the projection matrix at q_{n+1} (swapped at commit)") \
+    X(K, NFK, "factor of the step matrix") \
+    X(K1, NF1, "factor of the second-stage matrix (index-1 with an implicit J)") \
+    X(M, NA, "mass matrix, packed") \
+    X(fq, NAJ, "df/dq, packed") \
+    X(fu, NAJ, "df/du, packed") \
+    X(G, NG, "G(t_n, q_n), packed") \
+    X(G2, NG, "G at the second position (q* or q_{n+1}), packed") \
+    X(f, NQ, "forces") \
+    X(f2, NQ, "forces at a perturbed point (finite differences)") \
+    X(r, NQ, "right-hand side f + h fq u_n") \
+    X(v1, NQ, "temporary") \
+    X(v2, NQ, "temporary") \
+    X(qs, NQ, "predicted or perturbed positions") \
+    X(b, N, "right-hand side / solution of the step system") \
+    X(b2, N, "right-hand side / solution of the projections") \
+    X(g, NC, "residual g(t_n, q_n)") \
+    X(gt, NC, "dg/dt") \
+    X(gam, NC, "acceleration remainder") \
+    X(c1, NC, "temporary") \
+    X(c2, NC, "temporary") \
+    X(c3, NC, "temporary") \
+    X(dz, NZ, "auxiliary state derivative")
+
+#define HS_STEPPER_INT_LIST(X, NBLK, NIK, NI1, NIP, NSK, NS1, NSP, NTMP) \
+    X(blk, NBLK, "the model's block list (hs_blocks points into it)") \
+    X(Kp, NIK, "pivots of K") \
+    X(K1p, NI1, "pivots of K1") \
+    X(Pp, NIP, "pivots of P") \
+    X(Ppn, NIP, "pivots of Pn") \
+    X(symK, NSK, "sparse analysis of the step system") \
+    X(sym1, NS1, "sparse analysis of the second-stage system") \
+    X(symP, NSP, "sparse analysis of the projection system") \
+    X(tmp, NTMP, "init-time scratch of the analyses")
+
+#define HS__WS_SUM(name, count, what) + (size_t)(count)
+/* Reals of workspace for sizes nq, nc, nz: an upper bound for any model of those sizes with
+ * the dense backend and any method (a compile-time constant expression, for static arenas).
+ * hs_stepper_workspace gives the exact need of one configuration. */
 #define HS_STEPPER_REALS(nq, nc, nz) \
-    (4 * (nq) + 2 * (nz) + 2 * (nc) /* q,u,z,lambda committed + new */ \
-     + 3 * ((nq) + (nc)) * ((nq) + (nc)) /* step matrix, projection factor committed + new */ \
-     + 3 * (nq) * (nq) /* M, fq, fu */ \
-     + 2 * (nc) * (nq) /* G at two positions */ \
-     + 6 * (nq) + 4 * ((nq) + (nc)) + 6 * (nc) + (nz) /* vectors */)
-/* Ints of workspace (pivot permutations) for sizes nq, nc. */
-#define HS_STEPPER_INTS(nq, nc) (3 * ((nq) + (nc)))
+    (0 HS_STEPPER_REAL_LIST(HS__WS_SUM, (nq), (nc), (nz), ((nq) + (nc)), (nq) * (nq), \
+                            (nc) * (nq), (nq) * (nq), ((nq) + (nc)) * ((nq) + (nc)), \
+                            (nq) * (nq), ((nq) + (nc)) * ((nq) + (nc))))
+/* Ints of workspace for sizes nq, nc (upper bound as above, any block list the model declares). */
+#define HS_STEPPER_INTS(nq, nc) \
+    (0 HS_STEPPER_INT_LIST(HS__WS_SUM, 8 + ((nq) + 1) + ((nc) + 1) + 2 * (nq) * (nq) \
+                           + 2 * (nc) * (nq), ((nq) + (nc)), (nq), ((nq) + (nc)), 0, 0, 0, 0))
+
+/* Exact reals and ints hs_stepper_init needs for def and model instance m (its block list,
+ * the backend def->linsys resolves to, the arrays the method uses). Uses a scratch of
+ * HS_STEPPER_SIZING_INTS ints on the stack; larger sparse models use hs_stepper_workspace_tmp. */
+int hs_stepper_workspace(const hs_stepper_def *def, const hs_model *m, size_t *nreals, size_t *nints);
+#define HS_STEPPER_SIZING_INTS 2048
+/* As hs_stepper_workspace with the caller's scratch tmp (ntmp ints). */
+int hs_stepper_workspace_tmp(const hs_stepper_def *def, const hs_model *m, int *tmp, size_t ntmp,
+                             size_t *nreals, size_t *nints);
 
 /* Counters a HIL engineer reads after a run. */
 typedef struct hs_stepper_stats {
@@ -91,29 +159,60 @@ typedef struct hs_stepper_stats {
     uint64_t factorizations; /* LU factorizations */
 } hs_stepper_stats;
 
-/* The stepper: configuration, committed state and views into the caller's arenas. */
+/* Named stages of one step, chosen once at init into the stepper's plan (see hs_stage_name). */
+typedef enum hs_stage {
+    HS_STAGE_EVAL_FORCES = 0,   /* M, f at (t_n, q_n, u_n) */
+    HS_STAGE_JACOBIANS,         /* fq, fu: analytic or finite differences */
+    HS_STAGE_RHS,               /* r = f (+ h fq u_n for the linear-implicit J) */
+    HS_STAGE_PREDICT,           /* q* = q_n + h u_n (GGL: one Newton step of eq. 11) */
+    HS_STAGE_CONSTRAINTS,       /* g, G, g_t at q_n; at q* (index-2) or gamma (index-1) */
+    HS_STAGE_ASSEMBLE,          /* A and the right-hand side of the step system */
+    HS_STAGE_SOLVE,             /* factor + solve: new velocities and multipliers */
+    HS_STAGE_POSITIONS,         /* q_{n+1} from u_n (positions first) or u_{n+1} */
+    HS_STAGE_AUX_STATES,        /* z_{n+1}, explicit Euler */
+    HS_STAGE_PROJECT_POSITIONS, /* one Newton step of eq. 11 with the factor at q_n */
+    HS_STAGE_PROJECT_VELOCITIES,/* factor at q_{n+1}, velocity projection */
+    HS_STAGE_GGL_FACTOR,        /* GGL: factor at q_{n+1} for the next step */
+    HS_STAGE_CHECK,             /* every new value finite */
+    HS_STAGE_COUNT
+} hs_stage;
+#define HS_STEPPER_MAX_STAGES 16
+
+/* The stepper: configuration, committed state and views into the caller's arenas. The arrays
+ * (q, u, z, lambda, P, ... see HS_STEPPER_REAL_LIST) are fields named as in the list. */
 typedef struct hs_stepper {
     hs_stepper_def def;
     const hs_model *model;
-    int nq, nc, nz, nin, n; /* n = nq + nc */
+    int nq, nc, nz, nin, n; /* instance sizes (model->d); n = nq + nc */
     int ready;              /* 1 after a successful init */
     hs_real t;              /* time of the committed state (s) */
     hs_real t0;             /* time of the last init/set_state (s); t = t0 + k h avoids summing h */
     uint64_t k;             /* steps since the last init/set_state */
-    hs_real *q, *u;         /* (nq) committed positions, velocities */
-    hs_real *z;             /* (nz) committed auxiliary states */
-    hs_real *lambda;        /* (nc) multipliers of the last step (force units, +G^T lambda) */
-    hs_real *P;             /* (n x n) LU of the projection matrix at q (valid when stab = projection) */
-    int *Pp;                /* (n) its pivots */
-    hs_real *qn, *un, *zn, *lamn, *Pn; /* new state being computed; swapped with the committed one */
-    int *Ppn;
-    hs_real *w;             /* scratch reals */
-    int *wi;                /* scratch ints */
+#define HS__WS_RFIELD(name, count, what) hs_real *name; /* what */
+    HS_STEPPER_REAL_LIST(HS__WS_RFIELD, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+#undef HS__WS_RFIELD
+#define HS__WS_IFIELD(name, count, what) int *name;
+    HS_STEPPER_INT_LIST(HS__WS_IFIELD, 0, 0, 0, 0, 0, 0, 0, 0)
+#undef HS__WS_IFIELD
+    hs_blocks blocks;       /* the model's block pattern (dense one-block when it declares none) */
+    hs_linsys lsK;          /* step system: [[A, -G^T], [Gr, 0]] (n), or [[M, -G^T], [G, 0]] */
+    hs_linsys ls1;          /* second-stage system A (nq), index-1 with an implicit J */
+    hs_linsys lsP;          /* projection system [[M, G^T], [G, 0]] (n) */
+    hs_ls_fac fK, f1, fP, fPn; /* numeric factors bound to K, K1, P, Pn */
+    unsigned char plan[HS_STEPPER_MAX_STAGES]; /* hs_stage of each stage, in order */
+    int nplan;              /* stages in the plan */
+    /* configuration flags derived once at init */
+    int index2, ggl, velfirst, two_stage, keep_p, use_jac, analytic;
+    hs_real cu, cq;         /* coefficients of h fu and h^2 fq in A */
     hs_stepper_stats stats;
 } hs_stepper;
 
-/* Validates def and model, binds the arenas (reals: HS_STEPPER_REALS, ints: HS_STEPPER_INTS),
- * and sets the state from the model's initial values at t0. */
+/* Short name of a stage ("eval_forces", "jacobians", ...); "?" for an unknown one. */
+const char *hs_stage_name(hs_stage st);
+
+/* Validates def and model, binds the arenas (reals and ints as hs_stepper_workspace says; the
+ * HS_STEPPER_REALS/INTS bounds are always enough for dense models), analyzes the linear
+ * systems, chooses the plan of stages and sets the state from the model's initial values at t0. */
 int hs_stepper_init(hs_stepper *s, const hs_stepper_def *def, const hs_model *m, hs_real t0,
                     hs_real *reals, size_t nreals, int *ints, size_t nints);
 

@@ -1,0 +1,187 @@
+/* hs_linsys.h - the linear-system layer under the stepper: assemble from blocks, analyze once
+ * at init, factor and solve every step with an operation count fixed at init.
+ *
+ * The system has n = nq + nc unknowns (x1: nq position-like, x2: nc multiplier-like):
+ *
+ *     [ A      s G1^T ] [x1]   [b1]        A  (nq x nq)  packed by the blocks qq
+ *     [ G2     -C     ] [x2] = [b2]        G1, G2 (nc x nq) packed by the blocks cq
+ *                                          C  (nc x nc)  packed by the diagonal blocks of cb,
+ *                                                         or absent (C = 0)
+ * with s = +1 or -1 (the stepper's step matrix carries -G^T, its projection matrix +G^T). G1
+ * and G2 may be the same array (symmetric systems) or not (the positions-first index-2 step:
+ * G^T at q_n, G at q_{n+1}). "Packed" is the convention of rt/hs_model.h: the listed blocks one
+ * after the other in list order, each dense row-major; a model without blocks is one block each
+ * way and packed is plain dense row-major. A system with nc = 0 is A alone.
+ *
+ * Phases:
+ *   1. hs_linsys_need   sizes of the persistent arenas for one pattern and backend (init time)
+ *   2. hs_linsys_init   analysis (init time): for the dense backend nothing but sizes; for the
+ *                       sparse backend the scalar pattern of the whole matrix, the map from the
+ *                       packed blocks into it, the backend's ordering, elimination tree, factor
+ *                       pattern and its fixed operation count
+ *   3. hs_linsys_factor / hs_linsys_solve   every step: fixed loops, no allocation, no pivot
+ *                       choice that changes the amount of work
+ *
+ * Numeric factors live in hs_ls_fac objects separate from the analysis, so one analysis serves
+ * several factors (the projection keeps the factor at q_n while it builds the one at q_{n+1}).
+ *
+ * Backends (fixed at init):
+ *   HS_LS_DENSE   dense LU with partial pivoting and a fixed operation count (rt/hs_dense.h):
+ *                 the general solver, and the cheapest one for tiny models (the car axle, n = 6)
+ *   HS_LS_SPARSE  a structurally symmetric sparse factorization without pivoting (LDL^T for
+ *                 symmetric values, L D U otherwise) through the hs_ls_backend table below,
+ *                 implemented by rt/hs_sparse.[ch]
+ *   HS_LS_AUTO    dense when the model declares no blocks, when no sparse backend is given,
+ *                 or when n <= HS_LS_DENSE_MAX; sparse otherwise. */
+#ifndef HS_LINSYS_H
+#define HS_LINSYS_H
+
+#include "hs_model.h"
+
+/* Backend choice. */
+typedef enum hs_ls_kind {
+    HS_LS_AUTO = 0,   /* dense for tiny or unstructured systems, else sparse (see above) */
+    HS_LS_DENSE = 1,  /* dense LU with partial pivoting */
+    HS_LS_SPARSE = 2  /* the sparse backend given to hs_linsys_init */
+} hs_ls_kind;
+
+/* Largest n = nq + nc for which HS_LS_AUTO keeps the dense LU: below it the dense LU's
+ * (2/3) n^3 flops cost no more than a sparse factor's index traffic (measured on the chain). */
+#define HS_LS_DENSE_MAX 24
+
+/* ---------------------------------------------------------------------------------------
+ * The contract a sparse backend fulfils (rt/hs_sparse.c provides one such table).
+ *
+ * The layer hands the backend the SCALAR pattern of the whole n x n matrix in compressed
+ * sparse column form, both triangles, structurally symmetric (entry (i,j) present iff (j,i)
+ * present), every diagonal entry present (a multiplier row's diagonal is a structural entry
+ * even when C = 0: its value is then 0), row indices ascending within each column:
+ *     Ap (n + 1): column starts, Ap[0] = 0, Ap[n] = nnz
+ *     Ai (nnz):   row index of each entry
+ * and a kind per row/column, kind[i] = 0 for a position-like unknown (i < nq: its diagonal
+ * block of A is positive definite for every method the stepper offers) and 1 for a
+ * multiplier-like unknown (i >= nq: its diagonal is -C_ii, zero without regularization).
+ *
+ * Without regularization (C = 0) the matrix is not quasi-definite, so a fixed elimination
+ * order must be admissible: no multiplier unknown may be eliminated before at least one
+ * position unknown it couples to (Baraff's rule; eliminating every position unknown first is
+ * always admissible for M positive definite and G of full row rank). With regularization
+ * (C positive definite, s = +1, symmetric values) every symmetric order is admissible.
+ * The backend chooses its fill-reducing order under that rule.
+ *
+ * Values arrive every step in one array Ax (nnz) in exactly the order of Ai. When the
+ * analysis was told symmetric = 1 the layer guarantees Ax is exactly symmetric (the backend
+ * may read one triangle and factor L D L^T); with symmetric = 0 it must factor L D U on the
+ * same pattern (U's pattern is L's transpose). No pivoting: a zero, tiny (below n eps times
+ * the largest |Ax|) or non-finite pivot is replaced by 1 so the work stays fixed, and
+ * factor returns HS_E_SINGULAR at the end.
+ *
+ * All the backend's state lives in two arenas the layer gives it: `sym` (ints, written by
+ * analyze, read-only afterwards, shared by every numeric factor of that analysis) and `num`
+ * (reals, one per numeric factor, written by factor, read by solve). No static state, no
+ * allocation; every per-step loop count depends on the analysis only. */
+typedef struct hs_ls_backend {
+    const char *name; /* short name printed by tools, e.g. "ldlt" */
+
+    /* Ints of temporary scratch analyze needs for order n and nnz entries (closed form, so
+     * the layer can size its init-time scratch before calling analyze). */
+    size_t (*tmp_ints)(int n, int nnz);
+
+    /* Analysis of the pattern (Ap, Ai, kind) above with symmetric = 0/1, using tmp (ntmp ints,
+     * contents undefined afterwards). With sym == NULL it only computes *nsym (ints of sym)
+     * and *nnum (reals of one numeric factor, including any work vectors factor/solve need);
+     * otherwise it also writes the analysis into sym (nsym ints, >= *nsym or HS_E_SIZE).
+     * HS_OK, HS_E_SIZE (tmp or sym too small) or HS_E_SINGULAR (no admissible order). */
+    int (*analyze)(int n, const int *Ap, const int *Ai, const int *kind, int symmetric,
+                   int *tmp, size_t ntmp, int *sym, size_t nsym, size_t *nsym_need,
+                   size_t *nnum_need);
+
+    /* Numeric factorization of the values Ax (nnz, order of Ai) into num (the *nnum reals
+     * analyze reported). Fixed work; HS_OK or HS_E_SINGULAR (see above). */
+    int (*factor)(const int *sym, const hs_real *Ax, hs_real *num);
+
+    /* Solves the factored system for b (n, overwritten by x). work (n reals) is scratch. */
+    void (*solve)(const int *sym, const hs_real *num, hs_real *b, hs_real *work);
+
+    /* Floating-point operations of one factor and of one solve (fixed by the analysis). */
+    void (*ops)(const int *sym, long *factor_flops, long *solve_flops);
+} hs_ls_backend;
+
+/* ------------------------------------------------------------------------------------- */
+
+/* One analyzed pattern. Fields are read-only for users (shapes in comments). */
+typedef struct hs_linsys {
+    hs_ls_kind kind;        /* HS_LS_DENSE or HS_LS_SPARSE after init (never AUTO) */
+    int nq, nc, n;          /* unknowns: n = nq + nc */
+    int sign;               /* s: +1 or -1, sign of the G1^T block */
+    int reg;                /* 1 when the -C block is assembled */
+    int symmetric;          /* 1 when A is symmetric and G1 = G2 (told at init) */
+    int dense1;             /* dense backend and one block each way: plain row-major copies */
+    hs_blocks b;            /* pattern of A (qq), G (cq) and C (cb diagonal blocks) */
+    int nA, nG, nC;         /* reals of packed A, G, C */
+    const hs_ls_backend *be;/* sparse backend, NULL for dense */
+    int nnz;                /* sparse: entries of the scalar pattern */
+    int *sym;               /* sparse: the backend's analysis (nsym ints) */
+    int *mapA, *mapG1, *mapG2, *mapC; /* sparse: position in Ax of each packed entry (nA, nG, nG, nC) */
+    long flops_factor;      /* operations of one factor (fixed at init) */
+    long flops_solve;       /* operations of one solve (fixed at init) */
+} hs_linsys;
+
+/* Storage of one numeric factor: dense n x n LU and n pivots, or the sparse backend's num
+ * array plus the assembled values Ax (nnz) and a solve work vector (n). */
+typedef struct hs_ls_fac {
+    hs_real *x;             /* dense: (n x n) L\U; sparse: (nnum) factor */
+    int *piv;               /* dense: (n) row pivots; sparse: unused */
+    hs_real *Ax;            /* sparse: (nnz) assembled values; dense: unused */
+    hs_real *work;          /* sparse: (n) solve scratch; dense: unused */
+} hs_ls_fac;
+
+/* Arena needs of one pattern with one backend: persistent ints of the analysis (*nsym),
+ * reals and ints of one numeric factor (*nfac_reals, *nfac_ints), and the temporary ints
+ * hs_linsys_init needs as scratch (*ntmp). kind must be DENSE or SPARSE (resolve AUTO with
+ * hs_linsys_choose first). tmp (ntmp_avail ints) is scratch for the sparse analysis' size
+ * query and may be NULL for the dense backend. */
+int hs_linsys_need(hs_ls_kind kind, const hs_ls_backend *be, const hs_blocks *b, int nq, int nc,
+                   int sign, int reg, int symmetric, int *tmp, size_t ntmp_avail,
+                   size_t *nsym, size_t *nfac_reals, size_t *nfac_ints, size_t *ntmp);
+
+/* The backend HS_LS_AUTO resolves to for this pattern (DENSE or SPARSE). */
+hs_ls_kind hs_linsys_choose(hs_ls_kind kind, const hs_ls_backend *be, const hs_blocks *b,
+                            int nq, int nc, int model_has_blocks);
+
+/* Analysis: binds ls to the pattern b (its pointers must outlive ls), writes the analysis
+ * into sym (nsym ints), using tmp (ntmp ints) as scratch. */
+int hs_linsys_init(hs_linsys *ls, hs_ls_kind kind, const hs_ls_backend *be, const hs_blocks *b,
+                   int nq, int nc, int sign, int reg, int symmetric, int *sym, size_t nsym,
+                   int *tmp, size_t ntmp);
+
+/* Binds the numeric factor F to reals (nfac_reals) and ints (nfac_ints) as sized by need. */
+void hs_linsys_fac_bind(const hs_linsys *ls, hs_ls_fac *F, hs_real *reals, int *ints);
+
+/* Assembles [[A, s G1^T], [G2, -C]] from the packed blocks, A = M - (c1 F1 + c2 F2) (A = M
+ * when F1 is NULL; F1 and F2 are both given or both NULL; C is read only when reg), and factors
+ * it into F. The A formula is evaluated while assembling, so no packed A is stored and every
+ * backend computes the same bits. HS_OK or HS_E_SINGULAR (F's contents are then unusable). */
+int hs_linsys_factor(const hs_linsys *ls, hs_ls_fac *F, const hs_real *M, hs_real c1,
+                     const hs_real *F1, hs_real c2, const hs_real *F2, const hs_real *G1,
+                     const hs_real *G2, const hs_real *C);
+
+/* Solves with the factor F: b (n) is overwritten by x. */
+void hs_linsys_solve(const hs_linsys *ls, const hs_ls_fac *F, hs_real *b);
+
+/* ---- blockwise products on packed matrices (the stepper never forms a dense nq x nq) ---- */
+
+/* y (nq) = A x for A (nq x nq) packed by b->qq, x (nq). */
+void hs_blk_qq_mv(const hs_blocks *b, const hs_real *A, const hs_real *x, hs_real *y);
+/* y (nc) = G x for G (nc x nq) packed by b->cq, x (nq). */
+void hs_blk_cq_mv(const hs_blocks *b, const hs_real *G, const hs_real *x, hs_real *y);
+/* y (nq) = G^T x for G (nc x nq) packed by b->cq, x (nc). */
+void hs_blk_cq_mtv(const hs_blocks *b, const hs_real *G, const hs_real *x, hs_real *y);
+/* Offset in packed qq storage of the entry (i, j), or -1 when (i, j) lies in no listed block. */
+int hs_blk_qq_index(const hs_blocks *b, int i, int j);
+/* Offset in packed cq storage of the entry (i, j) of G, or -1 when it lies in no listed block. */
+int hs_blk_cq_index(const hs_blocks *b, int i, int j);
+/* Reals of C packed by the diagonal blocks of b->cb (sum of squared constraint block sizes). */
+int hs_blocks_cc_size(const hs_blocks *b);
+
+#endif
