@@ -446,3 +446,7 @@ void hs_sparse_info(const int *sym, int *nnz_l, int *nblocks, int *nnz_a)
 }
 
 const int *hs_sparse_perm(const int *sym) { return sym + H_LEN; }
+
+const hs_ls_backend hs_sparse_backend = {
+    "ldlt", hs_sparse_tmp_ints, hs_sparse_analyze, hs_sparse_factor, hs_sparse_solve, hs_sparse_ops,
+};

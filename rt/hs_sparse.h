@@ -26,7 +26,7 @@
 #ifndef HS_SPARSE_H
 #define HS_SPARSE_H
 
-#include "hs_types.h"
+#include "hs_linsys.h"
 
 /* Scratch ints hs_sparse_analyze needs for order n and at most nnz pattern entries (closed
  * form): a block-graph bitset (n blocks at most), the pattern's upper part and index arrays. */
@@ -68,6 +68,9 @@ void hs_sparse_info(const int *sym, int *nnz_l, int *nblocks, int *nnz_a);
 
 /* New position -> original unknown of the elimination order (n ints inside sym). */
 const int *hs_sparse_perm(const int *sym);
+
+/* The backend table hs_linsys uses (name "ldlt"): the functions above. */
+extern const hs_ls_backend hs_sparse_backend;
 
 #ifdef HS_SPARSE_TALLY
 /* Inner multiply-add iterations of every factorization run so far (test builds only). */

@@ -1,6 +1,7 @@
 /* hs_stepper.c - fixed-cost partitioned linear-implicit Euler stepper (seed 004), as a plan of
  * named stages chosen once at init (MuJoCo's mj_step, Box2D's solver stages). */
 #include "hs_stepper.h"
+#include "hs_sparse.h"
 #include "hs_dense.h"
 #include "hs_hash.h"
 
@@ -74,7 +75,7 @@ hs_stepper_def hs_stepper_default_def(void)
     d.fd_rel = HS_R(1.4901161193847656e-08);
 #endif
     d.linsys = HS_LS_AUTO;
-    d.sparse = NULL;
+    d.sparse = &hs_sparse_backend; /* used where hs_linsys_choose finds it cheaper */
     return d;
 }
 
@@ -628,7 +629,11 @@ int hs_stepper_init(hs_stepper *s, const hs_stepper_def *def, const hs_model *m,
     size_t used = 0;
     rc = model_blocks(m, &b, ints, nints, &used);
     if (rc) return rc;
-    rc = ws_measure(def, m, ints, used, ints + used, nints - used, &b, &z);
+    /* blocks() may ask for more room than the list it writes (hs_rods' bound), so measure
+     * with half the arena for it; the list still lands at ints[0..used) */
+    rc = ws_measure(def, m, ints, nints / 2 > used ? nints / 2 : used,
+                    ints + (nints / 2 > used ? nints / 2 : used),
+                    nints - (nints / 2 > used ? nints / 2 : used), &b, &z);
     if (rc) return rc;
     size_t need_r, need_i;
     ws_totals(&z, &need_r, &need_i);

@@ -88,6 +88,7 @@ static const entry tests[] = {
     {"reject", test_reject},
     {"hash", test_hash},
     {"sparse", test_sparse},
+    {"sparse_step", test_sparse_step},
     {"models", test_models},
 };
 

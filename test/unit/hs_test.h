@@ -44,6 +44,7 @@ void test_pendulum(void);
 void test_reject(void);
 void test_hash(void);
 void test_sparse(void);
+void test_sparse_step(void);
 void test_models(void);
 
 #endif
