@@ -693,11 +693,9 @@ int hs_stepper_init(hs_stepper *s, const hs_stepper_def *def, const hs_model *m,
     size_t used = 0;
     rc = model_blocks(m, &b, ints, nints, &used);
     if (rc) return rc;
-    /* blocks() may ask for more room than the list it writes (hs_rods' bound), so measure
-     * with half the arena for it; the list still lands at ints[0..used) */
-    rc = ws_measure(def, m, ints, nints / 2 > used ? nints / 2 : used,
-                    ints + (nints / 2 > used ? nints / 2 : used),
-                    nints - (nints / 2 > used ? nints / 2 : used), &b, &z);
+    /* blocks() may ask for more room than the list it writes (hs_rods' bound): offer it the
+     * whole arena again; it writes ints[0..used) before the size queries use the rest */
+    rc = ws_measure(def, m, ints, nints, ints + used, nints - used, &b, &z);
     if (rc) return rc;
     size_t need_r, need_i;
     ws_totals(&z, &need_r, &need_i);

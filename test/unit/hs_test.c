@@ -89,6 +89,7 @@ static const entry tests[] = {
     {"hash", test_hash},
     {"sparse", test_sparse},
     {"sparse_step", test_sparse_step},
+    {"redundant", test_redundant},
     {"models", test_models},
 };
 

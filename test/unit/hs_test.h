@@ -45,6 +45,7 @@ void test_reject(void);
 void test_hash(void);
 void test_sparse(void);
 void test_sparse_step(void);
+void test_redundant(void);
 void test_models(void);
 
 #endif
