@@ -3,6 +3,8 @@
  *   hilstep-spbench one MODEL N CONFIG STEPS [dense|sparse]
  *       STEPS steps of MODEL (chain | ladder) with parameter n = N; CONFIG = default (the
  *       library's default def) or spook (seed 000: eps 1e-8, tau/h 2); for callgrind
+ *   hilstep-spbench hash MODEL N CONFIG STEPS    "trajectory-hash MODEL-nN CONFIG STEPS 0x..." as the
+ *       board firmware (test/sparse/sp_fw.c) prints it, h = 1 ms
  *   hilstep-spbench ns MODEL N CONFIG            host ns/step, median of 7 runs, one process
  *   hilstep-spbench analysis MODEL N CONFIG      the step system's sizes and operation counts
  *   hilstep-spbench run MODEL N CONFIG H T EVERY CSV series t, E, rms|g|, max|g| every EVERY
@@ -16,6 +18,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "hs_hash.h"
 #include "hs_models.h"
 #include "hs_stepper.h"
 
@@ -109,6 +112,17 @@ int main(int argc, char **argv)
         const long steps = atol(argv[5]);
         for (long k = 0; k < steps; ++k)
             if (hs_stepper_step(&x.s, NULL)) { fprintf(stderr, "step %ld refused\n", k); return 1; }
+        return 0;
+    }
+    if (!strcmp(mode, "hash") && argc >= 6) {
+        if (start(&x, model, n, config, 1e-3, HS_LS_AUTO)) return 1;
+        const long steps = atol(argv[5]);
+        uint64_t hash = HS_HASH_INIT;
+        for (long k = 0; k < steps; ++k) {
+            if (hs_stepper_step(&x.s, NULL)) { fprintf(stderr, "step %ld refused\n", k); return 1; }
+            hash = hs_stepper_hash(&x.s, hash);
+        }
+        printf("trajectory-hash %s-n%g %s %ld 0x%016llx\n", model, n, config, steps, (unsigned long long)hash);
         return 0;
     }
     if (!strcmp(mode, "ns")) {

@@ -13,3 +13,16 @@ $(BUILD)/hilstep-spbench: test/sparse/sp_bench.c $(CORE_OBJ)
 # the ladder (n = 5..100), default configuration and spook, with the log-log slopes.
 bench-sparse: $(BUILD)/hilstep-spbench
 	@sh test/sparse/bench_sparse.sh $(BUILD)/hilstep-spbench
+
+# ---- the sparse path on the Cortex-M7 board (QEMU mps2-an500) ----
+ifdef CM_BASE_m7
+$(CM_DIR)/m7/hilstep-sparse.elf: $(CM_BASE_m7) $(CM_O_m7)/test/sparse/sp_fw.o $(CM_LDS_m7) ld/mps2-common.ld
+	$(CM_CC) $(CM_ARCH_m7) $(CM_LDFLAGS) -T $(CM_LDS_m7) $(filter %.o,$^) -lgcc -o $@
+
+.PHONY: qemu-sparse-test
+# Chain n = 32 and ladder n = 20, default configuration and spook, on the M7 under QEMU:
+# instructions per step (every step timed), max/min, the trajectory hash against the host's.
+qemu-sparse-test: $(CM_DIR)/m7/hilstep-sparse.elf $(BUILD)/hilstep-spbench
+	@sh test/sparse/qemu_sparse.sh $(CM_DIR)/m7/hilstep-sparse.elf $(BUILD)/hilstep-spbench
+TEST_SUITES += qemu-sparse-test
+endif
