@@ -73,8 +73,9 @@ extern const hs_model_type hs_pendulum_type;
 #define HS_CHAIN_NOUT 3
 #define HS_CHAIN_NQ_MAX HS_CHAIN_NQ(HS_CHAIN_N_MAX)
 #define HS_CHAIN_NC_MAX HS_CHAIN_NC(HS_CHAIN_N_MAX)
-/* Ints blocks() needs, reals of a packed nq x nq matrix (M, fq, fu, K) and of a packed G. */
-#define HS_CHAIN_BLOCK_INTS(n) (8 * (n) + 2)
+/* Ints blocks() needs (exactly), reals of a packed nq x nq matrix (M, fq, fu, K) and of a
+ * packed G. */
+#define HS_CHAIN_BLOCK_INTS(n) (8 * (n))
 #define HS_CHAIN_QQ_REALS(n) (9 * (n))
 #define HS_CHAIN_CQ_REALS(n) (12 * (n) - 6)
 typedef struct hs_chain_params {
@@ -96,8 +97,8 @@ extern const hs_model_type hs_chain_type;
 #define HS_LADDER_NOUT 3
 #define HS_LADDER_NQ_MAX HS_LADDER_NQ(HS_LADDER_N_MAX)
 #define HS_LADDER_NC_MAX HS_LADDER_NC(HS_LADDER_N_MAX)
-/* Ints blocks() needs, reals of a packed nq x nq matrix and of a packed G. */
-#define HS_LADDER_BLOCK_INTS(n) (29 * (n) + 10)
+/* Ints blocks() needs (exactly), reals of a packed nq x nq matrix and of a packed G. */
+#define HS_LADDER_BLOCK_INTS(n) (29 * (n) + 6)
 #define HS_LADDER_QQ_REALS(n) (9 * HS_LADDER_RODS(n))
 #define HS_LADDER_CQ_REALS(n) (48 * (n))
 typedef struct hs_ladder_params {

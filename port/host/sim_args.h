@@ -19,6 +19,7 @@
 /* The parsed command line; strings point into argv. */
 typedef struct hs_sim_cfg {
     const char *model_name;         /* --model */
+    const char *model_file;         /* --model-file FILE.hsm: a multibody description (model/hs_mb_parse.h) */
     const char *csv_path;           /* --csv, NULL = none */
     char pkeys[HS_SIM_MAXP][64];    /* (np) --param keys */
     double pvals[HS_SIM_MAXP];      /* (np) --param values */

@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "hs_hash.h"
+#include "hs_mb_file.h"
 #include "hs_models.h"
 #include "hs_stepper.h"
 #include "sim_args.h"
@@ -22,7 +23,7 @@ static void usage(FILE *o)
 {
     const hs_stepper_def d = hs_stepper_default_def();
     fprintf(o,
-        "usage: hilstep-sim --model NAME [--param KEY=VALUE ...]\n"
+        "usage: hilstep-sim --model NAME [--param KEY=VALUE ...] | --model-file FILE.hsm\n"
         "                   [--method explicit|symplectic|j1|j2|j3|jexact]\n"
         "                   [--form index1|index2|ggl] [--stab none|baumgarte|projection]\n"
         "                   [--alpha A] [--beta B] [--jac auto|analytic|fd]\n"
@@ -87,7 +88,7 @@ static int parse_real(const char *s, double *out)
 }
 
 /* Options that take a value; anything else starting with "--" is unknown. */
-static const char *const valued_opts[] = {"--model", "--param", "--method", "--form", "--stab",
+static const char *const valued_opts[] = {"--model", "--model-file", "--param", "--method", "--form", "--stab",
                                           "--jac", "--alpha", "--beta", "--h", "--t", "--csv",
                                           "--every", NULL};
 
@@ -114,6 +115,8 @@ int hs_sim_parse(int argc, char *const *argv, hs_sim_cfg *c, hs_sim_err *e)
         const char *v = argv[++i];
         if (!strcmp(a, "--model")) {
             c->model_name = v;
+        } else if (!strcmp(a, "--model-file")) {
+            c->model_file = v;
         } else if (!strcmp(a, "--param")) {
             const char *eq = strchr(v, '=');
             if (!eq || eq == v) return fail(e, "--param", "expected KEY=VALUE");
@@ -169,7 +172,7 @@ int hs_sim_parse(int argc, char *const *argv, hs_sim_cfg *c, hs_sim_err *e)
             c->every = (int)ev;
         }
     }
-    if (!c->model_name) return fail(e, "--model", "required");
+    if (!c->model_name && !c->model_file) return fail(e, "--model", "required");
     if (!c->have_h) return fail(e, "--h", "required");
     if (!c->have_t) return fail(e, "--t", "required");
     return HS_SIM_OK;
@@ -190,10 +193,20 @@ static int params_are_defaults(const hs_model *m)
 int hs_sim_setup(hs_sim_cfg *c, hs_sim_run *r, hs_sim_err *e)
 {
     memset(e, 0, sizeof *e);
-    r->type = hs_model_find(c->model_name);
+    static hs_mb_store mb_store; /* --model-file: the description and its compiled tables */
+    static hs_mb_model mb_model;
+    if (c->model_file) {
+        char msg[400];
+        if (hs_mb_load_file_msg(c->model_file, &mb_store, &mb_model, 0, msg, sizeof msg))
+            return fail(e, "--model-file", "%s", msg);
+        r->type = &mb_model.type;
+    } else {
+        r->type = hs_model_find(c->model_name);
+    }
     if (!r->type) return fail(e, "--model", "unknown model");
     if (r->type->param_size > sizeof r->pblock) return fail(e, "--model", "parameter block too large");
     int rc = hs_model_init(&r->model, r->type, r->pblock);
+    if (c->model_file) r->model.desc = &mb_model;
     if (rc) return fail(e, "--model", "%s", hs_status_str(rc));
     for (int k = 0; k < c->np; ++k) {
         rc = hs_model_set_param(&r->model, c->pkeys[k], (hs_real)c->pvals[k]);
@@ -293,7 +306,8 @@ int main(int argc, char **argv)
     const hs_stepper_def def = cfg.def;
     const double h = cfg.h;
 
-    enum { NQ = HS_MODELS_MAX_NQ, NC = HS_MODELS_MAX_NC, NZ = HS_MODELS_MAX_NZ };
+    enum { NQ = HS_MB_MAX_NQ > HS_MODELS_MAX_NQ ? HS_MB_MAX_NQ : HS_MODELS_MAX_NQ,
+           NC = HS_MB_MAX_NC > HS_MODELS_MAX_NC ? HS_MB_MAX_NC : HS_MODELS_MAX_NC, NZ = HS_MODELS_MAX_NZ };
     static hs_real reals[HS_STEPPER_REALS(NQ, NC, NZ)];
     static int ints[HS_STEPPER_INTS(NQ, NC)];
     hs_stepper st;
@@ -323,7 +337,7 @@ int main(int argc, char **argv)
         wchk(fprintf(csv, "\n"));
     }
 
-    hs_real in[HS_MODELS_MAX_NIN] = {0};
+    hs_real in[HS_MB_MAX_NIN > HS_MODELS_MAX_NIN ? HS_MB_MAX_NIN : HS_MODELS_MAX_NIN] = {0};
     hs_real g[NC];
     double max_g = 0.0;
     const uint64_t nsteps = run.nsteps;

@@ -212,35 +212,55 @@ static void mjx_drop(void *p)
 }
 
 /* Nested bodies, one hinge about y at each body's origin (the rod's tail), the rod's mass at
- * its middle with m L^2 / 12 about the hinge axis; gravity -z, contacts off, no damping. */
+ * its middle with m L^2 / 12 about the hinge axis; gravity -z, contacts off, no damping.
+ * MuJoCo 2.2.2's XML parser refuses nesting deeper than about 100 elements, so the chain is
+ * written as files of MJ_PART bodies, each including the next at its innermost body (the
+ * depth limit is per parsed file). */
+#define MJ_PART 40
 static void *mjx_make(int n, double h, const char *v)
 {
     (void)v;
-    size_t cap = 512 + (size_t)n * 256;
+    const int nparts = (n + MJ_PART - 1) / MJ_PART;
+    size_t cap = 1024 + (size_t)MJ_PART * 256;
     char *xml = malloc(cap);
     mjVFS *vfs = malloc(sizeof *vfs);
     mjx *x = calloc(1, sizeof *x);
     if (!xml || !vfs || !x) { free(xml); free(vfs); free(x); return NULL; }
-    size_t o = (size_t)snprintf(xml, cap,
-        "<mujoco model=\"chain\"><compiler angle=\"radian\"/>"
-        "<option timestep=\"%.17g\" integrator=\"Euler\" gravity=\"0 0 -9.81\">"
-        "<flag contact=\"disable\" energy=\"enable\"/></option><worldbody>", h);
-    for (int i = 0; i < n; ++i)
-        o += (size_t)snprintf(xml + o, cap - o,
-            "<body pos=\"%d 0 0\"><joint type=\"hinge\" axis=\"0 1 0\" pos=\"0 0 0\"/>"
-            "<inertial pos=\"0.5 0 0\" mass=\"1\" diaginertia=\"5e-5 %.17g %.17g\"/>",
-            i == 0 ? 0 : 1, 1.0 / 12.0, 1.0 / 12.0);
-    for (int i = 0; i < n; ++i) o += (size_t)snprintf(xml + o, cap - o, "</body>");
-    o += (size_t)snprintf(xml + o, cap - o, "</worldbody></mujoco>");
     mj_defaultVFS(vfs);
-    mj_makeEmptyFileVFS(vfs, "chain.xml", (int)o);
-    memcpy(vfs->filedata[0], xml, o);
+    for (int part = -1; part < nparts; ++part) {
+        size_t o = 0;
+        char name[32];
+        if (part < 0) {
+            snprintf(name, sizeof name, "chain.xml");
+            o = (size_t)snprintf(xml, cap,
+                "<mujoco model=\"chain\"><compiler angle=\"radian\"/>"
+                "<option timestep=\"%.17g\" integrator=\"Euler\" gravity=\"0 0 -9.81\">"
+                "<flag contact=\"disable\" energy=\"enable\"/></option>"
+                "<worldbody><include file=\"part0.xml\"/></worldbody></mujoco>", h);
+        } else {
+            snprintf(name, sizeof name, "part%d.xml", part);
+            const int i0 = part * MJ_PART, i1 = i0 + MJ_PART < n ? i0 + MJ_PART : n;
+            o = (size_t)snprintf(xml, cap, "<mujoco>");
+            for (int i = i0; i < i1; ++i)
+                o += (size_t)snprintf(xml + o, cap - o,
+                    "<body pos=\"%d 0 0\"><joint type=\"hinge\" axis=\"0 1 0\" pos=\"0 0 0\"/>"
+                    "<inertial pos=\"0.5 0 0\" mass=\"1\" diaginertia=\"5e-5 %.17g %.17g\"/>",
+                    i == 0 ? 0 : 1, 1.0 / 12.0, 1.0 / 12.0);
+            if (part + 1 < nparts)
+                o += (size_t)snprintf(xml + o, cap - o, "<include file=\"part%d.xml\"/>", part + 1);
+            for (int i = i0; i < i1; ++i) o += (size_t)snprintf(xml + o, cap - o, "</body>");
+            o += (size_t)snprintf(xml + o, cap - o, "</mujoco>");
+        }
+        if (mj_makeEmptyFileVFS(vfs, name, (int)o)) { free(xml); mj_deleteVFS(vfs); free(vfs); free(x); return NULL; }
+        memcpy(vfs->filedata[vfs->nfile - 1], xml, o);
+    }
     char err[1000] = "";
     x->m = mj_loadXML("chain.xml", vfs, err, sizeof err);
     mj_deleteVFS(vfs);
     free(vfs);
     free(xml);
     if (!x->m) { fprintf(stderr, "hilstep-peers: MuJoCo: %s\n", err); free(x); return NULL; }
+    if (x->m->nbody != n + 1 || x->m->njnt != n) { fprintf(stderr, "hilstep-peers: MuJoCo: %d bodies\n", x->m->nbody); mjx_drop(x); return NULL; }
     x->d = mj_makeData(x->m);
     if (!x->d) { mjx_drop(x); return NULL; }
     mj_forward(x->m, x->d);

@@ -1,0 +1,579 @@
+/* hs_mb.c - compiling a multibody description into an hs_model type, the type's functions,
+ * outputs and joint reactions. */
+#include "hs_mb_int.h"
+
+#define MB(m) ((const hs_mb_model *)(m)->desc)
+
+/* ---- the model type's functions ---- */
+
+static int mb_check(const hs_model *m)
+{
+    return (m->desc && MB(m)->desc) ? HS_OK : HS_E_MODEL_PARAM;
+}
+
+static void initial_state(const hs_mb_model *mb, hs_real *q, hs_real *u)
+{
+    const hs_mb_desc *D = mb->desc;
+    for (int b = 0; b < D->nbodies; ++b) {
+        const hs_mb_body *B = &D->bodies[b];
+        hs_real *x = q + mb->qoff[b], *v = u + mb->qoff[b];
+        const int nt = B->kind == HS_MB_POINT2 || B->kind == HS_MB_PLANAR ? 2 : 3;
+        for (int i = 0; i < nt; ++i) { x[i] = B->pos[i]; v[i] = B->vel[i]; }
+        if (B->kind == HS_MB_PLANAR) {
+            x[2] = B->rot[0];
+            v[2] = B->omega[2];
+        } else if (B->kind == HS_MB_SPATIAL) {
+            /* p' = 1/2 p * (0, w_b) */
+            const hs_real *p = B->rot, *w = B->omega;
+            for (int i = 0; i < 4; ++i) x[3 + i] = p[i];
+            v[3] = -HS_R(0.5) * (p[1] * w[0] + p[2] * w[1] + p[3] * w[2]);
+            v[4] = HS_R(0.5) * (p[0] * w[0] + p[2] * w[2] - p[3] * w[1]);
+            v[5] = HS_R(0.5) * (p[0] * w[1] + p[3] * w[0] - p[1] * w[2]);
+            v[6] = HS_R(0.5) * (p[0] * w[2] + p[1] * w[1] - p[2] * w[0]);
+        }
+    }
+}
+
+static int mb_initial(const hs_model *m, hs_real t0, hs_real *q, hs_real *u, hs_real *z)
+{
+    (void)t0; (void)z;
+    initial_state(MB(m), q, u);
+    return HS_OK;
+}
+
+static int mb_mass(const hs_model *m, hs_real t, const hs_real *q, hs_real *M)
+{
+    (void)t;
+    const hs_mb_model *mb = MB(m);
+    const hs_mb_desc *D = mb->desc;
+    mb_qq_zero(mb, M);
+    for (int b = 0; b < D->nbodies; ++b) {
+        const hs_mb_body *B = &D->bodies[b];
+        const int nt = B->kind == HS_MB_POINT2 || B->kind == HS_MB_PLANAR ? 2 : 3;
+        for (int i = 0; i < nt; ++i) mb_qq_add(mb, M, b, i, b, i, B->mass);
+        if (B->kind == HS_MB_PLANAR) {
+            mb_qq_add(mb, M, b, 2, b, 2, B->inertia[2]);
+        } else if (B->kind == HS_MB_SPATIAL) {
+            const hs_real *p = q + mb->qoff[b] + 3;
+            const hs_real kk = HS_R(4.0) * (B->inertia[0] + B->inertia[1] + B->inertia[2]) / HS_R(3.0);
+            hs_real G[3][4];
+            mb_quat_G(p, G);
+            for (int i = 0; i < 4; ++i)
+                for (int j = 0; j < 4; ++j) {
+                    hs_real a = HS_R(0.0);
+                    for (int r = 0; r < 3; ++r) a += G[r][i] * B->inertia[r] * G[r][j];
+                    mb_qq_add(mb, M, b, 3 + i, b, 3 + j, HS_R(4.0) * a + kk * p[i] * p[j]);
+                }
+        }
+    }
+    return HS_OK;
+}
+
+static int mb_force(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
+                    const hs_real *z, const hs_real *in, hs_real *f)
+{
+    (void)z;
+    return mb_forces(MB(m), t, q, u, in, f, NULL, NULL);
+}
+
+static int mb_force_jac(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
+                        const hs_real *z, const hs_real *in, hs_real *fq, hs_real *fu)
+{
+    (void)z;
+    hs_real f[HS_MB_MAX_NQ];
+    return mb_forces(MB(m), t, q, u, in, f, fq, fu);
+}
+
+static int mb_constraint_fn(const hs_model *m, hs_real t, const hs_real *q, hs_real *g,
+                            hs_real *G, hs_real *gt)
+{
+    return mb_constraint(MB(m), t, q, g, G, gt);
+}
+
+static int mb_gamma_fn(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
+                       hs_real *gam)
+{
+    return mb_gamma(MB(m), t, q, u, gam);
+}
+
+static int mb_curvature_fn(const hs_model *m, hs_real t, const hs_real *q, const hs_real *lambda,
+                           hs_real *K)
+{
+    return mb_curvature(MB(m), t, q, lambda, K);
+}
+
+static int mb_blocks_fn(const hs_model *m, hs_blocks *b, int *buf, int nbuf)
+{
+    (void)buf; (void)nbuf;
+    *b = MB(m)->blocks; /* the pattern lives in the compiled model, not in the caller's buffer */
+    return HS_OK;
+}
+
+hs_real hs_mb_energy(const hs_mb_model *mb, const hs_real *q, const hs_real *u)
+{
+    const hs_mb_desc *D = mb->desc;
+    hs_real T = HS_R(0.0);
+    for (int b = 0; b < D->nbodies; ++b) {
+        const hs_mb_body *B = &D->bodies[b];
+        const hs_real *x = q + mb->qoff[b], *v = u + mb->qoff[b];
+        const int nt = B->kind == HS_MB_POINT2 || B->kind == HS_MB_PLANAR ? 2 : 3;
+        for (int i = 0; i < nt; ++i) T += HS_R(0.5) * B->mass * v[i] * v[i];
+        if (B->kind == HS_MB_PLANAR) {
+            T += HS_R(0.5) * B->inertia[2] * v[2] * v[2];
+        } else if (B->kind == HS_MB_SPATIAL) {
+            /* 1/2 w_b^T J w_b with w_b = 2 G(p) p' (the augmentation vanishes on p.p' = 0) */
+            hs_real G[3][4];
+            mb_quat_G(x + 3, G);
+            for (int r = 0; r < 3; ++r) {
+                const hs_real w = HS_R(2.0) * (G[r][0] * v[3] + G[r][1] * v[4] + G[r][2] * v[5] + G[r][3] * v[6]);
+                T += HS_R(0.5) * B->inertia[r] * w * w;
+            }
+        }
+    }
+    return T + mb_potential(mb, HS_R(0.0), q);
+}
+
+static int mb_energy_fn(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
+                        const hs_real *z, hs_real *E)
+{
+    (void)z;
+    const hs_mb_model *mb = MB(m);
+    *E = hs_mb_energy(mb, q, u) - mb_potential(mb, HS_R(0.0), q) + mb_potential(mb, t, q);
+    return HS_OK;
+}
+
+/* Signals of one output line (names built at compile time in the same order). */
+static int output_count(const hs_mb_model *mb, const hs_mb_output *o)
+{
+    const hs_mb_desc *D = mb->desc;
+    switch (o->kind) {
+    case HS_MB_OUT_POS:
+    case HS_MB_OUT_VEL: {
+        const hs_mb_body_kind k = D->bodies[o->index].kind;
+        if (k == HS_MB_SPATIAL) return o->kind == HS_MB_OUT_POS ? 7 : 6;
+        return hs_mb_body_nq(k);
+    }
+    case HS_MB_OUT_COORD: {
+        const hs_mb_joint *J = &D->joints[o->index];
+        if (J->kind == HS_MB_DISTANCE || J->kind == HS_MB_DRIVER || J->kind == HS_MB_PRISMATIC) return 1;
+        if (J->kind == HS_MB_REVOLUTE && D->dim == 2 && D->bodies[J->a.body].kind == HS_MB_PLANAR
+            && (J->b.body < 0 || D->bodies[J->b.body].kind == HS_MB_PLANAR))
+            return 1;
+        return -1;
+    }
+    case HS_MB_OUT_ENERGY: return 1;
+    default: return -1;
+    }
+}
+
+static int mb_output_fn(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
+                        const hs_real *z, const hs_real *in, hs_real *y)
+{
+    (void)z; (void)in;
+    const hs_mb_model *mb = MB(m);
+    const hs_mb_desc *D = mb->desc;
+    int k = 0;
+    for (int i = 0; i < D->noutputs; ++i) {
+        const hs_mb_output *o = &D->outputs[i];
+        switch (o->kind) {
+        case HS_MB_OUT_POS: {
+            const int b = o->index, n = output_count(mb, o);
+            for (int j = 0; j < n; ++j) y[k++] = q[mb->qoff[b] + j];
+            break;
+        }
+        case HS_MB_OUT_VEL: {
+            const int b = o->index;
+            const hs_real *v = u + mb->qoff[b];
+            if (D->bodies[b].kind == HS_MB_SPATIAL) {
+                hs_real E[3][4];
+                mb_quat_E(q + mb->qoff[b] + 3, E);
+                for (int j = 0; j < 3; ++j) y[k++] = v[j];
+                for (int r = 0; r < 3; ++r)
+                    y[k++] = HS_R(2.0) * (E[r][0] * v[3] + E[r][1] * v[4] + E[r][2] * v[5] + E[r][3] * v[6]);
+            } else {
+                for (int j = 0; j < mb->bnq[b]; ++j) y[k++] = v[j];
+            }
+            break;
+        }
+        case HS_MB_OUT_COORD: {
+            const hs_mb_joint *J = &D->joints[o->index];
+            const int r0 = mb->jrow[o->index];
+            if (J->kind == HS_MB_DISTANCE) {
+                mb_pk ka, kb;
+                mb_point_kin(mb, &mb->rows[r0].o[0], t, q, NULL, &ka);
+                mb_point_kin(mb, &mb->rows[r0].o[1], t, q, NULL, &kb);
+                hs_real d[3];
+                for (int j = 0; j < 3; ++j) d[j] = ka.r[j] - kb.r[j];
+                const hs_real g = hs_sqrt(mb_dot3(d, d));
+                y[k++] = g;
+            } else if (J->kind == HS_MB_REVOLUTE || (J->kind == HS_MB_DRIVER && J->coord == 0)) {
+                y[k++] = q[mb->qoff[J->a.body] + 2] - (J->b.body >= 0 ? q[mb->qoff[J->b.body] + 2] : HS_R(0.0));
+            } else {
+                /* travel (a - b) . axis: prismatic along b's axis, driver along the ground axis */
+                const hs_mb_row *R = &mb->rows[mb->jrow[o->index + 1] - 1];
+                mb_pk k4[3];
+                hs_mb_opnd ax = R->o[2];
+                if (J->kind == HS_MB_PRISMATIC)
+                    for (int j = 0; j < 3; ++j) ax.s[j] = J->axis[j];
+                mb_point_kin(mb, &R->o[0], t, q, NULL, &k4[0]);
+                mb_point_kin(mb, &R->o[1], t, q, NULL, &k4[1]);
+                mb_point_kin(mb, &ax, t, q, NULL, &k4[2]);
+                hs_real d[3];
+                for (int j = 0; j < 3; ++j) d[j] = k4[0].r[j] - k4[1].r[j];
+                y[k++] = mb_dot3(d, k4[2].r);
+            }
+            break;
+        }
+        case HS_MB_OUT_ENERGY: {
+            hs_real E;
+            mb_energy_fn(m, t, q, u, NULL, &E);
+            y[k++] = E;
+            break;
+        }
+        default:
+            break;
+        }
+    }
+    return HS_OK;
+}
+
+/* ---- reactions ---- */
+
+static int reaction_width(const hs_mb_model *mb, int j)
+{
+    const hs_mb_desc *D = mb->desc;
+    const int b = D->joints[j].a.body;
+    if (b < 0) return 0;
+    switch (D->bodies[b].kind) {
+    case HS_MB_PLANAR: return 3;
+    case HS_MB_SPATIAL: return 6;
+    case HS_MB_POINT2: return 2;
+    default: return 3;
+    }
+}
+
+int hs_mb_reaction_count(const hs_mb_model *mb)
+{
+    int n = 0;
+    for (int j = 0; j < mb->desc->njoints; ++j) n += reaction_width(mb, j);
+    return n;
+}
+
+int hs_mb_reactions(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *lambda,
+                    hs_real *out)
+{
+    if (!mb || !q || !lambda || !out) return HS_E_NULL;
+    const hs_mb_desc *D = mb->desc;
+    int k = 0;
+    for (int j = 0; j < D->njoints; ++j) {
+        const int b = D->joints[j].a.body, w = reaction_width(mb, j);
+        if (w == 0) continue;
+        hs_real Q[7] = {0, 0, 0, 0, 0, 0, 0};
+        for (int r = mb->jrow[j]; r < mb->jrow[j + 1]; ++r) mb_row_body_grad(mb, r, t, q, b, lambda[r], Q);
+        if (D->bodies[b].kind == HS_MB_SPATIAL) {
+            /* a ground-frame torque tau gives Q_p = 2 E(p)^T tau, and E E^T = I on |p| = 1 */
+            hs_real E[3][4];
+            mb_quat_E(q + mb->qoff[b] + 3, E);
+            for (int i = 0; i < 3; ++i) out[k++] = Q[i];
+            for (int r = 0; r < 3; ++r)
+                out[k++] = HS_R(0.5) * (E[r][0] * Q[3] + E[r][1] * Q[4] + E[r][2] * Q[5] + E[r][3] * Q[6]);
+        } else {
+            for (int i = 0; i < w; ++i) out[k++] = Q[i];
+        }
+    }
+    return HS_OK;
+}
+
+/* ---- compile ---- */
+
+static void put_str(char *dst, int cap, const char *a, const char *b, const char *c)
+{
+    int n = 0;
+    const char *parts[3] = {a, b, c};
+    for (int p = 0; p < 3; ++p)
+        for (const char *s = parts[p]; s && *s && n < cap - 1; ++s) dst[n++] = *s;
+    dst[n] = 0;
+}
+
+static int name_ok(const char *s)
+{
+    int n = 0;
+    while (n < HS_MB_NAME && s[n]) ++n;
+    return n > 0 && n < HS_MB_NAME;
+}
+
+static int point_ok(const hs_mb_desc *D, const hs_mb_point *p)
+{
+    if (p->body < HS_MB_GROUND || p->body >= D->nbodies) return 0;
+    if (p->moving < 0 || p->moving > 2 || (p->moving && p->body >= 0)) return 0;
+    for (int i = 0; i < 3; ++i) if (!hs_isfinite(p->s[i])) return 0;
+    return 1;
+}
+
+static int planar_or_ground(const hs_mb_desc *D, int b)
+{
+    return b < 0 || D->bodies[b].kind == HS_MB_PLANAR;
+}
+
+static const char *const POS_NAMES[4][7] = {
+    {".x (m)", ".y (m)", ".theta (rad)"},
+    {".x (m)", ".y (m)", ".z (m)", ".p0 (1)", ".p1 (1)", ".p2 (1)", ".p3 (1)"},
+    {".x (m)", ".y (m)"},
+    {".x (m)", ".y (m)", ".z (m)"}};
+static const char *const VEL_NAMES[4][6] = {
+    {".vx (m/s)", ".vy (m/s)", ".w (rad/s)"},
+    {".vx (m/s)", ".vy (m/s)", ".vz (m/s)", ".wx (rad/s)", ".wy (rad/s)", ".wz (rad/s)"},
+    {".vx (m/s)", ".vy (m/s)"},
+    {".vx (m/s)", ".vy (m/s)", ".vz (m/s)"}};
+
+int hs_mb_compile(const hs_mb_desc *D, hs_mb_model *mb, int packed, int *bad_index)
+{
+    int dummy;
+    if (!bad_index) bad_index = &dummy;
+    *bad_index = -1;
+    if (!D || !mb) return HS_E_NULL;
+    mb->bad_table = -1;
+    if (D->nbodies < 1 || D->nbodies > HS_MB_MAX_BODIES || D->njoints < 0 || D->njoints > HS_MB_MAX_JOINTS
+        || D->nforces < 0 || D->nforces > HS_MB_MAX_FORCES || D->noutputs < 0
+        || D->noutputs > HS_MB_MAX_OUTPUTS || D->nin < 0 || D->nin > HS_MB_MAX_NIN)
+        return HS_E_SIZE;
+    if (D->dim != 2 && D->dim != 3) return HS_E_MODEL_PARAM;
+    for (int i = 0; i < 3; ++i) if (!hs_isfinite(D->gravity[i])) return HS_E_MODEL_PARAM;
+    mb->desc = D;
+    mb->packed = packed ? 1 : 0;
+    mb->nb = D->nbodies;
+    int nq = 0;
+    mb->bad_table = 0;
+    for (int b = 0; b < D->nbodies; ++b) {
+        const hs_mb_body *B = &D->bodies[b];
+        *bad_index = b;
+        const int n = hs_mb_body_nq(B->kind);
+        if (n == 0 || !name_ok(B->name)) return HS_E_MODEL_PARAM;
+        const int is2 = B->kind == HS_MB_PLANAR || B->kind == HS_MB_POINT2;
+        if (is2 != (D->dim == 2)) return HS_E_MODEL_PARAM; /* no 2-D bodies in 3-D models or back */
+        if (!(B->mass > HS_R(0.0)) || !hs_isfinite(B->mass)) return HS_E_MODEL_PARAM;
+        if (B->kind == HS_MB_PLANAR && !(B->inertia[2] > HS_R(0.0))) return HS_E_MODEL_PARAM;
+        if (B->kind == HS_MB_SPATIAL) {
+            for (int i = 0; i < 3; ++i) if (!(B->inertia[i] > HS_R(0.0))) return HS_E_MODEL_PARAM;
+            const hs_real pn = B->rot[0] * B->rot[0] + B->rot[1] * B->rot[1] + B->rot[2] * B->rot[2] + B->rot[3] * B->rot[3];
+            if (!(hs_abs(pn - HS_R(1.0)) < HS_R(1e-6))) return HS_E_MODEL_PARAM; /* not a unit quaternion */
+        }
+        for (int i = 0; i < 3; ++i)
+            if (!hs_isfinite(B->inertia[i]) || !hs_isfinite(B->pos[i]) || !hs_isfinite(B->vel[i])
+                || !hs_isfinite(B->omega[i]) || !hs_isfinite(B->rot[i]) || !hs_isfinite(B->rot[3]))
+                return HS_E_MODEL_PARAM;
+        mb->qoff[b] = nq;
+        mb->bnq[b] = n;
+        nq += n;
+        if (nq > HS_MB_MAX_NQ) return HS_E_SIZE;
+    }
+    mb->qoff[D->nbodies] = nq;
+    mb->nq = nq;
+    mb->bad_table = 1;
+    for (int j = 0; j < D->njoints; ++j) {
+        const hs_mb_joint *J = &D->joints[j];
+        *bad_index = j;
+        if (!name_ok(J->name) || !point_ok(D, &J->a) || !point_ok(D, &J->b)) return HS_E_MODEL_PARAM;
+        if (J->kind == HS_MB_PERPENDICULAR && (!point_ok(D, &J->c) || !point_ok(D, &J->d))) return HS_E_MODEL_PARAM;
+        if (J->a.body == J->b.body && J->kind != HS_MB_CURVE && J->kind != HS_MB_PERPENDICULAR) return HS_E_MODEL_PARAM;
+        if ((J->kind == HS_MB_PRISMATIC || J->kind == HS_MB_DRIVER || (J->kind == HS_MB_REVOLUTE && D->dim == 3))
+            && (J->kind != HS_MB_DRIVER || J->coord == 1)) {
+            const hs_real n2 = mb_dot3(J->axis, J->axis);
+            if (!(hs_abs(n2 - HS_R(1.0)) < HS_R(1e-6))) return HS_E_MODEL_PARAM; /* axis not a unit vector */
+        }
+    }
+    int rc = mb_build_rows(mb, bad_index);
+    if (rc) return rc;
+    mb->nc = mb->nrow;
+    mb->bad_table = 2;
+    for (int e = 0; e < D->nforces; ++e) {
+        const hs_mb_force *E = &D->forces[e];
+        *bad_index = e;
+        if (!name_ok(E->name) || !point_ok(D, &E->a) || !point_ok(D, &E->b)) return HS_E_MODEL_PARAM;
+        if (!hs_isfinite(E->k) || !hs_isfinite(E->c) || !hs_isfinite(E->l0) || !hs_isfinite(E->kr)
+            || !hs_isfinite(E->cr) || !hs_isfinite(E->scale))
+            return HS_E_MODEL_PARAM;
+        switch (E->kind) {
+        case HS_MB_SPRING:
+        case HS_MB_BUSHING:
+            if (E->a.body < 0 && E->b.body < 0) return HS_E_MODEL_PARAM;
+            if (E->kind == HS_MB_BUSHING && (E->kr != HS_R(0.0) || E->cr != HS_R(0.0))
+                && (D->dim != 2 || !planar_or_ground(D, E->a.body) || !planar_or_ground(D, E->b.body)))
+                return HS_E_MODEL_PARAM;
+            break;
+        case HS_MB_ROTSPRING:
+        case HS_MB_MOTOR:
+            if (E->a.body < 0 || D->dim != 2 || !planar_or_ground(D, E->a.body) || !planar_or_ground(D, E->b.body))
+                return HS_E_MODEL_PARAM;
+            if (E->kind == HS_MB_MOTOR && (E->in0 < 0 || E->in0 >= D->nin)) return HS_E_MODEL_PARAM;
+            break;
+        case HS_MB_EXTFORCE:
+            if (E->a.body < 0 || E->in0 < 0 || E->in0 + D->dim > D->nin) return HS_E_MODEL_PARAM;
+            break;
+        case HS_MB_EXTTORQUE: {
+            if (E->a.body < 0) return HS_E_MODEL_PARAM;
+            const hs_mb_body_kind k = D->bodies[E->a.body].kind;
+            const int w = k == HS_MB_PLANAR ? 1 : k == HS_MB_SPATIAL ? 3 : 0;
+            if (w == 0 || E->in0 < 0 || E->in0 + w > D->nin) return HS_E_MODEL_PARAM;
+            break;
+        }
+        default:
+            return HS_E_MODEL_PARAM;
+        }
+    }
+    /* outputs and their names */
+    int nout = 0;
+    mb->bad_table = 3;
+    for (int i = 0; i < D->noutputs; ++i) {
+        const hs_mb_output *o = &D->outputs[i];
+        *bad_index = i;
+        const int lim = (o->kind == HS_MB_OUT_COORD) ? D->njoints : D->nbodies;
+        if (o->kind != HS_MB_OUT_ENERGY && (o->index < 0 || o->index >= lim)) return HS_E_MODEL_PARAM;
+        const int n = output_count(mb, o);
+        if (n < 0) return HS_E_MODEL_PARAM;
+        if (nout + n > HS_MB_MAX_NOUT) return HS_E_SIZE;
+        for (int j = 0; j < n; ++j) {
+            char *dst = mb->out_buf[nout + j];
+            const int cap = (int)sizeof mb->out_buf[0];
+            switch (o->kind) {
+            case HS_MB_OUT_POS: put_str(dst, cap, D->bodies[o->index].name, POS_NAMES[D->bodies[o->index].kind][j], NULL); break;
+            case HS_MB_OUT_VEL: put_str(dst, cap, D->bodies[o->index].name, VEL_NAMES[D->bodies[o->index].kind][j], NULL); break;
+            case HS_MB_OUT_COORD: {
+                const hs_mb_joint *J = &D->joints[o->index];
+                const int ang = J->kind == HS_MB_REVOLUTE || (J->kind == HS_MB_DRIVER && J->coord == 0);
+                put_str(dst, cap, J->name, ang ? ".angle (rad)" : ".travel (m)", NULL);
+                break;
+            }
+            default: put_str(dst, cap, "energy (J)", NULL, NULL); break;
+            }
+            mb->out_names[nout + j] = dst;
+        }
+        nout += n;
+    }
+    mb->nout = nout;
+    mb->nin = D->nin;
+    mb->bad_table = -1;
+    *bad_index = -1;
+    for (int i = 0; i < D->nin; ++i) {
+        char num[4] = {(char)('0' + i / 10), (char)('0' + i % 10), 0, 0};
+        put_str(mb->in_buf[i], (int)sizeof mb->in_buf[0], "in", num, " (N | N m)");
+        mb->in_names[i] = mb->in_buf[i];
+    }
+    /* set values of prismatic and fixed joints: the initial relative configuration */
+    {
+        hs_real q0[HS_MB_MAX_NQ], u0[HS_MB_MAX_NQ], g[HS_MB_MAX_NC];
+        initial_state(mb, q0, u0);
+        const int keep = mb->packed;
+        mb->packed = 0;
+        mb_constraint(mb, HS_R(0.0), q0, g, NULL, NULL);
+        mb->packed = keep;
+        for (int r = 0; r < mb->nrow; ++r) {
+            const int j = mb->rows[r].joint;
+            if (j >= 0 && (D->joints[j].kind == HS_MB_PRISMATIC || D->joints[j].kind == HS_MB_FIXED))
+                mb->rows[r].value = g[r];
+        }
+    }
+    /* block pattern: position blocks = bodies; constraint blocks = joints, then norm rows */
+    {
+        int *w = mb->blkbuf;
+        int ncb = 0;
+        int *qb = w; w += D->nbodies + 1;
+        for (int b = 0; b <= D->nbodies; ++b) qb[b] = mb->qoff[b];
+        int *cb = w;
+        for (int j = 0; j < D->njoints; ++j)
+            if (mb->jrow[j + 1] > mb->jrow[j]) cb[ncb++] = mb->jrow[j];
+        for (int r = mb->jrow[D->njoints]; r < mb->nrow; ++r) cb[ncb++] = r;
+        cb[ncb] = mb->nrow;
+        w += ncb + 1;
+        mb->ncb = ncb;
+        for (int c = 0; c < ncb; ++c) {
+            mb->cbfirst[c] = cb[c];
+            for (int r = cb[c]; r < cb[c + 1]; ++r) mb->cbidx[r] = c;
+        }
+        mb->cbfirst[ncb] = mb->nrow;
+        /* coupling of bodies: diagonal, rows touching two bodies, two-body forces */
+        static const int none = -1;
+        for (int i = 0; i < D->nbodies; ++i)
+            for (int j = 0; j < D->nbodies; ++j) mb->qqoff[i][j] = (i == j) ? 0 : none;
+        for (int c = 0; c < ncb; ++c)
+            for (int b = 0; b < D->nbodies; ++b) mb->cqoff[c][b] = none;
+        for (int r = 0; r < mb->nrow; ++r) {
+            const hs_mb_row *R = &mb->rows[r];
+            int bs[4], nbs = 0;
+            if (R->kind == HS_MB_ROW_ANGLE || R->kind == HS_MB_ROW_NORM) {
+                bs[nbs++] = R->body; bs[nbs++] = R->body2;
+            } else {
+                for (int i = 0; i < 4; ++i) bs[nbs++] = R->o[i].used ? R->o[i].body : -1;
+            }
+            for (int i = 0; i < nbs; ++i) {
+                if (bs[i] < 0) continue;
+                mb->cqoff[mb->cbidx[r]][bs[i]] = 0;
+                for (int j = 0; j < nbs; ++j) if (bs[j] >= 0) mb->qqoff[bs[i]][bs[j]] = 0;
+            }
+        }
+        for (int e = 0; e < D->nforces; ++e) {
+            const int a = D->forces[e].a.body, b = D->forces[e].b.body;
+            if (a >= 0 && b >= 0) { mb->qqoff[a][b] = 0; mb->qqoff[b][a] = 0; }
+        }
+        int nqq = 0, off = 0;
+        int *qq = w;
+        for (int i = 0; i < D->nbodies; ++i)
+            for (int j = 0; j < D->nbodies; ++j) {
+                if (mb->qqoff[i][j] < 0) continue;
+                if (nqq >= HS_MB_MAX_QQ) return HS_E_SIZE;
+                qq[2 * nqq] = i; qq[2 * nqq + 1] = j; ++nqq;
+                mb->qqoff[i][j] = off;
+                off += mb->bnq[i] * mb->bnq[j];
+            }
+        mb->qqsize = off;
+        w += 2 * nqq;
+        int ncq = 0;
+        int *cq = w;
+        off = 0;
+        for (int c = 0; c < ncb; ++c)
+            for (int b = 0; b < D->nbodies; ++b) {
+                if (mb->cqoff[c][b] < 0) continue;
+                if (ncq >= HS_MB_MAX_CQ) return HS_E_SIZE;
+                cq[2 * ncq] = c; cq[2 * ncq + 1] = b; ++ncq;
+                mb->cqoff[c][b] = off;
+                off += (cb[c + 1] - cb[c]) * mb->bnq[b];
+            }
+        mb->cqsize = off;
+        mb->blocks.nqb = D->nbodies; mb->blocks.ncb = ncb;
+        mb->blocks.nqq = nqq; mb->blocks.ncq = ncq;
+        mb->blocks.qb = qb; mb->blocks.cb = cb; mb->blocks.qq = qq; mb->blocks.cq = cq;
+    }
+    /* the model type, with this instance's exact sizes */
+    hs_model_type *T = &mb->type;
+    static const hs_model_type zero_type = {0};
+    *T = zero_type;
+    T->name = D->name ? D->name : "mb";
+    T->doc = "multibody description (model/hs_mb.h)";
+    T->nq = mb->nq; T->nc = mb->nc; T->nz = 0; T->nin = mb->nin; T->nout = mb->nout;
+    T->params = NULL; T->nparams = 0; T->param_size = 0;
+    T->in_names = mb->nin ? mb->in_names : NULL;
+    T->out_names = mb->nout ? mb->out_names : NULL;
+    T->check = mb_check;
+    T->initial = mb_initial;
+    T->mass = mb_mass;
+    T->force = mb_force;
+    T->force_jac = mb_force_jac;
+    T->constraint = mb->nc ? mb_constraint_fn : NULL;
+    T->gamma = mb->nc ? mb_gamma_fn : NULL;
+    T->zdot = NULL;
+    T->output = mb->nout ? mb_output_fn : NULL;
+    T->dims = NULL;
+    T->blocks = mb->packed ? mb_blocks_fn : NULL;
+    T->curvature = mb->nc ? mb_curvature_fn : NULL;
+    T->energy = mb_energy_fn;
+    *bad_index = -1;
+    return HS_OK;
+}
+
+int hs_mb_model_init(hs_model *m, const hs_mb_model *mb)
+{
+    if (!m || !mb) return HS_E_NULL;
+    int rc = hs_model_init(m, &mb->type, NULL);
+    m->desc = mb;
+    return rc;
+}

@@ -1,0 +1,241 @@
+/* hs_mb.h - the multibody layer: a static description (bodies, joints, force elements,
+ * outputs) compiled into an hs_model whose functions evaluate it with analytic derivatives.
+ *
+ * Route: const hs_mb_desc (C tables with designated initializers, or parsed from a .hsm text
+ * file by hs_mb_parse) -> hs_mb_compile into a caller-owned hs_mb_model (index tables, the
+ * model type with the instance's exact sizes, signal names) -> hs_mb_model_init binds an
+ * hs_model the stepper runs like any other. Freestanding C99, no allocation: every table has
+ * a compile-time capacity HS_MB_MAX_* and compile refuses a description that exceeds one.
+ *
+ * Coordinates (q' = u for every body, so every method, form and stabilization of the stepper
+ * applies unchanged):
+ *   planar  (x, y, theta)            M = diag(m, m, Izz)
+ *   point2  (x, y)                   M = m I2
+ *   point3  (x, y, z)                M = m I3
+ *   spatial (x, y, z, p0, p1, p2, p3) with p a quaternion and its 4 rates as velocities;
+ *           M = diag(m I3, 4 G(p)^T J G(p) + k p p^T), k = 4 tr(J)/3, which is the kinetic
+ *           energy 1/2 m v.v + 2 p'^T G^T J G p' plus k/2 (p.p')^2, a term that vanishes on the
+ *           manifold p.p' = 0 and makes M positive definite; |p|^2 = 1 is a holonomic
+ *           constraint of its own (one row per spatial body) that the stepper's projection
+ *           keeps. f carries the Lagrangian's velocity terms -M'u + dT/dq =
+ *           -8 G(p')^T J G(p) p' - k p |p'|^2 (the gyroscopic torque). See README "Multibody
+ *           models" for why this rather than nq != nv.
+ * The multiplier sign is +G^T lambda (hs_model.h). Units: SI (m, kg, s, rad, N, N m). */
+#ifndef HS_MB_H
+#define HS_MB_H
+
+#include "hs_model.h"
+
+/* Capacities (compile-time; every table below is sized by them). */
+#define HS_MB_MAX_BODIES 24   /* bodies (ground excluded) */
+#define HS_MB_MAX_JOINTS 40   /* joints (constraint elements) */
+#define HS_MB_MAX_FORCES 40   /* force elements */
+#define HS_MB_MAX_OUTPUTS 24  /* output lines (each gives 1..7 signals) */
+#define HS_MB_MAX_NQ 96       /* positions = velocities */
+#define HS_MB_MAX_NC 96       /* constraint rows (joints plus one per spatial body) */
+#define HS_MB_MAX_NIN 16      /* input signals */
+#define HS_MB_MAX_NOUT 64     /* output signals */
+#define HS_MB_MAX_ROWS 6      /* rows of one joint */
+#define HS_MB_NAME 24         /* bytes of a name, terminator included */
+#define HS_MB_MAX_QQ (HS_MB_MAX_BODIES * 8) /* nonzero body-pair blocks of M, fq, fu, K */
+#define HS_MB_MAX_CQ (HS_MB_MAX_NC * 4)     /* nonzero (constraint block, body) blocks of G */
+
+/* Body kinds and their coordinate counts. */
+typedef enum hs_mb_body_kind {
+    HS_MB_PLANAR = 0,  /* (x, y, theta) */
+    HS_MB_SPATIAL = 1, /* (x, y, z, quaternion p0..p3) */
+    HS_MB_POINT2 = 2,  /* (x, y) */
+    HS_MB_POINT3 = 3   /* (x, y, z) */
+} hs_mb_body_kind;
+
+/* f(t) = a + b t + c sin(w t + phi): constant, ramp and harmonic laws of drivers, prescribed
+ * points and joint set values (units of the driven quantity; t in s, w in rad/s). */
+typedef struct hs_mb_fn {
+    hs_real a, b, c, w, phi;
+} hs_mb_fn;
+
+/* A rigid body. Initial values are the description's; initial() returns them as given, so a
+ * description must give a consistent state (the stepper's projection corrects O(h) errors). */
+typedef struct hs_mb_body {
+    char name[HS_MB_NAME];
+    hs_mb_body_kind kind;
+    hs_real mass;       /* kg, > 0 */
+    hs_real inertia[3]; /* kg m^2: planar uses [2] = Izz; spatial the principal Jxx, Jyy, Jzz */
+    hs_real pos[3];     /* initial centre of mass (m) */
+    hs_real rot[4];     /* planar: rot[0] = theta (rad); spatial: unit quaternion (w, x, y, z) */
+    hs_real vel[3];     /* initial velocity of the centre of mass (m/s) */
+    hs_real omega[3];   /* initial angular velocity (rad/s): planar [2]; spatial body frame */
+} hs_mb_body;
+
+/* Ground is body index -1. */
+#define HS_MB_GROUND (-1)
+
+/* A point on a body (or on ground), in the body frame (m). On ground the point may move:
+ * moving = 1 adds (fx(t), fy(t), fz(t)); moving = 2 is the car axle's excitation: y = fy(t)
+ * and x = sqrt(radius^2 - y^2) (a point on the circle of that radius about s). */
+typedef struct hs_mb_point {
+    int body;     /* body index, or HS_MB_GROUND */
+    hs_real s[3]; /* body-frame offset (m) */
+    int moving;   /* ground only: 0 fixed, 1 s + f(t), 2 circle: x = sx + sqrt(R^2 - y^2), y = sy + fy */
+    hs_mb_fn f[3];
+    hs_real radius; /* moving = 2 (m) */
+} hs_mb_point;
+
+/* Joint types; the rows each adds are listed (2-D models have no z rows). */
+typedef enum hs_mb_joint_kind {
+    HS_MB_REVOLUTE = 0,  /* points a, b coincide (2 rows in 2-D); spatial hinge: 3 rows plus 2
+                          * rows keeping axis (body a frame) parallel to axis (body b frame) */
+    HS_MB_SPHERICAL = 1, /* points a, b coincide (3 rows; 2 in 2-D) */
+    HS_MB_PRISMATIC = 2, /* relative rotation locked and a - b moves along axis (body b frame):
+                          * 2-D 2 rows, spatial 5 */
+    HS_MB_FIXED = 3,     /* a and b coincide, rotation locked: 2-D 3 rows, spatial 6 */
+    HS_MB_DISTANCE = 4,  /* |a - b|^2 = length^2 (massless rod): 1 row */
+    HS_MB_CURVE = 5,     /* point a on the ground quadric r^T A r + b.r + c = 0 (a circle, an
+                          * ellipse, a parabola, a sphere, a plane): 1 row */
+    HS_MB_DRIVER = 6,    /* prescribes a coordinate: coord = 0 angle theta_a - theta_b (planar),
+                          * coord = 1 axis . (a - b) (axis in ground frame); = f(t): 1 row */
+    HS_MB_PERPENDICULAR = 7 /* (a - b) . (c - d) = f(t): 1 row (the car axle's rheonomic row) */
+} hs_mb_joint_kind;
+
+/* Quadric of a CURVE joint in ground coordinates: r^T A r + b.r + c = 0, A symmetric given by
+ * its 6 entries (xx, yy, zz, xy, xz, yz). */
+typedef struct hs_mb_quadric {
+    hs_real A[6], b[3], c;
+} hs_mb_quadric;
+
+typedef struct hs_mb_joint {
+    char name[HS_MB_NAME];
+    hs_mb_joint_kind kind;
+    hs_mb_point a, b;   /* the two attachment points (body a is the "child") */
+    hs_mb_point c, d;   /* PERPENDICULAR only */
+    hs_real axis[3];    /* REVOLUTE (spatial), PRISMATIC: body-frame unit axis; DRIVER coord 1: ground axis */
+    hs_real axis_b[3];  /* REVOLUTE (spatial): axis in body b frame (defaults to axis) */
+    hs_real length;     /* DISTANCE (m) */
+    int coord;          /* DRIVER: 0 angle, 1 translation along axis */
+    hs_mb_fn f;         /* DRIVER, PERPENDICULAR: set value f(t) */
+    hs_mb_quadric quad; /* CURVE */
+} hs_mb_joint;
+
+/* Force elements. */
+typedef enum hs_mb_force_kind {
+    HS_MB_SPRING = 0,    /* point to point spring-damper: F = -(k (l - l0) + c l') e on a, +F on b */
+    HS_MB_ROTSPRING = 1, /* planar: tau = -k (th_a - th_b - th0) - c (w_a - w_b) on a, -tau on b */
+    HS_MB_BUSHING = 2,   /* F = -k (a - b) - c (a - b)' on a (+ planar rotation kr, cr like ROTSPRING) */
+    HS_MB_EXTFORCE = 3,  /* force (ground frame) on point a = scale * inputs in0.. (dim of the model) */
+    HS_MB_EXTTORQUE = 4, /* torque on body a: planar scale * in0 about z; spatial 3 inputs, ground frame */
+    HS_MB_MOTOR = 5      /* planar joint motor: scale * in0 on body a about z, the opposite on b */
+} hs_mb_force_kind;
+
+typedef struct hs_mb_force {
+    char name[HS_MB_NAME];
+    hs_mb_force_kind kind;
+    hs_mb_point a, b;
+    hs_real k, c, l0;   /* stiffness (N/m or N m/rad), damping (N s/m or N m s/rad), rest length (m) or angle (rad) */
+    hs_real kr, cr;     /* BUSHING rotational stiffness and damping (planar) */
+    int in0;            /* EXTFORCE, EXTTORQUE, MOTOR: first input index */
+    hs_real scale;      /* input scale (N or N m per input unit) */
+} hs_mb_force;
+
+/* Outputs: each line gives several signals, named "<element>.<quantity> (<unit>)". */
+typedef enum hs_mb_output_kind {
+    HS_MB_OUT_POS = 0,   /* body position (x, y[, z]) and orientation (theta | p0..p3) */
+    HS_MB_OUT_VEL = 1,   /* body velocity (vx, vy[, vz]) and angular velocity (w | wx wy wz ground frame) */
+    HS_MB_OUT_COORD = 2, /* joint coordinate: revolute angle, prismatic travel, distance, driven value */
+    HS_MB_OUT_ENERGY = 3 /* total energy (J) */
+} hs_mb_output_kind;
+
+typedef struct hs_mb_output {
+    hs_mb_output_kind kind;
+    int index; /* body or joint index */
+} hs_mb_output;
+
+/* A whole description. Arrays are pointers so const C tables can be linked as they are. */
+typedef struct hs_mb_desc {
+    const char *name;          /* model name (CLI) */
+    const hs_mb_body *bodies;  /* (nbodies) */
+    int nbodies;
+    const hs_mb_joint *joints; /* (njoints) */
+    int njoints;
+    const hs_mb_force *forces; /* (nforces) */
+    int nforces;
+    const hs_mb_output *outputs; /* (noutputs) */
+    int noutputs;
+    hs_real gravity[3];        /* m/s^2, ground frame */
+    int nin;                   /* input signals the force elements read */
+    int dim;                   /* 2 (planar bodies and point2 only) or 3 */
+} hs_mb_desc;
+
+/* One operand point of a constraint row (internal; exposed so hs_mb_model has a fixed size). */
+typedef struct hs_mb_opnd {
+    int used;                 /* 0: the ground origin (r = 0) */
+    int body;                 /* body index, or HS_MB_GROUND */
+    int dir;                  /* 1: body-fixed direction R s (no translation) */
+    hs_real s[3];             /* body-frame offset or direction */
+    const hs_mb_point *pt;    /* moving ground point, else NULL */
+} hs_mb_opnd;
+
+/* One constraint row of the compiled model (internal). */
+typedef struct hs_mb_row {
+    int kind;                 /* HS_MB_ROW_* (hs_mb_int.h) */
+    int joint;                /* owning joint, or -1 for a quaternion norm row */
+    int body, body2;          /* ANGLE: bodies a and b (b may be ground); NORM: the body */
+    hs_mb_opnd o[4];          /* DOT: (o0 - o1) . (o2 - o3); QUAD: o0 */
+    const hs_mb_fn *f;        /* set value f(t), or NULL */
+    hs_real value;            /* constant set value (distance: length^2) */
+    const hs_mb_quadric *quad;
+} hs_mb_row;
+
+/* A compiled model: tables derived from a description and the model type with its sizes. */
+typedef struct hs_mb_model {
+    const hs_mb_desc *desc;
+    hs_model_type type;                 /* exact sizes, names, the multibody functions */
+    int nq, nc, nin, nout;
+    int nb;                             /* bodies */
+    int qoff[HS_MB_MAX_BODIES + 1];     /* first coordinate of each body; qoff[nb] = nq */
+    int nrow;
+    hs_mb_row rows[HS_MB_MAX_NC];
+    int jrow[HS_MB_MAX_JOINTS + 1];     /* first row of each joint; norm rows follow */
+    /* block pattern: position blocks = bodies, constraint blocks = joints then norm rows */
+    int packed;                         /* 1: matrices written packed by the blocks below */
+    int ncb;
+    int cbidx[HS_MB_MAX_NC];            /* constraint block of each row */
+    int cbfirst[HS_MB_MAX_NC + 1];      /* first row of each constraint block */
+    int bnq[HS_MB_MAX_BODIES];          /* coordinates of each body */
+    int blkbuf[2 * HS_MB_MAX_BODIES + 2 * HS_MB_MAX_NC + 2 * HS_MB_MAX_QQ + 2 * HS_MB_MAX_CQ + 4];
+    hs_blocks blocks;
+    int qqoff[HS_MB_MAX_BODIES][HS_MB_MAX_BODIES]; /* packed offset of block (i, j), -1 absent */
+    int cqoff[HS_MB_MAX_NC][HS_MB_MAX_BODIES];     /* packed offset of G block (cb, body), -1 absent */
+    int qqsize, cqsize;
+    const char *out_names[HS_MB_MAX_NOUT];
+    char out_buf[HS_MB_MAX_NOUT][40];
+    const char *in_names[HS_MB_MAX_NIN];
+    char in_buf[HS_MB_MAX_NIN][40];
+    int bad_table;                      /* after a refused compile: 0 bodies, 1 joints, 2 forces, 3 outputs, -1 whole */
+} hs_mb_model;
+
+/* Checks desc against the capacities and its own consistency (indices, masses, kinds) and
+ * compiles it into *mb. packed = 1 declares the block pattern (bodies x joints) to the stepper
+ * and writes M, fq, fu, K, G packed; 0 writes them dense. HS_OK, HS_E_SIZE (a capacity
+ * exceeded) or HS_E_MODEL_PARAM (inconsistent); *bad_index gets the offending element's
+ * index within its table (or -1). */
+int hs_mb_compile(const hs_mb_desc *desc, hs_mb_model *mb, int packed, int *bad_index);
+
+/* Binds m to the compiled model (hs_model_init plus the description pointer). */
+int hs_mb_model_init(hs_model *m, const hs_mb_model *mb);
+
+/* Joint reactions from multipliers lambda (nc, the stepper's s->lambda) at (t, q): for every
+ * joint, the generalized constraint force G_j^T lambda_j on its body a expressed as a force
+ * (ground frame, 2 or 3 N) and a torque about the body's centre of mass (planar: 1 N m; spatial:
+ * 3 N m, ground frame; point: none). out gets hs_mb_reaction_count(mb) reals, joint after joint. */
+int hs_mb_reactions(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *lambda,
+                    hs_real *out);
+/* Number of reals hs_mb_reactions writes. */
+int hs_mb_reaction_count(const hs_mb_model *mb);
+
+/* Total energy (J) of the description's conservative part: kinetic, gravity, springs. */
+hs_real hs_mb_energy(const hs_mb_model *mb, const hs_real *q, const hs_real *u);
+
+/* Coordinate count of a body kind. */
+int hs_mb_body_nq(hs_mb_body_kind k);
+
+#endif

@@ -1,0 +1,8 @@
+/* mb_test.h - the multibody suite's checks (host, hosted C). */
+#ifndef MB_TEST_H
+#define MB_TEST_H
+/* Prints "ok|FAIL <what>" and returns 1 on failure. */
+int mb_check(int ok, const char *what);
+int mb_test_deriv(void);
+int mb_test_mech(const char *dir, const char *sim);
+#endif
