@@ -7,7 +7,7 @@
  *       board firmware (test/sparse/sp_fw.c) prints it, h = 1 ms
  *   hilstep-spbench ns MODEL N CONFIG            host ns/step, median of 7 runs, one process
  *   hilstep-spbench analysis MODEL N CONFIG      the step system's sizes and operation counts
- *   hilstep-spbench run MODEL N CONFIG H T EVERY CSV series t, E, rms|g|, max|g| every EVERY
+ *   hilstep-spbench run MODEL N CONFIG H T EVERY   CSV series t, E, rms|g|, max|g| every EVERY
  *       steps (to stdout); last line "# status ..." with the run's summary
  *   hilstep-spbench meang MODEL N CONFIG H T     time average of the RMS |g| and of max |g|
  *
@@ -149,7 +149,7 @@ int main(int argc, char **argv)
         printf("\n");
         return 0;
     }
-    if ((!strcmp(mode, "run") && argc >= 9) || (!strcmp(mode, "meang") && argc >= 7)) {
+    if ((!strcmp(mode, "run") && argc >= 8) || (!strcmp(mode, "meang") && argc >= 7)) {
         const double h = atof(argv[5]), T = atof(argv[6]);
         const long every = !strcmp(mode, "run") ? atol(argv[7]) : 1;
         if (!(h > 0) || !(T > 0) || every < 1) { fprintf(stderr, "bad H/T/EVERY\n"); return 1; }

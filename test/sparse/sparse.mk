@@ -26,3 +26,9 @@ qemu-sparse-test: $(CM_DIR)/m7/hilstep-sparse.elf $(BUILD)/hilstep-spbench
 	@sh test/sparse/qemu_sparse.sh $(CM_DIR)/m7/hilstep-sparse.elf $(BUILD)/hilstep-spbench
 TEST_SUITES += qemu-sparse-test
 endif
+
+.PHONY: figures-seed000
+# Seed 000's ladder figures (stability at h = 1/60 and 1/20, Figs. 4-7) into build/figures/seed000.
+figures-seed000: $(BUILD)/hilstep-spbench
+	$(PY) test/sparse/seed000.py --bench $(BUILD)/hilstep-spbench --out $(BUILD)/figures/seed000
+figures: figures-seed000

@@ -8,10 +8,10 @@
 #include "hs_test.h"
 #include "tutil.h"
 
-#define SP_MAXN 128
+#define SP_MAXN 96
 #define SP_MAXB 64
-#define SP_SYM 120000
-#define SP_NUM 60000
+#define SP_SYM 50000
+#define SP_NUM 20000
 
 static struct {
     int bbuf[4096];

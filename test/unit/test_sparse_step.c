@@ -8,8 +8,8 @@
 #include "hs_test.h"
 #include "tutil.h"
 
-#define SS_REALS 400000
-#define SS_INTS 400000
+#define SS_REALS 24000
+#define SS_INTS 48000
 
 typedef struct ssim {
     hs_model m;
@@ -20,7 +20,7 @@ typedef struct ssim {
 } ssim;
 
 static ssim A, B;
-static int sizing_tmp[200000];
+static int sizing_tmp[48000];
 
 static int ss_start(ssim *x, const hs_model_type *T, double nlinks, hs_method me, hs_form fo,
                     hs_stab st, hs_ls_kind kind)
@@ -62,7 +62,7 @@ void test_sparse_step(void)
     static const hs_form forms[] = {HS_FORM_INDEX1, HS_FORM_INDEX2, HS_FORM_GGL};
     const char *names[2] = {"chain", "ladder"};
     const double sizes[2] = {8.0, 3.0};
-    const long nsteps = hs_test_quick ? 20 : 200;
+    const long nsteps = hs_test_quick ? 3 : 200;
     int ran = 0;
     for (int mi = 0; mi < 2; ++mi) {
         const hs_model_type *T = hs_model_find(names[mi]);
