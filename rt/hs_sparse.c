@@ -17,13 +17,49 @@ long hs_sparse_tally;
  *   Rpos (nnz_l)    position in Li of each row entry
  * and of one numeric factor `num`: Lx (nnz_l), Ux (nnz_l, absent when symmetric: U = L^T),
  * Dinv (n), x (n), y (n, absent when symmetric) - x and y are work vectors. */
-enum { H_MAGIC, H_N, H_NNZ, H_SYM, H_NNZA, H_NNZL, H_NB, H_LEN };
+#define H_MAGIC 0 /* header slots */
+#define H_N 1
+#define H_NNZ 2
+#define H_SYM 3
+#define H_NNZA 4
+#define H_NNZL 5
+#define H_NB 6
+#define H_LEN 7
 #define SP_MAGIC 0x53504c55 /* "SPLU" */
 
-typedef struct view {
+typedef struct sp_view {
     int n, nnz, sym, nnz_a, nnz_l;
-    int *perm, *Ap, *Ui, *Uax, *Lax, *Dax, *Lp, *Li, *Rp, *Ri, *Rpos;
-} view;
+    const int *perm, *Ap, *Ui, *Uax, *Lax, *Dax, *Lp, *Li, *Rp, *Ri, *Rpos;
+} sp_view;
+
+/* Offsets in `sym` of the arrays, in the order of the layout above. */
+#define O_PERM 0
+#define O_AP 1
+#define O_UI 2
+#define O_UAX 3
+#define O_LAX 4
+#define O_DAX 5
+#define O_LP 6
+#define O_LI 7
+#define O_RP 8
+#define O_RI 9
+#define O_RPOS 10
+#define O_COUNT 11
+
+static void offsets(int n, int sym, int nnz_a, int nnz_l, int *o)
+{
+    o[O_PERM] = H_LEN;
+    o[O_AP] = o[O_PERM] + n;
+    o[O_UI] = o[O_AP] + n + 1;
+    o[O_UAX] = o[O_UI] + nnz_a;
+    o[O_LAX] = sym ? o[O_UAX] : o[O_UAX] + nnz_a;
+    o[O_DAX] = o[O_LAX] + nnz_a;
+    o[O_LP] = o[O_DAX] + n;
+    o[O_LI] = o[O_LP] + n + 1;
+    o[O_RP] = o[O_LI] + nnz_l;
+    o[O_RI] = o[O_RP] + n + 1;
+    o[O_RPOS] = o[O_RI] + nnz_l;
+}
 
 static size_t sym_ints(int n, int sym, int nnz_a, int nnz_l)
 {
@@ -37,41 +73,35 @@ static size_t num_reals(int n, int sym, int nnz_l)
     return (size_t)(sym ? 1 : 2) * (size_t)nnz_l + (size_t)(sym ? 2 : 3) * (size_t)n;
 }
 
-static void view_of(const int *s, view *v)
+static void view_of(const int *s, sp_view *v)
 {
     v->n = s[H_N]; v->nnz = s[H_NNZ]; v->sym = s[H_SYM]; v->nnz_a = s[H_NNZA]; v->nnz_l = s[H_NNZL];
-    const int n = v->n;
-    /* one view type for the analysis (which writes) and the per-step code (which only reads) */
-    int *p = (int *)(uintptr_t)(s + H_LEN);
-    v->perm = p; p += n;
-    v->Ap = p; p += n + 1;
-    v->Ui = p; p += v->nnz_a;
-    v->Uax = p; p += v->nnz_a;
-    v->Lax = v->sym ? v->Uax : p;
-    if (!v->sym) p += v->nnz_a;
-    v->Dax = p; p += n;
-    v->Lp = p; p += n + 1;
-    v->Li = p; p += v->nnz_l;
-    v->Rp = p; p += n + 1;
-    v->Ri = p; p += v->nnz_l;
-    v->Rpos = p;
+    int o[O_COUNT];
+    offsets(v->n, v->sym, v->nnz_a, v->nnz_l, o);
+    v->perm = s + o[O_PERM]; v->Ap = s + o[O_AP]; v->Ui = s + o[O_UI]; v->Uax = s + o[O_UAX];
+    v->Lax = s + o[O_LAX]; v->Dax = s + o[O_DAX]; v->Lp = s + o[O_LP]; v->Li = s + o[O_LI];
+    v->Rp = s + o[O_RP]; v->Ri = s + o[O_RI]; v->Rpos = s + o[O_RPOS];
 }
 
 /* ---------------------------------------------------------------- analysis helpers */
 
+/* Bitset rows are ints (the arena's type) read and written as unsigned words. */
 static int bit_get(const int *row, int j)
 {
-    return (int)(((unsigned)row[j >> 5] >> (unsigned)(j & 31)) & 1u);
+    const unsigned u = (unsigned)j;
+    return (int)(((unsigned)row[u >> 5u] >> (u & 31u)) & 1u);
 }
 
 static void bit_set(int *row, int j)
 {
-    row[j >> 5] = (int)((unsigned)row[j >> 5] | (1u << (unsigned)(j & 31)));
+    const unsigned u = (unsigned)j;
+    row[u >> 5u] = (int)((unsigned)row[u >> 5u] | (1u << (u & 31u)));
 }
 
 static void bit_clear(int *row, int j)
 {
-    row[j >> 5] = (int)((unsigned)row[j >> 5] & ~(1u << (unsigned)(j & 31)));
+    const unsigned u = (unsigned)j;
+    row[u >> 5u] = (int)((unsigned)row[u >> 5u] & ~(1u << (u & 31u)));
 }
 
 /* Weighted degree: the scalar unknowns block v is coupled to in the elimination graph. */
@@ -247,10 +277,11 @@ int hs_sparse_analyze(int n, const int *Ap, const int *Ai, const int *kind, int 
     if (nsym < *nsym_need) return HS_E_SIZE;
     sym[H_MAGIC] = SP_MAGIC; sym[H_N] = n; sym[H_NNZ] = nnz; sym[H_SYM] = sy;
     sym[H_NNZA] = nnz_a; sym[H_NNZL] = nnz_l; sym[H_NB] = nb;
-    view v;
-    view_of(sym, &v);
-    int *sperm = v.perm, *sAp = v.Ap, *sUi = v.Ui, *sUax = v.Uax, *sLax = v.Lax, *sDax = v.Dax;
-    int *sLp = v.Lp, *sLi = v.Li, *sRp = v.Rp, *sRi = v.Ri, *sRpos = v.Rpos;
+    int o[O_COUNT];
+    offsets(n, sy, nnz_a, nnz_l, o);
+    int *sperm = sym + o[O_PERM], *sAp = sym + o[O_AP], *sUi = sym + o[O_UI], *sUax = sym + o[O_UAX];
+    int *sLax = sym + o[O_LAX], *sDax = sym + o[O_DAX], *sLp = sym + o[O_LP], *sLi = sym + o[O_LI];
+    int *sRp = sym + o[O_RP], *sRi = sym + o[O_RI], *sRpos = sym + o[O_RPOS];
     for (int k = 0; k < n; ++k) {
         sperm[k] = perm[k];
         sDax[k] = csc_find(Ap, Ai, perm[k], perm[k]);
@@ -298,7 +329,7 @@ int hs_sparse_analyze(int n, const int *Ap, const int *Ai, const int *kind, int 
 
 int hs_sparse_factor(const int *sym, const hs_real *Ax, hs_real *num)
 {
-    view v;
+    sp_view v;
     view_of(sym, &v);
     const int n = v.n, sy = v.sym;
     const int *Ap = v.Ap, *Ui = v.Ui, *Uax = v.Uax, *Lax = v.Lax, *Dax = v.Dax;
@@ -370,7 +401,7 @@ int hs_sparse_factor(const int *sym, const hs_real *Ax, hs_real *num)
 }
 
 /* x (n, new order) := K^-1 x with the factors. */
-static void solve_perm(const view *v, const hs_real *num, hs_real *x)
+static void solve_perm(const sp_view *v, const hs_real *num, hs_real *x)
 {
     const int n = v->n;
     const int *Lp = v->Lp, *Li = v->Li;
@@ -389,7 +420,7 @@ static void solve_perm(const view *v, const hs_real *num, hs_real *x)
 
 void hs_sparse_solve(const int *sym, const hs_real *num, hs_real *b, hs_real *work)
 {
-    view v;
+    sp_view v;
     view_of(sym, &v);
     for (int k = 0; k < v.n; ++k) work[k] = b[v.perm[k]];
     solve_perm(&v, num, work);
@@ -398,7 +429,7 @@ void hs_sparse_solve(const int *sym, const hs_real *num, hs_real *b, hs_real *wo
 
 void hs_sparse_matvec(const int *sym, const hs_real *Ax, const hs_real *x, hs_real *y)
 {
-    view v;
+    sp_view v;
     view_of(sym, &v);
     const int *perm = v.perm;
     for (int k = 0; k < v.n; ++k) y[perm[k]] = Ax[v.Dax[k]] * x[perm[k]];
@@ -424,7 +455,7 @@ void hs_sparse_solve_refined(const int *sym, const hs_real *Ax, const hs_real *n
 
 void hs_sparse_ops(const int *sym, long *factor_flops, long *solve_flops)
 {
-    view v;
+    sp_view v;
     view_of(sym, &v);
     /* as the loops of hs_sparse_factor run: per row entry 2 (4 unsymmetric) flops per inner
      * iteration, 3 (4) for l, u and d; one division per pivot */
