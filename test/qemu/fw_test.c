@@ -136,7 +136,11 @@ int main(void)
     uint32_t period = HS_SYSTICK_HZ / 1000u;
 
     if (hs_streq(mode, "run")) {
-        if (argc != 5) return HS_EXIT_USAGE;
+        if (argc != 5 && argc != 6) return HS_EXIT_USAGE;
+        if (argc == 6) { /* run ... MODEL: a registry model of the car axle's sizes (car_axle_mb) */
+            c.type = hs_model_find(argv[5]);
+            if (!c.type) { hs_con_puts("unknown model\n"); return HS_EXIT_USAGE; }
+        }
         int me = hs_app_parse_method(argv[2]), st = hs_app_parse_stab(argv[3]);
         long n = hs_parse_ulong(argv[4]);
         if (me < 0 || st < 0 || n <= 0) { hs_con_puts("bad run arguments\n"); return HS_EXIT_USAGE; }

@@ -37,6 +37,7 @@ for b in m7 m4f; do
             job "run-$b-$me-$st" $b hilstep-test.elf run $me $st 3000
         done
     done
+    job run-$b-mb    $b hilstep-test.elf run j2 projection 3000 car_axle_mb
     job calib-$b     $b hilstep-test.elf calib
     job inject-$b    $b hilstep-test.elf inject
     job stop-$b      $b hilstep-test-stop.elf inject
@@ -112,6 +113,14 @@ for b in m7 m4f; do
     fw=$(log_of run-$b-j2-projection | grep '^trajectory-hash ')
     if [ -n "$pinned" ] && [ "$fw" = "$pinned" ]; then ok "$b pinned hash: $fw"
     else bad "$b pinned hash: board '$fw', pinned '$pinned' (test/qemu/pinned.txt)"; fi
+    # The multibody description through its generated tables (model/mb_car_axle_mb.c) gives
+    # the host's --model-file bits (issue 10).
+    fw=$(log_of run-$b-mb | grep '^trajectory-hash ')
+    host=$($(sim_for $b) --model-file "$HERE/../../model/mech/car_axle.hsm" --h 1e-3 --t 3 --hash 2>/dev/null | grep '^trajectory-hash ')
+    if [ "$(rc_of run-$b-mb)" = 0 ] && [ -n "$fw" ] && [ "$fw" = "$host" ]; then
+        ok "$b car_axle.hsm via generated tables: hash equals host --model-file: ${fw#trajectory-hash }"
+    else bad "$b car_axle.hsm via generated tables: board '$fw' host --model-file '$host'"; fi
+    echo "$b $(log_of run-$b-mb | grep '^step-cost ')" >> "$COST"
 done
 
 # ---- 3b. the time base: one SysTick count is 40 instructions under -icount shift=0 ----
