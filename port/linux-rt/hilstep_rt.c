@@ -725,6 +725,9 @@ static void report(FILE *f, kv_fn kv, const app *a, int exit_code)
     kv(f, "rx_stale_ticks", (double)s->stale_frames, "(inputs on fallback)");
     kv(f, "rx_silence_warnings", (double)a->silences, "(1 s without an ECU frame)");
     kv(f, "rx_kernel_drops", (double)a->udp.kernel_drops, "(socket queue full)");
+    kv(f, "rx_foreign_kernel_drops", (double)a->udp.foreign_kernel_drops, "(other sources, queue full)");
+    kv(f, "rx_peer_unreachable", (double)a->udp.peer_unreachable, "(ICMP: no ECU listening)");
+    kv(f, "rx_seq_resyncs", (double)s->seq_resyncs, "");
     kv(f, "rx_cap_hits", (double)a->rx_cap_hits, "");
     kv(f, "rx_socket_errors", (double)a->rx_sock_errors, "");
     kv(f, "tx_frames", (double)p->tx.frames, "");
