@@ -98,7 +98,7 @@ static int car_axle(void)
 
 /* ---- every description under every valid method/form/stabilization ---- */
 static const char *const FILES[] = {"pendulum.hsm", "slider_crank.hsm", "double_spherical.hsm",
-                                    "rigid_body.hsm", "bead_wire.hsm", "chain.hsm", "car_axle.hsm"};
+                                    "rigid_body.hsm", "bead_wire.hsm", "chain.hsm", "car_axle.hsm", "cart_pendulum.hsm"};
 
 static int all_configs(void)
 {
@@ -117,8 +117,10 @@ static int all_configs(void)
                     ++runs;
                     double mg = 0, mq = 0;
                     int rc = 0;
+                    /* models with inputs get a constant 1 on each (1 N push on the cart) */
+                    static const hs_real ones[HS_MB_MAX_NIN] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
                     for (int k = 0; k < 1000 && !rc; ++k) {
-                        rc = hs_stepper_step(&r.s, NULL);
+                        rc = hs_stepper_step(&r.s, r.mb.nin ? ones : NULL);
                         mg = fmax(mg, max_abs_g(&r));
                         for (int i = 0; i < r.s.nq; ++i) mq = fmax(mq, fabs((double)r.s.q[i]));
                     }
