@@ -9,10 +9,12 @@ B=${1:-build}
 PY=/usr/bin/python3
 T=$(mktemp -d /tmp/hilstep-linux-test.XXXXXX)
 HERE=$(dirname "$0")
-# Ports of this suite (471xx) stay clear of `make run`'s defaults (47001/47002).
-PLANT=127.0.0.1:47101
-ECU=127.0.0.1:47102
-FOREIGN=127.0.0.1:47103
+# Ports drawn free for this run: two clones running the suite at once must not collide (and
+# stay clear of `make run`'s 47001/47002).
+BASE=$($PY "$HERE/free_ports.py" 6) || { echo "no free UDP ports"; echo "0 passed, 1 failed"; exit 1; }
+PLANT=127.0.0.1:$BASE
+ECU=127.0.0.1:$((BASE + 1))
+FOREIGN=127.0.0.1:$((BASE + 2))
 # The latency verdict (exit 6) has its own tests below; the others judge counters, so they
 # allow 1 s per frame: a loaded CI machine must not turn them red.
 LOOSE="--budget-us 1000000"
@@ -115,11 +117,12 @@ doc = open(sys.argv[1]).read()
 block = doc[doc.index("```python\n") + 10:doc.rindex("```")]
 sys.exit(0 if open(sys.argv[2]).read().endswith(block) else 1)
 PYEOF
-# The example keeps the document's default ports 47001/47002.
-timeout -k 2 20 "$B/hilstep-rt" --duration 2 --quiet $LOOSE --log none --stats "$T/py.stats" --hist "$T/py.hist" \
-    >"$T/py.out" 2>&1 &
+# The example has the document's default ports 47001/47002; this run moves it to the suite's.
+sed -e "s/47001/$((BASE + 3))/; s/47002/$((BASE + 4))/" "$HERE/ecu_example.py" >"$T/ecu_example.py"
+timeout -k 2 20 "$B/hilstep-rt" --listen 127.0.0.1:$((BASE + 3)) --peer 127.0.0.1:$((BASE + 4)) \
+    --duration 2 --quiet $LOOSE --log none --stats "$T/py.stats" --hist "$T/py.hist" >"$T/py.out" 2>&1 &
 PL=$!; PIDS="$PIDS $PL"
-timeout -k 2 15 $PY "$HERE/ecu_example.py" >"$T/pyecu.out" 2>&1; prc=$?
+timeout -k 2 15 $PY "$T/ecu_example.py" >"$T/pyecu.out" 2>&1; prc=$?
 wait $PL; rc=$?
 [ $prc -eq 0 ] && [ $rc -eq 0 ] && ok "python ECU stopped on the FINAL flag, plant exit 0" \
     || { ko "python ECU exit $prc, plant exit $rc"; tail -3 "$T/pyecu.out" "$T/py.out"; }
