@@ -26,9 +26,12 @@ typedef enum hs_method {
     HS_METHOD_J1 = 2,         /* J1: A = M - h fu, rhs f + h fq u_n, positions first */
     HS_METHOD_J2 = 3,         /* J2: A = M - h fu - h^2 fq, rhs f + h fq u_n, positions first */
     HS_METHOD_J3 = 4,         /* J3: A = M, rhs f + h (fq u_n) (one directional derivative) */
-    HS_METHOD_JEXACT = 5      /* exact J: J2's matrix, velocities first (equivalent to eq. 3) */
+    HS_METHOD_JEXACT = 5,     /* exact J: J2's matrix, velocities first (equivalent to eq. 3) */
+    HS_METHOD_SPOOK = 6       /* SPOOK (seed 000 eq. 26-29): regularized, stabilized constraints,
+                               * velocities first, one symmetric quasi-definite solve; form
+                               * index-2 and stab none only (its stabilization is built in) */
 } hs_method;
-#define HS_METHOD_COUNT 6
+#define HS_METHOD_COUNT 7
 
 /* Which constraint level determines the multipliers. */
 typedef enum hs_form {
@@ -63,6 +66,11 @@ typedef struct hs_stepper_def {
     hs_real alpha;    /* Baumgarte alpha (1/s), > 0 with HS_STAB_BAUMGARTE; index-2 needs h alpha <= 2 */
     hs_real beta;     /* Baumgarte beta (1/s^2), > 0 with HS_STAB_BAUMGARTE and index-1 */
     hs_real fd_rel;   /* relative finite-difference increment (dimensionless), > 0 */
+    hs_real spook_eps;            /* SPOOK compliance epsilon (m/N for a length constraint), >= 0;
+                                   * default 1e-8 (seed 000) */
+    hs_real spook_tau_h;          /* SPOOK relaxation tau / h (dimensionless), > 0; default 2 */
+    const hs_real *spook_eps_c;   /* (nc) per-constraint epsilon, or NULL = spook_eps for all */
+    const hs_real *spook_tau_h_c; /* (nc) per-constraint tau / h, or NULL = spook_tau_h for all */
     hs_ls_kind linsys;            /* linear-system backend: auto (default), dense, sparse */
     const hs_ls_backend *sparse;  /* the sparse backend auto/sparse may use; NULL = none */
 } hs_stepper_def;
@@ -83,7 +91,7 @@ int hs_stepper_def_validate(const hs_stepper_def *def, const hs_model *m);
  *   NFP of the projection system (0 when the configuration has none)
  * Ints: NBLK the model's block list, NIK/NI1/NIP pivots of the factors, NSK/NS1/NSP the
  * sparse analyses, NTMP scratch used only by init (sparse analysis). */
-#define HS_STEPPER_REAL_LIST(X, NQ, NC, NZ, N, NA, NG, NAJ, NFK, NF1, NFP) \
+#define HS_STEPPER_REAL_LIST(X, NQ, NC, NZ, N, NA, NG, NAJ, NFK, NF1, NFP, NCC, NUP) \
     X(q, NQ, "committed positions") \
     X(u, NQ, "committed velocities") \
     X(z, NZ, "committed auxiliary states") \
@@ -115,7 +123,9 @@ int hs_stepper_def_validate(const hs_stepper_def *def, const hs_model *m);
     X(c1, NC, "temporary") \
     X(c2, NC, "temporary") \
     X(c3, NC, "temporary") \
-    X(dz, NZ, "auxiliary state derivative")
+    X(dz, NZ, "auxiliary state derivative") \
+    X(creg, NCC, "SPOOK: -Sigma of eq. 27 packed by the constraint blocks' diagonal blocks") \
+    X(ups, NUP, "SPOOK: Upsilon of eq. 27 per constraint")
 
 #define HS_STEPPER_INT_LIST(X, NBLK, NIK, NI1, NIP, NSK, NS1, NSP, NTMP) \
     X(blk, NBLK, "the model's block list (hs_blocks points into it)") \
@@ -135,7 +145,7 @@ int hs_stepper_def_validate(const hs_stepper_def *def, const hs_model *m);
 #define HS_STEPPER_REALS(nq, nc, nz) \
     (0 HS_STEPPER_REAL_LIST(HS__WS_SUM, (nq), (nc), (nz), ((nq) + (nc)), (nq) * (nq), \
                             (nc) * (nq), (nq) * (nq), ((nq) + (nc)) * ((nq) + (nc)), \
-                            (nq) * (nq), ((nq) + (nc)) * ((nq) + (nc))))
+                            (nq) * (nq), ((nq) + (nc)) * ((nq) + (nc)), (nc) * (nc), (nc)))
 /* Ints of workspace for sizes nq, nc (upper bound as above, any block list the model declares). */
 #define HS_STEPPER_INTS(nq, nc) \
     (0 HS_STEPPER_INT_LIST(HS__WS_SUM, 8 + ((nq) + 1) + ((nc) + 1) + 2 * (nq) * (nq) \
@@ -174,6 +184,7 @@ typedef enum hs_stage {
     HS_STAGE_PROJECT_VELOCITIES,/* factor at q_{n+1}, velocity projection */
     HS_STAGE_GGL_FACTOR,        /* GGL: factor at q_{n+1} for the next step */
     HS_STAGE_CHECK,             /* every new value finite */
+    HS_STAGE_SPOOK_RHS,         /* SPOOK: the constraint rows of eq. 29 (t = -4/h Ups g + Ups G v) */
     HS_STAGE_COUNT
 } hs_stage;
 #define HS_STEPPER_MAX_STAGES 16
@@ -189,7 +200,7 @@ typedef struct hs_stepper {
     hs_real t0;             /* time of the last init/set_state (s); t = t0 + k h avoids summing h */
     uint64_t k;             /* steps since the last init/set_state */
 #define HS__WS_RFIELD(name, count, what) hs_real *name; /* what */
-    HS_STEPPER_REAL_LIST(HS__WS_RFIELD, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    HS_STEPPER_REAL_LIST(HS__WS_RFIELD, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
 #undef HS__WS_RFIELD
 #define HS__WS_IFIELD(name, count, what) int *name;
     HS_STEPPER_INT_LIST(HS__WS_IFIELD, 0, 0, 0, 0, 0, 0, 0, 0)
@@ -202,7 +213,7 @@ typedef struct hs_stepper {
     unsigned char plan[HS_STEPPER_MAX_STAGES]; /* hs_stage of each stage, in order */
     int nplan;              /* stages in the plan */
     /* configuration flags derived once at init */
-    int index2, ggl, velfirst, two_stage, keep_p, use_jac, analytic;
+    int index2, ggl, velfirst, two_stage, keep_p, use_jac, analytic, spook;
     hs_real cu, cq;         /* coefficients of h fu and h^2 fq in A */
     hs_stepper_stats stats;
 } hs_stepper;
@@ -235,7 +246,7 @@ int hs_stepper_outputs(const hs_stepper *s, const hs_real *in, hs_real *y);
  * after every step it gives the pinned trajectory hash `trajectory-hash ...`. */
 uint64_t hs_stepper_hash(const hs_stepper *s, uint64_t h);
 
-/* Short names used by the CLI: "explicit", "symplectic", "j1", "j2", "j3", "jexact". */
+/* Short names used by the CLI: "explicit", "symplectic", "j1", "j2", "j3", "jexact", "spook". */
 const char *hs_method_name(hs_method m);
 /* "index1", "index2", "ggl". */
 const char *hs_form_name(hs_form f);

@@ -46,7 +46,8 @@ typedef enum hs_status {
     HS_E_STATE = -15,          /* initial state not finite */
     HS_E_NOT_INIT = -16,       /* stepper used before a successful init */
     HS_E_UNKNOWN_PARAM = -17,  /* parameter name not in the model's table */
-    HS_E_DEF_LINSYS = -18      /* unknown linear-system backend, or sparse without a backend */
+    HS_E_DEF_LINSYS = -18,     /* unknown linear-system backend, or sparse without a backend */
+    HS_E_DEF_SPOOK = -19       /* spook with another form or a stabilization, eps < 0 or tau/h <= 0 */
 } hs_status;
 
 /* Short English text for a status code; never NULL. */

@@ -30,7 +30,7 @@
 #define MAX_PARAMS 16
 #define LAT_BINS 10000u      /* 1 us bins: 0..10 ms, like cyclictest -h 10000 */
 #define EXEC_BINS 100000u    /* 10 ns bins: 0..1 ms */
-#define RING_CAP 8192u       /* 8 s of telemetry at 1 kHz */
+#define RING_CAP 4096u       /* 4 s of telemetry at 1 kHz (the logger drains it every 5 ms) */
 #define FLUSH_NS 50000000    /* the CSV reaches the file at least every 50 ms */
 #define SILENCE_NS 1000000000 /* warn when no ECU frame was applied for 1 s */
 

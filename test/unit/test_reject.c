@@ -140,6 +140,10 @@ static void def_rejects(void)
             hs_stepper_def d = d0;
             d.method = (hs_method)me;
             d.form = (hs_form)fo;
+            if (d.method == HS_METHOD_SPOOK) { /* velocity level, its own stabilization */
+                if (d.form != HS_FORM_INDEX2) continue;
+                d.stab = HS_STAB_NONE;
+            }
             CHECK(hs_stepper_workspace(&d, &t.m, &nr, &ni) == HS_OK);
             CHECK(nr <= (size_t)HS_STEPPER_REALS(2, 1, 1) && ni <= (size_t)HS_STEPPER_INTS(2, 1));
         }
