@@ -74,6 +74,7 @@ sim-test: $(BUILD)/hilstep-sim
 -include test/figures/figures.mk
 -include test/peers/peers.mk
 -include test/mb/mb.mk
+-include test/soak/soak.mk
 
 test: check-tools
 	@sh test/run_suites.sh $(TEST_SUITES)

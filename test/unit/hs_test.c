@@ -88,6 +88,7 @@ static const entry tests[] = {
     {"reject", test_reject},
     {"hash", test_hash},
     {"models", test_models},
+    {"issue8", test_issue8},
 };
 
 int hs_test_main(int quick)

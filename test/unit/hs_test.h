@@ -44,5 +44,6 @@ void test_pendulum(void);
 void test_reject(void);
 void test_hash(void);
 void test_models(void);
+void test_issue8(void);
 
 #endif
