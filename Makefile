@@ -21,7 +21,7 @@ RT_SRC    := $(wildcard rt/*.c)
 MODEL_SRC := $(wildcard model/*.c)
 CORE_SRC  := $(RT_SRC) $(MODEL_SRC)
 
-.PHONY: all run test bench clean check-tools host-test asan-test float-test lint-test
+.PHONY: all run run-main test test-suites bench clean check-tools host-test asan-test float-test lint-test
 all: $(BUILD)/hilstep-sim
 
 # ---- host objects of rt/ and model/ (freestanding flags) ----
@@ -76,11 +76,22 @@ sim-test: $(BUILD)/hilstep-sim
 -include test/mb/mb.mk
 -include test/soak/soak.mk
 
-test: check-tools
+# `make test` and `make run` install what they need first, as the first command of their own
+# recipe and before the sub-make that compiles anything: as a prerequisite (even order-only)
+# make would be free to build other prerequisites first. test/linux/setup_test.sh checks it.
+test:
+	@sh test/install_deps.sh
+	@$(MAKE) --no-print-directory test-suites
+
+test-suites:
 	@sh test/run_suites.sh $(TEST_SUITES)
 
 check-tools:
 	@sh test/install_deps.sh
+
+run:
+	@sh test/install_deps.sh
+	@$(MAKE) --no-print-directory run-main
 
 $(BUILD)/hilstep-bench: test/bench/bench.c $(CORE_OBJ)
 	$(CC) $(CFLAGS_HOST) test/bench/bench.c $(CORE_OBJ) -o $@ -lm
@@ -90,7 +101,7 @@ bench: $(BUILD)/hilstep-bench
 
 # Until a platform fragment defines the real-time main job, run the car axle offline.
 ifndef RUN_DEFINED
-run: $(BUILD)/hilstep-sim
+run-main: $(BUILD)/hilstep-sim
 	$(BUILD)/hilstep-sim --model car_axle --method j2 --form index2 --stab projection --h 1e-3 --t 3 --hash
 endif
 

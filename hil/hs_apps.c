@@ -30,8 +30,26 @@ const hs_signal_map hs_map_circular_track_ecu = {
     "circular_track_ecu", circular_track_ecu,
     (int)(sizeof circular_track_ecu / sizeof circular_track_ecu[0])};
 
+/* Car axle (IVP test set units): the road input is an extra height under the right wheel's
+ * spring, limited to the spring's rest length 0.5 so the spring never inverts; stale after 20
+ * frames, then flat road. Safe outputs are the rest configuration (springs at rest, no force). */
+static const hs_signal car_axle_plant[] = {
+    {"road_dy", "m", HS_SIG_IN, 1.0, 0.0, -0.5, 0.5, 0.0, 20},
+    {"xl", "m", HS_SIG_OUT, 1.0, 0.0, -1.0e3, 1.0e3, 0.0, 0},
+    {"yl", "m", HS_SIG_OUT, 1.0, 0.0, -1.0e3, 1.0e3, 0.5, 0},
+    {"xr", "m", HS_SIG_OUT, 1.0, 0.0, -1.0e3, 1.0e3, 1.0, 0},
+    {"yr", "m", HS_SIG_OUT, 1.0, 0.0, -1.0e3, 1.0e3, 0.5, 0},
+    {"F_left", "N", HS_SIG_OUT, 1.0, 0.0, -1.0e6, 1.0e6, 0.0, 0},
+    {"F_right", "N", HS_SIG_OUT, 1.0, 0.0, -1.0e6, 1.0e6, 0.0, 0},
+};
+const hs_signal_map hs_map_car_axle_plant = {
+    "car_axle", car_axle_plant, (int)(sizeof car_axle_plant / sizeof car_axle_plant[0])};
+
 const hs_signal_map *hs_plant_map_find(const char *name)
 {
-    if (name && strcmp(name, "circular_track") == 0) return &hs_map_circular_track_plant;
+    static const hs_signal_map *const maps[] = {&hs_map_circular_track_plant,
+                                                &hs_map_car_axle_plant};
+    for (size_t i = 0; name && i < sizeof maps / sizeof maps[0]; ++i)
+        if (strcmp(name, maps[i]->app) == 0) return maps[i];
     return NULL;
 }

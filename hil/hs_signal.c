@@ -158,6 +158,12 @@ int hs_rx_tick(hs_rx *rx, hs_real *in)
     return fresh;
 }
 
+void hs_rx_finish(hs_rx *rx)
+{
+    if (rx->pending) rx->st.unapplied++;
+    rx->pending = 0;
+}
+
 uint64_t hs_rx_rejected_total(const hs_rx *rx)
 {
     uint64_t t = 0;

@@ -46,7 +46,8 @@ int hs_signal_map_check(const hs_signal_map *map, int nin, int nout, char *why, 
 int hs_signal_map_count(const hs_signal_map *map, hs_sig_dir dir);
 
 /* Receive-side counters; every datagram offered lands in exactly one of rejected[1..] or
- * accepted, and every accepted frame ends up in exactly one of used or superseded. */
+ * accepted, and every accepted frame ends up in exactly one of used, superseded or (after
+ * hs_rx_finish) unapplied. */
 typedef struct hs_rx_stats {
     uint64_t datagrams;                /* datagrams offered */
     uint64_t accepted;                 /* passed every check (rejected[HS_RX_OK] mirrors it) */
@@ -58,6 +59,7 @@ typedef struct hs_rx_stats {
     uint64_t peer_restarts;            /* session changes after the first accepted frame */
     uint64_t stale_frames;             /* ticks with at least one input on its fallback value */
     uint64_t fresh_ticks;              /* ticks that applied a fresh frame */
+    uint64_t unapplied;                /* accepted after the last tick: the run ended first */
 } hs_rx_stats;
 
 /* The receiving end of one link, sized statically. */
@@ -94,6 +96,9 @@ int hs_rx_offer(hs_rx *rx, const uint8_t *buf, size_t len, int from_peer);
  * is older than its stale_limit, and copies the n current values into in (may be NULL).
  * Returns 1 when a fresh frame was applied, 0 otherwise. */
 int hs_rx_tick(hs_rx *rx, hs_real *in);
+
+/* At the end of the run, after the last drain: a frame still pending is counted unapplied. */
+void hs_rx_finish(hs_rx *rx);
 
 /* Total datagrams rejected for any reason. */
 uint64_t hs_rx_rejected_total(const hs_rx *rx);

@@ -20,7 +20,31 @@ static const hs_param_info params[] = {
     {"r", offsetof(hs_car_axle_params, r), HS_R(0.1), HS_R(0.0), HS_R(1e3), "road bump amplitude (< L)"},
     {"w", offsetof(hs_car_axle_params, w), HS_R(10.0), HS_R(0.0), HS_R(1e4), "road bump angular frequency"},
     {"g", offsetof(hs_car_axle_params, g), HS_R(1.0), HS_R(-1e3), HS_R(1e3), "gravity"},
+    {"external", offsetof(hs_car_axle_params, external), HS_R(0.0), HS_R(0.0), HS_R(1.0),
+     "1: road excitation input 0 (HIL), added to the bump under the right wheel's spring"},
 };
+
+static const char *const in_names[] = {"road_dy (m)"};
+static const char *const out_names[] = {"xl (m)", "yl (m)", "xr (m)", "yr (m)",
+                                        "F_left (N)", "F_right (N)"};
+
+/* With external = 1 the instance has the road input; without, callers keep passing no inputs
+ * (the published problem, hilstep-sim, the pinned hashes). */
+static int dims(const hs_model *m, hs_dims *d)
+{
+    d->nq = HS_CAR_AXLE_NQ;
+    d->nc = HS_CAR_AXLE_NC;
+    d->nz = HS_CAR_AXLE_NZ;
+    d->nin = P(m)->external == HS_R(1.0) ? 1 : 0;
+    d->nout = 6;
+    return HS_OK;
+}
+
+/* Extra road height under the right wheel's spring (m): the HIL input, 0 without one. */
+static hs_real road_dy(const hs_model *m, const hs_real *in)
+{
+    return (P(m)->external == HS_R(1.0) && in) ? in[0] : HS_R(0.0);
+}
 
 /* Road excitation point and its first two time derivatives. */
 typedef struct road { hs_real xb, yb, xb1, yb1, xb2, yb2; } road;
@@ -71,12 +95,13 @@ static int mass(const hs_model *m, hs_real t, const hs_real *q, hs_real *M)
 static int force(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
                  const hs_real *z, const hs_real *in, hs_real *f)
 {
-    (void)u; (void)z; (void)in;
+    (void)u; (void)z;
     const hs_car_axle_params *p = P(m);
     road r = road_at(p, t);
     hs_real K = kmass(p);
     hs_real Ll = hs_sqrt(q[0] * q[0] + q[1] * q[1]);
-    hs_real ex = q[2] - r.xb, ey = q[3] - r.yb;
+    /* + 0 without an input: the same bits as the published problem. */
+    hs_real ex = q[2] - r.xb, ey = q[3] - (r.yb + road_dy(m, in));
     hs_real Lr = hs_sqrt(ex * ex + ey * ey);
     if (!(Ll > HS_R(0.0)) || !(Lr > HS_R(0.0))) return HS_E_MODEL; /* spring of zero length */
     f[0] = (p->L0 - Ll) * q[0] / Ll;
@@ -101,12 +126,12 @@ static void spring_jac(hs_real L0, hs_real px, hs_real py, hs_real *fq, int o)
 static int force_jac(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
                      const hs_real *z, const hs_real *in, hs_real *fq, hs_real *fu)
 {
-    (void)u; (void)z; (void)in;
+    (void)u; (void)z;
     const hs_car_axle_params *p = P(m);
     road r = road_at(p, t);
     for (int i = 0; i < 16; ++i) { fq[i] = HS_R(0.0); fu[i] = HS_R(0.0); }
     spring_jac(p->L0, q[0], q[1], fq, 0);
-    spring_jac(p->L0, q[2] - r.xb, q[3] - r.yb, fq, 2);
+    spring_jac(p->L0, q[2] - r.xb, q[3] - (r.yb + road_dy(m, in)), fq, 2);
     return HS_OK;
 }
 
@@ -140,6 +165,21 @@ static int gamma_fn(const hs_model *m, hs_real t, const hs_real *q, const hs_rea
     return HS_OK;
 }
 
+/* Outputs: wheel positions (m) and the spring forces along each spring, compression
+ * positive (N; spring constant 1 in the test set's units). */
+static int output(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
+                  const hs_real *z, const hs_real *in, hs_real *y)
+{
+    (void)u; (void)z;
+    const hs_car_axle_params *p = P(m);
+    road r = road_at(p, t);
+    hs_real ex = q[2] - r.xb, ey = q[3] - (r.yb + road_dy(m, in));
+    for (int i = 0; i < 4; ++i) y[i] = q[i];
+    y[4] = p->L0 - hs_sqrt(q[0] * q[0] + q[1] * q[1]);
+    y[5] = p->L0 - hs_sqrt(ex * ex + ey * ey);
+    return HS_OK;
+}
+
 /* K = d(G^T lambda)/dq: the road constraint is linear in q (K = 0); the axle length gives
  * d(2 lambda_2 (d, -d))/dq = 2 lambda_2 [[I, -I], [-I, I]], d = (xl - xr, yl - yr). */
 static int curvature(const hs_model *m, hs_real t, const hs_real *q, const hs_real *lambda,
@@ -157,7 +197,9 @@ static int curvature(const hs_model *m, hs_real t, const hs_real *q, const hs_re
 
 /* Kinetic energy K |u|^2 / 2, the two springs (unit stiffness, (|s| - L0)^2 / 2) and gravity
  * K g (yl + yr). The road moves the right spring's anchor and the rheonomic constraint, so E
- * is not conserved unless r = 0 (or w = 0): the difference is the work done by the road. */
+ * is not conserved unless r = 0 (or w = 0): the difference is the work done by the road.
+ * energy() sees no inputs: with external = 1 the right spring is measured from the road
+ * without the HIL's extra height, so E then also omits what that input changes. */
 static int energy(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
                   const hs_real *z, hs_real *E)
 {
@@ -179,11 +221,13 @@ const hs_model_type hs_car_axle_type = {
     .nq = HS_CAR_AXLE_NQ,
     .nc = HS_CAR_AXLE_NC,
     .nz = HS_CAR_AXLE_NZ,
-    .nin = 0,
-    .nout = 0,
+    .nin = 1,
+    .nout = 6,
     .params = params,
     .nparams = (int)(sizeof params / sizeof params[0]),
     .param_size = sizeof(hs_car_axle_params),
+    .in_names = in_names,
+    .out_names = out_names,
     .check = check,
     .initial = initial,
     .mass = mass,
@@ -191,6 +235,8 @@ const hs_model_type hs_car_axle_type = {
     .force_jac = force_jac,
     .constraint = constraint,
     .gamma = gamma_fn,
+    .output = output,
+    .dims = dims,
     .curvature = curvature,
     .energy = energy,
 };

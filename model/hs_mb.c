@@ -6,6 +6,14 @@
 
 /* ---- the model type's functions ---- */
 
+/* Translational coordinates of a body kind. */
+static int trans_count(hs_mb_body_kind k)
+{
+    int n = 3;
+    if (k == HS_MB_POINT2 || k == HS_MB_PLANAR) { n = 2; }
+    return n;
+}
+
 static int mb_check(const hs_model *m)
 {
     return (m->desc && MB(m)->desc) ? HS_OK : HS_E_MODEL_PARAM;
@@ -16,8 +24,8 @@ static void initial_state(const hs_mb_model *mb, hs_real *q, hs_real *u)
     const hs_mb_desc *D = mb->desc;
     for (int b = 0; b < D->nbodies; ++b) {
         const hs_mb_body *B = &D->bodies[b];
-        hs_real *x = q + mb->qoff[b], *v = u + mb->qoff[b];
-        const int nt = B->kind == HS_MB_POINT2 || B->kind == HS_MB_PLANAR ? 2 : 3;
+        hs_real *x = &q[mb->qoff[b]], *v = &u[mb->qoff[b]];
+        const int nt = trans_count(B->kind);
         for (int i = 0; i < nt; ++i) { x[i] = B->pos[i]; v[i] = B->vel[i]; }
         if (B->kind == HS_MB_PLANAR) {
             x[2] = B->rot[0];
@@ -30,18 +38,20 @@ static void initial_state(const hs_mb_model *mb, hs_real *q, hs_real *u)
             v[4] = HS_R(0.5) * (p[0] * w[0] + p[2] * w[2] - p[3] * w[1]);
             v[5] = HS_R(0.5) * (p[0] * w[1] + p[3] * w[0] - p[1] * w[2]);
             v[6] = HS_R(0.5) * (p[0] * w[2] + p[1] * w[1] - p[2] * w[0]);
+        } else {
+            /* nothing else to do for the other kinds */
         }
     }
 }
 
-static int mb_initial(const hs_model *m, hs_real t0, hs_real *q, hs_real *u, hs_real *z)
+int hs_mb_fn_initial(const hs_model *m, hs_real t0, hs_real *q, hs_real *u, hs_real *z)
 {
     (void)t0; (void)z;
     initial_state(MB(m), q, u);
     return HS_OK;
 }
 
-static int mb_mass(const hs_model *m, hs_real t, const hs_real *q, hs_real *M)
+int hs_mb_fn_mass(const hs_model *m, hs_real t, const hs_real *q, hs_real *M)
 {
     (void)t;
     const hs_mb_model *mb = MB(m);
@@ -49,12 +59,12 @@ static int mb_mass(const hs_model *m, hs_real t, const hs_real *q, hs_real *M)
     mb_qq_zero(mb, M);
     for (int b = 0; b < D->nbodies; ++b) {
         const hs_mb_body *B = &D->bodies[b];
-        const int nt = B->kind == HS_MB_POINT2 || B->kind == HS_MB_PLANAR ? 2 : 3;
+        const int nt = trans_count(B->kind);
         for (int i = 0; i < nt; ++i) mb_qq_add(mb, M, b, i, b, i, B->mass);
         if (B->kind == HS_MB_PLANAR) {
             mb_qq_add(mb, M, b, 2, b, 2, B->inertia[2]);
         } else if (B->kind == HS_MB_SPATIAL) {
-            const hs_real *p = q + mb->qoff[b] + 3;
+            const hs_real *p = &q[mb->qoff[b] + 3];
             const hs_real kk = HS_R(4.0) * (B->inertia[0] + B->inertia[1] + B->inertia[2]) / HS_R(3.0);
             hs_real G[3][4];
             mb_quat_G(p, G);
@@ -64,39 +74,40 @@ static int mb_mass(const hs_model *m, hs_real t, const hs_real *q, hs_real *M)
                     for (int r = 0; r < 3; ++r) a += G[r][i] * B->inertia[r] * G[r][j];
                     mb_qq_add(mb, M, b, 3 + i, b, 3 + j, HS_R(4.0) * a + kk * p[i] * p[j]);
                 }
+        } else {
+            /* nothing else to do for the other kinds */
         }
     }
     return HS_OK;
 }
 
-static int mb_force(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
+int hs_mb_fn_force(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
                     const hs_real *z, const hs_real *in, hs_real *f)
 {
     (void)z;
     return mb_forces(MB(m), t, q, u, in, f, NULL, NULL);
 }
 
-static int mb_force_jac(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
+int hs_mb_fn_force_jac(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
                         const hs_real *z, const hs_real *in, hs_real *fq, hs_real *fu)
 {
     (void)z;
-    hs_real f[HS_MB_MAX_NQ];
-    return mb_forces(MB(m), t, q, u, in, f, fq, fu);
+    return mb_forces(MB(m), t, q, u, in, NULL, fq, fu);
 }
 
-static int mb_constraint_fn(const hs_model *m, hs_real t, const hs_real *q, hs_real *g,
+int hs_mb_fn_constraint(const hs_model *m, hs_real t, const hs_real *q, hs_real *g,
                             hs_real *G, hs_real *gt)
 {
     return mb_constraint(MB(m), t, q, g, G, gt);
 }
 
-static int mb_gamma_fn(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
+int hs_mb_fn_gamma(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
                        hs_real *gam)
 {
     return mb_gamma(MB(m), t, q, u, gam);
 }
 
-static int mb_curvature_fn(const hs_model *m, hs_real t, const hs_real *q, const hs_real *lambda,
+int hs_mb_fn_curvature(const hs_model *m, hs_real t, const hs_real *q, const hs_real *lambda,
                            hs_real *K)
 {
     return mb_curvature(MB(m), t, q, lambda, K);
@@ -115,25 +126,27 @@ hs_real hs_mb_energy(const hs_mb_model *mb, const hs_real *q, const hs_real *u)
     hs_real T = HS_R(0.0);
     for (int b = 0; b < D->nbodies; ++b) {
         const hs_mb_body *B = &D->bodies[b];
-        const hs_real *x = q + mb->qoff[b], *v = u + mb->qoff[b];
-        const int nt = B->kind == HS_MB_POINT2 || B->kind == HS_MB_PLANAR ? 2 : 3;
+        const hs_real *x = &q[mb->qoff[b]], *v = &u[mb->qoff[b]];
+        const int nt = trans_count(B->kind);
         for (int i = 0; i < nt; ++i) T += HS_R(0.5) * B->mass * v[i] * v[i];
         if (B->kind == HS_MB_PLANAR) {
             T += HS_R(0.5) * B->inertia[2] * v[2] * v[2];
         } else if (B->kind == HS_MB_SPATIAL) {
             /* 1/2 w_b^T J w_b with w_b = 2 G(p) p' (the augmentation vanishes on p.p' = 0) */
             hs_real G[3][4];
-            mb_quat_G(x + 3, G);
+            mb_quat_G(&x[3], G);
             for (int r = 0; r < 3; ++r) {
                 const hs_real w = HS_R(2.0) * (G[r][0] * v[3] + G[r][1] * v[4] + G[r][2] * v[5] + G[r][3] * v[6]);
                 T += HS_R(0.5) * B->inertia[r] * w * w;
             }
+        } else {
+            /* nothing else to do for the other kinds */
         }
     }
     return T + mb_potential(mb, HS_R(0.0), q);
 }
 
-static int mb_energy_fn(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
+int hs_mb_fn_energy(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
                         const hs_real *z, hs_real *E)
 {
     (void)z;
@@ -166,7 +179,7 @@ static int output_count(const hs_mb_model *mb, const hs_mb_output *o)
     }
 }
 
-static int mb_output_fn(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
+int hs_mb_fn_output(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
                         const hs_real *z, const hs_real *in, hs_real *y)
 {
     (void)z; (void)in;
@@ -178,20 +191,20 @@ static int mb_output_fn(const hs_model *m, hs_real t, const hs_real *q, const hs
         switch (o->kind) {
         case HS_MB_OUT_POS: {
             const int b = o->index, n = output_count(mb, o);
-            for (int j = 0; j < n; ++j) y[k++] = q[mb->qoff[b] + j];
+            for (int j = 0; j < n; ++j) { y[k] = q[mb->qoff[b] + j]; ++k; }
             break;
         }
         case HS_MB_OUT_VEL: {
             const int b = o->index;
-            const hs_real *v = u + mb->qoff[b];
+            const hs_real *v = &u[mb->qoff[b]];
             if (D->bodies[b].kind == HS_MB_SPATIAL) {
                 hs_real E[3][4];
-                mb_quat_E(q + mb->qoff[b] + 3, E);
-                for (int j = 0; j < 3; ++j) y[k++] = v[j];
+                mb_quat_E(&q[mb->qoff[b] + 3], E);
+                for (int j = 0; j < 3; ++j) { y[k] = v[j]; ++k; }
                 for (int r = 0; r < 3; ++r)
-                    y[k++] = HS_R(2.0) * (E[r][0] * v[3] + E[r][1] * v[4] + E[r][2] * v[5] + E[r][3] * v[6]);
+                    { y[k] = HS_R(2.0) * (E[r][0] * v[3] + E[r][1] * v[4] + E[r][2] * v[5] + E[r][3] * v[6]); ++k; }
             } else {
-                for (int j = 0; j < mb->bnq[b]; ++j) y[k++] = v[j];
+                for (int j = 0; j < mb->bnq[b]; ++j) { y[k] = v[j]; ++k; }
             }
             break;
         }
@@ -205,9 +218,9 @@ static int mb_output_fn(const hs_model *m, hs_real t, const hs_real *q, const hs
                 hs_real d[3];
                 for (int j = 0; j < 3; ++j) d[j] = ka.r[j] - kb.r[j];
                 const hs_real g = hs_sqrt(mb_dot3(d, d));
-                y[k++] = g;
+                { y[k] = g; ++k; }
             } else if (J->kind == HS_MB_REVOLUTE || (J->kind == HS_MB_DRIVER && J->coord == 0)) {
-                y[k++] = q[mb->qoff[J->a.body] + 2] - (J->b.body >= 0 ? q[mb->qoff[J->b.body] + 2] : HS_R(0.0));
+                { y[k] = q[mb->qoff[J->a.body] + 2] - (J->b.body >= 0 ? q[mb->qoff[J->b.body] + 2] : HS_R(0.0)); ++k; }
             } else {
                 /* travel (a - b) . axis: prismatic along b's axis, driver along the ground axis */
                 const hs_mb_row *R = &mb->rows[mb->jrow[o->index + 1] - 1];
@@ -220,14 +233,14 @@ static int mb_output_fn(const hs_model *m, hs_real t, const hs_real *q, const hs
                 mb_point_kin(mb, &ax, t, q, NULL, &k4[2]);
                 hs_real d[3];
                 for (int j = 0; j < 3; ++j) d[j] = k4[0].r[j] - k4[1].r[j];
-                y[k++] = mb_dot3(d, k4[2].r);
+                { y[k] = mb_dot3(d, k4[2].r); ++k; }
             }
             break;
         }
         case HS_MB_OUT_ENERGY: {
             hs_real E;
-            mb_energy_fn(m, t, q, u, NULL, &E);
-            y[k++] = E;
+            (void)hs_mb_fn_energy(m, t, q, u, NULL, &E);
+            { y[k] = E; ++k; }
             break;
         }
         default:
@@ -273,12 +286,12 @@ int hs_mb_reactions(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs
         if (D->bodies[b].kind == HS_MB_SPATIAL) {
             /* a ground-frame torque tau gives Q_p = 2 E(p)^T tau, and E E^T = I on |p| = 1 */
             hs_real E[3][4];
-            mb_quat_E(q + mb->qoff[b] + 3, E);
-            for (int i = 0; i < 3; ++i) out[k++] = Q[i];
+            mb_quat_E(&q[mb->qoff[b] + 3], E);
+            for (int i = 0; i < 3; ++i) { out[k] = Q[i]; ++k; }
             for (int r = 0; r < 3; ++r)
-                out[k++] = HS_R(0.5) * (E[r][0] * Q[3] + E[r][1] * Q[4] + E[r][2] * Q[5] + E[r][3] * Q[6]);
+                { out[k] = HS_R(0.5) * (E[r][0] * Q[3] + E[r][1] * Q[4] + E[r][2] * Q[5] + E[r][3] * Q[6]); ++k; }
         } else {
-            for (int i = 0; i < w; ++i) out[k++] = Q[i];
+            for (int i = 0; i < w; ++i) { out[k] = Q[i]; ++k; }
         }
     }
     return HS_OK;
@@ -291,7 +304,7 @@ static void put_str(char *dst, int cap, const char *a, const char *b, const char
     int n = 0;
     const char *parts[3] = {a, b, c};
     for (int p = 0; p < 3; ++p)
-        for (const char *s = parts[p]; s && *s && n < cap - 1; ++s) dst[n++] = *s;
+        for (const char *s = parts[p]; s && *s && n < cap - 1; ++s) { dst[n] = *s; ++n; }
     dst[n] = 0;
 }
 
@@ -315,16 +328,21 @@ static int planar_or_ground(const hs_mb_desc *D, int b)
     return b < 0 || D->bodies[b].kind == HS_MB_PLANAR;
 }
 
-static const char *const POS_NAMES[4][7] = {
-    {".x (m)", ".y (m)", ".theta (rad)"},
-    {".x (m)", ".y (m)", ".z (m)", ".p0 (1)", ".p1 (1)", ".p2 (1)", ".p3 (1)"},
-    {".x (m)", ".y (m)"},
-    {".x (m)", ".y (m)", ".z (m)"}};
-static const char *const VEL_NAMES[4][6] = {
-    {".vx (m/s)", ".vy (m/s)", ".w (rad/s)"},
-    {".vx (m/s)", ".vy (m/s)", ".vz (m/s)", ".wx (rad/s)", ".wy (rad/s)", ".wz (rad/s)"},
-    {".vx (m/s)", ".vy (m/s)"},
-    {".vx (m/s)", ".vy (m/s)", ".vz (m/s)"}};
+/* Signal name suffix j of a position (pos = 1) or velocity output of a body kind. */
+static const char *signal_suffix(int pos, hs_mb_body_kind k, int j)
+{
+    static const char *const POS_NAMES[4][7] = {
+        {".x (m)", ".y (m)", ".theta (rad)", "", "", "", ""},
+        {".x (m)", ".y (m)", ".z (m)", ".p0 (1)", ".p1 (1)", ".p2 (1)", ".p3 (1)"},
+        {".x (m)", ".y (m)", "", "", "", "", ""},
+        {".x (m)", ".y (m)", ".z (m)", "", "", "", ""}};
+    static const char *const VEL_NAMES[4][6] = {
+        {".vx (m/s)", ".vy (m/s)", ".w (rad/s)", "", "", ""},
+        {".vx (m/s)", ".vy (m/s)", ".vz (m/s)", ".wx (rad/s)", ".wy (rad/s)", ".wz (rad/s)"},
+        {".vx (m/s)", ".vy (m/s)", "", "", "", ""},
+        {".vx (m/s)", ".vy (m/s)", ".vz (m/s)", "", "", ""}};
+    return pos ? POS_NAMES[k][j] : VEL_NAMES[k][j];
+}
 
 int hs_mb_compile(const hs_mb_desc *D, hs_mb_model *mb, int packed, int *bad_index)
 {
@@ -413,7 +431,8 @@ int hs_mb_compile(const hs_mb_desc *D, hs_mb_model *mb, int packed, int *bad_ind
         case HS_MB_EXTTORQUE: {
             if (E->a.body < 0) return HS_E_MODEL_PARAM;
             const hs_mb_body_kind k = D->bodies[E->a.body].kind;
-            const int w = k == HS_MB_PLANAR ? 1 : k == HS_MB_SPATIAL ? 3 : 0;
+            int w = 0;
+            if (k == HS_MB_PLANAR) { w = 1; } else if (k == HS_MB_SPATIAL) { w = 3; } else { w = 0; }
             if (w == 0 || E->in0 < 0 || E->in0 + w > D->nin) return HS_E_MODEL_PARAM;
             break;
         }
@@ -436,8 +455,8 @@ int hs_mb_compile(const hs_mb_desc *D, hs_mb_model *mb, int packed, int *bad_ind
             char *dst = mb->out_buf[nout + j];
             const int cap = (int)sizeof mb->out_buf[0];
             switch (o->kind) {
-            case HS_MB_OUT_POS: put_str(dst, cap, D->bodies[o->index].name, POS_NAMES[D->bodies[o->index].kind][j], NULL); break;
-            case HS_MB_OUT_VEL: put_str(dst, cap, D->bodies[o->index].name, VEL_NAMES[D->bodies[o->index].kind][j], NULL); break;
+            case HS_MB_OUT_POS: put_str(dst, cap, D->bodies[o->index].name, signal_suffix(1, D->bodies[o->index].kind, j), NULL); break;
+            case HS_MB_OUT_VEL: put_str(dst, cap, D->bodies[o->index].name, signal_suffix(0, D->bodies[o->index].kind, j), NULL); break;
             case HS_MB_OUT_COORD: {
                 const hs_mb_joint *J = &D->joints[o->index];
                 const int ang = J->kind == HS_MB_REVOLUTE || (J->kind == HS_MB_DRIVER && J->coord == 0);
@@ -461,11 +480,11 @@ int hs_mb_compile(const hs_mb_desc *D, hs_mb_model *mb, int packed, int *bad_ind
     }
     /* set values of prismatic and fixed joints: the initial relative configuration */
     {
-        hs_real q0[HS_MB_MAX_NQ], u0[HS_MB_MAX_NQ], g[HS_MB_MAX_NC];
+        hs_real *q0 = mb->scratch, *u0 = &mb->scratch[HS_MB_MAX_NQ], *g = &mb->scratch[2 * HS_MB_MAX_NQ];
         initial_state(mb, q0, u0);
         const int keep = mb->packed;
         mb->packed = 0;
-        mb_constraint(mb, HS_R(0.0), q0, g, NULL, NULL);
+        (void)mb_constraint(mb, HS_R(0.0), q0, g, NULL, NULL);
         mb->packed = keep;
         for (int r = 0; r < mb->nrow; ++r) {
             const int j = mb->rows[r].joint;
@@ -475,16 +494,17 @@ int hs_mb_compile(const hs_mb_desc *D, hs_mb_model *mb, int packed, int *bad_ind
     }
     /* block pattern: position blocks = bodies; constraint blocks = joints, then norm rows */
     {
-        int *w = mb->blkbuf;
+        int wo = 0; /* next free int of blkbuf */
         int ncb = 0;
-        int *qb = w; w += D->nbodies + 1;
+        int *qb = &mb->blkbuf[wo];
+        wo += D->nbodies + 1;
         for (int b = 0; b <= D->nbodies; ++b) qb[b] = mb->qoff[b];
-        int *cb = w;
+        int *cb = &mb->blkbuf[wo];
         for (int j = 0; j < D->njoints; ++j)
-            if (mb->jrow[j + 1] > mb->jrow[j]) cb[ncb++] = mb->jrow[j];
-        for (int r = mb->jrow[D->njoints]; r < mb->nrow; ++r) cb[ncb++] = r;
+            if (mb->jrow[j + 1] > mb->jrow[j]) { cb[ncb] = mb->jrow[j]; ++ncb; }
+        for (int r = mb->jrow[D->njoints]; r < mb->nrow; ++r) { cb[ncb] = r; ++ncb; }
         cb[ncb] = mb->nrow;
-        w += ncb + 1;
+        wo += ncb + 1;
         mb->ncb = ncb;
         for (int c = 0; c < ncb; ++c) {
             mb->cbfirst[c] = cb[c];
@@ -501,9 +521,9 @@ int hs_mb_compile(const hs_mb_desc *D, hs_mb_model *mb, int packed, int *bad_ind
             const hs_mb_row *R = &mb->rows[r];
             int bs[4], nbs = 0;
             if (R->kind == HS_MB_ROW_ANGLE || R->kind == HS_MB_ROW_NORM) {
-                bs[nbs++] = R->body; bs[nbs++] = R->body2;
+                { bs[nbs] = R->body; ++nbs; } { bs[nbs] = R->body2; ++nbs; }
             } else {
-                for (int i = 0; i < 4; ++i) bs[nbs++] = R->o[i].used ? R->o[i].body : -1;
+                for (int i = 0; i < 4; ++i) { bs[nbs] = R->o[i].used ? R->o[i].body : -1; ++nbs; }
             }
             for (int i = 0; i < nbs; ++i) {
                 if (bs[i] < 0) continue;
@@ -516,7 +536,7 @@ int hs_mb_compile(const hs_mb_desc *D, hs_mb_model *mb, int packed, int *bad_ind
             if (a >= 0 && b >= 0) { mb->qqoff[a][b] = 0; mb->qqoff[b][a] = 0; }
         }
         int nqq = 0, off = 0;
-        int *qq = w;
+        int *qq = &mb->blkbuf[wo];
         for (int i = 0; i < D->nbodies; ++i)
             for (int j = 0; j < D->nbodies; ++j) {
                 if (mb->qqoff[i][j] < 0) continue;
@@ -526,9 +546,9 @@ int hs_mb_compile(const hs_mb_desc *D, hs_mb_model *mb, int packed, int *bad_ind
                 off += mb->bnq[i] * mb->bnq[j];
             }
         mb->qqsize = off;
-        w += 2 * nqq;
+        wo += 2 * nqq;
         int ncq = 0;
-        int *cq = w;
+        int *cq = &mb->blkbuf[wo];
         off = 0;
         for (int c = 0; c < ncb; ++c)
             for (int b = 0; b < D->nbodies; ++b) {
@@ -554,18 +574,18 @@ int hs_mb_compile(const hs_mb_desc *D, hs_mb_model *mb, int packed, int *bad_ind
     T->in_names = mb->nin ? mb->in_names : NULL;
     T->out_names = mb->nout ? mb->out_names : NULL;
     T->check = mb_check;
-    T->initial = mb_initial;
-    T->mass = mb_mass;
-    T->force = mb_force;
-    T->force_jac = mb_force_jac;
-    T->constraint = mb->nc ? mb_constraint_fn : NULL;
-    T->gamma = mb->nc ? mb_gamma_fn : NULL;
+    T->initial = hs_mb_fn_initial;
+    T->mass = hs_mb_fn_mass;
+    T->force = hs_mb_fn_force;
+    T->force_jac = hs_mb_fn_force_jac;
+    T->constraint = mb->nc ? hs_mb_fn_constraint : NULL;
+    T->gamma = mb->nc ? hs_mb_fn_gamma : NULL;
     T->zdot = NULL;
-    T->output = mb->nout ? mb_output_fn : NULL;
+    T->output = mb->nout ? hs_mb_fn_output : NULL;
     T->dims = NULL;
     T->blocks = mb->packed ? mb_blocks_fn : NULL;
-    T->curvature = mb->nc ? mb_curvature_fn : NULL;
-    T->energy = mb_energy_fn;
+    T->curvature = mb->nc ? hs_mb_fn_curvature : NULL;
+    T->energy = hs_mb_fn_energy;
     *bad_index = -1;
     return HS_OK;
 }

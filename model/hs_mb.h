@@ -210,6 +210,7 @@ typedef struct hs_mb_model {
     char out_buf[HS_MB_MAX_NOUT][40];
     const char *in_names[HS_MB_MAX_NIN];
     char in_buf[HS_MB_MAX_NIN][40];
+    hs_real scratch[2 * HS_MB_MAX_NQ + HS_MB_MAX_NC]; /* compile's initial state and residuals (off the stack) */
     int bad_table;                      /* after a refused compile: 0 bodies, 1 joints, 2 forces, 3 outputs, -1 whole */
 } hs_mb_model;
 
@@ -234,6 +235,25 @@ int hs_mb_reaction_count(const hs_mb_model *mb);
 
 /* Total energy (J) of the description's conservative part: kinetic, gravity, springs. */
 hs_real hs_mb_energy(const hs_mb_model *mb, const hs_real *q, const hs_real *u);
+
+/* The model type's functions (hs_model.h signatures; m->desc is the hs_mb_model), exported so
+ * generated forwarders (hilstep-mbgen) call them directly: one indirect call per model hook,
+ * which keeps the firmware's static stack analysis linear. */
+int hs_mb_fn_initial(const hs_model *m, hs_real t0, hs_real *q, hs_real *u, hs_real *z);
+int hs_mb_fn_mass(const hs_model *m, hs_real t, const hs_real *q, hs_real *M);
+int hs_mb_fn_force(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u, const hs_real *z,
+                   const hs_real *in, hs_real *f);
+int hs_mb_fn_force_jac(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
+                       const hs_real *z, const hs_real *in, hs_real *fq, hs_real *fu);
+int hs_mb_fn_constraint(const hs_model *m, hs_real t, const hs_real *q, hs_real *g, hs_real *G,
+                        hs_real *gt);
+int hs_mb_fn_gamma(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u, hs_real *gam);
+int hs_mb_fn_curvature(const hs_model *m, hs_real t, const hs_real *q, const hs_real *lambda,
+                       hs_real *K);
+int hs_mb_fn_output(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
+                    const hs_real *z, const hs_real *in, hs_real *y);
+int hs_mb_fn_energy(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
+                    const hs_real *z, hs_real *E);
 
 /* Coordinate count of a body kind. */
 int hs_mb_body_nq(hs_mb_body_kind k);

@@ -6,8 +6,8 @@
 /* Adds J^T F of point k into f. */
 static void add_jtf(const hs_mb_model *mb, const mb_pk *k, const hs_real *F, hs_real s, hs_real *f)
 {
-    if (k->body < 0) return;
-    hs_real *fb = f + mb->qoff[k->body];
+    if (k->body < 0 || !f) return; /* f = NULL: Jacobians only */
+    hs_real *fb = &f[mb->qoff[k->body]];
     for (int j = 0; j < k->nb; ++j)
         fb[j] += s * (k->J[0][j] * F[0] + k->J[1][j] * F[1] + k->J[2][j] * F[2]);
 }
@@ -25,14 +25,16 @@ static hs_mb_opnd opnd_of(const hs_mb_point *p)
  * Jd = Ja - Jb, Dd = d(Jd u)/dq. */
 static void pair_force(const hs_mb_model *mb, const hs_mb_opnd *oa, const hs_mb_opnd *ob,
                        const mb_pk *ka, const mb_pk *kb, const hs_real *q, const hs_real *u,
-                       const hs_real *F, const hs_real Fd[3][3], const hs_real Fv[3][3],
+                       const hs_real *F, hs_real (*Fd)[3], hs_real (*Fv)[3],
                        hs_real *f, hs_real *fq, hs_real *fu)
 {
     add_jtf(mb, ka, F, HS_R(1.0), f);
     add_jtf(mb, kb, F, HS_R(-1.0), f);
     if (!fq) return;
-    const mb_pk *k[2] = {ka, kb};
-    const hs_mb_opnd *o[2] = {oa, ob};
+    const mb_pk *k[2];
+    const hs_mb_opnd *o[2];
+    k[0] = ka; k[1] = kb;
+    o[0] = oa; o[1] = ob;
     hs_real D[2][3][7], H[7][7];
     for (int i = 0; i < 2; ++i) mb_point_dju(mb, o[i], q, u, D[i]);
     for (int i = 0; i < 2; ++i)
@@ -54,7 +56,7 @@ static void quat_terms(const hs_mb_model *mb, int b, const hs_real *q, const hs_
                        hs_real *f, hs_real *fq, hs_real *fu)
 {
     const hs_mb_body *B = &mb->desc->bodies[b];
-    const hs_real *p = q + mb->qoff[b] + 3, *pd = u + mb->qoff[b] + 3;
+    const hs_real *p = &q[mb->qoff[b] + 3], *pd = &u[mb->qoff[b] + 3];
     const hs_real kk = HS_R(4.0) * (B->inertia[0] + B->inertia[1] + B->inertia[2]) / HS_R(3.0);
     hs_real Gp[3][4], Gd[3][4], w[3], Jw[3];
     mb_quat_G(p, Gp);
@@ -64,9 +66,8 @@ static void quat_terms(const hs_mb_model *mb, int b, const hs_real *q, const hs_
         Jw[i] = B->inertia[i] * w[i];
     }
     const hs_real pd2 = pd[0] * pd[0] + pd[1] * pd[1] + pd[2] * pd[2] + pd[3] * pd[3];
-    hs_real *fb = f + mb->qoff[b] + 3;
     for (int i = 0; i < 4; ++i)
-        fb[i] += -HS_R(8.0) * (Gd[0][i] * Jw[0] + Gd[1][i] * Jw[1] + Gd[2][i] * Jw[2]) - kk * p[i] * pd2;
+        if (f) f[mb->qoff[b] + 3 + i] += -HS_R(8.0) * (Gd[0][i] * Jw[0] + Gd[1][i] * Jw[1] + Gd[2][i] * Jw[2]) - kk * p[i] * pd2;
     if (!fq) return;
     for (int i = 0; i < 4; ++i)
         for (int j = 0; j < 4; ++j) {
@@ -87,7 +88,7 @@ static void quat_terms(const hs_mb_model *mb, int b, const hs_real *q, const hs_
 /* Planar torque tau on body b (about z); ground ignored. */
 static void add_torque(const hs_mb_model *mb, int b, hs_real tau, hs_real *f)
 {
-    if (b >= 0) f[mb->qoff[b] + 2] += tau;
+    if (b >= 0 && f) f[mb->qoff[b] + 2] += tau;
 }
 
 /* Planar relative rotation spring-damper between bodies A and B (B may be ground). */
@@ -100,7 +101,8 @@ static void rot_spring(const hs_mb_model *mb, int A, int B, hs_real k, hs_real c
     add_torque(mb, A, tau, f);
     add_torque(mb, B, -tau, f);
     if (!fq) return;
-    const int bb[2] = {A, B};
+    int bb[2];
+    bb[0] = A; bb[1] = B;
     for (int i = 0; i < 2; ++i)
         for (int j = 0; j < 2; ++j) {
             const hs_real s = (i == j) ? HS_R(1.0) : HS_R(-1.0);
@@ -114,11 +116,11 @@ int mb_forces(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real 
 {
     const hs_mb_desc *D = mb->desc;
     const int dim = D->dim;
-    for (int i = 0; i < mb->nq; ++i) f[i] = HS_R(0.0);
+    if (f) for (int i = 0; i < mb->nq; ++i) f[i] = HS_R(0.0);
     if (fq) { mb_qq_zero(mb, fq); mb_qq_zero(mb, fu); }
     for (int b = 0; b < D->nbodies; ++b) {
         const hs_mb_body *B = &D->bodies[b];
-        for (int i = 0; i < dim; ++i) f[mb->qoff[b] + i] += B->mass * D->gravity[i];
+        if (f) for (int i = 0; i < dim; ++i) f[mb->qoff[b] + i] += B->mass * D->gravity[i];
         if (B->kind == HS_MB_SPATIAL) quat_terms(mb, b, q, u, f, fq, fu);
     }
     for (int e = 0; e < D->nforces; ++e) {
@@ -147,8 +149,7 @@ int mb_forces(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real 
                     Fd[i][j] = -e3[i] * (E->k * e3[j] + E->c * pv[j]) - s * P / l;
                     Fv[i][j] = -E->c * e3[i] * e3[j];
                 }
-            pair_force(mb, &oa, &ob, &ka, &kb, q, u, F, (const hs_real (*)[3])Fd,
-                       (const hs_real (*)[3])Fv, f, fq, fu);
+            pair_force(mb, &oa, &ob, &ka, &kb, q, u, F, Fd, Fv, f, fq, fu);
             break;
         }
         case HS_MB_BUSHING:
@@ -159,8 +160,7 @@ int mb_forces(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real 
                     Fv[i][j] = (i == j) ? -E->c : HS_R(0.0);
                 }
             }
-            pair_force(mb, &oa, &ob, &ka, &kb, q, u, F, (const hs_real (*)[3])Fd,
-                       (const hs_real (*)[3])Fv, f, fq, fu);
+            pair_force(mb, &oa, &ob, &ka, &kb, q, u, F, Fd, Fv, f, fq, fu);
             if (dim == 2 && (E->kr != HS_R(0.0) || E->cr != HS_R(0.0)))
                 rot_spring(mb, E->a.body, E->b.body, E->kr, E->cr, HS_R(0.0), q, u, f, fq, fu);
             break;
@@ -182,12 +182,12 @@ int mb_forces(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real 
             if (D->bodies[b].kind == HS_MB_PLANAR) {
                 add_torque(mb, b, E->scale * in[E->in0], f);
             } else { /* spatial: generalized force 2 E(p)^T tau of a ground-frame torque */
-                const hs_real *p = q + mb->qoff[b] + 3;
+                const hs_real *p = &q[mb->qoff[b] + 3];
                 hs_real Ep[3][4], tau[3];
                 mb_quat_E(p, Ep);
                 for (int i = 0; i < 3; ++i) tau[i] = E->scale * in[E->in0 + i];
                 for (int i = 0; i < 4; ++i)
-                    f[mb->qoff[b] + 3 + i] += HS_R(2.0) * (Ep[0][i] * tau[0] + Ep[1][i] * tau[1] + Ep[2][i] * tau[2]);
+                    if (f) f[mb->qoff[b] + 3 + i] += HS_R(2.0) * (Ep[0][i] * tau[0] + Ep[1][i] * tau[1] + Ep[2][i] * tau[2]);
                 if (fq)
                     for (int j = 0; j < 4; ++j) {
                         hs_real ej[4] = {0, 0, 0, 0}, Ee[3][4];
@@ -210,7 +210,7 @@ int mb_forces(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real 
             return HS_E_MODEL;
         }
     }
-    return hs_all_finite(f, mb->nq) ? HS_OK : HS_E_MODEL;
+    return (!f || hs_all_finite(f, mb->nq)) ? HS_OK : HS_E_MODEL;
 }
 
 hs_real mb_potential(const hs_mb_model *mb, hs_real t, const hs_real *q)
@@ -238,6 +238,8 @@ hs_real mb_potential(const hs_mb_model *mb, hs_real t, const hs_real *q)
             } else {
                 V += HS_R(0.5) * E->k * (th - E->l0) * (th - E->l0);
             }
+        } else {
+            /* nothing else to do for the other kinds */
         }
     }
     return V;

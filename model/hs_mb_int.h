@@ -43,10 +43,10 @@ void mb_quat_G(const hs_real *p, hs_real G[3][4]);
 /* Matrix accumulation into the dense or packed nq x nq matrix A: A(bi:i, bj:j) += v. */
 void mb_qq_add(const hs_mb_model *mb, hs_real *A, int bi, int i, int bj, int j, hs_real v);
 /* A(body of L, body of R) += s J_L^T X J_R, X (3 x 3) or identity when X is NULL. */
-void mb_add_jxj(const hs_mb_model *mb, hs_real *A, const mb_pk *L, const hs_real X[3][3],
+void mb_add_jxj(const hs_mb_model *mb, hs_real *A, const mb_pk *L, hs_real (*X)[3],
                 const mb_pk *R, hs_real s);
 /* A(body of L, body of R) += s J_L^T X D, D (3 x nb of R's body). */
-void mb_add_jxd(const hs_mb_model *mb, hs_real *A, const mb_pk *L, const hs_real X[3][3],
+void mb_add_jxd(const hs_mb_model *mb, hs_real *A, const mb_pk *L, hs_real (*X)[3],
                 const hs_real D[3][7], int body, int nb, hs_real s);
 /* A(body, body) += s H. */
 void mb_add_h(const hs_mb_model *mb, hs_real *A, int body, int nb, const hs_real H[7][7], hs_real s);

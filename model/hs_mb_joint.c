@@ -51,9 +51,9 @@ static hs_real theta_of(const hs_mb_model *mb, const hs_real *q, int b)
 static void quad_A(const hs_mb_quadric *Q, hs_real A[3][3])
 {
     A[0][0] = Q->A[0]; A[1][1] = Q->A[1]; A[2][2] = Q->A[2];
-    A[0][1] = A[1][0] = Q->A[3];
-    A[0][2] = A[2][0] = Q->A[4];
-    A[1][2] = A[2][1] = Q->A[5];
+    A[0][1] = Q->A[3]; A[1][0] = Q->A[3];
+    A[0][2] = Q->A[4]; A[2][0] = Q->A[4];
+    A[1][2] = Q->A[5]; A[2][1] = Q->A[5];
 }
 
 /* g, gradient (into sink when s != NULL) and g_t of row r. */
@@ -86,7 +86,7 @@ static void row_g(const hs_mb_model *mb, int r, hs_real t, const hs_real *q, hs_
         if (gt) *gt = -fd;
         break;
     case HS_MB_ROW_NORM: {
-        const hs_real *p = q + mb->qoff[R->body] + 3;
+        const hs_real *p = &q[mb->qoff[R->body] + 3];
         if (g) *g = p[0] * p[0] + p[1] * p[1] + p[2] * p[2] + p[3] * p[3] - HS_R(1.0);
         if (s) for (int j = 0; j < 4; ++j) sink_add(s, R->body, 3 + j, HS_R(2.0) * p[j]);
         if (gt) *gt = HS_R(0.0);
@@ -156,7 +156,7 @@ int mb_gamma(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *
         case HS_MB_ROW_ANGLE:
             break;
         case HS_MB_ROW_NORM: {
-            const hs_real *pd = u + mb->qoff[R->body] + 3;
+            const hs_real *pd = &u[mb->qoff[R->body] + 3];
             v = HS_R(2.0) * (pd[0] * pd[0] + pd[1] * pd[1] + pd[2] * pd[2] + pd[3] * pd[3]);
             break;
         }
@@ -218,7 +218,7 @@ int mb_curvature(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_re
             mb_point_kin(mb, &R->o[0], t, q, NULL, &k);
             quad_A(R->quad, A);
             for (int i = 0; i < 3; ++i) n[i] = HS_R(2.0) * mb_dot3(A[i], k.r) + R->quad->b[i];
-            mb_add_jxj(mb, K, &k, (const hs_real (*)[3])A, &k, HS_R(2.0) * lam);
+            mb_add_jxj(mb, K, &k, A, &k, HS_R(2.0) * lam);
             mb_point_hess(mb, &R->o[0], q, n, H);
             mb_add_h(mb, K, k.body, k.nb, H, lam);
             break;
@@ -261,8 +261,9 @@ static hs_mb_opnd op_none(void)
 static hs_mb_row *new_row(hs_mb_model *mb, int kind, int joint)
 {
     if (mb->nrow >= HS_MB_MAX_NC) return NULL;
-    hs_mb_row *R = &mb->rows[mb->nrow++];
-    R->kind = kind; R->joint = joint; R->body = R->body2 = HS_MB_GROUND;
+    hs_mb_row *R = &mb->rows[mb->nrow];
+    ++mb->nrow;
+    R->kind = kind; R->joint = joint; R->body = HS_MB_GROUND; R->body2 = HS_MB_GROUND;
     for (int i = 0; i < 4; ++i) R->o[i] = op_none();
     R->f = NULL; R->value = HS_R(0.0); R->quad = NULL;
     return R;

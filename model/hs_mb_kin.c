@@ -47,7 +47,7 @@ void mb_quat_G(const hs_real *p, hs_real G[3][4])
 /* R(p) s = (p0^2 - e.e) s + 2 e (e.s) + 2 p0 e x s. */
 static void quat_rs(const hs_real *p, const hs_real *s, hs_real *out)
 {
-    const hs_real *e = p + 1;
+    const hs_real *e = &p[1];
     const hs_real a = p[0] * p[0] - mb_dot3(e, e), es = mb_dot3(e, s);
     const hs_real x[3] = {e[1] * s[2] - e[2] * s[1], e[2] * s[0] - e[0] * s[2], e[0] * s[1] - e[1] * s[0]};
     for (int i = 0; i < 3; ++i) out[i] = a * s[i] + HS_R(2.0) * e[i] * es + HS_R(2.0) * p[0] * x[i];
@@ -55,7 +55,7 @@ static void quat_rs(const hs_real *p, const hs_real *s, hs_real *out)
 
 void mb_quat_rs_jac(const hs_real *p, const hs_real *s, hs_real L[3][4])
 {
-    const hs_real *e = p + 1;
+    const hs_real *e = &p[1];
     const hs_real es = mb_dot3(e, s);
     const hs_real x[3] = {e[1] * s[2] - e[2] * s[1], e[2] * s[0] - e[0] * s[2], e[0] * s[1] - e[1] * s[0]};
     /* unit_j x s for j = x, y, z */
@@ -72,7 +72,7 @@ void mb_point_kin(const hs_mb_model *mb, const hs_mb_opnd *o, hs_real t, const h
                   const hs_real *u, mb_pk *k)
 {
     for (int i = 0; i < 3; ++i) {
-        k->r[i] = k->rt[i] = k->v[i] = k->ac[i] = HS_R(0.0);
+        k->r[i] = HS_R(0.0); k->rt[i] = HS_R(0.0); k->v[i] = HS_R(0.0); k->ac[i] = HS_R(0.0);
         for (int j = 0; j < 7; ++j) k->J[i][j] = HS_R(0.0);
     }
     k->body = HS_MB_GROUND;
@@ -98,13 +98,15 @@ void mb_point_kin(const hs_mb_model *mb, const hs_mb_opnd *o, hs_real t, const h
             k->r[0] += x; k->r[1] += y;
             k->rt[0] = x1; k->rt[1] = y1;
             k->ac[0] = x2; k->ac[1] = y2;
+        } else {
+            /* nothing else to do for the other kinds */
         }
         for (int i = 0; i < 3; ++i) k->v[i] = k->rt[i];
         return;
     }
     const int b = o->body;
-    const hs_real *x = q + mb->qoff[b];
-    const hs_real *ud = u ? u + mb->qoff[b] : NULL;
+    const hs_real *x = &q[mb->qoff[b]];
+    const hs_real *ud = u ? &u[mb->qoff[b]] : NULL;
     const hs_real tr = o->dir ? HS_R(0.0) : HS_R(1.0);
     const hs_mb_body_kind kind = mb->desc->bodies[b].kind;
     k->body = b;
@@ -134,8 +136,8 @@ void mb_point_kin(const hs_mb_model *mb, const hs_mb_opnd *o, hs_real t, const h
         break;
     case HS_MB_SPATIAL: {
         hs_real rs[3], L[3][4];
-        quat_rs(x + 3, o->s, rs);
-        mb_quat_rs_jac(x + 3, o->s, L);
+        quat_rs(&x[3], o->s, rs);
+        mb_quat_rs_jac(&x[3], o->s, L);
         for (int i = 0; i < 3; ++i) {
             k->r[i] = tr * x[i] + rs[i];
             k->J[i][i] = tr;
@@ -143,7 +145,7 @@ void mb_point_kin(const hs_mb_model *mb, const hs_mb_opnd *o, hs_real t, const h
         }
         if (ud) {
             hs_real Ld[3][4];
-            mb_quat_rs_jac(ud + 3, o->s, Ld);
+            mb_quat_rs_jac(&ud[3], o->s, Ld);
             for (int i = 0; i < 3; ++i)
                 k->ac[i] = Ld[i][0] * ud[3] + Ld[i][1] * ud[4] + Ld[i][2] * ud[5] + Ld[i][3] * ud[6];
         }
@@ -167,7 +169,7 @@ void mb_point_hess(const hs_mb_model *mb, const hs_mb_opnd *o, const hs_real *q,
     for (int i = 0; i < 7; ++i)
         for (int j = 0; j < 7; ++j) H[i][j] = HS_R(0.0);
     if (!o->used || o->body < 0) return;
-    const hs_real *x = q + mb->qoff[o->body];
+    const hs_real *x = &q[mb->qoff[o->body]];
     switch (mb->desc->bodies[o->body].kind) {
     case HS_MB_PLANAR: {
         hs_real s, c;
@@ -195,8 +197,8 @@ void mb_point_dju(const hs_mb_model *mb, const hs_mb_opnd *o, const hs_real *q,
     for (int i = 0; i < 3; ++i)
         for (int j = 0; j < 7; ++j) D[i][j] = HS_R(0.0);
     if (!o->used || o->body < 0) return;
-    const hs_real *x = q + mb->qoff[o->body];
-    const hs_real *ud = u + mb->qoff[o->body];
+    const hs_real *x = &q[mb->qoff[o->body]];
+    const hs_real *ud = &u[mb->qoff[o->body]];
     switch (mb->desc->bodies[o->body].kind) {
     case HS_MB_PLANAR: {
         hs_real s, c;
@@ -208,7 +210,7 @@ void mb_point_dju(const hs_mb_model *mb, const hs_mb_opnd *o, const hs_real *q,
     }
     case HS_MB_SPATIAL: {
         hs_real L[3][4];
-        mb_quat_rs_jac(ud + 3, o->s, L);
+        mb_quat_rs_jac(&ud[3], o->s, L);
         for (int i = 0; i < 3; ++i)
             for (int j = 0; j < 4; ++j) D[i][3 + j] = L[i][j];
         break;
@@ -235,7 +237,7 @@ void mb_qq_zero(const hs_mb_model *mb, hs_real *A)
     for (int i = 0; i < n; ++i) A[i] = HS_R(0.0);
 }
 
-void mb_add_jxd(const hs_mb_model *mb, hs_real *A, const mb_pk *L, const hs_real X[3][3],
+void mb_add_jxd(const hs_mb_model *mb, hs_real *A, const mb_pk *L, hs_real (*X)[3],
                 const hs_real D[3][7], int body, int nb, hs_real s)
 {
     if (L->nb == 0 || nb == 0 || body < 0) return;
@@ -254,7 +256,7 @@ void mb_add_jxd(const hs_mb_model *mb, hs_real *A, const mb_pk *L, const hs_real
     }
 }
 
-void mb_add_jxj(const hs_mb_model *mb, hs_real *A, const mb_pk *L, const hs_real X[3][3],
+void mb_add_jxj(const hs_mb_model *mb, hs_real *A, const mb_pk *L, hs_real (*X)[3],
                 const mb_pk *R, hs_real s)
 {
     mb_add_jxd(mb, A, L, X, R->J, R->body, R->nb, s);

@@ -54,7 +54,7 @@ static int read_num(const char *s, int n, hs_real *out)
     if (i != n) return 0;
     double v = (double)m;
     if (m == 0) v = 0.0;
-    else if (ex >= -22 && ex <= 22 && m < (1ull << 53)) v = ex >= 0 ? v * p10[ex] : v / p10[-ex];
+    else if (ex >= -22 && ex <= 22 && m < (1ULL << 53)) v = ex >= 0 ? v * p10[ex] : v / p10[-ex];
     else {
         if (ex > 330 || ex < -360) return 0;
         while (ex > 22) { v *= 1e22; ex -= 22; }
@@ -73,7 +73,7 @@ static int read_vec(tok t, hs_real *out, int max)
     int k = 0, a = 0;
     for (int i = 0; i <= t.n; ++i) {
         if (i == t.n || t.s[i] == ',') {
-            if (k >= max || !read_num(t.s + a, i - a, &out[k])) return 0;
+            if (k >= max || !read_num(&t.s[a], i - a, &out[k])) return 0;
             ++k;
             a = i + 1;
         }
@@ -137,7 +137,7 @@ static int read_point(const hs_mb_store *st, tok t, hs_mb_point *p)
         p->body = b;
     }
     if (at < t.n) {
-        tok v = {t.s + at + 1, t.n - at - 1};
+        tok v = {&t.s[at + 1], t.n - at - 1};
         if (read_vec(v, p->s, 3) < 2) return 0;
     }
     return 1;
@@ -172,7 +172,7 @@ static int parse_line(hs_mb_store *st, tok *w, int nw, int line, hs_mb_error *er
         while (e < w[i].n && w[i].s[e] != '=') ++e;
         if (e == w[i].n || e == 0 || e == w[i].n - 1) return fail(err, line, w[i], "expected KEY=VALUE", E);
         key[nkv].s = w[i].s; key[nkv].n = e;
-        val[nkv].s = w[i].s + e + 1; val[nkv].n = w[i].n - e - 1;
+        val[nkv].s = &w[i].s[e + 1]; val[nkv].n = w[i].n - e - 1;
         ++nkv;
     }
     if (tok_eq(kw, "model")) {
@@ -225,7 +225,8 @@ static int parse_line(hs_mb_store *st, tok *w, int nw, int line, hs_mb_error *er
         else if (tok_eq(w[2], "point3")) B->kind = HS_MB_POINT3;
         else return fail(err, line, w[2], "unknown body kind (planar|spatial|point2|point3)", E);
         B->rot[0] = B->kind == HS_MB_SPATIAL ? HS_R(1.0) : HS_R(0.0);
-        const int nt = (B->kind == HS_MB_PLANAR || B->kind == HS_MB_POINT2) ? 2 : 3;
+        int nt = 3;
+        if (B->kind == HS_MB_PLANAR || B->kind == HS_MB_POINT2) { nt = 2; }
         for (int k = 0; k < nkv; ++k) {
             int ok;
             if (tok_eq(key[k], "mass")) ok = read_vec(val[k], &B->mass, 1) == 1;
@@ -260,12 +261,12 @@ static int parse_line(hs_mb_store *st, tok *w, int nw, int line, hs_mb_error *er
         for (int k = 0; k < 8; ++k) if (tok_eq(w[2], kinds[k])) kind = k;
         if (kind < 0) return fail(err, line, w[2], "unknown joint kind", E);
         J->kind = (hs_mb_joint_kind)kind;
-        J->a.body = J->b.body = J->c.body = J->d.body = HS_MB_GROUND;
+        J->a.body = HS_MB_GROUND; J->b.body = HS_MB_GROUND; J->c.body = HS_MB_GROUND; J->d.body = HS_MB_GROUND;
         int have_a = 0;
         for (int k = 0; k < nkv; ++k) {
             int ok;
             const tok K = key[k], V = val[k];
-            if (tok_eq(K, "a")) ok = have_a = read_point(st, V, &J->a);
+            if (tok_eq(K, "a")) { have_a = read_point(st, V, &J->a); ok = have_a; }
             else if (tok_eq(K, "b")) ok = read_point(st, V, &J->b);
             else if (tok_eq(K, "c")) ok = read_point(st, V, &J->c);
             else if (tok_eq(K, "d")) ok = read_point(st, V, &J->d);
@@ -279,7 +280,7 @@ static int parse_line(hs_mb_store *st, tok *w, int nw, int line, hs_mb_error *er
             else if (tok_eq(K, "circle")) { /* cx,cy,R: (x-cx)^2 + (y-cy)^2 - R^2 */
                 hs_real c[3];
                 ok = read_vec(V, c, 3) == 3 && c[2] > HS_R(0.0);
-                J->quad.A[0] = J->quad.A[1] = HS_R(1.0);
+                J->quad.A[0] = HS_R(1.0); J->quad.A[1] = HS_R(1.0);
                 J->quad.b[0] = -HS_R(2.0) * c[0]; J->quad.b[1] = -HS_R(2.0) * c[1];
                 J->quad.c = c[0] * c[0] + c[1] * c[1] - c[2] * c[2];
             } else if (tok_eq(K, "quadric")) ok = read_vec(V, J->quad.A, 6) == 6;
@@ -305,14 +306,14 @@ static int parse_line(hs_mb_store *st, tok *w, int nw, int line, hs_mb_error *er
         for (int k = 0; k < 6; ++k) if (tok_eq(w[2], kinds[k])) kind = k;
         if (kind < 0) return fail(err, line, w[2], "unknown force kind", E);
         F->kind = (hs_mb_force_kind)kind;
-        F->a.body = F->b.body = HS_MB_GROUND;
+        F->a.body = HS_MB_GROUND; F->b.body = HS_MB_GROUND;
         F->scale = HS_R(1.0);
         int have_a = 0;
         for (int k = 0; k < nkv; ++k) {
             int ok;
             const tok K = key[k], V = val[k];
             hs_real v;
-            if (tok_eq(K, "a")) ok = have_a = read_point(st, V, &F->a);
+            if (tok_eq(K, "a")) { have_a = read_point(st, V, &F->a); ok = have_a; }
             else if (tok_eq(K, "b")) ok = read_point(st, V, &F->b);
             else if (tok_eq(K, "k")) ok = read_vec(V, &F->k, 1) == 1;
             else if (tok_eq(K, "c")) ok = read_vec(V, &F->c, 1) == 1;
@@ -376,7 +377,8 @@ int hs_mb_parse(const char *buf, size_t len, hs_mb_store *st, hs_mb_error *err)
         if (e - i > HS_MB_MAX_LINE) return fail(err, line, none, "line too long", HS_E_SIZE);
         tok w[MAXTOK];
         int nw = 0;
-        for (size_t k = i; k < e;) {
+        size_t k = i;
+        while (k < e) {
             const char c = buf[k];
             if (c == '#') break;
             if (c == ' ' || c == '\t' || c == '\r') { ++k; continue; }
@@ -387,7 +389,7 @@ int hs_mb_parse(const char *buf, size_t len, hs_mb_store *st, hs_mb_error *err)
                 ++k;
             }
             if (nw >= MAXTOK) return fail(err, line, none, "too many words on one line", HS_E_SIZE);
-            w[nw].s = buf + a; w[nw].n = (int)(k - a);
+            w[nw].s = &buf[a]; w[nw].n = (int)(k - a);
             ++nw;
         }
         if (nw > 0) {
@@ -420,7 +422,7 @@ int hs_mb_parse_compile(const char *buf, size_t len, hs_mb_store *st, hs_mb_mode
         const int *lines[4] = {st->body_line, st->joint_line, st->force_line, st->output_line};
         err->line = (t >= 0 && t < 4 && bad >= 0) ? lines[t][bad] : 0;
         int n = 0;
-        for (const char *s = (t >= 0 && t < 4) ? tables[t] : ""; *s; ++s) err->field[n++] = *s;
+        for (const char *s = (t >= 0 && t < 4) ? tables[t] : ""; *s; ++s) { err->field[n] = *s; ++n; }
         err->field[n] = 0;
         err->msg = (t >= 0 && t < 4) ? why[t]
                  : (rc == HS_E_SIZE ? "a capacity HS_MB_MAX_* exceeded" : "description refused");

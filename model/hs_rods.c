@@ -5,7 +5,14 @@
 int hs_rods_blocks(const hs_rods *r, hs_blocks *b, int *buf, int nbuf)
 {
     if (!r || !b || !buf) return HS_E_NULL;
-    if (nbuf < HS_RODS_BLOCK_INTS(r->nr, r->nj)) return HS_E_SIZE;
+    /* exactly the ints the pattern occupies: a caller may size buf from a previous call */
+    int ncq_need = 0;
+    for (int k = 0; k < r->nj; ++k) {
+        hs_rod_joint j;
+        r->joint(r->arg, k, &j);
+        ncq_need += j.b >= 0 ? 2 : 1;
+    }
+    if (nbuf < r->nr + 1 + r->nj + 1 + 2 * r->nr + 2 * ncq_need) return HS_E_SIZE;
     int *qb = buf, *cb = qb + r->nr + 1, *qq = cb + r->nj + 1, *cq = qq + 2 * r->nr;
     for (int i = 0; i <= r->nr; ++i) qb[i] = 3 * i;
     for (int k = 0; k <= r->nj; ++k) cb[k] = 2 * k;
@@ -47,13 +54,37 @@ void hs_rods_force_jac(const hs_rods *r, hs_real *fq, hs_real *fu)
 }
 
 /* (L/2) (cos theta, sin theta) of rod i into (*cx, *cy). */
-static void half_dir(const hs_rods *r, const hs_real *q, int i, hs_real *cx, hs_real *cy)
+static inline void half_dir(const hs_rods *r, const hs_real *q, int i, hs_real *cx, hs_real *cy)
 {
     hs_real s, c;
     hs_sincos(q[3 * i + 2], &s, &c);
     const hs_real hl = HS_R(0.5) * r->len;
     *cx = hl * c;
     *cy = hl * s;
+}
+
+/* The last four rods' half-directions: with joints listed so that each joint's rods were met
+ * at most three new rods earlier (the chain's and the ladder's orders do this), every rod's
+ * sin/cos is computed once per call. Hits depend on the joint indices only, not on values. */
+typedef struct rcache {
+    int rod[4];
+    hs_real cx[4], cy[4];
+    int next;
+} rcache;
+
+static void rc_init(rcache *c)
+{
+    for (int k = 0; k < 4; ++k) c->rod[k] = -1;
+    c->next = 0;
+}
+
+static inline void rc_get(rcache *c, const hs_rods *r, const hs_real *q, int i, hs_real *cx, hs_real *cy)
+{
+    for (int k = 0; k < 4; ++k)
+        if (c->rod[k] == i) { *cx = c->cx[k]; *cy = c->cy[k]; return; }
+    half_dir(r, q, i, cx, cy);
+    c->rod[c->next] = i; c->cx[c->next] = *cx; c->cy[c->next] = *cy;
+    c->next = (c->next + 1) & 3;
 }
 
 void hs_rods_end(const hs_rods *r, const hs_real *q, int i, int s, hs_real *x, hs_real *y)
@@ -76,17 +107,19 @@ static void g_block(hs_real *B, hs_real sg, hs_real s, hs_real cx, hs_real cy)
 int hs_rods_constraint(const hs_rods *r, const hs_real *q, hs_real *g, hs_real *G, hs_real *gt)
 {
     int off = 0;
+    rcache c;
+    rc_init(&c);
     for (int k = 0; k < r->nj; ++k) {
         hs_rod_joint j;
         r->joint(r->arg, k, &j);
         const hs_real sa = (hs_real)j.sa, sb = (hs_real)j.sb;
         hs_real ax, ay, bx = HS_R(0.0), by = HS_R(0.0), px = HS_R(0.0), py = HS_R(0.0);
-        half_dir(r, q, j.a, &ax, &ay);
         if (j.b >= 0) {
-            half_dir(r, q, j.b, &bx, &by);
+            rc_get(&c, r, q, j.b, &bx, &by);
             px = q[3 * j.b] + sb * bx;
             py = q[3 * j.b + 1] + sb * by;
         }
+        rc_get(&c, r, q, j.a, &ax, &ay);
         if (g) {
             g[2 * k] = q[3 * j.a] + sa * ax - px;
             g[2 * k + 1] = q[3 * j.a + 1] + sa * ay - py;
@@ -105,20 +138,24 @@ int hs_rods_constraint(const hs_rods *r, const hs_real *q, hs_real *g, hs_real *
 int hs_rods_gamma(const hs_rods *r, const hs_real *q, const hs_real *u, hs_real *gam)
 {
     /* p'' = c'' + s (L/2) n theta'' - s (L/2) e theta'^2: the last term is the remainder */
+    rcache c;
+    rc_init(&c);
     for (int k = 0; k < r->nj; ++k) {
         hs_rod_joint j;
         r->joint(r->arg, k, &j);
-        hs_real ax, ay;
-        half_dir(r, q, j.a, &ax, &ay);
-        const hs_real wa = u[3 * j.a + 2], ca = -(hs_real)j.sa * wa * wa;
-        hs_real gx = ca * ax, gy = ca * ay;
+        hs_real gx = HS_R(0.0), gy = HS_R(0.0);
         if (j.b >= 0) {
             hs_real bx, by;
-            half_dir(r, q, j.b, &bx, &by);
+            rc_get(&c, r, q, j.b, &bx, &by);
             const hs_real wb = u[3 * j.b + 2], cb = (hs_real)j.sb * wb * wb;
-            gx += cb * bx;
-            gy += cb * by;
+            gx = cb * bx;
+            gy = cb * by;
         }
+        hs_real ax, ay;
+        rc_get(&c, r, q, j.a, &ax, &ay);
+        const hs_real wa = u[3 * j.a + 2], ca = -(hs_real)j.sa * wa * wa;
+        gx += ca * ax;
+        gy += ca * ay;
         gam[2 * k] = gx;
         gam[2 * k + 1] = gy;
     }
@@ -128,20 +165,24 @@ int hs_rods_gamma(const hs_rods *r, const hs_real *q, const hs_real *u, hs_real 
 int hs_rods_curvature(const hs_rods *r, const hs_real *q, const hs_real *lambda, hs_real *K)
 {
     for (int e = 0; e < 9 * r->nr; ++e) K[e] = HS_R(0.0);
+    rcache c;
+    rc_init(&c);
     for (int k = 0; k < r->nj; ++k) {
         hs_rod_joint j;
         r->joint(r->arg, k, &j);
         const hs_real lx = lambda[2 * k], ly = lambda[2 * k + 1];
-        hs_real ax, ay;
-        half_dir(r, q, j.a, &ax, &ay);
-        K[9 * j.a + 8] -= (hs_real)j.sa * (ax * lx + ay * ly);
         if (j.b >= 0) {
             hs_real bx, by;
-            half_dir(r, q, j.b, &bx, &by);
+            rc_get(&c, r, q, j.b, &bx, &by);
             K[9 * j.b + 8] += (hs_real)j.sb * (bx * lx + by * ly);
         }
+        hs_real ax, ay;
+        rc_get(&c, r, q, j.a, &ax, &ay);
+        K[9 * j.a + 8] -= (hs_real)j.sa * (ax * lx + ay * ly);
     }
-    return hs_all_finite(K, 9 * r->nr) ? HS_OK : HS_E_NONFINITE;
+    int ok = 1;
+    for (int i = 0; i < r->nr; ++i) ok &= hs_isfinite(K[9 * i + 8]); /* the only entries written */
+    return ok ? HS_OK : HS_E_NONFINITE;
 }
 
 hs_real hs_rods_energy(const hs_rods *r, const hs_real *q, const hs_real *u)

@@ -32,8 +32,8 @@ typedef struct hs_rods {
     int arg;       /* passed to joint(): the model's link count */
 } hs_rods;
 
-/* Ints hs_rods_blocks needs for nr rods and nj joints (the two joints to the origin, if any,
- * count one block each but are sized as two, so this is an upper bound). */
+/* An upper bound of the ints hs_rods_blocks needs for nr rods and nj joints (it needs
+ * exactly 3 nr + nj + 2 + 2 ncq, a joint to the origin having one G block, others two). */
 #define HS_RODS_BLOCK_INTS(nr, nj) ((nr) + 1 + (nj) + 1 + 2 * (nr) + 4 * (nj))
 
 /* Block pattern into b (pointing into buf, nbuf ints). */

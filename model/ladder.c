@@ -13,7 +13,11 @@
  * coordinates (x, y, theta) per rod and revolute joints (2 equations each), the chain model's
  * formulation, so nq = 3(3N+1), nc = 2(4N+1) and no unit-length constraints. Planar loops of
  * revolute joints are not redundant (Gruebler: 3(3N+1) - 2(4N+1) = N + 1 degrees of freedom:
- * the swing about the origin plus one shear per cell). The paper does not give the initial
+ * the swing about the origin plus one shear per cell). So each square cell is a parallelogram
+ * that shears freely, and released horizontal the ladder folds flat within half a second
+ * (n = 1: t = 0.44 s): there the loop equations become redundant and G loses rank, the case
+ * issue 9 wants regularized constraints (SPOOK) for; an unregularized LU may refuse the step
+ * (the float build does at n = 1, 2). The paper does not give the initial
  * configuration; here the ladder is released from rest lying horizontal: rails along +x at
  * y = 0 and y = -L, rungs along -y, gravity 9.81 in -y (the paper does not state g either). */
 #include "hs_models.h"
@@ -31,20 +35,24 @@ static const hs_param_info params[] = {
 
 static const char *const out_names[] = {"energy (J)", "corner x (m)", "corner y (m)"};
 
-/* Joints 0 .. 3N: the tail joint of rod j = k + 1 (1-based, as in the paper); joints 3N+1 ..
- * 4N: rod 3c head to head with rod 3c + 1, c = 1 .. N. Rod indices are 0-based here. */
+/* Joints in the order the ladder is built, cell by cell: tail joints of rods 1, 2, then per
+ * cell c = 1 .. N the tail joints of its new rods 3c-1 (cell 1: none), 3c, 3c+1 and the
+ * head-to-head joint (3c, 3c+1) that closes it. So joint k >= 1 is, with c = (k+3)/4 and
+ * r = (k+3) mod 4: r < 3 the tail joint of rod 3c-1+r, r = 3 the loop closure. Each joint's rods
+ * were met at most three new rods earlier (hs_rods computes each rod's sin/cos once) and the
+ * G blocks are banded. Rod indices are 0-based here, 1-based in the comments. */
 static void joint(int n, int k, hs_rod_joint *j)
 {
-    const int nr = HS_LADDER_RODS(n);
-    if (k < nr) {
-        const int jr = k + 1;
-        j->a = k; j->sa = -1; j->sb = 1;
-        j->b = jr <= 2 ? -1 : (jr % 3 == 2 ? jr - 3 : jr - 2) - 1;
-    } else {
-        const int c = k - nr + 1;
-        j->a = 3 * c; j->sa = 1;
-        j->b = 3 * c - 1; j->sb = 1;
+    (void)n;
+    const int c = (k + 3) / 4, r = (k + 3) % 4;
+    if (k > 0 && r == 3) {
+        j->a = 3 * c; j->sa = 1;      /* rod 3c+1's head ... */
+        j->b = 3 * c - 1; j->sb = 1;  /* ... at rod 3c's head */
+        return;
     }
+    const int jr = k == 0 ? 1 : 3 * c - 1 + r; /* 1-based rod whose tail this joint holds */
+    j->a = jr - 1; j->sa = -1; j->sb = 1;
+    j->b = jr <= 2 ? -1 : (jr % 3 == 2 ? jr - 3 : jr - 2) - 1;
 }
 
 /* The link count, or 0 when the parameter is not an integer in range. */

@@ -1,5 +1,9 @@
 #!/bin/sh
-# Installs from Debian's packages whatever the test suites need and the machine lacks.
+# Installs from Debian's packages whatever `make run` and `make test` need and the machine
+# lacks: C compilers (gcc, clang), cppcheck, valgrind, the Arm toolchain and newlib, QEMU,
+# tshark (the frame dissector test), python3-numpy and python3-matplotlib. The apt log goes
+# to build/hilstep-apt.log. HS_APT names the apt-get to call (the setup test uses a stub).
+APT=${HS_APT:-apt-get}
 need=""
 command -v cc >/dev/null 2>&1 || need="$need gcc"
 command -v clang >/dev/null 2>&1 || need="$need clang"
@@ -7,12 +11,16 @@ command -v cppcheck >/dev/null 2>&1 || need="$need cppcheck"
 command -v valgrind >/dev/null 2>&1 || need="$need valgrind"
 command -v arm-none-eabi-gcc >/dev/null 2>&1 || need="$need gcc-arm-none-eabi libnewlib-arm-none-eabi"
 command -v qemu-system-arm >/dev/null 2>&1 || need="$need qemu-system-arm"
+command -v tshark >/dev/null 2>&1 || need="$need tshark"
 /usr/bin/python3 -c 'import numpy' >/dev/null 2>&1 || need="$need python3-numpy"
 /usr/bin/python3 -c 'import matplotlib' >/dev/null 2>&1 || need="$need python3-matplotlib"
 if [ -n "$need" ]; then
     echo "installing:$need"
+    mkdir -p build
     export DEBIAN_FRONTEND=noninteractive
-    (apt-get update -qq && apt-get install -y -qq $need) >/tmp/hilstep-apt.log 2>&1 \
-        || { echo "apt-get install failed, see /tmp/hilstep-apt.log"; exit 1; }
+    # tshark asks whether non-root users may capture; answer no without a prompt.
+    echo "wireshark-common wireshark-common/install-setuid boolean false" | debconf-set-selections 2>/dev/null
+    ($APT update -qq && $APT install -y -qq $need) >build/hilstep-apt.log 2>&1 \
+        || { echo "apt-get install failed, see build/hilstep-apt.log"; exit 1; }
 fi
 exit 0

@@ -22,14 +22,20 @@ CM_LDS_m4f  := ld/mps2-an386.ld
 # every object: test/qemu/stack_bound.py turns them into a worst-case stack bound.
 # -fno-short-enums: arm-none-eabi defaults to 1-byte enums, under which rt/'s range checks on
 # enum values are "always true" (-Werror=type-limits) and struct layouts differ from the host.
+# The plant application (hil/) is the same code hilstep-rt runs; the board sizes it for small
+# models (HS_PLANT_MAX_*) and picks the model it runs by name (CM_MODEL, no name in the port).
+CM_MODEL ?= car_axle
 CM_CFLAGS := -std=c99 -O2 -g -ffreestanding -nostdlib $(FPFLAGS) $(WARN) -fno-short-enums \
-             -ffunction-sections -fdata-sections -fstack-usage -fcallgraph-info=su -Irt -Imodel -Iport/cortex-m
+             -ffunction-sections -fdata-sections -fstack-usage -fcallgraph-info=su -Irt -Imodel -Ihil -Iport/cortex-m \
+             -DHS_PLANT_MAX_NQ=8 -DHS_PLANT_MAX_NC=8 -DHS_PLANT_MAX_NZ=2 -DHS_BOARD_MODEL='"$(CM_MODEL)"'
 # The test sources print doubles of float results on purpose (as the host float build allows).
 CM_TESTFLAGS := -Itest/unit -Wno-double-promotion
 # libgcc is built with short enums; none of its helpers (soft double, division) takes an enum,
 # so the ABI-tag mismatch it reports against our 32-bit-enum objects is harmless.
 CM_LDFLAGS := -nostdlib -Lld -Wl,--gc-sections -Wl,--no-enum-size-warning
-CM_HDRS := $(wildcard rt/*.h model/*.h port/cortex-m/*.h test/unit/*.h)
+CM_HDRS := $(wildcard rt/*.h model/*.h hil/*.h port/cortex-m/*.h test/unit/*.h)
+# hil/ objects the plant needs on the board (the ring and histogram are the Linux logger's).
+CM_HIL_SRC := hil/hs_plant.c hil/hs_signal.c hil/hs_frame.c hil/hs_apps.c hil/hs_exit.c
 
 CM_PORT_SRC  := port/cortex-m/startup.S port/cortex-m/board.c port/cortex-m/libc_min.c
 CM_UNIT_SRC  := $(wildcard test/unit/*.c)
@@ -47,20 +53,20 @@ $$(CM_O_$(1))/%.o: %.S
 	@mkdir -p $$(dir $$@)
 	$(CM_CC) $(CM_ARCH_$(1)) -c $$< -o $$@
 
-$$(CM_O_$(1))/port/cortex-m/hs_frame_stop.o: port/cortex-m/hs_frame.c $(CM_HDRS)
+$$(CM_O_$(1))/port/cortex-m/hs_tick_stop.o: port/cortex-m/hs_tick.c $(CM_HDRS)
 	@mkdir -p $$(dir $$@)
 	$(CM_CC) $(CM_ARCH_$(1)) $(CM_REAL_$(1)) $(CM_CFLAGS) -DHS_OVERRUN_POLICY_STOP -c $$< -o $$@
 
 CM_BASE_$(1) := $$(patsubst %,$$(CM_O_$(1))/%.o,$$(basename $(CM_PORT_SRC) $(CORE_SRC)))
-CM_APP_$(1)  := $$(CM_O_$(1))/port/cortex-m/hs_app.o
+CM_APP_$(1)  := $$(CM_O_$(1))/port/cortex-m/hs_app.o $$(patsubst %.c,$$(CM_O_$(1))/%.o,$(CM_HIL_SRC))
 
-$(CM_DIR)/$(1)/hilstep-demo.elf: $$(CM_BASE_$(1)) $$(CM_APP_$(1)) $$(CM_O_$(1))/port/cortex-m/hs_frame.o $$(CM_O_$(1))/port/cortex-m/main_demo.o $(CM_LDS_$(1)) ld/mps2-common.ld
+$(CM_DIR)/$(1)/hilstep-demo.elf: $$(CM_BASE_$(1)) $$(CM_APP_$(1)) $$(CM_O_$(1))/port/cortex-m/hs_tick.o $$(CM_O_$(1))/port/cortex-m/main_demo.o $(CM_LDS_$(1)) ld/mps2-common.ld
 	$(CM_CC) $(CM_ARCH_$(1)) $(CM_LDFLAGS) -T $(CM_LDS_$(1)) -Wl,-Map=$$@.map $$(filter %.o,$$^) -lgcc -o $$@
 
-$(CM_DIR)/$(1)/hilstep-test.elf: $$(CM_BASE_$(1)) $$(CM_APP_$(1)) $$(CM_O_$(1))/port/cortex-m/hs_frame.o $$(CM_O_$(1))/test/qemu/fw_test.o $(CM_LDS_$(1)) ld/mps2-common.ld
+$(CM_DIR)/$(1)/hilstep-test.elf: $$(CM_BASE_$(1)) $$(CM_APP_$(1)) $$(CM_O_$(1))/port/cortex-m/hs_tick.o $$(CM_O_$(1))/test/qemu/fw_test.o $(CM_LDS_$(1)) ld/mps2-common.ld
 	$(CM_CC) $(CM_ARCH_$(1)) $(CM_LDFLAGS) -T $(CM_LDS_$(1)) -Wl,-Map=$$@.map $$(filter %.o,$$^) -lgcc -o $$@
 
-$(CM_DIR)/$(1)/hilstep-test-stop.elf: $$(CM_BASE_$(1)) $$(CM_APP_$(1)) $$(CM_O_$(1))/port/cortex-m/hs_frame_stop.o $$(CM_O_$(1))/test/qemu/fw_test.o $(CM_LDS_$(1)) ld/mps2-common.ld
+$(CM_DIR)/$(1)/hilstep-test-stop.elf: $$(CM_BASE_$(1)) $$(CM_APP_$(1)) $$(CM_O_$(1))/port/cortex-m/hs_tick_stop.o $$(CM_O_$(1))/test/qemu/fw_test.o $(CM_LDS_$(1)) ld/mps2-common.ld
 	$(CM_CC) $(CM_ARCH_$(1)) $(CM_LDFLAGS) -T $(CM_LDS_$(1)) -Wl,-Map=$$@.map $$(filter %.o,$$^) -lgcc -o $$@
 
 # The unit tests keep big fixtures on the stack: 64 KiB instead of the application's 16 KiB.

@@ -1,18 +1,22 @@
-/* hs_app.c - the car axle board application. */
+/* hs_app.c - the board's application shell around the plant application (see hs_app.h). */
 #include "hs_app.h"
 #include "hs_board.h"
-#include "hs_hash.h"
+
+#ifndef HS_BOARD_MODEL
+#define HS_BOARD_MODEL "car_axle"
+#endif
 
 hs_app_state hs_app;
 void (*hs_app_test_hook)(uint32_t step);
 
-static hs_real R[HS_STEPPER_REALS(HS_CAR_AXLE_NQ, HS_CAR_AXLE_NC, HS_CAR_AXLE_NZ)];
-static int I[HS_STEPPER_INTS(HS_CAR_AXLE_NQ, HS_CAR_AXLE_NC)];
+static hs_real R[HS_STEPPER_REALS(HS_PLANT_MAX_NQ, HS_PLANT_MAX_NC, HS_PLANT_MAX_NZ)];
+static int I[HS_STEPPER_INTS(HS_PLANT_MAX_NQ, HS_PLANT_MAX_NC)];
 
 hs_app_cfg hs_app_default_cfg(void)
 {
     hs_app_cfg c;
-    c.type = &hs_car_axle_type;
+    c.model = HS_BOARD_MODEL;
+    c.type = NULL;
     c.method = HS_METHOD_J2;
     c.form = HS_FORM_INDEX2;
     c.stab = HS_STAB_PROJECTION;
@@ -36,132 +40,137 @@ int hs_app_parse_stab(const char *name)
     return -1;
 }
 
-static void track_g(void)
-{
-    hs_real g[HS_CAR_AXLE_NC];
-    if (hs_stepper_residual(&hs_app.s, g) != HS_OK) return;
-    for (int i = 0; i < HS_CAR_AXLE_NC; ++i) {
-        hs_real a = hs_abs(g[i]);
-        if (!(a <= hs_app.max_g)) hs_app.max_g = a; /* a NaN residual also shows */
-    }
-}
+/* The plant's clock: guest ns (one SysTick count is 40 ns). */
+static int64_t board_ns(void) { return (int64_t)(hs_tick_now() * HS_INSN_PER_COUNT); }
 
-static hs_stepper_def app_def;
+static hs_plant_def app_def;
 
-static int app_start(void)
+static int plant_start(void)
 {
-    int rc = hs_stepper_init(&hs_app.s, &app_def, &hs_app.model, HS_R(0.0), R,
-                             sizeof R / sizeof R[0], I, sizeof I / sizeof I[0]);
+    char why[96];
+    int rc = hs_plant_initialize(&hs_app.plant, &app_def, &hs_app.model, R, sizeof R / sizeof R[0],
+                                 I, sizeof I / sizeof I[0], why, sizeof why);
     if (rc) {
-        hs_con_puts("stepper init: ");
-        hs_con_puts(hs_status_str(rc));
+        hs_con_puts("plant initialize: ");
+        hs_con_puts(why);
         hs_con_putc('\n');
         return rc;
     }
-    hs_app.hash = HS_HASH_INIT;
-    hs_app.max_g = HS_R(0.0);
-    hs_app.cost_min = UINT32_MAX;
-    hs_app.cost_max = 0;
-    hs_app.cost_sum = 0;
     hs_app.steps = 0;
-    hs_app.safe = 0;
-    track_g();
-    return HS_OK;
+    hs_app.tx_frames = 0;
+    return HS_EXIT_OK;
 }
 
 static int app_initialize(void)
 {
     const hs_app_cfg *c = &hs_app.cfg;
-    if (!c->type || c->type->nq != HS_CAR_AXLE_NQ || c->type->nc != HS_CAR_AXLE_NC
-        || c->type->nz != HS_CAR_AXLE_NZ || c->type->nout > HS_MODELS_MAX_NOUT
-        || c->type->param_size > sizeof hs_app.params)
-        return HS_E_SIZE;
-    int rc = hs_model_init(&hs_app.model, c->type, &hs_app.params);
-    if (rc) return rc;
-    app_def = hs_stepper_default_def();
-    app_def.method = c->method;
-    app_def.form = c->form;
-    app_def.stab = c->stab;
-    /* Exactly as hilstep-sim derives them from --h 1e-3: in double, then rounded once to
-     * hs_real. Computing 1/h in float instead differs in the last bit and the float
-     * trajectories would no longer match the host's. */
-    app_def.h = (hs_real)1e-3;
-    app_def.alpha = (hs_real)(1.0 / 1e-3);
-    app_def.beta = (hs_real)(1.0 / (1e-3 * 1e-3));
-    return app_start();
+    char why[160];
+    int rc;
+    if (c->type) {
+        rc = hs_plant_model_init(&hs_app.model, c->type, &hs_app.params, sizeof hs_app.params,
+                                 why, sizeof why);
+    } else {
+        rc = hs_plant_model_by_name(&hs_app.model, &hs_app.params, sizeof hs_app.params,
+                                    c->model, why, sizeof why);
+    }
+    if (rc) {
+        hs_con_puts(why);
+        hs_con_putc('\n');
+        return rc;
+    }
+    app_def = hs_plant_default_def();
+    app_def.step.method = c->method;
+    app_def.step.form = c->form;
+    app_def.step.stab = c->stab;
+    app_def.overrun_stop = hs_tick_policy_stop;
+    app_def.clock_ns = board_ns;
+    app_def.hash = 1;
+    app_def.session = 0xB0A4D001u;
+    return plant_start();
 }
 
-/* Two untimed steps in the frame's own context, then a fresh start, so the first timed frame
+/* Two untimed frames in the frame's own context, then a fresh start, so the first timed frame
  * does not pay first-touch costs (QEMU translates code per CPU mode, so a warm-up in thread
  * mode would not do; on hardware: caches, flash wait states). The fresh start keeps the
  * trajectory, and its hash, identical to a run without warm-up. */
 static void app_warmup(void)
 {
-    for (int k = 0; k < 2; ++k) (void)hs_stepper_step(&hs_app.s, NULL);
-    track_g();
-    (void)hs_stepper_hash(&hs_app.s, HS_HASH_INIT);
-    (void)hs_frame_now();
-    (void)app_start();
+    for (uint64_t k = 0; k < 2; ++k) (void)hs_plant_step(&hs_app.plant, k, 0, hs_app.last_frame,
+                                                         sizeof hs_app.last_frame, NULL);
+    (void)hs_tick_now();
+    (void)plant_start();
+}
+
+/* The memory transport: the frame is what would go on the wire; no ECU under QEMU. */
+static void transport_send(size_t n)
+{
+    if (!n) return;
+    hs_app.last_len = n;
+    hs_app.tx_frames++;
 }
 
 static int app_step(void)
 {
+    hs_plant *p = &hs_app.plant;
     if (hs_app_test_hook) hs_app_test_hook(hs_app.steps);
-    uint64_t t0 = hs_frame_now();
-    int rc = hs_stepper_step(&hs_app.s, NULL);
-    uint64_t t1 = hs_frame_now();
-    if (rc != HS_OK) return rc;
-    uint32_t dt = (uint32_t)(t1 - t0);
-    if (dt < hs_app.cost_min) hs_app.cost_min = dt;
-    if (dt > hs_app.cost_max) hs_app.cost_max = dt;
-    hs_app.cost_sum += dt;
-    hs_app.hash = hs_stepper_hash(&hs_app.s, hs_app.hash);
-    hs_app.steps++;
-    track_g();
-    if (hs_app.model.type->nout > 0) hs_stepper_outputs(&hs_app.s, NULL, hs_app.y);
-    return hs_app.cfg.nsteps != 0 && hs_app.steps >= hs_app.cfg.nsteps;
+    const uint64_t faults = p->faults;
+    const int last = hs_app.cfg.nsteps != 0 && hs_app.steps + 1u >= hs_app.cfg.nsteps;
+    transport_send(hs_plant_step(p, p->frames, last, hs_app.last_frame, sizeof hs_app.last_frame, NULL));
+    if (p->faults == faults) hs_app.steps++;
+    if (p->stop) return p->last_fault < 0 ? p->last_fault : -1; /* fault hold exhausted */
+    return last && p->faults == faults;
 }
 
-static void app_terminate(void) {}
+static void app_terminate(void) { hs_plant_terminate(&hs_app.plant); }
+
+static int app_overrun(void)
+{
+    hs_plant *p = &hs_app.plant;
+    transport_send(hs_plant_overrun(p, 1u, hs_app.last_frame, sizeof hs_app.last_frame));
+    return p->stop != 0;
+}
 
 static void app_safe_state(void)
 {
-    /* The plant's outputs go to zero and stay there; the committed state is kept for
-     * diagnosis (the stepper never commits a refused step). */
-    for (int i = 0; i < HS_MODELS_MAX_NOUT; ++i) hs_app.y[i] = HS_R(0.0);
-    hs_app.safe = 1;
-    hs_con_puts("safe-state: outputs zeroed after ");
+    /* The outputs go to their declared safe values (the signal map's fallbacks) in a SAFE
+     * frame, unless the plant sent it already; the committed state is kept for diagnosis
+     * (the stepper never commits a refused step). */
+    hs_plant *p = &hs_app.plant;
+    if (!p->safe) transport_send(hs_plant_safe_outputs(p, hs_app.last_frame, sizeof hs_app.last_frame,
+                                                       HS_FLAG_FINAL));
+    hs_con_puts("safe-state: outputs to their fallbacks after ");
     hs_con_u64(hs_app.steps);
     hs_con_puts(" committed steps, stepper faults=");
-    hs_con_u64(hs_app.s.stats.faults);
+    hs_con_u64(p->faults);
     hs_con_puts(" last=");
-    hs_con_i64(hs_app.s.stats.last_fault);
+    hs_con_i64(p->last_fault);
     hs_con_puts(" (");
-    hs_con_puts(hs_status_str(hs_app.s.stats.last_fault));
+    hs_con_puts(hs_status_str(p->last_fault));
     hs_con_puts(")\n");
 }
 
 static void app_status(void)
 {
+    const hs_plant *p = &hs_app.plant;
     hs_con_puts("status t=");
-    hs_con_sci((double)hs_app.s.t);
-    hs_con_puts(" ticks=");
-    hs_con_u64(hs_frame.ticks);
+    hs_con_sci((double)p->st.t);
+    hs_con_puts(" s ticks=");
+    hs_con_u64(hs_tick.ticks);
     hs_con_puts(" steps=");
     hs_con_u64(hs_app.steps);
-    hs_con_puts(" overruns=");
-    hs_con_u64(hs_frame.overruns);
+    hs_con_puts(" late-ticks=");
+    hs_con_u64(hs_tick.overruns);
     hs_con_puts(" worst-step=");
-    hs_con_u64((uint64_t)hs_app.cost_max * 40u);
+    hs_con_u64((uint64_t)(p->step_max_ns > 0 ? p->step_max_ns : 0));
     hs_con_puts(" ns worst-frame=");
-    hs_con_u64((uint64_t)hs_frame.exec_max * 40u);
+    hs_con_u64((uint64_t)hs_tick.exec_max * HS_INSN_PER_COUNT);
     hs_con_puts(" ns max|g|=");
-    hs_con_sci((double)hs_app.max_g);
+    hs_con_sci(p->gmax);
     hs_con_putc('\n');
 }
 
-const hs_frame_app hs_app_frame = {
-    app_initialize, app_warmup, app_step, app_terminate, app_safe_state, app_status, 1000u
+const hs_tick_app hs_app_frame = {
+    app_initialize, app_warmup, app_step, app_terminate, app_overrun, app_safe_state, app_status, 1000u
 };
 
 /* "<tag> <model> <method> <stab>": the head both contract lines share. */
@@ -180,47 +189,51 @@ void hs_app_print_hash(void)
 {
     print_head("trajectory-hash");
     hs_con_putc(' ');
-    hs_con_u64(hs_app.steps);
+    hs_con_u64(hs_app.plant.hashed_steps);
     hs_con_puts(" 0x");
-    hs_con_hex(hs_app.hash, 16);
+    hs_con_hex(hs_app.plant.hash, 16);
     hs_con_putc('\n');
 }
 
 void hs_app_print_cost(void)
 {
+    /* The plant's clock is guest ns = 40 x SysTick counts; under -icount shift=0 one ns is one
+     * instruction. */
     print_head("step-cost");
     hs_con_puts(" min=");
-    hs_con_u64((uint64_t)hs_app.cost_min * HS_INSN_PER_COUNT);
+    hs_con_u64((uint64_t)hs_app.plant.step_min_ns);
     hs_con_puts(" max=");
-    hs_con_u64((uint64_t)hs_app.cost_max * HS_INSN_PER_COUNT);
+    hs_con_u64((uint64_t)hs_app.plant.step_max_ns);
     hs_con_puts(" instructions\n");
 }
 
 void hs_app_print_frame(void)
 {
     hs_con_puts("frame ticks=");
-    hs_con_u64(hs_frame.ticks);
+    hs_con_u64(hs_tick.ticks);
     hs_con_puts(" steps=");
-    hs_con_u64(hs_frame.steps);
+    hs_con_u64(hs_tick.steps);
     hs_con_puts(" overruns=");
-    hs_con_u64(hs_frame.overruns);
+    hs_con_u64(hs_tick.overruns);
     hs_con_puts(" exec-min=");
-    hs_con_u64((uint64_t)hs_frame.exec_min * HS_INSN_PER_COUNT);
+    hs_con_u64((uint64_t)hs_tick.exec_min * HS_INSN_PER_COUNT);
     hs_con_puts(" exec-max=");
-    hs_con_u64((uint64_t)hs_frame.exec_max * HS_INSN_PER_COUNT);
+    hs_con_u64((uint64_t)hs_tick.exec_max * HS_INSN_PER_COUNT);
     hs_con_puts(" exec-mean=");
-    hs_con_u64(hs_frame.steps ? hs_frame.exec_sum * HS_INSN_PER_COUNT / hs_frame.steps : 0u);
+    hs_con_u64(hs_tick.steps ? hs_tick.exec_sum * HS_INSN_PER_COUNT / hs_tick.steps : 0u);
     hs_con_puts(" ns max|g|=");
-    hs_con_sci((double)hs_app.max_g);
+    hs_con_sci(hs_app.plant.gmax);
+    hs_con_puts(" tx-frames=");
+    hs_con_u64(hs_app.tx_frames);
     hs_con_puts("\nframe histogram (SysTick counts, bin k = [2^k, 2^(k+1)), first from 0):");
-    for (int k = 0; k < HS_FRAME_HIST_BINS; ++k) {
-        if (!hs_frame.hist[k]) continue;
+    for (int k = 0; k < HS_TICK_HIST_BINS; ++k) {
+        if (!hs_tick.hist[k]) continue;
         hs_con_puts(" [");
         hs_con_u64(k ? (uint64_t)1u << k : 0u);
         hs_con_puts(",");
-        if (k < HS_FRAME_HIST_BINS - 1) hs_con_u64((uint64_t)1u << (k + 1));
+        if (k < HS_TICK_HIST_BINS - 1) hs_con_u64((uint64_t)1u << (k + 1));
         hs_con_puts(")=");
-        hs_con_u64(hs_frame.hist[k]);
+        hs_con_u64(hs_tick.hist[k]);
     }
     hs_con_putc('\n');
 }

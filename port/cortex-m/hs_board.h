@@ -6,14 +6,9 @@
 
 #include <stdint.h>
 
-/* Exit statuses (QEMU's exit status through semihosting SYS_EXIT_EXTENDED, low 8 bits). */
-#define HS_EXIT_OK        0  /* run completed, all checks passed */
-#define HS_EXIT_FAIL      1  /* a test failed */
-#define HS_EXIT_USAGE     2  /* bad command line or initialization error */
-#define HS_EXIT_OVERRUN   3  /* `stop` overrun policy: a tick arrived while the step still ran */
-#define HS_EXIT_STEP      4  /* the stepper refused a step (numeric fault); outputs went safe */
-#define HS_EXIT_CPU_FAULT 0x40 /* + exception number: 0x43 HardFault, 0x44 MemManage,
-                                  0x45 BusFault, 0x46 UsageFault, 0x50+ unexpected IRQ */
+/* Exit statuses: hil/hs_exit.h, one table for every hilstep plant (QEMU's exit status through
+ * semihosting SYS_EXIT_EXTENDED, low 8 bits). */
+#include "hs_exit.h"
 
 /* SysTick reference clock of the MPS2 boards in QEMU (Hz); 1 count = 40 ns. */
 #define HS_SYSTICK_HZ 25000000u

@@ -1,5 +1,5 @@
-/* libc_min.c - the four memory functions gcc may emit calls to (struct copies, zeroing)
- * even in freestanding code. Built with -fno-builtin -fno-tree-loop-distribute-patterns so
+/* libc_min.c - the memory functions gcc may emit calls to (struct copies, zeroing) even in
+ * freestanding code, and the two string functions hil/ uses. Built with -fno-builtin -fno-tree-loop-distribute-patterns so
  * these loops are not themselves turned back into calls to memcpy/memset. */
 #include <stddef.h>
 
@@ -42,4 +42,22 @@ int memcmp(const void *a, const void *b, size_t n)
         if (*x != *y) return *x < *y ? -1 : 1;
     }
     return 0;
+}
+
+/* hil/ (signal map checks, model lookup by name) compares and measures names. */
+size_t strlen(const char *s);
+int strcmp(const char *a, const char *b);
+
+size_t strlen(const char *s)
+{
+    size_t n = 0;
+    while (s[n]) ++n;
+    return n;
+}
+
+int strcmp(const char *a, const char *b)
+{
+    const unsigned char *x = (const unsigned char *)a, *y = (const unsigned char *)b;
+    while (*x && *x == *y) { ++x; ++y; }
+    return (*x > *y) - (*x < *y);
 }

@@ -1,5 +1,6 @@
-/* main_demo.c - `make run TARGET=qemu`: the car axle plant on the 1 ms SysTick frame, in real
- * time, with a status line every second. Command line (semihosting): [seconds], default 10. */
+/* main_demo.c - `make run TARGET=qemu`: the plant application on the 1 ms SysTick timer, in
+ * real time, with a status line every second. Command line (semihosting): [seconds [model]],
+ * default 10 s and the build's model (HS_BOARD_MODEL, cortex-m.mk). */
 #include "hs_app.h"
 #include "hs_board.h"
 
@@ -7,22 +8,30 @@ int main(void)
 {
     char cmd[128];
     uint32_t seconds = 10;
-    if (hs_cmdline(cmd, (int)sizeof cmd) > 0) {
-        /* "<kernel> [seconds]": the last word, when it is a number. */
-        const char *last = cmd;
-        for (const char *p = cmd; *p; ++p)
-            if (*p == ' ' && p[1] && p[1] != ' ') last = p + 1;
-        long v = hs_parse_ulong(last);
-        if (v > 0) seconds = (uint32_t)v;
-    }
     hs_app_cfg c = hs_app_default_cfg();
+    if (hs_cmdline(cmd, (int)sizeof cmd) > 0) {
+        /* "<kernel> [seconds [model]]": words after the kernel name. */
+        char *w[4];
+        int n = 0;
+        for (char *p = cmd; *p && n < 4;) {
+            while (*p == ' ') *p++ = '\0';
+            if (!*p) break;
+            w[n++] = p;
+            while (*p && *p != ' ') ++p;
+        }
+        long v = n > 1 ? hs_parse_ulong(w[1]) : -1;
+        if (v > 0) seconds = (uint32_t)v;
+        if (n > 2) c.model = w[2];
+    }
     c.nsteps = seconds * 1000u;
     hs_app_configure(&c);
-    hs_con_puts("hilstep car axle, J2 index-2 projection, h = 1 ms, SysTick frame, ");
-    hs_con_u64(seconds);
-    hs_con_puts(" s\n");
-    int rc = hs_frame_run(&hs_app_frame, HS_SYSTICK_HZ / 1000u);
+    int rc = hs_tick_run(&hs_app_frame, HS_SYSTICK_HZ / 1000u);
     if (rc) return rc;
+    hs_con_puts("plant ");
+    hs_con_puts(hs_app.model.type->name);
+    hs_con_puts(", J2 index-2 projection, h = 1 ms, SysTick timer, ");
+    hs_con_u64(seconds);
+    hs_con_puts(" s of guest time\n");
     hs_app_print_frame();
     hs_app_print_hash();
     hs_con_puts("stack used=");
@@ -30,10 +39,18 @@ int main(void)
     hs_con_puts(" of ");
     hs_con_u64(hs_stack_size());
     hs_con_puts(" bytes\n");
-    /* Without icount, guest time is the host's clock: overruns here can come from the host
+    /* Without icount, guest time is the host's clock: overruns here come from the host
      * (other load, QEMU's own work) and are reported, not treated as failure. The exact,
      * repeatable check is `make qemu-test`. */
-    hs_con_puts(hs_frame.overruns ? "real-time run: overruns occurred (see above)\n"
-                                  : "real-time run: no overruns\n");
+    if (hs_tick.overruns) {
+        hs_con_puts("real-time run: ");
+        hs_con_u64(hs_tick.overruns);
+        hs_con_puts(" late ticks. Not the plant's: QEMU runs without icount here, guest time is "
+                    "the host's clock, and when the host deschedules QEMU it delivers the missed "
+                    "ticks back to back (the step itself takes about 8000 instructions of the "
+                    "1 ms frame; `make qemu-test` measures it exactly).\n");
+    } else {
+        hs_con_puts("real-time run: no late ticks\n");
+    }
     return HS_EXIT_OK;
 }

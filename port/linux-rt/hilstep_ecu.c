@@ -180,25 +180,31 @@ static void *control(void *arg)
     return NULL;
 }
 
+/* One counter: "key=value" for scripts, or aligned with its unit and a sensible precision. */
+static void kv(FILE *f, int pretty, const char *key, double v, const char *unit, int digits)
+{
+    if (pretty) fprintf(f, "  %-18s %.*f %s\n", key, digits, v, unit);
+    else fprintf(f, "%s=%.17g\n", key, v);
+}
+
 static void report(FILE *f, const ecu *e, int pretty)
 {
-    const char *fmt = pretty ? "  %-22s %.10g\n" : "%s=%.17g\n";
-    fprintf(f, fmt, "ticks", (double)e->ticks);
-    fprintf(f, fmt, "missed_ticks", (double)e->missed);
-    fprintf(f, fmt, "fresh_ticks", (double)e->fresh);
-    fprintf(f, fmt, "waiting_ticks", (double)e->waiting);
-    fprintf(f, fmt, "saturated_ticks", (double)e->saturated);
-    fprintf(f, fmt, "rx_accepted", (double)e->rx.st.accepted);
-    fprintf(f, fmt, "rx_rejected", (double)hs_rx_rejected_total(&e->rx));
-    fprintf(f, fmt, "rx_seq_gaps", (double)e->rx.st.seq_gaps);
-    fprintf(f, fmt, "rx_kernel_drops", (double)e->udp.kernel_drops);
-    fprintf(f, fmt, "tx_frames", (double)e->tx.frames);
-    fprintf(f, fmt, "tx_send_errors", (double)e->udp.send_errors);
-    fprintf(f, fmt, "speed", e->v);
-    fprintf(f, fmt, "speed_error", e->v - e->v_ref);
-    fprintf(f, fmt, "command", e->F);
-    fprintf(f, fmt, "integral", e->integ);
-    fprintf(f, fmt, "saw_final", (double)e->saw_final);
+    kv(f, pretty, "ticks", (double)e->ticks, "", 0);
+    kv(f, pretty, "missed_ticks", (double)e->missed, "", 0);
+    kv(f, pretty, "fresh_ticks", (double)e->fresh, "(a new plant frame)", 0);
+    kv(f, pretty, "waiting_ticks", (double)e->waiting, "(no or stale plant frame: 0 N sent)", 0);
+    kv(f, pretty, "saturated_ticks", (double)e->saturated, "(command at the limit)", 0);
+    kv(f, pretty, "rx_accepted", (double)e->rx.st.accepted, "", 0);
+    kv(f, pretty, "rx_rejected", (double)hs_rx_rejected_total(&e->rx), "", 0);
+    kv(f, pretty, "rx_seq_gaps", (double)e->rx.st.seq_gaps, "", 0);
+    kv(f, pretty, "rx_kernel_drops", (double)e->udp.kernel_drops, "", 0);
+    kv(f, pretty, "tx_frames", (double)e->tx.frames, "", 0);
+    kv(f, pretty, "tx_send_errors", (double)e->udp.send_errors, "", 0);
+    kv(f, pretty, "speed", e->v, "m/s", 6);
+    kv(f, pretty, "speed_error", e->v - e->v_ref, "m/s", 9);
+    kv(f, pretty, "command", e->F, "N", 4);
+    kv(f, pretty, "integral", e->integ, "m", 9);
+    kv(f, pretty, "saw_final", (double)e->saw_final, "", 0);
 }
 
 int main(int argc, char **argv)

@@ -1,19 +1,24 @@
-/* hilstep_rt.c - build/hilstep-rt: the real-time plant process of a Linux HIL bench.
+/* hilstep_rt.c - build/hilstep-rt: the Linux shell around the plant application.
  *
- * One SCHED_FIFO thread wakes on absolute CLOCK_MONOTONIC deadlines start + k * period,
- * drains the UDP socket into hs_rx, steps the model once, sends the outputs and pushes one
- * telemetry record; a normal-priority logger thread writes the CSV and the live status line.
+ * The plant itself (model, stepper, signal map, frame receive and send side, policies,
+ * telemetry record) is hil/hs_plant.c, the same code the Cortex-M images run. This file is
+ * the timer and the transport: one SCHED_FIFO thread wakes on absolute CLOCK_MONOTONIC
+ * deadlines start + k * period, hands the queued UDP datagrams to the plant, runs its step,
+ * sends the frame and pushes the telemetry record; a normal-priority logger thread writes the
+ * CSV (complete rows only, at least every 50 ms) and the live status line; main prints the
+ * summary, the verdict against the latency budget and exits with the status of hil/hs_exit.h.
  * See hil/FRAME.md for the wire frame and `hilstep-rt --help` for the options. */
 #define _GNU_SOURCE
 #include "hs_apps.h"
 #include "hs_hist.h"
 #include "hs_linux.h"
+#include "hs_mb_file.h"
 #include "hs_models.h"
+#include "hs_plant.h"
 #include "hs_ring.h"
-#include "hs_signal.h"
-#include "hs_stepper.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -22,19 +27,16 @@
 #include <time.h>
 #include <unistd.h>
 
-/* Exit codes (documented in --help and hil/FRAME.md). */
-#define EXIT_OK 0        /* run complete, or ended by SIGINT/SIGTERM */
-#define EXIT_USAGE 1     /* bad option or configuration */
-#define EXIT_SETUP 2     /* model, signal map, socket or thread could not be set up */
-#define EXIT_OVERRUN 3   /* overrun with --policy stop: safe outputs were sent */
-
 #define MAX_PARAMS 16
 #define LAT_BINS 10000u      /* 1 us bins: 0..10 ms, like cyclictest -h 10000 */
 #define EXEC_BINS 100000u    /* 10 ns bins: 0..1 ms */
-#define RING_CAP 16384u      /* 16 s of telemetry at 1 kHz */
+#define RING_CAP 8192u       /* 8 s of telemetry at 1 kHz */
+#define FLUSH_NS 50000000    /* the CSV reaches the file at least every 50 ms */
+#define SILENCE_NS 1000000000 /* warn when no ECU frame was applied for 1 s */
 
 typedef struct options {
     const char *model;
+    const char *model_file; /* multibody description (.hsm), NULL = --model from the registry */
     hs_method method;
     hs_form form;
     hs_stab stab;
@@ -49,66 +51,71 @@ typedef struct options {
     double duration;      /* s; 0 = until a signal */
     int policy_stop;      /* 0 skip, 1 stop */
     const char *log;      /* CSV path, "" = none */
-    const char *hist;     /* histogram file, NULL = stdout */
+    const char *hist;     /* histogram file, "-" = stdout, NULL = none */
     const char *stats;    /* key=value stats file, NULL = none */
     int quiet;            /* no live status */
+    int verbose;          /* the full counter list in the console summary */
     int list_signals;     /* print the signal map and exit */
     int max_rx;           /* datagrams drained per frame at most */
+    double budget_us;     /* latency budget (us), 0 = the period */
+    int fault_hold;       /* refused steps in a row held before the plant stops */
+    double linger_ms;     /* drain the socket this long after the FINAL frame */
     int64_t inject_tick;  /* test switch: frame that overruns on purpose, -1 = none */
     double inject_periods;/* ... by spinning until start + (tick + this) * period */
-    int64_t fault_tick;   /* test switch: frame whose step gets a NaN input, -1 = none */
+    int64_t fault_tick;   /* test switch: first frame whose step gets a NaN input, -1 = none */
+    int fault_frames;     /* ... for this many frames */
 } options;
 
-/* Shared between the RT thread, the logger and main. Written by the RT thread only, read by
- * the others after the run (or through the ring / relaxed atomics during it). */
-typedef struct plant {
+/* An output file checked on every write: opened before the run, errno kept. */
+typedef struct outfile {
+    const char *path;
+    FILE *f;
+    int err;              /* errno of the first failed write or close, 0 = none */
+} outfile;
+
+/* Shared between the RT thread, the logger and main. The RT thread writes the plant and the
+ * timing fields; the logger reads records through the ring only; main reads everything after
+ * both threads were joined. */
+typedef struct app {
     options o;
     hs_model model;
     union { hs_real r[HS_MODELS_MAX_PARAM_BYTES / sizeof(hs_real) + 1]; double d; } pblock;
-    hs_stepper st;
-    const hs_signal_map *map;
-    hs_rx rx;
-    hs_tx tx;
+    hs_plant plant;
     hs_udp udp;
     hs_ring ring;
     hs_hist lat, exec;
     hs_rt_report rtr;
-    int nq, nz, nin, nout, nc;
     int64_t start_ns;       /* time base: frame k is planned at start_ns + k * period */
     uint64_t ticks_total;   /* 0 = unlimited */
-    uint64_t frames;        /* frames stepped (stepping attempted) */
-    uint64_t last_tick;     /* index of the last frame run */
-    uint64_t overrun_frames;/* frames that ended after the next deadline */
-    uint64_t missed_ticks;  /* ticks dropped by the skip policy (one per missed deadline) */
-    uint64_t faults;        /* refused steps */
-    int last_fault;
+    int64_t worst_frame_ns; /* max over frames of planned wake-up to end of the frame's work */
+    uint64_t worst_frame_tick;
     uint64_t rx_cap_hits;   /* frames whose drain stopped at max_rx with datagrams left */
     uint64_t rx_sock_errors;/* recvmsg errors other than "queue empty" */
-    double gmax;            /* max |g| over the run */
-    hs_real y[HS_FRAME_MAX_VALUES]; /* outputs last sent (held while faulted) */
-    hs_real in[HS_FRAME_MAX_VALUES];/* inputs handed to the model this frame */
-    int exit_code;
+    uint64_t rx_after_final;/* datagrams drained after the FINAL frame (counted in rx too) */
     int rt_done;            /* set (release) when the RT thread has pushed its last record */
-    uint64_t rows_written;  /* logger: CSV rows written */
-    int log_error;          /* logger: errno of a failed write, 0 = none */
-    FILE *csv;              /* telemetry CSV, NULL with --log none */
-    hs_real v_ref;          /* status line target when the model has v_ref */
-    int has_v_ref;
-} plant;
+    /* logger */
+    int csv_fd;             /* telemetry CSV, -1 with --log none */
+    uint64_t rows_written;  /* complete rows confirmed in the file */
+    uint64_t rows_lost;     /* rows not written because of a write error */
+    int log_error;          /* errno of the failed CSV write, 0 = none */
+    uint64_t silences;      /* 1 s periods without an applied ECU frame that were warned about */
+    outfile stats, hist;
+} app;
 
-static plant P;
+static app A;
 static volatile sig_atomic_t g_stop;
-static hs_real g_reals[HS_STEPPER_REALS(HS_MODELS_MAX_NQ, HS_MODELS_MAX_NC, HS_MODELS_MAX_NZ)];
-static int g_ints[HS_STEPPER_INTS(HS_MODELS_MAX_NQ, HS_MODELS_MAX_NC)];
+static volatile sig_atomic_t g_signal;
+static hs_real g_reals[HS_STEPPER_REALS(HS_PLANT_MAX_NQ, HS_PLANT_MAX_NC, HS_PLANT_MAX_NZ)];
+/* The macro bounds the dense backend; block models on the sparse one also keep their analysis
+ * here, so there is room for that (hs_stepper_workspace gives the exact need). */
+static int g_ints[HS_STEPPER_INTS(HS_PLANT_MAX_NQ, HS_PLANT_MAX_NC) + (1 << 16)];
 static uint32_t g_lat_bins[LAT_BINS];
 static uint32_t g_exec_bins[EXEC_BINS];
 static hs_tm_row g_ring_store[RING_CAP];
-static hs_signal g_generic_sig[HS_MODELS_MAX_NIN + HS_MODELS_MAX_NOUT];
-static hs_signal_map g_generic_map;
 
 static void on_signal(int sig)
 {
-    (void)sig;
+    g_signal = sig;
     g_stop = 1;
 }
 
@@ -120,16 +127,19 @@ static void usage(FILE *f)
 "thread and exchanges signals with an ECU over UDP (frame format: hil/FRAME.md).\n"
 "\n"
 "model and stepper\n"
-"  --model NAME        model (default circular_track; external=1 is preset so the\n"
-"                      tangential force comes from the ECU); others: test_eq, car_axle,\n"
-"                      pendulum (generic signal map: inputs from the wire, +-1e9, stale 20)\n"
+"  --model NAME        model from the registry (default circular_track); a model with an\n"
+"                      `external` parameter gets external=1, its inputs come from the wire.\n"
+"                      Each shipped model has a signal map (--signals); others get a generic\n"
+"                      one from their input/output names (+-1e9, fallback 0, stale 20)\n"
+"  --model-file FILE   a multibody description (.hsm, see README \"Writing your own model\")\n"
+"                      instead of --model; its inputs and outputs get the generic map\n"
 "  --param KEY=VALUE   set a model parameter (repeatable), e.g. --param v_ref=2\n"
 "  --method M          explicit|symplectic|j1|j2|j3|jexact (default j2)\n"
 "  --form F            index1|index2 (default index2)\n"
 "  --stab S            none|baumgarte|projection (default projection)\n"
 "timing\n"
 "  --period-us N       frame period and step size h, microseconds (default 1000)\n"
-"  --duration S        run S seconds of time base then stop; 0 = until SIGINT/SIGTERM\n"
+"  --duration S        run S seconds of time base then stop; 0 = until SIGINT/SIGTERM/SIGHUP\n"
 "                      (default 10)\n"
 "  --priority P        SCHED_FIFO priority 1..99 of the RT thread, 0 = normal (default 80)\n"
 "  --cpu N             pin the RT thread to CPU N (default: not pinned)\n"
@@ -137,31 +147,42 @@ static void usage(FILE *f)
 "                      missed ticks, count each, stay on the time base start + k*period;\n"
 "                      stop = send safe outputs (signal fallbacks, flag SAFE) and exit 3\n"
 "                      (default skip). Missed steps are never run back to back.\n"
+"  --budget-us N       latency budget: the verdict fails (exit 6) when a frame ends more\n"
+"                      than N us after its planned wake-up (default: the period)\n"
+"  --fault-hold N      refused steps in a row that are held (outputs frozen, flag FAULT)\n"
+"                      before the plant stops with safe outputs (default 10); any refused\n"
+"                      step fails the run (exit 4)\n"
 "network\n"
 "  --listen A.B.C.D:P  address the plant binds to (default 127.0.0.1:47001)\n"
 "  --peer A.B.C.D:P    the ECU: only datagrams from exactly this address are accepted,\n"
 "                      outputs are sent there every frame (default 127.0.0.1:47002)\n"
 "  --max-rx N          datagrams drained per frame at most (default 64); the rest wait\n"
 "                      for the next frame, counted as rx_cap_hits\n"
+"  --linger-ms N       after the FINAL frame keep draining the socket N ms so late\n"
+"                      datagrams are counted too (default 50)\n"
 "output\n"
 "  --log FILE          telemetry CSV, one row per stepped frame (default\n"
-"                      build/hilstep-rt.csv; 'none' = no CSV, rows still counted)\n"
-"  --hist FILE         latency histogram in cyclictest -h format to FILE; the console then\n"
-"                      shows only the non-empty bins (default: all bins to stdout)\n"
+"                      build/hilstep-rt.csv; 'none' = no CSV, rows still counted). Complete\n"
+"                      rows reach the file at least every 50 ms\n"
+"  --hist FILE         latency histogram in cyclictest -h format, 1 us bins ('-' = stdout);\n"
+"                      the console always gets the percentiles\n"
 "  --stats FILE        all end-of-run counters as key=value lines (for scripts)\n"
 "  --quiet             no live status line\n"
+"  --verbose           every counter in the console summary (as --stats writes them)\n"
 "  --signals           print the model's signal map (wire order, units, scale, offset,\n"
 "                      range, fallback, stale limit) and exit\n"
 "test switches\n"
 "  --inject-overrun K:X  frame K busy-waits until start + (K + X) * period, so it\n"
 "                      overruns and misses ceil(X) - 1 ticks (X > 1, e.g. 500:3.5)\n"
-"  --inject-fault K    frame K hands the step a NaN input behind hs_rx's back, so the\n"
-"                      step refuses: counted, state and outputs held, flag FAULT\n"
+"  --inject-fault K[:N]  frames K..K+N-1 (N default 1) hand the step a NaN input behind\n"
+"                      hs_rx's back, so the step refuses\n"
 "  --help              this text\n"
 "\n"
-"exit status: 0 run complete or ended by SIGINT/SIGTERM (telemetry flushed, summary\n"
-"printed); 1 bad option; 2 setup failed (model, map, socket, thread); 3 overrun with\n"
-"--policy stop.\n"
+"exit status (one table for every hilstep plant, hil/hs_exit.h):\n"
+"  0 run complete or ended by SIGINT/SIGTERM/SIGHUP, verdict PASS (telemetry flushed,\n"
+"    summary printed); 1 bad option; 2 setup failed (model, map, socket, thread, output\n"
+"    file); 3 overrun with --policy stop; 4 refused steps; 5 output lost (a CSV, stats or\n"
+"    histogram write failed, e.g. disk full); 6 latency budget exceeded.\n"
 "Without root, SCHED_FIFO or a PREEMPT_RT kernel the run goes on and says plainly that\n"
 "it is not hard real-time.\n");
 }
@@ -199,18 +220,23 @@ static int parse_options(int argc, char **argv, options *o)
     o->duration = 10.0;
     o->log = "build/hilstep-rt.csv";
     o->max_rx = 64;
+    o->fault_hold = 10;
+    o->linger_ms = 50;
     o->inject_tick = -1;
     o->fault_tick = -1;
+    o->fault_frames = 1;
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         double d;
         int e;
 #define NEED_ARG() do { if (!v) { fprintf(stderr, "hilstep-rt: %s needs a value\n", a); return -1; } ++i; } while (0)
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(stdout); exit(EXIT_OK); }
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(stdout); exit(HS_EXIT_OK); }
         else if (!strcmp(a, "--quiet")) o->quiet = 1;
+        else if (!strcmp(a, "--verbose")) o->verbose = 1;
         else if (!strcmp(a, "--signals")) o->list_signals = 1;
         else if (!strcmp(a, "--model")) { NEED_ARG(); o->model = v; }
+        else if (!strcmp(a, "--model-file")) { NEED_ARG(); o->model_file = v; }
         else if (!strcmp(a, "--method")) {
             NEED_ARG();
             if (parse_enum(v, method_name_i, HS_METHOD_COUNT, &e)) goto bad;
@@ -273,10 +299,32 @@ static int parse_options(int argc, char **argv, options *o)
             if (parse_double(c + 1, &d) || d <= 1.0 || d > 1000) goto bad;
             o->inject_tick = (int64_t)k;
             o->inject_periods = d;
+        } else if (!strcmp(a, "--budget-us")) {
+            NEED_ARG();
+            if (parse_double(v, &d) || d <= 0 || d > 1e9) goto bad;
+            o->budget_us = d;
+        } else if (!strcmp(a, "--fault-hold")) {
+            NEED_ARG();
+            if (parse_double(v, &d) || d < 1 || d > 1e9 || d != (int)d) goto bad;
+            o->fault_hold = (int)d;
+        } else if (!strcmp(a, "--linger-ms")) {
+            NEED_ARG();
+            if (parse_double(v, &d) || d < 0 || d > 10000) goto bad;
+            o->linger_ms = d;
         } else if (!strcmp(a, "--inject-fault")) {
             NEED_ARG();
-            if (parse_double(v, &d) || d < 0 || d != (double)(int64_t)d) goto bad;
+            const char *c = strchr(v, ':');
+            char kb[32];
+            size_t kl = c ? (size_t)(c - v) : strlen(v);
+            if (kl >= sizeof kb) goto bad;
+            memcpy(kb, v, kl);
+            kb[kl] = '\0';
+            if (parse_double(kb, &d) || d < 0 || d != (double)(int64_t)d) goto bad;
             o->fault_tick = (int64_t)d;
+            if (c) {
+                if (parse_double(c + 1, &d) || d < 1 || d > 1e9 || d != (int)d) goto bad;
+                o->fault_frames = (int)d;
+            }
         } else {
             fprintf(stderr, "hilstep-rt: unknown option '%s' (see --help)\n", a);
             return -1;
@@ -290,189 +338,90 @@ static int parse_options(int argc, char **argv, options *o)
     return 0;
 }
 
-/* Splits a model signal label "name (unit)" into its two parts (unit "1" when absent). */
-static void split_label(const char *label, char *name, char *unit, size_t cap)
-{
-    const char *open = label ? strchr(label, '(') : NULL;
-    size_t n = open ? (size_t)(open - label) : (label ? strlen(label) : 0);
-    while (n > 0 && label[n - 1] == ' ') --n;
-    snprintf(name, cap, "%.*s", (int)n, label ? label : "");
-    if (open) {
-        const char *close = strchr(open, ')');
-        size_t u = close ? (size_t)(close - open - 1) : strlen(open + 1);
-        snprintf(unit, cap, "%.*s", (int)u, open + 1);
-    } else {
-        snprintf(unit, cap, "1");
-    }
-}
-
-/* A map for models without a declared one: their own input/output names, wide limits. */
-static const hs_signal_map *generic_map(const hs_model_type *T)
-{
-    static char names[HS_MODELS_MAX_NIN + HS_MODELS_MAX_NOUT][2][48];
-    int k = 0;
-    for (int i = 0; i < T->nin + T->nout && k < HS_MODELS_MAX_NIN + HS_MODELS_MAX_NOUT; ++i, ++k) {
-        const int in = i < T->nin;
-        const int j = in ? i : i - T->nin;
-        const char *const *labels = in ? T->in_names : T->out_names;
-        if (labels) split_label(labels[j], names[k][0], names[k][1], sizeof names[k][0]);
-        if (!labels || !names[k][0][0])
-            snprintf(names[k][0], sizeof names[k][0], "%s%d", in ? "in" : "out", j + 1);
-        hs_signal s = {names[k][0], names[k][1], in ? HS_SIG_IN : HS_SIG_OUT, 1.0, 0.0,
-                       -1e9, 1e9, 0.0, in ? 20u : 0u};
-        if (!labels) s.unit = "1";
-        g_generic_sig[k] = s;
-    }
-    g_generic_map.app = T->name;
-    g_generic_map.sig = g_generic_sig;
-    g_generic_map.n = k;
-    return &g_generic_map;
-}
 
 /* ---------------------------------------------------------------- real-time thread ---- */
 
-static void send_frame(plant *p, const hs_real *y, uint32_t flags)
+static void send_out(app *a, const uint8_t *buf, size_t n)
 {
-    uint8_t buf[HS_FRAME_MAX_BYTES];
-    size_t n = hs_tx_build(&p->tx, buf, sizeof buf, y, (uint64_t)hs_now_ns(), p->rx.used_seq, flags);
-    if (n) (void)hs_udp_send(&p->udp, buf, n);
+    if (n) (void)hs_udp_send(&a->udp, buf, n);
+}
+
+/* Hands queued datagrams to the plant: at most max datagrams (then one more that tells
+ * whether any were left behind; it is classified like the others, so nothing is lost).
+ * Returns the number handed over. */
+static int drain(app *a, uint8_t *buf, size_t cap, int max)
+{
+    int nrx = 0;
+    for (;;) {
+        int from_peer;
+        ssize_t n = hs_udp_recv(&a->udp, buf, cap, &from_peer);
+        if (n == -1) break;
+        if (n == -2) { a->rx_sock_errors++; break; }
+        (void)hs_plant_receive(&a->plant, buf, (size_t)n, from_peer);
+        if (++nrx > max) { a->rx_cap_hits++; break; }
+    }
+    return nrx;
 }
 
 static void *rt_thread(void *arg)
 {
-    plant *p = (plant *)arg;
-    const int64_t per = p->o.period_ns;
+    app *a = (app *)arg;
+    hs_plant *p = &a->plant;
+    const int64_t per = a->o.period_ns;
     uint8_t buf[HS_FRAME_MAX_BYTES + 1];
-    hs_real ynew[HS_FRAME_MAX_VALUES], g[HS_MODELS_MAX_NC + 1];
+    uint8_t out[HS_FRAME_MAX_BYTES];
     sigset_t ss;
 
     /* Signals go to main; this thread only polls the flag between frames. */
     sigemptyset(&ss);
     sigaddset(&ss, SIGINT);
     sigaddset(&ss, SIGTERM);
+    sigaddset(&ss, SIGHUP);
     pthread_sigmask(SIG_BLOCK, &ss, NULL);
     hs_rt_prefault_stack(128 * 1024);
 
     /* Start on a period boundary two periods ahead: time to get scheduled, and frame 0 is
      * never late by construction. */
-    p->start_ns = (hs_now_ns() / per + 2) * per;
+    a->start_ns = (hs_now_ns() / per + 2) * per;
     uint64_t k = 0;
-    int final_sent = 0;
-    double gnow = 0.0; /* max |g| of the committed state; kept across a refused step */
-    while (!g_stop && (p->ticks_total == 0 || k < p->ticks_total)) {
-        const int64_t planned = p->start_ns + (int64_t)k * per;
+    while (!g_stop && !p->stop && (a->ticks_total == 0 || k < a->ticks_total)) {
+        const int64_t planned = a->start_ns + (int64_t)k * per;
         hs_sleep_until_ns(planned);
         const int64_t woke = hs_now_ns();
-        hs_hist_add(&p->lat, woke - planned, k);
+        hs_hist_add(&a->lat, woke - planned, k);
 
-        /* Inputs: drain what is queued (bounded), newest valid frame wins. */
-        int nrx = 0;
-        for (;;) {
-            if (nrx >= p->o.max_rx) {
-                int fp;
-                /* Cap reached: one more recv tells whether datagrams are left behind for
-                 * the next frame; it is classified like the others, so nothing is lost. */
-                ssize_t n = hs_udp_recv(&p->udp, buf, sizeof buf, &fp);
-                if (n >= 0) {
-                    (void)hs_rx_offer(&p->rx, buf, (size_t)n, fp);
-                    p->rx_cap_hits++;
-                }
-                break;
-            }
-            int from_peer;
-            ssize_t n = hs_udp_recv(&p->udp, buf, sizeof buf, &from_peer);
-            if (n == -1) break;
-            if (n == -2) { p->rx_sock_errors++; break; }
-            (void)hs_rx_offer(&p->rx, buf, (size_t)n, from_peer);
-            ++nrx;
-        }
-        const int fresh = hs_rx_tick(&p->rx, p->in);
+        (void)drain(a, buf, sizeof buf, a->o.max_rx);
+        const int last = (a->ticks_total != 0 && k + 1 >= a->ticks_total) || g_stop;
+        hs_tm_row row;
+        size_t n = hs_plant_step(p, k, last, out, sizeof out, &row);
+        hs_hist_add(&a->exec, (int64_t)row.exec_ns, k);
 
-        /* The step: transactional, so a refusal leaves state and outputs as they were. */
-        const int64_t t0 = hs_now_ns();
-        int rc;
-        if ((int64_t)k == p->o.fault_tick && p->nin > 0) {
-            /* Test switch: what a model fault looks like, without touching hs_rx. */
-            hs_real bad[HS_FRAME_MAX_VALUES];
-            memcpy(bad, p->in, sizeof(hs_real) * (size_t)p->nin);
-            bad[0] = (hs_real)NAN;
-            rc = hs_stepper_step(&p->st, bad);
-        } else {
-            rc = hs_stepper_step(&p->st, p->in);
-        }
-        uint32_t flags = 0;
-        if (rc == HS_OK) rc = hs_stepper_outputs(&p->st, p->in, ynew);
-        if (rc == HS_OK) {
-            memcpy(p->y, ynew, sizeof(hs_real) * (size_t)p->nout);
-            if (p->nc > 0 && hs_stepper_residual(&p->st, g) == HS_OK) {
-                double gm = 0.0;
-                for (int i = 0; i < p->nc; ++i) {
-                    double a = fabs((double)g[i]);
-                    gm = a > gm ? a : gm;
-                }
-                gnow = gm;
-                if (!(gm <= p->gmax)) p->gmax = gm; /* a NaN residual sticks: it must show */
-            }
-        } else {
-            p->faults++;
-            p->last_fault = rc;
-            flags |= HS_FLAG_FAULT;
-        }
-        const int64_t t1 = hs_now_ns();
-        hs_hist_add(&p->exec, t1 - t0, k);
-
-        if ((int64_t)k == p->o.inject_tick) {
+        if ((int64_t)k == a->o.inject_tick) {
             /* Test switch: burn CPU to a fixed absolute instant so the overrun length does
              * not depend on when this frame happened to start. */
-            const int64_t until = p->start_ns + (int64_t)((double)k * (double)per +
-                                                          p->o.inject_periods * (double)per);
+            const int64_t until = a->start_ns + (int64_t)((double)k * (double)per +
+                                                          a->o.inject_periods * (double)per);
             while (hs_now_ns() < until) {
             }
         }
-
-        if (p->rx.stale) flags |= HS_FLAG_STALE;
-        const int last = (p->ticks_total != 0 && k + 1 >= p->ticks_total) || g_stop;
-        send_frame(p, p->y, flags | (last ? HS_FLAG_FINAL : 0u));
-        final_sent = last;
-
-        hs_tm_row row;
-        memset(&row, 0, sizeof row);
-        row.tick = k;
-        row.planned_ns = planned - p->start_ns;
-        row.latency_ns = woke - planned;
-        row.exec_ns = (uint32_t)(t1 - t0);
-        row.t = (double)p->st.t;
-        for (int i = 0; i < p->nq; ++i) { row.q[i] = (double)p->st.q[i]; row.u[i] = (double)p->st.u[i]; }
-        for (int i = 0; i < p->nz; ++i) row.z[i] = (double)p->st.z[i];
-        for (int i = 0; i < p->nin; ++i) row.in[i] = (double)p->in[i];
-        for (int i = 0; i < p->nout; ++i) row.out[i] = (double)p->y[i];
-        row.gmax = gnow;
-        row.in_seq = p->rx.used_seq;
-        row.flags = (fresh ? HS_TMF_FRESH : 0u) | (p->rx.stale ? HS_TMF_STALE : 0u) |
-                    (rc != HS_OK ? HS_TMF_FAULT : 0u);
-        row.missed = p->missed_ticks;
-        row.rejected = hs_rx_rejected_total(&p->rx);
-        row.faults = p->faults;
-        p->frames++;
-        p->last_tick = k;
+        send_out(a, out, n);
 
         const int64_t end = hs_now_ns();
+        row.planned_ns = planned - a->start_ns;
+        row.latency_ns = woke - planned;
         row.frame_ns = (uint32_t)(end - woke);
-        (void)hs_ring_push(&p->ring, &row); /* a full ring drops and counts; never waits */
+        if (end - planned > a->worst_frame_ns) {
+            a->worst_frame_ns = end - planned;
+            a->worst_frame_tick = k;
+        }
+        (void)hs_ring_push(&a->ring, &row); /* a full ring drops and counts; never waits */
 
         const int64_t next = planned + per;
         if (end > next) {
             /* Overrun: the frame ended after the next deadline. Count every deadline it
              * swallowed and rejoin the time base at the first one still ahead of us. */
             const uint64_t missed = (uint64_t)((end - next) / per) + 1u;
-            p->overrun_frames++;
-            p->missed_ticks += missed;
-            if (p->o.policy_stop) {
-                send_frame(p, NULL, HS_FLAG_SAFE | HS_FLAG_FINAL);
-                final_sent = 1;
-                p->exit_code = EXIT_OVERRUN;
-                break;
-            }
+            send_out(a, out, hs_plant_overrun(p, missed, out, sizeof out));
             k += 1u + missed;
         } else {
             k += 1u;
@@ -480,91 +429,184 @@ static void *rt_thread(void *arg)
     }
     /* The run ended between frames (an overrun jumped past the end, or a signal came after
      * the last send): the peer still gets its FINAL frame, with the held outputs. */
-    if (!final_sent) send_frame(p, p->y, HS_FLAG_FINAL);
-    __atomic_store_n(&p->rt_done, 1, __ATOMIC_RELEASE);
+    send_out(a, out, hs_plant_final(p, out, sizeof out));
+    /* Datagrams that arrive after the last frame's receive are counted as well: keep
+     * draining for the linger time (bounded), then hand the plant its terminate. */
+    const uint64_t before = p->rx.st.datagrams;
+    const int64_t until = hs_now_ns() + (int64_t)(a->o.linger_ms * 1e6);
+    for (;;) {
+        (void)drain(a, buf, sizeof buf, 1 << 20);
+        const int64_t now = hs_now_ns();
+        if (now >= until) break;
+        (void)hs_udp_wait(&a->udp, until - now);
+    }
+    a->rx_after_final = p->rx.st.datagrams - before;
+    hs_plant_terminate(p);
+    __atomic_store_n(&a->rt_done, 1, __ATOMIC_RELEASE);
     return NULL;
 }
 
 /* ------------------------------------------------------------------ logger thread ---- */
 
-static void csv_header(FILE *f, const plant *p)
+/* The CSV buffer holds complete rows only; a flush writes them all or, on a short write (disk
+ * full), cuts the file back to the last complete row. So the file never ends in half a row,
+ * and rows_written counts exactly the rows in it. */
+typedef struct csvbuf {
+    char b[1 << 16];
+    size_t len;
+    uint64_t rows;     /* complete rows in b */
+    off_t off;         /* file offset of the end of the last complete row written */
+} csvbuf;
+
+static void csv_flush(app *a, csvbuf *c)
 {
-    fprintf(f, "tick,t_s,planned_ns,latency_ns,exec_ns,frame_ns");
-    for (int i = 0; i < p->nq; ++i) fprintf(f, ",q%d", i + 1);
-    for (int i = 0; i < p->nq; ++i) fprintf(f, ",u%d", i + 1);
-    for (int i = 0; i < p->nz; ++i) fprintf(f, ",z%d", i + 1);
-    for (int i = 0; i < p->nin; ++i)
-        fprintf(f, ",in_%s[%s]", p->rx.sig[i]->name, p->rx.sig[i]->unit);
-    for (int i = 0; i < p->nout; ++i)
-        fprintf(f, ",out_%s[%s]", p->tx.sig[i]->name, p->tx.sig[i]->unit);
-    fprintf(f, ",gmax,in_seq,flags,missed,rejected,faults\n");
+    if (a->csv_fd < 0 || c->len == 0) return;
+    if (a->log_error) { a->rows_lost += c->rows; c->len = 0; c->rows = 0; return; }
+    size_t done = 0;
+    while (done < c->len) {
+        ssize_t w = write(a->csv_fd, c->b + done, c->len - done);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) {
+            a->log_error = w < 0 ? errno : EIO;
+            break;
+        }
+        done += (size_t)w;
+    }
+    if (done == c->len) {
+        a->rows_written += c->rows;
+        c->off += (off_t)c->len;
+    } else {
+        /* Count the rows that made it whole, cut the partial one off. */
+        uint64_t whole = 0;
+        size_t end = 0;
+        for (size_t i = 0; i < done; ++i)
+            if (c->b[i] == '\n') { ++whole; end = i + 1; }
+        a->rows_written += whole;
+        a->rows_lost += c->rows - whole;
+        c->off += (off_t)end;
+        if (ftruncate(a->csv_fd, c->off) != 0) { /* /dev/full and pipes: nothing to cut */ }
+        fprintf(stderr, "hilstep-rt: telemetry CSV %s: %s; %llu rows written, later rows lost\n",
+                a->o.log, strerror(a->log_error), (unsigned long long)a->rows_written);
+    }
+    c->len = 0;
+    c->rows = 0;
 }
 
-static void csv_row(FILE *f, const plant *p, const hs_tm_row *r)
+static void csv_add(app *a, csvbuf *c, const char *s, size_t n, int row_end)
 {
-    fprintf(f, "%llu,%.9f,%lld,%lld,%u,%u", (unsigned long long)r->tick, r->t,
-            (long long)r->planned_ns, (long long)r->latency_ns, r->exec_ns, r->frame_ns);
-    for (int i = 0; i < p->nq; ++i) fprintf(f, ",%.17g", r->q[i]);
-    for (int i = 0; i < p->nq; ++i) fprintf(f, ",%.17g", r->u[i]);
-    for (int i = 0; i < p->nz; ++i) fprintf(f, ",%.17g", r->z[i]);
-    for (int i = 0; i < p->nin; ++i) fprintf(f, ",%.17g", r->in[i]);
-    for (int i = 0; i < p->nout; ++i) fprintf(f, ",%.17g", r->out[i]);
-    fprintf(f, ",%.3e,%u,%u,%llu,%llu,%llu\n", r->gmax, r->in_seq, r->flags,
-            (unsigned long long)r->missed, (unsigned long long)r->rejected,
-            (unsigned long long)r->faults);
+    if (c->len + n > sizeof c->b) csv_flush(a, c);
+    if (n > sizeof c->b) return;
+    memcpy(c->b + c->len, s, n);
+    c->len += n;
+    c->rows += (uint64_t)row_end;
+}
+
+static void csv_header(app *a, csvbuf *c)
+{
+    const hs_plant *p = &a->plant;
+    char line[8192];
+    size_t k = 0;
+#define ADD(...) do { int r_ = snprintf(line + k, sizeof line - k, __VA_ARGS__); \
+        if (r_ > 0) k += (size_t)r_ < sizeof line - k ? (size_t)r_ : sizeof line - k - 1; } while (0)
+    ADD("tick,t_s,planned_ns,latency_ns,exec_ns,frame_ns");
+    for (int i = 0; i < p->d.nq; ++i) ADD(",q%d", i + 1);
+    for (int i = 0; i < p->d.nq; ++i) ADD(",u%d", i + 1);
+    for (int i = 0; i < p->d.nz; ++i) ADD(",z%d", i + 1);
+    for (int i = 0; i < p->d.nin; ++i) ADD(",in_%s[%s]", p->rx.sig[i]->name, p->rx.sig[i]->unit);
+    for (int i = 0; i < p->d.nout; ++i) ADD(",out_%s[%s]", p->tx.sig[i]->name, p->tx.sig[i]->unit);
+    ADD(",gmax,in_seq,flags,missed,rejected,faults,tx_seq,tx_flags\n");
+    csv_add(a, c, line, k, 0);
+}
+
+static void csv_row(app *a, csvbuf *c, const hs_tm_row *r)
+{
+    const hs_plant *p = &a->plant;
+    char line[8192];
+    size_t k = 0;
+    ADD("%llu,%.9f,%lld,%lld,%u,%u", (unsigned long long)r->tick, r->t,
+        (long long)r->planned_ns, (long long)r->latency_ns, r->exec_ns, r->frame_ns);
+    for (int i = 0; i < p->d.nq; ++i) ADD(",%.17g", r->q[i]);
+    for (int i = 0; i < p->d.nq; ++i) ADD(",%.17g", r->u[i]);
+    for (int i = 0; i < p->d.nz; ++i) ADD(",%.17g", r->z[i]);
+    for (int i = 0; i < p->d.nin; ++i) ADD(",%.17g", r->in[i]);
+    for (int i = 0; i < p->d.nout; ++i) ADD(",%.17g", r->out[i]);
+    ADD(",%.3e,%u,%u,%llu,%llu,%llu,%u,%u\n", r->gmax, r->in_seq, r->flags,
+        (unsigned long long)r->missed, (unsigned long long)r->rejected,
+        (unsigned long long)r->faults, r->tx_seq, r->tx_flags);
+#undef ADD
+    csv_add(a, c, line, k, 1);
 }
 
 static void *logger_thread(void *arg)
 {
-    plant *p = (plant *)arg;
-    FILE *f = NULL;
-    static char fbuf[1 << 16];
+    app *a = (app *)arg;
+    const hs_plant *p = &a->plant;
+    static csvbuf c;
     hs_tm_row r, last;
     int have = 0;
     int64_t lat_max = 0;
     uint32_t exec_max = 0;
     double g_max = 0.0;
+    uint64_t last_fresh_tick = 0, warned_at = UINT64_MAX;
+    const uint64_t silence_ticks = (uint64_t)(SILENCE_NS / a->o.period_ns);
     sigset_t ss;
     sigemptyset(&ss);
     sigaddset(&ss, SIGINT);
     sigaddset(&ss, SIGTERM);
+    sigaddset(&ss, SIGHUP);
     pthread_sigmask(SIG_BLOCK, &ss, NULL);
 
-    f = p->csv; /* opened by main, so a bad path fails the start, not the run */
-    if (f) {
-        setvbuf(f, fbuf, _IOFBF, sizeof fbuf);
-        csv_header(f, p);
+    if (a->csv_fd >= 0) {
+        csv_header(a, &c);
+        csv_flush(a, &c);
     }
-    int64_t next_status = hs_now_ns() + 1000000000;
+    int64_t next_status = hs_now_ns() + 1000000000, next_flush = hs_now_ns() + FLUSH_NS;
     memset(&last, 0, sizeof last);
     for (;;) {
         /* Read the done flag before draining: if it was set, this drain sees every record. */
-        int done = __atomic_load_n(&p->rt_done, __ATOMIC_ACQUIRE);
-        while (hs_ring_pop(&p->ring, &r) == 0) {
-            if (f) csv_row(f, p, &r);
-            p->rows_written++;
+        int done = __atomic_load_n(&a->rt_done, __ATOMIC_ACQUIRE);
+        while (hs_ring_pop(&a->ring, &r) == 0) {
+            if (a->csv_fd >= 0) csv_row(a, &c, &r);
+            else a->rows_written++;
             if (r.latency_ns > lat_max) lat_max = r.latency_ns;
             if (r.exec_ns > exec_max) exec_max = r.exec_ns;
             if (!(r.gmax <= g_max)) g_max = r.gmax;
+            if (r.flags & HS_TMF_FRESH) last_fresh_tick = r.tick;
+            /* An ECU that never spoke, or fell silent, for a second: say so once per silence. */
+            if (!(r.flags & HS_TMF_FRESH) && r.tick - last_fresh_tick >= silence_ticks &&
+                warned_at != last_fresh_tick && p->d.nin > 0) {
+                char ab[32];
+                warned_at = last_fresh_tick;
+                a->silences++;
+                fprintf(stderr, "hilstep-rt: warning: no frame from the ECU at %s applied for "
+                        "%.1f s (t = %.3f s): inputs on their fallbacks (%s = %g %s)\n",
+                        hs_addr_str(&a->udp.peer, ab, sizeof ab),
+                        (double)(r.tick - last_fresh_tick) * (double)a->o.period_ns * 1e-9,
+                        r.t, p->rx.sig[0]->name, p->rx.sig[0]->fallback, p->rx.sig[0]->unit);
+            }
             last = r;
             have = 1;
         }
-        if (f && ferror(f) && !p->log_error) p->log_error = EIO;
-        if (done) break;
         int64_t now = hs_now_ns();
+        if (done || now >= next_flush) {
+            csv_flush(a, &c);
+            next_flush = now + FLUSH_NS;
+        }
+        if (done) break;
         if (now >= next_status) {
             next_status += 1000000000;
-            if (!p->o.quiet && have) {
-                printf("t %7.3f s  frames %7llu  lat max %6.1f us  step max %6.1f us  overruns "
-                       "%llu  rejected %llu  max|g| %.1e",
-                       last.t, (unsigned long long)p->rows_written, (double)lat_max / 1e3,
-                       (double)exec_max / 1e3, (unsigned long long)last.missed,
+            if (!a->o.quiet && have) {
+                printf("t %7.3f s  frames %7llu  missed ticks %llu  overrun frames %llu  "
+                       "latency max %.1f us  step max %.1f us  rejected %llu  max|g| %.1e",
+                       last.t, (unsigned long long)(last.tick + 1u - last.missed),
+                       (unsigned long long)last.missed,
+                       (unsigned long long)__atomic_load_n(&p->overrun_frames, __ATOMIC_RELAXED),
+                       (double)lat_max / 1e3, (double)exec_max / 1e3,
                        (unsigned long long)last.rejected, g_max);
-                if (p->has_v_ref && p->nout > 0)
-                    printf("  %s %.6f / %.6f %s", p->tx.sig[0]->name, last.out[0],
-                           (double)p->v_ref, p->tx.sig[0]->unit);
+                for (int i = 0; i < p->d.nout && i < 2; ++i)
+                    printf("  %s %.6g %s", p->tx.sig[i]->name, last.out[i], p->tx.sig[i]->unit);
                 if (last.flags & HS_TMF_STALE) printf("  [inputs stale]");
-                if (last.faults) printf("  [faults %llu]", (unsigned long long)last.faults);
+                if (last.faults) printf("  [refused steps %llu]", (unsigned long long)last.faults);
                 printf("\n");
                 fflush(stdout);
             }
@@ -572,8 +614,10 @@ static void *logger_thread(void *arg)
         struct timespec ts = {0, 5000000};
         nanosleep(&ts, NULL);
     }
-    if (f) {
-        if (fclose(f) != 0 && !p->log_error) p->log_error = errno ? errno : EIO;
+    if (a->csv_fd >= 0) {
+        if (fsync(a->csv_fd) != 0 && errno != EINVAL && errno != EROFS && !a->log_error) a->log_error = errno;
+        if (close(a->csv_fd) != 0 && !a->log_error) a->log_error = errno;
+        a->csv_fd = -1;
     }
     return NULL;
 }
@@ -603,6 +647,7 @@ static void print_hist(FILE *f, const hs_hist *h, int compact)
     fprintf(f, "\n");
 }
 
+
 /* Every counter, one "key value" pair per call, to the summary (pretty) or stats file. */
 typedef void (*kv_fn)(FILE *f, const char *key, double v, const char *unit);
 
@@ -616,172 +661,271 @@ static void kv_plain(FILE *f, const char *key, double v, const char *unit)
     fprintf(f, "%s=%.17g\n", key, v);
 }
 
-static void report(FILE *f, kv_fn kv, const plant *p)
+static double budget_ns(const app *a)
 {
+    return a->o.budget_us > 0 ? a->o.budget_us * 1e3 : (double)a->o.period_ns;
+}
+
+static int budget_failed(const app *a)
+{
+    return a->plant.frames > 0 && (double)a->worst_frame_ns > budget_ns(a);
+}
+
+static int output_lost(const app *a)
+{
+    return a->log_error != 0 || a->rows_lost > 0 || hs_ring_drops(&a->ring) > 0 ||
+           a->stats.err != 0 || a->hist.err != 0;
+}
+
+static void report(FILE *f, kv_fn kv, const app *a, int exit_code)
+{
+    const hs_plant *p = &a->plant;
     const hs_rx_stats *s = &p->rx.st;
     char key[64];
+    const uint64_t ticks = p->frames ? p->last_tick + 1u : 0u;
     kv(f, "frames", (double)p->frames, "");
-    kv(f, "ticks", (double)(p->frames ? p->last_tick + 1u : 0u), "");
-    kv(f, "overrun_frames", (double)p->overrun_frames, "");
-    kv(f, "missed_ticks", (double)p->missed_ticks, "");
-    kv(f, "step_faults", (double)p->faults, "");
+    kv(f, "ticks", (double)ticks, "");
+    kv(f, "overrun_frames", (double)p->overrun_frames, "(frames that ended after the next deadline)");
+    kv(f, "missed_ticks", (double)p->missed_ticks, "(deadlines that got no frame)");
+    kv(f, "step_faults", (double)p->faults, "(refused steps)");
+    kv(f, "step_fault_run_max", (double)p->fault_run_max, "(longest run of refused steps)");
     kv(f, "sim_time", (double)p->st.t, "s");
-    kv(f, "latency_min", (double)p->lat.min / 1e3, "us");
-    kv(f, "latency_avg", hs_hist_mean(&p->lat) / 1e3, "us");
-    kv(f, "latency_p50", (double)hs_hist_quantile(&p->lat, 0.5) / 1e3, "us");
-    kv(f, "latency_p99", (double)hs_hist_quantile(&p->lat, 0.99) / 1e3, "us");
-    kv(f, "latency_p999", (double)hs_hist_quantile(&p->lat, 0.999) / 1e3, "us");
-    kv(f, "latency_max", (double)p->lat.max / 1e3, "us");
-    kv(f, "latency_overflows", (double)p->lat.overflow, "(> 10 ms)");
-    kv(f, "step_min", (double)p->exec.min / 1e3, "us");
-    kv(f, "step_median", (double)hs_hist_quantile(&p->exec, 0.5) / 1e3, "us");
-    kv(f, "step_p99", (double)hs_hist_quantile(&p->exec, 0.99) / 1e3, "us");
-    kv(f, "step_p999", (double)hs_hist_quantile(&p->exec, 0.999) / 1e3, "us");
-    kv(f, "step_max", (double)p->exec.max / 1e3, "us");
+    kv(f, "time_base", (double)ticks * (double)a->o.period_ns * 1e-9, "s");
+    kv(f, "latency_min", (double)a->lat.min / 1e3, "us");
+    kv(f, "latency_avg", hs_hist_mean(&a->lat) / 1e3, "us");
+    kv(f, "latency_p50", (double)hs_hist_quantile(&a->lat, 0.5) / 1e3, "us");
+    kv(f, "latency_p99", (double)hs_hist_quantile(&a->lat, 0.99) / 1e3, "us");
+    kv(f, "latency_p999", (double)hs_hist_quantile(&a->lat, 0.999) / 1e3, "us");
+    kv(f, "latency_max", (double)a->lat.max / 1e3, "us");
+    kv(f, "latency_overflows", (double)a->lat.overflow, "(> 10 ms)");
+    kv(f, "frame_latency_max", (double)a->worst_frame_ns / 1e3, "us (planned wake-up to outputs sent)");
+    kv(f, "budget", budget_ns(a) / 1e3, "us");
+    kv(f, "step_min", (double)a->exec.min / 1e3, "us");
+    kv(f, "step_median", (double)hs_hist_quantile(&a->exec, 0.5) / 1e3, "us");
+    kv(f, "step_p99", (double)hs_hist_quantile(&a->exec, 0.99) / 1e3, "us");
+    kv(f, "step_p999", (double)hs_hist_quantile(&a->exec, 0.999) / 1e3, "us");
+    kv(f, "step_max", (double)a->exec.max / 1e3, "us");
     kv(f, "step_p999_over_median",
-       (double)hs_hist_quantile(&p->exec, 0.999) /
-           (double)(hs_hist_quantile(&p->exec, 0.5) ? hs_hist_quantile(&p->exec, 0.5) : 1), "");
+       (double)hs_hist_quantile(&a->exec, 0.999) /
+           (double)(hs_hist_quantile(&a->exec, 0.5) ? hs_hist_quantile(&a->exec, 0.5) : 1), "");
     kv(f, "rx_datagrams", (double)s->datagrams, "");
     kv(f, "rx_accepted", (double)s->accepted, "");
     kv(f, "rx_used", (double)s->used, "");
     kv(f, "rx_superseded", (double)s->superseded, "");
+    kv(f, "rx_unapplied", (double)s->unapplied, "(accepted after the last frame)");
     for (int r = 1; r < HS_RX_REASONS; ++r) {
         snprintf(key, sizeof key, "rx_rej_%s", hs_rx_reason_name(r));
         kv(f, key, (double)s->rejected[r], "");
     }
     kv(f, "rx_rejected", (double)hs_rx_rejected_total(&p->rx), "");
+    kv(f, "rx_after_final", (double)a->rx_after_final, "(drained after the FINAL frame, counted above)");
     kv(f, "rx_clamped_values", (double)s->clamped, "");
     kv(f, "rx_seq_gaps", (double)s->seq_gaps, "");
     kv(f, "rx_peer_restarts", (double)s->peer_restarts, "");
     kv(f, "rx_stale_ticks", (double)s->stale_frames, "(inputs on fallback)");
-    kv(f, "rx_kernel_drops", (double)p->udp.kernel_drops, "(socket queue full)");
-    kv(f, "rx_cap_hits", (double)p->rx_cap_hits, "");
-    kv(f, "rx_socket_errors", (double)p->rx_sock_errors, "");
+    kv(f, "rx_silence_warnings", (double)a->silences, "(1 s without an ECU frame)");
+    kv(f, "rx_kernel_drops", (double)a->udp.kernel_drops, "(socket queue full)");
+    kv(f, "rx_cap_hits", (double)a->rx_cap_hits, "");
+    kv(f, "rx_socket_errors", (double)a->rx_sock_errors, "");
     kv(f, "tx_frames", (double)p->tx.frames, "");
-    kv(f, "tx_send_errors", (double)p->udp.send_errors, "");
-    kv(f, "telemetry_rows", (double)p->rows_written, "");
-    kv(f, "telemetry_drops", (double)hs_ring_drops(&p->ring), "");
+    kv(f, "tx_send_errors", (double)a->udp.send_errors, "");
+    kv(f, "telemetry_rows", (double)a->rows_written, "(complete rows in the CSV)");
+    kv(f, "telemetry_lost", (double)a->rows_lost, "(rows a write error lost)");
+    kv(f, "telemetry_drops", (double)hs_ring_drops(&a->ring), "(ring full)");
     kv(f, "max_abs_g", p->gmax, "");
-    for (int i = 0; i < p->nout; ++i) {
+    for (int i = 0; i < p->d.nout; ++i) {
         snprintf(key, sizeof key, "final_%s", p->tx.sig[i]->name);
-        kv(f, key, (double)p->y[i], p->tx.sig[i]->unit);
+        kv(f, key, p->safe ? p->tx.sig[i]->fallback : (double)p->y[i], p->tx.sig[i]->unit);
     }
-    kv(f, "hard_realtime", (double)hs_rt_is_hard(&p->rtr), "");
-    kv(f, "exit_code", (double)p->exit_code, "");
+    kv(f, "hard_realtime", (double)hs_rt_is_hard(&a->rtr), "");
+    kv(f, "budget_ok", (double)!budget_failed(a), "");
+    kv(f, "exit_code", (double)exit_code, "");
 }
+
+/* The console summary: a dozen lines named after the stats keys (--stats has every one). */
+static void summary(const app *a)
+{
+    const hs_plant *p = &a->plant;
+    const hs_rx_stats *s = &p->rx.st;
+    const uint64_t ticks = p->frames ? p->last_tick + 1u : 0u;
+    printf("  frames %llu stepped of %llu ticks: missed_ticks %llu, overrun_frames %llu; sim_time "
+           "%.3f s, time_base %.3f s\n", (unsigned long long)p->frames, (unsigned long long)ticks,
+           (unsigned long long)p->missed_ticks, (unsigned long long)p->overrun_frames,
+           (double)p->st.t, (double)ticks * (double)a->o.period_ns * 1e-9);
+    printf("  step time: median %.2f us, p99.9 %.2f us, max %.2f us; step_faults %llu (refused "
+           "steps); max_abs_g %.2e\n", (double)hs_hist_quantile(&a->exec, 0.5) / 1e3,
+           (double)hs_hist_quantile(&a->exec, 0.999) / 1e3, (double)a->exec.max / 1e3,
+           (unsigned long long)p->faults, p->gmax);
+    printf("  ECU link: rx_datagrams %llu = rx_accepted %llu (used %llu, superseded %llu, "
+           "unapplied %llu) + rx_rejected %llu\n", (unsigned long long)s->datagrams,
+           (unsigned long long)s->accepted, (unsigned long long)s->used,
+           (unsigned long long)s->superseded, (unsigned long long)s->unapplied,
+           (unsigned long long)hs_rx_rejected_total(&p->rx));
+    if (hs_rx_rejected_total(&p->rx)) {
+        printf("    rejected:");
+        for (int r = 1; r < HS_RX_REASONS; ++r)
+            if (s->rejected[r]) printf(" %s %llu", hs_rx_reason_name(r), (unsigned long long)s->rejected[r]);
+        printf("\n");
+    }
+    printf("    clamped values %llu, stale ticks %llu, kernel drops %u, seq gaps %llu, peer "
+           "restarts %llu; tx_frames %llu (send errors %llu)\n", (unsigned long long)s->clamped,
+           (unsigned long long)s->stale_frames, a->udp.kernel_drops,
+           (unsigned long long)s->seq_gaps, (unsigned long long)s->peer_restarts,
+           (unsigned long long)p->tx.frames, (unsigned long long)a->udp.send_errors);
+    printf("  telemetry_rows %llu (lost %llu, ring drops %u)\n", (unsigned long long)a->rows_written,
+           (unsigned long long)a->rows_lost, hs_ring_drops(&a->ring));
+    printf("  outputs at the end:");
+    for (int i = 0; i < p->d.nout; ++i)
+        printf(" %s %.6g %s%s", p->tx.sig[i]->name,
+               p->safe ? p->tx.sig[i]->fallback : (double)p->y[i], p->tx.sig[i]->unit,
+               i + 1 < p->d.nout ? "," : "");
+    printf("%s\n", p->safe ? " (safe values)" : "");
+    printf("  every counter: %s\n", a->o.stats ? a->o.stats : "--stats FILE, or --verbose");
+}
+
+/* Writes the stats or histogram file opened at start; every write checked. */
+static void outfile_finish(outfile *o)
+{
+    if (!o->f) return;
+    if ((ferror(o->f) || fflush(o->f) != 0) && !o->err) o->err = errno ? errno : EIO;
+    if (fclose(o->f) != 0 && !o->err) o->err = errno ? errno : EIO;
+    o->f = NULL;
+}
+
+static int outfile_open(outfile *o, const char *path, const char *opt)
+{
+    o->path = path;
+    o->err = 0;
+    o->f = NULL;
+    if (!path) return 0;
+    o->f = strcmp(path, "-") ? fopen(path, "w") : stdout;
+    if (!o->f) {
+        fprintf(stderr, "hilstep-rt: %s %s: %s\n", opt, path, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------------- model ---- */
+
+/* Model selection: by name from the registry (hs_plant_model_by_name), then the --param
+ * values. The plant takes any initialized hs_model, so a model built from a description file
+ * plugs in here as well. */
+static int select_model(app *a, char *why, size_t cap)
+{
+    static hs_mb_store mb_store; /* --model-file: the description and its compiled tables */
+    static hs_mb_model mb_model;
+    int rc;
+    if (a->o.model_file) {
+        if (hs_mb_load_file_msg(a->o.model_file, &mb_store, &mb_model, 0, why, cap))
+            return HS_EXIT_USAGE;
+        rc = hs_plant_model_init(&a->model, &mb_model.type, &a->pblock, sizeof a->pblock, why, cap);
+        a->model.desc = &mb_model;
+    } else {
+        rc = hs_plant_model_by_name(&a->model, &a->pblock, sizeof a->pblock, a->o.model, why, cap);
+    }
+    if (rc != HS_EXIT_OK) return rc;
+    for (int i = 0; i < a->o.nparams; ++i) {
+        int r = hs_model_set_param(&a->model, a->o.pname[i], (hs_real)a->o.pval[i]);
+        if (r != HS_OK) {
+            snprintf(why, cap, "--param %s=%g: %s", a->o.pname[i], a->o.pval[i], hs_status_str(r));
+            return HS_EXIT_USAGE;
+        }
+    }
+    int r = hs_model_check(&a->model);
+    if (r != HS_OK) {
+        snprintf(why, cap, "model %s: %s", a->model.type->name, hs_status_str(r));
+        return HS_EXIT_USAGE;
+    }
+    return HS_EXIT_OK;
+}
+
+static void print_signals(const hs_signal_map *map)
+{
+    printf("signal map %s (engineering = wire * scale + offset; frame: hil/FRAME.md)\n", map->app);
+    printf("%-4s %-3s %-16s %-6s %8s %8s %10s %10s %9s %6s\n", "dir", "#", "name", "unit",
+           "scale", "offset", "min", "max", "fallback", "stale");
+    for (int dir = 0; dir < 2; ++dir) {
+        int idx = 0;
+        for (int i = 0; i < map->n; ++i) {
+            const hs_signal *sg = &map->sig[i];
+            if ((int)sg->dir != dir) continue;
+            printf("%-4s %-3d %-16s %-6s %8g %8g %10g %10g %9g ", dir ? "out" : "in", idx++,
+                   sg->name, sg->unit, sg->scale, sg->offset, sg->min, sg->max, sg->fallback);
+            if (dir == 0) printf("%6u\n", sg->stale_limit); else printf("%6s\n", "-");
+        }
+    }
+}
+
+static int64_t clock_ns(void) { return hs_now_ns(); }
 
 /* -------------------------------------------------------------------------- main ---- */
 
 int main(int argc, char **argv)
 {
-    plant *p = &P;
-    char why[256];
+    app *a = &A;
+    hs_plant *p = &a->plant;
+    char why[512];
     setvbuf(stdout, NULL, _IOLBF, 0);
-    if (parse_options(argc, argv, &p->o) != 0) return EXIT_USAGE;
+    a->csv_fd = -1;
+    if (parse_options(argc, argv, &a->o) != 0) return HS_EXIT_USAGE;
 
-    const hs_model_type *T = hs_model_find(p->o.model);
-    if (!T) {
-        fprintf(stderr, "hilstep-rt: unknown model '%s'; known:", p->o.model);
-        for (int i = 0; hs_model_registry[i]; ++i) fprintf(stderr, " %s", hs_model_registry[i]->name);
-        fprintf(stderr, "\n");
-        return EXIT_USAGE;
-    }
-    if (T->param_size > sizeof p->pblock) {
-        fprintf(stderr, "hilstep-rt: model %s parameter block too large\n", T->name);
-        return EXIT_SETUP;
-    }
-    int rc = hs_model_init(&p->model, T, &p->pblock);
-    if (rc == HS_OK && strcmp(T->name, "circular_track") == 0)
-        rc = hs_model_set_param(&p->model, "external", HS_R(1.0));
-    for (int i = 0; rc == HS_OK && i < p->o.nparams; ++i) {
-        rc = hs_model_set_param(&p->model, p->o.pname[i], (hs_real)p->o.pval[i]);
-        if (rc != HS_OK)
-            fprintf(stderr, "hilstep-rt: --param %s=%g: %s\n", p->o.pname[i], p->o.pval[i],
-                    hs_status_str(rc));
-    }
-    if (rc == HS_OK) rc = hs_model_check(&p->model);
-    if (rc != HS_OK) {
-        fprintf(stderr, "hilstep-rt: model %s: %s\n", T->name, hs_status_str(rc));
-        return EXIT_USAGE;
-    }
-    hs_real vr;
-    if (hs_model_get_param(&p->model, "v_ref", &vr) == HS_OK) { p->has_v_ref = 1; p->v_ref = vr; }
-
-    hs_stepper_def d = hs_stepper_default_def();
-    d.method = p->o.method;
-    d.form = p->o.form;
-    d.stab = p->o.stab;
-    d.h = (hs_real)((double)p->o.period_ns * 1e-9);
-    d.alpha = HS_R(1.0) / d.h;
-    d.beta = d.alpha * d.alpha;
-    rc = hs_stepper_init(&p->st, &d, &p->model, HS_R(0.0), g_reals,
-                         sizeof g_reals / sizeof g_reals[0], g_ints, sizeof g_ints / sizeof g_ints[0]);
-    if (rc != HS_OK) {
-        fprintf(stderr, "hilstep-rt: stepper init (%s/%s/%s, h=%g s): %s\n",
-                hs_method_name(d.method), hs_form_name(d.form), hs_stab_name(d.stab),
-                (double)d.h, hs_status_str(rc));
-        return EXIT_SETUP;
-    }
-    p->nq = T->nq; p->nz = T->nz; p->nin = T->nin; p->nout = T->nout; p->nc = T->nc;
-    if (p->nq > HS_MODELS_MAX_NQ || p->nz > HS_MODELS_MAX_NZ || p->nin > HS_MODELS_MAX_NIN ||
-        p->nout > HS_MODELS_MAX_NOUT || p->nc > HS_MODELS_MAX_NC) {
-        fprintf(stderr, "hilstep-rt: model %s exceeds the telemetry record sizes\n", T->name);
-        return EXIT_SETUP;
-    }
-
-    p->map = hs_plant_map_find(T->name);
-    if (!p->map) p->map = generic_map(T);
-    if (hs_signal_map_check(p->map, p->nin, p->nout, why, sizeof why) != 0) {
+    int rc = select_model(a, why, sizeof why);
+    if (rc != HS_EXIT_OK) {
         fprintf(stderr, "hilstep-rt: %s\n", why);
-        return EXIT_SETUP;
+        return rc;
     }
-    if (p->o.list_signals) {
-        printf("signal map %s (engineering = wire * scale + offset; frame: hil/FRAME.md)\n",
-               p->map->app);
-        printf("%-4s %-3s %-16s %-6s %8s %8s %10s %10s %9s %6s\n", "dir", "#", "name", "unit",
-               "scale", "offset", "min", "max", "fallback", "stale");
-        for (int dir = 0; dir < 2; ++dir) {
-            int idx = 0;
-            for (int i = 0; i < p->map->n; ++i) {
-                const hs_signal *sg = &p->map->sig[i];
-                if ((int)sg->dir != dir) continue;
-                printf("%-4s %-3d %-16s %-6s %8g %8g %10g %10g %9g ", dir ? "out" : "in", idx++,
-                       sg->name, sg->unit, sg->scale, sg->offset, sg->min, sg->max, sg->fallback);
-                if (dir == 0) printf("%6u\n", sg->stale_limit); else printf("%6s\n", "-");
-            }
-        }
-        return EXIT_OK;
+    hs_plant_def def = hs_plant_default_def();
+    def.step.method = a->o.method;
+    def.step.form = a->o.form;
+    def.step.stab = a->o.stab;
+    def.step.h = (hs_real)((double)a->o.period_ns * 1e-9);
+    def.step.alpha = HS_R(1.0) / def.step.h;
+    def.step.beta = def.step.alpha * def.step.alpha;
+    def.fault_hold = (uint32_t)a->o.fault_hold;
+    def.overrun_stop = a->o.policy_stop;
+    def.session = (uint32_t)((uint64_t)hs_now_ns() ^ ((uint64_t)getpid() << 16));
+    def.clock_ns = clock_ns;
+    def.inject_fault_tick = a->o.fault_tick;
+    def.inject_fault_frames = (uint32_t)a->o.fault_frames;
+    rc = hs_plant_initialize(p, &def, &a->model, g_reals, sizeof g_reals / sizeof g_reals[0],
+                             g_ints, sizeof g_ints / sizeof g_ints[0], why, sizeof why);
+    if (rc != HS_EXIT_OK) {
+        fprintf(stderr, "hilstep-rt: model %s (%s/%s/%s, h = %g s): %s\n", a->model.type->name,
+                hs_method_name(def.step.method), hs_form_name(def.step.form),
+                hs_stab_name(def.step.stab), (double)def.step.h, why);
+        return rc;
     }
-    hs_rx_init(&p->rx, p->map, HS_FRAME_KIND_TO_PLANT);
-    hs_tx_init(&p->tx, p->map, HS_FRAME_KIND_FROM_PLANT,
-               (uint32_t)((uint64_t)hs_now_ns() ^ ((uint64_t)getpid() << 16)));
-    /* Outputs before the first step are the initial state's, so the ECU starts on truth. */
-    for (int i = 0; i < p->nin; ++i) p->in[i] = p->rx.value[i];
-    if (p->nout > 0 && hs_stepper_outputs(&p->st, p->in, p->y) != HS_OK)
-        for (int i = 0; i < p->nout; ++i) p->y[i] = (hs_real)p->tx.sig[i]->fallback;
+    if (a->o.list_signals) {
+        print_signals(p->map);
+        return HS_EXIT_OK;
+    }
 
     struct sockaddr_in la, pa;
-    if (hs_addr_parse(p->o.listen, &la, why, sizeof why) ||
-        hs_addr_parse(p->o.peer, &pa, why, sizeof why)) {
+    if (hs_addr_parse(a->o.listen, &la, why, sizeof why) ||
+        hs_addr_parse(a->o.peer, &pa, why, sizeof why)) {
         fprintf(stderr, "hilstep-rt: %s\n", why);
-        return EXIT_USAGE;
+        return HS_EXIT_USAGE;
     }
-    if (hs_udp_open(&p->udp, &la, &pa, 1 << 20, why, sizeof why) != 0) {
+    if (hs_udp_open(&a->udp, &la, &pa, 1 << 20, why, sizeof why) != 0) {
         fprintf(stderr, "hilstep-rt: %s\n", why);
-        return EXIT_SETUP;
+        return HS_EXIT_SETUP;
     }
-    if (p->o.log[0]) {
-        p->csv = fopen(p->o.log, "w");
-        if (!p->csv) {
-            fprintf(stderr, "hilstep-rt: --log %s: %s\n", p->o.log, strerror(errno));
-            return EXIT_SETUP;
+    /* Every output file opens before the run: a bad path or a directory fails the start. */
+    if (a->o.log[0]) {
+        a->csv_fd = open(a->o.log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        if (a->csv_fd < 0) {
+            fprintf(stderr, "hilstep-rt: --log %s: %s\n", a->o.log, strerror(errno));
+            return HS_EXIT_SETUP;
         }
     }
-    hs_ring_init(&p->ring, g_ring_store, RING_CAP, (uint32_t)sizeof(hs_tm_row));
-    hs_hist_init(&p->lat, g_lat_bins, LAT_BINS, 1000);
-    hs_hist_init(&p->exec, g_exec_bins, EXEC_BINS, 10);
-    p->ticks_total = p->o.duration > 0
-        ? (uint64_t)(p->o.duration * 1e9 / (double)p->o.period_ns + 0.5) : 0u;
+    if (outfile_open(&a->stats, a->o.stats, "--stats") || outfile_open(&a->hist, a->o.hist, "--hist"))
+        return HS_EXIT_SETUP;
+    hs_ring_init(&a->ring, g_ring_store, RING_CAP, (uint32_t)sizeof(hs_tm_row));
+    hs_hist_init(&a->lat, g_lat_bins, LAT_BINS, 1000);
+    hs_hist_init(&a->exec, g_exec_bins, EXEC_BINS, 10);
+    a->ticks_total = a->o.duration > 0
+        ? (uint64_t)(a->o.duration * 1e9 / (double)a->o.period_ns + 0.5) : 0u;
 
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
@@ -789,68 +933,86 @@ int main(int argc, char **argv)
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
 
     /* Lock before the threads exist so their stacks and our static arrays are resident. */
-    hs_rt_lock_memory(&p->rtr);
+    hs_rt_lock_memory(&a->rtr);
     char ab1[32], ab2[32];
-    printf("hilstep-rt: model %s (%s), %s/%s/%s, period %.1f us, %s -> peer %s, duration %s\n",
-           T->name, p->map->app, hs_method_name(d.method), hs_form_name(d.form),
-           hs_stab_name(d.stab), (double)p->o.period_ns / 1e3,
-           hs_addr_str(&p->udp.local, ab1, sizeof ab1), hs_addr_str(&pa, ab2, sizeof ab2),
-           p->o.duration > 0 ? "set" : "until signal");
-    if (p->o.duration > 0) printf("hilstep-rt: %llu frames (%.3f s)\n",
-                                  (unsigned long long)p->ticks_total, p->o.duration);
-    if (p->o.log[0]) printf("hilstep-rt: telemetry CSV %s\n", p->o.log);
+    printf("hilstep-rt: model %s (signal map %s: %d in, %d out), %s/%s/%s, period %.1f us, "
+           "%s -> peer %s\n", a->model.type->name, p->map->app, p->d.nin, p->d.nout,
+           hs_method_name(def.step.method), hs_form_name(def.step.form),
+           hs_stab_name(def.step.stab), (double)a->o.period_ns / 1e3,
+           hs_addr_str(&a->udp.local, ab1, sizeof ab1), hs_addr_str(&pa, ab2, sizeof ab2));
+    if (a->o.duration > 0)
+        printf("hilstep-rt: %llu frames (%.3f s), latency budget %.1f us\n",
+               (unsigned long long)a->ticks_total, a->o.duration, budget_ns(a) / 1e3);
+    else
+        printf("hilstep-rt: until SIGINT/SIGTERM/SIGHUP, latency budget %.1f us\n", budget_ns(a) / 1e3);
+    if (a->o.log[0]) printf("hilstep-rt: telemetry CSV %s\n", a->o.log);
 
     pthread_t rt, lg;
-    int e = hs_thread_start(&lg, logger_thread, p, 256u * 1024u, &p->rtr);
+    int e = hs_thread_start(&lg, logger_thread, a, 256u * 1024u, &a->rtr);
     if (e) {
         fprintf(stderr, "hilstep-rt: logger thread: %s\n", strerror(e));
-        return EXIT_SETUP;
+        return HS_EXIT_SETUP;
     }
-    e = hs_rt_thread_start(&rt, rt_thread, p, p->o.prio, p->o.cpu, &p->rtr);
+    e = hs_rt_thread_start(&rt, rt_thread, a, a->o.prio, a->o.cpu, &a->rtr);
     if (e) {
         fprintf(stderr, "hilstep-rt: real-time thread: %s\n", strerror(e));
-        __atomic_store_n(&p->rt_done, 1, __ATOMIC_RELEASE);
+        __atomic_store_n(&a->rt_done, 1, __ATOMIC_RELEASE);
         pthread_join(lg, NULL);
-        return EXIT_SETUP;
+        return HS_EXIT_SETUP;
     }
-    hs_rt_print(&p->rtr, stdout);
+    hs_rt_print(&a->rtr, stdout);
     pthread_join(rt, NULL);
     pthread_join(lg, NULL);
-    hs_udp_close(&p->udp);
+    hs_udp_close(&a->udp);
 
-    printf("summary (%s)%s\n", g_stop ? "stopped by signal" : p->exit_code ? "stopped by overrun policy" : "complete",
-           hs_rt_is_hard(&p->rtr) ? "" : " - NOT hard real-time, see rt: lines above");
-    report(stdout, kv_pretty, p);
+    /* Histogram first (its errors belong in the stats), then stats, then the summary. */
+    if (a->hist.f) {
+        print_hist(a->hist.f, &a->lat, 0);
+        if (a->hist.f == stdout) { fflush(stdout); a->hist.f = NULL; }
+        else outfile_finish(&a->hist);
+    }
+    int code = hs_plant_exit_code(p, output_lost(a), budget_failed(a));
+    if (a->stats.f) {
+        report(a->stats.f, kv_plain, a, code);
+        outfile_finish(&a->stats);
+        if (a->stats.err) code = hs_plant_exit_code(p, 1, budget_failed(a));
+    }
+
+    const char *how = g_stop ? (g_signal == SIGHUP ? "stopped by SIGHUP" : g_signal == SIGINT
+                                ? "stopped by SIGINT" : "stopped by signal")
+                    : p->stop == HS_PLANT_STOP_OVERRUN ? "stopped by overrun policy"
+                    : p->stop == HS_PLANT_STOP_FAULT ? "stopped: refused steps, fault hold exhausted"
+                    : "complete";
+    printf("summary (%s)%s\n", how,
+           hs_rt_is_hard(&a->rtr) ? "" : " - NOT hard real-time, see rt: lines above");
+    if (a->o.verbose) report(stdout, kv_pretty, a, code);
+    else summary(a);
+    if (p->missed_ticks)
+        printf("  note: sim_time trails time_base by the %llu missed ticks (never stepped back "
+               "to back)\n", (unsigned long long)p->missed_ticks);
     if (p->faults) printf("  last step fault: %s\n", hs_status_str(p->last_fault));
-    if (p->log_error) printf("  telemetry CSV error: %s\n", strerror(p->log_error));
-    if (p->o.stats) {
-        FILE *f = fopen(p->o.stats, "w");
-        if (f) {
-            report(f, kv_plain, p);
-            fclose(f);
-        } else {
-            fprintf(stderr, "hilstep-rt: --stats %s: %s\n", p->o.stats, strerror(errno));
-        }
-    }
-    if (p->o.hist) {
-        FILE *f = fopen(p->o.hist, "w");
-        if (f) {
-            print_hist(f, &p->lat, 0);
-            fclose(f);
-            if (!p->o.quiet) {
-                printf("latency histogram, non-empty 1 us bins (cyclictest -h format):\n");
-                print_hist(stdout, &p->lat, 1);
-            }
-            printf("latency histogram file (cyclictest -h format, all bins): %s\n", p->o.hist);
-        } else {
-            fprintf(stderr, "hilstep-rt: --hist %s: %s\n", p->o.hist, strerror(errno));
-        }
-    } else {
-        print_hist(stdout, &p->lat, 0);
-    }
-    if (p->o.log[0]) printf("telemetry CSV: %s (%llu rows, %u dropped)\n", p->o.log,
-                            (unsigned long long)p->rows_written, hs_ring_drops(&p->ring));
-    return p->exit_code;
+    if (a->log_error) printf("  telemetry CSV error: %s\n", strerror(a->log_error));
+    if (a->stats.err) fprintf(stderr, "hilstep-rt: --stats %s: %s\n", a->stats.path, strerror(a->stats.err));
+    if (a->hist.err) fprintf(stderr, "hilstep-rt: --hist %s: %s\n", a->hist.path, strerror(a->hist.err));
+    printf("latency (wake-up minus plan): min %.1f  p50 %.0f  p99 %.0f  p99.9 %.0f  max %.1f us",
+           (double)a->lat.min / 1e3, (double)hs_hist_quantile(&a->lat, 0.5) / 1e3,
+           (double)hs_hist_quantile(&a->lat, 0.99) / 1e3,
+           (double)hs_hist_quantile(&a->lat, 0.999) / 1e3, (double)a->lat.max / 1e3);
+    if (a->o.hist && strcmp(a->o.hist, "-")) printf("; 1 us bins (cyclictest -h format): %s", a->o.hist);
+    else if (!a->o.hist) printf("; --hist FILE for the 1 us bins");
+    printf("\n");
+    if (a->o.log[0]) printf("telemetry CSV: %s (%llu rows, %llu lost, %u dropped)\n", a->o.log,
+                            (unsigned long long)a->rows_written, (unsigned long long)a->rows_lost,
+                            hs_ring_drops(&a->ring));
+    /* The verdict: one line a person and a CI job can act on. */
+    printf("verdict: %s  worst frame %.1f us (tick %llu, planned wake-up to outputs sent) %s "
+           "budget %.1f us; %llu missed ticks; %llu refused steps; output %s -> exit %d (%s)\n",
+           code == HS_EXIT_OK ? "PASS" : "FAIL", (double)a->worst_frame_ns / 1e3,
+           (unsigned long long)a->worst_frame_tick, budget_failed(a) ? ">" : "<=",
+           budget_ns(a) / 1e3, (unsigned long long)p->missed_ticks, (unsigned long long)p->faults,
+           output_lost(a) ? "LOST" : "complete", code, hs_exit_text(code));
+    return code;
 }

@@ -5,12 +5,12 @@
 LINUX_DIR   := port/linux-rt
 HIL_SRC     := $(wildcard hil/*.c)
 HIL_HDR     := $(wildcard hil/*.h)
-LINUX_HDR   := $(wildcard $(LINUX_DIR)/*.h) $(HIL_HDR) $(wildcard rt/*.h model/*.h)
+LINUX_HDR   := $(wildcard $(LINUX_DIR)/*.h) $(HIL_HDR) $(wildcard rt/*.h model/*.h) port/host/hs_mb_file.h
 # hil/ is compiled with the host flags here; it has no OS calls, so the board build compiles
 # the same files with its own flags. The port sources define _GNU_SOURCE themselves (CPU
 # affinity, SO_RXQ_OVFL); everything else stays POSIX.1-2008.
 CFLAGS_LINUX := $(CSTD) $(OPT) -g $(WARN) $(FPFLAGS) $(REALDEF) -D_POSIX_C_SOURCE=200809L \
-                -Irt -Imodel -Ihil -I$(LINUX_DIR)
+                -Irt -Imodel -Ihil -I$(LINUX_DIR) -Iport/host
 LINUX_LIBS  := -lpthread -lm
 DURATION    ?= 10
 
@@ -40,15 +40,26 @@ TEST_SUITES += linux-test
 linux-test: linux-build
 	@sh test/linux/run_tests.sh $(BUILD)
 
+# `make run` (top Makefile) installs the tools, then makes run-main.
 RUN_DEFINED := 1
 ifeq ($(TARGET),qemu)
-run: qemu-run
+run-main: qemu-run
 else
-run: $(BUILD)/hilstep-rt $(BUILD)/hilstep-ecu
-	@sh $(LINUX_DIR)/run.sh $(BUILD) $(DURATION)
+run-main: $(BUILD)/hilstep-rt $(BUILD)/hilstep-ecu
+	@sh $(LINUX_DIR)/run.sh $(BUILD) $(DURATION) $(BUDGET_US)
 endif
-# a fresh machine: install the toolchains (qemu for TARGET=qemu) before building anything
-run: | check-tools
 
 rt-bench: $(BUILD)/hilstep-rt $(BUILD)/hilstep-ecu
 	@sh test/linux/rt_bench.sh $(BUILD) $(DURATION)
+
+# make run / make test install their tools before compiling; scratch files stay in build/.
+.PHONY: setup-test
+TEST_SUITES += setup-test
+setup-test:
+	@sh test/linux/setup_test.sh
+
+# The Wireshark dissector (hil/hilstep.lua) checked against a live loopback capture.
+.PHONY: wireshark-test
+TEST_SUITES += wireshark-test
+wireshark-test: $(BUILD)/hilstep-rt $(BUILD)/hilstep-ecu
+	@sh test/linux/wireshark_test.sh $(BUILD)

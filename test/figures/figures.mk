@@ -13,8 +13,8 @@ figures-deps:
 	  echo "installing python3-matplotlib python3-numpy"; \
 	  export DEBIAN_FRONTEND=noninteractive; \
 	  SUDO=; [ "$$(id -u)" -eq 0 ] || SUDO=sudo; \
-	  ( $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq python3-matplotlib python3-numpy ) \
-	    >/tmp/hilstep-figures-apt.log 2>&1 || { echo "apt-get failed, see /tmp/hilstep-figures-apt.log"; exit 1; }; }
+	  mkdir -p $(BUILD); ( $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq python3-matplotlib python3-numpy ) \
+	    >$(BUILD)/hilstep-figures-apt.log 2>&1 || { echo "apt-get failed, see $(BUILD)/hilstep-figures-apt.log"; exit 1; }; }
 
 figures: $(BUILD)/hilstep-sim figures-deps
 	$(FIG_PY) test/figures/make_figures.py --sim $(BUILD)/hilstep-sim --out $(FIG_DIR)

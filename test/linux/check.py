@@ -114,9 +114,13 @@ def closed_loop(csvp, statsp, ecup, v_ref, kp, ki, m):
     c.check(abs(max(r[ig] for r in data) - st["max_abs_g"]) <= 1e-3 * st["max_abs_g"] + 1e-300,
             "per-frame |g| in the CSV peaks at the summary's max |g|")
     c.check(st["step_faults"] == 0, "no refused steps")
-    c.check(st["rx_used"] > 0 and st["rx_used"] + st["rx_superseded"] == st["rx_accepted"],
+    c.check(st["rx_used"] > 0 and
+            st["rx_used"] + st["rx_superseded"] + st.get("rx_unapplied", 0) == st["rx_accepted"],
             f"ECU frames: {st['rx_accepted']:.0f} accepted = {st['rx_used']:.0f} used + "
-            f"{st['rx_superseded']:.0f} superseded (two free-running clocks)")
+            f"{st['rx_superseded']:.0f} superseded + {st.get('rx_unapplied', 0):.0f} unapplied "
+            f"(two free-running clocks; unapplied: arrived after the last frame)")
+    c.check(st["rx_datagrams"] == st["rx_accepted"] + st["rx_rejected"],
+            "every datagram counted exactly once, late ones included")
     c.check(st["rx_rejected"] == 0, "no datagram rejected in a clean loop")
     c.check(ecu.get("saw_final") == 1, "ECU saw the plant's final frame and stopped")
     print(f"  info overruns {st['overrun_frames']:.0f} frames / {st['missed_ticks']:.0f} ticks, "

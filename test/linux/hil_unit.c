@@ -4,6 +4,8 @@
  * ASan/UBSan by linux-rt.mk. Prints "hil-unit: N passed, N failed". */
 #include "hs_apps.h"
 #include "hs_frame.h"
+#include "hs_models.h"
+#include "hs_plant.h"
 #include "hs_hist.h"
 #include "hs_ring.h"
 #include "hs_signal.h"
@@ -246,6 +248,94 @@ static void test_hist(void)
     CHECK(h.min == 5500 && h.max == 200000);
 }
 
+/* The plant application without any OS: frames, the fault-hold policy, overrun stop, late
+ * frames counted at terminate, the exit table's order. */
+static void test_plant(void)
+{
+    static hs_real R[HS_STEPPER_REALS(HS_PLANT_MAX_NQ, HS_PLANT_MAX_NC, HS_PLANT_MAX_NZ)];
+    static int I[HS_STEPPER_INTS(HS_PLANT_MAX_NQ, HS_PLANT_MAX_NC) + 4096];
+    static hs_plant p;
+    static union { hs_real r[HS_MODELS_MAX_PARAM_BYTES / sizeof(hs_real) + 1]; double d; } pb;
+    hs_model m;
+    char why[200];
+    uint8_t out[HS_FRAME_MAX_BYTES], in[HS_FRAME_MAX_BYTES];
+    hs_frame_hdr h;
+    double v[8];
+    hs_tm_row row;
+
+    CHECK(hs_plant_model_by_name(&m, &pb, sizeof pb, "nosuch", why, sizeof why) == HS_EXIT_USAGE);
+    CHECK(strstr(why, "known: ") != NULL && strstr(why, "car_axle") != NULL);
+    CHECK(hs_plant_model_by_name(&m, &pb, sizeof pb, "circular_track", why, sizeof why) == HS_EXIT_OK);
+    hs_real ext;
+    CHECK(hs_model_get_param(&m, "external", &ext) == HS_OK && ext == 1.0); /* inputs from the wire */
+    hs_plant_def d = hs_plant_default_def();
+    d.inject_fault_tick = 5;
+    d.inject_fault_frames = 100;
+    d.fault_hold = 3;
+    CHECK(hs_plant_initialize(&p, &d, &m, R, sizeof R / sizeof R[0], I, sizeof I / sizeof I[0], why,
+                              sizeof why) == HS_EXIT_OK);
+    CHECK(p.map == &hs_map_circular_track_plant && p.d.nin == 1 && p.d.nout == 4);
+    /* A valid ECU frame is applied at the next step and acknowledged in the plant's frame. */
+    size_t n = make(in, 77, 1, 12.5);
+    CHECK(hs_plant_receive(&p, in, n, 1) == HS_RX_OK);
+    n = hs_plant_step(&p, 0, 0, out, sizeof out, &row);
+    CHECK(n == HS_FRAME_BYTES(4));
+    CHECK(hs_frame_parse(out, n, HS_FRAME_KIND_FROM_PLANT, 4, &h, v) == HS_RX_OK);
+    CHECK(h.ack_seq == 1 && h.seq == 1 && row.in[0] == 12.5 && row.tx_seq == 1 && (row.flags & HS_TMF_FRESH));
+    CHECK(v[0] == row.out[0] && v[1] == row.out[1]); /* the wire carries what the row says */
+    for (uint64_t k = 1; k < 5; ++k) (void)hs_plant_step(&p, k, 0, out, sizeof out, &row);
+    const double held = row.out[2];
+    /* Ticks 5, 6 refused and held (FAULT), tick 7 exhausts the hold: safe frame, stop. */
+    n = hs_plant_step(&p, 5, 0, out, sizeof out, &row);
+    CHECK(hs_frame_parse(out, n, 2, 4, &h, v) == HS_RX_OK && (h.flags & HS_FLAG_FAULT) && !(h.flags & HS_FLAG_SAFE));
+    CHECK(v[2] == held && row.out[2] == held && (row.flags & HS_TMF_FAULT) && !p.stop);
+    (void)hs_plant_step(&p, 6, 0, out, sizeof out, &row);
+    CHECK(!p.stop && p.fault_run == 2);
+    n = hs_plant_step(&p, 7, 0, out, sizeof out, &row);
+    CHECK(p.stop == HS_PLANT_STOP_FAULT && p.faults == 3);
+    CHECK(hs_frame_parse(out, n, 2, 4, &h, v) == HS_RX_OK);
+    CHECK((h.flags & (HS_FLAG_SAFE | HS_FLAG_FINAL)) == (HS_FLAG_SAFE | HS_FLAG_FINAL));
+    CHECK(v[0] == 0.0 && v[1] == 1.0 && v[2] == 1.0 && v[3] == 0.0); /* the declared fallbacks */
+    CHECK(hs_plant_final(&p, out, sizeof out) == 0);                /* FINAL already built */
+    /* Two frames after the last step: one superseded, one unapplied; counters add up. */
+    n = make(in, 77, 2, 1.0);
+    hs_plant_receive(&p, in, n, 1);
+    n = make(in, 77, 3, 1.0);
+    hs_plant_receive(&p, in, n, 1);
+    hs_plant_terminate(&p);
+    CHECK(p.rx.st.unapplied == 1 && p.rx.st.superseded == 1);
+    CHECK(p.rx.st.accepted == p.rx.st.used + p.rx.st.superseded + p.rx.st.unapplied);
+    /* One exit table, in order of precedence. */
+    CHECK(hs_plant_exit_code(&p, 1, 1) == HS_EXIT_STEP);
+    p.stop = HS_PLANT_STOP_OVERRUN;
+    CHECK(hs_plant_exit_code(&p, 1, 1) == HS_EXIT_OVERRUN);
+    p.stop = 0;
+    p.faults = 0;
+    CHECK(hs_plant_exit_code(&p, 1, 1) == HS_EXIT_OUTPUT && hs_plant_exit_code(&p, 0, 1) == HS_EXIT_BUDGET);
+    CHECK(hs_plant_exit_code(&p, 0, 0) == HS_EXIT_OK);
+    CHECK(strcmp(hs_exit_text(HS_EXIT_STEP), "unknown exit status") != 0);
+    /* Overrun under policy stop: the safe frame, once. */
+    d = hs_plant_default_def();
+    d.overrun_stop = 1;
+    CHECK(hs_plant_initialize(&p, &d, &m, R, sizeof R / sizeof R[0], I, sizeof I / sizeof I[0], why,
+                              sizeof why) == HS_EXIT_OK);
+    (void)hs_plant_step(&p, 0, 0, out, sizeof out, NULL);
+    n = hs_plant_overrun(&p, 2, out, sizeof out);
+    CHECK(n > 0 && p.stop == HS_PLANT_STOP_OVERRUN && p.missed_ticks == 2 && p.overrun_frames == 1);
+    CHECK(hs_plant_overrun(&p, 1, out, sizeof out) == 0 && p.missed_ticks == 3);
+    /* Car axle: the shipped map, road input in, six outputs; generic map for the pendulum. */
+    CHECK(hs_plant_model_by_name(&m, &pb, sizeof pb, "car_axle", why, sizeof why) == HS_EXIT_OK);
+    d = hs_plant_default_def();
+    CHECK(hs_plant_initialize(&p, &d, &m, R, sizeof R / sizeof R[0], I, sizeof I / sizeof I[0], why,
+                              sizeof why) == HS_EXIT_OK);
+    CHECK(p.map == &hs_map_car_axle_plant && p.d.nin == 1 && p.d.nout == 6);
+    CHECK(p.y[1] == 0.5 && p.y[2] == 1.0 && p.y[4] == 0.0); /* initial state: springs at rest */
+    CHECK(hs_plant_model_by_name(&m, &pb, sizeof pb, "pendulum", why, sizeof why) == HS_EXIT_OK);
+    CHECK(hs_plant_initialize(&p, &d, &m, R, sizeof R / sizeof R[0], I, sizeof I / sizeof I[0], why,
+                              sizeof why) == HS_EXIT_OK);
+    CHECK(p.map == &p.gmap && p.d.nout == 1 && p.gmap.n == 1);
+}
+
 int main(void)
 {
     test_crc_and_golden();
@@ -255,6 +345,7 @@ int main(void)
     test_map_check();
     test_ring();
     test_hist();
+    test_plant();
     printf("hil-unit: %d passed, %d failed\n", g_pass, g_fail);
     return g_fail != 0;
 }

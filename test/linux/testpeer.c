@@ -11,8 +11,13 @@
  *     the model must have received (--values, "seq value" lines).
  *
  *   hilstep-testpeer sink --listen A:P --plant A:P --timeout S
- *     Receives plant frames until one carries HS_FLAG_FINAL (or the timeout) and prints the
- *     last frame's flags and values as key=value lines.
+ *     Receives plant frames until one carries HS_FLAG_FINAL, the plant falls silent for 0.5 s
+ *     after talking, or the timeout, and prints the last frame's seq, flags and values as
+ *     key=value lines.
+ *
+ *   hilstep-testpeer late --listen A:P --plant A:P --timeout S --count N
+ *     Sends nothing until the plant's FINAL frame, then N valid frames and N short datagrams
+ *     at once: they all arrive after the plant's last receive. Prints what it sent.
  *
  * Every loop is bounded in count and in time; exit status 0 = script completed. */
 #define _GNU_SOURCE
@@ -50,7 +55,7 @@ static int open_ep(hs_udp *u, const char *local, const char *peer)
 
 /* Reads every queued plant frame; returns the highest ack_seq seen (or prev). */
 static uint32_t drain_plant(hs_udp *u, uint32_t prev, uint64_t *frames, uint32_t *flags,
-                            double *vals)
+                            double *vals, uint32_t *seq)
 {
     uint8_t buf[HS_FRAME_MAX_BYTES + 1];
     hs_frame_hdr h;
@@ -65,6 +70,7 @@ static uint32_t drain_plant(hs_udp *u, uint32_t prev, uint64_t *frames, uint32_t
         ++*frames;
         if (flags) *flags = h.flags;
         if (vals) memcpy(vals, v, sizeof v);
+        if (seq) *seq = h.seq;
         if (h.ack_seq == prev || (uint32_t)(h.ack_seq - prev) < 0x80000000u) prev = h.ack_seq;
     }
     return prev;
@@ -118,7 +124,7 @@ static int storm(int argc, char **argv)
     /* The plant is up once it talks to us (bounded: 5 s). */
     for (int i = 0; i < 500 && plant_frames == 0; ++i) {
         hs_udp_wait(&ecu, 10000000);
-        ack = drain_plant(&ecu, ack, &plant_frames, NULL, NULL);
+        ack = drain_plant(&ecu, ack, &plant_frames, NULL, NULL, NULL);
     }
     if (plant_frames == 0) { fprintf(stderr, "testpeer: plant silent for 5 s\n"); return 3; }
 
@@ -199,7 +205,7 @@ static int storm(int argc, char **argv)
         /* Bounded wait for the plant to use it (1 s; the plant's tick is 1 ms). */
         int got = 0;
         for (int w = 0; w < 1000 && !got; ++w) {
-            ack = drain_plant(&ecu, ack, &plant_frames, NULL, NULL);
+            ack = drain_plant(&ecu, ack, &plant_frames, NULL, NULL, NULL);
             got = ack == seq;
             if (!got) hs_udp_wait(&ecu, 1000000);
         }
@@ -231,22 +237,53 @@ static int sink(int argc, char **argv)
                 arg(argc, argv, "--plant", "127.0.0.1:47101"))) return 2;
     const double tmo = atof(arg(argc, argv, "--timeout", "10"));
     const int64_t until = hs_now_ns() + (int64_t)(tmo * 1e9);
-    uint64_t frames = 0;
-    uint32_t flags = 0;
+    uint64_t frames = 0, seen = 0;
+    uint32_t flags = 0, seq = 0;
     double v[N_OUT] = {0};
+    int64_t last_rx = hs_now_ns();
     while (hs_now_ns() < until && !(flags & HS_FLAG_FINAL)) {
         hs_udp_wait(&u, 10000000);
-        (void)drain_plant(&u, 0, &frames, &flags, v);
+        (void)drain_plant(&u, 0, &frames, &flags, v, &seq);
+        if (frames != seen) { seen = frames; last_rx = hs_now_ns(); }
+        else if (frames && hs_now_ns() - last_rx > 500000000) break; /* the plant died */
     }
-    printf("frames=%llu\nflags=%u\n", (unsigned long long)frames, flags);
+    printf("frames=%llu\nflags=%u\nseq=%u\n", (unsigned long long)frames, flags, seq);
     for (unsigned i = 0; i < N_OUT; ++i) printf("value%u=%.17g\n", i, v[i]);
     return (flags & HS_FLAG_FINAL) ? 0 : 3;
+}
+
+static int late(int argc, char **argv)
+{
+    hs_udp u;
+    if (open_ep(&u, arg(argc, argv, "--listen", "127.0.0.1:47102"),
+                arg(argc, argv, "--plant", "127.0.0.1:47101"))) return 2;
+    const double tmo = atof(arg(argc, argv, "--timeout", "10"));
+    const long count = strtol(arg(argc, argv, "--count", "20"), NULL, 10);
+    const int64_t until = hs_now_ns() + (int64_t)(tmo * 1e9);
+    uint64_t frames = 0;
+    uint32_t flags = 0;
+    while (hs_now_ns() < until && !(flags & HS_FLAG_FINAL)) {
+        hs_udp_wait(&u, 1000000);
+        (void)drain_plant(&u, 0, &frames, &flags, NULL, NULL);
+    }
+    if (!(flags & HS_FLAG_FINAL)) return 3;
+    uint8_t b[HS_FRAME_MAX_BYTES];
+    long sent_valid = 0, sent_short = 0;
+    for (long i = 0; i < count; ++i) {
+        size_t n = frame(b, 0x1A7E0001u, (uint32_t)(i + 1), 1.0);
+        sent_valid += hs_udp_send(&u, b, n) == 0;
+        sent_short += hs_udp_send(&u, b, 10) == 0;
+    }
+    printf("late_valid=%ld\nlate_short=%ld\nplant_frames=%llu\n", sent_valid, sent_short,
+           (unsigned long long)frames);
+    return 0;
 }
 
 int main(int argc, char **argv)
 {
     if (argc > 1 && !strcmp(argv[1], "storm")) return storm(argc, argv);
     if (argc > 1 && !strcmp(argv[1], "sink")) return sink(argc, argv);
-    fprintf(stderr, "usage: hilstep-testpeer storm|sink [options] (see the source header)\n");
+    if (argc > 1 && !strcmp(argv[1], "late")) return late(argc, argv);
+    fprintf(stderr, "usage: hilstep-testpeer storm|sink|late [options] (see the source header)\n");
     return 1;
 }

@@ -6,6 +6,14 @@ $(BUILD)/hilstep-mbtest: $(MB_TEST_SRC) $(CORE_OBJ) $(wildcard test/mb/*.h model
 	$(CC) $(CFLAGS_HOST) -Wno-double-promotion -Wno-conversion -Itest/mb $(MB_TEST_SRC) $(CORE_OBJ) -o $@ -lm
 
 mb-test: $(BUILD)/hilstep-mbtest
-	$(BUILD)/hilstep-mbtest model/mech
+	$(BUILD)/hilstep-mbtest model/mech $(BUILD)/hilstep-sim $(BUILD)/hilstep-mbgen
 
 TEST_SUITES += mb-test
+
+# The generator: C tables of a description for the firmware (port/host/mbgen_main.c).
+$(BUILD)/hilstep-mbgen: port/host/mbgen_main.c $(CORE_OBJ) $(wildcard model/*.h rt/*.h port/host/*.h)
+	@mkdir -p $(BUILD)
+	$(CC) $(CFLAGS_HOST) port/host/mbgen_main.c $(CORE_OBJ) -o $@ -lm
+
+all: $(BUILD)/hilstep-mbgen
+mb-test: $(BUILD)/hilstep-mbgen $(BUILD)/hilstep-sim

@@ -4,5 +4,5 @@
 /* Prints "ok|FAIL <what>" and returns 1 on failure. */
 int mb_check(int ok, const char *what);
 int mb_test_deriv(void);
-int mb_test_mech(const char *dir, const char *sim);
+int mb_test_mech(const char *dir, const char *sim, const char *gen);
 #endif

@@ -6,9 +6,11 @@
  *   change E(T) - E(0) (J, and in % of m g L n^2 / 2, the energy the chain releases hanging
  *   straight: issue 8's yardstick), the largest joint separation over the run (m; MuJoCo's
  *   joint coordinates have none by construction).
- * Options: --n 8,16,... --t 10 --h 1e-3 --methods default,symplectic,... --budget 60 (seconds
+ * Options: --n 8,16,... or 1-32 --t 10 --h 1e-3 --methods default,symplectic,... --budget 60 (seconds
  * of stepping per engine and n for the T-second accuracy run; runs that would take longer
- * report ns/step from a shorter timed run and "-" for drift) --no-peers (hilstep only). */
+ * report ns/step from a shorter timed run and "-" for drift) --no-peers (hilstep only)
+ * --max-drift PCT (exit 1 unless every hilstep run completed T without a refused step and
+ * |dE| <= PCT % of m g L n^2 / 2: issue 8's bar is --n 1-32 --no-peers --max-drift 1). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -379,8 +381,9 @@ static void cell_g(const res *r)
 
 int main(int argc, char **argv)
 {
-    int ns[32], nn = 0, peers = 1;
-    double T = 10.0, h = 1e-3;
+    int ns[HS_CHAIN_N_MAX], nn = 0, peers = 1;
+    double T = 10.0, h = 1e-3, max_drift = -1.0;
+    int over = 0;
     char methods[256] = "default";
     const char *nlist = "8,16,32,64,128";
     for (int i = 1; i < argc; ++i) {
@@ -390,12 +393,21 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--budget") && i + 1 < argc) g_budget = atof(argv[++i]);
         else if (!strcmp(argv[i], "--methods") && i + 1 < argc) snprintf(methods, sizeof methods, "%s", argv[++i]);
         else if (!strcmp(argv[i], "--no-peers")) peers = 0;
-        else { fprintf(stderr, "usage: hilstep-peers [--n 8,16,...] [--t 10] [--h 1e-3] [--budget 60] [--methods default,symplectic,...] [--no-peers]\n"); return 2; }
+        else if (!strcmp(argv[i], "--max-drift") && i + 1 < argc) max_drift = atof(argv[++i]);
+        else { fprintf(stderr, "usage: hilstep-peers [--n 8,16,...] [--t 10] [--h 1e-3] [--budget 60] [--methods default,symplectic,...] [--no-peers] [--max-drift PCT]\n"); return 2; }
     }
-    for (const char *p = nlist; *p && nn < 32;) {
-        int v = atoi(p);
-        if (v < 1 || v > HS_CHAIN_N_MAX) { fprintf(stderr, "hilstep-peers: --n: %d not in 1..%d\n", v, HS_CHAIN_N_MAX); return 2; }
-        ns[nn++] = v;
+    for (const char *p = nlist; *p;) {
+        char *e;
+        long v = strtol(p, &e, 10), w = v;
+        if (*e == '-') w = strtol(e + 1, &e, 10); /* a range a-b */
+        if (v < 1 || w > HS_CHAIN_N_MAX || w < v || (*e && *e != ',')) {
+            fprintf(stderr, "hilstep-peers: --n: expected n or a-b in 1..%d, comma separated\n", HS_CHAIN_N_MAX);
+            return 2;
+        }
+        for (long k = v; k <= w; ++k) {
+            if (nn >= (int)(sizeof ns / sizeof ns[0])) { fprintf(stderr, "hilstep-peers: --n: too many sizes\n"); return 2; }
+            ns[nn++] = (int)k;
+        }
         p = strchr(p, ',');
         if (!p) break;
         ++p;
@@ -448,6 +460,8 @@ int main(int argc, char **argv)
             if (ro.ok) printf(" %11.0f", ro.ns); else printf(" %11s", "n/a");
             if (rh.ok && rm.ok) printf(" %8.3g", rh.ns / rm.ns); else printf(" %8s", "-");
             if (rh.ok && ro.ok) printf(" %8.3g", rh.ns / ro.ns); else printf(" %8s", "-");
+            if (max_drift >= 0 && !(rh.ok && rh.full && !rh.refused && fabs(100.0 * rh.dE / yard) <= max_drift))
+                ++over;
             cell_drift(&rh, yard);
             cell_drift(&rm, yard);
             cell_drift(&ro, yard);
@@ -456,6 +470,10 @@ int main(int argc, char **argv)
             printf("\n");
             fflush(stdout);
         }
+    }
+    if (max_drift >= 0) {
+        printf("hilstep runs over %g %% of m g L n^2 / 2, refused or not run: %d\n", max_drift, over);
+        return over ? 1 : 0;
     }
     return 0;
 }

@@ -13,10 +13,10 @@ peers-deps:
 	@[ -f /usr/include/mujoco/mujoco.h ] && [ -f /usr/include/ode/ode.h ] || { \
 	  echo "installing libmujoco-dev libode-dev"; \
 	  export DEBIAN_FRONTEND=noninteractive; \
-	  SUDO=; [ "$$(id -u)" -eq 0 ] || SUDO=sudo; \
+	  SUDO=; [ "$$(id -u)" -eq 0 ] || SUDO=sudo; mkdir -p $(BUILD); \
 	  ( $$SUDO apt-get install -y -qq libmujoco-dev libode-dev || \
 	    { $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq libmujoco-dev libode-dev; } ) \
-	    >/tmp/hilstep-peers-apt.log 2>&1 || { echo "apt-get failed, see /tmp/hilstep-peers-apt.log"; exit 1; }; }
+	    >$(BUILD)/hilstep-peers-apt.log 2>&1 || { echo "apt-get failed, see $(BUILD)/hilstep-peers-apt.log"; exit 1; }; }
 
 $(BUILD)/hilstep-peers: test/peers/peers.c test/unit/tmodel.c test/unit/tmodel.h $(CORE_OBJ)
 	@mkdir -p $(BUILD)

@@ -36,8 +36,8 @@ static void busy_for(uint32_t counts)
 {
     /* Polls the time base rather than counting loop iterations, so the delay is the same
      * with and without icount; the ticks that arrive meanwhile preempt this loop. */
-    uint64_t t0 = hs_frame_now();
-    while (hs_frame_now() - t0 < counts) {
+    uint64_t t0 = hs_tick_now();
+    while (hs_tick_now() - t0 < counts) {
     }
 }
 
@@ -45,10 +45,10 @@ static void hook_slow(uint32_t step)
 {
     for (int i = 0; i < 3; ++i) {
         if (step != slow_step[i]) continue;
-        uint32_t P = hs_frame_period();
-        uint64_t t0 = hs_frame_now();
+        uint32_t P = hs_tick_period();
+        uint64_t t0 = hs_tick_now();
         busy_for(slow_counts[i]);
-        uint64_t t1 = hs_frame_now();
+        uint64_t t1 = hs_tick_now();
         /* Tick instants are the multiples of P; count those in (t0, t1]. The frame's own
          * step still runs after this, but far inside the next period. */
         late_expected += (uint32_t)(t1 / P - t0 / P);
@@ -60,14 +60,14 @@ static void hook_slow(uint32_t step)
 #define CALIB_ITER 25000u
 static uint32_t calib_counts;
 
-/* 2 instructions per iteration (subs, bne) plus 1 (movw) plus the hs_frame_now() calls: the
+/* 2 instructions per iteration (subs, bne) plus 1 (movw) plus the hs_tick_now() calls: the
  * count must come out as 2 x CALIB_ITER / 40 and a few counts. */
 static void hook_calib(uint32_t step)
 {
     if (step != 5) return;
-    uint64_t t0 = hs_frame_now();
+    uint64_t t0 = hs_tick_now();
     __asm__ volatile("movw r0, %0\n1:\tsubs r0, r0, #1\n\tbne 1b" ::"i"(CALIB_ITER) : "r0", "cc");
-    uint64_t t1 = hs_frame_now();
+    uint64_t t1 = hs_tick_now();
     calib_counts = (uint32_t)(t1 - t0);
 }
 
@@ -121,9 +121,9 @@ static int finish_run(uint32_t nsteps)
     hs_con_u64(hs_stack_size());
     hs_con_puts(" bytes\n");
     if (hs_app.steps != nsteps) { hs_con_puts("check failed: committed steps\n"); fail = 1; }
-    if (hs_frame.ticks != nsteps) { hs_con_puts("check failed: ticks != steps\n"); fail = 1; }
-    if (hs_frame.overruns != 0) { hs_con_puts("check failed: overruns\n"); fail = 1; }
-    return fail ? HS_EXIT_FAIL : HS_EXIT_OK;
+    if (hs_tick.ticks != nsteps) { hs_con_puts("check failed: ticks != steps\n"); fail = 1; }
+    if (hs_tick.overruns != 0) { hs_con_puts("check failed: overruns\n"); fail = 1; }
+    return fail ? HS_EXIT_TEST : HS_EXIT_OK;
 }
 
 int main(void)
@@ -136,7 +136,11 @@ int main(void)
     uint32_t period = HS_SYSTICK_HZ / 1000u;
 
     if (hs_streq(mode, "run")) {
-        if (argc != 5) return HS_EXIT_USAGE;
+        if (argc != 5 && argc != 6) return HS_EXIT_USAGE;
+        if (argc == 6) { /* run ... MODEL: a registry model of the car axle's sizes (car_axle_mb) */
+            c.type = hs_model_find(argv[5]);
+            if (!c.type) { hs_con_puts("unknown model\n"); return HS_EXIT_USAGE; }
+        }
         int me = hs_app_parse_method(argv[2]), st = hs_app_parse_stab(argv[3]);
         long n = hs_parse_ulong(argv[4]);
         if (me < 0 || st < 0 || n <= 0) { hs_con_puts("bad run arguments\n"); return HS_EXIT_USAGE; }
@@ -144,34 +148,34 @@ int main(void)
         c.stab = (hs_stab)st;
         c.nsteps = (uint32_t)n;
         hs_app_configure(&c);
-        int rc = hs_frame_run(&hs_app_frame, period);
+        int rc = hs_tick_run(&hs_app_frame, period);
         return rc ? rc : finish_run(c.nsteps);
     }
     if (hs_streq(mode, "inject")) {
         c.nsteps = 1000;
         hs_app_configure(&c);
         hs_app_test_hook = hook_slow;
-        int rc = hs_frame_run(&hs_app_frame, period);
+        int rc = hs_tick_run(&hs_app_frame, period);
         if (rc) return rc;
         hs_con_puts("overrun-test injected-late-ticks=");
         hs_con_u64(late_expected);
         hs_con_puts(" counted=");
-        hs_con_u64(hs_frame.overruns);
+        hs_con_u64(hs_tick.overruns);
         hs_con_puts(" ticks=");
-        hs_con_u64(hs_frame.ticks);
+        hs_con_u64(hs_tick.ticks);
         hs_con_puts(" steps=");
-        hs_con_u64(hs_frame.steps);
+        hs_con_u64(hs_tick.steps);
         hs_con_putc('\n');
-        int ok = hs_frame.overruns == late_expected && late_expected == 6u
-                 && hs_frame.ticks == hs_frame.steps + hs_frame.overruns
+        int ok = hs_tick.overruns == late_expected && late_expected == 6u
+                 && hs_tick.ticks == hs_tick.steps + hs_tick.overruns
                  && hs_app.steps == c.nsteps;
-        return ok ? HS_EXIT_OK : HS_EXIT_FAIL;
+        return ok ? HS_EXIT_OK : HS_EXIT_TEST;
     }
     if (hs_streq(mode, "calib")) {
         c.nsteps = 10;
         hs_app_configure(&c);
         hs_app_test_hook = hook_calib;
-        int rc = hs_frame_run(&hs_app_frame, period);
+        int rc = hs_tick_run(&hs_app_frame, period);
         if (rc) return rc;
         hs_con_puts("calibration loop of ");
         hs_con_u64(2u * CALIB_ITER);
@@ -188,17 +192,17 @@ int main(void)
         c.type = &nan_type;
         hs_app_configure(&c);
         hs_app_test_hook = hook_count;
-        int rc = hs_frame_run(&hs_app_frame, period);
+        int rc = hs_tick_run(&hs_app_frame, period);
         hs_con_puts("nan-test: the step did not refuse\n");
-        return rc ? rc : HS_EXIT_FAIL;
+        return rc ? rc : HS_EXIT_TEST;
     }
     if (hs_streq(mode, "udf") || hs_streq(mode, "hardfault") || hs_streq(mode, "divzero")) {
         fault_kind = hs_streq(mode, "udf") ? 1 : hs_streq(mode, "hardfault") ? 2 : 3;
         hs_app_configure(&c);
         hs_app_test_hook = hook_fault;
-        hs_frame_run(&hs_app_frame, period);
+        hs_tick_run(&hs_app_frame, period);
         hs_con_puts("fault-test: no fault was raised\n");
-        return HS_EXIT_FAIL;
+        return HS_EXIT_TEST;
     }
     hs_con_puts("unknown mode\n");
     return HS_EXIT_USAGE;

@@ -13,5 +13,5 @@ int main(void)
     hs_con_puts(" of ");
     hs_con_u64(hs_stack_size());
     hs_con_puts(" bytes\n");
-    return failed ? HS_EXIT_FAIL : HS_EXIT_OK;
+    return failed ? HS_EXIT_TEST : HS_EXIT_OK;
 }

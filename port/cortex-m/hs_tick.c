@@ -1,5 +1,5 @@
-/* hs_frame.c - SysTick-driven frame with overrun detection (see hs_frame.h). */
-#include "hs_frame.h"
+/* hs_tick.c - SysTick timer shell with overrun detection (see hs_tick.h). */
+#include "hs_tick.h"
 #include "hs_board.h"
 
 #define REG(a) (*(volatile uint32_t *)(uintptr_t)(a))
@@ -19,9 +19,14 @@
 #define SYST_TICKINT   (1u << 1)
 #define SYST_CLKSOURCE (1u << 2)
 
-hs_frame_stats hs_frame;
+hs_tick_stats hs_tick;
+#ifdef HS_OVERRUN_POLICY_STOP
+const int hs_tick_policy_stop = 1;
+#else
+const int hs_tick_policy_stop = 0;
+#endif
 
-static const hs_frame_app *g_app;
+static const hs_tick_app *g_app;
 static uint32_t g_period;
 static volatile int g_busy;
 static volatile int g_running;
@@ -40,13 +45,13 @@ static inline void irq_restore(uint32_t pm)
     __asm__ volatile("msr primask, %0" ::"r"(pm) : "memory");
 }
 
-uint32_t hs_frame_period(void) { return g_period; }
-int hs_frame_busy(void) { return g_busy; }
+uint32_t hs_tick_period(void) { return g_period; }
+int hs_tick_busy(void) { return g_busy; }
 
-uint64_t hs_frame_now(void)
+uint64_t hs_tick_now(void)
 {
     uint32_t pm = irq_save();
-    uint32_t t = hs_frame.ticks;
+    uint32_t t = hs_tick.ticks;
     uint32_t v = SYST_CVR;
     /* A reload that happened before the tick handler could count it: take the post-reload
      * value and count the tick here. */
@@ -71,52 +76,52 @@ static void timer_stop(void)
 
 static void record(uint32_t dt)
 {
-    if (dt < hs_frame.exec_min) hs_frame.exec_min = dt;
-    if (dt > hs_frame.exec_max) hs_frame.exec_max = dt;
-    hs_frame.exec_sum += dt;
+    if (dt < hs_tick.exec_min) hs_tick.exec_min = dt;
+    if (dt > hs_tick.exec_max) hs_tick.exec_max = dt;
+    hs_tick.exec_sum += dt;
     int bin = 0;
-    while (bin < HS_FRAME_HIST_BINS - 1 && (dt >> (bin + 1)) != 0u) ++bin;
-    hs_frame.hist[bin]++;
+    while (bin < HS_TICK_HIST_BINS - 1 && (dt >> (bin + 1)) != 0u) ++bin;
+    hs_tick.hist[bin]++;
 }
 
 void hs_systick_handler(void);
 void hs_systick_handler(void)
 {
-    hs_frame.ticks++;
+    hs_tick.ticks++;
     if (!g_running) return;
     if (g_busy) {
-        hs_frame.overruns++;
-#ifdef HS_OVERRUN_POLICY_STOP
-        timer_stop();
-        g_app->safe_state();
-        hs_con_puts("\noverrun: stop policy, tick ");
-        hs_con_u64(hs_frame.ticks);
-        hs_con_puts(" steps ");
-        hs_con_u64(hs_frame.steps);
-        hs_con_puts(", outputs safe, exit 3\n");
-        hs_exit(HS_EXIT_OVERRUN);
-#endif
+        hs_tick.overruns++;
+        if (g_app->overrun && g_app->overrun()) {
+            timer_stop();
+            g_app->safe_state();
+            hs_con_puts("\noverrun: stop policy, tick ");
+            hs_con_u64(hs_tick.ticks);
+            hs_con_puts(" steps ");
+            hs_con_u64(hs_tick.steps);
+            hs_con_puts(", outputs safe, exit 3\n");
+            hs_exit(HS_EXIT_OVERRUN);
+        }
         return;
     }
     SCB_ICSR = ICSR_PENDSVSET;
 }
 
 /* The rt_OneStep of this port. */
-static void hs_frame_one_step(void)
+static void hs_tick_one_step(void)
 {
     g_busy = 1;
-    uint64_t t0 = hs_frame_now();
+    uint64_t t0 = hs_tick_now();
     int rc = g_app->step();
-    uint64_t t1 = hs_frame_now();
+    uint64_t t1 = hs_tick_now();
     record((uint32_t)(t1 - t0));
-    hs_frame.steps++;
+    hs_tick.steps++;
     if (rc < 0) {
         timer_stop();
         g_app->safe_state();
         hs_con_puts("\nstep fault: code ");
         hs_con_i64(rc);
-        hs_con_puts(" at step ");
-        hs_con_u64(hs_frame.steps);
+        hs_con_puts(" at frame ");
+        hs_con_u64(hs_tick.steps);
         hs_con_puts(", outputs safe, exit 4\n");
         hs_exit(HS_EXIT_STEP);
     }
@@ -135,17 +140,17 @@ void hs_pendsv_handler(void)
         g_warmup = 0;
         return;
     }
-    hs_frame_one_step();
+    hs_tick_one_step();
 }
 
-int hs_frame_run(const hs_frame_app *app, uint32_t period)
+int hs_tick_run(const hs_tick_app *app, uint32_t period)
 {
     g_app = app;
     g_period = period;
-    hs_frame.exec_min = UINT32_MAX;
+    hs_tick.exec_min = UINT32_MAX;
     if (app->initialize() != 0) {
         hs_con_puts("initialize failed\n");
-        return HS_EXIT_USAGE;
+        return HS_EXIT_SETUP;
     }
     /* SysTick above PendSV so a tick can preempt a running step: that is how an overrun is
      * seen while it happens. */
@@ -168,7 +173,7 @@ int hs_frame_run(const hs_frame_app *app, uint32_t period)
         __asm__ volatile("cpsid i" ::: "memory");
         if (g_done) break;
         __asm__ volatile("wfi\n\tcpsie i\n\tisb" ::: "memory");
-        if (app->status && hs_frame.ticks >= next_status) {
+        if (app->status && hs_tick.ticks >= next_status) {
             next_status += app->status_period;
             app->status();
         }
