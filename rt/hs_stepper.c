@@ -319,9 +319,11 @@ int hs_stepper_workspace_tmp(const hs_stepper_def *def, const hs_model *m, int *
     if (rc) return rc;
     /* the block list takes the front of the scratch, the analyses' size queries the rest */
     hs_blocks b;
-    size_t half = ntmp / 2;
     ws_sizes z;
-    rc = ws_measure(def, m, tmp, half, tmp + half, ntmp - half, &b, &z);
+    size_t used = 0;
+    rc = model_blocks(m, &b, tmp, ntmp, &used);
+    if (rc) return rc;
+    rc = ws_measure(def, m, tmp, ntmp, tmp + used, ntmp - used, &b, &z);
     if (rc) return rc;
     ws_totals(&z, nreals, nints);
     return HS_OK;
