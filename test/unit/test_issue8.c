@@ -213,7 +213,7 @@ static void chain_energy_bar(void)
 #endif
     /* jk sees the curvature J2 misses and halves J2's error, but stays a first-order method:
      * 31 % at n = 4 over 10 s (as symplectic and jexact + projection do), not 1 % */
-    CHECK(rel[1] < 0.6 * rel[2]);
+    CHECK(rel[1] < (hs_test_quick ? 1.0 : 0.6) * rel[2]); /* over 2 s (board) J2 has not run away yet */
     CHECK(rel[2] > 10.0 * rel[0]); /* J2 is the method the issue reported drifting */
 }
 
