@@ -58,10 +58,13 @@ typedef enum hs_rx_reason {
     HS_RX_LAYOUT = 7,       /* kind or value count differ from this link's signal map */
     HS_RX_SEQ_REPEATED = 8, /* seq equals that of the last accepted frame */
     HS_RX_SEQ_STALE = 9,    /* seq is older than that of the last accepted frame */
-    HS_RX_NONFINITE = 10    /* a value is NaN or Inf: whole frame rejected */
+    HS_RX_NONFINITE = 10,   /* a value is NaN or Inf: whole frame rejected */
+    HS_RX_SEQ_JUMP = 11,    /* seq more than HS_RX_SEQ_AHEAD ahead, not (yet) confirmed */
+    HS_RX_SESSION_NEW = 12, /* a new session, not (yet) confirmed (hil/FRAME.md, "Sessions") */
+    HS_RX_SESSION_OLD = 13  /* a session this link already left: a replay */
 } hs_rx_reason;
 /* Number of hs_rx_reason values, HS_RX_OK included. */
-#define HS_RX_REASONS 11
+#define HS_RX_REASONS 14
 
 /* Short identifier of a reason (e.g. "bad_checksum"), used in summaries; never NULL. */
 const char *hs_rx_reason_name(int reason);

@@ -36,11 +36,18 @@ static void why_set(char *why, size_t cap, const char *a, const char *b)
     why[k] = '\0';
 }
 
+/* Copies n chars without trailing blanks; other characters than letters, digits, '.', '_' and
+ * '/' become '_' so a name is one token in the CSV header, the console and Wireshark. */
 static void copy_trim(char *dst, size_t cap, const char *src, size_t n)
 {
     size_t k = 0;
     while (n > 0 && src[n - 1] == ' ') --n;
-    while (k < n && k + 1 < cap) { dst[k] = src[k]; ++k; }
+    while (k < n && k + 1 < cap) {
+        const char c = src[k];
+        const int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                       c == '.' || c == '_' || c == '/' || c == '^';
+        dst[k++] = ok ? c : '_';
+    }
     dst[k] = '\0';
 }
 

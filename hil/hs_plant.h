@@ -28,13 +28,13 @@
 #include "hs_signal.h"
 #include "hs_stepper.h"
 
-/* Largest instance a plant build handles; the telemetry record is sized from these. A port
- * may define smaller ones (the board build does, from its one model). */
+/* Largest instance a plant build handles (the default ladder of 10 cells: nq 93, nc 82); the
+ * telemetry record is sized from these. A port may define smaller ones (the board build does). */
 #ifndef HS_PLANT_MAX_NQ
-#define HS_PLANT_MAX_NQ 48
+#define HS_PLANT_MAX_NQ 96
 #endif
 #ifndef HS_PLANT_MAX_NC
-#define HS_PLANT_MAX_NC 48
+#define HS_PLANT_MAX_NC 96
 #endif
 #ifndef HS_PLANT_MAX_NZ
 #define HS_PLANT_MAX_NZ 8

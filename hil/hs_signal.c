@@ -90,6 +90,59 @@ int hs_rx_init(hs_rx *rx, const hs_signal_map *map, unsigned kind)
     return 0;
 }
 
+/* One more frame of a stream outside the window; 1 when it confirms the stream (HS_RX_CONFIRM
+ * consecutive frames, the current peer quiet), which then replaces the current one. */
+static int candidate_confirms(hs_rx *rx, const hs_frame_hdr *h)
+{
+    const uint32_t step = h->seq - rx->cand_seq;
+    if (rx->cand_n > 0u && h->session == rx->cand_session && step >= 1u && step <= HS_RX_SEQ_AHEAD)
+        rx->cand_n++;
+    else
+        rx->cand_n = 1u;
+    rx->cand_session = h->session;
+    rx->cand_seq = h->seq;
+    if (rx->cand_n >= HS_RX_CONFIRM && rx->quiet >= HS_RX_QUIET_TICKS) {
+        rx->cand_n = 0u;
+        return 1;
+    }
+    return 0;
+}
+
+static int session_is_old(const hs_rx *rx, uint32_t session)
+{
+    for (int i = 0; i < rx->n_old; ++i)
+        if (rx->old_session[i] == session) return 1;
+    return 0;
+}
+
+/* Sequence and session rules of an otherwise valid frame (hs_signal.h, FRAME.md). */
+static int seq_policy(hs_rx *rx, const hs_frame_hdr *h)
+{
+    if (h->session == rx->session) {
+        const uint32_t ahead = h->seq - rx->last_seq; /* serial arithmetic modulo 2^32 */
+        const uint32_t behind = rx->last_seq - h->seq;
+        if (ahead == 0u) return HS_RX_SEQ_REPEATED;
+        if (ahead <= HS_RX_SEQ_AHEAD) {
+            rx->st.seq_gaps += ahead - 1u;
+            rx->cand_n = 0u; /* the live stream goes on: no takeover */
+            return HS_RX_OK;
+        }
+        if (behind <= HS_RX_SEQ_BEHIND) return HS_RX_SEQ_STALE;
+        if (candidate_confirms(rx, h)) {
+            rx->st.seq_resyncs++;
+            return HS_RX_OK;
+        }
+        return ahead < UINT32_C(0x80000000) ? HS_RX_SEQ_JUMP : HS_RX_SEQ_STALE;
+    }
+    if (session_is_old(rx, h->session)) return HS_RX_SESSION_OLD;
+    if (!candidate_confirms(rx, h)) return HS_RX_SESSION_NEW;
+    for (int i = HS_RX_OLD_SESSIONS - 1; i > 0; --i) rx->old_session[i] = rx->old_session[i - 1];
+    rx->old_session[0] = rx->session;
+    if (rx->n_old < HS_RX_OLD_SESSIONS) rx->n_old++;
+    rx->st.peer_restarts++;
+    return HS_RX_OK;
+}
+
 int hs_rx_offer(hs_rx *rx, const uint8_t *buf, size_t len, int from_peer)
 {
     hs_frame_hdr h;
@@ -98,17 +151,12 @@ int hs_rx_offer(hs_rx *rx, const uint8_t *buf, size_t len, int from_peer)
     rx->st.datagrams++;
     /* The source check comes first: nothing from a stranger is even parsed. */
     r = from_peer ? hs_frame_parse(buf, len, rx->kind, rx->n, &h, v) : HS_RX_FOREIGN;
-    if (r == HS_RX_OK && rx->have_peer && h.session == rx->session) {
-        uint32_t d = h.seq - rx->last_seq; /* serial-number arithmetic modulo 2^32 */
-        if (d == 0) r = HS_RX_SEQ_REPEATED;
-        else if (d >= UINT32_C(0x80000000)) r = HS_RX_SEQ_STALE;
-        else rx->st.seq_gaps += d - 1u;
-    }
+    /* The first valid frame opens the link; later ones pass the sequence/session rules. */
+    if (r == HS_RX_OK && rx->have_peer) r = seq_policy(rx, &h);
     if (r != HS_RX_OK) {
         rx->st.rejected[r]++;
         return r;
     }
-    if (rx->have_peer && h.session != rx->session) rx->st.peer_restarts++;
     rx->have_peer = 1;
     rx->session = h.session;
     rx->last_seq = h.seq;
@@ -142,7 +190,9 @@ int hs_rx_tick(hs_rx *rx, hs_real *in)
         rx->peer_ack = rx->pending_hdr.ack_seq;
         rx->peer_flags = rx->pending_hdr.flags;
         rx->peer_send_ns = rx->pending_hdr.send_ns;
+        rx->quiet = 0u;
     } else {
+        if (rx->quiet < UINT32_MAX) rx->quiet++;
         for (unsigned i = 0; i < rx->n; ++i)
             if (rx->age[i] != UINT32_MAX) rx->age[i]++;
     }

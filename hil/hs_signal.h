@@ -57,10 +57,26 @@ typedef struct hs_rx_stats {
     uint64_t clamped;                  /* values of accepted frames clamped into [min, max] */
     uint64_t seq_gaps;                 /* sequence numbers skipped by the peer (lost or never sent) */
     uint64_t peer_restarts;            /* session changes after the first accepted frame */
+    uint64_t seq_resyncs;              /* same-session sequence restarts/jumps confirmed */
     uint64_t stale_frames;             /* ticks with at least one input on its fallback value */
     uint64_t fresh_ticks;              /* ticks that applied a fresh frame */
     uint64_t unapplied;                /* accepted after the last tick: the run ended first */
 } hs_rx_stats;
+
+/* Sequence and session policy (hil/FRAME.md, "Sessions and sequence numbers"). A frame of the
+ * current session is in the window when its seq is 1..HS_RX_SEQ_AHEAD ahead of the last
+ * accepted one; 1..HS_RX_SEQ_BEHIND behind is a plain late/duplicate frame. Anything else (a
+ * far jump, a far-behind seq, a new session) is accepted only when HS_RX_CONFIRM consecutive
+ * such frames (each 1..HS_RX_SEQ_AHEAD after the previous one, same session) arrive while
+ * the current peer has been silent for at least HS_RX_QUIET_TICKS ticks: a restarted ECU is
+ * back within a few frames, while one stray or replayed frame, or a second sender beside a
+ * live ECU, never takes the link over. Sessions left behind are remembered (the last
+ * HS_RX_OLD_SESSIONS) and their frames rejected as replays. */
+#define HS_RX_SEQ_AHEAD 1000u   /* frames: 1 s of 1 kHz frames may be lost without a resync */
+#define HS_RX_SEQ_BEHIND 64u    /* frames: reordering/duplicates tolerated as plain stale */
+#define HS_RX_CONFIRM 3u        /* consecutive frames that confirm a restart or resync */
+#define HS_RX_QUIET_TICKS 2u    /* ticks without a fresh frame before another stream may win */
+#define HS_RX_OLD_SESSIONS 4    /* sessions remembered as left behind */
 
 /* The receiving end of one link, sized statically. */
 typedef struct hs_rx {
@@ -70,6 +86,12 @@ typedef struct hs_rx {
     int have_peer;              /* 1 once a frame was accepted */
     uint32_t session;           /* session of the last accepted frame */
     uint32_t last_seq;          /* seq of the last accepted frame */
+    uint32_t cand_session;      /* candidate stream (restart/resync) awaiting confirmation */
+    uint32_t cand_seq;          /* seq of its newest frame */
+    uint32_t cand_n;            /* its consecutive frames so far, 0 = no candidate */
+    uint32_t quiet;             /* ticks since a fresh frame was applied (saturating) */
+    uint32_t old_session[HS_RX_OLD_SESSIONS]; /* sessions left behind, newest first */
+    int n_old;                  /* entries of old_session in use */
     int pending;                /* 1 when an accepted frame waits for the next tick */
     hs_frame_hdr pending_hdr;   /* its header */
     double pending_v[HS_FRAME_MAX_VALUES]; /* its engineering values, already clamped */

@@ -425,9 +425,12 @@ int hs_mb_compile(const hs_mb_desc *D, hs_mb_model *mb, int packed, int *bad_ind
                 return HS_E_MODEL_PARAM;
             if (E->kind == HS_MB_MOTOR && (E->in0 < 0 || E->in0 >= D->nin)) return HS_E_MODEL_PARAM;
             break;
-        case HS_MB_EXTFORCE:
-            if (E->a.body < 0 || E->in0 < 0 || E->in0 + D->dim > D->nin) return HS_E_MODEL_PARAM;
+        case HS_MB_EXTFORCE: {
+            const int one = E->axis[0] != HS_R(0.0) || E->axis[1] != HS_R(0.0) || E->axis[2] != HS_R(0.0);
+            if (E->a.body < 0 || E->in0 < 0 || E->in0 + (one ? 1 : D->dim) > D->nin || !hs_isfinite(mb_dot3(E->axis, E->axis)))
+                return HS_E_MODEL_PARAM;
             break;
+        }
         case HS_MB_EXTTORQUE: {
             if (E->a.body < 0) return HS_E_MODEL_PARAM;
             const hs_mb_body_kind k = D->bodies[E->a.body].kind;
@@ -475,8 +478,28 @@ int hs_mb_compile(const hs_mb_desc *D, hs_mb_model *mb, int packed, int *bad_ind
     *bad_index = -1;
     for (int i = 0; i < D->nin; ++i) {
         char num[4] = {(char)('0' + i / 10), (char)('0' + i % 10), 0, 0};
-        put_str(mb->in_buf[i], (int)sizeof mb->in_buf[0], "in", num, " (N | N m)");
+        put_str(mb->in_buf[i], (int)sizeof mb->in_buf[0], "in", num, " (1)");
         mb->in_names[i] = mb->in_buf[i];
+    }
+    /* inputs read by a force element are named after it, with the unit of scale 1 */
+    for (int e = 0; e < D->nforces; ++e) {
+        static const char *const fsuf[3] = {".fx (N)", ".fy (N)", ".fz (N)"};
+        static const char *const tsuf[3] = {".tx (N m)", ".ty (N m)", ".tz (N m)"};
+        const hs_mb_force *E = &D->forces[e];
+        const int cap = (int)sizeof mb->in_buf[0];
+        const int one = E->axis[0] != HS_R(0.0) || E->axis[1] != HS_R(0.0) || E->axis[2] != HS_R(0.0);
+        if (E->kind == HS_MB_EXTFORCE && one) {
+            put_str(mb->in_buf[E->in0], cap, E->name, ".f (N)", NULL);
+        } else if (E->kind == HS_MB_EXTFORCE) {
+            for (int i = 0; i < D->dim; ++i) put_str(mb->in_buf[E->in0 + i], cap, E->name, fsuf[i], NULL);
+        } else if (E->kind == HS_MB_MOTOR
+                   || (E->kind == HS_MB_EXTTORQUE && D->bodies[E->a.body].kind == HS_MB_PLANAR)) {
+            put_str(mb->in_buf[E->in0], cap, E->name, ".tau (N m)", NULL);
+        } else if (E->kind == HS_MB_EXTTORQUE) {
+            for (int i = 0; i < 3; ++i) put_str(mb->in_buf[E->in0 + i], cap, E->name, tsuf[i], NULL);
+        } else {
+            /* springs, dampers, bushings read no input */
+        }
     }
     /* set values of prismatic and fixed joints: the initial relative configuration */
     {

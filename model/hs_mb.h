@@ -121,7 +121,8 @@ typedef enum hs_mb_force_kind {
     HS_MB_SPRING = 0,    /* point to point spring-damper: F = -(k (l - l0) + c l') e on a, +F on b */
     HS_MB_ROTSPRING = 1, /* planar: tau = -k (th_a - th_b - th0) - c (w_a - w_b) on a, -tau on b */
     HS_MB_BUSHING = 2,   /* F = -k (a - b) - c (a - b)' on a (+ planar rotation kr, cr like ROTSPRING) */
-    HS_MB_EXTFORCE = 3,  /* force (ground frame) on point a = scale * inputs in0.. (dim of the model) */
+    HS_MB_EXTFORCE = 3,  /* force (ground frame) on point a = scale * inputs in0.. (dim of the model),
+                          * or scale * in0 * axis with one input when axis is set */
     HS_MB_EXTTORQUE = 4, /* torque on body a: planar scale * in0 about z; spatial 3 inputs, ground frame */
     HS_MB_MOTOR = 5      /* planar joint motor: scale * in0 on body a about z, the opposite on b */
 } hs_mb_force_kind;
@@ -133,6 +134,7 @@ typedef struct hs_mb_force {
     hs_real k, c, l0;   /* stiffness (N/m or N m/rad), damping (N s/m or N m s/rad), rest length (m) or angle (rad) */
     hs_real kr, cr;     /* BUSHING rotational stiffness and damping (planar) */
     int in0;            /* EXTFORCE, EXTTORQUE, MOTOR: first input index */
+    hs_real axis[3];    /* EXTFORCE: unit direction (ground frame) of a one-input force; 0 = dim inputs */
     hs_real scale;      /* input scale (N or N m per input unit) */
 } hs_mb_force;
 

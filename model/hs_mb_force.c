@@ -168,7 +168,11 @@ int mb_forces(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real 
             rot_spring(mb, E->a.body, E->b.body, E->k, E->c, E->l0, q, u, f, fq, fu);
             break;
         case HS_MB_EXTFORCE: {
-            for (int i = 0; i < 3; ++i) F[i] = i < dim ? E->scale * in[E->in0 + i] : HS_R(0.0);
+            const int one = E->axis[0] != HS_R(0.0) || E->axis[1] != HS_R(0.0) || E->axis[2] != HS_R(0.0);
+            for (int i = 0; i < 3; ++i) {
+                if (one) F[i] = E->scale * in[E->in0] * E->axis[i];
+                else F[i] = i < dim ? E->scale * in[E->in0 + i] : HS_R(0.0);
+            }
             add_jtf(mb, &ka, F, HS_R(1.0), f);
             if (fq) {
                 hs_real H[7][7];

@@ -321,10 +321,11 @@ static int parse_line(hs_mb_store *st, tok *w, int nw, int line, hs_mb_error *er
             else if (tok_eq(K, "kr")) ok = read_vec(V, &F->kr, 1) == 1;
             else if (tok_eq(K, "cr")) ok = read_vec(V, &F->cr, 1) == 1;
             else if (tok_eq(K, "scale")) ok = read_vec(V, &F->scale, 1) == 1;
+            else if (tok_eq(K, "axis")) ok = read_vec(V, F->axis, 3) == D->dim;
             else if (tok_eq(K, "in")) {
                 ok = read_vec(V, &v, 1) == 1 && v >= 0 && v < HS_MB_MAX_NIN && v == (hs_real)(int)v;
                 if (ok) F->in0 = (int)v;
-            } else return fail(err, line, K, "unknown key (a, b, k, c, l0, theta0, kr, cr, in, scale)", E);
+            } else return fail(err, line, K, "unknown key (a, b, k, c, l0, theta0, kr, cr, in, scale, axis)", E);
             if (!ok) return fail(err, line, K, "bad value (unknown body or point, bad number)", E);
         }
         if (!have_a) return fail(err, line, kw, "a=POINT is required", E);

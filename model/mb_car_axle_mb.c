@@ -4,34 +4,6 @@
 #include "hs_mb.h"
 #include "hs_models.h"
 
-static const hs_mb_body bodies[2] = {
-    {.name = "left", .kind = HS_MB_POINT2, .mass = HS_R(0x1.0624dd2f1a9fcp-11), .pos = {HS_R(0x0p+0), HS_R(0x1p-1), HS_R(0x0p+0)}, .vel = {HS_R(-0x1p-1), HS_R(0x0p+0), HS_R(0x0p+0)}},
-    {.name = "right", .kind = HS_MB_POINT2, .mass = HS_R(0x1.0624dd2f1a9fcp-11), .pos = {HS_R(0x1p+0), HS_R(0x1p-1), HS_R(0x0p+0)}, .vel = {HS_R(-0x1p-1), HS_R(0x0p+0), HS_R(0x0p+0)}},
-};
-static const hs_mb_joint joints[2] = {
-    {.name = "perp", .kind = HS_MB_PERPENDICULAR,
-     .a = {.body = 0}, .b = {.body = -1}, .c = {.body = -1, .moving = 2, .f = {{0}, {.c = HS_R(0x1.999999999999ap-4), .w = HS_R(0x1.4p+3)}, {0}}, .radius = HS_R(0x1p+0)}, .d = {.body = -1}},
-    {.name = "axle", .kind = HS_MB_DISTANCE,
-     .a = {.body = 0}, .b = {.body = 1}, .length = HS_R(0x1p+0)},
-};
-static const hs_mb_force forces[2] = {
-    {.name = "lspring", .kind = HS_MB_SPRING,
-     .a = {.body = 0}, .b = {.body = -1}, .k = HS_R(0x1p+0), .l0 = HS_R(0x1p-1), .scale = HS_R(0x1p+0)},
-    {.name = "rspring", .kind = HS_MB_SPRING,
-     .a = {.body = 1}, .b = {.body = -1, .moving = 2, .f = {{0}, {.c = HS_R(0x1.999999999999ap-4), .w = HS_R(0x1.4p+3)}, {0}}, .radius = HS_R(0x1p+0)}, .k = HS_R(0x1p+0), .l0 = HS_R(0x1p-1), .scale = HS_R(0x1p+0)},
-};
-static const hs_mb_output outputs[2] = {
-    {.kind = HS_MB_OUT_POS, .index = 0},
-    {.kind = HS_MB_OUT_POS, .index = 1},
-};
-static const hs_mb_desc desc = {
-    .name = "car_axle_mb", .dim = 2, .nin = 0, .gravity = {HS_R(0x0p+0), HS_R(-0x1p+0), HS_R(0x0p+0)},
-    .bodies = bodies, .nbodies = 2,
-    .joints = joints, .njoints = 2,
-    .forces = forces, .nforces = 2,
-    .outputs = outputs, .noutputs = 2,
-};
-
 static const char *const out_names[4] = {
     "left.x (m)",
     "left.y (m)",
@@ -39,13 +11,40 @@ static const char *const out_names[4] = {
     "right.y (m)",
 };
 
-/* The compiled tables (index maps, rows) live in RAM, built once by check(). */
-static hs_mb_model mb;
+/* The instance bound to the compiled tables (index maps, rows: RAM, built once by check()). */
 static hs_model inner;
 static int ready;
 
 static int bind(void)
 {
+    static const hs_mb_body bodies[2] = {
+        {.name = "left", .kind = HS_MB_POINT2, .mass = HS_R(0x1.0624dd2f1a9fcp-11), .pos = {HS_R(0x0p+0), HS_R(0x1p-1), HS_R(0x0p+0)}, .vel = {HS_R(-0x1p-1), HS_R(0x0p+0), HS_R(0x0p+0)}},
+        {.name = "right", .kind = HS_MB_POINT2, .mass = HS_R(0x1.0624dd2f1a9fcp-11), .pos = {HS_R(0x1p+0), HS_R(0x1p-1), HS_R(0x0p+0)}, .vel = {HS_R(-0x1p-1), HS_R(0x0p+0), HS_R(0x0p+0)}},
+    };
+    static const hs_mb_joint joints[2] = {
+        {.name = "perp", .kind = HS_MB_PERPENDICULAR,
+         .a = {.body = 0}, .b = {.body = -1}, .c = {.body = -1, .moving = 2, .f = {{0}, {.c = HS_R(0x1.999999999999ap-4), .w = HS_R(0x1.4p+3)}, {0}}, .radius = HS_R(0x1p+0)}, .d = {.body = -1}},
+        {.name = "axle", .kind = HS_MB_DISTANCE,
+         .a = {.body = 0}, .b = {.body = 1}, .length = HS_R(0x1p+0)},
+    };
+    static const hs_mb_force forces[2] = {
+        {.name = "lspring", .kind = HS_MB_SPRING,
+         .a = {.body = 0}, .b = {.body = -1}, .k = HS_R(0x1p+0), .l0 = HS_R(0x1p-1), .scale = HS_R(0x1p+0)},
+        {.name = "rspring", .kind = HS_MB_SPRING,
+         .a = {.body = 1}, .b = {.body = -1, .moving = 2, .f = {{0}, {.c = HS_R(0x1.999999999999ap-4), .w = HS_R(0x1.4p+3)}, {0}}, .radius = HS_R(0x1p+0)}, .k = HS_R(0x1p+0), .l0 = HS_R(0x1p-1), .scale = HS_R(0x1p+0)},
+    };
+    static const hs_mb_output outputs[2] = {
+        {.kind = HS_MB_OUT_POS, .index = 0},
+        {.kind = HS_MB_OUT_POS, .index = 1},
+    };
+    static const hs_mb_desc desc = {
+        .name = "car_axle_mb", .dim = 2, .nin = 0, .gravity = {HS_R(0x0p+0), HS_R(-0x1p+0), HS_R(0x0p+0)},
+        .bodies = bodies, .nbodies = 2,
+        .joints = joints, .njoints = 2,
+        .forces = forces, .nforces = 2,
+        .outputs = outputs, .noutputs = 2,
+    };
+    static hs_mb_model mb;
     if (!ready) {
         int bad = -1;
         if (hs_mb_compile(&desc, &mb, 0, &bad) != HS_OK) return HS_E_MODEL_PARAM;

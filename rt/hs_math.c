@@ -69,6 +69,7 @@ static hs_real trig(hs_real x, int cosine)
 void hs_sincos(hs_real x, hs_real *s, hs_real *c)
 {
     if (!(hs_abs(x) <= TRIG_MAX)) {
+        /* MISRA Ref 13.4.1 [both outputs get the same fault value] */
         *s = *c = (hs_real)__builtin_nan("");
         return;
     }

@@ -11,6 +11,7 @@
 
 #ifdef HS_REAL_FLOAT
 typedef float hs_real;
+/* MISRA Ref 20.10.1 [suffix pasting keeps float constants out of double] */
 #define HS_R(x) ((hs_real)(x##f))
 /* Machine epsilon of hs_real (dimensionless). */
 #define HS_EPS 1.1920928955078125e-07f

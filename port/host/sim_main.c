@@ -74,7 +74,7 @@ static int fail(hs_sim_err *e, const char *arg, const char *fmt, ...)
 static int fail(hs_sim_err *e, const char *arg, const char *fmt, ...)
 {
     va_list ap;
-    snprintf(e->arg, sizeof e->arg, "%s", arg);
+    snprintf(e->arg, sizeof e->arg, "%s", arg[0] ? arg : "(empty argument)");
     va_start(ap, fmt);
     vsnprintf(e->why, sizeof e->why, fmt, ap);
     va_end(ap);

@@ -30,7 +30,7 @@
 #define MAX_PARAMS 16
 #define LAT_BINS 10000u      /* 1 us bins: 0..10 ms, like cyclictest -h 10000 */
 #define EXEC_BINS 100000u    /* 10 ns bins: 0..1 ms */
-#define RING_CAP 8192u       /* 8 s of telemetry at 1 kHz */
+#define RING_CAP 4096u       /* 4 s of telemetry at 1 kHz (the logger drains it every 5 ms) */
 #define FLUSH_NS 50000000    /* the CSV reaches the file at least every 50 ms */
 #define SILENCE_NS 1000000000 /* warn when no ECU frame was applied for 1 s */
 
@@ -725,6 +725,9 @@ static void report(FILE *f, kv_fn kv, const app *a, int exit_code)
     kv(f, "rx_stale_ticks", (double)s->stale_frames, "(inputs on fallback)");
     kv(f, "rx_silence_warnings", (double)a->silences, "(1 s without an ECU frame)");
     kv(f, "rx_kernel_drops", (double)a->udp.kernel_drops, "(socket queue full)");
+    kv(f, "rx_foreign_kernel_drops", (double)a->udp.foreign_kernel_drops, "(other sources, queue full)");
+    kv(f, "rx_peer_unreachable", (double)a->udp.peer_unreachable, "(ICMP: no ECU listening)");
+    kv(f, "rx_seq_resyncs", (double)s->seq_resyncs, "");
     kv(f, "rx_cap_hits", (double)a->rx_cap_hits, "");
     kv(f, "rx_socket_errors", (double)a->rx_sock_errors, "");
     kv(f, "tx_frames", (double)p->tx.frames, "");

@@ -3,6 +3,7 @@
 #include "hs_linux.h"
 
 #include <arpa/inet.h>
+#include <linux/sock_diag.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -66,6 +67,34 @@ const char *hs_addr_str(const struct sockaddr_in *a, char *buf, size_t cap)
     return buf;
 }
 
+/* One datagram socket bound to local with SO_REUSEPORT (a second one may share the address),
+ * when reuse is set, SO_RXQ_OVFL and rcvbuf bytes of queue (0 = default); the fd or -1 with a
+ * reason. */
+static int udp_socket(const struct sockaddr_in *local, int rcvbuf, int reuse, char *why, size_t cap)
+{
+    char ab[32];
+    int fd = socket(AF_INET, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (fd < 0) {
+        snprintf(why, cap, "socket: %s", strerror(errno));
+        return -1;
+    }
+    int one = 1;
+    /* Ask the kernel to tell us how many datagrams it dropped on a full queue: those never
+     * reach hs_rx, and a HIL tool must not lose frames without saying so. */
+    (void)setsockopt(fd, SOL_SOCKET, SO_RXQ_OVFL, &one, sizeof one);
+    if (reuse) (void)setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &one, sizeof one);
+    if (rcvbuf > 0) {
+        if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &rcvbuf, sizeof rcvbuf) != 0)
+            (void)setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof rcvbuf);
+    }
+    if (bind(fd, (const struct sockaddr *)local, sizeof *local) != 0) {
+        snprintf(why, cap, "bind %s: %s", hs_addr_str(local, ab, sizeof ab), strerror(errno));
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
 int hs_udp_open(hs_udp *u, const struct sockaddr_in *local, const struct sockaddr_in *peer,
                 int rcvbuf, char *why, size_t cap)
 {
@@ -73,31 +102,35 @@ int hs_udp_open(hs_udp *u, const struct sockaddr_in *local, const struct sockadd
     memset(u, 0, sizeof *u);
     u->local = *local;
     u->peer = *peer;
-    u->fd = socket(AF_INET, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-    if (u->fd < 0) {
-        snprintf(why, cap, "socket: %s", strerror(errno));
-        return -1;
-    }
-    int one = 1;
-    /* Ask the kernel to tell us how many datagrams it dropped on a full queue: those never
-     * reach hs_rx, and a HIL tool must not lose frames without saying so. */
-    (void)setsockopt(u->fd, SOL_SOCKET, SO_RXQ_OVFL, &one, sizeof one);
-    if (rcvbuf > 0) {
-        if (setsockopt(u->fd, SOL_SOCKET, SO_RCVBUFFORCE, &rcvbuf, sizeof rcvbuf) != 0)
-            (void)setsockopt(u->fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof rcvbuf);
-    }
-    if (bind(u->fd, (const struct sockaddr *)local, sizeof *local) != 0) {
-        snprintf(why, cap, "bind %s: %s", hs_addr_str(local, ab, sizeof ab), strerror(errno));
+    u->fd_foreign = -1;
+    /* SO_REUSEPORT would let a second plant share the port silently: a plain bind first keeps
+     * "address in use" for an address someone else holds (and picks the port for port 0). */
+    int probe = udp_socket(local, 0, 0, why, cap);
+    if (probe < 0) return -1;
+    socklen_t pl = sizeof u->local;
+    (void)getsockname(probe, (struct sockaddr *)&u->local, &pl);
+    close(probe);
+    u->fd = udp_socket(&u->local, rcvbuf, 1, why, cap);
+    if (u->fd < 0) return -1;
+    socklen_t sl = sizeof u->local;
+    (void)getsockname(u->fd, (struct sockaddr *)&u->local, &sl);
+    /* The kernel filters the peer socket to the configured peer from here on. */
+    if (connect(u->fd, (const struct sockaddr *)peer, sizeof *peer) != 0) {
+        snprintf(why, cap, "connect %s: %s", hs_addr_str(peer, ab, sizeof ab), strerror(errno));
         close(u->fd);
         u->fd = -1;
         return -1;
     }
-    socklen_t sl = sizeof u->local;
-    (void)getsockname(u->fd, (struct sockaddr *)&u->local, &sl);
+    /* The catch-all on the same address: a small queue (a flood overflows it and is counted
+     * there), read only after the peer socket. Without it (SO_REUSEPORT refused) foreign
+     * datagrams are dropped by the kernel uncounted; the link works the same. */
+    u->fd_foreign = udp_socket(&u->local, 64 * 1024, 1, ab, sizeof ab);
     return 0;
 }
 
-ssize_t hs_udp_recv(hs_udp *u, uint8_t *buf, size_t cap, int *from_peer)
+/* One recvmsg on fd; returns its length, -1 empty, -2 error, -3 ICMP refused (retry). */
+static ssize_t recv_one(hs_udp *u, int fd, uint32_t *drops, uint8_t *buf, size_t cap,
+                        int *from_peer)
 {
     struct sockaddr_in src;
     struct iovec iov = {buf, cap};
@@ -114,13 +147,16 @@ ssize_t hs_udp_recv(hs_udp *u, uint8_t *buf, size_t cap, int *from_peer)
     mh.msg_control = ctl.b;
     mh.msg_controllen = sizeof ctl.b;
     /* MSG_TRUNC: the return value is the datagram's real length even when it did not fit. */
-    ssize_t n = recvmsg(u->fd, &mh, MSG_TRUNC | MSG_DONTWAIT);
-    if (n < 0) return (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) ? -1 : -2;
+    ssize_t n = recvmsg(fd, &mh, MSG_TRUNC | MSG_DONTWAIT);
+    if (n < 0) {
+        if (errno == ECONNREFUSED) return -3;
+        return (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) ? -1 : -2;
+    }
     for (struct cmsghdr *c = CMSG_FIRSTHDR(&mh); c; c = CMSG_NXTHDR(&mh, c)) {
         if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SO_RXQ_OVFL) {
             uint32_t d;
             memcpy(&d, CMSG_DATA(c), sizeof d);
-            u->kernel_drops = d;
+            *drops = d;
         }
     }
     *from_peer = mh.msg_namelen >= sizeof src && src.sin_family == AF_INET &&
@@ -129,11 +165,44 @@ ssize_t hs_udp_recv(hs_udp *u, uint8_t *buf, size_t cap, int *from_peer)
     return n;
 }
 
+/* The socket's drop counter now (SO_MEMINFO). SO_RXQ_OVFL stamps each datagram with the
+ * count at its enqueue, so drops after the last datagram queued would go unreported. */
+static void refresh_drops(int fd, uint32_t *drops)
+{
+    uint32_t mi[SK_MEMINFO_VARS];
+    socklen_t l = sizeof mi;
+    if (fd >= 0 && getsockopt(fd, SOL_SOCKET, SO_MEMINFO, mi, &l) == 0 &&
+        l > SK_MEMINFO_DROPS * sizeof mi[0])
+        *drops = mi[SK_MEMINFO_DROPS];
+}
+
+ssize_t hs_udp_recv(hs_udp *u, uint8_t *buf, size_t cap, int *from_peer)
+{
+    ssize_t n = recv_one(u, u->fd, &u->kernel_drops, buf, cap, from_peer);
+    if (n == -3) {
+        /* A connected UDP socket reports the peer's ICMP port unreachable once (our outputs
+         * reached no listener); counted, then the queue is read on. */
+        u->peer_unreachable++;
+        n = recv_one(u, u->fd, &u->kernel_drops, buf, cap, from_peer);
+        if (n == -3) n = -1;
+    }
+    if (n != -1) return n;
+    if (u->fd_foreign >= 0) {
+        n = recv_one(u, u->fd_foreign, &u->foreign_kernel_drops, buf, cap, from_peer);
+        if (n == -3) n = -1;
+        if (n != -1) return n;
+    }
+    /* Both queues empty: bring the drop counters up to date (one call each). */
+    refresh_drops(u->fd, &u->kernel_drops);
+    refresh_drops(u->fd_foreign, &u->foreign_kernel_drops);
+    return -1;
+}
+
 int hs_udp_wait(hs_udp *u, int64_t timeout_ns)
 {
-    struct pollfd p = {u->fd, POLLIN, 0};
+    struct pollfd p[2] = {{u->fd, POLLIN, 0}, {u->fd_foreign, POLLIN, 0}};
     int ms = (int)((timeout_ns + 999999) / 1000000);
-    return poll(&p, 1, ms) > 0;
+    return poll(p, u->fd_foreign >= 0 ? 2u : 1u, ms) > 0;
 }
 
 int hs_udp_send(hs_udp *u, const uint8_t *buf, size_t n)
@@ -151,7 +220,9 @@ int hs_udp_send(hs_udp *u, const uint8_t *buf, size_t n)
 void hs_udp_close(hs_udp *u)
 {
     if (u->fd >= 0) close(u->fd);
+    if (u->fd_foreign >= 0) close(u->fd_foreign);
     u->fd = -1;
+    u->fd_foreign = -1;
 }
 
 int hs_rt_kernel_is_rt(void)

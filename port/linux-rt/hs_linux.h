@@ -23,12 +23,20 @@ int hs_addr_parse(const char *s, struct sockaddr_in *a, char *why, size_t cap);
 /* Formats a as "A.B.C.D:PORT" into buf (cap >= 22); returns buf. */
 const char *hs_addr_str(const struct sockaddr_in *a, char *buf, size_t cap);
 
-/* One non-blocking UDP endpoint talking to one configured peer. */
+/* One non-blocking UDP endpoint talking to one configured peer. Two sockets share the local
+ * address (SO_REUSEPORT): fd is connect()ed to the peer, so the kernel queues only the peer's
+ * datagrams there and a flood from anywhere else cannot fill that queue; fd_foreign catches
+ * everything else (the kernel prefers the connected socket for the peer's 4-tuple), so
+ * foreign traffic is still counted: read ones by hs_rx (foreign_address), the rest in
+ * foreign_kernel_drops. */
 typedef struct hs_udp {
-    int fd;                    /* socket, -1 when closed */
+    int fd;                    /* peer socket (connected), -1 when closed */
+    int fd_foreign;            /* catch-all socket for other sources, -1 when unavailable */
     struct sockaddr_in local;  /* bound address */
     struct sockaddr_in peer;   /* the only accepted source, and the destination of sends */
-    uint32_t kernel_drops;     /* datagrams the kernel dropped on a full receive queue (SO_RXQ_OVFL) */
+    uint32_t kernel_drops;     /* peer datagrams the kernel dropped on a full queue (SO_RXQ_OVFL) */
+    uint32_t foreign_kernel_drops; /* foreign datagrams dropped on the catch-all's full queue */
+    uint64_t peer_unreachable; /* ICMP port unreachable from the peer (nobody listening there) */
     uint64_t send_errors;      /* sendto() failures (the frame is lost, never retried) */
     int last_send_errno;       /* errno of the last failed send */
 } hs_udp;
@@ -38,9 +46,10 @@ typedef struct hs_udp {
 int hs_udp_open(hs_udp *u, const struct sockaddr_in *local, const struct sockaddr_in *peer,
                 int rcvbuf, char *why, size_t cap);
 
-/* Takes one datagram if any is queued, never blocks. Returns its true length (larger than cap
- * when it was truncated, so oversized datagrams are detected), -1 when the queue is empty,
- * -2 on a socket error. *from_peer = 1 when the source equals the configured peer. */
+/* Takes one datagram if any is queued, never blocks: the peer socket first, then the
+ * catch-all. Returns its true length (larger than cap when it was truncated, so oversized
+ * datagrams are detected), -1 when both queues are empty, -2 on a socket error.
+ * *from_peer = 1 when the source equals the configured peer. */
 ssize_t hs_udp_recv(hs_udp *u, uint8_t *buf, size_t cap, int *from_peer);
 
 /* Waits up to timeout_ns for a datagram to be queued; 1 ready, 0 timeout. For non-RT tools. */

@@ -104,19 +104,31 @@ static void test_rx_sequence_and_clamp(void)
     n = make(b, 9, 14, -1.0e300);
     CHECK(hs_rx_offer(&rx, b, n, 1) == HS_RX_OK);
     CHECK(hs_rx_tick(&rx, in) == 1 && in[0] == -50.0);
-    /* Serial arithmetic across the 2^32 wrap. */
+    /* A far jump is refused (seq_jump) unless HS_RX_CONFIRM consecutive frames confirm it
+     * while the link is quiet (FRAME.md, "Sessions and sequence numbers"). */
     n = make(b, 9, 0x7FFFFFF0u, 1.0);
-    CHECK(hs_rx_offer(&rx, b, n, 1) == HS_RX_OK);
-    n = make(b, 9, 0xFFFFFFE0u, 1.0); /* exactly 2^31 ahead would be ambiguous */
-    CHECK(hs_rx_offer(&rx, b, n, 1) == HS_RX_OK);
+    CHECK(hs_rx_offer(&rx, b, n, 1) == HS_RX_SEQ_JUMP);
+    CHECK(hs_rx_tick(&rx, in) == 0 && hs_rx_tick(&rx, in) == 0); /* the peer goes quiet */
+    for (uint32_t k = 0; k < 3; ++k) {
+        n = make(b, 9, 0xFFFFFF00u + k, 1.0); /* 270 behind: far, like a restarted counter */
+        CHECK(hs_rx_offer(&rx, b, n, 1) == (k + 1 < HS_RX_CONFIRM ? HS_RX_SEQ_STALE : HS_RX_OK));
+    }
+    CHECK(rx.st.seq_resyncs == 1 && rx.last_seq == 0xFFFFFF02u);
+    /* Serial arithmetic across the 2^32 wrap. */
     n = make(b, 9, 0x00000002u, 2.0);
     CHECK(hs_rx_offer(&rx, b, n, 1) == HS_RX_OK);
     n = make(b, 9, 0xFFFFFFF8u, 2.0);
     CHECK(hs_rx_offer(&rx, b, n, 1) == HS_RX_SEQ_STALE);
-    /* A new session (peer restarted) starts the sequence afresh. */
-    n = make(b, 10, 1, 5.0);
-    CHECK(hs_rx_offer(&rx, b, n, 1) == HS_RX_OK && rx.st.peer_restarts == 1);
+    /* A new session (peer restarted) starts the sequence afresh once confirmed. */
+    CHECK(hs_rx_tick(&rx, in) == 1 && hs_rx_tick(&rx, in) == 0 && hs_rx_tick(&rx, in) == 0);
+    for (uint32_t k = 1; k <= 3; ++k) {
+        n = make(b, 10, k, 5.0);
+        CHECK(hs_rx_offer(&rx, b, n, 1) == (k < HS_RX_CONFIRM ? HS_RX_SESSION_NEW : HS_RX_OK));
+    }
+    CHECK(rx.st.peer_restarts == 1);
     CHECK(hs_rx_tick(&rx, in) == 1 && in[0] == 5.0);
+    n = make(b, 9, 0x00000003u, 2.0); /* the old session again: a replay */
+    CHECK(hs_rx_offer(&rx, b, n, 1) == HS_RX_SESSION_OLD);
     /* Every datagram is in exactly one counter. */
     uint64_t sum = rx.st.accepted + hs_rx_rejected_total(&rx);
     CHECK(sum == rx.st.datagrams);

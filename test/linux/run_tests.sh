@@ -9,10 +9,12 @@ B=${1:-build}
 PY=/usr/bin/python3
 T=$(mktemp -d /tmp/hilstep-linux-test.XXXXXX)
 HERE=$(dirname "$0")
-# Ports of this suite (471xx) stay clear of `make run`'s defaults (47001/47002).
-PLANT=127.0.0.1:47101
-ECU=127.0.0.1:47102
-FOREIGN=127.0.0.1:47103
+# Ports drawn free for this run: two clones running the suite at once must not collide (and
+# stay clear of `make run`'s 47001/47002).
+BASE=$($PY "$HERE/free_ports.py" 6) || { echo "no free UDP ports"; echo "0 passed, 1 failed"; exit 1; }
+PLANT=127.0.0.1:$BASE
+ECU=127.0.0.1:$((BASE + 1))
+FOREIGN=127.0.0.1:$((BASE + 2))
 # The latency verdict (exit 6) has its own tests below; the others judge counters, so they
 # allow 1 s per frame: a loaded CI machine must not turn them red.
 LOOSE="--budget-us 1000000"
@@ -115,11 +117,12 @@ doc = open(sys.argv[1]).read()
 block = doc[doc.index("```python\n") + 10:doc.rindex("```")]
 sys.exit(0 if open(sys.argv[2]).read().endswith(block) else 1)
 PYEOF
-# The example keeps the document's default ports 47001/47002.
-timeout -k 2 20 "$B/hilstep-rt" --duration 2 --quiet $LOOSE --log none --stats "$T/py.stats" --hist "$T/py.hist" \
-    >"$T/py.out" 2>&1 &
+# The example has the document's default ports 47001/47002; this run moves it to the suite's.
+sed -e "s/47001/$((BASE + 3))/; s/47002/$((BASE + 4))/" "$HERE/ecu_example.py" >"$T/ecu_example.py"
+timeout -k 2 20 "$B/hilstep-rt" --listen 127.0.0.1:$((BASE + 3)) --peer 127.0.0.1:$((BASE + 4)) \
+    --duration 2 --quiet $LOOSE --log none --stats "$T/py.stats" --hist "$T/py.hist" >"$T/py.out" 2>&1 &
 PL=$!; PIDS="$PIDS $PL"
-timeout -k 2 15 $PY "$HERE/ecu_example.py" >"$T/pyecu.out" 2>&1; prc=$?
+timeout -k 2 15 $PY "$T/ecu_example.py" >"$T/pyecu.out" 2>&1; prc=$?
 wait $PL; rc=$?
 [ $prc -eq 0 ] && [ $rc -eq 0 ] && ok "python ECU stopped on the FINAL flag, plant exit 0" \
     || { ko "python ECU exit $prc, plant exit $rc"; tail -3 "$T/pyecu.out" "$T/py.out"; }
@@ -357,6 +360,21 @@ timeout -k 2 20 "$B/hilstep-rt" --listen $PLANT --peer $ECU --model-file model/m
     --log none --stats "$T/mf.stats" >"$T/mf.out" 2>&1; rc=$?
 [ $rc -eq 0 ] && [ "$(st "$T/mf.stats" step_faults)" = 0 ] && ok "--model-file pendulum.hsm: 0.3 s plant run, exit 0, no refused step" \
     || { ko "--model-file run: exit $rc"; tail -3 "$T/mf.out"; }
+# A description closing a loop (issue 10): hilstep-ecu's PI speed loop pushes the cart of
+# cart_pendulum.hsm through its input force push.f and reads cart.vx; over the last 0.5 s of
+# a 2 s run the cart moves at v_ref = 0.5 m/s within 20 %.
+timeout -k 2 20 "$B/hilstep-ecu" --listen $ECU --peer $PLANT --v-ref 0.5 --duration 15 --quiet >/dev/null 2>&1 &
+MB_ECU=$!; PIDS="$PIDS $MB_ECU"
+timeout -k 2 20 "$B/hilstep-rt" --listen $PLANT --peer $ECU --model-file model/mech/cart_pendulum.hsm --duration 2 --quiet $LOOSE \
+    --log "$T/cart.csv" >"$T/cart.out" 2>&1; rc=$?
+wait $MB_ECU
+vmean=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "out_cart.vx[m/s]") c = i }
+                 NR > 1 && $2 >= 1.5 { s += $c; n++ } END { if (n) printf "%.3f", s / n; else print "nan" }' "$T/cart.csv")
+fmax=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "in_push.f[N]") c = i }
+                NR > 1 { v = $c < 0 ? -$c : $c; if (v > m) m = v } END { printf "%.3f", m + 0 }' "$T/cart.csv")
+[ $rc -eq 0 ] && awk -v v="$vmean" -v f="$fmax" 'BEGIN { exit !(v >= 0.4 && v <= 0.6 && f > 0) }' \
+    && ok "--model-file cart_pendulum.hsm closes the ECU's loop: input push.f up to $fmax N, cart.vx $vmean m/s (v_ref 0.5)" \
+    || { ko "--model-file cart_pendulum.hsm loop: exit $rc, cart.vx $vmean, |push.f| max $fmax"; tail -3 "$T/cart.out"; }
 "$B/hilstep-rt" --model-file /nonexistent.hsm --signals >"$T/mf.err" 2>&1; rc=$?
 [ $rc -eq 1 ] && grep -q "cannot open" "$T/mf.err" && ok "--model-file missing: exit 1 with the reason" || ko "--model-file missing: exit $rc"
 timeout -k 2 20 "$B/hilstep-rt" --listen $PLANT --peer $ECU --model chain --duration 0.3 --quiet $LOOSE \

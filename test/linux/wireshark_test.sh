@@ -7,8 +7,10 @@
 # handed the model. Usage: wireshark_test.sh BUILD_DIR. Ends with "wireshark: N passed, N failed".
 B=${1:-build}
 PY=/usr/bin/python3
-PLANT=127.0.0.1:47311
-ECU=127.0.0.1:47312
+# Ports drawn free for this run (two clones running the suites at once must not collide).
+BASE=$($PY "$(dirname "$0")/free_ports.py" 2) || { echo "wireshark: 0 passed, 1 failed"; exit 1; }
+PLANT=127.0.0.1:$BASE
+ECU=127.0.0.1:$((BASE + 1))
 pass=0; fail=0
 ok() { pass=$((pass + 1)); echo "  ok   $1"; }
 ko() { fail=$((fail + 1)); echo "  FAIL $1"; }
@@ -21,7 +23,7 @@ if ! command -v tshark >/dev/null 2>&1; then
     echo "wireshark: $pass passed, $fail failed"; exit 1
 fi
 # Capture on loopback (root: dumpcap needs no setuid here); -a bounds it at 60 s whatever happens.
-tshark -i lo -f "udp and (port 47311 or port 47312)" -w "$T/cap.pcapng" -a duration:60 >"$T/ts.out" 2>&1 &
+tshark -i lo -f "udp and (port $BASE or port $((BASE + 1)))" -w "$T/cap.pcapng" -a duration:60 >"$T/ts.out" 2>&1 &
 TS=$!
 i=0; while [ $i -lt 200 ] && ! grep -q "Capturing on" "$T/ts.out"; do sleep 0.05; i=$((i + 1)); done
 grep -q "Capturing on" "$T/ts.out" && ok "tshark capturing on lo" || { ko "tshark did not start"; cat "$T/ts.out"; }

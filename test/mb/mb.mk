@@ -17,3 +17,9 @@ $(BUILD)/hilstep-mbgen: port/host/mbgen_main.c $(CORE_OBJ) $(wildcard model/*.h 
 
 all: $(BUILD)/hilstep-mbgen
 mb-test: $(BUILD)/hilstep-mbgen $(BUILD)/hilstep-sim
+
+# make bench: instructions per step of the shipped descriptions (host, callgrind).
+.PHONY: mb-bench
+mb-bench: $(BUILD)/hilstep-sim
+	@sh test/mb/mb_bench.sh $(BUILD)/hilstep-sim
+bench: mb-bench

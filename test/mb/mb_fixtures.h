@@ -35,6 +35,7 @@ static const hs_mb_force fx2_forces[] = {
     {.name = "push", .kind = HS_MB_EXTFORCE, .a = {.body = 1, .s = {0.2, -0.1}}, .in0 = 0, .scale = 1.5},
     {.name = "twist", .kind = HS_MB_EXTTORQUE, .a = {.body = 3}, .in0 = 2, .scale = 0.5},
     {.name = "motor", .kind = HS_MB_MOTOR, .a = {.body = 0}, .b = {.body = HS_MB_GROUND}, .in0 = 3, .scale = 2.0},
+    {.name = "shove", .kind = HS_MB_EXTFORCE, .a = {.body = 0, .s = {0.1, 0.3}}, .in0 = 1, .scale = 0.7, .axis = {0.6, -0.8}},
 };
 static const hs_mb_output fx2_outputs[] = {
     {.kind = HS_MB_OUT_POS, .index = 0}, {.kind = HS_MB_OUT_VEL, .index = 2},
@@ -44,7 +45,7 @@ static const hs_mb_output fx2_outputs[] = {
 static const hs_mb_desc fx2 = {
     .name = "fixture2d", .dim = 2, .gravity = {0.3, -9.81, 0}, .nin = 4,
     .bodies = fx2_bodies, .nbodies = 4, .joints = fx2_joints, .njoints = 10,
-    .forces = fx2_forces, .nforces = 7, .outputs = fx2_outputs, .noutputs = 6,
+    .forces = fx2_forces, .nforces = 8, .outputs = fx2_outputs, .noutputs = 6,
 };
 
 static const hs_mb_body fx3_bodies[] = {

@@ -98,7 +98,7 @@ static int car_axle(void)
 
 /* ---- every description under every valid method/form/stabilization ---- */
 static const char *const FILES[] = {"pendulum.hsm", "slider_crank.hsm", "double_spherical.hsm",
-                                    "rigid_body.hsm", "bead_wire.hsm", "chain.hsm", "car_axle.hsm"};
+                                    "rigid_body.hsm", "bead_wire.hsm", "chain.hsm", "car_axle.hsm", "cart_pendulum.hsm"};
 
 static int all_configs(void)
 {
@@ -117,8 +117,10 @@ static int all_configs(void)
                     ++runs;
                     double mg = 0, mq = 0;
                     int rc = 0;
+                    /* models with inputs get a constant 1 on each (1 N push on the cart) */
+                    static const hs_real ones[HS_MB_MAX_NIN] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
                     for (int k = 0; k < 1000 && !rc; ++k) {
-                        rc = hs_stepper_step(&r.s, NULL);
+                        rc = hs_stepper_step(&r.s, r.mb.nin ? ones : NULL);
                         mg = fmax(mg, max_abs_g(&r));
                         for (int i = 0; i < r.s.nq; ++i) mq = fmax(mq, fabs((double)r.s.q[i]));
                     }
@@ -142,6 +144,60 @@ static int all_configs(void)
     }
     baum_alpha = baum_beta = 0;
     return fails;
+}
+
+/* ---- the declared block pattern: the stepper on the packed matrices gives the dense bits ---- */
+static int packed_same(void)
+{
+    static run a, b;
+    int bad = 0, n = 0;
+    for (size_t f = 0; f < sizeof FILES / sizeof FILES[0]; ++f) {
+        snprintf(path_buf, sizeof path_buf, "%s/%s", mech_dir, FILES[f]);
+        if (hs_mb_load_file("hilstep-mbtest", path_buf, &a.st, &a.mb, 0)
+            || hs_mb_load_file("hilstep-mbtest", path_buf, &b.st, &b.mb, 1)) { ++bad; continue; }
+        hs_mb_model_init(&a.m, &a.mb);
+        hs_mb_model_init(&b.m, &b.mb);
+        static const hs_real ones[HS_MB_MAX_NIN] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
+        for (int me = HS_METHOD_SYMPLECTIC; me <= HS_METHOD_J2; ++me) {
+            int rc = start(&a, (hs_method)me, HS_FORM_INDEX2, HS_STAB_PROJECTION, 1e-3)
+                   | start(&b, (hs_method)me, HS_FORM_INDEX2, HS_STAB_PROJECTION, 1e-3);
+            for (int k = 0; k < 500 && !rc; ++k)
+                rc = hs_stepper_step(&a.s, a.mb.nin ? ones : NULL) | hs_stepper_step(&b.s, b.mb.nin ? ones : NULL);
+            int same = rc == 0;
+            for (int i = 0; i < a.s.nq && same; ++i) same = a.s.q[i] == b.s.q[i] && a.s.u[i] == b.s.u[i];
+            if (!same) { printf("  %s %s: packed differs from dense (rc %d)\n", FILES[f], hs_method_name((hs_method)me), rc); ++bad; }
+            ++n;
+        }
+    }
+    char what[160];
+    snprintf(what, sizeof what, "block pattern declared (packed M, fq, fu, K, G): the stepper gives the dense run's bits (%d runs, 500 steps)", n);
+    return mb_check(bad == 0, what);
+}
+
+/* ---- joint reactions from the multipliers: hanging bodies at rest carry their weight ---- */
+static int reactions(void)
+{
+    static const hs_mb_body b2[] = {{.name = "bob", .kind = HS_MB_POINT2, .mass = 2.0, .pos = {0.0, -1.0}}};
+    static const hs_mb_joint j2[] = {{.name = "rod", .kind = HS_MB_DISTANCE, .a = {.body = 0}, .b = {.body = HS_MB_GROUND}, .length = 1.0}};
+    static const hs_mb_desc d2 = {.name = "hang2", .dim = 2, .gravity = {0, -10}, .bodies = b2, .nbodies = 1, .joints = j2, .njoints = 1};
+    static const hs_mb_body b3[] = {{.name = "box", .kind = HS_MB_SPATIAL, .mass = 3.0, .inertia = {0.1, 0.2, 0.3}, .rot = {1, 0, 0, 0}}};
+    static const hs_mb_joint j3[] = {{.name = "ball", .kind = HS_MB_SPHERICAL, .a = {.body = 0, .s = {0, 0, 0.5}}, .b = {.body = HS_MB_GROUND, .s = {0, 0, 0.5}}}};
+    static const hs_mb_desc d3 = {.name = "hang3", .dim = 3, .gravity = {0, 0, -9.81}, .bodies = b3, .nbodies = 1, .joints = j3, .njoints = 1};
+    static run r;
+    double e2 = 1, e3 = 1;
+    hs_real out[8];
+    if (!hs_mb_compile(&d2, &r.mb, 0, NULL) && !hs_mb_model_init(&r.m, &r.mb)
+        && !start(&r, HS_METHOD_J2, HS_FORM_INDEX2, HS_STAB_PROJECTION, 1e-3) && !hs_stepper_step(&r.s, NULL)
+        && hs_mb_reaction_count(&r.mb) == 2 && !hs_mb_reactions(&r.mb, r.s.t, r.s.q, r.s.lambda, out))
+        e2 = fabs((double)out[0]) + fabs((double)out[1] - 20.0);
+    if (!hs_mb_compile(&d3, &r.mb, 0, NULL) && !hs_mb_model_init(&r.m, &r.mb)
+        && !start(&r, HS_METHOD_J2, HS_FORM_INDEX2, HS_STAB_PROJECTION, 1e-3) && !hs_stepper_step(&r.s, NULL)
+        && hs_mb_reaction_count(&r.mb) == 6 && !hs_mb_reactions(&r.mb, r.s.t, r.s.q, r.s.lambda, out))
+        e3 = fabs((double)out[0]) + fabs((double)out[1]) + fabs((double)out[2] - 3.0 * 9.81)
+           + fabs((double)out[3]) + fabs((double)out[4]) + fabs((double)out[5]);
+    char what[200];
+    snprintf(what, sizeof what, "hs_mb_reactions: hanging point mass (2 kg) and spatial body (3 kg) at rest carry m g, no torque: errors %.1e, %.1e <= 1e-9", e2, e3);
+    return mb_check(e2 <= 1e-9 && e3 <= 1e-9, what);
 }
 
 /* ---- slider crank vs its analytic kinematics ---- */
@@ -353,6 +409,8 @@ int mb_test_mech(const char *dir, const char *sim, const char *gen)
     int fails = fails0 + bad_files();
     fails += car_axle();
     fails += all_configs();
+    fails += packed_same();
+    fails += reactions();
     fails += slider_crank();
     fails += rigid_body();
     fails += dsp();

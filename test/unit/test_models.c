@@ -518,6 +518,15 @@ void test_models(void)
 {
     check_view();
     for (int i = 0; i < NCASES; ++i) check_derivatives(&CASES[i]);
+    /* and every registered model at its defaults, so models added later are checked too */
+    for (int i = 0; hs_model_registry[i]; ++i) {
+        static tm x;
+        const mcase c = {hs_model_registry[i], {0, 0, 0}, {0, 0, 0}};
+        if (hs_model_registry[i]->param_size > sizeof x.p) { CHECK(0); continue; }
+        if (hs_model_init(&x.m, c.T, &x.p) != HS_OK) { CHECK(0); continue; }
+        if (x.m.d.nq > NQX || x.m.d.nc > NCX) continue; /* the ladder: explicit cases above */
+        check_derivatives(&c);
+    }
     check_rods();
     check_energy();
 }

@@ -1,0 +1,78 @@
+/* fuzz_frame.c - libFuzzer harness of the HIL frame decoder and the receive validation
+ * (hil/hs_frame.c, hil/hs_signal.c: hs_frame_parse, hs_rx_offer, hs_rx_tick).
+ *
+ * Input: byte 0 picks the link (value count 0..64 for the bare decoder), byte 1 holds mode
+ * bits; the rest is a list of datagrams, each as one length byte then that many bytes. With
+ * mode bit 0 the harness re-seals each datagram's CRC so the fuzzer reaches the checks behind
+ * it (layout, finiteness, session and sequence rules) instead of stopping at the checksum.
+ * Checked invariants (abort on violation): every datagram lands in exactly one counter,
+ * accepted = used + superseded + pending, a decoded frame re-encodes to the same bytes, and
+ * applied inputs stay inside their signal's [min, max]. */
+#include "hs_apps.h"
+#include "hs_frame.h"
+#include "hs_signal.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void require(int ok)
+{
+    if (!ok) abort();
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (size < 2) return 0;
+    const unsigned count = data[0] % (HS_FRAME_MAX_VALUES + 1u);
+    const unsigned mode = data[1];
+    data += 2;
+    size -= 2;
+
+    /* 1. The bare decoder on the whole rest, for a link of `count` values. */
+    {
+        hs_frame_hdr h;
+        double v[HS_FRAME_MAX_VALUES];
+        uint8_t again[HS_FRAME_MAX_BYTES];
+        const unsigned kind = (mode & 2u) ? HS_FRAME_KIND_FROM_PLANT : HS_FRAME_KIND_TO_PLANT;
+        int r = hs_frame_parse(data, size, kind, count, &h, v);
+        require(r >= 0 && r < HS_RX_REASONS && r != HS_RX_FOREIGN);
+        if (r == HS_RX_OK) {
+            require(size == HS_FRAME_BYTES(count) && h.count == count && h.kind == kind);
+            size_t n = hs_frame_encode(again, sizeof again, &h, v);
+            require(n == size && memcmp(again, data, n) == 0);
+        }
+    }
+
+    /* 2. The plant's receive side of the circular track, datagram by datagram. */
+    static hs_rx rx;
+    const hs_signal_map *map = &hs_map_circular_track_plant;
+    require(hs_rx_init(&rx, map, HS_FRAME_KIND_TO_PLANT) == 0);
+    uint64_t offered = 0, ticks_fresh = 0;
+    size_t i = 0;
+    while (i < size) {
+        size_t len = data[i++];
+        if (len > size - i) len = size - i;
+        uint8_t buf[256 + 8];
+        memcpy(buf, data + i, len);
+        i += len;
+        if ((mode & 1u) && len >= HS_FRAME_TRAILER_BYTES)
+            hs_put_u32(buf + len - HS_FRAME_TRAILER_BYTES, hs_crc32(buf, len - HS_FRAME_TRAILER_BYTES));
+        const int from_peer = !((mode & 4u) && len > 0 && (buf[0] & 1u));
+        int r = hs_rx_offer(&rx, buf, len, from_peer);
+        require(r >= 0 && r < HS_RX_REASONS);
+        ++offered;
+        if ((mode & 8u) || (len > 0 && (buf[len - 1] & 0x10u))) {
+            hs_real in[HS_FRAME_MAX_VALUES];
+            ticks_fresh += (uint64_t)hs_rx_tick(&rx, in);
+            for (unsigned k = 0; k < rx.n; ++k)
+                require((double)in[k] >= rx.sig[k]->min && (double)in[k] <= rx.sig[k]->max);
+        }
+    }
+    const hs_rx_stats *s = &rx.st;
+    require(s->datagrams == offered);
+    require(s->datagrams == s->accepted + hs_rx_rejected_total(&rx));
+    require(s->accepted == s->used + s->superseded + (uint64_t)rx.pending);
+    require(s->used == ticks_fresh);
+    return 0;
+}

@@ -1,0 +1,18 @@
+# test/link/link.mk - the ECU link's sequence/session policy and foreign-flood resistance
+# (issue 11 items 5 and 6): link-test runs the hs_rx scenarios (ASan+UBSan) and a 100k
+# datagrams/s foreign flood against hilstep-rt in closed loop with hilstep-ecu.
+LINK_HIL := $(wildcard hil/*.c)
+
+$(BUILD)/hilstep-link-unit: test/link/link_unit.c $(LINK_HIL) $(CORE_SRC) $(wildcard hil/*.h rt/*.h model/*.h)
+	@mkdir -p $(BUILD)
+	$(CC) $(CSTD) -O1 -g $(WARN) $(FPFLAGS) -fsanitize=address,undefined -fno-sanitize-recover=all \
+	  -Irt -Imodel -Ihil test/link/link_unit.c $(LINK_HIL) $(CORE_SRC) -o $@ -lm
+
+$(BUILD)/hilstep-flood: test/link/flood.c hil/hs_frame.c hil/hs_frame.h
+	@mkdir -p $(BUILD)
+	$(CC) $(CSTD) -O2 -g $(WARN) -D_POSIX_C_SOURCE=200809L -Ihil -Irt -Imodel test/link/flood.c hil/hs_frame.c -o $@
+
+.PHONY: link-test
+TEST_SUITES += link-test
+link-test: $(BUILD)/hilstep-link-unit $(BUILD)/hilstep-flood $(BUILD)/hilstep-rt $(BUILD)/hilstep-ecu
+	@sh test/link/run.sh $(BUILD)

@@ -1,0 +1,153 @@
+/* link_unit.c - the sequence window and session handshake of hs_rx (issue 11 item 5,
+ * hil/FRAME.md "Sessions and sequence numbers"), driven frame by frame and tick by tick as
+ * the plant does (offer the datagrams of one frame period, then one hs_rx_tick). Each case
+ * is a scenario of the hostile pass: one forged far-ahead frame, an ECU restarting with the
+ * same session, a replay from an old session, a second sender beside a live ECU, a real gap
+ * in the ECU's stream. Prints "link-unit: N passed, N failed". */
+#include "hs_apps.h"
+#include "hs_frame.h"
+#include "hs_signal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static int g_pass, g_fail;
+#define CHECK(cond) do { if (cond) g_pass++; else { g_fail++; \
+    printf("  FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond); } } while (0)
+
+static hs_rx rx;
+
+static int offer(uint32_t session, uint32_t seq, double v)
+{
+    uint8_t b[HS_FRAME_MAX_BYTES];
+    hs_frame_hdr h = {HS_FRAME_VERSION, HS_FRAME_KIND_TO_PLANT, 1, session, seq, 0, 0, 0};
+    size_t n = hs_frame_encode(b, sizeof b, &h, &v);
+    return hs_rx_offer(&rx, b, n, 1);
+}
+
+/* One plant frame: the ECU's frame of this period, then the tick; returns the input used. */
+static double frame(uint32_t session, uint32_t seq, double v, int *r)
+{
+    hs_real in[1];
+    int rr = offer(session, seq, v);
+    if (r) *r = rr;
+    (void)hs_rx_tick(&rx, in);
+    return (double)in[0];
+}
+
+static void start(uint32_t session, uint32_t frames)
+{
+    hs_rx_init(&rx, &hs_map_circular_track_plant, HS_FRAME_KIND_TO_PLANT);
+    for (uint32_t s = 1; s <= frames; ++s) (void)frame(session, s, 1.0, NULL);
+}
+
+static void test_forged_jump(void)
+{
+    /* One CRC-valid frame with seq = last + 2^31 - 1 must not lock the ECU out. */
+    start(7, 100);
+    int r = offer(7, 100u + 0x7FFFFFFFu, 40.0);
+    CHECK(r == HS_RX_SEQ_JUMP);
+    int locked = 0;
+    for (uint32_t s = 101; s <= 200; ++s) {
+        int rr;
+        double in = frame(7, s, 2.0, &rr);
+        locked += rr != HS_RX_OK || in != 2.0;
+    }
+    CHECK(locked == 0);
+    CHECK(rx.st.rejected[HS_RX_SEQ_JUMP] == 1 && rx.st.rejected[HS_RX_SEQ_STALE] == 0);
+    CHECK(rx.last_seq == 200);
+    /* Even a burst of 10 consecutive forged frames does not win while the ECU is live. */
+    for (uint32_t k = 0; k < 10; ++k) (void)offer(7, 5000000u + k, 40.0);
+    int rr;
+    CHECK(frame(7, 201, 3.0, &rr) == 3.0 && rr == HS_RX_OK);
+    CHECK(rx.st.seq_resyncs == 0);
+}
+
+static void test_restart_same_session(void)
+{
+    /* The ECU ran 4000 frames, restarts with the same session id and counts from 1 again:
+     * before, every frame was seq_stale until seq passed 4000 (4 s at 1 kHz). */
+    start(9, 4000);
+    int accepted_at = -1;
+    for (uint32_t s = 1; s <= 50 && accepted_at < 0; ++s) {
+        int r;
+        double in = frame(9, s, 5.0, &r);
+        if (r == HS_RX_OK && in == 5.0) accepted_at = (int)s;
+    }
+    printf("  info same-session restart after 4000 frames: accepted at its frame %d\n", accepted_at);
+    CHECK(accepted_at == (int)HS_RX_CONFIRM);
+    CHECK(rx.st.seq_resyncs == 1 && rx.st.peer_restarts == 0);
+    int r;
+    CHECK(frame(9, (uint32_t)accepted_at + 1u, 6.0, &r) == 6.0 && r == HS_RX_OK);
+    /* A restart early in a run (seq still within the late-frame tolerance) is back as soon as
+     * its seq passes the old one: at most HS_RX_SEQ_BEHIND frames. */
+    start(9, 30);
+    int back = -1;
+    for (uint32_t s = 1; s <= 100 && back < 0; ++s) {
+        double in = frame(9, s, 5.0, &r);
+        if (r == HS_RX_OK && in == 5.0) back = (int)s;
+    }
+    CHECK(back == 31);
+}
+
+static void test_new_session_and_replay(void)
+{
+    start(0xAAAA, 500);
+    /* ECU restarts with a new session: accepted after HS_RX_CONFIRM frames. */
+    int at = -1, r;
+    for (uint32_t s = 1; s <= 10 && at < 0; ++s) {
+        double in = frame(0xBBBB, s, 7.0, &r);
+        if (r == HS_RX_OK && in == 7.0) at = (int)s;
+    }
+    CHECK(at == (int)HS_RX_CONFIRM);
+    CHECK(rx.st.peer_restarts == 1 && rx.st.rejected[HS_RX_SESSION_NEW] == HS_RX_CONFIRM - 1u);
+    /* A frame replayed from the old session is rejected, also in a burst, and changes nothing. */
+    for (uint32_t s = 501; s <= 510; ++s) CHECK(offer(0xAAAA, s, -40.0) == HS_RX_SESSION_OLD);
+    hs_real in[1];
+    (void)hs_rx_tick(&rx, in);
+    CHECK(in[0] == 7.0);
+    CHECK(frame(0xBBBB, 4, 8.0, &r) == 8.0 && r == HS_RX_OK);
+    /* A single stray frame of an unknown session beside the live ECU is rejected. */
+    CHECK(offer(0xCCCC, 77, 50.0) == HS_RX_SESSION_NEW);
+    CHECK(frame(0xBBBB, 5, 9.0, &r) == 9.0 && r == HS_RX_OK);
+    /* A second sender streaming beside the live ECU never takes over (no flapping). */
+    for (uint32_t s = 6; s <= 60; ++s) {
+        (void)offer(0xDDDD, s + 1000u, 50.0);
+        CHECK(frame(0xBBBB, s, 1.0, &r) == 1.0 && r == HS_RX_OK);
+    }
+    CHECK(rx.st.peer_restarts == 1);
+}
+
+static void test_real_gap(void)
+{
+    /* A cable pulled for 0.5 s: the stream resumes 500 frames later, inside the window. */
+    start(3, 100);
+    int r;
+    for (int k = 0; k < 500; ++k) { hs_real in[1]; (void)hs_rx_tick(&rx, in); }
+    CHECK(frame(3, 601, 4.0, &r) == 4.0 && r == HS_RX_OK);
+    CHECK(rx.st.seq_gaps == 500);
+    /* Pulled for 5 s: beyond the window; the resumed stream is confirmed within 3 frames. */
+    for (int k = 0; k < 5000; ++k) { hs_real in[1]; (void)hs_rx_tick(&rx, in); }
+    int at = -1;
+    for (uint32_t s = 5602; s < 5612 && at < 0; ++s) {
+        double in = frame(3, s, 4.5, &r);
+        if (r == HS_RX_OK && in == 4.5) at = (int)(s - 5601u);
+    }
+    CHECK(at == (int)HS_RX_CONFIRM);
+    CHECK(rx.st.rejected[HS_RX_SEQ_JUMP] == HS_RX_CONFIRM - 1u);
+    /* Plain late frames right behind stay seq_stale, as before. */
+    CHECK(offer(3, rx.last_seq - 1u, 0.0) == HS_RX_SEQ_STALE);
+    CHECK(offer(3, rx.last_seq, 0.0) == HS_RX_SEQ_REPEATED);
+}
+
+int main(void)
+{
+    test_forged_jump();
+    test_restart_same_session();
+    test_new_session_and_replay();
+    test_real_gap();
+    /* Every datagram in exactly one counter, throughout. */
+    CHECK(rx.st.datagrams == rx.st.accepted + hs_rx_rejected_total(&rx));
+    printf("link-unit: %d passed, %d failed\n", g_pass, g_fail);
+    return g_fail ? 1 : 0;
+}

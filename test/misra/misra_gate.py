@@ -1,0 +1,166 @@
+#!/usr/bin/python3
+"""MISRA C:2012 gate: classifies every finding of cppcheck's misra addon as covered by an
+inline deviation tag, covered by a scoped deviation record, or open; fails on any open one.
+
+Usage: misra_gate.py FINDINGS DEVIATIONS.md [--table] [--expect-open N]
+  FINDINGS     lines "file:line:misra-c2012-R.N" (cppcheck --template='{file}:{line}:{id}')
+  --table      print the per-rule markdown table (README) after the summary
+  --expect-open N   self-test mode: exactly N open findings are the expected outcome
+
+Inline tag (FreeRTOS style), on the flagged line or in the comment lines directly above it:
+    /* MISRA Ref 11.5.1 [parameter block is void * by design] */
+where 11.5.1 is a permit listed in DEVIATIONS.md with its full reason. Scoped records in
+DEVIATIONS.md cover one rule in the files matching their globs. Mandatory rules cannot be
+deviated (MISRA Compliance:2020); a record for one is an error.
+Ends with "misra: N passed, N failed" (checks: the addon ran, every rule's findings covered,
+every permit and record well formed)."""
+import fnmatch
+import re
+import sys
+from collections import OrderedDict, defaultdict
+
+MANDATORY = {"9.1", "12.5", "13.6", "17.3", "17.4", "17.6", "19.1", "21.13", "21.17", "21.18",
+             "21.19", "21.20", "22.2", "22.4", "22.5", "22.6"}
+ADVISORY = {"1.2", "2.3", "2.4", "2.5", "2.6", "2.7", "4.2", "5.9", "8.7", "8.9", "8.11", "8.13",
+            "10.5", "11.4", "11.5", "12.1", "12.3", "12.4", "13.3", "13.4", "15.1", "15.4", "15.5",
+            "17.5", "17.8", "18.4", "18.5", "19.2", "20.1", "20.5", "20.10", "21.12"}
+TAG = re.compile(r"MISRA Ref (\d+\.\d+)\.(\d+) \[([^\]]+)\]")
+
+
+def category(rule):
+    return "mandatory" if rule in MANDATORY else "advisory" if rule in ADVISORY else "required"
+
+
+def rule_key(r):
+    return tuple(int(x) for x in r.split("."))
+
+
+def load_records(path):
+    """Rows of the two tables in DEVIATIONS.md: | id | rule | scope | reason |.
+    id "S-R.N" = scoped record (scope = space-separated globs); "R.N.k" = inline permit."""
+    scoped, permits, errors = [], {}, []
+    for ln, line in enumerate(open(path), 1):
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if not line.startswith("|") or len(cells) < 4 or not re.match(r"^(S-)?\d+\.\d+(\.\d+)?$", cells[0]):
+            continue
+        rid, rule, scope, reason = cells[0], cells[1], cells[2], cells[3]
+        if len(reason) < 20:
+            errors.append("%s:%d: record %s has no real reason" % (path, ln, rid))
+        if category(rule) == "mandatory":
+            errors.append("%s:%d: rule %s is mandatory and cannot be deviated" % (path, ln, rule))
+        if rid.startswith("S-"):
+            if rid[2:] != rule:
+                errors.append("%s:%d: record %s is not for rule %s" % (path, ln, rid, rule))
+            scoped.append((rule, scope.replace("`", "").split(), reason))
+        else:
+            if not rid.startswith(rule + "."):
+                errors.append("%s:%d: permit %s is not for rule %s" % (path, ln, rid, rule))
+            permits[rid] = reason
+    return scoped, permits, errors
+
+
+_src = {}
+
+
+def source(f):
+    if f not in _src:
+        try:
+            _src[f] = open(f, errors="replace").read().split("\n")
+        except OSError:
+            _src[f] = []
+    return _src[f]
+
+
+def inline_tag(f, line, rule, permits, bad):
+    """The permit id covering (f, line, rule), or None. Looks at the line itself and the
+    comment-only lines directly above it."""
+    lines = source(f)
+    i = line - 1
+    cand = [i] if 0 <= i < len(lines) else []
+    j = i - 1
+    while 0 <= j < len(lines) and j >= i - 6:
+        s = lines[j].strip()
+        if s.startswith("/*") or s.startswith("*") or s.startswith("//"):
+            cand.append(j)
+            j -= 1
+        else:
+            break
+    for k in cand:
+        for m in TAG.finditer(lines[k]):
+            if m.group(1) == rule:
+                pid = "%s.%s" % (m.group(1), m.group(2))
+                if pid not in permits:
+                    bad.add("%s:%d: tag MISRA Ref %s has no permit in DEVIATIONS.md" % (f, k + 1, pid))
+                    continue
+                return pid
+    return None
+
+
+def main():
+    args = sys.argv[1:]
+    table = "--table" in args
+    expect_open = None
+    if "--expect-open" in args:
+        expect_open = int(args[args.index("--expect-open") + 1])
+    findings_path, dev_path = args[0], args[1]
+    scoped, permits, errors = load_records(dev_path)
+    findings = []
+    for line in open(findings_path):
+        m = re.match(r"^(.+?):(\d+):misra-c2012-(\d+\.\d+)\s*$", line.strip())
+        if m:
+            findings.append((m.group(1), int(m.group(2)), m.group(3)))
+        elif "misra" in line:
+            errors.append("unparsed addon output: " + line.strip())
+    per = defaultdict(lambda: {"n": 0, "inline": 0, "record": 0, "open": []})
+    bad = set()
+    for f, l, r in findings:
+        p = per[r]
+        p["n"] += 1
+        if inline_tag(f, l, r, permits, bad):
+            p["inline"] += 1
+        elif any(rule == r and any(fnmatch.fnmatch(f, g) for g in globs) for rule, globs, _ in scoped):
+            p["record"] += 1
+        else:
+            p["open"].append("%s:%d" % (f, l))
+    errors += sorted(bad)
+    n_open = sum(len(p["open"]) for p in per.values())
+    passed = failed = 0
+    if expect_open is not None:
+        ok = n_open == expect_open and not errors
+        print("misra-selftest: %d findings, %d open (expected %d)%s" % (
+            len(findings), n_open, expect_open, "" if not errors else "; " + "; ".join(errors)))
+        print("misra-selftest: %d passed, %d failed" % (int(ok), int(not ok)))
+        return 0 if ok else 1
+    for r in sorted(per, key=rule_key):
+        p = per[r]
+        if p["open"]:
+            failed += 1
+            print("  FAIL rule %s (%s): %d finding(s) neither fixed nor deviated: %s%s" % (
+                r, category(r), len(p["open"]), " ".join(p["open"][:8]),
+                " ..." if len(p["open"]) > 8 else ""))
+        else:
+            passed += 1
+    for e in errors:
+        failed += 1
+        print("  FAIL " + e)
+    print("misra: %d findings over %d rules: %d deviated inline, %d by scoped records, %d open" % (
+        len(findings), len(per), sum(p["inline"] for p in per.values()),
+        sum(p["record"] for p in per.values()), n_open))
+    if table:
+        print()
+        print("| rule | category | findings | deviated inline | deviated by record | open |")
+        print("|---|---|---:|---:|---:|---:|")
+        for r in sorted(per, key=rule_key):
+            p = per[r]
+            print("| %s | %s | %d | %d | %d | %d |" % (r, category(r), p["n"], p["inline"],
+                                                       p["record"], len(p["open"])))
+        print("| **total** | | %d | %d | %d | %d |" % (
+            len(findings), sum(p["inline"] for p in per.values()),
+            sum(p["record"] for p in per.values()), n_open))
+        print()
+    print("misra: %d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
