@@ -72,6 +72,7 @@ sim-test: $(BUILD)/hilstep-sim
 -include port/cortex-m/cortex-m.mk
 -include port/linux-rt/linux-rt.mk
 -include test/figures/figures.mk
+-include test/sparse/sparse.mk
 -include test/peers/peers.mk
 -include test/mb/mb.mk
 -include test/soak/soak.mk

@@ -303,6 +303,9 @@ void hs_linsys_fac_bind(const hs_linsys *ls, hs_ls_fac *F, hs_real *reals, int *
         F->x = reals + ls->n + ls->nnz;
         F->piv = NULL;
         (void)ints;
+        /* pattern entries no map writes (a mirror of an unlisted block, a multiplier diagonal
+         * without C) are zero for good: factor then only writes the mapped ones */
+        for (int p = 0; p < ls->nnz; ++p) F->Ax[p] = HS_R(0.0);
         return;
     }
     F->x = reals;
@@ -376,7 +379,6 @@ int hs_linsys_factor(const hs_linsys *ls, hs_ls_fac *F, const hs_real *M, hs_rea
     /* sparse: values into the fixed order of the analysis; with s = -1 the multiplier column
      * is negated (unknown -x2) so the backend always sees [[A, G1^T], [G2, s C]] */
     hs_real *Ax = F->Ax;
-    for (int p = 0; p < ls->nnz; ++p) Ax[p] = HS_R(0.0);
     for (int k = 0; k < ls->nA; ++k) Ax[ls->mapA[k]] = A_ENTRY(k);
     for (int k = 0; k < ls->nG; ++k) { Ax[ls->mapG1[k]] = G1[k]; Ax[ls->mapG2[k]] = G2[k]; }
     if (ls->reg)

@@ -1,6 +1,7 @@
 /* hs_stepper.c - fixed-cost partitioned linear-implicit Euler stepper (seed 004), as a plan of
  * named stages chosen once at init (MuJoCo's mj_step, Box2D's solver stages). */
 #include "hs_stepper.h"
+#include "hs_sparse.h"
 #include "hs_dense.h"
 #include "hs_hash.h"
 
@@ -26,6 +27,7 @@ const char *hs_status_str(int status)
     case HS_E_NOT_INIT: return "stepper not initialized";
     case HS_E_UNKNOWN_PARAM: return "unknown parameter name";
     case HS_E_DEF_LINSYS: return "unknown linear-system backend, or sparse asked without a sparse backend";
+    case HS_E_DEF_SPOOK: return "spook needs --form index2, --stab none, epsilon >= 0 and tau/h > 0";
     case HS_E_DEF_RHO: return "galpha needs rho_inf in [0, 1] and a form other than ggl";
     case HS_E_DEF_WATCHDOG: return "watchdog bounds must be finite and >= 0 (0 = off); an energy bound needs a model with energy()";
     case HS_E_IMPLAUSIBLE: return "step refused by the plausibility watchdog (|u| or energy growth beyond the def's bounds)";
@@ -36,7 +38,7 @@ const char *hs_status_str(int status)
 const char *hs_method_name(hs_method m)
 {
     static const char *const names[HS_METHOD_COUNT] = {"explicit", "symplectic", "j1", "j2", "j3", "jexact",
-                                                           "jk", "jkexact", "galpha"};
+                                                           "spook", "jk", "jkexact", "galpha"};
     return ((int)m >= 0 && (int)m < HS_METHOD_COUNT) ? names[m] : "?";
 }
 
@@ -56,7 +58,7 @@ const char *hs_stage_name(hs_stage st)
     static const char *const names[HS_STAGE_COUNT] = {
         "eval_forces", "jacobians", "rhs", "predict", "constraints", "assemble", "solve",
         "positions", "aux_states", "project_positions", "project_velocities", "ggl_factor",
-        "curvature", "ga_predict", "ga_eval", "ga_solve", "check", "watchdog"};
+        "curvature", "ga_predict", "ga_eval", "ga_solve", "check", "spook_rhs", "watchdog"};
     return ((int)st >= 0 && (int)st < HS_STAGE_COUNT) ? names[st] : "?";
 }
 
@@ -78,8 +80,13 @@ hs_stepper_def hs_stepper_default_def(void)
 #else
     d.fd_rel = HS_R(1.4901161193847656e-08);
 #endif
+    /* seed 000 sec. 6: "good defaults for a wide range of problems" */
+    d.spook_eps = HS_R(1.0e-8);
+    d.spook_tau_h = HS_R(2.0);
+    d.spook_eps_c = NULL;
+    d.spook_tau_h_c = NULL;
     d.linsys = HS_LS_AUTO;
-    d.sparse = NULL;
+    d.sparse = &hs_sparse_backend; /* used where hs_linsys_choose finds it cheaper */
     d.rho_inf = HS_GALPHA_RHO_DEFAULT;
     d.max_speed = HS_R(0.0);
     d.max_energy_gain = HS_R(0.0);
@@ -98,7 +105,8 @@ static int method_needs_full_jac(hs_method m)
 
 static int method_velocity_first(hs_method m)
 {
-    return m == HS_METHOD_SYMPLECTIC || m == HS_METHOD_JEXACT || m == HS_METHOD_JKEXACT;
+    return m == HS_METHOD_SYMPLECTIC || m == HS_METHOD_JEXACT || m == HS_METHOD_JKEXACT
+        || m == HS_METHOD_SPOOK;
 }
 
 static int method_linear_implicit(hs_method m)
@@ -131,6 +139,20 @@ int hs_stepper_def_validate(const hs_stepper_def *def, const hs_model *m)
         return HS_E_DEF_FORM;
     if (def->stab != HS_STAB_NONE && def->stab != HS_STAB_BAUMGARTE && def->stab != HS_STAB_PROJECTION)
         return HS_E_DEF_STAB;
+    if (def->method == HS_METHOD_SPOOK) {
+        /* eq. 29 is a velocity-level system with its own stabilization (tau) */
+        if (def->form != HS_FORM_INDEX2) return HS_E_DEF_FORM;
+        if (def->stab != HS_STAB_NONE) return HS_E_DEF_STAB;
+        if (!hs_isfinite(def->spook_eps) || !(def->spook_eps >= HS_R(0.0))
+            || !hs_isfinite(def->spook_tau_h) || !(def->spook_tau_h > HS_R(0.0)))
+            return HS_E_DEF_SPOOK;
+        for (int i = 0; i < m->d.nc; ++i) {
+            if (def->spook_eps_c && (!hs_isfinite(def->spook_eps_c[i]) || !(def->spook_eps_c[i] >= HS_R(0.0))))
+                return HS_E_DEF_SPOOK;
+            if (def->spook_tau_h_c && (!hs_isfinite(def->spook_tau_h_c[i]) || !(def->spook_tau_h_c[i] > HS_R(0.0))))
+                return HS_E_DEF_SPOOK;
+        }
+    }
     if (def->stab == HS_STAB_BAUMGARTE) {
         if (!hs_isfinite(def->alpha) || def->alpha < HS_R(0.0)) return HS_E_DEF_BAUMGARTE;
         if (def->form == HS_FORM_INDEX1 && (!hs_isfinite(def->beta) || def->beta < HS_R(0.0)))
@@ -185,7 +207,7 @@ static int model_rc(int rc) { return rc == HS_OK ? HS_OK : (rc < 0 ? rc : HS_E_M
  * Configuration: flags, sizes and the plan, all derived from def and the model instance. */
 
 typedef struct cfg {
-    int index2, ggl, velfirst, two_stage, keep_p, use_jac, analytic, has_blocks;
+    int index2, ggl, velfirst, two_stage, keep_p, use_jac, analytic, has_blocks, spook;
     int curv, curv_fd, galpha, have_p;
     hs_real cu, cq;
 } cfg;
@@ -198,6 +220,7 @@ static cfg config_of(const hs_stepper_def *def, const hs_model *m)
     c.ggl = def->form == HS_FORM_GGL;
     c.index2 = def->form == HS_FORM_INDEX2 || c.ggl;
     c.velfirst = method_velocity_first(meth);
+    c.spook = meth == HS_METHOD_SPOOK && nc > 0;
     /* the factorization at q_n of eq. 11 is kept across steps by projection and GGL alike */
     c.keep_p = (def->stab == HS_STAB_PROJECTION || c.ggl) && nc > 0;
     c.analytic = def->jac == HS_JAC_ANALYTIC || (def->jac == HS_JAC_AUTO && m->type->force_jac);
@@ -254,7 +277,7 @@ static int model_blocks(const hs_model *m, hs_blocks *b, int *buf, size_t nbuf, 
 
 /* Sizes of every list entry for one configuration. */
 typedef struct ws_sizes {
-    size_t nq, nc, nz, n, nA, nG, nAJ, nFK, nF1, nFP, nQA, nAK, nGK, nIN0;
+    size_t nq, nc, nz, n, nA, nG, nAJ, nFK, nF1, nFP, nCC, nUP, nQA, nAK, nGK, nIN0;
     size_t nBLK, nIK, nI1, nIP, nSK, nS1, nSP, nTMP;
     hs_ls_kind kind;
 } ws_sizes;
@@ -279,7 +302,10 @@ static int ws_measure(const hs_stepper_def *def, const hs_model *m, int *blk, si
     z->nBLK = used;
     z->kind = hs_linsys_choose(def->linsys, def->sparse, b, nq, nc, c.has_blocks);
     size_t ns, nr, ni, nt, tmax = 0;
-    rc = hs_linsys_need(z->kind, def->sparse, b, nq, nc, -1, 0, 0, tmp, ntmp, &ns, &nr, &ni, &nt);
+    /* SPOOK's step matrix [[M, -G^T], [G, Sigma]] is regularized and symmetric (L D L^T) */
+    z->nCC = c.spook ? (size_t)hs_blocks_cc_size(b) : 0;
+    z->nUP = c.spook ? (size_t)nc : 0;
+    rc = hs_linsys_need(z->kind, def->sparse, b, nq, nc, -1, c.spook, c.spook, tmp, ntmp, &ns, &nr, &ni, &nt);
     if (rc) return rc;
     z->nSK = ns; z->nFK = nr; z->nIK = ni; tmax = nt;
     z->nS1 = z->nF1 = z->nI1 = 0;
@@ -299,7 +325,7 @@ static int ws_measure(const hs_stepper_def *def, const hs_model *m, int *blk, si
 }
 
 #define WS_REAL_ARGS(z) (z).nq, (z).nc, (z).nz, (z).n, (z).nA, (z).nG, (z).nAJ, (z).nFK, (z).nF1, \
-    (z).nFP, (z).nQA, (z).nAK, (z).nGK, (z).nIN0
+    (z).nFP, (z).nCC, (z).nUP, (z).nQA, (z).nAK, (z).nGK, (z).nIN0
 #define WS_INT_ARGS(z) (z).nBLK, (z).nIK, (z).nI1, (z).nIP, (z).nSK, (z).nS1, (z).nSP, (z).nTMP
 /* one level of indirection so the size lists are expanded into arguments first */
 #define WS_REAL_LIST(X, ...) HS_STEPPER_REAL_LIST(X, __VA_ARGS__)
@@ -648,7 +674,7 @@ static int st_solve(hs_stepper *s, ctx *c)
     const int implicit_a = c->have_fq && !s->two_stage;
     s->stats.factorizations++;
     int rc = hs_linsys_factor(&s->lsK, &s->fK, s->M, c->a1, implicit_a ? s->fu : NULL, c->a2,
-                              s->fq, s->G, Gr, NULL);
+                              s->fq, s->G, Gr, s->spook ? s->creg : NULL);
     if (rc) return rc;
     hs_linsys_solve(&s->lsK, &s->fK, s->b);
     for (int i = 0; i < nc; ++i) s->lamn[i] = s->index2 ? s->b[nq + i] / h : s->b[nq + i];
@@ -732,6 +758,43 @@ static int st_check(hs_stepper *s, ctx *c)
     return HS_OK;
 }
 
+/* SPOOK (seed 000 eq. 27): Sigma_i = 4 eps_i / (h^2 (1 + 4 tau_i/h)) on the diagonal of the
+ * multiplier block (stored as -Sigma: the layer's block is -C) and Upsilon_i = 1 / (1 + 4 tau_i/h),
+ * fixed for the run since h, eps and tau are. */
+static void spook_params(hs_stepper *s)
+{
+    const hs_blocks *b = &s->blocks;
+    const hs_real h = s->def.h;
+    hs_real *C = s->creg;
+    for (int k = 0; k < b->ncb; ++k)
+        for (int i = b->cb[k]; i < b->cb[k + 1]; ++i)
+            for (int j = b->cb[k]; j < b->cb[k + 1]; ++j) {
+                const hs_real eps = s->def.spook_eps_c ? s->def.spook_eps_c[i] : s->def.spook_eps;
+                const hs_real th = s->def.spook_tau_h_c ? s->def.spook_tau_h_c[i] : s->def.spook_tau_h;
+                const hs_real ups = HS_R(1.0) / (HS_R(1.0) + HS_R(4.0) * th);
+                s->ups[i] = ups;
+                *C++ = i == j ? -(HS_R(4.0) * eps * ups / (h * h)) : HS_R(0.0);
+            }
+}
+
+/* SPOOK's right-hand side, eq. 29 in the unknowns (u_{n+1} - u_n, h lambda) with +G^T lambda:
+ *   M du - G^T (h lambda) = h f
+ *   G du + Sigma (h lambda) = -(4/h) Ups g - (1 - Ups) (G u_n + g_t)
+ * (the second row is eq. 29's t minus G u_n; with g_t = 0 for scleronomic constraints). The
+ * constraint stage left g, g_t and G at (t_n, q_n) in c1, c2 and G. */
+static int st_spook_rhs(hs_stepper *s, ctx *c)
+{
+    const int nq = s->nq, nc = s->nc;
+    const hs_real h = c->h;
+    c->a1 = HS_R(0.0);
+    c->a2 = HS_R(0.0);
+    hs_blk_cq_mv(&s->blocks, s->G, s->u, s->c3);
+    for (int i = 0; i < nc; ++i)
+        s->b[nq + i] = -(HS_R(4.0) / h) * s->ups[i] * s->c1[i] - (HS_R(1.0) - s->ups[i]) * (s->c3[i] + s->c2[i]);
+    for (int i = 0; i < nq; ++i) s->b[i] = h * s->r[i];
+    return HS_OK;
+}
+
 /* The plausibility watchdog: a state past the def's bounds is refused like a singular one. */
 static int st_watchdog(hs_stepper *s, ctx *c)
 {
@@ -769,6 +832,7 @@ static int run_stage(hs_stepper *s, ctx *c, int st)
     case HS_STAGE_GA_EVAL: return st_ga_eval(s, c);
     case HS_STAGE_GA_SOLVE: return st_ga_solve(s, c);
     case HS_STAGE_CHECK: return st_check(s, c);
+    case HS_STAGE_SPOOK_RHS: return st_spook_rhs(s, c);
     case HS_STAGE_WATCHDOG: return st_watchdog(s, c);
     default: return HS_E_NOT_INIT;
     }
@@ -788,9 +852,9 @@ static void plan_build(hs_stepper *s)
         if (s->use_jac) s->plan[n++] = HS_STAGE_JACOBIANS;
         if (s->curv) s->plan[n++] = HS_STAGE_CURVATURE;
         s->plan[n++] = HS_STAGE_RHS;
-        s->plan[n++] = HS_STAGE_PREDICT;
+        if (!s->spook) s->plan[n++] = HS_STAGE_PREDICT; /* SPOOK is velocities first: no q* */
         if (nc > 0) s->plan[n++] = HS_STAGE_CONSTRAINTS;
-        s->plan[n++] = HS_STAGE_ASSEMBLE;
+        s->plan[n++] = s->spook ? HS_STAGE_SPOOK_RHS : HS_STAGE_ASSEMBLE;
         s->plan[n++] = HS_STAGE_SOLVE;
         s->plan[n++] = HS_STAGE_POSITIONS;
     }
@@ -874,6 +938,8 @@ int hs_stepper_init(hs_stepper *s, const hs_stepper_def *def, const hs_model *m,
     size_t used = 0;
     rc = model_blocks(m, &b, ints, nints, &used);
     if (rc) return rc;
+    /* blocks() may ask for more room than the list it writes (hs_rods' bound): offer it the
+     * whole arena again; it writes ints[0..used) before the size queries use the rest */
     rc = ws_measure(def, m, ints, nints, ints + used, nints - used, &b, &z);
     if (rc) return rc;
     size_t need_r, need_i;
@@ -890,6 +956,7 @@ int hs_stepper_init(hs_stepper *s, const hs_stepper_def *def, const hs_model *m,
     st.index2 = c.index2; st.ggl = c.ggl; st.velfirst = c.velfirst; st.two_stage = c.two_stage;
     st.keep_p = c.keep_p; st.use_jac = c.use_jac; st.analytic = c.analytic;
     st.cu = c.cu; st.cq = c.cq;
+    st.spook = c.spook;
     st.curv = c.curv; st.curv_fd = c.curv_fd; st.galpha = c.galpha;
     baumgarte_of(def, &st.alpha, &st.beta);
     st.E0 = HS_R(0.0);
@@ -918,10 +985,11 @@ int hs_stepper_init(hs_stepper *s, const hs_stepper_def *def, const hs_model *m,
 #undef HS__WS_IBIND
     if ((size_t)(w - reals) != need_r || (size_t)(wi - ints) != need_i) return HS_E_SIZE;
     st.blocks = b; /* points into ints[0..nBLK) = st.blk */
-    rc = hs_linsys_init(&st.lsK, z.kind, def->sparse, &st.blocks, st.nq, st.nc, -1, 0, 0,
+    rc = hs_linsys_init(&st.lsK, z.kind, def->sparse, &st.blocks, st.nq, st.nc, -1, c.spook, c.spook,
                         st.symK, z.nSK, st.tmp, z.nTMP);
     if (rc) return rc;
     hs_linsys_fac_bind(&st.lsK, &st.fK, st.K, st.Kp);
+    if (c.spook) spook_params(&st);
     if (c.two_stage) {
         rc = hs_linsys_init(&st.ls1, z.kind, def->sparse, &st.blocks, st.nq, 0, 1, 0, 0,
                             st.sym1, z.nS1, st.tmp, z.nTMP);

@@ -27,17 +27,20 @@ typedef enum hs_method {
     HS_METHOD_J2 = 3,         /* J2: A = M - h fu - h^2 fq, rhs f + h fq u_n, positions first */
     HS_METHOD_J3 = 4,         /* J3: A = M, rhs f + h (fq u_n) (one directional derivative) */
     HS_METHOD_JEXACT = 5,     /* exact J: J2's matrix, velocities first (equivalent to eq. 3) */
+    HS_METHOD_SPOOK = 6,      /* SPOOK (seed 000 eq. 26-29): regularized, stabilized constraints,
+                               * velocities first, one symmetric quasi-definite solve; form
+                               * index-2 and stab none only (its stabilization is built in) */
     /* Linearizing the whole constrained system: the force Jacobian plus the constraint
      * curvature K_g = d(G^T lambda)/dq at the last multipliers (the model's curvature(), or
      * nq differences of constraint()). Where the stiffness is geometric (a chain under gravity,
      * fq = 0) J2 sees none of it and is explicit Euler; these see it. */
-    HS_METHOD_JK = 6,         /* jk: J2 with fq + K_g: A = M - h fu - h^2 (fq + K_g), positions first */
-    HS_METHOD_JKEXACT = 7,    /* jkexact: jk's matrix, velocities first (exact J of the whole system) */
-    HS_METHOD_GALPHA = 8      /* galpha: generalized-alpha (Arnold & Bruls 2007, index 3), one
+    HS_METHOD_JK = 7,         /* jk: J2 with fq + K_g: A = M - h fu - h^2 (fq + K_g), positions first */
+    HS_METHOD_JKEXACT = 8,    /* jkexact: jk's matrix, velocities first (exact J of the whole system) */
+    HS_METHOD_GALPHA = 9      /* galpha: generalized-alpha (Arnold & Bruls 2007, index 3), one
                                * Newton iteration with M b' + C g' + K (incl. K_g), then the
                                * projection; second order; rho_inf sets the damping */
 } hs_method;
-#define HS_METHOD_COUNT 9
+#define HS_METHOD_COUNT 10
 
 /* Which constraint level determines the multipliers. */
 typedef enum hs_form {
@@ -75,6 +78,11 @@ typedef struct hs_stepper_def {
     hs_real alpha;    /* Baumgarte alpha (1/s), >= 0; 0 = follow h (1/h); index-2 needs h alpha <= 2 */
     hs_real beta;     /* Baumgarte beta (1/s^2), >= 0; 0 = follow h (1/h^2) (index-1) */
     hs_real fd_rel;   /* relative finite-difference increment (dimensionless), > 0 */
+    hs_real spook_eps;            /* SPOOK compliance epsilon (m/N for a length constraint), >= 0;
+                                   * default 1e-8 (seed 000) */
+    hs_real spook_tau_h;          /* SPOOK relaxation tau / h (dimensionless), > 0; default 2 */
+    const hs_real *spook_eps_c;   /* (nc) per-constraint epsilon, or NULL = spook_eps for all */
+    const hs_real *spook_tau_h_c; /* (nc) per-constraint tau / h, or NULL = spook_tau_h for all */
     hs_ls_kind linsys;            /* linear-system backend: auto (default), dense, sparse */
     const hs_ls_backend *sparse;  /* the sparse backend auto/sparse may use; NULL = none */
     hs_real rho_inf;  /* galpha: spectral radius at h omega -> infinity, in [0, 1] (dimensionless) */
@@ -102,7 +110,7 @@ int hs_stepper_def_validate(const hs_stepper_def *def, const hs_model *m);
  *   galpha; NGK only for the difference fallback), NIN0 the inputs (galpha), else 0
  * Ints: NBLK the model's block list, NIK/NI1/NIP pivots of the factors, NSK/NS1/NSP the
  * sparse analyses, NTMP scratch used only by init (sparse analysis). */
-#define HS_STEPPER_REAL_LIST(X, NQ, NC, NZ, N, NA, NG, NAJ, NFK, NF1, NFP, NQA, NAK, NGK, NIN0) \
+#define HS_STEPPER_REAL_LIST(X, NQ, NC, NZ, N, NA, NG, NAJ, NFK, NF1, NFP, NCC, NUP, NQA, NAK, NGK, NIN0) \
     X(q, NQ, "committed positions") \
     X(u, NQ, "committed velocities") \
     X(z, NZ, "committed auxiliary states") \
@@ -141,6 +149,8 @@ int hs_stepper_def_validate(const hs_stepper_def *def, const hs_model *m);
     X(c2, NC, "temporary") \
     X(c3, NC, "temporary") \
     X(dz, NZ, "auxiliary state derivative") \
+    X(creg, NCC, "SPOOK: -Sigma of eq. 27 packed by the constraint blocks' diagonal blocks") \
+    X(ups, NUP, "SPOOK: Upsilon of eq. 27 per constraint") \
     X(in0, NIN0, "zero inputs for the consistent initial acceleration (galpha)")
 
 #define HS_STEPPER_INT_LIST(X, NBLK, NIK, NI1, NIP, NSK, NS1, NSP, NTMP) \
@@ -161,8 +171,8 @@ int hs_stepper_def_validate(const hs_stepper_def *def, const hs_model *m);
 #define HS_STEPPER_REALS(nq, nc, nz) \
     (0 HS_STEPPER_REAL_LIST(HS__WS_SUM, (nq), (nc), (nz), ((nq) + (nc)), (nq) * (nq), \
                             (nc) * (nq), (nq) * (nq), ((nq) + (nc)) * ((nq) + (nc)), \
-                            (nq) * (nq), ((nq) + (nc)) * ((nq) + (nc)), (nq), (nq) * (nq), \
-                            (nc) * (nq), HS_STEPPER_MAX_NIN))
+                            (nq) * (nq), ((nq) + (nc)) * ((nq) + (nc)), (nc) * (nc), (nc), \
+                            (nq), (nq) * (nq), (nc) * (nq), HS_STEPPER_MAX_NIN))
 /* Inputs the dense bound allows for (galpha's zero-input vector at init). */
 #define HS_STEPPER_MAX_NIN 16
 /* Ints of workspace for sizes nq, nc (upper bound as above, any block list the model declares). */
@@ -207,6 +217,7 @@ typedef enum hs_stage {
     HS_STAGE_GA_EVAL,           /* galpha: M, f, fq, fu, K_g, g, G at the predictor */
     HS_STAGE_GA_SOLVE,          /* galpha: one Newton iteration with the full Jacobian */
     HS_STAGE_CHECK,             /* every new value finite */
+    HS_STAGE_SPOOK_RHS,         /* SPOOK: the constraint rows of eq. 29 (t = -4/h Ups g + Ups G v) */
     HS_STAGE_WATCHDOG,          /* |u| and energy growth within the def's bounds */
     HS_STAGE_COUNT
 } hs_stage;
@@ -223,7 +234,7 @@ typedef struct hs_stepper {
     hs_real t0;             /* time of the last init/set_state (s); t = t0 + k h avoids summing h */
     uint64_t k;             /* steps since the last init/set_state */
 #define HS__WS_RFIELD(name, count, what) hs_real *name; /* what */
-    HS_STEPPER_REAL_LIST(HS__WS_RFIELD, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    HS_STEPPER_REAL_LIST(HS__WS_RFIELD, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
 #undef HS__WS_RFIELD
 #define HS__WS_IFIELD(name, count, what) int *name;
     HS_STEPPER_INT_LIST(HS__WS_IFIELD, 0, 0, 0, 0, 0, 0, 0, 0)
@@ -236,7 +247,7 @@ typedef struct hs_stepper {
     unsigned char plan[HS_STEPPER_MAX_STAGES]; /* hs_stage of each stage, in order */
     int nplan;              /* stages in the plan */
     /* configuration flags derived once at init */
-    int index2, ggl, velfirst, two_stage, keep_p, use_jac, analytic;
+    int index2, ggl, velfirst, two_stage, keep_p, use_jac, analytic, spook;
     hs_real cu, cq;         /* coefficients of h fu and h^2 fq in A */
     int curv, curv_fd;      /* K_g used; from differences of constraint() */
     int galpha;             /* the generalized-alpha plan */
@@ -275,7 +286,7 @@ int hs_stepper_outputs(const hs_stepper *s, const hs_real *in, hs_real *y);
  * after every step it gives the pinned trajectory hash `trajectory-hash ...`. */
 uint64_t hs_stepper_hash(const hs_stepper *s, uint64_t h);
 
-/* Short names used by the CLI: "explicit", "symplectic", "j1", "j2", "j3", "jexact". */
+/* Short names used by the CLI: "explicit", "symplectic", "j1", "j2", "j3", "jexact", "spook". */
 const char *hs_method_name(hs_method m);
 /* "index1", "index2", "ggl". */
 const char *hs_form_name(hs_form f);

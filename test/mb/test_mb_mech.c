@@ -99,6 +99,7 @@ static int car_axle(void)
 /* ---- every description under every valid method/form/stabilization ---- */
 static const char *const FILES[] = {"pendulum.hsm", "slider_crank.hsm", "double_spherical.hsm",
                                     "rigid_body.hsm", "bead_wire.hsm", "chain.hsm", "car_axle.hsm", "cart_pendulum.hsm"};
+/* (slider_crank_singular.hsm is checked on its own: h = 1 ms lands on a singular instant) */
 
 static int all_configs(void)
 {
@@ -217,6 +218,37 @@ static int slider_crank(void)
     char what[160];
     snprintf(what, sizeof what, "slider crank through 6 dead centres: slider x vs cos(w t) + sqrt(4 - sin^2(w t)), max error %.1e <= 1e-6", err);
     return mb_check(rc == 0 && err <= 1e-6, what);
+}
+
+/* ---- the equal-length slider crank through its singular configurations ---- */
+static int slider_crank_singular(void)
+{
+    static run r;
+    int fails = 0;
+    if (load(&r, "slider_crank_singular.hsm")) return mb_check(0, "slider_crank_singular.hsm");
+    /* h = 1.1 ms: the singular instants t = 0.25 + 0.5 k fall between steps */
+    double err = 0;
+    int rc = start(&r, HS_METHOD_J2, HS_FORM_INDEX2, HS_STAB_PROJECTION, 1.1e-3);
+    const int xs = r.mb.qoff[2];
+    for (int k = 1; k <= 2000 && !rc; ++k) {
+        rc = hs_stepper_step(&r.s, NULL);
+        err = fmax(err, fabs((double)r.s.q[xs] - 2 * cos(6.283185307179586 * (double)r.s.t)));
+    }
+    char what[220];
+    snprintf(what, sizeof what, "equal-length slider crank, h = 1.1 ms: through 4 singular configurations on the branch x = 2 cos(w t), max error %.1e <= 1e-9", err);
+    fails += mb_check(rc == 0 && err <= 1e-9, what);
+    /* h = 1 ms: step 250 lands on t = 0.25 exactly (theta = pi/2): singular, refused, unchanged */
+    rc = start(&r, HS_METHOD_J2, HS_FORM_INDEX2, HS_STAB_PROJECTION, 1e-3);
+    int k = 0;
+    while (!rc && k < 1000) { rc = hs_stepper_step(&r.s, NULL); if (!rc) ++k; }
+    hs_real q[HS_MB_MAX_NQ];
+    for (int i = 0; i < r.s.nq; ++i) q[i] = r.s.q[i];
+    const int rc2 = hs_stepper_step(&r.s, NULL);
+    int same = 1;
+    for (int i = 0; i < r.s.nq; ++i) same &= q[i] == r.s.q[i];
+    snprintf(what, sizeof what, "equal-length slider crank, h = 1 ms: step %d (t = 0.25, theta = pi/2) refused as singular, state unchanged, again on retry", k + 1);
+    fails += mb_check(rc == HS_E_SINGULAR && k == 249 && rc2 == HS_E_SINGULAR && same, what);
+    return fails;
 }
 
 /* ---- seed 002 figures ---- */
@@ -412,6 +444,7 @@ int mb_test_mech(const char *dir, const char *sim, const char *gen)
     fails += packed_same();
     fails += reactions();
     fails += slider_crank();
+    fails += slider_crank_singular();
     fails += rigid_body();
     fails += dsp();
     return fails;

@@ -128,7 +128,11 @@ static int method_of(const char *v, hs_stepper_def *d)
 {
     if (!strcmp(v, "default")) return 0;
     for (int i = 0; i < HS_METHOD_COUNT; ++i)
-        if (!strcmp(v, hs_method_name((hs_method)i))) { d->method = (hs_method)i; return 0; }
+        if (!strcmp(v, hs_method_name((hs_method)i))) {
+            d->method = (hs_method)i;
+            if (d->method == HS_METHOD_SPOOK) d->stab = HS_STAB_NONE; /* its own stabilization */
+            return 0;
+        }
     return -1;
 }
 
@@ -153,7 +157,14 @@ static void *hs_make(int n, double h, const char *v)
 #ifdef HS_STEPPER_SIZING_INTS
     /* the stepper reads dims and the packed block convention itself */
     x->sm = &x->m;
-    if (hs_stepper_workspace(&d, x->sm, &nr, &ni)) { hs_drop(x); return NULL; }
+    {
+        /* the sparse analysis' size query needs more scratch than the stack default */
+        const size_t nt = (size_t)1 << 21;
+        int *tmp = malloc(sizeof(int) * nt);
+        const int wrc = tmp ? hs_stepper_workspace_tmp(&d, x->sm, tmp, nt, &nr, &ni) : HS_E_SIZE;
+        free(tmp);
+        if (wrc) { hs_drop(x); return NULL; }
+    }
 #else
     /* the landed stepper knows dense, fixed-size models only: hand it the dense view */
     x->bb = malloc(sizeof(int) * HS_CHAIN_BLOCK_INTS(HS_CHAIN_N_MAX));

@@ -104,7 +104,10 @@ static int start(run *x, const hs_model_type *T, const opts *o, const hs_stepper
     }
     if (rc) { fprintf(stderr, "model: %s\n", hs_status_str(rc)); return rc; }
     size_t nr = 0, ni = 0;
-    rc = hs_stepper_workspace(d, &x->m, &nr, &ni);
+    /* sizing scratch for the sparse analysis of the larger models (the stack version's 2048
+     * ints cover the block list and dense systems only) */
+    static int sizing[1 << 22];
+    rc = hs_stepper_workspace_tmp(d, &x->m, sizing, sizeof sizing / sizeof sizing[0], &nr, &ni);
     if (rc) { fprintf(stderr, "workspace: %s\n", hs_status_str(rc)); return rc; }
     x->R = malloc(nr * sizeof *x->R);
     x->I = malloc(ni * sizeof *x->I);

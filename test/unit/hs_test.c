@@ -87,6 +87,9 @@ static const entry tests[] = {
     {"pendulum", test_pendulum},
     {"reject", test_reject},
     {"hash", test_hash},
+    {"sparse", test_sparse},
+    {"sparse_step", test_sparse_step},
+    {"redundant", test_redundant},
     {"models", test_models},
     {"issue8", test_issue8},
 };

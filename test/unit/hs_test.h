@@ -43,6 +43,9 @@ void test_circular_track(void);
 void test_pendulum(void);
 void test_reject(void);
 void test_hash(void);
+void test_sparse(void);
+void test_sparse_step(void);
+void test_redundant(void);
 void test_models(void);
 void test_issue8(void);
 

@@ -140,6 +140,10 @@ static void def_rejects(void)
             hs_stepper_def d = d0;
             d.method = (hs_method)me;
             d.form = (hs_form)fo;
+            if (d.method == HS_METHOD_SPOOK) { /* velocity level, its own stabilization */
+                if (d.form != HS_FORM_INDEX2) continue;
+                d.stab = HS_STAB_NONE;
+            }
             if (hs_stepper_def_validate(&d, &t.m) != HS_OK) {
                 CHECK(hs_stepper_workspace(&d, &t.m, &nr, &ni) == hs_stepper_def_validate(&d, &t.m));
                 continue; /* e.g. jk with index-1: refused, and so is its sizing */

@@ -1,0 +1,483 @@
+/* hs_sparse.c - static-order sparse L D U / L D L^T: analysis once, fixed-pattern numerics. */
+#include "hs_sparse.h"
+
+#ifdef HS_SPARSE_TALLY
+long hs_sparse_tally;
+#endif
+
+/* Layout of the analysis array `sym`: a header, then the arrays in this order
+ *   perm (n)        new position -> original unknown
+ *   Ap (n + 1)      upper part of the permuted K by column
+ *   Ui (nnz_a)      its rows (new positions), ascending
+ *   Uax (nnz_a)     index in Ax of each upper entry K(Ui[p], k)
+ *   Lax (nnz_a)     index in Ax of its mirror K(k, Ui[p]) (absent when symmetric)
+ *   Dax (n)         index in Ax of each diagonal entry
+ *   Lp (n + 1), Li (nnz_l)   L by column, rows ascending (U^T has the same pattern)
+ *   Rp (n + 1), Ri (nnz_l)   L by row, columns ascending (the row reach in topological order)
+ *   Rpos (nnz_l)    position in Li of each row entry
+ * and of one numeric factor `num`: Lx (nnz_l), Ux (nnz_l, absent when symmetric: U = L^T),
+ * Dinv (n), x (n), y (n, absent when symmetric) - x and y are work vectors. */
+#define H_MAGIC 0 /* header slots */
+#define H_N 1
+#define H_NNZ 2
+#define H_SYM 3
+#define H_NNZA 4
+#define H_NNZL 5
+#define H_NB 6
+#define H_LEN 7
+#define SP_MAGIC 0x53504c55 /* "SPLU" */
+
+typedef struct sp_view {
+    int n, nnz, sym, nnz_a, nnz_l;
+    const int *perm, *Ap, *Ui, *Uax, *Lax, *Dax, *Lp, *Li, *Rp, *Ri, *Rpos;
+} sp_view;
+
+/* Offsets in `sym` of the arrays, in the order of the layout above. */
+#define O_PERM 0
+#define O_AP 1
+#define O_UI 2
+#define O_UAX 3
+#define O_LAX 4
+#define O_DAX 5
+#define O_LP 6
+#define O_LI 7
+#define O_RP 8
+#define O_RI 9
+#define O_RPOS 10
+#define O_COUNT 11
+
+static void offsets(int n, int sym, int nnz_a, int nnz_l, int *o)
+{
+    o[O_PERM] = H_LEN;
+    o[O_AP] = o[O_PERM] + n;
+    o[O_UI] = o[O_AP] + n + 1;
+    o[O_UAX] = o[O_UI] + nnz_a;
+    o[O_LAX] = sym ? o[O_UAX] : o[O_UAX] + nnz_a;
+    o[O_DAX] = o[O_LAX] + nnz_a;
+    o[O_LP] = o[O_DAX] + n;
+    o[O_LI] = o[O_LP] + n + 1;
+    o[O_RP] = o[O_LI] + nnz_l;
+    o[O_RI] = o[O_RP] + n + 1;
+    o[O_RPOS] = o[O_RI] + nnz_l;
+}
+
+static size_t sym_ints(int n, int sym, int nnz_a, int nnz_l)
+{
+    /* header, perm, Ap, Ui, Uax, Lax, Dax, Lp, Li, Rp, Ri, Rpos */
+    return (size_t)H_LEN + 2 * (size_t)n + 3 * (size_t)(n + 1) + (size_t)(sym ? 2 : 3) * (size_t)nnz_a
+           + 3 * (size_t)nnz_l;
+}
+
+static size_t num_reals(int n, int sym, int nnz_l)
+{
+    return (size_t)(sym ? 1 : 2) * (size_t)nnz_l + (size_t)(sym ? 2 : 3) * (size_t)n;
+}
+
+static void view_of(const int *s, sp_view *v)
+{
+    v->n = s[H_N]; v->nnz = s[H_NNZ]; v->sym = s[H_SYM]; v->nnz_a = s[H_NNZA]; v->nnz_l = s[H_NNZL];
+    int o[O_COUNT];
+    offsets(v->n, v->sym, v->nnz_a, v->nnz_l, o);
+    v->perm = s + o[O_PERM]; v->Ap = s + o[O_AP]; v->Ui = s + o[O_UI]; v->Uax = s + o[O_UAX];
+    v->Lax = s + o[O_LAX]; v->Dax = s + o[O_DAX]; v->Lp = s + o[O_LP]; v->Li = s + o[O_LI];
+    v->Rp = s + o[O_RP]; v->Ri = s + o[O_RI]; v->Rpos = s + o[O_RPOS];
+}
+
+/* ---------------------------------------------------------------- analysis helpers */
+
+/* Bitset rows are ints (the arena's type) read and written as unsigned words. */
+static int bit_get(const int *row, int j)
+{
+    const unsigned u = (unsigned)j;
+    return (int)(((unsigned)row[u >> 5u] >> (u & 31u)) & 1u);
+}
+
+static void bit_set(int *row, int j)
+{
+    const unsigned u = (unsigned)j;
+    row[u >> 5u] = (int)((unsigned)row[u >> 5u] | (1u << (u & 31u)));
+}
+
+static void bit_clear(int *row, int j)
+{
+    const unsigned u = (unsigned)j;
+    row[u >> 5u] = (int)((unsigned)row[u >> 5u] & ~(1u << (u & 31u)));
+}
+
+/* Weighted degree: the scalar unknowns block v is coupled to in the elimination graph. */
+static int blk_degree(const int *row, const int *bw, int nb)
+{
+    int d = 0;
+    for (int j = 0; j < nb; ++j)
+        if (bit_get(row, j)) d += bw[j];
+    return d;
+}
+
+/* Position of row i in column j of a CSC pattern with ascending rows; -1 if absent. */
+static int csc_find(const int *Ap, const int *Ai, int i, int j)
+{
+    int lo = Ap[j], hi = Ap[j + 1] - 1;
+    while (lo <= hi) {
+        const int mid = lo + (hi - lo) / 2;
+        if (Ai[mid] == i) return mid;
+        if (Ai[mid] < i) lo = mid + 1; else hi = mid - 1;
+    }
+    return -1;
+}
+
+size_t hs_sparse_tmp_ints(int n, int nnz)
+{
+    if (n < 1 || nnz < 0) return 0;
+    return (size_t)n * (size_t)((n + 31) / 32) + 18 * (size_t)n + 3 * (size_t)nnz + 16;
+}
+
+/* ---------------------------------------------------------------- analysis */
+
+int hs_sparse_analyze(int n, const int *Ap, const int *Ai, const int *kind, int symmetric,
+                      int *tmp, size_t ntmp, int *sym, size_t nsym, size_t *nsym_need,
+                      size_t *nnum_need)
+{
+    if (!Ap || !Ai || !kind || !tmp || !nsym_need || !nnum_need) return HS_E_NULL;
+    if (n < 1) return HS_E_SIZE;
+    const int nnz = Ap[n];
+    if (Ap[0] != 0 || nnz < n || ntmp < hs_sparse_tmp_ints(n, nnz)) return HS_E_SIZE;
+    /* the pattern as the contract states it: rows ascending and in range, diagonal present */
+    for (int j = 0; j < n; ++j) {
+        if (Ap[j + 1] < Ap[j] || csc_find(Ap, Ai, j, j) < 0) return HS_E_SIZE;
+        for (int p = Ap[j]; p < Ap[j + 1]; ++p)
+            if (Ai[p] < 0 || Ai[p] >= n || (p > Ap[j] && Ai[p] <= Ai[p - 1])) return HS_E_SIZE;
+    }
+    const int sy = symmetric ? 1 : 0;
+
+    /* scratch layout (hs_sparse_tmp_ints) */
+    const int Wn = (n + 31) / 32;
+    int *blk = tmp;              /* (n) block of each unknown */
+    int *bw = blk + n;           /* (n) size of each block */
+    int *bk = bw + n;            /* (n) kind of each block */
+    int *bfirst = bk + n;        /* (n) first unknown of each block */
+    int *deg = bfirst + n;       /* (n) weighted degree */
+    int *done = deg + n;         /* (n) eliminated */
+    int *order = done + n;       /* (n) block elimination order */
+    int *start = order + n;      /* (n) first new position of each block */
+    int *row = start + n;        /* (n >= W) neighbours of the block being eliminated */
+    int *iperm = row + n;        /* (n) original unknown -> new position */
+    int *perm = iperm + n;       /* (n) new position -> original unknown */
+    int *parent = perm + n;      /* (n) elimination tree */
+    int *cnt = parent + n;       /* (n) entries per column of L */
+    int *mark = cnt + n;         /* (n) marks */
+    int *nxt = mark + n;         /* (n) fill pointers */
+    int *UAp = nxt + n;          /* (n + 1) upper part of the permuted K by column */
+    int *UUi = UAp + n + 1;      /* (nnz) rows */
+    int *UUx = UUi + nnz;        /* (nnz) index in Ax */
+    int *adj = UUx + nnz;        /* (nb W) block graph bitset; nb <= n */
+
+    /* 1. blocks: runs of consecutive unknowns of one kind with identical columns (the
+     * diagonal is present, so identical columns mean identical closed neighbourhoods) */
+    int nb = 0;
+    for (int j = 0; j < n; ++j) {
+        int same = j > 0 && kind[j] == kind[j - 1] && Ap[j + 1] - Ap[j] == Ap[j] - Ap[j - 1];
+        for (int p = 0; same && p < Ap[j + 1] - Ap[j]; ++p) same = Ai[Ap[j] + p] == Ai[Ap[j - 1] + p];
+        if (!same) { bfirst[nb] = j; bw[nb] = 0; bk[nb] = kind[j] ? 1 : 0; ++nb; }
+        blk[j] = nb - 1;
+        bw[nb - 1]++;
+    }
+    const int W = (nb + 31) / 32;
+    (void)Wn;
+
+    /* 2. block graph and minimum degree; a multiplier block waits until no position block is
+     * left among its neighbours. Ties go to the lowest block: the order is reproducible. */
+    for (int i = 0; i < nb * W; ++i) adj[i] = 0;
+    for (int j = 0; j < n; ++j)
+        for (int p = Ap[j]; p < Ap[j + 1]; ++p)
+            if (blk[Ai[p]] != blk[j]) {
+                bit_set(adj + blk[j] * W, blk[Ai[p]]);
+                bit_set(adj + blk[Ai[p]] * W, blk[j]);
+            }
+    for (int v = 0; v < nb; ++v) { deg[v] = blk_degree(adj + v * W, bw, nb); done[v] = 0; }
+    for (int s = 0; s < nb; ++s) {
+        int best = -1;
+        for (int v = 0; v < nb; ++v) {
+            if (done[v]) continue;
+            if (bk[v]) {
+                int touches_q = 0;
+                for (int j = 0; j < nb && !touches_q; ++j) touches_q = !bk[j] && bit_get(adj + v * W, j);
+                if (touches_q) continue;
+            }
+            if (best < 0 || deg[v] < deg[best]) best = v;
+        }
+        order[s] = best;
+        done[best] = 1;
+        for (int w = 0; w < W; ++w) row[w] = adj[best * W + w];
+        for (int a = 0; a < nb; ++a) {
+            if (!bit_get(row, a)) continue;
+            int *ra = adj + a * W;
+            for (int w = 0; w < W; ++w) ra[w] = (int)((unsigned)ra[w] | (unsigned)row[w]);
+            bit_clear(ra, a);
+            bit_clear(ra, best);
+            deg[a] = blk_degree(ra, bw, nb);
+        }
+    }
+
+    /* 3. permutation: blocks in elimination order, unknowns in their original order */
+    {
+        int k = 0;
+        for (int s = 0; s < nb; ++s) {
+            const int v = order[s];
+            start[v] = k;
+            for (int t = 0; t < bw[v]; ++t) { perm[k] = bfirst[v] + t; iperm[bfirst[v] + t] = k; ++k; }
+        }
+    }
+
+    /* 4. upper part of the permuted K, rows ascending per column, with the index in Ax */
+    for (int k = 0; k <= n; ++k) UAp[k] = 0;
+    for (int j = 0; j < n; ++j)
+        for (int p = Ap[j]; p < Ap[j + 1]; ++p)
+            if (iperm[Ai[p]] < iperm[j]) UAp[iperm[j] + 1]++;
+    for (int k = 0; k < n; ++k) { UAp[k + 1] += UAp[k]; nxt[k] = UAp[k]; }
+    const int nnz_a = UAp[n];
+    for (int j = 0; j < n; ++j)
+        for (int p = Ap[j]; p < Ap[j + 1]; ++p)
+            if (iperm[Ai[p]] < iperm[j]) {
+                const int q = nxt[iperm[j]]++;
+                UUi[q] = iperm[Ai[p]];
+                UUx[q] = p;
+            }
+    for (int k = 0; k < n; ++k)
+        for (int p = UAp[k] + 1; p < UAp[k + 1]; ++p) {
+            const int r = UUi[p], x = UUx[p];
+            int q = p - 1;
+            while (q >= UAp[k] && UUi[q] > r) { UUi[q + 1] = UUi[q]; UUx[q + 1] = UUx[q]; --q; }
+            UUi[q + 1] = r;
+            UUx[q + 1] = x;
+        }
+
+    /* 5. elimination tree and column counts of L (QDLDL's etree) */
+    for (int i = 0; i < n; ++i) { parent[i] = -1; cnt[i] = 0; mark[i] = -1; }
+    for (int k = 0; k < n; ++k) {
+        mark[k] = k;
+        for (int p = UAp[k]; p < UAp[k + 1]; ++p) {
+            int i = UUi[p];
+            while (mark[i] != k) {
+                if (parent[i] == -1) parent[i] = k;
+                cnt[i]++;
+                mark[i] = k;
+                i = parent[i];
+            }
+        }
+    }
+    long nl = 0;
+    for (int i = 0; i < n; ++i) nl += cnt[i];
+    if (nl > 0x3fffffffL) return HS_E_SIZE;
+    const int nnz_l = (int)nl;
+
+    /* 6. sizes; a query stops here */
+    *nsym_need = sym_ints(n, sy, nnz_a, nnz_l);
+    *nnum_need = num_reals(n, sy, nnz_l);
+    if (!sym) return HS_OK;
+    if (nsym < *nsym_need) return HS_E_SIZE;
+    sym[H_MAGIC] = SP_MAGIC; sym[H_N] = n; sym[H_NNZ] = nnz; sym[H_SYM] = sy;
+    sym[H_NNZA] = nnz_a; sym[H_NNZL] = nnz_l; sym[H_NB] = nb;
+    int o[O_COUNT];
+    offsets(n, sy, nnz_a, nnz_l, o);
+    int *sperm = sym + o[O_PERM], *sAp = sym + o[O_AP], *sUi = sym + o[O_UI], *sUax = sym + o[O_UAX];
+    int *sLax = sym + o[O_LAX], *sDax = sym + o[O_DAX], *sLp = sym + o[O_LP], *sLi = sym + o[O_LI];
+    int *sRp = sym + o[O_RP], *sRi = sym + o[O_RI], *sRpos = sym + o[O_RPOS];
+    for (int k = 0; k < n; ++k) {
+        sperm[k] = perm[k];
+        sDax[k] = csc_find(Ap, Ai, perm[k], perm[k]);
+    }
+    for (int k = 0; k <= n; ++k) sAp[k] = UAp[k];
+    for (int k = 0; k < n; ++k)
+        for (int p = UAp[k]; p < UAp[k + 1]; ++p) {
+            sUi[p] = UUi[p];
+            sUax[p] = UUx[p];
+            /* mirror K(k, i) of K(i, k): present because the pattern is structurally symmetric */
+            if (!sy) {
+                const int m = csc_find(Ap, Ai, perm[k], perm[UUi[p]]);
+                if (m < 0) return HS_E_SIZE;
+                sLax[p] = m;
+            }
+        }
+
+    /* 7. L by column (rows appended in increasing k, so ascending), then by row */
+    sLp[0] = 0;
+    for (int i = 0; i < n; ++i) { sLp[i + 1] = sLp[i] + cnt[i]; nxt[i] = sLp[i]; mark[i] = -1; }
+    for (int k = 0; k < n; ++k) {
+        mark[k] = k;
+        for (int p = UAp[k]; p < UAp[k + 1]; ++p) {
+            int i = UUi[p];
+            while (mark[i] != k) {
+                mark[i] = k;
+                sLi[nxt[i]++] = k;
+                i = parent[i];
+            }
+        }
+    }
+    for (int i = 0; i <= n; ++i) sRp[i] = 0;
+    for (int q = 0; q < nnz_l; ++q) sRp[sLi[q] + 1]++;
+    for (int i = 0; i < n; ++i) { sRp[i + 1] += sRp[i]; nxt[i] = sRp[i]; }
+    for (int i = 0; i < n; ++i)
+        for (int q = sLp[i]; q < sLp[i + 1]; ++q) {
+            const int r = sLi[q];
+            sRi[nxt[r]] = i;
+            sRpos[nxt[r]++] = q;
+        }
+    return HS_OK;
+}
+
+/* ---------------------------------------------------------------- per step */
+
+int hs_sparse_factor(const int *sym, const hs_real *Ax, hs_real *num)
+{
+    sp_view v;
+    view_of(sym, &v);
+    const int n = v.n, sy = v.sym;
+    const int *Ap = v.Ap, *Ui = v.Ui, *Uax = v.Uax, *Lax = v.Lax, *Dax = v.Dax;
+    const int *Lp = v.Lp, *Li = v.Li, *Rp = v.Rp, *Ri = v.Ri, *Rpos = v.Rpos;
+    hs_real *Lx = num, *Ux = sy ? num : num + v.nnz_l;
+    hs_real *Dinv = Ux + v.nnz_l, *x = Dinv + n, *y = x + n; /* y: unsymmetric only */
+
+    /* scale of the relative pivot threshold. Finiteness needs no pass of its own: every value
+     * of row/column k reaches pivot k through d -= l x_i (0 * NaN is NaN, Inf - Inf is NaN),
+     * so a NaN or Inf anywhere makes some pivot non-finite, which the pivot check reports. */
+    hs_real amax = HS_R(0.0);
+    for (int i = 0; i < v.nnz; ++i) {
+        const hs_real a = hs_abs(Ax[i]);
+        amax = a > amax ? a : amax;
+    }
+    int ok = amax > HS_R(0.0);
+    const hs_real tiny = (hs_real)n * HS_EPS * amax;
+    /* the work vectors: num may come fresh from the caller (the loops below leave them zero) */
+    for (int i = 0; i < n; ++i) x[i] = HS_R(0.0);
+    if (!sy)
+        for (int i = 0; i < n; ++i) y[i] = HS_R(0.0);
+
+    /* up-looking: row k of L and column k of U from two sparse triangular solves whose
+     * patterns (the reach of row k in the elimination tree) the analysis fixed */
+    for (int k = 0; k < n; ++k) {
+        for (int p = Ap[k]; p < Ap[k + 1]; ++p) x[Ui[p]] = Ax[Uax[p]];
+        if (!sy)
+            for (int p = Ap[k]; p < Ap[k + 1]; ++p) y[Ui[p]] = Ax[Lax[p]];
+        hs_real d = Ax[Dax[k]];
+        if (sy) {
+            for (int p = Rp[k]; p < Rp[k + 1]; ++p) {
+                const int i = Ri[p], e = Rpos[p];
+                const hs_real xi = x[i]; /* (D L^T)_{ik}: every j < i has been applied */
+                x[i] = HS_R(0.0);
+                for (int q = Lp[i]; q < e; ++q) x[Li[q]] -= Lx[q] * xi;
+#ifdef HS_SPARSE_TALLY
+                hs_sparse_tally += e - Lp[i];
+#endif
+                const hs_real l = xi * Dinv[i];
+                Lx[e] = l;
+                d -= l * xi;
+            }
+        } else {
+            for (int p = Rp[k]; p < Rp[k + 1]; ++p) {
+                const int i = Ri[p], e = Rpos[p];
+                const hs_real xi = x[i], yi = y[i]; /* (D U)_{ik}, (L D)_{ki} */
+                x[i] = HS_R(0.0);
+                y[i] = HS_R(0.0);
+                for (int q = Lp[i]; q < e; ++q) {
+                    const int r = Li[q];
+                    x[r] -= Lx[q] * xi;
+                    y[r] -= Ux[q] * yi;
+                }
+#ifdef HS_SPARSE_TALLY
+                hs_sparse_tally += e - Lp[i];
+#endif
+                const hs_real l = yi * Dinv[i];
+                Lx[e] = l;
+                Ux[e] = xi * Dinv[i];
+                d -= l * xi;
+            }
+        }
+        const int good = (hs_abs(d) > tiny) & hs_isfinite(d);
+        ok &= good;
+        /* a failed pivot becomes 1 so the remaining work stays finite and fixed */
+        Dinv[k] = HS_R(1.0) / (good ? d : HS_R(1.0));
+    }
+    return ok ? HS_OK : HS_E_SINGULAR;
+}
+
+/* x (n, new order) := K^-1 x with the factors. */
+static void solve_perm(const sp_view *v, const hs_real *num, hs_real *x)
+{
+    const int n = v->n;
+    const int *Lp = v->Lp, *Li = v->Li;
+    const hs_real *Lx = num, *Ux = v->sym ? num : num + v->nnz_l, *Dinv = Ux + v->nnz_l;
+    for (int i = 0; i < n; ++i) {
+        const hs_real xi = x[i];
+        for (int q = Lp[i]; q < Lp[i + 1]; ++q) x[Li[q]] -= Lx[q] * xi;
+    }
+    for (int i = 0; i < n; ++i) x[i] *= Dinv[i];
+    for (int i = n - 1; i >= 0; --i) {
+        hs_real s = x[i];
+        for (int q = Lp[i]; q < Lp[i + 1]; ++q) s -= Ux[q] * x[Li[q]];
+        x[i] = s;
+    }
+}
+
+void hs_sparse_solve(const int *sym, const hs_real *num, hs_real *b, hs_real *work)
+{
+    sp_view v;
+    view_of(sym, &v);
+    for (int k = 0; k < v.n; ++k) work[k] = b[v.perm[k]];
+    solve_perm(&v, num, work);
+    for (int k = 0; k < v.n; ++k) b[v.perm[k]] = work[k];
+}
+
+void hs_sparse_matvec(const int *sym, const hs_real *Ax, const hs_real *x, hs_real *y)
+{
+    sp_view v;
+    view_of(sym, &v);
+    const int *perm = v.perm;
+    for (int k = 0; k < v.n; ++k) y[perm[k]] = Ax[v.Dax[k]] * x[perm[k]];
+    for (int k = 0; k < v.n; ++k)
+        for (int p = v.Ap[k]; p < v.Ap[k + 1]; ++p) {
+            const int i = perm[v.Ui[p]], j = perm[k];
+            y[i] += Ax[v.Uax[p]] * x[j];
+            y[j] += Ax[v.Lax[p]] * x[i];
+        }
+}
+
+void hs_sparse_solve_refined(const int *sym, const hs_real *Ax, const hs_real *num, hs_real *b,
+                             hs_real *work, hs_real *r)
+{
+    const int n = sym[H_N];
+    for (int i = 0; i < n; ++i) r[i] = b[i];
+    hs_sparse_solve(sym, num, b, work);       /* x0 */
+    hs_sparse_matvec(sym, Ax, b, work);       /* K x0 */
+    for (int i = 0; i < n; ++i) r[i] -= work[i];
+    hs_sparse_solve(sym, num, r, work);       /* correction */
+    for (int i = 0; i < n; ++i) b[i] += r[i];
+}
+
+void hs_sparse_ops(const int *sym, long *factor_flops, long *solve_flops)
+{
+    sp_view v;
+    view_of(sym, &v);
+    /* as the loops of hs_sparse_factor run: per row entry 2 (4 unsymmetric) flops per inner
+     * iteration, 3 (4) for l, u and d; one division per pivot */
+    long f = v.n;
+    for (int k = 0; k < v.n; ++k)
+        for (int p = v.Rp[k]; p < v.Rp[k + 1]; ++p) {
+            const long len = (long)(v.Rpos[p] - v.Lp[v.Ri[p]]);
+            f += v.sym ? 2 * len + 3 : 4 * len + 4;
+        }
+    if (factor_flops) *factor_flops = f;
+    if (solve_flops) *solve_flops = 4L * v.nnz_l + v.n;
+}
+
+void hs_sparse_info(const int *sym, int *nnz_l, int *nblocks, int *nnz_a)
+{
+    if (nnz_l) *nnz_l = sym[H_NNZL];
+    if (nblocks) *nblocks = sym[H_NB];
+    if (nnz_a) *nnz_a = sym[H_NNZA];
+}
+
+const int *hs_sparse_perm(const int *sym) { return sym + H_LEN; }
+
+const hs_ls_backend hs_sparse_backend = {
+    "ldlt", hs_sparse_tmp_ints, hs_sparse_analyze, hs_sparse_factor, hs_sparse_solve, hs_sparse_ops,
+};

@@ -1,0 +1,395 @@
+/* test_sparse.c - the static-order sparse L D U / L D L^T (rt/hs_sparse) against the dense LU
+ * with partial pivoting on random block-structured KKT and quasi-definite systems and on the
+ * shipped models' step matrices; operation count fixed (counted); constraints ordered after
+ * their positions; redundant constraints with and without regularization; bad values. */
+#include "hs_dense.h"
+#include "hs_models.h"
+#include "hs_sparse.h"
+#include "hs_test.h"
+#include "tutil.h"
+
+#define SP_MAXN 96
+#define SP_MAXB 64
+#define SP_SYM 50000
+#define SP_NUM 20000
+
+static struct {
+    int bbuf[4096];
+    int bufq[SP_MAXB + 1], bufc[SP_MAXB + 1], qq[2 * SP_MAXB * SP_MAXB], cq[2 * SP_MAXB * SP_MAXB];
+    hs_real A[SP_MAXN * SP_MAXN], G[SP_MAXN * SP_MAXN], Gr[SP_MAXN * SP_MAXN];
+    hs_real fq[SP_MAXN * SP_MAXN], fu[SP_MAXN * SP_MAXN];
+    hs_real K[SP_MAXN * SP_MAXN], LU[SP_MAXN * SP_MAXN];
+    hs_real b[SP_MAXN], xd[SP_MAXN], xs[SP_MAXN], r[SP_MAXN], work[SP_MAXN], work2[SP_MAXN];
+    int piv[SP_MAXN];
+    unsigned char S[SP_MAXN * SP_MAXN];
+    int Ap[SP_MAXN + 1], Ai[SP_MAXN * SP_MAXN], kind[SP_MAXN];
+    hs_real Ax[SP_MAXN * SP_MAXN];
+    int sym[SP_SYM], tmp[SP_SYM];
+    hs_real num[SP_NUM];
+} W;
+
+static uint64_t rng_state;
+/* uniform in [-1, 1) from a 64-bit LCG (Knuth's MMIX constants): reproducible everywhere */
+static double rnd(void)
+{
+    rng_state = rng_state * 6364136223846793005ull + 1442695040888963407ull;
+    return (double)(rng_state >> 11) * (2.0 / 9007199254740992.0) - 1.0;
+}
+
+static int rnd_int(int k) { return (int)((rnd() + 1.0) * 0.5 * k) % k; }
+
+/* sqrt by Newton from a power-of-two start (the M4F has no double sqrt instruction) */
+static double t_sqrt(double v)
+{
+    if (!(v > 0.0)) return 0.0;
+    double r = 1.0;
+    while (r * r < v) r *= 2.0;
+    while (r * r > 4.0 * v) r *= 0.5;
+    for (int i = 0; i < 8; ++i) r = 0.5 * (r + v / r);
+    return r;
+}
+
+static double rel_diff(const hs_real *a, const hs_real *b, int n)
+{
+    double num = 0.0, den = 0.0;
+    for (int i = 0; i < n; ++i) {
+        const double d = (double)a[i] - (double)b[i];
+        num += d * d;
+        den += (double)b[i] * (double)b[i];
+    }
+    return den > 0.0 ? t_sqrt(num / den) : t_sqrt(num);
+}
+
+/* Packed block list -> dense D (ld columns) at row/col offsets, optionally transposed. */
+static void unpack(const int *list, int nl, const int *rb, const int *cbnd, const hs_real *vals,
+                   hs_real coef, hs_real *D, int ld, int roff, int coff, int transpose)
+{
+    int e = 0;
+    for (int k = 0; k < nl; ++k) {
+        const int I = list[2 * k], J = list[2 * k + 1];
+        for (int r = rb[I]; r < rb[I + 1]; ++r)
+            for (int c = cbnd[J]; c < cbnd[J + 1]; ++c) {
+                const hs_real v = coef * vals[e++];
+                if (transpose) D[(coff + c) * ld + roff + r] = v;
+                else D[(roff + r) * ld + coff + c] = v;
+            }
+    }
+}
+
+/* The scalar pattern the linear-system layer hands the backend: A's blocks and their mirrors,
+ * G at both places, C's diagonal blocks when reg, every diagonal; CSC with rows ascending. */
+static void pattern_from_blocks(const hs_blocks *bl, int nq, int nc, int reg)
+{
+    const int n = nq + nc;
+    for (int i = 0; i < n * n; ++i) W.S[i] = 0;
+    for (int k = 0; k < bl->nqq; ++k) {
+        const int I = bl->qq[2 * k], J = bl->qq[2 * k + 1];
+        for (int r = bl->qb[I]; r < bl->qb[I + 1]; ++r)
+            for (int c = bl->qb[J]; c < bl->qb[J + 1]; ++c) { W.S[r * n + c] = 1; W.S[c * n + r] = 1; }
+    }
+    for (int k = 0; k < bl->ncq && nc > 0; ++k) {
+        const int I = bl->cq[2 * k], J = bl->cq[2 * k + 1];
+        for (int r = bl->cb[I]; r < bl->cb[I + 1]; ++r)
+            for (int c = bl->qb[J]; c < bl->qb[J + 1]; ++c) { W.S[(nq + r) * n + c] = 1; W.S[c * n + nq + r] = 1; }
+    }
+    if (reg)
+        for (int k = 0; k < bl->ncb; ++k)
+            for (int r = bl->cb[k]; r < bl->cb[k + 1]; ++r)
+                for (int c = bl->cb[k]; c < bl->cb[k + 1]; ++c) W.S[(nq + r) * n + nq + c] = 1;
+    for (int i = 0; i < n; ++i) W.S[i * n + i] = 1;
+    W.Ap[0] = 0;
+    for (int j = 0; j < n; ++j) {
+        int p = W.Ap[j];
+        for (int i = 0; i < n; ++i)
+            if (W.S[i * n + j]) W.Ai[p++] = i;
+        W.Ap[j + 1] = p;
+        W.kind[j] = j < nq ? 0 : 1;
+    }
+}
+
+/* Query, then analysis into W.sym; HS_OK or the failing code. */
+static int analyze(int n, int symmetric)
+{
+    size_t ns = 0, nn = 0;
+    const size_t nt = sizeof W.tmp / sizeof W.tmp[0];
+    int rc = hs_sparse_analyze(n, W.Ap, W.Ai, W.kind, symmetric, W.tmp, nt, NULL, 0, &ns, &nn);
+    if (rc) return rc;
+    if (ns > sizeof W.sym / sizeof W.sym[0] || nn > sizeof W.num / sizeof W.num[0]) return HS_E_SIZE;
+    return hs_sparse_analyze(n, W.Ap, W.Ai, W.kind, symmetric, W.tmp, nt, W.sym, ns, &ns, &nn);
+}
+
+#ifdef HS_SPARSE_TALLY
+/* inner multiply-add iterations one factorization runs, from the analysis' operation count */
+static long inner_from_ops(int n, int symmetric)
+{
+    long f, s;
+    int nl;
+    hs_sparse_ops(W.sym, &f, &s);
+    hs_sparse_info(W.sym, &nl, NULL, NULL);
+    return symmetric ? (f - n - 3L * nl) / 2 : (f - n - 4L * nl) / 4;
+}
+#endif
+
+/* Values of the dense W.K into Ax, factor sparse and dense, solve one right-hand side; the
+ * relative difference of the two solutions (1e300 when a factorization fails). Also checks
+ * that the sparse product K x reproduces W.K column by column. */
+static double compare_once(int n, int refine)
+{
+    for (int j = 0; j < n; ++j)
+        for (int p = W.Ap[j]; p < W.Ap[j + 1]; ++p) W.Ax[p] = W.K[W.Ai[p] * n + j];
+    int same = 1;
+    for (int j = 0; j < n; ++j) {
+        for (int i = 0; i < n; ++i) W.r[i] = HS_R(0.0);
+        W.r[j] = HS_R(1.0);
+        hs_sparse_matvec(W.sym, W.Ax, W.r, W.work);
+        for (int i = 0; i < n; ++i) same &= W.work[i] == W.K[i * n + j];
+    }
+    CHECK(same);
+    for (int i = 0; i < n; ++i) { W.b[i] = (hs_real)rnd(); W.xd[i] = W.b[i]; W.xs[i] = W.b[i]; }
+    if (hs_sparse_factor(W.sym, W.Ax, W.num) != HS_OK) return 1e300;
+    if (refine) hs_sparse_solve_refined(W.sym, W.Ax, W.num, W.xs, W.work, W.work2);
+    else hs_sparse_solve(W.sym, W.num, W.xs, W.work);
+    for (int i = 0; i < n * n; ++i) W.LU[i] = W.K[i];
+    if (hs_lu_factor(W.LU, W.piv, n) != HS_OK) return 1e300;
+    hs_lu_solve(W.LU, W.piv, n, W.xd);
+    return rel_diff(W.xs, W.xd, n);
+}
+
+/* Random block pattern: nqb position blocks (1-3 coordinates), ncb <= nqb constraint blocks
+ * (1-2 equations); constraint block c touches position block c (where random_values puts a
+ * dominant entry per equation, so G has full row rank) and maybe one other; a few off-diagonal
+ * A blocks, mirrored when sym. */
+static void random_blocks(hs_blocks *bl, int nqb, int ncb, int ncoupling, int sym, int *nq, int *nc)
+{
+    W.bufq[0] = 0;
+    for (int i = 0; i < nqb; ++i) W.bufq[i + 1] = W.bufq[i] + 1 + rnd_int(3);
+    W.bufc[0] = 0;
+    for (int i = 0; i < ncb; ++i) {
+        const int w = 1 + rnd_int(2), wq = W.bufq[i + 1] - W.bufq[i];
+        W.bufc[i + 1] = W.bufc[i] + (w < wq ? w : wq);
+    }
+    int nqq = 0, ncq = 0;
+    for (int i = 0; i < nqb; ++i) { W.qq[2 * nqq] = i; W.qq[2 * nqq + 1] = i; ++nqq; }
+    for (int k = 0; k < ncoupling; ++k) {
+        const int i = rnd_int(nqb), j = rnd_int(nqb);
+        int dup = 0;
+        for (int p = 0; p < nqq; ++p)
+            dup |= (W.qq[2 * p] == i && W.qq[2 * p + 1] == j) || (W.qq[2 * p] == j && W.qq[2 * p + 1] == i);
+        if (dup || i == j) continue;
+        W.qq[2 * nqq] = i; W.qq[2 * nqq + 1] = j; ++nqq;
+        if (sym) { W.qq[2 * nqq] = j; W.qq[2 * nqq + 1] = i; ++nqq; }
+    }
+    for (int c = 0; c < ncb; ++c) {
+        const int j = rnd_int(nqb);
+        W.cq[2 * ncq] = c; W.cq[2 * ncq + 1] = c; ++ncq;
+        if (j != c) { W.cq[2 * ncq] = c; W.cq[2 * ncq + 1] = j; ++ncq; }
+    }
+    bl->nqb = nqb; bl->ncb = ncb; bl->nqq = nqq; bl->ncq = ncq;
+    bl->qb = W.bufq; bl->cb = W.bufc; bl->qq = W.qq; bl->cq = W.cq;
+    *nq = W.bufq[nqb];
+    *nc = W.bufc[ncb];
+}
+
+/* Dense W.K = [[A, -G^T], [Gr, C]] (unsymmetric: A SPD-dominant plus a nonsymmetric part, Gr a
+ * perturbed G) or [[A, G^T], [G, -C]] (sym: A symmetric), on the pattern of bl. */
+static void random_values(const hs_blocks *bl, int nq, int nc, int sym, double creg, double gr_pert)
+{
+    const int n = nq + nc;
+    for (int i = 0; i < n * n; ++i) W.K[i] = HS_R(0.0);
+    for (int k = 0; k < bl->nqq; ++k) {
+        const int I = bl->qq[2 * k], J = bl->qq[2 * k + 1];
+        for (int r = bl->qb[I]; r < bl->qb[I + 1]; ++r)
+            for (int c = bl->qb[J]; c < bl->qb[J + 1]; ++c) {
+                if (sym && (I > J || (I == J && r > c))) continue; /* mirrored below */
+                const hs_real v = (hs_real)((r == c ? 4.0 + rnd() : 0.0) + 0.3 * rnd());
+                W.K[r * n + c] = v;
+                if (sym) W.K[c * n + r] = v;
+            }
+    }
+    for (int k = 0; k < bl->ncq; ++k) {
+        const int I = bl->cq[2 * k], J = bl->cq[2 * k + 1];
+        for (int r = bl->cb[I]; r < bl->cb[I + 1]; ++r)
+            for (int c = bl->qb[J]; c < bl->qb[J + 1]; ++c) {
+                const int dom = I == J && r - bl->cb[I] == c - bl->qb[J];
+                const hs_real g = (hs_real)((dom ? 3.0 : 0.0) + rnd());
+                W.K[c * n + nq + r] = sym ? g : -g;
+                W.K[(nq + r) * n + c] = sym ? g : (hs_real)((double)g + gr_pert * rnd());
+            }
+    }
+    for (int i = 0; i < nc; ++i) {
+        const hs_real cr = (hs_real)(creg * (1.0 + 0.5 * rnd()));
+        W.K[(nq + i) * n + nq + i] = sym ? -cr : cr;
+    }
+}
+
+static void random_suite(int sym, double creg, double gr_pert, double tol)
+{
+    for (int trial = 0; trial < (hs_test_quick ? 8 : 40); ++trial) {
+        hs_blocks bl;
+        int nq, nc;
+        const int nqb = 2 + rnd_int(hs_test_quick ? 10 : 30), ncb = 1 + rnd_int(nqb);
+        random_blocks(&bl, nqb, ncb, rnd_int(nqb), sym, &nq, &nc);
+        const int n = nq + nc;
+        if (n > SP_MAXN) continue;
+        pattern_from_blocks(&bl, nq, nc, creg > 0.0);
+        const int rc = analyze(n, sym);
+        CHECK(rc == HS_OK);
+        if (rc) return;
+        /* every constraint comes after the positions it touches */
+        int where[SP_MAXN];
+        const int *perm = hs_sparse_perm(W.sym);
+        for (int k = 0; k < n; ++k) where[perm[k]] = k;
+        int qfirst = 1;
+        for (int j = 0; j < nq; ++j)
+            for (int p = W.Ap[j]; p < W.Ap[j + 1]; ++p)
+                if (W.Ai[p] >= nq) qfirst &= where[j] < where[W.Ai[p]];
+        CHECK(qfirst);
+        for (int rep = 0; rep < 3; ++rep) {
+            random_values(&bl, nq, nc, sym, creg, gr_pert);
+#ifdef HS_SPARSE_TALLY
+            const long t0 = hs_sparse_tally;
+#endif
+            CHECK_RANGE(compare_once(n, 0), 0.0, tol);
+#ifdef HS_SPARSE_TALLY
+            CHECK(hs_sparse_tally - t0 == inner_from_ops(n, sym));
+#endif
+        }
+    }
+}
+
+/* The step matrix of eq. 6b of a shipped model at its initial state: A = M - h fu - h^2 fq
+ * (analytic Jacobian when there is one), -G^T at q0, G2 = G at a perturbed q (positions-first
+ * index-2 uses G(q*) in the rows); the model's own block pattern; nlinks sets the parameter
+ * "n" of the parameter-sized models. */
+static void model_suite(const hs_model_type *T, double nlinks, double tol)
+{
+    hs_model m;
+    union { hs_real r[32]; double align; } P;
+    CHECK(hs_model_init(&m, T, &P) == HS_OK);
+    if (nlinks > 0.0) CHECK(hs_model_set_param(&m, "n", (hs_real)nlinks) == HS_OK);
+    const int nq = m.d.nq, nc = m.d.nc, n = nq + nc;
+    if (n > SP_MAXN || m.d.nz > SP_MAXN || m.d.nin > SP_MAXN) { CHECK(0); return; }
+    hs_blocks bl;
+    CHECK((T->blocks ? T->blocks(&m, &bl, W.bbuf, (int)(sizeof W.bbuf / sizeof W.bbuf[0]))
+                     : hs_blocks_dense(&m.d, &bl, W.bbuf, 8)) == HS_OK);
+    pattern_from_blocks(&bl, nq, nc, 0);
+    CHECK(analyze(n, 0) == HS_OK);
+    const hs_real h = HS_R(1e-3);
+    static hs_real q[SP_MAXN], u[SP_MAXN], z[SP_MAXN], in[SP_MAXN], qs[SP_MAXN];
+    for (int i = 0; i < SP_MAXN; ++i) in[i] = HS_R(0.0);
+    CHECK(T->initial(&m, HS_R(0.0), q, u, z) == HS_OK);
+    CHECK(T->mass(&m, HS_R(0.0), q, W.A) == HS_OK);
+    const int nA = hs_blocks_qq_size(&bl);
+    for (int i = 0; i < nA; ++i) { W.fq[i] = HS_R(0.0); W.fu[i] = HS_R(0.0); }
+    if (T->force_jac) CHECK(T->force_jac(&m, HS_R(0.0), q, u, z, in, W.fq, W.fu) == HS_OK);
+    for (int i = 0; i < nA; ++i) W.A[i] = W.A[i] - h * W.fu[i] - h * h * W.fq[i];
+    if (nc > 0) {
+        CHECK(T->constraint(&m, HS_R(0.0), q, NULL, W.G, NULL) == HS_OK);
+        for (int i = 0; i < nq; ++i) qs[i] = q[i] + h * u[i] + HS_R(0.01) * (hs_real)rnd();
+        CHECK(T->constraint(&m, h, qs, NULL, W.Gr, NULL) == HS_OK);
+    }
+    for (int i = 0; i < n * n; ++i) W.K[i] = HS_R(0.0);
+    unpack(bl.qq, bl.nqq, bl.qb, bl.qb, W.A, HS_R(1.0), W.K, n, 0, 0, 0);
+    if (nc > 0) {
+        unpack(bl.cq, bl.ncq, bl.cb, bl.qb, W.G, HS_R(-1.0), W.K, n, nq, 0, 1);
+        unpack(bl.cq, bl.ncq, bl.cb, bl.qb, W.Gr, HS_R(1.0), W.K, n, nq, 0, 0);
+    }
+    CHECK_RANGE(compare_once(n, 0), 0.0, tol);
+}
+
+void test_sparse(void)
+{
+    const double tol = sizeof(hs_real) == 8 ? 1e-12 : 1e-4;
+    rng_state = 12345u;
+    /* nonsymmetric A and G2 != G1 (index-2 positions first), no regularization */
+    random_suite(0, 0.0, 0.05, tol);
+    /* nonsymmetric with a regularized multiplier block */
+    random_suite(0, 1e-3, 0.05, tol);
+    /* symmetric quasi-definite (SPOOK): L D L^T */
+    random_suite(1, 1e-2, 0.0, tol);
+
+    /* redundant constraints: constraint 2 doubles constraint 1. Singular without
+     * regularization; with C > 0 (symmetric quasi-definite) it factors and K x = b holds */
+    {
+        hs_blocks bl;
+        int nq, nc;
+        random_blocks(&bl, 6, 3, 0, 1, &nq, &nc);
+        W.bufc[1] = 1; W.bufc[2] = 2; W.bufc[3] = 3;
+        nc = 3;
+        int ncq = 0;
+        for (int c = 0; c < 3; ++c) {
+            W.cq[2 * ncq] = c; W.cq[2 * ncq + 1] = c == 0 ? 0 : 2; ++ncq;
+            W.cq[2 * ncq] = c; W.cq[2 * ncq + 1] = c == 0 ? 1 : 3; ++ncq;
+        }
+        bl.ncq = ncq;
+        const int n = nq + nc;
+        pattern_from_blocks(&bl, nq, nc, 1);
+        CHECK(analyze(n, 1) == HS_OK);
+        random_values(&bl, nq, nc, 1, 0.0, 0.0);
+        for (int j = 0; j < nq; ++j) { /* row and column of constraint 2 := those of 1 */
+            W.K[(nq + 2) * n + j] = W.K[(nq + 1) * n + j];
+            W.K[j * n + nq + 2] = W.K[j * n + nq + 1];
+        }
+        for (int j = 0; j < n; ++j)
+            for (int p = W.Ap[j]; p < W.Ap[j + 1]; ++p) W.Ax[p] = W.K[W.Ai[p] * n + j];
+        CHECK(hs_sparse_factor(W.sym, W.Ax, W.num) == HS_E_SINGULAR);
+        /* above the singular threshold n eps max|K| of the real type */
+        const hs_real c = sizeof(hs_real) == 8 ? HS_R(1e-6) : HS_R(1e-2);
+        for (int i = 0; i < nc; ++i) W.K[(nq + i) * n + nq + i] = -c;
+        for (int j = 0; j < n; ++j)
+            for (int p = W.Ap[j]; p < W.Ap[j + 1]; ++p) W.Ax[p] = W.K[W.Ai[p] * n + j];
+        CHECK(hs_sparse_factor(W.sym, W.Ax, W.num) == HS_OK);
+        for (int i = 0; i < n; ++i) { W.b[i] = (hs_real)rnd(); W.xs[i] = W.b[i]; }
+        hs_sparse_solve_refined(W.sym, W.Ax, W.num, W.xs, W.work, W.work2);
+        hs_sparse_matvec(W.sym, W.Ax, W.xs, W.r);
+        CHECK_RANGE(rel_diff(W.r, W.b, n), 0.0, sizeof(hs_real) == 8 ? 1e-10 : 1e-3);
+    }
+
+    /* a NaN value is refused; the work vectors stay clean for the next factorization */
+    {
+        hs_blocks bl;
+        int nq, nc;
+        random_blocks(&bl, 5, 3, 2, 0, &nq, &nc);
+        const int n = nq + nc;
+        pattern_from_blocks(&bl, nq, nc, 0);
+        CHECK(analyze(n, 0) == HS_OK);
+        random_values(&bl, nq, nc, 0, 0.0, 0.05);
+        for (int j = 0; j < n; ++j)
+            for (int p = W.Ap[j]; p < W.Ap[j + 1]; ++p) W.Ax[p] = W.K[W.Ai[p] * n + j];
+        W.Ax[0] = W.Ax[0] * (hs_real)__builtin_nan("");
+        CHECK(hs_sparse_factor(W.sym, W.Ax, W.num) == HS_E_SINGULAR);
+        CHECK_RANGE(compare_once(n, 0), 0.0, tol);
+    }
+
+    /* arenas: the query's sizes are exact; a short one is refused; a bad pattern too */
+    {
+        hs_blocks bl;
+        int nq, nc;
+        random_blocks(&bl, 8, 5, 3, 0, &nq, &nc);
+        const int n = nq + nc;
+        pattern_from_blocks(&bl, nq, nc, 0);
+        size_t ns = 0, nn = 0;
+        const size_t nt = hs_sparse_tmp_ints(n, W.Ap[n]);
+        CHECK(hs_sparse_analyze(n, W.Ap, W.Ai, W.kind, 0, W.tmp, nt, NULL, 0, &ns, &nn) == HS_OK);
+        CHECK(hs_sparse_analyze(n, W.Ap, W.Ai, W.kind, 0, W.tmp, nt - 1, NULL, 0, &ns, &nn) == HS_E_SIZE);
+        CHECK(hs_sparse_analyze(n, W.Ap, W.Ai, W.kind, 0, W.tmp, nt, W.sym, ns - 1, &ns, &nn) == HS_E_SIZE);
+        CHECK(hs_sparse_analyze(n, W.Ap, W.Ai, W.kind, 0, W.tmp, nt, W.sym, ns, &ns, &nn) == HS_OK);
+        const int a1 = W.Ai[1];
+        W.Ai[1] = W.Ai[0]; /* rows not ascending */
+        CHECK(hs_sparse_analyze(n, W.Ap, W.Ai, W.kind, 0, W.tmp, nt, W.sym, ns, &ns, &nn) == HS_E_SIZE);
+        W.Ai[1] = a1;
+    }
+
+    /* the shipped models' step matrices (the parameter-sized ones at sizes the dense
+     * reference holds: 3, 6, 9 rods of the chain, 1, 2, 3 links of the ladder) */
+    for (int mi = 0; hs_model_registry[mi]; ++mi) {
+        const hs_model_type *T = hs_model_registry[mi];
+        hs_real nl;
+        hs_model probe;
+        union { hs_real r[32]; double align; } P;
+        hs_model_init(&probe, T, &P);
+        if (hs_model_get_param(&probe, "n", &nl) != HS_OK) model_suite(T, 0.0, tol);
+        else
+            for (int k = 1; k <= 3; ++k) model_suite(T, T->name[0] == 'l' ? (double)k : (double)(3 * k), tol);
+    }
+}
