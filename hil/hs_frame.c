@@ -34,12 +34,17 @@ void hs_put_u16(uint8_t *p, uint16_t x)
 
 void hs_put_u32(uint8_t *p, uint32_t x)
 {
-    for (int i = 0; i < 4; ++i) p[i] = (uint8_t)((x >> (8 * i)) & 0xFFu);
+    for (unsigned i = 0u; i < 4u; ++i) {
+        p[i] = (uint8_t)(x >> (8u * i)); /* the cast keeps the low byte */
+    }
 }
 
 void hs_put_u64(uint8_t *p, uint64_t x)
 {
-    for (int i = 0; i < 8; ++i) p[i] = (uint8_t)((x >> (8 * i)) & 0xFFu);
+    for (unsigned i = 0u; i < 8u; ++i) {
+        const unsigned sh = 8u * i;
+        p[i] = (uint8_t)(x >> sh); /* the cast keeps the low byte */
+    }
 }
 
 /* Both supported targets store double and uint64_t with the same byte order, so copying the
@@ -47,7 +52,8 @@ void hs_put_u64(uint8_t *p, uint64_t x)
 void hs_put_f64(uint8_t *p, double x)
 {
     uint64_t b;
-    memcpy(&b, &x, sizeof b);
+    /* MISRA Ref 21.15.1 [IEEE-754 bits of a double via memcpy] */
+    (void)memcpy(&b, &x, sizeof b);
     hs_put_u64(p, b);
 }
 
@@ -56,14 +62,18 @@ uint16_t hs_get_u16(const uint8_t *p) { return (uint16_t)(p[0] | (p[1] << 8)); }
 uint32_t hs_get_u32(const uint8_t *p)
 {
     uint32_t x = 0;
-    for (int i = 3; i >= 0; --i) x = (x << 8) | p[i];
+    for (int i = 3; i >= 0; --i) {
+        x = (x << 8) | p[i];
+    }
     return x;
 }
 
 uint64_t hs_get_u64(const uint8_t *p)
 {
     uint64_t x = 0;
-    for (int i = 7; i >= 0; --i) x = (x << 8) | p[i];
+    for (int i = 7; i >= 0; --i) {
+        x = (x << 8) | p[i];
+    }
     return x;
 }
 
@@ -71,7 +81,8 @@ double hs_get_f64(const uint8_t *p)
 {
     uint64_t b = hs_get_u64(p);
     double x;
-    memcpy(&x, &b, sizeof x);
+    /* MISRA Ref 21.15.1 [IEEE-754 bits of a double via memcpy] */
+    (void)memcpy(&x, &b, sizeof x);
     return x;
 }
 
@@ -80,7 +91,7 @@ size_t hs_frame_encode(uint8_t *buf, size_t cap, const hs_frame_hdr *h, const do
     if (h->count > HS_FRAME_MAX_VALUES) return 0;
     size_t n = HS_FRAME_BYTES(h->count);
     if (cap < n) return 0;
-    hs_put_u32(buf + 0, HS_FRAME_MAGIC);
+    hs_put_u32(buf, HS_FRAME_MAGIC);
     buf[4] = h->version;
     buf[5] = h->kind;
     hs_put_u16(buf + 6, h->count);

@@ -5,8 +5,10 @@
 
 int hs_ring_init(hs_ring *r, void *storage, uint32_t cap, uint32_t esize)
 {
-    memset(r, 0, sizeof *r);
-    if (!storage || cap < 2 || (cap & (cap - 1u)) != 0 || esize == 0) return -1;
+    (void)memset(r, 0, sizeof *r);
+    if (!storage || cap < 2u || (cap & (cap - 1u)) != 0u || esize == 0u) {
+        return -1;
+    }
     r->buf = (unsigned char *)storage;
     r->cap = cap;
     r->esize = esize;
@@ -21,7 +23,7 @@ int hs_ring_push(hs_ring *r, const void *rec)
         __atomic_store_n(&r->drops, r->drops + 1u, __ATOMIC_RELAXED);
         return -1;
     }
-    memcpy(r->buf + (size_t)(h & (r->cap - 1u)) * r->esize, rec, r->esize);
+    (void)memcpy(r->buf + (size_t)(h & (r->cap - 1u)) * r->esize, rec, r->esize);
     /* Release: the record's bytes are visible before the consumer sees the new head. */
     __atomic_store_n(&r->head, h + 1u, __ATOMIC_RELEASE);
     __atomic_store_n(&r->pushed, r->pushed + 1u, __ATOMIC_RELAXED);
@@ -32,8 +34,10 @@ int hs_ring_pop(hs_ring *r, void *rec)
 {
     uint32_t t = r->tail; /* only we write tail */
     uint32_t h = __atomic_load_n(&r->head, __ATOMIC_ACQUIRE);
-    if (h == t) return -1;
-    memcpy(rec, r->buf + (size_t)(t & (r->cap - 1u)) * r->esize, r->esize);
+    if (h == t) {
+        return -1;
+    }
+    (void)memcpy(rec, r->buf + (size_t)(t & (r->cap - 1u)) * r->esize, r->esize);
     /* Release: we are done reading the slot before the producer may reuse it. */
     __atomic_store_n(&r->tail, t + 1u, __ATOMIC_RELEASE);
     return 0;

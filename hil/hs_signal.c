@@ -6,19 +6,25 @@
 /* Appends s to the reason buffer without stdio, so the board build links no printf. */
 static void why_add(char *why, size_t cap, const char *s)
 {
-    if (!why || cap == 0) return;
+    if ((why == NULL) || (cap == 0u)) {
+        return;
+    }
     size_t k = strlen(why);
-    while (*s && k + 1 < cap) why[k++] = *s++;
+    while (*s && k + 1 < cap) {
+        why[k++] = *s++;
+    }
     why[k] = '\0';
 }
 
 static int why_fail(char *why, size_t cap, const hs_signal_map *map, const hs_signal *s,
                     const char *msg)
 {
-    if (why && cap) why[0] = '\0';
+    if ((why != NULL) && (cap != 0u)) {
+        why[0] = '\0';
+    }
     why_add(why, cap, "signal map ");
     why_add(why, cap, map && map->app ? map->app : "?");
-    if (s) {
+    if (s != NULL) {
         why_add(why, cap, ", signal ");
         why_add(why, cap, s->name ? s->name : "(unnamed)");
     }
@@ -33,39 +39,62 @@ static int finite_d(double x) { return (x - x) == (x - x); }
 int hs_signal_map_count(const hs_signal_map *map, hs_sig_dir dir)
 {
     int c = 0;
-    for (int i = 0; i < map->n; ++i) c += map->sig[i].dir == dir;
+    for (int i = 0; i < map->n; ++i) {
+        c += map->sig[i].dir == dir;
+    }
     return c;
 }
 
 int hs_signal_map_check(const hs_signal_map *map, int nin, int nout, char *why, size_t cap)
 {
-    if (why && cap) why[0] = '\0';
-    if (!map || (map->n > 0 && !map->sig) || map->n < 0)
+    if ((why != NULL) && (cap != 0u)) {
+        why[0] = '\0';
+    }
+    if (!map || (map->n > 0 && !map->sig) || map->n < 0) {
         return why_fail(why, cap, map, NULL, "missing table");
+    }
     for (int i = 0; i < map->n; ++i) {
         const hs_signal *s = &map->sig[i];
-        if (!s->name || !s->name[0]) return why_fail(why, cap, map, s, "empty name");
-        if (!s->unit) return why_fail(why, cap, map, s, "unit is NULL (use \"1\" for none)");
-        for (int j = 0; j < i; ++j)
-            if (strcmp(map->sig[j].name, s->name) == 0)
+        if (!s->name || !s->name[0]) {
+            return why_fail(why, cap, map, s, "empty name");
+        }
+        if (!s->unit) {
+            return why_fail(why, cap, map, s, "unit is NULL (use \"1\" for none)");
+        }
+        for (int j = 0; j < i; ++j) {
+            if (strcmp(map->sig[j].name, s->name) == 0) {
                 return why_fail(why, cap, map, s, "duplicate name");
-        if (s->dir != HS_SIG_IN && s->dir != HS_SIG_OUT)
+            }
+        }
+        if (s->dir != HS_SIG_IN && s->dir != HS_SIG_OUT) {
             return why_fail(why, cap, map, s, "direction is neither in nor out");
-        if (!finite_d(s->scale) || s->scale == 0.0)
+        }
+        if (!finite_d(s->scale) || s->scale == 0.0) {
             return why_fail(why, cap, map, s, "scale must be finite and non-zero");
-        if (!finite_d(s->offset)) return why_fail(why, cap, map, s, "offset not finite");
-        if (!finite_d(s->min) || !finite_d(s->max) || !(s->min <= s->max))
+        }
+        if (!finite_d(s->offset)) {
+            return why_fail(why, cap, map, s, "offset not finite");
+        }
+        if (!finite_d(s->min) || !finite_d(s->max) || !(s->min <= s->max)) {
             return why_fail(why, cap, map, s, "range needs finite min <= max");
-        if (!finite_d(s->fallback) || s->fallback < s->min || s->fallback > s->max)
+        }
+        if (!finite_d(s->fallback) || s->fallback < s->min || s->fallback > s->max) {
             return why_fail(why, cap, map, s, "fallback outside [min, max]");
-        if (s->dir == HS_SIG_IN && s->stale_limit < 1)
+        }
+        if (s->dir == HS_SIG_IN && s->stale_limit < 1) {
             return why_fail(why, cap, map, s, "input stale_limit must be >= 1 frame");
+        }
     }
     int ci = hs_signal_map_count(map, HS_SIG_IN), co = hs_signal_map_count(map, HS_SIG_OUT);
-    if (ci != nin) return why_fail(why, cap, map, NULL, "input count differs from the model's");
-    if (co != nout) return why_fail(why, cap, map, NULL, "output count differs from the model's");
-    if (ci > (int)HS_FRAME_MAX_VALUES || co > (int)HS_FRAME_MAX_VALUES)
+    if (ci != nin) {
+        return why_fail(why, cap, map, NULL, "input count differs from the model's");
+    }
+    if (co != nout) {
+        return why_fail(why, cap, map, NULL, "output count differs from the model's");
+    }
+    if (ci > (int)HS_FRAME_MAX_VALUES || co > (int)HS_FRAME_MAX_VALUES) {
         return why_fail(why, cap, map, NULL, "more signals than one frame carries");
+    }
     return 0;
 }
 
@@ -73,14 +102,18 @@ static unsigned pick(const hs_signal_map *map, hs_sig_dir dir, const hs_signal *
 {
     unsigned k = 0;
     for (int i = 0; i < map->n && k < HS_FRAME_MAX_VALUES; ++i)
-        if (map->sig[i].dir == dir) out[k++] = &map->sig[i];
+        if (map->sig[i].dir == dir) {
+            out[k++] = &map->sig[i];
+        }
     return k;
 }
 
 int hs_rx_init(hs_rx *rx, const hs_signal_map *map, unsigned kind)
 {
-    memset(rx, 0, sizeof *rx);
-    if (hs_signal_map_count(map, HS_SIG_IN) > (int)HS_FRAME_MAX_VALUES) return -1;
+    (void)memset(rx, 0, sizeof *rx);
+    if (hs_signal_map_count(map, HS_SIG_IN) > (int)HS_FRAME_MAX_VALUES) {
+        return -1;
+    }
     rx->n = pick(map, HS_SIG_IN, rx->sig);
     rx->kind = kind;
     for (unsigned i = 0; i < rx->n; ++i) {
@@ -95,10 +128,11 @@ int hs_rx_init(hs_rx *rx, const hs_signal_map *map, unsigned kind)
 static int candidate_confirms(hs_rx *rx, const hs_frame_hdr *h)
 {
     const uint32_t step = h->seq - rx->cand_seq;
-    if (rx->cand_n > 0u && h->session == rx->cand_session && step >= 1u && step <= HS_RX_SEQ_AHEAD)
+    if (rx->cand_n > 0u && h->session == rx->cand_session && step >= 1u && step <= HS_RX_SEQ_AHEAD) {
         rx->cand_n++;
-    else
+    } else {
         rx->cand_n = 1u;
+    }
     rx->cand_session = h->session;
     rx->cand_seq = h->seq;
     if (rx->cand_n >= HS_RX_CONFIRM && rx->quiet >= HS_RX_QUIET_TICKS) {
@@ -110,8 +144,11 @@ static int candidate_confirms(hs_rx *rx, const hs_frame_hdr *h)
 
 static int session_is_old(const hs_rx *rx, uint32_t session)
 {
-    for (int i = 0; i < rx->n_old; ++i)
-        if (rx->old_session[i] == session) return 1;
+    for (int i = 0; i < rx->n_old; ++i) {
+        if (rx->old_session[i] == session) {
+            return 1;
+        }
+    }
     return 0;
 }
 
@@ -121,24 +158,36 @@ static int seq_policy(hs_rx *rx, const hs_frame_hdr *h)
     if (h->session == rx->session) {
         const uint32_t ahead = h->seq - rx->last_seq; /* serial arithmetic modulo 2^32 */
         const uint32_t behind = rx->last_seq - h->seq;
-        if (ahead == 0u) return HS_RX_SEQ_REPEATED;
+        if (ahead == 0u) {
+            return HS_RX_SEQ_REPEATED;
+        }
         if (ahead <= HS_RX_SEQ_AHEAD) {
             rx->st.seq_gaps += ahead - 1u;
             rx->cand_n = 0u; /* the live stream goes on: no takeover */
             return HS_RX_OK;
         }
-        if (behind <= HS_RX_SEQ_BEHIND) return HS_RX_SEQ_STALE;
-        if (candidate_confirms(rx, h)) {
+        if (behind <= HS_RX_SEQ_BEHIND) {
+            return HS_RX_SEQ_STALE;
+        }
+        if (candidate_confirms(rx, h) != 0) {
             rx->st.seq_resyncs++;
             return HS_RX_OK;
         }
         return ahead < UINT32_C(0x80000000) ? HS_RX_SEQ_JUMP : HS_RX_SEQ_STALE;
     }
-    if (session_is_old(rx, h->session)) return HS_RX_SESSION_OLD;
-    if (!candidate_confirms(rx, h)) return HS_RX_SESSION_NEW;
-    for (int i = HS_RX_OLD_SESSIONS - 1; i > 0; --i) rx->old_session[i] = rx->old_session[i - 1];
+    if (session_is_old(rx, h->session) != 0) {
+        return HS_RX_SESSION_OLD;
+    }
+    if (candidate_confirms(rx, h) == 0) {
+        return HS_RX_SESSION_NEW;
+    }
+    for (int i = HS_RX_OLD_SESSIONS - 1; i > 0; --i) {
+        rx->old_session[i] = rx->old_session[i - 1];
+    }
     rx->old_session[0] = rx->session;
-    if (rx->n_old < HS_RX_OLD_SESSIONS) rx->n_old++;
+    if (rx->n_old < HS_RX_OLD_SESSIONS) {
+        rx->n_old++;
+    }
     rx->st.peer_restarts++;
     return HS_RX_OK;
 }
@@ -150,9 +199,11 @@ int hs_rx_offer(hs_rx *rx, const uint8_t *buf, size_t len, int from_peer)
     int r;
     rx->st.datagrams++;
     /* The source check comes first: nothing from a stranger is even parsed. */
-    r = from_peer ? hs_frame_parse(buf, len, rx->kind, rx->n, &h, v) : HS_RX_FOREIGN;
+    r = (from_peer != 0) ? hs_frame_parse(buf, len, rx->kind, rx->n, &h, v) : HS_RX_FOREIGN;
     /* The first valid frame opens the link; later ones pass the sequence/session rules. */
-    if (r == HS_RX_OK && rx->have_peer) r = seq_policy(rx, &h);
+    if ((r == HS_RX_OK) && (rx->have_peer != 0)) {
+        r = seq_policy(rx, &h);
+    }
     if (r != HS_RX_OK) {
         rx->st.rejected[r]++;
         return r;
@@ -165,11 +216,20 @@ int hs_rx_offer(hs_rx *rx, const uint8_t *buf, size_t len, int from_peer)
     for (unsigned i = 0; i < rx->n; ++i) {
         const hs_signal *s = rx->sig[i];
         double e = v[i] * s->scale + s->offset; /* may overflow to Inf: clamped below */
-        if (e < s->min) { e = s->min; rx->st.clamped++; }
-        else if (e > s->max) { e = s->max; rx->st.clamped++; }
+        if (e < s->min) {
+            e = s->min;
+            rx->st.clamped++;
+        } else if (e > s->max) {
+            e = s->max;
+            rx->st.clamped++;
+        } else {
+            /* in range: used as received */
+        }
         rx->pending_v[i] = e;
     }
-    if (rx->pending) rx->st.superseded++;
+    if (rx->pending != 0) {
+        rx->st.superseded++;
+    }
     rx->pending = 1;
     rx->pending_hdr = h;
     return HS_RX_OK;
@@ -178,7 +238,7 @@ int hs_rx_offer(hs_rx *rx, const uint8_t *buf, size_t len, int from_peer)
 int hs_rx_tick(hs_rx *rx, hs_real *in)
 {
     int fresh = rx->pending;
-    if (fresh) {
+    if (fresh != 0) {
         for (unsigned i = 0; i < rx->n; ++i) {
             rx->value[i] = (hs_real)rx->pending_v[i];
             rx->age[i] = 0;
@@ -192,9 +252,14 @@ int hs_rx_tick(hs_rx *rx, hs_real *in)
         rx->peer_send_ns = rx->pending_hdr.send_ns;
         rx->quiet = 0u;
     } else {
-        if (rx->quiet < UINT32_MAX) rx->quiet++;
-        for (unsigned i = 0; i < rx->n; ++i)
-            if (rx->age[i] != UINT32_MAX) rx->age[i]++;
+        if (rx->quiet < UINT32_MAX) {
+            rx->quiet++;
+        }
+        for (unsigned i = 0; i < rx->n; ++i) {
+            if (rx->age[i] != UINT32_MAX) {
+                rx->age[i]++;
+            }
+        }
     }
     rx->stale = 0;
     for (unsigned i = 0; i < rx->n; ++i) {
@@ -202,29 +267,39 @@ int hs_rx_tick(hs_rx *rx, hs_real *in)
             rx->value[i] = (hs_real)rx->sig[i]->fallback;
             rx->stale = 1;
         }
-        if (in) in[i] = rx->value[i];
+        if (in != NULL) {
+            in[i] = rx->value[i];
+        }
     }
-    if (rx->stale) rx->st.stale_frames++;
+    if (rx->stale != 0) {
+        rx->st.stale_frames++;
+    }
     return fresh;
 }
 
 void hs_rx_finish(hs_rx *rx)
 {
-    if (rx->pending) rx->st.unapplied++;
+    if (rx->pending != 0) {
+        rx->st.unapplied++;
+    }
     rx->pending = 0;
 }
 
 uint64_t hs_rx_rejected_total(const hs_rx *rx)
 {
     uint64_t t = 0;
-    for (int r = 1; r < HS_RX_REASONS; ++r) t += rx->st.rejected[r];
+    for (int r = 1; r < HS_RX_REASONS; ++r) {
+        t += rx->st.rejected[r];
+    }
     return t;
 }
 
 int hs_tx_init(hs_tx *tx, const hs_signal_map *map, unsigned kind, uint32_t session)
 {
-    memset(tx, 0, sizeof *tx);
-    if (hs_signal_map_count(map, HS_SIG_OUT) > (int)HS_FRAME_MAX_VALUES) return -1;
+    (void)memset(tx, 0, sizeof *tx);
+    if (hs_signal_map_count(map, HS_SIG_OUT) > (int)HS_FRAME_MAX_VALUES) {
+        return -1;
+    }
     tx->n = pick(map, HS_SIG_OUT, tx->sig);
     tx->kind = kind;
     tx->session = session;
@@ -238,7 +313,7 @@ size_t hs_tx_build(hs_tx *tx, uint8_t *buf, size_t cap, const hs_real *y, uint64
     hs_frame_hdr h;
     for (unsigned i = 0; i < tx->n; ++i) {
         const hs_signal *s = tx->sig[i];
-        double e = y ? (double)y[i] : s->fallback;
+        double e = (y != NULL) ? (double)y[i] : s->fallback;
         v[i] = (e - s->offset) / s->scale;
     }
     h.version = HS_FRAME_VERSION;
@@ -250,7 +325,7 @@ size_t hs_tx_build(hs_tx *tx, uint8_t *buf, size_t cap, const hs_real *y, uint64
     h.ack_seq = ack_seq;
     h.flags = flags;
     size_t n = hs_frame_encode(buf, cap, &h, v);
-    if (n) {
+    if (n != 0u) {
         tx->seq = h.seq;
         tx->frames++;
     }

@@ -27,7 +27,7 @@ const char *hs_status_str(int status)
     case HS_E_NOT_INIT: return "stepper not initialized";
     case HS_E_UNKNOWN_PARAM: return "unknown parameter name";
     case HS_E_DEF_LINSYS: return "unknown linear-system backend, or sparse asked without a sparse backend";
-    case HS_E_DEF_SPOOK: return "spook needs --form index2, --stab none, epsilon >= 0 and tau/h > 0";
+    case HS_E_DEF_SPOOK: return "spook needs --form index2, --stab none, epsilon >= 0 and tau/h > 0; reg_eps must be >= 0";
     case HS_E_DEF_RHO: return "galpha needs rho_inf in [0, 1] and a form other than ggl";
     case HS_E_DEF_WATCHDOG: return "watchdog bounds must be finite and >= 0 (0 = off); an energy bound needs a model with energy()";
     case HS_E_IMPLAUSIBLE: return "step refused by the plausibility watchdog (|u| or energy growth beyond the def's bounds)";
@@ -85,6 +85,7 @@ hs_stepper_def hs_stepper_default_def(void)
     d.spook_tau_h = HS_R(2.0);
     d.spook_eps_c = NULL;
     d.spook_tau_h_c = NULL;
+    d.reg_eps = HS_R(0.0);
     d.linsys = HS_LS_AUTO;
     d.sparse = &hs_sparse_backend; /* used where hs_linsys_choose finds it cheaper */
     d.rho_inf = HS_GALPHA_RHO_DEFAULT;
@@ -139,6 +140,7 @@ int hs_stepper_def_validate(const hs_stepper_def *def, const hs_model *m)
         return HS_E_DEF_FORM;
     if (def->stab != HS_STAB_NONE && def->stab != HS_STAB_BAUMGARTE && def->stab != HS_STAB_PROJECTION)
         return HS_E_DEF_STAB;
+    if (!hs_isfinite(def->reg_eps) || !(def->reg_eps >= HS_R(0.0))) return HS_E_DEF_SPOOK;
     if (def->method == HS_METHOD_SPOOK) {
         /* eq. 29 is a velocity-level system with its own stabilization (tau) */
         if (def->form != HS_FORM_INDEX2) return HS_E_DEF_FORM;
@@ -209,6 +211,7 @@ static int model_rc(int rc) { return rc == HS_OK ? HS_OK : (rc < 0 ? rc : HS_E_M
 typedef struct cfg {
     int index2, ggl, velfirst, two_stage, keep_p, use_jac, analytic, has_blocks, spook;
     int curv, curv_fd, galpha, have_p;
+    int regK, regP; /* the step / projection matrix carries a multiplier block */
     hs_real cu, cq;
 } cfg;
 
@@ -223,6 +226,9 @@ static cfg config_of(const hs_stepper_def *def, const hs_model *m)
     c.spook = meth == HS_METHOD_SPOOK && nc > 0;
     /* the factorization at q_n of eq. 11 is kept across steps by projection and GGL alike */
     c.keep_p = (def->stab == HS_STAB_PROJECTION || c.ggl) && nc > 0;
+    /* reg_eps: velocity-level multipliers only (index-1's are accelerations' and keep C = 0) */
+    c.regK = c.spook || (def->reg_eps > HS_R(0.0) && c.index2 && nc > 0 && meth != HS_METHOD_GALPHA);
+    c.regP = def->reg_eps > HS_R(0.0) && c.keep_p;
     c.analytic = def->jac == HS_JAC_ANALYTIC || (def->jac == HS_JAC_AUTO && m->type->force_jac);
     c.use_jac = method_needs_full_jac(meth) || (meth == HS_METHOD_J3 && c.analytic);
     /* index-1 with a linear-implicit J takes the multipliers from the acceleration-level
@@ -303,9 +309,9 @@ static int ws_measure(const hs_stepper_def *def, const hs_model *m, int *blk, si
     z->kind = hs_linsys_choose(def->linsys, def->sparse, b, nq, nc, c.has_blocks);
     size_t ns, nr, ni, nt, tmax = 0;
     /* SPOOK's step matrix [[M, -G^T], [G, Sigma]] is regularized and symmetric (L D L^T) */
-    z->nCC = c.spook ? (size_t)hs_blocks_cc_size(b) : 0;
+    z->nCC = nc > 0 ? (size_t)((c.regK ? 1 : 0) + (c.regP ? 1 : 0)) * (size_t)hs_blocks_cc_size(b) : 0;
     z->nUP = c.spook ? (size_t)nc : 0;
-    rc = hs_linsys_need(z->kind, def->sparse, b, nq, nc, -1, c.spook, c.spook, tmp, ntmp, &ns, &nr, &ni, &nt);
+    rc = hs_linsys_need(z->kind, def->sparse, b, nq, nc, -1, c.regK, c.spook, tmp, ntmp, &ns, &nr, &ni, &nt);
     if (rc) return rc;
     z->nSK = ns; z->nFK = nr; z->nIK = ni; tmax = nt;
     z->nS1 = z->nF1 = z->nI1 = 0;
@@ -316,7 +322,7 @@ static int ws_measure(const hs_stepper_def *def, const hs_model *m, int *blk, si
     }
     z->nSP = z->nFP = z->nIP = 0;
     if (c.have_p) {
-        rc = hs_linsys_need(z->kind, def->sparse, b, nq, nc, 1, 0, 1, tmp, ntmp, &ns, &nr, &ni, &nt);
+        rc = hs_linsys_need(z->kind, def->sparse, b, nq, nc, 1, c.regP, 1, tmp, ntmp, &ns, &nr, &ni, &nt);
         if (rc) return rc;
         z->nSP = ns; z->nFP = nr; z->nIP = ni; tmax = nt > tmax ? nt : tmax;
     }
@@ -385,7 +391,7 @@ static int projection_factor(hs_stepper *s, hs_real t, const hs_real *q, hs_real
         if (rc) return rc;
     }
     s->stats.factorizations++;
-    return hs_linsys_factor(&s->lsP, F, M, HS_R(0.0), NULL, HS_R(0.0), NULL, G, G, NULL);
+    return hs_linsys_factor(&s->lsP, F, M, HS_R(0.0), NULL, HS_R(0.0), NULL, G, G, s->cregP);
 }
 
 static int st_eval_forces(hs_stepper *s, ctx *c)
@@ -674,7 +680,7 @@ static int st_solve(hs_stepper *s, ctx *c)
     const int implicit_a = c->have_fq && !s->two_stage;
     s->stats.factorizations++;
     int rc = hs_linsys_factor(&s->lsK, &s->fK, s->M, c->a1, implicit_a ? s->fu : NULL, c->a2,
-                              s->fq, s->G, Gr, s->spook ? s->creg : NULL);
+                              s->fq, s->G, Gr, s->lsK.reg ? s->creg : NULL);
     if (rc) return rc;
     hs_linsys_solve(&s->lsK, &s->fK, s->b);
     for (int i = 0; i < nc; ++i) s->lamn[i] = s->index2 ? s->b[nq + i] / h : s->b[nq + i];
@@ -775,6 +781,25 @@ static void spook_params(hs_stepper *s)
                 s->ups[i] = ups;
                 *C++ = i == j ? -(HS_R(4.0) * eps * ups / (h * h)) : HS_R(0.0);
             }
+}
+
+/* reg_eps for the other methods: the step matrix [[A, -G^T], [Gr, -C]] in the unknowns
+ * (du, h lambda) gets C = -eps/h^2 (its constraint row becomes Gr u_{n+1} + g_t + (eps/h) lambda
+ * = 0: g_{n+1} = -eps lambda at velocity level, a compliance), the projection matrix
+ * [[M, G^T], [G, -C]] C = +eps/h^2 (the same weight in the M-norm projection). Both make the
+ * matrices quasi-definite, so redundant constraints factor. */
+static void reg_params(hs_stepper *s, int regK, int regP)
+{
+    const hs_blocks *b = &s->blocks;
+    const hs_real c = s->def.reg_eps / (s->def.h * s->def.h);
+    hs_real *C = s->creg;
+    for (int pass = 0; pass < 2; ++pass) {
+        if (!(pass == 0 ? regK : regP)) continue;
+        if (pass == 1) s->cregP = C;
+        for (int k = 0; k < b->ncb; ++k)
+            for (int i = b->cb[k]; i < b->cb[k + 1]; ++i)
+                for (int j = b->cb[k]; j < b->cb[k + 1]; ++j) *C++ = i == j ? (pass == 0 ? -c : c) : HS_R(0.0);
+    }
 }
 
 /* SPOOK's right-hand side, eq. 29 in the unknowns (u_{n+1} - u_n, h lambda) with +G^T lambda:
@@ -985,11 +1010,12 @@ int hs_stepper_init(hs_stepper *s, const hs_stepper_def *def, const hs_model *m,
 #undef HS__WS_IBIND
     if ((size_t)(w - reals) != need_r || (size_t)(wi - ints) != need_i) return HS_E_SIZE;
     st.blocks = b; /* points into ints[0..nBLK) = st.blk */
-    rc = hs_linsys_init(&st.lsK, z.kind, def->sparse, &st.blocks, st.nq, st.nc, -1, c.spook, c.spook,
+    rc = hs_linsys_init(&st.lsK, z.kind, def->sparse, &st.blocks, st.nq, st.nc, -1, c.regK, c.spook,
                         st.symK, z.nSK, st.tmp, z.nTMP);
     if (rc) return rc;
     hs_linsys_fac_bind(&st.lsK, &st.fK, st.K, st.Kp);
     if (c.spook) spook_params(&st);
+    else if (c.regK || c.regP) reg_params(&st, c.regK, c.regP);
     if (c.two_stage) {
         rc = hs_linsys_init(&st.ls1, z.kind, def->sparse, &st.blocks, st.nq, 0, 1, 0, 0,
                             st.sym1, z.nS1, st.tmp, z.nTMP);
@@ -1000,7 +1026,7 @@ int hs_stepper_init(hs_stepper *s, const hs_stepper_def *def, const hs_model *m,
         st.f1 = st.fK;
     }
     if (c.have_p) {
-        rc = hs_linsys_init(&st.lsP, z.kind, def->sparse, &st.blocks, st.nq, st.nc, 1, 0, 1,
+        rc = hs_linsys_init(&st.lsP, z.kind, def->sparse, &st.blocks, st.nq, st.nc, 1, c.regP, 1,
                             st.symP, z.nSP, st.tmp, z.nTMP);
         if (rc) return rc;
         hs_linsys_fac_bind(&st.lsP, &st.fP, st.P, st.Pp);

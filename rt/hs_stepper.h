@@ -83,6 +83,11 @@ typedef struct hs_stepper_def {
     hs_real spook_tau_h;          /* SPOOK relaxation tau / h (dimensionless), > 0; default 2 */
     const hs_real *spook_eps_c;   /* (nc) per-constraint epsilon, or NULL = spook_eps for all */
     const hs_real *spook_tau_h_c; /* (nc) per-constraint tau / h, or NULL = spook_tau_h for all */
+    hs_real reg_eps;              /* compliance (m/N for a length constraint) of the multiplier
+                                   * block for the other methods, >= 0; 0 = off (default): with
+                                   * eps > 0 the index-2/GGL step matrix gets -eps/h^2 and the
+                                   * projection matrix -eps/h^2 on the multiplier diagonal, so
+                                   * redundant constraints do not make them singular */
     hs_ls_kind linsys;            /* linear-system backend: auto (default), dense, sparse */
     const hs_ls_backend *sparse;  /* the sparse backend auto/sparse may use; NULL = none */
     hs_real rho_inf;  /* galpha: spectral radius at h omega -> infinity, in [0, 1] (dimensionless) */
@@ -149,7 +154,7 @@ int hs_stepper_def_validate(const hs_stepper_def *def, const hs_model *m);
     X(c2, NC, "temporary") \
     X(c3, NC, "temporary") \
     X(dz, NZ, "auxiliary state derivative") \
-    X(creg, NCC, "SPOOK: -Sigma of eq. 27 packed by the constraint blocks' diagonal blocks") \
+    X(creg, NCC, "-Sigma (SPOOK, eq. 27) or the reg_eps blocks of K and P, packed by the constraint blocks' diagonal blocks") \
     X(ups, NUP, "SPOOK: Upsilon of eq. 27 per constraint") \
     X(in0, NIN0, "zero inputs for the consistent initial acceleration (galpha)")
 
@@ -171,7 +176,7 @@ int hs_stepper_def_validate(const hs_stepper_def *def, const hs_model *m);
 #define HS_STEPPER_REALS(nq, nc, nz) \
     (0 HS_STEPPER_REAL_LIST(HS__WS_SUM, (nq), (nc), (nz), ((nq) + (nc)), (nq) * (nq), \
                             (nc) * (nq), (nq) * (nq), ((nq) + (nc)) * ((nq) + (nc)), \
-                            (nq) * (nq), ((nq) + (nc)) * ((nq) + (nc)), (nc) * (nc), (nc), \
+                            (nq) * (nq), ((nq) + (nc)) * ((nq) + (nc)), 2 * (nc) * (nc), (nc), \
                             (nq), (nq) * (nq), (nc) * (nq), HS_STEPPER_MAX_NIN))
 /* Inputs the dense bound allows for (galpha's zero-input vector at init). */
 #define HS_STEPPER_MAX_NIN 16
@@ -248,6 +253,7 @@ typedef struct hs_stepper {
     int nplan;              /* stages in the plan */
     /* configuration flags derived once at init */
     int index2, ggl, velfirst, two_stage, keep_p, use_jac, analytic, spook;
+    hs_real *cregP;         /* the projection matrix' regularization block (in creg), or NULL */
     hs_real cu, cq;         /* coefficients of h fu and h^2 fq in A */
     int curv, curv_fd;      /* K_g used; from differences of constraint() */
     int galpha;             /* the generalized-alpha plan */

@@ -112,6 +112,7 @@ def main():
         elif "misra" in line:
             errors.append("unparsed addon output: " + line.strip())
     per = defaultdict(lambda: {"n": 0, "inline": 0, "record": 0, "open": []})
+    used_rules = set()
     bad = set()
     for f, l, r in findings:
         p = per[r]
@@ -120,6 +121,7 @@ def main():
             p["inline"] += 1
         elif any(rule == r and any(fnmatch.fnmatch(f, g) for g in globs) for rule, globs, _ in scoped):
             p["record"] += 1
+            used_rules.add(r)
         else:
             p["open"].append("%s:%d" % (f, l))
     errors += sorted(bad)
@@ -143,6 +145,9 @@ def main():
     for e in errors:
         failed += 1
         print("  FAIL " + e)
+    for rule, globs, _ in scoped:
+        if rule not in used_rules:
+            print("  info record S-%s covers no finding any more: narrow or remove it" % rule)
     print("misra: %d findings over %d rules: %d deviated inline, %d by scoped records, %d open" % (
         len(findings), len(per), sum(p["inline"] for p in per.values()),
         sum(p["record"] for p in per.values()), n_open))

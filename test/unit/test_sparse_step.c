@@ -196,14 +196,20 @@ static const hs_model_type dj_type = {
     .constraint = dj_constraint, .gamma = dj_gamma, .dims = dj_dims, .blocks = dj_blocks,
 };
 
-static int dj_start(ssim *x, double rep, hs_method me, hs_stab st, double h, hs_ls_kind kind)
+static int dj_start_reg(ssim *x, double rep, hs_method me, hs_stab st, double h, hs_ls_kind kind, double reg)
 {
     hs_model_init(&x->m, &dj_type, &x->p);
     hs_model_set_param(&x->m, "rep", (hs_real)rep);
     hs_stepper_def d = hs_stepper_default_def();
     d.method = me; d.form = HS_FORM_INDEX2; d.stab = st; d.h = (hs_real)h;
     d.linsys = kind;
+    d.reg_eps = (hs_real)reg;
     return hs_stepper_init(&x->s, &d, &x->m, HS_R(0.0), x->R, SS_REALS, x->I, SS_INTS);
+}
+
+static int dj_start(ssim *x, double rep, hs_method me, hs_stab st, double h, hs_ls_kind kind)
+{
+    return dj_start_reg(x, rep, me, st, h, kind, 0.0);
 }
 
 void test_redundant(void)
@@ -237,6 +243,24 @@ void test_redundant(void)
         /* the constraint error is O(h^2) (seed 000 sec. 6, Fig. 6): slope over h = 1 ms .. 1/60 */
         const double slope = tu_log(gm[1] / gm[0]) / tu_log(hs[1] / hs[0]);
         CHECK_RANGE(slope, 1.7, 2.3);
+    }
+    /* the default configuration (J2, index-2, projection) with the regularized multiplier
+     * block (reg_eps = 1e-8) steps through the doubled joint too and follows the plain chain */
+    for (int k = 0; k < 2; ++k) {
+        /* unregularized, the projection matrix at q0 is already singular: init refuses */
+        CHECK(dj_start(&A, 1.0, HS_METHOD_J2, HS_STAB_PROJECTION, 1e-3, kinds[k]) == HS_E_SINGULAR);
+        CHECK(dj_start_reg(&A, 1.0, HS_METHOD_J2, HS_STAB_PROJECTION, 1e-3, kinds[k], 1e-8) == HS_OK);
+        /* the reference: the plain chain with the same regularization */
+        CHECK(dj_start_reg(&B, 0.0, HS_METHOD_J2, HS_STAB_PROJECTION, 1e-3, kinds[k], 1e-8) == HS_OK);
+        int fa = HS_OK, fb = HS_OK;
+        for (long i = 0; i < 2000 && !fa && !fb; ++i) {
+            fa = hs_stepper_step(&A.s, NULL);
+            fb = hs_stepper_step(&B.s, NULL);
+        }
+        CHECK(fa == HS_OK && fb == HS_OK);
+        double d2 = 0.0;
+        for (int i = 0; i < 9; ++i) d2 = tu_abs((double)A.s.q[i] - (double)B.s.q[i]) > d2 ? tu_abs((double)A.s.q[i] - (double)B.s.q[i]) : d2;
+        CHECK_RANGE(d2, 0.0, 1e-3);
     }
     /* without regularization the same model makes the step matrix singular: the fault is
      * reported and the state is untouched */
