@@ -75,6 +75,7 @@ sim-test: $(BUILD)/hilstep-sim
 -include test/sparse/sparse.mk
 -include test/peers/peers.mk
 -include test/mb/mb.mk
+-include test/soak/soak.mk
 -include test/misra/misra.mk test/fuzz/fuzz.mk test/link/link.mk
 
 # `make test` and `make run` install what they need first, as the first command of their own

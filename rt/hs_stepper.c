@@ -11,9 +11,9 @@ const char *hs_status_str(int status)
     case HS_OK: return "ok";
     case HS_E_DEF_H: return "step size h must be finite and > 0";
     case HS_E_DEF_METHOD: return "unknown method";
-    case HS_E_DEF_FORM: return "unknown formulation, or GGL combined with a stabilization or a velocities-first method";
+    case HS_E_DEF_FORM: return "unknown formulation, or GGL combined with a stabilization or a velocities-first method, or index-1 with jk/jkexact";
     case HS_E_DEF_STAB: return "unknown stabilization";
-    case HS_E_DEF_BAUMGARTE: return "Baumgarte parameters must be finite and > 0 (index-2: h*alpha <= 2)";
+    case HS_E_DEF_BAUMGARTE: return "Baumgarte parameters must be finite and >= 0 (0 = follow h) and stable for the method: index-2 needs h*alpha <= 2; index-1 positions-first needs h^2*beta < 2 h*alpha and h^2*beta > 4 h*alpha - 4, velocities-first h*alpha < 1 and h^2*beta < 4 (1 - h*alpha); galpha takes none";
     case HS_E_DEF_JAC: return "unknown Jacobian source, or analytic Jacobian requested of a model without one";
     case HS_E_DEF_FD: return "finite-difference increment must be finite and > 0";
     case HS_E_SIZE: return "model sizes exceed the workspace or are inconsistent";
@@ -28,13 +28,17 @@ const char *hs_status_str(int status)
     case HS_E_UNKNOWN_PARAM: return "unknown parameter name";
     case HS_E_DEF_LINSYS: return "unknown linear-system backend, or sparse asked without a sparse backend";
     case HS_E_DEF_SPOOK: return "spook needs --form index2, --stab none, epsilon >= 0 and tau/h > 0; reg_eps must be >= 0";
+    case HS_E_DEF_RHO: return "galpha needs rho_inf in [0, 1] and a form other than ggl";
+    case HS_E_DEF_WATCHDOG: return "watchdog bounds must be finite and >= 0 (0 = off); an energy bound needs a model with energy()";
+    case HS_E_IMPLAUSIBLE: return "step refused by the plausibility watchdog (|u| or energy growth beyond the def's bounds)";
     default: return "unknown status";
     }
 }
 
 const char *hs_method_name(hs_method m)
 {
-    static const char *const names[HS_METHOD_COUNT] = {"explicit", "symplectic", "j1", "j2", "j3", "jexact", "spook"};
+    static const char *const names[HS_METHOD_COUNT] = {"explicit", "symplectic", "j1", "j2", "j3", "jexact",
+                                                           "spook", "jk", "jkexact", "galpha"};
     return ((int)m >= 0 && (int)m < HS_METHOD_COUNT) ? names[m] : "?";
 }
 
@@ -53,23 +57,23 @@ const char *hs_stage_name(hs_stage st)
 {
     static const char *const names[HS_STAGE_COUNT] = {
         "eval_forces", "jacobians", "rhs", "predict", "constraints", "assemble", "solve",
-        "positions", "aux_states", "project_positions", "project_velocities", "ggl_factor", "check",
-        "spook_rhs"};
+        "positions", "aux_states", "project_positions", "project_velocities", "ggl_factor",
+        "curvature", "ga_predict", "ga_eval", "ga_solve", "check", "spook_rhs", "watchdog"};
     return ((int)st >= 0 && (int)st < HS_STAGE_COUNT) ? names[st] : "?";
 }
 
 hs_stepper_def hs_stepper_default_def(void)
 {
     hs_stepper_def d;
-    d.method = HS_METHOD_J2;
+    d.method = HS_METHOD_GALPHA;
     d.form = HS_FORM_INDEX2;
     d.stab = HS_STAB_PROJECTION;
     d.jac = HS_JAC_AUTO;
     d.h = HS_R(1.0e-3);
-    /* 1/h and 1/h^2 in double, rounded once: the float build then gets the same values as
-     * hilstep-sim derives from --h (1000 and 1e6 exactly, not 1/0.001f). */
-    d.alpha = (hs_real)(1.0 / 1.0e-3);
-    d.beta = (hs_real)(1.0 / (1.0e-3 * 1.0e-3));
+    /* 0: follow h (alpha = 1/h, beta = 1/h^2 at init, in hs_real; a float caller who needs
+     * the simulator's bits passes (hs_real)(1.0 / h) computed in double, as hs_app does). */
+    d.alpha = HS_R(0.0);
+    d.beta = HS_R(0.0);
     /* sqrt(eps): balances truncation and rounding error of a forward difference. */
 #ifdef HS_REAL_FLOAT
     d.fd_rel = HS_R(3.4526698e-4);
@@ -84,22 +88,39 @@ hs_stepper_def hs_stepper_default_def(void)
     d.reg_eps = HS_R(0.0);
     d.linsys = HS_LS_AUTO;
     d.sparse = &hs_sparse_backend; /* used where hs_linsys_choose finds it cheaper */
+    d.rho_inf = HS_GALPHA_RHO_DEFAULT;
+    d.max_speed = HS_R(0.0);
+    d.max_energy_gain = HS_R(0.0);
     return d;
+}
+
+static int method_curvature(hs_method m)
+{
+    return m == HS_METHOD_JK || m == HS_METHOD_JKEXACT || m == HS_METHOD_GALPHA;
 }
 
 static int method_needs_full_jac(hs_method m)
 {
-    return m == HS_METHOD_J1 || m == HS_METHOD_J2 || m == HS_METHOD_JEXACT;
+    return m == HS_METHOD_J1 || m == HS_METHOD_J2 || m == HS_METHOD_JEXACT || method_curvature(m);
 }
 
 static int method_velocity_first(hs_method m)
 {
-    return m == HS_METHOD_SYMPLECTIC || m == HS_METHOD_JEXACT || m == HS_METHOD_SPOOK;
+    return m == HS_METHOD_SYMPLECTIC || m == HS_METHOD_JEXACT || m == HS_METHOD_JKEXACT
+        || m == HS_METHOD_SPOOK;
 }
 
 static int method_linear_implicit(hs_method m)
 {
-    return m == HS_METHOD_J1 || m == HS_METHOD_J2 || m == HS_METHOD_J3 || m == HS_METHOD_JEXACT;
+    return m == HS_METHOD_J1 || m == HS_METHOD_J2 || m == HS_METHOD_J3 || m == HS_METHOD_JEXACT
+        || m == HS_METHOD_JK || m == HS_METHOD_JKEXACT;
+}
+
+/* Baumgarte parameters in use: the def's, or 1/h and 1/h^2 where it says 0. */
+static void baumgarte_of(const hs_stepper_def *def, hs_real *alpha, hs_real *beta)
+{
+    *alpha = def->alpha > HS_R(0.0) ? def->alpha : HS_R(1.0) / def->h;
+    *beta = def->beta > HS_R(0.0) ? def->beta : (HS_R(1.0) / def->h) * (HS_R(1.0) / def->h);
 }
 
 int hs_stepper_def_validate(const hs_stepper_def *def, const hs_model *m)
@@ -111,6 +132,11 @@ int hs_stepper_def_validate(const hs_stepper_def *def, const hs_model *m)
         return HS_E_DEF_FORM;
     /* GGL stabilizes positions itself and needs q_{n+1} before u_{n+1} */
     if (def->form == HS_FORM_GGL && (def->stab != HS_STAB_NONE || method_velocity_first(def->method)))
+        return HS_E_DEF_FORM;
+    /* jk, jkexact linearize the velocity-level (index-2) step: in index-1's two-stage step the
+     * multipliers come fresh from the acceleration level, and K_g at the previous ones only
+     * adds drift (slider crank, 1 s unstabilized: max |g| 1.55) */
+    if ((def->method == HS_METHOD_JK || def->method == HS_METHOD_JKEXACT) && def->form == HS_FORM_INDEX1)
         return HS_E_DEF_FORM;
     if (def->stab != HS_STAB_NONE && def->stab != HS_STAB_BAUMGARTE && def->stab != HS_STAB_PROJECTION)
         return HS_E_DEF_STAB;
@@ -130,12 +156,37 @@ int hs_stepper_def_validate(const hs_stepper_def *def, const hs_model *m)
         }
     }
     if (def->stab == HS_STAB_BAUMGARTE) {
-        if (!hs_isfinite(def->alpha) || !(def->alpha > HS_R(0.0))) return HS_E_DEF_BAUMGARTE;
-        if (def->form == HS_FORM_INDEX1 && (!hs_isfinite(def->beta) || !(def->beta > HS_R(0.0))))
+        if (!hs_isfinite(def->alpha) || def->alpha < HS_R(0.0)) return HS_E_DEF_BAUMGARTE;
+        if (def->form == HS_FORM_INDEX1 && (!hs_isfinite(def->beta) || def->beta < HS_R(0.0)))
             return HS_E_DEF_BAUMGARTE;
+        /* galpha is index 3: its positions satisfy g = 0 up to the Newton step already */
+        if (def->method == HS_METHOD_GALPHA) return HS_E_DEF_BAUMGARTE;
+        hs_real al, be;
+        baumgarte_of(def, &al, &be);
+        const hs_real a = def->h * al, b = def->h * def->h * be;
         /* index-2: g_{n+1} = (1 - h alpha) g_n + O(h^2) (sec. 3.2) amplifies for h alpha > 2. */
-        if (def->form == HS_FORM_INDEX2 && def->h * def->alpha > HS_R(2.0)) return HS_E_DEF_BAUMGARTE;
+        if (def->form == HS_FORM_INDEX2 && a > HS_R(2.0)) return HS_E_DEF_BAUMGARTE;
+        if (def->form == HS_FORM_INDEX1) {
+            /* g'' = -2 alpha g' - beta g, its right side at t_n: positions first it is explicit
+             * Euler on (g, g'), amplification [[1, h], [-h^2 beta/h, 1 - 2 h alpha]]; velocities
+             * first the position update takes the new g', [[1 - 2a, -b], [1 - 2a, 1 - b]] in
+             * (h g', g). Jury's conditions on trace and determinant give the bounds below;
+             * the documented 1/h, 1/h^2 (a = b = 1) sits ON the velocities-first boundary
+             * (determinant -1) and diverges in 49-81 steps on every shipped model. */
+            const int vf = method_velocity_first(def->method);
+            const hs_real det = vf ? HS_R(1.0) - HS_R(2.0) * a : HS_R(1.0) - HS_R(2.0) * a + b;
+            const hs_real tr = vf ? HS_R(2.0) - HS_R(2.0) * a - b : HS_R(2.0) - HS_R(2.0) * a;
+            if (!(det < HS_R(1.0) && det > HS_R(-1.0) && hs_abs(tr) < HS_R(1.0) + det))
+                return HS_E_DEF_BAUMGARTE;
+        }
     }
+    if (def->method == HS_METHOD_GALPHA
+        && (!hs_isfinite(def->rho_inf) || def->rho_inf < HS_R(0.0) || def->rho_inf > HS_R(1.0)
+            || def->form == HS_FORM_GGL))
+        return HS_E_DEF_RHO;
+    if (!hs_isfinite(def->max_speed) || def->max_speed < HS_R(0.0) || !hs_isfinite(def->max_energy_gain)
+        || def->max_energy_gain < HS_R(0.0) || (def->max_energy_gain > HS_R(0.0) && !m->type->energy))
+        return HS_E_DEF_WATCHDOG;
     if (def->jac != HS_JAC_AUTO && def->jac != HS_JAC_ANALYTIC && def->jac != HS_JAC_FD) return HS_E_DEF_JAC;
     if (def->jac == HS_JAC_ANALYTIC && !m->type->force_jac) return HS_E_DEF_JAC;
     if (!hs_isfinite(def->fd_rel) || !(def->fd_rel > HS_R(0.0))) return HS_E_DEF_FD;
@@ -159,6 +210,7 @@ static int model_rc(int rc) { return rc == HS_OK ? HS_OK : (rc < 0 ? rc : HS_E_M
 
 typedef struct cfg {
     int index2, ggl, velfirst, two_stage, keep_p, use_jac, analytic, has_blocks, spook;
+    int curv, curv_fd, galpha, have_p;
     int regK, regP; /* the step / projection matrix carries a multiplier block */
     hs_real cu, cq;
 } cfg;
@@ -175,7 +227,7 @@ static cfg config_of(const hs_stepper_def *def, const hs_model *m)
     /* the factorization at q_n of eq. 11 is kept across steps by projection and GGL alike */
     c.keep_p = (def->stab == HS_STAB_PROJECTION || c.ggl) && nc > 0;
     /* reg_eps: velocity-level multipliers only (index-1's are accelerations' and keep C = 0) */
-    c.regK = c.spook || (def->reg_eps > HS_R(0.0) && c.index2 && nc > 0);
+    c.regK = c.spook || (def->reg_eps > HS_R(0.0) && c.index2 && nc > 0 && meth != HS_METHOD_GALPHA);
     c.regP = def->reg_eps > HS_R(0.0) && c.keep_p;
     c.analytic = def->jac == HS_JAC_ANALYTIC || (def->jac == HS_JAC_AUTO && m->type->force_jac);
     c.use_jac = method_needs_full_jac(meth) || (meth == HS_METHOD_J3 && c.analytic);
@@ -185,8 +237,15 @@ static cfg config_of(const hs_stepper_def *def, const hs_model *m)
     c.cu = HS_R(0.0);
     c.cq = HS_R(0.0);
     if (meth == HS_METHOD_J1) c.cu = HS_R(1.0);
-    if (meth == HS_METHOD_J2 || meth == HS_METHOD_JEXACT) { c.cu = HS_R(1.0); c.cq = HS_R(1.0); }
+    if (meth == HS_METHOD_J2 || meth == HS_METHOD_JEXACT || meth == HS_METHOD_JK
+        || meth == HS_METHOD_JKEXACT) { c.cu = HS_R(1.0); c.cq = HS_R(1.0); }
     c.has_blocks = m->type->blocks != NULL;
+    c.galpha = meth == HS_METHOD_GALPHA;
+    c.curv = method_curvature(meth) && nc > 0;
+    c.curv_fd = c.curv && !m->type->curvature;
+    if (c.galpha) c.two_stage = 0;
+    /* galpha also factors [[M, G^T], [G, 0]] at init for its consistent acceleration */
+    c.have_p = c.keep_p || c.galpha;
     return c;
 }
 
@@ -207,14 +266,24 @@ static int model_blocks(const hs_model *m, hs_blocks *b, int *buf, size_t nbuf, 
     for (int k = 0; k < b->ncq; ++k)
         if (b->cq[2 * k] < 0 || b->cq[2 * k] >= b->ncb || b->cq[2 * k + 1] < 0 || b->cq[2 * k + 1] >= b->nqb)
             return HS_E_SIZE;
-    *used = (size_t)(b->nqb + 1 + (nc > 0 ? b->ncb + 1 : 1) + 2 * b->nqq + 2 * b->ncq);
-    if (*used < 8) *used = 8; /* hs_blocks_dense's fixed layout */
+    /* The ints the list occupies: the smallest buffer blocks() accepts (it may lay its arrays
+     * out at fixed offsets), found by bisection at init; the final call rebuilds b in place. */
+    int lo = 1, hi = nb;
+    while (lo < hi) {
+        const int mid = lo + (hi - lo) / 2;
+        hs_blocks t;
+        const int r = m->type->blocks ? m->type->blocks(m, &t, buf, mid) : hs_blocks_dense(&m->d, &t, buf, mid);
+        if (r == HS_OK) hi = mid; else lo = mid + 1;
+    }
+    rc = m->type->blocks ? model_rc(m->type->blocks(m, b, buf, lo)) : hs_blocks_dense(&m->d, b, buf, lo);
+    if (rc) return rc;
+    *used = (size_t)lo;
     return HS_OK;
 }
 
 /* Sizes of every list entry for one configuration. */
 typedef struct ws_sizes {
-    size_t nq, nc, nz, n, nA, nG, nAJ, nFK, nF1, nFP, nCC, nUP;
+    size_t nq, nc, nz, n, nA, nG, nAJ, nFK, nF1, nFP, nCC, nUP, nQA, nAK, nGK, nIN0;
     size_t nBLK, nIK, nI1, nIP, nSK, nS1, nSP, nTMP;
     hs_ls_kind kind;
 } ws_sizes;
@@ -232,6 +301,10 @@ static int ws_measure(const hs_stepper_def *def, const hs_model *m, int *blk, si
     z->nA = (size_t)hs_blocks_qq_size(b);
     z->nG = nc > 0 ? (size_t)hs_blocks_cq_size(b) : 0;
     z->nAJ = c.use_jac ? z->nA : 0;
+    z->nQA = c.galpha ? z->nq : 0;
+    z->nAK = c.curv ? z->nA : 0;
+    z->nGK = c.curv_fd ? z->nG : 0;
+    z->nIN0 = c.galpha ? (size_t)m->d.nin : 0;
     z->nBLK = used;
     z->kind = hs_linsys_choose(def->linsys, def->sparse, b, nq, nc, c.has_blocks);
     size_t ns, nr, ni, nt, tmax = 0;
@@ -248,7 +321,7 @@ static int ws_measure(const hs_stepper_def *def, const hs_model *m, int *blk, si
         z->nS1 = ns; z->nF1 = nr; z->nI1 = ni; tmax = nt > tmax ? nt : tmax;
     }
     z->nSP = z->nFP = z->nIP = 0;
-    if (c.keep_p) {
+    if (c.have_p) {
         rc = hs_linsys_need(z->kind, def->sparse, b, nq, nc, 1, c.regP, 1, tmp, ntmp, &ns, &nr, &ni, &nt);
         if (rc) return rc;
         z->nSP = ns; z->nFP = nr; z->nIP = ni; tmax = nt > tmax ? nt : tmax;
@@ -257,8 +330,8 @@ static int ws_measure(const hs_stepper_def *def, const hs_model *m, int *blk, si
     return HS_OK;
 }
 
-#define WS_REAL_ARGS(z) (z).nq, (z).nc, (z).nz, (z).n, (z).nA, (z).nG, (z).nAJ, (z).nFK, (z).nF1, (z).nFP, \
-                        (z).nCC, (z).nUP
+#define WS_REAL_ARGS(z) (z).nq, (z).nc, (z).nz, (z).n, (z).nA, (z).nG, (z).nAJ, (z).nFK, (z).nF1, \
+    (z).nFP, (z).nCC, (z).nUP, (z).nQA, (z).nAK, (z).nGK, (z).nIN0
 #define WS_INT_ARGS(z) (z).nBLK, (z).nIK, (z).nI1, (z).nIP, (z).nSK, (z).nS1, (z).nSP, (z).nTMP
 /* one level of indirection so the size lists are expanded into arguments first */
 #define WS_REAL_LIST(X, ...) HS_STEPPER_REAL_LIST(X, __VA_ARGS__)
@@ -278,9 +351,11 @@ int hs_stepper_workspace_tmp(const hs_stepper_def *def, const hs_model *m, int *
     if (rc) return rc;
     /* the block list takes the front of the scratch, the analyses' size queries the rest */
     hs_blocks b;
-    size_t half = ntmp / 2;
     ws_sizes z;
-    rc = ws_measure(def, m, tmp, half, tmp + half, ntmp - half, &b, &z);
+    size_t used = 0;
+    rc = model_blocks(m, &b, tmp, ntmp, &used);
+    if (rc) return rc;
+    rc = ws_measure(def, m, tmp, ntmp, tmp + used, ntmp - used, &b, &z);
     if (rc) return rc;
     ws_totals(&z, nreals, nints);
     return HS_OK;
@@ -311,8 +386,10 @@ static int projection_factor(hs_stepper *s, hs_real t, const hs_real *q, hs_real
     const hs_model_type *T = s->model->type;
     int rc = model_rc(T->mass(s->model, t, q, M));
     if (rc) return rc;
-    rc = model_rc(T->constraint(s->model, t, q, NULL, G, gt));
-    if (rc) return rc;
+    if (s->nc > 0) {
+        rc = model_rc(T->constraint(s->model, t, q, NULL, G, gt));
+        if (rc) return rc;
+    }
     s->stats.factorizations++;
     return hs_linsys_factor(&s->lsP, F, M, HS_R(0.0), NULL, HS_R(0.0), NULL, G, G, s->cregP);
 }
@@ -329,51 +406,165 @@ static int st_eval_forces(hs_stepper *s, ctx *c)
     return HS_OK;
 }
 
-/* Forward-difference Jacobian J (packed nq x nq) = d f / d x where x = q (wrt_u = 0) or u
- * (wrt_u = 1); exactly nq force evaluations. */
-static int fd_jacobian(hs_stepper *s, ctx *c, int wrt_u, hs_real *J)
+/* Column j of every listed block of packed J (nq x nq) that holds it: col (nq) scaled by 1/d. */
+static void packed_column(const hs_blocks *b, hs_real *J, int j, const hs_real *y, const hs_real *y0,
+                          hs_real d)
+{
+    int off = 0;
+    for (int k = 0; k < b->nqq; ++k) {
+        const int I = b->qq[2 * k], Jb = b->qq[2 * k + 1];
+        const int r0 = b->qb[I], r1 = b->qb[I + 1], c0 = b->qb[Jb], c1 = b->qb[Jb + 1];
+        if (j >= c0 && j < c1)
+            for (int i = r0; i < r1; ++i) J[off + (i - r0) * (c1 - c0) + (j - c0)] = (y[i] - y0[i]) / d;
+        off += (r1 - r0) * (c1 - c0);
+    }
+}
+
+/* Forward-difference Jacobian J (packed nq x nq) = d f / d x at (t, q, u) where x = q
+ * (wrt_u = 0) or u (wrt_u = 1), s->f holding f there; exactly nq force evaluations. */
+static int fd_jacobian(hs_stepper *s, ctx *c, hs_real t, const hs_real *q, const hs_real *u,
+                       int wrt_u, hs_real *J)
 {
     const hs_model_type *T = s->model->type;
-    const hs_blocks *b = &s->blocks;
     const int nq = s->nq;
     hs_real *x = s->qs;
-    const hs_real *base = wrt_u ? s->u : s->q;
+    const hs_real *base = wrt_u ? u : q;
     for (int i = 0; i < nq; ++i) x[i] = base[i];
     for (int j = 0; j < nq; ++j) {
         hs_real d = s->def.fd_rel * (HS_R(1.0) + hs_abs(base[j]));
         x[j] = base[j] + d;
         d = x[j] - base[j]; /* the increment actually represented */
-        int rc = model_rc(wrt_u ? T->force(s->model, c->t, s->q, x, s->z, c->in, s->f2)
-                                : T->force(s->model, c->t, x, s->u, s->z, c->in, s->f2));
+        int rc = model_rc(wrt_u ? T->force(s->model, t, q, x, s->z, c->in, s->f2)
+                                : T->force(s->model, t, x, u, s->z, c->in, s->f2));
         s->stats.force_evals++;
         if (rc) return rc;
-        /* column j of every listed block that holds it */
-        int off = 0;
-        for (int k = 0; k < b->nqq; ++k) {
-            const int I = b->qq[2 * k], Jb = b->qq[2 * k + 1];
-            const int r0 = b->qb[I], r1 = b->qb[I + 1], c0 = b->qb[Jb], c1 = b->qb[Jb + 1];
-            if (j >= c0 && j < c1)
-                for (int i = r0; i < r1; ++i) J[off + (i - r0) * (c1 - c0) + (j - c0)] = (s->f2[i] - s->f[i]) / d;
-            off += (r1 - r0) * (c1 - c0);
-        }
+        packed_column(&s->blocks, J, j, s->f2, s->f, d);
         x[j] = base[j];
     }
     return HS_OK;
 }
 
-static int st_jacobians(hs_stepper *s, ctx *c)
+/* fq and fu at (t, q, u): the model's, or differences. */
+static int force_jacobians(hs_stepper *s, ctx *c, hs_real t, const hs_real *q, const hs_real *u)
 {
     int rc;
-    if (s->analytic) {
-        rc = model_rc(s->model->type->force_jac(s->model, c->t, s->q, s->u, s->z, c->in, s->fq, s->fu));
+    if (s->analytic) return model_rc(s->model->type->force_jac(s->model, t, q, u, s->z, c->in, s->fq, s->fu));
+    rc = fd_jacobian(s, c, t, q, u, 0, s->fq);
+    if (rc) return rc;
+    return fd_jacobian(s, c, t, q, u, 1, s->fu);
+}
+
+/* Constraint curvature K_g = d(G(t, q)^T lam)/dq (packed) added into fq: the model's
+ * curvature(), or nq + 1 evaluations of G differenced (fixed count). */
+static int add_curvature(hs_stepper *s, hs_real t, const hs_real *q, const hs_real *lam)
+{
+    const hs_model *m = s->model;
+    const int nq = s->nq, nA = s->lsK.nA;
+    int rc;
+    if (!s->curv_fd) {
+        rc = model_rc(m->type->curvature(m, t, q, lam, s->Kg));
         if (rc) return rc;
     } else {
-        rc = fd_jacobian(s, c, 0, s->fq);
+        rc = model_rc(m->type->constraint(m, t, q, NULL, s->Gd, NULL));
         if (rc) return rc;
-        rc = fd_jacobian(s, c, 1, s->fu);
-        if (rc) return rc;
+        hs_blk_cq_mtv(&s->blocks, s->Gd, lam, s->v2);
+        hs_real *x = s->qs;
+        for (int i = 0; i < nq; ++i) x[i] = q[i];
+        for (int j = 0; j < nq; ++j) {
+            hs_real d = s->def.fd_rel * (HS_R(1.0) + hs_abs(q[j]));
+            x[j] = q[j] + d;
+            d = x[j] - q[j];
+            rc = model_rc(m->type->constraint(m, t, x, NULL, s->Gd, NULL));
+            if (rc) return rc;
+            hs_blk_cq_mtv(&s->blocks, s->Gd, lam, s->f2);
+            packed_column(&s->blocks, s->Kg, j, s->f2, s->v2, d);
+            x[j] = q[j];
+        }
     }
+    for (int k = 0; k < nA; ++k) s->fq[k] += s->Kg[k];
+    return HS_OK;
+}
+
+static int st_jacobians(hs_stepper *s, ctx *c)
+{
+    int rc = force_jacobians(s, c, c->t, s->q, s->u);
+    if (rc) return rc;
     c->have_fq = 1;
+    return HS_OK;
+}
+
+/* jk, jkexact: the constraint forces' stiffness at the last multipliers joins fq, so A and
+ * the h fq u_n term of the right-hand side both see it. */
+static int st_curvature(hs_stepper *s, ctx *c)
+{
+    return add_curvature(s, c->t, s->q, s->lambda);
+}
+
+/* ---- generalized-alpha (Arnold & Bruls 2007, index 3), one Newton iteration ----
+ * Unknowns at t_{n+1}: q, u, udot (w), lambda and the pseudo-acceleration a with
+ *   q = q_n + h u_n + h^2 ((1/2 - beta) a_n + beta a),   u = u_n + h ((1 - gamma) a_n + gamma a),
+ *   (1 - am) a + am a_n = (1 - af) w + af w_n,   M w = f + G^T lambda,   g(t_{n+1}, q) = 0.
+ * Predictor w = w_n, lambda = lambda_n; one Newton step on q with the iteration matrix
+ * S = beta' M - gamma' fu - (fq + K_g) (M's own q dependence left out: constant in every
+ * shipped model), then u, w, a follow from dq (u += gamma' dq, w += beta' dq, a += dq/(beta h^2)). */
+static int st_ga_predict(hs_stepper *s, ctx *c)
+{
+    const int nq = s->nq, nc = s->nc;
+    const hs_real h = c->h, am = s->ga_am, ga = s->ga_gamma, be = s->ga_beta;
+    for (int i = 0; i < nq; ++i) {
+        const hs_real a0 = (s->wd[i] - am * s->acc[i]) / (HS_R(1.0) - am);
+        s->accn[i] = a0;
+        s->wdn[i] = s->wd[i];
+        s->un[i] = s->u[i] + h * ((HS_R(1.0) - ga) * s->acc[i] + ga * a0);
+        s->qn[i] = s->q[i] + h * s->u[i] + h * h * ((HS_R(0.5) - be) * s->acc[i] + be * a0);
+    }
+    for (int i = 0; i < nc; ++i) s->lamn[i] = s->lambda[i];
+    return HS_OK;
+}
+
+static int st_ga_eval(hs_stepper *s, ctx *c)
+{
+    const hs_model *m = s->model;
+    int rc = model_rc(m->type->mass(m, c->t1, s->qn, s->M));
+    if (rc) return rc;
+    rc = model_rc(m->type->force(m, c->t1, s->qn, s->un, s->z, c->in, s->f));
+    s->stats.force_evals++;
+    if (rc) return rc;
+    if (!hs_all_finite(s->M, s->lsK.nA) || !hs_all_finite(s->f, s->nq)) return HS_E_NONFINITE;
+    rc = force_jacobians(s, c, c->t1, s->qn, s->un);
+    if (rc) return rc;
+    if (s->nc == 0) return HS_OK;
+    rc = add_curvature(s, c->t1, s->qn, s->lamn);
+    if (rc) return rc;
+    /* g and G at the predictor: the constraint row of the Newton step */
+    return model_rc(m->type->constraint(m, c->t1, s->qn, s->c1, s->G, NULL));
+}
+
+static int st_ga_solve(hs_stepper *s, ctx *c)
+{
+    const int nq = s->nq, nc = s->nc;
+    const hs_real bp = s->ga_bp, gp = s->ga_gp, ih2 = HS_R(1.0) / (s->ga_beta * c->h * c->h);
+    /* residual r = M w - f - G^T lambda; row 1 of the Newton system divided by beta' */
+    hs_blk_qq_mv(&s->blocks, s->M, s->wdn, s->v1);
+    if (nc > 0) hs_blk_cq_mtv(&s->blocks, s->G, s->lamn, s->v2);
+    for (int i = 0; i < nq; ++i) {
+        const hs_real r = s->v1[i] - s->f[i] - (nc > 0 ? s->v2[i] : HS_R(0.0));
+        s->b[i] = -r / bp;
+    }
+    for (int i = 0; i < nc; ++i) s->b[nq + i] = -s->c1[i];
+    s->stats.factorizations++;
+    int rc = hs_linsys_factor(&s->lsK, &s->fK, s->M, gp / bp, s->fu, HS_R(1.0) / bp, s->fq, s->G,
+                              s->G, NULL);
+    if (rc) return rc;
+    hs_linsys_solve(&s->lsK, &s->fK, s->b);
+    for (int i = 0; i < nq; ++i) {
+        const hs_real dq = s->b[i];
+        s->qn[i] += dq;
+        s->un[i] += gp * dq;
+        s->wdn[i] += bp * dq;
+        s->accn[i] += ih2 * dq;
+    }
+    for (int i = 0; i < nc; ++i) s->lamn[i] += bp * s->b[nq + i];
     return HS_OK;
 }
 
@@ -468,11 +659,11 @@ static int st_assemble(hs_stepper *s, ctx *c)
             hs_real v;
             if (s->index2) {
                 v = -s->c3[i] - s->c2[i];
-                if (s->def.stab == HS_STAB_BAUMGARTE) v -= s->def.alpha * s->c1[i];
+                if (s->def.stab == HS_STAB_BAUMGARTE) v -= s->alpha * s->c1[i];
             } else {
                 v = -s->gam[i];
                 if (s->def.stab == HS_STAB_BAUMGARTE)
-                    v -= HS_R(2.0) * s->def.alpha * (s->c3[i] + s->gt[i]) + s->def.beta * s->g[i];
+                    v -= HS_R(2.0) * s->alpha * (s->c3[i] + s->gt[i]) + s->beta * s->g[i];
             }
             s->b[nq + i] = v;
         }
@@ -533,7 +724,7 @@ static int st_project_positions(hs_stepper *s, ctx *c)
 {
     const int nq = s->nq, nc = s->nc;
     /* positions-first index-2 evaluated g(t_{n+1}, q*) with q* = q_{n+1} already */
-    if (!(s->index2 && !s->ggl && !s->velfirst)) {
+    if (!(s->index2 && !s->ggl && !s->velfirst) || s->galpha) {
         int rc = model_rc(s->model->type->constraint(s->model, c->t1, s->qn, s->c1, NULL, NULL));
         if (rc) return rc;
     }
@@ -629,6 +820,21 @@ static int st_spook_rhs(hs_stepper *s, ctx *c)
     return HS_OK;
 }
 
+/* The plausibility watchdog: a state past the def's bounds is refused like a singular one. */
+static int st_watchdog(hs_stepper *s, ctx *c)
+{
+    int ok = 1;
+    if (s->def.max_speed > HS_R(0.0))
+        for (int i = 0; i < s->nq; ++i) ok &= hs_abs(s->un[i]) <= s->def.max_speed;
+    if (s->def.max_energy_gain > HS_R(0.0)) {
+        hs_real E;
+        int rc = model_rc(s->model->type->energy(s->model, c->t1, s->qn, s->un, s->zn, &E));
+        if (rc) return rc;
+        ok &= (E - s->E0) <= s->def.max_energy_gain;
+    }
+    return ok ? HS_OK : HS_E_IMPLAUSIBLE;
+}
+
 /* One stage of the plan. A switch rather than a table of pointers: each stage has one call
  * site, so the compiler inlines it and the plan costs a jump per stage, not a call. */
 static int run_stage(hs_stepper *s, ctx *c, int st)
@@ -646,8 +852,13 @@ static int run_stage(hs_stepper *s, ctx *c, int st)
     case HS_STAGE_PROJECT_POSITIONS: return st_project_positions(s, c);
     case HS_STAGE_PROJECT_VELOCITIES: return st_project_velocities(s, c);
     case HS_STAGE_GGL_FACTOR: return st_ggl_factor(s, c);
+    case HS_STAGE_CURVATURE: return st_curvature(s, c);
+    case HS_STAGE_GA_PREDICT: return st_ga_predict(s, c);
+    case HS_STAGE_GA_EVAL: return st_ga_eval(s, c);
+    case HS_STAGE_GA_SOLVE: return st_ga_solve(s, c);
     case HS_STAGE_CHECK: return st_check(s, c);
     case HS_STAGE_SPOOK_RHS: return st_spook_rhs(s, c);
+    case HS_STAGE_WATCHDOG: return st_watchdog(s, c);
     default: return HS_E_NOT_INIT;
     }
 }
@@ -657,14 +868,21 @@ static void plan_build(hs_stepper *s)
 {
     int n = 0;
     const int nc = s->nc;
-    s->plan[n++] = HS_STAGE_EVAL_FORCES;
-    if (s->use_jac) s->plan[n++] = HS_STAGE_JACOBIANS;
-    s->plan[n++] = HS_STAGE_RHS;
-    if (!s->spook) s->plan[n++] = HS_STAGE_PREDICT; /* SPOOK is velocities first: no q* */
-    if (nc > 0) s->plan[n++] = HS_STAGE_CONSTRAINTS;
-    s->plan[n++] = s->spook ? HS_STAGE_SPOOK_RHS : HS_STAGE_ASSEMBLE;
-    s->plan[n++] = HS_STAGE_SOLVE;
-    s->plan[n++] = HS_STAGE_POSITIONS;
+    if (s->galpha) {
+        s->plan[n++] = HS_STAGE_GA_PREDICT;
+        s->plan[n++] = HS_STAGE_GA_EVAL;
+        s->plan[n++] = HS_STAGE_GA_SOLVE;
+    } else {
+        s->plan[n++] = HS_STAGE_EVAL_FORCES;
+        if (s->use_jac) s->plan[n++] = HS_STAGE_JACOBIANS;
+        if (s->curv) s->plan[n++] = HS_STAGE_CURVATURE;
+        s->plan[n++] = HS_STAGE_RHS;
+        if (!s->spook) s->plan[n++] = HS_STAGE_PREDICT; /* SPOOK is velocities first: no q* */
+        if (nc > 0) s->plan[n++] = HS_STAGE_CONSTRAINTS;
+        s->plan[n++] = s->spook ? HS_STAGE_SPOOK_RHS : HS_STAGE_ASSEMBLE;
+        s->plan[n++] = HS_STAGE_SOLVE;
+        s->plan[n++] = HS_STAGE_POSITIONS;
+    }
     if (s->nz > 0) s->plan[n++] = HS_STAGE_AUX_STATES;
     if (s->def.stab == HS_STAB_PROJECTION && nc > 0) {
         s->plan[n++] = HS_STAGE_PROJECT_POSITIONS;
@@ -672,6 +890,7 @@ static void plan_build(hs_stepper *s)
     }
     if (s->ggl && nc > 0) s->plan[n++] = HS_STAGE_GGL_FACTOR;
     s->plan[n++] = HS_STAGE_CHECK;
+    if (s->def.max_speed > HS_R(0.0) || s->def.max_energy_gain > HS_R(0.0)) s->plan[n++] = HS_STAGE_WATCHDOG;
     s->nplan = n;
 }
 
@@ -687,16 +906,42 @@ int hs_stepper_set_state(hs_stepper *s, hs_real t, const hs_real *q, const hs_re
         return HS_E_STATE;
     /* Build the cached factorization into the "new" buffers first: a failure leaves the
      * stepper as it was. */
-    if (s->keep_p) {
+    if (s->keep_p || s->galpha) {
         int rc = projection_factor(s, t, q, s->M, s->G, NULL, &s->fPn);
         if (rc) return rc;
-        hs_ls_fac tf = s->fP; s->fP = s->fPn; s->fPn = tf;
-        hs_real *tp = s->P; s->P = s->Pn; s->Pn = tp;
-        int *ti = s->Pp; s->Pp = s->Ppn; s->Ppn = ti;
+        if (s->galpha) {
+            /* consistent acceleration and multipliers at (t, q, u), zero inputs:
+             * [[M, G^T], [G, 0]] (w, -lambda) = (f, -gamma) */
+            const int nq = s->nq, nc = s->nc;
+            for (int i = 0; i < s->nin; ++i) s->in0[i] = HS_R(0.0);
+            rc = model_rc(s->model->type->force(s->model, t, q, u, z, s->in0, s->f));
+            if (rc) return rc;
+            if (nc > 0) {
+                rc = model_rc(s->model->type->gamma(s->model, t, q, u, s->gam));
+                if (rc) return rc;
+            }
+            for (int i = 0; i < nq; ++i) s->b2[i] = s->f[i];
+            for (int i = 0; i < nc; ++i) s->b2[nq + i] = -s->gam[i];
+            hs_linsys_solve(&s->lsP, &s->fPn, s->b2);
+            if (!hs_all_finite(s->b2, s->n)) return HS_E_NONFINITE;
+        }
+        if (s->keep_p) {
+            hs_ls_fac tf = s->fP; s->fP = s->fPn; s->fPn = tf;
+            hs_real *tp = s->P; s->P = s->Pn; s->Pn = tp;
+            int *ti = s->Pp; s->Pp = s->Ppn; s->Ppn = ti;
+        }
+    }
+    hs_real E0 = HS_R(0.0);
+    if (s->def.max_energy_gain > HS_R(0.0)) {
+        int rc = model_rc(s->model->type->energy(s->model, t, q, u, z, &E0));
+        if (rc) return rc;
     }
     for (int i = 0; i < s->nq; ++i) { s->q[i] = q[i]; s->u[i] = u[i]; }
     for (int i = 0; i < s->nz; ++i) s->z[i] = z[i];
-    for (int i = 0; i < s->nc; ++i) s->lambda[i] = HS_R(0.0);
+    for (int i = 0; i < s->nc; ++i) s->lambda[i] = s->galpha ? -s->b2[s->nq + i] : HS_R(0.0);
+    if (s->galpha)
+        for (int i = 0; i < s->nq; ++i) { s->wd[i] = s->b2[i]; s->acc[i] = s->b2[i]; }
+    s->E0 = E0;
     s->t = t;
     s->t0 = t;
     s->k = 0;
@@ -737,6 +982,21 @@ int hs_stepper_init(hs_stepper *s, const hs_stepper_def *def, const hs_model *m,
     st.keep_p = c.keep_p; st.use_jac = c.use_jac; st.analytic = c.analytic;
     st.cu = c.cu; st.cq = c.cq;
     st.spook = c.spook;
+    st.curv = c.curv; st.curv_fd = c.curv_fd; st.galpha = c.galpha;
+    baumgarte_of(def, &st.alpha, &st.beta);
+    st.E0 = HS_R(0.0);
+    if (c.galpha) {
+        /* Chung & Hulbert's parameters from rho_inf (Arnold & Bruls 2007, eq. 8): second
+         * order, unconditionally stable, spectral radius rho_inf at h omega -> infinity */
+        const hs_real r = def->rho_inf, h = def->h;
+        st.ga_am = (HS_R(2.0) * r - HS_R(1.0)) / (r + HS_R(1.0));
+        st.ga_af = r / (r + HS_R(1.0));
+        st.ga_gamma = HS_R(0.5) - st.ga_am + st.ga_af;
+        const hs_real e = HS_R(1.0) - st.ga_am + st.ga_af;
+        st.ga_beta = HS_R(0.25) * e * e;
+        st.ga_bp = (HS_R(1.0) - st.ga_am) / (st.ga_beta * h * h * (HS_R(1.0) - st.ga_af));
+        st.ga_gp = st.ga_gamma / (st.ga_beta * h);
+    }
     for (size_t i = 0; i < need_r; ++i) reals[i] = HS_R(0.0);
     /* the block list already sits at ints[0..nBLK); clear the rest */
     for (size_t i = z.nBLK; i < need_i; ++i) ints[i] = 0;
@@ -765,7 +1025,7 @@ int hs_stepper_init(hs_stepper *s, const hs_stepper_def *def, const hs_model *m,
         st.ls1 = st.lsK;
         st.f1 = st.fK;
     }
-    if (c.keep_p) {
+    if (c.have_p) {
         rc = hs_linsys_init(&st.lsP, z.kind, def->sparse, &st.blocks, st.nq, st.nc, 1, c.regP, 1,
                             st.symP, z.nSP, st.tmp, z.nTMP);
         if (rc) return rc;
@@ -797,6 +1057,10 @@ static void commit(hs_stepper *s, const ctx *c)
     tp = s->u; s->u = s->un; s->un = tp;
     tp = s->z; s->z = s->zn; s->zn = tp;
     tp = s->lambda; s->lambda = s->lamn; s->lamn = tp;
+    if (s->galpha) {
+        tp = s->acc; s->acc = s->accn; s->accn = tp;
+        tp = s->wd; s->wd = s->wdn; s->wdn = tp;
+    }
     if (s->keep_p) {
         hs_ls_fac tf = s->fP; s->fP = s->fPn; s->fPn = tf;
         tp = s->P; s->P = s->Pn; s->Pn = tp;

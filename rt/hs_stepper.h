@@ -27,11 +27,20 @@ typedef enum hs_method {
     HS_METHOD_J2 = 3,         /* J2: A = M - h fu - h^2 fq, rhs f + h fq u_n, positions first */
     HS_METHOD_J3 = 4,         /* J3: A = M, rhs f + h (fq u_n) (one directional derivative) */
     HS_METHOD_JEXACT = 5,     /* exact J: J2's matrix, velocities first (equivalent to eq. 3) */
-    HS_METHOD_SPOOK = 6       /* SPOOK (seed 000 eq. 26-29): regularized, stabilized constraints,
+    HS_METHOD_SPOOK = 6,      /* SPOOK (seed 000 eq. 26-29): regularized, stabilized constraints,
                                * velocities first, one symmetric quasi-definite solve; form
                                * index-2 and stab none only (its stabilization is built in) */
+    /* Linearizing the whole constrained system: the force Jacobian plus the constraint
+     * curvature K_g = d(G^T lambda)/dq at the last multipliers (the model's curvature(), or
+     * nq differences of constraint()). Where the stiffness is geometric (a chain under gravity,
+     * fq = 0) J2 sees none of it and is explicit Euler; these see it. */
+    HS_METHOD_JK = 7,         /* jk: J2 with fq + K_g: A = M - h fu - h^2 (fq + K_g), positions first */
+    HS_METHOD_JKEXACT = 8,    /* jkexact: jk's matrix, velocities first (exact J of the whole system) */
+    HS_METHOD_GALPHA = 9      /* galpha: generalized-alpha (Arnold & Bruls 2007, index 3), one
+                               * Newton iteration with M b' + C g' + K (incl. K_g), then the
+                               * projection; second order; rho_inf sets the damping */
 } hs_method;
-#define HS_METHOD_COUNT 7
+#define HS_METHOD_COUNT 10
 
 /* Which constraint level determines the multipliers. */
 typedef enum hs_form {
@@ -56,6 +65,9 @@ typedef enum hs_jac {
     HS_JAC_FD = 2        /* forward differences: 2 nq force evaluations (1 for J3) */
 } hs_jac;
 
+/* galpha's default rho_inf (see README, issue 8: chosen from the measured bars). */
+#define HS_GALPHA_RHO_DEFAULT HS_R(0.9)
+
 /* Stepper configuration; fill with hs_stepper_default_def() then change fields. */
 typedef struct hs_stepper_def {
     hs_method method;
@@ -63,8 +75,8 @@ typedef struct hs_stepper_def {
     hs_stab stab;
     hs_jac jac;
     hs_real h;        /* step size (s), > 0 */
-    hs_real alpha;    /* Baumgarte alpha (1/s), > 0 with HS_STAB_BAUMGARTE; index-2 needs h alpha <= 2 */
-    hs_real beta;     /* Baumgarte beta (1/s^2), > 0 with HS_STAB_BAUMGARTE and index-1 */
+    hs_real alpha;    /* Baumgarte alpha (1/s), >= 0; 0 = follow h (1/h); index-2 needs h alpha <= 2 */
+    hs_real beta;     /* Baumgarte beta (1/s^2), >= 0; 0 = follow h (1/h^2) (index-1) */
     hs_real fd_rel;   /* relative finite-difference increment (dimensionless), > 0 */
     hs_real spook_eps;            /* SPOOK compliance epsilon (m/N for a length constraint), >= 0;
                                    * default 1e-8 (seed 000) */
@@ -78,10 +90,15 @@ typedef struct hs_stepper_def {
                                    * redundant constraints do not make them singular */
     hs_ls_kind linsys;            /* linear-system backend: auto (default), dense, sparse */
     const hs_ls_backend *sparse;  /* the sparse backend auto/sparse may use; NULL = none */
+    hs_real rho_inf;  /* galpha: spectral radius at h omega -> infinity, in [0, 1] (dimensionless) */
+    hs_real max_speed;      /* watchdog: largest admissible |u_i| (units of u); 0 = off */
+    hs_real max_energy_gain;/* watchdog: largest admissible E(t) - E(t0) (J), models with
+                             * energy() only; 0 = off */
 } hs_stepper_def;
 
-/* Defaults: J2, index-2, projection, automatic Jacobian, h = 1 ms, alpha = 1/h, beta = 1/h^2,
- * fd_rel = sqrt(eps). */
+/* Defaults (issue 8, measured in README "A stepper you can leave running"): galpha with
+ * rho_inf = 0.9, projection, automatic Jacobian, h = 1 ms, Baumgarte alpha/beta following h
+ * (0), fd_rel = sqrt(eps), linear-system backend auto, watchdog off. */
 hs_stepper_def hs_stepper_default_def(void);
 
 /* Checks def alone and against model m (sizes, Jacobian availability); HS_OK or a HS_E_DEF_* code. */
@@ -94,9 +111,11 @@ int hs_stepper_def_validate(const hs_stepper_def *def, const hs_model *m);
  *   NAJ NA when the method uses force Jacobian blocks, else 0
  *   NFK reals of one numeric factor of the step system, NF1 of the second-stage (nq) system,
  *   NFP of the projection system (0 when the configuration has none)
+ *   NQA NQ for galpha (its accelerations), NAK NA and NGK NG with the curvature (jk, jkexact,
+ *   galpha; NGK only for the difference fallback), NIN0 the inputs (galpha), else 0
  * Ints: NBLK the model's block list, NIK/NI1/NIP pivots of the factors, NSK/NS1/NSP the
  * sparse analyses, NTMP scratch used only by init (sparse analysis). */
-#define HS_STEPPER_REAL_LIST(X, NQ, NC, NZ, N, NA, NG, NAJ, NFK, NF1, NFP, NCC, NUP) \
+#define HS_STEPPER_REAL_LIST(X, NQ, NC, NZ, N, NA, NG, NAJ, NFK, NF1, NFP, NCC, NUP, NQA, NAK, NGK, NIN0) \
     X(q, NQ, "committed positions") \
     X(u, NQ, "committed velocities") \
     X(z, NZ, "committed auxiliary states") \
@@ -105,6 +124,10 @@ int hs_stepper_def_validate(const hs_stepper_def *def, const hs_model *m);
     X(un, NQ, "new velocities") \
     X(zn, NZ, "new auxiliary states") \
     X(lamn, NC, "new multipliers") \
+    X(acc, NQA, "galpha: committed pseudo-acceleration a_n") \
+    X(accn, NQA, "galpha: new pseudo-acceleration") \
+    X(wd, NQA, "galpha: committed acceleration udot_n") \
+    X(wdn, NQA, "galpha: new acceleration") \
     X(P, NFP, "factor of the projection matrix at q (kept across steps)") \
     X(Pn, NFP, "factor of the projection matrix at q_{n+1} (swapped at commit)") \
     X(K, NFK, "factor of the step matrix") \
@@ -112,6 +135,8 @@ int hs_stepper_def_validate(const hs_stepper_def *def, const hs_model *m);
     X(M, NA, "mass matrix, packed") \
     X(fq, NAJ, "df/dq, packed") \
     X(fu, NAJ, "df/du, packed") \
+    X(Kg, NAK, "constraint curvature d(G^T lambda)/dq, packed") \
+    X(Gd, NGK, "G at a perturbed position (curvature differences)") \
     X(G, NG, "G(t_n, q_n), packed") \
     X(G2, NG, "G at the second position (q* or q_{n+1}), packed") \
     X(f, NQ, "forces") \
@@ -130,7 +155,8 @@ int hs_stepper_def_validate(const hs_stepper_def *def, const hs_model *m);
     X(c3, NC, "temporary") \
     X(dz, NZ, "auxiliary state derivative") \
     X(creg, NCC, "-Sigma (SPOOK, eq. 27) or the reg_eps blocks of K and P, packed by the constraint blocks' diagonal blocks") \
-    X(ups, NUP, "SPOOK: Upsilon of eq. 27 per constraint")
+    X(ups, NUP, "SPOOK: Upsilon of eq. 27 per constraint") \
+    X(in0, NIN0, "zero inputs for the consistent initial acceleration (galpha)")
 
 #define HS_STEPPER_INT_LIST(X, NBLK, NIK, NI1, NIP, NSK, NS1, NSP, NTMP) \
     X(blk, NBLK, "the model's block list (hs_blocks points into it)") \
@@ -150,7 +176,10 @@ int hs_stepper_def_validate(const hs_stepper_def *def, const hs_model *m);
 #define HS_STEPPER_REALS(nq, nc, nz) \
     (0 HS_STEPPER_REAL_LIST(HS__WS_SUM, (nq), (nc), (nz), ((nq) + (nc)), (nq) * (nq), \
                             (nc) * (nq), (nq) * (nq), ((nq) + (nc)) * ((nq) + (nc)), \
-                            (nq) * (nq), ((nq) + (nc)) * ((nq) + (nc)), 2 * (nc) * (nc), (nc)))
+                            (nq) * (nq), ((nq) + (nc)) * ((nq) + (nc)), 2 * (nc) * (nc), (nc), \
+                            (nq), (nq) * (nq), (nc) * (nq), HS_STEPPER_MAX_NIN))
+/* Inputs the dense bound allows for (galpha's zero-input vector at init). */
+#define HS_STEPPER_MAX_NIN 16
 /* Ints of workspace for sizes nq, nc (upper bound as above, any block list the model declares). */
 #define HS_STEPPER_INTS(nq, nc) \
     (0 HS_STEPPER_INT_LIST(HS__WS_SUM, 8 + ((nq) + 1) + ((nc) + 1) + 2 * (nq) * (nq) \
@@ -188,8 +217,13 @@ typedef enum hs_stage {
     HS_STAGE_PROJECT_POSITIONS, /* one Newton step of eq. 11 with the factor at q_n */
     HS_STAGE_PROJECT_VELOCITIES,/* factor at q_{n+1}, velocity projection */
     HS_STAGE_GGL_FACTOR,        /* GGL: factor at q_{n+1} for the next step */
+    HS_STAGE_CURVATURE,         /* K_g at (t_n, q_n, lambda_n), folded into fq */
+    HS_STAGE_GA_PREDICT,        /* galpha predictor: a, u, q, udot at t_{n+1} */
+    HS_STAGE_GA_EVAL,           /* galpha: M, f, fq, fu, K_g, g, G at the predictor */
+    HS_STAGE_GA_SOLVE,          /* galpha: one Newton iteration with the full Jacobian */
     HS_STAGE_CHECK,             /* every new value finite */
     HS_STAGE_SPOOK_RHS,         /* SPOOK: the constraint rows of eq. 29 (t = -4/h Ups g + Ups G v) */
+    HS_STAGE_WATCHDOG,          /* |u| and energy growth within the def's bounds */
     HS_STAGE_COUNT
 } hs_stage;
 #define HS_STEPPER_MAX_STAGES 16
@@ -205,7 +239,7 @@ typedef struct hs_stepper {
     hs_real t0;             /* time of the last init/set_state (s); t = t0 + k h avoids summing h */
     uint64_t k;             /* steps since the last init/set_state */
 #define HS__WS_RFIELD(name, count, what) hs_real *name; /* what */
-    HS_STEPPER_REAL_LIST(HS__WS_RFIELD, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    HS_STEPPER_REAL_LIST(HS__WS_RFIELD, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
 #undef HS__WS_RFIELD
 #define HS__WS_IFIELD(name, count, what) int *name;
     HS_STEPPER_INT_LIST(HS__WS_IFIELD, 0, 0, 0, 0, 0, 0, 0, 0)
@@ -221,6 +255,12 @@ typedef struct hs_stepper {
     int index2, ggl, velfirst, two_stage, keep_p, use_jac, analytic, spook;
     hs_real *cregP;         /* the projection matrix' regularization block (in creg), or NULL */
     hs_real cu, cq;         /* coefficients of h fu and h^2 fq in A */
+    int curv, curv_fd;      /* K_g used; from differences of constraint() */
+    int galpha;             /* the generalized-alpha plan */
+    hs_real ga_am, ga_af, ga_beta, ga_gamma; /* galpha alpha_m, alpha_f, beta, gamma */
+    hs_real ga_bp, ga_gp;   /* beta' = (1 - am) / (beta h^2 (1 - af)), gamma' = gamma / (beta h) */
+    hs_real alpha, beta;    /* Baumgarte parameters in use (def's, or 1/h, 1/h^2) */
+    hs_real E0;             /* energy at init/set_state (watchdog), 0 without energy() */
     hs_stepper_stats stats;
 } hs_stepper;
 

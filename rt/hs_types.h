@@ -31,7 +31,7 @@ typedef enum hs_status {
     HS_OK = 0,
     HS_E_DEF_H = -1,           /* h <= 0 or not finite */
     HS_E_DEF_METHOD = -2,      /* unknown method enum */
-    HS_E_DEF_FORM = -3,        /* unknown formulation enum, or GGL with stab != none or a velocities-first method */
+    HS_E_DEF_FORM = -3,        /* unknown formulation enum, GGL with stab != none or a velocities-first method, index-1 with jk/jkexact */
     HS_E_DEF_STAB = -4,        /* unknown stabilization enum */
     HS_E_DEF_BAUMGARTE = -5,   /* Baumgarte parameters negative, zero, non-finite, or h*alpha > 2 */
     HS_E_DEF_JAC = -6,         /* unknown Jacobian source, or analytic asked of a model without one */
@@ -47,7 +47,10 @@ typedef enum hs_status {
     HS_E_NOT_INIT = -16,       /* stepper used before a successful init */
     HS_E_UNKNOWN_PARAM = -17,  /* parameter name not in the model's table */
     HS_E_DEF_LINSYS = -18,     /* unknown linear-system backend, or sparse without a backend */
-    HS_E_DEF_SPOOK = -19       /* spook with another form or a stabilization, eps < 0 or tau/h <= 0 */
+    HS_E_DEF_SPOOK = -19,      /* spook with another form or a stabilization, eps < 0 or tau/h <= 0 */
+    HS_E_DEF_RHO = -20,        /* galpha rho_inf outside [0, 1], or a galpha combination not offered */
+    HS_E_DEF_WATCHDOG = -21,   /* watchdog bound negative or not finite, or energy bound without energy() */
+    HS_E_IMPLAUSIBLE = -22     /* the new state breaks the def's plausibility bounds (|u|, energy growth) */
 } hs_status;
 
 /* Short English text for a status code; never NULL. */

@@ -26,7 +26,7 @@ static void usage(FILE *o)
         "usage: hilstep-sim --model NAME [--param KEY=VALUE ...] | --model-file FILE.hsm\n"
         "                   [--method explicit|symplectic|j1|j2|j3|jexact]\n"
         "                   [--form index1|index2|ggl] [--stab none|baumgarte|projection]\n"
-        "                   [--alpha A] [--beta B] [--jac auto|analytic|fd]\n"
+        "                   [--alpha A] [--beta B] [--jac auto|analytic|fd] [--rho-inf R]\n"
         "                   --h H --t T [--csv FILE] [--every N] [--hash]\n\n"
         "  --method   explicit    explicit Euler (positions first)\n"
         "             symplectic  semi-implicit Euler, velocities first (seed 003, veDYNA)\n"
@@ -34,6 +34,10 @@ static void usage(FILE *o)
         "             j2          linear-implicit Euler, J2 = [0 0; fq fu + h fq]\n"
         "             j3          linear-implicit Euler, J3 = [0 0; fq 0] (one directional derivative)\n"
         "             jexact      linear-implicit Euler, exact J = [0 I; fq fu]\n"
+        "             jk          J2 plus the constraint curvature K_g = d(G^T lambda)/dq\n"
+        "             jkexact     jk's matrix, velocities first\n"
+        "             galpha      generalized-alpha (Arnold & Bruls 2007), one Newton step,\n"
+        "                         second order; --rho-inf R in [0, 1] sets its damping\n"
         "  --form     index1 (acceleration-level multipliers) | index2 (eq. 6b, velocity level)\n"
         "             | ggl (eq. 9: one-Newton-step position projection inside the step, then\n"
         "             eq. 6b at q_{n+1}; with --stab none and a positions-first method)\n"
@@ -90,7 +94,7 @@ static int parse_real(const char *s, double *out)
 /* Options that take a value; anything else starting with "--" is unknown. */
 static const char *const valued_opts[] = {"--model", "--model-file", "--param", "--method", "--form", "--stab",
                                           "--jac", "--alpha", "--beta", "--h", "--t", "--csv",
-                                          "--every", NULL};
+                                          "--every", "--rho-inf", NULL};
 
 static int is_valued(const char *a)
 {
@@ -154,6 +158,10 @@ int hs_sim_parse(int argc, char *const *argv, hs_sim_cfg *c, hs_sim_err *e)
         } else if (!strcmp(a, "--beta")) {
             if (!parse_real(v, &c->beta)) return fail(e, "--beta", "not a finite number");
             c->have_beta = 1;
+        } else if (!strcmp(a, "--rho-inf")) { /* galpha's high-frequency damping (stepper helper) */
+            double r;
+            if (!parse_real(v, &r) || r < 0 || r > 1) return fail(e, "--rho-inf", "must be a number in [0, 1]");
+            c->def.rho_inf = (hs_real)r;
         } else if (!strcmp(a, "--h")) {
             if (!parse_real(v, &c->h) || c->h <= 0) return fail(e, "--h", "must be a finite number > 0");
             c->have_h = 1;
@@ -236,6 +244,7 @@ int hs_sim_setup(hs_sim_cfg *c, hs_sim_run *r, hs_sim_err *e)
     }
     if (rc) {
         const char *arg = rc == HS_E_DEF_H ? "--h" : rc == HS_E_DEF_FORM ? "--form"
+                        : rc == HS_E_DEF_RHO ? "--rho-inf"
                         : rc == HS_E_DEF_JAC ? "--jac" : "--model";
         return fail(e, arg, "%s", hs_status_str(rc));
     }

@@ -64,14 +64,16 @@ static void table(void)
             double res[HS_METHOD_COUNT];
             for (int me = 0; me < HS_METHOD_COUNT; ++me) {
                 double r[7];
+                int refused = 0;
                 for (int rep = 0; rep < 7; ++rep) {
-                    start(&x, T, (hs_method)me, STABS[si], 1e-3);
+                    refused = start(&x, T, (hs_method)me, STABS[si], 1e-3) != HS_OK;
+                    if (refused) { r[rep] = (double)NAN; continue; } /* e.g. galpha with Baumgarte */
                     double t0 = now();
                     for (int k = 0; k < 2000; ++k) hs_stepper_step(&x.s, in);
                     r[rep] = (now() - t0) / 2000.0;
                 }
                 qsort(r, 7, sizeof r[0], cmp);
-                res[me] = r[3];
+                res[me] = refused ? (double)NAN : r[3];
                 if (me == HS_METHOD_J2) base = r[3];
             }
             for (int me = 0; me < HS_METHOD_COUNT; ++me)
@@ -99,7 +101,7 @@ static void accuracy(void)
     printf("%-10s %-10s %14s %14s %12s\n", "method", "stab", "max_err_q", "err_q_t3", "max_abs_g");
     for (int me = 0; me < HS_METHOD_COUNT; ++me)
         for (int si = 0; si < 3; ++si) {
-            start(&x, &hs_car_axle_type, (hs_method)me, STABS[si], 1e-3);
+            if (start(&x, &hs_car_axle_type, (hs_method)me, STABS[si], 1e-3) != HS_OK) continue;
             double e = 0, et = 0, mg = 0;
             int rc = 0;
             for (int k = 1; k <= N && !rc; ++k) {

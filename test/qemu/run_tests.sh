@@ -32,8 +32,9 @@ job() { echo "$*" >> "$JOBS"; }
 job unit-m4f m4f hilstep-unit.elf
 job unit-m7  m7  hilstep-unit.elf
 for b in m7 m4f; do
-    for me in explicit symplectic j1 j2 j3; do
+    for me in explicit symplectic j1 j2 j3 galpha; do
         for st in projection baumgarte; do
+            [ $me = galpha ] && [ $st = baumgarte ] && continue # galpha is index 3: no Baumgarte
             job "run-$b-$me-$st" $b hilstep-test.elf run $me $st 3000
         done
     done
@@ -91,8 +92,9 @@ done
 COST=$OUT/step-cost.txt
 : > "$COST"
 for b in m7 m4f; do
-    for me in explicit symplectic j1 j2 j3; do
+    for me in explicit symplectic j1 j2 j3 galpha; do
         for st in projection baumgarte; do
+            [ $me = galpha ] && [ $st = baumgarte ] && continue
             n=run-$b-$me-$st; rc=$(rc_of $n)
             fw=$(log_of $n | grep '^trajectory-hash ')
             host=$($(sim_for $b) --model car_axle --method $me --form index2 --stab $st \
@@ -113,10 +115,15 @@ for b in m7 m4f; do
     fw=$(log_of run-$b-j2-projection | grep '^trajectory-hash ')
     if [ -n "$pinned" ] && [ "$fw" = "$pinned" ]; then ok "$b pinned hash: $fw"
     else bad "$b pinned hash: board '$fw', pinned '$pinned' (test/qemu/pinned.txt)"; fi
+    # ...and the library default (galpha, issue 8), pinned alongside
+    pinned=$(grep "^$b-galpha " "$HERE/pinned.txt" | sed -E "s/^$b-galpha +//")
+    fw=$(log_of run-$b-galpha-projection | grep '^trajectory-hash ')
+    if [ -n "$pinned" ] && [ "$fw" = "$pinned" ]; then ok "$b pinned hash (default galpha): $fw"
+    else bad "$b pinned hash (default galpha): board '$fw', pinned '$pinned' (test/qemu/pinned.txt)"; fi
     # The multibody description through its generated tables (model/mb_car_axle_mb.c) gives
     # the host's --model-file bits (issue 10).
     fw=$(log_of run-$b-mb | grep '^trajectory-hash ')
-    host=$($(sim_for $b) --model-file "$HERE/../../model/mech/car_axle.hsm" --h 1e-3 --t 3 --hash 2>/dev/null | grep '^trajectory-hash ')
+    host=$($(sim_for $b) --model-file "$HERE/../../model/mech/car_axle.hsm" --method j2 --stab projection --h 1e-3 --t 3 --hash 2>/dev/null | grep '^trajectory-hash ')
     if [ "$(rc_of run-$b-mb)" = 0 ] && [ -n "$fw" ] && [ "$fw" = "$host" ]; then
         ok "$b car_axle.hsm via generated tables: hash equals host --model-file: ${fw#trajectory-hash }"
     else bad "$b car_axle.hsm via generated tables: board '$fw' host --model-file '$host'"; fi

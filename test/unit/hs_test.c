@@ -91,6 +91,7 @@ static const entry tests[] = {
     {"sparse_step", test_sparse_step},
     {"redundant", test_redundant},
     {"models", test_models},
+    {"issue8", test_issue8},
 };
 
 int hs_test_main(int quick)

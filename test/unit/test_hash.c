@@ -8,6 +8,9 @@
 /* Pinned with: build/hilstep-sim --model car_axle --method j2 --form index2 --stab projection
  * --h 1e-3 --t 3 --hash */
 #define CAR_AXLE_J2_PROJ_HASH UINT64_C(0x457fdcd821e7b477)
+/* The library default since issue 8 (galpha, rho_inf 0.9, projection, h = 1 ms, 3000 steps):
+ * build/hilstep-sim --model car_axle --h 1e-3 --t 3 --hash */
+#define CAR_AXLE_DEFAULT_HASH UINT64_C(0x247741224c11ff86)
 
 void test_hash(void)
 {
@@ -37,4 +40,24 @@ void test_hash(void)
         h2 = hs_stepper_hash(&t2.s, h2);
     }
     CHECK(h2 == h);
+
+    /* the default configuration, pinned too */
+    static tsim t3;
+    tsim_model(&t3, &hs_car_axle_type);
+    hs_stepper_def d = hs_stepper_default_def();
+    CHECK(hs_stepper_init(&t3.s, &d, &t3.m, HS_R(0.0), t3.R, sizeof t3.R / sizeof t3.R[0], t3.I,
+                          sizeof t3.I / sizeof t3.I[0]) == HS_OK);
+    uint64_t h3 = HS_HASH_INIT;
+    rc = HS_OK;
+    for (int k = 0; k < 3000 && rc == HS_OK; ++k) {
+        rc = hs_stepper_step(&t3.s, 0);
+        h3 = hs_stepper_hash(&t3.s, h3);
+    }
+    CHECK(rc == HS_OK);
+    hs_test_puts("  trajectory-hash car_axle galpha projection 3000 ");
+    hs_test_put_hex64(h3);
+    hs_test_putc('\n');
+#ifndef HS_REAL_FLOAT
+    CHECK(h3 == CAR_AXLE_DEFAULT_HASH);
+#endif
 }

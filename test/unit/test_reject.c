@@ -144,6 +144,10 @@ static void def_rejects(void)
                 if (d.form != HS_FORM_INDEX2) continue;
                 d.stab = HS_STAB_NONE;
             }
+            if (hs_stepper_def_validate(&d, &t.m) != HS_OK) {
+                CHECK(hs_stepper_workspace(&d, &t.m, &nr, &ni) == hs_stepper_def_validate(&d, &t.m));
+                continue; /* e.g. jk with index-1: refused, and so is its sizing */
+            }
             CHECK(hs_stepper_workspace(&d, &t.m, &nr, &ni) == HS_OK);
             CHECK(nr <= (size_t)HS_STEPPER_REALS(2, 1, 1) && ni <= (size_t)HS_STEPPER_INTS(2, 1));
         }

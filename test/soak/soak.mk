@@ -1,0 +1,37 @@
+# test/soak/soak.mk - issue 8's measurements (build/hilstep-issue8), `make soak` (10^8 steps of
+# car_axle and circular_track with the library default; not in `make test`, ~minutes per model)
+# and `soak-test` (10^6 steps of each, part of `make test`; 1000 s is then a single window, so
+# soak-test compares 100 s windows: ten of them).
+$(BUILD)/hilstep-issue8: test/soak/issue8.c $(CORE_OBJ)
+	$(CC) $(CFLAGS_HOST) test/soak/issue8.c $(CORE_OBJ) -o $@ -lm
+
+.PHONY: soak soak-test issue8-bars
+SOAK_STEPS ?= 100000000
+soak: $(BUILD)/hilstep-issue8
+	@$(BUILD)/hilstep-issue8 soak car_axle $(SOAK_STEPS) & p1=$$!; \
+	 $(BUILD)/hilstep-issue8 soak circular_track $(SOAK_STEPS); r2=$$?; wait $$p1; r1=$$?; \
+	 [ $$r1 -eq 0 ] && [ $$r2 -eq 0 ]
+
+soak-test: $(BUILD)/hilstep-issue8
+	@pass=0; fail=0; \
+	 for m in car_axle circular_track; do \
+	   if $(BUILD)/hilstep-issue8 soak $$m 1000000 100 | tail -1 | grep -q PASS; then pass=$$((pass+1)); \
+	   else fail=$$((fail+1)); echo "  FAIL soak $$m 1e6 steps"; fi; \
+	 done; \
+	 echo "soak-test: $$pass passed, $$fail failed"; [ $$fail -eq 0 ]
+
+# Every bar of issue 8 in one go (minutes; the README section quotes its output).
+issue8-bars: $(BUILD)/hilstep-issue8
+	-$(BUILD)/hilstep-issue8 accuracy
+	-$(BUILD)/hilstep-issue8 stiff
+	-$(BUILD)/hilstep-issue8 pendulum
+	-$(BUILD)/hilstep-issue8 chain 32
+
+TEST_SUITES += soak-test
+
+# Issue 8's figure (part of `make figures`): energy against time per method, chain n = 8 and
+# the car axle over 10^4 s (a few minutes: 10^7 car axle steps per method).
+.PHONY: figures-issue8
+figures-issue8: $(BUILD)/hilstep-issue8
+	/usr/bin/python3 test/soak/energy_fig.py --bin $(BUILD)/hilstep-issue8 --out $(BUILD)/figures
+figures: figures-issue8
