@@ -17,9 +17,10 @@ hs_app_cfg hs_app_default_cfg(void)
     hs_app_cfg c;
     c.model = HS_BOARD_MODEL;
     c.type = NULL;
-    c.method = HS_METHOD_J2;
-    c.form = HS_FORM_INDEX2;
-    c.stab = HS_STAB_PROJECTION;
+    const hs_stepper_def dd = hs_stepper_default_def(); /* the library's default configuration */
+    c.method = dd.method;
+    c.form = dd.form;
+    c.stab = dd.stab;
     c.nsteps = 3000;
     return c;
 }
