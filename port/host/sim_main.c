@@ -315,13 +315,23 @@ int main(int argc, char **argv)
     const hs_stepper_def def = cfg.def;
     const double h = cfg.h;
 
-    enum { NQ = HS_MB_MAX_NQ > HS_MODELS_MAX_NQ ? HS_MB_MAX_NQ : HS_MODELS_MAX_NQ,
-           NC = HS_MB_MAX_NC > HS_MODELS_MAX_NC ? HS_MB_MAX_NC : HS_MODELS_MAX_NC, NZ = HS_MODELS_MAX_NZ };
-    static hs_real reals[HS_STEPPER_REALS(NQ, NC, NZ)];
-    static int ints[HS_STEPPER_INTS(NQ, NC)];
+    /* Arenas sized by the stepper's own query, once, before the first step (a host tool may
+     * allocate at init; the step itself never does). Parameter-sized models (chain n = 128,
+     * ladder n = 100) outgrow any fixed bound, so the sizing scratch grows until it fits. */
+    size_t nreals = 0, nints = 0;
+    rc = HS_E_SIZE;
+    for (size_t ntmp = (size_t)1 << 14; rc == HS_E_SIZE && ntmp <= ((size_t)1 << 26); ntmp *= 4) {
+        int *tmp = malloc(ntmp * sizeof *tmp);
+        if (!tmp) break;
+        rc = hs_stepper_workspace_tmp(&def, &run.model, tmp, ntmp, &nreals, &nints);
+        free(tmp);
+    }
+    hs_real *reals = rc ? NULL : calloc(nreals ? nreals : 1, sizeof *reals);
+    int *ints = rc ? NULL : calloc(nints ? nints : 1, sizeof *ints);
+    if (!rc && (!reals || !ints)) rc = HS_E_SIZE;
     hs_stepper st;
-    rc = hs_stepper_init(&st, &def, &run.model, HS_R(0.0), reals, sizeof reals / sizeof reals[0], ints,
-                         sizeof ints / sizeof ints[0]);
+    if (!rc)
+        rc = hs_stepper_init(&st, &def, &run.model, HS_R(0.0), reals, nreals, ints, nints);
     if (rc) {
         fprintf(stderr, "hilstep-sim: init: %s\n", hs_status_str(rc));
         printf("steps=0 max_abs_g=nan ns_per_step=nan status=%s\n", status_token(rc));
@@ -347,7 +357,11 @@ int main(int argc, char **argv)
     }
 
     hs_real in[HS_MB_MAX_NIN > HS_MODELS_MAX_NIN ? HS_MB_MAX_NIN : HS_MODELS_MAX_NIN] = {0};
-    hs_real g[NC];
+    hs_real *g = calloc((size_t)st.nc + 1, sizeof *g); /* (nc) residual, sized with the arenas */
+    if (!g) {
+        fprintf(stderr, "hilstep-sim: out of memory for the residual (nc = %d)\n", st.nc);
+        return 1;
+    }
     double max_g = 0.0;
     const uint64_t nsteps = run.nsteps;
     uint64_t hash = HS_HASH_INIT;
