@@ -238,8 +238,9 @@ int hs_mb_fn_output(const hs_model *m, hs_real t, const hs_real *q, const hs_rea
             break;
         }
         case HS_MB_OUT_ENERGY: {
-            hs_real E;
-            (void)hs_mb_fn_energy(m, t, q, u, NULL, &E);
+            hs_real E = HS_R(0.0);
+            const int rc = hs_mb_fn_energy(m, t, q, u, NULL, &E);
+            if (rc != HS_OK) { return rc; }
             { y[k] = E; ++k; }
             break;
         }
