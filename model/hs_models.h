@@ -79,12 +79,14 @@ extern const hs_model_type hs_pendulum_type;
 #define HS_CHAIN_BLOCK_INTS(n) (8 * (n))
 #define HS_CHAIN_QQ_REALS(n) (9 * (n))
 #define HS_CHAIN_CQ_REALS(n) (12 * (n) - 6)
-typedef struct hs_chain_params {
-    hs_real n;    /* number of rods, integer in 1 .. HS_CHAIN_N_MAX */
+/* Parameters of the rod models (chain, ladder): one layout, so their functions are shared. */
+typedef struct hs_rods_params {
+    hs_real n;    /* chain: rods, ladder: links; integer in 1 .. the model's N_MAX */
     hs_real m;    /* mass of each rod (kg) */
     hs_real len;  /* length of each rod (m) */
     hs_real grav; /* gravity magnitude (m/s^2), acting in -y */
-} hs_chain_params;
+} hs_rods_params;
+typedef hs_rods_params hs_chain_params;
 extern const hs_model_type hs_chain_type;
 
 /* ---- ladder: seed 000 Fig. 2 ladder of rods, planar, maximal coordinates (issue 9) ----
@@ -102,12 +104,7 @@ extern const hs_model_type hs_chain_type;
 #define HS_LADDER_BLOCK_INTS(n) (29 * (n) + 6)
 #define HS_LADDER_QQ_REALS(n) (9 * HS_LADDER_RODS(n))
 #define HS_LADDER_CQ_REALS(n) (48 * (n))
-typedef struct hs_ladder_params {
-    hs_real n;    /* number of links, integer in 1 .. HS_LADDER_N_MAX */
-    hs_real m;    /* mass of each rod (kg); the paper's 10 */
-    hs_real len;  /* length of each rod (m); the paper's 1 */
-    hs_real grav; /* gravity magnitude (m/s^2), acting in -y */
-} hs_ladder_params;
+typedef hs_rods_params hs_ladder_params; /* n links; the paper's m = 10, len = 1 */
 extern const hs_model_type hs_ladder_type;
 
 /* ---- car_axle_mb: the car axle as a multibody description, model/mech/car_axle.hsm, tables

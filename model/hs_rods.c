@@ -1,5 +1,6 @@
 /* hs_rods.c - planar rods joined by revolute joints (see hs_rods.h). */
 #include "hs_rods.h"
+#include "hs_models.h"
 #include "hs_math.h"
 
 int hs_rods_blocks(const hs_rods *r, hs_blocks *b, int *buf, int nbuf)
@@ -195,4 +196,114 @@ hs_real hs_rods_energy(const hs_rods *r, const hs_real *q, const hs_real *u)
         V += q[3 * i + 1];
     }
     return HS_R(0.5) * T + r->m * r->grav * V;
+}
+
+/* ---- the type functions chain and ladder share; the family is the type's data ---- */
+
+#define FAM(m) ((const hs_rods_family *)(m)->type->data)
+#define RP(m) ((const hs_rods_params *)(m)->p)
+
+int hs_rods_links(const hs_model *m)
+{
+    const hs_real v = RP(m)->n;
+    if (!(v >= HS_R(1.0) && v <= (hs_real)FAM(m)->n_max)) return 0;
+    const int n = (int)v;
+    return (hs_real)n == v ? n : 0;
+}
+
+hs_rods hs_rods_of(const hs_model *m)
+{
+    const hs_rods_family *f = FAM(m);
+    const int n = hs_rods_links(m);
+    hs_rods r;
+    r.nr = f->rods_per_link * n + f->rods_extra;
+    r.nj = f->joints_per_link * n + f->joints_extra;
+    r.m = RP(m)->m; r.len = RP(m)->len; r.grav = RP(m)->grav;
+    r.joint = f->joint; r.arg = n;
+    return r;
+}
+
+int hs_rods_fn_check(const hs_model *m) { return hs_rods_links(m) ? HS_OK : HS_E_MODEL_PARAM; }
+
+int hs_rods_fn_dims(const hs_model *m, hs_dims *d)
+{
+    if (!hs_rods_links(m)) return HS_E_MODEL_PARAM;
+    const hs_rods r = hs_rods_of(m);
+    d->nq = 3 * r.nr; d->nc = 2 * r.nj; d->nz = 0; d->nin = 0; d->nout = HS_RODS_NOUT;
+    return HS_OK;
+}
+
+int hs_rods_fn_blocks(const hs_model *m, hs_blocks *b, int *buf, int nbuf)
+{
+    const hs_rods r = hs_rods_of(m);
+    return hs_rods_blocks(&r, b, buf, nbuf);
+}
+
+int hs_rods_fn_mass(const hs_model *m, hs_real t, const hs_real *q, hs_real *M)
+{
+    (void)t; (void)q;
+    const hs_rods r = hs_rods_of(m);
+    hs_rods_mass(&r, M);
+    return HS_OK;
+}
+
+int hs_rods_fn_force(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
+                     const hs_real *z, const hs_real *in, hs_real *f)
+{
+    (void)t; (void)q; (void)u; (void)z; (void)in;
+    const hs_rods r = hs_rods_of(m);
+    hs_rods_force(&r, f);
+    return HS_OK;
+}
+
+int hs_rods_fn_force_jac(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
+                         const hs_real *z, const hs_real *in, hs_real *fq, hs_real *fu)
+{
+    (void)t; (void)q; (void)u; (void)z; (void)in;
+    const hs_rods r = hs_rods_of(m);
+    hs_rods_force_jac(&r, fq, fu);
+    return HS_OK;
+}
+
+int hs_rods_fn_constraint(const hs_model *m, hs_real t, const hs_real *q, hs_real *g,
+                          hs_real *G, hs_real *gt)
+{
+    (void)t;
+    const hs_rods r = hs_rods_of(m);
+    return hs_rods_constraint(&r, q, g, G, gt);
+}
+
+int hs_rods_fn_gamma(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
+                     hs_real *gam)
+{
+    (void)t;
+    const hs_rods r = hs_rods_of(m);
+    return hs_rods_gamma(&r, q, u, gam);
+}
+
+int hs_rods_fn_curvature(const hs_model *m, hs_real t, const hs_real *q, const hs_real *lambda,
+                         hs_real *K)
+{
+    (void)t;
+    const hs_rods r = hs_rods_of(m);
+    return hs_rods_curvature(&r, q, lambda, K);
+}
+
+int hs_rods_fn_energy(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
+                      const hs_real *z, hs_real *E)
+{
+    (void)t; (void)z;
+    const hs_rods r = hs_rods_of(m);
+    *E = hs_rods_energy(&r, q, u);
+    return hs_isfinite(*E) ? HS_OK : HS_E_NONFINITE;
+}
+
+int hs_rods_fn_output(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
+                      const hs_real *z, const hs_real *in, hs_real *y)
+{
+    (void)t; (void)z; (void)in;
+    const hs_rods r = hs_rods_of(m);
+    y[0] = hs_rods_energy(&r, q, u);
+    hs_rods_end(&r, q, r.nr - 1, 1, &y[1], &y[2]);
+    return HS_OK;
 }

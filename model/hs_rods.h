@@ -56,4 +56,41 @@ hs_real hs_rods_energy(const hs_rods *r, const hs_real *q, const hs_real *u);
 /* Position (m) of end s of rod i. */
 void hs_rods_end(const hs_rods *r, const hs_real *q, int i, int s, hs_real *x, hs_real *y);
 
+/* A family of rod models, the hs_model_type.data of chain and ladder: the largest link count,
+ * rods = rods_per_link n + rods_extra, joints likewise, and the joint list. */
+typedef struct hs_rods_family {
+    int n_max;
+    int rods_per_link, rods_extra;
+    int joints_per_link, joints_extra;
+    void (*joint)(int n, int k, hs_rod_joint *j);
+} hs_rods_family;
+
+/* Outputs of every rod model: energy (J), x and y (m) of the last rod's head. */
+#define HS_RODS_NOUT 3
+
+/* The link count of a rod model instance (params hs_rods_params, type data hs_rods_family),
+ * or 0 when n is not an integer in 1 .. n_max. */
+int hs_rods_links(const hs_model *m);
+/* The rod system of a rod model instance. */
+hs_rods hs_rods_of(const hs_model *m);
+/* hs_model_type functions shared by the rod models (signatures as in hs_model.h). */
+int hs_rods_fn_check(const hs_model *m);
+int hs_rods_fn_dims(const hs_model *m, hs_dims *d);
+int hs_rods_fn_blocks(const hs_model *m, hs_blocks *b, int *buf, int nbuf);
+int hs_rods_fn_mass(const hs_model *m, hs_real t, const hs_real *q, hs_real *M);
+int hs_rods_fn_force(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
+                     const hs_real *z, const hs_real *in, hs_real *f);
+int hs_rods_fn_force_jac(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
+                         const hs_real *z, const hs_real *in, hs_real *fq, hs_real *fu);
+int hs_rods_fn_constraint(const hs_model *m, hs_real t, const hs_real *q, hs_real *g,
+                          hs_real *G, hs_real *gt);
+int hs_rods_fn_gamma(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
+                     hs_real *gam);
+int hs_rods_fn_curvature(const hs_model *m, hs_real t, const hs_real *q, const hs_real *lambda,
+                         hs_real *K);
+int hs_rods_fn_energy(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
+                      const hs_real *z, hs_real *E);
+int hs_rods_fn_output(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
+                      const hs_real *z, const hs_real *in, hs_real *y);
+
 #endif

@@ -55,41 +55,6 @@ static void joint(int n, int k, hs_rod_joint *j)
     j->b = jr <= 2 ? -1 : (jr % 3 == 2 ? jr - 3 : jr - 2) - 1;
 }
 
-/* The link count, or 0 when the parameter is not an integer in range. */
-static int links(const hs_model *m)
-{
-    const hs_real v = P(m)->n;
-    if (!(v >= HS_R(1.0) && v <= (hs_real)HS_LADDER_N_MAX)) return 0;
-    const int n = (int)v;
-    return (hs_real)n == v ? n : 0;
-}
-
-static hs_rods rods(const hs_model *m)
-{
-    hs_rods r;
-    const int n = links(m);
-    r.nr = HS_LADDER_RODS(n); r.nj = HS_LADDER_JOINTS(n);
-    r.m = P(m)->m; r.len = P(m)->len; r.grav = P(m)->grav;
-    r.joint = joint; r.arg = n;
-    return r;
-}
-
-static int dims(const hs_model *m, hs_dims *d)
-{
-    const int n = links(m);
-    if (!n) return HS_E_MODEL_PARAM;
-    d->nq = HS_LADDER_NQ(n); d->nc = HS_LADDER_NC(n); d->nz = 0; d->nin = 0; d->nout = HS_LADDER_NOUT;
-    return HS_OK;
-}
-
-static int check(const hs_model *m) { return links(m) ? HS_OK : HS_E_MODEL_PARAM; }
-
-static int blocks(const hs_model *m, hs_blocks *b, int *buf, int nbuf)
-{
-    const hs_rods r = rods(m);
-    return hs_rods_blocks(&r, b, buf, nbuf);
-}
-
 static void place(hs_real *q, int rod1, hs_real x, hs_real y, hs_real th)
 {
     q[3 * (rod1 - 1)] = x; q[3 * (rod1 - 1) + 1] = y; q[3 * (rod1 - 1) + 2] = th;
@@ -98,7 +63,7 @@ static void place(hs_real *q, int rod1, hs_real x, hs_real y, hs_real th)
 static int initial(const hs_model *m, hs_real t0, hs_real *q, hs_real *u, hs_real *z)
 {
     (void)t0; (void)z;
-    const int n = links(m);
+    const int n = hs_rods_links(m);
     const hs_real L = P(m)->len, down = -HS_R(1.5707963267948966);
     place(q, 1, HS_R(0.0), -HS_R(0.5) * L, down);
     for (int c = 1; c <= n; ++c) {
@@ -111,73 +76,9 @@ static int initial(const hs_model *m, hs_real t0, hs_real *q, hs_real *u, hs_rea
     return HS_OK;
 }
 
-static int mass(const hs_model *m, hs_real t, const hs_real *q, hs_real *M)
-{
-    (void)t; (void)q;
-    const hs_rods r = rods(m);
-    hs_rods_mass(&r, M);
-    return HS_OK;
-}
-
-static int force(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
-                 const hs_real *z, const hs_real *in, hs_real *f)
-{
-    (void)t; (void)q; (void)u; (void)z; (void)in;
-    const hs_rods r = rods(m);
-    hs_rods_force(&r, f);
-    return HS_OK;
-}
-
-static int force_jac(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
-                     const hs_real *z, const hs_real *in, hs_real *fq, hs_real *fu)
-{
-    (void)t; (void)q; (void)u; (void)z; (void)in;
-    const hs_rods r = rods(m);
-    hs_rods_force_jac(&r, fq, fu);
-    return HS_OK;
-}
-
-static int constraint(const hs_model *m, hs_real t, const hs_real *q, hs_real *g, hs_real *G,
-                      hs_real *gt)
-{
-    (void)t;
-    const hs_rods r = rods(m);
-    return hs_rods_constraint(&r, q, g, G, gt);
-}
-
-static int gamma_fn(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u, hs_real *gam)
-{
-    (void)t;
-    const hs_rods r = rods(m);
-    return hs_rods_gamma(&r, q, u, gam);
-}
-
-static int curvature(const hs_model *m, hs_real t, const hs_real *q, const hs_real *lambda,
-                     hs_real *K)
-{
-    (void)t;
-    const hs_rods r = rods(m);
-    return hs_rods_curvature(&r, q, lambda, K);
-}
-
-static int energy(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
-                  const hs_real *z, hs_real *E)
-{
-    (void)t; (void)z;
-    const hs_rods r = rods(m);
-    *E = hs_rods_energy(&r, q, u);
-    return hs_isfinite(*E) ? HS_OK : HS_E_NONFINITE;
-}
-
-static int output(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
-                  const hs_real *z, const hs_real *in, hs_real *y)
-{
-    (void)t; (void)z; (void)in;
-    const hs_rods r = rods(m);
-    y[0] = hs_rods_energy(&r, q, u);
-    hs_rods_end(&r, q, r.nr - 1, 1, &y[1], &y[2]);
-    return HS_OK;
-}
+static const hs_rods_family FAMILY = {
+    .n_max = HS_LADDER_N_MAX, .rods_per_link = 3, .rods_extra = 1,
+    .joints_per_link = 4, .joints_extra = 1, .joint = joint};
 
 const hs_model_type hs_ladder_type = {
     .name = "ladder",
@@ -191,16 +92,17 @@ const hs_model_type hs_ladder_type = {
     .nparams = (int)(sizeof params / sizeof params[0]),
     .param_size = sizeof(hs_ladder_params),
     .out_names = out_names,
-    .check = check,
+    .check = hs_rods_fn_check,
     .initial = initial,
-    .mass = mass,
-    .force = force,
-    .force_jac = force_jac,
-    .constraint = constraint,
-    .gamma = gamma_fn,
-    .output = output,
-    .dims = dims,
-    .blocks = blocks,
-    .curvature = curvature,
-    .energy = energy,
+    .mass = hs_rods_fn_mass,
+    .force = hs_rods_fn_force,
+    .force_jac = hs_rods_fn_force_jac,
+    .constraint = hs_rods_fn_constraint,
+    .gamma = hs_rods_fn_gamma,
+    .output = hs_rods_fn_output,
+    .dims = hs_rods_fn_dims,
+    .blocks = hs_rods_fn_blocks,
+    .curvature = hs_rods_fn_curvature,
+    .energy = hs_rods_fn_energy,
+    .data = &FAMILY,
 };

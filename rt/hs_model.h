@@ -110,6 +110,9 @@ typedef struct hs_model_type {
      * doc says what is left out, e.g. a controller's work); NULL where none is defined. */
     int (*energy)(const struct hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
                   const hs_real *z, hs_real *E);
+    /* Constant data shared by the type's functions, so one set of functions can serve a family
+     * of types (the rod models); NULL when none. */
+    const void *data;
 } hs_model_type;
 
 /* A model instance: a type, its parameter block (param_size bytes, owned by the caller), an
