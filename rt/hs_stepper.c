@@ -656,9 +656,6 @@ static int sd_newton(hs_stepper *s, ctx *c, hs_real t, hs_real *A, hs_real *Lam,
         if (rc) return rc;
     }
     sd_residual(s, A, Lam);
-    /* No finiteness check here: a non-finite M, f, G or gamma reaches the residual (x * NaN
-     * is NaN, 0 * Inf is NaN), so the new state, which the check stage tests, or the
-     * factorization, which refuses a non-finite matrix, reports it. */
     if (factor) {
         const hs_real hg = c->h * s->def.sd_gamma;
         s->stats.factorizations++;
@@ -666,9 +663,14 @@ static int sd_newton(hs_stepper *s, ctx *c, hs_real t, hs_real *A, hs_real *Lam,
         if (rc) return rc;
     }
     hs_linsys_solve(&s->lsK, &s->fK, s->b);
-    for (int i = 0; i < nq; ++i) A[i] += s->b[i];
-    for (int i = 0; i < nc; ++i) Lam[i] += s->b[nq + i];
-    return HS_OK;
+    /* A non-finite M, f, G or gamma reaches the residual (x * NaN is NaN, 0 * Inf is NaN) and
+     * from there the Newton step: checked in the update loops (x - x is 0 exactly for finite
+     * x), so a model's NaN is refused here as non-finite, before the next stage evaluates
+     * the model at a NaN state. */
+    hs_real nf = HS_R(0.0);
+    for (int i = 0; i < nq; ++i) { A[i] += s->b[i]; nf += s->b[i] - s->b[i]; }
+    for (int i = 0; i < nc; ++i) { Lam[i] += s->b[nq + i]; nf += s->b[nq + i] - s->b[nq + i]; }
+    return nf == HS_R(0.0) ? HS_OK : HS_E_NONFINITE;
 }
 
 /* Stage 1 at t_n + g h. Predictor: the line through the last step's stage accelerations
