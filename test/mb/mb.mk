@@ -21,8 +21,9 @@ $(BUILD)/hilstep-mbgen: port/host/mbgen_main.c $(MBGEN_OBJ) $(wildcard model/hs_
 all: $(BUILD)/hilstep-mbgen
 mb-test: $(BUILD)/hilstep-mbgen $(BUILD)/hilstep-sim
 
-# make bench: instructions per step of the shipped descriptions (host, callgrind).
+# make bench: instructions per step of the shipped descriptions (host: callgrind; boards:
+# QEMU, the images and host float build come from test/qemu/mech.mk).
 .PHONY: mb-bench
 mb-bench: $(BUILD)/hilstep-sim
-	@sh test/mb/mb_bench.sh $(BUILD)/hilstep-sim
+	@sh test/mb/mb_bench.sh $(BUILD)/hilstep-sim $(CM_DIR) $(CM_DIR)/host-float/hilstep-sim
 bench: mb-bench
