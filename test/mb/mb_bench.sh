@@ -55,6 +55,10 @@ rows | while read -r label name h args; do
     done
     echo "$line |"
 done
+echo
+# The spread over the steps of each board run: a fixed amount of work per step shows as max ~ min.
+awk '$7 > 0 { r = $8 / $7; if (r > w) { w = r; what = $2 " " $3 " on the " toupper($1) } }
+     END { if (w > 0) printf "Largest max/min of one step over the 1000 steps of any board run: %.4f (%s).\n", w, what }' "$COSTS"
 } > "$T/table.md"
 
 echo "== multibody descriptions: instructions per step, host (callgrind) and boards (QEMU), h = 1 ms"
