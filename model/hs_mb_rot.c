@@ -178,11 +178,12 @@ static int hinge_force(const hs_mb_model *mb, const hs_mb_force *E, const hs_rea
     const hs_real tau = -k * (th - th0) - cd * thd + tau_in;
     rq_addf(mb, f, &r, g, tau);
     if (!fq) return HS_OK;
-    for (int m = 0; m < 8; ++m) {
+    const int nv = r.B >= 0 ? 8 : 4; /* ground has no coordinates to fill */
+    for (int m = 0; m < nv; ++m) {
         hs_real Hu = HS_R(0.0);
         for (int j = 0; j < 8; ++j) Hu += H[m][j] * r.ud[j];
         const hs_real dtau = -k * g[m] - cd * Hu;
-        for (int j = 0; j < 8; ++j) {
+        for (int j = 0; j < nv; ++j) {
             rq_add(mb, fq, &r, j, m, g[j] * dtau + tau * H[j][m]);
             if (cd != HS_R(0.0)) rq_add(mb, fu, &r, j, m, -cd * g[j] * g[m]);
         }
@@ -213,15 +214,21 @@ static void bushing_rot(const hs_mb_model *mb, const hs_mb_force *E, const hs_re
     }
     rq_addf(mb, f, &r, g, HS_R(1.0));
     if (!fq) return;
-    for (int j = 0; j < 8; ++j)
+    const int nv = r.B >= 0 ? 8 : 4; /* ground has no coordinates to fill */
+    hs_real Hu[3][8];                /* d phi'_i / d v_m = (H_i v')_m */
+    for (int i = 0; i < 3; ++i)
         for (int m = 0; m < 8; ++m) {
+            hs_real s = HS_R(0.0);
+            for (int n = 0; n < 8; ++n) s += HS_R(2.0) * rq_h(&r, 1 + i, m, n) * r.ud[n];
+            Hu[i][m] = s;
+        }
+    for (int j = 0; j < nv; ++j)
+        for (int m = 0; m < nv; ++m) {
             hs_real a = HS_R(0.0), b = HS_R(0.0);
             for (int i = 0; i < 3; ++i) {
                 const hs_real Jj = HS_R(2.0) * r.dw[1 + i][j], Jm = HS_R(2.0) * r.dw[1 + i][m];
                 const hs_real Hjm = HS_R(2.0) * rq_h(&r, 1 + i, j, m);
-                hs_real Hu = HS_R(0.0);
-                for (int n = 0; n < 8; ++n) Hu += HS_R(2.0) * rq_h(&r, 1 + i, m, n) * r.ud[n];
-                a += E->kr * (Jj * Jm + phi[i] * Hjm) + E->cr * (Hjm * phid[i] + Jj * Hu);
+                a += E->kr * (Jj * Jm + phi[i] * Hjm) + E->cr * (Hjm * phid[i] + Jj * Hu[i][m]);
                 b += E->cr * Jj * Jm;
             }
             rq_add(mb, fq, &r, j, m, -a);
