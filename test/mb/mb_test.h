@@ -5,4 +5,6 @@
 int mb_check(int ok, const char *what);
 int mb_test_deriv(void);
 int mb_test_mech(const char *dir, const char *sim, const char *gen);
+/* Generated tables (make mb-gen) up to date with dir's descriptions, and their bits on the host. */
+int mb_test_gen(const char *dir, const char *gen);
 #endif
