@@ -11,14 +11,14 @@ void hs_blk_qq_mv(const hs_blocks *b, const hs_real *A, const hs_real *x, hs_rea
     for (int i = 0; i < nq; ++i) y[i] = HS_R(0.0);
     for (int k = 0; k < b->nqq; ++k) {
         const int I = b->qq[2 * k], J = b->qq[2 * k + 1];
-        const int r0 = b->qb[I], r1 = b->qb[I + 1], c0 = b->qb[J], c1 = b->qb[J + 1];
-        const int w = c1 - c0;
-        for (int i = r0; i < r1; ++i) {
+        const int r0 = b->qb[I], r1 = b->qb[I + 1], c0 = b->qb[J], w = b->qb[J + 1] - c0;
+        const hs_real *xs = x + c0;
+        /* the block's rows one after the other: A walks the packed block once */
+        for (int i = r0; i < r1; ++i, A += w) {
             hs_real s = y[i];
-            for (int j = c0; j < c1; ++j) s += A[(i - r0) * w + (j - c0)] * x[j];
+            for (int j = 0; j < w; ++j) s += A[j] * xs[j];
             y[i] = s;
         }
-        A += (r1 - r0) * w;
     }
 }
 
@@ -29,14 +29,13 @@ void hs_blk_cq_mv(const hs_blocks *b, const hs_real *G, const hs_real *x, hs_rea
     for (int i = 0; i < nc; ++i) y[i] = HS_R(0.0);
     for (int k = 0; k < b->ncq; ++k) {
         const int I = b->cq[2 * k], J = b->cq[2 * k + 1];
-        const int r0 = b->cb[I], r1 = b->cb[I + 1], c0 = b->qb[J], c1 = b->qb[J + 1];
-        const int w = c1 - c0;
-        for (int i = r0; i < r1; ++i) {
+        const int r0 = b->cb[I], r1 = b->cb[I + 1], c0 = b->qb[J], w = b->qb[J + 1] - c0;
+        const hs_real *xs = x + c0;
+        for (int i = r0; i < r1; ++i, G += w) {
             hs_real s = y[i];
-            for (int j = c0; j < c1; ++j) s += G[(i - r0) * w + (j - c0)] * x[j];
+            for (int j = 0; j < w; ++j) s += G[j] * xs[j];
             y[i] = s;
         }
-        G += (r1 - r0) * w;
     }
 }
 
@@ -47,11 +46,35 @@ void hs_blk_cq_mtv(const hs_blocks *b, const hs_real *G, const hs_real *x, hs_re
     for (int j = 0; j < nq; ++j) y[j] = HS_R(0.0);
     for (int k = 0; k < b->ncq; ++k) {
         const int I = b->cq[2 * k], J = b->cq[2 * k + 1];
-        const int r0 = b->cb[I], r1 = b->cb[I + 1], c0 = b->qb[J], c1 = b->qb[J + 1];
-        const int w = c1 - c0;
-        for (int i = r0; i < r1; ++i)
-            for (int j = c0; j < c1; ++j) y[j] += G[(i - r0) * w + (j - c0)] * x[i];
-        G += (r1 - r0) * w;
+        const int r0 = b->cb[I], r1 = b->cb[I + 1], c0 = b->qb[J], w = b->qb[J + 1] - c0;
+        hs_real *ys = y + c0;
+        for (int i = r0; i < r1; ++i, G += w) {
+            const hs_real xi = x[i];
+            for (int j = 0; j < w; ++j) ys[j] += G[j] * xi;
+        }
+    }
+}
+
+void hs_blk_cq_mv_mtv(const hs_blocks *b, const hs_real *G, const hs_real *x, const hs_real *l,
+                      hs_real *yc, hs_real *yq)
+{
+    const int nc = b->ncb > 0 ? b->cb[b->ncb] : 0, nq = b->qb[b->nqb];
+    for (int i = 0; i < nc; ++i) yc[i] = HS_R(0.0);
+    for (int j = 0; j < nq; ++j) yq[j] = HS_R(0.0);
+    for (int k = 0; k < b->ncq; ++k) {
+        const int I = b->cq[2 * k], J = b->cq[2 * k + 1];
+        const int r0 = b->cb[I], r1 = b->cb[I + 1], c0 = b->qb[J], w = b->qb[J + 1] - c0;
+        const hs_real *xs = x + c0;
+        hs_real *ys = yq + c0;
+        for (int i = r0; i < r1; ++i, G += w) {
+            hs_real s = yc[i];
+            const hs_real li = l[i];
+            for (int j = 0; j < w; ++j) {
+                s += G[j] * xs[j];
+                ys[j] += G[j] * li;
+            }
+            yc[i] = s;
+        }
     }
 }
 

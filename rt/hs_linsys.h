@@ -177,6 +177,10 @@ void hs_blk_qq_mv(const hs_blocks *b, const hs_real *A, const hs_real *x, hs_rea
 void hs_blk_cq_mv(const hs_blocks *b, const hs_real *G, const hs_real *x, hs_real *y);
 /* y (nq) = G^T x for G (nc x nq) packed by b->cq, x (nc). */
 void hs_blk_cq_mtv(const hs_blocks *b, const hs_real *G, const hs_real *x, hs_real *y);
+/* yc (nc) = G x and yq (nq) = G^T l in one pass over the packed G (nc x nq); x (nq), l (nc):
+ * the same sums in the same order as hs_blk_cq_mv and hs_blk_cq_mtv. */
+void hs_blk_cq_mv_mtv(const hs_blocks *b, const hs_real *G, const hs_real *x, const hs_real *l,
+                      hs_real *yc, hs_real *yq);
 /* Offset in packed qq storage of the entry (i, j), or -1 when (i, j) lies in no listed block. */
 int hs_blk_qq_index(const hs_blocks *b, int i, int j);
 /* Offset in packed cq storage of the entry (i, j) of G, or -1 when it lies in no listed block. */

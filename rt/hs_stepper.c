@@ -622,10 +622,7 @@ static void sd_residual(hs_stepper *s, const hs_real *A, const hs_real *Lam)
         return;
     }
     hs_blk_qq_mv(b, s->M, A, s->v1);
-    if (nc > 0) {
-        hs_blk_cq_mtv(b, s->G, Lam, s->v2);
-        hs_blk_cq_mv(b, s->G, A, s->c3);
-    }
+    if (nc > 0) hs_blk_cq_mv_mtv(b, s->G, A, Lam, s->c3, s->v2);
     for (int i = 0; i < nq; ++i) s->b[i] = s->f[i] - s->v1[i] + (nc > 0 ? s->v2[i] : HS_R(0.0));
     for (int i = 0; i < nc; ++i) s->b[nq + i] = -(s->c3[i] + s->gam[i]);
 }

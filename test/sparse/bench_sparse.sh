@@ -1,7 +1,7 @@
 #!/bin/sh
 # make bench-sparse: instructions per step of the chain and the ladder with the sparse
 # backend (callgrind; (Ir(S1) - Ir(S0)) / (S1 - S0), so the init and analysis cancel), default
-# configuration and spook, and the log-log slope of each series. Not part of make test.
+# configuration (sdirk), galpha and spook, and the log-log slope of each series. Not part of make test.
 set -e
 B=${1:-build/hilstep-spbench}
 S0=${SP_S0:-10}; S1=${SP_S1:-110}
@@ -11,7 +11,7 @@ echo "== instructions per step (valgrind --tool=callgrind; (Ir($S1 steps) - Ir($
 printf '%-7s %5s %-8s %7s %7s %12s %12s\n' model n config nq+nc flops instr/step instr/flop
 for m in chain ladder; do
     [ $m = chain ] && NS=${SP_CHAIN:-"8 16 32 64 128"} || NS=${SP_LADDER:-"5 10 20 40 80 100"}
-    for c in default spook; do
+    for c in default galpha spook; do
         pts=""
         for n in $NS; do
             a=$(ir $B one $m $n $c $S0); b=$(ir $B one $m $n $c $S1)

@@ -2,7 +2,7 @@
  *
  *   hilstep-spbench one MODEL N CONFIG STEPS [dense|sparse]
  *       STEPS steps of MODEL (chain | ladder) with parameter n = N; CONFIG = default (the
- *       library's default def) or spook (seed 000: eps 1e-8, tau/h 2); for callgrind
+ *       library's default def), galpha (the default with method galpha) or spook (seed 000: eps 1e-8, tau/h 2); for callgrind
  *   hilstep-spbench hash MODEL N CONFIG STEPS    "trajectory-hash MODEL-nN CONFIG STEPS 0x..." as the
  *       board firmware (test/sparse/sp_fw.c) prints it, h = 1 ms
  *   hilstep-spbench ns MODEL N CONFIG            host ns/step, median of 7 runs, one process
@@ -48,8 +48,10 @@ static int start(bsim *x, const char *model, double n, const char *config, doubl
         d.method = HS_METHOD_SPOOK;
         d.form = HS_FORM_INDEX2;
         d.stab = HS_STAB_NONE;
+    } else if (!strcmp(config, "galpha")) {
+        d.method = HS_METHOD_GALPHA;
     } else if (strcmp(config, "default")) {
-        fprintf(stderr, "unknown config %s (default | spook)\n", config);
+        fprintf(stderr, "unknown config %s (default | galpha | spook)\n", config);
         return HS_E_NULL;
     }
     d.linsys = kind;

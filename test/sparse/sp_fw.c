@@ -1,6 +1,6 @@
 /* sp_fw.c - build/cortex-m/m7/hilstep-sparse.elf: the chain or ladder stepped on the board
  * with the sparse backend, every step timed alone on SysTick (1 count = 40 instructions under
- * -icount shift=0). Command line (semihosting): MODEL N CONFIG STEPS, CONFIG = default | spook.
+ * -icount shift=0). Command line (semihosting): MODEL N CONFIG STEPS, CONFIG = default | galpha | spook.
  * Prints the lines hilstep-spbench prints on the host for the same run:
  *   trajectory-hash MODEL-nN CONFIG STEPS 0x<16 hex>
  *   step-cost MODEL-nN CONFIG min=<instr> max=<instr> mean=<instr> instructions
@@ -41,8 +41,8 @@ int main(void)
     if (argc < 5) { hs_con_puts("usage: MODEL N CONFIG STEPS\n"); return HS_EXIT_USAGE; }
     const hs_model_type *type = hs_model_find(argv[1]);
     const long n = hs_parse_ulong(argv[2]), steps = hs_parse_ulong(argv[4]);
-    const int spook = hs_streq(argv[3], "spook");
-    if (!type || n < 1 || steps < 1 || (!spook && !hs_streq(argv[3], "default"))) {
+    const int spook = hs_streq(argv[3], "spook"), galpha = hs_streq(argv[3], "galpha");
+    if (!type || n < 1 || steps < 1 || (!spook && !galpha && !hs_streq(argv[3], "default"))) {
         hs_con_puts("bad arguments\n");
         return HS_EXIT_USAGE;
     }
@@ -53,6 +53,7 @@ int main(void)
         d.method = HS_METHOD_SPOOK;
         d.stab = HS_STAB_NONE;
     }
+    if (galpha) d.method = HS_METHOD_GALPHA;
     size_t nr = 0, ni = 0;
     int rc = hs_stepper_workspace_tmp(&d, &model, T, sizeof T / sizeof T[0], &nr, &ni);
     if (rc == HS_OK) rc = hs_stepper_init(&S, &d, &model, HS_R(0.0), R, sizeof R / sizeof R[0], I, sizeof I / sizeof I[0]);
