@@ -36,11 +36,15 @@ typedef enum hs_method {
      * fq = 0) J2 sees none of it and is explicit Euler; these see it. */
     HS_METHOD_JK = 7,         /* jk: J2 with fq + K_g: A = M - h fu - h^2 (fq + K_g), positions first */
     HS_METHOD_JKEXACT = 8,    /* jkexact: jk's matrix, velocities first (exact J of the whole system) */
-    HS_METHOD_GALPHA = 9      /* galpha: generalized-alpha (Arnold & Bruls 2007, index 3), one
+    HS_METHOD_GALPHA = 9,     /* galpha: generalized-alpha (Arnold & Bruls 2007, index 3), one
                                * Newton iteration with M b' + C g' + K (incl. K_g), then the
                                * projection; second order; rho_inf sets the damping */
+    HS_METHOD_DVP = 11        /* dvp: discrete variational (seed 002 sec. 4, SHAKE/RATTLE for constant
+                               * M) in position-momentum form, HS_DVP_NEWTON Newton iterations on the
+                               * discrete Euler-Lagrange equations and g(q_{n+1}) = 0 (rt/hs_dvp.c);
+                               * symplectic, momentum-conserving, second order; form index2, stab none */
 } hs_method;
-#define HS_METHOD_COUNT 10
+#define HS_METHOD_COUNT 12
 
 /* Which constraint level determines the multipliers. */
 typedef enum hs_form {
@@ -135,7 +139,7 @@ int hs_stepper_def_validate(const hs_stepper_def *def, const hs_model *m);
     X(M, NA, "mass matrix, packed") \
     X(fq, NAJ, "df/dq, packed") \
     X(fu, NAJ, "df/du, packed") \
-    X(Kg, NAK, "constraint curvature d(G^T lambda)/dq, packed") \
+    X(Kg, NAK, "constraint curvature d(G^T lambda)/dq, packed (dvp: d(M(q) w)/dq)") \
     X(Gd, NGK, "G at a perturbed position (curvature differences)") \
     X(G, NG, "G(t_n, q_n), packed") \
     X(G2, NG, "G at the second position (q* or q_{n+1}), packed") \
@@ -201,6 +205,8 @@ typedef struct hs_stepper_stats {
     int last_fault;          /* hs_status of the last refused step, 0 if none */
     uint64_t force_evals;    /* model force() calls, including finite differences */
     uint64_t factorizations; /* LU factorizations */
+    hs_real dvp_residual;    /* dvp: largest final Newton correction of a committed step, as a
+                              * fraction of the position scale (dimensionless); 0 otherwise */
 } hs_stepper_stats;
 
 /* Named stages of one step, chosen once at init into the stepper's plan (see hs_stage_name). */
@@ -224,6 +230,7 @@ typedef enum hs_stage {
     HS_STAGE_CHECK,             /* every new value finite */
     HS_STAGE_SPOOK_RHS,         /* SPOOK: the constraint rows of eq. 29 (t = -4/h Ups g + Ups G v) */
     HS_STAGE_WATCHDOG,          /* |u| and energy growth within the def's bounds */
+    HS_STAGE_DVP,               /* dvp: Newton on the discrete Euler-Lagrange equations, then momentum -> u */
     HS_STAGE_COUNT
 } hs_stage;
 #define HS_STEPPER_MAX_STAGES 16

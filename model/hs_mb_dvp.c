@@ -1,0 +1,100 @@
+/* hs_mb_dvp.c - the pieces the discrete variational stepper (method dvp, rt/hs_dvp.h) needs of
+ * a description whose mass matrix depends on q: F = f + M'(q)[u] u (the applied forces plus
+ * dT/dq, i.e. the Lagrangian's gradient without the -M' u that force() carries), its
+ * Jacobians, and d(M(q) u)/dq. Only quaternion bodies have a q-dependent mass matrix; point and
+ * planar bodies contribute nothing beyond force()'s own terms.
+ *
+ * A quaternion body's block is M(p) = 4 G(p)^T J G(p) + k p p^T (hs_mb.h). With G(p) x =
+ * -G(x) p (the vector part of conj(p) * x is antisymmetric) and G(x)^T a = H(a) x,
+ * H(a) = [[0, -a^T], [a, -[a]x]], the derivative of M(p) w is
+ *     D(p, w) = d(M(p) w)/dp = 4 (H(J G(p) w) - G(p)^T J G(w)) + k ((p.w) I + p w^T),
+ * linear in p and in w. So M'(p)[u] u = D(p, u) u, and its Jacobians are D at unit vectors:
+ *     d(D(p, u) u)/dp e_j = D(e_j, u) u,   d(D(p, u) u)/du e_j = D(p, e_j) u + D(p, u) e_j.
+ * Kept in its own file so the force elements (hs_mb_force.c) grow without touching it. */
+#include "hs_mb_int.h"
+
+/* D(p, w) (4 x 4) of a quaternion body with principal inertia J (3) and k = 4 tr(J)/3. */
+static void quat_mass_deriv(const hs_real *J, hs_real k, const hs_real *p, const hs_real *w,
+                            hs_real D[4][4])
+{
+    hs_real Gp[3][4], Gw[3][4], a[3];
+    mb_quat_G(p, Gp);
+    mb_quat_G(w, Gw);
+    for (int r = 0; r < 3; ++r)
+        a[r] = J[r] * (Gp[r][0] * w[0] + Gp[r][1] * w[1] + Gp[r][2] * w[2] + Gp[r][3] * w[3]);
+    const hs_real pw = p[0] * w[0] + p[1] * w[1] + p[2] * w[2] + p[3] * w[3];
+    /* H(a): row 0 = (0, -a), rows 1..3 = (a_i, -[a]x row i) */
+    const hs_real H[4][4] = {
+        {HS_R(0.0), -a[0], -a[1], -a[2]},
+        {a[0], HS_R(0.0), a[2], -a[1]},
+        {a[1], -a[2], HS_R(0.0), a[0]},
+        {a[2], a[1], -a[0], HS_R(0.0)}};
+    for (int i = 0; i < 4; ++i)
+        for (int j = 0; j < 4; ++j) {
+            hs_real g = HS_R(0.0);
+            for (int r = 0; r < 3; ++r) g += Gp[r][i] * J[r] * Gw[r][j];
+            D[i][j] = HS_R(4.0) * (H[i][j] - g) + k * ((i == j ? pw : HS_R(0.0)) + p[i] * w[j]);
+        }
+}
+
+static void mv4(const hs_real D[4][4], const hs_real *x, hs_real *y)
+{
+    for (int i = 0; i < 4; ++i) y[i] = D[i][0] * x[0] + D[i][1] * x[1] + D[i][2] * x[2] + D[i][3] * x[3];
+}
+
+static int mb_lagrange(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *u,
+                       const hs_real *in, hs_real *F, hs_real *Fq, hs_real *Fu, hs_real *Mq)
+{
+    const hs_mb_desc *Ds = mb->desc;
+    int rc = HS_OK;
+    if (F || Fq) {
+        /* mb_forces writes fq and fu together */
+        rc = mb_forces(mb, t, q, u, in, F, Fq, Fq ? Fu : NULL);
+        if (rc) return rc;
+    }
+    if (Mq) mb_qq_zero(mb, Mq);
+    for (int b = 0; b < Ds->nbodies; ++b) {
+        const hs_mb_body *B = &Ds->bodies[b];
+        if (B->kind != HS_MB_SPATIAL) continue;
+        const int o = mb->qoff[b] + 3;
+        const hs_real *p = &q[o], *pd = &u[o];
+        const hs_real k = HS_R(4.0) * (B->inertia[0] + B->inertia[1] + B->inertia[2]) / HS_R(3.0);
+        hs_real D[4][4], y[4];
+        quat_mass_deriv(B->inertia, k, p, pd, D);
+        if (F) {
+            mv4(D, pd, y);
+            for (int i = 0; i < 4; ++i) F[o + i] += y[i];
+        }
+        if (Mq)
+            for (int i = 0; i < 4; ++i)
+                for (int j = 0; j < 4; ++j) mb_qq_add(mb, Mq, b, 3 + i, b, 3 + j, D[i][j]);
+        if (!Fq) continue;
+        for (int j = 0; j < 4; ++j) {
+            hs_real e[4] = {HS_R(0.0), HS_R(0.0), HS_R(0.0), HS_R(0.0)}, De[4][4], z[4];
+            e[j] = HS_R(1.0);
+            quat_mass_deriv(B->inertia, k, e, pd, De);
+            mv4(De, pd, y); /* column j of d(D u)/dp */
+            for (int i = 0; i < 4; ++i) mb_qq_add(mb, Fq, b, 3 + i, b, 3 + j, y[i]);
+            quat_mass_deriv(B->inertia, k, p, e, De);
+            mv4(De, pd, z); /* D(p, e_j) u + D(p, u) e_j */
+            for (int i = 0; i < 4; ++i) mb_qq_add(mb, Fu, b, 3 + i, b, 3 + j, z[i] + D[i][j]);
+        }
+    }
+    if (F && !hs_all_finite(F, mb->nq)) return HS_E_MODEL;
+    return rc;
+}
+
+int hs_mb_fn_lagrange(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
+                      const hs_real *z, const hs_real *in, hs_real *F, hs_real *Fq, hs_real *Fu,
+                      hs_real *Mq)
+{
+    (void)z;
+    return mb_lagrange((const hs_mb_model *)m->desc, t, q, u, in, F, Fq, Fu, Mq);
+}
+
+int hs_mb_has_spatial(const hs_mb_model *mb)
+{
+    for (int b = 0; b < mb->desc->nbodies; ++b)
+        if (mb->desc->bodies[b].kind == HS_MB_SPATIAL) return 1;
+    return 0;
+}
