@@ -38,6 +38,8 @@ static void usage(FILE *o)
         "             jkexact     jk's matrix, velocities first\n"
         "             galpha      generalized-alpha (Arnold & Bruls 2007), one Newton step,\n"
         "                         second order; --rho-inf R in [0, 1] sets its damping\n"
+        "             dvp         discrete variational (seed 002; SHAKE/RATTLE for constant M): 4 Newton\n"
+        "                         steps, conserves momenta to round-off; --form index2 --stab none\n"
         "  --form     index1 (acceleration-level multipliers) | index2 (eq. 6b, velocity level)\n"
         "             | ggl (eq. 9: one-Newton-step position projection inside the step, then\n"
         "             eq. 6b at q_{n+1}; with --stab none and a positions-first method)\n"

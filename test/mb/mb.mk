@@ -1,6 +1,6 @@
 # mb.mk - the multibody layer's suite (issue 10): derivative checks, shipped descriptions end
 # to end, the car axle description against the hand-written model.
-MB_TEST_SRC := test/mb/mb_main.c test/mb/test_mb_deriv.c test/mb/test_mb_mech.c test/mb/test_mb_dvp.c
+MB_TEST_SRC := test/mb/mb_main.c test/mb/test_mb_deriv.c test/mb/test_mb_mech.c test/mb/test_mb_gen.c test/mb/test_mb_dvp.c
 $(BUILD)/hilstep-mbtest: $(MB_TEST_SRC) $(CORE_OBJ) $(wildcard test/mb/*.h model/*.h rt/*.h port/host/*.h)
 	@mkdir -p $(BUILD)
 	$(CC) $(CFLAGS_HOST) -Wno-double-promotion -Wno-conversion -Itest/mb $(MB_TEST_SRC) $(CORE_OBJ) -o $@ -lm
@@ -10,16 +10,20 @@ mb-test: $(BUILD)/hilstep-mbtest
 
 TEST_SUITES += mb-test
 
-# The generator: C tables of a description for the firmware (port/host/mbgen_main.c).
-$(BUILD)/hilstep-mbgen: port/host/mbgen_main.c $(CORE_OBJ) $(wildcard model/*.h rt/*.h port/host/*.h)
+# The generator: C tables of a description for the firmware (port/host/mbgen_main.c). It links
+# rt/ and the multibody layer only, not the models it generates (nor the registry that lists
+# them), so a broken or stale generated file never keeps `make mb-gen` from rewriting it.
+MBGEN_OBJ := $(filter $(BUILD)/obj/rt/% $(BUILD)/obj/model/hs_mb%,$(CORE_OBJ))
+$(BUILD)/hilstep-mbgen: port/host/mbgen_main.c $(MBGEN_OBJ) $(wildcard model/hs_mb*.h rt/*.h port/host/hs_mb_file.h)
 	@mkdir -p $(BUILD)
-	$(CC) $(CFLAGS_HOST) port/host/mbgen_main.c $(CORE_OBJ) -o $@ -lm
+	$(CC) $(CFLAGS_HOST) port/host/mbgen_main.c $(MBGEN_OBJ) -o $@ -lm
 
 all: $(BUILD)/hilstep-mbgen
 mb-test: $(BUILD)/hilstep-mbgen $(BUILD)/hilstep-sim
 
-# make bench: instructions per step of the shipped descriptions (host, callgrind).
+# make bench: instructions per step of the shipped descriptions (host: callgrind; boards:
+# QEMU, the images and host float build come from test/qemu/mech.mk).
 .PHONY: mb-bench
 mb-bench: $(BUILD)/hilstep-sim
-	@sh test/mb/mb_bench.sh $(BUILD)/hilstep-sim
+	@sh test/mb/mb_bench.sh $(BUILD)/hilstep-sim $(CM_DIR) $(CM_DIR)/host-float/hilstep-sim
 bench: mb-bench
