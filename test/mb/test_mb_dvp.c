@@ -305,14 +305,17 @@ static int rigid_body_dvp(void)
              sQ, sEo, sQp, sEd, sLp);
     fails += mb_check(sQ > 1.8 && sQ < 2.2 && sEo > 1.8 && sEo < 2.2 && sQp > 1.8 && sQp < 2.2 && sEd > 1.8 && sEd < 2.2
                       && sLp > 1.8 && sLp < 2.2, what);
-    /* Table 1 reproduced with the paper's start: within a factor 2 at h = 1e-3 .. 1e-1 */
+    /* Table 1 reproduced with the paper's start (energy = eq. 5.8's value, the step's kinetic
+     * energy): every entry within 5 % (the quaternion error at 1e-4 is 0 by definition) */
     int tb = 1;
-    for (int ih = 1; ih < 4; ++ih) {
-        const double rq = f[1][ih].Q510 / T1[ih][0], re = f[1][ih].Ed510 / T1[ih][1], rl = f[1][ih].L510 / T1[ih][2];
-        tb &= rq > 0.5 && rq < 2 && re > 0.5 && re < 2 && rl > 0.5 && rl < 2;
+    double worst_t1 = 0;
+    for (int ih = 0; ih < 4; ++ih) {
+        const double rq = ih ? f[1][ih].Q510 / T1[ih][0] : 1.0, re = f[1][ih].Ed510 / T1[ih][1], rl = f[1][ih].L510 / T1[ih][2];
+        tb &= rq > 0.95 && rq < 1.05 && re > 0.95 && re < 1.05 && rl > 0.95 && rl < 1.05;
+        worst_t1 = fmax(worst_t1, fmax(fabs(rq - 1), fmax(fabs(re - 1), fabs(rl - 1))));
     }
-    snprintf(what, sizeof what, "rigid body dvp, paper's start: Table 1 quaternion/energy/momentum errors within 2x at h = 1e-3..1e-1 (h=1e-2: %.2e/%.2e/%.2e vs %.2e/%.2e/%.2e)",
-             f[1][2].Q510, f[1][2].Ed510, f[1][2].L510, T1[2][0], T1[2][1], T1[2][2]);
+    snprintf(what, sizeof what, "rigid body dvp, paper's start: all of Table 1 (quaternion/energy/momentum, h = 1e-4..1e-1) within 5 %%, worst %.1f %% (h=1e-2: %.3e/%.3e/%.3e vs %.3e/%.3e/%.3e)",
+             100 * worst_t1, f[1][2].Q510, f[1][2].Ed510, f[1][2].L510, T1[2][0], T1[2][1], T1[2][2]);
     fails += mb_check(tb, what);
     /* the contrast: the other methods do not conserve it */
     static const struct { hs_method me; hs_stab sb; } other[] = {
@@ -336,8 +339,8 @@ static int rigid_body_dvp(void)
 }
 
 /* ---- double spherical pendulum ---- */
-#define DSP_T 10.0
-static double dsp_ref[10002][6]; /* DSP_T / 1e-3 + 2 samples */
+#define DSP_T 30.0 /* not stated for sec. 5.2; 30 s (sec. 5.1's) reproduces Table 2's position errors */
+static double dsp_ref[30002][6]; /* DSP_T / 1e-3 + 2 samples */
 
 static double dsp_Lz(const hs_real *q, const hs_real *u)
 {
@@ -354,7 +357,7 @@ static int double_spherical_dvp(void)
     static const double T2[4][3] = { /* seed 002 Table 2, DVP: position, energy, momentum error */
         {2.3292428e-7, 6.47521262e-6, 2.54701662e-6}, {1.146362264e-5, 3.2685721927e-4, 1.70746e-4},
         {1.13498458508e-3, 3.223741607973e-2, 1.6961753e-2}, {9.575837631416e-2, 2.66479215701329, 1.559961345}};
-    double Emax[2][4], Eavg[2][4], P510[2][4], Lavg[2][4], dLz[2][4], gmax = 0, shake = 0, res = 0;
+    double Emax[2][4], Eavg[2][4], Emid[2][4], P510[2][4], Lavg[2][4], dLz[2][4], gmax = 0, shake = 0, res = 0;
     int rc = 0;
     const double Lz_true = 199.8254671; /* m1 (x1 y1' - y1 x1') + m2 (...) at the start */
     printf("  seed 002 sec. 5.2, method dvp, double spherical pendulum %g s; eq. 5.10 errors (Table 2's measure) and maxima\n", DSP_T);
@@ -367,7 +370,7 @@ static int double_spherical_dvp(void)
             const double Lz0 = dsp_Lz(r.s.q, r.s.u);
             if (!orc && paper) orc = paper_start(&r, h);
             const long n = lround(DSP_T / h), every = h < 1e-3 ? lround(1e-3 / h) : 1;
-            double em = 0, ea = 0, pe = 0, la = 0, dl = 0;
+            double em = 0, ea = 0, pe = 0, la = 0, dl = 0, ed = 0;
             long ns = 0;
             hs_real qm[6], q0[6];
             const double Lzs = dsp_Lz(r.s.q, r.s.u);
@@ -382,6 +385,16 @@ static int double_spherical_dvp(void)
                 r.m.type->energy(&r.m, 0, q, u, NULL, &E);
                 em = fmax(em, fabs((double)(E - E0)));
                 ea += fabs((double)(E - E0));
+                { /* the energy of the step itself: 1/2 w.M w + V(c), w = (q_{k+1} - q_k)/h, c the midpoint */
+                    static const double mm[6] = {2, 2, 2, 3.5, 3.5, 3.5};
+                    double Ed = 0;
+                    for (int i = 0; i < 6; ++i) {
+                        const double w = (double)(q[i] - q0[i]) / h;
+                        Ed += 0.5 * mm[i] * w * w;
+                    }
+                    Ed += 9.81 * (2.0 * 0.5 * (double)(q[2] + q0[2]) + 3.5 * 0.5 * (double)(q[5] + q0[5]));
+                    ed += fabs(Ed - (double)E0);
+                }
                 la += fabs(dsp_Lz(q, u) - Lz0);
                 dl = fmax(dl, fabs(dsp_Lz(q, u) - Lzs));
                 hs_real g[2];
@@ -413,20 +426,32 @@ static int double_spherical_dvp(void)
             }
             rc |= orc;
             res = fmax(res, (double)r.s.stats.dvp_residual);
-            Emax[paper][ih] = em; Eavg[paper][ih] = ea / (double)n; Lavg[paper][ih] = la / (double)n;
+            Emax[paper][ih] = em; Eavg[paper][ih] = ea / (double)n; Emid[paper][ih] = ed / (double)n; Lavg[paper][ih] = la / (double)n;
             P510[paper][ih] = ns ? pe / (double)ns : 0; dLz[paper][ih] = dl;
-            printf("  dsp dvp %-12s h=%-6g rc %d | max|Lz - Lz(0)| %.2e | Lz err %.3e (T2 %.3e) | E err %.3e (T2 %.3e) max|E - E0| %.3e | pos err %.3e (T2 %.3e) | start Lz %.6f E0 %.6f\n",
-                   paper ? "paper-start" : "our-start", h, orc, dl, Lavg[paper][ih], T2[ih][2], Eavg[paper][ih], T2[ih][1], em,
+            printf("  dsp dvp %-12s h=%-6g rc %d | max|Lz - Lz(0)| %.2e | Lz err %.3e (T2 %.3e) | E(q,u) err %.3e step energy err %.3e (T2 %.3e) max|E - E0| %.3e | pos err %.3e (T2 %.3e) | start Lz %.6f E0 %.6f\n",
+                   paper ? "paper-start" : "our-start", h, orc, dl, Lavg[paper][ih], T2[ih][2], Eavg[paper][ih], Emid[paper][ih], T2[ih][1], em,
                    P510[paper][ih], T2[ih][0], Lz0, (double)E0);
         }
     double worst = 0;
     for (int p = 0; p < 2; ++p) for (int ih = 0; ih < 4; ++ih) worst = fmax(worst, dLz[p][ih] / Lz_true);
-    const double Neps = 1e5 * 2.220446049250313e-16;
+    const double Neps = 3e5 * 2.220446049250313e-16; /* N = 30 s / 1e-4 steps, as for the rigid body */
     snprintf(what, sizeof what, "double spherical pendulum dvp, h = 1e-4 .. 1e-1, %g s: Lz conserved to round-off, max |dLz|/Lz %.1e <= N eps = %.1e; max |g| %.1e; Newton corrections <= %.1e",
              DSP_T, worst, Neps, gmax, res);
     fails += mb_check(rc == 0 && worst <= Neps && gmax <= 1e-11 && res <= 1e-13, what);
     snprintf(what, sizeof what, "double spherical pendulum dvp, h = 1e-2: positions satisfy SHAKE's recursion eq. 5.12 (tangent residual %.1e of m g <= 1e-9)", shake);
     fails += mb_check(shake <= 1e-9, what);
+    /* Table 2 with the paper's start (the second point from an accurate run; the energy of the
+     * step, 1/2 w.M w + V(c)): position, energy and momentum within 5 % at h = 1e-3 .. 1e-1.
+     * (The h = 1e-4 row measures DVP against the paper's energy-momentum reference run.) */
+    int tb = 1;
+    double worst_t2 = 0;
+    for (int ih = 1; ih < 4; ++ih) {
+        const double rp = P510[1][ih] / T2[ih][0], re = Emid[1][ih] / T2[ih][1], rl = Lavg[1][ih] / T2[ih][2];
+        tb &= rp > 0.95 && rp < 1.05 && re > 0.95 && re < 1.05 && rl > 0.95 && rl < 1.05;
+        worst_t2 = fmax(worst_t2, fmax(fabs(rp - 1), fmax(fabs(re - 1), fabs(rl - 1))));
+    }
+    snprintf(what, sizeof what, "double spherical pendulum dvp, paper's start, 30 s: Table 2's DVP position/energy/momentum errors at h = 1e-3..1e-1 within 5 %%, worst %.1f %%", 100 * worst_t2);
+    fails += mb_check(tb, what);
     const double sE = log10(Emax[0][2] / Emax[0][1]), sP = log10(P510[0][2] / P510[0][1]);
     snprintf(what, sizeof what, "double spherical pendulum dvp second order (h 1e-3 -> 1e-2): slopes max energy error %.2f, position error %.2f (in [1.8, 2.2])", sE, sP);
     fails += mb_check(sE > 1.8 && sE < 2.2 && sP > 1.8 && sP < 2.2, what);

@@ -67,4 +67,15 @@ void test_dvp(void)
     CHECK(dvp_run(HS_JAC_AUTO, 1.0 / 60.0, 600, &d1, &g1, q1) == 0);
     CHECK_RANGE(d1, 0.0, 0.1);
     CHECK_RANGE(g1, 0.0, gtol);
+    /* the test equation (seed 004 sec. 2): dvp is the implicit midpoint rule there, so with
+     * b = 0 it keeps the energy 1/2 u^2 + 1/2 a q^2 = a/2 at any h^2 a (here 1e4) */
+    {
+        static tsim t;
+        tsim_model(&t, &hs_test_eq_type);
+        CHECK(hs_model_set_param(&t.m, "a", HS_R(1e8)) == HS_OK);
+        CHECK(tsim_start(&t, HS_METHOD_DVP, HS_FORM_INDEX2, HS_STAB_NONE, HS_R(1e-2)) == HS_OK);
+        CHECK(tsim_run(&t, 1000, 0) == HS_OK);
+        const double q = (double)t.s.q[0], u = (double)t.s.u[0];
+        CHECK_RANGE((0.5 * u * u + 0.5 * 1e8 * q * q) / (0.5 * 1e8), 1.0 - 100 * qtol, 1.0 + 100 * qtol);
+    }
 }
