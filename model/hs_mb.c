@@ -155,6 +155,13 @@ int hs_mb_fn_energy(const hs_model *m, hs_real t, const hs_real *q, const hs_rea
     return HS_OK;
 }
 
+/* 1 when a is a spatial body and b one or ground: the pair a spatial hinge angle measures. */
+static int spatial_hinge(const hs_mb_desc *D, int a, int b)
+{
+    return a >= 0 && D->bodies[a].kind == HS_MB_SPATIAL && a != b
+           && (b < 0 || D->bodies[b].kind == HS_MB_SPATIAL);
+}
+
 /* Signals of one output line (names built at compile time in the same order). */
 static int output_count(const hs_mb_model *mb, const hs_mb_output *o)
 {
@@ -172,6 +179,7 @@ static int output_count(const hs_mb_model *mb, const hs_mb_output *o)
         if (J->kind == HS_MB_REVOLUTE && D->dim == 2 && D->bodies[J->a.body].kind == HS_MB_PLANAR
             && (J->b.body < 0 || D->bodies[J->b.body].kind == HS_MB_PLANAR))
             return 1;
+        if (J->kind == HS_MB_REVOLUTE && D->dim == 3 && spatial_hinge(D, J->a.body, J->b.body)) return 1;
         return -1;
     }
     case HS_MB_OUT_ENERGY: return 1;
@@ -219,6 +227,12 @@ int hs_mb_fn_output(const hs_model *m, hs_real t, const hs_real *q, const hs_rea
                 for (int j = 0; j < 3; ++j) d[j] = ka.r[j] - kb.r[j];
                 const hs_real g = hs_sqrt(mb_dot3(d, d));
                 { y[k] = g; ++k; }
+            } else if (J->kind == HS_MB_REVOLUTE && D->dim == 3) {
+                hs_real th = HS_R(0.0);
+                const int rc = mb_hinge_angle(mb, J->a.body, J->b.body, mb_axis_b(J->axis, J->axis_b),
+                                              mb->hinge_c[HS_MB_MAX_FORCES + o->index], q, &th);
+                if (rc != HS_OK) { return rc; }
+                { y[k] = th; ++k; }
             } else if (J->kind == HS_MB_REVOLUTE || (J->kind == HS_MB_DRIVER && J->coord == 0)) {
                 { y[k] = q[mb->qoff[J->a.body] + 2] - (J->b.body >= 0 ? q[mb->qoff[J->b.body] + 2] : HS_R(0.0)); ++k; }
             } else {
@@ -324,6 +338,13 @@ static int point_ok(const hs_mb_desc *D, const hs_mb_point *p)
     return 1;
 }
 
+/* 1 when axis is a unit vector and axis_b is zero or one. */
+static int unit_axes(const hs_real *axis, const hs_real *axis_b)
+{
+    const hs_real na = mb_dot3(axis, axis), nb = mb_dot3(axis_b, axis_b);
+    return hs_abs(na - HS_R(1.0)) < HS_R(1e-6) && (nb == HS_R(0.0) || hs_abs(nb - HS_R(1.0)) < HS_R(1e-6));
+}
+
 static int planar_or_ground(const hs_mb_desc *D, int b)
 {
     return b < 0 || D->bodies[b].kind == HS_MB_PLANAR;
@@ -399,6 +420,7 @@ int hs_mb_compile(const hs_mb_desc *D, hs_mb_model *mb, int packed, int *bad_ind
             && (J->kind != HS_MB_DRIVER || J->coord == 1)) {
             const hs_real n2 = mb_dot3(J->axis, J->axis);
             if (!(hs_abs(n2 - HS_R(1.0)) < HS_R(1e-6))) return HS_E_MODEL_PARAM; /* axis not a unit vector */
+            if (J->kind == HS_MB_REVOLUTE && !unit_axes(J->axis, J->axis_b)) return HS_E_MODEL_PARAM;
         }
     }
     int rc = mb_build_rows(mb, bad_index);
@@ -416,13 +438,19 @@ int hs_mb_compile(const hs_mb_desc *D, hs_mb_model *mb, int packed, int *bad_ind
         case HS_MB_SPRING:
         case HS_MB_BUSHING:
             if (E->a.body < 0 && E->b.body < 0) return HS_E_MODEL_PARAM;
-            if (E->kind == HS_MB_BUSHING && (E->kr != HS_R(0.0) || E->cr != HS_R(0.0))
-                && (D->dim != 2 || !planar_or_ground(D, E->a.body) || !planar_or_ground(D, E->b.body)))
-                return HS_E_MODEL_PARAM;
+            if (E->kind == HS_MB_BUSHING && (E->kr != HS_R(0.0) || E->cr != HS_R(0.0))) {
+                if (D->dim == 2 && (!planar_or_ground(D, E->a.body) || !planar_or_ground(D, E->b.body)))
+                    return HS_E_MODEL_PARAM;
+                /* spatial: both carry a quaternion (ground: identity), in either order */
+                if (D->dim == 3 && !spatial_hinge(D, E->a.body, E->b.body) && !spatial_hinge(D, E->b.body, E->a.body))
+                    return HS_E_MODEL_PARAM;
+            }
             break;
         case HS_MB_ROTSPRING:
         case HS_MB_MOTOR:
-            if (E->a.body < 0 || D->dim != 2 || !planar_or_ground(D, E->a.body) || !planar_or_ground(D, E->b.body))
+            if (D->dim == 2 && (E->a.body < 0 || !planar_or_ground(D, E->a.body) || !planar_or_ground(D, E->b.body)))
+                return HS_E_MODEL_PARAM;
+            if (D->dim == 3 && (!spatial_hinge(D, E->a.body, E->b.body) || !unit_axes(E->axis, E->axis_b)))
                 return HS_E_MODEL_PARAM;
             if (E->kind == HS_MB_MOTOR && (E->in0 < 0 || E->in0 >= D->nin)) return HS_E_MODEL_PARAM;
             break;
@@ -501,6 +529,19 @@ int hs_mb_compile(const hs_mb_desc *D, hs_mb_model *mb, int packed, int *bad_ind
         } else {
             /* springs, dampers, bushings read no input */
         }
+    }
+    /* spatial hinge references: zero angle where axis meets axis_b, initial angle in (-pi, pi] */
+    for (int e = 0; e < D->nforces; ++e) {
+        const hs_mb_force *E = &D->forces[e];
+        if (D->dim == 3 && (E->kind == HS_MB_ROTSPRING || E->kind == HS_MB_MOTOR))
+            mb_hinge_ref(E->axis, E->axis_b, D->bodies[E->a.body].rot,
+                         E->b.body >= 0 ? D->bodies[E->b.body].rot : NULL, mb->hinge_c[e]);
+    }
+    for (int j = 0; j < D->njoints; ++j) {
+        const hs_mb_joint *J = &D->joints[j];
+        if (D->dim == 3 && J->kind == HS_MB_REVOLUTE && spatial_hinge(D, J->a.body, J->b.body))
+            mb_hinge_ref(J->axis, J->axis_b, D->bodies[J->a.body].rot,
+                         J->b.body >= 0 ? D->bodies[J->b.body].rot : NULL, mb->hinge_c[HS_MB_MAX_FORCES + j]);
     }
     /* set values of prismatic and fixed joints: the initial relative configuration */
     {

@@ -119,30 +119,47 @@ typedef struct hs_mb_joint {
 /* Force elements. */
 typedef enum hs_mb_force_kind {
     HS_MB_SPRING = 0,    /* point to point spring-damper: F = -(k (l - l0) + c l') e on a, +F on b */
-    HS_MB_ROTSPRING = 1, /* planar: tau = -k (th_a - th_b - th0) - c (w_a - w_b) on a, -tau on b */
-    HS_MB_BUSHING = 2,   /* F = -k (a - b) - c (a - b)' on a (+ planar rotation kr, cr like ROTSPRING) */
+    HS_MB_ROTSPRING = 1, /* tau = -k (th - th0) - c th' on a, -tau on b; planar th = th_a - th_b;
+                          * spatial th = the hinge angle about axis (a frame) / axis_b (b frame),
+                          * see "Spatial hinge angle" below */
+    HS_MB_BUSHING = 2,   /* F = -k (a - b) - c (a - b)' on a; rotation kr, cr: planar like
+                          * ROTSPRING with th0 = 0; spatial V = 1/2 kr |phi|^2, D = 1/2 cr |phi'|^2
+                          * with phi = 2 vec(conj(p_b) p_a) (frames aligned at rest) */
     HS_MB_EXTFORCE = 3,  /* force (ground frame) on point a = scale * inputs in0.. (dim of the model),
                           * or scale * in0 * axis with one input when axis is set */
     HS_MB_EXTTORQUE = 4, /* torque on body a: planar scale * in0 about z; spatial 3 inputs, ground frame */
-    HS_MB_MOTOR = 5      /* planar joint motor: scale * in0 on body a about z, the opposite on b */
+    HS_MB_MOTOR = 5      /* joint motor: scale * in0 on body a, the opposite on b: planar about z,
+                          * spatial about the hinge axis (generalized force tau d(th)/dq) */
 } hs_mb_force_kind;
+
+/* Spatial hinge angle (ROTSPRING, MOTOR and the COORD output of a spatial REVOLUTE): with
+ * p_a, p_b the bodies' quaternions (ground: identity), w = conj(p_b) p_a conj(Q0) and n the
+ * unit axis in b's frame, th = 2 atan2(n . vec(w), w_0): the twist of a relative to b about n
+ * (swing-twist decomposition), the exact hinge angle when the hinge holds. Q0 is the shortest
+ * rotation taking axis (a frame) onto axis_b (b frame), so th = 0 where the frames coincide up
+ * to that; its sign is chosen at compile so that the initial th lies in (-pi, pi]. From there
+ * th is continuous to +-2 pi (a turn either way); beyond, the quaternion's double cover wraps
+ * it by 4 pi. */
 
 typedef struct hs_mb_force {
     char name[HS_MB_NAME];
     hs_mb_force_kind kind;
     hs_mb_point a, b;
     hs_real k, c, l0;   /* stiffness (N/m or N m/rad), damping (N s/m or N m s/rad), rest length (m) or angle (rad) */
-    hs_real kr, cr;     /* BUSHING rotational stiffness and damping (planar) */
+    hs_real kr, cr;     /* BUSHING rotational stiffness (N m/rad) and damping (N m s/rad) */
     int in0;            /* EXTFORCE, EXTTORQUE, MOTOR: first input index */
-    hs_real axis[3];    /* EXTFORCE: unit direction (ground frame) of a one-input force; 0 = dim inputs */
+    hs_real axis[3];    /* EXTFORCE: unit direction (ground frame) of a one-input force, 0 = dim
+                         * inputs; ROTSPRING, MOTOR (spatial): unit hinge axis in a's frame */
     hs_real scale;      /* input scale (N or N m per input unit) */
+    hs_real axis_b[3];  /* ROTSPRING, MOTOR (spatial): unit hinge axis in b's frame (0 = axis) */
 } hs_mb_force;
 
 /* Outputs: each line gives several signals, named "<element>.<quantity> (<unit>)". */
 typedef enum hs_mb_output_kind {
     HS_MB_OUT_POS = 0,   /* body position (x, y[, z]) and orientation (theta | p0..p3) */
     HS_MB_OUT_VEL = 1,   /* body velocity (vx, vy[, vz]) and angular velocity (w | wx wy wz ground frame) */
-    HS_MB_OUT_COORD = 2, /* joint coordinate: revolute angle, prismatic travel, distance, driven value */
+    HS_MB_OUT_COORD = 2, /* joint coordinate: revolute angle (planar; spatial hinge: the hinge
+                          * angle above, rad), prismatic travel, distance, driven value */
     HS_MB_OUT_ENERGY = 3 /* total energy (J) */
 } hs_mb_output_kind;
 
@@ -213,6 +230,8 @@ typedef struct hs_mb_model {
     const char *in_names[HS_MB_MAX_NIN];
     char in_buf[HS_MB_MAX_NIN][40];
     hs_real scratch[2 * HS_MB_MAX_NQ + HS_MB_MAX_NC]; /* compile's initial state and residuals (off the stack) */
+    hs_real hinge_c[HS_MB_MAX_FORCES + HS_MB_MAX_JOINTS][4]; /* conj(Q0) of each spatial hinge angle:
+                                        * forces, then joints (unit quaternions) */
     int bad_table;                      /* after a refused compile: 0 bodies, 1 joints, 2 forces, 3 outputs, -1 whole */
 } hs_mb_model;
 

@@ -1,6 +1,7 @@
 /* hs_mb_force.c - applied forces with analytic Jacobians: gravity, the quaternion bodies'
  * velocity terms (gyroscopic torque), spring-dampers, rotational spring-dampers, bushings and
- * the HIL inputs (external force, external torque, joint motor). */
+ * the HIL inputs (external force, external torque, joint motor). The rotational elements of
+ * quaternion bodies are in hs_mb_rot.c. */
 #include "hs_mb_int.h"
 
 /* Adds J^T F of point k into f. */
@@ -163,9 +164,16 @@ int mb_forces(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real 
             pair_force(mb, &oa, &ob, &ka, &kb, q, u, F, Fd, Fv, f, fq, fu);
             if (dim == 2 && (E->kr != HS_R(0.0) || E->cr != HS_R(0.0)))
                 rot_spring(mb, E->a.body, E->b.body, E->kr, E->cr, HS_R(0.0), q, u, f, fq, fu);
+            if (dim == 3 && (E->kr != HS_R(0.0) || E->cr != HS_R(0.0)))
+                (void)mb_rot_force(mb, e, q, u, in, f, fq, fu); /* cannot fail for a bushing */
             break;
         case HS_MB_ROTSPRING:
-            rot_spring(mb, E->a.body, E->b.body, E->k, E->c, E->l0, q, u, f, fq, fu);
+            if (dim == 3) {
+                const int rc = mb_rot_force(mb, e, q, u, in, f, fq, fu);
+                if (rc) return rc;
+            } else {
+                rot_spring(mb, E->a.body, E->b.body, E->k, E->c, E->l0, q, u, f, fq, fu);
+            }
             break;
         case HS_MB_EXTFORCE: {
             const int one = E->axis[0] != HS_R(0.0) || E->axis[1] != HS_R(0.0) || E->axis[2] != HS_R(0.0);
@@ -205,6 +213,11 @@ int mb_forces(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real 
             break;
         }
         case HS_MB_MOTOR: {
+            if (dim == 3) {
+                const int rc = mb_rot_force(mb, e, q, u, in, f, fq, fu);
+                if (rc) return rc;
+                break;
+            }
             const hs_real tau = E->scale * in[E->in0];
             add_torque(mb, E->a.body, tau, f);
             add_torque(mb, E->b.body, -tau, f);
@@ -234,6 +247,9 @@ hs_real mb_potential(const hs_mb_model *mb, hs_real t, const hs_real *q)
         if (E->kind == HS_MB_SPRING) {
             const hs_real x = hs_sqrt(mb_dot3(d, d)) - E->l0;
             V += HS_R(0.5) * E->k * x * x;
+        } else if (D->dim == 3 && (E->kind == HS_MB_BUSHING || E->kind == HS_MB_ROTSPRING)) {
+            if (E->kind == HS_MB_BUSHING) V += HS_R(0.5) * E->k * mb_dot3(d, d);
+            if (E->kind == HS_MB_ROTSPRING || E->kr != HS_R(0.0)) V += mb_rot_potential(mb, e, q);
         } else if (E->kind == HS_MB_BUSHING || E->kind == HS_MB_ROTSPRING) {
             const hs_real th = q[mb->qoff[E->a.body] + 2] - (E->b.body >= 0 ? q[mb->qoff[E->b.body] + 2] : HS_R(0.0));
             if (E->kind == HS_MB_BUSHING) {

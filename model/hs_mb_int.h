@@ -71,6 +71,23 @@ int mb_forces(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real 
 /* Potential energy of gravity and the springs (J). */
 hs_real mb_potential(const hs_mb_model *mb, hs_real t, const hs_real *q);
 
+/* Spatial rotation elements (hs_mb_rot.c). */
+/* The hinge reference conj(Q0) (hs_mb.h "Spatial hinge angle") from the axes (a frame, b frame;
+ * axis_b zero = axis) and the initial quaternions (pb0 NULL: ground). */
+void mb_hinge_ref(const hs_real *axis, const hs_real *axis_b, const hs_real *pa0, const hs_real *pb0,
+                  hs_real *c);
+/* The hinge angle (rad) of bodies A (spatial) and B (spatial or ground) about n (b frame). */
+int mb_hinge_angle(const hs_mb_model *mb, int A, int B, const hs_real *n, const hs_real *c,
+                   const hs_real *q, hs_real *th);
+/* f, fq, fu of force element e when it is a spatial ROTSPRING, MOTOR or the rotational part of
+ * a spatial BUSHING (accumulated; fq, fu may be NULL, f may be NULL with fq given). */
+int mb_rot_force(const hs_mb_model *mb, int e, const hs_real *q, const hs_real *u,
+                 const hs_real *in, hs_real *f, hs_real *fq, hs_real *fu);
+/* Potential (J) of a spatial ROTSPRING or the rotational part of a spatial BUSHING. */
+hs_real mb_rot_potential(const hs_mb_model *mb, int e, const hs_real *q);
+/* The b-frame hinge axis of force e or joint j (axis_b, or axis when axis_b is zero). */
+const hs_real *mb_axis_b(const hs_real *axis, const hs_real *axis_b);
+
 static inline hs_real mb_dot3(const hs_real *a, const hs_real *b)
 {
     return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];

@@ -152,6 +152,52 @@ static int read_fn(tok t, hs_mb_fn *f)
     return 1;
 }
 
+static tok lit(const char *s)
+{
+    tok t;
+    t.s = s; t.n = 0;
+    while (s[t.n]) ++t.n;
+    return t;
+}
+
+static int is_unit(const hs_real *v)
+{
+    const hs_real n = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
+    return n > HS_R(1.0) - HS_R(1e-6) && n < HS_R(1.0) + HS_R(1e-6);
+}
+
+static int is_zero3(const hs_real *v) { return v[0] == HS_R(0.0) && v[1] == HS_R(0.0) && v[2] == HS_R(0.0); }
+
+/* The checks hs_mb_compile repeats, made here so a bad value is reported by its field: inputs
+ * below nin, and the bodies and axes of the rotational elements of spatial models. */
+static int check_force(const hs_mb_store *st, const hs_mb_force *F, int line, hs_mb_error *err)
+{
+    const hs_mb_desc *D = &st->desc;
+    const int E = HS_E_MODEL_PARAM;
+    int width = 0;
+    if (F->kind == HS_MB_MOTOR) width = 1;
+    if (F->kind == HS_MB_EXTFORCE) width = is_zero3(F->axis) ? D->dim : 1;
+    if (F->kind == HS_MB_EXTTORQUE) width = D->dim == 3 ? 3 : 1;
+    if (width > 0 && F->in0 + width > D->nin)
+        return fail(err, line, lit("in"), "input index (plus the element's width) not below the model's nin", E);
+    const int rot3 = D->dim == 3 && (F->kind == HS_MB_ROTSPRING || F->kind == HS_MB_MOTOR);
+    const int bush3 = D->dim == 3 && F->kind == HS_MB_BUSHING && (F->kr != HS_R(0.0) || F->cr != HS_R(0.0));
+    if (rot3 || bush3) {
+        const int a = F->a.body, b = F->b.body;
+        const int aok = a >= 0 ? D->bodies[a].kind == HS_MB_SPATIAL : bush3;
+        const int bok = b >= 0 ? D->bodies[b].kind == HS_MB_SPATIAL : 1;
+        if (!aok) return fail(err, line, lit("a"), rot3 ? "must be a spatial body" : "kr/cr need a spatial body or ground", E);
+        if (!bok) return fail(err, line, lit("b"), "must be a spatial body or ground", E);
+        if (a == b) return fail(err, line, lit("b"), "must differ from a", E);
+    }
+    if (rot3) {
+        if (is_zero3(F->axis)) return fail(err, line, lit("axis"), "a spatial hinge element needs axis= (a's frame) or joint=HINGE", E);
+        if (!is_unit(F->axis)) return fail(err, line, lit("axis"), "not a unit vector", E);
+        if (!is_zero3(F->axis_b) && !is_unit(F->axis_b)) return fail(err, line, lit("axis_b"), "not a unit vector", E);
+    }
+    return HS_OK;
+}
+
 static int parse_line(hs_mb_store *st, tok *w, int nw, int line, hs_mb_error *err)
 {
     hs_mb_desc *D = &st->desc;
@@ -322,13 +368,27 @@ static int parse_line(hs_mb_store *st, tok *w, int nw, int line, hs_mb_error *er
             else if (tok_eq(K, "cr")) ok = read_vec(V, &F->cr, 1) == 1;
             else if (tok_eq(K, "scale")) ok = read_vec(V, &F->scale, 1) == 1;
             else if (tok_eq(K, "axis")) ok = read_vec(V, F->axis, 3) == D->dim;
-            else if (tok_eq(K, "in")) {
+            else if (tok_eq(K, "axis_b")) ok = read_vec(V, F->axis_b, 3) == D->dim;
+            else if (tok_eq(K, "joint")) { /* the bodies and axes of a revolute joint declared above */
+                const int j = find_joint(st, V);
+                if (j < 0) return fail(err, line, K, "unknown joint (declare the joint before the force)", E);
+                const hs_mb_joint *J = &st->joints[j];
+                if (J->kind != HS_MB_REVOLUTE) return fail(err, line, K, "not a revolute joint", E);
+                F->a = J->a; F->b = J->b;
+                for (int i = 0; i < 3; ++i) { F->axis[i] = J->axis[i]; F->axis_b[i] = J->axis_b[i]; }
+                have_a = 1;
+                ok = 1;
+            } else if (tok_eq(K, "in")) {
                 ok = read_vec(V, &v, 1) == 1 && v >= 0 && v < HS_MB_MAX_NIN && v == (hs_real)(int)v;
                 if (ok) F->in0 = (int)v;
-            } else return fail(err, line, K, "unknown key (a, b, k, c, l0, theta0, kr, cr, in, scale, axis)", E);
+            } else return fail(err, line, K, "unknown key (a, b, joint, k, c, l0, theta0, kr, cr, in, scale, axis, axis_b)", E);
             if (!ok) return fail(err, line, K, "bad value (unknown body or point, bad number)", E);
         }
         if (!have_a) return fail(err, line, kw, "a=POINT is required", E);
+        {
+            const int rc = check_force(st, F, line, err);
+            if (rc) return rc;
+        }
         st->force_line[e] = line;
         D->nforces = e + 1;
         return HS_OK;

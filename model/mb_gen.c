@@ -4,9 +4,11 @@
 
 const hs_model_type *const hs_mb_gen_types[HS_MB_GEN_COUNT] = {
     &hs_mb_bead_wire_type,
+    &hs_mb_bushing_pendulum_type,
     &hs_mb_car_axle_mb_type,
     &hs_mb_cart_pendulum_type,
     &hs_mb_chain_type,
+    &hs_mb_door_type,
     &hs_mb_double_spherical_type,
     &hs_mb_pendulum_mb_type,
     &hs_mb_rigid_body_type,

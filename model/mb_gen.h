@@ -7,7 +7,7 @@
 #include "hs_model.h"
 
 /* Generated model types (entries of hs_mb_gen_types). */
-#define HS_MB_GEN_COUNT 9
+#define HS_MB_GEN_COUNT 11
 
 /* bead_wire: model/mech/bead_wire.hsm, generated into model/mb_bead_wire.c */
 extern const hs_model_type hs_mb_bead_wire_type;
@@ -15,6 +15,13 @@ extern const hs_model_type hs_mb_bead_wire_type;
 #define HS_MB_GEN_BEAD_WIRE_NC 1
 #define HS_MB_GEN_BEAD_WIRE_NIN 0
 #define HS_MB_GEN_BEAD_WIRE_NOUT 3
+
+/* bushing_pendulum: model/mech/bushing_pendulum.hsm, generated into model/mb_bushing_pendulum.c */
+extern const hs_model_type hs_mb_bushing_pendulum_type;
+#define HS_MB_GEN_BUSHING_PENDULUM_NQ 7
+#define HS_MB_GEN_BUSHING_PENDULUM_NC 1
+#define HS_MB_GEN_BUSHING_PENDULUM_NIN 0
+#define HS_MB_GEN_BUSHING_PENDULUM_NOUT 14
 
 /* car_axle_mb: model/mech/car_axle.hsm, generated into model/mb_car_axle_mb.c */
 extern const hs_model_type hs_mb_car_axle_mb_type;
@@ -36,6 +43,13 @@ extern const hs_model_type hs_mb_chain_type;
 #define HS_MB_GEN_CHAIN_NC 16
 #define HS_MB_GEN_CHAIN_NIN 0
 #define HS_MB_GEN_CHAIN_NOUT 4
+
+/* door: model/mech/door.hsm, generated into model/mb_door.c */
+extern const hs_model_type hs_mb_door_type;
+#define HS_MB_GEN_DOOR_NQ 7
+#define HS_MB_GEN_DOOR_NC 6
+#define HS_MB_GEN_DOOR_NIN 1
+#define HS_MB_GEN_DOOR_NOUT 8
 
 /* double_spherical: model/mech/double_spherical.hsm, generated into model/mb_double_spherical.c */
 extern const hs_model_type hs_mb_double_spherical_type;

@@ -84,3 +84,93 @@ void hs_sincos(hs_real x, hs_real *s, hs_real *c)
 
 hs_real hs_sin(hs_real x) { return trig(x, 0); }
 hs_real hs_cos(hs_real x) { return trig(x, 1); }
+
+/* ---- atan2: fdlibm's s_atan.c/e_atan2.c, without bit access (comparisons and signbit) ---- */
+
+#ifdef HS_REAL_FLOAT
+/* atan of the breakpoints 0.5, 1, 1.5, inf as float hi + lo (lo = atan - hi, rounded) */
+#define ATAN_HI0 HS_R(4.6364760398864746e-01)
+#define ATAN_LO0 HS_R(5.01215868808913e-09)
+#define ATAN_HI1 HS_R(7.8539818525314331e-01)
+#define ATAN_LO1 HS_R(-2.1855694143368964e-08)
+#define ATAN_HI2 HS_R(9.8279374837875366e-01)
+#define ATAN_LO2 HS_R(-2.5131424052915463e-08)
+#define ATAN_HI3 HS_R(1.5707963705062866e+00)
+#define ATAN_LO3 HS_R(-4.371138828673793e-08)
+#define PI_HI HS_R(3.1415927410125732e+00)
+#define PI_LO HS_R(-8.742277657347586e-08)
+#define ATAN_BIG HS_R(1.8014398509481984e16) /* 2^54: atan(t) = pi/2 in float beyond */
+#define ATAN_TINY HS_R(1.52587890625e-05)    /* 2^-16: atan(t) = t in float below */
+#define PIO4 HS_R(7.8539818525314331e-01)
+#define THREE_PIO4 HS_R(2.3561944961547852e+00)
+#define SIGNBIT(x) __builtin_signbitf(x)
+#else
+#define ATAN_HI0 HS_R(4.63647609000806093515e-01)
+#define ATAN_LO0 HS_R(2.26987774529616870924e-17)
+#define ATAN_HI1 HS_R(7.85398163397448278999e-01)
+#define ATAN_LO1 HS_R(3.06161699786838301793e-17)
+#define ATAN_HI2 HS_R(9.82793723247329054082e-01)
+#define ATAN_LO2 HS_R(1.39033110312309984516e-17)
+#define ATAN_HI3 HS_R(1.57079632679489655800e+00)
+#define ATAN_LO3 HS_R(6.12323399573676603587e-17)
+#define PI_HI HS_R(3.14159265358979311600e+00)
+#define PI_LO HS_R(1.22464679914735317720e-16)
+#define ATAN_BIG HS_R(7.3786976294838206464e19) /* 2^66 */
+#define ATAN_TINY HS_R(7.450580596923828125e-09) /* 2^-27 */
+#define PIO4 HS_R(7.85398163397448278999e-01)
+#define THREE_PIO4 HS_R(2.35619449019234483700e+00)
+#define SIGNBIT(x) __builtin_signbit(x)
+#endif
+
+/* atan(a) for a >= 0 (a may be +inf): reduction to |t| < 7/16 plus fdlibm's degree-11
+ * odd minimax polynomial (double coefficients; in float they are rounded, which the test's
+ * 2 ulp bound covers). */
+static hs_real atan_pos(hs_real a)
+{
+    static const hs_real T0 = HS_R(3.33333333333329318027e-01), T1 = HS_R(-1.99999999998764832476e-01),
+                         T2 = HS_R(1.42857142725034663711e-01), T3 = HS_R(-1.11111104054623557880e-01),
+                         T4 = HS_R(9.09088713343650656196e-02), T5 = HS_R(-7.69187620504482999495e-02),
+                         T6 = HS_R(6.66107313738753120669e-02), T7 = HS_R(-5.83357013379057348645e-02),
+                         T8 = HS_R(4.97687799461593236017e-02), T9 = HS_R(-3.65315727442169155270e-02),
+                         T10 = HS_R(1.62858201153657823623e-02);
+    if (a >= ATAN_BIG) return ATAN_HI3 + ATAN_LO3; /* also a = +inf */
+    if (a < ATAN_TINY) return a;
+    hs_real t, hi, lo;
+    int reduced = 1;
+    if (a < HS_R(0.4375)) {
+        t = a; hi = HS_R(0.0); lo = HS_R(0.0); reduced = 0;
+    } else if (a < HS_R(0.6875)) {
+        t = (HS_R(2.0) * a - HS_R(1.0)) / (HS_R(2.0) + a); hi = ATAN_HI0; lo = ATAN_LO0;
+    } else if (a < HS_R(1.1875)) {
+        t = (a - HS_R(1.0)) / (a + HS_R(1.0)); hi = ATAN_HI1; lo = ATAN_LO1;
+    } else if (a < HS_R(2.4375)) {
+        t = (a - HS_R(1.5)) / (HS_R(1.0) + HS_R(1.5) * a); hi = ATAN_HI2; lo = ATAN_LO2;
+    } else {
+        t = -HS_R(1.0) / a; hi = ATAN_HI3; lo = ATAN_LO3;
+    }
+    const hs_real z = t * t, w = z * z;
+    const hs_real s1 = z * (T0 + w * (T2 + w * (T4 + w * (T6 + w * (T8 + w * T10)))));
+    const hs_real s2 = w * (T1 + w * (T3 + w * (T5 + w * (T7 + w * T9))));
+    if (!reduced) return t - t * (s1 + s2);
+    return hi - ((t * (s1 + s2) - lo) - t);
+}
+
+hs_real hs_atan2(hs_real y, hs_real x)
+{
+    if (!(x == x) || !(y == y)) return x + y; /* NaN in, NaN out */
+    const int xneg = SIGNBIT(x) ? 1 : 0;
+    const hs_real ay = hs_abs(y), ax = hs_abs(x);
+    hs_real z; /* the angle for |y|, in [0, pi] */
+    if (ay == HS_R(0.0)) {
+        z = xneg ? PI_HI : HS_R(0.0); /* atan2(+-0, -0) = +-pi, atan2(+-0, +0) = +-0 */
+    } else if (ax == HS_R(0.0) || (!hs_isfinite(ay) && hs_isfinite(ax))) {
+        z = ATAN_HI3 + ATAN_LO3;
+    } else if (!hs_isfinite(ax)) {
+        if (!hs_isfinite(ay)) z = xneg ? THREE_PIO4 : PIO4;
+        else z = xneg ? PI_HI : HS_R(0.0);
+    } else {
+        const hs_real a = atan_pos(ay / ax); /* the quotient may round to 0 or +inf: still right */
+        z = xneg ? PI_HI - (a - PI_LO) : a;
+    }
+    return SIGNBIT(y) ? -z : z;
+}

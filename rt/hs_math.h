@@ -1,6 +1,7 @@
 /* hs_math.h - elementary functions implemented in rt/ so that the host and firmware builds
  * produce bit-identical trajectories (glibc's and newlib's sin/cos differ in the last bit).
- * Fixed cost: Cody-Waite reduction with a three-part pi/2 and fixed-degree polynomials. */
+ * Fixed cost: Cody-Waite reduction with a three-part pi/2 and fixed-degree polynomials; atan2
+ * by fdlibm's reduction to |t| < 7/16 around atan(0.5), atan(1), atan(1.5), atan(inf). */
 #ifndef HS_MATH_H
 #define HS_MATH_H
 
@@ -17,5 +18,10 @@ hs_real hs_cos(hs_real x);
 
 /* sin(x) and cos(x) with one shared reduction; bit-identical to hs_sin/hs_cos. */
 void hs_sincos(hs_real x, hs_real *s, hs_real *c);
+
+/* atan2(y, x) in [-pi, pi] (rad) with C99 Annex F's signed zeros, infinities and NaN; within
+ * 1 ulp of libm in double and 2 ulp in float (test/unit/test_math.c). Fixed work, no tables
+ * beyond four breakpoints, no libm. */
+hs_real hs_atan2(hs_real y, hs_real x);
 
 #endif

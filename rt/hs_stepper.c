@@ -28,7 +28,7 @@ const char *hs_status_str(int status)
     case HS_E_UNKNOWN_PARAM: return "unknown parameter name";
     case HS_E_DEF_LINSYS: return "unknown linear-system backend, or sparse asked without a sparse backend";
     case HS_E_DEF_SPOOK: return "spook needs --form index2, --stab none, epsilon >= 0 and tau/h > 0; reg_eps must be >= 0";
-    case HS_E_DEF_RHO: return "galpha needs rho_inf in [0, 1] and a form other than ggl";
+    case HS_E_DEF_RHO: return "galpha needs rho_inf in [0, 1], sdirk sd_gamma in [1/4, 0.45] or [0.55, 1], both a form other than ggl";
     case HS_E_DEF_WATCHDOG: return "watchdog bounds must be finite and >= 0 (0 = off); an energy bound needs a model with energy()";
     case HS_E_IMPLAUSIBLE: return "step refused by the plausibility watchdog (|u| or energy growth beyond the def's bounds)";
     default: return "unknown status";
@@ -38,7 +38,7 @@ const char *hs_status_str(int status)
 const char *hs_method_name(hs_method m)
 {
     static const char *const names[HS_METHOD_COUNT] = {"explicit", "symplectic", "j1", "j2", "j3", "jexact",
-                                                           "spook", "jk", "jkexact", "galpha"};
+                                                           "spook", "jk", "jkexact", "galpha", "sdirk"};
     return ((int)m >= 0 && (int)m < HS_METHOD_COUNT) ? names[m] : "?";
 }
 
@@ -58,14 +58,15 @@ const char *hs_stage_name(hs_stage st)
     static const char *const names[HS_STAGE_COUNT] = {
         "eval_forces", "jacobians", "rhs", "predict", "constraints", "assemble", "solve",
         "positions", "aux_states", "project_positions", "project_velocities", "ggl_factor",
-        "curvature", "ga_predict", "ga_eval", "ga_solve", "check", "spook_rhs", "watchdog"};
+        "curvature", "ga_predict", "ga_eval", "ga_solve", "check", "spook_rhs", "watchdog", "sd_stage1",
+        "sd_stage2", "sd_combine"};
     return ((int)st >= 0 && (int)st < HS_STAGE_COUNT) ? names[st] : "?";
 }
 
 hs_stepper_def hs_stepper_default_def(void)
 {
     hs_stepper_def d;
-    d.method = HS_METHOD_GALPHA;
+    d.method = HS_METHOD_SDIRK;
     d.form = HS_FORM_INDEX2;
     d.stab = HS_STAB_PROJECTION;
     d.jac = HS_JAC_AUTO;
@@ -89,6 +90,7 @@ hs_stepper_def hs_stepper_default_def(void)
     d.linsys = HS_LS_AUTO;
     d.sparse = &hs_sparse_backend; /* used where hs_linsys_choose finds it cheaper */
     d.rho_inf = HS_GALPHA_RHO_DEFAULT;
+    d.sd_gamma = HS_SDIRK_GAMMA_DEFAULT;
     d.max_speed = HS_R(0.0);
     d.max_energy_gain = HS_R(0.0);
     return d;
@@ -96,7 +98,7 @@ hs_stepper_def hs_stepper_default_def(void)
 
 static int method_curvature(hs_method m)
 {
-    return m == HS_METHOD_JK || m == HS_METHOD_JKEXACT || m == HS_METHOD_GALPHA;
+    return m == HS_METHOD_JK || m == HS_METHOD_JKEXACT || m == HS_METHOD_GALPHA || m == HS_METHOD_SDIRK;
 }
 
 static int method_needs_full_jac(hs_method m)
@@ -159,8 +161,9 @@ int hs_stepper_def_validate(const hs_stepper_def *def, const hs_model *m)
         if (!hs_isfinite(def->alpha) || def->alpha < HS_R(0.0)) return HS_E_DEF_BAUMGARTE;
         if (def->form == HS_FORM_INDEX1 && (!hs_isfinite(def->beta) || def->beta < HS_R(0.0)))
             return HS_E_DEF_BAUMGARTE;
-        /* galpha is index 3: its positions satisfy g = 0 up to the Newton step already */
-        if (def->method == HS_METHOD_GALPHA) return HS_E_DEF_BAUMGARTE;
+        /* galpha is index 3: its positions satisfy g = 0 up to the Newton step already;
+         * sdirk's stages are acceleration-level and its drift is the projection's job */
+        if (def->method == HS_METHOD_GALPHA || def->method == HS_METHOD_SDIRK) return HS_E_DEF_BAUMGARTE;
         hs_real al, be;
         baumgarte_of(def, &al, &be);
         const hs_real a = def->h * al, b = def->h * def->h * be;
@@ -180,6 +183,11 @@ int hs_stepper_def_validate(const hs_stepper_def *def, const hs_model *m)
                 return HS_E_DEF_BAUMGARTE;
         }
     }
+    if (def->method == HS_METHOD_SDIRK
+        && (!hs_isfinite(def->sd_gamma) || def->sd_gamma < HS_R(0.25) || def->sd_gamma > HS_R(1.0)
+            /* near 1/2 both stages sit at the midpoint and the predictors' lines degenerate */
+            || hs_abs(HS_R(2.0) * def->sd_gamma - HS_R(1.0)) < HS_R(0.1) || def->form == HS_FORM_GGL))
+        return HS_E_DEF_RHO;
     if (def->method == HS_METHOD_GALPHA
         && (!hs_isfinite(def->rho_inf) || def->rho_inf < HS_R(0.0) || def->rho_inf > HS_R(1.0)
             || def->form == HS_FORM_GGL))
@@ -210,7 +218,7 @@ static int model_rc(int rc) { return rc == HS_OK ? HS_OK : (rc < 0 ? rc : HS_E_M
 
 typedef struct cfg {
     int index2, ggl, velfirst, two_stage, keep_p, use_jac, analytic, has_blocks, spook;
-    int curv, curv_fd, galpha, have_p;
+    int curv, curv_fd, galpha, sdirk, have_p;
     int regK, regP; /* the step / projection matrix carries a multiplier block */
     hs_real cu, cq;
 } cfg;
@@ -227,7 +235,8 @@ static cfg config_of(const hs_stepper_def *def, const hs_model *m)
     /* the factorization at q_n of eq. 11 is kept across steps by projection and GGL alike */
     c.keep_p = (def->stab == HS_STAB_PROJECTION || c.ggl) && nc > 0;
     /* reg_eps: velocity-level multipliers only (index-1's are accelerations' and keep C = 0) */
-    c.regK = c.spook || (def->reg_eps > HS_R(0.0) && c.index2 && nc > 0 && meth != HS_METHOD_GALPHA);
+    c.regK = c.spook || (def->reg_eps > HS_R(0.0) && c.index2 && nc > 0 && meth != HS_METHOD_GALPHA
+                         && meth != HS_METHOD_SDIRK);
     c.regP = def->reg_eps > HS_R(0.0) && c.keep_p;
     c.analytic = def->jac == HS_JAC_ANALYTIC || (def->jac == HS_JAC_AUTO && m->type->force_jac);
     c.use_jac = method_needs_full_jac(meth) || (meth == HS_METHOD_J3 && c.analytic);
@@ -241,11 +250,12 @@ static cfg config_of(const hs_stepper_def *def, const hs_model *m)
         || meth == HS_METHOD_JKEXACT) { c.cu = HS_R(1.0); c.cq = HS_R(1.0); }
     c.has_blocks = m->type->blocks != NULL;
     c.galpha = meth == HS_METHOD_GALPHA;
+    c.sdirk = meth == HS_METHOD_SDIRK;
     c.curv = method_curvature(meth) && nc > 0;
     c.curv_fd = c.curv && !m->type->curvature;
-    if (c.galpha) c.two_stage = 0;
-    /* galpha also factors [[M, G^T], [G, 0]] at init for its consistent acceleration */
-    c.have_p = c.keep_p || c.galpha;
+    if (c.galpha || c.sdirk) c.two_stage = 0;
+    /* galpha and sdirk also factor [[M, G^T], [G, 0]] at init for the consistent acceleration */
+    c.have_p = c.keep_p || c.galpha || c.sdirk;
     return c;
 }
 
@@ -283,7 +293,7 @@ static int model_blocks(const hs_model *m, hs_blocks *b, int *buf, size_t nbuf, 
 
 /* Sizes of every list entry for one configuration. */
 typedef struct ws_sizes {
-    size_t nq, nc, nz, n, nA, nG, nAJ, nFK, nF1, nFP, nCC, nUP, nQA, nAK, nGK, nIN0;
+    size_t nq, nc, nz, n, nA, nG, nAJ, nFK, nF1, nFP, nCC, nUP, nQA, nAK, nGK, nIN0, nCA;
     size_t nBLK, nIK, nI1, nIP, nSK, nS1, nSP, nTMP;
     hs_ls_kind kind;
 } ws_sizes;
@@ -301,10 +311,11 @@ static int ws_measure(const hs_stepper_def *def, const hs_model *m, int *blk, si
     z->nA = (size_t)hs_blocks_qq_size(b);
     z->nG = nc > 0 ? (size_t)hs_blocks_cq_size(b) : 0;
     z->nAJ = c.use_jac ? z->nA : 0;
-    z->nQA = c.galpha ? z->nq : 0;
+    z->nQA = (c.galpha || c.sdirk) ? z->nq : 0;
+    z->nCA = c.sdirk ? z->nc : 0;
     z->nAK = c.curv ? z->nA : 0;
     z->nGK = c.curv_fd ? z->nG : 0;
-    z->nIN0 = c.galpha ? (size_t)m->d.nin : 0;
+    z->nIN0 = (c.galpha || c.sdirk) ? (size_t)m->d.nin : 0;
     z->nBLK = used;
     z->kind = hs_linsys_choose(def->linsys, def->sparse, b, nq, nc, c.has_blocks);
     size_t ns, nr, ni, nt, tmax = 0;
@@ -331,7 +342,7 @@ static int ws_measure(const hs_stepper_def *def, const hs_model *m, int *blk, si
 }
 
 #define WS_REAL_ARGS(z) (z).nq, (z).nc, (z).nz, (z).n, (z).nA, (z).nG, (z).nAJ, (z).nFK, (z).nF1, \
-    (z).nFP, (z).nCC, (z).nUP, (z).nQA, (z).nAK, (z).nGK, (z).nIN0
+    (z).nFP, (z).nCC, (z).nUP, (z).nQA, (z).nAK, (z).nGK, (z).nIN0, (z).nCA
 #define WS_INT_ARGS(z) (z).nBLK, (z).nIK, (z).nI1, (z).nIP, (z).nSK, (z).nS1, (z).nSP, (z).nTMP
 /* one level of indirection so the size lists are expanded into arguments first */
 #define WS_REAL_LIST(X, ...) HS_STEPPER_REAL_LIST(X, __VA_ARGS__)
@@ -568,6 +579,154 @@ static int st_ga_solve(hs_stepper *s, ctx *c)
     return HS_OK;
 }
 
+/* ---- sdirk: two-stage SDIRK, linearly implicit ----
+ * Butcher table [[g, 0], [1 - 2g, g]], b = (1/2, 1/2), c = (g, 1 - g), g = def.sd_gamma:
+ * order 2 for every g, A-stable for g >= 1/4. g = 1/4 is the implicit midpoint rule applied
+ * twice with h/2 (symplectic, |R(i w h)| = 1: no numerical damping, relative period error
+ * (h w)^2/48); g = (3 + sqrt 3)/6 is third order with |R(inf)| = 0.73. Applied to the
+ * underlying ODE q' = u, u' = A(t, q, u), where M A = f + G^T Lambda and G A = -gamma (index 1),
+ * the stage values are U_i = u_n + h sum_j a_ij A_j and Q_i = q_n + h c_i u_n + h^2 sum_j (a^2)_ij A_j.
+ * Each stage's (A_i, Lambda_i) gets ONE Newton step from an extrapolated predictor with the
+ * matrix S = [[M - h g fu - h^2 g^2 (fq + K_g), -G^T], [G, 0]] factored once at stage 1's
+ * predicted point: S differs from the stage Jacobian by O(h) and the predictors err by O(h^2),
+ * so the stage accelerations err by O(h^3) and the order is kept. Why two stages: every
+ * A-stable linear multistep method (generalized-alpha is one) has error constant >= 1/12
+ * (Dahlquist); on the car axle's road-excited spring that phase error is twice semi-implicit
+ * Euler's. Two half steps quarter it at the price of one more force evaluation and
+ * back-substitution, not another factorization. */
+
+/* b = (f + G^T Lam - M A, -(G A + gamma)): the stage residual with the signs of the step
+ * system. Dense models (one block each way) in one pass over M and G: these are the small
+ * systems where the calls and index work of the block products would be most of the cost. */
+static void sd_residual(hs_stepper *s, const hs_real *A, const hs_real *Lam)
+{
+    const int nq = s->nq, nc = s->nc;
+    const hs_blocks *b = &s->blocks;
+    if (b->nqq == 1 && b->nqb == 1 && (nc == 0 || (b->ncq == 1 && b->ncb == 1))) {
+        for (int i = 0; i < nq; ++i) {
+            hs_real r = s->f[i];
+            const hs_real *Mi = s->M + i * nq;
+            for (int j = 0; j < nq; ++j) r -= Mi[j] * A[j];
+            s->b[i] = r;
+        }
+        /* one pass over G for both G A and G^T Lam */
+        for (int k = 0; k < nc; ++k) {
+            hs_real r = s->gam[k];
+            const hs_real *Gk = s->G + k * nq, lk = Lam[k];
+            for (int j = 0; j < nq; ++j) {
+                r += Gk[j] * A[j];
+                s->b[j] += Gk[j] * lk;
+            }
+            s->b[nq + k] = -r;
+        }
+        return;
+    }
+    hs_blk_qq_mv(b, s->M, A, s->v1);
+    if (nc > 0) {
+        hs_blk_cq_mtv(b, s->G, Lam, s->v2);
+        hs_blk_cq_mv(b, s->G, A, s->c3);
+    }
+    for (int i = 0; i < nq; ++i) s->b[i] = s->f[i] - s->v1[i] + (nc > 0 ? s->v2[i] : HS_R(0.0));
+    for (int i = 0; i < nc; ++i) s->b[nq + i] = -(s->c3[i] + s->gam[i]);
+}
+
+/* Newton step on stage (A, Lam) at (t, Q, U) held in qn, un: residuals r = M A - f - G^T Lam,
+ * c = G A + gamma; S x = (-r, -c) with the factor fK; A += dx, Lam += dLam. */
+static int sd_newton(hs_stepper *s, ctx *c, hs_real t, hs_real *A, hs_real *Lam, int factor)
+{
+    const hs_model *m = s->model;
+    const int nq = s->nq, nc = s->nc;
+    int rc = model_rc(m->type->mass(m, t, s->qn, s->M));
+    if (rc) return rc;
+    rc = model_rc(m->type->force(m, t, s->qn, s->un, s->z, c->in, s->f));
+    s->stats.force_evals++;
+    if (rc) return rc;
+    if (factor) {
+        rc = force_jacobians(s, c, t, s->qn, s->un);
+        if (rc) return rc;
+        if (nc > 0) {
+            rc = add_curvature(s, t, s->qn, Lam);
+            if (rc) return rc;
+        }
+    }
+    if (nc > 0) {
+        rc = model_rc(m->type->constraint(m, t, s->qn, NULL, s->G, NULL));
+        if (rc) return rc;
+        rc = model_rc(m->type->gamma(m, t, s->qn, s->un, s->gam));
+        if (rc) return rc;
+    }
+    sd_residual(s, A, Lam);
+    if (factor) {
+        const hs_real hg = c->h * s->def.sd_gamma;
+        s->stats.factorizations++;
+        rc = hs_linsys_factor(&s->lsK, &s->fK, s->M, hg, s->fu, hg * hg, s->fq, s->G, s->G, NULL);
+        if (rc) return rc;
+    }
+    hs_linsys_solve(&s->lsK, &s->fK, s->b);
+    /* A non-finite M, f, G or gamma reaches the residual (x * NaN is NaN, 0 * Inf is NaN) and
+     * from there the Newton step: checked in the update loops (x - x is 0 exactly for finite
+     * x), so a model's NaN is refused here as non-finite, before the next stage evaluates
+     * the model at a NaN state. */
+    hs_real nf = HS_R(0.0);
+    for (int i = 0; i < nq; ++i) { A[i] += s->b[i]; nf += s->b[i] - s->b[i]; }
+    for (int i = 0; i < nc; ++i) { Lam[i] += s->b[nq + i]; nf += s->b[nq + i] - s->b[nq + i]; }
+    return nf == HS_R(0.0) ? HS_OK : HS_E_NONFINITE;
+}
+
+/* Stage 1 at t_n + g h. Predictor: the line through the last step's stage accelerations
+ * (at t_n + (g - 1) h and t_n - g h) extrapolated to g; multipliers lambda_n. */
+static int st_sd_stage1(hs_stepper *s, ctx *c)
+{
+    const int nq = s->nq, nc = s->nc;
+    const hs_real g = s->def.sd_gamma, h = c->h, x = HS_R(1.0) / (HS_R(2.0) * g - HS_R(1.0));
+    const hs_real hg = h * g;
+    for (int i = 0; i < nq; ++i) {
+        const hs_real a1 = s->acc[i] + x * (s->acc[i] - s->wd[i]);
+        s->accn[i] = a1;
+        s->un[i] = s->u[i] + hg * a1;
+        s->qn[i] = s->q[i] + hg * s->u[i] + hg * hg * a1;
+    }
+    for (int i = 0; i < nc; ++i) s->sl1[i] = s->lambda[i];
+    int rc = sd_newton(s, c, c->t + g * h, s->accn, s->sl1, 1);
+    if (rc) return rc;
+    return HS_OK;
+}
+
+/* Stage 2 at t_n + (1 - g) h. Predictor: the line through the last step's stage-1 acceleration
+ * and this one's, at 1 - g; multipliers on the line through lambda_n and Lambda_1. */
+static int st_sd_stage2(hs_stepper *s, ctx *c)
+{
+    const int nq = s->nq, nc = s->nc;
+    const hs_real g = s->def.sd_gamma, h = c->h, a21 = HS_R(1.0) - HS_R(2.0) * g;
+    const hs_real xa = HS_R(2.0) - HS_R(2.0) * g, xl = (HS_R(1.0) - g) / g;
+    for (int i = 0; i < nc; ++i) s->sl2[i] = s->lambda[i] + xl * (s->sl1[i] - s->lambda[i]);
+    /* U_2 = u_n + h (a21 A_1 + g A_2); Q_2 = q_n + (1 - g) h u_n + h^2 (2 g a21 A_1 + g^2 A_2) */
+    const hs_real c2h = (HS_R(1.0) - g) * h, q1 = h * h * HS_R(2.0) * g * a21, q2 = h * h * g * g;
+    for (int i = 0; i < nq; ++i) {
+        const hs_real a1 = s->accn[i], a2 = s->acc[i] + xa * (a1 - s->acc[i]);
+        s->wdn[i] = a2;
+        s->un[i] = s->u[i] + h * (a21 * a1 + g * a2);
+        s->qn[i] = s->q[i] + c2h * s->u[i] + (q1 * a1 + q2 * a2);
+    }
+    return sd_newton(s, c, c->t + (HS_R(1.0) - g) * h, s->wdn, s->sl2, 0);
+}
+
+/* u_{n+1} = u_n + h (A_1 + A_2)/2, q_{n+1} = q_n + h (U_1 + U_2)/2 = q_n + h u_n
+ * + h^2 ((1 - g) A_1 + g A_2)/2; lambda_{n+1} on the line through the stage multipliers. */
+static int st_sd_combine(hs_stepper *s, ctx *c)
+{
+    const int nq = s->nq, nc = s->nc;
+    const hs_real g = s->def.sd_gamma, h = c->h, xl = (HS_R(1.0) - g) / (HS_R(2.0) * g - HS_R(1.0));
+    const hs_real hh = HS_R(0.5) * h, c1 = hh * h * (HS_R(1.0) - g), c2 = hh * h * g;
+    for (int i = 0; i < nq; ++i) {
+        const hs_real a1 = s->accn[i], a2 = s->wdn[i];
+        s->un[i] = s->u[i] + hh * (a1 + a2);
+        s->qn[i] = s->q[i] + h * s->u[i] + (c1 * a1 + c2 * a2);
+    }
+    for (int i = 0; i < nc; ++i) s->lamn[i] = s->sl1[i] + xl * (s->sl1[i] - s->sl2[i]);
+    return HS_OK;
+}
+
 /* out (nq) = fq u_n: from the blocks, or one directional difference. */
 static int fq_times_u(hs_stepper *s, ctx *c, hs_real *out)
 {
@@ -724,7 +883,7 @@ static int st_project_positions(hs_stepper *s, ctx *c)
 {
     const int nq = s->nq, nc = s->nc;
     /* positions-first index-2 evaluated g(t_{n+1}, q*) with q* = q_{n+1} already */
-    if (!(s->index2 && !s->ggl && !s->velfirst) || s->galpha) {
+    if (!(s->index2 && !s->ggl && !s->velfirst) || s->galpha || s->sdirk) {
         int rc = model_rc(s->model->type->constraint(s->model, c->t1, s->qn, s->c1, NULL, NULL));
         if (rc) return rc;
     }
@@ -859,6 +1018,9 @@ static int run_stage(hs_stepper *s, ctx *c, int st)
     case HS_STAGE_CHECK: return st_check(s, c);
     case HS_STAGE_SPOOK_RHS: return st_spook_rhs(s, c);
     case HS_STAGE_WATCHDOG: return st_watchdog(s, c);
+    case HS_STAGE_SD_STAGE1: return st_sd_stage1(s, c);
+    case HS_STAGE_SD_STAGE2: return st_sd_stage2(s, c);
+    case HS_STAGE_SD_COMBINE: return st_sd_combine(s, c);
     default: return HS_E_NOT_INIT;
     }
 }
@@ -872,6 +1034,10 @@ static void plan_build(hs_stepper *s)
         s->plan[n++] = HS_STAGE_GA_PREDICT;
         s->plan[n++] = HS_STAGE_GA_EVAL;
         s->plan[n++] = HS_STAGE_GA_SOLVE;
+    } else if (s->sdirk) {
+        s->plan[n++] = HS_STAGE_SD_STAGE1;
+        s->plan[n++] = HS_STAGE_SD_STAGE2;
+        s->plan[n++] = HS_STAGE_SD_COMBINE;
     } else {
         s->plan[n++] = HS_STAGE_EVAL_FORCES;
         if (s->use_jac) s->plan[n++] = HS_STAGE_JACOBIANS;
@@ -906,10 +1072,10 @@ int hs_stepper_set_state(hs_stepper *s, hs_real t, const hs_real *q, const hs_re
         return HS_E_STATE;
     /* Build the cached factorization into the "new" buffers first: a failure leaves the
      * stepper as it was. */
-    if (s->keep_p || s->galpha) {
+    if (s->keep_p || s->galpha || s->sdirk) {
         int rc = projection_factor(s, t, q, s->M, s->G, NULL, &s->fPn);
         if (rc) return rc;
-        if (s->galpha) {
+        if (s->galpha || s->sdirk) {
             /* consistent acceleration and multipliers at (t, q, u), zero inputs:
              * [[M, G^T], [G, 0]] (w, -lambda) = (f, -gamma) */
             const int nq = s->nq, nc = s->nc;
@@ -938,8 +1104,9 @@ int hs_stepper_set_state(hs_stepper *s, hs_real t, const hs_real *q, const hs_re
     }
     for (int i = 0; i < s->nq; ++i) { s->q[i] = q[i]; s->u[i] = u[i]; }
     for (int i = 0; i < s->nz; ++i) s->z[i] = z[i];
-    for (int i = 0; i < s->nc; ++i) s->lambda[i] = s->galpha ? -s->b2[s->nq + i] : HS_R(0.0);
-    if (s->galpha)
+    const int consistent = s->galpha || s->sdirk;
+    for (int i = 0; i < s->nc; ++i) s->lambda[i] = consistent ? -s->b2[s->nq + i] : HS_R(0.0);
+    if (consistent)
         for (int i = 0; i < s->nq; ++i) { s->wd[i] = s->b2[i]; s->acc[i] = s->b2[i]; }
     s->E0 = E0;
     s->t = t;
@@ -982,7 +1149,7 @@ int hs_stepper_init(hs_stepper *s, const hs_stepper_def *def, const hs_model *m,
     st.keep_p = c.keep_p; st.use_jac = c.use_jac; st.analytic = c.analytic;
     st.cu = c.cu; st.cq = c.cq;
     st.spook = c.spook;
-    st.curv = c.curv; st.curv_fd = c.curv_fd; st.galpha = c.galpha;
+    st.curv = c.curv; st.curv_fd = c.curv_fd; st.galpha = c.galpha; st.sdirk = c.sdirk;
     baumgarte_of(def, &st.alpha, &st.beta);
     st.E0 = HS_R(0.0);
     if (c.galpha) {
@@ -1057,7 +1224,7 @@ static void commit(hs_stepper *s, const ctx *c)
     tp = s->u; s->u = s->un; s->un = tp;
     tp = s->z; s->z = s->zn; s->zn = tp;
     tp = s->lambda; s->lambda = s->lamn; s->lamn = tp;
-    if (s->galpha) {
+    if (s->galpha || s->sdirk) {
         tp = s->acc; s->acc = s->accn; s->accn = tp;
         tp = s->wd; s->wd = s->wdn; s->wdn = tp;
     }

@@ -36,11 +36,17 @@ typedef enum hs_method {
      * fq = 0) J2 sees none of it and is explicit Euler; these see it. */
     HS_METHOD_JK = 7,         /* jk: J2 with fq + K_g: A = M - h fu - h^2 (fq + K_g), positions first */
     HS_METHOD_JKEXACT = 8,    /* jkexact: jk's matrix, velocities first (exact J of the whole system) */
-    HS_METHOD_GALPHA = 9      /* galpha: generalized-alpha (Arnold & Bruls 2007, index 3), one
+    HS_METHOD_GALPHA = 9,     /* galpha: generalized-alpha (Arnold & Bruls 2007, index 3), one
                                * Newton iteration with M b' + C g' + K (incl. K_g), then the
                                * projection; second order; rho_inf sets the damping */
+    HS_METHOD_SDIRK = 10      /* sdirk: linearly implicit 2-stage SDIRK (diagonal sd_gamma) on the
+                               * index-1 (acceleration-level) system, one Newton step per stage
+                               * with ONE factorization of [[M - h g fu - h^2 g^2 (fq + K_g),
+                               * -G^T], [G, 0]], then the projection. sd_gamma = 1/4 (default):
+                               * two implicit-midpoint half steps, symplectic, order 2, no
+                               * damping; (3 + sqrt 3)/6: order 3, A-stable, damps */
 } hs_method;
-#define HS_METHOD_COUNT 10
+#define HS_METHOD_COUNT 11
 
 /* Which constraint level determines the multipliers. */
 typedef enum hs_form {
@@ -67,6 +73,10 @@ typedef enum hs_jac {
 
 /* galpha's default rho_inf (see README, issue 8: chosen from the measured bars). */
 #define HS_GALPHA_RHO_DEFAULT HS_R(0.9)
+/* sdirk's default diagonal: 1/4, the implicit midpoint rule twice (README "A stepper you can
+ * leave running"); HS_SDIRK_GAMMA_ORDER3 = (3 + sqrt 3)/6 is the third-order A-stable member. */
+#define HS_SDIRK_GAMMA_DEFAULT HS_R(0.25)
+#define HS_SDIRK_GAMMA_ORDER3 HS_R(0.78867513459481288225)
 
 /* Stepper configuration; fill with hs_stepper_default_def() then change fields. */
 typedef struct hs_stepper_def {
@@ -91,6 +101,8 @@ typedef struct hs_stepper_def {
     hs_ls_kind linsys;            /* linear-system backend: auto (default), dense, sparse */
     const hs_ls_backend *sparse;  /* the sparse backend auto/sparse may use; NULL = none */
     hs_real rho_inf;  /* galpha: spectral radius at h omega -> infinity, in [0, 1] (dimensionless) */
+    hs_real sd_gamma; /* sdirk: diagonal of the Butcher table, in [1/4, 0.45] or [0.55, 1]
+                       * (A-stable; 1/2 would put both stages at the midpoint); dimensionless */
     hs_real max_speed;      /* watchdog: largest admissible |u_i| (units of u); 0 = off */
     hs_real max_energy_gain;/* watchdog: largest admissible E(t) - E(t0) (J), models with
                              * energy() only; 0 = off */
@@ -111,11 +123,12 @@ int hs_stepper_def_validate(const hs_stepper_def *def, const hs_model *m);
  *   NAJ NA when the method uses force Jacobian blocks, else 0
  *   NFK reals of one numeric factor of the step system, NF1 of the second-stage (nq) system,
  *   NFP of the projection system (0 when the configuration has none)
- *   NQA NQ for galpha (its accelerations), NAK NA and NGK NG with the curvature (jk, jkexact,
- *   galpha; NGK only for the difference fallback), NIN0 the inputs (galpha), else 0
+ *   NQA NQ for galpha and sdirk (their accelerations), NAK NA and NGK NG with the curvature
+ *   (jk, jkexact, galpha, sdirk; NGK only for the difference fallback), NIN0 the inputs
+ *   (galpha, sdirk), NCA NC for sdirk (stage multipliers), else 0
  * Ints: NBLK the model's block list, NIK/NI1/NIP pivots of the factors, NSK/NS1/NSP the
  * sparse analyses, NTMP scratch used only by init (sparse analysis). */
-#define HS_STEPPER_REAL_LIST(X, NQ, NC, NZ, N, NA, NG, NAJ, NFK, NF1, NFP, NCC, NUP, NQA, NAK, NGK, NIN0) \
+#define HS_STEPPER_REAL_LIST(X, NQ, NC, NZ, N, NA, NG, NAJ, NFK, NF1, NFP, NCC, NUP, NQA, NAK, NGK, NIN0, NCA) \
     X(q, NQ, "committed positions") \
     X(u, NQ, "committed velocities") \
     X(z, NZ, "committed auxiliary states") \
@@ -124,10 +137,12 @@ int hs_stepper_def_validate(const hs_stepper_def *def, const hs_model *m);
     X(un, NQ, "new velocities") \
     X(zn, NZ, "new auxiliary states") \
     X(lamn, NC, "new multipliers") \
-    X(acc, NQA, "galpha: committed pseudo-acceleration a_n") \
-    X(accn, NQA, "galpha: new pseudo-acceleration") \
-    X(wd, NQA, "galpha: committed acceleration udot_n") \
-    X(wdn, NQA, "galpha: new acceleration") \
+    X(acc, NQA, "galpha: committed pseudo-acceleration a_n; sdirk: stage-1 acceleration of the last step") \
+    X(accn, NQA, "galpha: new pseudo-acceleration; sdirk: this step's stage-1 acceleration") \
+    X(wd, NQA, "galpha: committed acceleration udot_n; sdirk: stage-2 acceleration of the last step") \
+    X(wdn, NQA, "galpha: new acceleration; sdirk: this step's stage-2 acceleration") \
+    X(sl1, NCA, "sdirk: stage-1 multipliers") \
+    X(sl2, NCA, "sdirk: stage-2 multipliers") \
     X(P, NFP, "factor of the projection matrix at q (kept across steps)") \
     X(Pn, NFP, "factor of the projection matrix at q_{n+1} (swapped at commit)") \
     X(K, NFK, "factor of the step matrix") \
@@ -177,7 +192,7 @@ int hs_stepper_def_validate(const hs_stepper_def *def, const hs_model *m);
     (0 HS_STEPPER_REAL_LIST(HS__WS_SUM, (nq), (nc), (nz), ((nq) + (nc)), (nq) * (nq), \
                             (nc) * (nq), (nq) * (nq), ((nq) + (nc)) * ((nq) + (nc)), \
                             (nq) * (nq), ((nq) + (nc)) * ((nq) + (nc)), 2 * (nc) * (nc), (nc), \
-                            (nq), (nq) * (nq), (nc) * (nq), HS_STEPPER_MAX_NIN))
+                            (nq), (nq) * (nq), (nc) * (nq), HS_STEPPER_MAX_NIN, (nc)))
 /* Inputs the dense bound allows for (galpha's zero-input vector at init). */
 #define HS_STEPPER_MAX_NIN 16
 /* Ints of workspace for sizes nq, nc (upper bound as above, any block list the model declares). */
@@ -224,6 +239,9 @@ typedef enum hs_stage {
     HS_STAGE_CHECK,             /* every new value finite */
     HS_STAGE_SPOOK_RHS,         /* SPOOK: the constraint rows of eq. 29 (t = -4/h Ups g + Ups G v) */
     HS_STAGE_WATCHDOG,          /* |u| and energy growth within the def's bounds */
+    HS_STAGE_SD_STAGE1,         /* sdirk stage 1: predictor, M f fq fu K_g G gamma there, factor, Newton step */
+    HS_STAGE_SD_STAGE2,         /* sdirk stage 2: predictor, M f G gamma there, Newton step (same factor) */
+    HS_STAGE_SD_COMBINE,        /* sdirk: q, u, lambda at t_{n+1} from the stages */
     HS_STAGE_COUNT
 } hs_stage;
 #define HS_STEPPER_MAX_STAGES 16
@@ -239,7 +257,7 @@ typedef struct hs_stepper {
     hs_real t0;             /* time of the last init/set_state (s); t = t0 + k h avoids summing h */
     uint64_t k;             /* steps since the last init/set_state */
 #define HS__WS_RFIELD(name, count, what) hs_real *name; /* what */
-    HS_STEPPER_REAL_LIST(HS__WS_RFIELD, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    HS_STEPPER_REAL_LIST(HS__WS_RFIELD, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
 #undef HS__WS_RFIELD
 #define HS__WS_IFIELD(name, count, what) int *name;
     HS_STEPPER_INT_LIST(HS__WS_IFIELD, 0, 0, 0, 0, 0, 0, 0, 0)
@@ -257,6 +275,7 @@ typedef struct hs_stepper {
     hs_real cu, cq;         /* coefficients of h fu and h^2 fq in A */
     int curv, curv_fd;      /* K_g used; from differences of constraint() */
     int galpha;             /* the generalized-alpha plan */
+    int sdirk;              /* the sdirk plan */
     hs_real ga_am, ga_af, ga_beta, ga_gamma; /* galpha alpha_m, alpha_f, beta, gamma */
     hs_real ga_bp, ga_gp;   /* beta' = (1 - am) / (beta h^2 (1 - af)), gamma' = gamma / (beta h) */
     hs_real alpha, beta;    /* Baumgarte parameters in use (def's, or 1/h, 1/h^2) */

@@ -48,7 +48,7 @@ typedef enum hs_status {
     HS_E_UNKNOWN_PARAM = -17,  /* parameter name not in the model's table */
     HS_E_DEF_LINSYS = -18,     /* unknown linear-system backend, or sparse without a backend */
     HS_E_DEF_SPOOK = -19,      /* spook with another form or a stabilization, eps < 0 or tau/h <= 0 */
-    HS_E_DEF_RHO = -20,        /* galpha rho_inf outside [0, 1], or a galpha combination not offered */
+    HS_E_DEF_RHO = -20,        /* galpha rho_inf outside [0, 1], sdirk sd_gamma outside its range, or a combination not offered */
     HS_E_DEF_WATCHDOG = -21,   /* watchdog bound negative or not finite, or energy bound without energy() */
     HS_E_IMPLAUSIBLE = -22     /* the new state breaks the def's plausibility bounds (|u|, energy growth) */
 } hs_status;

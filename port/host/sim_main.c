@@ -24,9 +24,10 @@ static void usage(FILE *o)
     const hs_stepper_def d = hs_stepper_default_def();
     fprintf(o,
         "usage: hilstep-sim --model NAME [--param KEY=VALUE ...] | --model-file FILE.hsm\n"
-        "                   [--method explicit|symplectic|j1|j2|j3|jexact]\n"
+        "                   [--method explicit|symplectic|j1|j2|j3|jexact|spook|jk|jkexact|galpha|sdirk]\n"
         "                   [--form index1|index2|ggl] [--stab none|baumgarte|projection]\n"
         "                   [--alpha A] [--beta B] [--jac auto|analytic|fd] [--rho-inf R]\n"
+        "                   [--sd-gamma G]\n"
         "                   --h H --t T [--csv FILE] [--every N] [--hash]\n\n"
         "  --method   explicit    explicit Euler (positions first)\n"
         "             symplectic  semi-implicit Euler, velocities first (seed 003, veDYNA)\n"
@@ -38,6 +39,9 @@ static void usage(FILE *o)
         "             jkexact     jk's matrix, velocities first\n"
         "             galpha      generalized-alpha (Arnold & Bruls 2007), one Newton step,\n"
         "                         second order; --rho-inf R in [0, 1] sets its damping\n"
+        "             sdirk       two-stage SDIRK, one factorization, one Newton step per stage;\n"
+        "                         --sd-gamma 0.25 (default): implicit midpoint twice, symplectic,\n"
+        "                         no damping; 0.7887: third order, A-stable, damps\n"
         "  --form     index1 (acceleration-level multipliers) | index2 (eq. 6b, velocity level)\n"
         "             | ggl (eq. 9: one-Newton-step position projection inside the step, then\n"
         "             eq. 6b at q_{n+1}; with --stab none and a positions-first method)\n"
@@ -94,7 +98,7 @@ static int parse_real(const char *s, double *out)
 /* Options that take a value; anything else starting with "--" is unknown. */
 static const char *const valued_opts[] = {"--model", "--model-file", "--param", "--method", "--form", "--stab",
                                           "--jac", "--alpha", "--beta", "--h", "--t", "--csv",
-                                          "--every", "--rho-inf", NULL};
+                                          "--every", "--rho-inf", "--sd-gamma", NULL};
 
 static int is_valued(const char *a)
 {
@@ -162,6 +166,11 @@ int hs_sim_parse(int argc, char *const *argv, hs_sim_cfg *c, hs_sim_err *e)
             double r;
             if (!parse_real(v, &r) || r < 0 || r > 1) return fail(e, "--rho-inf", "must be a number in [0, 1]");
             c->def.rho_inf = (hs_real)r;
+        } else if (!strcmp(a, "--sd-gamma")) { /* sdirk's diagonal: 1/4 midpoint pair, 0.7887 order 3 */
+            double g;
+            if (!parse_real(v, &g) || g < 0.25 || g > 1 || fabs(2 * g - 1) < 0.1)
+                return fail(e, "--sd-gamma", "must be a number in [0.25, 0.45] or [0.55, 1]");
+            c->def.sd_gamma = (hs_real)g;
         } else if (!strcmp(a, "--h")) {
             if (!parse_real(v, &c->h) || c->h <= 0) return fail(e, "--h", "must be a finite number > 0");
             c->have_h = 1;
@@ -244,7 +253,7 @@ int hs_sim_setup(hs_sim_cfg *c, hs_sim_run *r, hs_sim_err *e)
     }
     if (rc) {
         const char *arg = rc == HS_E_DEF_H ? "--h" : rc == HS_E_DEF_FORM ? "--form"
-                        : rc == HS_E_DEF_RHO ? "--rho-inf"
+                        : rc == HS_E_DEF_RHO ? (c->def.method == HS_METHOD_SDIRK ? "--sd-gamma" : "--rho-inf")
                         : rc == HS_E_DEF_JAC ? "--jac" : "--model";
         return fail(e, arg, "%s", hs_status_str(rc));
     }

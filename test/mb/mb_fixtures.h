@@ -74,15 +74,30 @@ static const hs_mb_force fx3_forces[] = {
     {.name = "bush", .kind = HS_MB_BUSHING, .a = {.body = 3, .s = {0.1, 0.1, 0}}, .b = {.body = 2}, .k = 100, .c = 3},
     {.name = "push", .kind = HS_MB_EXTFORCE, .a = {.body = 1, .s = {0.2, -0.1, 0.3}}, .in0 = 0, .scale = 1.5},
     {.name = "twist", .kind = HS_MB_EXTTORQUE, .a = {.body = 0}, .in0 = 3, .scale = 0.5},
+    /* the rotational elements of quaternion bodies: hinge springs and motors about tilted and
+     * ground axes, bushings with rotational stiffness between two bodies and from ground */
+    {.name = "hspring", .kind = HS_MB_ROTSPRING, .a = {.body = 1}, .b = {.body = 0}, .k = 7, .c = 0.4, .l0 = 0.3,
+     .axis = {0, 0.6, 0.8}, .axis_b = {0, 0, 1}},
+    {.name = "gspring", .kind = HS_MB_ROTSPRING, .a = {.body = 0}, .b = {.body = HS_MB_GROUND}, .k = 3, .c = 0.2, .l0 = -0.1,
+     .axis = {1, 0, 0}},
+    {.name = "hmotor", .kind = HS_MB_MOTOR, .a = {.body = 1}, .b = {.body = 0}, .in0 = 6, .scale = 2.0,
+     .axis = {0, 0.6, 0.8}, .axis_b = {0, 0, 1}},
+    {.name = "gmotor", .kind = HS_MB_MOTOR, .a = {.body = 3}, .b = {.body = HS_MB_GROUND}, .in0 = 7, .scale = 0.8,
+     .axis = {0, 1, 0}, .axis_b = {0.6, 0, -0.8}},
+    {.name = "rbush", .kind = HS_MB_BUSHING, .a = {.body = 3, .s = {0.1, 0, 0.2}}, .b = {.body = 0, .s = {0, 0.1, 0}},
+     .k = 50, .c = 1, .kr = 6, .cr = 0.7},
+    {.name = "gbush", .kind = HS_MB_BUSHING, .a = {.body = HS_MB_GROUND, .s = {0.1, 0, 0}}, .b = {.body = 1},
+     .k = 20, .kr = 2, .cr = 0.3},
 };
 static const hs_mb_output fx3_outputs[] = {
     {.kind = HS_MB_OUT_POS, .index = 0}, {.kind = HS_MB_OUT_VEL, .index = 0},
     {.kind = HS_MB_OUT_COORD, .index = 5}, {.kind = HS_MB_OUT_ENERGY},
+    {.kind = HS_MB_OUT_COORD, .index = 0}, {.kind = HS_MB_OUT_COORD, .index = 1},
 };
 static const hs_mb_desc fx3 = {
-    .name = "fixture3d", .dim = 3, .gravity = {0, 0.5, -9.81}, .nin = 6,
+    .name = "fixture3d", .dim = 3, .gravity = {0, 0.5, -9.81}, .nin = 8,
     .bodies = fx3_bodies, .nbodies = 4, .joints = fx3_joints, .njoints = 9,
-    .forces = fx3_forces, .nforces = 4, .outputs = fx3_outputs, .noutputs = 4,
+    .forces = fx3_forces, .nforces = 10, .outputs = fx3_outputs, .noutputs = 6,
 };
 
 #endif

@@ -104,7 +104,8 @@ static int car_axle(void)
 
 /* ---- every description under every valid method/form/stabilization ---- */
 static const char *const FILES[] = {"pendulum.hsm", "slider_crank.hsm", "double_spherical.hsm",
-                                    "rigid_body.hsm", "bead_wire.hsm", "chain.hsm", "car_axle.hsm", "cart_pendulum.hsm"};
+                                    "rigid_body.hsm", "bead_wire.hsm", "chain.hsm", "car_axle.hsm", "cart_pendulum.hsm",
+                                    "door.hsm", "bushing_pendulum.hsm"};
 /* (slider_crank_singular.hsm is checked on its own: h = 1 ms lands on a singular instant) */
 
 static int all_configs(void)
@@ -383,10 +384,20 @@ static int bad_files(void)
         {"model x dim=2\nbody a planar mass=1 inertia=1\njoint j revolute a=b b=ground\n", 3, "a"},
         {"model x dim=2\nbody a planar mass=0 inertia=1\n", 2, "body"},
         {"model x dim=3\nbody a spatial mass=1 inertia=1,1,1 quat=1,1,0,0\n", 2, "body"},
-        {"model x dim=2\nbody a planar mass=1 inertia=1\nforce f motor a=a in=3\n", 3, "force"},
+        {"model x dim=2\nbody a planar mass=1 inertia=1\nforce f motor a=a in=3\n", 3, "in"},
         {"model x dim=2\nbody a planar mass=1e999 inertia=1\n", 2, "mass"},
         {"model x dim=2\nbody a planar mass=1 inertia=1\noutput coord nosuch\n", 3, "nosuch"},
         {"model x dim=2\nbody a planar mass=1 inertia=1\nbody a planar mass=1 inertia=1\n", 3, "a"},
+        /* the rotational elements of spatial models */
+        {"model x dim=3 nin=1\nbody d spatial mass=1 inertia=1,1,1\nforce m motor a=d in=0 axis=0,0,2\n", 3, "axis"},
+        {"model x dim=3\nbody d spatial mass=1 inertia=1,1,1\nforce s rotspring a=d k=1\n", 3, "axis"},
+        {"model x dim=3\nbody d spatial mass=1 inertia=1,1,1\nforce s rotspring a=d k=1 axis=0,0,1 axis_b=1,1,0\n", 3, "axis_b"},
+        {"model x dim=3\nbody d spatial mass=1 inertia=1,1,1\nforce s rotspring joint=nosuch k=1\n", 3, "joint"},
+        {"model x dim=3\nbody d spatial mass=1 inertia=1,1,1\njoint j spherical a=d b=ground\nforce s rotspring joint=j k=1\n", 4, "joint"},
+        {"model x dim=3\nbody p point3 mass=1\nforce s rotspring a=p axis=0,0,1 k=1\n", 3, "a"},
+        {"model x dim=3\nbody d spatial mass=1 inertia=1,1,1\nbody p point3 mass=1\nforce s bushing a=d b=p k=1 kr=2\n", 4, "b"},
+        {"model x dim=3\nbody d spatial mass=1 inertia=1,1,1\nforce m motor a=d axis=0,0,1 in=0\n", 3, "in"},
+        {"model x dim=3\nbody d spatial mass=1 inertia=1,1,1\njoint j revolute a=d b=ground axis=0,0,1 axis_b=0,2,0\n", 3, "joint"},
     };
     int bad = 0;
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
@@ -404,7 +415,7 @@ static int bad_files(void)
     hs_mb_error err;
     int rc = hs_mb_parse_compile(big, (size_t)n, &st, &mb, 0, &err);
     if (rc != HS_E_SIZE || err.line != HS_MB_MAX_BODIES + 2) { printf("  limit: rc %d line %d\n", rc, err.line); ++bad; }
-    return mb_check(bad == 0, "bad descriptions refused naming line and field (11 cases, one past HS_MB_MAX_BODIES)");
+    return mb_check(bad == 0, "bad descriptions refused naming line and field (19 cases, one past HS_MB_MAX_BODIES)");
 }
 
 /* Output of a shell command into buf (n bytes); 0 when it ran and exited 0. */
@@ -442,6 +453,157 @@ static int generated(const char *sim, const char *gen)
     return fails;
 }
 
+/* ---- the spatial hinge elements: door.hsm against the damped, driven oscillator ---- */
+
+#define PI 3.141592653589793
+
+/* Index of the output signal called name, or -1. */
+static int out_index(const run *r, const char *name)
+{
+    for (int i = 0; i < r->mb.nout; ++i) if (strcmp(r->mb.out_names[i], name) == 0) return i;
+    return -1;
+}
+
+/* Mean spacing of the upward zero crossings of samples x[0..n) taken every h (linear
+ * interpolation between samples), counted from index i0; *count gets the crossings used. */
+static double crossing_period(const double *x, long n, long i0, double h, int *count)
+{
+    double first = -1, last = -1;
+    int k = 0;
+    for (long i = i0 + 1; i < n; ++i)
+        if (x[i - 1] < 0 && x[i] >= 0) {
+            const double tc = h * ((double)(i - 1) + x[i - 1] / (x[i - 1] - x[i]));
+            if (k == 0) first = tc;
+            last = tc;
+            ++k;
+        }
+    *count = k;
+    return k > 1 ? (last - first) / (k - 1) : 0;
+}
+
+static double door_theta[20001];
+
+static int door(void)
+{
+    static run r;
+    int fails = 0;
+    if (load(&r, "door.hsm")) return mb_check(0, "door.hsm");
+    const hs_mb_body *B = &r.st.bodies[0];
+    const hs_mb_force *S = &r.st.forces[0];
+    /* I about the hinge: Jzz + m d^2, d = distance of the centre of mass from the hinge line */
+    const double d = 0.5, I = B->inertia[2] + B->mass * d * d, k = S->k, c = S->c, w0 = B->omega[2];
+    const double sg = c / (2 * I), wd = sqrt(k / I - sg * sg);
+    const int ia = out_index(&r, "hinge.angle (rad)");
+    char what[300];
+    /* free oscillation: theta(t) = w0/wd e^(-sg t) sin(wd t); the signal against it and against
+     * the angle of the door's quaternion about z, 2 atan2(p3, p0) (libm) */
+    /* bounds about 5x the measured errors: galpha is second order, J2 first */
+    static const struct { hs_method me; double tol, ptol; } cf[] = {{HS_METHOD_GALPHA, 2e-6, 1e-5}, {HS_METHOD_J2, 5e-4, 5e-4}};
+    for (size_t m = 0; m < sizeof cf / sizeof cf[0]; ++m) {
+        const double h = 1e-3;
+        int rc = ia < 0 || start(&r, cf[m].me, HS_FORM_INDEX2, HS_STAB_PROJECTION, h);
+        const hs_real in0[1] = {0};
+        double err = 0, errq = 0;
+        hs_real y[HS_MB_MAX_NOUT];
+        door_theta[0] = 0;
+        long n = 1;
+        for (; n <= 20000 && !rc; ++n) {
+            rc = hs_stepper_step(&r.s, in0) || r.mb.type.output(&r.m, r.s.t, r.s.q, r.s.u, NULL, in0, y);
+            const double t = (double)r.s.t, th = (double)y[ia];
+            door_theta[n] = th;
+            err = fmax(err, fabs(th - w0 / wd * exp(-sg * t) * sin(wd * t)));
+            errq = fmax(errq, fabs(th - 2 * atan2((double)r.s.q[6], (double)r.s.q[3])));
+        }
+        int nc = 0;
+        const double T = crossing_period(door_theta, n, 0, h, &nc), T0 = 2 * PI / wd;
+        snprintf(what, sizeof what, "door.hsm %s, h = 1 ms, 20 s: hinge.angle vs the damped oscillator (I = %.4f kg m^2, k %g, c %g): max error %.1e <= %.0e; "
+                 "period %.6f s vs 2 pi / w_d = %.6f s (%d crossings), rel. error %.1e <= %.0e; vs 2 atan2(p3, p0) %.1e",
+                 hs_method_name(cf[m].me), I, k, c, err, cf[m].tol, T, T0, nc, fabs(T / T0 - 1), cf[m].ptol, errq);
+        fails += mb_check(rc == 0 && err <= cf[m].tol && errq <= 1e-12 && nc >= 5 && fabs(T / T0 - 1) <= cf[m].ptol, what);
+    }
+    /* static deflection under a constant motor torque: theta -> tau / k; the step's fixed point
+     * is the equilibrium for any h, so h = 10 ms and 200 s (the transient is down to e^-30) */
+    {
+        const hs_real tau[1] = {2};
+        int rc = start(&r, HS_METHOD_GALPHA, HS_FORM_INDEX2, HS_STAB_PROJECTION, 1e-2);
+        hs_real y[HS_MB_MAX_NOUT];
+        for (int n = 0; n < 20000 && !rc; ++n) rc = hs_stepper_step(&r.s, tau);
+        if (!rc) rc = r.mb.type.output(&r.m, r.s.t, r.s.q, r.s.u, NULL, tau, y);
+        const double th = rc ? NAN : (double)y[ia];
+        snprintf(what, sizeof what, "door.hsm, motor torque 2 N m (input drive.tau): static deflection %.12f rad vs tau/k = %.12f, |error| %.1e <= 1e-9",
+                 th, 2.0 / k, fabs(th - 2.0 / k));
+        fails += mb_check(rc == 0 && fabs(th - 2.0 / k) <= 1e-9 && strcmp(r.mb.in_names[0], "drive.tau (N m)") == 0, what);
+    }
+    return fails;
+}
+
+/* ---- the spatial bushing: torsion and swing of bushing_pendulum.hsm ---- */
+static int bushing_pendulum(void)
+{
+    static run r;
+    static double w[20001];
+    int fails = 0;
+    char what[600];
+    if (load(&r, "bushing_pendulum.hsm")) return mb_check(0, "bushing_pendulum.hsm");
+    hs_mb_body *B = &r.st.bodies[0];
+    hs_mb_force *F = &r.st.forces[0];
+    const double m = B->mass, l = 0.5, k = F->k, kr = F->kr, cr = F->cr, g = 9.81;
+    /* torsion about the vertical as shipped: Jzz phi'' = -kr phi - cr phi' for small phi */
+    {
+        const double J = B->inertia[2], sg = cr / (2 * J), wd = sqrt(kr / J - sg * sg), h = 1e-3;
+        int rc = start(&r, HS_METHOD_GALPHA, HS_FORM_INDEX2, HS_STAB_PROJECTION, h);
+        long n = 0;
+        double sag = 0;
+        for (; n < 10000 && !rc; ++n) {
+            rc = hs_stepper_step(&r.s, NULL);
+            w[n] = (double)r.s.q[6]; /* p3 = sin(phi/2): the twist */
+            sag = fmax(sag, fabs((double)r.s.q[2] + 0.5 + m * g / k));
+        }
+        int nc = 0;
+        const double T = crossing_period(w, n, 0, h, &nc), T0 = 2 * PI / wd;
+        /* decay rate from the first and last peaks: log(a0 / a1) / (t1 - t0) = cr / (2 Jzz) */
+        long i0 = -1, i1 = -1;
+        for (long i = 1; i + 1 < n; ++i)
+            if (w[i] > w[i - 1] && w[i] >= w[i + 1]) { if (i0 < 0) i0 = i; i1 = i; }
+        const double dec = (i0 >= 0 && i1 > i0) ? log(w[i0] / w[i1]) / (h * (double)(i1 - i0)) : 0;
+        snprintf(what, sizeof what, "bushing_pendulum.hsm galpha, h = 1 ms, 10 s: torsion period %.6f s vs 2 pi / w_d = %.6f s (Jzz %g, kr %g, cr %g; %d crossings), rel. error %.1e <= 1e-4; "
+                 "decay rate %.5f 1/s vs cr / (2 Jzz) = %.5f, rel. error %.1e <= 5e-4; centre of mass at the static sag m g / k to %.1e m",
+                 T, T0, B->inertia[2], kr, cr, nc, fabs(T / T0 - 1), dec, sg, fabs(dec / sg - 1), sag);
+        fails += mb_check(rc == 0 && nc >= 10 && fabs(T / T0 - 1) <= 1e-4 && fabs(dec / sg - 1) <= 5e-4 && sag <= 1e-9, what);
+    }
+    /* swing about y, undamped: (x, th) with V = 1/2 k (x + l th)^2 + 1/2 (kr + m g l) th^2 (the
+     * vertical bushing preloaded by m g adds m g l), T = 1/2 m x'^2 + 1/2 Jyy th'^2; started on
+     * the slow eigenvector, so its velocity crosses zero every half period of that mode */
+    {
+        const double J = B->inertia[1], K11 = k, K12 = k * l, K22 = k * l * l + kr + m * g * l;
+        const double a = m * J, b = -(K11 * J + K22 * m), cc = K11 * K22 - K12 * K12;
+        const double w2 = (-b - sqrt(b * b - 4 * a * cc)) / (2 * a), h = 1e-3;
+        const double thd = 0.05, xd = -K12 * thd / (K11 - w2 * m);
+        F->c = 0; F->cr = 0;
+        B->omega[0] = 0; B->omega[1] = (hs_real)thd; B->omega[2] = 0;
+        B->vel[0] = (hs_real)xd;
+        int bad = -1;
+        int rc = hs_mb_compile(&r.st.desc, &r.mb, 0, &bad) || hs_mb_model_init(&r.m, &r.mb)
+               || start(&r, HS_METHOD_GALPHA, HS_FORM_INDEX2, HS_STAB_PROJECTION, h);
+        long n = 0;
+        hs_real E0 = 0, E = 0;
+        double dE = 0;
+        r.mb.type.energy(&r.m, 0, r.s.q, r.s.u, NULL, &E0);
+        for (; n < 10000 && !rc; ++n) {
+            rc = hs_stepper_step(&r.s, NULL);
+            w[n] = (double)r.s.u[5]; /* p2' = w_y / 2 at small angles: the swing rate */
+            r.mb.type.energy(&r.m, 0, r.s.q, r.s.u, NULL, &E);
+            dE = fmax(dE, fabs((double)(E - E0)));
+        }
+        int nc = 0;
+        const double T = crossing_period(w, n, 0, h, &nc), T0 = 2 * PI / sqrt(w2);
+        snprintf(what, sizeof what, "bushing_pendulum.hsm undamped swing on the slow mode: period %.6f s vs the linearized 2-dof bushing pendulum's %.6f s (%d crossings), rel. error %.1e <= 1e-4; |dE| %.1e J",
+                 T, T0, nc, fabs(T / T0 - 1), dE);
+        fails += mb_check(rc == 0 && nc >= 5 && fabs(T / T0 - 1) <= 1e-4, what);
+    }
+    return fails;
+}
+
 int mb_test_mech(const char *dir, const char *sim, const char *gen)
 {
     mech_dir = dir;
@@ -455,5 +617,7 @@ int mb_test_mech(const char *dir, const char *sim, const char *gen)
     fails += slider_crank_singular();
     fails += rigid_body();
     fails += dsp();
+    fails += door();
+    fails += bushing_pendulum();
     return fails;
 }

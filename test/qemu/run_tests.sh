@@ -32,9 +32,10 @@ job() { echo "$*" >> "$JOBS"; }
 job unit-m4f m4f hilstep-unit.elf
 job unit-m7  m7  hilstep-unit.elf
 for b in m7 m4f; do
-    for me in explicit symplectic j1 j2 j3 galpha; do
+    for me in explicit symplectic j1 j2 j3 galpha sdirk; do
         for st in projection baumgarte; do
-            [ $me = galpha ] && [ $st = baumgarte ] && continue # galpha is index 3: no Baumgarte
+            # galpha is index 3, sdirk's stages acceleration-level: neither takes Baumgarte
+            { [ $me = galpha ] || [ $me = sdirk ]; } && [ $st = baumgarte ] && continue
             job "run-$b-$me-$st" $b hilstep-test.elf run $me $st 3000
         done
     done
@@ -92,9 +93,9 @@ done
 COST=$OUT/step-cost.txt
 : > "$COST"
 for b in m7 m4f; do
-    for me in explicit symplectic j1 j2 j3 galpha; do
+    for me in explicit symplectic j1 j2 j3 galpha sdirk; do
         for st in projection baumgarte; do
-            [ $me = galpha ] && [ $st = baumgarte ] && continue
+            { [ $me = galpha ] || [ $me = sdirk ]; } && [ $st = baumgarte ] && continue
             n=run-$b-$me-$st; rc=$(rc_of $n)
             fw=$(log_of $n | grep '^trajectory-hash ')
             host=$($(sim_for $b) --model car_axle --method $me --form index2 --stab $st \
@@ -115,11 +116,13 @@ for b in m7 m4f; do
     fw=$(log_of run-$b-j2-projection | grep '^trajectory-hash ')
     if [ -n "$pinned" ] && [ "$fw" = "$pinned" ]; then ok "$b pinned hash: $fw"
     else bad "$b pinned hash: board '$fw', pinned '$pinned' (test/qemu/pinned.txt)"; fi
-    # ...and the library default (galpha, issue 8), pinned alongside
-    pinned=$(grep "^$b-galpha " "$HERE/pinned.txt" | sed -E "s/^$b-galpha +//")
-    fw=$(log_of run-$b-galpha-projection | grep '^trajectory-hash ')
-    if [ -n "$pinned" ] && [ "$fw" = "$pinned" ]; then ok "$b pinned hash (default galpha): $fw"
-    else bad "$b pinned hash (default galpha): board '$fw', pinned '$pinned' (test/qemu/pinned.txt)"; fi
+    # ...galpha (issue 8's second-order method) and the library default (sdirk), pinned alongside
+    for me in galpha sdirk; do
+        pinned=$(grep "^$b-$me " "$HERE/pinned.txt" | sed -E "s/^$b-$me +//")
+        fw=$(log_of run-$b-$me-projection | grep '^trajectory-hash ')
+        if [ -n "$pinned" ] && [ "$fw" = "$pinned" ]; then ok "$b pinned hash ($me): $fw"
+        else bad "$b pinned hash ($me): board '$fw', pinned '$pinned' (test/qemu/pinned.txt)"; fi
+    done
     # The multibody description through its generated tables (model/mb_car_axle_mb.c) gives
     # the host's --model-file bits (issue 10).
     fw=$(log_of run-$b-mb | grep '^trajectory-hash ')

@@ -7,7 +7,7 @@ energy ...; writes PNG + CSVs into --out. Usage: energy_fig.py --bin B --out DIR
 import argparse, os, subprocess, sys
 from concurrent.futures import ThreadPoolExecutor
 
-METHODS = ["explicit", "symplectic", "j1", "j2", "j3", "jexact", "jk", "jkexact", "galpha"]
+METHODS = ["explicit", "symplectic", "j1", "j2", "j3", "jexact", "jk", "jkexact", "galpha", "sdirk"]
 
 REPLOT = False
 
@@ -52,7 +52,7 @@ def main():
             for me, ts, es, note, rc in res:
                 if not ts:
                     continue
-                lw = 2.2 if me == "galpha" else 1.0
+                lw = 2.2 if me in ("galpha", "sdirk") else 1.0
                 lab = me + (" (refused at t=%.4g s)" % ts[-1] if note else "")
                 ax.plot(ts, es, label=lab, lw=lw)
                 summary.append("%s %s: E(0)=%.6g E(end)=%.6g t_end=%.6g %s" % (model, me, es[0], es[-1], ts[-1], note))

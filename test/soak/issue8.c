@@ -12,7 +12,7 @@
  *   hilstep-issue8 pendulum [opts]            pendulum h = 1/60, 100 s: refused steps, max |E - E0| /
  *                                             initial potential drop
  *   hilstep-issue8 energy MODEL T EVERY [opts]  CSV t,E of one run (model params via -p KEY=VAL)
- * opts: -m METHOD -f FORM -s STAB -r RHO_INF -h H -p KEY=VALUE (repeatable); omitted = library
+ * opts: -m METHOD -f FORM -s STAB -r RHO_INF -g SD_GAMMA -h H -p KEY=VALUE (repeatable); omitted = library
  * default (hs_stepper_default_def). Every command exits 1 when its bar fails, 2 on bad usage. */
 #include <math.h>
 #include <stdio.h>
@@ -64,6 +64,8 @@ static int parse_opts(int argc, char **argv, int i, opts *o)
             else return -1;
         } else if (!strcmp(a, "-r")) {
             o->d.rho_inf = (hs_real)atof(v);
+        } else if (!strcmp(a, "-g")) {
+            o->d.sd_gamma = (hs_real)atof(v);
         } else if (!strcmp(a, "-h")) {
             o->d.h = (hs_real)atof(v);
             o->have_h = 1;
@@ -144,8 +146,9 @@ static double energy(run *x)
 
 static void say_config(const hs_stepper_def *d)
 {
-    printf("config: method=%s form=%s stab=%s h=%g rho_inf=%g\n", hs_method_name(d->method),
-           hs_form_name(d->form), hs_stab_name(d->stab), (double)d->h, (double)d->rho_inf);
+    printf("config: method=%s form=%s stab=%s h=%g rho_inf=%g sd_gamma=%g\n", hs_method_name(d->method),
+           hs_form_name(d->form), hs_stab_name(d->stab), (double)d->h, (double)d->rho_inf,
+           (double)d->sd_gamma);
 }
 
 /* ---- soak: STEPS steps, max |g|, max |u| per 1000 s window ---- */
@@ -401,6 +404,6 @@ int main(int argc, char **argv)
     }
 usage:
     fprintf(stderr, "usage: hilstep-issue8 soak MODEL STEPS | chain NMAX | accuracy | stiff | pendulum |"
-                    " energy MODEL T EVERY  [-m METHOD -f FORM -s STAB -r RHO -h H -p KEY=VAL]\n");
+                    " energy MODEL T EVERY  [-m METHOD -f FORM -s STAB -r RHO -g SD_GAMMA -h H -p KEY=VAL]\n");
     return 2;
 }

@@ -27,7 +27,19 @@ issue8-bars: $(BUILD)/hilstep-issue8
 	-$(BUILD)/hilstep-issue8 pendulum
 	-$(BUILD)/hilstep-issue8 chain 32
 
-TEST_SUITES += soak-test
+# The bars of issue 8 on every `make test` (about 10 s): accuracy at 1 ms + order, the
+# stiffness sweep, the pendulum at 1/60 and the chain n = 1..32 (exit 1 when a bar fails).
+.PHONY: issue8-bars-test
+issue8-bars-test: $(BUILD)/hilstep-issue8
+	@pass=0; fail=0; \
+	 for c in accuracy stiff pendulum "chain 32"; do \
+	   if $(BUILD)/hilstep-issue8 $$c > $(BUILD)/issue8-$${c%% *}.log 2>&1; then pass=$$((pass+1)); \
+	   else fail=$$((fail+1)); echo "  FAIL hilstep-issue8 $$c"; tail -n 3 $(BUILD)/issue8-$${c%% *}.log; fi; \
+	 done; \
+	 grep -h "bar 2.6e-4" $(BUILD)/issue8-accuracy.log; \
+	 echo "issue8-bars-test: $$pass passed, $$fail failed"; [ $$fail -eq 0 ]
+
+TEST_SUITES += soak-test issue8-bars-test
 
 # Issue 8's figure (part of `make figures`): energy against time per method, chain n = 8 and
 # the car axle over 10^4 s (a few minutes: 10^7 car axle steps per method).

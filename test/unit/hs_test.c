@@ -80,6 +80,7 @@ typedef struct { const char *name; void (*fn)(void); } entry;
 static const entry tests[] = {
     {"dense", test_dense},
     {"math", test_math},
+    {"atan2", test_atan2},
     {"stability", test_stability},
     {"car_axle", test_car_axle},
     {"drift", test_drift},

@@ -36,6 +36,7 @@ extern int hs_test_quick;
 /* Every test function; defined in the test files, listed in hs_test.c. */
 void test_dense(void);
 void test_math(void);
+void test_atan2(void);
 void test_stability(void);
 void test_car_axle(void);
 void test_drift(void);

@@ -8,9 +8,12 @@
 /* Pinned with: build/hilstep-sim --model car_axle --method j2 --form index2 --stab projection
  * --h 1e-3 --t 3 --hash */
 #define CAR_AXLE_J2_PROJ_HASH UINT64_C(0x457fdcd821e7b477)
-/* The library default since issue 8 (galpha, rho_inf 0.9, projection, h = 1 ms, 3000 steps):
+/* galpha (rho_inf 0.9, projection, h = 1 ms, 3000 steps), issue 8's first default:
+ * build/hilstep-sim --model car_axle --method galpha --h 1e-3 --t 3 --hash */
+#define CAR_AXLE_GALPHA_HASH UINT64_C(0x247741224c11ff86)
+/* The library default since issue 8's second round (sdirk, sd_gamma 1/4, projection):
  * build/hilstep-sim --model car_axle --h 1e-3 --t 3 --hash */
-#define CAR_AXLE_DEFAULT_HASH UINT64_C(0x247741224c11ff86)
+#define CAR_AXLE_DEFAULT_HASH UINT64_C(0xa2f344792b4b7a19)
 
 void test_hash(void)
 {
@@ -41,23 +44,28 @@ void test_hash(void)
     }
     CHECK(h2 == h);
 
-    /* the default configuration, pinned too */
-    static tsim t3;
-    tsim_model(&t3, &hs_car_axle_type);
-    hs_stepper_def d = hs_stepper_default_def();
-    CHECK(hs_stepper_init(&t3.s, &d, &t3.m, HS_R(0.0), t3.R, sizeof t3.R / sizeof t3.R[0], t3.I,
-                          sizeof t3.I / sizeof t3.I[0]) == HS_OK);
-    uint64_t h3 = HS_HASH_INIT;
-    rc = HS_OK;
-    for (int k = 0; k < 3000 && rc == HS_OK; ++k) {
-        rc = hs_stepper_step(&t3.s, 0);
-        h3 = hs_stepper_hash(&t3.s, h3);
-    }
-    CHECK(rc == HS_OK);
-    hs_test_puts("  trajectory-hash car_axle galpha projection 3000 ");
-    hs_test_put_hex64(h3);
-    hs_test_putc('\n');
+    /* galpha and the default configuration, pinned too */
+    for (int k2 = 0; k2 < 2; ++k2) {
+        static tsim t3;
+        tsim_model(&t3, &hs_car_axle_type);
+        hs_stepper_def d = hs_stepper_default_def();
+        if (k2 == 0) d.method = HS_METHOD_GALPHA;
+        CHECK(hs_stepper_init(&t3.s, &d, &t3.m, HS_R(0.0), t3.R, sizeof t3.R / sizeof t3.R[0], t3.I,
+                              sizeof t3.I / sizeof t3.I[0]) == HS_OK);
+        uint64_t h3 = HS_HASH_INIT;
+        rc = HS_OK;
+        for (int k = 0; k < 3000 && rc == HS_OK; ++k) {
+            rc = hs_stepper_step(&t3.s, 0);
+            h3 = hs_stepper_hash(&t3.s, h3);
+        }
+        CHECK(rc == HS_OK);
+        hs_test_puts("  trajectory-hash car_axle ");
+        hs_test_puts(hs_method_name(d.method));
+        hs_test_puts(" projection 3000 ");
+        hs_test_put_hex64(h3);
+        hs_test_putc('\n');
 #ifndef HS_REAL_FLOAT
-    CHECK(h3 == CAR_AXLE_DEFAULT_HASH);
+        CHECK(h3 == (k2 == 0 ? CAR_AXLE_GALPHA_HASH : CAR_AXLE_DEFAULT_HASH));
 #endif
+    }
 }

@@ -41,21 +41,34 @@ static void defaults_and_validation(void)
     static tsim t;
     hs_stepper_def d = hs_stepper_default_def();
     /* the library default is the configuration issue 8 measured as most robust */
-    CHECK(d.method == HS_METHOD_GALPHA && d.stab == HS_STAB_PROJECTION && d.rho_inf == HS_GALPHA_RHO_DEFAULT);
+    CHECK(d.method == HS_METHOD_SDIRK && d.stab == HS_STAB_PROJECTION && d.sd_gamma == HS_SDIRK_GAMMA_DEFAULT);
+    CHECK(d.rho_inf == HS_GALPHA_RHO_DEFAULT);
     CHECK(d.alpha == HS_R(0.0) && d.beta == HS_R(0.0)); /* Baumgarte follows h */
     tsim_model(&t, &hs_circular_track_type);
     CHECK(hs_stepper_def_validate(&d, &t.m) == HS_OK);
 
     /* rho_inf outside [0, 1], galpha with Baumgarte or GGL */
     hs_stepper_def e = d;
+    e.method = HS_METHOD_GALPHA;
     e.rho_inf = HS_R(1.5);
     CHECK(hs_stepper_def_validate(&e, &t.m) == HS_E_DEF_RHO);
     e.rho_inf = HS_R(-0.1);
     CHECK(hs_stepper_def_validate(&e, &t.m) == HS_E_DEF_RHO);
-    e = d; e.stab = HS_STAB_BAUMGARTE;
-    CHECK(hs_stepper_def_validate(&e, &t.m) == HS_E_DEF_BAUMGARTE);
-    e = d; e.stab = HS_STAB_NONE; e.form = HS_FORM_GGL;
-    CHECK(hs_stepper_def_validate(&e, &t.m) == HS_E_DEF_RHO);
+    const hs_method ga_sd[] = {HS_METHOD_GALPHA, HS_METHOD_SDIRK};
+    for (int i = 0; i < 2; ++i) {
+        e = d; e.method = ga_sd[i]; e.stab = HS_STAB_BAUMGARTE;
+        CHECK(hs_stepper_def_validate(&e, &t.m) == HS_E_DEF_BAUMGARTE);
+        e = d; e.method = ga_sd[i]; e.stab = HS_STAB_NONE; e.form = HS_FORM_GGL;
+        CHECK(hs_stepper_def_validate(&e, &t.m) == HS_E_DEF_RHO);
+    }
+    /* sd_gamma: below 1/4 not A-stable, near 1/2 the two stages coincide, above 1 refused */
+    const hs_real bad_g[] = {HS_R(0.2), HS_R(0.5), HS_R(0.46), HS_R(1.01), (hs_real)__builtin_nan("")};
+    for (int i = 0; i < 5; ++i) {
+        e = d; e.sd_gamma = bad_g[i];
+        CHECK(hs_stepper_def_validate(&e, &t.m) == HS_E_DEF_RHO);
+    }
+    e = d; e.sd_gamma = HS_SDIRK_GAMMA_ORDER3;
+    CHECK(hs_stepper_def_validate(&e, &t.m) == HS_OK);
     e = d; e.method = HS_METHOD_JK; e.form = HS_FORM_INDEX1;
     CHECK(hs_stepper_def_validate(&e, &t.m) == HS_E_DEF_FORM);
 
@@ -98,23 +111,29 @@ static void defaults_and_validation(void)
     CHECK(hs_stepper_hash(&a.s, 0) == hs_stepper_hash(&b.s, 0));
 #endif
 
-    /* the plan of the default: named stages, generalized-alpha first */
+    /* the plan of the default: named stages, the two SDIRK stages first */
     tsim_model(&t, &hs_car_axle_type);
     CHECK(hs_stepper_init(&t.s, &d, &t.m, 0, t.R, sizeof t.R / sizeof t.R[0], t.I, sizeof t.I / sizeof t.I[0]) == HS_OK);
-    CHECK(t.s.nplan == 6 && t.s.plan[0] == HS_STAGE_GA_PREDICT && t.s.plan[5] == HS_STAGE_CHECK);
+    CHECK(t.s.nplan == 6 && t.s.plan[0] == HS_STAGE_SD_STAGE1 && t.s.plan[1] == HS_STAGE_SD_STAGE2
+          && t.s.plan[5] == HS_STAGE_CHECK);
     const char *nm = hs_stage_name((hs_stage)t.s.plan[2]);
-    CHECK(nm[0] == 'g' && nm[3] == 's'); /* "ga_solve" */
+    CHECK(nm[0] == 's' && nm[3] == 'c'); /* "sd_combine" */
+    e = d; e.method = HS_METHOD_GALPHA;
+    CHECK(hs_stepper_init(&t.s, &e, &t.m, 0, t.R, sizeof t.R / sizeof t.R[0], t.I, sizeof t.I / sizeof t.I[0]) == HS_OK);
+    CHECK(t.s.nplan == 6 && t.s.plan[0] == HS_STAGE_GA_PREDICT && t.s.plan[5] == HS_STAGE_CHECK);
 }
 
 #ifndef HS_REAL_FLOAT
 /* max |q - published reference| at t = 3 */
-static double galpha_ref_error(hs_real h, hs_real rho)
+static double ref_error(hs_method me, hs_real h, hs_real par)
 {
     static tsim t;
     tsim_model(&t, &hs_car_axle_type);
     hs_stepper_def d = hs_stepper_default_def();
+    d.method = me;
     d.h = h;
-    d.rho_inf = rho;
+    if (me == HS_METHOD_GALPHA) d.rho_inf = par;
+    else d.sd_gamma = par;
     if (hs_stepper_init(&t.s, &d, &t.m, 0, t.R, sizeof t.R / sizeof t.R[0], t.I, sizeof t.I / sizeof t.I[0]))
         return 1e300;
     if (tsim_run(&t, (long)(3.0 / (double)h + 0.5), 0)) return 1e300;
@@ -134,7 +153,7 @@ static void galpha_order(void)
      * test_car_axle): at 1 ms the error is (h omega)^2 / 12 of the spring mode's phase */
     const double hh[] = {2e-3, 1e-3, 5e-4};
     double e[3];
-    for (int i = 0; i < 3; ++i) e[i] = galpha_ref_error((hs_real)hh[i], HS_GALPHA_RHO_DEFAULT);
+    for (int i = 0; i < 3; ++i) e[i] = ref_error(HS_METHOD_GALPHA, (hs_real)hh[i], HS_GALPHA_RHO_DEFAULT);
     double sl = tu_loglog_slope(hh, e, 3);
     hs_test_puts("  galpha car_axle error at t=3: ");
     for (int i = 0; i < 3; ++i) { hs_test_put_real(e[i]); hs_test_putc(' '); }
@@ -144,8 +163,76 @@ static void galpha_order(void)
     CHECK_RANGE(sl, 1.8, 2.3);
     CHECK_RANGE(e[1], 1e-5, 4e-4);
     /* rho_inf = 1 is the trapezoidal rule: the smallest phase error of the family */
-    CHECK(galpha_ref_error(HS_R(1e-3), HS_R(1.0)) < e[1]);
+    const double e1 = ref_error(HS_METHOD_GALPHA, HS_R(1e-3), HS_R(1.0));
+    CHECK(e1 < e[1]);
+
+    /* sdirk, gamma = 1/4: the implicit midpoint rule twice with h/2, so the spring mode's
+     * period error is (h omega)^2/48, a quarter of the trapezoidal rule's (h omega)^2/12: the
+     * error at t = 3 (all of it that phase) is a quarter of galpha rho_inf = 1's, second order */
+    double s4[3];
+    for (int i = 0; i < 3; ++i) s4[i] = ref_error(HS_METHOD_SDIRK, (hs_real)hh[i], HS_SDIRK_GAMMA_DEFAULT);
+    const double sl4 = tu_loglog_slope(hh, s4, 3);
+    hs_test_puts("  sdirk 1/4 car_axle error at t=3: ");
+    for (int i = 0; i < 3; ++i) { hs_test_put_real(s4[i]); hs_test_putc(' '); }
+    hs_test_puts("slope ");
+    hs_test_put_real(sl4);
+    hs_test_puts(" ratio to trapezoidal ");
+    hs_test_put_real(s4[1] / e1);
+    hs_test_putc('\n');
+    CHECK_RANGE(sl4, 1.9, 2.1);
+    CHECK_RANGE(s4[1] / e1, 0.22, 0.28);
+    /* gamma = (3 + sqrt 3)/6: third order, despite one Newton step per stage and a matrix
+     * factored once per step (the predictors are second-order extrapolations) */
+    double s3[3];
+    for (int i = 0; i < 3; ++i) s3[i] = ref_error(HS_METHOD_SDIRK, (hs_real)hh[i], HS_SDIRK_GAMMA_ORDER3);
+    const double sl3 = tu_loglog_slope(hh, s3, 3);
+    hs_test_puts("  sdirk order-3 car_axle error at t=3: ");
+    for (int i = 0; i < 3; ++i) { hs_test_put_real(s3[i]); hs_test_putc(' '); }
+    hs_test_puts("slope ");
+    hs_test_put_real(sl3);
+    hs_test_putc('\n');
+    CHECK_RANGE(sl3, 2.7, 3.3);
 #endif
+}
+
+/* On the linear test equation q'' = -a q the step matrix is the exact Jacobian, so one Newton
+ * step solves each stage exactly: sdirk is then the Runge-Kutta method itself, with the
+ * amplification R(z) = (1 + (1 - 2g) z + (1/2 - 2g + g^2) z^2) / (1 - g z)^2 per step on each
+ * mode exp(+-i w t). gamma = 1/4: |R(i w h)| = 1 for every h w, so the energy (u^2 + a q^2)/2
+ * is kept to rounding even at h w = 100; gamma = (3 + sqrt 3)/6 damps by |R| per step. */
+static void sdirk_test_equation(void)
+{
+    static tsim t;
+    const double hw[] = {0.5, 100.0};
+    for (int gi = 0; gi < 2; ++gi) {
+        const double g = gi == 0 ? 0.25 : 0.78867513459481288225;
+        for (int k = 0; k < 2; ++k) {
+            tsim_model(&t, &hs_test_eq_type);
+            const double a = (hw[k] / 1e-3) * (hw[k] / 1e-3);
+            CHECK(hs_model_set_param(&t.m, "a", (hs_real)a) == HS_OK);
+            hs_stepper_def d = hs_stepper_default_def();
+            d.sd_gamma = (hs_real)g;
+            CHECK(hs_stepper_init(&t.s, &d, &t.m, 0, t.R, sizeof t.R / sizeof t.R[0], t.I,
+                                  sizeof t.I / sizeof t.I[0]) == HS_OK);
+            const double E0 = 0.5 * ((double)t.s.u[0] * (double)t.s.u[0] + a * (double)t.s.q[0] * (double)t.s.q[0]);
+            const long n = 200;
+            CHECK(tsim_run(&t, n, 0) == HS_OK);
+            const double E = 0.5 * ((double)t.s.u[0] * (double)t.s.u[0] + a * (double)t.s.q[0] * (double)t.s.q[0]);
+            /* |R(iy)|^2 = ((1 - c y^2)^2 + (1 - 2g)^2 y^2) / (1 + g^2 y^2)^2, c = 1/2 - 2g + g^2 */
+            const double y = hw[k], c = 0.5 - 2 * g + g * g;
+            const double r2 = ((1 - c * y * y) * (1 - c * y * y) + (1 - 2 * g) * (1 - 2 * g) * y * y)
+                              / ((1 + g * g * y * y) * (1 + g * g * y * y));
+            double expect = 1;
+            for (long i = 0; i < n; ++i) expect *= r2;
+#ifdef HS_REAL_FLOAT
+            /* float: S at h w = 100 has condition ~ (g h w)^2 = 6e3, times eps 6e-8 per step */
+            const double tol = 1e-2;
+#else
+            const double tol = 1e-9;
+#endif
+            CHECK_RANGE(E / E0, expect * (1 - tol) - 1e-300, expect * (1 + tol) + 1e-300);
+        }
+    }
 }
 
 /* The curvature from differences of constraint() agrees with the model's analytic one. */
@@ -191,9 +278,9 @@ static void chain_energy_bar(void)
     const int n = CH_N;
     const double yard = 9.81 * n * n / 2.0;
     const long steps = hs_test_quick ? 2000 : 10000;
-    const hs_method ms[] = {HS_METHOD_GALPHA, HS_METHOD_JK, HS_METHOD_J2};
-    double rel[3];
-    for (int mi = 0; mi < 3; ++mi) {
+    const hs_method ms[] = {HS_METHOD_GALPHA, HS_METHOD_JK, HS_METHOD_J2, HS_METHOD_SDIRK};
+    double rel[4];
+    for (int mi = 0; mi < 4; ++mi) {
         int rc = chain_start(&x, n, ms[mi], HS_R(1e-3));
         CHECK(rc == HS_OK);
         if (rc) return;
@@ -208,8 +295,10 @@ static void chain_energy_bar(void)
     }
 #ifdef HS_REAL_FLOAT
     CHECK_RANGE(rel[0], 0.0, 0.03);
+    CHECK_RANGE(rel[3], 0.0, 0.03);
 #else
     CHECK_RANGE(rel[0], 0.0, 0.01);
+    CHECK_RANGE(rel[3], 0.0, 0.01);
 #endif
     /* jk sees the curvature J2 misses and halves J2's error, but stays a first-order method:
      * 31 % at n = 4 over 10 s (as symplectic and jexact + projection do), not 1 % */
@@ -252,13 +341,15 @@ static void watchdog(void)
     CHECK(tsim_run(&t, hs_test_quick ? 2000 : 20000, 0) == HS_OK);
 }
 
-/* galpha's extra state (a, udot) is part of the transaction. */
+/* galpha's and sdirk's extra state (a, udot; the stage accelerations) is part of the transaction. */
 static void galpha_transactional(void)
 {
+  for (int mi = 0; mi < 2; ++mi) {
     static tsim t;
     tsim_model(&t, &hs_circular_track_type);
     CHECK(hs_model_set_param(&t.m, "external", HS_R(1.0)) == HS_OK);
     hs_stepper_def d = hs_stepper_default_def();
+    d.method = mi == 0 ? HS_METHOD_GALPHA : HS_METHOD_SDIRK;
     CHECK(hs_stepper_init(&t.s, &d, &t.m, 0, t.R, sizeof t.R / sizeof t.R[0], t.I, sizeof t.I / sizeof t.I[0]) == HS_OK);
     hs_real in[1] = {HS_R(0.5)};
     for (int k = 0; k < 50; ++k) CHECK(hs_stepper_step(&t.s, in) == HS_OK);
@@ -273,12 +364,14 @@ static void galpha_transactional(void)
     CHECK(hs_stepper_init(&t.s, &d, &t.m, 0, t.R, sizeof t.R / sizeof t.R[0], t.I, sizeof t.I / sizeof t.I[0]) == HS_OK);
     CHECK_RANGE(tu_abs((double)t.s.wd[0]) + tu_abs((double)t.s.wd[1]), 0.0, 1e-6);
     CHECK_RANGE((double)t.s.lambda[0], -0.5 - 1e-6, -0.5 + 1e-6); /* 2 x lambda = -f_radial */
+  }
 }
 
 void test_issue8(void)
 {
     defaults_and_validation();
     galpha_order();
+    sdirk_test_equation();
     curvature_fallback();
     chain_energy_bar();
     watchdog();
