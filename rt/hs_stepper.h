@@ -220,8 +220,9 @@ typedef struct hs_stepper_stats {
     int last_fault;          /* hs_status of the last refused step, 0 if none */
     uint64_t force_evals;    /* model force() calls, including finite differences */
     uint64_t factorizations; /* LU factorizations */
-    hs_real dvp_residual;    /* dvp: largest final Newton correction of a committed step, as a
-                              * fraction of the position scale (dimensionless); 0 otherwise */
+    hs_real dvp_residual;    /* dvp: largest final Newton correction of the steps that passed the
+                              * residual check, as a fraction of the position scale
+                              * (dimensionless); 0 for the other methods */
 } hs_stepper_stats;
 
 /* Named stages of one step, chosen once at init into the stepper's plan (see hs_stage_name). */
