@@ -291,8 +291,8 @@ static int rigid_body_dvp(void)
     fails += mb_check(rc == 0 && worst_dL <= Neps && worst_p <= 1e-13 && worst_res <= 1e-13, what);
     snprintf(what, sizeof what, "rigid body dvp: trajectories satisfy the paper's own DEL equations (eq. 4.5 with 5.8, by differences): tangent residual %.1e <= 1e-6", worst_del);
     fails += mb_check(worst_del <= 1e-6, what);
-    /* Energy E(q_n, u_n) with u_n from the discrete momentum: conserved to round-off too (the
-     * free body's discrete flow is Moser-Veselov's, which keeps 1/2 Pi.J^-1 Pi), same budget */
+    /* Energy E(q_n, u_n) with u_n from the discrete momentum: measured conserved to round-off
+     * too (not proved; Moser-Veselov's discrete rigid body has such an integral), same budget */
     double worst_E = 0;
     for (int ih = 0; ih < 4; ++ih) worst_E = fmax(worst_E, f[0][ih].Emax / 33.0);
     snprintf(what, sizeof what, "rigid body dvp (start from q0, u0): energy E(q, u) conserved to round-off at every h, max |E - 33|/33 %.1e <= N eps", worst_E);
