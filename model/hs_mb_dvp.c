@@ -8,8 +8,10 @@
  * -G(x) p (the vector part of conj(p) * x is antisymmetric) and G(x)^T a = H(a) x,
  * H(a) = [[0, -a^T], [a, -[a]x]], the derivative of M(p) w is
  *     D(p, w) = d(M(p) w)/dp = 4 (H(J G(p) w) - G(p)^T J G(w)) + k ((p.w) I + p w^T),
- * linear in p and in w. So M'(p)[u] u = D(p, u) u, and its Jacobians are D at unit vectors:
- *     d(D(p, u) u)/dp e_j = D(e_j, u) u,   d(D(p, u) u)/du e_j = D(p, e_j) u + D(p, u) e_j.
+ * linear in p and in w, so M'(p)[u] u = D(p, u) u. M(p) = Q(p, p) is quadratic, so
+ * M'(p)[u] = 2 Q(p, u) = 4 (G(p)^T J G(u) + G(u)^T J G(p)) + k (p u^T + u p^T), and with
+ * G(u) u = 0 the Jacobians of D(p, u) u = 2 Q(p, u) u are
+ *     d/dp = -4 G(u)^T J G(u) + k (|u|^2 I + u u^T),   d/du = M'(p)[u] + D(p, u).
  * Kept in its own file so the force elements (hs_mb_force.c) grow without touching it. */
 #include "hs_mb_int.h"
 
@@ -69,16 +71,23 @@ static int mb_lagrange(const hs_mb_model *mb, hs_real t, const hs_real *q, const
             for (int i = 0; i < 4; ++i)
                 for (int j = 0; j < 4; ++j) mb_qq_add(mb, Mq, b, 3 + i, b, 3 + j, D[i][j]);
         if (!Fq) continue;
-        for (int j = 0; j < 4; ++j) {
-            hs_real e[4] = {HS_R(0.0), HS_R(0.0), HS_R(0.0), HS_R(0.0)}, De[4][4], z[4];
-            e[j] = HS_R(1.0);
-            quat_mass_deriv(B->inertia, k, e, pd, De);
-            mv4(De, pd, y); /* column j of d(D u)/dp */
-            for (int i = 0; i < 4; ++i) mb_qq_add(mb, Fq, b, 3 + i, b, 3 + j, y[i]);
-            quat_mass_deriv(B->inertia, k, p, e, De);
-            mv4(De, pd, z); /* D(p, e_j) u + D(p, u) e_j */
-            for (int i = 0; i < 4; ++i) mb_qq_add(mb, Fu, b, 3 + i, b, 3 + j, z[i] + D[i][j]);
-        }
+        hs_real Gp[3][4], Gu[3][4];
+        mb_quat_G(p, Gp);
+        mb_quat_G(pd, Gu);
+        const hs_real uu = pd[0] * pd[0] + pd[1] * pd[1] + pd[2] * pd[2] + pd[3] * pd[3];
+        for (int i = 0; i < 4; ++i)
+            for (int j = 0; j < 4; ++j) {
+                hs_real guu = HS_R(0.0), gpu = HS_R(0.0), gup = HS_R(0.0);
+                for (int r = 0; r < 3; ++r) {
+                    guu += Gu[r][i] * B->inertia[r] * Gu[r][j];
+                    gpu += Gp[r][i] * B->inertia[r] * Gu[r][j];
+                    gup += Gu[r][i] * B->inertia[r] * Gp[r][j];
+                }
+                mb_qq_add(mb, Fq, b, 3 + i, b, 3 + j,
+                          -HS_R(4.0) * guu + k * ((i == j ? uu : HS_R(0.0)) + pd[i] * pd[j]));
+                mb_qq_add(mb, Fu, b, 3 + i, b, 3 + j,
+                          HS_R(4.0) * (gpu + gup) + k * (p[i] * pd[j] + pd[i] * p[j]) + D[i][j]);
+            }
     }
     if (F && !hs_all_finite(F, mb->nq)) return HS_E_MODEL;
     return rc;
