@@ -61,9 +61,10 @@ static int mb_lagrange(const hs_mb_model *mb, hs_real t, const hs_real *q, const
         const int o = mb->qoff[b] + 3;
         const hs_real *p = &q[o], *pd = &u[o];
         const hs_real k = HS_R(4.0) * (B->inertia[0] + B->inertia[1] + B->inertia[2]) / HS_R(3.0);
-        hs_real D[4][4], y[4];
+        hs_real D[4][4];
         quat_mass_deriv(B->inertia, k, p, pd, D);
         if (F) {
+            hs_real y[4];
             mv4(D, pd, y);
             for (int i = 0; i < 4; ++i) F[o + i] += y[i];
         }
