@@ -275,6 +275,12 @@ int hs_mb_fn_output(const hs_model *m, hs_real t, const hs_real *q, const hs_rea
                     const hs_real *z, const hs_real *in, hs_real *y);
 int hs_mb_fn_energy(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
                     const hs_real *z, hs_real *E);
+/* lagrange() (hs_model.h; model/hs_mb_dvp.c): set for descriptions with a quaternion body. */
+int hs_mb_fn_lagrange(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
+                      const hs_real *z, const hs_real *in, hs_real *F, hs_real *Fq, hs_real *Fu,
+                      hs_real *Mq);
+/* 1 when the compiled description has a quaternion (spatial) body: its M depends on q. */
+int hs_mb_has_spatial(const hs_mb_model *mb);
 
 /* Coordinate count of a body kind. */
 int hs_mb_body_nq(hs_mb_body_kind k);

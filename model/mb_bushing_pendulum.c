@@ -80,6 +80,9 @@ static int gamma_fn(const hs_model *m, hs_real t, const hs_real *q, const hs_rea
 { (void)m; return ready ? hs_mb_fn_gamma(&inner, t, q, u, gam) : HS_E_MODEL; }
 static int curvature(const hs_model *m, hs_real t, const hs_real *q, const hs_real *lambda, hs_real *K)
 { (void)m; return ready ? hs_mb_fn_curvature(&inner, t, q, lambda, K) : HS_E_MODEL; }
+static int lagrange(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u, const hs_real *z,
+                    const hs_real *in, hs_real *F, hs_real *Fq, hs_real *Fu, hs_real *Mq)
+{ (void)m; return ready ? hs_mb_fn_lagrange(&inner, t, q, u, z, in, F, Fq, Fu, Mq) : HS_E_MODEL; }
 static int output(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u, const hs_real *z,
                   const hs_real *in, hs_real *y)
 { (void)m; return ready ? hs_mb_fn_output(&inner, t, q, u, z, in, y) : HS_E_MODEL; }
@@ -103,5 +106,6 @@ const hs_model_type hs_mb_bushing_pendulum_type = {
     .gamma = gamma_fn,
     .curvature = curvature,
     .output = output,
+    .lagrange = lagrange,
     .energy = energy,
 };

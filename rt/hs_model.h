@@ -113,6 +113,14 @@ typedef struct hs_model_type {
     /* Constant data shared by the type's functions, so one set of functions can serve a family
      * of types (the rod models); NULL when none. */
     const void *data;
+    /* Pieces of the discrete Euler-Lagrange equations for a mass matrix that depends on q
+     * (method dvp, seed 002 sec. 4): at (t, q, u) F = f + M'(q)[u] u (nq; the applied forces
+     * plus dT/dq, i.e. force() without its -M'(q)[u] u), Fq = dF/dq and Fu = dF/du (packed
+     * nq x nq, both NULL or both set) and Mq = d(M(q) u)/dq (packed nq x nq); F and Mq may be
+     * NULL. NULL function = M does not depend on q (then F = f, Fq = fq, Fu = fu, Mq = 0). */
+    int (*lagrange)(const struct hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
+                    const hs_real *z, const hs_real *in, hs_real *F, hs_real *Fq, hs_real *Fu,
+                    hs_real *Mq);
 } hs_model_type;
 
 /* A model instance: a type, its parameter block (param_size bytes, owned by the caller), an

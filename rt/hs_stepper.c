@@ -4,6 +4,7 @@
 #include "hs_sparse.h"
 #include "hs_dense.h"
 #include "hs_hash.h"
+#include "hs_dvp.h"
 
 const char *hs_status_str(int status)
 {
@@ -31,6 +32,8 @@ const char *hs_status_str(int status)
     case HS_E_DEF_RHO: return "galpha needs rho_inf in [0, 1], sdirk sd_gamma in [1/4, 0.45] or [0.55, 1], both a form other than ggl";
     case HS_E_DEF_WATCHDOG: return "watchdog bounds must be finite and >= 0 (0 = off); an energy bound needs a model with energy()";
     case HS_E_IMPLAUSIBLE: return "step refused by the plausibility watchdog (|u| or energy growth beyond the def's bounds)";
+    case HS_E_DEF_DVP: return "dvp needs --form index2, --stab none (it solves g(q_{n+1}) = 0 itself) and reg_eps = 0";
+    case HS_E_DVP_RESIDUAL: return "dvp: discrete Euler-Lagrange residual not small after the fixed Newton iterations (step too large)";
     default: return "unknown status";
     }
 }
@@ -38,7 +41,7 @@ const char *hs_status_str(int status)
 const char *hs_method_name(hs_method m)
 {
     static const char *const names[HS_METHOD_COUNT] = {"explicit", "symplectic", "j1", "j2", "j3", "jexact",
-                                                           "spook", "jk", "jkexact", "galpha", "sdirk"};
+                                                           "spook", "jk", "jkexact", "galpha", "sdirk", "dvp"};
     return ((int)m >= 0 && (int)m < HS_METHOD_COUNT) ? names[m] : "?";
 }
 
@@ -59,7 +62,7 @@ const char *hs_stage_name(hs_stage st)
         "eval_forces", "jacobians", "rhs", "predict", "constraints", "assemble", "solve",
         "positions", "aux_states", "project_positions", "project_velocities", "ggl_factor",
         "curvature", "ga_predict", "ga_eval", "ga_solve", "check", "spook_rhs", "watchdog", "sd_stage1",
-        "sd_stage2", "sd_combine"};
+        "sd_stage2", "sd_combine", "dvp"};
     return ((int)st >= 0 && (int)st < HS_STAGE_COUNT) ? names[st] : "?";
 }
 
@@ -130,6 +133,10 @@ int hs_stepper_def_validate(const hs_stepper_def *def, const hs_model *m)
     if (!def || !m || !m->type) return HS_E_NULL;
     if (!hs_isfinite(def->h) || !(def->h > HS_R(0.0))) return HS_E_DEF_H;
     if ((int)def->method < 0 || (int)def->method >= HS_METHOD_COUNT) return HS_E_DEF_METHOD;
+    if (hs_method_name(def->method)[0] == '?') return HS_E_DEF_METHOD; /* a value not (yet) assigned */
+    if (def->method == HS_METHOD_DVP
+        && (def->form != HS_FORM_INDEX2 || def->stab != HS_STAB_NONE || def->reg_eps != HS_R(0.0)))
+        return HS_E_DEF_DVP;
     if (def->form != HS_FORM_INDEX1 && def->form != HS_FORM_INDEX2 && def->form != HS_FORM_GGL)
         return HS_E_DEF_FORM;
     /* GGL stabilizes positions itself and needs q_{n+1} before u_{n+1} */
@@ -218,7 +225,7 @@ static int model_rc(int rc) { return rc == HS_OK ? HS_OK : (rc < 0 ? rc : HS_E_M
 
 typedef struct cfg {
     int index2, ggl, velfirst, two_stage, keep_p, use_jac, analytic, has_blocks, spook;
-    int curv, curv_fd, galpha, sdirk, have_p;
+    int curv, curv_fd, galpha, sdirk, have_p, dvp;
     int regK, regP; /* the step / projection matrix carries a multiplier block */
     hs_real cu, cq;
 } cfg;
@@ -254,8 +261,12 @@ static cfg config_of(const hs_stepper_def *def, const hs_model *m)
     c.curv = method_curvature(meth) && nc > 0;
     c.curv_fd = c.curv && !m->type->curvature;
     if (c.galpha || c.sdirk) c.two_stage = 0;
+    /* dvp (rt/hs_dvp.c): Newton with Jacobian blocks (fq, fu, d(M w)/dq in Kg), and the
+     * [[M, G^T], [G, 0]] system at q_{n+1} taking momenta back to velocities */
+    c.dvp = meth == HS_METHOD_DVP;
+    if (c.dvp) { c.use_jac = 1; c.two_stage = 0; }
     /* galpha and sdirk also factor [[M, G^T], [G, 0]] at init for the consistent acceleration */
-    c.have_p = c.keep_p || c.galpha || c.sdirk;
+    c.have_p = c.keep_p || c.galpha || c.sdirk || c.dvp;
     return c;
 }
 
@@ -313,7 +324,7 @@ static int ws_measure(const hs_stepper_def *def, const hs_model *m, int *blk, si
     z->nAJ = c.use_jac ? z->nA : 0;
     z->nQA = (c.galpha || c.sdirk) ? z->nq : 0;
     z->nCA = c.sdirk ? z->nc : 0;
-    z->nAK = c.curv ? z->nA : 0;
+    z->nAK = (c.curv || c.dvp) ? z->nA : 0;
     z->nGK = c.curv_fd ? z->nG : 0;
     z->nIN0 = (c.galpha || c.sdirk) ? (size_t)m->d.nin : 0;
     z->nBLK = used;
@@ -1018,6 +1029,7 @@ static int run_stage(hs_stepper *s, ctx *c, int st)
     case HS_STAGE_SD_STAGE1: return st_sd_stage1(s, c);
     case HS_STAGE_SD_STAGE2: return st_sd_stage2(s, c);
     case HS_STAGE_SD_COMBINE: return st_sd_combine(s, c);
+    case HS_STAGE_DVP: return hs_dvp_stage(s, c->t, c->t1, c->h, c->in);
     default: return HS_E_NOT_INIT;
     }
 }
@@ -1027,7 +1039,9 @@ static void plan_build(hs_stepper *s)
 {
     int n = 0;
     const int nc = s->nc;
-    if (s->galpha) {
+    if (s->def.method == HS_METHOD_DVP) {
+        s->plan[n++] = HS_STAGE_DVP;
+    } else if (s->galpha) {
         s->plan[n++] = HS_STAGE_GA_PREDICT;
         s->plan[n++] = HS_STAGE_GA_EVAL;
         s->plan[n++] = HS_STAGE_GA_SOLVE;

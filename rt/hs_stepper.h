@@ -39,14 +39,18 @@ typedef enum hs_method {
     HS_METHOD_GALPHA = 9,     /* galpha: generalized-alpha (Arnold & Bruls 2007, index 3), one
                                * Newton iteration with M b' + C g' + K (incl. K_g), then the
                                * projection; second order; rho_inf sets the damping */
-    HS_METHOD_SDIRK = 10      /* sdirk: linearly implicit 2-stage SDIRK (diagonal sd_gamma) on the
+    HS_METHOD_SDIRK = 10,     /* sdirk: linearly implicit 2-stage SDIRK (diagonal sd_gamma) on the
                                * index-1 (acceleration-level) system, one Newton step per stage
                                * with ONE factorization of [[M - h g fu - h^2 g^2 (fq + K_g),
                                * -G^T], [G, 0]], then the projection. sd_gamma = 1/4 (default):
                                * two implicit-midpoint half steps, symplectic, order 2, no
                                * damping; (3 + sqrt 3)/6: order 3, A-stable, damps */
+    HS_METHOD_DVP = 11        /* dvp: discrete variational (seed 002 sec. 4, SHAKE/RATTLE for constant
+                               * M) in position-momentum form, HS_DVP_NEWTON Newton iterations on the
+                               * discrete Euler-Lagrange equations and g(q_{n+1}) = 0 (rt/hs_dvp.c);
+                               * symplectic, momentum-conserving, second order; form index2, stab none */
 } hs_method;
-#define HS_METHOD_COUNT 11
+#define HS_METHOD_COUNT 12
 
 /* Which constraint level determines the multipliers. */
 typedef enum hs_form {
@@ -150,7 +154,7 @@ int hs_stepper_def_validate(const hs_stepper_def *def, const hs_model *m);
     X(M, NA, "mass matrix, packed") \
     X(fq, NAJ, "df/dq, packed") \
     X(fu, NAJ, "df/du, packed") \
-    X(Kg, NAK, "constraint curvature d(G^T lambda)/dq, packed") \
+    X(Kg, NAK, "constraint curvature d(G^T lambda)/dq, packed (dvp: d(M(q) w)/dq)") \
     X(Gd, NGK, "G at a perturbed position (curvature differences)") \
     X(G, NG, "G(t_n, q_n), packed") \
     X(G2, NG, "G at the second position (q* or q_{n+1}), packed") \
@@ -216,6 +220,9 @@ typedef struct hs_stepper_stats {
     int last_fault;          /* hs_status of the last refused step, 0 if none */
     uint64_t force_evals;    /* model force() calls, including finite differences */
     uint64_t factorizations; /* LU factorizations */
+    hs_real dvp_residual;    /* dvp: largest final Newton correction of the steps that passed the
+                              * residual check, as a fraction of the position scale
+                              * (dimensionless); 0 for the other methods */
 } hs_stepper_stats;
 
 /* Named stages of one step, chosen once at init into the stepper's plan (see hs_stage_name). */
@@ -242,6 +249,7 @@ typedef enum hs_stage {
     HS_STAGE_SD_STAGE1,         /* sdirk stage 1: predictor, M f fq fu K_g G gamma there, factor, Newton step */
     HS_STAGE_SD_STAGE2,         /* sdirk stage 2: predictor, M f G gamma there, Newton step (same factor) */
     HS_STAGE_SD_COMBINE,        /* sdirk: q, u, lambda at t_{n+1} from the stages */
+    HS_STAGE_DVP,               /* dvp: Newton on the discrete Euler-Lagrange equations, then momentum -> u */
     HS_STAGE_COUNT
 } hs_stage;
 #define HS_STEPPER_MAX_STAGES 16

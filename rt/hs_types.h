@@ -50,7 +50,10 @@ typedef enum hs_status {
     HS_E_DEF_SPOOK = -19,      /* spook with another form or a stabilization, eps < 0 or tau/h <= 0 */
     HS_E_DEF_RHO = -20,        /* galpha rho_inf outside [0, 1], sdirk sd_gamma outside its range, or a combination not offered */
     HS_E_DEF_WATCHDOG = -21,   /* watchdog bound negative or not finite, or energy bound without energy() */
-    HS_E_IMPLAUSIBLE = -22     /* the new state breaks the def's plausibility bounds (|u|, energy growth) */
+    HS_E_IMPLAUSIBLE = -22,    /* the new state breaks the def's plausibility bounds (|u|, energy growth) */
+    /* method dvp (rt/hs_dvp.c); numbered apart from the list above so the two never collide */
+    HS_E_DEF_DVP = -30,        /* dvp with a form other than index2, a stabilization or reg_eps */
+    HS_E_DVP_RESIDUAL = -31    /* dvp: the discrete Euler-Lagrange residual is not small after the fixed Newton iterations */
 } hs_status;
 
 /* Short English text for a status code; never NULL. */

@@ -296,6 +296,11 @@ int main(int argc, char **argv)
         "{ (void)m; return ready ? hs_mb_fn_gamma(&inner, t, q, u, gam) : HS_E_MODEL; }\n"
         "static int curvature(const hs_model *m, hs_real t, const hs_real *q, const hs_real *lambda, hs_real *K)\n"
         "{ (void)m; return ready ? hs_mb_fn_curvature(&inner, t, q, lambda, K) : HS_E_MODEL; }\n");
+    if (hs_mb_has_spatial(&mb)) /* quaternion bodies: M depends on q (method dvp needs this) */
+        fprintf(o,
+        "static int lagrange(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u, const hs_real *z,\n"
+        "                    const hs_real *in, hs_real *F, hs_real *Fq, hs_real *Fu, hs_real *Mq)\n"
+        "{ (void)m; return ready ? hs_mb_fn_lagrange(&inner, t, q, u, z, in, F, Fq, Fu, Mq) : HS_E_MODEL; }\n");
     if (mb.nout)
         fprintf(o,
         "static int output(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u, const hs_real *z,\n"
@@ -312,6 +317,7 @@ int main(int argc, char **argv)
         N, N, base, mb.nq, mb.nc, mb.nin, mb.nout, mb.nin ? "in_names" : "NULL", mb.nout ? "out_names" : "NULL");
     if (mb.nc) fprintf(o, "    .constraint = constraint,\n    .gamma = gamma_fn,\n    .curvature = curvature,\n");
     if (mb.nout) fprintf(o, "    .output = output,\n");
+    if (hs_mb_has_spatial(&mb)) fprintf(o, "    .lagrange = lagrange,\n");
     fprintf(o, "    .energy = energy,\n};\n");
     if (fflush(o) != 0 || ferror(o)) {
         fprintf(stderr, "hilstep-mbgen: write error\n");

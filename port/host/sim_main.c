@@ -42,6 +42,8 @@ static void usage(FILE *o)
         "             sdirk       two-stage SDIRK, one factorization, one Newton step per stage;\n"
         "                         --sd-gamma 0.25 (default): implicit midpoint twice, symplectic,\n"
         "                         no damping; 0.7887: third order, A-stable, damps\n"
+        "             dvp         discrete variational (seed 002; SHAKE/RATTLE for constant M): 4 Newton\n"
+        "                         steps, conserves momenta to round-off; --form index2 --stab none\n"
         "  --form     index1 (acceleration-level multipliers) | index2 (eq. 6b, velocity level)\n"
         "             | ggl (eq. 9: one-Newton-step position projection inside the step, then\n"
         "             eq. 6b at q_{n+1}; with --stab none and a positions-first method)\n"

@@ -5,6 +5,8 @@
 int mb_check(int ok, const char *what);
 int mb_test_deriv(void);
 int mb_test_mech(const char *dir, const char *sim, const char *gen);
+/* method dvp on seed 002's cases (test_mb_dvp.c) */
+int mb_test_dvp(const char *dir);
 /* Generated tables (make mb-gen) up to date with dir's descriptions, and their bits on the host. */
 int mb_test_gen(const char *dir, const char *gen);
 #endif

@@ -205,6 +205,67 @@ static int potential_check(const hs_mb_desc *D, int trials)
     return bad;
 }
 
+/* lagrange() (method dvp's pieces) against differences of mass() and force(): Mq = d(M u)/dq,
+ * F = f + M'(q)[u] u with M' u from M(q +- e u), Fq and Fu from differences of F itself; and on
+ * a lone quaternion body F = dT/dq of T = 1/2 u^T M(q) u. Descriptions without a quaternion
+ * body have none (their M is constant). */
+static int lagrange_fd(const hs_mb_desc *D, int trials, int lone)
+{
+    static hs_mb_model mb;
+    hs_model m;
+    int bad = 0, badi;
+    if (hs_mb_compile(D, &mb, 0, &badi)) return 1;
+    hs_mb_model_init(&m, &mb);
+    const hs_model_type *T = &mb.type;
+    if (!T->lagrange) return 1;
+    const int nq = mb.nq;
+    static hs_real Fq[NQ * NQ], Fu[NQ * NQ], Mq[NQ * NQ], Mp[NQ * NQ], Mm[NQ * NQ];
+    for (int tr = 0; tr < trials; ++tr) {
+        hs_real q[NQ], u[NQ], in[HS_MB_MAX_NIN], F[NQ], f[NQ], Fp[NQ], Fm[NQ], qp[NQ], qm[NQ];
+        const double t = 0.5 + rnd(), e = 1e-6;
+        for (int i = 0; i < nq; ++i) { q[i] = (hs_real)rnd(); u[i] = (hs_real)(2.0 * rnd()); }
+        for (int i = 0; i < HS_MB_MAX_NIN; ++i) in[i] = (hs_real)(3.0 * rnd());
+        T->lagrange(&m, (hs_real)t, q, u, NULL, in, F, Fq, Fu, Mq);
+        T->force(&m, (hs_real)t, q, u, NULL, in, f);
+        /* F = f + M'(q)[u] u */
+        for (int i = 0; i < nq; ++i) { qp[i] = q[i] + (hs_real)e * u[i]; qm[i] = q[i] - (hs_real)e * u[i]; }
+        T->mass(&m, (hs_real)t, qp, Mp);
+        T->mass(&m, (hs_real)t, qm, Mm);
+        for (int i = 0; i < nq; ++i) {
+            double r = f[i];
+            for (int j = 0; j < nq; ++j) r += (Mp[i * nq + j] - Mm[i * nq + j]) / (2 * e) * u[j];
+            cmp("F = f + M'u u", D->name, F[i], r, 1e-6, &bad);
+        }
+        for (int j = 0; j < nq; ++j) {
+            memcpy(qp, q, sizeof q); memcpy(qm, q, sizeof q);
+            qp[j] += (hs_real)e; qm[j] -= (hs_real)e;
+            T->mass(&m, (hs_real)t, qp, Mp);
+            T->mass(&m, (hs_real)t, qm, Mm);
+            for (int i = 0; i < nq; ++i) {
+                double a = 0;
+                for (int k = 0; k < nq; ++k) a += (Mp[i * nq + k] - Mm[i * nq + k]) / (2 * e) * u[k];
+                cmp("Mq = d(M u)/dq", D->name, Mq[i * nq + j], a, 1e-6, &bad);
+            }
+            if (lone) { /* F_j = dT/dq_j */
+                double Tp = 0, Tm = 0;
+                for (int i = 0; i < nq; ++i)
+                    for (int k = 0; k < nq; ++k) { Tp += 0.5 * u[i] * Mp[i * nq + k] * u[k]; Tm += 0.5 * u[i] * Mm[i * nq + k] * u[k]; }
+                cmp("F = dT/dq", D->name, F[j], (Tp - Tm) / (2 * e), 1e-6, &bad);
+            }
+            T->lagrange(&m, (hs_real)t, qp, u, NULL, in, Fp, NULL, NULL, NULL);
+            T->lagrange(&m, (hs_real)t, qm, u, NULL, in, Fm, NULL, NULL, NULL);
+            for (int i = 0; i < nq; ++i) cmp("Fq", D->name, Fq[i * nq + j], (Fp[i] - Fm[i]) / (2 * e), 1e-6, &bad);
+            hs_real up[NQ], um[NQ];
+            memcpy(up, u, sizeof u); memcpy(um, u, sizeof u);
+            up[j] += (hs_real)e; um[j] -= (hs_real)e;
+            T->lagrange(&m, (hs_real)t, q, up, NULL, in, Fp, NULL, NULL, NULL);
+            T->lagrange(&m, (hs_real)t, q, um, NULL, in, Fm, NULL, NULL, NULL);
+            for (int i = 0; i < nq; ++i) cmp("Fu", D->name, Fu[i * nq + j], (Fp[i] - Fm[i]) / (2 * e), 1e-6, &bad);
+        }
+    }
+    return bad;
+}
+
 int mb_test_deriv(void)
 {
     int fails = 0;
@@ -215,6 +276,17 @@ int mb_test_deriv(void)
     fails += mb_check(b2 == 0, "2-D fixture: G, g_t, gamma, K, fq, fu match finite differences; packed = dense");
     fails += mb_check(b3 == 0, "3-D fixture: G, g_t, gamma, K, fq, fu match finite differences; packed = dense");
     fails += mb_check(bl == 0, "quaternion body: f = -M'u + dT/dq");
+    {
+        static const hs_mb_body b1[] = {{.name = "rb", .kind = HS_MB_SPATIAL, .mass = 1, .inertia = {1, 2, 3}, .rot = {1, 0, 0, 0}}};
+        static const hs_mb_desc D1 = {.name = "rb", .dim = 3, .bodies = b1, .nbodies = 1};
+        static hs_mb_model m2;
+        int bi;
+        const int l3 = lagrange_fd(&fx3, 25, 0), l1 = lagrange_fd(&D1, 20, 1);
+        const int none2 = hs_mb_compile(&fx2, &m2, 0, &bi) == 0 && m2.type.lagrange == NULL;
+        char what[200];
+        snprintf(what, sizeof what, "method dvp's lagrange(): fixture3d %d bad, lone quaternion body %d bad (Mq, F = f + M'u u, F = dT/dq, Fq, Fu vs differences); 2-D fixture (constant M) has none", l3, l1);
+        fails += mb_check(l3 == 0 && l1 == 0 && none2, what);
+    }
     const int p2 = potential_check(&fx2, 10), p3 = potential_check(&fx3, 10);
     char what[200];
     snprintf(what, sizeof what, "at rest, zero inputs: f = -dV/dq of the energy output's potential (2-D %d bad, 3-D %d bad, incl. hinge springs and bushings)", p2, p3);

@@ -537,6 +537,43 @@ static int door(void)
     return fails;
 }
 
+/* ---- the hinge angle's range: continuous through +-pi to +-2 pi, initial value in (-pi, pi] ---- */
+static int hinge_range(void)
+{
+    /* a free wheel on a ground hinge along (0.6, 0, 0.8), spinning at 2 pi rad/s, gravity along
+     * the axis: th(t) = th0 + 2 pi t exactly; the body starts at -q (a half turn from ground's
+     * identity in quaternion space but the same rotation) turned by th0 = -0.3 about the axis */
+    static const double th0 = -0.3, w = 6.283185307179586;
+    const double ax[3] = {0.6, 0, 0.8}, s = sin(th0 / 2), c0 = cos(th0 / 2);
+    static hs_mb_body b[1];
+    static hs_mb_joint j[1];
+    static const hs_mb_output o[1] = {{.kind = HS_MB_OUT_COORD, .index = 0}};
+    b[0] = (hs_mb_body){.name = "wheel", .kind = HS_MB_SPATIAL, .mass = 1, .inertia = {0.2, 0.3, 0.4},
+                        .rot = {(hs_real)-c0, (hs_real)(-s * ax[0]), 0, (hs_real)(-s * ax[2])},
+                        .omega = {0, 0, 0}};
+    /* body-frame omega = R^T (w axis) = w axis (the rotation is about the axis itself) */
+    for (int i = 0; i < 3; ++i) b[0].omega[i] = (hs_real)(w * ax[i]);
+    j[0] = (hs_mb_joint){.name = "axle", .kind = HS_MB_REVOLUTE, .a = {.body = 0}, .b = {.body = HS_MB_GROUND},
+                         .axis = {(hs_real)ax[0], 0, (hs_real)ax[2]}};
+    hs_mb_desc D = {.name = "wheel", .dim = 3, .gravity = {(hs_real)(-9.81 * ax[0]), 0, (hs_real)(-9.81 * ax[2])},
+                    .bodies = b, .nbodies = 1, .joints = j, .njoints = 1, .outputs = o, .noutputs = 1};
+    static run r;
+    hs_real y[1];
+    int rc = hs_mb_compile(&D, &r.mb, 0, NULL) || hs_mb_model_init(&r.m, &r.mb)
+           || start(&r, HS_METHOD_GALPHA, HS_FORM_INDEX2, HS_STAB_PROJECTION, 1e-3);
+    double e0 = 1, err = 0, top = 0;
+    if (!rc && !r.mb.type.output(&r.m, 0, r.s.q, r.s.u, NULL, NULL, y)) e0 = fabs((double)y[0] - th0);
+    for (int n = 1; n <= 1000 && !rc; ++n) { /* to th0 + 2 pi = 5.98 rad */
+        rc = hs_stepper_step(&r.s, NULL) || r.mb.type.output(&r.m, r.s.t, r.s.q, r.s.u, NULL, NULL, y);
+        err = fmax(err, fabs((double)y[0] - (th0 + w * (double)r.s.t)));
+        top = fmax(top, (double)y[0]);
+    }
+    char what[300];
+    snprintf(what, sizeof what, "spatial hinge angle: initial -0.3 rad from a quaternion given with w < 0 (error %.1e), then continuous through pi to %.3f rad "
+             "following th0 + 2 pi t within %.1e <= 2e-5 (free wheel, galpha, h = 1 ms)", e0, top, err);
+    return mb_check(rc == 0 && e0 <= 1e-12 && err <= 2e-5 && top > 5.9, what);
+}
+
 /* ---- the spatial bushing: torsion and swing of bushing_pendulum.hsm ---- */
 static int bushing_pendulum(void)
 {
@@ -618,6 +655,7 @@ int mb_test_mech(const char *dir, const char *sim, const char *gen)
     fails += rigid_body();
     fails += dsp();
     fails += door();
+    fails += hinge_range();
     fails += bushing_pendulum();
     return fails;
 }

@@ -6,14 +6,15 @@
  * Command line (semihosting, after the kernel name):
  *   NAME CONFIG H_US STEPS [PERIOD_MS [CAP_REALS]]
  *     CONFIG     default: hs_stepper_default_def()'s method, form and stabilization;
- *                or a method name (j2, galpha, ...) with index-2 and projection
+ *                or METHOD[/STAB]: a method name (j2, symplectic, ...) with index-2 and
+ *                projection, or the stabilization named (none, baumgarte, projection)
  *     H_US       step size in microseconds (h = H_US / 1e6 s, the double nearest --h)
  *     STEPS      steps from t = 0 with zero inputs, as hilstep-sim --t STEPS*h --hash runs them
  *     PERIOD_MS  frame period (default 10): the step runs in the timer's frame context
  *                (hs_tick.h) and must finish inside one frame, so no tick preempts it
  *     CAP_REALS  test switch: pretend the real arena holds only this many (the refusal path)
  * Prints
- *   mech NAME nq=.. nc=.. nz=.. nin=.. h-us=.. config=..
+ *   mech NAME nq=.. nc=.. nz=.. nin=.. h-us=.. config=METHOD/FORM/STAB
  *   arena reals=USED of CAP ints=USED of CAP
  *   trajectory-hash NAME METHOD STAB STEPS 0x<16 hex>      (hilstep-sim --hash's line)
  *   mech-cost NAME METHOD STAB steps=N min=.. max=.. mean=.. instructions
@@ -47,7 +48,7 @@ static union { hs_real r[HS_MODELS_MAX_PARAM_BYTES / sizeof(hs_real) + 1]; doubl
 static const hs_real zero_in[MECH_NIN + 1];
 
 static char cmd[160];
-static const char *argv[8];
+static char *argv[8];
 static int argc;
 
 static hs_model model;
@@ -202,13 +203,20 @@ int main(void)
     }
     def = hs_stepper_default_def();
     if (!hs_streq(argv[2], "default")) {
-        int me = -1;
+        /* METHOD[/STAB]: split at the slash in the command-line buffer */
+        char *slash = argv[2];
+        while (*slash && *slash != '/') ++slash;
+        const char *stab = "projection";
+        if (*slash == '/') { *slash = '\0'; stab = slash + 1; }
+        int me = -1, sb = -1;
         for (int m = 0; m < HS_METHOD_COUNT; ++m)
             if (hs_streq(argv[2], hs_method_name((hs_method)m))) me = m;
-        if (me < 0) { hs_con_puts("unknown method\n"); return HS_EXIT_USAGE; }
+        for (int b = HS_STAB_NONE; b <= HS_STAB_PROJECTION; ++b)
+            if (hs_streq(stab, hs_stab_name((hs_stab)b))) sb = b;
+        if (me < 0 || sb < 0) { hs_con_puts("unknown method or stabilization\n"); return HS_EXIT_USAGE; }
         def.method = (hs_method)me;
         def.form = HS_FORM_INDEX2;
-        def.stab = HS_STAB_PROJECTION;
+        def.stab = (hs_stab)sb;
     }
     /* As hilstep-sim sets them from --h (the Baumgarte values are unused with projection but
      * kept identical, so any configuration gives the host's bits). */
@@ -225,7 +233,11 @@ int main(void)
     put_kv(" nin=", (uint64_t)model.d.nin);
     put_kv(" h-us=", (uint64_t)h_us);
     hs_con_puts(" config=");
-    hs_con_puts(argv[2]);
+    hs_con_puts(hs_method_name(def.method));
+    hs_con_putc('/');
+    hs_con_puts(hs_form_name(def.form));
+    hs_con_putc('/');
+    hs_con_puts(hs_stab_name(def.stab));
     hs_con_putc('\n');
 
     int rc = hs_tick_run(&app, (uint32_t)period_ms * (HS_SYSTICK_HZ / 1000u));

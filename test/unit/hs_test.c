@@ -93,6 +93,7 @@ static const entry tests[] = {
     {"redundant", test_redundant},
     {"models", test_models},
     {"issue8", test_issue8},
+    {"dvp", test_dvp},
 };
 
 int hs_test_main(int quick)

@@ -48,6 +48,7 @@ void test_sparse(void);
 void test_sparse_step(void);
 void test_redundant(void);
 void test_models(void);
+void test_dvp(void);
 void test_issue8(void);
 
 #endif
