@@ -37,7 +37,7 @@ issue8-bars-test: $(BUILD)/hilstep-issue8
 	   else fail=$$((fail+1)); echo "  FAIL hilstep-issue8 $$c"; tail -n 3 $(BUILD)/issue8-$${c%% *}.log; fi; \
 	 done; \
 	 grep -h "bar 2.6e-4" $(BUILD)/issue8-accuracy.log; \
-	 echo "issue8-bars-test: $$pass passed, $$fail failed"; [ $$fail -eq 0 ]
+	 echo "bars: $$pass passed, $$fail failed"; [ $$fail -eq 0 ]
 
 TEST_SUITES += soak-test issue8-bars-test
 
