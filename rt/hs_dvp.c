@@ -24,20 +24,6 @@ static int eval_F(hs_stepper *s, hs_real t, const hs_real *x, const hs_real *w, 
                               : T->force(m, t, x, w, s->z, in, out));
 }
 
-/* Column j of every listed block of packed A (nq x nq) that holds it: (y - y0) / d. */
-static void dvp_column(const hs_blocks *b, hs_real *A, int j, const hs_real *y, const hs_real *y0,
-                       hs_real d)
-{
-    int off = 0;
-    for (int k = 0; k < b->nqq; ++k) {
-        const int I = b->qq[2 * k], J = b->qq[2 * k + 1];
-        const int r0 = b->qb[I], r1 = b->qb[I + 1], c0 = b->qb[J], c1 = b->qb[J + 1];
-        if (j >= c0 && j < c1)
-            for (int i = r0; i < r1; ++i) A[off + (i - r0) * (c1 - c0) + (j - c0)] = (y[i] - y0[i]) / d;
-        off += (r1 - r0) * (c1 - c0);
-    }
-}
-
 /* F at (t, x, w) into s->f and its Jacobians: Fq into s->fq, Fu into s->fu, d(M w)/dq into
  * s->Kg (zero for a constant M). Analytic from lagrange() / force_jac(), or 2 nq forward
  * differences of F (def.jac = fd, or a model with neither). */
@@ -69,7 +55,7 @@ static int eval_F_jac(hs_stepper *s, hs_real t, const hs_real *x, const hs_real 
             d = y[j] - base[j];
             rc = pass == 0 ? eval_F(s, t, y, w, in, s->f2) : eval_F(s, t, x, y, in, s->f2);
             if (rc) return rc;
-            dvp_column(&s->blocks, pass == 0 ? s->fq : s->fu, j, s->f2, s->f, d);
+            hs_blk_qq_set_column(&s->blocks, pass == 0 ? s->fq : s->fu, j, s->f2, s->f, d);
             y[j] = base[j];
         }
     }

@@ -78,6 +78,19 @@ void hs_blk_cq_mv_mtv(const hs_blocks *b, const hs_real *G, const hs_real *x, co
     }
 }
 
+void hs_blk_qq_set_column(const hs_blocks *b, hs_real *A, int j, const hs_real *y, const hs_real *y0,
+                          hs_real d)
+{
+    int off = 0;
+    for (int k = 0; k < b->nqq; ++k) {
+        const int I = b->qq[2 * k], J = b->qq[2 * k + 1];
+        const int r0 = b->qb[I], r1 = b->qb[I + 1], c0 = b->qb[J], c1 = b->qb[J + 1];
+        if (j >= c0 && j < c1)
+            for (int i = r0; i < r1; ++i) A[off + (i - r0) * (c1 - c0) + (j - c0)] = (y[i] - y0[i]) / d;
+        off += (r1 - r0) * (c1 - c0);
+    }
+}
+
 static int blk_index(int nb, const int *list, const int *rows, const int *cols, int i, int j)
 {
     int off = 0;

@@ -181,6 +181,10 @@ void hs_blk_cq_mtv(const hs_blocks *b, const hs_real *G, const hs_real *x, hs_re
  * the same sums in the same order as hs_blk_cq_mv and hs_blk_cq_mtv. */
 void hs_blk_cq_mv_mtv(const hs_blocks *b, const hs_real *G, const hs_real *x, const hs_real *l,
                       hs_real *yc, hs_real *yq);
+/* Column j (0 <= j < nq) of every listed block of packed A (nq x nq) that holds it, set to
+ * (y - y0) / d with y, y0 (nq): a forward-difference column of a Jacobian. */
+void hs_blk_qq_set_column(const hs_blocks *b, hs_real *A, int j, const hs_real *y, const hs_real *y0,
+                          hs_real d);
 /* Offset in packed qq storage of the entry (i, j), or -1 when (i, j) lies in no listed block. */
 int hs_blk_qq_index(const hs_blocks *b, int i, int j);
 /* Offset in packed cq storage of the entry (i, j) of G, or -1 when it lies in no listed block. */

@@ -428,20 +428,6 @@ static int st_eval_forces(hs_stepper *s, ctx *c)
     return HS_OK;
 }
 
-/* Column j of every listed block of packed J (nq x nq) that holds it: col (nq) scaled by 1/d. */
-static void packed_column(const hs_blocks *b, hs_real *J, int j, const hs_real *y, const hs_real *y0,
-                          hs_real d)
-{
-    int off = 0;
-    for (int k = 0; k < b->nqq; ++k) {
-        const int I = b->qq[2 * k], Jb = b->qq[2 * k + 1];
-        const int r0 = b->qb[I], r1 = b->qb[I + 1], c0 = b->qb[Jb], c1 = b->qb[Jb + 1];
-        if (j >= c0 && j < c1)
-            for (int i = r0; i < r1; ++i) J[off + (i - r0) * (c1 - c0) + (j - c0)] = (y[i] - y0[i]) / d;
-        off += (r1 - r0) * (c1 - c0);
-    }
-}
-
 /* Forward-difference Jacobian J (packed nq x nq) = d f / d x at (t, q, u) where x = q
  * (wrt_u = 0) or u (wrt_u = 1), s->f holding f there; exactly nq force evaluations. */
 static int fd_jacobian(hs_stepper *s, ctx *c, hs_real t, const hs_real *q, const hs_real *u,
@@ -460,7 +446,7 @@ static int fd_jacobian(hs_stepper *s, ctx *c, hs_real t, const hs_real *q, const
                                 : T->force(s->model, t, x, u, s->z, c->in, s->f2));
         s->stats.force_evals++;
         if (rc) return rc;
-        packed_column(&s->blocks, J, j, s->f2, s->f, d);
+        hs_blk_qq_set_column(&s->blocks, J, j, s->f2, s->f, d);
         x[j] = base[j];
     }
     return HS_OK;
@@ -499,7 +485,7 @@ static int add_curvature(hs_stepper *s, hs_real t, const hs_real *q, const hs_re
             rc = model_rc(m->type->constraint(m, t, x, NULL, s->Gd, NULL));
             if (rc) return rc;
             hs_blk_cq_mtv(&s->blocks, s->Gd, lam, s->f2);
-            packed_column(&s->blocks, s->Kg, j, s->f2, s->v2, d);
+            hs_blk_qq_set_column(&s->blocks, s->Kg, j, s->f2, s->v2, d);
             x[j] = q[j];
         }
     }
