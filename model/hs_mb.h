@@ -258,7 +258,7 @@ int hs_mb_reaction_count(const hs_mb_model *mb);
 hs_real hs_mb_energy(const hs_mb_model *mb, const hs_real *q, const hs_real *u);
 
 /* The model type's functions (hs_model.h signatures; m->desc is the hs_mb_model), exported so
- * generated forwarders (hilstep-mbgen) call them directly: one indirect call per model hook,
+ * the generated types' hooks (hs_mb_tab.c) call them directly: one indirect call per model hook,
  * which keeps the firmware's static stack analysis linear. */
 int hs_mb_fn_initial(const hs_model *m, hs_real t0, hs_real *q, hs_real *u, hs_real *z);
 int hs_mb_fn_mass(const hs_model *m, hs_real t, const hs_real *q, hs_real *M);
@@ -281,6 +281,38 @@ int hs_mb_fn_lagrange(const hs_model *m, hs_real t, const hs_real *q, const hs_r
                       hs_real *Mq);
 /* 1 when the compiled description has a quaternion (spatial) body: its M depends on q. */
 int hs_mb_has_spatial(const hs_mb_model *mb);
+
+/* A description compiled into C tables (hilstep-mbgen): the type's hs_model_type.data points to
+ * one of these, and the hs_mb_gen_* functions below are that type's hooks for every generated
+ * description (one set of forwarders, not one per file). */
+typedef struct hs_mb_gen {
+    const hs_mb_desc *desc; /* the description tables (const) */
+    hs_mb_model *mb;        /* compiled by the first check()/initial() (RAM) */
+    hs_model *inner;        /* the instance bound to *mb; inner->type != NULL once compiled (RAM) */
+    int nq, nc, nin, nout;  /* sizes the generator saw: a compiled description must match them */
+} hs_mb_gen;
+
+/* Hooks of a generated type (hs_model.h signatures); m->type->data is its hs_mb_gen. check()
+ * and initial() compile the tables once; the others refuse (HS_E_MODEL) before that. */
+int hs_mb_gen_check(const hs_model *m);
+int hs_mb_gen_initial(const hs_model *m, hs_real t0, hs_real *q, hs_real *u, hs_real *z);
+int hs_mb_gen_mass(const hs_model *m, hs_real t, const hs_real *q, hs_real *M);
+int hs_mb_gen_force(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u, const hs_real *z,
+                    const hs_real *in, hs_real *f);
+int hs_mb_gen_force_jac(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
+                        const hs_real *z, const hs_real *in, hs_real *fq, hs_real *fu);
+int hs_mb_gen_constraint(const hs_model *m, hs_real t, const hs_real *q, hs_real *g, hs_real *G,
+                         hs_real *gt);
+int hs_mb_gen_gamma(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u, hs_real *gam);
+int hs_mb_gen_curvature(const hs_model *m, hs_real t, const hs_real *q, const hs_real *lambda,
+                        hs_real *K);
+int hs_mb_gen_output(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
+                     const hs_real *z, const hs_real *in, hs_real *y);
+int hs_mb_gen_energy(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
+                     const hs_real *z, hs_real *E);
+int hs_mb_gen_lagrange(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
+                       const hs_real *z, const hs_real *in, hs_real *F, hs_real *Fq, hs_real *Fu,
+                       hs_real *Mq);
 
 /* Coordinate count of a body kind. */
 int hs_mb_body_nq(hs_mb_body_kind k);

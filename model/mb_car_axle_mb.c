@@ -11,76 +11,39 @@ static const char *const out_names[4] = {
     "right.y (m)",
 };
 
-/* The instance bound to the compiled tables (index maps, rows: RAM, built once by check()). */
+static const hs_mb_body bodies[2] = {
+    {.name = "left", .kind = HS_MB_POINT2, .mass = HS_R(0x1.0624dd2f1a9fcp-11), .pos = {HS_R(0x0p+0), HS_R(0x1p-1), HS_R(0x0p+0)}, .vel = {HS_R(-0x1p-1), HS_R(0x0p+0), HS_R(0x0p+0)}},
+    {.name = "right", .kind = HS_MB_POINT2, .mass = HS_R(0x1.0624dd2f1a9fcp-11), .pos = {HS_R(0x1p+0), HS_R(0x1p-1), HS_R(0x0p+0)}, .vel = {HS_R(-0x1p-1), HS_R(0x0p+0), HS_R(0x0p+0)}},
+};
+static const hs_mb_joint joints[2] = {
+    {.name = "perp", .kind = HS_MB_PERPENDICULAR,
+     .a = {.body = 0}, .b = {.body = -1}, .c = {.body = -1, .moving = 2, .f = {{0}, {.c = HS_R(0x1.999999999999ap-4), .w = HS_R(0x1.4p+3)}, {0}}, .radius = HS_R(0x1p+0)}, .d = {.body = -1}},
+    {.name = "axle", .kind = HS_MB_DISTANCE,
+     .a = {.body = 0}, .b = {.body = 1}, .length = HS_R(0x1p+0)},
+};
+static const hs_mb_force forces[2] = {
+    {.name = "lspring", .kind = HS_MB_SPRING,
+     .a = {.body = 0}, .b = {.body = -1}, .k = HS_R(0x1p+0), .l0 = HS_R(0x1p-1), .scale = HS_R(0x1p+0)},
+    {.name = "rspring", .kind = HS_MB_SPRING,
+     .a = {.body = 1}, .b = {.body = -1, .moving = 2, .f = {{0}, {.c = HS_R(0x1.999999999999ap-4), .w = HS_R(0x1.4p+3)}, {0}}, .radius = HS_R(0x1p+0)}, .k = HS_R(0x1p+0), .l0 = HS_R(0x1p-1), .scale = HS_R(0x1p+0)},
+};
+static const hs_mb_output outputs[2] = {
+    {.kind = HS_MB_OUT_POS, .index = 0},
+    {.kind = HS_MB_OUT_POS, .index = 1},
+};
+static const hs_mb_desc desc = {
+    .name = "car_axle_mb", .dim = 2, .nin = 0, .gravity = {HS_R(0x0p+0), HS_R(-0x1p+0), HS_R(0x0p+0)},
+    .bodies = bodies, .nbodies = 2,
+    .joints = joints, .njoints = 2,
+    .forces = forces, .nforces = 2,
+    .outputs = outputs, .noutputs = 2,
+};
+
+/* compiled by the first check() (index maps, rows) and the instance bound to it: RAM */
+static hs_mb_model mb;
 static hs_model inner;
-static int ready;
-
-static int bind(void)
-{
-    static const hs_mb_body bodies[2] = {
-        {.name = "left", .kind = HS_MB_POINT2, .mass = HS_R(0x1.0624dd2f1a9fcp-11), .pos = {HS_R(0x0p+0), HS_R(0x1p-1), HS_R(0x0p+0)}, .vel = {HS_R(-0x1p-1), HS_R(0x0p+0), HS_R(0x0p+0)}},
-        {.name = "right", .kind = HS_MB_POINT2, .mass = HS_R(0x1.0624dd2f1a9fcp-11), .pos = {HS_R(0x1p+0), HS_R(0x1p-1), HS_R(0x0p+0)}, .vel = {HS_R(-0x1p-1), HS_R(0x0p+0), HS_R(0x0p+0)}},
-    };
-    static const hs_mb_joint joints[2] = {
-        {.name = "perp", .kind = HS_MB_PERPENDICULAR,
-         .a = {.body = 0}, .b = {.body = -1}, .c = {.body = -1, .moving = 2, .f = {{0}, {.c = HS_R(0x1.999999999999ap-4), .w = HS_R(0x1.4p+3)}, {0}}, .radius = HS_R(0x1p+0)}, .d = {.body = -1}},
-        {.name = "axle", .kind = HS_MB_DISTANCE,
-         .a = {.body = 0}, .b = {.body = 1}, .length = HS_R(0x1p+0)},
-    };
-    static const hs_mb_force forces[2] = {
-        {.name = "lspring", .kind = HS_MB_SPRING,
-         .a = {.body = 0}, .b = {.body = -1}, .k = HS_R(0x1p+0), .l0 = HS_R(0x1p-1), .scale = HS_R(0x1p+0)},
-        {.name = "rspring", .kind = HS_MB_SPRING,
-         .a = {.body = 1}, .b = {.body = -1, .moving = 2, .f = {{0}, {.c = HS_R(0x1.999999999999ap-4), .w = HS_R(0x1.4p+3)}, {0}}, .radius = HS_R(0x1p+0)}, .k = HS_R(0x1p+0), .l0 = HS_R(0x1p-1), .scale = HS_R(0x1p+0)},
-    };
-    static const hs_mb_output outputs[2] = {
-        {.kind = HS_MB_OUT_POS, .index = 0},
-        {.kind = HS_MB_OUT_POS, .index = 1},
-    };
-    static const hs_mb_desc desc = {
-        .name = "car_axle_mb", .dim = 2, .nin = 0, .gravity = {HS_R(0x0p+0), HS_R(-0x1p+0), HS_R(0x0p+0)},
-        .bodies = bodies, .nbodies = 2,
-        .joints = joints, .njoints = 2,
-        .forces = forces, .nforces = 2,
-        .outputs = outputs, .noutputs = 2,
-    };
-    static hs_mb_model mb;
-    if (!ready) {
-        int bad = -1;
-        if (hs_mb_compile(&desc, &mb, 0, &bad) != HS_OK) return HS_E_MODEL_PARAM;
-        if (mb.nq != 4 || mb.nc != 2 || mb.nin != 0 || mb.nout != 4) return HS_E_SIZE;
-        inner.type = &mb.type; /* hs_mb_model_init without its indirect dims() call */
-        inner.p = NULL;
-        inner.desc = &mb;
-        inner.d.nq = mb.nq; inner.d.nc = mb.nc; inner.d.nz = 0; inner.d.nin = mb.nin; inner.d.nout = mb.nout;
-        ready = 1;
-    }
-    return HS_OK;
-}
-
-static int check(const hs_model *m) { (void)m; return bind(); }
-static int initial(const hs_model *m, hs_real t0, hs_real *q, hs_real *u, hs_real *z)
-{ (void)m; return bind() != HS_OK ? HS_E_MODEL : hs_mb_fn_initial(&inner, t0, q, u, z); }
-static int mass(const hs_model *m, hs_real t, const hs_real *q, hs_real *M)
-{ (void)m; return ready ? hs_mb_fn_mass(&inner, t, q, M) : HS_E_MODEL; }
-static int force(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u, const hs_real *z,
-                 const hs_real *in, hs_real *f)
-{ (void)m; return ready ? hs_mb_fn_force(&inner, t, q, u, z, in, f) : HS_E_MODEL; }
-static int force_jac(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u, const hs_real *z,
-                     const hs_real *in, hs_real *fq, hs_real *fu)
-{ (void)m; return ready ? hs_mb_fn_force_jac(&inner, t, q, u, z, in, fq, fu) : HS_E_MODEL; }
-static int energy(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u, const hs_real *z,
-                  hs_real *E)
-{ (void)m; return ready ? hs_mb_fn_energy(&inner, t, q, u, z, E) : HS_E_MODEL; }
-static int constraint(const hs_model *m, hs_real t, const hs_real *q, hs_real *g, hs_real *G, hs_real *gt)
-{ (void)m; return ready ? hs_mb_fn_constraint(&inner, t, q, g, G, gt) : HS_E_MODEL; }
-static int gamma_fn(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u, hs_real *gam)
-{ (void)m; return ready ? hs_mb_fn_gamma(&inner, t, q, u, gam) : HS_E_MODEL; }
-static int curvature(const hs_model *m, hs_real t, const hs_real *q, const hs_real *lambda, hs_real *K)
-{ (void)m; return ready ? hs_mb_fn_curvature(&inner, t, q, lambda, K) : HS_E_MODEL; }
-static int output(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u, const hs_real *z,
-                  const hs_real *in, hs_real *y)
-{ (void)m; return ready ? hs_mb_fn_output(&inner, t, q, u, z, in, y) : HS_E_MODEL; }
+static const hs_mb_gen gen = {.desc = &desc, .mb = &mb, .inner = &inner,
+                              .nq = 4, .nc = 2, .nin = 0, .nout = 4};
 
 const hs_model_type hs_mb_car_axle_mb_type = {
     .name = "car_axle_mb",
@@ -92,14 +55,15 @@ const hs_model_type hs_mb_car_axle_mb_type = {
     .nout = 4,
     .in_names = NULL,
     .out_names = out_names,
-    .check = check,
-    .initial = initial,
-    .mass = mass,
-    .force = force,
-    .force_jac = force_jac,
-    .constraint = constraint,
-    .gamma = gamma_fn,
-    .curvature = curvature,
-    .output = output,
-    .energy = energy,
+    .check = hs_mb_gen_check,
+    .initial = hs_mb_gen_initial,
+    .mass = hs_mb_gen_mass,
+    .force = hs_mb_gen_force,
+    .force_jac = hs_mb_gen_force_jac,
+    .constraint = hs_mb_gen_constraint,
+    .gamma = hs_mb_gen_gamma,
+    .curvature = hs_mb_gen_curvature,
+    .output = hs_mb_gen_output,
+    .energy = hs_mb_gen_energy,
+    .data = &gen,
 };

@@ -14,76 +14,39 @@ static const char *const in_names[1] = {
     "push.f (N)",
 };
 
-/* The instance bound to the compiled tables (index maps, rows: RAM, built once by check()). */
+static const hs_mb_body bodies[2] = {
+    {.name = "cart", .kind = HS_MB_PLANAR, .mass = HS_R(0x1p+0), .inertia = {HS_R(0x0p+0), HS_R(0x0p+0), HS_R(0x1.47ae147ae147bp-7)}},
+    {.name = "pole", .kind = HS_MB_PLANAR, .mass = HS_R(0x1p-1), .inertia = {HS_R(0x0p+0), HS_R(0x0p+0), HS_R(0x1.eb851eb851eb8p-7)}, .pos = {HS_R(0x0p+0), HS_R(-0x1.3333333333333p-2), HS_R(0x0p+0)}, .rot = {HS_R(-0x1.921fb54442d18p+0), HS_R(0x0p+0), HS_R(0x0p+0), HS_R(0x0p+0)}},
+};
+static const hs_mb_joint joints[2] = {
+    {.name = "guide", .kind = HS_MB_PRISMATIC,
+     .a = {.body = 0}, .b = {.body = -1}, .axis = {HS_R(0x1p+0), HS_R(0x0p+0), HS_R(0x0p+0)}},
+    {.name = "hinge", .kind = HS_MB_REVOLUTE,
+     .a = {.body = 1, .s = {HS_R(-0x1.3333333333333p-2), HS_R(0x0p+0), HS_R(0x0p+0)}}, .b = {.body = 0}},
+};
+static const hs_mb_force forces[2] = {
+    {.name = "push", .kind = HS_MB_EXTFORCE,
+     .a = {.body = 0}, .b = {.body = -1}, .scale = HS_R(0x1p+0), .axis = {HS_R(0x1p+0), HS_R(0x0p+0), HS_R(0x0p+0)}},
+    {.name = "drag", .kind = HS_MB_BUSHING,
+     .a = {.body = 0}, .b = {.body = -1}, .c = HS_R(0x1p-1), .scale = HS_R(0x1p+0)},
+};
+static const hs_mb_output outputs[2] = {
+    {.kind = HS_MB_OUT_VEL, .index = 0},
+    {.kind = HS_MB_OUT_COORD, .index = 1},
+};
+static const hs_mb_desc desc = {
+    .name = "cart_pendulum", .dim = 2, .nin = 1, .gravity = {HS_R(0x0p+0), HS_R(-0x1.39eb851eb851fp+3), HS_R(0x0p+0)},
+    .bodies = bodies, .nbodies = 2,
+    .joints = joints, .njoints = 2,
+    .forces = forces, .nforces = 2,
+    .outputs = outputs, .noutputs = 2,
+};
+
+/* compiled by the first check() (index maps, rows) and the instance bound to it: RAM */
+static hs_mb_model mb;
 static hs_model inner;
-static int ready;
-
-static int bind(void)
-{
-    static const hs_mb_body bodies[2] = {
-        {.name = "cart", .kind = HS_MB_PLANAR, .mass = HS_R(0x1p+0), .inertia = {HS_R(0x0p+0), HS_R(0x0p+0), HS_R(0x1.47ae147ae147bp-7)}},
-        {.name = "pole", .kind = HS_MB_PLANAR, .mass = HS_R(0x1p-1), .inertia = {HS_R(0x0p+0), HS_R(0x0p+0), HS_R(0x1.eb851eb851eb8p-7)}, .pos = {HS_R(0x0p+0), HS_R(-0x1.3333333333333p-2), HS_R(0x0p+0)}, .rot = {HS_R(-0x1.921fb54442d18p+0), HS_R(0x0p+0), HS_R(0x0p+0), HS_R(0x0p+0)}},
-    };
-    static const hs_mb_joint joints[2] = {
-        {.name = "guide", .kind = HS_MB_PRISMATIC,
-         .a = {.body = 0}, .b = {.body = -1}, .axis = {HS_R(0x1p+0), HS_R(0x0p+0), HS_R(0x0p+0)}},
-        {.name = "hinge", .kind = HS_MB_REVOLUTE,
-         .a = {.body = 1, .s = {HS_R(-0x1.3333333333333p-2), HS_R(0x0p+0), HS_R(0x0p+0)}}, .b = {.body = 0}},
-    };
-    static const hs_mb_force forces[2] = {
-        {.name = "push", .kind = HS_MB_EXTFORCE,
-         .a = {.body = 0}, .b = {.body = -1}, .scale = HS_R(0x1p+0), .axis = {HS_R(0x1p+0), HS_R(0x0p+0), HS_R(0x0p+0)}},
-        {.name = "drag", .kind = HS_MB_BUSHING,
-         .a = {.body = 0}, .b = {.body = -1}, .c = HS_R(0x1p-1), .scale = HS_R(0x1p+0)},
-    };
-    static const hs_mb_output outputs[2] = {
-        {.kind = HS_MB_OUT_VEL, .index = 0},
-        {.kind = HS_MB_OUT_COORD, .index = 1},
-    };
-    static const hs_mb_desc desc = {
-        .name = "cart_pendulum", .dim = 2, .nin = 1, .gravity = {HS_R(0x0p+0), HS_R(-0x1.39eb851eb851fp+3), HS_R(0x0p+0)},
-        .bodies = bodies, .nbodies = 2,
-        .joints = joints, .njoints = 2,
-        .forces = forces, .nforces = 2,
-        .outputs = outputs, .noutputs = 2,
-    };
-    static hs_mb_model mb;
-    if (!ready) {
-        int bad = -1;
-        if (hs_mb_compile(&desc, &mb, 0, &bad) != HS_OK) return HS_E_MODEL_PARAM;
-        if (mb.nq != 6 || mb.nc != 4 || mb.nin != 1 || mb.nout != 4) return HS_E_SIZE;
-        inner.type = &mb.type; /* hs_mb_model_init without its indirect dims() call */
-        inner.p = NULL;
-        inner.desc = &mb;
-        inner.d.nq = mb.nq; inner.d.nc = mb.nc; inner.d.nz = 0; inner.d.nin = mb.nin; inner.d.nout = mb.nout;
-        ready = 1;
-    }
-    return HS_OK;
-}
-
-static int check(const hs_model *m) { (void)m; return bind(); }
-static int initial(const hs_model *m, hs_real t0, hs_real *q, hs_real *u, hs_real *z)
-{ (void)m; return bind() != HS_OK ? HS_E_MODEL : hs_mb_fn_initial(&inner, t0, q, u, z); }
-static int mass(const hs_model *m, hs_real t, const hs_real *q, hs_real *M)
-{ (void)m; return ready ? hs_mb_fn_mass(&inner, t, q, M) : HS_E_MODEL; }
-static int force(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u, const hs_real *z,
-                 const hs_real *in, hs_real *f)
-{ (void)m; return ready ? hs_mb_fn_force(&inner, t, q, u, z, in, f) : HS_E_MODEL; }
-static int force_jac(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u, const hs_real *z,
-                     const hs_real *in, hs_real *fq, hs_real *fu)
-{ (void)m; return ready ? hs_mb_fn_force_jac(&inner, t, q, u, z, in, fq, fu) : HS_E_MODEL; }
-static int energy(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u, const hs_real *z,
-                  hs_real *E)
-{ (void)m; return ready ? hs_mb_fn_energy(&inner, t, q, u, z, E) : HS_E_MODEL; }
-static int constraint(const hs_model *m, hs_real t, const hs_real *q, hs_real *g, hs_real *G, hs_real *gt)
-{ (void)m; return ready ? hs_mb_fn_constraint(&inner, t, q, g, G, gt) : HS_E_MODEL; }
-static int gamma_fn(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u, hs_real *gam)
-{ (void)m; return ready ? hs_mb_fn_gamma(&inner, t, q, u, gam) : HS_E_MODEL; }
-static int curvature(const hs_model *m, hs_real t, const hs_real *q, const hs_real *lambda, hs_real *K)
-{ (void)m; return ready ? hs_mb_fn_curvature(&inner, t, q, lambda, K) : HS_E_MODEL; }
-static int output(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u, const hs_real *z,
-                  const hs_real *in, hs_real *y)
-{ (void)m; return ready ? hs_mb_fn_output(&inner, t, q, u, z, in, y) : HS_E_MODEL; }
+static const hs_mb_gen gen = {.desc = &desc, .mb = &mb, .inner = &inner,
+                              .nq = 6, .nc = 4, .nin = 1, .nout = 4};
 
 const hs_model_type hs_mb_cart_pendulum_type = {
     .name = "cart_pendulum",
@@ -95,14 +58,15 @@ const hs_model_type hs_mb_cart_pendulum_type = {
     .nout = 4,
     .in_names = in_names,
     .out_names = out_names,
-    .check = check,
-    .initial = initial,
-    .mass = mass,
-    .force = force,
-    .force_jac = force_jac,
-    .constraint = constraint,
-    .gamma = gamma_fn,
-    .curvature = curvature,
-    .output = output,
-    .energy = energy,
+    .check = hs_mb_gen_check,
+    .initial = hs_mb_gen_initial,
+    .mass = hs_mb_gen_mass,
+    .force = hs_mb_gen_force,
+    .force_jac = hs_mb_gen_force_jac,
+    .constraint = hs_mb_gen_constraint,
+    .gamma = hs_mb_gen_gamma,
+    .curvature = hs_mb_gen_curvature,
+    .output = hs_mb_gen_output,
+    .energy = hs_mb_gen_energy,
+    .data = &gen,
 };

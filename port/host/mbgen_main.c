@@ -9,8 +9,9 @@
  * files are what this writes.)
  *
  * The output defines `const hs_model_type hs_mb_NAME_type`, a plain model type (sizes fixed at
- * generation, names of the outputs) that compiles its description into static tables on its
- * first check() (hs_stepper_init calls it) and forwards every function to the multibody layer.
+ * generation, names of the outputs) whose hooks are model/hs_mb_tab.c's hs_mb_gen_* (one set for
+ * every generated type, through .data): they compile the description into static tables on the
+ * first check() (hs_stepper_init calls it) and forward every function to the multibody layer.
  * Exit status: 0 ok, 2 bad file, 3 write error. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -242,83 +243,40 @@ int main(int argc, char **argv)
         for (int i = 0; i < mb.nin; ++i) fprintf(o, "    \"%s\",\n", mb.in_names[i]);
         fprintf(o, "};\n");
     }
-    fprintf(o,
-        "\n/* The instance bound to the compiled tables (index maps, rows: RAM, built once by check()). */\n"
-        "static hs_model inner;\n"
-        "static int ready;\n\n"
-        "static int bind(void)\n{\n");
-    for (const char *p = tbuf; p && *p; ++p) {
-        if (p == tbuf || p[-1] == '\n') fprintf(o, "    ");
-        fputc(*p, o);
-    }
+    /* the tables at file scope; the hooks are model/hs_mb_tab.c's, shared by every generated type */
+    fputc('\n', o);
+    if (tbuf) fputs(tbuf, o);
     free(tbuf);
-    fprintf(o, "    static const hs_mb_desc desc = {\n        .name = \"%s\", .dim = %d, .nin = %d", N, D->dim, D->nin);
+    fprintf(o, "static const hs_mb_desc desc = {\n    .name = \"%s\", .dim = %d, .nin = %d", N, D->dim, D->nin);
     first = 0;
     fvec("gravity", D->gravity, 3);
-    fprintf(o, ",\n        .bodies = bodies, .nbodies = %d,\n", D->nbodies);
-    fprintf(o, "        .joints = %s, .njoints = %d,\n", D->njoints ? "joints" : "NULL", D->njoints);
-    fprintf(o, "        .forces = %s, .nforces = %d,\n", D->nforces ? "forces" : "NULL", D->nforces);
-    fprintf(o, "        .outputs = %s, .noutputs = %d,\n    };\n", D->noutputs ? "outputs" : "NULL", D->noutputs);
+    fprintf(o, ",\n    .bodies = bodies, .nbodies = %d,\n", D->nbodies);
+    fprintf(o, "    .joints = %s, .njoints = %d,\n", D->njoints ? "joints" : "NULL", D->njoints);
+    fprintf(o, "    .forces = %s, .nforces = %d,\n", D->nforces ? "forces" : "NULL", D->nforces);
+    fprintf(o, "    .outputs = %s, .noutputs = %d,\n};\n", D->noutputs ? "outputs" : "NULL", D->noutputs);
     fprintf(o,
-        "    static hs_mb_model mb;\n"
-        "    if (!ready) {\n"
-        "        int bad = -1;\n"
-        "        if (hs_mb_compile(&desc, &mb, 0, &bad) != HS_OK) return HS_E_MODEL_PARAM;\n"
-        "        if (mb.nq != %d || mb.nc != %d || mb.nin != %d || mb.nout != %d) return HS_E_SIZE;\n"
-        "        inner.type = &mb.type; /* hs_mb_model_init without its indirect dims() call */\n"
-        "        inner.p = NULL;\n"
-        "        inner.desc = &mb;\n"
-        "        inner.d.nq = mb.nq; inner.d.nc = mb.nc; inner.d.nz = 0; inner.d.nin = mb.nin; inner.d.nout = mb.nout;\n"
-        "        ready = 1;\n"
-        "    }\n"
-        "    return HS_OK;\n}\n\n",
+        "\n/* compiled by the first check() (index maps, rows) and the instance bound to it: RAM */\n"
+        "static hs_mb_model mb;\n"
+        "static hs_model inner;\n"
+        "static const hs_mb_gen gen = {.desc = &desc, .mb = &mb, .inner = &inner,\n"
+        "                              .nq = %d, .nc = %d, .nin = %d, .nout = %d};\n",
         mb.nq, mb.nc, mb.nin, mb.nout);
-    fprintf(o,
-        "static int check(const hs_model *m) { (void)m; return bind(); }\n"
-        "static int initial(const hs_model *m, hs_real t0, hs_real *q, hs_real *u, hs_real *z)\n"
-        "{ (void)m; return bind() != HS_OK ? HS_E_MODEL : hs_mb_fn_initial(&inner, t0, q, u, z); }\n"
-        "static int mass(const hs_model *m, hs_real t, const hs_real *q, hs_real *M)\n"
-        "{ (void)m; return ready ? hs_mb_fn_mass(&inner, t, q, M) : HS_E_MODEL; }\n"
-        "static int force(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u, const hs_real *z,\n"
-        "                 const hs_real *in, hs_real *f)\n"
-        "{ (void)m; return ready ? hs_mb_fn_force(&inner, t, q, u, z, in, f) : HS_E_MODEL; }\n"
-        "static int force_jac(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u, const hs_real *z,\n"
-        "                     const hs_real *in, hs_real *fq, hs_real *fu)\n"
-        "{ (void)m; return ready ? hs_mb_fn_force_jac(&inner, t, q, u, z, in, fq, fu) : HS_E_MODEL; }\n"
-        "static int energy(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u, const hs_real *z,\n"
-        "                  hs_real *E)\n"
-        "{ (void)m; return ready ? hs_mb_fn_energy(&inner, t, q, u, z, E) : HS_E_MODEL; }\n");
-    if (mb.nc)
-        fprintf(o,
-        "static int constraint(const hs_model *m, hs_real t, const hs_real *q, hs_real *g, hs_real *G, hs_real *gt)\n"
-        "{ (void)m; return ready ? hs_mb_fn_constraint(&inner, t, q, g, G, gt) : HS_E_MODEL; }\n"
-        "static int gamma_fn(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u, hs_real *gam)\n"
-        "{ (void)m; return ready ? hs_mb_fn_gamma(&inner, t, q, u, gam) : HS_E_MODEL; }\n"
-        "static int curvature(const hs_model *m, hs_real t, const hs_real *q, const hs_real *lambda, hs_real *K)\n"
-        "{ (void)m; return ready ? hs_mb_fn_curvature(&inner, t, q, lambda, K) : HS_E_MODEL; }\n");
-    if (hs_mb_has_spatial(&mb)) /* quaternion bodies: M depends on q (method dvp needs this) */
-        fprintf(o,
-        "static int lagrange(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u, const hs_real *z,\n"
-        "                    const hs_real *in, hs_real *F, hs_real *Fq, hs_real *Fu, hs_real *Mq)\n"
-        "{ (void)m; return ready ? hs_mb_fn_lagrange(&inner, t, q, u, z, in, F, Fq, Fu, Mq) : HS_E_MODEL; }\n");
-    if (mb.nout)
-        fprintf(o,
-        "static int output(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u, const hs_real *z,\n"
-        "                  const hs_real *in, hs_real *y)\n"
-        "{ (void)m; return ready ? hs_mb_fn_output(&inner, t, q, u, z, in, y) : HS_E_MODEL; }\n");
     fprintf(o,
         "\nconst hs_model_type hs_mb_%s_type = {\n"
         "    .name = \"%s\",\n"
         "    .doc = \"multibody description model/mech/%s (generated tables)\",\n"
         "    .nq = %d,\n    .nc = %d,\n    .nz = 0,\n    .nin = %d,\n    .nout = %d,\n"
         "    .in_names = %s,\n    .out_names = %s,\n"
-        "    .check = check,\n    .initial = initial,\n    .mass = mass,\n    .force = force,\n"
-        "    .force_jac = force_jac,\n",
+        "    .check = hs_mb_gen_check,\n    .initial = hs_mb_gen_initial,\n    .mass = hs_mb_gen_mass,\n"
+        "    .force = hs_mb_gen_force,\n    .force_jac = hs_mb_gen_force_jac,\n",
         N, N, base, mb.nq, mb.nc, mb.nin, mb.nout, mb.nin ? "in_names" : "NULL", mb.nout ? "out_names" : "NULL");
-    if (mb.nc) fprintf(o, "    .constraint = constraint,\n    .gamma = gamma_fn,\n    .curvature = curvature,\n");
-    if (mb.nout) fprintf(o, "    .output = output,\n");
-    if (hs_mb_has_spatial(&mb)) fprintf(o, "    .lagrange = lagrange,\n");
-    fprintf(o, "    .energy = energy,\n};\n");
+    if (mb.nc)
+        fprintf(o, "    .constraint = hs_mb_gen_constraint,\n    .gamma = hs_mb_gen_gamma,\n"
+                   "    .curvature = hs_mb_gen_curvature,\n");
+    if (mb.nout) fprintf(o, "    .output = hs_mb_gen_output,\n");
+    /* quaternion bodies: M depends on q (method dvp needs this) */
+    if (hs_mb_has_spatial(&mb)) fprintf(o, "    .lagrange = hs_mb_gen_lagrange,\n");
+    fprintf(o, "    .energy = hs_mb_gen_energy,\n    .data = &gen,\n};\n");
     if (fflush(o) != 0 || ferror(o)) {
         fprintf(stderr, "hilstep-mbgen: write error\n");
         return 3;

@@ -1,0 +1,99 @@
+/* hs_mb_tab.c - the hooks of every description compiled into C tables (hilstep-mbgen): the
+ * generated file holds only tables and an hs_mb_gen; these forward to the hs_mb_fn_* functions
+ * with the instance bound to the compiled tables. */
+#include "hs_mb.h"
+
+static const hs_mb_gen *gen_of(const hs_model *m) { return (const hs_mb_gen *)m->type->data; }
+
+/* The instance bound to the compiled tables, or NULL before the first check()/initial(). */
+static const hs_model *bound(const hs_model *m)
+{
+    const hs_mb_gen *g = gen_of(m);
+    return g->inner->type != NULL ? g->inner : NULL;
+}
+
+/* Compiles the tables once (index maps and rows live in RAM) and binds the instance to them. */
+static int bind(const hs_model *m)
+{
+    const hs_mb_gen *g = gen_of(m);
+    if (g->inner->type != NULL) return HS_OK;
+    int bad = -1;
+    if (hs_mb_compile(g->desc, g->mb, 0, &bad) != HS_OK) return HS_E_MODEL_PARAM;
+    const hs_mb_model *mb = g->mb;
+    if (mb->nq != g->nq || mb->nc != g->nc || mb->nin != g->nin || mb->nout != g->nout) return HS_E_SIZE;
+    hs_model *in = g->inner;
+    in->p = NULL;
+    in->desc = g->mb;
+    in->d.nq = mb->nq; in->d.nc = mb->nc; in->d.nz = 0; in->d.nin = mb->nin; in->d.nout = mb->nout;
+    in->type = &g->mb->type; /* last: a non-NULL type means bound (hs_mb_model_init without dims()) */
+    return HS_OK;
+}
+
+int hs_mb_gen_check(const hs_model *m) { return bind(m); }
+
+int hs_mb_gen_initial(const hs_model *m, hs_real t0, hs_real *q, hs_real *u, hs_real *z)
+{
+    return bind(m) != HS_OK ? HS_E_MODEL : hs_mb_fn_initial(bound(m), t0, q, u, z);
+}
+
+int hs_mb_gen_mass(const hs_model *m, hs_real t, const hs_real *q, hs_real *M)
+{
+    const hs_model *b = bound(m);
+    return b ? hs_mb_fn_mass(b, t, q, M) : HS_E_MODEL;
+}
+
+int hs_mb_gen_force(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u, const hs_real *z,
+                    const hs_real *in, hs_real *f)
+{
+    const hs_model *b = bound(m);
+    return b ? hs_mb_fn_force(b, t, q, u, z, in, f) : HS_E_MODEL;
+}
+
+int hs_mb_gen_force_jac(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
+                        const hs_real *z, const hs_real *in, hs_real *fq, hs_real *fu)
+{
+    const hs_model *b = bound(m);
+    return b ? hs_mb_fn_force_jac(b, t, q, u, z, in, fq, fu) : HS_E_MODEL;
+}
+
+int hs_mb_gen_constraint(const hs_model *m, hs_real t, const hs_real *q, hs_real *g, hs_real *G,
+                         hs_real *gt)
+{
+    const hs_model *b = bound(m);
+    return b ? hs_mb_fn_constraint(b, t, q, g, G, gt) : HS_E_MODEL;
+}
+
+int hs_mb_gen_gamma(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u, hs_real *gam)
+{
+    const hs_model *b = bound(m);
+    return b ? hs_mb_fn_gamma(b, t, q, u, gam) : HS_E_MODEL;
+}
+
+int hs_mb_gen_curvature(const hs_model *m, hs_real t, const hs_real *q, const hs_real *lambda,
+                        hs_real *K)
+{
+    const hs_model *b = bound(m);
+    return b ? hs_mb_fn_curvature(b, t, q, lambda, K) : HS_E_MODEL;
+}
+
+int hs_mb_gen_output(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
+                     const hs_real *z, const hs_real *in, hs_real *y)
+{
+    const hs_model *b = bound(m);
+    return b ? hs_mb_fn_output(b, t, q, u, z, in, y) : HS_E_MODEL;
+}
+
+int hs_mb_gen_energy(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
+                     const hs_real *z, hs_real *E)
+{
+    const hs_model *b = bound(m);
+    return b ? hs_mb_fn_energy(b, t, q, u, z, E) : HS_E_MODEL;
+}
+
+int hs_mb_gen_lagrange(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
+                       const hs_real *z, const hs_real *in, hs_real *F, hs_real *Fq, hs_real *Fu,
+                       hs_real *Mq)
+{
+    const hs_model *b = bound(m);
+    return b ? hs_mb_fn_lagrange(b, t, q, u, z, in, F, Fq, Fu, Mq) : HS_E_MODEL;
+}
