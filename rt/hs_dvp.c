@@ -1,8 +1,6 @@
 /* hs_dvp.c - method dvp: the discrete variational stepper (seed 002), see hs_dvp.h. */
 #include "hs_dvp.h"
 
-static int dvp_rc(int rc) { return rc == HS_OK ? HS_OK : (rc < 0 ? rc : HS_E_MODEL); }
-
 static hs_real max_abs(const hs_real *x, int n)
 {
     hs_real m = HS_R(0.0);
@@ -20,7 +18,7 @@ static int eval_F(hs_stepper *s, hs_real t, const hs_real *x, const hs_real *w, 
     const hs_model *m = s->model;
     const hs_model_type *T = m->type;
     s->stats.force_evals++;
-    return dvp_rc(T->lagrange ? T->lagrange(m, t, x, w, s->z, in, out, NULL, NULL, NULL)
+    return hs_model_rc(T->lagrange ? T->lagrange(m, t, x, w, s->z, in, out, NULL, NULL, NULL)
                               : T->force(m, t, x, w, s->z, in, out));
 }
 
@@ -36,13 +34,13 @@ static int eval_F_jac(hs_stepper *s, hs_real t, const hs_real *x, const hs_real 
     int rc;
     if (T->lagrange) {
         s->stats.force_evals++;
-        rc = dvp_rc(T->lagrange(m, t, x, w, s->z, in, s->f, an ? s->fq : NULL, an ? s->fu : NULL, s->Kg));
+        rc = hs_model_rc(T->lagrange(m, t, x, w, s->z, in, s->f, an ? s->fq : NULL, an ? s->fu : NULL, s->Kg));
         if (rc || an) return rc;
     } else {
         for (int k = 0; k < nA; ++k) s->Kg[k] = HS_R(0.0);
         rc = eval_F(s, t, x, w, in, s->f);
         if (rc) return rc;
-        if (an) return dvp_rc(T->force_jac(m, t, x, w, s->z, in, s->fq, s->fu));
+        if (an) return hs_model_rc(T->force_jac(m, t, x, w, s->z, in, s->fq, s->fu));
     }
     /* forward differences, nq evaluations per argument (fixed count) */
     hs_real *y = s->v1;
@@ -75,7 +73,7 @@ static int residual(hs_stepper *s, hs_real th, hs_real t1, hs_real h, const hs_r
         s->qs[i] = q[i] + HS_R(0.5) * h * w[i];
         s->qn[i] = q[i] + h * w[i];
     }
-    int rc = dvp_rc(m->type->mass(m, th, s->qs, s->M));
+    int rc = hs_model_rc(m->type->mass(m, th, s->qs, s->M));
     if (rc) return rc;
     rc = jac ? eval_F_jac(s, th, s->qs, w, in) : eval_F(s, th, s->qs, w, in, s->f);
     if (rc) return rc;
@@ -83,7 +81,7 @@ static int residual(hs_stepper *s, hs_real th, hs_real t1, hs_real h, const hs_r
     hs_blk_qq_mv(&s->blocks, s->M, w, s->v1);
     for (int i = 0; i < nq; ++i) s->b[i] = -(s->v1[i] - p[i] - HS_R(0.5) * h * s->f[i]);
     if (nc > 0) {
-        rc = dvp_rc(m->type->constraint(m, t1, s->qn, s->c1, s->G2, s->c2));
+        rc = hs_model_rc(m->type->constraint(m, t1, s->qn, s->c1, s->G2, s->c2));
         if (rc) return rc;
         hs_blk_cq_mtv(&s->blocks, s->G, s->lamn, s->v2);
         for (int i = 0; i < nq; ++i) s->b[i] += s->v2[i];
@@ -98,11 +96,11 @@ int hs_dvp_stage(hs_stepper *s, hs_real t, hs_real t1, hs_real h, const hs_real 
     const int nq = s->nq, nc = s->nc, nA = s->lsK.nA;
     const hs_real th = t + HS_R(0.5) * (t1 - t); /* the forces' time: the step's midpoint */
     /* momentum p_n = M(q_n) u_n (s->r) and G(q_n) (s->G), the constraint force's direction */
-    int rc = dvp_rc(m->type->mass(m, t, s->q, s->M));
+    int rc = hs_model_rc(m->type->mass(m, t, s->q, s->M));
     if (rc) return rc;
     hs_blk_qq_mv(&s->blocks, s->M, s->u, s->r);
     if (nc > 0) {
-        rc = dvp_rc(m->type->constraint(m, t, s->q, NULL, s->G, NULL));
+        rc = hs_model_rc(m->type->constraint(m, t, s->q, NULL, s->G, NULL));
         if (rc) return rc;
     }
     /* predictor: the velocity and impulse of the last step */
@@ -132,7 +130,7 @@ int hs_dvp_stage(hs_stepper *s, hs_real t, hs_real t1, hs_real h, const hs_real 
      * [[M, G^T], [G, 0]] (u, mu) = (p_{n+1}, -g_t) */
     for (int i = 0; i < nq; ++i) s->b2[i] = s->v1[i] + HS_R(0.5) * h * s->f[i];
     for (int i = 0; i < nc; ++i) s->b2[nq + i] = -s->c2[i];
-    rc = dvp_rc(m->type->mass(m, t1, s->qn, s->M));
+    rc = hs_model_rc(m->type->mass(m, t1, s->qn, s->M));
     if (rc) return rc;
     s->stats.factorizations++;
     rc = hs_linsys_factor(&s->lsP, &s->fPn, s->M, HS_R(0.0), NULL, HS_R(0.0), NULL, s->G2, s->G2, NULL);

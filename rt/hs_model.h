@@ -126,6 +126,10 @@ typedef struct hs_model_type {
 /* A model instance: a type, its parameter block (param_size bytes, owned by the caller), an
  * optional description the type's functions read (multibody tables; NULL for hand-written
  * models) and the instance's sizes, kept current by init and set_param. */
+/* A model function's return as a stepper status: HS_OK, its own negative hs_status, or
+ * HS_E_MODEL for a positive (model-specific) code. */
+static inline int hs_model_rc(int rc) { return rc == HS_OK ? HS_OK : (rc < 0 ? rc : HS_E_MODEL); }
+
 typedef struct hs_model {
     const hs_model_type *type;
     void *p;

@@ -218,7 +218,6 @@ int hs_stepper_def_validate(const hs_stepper_def *def, const hs_model *m)
     return HS_OK;
 }
 
-static int model_rc(int rc) { return rc == HS_OK ? HS_OK : (rc < 0 ? rc : HS_E_MODEL); }
 
 /* ---------------------------------------------------------------------------------------
  * Configuration: flags, sizes and the plan, all derived from def and the model instance. */
@@ -274,7 +273,7 @@ static cfg config_of(const hs_stepper_def *def, const hs_model *m)
 static int model_blocks(const hs_model *m, hs_blocks *b, int *buf, size_t nbuf, size_t *used)
 {
     const int nb = nbuf > 0x7fffffff ? 0x7fffffff : (int)nbuf;
-    int rc = m->type->blocks ? model_rc(m->type->blocks(m, b, buf, nb)) : hs_blocks_dense(&m->d, b, buf, nb);
+    int rc = m->type->blocks ? hs_model_rc(m->type->blocks(m, b, buf, nb)) : hs_blocks_dense(&m->d, b, buf, nb);
     if (rc) return rc;
     const int nq = m->d.nq, nc = m->d.nc;
     if (b->nqb < 1 || b->qb[0] != 0 || b->qb[b->nqb] != nq || b->nqq < b->nqb) return HS_E_SIZE;
@@ -296,7 +295,7 @@ static int model_blocks(const hs_model *m, hs_blocks *b, int *buf, size_t nbuf, 
         const int r = m->type->blocks ? m->type->blocks(m, &t, buf, mid) : hs_blocks_dense(&m->d, &t, buf, mid);
         if (r == HS_OK) hi = mid; else lo = mid + 1;
     }
-    rc = m->type->blocks ? model_rc(m->type->blocks(m, b, buf, lo)) : hs_blocks_dense(&m->d, b, buf, lo);
+    rc = m->type->blocks ? hs_model_rc(m->type->blocks(m, b, buf, lo)) : hs_blocks_dense(&m->d, b, buf, lo);
     if (rc) return rc;
     *used = (size_t)lo;
     return HS_OK;
@@ -406,26 +405,39 @@ static int projection_factor(hs_stepper *s, hs_real t, const hs_real *q, hs_real
                              hs_real *gt, hs_ls_fac *F)
 {
     const hs_model_type *T = s->model->type;
-    int rc = model_rc(T->mass(s->model, t, q, M));
+    int rc = hs_model_rc(T->mass(s->model, t, q, M));
     if (rc) return rc;
     if (s->nc > 0) {
-        rc = model_rc(T->constraint(s->model, t, q, NULL, G, gt));
+        rc = hs_model_rc(T->constraint(s->model, t, q, NULL, G, gt));
         if (rc) return rc;
     }
     s->stats.factorizations++;
     return hs_linsys_factor(&s->lsP, F, M, HS_R(0.0), NULL, HS_R(0.0), NULL, G, G, s->cregP);
 }
 
-static int st_eval_forces(hs_stepper *s, ctx *c)
+/* M (s->M) and f (s->f) at (t, q, u): the evaluation every method's step starts from. */
+static inline int mass_force(hs_stepper *s, const ctx *c, hs_real t, const hs_real *q, const hs_real *u)
 {
     const hs_model *m = s->model;
-    int rc = model_rc(m->type->mass(m, c->t, s->q, s->M));
+    int rc = hs_model_rc(m->type->mass(m, t, q, s->M));
     if (rc) return rc;
-    rc = model_rc(m->type->force(m, c->t, s->q, s->u, s->z, c->in, s->f));
+    rc = hs_model_rc(m->type->force(m, t, q, u, s->z, c->in, s->f));
     s->stats.force_evals++;
+    return rc;
+}
+
+/* mass_force with every value checked finite (sdirk checks its Newton update instead) */
+static int mass_force_finite(hs_stepper *s, const ctx *c, hs_real t, const hs_real *q, const hs_real *u)
+{
+    int rc = mass_force(s, c, t, q, u);
     if (rc) return rc;
     if (!hs_all_finite(s->M, s->lsK.nA) || !hs_all_finite(s->f, s->nq)) return HS_E_NONFINITE;
     return HS_OK;
+}
+
+static int st_eval_forces(hs_stepper *s, ctx *c)
+{
+    return mass_force_finite(s, c, c->t, s->q, s->u);
 }
 
 /* Forward-difference Jacobian J (packed nq x nq) = d f / d x at (t, q, u) where x = q
@@ -442,7 +454,7 @@ static int fd_jacobian(hs_stepper *s, ctx *c, hs_real t, const hs_real *q, const
         hs_real d = s->def.fd_rel * (HS_R(1.0) + hs_abs(base[j]));
         x[j] = base[j] + d;
         d = x[j] - base[j]; /* the increment actually represented */
-        int rc = model_rc(wrt_u ? T->force(s->model, t, q, x, s->z, c->in, s->f2)
+        int rc = hs_model_rc(wrt_u ? T->force(s->model, t, q, x, s->z, c->in, s->f2)
                                 : T->force(s->model, t, x, u, s->z, c->in, s->f2));
         s->stats.force_evals++;
         if (rc) return rc;
@@ -456,7 +468,7 @@ static int fd_jacobian(hs_stepper *s, ctx *c, hs_real t, const hs_real *q, const
 static int force_jacobians(hs_stepper *s, ctx *c, hs_real t, const hs_real *q, const hs_real *u)
 {
     int rc;
-    if (s->analytic) return model_rc(s->model->type->force_jac(s->model, t, q, u, s->z, c->in, s->fq, s->fu));
+    if (s->analytic) return hs_model_rc(s->model->type->force_jac(s->model, t, q, u, s->z, c->in, s->fq, s->fu));
     rc = fd_jacobian(s, c, t, q, u, 0, s->fq);
     if (rc) return rc;
     return fd_jacobian(s, c, t, q, u, 1, s->fu);
@@ -470,10 +482,10 @@ static int add_curvature(hs_stepper *s, hs_real t, const hs_real *q, const hs_re
     const int nq = s->nq, nA = s->lsK.nA;
     int rc;
     if (!s->curv_fd) {
-        rc = model_rc(m->type->curvature(m, t, q, lam, s->Kg));
+        rc = hs_model_rc(m->type->curvature(m, t, q, lam, s->Kg));
         if (rc) return rc;
     } else {
-        rc = model_rc(m->type->constraint(m, t, q, NULL, s->Gd, NULL));
+        rc = hs_model_rc(m->type->constraint(m, t, q, NULL, s->Gd, NULL));
         if (rc) return rc;
         hs_blk_cq_mtv(&s->blocks, s->Gd, lam, s->v2);
         hs_real *x = s->qs;
@@ -482,7 +494,7 @@ static int add_curvature(hs_stepper *s, hs_real t, const hs_real *q, const hs_re
             hs_real d = s->def.fd_rel * (HS_R(1.0) + hs_abs(q[j]));
             x[j] = q[j] + d;
             d = x[j] - q[j];
-            rc = model_rc(m->type->constraint(m, t, x, NULL, s->Gd, NULL));
+            rc = hs_model_rc(m->type->constraint(m, t, x, NULL, s->Gd, NULL));
             if (rc) return rc;
             hs_blk_cq_mtv(&s->blocks, s->Gd, lam, s->f2);
             hs_blk_qq_set_column(&s->blocks, s->Kg, j, s->f2, s->v2, d);
@@ -533,19 +545,15 @@ static int st_ga_predict(hs_stepper *s, ctx *c)
 static int st_ga_eval(hs_stepper *s, ctx *c)
 {
     const hs_model *m = s->model;
-    int rc = model_rc(m->type->mass(m, c->t1, s->qn, s->M));
+    int rc = mass_force_finite(s, c, c->t1, s->qn, s->un);
     if (rc) return rc;
-    rc = model_rc(m->type->force(m, c->t1, s->qn, s->un, s->z, c->in, s->f));
-    s->stats.force_evals++;
-    if (rc) return rc;
-    if (!hs_all_finite(s->M, s->lsK.nA) || !hs_all_finite(s->f, s->nq)) return HS_E_NONFINITE;
     rc = force_jacobians(s, c, c->t1, s->qn, s->un);
     if (rc) return rc;
     if (s->nc == 0) return HS_OK;
     rc = add_curvature(s, c->t1, s->qn, s->lamn);
     if (rc) return rc;
     /* g and G at the predictor: the constraint row of the Newton step */
-    return model_rc(m->type->constraint(m, c->t1, s->qn, s->c1, s->G, NULL));
+    return hs_model_rc(m->type->constraint(m, c->t1, s->qn, s->c1, s->G, NULL));
 }
 
 static int st_ga_solve(hs_stepper *s, ctx *c)
@@ -630,10 +638,7 @@ static int sd_newton(hs_stepper *s, ctx *c, hs_real t, hs_real *A, hs_real *Lam,
 {
     const hs_model *m = s->model;
     const int nq = s->nq, nc = s->nc;
-    int rc = model_rc(m->type->mass(m, t, s->qn, s->M));
-    if (rc) return rc;
-    rc = model_rc(m->type->force(m, t, s->qn, s->un, s->z, c->in, s->f));
-    s->stats.force_evals++;
+    int rc = mass_force(s, c, t, s->qn, s->un);
     if (rc) return rc;
     if (factor) {
         rc = force_jacobians(s, c, t, s->qn, s->un);
@@ -644,9 +649,9 @@ static int sd_newton(hs_stepper *s, ctx *c, hs_real t, hs_real *A, hs_real *Lam,
         }
     }
     if (nc > 0) {
-        rc = model_rc(m->type->constraint(m, t, s->qn, NULL, s->G, NULL));
+        rc = hs_model_rc(m->type->constraint(m, t, s->qn, NULL, s->G, NULL));
         if (rc) return rc;
-        rc = model_rc(m->type->gamma(m, t, s->qn, s->un, s->gam));
+        rc = hs_model_rc(m->type->gamma(m, t, s->qn, s->un, s->gam));
         if (rc) return rc;
     }
     sd_residual(s, A, Lam);
@@ -681,9 +686,7 @@ static int st_sd_stage1(hs_stepper *s, ctx *c)
         s->qn[i] = s->q[i] + hg * s->u[i] + hg * hg * a1;
     }
     for (int i = 0; i < nc; ++i) s->sl1[i] = s->lambda[i];
-    int rc = sd_newton(s, c, c->t + g * h, s->accn, s->sl1, 1);
-    if (rc) return rc;
-    return HS_OK;
+    return sd_newton(s, c, c->t + g * h, s->accn, s->sl1, 1);
 }
 
 /* Stage 2 at t_n + (1 - g) h. Predictor: the line through the last step's stage-1 acceleration
@@ -738,7 +741,7 @@ static int fq_times_u(hs_stepper *s, ctx *c, hs_real *out)
     /* Step of length fd_rel (1 + |q|) along u; u = 0 gives a zero product, as it must. */
     hs_real d = s->def.fd_rel * (HS_R(1.0) + qn) / (un > HS_R(0.0) ? un : HS_R(1.0));
     for (int i = 0; i < nq; ++i) s->qs[i] = s->q[i] + d * s->u[i];
-    int rc = model_rc(s->model->type->force(s->model, c->t, s->qs, s->u, s->z, c->in, s->f2));
+    int rc = hs_model_rc(s->model->type->force(s->model, c->t, s->qs, s->u, s->z, c->in, s->f2));
     s->stats.force_evals++;
     if (rc) return rc;
     for (int i = 0; i < nq; ++i) out[i] = (s->f2[i] - s->f[i]) / d;
@@ -765,7 +768,7 @@ static int st_predict(hs_stepper *s, ctx *c)
     for (int i = 0; i < nq; ++i) s->qs[i] = s->q[i] + c->h * s->u[i];
     if (s->ggl && nc > 0) {
         /* eq. 9a with mu from one Newton step on g(t_{n+1}, q) = 0: the position projection */
-        int rc = model_rc(s->model->type->constraint(s->model, c->t1, s->qs, s->c1, NULL, NULL));
+        int rc = hs_model_rc(s->model->type->constraint(s->model, c->t1, s->qs, s->c1, NULL, NULL));
         if (rc) return rc;
         for (int i = 0; i < nq; ++i) s->b2[i] = HS_R(0.0);
         for (int i = 0; i < nc; ++i) s->b2[nq + i] = s->c1[i];
@@ -779,11 +782,11 @@ static int st_constraints(hs_stepper *s, ctx *c)
 {
     const hs_model *m = s->model;
     const int nc = s->nc;
-    int rc = model_rc(m->type->constraint(m, c->t, s->q, s->g, s->G, s->gt));
+    int rc = hs_model_rc(m->type->constraint(m, c->t, s->q, s->g, s->G, s->gt));
     if (rc) return rc;
     if (s->index2 && !s->velfirst) {
         /* eq. 6b: velocity constraint at t_{n+1} and q_{n+1} = q*, G^T at q_n */
-        return model_rc(m->type->constraint(m, c->t1, s->qs, s->c1, s->G2, s->c2));
+        return hs_model_rc(m->type->constraint(m, c->t1, s->qs, s->c1, s->G2, s->c2));
     }
     if (s->index2) {
         /* Velocities first: q_{n+1} = q_n + h u_{n+1} is not known yet, so the velocity
@@ -793,7 +796,7 @@ static int st_constraints(hs_stepper *s, ctx *c)
         for (int i = 0; i < nc; ++i) { s->c1[i] = s->g[i]; s->c2[i] = s->gt[i]; }
         return HS_OK;
     }
-    return model_rc(m->type->gamma(m, c->t, s->q, s->u, s->gam));
+    return hs_model_rc(m->type->gamma(m, c->t, s->q, s->u, s->gam));
 }
 
 /* A = M - h cu fu - h^2 cq fq (A = M for the first stage of two_stage) and the right-hand
@@ -865,7 +868,7 @@ static int st_positions(hs_stepper *s, ctx *c)
 /* auxiliary states, explicit Euler from t_n (partitioned from the mechanics) */
 static int st_aux_states(hs_stepper *s, ctx *c)
 {
-    int rc = model_rc(s->model->type->zdot(s->model, c->t, s->q, s->u, s->z, c->in, s->dz));
+    int rc = hs_model_rc(s->model->type->zdot(s->model, c->t, s->q, s->u, s->z, c->in, s->dz));
     if (rc) return rc;
     for (int i = 0; i < s->nz; ++i) s->zn[i] = s->z[i] + c->h * s->dz[i];
     return HS_OK;
@@ -878,7 +881,7 @@ static int st_project_positions(hs_stepper *s, ctx *c)
     const int nq = s->nq, nc = s->nc;
     /* positions-first index-2 evaluated g(t_{n+1}, q*) with q* = q_{n+1} already */
     if (!(s->index2 && !s->ggl && !s->velfirst) || s->galpha || s->sdirk) {
-        int rc = model_rc(s->model->type->constraint(s->model, c->t1, s->qn, s->c1, NULL, NULL));
+        int rc = hs_model_rc(s->model->type->constraint(s->model, c->t1, s->qn, s->c1, NULL, NULL));
         if (rc) return rc;
     }
     for (int i = 0; i < nq; ++i) s->b2[i] = HS_R(0.0);
@@ -981,7 +984,7 @@ static int st_watchdog(hs_stepper *s, ctx *c)
         for (int i = 0; i < s->nq; ++i) ok &= hs_abs(s->un[i]) <= s->def.max_speed;
     if (s->def.max_energy_gain > HS_R(0.0)) {
         hs_real E;
-        int rc = model_rc(s->model->type->energy(s->model, c->t1, s->qn, s->un, s->zn, &E));
+        int rc = hs_model_rc(s->model->type->energy(s->model, c->t1, s->qn, s->un, s->zn, &E));
         if (rc) return rc;
         ok &= (E - s->E0) <= s->def.max_energy_gain;
     }
@@ -1077,10 +1080,10 @@ int hs_stepper_set_state(hs_stepper *s, hs_real t, const hs_real *q, const hs_re
              * [[M, G^T], [G, 0]] (w, -lambda) = (f, -gamma) */
             const int nq = s->nq, nc = s->nc;
             for (int i = 0; i < s->nin; ++i) s->in0[i] = HS_R(0.0);
-            rc = model_rc(s->model->type->force(s->model, t, q, u, z, s->in0, s->f));
+            rc = hs_model_rc(s->model->type->force(s->model, t, q, u, z, s->in0, s->f));
             if (rc) return rc;
             if (nc > 0) {
-                rc = model_rc(s->model->type->gamma(s->model, t, q, u, s->gam));
+                rc = hs_model_rc(s->model->type->gamma(s->model, t, q, u, s->gam));
                 if (rc) return rc;
             }
             for (int i = 0; i < nq; ++i) s->b2[i] = s->f[i];
@@ -1096,7 +1099,7 @@ int hs_stepper_set_state(hs_stepper *s, hs_real t, const hs_real *q, const hs_re
     }
     hs_real E0 = HS_R(0.0);
     if (s->def.max_energy_gain > HS_R(0.0)) {
-        int rc = model_rc(s->model->type->energy(s->model, t, q, u, z, &E0));
+        int rc = hs_model_rc(s->model->type->energy(s->model, t, q, u, z, &E0));
         if (rc) return rc;
     }
     for (int i = 0; i < s->nq; ++i) { s->q[i] = q[i]; s->u[i] = u[i]; }
@@ -1204,7 +1207,7 @@ int hs_stepper_init(hs_stepper *s, const hs_stepper_def *def, const hs_model *m,
     st.stats.force_evals = 0; st.stats.factorizations = 0;
     st.t = t0; st.t0 = t0; st.k = 0;
     /* q0/u0/z0 go through the new-state buffers so set_state copies them in. */
-    rc = model_rc(m->type->initial(m, t0, st.qn, st.un, st.zn));
+    rc = hs_model_rc(m->type->initial(m, t0, st.qn, st.un, st.zn));
     if (rc) return rc;
     rc = hs_stepper_set_state(&st, t0, st.qn, st.un, st.zn);
     if (rc) return rc;
@@ -1266,7 +1269,7 @@ int hs_stepper_residual(const hs_stepper *s, hs_real *g)
     if (!s || !g) return HS_E_NULL;
     if (!s->ready) return HS_E_NOT_INIT;
     if (s->nc == 0) return HS_OK;
-    return model_rc(s->model->type->constraint(s->model, s->t, s->q, g, NULL, NULL));
+    return hs_model_rc(s->model->type->constraint(s->model, s->t, s->q, g, NULL, NULL));
 }
 
 int hs_stepper_outputs(const hs_stepper *s, const hs_real *in, hs_real *y)
@@ -1274,7 +1277,7 @@ int hs_stepper_outputs(const hs_stepper *s, const hs_real *in, hs_real *y)
     if (!s || !y) return HS_E_NULL;
     if (!s->ready) return HS_E_NOT_INIT;
     if (!s->model->type->output) return HS_OK;
-    return model_rc(s->model->type->output(s->model, s->t, s->q, s->u, s->z, in, y));
+    return hs_model_rc(s->model->type->output(s->model, s->t, s->q, s->u, s->z, in, y));
 }
 
 uint64_t hs_stepper_hash(const hs_stepper *s, uint64_t h)
