@@ -64,6 +64,8 @@ typedef struct options {
     double inject_periods;/* ... by spinning until start + (tick + this) * period */
     int64_t fault_tick;   /* test switch: first frame whose step gets a NaN input, -1 = none */
     int fault_frames;     /* ... for this many frames */
+    const char *key;      /* pre-shared key file: authenticated frames; NULL = version 1 */
+    double takeover_ms;   /* ECU silence before another stream may take over; < 0 = default */
 } options;
 
 /* An output file checked on every write: opened before the run, errno kept. */
@@ -161,6 +163,12 @@ static void usage(FILE *f)
 "                      for the next frame, counted as rx_cap_hits\n"
 "  --linger-ms N       after the FINAL frame keep draining the socket N ms so late\n"
 "                      datagrams are counted too (default 50)\n"
+"  --key FILE          authenticate every frame, both ways, with HMAC-SHA-256-128 under\n"
+"                      the pre-shared key in FILE (hex, hil/FRAME.md \"Security\"); the ECU\n"
+"                      needs the same file. Frames with a bad or missing MAC: exit 8\n"
+"  --takeover-ms N     a new ECU session (or a resynced one) takes the link over only after\n"
+"                      the current one was silent longer than N ms (default: the largest\n"
+"                      input stale limit of the map, 20 ms for the shipped maps)\n"
 "output\n"
 "  --log FILE          telemetry CSV, one row per stepped frame (default\n"
 "                      build/hilstep-rt.csv; 'none' = no CSV, rows still counted). Complete\n"
@@ -183,7 +191,8 @@ static void usage(FILE *f)
 "  0 run complete or ended by SIGINT/SIGTERM/SIGHUP, verdict PASS (telemetry flushed,\n"
 "    summary printed); 1 bad option; 2 setup failed (model, map, socket, thread, output\n"
 "    file); 3 overrun with --policy stop; 4 refused steps; 5 output lost (a CSV, stats or\n"
-"    histogram write failed, e.g. disk full); 6 latency budget exceeded.\n"
+"    histogram write failed, e.g. disk full); 6 latency budget exceeded; 8 frames with a\n"
+"    bad or missing MAC arrived (--key: forged, or the ECU has another key).\n"
 "Without root, SCHED_FIFO or a PREEMPT_RT kernel the run goes on and says plainly that\n"
 "it is not hard real-time.\n");
 }
@@ -230,6 +239,7 @@ static int parse_options(int argc, char **argv, options *o)
     o->inject_tick = -1;
     o->fault_tick = -1;
     o->fault_frames = 1;
+    o->takeover_ms = -1;
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -312,6 +322,11 @@ static int parse_options(int argc, char **argv, options *o)
             NEED_ARG();
             if (parse_double(v, &d) || d < 1 || d > 1e9 || d != (int)d) goto bad;
             o->fault_hold = (int)d;
+        } else if (!strcmp(a, "--key")) { NEED_ARG(); o->key = v; }
+        else if (!strcmp(a, "--takeover-ms")) {
+            NEED_ARG();
+            if (parse_double(v, &d) || d < 0 || d > 1e6) goto bad;
+            o->takeover_ms = d;
         } else if (!strcmp(a, "--linger-ms")) {
             NEED_ARG();
             if (parse_double(v, &d) || d < 0 || d > 10000) goto bad;
@@ -908,6 +923,10 @@ int main(int argc, char **argv)
         print_signals(p->map);
         return HS_EXIT_OK;
     }
+    static hs_mac mac;
+    if (hs_link_setup(&p->rx, &p->tx, &mac, a->o.key, a->o.takeover_ms, a->o.period_ns,
+                      "hilstep-rt", "ECU") != 0)
+        return HS_EXIT_SETUP;
 
     struct sockaddr_in la, pa;
     if (hs_addr_parse(a->o.listen, &la, why, sizeof why) ||
