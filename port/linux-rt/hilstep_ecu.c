@@ -90,8 +90,7 @@ static void usage(void)
 "  --timeout-ms N      end the run when no plant frame was accepted for N ms, before the\n"
 "                      first one as well (default 5000)\n"
 "  --key FILE          authenticate frames with the plant's pre-shared key (hil/FRAME.md\n"
-"                      \"Security\"); with a key the ECU sends nothing before the plant's first\n"
-"                      authentic frame\n"
+"                      \"Security\")\n"
 "  --takeover-ms N     a new plant session takes over only after the current one was silent\n"
 "                      longer than N ms (default: the largest stale limit of the ECU's inputs)\n"
 "  --priority P        SCHED_FIFO priority of the control thread, 0 = normal (default 0)\n"
@@ -215,13 +214,9 @@ static void *control(void *arg)
         }
         if (e->pi) cmd[0] = (hs_real)e->F;
         else memcpy(cmd, e->hold, sizeof cmd);
-        /* With a key nothing goes out before the plant's first authentic frame: the ECU has
-         * nothing to say to a plant it has not heard, and a forger learns nothing from it. */
-        if (!e->key || e->rx.have_peer) {
-            size_t n = hs_tx_build(&e->tx, buf, sizeof buf, cmd, (uint64_t)hs_now_ns(),
-                                   e->rx.used_seq, e->rx.stale ? HS_FLAG_STALE : 0u);
-            if (n) (void)hs_udp_send(&e->udp, buf, n);
-        }
+        size_t n = hs_tx_build(&e->tx, buf, sizeof buf, cmd, (uint64_t)hs_now_ns(),
+                               e->rx.used_seq, e->rx.stale ? HS_FLAG_STALE : 0u);
+        if (n) (void)hs_udp_send(&e->udp, buf, n);
         e->ticks++;
         if (fresh && (e->rx.peer_flags & HS_FLAG_FINAL)) {
             e->saw_final = 1;

@@ -8,11 +8,16 @@ $(BUILD)/hilstep-link-unit: test/link/link_unit.c $(LINK_HIL) $(CORE_SRC) $(wild
 	$(CC) $(CSTD) -O1 -g $(WARN) $(FPFLAGS) -fsanitize=address,undefined -fno-sanitize-recover=all \
 	  -Irt -Imodel -Ihil test/link/link_unit.c $(LINK_HIL) $(CORE_SRC) -o $@ -lm
 
+$(BUILD)/hilstep-mac-unit: test/link/mac_unit.c $(LINK_HIL) $(CORE_SRC) $(wildcard hil/*.h rt/*.h model/*.h)
+	@mkdir -p $(BUILD)
+	$(CC) $(CSTD) -O1 -g $(WARN) $(FPFLAGS) -fsanitize=address,undefined -fno-sanitize-recover=all \
+	  -Irt -Imodel -Ihil test/link/mac_unit.c $(LINK_HIL) $(CORE_SRC) -o $@ -lm
+
 $(BUILD)/hilstep-flood: test/link/flood.c hil/hs_frame.c hil/hs_mac.c hil/hs_frame.h hil/hs_mac.h
 	@mkdir -p $(BUILD)
 	$(CC) $(CSTD) -O2 -g $(WARN) -D_POSIX_C_SOURCE=200809L -Ihil -Irt -Imodel test/link/flood.c hil/hs_frame.c hil/hs_mac.c -o $@
 
 .PHONY: link-test
 TEST_SUITES += link-test
-link-test: $(BUILD)/hilstep-link-unit $(BUILD)/hilstep-flood $(BUILD)/hilstep-rt $(BUILD)/hilstep-ecu
+link-test: $(BUILD)/hilstep-link-unit $(BUILD)/hilstep-mac-unit $(BUILD)/hilstep-flood $(BUILD)/hilstep-rt $(BUILD)/hilstep-ecu
 	@sh test/link/run.sh $(BUILD)
