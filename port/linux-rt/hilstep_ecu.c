@@ -88,7 +88,7 @@ static void usage(void)
 "  --duration S        stop after S seconds; 0 = when the plant sends its final frame or\n"
 "                      on SIGINT/SIGTERM (default 0)\n"
 "  --timeout-ms N      end the run when no plant frame was accepted for N ms, before the\n"
-"                      first one as well (default 5000)\n"
+"                      first one as well (default 10000)\n"
 "  --key FILE          authenticate frames with the plant's pre-shared key (hil/FRAME.md\n"
 "                      \"Security\")\n"
 "  --takeover-ms N     a new plant session takes over only after the current one was silent\n"
@@ -127,7 +127,7 @@ static int parse(int argc, char **argv, ecu *e)
     e->cpu = -1;
     e->model = "circular_track";
     e->takeover_ms = -1.0;
-    e->timeout_ms = 5000.0;
+    e->timeout_ms = 10000.0;
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         double d = 0.0;
