@@ -7,8 +7,8 @@ B=${1:-build}
 T=$(mktemp -d "${TMPDIR:-/tmp}/hs-link.XXXXXX"); trap 'rm -rf "$T"' EXIT
 tp=0; tf=0
 add() { line=$(grep -E '[0-9]+ passed, [0-9]+ failed' "$1" | tail -n 1)
-    p=$(echo "$line" | sed -E 's/.*[^0-9]?([0-9]+) passed, ([0-9]+) failed.*/\1/')
-    f=$(echo "$line" | sed -E 's/.*[^0-9]?([0-9]+) passed, ([0-9]+) failed.*/\2/')
+    p=$(echo "$line" | sed -E 's/^(.*[^0-9])?([0-9]+) passed, ([0-9]+) failed.*/\2/')
+    f=$(echo "$line" | sed -E 's/^(.*[^0-9])?([0-9]+) passed, ([0-9]+) failed.*/\3/')
     [ -n "$line" ] || { p=0; f=1; }
     tp=$((tp + p)); tf=$((tf + f)); }
 "$B/hilstep-link-unit" >"$T/u" 2>&1; grep -E 'FAIL|info' "$T/u"; add "$T/u"
