@@ -92,8 +92,9 @@ size_t hs_frame_encode_mac(uint8_t *buf, size_t cap, const hs_frame_hdr *h, cons
     if (h->count > HS_FRAME_MAX_VALUES) {
         return 0;
     }
-    const size_t tag = (mac != NULL) ? (size_t)HS_MAC_TAG_BYTES : 0u;
-    const size_t n = HS_FRAME_BYTES(h->count) + tag;
+    const unsigned tag = (mac != NULL) ? HS_MAC_TAG_BYTES : 0u;
+    const unsigned bytes = HS_FRAME_BYTES(h->count) + tag;
+    const size_t n = (size_t)bytes;
     if (cap < n) {
         return 0;
     }

@@ -46,7 +46,8 @@ typedef struct ecu {
     hs_mac mac;
     hs_rt_report rtr;
     const hs_signal_map *map; /* the ECU's side of the link */
-    int pi;                  /* 1: circular track, PI speed controller; 0: fallback commands */
+    int pi;                  /* 1: PI from plant output 0 to plant input 0; 0: fallback commands */
+    const char *control;     /* --control: "pi", "hold", NULL = pi for the circular track */
     hs_real hold[HS_FRAME_MAX_VALUES]; /* commands of the loopback ECU (the plant inputs' fallbacks) */
     int end;                 /* END_* */
     double integ;            /* integral of (v - v_ref) dt (m) */
@@ -75,6 +76,9 @@ static void usage(void)
 "commands each input's fallback value (a loopback ECU).\n"
 "  --model NAME        the plant's model, as given to hilstep-rt (default circular_track)\n"
 "  --model-file FILE   the plant's multibody description (.hsm), as given to hilstep-rt\n"
+"  --control pi|hold   pi: the PI below from the plant's output 0 to its input 0 (the\n"
+"                      other inputs held at their fallbacks); hold: every input at its\n"
+"                      fallback. Default: pi for the circular track, hold otherwise\n"
 "  --listen A.B.C.D:P  address the ECU binds to (default 127.0.0.1:47002)\n"
 "  --peer A.B.C.D:P    the plant (default 127.0.0.1:47001)\n"
 "  --period-us N       controller period, microseconds (default 1000)\n"
@@ -141,6 +145,7 @@ static int parse(int argc, char **argv, ecu *e)
         else if (!strcmp(a, "--model")) e->model = v;
         else if (!strcmp(a, "--model-file")) e->model_file = v;
         else if (!strcmp(a, "--key")) e->key = v;
+        else if (!strcmp(a, "--control") && (!strcmp(v, "pi") || !strcmp(v, "hold"))) e->control = v;
         else if (num(v, &d)) goto bad;
         else if (!strcmp(a, "--period-us") && d >= 50 && d <= 1e6) e->period_ns = (int64_t)(d * 1e3 + 0.5);
         else if (!strcmp(a, "--phase-us") && d >= 0 && d <= 1e6) e->phase_ns = (int64_t)(d * 1e3 + 0.5);
@@ -212,8 +217,8 @@ static void *control(void *arg)
             }
             e->F = F;
         }
+        memcpy(cmd, e->hold, sizeof cmd); /* commands other than the PI's: their fallbacks */
         if (e->pi) cmd[0] = (hs_real)e->F;
-        else memcpy(cmd, e->hold, sizeof cmd);
         size_t n = hs_tx_build(&e->tx, buf, sizeof buf, cmd, (uint64_t)hs_now_ns(),
                                e->rx.used_seq, e->rx.stale ? HS_FLAG_STALE : 0u);
         if (n) (void)hs_udp_send(&e->udp, buf, n);
@@ -327,6 +332,12 @@ static int learn_map(ecu *e, char *why, size_t cap)
         e->map = &mmap;
     }
     if (hs_signal_map_check(e->map, plant.d.nout, plant.d.nin, why, cap)) return 2;
+    if (e->control) e->pi = !strcmp(e->control, "pi");
+    if (e->pi && (plant.d.nin < 1 || plant.d.nout < 1)) {
+        snprintf(why, cap, "--control pi needs a plant with an input and an output; %s has %d "
+                 "and %d (use --control hold)", plant.map->app, plant.d.nin, plant.d.nout);
+        return 2;
+    }
     return 0;
 }
 
@@ -363,9 +374,10 @@ int main(int argc, char **argv)
     if (e->prio > 0) hs_rt_lock_memory(&e->rtr);
     if (!e->quiet) {
         if (e->pi)
-            printf("hilstep-ecu: map %s: PI kp %g N s/m, ki %g N/m, v_ref %g m/s, period %.1f us, "
-                   "%s <-> %s\n", e->map->app, e->kp, e->ki, e->v_ref,
-                   (double)e->period_ns / 1e3, e->listen, e->peer);
+            printf("hilstep-ecu: map %s: PI %s -> %s, kp %g N s/m, ki %g N/m, v_ref %g m/s, "
+                   "period %.1f us, %s <-> %s\n", e->map->app, e->rx.sig[0]->name,
+                   e->tx.sig[0]->name, e->kp, e->ki, e->v_ref, (double)e->period_ns / 1e3,
+                   e->listen, e->peer);
         else
             printf("hilstep-ecu: map %s (%u in, %u out): each command held at its fallback, "
                    "period %.1f us, %s <-> %s\n", e->map->app, e->rx.n, e->tx.n,
