@@ -140,8 +140,9 @@ void hs_mac_init(hs_mac *m, const uint8_t *key, size_t n)
 
 void hs_mac_full(const hs_mac *m, const uint8_t *p, size_t n, uint8_t *out)
 {
-    hs_sha256 s = m->inner;
+    hs_sha256 s;
     uint8_t ih[HS_SHA256_BYTES];
+    s = m->inner; /* the precomputed ipad state: no key work per frame */
     hs_sha256_update(&s, p, n);
     hs_sha256_final(&s, ih);
     s = m->outer;
