@@ -87,5 +87,14 @@ echo "  info takeover: plant rx_rej_session_unconfirmed $unconf, rx_peer_restart
 [ "$old" = 0 ] && [ "$last" = 2 ] && [ "$good" -ge $((rows * 3 / 4)) ] \
     && ok "the real ECU's frames kept being used after the pause (session_old 0, $good of $rows rows at 2 N, last $last N)" \
     || ko "real ECU refused after the pause: session_old '$old', $good of $rows rows at 2 N, last input '$last'"
+# The limit is an option of both tools, said at start (a 2 ms limit is what let the pause win).
+BASE=$($PY test/linux/free_ports.py 2)
+"$B/hilstep-rt" --listen 127.0.0.1:$BASE --peer 127.0.0.1:$((BASE + 1)) --takeover-ms 7 --duration 0.01 \
+    --quiet --priority 0 --log none --budget-us 1000000 >"$T/lim_rt.out" 2>&1
+"$B/hilstep-ecu" --listen 127.0.0.1:$((BASE + 1)) --peer 127.0.0.1:$BASE --takeover-ms 7 --timeout-ms 1 \
+    --quiet >"$T/lim_ecu.out" 2>&1
+grep -q "takes over only after more than 7 frames (7.0 ms) of silence" "$T/lim_rt.out" \
+    && grep -q "takes over only after more than 7 frames (7.0 ms) of silence" "$T/lim_ecu.out" \
+    && ok "--takeover-ms 7: both tools state the limit (7 frames of 1 ms)" || ko "--takeover-ms 7 not stated: $(head -n 2 "$T/lim_rt.out" "$T/lim_ecu.out")"
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]
