@@ -21,3 +21,12 @@ $(BUILD)/hilstep-flood: test/link/flood.c hil/hs_frame.c hil/hs_mac.c hil/hs_fra
 TEST_SUITES += link-test
 link-test: $(BUILD)/hilstep-link-unit $(BUILD)/hilstep-mac-unit $(BUILD)/hilstep-flood $(BUILD)/hilstep-rt $(BUILD)/hilstep-ecu
 	@sh test/link/run.sh $(BUILD)
+
+# make mac-bench: instructions per tag (callgrind), the figure in hil/FRAME.md "Security".
+$(BUILD)/hilstep-mac-bench: test/link/mac_bench.c hil/hs_frame.c hil/hs_mac.c hil/hs_frame.h hil/hs_mac.h
+	@mkdir -p $(BUILD)
+	$(CC) $(CSTD) $(OPT) -g $(WARN) -Ihil -Irt -Imodel test/link/mac_bench.c hil/hs_frame.c hil/hs_mac.c -o $@
+
+.PHONY: mac-bench
+mac-bench: $(BUILD)/hilstep-mac-bench
+	@sh test/link/mac_bench.sh $(BUILD)
