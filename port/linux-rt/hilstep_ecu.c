@@ -104,7 +104,8 @@ static void usage(void)
 "While no plant frame has arrived, or the plant's outputs are stale, the ECU sends 0 N and\n"
 "holds its integrator.\n"
 "exit status: 0 the plant finished (FINAL frame), --duration reached or a signal, with plant\n"
-"  frames accepted; 1 bad option; 2 setup failed (model, key file, socket, thread);\n"
+"  frames accepted; 1 bad option, unknown --model or bad --model-file (as hilstep-rt);\n"
+"  2 setup failed (signal map, key file, socket, thread);\n"
 "  8 link failed: no plant frame accepted (wrong --model, wrong --key, no plant), frames\n"
 "  with a bad MAC, or the plant fell silent for --timeout-ms without a FINAL frame;\n"
 "  5 the --stats file could not be written.\n");
@@ -296,17 +297,18 @@ static int learn_map(ecu *e, char *why, size_t cap)
     static char mname[64];
     int rc;
     if (e->model_file) {
-        if (hs_mb_load_file_msg(e->model_file, &mb_store, &mb_model, 0, why, cap)) return 2;
+        /* The model is chosen exactly as hilstep-rt chooses it, with its exit statuses. */
+        if (hs_mb_load_file_msg(e->model_file, &mb_store, &mb_model, 0, why, cap)) return HS_EXIT_USAGE;
         rc = hs_plant_model_init(&model, &mb_model.type, &pblock, sizeof pblock, why, cap);
         model.desc = &mb_model;
     } else {
         rc = hs_plant_model_by_name(&model, &pblock, sizeof pblock, e->model, why, cap);
     }
-    if (rc != HS_EXIT_OK) return 2;
+    if (rc != HS_EXIT_OK) return rc;
     hs_plant_def def = hs_plant_default_def();
     rc = hs_plant_initialize(&plant, &def, &model, reals, sizeof reals / sizeof reals[0], ints,
                              sizeof ints / sizeof ints[0], why, cap);
-    if (rc != HS_EXIT_OK) return 2;
+    if (rc != HS_EXIT_OK) return rc;
     if (plant.map == &hs_map_circular_track_plant) {
         e->map = &hs_map_circular_track_ecu;
         e->pi = 1;
@@ -347,9 +349,10 @@ int main(int argc, char **argv)
     char why[512];
     setvbuf(stdout, NULL, _IOLBF, 0);
     if (parse(argc, argv, e)) return 1;
-    if (learn_map(e, why, sizeof why)) {
+    int rc = learn_map(e, why, sizeof why);
+    if (rc != 0) {
         fprintf(stderr, "hilstep-ecu: %s\n", why);
-        return 2;
+        return rc;
     }
     hs_rx_init(&e->rx, e->map, HS_FRAME_KIND_FROM_PLANT);
     hs_tx_init(&e->tx, e->map, HS_FRAME_KIND_TO_PLANT,

@@ -74,9 +74,15 @@ vmean=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "out_cart.vx[m/s]
 
 # A map the ECU was not told about: refused with a message and exit 8, not silently.
 loop wrong "--model car_axle" "--model pendulum_hil_none_such"
-grep -q "unknown model\|not in the registry\|model" "$T/wrong_ecu.err" && [ $rc_e -eq 2 ] \
-    && ok "unknown --model: the ECU refuses at start (exit 2: '$(head -n 1 "$T/wrong_ecu.err" | cut -c1-70)')" \
+"$B/hilstep-rt" --model pendulum_hil_none_such --signals >/dev/null 2>&1; rc_rt=$?
+grep -q "unknown model" "$T/wrong_ecu.err" && [ $rc_e -eq $rc_rt ] && [ $rc_e -ne 0 ] \
+    && ok "unknown --model: the ECU refuses at start as hilstep-rt does (exit $rc_e: '$(head -n 1 "$T/wrong_ecu.err" | cut -c1-60)')" \
     || ko "unknown --model: ECU exit $rc_e '$(head -n 1 "$T/wrong_ecu.err")'"
+"$B/hilstep-rt" --model-file "$T/none.hsm" --signals >/dev/null 2>&1; rc_rt=$?
+"$B/hilstep-ecu" --model-file "$T/none.hsm" >/dev/null 2>"$T/nf.err"; rc_e=$?
+[ $rc_e -eq $rc_rt ] && [ $rc_e -ne 0 ] && grep -q "none.hsm" "$T/nf.err" \
+    && ok "missing --model-file: the ECU refuses as hilstep-rt does (exit $rc_e, names the file)" \
+    || ko "missing --model-file: ECU exit $rc_e, hilstep-rt $rc_rt, '$(cat "$T/nf.err")'"
 loop other "--model car_axle" ""
 [ $rc_e -eq 8 ] && grep -q "fits the map circular_track_ecu" "$T/other_ecu.err" \
     && ok "ECU with the circular track's map against a car axle: exit 8, '$(head -n 1 "$T/other_ecu.err" | cut -c1-80)...'" \
