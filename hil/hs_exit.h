@@ -14,9 +14,9 @@
                                stopped with safe outputs; a run with any refused step fails */
 #define HS_EXIT_OUTPUT 5    /* telemetry, stats or histogram output was lost (e.g. ENOSPC) */
 #define HS_EXIT_BUDGET 6    /* verdict FAIL: a frame exceeded the latency budget (or missed ticks) */
+#define HS_EXIT_TEST 7      /* a check of a test image failed (Cortex-M test firmware) */
 #define HS_EXIT_LINK 8      /* authenticated link: frames with a bad or missing MAC arrived
                                (forged, or the peer holds another key); counted as bad_mac */
-#define HS_EXIT_TEST 7      /* a check of a test image failed (Cortex-M test firmware) */
 #define HS_EXIT_CPU_FAULT 0x40 /* + exception number: a CPU fault on the board (0x43 HardFault,
                                   0x44 MemManage, 0x45 BusFault, 0x46 UsageFault, 0x50+ IRQ) */
 
