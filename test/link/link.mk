@@ -1,6 +1,8 @@
 # test/link/link.mk - the ECU link's sequence/session policy and foreign-flood resistance
-# (issue 11 items 5 and 6): link-test runs the hs_rx scenarios (ASan+UBSan) and a 100k
-# datagrams/s foreign flood against hilstep-rt in closed loop with hilstep-ecu.
+# (issue 11 items 5 and 6) and its binding to the ECU (issue 16): link-test runs the hs_rx
+# scenarios and the MAC vectors and frame rules (ASan+UBSan), a 100k datagrams/s foreign
+# flood against hilstep-rt in closed loop with hilstep-ecu, the hijack and takeover attacks
+# by a second process, authenticated runs, and hilstep-ecu against other plants' maps.
 LINK_HIL := $(wildcard hil/*.c)
 
 $(BUILD)/hilstep-link-unit: test/link/link_unit.c $(LINK_HIL) $(CORE_SRC) $(wildcard hil/*.h rt/*.h model/*.h)
