@@ -63,16 +63,24 @@ case "$bp$be" in refused*refused*) ok "a second socket cannot bind the plant's o
     || ko "ECU frames diverted or unused: seq gaps '$gaps', kernel drops '$kd', rx_used '$used' of '$frames'"
 
 # ---- takeover -----------------------------------------------------------------------------
-BASE=$($PY test/linux/free_ports.py 2) || { echo "no free ports"; echo "$pass passed, $((fail + 1)) failed"; exit 1; }
-PLANT=127.0.0.1:$BASE; ECU=127.0.0.1:$((BASE + 1))
-timeout -k 2 20 "$B/hilstep-rt" --listen $PLANT --peer $ECU --duration 3 --quiet --priority 0 $BUDGET \
-    --log "$T/t.csv" --stats "$T/t_rt.stats" >"$T/t_rt.out" 2>&1 &
-P=$!; PIDS="$PIDS $P"
-sleep 0.3
-# The stand-in outlives the plant's 3 s (it starts 0.3 s later), pausing at 1.75 s.
-timeout -k 2 10 $PY test/link/attacker.py takeover $PLANT $ECU 3.5 2.0 -40 >"$T/t_att.out" 2>&1
-wait $P; rc=$?
-stray=$(key stray_sent "$T/t_att.out"); real=$(key real_sent "$T/t_att.out"); pause=$(key pause_ms "$T/t_att.out")
+# The scenario is a 5 ms pause; a machine so loaded that the stand-in slept 15 ms or more
+# (close to the 20 ms limit, when a takeover would be right) does not realize it: run again,
+# at most 3 times.
+for attempt in 1 2 3; do
+    BASE=$($PY test/linux/free_ports.py 2) || { echo "no free ports"; echo "$pass passed, $((fail + 1)) failed"; exit 1; }
+    PLANT=127.0.0.1:$BASE; ECU=127.0.0.1:$((BASE + 1))
+    timeout -k 2 20 "$B/hilstep-rt" --listen $PLANT --peer $ECU --duration 3 --quiet --priority 0 $BUDGET \
+        --log "$T/t.csv" --stats "$T/t_rt.stats" >"$T/t_rt.out" 2>&1 &
+    P=$!; PIDS="$PIDS $P"
+    sleep 0.3
+    # The stand-in outlives the plant's 3 s (it starts 0.3 s later), pausing at 1.75 s.
+    timeout -k 2 10 $PY test/link/attacker.py takeover $PLANT $ECU 3.5 2.0 -40 >"$T/t_att.out" 2>&1
+    wait $P; rc=$?
+    pause=$(key pause_ms "$T/t_att.out")
+    awk -v p="$pause" 'BEGIN { exit !(p != "" && p < 15) }' && break
+    echo "  info takeover: the stand-in's pause took $pause ms on this loaded machine (attempt $attempt of 3)"
+done
+stray=$(key stray_sent "$T/t_att.out"); real=$(key real_sent "$T/t_att.out")
 unconf=$(key rx_rej_session_unconfirmed "$T/t_rt.stats"); restarts=$(key rx_peer_restarts "$T/t_rt.stats")
 old=$(key rx_rej_session_old "$T/t_rt.stats"); acc=$(key rx_accepted "$T/t_rt.stats")
 bad=$(rows_with "$T/t.csv" -40); good=$(rows_with "$T/t.csv" 2); rows=$(rows_since "$T/t.csv" 2)
