@@ -694,6 +694,7 @@ static void report(FILE *f, kv_fn kv, const app *a, int exit_code)
     kv(f, "missed_ticks", (double)p->missed_ticks, "(deadlines that got no frame)");
     kv(f, "step_faults", (double)p->faults, "(refused steps)");
     kv(f, "step_fault_run_max", (double)p->fault_run_max, "(longest run of refused steps)");
+    kv(f, "step_faults_output", (double)(p->out_nonfinite + p->out_range), "(of those: outputs NaN/Inf or out of range)");
     kv(f, "sim_time", (double)p->st.t, "s");
     kv(f, "time_base", (double)ticks * (double)a->o.period_ns * 1e-9, "s");
     kv(f, "latency_min", (double)a->lat.min / 1e3, "us");
@@ -875,6 +876,9 @@ int main(int argc, char **argv)
     hs_plant *p = &a->plant;
     char why[512];
     setvbuf(stdout, NULL, _IOLBF, 0);
+    /* A file-size limit (ulimit -f) fails the write with EFBIG, handled like a full disk
+     * (rows cut back, summary, exit 5), instead of killing the run without either. */
+    signal(SIGXFSZ, SIG_IGN);
     a->csv_fd = -1;
     if (parse_options(argc, argv, &a->o) != 0) return HS_EXIT_USAGE;
 
@@ -1001,7 +1005,7 @@ int main(int argc, char **argv)
     if (p->missed_ticks)
         printf("  note: sim_time trails time_base by the %llu missed ticks (never stepped back "
                "to back)\n", (unsigned long long)p->missed_ticks);
-    if (p->faults) printf("  last step fault: %s\n", hs_status_str(p->last_fault));
+    if (p->faults) printf("  last step fault: %s\n", hs_plant_fault_str(p->last_fault));
     if (a->log_error) printf("  telemetry CSV error: %s\n", strerror(a->log_error));
     if (a->stats.err) fprintf(stderr, "hilstep-rt: --stats %s: %s\n", a->stats.path, strerror(a->stats.err));
     if (a->hist.err) fprintf(stderr, "hilstep-rt: --hist %s: %s\n", a->hist.path, strerror(a->hist.err));
