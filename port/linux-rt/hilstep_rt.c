@@ -40,7 +40,7 @@ typedef struct options {
     hs_method method;
     hs_form form;
     hs_stab stab;
-    const char *pname[MAX_PARAMS];
+    char pname[MAX_PARAMS][64];
     double pval[MAX_PARAMS];
     int nparams;
     int64_t period_ns;
@@ -206,7 +206,9 @@ static int parse_double(const char *s, double *v)
     return (end == s || *end || errno || !isfinite(*v)) ? -1 : 0;
 }
 
-static int parse_options(int argc, char **argv, options *o)
+/* The command line into o, without printing or exiting (the CLI fuzz harness calls it):
+ * 0, 1 for --help, or -1 with the message in why (cap bytes). */
+static int parse_options(int argc, char **argv, options *o, char *why, size_t cap)
 {
     memset(o, 0, sizeof *o);
     o->model = "circular_track";
@@ -235,8 +237,8 @@ static int parse_options(int argc, char **argv, options *o)
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         double d;
         int e;
-#define NEED_ARG() do { if (!v) { fprintf(stderr, "hilstep-rt: %s needs a value\n", a); return -1; } ++i; } while (0)
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(stdout); exit(HS_EXIT_OK); }
+#define NEED_ARG() do { if (!v) { snprintf(why, cap, "hilstep-rt: %s needs a value", a); return -1; } ++i; } while (0)
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) return 1;
         else if (!strcmp(a, "--quiet")) o->quiet = 1;
         else if (!strcmp(a, "--verbose")) o->verbose = 1;
         else if (!strcmp(a, "--signals")) o->list_signals = 1;
@@ -257,10 +259,10 @@ static int parse_options(int argc, char **argv, options *o)
         } else if (!strcmp(a, "--param")) {
             NEED_ARG();
             const char *eq = strchr(v, '=');
-            if (!eq || eq == v || o->nparams >= MAX_PARAMS || parse_double(eq + 1, &d)) goto bad;
-            char *key = strndup(v, (size_t)(eq - v));
-            if (!key) goto bad;
-            o->pname[o->nparams] = key;
+            if (!eq || eq == v || (size_t)(eq - v) >= sizeof o->pname[0] || o->nparams >= MAX_PARAMS ||
+                parse_double(eq + 1, &d)) goto bad;
+            memcpy(o->pname[o->nparams], v, (size_t)(eq - v));
+            o->pname[o->nparams][eq - v] = '\0';
             o->pval[o->nparams++] = d;
         } else if (!strcmp(a, "--period-us")) {
             NEED_ARG();
@@ -331,12 +333,12 @@ static int parse_options(int argc, char **argv, options *o)
                 o->fault_frames = (int)d;
             }
         } else {
-            fprintf(stderr, "hilstep-rt: unknown option '%s' (see --help)\n", a);
+            snprintf(why, cap, "hilstep-rt: unknown option '%s' (see --help)", a);
             return -1;
         }
         continue;
     bad:
-        fprintf(stderr, "hilstep-rt: bad value '%s' for %s (see --help)\n", v ? v : "", a);
+        snprintf(why, cap, "hilstep-rt: bad value '%s' for %s (see --help)", v ? v : "", a);
         return -1;
 #undef NEED_ARG
     }
@@ -870,19 +872,28 @@ static int64_t clock_ns(void) { return hs_now_ns(); }
 
 /* -------------------------------------------------------------------------- main ---- */
 
+/* Built with -DHS_RT_NO_MAIN, the file is the CLI fuzz harness' library (test/fuzz/fuzz_rtcli.c
+ * includes it): parse_options and select_model without a process around them. */
+#ifndef HS_RT_NO_MAIN
 int main(int argc, char **argv)
 {
     app *a = &A;
     hs_plant *p = &a->plant;
     char why[512];
+    int rc;
     setvbuf(stdout, NULL, _IOLBF, 0);
     /* A file-size limit (ulimit -f) fails the write with EFBIG, handled like a full disk
      * (rows cut back, summary, exit 5), instead of killing the run without either. */
     signal(SIGXFSZ, SIG_IGN);
     a->csv_fd = -1;
-    if (parse_options(argc, argv, &a->o) != 0) return HS_EXIT_USAGE;
+    rc = parse_options(argc, argv, &a->o, why, sizeof why);
+    if (rc != 0) {
+        if (rc > 0) usage(stdout);
+        else fprintf(stderr, "%s\n", why);
+        return rc > 0 ? HS_EXIT_OK : HS_EXIT_USAGE;
+    }
 
-    int rc = select_model(a, why, sizeof why);
+    rc = select_model(a, why, sizeof why);
     if (rc != HS_EXIT_OK) {
         fprintf(stderr, "hilstep-rt: %s\n", why);
         return rc;
@@ -1028,3 +1039,4 @@ int main(int argc, char **argv)
            output_lost(a) ? "LOST" : "complete", code, hs_exit_text(code));
     return code;
 }
+#endif
