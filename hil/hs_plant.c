@@ -182,8 +182,8 @@ int hs_plant_initialize(hs_plant *p, const hs_plant_def *def, const hs_model *m,
     for (int i = 0; i < p->d.nin; ++i) p->in[i] = p->rx.value[i];
     /* Initial outputs the wire must not carry are replaced by the fallbacks: they only go out
      * when the first step is refused, and then flagged FAULT. */
-    if (p->d.nout > 0 && (hs_stepper_outputs(&p->st, p->in, p->y) != HS_OK ||
-                          check_outputs(p, p->y) != HS_OK)) {
+    if ((p->d.nout > 0) && ((hs_stepper_outputs(&p->st, p->in, p->y) != HS_OK) ||
+                            (check_outputs(p, p->y) != HS_OK))) {
         for (int i = 0; i < p->d.nout; ++i) {
             p->y[i] = (hs_real)p->tx.sig[i]->fallback;
         }
@@ -244,29 +244,47 @@ size_t hs_plant_step(hs_plant *p, uint64_t tick, int last, uint8_t *out, size_t 
          * or not its outputs may go out. */
         int ok;
         double gm = max_abs_g(p, &ok);
-        if (ok) {
+        if (ok != 0) {
             p->gnow = gm;
-            if (!(gm <= p->gmax)) p->gmax = gm;
+            if (!(gm <= p->gmax)) {
+                p->gmax = gm;
+            }
         }
-        if (p->def.hash) {
+        if (p->def.hash != 0) {
             p->hash = hs_stepper_hash(&p->st, p->hash);
             p->hashed_steps++;
         }
-        if (t1 - t0 < p->step_min_ns) p->step_min_ns = t1 - t0;
-        if (t1 - t0 > p->step_max_ns) p->step_max_ns = t1 - t0;
-        if (p->d.nout > 0) rc = hs_stepper_outputs(&p->st, p->in, ynew);
-        if (rc == HS_OK) rc = check_outputs(p, ynew);
-        if (rc == HS_PLANT_E_OUTPUT_NONFINITE) p->out_nonfinite++;
-        if (rc == HS_PLANT_E_OUTPUT_RANGE) p->out_range++;
+        if ((t1 - t0) < p->step_min_ns) {
+            p->step_min_ns = t1 - t0;
+        }
+        if ((t1 - t0) > p->step_max_ns) {
+            p->step_max_ns = t1 - t0;
+        }
+        if (p->d.nout > 0) {
+            rc = hs_stepper_outputs(&p->st, p->in, ynew);
+        }
+        if (rc == HS_OK) {
+            rc = check_outputs(p, ynew);
+        }
+        if (rc == HS_PLANT_E_OUTPUT_NONFINITE) {
+            p->out_nonfinite++;
+        }
+        if (rc == HS_PLANT_E_OUTPUT_RANGE) {
+            p->out_range++;
+        }
     }
     if (rc == HS_OK) {
-        if (p->d.nout > 0) memcpy(p->y, ynew, sizeof(hs_real) * (size_t)p->d.nout);
+        if (p->d.nout > 0) {
+            (void)memcpy(p->y, ynew, sizeof(hs_real) * (size_t)p->d.nout);
+        }
         p->fault_run = 0;
     } else {
         p->faults++;
         p->last_fault = rc;
         p->fault_run++;
-        if (p->fault_run > p->fault_run_max) p->fault_run_max = p->fault_run;
+        if (p->fault_run > p->fault_run_max) {
+            p->fault_run_max = p->fault_run;
+        }
         flags |= HS_FLAG_FAULT;
     }
     if (p->rx.stale) flags |= HS_FLAG_STALE;
