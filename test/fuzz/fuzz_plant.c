@@ -9,7 +9,7 @@
  *   [1] method (one past the last is invalid)   [2] form | stab << 2 | labels << 4
  *   [3] fault_hold (0..15) | overrun_stop << 4 | hash << 5 | clock << 6
  *   [4] inject_fault_tick (0xff = off)   [5] map: shipped/generic, a wrong one, or fuzzed
- *   [6..7] session
+ *   [6..7] session; [6] bits 6/7 also: no room for the parameter block / no block at all
  * Checked invariants (abort on violation): setup either succeeds or gives a reason; every
  * frame built decodes (so no NaN/Inf went out) with every value inside its signal's range;
  * FAULT in the frame iff the step was refused (or held); a stopped plant has sent SAFE|FINAL;
@@ -139,7 +139,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     /* Model. */
     const unsigned mc = s[0] % (NNAMES + NHSM);
     int rc;
-    if (mc < NNAMES) {
+    if (mc + 1u < NNAMES && (s[6] & 0xc0u) != 0u) {
+        /* A registry type with no room for its parameters (bit 6) or no block (bit 7). */
+        const hs_model_type *T = hs_model_find(names[mc]);
+        require(T != NULL);
+        rc = hs_plant_model_init(&g_model, T, (s[6] & 0x80u) ? NULL : g_pblock,
+                                 (s[6] & 0x40u) ? 0u : sizeof g_pblock, why, sizeof why);
+        require(rc == HS_EXIT_OK || (rc == HS_EXIT_SETUP && why[0] != '\0'));
+        require(rc == HS_EXIT_SETUP || T->nparams == 0);
+        if (rc != HS_EXIT_OK) return 0;
+    } else if (mc < NNAMES) {
         rc = hs_plant_model_by_name(&g_model, g_pblock, sizeof g_pblock, names[mc], why, sizeof why);
         require(rc == HS_EXIT_OK || (rc == HS_EXIT_USAGE && mc == NNAMES - 1u && why[0] != '\0'));
         if (rc != HS_EXIT_OK) return 0;

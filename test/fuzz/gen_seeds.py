@@ -180,3 +180,6 @@ put("rtcli", "bad_fault_k", rt("--inject-fault", "-1"))
 put("rtcli", "long_k", rt("--inject-fault", "1" * 40))
 for o in ["--duration", "--priority", "--cpu", "--max-rx", "--budget-us", "--fault-hold", "--linger-ms"]:
     put("rtcli", "bad" + o.replace("-", "_"), rt(o, "-7"))
+put("plant", "no_param_room", plant(CT, step(1), sess=(0x40, 0)))
+put("plant", "no_param_block", plant(AXLE, step(1), sess=(0x80, 0)))
+put("plant", "hsm_no_param_block", plant(HSM_PEND, step(1), sess=(0xc0, 0)))
