@@ -302,7 +302,7 @@ static int parse_options(int argc, char **argv, options *o, char *why, size_t ca
             if (!c || (size_t)(c - v) >= sizeof kb) goto bad;
             memcpy(kb, v, (size_t)(c - v));
             kb[c - v] = '\0';
-            if (parse_double(kb, &k) || k < 0 || k != (double)(int64_t)k) goto bad;
+            if (parse_double(kb, &k) || k < 0 || k > 1e15 || k != (double)(int64_t)k) goto bad;
             if (parse_double(c + 1, &d) || d <= 1.0 || d > 1000) goto bad;
             o->inject_tick = (int64_t)k;
             o->inject_periods = d;
@@ -326,7 +326,7 @@ static int parse_options(int argc, char **argv, options *o, char *why, size_t ca
             if (kl >= sizeof kb) goto bad;
             memcpy(kb, v, kl);
             kb[kl] = '\0';
-            if (parse_double(kb, &d) || d < 0 || d != (double)(int64_t)d) goto bad;
+            if (parse_double(kb, &d) || d < 0 || d > 1e15 || d != (double)(int64_t)d) goto bad;
             o->fault_tick = (int64_t)d;
             if (c) {
                 if (parse_double(c + 1, &d) || d < 1 || d > 1e9 || d != (int)d) goto bad;

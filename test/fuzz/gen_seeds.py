@@ -183,3 +183,6 @@ for o in ["--duration", "--priority", "--cpu", "--max-rx", "--budget-us", "--fau
 put("plant", "no_param_room", plant(CT, step(1), sess=(0x40, 0)))
 put("plant", "no_param_block", plant(AXLE, step(1), sess=(0x80, 0)))
 put("plant", "hsm_no_param_block", plant(HSM_PEND, step(1), sess=(0xc0, 0)))
+# --inject-fault/--inject-overrun ticks beyond int64 were converted anyway (UBSan, found by fuzz_rtcli)
+put("rtcli", "huge_fault_tick", rt("--inject-fault", "1" * 22))
+put("rtcli", "huge_overrun_tick", rt("--inject-overrun", "1" * 22 + ":2"))
