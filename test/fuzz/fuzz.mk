@@ -31,7 +31,9 @@ FUZZ_HDRS    := $(wildcard rt/*.h model/*.h hil/*.h port/host/*.h port/linux-rt/
 FUZZ_OBJS    := $(FUZZ_LIBSRC:%.c=$(BUILD)/fuzz/obj/%.o)
 FUZZ_COVOBJS := $(FUZZ_LIBSRC:%.c=$(BUILD)/fuzzcov/obj/%.o)
 # Extra sources per harness: the CLI harnesses call the tools' parsers (fuzz_rtcli.c includes
-# hilstep_rt.c itself, which needs the Linux port's socket and thread helpers).
+# hilstep_rt.c itself, which needs the Linux port's socket and thread helpers). A harness that
+# needs more than rt/ model/ hil/ sets FUZZ_EXTRA_NAME (sources), FUZZ_DEP_NAME (headers or
+# sources it includes) or FUZZ_LIBS_NAME here, above the rules (they are expanded there).
 FUZZ_EXTRA_cli   := port/host/sim_main.c
 FUZZ_EXTRA_rtcli := port/linux-rt/hs_linux.c
 FUZZ_DEP_rtcli   := port/linux-rt/hilstep_rt.c
