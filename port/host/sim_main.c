@@ -6,12 +6,16 @@
  * model, stepper definition and step count (hs_sim_setup) never print and never exit, so the
  * CLI fuzz harness (test/fuzz/fuzz_cli.c, built with -DHS_SIM_NO_MAIN) calls them directly. */
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "hs_hash.h"
 #include "hs_mb_file.h"
@@ -307,11 +311,35 @@ static void wchk(int printed)
     if (printed < 0 && !g_csv_err) g_csv_err = errno ? errno : EIO;
 }
 
+/* After a failed write (disk full, file-size limit) stdio may have left half a row: cut the
+ * file back to its last complete row, read backwards in blocks. 0, or -1 when it could not. */
+static int csv_cut_to_last_row(const char *path)
+{
+    char blk[4096];
+    struct stat sb;
+    const int fd = open(path, O_RDWR);
+    if (fd < 0) return -1;
+    off_t end = fstat(fd, &sb) == 0 ? sb.st_size : -1, keep = end < 0 ? -1 : 0;
+    while (end > 0) {
+        const size_t n = end > (off_t)sizeof blk ? sizeof blk : (size_t)end;
+        if (pread(fd, blk, n, end - (off_t)n) != (ssize_t)n) { keep = -1; break; }
+        size_t i = n;
+        while (i > 0 && blk[i - 1] != '\n') --i;
+        if (i > 0) { keep = end - (off_t)n + (off_t)i; break; }
+        end -= (off_t)n;
+    }
+    const int rc = (keep < 0 || (keep < sb.st_size && ftruncate(fd, keep) != 0)) ? -1 : 0;
+    return close(fd) == 0 ? rc : -1;
+}
+
 int main(int argc, char **argv)
 {
     static hs_sim_cfg cfg;
     static hs_sim_run run;
     hs_sim_err err;
+    /* A file-size limit (ulimit -f) fails the write with EFBIG (exit 3, rows cut back) instead
+     * of killing the run without its summary line. */
+    signal(SIGXFSZ, SIG_IGN);
     int rc = hs_sim_parse(argc, argv, &cfg, &err);
     if (rc == HS_SIM_HELP) {
         usage(stdout);
@@ -431,7 +459,8 @@ int main(int argc, char **argv)
     printf("\n");
     if (g_csv_err)
         fprintf(stderr, "hilstep-sim: --csv %s: write failed after %llu steps: %s; the file is "
-                "incomplete\n", cfg.csv_path, (unsigned long long)done, strerror(g_csv_err));
+                "incomplete%s\n", cfg.csv_path, (unsigned long long)done, strerror(g_csv_err),
+                csv_cut_to_last_row(cfg.csv_path) == 0 ? ", cut back to its last complete row" : "");
     if (rc) fprintf(stderr, "hilstep-sim: step %llu refused: %s\n", (unsigned long long)done + 1u,
                     hs_status_str(rc));
     errno = 0;

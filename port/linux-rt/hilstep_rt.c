@@ -40,7 +40,7 @@ typedef struct options {
     hs_method method;
     hs_form form;
     hs_stab stab;
-    const char *pname[MAX_PARAMS];
+    char pname[MAX_PARAMS][64];
     double pval[MAX_PARAMS];
     int nparams;
     int64_t period_ns;
@@ -154,7 +154,8 @@ static void usage(FILE *f)
 "                      than N us after its planned wake-up (default: the period)\n"
 "  --fault-hold N      refused steps in a row that are held (outputs frozen, flag FAULT)\n"
 "                      before the plant stops with safe outputs (default 10); any refused\n"
-"                      step fails the run (exit 4)\n"
+"                      step fails the run (exit 4). Outputs NaN/Inf or outside their signal's\n"
+"                      range are refused the same way (nonfinite_output, output_range)\n"
 "network\n"
 "  --listen A.B.C.D:P  address the plant binds to (default 127.0.0.1:47001)\n"
 "  --peer A.B.C.D:P    the ECU: only datagrams from exactly this address are accepted,\n"
@@ -215,7 +216,9 @@ static int parse_double(const char *s, double *v)
     return (end == s || *end || errno || !isfinite(*v)) ? -1 : 0;
 }
 
-static int parse_options(int argc, char **argv, options *o)
+/* The command line into o, without printing or exiting (the CLI fuzz harness calls it):
+ * 0, 1 for --help, or -1 with the message in why (cap bytes). */
+static int parse_options(int argc, char **argv, options *o, char *why, size_t cap)
 {
     memset(o, 0, sizeof *o);
     o->model = "circular_track";
@@ -245,8 +248,8 @@ static int parse_options(int argc, char **argv, options *o)
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         double d;
         int e;
-#define NEED_ARG() do { if (!v) { fprintf(stderr, "hilstep-rt: %s needs a value\n", a); return -1; } ++i; } while (0)
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(stdout); exit(HS_EXIT_OK); }
+#define NEED_ARG() do { if (!v) { snprintf(why, cap, "hilstep-rt: %s needs a value", a); return -1; } ++i; } while (0)
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) return 1;
         else if (!strcmp(a, "--quiet")) o->quiet = 1;
         else if (!strcmp(a, "--verbose")) o->verbose = 1;
         else if (!strcmp(a, "--signals")) o->list_signals = 1;
@@ -267,10 +270,10 @@ static int parse_options(int argc, char **argv, options *o)
         } else if (!strcmp(a, "--param")) {
             NEED_ARG();
             const char *eq = strchr(v, '=');
-            if (!eq || eq == v || o->nparams >= MAX_PARAMS || parse_double(eq + 1, &d)) goto bad;
-            char *key = strndup(v, (size_t)(eq - v));
-            if (!key) goto bad;
-            o->pname[o->nparams] = key;
+            if (!eq || eq == v || (size_t)(eq - v) >= sizeof o->pname[0] || o->nparams >= MAX_PARAMS ||
+                parse_double(eq + 1, &d)) goto bad;
+            memcpy(o->pname[o->nparams], v, (size_t)(eq - v));
+            o->pname[o->nparams][eq - v] = '\0';
             o->pval[o->nparams++] = d;
         } else if (!strcmp(a, "--period-us")) {
             NEED_ARG();
@@ -310,7 +313,7 @@ static int parse_options(int argc, char **argv, options *o)
             if (!c || (size_t)(c - v) >= sizeof kb) goto bad;
             memcpy(kb, v, (size_t)(c - v));
             kb[c - v] = '\0';
-            if (parse_double(kb, &k) || k < 0 || k != (double)(int64_t)k) goto bad;
+            if (parse_double(kb, &k) || k < 0 || k > 1e15 || k != (double)(int64_t)k) goto bad;
             if (parse_double(c + 1, &d) || d <= 1.0 || d > 1000) goto bad;
             o->inject_tick = (int64_t)k;
             o->inject_periods = d;
@@ -339,19 +342,19 @@ static int parse_options(int argc, char **argv, options *o)
             if (kl >= sizeof kb) goto bad;
             memcpy(kb, v, kl);
             kb[kl] = '\0';
-            if (parse_double(kb, &d) || d < 0 || d != (double)(int64_t)d) goto bad;
+            if (parse_double(kb, &d) || d < 0 || d > 1e15 || d != (double)(int64_t)d) goto bad;
             o->fault_tick = (int64_t)d;
             if (c) {
                 if (parse_double(c + 1, &d) || d < 1 || d > 1e9 || d != (int)d) goto bad;
                 o->fault_frames = (int)d;
             }
         } else {
-            fprintf(stderr, "hilstep-rt: unknown option '%s' (see --help)\n", a);
+            snprintf(why, cap, "hilstep-rt: unknown option '%s' (see --help)", a);
             return -1;
         }
         continue;
     bad:
-        fprintf(stderr, "hilstep-rt: bad value '%s' for %s (see --help)\n", v ? v : "", a);
+        snprintf(why, cap, "hilstep-rt: bad value '%s' for %s (see --help)", v ? v : "", a);
         return -1;
 #undef NEED_ARG
     }
@@ -709,6 +712,7 @@ static void report(FILE *f, kv_fn kv, const app *a, int exit_code)
     kv(f, "missed_ticks", (double)p->missed_ticks, "(deadlines that got no frame)");
     kv(f, "step_faults", (double)p->faults, "(refused steps)");
     kv(f, "step_fault_run_max", (double)p->fault_run_max, "(longest run of refused steps)");
+    kv(f, "step_faults_output", (double)(p->out_nonfinite + p->out_range), "(of those: outputs NaN/Inf or out of range)");
     kv(f, "sim_time", (double)p->st.t, "s");
     kv(f, "time_base", (double)ticks * (double)a->o.period_ns * 1e-9, "s");
     kv(f, "latency_min", (double)a->lat.min / 1e3, "us");
@@ -884,16 +888,28 @@ static int64_t clock_ns(void) { return hs_now_ns(); }
 
 /* -------------------------------------------------------------------------- main ---- */
 
+/* Built with -DHS_RT_NO_MAIN, the file is the CLI fuzz harness' library (test/fuzz/fuzz_rtcli.c
+ * includes it): parse_options and select_model without a process around them. */
+#ifndef HS_RT_NO_MAIN
 int main(int argc, char **argv)
 {
     app *a = &A;
     hs_plant *p = &a->plant;
     char why[512];
+    int rc;
     setvbuf(stdout, NULL, _IOLBF, 0);
+    /* A file-size limit (ulimit -f) fails the write with EFBIG, handled like a full disk
+     * (rows cut back, summary, exit 5), instead of killing the run without either. */
+    signal(SIGXFSZ, SIG_IGN);
     a->csv_fd = -1;
-    if (parse_options(argc, argv, &a->o) != 0) return HS_EXIT_USAGE;
+    rc = parse_options(argc, argv, &a->o, why, sizeof why);
+    if (rc != 0) {
+        if (rc > 0) usage(stdout);
+        else fprintf(stderr, "%s\n", why);
+        return rc > 0 ? HS_EXIT_OK : HS_EXIT_USAGE;
+    }
 
-    int rc = select_model(a, why, sizeof why);
+    rc = select_model(a, why, sizeof why);
     if (rc != HS_EXIT_OK) {
         fprintf(stderr, "hilstep-rt: %s\n", why);
         return rc;
@@ -1020,7 +1036,7 @@ int main(int argc, char **argv)
     if (p->missed_ticks)
         printf("  note: sim_time trails time_base by the %llu missed ticks (never stepped back "
                "to back)\n", (unsigned long long)p->missed_ticks);
-    if (p->faults) printf("  last step fault: %s\n", hs_status_str(p->last_fault));
+    if (p->faults) printf("  last step fault: %s\n", hs_plant_fault_str(p->last_fault));
     if (a->log_error) printf("  telemetry CSV error: %s\n", strerror(a->log_error));
     if (a->stats.err) fprintf(stderr, "hilstep-rt: --stats %s: %s\n", a->stats.path, strerror(a->stats.err));
     if (a->hist.err) fprintf(stderr, "hilstep-rt: --hist %s: %s\n", a->hist.path, strerror(a->hist.err));
@@ -1043,3 +1059,4 @@ int main(int argc, char **argv)
            output_lost(a) ? "LOST" : "complete", code, hs_exit_text(code));
     return code;
 }
+#endif
