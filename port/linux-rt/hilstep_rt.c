@@ -826,7 +826,7 @@ static int select_model(app *a, char *why, size_t cap)
     int rc;
     if (a->o.model_file) {
         if (hs_mb_load_file_msg(a->o.model_file, &mb_store, &mb_model, 0, why, cap))
-            return HS_EXIT_USAGE;
+            return HS_MB_EXIT_BAD; /* HS_EXIT_SETUP, as from hilstep-sim and hilstep-mbgen */
         rc = hs_plant_model_init(&a->model, &mb_model.type, &a->pblock, sizeof a->pblock, why, cap);
         a->model.desc = &mb_model;
     } else {
