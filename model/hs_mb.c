@@ -529,6 +529,7 @@ int hs_mb_compile(const hs_mb_desc *D, hs_mb_model *mb, int packed, int *bad_ind
         if (o->index2 < 0 || o->index2 > D->nbodies || (o->index2 > 0 && o->kind != HS_MB_OUT_POS
             && o->kind != HS_MB_OUT_VEL && o->kind != HS_MB_OUT_ACC)) return HS_E_MODEL_PARAM;
         if (o->sig != NULL && !hs_isfinite(o->offset)) return HS_E_MODEL_PARAM;
+        mb->out_first[i] = nout;
         const int n = output_count(mb, o);
         if (n < 0) { mb->bad_why = "no such quantity or component for this element"; return HS_E_MODEL_PARAM; }
         if (o->index2 > 0 && line_count(mb, o->kind, o->index2 - 1) != line_count(mb, o->kind, o->index)) {
@@ -572,6 +573,7 @@ int hs_mb_compile(const hs_mb_desc *D, hs_mb_model *mb, int packed, int *bad_ind
         }
         nout += n;
     }
+    mb->out_first[D->noutputs] = nout;
     mb->nout = nout;
     mb->nin = D->nin;
     mb->bad_table = -1;

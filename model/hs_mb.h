@@ -269,6 +269,7 @@ typedef struct hs_mb_model {
     int cqoff[HS_MB_MAX_NC][HS_MB_MAX_BODIES];     /* packed offset of G block (cb, body), -1 absent */
     int qqsize, cqsize;
     const char *out_names[HS_MB_MAX_NOUT];
+    int out_first[HS_MB_MAX_OUTPUTS + 1]; /* first signal of each output line; [noutputs] = nout */
     char out_buf[HS_MB_MAX_NOUT][40];
     const char *in_names[HS_MB_MAX_NIN];
     char in_buf[HS_MB_MAX_NIN][40];

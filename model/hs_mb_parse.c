@@ -122,17 +122,26 @@ static int ex_fail(ex *x, const char *why)
 
 static int ex_sum(ex *x, hs_real *v);
 
+/* Blanks inside a param statement's expression separate tokens only. */
+static void ex_blank(ex *x)
+{
+    while (x->i < x->n && x->s[x->i] == ' ') ++x->i;
+}
+
 static int ex_primary(ex *x, hs_real *v)
 {
+    ex_blank(x);
     if (x->i >= x->n) return ex_fail(x, "expression ends early");
     const char c = x->s[x->i];
     if (c == '(') {
         if (++x->depth > MAXDEPTH) return ex_fail(x, "expression nested too deeply");
         ++x->i;
         if (!ex_sum(x, v)) return 0;
+        ex_blank(x);
         if (x->i >= x->n || x->s[x->i] != ')') return ex_fail(x, "missing ')'");
         ++x->i;
         --x->depth;
+        ex_blank(x);
         return 1;
     }
     if (is_digit(c) || c == '.') {
@@ -144,6 +153,7 @@ static int ex_primary(ex *x, hs_real *v)
             while (x->i < x->n && is_digit(x->s[x->i])) ++x->i;
         }
         if (!read_num(&x->s[a], x->i - a, v)) return ex_fail(x, "bad number");
+        ex_blank(x);
         return 1;
     }
     if (is_alpha(c)) {
@@ -154,7 +164,7 @@ static int ex_primary(ex *x, hs_real *v)
             const char *pn = x->st->param_names[k];
             int j = 0;
             while (j < nm.n && pn[j] == nm.s[j]) ++j;
-            if (j == nm.n && pn[j] == 0) { *v = x->st->param_val[k]; return 1; }
+            if (j == nm.n && pn[j] == 0) { *v = x->st->param_val[k]; ex_blank(x); return 1; }
         }
         if (!x->st->ewhy) set_str(x->st->ename, HS_MB_NAME, nm);
         return ex_fail(x, "unknown parameter (declare it above with param NAME = VALUE)");
@@ -164,6 +174,7 @@ static int ex_primary(ex *x, hs_real *v)
 
 static int ex_unary(ex *x, hs_real *v)
 {
+    ex_blank(x);
     if (x->i < x->n && (x->s[x->i] == '-' || x->s[x->i] == '+')) {
         const int neg = x->s[x->i] == '-';
         if (++x->depth > MAXDEPTH) return ex_fail(x, "expression nested too deeply");
@@ -560,6 +571,7 @@ static int parse_output(hs_mb_store *st, const tok *w, int npos, const tok *key,
     }
     /* output NAME QUANTITY [BODY.c [BODY2.c] | JOINT] [offset= unit= min= max= fallback=] */
     hs_mb_signal *S = &st->out_sig[o];
+    signal_default(S, "1", 0);
     if (npos < 3 || !copy_name(S->name, w[1]) || (w[1].s[0] >= '0' && w[1].s[0] <= '9'))
         return fail(err, line, kw, "expected: output NAME pos|vel|acc BODY.c [BODY2.c] | output NAME coord JOINT | output NAME energy", E);
     if (find_output_sig(st, w[1]) >= 0 || find_input(st, w[1]) >= 0) return fail(err, line, w[1], "signal name already used", E);
@@ -596,7 +608,7 @@ static int parse_output(hs_mb_store *st, const tok *w, int npos, const tok *key,
     } else {
         return fail(err, line, q, "unknown quantity (pos, vel, acc, coord, energy)", E);
     }
-    signal_default(S, unit, 0);
+    for (int i = 0; unit[i] != 0 && i < HS_MB_UNIT - 1; ++i) { S->unit[i] = unit[i]; S->unit[i + 1] = 0; }
     for (int k = 0; k < nkv; ++k) {
         int ok = 0;
         if (tok_eq(key[k], "offset")) ok = read_vec(st, val[k], &O->offset, 1) == 1;
@@ -623,16 +635,21 @@ static int parse_line(hs_mb_store *st, tok *w, int nw, int line, hs_mb_error *er
         if (st->nparams >= HS_MB_MAX_PARAMS) return fail(err, line, kw, "too many params", HS_E_SIZE);
         static char expr[HS_MB_MAX_LINE];
         int n = 0;
-        for (int i = 1; i < nw; ++i)
+        for (int i = 1; i < nw; ++i) {
             for (int j = 0; j < w[i].n; ++j) { expr[n] = w[i].s[j]; ++n; }
+            if (i + 1 < nw) { expr[n] = ' '; ++n; }
+        }
         int eq = 0;
         while (eq < n && expr[eq] != '=') ++eq;
-        tok nm = {expr, eq};
+        int ne = eq;
+        while (ne > 0 && expr[ne - 1] == ' ') --ne;
+        tok nm = {expr, ne};
         const int k = st->nparams;
         if (eq >= n || !copy_name(st->param_names[k], nm) || !is_alpha(expr[0]))
             return fail(err, line, kw, "expected: param NAME = VALUE (NAME: a letter or '_' first)", E);
         for (int i = 0; i < nm.n; ++i)
             if (expr[i] == '-') return fail(err, line, kw, "a param name has no '-'", E);
+        if (ne == 0) return fail(err, line, kw, "expected: param NAME = VALUE", E);
         for (int i = 0; i < k; ++i)
             if (name_is(st->param_names[i], nm)) return fail(err, line, nm, "param already defined", E);
         hs_real v;
