@@ -513,8 +513,8 @@ int hs_mb_compile(const hs_mb_desc *D, hs_mb_model *mb, int packed, int *bad_ind
         const char *why = NULL;
         if (el->check(D, E, &why) != 0u) { mb->bad_why = why; return HS_E_MODEL_PARAM; }
         if (el->inputs != NULL) {
-            const char *const *suf = NULL;
-            const int n = el->inputs(D, E, &suf);
+            const char *suf[3] = {NULL, NULL, NULL};
+            const int n = el->inputs(D, E, suf);
             if (E->in0 < 0 || E->in0 + n > D->nin) { mb->bad_why = "input index not below the model's input count"; return HS_E_MODEL_PARAM; }
         }
     }
@@ -587,8 +587,8 @@ int hs_mb_compile(const hs_mb_desc *D, hs_mb_model *mb, int packed, int *bad_ind
     for (int e = 0; e < D->nforces && D->inputs == NULL; ++e) {
         const hs_mb_force *E = &D->forces[e];
         const mb_force_elem *el = mb_force_elems[E->kind];
-        const char *const *suf = NULL;
-        const int n = el->inputs != NULL ? el->inputs(D, E, &suf) : 0;
+        const char *suf[3] = {NULL, NULL, NULL};
+        const int n = el->inputs != NULL ? el->inputs(D, E, suf) : 0;
         for (int i = 0; i < n; ++i) put_str(mb->in_buf[E->in0 + i], (int)sizeof mb->in_buf[0], E->name, suf[i], NULL);
     }
     for (int i = 0; i < D->nin && D->inputs != NULL; ++i) {

@@ -62,17 +62,17 @@ static hs_real potential(const hs_mb_model *mb, int e, hs_real t, const hs_real 
     mb_point_kin(mb, &ob, t, q, NULL, &kb);
     hs_real d[3];
     for (int i = 0; i < 3; ++i) { d[i] = ka.r[i] - kb.r[i]; }
-    V += HS_R(0.5) * E->k * mb_dot3(d, d);
+    hs_real W = V + HS_R(0.5) * E->k * mb_dot3(d, d);
     if (E->kr != HS_R(0.0)) {
         if (mb->desc->dim == 3) {
-            V += mb_rot_potential(mb, e, q);
+            W += mb_rot_potential(mb, e, q);
         } else {
             const hs_real th = (E->a.body >= 0 ? q[mb->qoff[E->a.body] + 2] : HS_R(0.0))
                              - (E->b.body >= 0 ? q[mb->qoff[E->b.body] + 2] : HS_R(0.0));
-            V += HS_R(0.5) * E->kr * th * th;
+            W += HS_R(0.5) * E->kr * th * th;
         }
     }
-    return V;
+    return W;
 }
 
 const mb_force_elem mb_el_bushing = {

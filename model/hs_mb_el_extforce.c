@@ -10,12 +10,13 @@ static uint32_t check(const hs_mb_desc *D, const hs_mb_force *E, const char **wh
     return 0u;
 }
 
-static int inputs(const hs_mb_desc *D, const hs_mb_force *E, const char *const **suffix)
+static int inputs(const hs_mb_desc *D, const hs_mb_force *E, const char *suffix[3])
 {
-    static const char *const one[1] = {".f (N)"};
-    static const char *const xyz[3] = {".fx (N)", ".fy (N)", ".fz (N)"};
-    if (!mb_is_zero3(E->axis)) { *suffix = one; return 1; }
-    *suffix = xyz;
+    if (!mb_is_zero3(E->axis)) {
+        suffix[0] = ".f (N)";
+        return 1;
+    }
+    suffix[0] = ".fx (N)"; suffix[1] = ".fy (N)"; suffix[2] = ".fz (N)";
     return D->dim;
 }
 

@@ -12,12 +12,13 @@ static uint32_t check(const hs_mb_desc *D, const hs_mb_force *E, const char **wh
     return 0u;
 }
 
-static int inputs(const hs_mb_desc *D, const hs_mb_force *E, const char *const **suffix)
+static int inputs(const hs_mb_desc *D, const hs_mb_force *E, const char *suffix[3])
 {
-    static const char *const one[1] = {".tau (N m)"};
-    static const char *const xyz[3] = {".tx (N m)", ".ty (N m)", ".tz (N m)"};
-    if (E->a.body >= 0 && D->bodies[E->a.body].kind == HS_MB_PLANAR) { *suffix = one; return 1; }
-    *suffix = xyz;
+    if (E->a.body >= 0 && D->bodies[E->a.body].kind == HS_MB_PLANAR) {
+        suffix[0] = ".tau (N m)";
+        return 1;
+    }
+    suffix[0] = ".tx (N m)"; suffix[1] = ".ty (N m)"; suffix[2] = ".tz (N m)";
     return 3;
 }
 

@@ -10,11 +10,10 @@ static uint32_t check(const hs_mb_desc *D, const hs_mb_force *E, const char **wh
     return 0u;
 }
 
-static int inputs(const hs_mb_desc *D, const hs_mb_force *E, const char *const **suffix)
+static int inputs(const hs_mb_desc *D, const hs_mb_force *E, const char *suffix[3])
 {
     (void)D; (void)E;
-    static const char *const one[1] = {".f (N)"};
-    *suffix = one;
+    suffix[0] = ".f (N)";
     return 1;
 }
 

@@ -2,11 +2,10 @@
  * spatial about the hinge axis (hs_mb_rot.c). */
 #include "hs_mb_int.h"
 
-static int inputs(const hs_mb_desc *D, const hs_mb_force *E, const char *const **suffix)
+static int inputs(const hs_mb_desc *D, const hs_mb_force *E, const char *suffix[3])
 {
     (void)D; (void)E;
-    static const char *const one[1] = {".tau (N m)"};
-    *suffix = one;
+    suffix[0] = ".tau (N m)";
     return 1;
 }
 

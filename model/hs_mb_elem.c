@@ -1,8 +1,9 @@
-/* hs_mb_elem.c - the force element table: one row per hs_mb_force_kind, in enum order, from
- * the registration list MB_FORCE_ELEMS (hs_mb_int.h). The parser, the compiler, the evaluator
- * and the generator read this table; test/fuzz/mbfile.dict lists its keywords. */
+/* hs_mb_elem.c - the force element table: one row per hs_mb_force_kind, in enum order. The
+ * parser, the compiler, the evaluator and the generator read this table; test/fuzz/mbfile.dict
+ * lists its keywords. A new element: its file model/hs_mb_el_<name>.c, one row here. */
 #include "hs_mb_int.h"
 
-#define MB_ELEM_ROW(n) &mb_el_##n,
-const mb_force_elem *const mb_force_elems[HS_MB_FORCE_KINDS] = {MB_FORCE_ELEMS(MB_ELEM_ROW)};
-#undef MB_ELEM_ROW
+const mb_force_elem *const mb_force_elems[HS_MB_FORCE_KINDS] = {
+    &mb_el_spring, &mb_el_rotspring, &mb_el_bushing, &mb_el_extforce, &mb_el_exttorque, &mb_el_motor,
+    &mb_el_constforce, &mb_el_consttorque, &mb_el_tableforce, &mb_el_tabletorque, &mb_el_inforce,
+    &mb_el_roadspring};

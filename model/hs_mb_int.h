@@ -101,8 +101,8 @@ typedef struct mb_force_elem {
     uint32_t keys;      /* MB_K_* accepted */
     uint32_t need;      /* MB_K_* required (MB_K_A is satisfied by joint= too) */
     uint32_t (*check)(const hs_mb_desc *D, const hs_mb_force *E, const char **why);
-    /* Inputs read from E->in0 on (0 none) and their name suffixes ("NAME<suffix>"). */
-    int (*inputs)(const hs_mb_desc *D, const hs_mb_force *E, const char *const **suffix);
+    /* Inputs read from E->in0 on (1..3) with their name suffixes ("NAME<suffix>") into suffix. */
+    int (*inputs)(const hs_mb_desc *D, const hs_mb_force *E, const char *suffix[3]);
     /* Accumulates f and, when fq is not NULL, fq and fu (f may be NULL then). */
     int (*eval)(const hs_mb_model *mb, int e, hs_real t, const hs_real *q, const hs_real *u,
                 const hs_real *in, hs_real *f, hs_real *fq, hs_real *fu);
@@ -112,15 +112,20 @@ typedef struct mb_force_elem {
                          hs_real V);
 } mb_force_elem;
 
-/* The registration list, in hs_mb_force_kind order: X(name) defines mb_el_<name> in
- * model/hs_mb_el_<name>.c. A new element: its file, its line here, its kind constant. */
-#define MB_FORCE_ELEMS(X) \
-    X(spring) X(rotspring) X(bushing) X(extforce) X(exttorque) X(motor) \
-    X(constforce) X(consttorque) X(tableforce) X(tabletorque) X(inforce) X(roadspring)
-
-#define MB_ELEM_DECL(n) extern const mb_force_elem mb_el_##n;
-MB_FORCE_ELEMS(MB_ELEM_DECL)
-#undef MB_ELEM_DECL
+/* The elements, one per file model/hs_mb_el_<name>.c; a new kind adds its line here, its row in
+ * model/hs_mb_elem.c and its hs_mb_force_kind constant. */
+extern const mb_force_elem mb_el_spring;
+extern const mb_force_elem mb_el_rotspring;
+extern const mb_force_elem mb_el_bushing;
+extern const mb_force_elem mb_el_extforce;
+extern const mb_force_elem mb_el_exttorque;
+extern const mb_force_elem mb_el_motor;
+extern const mb_force_elem mb_el_constforce;
+extern const mb_force_elem mb_el_consttorque;
+extern const mb_force_elem mb_el_tableforce;
+extern const mb_force_elem mb_el_tabletorque;
+extern const mb_force_elem mb_el_inforce;
+extern const mb_force_elem mb_el_roadspring;
 
 /* The table, indexed by hs_mb_force_kind (model/hs_mb_elem.c). */
 extern const mb_force_elem *const mb_force_elems[HS_MB_FORCE_KINDS];

@@ -184,6 +184,7 @@ static int ex_unary(ex *x, hs_real *v)
         if (neg) *v = -*v;
         return 1;
     }
+    /* MISRA Ref 17.2.1 [host-only expression reader: recursion bounded by MAXDEPTH] */
     return ex_primary(x, v);
 }
 
@@ -392,7 +393,7 @@ static int signal_range(const hs_mb_signal *S, int line, hs_mb_error *err)
 
 static void signal_default(hs_mb_signal *S, const char *unit, int is_in)
 {
-    static const hs_mb_signal zero = {{0}, {0}, 0, 0, 0, 0};
+    static const hs_mb_signal zero = {0};
     *S = zero;
     int i = 0;
     for (; unit[i] && i < HS_MB_UNIT - 1; ++i) S->unit[i] = unit[i];
@@ -507,8 +508,8 @@ static int parse_force(hs_mb_store *st, const tok *w, int npos, const tok *key, 
     const uint32_t bad = el->check(D, F, &why);
     if (bad != 0u) return fail(err, line, key_of_bit(bad), why, E);
     if (el->inputs != NULL) {
-        const char *const *suf = NULL;
-        const int width = el->inputs(D, F, &suf);
+        const char *suf[3] = {NULL, NULL, NULL};
+        const int width = el->inputs(D, F, suf);
         if (F->in0 + width > D->nin)
             return fail(err, line, lit("in"), "input index (plus the element's width) not below the model's input count", E);
     }
@@ -608,7 +609,11 @@ static int parse_output(hs_mb_store *st, const tok *w, int npos, const tok *key,
     } else {
         return fail(err, line, q, "unknown quantity (pos, vel, acc, coord, energy)", E);
     }
-    for (int i = 0; unit[i] != 0 && i < HS_MB_UNIT - 1; ++i) { S->unit[i] = unit[i]; S->unit[i + 1] = 0; }
+    {
+        int i = 0;
+        for (; i < HS_MB_UNIT - 1 && unit[i] != 0; ++i) { S->unit[i] = unit[i]; }
+        S->unit[i] = 0;
+    }
     for (int k = 0; k < nkv; ++k) {
         int ok = 0;
         if (tok_eq(key[k], "offset")) ok = read_vec(st, val[k], &O->offset, 1) == 1;
