@@ -991,7 +991,7 @@ static int check_joints(hs_mb_store *st, hs_mb_model *mb, hs_mb_error *err)
     if (rc != HS_OK) { mb->packed = keep; return fail(err, 0, lit("joint"), "constraints not evaluable at the initial state", HS_E_MODEL_PARAM); }
     /* positions: g within tol (1 + |set value|) */
     for (int r = 0; r < nc; ++r) {
-        const hs_real tol = HS_R(HS_MB_INIT_TOL) * (HS_R(1.0) + hs_abs(mb->rows[r].value));
+        const hs_real tol = (hs_real)HS_MB_INIT_TOL * (HS_R(1.0) + hs_abs(mb->rows[r].value));
         if (!(hs_abs(st->chk_g[r]) <= tol)) {
             mb->packed = keep;
             err->has_value = 1; err->value = (double)st->chk_g[r];
@@ -1003,7 +1003,7 @@ static int check_joints(hs_mb_store *st, hs_mb_model *mb, hs_mb_error *err)
     for (int r = 0; r < nc; ++r) {
         hs_real s = st->chk_gt[r], a = HS_R(0.0);
         for (int j = 0; j < nq; ++j) { s += st->chk_G[r * nq + j] * st->chk_u[j]; a += hs_abs(st->chk_G[r * nq + j] * st->chk_u[j]); }
-        if (!(hs_abs(s) <= HS_R(HS_MB_INIT_TOL) * (HS_R(1.0) + a))) {
+        if (!(hs_abs(s) <= (hs_real)HS_MB_INIT_TOL * (HS_R(1.0) + a))) {
             mb->packed = keep;
             err->has_value = 1; err->value = (double)s;
             detail_add(err, "velocity residual G u + g_t =");
