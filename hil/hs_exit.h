@@ -7,7 +7,7 @@
 
 #define HS_EXIT_OK 0        /* run complete (or ended by SIGINT/SIGTERM/SIGHUP), verdict PASS */
 #define HS_EXIT_USAGE 1     /* bad option or command line: nothing ran */
-#define HS_EXIT_SETUP 2     /* model, signal map, stepper, socket, thread or output file could
+#define HS_EXIT_SETUP 2     /* model (a refused .hsm description in every tool), signal map, stepper, socket, thread or output file could
                                not be set up: nothing ran */
 #define HS_EXIT_OVERRUN 3   /* overrun with policy stop: safe outputs (SAFE|FINAL) were sent */
 #define HS_EXIT_STEP 4      /* refused steps (the stepper's, or outputs NaN/Inf or outside

@@ -13,6 +13,7 @@
 #include "hs_hist.h"
 #include "hs_linux.h"
 #include "hs_mb_file.h"
+#include "hs_mb_map.h"
 #include "hs_models.h"
 #include "hs_plant.h"
 #include "hs_ring.h"
@@ -838,21 +839,34 @@ static int outfile_open(outfile *o, const char *path, const char *opt)
 /* Model selection: by name from the registry (hs_plant_model_by_name), then the --param
  * values. The plant takes any initialized hs_model, so a model built from a description file
  * plugs in here as well. */
+/* The signal map of a --model-file that declares its signals, else NULL (generic map). */
+static const hs_signal_map *g_mb_map;
+
 static int select_model(app *a, char *why, size_t cap)
 {
     static hs_mb_store mb_store; /* --model-file: the description and its compiled tables */
     static hs_mb_model mb_model;
     int rc;
     if (a->o.model_file) {
-        if (hs_mb_load_file_msg(a->o.model_file, &mb_store, &mb_model, 0, why, cap))
-            return HS_EXIT_USAGE;
+        static hs_mb_overrides ovr; /* --param NAME=VALUE replace the description's params */
+        static hs_mb_sigmap sigmap;
+        for (int i = 0; i < a->o.nparams; ++i) {
+            const char *bad = "";
+            if (hs_mb_override_add(&ovr, a->o.pname[i], a->o.pval[i], &bad)) {
+                snprintf(why, cap, "--param %s: %s", a->o.pname[i], bad);
+                return HS_MB_EXIT_BAD;
+            }
+        }
+        if (hs_mb_load_file_ovr(a->o.model_file, &mb_store, &ovr, &mb_model, 0, why, cap))
+            return HS_MB_EXIT_BAD; /* HS_EXIT_SETUP, as from hilstep-sim and hilstep-mbgen */
+        g_mb_map = hs_mb_signal_map(&mb_store, &mb_model, &sigmap); /* the file's own signal map */
         rc = hs_plant_model_init(&a->model, &mb_model.type, &a->pblock, sizeof a->pblock, why, cap);
         a->model.desc = &mb_model;
     } else {
         rc = hs_plant_model_by_name(&a->model, &a->pblock, sizeof a->pblock, a->o.model, why, cap);
     }
     if (rc != HS_EXIT_OK) return rc;
-    for (int i = 0; i < a->o.nparams; ++i) {
+    for (int i = 0; i < a->o.nparams && !a->o.model_file; ++i) {
         int r = hs_model_set_param(&a->model, a->o.pname[i], (hs_real)a->o.pval[i]);
         if (r != HS_OK) {
             snprintf(why, cap, "--param %s=%g: %s", a->o.pname[i], a->o.pval[i], hs_status_str(r));
@@ -927,6 +941,7 @@ int main(int argc, char **argv)
     def.clock_ns = clock_ns;
     def.inject_fault_tick = a->o.fault_tick;
     def.inject_fault_frames = (uint32_t)a->o.fault_frames;
+    if (g_mb_map != NULL) def.map = g_mb_map;
     rc = hs_plant_initialize(p, &def, &a->model, g_reals, sizeof g_reals / sizeof g_reals[0],
                              g_ints, sizeof g_ints / sizeof g_ints[0], why, sizeof why);
     if (rc != HS_EXIT_OK) {
