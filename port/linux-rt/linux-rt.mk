@@ -14,13 +14,17 @@ CFLAGS_LINUX := $(CSTD) $(OPT) -g $(WARN) $(FPFLAGS) $(REALDEF) -D_POSIX_C_SOURC
 LINUX_LIBS  := -lpthread -lm
 DURATION    ?= 10
 
-$(BUILD)/hilstep-rt: $(LINUX_DIR)/hilstep_rt.c $(LINUX_DIR)/hs_linux.c $(HIL_SRC) $(CORE_OBJ) $(LINUX_HDR)
-	@mkdir -p $(BUILD)
-	$(CC) $(CFLAGS_LINUX) $(LINUX_DIR)/hilstep_rt.c $(LINUX_DIR)/hs_linux.c $(HIL_SRC) $(CORE_OBJ) -o $@ $(LINUX_LIBS)
+# The transports (hil/hs_transport.h): every hs_tp_*.c plus the registration table.
+LINUX_TP    := $(wildcard $(LINUX_DIR)/hs_tp_*.c) $(LINUX_DIR)/hs_transports.c
+LINUX_HDR   += port/host/hs_dbc_file.h
 
-$(BUILD)/hilstep-ecu: $(LINUX_DIR)/hilstep_ecu.c $(LINUX_DIR)/hs_linux.c $(HIL_SRC) $(CORE_OBJ) $(LINUX_HDR)
+$(BUILD)/hilstep-rt: $(LINUX_DIR)/hilstep_rt.c $(LINUX_DIR)/hs_linux.c $(LINUX_TP) $(HIL_SRC) $(CORE_OBJ) $(LINUX_HDR)
 	@mkdir -p $(BUILD)
-	$(CC) $(CFLAGS_LINUX) $(LINUX_DIR)/hilstep_ecu.c $(LINUX_DIR)/hs_linux.c $(HIL_SRC) $(CORE_OBJ) -o $@ $(LINUX_LIBS)
+	$(CC) $(CFLAGS_LINUX) $(LINUX_DIR)/hilstep_rt.c $(LINUX_DIR)/hs_linux.c $(LINUX_TP) $(HIL_SRC) $(CORE_OBJ) -o $@ $(LINUX_LIBS)
+
+$(BUILD)/hilstep-ecu: $(LINUX_DIR)/hilstep_ecu.c $(LINUX_DIR)/hs_linux.c $(LINUX_TP) $(HIL_SRC) $(CORE_OBJ) $(LINUX_HDR)
+	@mkdir -p $(BUILD)
+	$(CC) $(CFLAGS_LINUX) $(LINUX_DIR)/hilstep_ecu.c $(LINUX_DIR)/hs_linux.c $(LINUX_TP) $(HIL_SRC) $(CORE_OBJ) -o $@ $(LINUX_LIBS)
 
 # Test tools: hil/ unit tests (codec, validation, ring, histogram, maps) and the UDP test peer
 # that plays a scripted ECU (bad-input storm, closed-loop checks).
