@@ -1,5 +1,5 @@
-/* hs_can.c - the CAN codec: signal bits, scaling, binding to an application, receive and
- * send (see hs_can.h, hil/CAN.md). Every loop is bounded by the DBC table's fixed capacity. */
+/* hs_can.c - the CAN codec: signal bits, scaling, binding to an application, receiving and
+ * transmitting (see hs_can.h, hil/CAN.md). Every loop is bounded by the DBC table's fixed capacity. */
 #include "hs_can.h"
 
 #include <string.h>
