@@ -116,10 +116,31 @@ double hs_can_raw_to_phys(const hs_can_sig *s, int64_t raw)
     return r * s->factor + s->offset;
 }
 
+/* 1 when DBC signal name d names application signal a: equal, where a character of a that a
+ * DBC identifier cannot hold (anything but letters, digits and '_') stands for '_' ("left.x"
+ * is bound by the DBC signal left_x). */
+static int name_eq(const char *d, const char *a)
+{
+    size_t k = 0;
+    for (;;) {
+        const char c = a[k];
+        const int ident = ((c >= 'a') && (c <= 'z')) || ((c >= 'A') && (c <= 'Z')) ||
+                          ((c >= '0') && (c <= '9')) || (c == '_') || (c == '\0');
+        const char want = (ident != 0) ? c : '_';
+        if (d[k] != want) {
+            return 0;
+        }
+        if (c == '\0') {
+            return 1;
+        }
+        k++;
+    }
+}
+
 static int name_index(const char *const *names, int n, const char *name)
 {
     for (int i = 0; i < n; ++i) {
-        if ((names[i] != NULL) && (strcmp(names[i], name) == 0)) {
+        if ((names[i] != NULL) && (name_eq(name, names[i]) != 0)) {
             return i;
         }
     }
@@ -209,14 +230,20 @@ static void phys_range(const hs_can_sig *s, double *lo, double *hi)
     }
 }
 
-static const hs_signal *safety_sig(const hs_signal_map *safety, const char *name, hs_sig_dir d)
+/* The slot-th signal of direction d in safety (the application's own map, whose names were
+ * bound), or NULL. */
+static const hs_signal *safety_sig(const hs_signal_map *safety, unsigned slot, hs_sig_dir d)
 {
+    unsigned k = 0;
     if (safety == NULL) {
         return NULL;
     }
     for (int i = 0; i < safety->n; ++i) {
-        if ((safety->sig[i].dir == d) && (strcmp(safety->sig[i].name, name) == 0)) {
-            return &safety->sig[i];
+        if (safety->sig[i].dir == d) {
+            if (k == slot) {
+                return &safety->sig[i];
+            }
+            k++;
         }
     }
     return NULL;
@@ -236,7 +263,7 @@ int hs_can_map(const hs_can_link *L, const hs_signal_map *safety, const char *ap
             const hs_can_sig *c = &db->sig[j];
             const hs_sig_dir d = (L->dir[m] == (uint8_t)HS_SIG_IN) ? HS_SIG_IN : HS_SIG_OUT;
             hs_signal *s = &sig[(d == HS_SIG_IN) ? (int)L->slot[j] : L->nin + (int)L->slot[j]];
-            const hs_signal *b = safety_sig(safety, c->name, d);
+            const hs_signal *b = safety_sig(safety, L->slot[j], d);
             double lo, hi;
             phys_range(c, &lo, &hi);
             if (b != NULL) {

@@ -136,7 +136,8 @@ int hs_can_bind(hs_can_link *L, const hs_can_db *db, const char *const *in_names
 
 /* Fills sig (cap entries) and map with the application's signal map taken from the DBC:
  * inputs in slot order, then outputs; unit, range [min, max] from the DBC (intersected with
- * the same-named signal of safety, the bench's shipped map, when given), fallback from
+ * the signal of safety in the same slot - the map whose names were bound, e.g. the bench's
+ * shipped one - when given), fallback from
  * GenSigStartValue, else safety's, else 0, clamped into the range; stale limit from the
  * link. Returns 0, or -1 with err filled (cap too small, an empty range intersection). */
 int hs_can_map(const hs_can_link *L, const hs_signal_map *safety, const char *app,

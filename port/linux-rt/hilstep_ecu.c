@@ -8,6 +8,7 @@
 #include "hs_apps.h"
 #include "hs_linux.h"
 #include "hs_signal.h"
+#include "hs_transports.h"
 
 #include <errno.h>
 #include <math.h>
@@ -20,12 +21,15 @@
 typedef struct ecu {
     /* options */
     const char *listen, *peer, *stats;
+    const char *transport, *can_if, *dbc;   /* as hilstep-rt's options of the same names */
+    const char *tkey[HS_TP_MAX_OPTS], *tval[HS_TP_MAX_OPTS];
+    int ntopt;
     int64_t period_ns;
     int64_t phase_ns;        /* offset of the ECU's ticks from the period grid (ns) */
     double kp, ki, v_ref, f_max, duration;
     int prio, cpu, quiet;
     /* run */
-    hs_udp udp;
+    hs_transport tp;
     hs_rx rx;
     hs_tx tx;
     hs_rt_report rtr;
@@ -50,7 +54,13 @@ static void usage(void)
     printf(
 "usage: hilstep-ecu [options]\n"
 "Software ECU for the circular-track HIL bench: PI speed controller on its own clock,\n"
-"F = -kp (v - v_ref) - ki * integral(v - v_ref) dt, over the UDP frame of hil/FRAME.md.\n"
+"F = -kp (v - v_ref) - ki * integral(v - v_ref) dt, over the UDP frame of hil/FRAME.md\n"
+"or over SocketCAN with a DBC (hil/CAN.md).\n"
+"  --transport T       udp (default) or can\n"
+"  --can-if IF         CAN interface of --transport can (e.g. vcan0)\n"
+"  --dbc FILE          DBC of --transport can (e.g. hil/dbc/circular_track.dbc): the ECU\n"
+"                      receives speed, radius, x1, x2 and sends F_t, bound by name\n"
+"  --transport-opt K=V an option of the transport (repeatable), e.g. can-filter=off\n"
 "  --listen A.B.C.D:P  address the ECU binds to (default 127.0.0.1:47002)\n"
 "  --peer A.B.C.D:P    the plant (default 127.0.0.1:47001)\n"
 "  --period-us N       controller period, microseconds (default 1000)\n"
@@ -62,7 +72,7 @@ static void usage(void)
 "  --v-ref X           target speed, m/s (default 1)\n"
 "  --f-max X           command limit, N (default 50; the integrator holds while limited)\n"
 "  --duration S        stop after S seconds; 0 = when the plant sends its final frame or\n"
-"                      on SIGINT/SIGTERM (default 0)\n"
+"                      on SIGINT/SIGTERM (default 0; CAN has no final frame: give S)\n"
 "  --priority P        SCHED_FIFO priority of the control thread, 0 = normal (default 0)\n"
 "  --cpu N             pin the control thread to CPU N\n"
 "  --stats FILE        end-of-run counters as key=value lines\n"
@@ -83,6 +93,7 @@ static int parse(int argc, char **argv, ecu *e)
 {
     e->listen = "127.0.0.1:47002";
     e->peer = "127.0.0.1:47001";
+    e->transport = hs_transports[0]->name;
     e->period_ns = 1000000;
     e->phase_ns = -1;
     e->kp = 20.0;
@@ -99,6 +110,16 @@ static int parse(int argc, char **argv, ecu *e)
         ++i;
         if (!strcmp(a, "--listen")) e->listen = v;
         else if (!strcmp(a, "--peer")) e->peer = v;
+        else if (!strcmp(a, "--transport")) e->transport = v;
+        else if (!strcmp(a, "--can-if")) e->can_if = v;
+        else if (!strcmp(a, "--dbc")) e->dbc = v;
+        else if (!strcmp(a, "--transport-opt")) {
+            const char *eq = strchr(v, '=');
+            char *key = eq && eq != v && e->ntopt < HS_TP_MAX_OPTS - 6 ? strndup(v, (size_t)(eq - v)) : NULL;
+            if (!key) goto bad;
+            e->tkey[e->ntopt] = key;
+            e->tval[e->ntopt++] = eq + 1;
+        }
         else if (!strcmp(a, "--stats")) e->stats = v;
         else if (num(v, &d)) goto bad;
         else if (!strcmp(a, "--period-us") && d >= 50 && d <= 1e6) e->period_ns = (int64_t)(d * 1e3 + 0.5);
@@ -126,7 +147,7 @@ static void *control(void *arg)
     ecu *e = (ecu *)arg;
     const int64_t per = e->period_ns;
     const double dt0 = (double)per * 1e-9;
-    uint8_t buf[HS_FRAME_MAX_BYTES + 1];
+    uint8_t buf[HS_FRAME_MAX_BYTES];
     hs_real meas[HS_FRAME_MAX_VALUES], cmd[1];
     sigset_t ss;
     sigemptyset(&ss);
@@ -139,12 +160,7 @@ static void *control(void *arg)
     uint64_t k = 0, skipped = 0;
     while (!g_stop && !e->saw_final && (total == 0 || k < total)) {
         hs_sleep_until_ns(start + (int64_t)k * per);
-        for (int n = 0; n < 64; ++n) {
-            int fp;
-            ssize_t len = hs_udp_recv(&e->udp, buf, sizeof buf, &fp);
-            if (len < 0) break;
-            (void)hs_rx_offer(&e->rx, buf, (size_t)len, fp);
-        }
+        (void)e->tp.ops->receive(&e->tp, &e->rx, 64);
         int fresh = hs_rx_tick(&e->rx, meas);
         e->fresh += (uint64_t)fresh;
         /* Sample-and-hold: integrate over the real time since the last tick, including
@@ -169,7 +185,10 @@ static void *control(void *arg)
         cmd[0] = (hs_real)e->F;
         size_t n = hs_tx_build(&e->tx, buf, sizeof buf, cmd, (uint64_t)hs_now_ns(),
                                e->rx.used_seq, e->rx.stale ? HS_FLAG_STALE : 0u);
-        if (n) (void)hs_udp_send(&e->udp, buf, n);
+        if (n) {
+            hs_tp_out o = {k, 0, &e->tx, cmd, buf, n};
+            e->tp.ops->send(&e->tp, &o);
+        }
         if (fresh && (e->rx.peer_flags & HS_FLAG_FINAL)) e->saw_final = 1;
         e->ticks++;
         const int64_t next = start + (int64_t)(k + 1u) * per, now = hs_now_ns();
@@ -187,6 +206,14 @@ static void kv(FILE *f, int pretty, const char *key, double v, const char *unit,
     else fprintf(f, "%s=%.17g\n", key, v);
 }
 
+typedef struct kv_ctx { FILE *f; int pretty; } kv_ctx;
+static void tp_kv(void *ctx, const char *key, double v, const char *note)
+{
+    const kv_ctx *c = (const kv_ctx *)ctx;
+    (void)note;
+    kv(c->f, c->pretty, key, v, "", 0);
+}
+
 static void report(FILE *f, const ecu *e, int pretty)
 {
     kv(f, pretty, "ticks", (double)e->ticks, "", 0);
@@ -197,9 +224,11 @@ static void report(FILE *f, const ecu *e, int pretty)
     kv(f, pretty, "rx_accepted", (double)e->rx.st.accepted, "", 0);
     kv(f, pretty, "rx_rejected", (double)hs_rx_rejected_total(&e->rx), "", 0);
     kv(f, pretty, "rx_seq_gaps", (double)e->rx.st.seq_gaps, "", 0);
-    kv(f, pretty, "rx_kernel_drops", (double)e->udp.kernel_drops, "", 0);
     kv(f, pretty, "tx_frames", (double)e->tx.frames, "", 0);
-    kv(f, pretty, "tx_send_errors", (double)e->udp.send_errors, "", 0);
+    {
+        kv_ctx c = {f, pretty};
+        e->tp.ops->counters(&e->tp, tp_kv, &c);
+    }
     kv(f, pretty, "speed", e->v, "m/s", 6);
     kv(f, pretty, "speed_error", e->v - e->v_ref, "m/s", 9);
     kv(f, pretty, "command", e->F, "N", 4);
@@ -214,22 +243,38 @@ int main(int argc, char **argv)
     setvbuf(stdout, NULL, _IOLBF, 0);
     if (parse(argc, argv, e)) return 1;
     const hs_signal_map *map = &hs_map_circular_track_ecu;
+    e->tp.ops = hs_transport_find(hs_transports, e->transport);
+    if (!e->tp.ops) {
+        fprintf(stderr, "hilstep-ecu: unknown transport '%s'\n", e->transport);
+        return 1;
+    }
+    hs_tp_cfg tc;
+    memset(&tc, 0, sizeof tc);
+    tc.prog = "hilstep-ecu";
+    tc.period_us = (uint32_t)(e->period_ns / 1000);
+    tc.rx_kind = HS_FRAME_KIND_FROM_PLANT;
+    tc.tx_kind = HS_FRAME_KIND_TO_PLANT;
+    tc.map = map;
+    tc.rcvbuf = 1 << 18;
+    (void)hs_tp_opt_add(&tc, "listen", e->listen);
+    (void)hs_tp_opt_add(&tc, "peer", e->peer);
+    if (e->can_if) (void)hs_tp_opt_add(&tc, "can-if", e->can_if);
+    if (e->dbc) (void)hs_tp_opt_add(&tc, "dbc", e->dbc);
+    for (int i = 0; i < e->ntopt; ++i) (void)hs_tp_opt_add(&tc, e->tkey[i], e->tval[i]);
+    int rc = e->tp.ops->open(&e->tp, &tc, why, sizeof why);
+    if (rc != HS_EXIT_OK) {
+        fprintf(stderr, "hilstep-ecu: %s\n", why);
+        return rc;
+    }
+    if (e->tp.map) map = e->tp.map; /* CAN: the DBC's ranges and staleness */
     if (hs_signal_map_check(map, 4, 1, why, sizeof why)) {
         fprintf(stderr, "hilstep-ecu: %s\n", why);
+        e->tp.ops->close(&e->tp);
         return 2;
     }
     hs_rx_init(&e->rx, map, HS_FRAME_KIND_FROM_PLANT);
     hs_tx_init(&e->tx, map, HS_FRAME_KIND_TO_PLANT,
                (uint32_t)((uint64_t)hs_now_ns() ^ ((uint64_t)getpid() << 16)));
-    struct sockaddr_in la, pa;
-    if (hs_addr_parse(e->listen, &la, why, sizeof why) || hs_addr_parse(e->peer, &pa, why, sizeof why)) {
-        fprintf(stderr, "hilstep-ecu: %s\n", why);
-        return 1;
-    }
-    if (hs_udp_open(&e->udp, &la, &pa, 1 << 18, why, sizeof why)) {
-        fprintf(stderr, "hilstep-ecu: %s\n", why);
-        return 2;
-    }
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
@@ -237,8 +282,8 @@ int main(int argc, char **argv)
     sigaction(SIGTERM, &sa, NULL);
     if (e->prio > 0) hs_rt_lock_memory(&e->rtr);
     if (!e->quiet)
-        printf("hilstep-ecu: PI kp %g N s/m, ki %g N/m, v_ref %g m/s, period %.1f us, %s <-> %s\n",
-               e->kp, e->ki, e->v_ref, (double)e->period_ns / 1e3, e->listen, e->peer);
+        printf("hilstep-ecu: PI kp %g N s/m, ki %g N/m, v_ref %g m/s, period %.1f us, %s\n",
+               e->kp, e->ki, e->v_ref, (double)e->period_ns / 1e3, e->tp.desc);
     pthread_t th;
     int err = hs_rt_thread_start(&th, control, e, e->prio, e->cpu, &e->rtr);
     if (err) {
@@ -246,7 +291,7 @@ int main(int argc, char **argv)
         return 2;
     }
     pthread_join(th, NULL);
-    hs_udp_close(&e->udp);
+    e->tp.ops->close(&e->tp);
     if (!e->quiet) {
         printf("hilstep-ecu summary (%s)\n", g_stop ? "stopped by signal" : e->saw_final ? "plant finished" : "duration reached");
         report(stdout, e, 1);

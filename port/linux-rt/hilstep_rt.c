@@ -889,9 +889,13 @@ static int select_model(app *a, char *why, size_t cap)
     return HS_EXIT_OK;
 }
 
-static void print_signals(const hs_signal_map *map)
+static void print_signals(const hs_signal_map *map, const options *o)
 {
-    printf("signal map %s (engineering = wire * scale + offset; frame: hil/FRAME.md)\n", map->app);
+    if (!strcmp(o->transport, "can"))
+        printf("signal map %s from %s (CAN: raw * factor + offset as the DBC says, hil/CAN.md; "
+               "stale in periods)\n", map->app, o->dbc);
+    else
+        printf("signal map %s (engineering = wire * scale + offset; frame: hil/FRAME.md)\n", map->app);
     printf("%-4s %-3s %-16s %-6s %8s %8s %10s %10s %9s %6s\n", "dir", "#", "name", "unit",
            "scale", "offset", "min", "max", "fallback", "stale");
     for (int dir = 0; dir < 2; ++dir) {
@@ -991,7 +995,7 @@ int main(int argc, char **argv)
         }
     }
     if (a->o.list_signals) {
-        print_signals(p->map);
+        print_signals(p->map, &a->o);
         a->tp.ops->close(&a->tp);
         return HS_EXIT_OK;
     }
