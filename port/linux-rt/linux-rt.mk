@@ -13,6 +13,8 @@ CFLAGS_LINUX := $(CSTD) $(OPT) -g $(WARN) $(FPFLAGS) $(REALDEF) -D_POSIX_C_SOURC
                 -Irt -Imodel -Ihil -I$(LINUX_DIR) -Iport/host
 LINUX_LIBS  := -lpthread -lm
 DURATION    ?= 10
+TRANSPORT   ?= udp
+CAN_IF      ?= vcan0
 
 # The transports (hil/hs_transport.h): every hs_tp_*.c plus the registration table.
 LINUX_TP    := $(wildcard $(LINUX_DIR)/hs_tp_*.c) $(LINUX_DIR)/hs_transports.c
@@ -50,7 +52,7 @@ ifeq ($(TARGET),qemu)
 run-main: qemu-run
 else
 run-main: $(BUILD)/hilstep-rt $(BUILD)/hilstep-ecu
-	@sh $(LINUX_DIR)/run.sh $(BUILD) $(DURATION) $(BUDGET_US)
+	@TRANSPORT=$(TRANSPORT) CAN_IF=$(CAN_IF) sh $(LINUX_DIR)/run.sh $(BUILD) $(DURATION) $(BUDGET_US)
 endif
 
 rt-bench: $(BUILD)/hilstep-rt $(BUILD)/hilstep-ecu
