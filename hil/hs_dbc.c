@@ -12,9 +12,10 @@ typedef struct cur {
     hs_dbc_error *err;
 } cur;
 
-static void err_add(hs_dbc_error *e, const char *t)
+static void err_add(hs_dbc_error *e, const char *text)
 {
     size_t k = strlen(e->msg);
+    const char *t = text;
     while ((*t != '\0') && (k + 1u < sizeof e->msg)) {
         e->msg[k] = *t;
         k++;
@@ -37,10 +38,11 @@ static int fail3(hs_dbc_error *e, uint32_t line, const char *a, const char *b, c
 
 static int fail(cur *c, const char *msg) { return fail3(c->err, c->line, msg, "", ""); }
 
-static void u32_text(uint32_t v, char *buf)
+static void u32_text(uint32_t value, char *buf)
 {
     char t[11];
     int k = 0;
+    uint32_t v = value;
     do {
         t[k] = (char)('0' + (int)(v % 10u));
         k++;
@@ -174,15 +176,14 @@ static int skip_statement(cur *c)
     return 0;
 }
 
-static const double pow10_tab[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
-                                     1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
-                                     1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
-
 /* Decimal number [+-]digits[.digits][(e|E)[+-]digits]. Correctly rounded while the digits fit
  * 2^53 and the decimal exponent is within +-22 (one exact operand, one rounding), which covers
  * every factor, offset and range a DBC writer prints; beyond that close, not exact. */
 static int number(cur *c, double *out)
 {
+    static const double pow10_tab[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                         1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                         1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
     uint64_t m = 0;
     int neg = 0, digits = 0, exp10 = 0, dropped = 0;
     skip_ws(c, 0);
@@ -585,17 +586,12 @@ int hs_dbc_parse(const char *text, size_t len, hs_can_db *db, hs_dbc_error *err)
     c.i = 0;
     c.line = 1;
     c.err = err;
-    for (;;) {
-        skip_ws(&c, 1);
-        if (at_end(&c) != 0) {
-            break;
-        }
+    skip_ws(&c, 1);
+    while ((rc == 0) && (at_end(&c) == 0)) {
         const uint32_t line = c.line;
         if (word(&c, kw, sizeof kw) == 0) {
             rc = fail(&c, "expected a DBC keyword (BO_, SG_, BA_, ...) at the start of a statement");
-            break;
-        }
-        if ((strcmp(kw, "VERSION") == 0) || (strcmp(kw, "BS_") == 0) || (strcmp(kw, "BU_") == 0)) {
+        } else if ((strcmp(kw, "VERSION") == 0) || (strcmp(kw, "BS_") == 0) || (strcmp(kw, "BU_") == 0)) {
             skip_line(&c);
         } else if (strcmp(kw, "NS_") == 0) {
             /* The new-symbols list: the indented lines that follow. */
@@ -629,9 +625,7 @@ int hs_dbc_parse(const char *text, size_t len, hs_can_db *db, hs_dbc_error *err)
                 /* skipped: informational only */
             }
         }
-        if (rc != 0) {
-            break;
-        }
+        skip_ws(&c, 1);
     }
     for (int k = 0; (rc == 0) && (k < db->nmsg); ++k) {
         rc = check_msg(db, &db->msg[k], err);
