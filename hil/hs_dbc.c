@@ -410,7 +410,7 @@ static int parse_sg(cur *c, hs_can_db *db, int skip)
 /* BA_ "Name" [BO_ id | SG_ id sig | BU_ node | EV_ var] value ; */
 static int parse_ba(cur *c, hs_can_db *db)
 {
-    char name[40], obj[16], sg[HS_CAN_NAME];
+    char name[40], obj[16];
     uint32_t raw;
     double v;
     const uint32_t line = c->line;
@@ -429,6 +429,7 @@ static int parse_ba(cur *c, hs_can_db *db)
     }
     const int k = find_msg(db, raw);
     if (init != 0) {
+        char sg[HS_CAN_NAME];
         if ((strcmp(obj, "SG_") != 0) || (word(c, sg, sizeof sg) == 0) || (number(c, &v) == 0) ||
             (expect(c, ';') == 0)) {
             return fail3(c->err, line, "attribute ", name, ": expected SG_ <id> <signal> <value>;");

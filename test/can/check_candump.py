@@ -25,7 +25,9 @@ import csv
 import sys
 from decimal import Decimal
 
-import canmatrix.formats
+import logging
+logging.disable(logging.WARNING)  # canmatrix warns about optional formats it cannot load
+import canmatrix.formats  # noqa: E402
 
 
 def die(msg):
