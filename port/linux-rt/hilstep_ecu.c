@@ -28,6 +28,7 @@ typedef struct ecu {
     int64_t phase_ns;        /* offset of the ECU's ticks from the period grid (ns) */
     double kp, ki, v_ref, f_max, duration;
     int prio, cpu, quiet;
+    int wait_plant;          /* send nothing before the first plant frame (--wait-plant) */
     /* run */
     hs_transport tp;
     hs_rx rx;
@@ -36,7 +37,7 @@ typedef struct ecu {
     double integ;            /* integral of (v - v_ref) dt (m) */
     double F;                /* last command (N) */
     double v;                /* last measured speed (m/s) */
-    uint64_t ticks, missed, fresh, waiting, saturated;
+    uint64_t ticks, missed, fresh, waiting, saturated, held;
     int saw_final;
 } ecu;
 
@@ -77,6 +78,8 @@ static void usage(void)
 "  --cpu N             pin the control thread to CPU N\n"
 "  --stats FILE        end-of-run counters as key=value lines\n"
 "  --quiet             no summary\n"
+"  --wait-plant        send nothing until the first plant frame arrived (counted as\n"
+"                      held_ticks): then every frame sent finds the plant listening\n"
 "While no plant frame has arrived, or the plant's outputs are stale, the ECU sends 0 N and\n"
 "holds its integrator.\n");
 }
@@ -106,6 +109,7 @@ static int parse(int argc, char **argv, ecu *e)
         double d = 0.0;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(); exit(0); }
         if (!strcmp(a, "--quiet")) { e->quiet = 1; continue; }
+        if (!strcmp(a, "--wait-plant")) { e->wait_plant = 1; continue; }
         if (!v) { fprintf(stderr, "hilstep-ecu: %s needs a value (see --help)\n", a); return -1; }
         ++i;
         if (!strcmp(a, "--listen")) e->listen = v;
@@ -183,7 +187,10 @@ static void *control(void *arg)
             e->F = F;
         }
         cmd[0] = (hs_real)e->F;
-        size_t n = hs_tx_build(&e->tx, buf, sizeof buf, cmd, (uint64_t)hs_now_ns(),
+        /* --wait-plant: before the plant spoke there may be no socket to send to. */
+        const int hold = e->wait_plant && !e->rx.have_peer;
+        e->held += (uint64_t)hold;
+        size_t n = hold ? 0u : hs_tx_build(&e->tx, buf, sizeof buf, cmd, (uint64_t)hs_now_ns(),
                                e->rx.used_seq, e->rx.stale ? HS_FLAG_STALE : 0u);
         if (n) {
             hs_tp_out o = {k, 0, &e->tx, cmd, buf, n};
@@ -220,6 +227,7 @@ static void report(FILE *f, const ecu *e, int pretty)
     kv(f, pretty, "missed_ticks", (double)e->missed, "", 0);
     kv(f, pretty, "fresh_ticks", (double)e->fresh, "(a new plant frame)", 0);
     kv(f, pretty, "waiting_ticks", (double)e->waiting, "(no or stale plant frame: 0 N sent)", 0);
+    kv(f, pretty, "held_ticks", (double)e->held, "(--wait-plant: nothing sent, no plant frame yet)", 0);
     kv(f, pretty, "saturated_ticks", (double)e->saturated, "(command at the limit)", 0);
     kv(f, pretty, "rx_accepted", (double)e->rx.st.accepted, "", 0);
     kv(f, pretty, "rx_rejected", (double)hs_rx_rejected_total(&e->rx), "", 0);
