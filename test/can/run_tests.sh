@@ -68,6 +68,9 @@ for f in model/mech/*.hsm; do
     "$B/hilstep-rt" --model-file "$f" --transport can --can-if none --dbc "hil/dbc/mech/$n.dbc" --signals \
         >"$T/sig.out" 2>&1 || bad="$bad mech/$n($(tail -1 "$T/sig.out"))"
 done
+nb=$((nb + 1))
+"$B/hilstep-rt" --model circular_track --transport can --can-if none --dbc test/can/circular_track_fd.dbc --signals \
+    >"$T/sig.out" 2>&1 || bad="$bad circular_track_fd($(tail -1 "$T/sig.out"))"
 [ -z "$bad" ] && ok "$nb shipped DBCs bind: every model input and output to one CAN signal" || ko "shipped DBCs that do not bind:$bad"
 "$B/hilstep-rt" --model circular_track --transport can --can-if none --dbc hil/dbc/circular_track.dbc --signals >"$T/sig.out" 2>&1
 grep -qE '^in +0 +F_t +N .* -50 +50 +0 +30$' "$T/sig.out" && grep -qE '^out +1 +radius +m .* 0 +6.5535 +1 +-$' "$T/sig.out" \
@@ -131,10 +134,13 @@ rc=$?
 
 if ip link show vcan0 >/dev/null 2>&1 && command -v candump >/dev/null 2>&1; then
     echo "--- the bus: test/can/scenario.sh on vcan0"
-    sh test/can/scenario.sh "$B" vcan0 "$T/scn" 4 10000 >"$T/scn.out" 2>&1
+    sh test/can/scenario.sh vcan0 "$T/scn" 4 10000 hil/dbc/circular_track.dbc can "$B" >"$T/scn.out" 2>&1
     rc=$?
-    grep -E '^can: ' "$T/scn.out"
-    [ $rc -eq 0 ] && ok "closed loop over vcan0, candump checked" || { ko "scenario on vcan0 (exit $rc)"; tail -20 "$T/scn.out"; }
+    $PY test/can/check_candump.py "$T/scn/can.candump" hil/dbc/circular_track.dbc "$T/scn/can_rt.csv" \
+        "$T/scn/can_rt.stats" "$T/scn/can_ecu.stats" >"$T/chk.out" 2>&1
+    crc=$?
+    grep -E '^can: ' "$T/chk.out"
+    [ $rc -eq 0 ] && [ $crc -eq 0 ] && ok "closed loop over vcan0, candump checked" || { ko "scenario on vcan0 (exit $rc, checker $crc)"; cat "$T/chk.out"; }
 else
     echo "  info no vcan0 on this host (its kernel has no vcan): the bus scenario runs in make rtkernel-test"
 fi

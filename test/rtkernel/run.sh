@@ -21,7 +21,7 @@ PERIOD=${RTKERNEL_PERIOD_US:-10000}
 ACCEL=${RTKERNEL_ACCEL:-auto}
 KVM_INIT_S=10      # a KVM guest is in /init after ~2 s; here KVM hangs before any output
 TCG_INIT_S=60      # TCG reaches /init in 3-6 s on an idle machine
-TOTAL_S=$((2 * DUR + 100))  # two scenarios (UDP, then CAN) of DUR s each
+TOTAL_S=$((2 * DUR + 110))  # UDP and CAN scenarios of DUR s each, CAN FD 4 s
 pass=0; fail=0
 ok() { pass=$((pass + 1)); echo "  ok   $1"; }
 ko() { fail=$((fail + 1)); echo "  FAIL $1"; }
@@ -203,6 +203,13 @@ else
     ko "CAN: check_candump.py:"; sed -n '2,20p' "$W/can_check.out"
 fi
 grep -E '^can: ' "$W/can_check.out" || echo "can: frames=? candump=? decode_mismatch=? (no checker result)"
+# CAN FD with 29-bit ids and Motorola signals (test/can/circular_track_fd.dbc), 4 s.
+if /usr/bin/python3 "$HERE/../can/check_candump.py" "$O/canfd.candump" test/can/circular_track_fd.dbc \
+        "$O/canfd_rt.csv" "$O/canfd_rt.stats" "$O/canfd_ecu.stats" >"$W/canfd_check.out" 2>&1; then
+    ok "CAN FD (29-bit ids, Motorola, 12/24-byte frames): $(sed -n 's/^can: //p' "$W/canfd_check.out")"
+else
+    ko "CAN FD: check_candump.py (plant exit '$(cat "$O/canfd_rt.rc" 2>/dev/null)'):"; sed -n '1,20p' "$W/canfd_check.out"
+fi
 info "CAN plant stepped $(kv "$O/can_rt.stats" frames) of $(kv "$O/can_rt.stats" ticks) ticks; ECU frames applied $(kv "$O/can_rt.stats" rx_used), superseded $(kv "$O/can_rt.stats" rx_superseded)"
 
 # Latency: one quantile rule for both histograms (cyclictest -h format, 1 us bins, where
