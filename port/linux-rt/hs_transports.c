@@ -6,7 +6,8 @@
 
 #define HS_TRANSPORT_LIST(X) \
     X(udp) /* the frame of hil/FRAME.md: the default */ \
-    X(can) /* SocketCAN with a DBC: hil/CAN.md */
+    X(can) /* SocketCAN with a DBC: hil/CAN.md */ \
+    /* end of the list: one X(NAME) \ line per transport above */
 
 #define HS_TP_DECLARE(name) extern const hs_transport_ops hs_tp_##name;
 HS_TRANSPORT_LIST(HS_TP_DECLARE)

@@ -223,6 +223,16 @@ static void test_link(void)
     check(in[0] == 20.0 && !rx.stale, "30 ticks without a frame: still fresh (limit 3 cycles = 30 periods)");
     (void)hs_rx_tick(&rx, in);
     check(in[0] == 0.0 && rx.stale, "tick 31: stale, back on the fallback");
+    {
+        const uint8_t sl[1] = {0};
+        const double bad[1] = {NAN};
+        const uint8_t oob[1] = {5};
+        const double one[1] = {1.0};
+        const uint64_t acc = rx.st.accepted;
+        check(hs_rx_offer_values(&rx, sl, bad, 1, 99) == HS_RX_NONFINITE &&
+              hs_rx_offer_values(&rx, oob, one, 1, 99) == HS_RX_NONFINITE && rx.st.accepted == acc &&
+              rx.pending == 0, "hs_rx_offer_values refuses a NaN and a slot past the inputs, nothing pending");
+    }
     check(rx.st.accepted == rx.st.used + rx.st.superseded + (uint64_t)rx.pending &&
           L.rx_frames == L.rejected[0] + hs_can_rejected_total(&L), "conservation: every frame in one counter");
 

@@ -122,6 +122,19 @@ rc=$?
 [ $rc -eq 2 ] && grep -q "overlap.dbc:13:" "$T/e.err" && ok "hilstep-ecu, bad DBC: exit 2 with FILE:LINE" \
     || ko "hilstep-ecu, bad DBC: exit $rc, $(cat "$T/e.err")"
 
+echo "--- a third transport: one new file (test/can/hs_tp_null.c) and one registration line"
+d=$(diff port/linux-rt/hs_transports.c "$B/can/hs_transports_null.c")
+nl=$(printf '%s\n' "$d" | grep -c '^[<>]'); na=$(printf '%s\n' "$d" | grep -c '^>')
+[ "$nl" = 1 ] && [ "$na" = 1 ] && ok "the registration table differs by one added line: $(printf '%s\n' "$d" | grep '^>' | sed 's/^> *//')" \
+    || ko "registration table diff is not one added line: $d"
+timeout -k 2 20 "$B/hilstep-rt-null" --transport null --transport-opt null-note=seam-test --duration 0.2 \
+    --priority 0 --log none --budget-us 1000000 --stats "$T/null.stats" >"$T/null.out" 2>&1
+rc=$?
+tx=$(sed -n 's/^tx_frames=//p' "$T/null.stats"); nf=$(sed -n 's/^null_frames=//p' "$T/null.stats")
+[ $rc -eq 0 ] && [ -n "$tx" ] && [ "$tx" = "$nf" ] && grep -q 'null transport (seam-test)' "$T/null.out" \
+    && ok "hilstep-rt --transport null: exit 0, its option arrived, every one of $tx frames reached it (null_frames)" \
+    || { ko "hilstep-rt --transport null: exit $rc, tx_frames '$tx', null_frames '$nf'"; tail -3 "$T/null.out"; }
+
 echo "--- make run TRANSPORT=can"
 if ip link show vcan0 >/dev/null 2>&1; then
     echo "  info vcan0 exists here: make run TRANSPORT=can runs on it"
