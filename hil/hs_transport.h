@@ -62,6 +62,8 @@ typedef struct hs_transport_ops {
     void (*counters)(const hs_transport *t, hs_tp_kv kv, void *ctx);
     /* Closes; safe to call twice. */
     void (*close)(hs_transport *t);
+    /* 1: it carries the frame of hil/FRAME.md (sessions, sequence numbers, MAC apply). */
+    int frame;
 } hs_transport_ops;
 
 struct hs_transport {

@@ -85,7 +85,7 @@ static void mem_counters(const hs_transport *t, hs_tp_kv kv, void *ctx)
 static void mem_close(hs_transport *t) { (void)t; }
 
 static const hs_transport_ops hs_tp_memory = {"memory", "(none: the frame stays in memory)", mem_open,
-                                              mem_receive, mem_send, mem_wait, mem_counters, mem_close};
+                                              mem_receive, mem_send, mem_wait, mem_counters, mem_close, 1};
 
 /* The board's registration table: one line per transport. */
 static const hs_transport_ops *const board_transports[] = {&hs_tp_memory, NULL};
@@ -211,7 +211,7 @@ static void app_safe_state(void)
     hs_con_puts(" last=");
     hs_con_i64(p->last_fault);
     hs_con_puts(" (");
-    hs_con_puts(hs_status_str(p->last_fault));
+    hs_con_puts(hs_plant_fault_str(p->last_fault));
     hs_con_puts(")\n");
 }
 

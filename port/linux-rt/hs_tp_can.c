@@ -242,4 +242,4 @@ static void can_close(hs_transport *t)
 
 const hs_transport_ops hs_tp_can = {
     "can", "--can-if IF --dbc FILE [--transport-opt can-filter=off] (SocketCAN, hil/CAN.md)",
-    can_open, can_receive, can_send, can_wait, can_counters, can_close};
+    can_open, can_receive, can_send, can_wait, can_counters, can_close, 0};

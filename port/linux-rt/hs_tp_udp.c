@@ -80,4 +80,4 @@ static void udp_close(hs_transport *t)
 
 const hs_transport_ops hs_tp_udp = {
     "udp", "--listen A.B.C.D:P --peer A.B.C.D:P (frame of hil/FRAME.md)",
-    udp_open, udp_receive, udp_send, udp_wait, udp_counters, udp_close};
+    udp_open, udp_receive, udp_send, udp_wait, udp_counters, udp_close, 1};

@@ -34,4 +34,4 @@ static void null_counters(const hs_transport *t, hs_tp_kv kv, void *ctx)
 static void null_close(hs_transport *t) { (void)t; }
 
 const hs_transport_ops hs_tp_null = {"null", "(test) drops every frame", null_open, null_receive,
-                                     null_send, null_wait, null_counters, null_close};
+                                     null_send, null_wait, null_counters, null_close, 0};
