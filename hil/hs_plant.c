@@ -350,6 +350,9 @@ int hs_plant_exit_code(const hs_plant *p, int output_lost, int budget_failed)
     if (p->stop == HS_PLANT_STOP_FAULT || p->faults > 0) return HS_EXIT_STEP;
     if (output_lost) return HS_EXIT_OUTPUT;
     if (budget_failed) return HS_EXIT_BUDGET;
+    if (p->rx.st.rejected[HS_RX_MAC] > 0u) {
+        return HS_EXIT_LINK;
+    }
     return HS_EXIT_OK;
 }
 

@@ -219,8 +219,14 @@ int hs_sim_setup(hs_sim_cfg *c, hs_sim_run *r, hs_sim_err *e)
     static hs_mb_store mb_store; /* --model-file: the description and its compiled tables */
     static hs_mb_model mb_model;
     if (c->model_file) {
-        char msg[400];
-        if (hs_mb_load_file_msg(c->model_file, &mb_store, &mb_model, 0, msg, sizeof msg))
+        char msg[600];
+        static hs_mb_overrides ovr; /* --param NAME=VALUE replace the description's params */
+        ovr.n = 0;
+        for (int k = 0; k < c->np; ++k) {
+            const char *why = "";
+            if (hs_mb_override_add(&ovr, c->pkeys[k], c->pvals[k], &why)) return fail(e, "--param", "%s", why);
+        }
+        if (hs_mb_load_file_ovr(c->model_file, &mb_store, &ovr, &mb_model, 0, msg, sizeof msg))
             return fail(e, "--model-file", "%s", msg);
         r->type = &mb_model.type;
     } else {
@@ -231,7 +237,7 @@ int hs_sim_setup(hs_sim_cfg *c, hs_sim_run *r, hs_sim_err *e)
     int rc = hs_model_init(&r->model, r->type, r->pblock);
     if (c->model_file) r->model.desc = &mb_model;
     if (rc) return fail(e, "--model", "%s", hs_status_str(rc));
-    for (int k = 0; k < c->np; ++k) {
+    for (int k = 0; k < c->np && !c->model_file; ++k) {
         rc = hs_model_set_param(&r->model, c->pkeys[k], (hs_real)c->pvals[k]);
         if (rc == HS_E_UNKNOWN_PARAM)
             return fail(e, "--param", "model %s has no parameter '%s'", r->type->name, c->pkeys[k]);

@@ -13,6 +13,7 @@
 #include "hs_hist.h"
 #include "hs_linux.h"
 #include "hs_mb_file.h"
+#include "hs_mb_map.h"
 #include "hs_models.h"
 #include "hs_plant.h"
 #include "hs_ring.h"
@@ -64,6 +65,8 @@ typedef struct options {
     double inject_periods;/* ... by spinning until start + (tick + this) * period */
     int64_t fault_tick;   /* test switch: first frame whose step gets a NaN input, -1 = none */
     int fault_frames;     /* ... for this many frames */
+    const char *key;      /* pre-shared key file: authenticated frames; NULL = version 1 */
+    double takeover_ms;   /* ECU silence before another stream may take over; < 0 = default */
 } options;
 
 /* An output file checked on every write: opened before the run, errno kept. */
@@ -162,6 +165,12 @@ static void usage(FILE *f)
 "                      for the next frame, counted as rx_cap_hits\n"
 "  --linger-ms N       after the FINAL frame keep draining the socket N ms so late\n"
 "                      datagrams are counted too (default 50)\n"
+"  --key FILE          authenticate every frame, both ways, with HMAC-SHA-256-128 under\n"
+"                      the pre-shared key in FILE (hex, hil/FRAME.md \"Security\"); the ECU\n"
+"                      needs the same file. Frames with a bad or missing MAC: exit 8\n"
+"  --takeover-ms N     a new ECU session (or a resynced one) takes the link over only after\n"
+"                      the current one was silent longer than N ms (default: the largest\n"
+"                      input stale limit of the map, 20 ms for the shipped maps)\n"
 "output\n"
 "  --log FILE          telemetry CSV, one row per stepped frame (default\n"
 "                      build/hilstep-rt.csv; 'none' = no CSV, rows still counted). Complete\n"
@@ -184,7 +193,8 @@ static void usage(FILE *f)
 "  0 run complete or ended by SIGINT/SIGTERM/SIGHUP, verdict PASS (telemetry flushed,\n"
 "    summary printed); 1 bad option; 2 setup failed (model, map, socket, thread, output\n"
 "    file); 3 overrun with --policy stop; 4 refused steps; 5 output lost (a CSV, stats or\n"
-"    histogram write failed, e.g. disk full); 6 latency budget exceeded.\n"
+"    histogram write failed, e.g. disk full); 6 latency budget exceeded; 8 frames with a\n"
+"    bad or missing MAC arrived (--key: forged, or the ECU has another key).\n"
 "Without root, SCHED_FIFO or a PREEMPT_RT kernel the run goes on and says plainly that\n"
 "it is not hard real-time.\n");
 }
@@ -233,6 +243,7 @@ static int parse_options(int argc, char **argv, options *o, char *why, size_t ca
     o->inject_tick = -1;
     o->fault_tick = -1;
     o->fault_frames = 1;
+    o->takeover_ms = -1;
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -315,6 +326,11 @@ static int parse_options(int argc, char **argv, options *o, char *why, size_t ca
             NEED_ARG();
             if (parse_double(v, &d) || d < 1 || d > 1e9 || d != (int)d) goto bad;
             o->fault_hold = (int)d;
+        } else if (!strcmp(a, "--key")) { NEED_ARG(); o->key = v; }
+        else if (!strcmp(a, "--takeover-ms")) {
+            NEED_ARG();
+            if (parse_double(v, &d) || d < 0 || d > 1e6) goto bad;
+            o->takeover_ms = d;
         } else if (!strcmp(a, "--linger-ms")) {
             NEED_ARG();
             if (parse_double(v, &d) || d < 0 || d > 10000) goto bad;
@@ -823,21 +839,34 @@ static int outfile_open(outfile *o, const char *path, const char *opt)
 /* Model selection: by name from the registry (hs_plant_model_by_name), then the --param
  * values. The plant takes any initialized hs_model, so a model built from a description file
  * plugs in here as well. */
+/* The signal map of a --model-file that declares its signals, else NULL (generic map). */
+static const hs_signal_map *g_mb_map;
+
 static int select_model(app *a, char *why, size_t cap)
 {
     static hs_mb_store mb_store; /* --model-file: the description and its compiled tables */
     static hs_mb_model mb_model;
     int rc;
     if (a->o.model_file) {
-        if (hs_mb_load_file_msg(a->o.model_file, &mb_store, &mb_model, 0, why, cap))
-            return HS_EXIT_USAGE;
+        static hs_mb_overrides ovr; /* --param NAME=VALUE replace the description's params */
+        static hs_mb_sigmap sigmap;
+        for (int i = 0; i < a->o.nparams; ++i) {
+            const char *bad = "";
+            if (hs_mb_override_add(&ovr, a->o.pname[i], a->o.pval[i], &bad)) {
+                snprintf(why, cap, "--param %s: %s", a->o.pname[i], bad);
+                return HS_MB_EXIT_BAD;
+            }
+        }
+        if (hs_mb_load_file_ovr(a->o.model_file, &mb_store, &ovr, &mb_model, 0, why, cap))
+            return HS_MB_EXIT_BAD; /* HS_EXIT_SETUP, as from hilstep-sim and hilstep-mbgen */
+        g_mb_map = hs_mb_signal_map(&mb_store, &mb_model, &sigmap); /* the file's own signal map */
         rc = hs_plant_model_init(&a->model, &mb_model.type, &a->pblock, sizeof a->pblock, why, cap);
         a->model.desc = &mb_model;
     } else {
         rc = hs_plant_model_by_name(&a->model, &a->pblock, sizeof a->pblock, a->o.model, why, cap);
     }
     if (rc != HS_EXIT_OK) return rc;
-    for (int i = 0; i < a->o.nparams; ++i) {
+    for (int i = 0; i < a->o.nparams && !a->o.model_file; ++i) {
         int r = hs_model_set_param(&a->model, a->o.pname[i], (hs_real)a->o.pval[i]);
         if (r != HS_OK) {
             snprintf(why, cap, "--param %s=%g: %s", a->o.pname[i], a->o.pval[i], hs_status_str(r));
@@ -912,6 +941,7 @@ int main(int argc, char **argv)
     def.clock_ns = clock_ns;
     def.inject_fault_tick = a->o.fault_tick;
     def.inject_fault_frames = (uint32_t)a->o.fault_frames;
+    if (g_mb_map != NULL) def.map = g_mb_map;
     rc = hs_plant_initialize(p, &def, &a->model, g_reals, sizeof g_reals / sizeof g_reals[0],
                              g_ints, sizeof g_ints / sizeof g_ints[0], why, sizeof why);
     if (rc != HS_EXIT_OK) {
@@ -924,6 +954,10 @@ int main(int argc, char **argv)
         print_signals(p->map);
         return HS_EXIT_OK;
     }
+    static hs_mac mac;
+    if (hs_link_setup(&p->rx, &p->tx, &mac, a->o.key, a->o.takeover_ms, a->o.period_ns,
+                      "hilstep-rt", "ECU") != 0)
+        return HS_EXIT_SETUP;
 
     struct sockaddr_in la, pa;
     if (hs_addr_parse(a->o.listen, &la, why, sizeof why) ||
