@@ -27,3 +27,6 @@ mb-test: $(BUILD)/hilstep-mbgen $(BUILD)/hilstep-sim
 mb-bench: $(BUILD)/hilstep-sim
 	@sh test/mb/mb_bench.sh $(BUILD)/hilstep-sim $(CM_DIR) $(CM_DIR)/host-float/hilstep-sim
 bench: mb-bench
+
+# The multibody layer's checks are part of `make check` (about 25 s).
+CHECK_SUITES += mb-test
