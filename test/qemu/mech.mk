@@ -26,7 +26,9 @@ $(foreach b,$(CM_BOARDS),$(eval $(call MECH_BOARD_RULES,$(b))))
 
 .PHONY: mech-firmware qemu-mech-test
 mech-firmware: $(MECH_ELFS)
+ifeq ($(MODEL_FILE),)
 firmware: $(MECH_ELFS)
+endif
 
 # ---- the suite: every description x {default, j2} x {m7, m4f}: hash = host's, cost, arena ----
 TEST_SUITES += qemu-mech-test
