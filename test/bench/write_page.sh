@@ -1,0 +1,26 @@
+#!/bin/sh
+# make bench: runs the measurements (the command after PAGE) and writes what they printed to
+# PAGE as a Markdown page, section by section ("== title" lines become headings). The page
+# says which command wrote it and on what machine; a failed run leaves the old page as it was.
+#   write_page.sh PAGE COMMAND...
+PAGE=${1:?page}; shift
+T=$(mktemp -d "${TMPDIR:-/tmp}/hilstep-bench.XXXXXX") || exit 1
+trap 'rm -rf "$T"' EXIT
+{ "$@" 2>&1; echo $? >"$T/rc"; } | tee "$T/out"
+rc=$(cat "$T/rc" 2>/dev/null || echo 1)
+if [ "$rc" -ne 0 ] || ! grep -q . "$T/out"; then echo "bench: measurements failed (exit $rc); $PAGE left as it was" >&2; exit 1; fi
+{
+    echo "# Measurements"
+    echo
+    echo "Written by \`make bench\` on $(date -u +%Y-%m-%d): $(uname -m), $(nproc) cores,"
+    echo "$(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | sed 's/.*: //')."
+    echo "Instruction counts (callgrind on the host, QEMU -icount on the boards) are exact and"
+    echo "repeatable; times in ns depend on the machine and its load. Every number below is what"
+    echo "the command printed; nothing is edited by hand."
+    echo
+    awk '
+        /^== / { if (open) print "```"; sub(/^== /, ""); print "## " $0; print ""; print "```"; open = 1; next }
+        /^--- / { if (open) print "```"; sub(/^--- /, ""); print "## " $0; print ""; print "```"; open = 1; next }
+        { if (!open) { print "```"; open = 1 } print }
+        END { if (open) print "```" }' "$T/out"
+} >"$T/page" && cp "$T/page" "$PAGE" && echo "bench: written to $PAGE"
