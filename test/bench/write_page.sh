@@ -18,9 +18,13 @@ if [ "$rc" -ne 0 ] || ! grep -q . "$T/out"; then echo "bench: measurements faile
     echo "repeatable; times in ns depend on the machine and its load. Every number below is what"
     echo "the command printed; nothing is edited by hand."
     echo
+    # "== title" (and "--- title") lines become headings; Markdown table rows stay tables,
+    # everything else is shown as printed (code blocks).
     awk '
-        /^== / { if (open) print "```"; sub(/^== /, ""); print "## " $0; print ""; print "```"; open = 1; next }
-        /^--- / { if (open) print "```"; sub(/^--- /, ""); print "## " $0; print ""; print "```"; open = 1; next }
-        { if (!open) { print "```"; open = 1 } print }
-        END { if (open) print "```" }' "$T/out"
-} >"$T/page" && cp "$T/page" "$PAGE" && echo "bench: written to $PAGE"
+        function close_code() { if (code) print "```"; code = 0 }
+        /^(==|---) / { close_code(); sub(/^(==|---) /, ""); print ""; print "## " $0; print ""; next }
+        /^\|/ { close_code(); print; next }
+        /^[[:space:]]*$/ { if (!code) { print; next } }
+        { if (!code) { print "```"; code = 1 } print }
+        END { close_code() }' "$T/out"
+} | cat -s >"$T/page" && cp "$T/page" "$PAGE" && echo "bench: written to $PAGE"
