@@ -94,6 +94,7 @@ plot-test: $(BUILD)/hilstep-sim $(BUILD)/hilstep-plot
 -include test/misra/misra.mk test/fuzz/fuzz.mk test/link/link.mk
 -include test/qemu/mech.mk
 -include test/rtkernel/rtkernel.mk
+-include test/story/story.mk
 
 # The network suites: each picks free UDP ports, but two at once could pick the same range
 # between checking and binding, and their real-time budgets want a quiet core.

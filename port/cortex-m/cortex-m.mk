@@ -1,6 +1,7 @@
 # port/cortex-m/cortex-m.mk - bare-metal firmware for QEMU's MPS2 boards and the QEMU test stage.
 # Included by the top Makefile. Targets: firmware, qemu-test, qemu-run.
-#   make firmware MODEL_FILE=path.hsm          the plant image of a description (hilstep-user.elf)
+#   make firmware MODEL_FILE=path.hsm [PARAM="NAME=VALUE ..."]
+#                                              the plant image of a description (hilstep-user.elf)
 #   make qemu-run MODEL_FILE=path.hsm [T=10] [H=1e-3] [METHOD=..] [FORM=..] [STAB=..]
 #                                              runs it on the M7 (QEMU mps2-an500) in real time
 #   m7  : mps2-an500, Cortex-M7, double precision (the primary board)
@@ -112,17 +113,19 @@ CM_USER_DIR := $(CM_DIR)/user
 CM_USER_CFLAGS := $(filter-out -DHS_PLANT_MAX_%,$(CM_CFLAGS)) -DHS_BOARD_USER_MODEL \
                   -include $(CM_USER_DIR)/hs_user_limits.h
 
-# Which file: a stamp rewritten only when MODEL_FILE names another file, so switching back to
-# an older description regenerates the tables too.
+# PARAM="NAME=VALUE ...": the description's params for this build (hilstep-mbgen --param).
+PARAM ?=
+# Which file and params: a stamp rewritten only when they change, so switching back to an
+# older description regenerates the tables too.
 .PHONY: cm-user-force
 $(CM_USER_DIR)/model_file.txt: cm-user-force
 	@mkdir -p $(dir $@)
 	@[ -n "$(MODEL_FILE)" ] || { echo "MODEL_FILE=path.hsm is required for this image"; exit 2; }
 	@[ -f "$(MODEL_FILE)" ] || { echo "MODEL_FILE=$(MODEL_FILE): no such file"; exit 2; }
-	@echo "$(abspath $(MODEL_FILE))" | cmp -s - $@ || echo "$(abspath $(MODEL_FILE))" > $@
+	@echo "$(abspath $(MODEL_FILE)) $(PARAM)" | cmp -s - $@ || echo "$(abspath $(MODEL_FILE)) $(PARAM)" > $@
 
 $(CM_USER_DIR)/mb_user.c: $(CM_USER_DIR)/model_file.txt $(MODEL_FILE) $(BUILD)/hilstep-mbgen
-	$(BUILD)/hilstep-mbgen $(MODEL_FILE) > $@.tmp || { rm -f $@.tmp; exit 2; }
+	$(BUILD)/hilstep-mbgen $(addprefix --param ,$(PARAM)) $(MODEL_FILE) > $@.tmp || { rm -f $@.tmp; exit 2; }
 	sed 's/\bhs_mb_[A-Za-z0-9_]*_type\b/hs_user_model_type/' $@.tmp > $@ && rm -f $@.tmp
 
 # The plant's limits (HS_PLANT_MAX_*) from the description's sizes (hilstep-mbgen --header).

@@ -16,8 +16,11 @@ M="env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory -s"
 for f in "$@"; do
     n=$(basename "$f" .hsm)
     # Two configurations: the library's default at 1 ms, and another method, form and step.
-    for cfg in "T=1|1000|1" "T=0.5 H=5e-4 METHOD=j2 STAB=baumgarte|500|0.5"; do
+    # A description with params also runs with one changed (PARAM=, the host's --param).
+    p1=$(sed -n 's/^[[:space:]]*param[[:space:]]\{1,\}\([A-Za-z_][A-Za-z0-9_]*\)[[:space:]]*=[[:space:]]*\([0-9][0-9.]*\)[[:space:]]*\(#.*\)\{0,1\}$/\1=\2/p' "$f" | head -n 1)
+    for cfg in "T=1|1000|1" "T=0.5 H=5e-4 METHOD=j2 STAB=baumgarte|500|0.5" ${p1:+"T=0.5 PARAM=${p1%%=*}=${p1#*=}5|1000|0.5"}; do
         args=${cfg%%|*}; rest=${cfg#*|}; hus=${rest%%|*}; t=${rest#*|}
+        hp=$(printf '%s\n' "$args" | sed -n 's/.*PARAM=\([^ ]*\).*/--param \1/p')
         $M qemu-run MODEL_FILE="$f" $args >"$D/run.out" 2>&1; rc=$?
         [ $rc -eq 0 ] && ok "$n, $args: make qemu-run exit 0" || { ko "$n, $args: make qemu-run exit $rc"; tail -5 "$D/run.out"; continue; }
         banner=$(grep '^hilstep plant: ' "$D/run.out")
@@ -35,7 +38,7 @@ for f in "$@"; do
         fi
         board=$(grep '^trajectory-hash ' "$D/run.out")
         h=$(awk "BEGIN { printf \"%.17g\", $hus / 1e6 }")
-        host=$("$SIM" --model-file "$f" --method "$1" --form "$2" --stab "$3" --h "$h" --t "$t" --hash 2>/dev/null | grep '^trajectory-hash ')
+        host=$("$SIM" --model-file "$f" $hp --method "$1" --form "$2" --stab "$3" --h "$h" --t "$t" --hash 2>/dev/null | grep '^trajectory-hash ')
         [ -n "$board" ] && [ "$board" = "$host" ] && ok "$n, $args: board hash = host hash ($board)" \
             || ko "$n, $args: board '$board' host '$host'"
         cost=$(sed -n 's/^cost: \([0-9]*\) instructions per step.*/\1/p' "$D/run.out")

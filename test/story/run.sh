@@ -47,7 +47,7 @@ late = max(abs(acc[k]) for k, ti in enumerate(t) if ti > 2.5)
 print("ok  " if peak > 1.0 and late < 0.05 * peak else "FAIL",
       "the bump shakes the body (peak |body_acc| %.2f m/s^2) and the dampers settle it (%.3f after 2.5 s)" % (peak, late))
 PYEOF
-while read -r l; do case $l in ok*) ok "${l#ok  }";; FAIL*) ko "${l#FAIL }";; *) echo "  $l";; esac; done <"$T/off.chk"
+while read -r l; do case $l in ok*) ok "${l#ok   }";; FAIL*) ko "${l#FAIL }";; *) echo "  $l";; esac; done <"$T/off.chk"
 
 echo "--- closed loop: hilstep-rt and the README's Python ECU"
 $PY - README.md "$HERE/quarter_car_ecu.py" <<'PYEOF' && ok "quarter_car_ecu.py is the README's ECU verbatim" || ko "test/story/quarter_car_ecu.py differs from the README's"
@@ -90,6 +90,6 @@ r_off = ring([r[ho.index("t")] for r in off], [r[ho.index("out_susp_travel[m]")]
 print("ok  " if r_cl < 0.8 * r_off else "FAIL",
       "damped by the ECU: suspension travel RMS over 1-2.5 s %.2e m closed-loop vs %.2e m passive" % (r_cl, r_off))
 PYEOF
-while read -r l; do case $l in ok*) ok "${l#ok  }";; FAIL*) ko "${l#FAIL }";; *) echo "  $l";; esac; done <"$T/cl.chk"
+while read -r l; do case $l in ok*) ok "${l#ok   }";; FAIL*) ko "${l#FAIL }";; *) echo "  $l";; esac; done <"$T/cl.chk"
 echo "story: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
