@@ -6,7 +6,7 @@ usage: hilstep-plot FILE.csv [--out DIR] [--columns NAME,...] [--title TEXT]
 One PNG per group of columns against time: positions q, velocities u, constraint residuals g,
 auxiliary states z, multipliers lam, inputs in_*, outputs out_*, and for telemetry the frame
 timing (*_ns) and counters. --columns picks columns by name instead (one PNG, all of them);
-a name matches a column with or without its [unit]. Written to DIR (default: the CSV's
+a name matches a column with or without its [unit] and its in_/out_ prefix. Written to DIR (default: the CSV's
 directory) as STEM_GROUP.png; the paths are printed, one per line.
 Exit status: 0 ok, 2 bad arguments or a bad CSV (file:line says where), 3 a PNG not written.
 Needs Debian's python3-matplotlib (`make test` and `make run` install it)."""
@@ -91,7 +91,8 @@ def main():
         want = [c.strip() for c in a.columns.split(",") if c.strip()]
         idx = []
         for w in want:
-            hit = [i for i, h in enumerate(head) if h == w or names[i] == bare(w)[0]]
+            b = bare(w)[0]  # a signal matches with or without its in_/out_ prefix and unit
+            hit = [i for i, h in enumerate(head) if h == w or names[i] in (b, "in_" + b, "out_" + b)]
             if not hit:
                 die("%s:1: no column '%s' (columns: %s)" % (a.csv, w, ", ".join(head)))
             idx.append(hit[0])
