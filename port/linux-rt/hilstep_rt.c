@@ -131,7 +131,7 @@ static void usage(FILE *f)
 "                      `external` parameter gets external=1, its inputs come from the wire.\n"
 "                      Each shipped model has a signal map (--signals); others get a generic\n"
 "                      one from their input/output names (+-1e9, fallback 0, stale 20)\n"
-"  --model-file FILE   a multibody description (.hsm, see README \"Writing your own model\")\n"
+"  --model-file FILE   a multibody description (.hsm, format: model/FORMAT.md)\n"
 "                      instead of --model; its inputs and outputs get the generic map\n"
 "  --param KEY=VALUE   set a model parameter (repeatable), e.g. --param v_ref=2\n"
 "  --method M          explicit|symplectic|j1|j2|j3|jexact|spook|jk|jkexact|galpha|sdirk\n"
