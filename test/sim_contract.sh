@@ -1,5 +1,5 @@
 #!/bin/sh
-# The command-line contract of build/hilstep-sim (README, "Offline simulator"): options,
+# The command-line contract of build/hilstep-sim (port/host/README.md): options,
 # exit codes, CSV header and rows, the summary line and the hash line.
 SIM=${1:-build/hilstep-sim}
 pass=0; fail=0

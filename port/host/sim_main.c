@@ -1,6 +1,6 @@
 /* sim_main.c - build/hilstep-sim, the offline simulator on the host's simulated clock.
  * Its command line, CSV header and summary line are a contract read by benchmarks and the
- * figure scripts (README.md, "Offline simulator").
+ * figure scripts (port/host/README.md).
  *
  * The argument parser (hs_sim_parse) and the setup that turns the arguments into a checked
  * model, stepper definition and step count (hs_sim_setup) never print and never exit, so the
