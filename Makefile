@@ -22,7 +22,7 @@ RT_SRC    := $(wildcard rt/*.c)
 MODEL_SRC := $(wildcard model/*.c)
 CORE_SRC  := $(RT_SRC) $(MODEL_SRC)
 
-.PHONY: all run run-main test test-suites check bench clean check-tools host-test asan-test float-test lint-test plot-test
+.PHONY: all run run-main test test-suites check bench clean check-tools host-test asan-test float-test lint-test plot-test docs-test
 all: $(BUILD)/hilstep-sim $(BUILD)/hilstep-plot
 
 # ---- host objects of rt/ and model/ (freestanding flags) ----
@@ -58,8 +58,8 @@ $(BUILD)/float/hilstep-unit: $(TEST_SRC) $(CORE_SRC) $(wildcard rt/*.h model/*.h
 
 # Each suite target prints its own "N passed, N failed" line; test/run_suites.sh sums them.
 # CHECK_SUITES is `make check`, the edit-compile loop's tier; `make test` runs them all.
-TEST_SUITES := host-test asan-test float-test lint-test sim-test plot-test
-CHECK_SUITES := host-test sim-test plot-test
+TEST_SUITES := host-test asan-test float-test lint-test sim-test plot-test docs-test
+CHECK_SUITES := host-test sim-test plot-test docs-test
 # Suites that never run at the same time as each other (UDP on 127.0.0.1, real-time budgets).
 TEST_SERIAL :=
 # Built before the suites start, besides their prerequisites (images their recipes make).
@@ -82,6 +82,11 @@ sim-test: $(BUILD)/hilstep-sim
 
 plot-test: $(BUILD)/hilstep-sim $(BUILD)/hilstep-plot
 	@sh test/plot_contract.sh $(BUILD)/hilstep-plot $(BUILD)/hilstep-sim
+
+# The documents: README a guide (<= 400 lines, contents), links resolve, no internal words in
+# them or in any tool's --help, README figures beside the command that writes them.
+docs-test: $(BUILD)/hilstep-sim $(BUILD)/hilstep-plot $(BUILD)/hilstep-mbgen
+	@sh test/docs_check.sh $(BUILD)
 
 # Fragments of the platform parts; each may append to TEST_SUITES.
 -include port/cortex-m/cortex-m.mk
