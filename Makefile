@@ -99,6 +99,7 @@ docs-test: $(BUILD)/hilstep-sim $(BUILD)/hilstep-plot $(BUILD)/hilstep-mbgen
 -include test/misra/misra.mk test/fuzz/fuzz.mk test/link/link.mk
 -include test/qemu/mech.mk
 -include test/rtkernel/rtkernel.mk
+-include test/plant/plant.mk
 -include test/story/story.mk
 
 # The network suites: each picks free UDP ports, but two at once could pick the same range
