@@ -6,6 +6,7 @@
 # bits), and that the cost line gives instructions per step.
 #   user_test.sh SIM FILE.hsm...
 SIM=${1:?hilstep-sim}; shift
+FILES="$*"
 pass=0; fail=0
 ok() { pass=$((pass + 1)); echo "  ok   $1"; }
 ko() { fail=$((fail + 1)); echo "  FAIL $1"; }
@@ -13,7 +14,7 @@ D=$(mktemp -d "${TMPDIR:-/tmp}/hilstep-user-test.XXXXXX") || exit 1
 trap 'rm -rf "$D"' EXIT
 M="env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory -s"
 
-for f in "$@"; do
+for f in $FILES; do
     n=$(basename "$f" .hsm)
     # Two configurations: the library's default at 1 ms, and another method, form and step.
     # A description with params also runs with one changed (PARAM=, the host's --param).
@@ -45,6 +46,17 @@ for f in "$@"; do
         [ -n "$cost" ] && [ "$cost" -gt 0 ] && ok "$n, $args: cost $cost instructions per step" || ko "$n, $args: no cost line"
         ! grep -q "J2 index-2\|about 8000" "$D/run.out" && ok "$n: no fixed configuration text" || ko "$n: fixed text in the banner"
     done
+done
+# A shipped description by name (CM_MODEL) runs in the demo image, no rebuild: its generated
+# tables give the parsed file's trajectory.
+for f in $FILES; do
+    n=$(sed -n 's/^[[:space:]]*model[[:space:]]\{1,\}\([A-Za-z0-9_]\{1,\}\).*/\1/p' "$f" | head -n 1)
+    grep -q "^ *\.name = \"$n\"," model/*.c 2>/dev/null || continue
+    $M qemu-run CM_MODEL="$n" T=0.5 >"$D/run.out" 2>&1; rc=$?
+    board=$(grep '^trajectory-hash ' "$D/run.out")
+    host=$("$SIM" --model-file "$f" --h 0.001 --t 0.5 --hash 2>/dev/null | grep '^trajectory-hash ')
+    [ $rc -eq 0 ] && [ -n "$board" ] && [ "$board" = "$host" ] && ok "make qemu-run CM_MODEL=$n: board hash = host --model-file $f" \
+        || { ko "CM_MODEL=$n: exit $rc, board '$board' host '$host'"; tail -3 "$D/run.out"; }
 done
 $M firmware MODEL_FILE="$D/none.hsm" >"$D/o" 2>&1; rc=$?
 [ $rc -ne 0 ] && grep -q "MODEL_FILE=.*none.hsm: no such file" "$D/o" && ok "missing MODEL_FILE: refused at once, names the file" || { ko "missing MODEL_FILE: exit $rc"; cat "$D/o"; }
