@@ -13,6 +13,7 @@
 #include "hs_apps.h"
 #include "hs_linux.h"
 #include "hs_mb_file.h"
+#include "hs_mb_map.h"
 #include "hs_models.h"
 #include "hs_plant.h"
 #include "hs_signal.h"
@@ -104,8 +105,8 @@ static void usage(void)
 "While no plant frame has arrived, or the plant's outputs are stale, the ECU sends 0 N and\n"
 "holds its integrator.\n"
 "exit status: 0 the plant finished (FINAL frame), --duration reached or a signal, with plant\n"
-"  frames accepted; 1 bad option, unknown --model or bad --model-file (as hilstep-rt);\n"
-"  2 setup failed (signal map, key file, socket, thread);\n"
+"  frames accepted; 1 bad option or unknown --model (as hilstep-rt);\n"
+"  2 setup failed (a refused --model-file description, signal map, key file, socket, thread);\n"
 "  8 link failed: no plant frame accepted (wrong --model, wrong --key, no plant), frames\n"
 "  with a bad MAC, or the plant fell silent for --timeout-ms without a FINAL frame;\n"
 "  5 the --stats file could not be written.\n");
@@ -296,9 +297,12 @@ static int learn_map(ecu *e, char *why, size_t cap)
     static hs_signal_map mmap;
     static char mname[64];
     int rc;
+    const hs_signal_map *file_map = NULL;
     if (e->model_file) {
         /* The model is chosen exactly as hilstep-rt chooses it, with its exit statuses. */
-        if (hs_mb_load_file_msg(e->model_file, &mb_store, &mb_model, 0, why, cap)) return HS_EXIT_USAGE;
+        static hs_mb_sigmap sigmap;
+        if (hs_mb_load_file_msg(e->model_file, &mb_store, &mb_model, 0, why, cap)) return HS_MB_EXIT_BAD;
+        file_map = hs_mb_signal_map(&mb_store, &mb_model, &sigmap); /* the file's own map, as the plant's */
         rc = hs_plant_model_init(&model, &mb_model.type, &pblock, sizeof pblock, why, cap);
         model.desc = &mb_model;
     } else {
@@ -306,6 +310,7 @@ static int learn_map(ecu *e, char *why, size_t cap)
     }
     if (rc != HS_EXIT_OK) return rc;
     hs_plant_def def = hs_plant_default_def();
+    if (file_map != NULL) def.map = file_map;
     rc = hs_plant_initialize(&plant, &def, &model, reals, sizeof reals / sizeof reals[0], ints,
                              sizeof ints / sizeof ints[0], why, cap);
     if (rc != HS_EXIT_OK) return rc;
