@@ -97,6 +97,7 @@ docs-test: $(BUILD)/hilstep-sim $(BUILD)/hilstep-plot $(BUILD)/hilstep-mbgen
 -include test/mb/mb.mk
 -include test/soak/soak.mk
 -include test/misra/misra.mk test/fuzz/fuzz.mk test/link/link.mk
+-include test/can/can.mk
 -include test/qemu/mech.mk
 -include test/rtkernel/rtkernel.mk
 -include test/plant/plant.mk
