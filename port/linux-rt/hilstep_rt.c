@@ -139,7 +139,7 @@ static void usage(FILE *f)
 "                      `external` parameter gets external=1, its inputs come from the wire.\n"
 "                      Each shipped model has a signal map (--signals); others get a generic\n"
 "                      one from their input/output names (+-1e9, fallback 0, stale 20)\n"
-"  --model-file FILE   a multibody description (.hsm, see README \"Writing your own model\")\n"
+"  --model-file FILE   a multibody description (.hsm, format: model/FORMAT.md)\n"
 "                      instead of --model; its inputs and outputs get the generic map\n"
 "  --param KEY=VALUE   set a model parameter (repeatable), e.g. --param v_ref=2\n"
 "  --method M          explicit|symplectic|j1|j2|j3|jexact|spook|jk|jkexact|galpha|sdirk\n"
@@ -560,7 +560,9 @@ static void csv_header(app *a, csvbuf *c)
     for (int i = 0; i < p->d.nz; ++i) ADD(",z%d", i + 1);
     for (int i = 0; i < p->d.nin; ++i) ADD(",in_%s[%s]", p->rx.sig[i]->name, p->rx.sig[i]->unit);
     for (int i = 0; i < p->d.nout; ++i) ADD(",out_%s[%s]", p->tx.sig[i]->name, p->tx.sig[i]->unit);
-    ADD(",gmax,in_seq,flags,missed,rejected,faults,tx_seq,tx_flags\n");
+    /* fresh/stale/fault: this tick's events as named 0/1 columns (the telemetry's own bits are
+     * not the wire's); tx_flags: the output frame's wire flags (hil/FRAME.md). */
+    ADD(",gmax,in_seq,fresh,stale,fault,missed,rejected,faults,tx_seq,tx_flags\n");
     csv_add(a, c, line, k, 0);
 }
 
@@ -576,7 +578,8 @@ static void csv_row(app *a, csvbuf *c, const hs_tm_row *r)
     for (int i = 0; i < p->d.nz; ++i) ADD(",%.17g", r->z[i]);
     for (int i = 0; i < p->d.nin; ++i) ADD(",%.17g", r->in[i]);
     for (int i = 0; i < p->d.nout; ++i) ADD(",%.17g", r->out[i]);
-    ADD(",%.3e,%u,%u,%llu,%llu,%llu,%u,%u\n", r->gmax, r->in_seq, r->flags,
+    ADD(",%.3e,%u,%d,%d,%d,%llu,%llu,%llu,%u,%u\n", r->gmax, r->in_seq, (r->flags & HS_TMF_FRESH) != 0u,
+        (r->flags & HS_TMF_STALE) != 0u, (r->flags & HS_TMF_FAULT) != 0u,
         (unsigned long long)r->missed, (unsigned long long)r->rejected,
         (unsigned long long)r->faults, r->tx_seq, r->tx_flags);
 #undef ADD
