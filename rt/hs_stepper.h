@@ -1,13 +1,13 @@
-/* hs_stepper.h - the fixed-cost stepper: partitioned linear-implicit Euler (seed 004) and its
- * explicit / semi-implicit Euler baselines, index-1 and index-2 formulations, Baumgarte
- * stabilization and one-Newton-step projection.
+/* hs_stepper.h - the fixed-cost stepper: the methods of the method table (hs_method_table,
+ * one family file each: rt/hs_euler.c, hs_spook.c, hs_galpha.c, hs_sdirk.c, hs_dvp.c), index-1,
+ * index-2 and GGL formulations, Baumgarte stabilization and one-Newton-step projection
+ * (rt/METHODS.md says which to pick).
  *
- * One step is a fixed sequence: one mass-matrix and force evaluation, the Jacobian blocks
- * (analytic, or finite differences with a fixed count of force evaluations), one LU
- * factorization of the (nq+nc) step matrix, and, with projection, one LU factorization of the
- * (nq+nc) projection matrix at q_{n+1} (kept for the next step's position projection, which
- * the paper's eq. 11 evaluates at q_n). No loop runs to a tolerance; loop counts depend on
- * the model sizes only. The step is transactional: it works in scratch and commits the new
+ * One step is a fixed sequence of stages chosen at init: evaluations of M, f, the Jacobian
+ * blocks (analytic, or finite differences with a fixed count of force evaluations), a fixed
+ * number of factorizations of the step matrix, and, with projection, one factorization of
+ * the (nq+nc) projection matrix at q_{n+1} (kept for the next step's position projection).
+ * No loop runs to a tolerance; loop counts depend on the model sizes only. The step is transactional: it works in scratch and commits the new
  * state only when every pivot and value is finite, otherwise it returns a fault and leaves
  * the stepper bit-for-bit unchanged.
  *
@@ -112,9 +112,9 @@ typedef struct hs_stepper_def {
                              * energy() only; 0 = off */
 } hs_stepper_def;
 
-/* Defaults (issue 8, measured in README "A stepper you can leave running"): galpha with
- * rho_inf = 0.9, projection, automatic Jacobian, h = 1 ms, Baumgarte alpha/beta following h
- * (0), fd_rel = sqrt(eps), linear-system backend auto, watchdog off. */
+/* Defaults (rt/METHODS.md "The default"): sdirk with sd_gamma = 1/4, form index2, projection,
+ * automatic Jacobian, h = 1 ms, Baumgarte alpha/beta following h (0), fd_rel = sqrt(eps),
+ * linear-system backend auto, watchdog off. */
 hs_stepper_def hs_stepper_default_def(void);
 
 /* Checks def alone and against model m (sizes, Jacobian availability); HS_OK or a HS_E_DEF_* code. */
@@ -279,6 +279,9 @@ typedef struct hs_stepper {
     int nplan;              /* stages in the plan */
     /* configuration flags derived once at init */
     int index2, ggl, velfirst, two_stage, keep_p, use_jac, analytic, spook;
+    int consistent;         /* starts from the consistent acceleration (galpha, sdirk) */
+    unsigned mflags;        /* the method's property bits (its table row) */
+    const void *fam;        /* the method's family functions (rt/hs_stage.h) */
     hs_real *cregP;         /* the projection matrix' regularization block (in creg), or NULL */
     hs_real cu, cq;         /* coefficients of h fu and h^2 fq in A */
     int curv, curv_fd;      /* K_g used; from differences of constraint() */
@@ -319,7 +322,25 @@ int hs_stepper_outputs(const hs_stepper *s, const hs_real *in, hs_real *y);
  * after every step it gives the pinned trajectory hash `trajectory-hash ...`. */
 uint64_t hs_stepper_hash(const hs_stepper *s, uint64_t h);
 
-/* Short names used by the CLI: "explicit", "symplectic", "j1", "j2", "j3", "jexact", "spook". */
+/* One row of the method table (rt/hs_methods.c): the one list of methods that names, the
+ * tools' --help and rt/METHODS.md's listing are generated from. */
+typedef struct hs_method_info {
+    hs_method id;
+    const char *name;    /* CLI name ("sdirk") */
+    const char *family;  /* the family, = its file rt/hs_<family>.c */
+    const char *summary; /* one line: what it does (the tools' --help) */
+    const char *hooks;   /* model hooks it needs beyond mass, force, initial (constraint and
+                          * gamma when nc > 0), "" when none; init refuses a model without them */
+    unsigned flags;      /* method property bits (rt/hs_stage.h HS_MF_*) */
+    const void *fam;     /* the family's functions (rt/hs_stage.h hs_family) */
+} hs_method_info;
+/* (HS_METHOD_COUNT) the table, row i describing method i. */
+extern const hs_method_info hs_method_table[];
+/* The row of m, or NULL for a value that is not a method. */
+const hs_method_info *hs_method_info_of(hs_method m);
+/* The method named name into *m: HS_OK, or HS_E_DEF_METHOD (m untouched) for an unknown name. */
+int hs_method_parse(const char *name, hs_method *m);
+/* Short name used by the CLI ("sdirk"), from the table; "?" for a value that is not a method. */
 const char *hs_method_name(hs_method m);
 /* "index1", "index2", "ggl". */
 const char *hs_form_name(hs_form f);

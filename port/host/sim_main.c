@@ -19,31 +19,33 @@
 #include "hs_stepper.h"
 #include "sim_args.h"
 
+/* The method table (rt/hs_methods.c), one row per method through fmt (name, summary), so
+ * no listing can omit a method; a method that needs model hooks says which. */
+static void hs_methods_list(FILE *o, const char *fmt)
+{
+    for (int k = 0; k < HS_METHOD_COUNT; ++k) {
+        const hs_method_info *r = &hs_method_table[k];
+        char hooks[160];
+        fprintf(o, fmt, r->name, r->summary);
+        snprintf(hooks, sizeof hooks, "needs the model hook %s", r->hooks);
+        if (r->hooks[0] != '\0') fprintf(o, fmt, "", hooks);
+    }
+}
+
 static void usage(FILE *o)
 {
     const hs_stepper_def d = hs_stepper_default_def();
     fprintf(o,
         "usage: hilstep-sim --model NAME [--param KEY=VALUE ...] | --model-file FILE.hsm\n"
-        "                   [--method explicit|symplectic|j1|j2|j3|jexact|spook|jk|jkexact|galpha|sdirk]\n"
+        "                   [--method M] (M: one of the methods below)\n"
         "                   [--form index1|index2|ggl] [--stab none|baumgarte|projection]\n"
         "                   [--alpha A] [--beta B] [--jac auto|analytic|fd] [--rho-inf R]\n"
         "                   [--sd-gamma G]\n"
         "                   --h H --t T [--csv FILE] [--every N] [--hash]\n\n"
-        "  --method   explicit    explicit Euler (positions first)\n"
-        "             symplectic  semi-implicit Euler, velocities first (seed 003, veDYNA)\n"
-        "             j1          linear-implicit Euler, J1 = [0 0; fq fu]\n"
-        "             j2          linear-implicit Euler, J2 = [0 0; fq fu + h fq]\n"
-        "             j3          linear-implicit Euler, J3 = [0 0; fq 0] (one directional derivative)\n"
-        "             jexact      linear-implicit Euler, exact J = [0 I; fq fu]\n"
-        "             jk          J2 plus the constraint curvature K_g = d(G^T lambda)/dq\n"
-        "             jkexact     jk's matrix, velocities first\n"
-        "             galpha      generalized-alpha (Arnold & Bruls 2007), one Newton step,\n"
-        "                         second order; --rho-inf R in [0, 1] sets its damping\n"
-        "             sdirk       two-stage SDIRK, one factorization, one Newton step per stage;\n"
-        "                         --sd-gamma 0.25 (default): implicit midpoint twice, symplectic,\n"
-        "                         no damping; 0.7887: third order, A-stable, damps\n"
-        "             dvp         discrete variational (seed 002; SHAKE/RATTLE for constant M): 4 Newton\n"
-        "                         steps, conserves momenta to round-off; --form index2 --stab none\n"
+        "  --method   (default %s; rt/METHODS.md says which to pick; --methods prints the table)\n",
+        hs_method_name(d.method));
+    hs_methods_list(o, "             %-11s %s\n");
+    fprintf(o,
         "  --form     index1 (acceleration-level multipliers) | index2 (eq. 6b, velocity level)\n"
         "             | ggl (eq. 9: one-Newton-step position projection inside the step, then\n"
         "             eq. 6b at q_{n+1}; with --stab none and a positions-first method)\n"
@@ -139,10 +141,8 @@ int hs_sim_parse(int argc, char *const *argv, hs_sim_cfg *c, hs_sim_err *e)
                 return fail(e, "--param", "value is not a finite number");
             ++c->np;
         } else if (!strcmp(a, "--method")) {
-            int found = 0;
-            for (int k = 0; k < HS_METHOD_COUNT; ++k)
-                if (!strcmp(v, hs_method_name((hs_method)k))) { c->def.method = (hs_method)k; found = 1; }
-            if (!found) return fail(e, "--method", "expected explicit|symplectic|j1|j2|j3|jexact");
+            if (hs_method_parse(v, &c->def.method) != HS_OK)
+                return fail(e, "--method", "unknown method (hilstep-sim --methods lists them)");
         } else if (!strcmp(a, "--form")) {
             if (!strcmp(v, "index1")) c->def.form = HS_FORM_INDEX1;
             else if (!strcmp(v, "index2")) c->def.form = HS_FORM_INDEX2;
@@ -312,6 +312,17 @@ int main(int argc, char **argv)
     static hs_sim_cfg cfg;
     static hs_sim_run run;
     hs_sim_err err;
+    if (argc == 2 && !strcmp(argv[1], "--methods")) {
+        /* the method table as the markdown rows rt/METHODS.md carries (make methods-doc) */
+        printf("| method | family (file) | what it does | model hooks it needs |\n|---|---|---|---|\n");
+        for (int k = 0; k < HS_METHOD_COUNT; ++k) {
+            const hs_method_info *r = &hs_method_table[k];
+            printf("| `%s`%s | %s (`rt/hs_%s.c`) | %s | %s |\n", r->name,
+                   r->id == hs_stepper_default_def().method ? " (default)" : "", r->family,
+                   r->family, r->summary, r->hooks[0] ? r->hooks : "-");
+        }
+        return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 3;
+    }
     int rc = hs_sim_parse(argc, argv, &cfg, &err);
     if (rc == HS_SIM_HELP) {
         usage(stdout);
