@@ -385,6 +385,9 @@ int main(int argc, char **argv)
         return 1;
     }
     double max_g = 0.0;
+    /* max over every step of |E - E(0)| for a model with energy(); E at the committed state */
+    double max_dE = 0.0, E0 = 0.0;
+    const int has_energy = type->energy != NULL;
     const uint64_t nsteps = run.nsteps;
     uint64_t hash = HS_HASH_INIT;
     double ns_total = 0.0;
@@ -393,6 +396,14 @@ int main(int argc, char **argv)
     for (uint64_t k = 0; !g_csv_err; ++k) {
         hs_stepper_residual(&st, g);
         for (int i = 0; i < st.nc; ++i) max_g = fmax(max_g, fabs((double)g[i]));
+        if (has_energy) {
+            hs_real E = HS_R(0.0);
+            if (type->energy(&run.model, st.t, st.q, st.u, st.z, &E) != HS_OK) E = (hs_real)NAN;
+            if (k == 0) E0 = (double)E;
+            const double dE = fabs((double)E - E0);
+            if (isnan(dE) || isnan(max_dE)) max_dE = (double)NAN; /* a NaN energy stays visible */
+            else if (dE > max_dE) max_dE = dE;
+        }
         if (csv && k % (uint64_t)cfg.every == 0) {
             errno = 0;
             wchk(fprintf(csv, "%.17g", (double)st.t));
@@ -429,6 +440,7 @@ int main(int argc, char **argv)
            status, type->name, hs_method_name(def.method), hs_form_name(def.form),
            hs_stab_name(def.stab), h, (unsigned long long)st.stats.force_evals,
            (unsigned long long)st.stats.factorizations);
+    if (has_energy) printf(" max_abs_dE=%.6e", max_dE);
     if (run.has_ref && done == nsteps) {
         double eq = 0.0, eu = 0.0;
         for (int i = 0; i < 4; ++i) {
