@@ -205,8 +205,11 @@ int hs_stepper_def_validate(const hs_stepper_def *def, const hs_model *m);
                            + 2 * (nc) * (nq), ((nq) + (nc)), (nq), ((nq) + (nc)), 0, 0, 0, 0))
 
 /* Exact reals and ints hs_stepper_init needs for def and model instance m (its block list,
- * the backend def->linsys resolves to, the arrays the method uses). Uses a scratch of
- * HS_STEPPER_SIZING_INTS ints on the stack; larger sparse models use hs_stepper_workspace_tmp. */
+ * the backend def->linsys resolves to, the arrays the method uses), with a sizing scratch of
+ * HS_STEPPER_SIZING_INTS ints on the stack: enough for the fixed-size models, not for the
+ * parameter-sized ones (chain from n = 6, ladder): there it returns HS_E_SIZE. The call that
+ * sizes every model is hs_stepper_workspace_tmp with a scratch the caller grows until it
+ * fits (build/hilstep-sim does, port/host/sim_main.c). */
 int hs_stepper_workspace(const hs_stepper_def *def, const hs_model *m, size_t *nreals, size_t *nints);
 #define HS_STEPPER_SIZING_INTS 2048
 /* As hs_stepper_workspace with the caller's scratch tmp (ntmp ints). */

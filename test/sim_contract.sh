@@ -107,5 +107,17 @@ t "eps set to its default: still the published problem" 'grep -q "ref_err_q=" "$
 $SIM --model car_axle --h 1e-3 --t 2 >"$D/o" 2>&1
 t "t = 2: no ref_err (reference is at t = 3)" '! grep -q "ref_err" "$D/o"'
 
+# One method table: --help lists every row of --methods, rt/METHODS.md carries --methods verbatim
+$SIM --methods >"$D/m"; rc=$?
+t "--methods exits 0" '[ $rc -eq 0 ]'
+for w in $(sed -n 's/^| `\([a-z0-9]*\)`.*/\1/p' "$D/m"); do
+    t "help lists method $w" "grep -qE '^ +$w ' '$D/help'"
+done
+t "--methods lists dvp and sdirk" "grep -q '^| \`dvp\`' '$D/m' && grep -q '^| \`sdirk\`' '$D/m'"
+sed -n '/<!-- methods-table/,/<!-- \/methods-table/p' rt/METHODS.md | sed '1d;$d' >"$D/md"
+t "rt/METHODS.md table is hilstep-sim --methods" "cmp -s '$D/m' '$D/md'"
+$SIM $BASE >"$D/o" 2>&1
+t "summary has max_abs_dE for a model with energy" "grep -q ' max_abs_dE=' '$D/o'"
+
 echo "sim-contract: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
