@@ -130,10 +130,25 @@ static int sd_newton(hs_stepper *s, hs_ctx *c, hs_real t, hs_real *A, hs_real *L
      * from there the Newton step: checked in the update loops (x - x is 0 exactly for finite
      * x), so a model's NaN is refused here as non-finite, before the next stage evaluates
      * the model at a NaN state. */
-    hs_real nf = HS_R(0.0);
-    for (int i = 0; i < nq; ++i) { A[i] += s->b[i]; nf += s->b[i] - s->b[i]; }
+    hs_real na = HS_R(0.0), nf = HS_R(0.0);
+    for (int i = 0; i < nq; ++i) { A[i] += s->b[i]; na += hs_abs(s->b[i]); }
     for (int i = 0; i < nc; ++i) { Lam[i] += s->b[nq + i]; nf += s->b[nq + i] - s->b[nq + i]; }
-    return nf == HS_R(0.0) ? HS_OK : HS_E_NONFINITE;
+    if (!(nf == HS_R(0.0)) || !(na - na == HS_R(0.0))) {
+        return HS_E_NONFINITE;
+    }
+    /* The method's range: h^2 |dA|_1 is the correction's effect on the positions. Past
+     * HS_SD_RANGE model sizes it cannot come from a mode the stages resolve: the one Newton
+     * step has diverged (a chain's whip at h omega ~ 0.5 with the Jacobian of the last
+     * multipliers, a mechanism near a configuration where its constraints become
+     * dependent), and the next steps would amplify it to Inf: refused, state kept. */
+    if (!(na <= s->sd_lim)) {
+        return HS_E_RANGE;
+    }
+    if (na > s->sd_na) {
+        s->sd_na = na;
+        s->stats.sd_newton = na * s->sd_scale;
+    }
+    return HS_OK;
 }
 
 /* Stage 1 at t_n + g h. Predictor: the line through the last step's stage accelerations
@@ -195,7 +210,7 @@ static int run_stage(hs_stepper *s, hs_ctx *c, int st)
     case HS_STAGE_SD_STAGE2: return st_sd_stage2(s, c);
     case HS_STAGE_SD_COMBINE: return st_sd_combine(s, c);
     case HS_STAGE_AUX_STATES: return hs_st_aux_states(s, c);
-    case HS_STAGE_PROJECT_POSITIONS: return hs_st_project_positions(s, c, 0);
+    case HS_STAGE_PROJECT_POSITIONS: return hs_st_project_positions(s, c, 0, 0);
     case HS_STAGE_PROJECT_VELOCITIES: return hs_st_project_velocities(s, c);
     case HS_STAGE_CHECK: return hs_st_check(s);
     case HS_STAGE_WATCHDOG: return hs_st_watchdog(s, c);

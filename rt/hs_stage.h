@@ -214,8 +214,11 @@ static inline int hs_st_aux_states(hs_stepper *s, const hs_ctx *c)
 }
 
 /* one Newton step of the position projection (eq. 11 with the matrix at q_n, kept from the
- * previous step); reuse_g: c1 holds g(t_{n+1}, q_{n+1}) already (positions-first index-2) */
-static inline int hs_st_project_positions(hs_stepper *s, const hs_ctx *c, int reuse_g)
+ * previous step); reuse_g: c1 holds g(t_{n+1}, q_{n+1}) already (positions-first index-2);
+ * guard: refuse the step (HS_E_RANGE) when the correction |dq|_1 exceeds s->pp_lim - the
+ * step left the constraint manifold by a sizable fraction of the model's size, which a
+ * method inside its range never does (the Euler family's growth towards Inf) */
+static inline int hs_st_project_positions(hs_stepper *s, const hs_ctx *c, int reuse_g, int guard)
 {
     const int nq = s->nq, nc = s->nc;
     if (reuse_g == 0) {
@@ -231,8 +234,15 @@ static inline int hs_st_project_positions(hs_stepper *s, const hs_ctx *c, int re
         s->b2[nq + i] = s->c1[i];
     }
     hs_linsys_solve(&s->lsP, &s->fP, s->b2);
+    hs_real nd = HS_R(0.0);
     for (int i = 0; i < nq; ++i) {
         s->qn[i] -= s->b2[i];
+        if (guard != 0) {
+            nd += hs_abs(s->b2[i]);
+        }
+    }
+    if ((guard != 0) && !(nd <= s->pp_lim)) {
+        return (nd - nd == HS_R(0.0)) ? HS_E_RANGE : HS_E_NONFINITE;
     }
     return HS_OK;
 }
@@ -293,7 +303,7 @@ static inline int hs_tail_stage(hs_stepper *s, const hs_ctx *c, int st, int reus
 {
     switch (st) {
     case HS_STAGE_AUX_STATES: return hs_st_aux_states(s, c);
-    case HS_STAGE_PROJECT_POSITIONS: return hs_st_project_positions(s, c, reuse_g);
+    case HS_STAGE_PROJECT_POSITIONS: return hs_st_project_positions(s, c, reuse_g, 0);
     case HS_STAGE_PROJECT_VELOCITIES: return hs_st_project_velocities(s, c);
     case HS_STAGE_GGL_FACTOR: return hs_projection_factor(s, c->t1, s->qn, s->M, s->G2, NULL, &s->fPn);
     case HS_STAGE_CHECK: return hs_st_check(s);

@@ -34,6 +34,7 @@ const char *hs_status_str(int status)
     case HS_E_DEF_WATCHDOG: return "watchdog bounds must be finite and >= 0 (0 = off); an energy bound needs a model with energy()";
     case HS_E_IMPLAUSIBLE: return "step refused by the plausibility watchdog (|u| or energy growth beyond the def's bounds)";
     case HS_E_DEF_DVP: return "dvp needs --form index2, --stab none (it solves g(q_{n+1}) = 0 itself) and reg_eps = 0";
+    case HS_E_RANGE: return "step beyond the method's range: its one Newton step per stage no longer converges (h too large for this motion, or constraints close to dependent); the state is kept - take a smaller h, or spook for constraints that become dependent";
     case HS_E_DEF_HOOK_LAGRANGE: return "the method needs the model hook lagrange(): the mass matrix depends on q, and without lagrange() (F = f + M'(q)[u] u and its Jacobians) the discrete Euler-Lagrange equations would miss dT/dq";
     case HS_E_DVP_RESIDUAL: return "dvp: discrete Euler-Lagrange residual not small after the fixed Newton iterations (step too large)";
     default: return "unknown status";
@@ -408,6 +409,15 @@ int hs_stepper_set_state(hs_stepper *s, hs_real t, const hs_real *q, const hs_re
     if (consistent)
         for (int i = 0; i < s->nq; ++i) { s->wd[i] = s->b2[i]; s->acc[i] = s->b2[i]; }
     s->E0 = E0;
+    {
+        /* the methods' range checks measure corrections against the model's size */
+        hs_real qm = HS_R(0.0);
+        for (int i = 0; i < s->nq; ++i) qm = hs_abs(q[i]) > qm ? hs_abs(q[i]) : qm;
+        s->sd_scale = s->def.h * s->def.h / (HS_R(1.0) + qm);
+        s->sd_lim = HS_SD_RANGE / s->sd_scale;
+        s->sd_na = HS_R(0.0);
+        s->pp_lim = HS_PP_RANGE * (HS_R(1.0) + qm);
+    }
     s->t = t;
     s->t0 = t;
     s->k = 0;

@@ -75,6 +75,18 @@ typedef enum hs_jac {
     HS_JAC_FD = 2        /* forward differences: 2 nq force evaluations (1 for J3) */
 } hs_jac;
 
+/* sdirk's range: the largest h^2 |dA|_1 / (1 + |q0|_inf) one stage's Newton correction may
+ * have (dimensionless); beyond it the step is refused with HS_E_RANGE (rt/METHODS.md). A
+ * linear mode the stages solve exactly gives (h omega)^2 times its amplitude over the size:
+ * 5e3 at h omega = 100 (test/unit/test_issue8.c); the diverging runs of the method table
+ * pass 1e4 one or two steps before their values overflow. */
+#ifndef HS_SD_RANGE
+#define HS_SD_RANGE HS_R(1.0e4)
+#endif
+/* The Euler family's range: the largest |dq|_1 / (1 + |q0|_inf) of the position projection
+ * (dimensionless): a correction of the model's whole size means the step left the
+ * constraint manifold, the start of the positions-first methods' growth to Inf. */
+#define HS_PP_RANGE HS_R(1.0)
 /* galpha's default rho_inf (see README, issue 8: chosen from the measured bars). */
 #define HS_GALPHA_RHO_DEFAULT HS_R(0.9)
 /* sdirk's default diagonal: 1/4, the implicit midpoint rule twice (README "A stepper you can
@@ -226,6 +238,9 @@ typedef struct hs_stepper_stats {
     hs_real dvp_residual;    /* dvp: largest final Newton correction of the steps that passed the
                               * residual check, as a fraction of the position scale
                               * (dimensionless); 0 for the other methods */
+    hs_real sd_newton;       /* sdirk: largest h^2 |dA|_1 / size of a stage's Newton correction
+                              * (dimensionless; size as in hs_stepper.sd_scale); the step is
+                              * refused (HS_E_RANGE) beyond HS_SD_RANGE */
 } hs_stepper_stats;
 
 /* Named stages of one step, chosen once at init into the stepper's plan (see hs_stage_name). */
@@ -292,6 +307,10 @@ typedef struct hs_stepper {
     int sdirk;              /* the sdirk plan */
     hs_real ga_am, ga_af, ga_beta, ga_gamma; /* galpha alpha_m, alpha_f, beta, gamma */
     hs_real ga_bp, ga_gp;   /* beta' = (1 - am) / (beta h^2 (1 - af)), gamma' = gamma / (beta h) */
+    hs_real sd_scale;       /* sdirk: h^2 / size, size = 1 + |q|_inf at init/set_state (1/(m/s^2) units of q) */
+    hs_real sd_lim;         /* sdirk: HS_SD_RANGE / sd_scale, the largest |dA|_1 of a stage's Newton step */
+    hs_real sd_na;          /* sdirk: largest |dA|_1 of the committed stages so far */
+    hs_real pp_lim;         /* euler family: HS_PP_RANGE * size, the largest |dq|_1 of the position projection */
     hs_real alpha, beta;    /* Baumgarte parameters in use (def's, or 1/h, 1/h^2) */
     hs_real E0;             /* energy at init/set_state (watchdog), 0 without energy() */
     hs_stepper_stats stats;
@@ -338,7 +357,7 @@ typedef struct hs_method_info {
     const void *fam;     /* the family's functions (rt/hs_stage.h hs_family) */
 } hs_method_info;
 /* (HS_METHOD_COUNT) the table, row i describing method i. */
-extern const hs_method_info hs_method_table[];
+extern const hs_method_info hs_method_table[HS_METHOD_COUNT];
 /* The row of m, or NULL for a value that is not a method. */
 const hs_method_info *hs_method_info_of(hs_method m);
 /* The method named name into *m: HS_OK, or HS_E_DEF_METHOD (m untouched) for an unknown name. */

@@ -54,7 +54,8 @@ typedef enum hs_status {
     /* method dvp (rt/hs_dvp.c); numbered apart from the list above so the two never collide */
     HS_E_DEF_DVP = -30,        /* dvp with a form other than index2, a stabilization or reg_eps */
     HS_E_DVP_RESIDUAL = -31,   /* dvp: the discrete Euler-Lagrange residual is not small after the fixed Newton iterations */
-    HS_E_DEF_HOOK_LAGRANGE = -32 /* the method needs the model's lagrange() hook (dvp with a mass matrix that depends on q) */
+    HS_E_DEF_HOOK_LAGRANGE = -32, /* the method needs the model's lagrange() hook (dvp with a mass matrix that depends on q) */
+    HS_E_RANGE = -33           /* step beyond the method's range: its Newton correction is not small (h too large for the motion) */
 } hs_status;
 
 /* Short English text for a status code; never NULL. */

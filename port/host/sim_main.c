@@ -288,6 +288,7 @@ static const char *status_token(int rc)
     case HS_E_NONFINITE: return "nonfinite";
     case HS_E_MODEL: return "model_fault";
     case HS_E_INPUT: return "bad_input";
+    case HS_E_RANGE: return "range";
     default: return "fault";
     }
 }
