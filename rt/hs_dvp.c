@@ -34,41 +34,14 @@ static int plan(const hs_stepper *s, unsigned char *p)
 
 /* Without lagrange() the model declares a constant M; a model whose M changes with q would
  * step with dT/dq missing and report ok (a pendulum in angle coordinates: 0.96 rad off).
- * Init probes M at the initial q against q moved by 1 % (+ 0.01) in each coordinate in turn
- * (nq mass evaluations, init only) and refuses any change, naming the hook. */
+ * Init probes M (hs_mass_probe) and refuses any change, naming the hook. */
 static int setup(hs_stepper *s)
 {
-    const hs_model *m = s->model;
-    if (m->type->lagrange != NULL) {
+    if (s->model->type->lagrange != NULL) {
         return HS_OK;
     }
-    const int nq = s->nq, nA = s->lsK.nA;
-    int rc = hs_model_rc(m->type->initial(m, s->t0, s->qn, s->un, s->zn));
-    if (rc != HS_OK) {
-        return rc;
-    }
-    rc = hs_model_rc(m->type->mass(m, s->t0, s->qn, s->M));
-    if (rc != HS_OK) {
-        return rc;
-    }
-    for (int j = 0; j < nq; ++j) {
-        for (int i = 0; i < nq; ++i) {
-            s->qs[i] = s->qn[i];
-        }
-        s->qs[j] = s->qn[j] + HS_R(0.01) * (HS_R(1.0) + hs_abs(s->qn[j]));
-        rc = hs_model_rc(m->type->mass(m, s->t0, s->qs, s->Kg));
-        if (rc != HS_OK) {
-            return rc;
-        }
-        int same = 1;
-        for (int k = 0; k < nA; ++k) {
-            same &= (s->Kg[k] == s->M[k]) ? 1 : 0;
-        }
-        if (same == 0) {
-            return HS_E_DEF_HOOK_LAGRANGE;
-        }
-    }
-    return HS_OK;
+    const int rc = hs_mass_probe(s);
+    return (rc == 1) ? HS_E_DEF_HOOK_LAGRANGE : rc;
 }
 
 static int step(hs_stepper *s, hs_ctx *c)

@@ -39,7 +39,11 @@ const hs_method_info hs_method_table[HS_METHOD_COUNT] = {
      HS_MF_FULLJAC | HS_MF_CURV, &hs_family_sdirk},
     {HS_METHOD_DVP, "dvp", "dvp",
      "discrete variational (RATTLE for constant M), 4 Newton steps, conserves momenta; --form "
-     "index2 --stab none", "lagrange (when M depends on q)", 0u, &hs_family_dvp},
+     "index2 --stab none", "the lagrange() hook when M depends on q", 0u, &hs_family_dvp},
+    {HS_METHOD_EM, "em", "em",
+     "energy-momentum midpoint (discrete gradient) for constant M, 4 Newton steps; energy and "
+     "momenta exact for distance constraints and quadratic potentials; --form index2 --stab none",
+     "a mass matrix that does not depend on q", 0u, &hs_family_em},
 };
 
 

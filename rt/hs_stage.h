@@ -52,7 +52,7 @@ typedef struct hs_family {
 } hs_family;
 
 extern const hs_family hs_family_euler, hs_family_spook, hs_family_galpha, hs_family_sdirk,
-    hs_family_dvp;
+    hs_family_dvp, hs_family_em;
 
 /* Method property bits of a table row (hs_method_info.flags). */
 #define HS_MF_VELFIRST 1u   /* q_{n+1} = q_n + h u_{n+1} */
@@ -310,6 +310,41 @@ static inline int hs_tail_stage(hs_stepper *s, const hs_ctx *c, int st, int reus
     case HS_STAGE_WATCHDOG: return hs_st_watchdog(s, c);
     default: return HS_E_NOT_INIT;
     }
+}
+
+/* 1 when the model's M changes with q, 0 when not, or a fault code: M at the initial state
+ * against q moved by 1 % (+ 0.01) in each coordinate in turn (nq + 1 mass evaluations, init
+ * only; the initial state lands in qn, un, zn, M and Kg are scratch). */
+static inline int hs_mass_probe(hs_stepper *s)
+{
+    const hs_model *m = s->model;
+    const int nq = s->nq, nA = s->lsK.nA;
+    int rc = hs_model_rc(m->type->initial(m, s->t0, s->qn, s->un, s->zn));
+    if (rc != HS_OK) {
+        return rc;
+    }
+    rc = hs_model_rc(m->type->mass(m, s->t0, s->qn, s->M));
+    if (rc != HS_OK) {
+        return rc;
+    }
+    for (int j = 0; j < nq; ++j) {
+        for (int i = 0; i < nq; ++i) {
+            s->qs[i] = s->qn[i];
+        }
+        s->qs[j] = s->qn[j] + HS_R(0.01) * (HS_R(1.0) + hs_abs(s->qn[j]));
+        rc = hs_model_rc(m->type->mass(m, s->t0, s->qs, s->Kg));
+        if (rc != HS_OK) {
+            return rc;
+        }
+        int same = 1;
+        for (int k = 0; k < nA; ++k) {
+            same &= (s->Kg[k] == s->M[k]) ? 1 : 0;
+        }
+        if (same == 0) {
+            return 1;
+        }
+    }
+    return 0;
 }
 
 /* Appends the common tail to plan[0 .. n) of s; returns the new count. */

@@ -34,6 +34,9 @@ const char *hs_status_str(int status)
     case HS_E_DEF_WATCHDOG: return "watchdog bounds must be finite and >= 0 (0 = off); an energy bound needs a model with energy()";
     case HS_E_IMPLAUSIBLE: return "step refused by the plausibility watchdog (|u| or energy growth beyond the def's bounds)";
     case HS_E_DEF_DVP: return "dvp needs --form index2, --stab none (it solves g(q_{n+1}) = 0 itself) and reg_eps = 0";
+    case HS_E_DEF_EM: return "em needs --form index2, --stab none (it solves g(q_{n+1}) = 0 itself) and reg_eps = 0";
+    case HS_E_DEF_EM_MASS: return "em needs a mass matrix that does not depend on q (its energy balance is written for constant M); use dvp";
+    case HS_E_EM_RESIDUAL: return "em: midpoint equations' residual not small after the fixed Newton iterations (step too large)";
     case HS_E_RANGE: return "step beyond the method's range: its one Newton step per stage no longer converges (h too large for this motion, or constraints close to dependent); the state is kept - take a smaller h, or spook for constraints that become dependent";
     case HS_E_DEF_HOOK_LAGRANGE: return "the method needs the model hook lagrange(): the mass matrix depends on q, and without lagrange() (F = f + M'(q)[u] u and its Jacobians) the discrete Euler-Lagrange equations would miss dT/dq";
     case HS_E_DVP_RESIDUAL: return "dvp: discrete Euler-Lagrange residual not small after the fixed Newton iterations (step too large)";
@@ -64,7 +67,7 @@ const char *hs_stage_name(hs_stage st)
         "eval_forces", "jacobians", "rhs", "predict", "constraints", "assemble", "solve",
         "positions", "aux_states", "project_positions", "project_velocities", "ggl_factor",
         "curvature", "ga_predict", "ga_eval", "ga_solve", "check", "spook_rhs", "watchdog", "sd_stage1",
-        "sd_stage2", "sd_combine", "dvp"};
+        "sd_stage2", "sd_combine", "dvp", "em"};
     return ((int)st >= 0 && (int)st < HS_STAGE_COUNT) ? names[st] : "?";
 }
 

@@ -45,12 +45,13 @@ typedef enum hs_method {
                                * -G^T], [G, 0]], then the projection. sd_gamma = 1/4 (default):
                                * two implicit-midpoint half steps, symplectic, order 2, no
                                * damping; (3 + sqrt 3)/6: order 3, A-stable, damps */
+    HS_METHOD_EM = 12,        /* em: energy-momentum midpoint for constant M (rt/hs_em.c) */
     HS_METHOD_DVP = 11        /* dvp: discrete variational (seed 002 sec. 4, SHAKE/RATTLE for constant
                                * M) in position-momentum form, HS_DVP_NEWTON Newton iterations on the
                                * discrete Euler-Lagrange equations and g(q_{n+1}) = 0 (rt/hs_dvp.c);
                                * symplectic, momentum-conserving, second order; form index2, stab none */
 } hs_method;
-#define HS_METHOD_COUNT 12
+#define HS_METHOD_COUNT 13
 
 /* Which constraint level determines the multipliers. */
 typedef enum hs_form {
@@ -268,6 +269,7 @@ typedef enum hs_stage {
     HS_STAGE_SD_STAGE2,         /* sdirk stage 2: predictor, M f G gamma there, Newton step (same factor) */
     HS_STAGE_SD_COMBINE,        /* sdirk: q, u, lambda at t_{n+1} from the stages */
     HS_STAGE_DVP,               /* dvp: Newton on the discrete Euler-Lagrange equations, then momentum -> u */
+    HS_STAGE_EM,                /* em: Newton on the energy-momentum midpoint equations */
     HS_STAGE_COUNT
 } hs_stage;
 #define HS_STEPPER_MAX_STAGES 16
@@ -351,8 +353,9 @@ typedef struct hs_method_info {
     const char *name;    /* CLI name ("sdirk") */
     const char *family;  /* the family, = its file rt/hs_<family>.c */
     const char *summary; /* one line: what it does (the tools' --help) */
-    const char *hooks;   /* model hooks it needs beyond mass, force, initial (constraint and
-                          * gamma when nc > 0), "" when none; init refuses a model without them */
+    const char *hooks;   /* what it needs from a model beyond mass, force, initial (constraint
+                          * and gamma when nc > 0), "" when nothing; init refuses a model
+                          * without it, naming it */
     unsigned flags;      /* method property bits (rt/hs_stage.h HS_MF_*) */
     const void *fam;     /* the family's functions (rt/hs_stage.h hs_family) */
 } hs_method_info;

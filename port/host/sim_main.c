@@ -27,7 +27,7 @@ static void hs_methods_list(FILE *o, const char *fmt)
         const hs_method_info *r = &hs_method_table[k];
         char hooks[160];
         fprintf(o, fmt, r->name, r->summary);
-        snprintf(hooks, sizeof hooks, "needs the model hook %s", r->hooks);
+        snprintf(hooks, sizeof hooks, "needs %s", r->hooks);
         if (r->hooks[0] != '\0') fprintf(o, fmt, "", hooks);
     }
 }
@@ -315,7 +315,7 @@ int main(int argc, char **argv)
     hs_sim_err err;
     if (argc == 2 && !strcmp(argv[1], "--methods")) {
         /* the method table as the markdown rows rt/METHODS.md carries (make methods-doc) */
-        printf("| method | family (file) | what it does | model hooks it needs |\n|---|---|---|---|\n");
+        printf("| method | family (file) | what it does | needs from the model |\n|---|---|---|---|\n");
         for (int k = 0; k < HS_METHOD_COUNT; ++k) {
             const hs_method_info *r = &hs_method_table[k];
             printf("| `%s`%s | %s (`rt/hs_%s.c`) | %s | %s |\n", r->name,

@@ -189,7 +189,7 @@ static void usage(FILE *f)
 "\nmethods (--method; the stepper's method table):\n");
     for (int k = 0; k < HS_METHOD_COUNT; ++k)
         fprintf(f, "  %-11s %s%s%s\n", hs_method_table[k].name, hs_method_table[k].summary,
-                hs_method_table[k].hooks[0] ? "; needs the model hook " : "", hs_method_table[k].hooks);
+                hs_method_table[k].hooks[0] ? "; needs " : "", hs_method_table[k].hooks);
 }
 
 static int parse_enum(const char *s, const char *(*name)(int), int count, int *out)

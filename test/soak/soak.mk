@@ -58,3 +58,9 @@ methods-table-test: $(BUILD)/hilstep-sim
 methods-table: $(BUILD)/hilstep-sim
 	@/usr/bin/python3 test/soak/method_table.py $(BUILD)/hilstep-sim --into rt/METHODS.md
 TEST_SUITES += methods-table-test
+
+# rt/METHODS.md's method table from the stepper's (hilstep-sim --methods); sim-test checks it.
+.PHONY: methods-doc
+methods-doc: $(BUILD)/hilstep-sim
+	@$(BUILD)/hilstep-sim --methods > $(BUILD)/methods.md && \
+	 /usr/bin/python3 -c 'import sys; d = open("rt/METHODS.md").read(); a = d.index("\n", d.index("<!-- methods-table")) + 1; b = d.index("<!-- /methods-table -->"); open("rt/METHODS.md", "w").write(d[:a] + open(sys.argv[1]).read() + d[b:])' $(BUILD)/methods.md

@@ -112,7 +112,7 @@ static void dvp_needs_lagrange(void)
                                    sizeof t.I / sizeof t.I[0]);
     CHECK(rc == HS_E_DEF_HOOK_LAGRANGE);
     CHECK(tu_contains(hs_status_str(rc), "lagrange()"));
-    CHECK(tu_contains(hs_method_info_of(HS_METHOD_DVP)->hooks, "lagrange"));
+    CHECK(tu_contains(hs_method_info_of(HS_METHOD_DVP)->hooks, "lagrange()"));
     /* the other methods take the same model (force() has the velocity terms) */
     d.method = HS_METHOD_SDIRK; d.stab = HS_STAB_PROJECTION;
     CHECK(hs_stepper_init(&t.s, &d, &t.m, HS_R(0.0), t.R, sizeof t.R / sizeof t.R[0], t.I,
