@@ -34,15 +34,16 @@ for f in ["bead_wire", "bushing_pendulum", "cart_pendulum", "door", "double_sphe
 
 
 def methods(sim):
+    """Names, the default, and the methods whose table row asks for --stab none."""
     out = subprocess.run([sim, "--methods"], capture_output=True, text=True, check=True).stdout
-    rows = re.findall(r"^\| `([a-z0-9]+)`( \(default\))?", out, re.M)
-    return [m for m, _ in rows], [m for m, d in rows if d][0]
+    rows = re.findall(r"^\| `([a-z0-9]+)`( \(default\))? \|[^|]*\|([^|]*)\|", out, re.M)
+    return [m for m, _, _ in rows], [m for m, d, _ in rows if d][0], {m for m, _, s in rows if "--stab none" in s}
 
 
-def run(sim, margs, me, h, T):
+def run(sim, margs, me, h, T, stab_none):
     args = [sim] + margs + ["--method", me, "--h", h, "--t", T]
-    if me in ("spook", "dvp"):
-        args += ["--stab", "none"]  # their constraint treatment is built in
+    if me in stab_none:
+        args += ["--stab", "none"]  # their constraint treatment is built in (their table row says so)
     p = subprocess.run(args, capture_output=True, text=True)
     line = next((l for l in p.stdout.splitlines() if l.startswith("steps=")), "")
     kv = dict(x.split("=", 1) for x in line.split() if "=" in x)
@@ -50,6 +51,7 @@ def run(sim, margs, me, h, T):
     if p.returncode == 2 or (kv.get("steps") == "0" and kv.get("status") not in (None, "ok")):
         why = err[0] if err else "refused"
         why = re.sub(r"^hilstep-sim: (init: |[-a-z]+: )?", "", why).replace(" (see --help)", "")
+        why = re.split(r" \(|;|:", why)[0]
         return "refused", "refused: " + why
     st = kv.get("status", "?")
     if st == "ok" and p.returncode == 0:
@@ -65,10 +67,10 @@ def main():
     md = sys.argv[sys.argv.index("--md") + 1] if "--md" in sys.argv else None
     T = sys.argv[sys.argv.index("--t") + 1] if "--t" in sys.argv else "10"
     jobs = int(sys.argv[sys.argv.index("--jobs") + 1]) if "--jobs" in sys.argv else 2
-    meths, default = methods(sim)
+    meths, default, stab_none = methods(sim)
     cells = [(mn, ma, me, hn, hv) for mn, ma in MODELS for me in meths for hn, hv in H]
     with concurrent.futures.ThreadPoolExecutor(jobs) as ex:
-        res = list(ex.map(lambda c: run(sim, c[1], c[2], c[4], T), cells))
+        res = list(ex.map(lambda c: run(sim, c[1], c[2], c[4], T, stab_none), cells))
     table = {}
     passed = failed = 0
     for (mn, _, me, hn, _), (kind, text) in zip(cells, res):
