@@ -75,7 +75,9 @@ static void sd_residual(hs_stepper *s, const hs_real *A, const hs_real *Lam)
         for (int i = 0; i < nq; ++i) {
             hs_real r = s->f[i];
             const hs_real *Mi = s->M + i * nq;
-            for (int j = 0; j < nq; ++j) r -= Mi[j] * A[j];
+            for (int j = 0; j < nq; ++j) {
+                r -= Mi[j] * A[j];
+            }
             s->b[i] = r;
         }
         /* one pass over G for both G A and G^T Lam */
@@ -91,9 +93,15 @@ static void sd_residual(hs_stepper *s, const hs_real *A, const hs_real *Lam)
         return;
     }
     hs_blk_qq_mv(b, s->M, A, s->v1);
-    if (nc > 0) hs_blk_cq_mv_mtv(b, s->G, A, Lam, s->c3, s->v2);
-    for (int i = 0; i < nq; ++i) s->b[i] = s->f[i] - s->v1[i] + (nc > 0 ? s->v2[i] : HS_R(0.0));
-    for (int i = 0; i < nc; ++i) s->b[nq + i] = -(s->c3[i] + s->gam[i]);
+    if (nc > 0) {
+        hs_blk_cq_mv_mtv(b, s->G, A, Lam, s->c3, s->v2);
+    }
+    for (int i = 0; i < nq; ++i) {
+        s->b[i] = s->f[i] - s->v1[i] + (nc > 0 ? s->v2[i] : HS_R(0.0));
+    }
+    for (int i = 0; i < nc; ++i) {
+        s->b[nq + i] = -(s->c3[i] + s->gam[i]);
+    }
 }
 
 /* Newton step on stage (A, Lam) at (t, Q, U) held in qn, un: residuals r = M A - f - G^T Lam,
@@ -103,27 +111,39 @@ static int sd_newton(hs_stepper *s, hs_ctx *c, hs_real t, hs_real *A, hs_real *L
     const hs_model *m = s->model;
     const int nq = s->nq, nc = s->nc;
     int rc = hs_mass_force(s, c, t, s->qn, s->un);
-    if (rc) return rc;
-    if (factor) {
+    if (rc != HS_OK) {
+        return rc;
+    }
+    if (factor != 0) {
         rc = hs_force_jacobians(s, c, t, s->qn, s->un);
-        if (rc) return rc;
+        if (rc != HS_OK) {
+            return rc;
+        }
         if (nc > 0) {
             rc = hs_add_curvature(s, t, s->qn, Lam);
-            if (rc) return rc;
+            if (rc != HS_OK) {
+                return rc;
+            }
         }
     }
     if (nc > 0) {
         rc = hs_model_rc(m->type->constraint(m, t, s->qn, NULL, s->G, NULL));
-        if (rc) return rc;
+        if (rc != HS_OK) {
+            return rc;
+        }
         rc = hs_model_rc(m->type->gamma(m, t, s->qn, s->un, s->gam));
-        if (rc) return rc;
+        if (rc != HS_OK) {
+            return rc;
+        }
     }
     sd_residual(s, A, Lam);
-    if (factor) {
+    if (factor != 0) {
         const hs_real hg = c->h * s->def.sd_gamma;
         s->stats.factorizations++;
         rc = hs_linsys_factor(&s->lsK, &s->fK, s->M, hg, s->fu, hg * hg, s->fq, s->G, s->G, NULL);
-        if (rc) return rc;
+        if (rc != HS_OK) {
+            return rc;
+        }
     }
     hs_linsys_solve(&s->lsK, &s->fK, s->b);
     /* A non-finite M, f, G or gamma reaches the residual (x * NaN is NaN, 0 * Inf is NaN) and
@@ -164,7 +184,9 @@ static int st_sd_stage1(hs_stepper *s, hs_ctx *c)
         s->un[i] = s->u[i] + hg * a1;
         s->qn[i] = s->q[i] + hg * s->u[i] + hg * hg * a1;
     }
-    for (int i = 0; i < nc; ++i) s->sl1[i] = s->lambda[i];
+    for (int i = 0; i < nc; ++i) {
+        s->sl1[i] = s->lambda[i];
+    }
     return sd_newton(s, c, c->t + g * h, s->accn, s->sl1, 1);
 }
 
@@ -175,7 +197,9 @@ static int st_sd_stage2(hs_stepper *s, hs_ctx *c)
     const int nq = s->nq, nc = s->nc;
     const hs_real g = s->def.sd_gamma, h = c->h, a21 = HS_R(1.0) - HS_R(2.0) * g;
     const hs_real xa = HS_R(2.0) - HS_R(2.0) * g, xl = (HS_R(1.0) - g) / g;
-    for (int i = 0; i < nc; ++i) s->sl2[i] = s->lambda[i] + xl * (s->sl1[i] - s->lambda[i]);
+    for (int i = 0; i < nc; ++i) {
+        s->sl2[i] = s->lambda[i] + xl * (s->sl1[i] - s->lambda[i]);
+    }
     /* U_2 = u_n + h (a21 A_1 + g A_2); Q_2 = q_n + (1 - g) h u_n + h^2 (2 g a21 A_1 + g^2 A_2) */
     const hs_real c2h = (HS_R(1.0) - g) * h, q1 = h * h * HS_R(2.0) * g * a21, q2 = h * h * g * g;
     for (int i = 0; i < nq; ++i) {
@@ -199,7 +223,9 @@ static int st_sd_combine(hs_stepper *s, hs_ctx *c)
         s->un[i] = s->u[i] + hh * (a1 + a2);
         s->qn[i] = s->q[i] + h * s->u[i] + (c1 * a1 + c2 * a2);
     }
-    for (int i = 0; i < nc; ++i) s->lamn[i] = s->sl1[i] + xl * (s->sl1[i] - s->sl2[i]);
+    for (int i = 0; i < nc; ++i) {
+        s->lamn[i] = s->sl1[i] + xl * (s->sl1[i] - s->sl2[i]);
+    }
     return HS_OK;
 }
 

@@ -118,7 +118,9 @@ int hs_stepper_def_validate(const hs_stepper_def *def, const hs_model *m)
     if (!def || !m || !m->type) return HS_E_NULL;
     if (!hs_isfinite(def->h) || !(def->h > HS_R(0.0))) return HS_E_DEF_H;
     const hs_family *fam = hs_method_family(def->method);
-    if (fam == NULL) return HS_E_DEF_METHOD;
+    if (fam == NULL) {
+        return HS_E_DEF_METHOD;
+    }
     const unsigned fl = hs_method_flags(def->method);
     if (def->form != HS_FORM_INDEX1 && def->form != HS_FORM_INDEX2 && def->form != HS_FORM_GGL)
         return HS_E_DEF_FORM;
@@ -129,7 +131,9 @@ int hs_stepper_def_validate(const hs_stepper_def *def, const hs_model *m)
         return HS_E_DEF_STAB;
     if (!hs_isfinite(def->reg_eps) || !(def->reg_eps >= HS_R(0.0))) return HS_E_DEF_SPOOK;
     int rc = fam->validate(def, m);
-    if (rc != HS_OK) return rc;
+    if (rc != HS_OK) {
+        return rc;
+    }
     if (def->stab == HS_STAB_BAUMGARTE) {
         if (!hs_isfinite(def->alpha) || def->alpha < HS_R(0.0)) return HS_E_DEF_BAUMGARTE;
         if (def->form == HS_FORM_INDEX1 && (!hs_isfinite(def->beta) || def->beta < HS_R(0.0)))
@@ -352,14 +356,20 @@ static void reg_params(hs_stepper *s, int regK, int regP)
 int hs_plan_tail(const hs_stepper *s, unsigned char *plan, int n)
 {
     const int nc = s->nc;
-    if (s->nz > 0) plan[n++] = HS_STAGE_AUX_STATES;
-    if (s->def.stab == HS_STAB_PROJECTION && nc > 0) {
+    if (s->nz > 0) {
+        plan[n++] = HS_STAGE_AUX_STATES;
+    }
+    if ((s->def.stab == HS_STAB_PROJECTION) && (nc > 0)) {
         plan[n++] = HS_STAGE_PROJECT_POSITIONS;
         plan[n++] = HS_STAGE_PROJECT_VELOCITIES;
     }
-    if (s->ggl && nc > 0) plan[n++] = HS_STAGE_GGL_FACTOR;
+    if ((s->ggl != 0) && (nc > 0)) {
+        plan[n++] = HS_STAGE_GGL_FACTOR;
+    }
     plan[n++] = HS_STAGE_CHECK;
-    if (s->def.max_speed > HS_R(0.0) || s->def.max_energy_gain > HS_R(0.0)) plan[n++] = HS_STAGE_WATCHDOG;
+    if ((s->def.max_speed > HS_R(0.0)) || (s->def.max_energy_gain > HS_R(0.0))) {
+        plan[n++] = HS_STAGE_WATCHDOG;
+    }
     return n;
 }
 
@@ -415,7 +425,9 @@ int hs_stepper_set_state(hs_stepper *s, hs_real t, const hs_real *q, const hs_re
     {
         /* the methods' range checks measure corrections against the model's size */
         hs_real qm = HS_R(0.0);
-        for (int i = 0; i < s->nq; ++i) qm = hs_abs(q[i]) > qm ? hs_abs(q[i]) : qm;
+        for (int i = 0; i < s->nq; ++i) {
+            qm = (hs_abs(q[i]) > qm) ? hs_abs(q[i]) : qm;
+        }
         s->sd_scale = s->def.h * s->def.h / (HS_R(1.0) + qm);
         s->sd_lim = HS_SD_RANGE / s->sd_scale;
         s->sd_na = HS_R(0.0);
@@ -508,7 +520,9 @@ int hs_stepper_init(hs_stepper *s, const hs_stepper_def *def, const hs_model *m,
     st.t = t0; st.t0 = t0; st.k = 0;
     if (fam->setup != NULL) {
         rc = fam->setup(&st);
-        if (rc != HS_OK) return rc;
+        if (rc != HS_OK) {
+            return rc;
+        }
     }
     st.nplan = hs_plan_tail(&st, st.plan, fam->plan(&st, st.plan));
     st.stats.steps = 0; st.stats.faults = 0; st.stats.last_fault = 0;
