@@ -115,6 +115,7 @@ static void usage(void)
 "  --cpu N             pin the control thread to CPU N\n"
 "  --stats FILE        end-of-run counters as key=value lines\n"
 "  --quiet             no summary\n"
+"  --help              this text\n"
 "While no plant frame has arrived, or the plant's outputs are stale, the ECU sends 0 N and\n"
 "holds its integrator.\n"
 "exit status: 0 the plant finished (FINAL frame), --duration reached or a signal, with plant\n"
