@@ -46,7 +46,10 @@ static inline int hs_mb_load_file_ovr(const char *path, hs_mb_store *st, const h
         char extra[200] = "";
         if (err.detail[0] && err.has_value) snprintf(extra, sizeof extra, " (%s %.6g)", err.detail, err.value);
         else if (err.detail[0]) snprintf(extra, sizeof extra, " (%s)", err.detail);
-        if (snprintf(msg, n, "%s:%d: field '%s': %s%s", path, err.line, err.field, err.msg, extra) < 0) msg[0] = 0;
+        /* line 0: not a line of the file (a --param override): the path alone. */
+        char at[24] = "";
+        if (err.line > 0) snprintf(at, sizeof at, ":%d", err.line);
+        if (snprintf(msg, n, "%s%s: field '%s': %s%s", path, at, err.field, err.msg, extra) < 0) msg[0] = 0;
         return HS_MB_EXIT_BAD;
     }
     return 0;
