@@ -96,7 +96,9 @@ typedef enum hs_mb_joint_kind {
                           * ellipse, a parabola, a sphere, a plane): 1 row */
     HS_MB_DRIVER = 6,    /* prescribes a coordinate: coord = 0 angle theta_a - theta_b (planar),
                           * coord = 1 axis . (a - b) (axis in ground frame); = f(t): 1 row */
-    HS_MB_PERPENDICULAR = 7 /* (a - b) . (c - d) = f(t): 1 row (the car axle's rheonomic row) */
+    HS_MB_PERPENDICULAR = 7, /* (a - b) . (c - d) = f(t): 1 row (the car axle's rheonomic row) */
+    HS_MB_JOINT_KINDS = 8 /* number of kinds (the joint table's length); each kind is one file
+                           * model/hs_mb_jt_<name>.c registered in model/hs_mb_elem.c */
 } hs_mb_joint_kind;
 
 /* Quadric of a CURVE joint in ground coordinates: r^T A r + b.r + c = 0, A symmetric given by
