@@ -276,11 +276,12 @@ int hs_mb_fn_output(const hs_model *m, hs_real t, const hs_real *q, const hs_rea
             if (n < 0) { return n; }
             k += n;
         } else {
-            hs_real a[7], b[7];
+            hs_real a[7];
             const int n = line_values(m, o->kind, o->index, t, q, u, inp, facc, a);
             if (n < 0) { return n; }
             hs_real v = a[o->comp];
             if (o->index2 > 0) {
+                hs_real b[7];
                 const int n2 = line_values(m, o->kind, o->index2 - 1, t, q, u, inp, facc, b);
                 if (n2 < 0) { return n2; }
                 v -= b[o->comp];

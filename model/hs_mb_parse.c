@@ -391,13 +391,19 @@ static int signal_range(const hs_mb_signal *S, int line, hs_mb_error *err)
     return HS_OK;
 }
 
+/* src into dst (cap bytes, always terminated, cut at cap - 1). */
+static void copy_cstr(char *dst, int cap, const char *src)
+{
+    int i = 0;
+    while (i < cap - 1 && src[i] != 0) { dst[i] = src[i]; ++i; }
+    dst[i] = 0;
+}
+
 static void signal_default(hs_mb_signal *S, const char *unit, int is_in)
 {
     static const hs_mb_signal zero = {0};
     *S = zero;
-    int i = 0;
-    for (; unit[i] && i < HS_MB_UNIT - 1; ++i) S->unit[i] = unit[i];
-    S->unit[i] = 0;
+    copy_cstr(S->unit, HS_MB_UNIT, unit);
     S->min = HS_R(-1e9);
     S->max = HS_R(1e9);
     S->stale = is_in ? 20 : 0;
@@ -697,11 +703,7 @@ static int parse_output(hs_mb_store *st, const tok *w, int npos, const tok *key,
     } else {
         return fail(err, line, q, "unknown quantity (pos, vel, acc, coord, energy)", E);
     }
-    {
-        int i = 0;
-        for (; i < HS_MB_UNIT - 1 && unit[i] != 0; ++i) { S->unit[i] = unit[i]; }
-        S->unit[i] = 0;
-    }
+    copy_cstr(S->unit, HS_MB_UNIT, unit);
     for (int k = 0; k < nkv; ++k) {
         int ok = 0;
         if (tok_eq(key[k], "offset")) ok = read_vec(st, val[k], &O->offset, 1) == 1;
