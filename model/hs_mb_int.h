@@ -208,8 +208,6 @@ extern const mb_force_elem *const mb_force_elems[HS_MB_FORCE_KINDS];
 uint32_t mb_hinge_check(const hs_mb_desc *D, const hs_mb_force *E, const char **why);
 
 /* Helpers the elements share (hs_mb_force.c). */
-/* The operand of a force point (moving ground points included). */
-hs_mb_opnd mb_opnd_of(const hs_mb_point *p);
 /* f += s J^T F of point k (no-op for ground or f = NULL). */
 void mb_add_jtf(const hs_mb_model *mb, const mb_pk *k, const hs_real *F, hs_real s, hs_real *f);
 /* A force F(d, d') on point a and -F on b with dF/dd = Fd, dF/dd' = Fv (3 x 3): f, fq, fu. */
