@@ -57,7 +57,8 @@ typedef struct hs_mb_fn {
 } hs_mb_fn;
 
 /* A rigid body. Initial values are the description's; initial() returns them as given, so a
- * description must give a consistent state (the stepper's projection corrects O(h) errors). */
+ * description must give a consistent state: the .hsm parser refuses one off its joints by more
+ * than HS_MB_INIT_TOL (hs_mb_parse.h), the stepper's projection takes what is left. */
 typedef struct hs_mb_body {
     char name[HS_MB_NAME];
     hs_mb_body_kind kind;
