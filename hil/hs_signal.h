@@ -68,14 +68,15 @@ typedef struct hs_rx_stats {
  * accepted one; 1..HS_RX_SEQ_BEHIND behind is a plain late/duplicate frame. Anything else (a
  * far jump, a far-behind seq, a new session) is accepted only when HS_RX_CONFIRM consecutive
  * such frames (each 1..HS_RX_SEQ_AHEAD after the previous one, same session) arrive while
- * the current peer has been silent for at least HS_RX_QUIET_TICKS ticks: a restarted ECU is
- * back within a few frames, while one stray or replayed frame, or a second sender beside a
- * live ECU, never takes the link over. Sessions left behind are remembered (the last
- * HS_RX_OLD_SESSIONS) and their frames rejected as replays. */
+ * the current stream has been silent for MORE than hs_rx.takeover_ticks ticks (default: the
+ * largest stale_limit of the inputs, so the inputs are already on their fallbacks): a
+ * restarted ECU is back within a few frames of that silence, while stray or replayed frames,
+ * or a second sender beside a live or briefly paused ECU, never take the link over. Sessions
+ * left behind are remembered (the last HS_RX_OLD_SESSIONS) and their frames rejected as
+ * replays. */
 #define HS_RX_SEQ_AHEAD 1000u   /* frames: 1 s of 1 kHz frames may be lost without a resync */
 #define HS_RX_SEQ_BEHIND 64u    /* frames: reordering/duplicates tolerated as plain stale */
 #define HS_RX_CONFIRM 3u        /* consecutive frames that confirm a restart or resync */
-#define HS_RX_QUIET_TICKS 2u    /* ticks without a fresh frame before another stream may win */
 #define HS_RX_OLD_SESSIONS 4    /* sessions remembered as left behind */
 
 /* The receiving end of one link, sized statically. */
@@ -90,11 +91,15 @@ typedef struct hs_rx {
     uint32_t cand_seq;          /* seq of its newest frame */
     uint32_t cand_n;            /* its consecutive frames so far, 0 = no candidate */
     uint32_t quiet;             /* ticks since a fresh frame was applied (saturating) */
+    uint32_t takeover_ticks;    /* a new stream may win only after more silent ticks than this */
+    const hs_mac *mac;          /* NULL: version-1 frames; else only frames tagged under it */
     uint32_t old_session[HS_RX_OLD_SESSIONS]; /* sessions left behind, newest first */
     int n_old;                  /* entries of old_session in use */
-    int pending;                /* 1 when an accepted frame waits for the next tick */
-    hs_frame_hdr pending_hdr;   /* its header */
-    double pending_v[HS_FRAME_MAX_VALUES]; /* its engineering values, already clamped */
+    int pending;                /* accepted frames waiting for the next tick (UDP: 0 or 1; CAN:
+                                   one per message, each covering its own signals) */
+    hs_frame_hdr pending_hdr;   /* header of the newest of them */
+    double pending_v[HS_FRAME_MAX_VALUES]; /* their engineering values, already clamped */
+    uint8_t pend[HS_FRAME_MAX_VALUES];     /* 1 where pending_v holds a value for the next tick */
     uint32_t used_seq;          /* seq of the frame applied most recently (0 = none) */
     uint32_t peer_ack;          /* ack_seq of that frame: newest of our frames the peer used */
     uint32_t peer_flags;        /* flags of that frame */
@@ -106,13 +111,22 @@ typedef struct hs_rx {
 } hs_rx;
 
 /* Binds rx to the inputs (dir HS_SIG_IN) of a checked map; kind is the HS_FRAME_KIND_* this end
- * receives. Values start on their fallbacks (no frame seen yet). Returns 0 or -1 (too many). */
+ * receives. Values start on their fallbacks (no frame seen yet); takeover_ticks is the largest
+ * input stale_limit (1 for a map without inputs), mac NULL; a port may set both afterwards.
+ * Returns 0 or -1 (too many). */
 int hs_rx_init(hs_rx *rx, const hs_signal_map *map, unsigned kind);
 
 /* Classifies one datagram of len bytes; from_peer = 0 when its source is not the configured
  * peer. An accepted frame becomes pending (replacing, and counting as superseded, an earlier
  * pending one). Returns the hs_rx_reason. Cost is linear in len, bounded by the frame size. */
 int hs_rx_offer(hs_rx *rx, const uint8_t *buf, size_t len, int from_peer);
+
+/* A frame already decoded by another codec (CAN: hs_can_receive): n engineering values v for
+ * the inputs slot[0..n) (each < rx->n), the transport's running seq (becomes used_seq when
+ * applied). Counted like an accepted datagram: clamped into [min, max] (counted), pending for
+ * the next tick; a frame whose signals are all still pending from an earlier one supersedes
+ * it. Non-finite values reject it (HS_RX_NONFINITE). Returns the hs_rx_reason. */
+int hs_rx_offer_values(hs_rx *rx, const uint8_t *slot, const double *v, unsigned n, uint32_t seq);
 
 /* Once per frame: applies the pending frame if any, ages the others, falls back where a value
  * is older than its stale_limit, and copies the n current values into in (may be NULL).
@@ -133,14 +147,16 @@ typedef struct hs_tx {
     uint32_t session;   /* this run's id */
     uint32_t seq;       /* seq of the last frame built */
     uint64_t frames;    /* frames built */
+    const hs_mac *mac;  /* NULL: version-1 frames; else version-2 frames tagged under it */
 } hs_tx;
 
 /* Binds tx to the outputs (dir HS_SIG_OUT) of a checked map. session should differ between
- * runs (e.g. derived from the clock) so the peer can tell a restart from a replay. */
+ * runs (e.g. derived from the clock) so the peer can tell a restart from a replay. mac starts
+ * NULL (version-1 frames); a port sets it to authenticate. */
 int hs_tx_init(hs_tx *tx, const hs_signal_map *map, unsigned kind, uint32_t session);
 
 /* Builds the next frame (seq + 1) from the n engineering values y (NULL = every signal's
- * fallback, the safe outputs) into buf (cap >= HS_FRAME_BYTES(n)); returns its size or 0. */
+ * fallback, the safe outputs) into buf (cap >= HS_FRAME_MAC_BYTES(n)); returns its size or 0. */
 size_t hs_tx_build(hs_tx *tx, uint8_t *buf, size_t cap, const hs_real *y, uint64_t send_ns,
                    uint32_t ack_seq, uint32_t flags);
 
