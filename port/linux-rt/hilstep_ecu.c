@@ -117,8 +117,8 @@ static void usage(void)
 "While no plant frame has arrived, or the plant's outputs are stale, the ECU sends 0 N and\n"
 "holds its integrator.\n"
 "exit status: 0 the plant finished (FINAL frame), --duration reached or a signal, with plant\n"
-"  frames accepted; 1 bad option, unknown --model or bad --model-file (as hilstep-rt);\n"
-"  2 setup failed (signal map, key file, socket, thread);\n"
+"  frames accepted; 1 bad option or unknown --model (as hilstep-rt);\n"
+"  2 setup failed (a refused --model-file as in every tool, signal map, key file, bus, thread);\n"
 "  8 link failed: no plant frame accepted (wrong --model, wrong --key, no plant), frames\n"
 "  with a bad MAC, or the plant fell silent for --timeout-ms without a FINAL frame;\n"
 "  5 the --stats file could not be written.\n");
@@ -335,7 +335,7 @@ static int learn_map(ecu *e, char *why, size_t cap)
     int rc;
     if (e->model_file) {
         /* The model is chosen exactly as hilstep-rt chooses it, with its exit statuses. */
-        if (hs_mb_load_file_msg(e->model_file, &mb_store, &mb_model, 0, why, cap)) return HS_EXIT_USAGE;
+        if (hs_mb_load_file_msg(e->model_file, &mb_store, &mb_model, 0, why, cap)) return HS_MB_EXIT_BAD; /* as hilstep-rt: exit 2 */
         rc = hs_plant_model_init(&model, &mb_model.type, &pblock, sizeof pblock, why, cap);
         model.desc = &mb_model;
     } else {
