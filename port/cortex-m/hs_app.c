@@ -2,6 +2,7 @@
 #include "hs_app.h"
 #include "hs_board.h"
 #include "hs_transport.h"
+#include "mb_gen.h"
 
 #include <string.h>
 
@@ -24,11 +25,23 @@ hs_app_cfg hs_app_default_cfg(void)
     c.method = dd.method;
     c.form = dd.form;
     c.stab = dd.stab;
+    c.h_us = 1000u;
     c.nsteps = 3000;
     return c;
 }
 
 void hs_app_configure(const hs_app_cfg *cfg) { hs_app.cfg = *cfg; }
+
+const hs_model_type *hs_app_find_model(const char *name)
+{
+    const hs_model_type *T = hs_model_find(name);
+    for (int i = 0; T == NULL && i < HS_MB_GEN_COUNT; ++i) {
+        if (hs_streq(name, hs_mb_gen_types[i]->name) != 0) {
+            T = hs_mb_gen_types[i];
+        }
+    }
+    return T;
+}
 
 int hs_app_parse_method(const char *name)
 {
@@ -118,8 +131,10 @@ static int app_initialize(void)
     const hs_app_cfg *c = &hs_app.cfg;
     char why[160];
     int rc;
-    if (c->type) {
-        rc = hs_plant_model_init(&hs_app.model, c->type, &hs_app.params, sizeof hs_app.params,
+    /* A shipped description is found by name too (the registry lists the library's models). */
+    const hs_model_type *T = c->type != NULL ? c->type : hs_app_find_model(c->model);
+    if (T != NULL) {
+        rc = hs_plant_model_init(&hs_app.model, T, &hs_app.params, sizeof hs_app.params,
                                  why, sizeof why);
     } else {
         rc = hs_plant_model_by_name(&hs_app.model, &hs_app.params, sizeof hs_app.params,
@@ -134,6 +149,12 @@ static int app_initialize(void)
     app_def.step.method = c->method;
     app_def.step.form = c->form;
     app_def.step.stab = c->stab;
+    /* h as hilstep-sim derives it from --h: the double nearest h_us / 1e6, then alpha = 1/h and
+     * beta = 1/h^2 in double, rounded once (same bits as the host). */
+    const double h = (double)c->h_us / 1e6;
+    app_def.step.h = (hs_real)h;
+    app_def.step.alpha = (hs_real)(1.0 / h);
+    app_def.step.beta = (hs_real)(1.0 / (h * h));
     app_def.overrun_stop = hs_tick_policy_stop;
     app_def.clock_ns = board_ns;
     app_def.hash = 1;

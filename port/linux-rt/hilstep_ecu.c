@@ -13,6 +13,7 @@
 #include "hs_apps.h"
 #include "hs_linux.h"
 #include "hs_mb_file.h"
+#include "hs_mb_map.h"
 #include "hs_models.h"
 #include "hs_plant.h"
 #include "hs_signal.h"
@@ -117,8 +118,8 @@ static void usage(void)
 "While no plant frame has arrived, or the plant's outputs are stale, the ECU sends 0 N and\n"
 "holds its integrator.\n"
 "exit status: 0 the plant finished (FINAL frame), --duration reached or a signal, with plant\n"
-"  frames accepted; 1 bad option or unknown --model (as hilstep-rt);\n"
-"  2 setup failed (a refused --model-file as in every tool, signal map, key file, bus, thread);\n"
+"  frames accepted; 1 bad option or unknown --model; 2 setup failed (bad --model-file,\n"
+"  signal map, key file, socket, thread), as hilstep-rt;\n"
 "  8 link failed: no plant frame accepted (wrong --model, wrong --key, no plant), frames\n"
 "  with a bad MAC, or the plant fell silent for --timeout-ms without a FINAL frame;\n"
 "  5 the --stats file could not be written.\n");
@@ -331,18 +332,21 @@ static int learn_map(ecu *e, char *why, size_t cap)
     static hs_plant plant;
     static hs_signal mirror[2 * HS_PLANT_MAX_SIG];
     static hs_signal_map mmap;
+    static hs_mb_sigmap sigmap;
     static char mname[64];
     int rc;
+    hs_plant_def def = hs_plant_default_def();
     if (e->model_file) {
-        /* The model is chosen exactly as hilstep-rt chooses it, with its exit statuses. */
-        if (hs_mb_load_file_msg(e->model_file, &mb_store, &mb_model, 0, why, cap)) return HS_MB_EXIT_BAD; /* as hilstep-rt: exit 2 */
+        /* The model and its map are chosen exactly as hilstep-rt chooses them (the file's own
+         * signal map when it declares one), with its exit statuses. */
+        if (hs_mb_load_file_msg(e->model_file, &mb_store, &mb_model, 0, why, cap)) return HS_MB_EXIT_BAD;
+        def.map = hs_mb_signal_map(&mb_store, &mb_model, &sigmap);
         rc = hs_plant_model_init(&model, &mb_model.type, &pblock, sizeof pblock, why, cap);
         model.desc = &mb_model;
     } else {
         rc = hs_plant_model_by_name(&model, &pblock, sizeof pblock, e->model, why, cap);
     }
     if (rc != HS_EXIT_OK) return rc;
-    hs_plant_def def = hs_plant_default_def();
     rc = hs_plant_initialize(&plant, &def, &model, reals, sizeof reals / sizeof reals[0], ints,
                              sizeof ints / sizeof ints[0], why, cap);
     if (rc != HS_EXIT_OK) return rc;

@@ -139,11 +139,11 @@ static void usage(FILE *f)
 "                      `external` parameter gets external=1, its inputs come from the wire.\n"
 "                      Each shipped model has a signal map (--signals); others get a generic\n"
 "                      one from their input/output names (+-1e9, fallback 0, stale 20)\n"
-"  --model-file FILE   a multibody description (.hsm, see README \"Writing your own model\")\n"
+"  --model-file FILE   a multibody description (.hsm, format: model/FORMAT.md)\n"
 "                      instead of --model; its inputs and outputs get the generic map\n"
 "  --param KEY=VALUE   set a model parameter (repeatable), e.g. --param v_ref=2\n"
-"  --method M          explicit|symplectic|j1|j2|j3|jexact|spook|jk|jkexact|galpha|sdirk\n"
-"                      (default: the library's, sdirk with sd_gamma 1/4)\n"
+"  --method M          one of the methods listed at the end (default: the library's,\n"
+"                      sdirk with sd_gamma 1/4; rt/METHODS.md says which to pick)\n"
 "  --form F            index1|index2 (default index2)\n"
 "  --stab S            none|baumgarte|projection (default projection)\n"
 "timing\n"
@@ -206,7 +206,11 @@ static void usage(FILE *f)
 "    histogram write failed, e.g. disk full); 6 latency budget exceeded; 8 frames with a\n"
 "    bad or missing MAC arrived (--key: forged, or the ECU has another key).\n"
 "Without root, SCHED_FIFO or a PREEMPT_RT kernel the run goes on and says plainly that\n"
-"it is not hard real-time.\n");
+"it is not hard real-time.\n"
+"\nmethods (--method; the stepper's method table):\n");
+    for (int k = 0; k < HS_METHOD_COUNT; ++k)
+        fprintf(f, "  %-11s %s%s%s\n", hs_method_table[k].name, hs_method_table[k].summary,
+                hs_method_table[k].hooks[0] ? "; needs " : "", hs_method_table[k].hooks);
 }
 
 static int parse_enum(const char *s, const char *(*name)(int), int count, int *out)
@@ -560,7 +564,9 @@ static void csv_header(app *a, csvbuf *c)
     for (int i = 0; i < p->d.nz; ++i) ADD(",z%d", i + 1);
     for (int i = 0; i < p->d.nin; ++i) ADD(",in_%s[%s]", p->rx.sig[i]->name, p->rx.sig[i]->unit);
     for (int i = 0; i < p->d.nout; ++i) ADD(",out_%s[%s]", p->tx.sig[i]->name, p->tx.sig[i]->unit);
-    ADD(",gmax,in_seq,flags,missed,rejected,faults,tx_seq,tx_flags\n");
+    /* fresh/stale/fault: this tick's events as named 0/1 columns (the telemetry's own bits are
+     * not the wire's); tx_flags: the output frame's wire flags (hil/FRAME.md). */
+    ADD(",gmax,in_seq,fresh,stale,fault,missed,rejected,faults,tx_seq,tx_flags\n");
     csv_add(a, c, line, k, 0);
 }
 
@@ -576,7 +582,8 @@ static void csv_row(app *a, csvbuf *c, const hs_tm_row *r)
     for (int i = 0; i < p->d.nz; ++i) ADD(",%.17g", r->z[i]);
     for (int i = 0; i < p->d.nin; ++i) ADD(",%.17g", r->in[i]);
     for (int i = 0; i < p->d.nout; ++i) ADD(",%.17g", r->out[i]);
-    ADD(",%.3e,%u,%u,%llu,%llu,%llu,%u,%u\n", r->gmax, r->in_seq, r->flags,
+    ADD(",%.3e,%u,%d,%d,%d,%llu,%llu,%llu,%u,%u\n", r->gmax, r->in_seq, (r->flags & HS_TMF_FRESH) != 0u,
+        (r->flags & HS_TMF_STALE) != 0u, (r->flags & HS_TMF_FAULT) != 0u,
         (unsigned long long)r->missed, (unsigned long long)r->rejected,
         (unsigned long long)r->faults, r->tx_seq, r->tx_flags);
 #undef ADD

@@ -134,7 +134,7 @@ def main():
     applied = 0
     for row in rows:
         seq = int(row["in_seq"])
-        if not (int(row["flags"]) & 1) or seq == 0:
+        if not int(row["fresh"]) or seq == 0:
             continue
         applied += 1
         if seq > len(ecu_frames):

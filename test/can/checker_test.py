@@ -42,15 +42,16 @@ ecu_hex = [l.split()[2] for l in tool("encode", ["EcuCommand %r" % F for F in cm
 applied = [float(l.split()[2]) for l in tool("decode", ["EcuCommand " + h for h in ecu_hex])]
 
 header = ("tick,t_s,planned_ns,latency_ns,exec_ns,frame_ns,q1,q2,u1,u2,in_F_t[N],out_speed[m/s],"
-          "out_radius[m],out_x1[m],out_x2[m],gmax,in_seq,flags,missed,rejected,faults,tx_seq,tx_flags")
+          "out_radius[m],out_x1[m],out_x2[m],gmax,in_seq,fresh,stale,fault,missed,rejected,faults,tx_seq,tx_flags")
 rows = []
 for k in range(N):
     # ECU frame k arrives during tick k and is applied at tick k + 1 (seq k + 1)
     seq = k if k > 0 else 0
     F = applied[k - 1] if k > 0 else 0.0
     o = outs[k]
-    rows.append("%d,%.9f,%d,0,0,0,0,0,0,0,%.17g,%.17g,%.17g,%.17g,%.17g,0,%d,%d,0,0,0,%d,0"
-                % (k, (k + 1) * 0.01, k * PERIOD, F, o[0], o[1], o[2], o[3], seq, 1 if k > 0 else 2, k + 1))
+    rows.append("%d,%.9f,%d,0,0,0,0,0,0,0,%.17g,%.17g,%.17g,%.17g,%.17g,0,%d,%d,%d,0,0,0,0,%d,0"
+                % (k, (k + 1) * 0.01, k * PERIOD, F, o[0], o[1], o[2], o[3], seq, 1 if k > 0 else 0,
+                   0 if k > 0 else 1, k + 1))
 
 
 def write_run(d, plant_hex, ecu_hex, p_tx=N, e_tx=N, p_rx=N, extra=None, drop=None):
