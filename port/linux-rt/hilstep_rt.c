@@ -1015,6 +1015,11 @@ int main(int argc, char **argv)
         fprintf(stderr, "\n");
         return HS_EXIT_USAGE;
     }
+    if (!a->tp.ops->frame && a->o.key) {
+        fprintf(stderr, "hilstep-rt: --key authenticates the frame of hil/FRAME.md; transport %s "
+                "does not carry it\n", a->tp.ops->name);
+        return HS_EXIT_USAGE;
+    }
     hs_tp_cfg tc;
     memset(&tc, 0, sizeof tc);
     tc.prog = "hilstep-rt";
@@ -1058,12 +1063,6 @@ int main(int argc, char **argv)
     /* Sessions, sequence numbers and the MAC belong to the frame of FRAME.md: only a transport
      * that carries it takes --key (a CAN frame has no room for a MAC). */
     static hs_mac mac;
-    if (!a->tp.ops->frame && a->o.key) {
-        fprintf(stderr, "hilstep-rt: --key authenticates the frame of hil/FRAME.md; transport %s "
-                "does not carry it\n", a->tp.ops->name);
-        a->tp.ops->close(&a->tp);
-        return HS_EXIT_USAGE;
-    }
     if (a->tp.ops->frame && hs_link_setup(&p->rx, &p->tx, &mac, a->o.key, a->o.takeover_ms,
                                           a->o.period_ns, "hilstep-rt", "ECU") != 0) {
         a->tp.ops->close(&a->tp);
