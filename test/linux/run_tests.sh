@@ -235,8 +235,8 @@ st() { sed -n "s/^$2=//p" "$1" 2>/dev/null; }
 $PY - "$T/fh.csv" <<'PYEOF' >"$T/fh.chk" 2>&1
 import csv, sys
 h, *rows = list(csv.reader(open(sys.argv[1])))
-it, ifl = h.index("tick"), h.index("flags")
-fault = [int(r[it]) for r in rows if int(r[ifl]) & 4]
+it, ifl = h.index("tick"), h.index("fault")
+fault = [int(r[it]) for r in rows if int(r[ifl]) == 1]
 ok = len(fault) == 10 and min(fault) >= 200 and int(rows[-1][it]) == max(fault) \
      and fault == [int(r[it]) for r in rows[-10:]]
 print("ok" if ok else f"FAIL fault ticks {fault}, last tick {rows[-1][it] if rows else None}")
