@@ -376,7 +376,7 @@ fmax=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "in_push.f[N]") c 
     && ok "--model-file cart_pendulum.hsm closes the ECU's loop: input push.f up to $fmax N, cart.vx $vmean m/s (v_ref 0.5)" \
     || { ko "--model-file cart_pendulum.hsm loop: exit $rc, cart.vx $vmean, |push.f| max $fmax"; tail -3 "$T/cart.out"; }
 "$B/hilstep-rt" --model-file /nonexistent.hsm --signals >"$T/mf.err" 2>&1; rc=$?
-[ $rc -eq 2 ] && grep -q "cannot open" "$T/mf.err" && ok "--model-file missing: exit 2 (HS_EXIT_SETUP, as every tool exits on a refused description) with the reason" || ko "--model-file missing: exit $rc"
+[ $rc -eq 2 ] && grep -q "cannot open" "$T/mf.err" && ok "--model-file missing: exit 2 (setup failed, hil/hs_exit.h) with the reason" || ko "--model-file missing: exit $rc"
 timeout -k 2 20 "$B/hilstep-rt" --listen $PLANT --peer $ECU --model chain --duration 0.3 --quiet $LOOSE \
     --log none --stats "$T/ch.stats" >"$T/ch.out" 2>&1; rc=$?
 [ $rc -eq 0 ] && ok "--model chain: exit 0 ($(st "$T/ch.stats" frames) frames)" || { ko "--model chain: exit $rc"; tail -3 "$T/ch.out"; }
