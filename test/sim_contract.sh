@@ -148,6 +148,17 @@ badin "no rows" 't,F_tangential\n' "1: no data rows after the header"
 $SIM $CT --inputs "$D/none.csv" >/dev/null 2>"$D/e"; rc=$?
 t "--inputs missing file: exit 2, names it" '[ $rc -eq 2 ] && grep -q "cannot open .*none.csv: No such file" "$D/e"'
 bad "bad --interp" --interp --model car_axle --h 1e-3 --t 1 --interp cubic
+# One method table: --help lists every row of --methods, rt/METHODS.md carries --methods verbatim
+$SIM --methods >"$D/m"; rc=$?
+t "--methods exits 0" '[ $rc -eq 0 ]'
+for w in $(sed -n 's/^| `\([a-z0-9]*\)`.*/\1/p' "$D/m"); do
+    t "help lists method $w" "grep -qE '^ +$w ' '$D/help'"
+done
+t "--methods lists dvp and sdirk" "grep -q '^| \`dvp\`' '$D/m' && grep -q '^| \`sdirk\`' '$D/m'"
+sed -n '/<!-- methods-table/,/<!-- \/methods-table/p' rt/METHODS.md | sed '1d;$d' >"$D/md"
+t "rt/METHODS.md table is hilstep-sim --methods" "cmp -s '$D/m' '$D/md'"
+$SIM $BASE >"$D/o" 2>&1
+t "summary has max_abs_dE for a model with energy" "grep -q ' max_abs_dE=' '$D/o'"
 
 echo "sim-contract: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -23,32 +23,34 @@
 #include "hs_stepper.h"
 #include "sim_args.h"
 
+/* The method table (rt/hs_methods.c), one row per method through fmt (name, summary), so
+ * no listing can omit a method; a method that needs model hooks says which. */
+static void hs_methods_list(FILE *o, const char *fmt)
+{
+    for (int k = 0; k < HS_METHOD_COUNT; ++k) {
+        const hs_method_info *r = &hs_method_table[k];
+        char hooks[160];
+        fprintf(o, fmt, r->name, r->summary);
+        snprintf(hooks, sizeof hooks, "needs %s", r->hooks);
+        if (r->hooks[0] != '\0') fprintf(o, fmt, "", hooks);
+    }
+}
+
 static void usage(FILE *o)
 {
     const hs_stepper_def d = hs_stepper_default_def();
     fprintf(o,
         "usage: hilstep-sim --model NAME [--param KEY=VALUE ...] | --model-file FILE.hsm\n"
-        "                   [--method explicit|symplectic|j1|j2|j3|jexact|spook|jk|jkexact|galpha|sdirk]\n"
+        "                   [--method M] (M: one of the methods below)\n"
         "                   [--form index1|index2|ggl] [--stab none|baumgarte|projection]\n"
         "                   [--alpha A] [--beta B] [--jac auto|analytic|fd] [--rho-inf R]\n"
         "                   [--sd-gamma G]\n"
         "                   --h H --t T [--inputs FILE.csv [--interp linear|hold]]\n"
         "                   [--csv FILE] [--every N] [--hash]\n\n"
-        "  --method   explicit    explicit Euler (positions first)\n"
-        "             symplectic  semi-implicit Euler, velocities first (seed 003, veDYNA)\n"
-        "             j1          linear-implicit Euler, J1 = [0 0; fq fu]\n"
-        "             j2          linear-implicit Euler, J2 = [0 0; fq fu + h fq]\n"
-        "             j3          linear-implicit Euler, J3 = [0 0; fq 0] (one directional derivative)\n"
-        "             jexact      linear-implicit Euler, exact J = [0 I; fq fu]\n"
-        "             jk          J2 plus the constraint curvature K_g = d(G^T lambda)/dq\n"
-        "             jkexact     jk's matrix, velocities first\n"
-        "             galpha      generalized-alpha (Arnold & Bruls 2007), one Newton step,\n"
-        "                         second order; --rho-inf R in [0, 1] sets its damping\n"
-        "             sdirk       two-stage SDIRK, one factorization, one Newton step per stage;\n"
-        "                         --sd-gamma 0.25 (default): implicit midpoint twice, symplectic,\n"
-        "                         no damping; 0.7887: third order, A-stable, damps\n"
-        "             dvp         discrete variational (seed 002; SHAKE/RATTLE for constant M): 4 Newton\n"
-        "                         steps, conserves momenta to round-off; --form index2 --stab none\n"
+        "  --method   (default %s; rt/METHODS.md says which to pick; --methods prints the table)\n",
+        hs_method_name(d.method));
+    hs_methods_list(o, "             %-11s %s\n");
+    fprintf(o,
         "  --form     index1 (acceleration-level multipliers) | index2 (velocity level,\n"
         "             G u = -g_t at the new step) | ggl (one-Newton-step position projection\n"
         "             inside the step, then the velocity level; with --stab none and a\n"
@@ -155,10 +157,8 @@ int hs_sim_parse(int argc, char *const *argv, hs_sim_cfg *c, hs_sim_err *e)
                 return fail(e, "--param", "value is not a finite number");
             ++c->np;
         } else if (!strcmp(a, "--method")) {
-            int found = 0;
-            for (int k = 0; k < HS_METHOD_COUNT; ++k)
-                if (!strcmp(v, hs_method_name((hs_method)k))) { c->def.method = (hs_method)k; found = 1; }
-            if (!found) return fail(e, "--method", "expected explicit|symplectic|j1|j2|j3|jexact");
+            if (hs_method_parse(v, &c->def.method) != HS_OK)
+                return fail(e, "--method", "unknown method (hilstep-sim --methods lists them)");
         } else if (!strcmp(a, "--form")) {
             if (!strcmp(v, "index1")) c->def.form = HS_FORM_INDEX1;
             else if (!strcmp(v, "index2")) c->def.form = HS_FORM_INDEX2;
@@ -526,6 +526,7 @@ static const char *status_token(int rc)
     case HS_E_NONFINITE: return "nonfinite";
     case HS_E_MODEL: return "model_fault";
     case HS_E_INPUT: return "bad_input";
+    case HS_E_RANGE: return "range";
     default: return "fault";
     }
 }
@@ -591,6 +592,17 @@ int main(int argc, char **argv)
     static hs_sim_cfg cfg;
     static hs_sim_run run;
     hs_sim_err err;
+    if (argc == 2 && !strcmp(argv[1], "--methods")) {
+        /* the method table as the markdown rows rt/METHODS.md carries (make methods-doc) */
+        printf("| method | family (file) | what it does | needs from the model |\n|---|---|---|---|\n");
+        for (int k = 0; k < HS_METHOD_COUNT; ++k) {
+            const hs_method_info *r = &hs_method_table[k];
+            printf("| `%s`%s | %s (`rt/hs_%s.c`) | %s | %s |\n", r->name,
+                   r->id == hs_stepper_default_def().method ? " (default)" : "", r->family,
+                   r->family, r->summary, r->hooks[0] ? r->hooks : "-");
+        }
+        return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 3;
+    }
     /* A file-size limit (ulimit -f) fails the write with EFBIG (exit 3, rows cut back) instead
      * of killing the run without its summary line. */
     signal(SIGXFSZ, SIG_IGN);
@@ -660,6 +672,9 @@ int main(int argc, char **argv)
         return 1;
     }
     double max_g = 0.0;
+    /* max over every step of |E - E(0)| for a model with energy(); E at the committed state */
+    double max_dE = 0.0, E0 = 0.0;
+    const int has_energy = type->energy != NULL;
     const uint64_t nsteps = run.nsteps;
     uint64_t hash = HS_HASH_INIT;
     double ns_total = 0.0;
@@ -669,6 +684,14 @@ int main(int argc, char **argv)
         hs_sim_inputs_at(&cfg, &run, (double)k * h, in, nin);
         hs_stepper_residual(&st, g);
         for (int i = 0; i < st.nc; ++i) max_g = fmax(max_g, fabs((double)g[i]));
+        if (has_energy) {
+            hs_real E = HS_R(0.0);
+            if (type->energy(&run.model, st.t, st.q, st.u, st.z, &E) != HS_OK) E = (hs_real)NAN;
+            if (k == 0) E0 = (double)E;
+            const double dE = fabs((double)E - E0);
+            if (isnan(dE) || isnan(max_dE)) max_dE = (double)NAN; /* a NaN energy stays visible */
+            else if (dE > max_dE) max_dE = dE;
+        }
         if (csv && k % (uint64_t)cfg.every == 0) {
             errno = 0;
             wchk(fprintf(csv, "%.17g", (double)st.t));
@@ -709,6 +732,7 @@ int main(int argc, char **argv)
            status, type->name, hs_method_name(def.method), hs_form_name(def.form),
            hs_stab_name(def.stab), h, (unsigned long long)st.stats.force_evals,
            (unsigned long long)st.stats.factorizations);
+    if (has_energy) printf(" max_abs_dE=%.6e", max_dE);
     if (run.has_ref && done == nsteps) {
         double eq = 0.0, eu = 0.0;
         for (int i = 0; i < 4; ++i) {

@@ -142,8 +142,8 @@ static void usage(FILE *f)
 "  --model-file FILE   a multibody description (.hsm, format: model/FORMAT.md)\n"
 "                      instead of --model; its inputs and outputs get the generic map\n"
 "  --param KEY=VALUE   set a model parameter (repeatable), e.g. --param v_ref=2\n"
-"  --method M          explicit|symplectic|j1|j2|j3|jexact|spook|jk|jkexact|galpha|sdirk\n"
-"                      (default: the library's, sdirk with sd_gamma 1/4)\n"
+"  --method M          one of the methods listed at the end (default: the library's,\n"
+"                      sdirk with sd_gamma 1/4; rt/METHODS.md says which to pick)\n"
 "  --form F            index1|index2 (default index2)\n"
 "  --stab S            none|baumgarte|projection (default projection)\n"
 "timing\n"
@@ -206,7 +206,11 @@ static void usage(FILE *f)
 "    histogram write failed, e.g. disk full); 6 latency budget exceeded; 8 frames with a\n"
 "    bad or missing MAC arrived (--key: forged, or the ECU has another key).\n"
 "Without root, SCHED_FIFO or a PREEMPT_RT kernel the run goes on and says plainly that\n"
-"it is not hard real-time.\n");
+"it is not hard real-time.\n"
+"\nmethods (--method; the stepper's method table):\n");
+    for (int k = 0; k < HS_METHOD_COUNT; ++k)
+        fprintf(f, "  %-11s %s%s%s\n", hs_method_table[k].name, hs_method_table[k].summary,
+                hs_method_table[k].hooks[0] ? "; needs " : "", hs_method_table[k].hooks);
 }
 
 static int parse_enum(const char *s, const char *(*name)(int), int count, int *out)
