@@ -116,7 +116,7 @@ static int outside(const hs_blocks *b, int cq, const double *D, int rows, int nq
 static void check_derivatives(const mcase *c)
 {
     static tm x;
-    static hs_real q[NQX], u[NQX], a[NQX], z[4], in[4], lam[NCX], qp[NQX], up[NQX];
+    static hs_real q[NQX], u[NQX], a[NQX], z[HS_MODELS_MAX_NZ], in[HS_MODELS_MAX_NIN], lam[NCX], qp[NQX], up[NQX];
     static hs_real P[NQX * NQX], P2[NQX * NQX], Gp[NCX * NQX], D[NQX * NQX], gt[NCX], gam[NCX];
     static hs_real g1[NCX], g2[NCX], g0[NCX], f1[NQX], f2[NQX], GL1[NQX], GL2[NQX];
     static double F[NQX * NQX], Fv[NQX];
