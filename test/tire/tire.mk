@@ -1,13 +1,14 @@
 # test/tire/tire.mk - the tire element's suite (issue 18): exact derivatives against central
 # differences, lift-off, the low-speed behaviour of one wheel (rest, 10 % slope with brakes,
 # braking to a stop, start from rest), and TMeasy's steady-state curves against an independent
-# implementation of Rill's formulas (test/tire/tmeasy_ref.py, 1e-9 relative).
+# implementation of Rill's formulas (test/tire/tmeasy_ref.py, 1e-9 relative), and the car
+# description through hilstep-sim: rest, 10 % grade with brakes, braking to a stop (car_test.py).
 $(BUILD)/hilstep-tiretest: test/tire/tire_main.c $(BUILD)/obj/model/hs_tire.o model/hs_tire.h rt/hs_types.h
 	@mkdir -p $(BUILD)
 	$(CC) $(CFLAGS_HOST) test/tire/tire_main.c $(BUILD)/obj/model/hs_tire.o -o $@ -lm
 
 .PHONY: tire-test
-tire-test: $(BUILD)/hilstep-tiretest
-	@$(PY) test/tire/run_tire_test.py $(BUILD)/hilstep-tiretest
+tire-test: $(BUILD)/hilstep-tiretest $(BUILD)/hilstep-sim
+	@$(PY) test/tire/run_tire_test.py $(BUILD)/hilstep-tiretest $(BUILD)/hilstep-sim
 
 TEST_SUITES += tire-test
