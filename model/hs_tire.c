@@ -59,9 +59,10 @@ static td td_mul(td a, td b)
 static td td_div(td a, td b)
 {
     td r;
-    r.v = a.v / b.v;
+    const hs_real inv = HS_R(1.0) / b.v;
+    r.v = a.v * inv;
     for (int i = 0; i < ND; ++i) {
-        r.d[i] = (a.d[i] - r.v * b.d[i]) / b.v;
+        r.d[i] = (a.d[i] - r.v * b.d[i]) * inv;
     }
     return r;
 }

@@ -32,6 +32,7 @@ typedef struct veh_cfg {
     hs_real af;                 /* front axle ahead of unit 0's centre (m), the driver's reference */
     hs_real x0;                 /* initial X of unit 0 (m) */
     veh_wheel w[MAXW];
+    hs_real kd;                 /* maneuver 2: drive torque per m/s of speed error on each of unit 0's rear wheels (N m s/m) */
 } veh_cfg;
 
 /* Passenger car: 1500 kg, Iz 2500 kg m^2, a = 1.2 m, b = 1.5 m, track 1.5 m; static loads
@@ -41,7 +42,7 @@ static const veh_cfg car_cfg = {
     {{0, VR(1.2), VR(0.75), 1, VR(1500.0 * 9.81 * 1.5 / 5.4), VR(1.0), 0},
      {0, VR(1.2), VR(-0.75), 1, VR(1500.0 * 9.81 * 1.5 / 5.4), VR(1.0), 0},
      {0, VR(-1.5), VR(0.75), 0, VR(1500.0 * 9.81 * 1.2 / 5.4), VR(1.0), 0},
-     {0, VR(-1.5), VR(-0.75), 0, VR(1500.0 * 9.81 * 1.2 / 5.4), VR(1.0), 0}}};
+     {0, VR(-1.5), VR(-0.75), 0, VR(1500.0 * 9.81 * 1.2 / 5.4), VR(1.0), 0}}, VR(300.0)};
 
 /* Truck (8 t, Iz 30 t m^2, front axle +1.5 m, rear -2.3 m, hitch -2.0 m) and trailer (20 t,
  * Iz 250 t m^2, kingpin +5.0 m, tandem axles -3.6/-4.9 m), track 2.0 m. Static loads: the
@@ -62,7 +63,7 @@ static const veh_cfg tt_cfg_base = {
      {1, VR(-3.6), VR(1.0), 0, VR(TT_TRL / 4.0), VR(10.0), 1},
      {1, VR(-3.6), VR(-1.0), 0, VR(TT_TRL / 4.0), VR(10.0), 1},
      {1, VR(-4.9), VR(1.0), 0, VR(TT_TRL / 4.0), VR(10.0), 1},
-     {1, VR(-4.9), VR(-1.0), 0, VR(TT_TRL / 4.0), VR(10.0), 1}}};
+     {1, VR(-4.9), VR(-1.0), 0, VR(TT_TRL / 4.0), VR(10.0), 1}}, VR(3000.0)};
 
 static const veh_cfg *cfg_of(const hs_model *m)
 {
@@ -125,7 +126,13 @@ static hs_real steering(const hs_model *m, const hs_real *q, const hs_real *in, 
     const hs_real L = cfg_of(m)->af + DRV_L;
     const hs_real Xp = q[0] + L * c, Yp = q[1] + L * s;
     hs_real dy;
-    const hs_real yr = hs_veh_iso3888_y(Xp, &dy);
+    /* maneuver 2 repeats the course every 150 m (the soak); floor by a bounded count */
+    hs_real Xc = Xp;
+    if (p->maneuver == HS_R(2.0) && Xp > HS_R(0.0) && Xp < HS_R(1.0e9)) {
+        const long n = (long)(Xp / HS_R(150.0));
+        Xc = Xp - HS_R(150.0) * (hs_real)n;
+    }
+    const hs_real yr = hs_veh_iso3888_y(Xc, &dy);
     dd[0] = DRV_K * dy;
     dd[1] = -DRV_K;
     dd[2] = DRV_K * (dy * (-L * s) - L * c);
@@ -230,10 +237,26 @@ static void grade_sc(const hs_veh_params *p, hs_real *sg, hs_real *cg)
     *cg = HS_R(1.0) / n;
 }
 
-/* Wheel i's brake capacity and drive torque (N m). */
-static void wheel_torques(const hs_model *m, int i, const hs_real *in, hs_real *Tb, hs_real *Td)
+/* Wheel i's brake capacity and drive torque (N m); dTd gets dTd/d(psi, Xd, Yd) of unit 0 (the
+ * speed controller of maneuver 2 on unit 0's rear wheels: Td = kd (v0 - heading speed)). */
+static void wheel_torques(const hs_model *m, int i, const hs_real *q, const hs_real *u, const hs_real *in,
+                          hs_real *Tb, hs_real *Td, hs_real dTd[3])
 {
     const veh_cfg *C = cfg_of(m);
+    dTd[0] = HS_R(0.0);
+    dTd[1] = HS_R(0.0);
+    dTd[2] = HS_R(0.0);
+    if (P(m)->external == HS_R(0.0) && P(m)->maneuver == HS_R(2.0) && C->w[i].unit == 0 && C->w[i].steer == 0) {
+        hs_real s, c;
+        hs_sincos(q[2], &s, &c);
+        const hs_real v = c * u[0] + s * u[1];
+        *Td = C->kd * (P(m)->v0 - v);
+        *Tb = P(m)->brake;
+        dTd[0] = -C->kd * (-s * u[0] + c * u[1]);
+        dTd[1] = -C->kd * c;
+        dTd[2] = -C->kd * s;
+        return;
+    }
     if (P(m)->external == HS_R(1.0)) {
         *Td = in[1 + i];
         *Tb = in[1 + C->nw + i];
@@ -292,8 +315,8 @@ static int eval_all(const hs_model *m, const hs_real *q, const hs_real *u, const
     hs_real dd[3];
     const hs_real delta = steering(m, q, in, dd);
     for (int i = 0; i < C->nw; ++i) {
-        hs_real Tb, Td;
-        wheel_torques(m, i, in, &Tb, &Td);
+        hs_real Tb, Td, dTd[3];
+        wheel_torques(m, i, q, u, in, &Tb, &Td, dTd);
         wheel_res r;
         const int rc = wheel_eval(C, i, q, u, z, delta, Tb, Td, cg, &r);
         if (rc != HS_OK) {
@@ -324,6 +347,10 @@ static int eval_all(const hs_model *m, const hs_real *q, const hs_real *u, const
                 Fu[o + 2] += r.d[a][4];
                 Fu[w] += r.d[a][5];
             }
+            /* the drive torque's dependence on unit 0's heading and velocity (spin row) */
+            fq[w * nq + 2] += dTd[0];
+            fu[w * nq + 0] += dTd[1];
+            fu[w * nq + 1] += dTd[2];
         }
     }
     if (C->coupling == 2) {
@@ -392,7 +419,7 @@ static const hs_param_info params[] = {
     {"grade", offsetof(hs_veh_params, grade), HS_R(0.0), HS_R(-0.5), HS_R(0.5), "road grade along X (0.1 = 10 %)"},
     {"brake", offsetof(hs_veh_params, brake), HS_R(0.0), HS_R(0.0), HS_R(50000.0), "brake capacity per wheel, external = 0 (N m)"},
     {"external", offsetof(hs_veh_params, external), HS_R(0.0), HS_R(0.0), HS_R(1.0), "1: steer, drive, brake from the inputs (HIL ECU)"},
-    {"maneuver", offsetof(hs_veh_params, maneuver), HS_R(1.0), HS_R(0.0), HS_R(1.0), "external = 0: 0 constant steer, 1 ISO 3888-1 lane change"},
+    {"maneuver", offsetof(hs_veh_params, maneuver), HS_R(1.0), HS_R(0.0), HS_R(2.0), "external = 0: 0 constant steer, 1 ISO 3888-1 lane change, 2 the lane change every 150 m at speed v0 (soak)"},
     {"steer", offsetof(hs_veh_params, steer), HS_R(0.0), HS_R(-0.6), HS_R(0.6), "constant steering angle of maneuver 0 (rad)"},
     {"k_hitch", offsetof(hs_veh_params, k_hitch), HS_R(1.0e6), HS_R(0.0), HS_R(1.0e12), "penalty hitch stiffness (N/m)"},
     {"c_hitch", offsetof(hs_veh_params, c_hitch), HS_R(2.0e4), HS_R(0.0), HS_R(1.0e10), "penalty hitch damping (N s/m)"},
@@ -402,7 +429,7 @@ static int check(const hs_model *m)
 {
     const hs_veh_params *p = P(m);
     const int ok = (p->external == HS_R(0.0) || p->external == HS_R(1.0)) &&
-                   (p->maneuver == HS_R(0.0) || p->maneuver == HS_R(1.0));
+                   (p->maneuver == HS_R(0.0) || p->maneuver == HS_R(1.0) || p->maneuver == HS_R(2.0));
     return (ok != 0) ? HS_OK : HS_E_MODEL_PARAM;
 }
 
@@ -662,7 +689,7 @@ static const veh_cfg tt_cfg_pen = {
      {1, VR(-3.6), VR(1.0), 0, VR(TT_TRL / 4.0), VR(10.0), 1},
      {1, VR(-3.6), VR(-1.0), 0, VR(TT_TRL / 4.0), VR(10.0), 1},
      {1, VR(-4.9), VR(1.0), 0, VR(TT_TRL / 4.0), VR(10.0), 1},
-     {1, VR(-4.9), VR(-1.0), 0, VR(TT_TRL / 4.0), VR(10.0), 1}}};
+     {1, VR(-4.9), VR(-1.0), 0, VR(TT_TRL / 4.0), VR(10.0), 1}}, VR(3000.0)};
 
 const hs_model_type hs_veh_car_type = {
     .name = "car",

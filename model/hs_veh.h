@@ -22,7 +22,8 @@ typedef struct hs_veh_params {
     hs_real grade;    /* road grade along X (rise over run; 0.1 = 10 %) */
     hs_real brake;    /* brake capacity on every wheel when external = 0 (N m) */
     hs_real external; /* 1: steering, drive and brake torques from the inputs */
-    hs_real maneuver; /* external = 0: 0 constant steer, 1 ISO 3888-1 double lane change driver */
+    hs_real maneuver; /* external = 0: 0 constant steer, 1 ISO 3888-1 double lane change driver,
+                       * 2 that course every 150 m with a speed controller to v0 (the soak) */
     hs_real steer;    /* constant steering angle of maneuver 0 (rad) */
     hs_real k_hitch;  /* penalty coupling stiffness (N/m) */
     hs_real c_hitch;  /* penalty coupling damping (N s/m) */
