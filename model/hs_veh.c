@@ -507,7 +507,12 @@ static int zdot(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u
     return eval_all(m, q, u, z, in, f, NULL, NULL, zd);
 }
 
-/* The hitch joint: g = r_truck - r_trailer (ground frame, 2 rows). */
+/* The hitch joint: g = KAPPA (r_truck - r_trailer) (ground frame, 2 rows) in millimetres, so the
+ * multipliers are in kN. The row scale keeps the step matrix of a 28 t train well scaled: in
+ * metres its constraint pivots (about 1/m ~ 1e-4) sit below the float build's relative pivot
+ * threshold n eps max|A| (max|A| = the trailer's 2.5e5 kg m^2). */
+#define KAPPA HS_R(1000.0)
+
 static int constraint(const hs_model *m, hs_real t, const hs_real *q, hs_real *g, hs_real *G,
                       hs_real *gt)
 {
@@ -517,8 +522,8 @@ static int constraint(const hs_model *m, hs_real t, const hs_real *q, hs_real *g
     hitch_kin h;
     hitch(C, q, NULL, &h);
     if (g != NULL) {
-        g[0] = h.r[0][0] - h.r[1][0];
-        g[1] = h.r[0][1] - h.r[1][1];
+        g[0] = KAPPA * (h.r[0][0] - h.r[1][0]);
+        g[1] = KAPPA * (h.r[0][1] - h.r[1][1]);
     }
     if (G != NULL) {
         for (int i = 0; i < 2 * nq; ++i) {
@@ -526,7 +531,7 @@ static int constraint(const hs_model *m, hs_real t, const hs_real *q, hs_real *g
         }
         for (int s = 0; s < 2; ++s) {
             const int o = unit_q(C, s);
-            const hs_real sgn = (s == 0) ? HS_R(1.0) : HS_R(-1.0);
+            const hs_real sgn = (s == 0) ? KAPPA : -KAPPA;
             G[o] = sgn;
             G[o + 2] = -sgn * h.rs[s][1];
             G[nq + o + 1] = sgn;
@@ -540,7 +545,7 @@ static int constraint(const hs_model *m, hs_real t, const hs_real *q, hs_real *g
     return HS_OK;
 }
 
-/* d2/dt2 (R(psi) s) = -psid^2 R s: gamma = -psid0^2 rs0 + psid1^2 rs1. */
+/* d2/dt2 (R(psi) s) = -psid^2 R s: gamma = KAPPA (-psid0^2 rs0 + psid1^2 rs1). */
 static int gamma_fn(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u, hs_real *gam)
 {
     (void)t;
@@ -548,12 +553,12 @@ static int gamma_fn(const hs_model *m, hs_real t, const hs_real *q, const hs_rea
     hitch_kin h;
     hitch(C, q, NULL, &h);
     const hs_real w0 = u[unit_q(C, 0) + 2], w1 = u[unit_q(C, 1) + 2];
-    gam[0] = -w0 * w0 * h.rs[0][0] + w1 * w1 * h.rs[1][0];
-    gam[1] = -w0 * w0 * h.rs[0][1] + w1 * w1 * h.rs[1][1];
+    gam[0] = KAPPA * (-w0 * w0 * h.rs[0][0] + w1 * w1 * h.rs[1][0]);
+    gam[1] = KAPPA * (-w0 * w0 * h.rs[0][1] + w1 * w1 * h.rs[1][1]);
     return HS_OK;
 }
 
-/* K = d(G^T lambda)/dq: only the psi-psi entries, sgn (-rs_x l0 - rs_y l1). */
+/* K = d(G^T lambda)/dq: only the psi-psi entries, +-KAPPA (-rs_x l0 - rs_y l1). */
 static int curvature(const hs_model *m, hs_real t, const hs_real *q, const hs_real *lambda,
                      hs_real *K)
 {
@@ -567,7 +572,7 @@ static int curvature(const hs_model *m, hs_real t, const hs_real *q, const hs_re
     }
     for (int s = 0; s < 2; ++s) {
         const int o = unit_q(C, s) + 2;
-        const hs_real sgn = (s == 0) ? HS_R(1.0) : HS_R(-1.0);
+        const hs_real sgn = (s == 0) ? KAPPA : -KAPPA;
         K[o * nq + o] = sgn * (-h.rs[s][0] * lambda[0] - h.rs[s][1] * lambda[1]);
     }
     return HS_OK;

@@ -42,7 +42,8 @@ typedef struct hs_veh_params {
 #define HS_VEH_TT_NOUT_PEN 20
 
 extern const hs_model_type hs_veh_car_type;     /* "car" */
-extern const hs_model_type hs_veh_tt_dae_type;  /* "truck_trailer": hitch as a joint (nc = 2) */
+extern const hs_model_type hs_veh_tt_dae_type;  /* "truck_trailer": hitch as a joint (nc = 2, rows in mm,
+                                                  * multipliers in kN on the truck) */
 extern const hs_model_type hs_veh_tt_pen_type;  /* "truck_trailer_pen": hitch as a spring-damper */
 
 /* ISO 3888-1 double lane change centre line used by the driver: lateral offset (m) at X (m),

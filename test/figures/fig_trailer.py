@@ -13,7 +13,8 @@ change at 80 km/h, h = 1 ms, 8 s:
                  1 ms (1e10 diverges; checked here)
 
 Fig. 10: hitch position defect |r_truck - r_trailer| (m) over time; Fig. 11: hitch force on the
-truck (N): the joint's multiplier (lam1, lam2) or the spring-damper's force.
+truck (N): the joint's multiplier (lam1, lam2, in kN: model/hs_veh.c writes the hitch rows in
+mm) or the spring-damper's force.
 Writes <out>/fig10_hitch_defect.png, fig11_hitch_force.png, fig10_11.csv and fig10_11.md.
 Usage: fig_trailer.py --sim build/hilstep-sim --out build/figures
 """
@@ -78,7 +79,7 @@ def main():
             t.append(float(row[0]))
             dfc.append(math.hypot(dx, dy))
             if pen is None:
-                frc.append(math.hypot(float(row[col["lam1"]]), float(row[col["lam2"]])))
+                frc.append(1000.0 * math.hypot(float(row[col["lam1"]]), float(row[col["lam2"]])))  # kN (rows in mm)
             else:
                 k, c = pen
                 frc.append(math.hypot(-k * dx - c * dvx, -k * dy - c * dvy))

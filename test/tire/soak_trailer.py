@@ -35,7 +35,7 @@ blocks = {}
 for row in rows[1:]:
     t = float(row[0])
     b = min(int(t // 100.0), 9)
-    g = math.hypot(float(row[col["g1"]]), float(row[col["g2"]]))
+    g = math.hypot(float(row[col["g1"]]), float(row[col["g2"]])) / 1000.0  # rows in mm
     v = math.hypot(float(row[col["u1"]]), float(row[col["u2"]]))
     art = abs(float(row[col["q3"]]) - float(row[col["q10"]]))
     gb, vl, vh, ab = blocks.get(b, (0.0, 1e9, 0.0, 0.0))
