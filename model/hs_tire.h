@@ -70,7 +70,7 @@ void hs_tire_steady(const hs_tire_par *p, hs_real Fz, hs_real sx, hs_real sy,
                     hs_real *Fx, hs_real *Fy, hs_real *Mz);
 
 /* Arguments of the full element, in this order in the Jacobian's columns. */
-enum {
+enum hs_tire_arg {
     HS_TIRE_PEN = 0,   /* penetration of the undeformed wheel into the road along z (m) */
     HS_TIRE_PEND = 1,  /* its rate (m/s) */
     HS_TIRE_VX = 2,    /* wheel centre velocity along x of C (m/s) */
@@ -82,7 +82,7 @@ enum {
     HS_TIRE_NARG = 8
 };
 /* Results, in this order in the Jacobian's rows. */
-enum {
+enum hs_tire_res {
     HS_TIRE_FZ = 0,    /* vertical force (N), >= 0 */
     HS_TIRE_FX = 1,    /* longitudinal force (N), dynamic: cx xe + dx xe' */
     HS_TIRE_FY = 2,    /* lateral force (N), dynamic: cy ye + dy ye' */

@@ -349,7 +349,7 @@ static int eval_all(const hs_model *m, const hs_real *q, const hs_real *u, const
             }
             /* the drive torque's dependence on unit 0's heading and velocity (spin row) */
             fq[w * nq + 2] += dTd[0];
-            fu[w * nq + 0] += dTd[1];
+            fu[w * nq] += dTd[1];
             fu[w * nq + 1] += dTd[2];
         }
     }
