@@ -115,6 +115,40 @@ static double max_abs_g(const hs_plant *p, int *ok)
     return gm;
 }
 
+/* Outputs the wire must never carry: NaN or Inf in engineering units or as a wire value (an
+ * extreme scale can overflow), or a value outside the signal's [min, max], the bench's limits.
+ * Refused rather than clamped: a clamped output would show the ECU a plausible value the plant
+ * does not have, and the ECU would close its loop on it. A NaN/Inf anywhere outranks a range
+ * violation elsewhere. Bounded by the output count. */
+static int check_outputs(const hs_plant *p, const hs_real *y)
+{
+    int rc = HS_OK;
+    for (int i = 0; i < p->d.nout; ++i) {
+        const hs_signal *s = p->tx.sig[i];
+        const double e = (double)y[i];
+        const double w = (e - s->offset) / s->scale;
+        if (((e - e) != (e - e)) || ((w - w) != (w - w))) {
+            rc = HS_PLANT_E_OUTPUT_NONFINITE;
+        } else if ((rc == HS_OK) && ((e < s->min) || (e > s->max))) {
+            rc = HS_PLANT_E_OUTPUT_RANGE;
+        } else {
+            /* in range, or a range fault already noted */
+        }
+    }
+    return rc;
+}
+
+const char *hs_plant_fault_str(int status)
+{
+    if (status == HS_PLANT_E_OUTPUT_NONFINITE) {
+        return "nonfinite_output: a model output is NaN or Inf (or overflows its wire value)";
+    }
+    if (status == HS_PLANT_E_OUTPUT_RANGE) {
+        return "output_range: a model output is outside its signal's [min, max]";
+    }
+    return hs_status_str(status);
+}
+
 int hs_plant_initialize(hs_plant *p, const hs_plant_def *def, const hs_model *m,
                         hs_real *reals, size_t nreals, int *ints, size_t nints,
                         char *why, size_t cap)
@@ -146,8 +180,14 @@ int hs_plant_initialize(hs_plant *p, const hs_plant_def *def, const hs_model *m,
     }
     /* Outputs before the first step are the initial state's, so the ECU starts on truth. */
     for (int i = 0; i < p->d.nin; ++i) p->in[i] = p->rx.value[i];
-    if (p->d.nout > 0 && hs_stepper_outputs(&p->st, p->in, p->y) != HS_OK)
-        for (int i = 0; i < p->d.nout; ++i) p->y[i] = (hs_real)p->tx.sig[i]->fallback;
+    /* Initial outputs the wire must not carry are replaced by the fallbacks: they only go out
+     * when the first step is refused, and then flagged FAULT. */
+    if ((p->d.nout > 0) && ((hs_stepper_outputs(&p->st, p->in, p->y) != HS_OK) ||
+                            (check_outputs(p, p->y) != HS_OK))) {
+        for (int i = 0; i < p->d.nout; ++i) {
+            p->y[i] = (hs_real)p->tx.sig[i]->fallback;
+        }
+    }
     int ok;
     p->gnow = max_abs_g(p, &ok);
     p->gmax = p->gnow;
@@ -198,28 +238,53 @@ size_t hs_plant_step(hs_plant *p, uint64_t tick, int last, uint8_t *out, size_t 
         rc = hs_stepper_step(&p->st, p->in);
     }
     const int64_t t1 = p->def.clock_ns ? p->def.clock_ns() : 0;
-    if (rc == HS_OK && p->d.nout > 0) rc = hs_stepper_outputs(&p->st, p->in, ynew);
     uint32_t flags = 0;
     if (rc == HS_OK) {
-        if (p->d.nout > 0) memcpy(p->y, ynew, sizeof(hs_real) * (size_t)p->d.nout);
+        /* The stepper committed the step: its state is the trajectory from here on, whether
+         * or not its outputs may go out. */
         int ok;
         double gm = max_abs_g(p, &ok);
-        if (ok) {
+        if (ok != 0) {
             p->gnow = gm;
-            if (!(gm <= p->gmax)) p->gmax = gm;
+            if (!(gm <= p->gmax)) {
+                p->gmax = gm;
+            }
         }
-        if (p->def.hash) {
+        if (p->def.hash != 0) {
             p->hash = hs_stepper_hash(&p->st, p->hash);
             p->hashed_steps++;
         }
-        if (t1 - t0 < p->step_min_ns) p->step_min_ns = t1 - t0;
-        if (t1 - t0 > p->step_max_ns) p->step_max_ns = t1 - t0;
+        if ((t1 - t0) < p->step_min_ns) {
+            p->step_min_ns = t1 - t0;
+        }
+        if ((t1 - t0) > p->step_max_ns) {
+            p->step_max_ns = t1 - t0;
+        }
+        if (p->d.nout > 0) {
+            rc = hs_stepper_outputs(&p->st, p->in, ynew);
+        }
+        if (rc == HS_OK) {
+            rc = check_outputs(p, ynew);
+        }
+        if (rc == HS_PLANT_E_OUTPUT_NONFINITE) {
+            p->out_nonfinite++;
+        }
+        if (rc == HS_PLANT_E_OUTPUT_RANGE) {
+            p->out_range++;
+        }
+    }
+    if (rc == HS_OK) {
+        if (p->d.nout > 0) {
+            (void)memcpy(p->y, ynew, sizeof(hs_real) * (size_t)p->d.nout);
+        }
         p->fault_run = 0;
     } else {
         p->faults++;
         p->last_fault = rc;
         p->fault_run++;
-        if (p->fault_run > p->fault_run_max) p->fault_run_max = p->fault_run;
+        if (p->fault_run > p->fault_run_max) {
+            p->fault_run_max = p->fault_run;
+        }
         flags |= HS_FLAG_FAULT;
     }
     if (p->rx.stale) flags |= HS_FLAG_STALE;
@@ -285,6 +350,9 @@ int hs_plant_exit_code(const hs_plant *p, int output_lost, int budget_failed)
     if (p->stop == HS_PLANT_STOP_FAULT || p->faults > 0) return HS_EXIT_STEP;
     if (output_lost) return HS_EXIT_OUTPUT;
     if (budget_failed) return HS_EXIT_BUDGET;
+    if (p->rx.st.rejected[HS_RX_MAC] > 0u) {
+        return HS_EXIT_LINK;
+    }
     return HS_EXIT_OK;
 }
 

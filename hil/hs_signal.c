@@ -116,9 +116,13 @@ int hs_rx_init(hs_rx *rx, const hs_signal_map *map, unsigned kind)
     }
     rx->n = pick(map, HS_SIG_IN, rx->sig);
     rx->kind = kind;
+    rx->takeover_ticks = 1u;
     for (unsigned i = 0; i < rx->n; ++i) {
         rx->value[i] = (hs_real)rx->sig[i]->fallback;
         rx->age[i] = UINT32_MAX; /* never fresh: on fallback from the first tick */
+        if (rx->sig[i]->stale_limit > rx->takeover_ticks) {
+            rx->takeover_ticks = rx->sig[i]->stale_limit;
+        }
     }
     return 0;
 }
@@ -135,7 +139,8 @@ static int candidate_confirms(hs_rx *rx, const hs_frame_hdr *h)
     }
     rx->cand_session = h->session;
     rx->cand_seq = h->seq;
-    if (rx->cand_n >= HS_RX_CONFIRM && rx->quiet >= HS_RX_QUIET_TICKS) {
+    /* Never while the current stream is live: only once it was silent longer than the limit. */
+    if ((rx->cand_n >= HS_RX_CONFIRM) && (rx->quiet > rx->takeover_ticks)) {
         rx->cand_n = 0u;
         return 1;
     }
@@ -199,7 +204,7 @@ int hs_rx_offer(hs_rx *rx, const uint8_t *buf, size_t len, int from_peer)
     int r;
     rx->st.datagrams++;
     /* The source check comes first: nothing from a stranger is even parsed. */
-    r = (from_peer != 0) ? hs_frame_parse(buf, len, rx->kind, rx->n, &h, v) : HS_RX_FOREIGN;
+    r = (from_peer != 0) ? hs_frame_parse_mac(buf, len, rx->kind, rx->n, rx->mac, &h, v) : HS_RX_FOREIGN;
     /* The first valid frame opens the link; later ones pass the sequence/session rules. */
     if ((r == HS_RX_OK) && (rx->have_peer != 0)) {
         r = seq_policy(rx, &h);
@@ -324,7 +329,7 @@ size_t hs_tx_build(hs_tx *tx, uint8_t *buf, size_t cap, const hs_real *y, uint64
     h.send_ns = send_ns;
     h.ack_seq = ack_seq;
     h.flags = flags;
-    size_t n = hs_frame_encode(buf, cap, &h, v);
+    size_t n = hs_frame_encode_mac(buf, cap, &h, v, tx->mac);
     if (n != 0u) {
         tx->seq = h.seq;
         tx->frames++;

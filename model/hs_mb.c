@@ -143,7 +143,7 @@ hs_real hs_mb_energy(const hs_mb_model *mb, const hs_real *q, const hs_real *u)
             /* nothing else to do for the other kinds */
         }
     }
-    return T + mb_potential(mb, HS_R(0.0), q);
+    return T + mb_potential(mb, HS_R(0.0), q, NULL);
 }
 
 int hs_mb_fn_energy(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
@@ -151,7 +151,7 @@ int hs_mb_fn_energy(const hs_model *m, hs_real t, const hs_real *q, const hs_rea
 {
     (void)z;
     const hs_mb_model *mb = MB(m);
-    *E = hs_mb_energy(mb, q, u) - mb_potential(mb, HS_R(0.0), q) + mb_potential(mb, t, q);
+    *E = hs_mb_energy(mb, q, u) - mb_potential(mb, HS_R(0.0), q, NULL) + mb_potential(mb, t, q, NULL);
     return HS_OK;
 }
 
@@ -163,18 +163,22 @@ static int spatial_hinge(const hs_mb_desc *D, int a, int b)
 }
 
 /* Signals of one output line (names built at compile time in the same order). */
-static int output_count(const hs_mb_model *mb, const hs_mb_output *o)
+static int line_count(const hs_mb_model *mb, hs_mb_output_kind kind, int index)
 {
     const hs_mb_desc *D = mb->desc;
-    switch (o->kind) {
+    switch (kind) {
     case HS_MB_OUT_POS:
     case HS_MB_OUT_VEL: {
-        const hs_mb_body_kind k = D->bodies[o->index].kind;
-        if (k == HS_MB_SPATIAL) return o->kind == HS_MB_OUT_POS ? 7 : 6;
+        const hs_mb_body_kind k = D->bodies[index].kind;
+        if (k == HS_MB_SPATIAL) return kind == HS_MB_OUT_POS ? 7 : 6;
         return hs_mb_body_nq(k);
     }
+    case HS_MB_OUT_ACC: {
+        const hs_mb_body_kind k = D->bodies[index].kind;
+        return k == HS_MB_SPATIAL ? -1 : hs_mb_body_nq(k);
+    }
     case HS_MB_OUT_COORD: {
-        const hs_mb_joint *J = &D->joints[o->index];
+        const hs_mb_joint *J = &D->joints[index];
         if (J->kind == HS_MB_DISTANCE || J->kind == HS_MB_DRIVER || J->kind == HS_MB_PRISMATIC) return 1;
         if (J->kind == HS_MB_REVOLUTE && D->dim == 2 && D->bodies[J->a.body].kind == HS_MB_PLANAR
             && (J->b.body < 0 || D->bodies[J->b.body].kind == HS_MB_PLANAR))
@@ -187,79 +191,142 @@ static int output_count(const hs_mb_model *mb, const hs_mb_output *o)
     }
 }
 
-int hs_mb_fn_output(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
-                        const hs_real *z, const hs_real *in, hs_real *y)
+static int output_count(const hs_mb_model *mb, const hs_mb_output *o)
 {
-    (void)z; (void)in;
+    const int n = line_count(mb, o->kind, o->index);
+    if (o->sig == NULL || n < 0) return n;
+    return (o->comp >= 0 && o->comp < n) ? 1 : -1;
+}
+
+/* 1 when an element's potential reads an input (the energy output then uses the inputs). */
+static int input_potential(const hs_mb_desc *D)
+{
+    int any = 0;
+    for (int e = 0; e < D->nforces; ++e) {
+        const mb_force_elem *el = mb_force_elems[D->forces[e].kind];
+        if (el->inputs != NULL && el->potential != NULL) { any = 1; }
+    }
+    return any;
+}
+
+/* The values of output line kind/index into v (up to 7); facc: the forces when ACC. */
+static int line_values(const hs_model *m, hs_mb_output_kind kind, int index, hs_real t, const hs_real *q,
+                       const hs_real *u, const hs_real *in, const hs_real *facc, hs_real *y)
+{
     const hs_mb_model *mb = MB(m);
     const hs_mb_desc *D = mb->desc;
     int k = 0;
+    switch (kind) {
+    case HS_MB_OUT_POS: {
+        const int b = index, n = line_count(mb, kind, index);
+        for (int j = 0; j < n; ++j) { y[k] = q[mb->qoff[b] + j]; ++k; }
+        break;
+    }
+    case HS_MB_OUT_VEL: {
+        const int b = index;
+        const hs_real *v = &u[mb->qoff[b]];
+        if (D->bodies[b].kind == HS_MB_SPATIAL) {
+            hs_real E[3][4];
+            mb_quat_E(&q[mb->qoff[b] + 3], E);
+            for (int j = 0; j < 3; ++j) { y[k] = v[j]; ++k; }
+            for (int r = 0; r < 3; ++r)
+                { y[k] = HS_R(2.0) * (E[r][0] * v[3] + E[r][1] * v[4] + E[r][2] * v[5] + E[r][3] * v[6]); ++k; }
+        } else {
+            for (int j = 0; j < mb->bnq[b]; ++j) { y[k] = v[j]; ++k; }
+        }
+        break;
+    }
+    case HS_MB_OUT_ACC: {
+        /* M is diagonal for point and planar bodies: a = f / m, alpha = tau / Izz */
+        const hs_mb_body *B = &D->bodies[index];
+        const hs_real *fb = &facc[mb->qoff[index]];
+        const int nt = trans_count(B->kind);
+        for (int j = 0; j < nt; ++j) { y[k] = fb[j] / B->mass; ++k; }
+        if (B->kind == HS_MB_PLANAR) { y[k] = fb[2] / B->inertia[2]; ++k; }
+        break;
+    }
+    case HS_MB_OUT_COORD: {
+        const hs_mb_joint *J = &D->joints[index];
+        const int r0 = mb->jrow[index];
+        if (J->kind == HS_MB_DISTANCE) {
+            mb_pk ka, kb;
+            mb_point_kin(mb, &mb->rows[r0].o[0], t, q, NULL, &ka);
+            mb_point_kin(mb, &mb->rows[r0].o[1], t, q, NULL, &kb);
+            hs_real d[3];
+            for (int j = 0; j < 3; ++j) d[j] = ka.r[j] - kb.r[j];
+            const hs_real g = hs_sqrt(mb_dot3(d, d));
+            { y[k] = g; ++k; }
+        } else if (J->kind == HS_MB_REVOLUTE && D->dim == 3) {
+            hs_real th = HS_R(0.0);
+            const int rc = mb_hinge_angle(mb, J->a.body, J->b.body, mb_axis_b(J->axis, J->axis_b),
+                                          mb->hinge_c[HS_MB_MAX_FORCES + index], q, &th);
+            if (rc != HS_OK) { return rc; }
+            { y[k] = th; ++k; }
+        } else if (J->kind == HS_MB_REVOLUTE || (J->kind == HS_MB_DRIVER && J->coord == 0)) {
+            { y[k] = q[mb->qoff[J->a.body] + 2] - (J->b.body >= 0 ? q[mb->qoff[J->b.body] + 2] : HS_R(0.0)); ++k; }
+        } else {
+            /* travel (a - b) . axis: prismatic along b's axis, driver along the ground axis */
+            const hs_mb_row *R = &mb->rows[mb->jrow[index + 1] - 1];
+            mb_pk k4[3];
+            hs_mb_opnd ax = R->o[2];
+            if (J->kind == HS_MB_PRISMATIC)
+                for (int j = 0; j < 3; ++j) ax.s[j] = J->axis[j];
+            mb_point_kin(mb, &R->o[0], t, q, NULL, &k4[0]);
+            mb_point_kin(mb, &R->o[1], t, q, NULL, &k4[1]);
+            mb_point_kin(mb, &ax, t, q, NULL, &k4[2]);
+            hs_real d[3];
+            for (int j = 0; j < 3; ++j) d[j] = k4[0].r[j] - k4[1].r[j];
+            { y[k] = mb_dot3(d, k4[2].r); ++k; }
+        }
+        break;
+    }
+    case HS_MB_OUT_ENERGY: {
+        hs_real E = HS_R(0.0);
+        const int rc = hs_mb_fn_energy(m, t, q, u, NULL, &E);
+        if (rc != HS_OK) { return rc; }
+        /* the input-dependent potentials (road springs) at this instant's inputs */
+        if (input_potential(D) != 0) { E = E - mb_potential(mb, t, q, NULL) + mb_potential(mb, t, q, in); }
+        { y[k] = E; ++k; }
+        break;
+    }
+    default:
+        break;
+    }
+    return k;
+}
+
+int hs_mb_fn_output(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
+                        const hs_real *z, const hs_real *in, hs_real *y)
+{
+    (void)z;
+    const hs_mb_model *mb = MB(m);
+    const hs_mb_desc *D = mb->desc;
+    static const hs_real zero_in[HS_MB_MAX_NIN] = {0};
+    const hs_real *inp = in != NULL ? in : zero_in;
+    hs_real facc[HS_MB_MAX_NQ];
+    if (mb->has_acc != 0) {
+        const int rc = mb_forces(mb, t, q, u, inp, facc, NULL, NULL);
+        if (rc != HS_OK) { return rc; }
+    }
+    int k = 0;
     for (int i = 0; i < D->noutputs; ++i) {
         const hs_mb_output *o = &D->outputs[i];
-        switch (o->kind) {
-        case HS_MB_OUT_POS: {
-            const int b = o->index, n = output_count(mb, o);
-            for (int j = 0; j < n; ++j) { y[k] = q[mb->qoff[b] + j]; ++k; }
-            break;
-        }
-        case HS_MB_OUT_VEL: {
-            const int b = o->index;
-            const hs_real *v = &u[mb->qoff[b]];
-            if (D->bodies[b].kind == HS_MB_SPATIAL) {
-                hs_real E[3][4];
-                mb_quat_E(&q[mb->qoff[b] + 3], E);
-                for (int j = 0; j < 3; ++j) { y[k] = v[j]; ++k; }
-                for (int r = 0; r < 3; ++r)
-                    { y[k] = HS_R(2.0) * (E[r][0] * v[3] + E[r][1] * v[4] + E[r][2] * v[5] + E[r][3] * v[6]); ++k; }
-            } else {
-                for (int j = 0; j < mb->bnq[b]; ++j) { y[k] = v[j]; ++k; }
+        if (o->sig == NULL) {
+            const int n = line_values(m, o->kind, o->index, t, q, u, inp, facc, &y[k]);
+            if (n < 0) { return n; }
+            k += n;
+        } else {
+            hs_real a[7], b[7];
+            const int n = line_values(m, o->kind, o->index, t, q, u, inp, facc, a);
+            if (n < 0) { return n; }
+            hs_real v = a[o->comp];
+            if (o->index2 > 0) {
+                const int n2 = line_values(m, o->kind, o->index2 - 1, t, q, u, inp, facc, b);
+                if (n2 < 0) { return n2; }
+                v -= b[o->comp];
             }
-            break;
-        }
-        case HS_MB_OUT_COORD: {
-            const hs_mb_joint *J = &D->joints[o->index];
-            const int r0 = mb->jrow[o->index];
-            if (J->kind == HS_MB_DISTANCE) {
-                mb_pk ka, kb;
-                mb_point_kin(mb, &mb->rows[r0].o[0], t, q, NULL, &ka);
-                mb_point_kin(mb, &mb->rows[r0].o[1], t, q, NULL, &kb);
-                hs_real d[3];
-                for (int j = 0; j < 3; ++j) d[j] = ka.r[j] - kb.r[j];
-                const hs_real g = hs_sqrt(mb_dot3(d, d));
-                { y[k] = g; ++k; }
-            } else if (J->kind == HS_MB_REVOLUTE && D->dim == 3) {
-                hs_real th = HS_R(0.0);
-                const int rc = mb_hinge_angle(mb, J->a.body, J->b.body, mb_axis_b(J->axis, J->axis_b),
-                                              mb->hinge_c[HS_MB_MAX_FORCES + o->index], q, &th);
-                if (rc != HS_OK) { return rc; }
-                { y[k] = th; ++k; }
-            } else if (J->kind == HS_MB_REVOLUTE || (J->kind == HS_MB_DRIVER && J->coord == 0)) {
-                { y[k] = q[mb->qoff[J->a.body] + 2] - (J->b.body >= 0 ? q[mb->qoff[J->b.body] + 2] : HS_R(0.0)); ++k; }
-            } else {
-                /* travel (a - b) . axis: prismatic along b's axis, driver along the ground axis */
-                const hs_mb_row *R = &mb->rows[mb->jrow[o->index + 1] - 1];
-                mb_pk k4[3];
-                hs_mb_opnd ax = R->o[2];
-                if (J->kind == HS_MB_PRISMATIC)
-                    for (int j = 0; j < 3; ++j) ax.s[j] = J->axis[j];
-                mb_point_kin(mb, &R->o[0], t, q, NULL, &k4[0]);
-                mb_point_kin(mb, &R->o[1], t, q, NULL, &k4[1]);
-                mb_point_kin(mb, &ax, t, q, NULL, &k4[2]);
-                hs_real d[3];
-                for (int j = 0; j < 3; ++j) d[j] = k4[0].r[j] - k4[1].r[j];
-                { y[k] = mb_dot3(d, k4[2].r); ++k; }
-            }
-            break;
-        }
-        case HS_MB_OUT_ENERGY: {
-            hs_real E = HS_R(0.0);
-            const int rc = hs_mb_fn_energy(m, t, q, u, NULL, &E);
-            if (rc != HS_OK) { return rc; }
-            { y[k] = E; ++k; }
-            break;
-        }
-        default:
-            break;
+            y[k] = v - o->offset;
+            ++k;
         }
     }
     return HS_OK;
@@ -345,12 +412,17 @@ static int unit_axes(const hs_real *axis, const hs_real *axis_b)
     return hs_abs(na - HS_R(1.0)) < HS_R(1e-6) && (nb == HS_R(0.0) || hs_abs(nb - HS_R(1.0)) < HS_R(1e-6));
 }
 
-static int planar_or_ground(const hs_mb_desc *D, int b)
-{
-    return b < 0 || D->bodies[b].kind == HS_MB_PLANAR;
-}
 
 /* Signal name suffix j of a position (pos = 1) or velocity output of a body kind. */
+/* 1 when constraint row R involves body b. */
+static int row_touches(const hs_mb_row *R, int b)
+{
+    if (R->kind == HS_MB_ROW_ANGLE || R->kind == HS_MB_ROW_NORM) return R->body == b || R->body2 == b;
+    for (int c = 0; c < 4; ++c)
+        if (R->o[c].used && R->o[c].body == b) return 1;
+    return 0;
+}
+
 static const char *signal_suffix(int pos, hs_mb_body_kind k, int j)
 {
     static const char *const POS_NAMES[4][7] = {
@@ -373,6 +445,8 @@ int hs_mb_compile(const hs_mb_desc *D, hs_mb_model *mb, int packed, int *bad_ind
     *bad_index = -1;
     if (!D || !mb) return HS_E_NULL;
     mb->bad_table = -1;
+    mb->bad_why = NULL;
+    mb->has_acc = 0;
     if (D->nbodies < 1 || D->nbodies > HS_MB_MAX_BODIES || D->njoints < 0 || D->njoints > HS_MB_MAX_JOINTS
         || D->nforces < 0 || D->nforces > HS_MB_MAX_FORCES || D->noutputs < 0
         || D->noutputs > HS_MB_MAX_OUTPUTS || D->nin < 0 || D->nin > HS_MB_MAX_NIN)
@@ -432,44 +506,16 @@ int hs_mb_compile(const hs_mb_desc *D, hs_mb_model *mb, int packed, int *bad_ind
         *bad_index = e;
         if (!name_ok(E->name) || !point_ok(D, &E->a) || !point_ok(D, &E->b)) return HS_E_MODEL_PARAM;
         if (!hs_isfinite(E->k) || !hs_isfinite(E->c) || !hs_isfinite(E->l0) || !hs_isfinite(E->kr)
-            || !hs_isfinite(E->cr) || !hs_isfinite(E->scale))
+            || !hs_isfinite(E->cr) || !hs_isfinite(E->scale) || !hs_isfinite(mb_dot3(E->v, E->v)))
             return HS_E_MODEL_PARAM;
-        switch (E->kind) {
-        case HS_MB_SPRING:
-        case HS_MB_BUSHING:
-            if (E->a.body < 0 && E->b.body < 0) return HS_E_MODEL_PARAM;
-            if (E->kind == HS_MB_BUSHING && (E->kr != HS_R(0.0) || E->cr != HS_R(0.0))) {
-                if (D->dim == 2 && (!planar_or_ground(D, E->a.body) || !planar_or_ground(D, E->b.body)))
-                    return HS_E_MODEL_PARAM;
-                /* spatial: both carry a quaternion (ground: identity), in either order */
-                if (D->dim == 3 && !spatial_hinge(D, E->a.body, E->b.body) && !spatial_hinge(D, E->b.body, E->a.body))
-                    return HS_E_MODEL_PARAM;
-            }
-            break;
-        case HS_MB_ROTSPRING:
-        case HS_MB_MOTOR:
-            if (D->dim == 2 && (E->a.body < 0 || !planar_or_ground(D, E->a.body) || !planar_or_ground(D, E->b.body)))
-                return HS_E_MODEL_PARAM;
-            if (D->dim == 3 && (!spatial_hinge(D, E->a.body, E->b.body) || !unit_axes(E->axis, E->axis_b)))
-                return HS_E_MODEL_PARAM;
-            if (E->kind == HS_MB_MOTOR && (E->in0 < 0 || E->in0 >= D->nin)) return HS_E_MODEL_PARAM;
-            break;
-        case HS_MB_EXTFORCE: {
-            const int one = E->axis[0] != HS_R(0.0) || E->axis[1] != HS_R(0.0) || E->axis[2] != HS_R(0.0);
-            if (E->a.body < 0 || E->in0 < 0 || E->in0 + (one ? 1 : D->dim) > D->nin || !hs_isfinite(mb_dot3(E->axis, E->axis)))
-                return HS_E_MODEL_PARAM;
-            break;
-        }
-        case HS_MB_EXTTORQUE: {
-            if (E->a.body < 0) return HS_E_MODEL_PARAM;
-            const hs_mb_body_kind k = D->bodies[E->a.body].kind;
-            int w = 0;
-            if (k == HS_MB_PLANAR) { w = 1; } else if (k == HS_MB_SPATIAL) { w = 3; } else { w = 0; }
-            if (w == 0 || E->in0 < 0 || E->in0 + w > D->nin) return HS_E_MODEL_PARAM;
-            break;
-        }
-        default:
-            return HS_E_MODEL_PARAM;
+        if ((int)E->kind < 0 || (int)E->kind >= (int)HS_MB_FORCE_KINDS) return HS_E_MODEL_PARAM;
+        const mb_force_elem *el = mb_force_elems[E->kind];
+        const char *why = NULL;
+        if (el->check(D, E, &why) != 0u) { mb->bad_why = why; return HS_E_MODEL_PARAM; }
+        if (el->inputs != NULL) {
+            const char *suf[3] = {NULL, NULL, NULL};
+            const int n = el->inputs(D, E, suf);
+            if (E->in0 < 0 || E->in0 + n > D->nin) { mb->bad_why = "input index not below the model's input count"; return HS_E_MODEL_PARAM; }
         }
     }
     /* outputs and their names */
@@ -480,27 +526,54 @@ int hs_mb_compile(const hs_mb_desc *D, hs_mb_model *mb, int packed, int *bad_ind
         *bad_index = i;
         const int lim = (o->kind == HS_MB_OUT_COORD) ? D->njoints : D->nbodies;
         if (o->kind != HS_MB_OUT_ENERGY && (o->index < 0 || o->index >= lim)) return HS_E_MODEL_PARAM;
+        if (o->index2 < 0 || o->index2 > D->nbodies || (o->index2 > 0 && o->kind != HS_MB_OUT_POS
+            && o->kind != HS_MB_OUT_VEL && o->kind != HS_MB_OUT_ACC)) return HS_E_MODEL_PARAM;
+        if (o->sig != NULL && !hs_isfinite(o->offset)) return HS_E_MODEL_PARAM;
+        mb->out_first[i] = nout;
         const int n = output_count(mb, o);
-        if (n < 0) return HS_E_MODEL_PARAM;
+        if (n < 0) { mb->bad_why = "no such quantity or component for this element"; return HS_E_MODEL_PARAM; }
+        if (o->index2 > 0 && line_count(mb, o->kind, o->index2 - 1) != line_count(mb, o->kind, o->index)) {
+            mb->bad_why = "the two bodies differ in kind";
+            return HS_E_MODEL_PARAM;
+        }
+        if (o->kind == HS_MB_OUT_ACC) {
+            /* a = M^-1 f holds only where no joint's multipliers act */
+            for (int r = 0; r < mb->nrow; ++r) {
+                if (row_touches(&mb->rows[r], o->index) || (o->index2 > 0 && row_touches(&mb->rows[r], o->index2 - 1))) {
+                    mb->bad_why = "acceleration of a body a joint acts on (needs the multipliers)";
+                    return HS_E_MODEL_PARAM;
+                }
+            }
+            mb->has_acc = 1;
+        }
         if (nout + n > HS_MB_MAX_NOUT) return HS_E_SIZE;
         for (int j = 0; j < n; ++j) {
             char *dst = mb->out_buf[nout + j];
             const int cap = (int)sizeof mb->out_buf[0];
-            switch (o->kind) {
-            case HS_MB_OUT_POS: put_str(dst, cap, D->bodies[o->index].name, signal_suffix(1, D->bodies[o->index].kind, j), NULL); break;
-            case HS_MB_OUT_VEL: put_str(dst, cap, D->bodies[o->index].name, signal_suffix(0, D->bodies[o->index].kind, j), NULL); break;
-            case HS_MB_OUT_COORD: {
-                const hs_mb_joint *J = &D->joints[o->index];
-                const int ang = J->kind == HS_MB_REVOLUTE || (J->kind == HS_MB_DRIVER && J->coord == 0);
-                put_str(dst, cap, J->name, ang ? ".angle (rad)" : ".travel (m)", NULL);
-                break;
-            }
-            default: put_str(dst, cap, "energy (J)", NULL, NULL); break;
+            static const char *const ACC_NAMES[4][3] = {{".ax (m/s^2)", ".ay (m/s^2)", ".alpha (rad/s^2)"},
+                {"", "", ""}, {".ax (m/s^2)", ".ay (m/s^2)", ""}, {".ax (m/s^2)", ".ay (m/s^2)", ".az (m/s^2)"}};
+            if (o->sig != NULL) {
+                put_str(dst, cap, o->sig->name, " (", o->sig->unit);
+                put_str(dst, cap, dst, ")", NULL);
+            } else {
+                switch (o->kind) {
+                case HS_MB_OUT_POS: put_str(dst, cap, D->bodies[o->index].name, signal_suffix(1, D->bodies[o->index].kind, j), NULL); break;
+                case HS_MB_OUT_VEL: put_str(dst, cap, D->bodies[o->index].name, signal_suffix(0, D->bodies[o->index].kind, j), NULL); break;
+                case HS_MB_OUT_ACC: put_str(dst, cap, D->bodies[o->index].name, ACC_NAMES[D->bodies[o->index].kind][j], NULL); break;
+                case HS_MB_OUT_COORD: {
+                    const hs_mb_joint *J = &D->joints[o->index];
+                    const int ang = J->kind == HS_MB_REVOLUTE || (J->kind == HS_MB_DRIVER && J->coord == 0);
+                    put_str(dst, cap, J->name, ang ? ".angle (rad)" : ".travel (m)", NULL);
+                    break;
+                }
+                default: put_str(dst, cap, "energy (J)", NULL, NULL); break;
+                }
             }
             mb->out_names[nout + j] = dst;
         }
         nout += n;
     }
+    mb->out_first[D->noutputs] = nout;
     mb->nout = nout;
     mb->nin = D->nin;
     mb->bad_table = -1;
@@ -510,25 +583,18 @@ int hs_mb_compile(const hs_mb_desc *D, hs_mb_model *mb, int packed, int *bad_ind
         put_str(mb->in_buf[i], (int)sizeof mb->in_buf[0], "in", num, " (1)");
         mb->in_names[i] = mb->in_buf[i];
     }
-    /* inputs read by a force element are named after it, with the unit of scale 1 */
-    for (int e = 0; e < D->nforces; ++e) {
-        static const char *const fsuf[3] = {".fx (N)", ".fy (N)", ".fz (N)"};
-        static const char *const tsuf[3] = {".tx (N m)", ".ty (N m)", ".tz (N m)"};
+    /* inputs: the declared names and units, else named after the element that reads them */
+    for (int e = 0; e < D->nforces && D->inputs == NULL; ++e) {
         const hs_mb_force *E = &D->forces[e];
-        const int cap = (int)sizeof mb->in_buf[0];
-        const int one = E->axis[0] != HS_R(0.0) || E->axis[1] != HS_R(0.0) || E->axis[2] != HS_R(0.0);
-        if (E->kind == HS_MB_EXTFORCE && one) {
-            put_str(mb->in_buf[E->in0], cap, E->name, ".f (N)", NULL);
-        } else if (E->kind == HS_MB_EXTFORCE) {
-            for (int i = 0; i < D->dim; ++i) put_str(mb->in_buf[E->in0 + i], cap, E->name, fsuf[i], NULL);
-        } else if (E->kind == HS_MB_MOTOR
-                   || (E->kind == HS_MB_EXTTORQUE && D->bodies[E->a.body].kind == HS_MB_PLANAR)) {
-            put_str(mb->in_buf[E->in0], cap, E->name, ".tau (N m)", NULL);
-        } else if (E->kind == HS_MB_EXTTORQUE) {
-            for (int i = 0; i < 3; ++i) put_str(mb->in_buf[E->in0 + i], cap, E->name, tsuf[i], NULL);
-        } else {
-            /* springs, dampers, bushings read no input */
-        }
+        const mb_force_elem *el = mb_force_elems[E->kind];
+        const char *suf[3] = {NULL, NULL, NULL};
+        const int n = el->inputs != NULL ? el->inputs(D, E, suf) : 0;
+        for (int i = 0; i < n; ++i) put_str(mb->in_buf[E->in0 + i], (int)sizeof mb->in_buf[0], E->name, suf[i], NULL);
+    }
+    for (int i = 0; i < D->nin && D->inputs != NULL; ++i) {
+        char *dst = mb->in_buf[i];
+        put_str(dst, (int)sizeof mb->in_buf[0], D->inputs[i].name, " (", D->inputs[i].unit);
+        put_str(dst, (int)sizeof mb->in_buf[0], dst, ")", NULL);
     }
     /* spatial hinge references: zero angle where axis meets axis_b, initial angle in (-pi, pi] */
     for (int e = 0; e < D->nforces; ++e) {
