@@ -9,9 +9,12 @@
 
 #define ND HS_TIRE_NARG
 
-/* A value and its gradient with respect to the element's arguments. */
+/* A value and its gradient with respect to the element's arguments; n = 0 marks a value
+ * without gradient (a constant, or every value of a values-only evaluation), whose d[] is not
+ * read, so constants cost no zeroing and hs_tire_eval_values skips every gradient loop. */
 typedef struct td {
     hs_real v;
+    int n;
     hs_real d[ND];
 } td;
 
@@ -19,19 +22,48 @@ static td td_c(hs_real v)
 {
     td r;
     r.v = v;
-    for (int i = 0; i < ND; ++i) {
-        r.d[i] = HS_R(0.0);
-    }
+    r.n = 0;
     return r;
+}
+
+static int nmax(int a, int b)
+{
+    return (a > b) ? a : b;
+}
+
+/* gradient entry i of a, zero for a value without one */
+static hs_real gd(const td *a, int i)
+{
+    return (a->n > 0) ? a->d[i] : HS_R(0.0);
+}
+
+/* r.d = ka a.d + kb b.d over the live gradients (one of them may be absent): the four
+ * binary operations are this with their partials ka, kb, so each loop is a plain fused pass. */
+static void lin2(td *r, const td *a, hs_real ka, const td *b, hs_real kb)
+{
+    r->n = nmax(a->n, b->n);
+    if (a->n > 0 && b->n > 0) {
+        for (int i = 0; i < ND; ++i) {
+            r->d[i] = ka * a->d[i] + kb * b->d[i];
+        }
+    } else if (a->n > 0) {
+        for (int i = 0; i < ND; ++i) {
+            r->d[i] = ka * a->d[i];
+        }
+    } else if (b->n > 0) {
+        for (int i = 0; i < ND; ++i) {
+            r->d[i] = kb * b->d[i];
+        }
+    } else {
+        /* no gradient */
+    }
 }
 
 static td td_add(td a, td b)
 {
     td r;
     r.v = a.v + b.v;
-    for (int i = 0; i < ND; ++i) {
-        r.d[i] = a.d[i] + b.d[i];
-    }
+    lin2(&r, &a, HS_R(1.0), &b, HS_R(1.0));
     return r;
 }
 
@@ -39,9 +71,7 @@ static td td_sub(td a, td b)
 {
     td r;
     r.v = a.v - b.v;
-    for (int i = 0; i < ND; ++i) {
-        r.d[i] = a.d[i] - b.d[i];
-    }
+    lin2(&r, &a, HS_R(1.0), &b, HS_R(-1.0));
     return r;
 }
 
@@ -49,9 +79,7 @@ static td td_mul(td a, td b)
 {
     td r;
     r.v = a.v * b.v;
-    for (int i = 0; i < ND; ++i) {
-        r.d[i] = a.d[i] * b.v + a.v * b.d[i];
-    }
+    lin2(&r, &a, b.v, &b, a.v);
     return r;
 }
 
@@ -61,9 +89,7 @@ static td td_div(td a, td b)
     td r;
     const hs_real inv = HS_R(1.0) / b.v;
     r.v = a.v * inv;
-    for (int i = 0; i < ND; ++i) {
-        r.d[i] = (a.d[i] - r.v * b.d[i]) * inv;
-    }
+    lin2(&r, &a, inv, &b, -r.v * inv);
     return r;
 }
 
@@ -71,8 +97,11 @@ static td td_scale(td a, hs_real s)
 {
     td r;
     r.v = s * a.v;
-    for (int i = 0; i < ND; ++i) {
-        r.d[i] = s * a.d[i];
+    r.n = a.n;
+    if (r.n > 0) {
+        for (int i = 0; i < ND; ++i) {
+            r.d[i] = s * a.d[i];
+        }
     }
     return r;
 }
@@ -90,9 +119,12 @@ static td td_sqrt(td a)
     td r = td_c(HS_R(0.0));
     if (a.v > HS_R(0.0)) {
         r.v = hs_sqrt(a.v);
+        r.n = a.n;
         const hs_real k = HS_R(0.5) / r.v;
-        for (int i = 0; i < ND; ++i) {
-            r.d[i] = k * a.d[i];
+        if (r.n > 0) {
+            for (int i = 0; i < ND; ++i) {
+                r.d[i] = k * a.d[i];
+            }
         }
     }
     return r;
@@ -398,12 +430,16 @@ void hs_tire_steady(const hs_tire_par *p, hs_real Fz, hs_real sx, hs_real sy,
 
 /* ---- the element ---- */
 
-int hs_tire_eval(const hs_tire_par *p, const hs_real *arg, hs_real Tb, hs_tire_out *o)
+/* The element; nd = ND with the Jacobian, 0 for values only. */
+static int eval_core(const hs_tire_par *p, const hs_real *arg, hs_real Tb, hs_tire_out *o, int nd)
 {
     td a[ND];
     for (int i = 0; i < ND; ++i) {
         a[i] = td_c(arg[i]);
-        a[i].d[i] = HS_R(1.0);
+        a[i].n = nd;
+        for (int j = 0; j < nd; ++j) {
+            a[i].d[j] = (i == j) ? HS_R(1.0) : HS_R(0.0);
+        }
     }
     const td zero = td_c(HS_R(0.0));
     /* vertical: spring-damper on the penetration, zero off the road and never pulling */
@@ -470,8 +506,8 @@ int hs_tire_eval(const hs_tire_par *p, const hs_real *arg, hs_real Tb, hs_tire_o
     for (int k = 0; k < HS_TIRE_NRES; ++k) {
         o->y[k] = res[k]->v;
         ok &= hs_isfinite(o->y[k]);
-        for (int i = 0; i < ND; ++i) {
-            o->J[k][i] = res[k]->d[i];
+        for (int i = 0; i < nd; ++i) {
+            o->J[k][i] = gd(res[k], i);
             ok &= hs_isfinite(o->J[k][i]);
         }
     }
@@ -481,4 +517,14 @@ int hs_tire_eval(const hs_tire_par *p, const hs_real *arg, hs_real Tb, hs_tire_o
     o->Fxs = Fxs.v;
     o->Fys = Fys.v;
     return (ok != 0) ? HS_OK : HS_E_NONFINITE;
+}
+
+int hs_tire_eval(const hs_tire_par *p, const hs_real *arg, hs_real Tb, hs_tire_out *o)
+{
+    return eval_core(p, arg, Tb, o, ND);
+}
+
+int hs_tire_eval_values(const hs_tire_par *p, const hs_real *arg, hs_real Tb, hs_tire_out *o)
+{
+    return eval_core(p, arg, Tb, o, 0);
 }

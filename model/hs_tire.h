@@ -112,5 +112,8 @@ typedef struct hs_tire_out {
  * point; the spin gets -rd Fx + Ty + Tb (plus the drive torque, which is not the tire's).
  * Returns HS_OK or HS_E_NONFINITE. */
 int hs_tire_eval(const hs_tire_par *p, const hs_real *arg, hs_real Tb, hs_tire_out *o);
+/* hs_tire_eval without the Jacobian (o->J not written): the same values, bit for bit, at about
+ * a sixth of the work (force and state-rate evaluations). */
+int hs_tire_eval_values(const hs_tire_par *p, const hs_real *arg, hs_real Tb, hs_tire_out *o);
 
 #endif

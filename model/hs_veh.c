@@ -164,7 +164,7 @@ typedef struct wheel_res {
 } wheel_res;
 
 static int wheel_eval(const veh_cfg *C, int i, const hs_real *q, const hs_real *u, const hs_real *z,
-                      hs_real delta, hs_real Tb, hs_real Td, hs_real cosg, wheel_res *r)
+                      hs_real delta, hs_real Tb, hs_real Td, hs_real cosg, int jac, wheel_res *r)
 {
     const veh_wheel *W = &C->w[i];
     const int qo = unit_q(C, W->unit), wo = spin_q(C, i);
@@ -193,7 +193,7 @@ static int wheel_eval(const veh_cfg *C, int i, const hs_real *q, const hs_real *
     arg[HS_TIRE_YE] = z[3 * i + 1];
     arg[HS_TIRE_ZB] = z[3 * i + 2];
     hs_tire_out o;
-    const int rc = hs_tire_eval(&tp, arg, Tb, &o);
+    const int rc = (jac != 0) ? hs_tire_eval(&tp, arg, Tb, &o) : hs_tire_eval_values(&tp, arg, Tb, &o);
     if (rc != HS_OK) {
         return rc;
     }
@@ -203,7 +203,7 @@ static int wheel_eval(const veh_cfg *C, int i, const hs_real *q, const hs_real *
     r->f[1] = Fgy;
     r->f[2] = rx * Fgy - ry * Fgx + Mz;
     r->f[3] = -o.rd * Fx + o.y[HS_TIRE_TY] + o.y[HS_TIRE_TB] + Td;
-    for (int l = 0; l < 6; ++l) {
+    for (int l = 0; l < ((jac != 0) ? 6 : 0); ++l) {
         hs_real dres[HS_TIRE_NRES];
         for (int k = 0; k < HS_TIRE_NRES; ++k) {
             dres[k] = o.J[k][HS_TIRE_VX] * dvx[l] + o.J[k][HS_TIRE_VY] * dvy[l] +
@@ -318,7 +318,7 @@ static int eval_all(const hs_model *m, const hs_real *q, const hs_real *u, const
         hs_real Tb, Td, dTd[3];
         wheel_torques(m, i, q, u, in, &Tb, &Td, dTd);
         wheel_res r;
-        const int rc = wheel_eval(C, i, q, u, z, delta, Tb, Td, cg, &r);
+        const int rc = wheel_eval(C, i, q, u, z, delta, Tb, Td, cg, (fq != NULL) ? 1 : 0, &r);
         if (rc != HS_OK) {
             return rc;
         }

@@ -58,7 +58,7 @@ static void deriv_checks(void)
     hs_tire_par p;
     hs_tire_par_car(&p);
     static const double scale[HS_TIRE_NARG] = {1e-2, 1e-1, 10, 1, 30, 1e-2, 1e-2, 1};
-    int bad = 0, n = 0;
+    int bad = 0, n = 0, vbad = 0;
     double worst = 0.0;
     for (int k = 0; k < 400; ++k) {
         hs_real a[HS_TIRE_NARG];
@@ -71,8 +71,10 @@ static void deriv_checks(void)
         a[HS_TIRE_YE] = urand(-0.03, 0.03);
         a[HS_TIRE_ZB] = urand(-1.0, 1.0);
         if (fabs(a[HS_TIRE_OM]) < 1e-3) continue;
-        hs_tire_out o, op, om;
+        hs_tire_out o, op, om, ov;
         if (hs_tire_eval(&p, a, 1200.0, &o) != HS_OK) { ++bad; continue; }
+        /* the values-only evaluation gives the same bits */
+        if (hs_tire_eval_values(&p, a, 1200.0, &ov) != HS_OK || memcmp(ov.y, o.y, sizeof o.y) != 0) ++vbad;
         for (int j = 0; j < HS_TIRE_NARG; ++j) {
             const double h = 1e-7 * scale[j];
             hs_real ap[HS_TIRE_NARG], am[HS_TIRE_NARG];
@@ -97,6 +99,7 @@ static void deriv_checks(void)
     }
     printf("tire derivatives: %d entries, worst scaled difference %.3g\n", n, worst);
     check(bad == 0 && n > 20000, "analytic Jacobian vs central differences (scaled 1e-5)", bad);
+    check(vbad == 0, "hs_tire_eval_values = hs_tire_eval's values, bit for bit", vbad);
 }
 
 /* ---- vertical force: lift-off, never pulling ---- */
