@@ -238,8 +238,9 @@ static void grade_sc(const hs_veh_params *p, hs_real *sg, hs_real *cg)
 }
 
 /* Wheel i's brake capacity and drive torque (N m); dTd gets dTd/d(psi, Xd, Yd) of unit 0 (the
- * speed controller of maneuver 2 on unit 0's rear wheels: Td = kd (v0 - heading speed)). */
-static void wheel_torques(const hs_model *m, int i, const hs_real *q, const hs_real *u, const hs_real *in,
+ * speed controller of maneuver 2 on unit 0's rear wheels: Td = kd (v0 - heading speed)).
+ * HS_E_INPUT for a negative brake input (a capacity; the step is refused, not clamped). */
+static int wheel_torques(const hs_model *m, int i, const hs_real *q, const hs_real *u, const hs_real *in,
                           hs_real *Tb, hs_real *Td, hs_real dTd[3])
 {
     const veh_cfg *C = cfg_of(m);
@@ -255,18 +256,19 @@ static void wheel_torques(const hs_model *m, int i, const hs_real *q, const hs_r
         dTd[0] = -C->kd * (-s * u[0] + c * u[1]);
         dTd[1] = -C->kd * c;
         dTd[2] = -C->kd * s;
-        return;
+        return HS_OK;
     }
     if (P(m)->external == HS_R(1.0)) {
         *Td = in[1 + i];
         *Tb = in[1 + C->nw + i];
-        if (*Tb < HS_R(0.0)) {
-            *Tb = HS_R(0.0); /* a capacity: negative demands mean none (hs_plant ranges clamp first) */
+        if (!(*Tb >= HS_R(0.0))) {
+            return HS_E_INPUT;
         }
     } else {
         *Td = HS_R(0.0);
         *Tb = P(m)->brake;
     }
+    return HS_OK;
 }
 
 /* Hitch points of both units, their velocities and R s of each (ground frame). */
@@ -316,7 +318,9 @@ static int eval_all(const hs_model *m, const hs_real *q, const hs_real *u, const
     const hs_real delta = steering(m, q, in, dd);
     for (int i = 0; i < C->nw; ++i) {
         hs_real Tb, Td, dTd[3];
-        wheel_torques(m, i, q, u, in, &Tb, &Td, dTd);
+        if (wheel_torques(m, i, q, u, in, &Tb, &Td, dTd) != HS_OK) {
+            return HS_E_INPUT;
+        }
         wheel_res r;
         const int rc = wheel_eval(C, i, q, u, z, delta, Tb, Td, cg, (fq != NULL) ? 1 : 0, &r);
         if (rc != HS_OK) {

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "hs_tire.h"
+#include "hs_veh.h"
 
 static int npass, nfail;
 
@@ -237,6 +238,40 @@ static void lowspeed_checks(void)
     printf("tire drive from rest: v(5 s) %.5g m/s, reference %.5g m/s\n", w.v, 5.0 * aref);
 }
 
+/* ---- the car's ECU inputs (external = 1) ---- */
+static void input_checks(void)
+{
+    static hs_veh_params pb;
+    hs_model m;
+    check(hs_model_init(&m, &hs_veh_car_type, &pb) == HS_OK, "car init", 0);
+    check(hs_model_set_param(&m, "external", 1.0) == HS_OK, "car external = 1", 0);
+    hs_real q[HS_VEH_CAR_NQ], u[HS_VEH_CAR_NQ], z[HS_VEH_CAR_NZ], f0[HS_VEH_CAR_NQ], f1[HS_VEH_CAR_NQ];
+    hs_real in[HS_VEH_CAR_NIN] = {0};
+    check(hs_veh_car_type.initial(&m, 0.0, q, u, z) == HS_OK, "car initial", 0);
+    check(hs_veh_car_type.force(&m, 0.0, q, u, z, in, f0) == HS_OK, "car force, inputs 0", 0);
+    /* a drive torque on the rear left wheel adds exactly itself to that spin's force */
+    in[3] = 250.0;
+    hs_veh_car_type.force(&m, 0.0, q, u, z, in, f1);
+    check(f1[5] - f0[5] == 250.0 && f1[3] == f0[3] && f1[0] == f0[0], "drive_rl adds 250 N m to spin rl only", f1[5] - f0[5]);
+    in[3] = 0.0;
+    /* a negative brake capacity is refused, not clamped */
+    in[6] = -1.0;
+    check(hs_veh_car_type.force(&m, 0.0, q, u, z, in, f1) == HS_E_INPUT, "negative brake input refused (HS_E_INPUT)", 0);
+    in[6] = 0.0;
+    /* steering left at speed, with the tread states at the steady forces: positive lateral
+     * force and yaw torque (ISO: y left, z up) */
+    in[0] = 0.02;
+    for (int k = 0; k < 3000; ++k) {
+        hs_real zd[HS_VEH_CAR_NZ];
+        hs_veh_car_type.zdot(&m, 0.0, q, u, z, in, zd);
+        for (int i = 0; i < HS_VEH_CAR_NZ; ++i) z[i] += 1e-4 * zd[i];
+    }
+    hs_veh_car_type.force(&m, 0.0, q, u, z, in, f1);
+    check(f1[1] > 100.0 && f1[2] > 100.0, "steer left: lateral force and yaw torque positive", f1[2]);
+    hs_real y[HS_VEH_CAR_NOUT];
+    check(hs_veh_car_type.output(&m, 0.0, q, u, z, in, y) == HS_OK && y[6] > 0.0, "a_y output positive when steering left", y[6]);
+}
+
 int main(int argc, char **argv)
 {
     setvbuf(stdout, NULL, _IOLBF, 0);
@@ -254,6 +289,7 @@ int main(int argc, char **argv)
     deriv_checks();
     vertical_checks();
     lowspeed_checks();
+    input_checks();
     printf("tire-element: %d passed, %d failed\n", npass, nfail);
     return nfail ? 1 : 0;
 }
