@@ -458,7 +458,8 @@ static int eval_core(const hs_tire_par *p, const hs_real *arg, hs_real Tb, hs_ti
     const td vstar = td_addc(td_abs(vr), p->vN);
     const td sx = td_scale(td_div(vsx, vstar), HS_R(-1.0));
     const td sy = td_scale(td_div(vsy, vstar), HS_R(-1.0));
-    td Fxs = zero, Fys = zero, Mzs = zero, bx = zero, by = zero, ntr = zero; /* Mzs: unused here */
+    /* Mzs: the steady torque, unused here (Mz below uses the trail with the dynamic force) */
+    td Fxs = zero, Fys = zero, Mzs = zero, bx = zero, by = zero, ntr = zero;
     if (Fz.v > HS_R(0.0)) {
         steady_d(p, Fz, sx, sy, &Fxs, &Fys, &Mzs, &bx, &by, &ntr);
     }
