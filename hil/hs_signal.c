@@ -98,6 +98,22 @@ int hs_signal_map_check(const hs_signal_map *map, int nin, int nout, char *why, 
     return 0;
 }
 
+/* e clamped into s's [min, max], counted when it had to be. */
+static double clamp_in(hs_rx *rx, const hs_signal *s, double e)
+{
+    double r = e;
+    if (e < s->min) {
+        r = s->min;
+        rx->st.clamped++;
+    } else if (e > s->max) {
+        r = s->max;
+        rx->st.clamped++;
+    } else {
+        /* in range: used as received */
+    }
+    return r;
+}
+
 static unsigned pick(const hs_signal_map *map, hs_sig_dir dir, const hs_signal **out)
 {
     unsigned k = 0;
@@ -220,36 +236,66 @@ int hs_rx_offer(hs_rx *rx, const uint8_t *buf, size_t len, int from_peer)
     rx->st.rejected[HS_RX_OK]++;
     for (unsigned i = 0; i < rx->n; ++i) {
         const hs_signal *s = rx->sig[i];
-        double e = v[i] * s->scale + s->offset; /* may overflow to Inf: clamped below */
-        if (e < s->min) {
-            e = s->min;
-            rx->st.clamped++;
-        } else if (e > s->max) {
-            e = s->max;
-            rx->st.clamped++;
-        } else {
-            /* in range: used as received */
-        }
-        rx->pending_v[i] = e;
+        rx->pending_v[i] = clamp_in(rx, s, v[i] * s->scale + s->offset); /* Inf: clamped */
+        rx->pend[i] = 1u;
     }
-    if (rx->pending != 0) {
-        rx->st.superseded++;
-    }
+    /* The whole input set is replaced: every frame still pending is superseded. */
+    rx->st.superseded += (uint64_t)rx->pending;
     rx->pending = 1;
     rx->pending_hdr = h;
     return HS_RX_OK;
 }
 
+int hs_rx_offer_values(hs_rx *rx, const uint8_t *slot, const double *v, unsigned n, uint32_t seq)
+{
+    int overlap = 0;
+    rx->st.datagrams++;
+    for (unsigned k = 0; k < n; ++k) {
+        if ((slot[k] >= rx->n) || (finite_d(v[k]) == 0)) {
+            rx->st.rejected[HS_RX_NONFINITE]++;
+            return HS_RX_NONFINITE;
+        }
+    }
+    rx->have_peer = 1;
+    rx->st.accepted++;
+    rx->st.rejected[HS_RX_OK]++;
+    for (unsigned k = 0; k < n; ++k) {
+        const unsigned i = slot[k];
+        if (rx->pend[i] != 0u) {
+            overlap = 1;
+        }
+        rx->pending_v[i] = clamp_in(rx, rx->sig[i], v[k]);
+        rx->pend[i] = 1u;
+    }
+    /* A message's signal set is its own (names are unique in a DBC): an overlap is the same
+     * message again, which replaces the pending one. */
+    if ((overlap != 0) && (rx->pending > 0)) {
+        rx->st.superseded++;
+    } else {
+        rx->pending++;
+    }
+    (void)memset(&rx->pending_hdr, 0, sizeof rx->pending_hdr);
+    rx->pending_hdr.seq = seq;
+    return HS_RX_OK;
+}
+
 int hs_rx_tick(hs_rx *rx, hs_real *in)
 {
-    int fresh = rx->pending;
+    int fresh = (rx->pending > 0) ? 1 : 0;
     if (fresh != 0) {
         for (unsigned i = 0; i < rx->n; ++i) {
-            rx->value[i] = (hs_real)rx->pending_v[i];
-            rx->age[i] = 0;
+            if (rx->pend[i] != 0u) {
+                rx->value[i] = (hs_real)rx->pending_v[i];
+                rx->age[i] = 0;
+                rx->pend[i] = 0u;
+            } else if (rx->age[i] != UINT32_MAX) {
+                rx->age[i]++;
+            } else {
+                /* never fresh: stays on its fallback */
+            }
         }
+        rx->st.used += (uint64_t)rx->pending;
         rx->pending = 0;
-        rx->st.used++;
         rx->st.fresh_ticks++;
         rx->used_seq = rx->pending_hdr.seq;
         rx->peer_ack = rx->pending_hdr.ack_seq;
@@ -284,10 +330,9 @@ int hs_rx_tick(hs_rx *rx, hs_real *in)
 
 void hs_rx_finish(hs_rx *rx)
 {
-    if (rx->pending != 0) {
-        rx->st.unapplied++;
-    }
+    rx->st.unapplied += (uint64_t)rx->pending;
     rx->pending = 0;
+    (void)memset(rx->pend, 0, sizeof rx->pend);
 }
 
 uint64_t hs_rx_rejected_total(const hs_rx *rx)

@@ -133,7 +133,7 @@ static int output(const hs_model *m, hs_real t, const hs_real *q, const hs_real 
 
 const hs_model_type hs_circular_track_type = {
     .name = "circular_track",
-    .doc = "point mass on the unit circle, PI speed control, radial push (seed 004 sec. 4.1)",
+    .doc = "point mass on the unit circle, PI speed control, radial push (Burgermeister, Arnold, Esterl sec. 4.1)",
     .nq = HS_CIRCULAR_TRACK_NQ,
     .nc = HS_CIRCULAR_TRACK_NC,
     .nz = HS_CIRCULAR_TRACK_NZ,

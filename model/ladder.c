@@ -82,7 +82,7 @@ static const hs_rods_family FAMILY = {
 
 const hs_model_type hs_ladder_type = {
     .name = "ladder",
-    .doc = "ladder of rods of seed 000 Fig. 2 (planar, maximal coordinates): n links, 3n+1 rods, 4n+1 joints",
+    .doc = "ladder of rods of Lacoursiere's SPOOK paper, Fig. 2 (planar, maximal coordinates): n links, 3n+1 rods, 4n+1 joints",
     .nq = HS_LADDER_NQ_MAX,
     .nc = HS_LADDER_NC_MAX,
     .nz = 0,

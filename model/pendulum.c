@@ -107,7 +107,7 @@ static int output(const hs_model *m, hs_real t, const hs_real *q, const hs_real 
 
 const hs_model_type hs_pendulum_type = {
     .name = "pendulum",
-    .doc = "2D pendulum of seed 001: unit mass, gravity (0,-10), constraint |x| - 1",
+    .doc = "2D pendulum of Lacoursiere's regularized stepper: unit mass, gravity (0,-10), constraint |x| - 1",
     .nq = HS_PENDULUM_NQ,
     .nc = HS_PENDULUM_NC,
     .nz = HS_PENDULUM_NZ,

@@ -54,7 +54,7 @@ static int energy(const hs_model *m, hs_real t, const hs_real *q, const hs_real 
 
 const hs_model_type hs_test_eq_type = {
     .name = "test_eq",
-    .doc = "scalar test equation q'' = -a q - b q' (seed 004 sec. 2)",
+    .doc = "scalar test equation q'' = -a q - b q' (Burgermeister, Arnold, Esterl sec. 2)",
     .nq = HS_TEST_EQ_NQ,
     .nc = HS_TEST_EQ_NC,
     .nz = HS_TEST_EQ_NZ,
