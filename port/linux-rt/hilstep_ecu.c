@@ -390,6 +390,9 @@ int main(int argc, char **argv)
     ecu *e = &E;
     char why[512];
     setvbuf(stdout, NULL, _IOLBF, 0);
+    /* A file-size limit (ulimit -f) fails the --stats write with EFBIG (exit 5, said), as in
+     * hilstep-rt, instead of killing the ECU without a word. */
+    signal(SIGXFSZ, SIG_IGN);
     if (parse(argc, argv, e)) return 1;
     int rc = learn_map(e, why, sizeof why);
     if (rc != 0) {
@@ -499,7 +502,9 @@ int main(int argc, char **argv)
             return code ? code : 5;
         }
         report(f, e, 0, code);
-        if (fclose(f) != 0) {
+        /* A write that failed while report() filled the buffer leaves only the error flag. */
+        int werr = ferror(f);
+        if (fclose(f) != 0 || werr) {
             fprintf(stderr, "hilstep-ecu: --stats %s: %s\n", e->stats, strerror(errno));
             return code ? code : 5;
         }
