@@ -420,6 +420,11 @@ int main(int argc, char **argv)
     tc.rcvbuf = 1 << 18;
     (void)hs_tp_opt_add(&tc, "listen", e->listen);
     (void)hs_tp_opt_add(&tc, "peer", e->peer);
+    /* listen and peer are every run's (UDP's defaults); what the user gave for the transport
+     * from here on must be read by it, else it is a mistake (e.g. --dbc with udp). */
+    uint32_t tp_read = 0;
+    const int tp_user = tc.nopt;
+    tc.read = &tp_read;
     if (e->can_if) (void)hs_tp_opt_add(&tc, "can-if", e->can_if);
     if (e->dbc) (void)hs_tp_opt_add(&tc, "dbc", e->dbc);
     for (int i = 0; i < e->ntopt; ++i) (void)hs_tp_opt_add(&tc, e->tkey[i], e->tval[i]);
@@ -427,6 +432,13 @@ int main(int argc, char **argv)
     if (rc != HS_EXIT_OK) {
         fprintf(stderr, "hilstep-ecu: %s\n", why);
         return rc;
+    }
+    const int unread = hs_tp_opt_unread(&tc, tp_user, tp_read);
+    if (unread >= 0) {
+        fprintf(stderr, "hilstep-ecu: transport %s has no option %s (its options: %s)\n",
+                e->tp.ops->name, tc.key[unread], e->tp.ops->usage);
+        e->tp.ops->close(&e->tp);
+        return HS_EXIT_USAGE;
     }
     if (e->tp.map) {
         const int nin = hs_signal_map_count(e->map, HS_SIG_IN), nout = hs_signal_map_count(e->map, HS_SIG_OUT);
