@@ -62,8 +62,8 @@ static int fail_val(const hs_mb_store *st, hs_mb_error *err, int line, tok field
     return fail(err, line, field, msg, HS_E_MODEL_PARAM);
 }
 
-/* Decimal number of exactly the token [s, s+n). */
-static int read_num(const char *s, int n, hs_real *out)
+/* Decimal number of exactly the token [s, s+n), in double. */
+static int read_num_d(const char *s, int n, double *out)
 {
     static const double p10[23] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
                                    1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
@@ -99,8 +99,8 @@ static int read_num(const char *s, int n, hs_real *out)
     }
     if (neg) v = -v;
     if (!((v - v) == (v - v))) return 0; /* overflow to inf */
-    *out = (hs_real)v;
-    return hs_isfinite(*out);
+    *out = v;
+    return 1;
 }
 
 /* ---- expressions: recursive descent over one token, depth-limited ---- */
@@ -120,7 +120,7 @@ static int ex_fail(ex *x, const char *why)
     return 0;
 }
 
-static int ex_sum(ex *x, hs_real *v);
+static int ex_sum(ex *x, double *v);
 
 /* Blanks inside a param statement's expression separate tokens only. */
 static void ex_blank(ex *x)
@@ -128,7 +128,7 @@ static void ex_blank(ex *x)
     while (x->i < x->n && x->s[x->i] == ' ') ++x->i;
 }
 
-static int ex_primary(ex *x, hs_real *v)
+static int ex_primary(ex *x, double *v)
 {
     ex_blank(x);
     if (x->i >= x->n) return ex_fail(x, "expression ends early");
@@ -152,7 +152,7 @@ static int ex_primary(ex *x, hs_real *v)
             if (x->i < x->n && (x->s[x->i] == '+' || x->s[x->i] == '-')) ++x->i;
             while (x->i < x->n && is_digit(x->s[x->i])) ++x->i;
         }
-        if (!read_num(&x->s[a], x->i - a, v)) return ex_fail(x, "bad number");
+        if (!read_num_d(&x->s[a], x->i - a, v)) return ex_fail(x, "bad number");
         ex_blank(x);
         return 1;
     }
@@ -172,7 +172,7 @@ static int ex_primary(ex *x, hs_real *v)
     return ex_fail(x, "bad number or expression");
 }
 
-static int ex_unary(ex *x, hs_real *v)
+static int ex_unary(ex *x, double *v)
 {
     ex_blank(x);
     if (x->i < x->n && (x->s[x->i] == '-' || x->s[x->i] == '+')) {
@@ -188,29 +188,29 @@ static int ex_unary(ex *x, hs_real *v)
     return ex_primary(x, v);
 }
 
-static int ex_product(ex *x, hs_real *v)
+static int ex_product(ex *x, double *v)
 {
     if (!ex_unary(x, v)) return 0;
     while (x->i < x->n && (x->s[x->i] == '*' || x->s[x->i] == '/')) {
         const char op = x->s[x->i];
-        hs_real r;
+        double r;
         ++x->i;
         if (!ex_unary(x, &r)) return 0;
         if (op == '*') *v = *v * r;
         else {
-            if (r == HS_R(0.0)) return ex_fail(x, "division by zero");
+            if (r == 0.0) return ex_fail(x, "division by zero");
             *v = *v / r;
         }
     }
     return 1;
 }
 
-static int ex_sum(ex *x, hs_real *v)
+static int ex_sum(ex *x, double *v)
 {
     if (!ex_product(x, v)) return 0;
     while (x->i < x->n && (x->s[x->i] == '+' || x->s[x->i] == '-')) {
         const char op = x->s[x->i];
-        hs_real r;
+        double r;
         ++x->i;
         if (!ex_product(x, &r)) return 0;
         *v = op == '+' ? *v + r : *v - r;
@@ -218,17 +218,27 @@ static int ex_sum(ex *x, hs_real *v)
     return 1;
 }
 
-/* The value of the expression [s, s+n): 1, or 0 with st->ewhy set. */
-static int eval(hs_mb_store *st, const char *s, int n, hs_real *out)
+/* The value of the expression [s, s+n) in double (the generator's precision, so a float
+ * build reads the same rounding of the same value): 1, or 0 with st->ewhy set. */
+static int eval_d(hs_mb_store *st, const char *s, int n, double *out)
 {
     ex x;
     x.st = st; x.s = s; x.n = n; x.i = 0; x.depth = 0;
     if (n == 0) return ex_fail(&x, "empty value");
-    hs_real v = HS_R(0.0);
+    double v = 0.0;
     if (!ex_sum(&x, &v)) return 0;
     if (x.i != n) return ex_fail(&x, "unexpected character in expression");
-    if (!hs_isfinite(v)) return ex_fail(&x, "value not finite");
+    if (!((v - v) == (v - v))) return ex_fail(&x, "value not finite");
     *out = v;
+    return 1;
+}
+
+static int eval(hs_mb_store *st, const char *s, int n, hs_real *out)
+{
+    double v = 0.0;
+    if (!eval_d(st, s, n, &v)) return 0;
+    *out = (hs_real)v;
+    if (!hs_isfinite(*out)) { if (!st->ewhy) st->ewhy = "value not finite"; return 0; }
     return 1;
 }
 
@@ -747,9 +757,9 @@ static int parse_line(hs_mb_store *st, tok *w, int nw, int line, hs_mb_error *er
         if (ne == 0) return fail(err, line, kw, "expected: param NAME = VALUE", E);
         for (int i = 0; i < k; ++i)
             if (name_is(st->param_names[i], nm)) return fail(err, line, nm, "param already defined", E);
-        hs_real v;
+        double v = 0.0;
         st->ewhy = NULL; st->ename[0] = 0;
-        if (!eval(st, &expr[eq + 1], n - eq - 1, &v)) return fail_val(st, err, line, nm, "bad value");
+        if (!eval_d(st, &expr[eq + 1], n - eq - 1, &v)) return fail_val(st, err, line, nm, "bad value");
         for (int i = 0; st->ovr != NULL && i < st->ovr->n; ++i)
             if (name_is(st->ovr->name[i], nm)) { v = st->ovr->value[i]; st->ovr_used[i] = 1; }
         st->param_val[k] = v;
