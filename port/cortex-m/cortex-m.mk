@@ -185,9 +185,10 @@ qemu-user-test: $(BUILD)/hilstep-sim $(BUILD)/hilstep-mbgen
 # frame period in seconds, a whole number of microseconds; METHOD/FORM/STAB: as hilstep-sim's
 # --method/--form/--stab (default: the library's). The banner prints what runs.
 QEMU_RUN_SECONDS ?= $(if $(T),$(T),$(if $(DURATION),$(DURATION),10))
-# The demo image takes the model by name at run time (CM_MODEL: a registry model or a shipped
-# description), so naming another one does not need a rebuild.
-QEMU_RUN_ARGS := $(QEMU_RUN_SECONDS)$(if $(MODEL_FILE),, $(CM_MODEL))$(if $(H), h=$(H))$(if $(METHOD), method=$(METHOD))$(if $(FORM), form=$(FORM))$(if $(STAB), stab=$(STAB))
+# The demo image also takes the model by name at run time: QEMU_RUN_MODEL (default CM_MODEL,
+# the build's) names a registry model or a shipped description without relinking anything.
+QEMU_RUN_MODEL ?= $(CM_MODEL)
+QEMU_RUN_ARGS := $(QEMU_RUN_SECONDS)$(if $(MODEL_FILE),, $(QEMU_RUN_MODEL))$(if $(H), h=$(H))$(if $(METHOD), method=$(METHOD))$(if $(FORM), form=$(FORM))$(if $(STAB), stab=$(STAB))
 CM_MACHINE_m7  := mps2-an500
 CM_MACHINE_m4f := mps2-an386
 QEMU_RUN_IMAGE := $(CM_DIR)/$(QEMU_RUN_BOARD)/$(if $(MODEL_FILE),hilstep-user.elf,hilstep-demo.elf)
