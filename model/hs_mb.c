@@ -155,12 +155,6 @@ int hs_mb_fn_energy(const hs_model *m, hs_real t, const hs_real *q, const hs_rea
     return HS_OK;
 }
 
-/* 1 when a is a spatial body and b one or ground: the pair a spatial hinge angle measures. */
-static int spatial_hinge(const hs_mb_desc *D, int a, int b)
-{
-    return a >= 0 && D->bodies[a].kind == HS_MB_SPATIAL && a != b
-           && (b < 0 || D->bodies[b].kind == HS_MB_SPATIAL);
-}
 
 /* Signals of one output line (names built at compile time in the same order). */
 static int line_count(const hs_mb_model *mb, hs_mb_output_kind kind, int index)
@@ -179,12 +173,7 @@ static int line_count(const hs_mb_model *mb, hs_mb_output_kind kind, int index)
     }
     case HS_MB_OUT_COORD: {
         const hs_mb_joint *J = &D->joints[index];
-        if (J->kind == HS_MB_DISTANCE || J->kind == HS_MB_DRIVER || J->kind == HS_MB_PRISMATIC) return 1;
-        if (J->kind == HS_MB_REVOLUTE && D->dim == 2 && D->bodies[J->a.body].kind == HS_MB_PLANAR
-            && (J->b.body < 0 || D->bodies[J->b.body].kind == HS_MB_PLANAR))
-            return 1;
-        if (J->kind == HS_MB_REVOLUTE && D->dim == 3 && spatial_hinge(D, J->a.body, J->b.body)) return 1;
-        return -1;
+        return mb_joint_elems[J->kind]->coord_kind(D, J) >= 0 ? 1 : -1;
     }
     case HS_MB_OUT_ENERGY: return 1;
     default: return -1;
@@ -246,38 +235,9 @@ static int line_values(const hs_model *m, hs_mb_output_kind kind, int index, hs_
         break;
     }
     case HS_MB_OUT_COORD: {
-        const hs_mb_joint *J = &D->joints[index];
-        const int r0 = mb->jrow[index];
-        if (J->kind == HS_MB_DISTANCE) {
-            mb_pk ka, kb;
-            mb_point_kin(mb, &mb->rows[r0].o[0], t, q, NULL, &ka);
-            mb_point_kin(mb, &mb->rows[r0].o[1], t, q, NULL, &kb);
-            hs_real d[3];
-            for (int j = 0; j < 3; ++j) d[j] = ka.r[j] - kb.r[j];
-            const hs_real g = hs_sqrt(mb_dot3(d, d));
-            { y[k] = g; ++k; }
-        } else if (J->kind == HS_MB_REVOLUTE && D->dim == 3) {
-            hs_real th = HS_R(0.0);
-            const int rc = mb_hinge_angle(mb, J->a.body, J->b.body, mb_axis_b(J->axis, J->axis_b),
-                                          mb->hinge_c[HS_MB_MAX_FORCES + index], q, &th);
-            if (rc != HS_OK) { return rc; }
-            { y[k] = th; ++k; }
-        } else if (J->kind == HS_MB_REVOLUTE || (J->kind == HS_MB_DRIVER && J->coord == 0)) {
-            { y[k] = q[mb->qoff[J->a.body] + 2] - (J->b.body >= 0 ? q[mb->qoff[J->b.body] + 2] : HS_R(0.0)); ++k; }
-        } else {
-            /* travel (a - b) . axis: prismatic along b's axis, driver along the ground axis */
-            const hs_mb_row *R = &mb->rows[mb->jrow[index + 1] - 1];
-            mb_pk k4[3];
-            hs_mb_opnd ax = R->o[2];
-            if (J->kind == HS_MB_PRISMATIC)
-                for (int j = 0; j < 3; ++j) ax.s[j] = J->axis[j];
-            mb_point_kin(mb, &R->o[0], t, q, NULL, &k4[0]);
-            mb_point_kin(mb, &R->o[1], t, q, NULL, &k4[1]);
-            mb_point_kin(mb, &ax, t, q, NULL, &k4[2]);
-            hs_real d[3];
-            for (int j = 0; j < 3; ++j) d[j] = k4[0].r[j] - k4[1].r[j];
-            { y[k] = mb_dot3(d, k4[2].r); ++k; }
-        }
+        const int rc = mb_joint_elems[D->joints[index].kind]->coord(mb, index, t, q, &y[k]);
+        if (rc != HS_OK) { return rc; }
+        ++k;
         break;
     }
     case HS_MB_OUT_ENERGY: {
@@ -316,11 +276,12 @@ int hs_mb_fn_output(const hs_model *m, hs_real t, const hs_real *q, const hs_rea
             if (n < 0) { return n; }
             k += n;
         } else {
-            hs_real a[7], b[7];
+            hs_real a[7];
             const int n = line_values(m, o->kind, o->index, t, q, u, inp, facc, a);
             if (n < 0) { return n; }
             hs_real v = a[o->comp];
             if (o->index2 > 0) {
+                hs_real b[7];
                 const int n2 = line_values(m, o->kind, o->index2 - 1, t, q, u, inp, facc, b);
                 if (n2 < 0) { return n2; }
                 v -= b[o->comp];
@@ -405,12 +366,6 @@ static int point_ok(const hs_mb_desc *D, const hs_mb_point *p)
     return 1;
 }
 
-/* 1 when axis is a unit vector and axis_b is zero or one. */
-static int unit_axes(const hs_real *axis, const hs_real *axis_b)
-{
-    const hs_real na = mb_dot3(axis, axis), nb = mb_dot3(axis_b, axis_b);
-    return hs_abs(na - HS_R(1.0)) < HS_R(1e-6) && (nb == HS_R(0.0) || hs_abs(nb - HS_R(1.0)) < HS_R(1e-6));
-}
 
 
 /* Signal name suffix j of a position (pos = 1) or velocity output of a body kind. */
@@ -488,14 +443,10 @@ int hs_mb_compile(const hs_mb_desc *D, hs_mb_model *mb, int packed, int *bad_ind
         const hs_mb_joint *J = &D->joints[j];
         *bad_index = j;
         if (!name_ok(J->name) || !point_ok(D, &J->a) || !point_ok(D, &J->b)) return HS_E_MODEL_PARAM;
-        if (J->kind == HS_MB_PERPENDICULAR && (!point_ok(D, &J->c) || !point_ok(D, &J->d))) return HS_E_MODEL_PARAM;
-        if (J->a.body == J->b.body && J->kind != HS_MB_CURVE && J->kind != HS_MB_PERPENDICULAR) return HS_E_MODEL_PARAM;
-        if ((J->kind == HS_MB_PRISMATIC || J->kind == HS_MB_DRIVER || (J->kind == HS_MB_REVOLUTE && D->dim == 3))
-            && (J->kind != HS_MB_DRIVER || J->coord == 1)) {
-            const hs_real n2 = mb_dot3(J->axis, J->axis);
-            if (!(hs_abs(n2 - HS_R(1.0)) < HS_R(1e-6))) return HS_E_MODEL_PARAM; /* axis not a unit vector */
-            if (J->kind == HS_MB_REVOLUTE && !unit_axes(J->axis, J->axis_b)) return HS_E_MODEL_PARAM;
-        }
+        if (!point_ok(D, &J->c) || !point_ok(D, &J->d)) return HS_E_MODEL_PARAM;
+        if ((int)J->kind < 0 || (int)J->kind >= (int)HS_MB_JOINT_KINDS) return HS_E_MODEL_PARAM;
+        const char *why = NULL;
+        if (mb_joint_elems[J->kind]->check(D, J, &why) != 0u) { mb->bad_why = why; return HS_E_MODEL_PARAM; }
     }
     int rc = mb_build_rows(mb, bad_index);
     if (rc) return rc;
@@ -562,7 +513,7 @@ int hs_mb_compile(const hs_mb_desc *D, hs_mb_model *mb, int packed, int *bad_ind
                 case HS_MB_OUT_ACC: put_str(dst, cap, D->bodies[o->index].name, ACC_NAMES[D->bodies[o->index].kind][j], NULL); break;
                 case HS_MB_OUT_COORD: {
                     const hs_mb_joint *J = &D->joints[o->index];
-                    const int ang = J->kind == HS_MB_REVOLUTE || (J->kind == HS_MB_DRIVER && J->coord == 0);
+                    const int ang = mb_joint_elems[J->kind]->coord_kind(D, J) == 1;
                     put_str(dst, cap, J->name, ang ? ".angle (rad)" : ".travel (m)", NULL);
                     break;
                 }
@@ -604,10 +555,8 @@ int hs_mb_compile(const hs_mb_desc *D, hs_mb_model *mb, int packed, int *bad_ind
                          E->b.body >= 0 ? D->bodies[E->b.body].rot : NULL, mb->hinge_c[e]);
     }
     for (int j = 0; j < D->njoints; ++j) {
-        const hs_mb_joint *J = &D->joints[j];
-        if (D->dim == 3 && J->kind == HS_MB_REVOLUTE && spatial_hinge(D, J->a.body, J->b.body))
-            mb_hinge_ref(J->axis, J->axis_b, D->bodies[J->a.body].rot,
-                         J->b.body >= 0 ? D->bodies[J->b.body].rot : NULL, mb->hinge_c[HS_MB_MAX_FORCES + j]);
+        const mb_joint_elem *el = mb_joint_elems[D->joints[j].kind];
+        if (el->prepare != NULL) el->prepare(mb, j);
     }
     /* set values of prismatic and fixed joints: the initial relative configuration */
     {
@@ -619,7 +568,7 @@ int hs_mb_compile(const hs_mb_desc *D, hs_mb_model *mb, int packed, int *bad_ind
         mb->packed = keep;
         for (int r = 0; r < mb->nrow; ++r) {
             const int j = mb->rows[r].joint;
-            if (j >= 0 && (D->joints[j].kind == HS_MB_PRISMATIC || D->joints[j].kind == HS_MB_FIXED))
+            if (j >= 0 && mb_joint_elems[D->joints[j].kind]->init_value != 0)
                 mb->rows[r].value = g[r];
         }
     }

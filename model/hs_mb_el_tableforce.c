@@ -19,7 +19,7 @@ static int eval(const hs_mb_model *mb, int e, hs_real t, const hs_real *q, const
 {
     (void)in; (void)fu;
     const hs_mb_force *E = &mb->desc->forces[e];
-    const hs_mb_opnd oa = mb_opnd_of(&E->a);
+    const hs_mb_opnd oa = mb_op_point(&E->a);
     mb_pk ka;
     mb_point_kin(mb, &oa, t, q, u, &ka);
     const hs_real s = mb_table_eval(E->tab, t);

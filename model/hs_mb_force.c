@@ -12,14 +12,6 @@ void mb_add_jtf(const hs_mb_model *mb, const mb_pk *k, const hs_real *F, hs_real
         fb[j] += s * (k->J[0][j] * F[0] + k->J[1][j] * F[1] + k->J[2][j] * F[2]);
 }
 
-hs_mb_opnd mb_opnd_of(const hs_mb_point *p)
-{
-    hs_mb_opnd o;
-    o.used = 1; o.body = p->body; o.dir = 0; o.pt = (p->body < 0 && p->moving) ? p : NULL;
-    for (int i = 0; i < 3; ++i) o.s[i] = p->s[i];
-    return o;
-}
-
 /* f += J_a^T F - J_b^T F with F = F(d, d') a force on point a (the opposite on b), and the
  * Jacobians: fq += Jd^T (Fd Jd + Fv Dd) + Ha[F] - Hb[F], fu += Jd^T Fv Jd with
  * Jd = Ja - Jb, Dd = d(Jd u)/dq. */

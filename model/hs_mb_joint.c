@@ -230,9 +230,9 @@ int mb_curvature(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_re
     return HS_OK;
 }
 
-/* ---- building the rows of a description (compile) ---- */
+/* ---- row primitives for the joint files (model/hs_mb_jt_*.c) and building the rows ---- */
 
-static hs_mb_opnd op_point(const hs_mb_point *p)
+hs_mb_opnd mb_op_point(const hs_mb_point *p)
 {
     hs_mb_opnd o;
     o.used = 1; o.body = p->body; o.dir = 0;
@@ -241,8 +241,7 @@ static hs_mb_opnd op_point(const hs_mb_point *p)
     return o;
 }
 
-/* A body-fixed direction v (ground: a constant vector). */
-static hs_mb_opnd op_dir(int body, const hs_real *v)
+hs_mb_opnd mb_op_dir(int body, const hs_real *v)
 {
     hs_mb_opnd o;
     o.used = 1; o.body = body; o.dir = body >= 0; o.pt = NULL;
@@ -250,7 +249,7 @@ static hs_mb_opnd op_dir(int body, const hs_real *v)
     return o;
 }
 
-static hs_mb_opnd op_none(void)
+hs_mb_opnd mb_op_none(void)
 {
     hs_mb_opnd o;
     o.used = 0; o.body = HS_MB_GROUND; o.dir = 0; o.pt = NULL;
@@ -264,21 +263,19 @@ static hs_mb_row *new_row(hs_mb_model *mb, int kind, int joint)
     hs_mb_row *R = &mb->rows[mb->nrow];
     ++mb->nrow;
     R->kind = kind; R->joint = joint; R->body = HS_MB_GROUND; R->body2 = HS_MB_GROUND;
-    for (int i = 0; i < 4; ++i) R->o[i] = op_none();
+    for (int i = 0; i < 4; ++i) R->o[i] = mb_op_none();
     R->f = NULL; R->value = HS_R(0.0); R->quad = NULL;
     return R;
 }
 
-static int add_dot(hs_mb_model *mb, int j, hs_mb_opnd a, hs_mb_opnd b, hs_mb_opnd c, hs_mb_opnd d)
+hs_mb_row *mb_add_dot(hs_mb_model *mb, int j, hs_mb_opnd a, hs_mb_opnd b, hs_mb_opnd c, hs_mb_opnd d)
 {
     hs_mb_row *R = new_row(mb, HS_MB_ROW_DOT, j);
-    if (!R) return HS_E_SIZE;
-    R->o[0] = a; R->o[1] = b; R->o[2] = c; R->o[3] = d;
-    return HS_OK;
+    if (R != NULL) { R->o[0] = a; R->o[1] = b; R->o[2] = c; R->o[3] = d; }
+    return R;
 }
 
-/* Two unit vectors perpendicular to unit a. */
-static void perp_pair(const hs_real *a, hs_real *u1, hs_real *u2)
+void mb_perp_pair(const hs_real *a, hs_real *u1, hs_real *u2)
 {
     /* start from the axis direction a is least aligned with */
     hs_real e[3] = {0, 0, 0};
@@ -290,39 +287,31 @@ static void perp_pair(const hs_real *a, hs_real *u1, hs_real *u2)
     u2[0] = a[1] * u1[2] - a[2] * u1[1]; u2[1] = a[2] * u1[0] - a[0] * u1[2]; u2[2] = a[0] * u1[1] - a[1] * u1[0];
 }
 
-static const hs_real EX[3][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+const hs_real mb_ex[3][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
 
-static int kind_of(const hs_mb_model *mb, int b)
+int mb_rotates(const hs_mb_desc *D, int b)
 {
-    return b < 0 ? -1 : (int)mb->desc->bodies[b].kind;
+    return b < 0 || D->bodies[b].kind == HS_MB_PLANAR || D->bodies[b].kind == HS_MB_SPATIAL;
 }
 
-/* 1 when body b carries an orientation the dimension's rotation rows can use. */
-static int rotates(const hs_mb_model *mb, int b)
+int mb_coincide(hs_mb_model *mb, int j, const hs_mb_joint *J)
 {
-    const int k = kind_of(mb, b);
-    return k == -1 || k == HS_MB_PLANAR || k == HS_MB_SPATIAL;
+    for (int k = 0; k < mb->desc->dim; ++k)
+        if (mb_add_dot(mb, j, mb_op_point(&J->a), mb_op_point(&J->b), mb_op_dir(HS_MB_GROUND, mb_ex[k]), mb_op_none()) == NULL)
+            return HS_E_SIZE;
+    return HS_OK;
 }
 
-static int coincide(hs_mb_model *mb, int j, const hs_mb_joint *J)
-{
-    int rc = HS_OK;
-    for (int k = 0; k < mb->desc->dim && !rc; ++k)
-        rc = add_dot(mb, j, op_point(&J->a), op_point(&J->b), op_dir(HS_MB_GROUND, EX[k]), op_none());
-    return rc;
-}
-
-/* The three rows locking the relative rotation of two spatial bodies (or a body and ground). */
-static int lock3(hs_mb_model *mb, int j, int A, int B)
+int mb_lock3(hs_mb_model *mb, int j, int A, int B)
 {
     static const int pr[3][2] = {{0, 1}, {0, 2}, {1, 2}};
-    int rc = HS_OK;
-    for (int k = 0; k < 3 && !rc; ++k)
-        rc = add_dot(mb, j, op_dir(A, EX[pr[k][0]]), op_none(), op_dir(B, EX[pr[k][1]]), op_none());
-    return rc;
+    for (int k = 0; k < 3; ++k)
+        if (mb_add_dot(mb, j, mb_op_dir(A, mb_ex[pr[k][0]]), mb_op_none(), mb_op_dir(B, mb_ex[pr[k][1]]), mb_op_none()) == NULL)
+            return HS_E_SIZE;
+    return HS_OK;
 }
 
-static int angle_row(hs_mb_model *mb, int j, int A, int B, const hs_mb_fn *f)
+int mb_angle_row(hs_mb_model *mb, int j, int A, int B, const hs_mb_fn *f)
 {
     hs_mb_row *R = new_row(mb, HS_MB_ROW_ANGLE, j);
     if (!R) return HS_E_SIZE;
@@ -330,80 +319,45 @@ static int angle_row(hs_mb_model *mb, int j, int A, int B, const hs_mb_fn *f)
     return HS_OK;
 }
 
+int mb_quad_row(hs_mb_model *mb, int j, const hs_mb_point *a, const hs_mb_quadric *q)
+{
+    hs_mb_row *R = new_row(mb, HS_MB_ROW_QUAD, j);
+    if (!R) return HS_E_SIZE;
+    R->o[0] = mb_op_point(a);
+    R->quad = q;
+    return HS_OK;
+}
+
+hs_real mb_row_travel(const hs_mb_model *mb, int r, const hs_real *s, hs_real t, const hs_real *q)
+{
+    const hs_mb_row *R = &mb->rows[r];
+    mb_pk k4[3];
+    hs_mb_opnd ax = R->o[2];
+    if (s != NULL)
+        for (int j = 0; j < 3; ++j) ax.s[j] = s[j];
+    mb_point_kin(mb, &R->o[0], t, q, NULL, &k4[0]);
+    mb_point_kin(mb, &R->o[1], t, q, NULL, &k4[1]);
+    mb_point_kin(mb, &ax, t, q, NULL, &k4[2]);
+    hs_real d[3];
+    for (int j = 0; j < 3; ++j) d[j] = k4[0].r[j] - k4[1].r[j];
+    return mb_dot3(d, k4[2].r);
+}
+
+hs_real mb_angle_diff(const hs_mb_model *mb, int A, int B, const hs_real *q)
+{
+    return q[mb->qoff[A] + 2] - (B >= 0 ? q[mb->qoff[B] + 2] : HS_R(0.0));
+}
+
 int mb_build_rows(hs_mb_model *mb, int *bad)
 {
     const hs_mb_desc *D = mb->desc;
-    const int dim = D->dim;
     mb->nrow = 0;
     for (int j = 0; j < D->njoints; ++j) {
-        const hs_mb_joint *J = &D->joints[j];
-        const int A = J->a.body, B = J->b.body;
-        const int spatial = kind_of(mb, A) == HS_MB_SPATIAL || kind_of(mb, B) == HS_MB_SPATIAL;
-        int rc = HS_OK;
+        const int kind = (int)D->joints[j].kind;
         *bad = j;
         mb->jrow[j] = mb->nrow;
-        if (A < 0 && J->kind != HS_MB_PERPENDICULAR) return HS_E_MODEL_PARAM; /* body a must move */
-        switch (J->kind) {
-        case HS_MB_REVOLUTE:
-            rc = coincide(mb, j, J);
-            if (!rc && dim == 3 && spatial) {
-                if (!rotates(mb, A) || !rotates(mb, B)) return HS_E_MODEL_PARAM;
-                hs_real u1[3], u2[3];
-                const hs_real *ab = (J->axis_b[0] != 0 || J->axis_b[1] != 0 || J->axis_b[2] != 0) ? J->axis_b : J->axis;
-                perp_pair(ab, u1, u2);
-                rc = add_dot(mb, j, op_dir(A, J->axis), op_none(), op_dir(B, u1), op_none());
-                if (!rc) rc = add_dot(mb, j, op_dir(A, J->axis), op_none(), op_dir(B, u2), op_none());
-            }
-            break;
-        case HS_MB_SPHERICAL:
-            rc = coincide(mb, j, J);
-            break;
-        case HS_MB_PRISMATIC:
-        case HS_MB_FIXED:
-            if (!rotates(mb, A) || !rotates(mb, B)) return HS_E_MODEL_PARAM;
-            if (J->kind == HS_MB_FIXED) rc = coincide(mb, j, J);
-            if (!rc && dim == 2) rc = angle_row(mb, j, A, B, NULL);
-            if (!rc && dim == 3) rc = lock3(mb, j, A, B);
-            if (!rc && J->kind == HS_MB_PRISMATIC) {
-                if (dim == 2) {
-                    const hs_real n[3] = {-J->axis[1], J->axis[0], 0};
-                    rc = add_dot(mb, j, op_point(&J->a), op_point(&J->b), op_dir(B, n), op_none());
-                } else {
-                    hs_real u1[3], u2[3];
-                    perp_pair(J->axis, u1, u2);
-                    rc = add_dot(mb, j, op_point(&J->a), op_point(&J->b), op_dir(B, u1), op_none());
-                    if (!rc) rc = add_dot(mb, j, op_point(&J->a), op_point(&J->b), op_dir(B, u2), op_none());
-                }
-            }
-            break;
-        case HS_MB_DISTANCE:
-            if (!(J->length > HS_R(0.0))) return HS_E_MODEL_PARAM;
-            rc = add_dot(mb, j, op_point(&J->a), op_point(&J->b), op_point(&J->a), op_point(&J->b));
-            if (!rc) mb->rows[mb->nrow - 1].value = J->length * J->length;
-            break;
-        case HS_MB_CURVE: {
-            hs_mb_row *R = new_row(mb, HS_MB_ROW_QUAD, j);
-            if (!R) return HS_E_SIZE;
-            R->o[0] = op_point(&J->a);
-            R->quad = &J->quad;
-            break;
-        }
-        case HS_MB_DRIVER:
-            if (J->coord == 0) {
-                if (dim != 2 || kind_of(mb, A) != HS_MB_PLANAR || !rotates(mb, B)) return HS_E_MODEL_PARAM;
-                rc = angle_row(mb, j, A, B, &J->f);
-            } else {
-                rc = add_dot(mb, j, op_point(&J->a), op_point(&J->b), op_dir(HS_MB_GROUND, J->axis), op_none());
-                if (!rc) mb->rows[mb->nrow - 1].f = &J->f;
-            }
-            break;
-        case HS_MB_PERPENDICULAR:
-            rc = add_dot(mb, j, op_point(&J->a), op_point(&J->b), op_point(&J->c), op_point(&J->d));
-            if (!rc) mb->rows[mb->nrow - 1].f = &J->f;
-            break;
-        default:
-            return HS_E_MODEL_PARAM;
-        }
+        if (kind < 0 || kind >= (int)HS_MB_JOINT_KINDS) return HS_E_MODEL_PARAM;
+        const int rc = mb_joint_elems[kind]->rows(mb, j);
         if (rc) return rc;
         if (mb->nrow - mb->jrow[j] > HS_MB_MAX_ROWS) return HS_E_SIZE;
     }

@@ -62,8 +62,8 @@ static int fail_val(const hs_mb_store *st, hs_mb_error *err, int line, tok field
     return fail(err, line, field, msg, HS_E_MODEL_PARAM);
 }
 
-/* Decimal number of exactly the token [s, s+n). */
-static int read_num(const char *s, int n, hs_real *out)
+/* Decimal number of exactly the token [s, s+n), in double. */
+static int read_num_d(const char *s, int n, double *out)
 {
     static const double p10[23] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
                                    1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
@@ -99,8 +99,8 @@ static int read_num(const char *s, int n, hs_real *out)
     }
     if (neg) v = -v;
     if (!((v - v) == (v - v))) return 0; /* overflow to inf */
-    *out = (hs_real)v;
-    return hs_isfinite(*out);
+    *out = v;
+    return 1;
 }
 
 /* ---- expressions: recursive descent over one token, depth-limited ---- */
@@ -120,7 +120,7 @@ static int ex_fail(ex *x, const char *why)
     return 0;
 }
 
-static int ex_sum(ex *x, hs_real *v);
+static int ex_sum(ex *x, double *v);
 
 /* Blanks inside a param statement's expression separate tokens only. */
 static void ex_blank(ex *x)
@@ -128,7 +128,7 @@ static void ex_blank(ex *x)
     while (x->i < x->n && x->s[x->i] == ' ') ++x->i;
 }
 
-static int ex_primary(ex *x, hs_real *v)
+static int ex_primary(ex *x, double *v)
 {
     ex_blank(x);
     if (x->i >= x->n) return ex_fail(x, "expression ends early");
@@ -152,7 +152,7 @@ static int ex_primary(ex *x, hs_real *v)
             if (x->i < x->n && (x->s[x->i] == '+' || x->s[x->i] == '-')) ++x->i;
             while (x->i < x->n && is_digit(x->s[x->i])) ++x->i;
         }
-        if (!read_num(&x->s[a], x->i - a, v)) return ex_fail(x, "bad number");
+        if (!read_num_d(&x->s[a], x->i - a, v)) return ex_fail(x, "bad number");
         ex_blank(x);
         return 1;
     }
@@ -172,7 +172,7 @@ static int ex_primary(ex *x, hs_real *v)
     return ex_fail(x, "bad number or expression");
 }
 
-static int ex_unary(ex *x, hs_real *v)
+static int ex_unary(ex *x, double *v)
 {
     ex_blank(x);
     if (x->i < x->n && (x->s[x->i] == '-' || x->s[x->i] == '+')) {
@@ -188,29 +188,29 @@ static int ex_unary(ex *x, hs_real *v)
     return ex_primary(x, v);
 }
 
-static int ex_product(ex *x, hs_real *v)
+static int ex_product(ex *x, double *v)
 {
     if (!ex_unary(x, v)) return 0;
     while (x->i < x->n && (x->s[x->i] == '*' || x->s[x->i] == '/')) {
         const char op = x->s[x->i];
-        hs_real r;
+        double r;
         ++x->i;
         if (!ex_unary(x, &r)) return 0;
         if (op == '*') *v = *v * r;
         else {
-            if (r == HS_R(0.0)) return ex_fail(x, "division by zero");
+            if (r == 0.0) return ex_fail(x, "division by zero");
             *v = *v / r;
         }
     }
     return 1;
 }
 
-static int ex_sum(ex *x, hs_real *v)
+static int ex_sum(ex *x, double *v)
 {
     if (!ex_product(x, v)) return 0;
     while (x->i < x->n && (x->s[x->i] == '+' || x->s[x->i] == '-')) {
         const char op = x->s[x->i];
-        hs_real r;
+        double r;
         ++x->i;
         if (!ex_product(x, &r)) return 0;
         *v = op == '+' ? *v + r : *v - r;
@@ -218,17 +218,27 @@ static int ex_sum(ex *x, hs_real *v)
     return 1;
 }
 
-/* The value of the expression [s, s+n): 1, or 0 with st->ewhy set. */
-static int eval(hs_mb_store *st, const char *s, int n, hs_real *out)
+/* The value of the expression [s, s+n) in double (the generator's precision, so a float
+ * build reads the same rounding of the same value): 1, or 0 with st->ewhy set. */
+static int eval_d(hs_mb_store *st, const char *s, int n, double *out)
 {
     ex x;
     x.st = st; x.s = s; x.n = n; x.i = 0; x.depth = 0;
     if (n == 0) return ex_fail(&x, "empty value");
-    hs_real v = HS_R(0.0);
+    double v = 0.0;
     if (!ex_sum(&x, &v)) return 0;
     if (x.i != n) return ex_fail(&x, "unexpected character in expression");
-    if (!hs_isfinite(v)) return ex_fail(&x, "value not finite");
+    if (!((v - v) == (v - v))) return ex_fail(&x, "value not finite");
     *out = v;
+    return 1;
+}
+
+static int eval(hs_mb_store *st, const char *s, int n, hs_real *out)
+{
+    double v = 0.0;
+    if (!eval_d(st, s, n, &v)) return 0;
+    *out = (hs_real)v;
+    if (!hs_isfinite(*out)) { if (!st->ewhy) st->ewhy = "value not finite"; return 0; }
     return 1;
 }
 
@@ -391,13 +401,19 @@ static int signal_range(const hs_mb_signal *S, int line, hs_mb_error *err)
     return HS_OK;
 }
 
+/* src into dst (cap bytes, always terminated, cut at cap - 1). */
+static void copy_cstr(char *dst, int cap, const char *src)
+{
+    int i = 0;
+    while (i < cap - 1 && src[i] != 0) { dst[i] = src[i]; ++i; }
+    dst[i] = 0;
+}
+
 static void signal_default(hs_mb_signal *S, const char *unit, int is_in)
 {
     static const hs_mb_signal zero = {0};
     *S = zero;
-    int i = 0;
-    for (; unit[i] && i < HS_MB_UNIT - 1; ++i) S->unit[i] = unit[i];
-    S->unit[i] = 0;
+    copy_cstr(S->unit, HS_MB_UNIT, unit);
     S->min = HS_R(-1e9);
     S->max = HS_R(1e9);
     S->stale = is_in ? 20 : 0;
@@ -518,6 +534,92 @@ static int parse_force(hs_mb_store *st, const tok *w, int npos, const tok *key, 
     return HS_OK;
 }
 
+/* ---- joint keys: one table, each kind says which it takes (hs_mb_int.h MB_J_*) ---- */
+
+static const struct { const char *key; uint32_t bit; } JKEYS[] = {
+    {"a", MB_J_A}, {"b", MB_J_B}, {"c", MB_J_C}, {"d", MB_J_D}, {"axis", MB_J_AXIS},
+    {"axis_b", MB_J_AXIS_B}, {"length", MB_J_LENGTH}, {"coord", MB_J_COORD}, {"f", MB_J_F},
+    {"circle", MB_J_CIRCLE}, {"quadric", MB_J_QUADRIC}, {"linear", MB_J_LINEAR}, {"const", MB_J_CONST}};
+#define NJKEYS ((int)(sizeof JKEYS / sizeof JKEYS[0]))
+
+static tok jkey_of_bit(uint32_t bit)
+{
+    for (int i = 0; i < NJKEYS; ++i) if (JKEYS[i].bit == bit) return lit(JKEYS[i].key);
+    return lit("joint");
+}
+
+static int parse_joint(hs_mb_store *st, const tok *w, int npos, const tok *key, const tok *val, int nkv,
+                       int line, hs_mb_error *err)
+{
+    hs_mb_desc *D = &st->desc;
+    const int E = HS_E_MODEL_PARAM;
+    const tok kw = w[0];
+    const int j = D->njoints;
+    if (j >= HS_MB_MAX_JOINTS) return fail(err, line, kw, "too many joints", HS_E_SIZE);
+    hs_mb_joint *J = &st->joints[j];
+    static const hs_mb_joint zero = {0};
+    *J = zero;
+    if (npos != 3 || !copy_name(J->name, w[1])) return fail(err, line, kw, "expected: joint NAME KIND a=POINT ...", E);
+    if (find_joint(st, w[1]) >= 0) return fail(err, line, w[1], "joint name already used", E);
+    int kind = -1;
+    for (int k = 0; k < (int)HS_MB_JOINT_KINDS; ++k) if (tok_eq(w[2], mb_joint_elems[k]->name)) kind = k;
+    if (kind < 0) return fail(err, line, w[2], "unknown joint kind (model/FORMAT.md lists them)", E);
+    const mb_joint_elem *el = mb_joint_elems[kind];
+    J->kind = (hs_mb_joint_kind)kind;
+    J->a.body = HS_MB_GROUND; J->b.body = HS_MB_GROUND; J->c.body = HS_MB_GROUND; J->d.body = HS_MB_GROUND;
+    uint32_t have = 0u;
+    for (int k = 0; k < nkv; ++k) {
+        const tok K = key[k], V = val[k];
+        uint32_t bit = 0u;
+        for (int i = 0; i < NJKEYS; ++i) if (tok_eq(K, JKEYS[i].key)) bit = JKEYS[i].bit;
+        if (bit == 0u) return fail(err, line, K, "unknown key (model/FORMAT.md lists each kind's keys)", E);
+        if ((el->keys & bit) == 0u) return fail(err, line, K, "key not taken by this joint kind", E);
+        have |= bit;
+        int ok = 0;
+        switch (bit) {
+        case MB_J_A: ok = read_point(st, V, &J->a); break;
+        case MB_J_B: ok = read_point(st, V, &J->b); break;
+        case MB_J_C: ok = read_point(st, V, &J->c); break;
+        case MB_J_D: ok = read_point(st, V, &J->d); break;
+        case MB_J_AXIS: ok = read_vec(st, V, J->axis, 3) == D->dim; break;
+        case MB_J_AXIS_B: ok = read_vec(st, V, J->axis_b, 3) == D->dim; break;
+        case MB_J_LENGTH: ok = read_vec(st, V, &J->length, 1) == 1; break;
+        case MB_J_COORD:
+            ok = tok_eq(V, "angle") || tok_eq(V, "travel");
+            J->coord = tok_eq(V, "travel");
+            break;
+        case MB_J_F: ok = read_fn(st, V, &J->f); break;
+        case MB_J_CIRCLE: { /* cx,cy,R: (x-cx)^2 + (y-cy)^2 - R^2 */
+            hs_real c[3];
+            ok = read_vec(st, V, c, 3) == 3 && c[2] > HS_R(0.0);
+            J->quad.A[0] = HS_R(1.0); J->quad.A[1] = HS_R(1.0);
+            J->quad.b[0] = -HS_R(2.0) * c[0]; J->quad.b[1] = -HS_R(2.0) * c[1];
+            J->quad.c = c[0] * c[0] + c[1] * c[1] - c[2] * c[2];
+            break;
+        }
+        case MB_J_QUADRIC: ok = read_vec(st, V, J->quad.A, 6) == 6; break;
+        case MB_J_LINEAR: ok = read_vec(st, V, J->quad.b, 3) == D->dim; break;
+        default: ok = read_vec(st, V, &J->quad.c, 1) == 1; break; /* MB_J_CONST */
+        }
+        if (!ok) return fail_val(st, err, line, K, "bad value (unknown body or point, wrong count, bad number)");
+    }
+    if ((el->need & ~have) != 0u) {
+        const uint32_t miss = el->need & ~have;
+        for (int i = 0; i < NJKEYS; ++i)
+            if ((miss & JKEYS[i].bit) != 0u) {
+                detail_add(err, JKEYS[i].key);
+                detail_add(err, "= is required");
+                return fail(err, line, kw, "a required key is missing", E);
+            }
+    }
+    const char *why = "refused";
+    const uint32_t bad = el->check(D, J, &why);
+    if (bad != 0u) return fail(err, line, jkey_of_bit(bad), why, E);
+    st->joint_line[j] = line;
+    D->njoints = j + 1;
+    return HS_OK;
+}
+
 /* Component of a named output: "BODY.c" -> c's index in the output line (FORMAT.md). */
 static int read_comp(const hs_mb_store *st, tok t, tok *body, int *comp)
 {
@@ -587,7 +689,9 @@ static int parse_output(hs_mb_store *st, const tok *w, int npos, const tok *key,
         O->index = find_joint(st, w[3]);
         if (O->index < 0) return fail(err, line, w[3], "unknown joint", E);
         const hs_mb_joint *J = &st->joints[O->index];
-        unit = (J->kind == HS_MB_REVOLUTE || (J->kind == HS_MB_DRIVER && J->coord == 0)) ? "rad" : "m";
+        const int ck = mb_joint_elems[J->kind]->coord_kind(D, J);
+        if (ck < 0) return fail(err, line, w[3], "this joint kind has no coordinate", E);
+        unit = ck == 1 ? "rad" : "m";
     } else if (tok_eq(q, "pos") || tok_eq(q, "vel") || tok_eq(q, "acc")) {
         O->kind = tok_eq(q, "pos") ? HS_MB_OUT_POS : tok_eq(q, "vel") ? HS_MB_OUT_VEL : HS_MB_OUT_ACC;
         if (npos != 4 && npos != 5) return fail(err, line, kw, "expected: output NAME pos|vel|acc BODY.c [BODY2.c]", E);
@@ -609,11 +713,7 @@ static int parse_output(hs_mb_store *st, const tok *w, int npos, const tok *key,
     } else {
         return fail(err, line, q, "unknown quantity (pos, vel, acc, coord, energy)", E);
     }
-    {
-        int i = 0;
-        for (; i < HS_MB_UNIT - 1 && unit[i] != 0; ++i) { S->unit[i] = unit[i]; }
-        S->unit[i] = 0;
-    }
+    copy_cstr(S->unit, HS_MB_UNIT, unit);
     for (int k = 0; k < nkv; ++k) {
         int ok = 0;
         if (tok_eq(key[k], "offset")) ok = read_vec(st, val[k], &O->offset, 1) == 1;
@@ -657,9 +757,9 @@ static int parse_line(hs_mb_store *st, tok *w, int nw, int line, hs_mb_error *er
         if (ne == 0) return fail(err, line, kw, "expected: param NAME = VALUE", E);
         for (int i = 0; i < k; ++i)
             if (name_is(st->param_names[i], nm)) return fail(err, line, nm, "param already defined", E);
-        hs_real v;
+        double v = 0.0;
         st->ewhy = NULL; st->ename[0] = 0;
-        if (!eval(st, &expr[eq + 1], n - eq - 1, &v)) return fail_val(st, err, line, nm, "bad value");
+        if (!eval_d(st, &expr[eq + 1], n - eq - 1, &v)) return fail_val(st, err, line, nm, "bad value");
         for (int i = 0; st->ovr != NULL && i < st->ovr->n; ++i)
             if (name_is(st->ovr->name[i], nm)) { v = st->ovr->value[i]; st->ovr_used[i] = 1; }
         st->param_val[k] = v;
@@ -806,53 +906,7 @@ static int parse_line(hs_mb_store *st, tok *w, int nw, int line, hs_mb_error *er
         D->nbodies = b + 1;
         return HS_OK;
     }
-    if (tok_eq(kw, "joint")) {
-        static const char *const kinds[] = {"revolute", "spherical", "prismatic", "fixed", "distance",
-                                            "curve", "driver", "perpendicular"};
-        const int j = D->njoints;
-        if (j >= HS_MB_MAX_JOINTS) return fail(err, line, kw, "too many joints", HS_E_SIZE);
-        hs_mb_joint *J = &st->joints[j];
-        static const hs_mb_joint zero = {0};
-        *J = zero;
-        if (npos != 3 || !copy_name(J->name, w[1])) return fail(err, line, kw, "expected: joint NAME KIND a=POINT ...", E);
-        if (find_joint(st, w[1]) >= 0) return fail(err, line, w[1], "joint name already used", E);
-        int kind = -1;
-        for (int k = 0; k < 8; ++k) if (tok_eq(w[2], kinds[k])) kind = k;
-        if (kind < 0) return fail(err, line, w[2], "unknown joint kind", E);
-        J->kind = (hs_mb_joint_kind)kind;
-        J->a.body = HS_MB_GROUND; J->b.body = HS_MB_GROUND; J->c.body = HS_MB_GROUND; J->d.body = HS_MB_GROUND;
-        int have_a = 0;
-        for (int k = 0; k < nkv; ++k) {
-            int ok;
-            const tok K = key[k], V = val[k];
-            if (tok_eq(K, "a")) { have_a = read_point(st, V, &J->a); ok = have_a; }
-            else if (tok_eq(K, "b")) ok = read_point(st, V, &J->b);
-            else if (tok_eq(K, "c")) ok = read_point(st, V, &J->c);
-            else if (tok_eq(K, "d")) ok = read_point(st, V, &J->d);
-            else if (tok_eq(K, "axis")) ok = read_vec(st, V, J->axis, 3) == D->dim;
-            else if (tok_eq(K, "axis_b")) ok = read_vec(st, V, J->axis_b, 3) == D->dim;
-            else if (tok_eq(K, "length")) ok = read_vec(st, V, &J->length, 1) == 1 && J->length > HS_R(0.0);
-            else if (tok_eq(K, "coord")) {
-                ok = tok_eq(V, "angle") || tok_eq(V, "travel");
-                J->coord = tok_eq(V, "travel");
-            } else if (tok_eq(K, "f")) ok = read_fn(st, V, &J->f);
-            else if (tok_eq(K, "circle")) { /* cx,cy,R: (x-cx)^2 + (y-cy)^2 - R^2 */
-                hs_real c[3];
-                ok = read_vec(st, V, c, 3) == 3 && c[2] > HS_R(0.0);
-                J->quad.A[0] = HS_R(1.0); J->quad.A[1] = HS_R(1.0);
-                J->quad.b[0] = -HS_R(2.0) * c[0]; J->quad.b[1] = -HS_R(2.0) * c[1];
-                J->quad.c = c[0] * c[0] + c[1] * c[1] - c[2] * c[2];
-            } else if (tok_eq(K, "quadric")) ok = read_vec(st, V, J->quad.A, 6) == 6;
-            else if (tok_eq(K, "linear")) ok = read_vec(st, V, J->quad.b, 3) == D->dim;
-            else if (tok_eq(K, "const")) ok = read_vec(st, V, &J->quad.c, 1) == 1;
-            else return fail(err, line, K, "unknown key (a, b, c, d, axis, axis_b, length, coord, f, circle, quadric, linear, const)", E);
-            if (!ok) return fail_val(st, err, line, K, "bad value (unknown body or point, wrong count, bad number, length not > 0)");
-        }
-        if (!have_a) return fail(err, line, kw, "a=POINT is required", E);
-        st->joint_line[j] = line;
-        D->njoints = j + 1;
-        return HS_OK;
-    }
+    if (tok_eq(kw, "joint")) return parse_joint(st, w, npos, key, val, nkv, line, err);
     if (tok_eq(kw, "force")) return parse_force(st, w, npos, key, val, nkv, line, err);
     if (tok_eq(kw, "output")) return parse_output(st, w, npos, key, val, nkv, line, err);
     return fail(err, line, kw, "unknown statement (model, param, gravity, input, point, body, joint, force, output)", E);

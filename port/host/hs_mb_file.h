@@ -22,7 +22,7 @@ static inline int hs_mb_override_add(hs_mb_overrides *o, const char *name, doubl
     if (o->n >= HS_MB_MAX_OVERRIDES) { *why = "too many --param values"; return -1; }
     if (n < 1 || n >= HS_MB_NAME) { *why = "parameter name empty or too long"; return -1; }
     memcpy(o->name[o->n], name, n + 1);
-    o->value[o->n] = (hs_real)value;
+    o->value[o->n] = value;
     ++o->n;
     return 0;
 }
