@@ -702,7 +702,7 @@ static const veh_cfg tt_cfg_pen = {
 
 const hs_model_type hs_veh_car_type = {
     .name = "car",
-    .doc = "passenger car on four TMeasy tires, ISO 3888-1 lane change driver (issue 18)",
+    .doc = "passenger car on four TMeasy tires, ISO 3888-1 lane change driver",
     .nq = HS_VEH_CAR_NQ, .nc = 0, .nz = HS_VEH_CAR_NZ, .nin = HS_VEH_CAR_NIN, .nout = HS_VEH_CAR_NOUT,
     .params = params, .nparams = (int)(sizeof params / sizeof params[0]),
     .param_size = sizeof(hs_veh_params), .in_names = car_in, .out_names = car_out,
@@ -712,7 +712,7 @@ const hs_model_type hs_veh_car_type = {
 
 const hs_model_type hs_veh_tt_dae_type = {
     .name = "truck_trailer",
-    .doc = "truck and trailer on TMeasy tires, hitch as a joint (DAE, seed 004 sec. 4.3)",
+    .doc = "truck and trailer on TMeasy tires, hitch as a joint (DAE, Burgermeister, Arnold, Esterl sec. 4.3)",
     .nq = HS_VEH_TT_NQ, .nc = 2, .nz = HS_VEH_TT_NZ, .nin = HS_VEH_TT_NIN, .nout = HS_VEH_TT_NOUT_DAE,
     .params = params, .nparams = (int)(sizeof params / sizeof params[0]),
     .param_size = sizeof(hs_veh_params), .in_names = tt_in, .out_names = tt_out,
