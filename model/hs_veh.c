@@ -712,7 +712,7 @@ const hs_model_type hs_veh_car_type = {
 
 const hs_model_type hs_veh_tt_dae_type = {
     .name = "truck_trailer",
-    .doc = "truck and trailer on TMeasy tires, hitch as a joint (DAE, Burgermeister et al. sec. 4.3)",
+    .doc = "truck and trailer on TMeasy tires, hitch as a joint (DAE, Burgermeister, Arnold, Esterl sec. 4.3)",
     .nq = HS_VEH_TT_NQ, .nc = 2, .nz = HS_VEH_TT_NZ, .nin = HS_VEH_TT_NIN, .nout = HS_VEH_TT_NOUT_DAE,
     .params = params, .nparams = (int)(sizeof params / sizeof params[0]),
     .param_size = sizeof(hs_veh_params), .in_names = tt_in, .out_names = tt_out,
