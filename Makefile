@@ -160,6 +160,10 @@ endif
 ifdef RUN_DEFINED
 all: $(BUILD)/hilstep-rt $(BUILD)/hilstep-ecu
 endif
+# The DBC generator of the CAN transport (test/can/can.mk) is a host tool too.
+ifneq ($(wildcard port/host/dbcgen_main.c),)
+all: $(BUILD)/hilstep-dbcgen
+endif
 
 clean:
 	rm -rf $(BUILD)
