@@ -28,7 +28,7 @@ timeout -k 2 20 "$RT" --listen $PLANT --peer $ECU --duration 6 --quiet --log non
     --stats "$T/rt.stats" --hist "$T/rt.hist" >"$T/rt.out" 2>&1 &
 P=$!; PIDS="$PIDS $P"
 sleep 0.7
-timeout -k 2 10 "$B/hilstep-flood" --from $FOREIGN --to $PLANT --rate "$RATE" --seconds 2.5 >"$T/flood.out" 2>&1
+timeout -k 2 20 "$B/hilstep-flood" --from $FOREIGN --to $PLANT --rate "$RATE" --seconds 2.5 >"$T/flood.out" 2>&1
 wait $P; rc=$?
 wait $E
 [ $rc -eq 0 ] && ok "plant exit 0 under the flood" || { ko "plant exit $rc"; tail -5 "$T/rt.out"; }
