@@ -28,7 +28,9 @@
 #include <unistd.h>
 
 /* Why the control loop ended. */
-enum { END_NONE, END_FINAL, END_DURATION, END_SIGNAL, END_SILENT };
+/* END_STOPPED: on a transport without a FINAL frame (CAN) the plant's silence after it was
+ * heard is the normal end of its run. */
+enum { END_NONE, END_FINAL, END_DURATION, END_SIGNAL, END_SILENT, END_STOPPED };
 
 typedef struct ecu {
     /* options */
@@ -106,7 +108,8 @@ static void usage(void)
 "  --wait-plant        send nothing until the first plant frame arrived (counted as\n"
 "                      held_ticks): then every frame sent finds the plant listening\n"
 "  --timeout-ms N      end the run when no plant frame was accepted for N ms, before the\n"
-"                      first one as well (default 10000)\n"
+"                      first one as well (default 10000; 1000 on CAN, where this silence\n"
+"                      after plant frames is the normal end of the plant's run, exit 0)\n"
 "  --key FILE          authenticate frames with the plant's pre-shared key (hil/FRAME.md\n"
 "                      \"Security\")\n"
 "  --takeover-ms N     a new plant session takes over only after the current one was silent\n"
@@ -148,7 +151,7 @@ static int parse(int argc, char **argv, ecu *e)
     e->cpu = -1;
     e->model = "circular_track";
     e->takeover_ms = -1.0;
-    e->timeout_ms = 10000.0;
+    e->timeout_ms = -1.0; /* the transport's default: 10 s with a FINAL frame, 1 s without */
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         double d = 0.0;
@@ -260,7 +263,7 @@ static void *control(void *arg)
         } else if (total != 0 && k + 1u >= total) {
             e->end = END_DURATION;
         } else if (k - last_heard >= silent_max) {
-            e->end = END_SILENT;
+            e->end = (!e->tp.ops->frame && e->rx.have_peer) ? END_STOPPED : END_SILENT;
         }
         const int64_t next = start + (int64_t)(k + 1u) * per, now = hs_now_ns();
         skipped = now > next ? (uint64_t)((now - next) / per) + 1u : 0u;
@@ -405,6 +408,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "hilstep-ecu: unknown transport '%s'\n", e->transport);
         return 1;
     }
+    if (e->timeout_ms < 0.0) e->timeout_ms = e->tp.ops->frame ? 10000.0 : 1000.0;
     if (!e->tp.ops->frame && e->key) {
         fprintf(stderr, "hilstep-ecu: --key authenticates the frame of hil/FRAME.md; transport %s "
                 "does not carry it\n", e->tp.ops->name);
@@ -489,7 +493,9 @@ int main(int argc, char **argv)
     if (!e->quiet) {
         printf("hilstep-ecu summary (%s)\n", e->end == END_FINAL ? "plant finished"
                : e->end == END_SIGNAL ? "stopped by signal" : e->end == END_DURATION
-               ? "duration reached" : "plant silent");
+               ? "duration reached" : e->end == END_STOPPED
+               ? "plant stopped sending: the end of its run on a transport without a FINAL frame"
+               : "plant silent");
         report(stdout, e, 1, code);
     }
     /* The reason of a failed link, to stderr even with --quiet: it is the one line to act on. */
