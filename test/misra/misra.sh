@@ -25,6 +25,10 @@ run_addon "$T/self.txt" "$HERE/selftest/fixture.c"; rc=$?
 grep -q 'misra-c2012-' "$T/self.txt" || { echo "  FAIL the misra addon reported nothing on the fixture (rc $rc):"; cat "$T/self.txt"; fail=1; }
 $PY "$HERE/misra_gate.py" "$T/self.txt" "$HERE/selftest/DEVIATIONS.md" --expect-open 1 >"$T/self.out" || fail=1
 grep -q 'passed, 0 failed' "$T/self.out" || { cat "$T/self.out"; fail=1; }
+# ...and a scoped record for a required rule is refused even when it would cover everything.
+if $PY "$HERE/misra_gate.py" "$T/self.txt" "$HERE/selftest/DEVIATIONS_scoped.md" --expect-open 0 >"$T/self2.out"; then
+    echo "  FAIL the gate accepted a scoped record for required rule 15.6:"; cat "$T/self2.out"; fail=1
+fi
 
 # The tree's findings are cached under BUILD/misra, keyed by the content of every file in
 # rt/ model/ hil/ and the tool versions: an unchanged tree costs nothing, a changed one one
