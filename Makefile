@@ -78,6 +78,7 @@ sim-test: $(BUILD)/hilstep-sim
 -include test/soak/soak.mk
 -include test/misra/misra.mk test/fuzz/fuzz.mk test/link/link.mk
 -include test/qemu/mech.mk
+-include test/rtkernel/rtkernel.mk
 
 # `make test` and `make run` install what they need first, as the first command of their own
 # recipe and before the sub-make that compiles anything: as a prerequisite (even order-only)

@@ -38,7 +38,8 @@ here=$(pwd)
 (cd "$T/cwd" && PATH="$T/bin" HS_APT="$T/fake-apt" sh "$here/test/install_deps.sh") >"$T/inst.out" 2>&1
 rc=$?
 missing=""
-for pkg in gcc clang cppcheck valgrind gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm tshark; do
+for pkg in gcc clang cppcheck valgrind gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm tshark \
+           busybox-static cpio qemu-system-x86 can-utils rt-tests; do
     grep -qw -- "$pkg" "$T/apt.args" 2>/dev/null || missing="$missing $pkg"
 done
 [ $rc -eq 0 ] && [ -z "$missing" ] && grep -q '^update' "$T/apt.args" \
