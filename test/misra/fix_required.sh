@@ -3,6 +3,7 @@
 # mechanically and idempotently; re-run after merging new code, then commit what it changed.
 #   1. rule 15.6: bodies braced          (fix_required.py braces, clang-tidy's locations)
 #   2. rule 14.4: conditions Boolean     (fix_required.py bool, clang's AST, both real types)
+#      rule 10.4: constants that C converts to an unsigned operand get `u` (fix_required.py lits)
 #   3. the remaining required findings:  17.7 memset/memcpy -> (void); every other one gets its
 #      site record /* MISRA Ref R.N.k [reason] */ (fix_required.py tags, permits -> DEVIATIONS.md)
 #   4. proof of no behaviour change: every object of rt/ model/ hil/ compiled before and after
@@ -47,6 +48,7 @@ if [ $verify = 1 ]; then
 fi
 $PY $HERE/fix_required.py braces || exit 1
 $PY $HERE/fix_required.py bool || exit 1
+$PY $HERE/fix_required.py lits || exit 1
 nice cppcheck --quiet --std=c99 --addon=misra --template='{file}:{line}:{id}' \
     --suppress=missingIncludeSystem -Irt -Imodel -Ihil -j2 rt model hil 2>"$T/findings.txt"
 $PY $HERE/fix_required.py tags "$T/findings.txt" $HERE/DEVIATIONS.md; tags_rc=$?
