@@ -14,6 +14,6 @@ const char *hs_exit_text(int code)
     case HS_EXIT_TEST: return "a test check failed";
     default: break;
     }
-    if (code >= HS_EXIT_CPU_FAULT && code < HS_EXIT_CPU_FAULT + 0x40) return "CPU fault on the board";
+    if (code >= HS_EXIT_CPU_FAULT && code < HS_EXIT_CPU_FAULT + 0x40) { return "CPU fault on the board"; }
     return "unknown exit status";
 }

@@ -9,7 +9,7 @@ const char *hs_rx_reason_name(int reason)
         "accepted", "foreign_address", "short", "oversized", "bad_magic", "bad_version",
         "bad_checksum", "bad_layout", "seq_repeated", "seq_stale", "nonfinite", "seq_jump",
         "session_unconfirmed", "session_old"};
-    if (reason < 0 || reason >= HS_RX_REASONS) return "unknown";
+    if (reason < 0 || reason >= HS_RX_REASONS) { return "unknown"; }
     return names[reason];
 }
 
@@ -18,11 +18,14 @@ const char *hs_rx_reason_name(int reason)
  * flash on the board. */
 uint32_t hs_crc32(const uint8_t *p, size_t n)
 {
+    /* MISRA Ref 7.2.1 [stdint.h constant macro, suffixed in its expansion] */
     uint32_t c = UINT32_C(0xFFFFFFFF);
     for (size_t i = 0; i < n; ++i) {
         c ^= (uint32_t)p[i];
-        for (int k = 0; k < 8; ++k) c = (c >> 1) ^ (UINT32_C(0xEDB88320) & (0u - (c & 1u)));
+        /* MISRA Ref 7.2.1 [stdint.h constant macro, suffixed in its expansion] */
+        for (int k = 0; k < 8; ++k) { c = (c >> 1) ^ (UINT32_C(0xEDB88320) & (0u - (c & 1u))); }
     }
+    /* MISRA Ref 7.2.1 [stdint.h constant macro, suffixed in its expansion] */
     return c ^ UINT32_C(0xFFFFFFFF);
 }
 
@@ -88,9 +91,10 @@ double hs_get_f64(const uint8_t *p)
 
 size_t hs_frame_encode(uint8_t *buf, size_t cap, const hs_frame_hdr *h, const double *v)
 {
-    if (h->count > HS_FRAME_MAX_VALUES) return 0;
+    if (h->count > HS_FRAME_MAX_VALUES) { return 0; }
+    /* MISRA Ref 10.6.1 [unsigned size macro widened to size_t] */
     size_t n = HS_FRAME_BYTES(h->count);
-    if (cap < n) return 0;
+    if (cap < n) { return 0; }
     hs_put_u32(buf, HS_FRAME_MAGIC);
     buf[4] = h->version;
     buf[5] = h->kind;
@@ -100,7 +104,7 @@ size_t hs_frame_encode(uint8_t *buf, size_t cap, const hs_frame_hdr *h, const do
     hs_put_u64(buf + 16, h->send_ns);
     hs_put_u32(buf + 24, h->ack_seq);
     hs_put_u32(buf + 28, h->flags);
-    for (unsigned i = 0; i < h->count; ++i) hs_put_f64(buf + HS_FRAME_HEADER_BYTES + 8u * i, v[i]);
+    for (unsigned i = 0; i < h->count; ++i) { hs_put_f64(buf + HS_FRAME_HEADER_BYTES + 8u * i, v[i]); }
     size_t body = n - HS_FRAME_TRAILER_BYTES;
     hs_put_u32(buf + body, hs_crc32(buf, body));
     return n;
@@ -116,17 +120,18 @@ static int f64_bits_finite(const uint8_t *p)
 int hs_frame_parse(const uint8_t *buf, size_t len, unsigned kind, unsigned count,
                    hs_frame_hdr *h, double *v)
 {
+    /* MISRA Ref 10.6.1 [unsigned size macro widened to size_t] */
     size_t want = HS_FRAME_BYTES(count);
-    if (len < want) return HS_RX_SHORT;
-    if (len > want) return HS_RX_LONG;
-    if (hs_get_u32(buf) != HS_FRAME_MAGIC) return HS_RX_MAGIC;
-    if (buf[4] != HS_FRAME_VERSION) return HS_RX_VERSION;
+    if (len < want) { return HS_RX_SHORT; }
+    if (len > want) { return HS_RX_LONG; }
+    if (hs_get_u32(buf) != HS_FRAME_MAGIC) { return HS_RX_MAGIC; }
+    if (buf[4] != HS_FRAME_VERSION) { return HS_RX_VERSION; }
     size_t body = want - HS_FRAME_TRAILER_BYTES;
-    if (hs_get_u32(buf + body) != hs_crc32(buf, body)) return HS_RX_CHECKSUM;
+    if (hs_get_u32(buf + body) != hs_crc32(buf, body)) { return HS_RX_CHECKSUM; }
     h->version = buf[4];
     h->kind = buf[5];
     h->count = hs_get_u16(buf + 6);
-    if (h->kind != kind || h->count != count) return HS_RX_LAYOUT;
+    if (h->kind != kind || h->count != count) { return HS_RX_LAYOUT; }
     h->session = hs_get_u32(buf + 8);
     h->seq = hs_get_u32(buf + 12);
     h->send_ns = hs_get_u64(buf + 16);
