@@ -10,6 +10,7 @@ need=""
 command -v cc >/dev/null 2>&1 || need="$need gcc"
 command -v clang >/dev/null 2>&1 || need="$need clang"
 command -v cppcheck >/dev/null 2>&1 || need="$need cppcheck"
+command -v clang-tidy >/dev/null 2>&1 || need="$need clang-tidy"  # test/misra/fix_required.sh
 command -v valgrind >/dev/null 2>&1 || need="$need valgrind"
 command -v arm-none-eabi-gcc >/dev/null 2>&1 || need="$need gcc-arm-none-eabi libnewlib-arm-none-eabi"
 command -v qemu-system-arm >/dev/null 2>&1 || need="$need qemu-system-arm"

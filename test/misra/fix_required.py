@@ -39,7 +39,7 @@ CFLAGS = ["-std=c99", "-Irt", "-Imodel", "-Ihil", "-Iport/host", "-D_POSIX_C_SOU
 def sources():
     out = []
     for d in DIRS:
-        for f in sorted(os.listdir(d)):
+        for f in sorted(os.listdir(d)) if os.path.isdir(d) else []:
             if f.endswith(".c"):
                 out.append(os.path.join(d, f))
     return out
@@ -642,7 +642,7 @@ def cmd_tags(args):
     tag_rx = re.compile(r"MISRA Ref (\d+\.\d+)\.(\d+) \[[^\]]*\]")
     files = set(todo) | set(voids)
     for d in DIRS:
-        for f in sorted(os.listdir(d)):
+        for f in sorted(os.listdir(d)) if os.path.isdir(d) else []:
             pth = os.path.join(d, f)
             if f.endswith((".c", ".h")) and not generated(pth) and tag_rx.search(open(pth).read()):
                 files.add(pth)
@@ -701,7 +701,7 @@ def cmd_tags(args):
     # the permits the tags name, with their full reasons, in DEVIATIONS.md (idempotent)
     dev = open(dev_path).read()
     for d in DIRS:  # tags already in the code (or written by the generator) need their rows too
-        for f in os.listdir(d):
+        for f in os.listdir(d) if os.path.isdir(d) else []:
             if f.endswith((".c", ".h")):
                 used.update("%s.%s" % (m.group(1), m.group(2)) for m in G.TAG.finditer(open(os.path.join(d, f)).read()))
     rows = []
