@@ -79,6 +79,7 @@ sim-test: $(BUILD)/hilstep-sim
 -include test/misra/misra.mk test/fuzz/fuzz.mk test/link/link.mk
 -include test/qemu/mech.mk
 -include test/rtkernel/rtkernel.mk
+-include test/plant/plant.mk
 
 # `make test` and `make run` install what they need first, as the first command of their own
 # recipe and before the sub-make that compiles anything: as a prerequisite (even order-only)

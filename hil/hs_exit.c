@@ -8,12 +8,13 @@ const char *hs_exit_text(int code)
     case HS_EXIT_USAGE: return "bad option or command line";
     case HS_EXIT_SETUP: return "setup failed (model, signal map, stepper, socket, thread or output file)";
     case HS_EXIT_OVERRUN: return "overrun with policy stop: safe outputs sent";
-    case HS_EXIT_STEP: return "the stepper refused steps: run failed";
+    case HS_EXIT_STEP: return "refused steps (stepper fault or non-finite/out-of-range outputs): run failed";
     case HS_EXIT_OUTPUT: return "output lost (telemetry, stats or histogram)";
     case HS_EXIT_BUDGET: return "latency budget exceeded";
     case HS_EXIT_TEST: return "a test check failed";
+    case HS_EXIT_LINK: return "frames with a bad or missing MAC arrived (forged, or another key)";
     default: break;
     }
-    if (code >= HS_EXIT_CPU_FAULT && code < HS_EXIT_CPU_FAULT + 0x40) { return "CPU fault on the board"; }
+    if (code >= HS_EXIT_CPU_FAULT && code < HS_EXIT_CPU_FAULT + 0x40) return "CPU fault on the board";
     return "unknown exit status";
 }

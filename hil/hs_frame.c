@@ -8,8 +8,8 @@ const char *hs_rx_reason_name(int reason)
     static const char *const names[HS_RX_REASONS] = {
         "accepted", "foreign_address", "short", "oversized", "bad_magic", "bad_version",
         "bad_checksum", "bad_layout", "seq_repeated", "seq_stale", "nonfinite", "seq_jump",
-        "session_unconfirmed", "session_old"};
-    if (reason < 0 || reason >= HS_RX_REASONS) { return "unknown"; }
+        "session_unconfirmed", "session_old", "bad_mac"};
+    if (reason < 0 || reason >= HS_RX_REASONS) return "unknown";
     return names[reason];
 }
 
@@ -18,14 +18,11 @@ const char *hs_rx_reason_name(int reason)
  * flash on the board. */
 uint32_t hs_crc32(const uint8_t *p, size_t n)
 {
-    /* MISRA Ref 7.2.1 [stdint.h constant macro, suffixed in its expansion] */
     uint32_t c = UINT32_C(0xFFFFFFFF);
     for (size_t i = 0; i < n; ++i) {
         c ^= (uint32_t)p[i];
-        /* MISRA Ref 7.2.1 [stdint.h constant macro, suffixed in its expansion] */
-        for (int k = 0; k < 8; ++k) { c = (c >> 1) ^ (UINT32_C(0xEDB88320) & (0u - (c & 1u))); }
+        for (int k = 0; k < 8; ++k) c = (c >> 1) ^ (UINT32_C(0xEDB88320) & (0u - (c & 1u)));
     }
-    /* MISRA Ref 7.2.1 [stdint.h constant macro, suffixed in its expansion] */
     return c ^ UINT32_C(0xFFFFFFFF);
 }
 
@@ -89,14 +86,20 @@ double hs_get_f64(const uint8_t *p)
     return x;
 }
 
-size_t hs_frame_encode(uint8_t *buf, size_t cap, const hs_frame_hdr *h, const double *v)
+size_t hs_frame_encode_mac(uint8_t *buf, size_t cap, const hs_frame_hdr *h, const double *v,
+                           const hs_mac *mac)
 {
-    if (h->count > HS_FRAME_MAX_VALUES) { return 0; }
-    /* MISRA Ref 10.6.1 [unsigned size macro widened to size_t] */
-    size_t n = HS_FRAME_BYTES(h->count);
-    if (cap < n) { return 0; }
+    if (h->count > HS_FRAME_MAX_VALUES) {
+        return 0;
+    }
+    const unsigned tag = (mac != NULL) ? HS_MAC_TAG_BYTES : 0u;
+    const unsigned bytes = HS_FRAME_BYTES(h->count) + tag;
+    const size_t n = (size_t)bytes;
+    if (cap < n) {
+        return 0;
+    }
     hs_put_u32(buf, HS_FRAME_MAGIC);
-    buf[4] = h->version;
+    buf[4] = (mac != NULL) ? (uint8_t)HS_FRAME_VERSION_MAC : h->version;
     buf[5] = h->kind;
     hs_put_u16(buf + 6, h->count);
     hs_put_u32(buf + 8, h->session);
@@ -104,10 +107,21 @@ size_t hs_frame_encode(uint8_t *buf, size_t cap, const hs_frame_hdr *h, const do
     hs_put_u64(buf + 16, h->send_ns);
     hs_put_u32(buf + 24, h->ack_seq);
     hs_put_u32(buf + 28, h->flags);
-    for (unsigned i = 0; i < h->count; ++i) { hs_put_f64(buf + HS_FRAME_HEADER_BYTES + 8u * i, v[i]); }
-    size_t body = n - HS_FRAME_TRAILER_BYTES;
+    for (unsigned i = 0; i < h->count; ++i) {
+        hs_put_f64(buf + HS_FRAME_HEADER_BYTES + 8u * i, v[i]);
+    }
+    const size_t signed_len = HS_FRAME_HEADER_BYTES + 8u * (size_t)h->count;
+    if (mac != NULL) {
+        hs_mac_tag(mac, buf, signed_len, buf + signed_len);
+    }
+    const size_t body = n - HS_FRAME_TRAILER_BYTES;
     hs_put_u32(buf + body, hs_crc32(buf, body));
     return n;
+}
+
+size_t hs_frame_encode(uint8_t *buf, size_t cap, const hs_frame_hdr *h, const double *v)
+{
+    return hs_frame_encode_mac(buf, cap, h, v, NULL);
 }
 
 /* Finiteness without libm: NaN and Inf are exactly the all-ones exponent. */
@@ -117,21 +131,43 @@ static int f64_bits_finite(const uint8_t *p)
     return ((b >> 52) & 0x7FFu) != 0x7FFu;
 }
 
-int hs_frame_parse(const uint8_t *buf, size_t len, unsigned kind, unsigned count,
-                   hs_frame_hdr *h, double *v)
+int hs_frame_parse_mac(const uint8_t *buf, size_t len, unsigned kind, unsigned count,
+                       const hs_mac *mac, hs_frame_hdr *h, double *v)
 {
-    /* MISRA Ref 10.6.1 [unsigned size macro widened to size_t] */
-    size_t want = HS_FRAME_BYTES(count);
-    if (len < want) { return HS_RX_SHORT; }
-    if (len > want) { return HS_RX_LONG; }
-    if (hs_get_u32(buf) != HS_FRAME_MAGIC) { return HS_RX_MAGIC; }
-    if (buf[4] != HS_FRAME_VERSION) { return HS_RX_VERSION; }
-    size_t body = want - HS_FRAME_TRAILER_BYTES;
-    if (hs_get_u32(buf + body) != hs_crc32(buf, body)) { return HS_RX_CHECKSUM; }
+    const size_t plain = HS_FRAME_BYTES(count);
+    const size_t want = (mac != NULL) ? HS_FRAME_MAC_BYTES(count) : plain;
+    const unsigned version = (mac != NULL) ? HS_FRAME_VERSION_MAC : HS_FRAME_VERSION;
+    /* A keyed link names an untagged version-1 frame for what it is: a missing MAC. */
+    if ((mac != NULL) && (len == plain) && (hs_get_u32(buf) == HS_FRAME_MAGIC) &&
+        (buf[4] == HS_FRAME_VERSION)) {
+        return HS_RX_MAC;
+    }
+    if (len < want) {
+        return HS_RX_SHORT;
+    }
+    if (len > want) {
+        return HS_RX_LONG;
+    }
+    if (hs_get_u32(buf) != HS_FRAME_MAGIC) {
+        return HS_RX_MAGIC;
+    }
+    if (buf[4] != version) {
+        return HS_RX_VERSION;
+    }
+    const size_t body = want - HS_FRAME_TRAILER_BYTES;
+    if (hs_get_u32(buf + body) != hs_crc32(buf, body)) {
+        return HS_RX_CHECKSUM;
+    }
+    const size_t signed_len = HS_FRAME_HEADER_BYTES + 8u * (size_t)count;
+    if ((mac != NULL) && (hs_mac_check(mac, buf, signed_len, buf + signed_len) == 0)) {
+        return HS_RX_MAC;
+    }
     h->version = buf[4];
     h->kind = buf[5];
     h->count = hs_get_u16(buf + 6);
-    if (h->kind != kind || h->count != count) { return HS_RX_LAYOUT; }
+    if ((h->kind != kind) || (h->count != count)) {
+        return HS_RX_LAYOUT;
+    }
     h->session = hs_get_u32(buf + 8);
     h->seq = hs_get_u32(buf + 12);
     h->send_ns = hs_get_u64(buf + 16);
@@ -143,5 +179,11 @@ int hs_frame_parse(const uint8_t *buf, size_t len, unsigned kind, unsigned count
         finite &= f64_bits_finite(p);
         v[i] = hs_get_f64(p);
     }
-    return finite ? HS_RX_OK : HS_RX_NONFINITE;
+    return (finite != 0) ? HS_RX_OK : HS_RX_NONFINITE;
+}
+
+int hs_frame_parse(const uint8_t *buf, size_t len, unsigned kind, unsigned count,
+                   hs_frame_hdr *h, double *v)
+{
+    return hs_frame_parse_mac(buf, len, kind, count, NULL, h, v);
 }

@@ -19,6 +19,11 @@
  *   refused step: the step is transactional, so state and outputs are held and the frame is
  *     flagged FAULT; after fault_hold refused steps in a row the plant stops with safe
  *     outputs (SAFE|FINAL). Any refused step makes the run fail (HS_EXIT_STEP).
+ *   refused outputs: a committed step whose outputs are NaN/Inf (HS_PLANT_E_OUTPUT_NONFINITE)
+ *     or outside their signal's [min, max] (HS_PLANT_E_OUTPUT_RANGE) counts as a refused
+ *     step: the state has advanced, but the outputs sent are the held ones, flagged FAULT,
+ *     and the same fault hold applies. Refused, not clamped: a non-finite or out-of-range
+ *     value never reaches the wire.
  *   overrun: skip (count the missed ticks, stay on the time base) or stop (safe outputs,
  *     HS_EXIT_OVERRUN). */
 #ifndef HS_PLANT_H
@@ -89,6 +94,13 @@ typedef struct hs_plant_def {
  * generic map, fault_hold 10 (10 ms at 1 kHz, half an input's stale limit), overrun skip. */
 hs_plant_def hs_plant_default_def(void);
 
+/* Plant-level refusals (hs_plant.last_fault), numbered apart from the stepper's hs_status. */
+#define HS_PLANT_E_OUTPUT_NONFINITE (-64) /* an output is NaN/Inf, or its wire value overflows */
+#define HS_PLANT_E_OUTPUT_RANGE (-65)     /* an output is outside its signal's [min, max] */
+
+/* Short English text of a refused step's status (hs_status or HS_PLANT_E_*); never NULL. */
+const char *hs_plant_fault_str(int status);
+
 /* Why the plant stopped itself (hs_plant.stop). */
 #define HS_PLANT_STOP_OVERRUN 1 /* overrun under policy stop */
 #define HS_PLANT_STOP_FAULT 2   /* fault_hold refused steps in a row */
@@ -111,7 +123,9 @@ typedef struct hs_plant {
     uint64_t faults;           /* refused steps */
     uint32_t fault_run;        /* refused steps in a row, now */
     uint32_t fault_run_max;    /* longest such run */
-    int last_fault;            /* hs_status of the last refused step */
+    int last_fault;            /* hs_status or HS_PLANT_E_* of the last refused step */
+    uint64_t out_nonfinite;    /* refused steps whose outputs were NaN/Inf (in faults too) */
+    uint64_t out_range;        /* refused steps whose outputs left [min, max] (in faults too) */
     double gnow;               /* max |g_i| of the committed state (model units) */
     double gmax;               /* its maximum over the run */
     uint64_t hash;             /* trajectory hash over the committed steps (def.hash) */

@@ -68,14 +68,15 @@ typedef struct hs_rx_stats {
  * accepted one; 1..HS_RX_SEQ_BEHIND behind is a plain late/duplicate frame. Anything else (a
  * far jump, a far-behind seq, a new session) is accepted only when HS_RX_CONFIRM consecutive
  * such frames (each 1..HS_RX_SEQ_AHEAD after the previous one, same session) arrive while
- * the current peer has been silent for at least HS_RX_QUIET_TICKS ticks: a restarted ECU is
- * back within a few frames, while one stray or replayed frame, or a second sender beside a
- * live ECU, never takes the link over. Sessions left behind are remembered (the last
- * HS_RX_OLD_SESSIONS) and their frames rejected as replays. */
+ * the current stream has been silent for MORE than hs_rx.takeover_ticks ticks (default: the
+ * largest stale_limit of the inputs, so the inputs are already on their fallbacks): a
+ * restarted ECU is back within a few frames of that silence, while stray or replayed frames,
+ * or a second sender beside a live or briefly paused ECU, never take the link over. Sessions
+ * left behind are remembered (the last HS_RX_OLD_SESSIONS) and their frames rejected as
+ * replays. */
 #define HS_RX_SEQ_AHEAD 1000u   /* frames: 1 s of 1 kHz frames may be lost without a resync */
 #define HS_RX_SEQ_BEHIND 64u    /* frames: reordering/duplicates tolerated as plain stale */
 #define HS_RX_CONFIRM 3u        /* consecutive frames that confirm a restart or resync */
-#define HS_RX_QUIET_TICKS 2u    /* ticks without a fresh frame before another stream may win */
 #define HS_RX_OLD_SESSIONS 4    /* sessions remembered as left behind */
 
 /* The receiving end of one link, sized statically. */
@@ -90,6 +91,8 @@ typedef struct hs_rx {
     uint32_t cand_seq;          /* seq of its newest frame */
     uint32_t cand_n;            /* its consecutive frames so far, 0 = no candidate */
     uint32_t quiet;             /* ticks since a fresh frame was applied (saturating) */
+    uint32_t takeover_ticks;    /* a new stream may win only after more silent ticks than this */
+    const hs_mac *mac;          /* NULL: version-1 frames; else only frames tagged under it */
     uint32_t old_session[HS_RX_OLD_SESSIONS]; /* sessions left behind, newest first */
     int n_old;                  /* entries of old_session in use */
     int pending;                /* 1 when an accepted frame waits for the next tick */
@@ -106,7 +109,9 @@ typedef struct hs_rx {
 } hs_rx;
 
 /* Binds rx to the inputs (dir HS_SIG_IN) of a checked map; kind is the HS_FRAME_KIND_* this end
- * receives. Values start on their fallbacks (no frame seen yet). Returns 0 or -1 (too many). */
+ * receives. Values start on their fallbacks (no frame seen yet); takeover_ticks is the largest
+ * input stale_limit (1 for a map without inputs), mac NULL; a port may set both afterwards.
+ * Returns 0 or -1 (too many). */
 int hs_rx_init(hs_rx *rx, const hs_signal_map *map, unsigned kind);
 
 /* Classifies one datagram of len bytes; from_peer = 0 when its source is not the configured
@@ -133,14 +138,16 @@ typedef struct hs_tx {
     uint32_t session;   /* this run's id */
     uint32_t seq;       /* seq of the last frame built */
     uint64_t frames;    /* frames built */
+    const hs_mac *mac;  /* NULL: version-1 frames; else version-2 frames tagged under it */
 } hs_tx;
 
 /* Binds tx to the outputs (dir HS_SIG_OUT) of a checked map. session should differ between
- * runs (e.g. derived from the clock) so the peer can tell a restart from a replay. */
+ * runs (e.g. derived from the clock) so the peer can tell a restart from a replay. mac starts
+ * NULL (version-1 frames); a port sets it to authenticate. */
 int hs_tx_init(hs_tx *tx, const hs_signal_map *map, unsigned kind, uint32_t session);
 
 /* Builds the next frame (seq + 1) from the n engineering values y (NULL = every signal's
- * fallback, the safe outputs) into buf (cap >= HS_FRAME_BYTES(n)); returns its size or 0. */
+ * fallback, the safe outputs) into buf (cap >= HS_FRAME_MAC_BYTES(n)); returns its size or 0. */
 size_t hs_tx_build(hs_tx *tx, uint8_t *buf, size_t cap, const hs_real *y, uint64_t send_ns,
                    uint32_t ack_seq, uint32_t flags);
 

@@ -37,6 +37,8 @@
 #define HS_MB_MAX_NOUT 64     /* output signals */
 #define HS_MB_MAX_ROWS 6      /* rows of one joint */
 #define HS_MB_NAME 24         /* bytes of a name, terminator included */
+#define HS_MB_UNIT 16         /* bytes of a signal's unit, terminator included */
+#define HS_MB_MAX_TAB 32      /* breakpoints of one time table */
 #define HS_MB_MAX_QQ (HS_MB_MAX_BODIES * 8) /* nonzero body-pair blocks of M, fq, fu, K */
 #define HS_MB_MAX_CQ (HS_MB_MAX_NC * 4)     /* nonzero (constraint block, body) blocks of G */
 
@@ -116,7 +118,8 @@ typedef struct hs_mb_joint {
     hs_mb_quadric quad; /* CURVE */
 } hs_mb_joint;
 
-/* Force elements. */
+/* Force elements. Each kind is one file model/hs_mb_el_<name>.c (parse keys, validation,
+ * forces with analytic Jacobians, potential, input names) registered in model/hs_mb_elem.c. */
 typedef enum hs_mb_force_kind {
     HS_MB_SPRING = 0,    /* point to point spring-damper: F = -(k (l - l0) + c l') e on a, +F on b */
     HS_MB_ROTSPRING = 1, /* tau = -k (th - th0) - c th' on a, -tau on b; planar th = th_a - th_b;
@@ -128,9 +131,28 @@ typedef enum hs_mb_force_kind {
     HS_MB_EXTFORCE = 3,  /* force (ground frame) on point a = scale * inputs in0.. (dim of the model),
                           * or scale * in0 * axis with one input when axis is set */
     HS_MB_EXTTORQUE = 4, /* torque on body a: planar scale * in0 about z; spatial 3 inputs, ground frame */
-    HS_MB_MOTOR = 5      /* joint motor: scale * in0 on body a, the opposite on b: planar about z,
+    HS_MB_MOTOR = 5,     /* joint motor: scale * in0 on body a, the opposite on b: planar about z,
                           * spatial about the hinge axis (generalized force tau d(th)/dq) */
+    HS_MB_CONSTFORCE = 6, /* constant force v (N, ground frame) on point a */
+    HS_MB_CONSTTORQUE = 7, /* constant torque on body a: planar v[2] about z, spatial v (N m, ground frame) */
+    HS_MB_TABLEFORCE = 8, /* force tab(t) * axis (N, ground frame unit axis) on point a; tab
+                           * piecewise linear in t, held at its ends */
+    HS_MB_TABLETORQUE = 9, /* torque tab(t) on body a: planar about z, spatial about the unit ground axis */
+    HS_MB_INFORCE = 10,  /* scale * in0 (N) along e = (a - b)/|a - b| on a, -that on b: positive
+                          * pushes the points apart (an actuator between two bodies) */
+    HS_MB_ROADSPRING = 11, /* spring-damper along the unit ground axis n between point a and the
+                            * anchor b + z n, z = scale * in0 (a road height input, held over the
+                            * step, so z' = 0): F = -(k (n.(a - b) - z - l0) + c n.(a - b)') n on a */
+    HS_MB_FORCE_KINDS = 12 /* number of kinds (the element table's length) */
 } hs_mb_force_kind;
+
+/* A time table: n breakpoints t (s, strictly increasing) and values v (units of the element),
+ * piecewise linear in between, held constant before t[0] and after t[n-1]. */
+typedef struct hs_mb_table {
+    int n;                     /* 1..HS_MB_MAX_TAB */
+    hs_real t[HS_MB_MAX_TAB];
+    hs_real v[HS_MB_MAX_TAB];
+} hs_mb_table;
 
 /* Spatial hinge angle (ROTSPRING, MOTOR and the COORD output of a spatial REVOLUTE): with
  * p_a, p_b the bodies' quaternions (ground: identity), w = conj(p_b) p_a conj(Q0) and n the
@@ -152,20 +174,40 @@ typedef struct hs_mb_force {
                          * inputs; ROTSPRING, MOTOR (spatial): unit hinge axis in a's frame */
     hs_real scale;      /* input scale (N or N m per input unit) */
     hs_real axis_b[3];  /* ROTSPRING, MOTOR (spatial): unit hinge axis in b's frame (0 = axis) */
+    hs_real v[3];       /* CONSTFORCE (N), CONSTTORQUE (N m): the constant load */
+    const hs_mb_table *tab; /* TABLEFORCE, TABLETORQUE: the time table (NULL otherwise) */
 } hs_mb_force;
 
-/* Outputs: each line gives several signals, named "<element>.<quantity> (<unit>)". */
+/* A named wire signal of the description (input or output line): its name, unit, admissible
+ * range, fallback (inputs: while stale; outputs: the safe value) and staleness limit. */
+typedef struct hs_mb_signal {
+    char name[HS_MB_NAME];
+    char unit[HS_MB_UNIT];
+    hs_real min, max;   /* range (unit of the signal), min <= max */
+    hs_real fallback;   /* inside [min, max] */
+    int stale;          /* inputs: frames without a fresh value before the fallback, >= 1 */
+} hs_mb_signal;
+
+/* Outputs: each line gives several signals, named "<element>.<quantity> (<unit>)"; a named
+ * output line (sig != NULL) gives one signal, component comp of the quantity, minus the same
+ * component of body index2 - 1 when index2 > 0, minus offset. */
 typedef enum hs_mb_output_kind {
     HS_MB_OUT_POS = 0,   /* body position (x, y[, z]) and orientation (theta | p0..p3) */
     HS_MB_OUT_VEL = 1,   /* body velocity (vx, vy[, vz]) and angular velocity (w | wx wy wz ground frame) */
     HS_MB_OUT_COORD = 2, /* joint coordinate: revolute angle (planar; spatial hinge: the hinge
                           * angle above, rad), prismatic travel, distance, driven value */
-    HS_MB_OUT_ENERGY = 3 /* total energy (J) */
+    HS_MB_OUT_ENERGY = 3, /* total energy (J) */
+    HS_MB_OUT_ACC = 4    /* body acceleration M_b^-1 f_b (m/s^2, rad/s^2) of a point or planar
+                          * body no joint acts on (gravity, forces and inputs of this instant) */
 } hs_mb_output_kind;
 
 typedef struct hs_mb_output {
     hs_mb_output_kind kind;
-    int index; /* body or joint index */
+    int index;  /* body or joint index */
+    int comp;   /* named form: coordinate of the body (0 x, 1 y, 2 z or theta) */
+    int index2; /* named form: 1 + the body subtracted, 0 none */
+    hs_real offset;           /* named form: subtracted from the value */
+    const hs_mb_signal *sig;  /* named form: name, unit, range; NULL: the generated names */
 } hs_mb_output;
 
 /* A whole description. Arrays are pointers so const C tables can be linked as they are. */
@@ -181,6 +223,7 @@ typedef struct hs_mb_desc {
     int noutputs;
     hs_real gravity[3];        /* m/s^2, ground frame */
     int nin;                   /* input signals the force elements read */
+    const hs_mb_signal *inputs; /* (nin) the declared inputs, or NULL: names from the elements */
     int dim;                   /* 2 (planar bodies and point2 only) or 3 */
 } hs_mb_desc;
 
@@ -226,6 +269,7 @@ typedef struct hs_mb_model {
     int cqoff[HS_MB_MAX_NC][HS_MB_MAX_BODIES];     /* packed offset of G block (cb, body), -1 absent */
     int qqsize, cqsize;
     const char *out_names[HS_MB_MAX_NOUT];
+    int out_first[HS_MB_MAX_OUTPUTS + 1]; /* first signal of each output line; [noutputs] = nout */
     char out_buf[HS_MB_MAX_NOUT][40];
     const char *in_names[HS_MB_MAX_NIN];
     char in_buf[HS_MB_MAX_NIN][40];
@@ -233,6 +277,8 @@ typedef struct hs_mb_model {
     hs_real hinge_c[HS_MB_MAX_FORCES + HS_MB_MAX_JOINTS][4]; /* conj(Q0) of each spatial hinge angle:
                                         * forces, then joints (unit quaternions) */
     int bad_table;                      /* after a refused compile: 0 bodies, 1 joints, 2 forces, 3 outputs, -1 whole */
+    const char *bad_why;                /* after a refused compile: why (static text), or NULL */
+    int has_acc;                        /* an ACC output: output() evaluates the forces */
 } hs_mb_model;
 
 /* Checks desc against the capacities and its own consistency (indices, masses, kinds) and

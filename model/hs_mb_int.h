@@ -68,8 +68,98 @@ int mb_build_rows(hs_mb_model *mb, int *bad);
 /* Forces (hs_mb_force.c): f (nq) and, when fq/fu are not NULL, their Jacobians. */
 int mb_forces(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *u,
               const hs_real *in, hs_real *f, hs_real *fq, hs_real *fu);
-/* Potential energy of gravity and the springs (J). */
-hs_real mb_potential(const hs_mb_model *mb, hs_real t, const hs_real *q);
+/* Potential energy of gravity and the conservative elements (J); in NULL reads inputs as 0. */
+hs_real mb_potential(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *in);
+
+/* ---- the force element table: one file model/hs_mb_el_<name>.c per kind, one line in
+ * model/hs_mb_elem.c. Parser, compiler, evaluator and generator read the table only. ---- */
+
+/* Keys of a force line (bits of mb_force_elem.keys / .need). */
+#define MB_K_A 0x1u        /* a=POINT */
+#define MB_K_B 0x2u        /* b=POINT */
+#define MB_K_JOINT 0x4u    /* joint=HINGE: a, b, axis, axis_b of a revolute joint */
+#define MB_K_K 0x8u        /* k= stiffness (>= 0) */
+#define MB_K_C 0x10u       /* c= damping (>= 0) */
+#define MB_K_L0 0x20u      /* l0= rest length (>= 0) */
+#define MB_K_THETA0 0x40u  /* theta0= rest angle (stored in l0) */
+#define MB_K_KR 0x80u      /* kr= rotational stiffness (>= 0) */
+#define MB_K_CR 0x100u     /* cr= rotational damping (>= 0) */
+#define MB_K_SCALE 0x200u  /* scale= input scale */
+#define MB_K_AXIS 0x400u   /* axis= unit vector */
+#define MB_K_AXIS_B 0x800u /* axis_b= unit vector */
+#define MB_K_IN 0x1000u    /* in=INPUT (name or index) */
+#define MB_K_F 0x2000u     /* f=fx,fy[,fz] constant force (stored in v) */
+#define MB_K_TAU 0x4000u   /* tau=t | tx,ty,tz constant torque (stored in v) */
+#define MB_K_T 0x8000u     /* t=t0,t1,.. table breakpoints */
+#define MB_K_V 0x10000u    /* v=v0,v1,.. table values */
+
+/* One force element kind. check() returns 0, or the MB_K_* bit of the offending key with *why
+ * set (static text); it runs in the parser (file:line errors) and in hs_mb_compile (tables). */
+typedef struct mb_force_elem {
+    const char *name;   /* .hsm keyword: force NAME <name> ... */
+    const char *cname;  /* its hs_mb_force_kind constant (generator) */
+    uint32_t keys;      /* MB_K_* accepted */
+    uint32_t need;      /* MB_K_* required (MB_K_A is satisfied by joint= too) */
+    uint32_t (*check)(const hs_mb_desc *D, const hs_mb_force *E, const char **why);
+    /* Inputs read from E->in0 on (1..3) with their name suffixes ("NAME<suffix>") into suffix. */
+    int (*inputs)(const hs_mb_desc *D, const hs_mb_force *E, const char *suffix[3]);
+    /* Accumulates f and, when fq is not NULL, fq and fu (f may be NULL then). */
+    int (*eval)(const hs_mb_model *mb, int e, hs_real t, const hs_real *q, const hs_real *u,
+                const hs_real *in, hs_real *f, hs_real *fq, hs_real *fu);
+    /* V plus the potential (J) of a conservative element at (t, q, in; in NULL = inputs 0),
+     * added term by term; NULL for elements without one. */
+    hs_real (*potential)(const hs_mb_model *mb, int e, hs_real t, const hs_real *q, const hs_real *in,
+                         hs_real V);
+} mb_force_elem;
+
+/* The elements, one per file model/hs_mb_el_<name>.c; a new kind adds its line here, its row in
+ * model/hs_mb_elem.c and its hs_mb_force_kind constant. */
+extern const mb_force_elem mb_el_spring;
+extern const mb_force_elem mb_el_rotspring;
+extern const mb_force_elem mb_el_bushing;
+extern const mb_force_elem mb_el_extforce;
+extern const mb_force_elem mb_el_exttorque;
+extern const mb_force_elem mb_el_motor;
+extern const mb_force_elem mb_el_constforce;
+extern const mb_force_elem mb_el_consttorque;
+extern const mb_force_elem mb_el_tableforce;
+extern const mb_force_elem mb_el_tabletorque;
+extern const mb_force_elem mb_el_inforce;
+extern const mb_force_elem mb_el_roadspring;
+
+/* The table, indexed by hs_mb_force_kind (model/hs_mb_elem.c). */
+extern const mb_force_elem *const mb_force_elems[HS_MB_FORCE_KINDS];
+/* The bodies and axes of a hinge element (rotspring, motor): 0 or the bad key's MB_K_* bit. */
+uint32_t mb_hinge_check(const hs_mb_desc *D, const hs_mb_force *E, const char **why);
+
+/* Helpers the elements share (hs_mb_force.c). */
+/* The operand of a force point (moving ground points included). */
+hs_mb_opnd mb_opnd_of(const hs_mb_point *p);
+/* f += s J^T F of point k (no-op for ground or f = NULL). */
+void mb_add_jtf(const hs_mb_model *mb, const mb_pk *k, const hs_real *F, hs_real s, hs_real *f);
+/* A force F(d, d') on point a and -F on b with dF/dd = Fd, dF/dd' = Fv (3 x 3): f, fq, fu. */
+void mb_pair_force(const hs_mb_model *mb, const hs_mb_opnd *oa, const hs_mb_opnd *ob,
+                   const mb_pk *ka, const mb_pk *kb, const hs_real *q, const hs_real *u,
+                   const hs_real *F, hs_real (*Fd)[3], hs_real (*Fv)[3],
+                   hs_real *f, hs_real *fq, hs_real *fu);
+/* A force F independent of q and u on point a: f += J^T F, fq += d(J^T F)/dq. */
+void mb_point_load(const hs_mb_model *mb, const hs_mb_opnd *oa, const mb_pk *ka, const hs_real *q,
+                   const hs_real *F, hs_real *f, hs_real *fq);
+/* A ground-frame torque tau (3; planar: tau[2]) on body b with its fq (spatial: 2 E(p)^T tau). */
+void mb_body_torque(const hs_mb_model *mb, int b, const hs_real *q, const hs_real *tau,
+                    hs_real *f, hs_real *fq);
+/* Planar torque about z on body b (ground ignored). */
+void mb_add_torque(const hs_mb_model *mb, int b, hs_real tau, hs_real *f);
+/* Planar relative rotation spring-damper between bodies A and B (B may be ground). */
+void mb_rot_spring(const hs_mb_model *mb, int A, int B, hs_real k, hs_real c, hs_real th0,
+                   const hs_real *q, const hs_real *u, hs_real *f, hs_real *fq, hs_real *fu);
+/* Value of a time table at t (piecewise linear, held at the ends; a fixed scan of all rows). */
+hs_real mb_table_eval(const hs_mb_table *tb, hs_real t);
+/* Checks shared by the elements (1 = fine). */
+int mb_is_unit3(const hs_real *v);
+int mb_is_zero3(const hs_real *v);
+int mb_planar_or_ground(const hs_mb_desc *D, int b);
+int mb_spatial_pair(const hs_mb_desc *D, int a, int b);
 
 /* Spatial rotation elements (hs_mb_rot.c). */
 /* The hinge reference conj(Q0) (hs_mb.h "Spatial hinge angle") from the axes (a frame, b frame;

@@ -1,6 +1,7 @@
 /* hs_mb_parse.h - the .hsm text description format (README "Writing your own model"), parsed
- * from a memory buffer: freestanding, no allocation, every limit checked, so the parser links
- * into the firmware and into a fuzzer alike. File reading lives in port/host/hs_mb_file.c. */
+ * from a memory buffer (format reference: model/FORMAT.md): freestanding, no allocation, every
+ * limit checked, so the parser links into host tools and a fuzzer alike. File reading and
+ * messages live in port/host/hs_mb_file.h. */
 #ifndef HS_MB_PARSE_H
 #define HS_MB_PARSE_H
 
@@ -8,6 +9,17 @@
 
 #define HS_MB_MAX_POINTS 16   /* named ground points */
 #define HS_MB_MAX_LINE 512    /* bytes of one line */
+#define HS_MB_MAX_PARAMS 48   /* param statements */
+#define HS_MB_MAX_OVERRIDES 16 /* --param NAME=VALUE overrides of one load */
+#define HS_MB_INIT_TOL 1e-6   /* initial state: |g_i| <= tol (1 + |set value|), |G u + g_t|_i <= tol (1 + |G_i| |u|) */
+
+/* Values given on a command line (--param NAME=VALUE) that replace a description's param
+ * statements of the same name; every one must name a param of the file. */
+typedef struct hs_mb_overrides {
+    int n;
+    char name[HS_MB_MAX_OVERRIDES][HS_MB_NAME];
+    hs_real value[HS_MB_MAX_OVERRIDES];
+} hs_mb_overrides;
 
 /* Storage the parser fills; desc points into it. */
 typedef struct hs_mb_store {
@@ -22,6 +34,26 @@ typedef struct hs_mb_store {
     int body_line[HS_MB_MAX_BODIES], joint_line[HS_MB_MAX_JOINTS]; /* source lines, for errors */
     int force_line[HS_MB_MAX_FORCES], output_line[HS_MB_MAX_OUTPUTS];
     hs_mb_desc desc;
+    /* param statements (after overrides) */
+    int nparams;
+    char param_names[HS_MB_MAX_PARAMS][HS_MB_NAME];
+    hs_real param_val[HS_MB_MAX_PARAMS];
+    int param_line[HS_MB_MAX_PARAMS];
+    /* the description's signal map: declared inputs, named outputs */
+    int ninputs;
+    hs_mb_signal in_sig[HS_MB_MAX_NIN];
+    int in_line[HS_MB_MAX_NIN];
+    hs_mb_signal out_sig[HS_MB_MAX_OUTPUTS];
+    hs_mb_table tables[HS_MB_MAX_FORCES]; /* of the table elements */
+    const hs_mb_overrides *ovr;           /* NULL: none */
+    int ovr_used[HS_MB_MAX_OVERRIDES];
+    const char *ewhy;                     /* why the last value was refused (static text) */
+    char ename[HS_MB_NAME];               /* the unknown parameter it named, if any */
+    /* scratch of the joint checks (initial state, redundancy): G, orthonormal rows, coefficients */
+    hs_real chk_q[HS_MB_MAX_NQ], chk_u[HS_MB_MAX_NQ], chk_g[HS_MB_MAX_NC], chk_gt[HS_MB_MAX_NC];
+    hs_real chk_G[HS_MB_MAX_NC * HS_MB_MAX_NQ];
+    hs_real chk_B[HS_MB_MAX_NC * HS_MB_MAX_NQ];
+    hs_real chk_C[HS_MB_MAX_NC * HS_MB_MAX_NC];
 } hs_mb_store;
 
 /* Where and why a description was refused. */
@@ -29,15 +61,32 @@ typedef struct hs_mb_error {
     int line;          /* 1-based line, 0 when the whole file is at fault */
     char field[32];    /* the offending keyword or key (may be empty) */
     const char *msg;   /* static English text */
+    char detail[160];  /* names involved (e.g. the joints of a redundant set), may be empty */
+    int has_value;     /* 1: value below is the measured quantity of msg (e.g. a residual) */
+    double value;
 } hs_mb_error;
 
 /* Parses len bytes of buf into st (st->desc is the description). HS_OK, or HS_E_MODEL_PARAM /
  * HS_E_SIZE with *err filled. The buffer need not be NUL-terminated. */
 int hs_mb_parse(const char *buf, size_t len, hs_mb_store *st, hs_mb_error *err);
 
+/* As hs_mb_parse with --param overrides (ovr may be NULL); an override naming no param of the
+ * file is refused. */
+int hs_mb_parse_ovr(const char *buf, size_t len, hs_mb_store *st, const hs_mb_overrides *ovr,
+                    hs_mb_error *err);
+
 /* Parses then compiles (dense storage unless packed); compile errors are reported with the
  * line of the offending element. */
 int hs_mb_parse_compile(const char *buf, size_t len, hs_mb_store *st, hs_mb_model *mb, int packed,
                         hs_mb_error *err);
+
+/* As hs_mb_parse_compile with overrides; then checks the description against its joints: the
+ * initial positions and velocities within HS_MB_INIT_TOL (refused, not projected: the file's
+ * numbers are the user's, and a silent correction would differ from the generated tables),
+ * and no joint whose rows depend on earlier ones at the initial and at a perturbed
+ * configuration (a redundant or over-determined set; a singular initial configuration alone
+ * is accepted). */
+int hs_mb_parse_compile_ovr(const char *buf, size_t len, hs_mb_store *st, const hs_mb_overrides *ovr,
+                            hs_mb_model *mb, int packed, hs_mb_error *err);
 
 #endif

@@ -7,7 +7,7 @@
 #include "hs_model.h"
 
 /* Generated model types (entries of hs_mb_gen_types). */
-#define HS_MB_GEN_COUNT 11
+#define HS_MB_GEN_COUNT 12
 
 /* bead_wire: model/mech/bead_wire.hsm, generated into model/mb_bead_wire.c */
 extern const hs_model_type hs_mb_bead_wire_type;
@@ -65,6 +65,13 @@ extern const hs_model_type hs_mb_pendulum_mb_type;
 #define HS_MB_GEN_PENDULUM_MB_NIN 0
 #define HS_MB_GEN_PENDULUM_MB_NOUT 5
 
+/* quarter_car: model/mech/quarter_car.hsm, generated into model/mb_quarter_car.c */
+extern const hs_model_type hs_mb_quarter_car_type;
+#define HS_MB_GEN_QUARTER_CAR_NQ 4
+#define HS_MB_GEN_QUARTER_CAR_NC 0
+#define HS_MB_GEN_QUARTER_CAR_NIN 2
+#define HS_MB_GEN_QUARTER_CAR_NOUT 2
+
 /* rigid_body: model/mech/rigid_body.hsm, generated into model/mb_rigid_body.c */
 extern const hs_model_type hs_mb_rigid_body_type;
 #define HS_MB_GEN_RIGID_BODY_NQ 7
@@ -89,7 +96,7 @@ extern const hs_model_type hs_mb_slider_crank_eq_type;
 /* Largest sizes over the generated models (static arenas: HS_STEPPER_REALS(MAX_NQ, MAX_NC, 0)). */
 #define HS_MB_GEN_MAX_NQ 24
 #define HS_MB_GEN_MAX_NC 16
-#define HS_MB_GEN_MAX_NIN 1
+#define HS_MB_GEN_MAX_NIN 2
 #define HS_MB_GEN_MAX_NOUT 14
 
 /* Every generated model type, in the order of the description files (model/mech, by name). */

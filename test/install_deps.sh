@@ -9,6 +9,8 @@ APT=${HS_APT:-apt-get}
 need=""
 command -v cc >/dev/null 2>&1 || need="$need gcc"
 command -v clang >/dev/null 2>&1 || need="$need clang"
+# make fuzz-coverage merges and reports clang's source-based coverage
+command -v llvm-profdata >/dev/null 2>&1 && command -v llvm-cov >/dev/null 2>&1 || need="$need llvm"
 command -v cppcheck >/dev/null 2>&1 || need="$need cppcheck"
 command -v clang-tidy >/dev/null 2>&1 || need="$need clang-tidy"  # test/misra/fix_required.sh
 command -v valgrind >/dev/null 2>&1 || need="$need valgrind"

@@ -35,7 +35,7 @@ CM_TESTFLAGS := -Itest/unit -Wno-double-promotion
 CM_LDFLAGS := -nostdlib -Lld -Wl,--gc-sections -Wl,--no-enum-size-warning
 CM_HDRS := $(wildcard rt/*.h model/*.h hil/*.h port/cortex-m/*.h test/unit/*.h)
 # hil/ objects the plant needs on the board (the ring and histogram are the Linux logger's).
-CM_HIL_SRC := hil/hs_plant.c hil/hs_signal.c hil/hs_frame.c hil/hs_apps.c hil/hs_exit.c
+CM_HIL_SRC := hil/hs_plant.c hil/hs_signal.c hil/hs_frame.c hil/hs_mac.c hil/hs_apps.c hil/hs_exit.c
 
 CM_PORT_SRC  := port/cortex-m/startup.S port/cortex-m/board.c port/cortex-m/libc_min.c
 CM_UNIT_SRC  := $(wildcard test/unit/*.c)

@@ -146,7 +146,7 @@ static void app_safe_state(void)
     hs_con_puts(" last=");
     hs_con_i64(p->last_fault);
     hs_con_puts(" (");
-    hs_con_puts(hs_status_str(p->last_fault));
+    hs_con_puts(hs_plant_fault_str(p->last_fault));
     hs_con_puts(")\n");
 }
 

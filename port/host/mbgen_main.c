@@ -12,12 +12,14 @@
  * generation, names of the outputs) whose hooks are model/hs_mb_tab.c's hs_mb_gen_* (one set for
  * every generated type, through .data): they compile the description into static tables on the
  * first check() (hs_stepper_init calls it) and forward every function to the multibody layer.
- * Exit status: 0 ok, 2 bad file, 3 write error. */
+ * --param NAME=VALUE (repeatable, before FILE) sets the description's params for this build.
+ * Exit status: 0 ok, 2 (HS_EXIT_SETUP) bad file or --param, 3 write error. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "hs_mb_file.h"
+#include "hs_mb_int.h"
 
 static FILE *o;
 static int first; /* no field written yet in the current braces */
@@ -78,12 +80,19 @@ static void point(const char *key, const hs_mb_point *p)
     first = 0;
 }
 
+/* One hs_mb_signal initializer (declared inputs, named outputs). */
+static void signal_init(const hs_mb_signal *S)
+{
+    fprintf(o, "    {.name = \"%s\", .unit = \"%s\"", S->name, S->unit);
+    first = 0;
+    freal("min", S->min); freal("max", S->max); freal("fallback", S->fallback); fint("stale", S->stale);
+    fprintf(o, "},\n");
+}
+
 static const char *const BODY_KIND[] = {"HS_MB_PLANAR", "HS_MB_SPATIAL", "HS_MB_POINT2", "HS_MB_POINT3"};
 static const char *const JOINT_KIND[] = {"HS_MB_REVOLUTE", "HS_MB_SPHERICAL", "HS_MB_PRISMATIC", "HS_MB_FIXED",
                                          "HS_MB_DISTANCE", "HS_MB_CURVE", "HS_MB_DRIVER", "HS_MB_PERPENDICULAR"};
-static const char *const FORCE_KIND[] = {"HS_MB_SPRING", "HS_MB_ROTSPRING", "HS_MB_BUSHING", "HS_MB_EXTFORCE",
-                                         "HS_MB_EXTTORQUE", "HS_MB_MOTOR"};
-static const char *const OUT_KIND[] = {"HS_MB_OUT_POS", "HS_MB_OUT_VEL", "HS_MB_OUT_COORD", "HS_MB_OUT_ENERGY"};
+static const char *const OUT_KIND[] = {"HS_MB_OUT_POS", "HS_MB_OUT_VEL", "HS_MB_OUT_COORD", "HS_MB_OUT_ENERGY", "HS_MB_OUT_ACC"};
 
 static int fail_write(void)
 {
@@ -159,13 +168,36 @@ int main(int argc, char **argv)
     static hs_mb_model mb;
     if (argc >= 3 && (!strcmp(argv[1], "--header") || !strcmp(argv[1], "--list")))
         return index_files(!strcmp(argv[1], "--header"), argc - 2, argv + 2);
+    static hs_mb_overrides ovr; /* --param NAME=VALUE: the description's params for this build */
+    int ai = 1;
+    while (ai + 1 < argc && !strcmp(argv[ai], "--param")) {
+        const char *v = argv[ai + 1], *eq = strchr(v, '='), *why = "";
+        char name[HS_MB_NAME], *end = NULL;
+        double d = eq ? strtod(eq + 1, &end) : 0.0;
+        if (!eq || eq == v || (size_t)(eq - v) >= sizeof name || !end || *end || end == eq + 1) {
+            fprintf(stderr, "hilstep-mbgen: --param %s: expected NAME=NUMBER\n", v);
+            return HS_MB_EXIT_BAD;
+        }
+        memcpy(name, v, (size_t)(eq - v));
+        name[eq - v] = 0;
+        if (hs_mb_override_add(&ovr, name, d, &why)) { fprintf(stderr, "hilstep-mbgen: --param %s: %s\n", v, why); return HS_MB_EXIT_BAD; }
+        ai += 2;
+    }
+    argv += ai - 1;
+    argc -= ai - 1;
     if (argc != 2 || argv[1][0] == '-') {
-        fprintf(stderr, "usage: hilstep-mbgen FILE.hsm > model/mb_NAME.c\n"
+        fprintf(stderr, "usage: hilstep-mbgen [--param NAME=VALUE]... FILE.hsm > model/mb_NAME.c\n"
                         "       hilstep-mbgen --header FILE.hsm... > model/mb_gen.h\n"
                         "       hilstep-mbgen --list FILE.hsm... > model/mb_gen.c\n");
         return 2;
     }
-    if (hs_mb_load_file("hilstep-mbgen", argv[1], &st, &mb, 0)) return 2;
+    {
+        char msg[600];
+        if (hs_mb_load_file_ovr(argv[1], &st, &ovr, &mb, 0, msg, sizeof msg)) {
+            fprintf(stderr, "hilstep-mbgen: %s\n", msg);
+            return HS_MB_EXIT_BAD;
+        }
+    }
     const hs_mb_desc *D = &st.desc;
     const char *N = st.name;
     const char *base = strrchr(argv[1], '/');
@@ -214,23 +246,53 @@ int main(int argc, char **argv)
         }
         fprintf(o, "};\n");
     }
+    for (int e = 0; e < D->nforces; ++e) {
+        const hs_mb_table *tb = D->forces[e].tab;
+        if (!tb) continue;
+        fprintf(o, "static const hs_mb_table tab_%d = {.n = %d, .t = {", e, tb->n);
+        for (int i = 0; i < tb->n; ++i) { if (i) fprintf(o, ", "); real((double)tb->t[i]); }
+        fprintf(o, "}, .v = {");
+        for (int i = 0; i < tb->n; ++i) { if (i) fprintf(o, ", "); real((double)tb->v[i]); }
+        fprintf(o, "}};\n");
+    }
     if (D->nforces) {
         fprintf(o, "static const hs_mb_force forces[%d] = {\n", D->nforces);
         for (int e = 0; e < D->nforces; ++e) {
             const hs_mb_force *F = &D->forces[e];
-            fprintf(o, "    {.name = \"%s\", .kind = %s,\n     ", F->name, FORCE_KIND[F->kind]);
+            fprintf(o, "    {.name = \"%s\", .kind = %s,\n     ", F->name, mb_force_elems[F->kind]->cname);
             first = 1;
             point("a", &F->a); point("b", &F->b);
             freal("k", F->k); freal("c", F->c); freal("l0", F->l0); freal("kr", F->kr); freal("cr", F->cr);
             fint("in0", F->in0); freal("scale", F->scale); fvec("axis", F->axis, 3); fvec("axis_b", F->axis_b, 3);
+            fvec("v", F->v, 3);
+            if (F->tab) { sep(); fprintf(o, ".tab = &tab_%d", e); }
             fprintf(o, "},\n");
         }
         fprintf(o, "};\n");
     }
+    int nsig = 0;
+    for (int i = 0; i < D->noutputs; ++i) if (D->outputs[i].sig) ++nsig;
+    if (nsig) {
+        fprintf(o, "static const hs_mb_signal out_sig[%d] = {\n", nsig);
+        for (int i = 0; i < D->noutputs; ++i) if (D->outputs[i].sig) signal_init(D->outputs[i].sig);
+        fprintf(o, "};\n");
+    }
+    if (D->inputs) {
+        fprintf(o, "static const hs_mb_signal inputs[%d] = {\n", D->nin);
+        for (int i = 0; i < D->nin; ++i) signal_init(&D->inputs[i]);
+        fprintf(o, "};\n");
+    }
     if (D->noutputs) {
         fprintf(o, "static const hs_mb_output outputs[%d] = {\n", D->noutputs);
-        for (int i = 0; i < D->noutputs; ++i)
-            fprintf(o, "    {.kind = %s, .index = %d},\n", OUT_KIND[D->outputs[i].kind], D->outputs[i].index);
+        int k = 0;
+        for (int i = 0; i < D->noutputs; ++i) {
+            const hs_mb_output *O = &D->outputs[i];
+            fprintf(o, "    {.kind = %s, .index = %d", OUT_KIND[O->kind], O->index);
+            first = 0;
+            fint("comp", O->comp); fint("index2", O->index2); freal("offset", O->offset);
+            if (O->sig) { fprintf(o, ", .sig = &out_sig[%d]", k); ++k; }
+            fprintf(o, "},\n");
+        }
         fprintf(o, "};\n");
     }
     if (fclose(o) != 0) { fprintf(stderr, "hilstep-mbgen: out of memory\n"); return 3; }
@@ -252,6 +314,7 @@ int main(int argc, char **argv)
     fprintf(o, "static const hs_mb_desc desc = {\n    .name = \"%s\", .dim = %d, .nin = %d", N, D->dim, D->nin);
     first = 0;
     fvec("gravity", D->gravity, 3);
+    if (D->inputs) fprintf(o, ", .inputs = inputs");
     fprintf(o, ",\n    .bodies = bodies, .nbodies = %d,\n", D->nbodies);
     fprintf(o, "    .joints = %s, .njoints = %d,\n", D->njoints ? "joints" : "NULL", D->njoints);
     fprintf(o, "    .forces = %s, .nforces = %d,\n", D->nforces ? "forces" : "NULL", D->nforces);

@@ -6,12 +6,16 @@
  * model, stepper definition and step count (hs_sim_setup) never print and never exit, so the
  * CLI fuzz harness (test/fuzz/fuzz_cli.c, built with -DHS_SIM_NO_MAIN) calls them directly. */
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "hs_hash.h"
 #include "hs_mb_file.h"
@@ -215,8 +219,14 @@ int hs_sim_setup(hs_sim_cfg *c, hs_sim_run *r, hs_sim_err *e)
     static hs_mb_store mb_store; /* --model-file: the description and its compiled tables */
     static hs_mb_model mb_model;
     if (c->model_file) {
-        char msg[400];
-        if (hs_mb_load_file_msg(c->model_file, &mb_store, &mb_model, 0, msg, sizeof msg))
+        char msg[600];
+        static hs_mb_overrides ovr; /* --param NAME=VALUE replace the description's params */
+        ovr.n = 0;
+        for (int k = 0; k < c->np; ++k) {
+            const char *why = "";
+            if (hs_mb_override_add(&ovr, c->pkeys[k], c->pvals[k], &why)) return fail(e, "--param", "%s", why);
+        }
+        if (hs_mb_load_file_ovr(c->model_file, &mb_store, &ovr, &mb_model, 0, msg, sizeof msg))
             return fail(e, "--model-file", "%s", msg);
         r->type = &mb_model.type;
     } else {
@@ -227,7 +237,7 @@ int hs_sim_setup(hs_sim_cfg *c, hs_sim_run *r, hs_sim_err *e)
     int rc = hs_model_init(&r->model, r->type, r->pblock);
     if (c->model_file) r->model.desc = &mb_model;
     if (rc) return fail(e, "--model", "%s", hs_status_str(rc));
-    for (int k = 0; k < c->np; ++k) {
+    for (int k = 0; k < c->np && !c->model_file; ++k) {
         rc = hs_model_set_param(&r->model, c->pkeys[k], (hs_real)c->pvals[k]);
         if (rc == HS_E_UNKNOWN_PARAM)
             return fail(e, "--param", "model %s has no parameter '%s'", r->type->name, c->pkeys[k]);
@@ -307,11 +317,35 @@ static void wchk(int printed)
     if (printed < 0 && !g_csv_err) g_csv_err = errno ? errno : EIO;
 }
 
+/* After a failed write (disk full, file-size limit) stdio may have left half a row: cut the
+ * file back to its last complete row, read backwards in blocks. 0, or -1 when it could not. */
+static int csv_cut_to_last_row(const char *path)
+{
+    char blk[4096];
+    struct stat sb;
+    const int fd = open(path, O_RDWR);
+    if (fd < 0) return -1;
+    off_t end = fstat(fd, &sb) == 0 ? sb.st_size : -1, keep = end < 0 ? -1 : 0;
+    while (end > 0) {
+        const size_t n = end > (off_t)sizeof blk ? sizeof blk : (size_t)end;
+        if (pread(fd, blk, n, end - (off_t)n) != (ssize_t)n) { keep = -1; break; }
+        size_t i = n;
+        while (i > 0 && blk[i - 1] != '\n') --i;
+        if (i > 0) { keep = end - (off_t)n + (off_t)i; break; }
+        end -= (off_t)n;
+    }
+    const int rc = (keep < 0 || (keep < sb.st_size && ftruncate(fd, keep) != 0)) ? -1 : 0;
+    return close(fd) == 0 ? rc : -1;
+}
+
 int main(int argc, char **argv)
 {
     static hs_sim_cfg cfg;
     static hs_sim_run run;
     hs_sim_err err;
+    /* A file-size limit (ulimit -f) fails the write with EFBIG (exit 3, rows cut back) instead
+     * of killing the run without its summary line. */
+    signal(SIGXFSZ, SIG_IGN);
     int rc = hs_sim_parse(argc, argv, &cfg, &err);
     if (rc == HS_SIM_HELP) {
         usage(stdout);
@@ -431,7 +465,8 @@ int main(int argc, char **argv)
     printf("\n");
     if (g_csv_err)
         fprintf(stderr, "hilstep-sim: --csv %s: write failed after %llu steps: %s; the file is "
-                "incomplete\n", cfg.csv_path, (unsigned long long)done, strerror(g_csv_err));
+                "incomplete%s\n", cfg.csv_path, (unsigned long long)done, strerror(g_csv_err),
+                csv_cut_to_last_row(cfg.csv_path) == 0 ? ", cut back to its last complete row" : "");
     if (rc) fprintf(stderr, "hilstep-sim: step %llu refused: %s\n", (unsigned long long)done + 1u,
                     hs_status_str(rc));
     errno = 0;

@@ -1,12 +1,20 @@
-/* hilstep_ecu.c - build/hilstep-ecu: a software ECU for the circular-track bench.
+/* hilstep_ecu.c - build/hilstep-ecu: a software ECU for any hilstep plant.
  *
- * The circular track's PI speed controller (seed 004 section 4.1) taken out of the model and
- * run as a separate process on its own clock, so the loop closes through the network as on a
- * real bench: F = -kp (v - v_ref) - ki * integral (v - v_ref) dt. It speaks the frame of
- * hil/FRAME.md through the same hil/ codec as the plant. */
+ * It learns the plant's signal map the way the plant does (--model / --model-file: the same
+ * registry, the same generic map for models without a shipped one) and mirrors it: the
+ * plant's outputs are its inputs, the plant's inputs its commands. For the circular track it
+ * runs the PI speed controller (seed 004 section 4.1) taken out of the model, on its own
+ * clock, so the loop closes through the network as on a real bench:
+ * F = -kp (v - v_ref) - ki * integral (v - v_ref) dt. For every other plant it commands each
+ * input's fallback value (a loopback ECU: frames flow both ways, every counter runs). It
+ * speaks the frame of hil/FRAME.md through the same hil/ codec as the plant and ends with the
+ * plant's run (its FINAL frame, or --timeout-ms of plant silence). */
 #define _GNU_SOURCE
 #include "hs_apps.h"
 #include "hs_linux.h"
+#include "hs_mb_file.h"
+#include "hs_models.h"
+#include "hs_plant.h"
 #include "hs_signal.h"
 
 #include <errno.h>
@@ -17,18 +25,31 @@
 #include <string.h>
 #include <unistd.h>
 
+/* Why the control loop ended. */
+enum { END_NONE, END_FINAL, END_DURATION, END_SIGNAL, END_SILENT };
+
 typedef struct ecu {
     /* options */
     const char *listen, *peer, *stats;
+    const char *model, *model_file; /* the plant's model: its signal map is the link's */
+    const char *key;         /* pre-shared key file, NULL = unauthenticated */
     int64_t period_ns;
     int64_t phase_ns;        /* offset of the ECU's ticks from the period grid (ns) */
     double kp, ki, v_ref, f_max, duration;
+    double takeover_ms;      /* plant silence before another plant session may win, < 0 default */
+    double timeout_ms;       /* plant silence (or no plant yet) that ends the run (ms) */
     int prio, cpu, quiet;
     /* run */
     hs_udp udp;
     hs_rx rx;
     hs_tx tx;
+    hs_mac mac;
     hs_rt_report rtr;
+    const hs_signal_map *map; /* the ECU's side of the link */
+    int pi;                  /* 1: PI from plant output 0 to plant input 0; 0: fallback commands */
+    const char *control;     /* --control: "pi", "hold", NULL = pi for the circular track */
+    hs_real hold[HS_FRAME_MAX_VALUES]; /* commands of the loopback ECU (the plant inputs' fallbacks) */
+    int end;                 /* END_* */
     double integ;            /* integral of (v - v_ref) dt (m) */
     double F;                /* last command (N) */
     double v;                /* last measured speed (m/s) */
@@ -49,8 +70,15 @@ static void usage(void)
 {
     printf(
 "usage: hilstep-ecu [options]\n"
-"Software ECU for the circular-track HIL bench: PI speed controller on its own clock,\n"
-"F = -kp (v - v_ref) - ki * integral(v - v_ref) dt, over the UDP frame of hil/FRAME.md.\n"
+"Software ECU for a hilstep plant over the UDP frame of hil/FRAME.md. It learns the plant's\n"
+"signal map from the plant's model; for the circular track it runs a PI speed controller on\n"
+"its own clock, F = -kp (v - v_ref) - ki * integral(v - v_ref) dt; for any other plant it\n"
+"commands each input's fallback value (a loopback ECU).\n"
+"  --model NAME        the plant's model, as given to hilstep-rt (default circular_track)\n"
+"  --model-file FILE   the plant's multibody description (.hsm), as given to hilstep-rt\n"
+"  --control pi|hold   pi: the PI below from the plant's output 0 to its input 0 (the\n"
+"                      other inputs held at their fallbacks); hold: every input at its\n"
+"                      fallback. Default: pi for the circular track, hold otherwise\n"
 "  --listen A.B.C.D:P  address the ECU binds to (default 127.0.0.1:47002)\n"
 "  --peer A.B.C.D:P    the plant (default 127.0.0.1:47001)\n"
 "  --period-us N       controller period, microseconds (default 1000)\n"
@@ -63,12 +91,24 @@ static void usage(void)
 "  --f-max X           command limit, N (default 50; the integrator holds while limited)\n"
 "  --duration S        stop after S seconds; 0 = when the plant sends its final frame or\n"
 "                      on SIGINT/SIGTERM (default 0)\n"
+"  --timeout-ms N      end the run when no plant frame was accepted for N ms, before the\n"
+"                      first one as well (default 10000)\n"
+"  --key FILE          authenticate frames with the plant's pre-shared key (hil/FRAME.md\n"
+"                      \"Security\")\n"
+"  --takeover-ms N     a new plant session takes over only after the current one was silent\n"
+"                      longer than N ms (default: the largest stale limit of the ECU's inputs)\n"
 "  --priority P        SCHED_FIFO priority of the control thread, 0 = normal (default 0)\n"
 "  --cpu N             pin the control thread to CPU N\n"
 "  --stats FILE        end-of-run counters as key=value lines\n"
 "  --quiet             no summary\n"
 "While no plant frame has arrived, or the plant's outputs are stale, the ECU sends 0 N and\n"
-"holds its integrator.\n");
+"holds its integrator.\n"
+"exit status: 0 the plant finished (FINAL frame), --duration reached or a signal, with plant\n"
+"  frames accepted; 1 bad option, unknown --model or bad --model-file (as hilstep-rt);\n"
+"  2 setup failed (signal map, key file, socket, thread);\n"
+"  8 link failed: no plant frame accepted (wrong --model, wrong --key, no plant), frames\n"
+"  with a bad MAC, or the plant fell silent for --timeout-ms without a FINAL frame;\n"
+"  5 the --stats file could not be written.\n");
 }
 
 static int num(const char *s, double *v)
@@ -90,6 +130,9 @@ static int parse(int argc, char **argv, ecu *e)
     e->v_ref = 1.0;
     e->f_max = 50.0;
     e->cpu = -1;
+    e->model = "circular_track";
+    e->takeover_ms = -1.0;
+    e->timeout_ms = 10000.0;
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         double d = 0.0;
@@ -100,6 +143,10 @@ static int parse(int argc, char **argv, ecu *e)
         if (!strcmp(a, "--listen")) e->listen = v;
         else if (!strcmp(a, "--peer")) e->peer = v;
         else if (!strcmp(a, "--stats")) e->stats = v;
+        else if (!strcmp(a, "--model")) e->model = v;
+        else if (!strcmp(a, "--model-file")) e->model_file = v;
+        else if (!strcmp(a, "--key")) e->key = v;
+        else if (!strcmp(a, "--control") && (!strcmp(v, "pi") || !strcmp(v, "hold"))) e->control = v;
         else if (num(v, &d)) goto bad;
         else if (!strcmp(a, "--period-us") && d >= 50 && d <= 1e6) e->period_ns = (int64_t)(d * 1e3 + 0.5);
         else if (!strcmp(a, "--phase-us") && d >= 0 && d <= 1e6) e->phase_ns = (int64_t)(d * 1e3 + 0.5);
@@ -108,6 +155,8 @@ static int parse(int argc, char **argv, ecu *e)
         else if (!strcmp(a, "--v-ref")) e->v_ref = d;
         else if (!strcmp(a, "--f-max") && d > 0) e->f_max = d;
         else if (!strcmp(a, "--duration") && d >= 0) e->duration = d;
+        else if (!strcmp(a, "--takeover-ms") && d >= 0 && d <= 1e6) e->takeover_ms = d;
+        else if (!strcmp(a, "--timeout-ms") && d >= 1 && d <= 1e7) e->timeout_ms = d;
         else if (!strcmp(a, "--priority") && d >= 0 && d <= 99) e->prio = (int)d;
         else if (!strcmp(a, "--cpu") && d >= 0) e->cpu = (int)d;
         else goto bad;
@@ -127,7 +176,7 @@ static void *control(void *arg)
     const int64_t per = e->period_ns;
     const double dt0 = (double)per * 1e-9;
     uint8_t buf[HS_FRAME_MAX_BYTES + 1];
-    hs_real meas[HS_FRAME_MAX_VALUES], cmd[1];
+    hs_real meas[HS_FRAME_MAX_VALUES], cmd[HS_FRAME_MAX_VALUES];
     sigset_t ss;
     sigemptyset(&ss);
     sigaddset(&ss, SIGINT);
@@ -136,8 +185,10 @@ static void *control(void *arg)
 
     const int64_t start = (hs_now_ns() / per + 1) * per + e->phase_ns;
     const uint64_t total = e->duration > 0 ? (uint64_t)(e->duration / dt0 + 0.5) : 0u;
-    uint64_t k = 0, skipped = 0;
-    while (!g_stop && !e->saw_final && (total == 0 || k < total)) {
+    /* Plant silence that ends the run, in ticks (the plant's FINAL frame is the normal end). */
+    const uint64_t silent_max = (uint64_t)ceil(e->timeout_ms * 1e6 / (double)per);
+    uint64_t k = 0, skipped = 0, last_heard = 0;
+    while (e->end == END_NONE) {
         hs_sleep_until_ns(start + (int64_t)k * per);
         for (int n = 0; n < 64; ++n) {
             int fp;
@@ -147,13 +198,14 @@ static void *control(void *arg)
         }
         int fresh = hs_rx_tick(&e->rx, meas);
         e->fresh += (uint64_t)fresh;
+        if (fresh) last_heard = k;
         /* Sample-and-hold: integrate over the real time since the last tick, including
          * ticks this process missed, so the integral stays a time integral. */
         const double dt = dt0 * (double)(1u + skipped);
         if (!e->rx.have_peer || e->rx.stale) {
             e->F = 0.0; /* no trustworthy measurement: no push, integrator held */
             e->waiting++;
-        } else {
+        } else if (e->pi) {
             e->v = (double)meas[0];
             const double err = e->v - e->v_ref;
             const double I = e->integ + err * dt;
@@ -166,12 +218,22 @@ static void *control(void *arg)
             }
             e->F = F;
         }
-        cmd[0] = (hs_real)e->F;
+        memcpy(cmd, e->hold, sizeof cmd); /* commands other than the PI's: their fallbacks */
+        if (e->pi) cmd[0] = (hs_real)e->F;
         size_t n = hs_tx_build(&e->tx, buf, sizeof buf, cmd, (uint64_t)hs_now_ns(),
                                e->rx.used_seq, e->rx.stale ? HS_FLAG_STALE : 0u);
         if (n) (void)hs_udp_send(&e->udp, buf, n);
-        if (fresh && (e->rx.peer_flags & HS_FLAG_FINAL)) e->saw_final = 1;
         e->ticks++;
+        if (fresh && (e->rx.peer_flags & HS_FLAG_FINAL)) {
+            e->saw_final = 1;
+            e->end = END_FINAL;
+        } else if (g_stop) {
+            e->end = END_SIGNAL;
+        } else if (total != 0 && k + 1u >= total) {
+            e->end = END_DURATION;
+        } else if (k - last_heard >= silent_max) {
+            e->end = END_SILENT;
+        }
         const int64_t next = start + (int64_t)(k + 1u) * per, now = hs_now_ns();
         skipped = now > next ? (uint64_t)((now - next) / per) + 1u : 0u;
         e->missed += skipped;
@@ -183,49 +245,126 @@ static void *control(void *arg)
 /* One counter: "key=value" for scripts, or aligned with its unit and a sensible precision. */
 static void kv(FILE *f, int pretty, const char *key, double v, const char *unit, int digits)
 {
-    if (pretty) fprintf(f, "  %-18s %.*f %s\n", key, digits, v, unit);
+    if (pretty) fprintf(f, "  %-22s %.*f %s\n", key, digits, v, unit);
     else fprintf(f, "%s=%.17g\n", key, v);
 }
 
-static void report(FILE *f, const ecu *e, int pretty)
+static void report(FILE *f, const ecu *e, int pretty, int code)
 {
+    char key[48];
     kv(f, pretty, "ticks", (double)e->ticks, "", 0);
     kv(f, pretty, "missed_ticks", (double)e->missed, "", 0);
     kv(f, pretty, "fresh_ticks", (double)e->fresh, "(a new plant frame)", 0);
-    kv(f, pretty, "waiting_ticks", (double)e->waiting, "(no or stale plant frame: 0 N sent)", 0);
+    kv(f, pretty, "waiting_ticks", (double)e->waiting, "(no or stale plant frame: fallback commands, 0 N)", 0);
     kv(f, pretty, "saturated_ticks", (double)e->saturated, "(command at the limit)", 0);
+    kv(f, pretty, "rx_datagrams", (double)e->rx.st.datagrams, "", 0);
     kv(f, pretty, "rx_accepted", (double)e->rx.st.accepted, "", 0);
     kv(f, pretty, "rx_rejected", (double)hs_rx_rejected_total(&e->rx), "", 0);
+    for (int r = 1; r < HS_RX_REASONS; ++r) {
+        if (pretty && e->rx.st.rejected[r] == 0) continue; /* the console names only what happened */
+        snprintf(key, sizeof key, "rx_rej_%s", hs_rx_reason_name(r));
+        kv(f, pretty, key, (double)e->rx.st.rejected[r], "", 0);
+    }
     kv(f, pretty, "rx_seq_gaps", (double)e->rx.st.seq_gaps, "", 0);
+    kv(f, pretty, "rx_peer_restarts", (double)e->rx.st.peer_restarts, "", 0);
     kv(f, pretty, "rx_kernel_drops", (double)e->udp.kernel_drops, "", 0);
+    kv(f, pretty, "rx_foreign_kernel_drops", (double)e->udp.foreign_kernel_drops, "", 0);
     kv(f, pretty, "tx_frames", (double)e->tx.frames, "", 0);
     kv(f, pretty, "tx_send_errors", (double)e->udp.send_errors, "", 0);
-    kv(f, pretty, "speed", e->v, "m/s", 6);
-    kv(f, pretty, "speed_error", e->v - e->v_ref, "m/s", 9);
-    kv(f, pretty, "command", e->F, "N", 4);
-    kv(f, pretty, "integral", e->integ, "m", 9);
+    if (e->pi) {
+        kv(f, pretty, "speed", e->v, "m/s", 6);
+        kv(f, pretty, "speed_error", e->v - e->v_ref, "m/s", 9);
+        kv(f, pretty, "command", e->F, "N", 4);
+        kv(f, pretty, "integral", e->integ, "m", 9);
+    }
     kv(f, pretty, "saw_final", (double)e->saw_final, "", 0);
+    kv(f, pretty, "exit_status", (double)code, "", 0);
+}
+
+/* The plant's model, as hilstep-rt selects it, and its signal map (shipped or generic): the
+ * plant itself is initialized here only to get exactly the map it will use. */
+static int learn_map(ecu *e, char *why, size_t cap)
+{
+    static hs_mb_store mb_store;
+    static hs_mb_model mb_model;
+    static hs_model model;
+    static union { hs_real r[HS_MODELS_MAX_PARAM_BYTES / sizeof(hs_real) + 1]; double d; } pblock;
+    static hs_real reals[HS_STEPPER_REALS(HS_PLANT_MAX_NQ, HS_PLANT_MAX_NC, HS_PLANT_MAX_NZ)];
+    static int ints[HS_STEPPER_INTS(HS_PLANT_MAX_NQ, HS_PLANT_MAX_NC) + (1 << 16)];
+    static hs_plant plant;
+    static hs_signal mirror[2 * HS_PLANT_MAX_SIG];
+    static hs_signal_map mmap;
+    static char mname[64];
+    int rc;
+    if (e->model_file) {
+        /* The model is chosen exactly as hilstep-rt chooses it, with its exit statuses. */
+        if (hs_mb_load_file_msg(e->model_file, &mb_store, &mb_model, 0, why, cap)) return HS_EXIT_USAGE;
+        rc = hs_plant_model_init(&model, &mb_model.type, &pblock, sizeof pblock, why, cap);
+        model.desc = &mb_model;
+    } else {
+        rc = hs_plant_model_by_name(&model, &pblock, sizeof pblock, e->model, why, cap);
+    }
+    if (rc != HS_EXIT_OK) return rc;
+    hs_plant_def def = hs_plant_default_def();
+    rc = hs_plant_initialize(&plant, &def, &model, reals, sizeof reals / sizeof reals[0], ints,
+                             sizeof ints / sizeof ints[0], why, cap);
+    if (rc != HS_EXIT_OK) return rc;
+    if (plant.map == &hs_map_circular_track_plant) {
+        e->map = &hs_map_circular_track_ecu;
+        e->pi = 1;
+    } else {
+        /* The mirror image: plant outputs in (stale after 20 frames), plant inputs out. */
+        int n = 0, nout = 0;
+        for (int i = 0; i < plant.map->n && n < 2 * HS_PLANT_MAX_SIG; ++i) {
+            hs_signal sg = plant.map->sig[i];
+            if (sg.dir == HS_SIG_IN) {
+                if (nout < (int)HS_FRAME_MAX_VALUES) e->hold[nout++] = (hs_real)sg.fallback;
+                sg.dir = HS_SIG_OUT;
+                sg.stale_limit = 0;
+            } else {
+                sg.dir = HS_SIG_IN;
+                sg.stale_limit = 20u;
+            }
+            mirror[n++] = sg;
+        }
+        snprintf(mname, sizeof mname, "%s_ecu", plant.map->app);
+        mmap.app = mname;
+        mmap.sig = mirror;
+        mmap.n = n;
+        e->map = &mmap;
+    }
+    if (hs_signal_map_check(e->map, plant.d.nout, plant.d.nin, why, cap)) return 2;
+    if (e->control) e->pi = !strcmp(e->control, "pi");
+    if (e->pi && (plant.d.nin < 1 || plant.d.nout < 1)) {
+        snprintf(why, cap, "--control pi needs a plant with an input and an output; %s has %d "
+                 "and %d (use --control hold)", plant.map->app, plant.d.nin, plant.d.nout);
+        return 2;
+    }
+    return 0;
 }
 
 int main(int argc, char **argv)
 {
     ecu *e = &E;
-    char why[256];
+    char why[512];
     setvbuf(stdout, NULL, _IOLBF, 0);
     if (parse(argc, argv, e)) return 1;
-    const hs_signal_map *map = &hs_map_circular_track_ecu;
-    if (hs_signal_map_check(map, 4, 1, why, sizeof why)) {
+    int rc = learn_map(e, why, sizeof why);
+    if (rc != 0) {
         fprintf(stderr, "hilstep-ecu: %s\n", why);
-        return 2;
+        return rc;
     }
-    hs_rx_init(&e->rx, map, HS_FRAME_KIND_FROM_PLANT);
-    hs_tx_init(&e->tx, map, HS_FRAME_KIND_TO_PLANT,
+    hs_rx_init(&e->rx, e->map, HS_FRAME_KIND_FROM_PLANT);
+    hs_tx_init(&e->tx, e->map, HS_FRAME_KIND_TO_PLANT,
                (uint32_t)((uint64_t)hs_now_ns() ^ ((uint64_t)getpid() << 16)));
     struct sockaddr_in la, pa;
     if (hs_addr_parse(e->listen, &la, why, sizeof why) || hs_addr_parse(e->peer, &pa, why, sizeof why)) {
         fprintf(stderr, "hilstep-ecu: %s\n", why);
         return 1;
     }
+    if (hs_link_setup(&e->rx, &e->tx, &e->mac, e->key, e->takeover_ms, e->period_ns,
+                      "hilstep-ecu", "plant") != 0)
+        return 2;
     if (hs_udp_open(&e->udp, &la, &pa, 1 << 18, why, sizeof why)) {
         fprintf(stderr, "hilstep-ecu: %s\n", why);
         return 2;
@@ -236,9 +375,17 @@ int main(int argc, char **argv)
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     if (e->prio > 0) hs_rt_lock_memory(&e->rtr);
-    if (!e->quiet)
-        printf("hilstep-ecu: PI kp %g N s/m, ki %g N/m, v_ref %g m/s, period %.1f us, %s <-> %s\n",
-               e->kp, e->ki, e->v_ref, (double)e->period_ns / 1e3, e->listen, e->peer);
+    if (!e->quiet) {
+        if (e->pi)
+            printf("hilstep-ecu: map %s: PI %s -> %s, kp %g N s/m, ki %g N/m, v_ref %g m/s, "
+                   "period %.1f us, %s <-> %s\n", e->map->app, e->rx.sig[0]->name,
+                   e->tx.sig[0]->name, e->kp, e->ki, e->v_ref, (double)e->period_ns / 1e3,
+                   e->listen, e->peer);
+        else
+            printf("hilstep-ecu: map %s (%u in, %u out): each command held at its fallback, "
+                   "period %.1f us, %s <-> %s\n", e->map->app, e->rx.n, e->tx.n,
+                   (double)e->period_ns / 1e3, e->listen, e->peer);
+    }
     pthread_t th;
     int err = hs_rt_thread_start(&th, control, e, e->prio, e->cpu, &e->rtr);
     if (err) {
@@ -247,13 +394,42 @@ int main(int argc, char **argv)
     }
     pthread_join(th, NULL);
     hs_udp_close(&e->udp);
+    hs_rx_finish(&e->rx);
+    const uint64_t bad_mac = e->rx.st.rejected[HS_RX_MAC];
+    const int link_failed = e->rx.st.accepted == 0 || bad_mac > 0 || e->end == END_SILENT;
+    const int code = link_failed ? HS_EXIT_LINK : 0;
     if (!e->quiet) {
-        printf("hilstep-ecu summary (%s)\n", g_stop ? "stopped by signal" : e->saw_final ? "plant finished" : "duration reached");
-        report(stdout, e, 1);
+        printf("hilstep-ecu summary (%s)\n", e->end == END_FINAL ? "plant finished"
+               : e->end == END_SIGNAL ? "stopped by signal" : e->end == END_DURATION
+               ? "duration reached" : "plant silent");
+        report(stdout, e, 1, code);
     }
+    /* The reason of a failed link, to stderr even with --quiet: it is the one line to act on. */
+    if (e->rx.st.accepted == 0 && e->rx.st.datagrams > 0 &&
+        e->rx.st.rejected[HS_RX_LAYOUT] + e->rx.st.rejected[HS_RX_SHORT] + e->rx.st.rejected[HS_RX_LONG] > 0)
+        fprintf(stderr, "hilstep-ecu: none of %llu plant datagrams fits the map %s (%u values): "
+                "give the plant's --model or --model-file (and --key if it has one)\n",
+                (unsigned long long)e->rx.st.datagrams, e->map->app, e->rx.n);
+    if (bad_mac > 0)
+        fprintf(stderr, "hilstep-ecu: %llu plant frames with a bad or missing MAC (forged, or "
+                "another key)\n", (unsigned long long)bad_mac);
+    if (e->end == END_SILENT)
+        fprintf(stderr, "hilstep-ecu: %s for %.0f ms: run ended without the plant's FINAL frame\n",
+                e->rx.have_peer ? "plant silent" : "no plant frame accepted", e->timeout_ms);
+    else if (e->rx.st.accepted == 0)
+        fprintf(stderr, "hilstep-ecu: no plant frame accepted\n");
+    if (link_failed) fprintf(stderr, "hilstep-ecu: exit %d (link failed)\n", code);
     if (e->stats) {
         FILE *f = fopen(e->stats, "w");
-        if (f) { report(f, e, 0); fclose(f); }
+        if (!f) {
+            fprintf(stderr, "hilstep-ecu: --stats %s: %s\n", e->stats, strerror(errno));
+            return code ? code : 5;
+        }
+        report(f, e, 0, code);
+        if (fclose(f) != 0) {
+            fprintf(stderr, "hilstep-ecu: --stats %s: %s\n", e->stats, strerror(errno));
+            return code ? code : 5;
+        }
     }
-    return 0;
+    return code;
 }

@@ -13,6 +13,7 @@
 #include "hs_hist.h"
 #include "hs_linux.h"
 #include "hs_mb_file.h"
+#include "hs_mb_map.h"
 #include "hs_models.h"
 #include "hs_plant.h"
 #include "hs_ring.h"
@@ -40,7 +41,7 @@ typedef struct options {
     hs_method method;
     hs_form form;
     hs_stab stab;
-    const char *pname[MAX_PARAMS];
+    char pname[MAX_PARAMS][64];
     double pval[MAX_PARAMS];
     int nparams;
     int64_t period_ns;
@@ -64,6 +65,8 @@ typedef struct options {
     double inject_periods;/* ... by spinning until start + (tick + this) * period */
     int64_t fault_tick;   /* test switch: first frame whose step gets a NaN input, -1 = none */
     int fault_frames;     /* ... for this many frames */
+    const char *key;      /* pre-shared key file: authenticated frames; NULL = version 1 */
+    double takeover_ms;   /* ECU silence before another stream may take over; < 0 = default */
 } options;
 
 /* An output file checked on every write: opened before the run, errno kept. */
@@ -152,7 +155,8 @@ static void usage(FILE *f)
 "                      than N us after its planned wake-up (default: the period)\n"
 "  --fault-hold N      refused steps in a row that are held (outputs frozen, flag FAULT)\n"
 "                      before the plant stops with safe outputs (default 10); any refused\n"
-"                      step fails the run (exit 4)\n"
+"                      step fails the run (exit 4). Outputs NaN/Inf or outside their signal's\n"
+"                      range are refused the same way (nonfinite_output, output_range)\n"
 "network\n"
 "  --listen A.B.C.D:P  address the plant binds to (default 127.0.0.1:47001)\n"
 "  --peer A.B.C.D:P    the ECU: only datagrams from exactly this address are accepted,\n"
@@ -161,6 +165,12 @@ static void usage(FILE *f)
 "                      for the next frame, counted as rx_cap_hits\n"
 "  --linger-ms N       after the FINAL frame keep draining the socket N ms so late\n"
 "                      datagrams are counted too (default 50)\n"
+"  --key FILE          authenticate every frame, both ways, with HMAC-SHA-256-128 under\n"
+"                      the pre-shared key in FILE (hex, hil/FRAME.md \"Security\"); the ECU\n"
+"                      needs the same file. Frames with a bad or missing MAC: exit 8\n"
+"  --takeover-ms N     a new ECU session (or a resynced one) takes the link over only after\n"
+"                      the current one was silent longer than N ms (default: the largest\n"
+"                      input stale limit of the map, 20 ms for the shipped maps)\n"
 "output\n"
 "  --log FILE          telemetry CSV, one row per stepped frame (default\n"
 "                      build/hilstep-rt.csv; 'none' = no CSV, rows still counted). Complete\n"
@@ -183,7 +193,8 @@ static void usage(FILE *f)
 "  0 run complete or ended by SIGINT/SIGTERM/SIGHUP, verdict PASS (telemetry flushed,\n"
 "    summary printed); 1 bad option; 2 setup failed (model, map, socket, thread, output\n"
 "    file); 3 overrun with --policy stop; 4 refused steps; 5 output lost (a CSV, stats or\n"
-"    histogram write failed, e.g. disk full); 6 latency budget exceeded.\n"
+"    histogram write failed, e.g. disk full); 6 latency budget exceeded; 8 frames with a\n"
+"    bad or missing MAC arrived (--key: forged, or the ECU has another key).\n"
 "Without root, SCHED_FIFO or a PREEMPT_RT kernel the run goes on and says plainly that\n"
 "it is not hard real-time.\n");
 }
@@ -206,7 +217,9 @@ static int parse_double(const char *s, double *v)
     return (end == s || *end || errno || !isfinite(*v)) ? -1 : 0;
 }
 
-static int parse_options(int argc, char **argv, options *o)
+/* The command line into o, without printing or exiting (the CLI fuzz harness calls it):
+ * 0, 1 for --help, or -1 with the message in why (cap bytes). */
+static int parse_options(int argc, char **argv, options *o, char *why, size_t cap)
 {
     memset(o, 0, sizeof *o);
     o->model = "circular_track";
@@ -230,13 +243,14 @@ static int parse_options(int argc, char **argv, options *o)
     o->inject_tick = -1;
     o->fault_tick = -1;
     o->fault_frames = 1;
+    o->takeover_ms = -1;
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         double d;
         int e;
-#define NEED_ARG() do { if (!v) { fprintf(stderr, "hilstep-rt: %s needs a value\n", a); return -1; } ++i; } while (0)
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(stdout); exit(HS_EXIT_OK); }
+#define NEED_ARG() do { if (!v) { snprintf(why, cap, "hilstep-rt: %s needs a value", a); return -1; } ++i; } while (0)
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) return 1;
         else if (!strcmp(a, "--quiet")) o->quiet = 1;
         else if (!strcmp(a, "--verbose")) o->verbose = 1;
         else if (!strcmp(a, "--signals")) o->list_signals = 1;
@@ -257,10 +271,10 @@ static int parse_options(int argc, char **argv, options *o)
         } else if (!strcmp(a, "--param")) {
             NEED_ARG();
             const char *eq = strchr(v, '=');
-            if (!eq || eq == v || o->nparams >= MAX_PARAMS || parse_double(eq + 1, &d)) goto bad;
-            char *key = strndup(v, (size_t)(eq - v));
-            if (!key) goto bad;
-            o->pname[o->nparams] = key;
+            if (!eq || eq == v || (size_t)(eq - v) >= sizeof o->pname[0] || o->nparams >= MAX_PARAMS ||
+                parse_double(eq + 1, &d)) goto bad;
+            memcpy(o->pname[o->nparams], v, (size_t)(eq - v));
+            o->pname[o->nparams][eq - v] = '\0';
             o->pval[o->nparams++] = d;
         } else if (!strcmp(a, "--period-us")) {
             NEED_ARG();
@@ -300,7 +314,7 @@ static int parse_options(int argc, char **argv, options *o)
             if (!c || (size_t)(c - v) >= sizeof kb) goto bad;
             memcpy(kb, v, (size_t)(c - v));
             kb[c - v] = '\0';
-            if (parse_double(kb, &k) || k < 0 || k != (double)(int64_t)k) goto bad;
+            if (parse_double(kb, &k) || k < 0 || k > 1e15 || k != (double)(int64_t)k) goto bad;
             if (parse_double(c + 1, &d) || d <= 1.0 || d > 1000) goto bad;
             o->inject_tick = (int64_t)k;
             o->inject_periods = d;
@@ -312,6 +326,11 @@ static int parse_options(int argc, char **argv, options *o)
             NEED_ARG();
             if (parse_double(v, &d) || d < 1 || d > 1e9 || d != (int)d) goto bad;
             o->fault_hold = (int)d;
+        } else if (!strcmp(a, "--key")) { NEED_ARG(); o->key = v; }
+        else if (!strcmp(a, "--takeover-ms")) {
+            NEED_ARG();
+            if (parse_double(v, &d) || d < 0 || d > 1e6) goto bad;
+            o->takeover_ms = d;
         } else if (!strcmp(a, "--linger-ms")) {
             NEED_ARG();
             if (parse_double(v, &d) || d < 0 || d > 10000) goto bad;
@@ -324,19 +343,19 @@ static int parse_options(int argc, char **argv, options *o)
             if (kl >= sizeof kb) goto bad;
             memcpy(kb, v, kl);
             kb[kl] = '\0';
-            if (parse_double(kb, &d) || d < 0 || d != (double)(int64_t)d) goto bad;
+            if (parse_double(kb, &d) || d < 0 || d > 1e15 || d != (double)(int64_t)d) goto bad;
             o->fault_tick = (int64_t)d;
             if (c) {
                 if (parse_double(c + 1, &d) || d < 1 || d > 1e9 || d != (int)d) goto bad;
                 o->fault_frames = (int)d;
             }
         } else {
-            fprintf(stderr, "hilstep-rt: unknown option '%s' (see --help)\n", a);
+            snprintf(why, cap, "hilstep-rt: unknown option '%s' (see --help)", a);
             return -1;
         }
         continue;
     bad:
-        fprintf(stderr, "hilstep-rt: bad value '%s' for %s (see --help)\n", v ? v : "", a);
+        snprintf(why, cap, "hilstep-rt: bad value '%s' for %s (see --help)", v ? v : "", a);
         return -1;
 #undef NEED_ARG
     }
@@ -694,6 +713,7 @@ static void report(FILE *f, kv_fn kv, const app *a, int exit_code)
     kv(f, "missed_ticks", (double)p->missed_ticks, "(deadlines that got no frame)");
     kv(f, "step_faults", (double)p->faults, "(refused steps)");
     kv(f, "step_fault_run_max", (double)p->fault_run_max, "(longest run of refused steps)");
+    kv(f, "step_faults_output", (double)(p->out_nonfinite + p->out_range), "(of those: outputs NaN/Inf or out of range)");
     kv(f, "sim_time", (double)p->st.t, "s");
     kv(f, "time_base", (double)ticks * (double)a->o.period_ns * 1e-9, "s");
     kv(f, "latency_min", (double)a->lat.min / 1e3, "us");
@@ -819,21 +839,34 @@ static int outfile_open(outfile *o, const char *path, const char *opt)
 /* Model selection: by name from the registry (hs_plant_model_by_name), then the --param
  * values. The plant takes any initialized hs_model, so a model built from a description file
  * plugs in here as well. */
+/* The signal map of a --model-file that declares its signals, else NULL (generic map). */
+static const hs_signal_map *g_mb_map;
+
 static int select_model(app *a, char *why, size_t cap)
 {
     static hs_mb_store mb_store; /* --model-file: the description and its compiled tables */
     static hs_mb_model mb_model;
     int rc;
     if (a->o.model_file) {
-        if (hs_mb_load_file_msg(a->o.model_file, &mb_store, &mb_model, 0, why, cap))
-            return HS_EXIT_USAGE;
+        static hs_mb_overrides ovr; /* --param NAME=VALUE replace the description's params */
+        static hs_mb_sigmap sigmap;
+        for (int i = 0; i < a->o.nparams; ++i) {
+            const char *bad = "";
+            if (hs_mb_override_add(&ovr, a->o.pname[i], a->o.pval[i], &bad)) {
+                snprintf(why, cap, "--param %s: %s", a->o.pname[i], bad);
+                return HS_MB_EXIT_BAD;
+            }
+        }
+        if (hs_mb_load_file_ovr(a->o.model_file, &mb_store, &ovr, &mb_model, 0, why, cap))
+            return HS_MB_EXIT_BAD; /* HS_EXIT_SETUP, as from hilstep-sim and hilstep-mbgen */
+        g_mb_map = hs_mb_signal_map(&mb_store, &mb_model, &sigmap); /* the file's own signal map */
         rc = hs_plant_model_init(&a->model, &mb_model.type, &a->pblock, sizeof a->pblock, why, cap);
         a->model.desc = &mb_model;
     } else {
         rc = hs_plant_model_by_name(&a->model, &a->pblock, sizeof a->pblock, a->o.model, why, cap);
     }
     if (rc != HS_EXIT_OK) return rc;
-    for (int i = 0; i < a->o.nparams; ++i) {
+    for (int i = 0; i < a->o.nparams && !a->o.model_file; ++i) {
         int r = hs_model_set_param(&a->model, a->o.pname[i], (hs_real)a->o.pval[i]);
         if (r != HS_OK) {
             snprintf(why, cap, "--param %s=%g: %s", a->o.pname[i], a->o.pval[i], hs_status_str(r));
@@ -869,16 +902,28 @@ static int64_t clock_ns(void) { return hs_now_ns(); }
 
 /* -------------------------------------------------------------------------- main ---- */
 
+/* Built with -DHS_RT_NO_MAIN, the file is the CLI fuzz harness' library (test/fuzz/fuzz_rtcli.c
+ * includes it): parse_options and select_model without a process around them. */
+#ifndef HS_RT_NO_MAIN
 int main(int argc, char **argv)
 {
     app *a = &A;
     hs_plant *p = &a->plant;
     char why[512];
+    int rc;
     setvbuf(stdout, NULL, _IOLBF, 0);
+    /* A file-size limit (ulimit -f) fails the write with EFBIG, handled like a full disk
+     * (rows cut back, summary, exit 5), instead of killing the run without either. */
+    signal(SIGXFSZ, SIG_IGN);
     a->csv_fd = -1;
-    if (parse_options(argc, argv, &a->o) != 0) return HS_EXIT_USAGE;
+    rc = parse_options(argc, argv, &a->o, why, sizeof why);
+    if (rc != 0) {
+        if (rc > 0) usage(stdout);
+        else fprintf(stderr, "%s\n", why);
+        return rc > 0 ? HS_EXIT_OK : HS_EXIT_USAGE;
+    }
 
-    int rc = select_model(a, why, sizeof why);
+    rc = select_model(a, why, sizeof why);
     if (rc != HS_EXIT_OK) {
         fprintf(stderr, "hilstep-rt: %s\n", why);
         return rc;
@@ -896,6 +941,7 @@ int main(int argc, char **argv)
     def.clock_ns = clock_ns;
     def.inject_fault_tick = a->o.fault_tick;
     def.inject_fault_frames = (uint32_t)a->o.fault_frames;
+    if (g_mb_map != NULL) def.map = g_mb_map;
     rc = hs_plant_initialize(p, &def, &a->model, g_reals, sizeof g_reals / sizeof g_reals[0],
                              g_ints, sizeof g_ints / sizeof g_ints[0], why, sizeof why);
     if (rc != HS_EXIT_OK) {
@@ -908,6 +954,10 @@ int main(int argc, char **argv)
         print_signals(p->map);
         return HS_EXIT_OK;
     }
+    static hs_mac mac;
+    if (hs_link_setup(&p->rx, &p->tx, &mac, a->o.key, a->o.takeover_ms, a->o.period_ns,
+                      "hilstep-rt", "ECU") != 0)
+        return HS_EXIT_SETUP;
 
     struct sockaddr_in la, pa;
     if (hs_addr_parse(a->o.listen, &la, why, sizeof why) ||
@@ -1001,7 +1051,7 @@ int main(int argc, char **argv)
     if (p->missed_ticks)
         printf("  note: sim_time trails time_base by the %llu missed ticks (never stepped back "
                "to back)\n", (unsigned long long)p->missed_ticks);
-    if (p->faults) printf("  last step fault: %s\n", hs_status_str(p->last_fault));
+    if (p->faults) printf("  last step fault: %s\n", hs_plant_fault_str(p->last_fault));
     if (a->log_error) printf("  telemetry CSV error: %s\n", strerror(a->log_error));
     if (a->stats.err) fprintf(stderr, "hilstep-rt: --stats %s: %s\n", a->stats.path, strerror(a->stats.err));
     if (a->hist.err) fprintf(stderr, "hilstep-rt: --hist %s: %s\n", a->hist.path, strerror(a->hist.err));
@@ -1024,3 +1074,4 @@ int main(int argc, char **argv)
            output_lost(a) ? "LOST" : "complete", code, hs_exit_text(code));
     return code;
 }
+#endif

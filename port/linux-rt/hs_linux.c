@@ -6,6 +6,7 @@
 #include <linux/sock_diag.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <poll.h>
 #include <sched.h>
 #include <stdio.h>
@@ -13,6 +14,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -95,36 +97,183 @@ static int udp_socket(const struct sockaddr_in *local, int rcvbuf, int reuse, ch
     return fd;
 }
 
+/* Counts the IPv4 UDP sockets of this network namespace (/proc/net/udp) whose local address
+ * collides with local (same port; same address or either one the wildcard) other than ours
+ * (inodes ino[0..n)). -1 when the table cannot be read (a sandbox without /proc). */
+static int udp_intruders(const struct sockaddr_in *local, const unsigned long *ino, int n)
+{
+    FILE *f = fopen("/proc/net/udp", "r");
+    char line[512];
+    int found = 0;
+    if (!f) return -1;
+    if (!fgets(line, sizeof line, f)) { fclose(f); return -1; } /* the column header */
+    while (fgets(line, sizeof line, f)) {
+        unsigned addr, port;
+        unsigned long inode;
+        /* "  sl  local_address rem_address st tx_queue:rx_queue tr:when retrnsmt uid timeout inode" */
+        if (sscanf(line, " %*d: %8X:%4X %*8X:%*4X %*2X %*8X:%*8X %*2X:%*8X %*8X %*u %*d %lu",
+                   &addr, &port, &inode) != 3) continue;
+        if (port != ntohs(local->sin_port)) continue;
+        /* /proc prints the address as the host-order value of the network-order word. */
+        if (addr != 0u && local->sin_addr.s_addr != 0u && addr != (unsigned)local->sin_addr.s_addr)
+            continue;
+        int ours = 0;
+        for (int i = 0; i < n; ++i) ours |= inode == ino[i];
+        if (!ours) ++found;
+    }
+    fclose(f);
+    return found;
+}
+
+static unsigned long sock_inode(int fd)
+{
+    struct stat st;
+    return (fd >= 0 && fstat(fd, &st) == 0) ? (unsigned long)st.st_ino : 0ul;
+}
+
 int hs_udp_open(hs_udp *u, const struct sockaddr_in *local, const struct sockaddr_in *peer,
                 int rcvbuf, char *why, size_t cap)
 {
     char ab[32];
+    int zero = 0, one = 1;
     memset(u, 0, sizeof *u);
     u->local = *local;
     u->peer = *peer;
     u->fd_foreign = -1;
-    /* SO_REUSEPORT would let a second plant share the port silently: a plain bind first keeps
-     * "address in use" for an address someone else holds (and picks the port for port 0). */
-    int probe = udp_socket(local, 0, 0, why, cap);
-    if (probe < 0) return -1;
-    socklen_t pl = sizeof u->local;
-    (void)getsockname(probe, (struct sockaddr *)&u->local, &pl);
-    close(probe);
-    u->fd = udp_socket(&u->local, rcvbuf, 1, why, cap);
+    /* The peer socket binds exclusively (no SO_REUSEADDR/SO_REUSEPORT): an address someone
+     * holds fails with "address in use", and nobody can bind beside it afterwards. */
+    u->fd = udp_socket(local, rcvbuf, 0, why, cap);
     if (u->fd < 0) return -1;
     socklen_t sl = sizeof u->local;
     (void)getsockname(u->fd, (struct sockaddr *)&u->local, &sl);
+    /* The catch-all shares the address: SO_REUSEPORT is set on both for the instant of its
+     * bind and cleared right after, so the pair is closed to every later socket (root's
+     * included: a bind needs SO_REUSEPORT on the sockets already there). The kernel routes
+     * by score, not by the reuseport group: the connected socket wins the peer's 4-tuple,
+     * the catch-all gets every other source. Without the catch-all (refused) foreign
+     * datagrams are dropped by the kernel uncounted; the link works the same. */
+    if (setsockopt(u->fd, SOL_SOCKET, SO_REUSEPORT, &one, sizeof one) == 0) {
+        u->fd_foreign = udp_socket(&u->local, 64 * 1024, 1, ab, sizeof ab);
+        (void)setsockopt(u->fd, SOL_SOCKET, SO_REUSEPORT, &zero, sizeof zero);
+        if (u->fd_foreign >= 0 &&
+            setsockopt(u->fd_foreign, SOL_SOCKET, SO_REUSEPORT, &zero, sizeof zero) != 0) {
+            close(u->fd_foreign); /* a catch-all left open to others would be a door */
+            u->fd_foreign = -1;
+        }
+    }
     /* The kernel filters the peer socket to the configured peer from here on. */
     if (connect(u->fd, (const struct sockaddr *)peer, sizeof *peer) != 0) {
         snprintf(why, cap, "connect %s: %s", hs_addr_str(peer, ab, sizeof ab), strerror(errno));
-        close(u->fd);
-        u->fd = -1;
+        hs_udp_close(u);
         return -1;
     }
-    /* The catch-all on the same address: a small queue (a flood overflows it and is counted
-     * there), read only after the peer socket. Without it (SO_REUSEPORT refused) foreign
-     * datagrams are dropped by the kernel uncounted; the link works the same. */
-    u->fd_foreign = udp_socket(&u->local, 64 * 1024, 1, ab, sizeof ab);
+    /* Someone who slipped in during the microseconds the pair was open would stay in it. */
+    const unsigned long ino[2] = {sock_inode(u->fd), sock_inode(u->fd_foreign)};
+    const int intruders = udp_intruders(&u->local, ino, u->fd_foreign >= 0 ? 2 : 1);
+    if (intruders > 0) {
+        snprintf(why, cap, "bind %s: %d other socket(s) joined the address while it opened; "
+                 "refusing to run a link others can read", hs_addr_str(&u->local, ab, sizeof ab),
+                 intruders);
+        hs_udp_close(u);
+        return -1;
+    }
+    return 0;
+}
+
+int hs_key_load(const char *path, hs_mac *mac, char *why, size_t cap)
+{
+    uint8_t key[HS_MAC_KEY_MAX];
+    size_t n = 0;
+    int line = 1, hi = -1, c, loose = 0;
+    struct stat st;
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        snprintf(why, cap, "--key %s: %s", path, strerror(errno));
+        return -1;
+    }
+    if (fstat(fileno(f), &st) == 0) {
+        if (!S_ISREG(st.st_mode)) {
+            snprintf(why, cap, "--key %s: not a regular file", path);
+            fclose(f);
+            return -1;
+        }
+        loose = (st.st_mode & 077) != 0;
+    }
+    /* Hex digits, whitespace ignored, '#' to the end of the line a comment. */
+    while ((c = fgetc(f)) != EOF) {
+        if (c == '#') {
+            while (c != EOF && c != '\n') c = fgetc(f);
+        }
+        if (c == '\n') { ++line; continue; }
+        if (c == EOF || c == ' ' || c == '\t' || c == '\r') continue;
+        int d = (c >= '0' && c <= '9') ? c - '0' : (c >= 'a' && c <= 'f') ? c - 'a' + 10
+              : (c >= 'A' && c <= 'F') ? c - 'A' + 10 : -1;
+        if (d < 0) {
+            snprintf(why, cap, "%s:%d: '%c' is not a hex digit (the key file holds %u to %u "
+                     "bytes as hex, see hil/FRAME.md \"Security\")", path, line,
+                     (c >= 32 && c < 127) ? c : '?', HS_MAC_KEY_MIN, HS_MAC_KEY_MAX);
+            fclose(f);
+            memset(key, 0, sizeof key);
+            return -1;
+        }
+        if (hi < 0) { hi = d; continue; }
+        if (n == sizeof key) {
+            snprintf(why, cap, "%s:%d: key longer than %u bytes (%u hex digits)", path, line,
+                     HS_MAC_KEY_MAX, 2u * HS_MAC_KEY_MAX);
+            fclose(f);
+            memset(key, 0, sizeof key);
+            return -1;
+        }
+        key[n++] = (uint8_t)(hi * 16 + d);
+        hi = -1;
+    }
+    int rerr = ferror(f);
+    fclose(f);
+    if (rerr) {
+        snprintf(why, cap, "--key %s: read error", path);
+        return -1;
+    }
+    if (hi >= 0) {
+        snprintf(why, cap, "%s:%d: odd number of hex digits", path, line);
+        memset(key, 0, sizeof key);
+        return -1;
+    }
+    if (n < HS_MAC_KEY_MIN) {
+        snprintf(why, cap, "%s: key of %zu bytes is too short: at least %u bytes (%u hex digits), "
+                 "e.g. od -An -tx1 -N32 /dev/urandom > %s", path, n, HS_MAC_KEY_MIN,
+                 2u * HS_MAC_KEY_MIN, path);
+        memset(key, 0, sizeof key);
+        return -1;
+    }
+    hs_mac_init(mac, key, n);
+    memset(key, 0, sizeof key);
+    if (loose)
+        snprintf(why, cap, "--key %s: readable by group or others (chmod 600 it)", path);
+    else if (cap) why[0] = '\0';
+    return (int)n;
+}
+
+int hs_link_setup(hs_rx *rx, hs_tx *tx, hs_mac *mac, const char *key_path, double takeover_ms,
+                  int64_t period_ns, const char *prog, const char *peer_name)
+{
+    char why[512];
+    if (takeover_ms >= 0.0)
+        rx->takeover_ticks = (uint32_t)ceil(takeover_ms * 1e6 / (double)period_ns - 1e-9);
+    if (key_path) {
+        int n = hs_key_load(key_path, mac, why, sizeof why);
+        if (n < 0) {
+            fprintf(stderr, "%s: %s\n", prog, why);
+            return -1;
+        }
+        if (why[0]) fprintf(stderr, "%s: warning: %s\n", prog, why);
+        rx->mac = mac;
+        tx->mac = mac;
+    }
+    printf("%s: link: frames %s; a new %s session takes over only after more than %u frames "
+           "(%.1f ms) of silence\n", prog,
+           key_path ? "authenticated (version 2, HMAC-SHA-256-128, pre-shared key)"
+                    : "not authenticated (version 1; --key FILE to authenticate)",
+           peer_name, (unsigned)rx->takeover_ticks, (double)rx->takeover_ticks * (double)period_ns / 1e6);
     return 0;
 }
 

@@ -10,6 +10,9 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "hs_mac.h"
+#include "hs_signal.h"
+
 /* Monotonic clock (CLOCK_MONOTONIC) in ns. */
 int64_t hs_now_ns(void);
 
@@ -24,11 +27,12 @@ int hs_addr_parse(const char *s, struct sockaddr_in *a, char *why, size_t cap);
 const char *hs_addr_str(const struct sockaddr_in *a, char *buf, size_t cap);
 
 /* One non-blocking UDP endpoint talking to one configured peer. Two sockets share the local
- * address (SO_REUSEPORT): fd is connect()ed to the peer, so the kernel queues only the peer's
- * datagrams there and a flood from anywhere else cannot fill that queue; fd_foreign catches
- * everything else (the kernel prefers the connected socket for the peer's 4-tuple), so
- * foreign traffic is still counted: read ones by hs_rx (foreign_address), the rest in
- * foreign_kernel_drops. */
+ * address and nobody else can: fd is connect()ed to the peer, so the kernel queues only the
+ * peer's datagrams there and a flood from anywhere else cannot fill that queue; fd_foreign
+ * catches everything else (the kernel prefers the connected socket for the peer's 4-tuple),
+ * so foreign traffic is still counted: read ones by hs_rx (foreign_address), the rest in
+ * foreign_kernel_drops. SO_REUSEPORT is on only while the pair binds, then off on both, so a
+ * third socket (any user, root too) gets "address in use" instead of the ECU's frames. */
 typedef struct hs_udp {
     int fd;                    /* peer socket (connected), -1 when closed */
     int fd_foreign;            /* catch-all socket for other sources, -1 when unavailable */
@@ -42,7 +46,8 @@ typedef struct hs_udp {
 } hs_udp;
 
 /* Opens, binds to local and sets non-blocking; rcvbuf bytes of receive buffer (0 = default).
- * 0, or -1 with a reason in why. */
+ * Refuses (-1) an address another socket holds or joined while the pair opened (checked in
+ * /proc/net/udp). 0, or -1 with a reason in why. */
 int hs_udp_open(hs_udp *u, const struct sockaddr_in *local, const struct sockaddr_in *peer,
                 int rcvbuf, char *why, size_t cap);
 
@@ -60,6 +65,19 @@ int hs_udp_send(hs_udp *u, const uint8_t *buf, size_t n);
 
 /* Closes the socket. */
 void hs_udp_close(hs_udp *u);
+
+/* Reads the pre-shared key file path (hil/FRAME.md "Security": 16..64 bytes as hex digits,
+ * whitespace ignored, '#' comments) into mac (ipad/opad states precomputed; the key bytes are
+ * wiped). Returns the key length in bytes with why empty, or with a warning in why (the file
+ * is readable by group or others); -1 with "FILE:LINE: reason" in why. */
+int hs_key_load(const char *path, hs_mac *mac, char *why, size_t cap);
+
+/* The link options of both tools: takeover_ms >= 0 sets rx's takeover limit (ms, rounded up
+ * to whole periods of period_ns), key_path != NULL loads the key into mac and authenticates
+ * rx and tx with it. Prints one "PROG: link: ..." line (peer_name: "ECU" or "plant"); errors
+ * go to stderr as "PROG: reason". 0, or -1 (exit 2). */
+int hs_link_setup(hs_rx *rx, hs_tx *tx, hs_mac *mac, const char *key_path, double takeover_ms,
+                  int64_t period_ns, const char *prog, const char *peer_name);
 
 /* What the process asked of the system and what it got. */
 typedef struct hs_rt_report {

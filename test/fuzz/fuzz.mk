@@ -1,29 +1,82 @@
-# test/fuzz/fuzz.mk - libFuzzer harnesses (issue 11): the frame decoder and receive
-# validation, the signal-map validation, hilstep-sim's command line, and every other
-# test/fuzz/fuzz_*.c (e.g. a model-file parser). Built with clang under ASan + UBSan.
-#   make fuzz-test            bounded: FUZZ_RUNS executions each (part of make test)
+# test/fuzz/fuzz.mk - libFuzzer harnesses (issues 11, 16): every test/fuzz/fuzz_*.c is one,
+# picked up by name (frame decoder and receive validation, signal maps, the plant application,
+# the telemetry ring and histogram, the command lines of hilstep-sim and hilstep-rt, the .hsm
+# parser, and whatever harness is added next). Built with clang under ASan + UBSan.
+#   make fuzz-test            bounded: FUZZ_RUNS executions each (FUZZ_RUNS_name overrides one),
+#                             part of make test
 #   make fuzz FUZZ_SECONDS=N  N seconds each; the grown corpus stays in build/fuzz/corpus/
+#   make fuzz-coverage        replays every committed corpus under clang source-based coverage
+#                             and prints hil/ line coverage (fuzz-coverage-test: >= FUZZ_COV_MIN)
 FUZZ_CC      ?= clang
 FUZZ_RUNS    ?= 300000
 FUZZ_SECONDS ?= 60
-FUZZ_CFLAGS  := -std=c99 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-                $(FPFLAGS) -D_POSIX_C_SOURCE=200809L -DHS_SIM_NO_MAIN -Irt -Imodel -Ihil -Iport/host
+FUZZ_COV_MIN ?= 95
+# Executions per target in make test, sized so the suite stays near 100 s on one core: the
+# plant steps a model per operation, the CLI harness sets one up, ring and hist are cheap.
+FUZZ_RUNS_plant ?= 20000
+FUZZ_RUNS_rtcli ?= 100000
+FUZZ_RUNS_cli   ?= 150000
+FUZZ_RUNS_ring  ?= 200000
+FUZZ_RUNS_hist  ?= 200000
+FUZZ_DEFS    := $(FPFLAGS) -D_POSIX_C_SOURCE=200809L -DHS_SIM_NO_MAIN -Irt -Imodel -Ihil -Iport/host -Iport/linux-rt
+FUZZ_CFLAGS  := -std=c99 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all $(FUZZ_DEFS)
+FUZZ_OCFLAGS := -std=c99 -g -O1 -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all $(FUZZ_DEFS)
+FUZZ_COVFLAGS := -std=c99 -g -O1 -fprofile-instr-generate -fcoverage-mapping $(FUZZ_DEFS)
 FUZZ_NAMES   := $(patsubst test/fuzz/fuzz_%.c,%,$(wildcard test/fuzz/fuzz_*.c))
 FUZZ_BINS    := $(FUZZ_NAMES:%=$(BUILD)/fuzz/fuzz_%)
+FUZZ_COVBINS := $(FUZZ_NAMES:%=$(BUILD)/fuzzcov/fuzz_%)
 FUZZ_LIBSRC  := $(wildcard rt/*.c model/*.c hil/*.c)
-# Extra sources per harness: the CLI harness calls hilstep-sim's parser.
-FUZZ_EXTRA_cli := port/host/sim_main.c
+FUZZ_HDRS    := $(wildcard rt/*.h model/*.h hil/*.h port/host/*.h port/linux-rt/*.h)
+# The library is compiled once per flavour; each harness links it.
+FUZZ_OBJS    := $(FUZZ_LIBSRC:%.c=$(BUILD)/fuzz/obj/%.o)
+FUZZ_COVOBJS := $(FUZZ_LIBSRC:%.c=$(BUILD)/fuzzcov/obj/%.o)
+# Extra sources per harness: the CLI harnesses call the tools' parsers (fuzz_rtcli.c includes
+# hilstep_rt.c itself, which needs the Linux port's socket and thread helpers). A harness that
+# needs more than rt/ model/ hil/ sets FUZZ_EXTRA_NAME (sources), FUZZ_DEP_NAME (headers or
+# sources it includes) or FUZZ_LIBS_NAME here, above the rules (they are expanded there).
+FUZZ_EXTRA_cli   := port/host/sim_main.c
+FUZZ_EXTRA_rtcli := port/linux-rt/hs_linux.c
+FUZZ_DEP_rtcli   := port/linux-rt/hilstep_rt.c
+FUZZ_LIBS_rtcli  := -lpthread
 
-$(BUILD)/fuzz/fuzz_%: test/fuzz/fuzz_%.c $(FUZZ_LIBSRC) $(wildcard rt/*.h model/*.h hil/*.h port/host/*.h port/host/*.c)
+$(BUILD)/fuzz/obj/%.o: %.c $(FUZZ_HDRS)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_OCFLAGS) -c $< -o $@
+
+$(BUILD)/fuzzcov/obj/%.o: %.c $(FUZZ_HDRS)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_COVFLAGS) -c $< -o $@
+
+# One link rule per harness (its extra sources and libraries differ).
+define FUZZ_LINK
+$(BUILD)/fuzz/fuzz_$(1): test/fuzz/fuzz_$(1).c $(FUZZ_OBJS) $(FUZZ_HDRS) $(FUZZ_EXTRA_$(1)) $(FUZZ_DEP_$(1))
 	@mkdir -p $(BUILD)/fuzz
-	$(FUZZ_CC) $(FUZZ_CFLAGS) $< $(FUZZ_EXTRA_$*) $(FUZZ_LIBSRC) -o $@ -lm
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $$< $(FUZZ_EXTRA_$(1)) $(FUZZ_OBJS) -o $$@ -lm $(FUZZ_LIBS_$(1))
 
-.PHONY: fuzz fuzz-test fuzz-build
+$(BUILD)/fuzzcov/fuzz_$(1): test/fuzz/fuzz_$(1).c $(FUZZ_COVOBJS) $(FUZZ_HDRS) $(FUZZ_EXTRA_$(1)) $(FUZZ_DEP_$(1))
+	@mkdir -p $(BUILD)/fuzzcov
+	$(FUZZ_CC) $(FUZZ_COVFLAGS) -fsanitize=fuzzer $$< $(FUZZ_EXTRA_$(1)) $(FUZZ_COVOBJS) -o $$@ -lm $(FUZZ_LIBS_$(1))
+endef
+$(foreach n,$(FUZZ_NAMES),$(eval $(call FUZZ_LINK,$(n))))
+# Objects outlive the link (make would delete them as intermediates of a pattern chain).
+.SECONDARY: $(FUZZ_OBJS) $(FUZZ_COVOBJS)
+
+.PHONY: fuzz fuzz-test fuzz-build fuzz-coverage fuzz-coverage-test
 fuzz-build: $(FUZZ_BINS)
+
+# NAME=RUNS per harness.
+FUZZ_PLAN = $(foreach n,$(FUZZ_NAMES),$(n)=$(or $(FUZZ_RUNS_$(n)),$(FUZZ_RUNS)))
 
 TEST_SUITES += fuzz-test
 fuzz-test: fuzz-build
-	@sh test/fuzz/run_fuzz.sh $(BUILD) runs $(FUZZ_RUNS) $(FUZZ_NAMES)
+	@sh test/fuzz/run_fuzz.sh $(BUILD) runs $(FUZZ_RUNS) $(FUZZ_PLAN)
 
 fuzz: fuzz-build
 	@sh test/fuzz/run_fuzz.sh $(BUILD) seconds $(FUZZ_SECONDS) $(FUZZ_NAMES)
+
+fuzz-coverage: $(FUZZ_COVBINS)
+	@sh test/fuzz/coverage.sh $(BUILD) 0 $(FUZZ_NAMES)
+
+TEST_SUITES += fuzz-coverage-test
+fuzz-coverage-test: $(FUZZ_COVBINS)
+	@sh test/fuzz/coverage.sh $(BUILD) $(FUZZ_COV_MIN) $(FUZZ_NAMES)

@@ -5,6 +5,9 @@
  * bits; the rest is a list of datagrams, each as one length byte then that many bytes. With
  * mode bit 0 the harness re-seals each datagram's CRC so the fuzzer reaches the checks behind
  * it (layout, finiteness, session and sequence rules) instead of stopping at the checksum.
+ * Mode bit 4 runs both parts on an authenticated link (hil/hs_mac.c: version-2 frames under a
+ * fixed key); with bit 0 the harness then re-tags before re-sealing, so the fuzzer gets past
+ * the MAC as well.
  * Checked invariants (abort on violation): every datagram lands in exactly one counter,
  * accepted = used + superseded + pending, a decoded frame re-encodes to the same bytes, and
  * applied inputs stay inside their signal's [min, max]. */
@@ -21,6 +24,28 @@ static void require(int ok)
     if (!ok) abort();
 }
 
+/* A fixed key longer than a SHA-256 block (hashed first, RFC 2104) for the keyed mode. */
+static const hs_mac *fuzz_key(void)
+{
+    static hs_mac m;
+    static int ready;
+    if (!ready) {
+        uint8_t k[70];
+        for (unsigned i = 0; i < sizeof k; ++i) k[i] = (uint8_t)(i * 7u + 1u);
+        hs_mac_init(&m, k, sizeof k);
+        ready = 1;
+    }
+    return &m;
+}
+
+/* Keyed mode with re-sealing: a datagram of a version-2 length gets its tag recomputed. */
+static void retag(uint8_t *buf, size_t len, const hs_mac *mac)
+{
+    if (mac == NULL || len < HS_FRAME_MAC_BYTES(0) || (len - HS_FRAME_MAC_BYTES(0)) % 8u != 0) return;
+    const size_t body = len - HS_FRAME_TRAILER_BYTES - HS_MAC_TAG_BYTES;
+    hs_mac_tag(mac, buf, body, buf + body);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 2) return 0;
@@ -28,6 +53,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const unsigned mode = data[1];
     data += 2;
     size -= 2;
+    const hs_mac *mac = (mode & 0x10u) ? fuzz_key() : NULL;
 
     /* 1. The bare decoder on the whole rest, for a link of `count` values. */
     {
@@ -35,11 +61,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         double v[HS_FRAME_MAX_VALUES];
         uint8_t again[HS_FRAME_MAX_BYTES];
         const unsigned kind = (mode & 2u) ? HS_FRAME_KIND_FROM_PLANT : HS_FRAME_KIND_TO_PLANT;
-        int r = hs_frame_parse(data, size, kind, count, &h, v);
+        int r = hs_frame_parse_mac(data, size, kind, count, mac, &h, v);
         require(r >= 0 && r < HS_RX_REASONS && r != HS_RX_FOREIGN);
         if (r == HS_RX_OK) {
-            require(size == HS_FRAME_BYTES(count) && h.count == count && h.kind == kind);
-            size_t n = hs_frame_encode(again, sizeof again, &h, v);
+            require(size == (mac ? HS_FRAME_MAC_BYTES(count) : HS_FRAME_BYTES(count)) &&
+                    h.count == count && h.kind == kind);
+            size_t n = hs_frame_encode_mac(again, sizeof again, &h, v, mac);
             require(n == size && memcmp(again, data, n) == 0);
         }
     }
@@ -48,6 +75,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     static hs_rx rx;
     const hs_signal_map *map = &hs_map_circular_track_plant;
     require(hs_rx_init(&rx, map, HS_FRAME_KIND_TO_PLANT) == 0);
+    rx.mac = mac;
     uint64_t offered = 0, ticks_fresh = 0;
     size_t i = 0;
     while (i < size) {
@@ -56,6 +84,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         uint8_t buf[256 + 8];
         memcpy(buf, data + i, len);
         i += len;
+        if (mode & 1u) retag(buf, len, mac);
         if ((mode & 1u) && len >= HS_FRAME_TRAILER_BYTES)
             hs_put_u32(buf + len - HS_FRAME_TRAILER_BYTES, hs_crc32(buf, len - HS_FRAME_TRAILER_BYTES));
         const int from_peer = !((mode & 4u) && len > 0 && (buf[0] & 1u));

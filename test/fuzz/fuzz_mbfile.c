@@ -6,7 +6,7 @@
  * Checked invariants (abort on violation): a refusal carries a static message, a line >= 0
  * and a terminated field; an accepted description gives a model whose sizes are within the
  * HS_MB_MAX_* capacities and that a stepper initializes from and steps once (or refuses with
- * a status, never a crash or UB). */
+ * a status, never a crash or UB), and whose outputs evaluate. */
 #include "hs_mb_parse.h"
 #include "hs_stepper.h"
 
@@ -52,5 +52,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     hs_real in[HS_MB_MAX_NIN];
     memset(in, 0, sizeof in);
     (void)hs_stepper_step(&s, in);
+    if (T->output != NULL) { /* outputs (acc lines evaluate the forces) of the stepped state */
+        hs_real y[HS_MB_MAX_NOUT];
+        (void)T->output(&m, s.t, s.q, s.u, NULL, in, y);
+    }
     return 0;
 }

@@ -28,8 +28,45 @@ static double rd(const uint8_t *p)
     return d;
 }
 
+/* The API's edges: no map, a count without a table, a reason buffer
+ * of 0 bytes, and maps of more signals than a frame carries, which hs_signal_map_check refuses
+ * and which hs_rx_init / hs_tx_init refuse on their own too. */
+static void edges(void)
+{
+    static hs_signal big[HS_FRAME_MAX_VALUES + 1];
+    static char bname[HS_FRAME_MAX_VALUES + 1][8];
+    static hs_rx rx;
+    static hs_tx tx;
+    char why[64];
+    require(hs_signal_map_check(NULL, 0, 0, why, sizeof why) == -1 && why[0] != '\0');
+    require(hs_signal_map_check(NULL, 0, 0, NULL, 0) == -1);
+    const hs_signal_map none = {"none", NULL, 1};
+    require(hs_signal_map_check(&none, 1, 0, why, sizeof why) == -1 && why[0] != '\0');
+    for (int dir = 0; dir < 2; ++dir) {
+        for (unsigned i = 0; i <= HS_FRAME_MAX_VALUES; ++i) {
+            bname[i][0] = 's';
+            bname[i][1] = (char)('0' + i / 10u);
+            bname[i][2] = (char)('0' + i % 10u);
+            bname[i][3] = '\0';
+            hs_signal sg = {bname[i], "1", (hs_sig_dir)dir, 1.0, 0.0, -1.0, 1.0, 0.0, 1u};
+            big[i] = sg;
+        }
+        const hs_signal_map m = {"big", big, (int)HS_FRAME_MAX_VALUES + 1};
+        const int nin = dir == 0 ? (int)HS_FRAME_MAX_VALUES + 1 : 0;
+        require(hs_signal_map_check(&m, nin, (int)HS_FRAME_MAX_VALUES + 1 - nin, why, sizeof why) == -1);
+        require(why[0] != '\0');
+        require(dir == 0 ? hs_rx_init(&rx, &m, HS_FRAME_KIND_TO_PLANT) == -1
+                         : hs_tx_init(&tx, &m, HS_FRAME_KIND_FROM_PLANT, 1u) == -1);
+    }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+    static int edges_done;
+    if (!edges_done) { /* once per process: they do not depend on the input */
+        edges();
+        edges_done = 1;
+    }
     static const char *const names[] = {"F_t", "speed", "radius", "x1", "x2", "", "a", "F_t ", NULL};
     static const char *const units[] = {"N", "m/s", "1", NULL, ""};
     if (size < 3) return 0;

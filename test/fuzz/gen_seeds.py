@@ -62,3 +62,127 @@ put("cli", "not_multiple", cli("--model", "pendulum", "--jac", "fd", "--h", "0.3
 put("cli", "unknown_last", cli("--model", "car_axle", "--h", "1e-3", "--t", "1", "--frobnicate"))
 put("cli", "help", cli("--help"))
 put("cli", "ggl", cli("--model", "car_axle", "--method", "symplectic", "--form", "ggl", "--stab", "none", "--h", "2e-3", "--t", "0.5"))
+
+# plant: 8 setup bytes [model][method][form|stab<<2|labels<<4|packed<<6]
+#        [fault_hold|stop<<4|hash<<5|clock<<6][inject tick, 0xff off][map][session lo][session hi]
+# then operations (fuzz_plant.c): op%9 = 0 raw datagram (0x10 re-seal, 0x20 foreign) len bytes,
+# 1 input frame (session 1+(op>>4&3), seq byte, values), 2/3 step (0x10 last, 0x20 no row),
+# 4 overrun (missed 1+op>>4), 5 forced state (0x10 q too), 6 safe outputs, 7 final, 8 idle tick
+CT, AXLE, PEND, TEQ, AXLE_MB, NOSUCH = range(6)
+HSM_PEND, HSM_FAST, HSM_CART, HSM_MANY, HSM_WIDE = range(6, 11)
+SDIRK, J2, METHODS = 10, 4, 12
+IDX2_PROJ = 1 | 2 << 2
+
+
+def plant(model, ops, method=SDIRK, fs=IDX2_PROJ, hold=10, flags=0, inject=0xff, mp=0, sess=(1, 2)):
+    return bytes([model, method, fs, hold | flags, inject, mp, sess[0], sess[1]]) + bytes(ops)
+
+
+def step(n, op=2):
+    return [op] * n
+
+
+def inframe(seq, *vals, sess=0, op=1):
+    out = [op | sess << 4, seq]
+    for v in vals:
+        out += [v]
+    return out
+
+
+def raw(data, op=0x10):
+    return [op, len(data)] + list(data)
+
+
+good = frame(1, [12.5])
+put("plant", "ct_loop", plant(CT, inframe(1, 1) + step(2) + inframe(2, 0) + inframe(3, 3) + step(1) +
+                              raw(good) + raw(good, op=0x30) + raw(b"junk", op=0) + step(3) + [7]))
+put("plant", "ct_overrun_skip", plant(CT, step(2) + [4 | 0x20] + step(2) + [0x12], flags=0x60))
+put("plant", "ct_overrun_stop", plant(CT, step(2) + [4 | 0x10] + step(1), flags=0x10))
+put("plant", "ct_inject", plant(CT, step(6), inject=2 | 0x20, hold=3))
+put("plant", "ct_inject_hold1", plant(CT, step(4), inject=1, hold=0))
+put("plant", "ct_state", plant(CT, [5 | 0x10] + [0, 0, 7, 7] + step(3) + [6] + step(1)))
+put("plant", "ct_nan_state", plant(CT, [5] + [200] + list(struct.pack("<d", float("nan"))) + [3] + step(3)))
+put("plant", "ct_restart", plant(CT, inframe(1, 1) + step(3) + inframe(9, 1, sess=2) + step(1) +
+                                 inframe(10, 1, sess=2) + step(1) + inframe(11, 1, sess=2) + step(4) + [8, 8, 7]))
+put("plant", "axle", plant(AXLE, inframe(1, 1) + step(3) + [0x13], method=J2, mp=0))
+put("plant", "axle_badmap", plant(CT, step(1), mp=1))
+put("plant", "ecu_map", plant(CT, step(1), mp=2))
+put("plant", "pend_generic", plant(PEND, step(3) + [0x22, 0x16] + step(1), flags=0x20))
+put("plant", "teq", plant(TEQ, step(3), method=0, fs=0))
+put("plant", "axle_mb", plant(AXLE_MB, step(3), method=J2))
+put("plant", "nosuch", plant(NOSUCH, step(1)))
+put("plant", "bad_method", plant(CT, step(1), method=METHODS))
+put("plant", "bad_form", plant(CT, step(1), fs=3 | 3 << 2))
+put("plant", "hsm_pend", plant(HSM_PEND, step(5) + [5 | 0x10, 3, 3, 3, 3] + step(3)))
+put("plant", "hsm_fast", plant(HSM_FAST, step(12)))
+put("plant", "hsm_cart", plant(HSM_CART, inframe(1, 2) + step(3) + inframe(2, 4) + step(2), fs=IDX2_PROJ | 0x40))
+put("plant", "hsm_many_nolabels", plant(HSM_MANY, step(2), fs=IDX2_PROJ | 0x10))
+put("plant", "hsm_many_labels", plant(HSM_MANY, step(2), fs=IDX2_PROJ | 0x20, sess=(3, 0)))
+put("plant", "hsm_cart_labels", plant(HSM_CART, step(2), fs=IDX2_PROJ | 0x30))
+put("plant", "hsm_wide", plant(HSM_WIDE, step(1)))
+put("plant", "tight_range", plant(HSM_PEND, step(6), mp=3 | 4, hold=2))
+put("plant", "wide_range", plant(HSM_PEND, step(3), mp=3 | 8))
+put("plant", "tiny_scale", plant(HSM_PEND, step(4), mp=3 | 16))
+put("plant", "cart_fuzzmap", plant(HSM_CART, inframe(1, 3) + step(2), mp=3 | 0x30))
+
+# ring: [cap][record size][bit 0 no storage, bit 1 counters near the wrap] then ops (bit 0 push)
+put("ring", "fill_drain", bytes([4, 3, 0]) + (b"\x01abc" * 6) + b"\x00" * 6)
+put("ring", "wrap", bytes([2, 1, 2]) + b"\x01a\x01b\x00\x01c\x00\x00\x01d\x01e\x01f\x00\x00\x00")
+put("ring", "invalid_cap", bytes([3, 4, 0]))
+put("ring", "no_storage", bytes([8, 4, 1]))
+put("ring", "zero_size", bytes([8, 0, 0]))
+
+# hist: [bins][bin width int64] then samples: first byte's low 3 bits = length - 1, value >> 3
+def hist_sample(v):
+    for n in range(1, 8):  # n bytes carry a signed (8n - 3)-bit value, sign-extended
+        if -(1 << (8 * n - 4)) <= v < (1 << (8 * n - 4)):
+            return (((v << 3) | (n - 1)) & ((1 << (8 * n)) - 1)).to_bytes(n, "little")
+    return (((v << 3) | 7) & ((1 << 64) - 1)).to_bytes(8, "little")  # 8 bytes: non-negative only
+
+
+put("hist", "latency", bytes([10]) + struct.pack("<q", 1000) +
+    b"".join(hist_sample(v) for v in [500, 1500, 2500, 9999, 10000, 50000, -3, 0, 700]))
+put("hist", "zero_width", bytes([4]) + struct.pack("<q", 0) + b"".join(hist_sample(v) for v in [1, 2, 3, 4, 5]))
+put("hist", "extremes", bytes([1]) + struct.pack("<q", -5) + b"\xff" * 8 + b"\xfe" * 8 + hist_sample(12))
+put("hist", "overflows", bytes([1]) + struct.pack("<q", 1) + b"".join(hist_sample(v) for v in range(5, 45)))
+put("hist", "empty", bytes([0]) + struct.pack("<q", 10))
+
+# rtcli: hilstep-rt's arguments, NUL-separated
+def rt(*a):
+    return b"\0".join(x.encode() for x in a)
+put("rtcli", "defaults", rt("--quiet"))
+put("rtcli", "full", rt("--model", "car_axle", "--method", "j2", "--form", "index2", "--stab", "projection",
+                        "--period-us", "500", "--duration", "2", "--priority", "0", "--cpu", "1", "--policy", "stop",
+                        "--listen", "127.0.0.1:1", "--peer", "127.0.0.1:2", "--log", "none", "--hist", "-",
+                        "--stats", "s", "--max-rx", "8", "--budget-us", "900", "--fault-hold", "3",
+                        "--linger-ms", "5", "--inject-overrun", "10:2.5", "--inject-fault", "5:2", "--verbose",
+                        "--signals"))
+put("rtcli", "params", rt("--model", "circular_track", "--param", "kp=20", "--param", "v_ref=2"))
+put("rtcli", "bad_param", rt("--param", "nokey=1"))
+put("rtcli", "bad_param_range", rt("--param", "kp=-1e300"))
+put("rtcli", "bad_values", rt("--period-us", "10"))
+put("rtcli", "policy_skip", rt("--policy", "skip", "--inject-fault", "7"))
+put("rtcli", "bad_policy", rt("--policy", "maybe"))
+put("rtcli", "missing", rt("--model"))
+put("rtcli", "unknown", rt("--frobnicate"))
+put("rtcli", "help", rt("--help"))
+put("rtcli", "unknown_model", rt("--model", "nope"))
+put("rtcli", "model_file", rt("--model-file", "x.hsm"))
+put("rtcli", "bad_method", rt("--method", "rk4"))
+put("rtcli", "bad_form", rt("--form", "index3"))
+put("rtcli", "bad_stab", rt("--stab", "magic"))
+put("rtcli", "ggl_setup", rt("--form", "ggl", "--stab", "projection"))
+put("rtcli", "bad_overrun", rt("--inject-overrun", "5"))
+put("rtcli", "bad_overrun_k", rt("--inject-overrun", "x:2"))
+put("rtcli", "bad_overrun_x", rt("--inject-overrun", "5:0.5"))
+put("rtcli", "bad_fault", rt("--inject-fault", "3:0"))
+put("rtcli", "bad_fault_k", rt("--inject-fault", "-1"))
+put("rtcli", "long_k", rt("--inject-fault", "1" * 40))
+for o in ["--duration", "--priority", "--cpu", "--max-rx", "--budget-us", "--fault-hold", "--linger-ms"]:
+    put("rtcli", "bad" + o.replace("-", "_"), rt(o, "-7"))
+put("plant", "no_param_room", plant(CT, step(1), sess=(0x40, 0)))
+put("plant", "no_param_block", plant(AXLE, step(1), sess=(0x80, 0)))
+put("plant", "hsm_no_param_block", plant(HSM_PEND, step(1), sess=(0xc0, 0)))
+# --inject-fault/--inject-overrun ticks beyond int64 were converted anyway (UBSan, found by fuzz_rtcli)
+put("rtcli", "huge_fault_tick", rt("--inject-fault", "1" * 22))
+put("rtcli", "huge_overrun_tick", rt("--inject-overrun", "1" * 22 + ":2"))

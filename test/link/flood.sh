@@ -7,7 +7,8 @@
 # queue's kernel drops equal what the flooder sent. Prints the figures as "info" lines.
 # Usage: flood.sh BUILD_DIR [RATE] [RT_BINARY]. Ends with "N passed, N failed".
 B=${1:-build}; RATE=${2:-100000}; RT=${3:-$B/hilstep-rt}
-PLANT=127.0.0.1:47201; ECU=127.0.0.1:47202; FOREIGN=127.0.0.1:47203
+BASE=$(/usr/bin/python3 test/linux/free_ports.py 3) || { echo "no free ports"; echo "0 passed, 1 failed"; exit 1; }
+PLANT=127.0.0.1:$BASE; ECU=127.0.0.1:$((BASE + 1)); FOREIGN=127.0.0.1:$((BASE + 2))
 T=$(mktemp -d "${TMPDIR:-/tmp}/hs-flood.XXXXXX")
 pass=0; fail=0; PIDS=""
 ok() { pass=$((pass + 1)); echo "  ok   $1"; }

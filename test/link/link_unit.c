@@ -69,13 +69,17 @@ static void test_restart_same_session(void)
      * before, every frame was seq_stale until seq passed 4000 (4 s at 1 kHz). */
     start(9, 4000);
     int accepted_at = -1;
-    for (uint32_t s = 1; s <= 50 && accepted_at < 0; ++s) {
+    for (uint32_t s = 1; s <= 100 && accepted_at < 0; ++s) {
         int r;
         double in = frame(9, s, 5.0, &r);
         if (r == HS_RX_OK && in == 5.0) accepted_at = (int)s;
     }
-    printf("  info same-session restart after 4000 frames: accepted at its frame %d\n", accepted_at);
-    CHECK(accepted_at == (int)HS_RX_CONFIRM);
+    printf("  info same-session restart after 4000 frames: accepted at its frame %d (takeover "
+           "limit %u frames of silence)\n", accepted_at, (unsigned)rx.takeover_ticks);
+    /* Its frame j arrives after j - 1 silent ticks; the takeover needs more silence than the
+     * limit (the map's stale limit, 20 frames) and HS_RX_CONFIRM consecutive frames. */
+    CHECK(rx.takeover_ticks == 20u);
+    CHECK(accepted_at == (int)(rx.takeover_ticks + 2u));
     CHECK(rx.st.seq_resyncs == 1 && rx.st.peer_restarts == 0);
     int r;
     CHECK(frame(9, (uint32_t)accepted_at + 1u, 6.0, &r) == 6.0 && r == HS_RX_OK);
@@ -93,25 +97,27 @@ static void test_restart_same_session(void)
 static void test_new_session_and_replay(void)
 {
     start(0xAAAA, 500);
-    /* ECU restarts with a new session: accepted after HS_RX_CONFIRM frames. */
+    /* ECU restarts with a new session: accepted once the old stream was silent longer than
+     * the takeover limit (its frame j comes after j - 1 silent ticks). */
     int at = -1, r;
-    for (uint32_t s = 1; s <= 10 && at < 0; ++s) {
+    for (uint32_t s = 1; s <= 40 && at < 0; ++s) {
         double in = frame(0xBBBB, s, 7.0, &r);
         if (r == HS_RX_OK && in == 7.0) at = (int)s;
     }
-    CHECK(at == (int)HS_RX_CONFIRM);
-    CHECK(rx.st.peer_restarts == 1 && rx.st.rejected[HS_RX_SESSION_NEW] == HS_RX_CONFIRM - 1u);
+    CHECK(at == (int)(rx.takeover_ticks + 2u));
+    CHECK(rx.st.peer_restarts == 1 && rx.st.rejected[HS_RX_SESSION_NEW] == (uint64_t)at - 1u);
     /* A frame replayed from the old session is rejected, also in a burst, and changes nothing. */
     for (uint32_t s = 501; s <= 510; ++s) CHECK(offer(0xAAAA, s, -40.0) == HS_RX_SESSION_OLD);
     hs_real in[1];
     (void)hs_rx_tick(&rx, in);
     CHECK(in[0] == 7.0);
-    CHECK(frame(0xBBBB, 4, 8.0, &r) == 8.0 && r == HS_RX_OK);
+    const uint32_t s0 = (uint32_t)at;
+    CHECK(frame(0xBBBB, s0 + 1u, 8.0, &r) == 8.0 && r == HS_RX_OK);
     /* A single stray frame of an unknown session beside the live ECU is rejected. */
     CHECK(offer(0xCCCC, 77, 50.0) == HS_RX_SESSION_NEW);
-    CHECK(frame(0xBBBB, 5, 9.0, &r) == 9.0 && r == HS_RX_OK);
+    CHECK(frame(0xBBBB, s0 + 2u, 9.0, &r) == 9.0 && r == HS_RX_OK);
     /* A second sender streaming beside the live ECU never takes over (no flapping). */
-    for (uint32_t s = 6; s <= 60; ++s) {
+    for (uint32_t s = s0 + 3u; s <= s0 + 57u; ++s) {
         (void)offer(0xDDDD, s + 1000u, 50.0);
         CHECK(frame(0xBBBB, s, 1.0, &r) == 1.0 && r == HS_RX_OK);
     }
@@ -140,12 +146,57 @@ static void test_real_gap(void)
     CHECK(offer(3, rx.last_seq, 0.0) == HS_RX_SEQ_REPEATED);
 }
 
+/* Issue 16: three stray frames of a new session during a 5 ms ECU pause took the link over
+ * (the old rule wanted 2 quiet frames) and the real ECU was refused for good. Now the pause
+ * must exceed the takeover limit; the limit is what decides (set it to 2 and it happens). */
+static void test_pause_takeover(void)
+{
+    for (int lim = 0; lim < 2; ++lim) {
+        start(0x1111, 100);
+        if (lim == 1) rx.takeover_ticks = 2u; /* the old HS_RX_QUIET_TICKS */
+        hs_real in[1];
+        int r, stray_ok = 0, used_stray = 0;
+        /* 5 ms pause: 5 ticks without the ECU; stray frames at ticks 3, 4, 5. */
+        for (uint32_t k = 1; k <= 5; ++k) {
+            if (k >= 3) stray_ok += offer(0x2222, 1000u + k, -40.0) == HS_RX_OK;
+            (void)hs_rx_tick(&rx, in);
+            used_stray += in[0] == -40.0;
+        }
+        /* The real ECU resumes where it left off. */
+        int real_ok = 0;
+        for (uint32_t s = 101; s <= 150; ++s) {
+            double v = frame(0x1111, s, 1.5, &r);
+            real_ok += r == HS_RX_OK && v == 1.5;
+        }
+        if (lim == 0) {
+            CHECK(stray_ok == 0 && used_stray == 0);
+            CHECK(rx.st.rejected[HS_RX_SESSION_NEW] == 3u && rx.st.peer_restarts == 0);
+            CHECK(real_ok == 50);
+        } else {
+            /* With the old limit the stray stream wins and the ECU is locked out: the limit
+             * is what protects the live stream. */
+            CHECK(stray_ok == 1 && rx.st.peer_restarts == 1 && real_ok == 0);
+        }
+    }
+    /* A pause longer than the limit lets a restarted ECU in (3 frames after the limit). */
+    start(0x3333, 100);
+    hs_real in[1];
+    for (uint32_t k = 0; k <= rx.takeover_ticks; ++k) (void)hs_rx_tick(&rx, in);
+    int r, at = -1;
+    for (uint32_t s = 1; s <= 10 && at < 0; ++s) {
+        double v = frame(0x4444, s, 2.5, &r);
+        if (r == HS_RX_OK && v == 2.5) at = (int)s;
+    }
+    CHECK(at == (int)HS_RX_CONFIRM && rx.st.peer_restarts == 1);
+}
+
 int main(void)
 {
     test_forged_jump();
     test_restart_same_session();
     test_new_session_and_replay();
     test_real_gap();
+    test_pause_takeover();
     /* Every datagram in exactly one counter, throughout. */
     CHECK(rx.st.datagrams == rx.st.accepted + hs_rx_rejected_total(&rx));
     printf("link-unit: %d passed, %d failed\n", g_pass, g_fail);

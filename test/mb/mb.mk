@@ -1,12 +1,12 @@
 # mb.mk - the multibody layer's suite (issue 10): derivative checks, shipped descriptions end
 # to end, the car axle description against the hand-written model.
-MB_TEST_SRC := test/mb/mb_main.c test/mb/test_mb_deriv.c test/mb/test_mb_mech.c test/mb/test_mb_gen.c test/mb/test_mb_dvp.c
+MB_TEST_SRC := test/mb/mb_main.c test/mb/test_mb_deriv.c test/mb/test_mb_mech.c test/mb/test_mb_gen.c test/mb/test_mb_dvp.c test/mb/test_mb_lang.c
 $(BUILD)/hilstep-mbtest: $(MB_TEST_SRC) $(CORE_OBJ) $(wildcard test/mb/*.h model/*.h rt/*.h port/host/*.h)
 	@mkdir -p $(BUILD)
 	$(CC) $(CFLAGS_HOST) -Wno-double-promotion -Wno-conversion -Itest/mb $(MB_TEST_SRC) $(CORE_OBJ) -o $@ -lm
 
 mb-test: $(BUILD)/hilstep-mbtest
-	$(BUILD)/hilstep-mbtest model/mech $(BUILD)/hilstep-sim $(BUILD)/hilstep-mbgen
+	$(BUILD)/hilstep-mbtest model/mech $(BUILD)/hilstep-sim $(BUILD)/hilstep-mbgen $(BUILD)/hilstep-rt
 
 TEST_SUITES += mb-test
 
@@ -19,7 +19,7 @@ $(BUILD)/hilstep-mbgen: port/host/mbgen_main.c $(MBGEN_OBJ) $(wildcard model/hs_
 	$(CC) $(CFLAGS_HOST) port/host/mbgen_main.c $(MBGEN_OBJ) -o $@ -lm
 
 all: $(BUILD)/hilstep-mbgen
-mb-test: $(BUILD)/hilstep-mbgen $(BUILD)/hilstep-sim
+mb-test: $(BUILD)/hilstep-mbgen $(BUILD)/hilstep-sim $(BUILD)/hilstep-rt
 
 # make bench: instructions per step of the shipped descriptions (host: callgrind; boards:
 # QEMU, the images and host float build come from test/qemu/mech.mk).

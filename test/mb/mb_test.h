@@ -4,9 +4,17 @@
 /* Prints "ok|FAIL <what>" and returns 1 on failure. */
 int mb_check(int ok, const char *what);
 int mb_test_deriv(void);
-int mb_test_mech(const char *dir, const char *sim, const char *gen);
+/* rt: build/hilstep-rt (may be NULL) for the one-exit-status check */
+int mb_test_mech(const char *dir, const char *sim, const char *gen, const char *rt);
 /* method dvp on seed 002's cases (test_mb_dvp.c) */
 int mb_test_dvp(const char *dir);
 /* Generated tables (make mb-gen) up to date with dir's descriptions, and their bits on the host. */
 int mb_test_gen(const char *dir, const char *gen);
+/* Analytic derivatives of D against central differences (test_mb_deriv.c): bad count. */
+struct hs_mb_desc;
+int mb_deriv_check(const struct hs_mb_desc *D, int trials);
+/* At rest, zero inputs: f = -dV/dq of the energy's potential: bad count. */
+int mb_potential_check(const struct hs_mb_desc *D, int trials);
+/* The .hsm language of issue 19 (params, signals, new elements) and the quarter car. */
+int mb_test_lang(const char *dir);
 #endif

@@ -266,6 +266,9 @@ static int lagrange_fd(const hs_mb_desc *D, int trials, int lone)
     return bad;
 }
 
+int mb_deriv_check(const hs_mb_desc *D, int trials) { return deriv_model(D, trials); }
+int mb_potential_check(const hs_mb_desc *D, int trials) { return potential_check(D, trials); }
+
 int mb_test_deriv(void)
 {
     int fails = 0;

@@ -3,8 +3,11 @@
  * stabilization (runs, stays finite and bounded, drift within the stabilization's order), the
  * slider crank against its analytic kinematics, the seed 002 conservation figures. */
 #include <math.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "hs_mb_file.h"
 #include "hs_models.h"
@@ -382,8 +385,8 @@ static int bad_files(void)
         {"model x dim=4\n", 1, "dim"},
         {"model x dim=2\nbody a planar mass=1 inertia=1 pos=1,2,3\n", 2, "pos"},
         {"model x dim=2\nbody a planar mass=1 inertia=1\njoint j revolute a=b b=ground\n", 3, "a"},
-        {"model x dim=2\nbody a planar mass=0 inertia=1\n", 2, "body"},
-        {"model x dim=3\nbody a spatial mass=1 inertia=1,1,1 quat=1,1,0,0\n", 2, "body"},
+        {"model x dim=2\nbody a planar mass=0 inertia=1\n", 2, "mass"},
+        {"model x dim=3\nbody a spatial mass=1 inertia=1,1,1 quat=1,1,0,0\n", 2, "quat"},
         {"model x dim=2\nbody a planar mass=1 inertia=1\nforce f motor a=a in=3\n", 3, "in"},
         {"model x dim=2\nbody a planar mass=1e999 inertia=1\n", 2, "mass"},
         {"model x dim=2\nbody a planar mass=1 inertia=1\noutput coord nosuch\n", 3, "nosuch"},
@@ -402,6 +405,7 @@ static int bad_files(void)
     int bad = 0;
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         hs_mb_error err;
+        memset(&err, 0, sizeof err);
         int rc = hs_mb_parse_compile(cases[i].text, strlen(cases[i].text), &st, &mb, 0, &err);
         if (rc == 0 || err.line != cases[i].line || strcmp(err.field, cases[i].field)) {
             printf("  case %zu: rc %d line %d field '%s' (%s)\n", i, rc, err.line, err.field, err.msg);
@@ -416,6 +420,87 @@ static int bad_files(void)
     int rc = hs_mb_parse_compile(big, (size_t)n, &st, &mb, 0, &err);
     if (rc != HS_E_SIZE || err.line != HS_MB_MAX_BODIES + 2) { printf("  limit: rc %d line %d\n", rc, err.line); ++bad; }
     return mb_check(bad == 0, "bad descriptions refused naming line and field (19 cases, one past HS_MB_MAX_BODIES)");
+}
+
+static int run_cmd(const char *cmd, char *buf, size_t n);
+
+/* ---- issue 16: the description checked against its joints, duplicates, physical values ---- */
+static int checked_files(void)
+{
+    static hs_mb_store st;
+    static hs_mb_model mb;
+#define PEND "model p dim=2\ngravity 0,-10\n"
+    static const struct { const char *text; int line; const char *field; const char *detail; } cases[] = {
+        /* the issue's repro: a rod of length 1 with the bob at distance 3 */
+        {PEND "body bob point2 mass=1 pos=3,0\njoint rod distance a=bob b=ground length=1\n", 4, "rod", "residual"},
+        /* on the rod but moving off it */
+        {PEND "body bob point2 mass=1 pos=1,0 vel=1,0\njoint rod distance a=bob b=ground length=1\n", 4, "rod", "velocity"},
+        /* duplicate keys, points, forces, a point named like a body */
+        {PEND "body bob point2 mass=1 mass=1000\n", 3, "mass", ""},
+        {PEND "point p at=0,0\npoint p at=1,0\n", 4, "p", ""},
+        {PEND "body bob point2 mass=1\npoint bob at=1,0\n", 4, "bob", ""},
+        {PEND "body bob point2 mass=1\nforce s spring a=bob b=ground k=1 l0=1\nforce s spring a=bob b=ground k=1 l0=1\n", 5, "s", ""},
+        {PEND "body bob point2 mass=1\nforce s spring a=bob b=ground k=1 k=2\n", 4, "k", ""},
+        /* a redundant joint set: the second rod repeats the first */
+        {PEND "body bob point2 mass=1 pos=1,0\njoint r1 distance a=bob b=ground length=1\njoint r2 distance a=bob b=ground length=1\n", 5, "r2", "r1"},
+        /* over-determined: three rods on a point mass (nc 3 > nq 2), consistent at the start */
+        {PEND "body bob point2 mass=1 pos=1,0\njoint r1 distance a=bob b=ground length=1\n"
+              "joint r2 distance a=bob b=ground@2,0 length=1\njoint r3 distance a=bob b=ground@1,1 length=1\n", 6, "r3", "r1 r2"},
+        /* physically impossible values */
+        {PEND "body bob point2 mass=-1\n", 3, "mass", ""},
+        {PEND "body bob planar mass=1 inertia=-0.1\n", 3, "inertia", ""},
+        {"model x dim=3\nbody d spatial mass=1 inertia=1,1,3\n", 2, "inertia", ""},
+        {PEND "body bob point2 mass=1\nforce s spring a=bob b=ground k=-1 l0=1\n", 4, "k", ""},
+        {PEND "body bob point2 mass=1\nforce s spring a=bob b=ground k=1 c=-0.5 l0=1\n", 4, "c", ""},
+        {PEND "body bob planar mass=1 inertia=1\nforce s bushing a=bob b=ground k=1 kr=-2\n", 4, "kr", ""},
+    };
+#undef PEND
+    int bad = 0;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        hs_mb_error err;
+        memset(&err, 0, sizeof err);
+        int rc = hs_mb_parse_compile(cases[i].text, strlen(cases[i].text), &st, &mb, 0, &err);
+        if (rc == 0 || err.line != cases[i].line || strcmp(err.field, cases[i].field) || !strstr(err.detail, cases[i].detail)) {
+            printf("  case %zu: rc %d line %d field '%s' (%s) detail '%s'\n", i, rc, err.line, err.field, err.msg, err.detail);
+            ++bad;
+        }
+    }
+    /* within the tolerance: accepted (the stepper's projection takes O(1e-6)) */
+    static const char ok_text[] = "model p dim=2\nbody bob point2 mass=1 pos=1.0000001,0\njoint rod distance a=bob b=ground length=1\n";
+    hs_mb_error err;
+    if (hs_mb_parse_compile(ok_text, strlen(ok_text), &st, &mb, 0, &err) != 0) { printf("  within tolerance refused: %s\n", err.msg); ++bad; }
+    return mb_check(bad == 0, "issue 16: initial state off the joints, duplicate names/keys, redundant joints, negative mass/inertia/stiffness/damping refused with line and field (15 cases)");
+}
+
+/* A bad description exits with one status (HS_EXIT_SETUP = 2) from every tool. */
+static int one_exit_code(const char *sim, const char *gen, const char *rt)
+{
+    static const char bad[] = "model p dim=2\nbody bob point2 mass=1 pos=3,0\njoint rod distance a=bob b=ground length=1\n";
+    char path[] = "/tmp/hs_mb_bad_XXXXXX";
+    int fd = mkstemp(path);
+    if (fd < 0) return mb_check(0, "temporary file");
+    FILE *f = fdopen(fd, "w");
+    if (!f) { close(fd); return mb_check(0, "temporary file"); }
+    fputs(bad, f);
+    fclose(f);
+    char cmd[1024], out[4096];
+    int fails = 0;
+    const char *tools[3] = {sim, gen, rt};
+    const char *fmt[3] = {"%s --model-file %s --h 1e-3 --t 0.01 2>&1", "%s %s 2>&1", "%s --model-file %s --duration 0.01 2>&1"};
+    for (int i = 0; i < 3; ++i) {
+        if (!tools[i]) continue;
+        snprintf(cmd, sizeof cmd, fmt[i], tools[i], path);
+        const int st = run_cmd(cmd, out, sizeof out);
+        char what[300];
+        snprintf(what, sizeof what, "%s exits 2 (HS_EXIT_SETUP) on a description off its joints, naming file:line: %.120s",
+                 strrchr(tools[i], '/') ? strrchr(tools[i], '/') + 1 : tools[i], out);
+        what[strcspn(what, "\n")] = 0;
+        char want[600];
+        snprintf(want, sizeof want, "%s:3: field 'rod'", path);
+        fails += mb_check(WIFEXITED(st) && WEXITSTATUS(st) == 2 && strstr(out, want) != NULL, what);
+    }
+    remove(path);
+    return fails;
 }
 
 /* Output of a shell command into buf (n bytes); 0 when it ran and exited 0. */
@@ -641,11 +726,13 @@ static int bushing_pendulum(void)
     return fails;
 }
 
-int mb_test_mech(const char *dir, const char *sim, const char *gen)
+int mb_test_mech(const char *dir, const char *sim, const char *gen, const char *rt)
 {
     mech_dir = dir;
     int fails0 = (sim && gen) ? generated(sim, gen) : 0;
     int fails = fails0 + bad_files();
+    fails += checked_files();
+    if (sim && gen) fails += one_exit_code(sim, gen, rt);
     fails += car_axle();
     fails += all_configs();
     fails += packed_same();

@@ -4,6 +4,7 @@
  *   inject                 slow frames at steps 100/200/300 (1.5/2.5/3.5 ms): 1+2+3 late ticks
  *   calib                  a loop of known instruction count timed with SysTick
  *   nan                    the model's force turns NaN from step 500 on
+ *   infout                 the model's output 0 turns +Inf from step 500 on
  *   udf | hardfault | divzero   CPU faults inside the step
  * Exit status: see hs_board.h. */
 #include "hs_app.h"
@@ -91,6 +92,19 @@ static int nan_force(const hs_model *m, hs_real t, const hs_real *q, const hs_re
 
 static void hook_count(uint32_t step) { committed = step; }
 
+/* ---- forced non-finite output (issue 16): the step commits, its output 0 is +Inf ---- */
+
+static int inf_output(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
+                      const hs_real *z, const hs_real *in, hs_real *y)
+{
+    int rc = hs_car_axle_type.output(m, t, q, u, z, in, y);
+    if (committed >= nan_from) {
+        volatile hs_real one = HS_R(1.0), zero = HS_R(0.0);
+        y[0] = one / zero;
+    }
+    return rc;
+}
+
 /* ---- CPU faults ---- */
 
 static volatile int fault_kind;
@@ -130,7 +144,7 @@ int main(void)
 {
     if (hs_cmdline(cmd, (int)sizeof cmd) < 0) return HS_EXIT_USAGE;
     split();
-    if (argc < 2) { hs_con_puts("usage: run|inject|nan|udf|hardfault|divzero\n"); return HS_EXIT_USAGE; }
+    if (argc < 2) { hs_con_puts("usage: run|inject|nan|infout|udf|hardfault|divzero\n"); return HS_EXIT_USAGE; }
     const char *mode = argv[1];
     hs_app_cfg c = hs_app_default_cfg();
     uint32_t period = HS_SYSTICK_HZ / 1000u;
@@ -194,6 +208,16 @@ int main(void)
         hs_app_test_hook = hook_count;
         int rc = hs_tick_run(&hs_app_frame, period);
         hs_con_puts("nan-test: the step did not refuse\n");
+        return rc ? rc : HS_EXIT_TEST;
+    }
+    if (hs_streq(mode, "infout")) {
+        nan_type = hs_car_axle_type;
+        nan_type.output = inf_output;
+        c.type = &nan_type;
+        hs_app_configure(&c);
+        hs_app_test_hook = hook_count;
+        int rc = hs_tick_run(&hs_app_frame, period);
+        hs_con_puts("infout-test: the Inf output was not refused\n");
         return rc ? rc : HS_EXIT_TEST;
     }
     if (hs_streq(mode, "udf") || hs_streq(mode, "hardfault") || hs_streq(mode, "divzero")) {

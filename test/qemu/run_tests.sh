@@ -44,6 +44,7 @@ for b in m7 m4f; do
     job inject-$b    $b hilstep-test.elf inject
     job stop-$b      $b hilstep-test-stop.elf inject
     job nan-$b       $b hilstep-test.elf nan
+    job infout-$b    $b hilstep-test.elf infout
     job udf-$b       $b hilstep-test.elf udf
     job hardfault-$b $b hilstep-test.elf hardfault
     job divzero-$b   $b hilstep-test.elf divzero
@@ -167,6 +168,13 @@ for b in m7 m4f; do
        && has $n 'safe-state: outputs to their fallbacks after 500 committed steps, stepper faults=10 last=-13'; then
         ok "$b forced NaN: frames 501-510 refused (HS_E_NONFINITE) and held, state kept, then safe outputs, exit 4"
     else bad "$b forced NaN: exit $rc"; log_of $n | tail -n 3; fi
+    n=infout-$b; rc=$(rc_of $n)
+    # A committed step whose output is +Inf is refused the same way (hs_plant: nonfinite_output,
+    # -64): frames 501..510 hold the last finite outputs, then safe outputs, exit 4.
+    if [ "$rc" = 4 ] && has $n 'step fault: code -64 at frame 510' \
+       && has $n 'stepper faults=10 last=-64 (nonfinite_output'; then
+        ok "$b forced Inf output: frames 501-510 refused (nonfinite_output) and held, then safe outputs, exit 4"
+    else bad "$b forced Inf output: exit $rc"; log_of $n | tail -n 3; fi
     for f in "udf UsageFault UNDEFINSTR 70" "hardfault HardFault FORCED 67" "divzero UsageFault DIVBYZERO 70"; do
         set -- $f
         n=$1-$b; rc=$(rc_of $n)

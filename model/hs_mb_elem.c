@@ -1,0 +1,9 @@
+/* hs_mb_elem.c - the force element table: one row per hs_mb_force_kind, in enum order. The
+ * parser, the compiler, the evaluator and the generator read this table; test/fuzz/mbfile.dict
+ * lists its keywords. A new element: its file model/hs_mb_el_<name>.c, one row here. */
+#include "hs_mb_int.h"
+
+const mb_force_elem *const mb_force_elems[HS_MB_FORCE_KINDS] = {
+    &mb_el_spring, &mb_el_rotspring, &mb_el_bushing, &mb_el_extforce, &mb_el_exttorque, &mb_el_motor,
+    &mb_el_constforce, &mb_el_consttorque, &mb_el_tableforce, &mb_el_tabletorque, &mb_el_inforce,
+    &mb_el_roadspring};
