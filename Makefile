@@ -1,5 +1,6 @@
-# hilstep - top-level build. `make` builds the host tools, `make test` runs every suite,
-# `make run` runs the main job, `make bench` prints the benchmark table.
+# hilstep - top-level build. `make` builds the host tools, `make check` runs the quick tier
+# (unit tests and host contracts, under a minute), `make test` runs every suite (two at a
+# time), `make run` runs the main job, `make bench` prints the benchmark table.
 # Platform parts add themselves through their fragments (port/*/*.mk, test/*/*.mk).
 
 CC      ?= cc
@@ -21,8 +22,8 @@ RT_SRC    := $(wildcard rt/*.c)
 MODEL_SRC := $(wildcard model/*.c)
 CORE_SRC  := $(RT_SRC) $(MODEL_SRC)
 
-.PHONY: all run run-main test test-suites bench clean check-tools host-test asan-test float-test lint-test
-all: $(BUILD)/hilstep-sim
+.PHONY: all run run-main test test-suites check bench clean check-tools host-test asan-test float-test lint-test plot-test docs-test
+all: $(BUILD)/hilstep-sim $(BUILD)/hilstep-plot
 
 # ---- host objects of rt/ and model/ (freestanding flags) ----
 $(BUILD)/obj/%.o: %.c $(wildcard rt/*.h model/*.h)
@@ -33,6 +34,11 @@ CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/obj/%.o)
 
 $(BUILD)/hilstep-sim: port/host/sim_main.c $(CORE_OBJ) $(wildcard port/host/*.h)
 	$(CC) $(CFLAGS_HOST) port/host/sim_main.c $(CORE_OBJ) -o $@ -lm
+
+# The plotting command: any hilstep CSV (hilstep-sim --csv, hilstep-rt --log) to PNGs.
+$(BUILD)/hilstep-plot: port/host/hilstep_plot.py
+	@mkdir -p $(BUILD)
+	cp $< $@ && chmod +x $@
 
 # ---- host unit tests ----
 TEST_SRC := $(wildcard test/unit/*.c) test/host_main.c
@@ -51,7 +57,13 @@ $(BUILD)/float/hilstep-unit: $(TEST_SRC) $(CORE_SRC) $(wildcard rt/*.h model/*.h
 	  -Itest/unit $(TEST_SRC) $(CORE_SRC) -o $@ -lm
 
 # Each suite target prints its own "N passed, N failed" line; test/run_suites.sh sums them.
-TEST_SUITES := host-test asan-test float-test lint-test sim-test
+# CHECK_SUITES is `make check`, the edit-compile loop's tier; `make test` runs them all.
+TEST_SUITES := host-test asan-test float-test lint-test sim-test plot-test docs-test
+CHECK_SUITES := host-test sim-test plot-test docs-test
+# Suites that never run at the same time as each other (UDP on 127.0.0.1, real-time budgets).
+TEST_SERIAL :=
+# Built before the suites start, besides their prerequisites (images their recipes make).
+TEST_PREBUILD :=
 
 host-test: $(BUILD)/hilstep-unit
 	$(BUILD)/hilstep-unit
@@ -68,6 +80,14 @@ lint-test:
 sim-test: $(BUILD)/hilstep-sim
 	@sh test/sim_contract.sh $(BUILD)/hilstep-sim
 
+plot-test: $(BUILD)/hilstep-sim $(BUILD)/hilstep-plot
+	@sh test/plot_contract.sh $(BUILD)/hilstep-plot $(BUILD)/hilstep-sim
+
+# The documents: README a guide (<= 400 lines, contents), links resolve, no internal words in
+# them or in any tool's --help, README figures beside the command that writes them.
+docs-test: $(BUILD)/hilstep-sim $(BUILD)/hilstep-plot $(BUILD)/hilstep-mbgen
+	@sh test/docs_check.sh $(BUILD)
+
 # Fragments of the platform parts; each may append to TEST_SUITES.
 -include port/cortex-m/cortex-m.mk
 -include port/linux-rt/linux-rt.mk
@@ -77,9 +97,15 @@ sim-test: $(BUILD)/hilstep-sim
 -include test/mb/mb.mk
 -include test/soak/soak.mk
 -include test/misra/misra.mk test/fuzz/fuzz.mk test/link/link.mk
+-include test/can/can.mk
 -include test/qemu/mech.mk
 -include test/rtkernel/rtkernel.mk
 -include test/plant/plant.mk
+-include test/story/story.mk
+
+# The network suites: each picks free UDP ports, but two at once could pick the same range
+# between checking and binding, and their real-time budgets want a quiet core.
+TEST_SERIAL += linux-test link-test wireshark-test
 
 # `make test` and `make run` install what they need first, as the first command of their own
 # recipe and before the sub-make that compiles anything: as a prerequisite (even order-only)
@@ -88,26 +114,47 @@ test:
 	@sh test/install_deps.sh
 	@$(MAKE) --no-print-directory test-suites
 
+# Two suites at a time (TEST_JOBS): the machine's two cores; each suite's output stays together.
+TEST_JOBS ?= 2
+# The longest suites start first, so the two lanes end together.
+TEST_FIRST := rtkernel-test qemu-test qemu-mech-test fuzz-test misra-test lint-test mb-test
 test-suites:
-	@sh test/run_suites.sh $(TEST_SUITES)
+	@TEST_SERIAL="$(TEST_SERIAL)" TEST_PREBUILD="$(TEST_PREBUILD)" sh test/run_suites.sh -j $(TEST_JOBS) \
+	  $(filter $(TEST_FIRST),$(TEST_SUITES)) $(filter-out $(TEST_FIRST),$(TEST_SUITES))
+
+# The quick tier: unit tests and the host tools' contracts (no QEMU, no network, no fuzzing).
+check:
+	@sh test/run_suites.sh -j $(TEST_JOBS) $(CHECK_SUITES)
 
 check-tools:
 	@sh test/install_deps.sh
 
+# Every host tool first (hilstep-sim, -plot, -mbgen and the Linux plant and ECU), then the job.
 run:
 	@sh test/install_deps.sh
+	@$(MAKE) --no-print-directory all
 	@$(MAKE) --no-print-directory run-main
 
 $(BUILD)/hilstep-bench: test/bench/bench.c $(CORE_OBJ)
 	$(CC) $(CFLAGS_HOST) test/bench/bench.c $(CORE_OBJ) -o $@ -lm
 
-bench: $(BUILD)/hilstep-bench
+# `make bench` measures (bench-run: this table and every fragment's, e.g. mb-bench) and writes
+# what it printed to test/bench/MEASUREMENTS.md, the page the documents quote.
+.PHONY: bench-run
+bench-run: $(BUILD)/hilstep-bench
 	@sh test/bench/bench.sh
+
+bench:
+	@sh test/bench/write_page.sh test/bench/MEASUREMENTS.md $(MAKE) --no-print-directory -s bench-run
 
 # Until a platform fragment defines the real-time main job, run the car axle offline.
 ifndef RUN_DEFINED
 run-main: $(BUILD)/hilstep-sim
 	$(BUILD)/hilstep-sim --model car_axle --method j2 --form index2 --stab projection --h 1e-3 --t 3 --hash
+endif
+
+ifdef RUN_DEFINED
+all: $(BUILD)/hilstep-rt $(BUILD)/hilstep-ecu
 endif
 
 clean:

@@ -74,7 +74,10 @@ for kind = 1, 2 do
         local s = map[kind][i]
         local name = s and s.name or ("value" .. (i - 1))
         local label = s and (name .. " (" .. s.unit .. ")") or ("value " .. (i - 1))
-        local fld = ProtoField.double("hilstep." .. pre .. "." .. name:gsub("[^%w_]", "_"), label)
+        -- The field is the map's name as is (hil/FRAME.md: chassis.y -> hilstep.out.chassis.y);
+        -- characters a Wireshark field name cannot hold become '_'.
+        local fname = name:gsub("[^%w_%.%-]", "_"):gsub("%.%.+", "."):gsub("^%.", "_"):gsub("%.$", "_")
+        local fld = ProtoField.double("hilstep." .. pre .. "." .. fname, label)
         sigfield[kind][i] = fld
         table.insert(p.fields, fld)
     end

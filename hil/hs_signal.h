@@ -95,9 +95,11 @@ typedef struct hs_rx {
     const hs_mac *mac;          /* NULL: version-1 frames; else only frames tagged under it */
     uint32_t old_session[HS_RX_OLD_SESSIONS]; /* sessions left behind, newest first */
     int n_old;                  /* entries of old_session in use */
-    int pending;                /* 1 when an accepted frame waits for the next tick */
-    hs_frame_hdr pending_hdr;   /* its header */
-    double pending_v[HS_FRAME_MAX_VALUES]; /* its engineering values, already clamped */
+    int pending;                /* accepted frames waiting for the next tick (UDP: 0 or 1; CAN:
+                                   one per message, each covering its own signals) */
+    hs_frame_hdr pending_hdr;   /* header of the newest of them */
+    double pending_v[HS_FRAME_MAX_VALUES]; /* their engineering values, already clamped */
+    uint8_t pend[HS_FRAME_MAX_VALUES];     /* 1 where pending_v holds a value for the next tick */
     uint32_t used_seq;          /* seq of the frame applied most recently (0 = none) */
     uint32_t peer_ack;          /* ack_seq of that frame: newest of our frames the peer used */
     uint32_t peer_flags;        /* flags of that frame */
@@ -118,6 +120,13 @@ int hs_rx_init(hs_rx *rx, const hs_signal_map *map, unsigned kind);
  * peer. An accepted frame becomes pending (replacing, and counting as superseded, an earlier
  * pending one). Returns the hs_rx_reason. Cost is linear in len, bounded by the frame size. */
 int hs_rx_offer(hs_rx *rx, const uint8_t *buf, size_t len, int from_peer);
+
+/* A frame already decoded by another codec (CAN: hs_can_receive): n engineering values v for
+ * the inputs slot[0..n) (each < rx->n), the transport's running seq (becomes used_seq when
+ * applied). Counted like an accepted datagram: clamped into [min, max] (counted), pending for
+ * the next tick; a frame whose signals are all still pending from an earlier one supersedes
+ * it. Non-finite values reject it (HS_RX_NONFINITE). Returns the hs_rx_reason. */
+int hs_rx_offer_values(hs_rx *rx, const uint8_t *slot, const double *v, unsigned n, uint32_t seq);
 
 /* Once per frame: applies the pending frame if any, ages the others, falls back where a value
  * is older than its stale_limit, and copies the n current values into in (may be NULL).

@@ -54,14 +54,13 @@ static int energy(const hs_model *m, hs_real t, const hs_real *q, const hs_real 
 
 const hs_model_type hs_test_eq_type = {
     .name = "test_eq",
-    .doc = "scalar test equation q'' = -a q - b q' (seed 004 sec. 2)",
+    .doc = "scalar test equation q'' = -a q - b q' (Burgermeister, Arnold, Esterl sec. 2)",
     .nq = HS_TEST_EQ_NQ,
     .nc = HS_TEST_EQ_NC,
     .nz = HS_TEST_EQ_NZ,
     .nin = 0,
     .nout = 0,
     .params = params,
-    /* MISRA Ref 10.8.1 [table length, compile-time constant] */
     .nparams = (int)(sizeof params / sizeof params[0]),
     .param_size = sizeof(hs_test_eq_params),
     .initial = initial,

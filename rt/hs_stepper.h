@@ -1,13 +1,13 @@
-/* hs_stepper.h - the fixed-cost stepper: partitioned linear-implicit Euler (seed 004) and its
- * explicit / semi-implicit Euler baselines, index-1 and index-2 formulations, Baumgarte
- * stabilization and one-Newton-step projection.
+/* hs_stepper.h - the fixed-cost stepper: the methods of the method table (hs_method_table,
+ * one family file each: rt/hs_euler.c, hs_spook.c, hs_galpha.c, hs_sdirk.c, hs_dvp.c, hs_em.c), index-1,
+ * index-2 and GGL formulations, Baumgarte stabilization and one-Newton-step projection
+ * (rt/METHODS.md says which to pick).
  *
- * One step is a fixed sequence: one mass-matrix and force evaluation, the Jacobian blocks
- * (analytic, or finite differences with a fixed count of force evaluations), one LU
- * factorization of the (nq+nc) step matrix, and, with projection, one LU factorization of the
- * (nq+nc) projection matrix at q_{n+1} (kept for the next step's position projection, which
- * the paper's eq. 11 evaluates at q_n). No loop runs to a tolerance; loop counts depend on
- * the model sizes only. The step is transactional: it works in scratch and commits the new
+ * One step is a fixed sequence of stages chosen at init: evaluations of M, f, the Jacobian
+ * blocks (analytic, or finite differences with a fixed count of force evaluations), a fixed
+ * number of factorizations of the step matrix, and, with projection, one factorization of
+ * the (nq+nc) projection matrix at q_{n+1} (kept for the next step's position projection).
+ * No loop runs to a tolerance; loop counts depend on the model sizes only. The step is transactional: it works in scratch and commits the new
  * state only when every pivot and value is finite, otherwise it returns a fault and leaves
  * the stepper bit-for-bit unchanged.
  *
@@ -45,12 +45,13 @@ typedef enum hs_method {
                                * -G^T], [G, 0]], then the projection. sd_gamma = 1/4 (default):
                                * two implicit-midpoint half steps, symplectic, order 2, no
                                * damping; (3 + sqrt 3)/6: order 3, A-stable, damps */
+    HS_METHOD_EM = 12,        /* em: energy-momentum midpoint for constant M (rt/hs_em.c) */
     HS_METHOD_DVP = 11        /* dvp: discrete variational (seed 002 sec. 4, SHAKE/RATTLE for constant
                                * M) in position-momentum form, HS_DVP_NEWTON Newton iterations on the
                                * discrete Euler-Lagrange equations and g(q_{n+1}) = 0 (rt/hs_dvp.c);
                                * symplectic, momentum-conserving, second order; form index2, stab none */
 } hs_method;
-#define HS_METHOD_COUNT 12
+#define HS_METHOD_COUNT 13
 
 /* Which constraint level determines the multipliers. */
 typedef enum hs_form {
@@ -75,6 +76,18 @@ typedef enum hs_jac {
     HS_JAC_FD = 2        /* forward differences: 2 nq force evaluations (1 for J3) */
 } hs_jac;
 
+/* sdirk's range: the largest h^2 |dA|_1 / (1 + |q0|_inf) one stage's Newton correction may
+ * have (dimensionless); beyond it the step is refused with HS_E_RANGE (rt/METHODS.md). A
+ * linear mode the stages solve exactly gives (h omega)^2 times its amplitude over the size:
+ * 5e3 at h omega = 100 (test/unit/test_issue8.c); the diverging runs of the method table
+ * pass 1e4 one or two steps before their values overflow. */
+#ifndef HS_SD_RANGE
+#define HS_SD_RANGE HS_R(1.0e4)
+#endif
+/* The Euler family's range: the largest |dq|_1 / (1 + |q0|_inf) of the position projection
+ * (dimensionless): a correction of the model's whole size means the step left the
+ * constraint manifold, the start of the positions-first methods' growth to Inf. */
+#define HS_PP_RANGE HS_R(1.0)
 /* galpha's default rho_inf (see README, issue 8: chosen from the measured bars). */
 #define HS_GALPHA_RHO_DEFAULT HS_R(0.9)
 /* sdirk's default diagonal: 1/4, the implicit midpoint rule twice (README "A stepper you can
@@ -112,9 +125,9 @@ typedef struct hs_stepper_def {
                              * energy() only; 0 = off */
 } hs_stepper_def;
 
-/* Defaults (issue 8, measured in README "A stepper you can leave running"): galpha with
- * rho_inf = 0.9, projection, automatic Jacobian, h = 1 ms, Baumgarte alpha/beta following h
- * (0), fd_rel = sqrt(eps), linear-system backend auto, watchdog off. */
+/* Defaults (rt/METHODS.md "The default"): sdirk with sd_gamma = 1/4, form index2, projection,
+ * automatic Jacobian, h = 1 ms, Baumgarte alpha/beta following h (0), fd_rel = sqrt(eps),
+ * linear-system backend auto, watchdog off. */
 hs_stepper_def hs_stepper_default_def(void);
 
 /* Checks def alone and against model m (sizes, Jacobian availability); HS_OK or a HS_E_DEF_* code. */
@@ -132,7 +145,7 @@ int hs_stepper_def_validate(const hs_stepper_def *def, const hs_model *m);
  *   (galpha, sdirk), NCA NC for sdirk (stage multipliers), else 0
  * Ints: NBLK the model's block list, NIK/NI1/NIP pivots of the factors, NSK/NS1/NSP the
  * sparse analyses, NTMP scratch used only by init (sparse analysis). */
-#define HS_STEPPER_REAL_LIST(X, NQ, NC, NZ, N, NA, NG, NAJ, NFK, NF1, NFP, NCC, NUP, NQA, NAK, NGK, NIN0, NCA) /* MISRA Ref 20.7.1 [X-macro parameter is an identifier] */ \
+#define HS_STEPPER_REAL_LIST(X, NQ, NC, NZ, N, NA, NG, NAJ, NFK, NF1, NFP, NCC, NUP, NQA, NAK, NGK, NIN0, NCA) \
     X(q, NQ, "committed positions") \
     X(u, NQ, "committed velocities") \
     X(z, NZ, "committed auxiliary states") \
@@ -177,7 +190,7 @@ int hs_stepper_def_validate(const hs_stepper_def *def, const hs_model *m);
     X(ups, NUP, "SPOOK: Upsilon of eq. 27 per constraint") \
     X(in0, NIN0, "zero inputs for the consistent initial acceleration (galpha)")
 
-#define HS_STEPPER_INT_LIST(X, NBLK, NIK, NI1, NIP, NSK, NS1, NSP, NTMP) /* MISRA Ref 20.7.1 [X-macro parameter is an identifier] */ \
+#define HS_STEPPER_INT_LIST(X, NBLK, NIK, NI1, NIP, NSK, NS1, NSP, NTMP) \
     X(blk, NBLK, "the model's block list (hs_blocks points into it)") \
     X(Kp, NIK, "pivots of K") \
     X(K1p, NI1, "pivots of K1") \
@@ -205,8 +218,11 @@ int hs_stepper_def_validate(const hs_stepper_def *def, const hs_model *m);
                            + 2 * (nc) * (nq), ((nq) + (nc)), (nq), ((nq) + (nc)), 0, 0, 0, 0))
 
 /* Exact reals and ints hs_stepper_init needs for def and model instance m (its block list,
- * the backend def->linsys resolves to, the arrays the method uses). Uses a scratch of
- * HS_STEPPER_SIZING_INTS ints on the stack; larger sparse models use hs_stepper_workspace_tmp. */
+ * the backend def->linsys resolves to, the arrays the method uses), with a sizing scratch of
+ * HS_STEPPER_SIZING_INTS ints on the stack: enough for the fixed-size models, not for the
+ * parameter-sized ones (chain from n = 6, ladder): there it returns HS_E_SIZE. The call that
+ * sizes every model is hs_stepper_workspace_tmp with a scratch the caller grows until it
+ * fits (build/hilstep-sim does, port/host/sim_main.c). */
 int hs_stepper_workspace(const hs_stepper_def *def, const hs_model *m, size_t *nreals, size_t *nints);
 #define HS_STEPPER_SIZING_INTS 2048
 /* As hs_stepper_workspace with the caller's scratch tmp (ntmp ints). */
@@ -223,6 +239,9 @@ typedef struct hs_stepper_stats {
     hs_real dvp_residual;    /* dvp: largest final Newton correction of the steps that passed the
                               * residual check, as a fraction of the position scale
                               * (dimensionless); 0 for the other methods */
+    hs_real sd_newton;       /* sdirk: largest h^2 |dA|_1 / size of a stage's Newton correction
+                              * (dimensionless; size as in hs_stepper.sd_scale); the step is
+                              * refused (HS_E_RANGE) beyond HS_SD_RANGE */
 } hs_stepper_stats;
 
 /* Named stages of one step, chosen once at init into the stepper's plan (see hs_stage_name). */
@@ -250,6 +269,7 @@ typedef enum hs_stage {
     HS_STAGE_SD_STAGE2,         /* sdirk stage 2: predictor, M f G gamma there, Newton step (same factor) */
     HS_STAGE_SD_COMBINE,        /* sdirk: q, u, lambda at t_{n+1} from the stages */
     HS_STAGE_DVP,               /* dvp: Newton on the discrete Euler-Lagrange equations, then momentum -> u */
+    HS_STAGE_EM,                /* em: Newton on the energy-momentum midpoint equations */
     HS_STAGE_COUNT
 } hs_stage;
 #define HS_STEPPER_MAX_STAGES 16
@@ -264,11 +284,9 @@ typedef struct hs_stepper {
     hs_real t;              /* time of the committed state (s) */
     hs_real t0;             /* time of the last init/set_state (s); t = t0 + k h avoids summing h */
     uint64_t k;             /* steps since the last init/set_state */
-/* MISRA Ref 20.7.1 [X-macro parameter is an identifier] */
 #define HS__WS_RFIELD(name, count, what) hs_real *name; /* what */
     HS_STEPPER_REAL_LIST(HS__WS_RFIELD, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
 #undef HS__WS_RFIELD
-/* MISRA Ref 20.7.1 [X-macro parameter is an identifier] */
 #define HS__WS_IFIELD(name, count, what) int *name;
     HS_STEPPER_INT_LIST(HS__WS_IFIELD, 0, 0, 0, 0, 0, 0, 0, 0)
 #undef HS__WS_IFIELD
@@ -281,6 +299,9 @@ typedef struct hs_stepper {
     int nplan;              /* stages in the plan */
     /* configuration flags derived once at init */
     int index2, ggl, velfirst, two_stage, keep_p, use_jac, analytic, spook;
+    int consistent;         /* starts from the consistent acceleration (galpha, sdirk) */
+    unsigned mflags;        /* the method's property bits (its table row) */
+    const void *fam;        /* the method's family functions (rt/hs_stage.h) */
     hs_real *cregP;         /* the projection matrix' regularization block (in creg), or NULL */
     hs_real cu, cq;         /* coefficients of h fu and h^2 fq in A */
     int curv, curv_fd;      /* K_g used; from differences of constraint() */
@@ -288,6 +309,10 @@ typedef struct hs_stepper {
     int sdirk;              /* the sdirk plan */
     hs_real ga_am, ga_af, ga_beta, ga_gamma; /* galpha alpha_m, alpha_f, beta, gamma */
     hs_real ga_bp, ga_gp;   /* beta' = (1 - am) / (beta h^2 (1 - af)), gamma' = gamma / (beta h) */
+    hs_real sd_scale;       /* sdirk: h^2 / size, size = 1 + |q|_inf at init/set_state (1/(m/s^2) units of q) */
+    hs_real sd_lim;         /* sdirk: HS_SD_RANGE / sd_scale, the largest |dA|_1 of a stage's Newton step */
+    hs_real sd_na;          /* sdirk: largest |dA|_1 of the committed stages so far */
+    hs_real pp_lim;         /* euler family: HS_PP_RANGE * size, the largest |dq|_1 of the position projection */
     hs_real alpha, beta;    /* Baumgarte parameters in use (def's, or 1/h, 1/h^2) */
     hs_real E0;             /* energy at init/set_state (watchdog), 0 without energy() */
     hs_stepper_stats stats;
@@ -321,7 +346,26 @@ int hs_stepper_outputs(const hs_stepper *s, const hs_real *in, hs_real *y);
  * after every step it gives the pinned trajectory hash `trajectory-hash ...`. */
 uint64_t hs_stepper_hash(const hs_stepper *s, uint64_t h);
 
-/* Short names used by the CLI: "explicit", "symplectic", "j1", "j2", "j3", "jexact", "spook". */
+/* One row of the method table (rt/hs_methods.c): the one list of methods that names, the
+ * tools' --help and rt/METHODS.md's listing are generated from. */
+typedef struct hs_method_info {
+    hs_method id;
+    const char *name;    /* CLI name ("sdirk") */
+    const char *family;  /* the family, = its file rt/hs_<family>.c */
+    const char *summary; /* one line: what it does (the tools' --help) */
+    const char *hooks;   /* what it needs from a model beyond mass, force, initial (constraint
+                          * and gamma when nc > 0), "" when nothing; init refuses a model
+                          * without it, naming it */
+    unsigned flags;      /* method property bits (rt/hs_stage.h HS_MF_*) */
+    const void *fam;     /* the family's functions (rt/hs_stage.h hs_family) */
+} hs_method_info;
+/* (HS_METHOD_COUNT) the table, row i describing method i. */
+extern const hs_method_info hs_method_table[HS_METHOD_COUNT];
+/* The row of m, or NULL for a value that is not a method. */
+const hs_method_info *hs_method_info_of(hs_method m);
+/* The method named name into *m: HS_OK, or HS_E_DEF_METHOD (m untouched) for an unknown name. */
+int hs_method_parse(const char *name, hs_method *m);
+/* Short name used by the CLI ("sdirk"), from the table; "?" for a value that is not a method. */
 const char *hs_method_name(hs_method m);
 /* "index1", "index2", "ggl". */
 const char *hs_form_name(hs_form f);

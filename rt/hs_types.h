@@ -53,7 +53,12 @@ typedef enum hs_status {
     HS_E_IMPLAUSIBLE = -22,    /* the new state breaks the def's plausibility bounds (|u|, energy growth) */
     /* method dvp (rt/hs_dvp.c); numbered apart from the list above so the two never collide */
     HS_E_DEF_DVP = -30,        /* dvp with a form other than index2, a stabilization or reg_eps */
-    HS_E_DVP_RESIDUAL = -31    /* dvp: the discrete Euler-Lagrange residual is not small after the fixed Newton iterations */
+    HS_E_DVP_RESIDUAL = -31,   /* dvp: the discrete Euler-Lagrange residual is not small after the fixed Newton iterations */
+    HS_E_DEF_HOOK_LAGRANGE = -32, /* the method needs the model's lagrange() hook (dvp with a mass matrix that depends on q) */
+    HS_E_RANGE = -33,          /* step beyond the method's range: its Newton correction is not small (h too large for the motion) */
+    HS_E_DEF_EM = -34,         /* em with a form other than index2, a stabilization or reg_eps */
+    HS_E_DEF_EM_MASS = -35,    /* em with a model whose mass matrix depends on q */
+    HS_E_EM_RESIDUAL = -36     /* em: the midpoint equations' residual is not small after the fixed Newton iterations */
 } hs_status;
 
 /* Short English text for a status code; never NULL. */
@@ -73,7 +78,7 @@ static inline hs_real hs_abs(hs_real x) { return __builtin_fabs(x); }
 static inline int hs_all_finite(const hs_real *v, int n)
 {
     int ok = 1;
-    for (int i = 0; i < n; ++i) { ok &= hs_isfinite(v[i]); }
+    for (int i = 0; i < n; ++i) ok &= hs_isfinite(v[i]);
     return ok;
 }
 

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The command-line contract of build/hilstep-sim (README, "Offline simulator"): options,
+# The command-line contract of build/hilstep-sim (port/host/README.md): options,
 # exit codes, CSV header and rows, the summary line and the hash line.
 SIM=${1:-build/hilstep-sim}
 pass=0; fail=0
@@ -106,6 +106,59 @@ $SIM $BASE --param eps=0.01 >"$D/o" 2>&1
 t "eps set to its default: still the published problem" 'grep -q "ref_err_q=" "$D/o"'
 $SIM --model car_axle --h 1e-3 --t 2 >"$D/o" 2>&1
 t "t = 2: no ref_err (reference is at t = 3)" '! grep -q "ref_err" "$D/o"'
+
+# --inputs drives the model's inputs over time; the CSV names every signal with its unit.
+# Circular track with the tangential force as input 0 (external = 1): m v' = F exactly (the
+# constraint force is normal to the track), so v(T) = (1/m) * integral of F over [0, T].
+CT="--model circular_track --param external=1 --param m=2 --h 1e-3 --t 1"
+printf 't,F_tangential [N]\n0,1\n' >"$D/in1.csv"
+$SIM $CT --inputs "$D/in1.csv" --csv "$D/ct.csv" --every 1000 >"$D/o" 2>"$D/e"; rc=$?
+t "--inputs: constant 1 N runs (exit 0)" '[ $rc -eq 0 ]'
+t "csv header names inputs and outputs with units" 'head -n 1 "$D/ct.csv" | grep -q ",in_F_tangential\[N\],out_speed\[m/s\],out_radius\[m\]"'
+spd() { awk -F, -v c="$2" 'NR == 1 { for (i = 1; i <= NF; ++i) if ($i == c) k = i } END { print $k }' "$1"; }
+t "--inputs: F = 1 N on m = 2 kg for 1 s gives v = 0.5 m/s (1e-8)" \
+  "awk -v v=\"\$(spd \"\$D/ct.csv\" 'out_speed[m/s]')\" 'BEGIN { d = v - 0.5; exit !(d < 1e-8 && d > -1e-8) }'"
+printf '# a ramp: 0 N at t = 0 to 1 N at t = 1\nt,F_tangential\n0,0\n1,1\n' >"$D/ramp.csv"
+$SIM $CT --inputs "$D/ramp.csv" --csv "$D/lin.csv" --every 1000 >/dev/null 2>&1
+# Step k holds the input at its start t = k h: v(1) = (1/m) sum_k (k h) h = N (N - 1) h^2 / (2 m)
+# = 0.24975 for N = 1000 steps of h = 1 ms (0.25 would be the exact integral of the ramp).
+t "--interp linear (default): ramp F = t gives v(1) = N (N-1) h^2 / (2 m) = 0.24975 m/s (1e-8)" \
+  "awk -v v=\"\$(spd \"\$D/lin.csv\" 'out_speed[m/s]')\" 'BEGIN { d = v - 0.24975; exit !(d < 1e-8 && d > -1e-8) }'"
+t "--interp linear: the input column is the ramp (0.5 N at t = 0.5 with --every 500)" \
+  "$SIM $CT --inputs '$D/ramp.csv' --csv '$D/l2.csv' --every 500 >/dev/null && [ \"\$(sed -n 3p '$D/l2.csv' | awk -F, '{print \$9}')\" = 0.5 ]"
+$SIM $CT --inputs "$D/ramp.csv" --interp hold --csv "$D/hold.csv" --every 1000 >/dev/null 2>&1
+t "--interp hold: the ramp's first row holds until t = 1, v(1) = 0" \
+  "awk -v v=\"\$(spd \"\$D/hold.csv\" 'out_speed[m/s]')\" 'BEGIN { exit !(v == 0) }'"
+# A hilstep CSV replays: its in_ columns drive the same run again (other columns refused).
+cut -d, -f1,9 "$D/lin.csv" >"$D/replay.csv"
+t "a hilstep CSV's t and in_NAME[unit] columns replay as --inputs" "$SIM $CT --inputs '$D/replay.csv' >/dev/null"
+badin() { # name, file content, expected message (file:line ...)
+    printf "$2" >"$D/bad.csv"
+    $SIM $CT --inputs "$D/bad.csv" >/dev/null 2>"$D/e"; rc=$?
+    t "--inputs $1: exit 2" '[ $rc -eq 2 ]'
+    t "--inputs $1: says '$3'" "grep -qF -- \"--inputs: $D/bad.csv:$3\" '$D/e'"
+}
+badin "unknown column" 't,F_t\n0,1\n' "1: column 'F_t' is not an input of model circular_track (inputs: F_tangential [N])"
+badin "wrong unit" 't,F_tangential [kN]\n0,1\n' "1: column 'F_tangential [kN]' is in kN, input F_tangential is in N"
+badin "time not first" 'F_tangential,t\n1,0\n' "1: the first column must be the time 't' (s)"
+badin "not a number" 't,F_tangential\n0,1\n0.5,abc\n' "3: field 2 ('abc') is not a finite number"
+badin "short row" 't,F_tangential\n0,1\n# c\n0.5\n' "4: 1 fields, the header has 2"
+badin "time not increasing" 't,F_tangential\n0,1\n0.5,1\n0.5,2\n' "4: t = 0.5 is not after the previous row's 0.5"
+badin "no rows" 't,F_tangential\n' "1: no data rows after the header"
+$SIM $CT --inputs "$D/none.csv" >/dev/null 2>"$D/e"; rc=$?
+t "--inputs missing file: exit 2, names it" '[ $rc -eq 2 ] && grep -q "cannot open .*none.csv: No such file" "$D/e"'
+bad "bad --interp" --interp --model car_axle --h 1e-3 --t 1 --interp cubic
+# One method table: --help lists every row of --methods, rt/METHODS.md carries --methods verbatim
+$SIM --methods >"$D/m"; rc=$?
+t "--methods exits 0" '[ $rc -eq 0 ]'
+for w in $(sed -n 's/^| `\([a-z0-9]*\)`.*/\1/p' "$D/m"); do
+    t "help lists method $w" "grep -qE '^ +$w ' '$D/help'"
+done
+t "--methods lists dvp and sdirk" "grep -q '^| \`dvp\`' '$D/m' && grep -q '^| \`sdirk\`' '$D/m'"
+sed -n '/<!-- methods-table/,/<!-- \/methods-table/p' rt/METHODS.md | sed '1d;$d' >"$D/md"
+t "rt/METHODS.md table is hilstep-sim --methods" "cmp -s '$D/m' '$D/md'"
+$SIM $BASE >"$D/o" 2>&1
+t "summary has max_abs_dE for a model with energy" "grep -q ' max_abs_dE=' '$D/o'"
 
 echo "sim-contract: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

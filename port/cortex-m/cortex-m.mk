@@ -1,5 +1,9 @@
 # port/cortex-m/cortex-m.mk - bare-metal firmware for QEMU's MPS2 boards and the QEMU test stage.
 # Included by the top Makefile. Targets: firmware, qemu-test, qemu-run.
+#   make firmware MODEL_FILE=path.hsm [PARAM="NAME=VALUE ..."]
+#                                              the plant image of a description (hilstep-user.elf)
+#   make qemu-run MODEL_FILE=path.hsm [T=10] [H=1e-3] [METHOD=..] [FORM=..] [STAB=..]
+#                                              runs it on the M7 (QEMU mps2-an500) in real time
 #   m7  : mps2-an500, Cortex-M7, double precision (the primary board)
 #   m4f : mps2-an386, Cortex-M4F, the HS_REAL_FLOAT build
 # Images land in build/cortex-m/<board>/: hilstep-demo.elf (qemu-run), hilstep-test.elf and
@@ -25,6 +29,19 @@ CM_LDS_m4f  := ld/mps2-an386.ld
 # The plant application (hil/) is the same code hilstep-rt runs; the board sizes it for small
 # models (HS_PLANT_MAX_*) and picks the model it runs by name (CM_MODEL, no name in the port).
 CM_MODEL ?= car_axle
+# A model named on the command line must exist (a registry model or a shipped description):
+# refused here, before minutes of building, not by the board at run time.
+ifeq ($(origin CM_MODEL),command line)
+ifeq ($(shell grep -lE '^ *\.name = "$(CM_MODEL)",' model/*.c 2>/dev/null),)
+$(error CM_MODEL=$(CM_MODEL): no model or shipped description of that name (model/*.c, model/mech/*.hsm); for a description of your own use MODEL_FILE=path.hsm)
+endif
+endif
+# A description of one's own (MODEL_FILE=path.hsm): hilstep-mbgen turns it into C tables that
+# the image hilstep-user.elf links (no source file edited); `firmware` then builds that image.
+MODEL_FILE ?=
+# The board `make qemu-run` (and `make firmware MODEL_FILE=...`) uses: m7 (default) or m4f,
+# the float build.
+QEMU_RUN_BOARD ?= m7
 CM_CFLAGS := -std=c99 -O2 -g -ffreestanding -nostdlib $(FPFLAGS) $(WARN) -fno-short-enums \
              -ffunction-sections -fdata-sections -fstack-usage -fcallgraph-info=su -Irt -Imodel -Ihil -Iport/cortex-m \
              -DHS_PLANT_MAX_NQ=8 -DHS_PLANT_MAX_NC=8 -DHS_PLANT_MAX_NZ=2 -DHS_BOARD_MODEL='"$(CM_MODEL)"'
@@ -35,7 +52,8 @@ CM_TESTFLAGS := -Itest/unit -Wno-double-promotion
 CM_LDFLAGS := -nostdlib -Lld -Wl,--gc-sections -Wl,--no-enum-size-warning
 CM_HDRS := $(wildcard rt/*.h model/*.h hil/*.h port/cortex-m/*.h test/unit/*.h)
 # hil/ objects the plant needs on the board (the ring and histogram are the Linux logger's).
-CM_HIL_SRC := hil/hs_plant.c hil/hs_signal.c hil/hs_frame.c hil/hs_mac.c hil/hs_apps.c hil/hs_exit.c
+CM_HIL_SRC := hil/hs_plant.c hil/hs_signal.c hil/hs_frame.c hil/hs_mac.c hil/hs_apps.c hil/hs_exit.c \
+              hil/hs_transport.c
 
 CM_PORT_SRC  := port/cortex-m/startup.S port/cortex-m/board.c port/cortex-m/libc_min.c
 CM_UNIT_SRC  := $(wildcard test/unit/*.c)
@@ -73,14 +91,62 @@ $(CM_DIR)/$(1)/hilstep-test-stop.elf: $$(CM_BASE_$(1)) $$(CM_APP_$(1)) $$(CM_O_$
 $(CM_DIR)/$(1)/hilstep-unit.elf: $$(CM_BASE_$(1)) $$(patsubst %.c,$$(CM_O_$(1))/%.o,$(CM_UNIT_SRC)) $$(CM_O_$(1))/test/qemu/unit_main.o $(CM_LDS_$(1)) ld/mps2-common.ld
 	$(CM_CC) $(CM_ARCH_$(1)) $(CM_LDFLAGS) -Wl,--defsym=HS_STACK_SIZE=0x10000 -T $(CM_LDS_$(1)) -Wl,-Map=$$@.map $$(filter %.o,$$^) -lgcc -o $$@
 
+# The image of a user's description (MODEL_FILE): the demo main bound to the generated type;
+# the plant and the shell are compiled with limits sized to the description (cm_user_limits).
+CM_UO_$(1) := $(CM_DIR)/$(1)/user
+$$(CM_UO_$(1))/%.o: %.c $(CM_HDRS) $(CM_USER_DIR)/hs_user_limits.h
+	@mkdir -p $$(dir $$@)
+	$(CM_CC) $(CM_ARCH_$(1)) $(CM_REAL_$(1)) $(CM_USER_CFLAGS) -c $$< -o $$@
+$$(CM_UO_$(1))/mb_user.o: $(CM_USER_DIR)/mb_user.c $(CM_HDRS)
+	@mkdir -p $$(dir $$@)
+	$(CM_CC) $(CM_ARCH_$(1)) $(CM_REAL_$(1)) $(CM_CFLAGS) -c $$< -o $$@
+$(CM_DIR)/$(1)/hilstep-user.elf: $$(CM_BASE_$(1)) $$(patsubst %.c,$$(CM_UO_$(1))/%.o,port/cortex-m/hs_app.c port/cortex-m/main_demo.c port/cortex-m/hs_tick.c $(CM_HIL_SRC)) $$(CM_UO_$(1))/mb_user.o $(CM_LDS_$(1)) ld/mps2-common.ld
+	$(CM_CC) $(CM_ARCH_$(1)) $(CM_LDFLAGS) -T $(CM_LDS_$(1)) -Wl,-Map=$$@.map $$(filter %.o,$$^) -lgcc -o $$@
+
 CM_ELFS += $(CM_DIR)/$(1)/hilstep-demo.elf $(CM_DIR)/$(1)/hilstep-test.elf \
            $(CM_DIR)/$(1)/hilstep-test-stop.elf $(CM_DIR)/$(1)/hilstep-unit.elf
 endef
 
+# ---- a user's description: MODEL_FILE -> build/cortex-m/user/mb_user.c ----
+CM_USER_DIR := $(CM_DIR)/user
+# The generated type is renamed hs_user_model_type, so a description that shares its name with
+# a shipped one (model/mb_NAME.c) links beside it.
+CM_USER_CFLAGS := $(filter-out -DHS_PLANT_MAX_%,$(CM_CFLAGS)) -DHS_BOARD_USER_MODEL \
+                  -include $(CM_USER_DIR)/hs_user_limits.h
+
+# PARAM="NAME=VALUE ...": the description's params for this build (hilstep-mbgen --param).
+PARAM ?=
+# Which file and params: a stamp rewritten only when they change, so switching back to an
+# older description regenerates the tables too.
+.PHONY: cm-user-force
+$(CM_USER_DIR)/model_file.txt: cm-user-force
+	@mkdir -p $(dir $@)
+	@[ -n "$(MODEL_FILE)" ] || { echo "MODEL_FILE=path.hsm is required for this image"; exit 2; }
+	@[ -f "$(MODEL_FILE)" ] || { echo "MODEL_FILE=$(MODEL_FILE): no such file"; exit 2; }
+	@echo "$(abspath $(MODEL_FILE)) $(PARAM)" | cmp -s - $@ || echo "$(abspath $(MODEL_FILE)) $(PARAM)" > $@
+
+$(CM_USER_DIR)/mb_user.c: $(CM_USER_DIR)/model_file.txt $(MODEL_FILE) $(BUILD)/hilstep-mbgen
+	$(BUILD)/hilstep-mbgen $(addprefix --param ,$(PARAM)) $(MODEL_FILE) > $@.tmp || { rm -f $@.tmp; exit 2; }
+	sed 's/\bhs_mb_[A-Za-z0-9_]*_type\b/hs_user_model_type/' $@.tmp > $@ && rm -f $@.tmp
+
+# The plant's limits (HS_PLANT_MAX_*) from the description's sizes (hilstep-mbgen --header).
+$(CM_USER_DIR)/hs_user_limits.h: $(CM_USER_DIR)/model_file.txt $(MODEL_FILE) $(BUILD)/hilstep-mbgen
+	$(BUILD)/hilstep-mbgen --header $(MODEL_FILE) > $@.tmp || { rm -f $@.tmp; exit 2; }
+	awk '/define HS_MB_GEN_MAX_NQ/ { nq = $$3 } /define HS_MB_GEN_MAX_NC/ { nc = $$3 } \
+	  END { if (nq == "") exit 1; printf "/* generated from %s */\n#define HS_PLANT_MAX_NQ %d\n#define HS_PLANT_MAX_NC %d\n#define HS_PLANT_MAX_NZ 2\n", \
+	  "$(MODEL_FILE)", nq, (nc > 0 ? nc : 1) }' $@.tmp > $@ && rm -f $@.tmp
+
 $(foreach b,$(CM_BOARDS),$(eval $(call CM_BOARD_RULES,$(b))))
 
 .PHONY: firmware qemu-test qemu-run
+ifeq ($(MODEL_FILE),)
 firmware: $(CM_ELFS)
+else
+# Only the user's image: seconds, not the minutes of every test image.
+firmware: $(CM_DIR)/$(QEMU_RUN_BOARD)/hilstep-user.elf
+	@echo "built $<: $(MODEL_FILE) on $(QEMU_RUN_BOARD); run it with make qemu-run MODEL_FILE=$(MODEL_FILE)"
+endif
+TEST_PREBUILD += firmware
 
 # The float board is compared with the same simulator built for float on the host: x86-64
 # SSE single precision and the M4F FPU give the same bits under -ffp-contract=off.
@@ -95,13 +161,26 @@ qemu-test: $(BUILD)/hilstep-sim $(CM_DIR)/host-float/hilstep-sim
 	-@$(MAKE) --no-print-directory -s -k -j2 firmware
 	@sh test/qemu/run_tests.sh $(CM_DIR) $(BUILD)/hilstep-sim $(CM_DIR)/host-float/hilstep-sim
 
-# Real time: no -icount, so guest time follows the host clock and WFI really sleeps.
-# Seconds of guest time; follows DURATION (the linux run's knob) when that is set.
-QEMU_RUN_SECONDS ?= $(if $(DURATION),$(DURATION),10)
-# m7 (default) or m4f, the float build.
-QEMU_RUN_BOARD ?= m7
+# A description of one's own on the M7 with one command each (firmware, qemu-run), checked
+# against hilstep-sim's hash of the same file.
+TEST_SUITES += qemu-user-test
+QEMU_USER_FILES ?= model/mech/door.hsm
+qemu-user-test: $(BUILD)/hilstep-sim $(BUILD)/hilstep-mbgen
+	@sh test/qemu/user_test.sh $(BUILD)/hilstep-sim $(QEMU_USER_FILES)
+
+# Real time with exact costs: -icount shift=0 makes one guest instruction one ns, so the step
+# cost the banner prints is in instructions; sleep=on lets guest time follow the host's clock
+# while the board waits for its next tick (WFI), so the frames come at the real rate.
+# T: seconds of guest time (QEMU_RUN_SECONDS, or DURATION, the linux run's knob); H: step and
+# frame period in seconds, a whole number of microseconds; METHOD/FORM/STAB: as hilstep-sim's
+# --method/--form/--stab (default: the library's). The banner prints what runs.
+QEMU_RUN_SECONDS ?= $(if $(T),$(T),$(if $(DURATION),$(DURATION),10))
+# The demo image takes the model by name at run time (CM_MODEL: a registry model or a shipped
+# description), so naming another one does not need a rebuild.
+QEMU_RUN_ARGS := $(QEMU_RUN_SECONDS)$(if $(MODEL_FILE),, $(CM_MODEL))$(if $(H), h=$(H))$(if $(METHOD), method=$(METHOD))$(if $(FORM), form=$(FORM))$(if $(STAB), stab=$(STAB))
 CM_MACHINE_m7  := mps2-an500
 CM_MACHINE_m4f := mps2-an386
-qemu-run: $(CM_DIR)/$(QEMU_RUN_BOARD)/hilstep-demo.elf
-	timeout $$(( $(QEMU_RUN_SECONDS) + 30 )) $(CM_QEMU) -M $(CM_MACHINE_$(QEMU_RUN_BOARD)) -display none -monitor none \
-	  -serial stdio -semihosting-config enable=on,target=native -kernel $< -append "$(QEMU_RUN_SECONDS)"
+QEMU_RUN_IMAGE := $(CM_DIR)/$(QEMU_RUN_BOARD)/$(if $(MODEL_FILE),hilstep-user.elf,hilstep-demo.elf)
+qemu-run: $(QEMU_RUN_IMAGE)
+	timeout $$(( $(firstword $(subst ., ,$(QEMU_RUN_SECONDS))) * 2 + 30 )) $(CM_QEMU) -M $(CM_MACHINE_$(QEMU_RUN_BOARD)) -display none -monitor none \
+	  -serial stdio -semihosting-config enable=on,target=native -icount shift=0,sleep=on -kernel $< -append "$(QEMU_RUN_ARGS)"

@@ -1,6 +1,10 @@
 /* hs_app.c - the board's application shell around the plant application (see hs_app.h). */
 #include "hs_app.h"
 #include "hs_board.h"
+#include "hs_transport.h"
+#include "mb_gen.h"
+
+#include <string.h>
 
 #ifndef HS_BOARD_MODEL
 #define HS_BOARD_MODEL "car_axle"
@@ -21,11 +25,23 @@ hs_app_cfg hs_app_default_cfg(void)
     c.method = dd.method;
     c.form = dd.form;
     c.stab = dd.stab;
+    c.h_us = 1000u;
     c.nsteps = 3000;
     return c;
 }
 
 void hs_app_configure(const hs_app_cfg *cfg) { hs_app.cfg = *cfg; }
+
+const hs_model_type *hs_app_find_model(const char *name)
+{
+    const hs_model_type *T = hs_model_find(name);
+    for (int i = 0; T == NULL && i < HS_MB_GEN_COUNT; ++i) {
+        if (hs_streq(name, hs_mb_gen_types[i]->name) != 0) {
+            T = hs_mb_gen_types[i];
+        }
+    }
+    return T;
+}
 
 int hs_app_parse_method(const char *name)
 {
@@ -40,6 +56,54 @@ int hs_app_parse_stab(const char *name)
         if (hs_streq(name, hs_stab_name((hs_stab)s))) return s;
     return -1;
 }
+
+/* ---- the board's transport (hil/hs_transport.h) ----
+ * "memory": the frame built is what would go on the wire; there is no ECU under QEMU, so
+ * nothing is received and the inputs stay on their fallbacks. A board with a CAN controller or
+ * a UART adds its transport as a file defining its ops and one row in board_transports; it
+ * would bind a DBC table from hilstep-dbcgen with hs_can_bind like hilstep-rt binds the file. */
+static int mem_open(hs_transport *t, const hs_tp_cfg *cfg, char *why, size_t cap)
+{
+    (void)cfg;
+    (void)why;
+    (void)cap;
+    t->map = NULL;
+    return HS_EXIT_OK;
+}
+static int mem_receive(hs_transport *t, hs_rx *rx, int max)
+{
+    (void)t;
+    (void)rx;
+    (void)max;
+    return 0;
+}
+static void mem_send(hs_transport *t, const hs_tp_out *o)
+{
+    (void)t;
+    if (!o->n) return;
+    hs_app.last_len = o->n; /* the plant built it in hs_app.last_frame */
+    hs_app.tx_frames++;
+}
+static int mem_wait(hs_transport *t, int64_t timeout_ns)
+{
+    (void)t;
+    (void)timeout_ns;
+    return 0;
+}
+static void mem_counters(const hs_transport *t, hs_tp_kv kv, void *ctx)
+{
+    (void)t;
+    kv(ctx, "tx_frames", (double)hs_app.tx_frames, "");
+}
+static void mem_close(hs_transport *t) { (void)t; }
+
+static const hs_transport_ops hs_tp_memory = {"memory", "(none: the frame stays in memory)", mem_open,
+                                              mem_receive, mem_send, mem_wait, mem_counters, mem_close, 1};
+
+/* The board's registration table: one line per transport. */
+static const hs_transport_ops *const board_transports[] = {&hs_tp_memory, NULL};
+
+static hs_transport app_tp;
 
 /* The plant's clock: guest ns (one SysTick count is 40 ns). */
 static int64_t board_ns(void) { return (int64_t)(hs_tick_now() * HS_INSN_PER_COUNT); }
@@ -67,8 +131,10 @@ static int app_initialize(void)
     const hs_app_cfg *c = &hs_app.cfg;
     char why[160];
     int rc;
-    if (c->type) {
-        rc = hs_plant_model_init(&hs_app.model, c->type, &hs_app.params, sizeof hs_app.params,
+    /* A shipped description is found by name too (the registry lists the library's models). */
+    const hs_model_type *T = c->type != NULL ? c->type : hs_app_find_model(c->model);
+    if (T != NULL) {
+        rc = hs_plant_model_init(&hs_app.model, T, &hs_app.params, sizeof hs_app.params,
                                  why, sizeof why);
     } else {
         rc = hs_plant_model_by_name(&hs_app.model, &hs_app.params, sizeof hs_app.params,
@@ -83,10 +149,25 @@ static int app_initialize(void)
     app_def.step.method = c->method;
     app_def.step.form = c->form;
     app_def.step.stab = c->stab;
+    /* h as hilstep-sim derives it from --h: the double nearest h_us / 1e6, then alpha = 1/h and
+     * beta = 1/h^2 in double, rounded once (same bits as the host). */
+    const double h = (double)c->h_us / 1e6;
+    app_def.step.h = (hs_real)h;
+    app_def.step.alpha = (hs_real)(1.0 / h);
+    app_def.step.beta = (hs_real)(1.0 / (h * h));
     app_def.overrun_stop = hs_tick_policy_stop;
     app_def.clock_ns = board_ns;
     app_def.hash = 1;
     app_def.session = 0xB0A4D001u;
+    app_tp.ops = hs_transport_find(board_transports, "memory");
+    hs_tp_cfg tc;
+    memset(&tc, 0, sizeof tc);
+    tc.prog = "board";
+    tc.period_us = 1000u;
+    if (!app_tp.ops || app_tp.ops->open(&app_tp, &tc, why, sizeof why) != HS_EXIT_OK) {
+        hs_con_puts("transport: none\n");
+        return HS_EXIT_SETUP;
+    }
     return plant_start();
 }
 
@@ -102,12 +183,12 @@ static void app_warmup(void)
     (void)plant_start();
 }
 
-/* The memory transport: the frame is what would go on the wire; no ECU under QEMU. */
-static void transport_send(size_t n)
+/* One frame's outputs (n bytes built in hs_app.last_frame) to the transport. */
+static void transport_send(size_t n, int extra)
 {
-    if (!n) return;
-    hs_app.last_len = n;
-    hs_app.tx_frames++;
+    const hs_plant *p = &hs_app.plant;
+    hs_tp_out o = {p->frames, extra, &p->tx, p->safe ? NULL : p->y, hs_app.last_frame, n};
+    app_tp.ops->send(&app_tp, &o);
 }
 
 static int app_step(void)
@@ -116,18 +197,23 @@ static int app_step(void)
     if (hs_app_test_hook) hs_app_test_hook(hs_app.steps);
     const uint64_t faults = p->faults;
     const int last = hs_app.cfg.nsteps != 0 && hs_app.steps + 1u >= hs_app.cfg.nsteps;
-    transport_send(hs_plant_step(p, p->frames, last, hs_app.last_frame, sizeof hs_app.last_frame, NULL));
+    (void)app_tp.ops->receive(&app_tp, &p->rx, 16);
+    transport_send(hs_plant_step(p, p->frames, last, hs_app.last_frame, sizeof hs_app.last_frame, NULL), 0);
     if (p->faults == faults) hs_app.steps++;
     if (p->stop) return p->last_fault < 0 ? p->last_fault : -1; /* fault hold exhausted */
     return last && p->faults == faults;
 }
 
-static void app_terminate(void) { hs_plant_terminate(&hs_app.plant); }
+static void app_terminate(void)
+{
+    hs_plant_terminate(&hs_app.plant);
+    app_tp.ops->close(&app_tp);
+}
 
 static int app_overrun(void)
 {
     hs_plant *p = &hs_app.plant;
-    transport_send(hs_plant_overrun(p, 1u, hs_app.last_frame, sizeof hs_app.last_frame));
+    transport_send(hs_plant_overrun(p, 1u, hs_app.last_frame, sizeof hs_app.last_frame), 1);
     return p->stop != 0;
 }
 
@@ -138,7 +224,7 @@ static void app_safe_state(void)
      * (the stepper never commits a refused step). */
     hs_plant *p = &hs_app.plant;
     if (!p->safe) transport_send(hs_plant_safe_outputs(p, hs_app.last_frame, sizeof hs_app.last_frame,
-                                                       HS_FLAG_FINAL));
+                                                       HS_FLAG_FINAL), 1);
     hs_con_puts("safe-state: outputs to their fallbacks after ");
     hs_con_u64(hs_app.steps);
     hs_con_puts(" committed steps, stepper faults=");

@@ -18,6 +18,7 @@ typedef struct hs_app_cfg {
     hs_method method;
     hs_form form;
     hs_stab stab;
+    uint32_t h_us;             /* step size = frame period, microseconds (1000 = 1 ms) */
     uint32_t nsteps;           /* committed steps to run, 0 = until stopped */
 } hs_app_cfg;
 
@@ -40,7 +41,8 @@ extern const hs_tick_app hs_app_frame;
  * steps; used to make a step artificially slow or to fault on purpose. NULL in the demo. */
 extern void (*hs_app_test_hook)(uint32_t step);
 
-/* Defaults: the build's model (HS_BOARD_MODEL), J2, index-2, projection, 3000 steps. */
+/* Defaults: the build's model (HS_BOARD_MODEL), the library's default method, form and
+ * stabilization, h = 1 ms, 3000 steps. */
 hs_app_cfg hs_app_default_cfg(void);
 /* Stores cfg for the next hs_tick_run(&hs_app_frame, ...). */
 void hs_app_configure(const hs_app_cfg *cfg);
@@ -53,6 +55,9 @@ int hs_app_parse_stab(const char *name);
 void hs_app_print_hash(void);
 /* Prints "step-cost <model> <method> <stab> min=<n> max=<n> instructions" (counts x 40). */
 void hs_app_print_cost(void);
+/* The model type a name stands for: a registry model or a shipped description (model/mech,
+ * generated into model/mb_NAME.c); NULL when neither. */
+const hs_model_type *hs_app_find_model(const char *name);
 /* Prints the frame statistics: ticks, steps, overruns, frame time min/max/mean in ns of guest
  * time (one count = 40 ns; under -icount shift=0 one ns is one instruction), histogram. */
 void hs_app_print_frame(void);

@@ -10,6 +10,7 @@
 
 #define HS_SIM_MAXP 32              /* --param options at most */
 #define HS_SIM_MAX_STEPS 1e10       /* bound on T/h: ~8 h of host time for the car axle */
+#define HS_SIM_MAX_NIN 16           /* input signals a --inputs file can drive (HS_MB_MAX_NIN) */
 
 /* Results of hs_sim_parse / hs_sim_setup. */
 #define HS_SIM_OK 0
@@ -21,6 +22,8 @@ typedef struct hs_sim_cfg {
     const char *model_name;         /* --model */
     const char *model_file;         /* --model-file FILE.hsm: a multibody description (model/hs_mb_parse.h) */
     const char *csv_path;           /* --csv, NULL = none */
+    const char *inputs_path;        /* --inputs FILE.csv: input signals over time, NULL = all 0 */
+    int interp_hold;                /* --interp hold (1) or linear (0, the default) */
     char pkeys[HS_SIM_MAXP][64];    /* (np) --param keys */
     double pvals[HS_SIM_MAXP];      /* (np) --param values */
     int np;
@@ -38,7 +41,18 @@ typedef struct hs_sim_run {
     _Alignas(16) unsigned char pblock[HS_MODELS_MAX_PARAM_BYTES]; /* the model's parameters */
     uint64_t nsteps;                /* T/h, exactly, <= HS_SIM_MAX_STEPS */
     int has_ref;                    /* 1: car axle with default parameters ending at t = 3 */
+    /* --inputs: nrows samples at times in_t (s, strictly increasing) of ncol columns each
+     * (in_v, row-major); in_col[i] = the column of model input i, -1 = not in the file (0). */
+    const double *in_t, *in_v;
+    size_t in_rows;
+    int in_ncol;
+    int in_col[HS_SIM_MAX_NIN];
 } hs_sim_run;
+
+/* Model inputs in (nin) at time t (s) from r's --inputs table: the last sample at or before t
+ * (hold) or the straight line between the two around t (linear); before the first sample and
+ * after the last, their values. Inputs the file lacks are 0. */
+void hs_sim_inputs_at(const hs_sim_cfg *c, const hs_sim_run *r, double t, hs_real *in, int nin);
 
 /* The argument a failure is about (e.g. "--h") and a one-line reason. */
 typedef struct hs_sim_err {

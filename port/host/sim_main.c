@@ -1,6 +1,6 @@
 /* sim_main.c - build/hilstep-sim, the offline simulator on the host's simulated clock.
  * Its command line, CSV header and summary line are a contract read by benchmarks and the
- * figure scripts (README.md, "Offline simulator").
+ * figure scripts (port/host/README.md).
  *
  * The argument parser (hs_sim_parse) and the setup that turns the arguments into a checked
  * model, stepper definition and step count (hs_sim_setup) never print and never exit, so the
@@ -23,41 +23,53 @@
 #include "hs_stepper.h"
 #include "sim_args.h"
 
+/* The method table (rt/hs_methods.c), one row per method through fmt (name, summary), so
+ * no listing can omit a method; a method that needs model hooks says which. */
+static void hs_methods_list(FILE *o, const char *fmt)
+{
+    for (int k = 0; k < HS_METHOD_COUNT; ++k) {
+        const hs_method_info *r = &hs_method_table[k];
+        char hooks[160];
+        fprintf(o, fmt, r->name, r->summary);
+        snprintf(hooks, sizeof hooks, "needs %s", r->hooks);
+        if (r->hooks[0] != '\0') fprintf(o, fmt, "", hooks);
+    }
+}
+
 static void usage(FILE *o)
 {
     const hs_stepper_def d = hs_stepper_default_def();
     fprintf(o,
         "usage: hilstep-sim --model NAME [--param KEY=VALUE ...] | --model-file FILE.hsm\n"
-        "                   [--method explicit|symplectic|j1|j2|j3|jexact|spook|jk|jkexact|galpha|sdirk]\n"
+        "                   [--method M] (M: one of the methods below)\n"
         "                   [--form index1|index2|ggl] [--stab none|baumgarte|projection]\n"
         "                   [--alpha A] [--beta B] [--jac auto|analytic|fd] [--rho-inf R]\n"
         "                   [--sd-gamma G]\n"
-        "                   --h H --t T [--csv FILE] [--every N] [--hash]\n\n"
-        "  --method   explicit    explicit Euler (positions first)\n"
-        "             symplectic  semi-implicit Euler, velocities first (seed 003, veDYNA)\n"
-        "             j1          linear-implicit Euler, J1 = [0 0; fq fu]\n"
-        "             j2          linear-implicit Euler, J2 = [0 0; fq fu + h fq]\n"
-        "             j3          linear-implicit Euler, J3 = [0 0; fq 0] (one directional derivative)\n"
-        "             jexact      linear-implicit Euler, exact J = [0 I; fq fu]\n"
-        "             jk          J2 plus the constraint curvature K_g = d(G^T lambda)/dq\n"
-        "             jkexact     jk's matrix, velocities first\n"
-        "             galpha      generalized-alpha (Arnold & Bruls 2007), one Newton step,\n"
-        "                         second order; --rho-inf R in [0, 1] sets its damping\n"
-        "             sdirk       two-stage SDIRK, one factorization, one Newton step per stage;\n"
-        "                         --sd-gamma 0.25 (default): implicit midpoint twice, symplectic,\n"
-        "                         no damping; 0.7887: third order, A-stable, damps\n"
-        "             dvp         discrete variational (seed 002; SHAKE/RATTLE for constant M): 4 Newton\n"
-        "                         steps, conserves momenta to round-off; --form index2 --stab none\n"
-        "  --form     index1 (acceleration-level multipliers) | index2 (eq. 6b, velocity level)\n"
-        "             | ggl (eq. 9: one-Newton-step position projection inside the step, then\n"
-        "             eq. 6b at q_{n+1}; with --stab none and a positions-first method)\n"
+        "                   --h H --t T [--inputs FILE.csv [--interp linear|hold]]\n"
+        "                   [--csv FILE] [--every N] [--hash]\n\n"
+        "  --method   (default %s; rt/METHODS.md says which to pick; --methods prints the table)\n",
+        hs_method_name(d.method));
+    hs_methods_list(o, "             %-11s %s\n");
+    fprintf(o,
+        "  --form     index1 (acceleration-level multipliers) | index2 (velocity level,\n"
+        "             G u = -g_t at the new step) | ggl (one-Newton-step position projection\n"
+        "             inside the step, then the velocity level; with --stab none and a\n"
+        "             positions-first method)\n"
         "  --stab     none | baumgarte (default alpha = 1/h, beta = 1/h^2) | projection\n"
-        "             (one Newton step on positions, eq. 11, then velocities)\n"
+        "             (one Newton step on positions in the mass-matrix norm, then velocities)\n"
         "  --jac      Jacobian blocks: auto (analytic if the model has them), analytic, fd\n"
         "  --h        step size (s);  --t end time (s), a whole number of steps: T/h must be\n"
         "             an integer (within 1e-6 of a step) and at most %.0e steps\n"
+        "  --inputs   CSV file of the model's inputs over time: a header row 't,NAME,...' (a\n"
+        "             column per input signal, named as listed below or in the description,\n"
+        "             optionally with its unit: 'road_z [m]'), then rows of numbers with t (s)\n"
+        "             strictly increasing; lines starting with # are comments. Inputs without a\n"
+        "             column stay 0. Step k uses the inputs at its start, t = k h.\n"
+        "  --interp   between two rows of --inputs: linear (default) or hold (the earlier row);\n"
+        "             before the first row and after the last, their values\n"
         "  --every N  CSV row every N steps\n"
-        "  --csv      CSV file: t,q1..qN,u1..uN,g1..gM,z1..zK,lam1..lamM\n"
+        "  --csv      CSV file: t,q1..qN,u1..uN,g1..gM,z1..zK,lam1..lamM, then one column per\n"
+        "             input and output signal, in_NAME[unit] and out_NAME[unit]\n"
         "  --hash     print 'trajectory-hash MODEL METHOD STAB STEPS 0x...' (FNV-1a of q,u,z\n"
         "             after every step)\n"
         "library default (hs_stepper_default_def), used for what is omitted: method %s form %s "
@@ -71,6 +83,7 @@ static void usage(FILE *o)
     for (int i = 0; hs_model_registry[i]; ++i) {
         const hs_model_type *T = hs_model_registry[i];
         fprintf(o, "  %s: %s (nq=%d nc=%d nz=%d nin=%d)\n", T->name, T->doc, T->nq, T->nc, T->nz, T->nin);
+        for (int j = 0; T->in_names && j < T->nin; ++j) fprintf(o, "      input %s\n", T->in_names[j]);
         for (int j = 0; j < T->nparams; ++j)
             fprintf(o, "      %-9s default %-8g [%g, %g]  %s\n", T->params[j].name,
                     (double)T->params[j].def, (double)T->params[j].min, (double)T->params[j].max,
@@ -104,7 +117,8 @@ static int parse_real(const char *s, double *out)
 /* Options that take a value; anything else starting with "--" is unknown. */
 static const char *const valued_opts[] = {"--model", "--model-file", "--param", "--method", "--form", "--stab",
                                           "--jac", "--alpha", "--beta", "--h", "--t", "--csv",
-                                          "--every", "--rho-inf", "--sd-gamma", NULL};
+                                          "--inputs", "--interp", "--every", "--rho-inf",
+                                          "--sd-gamma", NULL};
 
 static int is_valued(const char *a)
 {
@@ -143,10 +157,8 @@ int hs_sim_parse(int argc, char *const *argv, hs_sim_cfg *c, hs_sim_err *e)
                 return fail(e, "--param", "value is not a finite number");
             ++c->np;
         } else if (!strcmp(a, "--method")) {
-            int found = 0;
-            for (int k = 0; k < HS_METHOD_COUNT; ++k)
-                if (!strcmp(v, hs_method_name((hs_method)k))) { c->def.method = (hs_method)k; found = 1; }
-            if (!found) return fail(e, "--method", "expected explicit|symplectic|j1|j2|j3|jexact");
+            if (hs_method_parse(v, &c->def.method) != HS_OK)
+                return fail(e, "--method", "unknown method (hilstep-sim --methods lists them)");
         } else if (!strcmp(a, "--form")) {
             if (!strcmp(v, "index1")) c->def.form = HS_FORM_INDEX1;
             else if (!strcmp(v, "index2")) c->def.form = HS_FORM_INDEX2;
@@ -186,6 +198,12 @@ int hs_sim_parse(int argc, char *const *argv, hs_sim_cfg *c, hs_sim_err *e)
             c->have_t = 1;
         } else if (!strcmp(a, "--csv")) {
             c->csv_path = v;
+        } else if (!strcmp(a, "--inputs")) {
+            c->inputs_path = v;
+        } else if (!strcmp(a, "--interp")) {
+            if (!strcmp(v, "linear")) c->interp_hold = 0;
+            else if (!strcmp(v, "hold")) c->interp_hold = 1;
+            else return fail(e, "--interp", "expected linear|hold");
         } else { /* --every, the last of valued_opts */
             char *end;
             errno = 0;
@@ -199,6 +217,208 @@ int hs_sim_parse(int argc, char *const *argv, hs_sim_cfg *c, hs_sim_err *e)
     if (!c->have_h) return fail(e, "--h", "required");
     if (!c->have_t) return fail(e, "--t", "required");
     return HS_SIM_OK;
+}
+
+/* ---- --inputs: the model's inputs over time from a CSV file ---- */
+
+/* Splits "name [unit]" or "name (unit)" (hilstep's CSV headers, the models' labels) into name
+ * and unit (empty when none), both trimmed. */
+static void split_label(const char *s, char *name, size_t ncap, char *unit, size_t ucap)
+{
+    while (*s == ' ' || *s == '\t') ++s;
+    size_t k = 0;
+    while (*s && *s != '[' && *s != '(' && k + 1 < ncap) name[k++] = *s++;
+    while (k > 0 && (name[k - 1] == ' ' || name[k - 1] == '\t')) --k;
+    name[k] = '\0';
+    k = 0;
+    if (*s == '[' || *s == '(') {
+        const char close = *s == '[' ? ']' : ')';
+        ++s;
+        while (*s == ' ') ++s;
+        while (*s && *s != close && k + 1 < ucap) unit[k++] = *s++;
+        while (k > 0 && unit[k - 1] == ' ') --k;
+    }
+    unit[k] = '\0';
+}
+
+/* The name and unit of model input i ("in<i+1>" without a unit when the model has no labels). */
+static void input_label(const hs_model *m, int i, char *name, size_t ncap, char *unit, size_t ucap)
+{
+    if (m->type->in_names && m->type->in_names[i]) {
+        split_label(m->type->in_names[i], name, ncap, unit, ucap);
+    } else {
+        snprintf(name, ncap, "in%d", i + 1);
+        unit[0] = '\0';
+    }
+}
+
+static int load_fail(char *msg, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int load_fail(char *msg, size_t cap, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, cap, fmt, ap);
+    va_end(ap);
+    return 1;
+}
+
+/* Reads path into r (in_t, in_v, in_rows, in_ncol, in_col); 0, or 1 with "FILE:LINE: why" in
+ * msg. The table lives in static storage reused by the next load (the CLI fuzzer loads often). */
+static int load_inputs(const char *path, const hs_model *m, hs_sim_run *r, char *msg, size_t cap)
+{
+    static double *tt, *vv;
+    static size_t trows;
+    const int nin = m->d.nin;
+    if (nin > HS_SIM_MAX_NIN) return load_fail(msg, cap, "%s: the model has %d inputs, at most %d can be driven", path, nin, HS_SIM_MAX_NIN);
+    FILE *f = fopen(path, "r");
+    if (!f) return load_fail(msg, cap, "cannot open %s: %s", path, strerror(errno));
+    char line[4096];
+    long ln = 0;
+    int ncol = 0, rc = 0;
+    size_t rows = 0;
+    for (int i = 0; i < HS_SIM_MAX_NIN; ++i) r->in_col[i] = -1;
+    while (!rc && fgets(line, sizeof line, f)) {
+        ++ln;
+        size_t len = strlen(line);
+        if (len == sizeof line - 1 && line[len - 1] != '\n' && !feof(f)) {
+            rc = load_fail(msg, cap, "%s:%ld: line longer than %zu characters", path, ln, sizeof line - 2);
+            break;
+        }
+        while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r')) line[--len] = '\0';
+        const char *p = line;
+        while (*p == ' ' || *p == '\t') ++p;
+        if (*p == '\0' || *p == '#') continue;
+        /* Split at commas in place. */
+        char *fld[HS_SIM_MAX_NIN + 2];
+        int nf = 0;
+        for (char *s = line;;) {
+            if (nf == HS_SIM_MAX_NIN + 1) {
+                rc = load_fail(msg, cap, "%s:%ld: more than %d columns (t and one per input)", path, ln, HS_SIM_MAX_NIN + 1);
+                break;
+            }
+            fld[nf++] = s;
+            char *comma = strchr(s, ',');
+            if (!comma) break;
+            *comma = '\0';
+            s = comma + 1;
+        }
+        if (rc) break;
+        if (ncol == 0) { /* the header */
+            char name[64], unit[64];
+            split_label(fld[0], name, sizeof name, unit, sizeof unit);
+            if (!((!strcmp(name, "t") && (!unit[0] || !strcmp(unit, "s"))) || !strcmp(name, "t_s")))
+                rc = load_fail(msg, cap, "%s:%ld: the first column must be the time 't' (s), not '%s'", path, ln, fld[0]);
+            for (int j = 1; !rc && j < nf; ++j) {
+                /* in_NAME[unit]: a column of a hilstep CSV (sim or telemetry) replays as is */
+                split_label(strncmp(fld[j], "in_", 3) ? fld[j] : fld[j] + 3, name, sizeof name, unit, sizeof unit);
+                int which = -1;
+                char mn[64], mu[64];
+                for (int i = 0; i < nin; ++i) {
+                    input_label(m, i, mn, sizeof mn, mu, sizeof mu);
+                    if (!strcmp(name, mn)) { which = i; break; }
+                }
+                if (which < 0) {
+                    char known[200] = "";
+                    for (int i = 0; i < nin; ++i) {
+                        input_label(m, i, mn, sizeof mn, mu, sizeof mu);
+                        size_t k = strlen(known);
+                        snprintf(known + k, sizeof known - k, "%s%s%s%s%s", i ? ", " : "", mn, mu[0] ? " [" : "", mu, mu[0] ? "]" : "");
+                    }
+                    rc = load_fail(msg, cap, "%s:%ld: column '%s' is not an input of model %s (inputs: %s)", path, ln, fld[j], m->type->name, nin ? known : "none");
+                    break;
+                }
+                input_label(m, which, mn, sizeof mn, mu, sizeof mu);
+                if (unit[0] && mu[0] && strcmp(unit, mu)) {
+                    rc = load_fail(msg, cap, "%s:%ld: column '%s' is in %s, input %s is in %s", path, ln, fld[j], unit, mn, mu);
+                } else if (r->in_col[which] >= 0) {
+                    rc = load_fail(msg, cap, "%s:%ld: input %s has two columns", path, ln, mn);
+                } else {
+                    r->in_col[which] = j - 1;
+                }
+            }
+            ncol = nf;
+            continue;
+        }
+        if (nf != ncol) {
+            rc = load_fail(msg, cap, "%s:%ld: %d fields, the header has %d", path, ln, nf, ncol);
+            break;
+        }
+        if (rows == trows) {
+            size_t n = trows ? 2 * trows : 1024;
+            double *t2 = realloc(tt, n * sizeof *t2);
+            if (t2) tt = t2;
+            double *v2 = t2 ? realloc(vv, n * (size_t)HS_SIM_MAX_NIN * sizeof *v2) : NULL;
+            if (v2) vv = v2;
+            if (!t2 || !v2) { rc = load_fail(msg, cap, "%s:%ld: out of memory", path, ln); break; }
+            trows = n;
+        }
+        for (int j = 0; j < nf; ++j) {
+            double v;
+            char *q = fld[j];
+            while (*q == ' ' || *q == '\t') ++q;
+            size_t l = strlen(q);
+            while (l > 0 && (q[l - 1] == ' ' || q[l - 1] == '\t')) q[--l] = '\0';
+            if (!parse_real(q, &v)) {
+                rc = load_fail(msg, cap, "%s:%ld: field %d ('%s') is not a finite number", path, ln, j + 1, q);
+                break;
+            }
+            if (j == 0) {
+                if (rows > 0 && !(v > tt[rows - 1])) {
+                    rc = load_fail(msg, cap, "%s:%ld: t = %.17g is not after the previous row's %.17g", path, ln, v, tt[rows - 1]);
+                    break;
+                }
+                tt[rows] = v;
+            } else {
+                vv[rows * (size_t)HS_SIM_MAX_NIN + (size_t)(j - 1)] = v;
+            }
+        }
+        if (!rc) ++rows;
+    }
+    if (!rc && ferror(f)) rc = load_fail(msg, cap, "%s:%ld: read error", path, ln);
+    fclose(f);
+    if (!rc && ncol == 0) rc = load_fail(msg, cap, "%s:%ld: no header row 't,NAME,...'", path, ln);
+    if (!rc && rows == 0) rc = load_fail(msg, cap, "%s:%ld: no data rows after the header", path, ln);
+    if (rc) return 1;
+    r->in_t = tt;
+    r->in_v = vv;
+    r->in_rows = rows;
+    r->in_ncol = ncol - 1;
+    return 0;
+}
+
+void hs_sim_inputs_at(const hs_sim_cfg *c, const hs_sim_run *r, double t, hs_real *in, int nin)
+{
+    for (int i = 0; i < nin; ++i) in[i] = HS_R(0.0);
+    if (r->in_rows == 0) return;
+    /* k: the last row with in_t[k] <= t (a step time k h may round a hair below a row's t) */
+    const double tq = t + 1e-9 * (c->h > 0 ? c->h : 0.0);
+    size_t lo = 0, hi = r->in_rows;
+    if (tq < r->in_t[0]) {
+        hi = 0;
+    } else {
+        while (hi - lo > 1) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (r->in_t[mid] <= tq) lo = mid; else hi = mid;
+        }
+        hi = lo + 1;
+    }
+    for (int i = 0; i < nin && i < HS_SIM_MAX_NIN; ++i) {
+        const int col = r->in_col[i];
+        if (col < 0) continue;
+        double v;
+        if (hi == 0) {
+            v = r->in_v[col];
+        } else if (hi >= r->in_rows || c->interp_hold) {
+            v = r->in_v[lo * (size_t)HS_SIM_MAX_NIN + (size_t)col];
+        } else {
+            const double t0 = r->in_t[lo], t1 = r->in_t[hi];
+            const double v0 = r->in_v[lo * (size_t)HS_SIM_MAX_NIN + (size_t)col];
+            const double v1 = r->in_v[hi * (size_t)HS_SIM_MAX_NIN + (size_t)col];
+            const double w = (t - t0) / (t1 - t0);
+            v = w <= 0 ? v0 : (w >= 1 ? v1 : v0 + w * (v1 - v0));
+        }
+        in[i] = (hs_real)v;
+    }
 }
 
 /* 1 when every parameter of m has its default value: the problem the published reference
@@ -284,6 +504,14 @@ int hs_sim_setup(hs_sim_cfg *c, hs_sim_run *r, hs_sim_err *e)
                     " use --t %.12g or %.12g", c->T_end, c->h, ratio, floor(ratio) * c->h,
                     ceil(ratio) * c->h);
     r->nsteps = (uint64_t)n;
+    r->in_t = r->in_v = NULL;
+    r->in_rows = 0;
+    r->in_ncol = 0;
+    if (c->inputs_path) {
+        char msg[400];
+        if (load_inputs(c->inputs_path, &r->model, r, msg, sizeof msg))
+            return fail(e, "--inputs", "%s", msg);
+    }
     r->has_ref = r->type == &hs_car_axle_type && params_are_defaults(&r->model) &&
                  fabs((double)r->nsteps * c->h - 3.0) < 0.5 * c->h;
     return HS_SIM_OK;
@@ -298,6 +526,7 @@ static const char *status_token(int rc)
     case HS_E_NONFINITE: return "nonfinite";
     case HS_E_MODEL: return "model_fault";
     case HS_E_INPUT: return "bad_input";
+    case HS_E_RANGE: return "range";
     default: return "fault";
     }
 }
@@ -315,6 +544,26 @@ static int g_csv_err;
 static void wchk(int printed)
 {
     if (printed < 0 && !g_csv_err) g_csv_err = errno ? errno : EIO;
+}
+
+/* One CSV column per signal: PREFIX_NAME[unit] (hilstep-rt's telemetry convention) from the
+ * model's labels "NAME (unit)"; PREFIX<i> when the model has none. */
+static void csv_signal_header(FILE *csv, const char *const *labels, int n, const char *prefix)
+{
+    for (int i = 0; i < n; ++i) {
+        char name[64], unit[64];
+        if (labels && labels[i]) {
+            split_label(labels[i], name, sizeof name, unit, sizeof unit);
+            for (char *p = name; *p; ++p)
+                if (*p == ' ' || *p == ',') *p = '_';
+        } else {
+            snprintf(name, sizeof name, "%d", i + 1);
+            unit[0] = '\0';
+        }
+        wchk(fprintf(csv, ",%s%s%s%s%s", prefix, labels && labels[i] ? "_" : "", name, unit[0] ? "[" : "",
+                     unit[0] ? unit : ""));
+        if (unit[0]) wchk(fprintf(csv, "]"));
+    }
 }
 
 /* After a failed write (disk full, file-size limit) stdio may have left half a row: cut the
@@ -343,6 +592,17 @@ int main(int argc, char **argv)
     static hs_sim_cfg cfg;
     static hs_sim_run run;
     hs_sim_err err;
+    if (argc == 2 && !strcmp(argv[1], "--methods")) {
+        /* the method table as the markdown rows rt/METHODS.md carries (make methods-doc) */
+        printf("| method | family (file) | what it does | needs from the model |\n|---|---|---|---|\n");
+        for (int k = 0; k < HS_METHOD_COUNT; ++k) {
+            const hs_method_info *r = &hs_method_table[k];
+            printf("| `%s`%s | %s (`rt/hs_%s.c`) | %s | %s |\n", r->name,
+                   r->id == hs_stepper_default_def().method ? " (default)" : "", r->family,
+                   r->family, r->summary, r->hooks[0] ? r->hooks : "-");
+        }
+        return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 3;
+    }
     /* A file-size limit (ulimit -f) fails the write with EFBIG (exit 3, rows cut back) instead
      * of killing the run without its summary line. */
     signal(SIGXFSZ, SIG_IGN);
@@ -398,24 +658,40 @@ int main(int argc, char **argv)
         for (int i = 0; i < st.nc; ++i) wchk(fprintf(csv, ",g%d", i + 1));
         for (int i = 0; i < st.nz; ++i) wchk(fprintf(csv, ",z%d", i + 1));
         for (int i = 0; i < st.nc; ++i) wchk(fprintf(csv, ",lam%d", i + 1));
+        csv_signal_header(csv, type->in_names, run.model.d.nin, "in");
+        csv_signal_header(csv, type->out_names, run.model.d.nout, "out");
         wchk(fprintf(csv, "\n"));
     }
 
     hs_real in[HS_MB_MAX_NIN > HS_MODELS_MAX_NIN ? HS_MB_MAX_NIN : HS_MODELS_MAX_NIN] = {0};
+    hs_real y[HS_MB_MAX_NOUT > HS_MODELS_MAX_NOUT ? HS_MB_MAX_NOUT : HS_MODELS_MAX_NOUT] = {0};
+    const int nin = run.model.d.nin, nout = run.model.d.nout;
     hs_real *g = calloc((size_t)st.nc + 1, sizeof *g); /* (nc) residual, sized with the arenas */
     if (!g) {
         fprintf(stderr, "hilstep-sim: out of memory for the residual (nc = %d)\n", st.nc);
         return 1;
     }
     double max_g = 0.0;
+    /* max over every step of |E - E(0)| for a model with energy(); E at the committed state */
+    double max_dE = 0.0, E0 = 0.0;
+    const int has_energy = type->energy != NULL;
     const uint64_t nsteps = run.nsteps;
     uint64_t hash = HS_HASH_INIT;
     double ns_total = 0.0;
     uint64_t done = 0;
     rc = HS_OK;
     for (uint64_t k = 0; !g_csv_err; ++k) {
+        hs_sim_inputs_at(&cfg, &run, (double)k * h, in, nin);
         hs_stepper_residual(&st, g);
         for (int i = 0; i < st.nc; ++i) max_g = fmax(max_g, fabs((double)g[i]));
+        if (has_energy) {
+            hs_real E = HS_R(0.0);
+            if (type->energy(&run.model, st.t, st.q, st.u, st.z, &E) != HS_OK) E = (hs_real)NAN;
+            if (k == 0) E0 = (double)E;
+            const double dE = fabs((double)E - E0);
+            if (isnan(dE) || isnan(max_dE)) max_dE = (double)NAN; /* a NaN energy stays visible */
+            else if (dE > max_dE) max_dE = dE;
+        }
         if (csv && k % (uint64_t)cfg.every == 0) {
             errno = 0;
             wchk(fprintf(csv, "%.17g", (double)st.t));
@@ -424,6 +700,10 @@ int main(int argc, char **argv)
             for (int i = 0; i < st.nc; ++i) wchk(fprintf(csv, ",%.17g", (double)g[i]));
             for (int i = 0; i < st.nz; ++i) wchk(fprintf(csv, ",%.17g", (double)st.z[i]));
             for (int i = 0; i < st.nc; ++i) wchk(fprintf(csv, ",%.17g", (double)st.lambda[i]));
+            for (int i = 0; i < nin; ++i) wchk(fprintf(csv, ",%.17g", (double)in[i]));
+            if (nout > 0 && hs_stepper_outputs(&st, in, y) != HS_OK)
+                for (int i = 0; i < nout; ++i) y[i] = (hs_real)NAN;
+            for (int i = 0; i < nout; ++i) wchk(fprintf(csv, ",%.17g", (double)y[i]));
             wchk(fprintf(csv, "\n"));
         }
         if (k == nsteps) break;
@@ -452,6 +732,7 @@ int main(int argc, char **argv)
            status, type->name, hs_method_name(def.method), hs_form_name(def.form),
            hs_stab_name(def.stab), h, (unsigned long long)st.stats.force_evals,
            (unsigned long long)st.stats.factorizations);
+    if (has_energy) printf(" max_abs_dE=%.6e", max_dE);
     if (run.has_ref && done == nsteps) {
         double eq = 0.0, eu = 0.0;
         for (int i = 0; i < 4; ++i) {

@@ -13,9 +13,11 @@
 #include "hs_apps.h"
 #include "hs_linux.h"
 #include "hs_mb_file.h"
+#include "hs_mb_map.h"
 #include "hs_models.h"
 #include "hs_plant.h"
 #include "hs_signal.h"
+#include "hs_transports.h"
 
 #include <errno.h>
 #include <math.h>
@@ -33,14 +35,18 @@ typedef struct ecu {
     const char *listen, *peer, *stats;
     const char *model, *model_file; /* the plant's model: its signal map is the link's */
     const char *key;         /* pre-shared key file, NULL = unauthenticated */
+    const char *transport, *can_if, *dbc;   /* as hilstep-rt's options of the same names */
+    const char *tkey[HS_TP_MAX_OPTS], *tval[HS_TP_MAX_OPTS];
+    int ntopt;
     int64_t period_ns;
     int64_t phase_ns;        /* offset of the ECU's ticks from the period grid (ns) */
     double kp, ki, v_ref, f_max, duration;
     double takeover_ms;      /* plant silence before another plant session may win, < 0 default */
     double timeout_ms;       /* plant silence (or no plant yet) that ends the run (ms) */
     int prio, cpu, quiet;
+    int wait_plant;          /* send nothing before the first plant frame (--wait-plant) */
     /* run */
-    hs_udp udp;
+    hs_transport tp;         /* the bus (hil/hs_transport.h): UDP frame or SocketCAN */
     hs_rx rx;
     hs_tx tx;
     hs_mac mac;
@@ -53,7 +59,7 @@ typedef struct ecu {
     double integ;            /* integral of (v - v_ref) dt (m) */
     double F;                /* last command (N) */
     double v;                /* last measured speed (m/s) */
-    uint64_t ticks, missed, fresh, waiting, saturated;
+    uint64_t ticks, missed, fresh, waiting, saturated, held;
     int saw_final;
 } ecu;
 
@@ -70,7 +76,8 @@ static void usage(void)
 {
     printf(
 "usage: hilstep-ecu [options]\n"
-"Software ECU for a hilstep plant over the UDP frame of hil/FRAME.md. It learns the plant's\n"
+"Software ECU for a hilstep plant over the UDP frame of hil/FRAME.md or over SocketCAN with\n"
+"a DBC (hil/CAN.md). It learns the plant's\n"
 "signal map from the plant's model; for the circular track it runs a PI speed controller on\n"
 "its own clock, F = -kp (v - v_ref) - ki * integral(v - v_ref) dt; for any other plant it\n"
 "commands each input's fallback value (a loopback ECU).\n"
@@ -90,7 +97,14 @@ static void usage(void)
 "  --v-ref X           target speed, m/s (default 1)\n"
 "  --f-max X           command limit, N (default 50; the integrator holds while limited)\n"
 "  --duration S        stop after S seconds; 0 = when the plant sends its final frame or\n"
-"                      on SIGINT/SIGTERM (default 0)\n"
+"                      on SIGINT/SIGTERM (default 0; CAN has no final frame: give S)\n"
+"  --transport T       udp (default) or can\n"
+"  --can-if IF         CAN interface of --transport can (e.g. vcan0)\n"
+"  --dbc FILE          DBC of --transport can (e.g. hil/dbc/circular_track.dbc), bound by\n"
+"                      name to the ECU's side of the map (it receives the plant's outputs)\n"
+"  --transport-opt K=V an option of the transport (repeatable), e.g. can-filter=off\n"
+"  --wait-plant        send nothing until the first plant frame arrived (counted as\n"
+"                      held_ticks): then every frame sent finds the plant listening\n"
 "  --timeout-ms N      end the run when no plant frame was accepted for N ms, before the\n"
 "                      first one as well (default 10000)\n"
 "  --key FILE          authenticate frames with the plant's pre-shared key (hil/FRAME.md\n"
@@ -104,8 +118,8 @@ static void usage(void)
 "While no plant frame has arrived, or the plant's outputs are stale, the ECU sends 0 N and\n"
 "holds its integrator.\n"
 "exit status: 0 the plant finished (FINAL frame), --duration reached or a signal, with plant\n"
-"  frames accepted; 1 bad option, unknown --model or bad --model-file (as hilstep-rt);\n"
-"  2 setup failed (signal map, key file, socket, thread);\n"
+"  frames accepted; 1 bad option or unknown --model; 2 setup failed (bad --model-file,\n"
+"  signal map, key file, socket, thread), as hilstep-rt;\n"
 "  8 link failed: no plant frame accepted (wrong --model, wrong --key, no plant), frames\n"
 "  with a bad MAC, or the plant fell silent for --timeout-ms without a FINAL frame;\n"
 "  5 the --stats file could not be written.\n");
@@ -123,6 +137,7 @@ static int parse(int argc, char **argv, ecu *e)
 {
     e->listen = "127.0.0.1:47002";
     e->peer = "127.0.0.1:47001";
+    e->transport = hs_transports[0]->name;
     e->period_ns = 1000000;
     e->phase_ns = -1;
     e->kp = 20.0;
@@ -138,10 +153,21 @@ static int parse(int argc, char **argv, ecu *e)
         double d = 0.0;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(); exit(0); }
         if (!strcmp(a, "--quiet")) { e->quiet = 1; continue; }
+        if (!strcmp(a, "--wait-plant")) { e->wait_plant = 1; continue; }
         if (!v) { fprintf(stderr, "hilstep-ecu: %s needs a value (see --help)\n", a); return -1; }
         ++i;
         if (!strcmp(a, "--listen")) e->listen = v;
         else if (!strcmp(a, "--peer")) e->peer = v;
+        else if (!strcmp(a, "--transport")) e->transport = v;
+        else if (!strcmp(a, "--can-if")) e->can_if = v;
+        else if (!strcmp(a, "--dbc")) e->dbc = v;
+        else if (!strcmp(a, "--transport-opt")) {
+            const char *eq = strchr(v, '=');
+            char *tk = eq && eq != v && e->ntopt < HS_TP_MAX_OPTS - 6 ? strndup(v, (size_t)(eq - v)) : NULL;
+            if (!tk) goto bad;
+            e->tkey[e->ntopt] = tk;
+            e->tval[e->ntopt++] = eq + 1;
+        }
         else if (!strcmp(a, "--stats")) e->stats = v;
         else if (!strcmp(a, "--model")) e->model = v;
         else if (!strcmp(a, "--model-file")) e->model_file = v;
@@ -190,12 +216,7 @@ static void *control(void *arg)
     uint64_t k = 0, skipped = 0, last_heard = 0;
     while (e->end == END_NONE) {
         hs_sleep_until_ns(start + (int64_t)k * per);
-        for (int n = 0; n < 64; ++n) {
-            int fp;
-            ssize_t len = hs_udp_recv(&e->udp, buf, sizeof buf, &fp);
-            if (len < 0) break;
-            (void)hs_rx_offer(&e->rx, buf, (size_t)len, fp);
-        }
+        (void)e->tp.ops->receive(&e->tp, &e->rx, 64);
         int fresh = hs_rx_tick(&e->rx, meas);
         e->fresh += (uint64_t)fresh;
         if (fresh) last_heard = k;
@@ -220,9 +241,15 @@ static void *control(void *arg)
         }
         memcpy(cmd, e->hold, sizeof cmd); /* commands other than the PI's: their fallbacks */
         if (e->pi) cmd[0] = (hs_real)e->F;
-        size_t n = hs_tx_build(&e->tx, buf, sizeof buf, cmd, (uint64_t)hs_now_ns(),
-                               e->rx.used_seq, e->rx.stale ? HS_FLAG_STALE : 0u);
-        if (n) (void)hs_udp_send(&e->udp, buf, n);
+        /* --wait-plant: before the plant spoke there may be no socket to send to. */
+        const int hold = e->wait_plant && !e->rx.have_peer;
+        e->held += (uint64_t)hold;
+        size_t n = hold ? 0u : hs_tx_build(&e->tx, buf, sizeof buf, cmd, (uint64_t)hs_now_ns(),
+                                           e->rx.used_seq, e->rx.stale ? HS_FLAG_STALE : 0u);
+        if (n) {
+            hs_tp_out o = {k, 0, &e->tx, cmd, buf, n};
+            e->tp.ops->send(&e->tp, &o);
+        }
         e->ticks++;
         if (fresh && (e->rx.peer_flags & HS_FLAG_FINAL)) {
             e->saw_final = 1;
@@ -249,6 +276,14 @@ static void kv(FILE *f, int pretty, const char *key, double v, const char *unit,
     else fprintf(f, "%s=%.17g\n", key, v);
 }
 
+typedef struct kv_ctx { FILE *f; int pretty; } kv_ctx;
+static void tp_kv(void *ctx, const char *key, double v, const char *note)
+{
+    const kv_ctx *c = (const kv_ctx *)ctx;
+    (void)note;
+    kv(c->f, c->pretty, key, v, "", 0);
+}
+
 static void report(FILE *f, const ecu *e, int pretty, int code)
 {
     char key[48];
@@ -267,10 +302,13 @@ static void report(FILE *f, const ecu *e, int pretty, int code)
     }
     kv(f, pretty, "rx_seq_gaps", (double)e->rx.st.seq_gaps, "", 0);
     kv(f, pretty, "rx_peer_restarts", (double)e->rx.st.peer_restarts, "", 0);
-    kv(f, pretty, "rx_kernel_drops", (double)e->udp.kernel_drops, "", 0);
-    kv(f, pretty, "rx_foreign_kernel_drops", (double)e->udp.foreign_kernel_drops, "", 0);
     kv(f, pretty, "tx_frames", (double)e->tx.frames, "", 0);
-    kv(f, pretty, "tx_send_errors", (double)e->udp.send_errors, "", 0);
+    kv(f, pretty, "held_ticks", (double)e->held, "(--wait-plant: nothing sent, no plant frame yet)", 0);
+    {
+        /* The transport's counters (udp: rx_kernel_drops, tx_send_errors, ...; can: per reason). */
+        kv_ctx c = {f, pretty};
+        e->tp.ops->counters(&e->tp, tp_kv, &c);
+    }
     if (e->pi) {
         kv(f, pretty, "speed", e->v, "m/s", 6);
         kv(f, pretty, "speed_error", e->v - e->v_ref, "m/s", 9);
@@ -294,18 +332,21 @@ static int learn_map(ecu *e, char *why, size_t cap)
     static hs_plant plant;
     static hs_signal mirror[2 * HS_PLANT_MAX_SIG];
     static hs_signal_map mmap;
+    static hs_mb_sigmap sigmap;
     static char mname[64];
     int rc;
+    hs_plant_def def = hs_plant_default_def();
     if (e->model_file) {
-        /* The model is chosen exactly as hilstep-rt chooses it, with its exit statuses. */
-        if (hs_mb_load_file_msg(e->model_file, &mb_store, &mb_model, 0, why, cap)) return HS_EXIT_USAGE;
+        /* The model and its map are chosen exactly as hilstep-rt chooses them (the file's own
+         * signal map when it declares one), with its exit statuses. */
+        if (hs_mb_load_file_msg(e->model_file, &mb_store, &mb_model, 0, why, cap)) return HS_MB_EXIT_BAD;
+        def.map = hs_mb_signal_map(&mb_store, &mb_model, &sigmap);
         rc = hs_plant_model_init(&model, &mb_model.type, &pblock, sizeof pblock, why, cap);
         model.desc = &mb_model;
     } else {
         rc = hs_plant_model_by_name(&model, &pblock, sizeof pblock, e->model, why, cap);
     }
     if (rc != HS_EXIT_OK) return rc;
-    hs_plant_def def = hs_plant_default_def();
     rc = hs_plant_initialize(&plant, &def, &model, reals, sizeof reals / sizeof reals[0], ints,
                              sizeof ints / sizeof ints[0], why, cap);
     if (rc != HS_EXIT_OK) return rc;
@@ -354,19 +395,50 @@ int main(int argc, char **argv)
         fprintf(stderr, "hilstep-ecu: %s\n", why);
         return rc;
     }
+    /* The transport; CAN brings the DBC's map (bound to the names of the one just learned). */
+    e->tp.ops = hs_transport_find(hs_transports, e->transport);
+    if (!e->tp.ops) {
+        fprintf(stderr, "hilstep-ecu: unknown transport '%s'\n", e->transport);
+        return 1;
+    }
+    if (!e->tp.ops->frame && e->key) {
+        fprintf(stderr, "hilstep-ecu: --key authenticates the frame of hil/FRAME.md; transport %s "
+                "does not carry it\n", e->tp.ops->name);
+        return 1;
+    }
+    hs_tp_cfg tc;
+    memset(&tc, 0, sizeof tc);
+    tc.prog = "hilstep-ecu";
+    tc.period_us = (uint32_t)(e->period_ns / 1000);
+    tc.rx_kind = HS_FRAME_KIND_FROM_PLANT;
+    tc.tx_kind = HS_FRAME_KIND_TO_PLANT;
+    tc.map = e->map;
+    tc.rcvbuf = 1 << 18;
+    (void)hs_tp_opt_add(&tc, "listen", e->listen);
+    (void)hs_tp_opt_add(&tc, "peer", e->peer);
+    if (e->can_if) (void)hs_tp_opt_add(&tc, "can-if", e->can_if);
+    if (e->dbc) (void)hs_tp_opt_add(&tc, "dbc", e->dbc);
+    for (int i = 0; i < e->ntopt; ++i) (void)hs_tp_opt_add(&tc, e->tkey[i], e->tval[i]);
+    rc = e->tp.ops->open(&e->tp, &tc, why, sizeof why);
+    if (rc != HS_EXIT_OK) {
+        fprintf(stderr, "hilstep-ecu: %s\n", why);
+        return rc;
+    }
+    if (e->tp.map) {
+        const int nin = hs_signal_map_count(e->map, HS_SIG_IN), nout = hs_signal_map_count(e->map, HS_SIG_OUT);
+        e->map = e->tp.map;
+        if (hs_signal_map_check(e->map, nin, nout, why, sizeof why)) {
+            fprintf(stderr, "hilstep-ecu: %s\n", why);
+            e->tp.ops->close(&e->tp);
+            return 2;
+        }
+    }
     hs_rx_init(&e->rx, e->map, HS_FRAME_KIND_FROM_PLANT);
     hs_tx_init(&e->tx, e->map, HS_FRAME_KIND_TO_PLANT,
                (uint32_t)((uint64_t)hs_now_ns() ^ ((uint64_t)getpid() << 16)));
-    struct sockaddr_in la, pa;
-    if (hs_addr_parse(e->listen, &la, why, sizeof why) || hs_addr_parse(e->peer, &pa, why, sizeof why)) {
-        fprintf(stderr, "hilstep-ecu: %s\n", why);
-        return 1;
-    }
-    if (hs_link_setup(&e->rx, &e->tx, &e->mac, e->key, e->takeover_ms, e->period_ns,
-                      "hilstep-ecu", "plant") != 0)
-        return 2;
-    if (hs_udp_open(&e->udp, &la, &pa, 1 << 18, why, sizeof why)) {
-        fprintf(stderr, "hilstep-ecu: %s\n", why);
+    if (e->tp.ops->frame && hs_link_setup(&e->rx, &e->tx, &e->mac, e->key, e->takeover_ms,
+                                          e->period_ns, "hilstep-ecu", "plant") != 0) {
+        e->tp.ops->close(&e->tp);
         return 2;
     }
     struct sigaction sa;
@@ -378,13 +450,13 @@ int main(int argc, char **argv)
     if (!e->quiet) {
         if (e->pi)
             printf("hilstep-ecu: map %s: PI %s -> %s, kp %g N s/m, ki %g N/m, v_ref %g m/s, "
-                   "period %.1f us, %s <-> %s\n", e->map->app, e->rx.sig[0]->name,
+                   "period %.1f us, %s\n", e->map->app, e->rx.sig[0]->name,
                    e->tx.sig[0]->name, e->kp, e->ki, e->v_ref, (double)e->period_ns / 1e3,
-                   e->listen, e->peer);
+                   e->tp.desc);
         else
             printf("hilstep-ecu: map %s (%u in, %u out): each command held at its fallback, "
-                   "period %.1f us, %s <-> %s\n", e->map->app, e->rx.n, e->tx.n,
-                   (double)e->period_ns / 1e3, e->listen, e->peer);
+                   "period %.1f us, %s\n", e->map->app, e->rx.n, e->tx.n,
+                   (double)e->period_ns / 1e3, e->tp.desc);
     }
     pthread_t th;
     int err = hs_rt_thread_start(&th, control, e, e->prio, e->cpu, &e->rtr);
@@ -393,7 +465,7 @@ int main(int argc, char **argv)
         return 2;
     }
     pthread_join(th, NULL);
-    hs_udp_close(&e->udp);
+    e->tp.ops->close(&e->tp);
     hs_rx_finish(&e->rx);
     const uint64_t bad_mac = e->rx.st.rejected[HS_RX_MAC];
     const int link_failed = e->rx.st.accepted == 0 || bad_mac > 0 || e->end == END_SILENT;

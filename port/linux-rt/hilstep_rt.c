@@ -12,6 +12,7 @@
 #include "hs_apps.h"
 #include "hs_hist.h"
 #include "hs_linux.h"
+#include "hs_transports.h"
 #include "hs_mb_file.h"
 #include "hs_mb_map.h"
 #include "hs_models.h"
@@ -49,6 +50,11 @@ typedef struct options {
     int cpu;
     const char *listen;
     const char *peer;
+    const char *transport; /* registered transport name (hs_transports.c), default "udp" */
+    const char *can_if;   /* --can-if */
+    const char *dbc;      /* --dbc */
+    const char *tkey[HS_TP_MAX_OPTS], *tval[HS_TP_MAX_OPTS]; /* --transport-opt KEY=VALUE */
+    int ntopt;
     double duration;      /* s; 0 = until a signal */
     int policy_stop;      /* 0 skip, 1 stop */
     const char *log;      /* CSV path, "" = none */
@@ -84,7 +90,7 @@ typedef struct app {
     hs_model model;
     union { hs_real r[HS_MODELS_MAX_PARAM_BYTES / sizeof(hs_real) + 1]; double d; } pblock;
     hs_plant plant;
-    hs_udp udp;
+    hs_transport tp;        /* the bus (hil/hs_transport.h): UDP frame, SocketCAN, ... */
     hs_ring ring;
     hs_hist lat, exec;
     hs_rt_report rtr;
@@ -92,8 +98,6 @@ typedef struct app {
     uint64_t ticks_total;   /* 0 = unlimited */
     int64_t worst_frame_ns; /* max over frames of planned wake-up to end of the frame's work */
     uint64_t worst_frame_tick;
-    uint64_t rx_cap_hits;   /* frames whose drain stopped at max_rx with datagrams left */
-    uint64_t rx_sock_errors;/* recvmsg errors other than "queue empty" */
     uint64_t rx_after_final;/* datagrams drained after the FINAL frame (counted in rx too) */
     int rt_done;            /* set (release) when the RT thread has pushed its last record */
     /* logger */
@@ -127,18 +131,19 @@ static void usage(FILE *f)
     fprintf(f,
 "usage: hilstep-rt [options]\n"
 "Real-time plant of a HIL bench: steps a hilstep model once per period on a SCHED_FIFO\n"
-"thread and exchanges signals with an ECU over UDP (frame format: hil/FRAME.md).\n"
+"thread and exchanges signals with an ECU over UDP (frame format: hil/FRAME.md) or over\n"
+"SocketCAN with a DBC signal map (hil/CAN.md).\n"
 "\n"
 "model and stepper\n"
 "  --model NAME        model from the registry (default circular_track); a model with an\n"
 "                      `external` parameter gets external=1, its inputs come from the wire.\n"
 "                      Each shipped model has a signal map (--signals); others get a generic\n"
 "                      one from their input/output names (+-1e9, fallback 0, stale 20)\n"
-"  --model-file FILE   a multibody description (.hsm, see README \"Writing your own model\")\n"
+"  --model-file FILE   a multibody description (.hsm, format: model/FORMAT.md)\n"
 "                      instead of --model; its inputs and outputs get the generic map\n"
 "  --param KEY=VALUE   set a model parameter (repeatable), e.g. --param v_ref=2\n"
-"  --method M          explicit|symplectic|j1|j2|j3|jexact|spook|jk|jkexact|galpha|sdirk\n"
-"                      (default: the library's, sdirk with sd_gamma 1/4)\n"
+"  --method M          one of the methods listed at the end (default: the library's,\n"
+"                      sdirk with sd_gamma 1/4; rt/METHODS.md says which to pick)\n"
 "  --form F            index1|index2 (default index2)\n"
 "  --stab S            none|baumgarte|projection (default projection)\n"
 "timing\n"
@@ -158,6 +163,11 @@ static void usage(FILE *f)
 "                      step fails the run (exit 4). Outputs NaN/Inf or outside their signal's\n"
 "                      range are refused the same way (nonfinite_output, output_range)\n"
 "network\n"
+"  --transport T       udp (default: the frame of hil/FRAME.md) or can (SocketCAN, hil/CAN.md)\n"
+"  --can-if IF         CAN interface of --transport can, e.g. vcan0 or can0\n"
+"  --dbc FILE          DBC of --transport can: binds the model's inputs and outputs by name\n"
+"                      to CAN signals (shipped: hil/dbc/MODEL.dbc); errors name FILE:LINE\n"
+"  --transport-opt K=V an option of the transport (repeatable), e.g. can-filter=off\n"
 "  --listen A.B.C.D:P  address the plant binds to (default 127.0.0.1:47001)\n"
 "  --peer A.B.C.D:P    the ECU: only datagrams from exactly this address are accepted,\n"
 "                      outputs are sent there every frame (default 127.0.0.1:47002)\n"
@@ -196,7 +206,11 @@ static void usage(FILE *f)
 "    histogram write failed, e.g. disk full); 6 latency budget exceeded; 8 frames with a\n"
 "    bad or missing MAC arrived (--key: forged, or the ECU has another key).\n"
 "Without root, SCHED_FIFO or a PREEMPT_RT kernel the run goes on and says plainly that\n"
-"it is not hard real-time.\n");
+"it is not hard real-time.\n"
+"\nmethods (--method; the stepper's method table):\n");
+    for (int k = 0; k < HS_METHOD_COUNT; ++k)
+        fprintf(f, "  %-11s %s%s%s\n", hs_method_table[k].name, hs_method_table[k].summary,
+                hs_method_table[k].hooks[0] ? "; needs " : "", hs_method_table[k].hooks);
 }
 
 static int parse_enum(const char *s, const char *(*name)(int), int count, int *out)
@@ -235,6 +249,7 @@ static int parse_options(int argc, char **argv, options *o, char *why, size_t ca
     o->cpu = -1;
     o->listen = "127.0.0.1:47001";
     o->peer = "127.0.0.1:47002";
+    o->transport = hs_transports[0]->name;
     o->duration = 10.0;
     o->log = "build/hilstep-rt.csv";
     o->max_rx = 64;
@@ -299,6 +314,18 @@ static int parse_options(int argc, char **argv, options *o, char *why, size_t ca
             else goto bad;
         } else if (!strcmp(a, "--listen")) { NEED_ARG(); o->listen = v; }
         else if (!strcmp(a, "--peer")) { NEED_ARG(); o->peer = v; }
+        else if (!strcmp(a, "--transport")) { NEED_ARG(); o->transport = v; }
+        else if (!strcmp(a, "--can-if")) { NEED_ARG(); o->can_if = v; }
+        else if (!strcmp(a, "--dbc")) { NEED_ARG(); o->dbc = v; }
+        else if (!strcmp(a, "--transport-opt")) {
+            NEED_ARG();
+            const char *eq = strchr(v, '=');
+            if (!eq || eq == v || o->ntopt >= HS_TP_MAX_OPTS - 6) goto bad;
+            char *key = strndup(v, (size_t)(eq - v));
+            if (!key) goto bad;
+            o->tkey[o->ntopt] = key;
+            o->tval[o->ntopt++] = eq + 1;
+        }
         else if (!strcmp(a, "--log")) { NEED_ARG(); o->log = strcmp(v, "none") ? v : ""; }
         else if (!strcmp(a, "--hist")) { NEED_ARG(); o->hist = v; }
         else if (!strcmp(a, "--stats")) { NEED_ARG(); o->stats = v; }
@@ -365,26 +392,20 @@ static int parse_options(int argc, char **argv, options *o, char *why, size_t ca
 
 /* ---------------------------------------------------------------- real-time thread ---- */
 
-static void send_out(app *a, const uint8_t *buf, size_t n)
+/* One frame's outputs to the transport (n = 0: nothing was built, nothing goes out); extra
+ * = 1 for the frames outside tick k's own (overrun stop, FINAL after the loop). */
+static void send_out(app *a, uint64_t k, int extra, const uint8_t *buf, size_t n)
 {
-    if (n) (void)hs_udp_send(&a->udp, buf, n);
+    const hs_plant *p = &a->plant;
+    hs_tp_out o = {k, extra, &p->tx, p->safe ? NULL : p->y, buf, n};
+    if (n) a->tp.ops->send(&a->tp, &o);
 }
 
-/* Hands queued datagrams to the plant: at most max datagrams (then one more that tells
- * whether any were left behind; it is classified like the others, so nothing is lost).
- * Returns the number handed over. */
-static int drain(app *a, uint8_t *buf, size_t cap, int max)
+/* Hands queued messages to the plant's receive side: at most max (then one more that tells
+ * whether any were left behind; it is classified like the others, so nothing is lost). */
+static int drain(app *a, int max)
 {
-    int nrx = 0;
-    for (;;) {
-        int from_peer;
-        ssize_t n = hs_udp_recv(&a->udp, buf, cap, &from_peer);
-        if (n == -1) break;
-        if (n == -2) { a->rx_sock_errors++; break; }
-        (void)hs_plant_receive(&a->plant, buf, (size_t)n, from_peer);
-        if (++nrx > max) { a->rx_cap_hits++; break; }
-    }
-    return nrx;
+    return a->tp.ops->receive(&a->tp, &a->plant.rx, max);
 }
 
 static void *rt_thread(void *arg)
@@ -392,7 +413,6 @@ static void *rt_thread(void *arg)
     app *a = (app *)arg;
     hs_plant *p = &a->plant;
     const int64_t per = a->o.period_ns;
-    uint8_t buf[HS_FRAME_MAX_BYTES + 1];
     uint8_t out[HS_FRAME_MAX_BYTES];
     sigset_t ss;
 
@@ -414,7 +434,7 @@ static void *rt_thread(void *arg)
         const int64_t woke = hs_now_ns();
         hs_hist_add(&a->lat, woke - planned, k);
 
-        (void)drain(a, buf, sizeof buf, a->o.max_rx);
+        (void)drain(a, a->o.max_rx);
         const int last = (a->ticks_total != 0 && k + 1 >= a->ticks_total) || g_stop;
         hs_tm_row row;
         size_t n = hs_plant_step(p, k, last, out, sizeof out, &row);
@@ -428,7 +448,7 @@ static void *rt_thread(void *arg)
             while (hs_now_ns() < until) {
             }
         }
-        send_out(a, out, n);
+        send_out(a, k, 0, out, n);
 
         const int64_t end = hs_now_ns();
         row.planned_ns = planned - a->start_ns;
@@ -445,7 +465,7 @@ static void *rt_thread(void *arg)
             /* Overrun: the frame ended after the next deadline. Count every deadline it
              * swallowed and rejoin the time base at the first one still ahead of us. */
             const uint64_t missed = (uint64_t)((end - next) / per) + 1u;
-            send_out(a, out, hs_plant_overrun(p, missed, out, sizeof out));
+            send_out(a, k, 1, out, hs_plant_overrun(p, missed, out, sizeof out));
             k += 1u + missed;
         } else {
             k += 1u;
@@ -453,16 +473,16 @@ static void *rt_thread(void *arg)
     }
     /* The run ended between frames (an overrun jumped past the end, or a signal came after
      * the last send): the peer still gets its FINAL frame, with the held outputs. */
-    send_out(a, out, hs_plant_final(p, out, sizeof out));
+    send_out(a, k, 1, out, hs_plant_final(p, out, sizeof out));
     /* Datagrams that arrive after the last frame's receive are counted as well: keep
      * draining for the linger time (bounded), then hand the plant its terminate. */
     const uint64_t before = p->rx.st.datagrams;
     const int64_t until = hs_now_ns() + (int64_t)(a->o.linger_ms * 1e6);
     for (;;) {
-        (void)drain(a, buf, sizeof buf, 1 << 20);
+        (void)drain(a, 1 << 20);
         const int64_t now = hs_now_ns();
         if (now >= until) break;
-        (void)hs_udp_wait(&a->udp, until - now);
+        (void)a->tp.ops->wait(&a->tp, until - now);
     }
     a->rx_after_final = p->rx.st.datagrams - before;
     hs_plant_terminate(p);
@@ -471,6 +491,12 @@ static void *rt_thread(void *arg)
 }
 
 /* ------------------------------------------------------------------ logger thread ---- */
+
+/* Where the ECU is, for messages: its UDP address or the CAN interface. */
+static const char *peer_name(const app *a)
+{
+    return strcmp(a->tp.ops->name, "can") ? a->o.peer : a->o.can_if ? a->o.can_if : "?";
+}
 
 /* The CSV buffer holds complete rows only; a flush writes them all or, on a short write (disk
  * full), cuts the file back to the last complete row. So the file never ends in half a row,
@@ -538,7 +564,9 @@ static void csv_header(app *a, csvbuf *c)
     for (int i = 0; i < p->d.nz; ++i) ADD(",z%d", i + 1);
     for (int i = 0; i < p->d.nin; ++i) ADD(",in_%s[%s]", p->rx.sig[i]->name, p->rx.sig[i]->unit);
     for (int i = 0; i < p->d.nout; ++i) ADD(",out_%s[%s]", p->tx.sig[i]->name, p->tx.sig[i]->unit);
-    ADD(",gmax,in_seq,flags,missed,rejected,faults,tx_seq,tx_flags\n");
+    /* fresh/stale/fault: this tick's events as named 0/1 columns (the telemetry's own bits are
+     * not the wire's); tx_flags: the output frame's wire flags (hil/FRAME.md). */
+    ADD(",gmax,in_seq,fresh,stale,fault,missed,rejected,faults,tx_seq,tx_flags\n");
     csv_add(a, c, line, k, 0);
 }
 
@@ -554,7 +582,8 @@ static void csv_row(app *a, csvbuf *c, const hs_tm_row *r)
     for (int i = 0; i < p->d.nz; ++i) ADD(",%.17g", r->z[i]);
     for (int i = 0; i < p->d.nin; ++i) ADD(",%.17g", r->in[i]);
     for (int i = 0; i < p->d.nout; ++i) ADD(",%.17g", r->out[i]);
-    ADD(",%.3e,%u,%u,%llu,%llu,%llu,%u,%u\n", r->gmax, r->in_seq, r->flags,
+    ADD(",%.3e,%u,%d,%d,%d,%llu,%llu,%llu,%u,%u\n", r->gmax, r->in_seq, (r->flags & HS_TMF_FRESH) != 0u,
+        (r->flags & HS_TMF_STALE) != 0u, (r->flags & HS_TMF_FAULT) != 0u,
         (unsigned long long)r->missed, (unsigned long long)r->rejected,
         (unsigned long long)r->faults, r->tx_seq, r->tx_flags);
 #undef ADD
@@ -599,12 +628,11 @@ static void *logger_thread(void *arg)
             /* An ECU that never spoke, or fell silent, for a second: say so once per silence. */
             if (!(r.flags & HS_TMF_FRESH) && r.tick - last_fresh_tick >= silence_ticks &&
                 warned_at != last_fresh_tick && p->d.nin > 0) {
-                char ab[32];
                 warned_at = last_fresh_tick;
                 a->silences++;
                 fprintf(stderr, "hilstep-rt: warning: no frame from the ECU at %s applied for "
                         "%.1f s (t = %.3f s): inputs on their fallbacks (%s = %g %s)\n",
-                        hs_addr_str(&a->udp.peer, ab, sizeof ab),
+                        peer_name(a),
                         (double)(r.tick - last_fresh_tick) * (double)a->o.period_ns * 1e-9,
                         r.t, p->rx.sig[0]->name, p->rx.sig[0]->fallback, p->rx.sig[0]->unit);
             }
@@ -701,6 +729,22 @@ static int output_lost(const app *a)
            a->stats.err != 0 || a->hist.err != 0;
 }
 
+/* hs_tp_kv onto a kv_fn and its file. */
+typedef struct tp_ctx { FILE *f; kv_fn kv; } tp_ctx;
+static void tp_kv(void *ctx, const char *key, double v, const char *note)
+{
+    const tp_ctx *c = (const tp_ctx *)ctx;
+    c->kv(c->f, key, v, note);
+}
+
+/* One "key value, " item of the console summary's transport line. */
+static void tp_kv_short(void *ctx, const char *key, double v, const char *note)
+{
+    (void)note;
+    printf("%s%s %.0f", *(int *)ctx ? ", " : "", key, v);
+    *(int *)ctx = 1;
+}
+
 static void report(FILE *f, kv_fn kv, const app *a, int exit_code)
 {
     const hs_plant *p = &a->plant;
@@ -749,14 +793,13 @@ static void report(FILE *f, kv_fn kv, const app *a, int exit_code)
     kv(f, "rx_peer_restarts", (double)s->peer_restarts, "");
     kv(f, "rx_stale_ticks", (double)s->stale_frames, "(inputs on fallback)");
     kv(f, "rx_silence_warnings", (double)a->silences, "(1 s without an ECU frame)");
-    kv(f, "rx_kernel_drops", (double)a->udp.kernel_drops, "(socket queue full)");
-    kv(f, "rx_foreign_kernel_drops", (double)a->udp.foreign_kernel_drops, "(other sources, queue full)");
-    kv(f, "rx_peer_unreachable", (double)a->udp.peer_unreachable, "(ICMP: no ECU listening)");
     kv(f, "rx_seq_resyncs", (double)s->seq_resyncs, "");
-    kv(f, "rx_cap_hits", (double)a->rx_cap_hits, "");
-    kv(f, "rx_socket_errors", (double)a->rx_sock_errors, "");
-    kv(f, "tx_frames", (double)p->tx.frames, "");
-    kv(f, "tx_send_errors", (double)a->udp.send_errors, "");
+    kv(f, "tx_frames", (double)p->tx.frames, "(frames of FRAME.md built)");
+    {
+        /* The transport's own counters (udp: kernel drops, send errors; can: per-reason). */
+        tp_ctx c = {f, kv};
+        a->tp.ops->counters(&a->tp, tp_kv, &c);
+    }
     kv(f, "telemetry_rows", (double)a->rows_written, "(complete rows in the CSV)");
     kv(f, "telemetry_lost", (double)a->rows_lost, "(rows a write error lost)");
     kv(f, "telemetry_drops", (double)hs_ring_drops(&a->ring), "(ring full)");
@@ -795,11 +838,16 @@ static void summary(const app *a)
             if (s->rejected[r]) printf(" %s %llu", hs_rx_reason_name(r), (unsigned long long)s->rejected[r]);
         printf("\n");
     }
-    printf("    clamped values %llu, stale ticks %llu, kernel drops %u, seq gaps %llu, peer "
-           "restarts %llu; tx_frames %llu (send errors %llu)\n", (unsigned long long)s->clamped,
-           (unsigned long long)s->stale_frames, a->udp.kernel_drops,
-           (unsigned long long)s->seq_gaps, (unsigned long long)s->peer_restarts,
-           (unsigned long long)p->tx.frames, (unsigned long long)a->udp.send_errors);
+    printf("    clamped values %llu, stale ticks %llu, seq gaps %llu, peer restarts %llu; "
+           "tx_frames %llu\n", (unsigned long long)s->clamped,
+           (unsigned long long)s->stale_frames, (unsigned long long)s->seq_gaps,
+           (unsigned long long)s->peer_restarts, (unsigned long long)p->tx.frames);
+    {
+        int any = 0;
+        printf("    transport %s: ", a->tp.ops->name);
+        a->tp.ops->counters(&a->tp, tp_kv_short, &any);
+        printf("\n");
+    }
     printf("  telemetry_rows %llu (lost %llu, ring drops %u)\n", (unsigned long long)a->rows_written,
            (unsigned long long)a->rows_lost, hs_ring_drops(&a->ring));
     printf("  outputs at the end:");
@@ -881,9 +929,13 @@ static int select_model(app *a, char *why, size_t cap)
     return HS_EXIT_OK;
 }
 
-static void print_signals(const hs_signal_map *map)
+static void print_signals(const hs_signal_map *map, const options *o)
 {
-    printf("signal map %s (engineering = wire * scale + offset; frame: hil/FRAME.md)\n", map->app);
+    if (!strcmp(o->transport, "can"))
+        printf("signal map %s from %s (CAN: raw * factor + offset as the DBC says, hil/CAN.md; "
+               "stale in periods)\n", map->app, o->dbc);
+    else
+        printf("signal map %s (engineering = wire * scale + offset; frame: hil/FRAME.md)\n", map->app);
     printf("%-4s %-3s %-16s %-6s %8s %8s %10s %10s %9s %6s\n", "dir", "#", "name", "unit",
            "scale", "offset", "min", "max", "fallback", "stale");
     for (int dir = 0; dir < 2; ++dir) {
@@ -950,23 +1002,68 @@ int main(int argc, char **argv)
                 hs_stab_name(def.step.stab), (double)def.step.h, why);
         return rc;
     }
-    if (a->o.list_signals) {
-        print_signals(p->map);
-        return HS_EXIT_OK;
-    }
-    static hs_mac mac;
-    if (hs_link_setup(&p->rx, &p->tx, &mac, a->o.key, a->o.takeover_ms, a->o.period_ns,
-                      "hilstep-rt", "ECU") != 0)
-        return HS_EXIT_SETUP;
 
-    struct sockaddr_in la, pa;
-    if (hs_addr_parse(a->o.listen, &la, why, sizeof why) ||
-        hs_addr_parse(a->o.peer, &pa, why, sizeof why)) {
-        fprintf(stderr, "hilstep-rt: %s\n", why);
+    /* The transport: it may bring its own map (CAN: the DBC's, bound to the names of the map
+     * just checked); then the plant starts again on that one. */
+    a->tp.ops = hs_transport_find(hs_transports, a->o.transport);
+    if (!a->tp.ops) {
+        fprintf(stderr, "hilstep-rt: unknown transport '%s'; known:", a->o.transport);
+        for (int i = 0; hs_transports[i]; ++i) fprintf(stderr, " %s", hs_transports[i]->name);
+        fprintf(stderr, "\n");
         return HS_EXIT_USAGE;
     }
-    if (hs_udp_open(&a->udp, &la, &pa, 1 << 20, why, sizeof why) != 0) {
+    hs_tp_cfg tc;
+    memset(&tc, 0, sizeof tc);
+    tc.prog = "hilstep-rt";
+    tc.period_us = (uint32_t)(a->o.period_ns / 1000);
+    tc.rx_kind = HS_FRAME_KIND_TO_PLANT;
+    tc.tx_kind = HS_FRAME_KIND_FROM_PLANT;
+    tc.map = p->map;
+    tc.rcvbuf = 1 << 20;
+    tc.map_only = a->o.list_signals;
+    (void)hs_tp_opt_add(&tc, "listen", a->o.listen);
+    (void)hs_tp_opt_add(&tc, "peer", a->o.peer);
+    if (a->o.can_if) (void)hs_tp_opt_add(&tc, "can-if", a->o.can_if);
+    if (a->o.dbc) (void)hs_tp_opt_add(&tc, "dbc", a->o.dbc);
+    for (int i = 0; i < a->o.ntopt; ++i) (void)hs_tp_opt_add(&tc, a->o.tkey[i], a->o.tval[i]);
+    if (a->o.period_ns % 1000 != 0 && strcmp(a->tp.ops->name, "udp")) {
+        fprintf(stderr, "hilstep-rt: --transport %s needs a whole number of microseconds as period\n",
+                a->tp.ops->name);
+        return HS_EXIT_USAGE;
+    }
+    rc = a->tp.ops->open(&a->tp, &tc, why, sizeof why);
+    if (rc != HS_EXIT_OK) {
         fprintf(stderr, "hilstep-rt: %s\n", why);
+        return rc;
+    }
+    if (a->tp.map) {
+        def.map = a->tp.map;
+        rc = hs_plant_initialize(p, &def, &a->model, g_reals, sizeof g_reals / sizeof g_reals[0],
+                                 g_ints, sizeof g_ints / sizeof g_ints[0], why, sizeof why);
+        if (rc != HS_EXIT_OK) {
+            fprintf(stderr, "hilstep-rt: model %s with the map of transport %s: %s\n",
+                    a->model.type->name, a->tp.ops->name, why);
+            a->tp.ops->close(&a->tp);
+            return rc;
+        }
+    }
+    if (a->o.list_signals) {
+        print_signals(p->map, &a->o);
+        a->tp.ops->close(&a->tp);
+        return HS_EXIT_OK;
+    }
+    /* Sessions, sequence numbers and the MAC belong to the frame of FRAME.md: only a transport
+     * that carries it takes --key (a CAN frame has no room for a MAC). */
+    static hs_mac mac;
+    if (!a->tp.ops->frame && a->o.key) {
+        fprintf(stderr, "hilstep-rt: --key authenticates the frame of hil/FRAME.md; transport %s "
+                "does not carry it\n", a->tp.ops->name);
+        a->tp.ops->close(&a->tp);
+        return HS_EXIT_USAGE;
+    }
+    if (a->tp.ops->frame && hs_link_setup(&p->rx, &p->tx, &mac, a->o.key, a->o.takeover_ms,
+                                          a->o.period_ns, "hilstep-rt", "ECU") != 0) {
+        a->tp.ops->close(&a->tp);
         return HS_EXIT_SETUP;
     }
     /* Every output file opens before the run: a bad path or a directory fails the start. */
@@ -974,11 +1071,14 @@ int main(int argc, char **argv)
         a->csv_fd = open(a->o.log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
         if (a->csv_fd < 0) {
             fprintf(stderr, "hilstep-rt: --log %s: %s\n", a->o.log, strerror(errno));
+            a->tp.ops->close(&a->tp);
             return HS_EXIT_SETUP;
         }
     }
-    if (outfile_open(&a->stats, a->o.stats, "--stats") || outfile_open(&a->hist, a->o.hist, "--hist"))
+    if (outfile_open(&a->stats, a->o.stats, "--stats") || outfile_open(&a->hist, a->o.hist, "--hist")) {
+        a->tp.ops->close(&a->tp);
         return HS_EXIT_SETUP;
+    }
     hs_ring_init(&a->ring, g_ring_store, RING_CAP, (uint32_t)sizeof(hs_tm_row));
     hs_hist_init(&a->lat, g_lat_bins, LAT_BINS, 1000);
     hs_hist_init(&a->exec, g_exec_bins, EXEC_BINS, 10);
@@ -995,12 +1095,10 @@ int main(int argc, char **argv)
 
     /* Lock before the threads exist so their stacks and our static arrays are resident. */
     hs_rt_lock_memory(&a->rtr);
-    char ab1[32], ab2[32];
     printf("hilstep-rt: model %s (signal map %s: %d in, %d out), %s/%s/%s, period %.1f us, "
-           "%s -> peer %s\n", a->model.type->name, p->map->app, p->d.nin, p->d.nout,
+           "%s\n", a->model.type->name, p->map->app, p->d.nin, p->d.nout,
            hs_method_name(def.step.method), hs_form_name(def.step.form),
-           hs_stab_name(def.step.stab), (double)a->o.period_ns / 1e3,
-           hs_addr_str(&a->udp.local, ab1, sizeof ab1), hs_addr_str(&pa, ab2, sizeof ab2));
+           hs_stab_name(def.step.stab), (double)a->o.period_ns / 1e3, a->tp.desc);
     if (a->o.duration > 0)
         printf("hilstep-rt: %llu frames (%.3f s), latency budget %.1f us\n",
                (unsigned long long)a->ticks_total, a->o.duration, budget_ns(a) / 1e3);
@@ -1012,6 +1110,7 @@ int main(int argc, char **argv)
     int e = hs_thread_start(&lg, logger_thread, a, 256u * 1024u, &a->rtr);
     if (e) {
         fprintf(stderr, "hilstep-rt: logger thread: %s\n", strerror(e));
+        a->tp.ops->close(&a->tp);
         return HS_EXIT_SETUP;
     }
     e = hs_rt_thread_start(&rt, rt_thread, a, a->o.prio, a->o.cpu, &a->rtr);
@@ -1024,7 +1123,7 @@ int main(int argc, char **argv)
     hs_rt_print(&a->rtr, stdout);
     pthread_join(rt, NULL);
     pthread_join(lg, NULL);
-    hs_udp_close(&a->udp);
+    a->tp.ops->close(&a->tp);
 
     /* Histogram first (its errors belong in the stats), then stats, then the summary. */
     if (a->hist.f) {

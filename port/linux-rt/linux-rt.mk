@@ -13,14 +13,20 @@ CFLAGS_LINUX := $(CSTD) $(OPT) -g $(WARN) $(FPFLAGS) $(REALDEF) -D_POSIX_C_SOURC
                 -Irt -Imodel -Ihil -I$(LINUX_DIR) -Iport/host
 LINUX_LIBS  := -lpthread -lm
 DURATION    ?= 10
+TRANSPORT   ?= udp
+CAN_IF      ?= vcan0
 
-$(BUILD)/hilstep-rt: $(LINUX_DIR)/hilstep_rt.c $(LINUX_DIR)/hs_linux.c $(HIL_SRC) $(CORE_OBJ) $(LINUX_HDR)
-	@mkdir -p $(BUILD)
-	$(CC) $(CFLAGS_LINUX) $(LINUX_DIR)/hilstep_rt.c $(LINUX_DIR)/hs_linux.c $(HIL_SRC) $(CORE_OBJ) -o $@ $(LINUX_LIBS)
+# The transports (hil/hs_transport.h): every hs_tp_*.c plus the registration table.
+LINUX_TP    := $(wildcard $(LINUX_DIR)/hs_tp_*.c) $(LINUX_DIR)/hs_transports.c
+LINUX_HDR   += port/host/hs_dbc_file.h
 
-$(BUILD)/hilstep-ecu: $(LINUX_DIR)/hilstep_ecu.c $(LINUX_DIR)/hs_linux.c $(HIL_SRC) $(CORE_OBJ) $(LINUX_HDR)
+$(BUILD)/hilstep-rt: $(LINUX_DIR)/hilstep_rt.c $(LINUX_DIR)/hs_linux.c $(LINUX_TP) $(HIL_SRC) $(CORE_OBJ) $(LINUX_HDR)
 	@mkdir -p $(BUILD)
-	$(CC) $(CFLAGS_LINUX) $(LINUX_DIR)/hilstep_ecu.c $(LINUX_DIR)/hs_linux.c $(HIL_SRC) $(CORE_OBJ) -o $@ $(LINUX_LIBS)
+	$(CC) $(CFLAGS_LINUX) $(LINUX_DIR)/hilstep_rt.c $(LINUX_DIR)/hs_linux.c $(LINUX_TP) $(HIL_SRC) $(CORE_OBJ) -o $@ $(LINUX_LIBS)
+
+$(BUILD)/hilstep-ecu: $(LINUX_DIR)/hilstep_ecu.c $(LINUX_DIR)/hs_linux.c $(LINUX_TP) $(HIL_SRC) $(CORE_OBJ) $(LINUX_HDR)
+	@mkdir -p $(BUILD)
+	$(CC) $(CFLAGS_LINUX) $(LINUX_DIR)/hilstep_ecu.c $(LINUX_DIR)/hs_linux.c $(LINUX_TP) $(HIL_SRC) $(CORE_OBJ) -o $@ $(LINUX_LIBS)
 
 # Test tools: hil/ unit tests (codec, validation, ring, histogram, maps) and the UDP test peer
 # that plays a scripted ECU (bad-input storm, closed-loop checks).
@@ -46,7 +52,7 @@ ifeq ($(TARGET),qemu)
 run-main: qemu-run
 else
 run-main: $(BUILD)/hilstep-rt $(BUILD)/hilstep-ecu
-	@sh $(LINUX_DIR)/run.sh $(BUILD) $(DURATION) $(BUDGET_US)
+	@TRANSPORT=$(TRANSPORT) CAN_IF=$(CAN_IF) sh $(LINUX_DIR)/run.sh $(BUILD) $(DURATION) $(BUDGET_US)
 endif
 
 rt-bench: $(BUILD)/hilstep-rt $(BUILD)/hilstep-ecu

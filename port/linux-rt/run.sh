@@ -11,20 +11,40 @@ case "$D" in ''|*[!0-9.]*) echo "make run: DURATION must be a number of seconds,
 PLANT=127.0.0.1:47001
 ECU=127.0.0.1:47002
 LIM=$(awk "BEGIN{print int($D) + 15}")
+# TRANSPORT=can: the same loop over SocketCAN (hil/CAN.md) on CAN_IF with the shipped DBC.
+TRANSPORT=${TRANSPORT:-udp}
+CAN_IF=${CAN_IF:-vcan0}
+DBC=${DBC:-hil/dbc/circular_track.dbc}
+case "$TRANSPORT" in
+udp) BUS_RT="--listen $PLANT --peer $ECU"; BUS_ECU="--listen $ECU --peer $PLANT"
+     WHAT="UDP $PLANT <-> $ECU"; ECU_DUR="";;
+can) if [ ! -e "/sys/class/net/$CAN_IF" ]; then
+         echo "make run: no CAN interface '$CAN_IF' on this machine; TRANSPORT=can needs one. A virtual"
+         echo "make run: bus: sudo modprobe vcan && sudo ip link add dev $CAN_IF type vcan && sudo ip link set up $CAN_IF"
+         echo "make run: (or CAN_IF=can0 for a real one). Nothing was started."
+         exit 2
+     fi
+     BUS_RT="--transport can --can-if $CAN_IF --dbc $DBC"; BUS_ECU="$BUS_RT"
+     WHAT="CAN $CAN_IF with $DBC"
+     # CAN has no FINAL frame: the ECU runs a second longer and is stopped after the plant.
+     ECU_DUR="--duration $(awk "BEGIN{print $D + 1}")";;
+*)   echo "make run: TRANSPORT must be udp or can, got '$TRANSPORT'"; exit 1;;
+esac
 echo "make run: hilstep-rt (circular_track plant, 1 kHz) + hilstep-ecu (PI speed controller)"
-echo "make run: loop closed over UDP $PLANT <-> $ECU for $D s; Ctrl-C ends it early"
+echo "make run: loop closed over $WHAT for $D s; Ctrl-C ends it early"
 # The ECU gets an RT priority as well so the loop is not limited by it; without privileges it
 # runs at normal priority and says nothing (the plant reports its own privileges).
-timeout -k 2 "$LIM" "$B/hilstep-ecu" --listen $ECU --peer $PLANT --priority 70 \
+timeout -k 2 "$LIM" "$B/hilstep-ecu" $BUS_ECU $ECU_DUR --priority 70 \
     --stats "$B/hilstep-ecu.stats" >"$B/hilstep-ecu.log" 2>&1 &
 ECU_PID=$!
 trap 'kill -TERM $ECU_PID 2>/dev/null' EXIT
 trap ':' INT TERM  # the plant ends its run on the same signal and prints the summary
 # --foreground: Ctrl-C must reach the plant, which then finishes the frame and reports.
-timeout --foreground -k 2 "$LIM" "$B/hilstep-rt" --listen $PLANT --peer $ECU --duration "$D" \
+timeout --foreground -k 2 "$LIM" "$B/hilstep-rt" $BUS_RT --duration "$D" \
     ${BUDGET:+--budget-us "$BUDGET"} \
     --log "$B/hilstep-rt.csv" --stats "$B/hilstep-rt.stats" --hist "$B/hilstep-rt.hist"
 rc=$?
+[ "$TRANSPORT" = can ] && kill -TERM $ECU_PID 2>/dev/null
 wait $ECU_PID 2>/dev/null
 if [ -f "$B/hilstep-ecu.stats" ]; then
     awk -F= '{ v[$1] = $2 } END {

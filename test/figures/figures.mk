@@ -6,7 +6,7 @@
 FIG_PY  := /usr/bin/python3
 FIG_DIR := $(BUILD)/figures
 
-.PHONY: figures figures-test figures-deps figures-commit-png
+.PHONY: figures figures-test figures-smoke figures-deps figures-commit-png
 
 figures-deps:
 	@$(FIG_PY) -c 'import matplotlib, numpy' >/dev/null 2>&1 || { \
@@ -27,3 +27,9 @@ figures-test: $(BUILD)/hilstep-sim
 	@$(FIG_PY) test/figures/check.py --sim $(BUILD)/hilstep-sim
 
 TEST_SUITES += figures-test
+
+# Every script behind `make figures`, at reduced resolution, in `make test` (about a minute):
+# a figure that no longer builds fails here, not on the next `make figures`.
+TEST_SUITES += figures-smoke
+figures-smoke: $(BUILD)/hilstep-sim $(BUILD)/hilstep-issue8 $(BUILD)/hilstep-spbench
+	@sh test/figures/smoke.sh $(BUILD)/hilstep-sim $(BUILD)/hilstep-issue8 $(BUILD)/hilstep-spbench

@@ -73,9 +73,11 @@ class Sim:
             return os.path.join(self.tmp, "r%d.csv" % self._n)
 
     def run(self, model, method, form="index2", stab="none", h=1e-3, t=1.0, params=None,
-            every=1, csv=True, keep_csv=None, extra=()):
+            every=1, csv=True, keep_csv=None, extra=(), allow_refused=False):
         """One run. Returns dict(kv=final key=value pairs, rc=exit code, cols=header list,
-        rows=list of float lists or None, cmd=argument list)."""
+        rows=list of float lists or None, cmd=argument list). allow_refused: a configuration
+        the simulator refuses (exit 2, e.g. Baumgarte defaults outside the method's stability
+        region) comes back as status "refused" with no rows instead of raising."""
         cmd = [self.exe, "--model", model]
         for k, v in (params or {}).items():
             cmd += ["--param", "%s=%s" % (k, repr(float(v)))]
@@ -97,6 +99,11 @@ class Sim:
             res["cols"], res["rows"] = read_csv(path)
             if not keep_csv:
                 os.remove(path)
+        if "status" not in kv and allow_refused and p.returncode == 2:
+            res["kv"] = {"status": "refused", "steps": "0", "max_abs_g": "nan",
+                         "why": p.stderr.strip().split(": ", 2)[-1]}
+            res["cols"], res["rows"] = [], []
+            return res
         if "status" not in kv:
             raise RuntimeError("hilstep-sim printed no status (rc %d): %s\nstdout: %s\nstderr: %s"
                                % (p.returncode, " ".join(cmd), p.stdout[-500:], p.stderr[-500:]))

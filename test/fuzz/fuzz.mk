@@ -11,11 +11,10 @@ FUZZ_CC      ?= clang
 FUZZ_RUNS    ?= 300000
 FUZZ_SECONDS ?= 60
 FUZZ_COV_MIN ?= 95
-# Executions per target in make test, sized so the suite stays near 100 s on one core: the
-# plant steps a model per operation, the CLI harness sets one up, ring and hist are cheap.
-FUZZ_RUNS_plant ?= 20000
-FUZZ_RUNS_rtcli ?= 100000
-FUZZ_RUNS_cli   ?= 150000
+# Executions per target in make test where FUZZ_RUNS does not fit, so the suite stays near
+# 100 s: the plant steps a model per operation (~500/s under ASan on the shared VM, keyed
+# frames included); ring and hist are cheap but saturate early.
+FUZZ_RUNS_plant ?= 15000
 FUZZ_RUNS_ring  ?= 200000
 FUZZ_RUNS_hist  ?= 200000
 FUZZ_DEFS    := $(FPFLAGS) -D_POSIX_C_SOURCE=200809L -DHS_SIM_NO_MAIN -Irt -Imodel -Ihil -Iport/host -Iport/linux-rt

@@ -41,7 +41,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     require(rc == HS_SIM_OK || rc == HS_SIM_HELP || rc == HS_SIM_BAD);
     /* --model-file opens a path: fuzz-made names could block (/dev/stdin) or read anything.
      * The description parser has its own harness (fuzz_mbfile.c) on the buffer entry point. */
-    if (rc == HS_SIM_OK && cfg.model_file) return 0;
+    if (rc == HS_SIM_OK && (cfg.model_file || cfg.inputs_path)) return 0; /* --inputs too */
     if (rc == HS_SIM_OK) rc = hs_sim_setup(&cfg, &run, &err);
     require(rc == HS_SIM_OK || rc == HS_SIM_HELP || rc == HS_SIM_BAD);
     if (rc == HS_SIM_BAD) {

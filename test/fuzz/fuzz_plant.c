@@ -8,7 +8,9 @@
  *   [0] model: registry name, a bogus name, or a .hsm description (some with > 10 outputs)
  *   [1] method (one past the last is invalid)   [2] form | stab << 2 | labels << 4
  *   [3] fault_hold (0..15) | overrun_stop << 4 | hash << 5 | clock << 6
- *   [4] inject_fault_tick (0xff = off)   [5] map: shipped/generic, a wrong one, or fuzzed
+ *   [4] inject_fault_tick (0xff = off)   [5] map: shipped/generic, a wrong one, or fuzzed;
+ *       bit 6 keys the link (version-2 frames, HMAC under a 32-byte key), bit 7 makes a new
+ *       session wait 0 ticks of silence instead of the default
  *   [6..7] session; [6] bits 6/7 also: no room for the parameter block / no block at all
  * Checked invariants (abort on violation): setup either succeeds or gives a reason; every
  * frame built decodes (so no NaN/Inf went out) with every value inside its signal's range;
@@ -60,6 +62,13 @@ static const char *const labels[] = {"speed (m/s)", "x", "", "a b (N m)", "we(ir
                                      "very_long_label_name_that_is_cut (kg)", "p.q/r^2 (m^2/s)"};
 #define NLABELS (sizeof labels / sizeof labels[0])
 
+/* The highest exit status of hs_exit.h's table (they are numbered without gaps). */
+#ifdef HS_EXIT_LINK
+#define HS_EXIT_LAST HS_EXIT_LINK
+#else
+#define HS_EXIT_LAST HS_EXIT_TEST
+#endif
+
 static int64_t g_clock;
 static int64_t fake_clock(void) { return g_clock += 1000; }
 
@@ -100,6 +109,7 @@ static _Alignas(16) unsigned char g_pblock[4096];
 static hs_real g_reals[HS_STEPPER_REALS(HS_PLANT_MAX_NQ, HS_PLANT_MAX_NC, HS_PLANT_MAX_NZ)];
 static int g_ints[HS_STEPPER_INTS(HS_PLANT_MAX_NQ, HS_PLANT_MAX_NC) + (1 << 14)];
 static hs_plant g_p;
+static hs_mac g_mac;
 
 /* Checks one frame the plant built (n bytes, 0 = nothing) against what it claims. */
 static void check_frame(const hs_plant *p, const uint8_t *out, size_t n, int want_fault)
@@ -107,7 +117,7 @@ static void check_frame(const hs_plant *p, const uint8_t *out, size_t n, int wan
     hs_frame_hdr h;
     double v[HS_FRAME_MAX_VALUES];
     if (n == 0u) return;
-    require(hs_frame_parse(out, n, HS_FRAME_KIND_FROM_PLANT, p->tx.n, &h, v) == HS_RX_OK);
+    require(hs_frame_parse_mac(out, n, HS_FRAME_KIND_FROM_PLANT, p->tx.n, p->tx.mac, &h, v) == HS_RX_OK);
     for (unsigned i = 0; i < p->tx.n; ++i) {
         const hs_signal *s = p->tx.sig[i];
         const double e = v[i] * s->scale + s->offset, tol = 1e-9 * (s->max - s->min) + 1e-300;
@@ -131,7 +141,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
      * CPU faults as such, anything else as unknown. */
     for (int c = -2; c <= HS_EXIT_CPU_FAULT + 0x41; ++c) {
         const char *t = hs_exit_text(c);
-        const int known = (c >= HS_EXIT_OK && c <= HS_EXIT_TEST) ||
+        const int known = (c >= HS_EXIT_OK && c <= HS_EXIT_LINK) ||
                           (c >= HS_EXIT_CPU_FAULT && c < HS_EXIT_CPU_FAULT + 0x40);
         require(t != NULL && (strcmp(t, "unknown exit status") != 0) == known);
     }
@@ -227,6 +237,27 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     hs_plant *p = &g_p;
     g_clock = 0;
+    if ((s[5] & 0x40u) != 0u) {
+        /* What a port does with --key: both directions keyed after initialize. */
+        uint8_t key[32];
+        for (unsigned i = 0; i < sizeof key; ++i) key[i] = (uint8_t)(i * 13u + s[7]);
+        hs_mac_init(&g_mac, key, sizeof key);
+        p->rx.mac = &g_mac;
+        p->tx.mac = &g_mac;
+    }
+    if ((s[5] & 0x80u) != 0u) p->rx.takeover_ticks = 0u;
+    static int edges_done;
+    if (!edges_done) {
+        /* The encoder's refusals: more values than a frame carries, a buffer too small. */
+        uint8_t b[HS_FRAME_MAX_BYTES];
+        double v[HS_FRAME_MAX_VALUES + 1];
+        memset(v, 0, sizeof v);
+        hs_frame_hdr h = {HS_FRAME_VERSION, HS_FRAME_KIND_FROM_PLANT, HS_FRAME_MAX_VALUES + 1u, 1u, 1u, 0u, 0u, 0u};
+        require(hs_frame_encode_mac(b, sizeof b, &h, v, NULL) == 0u);
+        h.count = 1u;
+        require(hs_frame_encode_mac(b, HS_FRAME_BYTES(1u), &h, v, &g_mac) == 0u);
+        edges_done = 1;
+    }
 
     /* The script. */
     uint64_t tick = 0, offered = 0;
@@ -242,8 +273,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             size_t len = byte(&d, &n);
             if (len > sizeof buf) len = sizeof buf;
             len = take(&d, &n, buf, len);
-            if ((op & 0x10u) && len >= HS_FRAME_TRAILER_BYTES)
+            if ((op & 0x10u) && len >= HS_FRAME_TRAILER_BYTES) {
+                /* Re-sealed: re-tagged first on a keyed link, so the checks behind are reached. */
+                if (p->rx.mac != NULL && len >= HS_FRAME_MAC_BYTES(0) && (len - HS_FRAME_MAC_BYTES(0)) % 8u == 0u) {
+                    const size_t body = len - HS_FRAME_TRAILER_BYTES - HS_MAC_TAG_BYTES;
+                    hs_mac_tag(p->rx.mac, buf, body, buf + body);
+                }
                 hs_put_u32(buf + len - HS_FRAME_TRAILER_BYTES, hs_crc32(buf, len - HS_FRAME_TRAILER_BYTES));
+            }
             const int why_rx = hs_plant_receive(p, buf, len, !(op & 0x20u));
             require(why_rx >= 0 && why_rx < HS_RX_REASONS && hs_rx_reason_name(why_rx)[0] != '\0');
             offered++;
@@ -258,8 +295,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             h.seq = (uint32_t)sq + (uint32_t)((op >> 6) & 1u) * 0x80000000u;
             h.flags = (uint32_t)(op >> 7);
             for (unsigned i = 0; i < p->rx.n; ++i) v[i] = (double)value(&d, &n);
-            size_t len = hs_frame_encode(buf, sizeof buf, &h, v);
-            require(len == HS_FRAME_BYTES(p->rx.n));
+            size_t len = hs_frame_encode_mac(buf, sizeof buf, &h, v, p->rx.mac);
+            require(len == (p->rx.mac ? HS_FRAME_MAC_BYTES(p->rx.n) : HS_FRAME_BYTES(p->rx.n)));
             require(hs_plant_receive(p, buf, len, 1) >= 0);
             offered++;
             break;
@@ -271,7 +308,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             const int last = (op & 0x10u) != 0u;
             size_t len = hs_plant_step(p, tick, last, out, sizeof out, (op & 0x20u) ? NULL : &row);
             const int refused = p->faults != faults;
-            require(len == HS_FRAME_BYTES(p->tx.n));
+            require(len == (p->tx.mac ? HS_FRAME_MAC_BYTES(p->tx.n) : HS_FRAME_BYTES(p->tx.n)));
             check_frame(p, out, len, refused);
             if ((op & 0x20u) == 0u) {
                 require(((row.flags & HS_TMF_FAULT) != 0u) == refused && row.tick == tick);
@@ -334,13 +371,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     require(st->accepted == st->used + st->superseded + st->unapplied);
     require(p->out_nonfinite + p->out_range <= p->faults);
     require(p->fault_run_max <= p->faults && (p->stop != HS_PLANT_STOP_FAULT || p->fault_run >= p->def.fault_hold));
-    /* The plant's own outcome outranks the port's (hs_exit.h: the lowest code above 2). */
+    /* The plant's own stop outranks the port's outcome (hs_exit.h: the lowest code above 2);
+     * a link verdict, where there is one, ranks below both. */
     const int own = hs_plant_exit_code(p, 0, 0);
-    require(own == HS_EXIT_OK || own == HS_EXIT_OVERRUN || own == HS_EXIT_STEP);
+    const int lost = hs_plant_exit_code(p, 1, 1), late = hs_plant_exit_code(p, 0, 1);
     require((own == HS_EXIT_STEP) == (p->faults > 0u && p->stop != HS_PLANT_STOP_OVERRUN));
     require((own == HS_EXIT_OVERRUN) == (p->stop == HS_PLANT_STOP_OVERRUN));
-    require(hs_plant_exit_code(p, 1, 1) == (own != HS_EXIT_OK ? own : HS_EXIT_OUTPUT));
-    require(hs_plant_exit_code(p, 0, 1) == (own != HS_EXIT_OK ? own : HS_EXIT_BUDGET));
+    if (own == HS_EXIT_STEP || own == HS_EXIT_OVERRUN) {
+        require(lost == own && late == own);
+    } else {
+        require(own == HS_EXIT_OK || own == HS_EXIT_LAST);
+        require(lost == HS_EXIT_OUTPUT && late == HS_EXIT_BUDGET);
+    }
     require(strcmp(hs_rx_reason_name(HS_RX_REASONS), "unknown") == 0 &&
             strcmp(hs_rx_reason_name(-1), "unknown") == 0);
     require(hs_plant_fault_str(p->last_fault) != NULL);

@@ -186,3 +186,38 @@ put("plant", "hsm_no_param_block", plant(HSM_PEND, step(1), sess=(0xc0, 0)))
 # --inject-fault/--inject-overrun ticks beyond int64 were converted anyway (UBSan, found by fuzz_rtcli)
 put("rtcli", "huge_fault_tick", rt("--inject-fault", "1" * 22))
 put("rtcli", "huge_overrun_tick", rt("--inject-overrun", "1" * 22 + ":2"))
+
+# Authenticated links (version-2 frames, HMAC-SHA-256 truncated to 16 bytes, hil/hs_mac.h).
+import hashlib
+import hmac
+
+
+def frame2(kind, values, key, session=0x01020304, seq=42, send_ns=100000000, ack=41, flags=0, bad_tag=False):
+    body = struct.pack("<IBBHIIQII", 0x31465348, 2, kind, len(values), session, seq, send_ns, ack,
+                       flags) + b"".join(struct.pack("<d", v) for v in values)
+    tag = hmac.new(key, body, hashlib.sha256).digest()[:16]
+    if bad_tag:
+        tag = bytes([tag[0] ^ 1]) + tag[1:]
+    return body + tag + struct.pack("<I", zlib.crc32(body + tag))
+
+
+# fuzz_frame's fixed key: 70 bytes i*7+1 (longer than a SHA-256 block, hashed first)
+FKEY = bytes((i * 7 + 1) & 0xff for i in range(70))
+g2 = frame2(1, [12.5], FKEY)
+put("frame", "mac_golden", bytes([1, 0x10]) + g2)
+put("frame", "mac_bad_tag", bytes([1, 0x10]) + frame2(1, [12.5], FKEY, bad_tag=True))
+put("frame", "mac_missing", bytes([1, 0x10]) + frame(1, [12.5]))
+put("frame", "mac_stream", bytes([1, 0x18]) + b"".join(bytes([len(f)]) + f for f in [
+    frame2(1, [1.0], FKEY, seq=1), frame2(1, [2.0], FKEY, seq=2), frame2(1, [3.0], FKEY, seq=3, bad_tag=True),
+    frame(1, [4.0], seq=4), frame2(1, [5.0], FKEY, seq=5)]))
+put("frame", "mac_resealed", bytes([1, 0x19]) + bytes([len(g2)]) + g2[:-20] + b"\0" * 20)
+
+# fuzz_plant keyed (map byte bit 6; key: 32 bytes i*13 + session hi byte): frames the harness
+# tags itself (op 1), a version-1 frame (missing MAC: exit 8 where no other outcome wins),
+# a re-sealed raw one, and a new session that may take over at once (map byte bit 7)
+put("plant", "keyed", plant(CT, inframe(1, 1) + step(2) + raw(good, op=0) + step(2) + [7], mp=0x40))
+put("plant", "keyed_bad_only", plant(CT, raw(good, op=0) + step(2) + [0x13], mp=0x40))
+put("plant", "keyed_resealed", plant(CT, raw(frame2(1, [1.0], b"x" * 32), op=0x10) + step(2), mp=0x40))
+put("plant", "keyed_takeover", plant(CT, inframe(1, 1) + step(1) + inframe(5, 1, sess=2) + step(1) +
+                                     inframe(6, 1, sess=2) + step(1) + inframe(7, 1, sess=2) + step(3) +
+                                     inframe(2, 1) + step(1), mp=0xc0))

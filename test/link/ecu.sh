@@ -31,7 +31,8 @@ loop() {
     wait $E; rc_e=$?
 }
 
-for m in "car_axle|--model car_axle" "slider_crank.hsm|--model-file model/mech/slider_crank.hsm"; do
+for m in "car_axle|--model car_axle" "slider_crank.hsm|--model-file model/mech/slider_crank.hsm" \
+         "quarter_car.hsm|--model-file model/mech/quarter_car.hsm"; do
     tag=${m%%|*}; args=${m#*|}
     t=$(echo "$tag" | tr -c 'a-z_\n' '_')
     loop "$t" "$args" "$args"

@@ -114,6 +114,10 @@ def closed_loop(csvp, statsp, ecup, v_ref, kp, ki, m):
     c.check(abs(max(r[ig] for r in data) - st["max_abs_g"]) <= 1e-3 * st["max_abs_g"] + 1e-300,
             "per-frame |g| in the CSV peaks at the summary's max |g|")
     c.check(st["step_faults"] == 0, "no refused steps")
+    # The flags are named columns: a fresh input is fresh = 1, never mistaken for a fault.
+    ifr, ifa = col(head, "fresh"), col(head, "fault")
+    c.check("flags" not in head and sum(r[ifr] for r in data) > 0 and all(r[ifa] == 0 for r in data),
+            f"named flag columns: fresh on {sum(r[ifr] for r in data):.0f} rows, fault on none")
     c.check(st["rx_used"] > 0 and
             st["rx_used"] + st["rx_superseded"] + st.get("rx_unapplied", 0) == st["rx_accepted"],
             f"ECU frames: {st['rx_accepted']:.0f} accepted = {st['rx_used']:.0f} used + "
@@ -150,13 +154,13 @@ def storm(csvp, statsp, expectp, valuesp):
         for line in f:
             s, v = line.split()
             want[int(s)] = float(v)
-    ii, iq, ifl = col(head, "in_F_t"), col(head, "in_seq"), col(head, "flags")
+    ii, iq, ifr, ist = col(head, "in_F_t"), col(head, "in_seq"), col(head, "fresh"), col(head, "stale")
     inrange = all(-50.0 <= r[ii] <= 50.0 for r in data)
     c.check(inrange, "every input handed to the model within [-50, 50] N")
-    mism = [r for r in data if int(r[iq]) in want and not (int(r[ifl]) & 2)
+    mism = [r for r in data if int(r[iq]) in want and not int(r[ist])
             and r[ii] != want[int(r[iq])]]
     c.check(not mism, f"inputs equal the clamped value of the frame in use ({len(mism)} mismatches)")
-    used = {int(r[iq]) for r in data if int(r[ifl]) & 1}
+    used = {int(r[iq]) for r in data if int(r[ifr])}
     c.check(set(want) <= used, f"all {len(want)} valid frames applied at a tick ({len(set(want) - used)} missing)")
     print(f"  info overruns {st['overrun_frames']:.0f} frames / {st['missed_ticks']:.0f} ticks during the storm run")
     c.done()
@@ -187,7 +191,7 @@ def fault(csvp, statsp, k):
     st = kv(statsp)
     head, data, bad = rows(csvp)
     common(c, head, data, bad, st, 1000000)
-    it, ifl, ift = col(head, "tick"), col(head, "flags"), col(head, "faults")
+    it, ifl, ift = col(head, "tick"), col(head, "fault"), col(head, "faults")
     state = [col(head, n) for n in ("t_s", "q1", "q2", "u1", "u2", "z1")]
     outs = [i for i, h in enumerate(head) if h.startswith("out_")]
     c.check(st["step_faults"] == 1, f"one refused step counted ({st['step_faults']:.0f})")
@@ -196,7 +200,7 @@ def fault(csvp, statsp, k):
     if len(idx) == 1 and idx[0] > 0:
         i = idx[0]
         a, b, n = data[i - 1], data[i], data[i + 1]
-        c.check(int(b[ifl]) & 4 and not int(a[ifl]) & 4 and not int(n[ifl]) & 4,
+        c.check(int(b[ifl]) == 1 and int(a[ifl]) == 0 and int(n[ifl]) == 0,
                 "FAULT flag on that frame only")
         c.check(int(b[ift]) == 1 and int(a[ift]) == 0, "cumulative fault count steps to 1 there")
         c.check(all(a[j] == b[j] for j in state), "state (t, q, u, z) untouched by the refused step")

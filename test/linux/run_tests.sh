@@ -235,8 +235,8 @@ st() { sed -n "s/^$2=//p" "$1" 2>/dev/null; }
 $PY - "$T/fh.csv" <<'PYEOF' >"$T/fh.chk" 2>&1
 import csv, sys
 h, *rows = list(csv.reader(open(sys.argv[1])))
-it, ifl = h.index("tick"), h.index("flags")
-fault = [int(r[it]) for r in rows if int(r[ifl]) & 4]
+it, ifl = h.index("tick"), h.index("fault")
+fault = [int(r[it]) for r in rows if int(r[ifl]) == 1]
 ok = len(fault) == 10 and min(fault) >= 200 and int(rows[-1][it]) == max(fault) \
      and fault == [int(r[it]) for r in rows[-10:]]
 print("ok" if ok else f"FAIL fault ticks {fault}, last tick {rows[-1][it] if rows else None}")
@@ -376,7 +376,7 @@ fmax=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "in_push.f[N]") c 
     && ok "--model-file cart_pendulum.hsm closes the ECU's loop: input push.f up to $fmax N, cart.vx $vmean m/s (v_ref 0.5)" \
     || { ko "--model-file cart_pendulum.hsm loop: exit $rc, cart.vx $vmean, |push.f| max $fmax"; tail -3 "$T/cart.out"; }
 "$B/hilstep-rt" --model-file /nonexistent.hsm --signals >"$T/mf.err" 2>&1; rc=$?
-[ $rc -eq 1 ] && grep -q "cannot open" "$T/mf.err" && ok "--model-file missing: exit 1 with the reason" || ko "--model-file missing: exit $rc"
+[ $rc -eq 2 ] && grep -q "cannot open" "$T/mf.err" && ok "--model-file missing: exit 2 (setup failed, hil/hs_exit.h) with the reason" || ko "--model-file missing: exit $rc"
 timeout -k 2 20 "$B/hilstep-rt" --listen $PLANT --peer $ECU --model chain --duration 0.3 --quiet $LOOSE \
     --log none --stats "$T/ch.stats" >"$T/ch.out" 2>&1; rc=$?
 [ $rc -eq 0 ] && ok "--model chain: exit 0 ($(st "$T/ch.stats" frames) frames)" || { ko "--model chain: exit $rc"; tail -3 "$T/ch.out"; }

@@ -56,7 +56,7 @@ H = {h.split("[")[0]: i for i, h in enumerate(head)}
 by_tx = {int(r[H["tx_seq"]]): r for r in rows}
 applied = {}
 for r in rows:
-    if int(r[H["flags"]]) & 1:
+    if int(r[H["fresh"]]) == 1:
         applied[int(r[H["in_seq"]])] = r
 passed = failed = 0
 def check(cond, what):
@@ -111,5 +111,12 @@ for f in "Magic: 0x31465348" "Version: 1" "Kind: plant -> ECU" "Session: 0x" "Se
     grep -qF -- "$f" "$T/tree.txt" || { ko "detail view lacks '$f'"; continue; }
 done
 grep -qF "CRC status: good" "$T/tree.txt" && ok "detail view: header, flag bits, signals by name with units, CRC status"
+# Field names are the map's signal names as written (hil/FRAME.md): a description's signals are
+# BODY.COORD, so chassis.y must be hilstep.out.chassis.y, not chassis_y.
+printf 'signal map names\nin 0 F_act N 1 0 -1 1 0 0\nout 0 chassis.y m 1 0 -1 1 0 0\nout 1 body-acc m/s^2 1 0 -1 1 0 0\n' >"$T/names.txt"
+HILSTEP_MAP="$T/names.txt" tshark -G fields -X lua_script:hil/hilstep.lua 2>/dev/null | awk -F'\t' '$5 == "hilstep" { print $3 }' >"$T/fields.txt"
+grep -qx "hilstep.out.chassis.y" "$T/fields.txt" && grep -qx "hilstep.out.body-acc" "$T/fields.txt" && grep -qx "hilstep.in.F_act" "$T/fields.txt" \
+    && ok "field names as the map spells them: hilstep.out.chassis.y, hilstep.out.body-acc, hilstep.in.F_act" \
+    || ko "field names: $(grep -E '^hilstep\.(in|out)\.[^v]' "$T/fields.txt" | tr '\n' ' ')"
 echo "wireshark: $pass passed, $fail failed"
 [ $fail -eq 0 ]

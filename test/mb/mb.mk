@@ -26,4 +26,7 @@ mb-test: $(BUILD)/hilstep-mbgen $(BUILD)/hilstep-sim $(BUILD)/hilstep-rt
 .PHONY: mb-bench
 mb-bench: $(BUILD)/hilstep-sim
 	@sh test/mb/mb_bench.sh $(BUILD)/hilstep-sim $(CM_DIR) $(CM_DIR)/host-float/hilstep-sim
-bench: mb-bench
+bench-run: mb-bench
+
+# The multibody layer's checks are part of `make check` (about 25 s).
+CHECK_SUITES += mb-test

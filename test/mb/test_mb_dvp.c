@@ -536,11 +536,100 @@ static int shake_chains(void)
     return fails;
 }
 
+/* ---- method em on the double spherical pendulum: seed 002 Table 2's EM rows, Figs. 7-8 ----
+ * The paper's standard is its EM run at h = 1e-4 s; so is ours (rt/hs_em.c). Position error
+ * by eq. 5.10 against it over 30 s, sampled every 1e-3 s, as for the DVP rows; the paper's EM
+ * energy and momentum errors are 0: here they must stay at round-off (N eps of E and Lz). */
+static double em_ref[30002][6];
+
+static int double_spherical_em(void)
+{
+    static run r;
+    int fails = 0;
+    char what[300];
+    if (load(&r, "double_spherical.hsm")) return mb_check(0, "double_spherical.hsm loads (em)");
+    static const double hs[4] = {1e-4, 1e-3, 1e-2, 1e-1};
+    static const double T2em[4] = {0.0, 1.214070733e-5, 1.22489163701e-3, 0.11843736345452};
+    double P510[4] = {0}, Emax[4] = {0}, Lmax[4] = {0}, gm[4] = {0}, Esc = 0;
+    long fev[4] = {0}, fac[4] = {0};
+    int rc = 0;
+    printf("  seed 002 sec. 5.2, method em, double spherical pendulum %g s; eq. 5.10 position error against em at h = 1e-4 (Table 2's EM rows)\n", DSP_T);
+    for (int ih = 0; ih < 4; ++ih) {
+        const double h = hs[ih];
+        int orc = start(&r, HS_METHOD_EM, HS_STAB_NONE, h);
+        hs_real E0 = 0;
+        if (!orc) r.m.type->energy(&r.m, 0, r.s.q, r.s.u, NULL, &E0);
+        Esc = fmax(Esc, fabs((double)E0));
+        const double Lz0 = orc ? 0 : dsp_Lz(r.s.q, r.s.u);
+        const long n = lround(DSP_T / h), every = h < 1e-3 ? lround(1e-3 / h) : 1;
+        double pe = 0;
+        long ns = 0;
+        if (ih == 0 && !orc) for (int i = 0; i < 6; ++i) em_ref[0][i] = r.s.q[i];
+        for (long k = 1; k <= n && !orc; ++k) {
+            orc = hs_stepper_step(&r.s, NULL);
+            const hs_real *q = r.s.q, *u = r.s.u;
+            hs_real E, g[2];
+            r.m.type->energy(&r.m, 0, q, u, NULL, &E);
+            Emax[ih] = fmax(Emax[ih], fabs((double)(E - E0)));
+            Lmax[ih] = fmax(Lmax[ih], fabs(dsp_Lz(q, u) - Lz0));
+            hs_stepper_residual(&r.s, g);
+            gm[ih] = fmax(gm[ih], fmax(fabs((double)g[0]), fabs((double)g[1])));
+            if (k % every == 0) {
+                const long ir = h < 1e-3 ? k / every : lround(k * h / 1e-3);
+                if (ih == 0) for (int i = 0; i < 6; ++i) em_ref[ir][i] = q[i];
+                else {
+                    double d = 0;
+                    for (int i = 0; i < 6; ++i) d += (q[i] - em_ref[ir][i]) * (q[i] - em_ref[ir][i]);
+                    pe += sqrt(d) / 6;
+                    ++ns;
+                }
+            }
+        }
+        rc |= orc;
+        P510[ih] = ns ? pe / (double)ns : 0;
+        fev[ih] = (long)r.s.stats.force_evals;
+        fac[ih] = (long)r.s.stats.factorizations;
+        printf("  dsp em h=%-6g rc %d | pos err %.4e (Table 2 EM %.4e) | max|E - E0| %.2e max|Lz - Lz0| %.2e max|g| %.1e | Fig. 7 cost: %ld force evaluations, %ld factorizations\n",
+               h, orc, P510[ih], T2em[ih], Emax[ih], Lmax[ih], gm[ih], fev[ih], fac[ih]);
+    }
+    /* Table 2's EM rows within 5 %, as the DVP rows */
+    double worst = 0;
+    int tb = rc == 0;
+    for (int ih = 1; ih < 4; ++ih) {
+        const double rp = P510[ih] / T2em[ih];
+        tb &= rp > 0.95 && rp < 1.05;
+        worst = fmax(worst, fabs(rp - 1));
+    }
+    snprintf(what, sizeof what, "double spherical pendulum em, 30 s: Table 2's EM position errors at h = 1e-3..1e-1 within 5 %%, worst %.1f %%", 100 * worst);
+    fails += mb_check(tb, what);
+    /* energy and momentum: exact up to round-off over N = 3e5 steps (N eps relative) */
+    const double Neps = 3e5 * 2.220446049250313e-16, Lsc = 199.8254671;
+    double we = 0, wl = 0, wg = 0;
+    for (int ih = 0; ih < 4; ++ih) { we = fmax(we, Emax[ih] / Esc); wl = fmax(wl, Lmax[ih] / Lsc); wg = fmax(wg, gm[ih]); }
+    snprintf(what, sizeof what, "double spherical pendulum em, h = 1e-4 .. 1e-1: energy and Lz conserved to round-off (Table 2's EM zeros): max |dE|/E %.1e, max |dLz|/Lz %.1e <= N eps = %.1e; max |g| %.1e", we, wl, Neps, wg);
+    fails += mb_check(rc == 0 && we <= Neps && wl <= Neps && wg <= 1e-11, what);
+    const double sP = log10(P510[2] / P510[1]);
+    snprintf(what, sizeof what, "double spherical pendulum em second order (Fig. 8, h 1e-3 -> 1e-2): position error slope %.2f in [1.8, 2.2]", sP);
+    fails += mb_check(sP > 1.8 && sP < 2.2, what);
+    /* what em refuses: projection, and a mass matrix that depends on q (the rigid body) */
+    {
+        hs_stepper_def d = hs_stepper_default_def();
+        d.method = HS_METHOD_EM; d.form = HS_FORM_INDEX2; d.stab = HS_STAB_PROJECTION;
+        const int a = hs_stepper_def_validate(&d, &r.m);
+        int b = -1;
+        if (load(&r, "rigid_body.hsm") == 0) b = start(&r, HS_METHOD_EM, HS_STAB_NONE, 1e-3);
+        fails += mb_check(a == HS_E_DEF_EM && b == HS_E_DEF_EM_MASS && strstr(hs_status_str(b), "mass matrix") != NULL,
+                          "em refuses projection (HS_E_DEF_EM) and the quaternion rigid body, whose M depends on q (HS_E_DEF_EM_MASS)");
+    }
+    return fails;
+}
+
 int mb_test_dvp(const char *dir)
 {
     mdir = dir;
     int fails = rigid_body_dvp();
     fails += double_spherical_dvp();
+    fails += double_spherical_em();
     fails += shake_chains();
     return fails;
 }

@@ -26,7 +26,9 @@ $(foreach b,$(CM_BOARDS),$(eval $(call MECH_BOARD_RULES,$(b))))
 
 .PHONY: mech-firmware qemu-mech-test
 mech-firmware: $(MECH_ELFS)
+ifeq ($(MODEL_FILE),)
 firmware: $(MECH_ELFS)
+endif
 
 # ---- the suite: every description x {default, j2} x {m7, m4f}: hash = host's, cost, arena ----
 TEST_SUITES += qemu-mech-test
@@ -34,9 +36,8 @@ qemu-mech-test: $(BUILD)/hilstep-sim $(CM_DIR)/host-float/hilstep-sim
 	-@$(MAKE) --no-print-directory -s -k -j2 mech-firmware
 	@sh test/qemu/mech_tests.sh $(CM_DIR) $(BUILD)/hilstep-sim $(CM_DIR)/host-float/hilstep-sim
 
-# ---- make bench's multibody table (test/mb/mb_bench.sh) needs the images; mb-bench-readme
-# measures and writes the table into README.md between its mb-bench-table markers ----
+# ---- make bench's multibody table (test/mb/mb_bench.sh) needs the images; the table is part
+# of test/bench/MEASUREMENTS.md, which `make bench` writes (mb-bench-readme: the same) ----
 mb-bench: mech-firmware $(CM_DIR)/host-float/hilstep-sim
 .PHONY: mb-bench-readme
-mb-bench-readme: $(BUILD)/hilstep-sim mech-firmware $(CM_DIR)/host-float/hilstep-sim
-	@sh test/mb/mb_bench.sh $(BUILD)/hilstep-sim $(CM_DIR) $(CM_DIR)/host-float/hilstep-sim --readme README.md
+mb-bench-readme: bench

@@ -14,8 +14,9 @@ HERE=$(dirname "$0")
 OUT=$CM/qemu-test
 rm -rf "$OUT"; mkdir -p "$OUT"
 T0=$(date +%s)
-# A hang guard, not a speed check (icount makes the runs exact): generous for a loaded machine.
-QTIMEOUT=${QEMU_TIMEOUT:-90}
+# A hang guard, not a speed check (icount makes the runs exact): generous for a loaded machine
+# with make test running two suites at once (the M7 unit image takes about 13 s of CPU).
+QTIMEOUT=${QEMU_TIMEOUT:-300}
 
 pass=0; fail=0
 ok()  { pass=$((pass + 1)); echo "ok   $*"; }

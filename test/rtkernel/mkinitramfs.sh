@@ -74,6 +74,8 @@ cp "$OUT/modules.txt" "$R/lib/hs-modules/order"
 # The scenario script and whatever CAN data the tree ships (DBC files, for the CAN scenario).
 cp "$HERE/init" "$R/init"
 chmod 755 "$R/init"
+cp "$HERE/../can/scenario.sh" "$R/hs/scenario.sh"
+cp "$HERE/../can/circular_track_fd.dbc" "$R/hs/"
 for f in hil/*.dbc hil/dbc/*.dbc model/*.dbc; do
     [ -f "$f" ] && cp "$f" "$R/hs/"
 done

@@ -47,3 +47,20 @@ TEST_SUITES += soak-test issue8-bars-test
 figures-issue8: $(BUILD)/hilstep-issue8
 	/usr/bin/python3 test/soak/energy_fig.py --bin $(BUILD)/hilstep-issue8 --out $(BUILD)/figures
 figures: figures-issue8
+
+# The shipped models x methods x h in {1/20, 1/60, 1e-2, 1e-3} table of rt/METHODS.md (issue 20
+# item 1): `methods-table-test` (in make test, ~40 s on 2 cores) fails on any non-finite step
+# and lists the default's mid-run refusals; `make methods-table` rewrites the table in
+# rt/METHODS.md from the same runs.
+.PHONY: methods-table methods-table-test
+methods-table-test: $(BUILD)/hilstep-sim
+	@/usr/bin/python3 test/soak/method_table.py $(BUILD)/hilstep-sim --md $(BUILD)/methods_table.md
+methods-table: $(BUILD)/hilstep-sim
+	@/usr/bin/python3 test/soak/method_table.py $(BUILD)/hilstep-sim --into rt/METHODS.md
+TEST_SUITES += methods-table-test
+
+# rt/METHODS.md's method table from the stepper's (hilstep-sim --methods); sim-test checks it.
+.PHONY: methods-doc
+methods-doc: $(BUILD)/hilstep-sim
+	@$(BUILD)/hilstep-sim --methods > $(BUILD)/methods.md && \
+	 /usr/bin/python3 -c 'import sys; d = open("rt/METHODS.md").read(); a = d.index("\n", d.index("<!-- methods-table")) + 1; b = d.index("<!-- /methods-table -->"); open("rt/METHODS.md", "w").write(d[:a] + open(sys.argv[1]).read() + d[b:])' $(BUILD)/methods.md

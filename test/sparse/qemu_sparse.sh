@@ -7,7 +7,7 @@
 # chain's budget is asserted for galpha (issue 9's default) and spook; the ladder's for spook,
 # seed 000's method for the ladder. The library default since issue 8's second round (sdirk:
 # two stage evaluations and solves per step) is printed, not asserted: about 300,000 on the
-# chain and 808,000 on the ladder - see README "Sparse solves".
+# chain and 808,000 on the ladder - see rt/README.md "Sparse solves".
 ELF=$1; HOST=$2
 STEPS=${SP_QEMU_STEPS:-200}
 pass=0; fail=0

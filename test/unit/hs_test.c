@@ -78,22 +78,9 @@ void hs_test_check_range(double v, double lo, double hi, const char *file, int l
 
 typedef struct { const char *name; void (*fn)(void); } entry;
 static const entry tests[] = {
-    {"dense", test_dense},
-    {"math", test_math},
-    {"atan2", test_atan2},
-    {"stability", test_stability},
-    {"car_axle", test_car_axle},
-    {"drift", test_drift},
-    {"circular_track", test_circular_track},
-    {"pendulum", test_pendulum},
-    {"reject", test_reject},
-    {"hash", test_hash},
-    {"sparse", test_sparse},
-    {"sparse_step", test_sparse_step},
-    {"redundant", test_redundant},
-    {"models", test_models},
-    {"issue8", test_issue8},
-    {"dvp", test_dvp},
+#define HS_TEST(name) {#name, test_##name},
+#include "hs_test_list.h"
+#undef HS_TEST
 };
 
 int hs_test_main(int quick)

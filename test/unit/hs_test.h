@@ -33,22 +33,9 @@ extern int hs_test_quick;
 #define CHECK(c) hs_test_check((c) ? 1 : 0, __FILE__, __LINE__, #c)
 #define CHECK_RANGE(v, lo, hi) hs_test_check_range((double)(v), (lo), (hi), __FILE__, __LINE__, #v)
 
-/* Every test function; defined in the test files, listed in hs_test.c. */
-void test_dense(void);
-void test_math(void);
-void test_atan2(void);
-void test_stability(void);
-void test_car_axle(void);
-void test_drift(void);
-void test_circular_track(void);
-void test_pendulum(void);
-void test_reject(void);
-void test_hash(void);
-void test_sparse(void);
-void test_sparse_step(void);
-void test_redundant(void);
-void test_models(void);
-void test_dvp(void);
-void test_issue8(void);
+/* Every test function: void test_NAME(void) for each HS_TEST(NAME) of hs_test_list.h. */
+#define HS_TEST(name) void test_##name(void);
+#include "hs_test_list.h"
+#undef HS_TEST
 
 #endif

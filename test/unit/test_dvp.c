@@ -64,8 +64,112 @@ static int dv_start(dvsim *x, hs_ls_kind kind)
     return hs_stepper_init(&x->s, &d, &x->m, HS_R(0.0), x->R, DV_REALS, x->I, DV_INTS);
 }
 
+/* A particle in polar coordinates q = (r, theta) on a radial spring: M = diag(m, m r^2) depends
+ * on q, and the model has no lagrange() hook (force() carries the centrifugal and Coriolis
+ * terms, as the other methods need). dvp would miss dT/dq and drift silently; init refuses. */
+static int po_mass(const hs_model *m, hs_real t, const hs_real *q, hs_real *M)
+{
+    (void)m; (void)t;
+    M[0] = HS_R(1.0); M[1] = HS_R(0.0); M[2] = HS_R(0.0); M[3] = q[0] * q[0];
+    return HS_OK;
+}
+static int po_force(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
+                    const hs_real *z, const hs_real *in, hs_real *f)
+{
+    (void)m; (void)t; (void)z; (void)in;
+    f[0] = q[0] * u[1] * u[1] - HS_R(10.0) * (q[0] - HS_R(1.0));
+    f[1] = -HS_R(2.0) * q[0] * u[0] * u[1];
+    return HS_OK;
+}
+static int po_initial(const hs_model *m, hs_real t0, hs_real *q0, hs_real *u0, hs_real *z0)
+{
+    (void)m; (void)t0; (void)z0;
+    q0[0] = HS_R(1.2); q0[1] = HS_R(0.0); u0[0] = HS_R(0.0); u0[1] = HS_R(1.0);
+    return HS_OK;
+}
+static const hs_model_type po_type = {
+    .name = "polar_particle", .doc = "particle on a radial spring, polar coordinates",
+    .nq = 2, .mass = po_mass, .force = po_force, .initial = po_initial};
+
+/* 1 when needle occurs in hay (freestanding: the tests run on the boards too) */
+static int tu_contains(const char *hay, const char *needle)
+{
+    for (; *hay != '\0'; ++hay) {
+        const char *a = hay, *b = needle;
+        while (*b != '\0' && *a == *b) { ++a; ++b; }
+        if (*b == '\0') return 1;
+    }
+    return 0;
+}
+
+static void dvp_needs_lagrange(void)
+{
+    static tsim t;
+    tsim_model(&t, &po_type);
+    hs_stepper_def d = hs_stepper_default_def();
+    d.method = HS_METHOD_DVP; d.form = HS_FORM_INDEX2; d.stab = HS_STAB_NONE; d.h = HS_R(1e-2);
+    const int rc = hs_stepper_init(&t.s, &d, &t.m, HS_R(0.0), t.R, sizeof t.R / sizeof t.R[0], t.I,
+                                   sizeof t.I / sizeof t.I[0]);
+    CHECK(rc == HS_E_DEF_HOOK_LAGRANGE);
+    CHECK(tu_contains(hs_status_str(rc), "lagrange()"));
+    CHECK(tu_contains(hs_method_info_of(HS_METHOD_DVP)->hooks, "lagrange()"));
+    /* the other methods take the same model (force() has the velocity terms) */
+    d.method = HS_METHOD_SDIRK; d.stab = HS_STAB_PROJECTION;
+    CHECK(hs_stepper_init(&t.s, &d, &t.m, HS_R(0.0), t.R, sizeof t.R / sizeof t.R[0], t.I,
+                          sizeof t.I / sizeof t.I[0]) == HS_OK);
+    CHECK(hs_stepper_step(&t.s, 0) == HS_OK);
+}
+
+/* The method table is the one list: row i is method i, names unique and parsed back, every
+ * row with a family and a summary; an unknown name is refused. */
+static void method_table(void)
+{
+    for (int i = 0; i < HS_METHOD_COUNT; ++i) {
+        const hs_method_info *r = hs_method_info_of((hs_method)i);
+        hs_method me = HS_METHOD_COUNT > 0 ? (hs_method)0 : HS_METHOD_EXPLICIT;
+        CHECK(r != NULL && (int)r->id == i && r->fam != NULL && r->family[0] != '\0' && r->summary[0] != '\0');
+        CHECK(r != NULL && hs_method_parse(r->name, &me) == HS_OK && (int)me == i);
+        for (int j = 0; j < i; ++j) CHECK(!tu_contains(hs_method_table[j].name, r->name) || !tu_contains(r->name, hs_method_table[j].name));
+    }
+    hs_method me = HS_METHOD_SDIRK;
+    CHECK(hs_method_parse("sdirkx", &me) == HS_E_DEF_METHOD && me == HS_METHOD_SDIRK);
+    CHECK(hs_method_parse("sdir", &me) == HS_E_DEF_METHOD && hs_method_info_of((hs_method)HS_METHOD_COUNT) == NULL);
+}
+
+/* Beyond the method's range the step is refused, never non-finite: the chain of 4 rods
+ * released horizontal under sdirk at h = 1/20 s whips faster than one Newton step per stage
+ * resolves (it used to return HS_E_NONFINITE at step 60 after states of |u| ~ 1e6); now a
+ * step is refused with HS_E_RANGE, the committed state finite and unchanged. */
+static void range_refusal(void)
+{
+    static int tmp[DV_INTS];
+    dvsim *x = &dvA;
+    hs_model_init(&x->m, hs_model_find("chain"), &x->p);
+    CHECK(hs_model_set_param(&x->m, "n", HS_R(4.0)) == HS_OK);
+    hs_stepper_def d = hs_stepper_default_def();
+    d.h = HS_R(0.05);
+    d.linsys = HS_LS_DENSE;
+    size_t nr = 0, ni = 0;
+    CHECK(hs_stepper_workspace_tmp(&d, &x->m, tmp, DV_INTS, &nr, &ni) == HS_OK && nr <= DV_REALS && ni <= DV_INTS);
+    CHECK(hs_stepper_init(&x->s, &d, &x->m, HS_R(0.0), x->R, DV_REALS, x->I, DV_INTS) == HS_OK);
+    static hs_real q[64], u[64];
+    int rc = HS_OK, k;
+    for (k = 0; k < 200 && rc == HS_OK; ++k) {
+        for (int i = 0; i < x->s.nq; ++i) { q[i] = x->s.q[i]; u[i] = x->s.u[i]; }
+        rc = hs_stepper_step(&x->s, 0);
+    }
+    CHECK(rc == HS_E_RANGE && k > 10);
+    int same = 1;
+    for (int i = 0; i < x->s.nq; ++i) same &= x->s.q[i] == q[i] && x->s.u[i] == u[i];
+    CHECK(same && hs_all_finite(x->s.q, x->s.nq) && hs_all_finite(x->s.u, x->s.nq));
+    CHECK(x->s.stats.last_fault == HS_E_RANGE && x->s.stats.sd_newton > HS_R(0.0));
+}
+
 void test_dvp(void)
 {
+    range_refusal();
+    method_table();
+    dvp_needs_lagrange();
     {
         CHECK(dv_start(&dvA, HS_LS_DENSE) == HS_OK && dv_start(&dvB, HS_LS_SPARSE) == HS_OK);
         CHECK(dvA.s.lsK.kind == HS_LS_DENSE && dvB.s.lsK.kind == HS_LS_SPARSE);

@@ -1,0 +1,378 @@
+/* hs_can.c - the CAN codec: signal bits, scaling, binding to an application, receiving and
+ * transmitting (see hs_can.h, hil/CAN.md). Every loop is bounded by the DBC table's fixed capacity. */
+#include "hs_can.h"
+
+#include <string.h>
+
+const char *hs_can_reason_name(int reason)
+{
+    static const char *const names[HS_CAN_REASONS] = {"accepted", "unknown_id", "bad_length",
+                                                      "bad_format", "out_of_range"};
+    return ((reason >= 0) && (reason < HS_CAN_REASONS)) ? names[reason] : "unknown";
+}
+
+static int fail(hs_dbc_error *e, uint32_t line, const char *a, const char *b, const char *c)
+{
+    const char *parts[3];
+    size_t k = 0;
+    parts[0] = a;
+    parts[1] = b;
+    parts[2] = c;
+    e->line = line;
+    for (int p = 0; p < 3; ++p) {
+        const char *t = parts[p];
+        while ((*t != '\0') && (k + 1u < sizeof e->msg)) {
+            e->msg[k] = *t;
+            k++;
+            t++;
+        }
+    }
+    e->msg[k] = '\0';
+    return -1;
+}
+
+int64_t hs_can_get_raw(const hs_can_sig *s, const uint8_t *data)
+{
+    uint16_t pos[64];
+    uint64_t u = 0;
+    (void)hs_can_sig_bits(s, HS_CAN_MAX_LEN, pos);
+    for (unsigned i = 0; i < s->len; ++i) {
+        const unsigned p = pos[i];
+        u |= (uint64_t)((data[p / 8u] >> (p % 8u)) & 1u) << i;
+    }
+    if ((s->is_signed != 0u) && (s->len < 64u) && (((u >> (s->len - 1u)) & 1u) != 0u)) {
+        u |= ~UINT64_C(0) << s->len; /* sign extension */
+    }
+    return (int64_t)u;
+}
+
+void hs_can_put_raw(const hs_can_sig *s, uint8_t *data, int64_t raw)
+{
+    uint16_t pos[64];
+    const uint64_t u = (uint64_t)raw;
+    (void)hs_can_sig_bits(s, HS_CAN_MAX_LEN, pos);
+    for (unsigned i = 0; i < s->len; ++i) {
+        const unsigned p = pos[i];
+        const uint8_t bit = (uint8_t)(1u << (p % 8u));
+        if (((u >> i) & 1u) != 0u) {
+            data[p / 8u] = (uint8_t)(data[p / 8u] | bit);
+        } else {
+            data[p / 8u] = (uint8_t)(data[p / 8u] & (uint8_t)~bit);
+        }
+    }
+}
+
+/* Raw range of s as doubles (exact for up to 53 bits; 64-bit ends are rounded, then
+ * clamped again in integers). */
+static void raw_range(const hs_can_sig *s, double *lo, double *hi)
+{
+    const double span = (s->len >= 64u) ? 18446744073709551616.0 : (double)(UINT64_C(1) << s->len);
+    if (s->is_signed != 0u) {
+        *lo = -span / 2.0;
+        *hi = span / 2.0 - 1.0;
+    } else {
+        *lo = 0.0;
+        *hi = span - 1.0;
+    }
+}
+
+int64_t hs_can_phys_to_raw(const hs_can_sig *s, double x, int *sat)
+{
+    double lo, hi;
+    const double r = (x - s->offset) / s->factor;
+    raw_range(s, &lo, &hi);
+    *sat = 0;
+    if (!(r == r)) {
+        *sat = 1;
+        return 0;
+    }
+    /* round half away from zero, without libm */
+    const double q = (r >= 0.0) ? r + 0.5 : r - 0.5;
+    if (q <= lo - 1.0) { /* r <= lo - 1/2: rounds below the range */
+        *sat = 1;
+        return (s->is_signed != 0u) ? (int64_t)lo : 0;
+    }
+    if (q >= hi + 1.0) {
+        *sat = 1;
+        if (s->is_signed != 0u) {
+            return (int64_t)(((uint64_t)1 << (s->len - 1u)) - 1u);
+        }
+        return (int64_t)((s->len >= 64u) ? ~UINT64_C(0) : ((UINT64_C(1) << s->len) - 1u));
+    }
+    if ((s->is_signed == 0u) && (q >= 9223372036854775808.0)) {
+        return (int64_t)(uint64_t)q; /* upper half of a 64-bit unsigned range */
+    }
+    return (int64_t)q; /* truncation of q = rounding of r */
+}
+
+double hs_can_raw_to_phys(const hs_can_sig *s, int64_t raw)
+{
+    double r;
+    if ((s->is_signed == 0u) && (s->len >= 64u)) {
+        r = (double)(uint64_t)raw;
+    } else {
+        r = (double)raw;
+    }
+    return r * s->factor + s->offset;
+}
+
+/* 1 when DBC signal name d names application signal a: equal, where a character of a that a
+ * DBC identifier cannot hold (anything but letters, digits and '_') stands for '_' ("left.x"
+ * is bound by the DBC signal left_x). */
+static int name_eq(const char *d, const char *a)
+{
+    size_t k = 0;
+    for (;;) {
+        const char c = a[k];
+        const int ident = ((c >= 'a') && (c <= 'z')) || ((c >= 'A') && (c <= 'Z')) ||
+                          ((c >= '0') && (c <= '9')) || (c == '_') || (c == '\0');
+        const char want = (ident != 0) ? c : '_';
+        if (d[k] != want) {
+            return 0;
+        }
+        if (c == '\0') {
+            return 1;
+        }
+        k++;
+    }
+}
+
+static int name_index(const char *const *names, int n, const char *name)
+{
+    for (int i = 0; i < n; ++i) {
+        if ((names[i] != NULL) && (name_eq(name, names[i]) != 0)) {
+            return i;
+        }
+    }
+    return -1;
+}
+
+int hs_can_bind(hs_can_link *L, const hs_can_db *db, const char *const *in_names, int nin,
+                const char *const *out_names, int nout, uint32_t period_us, hs_dbc_error *err)
+{
+    uint8_t seen_in[HS_FRAME_MAX_VALUES], seen_out[HS_FRAME_MAX_VALUES];
+    (void)memset(L, 0, sizeof *L);
+    (void)memset(err, 0, sizeof *err);
+    (void)memset(seen_in, 0, sizeof seen_in);
+    (void)memset(seen_out, 0, sizeof seen_out);
+    if ((nin < 0) || (nout < 0) || (nin > (int)HS_FRAME_MAX_VALUES) ||
+        (nout > (int)HS_FRAME_MAX_VALUES) || (period_us == 0u) || (db->nmsg > HS_CAN_MAX_MSGS) ||
+        (db->nsig > HS_CAN_MAX_SIGS)) {
+        return fail(err, 0u, "CAN link: bad sizes or period", "", "");
+    }
+    L->db = db;
+    L->nin = nin;
+    L->nout = nout;
+    for (int m = 0; m < db->nmsg; ++m) {
+        const hs_can_msg *M = &db->msg[m];
+        int dir = -1;
+        for (int j = M->first; j < M->first + M->n; ++j) {
+            const hs_can_sig *s = &db->sig[j];
+            const int ki = name_index(in_names, nin, s->name);
+            const int ko = name_index(out_names, nout, s->name);
+            const int d = (ki >= 0) ? (int)HS_SIG_IN : (int)HS_SIG_OUT;
+            if ((ki < 0) && (ko < 0)) {
+                return fail(err, s->line, "signal ", s->name,
+                            ": the model has no input or output of this name");
+            }
+            if ((dir >= 0) && (d != dir)) {
+                return fail(err, s->line, "signal ", s->name,
+                            ": its message mixes model inputs and outputs; one message goes one way");
+            }
+            dir = d;
+            L->slot[j] = (uint8_t)((ki >= 0) ? ki : ko);
+            if (ki >= 0) {
+                seen_in[ki] = 1u;
+            } else {
+                seen_out[ko] = 1u;
+            }
+        }
+        L->dir[m] = (uint8_t)((dir < 0) ? (int)HS_SIG_IN : dir);
+        /* cycle time as a whole number of periods */
+        const uint64_t cyc_us = (uint64_t)M->cycle_ms * 1000u;
+        if ((cyc_us != 0u) && (((cyc_us % period_us) != 0u) || (cyc_us / period_us > UINT32_MAX / 64u))) {
+            return fail(err, M->line, "message ", M->name,
+                        ": GenMsgCycleTime is not a whole multiple of the period");
+        }
+        L->every[m] = (cyc_us == 0u) ? 1u : (uint32_t)(cyc_us / period_us);
+        L->stale[m] = L->every[m] * ((M->stale_cycles != 0u) ? M->stale_cycles : HS_CAN_STALE_CYCLES);
+        if (L->stale[m] / L->every[m] != ((M->stale_cycles != 0u) ? M->stale_cycles : HS_CAN_STALE_CYCLES)) {
+            return fail(err, M->line, "message ", M->name, ": HilstepStaleCycles too large");
+        }
+    }
+    for (int i = 0; i < nin; ++i) {
+        if (seen_in[i] == 0u) {
+            return fail(err, 0u, "model input ", (in_names[i] != NULL) ? in_names[i] : "?",
+                        " has no signal in the DBC");
+        }
+    }
+    for (int i = 0; i < nout; ++i) {
+        if (seen_out[i] == 0u) {
+            return fail(err, 0u, "model output ", (out_names[i] != NULL) ? out_names[i] : "?",
+                        " has no signal in the DBC");
+        }
+    }
+    return 0;
+}
+
+/* The DBC range of s; [0|0] means the raw range. */
+static void phys_range(const hs_can_sig *s, double *lo, double *hi)
+{
+    if ((s->min == 0.0) && (s->max == 0.0)) {
+        double rl, rh;
+        raw_range(s, &rl, &rh);
+        const double a = rl * s->factor + s->offset, b = rh * s->factor + s->offset;
+        *lo = (a < b) ? a : b;
+        *hi = (a < b) ? b : a;
+    } else {
+        *lo = s->min;
+        *hi = s->max;
+    }
+}
+
+/* The slot-th signal of direction d in safety (the application's own map, whose names were
+ * bound), or NULL. */
+static const hs_signal *safety_sig(const hs_signal_map *safety, unsigned slot, hs_sig_dir d)
+{
+    unsigned k = 0;
+    if (safety == NULL) {
+        return NULL;
+    }
+    for (int i = 0; i < safety->n; ++i) {
+        if (safety->sig[i].dir == d) {
+            if (k == slot) {
+                return &safety->sig[i];
+            }
+            k++;
+        }
+    }
+    return NULL;
+}
+
+int hs_can_map(const hs_can_link *L, const hs_signal_map *safety, const char *app,
+               hs_signal *sig, int cap, hs_signal_map *map, hs_dbc_error *err)
+{
+    const hs_can_db *db = L->db;
+    (void)memset(err, 0, sizeof *err);
+    if (L->nin + L->nout > cap) {
+        return fail(err, 0u, "CAN map: more signals than the map storage holds", "", "");
+    }
+    for (int m = 0; m < db->nmsg; ++m) {
+        const hs_can_msg *M = &db->msg[m];
+        for (int j = M->first; j < M->first + M->n; ++j) {
+            const hs_can_sig *c = &db->sig[j];
+            const hs_sig_dir d = (L->dir[m] == (uint8_t)HS_SIG_IN) ? HS_SIG_IN : HS_SIG_OUT;
+            hs_signal *s = &sig[(d == HS_SIG_IN) ? (int)L->slot[j] : L->nin + (int)L->slot[j]];
+            const hs_signal *b = safety_sig(safety, L->slot[j], d);
+            double lo, hi;
+            phys_range(c, &lo, &hi);
+            if (b != NULL) {
+                lo = (b->min > lo) ? b->min : lo;
+                hi = (b->max < hi) ? b->max : hi;
+            }
+            if (!(lo <= hi)) {
+                return fail(err, c->line, "signal ", c->name,
+                            ": its DBC range and the bench's safety range do not overlap");
+            }
+            double fb = 0.0;
+            if (c->has_init != 0u) {
+                fb = c->init_raw * c->factor + c->offset;
+            } else if (b != NULL) {
+                fb = b->fallback;
+            } else {
+                /* 0 unless outside the range */
+            }
+            fb = (fb < lo) ? lo : ((fb > hi) ? hi : fb);
+            s->name = c->name;
+            s->unit = c->unit;
+            s->dir = d;
+            s->scale = 1.0;
+            s->offset = 0.0;
+            s->min = lo;
+            s->max = hi;
+            s->fallback = fb;
+            s->stale_limit = (d == HS_SIG_IN) ? L->stale[m] : 0u;
+        }
+    }
+    map->app = app;
+    map->sig = sig;
+    map->n = L->nin + L->nout;
+    return 0;
+}
+
+int hs_can_receive(hs_can_link *L, hs_rx *rx, uint32_t id, int ext, int fd, const uint8_t *data,
+                   size_t len)
+{
+    const hs_can_db *db = L->db;
+    uint8_t slot[HS_CAN_MAX_SIGS];
+    double v[HS_CAN_MAX_SIGS];
+    int m = -1, r = HS_CAN_OK;
+    L->rx_frames++;
+    for (int k = 0; k < db->nmsg; ++k) {
+        if ((db->msg[k].id == id) && ((int)db->msg[k].ext == ((ext != 0) ? 1 : 0)) &&
+            (L->dir[k] == (uint8_t)HS_SIG_IN)) {
+            m = k;
+        }
+    }
+    if (m < 0) {
+        r = HS_CAN_UNKNOWN_ID;
+    } else if ((int)db->msg[m].fd != ((fd != 0) ? 1 : 0)) {
+        r = HS_CAN_BAD_FORMAT;
+    } else if (len != (size_t)db->msg[m].len) {
+        r = HS_CAN_BAD_LEN;
+    } else {
+        const hs_can_msg *M = &db->msg[m];
+        for (int j = 0; j < M->n; ++j) {
+            const hs_can_sig *s = &db->sig[M->first + j];
+            double lo, hi;
+            v[j] = hs_can_raw_to_phys(s, hs_can_get_raw(s, data));
+            slot[j] = L->slot[M->first + j];
+            phys_range(s, &lo, &hi);
+            if ((v[j] < lo) || (v[j] > hi)) {
+                r = HS_CAN_RANGE;
+            }
+        }
+    }
+    L->rejected[r]++;
+    if (r == HS_CAN_OK) {
+        L->accepted_seq++;
+        (void)hs_rx_offer_values(rx, slot, v, (unsigned)db->msg[m].n, L->accepted_seq);
+    }
+    return r;
+}
+
+int hs_can_due(const hs_can_link *L, int m, uint64_t tick)
+{
+    if ((m < 0) || (m >= L->db->nmsg) || (L->dir[m] != (uint8_t)HS_SIG_OUT)) {
+        return 0;
+    }
+    return ((tick % L->every[m]) == 0u) ? 1 : 0;
+}
+
+size_t hs_can_encode(hs_can_link *L, int m, const hs_tx *tx, const hs_real *y, uint8_t *data)
+{
+    const hs_can_db *db = L->db;
+    (void)memset(data, 0, HS_CAN_MAX_LEN);
+    if ((m < 0) || (m >= db->nmsg) || (L->dir[m] != (uint8_t)HS_SIG_OUT)) {
+        return 0u;
+    }
+    const hs_can_msg *M = &db->msg[m];
+    for (int j = M->first; j < M->first + M->n; ++j) {
+        const unsigned k = L->slot[j];
+        const double x = (y != NULL) ? (double)y[k] : tx->sig[k]->fallback;
+        int sat;
+        hs_can_put_raw(&db->sig[j], data, hs_can_phys_to_raw(&db->sig[j], x, &sat));
+        L->tx_saturated += (uint64_t)sat;
+    }
+    L->tx_frames++;
+    return (size_t)M->len;
+}
+
+uint64_t hs_can_rejected_total(const hs_can_link *L)
+{
+    uint64_t t = 0;
+    for (int r = 1; r < HS_CAN_REASONS; ++r) {
+        t += L->rejected[r];
+    }
+    return t;
+}

@@ -1,0 +1,642 @@
+/* hs_dbc.c - the Vector DBC subset of hil/CAN.md, parsed from a memory buffer (see hs_can.h).
+ * Freestanding: no allocation, no libc number parsing, every limit checked; a cursor walks the
+ * buffer once, so work is linear in its length. */
+#include "hs_can.h"
+
+#include <string.h>
+
+typedef struct cur {
+    const char *s;
+    size_t n, i;
+    uint32_t line;
+    hs_dbc_error *err;
+} cur;
+
+static void err_add(hs_dbc_error *e, const char *text)
+{
+    size_t k = strlen(e->msg);
+    const char *t = text;
+    while ((*t != '\0') && (k + 1u < sizeof e->msg)) {
+        e->msg[k] = *t;
+        k++;
+        t++;
+    }
+    e->msg[k] = '\0';
+}
+
+/* Sets the error once (the first failure wins) and returns -1: "a b c" at line. */
+static int fail3(hs_dbc_error *e, uint32_t line, const char *a, const char *b, const char *c)
+{
+    if (e->msg[0] == '\0') {
+        e->line = line;
+        err_add(e, a);
+        err_add(e, b);
+        err_add(e, c);
+    }
+    return -1;
+}
+
+static int fail(cur *c, const char *msg) { return fail3(c->err, c->line, msg, "", ""); }
+
+static void u32_text(uint32_t value, char *buf)
+{
+    char t[11];
+    int k = 0;
+    uint32_t v = value;
+    do {
+        t[k] = (char)('0' + (int)(v % 10u));
+        k++;
+        v /= 10u;
+    } while (v != 0u);
+    for (int i = 0; i < k; ++i) {
+        buf[i] = t[k - 1 - i];
+    }
+    buf[k] = '\0';
+}
+
+static int at_end(const cur *c) { return c->i >= c->n; }
+static char peek(const cur *c) { return (c->i < c->n) ? c->s[c->i] : '\0'; }
+
+static void advance(cur *c)
+{
+    if (c->i < c->n) {
+        if (c->s[c->i] == '\n') {
+            c->line++;
+        }
+        c->i++;
+    }
+}
+
+/* Blanks; newlines too when nl is 1. */
+static void skip_ws(cur *c, int nl)
+{
+    while (at_end(c) == 0) {
+        const char ch = peek(c);
+        if ((ch == ' ') || (ch == '\t') || (ch == '\r') || ((nl != 0) && (ch == '\n'))) {
+            advance(c);
+        } else {
+            break;
+        }
+    }
+}
+
+static void skip_line(cur *c)
+{
+    while ((at_end(c) == 0) && (peek(c) != '\n')) {
+        advance(c);
+    }
+}
+
+/* 1 when the cursor stands on a newline followed by a blank (an indented line follows). */
+static int next_line_indented(const cur *c)
+{
+    if ((c->i + 1u >= c->n) || (c->s[c->i] != '\n')) {
+        return 0;
+    }
+    const char ch = c->s[c->i + 1u];
+    return ((ch == ' ') || (ch == '\t')) ? 1 : 0;
+}
+
+static int is_word_char(char ch)
+{
+    return ((ch >= 'a') && (ch <= 'z')) || ((ch >= 'A') && (ch <= 'Z')) ||
+           ((ch >= '0') && (ch <= '9')) || (ch == '_');
+}
+
+/* An identifier into buf (cap bytes); 0 when there is none or it is too long. */
+static int word(cur *c, char *buf, size_t cap)
+{
+    size_t k = 0;
+    skip_ws(c, 0);
+    while ((at_end(c) == 0) && (is_word_char(peek(c)) != 0)) {
+        if (k + 1u >= cap) {
+            return 0;
+        }
+        buf[k] = peek(c);
+        k++;
+        advance(c);
+    }
+    buf[k] = '\0';
+    return (k > 0u) ? 1 : 0;
+}
+
+static int expect(cur *c, char ch)
+{
+    skip_ws(c, 0);
+    if (peek(c) != ch) {
+        return 0;
+    }
+    advance(c);
+    return 1;
+}
+
+/* "..." into buf (cap bytes, cut when longer); may span lines (comments do). 0 when absent
+ * or unterminated. */
+static int string(cur *c, char *buf, size_t cap)
+{
+    size_t k = 0;
+    skip_ws(c, 1);
+    if (peek(c) != '"') {
+        return 0;
+    }
+    advance(c);
+    while ((at_end(c) == 0) && (peek(c) != '"')) {
+        if ((buf != NULL) && (k + 1u < cap)) {
+            buf[k] = peek(c);
+            k++;
+        }
+        advance(c);
+    }
+    if (buf != NULL) {
+        buf[k] = '\0';
+    }
+    if (at_end(c) != 0) {
+        return 0;
+    }
+    advance(c);
+    return 1;
+}
+
+/* To the ';' ending a statement, outside strings. 0 when the file ends first. */
+static int skip_statement(cur *c)
+{
+    while (at_end(c) == 0) {
+        const char ch = peek(c);
+        if (ch == '"') {
+            if (string(c, NULL, 0u) == 0) {
+                return 0;
+            }
+        } else {
+            advance(c);
+            if (ch == ';') {
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* Decimal number [+-]digits[.digits][(e|E)[+-]digits]. Correctly rounded while the digits fit
+ * 2^53 and the decimal exponent is within +-22 (one exact operand, one rounding), which covers
+ * every factor, offset and range a DBC writer prints; beyond that close, not exact. */
+static int number(cur *c, double *out)
+{
+    static const double pow10_tab[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                         1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                         1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+    uint64_t m = 0;
+    int neg = 0, digits = 0, exp10 = 0, dropped = 0;
+    skip_ws(c, 0);
+    if ((peek(c) == '+') || (peek(c) == '-')) {
+        neg = (peek(c) == '-') ? 1 : 0;
+        advance(c);
+    }
+    for (int part = 0; part < 2; ++part) {
+        while ((peek(c) >= '0') && (peek(c) <= '9')) {
+            if (m < UINT64_C(100000000000000000)) {
+                m = m * 10u + (uint64_t)(peek(c) - '0');
+                exp10 -= part;
+            } else {
+                dropped += 1 - part; /* integer digits past 17 scale, fraction ones vanish */
+            }
+            digits++;
+            advance(c);
+        }
+        if ((part == 0) && (peek(c) == '.')) {
+            advance(c);
+        } else {
+            break;
+        }
+    }
+    if (digits == 0) {
+        return 0;
+    }
+    exp10 += dropped;
+    if ((peek(c) == 'e') || (peek(c) == 'E')) {
+        int eneg = 0, e = 0, ed = 0;
+        advance(c);
+        if ((peek(c) == '+') || (peek(c) == '-')) {
+            eneg = (peek(c) == '-') ? 1 : 0;
+            advance(c);
+        }
+        while ((peek(c) >= '0') && (peek(c) <= '9')) {
+            if (e < 10000) {
+                e = e * 10 + (peek(c) - '0');
+            }
+            ed++;
+            advance(c);
+        }
+        if (ed == 0) {
+            return 0;
+        }
+        exp10 += (eneg != 0) ? -e : e;
+    }
+    double v = (double)m;
+    while (exp10 > 22) {
+        v *= 1e22;
+        exp10 -= 22;
+    }
+    while (exp10 < -22) {
+        v /= 1e22;
+        exp10 += 22;
+    }
+    v = (exp10 >= 0) ? v * pow10_tab[exp10] : v / pow10_tab[-exp10];
+    *out = (neg != 0) ? -v : v;
+    return 1;
+}
+
+/* Unsigned integer (at most 32 bits). */
+static int uint32_tok(cur *c, uint32_t *out)
+{
+    uint64_t v = 0;
+    int d = 0;
+    skip_ws(c, 0);
+    while ((peek(c) >= '0') && (peek(c) <= '9')) {
+        v = v * 10u + (uint64_t)(peek(c) - '0');
+        if (v > UINT32_MAX) {
+            return 0;
+        }
+        d++;
+        advance(c);
+    }
+    *out = (uint32_t)v;
+    return (d > 0) ? 1 : 0;
+}
+
+static int finite_d(double x) { return ((x - x) == (x - x)) ? 1 : 0; }
+
+/* The DBC's 32-bit id (bit 31 = extended) of message m. */
+static uint32_t dbc_id(const hs_can_msg *m)
+{
+    return (m->ext != 0u) ? (m->id | UINT32_C(0x80000000)) : m->id;
+}
+
+static int find_msg(const hs_can_db *db, uint32_t raw_id)
+{
+    for (int k = 0; k < db->nmsg; ++k) {
+        if (dbc_id(&db->msg[k]) == raw_id) {
+            return k;
+        }
+    }
+    return -1;
+}
+
+/* BO_ id name: size transmitter */
+static int parse_bo(cur *c, hs_can_db *db, int *skip_sigs)
+{
+    uint32_t raw, size;
+    char name[HS_CAN_NAME], tx[HS_CAN_NAME];
+    const uint32_t line = c->line;
+    if ((uint32_tok(c, &raw) == 0) || (word(c, name, sizeof name) == 0) || (expect(c, ':') == 0) ||
+        (uint32_tok(c, &size) == 0)) {
+        return fail(c, "BO_ needs: BO_ <id> <name>: <bytes> <transmitter> (name at most 31 characters)");
+    }
+    (void)word(c, tx, sizeof tx);
+    skip_line(c);
+    /* Vector's holder of signals that belong to no message: not a frame, ignored with them. */
+    if (strcmp(name, "VECTOR__INDEPENDENT_SIG_MSG") == 0) {
+        *skip_sigs = 1;
+        return 0;
+    }
+    *skip_sigs = 0;
+    if (db->nmsg >= HS_CAN_MAX_MSGS) {
+        return fail(c, "more messages than a signal map holds (HS_CAN_MAX_MSGS = 32)");
+    }
+    const int ext = ((raw & UINT32_C(0x80000000)) != 0u) ? 1 : 0;
+    const uint32_t id = raw & UINT32_C(0x7FFFFFFF);
+    if (((ext != 0) && (id > UINT32_C(0x1FFFFFFF))) || ((ext == 0) && (id > 0x7FFu))) {
+        return fail3(c->err, line, "message ", name,
+                     ": id out of range (11-bit ids 0..2047; 29-bit ids carry bit 31: 2147483648 + id)");
+    }
+    if (find_msg(db, raw) >= 0) {
+        return fail3(c->err, line, "message ", name, ": id already used by another message");
+    }
+    if (size > HS_CAN_MAX_LEN) {
+        return fail3(c->err, line, "message ", name, ": more than 64 bytes (CAN FD's largest payload)");
+    }
+    hs_can_msg *m = &db->msg[db->nmsg];
+    (void)memset(m, 0, sizeof *m);
+    (void)memcpy(m->name, name, sizeof name);
+    m->id = id;
+    m->ext = (uint8_t)ext;
+    m->len = (uint8_t)size;
+    m->first = db->nsig;
+    m->line = line;
+    db->nmsg++;
+    return 0;
+}
+
+/* SG_ name [mux] : start|len@order sign (factor,offset) [min|max] "unit" receivers */
+static int parse_sg(cur *c, hs_can_db *db, int skip)
+{
+    hs_can_sig s;
+    uint32_t start, len;
+    char order[4];
+    (void)memset(&s, 0, sizeof s);
+    s.line = c->line;
+    if (word(c, s.name, sizeof s.name) == 0) {
+        return fail(c, "SG_ needs a signal name (at most 31 characters)");
+    }
+    skip_ws(c, 0);
+    if (peek(c) != ':') {
+        char mux[HS_CAN_NAME];
+        if ((word(c, mux, sizeof mux) != 0) && ((mux[0] == 'M') || (mux[0] == 'm'))) {
+            return fail3(c->err, s.line, "signal ", s.name,
+                         ": multiplexed signals are not supported (a HIL map needs every signal "
+                         "in every frame); split the message");
+        }
+        return fail3(c->err, s.line, "signal ", s.name, ": expected ':' after the name");
+    }
+    advance(c);
+    if ((uint32_tok(c, &start) == 0) || (expect(c, '|') == 0) || (uint32_tok(c, &len) == 0) ||
+        (expect(c, '@') == 0)) {
+        return fail3(c->err, s.line, "signal ", s.name, ": expected <start bit>|<length>@");
+    }
+    order[0] = peek(c);
+    advance(c);
+    order[1] = peek(c);
+    advance(c);
+    if (((order[0] != '0') && (order[0] != '1')) || ((order[1] != '+') && (order[1] != '-'))) {
+        return fail3(c->err, s.line, "signal ", s.name,
+                     ": byte order and sign must be @1+ @1- (Intel) or @0+ @0- (Motorola)");
+    }
+    s.intel = (order[0] == '1') ? 1u : 0u;
+    s.is_signed = (order[1] == '-') ? 1u : 0u;
+    if ((expect(c, '(') == 0) || (number(c, &s.factor) == 0) || (expect(c, ',') == 0) ||
+        (number(c, &s.offset) == 0) || (expect(c, ')') == 0)) {
+        return fail3(c->err, s.line, "signal ", s.name, ": expected (factor,offset)");
+    }
+    if ((expect(c, '[') == 0) || (number(c, &s.min) == 0) || (expect(c, '|') == 0) ||
+        (number(c, &s.max) == 0) || (expect(c, ']') == 0)) {
+        return fail3(c->err, s.line, "signal ", s.name, ": expected [min|max]");
+    }
+    skip_ws(c, 0);
+    if (string(c, s.unit, sizeof s.unit) == 0) {
+        return fail3(c->err, s.line, "signal ", s.name, ": expected \"unit\"");
+    }
+    skip_line(c); /* receivers: informational */
+    if (skip != 0) {
+        return 0;
+    }
+    if (db->nmsg == 0) {
+        return fail3(c->err, s.line, "signal ", s.name, ": SG_ outside a message (no BO_ before it)");
+    }
+    if ((len < 1u) || (len > 64u) || (start > 511u)) {
+        return fail3(c->err, s.line, "signal ", s.name, ": length must be 1..64 bits and start bit 0..511");
+    }
+    if ((finite_d(s.factor) == 0) || (s.factor == 0.0) || (finite_d(s.offset) == 0)) {
+        return fail3(c->err, s.line, "signal ", s.name, ": factor must be finite and non-zero, offset finite");
+    }
+    if ((finite_d(s.min) == 0) || (finite_d(s.max) == 0) || (s.min > s.max)) {
+        return fail3(c->err, s.line, "signal ", s.name, ": [min|max] needs finite min <= max");
+    }
+    if (db->nsig >= HS_CAN_MAX_SIGS) {
+        return fail(c, "more signals than a signal map holds (HS_CAN_MAX_SIGS = 64)");
+    }
+    for (int k = 0; k < db->nsig; ++k) {
+        if (strcmp(db->sig[k].name, s.name) == 0) {
+            return fail3(c->err, s.line, "signal ", s.name,
+                         ": name used twice (signals bind to the model by name)");
+        }
+    }
+    s.start = (uint16_t)start;
+    s.len = (uint8_t)len;
+    db->sig[db->nsig] = s;
+    db->nsig++;
+    db->msg[db->nmsg - 1].n++;
+    return 0;
+}
+
+/* BA_ "Name" [BO_ id | SG_ id sig | BU_ node | EV_ var] value ; */
+static int parse_ba(cur *c, hs_can_db *db)
+{
+    char name[40], obj[16];
+    uint32_t raw;
+    double v;
+    const uint32_t line = c->line;
+    if (string(c, name, sizeof name) == 0) {
+        return fail(c, "BA_ needs a quoted attribute name");
+    }
+    const int cyc = (strcmp(name, "GenMsgCycleTime") == 0) ? 1 : 0;
+    const int fmt = (strcmp(name, "VFrameFormat") == 0) ? 1 : 0;
+    const int stl = (strcmp(name, "HilstepStaleCycles") == 0) ? 1 : 0;
+    const int init = (strcmp(name, "GenSigStartValue") == 0) ? 1 : 0;
+    if ((cyc == 0) && (fmt == 0) && (stl == 0) && (init == 0)) {
+        return (skip_statement(c) != 0) ? 0 : fail(c, "BA_ without its closing ';'");
+    }
+    if ((word(c, obj, sizeof obj) == 0) || (uint32_tok(c, &raw) == 0)) {
+        return fail3(c->err, line, "attribute ", name, ": expected BO_ <id> (or SG_ <id> <signal>)");
+    }
+    const int k = find_msg(db, raw);
+    if (init != 0) {
+        char sg[HS_CAN_NAME];
+        if ((strcmp(obj, "SG_") != 0) || (word(c, sg, sizeof sg) == 0) || (number(c, &v) == 0) ||
+            (expect(c, ';') == 0)) {
+            return fail3(c->err, line, "attribute ", name, ": expected SG_ <id> <signal> <value>;");
+        }
+        if (k < 0) {
+            return 0; /* a signal of VECTOR__INDEPENDENT_SIG_MSG, ignored with it */
+        }
+        const hs_can_msg *m = &db->msg[k];
+        for (int j = m->first; j < m->first + m->n; ++j) {
+            if (strcmp(db->sig[j].name, sg) == 0) {
+                db->sig[j].init_raw = v;
+                db->sig[j].has_init = 1u;
+                return 0;
+            }
+        }
+        return fail3(c->err, line, "attribute GenSigStartValue: message has no signal ", sg, "");
+    }
+    if ((strcmp(obj, "BO_") != 0) || (number(c, &v) == 0) || (expect(c, ';') == 0)) {
+        return fail3(c->err, line, "attribute ", name, ": expected BO_ <id> <value>;");
+    }
+    if (k < 0) {
+        return fail3(c->err, line, "attribute ", name, ": no message with this id (BO_ first)");
+    }
+    if (!((v >= 0.0) && (v <= 4.0e9)) || (v != (double)(uint32_t)v)) {
+        return fail3(c->err, line, "attribute ", name, ": value must be a whole number >= 0");
+    }
+    if (cyc != 0) {
+        db->msg[k].cycle_ms = (uint32_t)v;
+    } else if (fmt != 0) {
+        db->msg[k].fd = ((v == 14.0) || (v == 15.0)) ? 1u : 0u;
+    } else {
+        db->msg[k].stale_cycles = (uint32_t)v;
+    }
+    return 0;
+}
+
+unsigned hs_can_dlc_to_len(unsigned dlc)
+{
+    static const uint8_t t[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 12, 16, 20, 24, 32, 48, 64};
+    return (dlc < 16u) ? (unsigned)t[dlc] : 64u;
+}
+
+int hs_can_len_to_dlc(unsigned len)
+{
+    for (unsigned d = 0; d < 16u; ++d) {
+        if (hs_can_dlc_to_len(d) >= len) {
+            return (int)d;
+        }
+    }
+    return -1;
+}
+
+int hs_can_sig_bits(const hs_can_sig *s, unsigned bytes, uint16_t *pos)
+{
+    const unsigned nbits = bytes * 8u;
+    unsigned p = s->start;
+    if (s->intel != 0u) {
+        for (unsigned i = 0; i < s->len; ++i) {
+            if (p + i >= nbits) {
+                return -1;
+            }
+            pos[i] = (uint16_t)(p + i);
+        }
+        return 0;
+    }
+    /* Motorola: the start bit is the MSB; walk toward the LSB in the sawtooth numbering
+     * (bit 7 of byte b+1 follows bit 0 of byte b). */
+    for (unsigned i = 0; i < s->len; ++i) {
+        if (p >= nbits) {
+            return -1;
+        }
+        pos[s->len - 1u - i] = (uint16_t)p;
+        if ((p % 8u) == 0u) {
+            p += 15u;
+        } else {
+            p -= 1u;
+        }
+    }
+    return 0;
+}
+
+/* Classic lengths 0..8; FD adds 12, 16, 20, 24, 32, 48, 64. */
+static int len_ok(const hs_can_msg *m)
+{
+    if (m->fd == 0u) {
+        return (m->len <= HS_CAN_CLASSIC_LEN) ? 1 : 0;
+    }
+    const int d = hs_can_len_to_dlc(m->len);
+    return ((d >= 0) && (hs_can_dlc_to_len((unsigned)d) == m->len)) ? 1 : 0;
+}
+
+static int check_msg(const hs_can_db *db, const hs_can_msg *m, hs_dbc_error *err)
+{
+    uint8_t used[HS_CAN_MAX_LEN * 8u];
+    int8_t owner[HS_CAN_MAX_LEN * 8u];
+    uint16_t pos[64];
+    char num[12];
+    if (len_ok(m) == 0) {
+        if (m->fd == 0u) {
+            u32_text(m->len, num);
+            (void)fail3(err, m->line, "message ", m->name, ": classic CAN carries at most 8 bytes, this one has ");
+            err_add(err, num);
+            err_add(err, " (declare it CAN FD: BA_ \"VFrameFormat\" BO_ <id> 14;)");
+            return -1;
+        }
+        return fail3(err, m->line, "message ", m->name,
+                     ": CAN FD payloads are 0..8, 12, 16, 20, 24, 32, 48 or 64 bytes");
+    }
+    for (int k = 0; k < db->nmsg; ++k) {
+        if ((&db->msg[k] != m) && (strcmp(db->msg[k].name, m->name) == 0)) {
+            return fail3(err, m->line, "message ", m->name, ": name used twice");
+        }
+    }
+    (void)memset(used, 0, sizeof used);
+    (void)memset(owner, 0, sizeof owner);
+    for (int j = m->first; j < m->first + m->n; ++j) {
+        const hs_can_sig *s = &db->sig[j];
+        if (hs_can_sig_bits(s, m->len, pos) != 0) {
+            u32_text(m->len, num);
+            (void)fail3(err, s->line, "signal ", s->name, ": bits outside the message's ");
+            err_add(err, num);
+            err_add(err, " bytes");
+            return -1;
+        }
+        for (unsigned i = 0; i < s->len; ++i) {
+            if (used[pos[i]] != 0u) {
+                u32_text(pos[i], num);
+                (void)fail3(err, s->line, "signal ", s->name, " overlaps signal ");
+                err_add(err, db->sig[owner[pos[i]]].name);
+                err_add(err, " at bit ");
+                err_add(err, num);
+                return -1;
+            }
+            used[pos[i]] = 1u;
+            owner[pos[i]] = (int8_t)j;
+        }
+    }
+    return 0;
+}
+
+int hs_dbc_parse(const char *text, size_t len, hs_can_db *db, hs_dbc_error *err)
+{
+    static const char *const skipped[] = {
+        "CM_", "BA_DEF_", "BA_DEF_DEF_", "VAL_", "VAL_TABLE_", "BO_TX_BU_", "EV_", "ENVVAR_DATA_",
+        "SGTYPE_", "BA_DEF_SGTYPE_", "BA_SGTYPE_", "SIG_TYPE_REF_", "SIG_GROUP_", "BA_REL_",
+        "BA_DEF_REL_", "BA_DEF_DEF_REL_", "BU_SG_REL_", "BU_EV_REL_", "BU_BO_REL_", "CAT_DEF_",
+        "CAT_", "FILTER", "EV_DATA_", "SIGTYPE_VALTYPE_"};
+    cur c;
+    char kw[24];
+    int skip_sigs = 0, rc = 0;
+    (void)memset(db, 0, sizeof *db);
+    (void)memset(err, 0, sizeof *err);
+    c.s = text;
+    c.n = (text != NULL) ? len : 0u;
+    c.i = 0;
+    c.line = 1;
+    c.err = err;
+    skip_ws(&c, 1);
+    while ((rc == 0) && (at_end(&c) == 0)) {
+        const uint32_t line = c.line;
+        if (word(&c, kw, sizeof kw) == 0) {
+            rc = fail(&c, "expected a DBC keyword (BO_, SG_, BA_, ...) at the start of a statement");
+        } else if ((strcmp(kw, "VERSION") == 0) || (strcmp(kw, "BS_") == 0) || (strcmp(kw, "BU_") == 0)) {
+            skip_line(&c);
+        } else if (strcmp(kw, "NS_") == 0) {
+            /* The new-symbols list: the indented lines that follow. */
+            skip_line(&c);
+            while (next_line_indented(&c) != 0) {
+                advance(&c);
+                skip_line(&c);
+            }
+        } else if (strcmp(kw, "BO_") == 0) {
+            rc = parse_bo(&c, db, &skip_sigs);
+        } else if (strcmp(kw, "SG_") == 0) {
+            rc = parse_sg(&c, db, skip_sigs);
+        } else if (strcmp(kw, "BA_") == 0) {
+            rc = parse_ba(&c, db);
+        } else if (strcmp(kw, "SG_MUL_VAL_") == 0) {
+            rc = fail(&c, "SG_MUL_VAL_: multiplexed signals are not supported (a HIL map needs every signal in every frame)");
+        } else if (strcmp(kw, "SIG_VALTYPE_") == 0) {
+            rc = fail(&c, "SIG_VALTYPE_: IEEE float signals are not supported; use an integer signal with a factor");
+        } else {
+            int known = 0;
+            for (size_t k = 0; k < sizeof skipped / sizeof skipped[0]; ++k) {
+                if (strcmp(kw, skipped[k]) == 0) {
+                    known = 1;
+                }
+            }
+            if (known == 0) {
+                rc = fail3(err, line, "unknown statement '", kw, "'");
+            } else if (skip_statement(&c) == 0) {
+                rc = fail3(err, line, kw, " without its closing ';'", "");
+            } else {
+                /* skipped: informational only */
+            }
+        }
+        skip_ws(&c, 1);
+    }
+    for (int k = 0; (rc == 0) && (k < db->nmsg); ++k) {
+        rc = check_msg(db, &db->msg[k], err);
+    }
+    if ((rc == 0) && (db->nmsg == 0)) {
+        rc = fail3(err, 0u, "no message (BO_) in the file", "", "");
+    }
+    if (rc != 0) {
+        db->nmsg = 0;
+        db->nsig = 0;
+    }
+    return rc;
+}

@@ -1,0 +1,16 @@
+/* hs_transports.c - registration table of the Linux port's transports (hil/hs_transport.h).
+ * A new transport NAME is its own file port/linux-rt/hs_tp_NAME.c defining
+ * `const hs_transport_ops hs_tp_NAME` (the build compiles every hs_tp_*.c) and one line
+ * X(NAME) below; its options reach it through --transport-opt KEY=VALUE. */
+#include "hs_transports.h"
+
+#define HS_TRANSPORT_LIST(X) \
+    X(udp) /* the frame of hil/FRAME.md: the default */ \
+    X(can) /* SocketCAN with a DBC: hil/CAN.md */ \
+    /* end of the list: one X(NAME) \ line per transport above */
+
+#define HS_TP_DECLARE(name) extern const hs_transport_ops hs_tp_##name;
+HS_TRANSPORT_LIST(HS_TP_DECLARE)
+
+#define HS_TP_ROW(name) &hs_tp_##name,
+const hs_transport_ops *const hs_transports[] = {HS_TRANSPORT_LIST(HS_TP_ROW) NULL};

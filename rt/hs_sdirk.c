@@ -1,0 +1,258 @@
+/* hs_sdirk.c - method sdirk (the default): a two-stage, singly diagonally implicit
+ * Runge-Kutta method applied linearly implicitly to the index-1 (acceleration-level) system,
+ * one Newton step per stage with one factorization per step.
+ *
+ * Equations. Butcher table [[g, 0], [1 - 2g, g]], b = (1/2, 1/2), c = (g, 1 - g), g = sd_gamma,
+ * on q' = u, u' = A(t, q, u) with M A = f + G^T Lambda, G A = -gamma. Stage values
+ * U_i = u_n + h sum_j a_ij A_j, Q_i = q_n + h c_i u_n + h^2 sum_j (a^2)_ij A_j; each stage's
+ * (A_i, Lambda_i) gets ONE Newton step with S = [[M - h g fu - h^2 g^2 (fq + K_g), -G^T], [G, 0]]
+ * factored once at stage 1's predicted point; u_{n+1} = u_n + h (A_1 + A_2)/2,
+ * q_{n+1} = q_n + h u_n + h^2 ((1 - g) A_1 + g A_2)/2; then the tail's projection.
+ *
+ * Fixed work per step: two M, f, g, G, gamma evaluations, one fq, fu, K_g evaluation, one
+ * factorization, two solves, plus the projection's factorization. */
+#include "hs_stage.h"
+
+static int validate(const hs_stepper_def *def, const hs_model *m)
+{
+    (void)m;
+    /* the stages are acceleration-level and the drift is the projection's job */
+    if (def->stab == HS_STAB_BAUMGARTE) {
+        return HS_E_DEF_BAUMGARTE;
+    }
+    if ((hs_isfinite(def->sd_gamma) == 0) || (def->sd_gamma < HS_R(0.25)) || (def->sd_gamma > HS_R(1.0))
+        /* near 1/2 both stages sit at the midpoint and the predictors' lines degenerate */
+        || (hs_abs(HS_R(2.0) * def->sd_gamma - HS_R(1.0)) < HS_R(0.1)) || (def->form == HS_FORM_GGL)) {
+        return HS_E_DEF_RHO;
+    }
+    return HS_OK;
+}
+
+static void configure(const hs_stepper_def *def, const hs_model *m, hs_cfg *c)
+{
+    (void)def;
+    (void)m;
+    c->sdirk = 1;
+    c->consistent = 1;
+    c->nqa = 1;
+    c->nca = 1;
+    c->have_p = 1; /* [[M, G^T], [G, 0]] at init for the consistent acceleration */
+}
+
+static int plan(const hs_stepper *s, unsigned char *p)
+{
+    (void)s;
+    p[0] = HS_STAGE_SD_STAGE1;
+    p[1] = HS_STAGE_SD_STAGE2;
+    p[2] = HS_STAGE_SD_COMBINE;
+    return 3;
+}
+
+/* ---- sdirk: two-stage SDIRK, linearly implicit ----
+ * Butcher table [[g, 0], [1 - 2g, g]], b = (1/2, 1/2), c = (g, 1 - g), g = def.sd_gamma:
+ * order 2 for every g, A-stable for g >= 1/4. g = 1/4 is the implicit midpoint rule applied
+ * twice with h/2 (symplectic, |R(i w h)| = 1: no numerical damping, relative period error
+ * (h w)^2/48); g = (3 + sqrt 3)/6 is third order with |R(inf)| = 0.73. Applied to the
+ * underlying ODE q' = u, u' = A(t, q, u), where M A = f + G^T Lambda and G A = -gamma (index 1),
+ * the stage values are U_i = u_n + h sum_j a_ij A_j and Q_i = q_n + h c_i u_n + h^2 sum_j (a^2)_ij A_j.
+ * Each stage's (A_i, Lambda_i) gets ONE Newton step from an extrapolated predictor with the
+ * matrix S = [[M - h g fu - h^2 g^2 (fq + K_g), -G^T], [G, 0]] factored once at stage 1's
+ * predicted point: S differs from the stage Jacobian by O(h) and the predictors err by O(h^2),
+ * so the stage accelerations err by O(h^3) and the order is kept. Why two stages: every
+ * A-stable linear multistep method (generalized-alpha is one) has error constant >= 1/12
+ * (Dahlquist); on the car axle's road-excited spring that phase error is twice semi-implicit
+ * Euler's. Two half steps quarter it at the price of one more force evaluation and
+ * back-substitution, not another factorization. */
+
+/* b = (f + G^T Lam - M A, -(G A + gamma)): the stage residual with the signs of the step
+ * system. Dense models (one block each way) in one pass over M and G: these are the small
+ * systems where the calls and index work of the block products would be most of the cost. */
+static void sd_residual(hs_stepper *s, const hs_real *A, const hs_real *Lam)
+{
+    const int nq = s->nq, nc = s->nc;
+    const hs_blocks *b = &s->blocks;
+    if (b->nqq == 1 && b->nqb == 1 && (nc == 0 || (b->ncq == 1 && b->ncb == 1))) {
+        for (int i = 0; i < nq; ++i) {
+            hs_real r = s->f[i];
+            const hs_real *Mi = s->M + i * nq;
+            for (int j = 0; j < nq; ++j) {
+                r -= Mi[j] * A[j];
+            }
+            s->b[i] = r;
+        }
+        /* one pass over G for both G A and G^T Lam */
+        for (int k = 0; k < nc; ++k) {
+            hs_real r = s->gam[k];
+            const hs_real *Gk = s->G + k * nq, lk = Lam[k];
+            for (int j = 0; j < nq; ++j) {
+                r += Gk[j] * A[j];
+                s->b[j] += Gk[j] * lk;
+            }
+            s->b[nq + k] = -r;
+        }
+        return;
+    }
+    hs_blk_qq_mv(b, s->M, A, s->v1);
+    if (nc > 0) {
+        hs_blk_cq_mv_mtv(b, s->G, A, Lam, s->c3, s->v2);
+    }
+    for (int i = 0; i < nq; ++i) {
+        s->b[i] = s->f[i] - s->v1[i] + (nc > 0 ? s->v2[i] : HS_R(0.0));
+    }
+    for (int i = 0; i < nc; ++i) {
+        s->b[nq + i] = -(s->c3[i] + s->gam[i]);
+    }
+}
+
+/* Newton step on stage (A, Lam) at (t, Q, U) held in qn, un: residuals r = M A - f - G^T Lam,
+ * c = G A + gamma; S x = (-r, -c) with the factor fK; A += dx, Lam += dLam. */
+static int sd_newton(hs_stepper *s, hs_ctx *c, hs_real t, hs_real *A, hs_real *Lam, int factor)
+{
+    const hs_model *m = s->model;
+    const int nq = s->nq, nc = s->nc;
+    int rc = hs_mass_force(s, c, t, s->qn, s->un);
+    if (rc != HS_OK) {
+        return rc;
+    }
+    if (factor != 0) {
+        rc = hs_force_jacobians(s, c, t, s->qn, s->un);
+        if (rc != HS_OK) {
+            return rc;
+        }
+        if (nc > 0) {
+            rc = hs_add_curvature(s, t, s->qn, Lam);
+            if (rc != HS_OK) {
+                return rc;
+            }
+        }
+    }
+    if (nc > 0) {
+        rc = hs_model_rc(m->type->constraint(m, t, s->qn, NULL, s->G, NULL));
+        if (rc != HS_OK) {
+            return rc;
+        }
+        rc = hs_model_rc(m->type->gamma(m, t, s->qn, s->un, s->gam));
+        if (rc != HS_OK) {
+            return rc;
+        }
+    }
+    sd_residual(s, A, Lam);
+    if (factor != 0) {
+        const hs_real hg = c->h * s->def.sd_gamma;
+        s->stats.factorizations++;
+        rc = hs_linsys_factor(&s->lsK, &s->fK, s->M, hg, s->fu, hg * hg, s->fq, s->G, s->G, NULL);
+        if (rc != HS_OK) {
+            return rc;
+        }
+    }
+    hs_linsys_solve(&s->lsK, &s->fK, s->b);
+    /* A non-finite M, f, G or gamma reaches the residual (x * NaN is NaN, 0 * Inf is NaN) and
+     * from there the Newton step: checked in the update loops (x - x is 0 exactly for finite
+     * x), so a model's NaN is refused here as non-finite, before the next stage evaluates
+     * the model at a NaN state. */
+    hs_real na = HS_R(0.0), nf = HS_R(0.0);
+    for (int i = 0; i < nq; ++i) { A[i] += s->b[i]; na += hs_abs(s->b[i]); }
+    for (int i = 0; i < nc; ++i) { Lam[i] += s->b[nq + i]; nf += s->b[nq + i] - s->b[nq + i]; }
+    if (!(nf == HS_R(0.0)) || !(na - na == HS_R(0.0))) {
+        return HS_E_NONFINITE;
+    }
+    /* The method's range: h^2 |dA|_1 is the correction's effect on the positions. Past
+     * HS_SD_RANGE model sizes it cannot come from a mode the stages resolve: the one Newton
+     * step has diverged (a chain's whip at h omega ~ 0.5 with the Jacobian of the last
+     * multipliers, a mechanism near a configuration where its constraints become
+     * dependent), and the next steps would amplify it to Inf: refused, state kept. */
+    if (!(na <= s->sd_lim)) {
+        return HS_E_RANGE;
+    }
+    if (na > s->sd_na) {
+        s->sd_na = na;
+        s->stats.sd_newton = na * s->sd_scale;
+    }
+    return HS_OK;
+}
+
+/* Stage 1 at t_n + g h. Predictor: the line through the last step's stage accelerations
+ * (at t_n + (g - 1) h and t_n - g h) extrapolated to g; multipliers lambda_n. */
+static int st_sd_stage1(hs_stepper *s, hs_ctx *c)
+{
+    const int nq = s->nq, nc = s->nc;
+    const hs_real g = s->def.sd_gamma, h = c->h, x = HS_R(1.0) / (HS_R(2.0) * g - HS_R(1.0));
+    const hs_real hg = h * g;
+    for (int i = 0; i < nq; ++i) {
+        const hs_real a1 = s->acc[i] + x * (s->acc[i] - s->wd[i]);
+        s->accn[i] = a1;
+        s->un[i] = s->u[i] + hg * a1;
+        s->qn[i] = s->q[i] + hg * s->u[i] + hg * hg * a1;
+    }
+    for (int i = 0; i < nc; ++i) {
+        s->sl1[i] = s->lambda[i];
+    }
+    return sd_newton(s, c, c->t + g * h, s->accn, s->sl1, 1);
+}
+
+/* Stage 2 at t_n + (1 - g) h. Predictor: the line through the last step's stage-1 acceleration
+ * and this one's, at 1 - g; multipliers on the line through lambda_n and Lambda_1. */
+static int st_sd_stage2(hs_stepper *s, hs_ctx *c)
+{
+    const int nq = s->nq, nc = s->nc;
+    const hs_real g = s->def.sd_gamma, h = c->h, a21 = HS_R(1.0) - HS_R(2.0) * g;
+    const hs_real xa = HS_R(2.0) - HS_R(2.0) * g, xl = (HS_R(1.0) - g) / g;
+    for (int i = 0; i < nc; ++i) {
+        s->sl2[i] = s->lambda[i] + xl * (s->sl1[i] - s->lambda[i]);
+    }
+    /* U_2 = u_n + h (a21 A_1 + g A_2); Q_2 = q_n + (1 - g) h u_n + h^2 (2 g a21 A_1 + g^2 A_2) */
+    const hs_real c2h = (HS_R(1.0) - g) * h, q1 = h * h * HS_R(2.0) * g * a21, q2 = h * h * g * g;
+    for (int i = 0; i < nq; ++i) {
+        const hs_real a1 = s->accn[i], a2 = s->acc[i] + xa * (a1 - s->acc[i]);
+        s->wdn[i] = a2;
+        s->un[i] = s->u[i] + h * (a21 * a1 + g * a2);
+        s->qn[i] = s->q[i] + c2h * s->u[i] + (q1 * a1 + q2 * a2);
+    }
+    return sd_newton(s, c, c->t + (HS_R(1.0) - g) * h, s->wdn, s->sl2, 0);
+}
+
+/* u_{n+1} = u_n + h (A_1 + A_2)/2, q_{n+1} = q_n + h (U_1 + U_2)/2 = q_n + h u_n
+ * + h^2 ((1 - g) A_1 + g A_2)/2; lambda_{n+1} on the line through the stage multipliers. */
+static int st_sd_combine(hs_stepper *s, hs_ctx *c)
+{
+    const int nq = s->nq, nc = s->nc;
+    const hs_real g = s->def.sd_gamma, h = c->h, xl = (HS_R(1.0) - g) / (HS_R(2.0) * g - HS_R(1.0));
+    const hs_real hh = HS_R(0.5) * h, c1 = hh * h * (HS_R(1.0) - g), c2 = hh * h * g;
+    for (int i = 0; i < nq; ++i) {
+        const hs_real a1 = s->accn[i], a2 = s->wdn[i];
+        s->un[i] = s->u[i] + hh * (a1 + a2);
+        s->qn[i] = s->q[i] + h * s->u[i] + (c1 * a1 + c2 * a2);
+    }
+    for (int i = 0; i < nc; ++i) {
+        s->lamn[i] = s->sl1[i] + xl * (s->sl1[i] - s->sl2[i]);
+    }
+    return HS_OK;
+}
+
+static int run_stage(hs_stepper *s, hs_ctx *c, int st)
+{
+    switch (st) {
+    case HS_STAGE_SD_STAGE1: return st_sd_stage1(s, c);
+    case HS_STAGE_SD_STAGE2: return st_sd_stage2(s, c);
+    case HS_STAGE_SD_COMBINE: return st_sd_combine(s, c);
+    case HS_STAGE_AUX_STATES: return hs_st_aux_states(s, c);
+    case HS_STAGE_PROJECT_POSITIONS: return hs_st_project_positions(s, c, 0, 0);
+    case HS_STAGE_PROJECT_VELOCITIES: return hs_st_project_velocities(s, c);
+    case HS_STAGE_CHECK: return hs_st_check(s);
+    case HS_STAGE_WATCHDOG: return hs_st_watchdog(s, c);
+    default: return HS_E_NOT_INIT;
+    }
+}
+
+static int step(hs_stepper *s, hs_ctx *c)
+{
+    /* the count in a local: stages write through pointers that could alias s->nplan */
+    const int np = s->nplan;
+    int rc = HS_OK;
+    for (int i = 0; (i < np) && (rc == HS_OK); ++i) {
+        rc = run_stage(s, c, s->plan[i]);
+    }
+    return rc;
+}
+
+const hs_family hs_family_sdirk = {validate, configure, plan, NULL, step};

@@ -1,0 +1,353 @@
+/* hs_stage.h - inside the stepper: what every method family file (rt/hs_euler.c, hs_spook.c,
+ * hs_galpha.c, hs_sdirk.c, hs_dvp.c, hs_em.c) shares with rt/hs_stepper.c. Not a public
+ * header: ports and tools use hs_stepper.h.
+ *
+ * A family file states its equations and its fixed work first, then gives the stepper four
+ * things through its hs_family row: the checks of a def that only it knows, the flags and
+ * optional arrays of a configuration (workspace sizes follow from them), its stages in order
+ * (the plan) and the function that runs a plan. The shared evaluations (M and f, the force
+ * Jacobians, the constraint curvature, the projection factor) and the common tail of every
+ * plan (auxiliary states, projection, finiteness check, watchdog) are static inline here, so
+ * each family's step compiles into one function with them inlined, as the single-file
+ * stepper did: splitting the families costs one call per step, not one per stage. */
+#ifndef HS_STAGE_H
+#define HS_STAGE_H
+
+#include "hs_stepper.h"
+
+/* The step's context; a fault returns its code and the committed state is never written
+ * before commit. */
+typedef struct hs_ctx {
+    const hs_real *in; /* inputs held over the step */
+    hs_real t, t1, h;  /* t_n, t_{n+1}, step */
+    int have_fq;       /* fq, fu hold this step's Jacobian blocks */
+    hs_real a1, a2;    /* A = M - (a1 fu + a2 fq): h cu and h^2 cq */
+} hs_ctx;
+
+/* Flags of one configuration, derived from def and the model instance; they decide the
+ * optional workspace arrays and the linear systems init analyses. */
+typedef struct hs_cfg {
+    int index2, ggl, velfirst, two_stage, keep_p, use_jac, analytic, has_blocks, spook;
+    int curv, curv_fd, galpha, sdirk, have_p, dvp;
+    int consistent; /* start from the consistent acceleration (acc, wd hold stage values) */
+    int nqa;        /* 1: acc, accn, wd, wdn are used */
+    int nca;        /* 1: sl1, sl2 are used */
+    int regK, regP; /* the step / projection matrix carries a multiplier block */
+    hs_real cu, cq;
+} hs_cfg;
+
+/* One method family: what rt/hs_stepper.c asks of its file. */
+typedef struct hs_family {
+    /* The family's own checks of def against m, after the generic ones; HS_OK or HS_E_DEF_*. */
+    int (*validate)(const hs_stepper_def *def, const hs_model *m);
+    /* Sets the family's flags in c (the generic ones are set already). */
+    void (*configure)(const hs_stepper_def *def, const hs_model *m, hs_cfg *c);
+    /* Writes the family's stages into plan (room for HS_STEPPER_MAX_STAGES); returns the count. */
+    int (*plan)(const hs_stepper *s, unsigned char *plan);
+    /* Init, after the arenas are bound: parameters fixed for the run (galpha's alpha_m ...,
+     * SPOOK's Sigma) and checks that need the model evaluated (dvp's hook); NULL = none. */
+    int (*setup)(hs_stepper *s);
+    /* Runs s->plan[0 .. s->nplan) with c; HS_OK or the first stage's fault. */
+    int (*step)(hs_stepper *s, hs_ctx *c);
+} hs_family;
+
+extern const hs_family hs_family_euler, hs_family_spook, hs_family_galpha, hs_family_sdirk,
+    hs_family_dvp, hs_family_em;
+
+/* Method property bits of a table row (hs_method_info.flags). */
+#define HS_MF_VELFIRST 1u   /* q_{n+1} = q_n + h u_{n+1} */
+#define HS_MF_LINIMPL 2u    /* the right-hand side carries h fq u_n (linear-implicit J) */
+#define HS_MF_FULLJAC 4u    /* fq and fu blocks are always formed */
+#define HS_MF_CURV 8u       /* the constraint curvature K_g joins fq */
+#define HS_MF_CU 16u        /* A has - h fu */
+#define HS_MF_CQ 32u        /* A has - h^2 fq */
+
+/* The family row of method me (NULL when me is not a method). */
+const hs_family *hs_method_family(hs_method me);
+/* The property bits of method me (0 when unknown). */
+unsigned hs_method_flags(hs_method me);
+
+/* Factor of the projection matrix [[M, G^T], [G, 0]] at (t, q) into F; M and G are
+ * scratch, gt (nc) receives dg/dt there when not NULL (the velocity projection needs it). */
+static inline int hs_projection_factor(hs_stepper *s, hs_real t, const hs_real *q, hs_real *M,
+                                       hs_real *G, hs_real *gt, hs_ls_fac *F)
+{
+    const hs_model_type *T = s->model->type;
+    int rc = hs_model_rc(T->mass(s->model, t, q, M));
+    if (rc != HS_OK) {
+        return rc;
+    }
+    if (s->nc > 0) {
+        rc = hs_model_rc(T->constraint(s->model, t, q, NULL, G, gt));
+        if (rc != HS_OK) {
+            return rc;
+        }
+    }
+    s->stats.factorizations++;
+    return hs_linsys_factor(&s->lsP, F, M, HS_R(0.0), NULL, HS_R(0.0), NULL, G, G, s->cregP);
+}
+
+/* M (s->M) and f (s->f) at (t, q, u): the evaluation every method's step starts from. */
+static inline int hs_mass_force(hs_stepper *s, const hs_ctx *c, hs_real t, const hs_real *q,
+                                const hs_real *u)
+{
+    const hs_model *m = s->model;
+    int rc = hs_model_rc(m->type->mass(m, t, q, s->M));
+    if (rc != HS_OK) {
+        return rc;
+    }
+    rc = hs_model_rc(m->type->force(m, t, q, u, s->z, c->in, s->f));
+    s->stats.force_evals++;
+    return rc;
+}
+
+/* hs_mass_force with every value checked finite (sdirk checks its Newton update instead) */
+static inline int hs_mass_force_finite(hs_stepper *s, const hs_ctx *c, hs_real t, const hs_real *q,
+                                       const hs_real *u)
+{
+    int rc = hs_mass_force(s, c, t, q, u);
+    if (rc != HS_OK) {
+        return rc;
+    }
+    if ((hs_all_finite(s->M, s->lsK.nA) == 0) || (hs_all_finite(s->f, s->nq) == 0)) {
+        return HS_E_NONFINITE;
+    }
+    return HS_OK;
+}
+
+/* Forward-difference Jacobian J (packed nq x nq) = d f / d x at (t, q, u) where x = q
+ * (wrt_u = 0) or u (wrt_u = 1), s->f holding f there; exactly nq force evaluations. */
+static inline int hs_fd_jacobian(hs_stepper *s, const hs_ctx *c, hs_real t, const hs_real *q,
+                                 const hs_real *u, int wrt_u, hs_real *J)
+{
+    const hs_model_type *T = s->model->type;
+    const int nq = s->nq;
+    hs_real *x = s->qs;
+    const hs_real *base = (wrt_u != 0) ? u : q;
+    for (int i = 0; i < nq; ++i) {
+        x[i] = base[i];
+    }
+    for (int j = 0; j < nq; ++j) {
+        hs_real d = s->def.fd_rel * (HS_R(1.0) + hs_abs(base[j]));
+        x[j] = base[j] + d;
+        d = x[j] - base[j]; /* the increment actually represented */
+        int rc = hs_model_rc((wrt_u != 0) ? T->force(s->model, t, q, x, s->z, c->in, s->f2)
+                                          : T->force(s->model, t, x, u, s->z, c->in, s->f2));
+        s->stats.force_evals++;
+        if (rc != HS_OK) {
+            return rc;
+        }
+        hs_blk_qq_set_column(&s->blocks, J, j, s->f2, s->f, d);
+        x[j] = base[j];
+    }
+    return HS_OK;
+}
+
+/* fq and fu at (t, q, u): the model's, or differences. */
+static inline int hs_force_jacobians(hs_stepper *s, const hs_ctx *c, hs_real t, const hs_real *q,
+                                     const hs_real *u)
+{
+    if (s->analytic != 0) {
+        return hs_model_rc(s->model->type->force_jac(s->model, t, q, u, s->z, c->in, s->fq, s->fu));
+    }
+    int rc = hs_fd_jacobian(s, c, t, q, u, 0, s->fq);
+    if (rc != HS_OK) {
+        return rc;
+    }
+    return hs_fd_jacobian(s, c, t, q, u, 1, s->fu);
+}
+
+/* Constraint curvature K_g = d(G(t, q)^T lam)/dq (packed) added into fq: the model's
+ * curvature(), or nq + 1 evaluations of G differenced (fixed count). */
+static inline int hs_add_curvature(hs_stepper *s, hs_real t, const hs_real *q, const hs_real *lam)
+{
+    const hs_model *m = s->model;
+    const int nq = s->nq, nA = s->lsK.nA;
+    int rc;
+    if (s->curv_fd == 0) {
+        rc = hs_model_rc(m->type->curvature(m, t, q, lam, s->Kg));
+        if (rc != HS_OK) {
+            return rc;
+        }
+    } else {
+        rc = hs_model_rc(m->type->constraint(m, t, q, NULL, s->Gd, NULL));
+        if (rc != HS_OK) {
+            return rc;
+        }
+        hs_blk_cq_mtv(&s->blocks, s->Gd, lam, s->v2);
+        hs_real *x = s->qs;
+        for (int i = 0; i < nq; ++i) {
+            x[i] = q[i];
+        }
+        for (int j = 0; j < nq; ++j) {
+            hs_real d = s->def.fd_rel * (HS_R(1.0) + hs_abs(q[j]));
+            x[j] = q[j] + d;
+            d = x[j] - q[j];
+            rc = hs_model_rc(m->type->constraint(m, t, x, NULL, s->Gd, NULL));
+            if (rc != HS_OK) {
+                return rc;
+            }
+            hs_blk_cq_mtv(&s->blocks, s->Gd, lam, s->f2);
+            hs_blk_qq_set_column(&s->blocks, s->Kg, j, s->f2, s->v2, d);
+            x[j] = q[j];
+        }
+    }
+    for (int k = 0; k < nA; ++k) {
+        s->fq[k] += s->Kg[k];
+    }
+    return HS_OK;
+}
+
+/* ---- the common tail of every plan ---- */
+
+/* auxiliary states, explicit Euler from t_n (partitioned from the mechanics) */
+static inline int hs_st_aux_states(hs_stepper *s, const hs_ctx *c)
+{
+    int rc = hs_model_rc(s->model->type->zdot(s->model, c->t, s->q, s->u, s->z, c->in, s->dz));
+    if (rc != HS_OK) {
+        return rc;
+    }
+    for (int i = 0; i < s->nz; ++i) {
+        s->zn[i] = s->z[i] + c->h * s->dz[i];
+    }
+    return HS_OK;
+}
+
+/* one Newton step of the position projection (eq. 11 with the matrix at q_n, kept from the
+ * previous step); reuse_g: c1 holds g(t_{n+1}, q_{n+1}) already (positions-first index-2);
+ * guard: refuse the step (HS_E_RANGE) when the correction |dq|_1 exceeds s->pp_lim - the
+ * step left the constraint manifold by a sizable fraction of the model's size, which a
+ * method inside its range never does (the Euler family's growth towards Inf) */
+static inline int hs_st_project_positions(hs_stepper *s, const hs_ctx *c, int reuse_g, int guard)
+{
+    const int nq = s->nq, nc = s->nc;
+    if (reuse_g == 0) {
+        int rc = hs_model_rc(s->model->type->constraint(s->model, c->t1, s->qn, s->c1, NULL, NULL));
+        if (rc != HS_OK) {
+            return rc;
+        }
+    }
+    for (int i = 0; i < nq; ++i) {
+        s->b2[i] = HS_R(0.0);
+    }
+    for (int i = 0; i < nc; ++i) {
+        s->b2[nq + i] = s->c1[i];
+    }
+    hs_linsys_solve(&s->lsP, &s->fP, s->b2);
+    hs_real nd = HS_R(0.0);
+    for (int i = 0; i < nq; ++i) {
+        s->qn[i] -= s->b2[i];
+        if (guard != 0) {
+            nd += hs_abs(s->b2[i]);
+        }
+    }
+    if ((guard != 0) && !(nd <= s->pp_lim)) {
+        return (nd - nd == HS_R(0.0)) ? HS_E_RANGE : HS_E_NONFINITE;
+    }
+    return HS_OK;
+}
+
+/* factor the matrix at q_{n+1}: velocity projection now, position projection next step */
+static inline int hs_st_project_velocities(hs_stepper *s, const hs_ctx *c)
+{
+    const int nq = s->nq, nc = s->nc;
+    int rc = hs_projection_factor(s, c->t1, s->qn, s->M, s->G2, s->c2, &s->fPn);
+    if (rc != HS_OK) {
+        return rc;
+    }
+    hs_blk_cq_mv(&s->blocks, s->G2, s->un, s->c3);
+    for (int i = 0; i < nq; ++i) {
+        s->b2[i] = HS_R(0.0);
+    }
+    for (int i = 0; i < nc; ++i) {
+        s->b2[nq + i] = s->c3[i] + s->c2[i];
+    }
+    hs_linsys_solve(&s->lsP, &s->fPn, s->b2);
+    for (int i = 0; i < nq; ++i) {
+        s->un[i] -= s->b2[i];
+    }
+    return HS_OK;
+}
+
+static inline int hs_st_check(const hs_stepper *s)
+{
+    if ((hs_all_finite(s->qn, s->nq) == 0) || (hs_all_finite(s->un, s->nq) == 0)
+        || (hs_all_finite(s->zn, s->nz) == 0) || (hs_all_finite(s->lamn, s->nc) == 0)) {
+        return HS_E_NONFINITE;
+    }
+    return HS_OK;
+}
+
+/* The plausibility watchdog: a state past the def's bounds is refused like a singular one. */
+static inline int hs_st_watchdog(const hs_stepper *s, const hs_ctx *c)
+{
+    int ok = 1;
+    if (s->def.max_speed > HS_R(0.0)) {
+        for (int i = 0; i < s->nq; ++i) {
+            ok &= (hs_abs(s->un[i]) <= s->def.max_speed) ? 1 : 0;
+        }
+    }
+    if (s->def.max_energy_gain > HS_R(0.0)) {
+        hs_real E;
+        int rc = hs_model_rc(s->model->type->energy(s->model, c->t1, s->qn, s->un, s->zn, &E));
+        if (rc != HS_OK) {
+            return rc;
+        }
+        ok &= ((E - s->E0) <= s->def.max_energy_gain) ? 1 : 0;
+    }
+    return (ok != 0) ? HS_OK : HS_E_IMPLAUSIBLE;
+}
+
+/* The tail stages every plan may end with (reuse_g as in hs_st_project_positions). */
+static inline int hs_tail_stage(hs_stepper *s, const hs_ctx *c, int st, int reuse_g)
+{
+    switch (st) {
+    case HS_STAGE_AUX_STATES: return hs_st_aux_states(s, c);
+    case HS_STAGE_PROJECT_POSITIONS: return hs_st_project_positions(s, c, reuse_g, 0);
+    case HS_STAGE_PROJECT_VELOCITIES: return hs_st_project_velocities(s, c);
+    case HS_STAGE_GGL_FACTOR: return hs_projection_factor(s, c->t1, s->qn, s->M, s->G2, NULL, &s->fPn);
+    case HS_STAGE_CHECK: return hs_st_check(s);
+    case HS_STAGE_WATCHDOG: return hs_st_watchdog(s, c);
+    default: return HS_E_NOT_INIT;
+    }
+}
+
+/* 1 when the model's M changes with q, 0 when not, or a fault code: M at the initial state
+ * against q moved by 1 % (+ 0.01) in each coordinate in turn (nq + 1 mass evaluations, init
+ * only; the initial state lands in qn, un, zn, M and Kg are scratch). */
+static inline int hs_mass_probe(hs_stepper *s)
+{
+    const hs_model *m = s->model;
+    const int nq = s->nq, nA = s->lsK.nA;
+    int rc = hs_model_rc(m->type->initial(m, s->t0, s->qn, s->un, s->zn));
+    if (rc != HS_OK) {
+        return rc;
+    }
+    rc = hs_model_rc(m->type->mass(m, s->t0, s->qn, s->M));
+    if (rc != HS_OK) {
+        return rc;
+    }
+    for (int j = 0; j < nq; ++j) {
+        for (int i = 0; i < nq; ++i) {
+            s->qs[i] = s->qn[i];
+        }
+        s->qs[j] = s->qn[j] + HS_R(0.01) * (HS_R(1.0) + hs_abs(s->qn[j]));
+        rc = hs_model_rc(m->type->mass(m, s->t0, s->qs, s->Kg));
+        if (rc != HS_OK) {
+            return rc;
+        }
+        int same = 1;
+        for (int k = 0; k < nA; ++k) {
+            same &= (s->Kg[k] == s->M[k]) ? 1 : 0;
+        }
+        if (same == 0) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Appends the common tail to plan[0 .. n) of s; returns the new count. */
+int hs_plan_tail(const hs_stepper *s, unsigned char *plan, int n);
+
+#endif

@@ -1,0 +1,182 @@
+#!/usr/bin/python3
+"""Checks a CAN run of the plant against the bus as candump logged it, decoding with
+python3-canmatrix (an implementation of DBC semantics that is not ours).
+
+usage: check_candump.py CANDUMP_LOG DBC PLANT_CSV PLANT_STATS ECU_STATS
+
+CANDUMP_LOG is `candump -L IF` output: "(sec.usec) IF ID#HEX" (classic) or "ID##FHEX" (CAN FD).
+PLANT_CSV is hilstep-rt's telemetry (--log), the stats files are `--stats` of hilstep-rt and
+hilstep-ecu. The run must have been: candump started first; hilstep-rt; hilstep-ecu started
+after the plant's socket was open and ended before the plant's (so the plant read every ECU
+frame); candump stopped last (test/can/scenario.sh does this).
+
+Checks, all exact:
+  frames: the frames logged with the plant's ids = the plant's can_tx_frames; with the ECU's
+          ids = the ECU's can_tx_frames; no other frame on the bus; the plant read every ECU
+          frame (plant can_rx_frames = ECU can_tx_frames) and accepted all of them.
+  decode: the k-th frame of a plant message with cycle c periods carries the outputs of the
+          k-th CSV row whose tick is a multiple of c: every signal decoded by canmatrix equals
+          the CSV's out_<name> to the DBC's resolution (|a - b| <= factor / 2). Every ECU frame
+          the plant applied (CSV rows flagged fresh, in_seq = the frame's number on the bus
+          among the ECU's) decodes to the CSV's in_<name> to the same resolution.
+Prints "can: frames=N candump=N decode_mismatch=N" (N frames = plant + ECU counters) and
+details of what differs; exit 0 only when every check holds."""
+import csv
+import sys
+from decimal import Decimal
+
+import logging
+logging.disable(logging.WARNING)  # canmatrix warns about optional formats it cannot load
+import canmatrix.formats  # noqa: E402
+
+
+def die(msg):
+    print("check_candump: " + msg)
+    sys.exit(2)
+
+
+def stats(path):
+    out = {}
+    try:
+        with open(path) as f:
+            for line in f:
+                if "=" in line:
+                    k, v = line.strip().split("=", 1)
+                    try:
+                        out[k] = float(v)
+                    except ValueError:
+                        pass
+    except OSError as e:
+        die("%s: %s" % (path, e.strerror))
+    return out
+
+
+def candump(path):
+    """[(id, extended, fd, payload bytes)] in log order."""
+    frames = []
+    with open(path) as f:
+        for n, line in enumerate(f, 1):
+            parts = line.split()
+            if not parts:
+                continue
+            if len(parts) < 3 or "#" not in parts[2]:
+                die("%s:%d: not a candump -L line: %s" % (path, n, line.strip()))
+            ident, data = parts[2].split("#", 1)
+            fd = data.startswith("#")
+            if fd:
+                data = data[2:]  # the flags nibble
+            if data.startswith("R"):
+                data = ""
+            frames.append((int(ident, 16), len(ident) == 8, fd, bytes.fromhex(data)))
+    return frames
+
+
+def main():
+    if len(sys.argv) != 6:
+        die("usage: check_candump.py CANDUMP_LOG DBC PLANT_CSV PLANT_STATS ECU_STATS")
+    log, dbc, csv_path, pst_path, est_path = sys.argv[1:]
+    db = canmatrix.formats.loadp_flat(dbc)
+    bus = candump(log)
+    pst, est = stats(pst_path), stats(est_path)
+    with open(csv_path) as f:
+        rows = list(csv.DictReader(f))
+    if not rows:
+        die("%s: no telemetry rows" % csv_path)
+    cols = rows[0].keys()
+    outs = {c.split("[")[0][4:]: c for c in cols if c.startswith("out_")}
+    ins = {c.split("[")[0][3:]: c for c in cols if c.startswith("in_") and c != "in_seq"}
+    # the period: planned_ns / tick of a row past the first
+    period_ns = next((int(r["planned_ns"]) // int(r["tick"]) for r in rows if int(r["tick"]) > 0), 0)
+    if period_ns <= 0:
+        die("%s: cannot tell the period (one row only?)" % csv_path)
+
+    plant_msgs, ecu_msgs = {}, {}
+    for fr in db.frames:
+        names = [s.name for s in fr.signals]
+        key = (fr.arbitration_id.id, bool(fr.arbitration_id.extended))
+        if names and all(n in outs for n in names):
+            plant_msgs[key] = fr
+        elif names and all(n in ins for n in names):
+            ecu_msgs[key] = fr
+        else:
+            die("%s: message %s binds neither to the CSV's outputs nor its inputs" % (dbc, fr.name))
+
+    n_plant = n_ecu = n_other = 0
+    mismatch = 0
+    details = []
+    per_msg = {k: 0 for k in plant_msgs}
+    due_rows = {}
+    for key, fr in plant_msgs.items():
+        every = max(1, fr.cycle_time * 1000000 // period_ns) if fr.cycle_time else 1
+        due_rows[key] = [r for r in rows if int(r["tick"]) % every == 0]
+    ecu_frames = []
+    for ident, ext, fd, data in bus:
+        key = (ident, ext)
+        if key in plant_msgs:
+            fr = plant_msgs[key]
+            k = per_msg[key]
+            per_msg[key] += 1
+            n_plant += 1
+            if k >= len(due_rows[key]):
+                mismatch += 1
+                details.append("%s frame %d: no CSV row due for it" % (fr.name, k + 1))
+                continue
+            row = due_rows[key][k]
+            bad = check_frame(fr, fd, data, row, outs)
+            if bad:
+                mismatch += 1
+                details.append("%s frame %d (tick %s): %s" % (fr.name, k + 1, row["tick"], bad))
+        elif key in ecu_msgs:
+            n_ecu += 1
+            ecu_frames.append((ecu_msgs[key], fd, data))
+        else:
+            n_other += 1
+    applied = 0
+    for row in rows:
+        seq = int(row["in_seq"])
+        if not int(row["fresh"]) or seq == 0:
+            continue
+        applied += 1
+        if seq > len(ecu_frames):
+            mismatch += 1
+            details.append("tick %s applied ECU frame %d, the bus carried %d" % (row["tick"], seq, len(ecu_frames)))
+            continue
+        fr, fd, data = ecu_frames[seq - 1]
+        bad = check_frame(fr, fd, data, row, ins)
+        if bad:
+            mismatch += 1
+            details.append("ECU frame %d (%s, applied at tick %s): %s" % (seq, fr.name, row["tick"], bad))
+
+    p_tx, e_tx = int(pst.get("can_tx_frames", -1)), int(est.get("can_tx_frames", -1))
+    p_rx, p_acc = int(pst.get("can_rx_frames", -1)), int(pst.get("can_rx_accepted", -1))
+    print("can: frames=%d candump=%d decode_mismatch=%d" % (p_tx + e_tx, len(bus), mismatch))
+    ok = True
+    for cond, what in [
+            (p_tx == n_plant, "plant can_tx_frames %d, candump logged %d plant frames" % (p_tx, n_plant)),
+            (e_tx == n_ecu, "ECU can_tx_frames %d, candump logged %d ECU frames" % (e_tx, n_ecu)),
+            (n_other == 0, "%d frames with ids of neither" % n_other),
+            (p_rx == e_tx and p_acc == p_rx, "plant can_rx_frames %d (accepted %d), ECU sent %d" % (p_rx, p_acc, e_tx)),
+            (mismatch == 0, "decode mismatches %d" % mismatch),
+            (applied > 0 and n_plant > 0, "%d plant frames decoded, %d applied ECU frames decoded" % (n_plant, applied))]:
+        print("  %s %s" % ("ok  " if cond else "FAIL", what))
+        ok = ok and cond
+    for d in details[:10]:
+        print("    " + d)
+    sys.exit(0 if ok else 1)
+
+
+def check_frame(fr, fd, data, row, cols):
+    """'' when every signal of fr decoded from data equals the row's value to the resolution."""
+    if len(data) != fr.size or bool(fd) != bool(fr.is_fd):
+        return "length %d%s, the DBC says %d%s" % (len(data), " FD" if fd else "", fr.size, " FD" if fr.is_fd else "")
+    dec = fr.decode(bytearray(data))
+    for s in fr.signals:
+        got = Decimal(dec[s.name].phys_value)
+        want = Decimal(row[cols[s.name]])
+        tol = abs(Decimal(s.factor)) / 2 * (1 + Decimal("1e-9")) + Decimal("1e-12")
+        if abs(got - want) > tol:
+            return "%s bus %s, CSV %s (resolution %s)" % (s.name, got, want, s.factor)
+    return ""
+
+
+main()

@@ -1,0 +1,161 @@
+#!/bin/sh
+# can-test: the CAN side of the plant on the host (this machine's kernel has no vcan: the bus
+# scenario runs in the PREEMPT_RT guest of make rtkernel-test, test/can/scenario.sh).
+#   codec unit tests (ASan, UBSan); bit-exact cross-check against python3-canmatrix; the candump
+#   checker on a synthetic run; the DBC -> C generator; every shipped DBC binds to its model;
+#   hilstep-rt and hilstep-ecu refuse bad input with exit 2 naming FILE:LINE or the interface and
+#   leave nothing behind; make run TRANSPORT=can without an interface says so (exit != 0).
+# Usage: run_tests.sh BUILD_DIR. Ends with "can: N passed, N failed".
+B=${1:-build}
+PY=/usr/bin/python3
+T=$(mktemp -d /tmp/hilstep-can-test.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); echo "  ok   $1"; }
+ko() { fail=$((fail + 1)); echo "  FAIL $1"; }
+tally() {
+    line=$(grep -E '[0-9]+ passed, [0-9]+ failed' "$1" | tail -n 1)
+    if [ -z "$line" ]; then ko "$2: no result line"; cat "$1"; return; fi
+    p=$(echo "$line" | sed -E 's/^(.*[^0-9])?([0-9]+) passed, ([0-9]+) failed.*/\2/')
+    f=$(echo "$line" | sed -E 's/^(.*[^0-9])?([0-9]+) passed, ([0-9]+) failed.*/\3/')
+    pass=$((pass + p)); fail=$((fail + f))
+    grep -E '^  FAIL' "$1" || true
+    echo "  $2: $p passed, $f failed"
+}
+
+echo "--- DBC parser and CAN codec unit tests (ASan, UBSan)"
+"$B/hilstep-can-unit" >"$T/unit.out" 2>&1
+tally "$T/unit.out" can-unit
+
+echo "--- bit-exact against python3-canmatrix (Intel, Motorola, signed, scaled, CAN FD lengths)"
+mkdir -p "$T/cross"
+$PY test/can/cross_check.py "$B/hilstep-can-tool" "$T/cross" >"$T/cross.out" 2>&1
+grep -E '^  (ok|FAIL)' "$T/cross.out"
+tally "$T/cross.out" can-cross
+
+echo "--- the candump checker on a synthetic run (frames from our codec, decoded by canmatrix)"
+mkdir -p "$T/checker"
+$PY test/can/checker_test.py "$B/hilstep-can-tool" "$T/checker" >"$T/checker.out" 2>&1
+grep -E '^  ok' "$T/checker.out" | head -1
+tally "$T/checker.out" can-checker
+
+echo "--- DBC -> C table for boards (hilstep-dbcgen)"
+"$B/hilstep-can-gen" hil/dbc/circular_track.dbc >"$T/gen.out" 2>&1
+tally "$T/gen.out" can-gen
+if command -v arm-none-eabi-gcc >/dev/null 2>&1; then
+    if arm-none-eabi-gcc -std=c99 -mcpu=cortex-m7 -mthumb -mfpu=fpv5-d16 -mfloat-abi=hard -O2 -ffreestanding \
+        -ffp-contract=off -Wall -Wextra -Werror -Wconversion -Wdouble-promotion -Wshadow -Irt -Imodel -Ihil \
+        -c "$B/can/circular_track_dbc.c" -o "$T/gen_m7.o" 2>"$T/arm.err" &&
+       arm-none-eabi-gcc -std=c99 -mcpu=cortex-m7 -mthumb -mfpu=fpv5-d16 -mfloat-abi=hard -O2 -ffreestanding \
+        -ffp-contract=off -Wall -Wextra -Werror -Wconversion -Wdouble-promotion -Wshadow -Irt -Imodel -Ihil \
+        -c hil/hs_can.c -o "$T/can_m7.o" 2>>"$T/arm.err"; then
+        ok "the generated table and hil/hs_can.c compile for the Cortex-M7 (freestanding, strict warnings)"
+    else
+        ko "Cortex-M7 compile of the generated table"; cat "$T/arm.err"
+    fi
+fi
+
+echo "--- every shipped DBC binds to its model (hilstep-rt --transport can --signals: no bus touched)"
+nb=0; bad=""
+for m in circular_track car_axle pendulum chain ladder car_axle_mb; do
+    nb=$((nb + 1))
+    "$B/hilstep-rt" --model "$m" --transport can --can-if none --dbc "hil/dbc/$m.dbc" --signals \
+        >"$T/sig.out" 2>&1 || bad="$bad $m($(tail -1 "$T/sig.out"))"
+done
+for f in model/mech/*.hsm; do
+    n=$(basename "$f" .hsm); nb=$((nb + 1))
+    "$B/hilstep-rt" --model-file "$f" --transport can --can-if none --dbc "hil/dbc/mech/$n.dbc" --signals \
+        >"$T/sig.out" 2>&1 || bad="$bad mech/$n($(tail -1 "$T/sig.out"))"
+done
+nb=$((nb + 1))
+"$B/hilstep-rt" --model circular_track --transport can --can-if none --dbc test/can/circular_track_fd.dbc --signals \
+    >"$T/sig.out" 2>&1 || bad="$bad circular_track_fd($(tail -1 "$T/sig.out"))"
+[ -z "$bad" ] && ok "$nb shipped DBCs bind: every model input and output to one CAN signal" || ko "shipped DBCs that do not bind:$bad"
+"$B/hilstep-rt" --model circular_track --transport can --can-if none --dbc hil/dbc/circular_track.dbc --signals >"$T/sig.out" 2>&1
+grep -qE '^in +0 +F_t +N .* -50 +50 +0 +30$' "$T/sig.out" && grep -qE '^out +1 +radius +m .* 0 +6.5535 +1 +-$' "$T/sig.out" \
+    && ok "circular_track map from the DBC: F_t +-50 N stale after 30 periods (3 x 10 ms at 1 ms), radius fallback 1 m (GenSigStartValue)" \
+    || { ko "circular_track map from the DBC"; cat "$T/sig.out"; }
+
+echo "--- bad input: exit 2, FILE:LINE (or the interface), nothing half-started"
+# run NAME EXPECTED_EXIT PATTERN CMD...: the command's exit status and stderr, and no CSV left.
+run() {
+    name=$1; want=$2; pat=$3; shift 3
+    rm -f "$T/x.csv"
+    timeout -k 2 20 "$@" --log "$T/x.csv" --quiet >"$T/o.out" 2>"$T/o.err"
+    rc=$?
+    if [ $rc -eq "$want" ] && grep -qE -- "$pat" "$T/o.err" && [ ! -e "$T/x.csv" ]; then
+        ok "$name: exit $rc, $(head -1 "$T/o.err" | cut -c1-150)"
+    else
+        ko "$name: exit $rc (wanted $want), stderr: $(head -2 "$T/o.err"), csv left: $([ -e "$T/x.csv" ] && echo yes || echo no)"
+    fi
+}
+RT="$B/hilstep-rt"
+CT="--transport can --can-if vcan0"
+run "DBC that does not parse" 2 'test/can/bad/syntax.dbc:6: signal F_t: expected \(factor,offset\)' \
+    $RT $CT --dbc test/can/bad/syntax.dbc
+run "overlapping signals" 2 'test/can/bad/overlap.dbc:13: signal x1 overlaps signal speed at bit 8' \
+    $RT $CT --dbc test/can/bad/overlap.dbc
+run "classic-CAN message over 8 bytes" 2 'test/can/bad/classic12.dbc:8: message PlantState: classic CAN carries at most 8 bytes, this one has 12' \
+    $RT $CT --dbc test/can/bad/classic12.dbc
+run "multiplexed signals" 2 'test/can/bad/mux.dbc:6: signal page: multiplexed signals are not supported' \
+    $RT $CT --dbc test/can/bad/mux.dbc
+run "a signal the model lacks" 2 'hil/dbc/circular_track.dbc:17: signal F_t: the model has no input or output of this name' \
+    $RT --model car_axle $CT --dbc hil/dbc/circular_track.dbc
+run "a model input the DBC lacks" 2 'test/can/bad/noinput.dbc: model input F_t has no signal in the DBC' \
+    $RT $CT --dbc test/can/bad/noinput.dbc
+run "cycle time not a multiple of the period" 2 'circular_track.dbc:16: message EcuCommand: GenMsgCycleTime is not a whole multiple of the period' \
+    $RT $CT --dbc hil/dbc/circular_track.dbc --period-us 3000
+run "DBC file missing" 2 'test/can/none.dbc: cannot open the DBC file' $RT $CT --dbc test/can/none.dbc
+run "missing interface" 2 "CAN interface 'hsnocan0': No such device" \
+    $RT --transport can --can-if hsnocan0 --dbc hil/dbc/circular_track.dbc
+run "--transport can without --dbc" 1 'needs --can-if IF and --dbc FILE' $RT --transport can --can-if vcan0
+run "unknown transport" 1 "unknown transport 'carrier-pigeon'; known: udp can" $RT --transport carrier-pigeon
+timeout -k 2 20 "$B/hilstep-ecu" --transport can --can-if hsnocan0 --dbc hil/dbc/circular_track.dbc \
+    --duration 1 >"$T/e.out" 2>"$T/e.err"
+rc=$?
+[ $rc -eq 2 ] && grep -q "CAN interface 'hsnocan0'" "$T/e.err" && ok "hilstep-ecu, missing interface: exit 2, $(head -1 "$T/e.err" | cut -c1-100)" \
+    || ko "hilstep-ecu, missing interface: exit $rc, $(cat "$T/e.err")"
+timeout -k 2 20 "$B/hilstep-ecu" --transport can --can-if vcan0 --dbc test/can/bad/overlap.dbc \
+    --duration 1 >"$T/e.out" 2>"$T/e.err"
+rc=$?
+[ $rc -eq 2 ] && grep -q "overlap.dbc:13:" "$T/e.err" && ok "hilstep-ecu, bad DBC: exit 2 with FILE:LINE" \
+    || ko "hilstep-ecu, bad DBC: exit $rc, $(cat "$T/e.err")"
+
+echo "--- a third transport: one new file (test/can/hs_tp_null.c) and one registration line"
+d=$(diff port/linux-rt/hs_transports.c "$B/can/hs_transports_null.c")
+nl=$(printf '%s\n' "$d" | grep -c '^[<>]'); na=$(printf '%s\n' "$d" | grep -c '^>')
+[ "$nl" = 1 ] && [ "$na" = 1 ] && ok "the registration table differs by one added line: $(printf '%s\n' "$d" | grep '^>' | sed 's/^> *//')" \
+    || ko "registration table diff is not one added line: $d"
+timeout -k 2 20 "$B/hilstep-rt-null" --transport null --transport-opt null-note=seam-test --duration 0.2 \
+    --priority 0 --log none --budget-us 1000000 --stats "$T/null.stats" >"$T/null.out" 2>&1
+rc=$?
+tx=$(sed -n 's/^tx_frames=//p' "$T/null.stats"); nf=$(sed -n 's/^null_frames=//p' "$T/null.stats")
+[ $rc -eq 0 ] && [ -n "$tx" ] && [ "$tx" = "$nf" ] && grep -q 'null transport (seam-test)' "$T/null.out" \
+    && ok "hilstep-rt --transport null: exit 0, its option arrived, every one of $tx frames reached it (null_frames)" \
+    || { ko "hilstep-rt --transport null: exit $rc, tx_frames '$tx', null_frames '$nf'"; tail -3 "$T/null.out"; }
+
+echo "--- make run TRANSPORT=can"
+if ip link show vcan0 >/dev/null 2>&1; then
+    echo "  info vcan0 exists here: make run TRANSPORT=can runs on it"
+fi
+TRANSPORT=can CAN_IF=hsnocan0 timeout -k 2 30 sh port/linux-rt/run.sh "$B" 1 >"$T/run.out" 2>&1
+rc=$?
+[ $rc -ne 0 ] && grep -q "no CAN interface 'hsnocan0'" "$T/run.out" \
+    && ok "make run TRANSPORT=can without the interface: exit $rc, $(grep "no CAN interface" "$T/run.out" | head -1 | cut -c1-120)" \
+    || { ko "make run TRANSPORT=can without the interface: exit $rc"; cat "$T/run.out"; }
+
+if ip link show vcan0 >/dev/null 2>&1 && command -v candump >/dev/null 2>&1; then
+    echo "--- the bus: test/can/scenario.sh on vcan0"
+    sh test/can/scenario.sh vcan0 "$T/scn" 4 10000 hil/dbc/circular_track.dbc can "$B" >"$T/scn.out" 2>&1
+    rc=$?
+    $PY test/can/check_candump.py "$T/scn/can.candump" hil/dbc/circular_track.dbc "$T/scn/can_rt.csv" \
+        "$T/scn/can_rt.stats" "$T/scn/can_ecu.stats" >"$T/chk.out" 2>&1
+    crc=$?
+    grep -E '^can: ' "$T/chk.out"
+    [ $rc -eq 0 ] && [ $crc -eq 0 ] && ok "closed loop over vcan0, candump checked" || { ko "scenario on vcan0 (exit $rc, checker $crc)"; cat "$T/chk.out"; }
+else
+    echo "  info no vcan0 on this host (its kernel has no vcan): the bus scenario runs in make rtkernel-test"
+fi
+echo "can: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
