@@ -3,6 +3,7 @@
  * lists its keywords. A new element: its file model/hs_mb_el_<name>.c, one row here. */
 #include "hs_mb_int.h"
 
+/* MISRA Ref 9.3.1 [every element listed] */
 const mb_force_elem *const mb_force_elems[HS_MB_FORCE_KINDS] = {
     &mb_el_spring, &mb_el_rotspring, &mb_el_bushing, &mb_el_extforce, &mb_el_exttorque, &mb_el_motor,
     &mb_el_constforce, &mb_el_consttorque, &mb_el_tableforce, &mb_el_tabletorque, &mb_el_inforce,
