@@ -57,7 +57,8 @@ typedef struct hs_mb_fn {
 } hs_mb_fn;
 
 /* A rigid body. Initial values are the description's; initial() returns them as given, so a
- * description must give a consistent state (the stepper's projection corrects O(h) errors). */
+ * description must give a consistent state: the .hsm parser refuses one off its joints by more
+ * than HS_MB_INIT_TOL (hs_mb_parse.h), the stepper's projection takes what is left. */
 typedef struct hs_mb_body {
     char name[HS_MB_NAME];
     hs_mb_body_kind kind;
@@ -96,7 +97,9 @@ typedef enum hs_mb_joint_kind {
                           * ellipse, a parabola, a sphere, a plane): 1 row */
     HS_MB_DRIVER = 6,    /* prescribes a coordinate: coord = 0 angle theta_a - theta_b (planar),
                           * coord = 1 axis . (a - b) (axis in ground frame); = f(t): 1 row */
-    HS_MB_PERPENDICULAR = 7 /* (a - b) . (c - d) = f(t): 1 row (the car axle's rheonomic row) */
+    HS_MB_PERPENDICULAR = 7, /* (a - b) . (c - d) = f(t): 1 row (the car axle's rheonomic row) */
+    HS_MB_JOINT_KINDS = 8 /* number of kinds (the joint table's length); each kind is one file
+                           * model/hs_mb_jt_<name>.c registered in model/hs_mb_elem.c */
 } hs_mb_joint_kind;
 
 /* Quadric of a CURVE joint in ground coordinates: r^T A r + b.r + c = 0, A symmetric given by

@@ -12,8 +12,8 @@ static uint32_t check(const hs_mb_desc *D, const hs_mb_force *E, const char **wh
     if (!(E->cr >= HS_R(0.0))) { *why = "rotational damping must be >= 0"; return MB_K_CR; }
     if (E->kr == HS_R(0.0) && E->cr == HS_R(0.0)) { return 0u; }
     if (D->dim == 2) {
-        if (mb_planar_or_ground(D, a) == 0) { *why = "kr/cr need a planar body or ground"; return MB_K_A; }
-        if (mb_planar_or_ground(D, b) == 0) { *why = "kr/cr need a planar body or ground"; return MB_K_B; }
+        if (!mb_planar_or_ground(D, a)) { *why = "kr/cr need a planar body or ground"; return MB_K_A; }
+        if (!mb_planar_or_ground(D, b)) { *why = "kr/cr need a planar body or ground"; return MB_K_B; }
         return 0u;
     }
     /* spatial: both carry a quaternion (ground: identity), in either order */
@@ -27,7 +27,7 @@ static int eval(const hs_mb_model *mb, int e, hs_real t, const hs_real *q, const
                 const hs_real *in, hs_real *f, hs_real *fq, hs_real *fu)
 {
     const hs_mb_force *E = &mb->desc->forces[e];
-    const hs_mb_opnd oa = mb_opnd_of(&E->a), ob = mb_opnd_of(&E->b);
+    const hs_mb_opnd oa = mb_op_point(&E->a), ob = mb_op_point(&E->b);
     mb_pk ka, kb;
     mb_point_kin(mb, &oa, t, q, u, &ka);
     mb_point_kin(mb, &ob, t, q, u, &kb);
@@ -56,7 +56,7 @@ static hs_real potential(const hs_mb_model *mb, int e, hs_real t, const hs_real 
 {
     (void)in;
     const hs_mb_force *E = &mb->desc->forces[e];
-    const hs_mb_opnd oa = mb_opnd_of(&E->a), ob = mb_opnd_of(&E->b);
+    const hs_mb_opnd oa = mb_op_point(&E->a), ob = mb_op_point(&E->b);
     mb_pk ka, kb;
     mb_point_kin(mb, &oa, t, q, NULL, &ka);
     mb_point_kin(mb, &ob, t, q, NULL, &kb);

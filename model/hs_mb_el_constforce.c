@@ -14,7 +14,7 @@ static int eval(const hs_mb_model *mb, int e, hs_real t, const hs_real *q, const
 {
     (void)in; (void)fu;
     const hs_mb_force *E = &mb->desc->forces[e];
-    const hs_mb_opnd oa = mb_opnd_of(&E->a);
+    const hs_mb_opnd oa = mb_op_point(&E->a);
     mb_pk ka;
     mb_point_kin(mb, &oa, t, q, u, &ka);
     mb_point_load(mb, &oa, &ka, q, E->v, f, fq);
@@ -26,7 +26,7 @@ static hs_real potential(const hs_mb_model *mb, int e, hs_real t, const hs_real 
 {
     (void)in;
     const hs_mb_force *E = &mb->desc->forces[e];
-    const hs_mb_opnd oa = mb_opnd_of(&E->a);
+    const hs_mb_opnd oa = mb_op_point(&E->a);
     mb_pk ka;
     mb_point_kin(mb, &oa, t, q, NULL, &ka);
     return V - mb_dot3(E->v, ka.r);

@@ -21,7 +21,7 @@ static int eval(const hs_mb_model *mb, int e, hs_real t, const hs_real *q, const
                 const hs_real *in, hs_real *f, hs_real *fq, hs_real *fu)
 {
     const hs_mb_force *E = &mb->desc->forces[e];
-    const hs_mb_opnd oa = mb_opnd_of(&E->a), ob = mb_opnd_of(&E->b);
+    const hs_mb_opnd oa = mb_op_point(&E->a), ob = mb_op_point(&E->b);
     mb_pk ka, kb;
     mb_point_kin(mb, &oa, t, q, u, &ka);
     mb_point_kin(mb, &ob, t, q, u, &kb);

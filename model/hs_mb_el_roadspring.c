@@ -8,7 +8,7 @@ static uint32_t check(const hs_mb_desc *D, const hs_mb_force *E, const char **wh
 {
     (void)D;
     if (E->a.body < 0 && E->b.body < 0) { *why = "a and b are both on ground"; return MB_K_B; }
-    if (mb_is_unit3(E->axis) == 0) { *why = "must be a unit vector"; return MB_K_AXIS; }
+    if (!mb_is_unit3(E->axis)) { *why = "must be a unit vector"; return MB_K_AXIS; }
     if (!(E->k >= HS_R(0.0))) { *why = "stiffness must be >= 0"; return MB_K_K; }
     if (!(E->c >= HS_R(0.0))) { *why = "damping must be >= 0"; return MB_K_C; }
     return 0u;
@@ -25,7 +25,7 @@ static int eval(const hs_mb_model *mb, int e, hs_real t, const hs_real *q, const
                 const hs_real *in, hs_real *f, hs_real *fq, hs_real *fu)
 {
     const hs_mb_force *E = &mb->desc->forces[e];
-    const hs_mb_opnd oa = mb_opnd_of(&E->a), ob = mb_opnd_of(&E->b);
+    const hs_mb_opnd oa = mb_op_point(&E->a), ob = mb_op_point(&E->b);
     mb_pk ka, kb;
     mb_point_kin(mb, &oa, t, q, u, &ka);
     mb_point_kin(mb, &ob, t, q, u, &kb);
@@ -49,7 +49,7 @@ static hs_real potential(const hs_mb_model *mb, int e, hs_real t, const hs_real 
                          hs_real V)
 {
     const hs_mb_force *E = &mb->desc->forces[e];
-    const hs_mb_opnd oa = mb_opnd_of(&E->a), ob = mb_opnd_of(&E->b);
+    const hs_mb_opnd oa = mb_op_point(&E->a), ob = mb_op_point(&E->b);
     mb_pk ka, kb;
     mb_point_kin(mb, &oa, t, q, NULL, &ka);
     mb_point_kin(mb, &ob, t, q, NULL, &kb);

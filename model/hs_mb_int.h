@@ -65,6 +65,81 @@ void mb_row_body_grad(const hs_mb_model *mb, int r, hs_real t, const hs_real *q,
 /* Builds the rows of every joint and spatial body into mb (compile). */
 int mb_build_rows(hs_mb_model *mb, int *bad);
 
+/* ---- the joint element table: one file model/hs_mb_jt_<name>.c per kind, one row in
+ * model/hs_mb_elem.c. Each kind compiles to the row primitives above (DOT, ANGLE, QUAD; NORM
+ * rows belong to spatial bodies); parser, compiler, outputs and generator read the table. ---- */
+
+/* Keys of a joint line (bits of mb_joint_elem.keys / .need). */
+#define MB_J_A 0x1u        /* a=POINT (the moving side) */
+#define MB_J_B 0x2u        /* b=POINT */
+#define MB_J_C 0x4u        /* c=POINT */
+#define MB_J_D 0x8u        /* d=POINT */
+#define MB_J_AXIS 0x10u    /* axis= unit vector */
+#define MB_J_AXIS_B 0x20u  /* axis_b= unit vector */
+#define MB_J_LENGTH 0x40u  /* length= > 0 */
+#define MB_J_COORD 0x80u   /* coord=angle|travel */
+#define MB_J_F 0x100u      /* f=a,b,c,w,phi set value */
+#define MB_J_CIRCLE 0x200u /* circle=cx,cy,R */
+#define MB_J_QUADRIC 0x400u /* quadric=Axx,Ayy,Azz,Axy,Axz,Ayz */
+#define MB_J_LINEAR 0x800u /* linear=bx,by[,bz] */
+#define MB_J_CONST 0x1000u /* const=c */
+
+typedef struct mb_joint_elem {
+    const char *name;   /* .hsm keyword: joint NAME <name> ... */
+    const char *cname;  /* its hs_mb_joint_kind constant (generator) */
+    uint32_t keys;      /* MB_J_* accepted */
+    uint32_t need;      /* MB_J_* required */
+    /* 0, or the MB_J_* bit of the offending key with *why set (parser and hs_mb_compile). */
+    uint32_t (*check)(const hs_mb_desc *D, const hs_mb_joint *J, const char **why);
+    /* Appends joint j's rows to mb->rows (HS_OK, HS_E_SIZE, HS_E_MODEL_PARAM). */
+    int (*rows)(hs_mb_model *mb, int j);
+    int init_value;     /* 1: the rows' set values are the initial relative configuration */
+    /* The coord output: -1 none, 0 a travel (m), 1 an angle (rad). */
+    int (*coord_kind)(const hs_mb_desc *D, const hs_mb_joint *J);
+    /* Its value at (t, q) into *y. */
+    int (*coord)(const hs_mb_model *mb, int j, hs_real t, const hs_real *q, hs_real *y);
+    /* Compile-time preparation after the rows (hinge references), or NULL. */
+    void (*prepare)(hs_mb_model *mb, int j);
+} mb_joint_elem;
+
+extern const mb_joint_elem mb_jt_revolute;
+extern const mb_joint_elem mb_jt_spherical;
+extern const mb_joint_elem mb_jt_prismatic;
+extern const mb_joint_elem mb_jt_fixed;
+extern const mb_joint_elem mb_jt_distance;
+extern const mb_joint_elem mb_jt_curve;
+extern const mb_joint_elem mb_jt_driver;
+extern const mb_joint_elem mb_jt_perpendicular;
+
+/* The table, indexed by hs_mb_joint_kind (model/hs_mb_elem.c). */
+extern const mb_joint_elem *const mb_joint_elems[HS_MB_JOINT_KINDS];
+
+/* Row primitives and helpers the joint files share (hs_mb_joint.c). */
+hs_mb_opnd mb_op_point(const hs_mb_point *p);                 /* a point of a body or ground */
+hs_mb_opnd mb_op_dir(int body, const hs_real *v);             /* a body-fixed direction */
+hs_mb_opnd mb_op_none(void);                                  /* the ground origin */
+/* A DOT row (a - b) . (c - d) - value - f(t) of joint j; the row or NULL when full. */
+hs_mb_row *mb_add_dot(hs_mb_model *mb, int j, hs_mb_opnd a, hs_mb_opnd b, hs_mb_opnd c, hs_mb_opnd d);
+/* An ANGLE row theta_A - theta_B - f(t). */
+int mb_angle_row(hs_mb_model *mb, int j, int A, int B, const hs_mb_fn *f);
+/* A QUAD row: point a of joint j on the quadric q. */
+int mb_quad_row(hs_mb_model *mb, int j, const hs_mb_point *a, const hs_mb_quadric *q);
+/* dim rows: points a and b of J coincide. */
+int mb_coincide(hs_mb_model *mb, int j, const hs_mb_joint *J);
+/* Three rows locking the relative rotation of spatial bodies A and B (B may be ground). */
+int mb_lock3(hs_mb_model *mb, int j, int A, int B);
+/* Two unit vectors perpendicular to unit a. */
+void mb_perp_pair(const hs_real *a, hs_real *u1, hs_real *u2);
+/* 1 when body b (or ground) carries an orientation rotation rows can use. */
+int mb_rotates(const hs_mb_desc *D, int b);
+/* Unit vectors along x, y, z. */
+extern const hs_real mb_ex[3][3];
+/* Travel (a - b) . axis of the joint's last DOT row (axis: that row's c operand, or s when
+ * not NULL, in the frame of the row's c body). */
+hs_real mb_row_travel(const hs_mb_model *mb, int r, const hs_real *s, hs_real t, const hs_real *q);
+/* theta_A - theta_B of planar bodies (B may be ground). */
+hs_real mb_angle_diff(const hs_mb_model *mb, int A, int B, const hs_real *q);
+
 /* Forces (hs_mb_force.c): f (nq) and, when fq/fu are not NULL, their Jacobians. */
 int mb_forces(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *u,
               const hs_real *in, hs_real *f, hs_real *fq, hs_real *fu);
@@ -133,8 +208,6 @@ extern const mb_force_elem *const mb_force_elems[HS_MB_FORCE_KINDS];
 uint32_t mb_hinge_check(const hs_mb_desc *D, const hs_mb_force *E, const char **why);
 
 /* Helpers the elements share (hs_mb_force.c). */
-/* The operand of a force point (moving ground points included). */
-hs_mb_opnd mb_opnd_of(const hs_mb_point *p);
 /* f += s J^T F of point k (no-op for ground or f = NULL). */
 void mb_add_jtf(const hs_mb_model *mb, const mb_pk *k, const hs_real *F, hs_real s, hs_real *f);
 /* A force F(d, d') on point a and -F on b with dF/dd = Fd, dF/dd' = Fv (3 x 3): f, fq, fu. */

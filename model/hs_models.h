@@ -5,6 +5,7 @@
 
 #include "hs_model.h"
 #include "mb_gen.h" /* the generated multibody models (hs_mb_NAME_type) */
+#include "hs_veh.h" /* car, truck_trailer, truck_trailer_pen on TMeasy tires */
 
 /* ---- test_eq: scalar q'' = -a q - b q' (seed 004 section 2) ---- */
 #define HS_TEST_EQ_NQ 1
@@ -116,11 +117,19 @@ extern const hs_model_type hs_ladder_type;
  * The chain and ladder are left out on purpose: their sizes follow a parameter and reach
  * nq = 903, which no static arena of the boards' tools should be sized for; those use the
  * per-model macros above (HS_CHAIN_NQ_MAX, HS_LADDER_NQ_MAX) or a runtime workspace query. */
+#ifndef HS_NO_VEHICLES
+#define HS_MODELS_MAX_NQ HS_VEH_TT_NQ   /* the truck-trailer (model/hs_veh.h) */
+#define HS_MODELS_MAX_NC 2
+#define HS_MODELS_MAX_NZ HS_VEH_TT_NZ
+#define HS_MODELS_MAX_NIN HS_VEH_TT_NIN
+#define HS_MODELS_MAX_NOUT HS_VEH_TT_NOUT_PEN
+#else /* boards: the vehicles are host-only for now (Makefile HOST_ONLY_SRC) */
 #define HS_MODELS_MAX_NQ 4
 #define HS_MODELS_MAX_NC 2
 #define HS_MODELS_MAX_NZ 1
 #define HS_MODELS_MAX_NIN 1
 #define HS_MODELS_MAX_NOUT 6
+#endif
 #define HS_MODELS_MAX_PARAM_BYTES 64
 
 /* NULL-terminated list of every model type. */

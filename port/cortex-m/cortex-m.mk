@@ -44,7 +44,7 @@ MODEL_FILE ?=
 QEMU_RUN_BOARD ?= m7
 CM_CFLAGS := -std=c99 -O2 -g -ffreestanding -nostdlib $(FPFLAGS) $(WARN) -fno-short-enums \
              -ffunction-sections -fdata-sections -fstack-usage -fcallgraph-info=su -Irt -Imodel -Ihil -Iport/cortex-m \
-             -DHS_PLANT_MAX_NQ=8 -DHS_PLANT_MAX_NC=8 -DHS_PLANT_MAX_NZ=2 -DHS_BOARD_MODEL='"$(CM_MODEL)"'
+             -DHS_PLANT_MAX_NQ=8 -DHS_PLANT_MAX_NC=8 -DHS_PLANT_MAX_NZ=2 -DHS_BOARD_MODEL='"$(CM_MODEL)"' -DHS_NO_VEHICLES
 # The test sources print doubles of float results on purpose (as the host float build allows).
 CM_TESTFLAGS := -Itest/unit -Wno-double-promotion
 # libgcc is built with short enums; none of its helpers (soft double, division) takes an enum,
@@ -75,7 +75,7 @@ $$(CM_O_$(1))/port/cortex-m/hs_tick_stop.o: port/cortex-m/hs_tick.c $(CM_HDRS)
 	@mkdir -p $$(dir $$@)
 	$(CM_CC) $(CM_ARCH_$(1)) $(CM_REAL_$(1)) $(CM_CFLAGS) -DHS_OVERRUN_POLICY_STOP -c $$< -o $$@
 
-CM_BASE_$(1) := $$(patsubst %,$$(CM_O_$(1))/%.o,$$(basename $(CM_PORT_SRC) $(CORE_SRC)))
+CM_BASE_$(1) := $$(patsubst %,$$(CM_O_$(1))/%.o,$$(basename $(CM_PORT_SRC) $(filter-out $(HOST_ONLY_SRC),$(CORE_SRC))))
 CM_APP_$(1)  := $$(CM_O_$(1))/port/cortex-m/hs_app.o $$(patsubst %.c,$$(CM_O_$(1))/%.o,$(CM_HIL_SRC))
 
 $(CM_DIR)/$(1)/hilstep-demo.elf: $$(CM_BASE_$(1)) $$(CM_APP_$(1)) $$(CM_O_$(1))/port/cortex-m/hs_tick.o $$(CM_O_$(1))/port/cortex-m/main_demo.o $(CM_LDS_$(1)) ld/mps2-common.ld

@@ -90,8 +90,6 @@ static void signal_init(const hs_mb_signal *S)
 }
 
 static const char *const BODY_KIND[] = {"HS_MB_PLANAR", "HS_MB_SPATIAL", "HS_MB_POINT2", "HS_MB_POINT3"};
-static const char *const JOINT_KIND[] = {"HS_MB_REVOLUTE", "HS_MB_SPHERICAL", "HS_MB_PRISMATIC", "HS_MB_FIXED",
-                                         "HS_MB_DISTANCE", "HS_MB_CURVE", "HS_MB_DRIVER", "HS_MB_PERPENDICULAR"};
 static const char *const OUT_KIND[] = {"HS_MB_OUT_POS", "HS_MB_OUT_VEL", "HS_MB_OUT_COORD", "HS_MB_OUT_ENERGY", "HS_MB_OUT_ACC"};
 
 static int fail_write(void)
@@ -229,7 +227,7 @@ int main(int argc, char **argv)
         fprintf(o, "static const hs_mb_joint joints[%d] = {\n", D->njoints);
         for (int j = 0; j < D->njoints; ++j) {
             const hs_mb_joint *J = &D->joints[j];
-            fprintf(o, "    {.name = \"%s\", .kind = %s,\n     ", J->name, JOINT_KIND[J->kind]);
+            fprintf(o, "    {.name = \"%s\", .kind = %s,\n     ", J->name, mb_joint_elems[J->kind]->cname);
             first = 1;
             point("a", &J->a); point("b", &J->b);
             if (J->kind == HS_MB_PERPENDICULAR) { point("c", &J->c); point("d", &J->d); }

@@ -40,7 +40,7 @@ static void usage(FILE *o)
 {
     const hs_stepper_def d = hs_stepper_default_def();
     fprintf(o,
-        "usage: hilstep-sim --model NAME [--param KEY=VALUE ...] | --model-file FILE.hsm\n"
+        "usage: hilstep-sim --model NAME [--param KEY=VALUE ...] | --model-file FILE.hsm [--param NAME=VALUE ...]\n"
         "                   [--method M] (M: one of the methods below)\n"
         "                   [--form index1|index2|ggl] [--stab none|baumgarte|projection]\n"
         "                   [--alpha A] [--beta B] [--jac auto|analytic|fd] [--rho-inf R]\n"

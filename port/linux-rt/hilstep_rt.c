@@ -53,7 +53,8 @@ typedef struct options {
     const char *transport; /* registered transport name (hs_transports.c), default "udp" */
     const char *can_if;   /* --can-if */
     const char *dbc;      /* --dbc */
-    const char *tkey[HS_TP_MAX_OPTS], *tval[HS_TP_MAX_OPTS]; /* --transport-opt KEY=VALUE */
+    char tkey[HS_TP_MAX_OPTS][64];      /* --transport-opt KEY=VALUE: keys (fixed storage) */
+    const char *tval[HS_TP_MAX_OPTS];   /* ... and values (into argv) */
     int ntopt;
     double duration;      /* s; 0 = until a signal */
     int policy_stop;      /* 0 skip, 1 stop */
@@ -139,9 +140,11 @@ static void usage(FILE *f)
 "                      `external` parameter gets external=1, its inputs come from the wire.\n"
 "                      Each shipped model has a signal map (--signals); others get a generic\n"
 "                      one from their input/output names (+-1e9, fallback 0, stale 20)\n"
-"  --model-file FILE   a multibody description (.hsm, format: model/FORMAT.md)\n"
-"                      instead of --model; its inputs and outputs get the generic map\n"
-"  --param KEY=VALUE   set a model parameter (repeatable), e.g. --param v_ref=2\n"
+"  --model-file FILE   a multibody description (.hsm, format: model/FORMAT.md) instead of\n"
+"                      --model; its input and named output lines are the signal map (else\n"
+"                      the generic one)\n"
+"  --param KEY=VALUE   set a model parameter (repeatable), e.g. --param v_ref=2; with\n"
+"                      --model-file a param of the description, e.g. --param m_s=350\n"
 "  --method M          one of the methods listed at the end (default: the library's,\n"
 "                      sdirk with sd_gamma 1/4; rt/METHODS.md says which to pick)\n"
 "  --form F            index1|index2 (default index2)\n"
@@ -320,10 +323,10 @@ static int parse_options(int argc, char **argv, options *o, char *why, size_t ca
         else if (!strcmp(a, "--transport-opt")) {
             NEED_ARG();
             const char *eq = strchr(v, '=');
-            if (!eq || eq == v || o->ntopt >= HS_TP_MAX_OPTS - 6) goto bad;
-            char *key = strndup(v, (size_t)(eq - v));
-            if (!key) goto bad;
-            o->tkey[o->ntopt] = key;
+            if (!eq || eq == v || (size_t)(eq - v) >= sizeof o->tkey[0] || o->ntopt >= HS_TP_MAX_OPTS - 6)
+                goto bad;
+            memcpy(o->tkey[o->ntopt], v, (size_t)(eq - v));
+            o->tkey[o->ntopt][eq - v] = '\0';
             o->tval[o->ntopt++] = eq + 1;
         }
         else if (!strcmp(a, "--log")) { NEED_ARG(); o->log = strcmp(v, "none") ? v : ""; }
@@ -1012,6 +1015,11 @@ int main(int argc, char **argv)
         fprintf(stderr, "\n");
         return HS_EXIT_USAGE;
     }
+    if (!a->tp.ops->frame && a->o.key) {
+        fprintf(stderr, "hilstep-rt: --key authenticates the frame of hil/FRAME.md; transport %s "
+                "does not carry it\n", a->tp.ops->name);
+        return HS_EXIT_USAGE;
+    }
     hs_tp_cfg tc;
     memset(&tc, 0, sizeof tc);
     tc.prog = "hilstep-rt";
@@ -1055,12 +1063,6 @@ int main(int argc, char **argv)
     /* Sessions, sequence numbers and the MAC belong to the frame of FRAME.md: only a transport
      * that carries it takes --key (a CAN frame has no room for a MAC). */
     static hs_mac mac;
-    if (!a->tp.ops->frame && a->o.key) {
-        fprintf(stderr, "hilstep-rt: --key authenticates the frame of hil/FRAME.md; transport %s "
-                "does not carry it\n", a->tp.ops->name);
-        a->tp.ops->close(&a->tp);
-        return HS_EXIT_USAGE;
-    }
     if (a->tp.ops->frame && hs_link_setup(&p->rx, &p->tx, &mac, a->o.key, a->o.takeover_ms,
                                           a->o.period_ns, "hilstep-rt", "ECU") != 0) {
         a->tp.ops->close(&a->tp);

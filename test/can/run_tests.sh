@@ -110,6 +110,8 @@ run "DBC file missing" 2 'test/can/none.dbc: cannot open the DBC file' $RT $CT -
 run "missing interface" 2 "CAN interface 'hsnocan0': No such device" \
     $RT --transport can --can-if hsnocan0 --dbc hil/dbc/circular_track.dbc
 run "--transport can without --dbc" 1 'needs --can-if IF and --dbc FILE' $RT --transport can --can-if vcan0
+run "--key with CAN" 1 "--key authenticates the frame of hil/FRAME.md; transport can does not carry it" \
+    $RT $CT --dbc hil/dbc/circular_track.dbc --key /dev/null
 run "unknown transport" 1 "unknown transport 'carrier-pigeon'; known: udp can" $RT --transport carrier-pigeon
 timeout -k 2 20 "$B/hilstep-ecu" --transport can --can-if hsnocan0 --dbc hil/dbc/circular_track.dbc \
     --duration 1 >"$T/e.out" 2>"$T/e.err"

@@ -221,3 +221,7 @@ put("plant", "keyed_resealed", plant(CT, raw(frame2(1, [1.0], b"x" * 32), op=0x1
 put("plant", "keyed_takeover", plant(CT, inframe(1, 1) + step(1) + inframe(5, 1, sess=2) + step(1) +
                                      inframe(6, 1, sess=2) + step(1) + inframe(7, 1, sess=2) + step(3) +
                                      inframe(2, 1) + step(1), mp=0xc0))
+# --transport-opt keys were strndup'ed and never freed (LeakSanitizer, found by fuzz_rtcli)
+put("rtcli", "transport_opt_leak", rt("--transport-opt", "kp=1e30"))
+put("rtcli", "transport_can", rt("--transport", "can", "--can-if", "vcan0", "--dbc", "x.dbc",
+                                 "--transport-opt", "fd=1", "--key", "k", "--takeover-ms", "5"))

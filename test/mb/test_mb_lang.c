@@ -168,6 +168,39 @@ static int new_elements(void)
     return mb_check(bad[0] == 0 && bad[1] == 0 && bad[2] == 0, what);
 }
 
+/* The loads' values: a table piecewise linear and held at its ends, constant force and torque,
+ * an input force along the line of its points, a road spring's anchor moved by its input. */
+static int load_values(void)
+{
+    static const char text[] =
+        "model loads dim=2\ninput u\ninput z\n"
+        "body p planar mass=2 inertia=0.5 pos=0,0\n"
+        "body r point2 mass=1 pos=3,4\n"
+        "force t1 tableforce a=p axis=0,1 t=0,0.5,1 v=0,2,-1\n"
+        "force c1 constforce a=p f=1.5,-2\n"
+        "force c2 consttorque a=p tau=0.25\n"
+        "force i1 inforce a=r b=ground in=u scale=2\n"
+        "force rs roadspring a=r axis=0,1 k=10 l0=1 in=z\n";
+    static hs_mb_store s2;
+    static hs_mb_model m2;
+    hs_mb_error err;
+    if (hs_mb_parse_compile(text, strlen(text), &s2, &m2, 0, &err)) return mb_check(0, "loads fixture compiles");
+    hs_model m;
+    hs_mb_model_init(&m, &m2);
+    static const double ts[5] = {-1, 0.25, 0.75, 1, 7}, tab[5] = {0, 1, 0.5, -1, -1};
+    const hs_real q[5] = {0, 0, 0, 3, 4}, u[5] = {0, 0, 0, 0, 0}, in[2] = {0.5, 0.25};
+    hs_real f[5];
+    int bad = 0;
+    for (int i = 0; i < 5; ++i) {
+        m2.type.force(&m, (hs_real)ts[i], q, u, NULL, in, f);
+        /* body p: table along y plus the constant force and torque */
+        if (f[0] != 1.5 || fabs(f[1] - (tab[i] - 2)) > 1e-15 || f[2] != 0.25) ++bad;
+        /* body r: 2 * 0.5 = 1 N along (3,4)/5, road spring -(10 (4 - 0.25 - 1)) = -27.5 N in y */
+        if (fabs(f[3] - 0.6) > 1e-15 || fabs(f[4] - (0.8 - 27.5)) > 1e-13) ++bad;
+    }
+    return mb_check(bad == 0, "tableforce piecewise linear in t, held before t0 and after tn (5 times); constforce, consttorque, inforce (2 x 0.5 N along (3,4)/5), roadspring anchor at the input z: exact values");
+}
+
 /* ---- the quarter car ---- */
 
 typedef struct qrun {
@@ -304,6 +337,7 @@ int mb_test_lang(const char *dir)
     fails += lang_errors();
     fails += overrides();
     fails += new_elements();
+    fails += load_values();
     fails += quarter_car(dir);
     return fails;
 }

@@ -400,7 +400,7 @@ static int bad_files(void)
         {"model x dim=3\nbody p point3 mass=1\nforce s rotspring a=p axis=0,0,1 k=1\n", 3, "a"},
         {"model x dim=3\nbody d spatial mass=1 inertia=1,1,1\nbody p point3 mass=1\nforce s bushing a=d b=p k=1 kr=2\n", 4, "b"},
         {"model x dim=3\nbody d spatial mass=1 inertia=1,1,1\nforce m motor a=d axis=0,0,1 in=0\n", 3, "in"},
-        {"model x dim=3\nbody d spatial mass=1 inertia=1,1,1\njoint j revolute a=d b=ground axis=0,0,1 axis_b=0,2,0\n", 3, "joint"},
+        {"model x dim=3\nbody d spatial mass=1 inertia=1,1,1\njoint j revolute a=d b=ground axis=0,0,1 axis_b=0,2,0\n", 3, "axis_b"},
     };
     int bad = 0;
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {

@@ -11,6 +11,9 @@
 #include "hs_stepper.h"
 
 #define NQX 24
+/* z and inputs of the registry's models (at least 4, the test's own cases) */
+#define TM_NZ (HS_MODELS_MAX_NZ > 4 ? HS_MODELS_MAX_NZ : 4)
+#define TM_NIN (HS_MODELS_MAX_NIN > 4 ? HS_MODELS_MAX_NIN : 4)
 #define NCX 20
 #define NX (NQX + NCX)
 #define NBI 128
@@ -116,7 +119,7 @@ static int outside(const hs_blocks *b, int cq, const double *D, int rows, int nq
 static void check_derivatives(const mcase *c)
 {
     static tm x;
-    static hs_real q[NQX], u[NQX], a[NQX], z[4], in[4], lam[NCX], qp[NQX], up[NQX];
+    static hs_real q[NQX], u[NQX], a[NQX], z[TM_NZ], in[TM_NIN], lam[NCX], qp[NQX], up[NQX];
     static hs_real P[NQX * NQX], P2[NQX * NQX], Gp[NCX * NQX], D[NQX * NQX], gt[NCX], gam[NCX];
     static hs_real g1[NCX], g2[NCX], g0[NCX], f1[NQX], f2[NQX], GL1[NQX], GL2[NQX];
     static double F[NQX * NQX], Fv[NQX];

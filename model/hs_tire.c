@@ -1,0 +1,531 @@
+/* hs_tire.c - TMeasy (Rill) with tread dynamics and a Dahl brake; see hs_tire.h, model/TIRE.md.
+ *
+ * Derivatives: every quantity of hs_tire_eval is carried as a value plus its 8 partial
+ * derivatives with respect to the element's arguments (forward-mode differentiation of the
+ * closed-form expressions), so the Jacobian is exact to rounding at the cost of 9 reals per
+ * operation; the steady-state functions are the same formulas on plain reals, which is what
+ * the published-curve tests compare against an independent implementation. */
+#include "hs_tire.h"
+
+#define ND HS_TIRE_NARG
+
+/* A value and its gradient with respect to the element's arguments; n = 0 marks a value
+ * without gradient (a constant, or every value of a values-only evaluation), whose d[] is not
+ * read, so constants cost no zeroing and hs_tire_eval_values skips every gradient loop. */
+typedef struct td {
+    hs_real v;
+    int n;
+    hs_real d[ND];
+} td;
+
+static td td_c(hs_real v)
+{
+    td r;
+    r.v = v;
+    r.n = 0;
+    return r;
+}
+
+static int nmax(int a, int b)
+{
+    return (a > b) ? a : b;
+}
+
+/* gradient entry i of a, zero for a value without one */
+static hs_real gd(const td *a, int i)
+{
+    return (a->n > 0) ? a->d[i] : HS_R(0.0);
+}
+
+/* r.d = ka a.d + kb b.d over the live gradients (one of them may be absent): the four
+ * binary operations are this with their partials ka, kb, so each loop is a plain fused pass. */
+static void lin2(td *r, const td *a, hs_real ka, const td *b, hs_real kb)
+{
+    r->n = nmax(a->n, b->n);
+    if (a->n > 0 && b->n > 0) {
+        for (int i = 0; i < ND; ++i) {
+            r->d[i] = ka * a->d[i] + kb * b->d[i];
+        }
+    } else if (a->n > 0) {
+        for (int i = 0; i < ND; ++i) {
+            r->d[i] = ka * a->d[i];
+        }
+    } else if (b->n > 0) {
+        for (int i = 0; i < ND; ++i) {
+            r->d[i] = kb * b->d[i];
+        }
+    } else {
+        /* no gradient */
+    }
+}
+
+static td td_add(td a, td b)
+{
+    td r;
+    r.v = a.v + b.v;
+    lin2(&r, &a, HS_R(1.0), &b, HS_R(1.0));
+    return r;
+}
+
+static td td_sub(td a, td b)
+{
+    td r;
+    r.v = a.v - b.v;
+    lin2(&r, &a, HS_R(1.0), &b, HS_R(-1.0));
+    return r;
+}
+
+static td td_mul(td a, td b)
+{
+    td r;
+    r.v = a.v * b.v;
+    lin2(&r, &a, b.v, &b, a.v);
+    return r;
+}
+
+/* a / b; b.v != 0 is the caller's guarantee. */
+static td td_div(td a, td b)
+{
+    td r;
+    const hs_real inv = HS_R(1.0) / b.v;
+    r.v = a.v * inv;
+    lin2(&r, &a, inv, &b, -r.v * inv);
+    return r;
+}
+
+static td td_scale(td a, hs_real s)
+{
+    td r;
+    r.v = s * a.v;
+    r.n = a.n;
+    if (r.n > 0) {
+        for (int i = 0; i < ND; ++i) {
+            r.d[i] = s * a.d[i];
+        }
+    }
+    return r;
+}
+
+static td td_addc(td a, hs_real c)
+{
+    a.v += c;
+    return a;
+}
+
+/* sqrt(a) for a.v > 0; sqrt(0) = 0 with a zero gradient (used only where the result is then
+ * multiplied by a quantity that vanishes there too). */
+static td td_sqrt(td a)
+{
+    td r = td_c(HS_R(0.0));
+    if (a.v > HS_R(0.0)) {
+        r.v = hs_sqrt(a.v);
+        r.n = a.n;
+        const hs_real k = HS_R(0.5) / r.v;
+        if (r.n > 0) {
+            for (int i = 0; i < ND; ++i) {
+                r.d[i] = k * a.d[i];
+            }
+        }
+    }
+    return r;
+}
+
+/* |a| with the gradient of the side a lies on (a = 0: the + side). */
+static td td_abs(td a)
+{
+    return (a.v < HS_R(0.0)) ? td_scale(a, HS_R(-1.0)) : a;
+}
+
+/* ---- parameter sets ---- */
+
+static void curve_set(hs_tire_curve *c, hs_real dF0, hs_real sM, hs_real FM, hs_real sS, hs_real FS)
+{
+    c->dF0 = dF0;
+    c->sM = sM;
+    c->FM = FM;
+    c->sS = sS;
+    c->FS = FS;
+}
+
+void hs_tire_par_car(hs_tire_par *p)
+{
+    /* Rill, Road Vehicle Dynamics (CRC 2012), Table 3.3, passenger car tire 205/50 R15 */
+    p->FzN = HS_R(3500.0);
+    curve_set(&p->x[0], HS_R(120000.0), HS_R(0.110), HS_R(4400.0), HS_R(0.500), HS_R(4250.0));
+    curve_set(&p->x[1], HS_R(200000.0), HS_R(0.100), HS_R(8700.0), HS_R(0.800), HS_R(7600.0));
+    curve_set(&p->y[0], HS_R(55000.0), HS_R(0.200), HS_R(4200.0), HS_R(0.800), HS_R(4150.0));
+    curve_set(&p->y[1], HS_R(80000.0), HS_R(0.220), HS_R(7500.0), HS_R(1.000), HS_R(7400.0));
+    p->nL0[0] = HS_R(0.178);
+    p->nL0[1] = HS_R(0.190);
+    p->sy0[0] = HS_R(0.200);
+    p->sy0[1] = HS_R(0.200);
+    p->syE[0] = HS_R(0.500);
+    p->syE[1] = HS_R(0.500);
+    /* hilstep's values (TIRE.md): radius and vertical data of a 205/50 R15, tread
+     * stiffness/damping of Rill's order of magnitude, rolling resistance 1 % */
+    p->r0 = HS_R(0.30);
+    p->cz = HS_R(190000.0);
+    p->dz = HS_R(500.0);
+    p->cx = HS_R(180000.0);
+    p->dx = HS_R(2000.0);
+    p->cy = HS_R(160000.0);
+    p->dy = HS_R(2000.0);
+    p->fr = HS_R(0.01);
+    p->vN = HS_R(0.01);
+    p->sigma_b = HS_R(50.0);
+    p->omega_b = HS_R(10.0);
+    p->tau_b = HS_R(0.05);
+}
+
+void hs_tire_par_truck(hs_tire_par *p)
+{
+    /* the car tire's curves scaled by the load ratio 10 (forces and slopes), slips kept:
+     * TIRE.md says why this is a stand-in, not published data */
+    hs_tire_par_car(p);
+    p->FzN = HS_R(35000.0);
+    for (int k = 0; k < 2; ++k) {
+        p->x[k].dF0 *= HS_R(10.0);
+        p->x[k].FM *= HS_R(10.0);
+        p->x[k].FS *= HS_R(10.0);
+        p->y[k].dF0 *= HS_R(10.0);
+        p->y[k].FM *= HS_R(10.0);
+        p->y[k].FS *= HS_R(10.0);
+    }
+    p->r0 = HS_R(0.55);
+    p->cz = HS_R(1000000.0);
+    p->dz = HS_R(3000.0);
+    p->cx = HS_R(1200000.0);
+    p->dx = HS_R(3000.0);
+    p->cy = HS_R(1000000.0);
+    p->dy = HS_R(3000.0);
+    p->fr = HS_R(0.006);
+}
+
+static int curve_ok(const hs_tire_curve *c)
+{
+    int ok = 1;
+    ok &= (c->dF0 > HS_R(0.0)) ? 1 : 0;
+    ok &= (c->FM > HS_R(0.0)) ? 1 : 0;
+    ok &= (c->FS > HS_R(0.0)) ? 1 : 0;
+    ok &= (c->sM > HS_R(0.0)) ? 1 : 0;
+    ok &= (c->sS > c->sM) ? 1 : 0;
+    /* the rational branch must reach FM at sM without a pole: dF0 sM / FM >= 1 */
+    ok &= (c->dF0 * c->sM >= c->FM) ? 1 : 0;
+    return ok;
+}
+
+int hs_tire_par_check(const hs_tire_par *p)
+{
+    if (p == NULL) {
+        return HS_E_NULL;
+    }
+    int ok = 1;
+    ok &= (p->r0 > HS_R(0.0)) ? 1 : 0;
+    ok &= (p->cz > HS_R(0.0)) ? 1 : 0;
+    ok &= (p->dz >= HS_R(0.0)) ? 1 : 0;
+    ok &= (p->FzN > HS_R(0.0)) ? 1 : 0;
+    for (int k = 0; k < 2; ++k) {
+        ok &= curve_ok(&p->x[k]);
+        ok &= curve_ok(&p->y[k]);
+        ok &= (p->nL0[k] >= HS_R(0.0)) ? 1 : 0;
+        ok &= (p->sy0[k] > HS_R(0.0)) ? 1 : 0;
+        ok &= (p->syE[k] >= p->sy0[k]) ? 1 : 0;
+    }
+    ok &= (p->cx > HS_R(0.0) && p->dx > HS_R(0.0)) ? 1 : 0;
+    ok &= (p->cy > HS_R(0.0) && p->dy > HS_R(0.0)) ? 1 : 0;
+    ok &= (p->fr >= HS_R(0.0)) ? 1 : 0;
+    ok &= (p->vN > HS_R(0.0)) ? 1 : 0;
+    ok &= (p->sigma_b > HS_R(0.0) && p->omega_b > HS_R(0.0) && p->tau_b >= HS_R(0.0)) ? 1 : 0;
+    /* a NaN fails every comparison above, so non-finite parameters are refused too */
+    return (ok != 0) ? HS_OK : HS_E_MODEL_PARAM;
+}
+
+/* ---- the curve and the load dependence on plain reals (the published formulas) ---- */
+
+void hs_tire_curve_eval(const hs_tire_curve *c, hs_real s, hs_real *F, hs_real *fos)
+{
+    if (s <= c->sM) {
+        const hs_real sg = s / c->sM;
+        const hs_real den = HS_R(1.0) + sg * (sg + c->dF0 * c->sM / c->FM - HS_R(2.0));
+        *fos = c->dF0 / den;
+        *F = *fos * s;
+    } else if (s <= c->sS) {
+        const hs_real sg = (s - c->sM) / (c->sS - c->sM);
+        *F = c->FM - (c->FM - c->FS) * sg * sg * (HS_R(3.0) - HS_R(2.0) * sg);
+        *fos = *F / s;
+    } else {
+        *F = c->FS;
+        *fos = *F / s;
+    }
+}
+
+/* quadratic through (0, 0), (FzN, a1), (2 FzN, a2) at z = Fz / FzN */
+static hs_real interp_q(hs_real a1, hs_real a2, hs_real z)
+{
+    return z * (HS_R(2.0) * a1 - HS_R(0.5) * a2 - (a1 - HS_R(0.5) * a2) * z);
+}
+
+/* straight line through (FzN, a1), (2 FzN, a2) */
+static hs_real interp_l(hs_real a1, hs_real a2, hs_real z)
+{
+    return a1 + (a2 - a1) * (z - HS_R(1.0));
+}
+
+void hs_tire_load(const hs_tire_curve c[2], hs_real FzN, hs_real Fz, hs_tire_curve *out)
+{
+    const hs_real z = Fz / FzN;
+    out->dF0 = interp_q(c[0].dF0, c[1].dF0, z);
+    out->FM = interp_q(c[0].FM, c[1].FM, z);
+    out->FS = interp_q(c[0].FS, c[1].FS, z);
+    out->sM = interp_l(c[0].sM, c[1].sM, z);
+    out->sS = interp_l(c[0].sS, c[1].sS, z);
+}
+
+/* ---- the same formulas on values with gradients ---- */
+
+typedef struct tcurve {
+    td dF0, sM, FM, sS, FS;
+} tcurve;
+
+static td interp_qd(hs_real a1, hs_real a2, td z)
+{
+    /* z (2 a1 - a2/2 - (a1 - a2/2) z) */
+    td inner = td_addc(td_scale(z, -(a1 - HS_R(0.5) * a2)), HS_R(2.0) * a1 - HS_R(0.5) * a2);
+    return td_mul(z, inner);
+}
+
+static td interp_ld(hs_real a1, hs_real a2, td z)
+{
+    return td_addc(td_scale(z, a2 - a1), a1 - (a2 - a1));
+}
+
+static void load_d(const hs_tire_curve c[2], td z, tcurve *o)
+{
+    o->dF0 = interp_qd(c[0].dF0, c[1].dF0, z);
+    o->FM = interp_qd(c[0].FM, c[1].FM, z);
+    o->FS = interp_qd(c[0].FS, c[1].FS, z);
+    o->sM = interp_ld(c[0].sM, c[1].sM, z);
+    o->sS = interp_ld(c[0].sS, c[1].sS, z);
+}
+
+/* fos = F(s)/s of the generalized curve (s >= 0) */
+static td curve_fos_d(const tcurve *c, td s)
+{
+    if (s.v <= c->sM.v) {
+        const td sg = td_div(s, c->sM);
+        const td k = td_addc(td_div(td_mul(c->dF0, c->sM), c->FM), HS_R(-2.0));
+        const td den = td_addc(td_mul(sg, td_add(sg, k)), HS_R(1.0));
+        return td_div(c->dF0, den);
+    }
+    if (s.v <= c->sS.v) {
+        const td sg = td_div(td_sub(s, c->sM), td_sub(c->sS, c->sM));
+        const td h = td_mul(td_mul(sg, sg), td_addc(td_scale(sg, HS_R(-2.0)), HS_R(3.0)));
+        const td F = td_sub(c->FM, td_mul(td_sub(c->FM, c->FS), h));
+        return td_div(F, s);
+    }
+    return td_div(c->FS, s);
+}
+
+/* hypot(a c, b s) with c2 = cos^2, s2 = sin^2 given */
+static td dir_mix(td a, td b, td c2, td s2)
+{
+    return td_sqrt(td_add(td_mul(td_mul(a, a), c2), td_mul(td_mul(b, b), s2)));
+}
+
+/* Combined-slip forces at load (curves X, Y already at the load): Fx = fos sx/hx,
+ * Fy = fos sy/hy with the generalized slip's fos; *bx = fos/hx, *by = fos/hy. */
+static void combined_d(const tcurve *X, const tcurve *Y, td sx, td sy, td *Fx, td *Fy,
+                       td *bx, td *by)
+{
+    /* normalizing factors (Rill): hx = sMx/(sMx+sMy) + (FMx/dF0x)/(FMx/dF0x + FMy/dF0y) */
+    const td ssum = td_add(X->sM, Y->sM);
+    const td qx = td_div(X->FM, X->dF0), qy = td_div(Y->FM, Y->dF0);
+    const td qsum = td_add(qx, qy);
+    const td hx = td_add(td_div(X->sM, ssum), td_div(qx, qsum));
+    const td hy = td_add(td_div(Y->sM, ssum), td_div(qy, qsum));
+    const td sxn = td_div(sx, hx), syn = td_div(sy, hy);
+    const td s2 = td_add(td_mul(sxn, sxn), td_mul(syn, syn));
+    td c2, n2;
+    if (s2.v > HS_R(0.0)) {
+        c2 = td_div(td_mul(sxn, sxn), s2);
+        n2 = td_div(td_mul(syn, syn), s2);
+    } else {
+        /* direction undefined at zero slip: Rill's choice, 45 degrees */
+        c2 = td_c(HS_R(0.5));
+        n2 = td_c(HS_R(0.5));
+    }
+    tcurve G;
+    G.dF0 = dir_mix(td_mul(X->dF0, hx), td_mul(Y->dF0, hy), c2, n2);
+    G.sM = dir_mix(td_div(X->sM, hx), td_div(Y->sM, hy), c2, n2);
+    G.FM = dir_mix(X->FM, Y->FM, c2, n2);
+    G.sS = dir_mix(td_div(X->sS, hx), td_div(Y->sS, hy), c2, n2);
+    G.FS = dir_mix(X->FS, Y->FS, c2, n2);
+    const td s = td_sqrt(s2);
+    const td fos = curve_fos_d(&G, s);
+    *bx = td_div(fos, hx);
+    *by = td_div(fos, hy);
+    *Fx = td_mul(*bx, sx);
+    *Fy = td_mul(*by, sy);
+}
+
+/* (n/L)(sy) of Rill's pneumatic trail, data at the load */
+static td trail_d(td nL0, td sy0, td syE, td sy)
+{
+    const td a = td_abs(sy);
+    if (a.v >= syE.v) {
+        return td_c(HS_R(0.0));
+    }
+    const td w = td_div(sy0, syE);
+    const td omw = td_addc(td_scale(w, HS_R(-1.0)), HS_R(1.0));
+    if (a.v <= sy0.v) {
+        const td sg = td_div(a, sy0);
+        const td n1 = td_addc(td_scale(sg, HS_R(-1.0)), HS_R(1.0));
+        const td cub = td_mul(td_mul(sg, sg), td_addc(td_scale(sg, HS_R(-2.0)), HS_R(3.0)));
+        const td n2 = td_addc(td_scale(cub, HS_R(-1.0)), HS_R(1.0));
+        return td_mul(nL0, td_add(td_mul(omw, n1), td_mul(w, n2)));
+    }
+    const td r = td_div(td_sub(syE, a), td_sub(syE, sy0));
+    const td lin = td_div(td_sub(a, sy0), sy0);
+    return td_scale(td_mul(td_mul(nL0, omw), td_mul(lin, td_mul(r, r))), HS_R(-1.0));
+}
+
+/* Steady forces and torque on gradients: Fz, sx, sy given. */
+static void steady_d(const hs_tire_par *p, td Fz, td sx, td sy, td *Fx, td *Fy, td *Mz,
+                     td *bx, td *by, td *ntr)
+{
+    const td z = td_scale(Fz, HS_R(1.0) / p->FzN);
+    tcurve X, Y;
+    load_d(p->x, z, &X);
+    load_d(p->y, z, &Y);
+    combined_d(&X, &Y, sx, sy, Fx, Fy, bx, by);
+    const td nL0 = interp_ld(p->nL0[0], p->nL0[1], z);
+    const td sy0 = interp_ld(p->sy0[0], p->sy0[1], z);
+    const td syE = interp_ld(p->syE[0], p->syE[1], z);
+    const td L = td_scale(td_sqrt(td_scale(Fz, p->r0 / p->cz)), HS_R(2.0));
+    *ntr = td_mul(trail_d(nL0, sy0, syE, sy), L);
+    *Mz = td_scale(td_mul(*ntr, *Fy), HS_R(-1.0));
+}
+
+void hs_tire_steady(const hs_tire_par *p, hs_real Fz, hs_real sx, hs_real sy,
+                    hs_real *Fx, hs_real *Fy, hs_real *Mz)
+{
+    td fx, fy, mz, bx, by, n;
+    if (Fz > HS_R(0.0)) {
+        steady_d(p, td_c(Fz), td_c(sx), td_c(sy), &fx, &fy, &mz, &bx, &by, &n);
+    } else {
+        fx = td_c(HS_R(0.0));
+        fy = fx;
+        mz = fx;
+    }
+    if (Fx != NULL) {
+        *Fx = fx.v;
+    }
+    if (Fy != NULL) {
+        *Fy = fy.v;
+    }
+    if (Mz != NULL) {
+        *Mz = mz.v;
+    }
+}
+
+/* ---- the element ---- */
+
+/* The element; nd = ND with the Jacobian, 0 for values only. */
+static int eval_core(const hs_tire_par *p, const hs_real *arg, hs_real Tb, hs_tire_out *o, int nd)
+{
+    td a[ND];
+    for (int i = 0; i < ND; ++i) {
+        a[i] = td_c(arg[i]);
+        a[i].n = nd;
+        for (int j = 0; j < nd; ++j) {
+            a[i].d[j] = (i == j) ? HS_R(1.0) : HS_R(0.0);
+        }
+    }
+    const td zero = td_c(HS_R(0.0));
+    /* vertical: spring-damper on the penetration, zero off the road and never pulling */
+    td Fz = td_add(td_scale(a[HS_TIRE_PEN], p->cz), td_scale(a[HS_TIRE_PEND], p->dz));
+    if (!(a[HS_TIRE_PEN].v > HS_R(0.0)) || !(Fz.v > HS_R(0.0))) {
+        Fz = zero;
+    }
+    /* dynamic rolling radius rd = (2 r0 + rs)/3 with the static radius rs = r0 - pen */
+    const td pen = (a[HS_TIRE_PEN].v > HS_R(0.0)) ? a[HS_TIRE_PEN] : zero;
+    const td rd = td_addc(td_scale(pen, HS_R(-1.0) / HS_R(3.0)), p->r0);
+    const td om = a[HS_TIRE_OM];
+    const td vr = td_mul(rd, om);                /* rolling speed rd Omega */
+    const td vsx = td_sub(a[HS_TIRE_VX], vr);    /* slip velocities */
+    const td vsy = a[HS_TIRE_VY];
+    /* Rill's modified slips with the fictitious velocity vN */
+    const td vstar = td_addc(td_abs(vr), p->vN);
+    const td sx = td_scale(td_div(vsx, vstar), HS_R(-1.0));
+    const td sy = td_scale(td_div(vsy, vstar), HS_R(-1.0));
+    /* Mzs: the steady torque, unused here (Mz below uses the trail with the dynamic force) */
+    td Fxs = zero, Fys = zero, Mzs = zero, bx = zero, by = zero, ntr = zero;
+    if (Fz.v > HS_R(0.0)) {
+        steady_d(p, Fz, sx, sy, &Fxs, &Fys, &Mzs, &bx, &by, &ntr);
+    }
+    /* tread dynamics (Rill's first order): c e + d e' = -(b/vc)(vs + e') solved for e'. The
+     * transport velocity vc fades vN out at standstill, vc = |vr| + vN w2/(w2 + vN^2) + veps,
+     * w2 = vsx^2 + vsy^2 + vr^2, so that a tire at rest is a spring-damper (no creep). */
+    const hs_real vN2 = p->vN * p->vN;
+    const td w2 = td_add(td_add(td_mul(vsx, vsx), td_mul(vsy, vsy)), td_mul(vr, vr));
+    const td g = td_div(w2, td_addc(w2, vN2));
+    const td vc = td_addc(td_add(td_abs(vr), td_scale(g, p->vN)), p->vN * HS_R(1e-6));
+    const td xe = a[HS_TIRE_XE], ye = a[HS_TIRE_YE];
+    const td numx = td_add(td_mul(td_scale(vc, p->cx), xe), td_mul(bx, vsx));
+    const td denx = td_add(td_scale(vc, p->dx), bx);
+    const td dxe = td_scale(td_div(numx, denx), HS_R(-1.0));
+    const td numy = td_add(td_mul(td_scale(vc, p->cy), ye), td_mul(by, vsy));
+    const td deny = td_add(td_scale(vc, p->dy), by);
+    const td dye = td_scale(td_div(numy, deny), HS_R(-1.0));
+    const td Fx = td_add(td_scale(xe, p->cx), td_scale(dxe, p->dx));
+    const td Fy = td_add(td_scale(ye, p->cy), td_scale(dye, p->dy));
+    /* aligning torque: the steady state's pneumatic trail n(sy) times the dynamic force */
+    const td Mz = td_scale(td_mul(ntr, Fy), HS_R(-1.0));
+    /* rolling resistance: -fr Fz rd, smoothed through zero spin over vN */
+    const td sgn = td_div(vr, td_sqrt(td_addc(td_mul(vr, vr), vN2)));
+    const td Ty = td_scale(td_mul(td_mul(Fz, rd), sgn), -p->fr);
+    /* brake: Dahl, zb' = sigma (Omega - |Omega| zb), T = -Tb (zb + tau zb'), with the bristle
+     * stiffness sigma = sigma_b / (1 + |Omega|/omega_b) so that sigma |Omega| <= sigma_b omega_b
+     * (explicit Euler on zb is stable for h < 2/(sigma_b omega_b)) while at rest the brake is
+     * a spring of Tb sigma_b (N m/rad) */
+    const td zb = a[HS_TIRE_ZB];
+    const td aom = td_abs(om);
+    const td sig = td_div(td_c(p->sigma_b), td_addc(td_scale(aom, HS_R(1.0) / p->omega_b), HS_R(1.0)));
+    const td dzb = td_mul(td_sub(om, td_mul(aom, zb)), sig);
+    const td Tbr = td_scale(td_add(zb, td_scale(dzb, p->tau_b)), -Tb);
+    const td *res[HS_TIRE_NRES];
+    res[HS_TIRE_FZ] = &Fz;
+    res[HS_TIRE_FX] = &Fx;
+    res[HS_TIRE_FY] = &Fy;
+    res[HS_TIRE_MZ] = &Mz;
+    res[HS_TIRE_TY] = &Ty;
+    res[HS_TIRE_TB] = &Tbr;
+    res[HS_TIRE_DXE] = &dxe;
+    res[HS_TIRE_DYE] = &dye;
+    res[HS_TIRE_DZB] = &dzb;
+    int ok = 1;
+    for (int k = 0; k < HS_TIRE_NRES; ++k) {
+        o->y[k] = res[k]->v;
+        ok &= hs_isfinite(o->y[k]);
+        for (int i = 0; i < nd; ++i) {
+            o->J[k][i] = gd(res[k], i);
+            ok &= hs_isfinite(o->J[k][i]);
+        }
+    }
+    o->rd = rd.v;
+    o->sx = sx.v;
+    o->sy = sy.v;
+    o->Fxs = Fxs.v;
+    o->Fys = Fys.v;
+    return (ok != 0) ? HS_OK : HS_E_NONFINITE;
+}
+
+int hs_tire_eval(const hs_tire_par *p, const hs_real *arg, hs_real Tb, hs_tire_out *o)
+{
+    return eval_core(p, arg, Tb, o, ND);
+}
+
+int hs_tire_eval_values(const hs_tire_par *p, const hs_real *arg, hs_real Tb, hs_tire_out *o)
+{
+    return eval_core(p, arg, Tb, o, 0);
+}

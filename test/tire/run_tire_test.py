@@ -1,0 +1,25 @@
+#!/usr/bin/python3
+"""run_tire_test.py TIRETEST SIM - runs the tire element's C checks, the TMeasy reference
+comparison and the car runs through hilstep-sim, sums their result lines into one
+"tire-test: N passed, N failed"."""
+import re
+import subprocess
+import sys
+
+here = sys.argv[0].rsplit("/", 1)[0]
+total_p = total_f = 0
+for cmd in ([sys.argv[1]], ["/usr/bin/python3", here + "/tmeasy_ref.py", sys.argv[1]],
+            ["/usr/bin/python3", here + "/car_test.py", sys.argv[2]],
+            ["/usr/bin/python3", here + "/trailer_test.py", sys.argv[2]]):
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    sys.stdout.write(r.stdout)
+    sys.stderr.write(r.stderr)
+    m = re.search(r"(\d+) passed, (\d+) failed\s*$", r.stdout)
+    if m is None:
+        print("  FAIL no result line from", " ".join(cmd))
+        total_f += 1
+        continue
+    total_p += int(m.group(1))
+    total_f += int(m.group(2)) + (1 if r.returncode != 0 and int(m.group(2)) == 0 else 0)
+print("tire-test: %d passed, %d failed" % (total_p, total_f))
+sys.exit(1 if total_f else 0)

@@ -1,0 +1,22 @@
+# test/tire/tire.mk - the tire element's suite (issue 18): exact derivatives against central
+# differences, lift-off, the low-speed behaviour of one wheel (rest, 10 % slope with brakes,
+# braking to a stop, start from rest), and TMeasy's steady-state curves against an independent
+# implementation of Rill's formulas (test/tire/tmeasy_ref.py, 1e-9 relative), and the car
+# description through hilstep-sim: rest, 10 % grade with brakes, braking to a stop (car_test.py).
+TIRE_TEST_OBJ := $(addprefix $(BUILD)/obj/,model/hs_tire.o model/hs_veh.o rt/hs_math.o rt/hs_model.o)
+$(BUILD)/hilstep-tiretest: test/tire/tire_main.c $(TIRE_TEST_OBJ) model/hs_tire.h model/hs_veh.h rt/hs_types.h
+	@mkdir -p $(BUILD)
+	$(CC) $(CFLAGS_HOST) test/tire/tire_main.c $(TIRE_TEST_OBJ) -o $@ -lm
+
+.PHONY: tire-test
+tire-test: $(BUILD)/hilstep-tiretest $(BUILD)/hilstep-sim
+	@$(PY) test/tire/run_tire_test.py $(BUILD)/hilstep-tiretest $(BUILD)/hilstep-sim
+
+TEST_SUITES += tire-test
+
+# The 10^6-step soak of the truck-trailer (issue 18): the default method through lane changes
+# driven back to back (the driver's course repeats every 150 m), max |g| and the hitch defect
+# per 10^5-step block must not grow. About 4 minutes on one core: not in make test.
+.PHONY: tire-soak
+tire-soak: $(BUILD)/hilstep-sim
+	@$(PY) test/tire/soak_trailer.py $(BUILD)/hilstep-sim

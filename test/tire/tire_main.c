@@ -1,0 +1,295 @@
+/* tire_main.c - the tire element's suite (hosted): `hilstep-tiretest` runs the derivative,
+ * lift-off and low-speed checks; `hilstep-tiretest curves` prints steady-state samples that
+ * test/tire/tmeasy_ref.py compares with its independent implementation of Rill's formulas.
+ *
+ * The low-speed checks drive one wheel carrying a quarter of a car (375 kg) with the stepper's
+ * scheme: linear-implicit Euler on the mechanics with the element's exact Jacobian, explicit
+ * Euler on the tread and brake states, h = 1 ms. The numbers they check come from statics
+ * (slope: m g sin(theta), deflections c x = F) and from the no-creep property of the element. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "hs_tire.h"
+#include "hs_veh.h"
+
+static int npass, nfail;
+
+static void check(int ok, const char *what, double v)
+{
+    if (ok) {
+        ++npass;
+    } else {
+        ++nfail;
+        printf("  FAIL %s (value %.6g)\n", what, v);
+    }
+}
+
+/* ---- steady-state samples for tmeasy_ref.py ---- */
+static void curves(void)
+{
+    hs_tire_par p;
+    hs_tire_par_car(&p);
+    static const double fz[] = {875.0, 1750.0, 3500.0, 5250.0, 7000.0};
+    static const double sl[] = {-1.2, -0.6, -0.3, -0.15, -0.08, -0.03, -0.005, 0.0, 0.002,
+                                0.01, 0.05, 0.1, 0.11, 0.18, 0.25, 0.45, 0.7, 0.9, 1.5};
+    const int nf = (int)(sizeof fz / sizeof fz[0]), ns = (int)(sizeof sl / sizeof sl[0]);
+    for (int i = 0; i < nf; ++i) {
+        for (int a = 0; a < ns; ++a) {
+            for (int b = 0; b < ns; ++b) {
+                hs_real Fx, Fy, Mz;
+                hs_tire_steady(&p, fz[i], sl[a], sl[b], &Fx, &Fy, &Mz);
+                printf("tm %.17g %.17g %.17g %.17g %.17g %.17g\n", fz[i], sl[a], sl[b],
+                       (double)Fx, (double)Fy, (double)Mz);
+            }
+        }
+    }
+}
+
+/* ---- derivatives against central differences ---- */
+static unsigned long long rng = 88172645463325252ULL;
+static double urand(double lo, double hi)
+{
+    rng ^= rng << 13; rng ^= rng >> 7; rng ^= rng << 17;
+    return lo + (hi - lo) * (double)(rng >> 11) / 9007199254740992.0;
+}
+
+static void deriv_checks(void)
+{
+    hs_tire_par p;
+    hs_tire_par_car(&p);
+    static const double scale[HS_TIRE_NARG] = {1e-2, 1e-1, 10, 1, 30, 1e-2, 1e-2, 1};
+    int bad = 0, n = 0, vbad = 0;
+    double worst = 0.0;
+    for (int k = 0; k < 400; ++k) {
+        hs_real a[HS_TIRE_NARG];
+        a[HS_TIRE_PEN] = urand(0.005, 0.035);
+        a[HS_TIRE_PEND] = urand(-0.2, 0.2);
+        a[HS_TIRE_VX] = urand(-30.0, 30.0);
+        a[HS_TIRE_VY] = urand(-4.0, 4.0);
+        a[HS_TIRE_OM] = (k % 4 == 0) ? urand(-0.5, 0.5) : a[HS_TIRE_VX] / 0.297 * urand(0.5, 1.5);
+        a[HS_TIRE_XE] = urand(-0.03, 0.03);
+        a[HS_TIRE_YE] = urand(-0.03, 0.03);
+        a[HS_TIRE_ZB] = urand(-1.0, 1.0);
+        if (fabs(a[HS_TIRE_OM]) < 1e-3) continue;
+        hs_tire_out o, op, om, ov;
+        if (hs_tire_eval(&p, a, 1200.0, &o) != HS_OK) { ++bad; continue; }
+        /* the values-only evaluation gives the same bits */
+        if (hs_tire_eval_values(&p, a, 1200.0, &ov) != HS_OK || memcmp(ov.y, o.y, sizeof o.y) != 0) ++vbad;
+        for (int j = 0; j < HS_TIRE_NARG; ++j) {
+            const double h = 1e-7 * scale[j];
+            hs_real ap[HS_TIRE_NARG], am[HS_TIRE_NARG];
+            memcpy(ap, a, sizeof a); memcpy(am, a, sizeof a);
+            ap[j] += h; am[j] -= h;
+            hs_tire_eval(&p, ap, 1200.0, &op);
+            hs_tire_eval(&p, am, 1200.0, &om);
+            for (int r = 0; r < HS_TIRE_NRES; ++r) {
+                const double fd = (op.y[r] - om.y[r]) / (2.0 * h);
+                /* the scale of row r's change per unit of column j's range */
+                double rs = 0.0;
+                for (int c = 0; c < HS_TIRE_NARG; ++c) rs = fmax(rs, fabs(o.J[r][c]) * scale[c]);
+                const double err = fabs(fd - o.J[r][j]) * scale[j] / fmax(rs, 1e-12);
+                ++n;
+                if (err > worst) worst = err;
+                if (err > 1e-5) {
+                    ++bad;
+                    if (bad < 6) printf("  deriv row %d col %d: analytic %.9g fd %.9g\n", r, j, (double)o.J[r][j], fd);
+                }
+            }
+        }
+    }
+    printf("tire derivatives: %d entries, worst scaled difference %.3g\n", n, worst);
+    check(bad == 0 && n > 20000, "analytic Jacobian vs central differences (scaled 1e-5)", bad);
+    check(vbad == 0, "hs_tire_eval_values = hs_tire_eval's values, bit for bit", vbad);
+}
+
+/* ---- vertical force: lift-off, never pulling ---- */
+static void vertical_checks(void)
+{
+    hs_tire_par p;
+    hs_tire_par_car(&p);
+    hs_real a[HS_TIRE_NARG] = {0};
+    hs_tire_out o;
+    a[HS_TIRE_PEN] = -0.01; a[HS_TIRE_VX] = 10.0; a[HS_TIRE_OM] = 20.0; a[HS_TIRE_VY] = 1.0;
+    hs_tire_eval(&p, a, 0.0, &o);
+    check(o.y[HS_TIRE_FZ] == 0.0 && o.Fxs == 0.0 && o.Fys == 0.0, "off the road: no contact force", o.y[HS_TIRE_FZ]);
+    a[HS_TIRE_PEN] = 0.01; a[HS_TIRE_PEND] = -10.0; /* rebounding faster than the damper allows */
+    hs_tire_eval(&p, a, 0.0, &o);
+    check(o.y[HS_TIRE_FZ] == 0.0, "rebound: the tire never pulls", o.y[HS_TIRE_FZ]);
+    a[HS_TIRE_PEND] = 0.0;
+    hs_tire_eval(&p, a, 0.0, &o);
+    check(fabs(o.y[HS_TIRE_FZ] - p.cz * 0.01) < 1e-9 * p.cz, "Fz = cz pen in contact", o.y[HS_TIRE_FZ]);
+    /* in the air the tread relaxes: e' = -c e / d, and the dynamic force is zero */
+    a[HS_TIRE_PEN] = -0.01; a[HS_TIRE_XE] = 0.002;
+    hs_tire_eval(&p, a, 0.0, &o);
+    check(fabs(o.y[HS_TIRE_DXE] + p.cx / p.dx * 0.002) < 1e-9 && fabs(o.y[HS_TIRE_FX]) < 1e-9,
+          "airborne tread relaxes without force", o.y[HS_TIRE_FX]);
+}
+
+/* ---- one wheel with a quarter car on a slope ---- */
+typedef struct wheel_sim {
+    hs_tire_par p;
+    double m, J, theta, g;
+    double x, v, om, xe, zb;  /* vehicle position/velocity, spin, tread and brake states */
+    double Tb, Td;            /* brake capacity and drive torque (N m) */
+    double pen;
+} wheel_sim;
+
+static void ws_init(wheel_sim *w, double slope, double v0)
+{
+    hs_tire_par_car(&w->p);
+    w->m = 375.0; w->J = 1.0; w->g = 9.81;
+    w->theta = atan(slope);
+    w->pen = w->m * w->g * cos(w->theta) / w->p.cz; /* static deflection: no vertical motion */
+    w->x = 0.0; w->v = v0; w->xe = 0.0; w->zb = 0.0; w->Tb = 0.0; w->Td = 0.0;
+    w->om = v0 / (w->p.r0 - w->pen / 3.0);
+}
+
+/* one step: linear-implicit Euler on (v, om) with the exact Jacobian, explicit states */
+static int ws_step(wheel_sim *w, double h)
+{
+    hs_real a[HS_TIRE_NARG] = {0};
+    a[HS_TIRE_PEN] = w->pen; a[HS_TIRE_VX] = w->v; a[HS_TIRE_OM] = w->om;
+    a[HS_TIRE_XE] = w->xe; a[HS_TIRE_ZB] = w->zb;
+    hs_tire_out o;
+    if (hs_tire_eval(&w->p, a, w->Tb, &o) != HS_OK) return -1;
+    const double rd = o.rd;
+    const double f0 = o.y[HS_TIRE_FX] - w->m * w->g * sin(w->theta);
+    const double f1 = -rd * o.y[HS_TIRE_FX] + o.y[HS_TIRE_TY] + o.y[HS_TIRE_TB] + w->Td;
+    /* (M - h fu) du = h f */
+    const double A00 = w->m - h * o.J[HS_TIRE_FX][HS_TIRE_VX];
+    const double A01 = -h * o.J[HS_TIRE_FX][HS_TIRE_OM];
+    const double A10 = -h * (-rd * o.J[HS_TIRE_FX][HS_TIRE_VX] + o.J[HS_TIRE_TY][HS_TIRE_VX] + o.J[HS_TIRE_TB][HS_TIRE_VX]);
+    const double A11 = w->J - h * (-rd * o.J[HS_TIRE_FX][HS_TIRE_OM] + o.J[HS_TIRE_TY][HS_TIRE_OM] + o.J[HS_TIRE_TB][HS_TIRE_OM]);
+    const double det = A00 * A11 - A01 * A10;
+    const double dv = h * (A11 * f0 - A01 * f1) / det, dom = h * (A00 * f1 - A10 * f0) / det;
+    w->xe += h * o.y[HS_TIRE_DXE];
+    w->zb += h * o.y[HS_TIRE_DZB];
+    w->v += dv; w->om += dom;
+    w->x += h * w->v;
+    return 0;
+}
+
+static void lowspeed_checks(void)
+{
+    const double h = 1e-3;
+    wheel_sim w;
+    /* at rest on a flat road, no brake: nothing moves */
+    ws_init(&w, 0.0, 0.0);
+    double vmax = 0.0;
+    for (int k = 0; k < 60000; ++k) { ws_step(&w, h); vmax = fmax(vmax, fabs(w.v)); }
+    check(vmax < 1e-6, "at rest on flat road: |v| < 1e-6 m/s over 60 s", vmax);
+    printf("tire rest flat: max |v| %.3g m/s over 60 s\n", vmax);
+
+    /* 10 % slope, brake 1500 N m applied from the start: settles on the tread and brake
+     * springs, then holds (no creep) */
+    ws_init(&w, 0.10, 0.0);
+    w.Tb = 1500.0;
+    double x10 = 0.0;
+    vmax = 0.0;
+    for (int k = 0; k < 60000; ++k) {
+        ws_step(&w, h);
+        if (k == 9999) x10 = w.x;
+        if (k >= 10000) vmax = fmax(vmax, fabs(w.v));
+    }
+    const double Fs = w.m * w.g * sin(w.theta);
+    /* statics: tread spring cx xe = Fs (the road pushes up the slope), brake -zb Tb = rd Fs */
+    const double rd = w.p.r0 - w.pen / 3.0;
+    check(fabs(w.p.cx * w.xe - Fs) < 1e-3 * Fs, "slope: tread force = m g sin(theta)", w.p.cx * w.xe - Fs);
+    check(fabs(w.zb * w.Tb + rd * Fs) < 1e-3 * rd * Fs, "slope: brake torque = rd m g sin(theta)", w.zb * w.Tb + rd * Fs);
+    check(fabs(w.x - x10) < 1e-6, "slope with brakes: creep from 10 s to 60 s < 1e-6 m", w.x - x10);
+    check(vmax < 1e-6, "slope with brakes: |v| < 1e-6 m/s after 10 s", vmax);
+    printf("tire slope 10%%: x(10 s) %.6g m, x(60 s) - x(10 s) %.3g m, max |v| after 10 s %.3g m/s\n", x10, w.x - x10, vmax);
+
+    /* braked from 20 m/s on a flat road with 800 N m (below the grip limit): stops at the
+     * time the Coulomb brake gives, rocks back on the tread and brake springs once, then
+     * stays */
+    ws_init(&w, 0.0, 20.0);
+    w.Tb = 800.0;
+    double tstop = -1.0, xstop = 0.0, xlate = 0.0, dxmax = 0.0;
+    vmax = 0.0;
+    for (int k = 0; k < 30000; ++k) {
+        ws_step(&w, h);
+        const double t = (k + 1) * h;
+        if (tstop < 0.0 && w.v <= 0.0) { tstop = t; xstop = w.x; } /* first reversal */
+        if (tstop > 0.0) dxmax = fmax(dxmax, fabs(w.x - xstop));
+        if (tstop > 0.0 && t > tstop + 5.0) {
+            if (xlate == 0.0) xlate = w.x;
+            vmax = fmax(vmax, fabs(w.v));
+        }
+    }
+    /* deceleration (Tb/rd + fr m g)/m_eff, the wheel's inertia J/rd^2 added to the mass */
+    const double adec = (800.0 / rd + w.p.fr * w.m * w.g) / (w.m + w.J / (rd * rd));
+    const double tref = 20.0 / adec;
+    check(tstop > 0.0 && fabs(tstop - tref) < 0.02 * tref, "braking from 20 m/s: stop time within 2 % of the Coulomb brake's", tstop);
+    check(vmax < 1e-6, "5 s after stopping until 30 s: |v| < 1e-6 m/s", vmax);
+    check(fabs(w.x - xlate) < 1e-6, "5 s after stopping until 30 s: moves < 1e-6 m", w.x - xlate);
+    check(dxmax < 0.05, "rock-back after the stop < 5 cm", dxmax);
+    printf("tire braking 20 m/s: stop at %.4g s (Coulomb brake %.4g s), rock-back %.3g m, max |v| from 5 s after %.3g m/s\n",
+           tstop, tref, dxmax, vmax);
+
+    /* start from rest with a drive torque: the wheel grips, a = Td/(rd m_eff) less rolling
+     * resistance fr g */
+    ws_init(&w, 0.0, 0.0);
+    w.Td = 200.0;
+    for (int k = 0; k < 5000; ++k) ws_step(&w, h);
+    const double aref = (200.0 / rd - w.p.fr * w.m * w.g) / (w.m + w.J / (rd * rd));
+    check(fabs(w.v - 5.0 * aref) < 0.02 * 5.0 * aref, "drive from rest: v(5 s) within 2 % of Td/(rd m_eff) t", w.v);
+    printf("tire drive from rest: v(5 s) %.5g m/s, reference %.5g m/s\n", w.v, 5.0 * aref);
+}
+
+/* ---- the car's ECU inputs (external = 1) ---- */
+static void input_checks(void)
+{
+    static hs_veh_params pb;
+    hs_model m;
+    check(hs_model_init(&m, &hs_veh_car_type, &pb) == HS_OK, "car init", 0);
+    check(hs_model_set_param(&m, "external", 1.0) == HS_OK, "car external = 1", 0);
+    hs_real q[HS_VEH_CAR_NQ], u[HS_VEH_CAR_NQ], z[HS_VEH_CAR_NZ], f0[HS_VEH_CAR_NQ], f1[HS_VEH_CAR_NQ];
+    hs_real in[HS_VEH_CAR_NIN] = {0};
+    check(hs_veh_car_type.initial(&m, 0.0, q, u, z) == HS_OK, "car initial", 0);
+    check(hs_veh_car_type.force(&m, 0.0, q, u, z, in, f0) == HS_OK, "car force, inputs 0", 0);
+    /* a drive torque on the rear left wheel adds exactly itself to that spin's force */
+    in[3] = 250.0;
+    hs_veh_car_type.force(&m, 0.0, q, u, z, in, f1);
+    check(f1[5] - f0[5] == 250.0 && f1[3] == f0[3] && f1[0] == f0[0], "drive_rl adds 250 N m to spin rl only", f1[5] - f0[5]);
+    in[3] = 0.0;
+    /* a negative brake capacity is refused, not clamped */
+    in[6] = -1.0;
+    check(hs_veh_car_type.force(&m, 0.0, q, u, z, in, f1) == HS_E_INPUT, "negative brake input refused (HS_E_INPUT)", 0);
+    in[6] = 0.0;
+    /* steering left at speed, with the tread states at the steady forces: positive lateral
+     * force and yaw torque (ISO: y left, z up) */
+    in[0] = 0.02;
+    for (int k = 0; k < 3000; ++k) {
+        hs_real zd[HS_VEH_CAR_NZ];
+        hs_veh_car_type.zdot(&m, 0.0, q, u, z, in, zd);
+        for (int i = 0; i < HS_VEH_CAR_NZ; ++i) z[i] += 1e-4 * zd[i];
+    }
+    hs_veh_car_type.force(&m, 0.0, q, u, z, in, f1);
+    check(f1[1] > 100.0 && f1[2] > 100.0, "steer left: lateral force and yaw torque positive", f1[2]);
+    hs_real y[HS_VEH_CAR_NOUT];
+    check(hs_veh_car_type.output(&m, 0.0, q, u, z, in, y) == HS_OK && y[6] > 0.0, "a_y output positive when steering left", y[6]);
+}
+
+int main(int argc, char **argv)
+{
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    if (argc > 1 && strcmp(argv[1], "curves") == 0) {
+        curves();
+        return 0;
+    }
+    hs_tire_par p;
+    hs_tire_par_car(&p);
+    check(hs_tire_par_check(&p) == HS_OK, "car parameters valid", 0);
+    hs_tire_par_truck(&p);
+    check(hs_tire_par_check(&p) == HS_OK, "truck parameters valid", 0);
+    p.y[0].sS = p.y[0].sM;
+    check(hs_tire_par_check(&p) == HS_E_MODEL_PARAM, "sS <= sM refused", 0);
+    deriv_checks();
+    vertical_checks();
+    lowspeed_checks();
+    input_checks();
+    printf("tire-element: %d passed, %d failed\n", npass, nfail);
+    return nfail ? 1 : 0;
+}

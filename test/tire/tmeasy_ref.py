@@ -1,0 +1,134 @@
+#!/usr/bin/python3
+"""tmeasy_ref.py - an independent implementation of Rill's TMeasy steady-state tire forces,
+written from the published formulas (G. Rill, "Road Vehicle Dynamics: Fundamentals and
+Modeling", CRC Press 2012, ch. 3: generalized slip and force characteristic, degressive load
+influence, pneumatic trail; the same formulas in G. Rill, "TMeasy - the handling tire model for
+all driving situations", 2013, and in W. Hirschberg, G. Rill, H. Weinfurter, "Tire model
+TMeasy", Vehicle System Dynamics 45 (S1), 2007) at the book's passenger car tire data (Table 3.3,
+205/50 R15, FzN = 3.5 kN).
+
+It shares no code with model/hs_tire.c: directions come from math.atan2/cos/sin (the book's
+phi) instead of the C code's ratio form, the load dependence is written as the book's
+interpolation, and the parameters are typed in again here. Usage:
+    tmeasy_ref.py BINARY   runs `BINARY curves`, compares every line to 1e-9 relative and
+                           prints "N passed, N failed"
+"""
+import math
+import subprocess
+import sys
+
+# Table 3.3 (passenger car tire), values at FzN and 2 FzN; forces in N.
+FZN = 3500.0
+TAB = {
+    "dfx0": (120e3, 200e3), "sxm": (0.11, 0.10), "fxm": (4400.0, 8700.0),
+    "sxs": (0.50, 0.80), "fxs": (4250.0, 7600.0),
+    "dfy0": (55e3, 80e3), "sym": (0.20, 0.22), "fym": (4200.0, 7500.0),
+    "sys": (0.80, 1.00), "fys": (4150.0, 7400.0),
+    "nl0": (0.178, 0.190), "sy0": (0.20, 0.20), "sye": (0.50, 0.50),
+}
+R0, CZ = 0.30, 190000.0  # hilstep's radius and vertical stiffness (contact length only)
+QUADRATIC = {"dfx0", "fxm", "fxs", "dfy0", "fym", "fys"}
+
+
+def at_load(name, fz):
+    """Rill's degressive load influence: forces and slopes on the parabola through 0, FzN,
+    2 FzN; slips and trail data on the straight line through FzN, 2 FzN."""
+    y1, y2 = TAB[name]
+    r = fz / FZN
+    if name in QUADRATIC:
+        return r * (2.0 * y1 - 0.5 * y2 - (y1 - 0.5 * y2) * r)
+    return y1 + (y2 - y1) * (r - 1.0)
+
+
+def characteristic(s, df0, sm, fm, ss, fs):
+    """F(s): rational function up to sM, cubic Hermite (zero slope at both ends) to sS,
+    then constant."""
+    if s <= sm:
+        sig = s / sm
+        return df0 * s / (1.0 + sig * (sig + df0 * sm / fm - 2.0))
+    if s <= ss:
+        sig = (s - sm) / (ss - sm)
+        return fm - (fm - fs) * sig * sig * (3.0 - 2.0 * sig)
+    return fs
+
+
+def forces(fz, sx, sy):
+    p = {k: at_load(k, fz) for k in TAB}
+    # normalization of the slips
+    sxh = p["sxm"] / (p["sxm"] + p["sym"]) + (p["fxm"] / p["dfx0"]) / (p["fxm"] / p["dfx0"] + p["fym"] / p["dfy0"])
+    syh = p["sym"] / (p["sxm"] + p["sym"]) + (p["fym"] / p["dfy0"]) / (p["fxm"] / p["dfx0"] + p["fym"] / p["dfy0"])
+    sxn, syn = sx / sxh, sy / syh
+    s = math.hypot(sxn, syn)
+    phi = math.atan2(syn, sxn) if s > 0.0 else math.pi / 4.0
+    c, n = math.cos(phi), math.sin(phi)
+    df0 = math.hypot(p["dfx0"] * sxh * c, p["dfy0"] * syh * n)
+    fm = math.hypot(p["fxm"] * c, p["fym"] * n)
+    sm = math.hypot(p["sxm"] / sxh * c, p["sym"] / syh * n)
+    fs = math.hypot(p["fxs"] * c, p["fys"] * n)
+    ss = math.hypot(p["sxs"] / sxh * c, p["sys"] / syh * n)
+    F = characteristic(s, df0, sm, fm, ss, fs)
+    fx, fy = F * c, F * n
+    if s == 0.0:
+        fx = fy = 0.0
+    # pneumatic trail n/L(sy), contact length L = 2 sqrt(r0 dz), dz = Fz/cz
+    a, s0, se, nl0 = abs(sy), p["sy0"], p["sye"], p["nl0"]
+    w = s0 / se
+    if a <= s0:
+        sg = a / s0
+        nl = nl0 * ((1.0 - w) * (1.0 - sg) + w * (1.0 - (3.0 - 2.0 * sg) * sg * sg))
+    elif a <= se:
+        nl = -nl0 * (1.0 - w) * (a - s0) / s0 * ((se - a) / (se - s0)) ** 2
+    else:
+        nl = 0.0
+    L = 2.0 * math.sqrt(R0 * fz / CZ)
+    mz = -nl * L * fy
+    return fx, fy, mz
+
+
+def pure(fz, s, axis):
+    """The pure-slip characteristic straight from the table (no generalized slip): the
+    combined formulas must reduce to it."""
+    k = "x" if axis == 0 else "y"
+    return characteristic(abs(s), at_load("df%s0" % k, fz), at_load("s%sm" % k, fz),
+                          at_load("f%sm" % k, fz), at_load("s%ss" % k, fz),
+                          at_load("f%ss" % k, fz)) * (1.0 if s >= 0 else -1.0)
+
+
+def close(a, b, scale):
+    return abs(a - b) <= 1e-9 * max(abs(b), scale)
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit(__doc__)
+    out = subprocess.run([sys.argv[1], "curves"], check=True, capture_output=True, text=True).stdout
+    npass = nfail = 0
+    worst = 0.0
+    for line in out.splitlines():
+        f = line.split()
+        if not f or f[0] != "tm":
+            continue
+        fz, sx, sy, fx, fy, mz = (float(v) for v in f[1:7])
+        rfx, rfy, rmz = forces(fz, sx, sy)
+        checks = [(fx, rfx, 1.0), (fy, rfy, 1.0), (mz, rmz, 1e-2)]
+        if sy == 0.0:
+            checks.append((fx, pure(fz, sx, 0), 1.0))
+        if sx == 0.0:
+            checks.append((fy, pure(fz, sy, 1), 1.0))
+        for got, ref, sc in checks:
+            worst = max(worst, abs(got - ref) / max(abs(ref), sc))
+            if close(got, ref, sc):
+                npass += 1
+            else:
+                nfail += 1
+                print("  FAIL tm Fz=%g sx=%g sy=%g: %.17g vs reference %.17g" % (fz, sx, sy, got, ref))
+    if npass == 0:
+        nfail += 1
+        print("  FAIL no curve samples from", sys.argv[1])
+    print("tmeasy curves: worst relative difference %.3g over %d values" % (worst, npass + nfail))
+    print("tmeasy-ref: %d passed, %d failed" % (npass, nfail))
+    sys.exit(1 if nfail else 0)
+
+
+if __name__ == "__main__":
+    main()
