@@ -88,7 +88,7 @@ plot-test: $(BUILD)/hilstep-sim $(BUILD)/hilstep-plot
 
 # The documents: README a guide (<= 400 lines, contents), links resolve, no internal words in
 # them or in any tool's --help, README figures beside the command that writes them.
-docs-test: $(BUILD)/hilstep-sim $(BUILD)/hilstep-plot $(BUILD)/hilstep-mbgen
+docs-test: $(BUILD)/hilstep-sim $(BUILD)/hilstep-plot $(BUILD)/hilstep-mbgen $(BUILD)/hilstep-rt $(BUILD)/hilstep-ecu
 	@sh test/docs_check.sh $(BUILD)
 
 # Fragments of the platform parts; each may append to TEST_SUITES.
@@ -159,6 +159,10 @@ endif
 
 ifdef RUN_DEFINED
 all: $(BUILD)/hilstep-rt $(BUILD)/hilstep-ecu
+endif
+# The DBC generator of the CAN transport (test/can/can.mk) is a host tool too.
+ifneq ($(wildcard port/host/dbcgen_main.c),)
+all: $(BUILD)/hilstep-dbcgen
 endif
 
 clean:

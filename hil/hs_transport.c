@@ -22,6 +22,9 @@ const char *hs_tp_opt(const hs_tp_cfg *cfg, const char *key, const char *dflt)
     for (int i = 0; i < cfg->nopt; ++i) {
         if (strcmp(cfg->key[i], key) == 0) {
             v = cfg->val[i];
+            if (cfg->read != NULL) {
+                *cfg->read |= (uint32_t)1u << (unsigned)i;
+            }
         }
     }
     return v;
@@ -36,4 +39,14 @@ int hs_tp_opt_add(hs_tp_cfg *cfg, const char *key, const char *val)
     cfg->val[cfg->nopt] = val;
     cfg->nopt++;
     return 0;
+}
+
+int hs_tp_opt_unread(const hs_tp_cfg *cfg, int from, uint32_t read)
+{
+    for (int i = (from > 0) ? from : 0; i < cfg->nopt; ++i) {
+        if ((read & ((uint32_t)1u << (unsigned)i)) == 0u) {
+            return i;
+        }
+    }
+    return -1;
 }

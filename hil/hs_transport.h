@@ -27,6 +27,8 @@ typedef struct hs_tp_cfg {
     const hs_signal_map *map;         /* the application's own map: names to bind, safety ranges */
     int rcvbuf;                       /* receive queue bytes asked (0 = default) */
     int map_only;                     /* 1: set up t->map only, touch no bus (--signals) */
+    uint32_t *read;                   /* NULL, or bit i set by hs_tp_opt when option i is read:
+                                       * the application refuses options no transport reads */
 } hs_tp_cfg;
 
 /* One counter for a report: key (stats file), value, a short note (may be ""). */
@@ -84,5 +86,8 @@ const char *hs_tp_opt(const hs_tp_cfg *cfg, const char *key, const char *dflt);
 
 /* Adds key=val to cfg; 0, or -1 when full. */
 int hs_tp_opt_add(hs_tp_cfg *cfg, const char *key, const char *val);
+
+/* The first option at index >= from that open() did not read (bit clear in read), or -1. */
+int hs_tp_opt_unread(const hs_tp_cfg *cfg, int from, uint32_t read);
 
 #endif

@@ -18,7 +18,7 @@
 typedef struct hs_mb_overrides {
     int n;
     char name[HS_MB_MAX_OVERRIDES][HS_MB_NAME];
-    hs_real value[HS_MB_MAX_OVERRIDES];
+    double value[HS_MB_MAX_OVERRIDES];
 } hs_mb_overrides;
 
 /* Storage the parser fills; desc points into it. */
@@ -37,7 +37,7 @@ typedef struct hs_mb_store {
     /* param statements (after overrides) */
     int nparams;
     char param_names[HS_MB_MAX_PARAMS][HS_MB_NAME];
-    hs_real param_val[HS_MB_MAX_PARAMS];
+    double param_val[HS_MB_MAX_PARAMS]; /* double in every build: expressions are evaluated in double */
     int param_line[HS_MB_MAX_PARAMS];
     /* the description's signal map: declared inputs, named outputs */
     int ninputs;

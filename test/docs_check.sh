@@ -31,6 +31,16 @@ for tool in hilstep-sim hilstep-rt hilstep-ecu hilstep-mbgen hilstep-plot; do
     "$B/$tool" --help >"$D/help" 2>&1
     t "no internal words in $tool --help" '! grep -q -i -E "$pat" "$D/help"'
 done
+# Every option a tool parses (each "--name" string literal of its main source) is in its --help.
+for ts in hilstep-sim:port/host/sim_main.c hilstep-rt:port/linux-rt/hilstep_rt.c \
+          hilstep-ecu:port/linux-rt/hilstep_ecu.c hilstep-mbgen:port/host/mbgen_main.c; do
+    tool=${ts%%:*}; src=${ts#*:}
+    [ -x "$B/$tool" ] || { t "$tool built" false; continue; }
+    "$B/$tool" --help >"$D/help" 2>&1
+    miss=$(grep -o '"--[a-z][a-z0-9-]*"' "$src" | tr -d '"' | sort -u | while read -r o; do
+        grep -q -e "$o\([^a-z0-9-]\|$\)" "$D/help" || printf ' %s' "$o"; done)
+    t "$tool --help lists every option it parses${miss:+ (missing:$miss)}" '[ -z "$miss" ]'
+done
 # Images: each exists, and the lines just before it name the command that writes it.
 grep -n '^!\[' README.md | while IFS=: read -r ln img; do
     p=$(printf '%s\n' "$img" | sed 's/.*](\(.*\))/\1/')

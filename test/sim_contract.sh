@@ -47,6 +47,11 @@ bad "unknown param" --param --model car_axle --param nope=1 --method j2 --h 1e-3
 bad "param out of range" --param --model car_axle --param eps=-1 --method j2 --h 1e-3 --t 1
 bad "param not a number" --param --model car_axle --param eps=abc --method j2 --h 1e-3 --t 1
 bad "inconsistent params" --param --model car_axle --param r=2 --method j2 --h 1e-3 --t 1
+# A --param the description does not declare: named, exit 2, and no line 0 in the message
+# (the override is on the command line, not on a line of the file).
+$SIM --model-file model/mech/pendulum.hsm --param zz=1 --h 1e-3 --t 0.01 >/dev/null 2>"$D/pe"; rc=$?
+t "--param unknown to the description: exit 2, named, no ':0:'" \
+  '[ $rc -eq 2 ] && grep -q "zz" "$D/pe" && ! grep -q ":0:" "$D/pe"'
 bad "negative alpha" --alpha --model car_axle --method j2 --stab baumgarte --alpha -3 --h 1e-3 --t 1
 bad "analytic jac missing" --jac --model circular_track --method j2 --jac analytic --h 1e-3 --t 1
 bad "unknown option" --frobnicate --model car_axle --method j2 --h 1e-3 --t 1 --frobnicate 3

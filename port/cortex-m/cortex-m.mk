@@ -44,7 +44,7 @@ MODEL_FILE ?=
 QEMU_RUN_BOARD ?= m7
 CM_CFLAGS := -std=c99 -O2 -g -ffreestanding -nostdlib $(FPFLAGS) $(WARN) -fno-short-enums \
              -ffunction-sections -fdata-sections -fstack-usage -fcallgraph-info=su -Irt -Imodel -Ihil -Iport/cortex-m \
-             -DHS_PLANT_MAX_NQ=8 -DHS_PLANT_MAX_NC=8 -DHS_PLANT_MAX_NZ=2 -DHS_BOARD_MODEL='"$(CM_MODEL)"' -DHS_NO_VEHICLES
+             -DHS_PLANT_MAX_NQ=8 -DHS_PLANT_MAX_NC=8 -DHS_PLANT_MAX_NZ=2 -DHS_NO_VEHICLES
 # The test sources print doubles of float results on purpose (as the host float build allows).
 CM_TESTFLAGS := -Itest/unit -Wno-double-promotion
 # libgcc is built with short enums; none of its helpers (soft double, division) takes an enum,
@@ -64,7 +64,7 @@ CM_O_$(1) := $(CM_DIR)/$(1)/obj
 
 $$(CM_O_$(1))/%.o: %.c $(CM_HDRS)
 	@mkdir -p $$(dir $$@)
-	$(CM_CC) $(CM_ARCH_$(1)) $(CM_REAL_$(1)) $(CM_CFLAGS) $$(if $$(filter test/unit/% test/qemu/unit_main.c,$$<),$(CM_TESTFLAGS)) \
+	$(CM_CC) $(CM_ARCH_$(1)) $(CM_REAL_$(1)) $(CM_CFLAGS) $$(CM_EXTRA) $$(if $$(filter test/unit/% test/qemu/unit_main.c,$$<),$(CM_TESTFLAGS)) \
 	  $$(if $$(filter %/libc_min.c,$$<),-fno-builtin -fno-tree-loop-distribute-patterns) -c $$< -o $$@
 
 $$(CM_O_$(1))/%.o: %.S
@@ -74,6 +74,11 @@ $$(CM_O_$(1))/%.o: %.S
 $$(CM_O_$(1))/port/cortex-m/hs_tick_stop.o: port/cortex-m/hs_tick.c $(CM_HDRS)
 	@mkdir -p $$(dir $$@)
 	$(CM_CC) $(CM_ARCH_$(1)) $(CM_REAL_$(1)) $(CM_CFLAGS) -DHS_OVERRUN_POLICY_STOP -c $$< -o $$@
+
+# Only the demo's main carries the build's model name (the objects every image shares do not,
+# so naming another model never changes the test images); rebuilt when CM_MODEL changes.
+$$(CM_O_$(1))/port/cortex-m/main_demo.o: $(CM_DIR)/cm_model.txt
+$$(CM_O_$(1))/port/cortex-m/main_demo.o: CM_EXTRA := -DHS_BOARD_MODEL='"$(CM_MODEL)"'
 
 CM_BASE_$(1) := $$(patsubst %,$$(CM_O_$(1))/%.o,$$(basename $(CM_PORT_SRC) $(filter-out $(HOST_ONLY_SRC),$(CORE_SRC))))
 CM_APP_$(1)  := $$(CM_O_$(1))/port/cortex-m/hs_app.o $$(patsubst %.c,$$(CM_O_$(1))/%.o,$(CM_HIL_SRC))
@@ -106,6 +111,11 @@ $(CM_DIR)/$(1)/hilstep-user.elf: $$(CM_BASE_$(1)) $$(patsubst %.c,$$(CM_UO_$(1))
 CM_ELFS += $(CM_DIR)/$(1)/hilstep-demo.elf $(CM_DIR)/$(1)/hilstep-test.elf \
            $(CM_DIR)/$(1)/hilstep-test-stop.elf $(CM_DIR)/$(1)/hilstep-unit.elf
 endef
+
+.PHONY: cm-model-force
+$(CM_DIR)/cm_model.txt: cm-model-force
+	@mkdir -p $(dir $@)
+	@echo "$(CM_MODEL)" | cmp -s - $@ || echo "$(CM_MODEL)" > $@
 
 # ---- a user's description: MODEL_FILE -> build/cortex-m/user/mb_user.c ----
 CM_USER_DIR := $(CM_DIR)/user
@@ -175,9 +185,10 @@ qemu-user-test: $(BUILD)/hilstep-sim $(BUILD)/hilstep-mbgen
 # frame period in seconds, a whole number of microseconds; METHOD/FORM/STAB: as hilstep-sim's
 # --method/--form/--stab (default: the library's). The banner prints what runs.
 QEMU_RUN_SECONDS ?= $(if $(T),$(T),$(if $(DURATION),$(DURATION),10))
-# The demo image takes the model by name at run time (CM_MODEL: a registry model or a shipped
-# description), so naming another one does not need a rebuild.
-QEMU_RUN_ARGS := $(QEMU_RUN_SECONDS)$(if $(MODEL_FILE),, $(CM_MODEL))$(if $(H), h=$(H))$(if $(METHOD), method=$(METHOD))$(if $(FORM), form=$(FORM))$(if $(STAB), stab=$(STAB))
+# The demo image also takes the model by name at run time: QEMU_RUN_MODEL (default CM_MODEL,
+# the build's) names a registry model or a shipped description without relinking anything.
+QEMU_RUN_MODEL ?= $(CM_MODEL)
+QEMU_RUN_ARGS := $(QEMU_RUN_SECONDS)$(if $(MODEL_FILE),, $(QEMU_RUN_MODEL))$(if $(H), h=$(H))$(if $(METHOD), method=$(METHOD))$(if $(FORM), form=$(FORM))$(if $(STAB), stab=$(STAB))
 CM_MACHINE_m7  := mps2-an500
 CM_MACHINE_m4f := mps2-an386
 QEMU_RUN_IMAGE := $(CM_DIR)/$(QEMU_RUN_BOARD)/$(if $(MODEL_FILE),hilstep-user.elf,hilstep-demo.elf)

@@ -6,7 +6,7 @@
 
 #include <string.h>
 
-#ifndef HS_BOARD_MODEL
+#ifndef HS_BOARD_MODEL /* the test images run the car axle unless told otherwise */
 #define HS_BOARD_MODEL "car_axle"
 #endif
 

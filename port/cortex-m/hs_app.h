@@ -13,7 +13,7 @@
 #include "hs_tick.h"
 
 typedef struct hs_app_cfg {
-    const char *model;         /* model name in the registry (the build's HS_BOARD_MODEL) */
+    const char *model;         /* model name: a registry model or a shipped description */
     const hs_model_type *type; /* a type outside the registry (tests wrap one); NULL = by name */
     hs_method method;
     hs_form form;
@@ -41,7 +41,7 @@ extern const hs_tick_app hs_app_frame;
  * steps; used to make a step artificially slow or to fault on purpose. NULL in the demo. */
 extern void (*hs_app_test_hook)(uint32_t step);
 
-/* Defaults: the build's model (HS_BOARD_MODEL), the library's default method, form and
+/* Defaults: car_axle (the demo main sets the build's model), the library's default method, form and
  * stabilization, h = 1 ms, 3000 steps. */
 hs_app_cfg hs_app_default_cfg(void);
 /* Stores cfg for the next hs_tick_run(&hs_app_frame, ...). */

@@ -22,7 +22,7 @@ static inline int hs_mb_override_add(hs_mb_overrides *o, const char *name, doubl
     if (o->n >= HS_MB_MAX_OVERRIDES) { *why = "too many --param values"; return -1; }
     if (n < 1 || n >= HS_MB_NAME) { *why = "parameter name empty or too long"; return -1; }
     memcpy(o->name[o->n], name, n + 1);
-    o->value[o->n] = (hs_real)value;
+    o->value[o->n] = value;
     ++o->n;
     return 0;
 }
@@ -46,7 +46,10 @@ static inline int hs_mb_load_file_ovr(const char *path, hs_mb_store *st, const h
         char extra[200] = "";
         if (err.detail[0] && err.has_value) snprintf(extra, sizeof extra, " (%s %.6g)", err.detail, err.value);
         else if (err.detail[0]) snprintf(extra, sizeof extra, " (%s)", err.detail);
-        if (snprintf(msg, n, "%s:%d: field '%s': %s%s", path, err.line, err.field, err.msg, extra) < 0) msg[0] = 0;
+        /* line 0: not a line of the file (a --param override): the path alone. */
+        char at[24] = "";
+        if (err.line > 0) snprintf(at, sizeof at, ":%d", err.line);
+        if (snprintf(msg, n, "%s%s: field '%s': %s%s", path, at, err.field, err.msg, extra) < 0) msg[0] = 0;
         return HS_MB_EXIT_BAD;
     }
     return 0;

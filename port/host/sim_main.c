@@ -46,7 +46,8 @@ static void usage(FILE *o)
         "                   [--alpha A] [--beta B] [--jac auto|analytic|fd] [--rho-inf R]\n"
         "                   [--sd-gamma G]\n"
         "                   --h H --t T [--inputs FILE.csv [--interp linear|hold]]\n"
-        "                   [--csv FILE] [--every N] [--hash]\n\n"
+        "                   [--csv FILE] [--every N] [--hash]\n"
+        "       hilstep-sim --methods | --help   (the method table | this text)\n\n"
         "  --method   (default %s; rt/METHODS.md says which to pick; --methods prints the table)\n",
         hs_method_name(d.method));
     hs_methods_list(o, "             %-11s %s\n");

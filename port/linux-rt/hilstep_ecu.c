@@ -115,6 +115,7 @@ static void usage(void)
 "  --cpu N             pin the control thread to CPU N\n"
 "  --stats FILE        end-of-run counters as key=value lines\n"
 "  --quiet             no summary\n"
+"  --help              this text\n"
 "While no plant frame has arrived, or the plant's outputs are stale, the ECU sends 0 N and\n"
 "holds its integrator.\n"
 "exit status: 0 the plant finished (FINAL frame), --duration reached or a signal, with plant\n"
@@ -389,6 +390,9 @@ int main(int argc, char **argv)
     ecu *e = &E;
     char why[512];
     setvbuf(stdout, NULL, _IOLBF, 0);
+    /* A file-size limit (ulimit -f) fails the --stats write with EFBIG (exit 5, said), as in
+     * hilstep-rt, instead of killing the ECU without a word. */
+    signal(SIGXFSZ, SIG_IGN);
     if (parse(argc, argv, e)) return 1;
     int rc = learn_map(e, why, sizeof why);
     if (rc != 0) {
@@ -416,6 +420,11 @@ int main(int argc, char **argv)
     tc.rcvbuf = 1 << 18;
     (void)hs_tp_opt_add(&tc, "listen", e->listen);
     (void)hs_tp_opt_add(&tc, "peer", e->peer);
+    /* listen and peer are every run's (UDP's defaults); what the user gave for the transport
+     * from here on must be read by it, else it is a mistake (e.g. --dbc with udp). */
+    uint32_t tp_read = 0;
+    const int tp_user = tc.nopt;
+    tc.read = &tp_read;
     if (e->can_if) (void)hs_tp_opt_add(&tc, "can-if", e->can_if);
     if (e->dbc) (void)hs_tp_opt_add(&tc, "dbc", e->dbc);
     for (int i = 0; i < e->ntopt; ++i) (void)hs_tp_opt_add(&tc, e->tkey[i], e->tval[i]);
@@ -423,6 +432,13 @@ int main(int argc, char **argv)
     if (rc != HS_EXIT_OK) {
         fprintf(stderr, "hilstep-ecu: %s\n", why);
         return rc;
+    }
+    const int unread = hs_tp_opt_unread(&tc, tp_user, tp_read);
+    if (unread >= 0) {
+        fprintf(stderr, "hilstep-ecu: transport %s has no option %s (its options: %s)\n",
+                e->tp.ops->name, tc.key[unread], e->tp.ops->usage);
+        e->tp.ops->close(&e->tp);
+        return HS_EXIT_USAGE;
     }
     if (e->tp.map) {
         const int nin = hs_signal_map_count(e->map, HS_SIG_IN), nout = hs_signal_map_count(e->map, HS_SIG_OUT);
@@ -498,7 +514,9 @@ int main(int argc, char **argv)
             return code ? code : 5;
         }
         report(f, e, 0, code);
-        if (fclose(f) != 0) {
+        /* A write that failed while report() filled the buffer leaves only the error flag. */
+        int werr = ferror(f);
+        if (fclose(f) != 0 || werr) {
             fprintf(stderr, "hilstep-ecu: --stats %s: %s\n", e->stats, strerror(errno));
             return code ? code : 5;
         }

@@ -1031,6 +1031,11 @@ int main(int argc, char **argv)
     tc.map_only = a->o.list_signals;
     (void)hs_tp_opt_add(&tc, "listen", a->o.listen);
     (void)hs_tp_opt_add(&tc, "peer", a->o.peer);
+    /* listen and peer are every run's (UDP's defaults); what the user gave for the transport
+     * from here on must be read by it, else it is a mistake (e.g. --dbc with udp). */
+    uint32_t tp_read = 0;
+    const int tp_user = tc.nopt;
+    tc.read = &tp_read;
     if (a->o.can_if) (void)hs_tp_opt_add(&tc, "can-if", a->o.can_if);
     if (a->o.dbc) (void)hs_tp_opt_add(&tc, "dbc", a->o.dbc);
     for (int i = 0; i < a->o.ntopt; ++i) (void)hs_tp_opt_add(&tc, a->o.tkey[i], a->o.tval[i]);
@@ -1043,6 +1048,13 @@ int main(int argc, char **argv)
     if (rc != HS_EXIT_OK) {
         fprintf(stderr, "hilstep-rt: %s\n", why);
         return rc;
+    }
+    const int unread = hs_tp_opt_unread(&tc, tp_user, tp_read);
+    if (unread >= 0) {
+        fprintf(stderr, "hilstep-rt: transport %s has no option %s (its options: %s)\n",
+                a->tp.ops->name, tc.key[unread], a->tp.ops->usage);
+        a->tp.ops->close(&a->tp);
+        return HS_EXIT_USAGE;
     }
     if (a->tp.map) {
         def.map = a->tp.map;

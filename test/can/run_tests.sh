@@ -124,6 +124,20 @@ rc=$?
 [ $rc -eq 2 ] && grep -q "overlap.dbc:13:" "$T/e.err" && ok "hilstep-ecu, bad DBC: exit 2 with FILE:LINE" \
     || ko "hilstep-ecu, bad DBC: exit $rc, $(cat "$T/e.err")"
 
+echo "--- an option the transport does not read is refused (exit 1), not ignored"
+for tool in hilstep-rt hilstep-ecu; do
+    timeout -k 2 20 "$B/$tool" --dbc hil/dbc/circular_track.dbc --duration 0.2 >"$T/o.out" 2>"$T/o.err"
+    rc=$?
+    [ $rc -eq 1 ] && grep -q "transport udp has no option dbc" "$T/o.err" \
+        && ok "$tool --dbc without --transport can: exit 1, $(cat "$T/o.err")" \
+        || ko "$tool --dbc with udp: exit $rc, $(cat "$T/o.err")"
+done
+timeout -k 2 20 "$B/hilstep-rt" --transport can --can-if vcan0 --dbc hil/dbc/circular_track.dbc \
+    --transport-opt can-filtre=off --signals >"$T/o.out" 2>"$T/o.err"
+rc=$?
+[ $rc -eq 1 ] && grep -q "transport can has no option can-filtre" "$T/o.err" \
+    && ok "a misspelt --transport-opt: exit 1, named" || ko "misspelt --transport-opt: exit $rc, $(cat "$T/o.err")"
+
 echo "--- a third transport: one new file (test/can/hs_tp_null.c) and one registration line"
 d=$(diff port/linux-rt/hs_transports.c "$B/can/hs_transports_null.c")
 nl=$(printf '%s\n' "$d" | grep -c '^[<>]'); na=$(printf '%s\n' "$d" | grep -c '^>')

@@ -81,6 +81,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (int i = 0; i < HS_TP_MAX_OPTS; ++i) require(hs_tp_opt_add(&cfg, "k", "v") == 0);
     require(hs_tp_opt_add(&cfg, "k", "w") == -1);
     require(hs_tp_opt(&cfg, "k", NULL)[0] == 'v' && hs_tp_opt(&cfg, "none", "d")[0] == 'd');
+    uint32_t rd = 0;
+    require(hs_tp_opt_unread(&cfg, 0, rd) == 0 && hs_tp_opt_unread(&cfg, 3, 0x7u) == 3);
+    cfg.read = &rd;
+    (void)hs_tp_opt(&cfg, "none", NULL);
+    require(rd == 0u);
+    (void)hs_tp_opt(&cfg, "k", NULL);
+    require(rd == 0xFFFFu && hs_tp_opt_unread(&cfg, -1, rd) == -1);
+    cfg.read = NULL;
     static const hs_transport_ops a = {"a", "", NULL, NULL, NULL, NULL, NULL, NULL, 0};
     static const hs_transport_ops *const table[] = {&a, NULL};
     require(hs_transport_find(table, "a") == &a && hs_transport_find(table, "b") == NULL &&

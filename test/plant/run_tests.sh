@@ -6,6 +6,7 @@
 #   3. `ulimit -f 64` and hilstep-rt --log: EFBIG like a full disk - summary, complete rows
 #      only, rows in the file = telemetry_rows, rows + lost = frames, exit 5.
 #   4. The same limit on hilstep-sim --csv: status=write_error, complete rows only, exit 3.
+#   5. `ulimit -f 1` on hilstep-ecu --stats: exit 5 with the reason, not killed by SIGXFSZ.
 # Usage: run_tests.sh BUILD_DIR. Ends with "plant: N passed, N failed".
 B=${1:-build}
 PY=/usr/bin/python3
@@ -92,6 +93,20 @@ rows=$(complete_rows "$T/sim.csv")
     || { ko "hilstep-sim --csv past the size limit: exit $rc, wanted 3"; cat "$T/sim.err"; }
 [ "$rows" != torn ] && [ "$rows" -gt 0 ] && ok "hilstep-sim CSV cut to complete rows ($rows rows)" \
     || ko "hilstep-sim CSV ends in a torn row"
+
+echo "--- hilstep-ecu --stats under ulimit -f 1 (SIGXFSZ)"
+# The ECU against a plant (so its link is fine and only the file can fail): its stats file is
+# over 512 bytes. Before: killed by SIGXFSZ (exit 153), no message.
+BASE=$($PY "$HERE/../linux/free_ports.py" 2) || BASE=0
+(ulimit -f 1; exec timeout -k 2 30 "$B/hilstep-ecu" --listen 127.0.0.1:$((BASE + 1)) --peer 127.0.0.1:$BASE \
+    --quiet --stats "$T/ecu.stats" >"$T/ecu.out" 2>&1) &
+EP=$!
+timeout -k 2 30 "$B/hilstep-rt" --duration 0.3 --quiet --priority 0 --budget-us 1000000 --log none \
+    --listen 127.0.0.1:$BASE --peer 127.0.0.1:$((BASE + 1)) >"$T/ecu_rt.out" 2>&1
+wait $EP; rc=$?
+[ $rc -eq 5 ] && grep -q -- "--stats .*File too large" "$T/ecu.out" \
+    && ok "hilstep-ecu: exit 5, $(grep -- '--stats' "$T/ecu.out")" \
+    || { ko "hilstep-ecu --stats past the size limit: exit $rc, wanted 5 and a message"; tail -3 "$T/ecu.out"; }
 
 echo "plant: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -47,16 +47,16 @@ for f in $FILES; do
         ! grep -q "J2 index-2\|about 8000" "$D/run.out" && ok "$n: no fixed configuration text" || ko "$n: fixed text in the banner"
     done
 done
-# A shipped description by name (CM_MODEL) runs in the demo image, no rebuild: its generated
-# tables give the parsed file's trajectory.
+# A shipped description by name runs in the demo image (QEMU_RUN_MODEL, the run-time name: no
+# relink of the image qemu-test inspects); its generated tables give the parsed file's trajectory.
 for f in $FILES; do
     n=$(sed -n 's/^[[:space:]]*model[[:space:]]\{1,\}\([A-Za-z0-9_]\{1,\}\).*/\1/p' "$f" | head -n 1)
     grep -q "^ *\.name = \"$n\"," model/*.c 2>/dev/null || continue
-    $M qemu-run CM_MODEL="$n" T=0.5 >"$D/run.out" 2>&1; rc=$?
+    $M qemu-run QEMU_RUN_MODEL="$n" T=0.5 >"$D/run.out" 2>&1; rc=$?
     board=$(grep '^trajectory-hash ' "$D/run.out")
     host=$("$SIM" --model-file "$f" --h 0.001 --t 0.5 --hash 2>/dev/null | grep '^trajectory-hash ')
-    [ $rc -eq 0 ] && [ -n "$board" ] && [ "$board" = "$host" ] && ok "make qemu-run CM_MODEL=$n: board hash = host --model-file $f" \
-        || { ko "CM_MODEL=$n: exit $rc, board '$board' host '$host'"; tail -3 "$D/run.out"; }
+    [ $rc -eq 0 ] && [ -n "$board" ] && [ "$board" = "$host" ] && ok "make qemu-run QEMU_RUN_MODEL=$n: board hash = host --model-file $f" \
+        || { ko "QEMU_RUN_MODEL=$n: exit $rc, board '$board' host '$host'"; tail -3 "$D/run.out"; }
 done
 $M firmware MODEL_FILE="$D/none.hsm" >"$D/o" 2>&1; rc=$?
 [ $rc -ne 0 ] && grep -q "MODEL_FILE=.*none.hsm: no such file" "$D/o" && ok "missing MODEL_FILE: refused at once, names the file" || { ko "missing MODEL_FILE: exit $rc"; cat "$D/o"; }

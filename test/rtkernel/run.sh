@@ -21,7 +21,7 @@ PERIOD=${RTKERNEL_PERIOD_US:-10000}
 ACCEL=${RTKERNEL_ACCEL:-auto}
 KVM_INIT_S=10      # a KVM guest is in /init after ~2 s; here KVM hangs before any output
 TCG_INIT_S=60      # TCG reaches /init in 3-6 s on an idle machine
-TOTAL_S=$((2 * DUR + 110))  # UDP and CAN scenarios of DUR s each, CAN FD 4 s
+TOTAL_S=$((2 * DUR + 115))  # UDP scenario DUR s, CAN DUR + 1 s, CAN FD 4 s
 pass=0; fail=0
 ok() { pass=$((pass + 1)); echo "  ok   $1"; }
 ko() { fail=$((fail + 1)); echo "  FAIL $1"; }
@@ -202,6 +202,17 @@ if /usr/bin/python3 "$HERE/../can/check_candump.py" "$O/can.candump" hil/dbc/cir
 else
     ko "CAN: check_candump.py:"; sed -n '2,20p' "$W/can_check.out"
 fi
+# At the same time as the bus loop (issue 17): cyclictest with samples, and the ECU's whole run
+# (inside the plant's) at least 5 s of its period grid.
+ct_can=$(awk '/^# Total:/ { t = $3 + 0 } /^# Histogram Overflows:/ { o = $4 + 0 } END { print t + o }' "$O/can_cyclictest.out" 2>/dev/null)
+[ "$(cat "$O/can_cyclictest.rc" 2>/dev/null)" = 0 ] && [ -n "$ct_can" ] && [ "$ct_can" -gt 0 ] \
+    && ok "CAN: cyclictest ran alongside the bus loop ($ct_can samples at $PERIOD us, SCHED_FIFO 80)" \
+    || ko "CAN: cyclictest alongside the bus loop: exit '$(cat "$O/can_cyclictest.rc" 2>/dev/null)', samples '$ct_can'"
+et=$(kv "$O/can_ecu.stats" ticks); em=$(kv "$O/can_ecu.stats" missed_ticks)
+ecu_ticks=$((${et:-0} + ${em:-0}))
+[ -n "$et" ] && [ $((ecu_ticks * PERIOD)) -ge 5000000 ] \
+    && ok "CAN: the ECU ran $ecu_ticks ticks of $PERIOD us (run + missed: >= 5 s) inside the plant's run" \
+    || ko "CAN: the ECU ran '$ecu_ticks' ticks of $PERIOD us, fewer than 5 s"
 grep -E '^can: ' "$W/can_check.out" || echo "can: frames=? candump=? decode_mismatch=? (no checker result)"
 # CAN FD with 29-bit ids and Motorola signals (test/can/circular_track_fd.dbc), 4 s.
 if /usr/bin/python3 "$HERE/../can/check_candump.py" "$O/canfd.candump" test/can/circular_track_fd.dbc \
