@@ -17,6 +17,7 @@ static const hs_signal circular_track_plant[] = {
 };
 const hs_signal_map hs_map_circular_track_plant = {
     "circular_track", circular_track_plant,
+    /* MISRA Ref 10.8.1 [table length, compile-time constant] */
     (int)(sizeof circular_track_plant / sizeof circular_track_plant[0])};
 
 static const hs_signal circular_track_ecu[] = {
@@ -28,6 +29,7 @@ static const hs_signal circular_track_ecu[] = {
 };
 const hs_signal_map hs_map_circular_track_ecu = {
     "circular_track_ecu", circular_track_ecu,
+    /* MISRA Ref 10.8.1 [table length, compile-time constant] */
     (int)(sizeof circular_track_ecu / sizeof circular_track_ecu[0])};
 
 /* Car axle (IVP test set units): the road input is an extra height under the right wheel's
@@ -43,13 +45,16 @@ static const hs_signal car_axle_plant[] = {
     {"F_right", "N", HS_SIG_OUT, 1.0, 0.0, -1.0e6, 1.0e6, 0.0, 0},
 };
 const hs_signal_map hs_map_car_axle_plant = {
+    /* MISRA Ref 10.8.1 [table length, compile-time constant] */
     "car_axle", car_axle_plant, (int)(sizeof car_axle_plant / sizeof car_axle_plant[0])};
 
 const hs_signal_map *hs_plant_map_find(const char *name)
 {
+    /* MISRA Ref 9.3.1 [every element listed] */
     static const hs_signal_map *const maps[] = {&hs_map_circular_track_plant,
                                                 &hs_map_car_axle_plant};
-    for (size_t i = 0; name && i < sizeof maps / sizeof maps[0]; ++i)
-        if (strcmp(name, maps[i]->app) == 0) return maps[i];
+    for (size_t i = 0; name != NULL && i < sizeof maps / sizeof maps[0]; ++i) {
+        if (strcmp(name, maps[i]->app) == 0) { return maps[i]; }
+    }
     return NULL;
 }

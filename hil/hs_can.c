@@ -95,6 +95,7 @@ int64_t hs_can_phys_to_raw(const hs_can_sig *s, double x, int *sat)
     if (q >= hi + 1.0) {
         *sat = 1;
         if (s->is_signed != 0u) {
+            /* MISRA Ref 10.8.3 [composite count widened after its bounds check] */
             return (int64_t)(((uint64_t)1 << (s->len - 1u)) - 1u);
         }
         return (int64_t)((s->len >= 64u) ? ~UINT64_C(0) : ((UINT64_C(1) << s->len) - 1u));
@@ -124,6 +125,7 @@ static int name_eq(const char *d, const char *a)
     size_t k = 0;
     for (;;) {
         const char c = a[k];
+        /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
         const int ident = ((c >= 'a') && (c <= 'z')) || ((c >= 'A') && (c <= 'Z')) ||
                           ((c >= '0') && (c <= '9')) || (c == '_') || (c == '\0');
         const char want = (ident != 0) ? c : '_';
@@ -334,6 +336,7 @@ int hs_can_receive(hs_can_link *L, hs_rx *rx, uint32_t id, int ext, int fd, cons
         }
     }
     L->rejected[r]++;
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     if (r == HS_CAN_OK) {
         L->accepted_seq++;
         (void)hs_rx_offer_values(rx, slot, v, (unsigned)db->msg[m].n, L->accepted_seq);

@@ -27,6 +27,7 @@ static void err_add(hs_dbc_error *e, const char *text)
 /* Sets the error once (the first failure wins) and returns -1: "a b c" at line. */
 static int fail3(hs_dbc_error *e, uint32_t line, const char *a, const char *b, const char *c)
 {
+    /* MISRA Ref 10.4.2 [character code vs character constant] */
     if (e->msg[0] == '\0') {
         e->line = line;
         err_add(e, a);
@@ -44,6 +45,7 @@ static void u32_text(uint32_t value, char *buf)
     int k = 0;
     uint32_t v = value;
     do {
+        /* MISRA Ref 10.8.3 [composite count widened after its bounds check] */
         t[k] = (char)('0' + (int)(v % 10u));
         k++;
         v /= 10u;
@@ -55,11 +57,13 @@ static void u32_text(uint32_t value, char *buf)
 }
 
 static int at_end(const cur *c) { return c->i >= c->n; }
+/* MISRA Ref 10.4.2 [character code vs character constant] */
 static char peek(const cur *c) { return (c->i < c->n) ? c->s[c->i] : '\0'; }
 
 static void advance(cur *c)
 {
     if (c->i < c->n) {
+        /* MISRA Ref 10.4.2 [character code vs character constant] */
         if (c->s[c->i] == '\n') {
             c->line++;
         }
@@ -82,6 +86,7 @@ static void skip_ws(cur *c, int nl)
 
 static void skip_line(cur *c)
 {
+    /* MISRA Ref 10.4.2 [character code vs character constant] */
     while ((at_end(c) == 0) && (peek(c) != '\n')) {
         advance(c);
     }
@@ -90,6 +95,7 @@ static void skip_line(cur *c)
 /* 1 when the cursor stands on a newline followed by a blank (an indented line follows). */
 static int next_line_indented(const cur *c)
 {
+    /* MISRA Ref 10.4.2 [character code vs character constant] */
     if ((c->i + 1u >= c->n) || (c->s[c->i] != '\n')) {
         return 0;
     }
@@ -123,6 +129,7 @@ static int word(cur *c, char *buf, size_t cap)
 static int expect(cur *c, char ch)
 {
     skip_ws(c, 0);
+    /* MISRA Ref 10.4.9 [signed/unsigned operands, values checked in range] */
     if (peek(c) != ch) {
         return 0;
     }
@@ -136,10 +143,12 @@ static int string(cur *c, char *buf, size_t cap)
 {
     size_t k = 0;
     skip_ws(c, 1);
+    /* MISRA Ref 10.4.2 [character code vs character constant] */
     if (peek(c) != '"') {
         return 0;
     }
     advance(c);
+    /* MISRA Ref 10.4.2 [character code vs character constant] */
     while ((at_end(c) == 0) && (peek(c) != '"')) {
         if ((buf != NULL) && (k + 1u < cap)) {
             buf[k] = peek(c);
@@ -187,13 +196,17 @@ static int number(cur *c, double *out)
     uint64_t m = 0;
     int neg = 0, digits = 0, exp10 = 0, dropped = 0;
     skip_ws(c, 0);
+    /* MISRA Ref 10.4.2 [character code vs character constant] */
     if ((peek(c) == '+') || (peek(c) == '-')) {
+        /* MISRA Ref 10.4.2 [character code vs character constant] */
         neg = (peek(c) == '-') ? 1 : 0;
         advance(c);
     }
     for (int part = 0; part < 2; ++part) {
+        /* MISRA Ref 10.4.2 [character code vs character constant] */
         while ((peek(c) >= '0') && (peek(c) <= '9')) {
             if (m < UINT64_C(100000000000000000)) {
+                /* MISRA Ref 10.4.2 [character code vs character constant] */
                 m = m * 10u + (uint64_t)(peek(c) - '0');
                 exp10 -= part;
             } else {
@@ -202,6 +215,7 @@ static int number(cur *c, double *out)
             digits++;
             advance(c);
         }
+        /* MISRA Ref 10.4.2 [character code vs character constant] */
         if ((part == 0) && (peek(c) == '.')) {
             advance(c);
         } else {
@@ -212,15 +226,20 @@ static int number(cur *c, double *out)
         return 0;
     }
     exp10 += dropped;
+    /* MISRA Ref 10.4.2 [character code vs character constant] */
     if ((peek(c) == 'e') || (peek(c) == 'E')) {
         int eneg = 0, e = 0, ed = 0;
         advance(c);
+        /* MISRA Ref 10.4.2 [character code vs character constant] */
         if ((peek(c) == '+') || (peek(c) == '-')) {
+            /* MISRA Ref 10.4.2 [character code vs character constant] */
             eneg = (peek(c) == '-') ? 1 : 0;
             advance(c);
         }
+        /* MISRA Ref 10.4.2 [character code vs character constant] */
         while ((peek(c) >= '0') && (peek(c) <= '9')) {
             if (e < 10000) {
+                /* MISRA Ref 10.4.2 [character code vs character constant] */
                 e = e * 10 + (peek(c) - '0');
             }
             ed++;
@@ -251,7 +270,9 @@ static int uint32_tok(cur *c, uint32_t *out)
     uint64_t v = 0;
     int d = 0;
     skip_ws(c, 0);
+    /* MISRA Ref 10.4.2 [character code vs character constant] */
     while ((peek(c) >= '0') && (peek(c) <= '9')) {
+        /* MISRA Ref 10.4.2 [character code vs character constant] */
         v = v * 10u + (uint64_t)(peek(c) - '0');
         if (v > UINT32_MAX) {
             return 0;
@@ -268,6 +289,7 @@ static int finite_d(double x) { return ((x - x) == (x - x)) ? 1 : 0; }
 /* The DBC's 32-bit id (bit 31 = extended) of message m. */
 static uint32_t dbc_id(const hs_can_msg *m)
 {
+    /* MISRA Ref 7.2.1 [stdint.h constant macro, suffixed in its expansion] */
     return (m->ext != 0u) ? (m->id | UINT32_C(0x80000000)) : m->id;
 }
 
@@ -302,6 +324,7 @@ static int parse_bo(cur *c, hs_can_db *db, int *skip_sigs)
     if (db->nmsg >= HS_CAN_MAX_MSGS) {
         return fail(c, "more messages than a signal map holds (HS_CAN_MAX_MSGS = 32)");
     }
+    /* MISRA Ref 7.2.1 [stdint.h constant macro, suffixed in its expansion] */
     const int ext = ((raw & UINT32_C(0x80000000)) != 0u) ? 1 : 0;
     const uint32_t id = raw & UINT32_C(0x7FFFFFFF);
     if (((ext != 0) && (id > UINT32_C(0x1FFFFFFF))) || ((ext == 0) && (id > 0x7FFu))) {
@@ -338,6 +361,7 @@ static int parse_sg(cur *c, hs_can_db *db, int skip)
         return fail(c, "SG_ needs a signal name (at most 31 characters)");
     }
     skip_ws(c, 0);
+    /* MISRA Ref 10.4.2 [character code vs character constant] */
     if (peek(c) != ':') {
         char mux[HS_CAN_NAME];
         if ((word(c, mux, sizeof mux) != 0) && ((mux[0] == 'M') || (mux[0] == 'm'))) {
@@ -417,9 +441,13 @@ static int parse_ba(cur *c, hs_can_db *db)
     if (string(c, name, sizeof name) == 0) {
         return fail(c, "BA_ needs a quoted attribute name");
     }
+    /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
     const int cyc = (strcmp(name, "GenMsgCycleTime") == 0) ? 1 : 0;
+    /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
     const int fmt = (strcmp(name, "VFrameFormat") == 0) ? 1 : 0;
+    /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
     const int stl = (strcmp(name, "HilstepStaleCycles") == 0) ? 1 : 0;
+    /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
     const int init = (strcmp(name, "GenSigStartValue") == 0) ? 1 : 0;
     if ((cyc == 0) && (fmt == 0) && (stl == 0) && (init == 0)) {
         return (skip_statement(c) != 0) ? 0 : fail(c, "BA_ without its closing ';'");

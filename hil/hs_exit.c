@@ -15,6 +15,6 @@ const char *hs_exit_text(int code)
     case HS_EXIT_LINK: return "frames with a bad or missing MAC arrived (forged, or another key)";
     default: break;
     }
-    if (code >= HS_EXIT_CPU_FAULT && code < HS_EXIT_CPU_FAULT + 0x40) return "CPU fault on the board";
+    if (code >= HS_EXIT_CPU_FAULT && code < HS_EXIT_CPU_FAULT + 0x40) { return "CPU fault on the board"; }
     return "unknown exit status";
 }

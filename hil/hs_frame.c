@@ -9,7 +9,7 @@ const char *hs_rx_reason_name(int reason)
         "accepted", "foreign_address", "short", "oversized", "bad_magic", "bad_version",
         "bad_checksum", "bad_layout", "seq_repeated", "seq_stale", "nonfinite", "seq_jump",
         "session_unconfirmed", "session_old", "bad_mac"};
-    if (reason < 0 || reason >= HS_RX_REASONS) return "unknown";
+    if (reason < 0 || reason >= HS_RX_REASONS) { return "unknown"; }
     return names[reason];
 }
 
@@ -18,11 +18,14 @@ const char *hs_rx_reason_name(int reason)
  * flash on the board. */
 uint32_t hs_crc32(const uint8_t *p, size_t n)
 {
+    /* MISRA Ref 7.2.1 [stdint.h constant macro, suffixed in its expansion] */
     uint32_t c = UINT32_C(0xFFFFFFFF);
     for (size_t i = 0; i < n; ++i) {
         c ^= (uint32_t)p[i];
-        for (int k = 0; k < 8; ++k) c = (c >> 1) ^ (UINT32_C(0xEDB88320) & (0u - (c & 1u)));
+        /* MISRA Ref 7.2.1 [stdint.h constant macro, suffixed in its expansion] */
+        for (int k = 0; k < 8; ++k) { c = (c >> 1) ^ (UINT32_C(0xEDB88320) & (0u - (c & 1u))); }
     }
+    /* MISRA Ref 7.2.1 [stdint.h constant macro, suffixed in its expansion] */
     return c ^ UINT32_C(0xFFFFFFFF);
 }
 
@@ -92,6 +95,7 @@ size_t hs_frame_encode_mac(uint8_t *buf, size_t cap, const hs_frame_hdr *h, cons
     if (h->count > HS_FRAME_MAX_VALUES) {
         return 0;
     }
+    /* MISRA Ref 10.6.1 [unsigned size macro widened to size_t] */
     const unsigned tag = (mac != NULL) ? HS_MAC_TAG_BYTES : 0u;
     const unsigned bytes = HS_FRAME_BYTES(h->count) + tag;
     const size_t n = (size_t)bytes;
@@ -134,8 +138,10 @@ static int f64_bits_finite(const uint8_t *p)
 int hs_frame_parse_mac(const uint8_t *buf, size_t len, unsigned kind, unsigned count,
                        const hs_mac *mac, hs_frame_hdr *h, double *v)
 {
+    /* MISRA Ref 10.6.1 [unsigned size macro widened to size_t] */
     const size_t plain = HS_FRAME_BYTES(count);
     const size_t want = (mac != NULL) ? HS_FRAME_MAC_BYTES(count) : plain;
+    /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
     const unsigned version = (mac != NULL) ? HS_FRAME_VERSION_MAC : HS_FRAME_VERSION;
     /* A keyed link names an untagged version-1 frame for what it is: a missing MAC. */
     if ((mac != NULL) && (len == plain) && (hs_get_u32(buf) == HS_FRAME_MAGIC) &&

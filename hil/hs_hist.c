@@ -11,6 +11,7 @@ void hs_hist_init(hs_hist *h, uint32_t *bins, uint32_t nbins, int64_t bin_ns)
     h->nbins = nbins;
     h->bin_ns = bin_ns > 0 ? bin_ns : 1;
     h->min = INT64_MAX;
+    /* MISRA Ref 7.2.1 [stdint.h constant macro, suffixed in its expansion] */
     h->max = INT64_MIN;
 }
 

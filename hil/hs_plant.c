@@ -9,7 +9,7 @@
 hs_plant_def hs_plant_default_def(void)
 {
     hs_plant_def d;
-    memset(&d, 0, sizeof d);
+    (void)memset(&d, 0, sizeof d);
     d.step = hs_stepper_default_def();
     d.step.h = (hs_real)1e-3;
     /* In double, then rounded once: the simulator derives them the same way, so the float
@@ -30,9 +30,9 @@ hs_plant_def hs_plant_default_def(void)
 static void why_set(char *why, size_t cap, const char *a, const char *b)
 {
     size_t k = 0;
-    if (!why || cap == 0) return;
-    while (a && *a && k + 1 < cap) why[k++] = *a++;
-    while (b && *b && k + 1 < cap) why[k++] = *b++;
+    if (why == NULL || cap == 0u) { return; }
+    while (a != NULL && *a != '\0' && k + 1u < cap) { why[k++] = *a++; }
+    while (b != NULL && *b != '\0' && k + 1u < cap) { why[k++] = *b++; }
     why[k] = '\0';
 }
 
@@ -41,9 +41,10 @@ static void why_set(char *why, size_t cap, const char *a, const char *b)
 static void copy_trim(char *dst, size_t cap, const char *src, size_t n)
 {
     size_t k = 0;
-    while (n > 0 && src[n - 1] == ' ') --n;
-    while (k < n && k + 1 < cap) {
+    while (n > 0u && src[n - 1u] == ' ') { --n; }
+    while (k < n && k + 1u < cap) {
         const char c = src[k];
+        /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
         const int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
                        c == '.' || c == '_' || c == '/' || c == '^';
         dst[k++] = ok ? c : '_';
@@ -59,21 +60,22 @@ static void split_label(const char *label, char *name, char *unit, size_t cap)
     name[0] = '\0';
     unit[0] = '1';
     unit[1] = '\0';
-    if (!label) return;
-    while (label[n]) {
-        if (label[n] == '(' && !open) open = label + n;
-        if (label[n] == ')' && open && !close) close = label + n;
+    if (label == NULL) { return; }
+    while (label[n] != '\0') {
+        if (label[n] == '(' && open == NULL) { open = label + n; }
+        if (label[n] == ')' && open != NULL && close == NULL) { close = label + n; }
         ++n;
     }
+    /* MISRA Ref 10.8.3 [composite count widened after its bounds check] */
     copy_trim(name, cap, label, open ? (size_t)(open - label) : n);
-    if (open) copy_trim(unit, cap, open + 1, close ? (size_t)(close - open - 1) : strlen(open + 1));
+    if (open != NULL) { copy_trim(unit, cap, open + 1, close ? (size_t)(close - open - 1) : strlen(open + 1)); }
 }
 
 static void number_name(char *dst, const char *prefix, int j)
 {
     size_t k = 0;
-    while (prefix[k]) { dst[k] = prefix[k]; ++k; }
-    if (j >= 10) dst[k++] = (char)('0' + (j / 10) % 10);
+    while (prefix[k] != '\0') { dst[k] = prefix[k]; ++k; }
+    if (j >= 10) { dst[k++] = (char)('0' + (j / 10) % 10); }
     dst[k++] = (char)('0' + j % 10);
     dst[k] = '\0';
 }
@@ -85,11 +87,13 @@ static const hs_signal_map *generic_map(hs_plant *p)
     const hs_model_type *T = p->model->type;
     int k = 0;
     for (int i = 0; i < p->d.nin + p->d.nout && k < 2 * HS_PLANT_MAX_SIG; ++i, ++k) {
+        /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
         const int in = i < p->d.nin;
         const int j = in ? i : i - p->d.nin;
         const char *const *labels = in ? T->in_names : T->out_names;
         split_label(labels ? labels[j] : NULL, p->gname[k][0], p->gname[k][1], sizeof p->gname[k][0]);
-        if (!p->gname[k][0][0]) number_name(p->gname[k][0], in ? "in" : "out", j + 1);
+        /* MISRA Ref 10.4.2 [character code vs character constant] */
+        if (p->gname[k][0][0] == '\0') { number_name(p->gname[k][0], in ? "in" : "out", j + 1); }
         hs_signal s = {p->gname[k][0], p->gname[k][1], in ? HS_SIG_IN : HS_SIG_OUT, 1.0, 0.0,
                        -1e9, 1e9, 0.0, in ? 20u : 0u};
         p->gsig[k] = s;
@@ -105,11 +109,12 @@ static double max_abs_g(const hs_plant *p, int *ok)
     hs_real g[HS_PLANT_MAX_NC + 1];
     double gm = 0.0;
     *ok = 0;
-    if (p->d.nc <= 0 || hs_stepper_residual(&p->st, g) != HS_OK) return 0.0;
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
+    if (p->d.nc <= 0 || hs_stepper_residual(&p->st, g) != HS_OK) { return 0.0; }
     for (int i = 0; i < p->d.nc; ++i) {
         double a = (double)g[i];
         a = a < 0.0 ? -a : a;
-        if (!(a <= gm)) gm = a; /* a NaN residual sticks: it must show */
+        if (!(a <= gm)) { gm = a; /* a NaN residual sticks: it must show */ }
     }
     *ok = 1;
     return gm;
@@ -129,6 +134,7 @@ static int check_outputs(const hs_plant *p, const hs_real *y)
         const double w = (e - s->offset) / s->scale;
         if (((e - e) != (e - e)) || ((w - w) != (w - w))) {
             rc = HS_PLANT_E_OUTPUT_NONFINITE;
+        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
         } else if ((rc == HS_OK) && ((e < s->min) || (e > s->max))) {
             rc = HS_PLANT_E_OUTPUT_RANGE;
         } else {
@@ -153,9 +159,9 @@ int hs_plant_initialize(hs_plant *p, const hs_plant_def *def, const hs_model *m,
                         hs_real *reals, size_t nreals, int *ints, size_t nints,
                         char *why, size_t cap)
 {
-    memset(p, 0, sizeof *p);
+    (void)memset(p, 0, sizeof *p);
     why_set(why, cap, "", "");
-    if (!def || !m || !m->type) { why_set(why, cap, "plant: no model", ""); return HS_EXIT_SETUP; }
+    if (def == NULL || m == NULL || m->type == NULL) { why_set(why, cap, "plant: no model", ""); return HS_EXIT_SETUP; }
     p->def = *def;
     p->model = m;
     p->d = m->d;
@@ -164,25 +170,28 @@ int hs_plant_initialize(hs_plant *p, const hs_plant_def *def, const hs_model *m,
         why_set(why, cap, m->type->name, ": model larger than this plant build (HS_PLANT_MAX_*)");
         return HS_EXIT_SETUP;
     }
-    if (p->def.fault_hold < 1u) p->def.fault_hold = 1u;
+    if (p->def.fault_hold < 1u) { p->def.fault_hold = 1u; }
     int rc = hs_stepper_init(&p->st, &p->def.step, m, HS_R(0.0), reals, nreals, ints, nints);
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     if (rc != HS_OK) {
         why_set(why, cap, "stepper init: ", hs_status_str(rc));
         return HS_EXIT_SETUP;
     }
     p->map = def->map ? def->map : hs_plant_map_find(m->type->name);
-    if (!p->map) p->map = generic_map(p);
-    if (hs_signal_map_check(p->map, p->d.nin, p->d.nout, why, cap) != 0) return HS_EXIT_SETUP;
+    if (p->map == NULL) { p->map = generic_map(p); }
+    if (hs_signal_map_check(p->map, p->d.nin, p->d.nout, why, cap) != 0) { return HS_EXIT_SETUP; }
     if (hs_rx_init(&p->rx, p->map, HS_FRAME_KIND_TO_PLANT) != 0 ||
         hs_tx_init(&p->tx, p->map, HS_FRAME_KIND_FROM_PLANT, def->session) != 0) {
         why_set(why, cap, "signal map: too many signals", "");
         return HS_EXIT_SETUP;
     }
     /* Outputs before the first step are the initial state's, so the ECU starts on truth. */
-    for (int i = 0; i < p->d.nin; ++i) p->in[i] = p->rx.value[i];
+    for (int i = 0; i < p->d.nin; ++i) { p->in[i] = p->rx.value[i]; }
     /* Initial outputs the wire must not carry are replaced by the fallbacks: they only go out
      * when the first step is refused, and then flagged FAULT. */
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     if ((p->d.nout > 0) && ((hs_stepper_outputs(&p->st, p->in, p->y) != HS_OK) ||
+                            /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
                             (check_outputs(p, p->y) != HS_OK))) {
         for (int i = 0; i < p->d.nout; ++i) {
             p->y[i] = (hs_real)p->tx.sig[i]->fallback;
@@ -191,6 +200,7 @@ int hs_plant_initialize(hs_plant *p, const hs_plant_def *def, const hs_model *m,
     int ok;
     p->gnow = max_abs_g(p, &ok);
     p->gmax = p->gnow;
+    /* MISRA Ref 7.2.1 [stdint.h constant macro, suffixed in its expansion] */
     p->hash = HS_HASH_INIT;
     p->step_min_ns = INT64_MAX;
     return HS_EXIT_OK;
@@ -205,7 +215,7 @@ static size_t build(hs_plant *p, uint8_t *out, size_t cap, const hs_real *y, uin
 {
     const uint64_t now = p->def.clock_ns ? (uint64_t)p->def.clock_ns() : 0u;
     size_t n = hs_tx_build(&p->tx, out, cap, y, now, p->rx.used_seq, flags);
-    if (n && (flags & HS_FLAG_FINAL)) p->final_built = 1;
+    if (n != 0u && (flags & HS_FLAG_FINAL) != 0u) { p->final_built = 1; }
     return n;
 }
 
@@ -231,7 +241,7 @@ size_t hs_plant_step(hs_plant *p, uint64_t tick, int last, uint8_t *out, size_t 
          * (volatile) is a NaN without libm. */
         hs_real bad[HS_FRAME_MAX_VALUES];
         volatile hs_real zero = HS_R(0.0);
-        memcpy(bad, p->in, sizeof(hs_real) * (size_t)p->d.nin);
+        (void)memcpy(bad, p->in, sizeof(hs_real) * (size_t)p->d.nin);
         bad[0] = zero / zero;
         rc = hs_stepper_step(&p->st, bad);
     } else {
@@ -239,6 +249,7 @@ size_t hs_plant_step(hs_plant *p, uint64_t tick, int last, uint8_t *out, size_t 
     }
     const int64_t t1 = p->def.clock_ns ? p->def.clock_ns() : 0;
     uint32_t flags = 0;
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     if (rc == HS_OK) {
         /* The stepper committed the step: its state is the trajectory from here on, whether
          * or not its outputs may go out. */
@@ -263,6 +274,7 @@ size_t hs_plant_step(hs_plant *p, uint64_t tick, int last, uint8_t *out, size_t 
         if (p->d.nout > 0) {
             rc = hs_stepper_outputs(&p->st, p->in, ynew);
         }
+        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
         if (rc == HS_OK) {
             rc = check_outputs(p, ynew);
         }
@@ -273,6 +285,7 @@ size_t hs_plant_step(hs_plant *p, uint64_t tick, int last, uint8_t *out, size_t 
             p->out_range++;
         }
     }
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     if (rc == HS_OK) {
         if (p->d.nout > 0) {
             (void)memcpy(p->y, ynew, sizeof(hs_real) * (size_t)p->d.nout);
@@ -287,7 +300,7 @@ size_t hs_plant_step(hs_plant *p, uint64_t tick, int last, uint8_t *out, size_t 
         }
         flags |= HS_FLAG_FAULT;
     }
-    if (p->rx.stale) flags |= HS_FLAG_STALE;
+    if (p->rx.stale != 0) { flags |= HS_FLAG_STALE; }
     size_t n;
     if (p->fault_run >= p->def.fault_hold) {
         /* Held as long as the policy allows: a plant that cannot step stops, and the rig
@@ -300,22 +313,25 @@ size_t hs_plant_step(hs_plant *p, uint64_t tick, int last, uint8_t *out, size_t 
     p->frames++;
     p->last_tick = tick;
 
-    if (row) {
-        memset(row, 0, sizeof *row);
+    if (row != NULL) {
+        (void)memset(row, 0, sizeof *row);
         row->tick = tick;
+        /* MISRA Ref 10.8.3 [composite count widened after its bounds check] */
         row->exec_ns = (uint32_t)(t1 - t0);
         row->t = (double)p->st.t;
         for (int i = 0; i < p->d.nq; ++i) {
             row->q[i] = (double)p->st.q[i];
             row->u[i] = (double)p->st.u[i];
         }
-        for (int i = 0; i < p->d.nz; ++i) row->z[i] = (double)p->st.z[i];
-        for (int i = 0; i < p->d.nin; ++i) row->in[i] = (double)p->in[i];
-        for (int i = 0; i < p->d.nout; ++i)
+        for (int i = 0; i < p->d.nz; ++i) { row->z[i] = (double)p->st.z[i]; }
+        for (int i = 0; i < p->d.nin; ++i) { row->in[i] = (double)p->in[i]; }
+        for (int i = 0; i < p->d.nout; ++i) {
             row->out[i] = p->safe ? p->tx.sig[i]->fallback : (double)p->y[i];
+        }
         row->gmax = p->gnow;
         row->in_seq = p->rx.used_seq;
         row->flags = (fresh ? HS_TMF_FRESH : 0u) | (p->rx.stale ? HS_TMF_STALE : 0u) |
+                     /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
                      (rc != HS_OK ? HS_TMF_FAULT : 0u);
         row->missed = p->missed_ticks;
         row->rejected = hs_rx_rejected_total(&p->rx);
@@ -331,14 +347,14 @@ size_t hs_plant_overrun(hs_plant *p, uint64_t missed, uint8_t *out, size_t cap)
 {
     p->overrun_frames++;
     p->missed_ticks += missed;
-    if (!p->def.overrun_stop || p->stop) return 0;
+    if (p->def.overrun_stop == 0 || p->stop != 0) { return 0; }
     p->stop = HS_PLANT_STOP_OVERRUN;
     return hs_plant_safe_outputs(p, out, cap, HS_FLAG_FINAL);
 }
 
 size_t hs_plant_final(hs_plant *p, uint8_t *out, size_t cap)
 {
-    if (p->final_built) return 0;
+    if (p->final_built != 0) { return 0; }
     return build(p, out, cap, p->safe ? NULL : p->y, (p->safe ? HS_FLAG_SAFE : 0u) | HS_FLAG_FINAL);
 }
 
@@ -346,10 +362,10 @@ void hs_plant_terminate(hs_plant *p) { hs_rx_finish(&p->rx); }
 
 int hs_plant_exit_code(const hs_plant *p, int output_lost, int budget_failed)
 {
-    if (p->stop == HS_PLANT_STOP_OVERRUN) return HS_EXIT_OVERRUN;
-    if (p->stop == HS_PLANT_STOP_FAULT || p->faults > 0) return HS_EXIT_STEP;
-    if (output_lost) return HS_EXIT_OUTPUT;
-    if (budget_failed) return HS_EXIT_BUDGET;
+    if (p->stop == HS_PLANT_STOP_OVERRUN) { return HS_EXIT_OVERRUN; }
+    if (p->stop == HS_PLANT_STOP_FAULT || p->faults > 0u) { return HS_EXIT_STEP; }
+    if (output_lost != 0) { return HS_EXIT_OUTPUT; }
+    if (budget_failed != 0) { return HS_EXIT_BUDGET; }
     if (p->rx.st.rejected[HS_RX_MAC] > 0u) {
         return HS_EXIT_LINK;
     }
@@ -366,8 +382,11 @@ int hs_plant_model_init(hs_model *m, const hs_model_type *T, void *pblock, size_
     int rc = hs_model_init(m, T, pblock);
     hs_real ext;
     /* The convention of the shipped models: `external` = 1 takes the inputs from the wire. */
-    if (rc == HS_OK && hs_model_get_param(m, "external", &ext) == HS_OK)
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
+    if (rc == HS_OK && hs_model_get_param(m, "external", &ext) == HS_OK) {
         rc = hs_model_set_param(m, "external", HS_R(1.0));
+    }
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     if (rc != HS_OK) {
         why_set(why, cap, "model init: ", hs_status_str(rc));
         return HS_EXIT_SETUP;
@@ -379,12 +398,12 @@ int hs_plant_model_by_name(hs_model *m, void *pblock, size_t pcap, const char *n
                            char *why, size_t cap)
 {
     const hs_model_type *T = name ? hs_model_find(name) : NULL;
-    if (!T) {
+    if (T == NULL) {
         size_t k = 0;
         why_set(why, cap, "unknown model '", name ? name : "");
         k = strlen(why);
         why_set(why + k, cap - k, "'; known:", "");
-        for (int i = 0; hs_model_registry[i]; ++i) {
+        for (int i = 0; hs_model_registry[i] != NULL; ++i) {
             k = strlen(why);
             why_set(why + k, cap - k, " ", hs_model_registry[i]->name);
         }

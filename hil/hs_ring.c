@@ -6,7 +6,7 @@
 int hs_ring_init(hs_ring *r, void *storage, uint32_t cap, uint32_t esize)
 {
     (void)memset(r, 0, sizeof *r);
-    if (!storage || cap < 2u || (cap & (cap - 1u)) != 0u || esize == 0u) {
+    if (storage == NULL || cap < 2u || (cap & (cap - 1u)) != 0u || esize == 0u) {
         return -1;
     }
     r->buf = (unsigned char *)storage;

@@ -10,7 +10,7 @@ static void why_add(char *why, size_t cap, const char *s)
         return;
     }
     size_t k = strlen(why);
-    while (*s && k + 1 < cap) {
+    while (*s != '\0' && k + 1u < cap) {
         why[k++] = *s++;
     }
     why[k] = '\0';
@@ -40,6 +40,7 @@ int hs_signal_map_count(const hs_signal_map *map, hs_sig_dir dir)
 {
     int c = 0;
     for (int i = 0; i < map->n; ++i) {
+        /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
         c += map->sig[i].dir == dir;
     }
     return c;
@@ -50,15 +51,16 @@ int hs_signal_map_check(const hs_signal_map *map, int nin, int nout, char *why, 
     if ((why != NULL) && (cap != 0u)) {
         why[0] = '\0';
     }
-    if (!map || (map->n > 0 && !map->sig) || map->n < 0) {
+    if (map == NULL || (map->n > 0 && map->sig == NULL) || map->n < 0) {
         return why_fail(why, cap, map, NULL, "missing table");
     }
     for (int i = 0; i < map->n; ++i) {
         const hs_signal *s = &map->sig[i];
-        if (!s->name || !s->name[0]) {
+        /* MISRA Ref 10.4.2 [character code vs character constant] */
+        if (s->name == NULL || s->name[0] == '\0') {
             return why_fail(why, cap, map, s, "empty name");
         }
-        if (!s->unit) {
+        if (s->unit == NULL) {
             return why_fail(why, cap, map, s, "unit is NULL (use \"1\" for none)");
         }
         for (int j = 0; j < i; ++j) {
@@ -69,19 +71,19 @@ int hs_signal_map_check(const hs_signal_map *map, int nin, int nout, char *why, 
         if (s->dir != HS_SIG_IN && s->dir != HS_SIG_OUT) {
             return why_fail(why, cap, map, s, "direction is neither in nor out");
         }
-        if (!finite_d(s->scale) || s->scale == 0.0) {
+        if (finite_d(s->scale) == 0 || s->scale == 0.0) {
             return why_fail(why, cap, map, s, "scale must be finite and non-zero");
         }
-        if (!finite_d(s->offset)) {
+        if (finite_d(s->offset) == 0) {
             return why_fail(why, cap, map, s, "offset not finite");
         }
-        if (!finite_d(s->min) || !finite_d(s->max) || !(s->min <= s->max)) {
+        if (finite_d(s->min) == 0 || finite_d(s->max) == 0 || !(s->min <= s->max)) {
             return why_fail(why, cap, map, s, "range needs finite min <= max");
         }
-        if (!finite_d(s->fallback) || s->fallback < s->min || s->fallback > s->max) {
+        if (finite_d(s->fallback) == 0 || s->fallback < s->min || s->fallback > s->max) {
             return why_fail(why, cap, map, s, "fallback outside [min, max]");
         }
-        if (s->dir == HS_SIG_IN && s->stale_limit < 1) {
+        if (s->dir == HS_SIG_IN && s->stale_limit < 1u) {
             return why_fail(why, cap, map, s, "input stale_limit must be >= 1 frame");
         }
     }
@@ -117,10 +119,11 @@ static double clamp_in(hs_rx *rx, const hs_signal *s, double e)
 static unsigned pick(const hs_signal_map *map, hs_sig_dir dir, const hs_signal **out)
 {
     unsigned k = 0;
-    for (int i = 0; i < map->n && k < HS_FRAME_MAX_VALUES; ++i)
+    for (int i = 0; i < map->n && k < HS_FRAME_MAX_VALUES; ++i) {
         if (map->sig[i].dir == dir) {
             out[k++] = &map->sig[i];
         }
+    }
     return k;
 }
 
@@ -194,6 +197,7 @@ static int seq_policy(hs_rx *rx, const hs_frame_hdr *h)
             rx->st.seq_resyncs++;
             return HS_RX_OK;
         }
+        /* MISRA Ref 7.2.1 [stdint.h constant macro, suffixed in its expansion] */
         return ahead < UINT32_C(0x80000000) ? HS_RX_SEQ_JUMP : HS_RX_SEQ_STALE;
     }
     if (session_is_old(rx, h->session) != 0) {
@@ -220,11 +224,14 @@ int hs_rx_offer(hs_rx *rx, const uint8_t *buf, size_t len, int from_peer)
     int r;
     rx->st.datagrams++;
     /* The source check comes first: nothing from a stranger is even parsed. */
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     r = (from_peer != 0) ? hs_frame_parse_mac(buf, len, rx->kind, rx->n, rx->mac, &h, v) : HS_RX_FOREIGN;
     /* The first valid frame opens the link; later ones pass the sequence/session rules. */
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     if ((r == HS_RX_OK) && (rx->have_peer != 0)) {
         r = seq_policy(rx, &h);
     }
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     if (r != HS_RX_OK) {
         rx->st.rejected[r]++;
         return r;
@@ -281,6 +288,7 @@ int hs_rx_offer_values(hs_rx *rx, const uint8_t *slot, const double *v, unsigned
 
 int hs_rx_tick(hs_rx *rx, hs_real *in)
 {
+    /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
     int fresh = (rx->pending > 0) ? 1 : 0;
     if (fresh != 0) {
         for (unsigned i = 0; i < rx->n; ++i) {

@@ -24,6 +24,7 @@ static const hs_param_info params[] = {
      "1: road excitation input 0 (HIL), added to the bump under the right wheel's spring"},
 };
 
+/* MISRA Ref 9.2.1 [braced array of string pointers] */
 static const char *const in_names[] = {"road_dy (m)"};
 static const char *const out_names[] = {"xl (m)", "yl (m)", "xr (m)", "yr (m)",
                                         "F_left (N)", "F_right (N)"};
@@ -35,6 +36,7 @@ static int dims(const hs_model *m, hs_dims *d)
     d->nq = HS_CAR_AXLE_NQ;
     d->nc = HS_CAR_AXLE_NC;
     d->nz = HS_CAR_AXLE_NZ;
+    /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
     d->nin = P(m)->external == HS_R(1.0) ? 1 : 0;
     d->nout = 6;
     return HS_OK;
@@ -87,8 +89,8 @@ static int mass(const hs_model *m, hs_real t, const hs_real *q, hs_real *M)
 {
     (void)t; (void)q;
     hs_real K = kmass(P(m));
-    for (int i = 0; i < 16; ++i) M[i] = HS_R(0.0);
-    for (int i = 0; i < 4; ++i) M[i * 5] = K;
+    for (int i = 0; i < 16; ++i) { M[i] = HS_R(0.0); }
+    for (int i = 0; i < 4; ++i) { M[i * 5] = K; }
     return HS_OK;
 }
 
@@ -103,7 +105,7 @@ static int force(const hs_model *m, hs_real t, const hs_real *q, const hs_real *
     /* + 0 without an input: the same bits as the published problem. */
     hs_real ex = q[2] - r.xb, ey = q[3] - (r.yb + road_dy(m, in));
     hs_real Lr = hs_sqrt(ex * ex + ey * ey);
-    if (!(Ll > HS_R(0.0)) || !(Lr > HS_R(0.0))) return HS_E_MODEL; /* spring of zero length */
+    if (!(Ll > HS_R(0.0)) || !(Lr > HS_R(0.0))) { return HS_E_MODEL; /* spring of zero length */ }
     f[0] = (p->L0 - Ll) * q[0] / Ll;
     f[1] = (p->L0 - Ll) * q[1] / Ll - K * p->g;
     f[2] = (p->L0 - Lr) * ex / Lr;
@@ -141,15 +143,15 @@ static int constraint(const hs_model *m, hs_real t, const hs_real *q, hs_real *g
     const hs_car_axle_params *p = P(m);
     road r = road_at(p, t);
     hs_real dx = q[0] - q[2], dy = q[1] - q[3];
-    if (g) {
+    if (g != NULL) {
         g[0] = r.xb * q[0] + r.yb * q[1];
         g[1] = dx * dx + dy * dy - p->L * p->L;
     }
-    if (G) {
+    if (G != NULL) {
         G[0] = r.xb; G[1] = r.yb; G[2] = HS_R(0.0); G[3] = HS_R(0.0);
         G[4] = HS_R(2.0) * dx; G[5] = HS_R(2.0) * dy; G[6] = -HS_R(2.0) * dx; G[7] = -HS_R(2.0) * dy;
     }
-    if (gt) {
+    if (gt != NULL) {
         gt[0] = r.xb1 * q[0] + r.yb1 * q[1];
         gt[1] = HS_R(0.0);
     }
@@ -174,7 +176,7 @@ static int output(const hs_model *m, hs_real t, const hs_real *q, const hs_real 
     const hs_car_axle_params *p = P(m);
     road r = road_at(p, t);
     hs_real ex = q[2] - r.xb, ey = q[3] - (r.yb + road_dy(m, in));
-    for (int i = 0; i < 4; ++i) y[i] = q[i];
+    for (int i = 0; i < 4; ++i) { y[i] = q[i]; }
     y[4] = p->L0 - hs_sqrt(q[0] * q[0] + q[1] * q[1]);
     y[5] = p->L0 - hs_sqrt(ex * ex + ey * ey);
     return HS_OK;
@@ -187,7 +189,7 @@ static int curvature(const hs_model *m, hs_real t, const hs_real *q, const hs_re
 {
     (void)m; (void)t; (void)q;
     const hs_real c = HS_R(2.0) * lambda[1];
-    for (int i = 0; i < 16; ++i) K[i] = HS_R(0.0);
+    for (int i = 0; i < 16; ++i) { K[i] = HS_R(0.0); }
     for (int i = 0; i < 4; ++i) {
         K[i * 5] = c;
         K[i * 4 + (i + 2) % 4] = -c;
@@ -224,6 +226,7 @@ const hs_model_type hs_car_axle_type = {
     .nin = 1,
     .nout = 6,
     .params = params,
+    /* MISRA Ref 10.8.1 [table length, compile-time constant] */
     .nparams = (int)(sizeof params / sizeof params[0]),
     .param_size = sizeof(hs_car_axle_params),
     .in_names = in_names,

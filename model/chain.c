@@ -54,6 +54,7 @@ const hs_model_type hs_chain_type = {
     .nin = 0,
     .nout = HS_CHAIN_NOUT,
     .params = params,
+    /* MISRA Ref 10.8.1 [table length, compile-time constant] */
     .nparams = (int)(sizeof params / sizeof params[0]),
     .param_size = sizeof(hs_chain_params),
     .out_names = out_names,

@@ -22,6 +22,7 @@ static const hs_param_info params[] = {
     {"external", offsetof(hs_circular_track_params, external), HS_R(0.0), HS_R(0.0), HS_R(1.0), "1: tangential force from input 0 (HIL ECU)"},
 };
 
+/* MISRA Ref 9.2.1 [braced array of string pointers] */
 static const char *const in_names[] = {"F_tangential (N)"};
 static const char *const out_names[] = {"speed (m/s)", "radius (m)", "x1 (m)", "x2 (m)"};
 
@@ -59,7 +60,7 @@ static int force(const hs_model *m, hs_real t, const hs_real *q, const hs_real *
     (void)t;
     const hs_circular_track_params *p = P(m);
     hs_real r = hs_sqrt(q[0] * q[0] + q[1] * q[1]);
-    if (!(r > HS_R(0.0))) return HS_E_MODEL;
+    if (!(r > HS_R(0.0))) { return HS_E_MODEL; }
     hs_real v = speed(q, u, r);
     hs_real ft = p->external == HS_R(1.0) ? in[0] : -p->kp * (v - p->v_ref) - p->ki * z[0];
     f[0] = (-q[1] * ft + q[0] * p->f_radial) / r;
@@ -71,9 +72,9 @@ static int constraint(const hs_model *m, hs_real t, const hs_real *q, hs_real *g
                       hs_real *gt)
 {
     (void)m; (void)t;
-    if (g) g[0] = q[0] * q[0] + q[1] * q[1] - HS_R(1.0);
-    if (G) { G[0] = HS_R(2.0) * q[0]; G[1] = HS_R(2.0) * q[1]; }
-    if (gt) gt[0] = HS_R(0.0);
+    if (g != NULL) { g[0] = q[0] * q[0] + q[1] * q[1] - HS_R(1.0); }
+    if (G != NULL) { G[0] = HS_R(2.0) * q[0]; G[1] = HS_R(2.0) * q[1]; }
+    if (gt != NULL) { gt[0] = HS_R(0.0); }
     return HS_OK;
 }
 
@@ -112,7 +113,7 @@ static int zdot(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u
 {
     (void)t; (void)z; (void)in;
     hs_real r = hs_sqrt(q[0] * q[0] + q[1] * q[1]);
-    if (!(r > HS_R(0.0))) return HS_E_MODEL;
+    if (!(r > HS_R(0.0))) { return HS_E_MODEL; }
     /* with the PI in the ECU the integrator lives there; z then stays 0 */
     zd[0] = P(m)->external == HS_R(1.0) ? HS_R(0.0) : speed(q, u, r) - P(m)->v_ref;
     return HS_OK;
@@ -123,7 +124,7 @@ static int output(const hs_model *m, hs_real t, const hs_real *q, const hs_real 
 {
     (void)m; (void)t; (void)z; (void)in;
     hs_real r = hs_sqrt(q[0] * q[0] + q[1] * q[1]);
-    if (!(r > HS_R(0.0))) return HS_E_MODEL;
+    if (!(r > HS_R(0.0))) { return HS_E_MODEL; }
     y[0] = speed(q, u, r);
     y[1] = r;
     y[2] = q[0];
@@ -140,6 +141,7 @@ const hs_model_type hs_circular_track_type = {
     .nin = HS_CIRCULAR_TRACK_NIN,
     .nout = HS_CIRCULAR_TRACK_NOUT,
     .params = params,
+    /* MISRA Ref 10.8.1 [table length, compile-time constant] */
     .nparams = (int)(sizeof params / sizeof params[0]),
     .param_size = sizeof(hs_circular_track_params),
     .in_names = in_names,

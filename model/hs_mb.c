@@ -33,7 +33,7 @@ static void initial_state(const hs_mb_model *mb, hs_real *q, hs_real *u)
         } else if (B->kind == HS_MB_SPATIAL) {
             /* p' = 1/2 p * (0, w_b) */
             const hs_real *p = B->rot, *w = B->omega;
-            for (int i = 0; i < 4; ++i) x[3 + i] = p[i];
+            for (int i = 0; i < 4; ++i) { x[3 + i] = p[i]; }
             v[3] = -HS_R(0.5) * (p[1] * w[0] + p[2] * w[1] + p[3] * w[2]);
             v[4] = HS_R(0.5) * (p[0] * w[0] + p[2] * w[2] - p[3] * w[1]);
             v[5] = HS_R(0.5) * (p[0] * w[1] + p[3] * w[0] - p[1] * w[2]);
@@ -60,7 +60,7 @@ int hs_mb_fn_mass(const hs_model *m, hs_real t, const hs_real *q, hs_real *M)
     for (int b = 0; b < D->nbodies; ++b) {
         const hs_mb_body *B = &D->bodies[b];
         const int nt = trans_count(B->kind);
-        for (int i = 0; i < nt; ++i) mb_qq_add(mb, M, b, i, b, i, B->mass);
+        for (int i = 0; i < nt; ++i) { mb_qq_add(mb, M, b, i, b, i, B->mass); }
         if (B->kind == HS_MB_PLANAR) {
             mb_qq_add(mb, M, b, 2, b, 2, B->inertia[2]);
         } else if (B->kind == HS_MB_SPATIAL) {
@@ -68,12 +68,13 @@ int hs_mb_fn_mass(const hs_model *m, hs_real t, const hs_real *q, hs_real *M)
             const hs_real kk = HS_R(4.0) * (B->inertia[0] + B->inertia[1] + B->inertia[2]) / HS_R(3.0);
             hs_real G[3][4];
             mb_quat_G(p, G);
-            for (int i = 0; i < 4; ++i)
+            for (int i = 0; i < 4; ++i) {
                 for (int j = 0; j < 4; ++j) {
                     hs_real a = HS_R(0.0);
-                    for (int r = 0; r < 3; ++r) a += G[r][i] * B->inertia[r] * G[r][j];
+                    for (int r = 0; r < 3; ++r) { a += G[r][i] * B->inertia[r] * G[r][j]; }
                     mb_qq_add(mb, M, b, 3 + i, b, 3 + j, HS_R(4.0) * a + kk * p[i] * p[j]);
                 }
+            }
         } else {
             /* nothing else to do for the other kinds */
         }
@@ -128,7 +129,7 @@ hs_real hs_mb_energy(const hs_mb_model *mb, const hs_real *q, const hs_real *u)
         const hs_mb_body *B = &D->bodies[b];
         const hs_real *x = &q[mb->qoff[b]], *v = &u[mb->qoff[b]];
         const int nt = trans_count(B->kind);
-        for (int i = 0; i < nt; ++i) T += HS_R(0.5) * B->mass * v[i] * v[i];
+        for (int i = 0; i < nt; ++i) { T += HS_R(0.5) * B->mass * v[i] * v[i]; }
         if (B->kind == HS_MB_PLANAR) {
             T += HS_R(0.5) * B->inertia[2] * v[2] * v[2];
         } else if (B->kind == HS_MB_SPATIAL) {
@@ -164,7 +165,7 @@ static int line_count(const hs_mb_model *mb, hs_mb_output_kind kind, int index)
     case HS_MB_OUT_POS:
     case HS_MB_OUT_VEL: {
         const hs_mb_body_kind k = D->bodies[index].kind;
-        if (k == HS_MB_SPATIAL) return kind == HS_MB_OUT_POS ? 7 : 6;
+        if (k == HS_MB_SPATIAL) { return kind == HS_MB_OUT_POS ? 7 : 6; }
         return hs_mb_body_nq(k);
     }
     case HS_MB_OUT_ACC: {
@@ -183,7 +184,7 @@ static int line_count(const hs_mb_model *mb, hs_mb_output_kind kind, int index)
 static int output_count(const hs_mb_model *mb, const hs_mb_output *o)
 {
     const int n = line_count(mb, o->kind, o->index);
-    if (o->sig == NULL || n < 0) return n;
+    if (o->sig == NULL || n < 0) { return n; }
     return (o->comp >= 0 && o->comp < n) ? 1 : -1;
 }
 
@@ -236,6 +237,7 @@ static int line_values(const hs_model *m, hs_mb_output_kind kind, int index, hs_
     }
     case HS_MB_OUT_COORD: {
         const int rc = mb_joint_elems[D->joints[index].kind]->coord(mb, index, t, q, &y[k]);
+        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
         if (rc != HS_OK) { return rc; }
         ++k;
         break;
@@ -243,6 +245,7 @@ static int line_values(const hs_model *m, hs_mb_output_kind kind, int index, hs_
     case HS_MB_OUT_ENERGY: {
         hs_real E = HS_R(0.0);
         const int rc = hs_mb_fn_energy(m, t, q, u, NULL, &E);
+        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
         if (rc != HS_OK) { return rc; }
         /* the input-dependent potentials (road springs) at this instant's inputs */
         if (input_potential(D) != 0) { E = E - mb_potential(mb, t, q, NULL) + mb_potential(mb, t, q, in); }
@@ -266,6 +269,7 @@ int hs_mb_fn_output(const hs_model *m, hs_real t, const hs_real *q, const hs_rea
     hs_real facc[HS_MB_MAX_NQ];
     if (mb->has_acc != 0) {
         const int rc = mb_forces(mb, t, q, u, inp, facc, NULL, NULL);
+        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
         if (rc != HS_OK) { return rc; }
     }
     int k = 0;
@@ -299,7 +303,7 @@ static int reaction_width(const hs_mb_model *mb, int j)
 {
     const hs_mb_desc *D = mb->desc;
     const int b = D->joints[j].a.body;
-    if (b < 0) return 0;
+    if (b < 0) { return 0; }
     switch (D->bodies[b].kind) {
     case HS_MB_PLANAR: return 3;
     case HS_MB_SPATIAL: return 6;
@@ -311,21 +315,21 @@ static int reaction_width(const hs_mb_model *mb, int j)
 int hs_mb_reaction_count(const hs_mb_model *mb)
 {
     int n = 0;
-    for (int j = 0; j < mb->desc->njoints; ++j) n += reaction_width(mb, j);
+    for (int j = 0; j < mb->desc->njoints; ++j) { n += reaction_width(mb, j); }
     return n;
 }
 
 int hs_mb_reactions(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *lambda,
                     hs_real *out)
 {
-    if (!mb || !q || !lambda || !out) return HS_E_NULL;
+    if (mb == NULL || q == NULL || lambda == NULL || out == NULL) { return HS_E_NULL; }
     const hs_mb_desc *D = mb->desc;
     int k = 0;
     for (int j = 0; j < D->njoints; ++j) {
         const int b = D->joints[j].a.body, w = reaction_width(mb, j);
-        if (w == 0) continue;
+        if (w == 0) { continue; }
         hs_real Q[7] = {0, 0, 0, 0, 0, 0, 0};
-        for (int r = mb->jrow[j]; r < mb->jrow[j + 1]; ++r) mb_row_body_grad(mb, r, t, q, b, lambda[r], Q);
+        for (int r = mb->jrow[j]; r < mb->jrow[j + 1]; ++r) { mb_row_body_grad(mb, r, t, q, b, lambda[r], Q); }
         if (D->bodies[b].kind == HS_MB_SPATIAL) {
             /* a ground-frame torque tau gives Q_p = 2 E(p)^T tau, and E E^T = I on |p| = 1 */
             hs_real E[3][4];
@@ -346,23 +350,24 @@ static void put_str(char *dst, int cap, const char *a, const char *b, const char
 {
     int n = 0;
     const char *parts[3] = {a, b, c};
-    for (int p = 0; p < 3; ++p)
-        for (const char *s = parts[p]; s && *s && n < cap - 1; ++s) { dst[n] = *s; ++n; }
+    for (int p = 0; p < 3; ++p) {
+        for (const char *s = parts[p]; s != NULL && *s != '\0' && n < cap - 1; ++s) { dst[n] = *s; ++n; }
+    }
     dst[n] = 0;
 }
 
 static int name_ok(const char *s)
 {
     int n = 0;
-    while (n < HS_MB_NAME && s[n]) ++n;
+    while (n < HS_MB_NAME && s[n] != '\0') { ++n; }
     return n > 0 && n < HS_MB_NAME;
 }
 
 static int point_ok(const hs_mb_desc *D, const hs_mb_point *p)
 {
-    if (p->body < HS_MB_GROUND || p->body >= D->nbodies) return 0;
-    if (p->moving < 0 || p->moving > 2 || (p->moving && p->body >= 0)) return 0;
-    for (int i = 0; i < 3; ++i) if (!hs_isfinite(p->s[i])) return 0;
+    if (p->body < HS_MB_GROUND || p->body >= D->nbodies) { return 0; }
+    if (p->moving < 0 || p->moving > 2 || (p->moving != 0 && p->body >= 0)) { return 0; }
+    for (int i = 0; i < 3; ++i) { if (hs_isfinite(p->s[i]) == 0) { return 0; } }
     return 1;
 }
 
@@ -372,9 +377,10 @@ static int point_ok(const hs_mb_desc *D, const hs_mb_point *p)
 /* 1 when constraint row R involves body b. */
 static int row_touches(const hs_mb_row *R, int b)
 {
-    if (R->kind == HS_MB_ROW_ANGLE || R->kind == HS_MB_ROW_NORM) return R->body == b || R->body2 == b;
-    for (int c = 0; c < 4; ++c)
-        if (R->o[c].used && R->o[c].body == b) return 1;
+    if (R->kind == HS_MB_ROW_ANGLE || R->kind == HS_MB_ROW_NORM) { return R->body == b || R->body2 == b; }
+    for (int c = 0; c < 4; ++c) {
+        if (R->o[c].used != 0 && R->o[c].body == b) { return 1; }
+    }
     return 0;
 }
 
@@ -396,18 +402,19 @@ static const char *signal_suffix(int pos, hs_mb_body_kind k, int j)
 int hs_mb_compile(const hs_mb_desc *D, hs_mb_model *mb, int packed, int *bad_index)
 {
     int dummy;
-    if (!bad_index) bad_index = &dummy;
+    if (bad_index == NULL) { bad_index = &dummy; }
     *bad_index = -1;
-    if (!D || !mb) return HS_E_NULL;
+    if (D == NULL || mb == NULL) { return HS_E_NULL; }
     mb->bad_table = -1;
     mb->bad_why = NULL;
     mb->has_acc = 0;
     if (D->nbodies < 1 || D->nbodies > HS_MB_MAX_BODIES || D->njoints < 0 || D->njoints > HS_MB_MAX_JOINTS
         || D->nforces < 0 || D->nforces > HS_MB_MAX_FORCES || D->noutputs < 0
-        || D->noutputs > HS_MB_MAX_OUTPUTS || D->nin < 0 || D->nin > HS_MB_MAX_NIN)
+        || D->noutputs > HS_MB_MAX_OUTPUTS || D->nin < 0 || D->nin > HS_MB_MAX_NIN) {
         return HS_E_SIZE;
-    if (D->dim != 2 && D->dim != 3) return HS_E_MODEL_PARAM;
-    for (int i = 0; i < 3; ++i) if (!hs_isfinite(D->gravity[i])) return HS_E_MODEL_PARAM;
+    }
+    if (D->dim != 2 && D->dim != 3) { return HS_E_MODEL_PARAM; }
+    for (int i = 0; i < 3; ++i) { if (hs_isfinite(D->gravity[i]) == 0) { return HS_E_MODEL_PARAM; } }
     mb->desc = D;
     mb->packed = packed ? 1 : 0;
     mb->nb = D->nbodies;
@@ -417,24 +424,27 @@ int hs_mb_compile(const hs_mb_desc *D, hs_mb_model *mb, int packed, int *bad_ind
         const hs_mb_body *B = &D->bodies[b];
         *bad_index = b;
         const int n = hs_mb_body_nq(B->kind);
-        if (n == 0 || !name_ok(B->name)) return HS_E_MODEL_PARAM;
+        if (n == 0 || name_ok(B->name) == 0) { return HS_E_MODEL_PARAM; }
+        /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
         const int is2 = B->kind == HS_MB_PLANAR || B->kind == HS_MB_POINT2;
-        if (is2 != (D->dim == 2)) return HS_E_MODEL_PARAM; /* no 2-D bodies in 3-D models or back */
-        if (!(B->mass > HS_R(0.0)) || !hs_isfinite(B->mass)) return HS_E_MODEL_PARAM;
-        if (B->kind == HS_MB_PLANAR && !(B->inertia[2] > HS_R(0.0))) return HS_E_MODEL_PARAM;
+        if (is2 != (D->dim == 2)) { return HS_E_MODEL_PARAM; /* no 2-D bodies in 3-D models or back */ }
+        if (!(B->mass > HS_R(0.0)) || hs_isfinite(B->mass) == 0) { return HS_E_MODEL_PARAM; }
+        if (B->kind == HS_MB_PLANAR && !(B->inertia[2] > HS_R(0.0))) { return HS_E_MODEL_PARAM; }
         if (B->kind == HS_MB_SPATIAL) {
-            for (int i = 0; i < 3; ++i) if (!(B->inertia[i] > HS_R(0.0))) return HS_E_MODEL_PARAM;
+            for (int i = 0; i < 3; ++i) { if (!(B->inertia[i] > HS_R(0.0))) { return HS_E_MODEL_PARAM; } }
             const hs_real pn = B->rot[0] * B->rot[0] + B->rot[1] * B->rot[1] + B->rot[2] * B->rot[2] + B->rot[3] * B->rot[3];
-            if (!(hs_abs(pn - HS_R(1.0)) < HS_R(1e-6))) return HS_E_MODEL_PARAM; /* not a unit quaternion */
+            if (!(hs_abs(pn - HS_R(1.0)) < HS_R(1e-6))) { return HS_E_MODEL_PARAM; /* not a unit quaternion */ }
         }
-        for (int i = 0; i < 3; ++i)
-            if (!hs_isfinite(B->inertia[i]) || !hs_isfinite(B->pos[i]) || !hs_isfinite(B->vel[i])
-                || !hs_isfinite(B->omega[i]) || !hs_isfinite(B->rot[i]) || !hs_isfinite(B->rot[3]))
+        for (int i = 0; i < 3; ++i) {
+            if (hs_isfinite(B->inertia[i]) == 0 || hs_isfinite(B->pos[i]) == 0 || hs_isfinite(B->vel[i]) == 0
+                || hs_isfinite(B->omega[i]) == 0 || hs_isfinite(B->rot[i]) == 0 || hs_isfinite(B->rot[3]) == 0) {
                 return HS_E_MODEL_PARAM;
+            }
+        }
         mb->qoff[b] = nq;
         mb->bnq[b] = n;
         nq += n;
-        if (nq > HS_MB_MAX_NQ) return HS_E_SIZE;
+        if (nq > HS_MB_MAX_NQ) { return HS_E_SIZE; }
     }
     mb->qoff[D->nbodies] = nq;
     mb->nq = nq;
@@ -442,24 +452,25 @@ int hs_mb_compile(const hs_mb_desc *D, hs_mb_model *mb, int packed, int *bad_ind
     for (int j = 0; j < D->njoints; ++j) {
         const hs_mb_joint *J = &D->joints[j];
         *bad_index = j;
-        if (!name_ok(J->name) || !point_ok(D, &J->a) || !point_ok(D, &J->b)) return HS_E_MODEL_PARAM;
-        if (!point_ok(D, &J->c) || !point_ok(D, &J->d)) return HS_E_MODEL_PARAM;
-        if ((int)J->kind < 0 || (int)J->kind >= (int)HS_MB_JOINT_KINDS) return HS_E_MODEL_PARAM;
+        if (name_ok(J->name) == 0 || point_ok(D, &J->a) == 0 || point_ok(D, &J->b) == 0) { return HS_E_MODEL_PARAM; }
+        if (point_ok(D, &J->c) == 0 || point_ok(D, &J->d) == 0) { return HS_E_MODEL_PARAM; }
+        if ((int)J->kind < 0 || (int)J->kind >= (int)HS_MB_JOINT_KINDS) { return HS_E_MODEL_PARAM; }
         const char *why = NULL;
         if (mb_joint_elems[J->kind]->check(D, J, &why) != 0u) { mb->bad_why = why; return HS_E_MODEL_PARAM; }
     }
     int rc = mb_build_rows(mb, bad_index);
-    if (rc) return rc;
+    if (rc != 0) { return rc; }
     mb->nc = mb->nrow;
     mb->bad_table = 2;
     for (int e = 0; e < D->nforces; ++e) {
         const hs_mb_force *E = &D->forces[e];
         *bad_index = e;
-        if (!name_ok(E->name) || !point_ok(D, &E->a) || !point_ok(D, &E->b)) return HS_E_MODEL_PARAM;
-        if (!hs_isfinite(E->k) || !hs_isfinite(E->c) || !hs_isfinite(E->l0) || !hs_isfinite(E->kr)
-            || !hs_isfinite(E->cr) || !hs_isfinite(E->scale) || !hs_isfinite(mb_dot3(E->v, E->v)))
+        if (name_ok(E->name) == 0 || point_ok(D, &E->a) == 0 || point_ok(D, &E->b) == 0) { return HS_E_MODEL_PARAM; }
+        if (hs_isfinite(E->k) == 0 || hs_isfinite(E->c) == 0 || hs_isfinite(E->l0) == 0 || hs_isfinite(E->kr) == 0
+            || hs_isfinite(E->cr) == 0 || hs_isfinite(E->scale) == 0 || hs_isfinite(mb_dot3(E->v, E->v)) == 0) {
             return HS_E_MODEL_PARAM;
-        if ((int)E->kind < 0 || (int)E->kind >= (int)HS_MB_FORCE_KINDS) return HS_E_MODEL_PARAM;
+        }
+        if ((int)E->kind < 0 || (int)E->kind >= (int)HS_MB_FORCE_KINDS) { return HS_E_MODEL_PARAM; }
         const mb_force_elem *el = mb_force_elems[E->kind];
         const char *why = NULL;
         if (el->check(D, E, &why) != 0u) { mb->bad_why = why; return HS_E_MODEL_PARAM; }
@@ -476,10 +487,10 @@ int hs_mb_compile(const hs_mb_desc *D, hs_mb_model *mb, int packed, int *bad_ind
         const hs_mb_output *o = &D->outputs[i];
         *bad_index = i;
         const int lim = (o->kind == HS_MB_OUT_COORD) ? D->njoints : D->nbodies;
-        if (o->kind != HS_MB_OUT_ENERGY && (o->index < 0 || o->index >= lim)) return HS_E_MODEL_PARAM;
+        if (o->kind != HS_MB_OUT_ENERGY && (o->index < 0 || o->index >= lim)) { return HS_E_MODEL_PARAM; }
         if (o->index2 < 0 || o->index2 > D->nbodies || (o->index2 > 0 && o->kind != HS_MB_OUT_POS
-            && o->kind != HS_MB_OUT_VEL && o->kind != HS_MB_OUT_ACC)) return HS_E_MODEL_PARAM;
-        if (o->sig != NULL && !hs_isfinite(o->offset)) return HS_E_MODEL_PARAM;
+            && o->kind != HS_MB_OUT_VEL && o->kind != HS_MB_OUT_ACC)) { return HS_E_MODEL_PARAM; }
+        if (o->sig != NULL && hs_isfinite(o->offset) == 0) { return HS_E_MODEL_PARAM; }
         mb->out_first[i] = nout;
         const int n = output_count(mb, o);
         if (n < 0) { mb->bad_why = "no such quantity or component for this element"; return HS_E_MODEL_PARAM; }
@@ -490,14 +501,14 @@ int hs_mb_compile(const hs_mb_desc *D, hs_mb_model *mb, int packed, int *bad_ind
         if (o->kind == HS_MB_OUT_ACC) {
             /* a = M^-1 f holds only where no joint's multipliers act */
             for (int r = 0; r < mb->nrow; ++r) {
-                if (row_touches(&mb->rows[r], o->index) || (o->index2 > 0 && row_touches(&mb->rows[r], o->index2 - 1))) {
+                if (row_touches(&mb->rows[r], o->index) != 0 || (o->index2 > 0 && row_touches(&mb->rows[r], o->index2 - 1) != 0)) {
                     mb->bad_why = "acceleration of a body a joint acts on (needs the multipliers)";
                     return HS_E_MODEL_PARAM;
                 }
             }
             mb->has_acc = 1;
         }
-        if (nout + n > HS_MB_MAX_NOUT) return HS_E_SIZE;
+        if (nout + n > HS_MB_MAX_NOUT) { return HS_E_SIZE; }
         for (int j = 0; j < n; ++j) {
             char *dst = mb->out_buf[nout + j];
             const int cap = (int)sizeof mb->out_buf[0];
@@ -513,6 +524,7 @@ int hs_mb_compile(const hs_mb_desc *D, hs_mb_model *mb, int packed, int *bad_ind
                 case HS_MB_OUT_ACC: put_str(dst, cap, D->bodies[o->index].name, ACC_NAMES[D->bodies[o->index].kind][j], NULL); break;
                 case HS_MB_OUT_COORD: {
                     const hs_mb_joint *J = &D->joints[o->index];
+                    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
                     const int ang = mb_joint_elems[J->kind]->coord_kind(D, J) == 1;
                     put_str(dst, cap, J->name, ang ? ".angle (rad)" : ".travel (m)", NULL);
                     break;
@@ -540,7 +552,7 @@ int hs_mb_compile(const hs_mb_desc *D, hs_mb_model *mb, int packed, int *bad_ind
         const mb_force_elem *el = mb_force_elems[E->kind];
         const char *suf[3] = {NULL, NULL, NULL};
         const int n = el->inputs != NULL ? el->inputs(D, E, suf) : 0;
-        for (int i = 0; i < n; ++i) put_str(mb->in_buf[E->in0 + i], (int)sizeof mb->in_buf[0], E->name, suf[i], NULL);
+        for (int i = 0; i < n; ++i) { put_str(mb->in_buf[E->in0 + i], (int)sizeof mb->in_buf[0], E->name, suf[i], NULL); }
     }
     for (int i = 0; i < D->nin && D->inputs != NULL; ++i) {
         char *dst = mb->in_buf[i];
@@ -550,13 +562,14 @@ int hs_mb_compile(const hs_mb_desc *D, hs_mb_model *mb, int packed, int *bad_ind
     /* spatial hinge references: zero angle where axis meets axis_b, initial angle in (-pi, pi] */
     for (int e = 0; e < D->nforces; ++e) {
         const hs_mb_force *E = &D->forces[e];
-        if (D->dim == 3 && (E->kind == HS_MB_ROTSPRING || E->kind == HS_MB_MOTOR))
+        if (D->dim == 3 && (E->kind == HS_MB_ROTSPRING || E->kind == HS_MB_MOTOR)) {
             mb_hinge_ref(E->axis, E->axis_b, D->bodies[E->a.body].rot,
                          E->b.body >= 0 ? D->bodies[E->b.body].rot : NULL, mb->hinge_c[e]);
+        }
     }
     for (int j = 0; j < D->njoints; ++j) {
         const mb_joint_elem *el = mb_joint_elems[D->joints[j].kind];
-        if (el->prepare != NULL) el->prepare(mb, j);
+        if (el->prepare != NULL) { el->prepare(mb, j); }
     }
     /* set values of prismatic and fixed joints: the initial relative configuration */
     {
@@ -568,8 +581,9 @@ int hs_mb_compile(const hs_mb_desc *D, hs_mb_model *mb, int packed, int *bad_ind
         mb->packed = keep;
         for (int r = 0; r < mb->nrow; ++r) {
             const int j = mb->rows[r].joint;
-            if (j >= 0 && mb_joint_elems[D->joints[j].kind]->init_value != 0)
+            if (j >= 0 && mb_joint_elems[D->joints[j].kind]->init_value != 0) {
                 mb->rows[r].value = g[r];
+            }
         }
     }
     /* block pattern: position blocks = bodies; constraint blocks = joints, then norm rows */
@@ -578,25 +592,28 @@ int hs_mb_compile(const hs_mb_desc *D, hs_mb_model *mb, int packed, int *bad_ind
         int ncb = 0;
         int *qb = &mb->blkbuf[wo];
         wo += D->nbodies + 1;
-        for (int b = 0; b <= D->nbodies; ++b) qb[b] = mb->qoff[b];
+        for (int b = 0; b <= D->nbodies; ++b) { qb[b] = mb->qoff[b]; }
         int *cb = &mb->blkbuf[wo];
-        for (int j = 0; j < D->njoints; ++j)
+        for (int j = 0; j < D->njoints; ++j) {
             if (mb->jrow[j + 1] > mb->jrow[j]) { cb[ncb] = mb->jrow[j]; ++ncb; }
+        }
         for (int r = mb->jrow[D->njoints]; r < mb->nrow; ++r) { cb[ncb] = r; ++ncb; }
         cb[ncb] = mb->nrow;
         wo += ncb + 1;
         mb->ncb = ncb;
         for (int c = 0; c < ncb; ++c) {
             mb->cbfirst[c] = cb[c];
-            for (int r = cb[c]; r < cb[c + 1]; ++r) mb->cbidx[r] = c;
+            for (int r = cb[c]; r < cb[c + 1]; ++r) { mb->cbidx[r] = c; }
         }
         mb->cbfirst[ncb] = mb->nrow;
         /* coupling of bodies: diagonal, rows touching two bodies, two-body forces */
         static const int none = -1;
-        for (int i = 0; i < D->nbodies; ++i)
-            for (int j = 0; j < D->nbodies; ++j) mb->qqoff[i][j] = (i == j) ? 0 : none;
-        for (int c = 0; c < ncb; ++c)
-            for (int b = 0; b < D->nbodies; ++b) mb->cqoff[c][b] = none;
+        for (int i = 0; i < D->nbodies; ++i) {
+            for (int j = 0; j < D->nbodies; ++j) { mb->qqoff[i][j] = (i == j) ? 0 : none; }
+        }
+        for (int c = 0; c < ncb; ++c) {
+            for (int b = 0; b < D->nbodies; ++b) { mb->cqoff[c][b] = none; }
+        }
         for (int r = 0; r < mb->nrow; ++r) {
             const hs_mb_row *R = &mb->rows[r];
             int bs[4], nbs = 0;
@@ -606,9 +623,9 @@ int hs_mb_compile(const hs_mb_desc *D, hs_mb_model *mb, int packed, int *bad_ind
                 for (int i = 0; i < 4; ++i) { bs[nbs] = R->o[i].used ? R->o[i].body : -1; ++nbs; }
             }
             for (int i = 0; i < nbs; ++i) {
-                if (bs[i] < 0) continue;
+                if (bs[i] < 0) { continue; }
                 mb->cqoff[mb->cbidx[r]][bs[i]] = 0;
-                for (int j = 0; j < nbs; ++j) if (bs[j] >= 0) mb->qqoff[bs[i]][bs[j]] = 0;
+                for (int j = 0; j < nbs; ++j) { if (bs[j] >= 0) { mb->qqoff[bs[i]][bs[j]] = 0; } }
             }
         }
         for (int e = 0; e < D->nforces; ++e) {
@@ -617,27 +634,29 @@ int hs_mb_compile(const hs_mb_desc *D, hs_mb_model *mb, int packed, int *bad_ind
         }
         int nqq = 0, off = 0;
         int *qq = &mb->blkbuf[wo];
-        for (int i = 0; i < D->nbodies; ++i)
+        for (int i = 0; i < D->nbodies; ++i) {
             for (int j = 0; j < D->nbodies; ++j) {
-                if (mb->qqoff[i][j] < 0) continue;
-                if (nqq >= HS_MB_MAX_QQ) return HS_E_SIZE;
+                if (mb->qqoff[i][j] < 0) { continue; }
+                if (nqq >= HS_MB_MAX_QQ) { return HS_E_SIZE; }
                 qq[2 * nqq] = i; qq[2 * nqq + 1] = j; ++nqq;
                 mb->qqoff[i][j] = off;
                 off += mb->bnq[i] * mb->bnq[j];
             }
+        }
         mb->qqsize = off;
         wo += 2 * nqq;
         int ncq = 0;
         int *cq = &mb->blkbuf[wo];
         off = 0;
-        for (int c = 0; c < ncb; ++c)
+        for (int c = 0; c < ncb; ++c) {
             for (int b = 0; b < D->nbodies; ++b) {
-                if (mb->cqoff[c][b] < 0) continue;
-                if (ncq >= HS_MB_MAX_CQ) return HS_E_SIZE;
+                if (mb->cqoff[c][b] < 0) { continue; }
+                if (ncq >= HS_MB_MAX_CQ) { return HS_E_SIZE; }
                 cq[2 * ncq] = c; cq[2 * ncq + 1] = b; ++ncq;
                 mb->cqoff[c][b] = off;
                 off += (cb[c + 1] - cb[c]) * mb->bnq[b];
             }
+        }
         mb->cqsize = off;
         mb->blocks.nqb = D->nbodies; mb->blocks.ncb = ncb;
         mb->blocks.nqq = nqq; mb->blocks.ncq = ncq;
@@ -673,7 +692,7 @@ int hs_mb_compile(const hs_mb_desc *D, hs_mb_model *mb, int packed, int *bad_ind
 
 int hs_mb_model_init(hs_model *m, const hs_mb_model *mb)
 {
-    if (!m || !mb) return HS_E_NULL;
+    if (m == NULL || mb == NULL) { return HS_E_NULL; }
     int rc = hs_model_init(m, &mb->type, NULL);
     m->desc = mb;
     return rc;

@@ -12,8 +12,8 @@ static uint32_t check(const hs_mb_desc *D, const hs_mb_force *E, const char **wh
     if (!(E->cr >= HS_R(0.0))) { *why = "rotational damping must be >= 0"; return MB_K_CR; }
     if (E->kr == HS_R(0.0) && E->cr == HS_R(0.0)) { return 0u; }
     if (D->dim == 2) {
-        if (!mb_planar_or_ground(D, a)) { *why = "kr/cr need a planar body or ground"; return MB_K_A; }
-        if (!mb_planar_or_ground(D, b)) { *why = "kr/cr need a planar body or ground"; return MB_K_B; }
+        if (mb_planar_or_ground(D, a) == 0) { *why = "kr/cr need a planar body or ground"; return MB_K_A; }
+        if (mb_planar_or_ground(D, b) == 0) { *why = "kr/cr need a planar body or ground"; return MB_K_B; }
         return 0u;
     }
     /* spatial: both carry a quaternion (ground: identity), in either order */

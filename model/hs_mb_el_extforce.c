@@ -6,13 +6,13 @@ static uint32_t check(const hs_mb_desc *D, const hs_mb_force *E, const char **wh
 {
     (void)D;
     if (E->a.body < 0) { *why = "must be a body (a load on ground does nothing)"; return MB_K_A; }
-    if (!hs_isfinite(mb_dot3(E->axis, E->axis))) { *why = "not a finite vector"; return MB_K_AXIS; }
+    if (hs_isfinite(mb_dot3(E->axis, E->axis)) == 0) { *why = "not a finite vector"; return MB_K_AXIS; }
     return 0u;
 }
 
 static int inputs(const hs_mb_desc *D, const hs_mb_force *E, const char *suffix[3])
 {
-    if (!mb_is_zero3(E->axis)) {
+    if (mb_is_zero3(E->axis) == 0) {
         suffix[0] = ".f (N)";
         return 1;
     }
@@ -28,10 +28,11 @@ static int eval(const hs_mb_model *mb, int e, hs_real t, const hs_real *q, const
     const hs_mb_opnd oa = mb_op_point(&E->a);
     mb_pk ka;
     mb_point_kin(mb, &oa, t, q, u, &ka);
+    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
     const int one = !mb_is_zero3(E->axis);
     hs_real F[3];
     for (int i = 0; i < 3; ++i) {
-        if (one) { F[i] = E->scale * in[E->in0] * E->axis[i]; }
+        if (one != 0) { F[i] = E->scale * in[E->in0] * E->axis[i]; }
         else { F[i] = i < mb->desc->dim ? E->scale * in[E->in0 + i] : HS_R(0.0); }
     }
     mb_point_load(mb, &oa, &ka, q, F, f, fq);

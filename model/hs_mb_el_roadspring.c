@@ -8,7 +8,7 @@ static uint32_t check(const hs_mb_desc *D, const hs_mb_force *E, const char **wh
 {
     (void)D;
     if (E->a.body < 0 && E->b.body < 0) { *why = "a and b are both on ground"; return MB_K_B; }
-    if (!mb_is_unit3(E->axis)) { *why = "must be a unit vector"; return MB_K_AXIS; }
+    if (mb_is_unit3(E->axis) == 0) { *why = "must be a unit vector"; return MB_K_AXIS; }
     if (!(E->k >= HS_R(0.0))) { *why = "stiffness must be >= 0"; return MB_K_K; }
     if (!(E->c >= HS_R(0.0))) { *why = "damping must be >= 0"; return MB_K_C; }
     return 0u;

@@ -6,17 +6,17 @@ uint32_t mb_hinge_check(const hs_mb_desc *D, const hs_mb_force *E, const char **
 {
     const int a = E->a.body, b = E->b.body;
     if (D->dim == 2) {
-        if (a < 0 || !mb_planar_or_ground(D, a)) { *why = "must be a planar body"; return MB_K_A; }
-        if (!mb_planar_or_ground(D, b)) { *why = "must be a planar body or ground"; return MB_K_B; }
+        if (a < 0 || mb_planar_or_ground(D, a) == 0) { *why = "must be a planar body"; return MB_K_A; }
+        if (mb_planar_or_ground(D, b) == 0) { *why = "must be a planar body or ground"; return MB_K_B; }
         if (a == b) { *why = "must differ from a"; return MB_K_B; }
         return 0u;
     }
     if (a < 0 || D->bodies[a].kind != HS_MB_SPATIAL) { *why = "must be a spatial body"; return MB_K_A; }
     if (b >= 0 && D->bodies[b].kind != HS_MB_SPATIAL) { *why = "must be a spatial body or ground"; return MB_K_B; }
     if (a == b) { *why = "must differ from a"; return MB_K_B; }
-    if (mb_is_zero3(E->axis)) { *why = "a spatial hinge element needs axis= (a's frame) or joint=HINGE"; return MB_K_AXIS; }
-    if (!mb_is_unit3(E->axis)) { *why = "not a unit vector"; return MB_K_AXIS; }
-    if (!mb_is_zero3(E->axis_b) && !mb_is_unit3(E->axis_b)) { *why = "not a unit vector"; return MB_K_AXIS_B; }
+    if (mb_is_zero3(E->axis) != 0) { *why = "a spatial hinge element needs axis= (a's frame) or joint=HINGE"; return MB_K_AXIS; }
+    if (mb_is_unit3(E->axis) == 0) { *why = "not a unit vector"; return MB_K_AXIS; }
+    if (mb_is_zero3(E->axis_b) == 0 && mb_is_unit3(E->axis_b) == 0) { *why = "not a unit vector"; return MB_K_AXIS_B; }
     return 0u;
 }
 

@@ -6,7 +6,7 @@ static uint32_t check(const hs_mb_desc *D, const hs_mb_force *E, const char **wh
 {
     (void)D;
     if (E->a.body < 0) { *why = "must be a body (a load on ground does nothing)"; return MB_K_A; }
-    if (!mb_is_unit3(E->axis)) { *why = "must be a unit vector"; return MB_K_AXIS; }
+    if (mb_is_unit3(E->axis) == 0) { *why = "must be a unit vector"; return MB_K_AXIS; }
     if (E->tab == NULL || E->tab->n < 1 || E->tab->n > HS_MB_MAX_TAB) { *why = "a table needs t= and v= (1 to 32 values)"; return MB_K_T; }
     for (int i = 1; i < E->tab->n; ++i) {
         if (!(E->tab->t[i] > E->tab->t[i - 1])) { *why = "times must increase strictly"; return MB_K_T; }

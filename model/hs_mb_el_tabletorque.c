@@ -9,7 +9,7 @@ static uint32_t check(const hs_mb_desc *D, const hs_mb_force *E, const char **wh
         *why = "must be a planar or spatial body";
         return MB_K_A;
     }
-    if (D->bodies[a].kind == HS_MB_SPATIAL && !mb_is_unit3(E->axis)) { *why = "a spatial body needs a unit axis="; return MB_K_AXIS; }
+    if (D->bodies[a].kind == HS_MB_SPATIAL && mb_is_unit3(E->axis) == 0) { *why = "a spatial body needs a unit axis="; return MB_K_AXIS; }
     if (E->tab == NULL || E->tab->n < 1 || E->tab->n > HS_MB_MAX_TAB) { *why = "a table needs t= and v= (1 to 32 values)"; return MB_K_T; }
     for (int i = 1; i < E->tab->n; ++i) {
         if (!(E->tab->t[i] > E->tab->t[i - 1])) { *why = "times must increase strictly"; return MB_K_T; }

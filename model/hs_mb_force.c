@@ -6,10 +6,11 @@
 
 void mb_add_jtf(const hs_mb_model *mb, const mb_pk *k, const hs_real *F, hs_real s, hs_real *f)
 {
-    if (k->body < 0 || !f) return; /* f = NULL: Jacobians only */
+    if (k->body < 0 || f == NULL) { return; /* f = NULL: Jacobians only */ }
     hs_real *fb = &f[mb->qoff[k->body]];
-    for (int j = 0; j < k->nb; ++j)
+    for (int j = 0; j < k->nb; ++j) {
         fb[j] += s * (k->J[0][j] * F[0] + k->J[1][j] * F[1] + k->J[2][j] * F[2]);
+    }
 }
 
 /* f += J_a^T F - J_b^T F with F = F(d, d') a force on point a (the opposite on b), and the
@@ -22,20 +23,21 @@ void mb_pair_force(const hs_mb_model *mb, const hs_mb_opnd *oa, const hs_mb_opnd
 {
     mb_add_jtf(mb, ka, F, HS_R(1.0), f);
     mb_add_jtf(mb, kb, F, HS_R(-1.0), f);
-    if (!fq) return;
+    if (fq == NULL) { return; }
     const mb_pk *k[2];
     const hs_mb_opnd *o[2];
     k[0] = ka; k[1] = kb;
     o[0] = oa; o[1] = ob;
     hs_real D[2][3][7], H[7][7];
-    for (int i = 0; i < 2; ++i) mb_point_dju(mb, o[i], q, u, D[i]);
-    for (int i = 0; i < 2; ++i)
+    for (int i = 0; i < 2; ++i) { mb_point_dju(mb, o[i], q, u, D[i]); }
+    for (int i = 0; i < 2; ++i) {
         for (int j = 0; j < 2; ++j) {
             const hs_real s = (i == j) ? HS_R(1.0) : HS_R(-1.0);
             mb_add_jxj(mb, fq, k[i], Fd, k[j], s);
             mb_add_jxd(mb, fq, k[i], Fv, D[j], k[j]->body, k[j]->nb, s);
             mb_add_jxj(mb, fu, k[i], Fv, k[j], s);
         }
+    }
     mb_point_hess(mb, oa, q, F, H);
     mb_add_h(mb, fq, ka->body, ka->nb, H, HS_R(1.0));
     mb_point_hess(mb, ob, q, F, H);
@@ -58,28 +60,30 @@ static void quat_terms(const hs_mb_model *mb, int b, const hs_real *q, const hs_
         Jw[i] = B->inertia[i] * w[i];
     }
     const hs_real pd2 = pd[0] * pd[0] + pd[1] * pd[1] + pd[2] * pd[2] + pd[3] * pd[3];
-    for (int i = 0; i < 4; ++i)
-        if (f) f[mb->qoff[b] + 3 + i] += -HS_R(8.0) * (Gd[0][i] * Jw[0] + Gd[1][i] * Jw[1] + Gd[2][i] * Jw[2]) - kk * p[i] * pd2;
-    if (!fq) return;
-    for (int i = 0; i < 4; ++i)
+    for (int i = 0; i < 4; ++i) {
+        if (f != NULL) { f[mb->qoff[b] + 3 + i] += -HS_R(8.0) * (Gd[0][i] * Jw[0] + Gd[1][i] * Jw[1] + Gd[2][i] * Jw[2]) - kk * p[i] * pd2; }
+    }
+    if (fq == NULL) { return; }
+    for (int i = 0; i < 4; ++i) {
         for (int j = 0; j < 4; ++j) {
             /* d/dp: +8 G(p')^T J G(p') - k |p'|^2 I */
             hs_real a = HS_R(0.0);
-            for (int r = 0; r < 3; ++r) a += Gd[r][i] * B->inertia[r] * Gd[r][j];
+            for (int r = 0; r < 3; ++r) { a += Gd[r][i] * B->inertia[r] * Gd[r][j]; }
             mb_qq_add(mb, fq, b, 3 + i, b, 3 + j, HS_R(8.0) * a - (i == j ? kk * pd2 : HS_R(0.0)));
             /* d/dp': -8 (G(e_j)^T J w + G(p')^T J G(p)) - 2 k p p'^T */
             hs_real ej[4] = {0, 0, 0, 0}, Ge[3][4];
             ej[j] = HS_R(1.0);
             mb_quat_G(ej, Ge);
             hs_real c = HS_R(0.0);
-            for (int r = 0; r < 3; ++r) c += Ge[r][i] * Jw[r] + Gd[r][i] * B->inertia[r] * Gp[r][j];
+            for (int r = 0; r < 3; ++r) { c += Ge[r][i] * Jw[r] + Gd[r][i] * B->inertia[r] * Gp[r][j]; }
             mb_qq_add(mb, fu, b, 3 + i, b, 3 + j, -HS_R(8.0) * c - HS_R(2.0) * kk * p[i] * pd[j]);
         }
+    }
 }
 
 void mb_add_torque(const hs_mb_model *mb, int b, hs_real tau, hs_real *f)
 {
-    if (b >= 0 && f) f[mb->qoff[b] + 2] += tau;
+    if (b >= 0 && f != NULL) { f[mb->qoff[b] + 2] += tau; }
 }
 
 void mb_rot_spring(const hs_mb_model *mb, int A, int B, hs_real k, hs_real c, hs_real th0,
@@ -90,22 +94,23 @@ void mb_rot_spring(const hs_mb_model *mb, int A, int B, hs_real k, hs_real c, hs
     const hs_real tau = -k * (th - th0) - c * om;
     mb_add_torque(mb, A, tau, f);
     mb_add_torque(mb, B, -tau, f);
-    if (!fq) return;
+    if (fq == NULL) { return; }
     int bb[2];
     bb[0] = A; bb[1] = B;
-    for (int i = 0; i < 2; ++i)
+    for (int i = 0; i < 2; ++i) {
         for (int j = 0; j < 2; ++j) {
             const hs_real s = (i == j) ? HS_R(1.0) : HS_R(-1.0);
             mb_qq_add(mb, fq, bb[i], 2, bb[j], 2, -s * k);
             mb_qq_add(mb, fu, bb[i], 2, bb[j], 2, -s * c);
         }
+    }
 }
 
 void mb_point_load(const hs_mb_model *mb, const hs_mb_opnd *oa, const mb_pk *ka, const hs_real *q,
                    const hs_real *F, hs_real *f, hs_real *fq)
 {
     mb_add_jtf(mb, ka, F, HS_R(1.0), f);
-    if (fq) {
+    if (fq != NULL) {
         hs_real H[7][7];
         mb_point_hess(mb, oa, q, F, H);
         mb_add_h(mb, fq, ka->body, ka->nb, H, HS_R(1.0));
@@ -123,17 +128,20 @@ void mb_body_torque(const hs_mb_model *mb, int b, const hs_real *q, const hs_rea
     const hs_real *p = &q[mb->qoff[b] + 3];
     hs_real Ep[3][4];
     mb_quat_E(p, Ep);
-    for (int i = 0; i < 4; ++i)
-        if (f) f[mb->qoff[b] + 3 + i] += HS_R(2.0) * (Ep[0][i] * tau[0] + Ep[1][i] * tau[1] + Ep[2][i] * tau[2]);
-    if (fq)
+    for (int i = 0; i < 4; ++i) {
+        if (f != NULL) { f[mb->qoff[b] + 3 + i] += HS_R(2.0) * (Ep[0][i] * tau[0] + Ep[1][i] * tau[1] + Ep[2][i] * tau[2]); }
+    }
+    if (fq != NULL) {
         for (int j = 0; j < 4; ++j) {
             hs_real ej[4] = {0, 0, 0, 0}, Ee[3][4];
             ej[j] = HS_R(1.0);
             mb_quat_E(ej, Ee);
-            for (int i = 0; i < 4; ++i)
+            for (int i = 0; i < 4; ++i) {
                 mb_qq_add(mb, fq, b, 3 + i, b, 3 + j,
                           HS_R(2.0) * (Ee[0][i] * tau[0] + Ee[1][i] * tau[1] + Ee[2][i] * tau[2]));
+            }
         }
+    }
 }
 
 hs_real mb_table_eval(const hs_mb_table *tb, hs_real t)
@@ -174,18 +182,19 @@ int mb_forces(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real 
 {
     const hs_mb_desc *D = mb->desc;
     const int dim = D->dim;
-    if (f) for (int i = 0; i < mb->nq; ++i) f[i] = HS_R(0.0);
-    if (fq) { mb_qq_zero(mb, fq); mb_qq_zero(mb, fu); }
+    if (f != NULL) { for (int i = 0; i < mb->nq; ++i) { f[i] = HS_R(0.0); } }
+    if (fq != NULL) { mb_qq_zero(mb, fq); mb_qq_zero(mb, fu); }
     for (int b = 0; b < D->nbodies; ++b) {
         const hs_mb_body *B = &D->bodies[b];
-        if (f) for (int i = 0; i < dim; ++i) f[mb->qoff[b] + i] += B->mass * D->gravity[i];
-        if (B->kind == HS_MB_SPATIAL) quat_terms(mb, b, q, u, f, fq, fu);
+        if (f != NULL) { for (int i = 0; i < dim; ++i) { f[mb->qoff[b] + i] += B->mass * D->gravity[i]; } }
+        if (B->kind == HS_MB_SPATIAL) { quat_terms(mb, b, q, u, f, fq, fu); }
     }
     for (int e = 0; e < D->nforces; ++e) {
         const int kind = (int)D->forces[e].kind;
-        if (kind < 0 || kind >= (int)HS_MB_FORCE_KINDS) return HS_E_MODEL;
+        if (kind < 0 || kind >= (int)HS_MB_FORCE_KINDS) { return HS_E_MODEL; }
         const int rc = mb_force_elems[kind]->eval(mb, e, t, q, u, in, f, fq, fu);
-        if (rc != HS_OK) return rc;
+        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
+        if (rc != HS_OK) { return rc; }
     }
     return (!f || hs_all_finite(f, mb->nq)) ? HS_OK : HS_E_MODEL;
 }
@@ -194,11 +203,12 @@ hs_real mb_potential(const hs_mb_model *mb, hs_real t, const hs_real *q, const h
 {
     const hs_mb_desc *D = mb->desc;
     hs_real V = HS_R(0.0);
-    for (int b = 0; b < D->nbodies; ++b)
-        for (int i = 0; i < D->dim; ++i) V -= D->bodies[b].mass * D->gravity[i] * q[mb->qoff[b] + i];
+    for (int b = 0; b < D->nbodies; ++b) {
+        for (int i = 0; i < D->dim; ++i) { V -= D->bodies[b].mass * D->gravity[i] * q[mb->qoff[b] + i]; }
+    }
     for (int e = 0; e < D->nforces; ++e) {
         const mb_force_elem *el = mb_force_elems[D->forces[e].kind];
-        if (el->potential != NULL) V = el->potential(mb, e, t, q, in, V);
+        if (el->potential != NULL) { V = el->potential(mb, e, t, q, in, V); }
     }
     return V;
 }

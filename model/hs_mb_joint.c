@@ -21,15 +21,15 @@ typedef struct rsink {
 static void sink_add(const rsink *s, int body, int j, hs_real v)
 {
     const hs_mb_model *mb = s->mb;
-    if (body < 0) return;
-    if (s->out) {
-        if (body == s->only) s->out[j] += s->w * v;
+    if (body < 0) { return; }
+    if (s->out != NULL) {
+        if (body == s->only) { s->out[j] += s->w * v; }
         return;
     }
-    if (mb->packed) {
+    if (mb->packed != 0) {
         const int cb = mb->cbidx[s->row];
         const int off = mb->cqoff[cb][body];
-        if (off >= 0) s->G[off + (s->row - mb->cbfirst[cb]) * mb->bnq[body] + j] += v;
+        if (off >= 0) { s->G[off + (s->row - mb->cbfirst[cb]) * mb->bnq[body] + j] += v; }
     } else {
         s->G[s->row * mb->nq + mb->qoff[body] + j] += v;
     }
@@ -38,8 +38,9 @@ static void sink_add(const rsink *s, int body, int j, hs_real v)
 /* c^T J of point k into the sink, scaled by sg. */
 static void sink_point(const rsink *s, const mb_pk *k, const hs_real *c, hs_real sg)
 {
-    for (int j = 0; j < k->nb; ++j)
+    for (int j = 0; j < k->nb; ++j) {
         sink_add(s, k->body, j, sg * (c[0] * k->J[0][j] + c[1] * k->J[1][j] + c[2] * k->J[2][j]));
+    }
 }
 
 static hs_real theta_of(const hs_mb_model *mb, const hs_real *q, int b)
@@ -62,34 +63,34 @@ static void row_g(const hs_mb_model *mb, int r, hs_real t, const hs_real *q, hs_
 {
     const hs_mb_row *R = &mb->rows[r];
     hs_real fv = HS_R(0.0), fd = HS_R(0.0);
-    if (R->f) mb_fn_eval(R->f, t, &fv, &fd, NULL);
+    if (R->f != NULL) { mb_fn_eval(R->f, t, &fv, &fd, NULL); }
     switch (R->kind) {
     case HS_MB_ROW_DOT: {
         mb_pk k[4];
-        for (int i = 0; i < 4; ++i) mb_point_kin(mb, &R->o[i], t, q, NULL, &k[i]);
+        for (int i = 0; i < 4; ++i) { mb_point_kin(mb, &R->o[i], t, q, NULL, &k[i]); }
         hs_real a[3], b[3], at[3], bt[3];
         for (int i = 0; i < 3; ++i) {
             a[i] = k[0].r[i] - k[1].r[i]; b[i] = k[2].r[i] - k[3].r[i];
             at[i] = k[0].rt[i] - k[1].rt[i]; bt[i] = k[2].rt[i] - k[3].rt[i];
         }
-        if (g) *g = mb_dot3(a, b) - R->value - fv;
-        if (s) {
+        if (g != NULL) { *g = mb_dot3(a, b) - R->value - fv; }
+        if (s != NULL) {
             sink_point(s, &k[0], b, HS_R(1.0)); sink_point(s, &k[1], b, HS_R(-1.0));
             sink_point(s, &k[2], a, HS_R(1.0)); sink_point(s, &k[3], a, HS_R(-1.0));
         }
-        if (gt) *gt = mb_dot3(b, at) + mb_dot3(a, bt) - fd;
+        if (gt != NULL) { *gt = mb_dot3(b, at) + mb_dot3(a, bt) - fd; }
         break;
     }
     case HS_MB_ROW_ANGLE:
-        if (g) *g = theta_of(mb, q, R->body) - theta_of(mb, q, R->body2) - R->value - fv;
-        if (s) { sink_add(s, R->body, 2, HS_R(1.0)); sink_add(s, R->body2, 2, HS_R(-1.0)); }
-        if (gt) *gt = -fd;
+        if (g != NULL) { *g = theta_of(mb, q, R->body) - theta_of(mb, q, R->body2) - R->value - fv; }
+        if (s != NULL) { sink_add(s, R->body, 2, HS_R(1.0)); sink_add(s, R->body2, 2, HS_R(-1.0)); }
+        if (gt != NULL) { *gt = -fd; }
         break;
     case HS_MB_ROW_NORM: {
         const hs_real *p = &q[mb->qoff[R->body] + 3];
-        if (g) *g = p[0] * p[0] + p[1] * p[1] + p[2] * p[2] + p[3] * p[3] - HS_R(1.0);
-        if (s) for (int j = 0; j < 4; ++j) sink_add(s, R->body, 3 + j, HS_R(2.0) * p[j]);
-        if (gt) *gt = HS_R(0.0);
+        if (g != NULL) { *g = p[0] * p[0] + p[1] * p[1] + p[2] * p[2] + p[3] * p[3] - HS_R(1.0); }
+        if (s != NULL) { for (int j = 0; j < 4; ++j) { sink_add(s, R->body, 3 + j, HS_R(2.0) * p[j]); } }
+        if (gt != NULL) { *gt = HS_R(0.0); }
         break;
     }
     case HS_MB_ROW_QUAD: {
@@ -97,14 +98,14 @@ static void row_g(const hs_mb_model *mb, int r, hs_real t, const hs_real *q, hs_
         hs_real A[3][3], n[3];
         mb_point_kin(mb, &R->o[0], t, q, NULL, &k);
         quad_A(R->quad, A);
-        for (int i = 0; i < 3; ++i) n[i] = HS_R(2.0) * mb_dot3(A[i], k.r) + R->quad->b[i];
-        if (g) {
+        for (int i = 0; i < 3; ++i) { n[i] = HS_R(2.0) * mb_dot3(A[i], k.r) + R->quad->b[i]; }
+        if (g != NULL) {
             hs_real Ar[3];
-            for (int i = 0; i < 3; ++i) Ar[i] = mb_dot3(A[i], k.r);
+            for (int i = 0; i < 3; ++i) { Ar[i] = mb_dot3(A[i], k.r); }
             *g = mb_dot3(k.r, Ar) + mb_dot3(R->quad->b, k.r) + R->quad->c - R->value - fv;
         }
-        if (s) sink_point(s, &k, n, HS_R(1.0));
-        if (gt) *gt = mb_dot3(n, k.rt) - fd;
+        if (s != NULL) { sink_point(s, &k, n, HS_R(1.0)); }
+        if (gt != NULL) { *gt = mb_dot3(n, k.rt) - fd; }
         break;
     }
     default:
@@ -115,9 +116,9 @@ static void row_g(const hs_mb_model *mb, int r, hs_real t, const hs_real *q, hs_
 int mb_constraint(const hs_mb_model *mb, hs_real t, const hs_real *q, hs_real *g, hs_real *G,
                   hs_real *gt)
 {
-    if (G) {
+    if (G != NULL) {
         const int n = mb->packed ? mb->cqsize : mb->nc * mb->nq;
-        for (int i = 0; i < n; ++i) G[i] = HS_R(0.0);
+        for (int i = 0; i < n; ++i) { G[i] = HS_R(0.0); }
     }
     for (int r = 0; r < mb->nrow; ++r) {
         rsink s = {mb, G, r, -1, HS_R(0.0), NULL};
@@ -138,12 +139,12 @@ int mb_gamma(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *
     for (int r = 0; r < mb->nrow; ++r) {
         const hs_mb_row *R = &mb->rows[r];
         hs_real fdd = HS_R(0.0);
-        if (R->f) mb_fn_eval(R->f, t, NULL, NULL, &fdd);
+        if (R->f != NULL) { mb_fn_eval(R->f, t, NULL, NULL, &fdd); }
         hs_real v = HS_R(0.0);
         switch (R->kind) {
         case HS_MB_ROW_DOT: {
             mb_pk k[4];
-            for (int i = 0; i < 4; ++i) mb_point_kin(mb, &R->o[i], t, q, u, &k[i]);
+            for (int i = 0; i < 4; ++i) { mb_point_kin(mb, &R->o[i], t, q, u, &k[i]); }
             hs_real a[3], b[3], ad[3], bd[3], aa[3], ba[3];
             for (int i = 0; i < 3; ++i) {
                 a[i] = k[0].r[i] - k[1].r[i]; b[i] = k[2].r[i] - k[3].r[i];
@@ -191,18 +192,19 @@ int mb_curvature(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_re
         switch (R->kind) {
         case HS_MB_ROW_DOT: {
             mb_pk k[4];
-            for (int i = 0; i < 4; ++i) mb_point_kin(mb, &R->o[i], t, q, NULL, &k[i]);
+            for (int i = 0; i < 4; ++i) { mb_point_kin(mb, &R->o[i], t, q, NULL, &k[i]); }
             hs_real a[3], b[3];
             for (int i = 0; i < 3; ++i) {
                 a[i] = k[0].r[i] - k[1].r[i]; b[i] = k[2].r[i] - k[3].r[i];
             }
             /* d/dq of lam (Ja^T b + Jb^T a) with Ja = J0 - J1, Jb = J2 - J3 */
-            for (int i = 0; i < 2; ++i)
+            for (int i = 0; i < 2; ++i) {
                 for (int j = 2; j < 4; ++j) {
                     const hs_real sg = lam * ((i == 0) == (j == 2) ? HS_R(1.0) : HS_R(-1.0));
                     mb_add_jxj(mb, K, &k[i], NULL, &k[j], sg);
                     mb_add_jxj(mb, K, &k[j], NULL, &k[i], sg);
                 }
+            }
             for (int i = 0; i < 4; ++i) {
                 mb_point_hess(mb, &R->o[i], q, i < 2 ? b : a, H);
                 mb_add_h(mb, K, k[i].body, k[i].nb, H, (i % 2 == 0) ? lam : -lam);
@@ -210,14 +212,14 @@ int mb_curvature(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_re
             break;
         }
         case HS_MB_ROW_NORM:
-            for (int j = 0; j < 4; ++j) mb_qq_add(mb, K, R->body, 3 + j, R->body, 3 + j, HS_R(2.0) * lam);
+            for (int j = 0; j < 4; ++j) { mb_qq_add(mb, K, R->body, 3 + j, R->body, 3 + j, HS_R(2.0) * lam); }
             break;
         case HS_MB_ROW_QUAD: {
             mb_pk k;
             hs_real A[3][3], n[3];
             mb_point_kin(mb, &R->o[0], t, q, NULL, &k);
             quad_A(R->quad, A);
-            for (int i = 0; i < 3; ++i) n[i] = HS_R(2.0) * mb_dot3(A[i], k.r) + R->quad->b[i];
+            for (int i = 0; i < 3; ++i) { n[i] = HS_R(2.0) * mb_dot3(A[i], k.r) + R->quad->b[i]; }
             mb_add_jxj(mb, K, &k, A, &k, HS_R(2.0) * lam);
             mb_point_hess(mb, &R->o[0], q, n, H);
             mb_add_h(mb, K, k.body, k.nb, H, lam);
@@ -236,7 +238,7 @@ hs_mb_opnd mb_op_point(const hs_mb_point *p)
 {
     hs_mb_opnd o;
     o.used = 1; o.body = p->body; o.dir = 0;
-    for (int i = 0; i < 3; ++i) o.s[i] = p->s[i];
+    for (int i = 0; i < 3; ++i) { o.s[i] = p->s[i]; }
     o.pt = (p->body < 0 && p->moving) ? p : NULL;
     return o;
 }
@@ -245,7 +247,7 @@ hs_mb_opnd mb_op_dir(int body, const hs_real *v)
 {
     hs_mb_opnd o;
     o.used = 1; o.body = body; o.dir = body >= 0; o.pt = NULL;
-    for (int i = 0; i < 3; ++i) o.s[i] = v[i];
+    for (int i = 0; i < 3; ++i) { o.s[i] = v[i]; }
     return o;
 }
 
@@ -253,17 +255,17 @@ hs_mb_opnd mb_op_none(void)
 {
     hs_mb_opnd o;
     o.used = 0; o.body = HS_MB_GROUND; o.dir = 0; o.pt = NULL;
-    for (int i = 0; i < 3; ++i) o.s[i] = HS_R(0.0);
+    for (int i = 0; i < 3; ++i) { o.s[i] = HS_R(0.0); }
     return o;
 }
 
 static hs_mb_row *new_row(hs_mb_model *mb, int kind, int joint)
 {
-    if (mb->nrow >= HS_MB_MAX_NC) return NULL;
+    if (mb->nrow >= HS_MB_MAX_NC) { return NULL; }
     hs_mb_row *R = &mb->rows[mb->nrow];
     ++mb->nrow;
     R->kind = kind; R->joint = joint; R->body = HS_MB_GROUND; R->body2 = HS_MB_GROUND;
-    for (int i = 0; i < 4; ++i) R->o[i] = mb_op_none();
+    for (int i = 0; i < 4; ++i) { R->o[i] = mb_op_none(); }
     R->f = NULL; R->value = HS_R(0.0); R->quad = NULL;
     return R;
 }
@@ -283,7 +285,7 @@ void mb_perp_pair(const hs_real *a, hs_real *u1, hs_real *u2)
     e[(ax <= ay && ax <= az) ? 0 : (ay <= az ? 1 : 2)] = HS_R(1.0);
     u1[0] = a[1] * e[2] - a[2] * e[1]; u1[1] = a[2] * e[0] - a[0] * e[2]; u1[2] = a[0] * e[1] - a[1] * e[0];
     const hs_real n = hs_sqrt(mb_dot3(u1, u1));
-    for (int i = 0; i < 3; ++i) u1[i] /= n;
+    for (int i = 0; i < 3; ++i) { u1[i] /= n; }
     u2[0] = a[1] * u1[2] - a[2] * u1[1]; u2[1] = a[2] * u1[0] - a[0] * u1[2]; u2[2] = a[0] * u1[1] - a[1] * u1[0];
 }
 
@@ -296,25 +298,29 @@ int mb_rotates(const hs_mb_desc *D, int b)
 
 int mb_coincide(hs_mb_model *mb, int j, const hs_mb_joint *J)
 {
-    for (int k = 0; k < mb->desc->dim; ++k)
-        if (mb_add_dot(mb, j, mb_op_point(&J->a), mb_op_point(&J->b), mb_op_dir(HS_MB_GROUND, mb_ex[k]), mb_op_none()) == NULL)
+    for (int k = 0; k < mb->desc->dim; ++k) {
+        if (mb_add_dot(mb, j, mb_op_point(&J->a), mb_op_point(&J->b), mb_op_dir(HS_MB_GROUND, mb_ex[k]), mb_op_none()) == NULL) {
             return HS_E_SIZE;
+        }
+    }
     return HS_OK;
 }
 
 int mb_lock3(hs_mb_model *mb, int j, int A, int B)
 {
     static const int pr[3][2] = {{0, 1}, {0, 2}, {1, 2}};
-    for (int k = 0; k < 3; ++k)
-        if (mb_add_dot(mb, j, mb_op_dir(A, mb_ex[pr[k][0]]), mb_op_none(), mb_op_dir(B, mb_ex[pr[k][1]]), mb_op_none()) == NULL)
+    for (int k = 0; k < 3; ++k) {
+        if (mb_add_dot(mb, j, mb_op_dir(A, mb_ex[pr[k][0]]), mb_op_none(), mb_op_dir(B, mb_ex[pr[k][1]]), mb_op_none()) == NULL) {
             return HS_E_SIZE;
+        }
+    }
     return HS_OK;
 }
 
 int mb_angle_row(hs_mb_model *mb, int j, int A, int B, const hs_mb_fn *f)
 {
     hs_mb_row *R = new_row(mb, HS_MB_ROW_ANGLE, j);
-    if (!R) return HS_E_SIZE;
+    if (R == NULL) { return HS_E_SIZE; }
     R->body = A; R->body2 = B; R->f = f;
     return HS_OK;
 }
@@ -322,7 +328,7 @@ int mb_angle_row(hs_mb_model *mb, int j, int A, int B, const hs_mb_fn *f)
 int mb_quad_row(hs_mb_model *mb, int j, const hs_mb_point *a, const hs_mb_quadric *q)
 {
     hs_mb_row *R = new_row(mb, HS_MB_ROW_QUAD, j);
-    if (!R) return HS_E_SIZE;
+    if (R == NULL) { return HS_E_SIZE; }
     R->o[0] = mb_op_point(a);
     R->quad = q;
     return HS_OK;
@@ -333,13 +339,14 @@ hs_real mb_row_travel(const hs_mb_model *mb, int r, const hs_real *s, hs_real t,
     const hs_mb_row *R = &mb->rows[r];
     mb_pk k4[3];
     hs_mb_opnd ax = R->o[2];
-    if (s != NULL)
-        for (int j = 0; j < 3; ++j) ax.s[j] = s[j];
+    if (s != NULL) {
+        for (int j = 0; j < 3; ++j) { ax.s[j] = s[j]; }
+    }
     mb_point_kin(mb, &R->o[0], t, q, NULL, &k4[0]);
     mb_point_kin(mb, &R->o[1], t, q, NULL, &k4[1]);
     mb_point_kin(mb, &ax, t, q, NULL, &k4[2]);
     hs_real d[3];
-    for (int j = 0; j < 3; ++j) d[j] = k4[0].r[j] - k4[1].r[j];
+    for (int j = 0; j < 3; ++j) { d[j] = k4[0].r[j] - k4[1].r[j]; }
     return mb_dot3(d, k4[2].r);
 }
 
@@ -356,17 +363,17 @@ int mb_build_rows(hs_mb_model *mb, int *bad)
         const int kind = (int)D->joints[j].kind;
         *bad = j;
         mb->jrow[j] = mb->nrow;
-        if (kind < 0 || kind >= (int)HS_MB_JOINT_KINDS) return HS_E_MODEL_PARAM;
+        if (kind < 0 || kind >= (int)HS_MB_JOINT_KINDS) { return HS_E_MODEL_PARAM; }
         const int rc = mb_joint_elems[kind]->rows(mb, j);
-        if (rc) return rc;
-        if (mb->nrow - mb->jrow[j] > HS_MB_MAX_ROWS) return HS_E_SIZE;
+        if (rc != 0) { return rc; }
+        if (mb->nrow - mb->jrow[j] > HS_MB_MAX_ROWS) { return HS_E_SIZE; }
     }
     mb->jrow[D->njoints] = mb->nrow;
     *bad = -1;
     for (int b = 0; b < D->nbodies; ++b) {
-        if (D->bodies[b].kind != HS_MB_SPATIAL) continue;
+        if (D->bodies[b].kind != HS_MB_SPATIAL) { continue; }
         hs_mb_row *R = new_row(mb, HS_MB_ROW_NORM, -1);
-        if (!R) return HS_E_SIZE;
+        if (R == NULL) { return HS_E_SIZE; }
         R->body = b;
     }
     return HS_OK;

@@ -14,7 +14,7 @@ static int rows(hs_mb_model *mb, int j)
 {
     const hs_mb_joint *J = &mb->desc->joints[j];
     hs_mb_row *R = mb_add_dot(mb, j, mb_op_point(&J->a), mb_op_point(&J->b), mb_op_point(&J->a), mb_op_point(&J->b));
-    if (R == NULL) return HS_E_SIZE;
+    if (R == NULL) { return HS_E_SIZE; }
     R->value = J->length * J->length;
     return HS_OK;
 }

@@ -6,18 +6,18 @@ static uint32_t check(const hs_mb_desc *D, const hs_mb_joint *J, const char **wh
 {
     if (J->a.body < 0) { *why = "a must be on a body"; return MB_J_A; }
     if (J->a.body == J->b.body) { *why = "must differ from a's body"; return MB_J_B; }
-    if (J->coord == 1 && !mb_is_unit3(J->axis)) { *why = "coord=travel needs a unit axis="; return MB_J_AXIS; }
+    if (J->coord == 1 && mb_is_unit3(J->axis) == 0) { *why = "coord=travel needs a unit axis="; return MB_J_AXIS; }
     if (J->coord == 0 && (D->dim != 2 || D->bodies[J->a.body].kind != HS_MB_PLANAR)) { *why = "coord=angle needs a planar body"; return MB_J_A; }
-    if (J->coord == 0 && !mb_rotates(D, J->b.body)) { *why = "coord=angle needs a planar body or ground"; return MB_J_B; }
+    if (J->coord == 0 && mb_rotates(D, J->b.body) == 0) { *why = "coord=angle needs a planar body or ground"; return MB_J_B; }
     return 0u;
 }
 
 static int rows(hs_mb_model *mb, int j)
 {
     const hs_mb_joint *J = &mb->desc->joints[j];
-    if (J->coord == 0) return mb_angle_row(mb, j, J->a.body, J->b.body, &J->f);
+    if (J->coord == 0) { return mb_angle_row(mb, j, J->a.body, J->b.body, &J->f); }
     hs_mb_row *R = mb_add_dot(mb, j, mb_op_point(&J->a), mb_op_point(&J->b), mb_op_dir(HS_MB_GROUND, J->axis), mb_op_none());
-    if (R == NULL) return HS_E_SIZE;
+    if (R == NULL) { return HS_E_SIZE; }
     R->f = &J->f;
     return HS_OK;
 }

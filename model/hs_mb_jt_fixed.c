@@ -6,8 +6,8 @@ static uint32_t check(const hs_mb_desc *D, const hs_mb_joint *J, const char **wh
 {
     if (J->a.body < 0) { *why = "a must be on a body"; return MB_J_A; }
     if (J->a.body == J->b.body) { *why = "must differ from a's body"; return MB_J_B; }
-    if (!mb_rotates(D, J->a.body)) { *why = "must be a planar or spatial body"; return MB_J_A; }
-    if (!mb_rotates(D, J->b.body)) { *why = "must be a planar or spatial body or ground"; return MB_J_B; }
+    if (mb_rotates(D, J->a.body) == 0) { *why = "must be a planar or spatial body"; return MB_J_A; }
+    if (mb_rotates(D, J->b.body) == 0) { *why = "must be a planar or spatial body or ground"; return MB_J_B; }
     return 0u;
 }
 
@@ -15,7 +15,8 @@ static int rows(hs_mb_model *mb, int j)
 {
     const hs_mb_joint *J = &mb->desc->joints[j];
     const int rc = mb_coincide(mb, j, J);
-    if (rc != HS_OK) return rc;
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
+    if (rc != HS_OK) { return rc; }
     return mb->desc->dim == 2 ? mb_angle_row(mb, j, J->a.body, J->b.body, NULL) : mb_lock3(mb, j, J->a.body, J->b.body);
 }
 

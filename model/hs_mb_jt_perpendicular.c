@@ -11,7 +11,7 @@ static int rows(hs_mb_model *mb, int j)
 {
     const hs_mb_joint *J = &mb->desc->joints[j];
     hs_mb_row *R = mb_add_dot(mb, j, mb_op_point(&J->a), mb_op_point(&J->b), mb_op_point(&J->c), mb_op_point(&J->d));
-    if (R == NULL) return HS_E_SIZE;
+    if (R == NULL) { return HS_E_SIZE; }
     R->f = &J->f;
     return HS_OK;
 }

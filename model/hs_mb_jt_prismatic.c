@@ -6,9 +6,9 @@ static uint32_t check(const hs_mb_desc *D, const hs_mb_joint *J, const char **wh
 {
     if (J->a.body < 0) { *why = "a must be on a body"; return MB_J_A; }
     if (J->a.body == J->b.body) { *why = "must differ from a's body"; return MB_J_B; }
-    if (!mb_is_unit3(J->axis)) { *why = "axis= must be a unit vector"; return MB_J_AXIS; }
-    if (!mb_rotates(D, J->a.body)) { *why = "must be a planar or spatial body"; return MB_J_A; }
-    if (!mb_rotates(D, J->b.body)) { *why = "must be a planar or spatial body or ground"; return MB_J_B; }
+    if (mb_is_unit3(J->axis) == 0) { *why = "axis= must be a unit vector"; return MB_J_AXIS; }
+    if (mb_rotates(D, J->a.body) == 0) { *why = "must be a planar or spatial body"; return MB_J_A; }
+    if (mb_rotates(D, J->b.body) == 0) { *why = "must be a planar or spatial body or ground"; return MB_J_B; }
     return 0u;
 }
 
@@ -17,16 +17,18 @@ static int rows(hs_mb_model *mb, int j)
     const hs_mb_joint *J = &mb->desc->joints[j];
     const int A = J->a.body, B = J->b.body;
     int rc = mb->desc->dim == 2 ? mb_angle_row(mb, j, A, B, NULL) : mb_lock3(mb, j, A, B);
-    if (rc != HS_OK) return rc;
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
+    if (rc != HS_OK) { return rc; }
     if (mb->desc->dim == 2) {
         const hs_real n[3] = {-J->axis[1], J->axis[0], 0};
-        if (mb_add_dot(mb, j, mb_op_point(&J->a), mb_op_point(&J->b), mb_op_dir(B, n), mb_op_none()) == NULL) rc = HS_E_SIZE;
+        if (mb_add_dot(mb, j, mb_op_point(&J->a), mb_op_point(&J->b), mb_op_dir(B, n), mb_op_none()) == NULL) { rc = HS_E_SIZE; }
     } else {
         hs_real u1[3], u2[3];
         mb_perp_pair(J->axis, u1, u2);
         if (mb_add_dot(mb, j, mb_op_point(&J->a), mb_op_point(&J->b), mb_op_dir(B, u1), mb_op_none()) == NULL
-            || mb_add_dot(mb, j, mb_op_point(&J->a), mb_op_point(&J->b), mb_op_dir(B, u2), mb_op_none()) == NULL)
+            || mb_add_dot(mb, j, mb_op_point(&J->a), mb_op_point(&J->b), mb_op_dir(B, u2), mb_op_none()) == NULL) {
             rc = HS_E_SIZE;
+        }
     }
     return rc;
 }

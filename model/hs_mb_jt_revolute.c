@@ -13,10 +13,10 @@ static uint32_t check(const hs_mb_desc *D, const hs_mb_joint *J, const char **wh
     if (J->a.body < 0) { *why = "a must be on a body"; return MB_J_A; }
     if (J->a.body == J->b.body) { *why = "must differ from a's body"; return MB_J_B; }
     if (D->dim == 3) {
-        if (!mb_is_unit3(J->axis)) { *why = "a 3-D revolute joint needs a unit axis="; return MB_J_AXIS; }
-        if (!mb_is_zero3(J->axis_b) && !mb_is_unit3(J->axis_b)) { *why = "not a unit vector"; return MB_J_AXIS_B; }
-        if (spatial_pair(D, J) && !mb_rotates(D, J->a.body)) { *why = "a hinge needs a spatial body"; return MB_J_A; }
-        if (spatial_pair(D, J) && !mb_rotates(D, J->b.body)) { *why = "a hinge needs a spatial body or ground"; return MB_J_B; }
+        if (mb_is_unit3(J->axis) == 0) { *why = "a 3-D revolute joint needs a unit axis="; return MB_J_AXIS; }
+        if (mb_is_zero3(J->axis_b) == 0 && mb_is_unit3(J->axis_b) == 0) { *why = "not a unit vector"; return MB_J_AXIS_B; }
+        if (spatial_pair(D, J) != 0 && mb_rotates(D, J->a.body) == 0) { *why = "a hinge needs a spatial body"; return MB_J_A; }
+        if (spatial_pair(D, J) != 0 && mb_rotates(D, J->b.body) == 0) { *why = "a hinge needs a spatial body or ground"; return MB_J_B; }
     }
     return 0u;
 }
@@ -25,13 +25,15 @@ static int rows(hs_mb_model *mb, int j)
 {
     const hs_mb_joint *J = &mb->desc->joints[j];
     int rc = mb_coincide(mb, j, J);
-    if (rc == HS_OK && mb->desc->dim == 3 && spatial_pair(mb->desc, J)) {
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
+    if (rc == HS_OK && mb->desc->dim == 3 && spatial_pair(mb->desc, J) != 0) {
         hs_real u1[3], u2[3];
         const hs_real *ab = mb_is_zero3(J->axis_b) ? J->axis : J->axis_b;
         mb_perp_pair(ab, u1, u2);
         if (mb_add_dot(mb, j, mb_op_dir(J->a.body, J->axis), mb_op_none(), mb_op_dir(J->b.body, u1), mb_op_none()) == NULL
-            || mb_add_dot(mb, j, mb_op_dir(J->a.body, J->axis), mb_op_none(), mb_op_dir(J->b.body, u2), mb_op_none()) == NULL)
+            || mb_add_dot(mb, j, mb_op_dir(J->a.body, J->axis), mb_op_none(), mb_op_dir(J->b.body, u2), mb_op_none()) == NULL) {
             rc = HS_E_SIZE;
+        }
     }
     return rc;
 }
@@ -60,9 +62,10 @@ static void prepare(hs_mb_model *mb, int j)
 {
     const hs_mb_desc *D = mb->desc;
     const hs_mb_joint *J = &D->joints[j];
-    if (D->dim == 3 && mb_spatial_pair(D, J->a.body, J->b.body))
+    if (D->dim == 3 && mb_spatial_pair(D, J->a.body, J->b.body) != 0) {
         mb_hinge_ref(J->axis, J->axis_b, D->bodies[J->a.body].rot,
                      J->b.body >= 0 ? D->bodies[J->b.body].rot : NULL, mb->hinge_c[HS_MB_MAX_FORCES + j]);
+    }
 }
 
 const mb_joint_elem mb_jt_revolute = {

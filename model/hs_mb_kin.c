@@ -23,9 +23,9 @@ void mb_fn_eval(const hs_mb_fn *f, hs_real t, hs_real *v, hs_real *d, hs_real *d
 {
     hs_real s, c;
     hs_sincos(f->w * t + f->phi, &s, &c);
-    if (v) *v = f->a + f->b * t + f->c * s;
-    if (d) *d = f->b + f->c * f->w * c;
-    if (dd) *dd = -f->c * f->w * f->w * s;
+    if (v != NULL) { *v = f->a + f->b * t + f->c * s; }
+    if (d != NULL) { *d = f->b + f->c * f->w * c; }
+    if (dd != NULL) { *dd = -f->c * f->w * f->w * s; }
 }
 
 void mb_quat_E(const hs_real *p, hs_real E[3][4])
@@ -50,7 +50,7 @@ static void quat_rs(const hs_real *p, const hs_real *s, hs_real *out)
     const hs_real *e = &p[1];
     const hs_real a = p[0] * p[0] - mb_dot3(e, e), es = mb_dot3(e, s);
     const hs_real x[3] = {e[1] * s[2] - e[2] * s[1], e[2] * s[0] - e[0] * s[2], e[0] * s[1] - e[1] * s[0]};
-    for (int i = 0; i < 3; ++i) out[i] = a * s[i] + HS_R(2.0) * e[i] * es + HS_R(2.0) * p[0] * x[i];
+    for (int i = 0; i < 3; ++i) { out[i] = a * s[i] + HS_R(2.0) * e[i] * es + HS_R(2.0) * p[0] * x[i]; }
 }
 
 void mb_quat_rs_jac(const hs_real *p, const hs_real *s, hs_real L[3][4])
@@ -62,9 +62,10 @@ void mb_quat_rs_jac(const hs_real *p, const hs_real *s, hs_real L[3][4])
     const hs_real ux[3][3] = {{0, -s[2], s[1]}, {s[2], 0, -s[0]}, {-s[1], s[0], 0}};
     for (int i = 0; i < 3; ++i) {
         L[i][0] = HS_R(2.0) * (p[0] * s[i] + x[i]);
-        for (int j = 0; j < 3; ++j)
+        for (int j = 0; j < 3; ++j) {
             L[i][1 + j] = HS_R(2.0) * (-e[j] * s[i] + (i == j ? es : HS_R(0.0)) + s[j] * e[i]
                                        + p[0] * ux[j][i]);
+        }
     }
 }
 
@@ -73,22 +74,22 @@ void mb_point_kin(const hs_mb_model *mb, const hs_mb_opnd *o, hs_real t, const h
 {
     for (int i = 0; i < 3; ++i) {
         k->r[i] = HS_R(0.0); k->rt[i] = HS_R(0.0); k->v[i] = HS_R(0.0); k->ac[i] = HS_R(0.0);
-        for (int j = 0; j < 7; ++j) k->J[i][j] = HS_R(0.0);
+        for (int j = 0; j < 7; ++j) { k->J[i][j] = HS_R(0.0); }
     }
     k->body = HS_MB_GROUND;
     k->nb = 0;
-    if (!o->used) return;
+    if (o->used == 0) { return; }
     const int dim = mb->desc->dim;
     if (o->body < 0) {
-        for (int i = 0; i < dim; ++i) k->r[i] = o->s[i];
+        for (int i = 0; i < dim; ++i) { k->r[i] = o->s[i]; }
         const hs_mb_point *pt = o->pt;
-        if (pt && pt->moving == 1) {
+        if (pt != NULL && pt->moving == 1) {
             for (int i = 0; i < dim; ++i) {
                 hs_real v, d, dd;
                 mb_fn_eval(&pt->f[i], t, &v, &d, &dd);
                 k->r[i] += v; k->rt[i] = d; k->ac[i] = dd;
             }
-        } else if (pt && pt->moving == 2) {
+        } else if (pt != NULL && pt->moving == 2) {
             /* y = fy(t) on the circle x^2 + y^2 = R^2 (the car axle's road point) */
             hs_real y, y1, y2;
             mb_fn_eval(&pt->f[1], t, &y, &y1, &y2);
@@ -101,7 +102,7 @@ void mb_point_kin(const hs_mb_model *mb, const hs_mb_opnd *o, hs_real t, const h
         } else {
             /* nothing else to do for the other kinds */
         }
-        for (int i = 0; i < 3; ++i) k->v[i] = k->rt[i];
+        for (int i = 0; i < 3; ++i) { k->v[i] = k->rt[i]; }
         return;
     }
     const int b = o->body;
@@ -120,7 +121,7 @@ void mb_point_kin(const hs_mb_model *mb, const hs_mb_opnd *o, hs_real t, const h
         k->r[1] = tr * x[1] + rs1;
         k->J[0][0] = tr; k->J[1][1] = tr;
         k->J[0][2] = -rs1; k->J[1][2] = rs0;
-        if (ud) {
+        if (ud != NULL) {
             const hs_real w = ud[2];
             k->ac[0] = -w * w * rs0;
             k->ac[1] = -w * w * rs1;
@@ -141,23 +142,24 @@ void mb_point_kin(const hs_mb_model *mb, const hs_mb_opnd *o, hs_real t, const h
         for (int i = 0; i < 3; ++i) {
             k->r[i] = tr * x[i] + rs[i];
             k->J[i][i] = tr;
-            for (int j = 0; j < 4; ++j) k->J[i][3 + j] = L[i][j];
+            for (int j = 0; j < 4; ++j) { k->J[i][3 + j] = L[i][j]; }
         }
-        if (ud) {
+        if (ud != NULL) {
             hs_real Ld[3][4];
             mb_quat_rs_jac(&ud[3], o->s, Ld);
-            for (int i = 0; i < 3; ++i)
+            for (int i = 0; i < 3; ++i) {
                 k->ac[i] = Ld[i][0] * ud[3] + Ld[i][1] * ud[4] + Ld[i][2] * ud[5] + Ld[i][3] * ud[6];
+            }
         }
         break;
     }
     default:
         break;
     }
-    if (ud) {
+    if (ud != NULL) {
         for (int i = 0; i < 3; ++i) {
             hs_real v = HS_R(0.0);
-            for (int j = 0; j < k->nb; ++j) v += k->J[i][j] * ud[j];
+            for (int j = 0; j < k->nb; ++j) { v += k->J[i][j] * ud[j]; }
             k->v[i] = v;
         }
     }
@@ -166,9 +168,10 @@ void mb_point_kin(const hs_mb_model *mb, const hs_mb_opnd *o, hs_real t, const h
 void mb_point_hess(const hs_mb_model *mb, const hs_mb_opnd *o, const hs_real *q,
                    const hs_real *F, hs_real H[7][7])
 {
-    for (int i = 0; i < 7; ++i)
-        for (int j = 0; j < 7; ++j) H[i][j] = HS_R(0.0);
-    if (!o->used || o->body < 0) return;
+    for (int i = 0; i < 7; ++i) {
+        for (int j = 0; j < 7; ++j) { H[i][j] = HS_R(0.0); }
+    }
+    if (o->used == 0 || o->body < 0) { return; }
     const hs_real *x = &q[mb->qoff[o->body]];
     switch (mb->desc->bodies[o->body].kind) {
     case HS_MB_PLANAR: {
@@ -183,7 +186,7 @@ void mb_point_hess(const hs_mb_model *mb, const hs_mb_opnd *o, const hs_real *q,
             hs_real ej[4] = {0, 0, 0, 0}, L[3][4];
             ej[j] = HS_R(1.0);
             mb_quat_rs_jac(ej, o->s, L);
-            for (int i = 0; i < 4; ++i) H[3 + i][3 + j] = L[0][i] * F[0] + L[1][i] * F[1] + L[2][i] * F[2];
+            for (int i = 0; i < 4; ++i) { H[3 + i][3 + j] = L[0][i] * F[0] + L[1][i] * F[1] + L[2][i] * F[2]; }
         }
         break;
     default:
@@ -194,9 +197,10 @@ void mb_point_hess(const hs_mb_model *mb, const hs_mb_opnd *o, const hs_real *q,
 void mb_point_dju(const hs_mb_model *mb, const hs_mb_opnd *o, const hs_real *q,
                   const hs_real *u, hs_real D[3][7])
 {
-    for (int i = 0; i < 3; ++i)
-        for (int j = 0; j < 7; ++j) D[i][j] = HS_R(0.0);
-    if (!o->used || o->body < 0) return;
+    for (int i = 0; i < 3; ++i) {
+        for (int j = 0; j < 7; ++j) { D[i][j] = HS_R(0.0); }
+    }
+    if (o->used == 0 || o->body < 0) { return; }
     const hs_real *x = &q[mb->qoff[o->body]];
     const hs_real *ud = &u[mb->qoff[o->body]];
     switch (mb->desc->bodies[o->body].kind) {
@@ -211,8 +215,9 @@ void mb_point_dju(const hs_mb_model *mb, const hs_mb_opnd *o, const hs_real *q,
     case HS_MB_SPATIAL: {
         hs_real L[3][4];
         mb_quat_rs_jac(&ud[3], o->s, L);
-        for (int i = 0; i < 3; ++i)
-            for (int j = 0; j < 4; ++j) D[i][3 + j] = L[i][j];
+        for (int i = 0; i < 3; ++i) {
+            for (int j = 0; j < 4; ++j) { D[i][3 + j] = L[i][j]; }
+        }
         break;
     }
     default:
@@ -222,10 +227,10 @@ void mb_point_dju(const hs_mb_model *mb, const hs_mb_opnd *o, const hs_real *q,
 
 void mb_qq_add(const hs_mb_model *mb, hs_real *A, int bi, int i, int bj, int j, hs_real v)
 {
-    if (bi < 0 || bj < 0) return;
-    if (mb->packed) {
+    if (bi < 0 || bj < 0) { return; }
+    if (mb->packed != 0) {
         const int off = mb->qqoff[bi][bj];
-        if (off >= 0) A[off + i * mb->bnq[bj] + j] += v;
+        if (off >= 0) { A[off + i * mb->bnq[bj] + j] += v; }
     } else {
         A[(mb->qoff[bi] + i) * mb->nq + mb->qoff[bj] + j] += v;
     }
@@ -234,19 +239,20 @@ void mb_qq_add(const hs_mb_model *mb, hs_real *A, int bi, int i, int bj, int j, 
 void mb_qq_zero(const hs_mb_model *mb, hs_real *A)
 {
     const int n = mb->packed ? mb->qqsize : mb->nq * mb->nq;
-    for (int i = 0; i < n; ++i) A[i] = HS_R(0.0);
+    for (int i = 0; i < n; ++i) { A[i] = HS_R(0.0); }
 }
 
 void mb_add_jxd(const hs_mb_model *mb, hs_real *A, const mb_pk *L, hs_real (*X)[3],
                 const hs_real D[3][7], int body, int nb, hs_real s)
 {
-    if (L->nb == 0 || nb == 0 || body < 0) return;
+    if (L->nb == 0 || nb == 0 || body < 0) { return; }
     for (int i = 0; i < L->nb; ++i) {
         hs_real JX[3];
         for (int b = 0; b < 3; ++b) {
             hs_real acc = HS_R(0.0);
-            for (int a = 0; a < 3; ++a)
+            for (int a = 0; a < 3; ++a) {
                 acc += L->J[a][i] * (X ? X[a][b] : (a == b ? HS_R(1.0) : HS_R(0.0)));
+            }
             JX[b] = acc;
         }
         for (int j = 0; j < nb; ++j) {
@@ -264,8 +270,10 @@ void mb_add_jxj(const hs_mb_model *mb, hs_real *A, const mb_pk *L, hs_real (*X)[
 
 void mb_add_h(const hs_mb_model *mb, hs_real *A, int body, int nb, const hs_real H[7][7], hs_real s)
 {
-    if (body < 0) return;
-    for (int i = 0; i < nb; ++i)
-        for (int j = 0; j < nb; ++j)
+    if (body < 0) { return; }
+    for (int i = 0; i < nb; ++i) {
+        for (int j = 0; j < nb; ++j) {
             mb_qq_add(mb, A, body, i, body, j, s * H[i][j]);
+        }
+    }
 }

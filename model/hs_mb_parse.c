@@ -16,14 +16,15 @@ typedef struct tok { const char *s; int n; } tok;
 static int tok_eq(tok t, const char *w)
 {
     int i = 0;
-    for (; i < t.n; ++i) if (w[i] != t.s[i]) return 0;
-    return w[i] == 0;
+    /* MISRA Ref 10.4.9 [signed/unsigned operands, values checked in range] */
+    for (; i < t.n; ++i) { if (w[i] != t.s[i]) { return 0; } }
+    return w[i] == '\0';
 }
 
 static void set_str(char *dst, int cap, tok t)
 {
     const int n = t.n < cap - 1 ? t.n : cap - 1;
-    for (int i = 0; i < n; ++i) dst[i] = t.s[i];
+    for (int i = 0; i < n; ++i) { dst[i] = t.s[i]; }
     dst[n] = 0;
 }
 
@@ -39,7 +40,7 @@ static tok lit(const char *s)
 {
     tok t;
     t.s = s; t.n = 0;
-    while (s[t.n]) ++t.n;
+    while (s[t.n] != '\0') { ++t.n; }
     return t;
 }
 
@@ -47,16 +48,18 @@ static tok lit(const char *s)
 static void detail_add(hs_mb_error *err, const char *s)
 {
     int n = 0;
-    while (n < (int)sizeof err->detail - 1 && err->detail[n]) ++n;
-    for (int i = 0; s[i] && n < (int)sizeof err->detail - 1; ++i) { err->detail[n] = s[i]; ++n; }
+    /* MISRA Ref 10.4.2 [character code vs character constant] */
+    while (n < (int)sizeof err->detail - 1 && err->detail[n] != '\0') { ++n; }
+    for (int i = 0; s[i] != '\0' && n < (int)sizeof err->detail - 1; ++i) { err->detail[n] = s[i]; ++n; }
     err->detail[n] = 0;
 }
 
 /* A refused value: the reason the expression reader left in st, else msg. */
 static int fail_val(const hs_mb_store *st, hs_mb_error *err, int line, tok field, const char *msg)
 {
-    if (st->ewhy) {
-        if (st->ename[0]) { detail_add(err, "parameter '"); detail_add(err, st->ename); detail_add(err, "'"); }
+    if (st->ewhy != NULL) {
+        /* MISRA Ref 10.4.2 [character code vs character constant] */
+        if (st->ename[0] != '\0') { detail_add(err, "parameter '"); detail_add(err, st->ename); detail_add(err, "'"); }
         return fail(err, line, field, st->ewhy, HS_E_MODEL_PARAM);
     }
     return fail(err, line, field, msg, HS_E_MODEL_PARAM);
@@ -69,36 +72,41 @@ static int read_num_d(const char *s, int n, double *out)
                                    1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
     int i = 0, neg = 0, digits = 0, ex = 0, sig = 0;
     uint64_t m = 0;
-    if (i < n && (s[i] == '+' || s[i] == '-')) neg = s[i++] == '-';
+    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
+    if (i < n && (s[i] == '+' || s[i] == '-')) { neg = s[i++] == '-'; }
     for (; i < n && s[i] >= '0' && s[i] <= '9'; ++i, ++digits) {
-        if (sig < 19) { m = m * 10u + (uint64_t)(s[i] - '0'); if (m) ++sig; } else ++ex;
+        /* MISRA Ref 10.8.3 [composite count widened after its bounds check] */
+        if (sig < 19) { m = m * 10u + (uint64_t)(s[i] - '0'); if (m != 0u) { ++sig; } } else { ++ex; }
     }
     if (i < n && s[i] == '.') {
         ++i;
-        for (; i < n && s[i] >= '0' && s[i] <= '9'; ++i, ++digits)
-            if (sig < 19) { m = m * 10u + (uint64_t)(s[i] - '0'); if (m) ++sig; --ex; }
+        for (; i < n && s[i] >= '0' && s[i] <= '9'; ++i, ++digits) {
+            /* MISRA Ref 10.8.3 [composite count widened after its bounds check] */
+            if (sig < 19) { m = m * 10u + (uint64_t)(s[i] - '0'); if (m != 0u) { ++sig; } --ex; }
+        }
     }
-    if (digits == 0) return 0;
+    if (digits == 0) { return 0; }
     if (i < n && (s[i] == 'e' || s[i] == 'E')) {
         ++i;
         int eneg = 0, e = 0, ed = 0;
-        if (i < n && (s[i] == '+' || s[i] == '-')) eneg = s[i++] == '-';
-        for (; i < n && s[i] >= '0' && s[i] <= '9'; ++i, ++ed) if (e < 10000) e = e * 10 + (s[i] - '0');
-        if (ed == 0) return 0;
+        /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
+        if (i < n && (s[i] == '+' || s[i] == '-')) { eneg = s[i++] == '-'; }
+        for (; i < n && s[i] >= '0' && s[i] <= '9'; ++i, ++ed) { if (e < 10000) { e = e * 10 + (s[i] - '0'); } }
+        if (ed == 0) { return 0; }
         ex += eneg ? -e : e;
     }
-    if (i != n) return 0;
+    if (i != n) { return 0; }
     double v = (double)m;
-    if (m == 0) v = 0.0;
-    else if (ex >= -22 && ex <= 22 && m < (1ULL << 53)) v = ex >= 0 ? v * p10[ex] : v / p10[-ex];
+    if (m == 0u) { v = 0.0; }
+    else if (ex >= -22 && ex <= 22 && m < (1ULL << 53)) { v = ex >= 0 ? v * p10[ex] : v / p10[-ex]; }
     else {
-        if (ex > 330 || ex < -360) return 0;
+        if (ex > 330 || ex < -360) { return 0; }
         while (ex > 22) { v *= 1e22; ex -= 22; }
         while (ex < -22) { v /= 1e22; ex += 22; }
         v = ex >= 0 ? v * p10[ex] : v / p10[-ex];
     }
-    if (neg) v = -v;
-    if (!((v - v) == (v - v))) return 0; /* overflow to inf */
+    if (neg != 0) { v = -v; }
+    if (!((v - v) == (v - v))) { return 0; /* overflow to inf */ }
     *out = v;
     return 1;
 }
@@ -116,7 +124,7 @@ static int is_digit(char c) { return c >= '0' && c <= '9'; }
 
 static int ex_fail(ex *x, const char *why)
 {
-    if (!x->st->ewhy) x->st->ewhy = why;
+    if (x->st->ewhy == NULL) { x->st->ewhy = why; }
     return 0;
 }
 
@@ -125,48 +133,54 @@ static int ex_sum(ex *x, double *v);
 /* Blanks inside a param statement's expression separate tokens only. */
 static void ex_blank(ex *x)
 {
-    while (x->i < x->n && x->s[x->i] == ' ') ++x->i;
+    /* MISRA Ref 10.4.2 [character code vs character constant] */
+    while (x->i < x->n && x->s[x->i] == ' ') { ++x->i; }
 }
 
 static int ex_primary(ex *x, double *v)
 {
     ex_blank(x);
-    if (x->i >= x->n) return ex_fail(x, "expression ends early");
+    if (x->i >= x->n) { return ex_fail(x, "expression ends early"); }
     const char c = x->s[x->i];
     if (c == '(') {
-        if (++x->depth > MAXDEPTH) return ex_fail(x, "expression nested too deeply");
+        if (++x->depth > MAXDEPTH) { return ex_fail(x, "expression nested too deeply"); }
         ++x->i;
-        if (!ex_sum(x, v)) return 0;
+        if (ex_sum(x, v) == 0) { return 0; }
         ex_blank(x);
-        if (x->i >= x->n || x->s[x->i] != ')') return ex_fail(x, "missing ')'");
+        /* MISRA Ref 10.4.2 [character code vs character constant] */
+        if (x->i >= x->n || x->s[x->i] != ')') { return ex_fail(x, "missing ')'"); }
         ++x->i;
         --x->depth;
         ex_blank(x);
         return 1;
     }
-    if (is_digit(c) || c == '.') {
+    if (is_digit(c) != 0 || c == '.') {
         const int a = x->i;
-        while (x->i < x->n && (is_digit(x->s[x->i]) || x->s[x->i] == '.')) ++x->i;
+        /* MISRA Ref 10.4.2 [character code vs character constant] */
+        while (x->i < x->n && (is_digit(x->s[x->i]) != 0 || x->s[x->i] == '.')) { ++x->i; }
+        /* MISRA Ref 10.4.2 [character code vs character constant] */
         if (x->i < x->n && (x->s[x->i] == 'e' || x->s[x->i] == 'E')) {
             ++x->i;
-            if (x->i < x->n && (x->s[x->i] == '+' || x->s[x->i] == '-')) ++x->i;
-            while (x->i < x->n && is_digit(x->s[x->i])) ++x->i;
+            /* MISRA Ref 10.4.2 [character code vs character constant] */
+            if (x->i < x->n && (x->s[x->i] == '+' || x->s[x->i] == '-')) { ++x->i; }
+            while (x->i < x->n && is_digit(x->s[x->i]) != 0) { ++x->i; }
         }
-        if (!read_num_d(&x->s[a], x->i - a, v)) return ex_fail(x, "bad number");
+        if (read_num_d(&x->s[a], x->i - a, v) == 0) { return ex_fail(x, "bad number"); }
         ex_blank(x);
         return 1;
     }
-    if (is_alpha(c)) {
+    if (is_alpha(c) != 0) {
         const int a = x->i;
-        while (x->i < x->n && (is_alpha(x->s[x->i]) || is_digit(x->s[x->i]))) ++x->i;
+        while (x->i < x->n && (is_alpha(x->s[x->i]) != 0 || is_digit(x->s[x->i]) != 0)) { ++x->i; }
         tok nm = {&x->s[a], x->i - a};
         for (int k = 0; k < x->st->nparams; ++k) {
             const char *pn = x->st->param_names[k];
             int j = 0;
-            while (j < nm.n && pn[j] == nm.s[j]) ++j;
-            if (j == nm.n && pn[j] == 0) { *v = x->st->param_val[k]; ex_blank(x); return 1; }
+            /* MISRA Ref 10.4.9 [signed/unsigned operands, values checked in range] */
+            while (j < nm.n && pn[j] == nm.s[j]) { ++j; }
+            if (j == nm.n && pn[j] == '\0') { *v = x->st->param_val[k]; ex_blank(x); return 1; }
         }
-        if (!x->st->ewhy) set_str(x->st->ename, HS_MB_NAME, nm);
+        if (x->st->ewhy == NULL) { set_str(x->st->ename, HS_MB_NAME, nm); }
         return ex_fail(x, "unknown parameter (declare it above with param NAME = VALUE)");
     }
     return ex_fail(x, "bad number or expression");
@@ -175,13 +189,15 @@ static int ex_primary(ex *x, double *v)
 static int ex_unary(ex *x, double *v)
 {
     ex_blank(x);
+    /* MISRA Ref 10.4.2 [character code vs character constant] */
     if (x->i < x->n && (x->s[x->i] == '-' || x->s[x->i] == '+')) {
+        /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
         const int neg = x->s[x->i] == '-';
-        if (++x->depth > MAXDEPTH) return ex_fail(x, "expression nested too deeply");
+        if (++x->depth > MAXDEPTH) { return ex_fail(x, "expression nested too deeply"); }
         ++x->i;
-        if (!ex_unary(x, v)) return 0;
+        if (ex_unary(x, v) == 0) { return 0; }
         --x->depth;
-        if (neg) *v = -*v;
+        if (neg != 0) { *v = -*v; }
         return 1;
     }
     /* MISRA Ref 17.2.1 [host-only expression reader: recursion bounded by MAXDEPTH] */
@@ -190,15 +206,16 @@ static int ex_unary(ex *x, double *v)
 
 static int ex_product(ex *x, double *v)
 {
-    if (!ex_unary(x, v)) return 0;
+    if (ex_unary(x, v) == 0) { return 0; }
+    /* MISRA Ref 10.4.2 [character code vs character constant] */
     while (x->i < x->n && (x->s[x->i] == '*' || x->s[x->i] == '/')) {
         const char op = x->s[x->i];
         double r;
         ++x->i;
-        if (!ex_unary(x, &r)) return 0;
-        if (op == '*') *v = *v * r;
+        if (ex_unary(x, &r) == 0) { return 0; }
+        if (op == '*') { *v = *v * r; }
         else {
-            if (r == 0.0) return ex_fail(x, "division by zero");
+            if (r == 0.0) { return ex_fail(x, "division by zero"); }
             *v = *v / r;
         }
     }
@@ -207,12 +224,13 @@ static int ex_product(ex *x, double *v)
 
 static int ex_sum(ex *x, double *v)
 {
-    if (!ex_product(x, v)) return 0;
+    if (ex_product(x, v) == 0) { return 0; }
+    /* MISRA Ref 10.4.2 [character code vs character constant] */
     while (x->i < x->n && (x->s[x->i] == '+' || x->s[x->i] == '-')) {
         const char op = x->s[x->i];
         double r;
         ++x->i;
-        if (!ex_product(x, &r)) return 0;
+        if (ex_product(x, &r) == 0) { return 0; }
         *v = op == '+' ? *v + r : *v - r;
     }
     return 1;
@@ -224,11 +242,11 @@ static int eval_d(hs_mb_store *st, const char *s, int n, double *out)
 {
     ex x;
     x.st = st; x.s = s; x.n = n; x.i = 0; x.depth = 0;
-    if (n == 0) return ex_fail(&x, "empty value");
+    if (n == 0) { return ex_fail(&x, "empty value"); }
     double v = 0.0;
-    if (!ex_sum(&x, &v)) return 0;
-    if (x.i != n) return ex_fail(&x, "unexpected character in expression");
-    if (!((v - v) == (v - v))) return ex_fail(&x, "value not finite");
+    if (ex_sum(&x, &v) == 0) { return 0; }
+    if (x.i != n) { return ex_fail(&x, "unexpected character in expression"); }
+    if (!((v - v) == (v - v))) { return ex_fail(&x, "value not finite"); }
     *out = v;
     return 1;
 }
@@ -236,9 +254,9 @@ static int eval_d(hs_mb_store *st, const char *s, int n, double *out)
 static int eval(hs_mb_store *st, const char *s, int n, hs_real *out)
 {
     double v = 0.0;
-    if (!eval_d(st, s, n, &v)) return 0;
+    if (eval_d(st, s, n, &v) == 0) { return 0; }
     *out = (hs_real)v;
-    if (!hs_isfinite(*out)) { if (!st->ewhy) st->ewhy = "value not finite"; return 0; }
+    if (hs_isfinite(*out) == 0) { if (st->ewhy == NULL) { st->ewhy = "value not finite"; } return 0; }
     return 1;
 }
 
@@ -247,9 +265,10 @@ static int read_vec(hs_mb_store *st, tok t, hs_real *out, int max)
 {
     int k = 0, a = 0;
     for (int i = 0; i <= t.n; ++i) {
+        /* MISRA Ref 10.4.2 [character code vs character constant] */
         if (i == t.n || t.s[i] == ',') {
-            if (k >= max) { if (!st->ewhy) st->ewhy = "too many values"; return 0; }
-            if (!eval(st, &t.s[a], i - a, &out[k])) return 0;
+            if (k >= max) { if (st->ewhy == NULL) { st->ewhy = "too many values"; } return 0; }
+            if (eval(st, &t.s[a], i - a, &out[k]) == 0) { return 0; }
             ++k;
             a = i + 1;
         }
@@ -261,9 +280,9 @@ static int read_vec(hs_mb_store *st, tok t, hs_real *out, int max)
 static int read_int(hs_mb_store *st, tok t, int lo, int hi, int *out)
 {
     hs_real v;
-    if (read_vec(st, t, &v, 1) != 1) return 0;
+    if (read_vec(st, t, &v, 1) != 1) { return 0; }
     if (!(v >= (hs_real)lo && v <= (hs_real)hi && v == (hs_real)(int)v)) {
-        if (!st->ewhy) st->ewhy = "not a whole number in range";
+        if (st->ewhy == NULL) { st->ewhy = "not a whole number in range"; }
         return 0;
     }
     *out = (int)v;
@@ -272,11 +291,12 @@ static int read_int(hs_mb_store *st, tok t, int lo, int hi, int *out)
 
 static int copy_name(char *dst, tok t)
 {
-    if (t.n < 1 || t.n >= HS_MB_NAME) return 0;
+    if (t.n < 1 || t.n >= HS_MB_NAME) { return 0; }
     for (int i = 0; i < t.n; ++i) {
         const char c = t.s[i];
-        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-'))
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-')) {
             return 0;
+        }
         dst[i] = c;
     }
     dst[t.n] = 0;
@@ -286,44 +306,46 @@ static int copy_name(char *dst, tok t)
 static int name_is(const char *name, tok t)
 {
     int i = 0;
-    for (; i < t.n; ++i) if (name[i] != t.s[i]) return 0;
-    return name[i] == 0;
+    /* MISRA Ref 10.4.9 [signed/unsigned operands, values checked in range] */
+    for (; i < t.n; ++i) { if (name[i] != t.s[i]) { return 0; } }
+    return name[i] == '\0';
 }
 
 static int find_body(const hs_mb_store *st, tok t)
 {
-    for (int b = 0; b < st->desc.nbodies; ++b) if (name_is(st->bodies[b].name, t)) return b;
+    for (int b = 0; b < st->desc.nbodies; ++b) { if (name_is(st->bodies[b].name, t) != 0) { return b; } }
     return -2;
 }
 
 static int find_point(const hs_mb_store *st, tok t)
 {
-    for (int k = 0; k < st->npoints; ++k) if (name_is(st->point_names[k], t)) return k;
+    for (int k = 0; k < st->npoints; ++k) { if (name_is(st->point_names[k], t) != 0) { return k; } }
     return -1;
 }
 
 static int find_joint(const hs_mb_store *st, tok t)
 {
-    for (int j = 0; j < st->desc.njoints; ++j) if (name_is(st->joints[j].name, t)) return j;
+    for (int j = 0; j < st->desc.njoints; ++j) { if (name_is(st->joints[j].name, t) != 0) { return j; } }
     return -1;
 }
 
 static int find_force(const hs_mb_store *st, tok t)
 {
-    for (int e = 0; e < st->desc.nforces; ++e) if (name_is(st->forces[e].name, t)) return e;
+    for (int e = 0; e < st->desc.nforces; ++e) { if (name_is(st->forces[e].name, t) != 0) { return e; } }
     return -1;
 }
 
 static int find_input(const hs_mb_store *st, tok t)
 {
-    for (int i = 0; i < st->ninputs; ++i) if (name_is(st->in_sig[i].name, t)) return i;
+    for (int i = 0; i < st->ninputs; ++i) { if (name_is(st->in_sig[i].name, t) != 0) { return i; } }
     return -1;
 }
 
 static int find_output_sig(const hs_mb_store *st, tok t)
 {
-    for (int o = 0; o < st->desc.noutputs; ++o)
-        if (st->outputs[o].sig != NULL && name_is(st->out_sig[o].name, t)) return o;
+    for (int o = 0; o < st->desc.noutputs; ++o) {
+        if (st->outputs[o].sig != NULL && name_is(st->out_sig[o].name, t) != 0) { return o; }
+    }
     return -1;
 }
 
@@ -333,15 +355,16 @@ static int read_point(hs_mb_store *st, tok t, hs_mb_point *p)
     static const hs_mb_point zero = {0};
     *p = zero;
     int at = 0;
-    while (at < t.n && t.s[at] != '@') ++at;
+    /* MISRA Ref 10.4.2 [character code vs character constant] */
+    while (at < t.n && t.s[at] != '@') { ++at; }
     tok nm = {t.s, at};
-    if (tok_eq(nm, "ground")) {
+    if (tok_eq(nm, "ground") != 0) {
         p->body = HS_MB_GROUND;
     } else {
         int b = find_body(st, nm);
         if (b < 0) {
             const int k = find_point(st, nm);
-            if (k < 0 || at < t.n) return 0;
+            if (k < 0 || at < t.n) { return 0; }
             *p = st->points[k];
             return 1;
         }
@@ -349,7 +372,7 @@ static int read_point(hs_mb_store *st, tok t, hs_mb_point *p)
     }
     if (at < t.n) {
         tok v = {&t.s[at + 1], t.n - at - 1};
-        if (read_vec(st, v, p->s, 3) < 2) return 0;
+        if (read_vec(st, v, p->s, 3) < 2) { return 0; }
     }
     return 1;
 }
@@ -358,7 +381,7 @@ static int read_point(hs_mb_store *st, tok t, hs_mb_point *p)
 static int read_fn(hs_mb_store *st, tok t, hs_mb_fn *f)
 {
     hs_real v[5] = {0, 0, 0, 0, 0};
-    if (read_vec(st, t, v, 5) < 1) return 0;
+    if (read_vec(st, t, v, 5) < 1) { return 0; }
     f->a = v[0]; f->b = v[1]; f->c = v[2]; f->w = v[3]; f->phi = v[4];
     return 1;
 }
@@ -366,9 +389,10 @@ static int read_fn(hs_mb_store *st, tok t, hs_mb_fn *f)
 /* A unit: printable, no ',' '#' '=' or blanks, shorter than HS_MB_UNIT. */
 static int copy_unit(char *dst, tok t)
 {
-    if (t.n < 1 || t.n >= HS_MB_UNIT) return 0;
+    if (t.n < 1 || t.n >= HS_MB_UNIT) { return 0; }
     for (int i = 0; i < t.n; ++i) {
-        if (t.s[i] == ',' || t.s[i] == '=' || t.s[i] == '"') return 0;
+        /* MISRA Ref 10.4.2 [character code vs character constant] */
+        if (t.s[i] == ',' || t.s[i] == '=' || t.s[i] == '"') { return 0; }
         dst[i] = t.s[i];
     }
     dst[t.n] = 0;
@@ -384,20 +408,21 @@ static int body_or_point_taken(const hs_mb_store *st, tok t)
 /* The signal keys of input and named output lines: unit, min, max, fallback, stale. */
 static int signal_key(hs_mb_store *st, tok K, tok V, hs_mb_signal *S, int is_in, int *ok)
 {
-    if (tok_eq(K, "unit")) { *ok = copy_unit(S->unit, V); if (!*ok && !st->ewhy) st->ewhy = "1 to 15 characters, no ',' '=' '\"'"; }
-    else if (tok_eq(K, "min")) *ok = read_vec(st, V, &S->min, 1) == 1;
-    else if (tok_eq(K, "max")) *ok = read_vec(st, V, &S->max, 1) == 1;
-    else if (tok_eq(K, "fallback")) *ok = read_vec(st, V, &S->fallback, 1) == 1;
-    else if (is_in && tok_eq(K, "stale")) *ok = read_int(st, V, 1, 1000000, &S->stale);
-    else return 0;
+    if (tok_eq(K, "unit") != 0) { *ok = copy_unit(S->unit, V); if (*ok == 0 && st->ewhy == NULL) { st->ewhy = "1 to 15 characters, no ',' '=' '\"'"; } }
+    else if (tok_eq(K, "min") != 0) { *ok = read_vec(st, V, &S->min, 1) == 1; }
+    else if (tok_eq(K, "max") != 0) { *ok = read_vec(st, V, &S->max, 1) == 1; }
+    else if (tok_eq(K, "fallback") != 0) { *ok = read_vec(st, V, &S->fallback, 1) == 1; }
+    else if (is_in != 0 && tok_eq(K, "stale") != 0) { *ok = read_int(st, V, 1, 1000000, &S->stale); }
+    else { return 0; }
     return 1;
 }
 
 static int signal_range(const hs_mb_signal *S, int line, hs_mb_error *err)
 {
-    if (!(S->min <= S->max)) return fail(err, line, lit("max"), "max must be >= min", HS_E_MODEL_PARAM);
-    if (!(S->fallback >= S->min && S->fallback <= S->max))
+    if (!(S->min <= S->max)) { return fail(err, line, lit("max"), "max must be >= min", HS_E_MODEL_PARAM); }
+    if (!(S->fallback >= S->min && S->fallback <= S->max)) {
         return fail(err, line, lit("fallback"), "fallback must lie in [min, max]", HS_E_MODEL_PARAM);
+    }
     return HS_OK;
 }
 
@@ -405,7 +430,7 @@ static int signal_range(const hs_mb_signal *S, int line, hs_mb_error *err)
 static void copy_cstr(char *dst, int cap, const char *src)
 {
     int i = 0;
-    while (i < cap - 1 && src[i] != 0) { dst[i] = src[i]; ++i; }
+    while (i < cap - 1 && src[i] != '\0') { dst[i] = src[i]; ++i; }
     dst[i] = 0;
 }
 
@@ -430,7 +455,8 @@ static const struct { const char *key; uint32_t bit; } FKEYS[] = {
 
 static tok key_of_bit(uint32_t bit)
 {
-    for (int i = 0; i < NFKEYS; ++i) if (FKEYS[i].bit == bit) return lit(FKEYS[i].key);
+    /* MISRA Ref 10.8.3 [composite count widened after its bounds check] */
+    for (int i = 0; i < NFKEYS; ++i) { if (FKEYS[i].bit == bit) { return lit(FKEYS[i].key); } }
     return lit("force");
 }
 
@@ -441,15 +467,15 @@ static int parse_force(hs_mb_store *st, const tok *w, int npos, const tok *key, 
     const int E = HS_E_MODEL_PARAM;
     const tok kw = w[0];
     const int e = D->nforces;
-    if (e >= HS_MB_MAX_FORCES) return fail(err, line, kw, "too many force elements", HS_E_SIZE);
+    if (e >= HS_MB_MAX_FORCES) { return fail(err, line, kw, "too many force elements", HS_E_SIZE); }
     hs_mb_force *F = &st->forces[e];
     static const hs_mb_force zero = {0};
     *F = zero;
-    if (npos != 3 || !copy_name(F->name, w[1])) return fail(err, line, kw, "expected: force NAME KIND key=value ...", E);
-    if (find_force(st, w[1]) >= 0) return fail(err, line, w[1], "force name already used", E);
+    if (npos != 3 || copy_name(F->name, w[1]) == 0) { return fail(err, line, kw, "expected: force NAME KIND key=value ...", E); }
+    if (find_force(st, w[1]) >= 0) { return fail(err, line, w[1], "force name already used", E); }
     int kind = -1;
-    for (int k = 0; k < (int)HS_MB_FORCE_KINDS; ++k) if (tok_eq(w[2], mb_force_elems[k]->name)) kind = k;
-    if (kind < 0) return fail(err, line, w[2], "unknown force kind (model/FORMAT.md lists them)", E);
+    for (int k = 0; k < (int)HS_MB_FORCE_KINDS; ++k) { if (tok_eq(w[2], mb_force_elems[k]->name) != 0) { kind = k; } }
+    if (kind < 0) { return fail(err, line, w[2], "unknown force kind (model/FORMAT.md lists them)", E); }
     const mb_force_elem *el = mb_force_elems[kind];
     F->kind = (hs_mb_force_kind)kind;
     F->a.body = HS_MB_GROUND; F->b.body = HS_MB_GROUND;
@@ -461,42 +487,56 @@ static int parse_force(hs_mb_store *st, const tok *w, int npos, const tok *key, 
     for (int k = 0; k < nkv; ++k) {
         const tok K = key[k], V = val[k];
         uint32_t bit = 0u;
-        for (int i = 0; i < NFKEYS; ++i) if (tok_eq(K, FKEYS[i].key)) bit = FKEYS[i].bit;
-        if (bit == 0u) return fail(err, line, K, "unknown key (model/FORMAT.md lists each kind's keys)", E);
-        if ((el->keys & bit) == 0u) return fail(err, line, K, "key not taken by this force kind", E);
+        /* MISRA Ref 10.8.3 [composite count widened after its bounds check] */
+        for (int i = 0; i < NFKEYS; ++i) { if (tok_eq(K, FKEYS[i].key) != 0) { bit = FKEYS[i].bit; } }
+        if (bit == 0u) { return fail(err, line, K, "unknown key (model/FORMAT.md lists each kind's keys)", E); }
+        if ((el->keys & bit) == 0u) { return fail(err, line, K, "key not taken by this force kind", E); }
         int ok = 0;
         have |= bit;
         switch (bit) {
         case MB_K_A: ok = read_point(st, V, &F->a); break;
         case MB_K_B: ok = read_point(st, V, &F->b); break;
+        /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
         case MB_K_K: ok = read_vec(st, V, &F->k, 1) == 1; break;
+        /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
         case MB_K_C: ok = read_vec(st, V, &F->c, 1) == 1; break;
         case MB_K_L0:
+        /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
         case MB_K_THETA0: ok = read_vec(st, V, &F->l0, 1) == 1; break;
+        /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
         case MB_K_KR: ok = read_vec(st, V, &F->kr, 1) == 1; break;
+        /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
         case MB_K_CR: ok = read_vec(st, V, &F->cr, 1) == 1; break;
+        /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
         case MB_K_SCALE: ok = read_vec(st, V, &F->scale, 1) == 1; break;
+        /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
         case MB_K_AXIS: ok = read_vec(st, V, F->axis, 3) == D->dim; break;
+        /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
         case MB_K_AXIS_B: ok = read_vec(st, V, F->axis_b, 3) == D->dim; break;
+        /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
         case MB_K_F: ok = read_vec(st, V, F->v, 3) == D->dim; break;
         case MB_K_TAU:
-            if (D->dim == 2) ok = read_vec(st, V, &F->v[2], 1) == 1;
-            else ok = read_vec(st, V, F->v, 3) == 3;
+            /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
+            if (D->dim == 2) { ok = read_vec(st, V, &F->v[2], 1) == 1; }
+            /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
+            else { ok = read_vec(st, V, F->v, 3) == 3; }
             break;
+        /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
         case MB_K_T: nt = read_vec(st, V, tb->t, HS_MB_MAX_TAB); ok = nt > 0; break;
+        /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
         case MB_K_V: nv = read_vec(st, V, tb->v, HS_MB_MAX_TAB); ok = nv > 0; break;
         case MB_K_IN: {
             const int i = find_input(st, V);
             if (i >= 0) { F->in0 = i; ok = 1; }
-            else if (V.n > 0 && is_alpha(V.s[0])) { st->ewhy = "unknown input (declare it above with input NAME ...)"; ok = 0; }
-            else ok = read_int(st, V, 0, HS_MB_MAX_NIN - 1, &F->in0);
+            else if (V.n > 0 && is_alpha(V.s[0]) != 0) { st->ewhy = "unknown input (declare it above with input NAME ...)"; ok = 0; }
+            else { ok = read_int(st, V, 0, HS_MB_MAX_NIN - 1, &F->in0); }
             break;
         }
         default: { /* MB_K_JOINT: the bodies and axes of a revolute joint declared above */
             const int j = find_joint(st, V);
-            if (j < 0) return fail(err, line, K, "unknown joint (declare the joint before the force)", E);
+            if (j < 0) { return fail(err, line, K, "unknown joint (declare the joint before the force)", E); }
             const hs_mb_joint *J = &st->joints[j];
-            if (J->kind != HS_MB_REVOLUTE) return fail(err, line, K, "not a revolute joint", E);
+            if (J->kind != HS_MB_REVOLUTE) { return fail(err, line, K, "not a revolute joint", E); }
             F->a = J->a; F->b = J->b;
             for (int i = 0; i < 3; ++i) { F->axis[i] = J->axis[i]; F->axis_b[i] = J->axis_b[i]; }
             have |= MB_K_A;
@@ -504,30 +544,33 @@ static int parse_force(hs_mb_store *st, const tok *w, int npos, const tok *key, 
             break;
         }
         }
-        if (!ok) return fail_val(st, err, line, K, "bad value (unknown body or point, wrong count, bad number)");
+        if (ok == 0) { return fail_val(st, err, line, K, "bad value (unknown body or point, wrong count, bad number)"); }
     }
     if ((el->need & ~have) != 0u) {
         const uint32_t miss = el->need & ~have;
-        for (int i = 0; i < NFKEYS; ++i)
+        /* MISRA Ref 10.8.3 [composite count widened after its bounds check] */
+        for (int i = 0; i < NFKEYS; ++i) {
             if ((miss & FKEYS[i].bit) != 0u) {
                 detail_add(err, FKEYS[i].key);
                 detail_add(err, "= is required");
                 return fail(err, line, kw, "a required key is missing", E);
             }
+        }
     }
     if ((el->keys & MB_K_T) != 0u) {
-        if (nt != nv) return fail(err, line, lit("v"), "t= and v= need the same number of values", E);
+        if (nt != nv) { return fail(err, line, lit("v"), "t= and v= need the same number of values", E); }
         tb->n = nt;
         F->tab = tb;
     }
     const char *why = "refused";
     const uint32_t bad = el->check(D, F, &why);
-    if (bad != 0u) return fail(err, line, key_of_bit(bad), why, E);
+    if (bad != 0u) { return fail(err, line, key_of_bit(bad), why, E); }
     if (el->inputs != NULL) {
         const char *suf[3] = {NULL, NULL, NULL};
         const int width = el->inputs(D, F, suf);
-        if (F->in0 + width > D->nin)
+        if (F->in0 + width > D->nin) {
             return fail(err, line, lit("in"), "input index (plus the element's width) not below the model's input count", E);
+        }
     }
     st->force_line[e] = line;
     D->nforces = e + 1;
@@ -544,7 +587,8 @@ static const struct { const char *key; uint32_t bit; } JKEYS[] = {
 
 static tok jkey_of_bit(uint32_t bit)
 {
-    for (int i = 0; i < NJKEYS; ++i) if (JKEYS[i].bit == bit) return lit(JKEYS[i].key);
+    /* MISRA Ref 10.8.3 [composite count widened after its bounds check] */
+    for (int i = 0; i < NJKEYS; ++i) { if (JKEYS[i].bit == bit) { return lit(JKEYS[i].key); } }
     return lit("joint");
 }
 
@@ -555,15 +599,15 @@ static int parse_joint(hs_mb_store *st, const tok *w, int npos, const tok *key, 
     const int E = HS_E_MODEL_PARAM;
     const tok kw = w[0];
     const int j = D->njoints;
-    if (j >= HS_MB_MAX_JOINTS) return fail(err, line, kw, "too many joints", HS_E_SIZE);
+    if (j >= HS_MB_MAX_JOINTS) { return fail(err, line, kw, "too many joints", HS_E_SIZE); }
     hs_mb_joint *J = &st->joints[j];
     static const hs_mb_joint zero = {0};
     *J = zero;
-    if (npos != 3 || !copy_name(J->name, w[1])) return fail(err, line, kw, "expected: joint NAME KIND a=POINT ...", E);
-    if (find_joint(st, w[1]) >= 0) return fail(err, line, w[1], "joint name already used", E);
+    if (npos != 3 || copy_name(J->name, w[1]) == 0) { return fail(err, line, kw, "expected: joint NAME KIND a=POINT ...", E); }
+    if (find_joint(st, w[1]) >= 0) { return fail(err, line, w[1], "joint name already used", E); }
     int kind = -1;
-    for (int k = 0; k < (int)HS_MB_JOINT_KINDS; ++k) if (tok_eq(w[2], mb_joint_elems[k]->name)) kind = k;
-    if (kind < 0) return fail(err, line, w[2], "unknown joint kind (model/FORMAT.md lists them)", E);
+    for (int k = 0; k < (int)HS_MB_JOINT_KINDS; ++k) { if (tok_eq(w[2], mb_joint_elems[k]->name) != 0) { kind = k; } }
+    if (kind < 0) { return fail(err, line, w[2], "unknown joint kind (model/FORMAT.md lists them)", E); }
     const mb_joint_elem *el = mb_joint_elems[kind];
     J->kind = (hs_mb_joint_kind)kind;
     J->a.body = HS_MB_GROUND; J->b.body = HS_MB_GROUND; J->c.body = HS_MB_GROUND; J->d.body = HS_MB_GROUND;
@@ -571,9 +615,10 @@ static int parse_joint(hs_mb_store *st, const tok *w, int npos, const tok *key, 
     for (int k = 0; k < nkv; ++k) {
         const tok K = key[k], V = val[k];
         uint32_t bit = 0u;
-        for (int i = 0; i < NJKEYS; ++i) if (tok_eq(K, JKEYS[i].key)) bit = JKEYS[i].bit;
-        if (bit == 0u) return fail(err, line, K, "unknown key (model/FORMAT.md lists each kind's keys)", E);
-        if ((el->keys & bit) == 0u) return fail(err, line, K, "key not taken by this joint kind", E);
+        /* MISRA Ref 10.8.3 [composite count widened after its bounds check] */
+        for (int i = 0; i < NJKEYS; ++i) { if (tok_eq(K, JKEYS[i].key) != 0) { bit = JKEYS[i].bit; } }
+        if (bit == 0u) { return fail(err, line, K, "unknown key (model/FORMAT.md lists each kind's keys)", E); }
+        if ((el->keys & bit) == 0u) { return fail(err, line, K, "key not taken by this joint kind", E); }
         have |= bit;
         int ok = 0;
         switch (bit) {
@@ -581,40 +626,50 @@ static int parse_joint(hs_mb_store *st, const tok *w, int npos, const tok *key, 
         case MB_J_B: ok = read_point(st, V, &J->b); break;
         case MB_J_C: ok = read_point(st, V, &J->c); break;
         case MB_J_D: ok = read_point(st, V, &J->d); break;
+        /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
         case MB_J_AXIS: ok = read_vec(st, V, J->axis, 3) == D->dim; break;
+        /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
         case MB_J_AXIS_B: ok = read_vec(st, V, J->axis_b, 3) == D->dim; break;
+        /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
         case MB_J_LENGTH: ok = read_vec(st, V, &J->length, 1) == 1; break;
         case MB_J_COORD:
+            /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
             ok = tok_eq(V, "angle") || tok_eq(V, "travel");
             J->coord = tok_eq(V, "travel");
             break;
         case MB_J_F: ok = read_fn(st, V, &J->f); break;
         case MB_J_CIRCLE: { /* cx,cy,R: (x-cx)^2 + (y-cy)^2 - R^2 */
             hs_real c[3];
+            /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
             ok = read_vec(st, V, c, 3) == 3 && c[2] > HS_R(0.0);
             J->quad.A[0] = HS_R(1.0); J->quad.A[1] = HS_R(1.0);
             J->quad.b[0] = -HS_R(2.0) * c[0]; J->quad.b[1] = -HS_R(2.0) * c[1];
             J->quad.c = c[0] * c[0] + c[1] * c[1] - c[2] * c[2];
             break;
         }
+        /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
         case MB_J_QUADRIC: ok = read_vec(st, V, J->quad.A, 6) == 6; break;
+        /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
         case MB_J_LINEAR: ok = read_vec(st, V, J->quad.b, 3) == D->dim; break;
+        /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
         default: ok = read_vec(st, V, &J->quad.c, 1) == 1; break; /* MB_J_CONST */
         }
-        if (!ok) return fail_val(st, err, line, K, "bad value (unknown body or point, wrong count, bad number)");
+        if (ok == 0) { return fail_val(st, err, line, K, "bad value (unknown body or point, wrong count, bad number)"); }
     }
     if ((el->need & ~have) != 0u) {
         const uint32_t miss = el->need & ~have;
-        for (int i = 0; i < NJKEYS; ++i)
+        /* MISRA Ref 10.8.3 [composite count widened after its bounds check] */
+        for (int i = 0; i < NJKEYS; ++i) {
             if ((miss & JKEYS[i].bit) != 0u) {
                 detail_add(err, JKEYS[i].key);
                 detail_add(err, "= is required");
                 return fail(err, line, kw, "a required key is missing", E);
             }
+        }
     }
     const char *why = "refused";
     const uint32_t bad = el->check(D, J, &why);
-    if (bad != 0u) return fail(err, line, jkey_of_bit(bad), why, E);
+    if (bad != 0u) { return fail(err, line, jkey_of_bit(bad), why, E); }
     st->joint_line[j] = line;
     D->njoints = j + 1;
     return HS_OK;
@@ -627,16 +682,19 @@ static int read_comp(const hs_mb_store *st, tok t, tok *body, int *comp)
         {"x", 0}, {"y", 1}, {"z", 2}, {"theta", 2}, {"w", 2}, {"alpha", 2}, {"p0", 3}, {"p1", 4},
         {"p2", 5}, {"p3", 6}, {"wx", 3}, {"wy", 4}, {"wz", 5}};
     int dot = 0;
-    while (dot < t.n && t.s[dot] != '.') ++dot;
+    /* MISRA Ref 10.4.2 [character code vs character constant] */
+    while (dot < t.n && t.s[dot] != '.') { ++dot; }
     body->s = t.s; body->n = dot;
-    if (dot >= t.n) return 0;
+    if (dot >= t.n) { return 0; }
     tok c = {&t.s[dot + 1], t.n - dot - 1};
-    for (int i = 0; i < (int)(sizeof C / sizeof C[0]); ++i)
-        if (tok_eq(c, C[i].n)) {
-            if (st->desc.dim == 2 && tok_eq(c, "z")) return 0;
+    /* MISRA Ref 10.8.1 [table length, compile-time constant] */
+    for (int i = 0; i < (int)(sizeof C / sizeof C[0]); ++i) {
+        if (tok_eq(c, C[i].n) != 0) {
+            if (st->desc.dim == 2 && tok_eq(c, "z") != 0) { return 0; }
             *comp = C[i].i;
             return 1;
         }
+    }
     return 0;
 }
 
@@ -647,27 +705,29 @@ static int parse_output(hs_mb_store *st, const tok *w, int npos, const tok *key,
     const int E = HS_E_MODEL_PARAM;
     const tok kw = w[0];
     const int o = D->noutputs;
-    if (o >= HS_MB_MAX_OUTPUTS) return fail(err, line, kw, "too many outputs", HS_E_SIZE);
+    if (o >= HS_MB_MAX_OUTPUTS) { return fail(err, line, kw, "too many outputs", HS_E_SIZE); }
     hs_mb_output *O = &st->outputs[o];
     static const hs_mb_output zero = {0};
     *O = zero;
+    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
     const int named = npos >= 2 && !tok_eq(w[1], "energy") && !tok_eq(w[1], "pos") && !tok_eq(w[1], "vel")
                       && !tok_eq(w[1], "acc") && !tok_eq(w[1], "coord");
-    if (!named) {
-        if (npos == 2 && tok_eq(w[1], "energy")) {
+    if (named == 0) {
+        if (npos == 2 && tok_eq(w[1], "energy") != 0) {
             O->kind = HS_MB_OUT_ENERGY; O->index = 0;
-        } else if (npos == 3 && (tok_eq(w[1], "pos") || tok_eq(w[1], "vel") || tok_eq(w[1], "acc"))) {
+        } else if (npos == 3 && (tok_eq(w[1], "pos") != 0 || tok_eq(w[1], "vel") != 0 || tok_eq(w[1], "acc") != 0)) {
+            /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
             O->kind = tok_eq(w[1], "pos") ? HS_MB_OUT_POS : tok_eq(w[1], "vel") ? HS_MB_OUT_VEL : HS_MB_OUT_ACC;
             O->index = find_body(st, w[2]);
-            if (O->index < 0) return fail(err, line, w[2], "unknown body", E);
-        } else if (npos == 3 && tok_eq(w[1], "coord")) {
+            if (O->index < 0) { return fail(err, line, w[2], "unknown body", E); }
+        } else if (npos == 3 && tok_eq(w[1], "coord") != 0) {
             O->kind = HS_MB_OUT_COORD;
             O->index = find_joint(st, w[2]);
-            if (O->index < 0) return fail(err, line, w[2], "unknown joint", E);
+            if (O->index < 0) { return fail(err, line, w[2], "unknown joint", E); }
         } else {
             return fail(err, line, kw, "expected: output pos|vel|acc BODY | output coord JOINT | output energy | output NAME QUANTITY ...", E);
         }
-        if (nkv) return fail(err, line, key[0], "this output form takes no keys (name it: output NAME QUANTITY ...)", E);
+        if (nkv != 0) { return fail(err, line, key[0], "this output form takes no keys (name it: output NAME QUANTITY ...)", E); }
         st->output_line[o] = line;
         D->noutputs = o + 1;
         return HS_OK;
@@ -675,54 +735,59 @@ static int parse_output(hs_mb_store *st, const tok *w, int npos, const tok *key,
     /* output NAME QUANTITY [BODY.c [BODY2.c] | JOINT] [offset= unit= min= max= fallback=] */
     hs_mb_signal *S = &st->out_sig[o];
     signal_default(S, "1", 0);
-    if (npos < 3 || !copy_name(S->name, w[1]) || (w[1].s[0] >= '0' && w[1].s[0] <= '9'))
+    /* MISRA Ref 10.4.2 [character code vs character constant] */
+    if (npos < 3 || copy_name(S->name, w[1]) == 0 || (w[1].s[0] >= '0' && w[1].s[0] <= '9')) {
         return fail(err, line, kw, "expected: output NAME pos|vel|acc BODY.c [BODY2.c] | output NAME coord JOINT | output NAME energy", E);
-    if (find_output_sig(st, w[1]) >= 0 || find_input(st, w[1]) >= 0) return fail(err, line, w[1], "signal name already used", E);
+    }
+    if (find_output_sig(st, w[1]) >= 0 || find_input(st, w[1]) >= 0) { return fail(err, line, w[1], "signal name already used", E); }
     const tok q = w[2];
     const char *unit = "1";
-    if (tok_eq(q, "energy")) {
-        if (npos != 3) return fail(err, line, w[3], "energy takes no operand", E);
+    if (tok_eq(q, "energy") != 0) {
+        if (npos != 3) { return fail(err, line, w[3], "energy takes no operand", E); }
         O->kind = HS_MB_OUT_ENERGY; unit = "J";
-    } else if (tok_eq(q, "coord")) {
-        if (npos != 4) return fail(err, line, kw, "expected: output NAME coord JOINT", E);
+    } else if (tok_eq(q, "coord") != 0) {
+        if (npos != 4) { return fail(err, line, kw, "expected: output NAME coord JOINT", E); }
         O->kind = HS_MB_OUT_COORD;
         O->index = find_joint(st, w[3]);
-        if (O->index < 0) return fail(err, line, w[3], "unknown joint", E);
+        if (O->index < 0) { return fail(err, line, w[3], "unknown joint", E); }
         const hs_mb_joint *J = &st->joints[O->index];
         const int ck = mb_joint_elems[J->kind]->coord_kind(D, J);
-        if (ck < 0) return fail(err, line, w[3], "this joint kind has no coordinate", E);
+        if (ck < 0) { return fail(err, line, w[3], "this joint kind has no coordinate", E); }
         unit = ck == 1 ? "rad" : "m";
-    } else if (tok_eq(q, "pos") || tok_eq(q, "vel") || tok_eq(q, "acc")) {
+    } else if (tok_eq(q, "pos") != 0 || tok_eq(q, "vel") != 0 || tok_eq(q, "acc") != 0) {
+        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
         O->kind = tok_eq(q, "pos") ? HS_MB_OUT_POS : tok_eq(q, "vel") ? HS_MB_OUT_VEL : HS_MB_OUT_ACC;
-        if (npos != 4 && npos != 5) return fail(err, line, kw, "expected: output NAME pos|vel|acc BODY.c [BODY2.c]", E);
+        if (npos != 4 && npos != 5) { return fail(err, line, kw, "expected: output NAME pos|vel|acc BODY.c [BODY2.c]", E); }
         tok b;
-        if (!read_comp(st, w[3], &b, &O->comp)) return fail(err, line, w[3], "expected BODY.c, c one of x y z theta p0..p3 (pos), w wx wy wz (vel), alpha (acc)", E);
+        if (read_comp(st, w[3], &b, &O->comp) == 0) { return fail(err, line, w[3], "expected BODY.c, c one of x y z theta p0..p3 (pos), w wx wy wz (vel), alpha (acc)", E); }
         O->index = find_body(st, b);
-        if (O->index < 0) return fail(err, line, w[3], "unknown body", E);
+        if (O->index < 0) { return fail(err, line, w[3], "unknown body", E); }
         if (npos == 5) {
             int c2 = -1;
-            if (!read_comp(st, w[4], &b, &c2) || c2 != O->comp) return fail(err, line, w[4], "expected BODY2 with the same component", E);
+            if (read_comp(st, w[4], &b, &c2) == 0 || c2 != O->comp) { return fail(err, line, w[4], "expected BODY2 with the same component", E); }
             const int b2 = find_body(st, b);
-            if (b2 < 0) return fail(err, line, w[4], "unknown body", E);
+            if (b2 < 0) { return fail(err, line, w[4], "unknown body", E); }
             O->index2 = b2 + 1;
         }
+        /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
         const int ang = O->comp >= 2 && (D->dim == 2 || O->comp >= 3);
-        if (O->kind == HS_MB_OUT_POS) unit = ang ? (D->dim == 2 ? "rad" : "1") : "m";
-        else if (O->kind == HS_MB_OUT_VEL) unit = ang ? "rad/s" : "m/s";
-        else unit = ang ? "rad/s^2" : "m/s^2";
+        if (O->kind == HS_MB_OUT_POS) { unit = ang ? (D->dim == 2 ? "rad" : "1") : "m"; }
+        else if (O->kind == HS_MB_OUT_VEL) { unit = ang ? "rad/s" : "m/s"; }
+        else { unit = ang ? "rad/s^2" : "m/s^2"; }
     } else {
         return fail(err, line, q, "unknown quantity (pos, vel, acc, coord, energy)", E);
     }
     copy_cstr(S->unit, HS_MB_UNIT, unit);
     for (int k = 0; k < nkv; ++k) {
         int ok = 0;
-        if (tok_eq(key[k], "offset")) ok = read_vec(st, val[k], &O->offset, 1) == 1;
-        else if (!signal_key(st, key[k], val[k], S, 0, &ok)) return fail(err, line, key[k], "unknown key (offset, unit, min, max, fallback)", E);
-        if (!ok) return fail_val(st, err, line, key[k], "bad value");
+        /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
+        if (tok_eq(key[k], "offset") != 0) { ok = read_vec(st, val[k], &O->offset, 1) == 1; }
+        else if (signal_key(st, key[k], val[k], S, 0, &ok) == 0) { return fail(err, line, key[k], "unknown key (offset, unit, min, max, fallback)", E); }
+        if (ok == 0) { return fail_val(st, err, line, key[k], "bad value"); }
     }
     {
         const int rc = signal_range(S, line, err);
-        if (rc) return rc;
+        if (rc != 0) { return rc; }
     }
     O->sig = S;
     st->output_line[o] = line;
@@ -735,9 +800,9 @@ static int parse_line(hs_mb_store *st, tok *w, int nw, int line, hs_mb_error *er
     hs_mb_desc *D = &st->desc;
     const tok kw = w[0];
     const int E = HS_E_MODEL_PARAM;
-    if (tok_eq(kw, "param")) { /* param NAME = EXPRESSION (blanks allowed), or NAME=EXPRESSION */
-        if (D->dim == 0) return fail(err, line, kw, "the first statement must be: model NAME dim=2|3", E);
-        if (st->nparams >= HS_MB_MAX_PARAMS) return fail(err, line, kw, "too many params", HS_E_SIZE);
+    if (tok_eq(kw, "param") != 0) { /* param NAME = EXPRESSION (blanks allowed), or NAME=EXPRESSION */
+        if (D->dim == 0) { return fail(err, line, kw, "the first statement must be: model NAME dim=2|3", E); }
+        if (st->nparams >= HS_MB_MAX_PARAMS) { return fail(err, line, kw, "too many params", HS_E_SIZE); }
         static char expr[HS_MB_MAX_LINE];
         int n = 0;
         for (int i = 1; i < nw; ++i) {
@@ -745,23 +810,27 @@ static int parse_line(hs_mb_store *st, tok *w, int nw, int line, hs_mb_error *er
             if (i + 1 < nw) { expr[n] = ' '; ++n; }
         }
         int eq = 0;
-        while (eq < n && expr[eq] != '=') ++eq;
+        while (eq < n && expr[eq] != '=') { ++eq; }
         int ne = eq;
-        while (ne > 0 && expr[ne - 1] == ' ') --ne;
+        while (ne > 0 && expr[ne - 1] == ' ') { --ne; }
         tok nm = {expr, ne};
         const int k = st->nparams;
-        if (eq >= n || !copy_name(st->param_names[k], nm) || !is_alpha(expr[0]))
+        if (eq >= n || copy_name(st->param_names[k], nm) == 0 || is_alpha(expr[0]) == 0) {
             return fail(err, line, kw, "expected: param NAME = VALUE (NAME: a letter or '_' first)", E);
-        for (int i = 0; i < nm.n; ++i)
-            if (expr[i] == '-') return fail(err, line, kw, "a param name has no '-'", E);
-        if (ne == 0) return fail(err, line, kw, "expected: param NAME = VALUE", E);
-        for (int i = 0; i < k; ++i)
-            if (name_is(st->param_names[i], nm)) return fail(err, line, nm, "param already defined", E);
+        }
+        for (int i = 0; i < nm.n; ++i) {
+            if (expr[i] == '-') { return fail(err, line, kw, "a param name has no '-'", E); }
+        }
+        if (ne == 0) { return fail(err, line, kw, "expected: param NAME = VALUE", E); }
+        for (int i = 0; i < k; ++i) {
+            if (name_is(st->param_names[i], nm) != 0) { return fail(err, line, nm, "param already defined", E); }
+        }
         double v = 0.0;
         st->ewhy = NULL; st->ename[0] = 0;
-        if (!eval_d(st, &expr[eq + 1], n - eq - 1, &v)) return fail_val(st, err, line, nm, "bad value");
-        for (int i = 0; st->ovr != NULL && i < st->ovr->n; ++i)
-            if (name_is(st->ovr->name[i], nm)) { v = st->ovr->value[i]; st->ovr_used[i] = 1; }
+        if (eval_d(st, &expr[eq + 1], n - eq - 1, &v) == 0) { return fail_val(st, err, line, nm, "bad value"); }
+        for (int i = 0; st->ovr != NULL && i < st->ovr->n; ++i) {
+            if (name_is(st->ovr->name[i], nm) != 0) { v = st->ovr->value[i]; st->ovr_used[i] = 1; }
+        }
         st->param_val[k] = v;
         st->param_line[k] = line;
         st->nparams = k + 1;
@@ -771,59 +840,62 @@ static int parse_line(hs_mb_store *st, tok *w, int nw, int line, hs_mb_error *er
     int npos = 1;
     while (npos < nw) {
         int eq = 0;
-        for (int i = 0; i < w[npos].n; ++i) if (w[npos].s[i] == '=') eq = 1;
-        if (eq) break;
+        /* MISRA Ref 10.4.2 [character code vs character constant] */
+        for (int i = 0; i < w[npos].n; ++i) { if (w[npos].s[i] == '=') { eq = 1; } }
+        if (eq != 0) { break; }
         ++npos;
     }
     tok key[MAXTOK], val[MAXTOK];
     int nkv = 0;
     for (int i = npos; i < nw; ++i) {
         int eq = 0;
-        while (eq < w[i].n && w[i].s[eq] != '=') ++eq;
-        if (eq == w[i].n || eq == 0) return fail(err, line, w[i], "expected key=value", E);
+        /* MISRA Ref 10.4.2 [character code vs character constant] */
+        while (eq < w[i].n && w[i].s[eq] != '=') { ++eq; }
+        if (eq == w[i].n || eq == 0) { return fail(err, line, w[i], "expected key=value", E); }
         key[nkv].s = w[i].s; key[nkv].n = eq;
         val[nkv].s = &w[i].s[eq + 1]; val[nkv].n = w[i].n - eq - 1;
         for (int j = 0; j < nkv; ++j) {
+            /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
             int same = key[j].n == eq;
-            for (int c = 0; same && c < eq; ++c) if (key[j].s[c] != key[nkv].s[c]) same = 0;
-            if (same) return fail(err, line, key[nkv], "key given twice", E);
+            for (int c = 0; same != 0 && c < eq; ++c) { if (key[j].s[c] != key[nkv].s[c]) { same = 0; } }
+            if (same != 0) { return fail(err, line, key[nkv], "key given twice", E); }
         }
         ++nkv;
     }
     st->ewhy = NULL; st->ename[0] = 0;
-    if (tok_eq(kw, "model")) {
-        if (D->dim != 0) return fail(err, line, kw, "second model statement", E);
-        if (npos != 2 || !copy_name(st->name, w[1])) return fail(err, line, kw, "expected: model NAME dim=2|3", E);
+    if (tok_eq(kw, "model") != 0) {
+        if (D->dim != 0) { return fail(err, line, kw, "second model statement", E); }
+        if (npos != 2 || copy_name(st->name, w[1]) == 0) { return fail(err, line, kw, "expected: model NAME dim=2|3", E); }
         for (int k = 0; k < nkv; ++k) {
             int v = 0;
-            if (tok_eq(key[k], "dim") && read_int(st, val[k], 2, 3, &v)) D->dim = v;
-            else if (tok_eq(key[k], "nin") && read_int(st, val[k], 0, HS_MB_MAX_NIN, &v)) D->nin = v;
-            else return fail(err, line, key[k], "unknown key or bad value (dim=2|3, nin=0..16)", E);
+            if (tok_eq(key[k], "dim") != 0 && read_int(st, val[k], 2, 3, &v) != 0) { D->dim = v; }
+            else if (tok_eq(key[k], "nin") != 0 && read_int(st, val[k], 0, HS_MB_MAX_NIN, &v) != 0) { D->nin = v; }
+            else { return fail(err, line, key[k], "unknown key or bad value (dim=2|3, nin=0..16)", E); }
         }
-        if (D->dim == 0) return fail(err, line, kw, "dim=2|3 is required", E);
+        if (D->dim == 0) { return fail(err, line, kw, "dim=2|3 is required", E); }
         return HS_OK;
     }
-    if (D->dim == 0) return fail(err, line, kw, "the first statement must be: model NAME dim=2|3", E);
-    if (tok_eq(kw, "gravity")) {
-        if (npos != 2 || nkv != 0 || read_vec(st, w[1], D->gravity, 3) != D->dim) return fail_val(st, err, line, kw, "expected: gravity gx,gy[,gz] (dim values, m/s^2)");
+    if (D->dim == 0) { return fail(err, line, kw, "the first statement must be: model NAME dim=2|3", E); }
+    if (tok_eq(kw, "gravity") != 0) {
+        if (npos != 2 || nkv != 0 || read_vec(st, w[1], D->gravity, 3) != D->dim) { return fail_val(st, err, line, kw, "expected: gravity gx,gy[,gz] (dim values, m/s^2)"); }
         return HS_OK;
     }
-    if (tok_eq(kw, "input")) { /* input NAME [unit=U] [min=..] [max=..] [fallback=..] [stale=N] */
+    if (tok_eq(kw, "input") != 0) { /* input NAME [unit=U] [min=..] [max=..] [fallback=..] [stale=N] */
         const int i = st->ninputs;
-        if (i >= HS_MB_MAX_NIN) return fail(err, line, kw, "too many inputs", HS_E_SIZE);
-        if (D->nin > st->ninputs) return fail(err, line, kw, "the model line's nin= and input lines exclude each other", E);
+        if (i >= HS_MB_MAX_NIN) { return fail(err, line, kw, "too many inputs", HS_E_SIZE); }
+        if (D->nin > st->ninputs) { return fail(err, line, kw, "the model line's nin= and input lines exclude each other", E); }
         hs_mb_signal *S = &st->in_sig[i];
         signal_default(S, "1", 1);
-        if (npos != 2 || !copy_name(S->name, w[1])) return fail(err, line, kw, "expected: input NAME [unit=U] [min=V] [max=V] [fallback=V] [stale=FRAMES]", E);
-        if (find_input(st, w[1]) >= 0 || find_output_sig(st, w[1]) >= 0) return fail(err, line, w[1], "signal name already used", E);
+        if (npos != 2 || copy_name(S->name, w[1]) == 0) { return fail(err, line, kw, "expected: input NAME [unit=U] [min=V] [max=V] [fallback=V] [stale=FRAMES]", E); }
+        if (find_input(st, w[1]) >= 0 || find_output_sig(st, w[1]) >= 0) { return fail(err, line, w[1], "signal name already used", E); }
         for (int k = 0; k < nkv; ++k) {
             int ok = 0;
-            if (!signal_key(st, key[k], val[k], S, 1, &ok)) return fail(err, line, key[k], "unknown key (unit, min, max, fallback, stale)", E);
-            if (!ok) return fail_val(st, err, line, key[k], "bad value");
+            if (signal_key(st, key[k], val[k], S, 1, &ok) == 0) { return fail(err, line, key[k], "unknown key (unit, min, max, fallback, stale)", E); }
+            if (ok == 0) { return fail_val(st, err, line, key[k], "bad value"); }
         }
         {
             const int rc = signal_range(S, line, err);
-            if (rc) return rc;
+            if (rc != 0) { return rc; }
         }
         st->in_line[i] = line;
         st->ninputs = i + 1;
@@ -831,84 +903,97 @@ static int parse_line(hs_mb_store *st, tok *w, int nw, int line, hs_mb_error *er
         D->inputs = st->in_sig;
         return HS_OK;
     }
-    if (tok_eq(kw, "point")) {
-        if (st->npoints >= HS_MB_MAX_POINTS) return fail(err, line, kw, "too many points", HS_E_SIZE);
-        if (npos != 2 || !copy_name(st->point_names[st->npoints], w[1])) return fail(err, line, kw, "expected: point NAME at=x,y[,z] [fx=..] [fy=..] [fz=..] [circle=R]", E);
-        if (body_or_point_taken(st, w[1])) return fail(err, line, w[1], "name already used by a body or point", E);
+    if (tok_eq(kw, "point") != 0) {
+        if (st->npoints >= HS_MB_MAX_POINTS) { return fail(err, line, kw, "too many points", HS_E_SIZE); }
+        if (npos != 2 || copy_name(st->point_names[st->npoints], w[1]) == 0) { return fail(err, line, kw, "expected: point NAME at=x,y[,z] [fx=..] [fy=..] [fz=..] [circle=R]", E); }
+        if (body_or_point_taken(st, w[1]) != 0) { return fail(err, line, w[1], "name already used by a body or point", E); }
         hs_mb_point *p = &st->points[st->npoints];
         static const hs_mb_point zero = {0};
         *p = zero;
         p->body = HS_MB_GROUND;
         for (int k = 0; k < nkv; ++k) {
-            if (tok_eq(key[k], "at")) { if (read_vec(st, val[k], p->s, 3) != D->dim) return fail_val(st, err, line, key[k], "expected dim numbers"); }
-            else if (tok_eq(key[k], "fx") || tok_eq(key[k], "fy") || tok_eq(key[k], "fz")) {
+            if (tok_eq(key[k], "at") != 0) { if (read_vec(st, val[k], p->s, 3) != D->dim) { return fail_val(st, err, line, key[k], "expected dim numbers"); } }
+            else if (tok_eq(key[k], "fx") != 0 || tok_eq(key[k], "fy") != 0 || tok_eq(key[k], "fz") != 0) {
+                /* MISRA Ref 10.4.2 [character code vs character constant] */
                 const int i = key[k].s[1] - 'x';
-                if (i >= D->dim || !read_fn(st, val[k], &p->f[i])) return fail_val(st, err, line, key[k], "expected a,b,c,w,phi: a + b t + c sin(w t + phi)");
-                if (p->moving == 0) p->moving = 1;
-            } else if (tok_eq(key[k], "circle")) {
-                if (read_vec(st, val[k], &p->radius, 1) != 1 || !(p->radius > HS_R(0.0))) return fail_val(st, err, line, key[k], "expected a radius > 0");
+                if (i >= D->dim || read_fn(st, val[k], &p->f[i]) == 0) { return fail_val(st, err, line, key[k], "expected a,b,c,w,phi: a + b t + c sin(w t + phi)"); }
+                if (p->moving == 0) { p->moving = 1; }
+            } else if (tok_eq(key[k], "circle") != 0) {
+                if (read_vec(st, val[k], &p->radius, 1) != 1 || !(p->radius > HS_R(0.0))) { return fail_val(st, err, line, key[k], "expected a radius > 0"); }
                 p->moving = 2;
-            } else return fail(err, line, key[k], "unknown key", E);
+            } else { return fail(err, line, key[k], "unknown key", E); }
         }
         ++st->npoints;
         return HS_OK;
     }
-    if (tok_eq(kw, "body")) {
+    if (tok_eq(kw, "body") != 0) {
         const int b = D->nbodies;
-        if (b >= HS_MB_MAX_BODIES) return fail(err, line, kw, "too many bodies", HS_E_SIZE);
+        if (b >= HS_MB_MAX_BODIES) { return fail(err, line, kw, "too many bodies", HS_E_SIZE); }
         hs_mb_body *B = &st->bodies[b];
         static const hs_mb_body zero = {0};
         *B = zero;
-        if (npos != 3 || !copy_name(B->name, w[1])) return fail(err, line, kw, "expected: body NAME planar|spatial|point2|point3 mass=M ...", E);
-        if (body_or_point_taken(st, w[1])) return fail(err, line, w[1], "name already used", E);
-        if (tok_eq(w[2], "planar")) B->kind = HS_MB_PLANAR;
-        else if (tok_eq(w[2], "spatial")) B->kind = HS_MB_SPATIAL;
-        else if (tok_eq(w[2], "point2")) B->kind = HS_MB_POINT2;
-        else if (tok_eq(w[2], "point3")) B->kind = HS_MB_POINT3;
-        else return fail(err, line, w[2], "unknown body kind (planar|spatial|point2|point3)", E);
+        if (npos != 3 || copy_name(B->name, w[1]) == 0) { return fail(err, line, kw, "expected: body NAME planar|spatial|point2|point3 mass=M ...", E); }
+        if (body_or_point_taken(st, w[1]) != 0) { return fail(err, line, w[1], "name already used", E); }
+        if (tok_eq(w[2], "planar") != 0) { B->kind = HS_MB_PLANAR; }
+        else if (tok_eq(w[2], "spatial") != 0) { B->kind = HS_MB_SPATIAL; }
+        else if (tok_eq(w[2], "point2") != 0) { B->kind = HS_MB_POINT2; }
+        else if (tok_eq(w[2], "point3") != 0) { B->kind = HS_MB_POINT3; }
+        else { return fail(err, line, w[2], "unknown body kind (planar|spatial|point2|point3)", E); }
         B->rot[0] = B->kind == HS_MB_SPATIAL ? HS_R(1.0) : HS_R(0.0);
         int nt = 3;
         if (B->kind == HS_MB_PLANAR || B->kind == HS_MB_POINT2) { nt = 2; }
         int have_mass = 0, have_inertia = 0;
         for (int k = 0; k < nkv; ++k) {
             int ok;
-            if (tok_eq(key[k], "mass")) { ok = read_vec(st, val[k], &B->mass, 1) == 1; have_mass = 1; }
-            else if (tok_eq(key[k], "inertia")) {
+            /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
+            if (tok_eq(key[k], "mass") != 0) { ok = read_vec(st, val[k], &B->mass, 1) == 1; have_mass = 1; }
+            else if (tok_eq(key[k], "inertia") != 0) {
                 have_inertia = 1;
-                if (B->kind == HS_MB_PLANAR) ok = read_vec(st, val[k], &B->inertia[2], 1) == 1;
-                else ok = B->kind == HS_MB_SPATIAL && read_vec(st, val[k], B->inertia, 3) == 3;
-            } else if (tok_eq(key[k], "pos")) ok = read_vec(st, val[k], B->pos, 3) == nt;
-            else if (tok_eq(key[k], "vel")) ok = read_vec(st, val[k], B->vel, 3) == nt;
-            else if (tok_eq(key[k], "angle")) ok = B->kind == HS_MB_PLANAR && read_vec(st, val[k], B->rot, 1) == 1;
-            else if (tok_eq(key[k], "quat")) ok = B->kind == HS_MB_SPATIAL && read_vec(st, val[k], B->rot, 4) == 4;
-            else if (tok_eq(key[k], "omega")) {
-                if (B->kind == HS_MB_PLANAR) ok = read_vec(st, val[k], &B->omega[2], 1) == 1;
-                else ok = B->kind == HS_MB_SPATIAL && read_vec(st, val[k], B->omega, 3) == 3;
-            } else return fail(err, line, key[k], "unknown key (mass, inertia, pos, vel, angle, quat, omega)", E);
-            if (!ok) return fail_val(st, err, line, key[k], "wrong count or bad number for this body kind");
+                /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
+                if (B->kind == HS_MB_PLANAR) { ok = read_vec(st, val[k], &B->inertia[2], 1) == 1; }
+                /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
+                else { ok = B->kind == HS_MB_SPATIAL && read_vec(st, val[k], B->inertia, 3) == 3; }
+            /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
+            } else if (tok_eq(key[k], "pos") != 0) { ok = read_vec(st, val[k], B->pos, 3) == nt; }
+            /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
+            else if (tok_eq(key[k], "vel") != 0) { ok = read_vec(st, val[k], B->vel, 3) == nt; }
+            /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
+            else if (tok_eq(key[k], "angle") != 0) { ok = B->kind == HS_MB_PLANAR && read_vec(st, val[k], B->rot, 1) == 1; }
+            /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
+            else if (tok_eq(key[k], "quat") != 0) { ok = B->kind == HS_MB_SPATIAL && read_vec(st, val[k], B->rot, 4) == 4; }
+            else if (tok_eq(key[k], "omega") != 0) {
+                /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
+                if (B->kind == HS_MB_PLANAR) { ok = read_vec(st, val[k], &B->omega[2], 1) == 1; }
+                /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
+                else { ok = B->kind == HS_MB_SPATIAL && read_vec(st, val[k], B->omega, 3) == 3; }
+            } else { return fail(err, line, key[k], "unknown key (mass, inertia, pos, vel, angle, quat, omega)", E); }
+            if (ok == 0) { return fail_val(st, err, line, key[k], "wrong count or bad number for this body kind"); }
         }
         /* physically possible values, named by their key */
-        if (!have_mass || !(B->mass > HS_R(0.0))) return fail(err, line, have_mass ? lit("mass") : kw, "mass must be given and > 0 (kg)", E);
-        if (B->kind == HS_MB_PLANAR && (!have_inertia || !(B->inertia[2] > HS_R(0.0))))
+        if (have_mass == 0 || !(B->mass > HS_R(0.0))) { return fail(err, line, have_mass ? lit("mass") : kw, "mass must be given and > 0 (kg)", E); }
+        if (B->kind == HS_MB_PLANAR && (have_inertia == 0 || !(B->inertia[2] > HS_R(0.0)))) {
             return fail(err, line, have_inertia ? lit("inertia") : kw, "a planar body needs inertia=Izz > 0 (kg m^2)", E);
+        }
         if (B->kind == HS_MB_SPATIAL) {
             const hs_real *J = B->inertia;
-            if (!have_inertia || !(J[0] > HS_R(0.0) && J[1] > HS_R(0.0) && J[2] > HS_R(0.0)))
+            if (have_inertia == 0 || !(J[0] > HS_R(0.0) && J[1] > HS_R(0.0) && J[2] > HS_R(0.0))) {
                 return fail(err, line, have_inertia ? lit("inertia") : kw, "a spatial body needs inertia=Jxx,Jyy,Jzz, each > 0 (positive definite)", E);
+            }
             /* principal moments of a real mass distribution obey the triangle inequality */
             const hs_real slack = HS_R(1e-9) * (J[0] + J[1] + J[2]);
-            if (J[0] + J[1] < J[2] - slack || J[1] + J[2] < J[0] - slack || J[0] + J[2] < J[1] - slack)
+            if (J[0] + J[1] < J[2] - slack || J[1] + J[2] < J[0] - slack || J[0] + J[2] < J[1] - slack) {
                 return fail(err, line, lit("inertia"), "principal moments violate Jxx + Jyy >= Jzz (and its permutations)", E);
+            }
             const hs_real pn = B->rot[0] * B->rot[0] + B->rot[1] * B->rot[1] + B->rot[2] * B->rot[2] + B->rot[3] * B->rot[3];
-            if (!(hs_abs(pn - HS_R(1.0)) < HS_R(1e-6))) return fail(err, line, lit("quat"), "not a unit quaternion (|p|^2 within 1e-6 of 1)", E);
+            if (!(hs_abs(pn - HS_R(1.0)) < HS_R(1e-6))) { return fail(err, line, lit("quat"), "not a unit quaternion (|p|^2 within 1e-6 of 1)", E); }
         }
         st->body_line[b] = line;
         D->nbodies = b + 1;
         return HS_OK;
     }
-    if (tok_eq(kw, "joint")) return parse_joint(st, w, npos, key, val, nkv, line, err);
-    if (tok_eq(kw, "force")) return parse_force(st, w, npos, key, val, nkv, line, err);
-    if (tok_eq(kw, "output")) return parse_output(st, w, npos, key, val, nkv, line, err);
+    if (tok_eq(kw, "joint") != 0) { return parse_joint(st, w, npos, key, val, nkv, line, err); }
+    if (tok_eq(kw, "force") != 0) { return parse_force(st, w, npos, key, val, nkv, line, err); }
+    if (tok_eq(kw, "output") != 0) { return parse_output(st, w, npos, key, val, nkv, line, err); }
     return fail(err, line, kw, "unknown statement (model, param, gravity, input, point, body, joint, force, output)", E);
 }
 
@@ -917,7 +1002,7 @@ int hs_mb_parse_ovr(const char *buf, size_t len, hs_mb_store *st, const hs_mb_ov
 {
     static const hs_mb_desc zero_desc = {0};
     static const tok none = {"", 0};
-    if (!buf || !st || !err) return HS_E_NULL;
+    if (buf == NULL || st == NULL || err == NULL) { return HS_E_NULL; }
     err->line = 0; err->field[0] = 0; err->msg = ""; err->detail[0] = 0; err->has_value = 0; err->value = 0.0;
     st->name[0] = 0;
     st->npoints = 0;
@@ -926,8 +1011,8 @@ int hs_mb_parse_ovr(const char *buf, size_t len, hs_mb_store *st, const hs_mb_ov
     st->ovr = ovr;
     st->ewhy = NULL;
     st->ename[0] = 0;
-    if (ovr != NULL && (ovr->n < 0 || ovr->n > HS_MB_MAX_OVERRIDES)) return fail(err, 0, lit("--param"), "too many overrides", HS_E_SIZE);
-    for (int i = 0; i < HS_MB_MAX_OVERRIDES; ++i) st->ovr_used[i] = 0;
+    if (ovr != NULL && (ovr->n < 0 || ovr->n > HS_MB_MAX_OVERRIDES)) { return fail(err, 0, lit("--param"), "too many overrides", HS_E_SIZE); }
+    for (int i = 0; i < HS_MB_MAX_OVERRIDES; ++i) { st->ovr_used[i] = 0; }
     st->desc = zero_desc;
     st->desc.bodies = st->bodies; st->desc.joints = st->joints;
     st->desc.forces = st->forces; st->desc.outputs = st->outputs;
@@ -936,42 +1021,48 @@ int hs_mb_parse_ovr(const char *buf, size_t len, hs_mb_store *st, const hs_mb_ov
     while (i < len) {
         ++line;
         size_t e = i;
-        while (e < len && buf[e] != '\n') ++e;
-        if (e - i > HS_MB_MAX_LINE) return fail(err, line, none, "line too long", HS_E_SIZE);
+        while (e < len && buf[e] != '\n') { ++e; }
+        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
+        if (e - i > HS_MB_MAX_LINE) { return fail(err, line, none, "line too long", HS_E_SIZE); }
         tok w[MAXTOK];
         int nw = 0;
         size_t k = i;
         while (k < e) {
             const char c = buf[k];
-            if (c == '#') break;
+            if (c == '#') { break; }
             if (c == ' ' || c == '\t' || c == '\r') { ++k; continue; }
-            if ((unsigned char)c < 32 || (unsigned char)c > 126) return fail(err, line, none, "character outside printable ASCII", HS_E_MODEL_PARAM);
+            /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
+            if ((unsigned char)c < 32 || (unsigned char)c > 126) { return fail(err, line, none, "character outside printable ASCII", HS_E_MODEL_PARAM); }
             size_t a = k;
             while (k < e && buf[k] != ' ' && buf[k] != '\t' && buf[k] != '\r' && buf[k] != '#') {
-                if ((unsigned char)buf[k] < 32 || (unsigned char)buf[k] > 126) return fail(err, line, none, "character outside printable ASCII", HS_E_MODEL_PARAM);
+                /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
+                if ((unsigned char)buf[k] < 32 || (unsigned char)buf[k] > 126) { return fail(err, line, none, "character outside printable ASCII", HS_E_MODEL_PARAM); }
                 ++k;
             }
-            if (nw >= MAXTOK) return fail(err, line, none, "too many words on one line", HS_E_SIZE);
+            if (nw >= MAXTOK) { return fail(err, line, none, "too many words on one line", HS_E_SIZE); }
+            /* MISRA Ref 10.8.3 [composite count widened after its bounds check] */
             w[nw].s = &buf[a]; w[nw].n = (int)(k - a);
             ++nw;
         }
         if (nw > 0) {
             int rc = parse_line(st, w, nw, line, err);
-            if (rc) return rc;
+            if (rc != 0) { return rc; }
         }
-        i = e + 1;
+        i = e + 1u;
     }
-    if (st->desc.dim == 0) return fail(err, line, none, "no 'model NAME dim=2|3' statement", HS_E_MODEL_PARAM);
-    if (st->desc.nbodies == 0) return fail(err, line, none, "no bodies", HS_E_MODEL_PARAM);
-    for (int k = 0; ovr != NULL && k < ovr->n; ++k)
-        if (!st->ovr_used[k]) {
+    if (st->desc.dim == 0) { return fail(err, line, none, "no 'model NAME dim=2|3' statement", HS_E_MODEL_PARAM); }
+    if (st->desc.nbodies == 0) { return fail(err, line, none, "no bodies", HS_E_MODEL_PARAM); }
+    for (int k = 0; ovr != NULL && k < ovr->n; ++k) {
+        if (st->ovr_used[k] == 0) {
             err->line = 0;
             int n = 0;
-            for (; ovr->name[k][n] && n < (int)sizeof err->field - 1 && n < HS_MB_NAME - 1; ++n) err->field[n] = ovr->name[k][n];
+            /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
+            for (; ovr->name[k][n] != '\0' && n < (int)sizeof err->field - 1 && n < HS_MB_NAME - 1; ++n) { err->field[n] = ovr->name[k][n]; }
             err->field[n] = 0;
             err->msg = "--param names no param of this description";
             return HS_E_MODEL_PARAM;
         }
+    }
     st->desc.name = st->name;
     return HS_OK;
 }
@@ -1009,24 +1100,24 @@ static int dependent_row(hs_mb_store *st, int nc, int nq, hs_real **coef)
         hs_real *v = &B[nb * nq], *c = &C[nb * nc];
         hs_real n0 = HS_R(0.0);
         for (int j = 0; j < nq; ++j) { v[j] = G[r * nq + j]; n0 += v[j] * v[j]; }
-        for (int i = 0; i < nc; ++i) c[i] = i == r ? HS_R(1.0) : HS_R(0.0);
+        for (int i = 0; i < nc; ++i) { c[i] = i == r ? HS_R(1.0) : HS_R(0.0); }
         for (int k = 0; k < nb; ++k) {
             const hs_real *bk = &B[k * nq], *ck = &C[k * nc];
             hs_real d = HS_R(0.0);
-            for (int j = 0; j < nq; ++j) d += v[j] * bk[j];
-            for (int j = 0; j < nq; ++j) v[j] -= d * bk[j];
-            for (int i = 0; i < nc; ++i) c[i] -= d * ck[i];
+            for (int j = 0; j < nq; ++j) { d += v[j] * bk[j]; }
+            for (int j = 0; j < nq; ++j) { v[j] -= d * bk[j]; }
+            for (int i = 0; i < nc; ++i) { c[i] -= d * ck[i]; }
         }
         hs_real n1 = HS_R(0.0);
-        for (int j = 0; j < nq; ++j) n1 += v[j] * v[j];
+        for (int j = 0; j < nq; ++j) { n1 += v[j] * v[j]; }
         if (!(n1 > HS_R(1e-18) * n0) || !(n0 > HS_R(0.0))) {
             /* G_r = sum of the earlier rows with weights -c (c[r] = 1) */
             *coef = c;
             return r;
         }
         const hs_real s = HS_R(1.0) / hs_sqrt(n1);
-        for (int j = 0; j < nq; ++j) v[j] *= s;
-        for (int i = 0; i < nc; ++i) c[i] *= s;
+        for (int j = 0; j < nq; ++j) { v[j] *= s; }
+        for (int i = 0; i < nc; ++i) { c[i] *= s; }
         ++nb;
     }
     return -1;
@@ -1035,13 +1126,15 @@ static int dependent_row(hs_mb_store *st, int nc, int nq, hs_real **coef)
 static int check_joints(hs_mb_store *st, hs_mb_model *mb, hs_mb_error *err)
 {
     const int nq = mb->nq, nc = mb->nc;
-    if (nc == 0) return HS_OK;
+    if (nc == 0) { return HS_OK; }
     hs_model m;
-    if (hs_mb_model_init(&m, mb) != HS_OK) return HS_OK; /* compile's own error stands */
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
+    if (hs_mb_model_init(&m, mb) != HS_OK) { return HS_OK; /* compile's own error stands */ }
     const int keep = mb->packed;
     mb->packed = 0; /* dense G for the checks */
     (void)mb->type.initial(&m, HS_R(0.0), st->chk_q, st->chk_u, NULL);
     int rc = mb_constraint(mb, HS_R(0.0), st->chk_q, st->chk_g, st->chk_G, st->chk_gt);
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     if (rc != HS_OK) { mb->packed = keep; return fail(err, 0, lit("joint"), "constraints not evaluable at the initial state", HS_E_MODEL_PARAM); }
     /* positions: g within tol (1 + |set value|) */
     for (int r = 0; r < nc; ++r) {
@@ -1071,36 +1164,38 @@ static int check_joints(hs_mb_store *st, hs_mb_model *mb, hs_mb_error *err)
         uint32_t x = 2463534242u;
         for (int j = 0; j < nq; ++j) {
             x ^= x << 13; x ^= x >> 17; x ^= x << 5;
+            /* MISRA Ref 10.8.3 [composite count widened after its bounds check] */
             st->chk_q[j] += HS_R(0.05) * ((hs_real)(x % 2001u) / HS_R(1000.0) - HS_R(1.0));
         }
         rc = mb_constraint(mb, HS_R(0.0), st->chk_q, NULL, st->chk_G, NULL);
+        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
         dep = rc == HS_OK ? dependent_row(st, nc, nq, &coef) : -1;
     }
     mb->packed = keep;
     if (dep >= 0) {
         hs_real big = HS_R(0.0);
-        for (int i = 0; i < dep; ++i) if (hs_abs(coef[i]) > big) big = hs_abs(coef[i]);
+        for (int i = 0; i < dep; ++i) { if (hs_abs(coef[i]) > big) { big = hs_abs(coef[i]); } }
         detail_add(err, "depends on:");
         int any = 0;
         for (int i = 0; i < dep; ++i) {
-            if (!(hs_abs(coef[i]) > HS_R(1e-6) * big)) continue;
+            if (!(hs_abs(coef[i]) > HS_R(1e-6) * big)) { continue; }
             int line = 0;
             const char *name = "";
             row_owner(st, mb, i, &line, &name);
             int dup = 0; /* one name per joint */
             for (int k = 0; k < i; ++k) {
-                if (!(hs_abs(coef[k]) > HS_R(1e-6) * big)) continue;
+                if (!(hs_abs(coef[k]) > HS_R(1e-6) * big)) { continue; }
                 int l2 = 0;
                 const char *n2 = "";
                 row_owner(st, mb, k, &l2, &n2);
-                if (n2 == name) dup = 1;
+                if (n2 == name) { dup = 1; }
             }
-            if (dup) continue;
+            if (dup != 0) { continue; }
             detail_add(err, " ");
             detail_add(err, name);
             any = 1;
         }
-        if (!any) detail_add(err, " nothing (the joint constrains no coordinate)");
+        if (any == 0) { detail_add(err, " nothing (the joint constrains no coordinate)"); }
         return fail_row(st, mb, dep, err, "redundant or over-determined joint set: this joint's rows depend on the joints before it");
     }
     return HS_OK;
@@ -1110,10 +1205,10 @@ int hs_mb_parse_compile_ovr(const char *buf, size_t len, hs_mb_store *st, const 
                             hs_mb_model *mb, int packed, hs_mb_error *err)
 {
     int rc = hs_mb_parse_ovr(buf, len, st, ovr, err);
-    if (rc) return rc;
+    if (rc != 0) { return rc; }
     int bad = -1;
     rc = hs_mb_compile(&st->desc, mb, packed, &bad);
-    if (rc) {
+    if (rc != 0) {
         static const char *const tables[4] = {"body", "joint", "force", "output"};
         static const char *const why[4] = {
             "body refused: mass/inertia not > 0, quaternion not unit, or a 2-D kind in a 3-D model (or back)",
@@ -1124,12 +1219,14 @@ int hs_mb_parse_compile_ovr(const char *buf, size_t len, hs_mb_store *st, const 
         const int *lines[4] = {st->body_line, st->joint_line, st->force_line, st->output_line};
         err->line = (t >= 0 && t < 4 && bad >= 0) ? lines[t][bad] : 0;
         int n = 0;
-        for (const char *s = (t >= 0 && t < 4) ? tables[t] : ""; *s; ++s) { err->field[n] = *s; ++n; }
+        for (const char *s = (t >= 0 && t < 4) ? tables[t] : ""; *s != '\0'; ++s) { err->field[n] = *s; ++n; }
         err->field[n] = 0;
         err->msg = (t >= 0 && t < 4) ? why[t]
+                 /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
                  : (rc == HS_E_SIZE ? "a capacity HS_MB_MAX_* exceeded" : "description refused");
-        if (t >= 0 && t < 4 && mb->bad_why != NULL) err->msg = mb->bad_why;
-        if (rc == HS_E_SIZE && t >= 0) err->msg = "a capacity HS_MB_MAX_* exceeded here";
+        if (t >= 0 && t < 4 && mb->bad_why != NULL) { err->msg = mb->bad_why; }
+        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
+        if (rc == HS_E_SIZE && t >= 0) { err->msg = "a capacity HS_MB_MAX_* exceeded here"; }
         return rc;
     }
     return check_joints(st, mb, err);

@@ -45,7 +45,7 @@ static void rq_eval(const hs_mb_model *mb, int A, int B, const hs_real *c, const
     for (int l = 0; l < 4; ++l) {
         hs_real e[4] = {0, 0, 0, 0};
         e[l] = l == 0 ? HS_R(1.0) : -HS_R(1.0); /* conj(e_l) */
-        for (int k = 0; k < 4; ++k) qmul(e, ec[k], r->W[l][k]);
+        for (int k = 0; k < 4; ++k) { qmul(e, ec[k], r->W[l][k]); }
     }
     for (int i = 0; i < 4; ++i) {
         for (int k = 0; k < 4; ++k) {
@@ -59,18 +59,18 @@ static void rq_eval(const hs_mb_model *mb, int A, int B, const hs_real *c, const
         }
         r->w[i] = r->dw[i][0] * pa[0] + r->dw[i][1] * pa[1] + r->dw[i][2] * pa[2] + r->dw[i][3] * pa[3];
     }
-    for (int j = 0; j < 8; ++j) r->ud[j] = HS_R(0.0);
-    if (u) {
-        for (int k = 0; k < 4; ++k) r->ud[k] = u[mb->qoff[A] + 3 + k];
-        if (B >= 0) for (int k = 0; k < 4; ++k) r->ud[4 + k] = u[mb->qoff[B] + 3 + k];
+    for (int j = 0; j < 8; ++j) { r->ud[j] = HS_R(0.0); }
+    if (u != NULL) {
+        for (int k = 0; k < 4; ++k) { r->ud[k] = u[mb->qoff[A] + 3 + k]; }
+        if (B >= 0) { for (int k = 0; k < 4; ++k) { r->ud[4 + k] = u[mb->qoff[B] + 3 + k]; } }
     }
 }
 
 /* d2 w_i / (d v_j d v_m): only the mixed (p_a, p_b) blocks are nonzero. */
 static hs_real rq_h(const rq *r, int i, int j, int m)
 {
-    if (j < 4 && m >= 4) return r->W[m - 4][j][i];
-    if (j >= 4 && m < 4) return r->W[j - 4][m][i];
+    if (j < 4 && m >= 4) { return r->W[m - 4][j][i]; }
+    if (j >= 4 && m < 4) { return r->W[j - 4][m][i]; }
     return HS_R(0.0);
 }
 
@@ -83,9 +83,9 @@ static void rq_add(const hs_mb_model *mb, hs_real *A, const rq *r, int j, int m,
 /* f += s g (g over v). */
 static void rq_addf(const hs_mb_model *mb, hs_real *f, const rq *r, const hs_real *g, hs_real s)
 {
-    if (!f) return;
-    for (int k = 0; k < 4; ++k) f[mb->qoff[r->A] + 3 + k] += s * g[k];
-    if (r->B >= 0) for (int k = 0; k < 4; ++k) f[mb->qoff[r->B] + 3 + k] += s * g[4 + k];
+    if (f == NULL) { return; }
+    for (int k = 0; k < 4; ++k) { f[mb->qoff[r->A] + 3 + k] += s * g[k]; }
+    if (r->B >= 0) { for (int k = 0; k < 4; ++k) { f[mb->qoff[r->B] + 3 + k] += s * g[4 + k]; } }
 }
 
 /* th = 2 atan2(n . vec w, w_0), its gradient g (8) and Hessian H (8 x 8) when not NULL. */
@@ -93,9 +93,9 @@ static int rq_angle(const rq *r, const hs_real *n, hs_real *th, hs_real *g, hs_r
 {
     const hs_real x = r->w[0], y = n[0] * r->w[1] + n[1] * r->w[2] + n[2] * r->w[3];
     const hs_real r2 = x * x + y * y;
-    if (!(r2 > HS_R(0.0))) return HS_E_MODEL; /* twist undefined: a turned half over off the axis */
+    if (!(r2 > HS_R(0.0))) { return HS_E_MODEL; /* twist undefined: a turned half over off the axis */ }
     *th = HS_R(2.0) * hs_atan2(y, x);
-    if (!g) return HS_OK;
+    if (g == NULL) { return HS_OK; }
     hs_real dx[8], dy[8], N[8];
     for (int j = 0; j < 8; ++j) {
         dx[j] = r->dw[0][j];
@@ -103,19 +103,21 @@ static int rq_angle(const rq *r, const hs_real *n, hs_real *th, hs_real *g, hs_r
         N[j] = x * dy[j] - y * dx[j];
         g[j] = HS_R(2.0) * N[j] / r2;
     }
-    if (!H) return HS_OK;
-    for (int j = 0; j < 8; ++j)
+    if (H == NULL) { return HS_OK; }
+    for (int j = 0; j < 8; ++j) {
         for (int m = 0; m < 8; ++m) {
             const hs_real hx = rq_h(r, 0, j, m);
             const hs_real hy = n[0] * rq_h(r, 1, j, m) + n[1] * rq_h(r, 2, j, m) + n[2] * rq_h(r, 3, j, m);
             const hs_real dN = dx[m] * dy[j] + x * hy - dy[m] * dx[j] - y * hx;
             H[j][m] = HS_R(2.0) * (dN / r2 - N[j] * HS_R(2.0) * (x * dx[m] + y * dy[m]) / (r2 * r2));
         }
+    }
     return HS_OK;
 }
 
 const hs_real *mb_axis_b(const hs_real *axis, const hs_real *axis_b)
 {
+    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
     const int set = axis_b[0] != HS_R(0.0) || axis_b[1] != HS_R(0.0) || axis_b[2] != HS_R(0.0);
     return set ? axis_b : axis;
 }
@@ -143,14 +145,15 @@ void mb_hinge_ref(const hs_real *axis, const hs_real *axis_b, const hs_real *pa0
     }
     const hs_real nn = hs_sqrt(q0[0] * q0[0] + q0[1] * q0[1] + q0[2] * q0[2] + q0[3] * q0[3]);
     c[0] = q0[0] / nn;
-    for (int i = 1; i < 4; ++i) c[i] = -q0[i] / nn;
+    for (int i = 1; i < 4; ++i) { c[i] = -q0[i] / nn; }
     /* sign: w_0 >= 0 at the initial state, so the initial angle is in (-pi, pi] */
     const hs_real *pb = pb0 ? pb0 : one;
     hs_real cb[4] = {pb[0], -pb[1], -pb[2], -pb[3]}, t[4], w[4];
     qmul(cb, pa0, t);
     qmul(t, c, w);
-    if (w[0] < HS_R(0.0))
-        for (int i = 0; i < 4; ++i) c[i] = -c[i];
+    if (w[0] < HS_R(0.0)) {
+        for (int i = 0; i < 4; ++i) { c[i] = -c[i]; }
+    }
 }
 
 int mb_hinge_angle(const hs_mb_model *mb, int A, int B, const hs_real *n, const hs_real *c,
@@ -172,20 +175,21 @@ static int hinge_force(const hs_mb_model *mb, const hs_mb_force *E, const hs_rea
     hs_real th, g[8], H[8][8];
     rq_eval(mb, E->a.body, E->b.body, cq, q, u, &r);
     const int rc = rq_angle(&r, mb_axis_b(E->axis, E->axis_b), &th, g, fq ? H : NULL);
-    if (rc) return rc;
+    if (rc != 0) { return rc; }
     hs_real thd = HS_R(0.0);
-    for (int j = 0; j < 8; ++j) thd += g[j] * r.ud[j];
+    for (int j = 0; j < 8; ++j) { thd += g[j] * r.ud[j]; }
     const hs_real tau = -k * (th - th0) - cd * thd + tau_in;
     rq_addf(mb, f, &r, g, tau);
-    if (!fq) return HS_OK;
+    if (fq == NULL) { return HS_OK; }
+    /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
     const int nv = r.B >= 0 ? 8 : 4; /* ground has no coordinates to fill */
     for (int m = 0; m < nv; ++m) {
         hs_real Hu = HS_R(0.0);
-        for (int j = 0; j < 8; ++j) Hu += H[m][j] * r.ud[j];
+        for (int j = 0; j < 8; ++j) { Hu += H[m][j] * r.ud[j]; }
         const hs_real dtau = -k * g[m] - cd * Hu;
         for (int j = 0; j < nv; ++j) {
             rq_add(mb, fq, &r, j, m, g[j] * dtau + tau * H[j][m]);
-            if (cd != HS_R(0.0)) rq_add(mb, fu, &r, j, m, -cd * g[j] * g[m]);
+            if (cd != HS_R(0.0)) { rq_add(mb, fu, &r, j, m, -cd * g[j] * g[m]); }
         }
     }
     return HS_OK;
@@ -200,29 +204,31 @@ static void bushing_rot(const hs_mb_model *mb, const hs_mb_force *E, const hs_re
     static const hs_real ident[4] = {1, 0, 0, 0};
     rq r;
     /* a on ground: measure b against ground instead; V and D are even in the relative rotation */
-    if (E->a.body >= 0) rq_eval(mb, E->a.body, E->b.body, ident, q, u, &r);
-    else rq_eval(mb, E->b.body, E->a.body, ident, q, u, &r);
+    if (E->a.body >= 0) { rq_eval(mb, E->a.body, E->b.body, ident, q, u, &r); }
+    else { rq_eval(mb, E->b.body, E->a.body, ident, q, u, &r); }
     hs_real phi[3], phid[3], g[8];
     for (int i = 0; i < 3; ++i) {
         phi[i] = HS_R(2.0) * r.w[1 + i];
         phid[i] = HS_R(0.0);
-        for (int j = 0; j < 8; ++j) phid[i] += HS_R(2.0) * r.dw[1 + i][j] * r.ud[j];
+        for (int j = 0; j < 8; ++j) { phid[i] += HS_R(2.0) * r.dw[1 + i][j] * r.ud[j]; }
     }
     for (int j = 0; j < 8; ++j) {
         g[j] = HS_R(0.0);
-        for (int i = 0; i < 3; ++i) g[j] -= HS_R(2.0) * r.dw[1 + i][j] * (E->kr * phi[i] + E->cr * phid[i]);
+        for (int i = 0; i < 3; ++i) { g[j] -= HS_R(2.0) * r.dw[1 + i][j] * (E->kr * phi[i] + E->cr * phid[i]); }
     }
     rq_addf(mb, f, &r, g, HS_R(1.0));
-    if (!fq) return;
+    if (fq == NULL) { return; }
+    /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
     const int nv = r.B >= 0 ? 8 : 4; /* ground has no coordinates to fill */
     hs_real Hu[3][8];                /* d phi'_i / d v_m = (H_i v')_m */
-    for (int i = 0; i < 3; ++i)
+    for (int i = 0; i < 3; ++i) {
         for (int m = 0; m < 8; ++m) {
             hs_real s = HS_R(0.0);
-            for (int n = 0; n < 8; ++n) s += HS_R(2.0) * rq_h(&r, 1 + i, m, n) * r.ud[n];
+            for (int n = 0; n < 8; ++n) { s += HS_R(2.0) * rq_h(&r, 1 + i, m, n) * r.ud[n]; }
             Hu[i][m] = s;
         }
-    for (int j = 0; j < nv; ++j)
+    }
+    for (int j = 0; j < nv; ++j) {
         for (int m = 0; m < nv; ++m) {
             hs_real a = HS_R(0.0), b = HS_R(0.0);
             for (int i = 0; i < 3; ++i) {
@@ -234,6 +240,7 @@ static void bushing_rot(const hs_mb_model *mb, const hs_mb_force *E, const hs_re
             rq_add(mb, fq, &r, j, m, -a);
             rq_add(mb, fu, &r, j, m, -b);
         }
+    }
 }
 
 int mb_rot_force(const hs_mb_model *mb, int e, const hs_real *q, const hs_real *u,
@@ -260,12 +267,13 @@ hs_real mb_rot_potential(const hs_mb_model *mb, int e, const hs_real *q)
     const hs_mb_force *E = &mb->desc->forces[e];
     if (E->kind == HS_MB_ROTSPRING) {
         hs_real th = HS_R(0.0);
-        if (mb_hinge_angle(mb, E->a.body, E->b.body, mb_axis_b(E->axis, E->axis_b), mb->hinge_c[e], q, &th))
+        if (mb_hinge_angle(mb, E->a.body, E->b.body, mb_axis_b(E->axis, E->axis_b), mb->hinge_c[e], q, &th) != 0) {
             return HS_R(0.0);
+        }
         return HS_R(0.5) * E->k * (th - E->l0) * (th - E->l0);
     }
     rq r;
-    if (E->a.body >= 0) rq_eval(mb, E->a.body, E->b.body, ident, q, NULL, &r);
-    else rq_eval(mb, E->b.body, E->a.body, ident, q, NULL, &r);
+    if (E->a.body >= 0) { rq_eval(mb, E->a.body, E->b.body, ident, q, NULL, &r); }
+    else { rq_eval(mb, E->b.body, E->a.body, ident, q, NULL, &r); }
     return HS_R(2.0) * E->kr * (r.w[1] * r.w[1] + r.w[2] * r.w[2] + r.w[3] * r.w[3]);
 }

@@ -16,11 +16,12 @@ static const hs_model *bound(const hs_model *m)
 static int bind(const hs_model *m)
 {
     const hs_mb_gen *g = gen_of(m);
-    if (g->inner->type != NULL) return HS_OK;
+    if (g->inner->type != NULL) { return HS_OK; }
     int bad = -1;
-    if (hs_mb_compile(g->desc, g->mb, 0, &bad) != HS_OK) return HS_E_MODEL_PARAM;
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
+    if (hs_mb_compile(g->desc, g->mb, 0, &bad) != HS_OK) { return HS_E_MODEL_PARAM; }
     const hs_mb_model *mb = g->mb;
-    if (mb->nq != g->nq || mb->nc != g->nc || mb->nin != g->nin || mb->nout != g->nout) return HS_E_SIZE;
+    if (mb->nq != g->nq || mb->nc != g->nc || mb->nin != g->nin || mb->nout != g->nout) { return HS_E_SIZE; }
     hs_model *in = g->inner;
     in->p = NULL;
     in->desc = g->mb;
@@ -33,12 +34,14 @@ int hs_mb_gen_check(const hs_model *m) { return bind(m); }
 
 int hs_mb_gen_initial(const hs_model *m, hs_real t0, hs_real *q, hs_real *u, hs_real *z)
 {
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     return bind(m) != HS_OK ? HS_E_MODEL : hs_mb_fn_initial(bound(m), t0, q, u, z);
 }
 
 int hs_mb_gen_mass(const hs_model *m, hs_real t, const hs_real *q, hs_real *M)
 {
     const hs_model *b = bound(m);
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     return b ? hs_mb_fn_mass(b, t, q, M) : HS_E_MODEL;
 }
 
@@ -46,6 +49,7 @@ int hs_mb_gen_force(const hs_model *m, hs_real t, const hs_real *q, const hs_rea
                     const hs_real *in, hs_real *f)
 {
     const hs_model *b = bound(m);
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     return b ? hs_mb_fn_force(b, t, q, u, z, in, f) : HS_E_MODEL;
 }
 
@@ -53,6 +57,7 @@ int hs_mb_gen_force_jac(const hs_model *m, hs_real t, const hs_real *q, const hs
                         const hs_real *z, const hs_real *in, hs_real *fq, hs_real *fu)
 {
     const hs_model *b = bound(m);
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     return b ? hs_mb_fn_force_jac(b, t, q, u, z, in, fq, fu) : HS_E_MODEL;
 }
 
@@ -60,12 +65,14 @@ int hs_mb_gen_constraint(const hs_model *m, hs_real t, const hs_real *q, hs_real
                          hs_real *gt)
 {
     const hs_model *b = bound(m);
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     return b ? hs_mb_fn_constraint(b, t, q, g, G, gt) : HS_E_MODEL;
 }
 
 int hs_mb_gen_gamma(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u, hs_real *gam)
 {
     const hs_model *b = bound(m);
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     return b ? hs_mb_fn_gamma(b, t, q, u, gam) : HS_E_MODEL;
 }
 
@@ -73,6 +80,7 @@ int hs_mb_gen_curvature(const hs_model *m, hs_real t, const hs_real *q, const hs
                         hs_real *K)
 {
     const hs_model *b = bound(m);
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     return b ? hs_mb_fn_curvature(b, t, q, lambda, K) : HS_E_MODEL;
 }
 
@@ -80,6 +88,7 @@ int hs_mb_gen_output(const hs_model *m, hs_real t, const hs_real *q, const hs_re
                      const hs_real *z, const hs_real *in, hs_real *y)
 {
     const hs_model *b = bound(m);
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     return b ? hs_mb_fn_output(b, t, q, u, z, in, y) : HS_E_MODEL;
 }
 
@@ -87,6 +96,7 @@ int hs_mb_gen_energy(const hs_model *m, hs_real t, const hs_real *q, const hs_re
                      const hs_real *z, hs_real *E)
 {
     const hs_model *b = bound(m);
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     return b ? hs_mb_fn_energy(b, t, q, u, z, E) : HS_E_MODEL;
 }
 
@@ -95,5 +105,6 @@ int hs_mb_gen_lagrange(const hs_model *m, hs_real t, const hs_real *q, const hs_
                        hs_real *Mq)
 {
     const hs_model *b = bound(m);
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     return b ? hs_mb_fn_lagrange(b, t, q, u, z, in, F, Fq, Fu, Mq) : HS_E_MODEL;
 }

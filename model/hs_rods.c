@@ -5,7 +5,7 @@
 
 int hs_rods_blocks(const hs_rods *r, hs_blocks *b, int *buf, int nbuf)
 {
-    if (!r || !b || !buf) return HS_E_NULL;
+    if (r == NULL || b == NULL || buf == NULL) { return HS_E_NULL; }
     /* exactly the ints the pattern occupies: a caller may size buf from a previous call */
     int ncq_need = 0;
     for (int k = 0; k < r->nj; ++k) {
@@ -13,10 +13,10 @@ int hs_rods_blocks(const hs_rods *r, hs_blocks *b, int *buf, int nbuf)
         r->joint(r->arg, k, &j);
         ncq_need += j.b >= 0 ? 2 : 1;
     }
-    if (nbuf < r->nr + 1 + r->nj + 1 + 2 * r->nr + 2 * ncq_need) return HS_E_SIZE;
+    if (nbuf < r->nr + 1 + r->nj + 1 + 2 * r->nr + 2 * ncq_need) { return HS_E_SIZE; }
     int *qb = buf, *cb = qb + r->nr + 1, *qq = cb + r->nj + 1, *cq = qq + 2 * r->nr;
-    for (int i = 0; i <= r->nr; ++i) qb[i] = 3 * i;
-    for (int k = 0; k <= r->nj; ++k) cb[k] = 2 * k;
+    for (int i = 0; i <= r->nr; ++i) { qb[i] = 3 * i; }
+    for (int k = 0; k <= r->nj; ++k) { cb[k] = 2 * k; }
     for (int i = 0; i < r->nr; ++i) { qq[2 * i] = i; qq[2 * i + 1] = i; }
     int ncq = 0;
     for (int k = 0; k < r->nj; ++k) {
@@ -35,7 +35,7 @@ void hs_rods_mass(const hs_rods *r, hs_real *M)
     const hs_real I = r->m * r->len * r->len / HS_R(12.0);
     for (int i = 0; i < r->nr; ++i) {
         hs_real *B = M + 9 * i;
-        for (int e = 0; e < 9; ++e) B[e] = HS_R(0.0);
+        for (int e = 0; e < 9; ++e) { B[e] = HS_R(0.0); }
         B[0] = r->m; B[4] = r->m; B[8] = I;
     }
 }
@@ -75,14 +75,15 @@ typedef struct rcache {
 
 static void rc_init(rcache *c)
 {
-    for (int k = 0; k < 4; ++k) c->rod[k] = -1;
+    for (int k = 0; k < 4; ++k) { c->rod[k] = -1; }
     c->next = 0;
 }
 
 static inline void rc_get(rcache *c, const hs_rods *r, const hs_real *q, int i, hs_real *cx, hs_real *cy)
 {
-    for (int k = 0; k < 4; ++k)
+    for (int k = 0; k < 4; ++k) {
         if (c->rod[k] == i) { *cx = c->cx[k]; *cy = c->cy[k]; return; }
+    }
     half_dir(r, q, i, cx, cy);
     c->rod[c->next] = i; c->cx[c->next] = *cx; c->cy[c->next] = *cy;
     c->next = (c->next + 1) & 3;
@@ -121,18 +122,18 @@ int hs_rods_constraint(const hs_rods *r, const hs_real *q, hs_real *g, hs_real *
             py = q[3 * j.b + 1] + sb * by;
         }
         rc_get(&c, r, q, j.a, &ax, &ay);
-        if (g) {
+        if (g != NULL) {
             g[2 * k] = q[3 * j.a] + sa * ax - px;
             g[2 * k + 1] = q[3 * j.a + 1] + sa * ay - py;
         }
-        if (G) {
+        if (G != NULL) {
             if (j.b >= 0) { g_block(G + off, -HS_R(1.0), sb, bx, by); off += 6; }
             g_block(G + off, HS_R(1.0), sa, ax, ay);
             off += 6;
         }
-        if (gt) { gt[2 * k] = HS_R(0.0); gt[2 * k + 1] = HS_R(0.0); }
+        if (gt != NULL) { gt[2 * k] = HS_R(0.0); gt[2 * k + 1] = HS_R(0.0); }
     }
-    if (g && !hs_all_finite(g, 2 * r->nj)) return HS_E_NONFINITE;
+    if (g != NULL && hs_all_finite(g, 2 * r->nj) == 0) { return HS_E_NONFINITE; }
     return HS_OK;
 }
 
@@ -165,7 +166,7 @@ int hs_rods_gamma(const hs_rods *r, const hs_real *q, const hs_real *u, hs_real 
 
 int hs_rods_curvature(const hs_rods *r, const hs_real *q, const hs_real *lambda, hs_real *K)
 {
-    for (int e = 0; e < 9 * r->nr; ++e) K[e] = HS_R(0.0);
+    for (int e = 0; e < 9 * r->nr; ++e) { K[e] = HS_R(0.0); }
     rcache c;
     rc_init(&c);
     for (int k = 0; k < r->nj; ++k) {
@@ -182,7 +183,7 @@ int hs_rods_curvature(const hs_rods *r, const hs_real *q, const hs_real *lambda,
         K[9 * j.a + 8] -= (hs_real)j.sa * (ax * lx + ay * ly);
     }
     int ok = 1;
-    for (int i = 0; i < r->nr; ++i) ok &= hs_isfinite(K[9 * i + 8]); /* the only entries written */
+    for (int i = 0; i < r->nr; ++i) { ok &= hs_isfinite(K[9 * i + 8]); /* the only entries written */ }
     return ok ? HS_OK : HS_E_NONFINITE;
 }
 
@@ -206,7 +207,7 @@ hs_real hs_rods_energy(const hs_rods *r, const hs_real *q, const hs_real *u)
 int hs_rods_links(const hs_model *m)
 {
     const hs_real v = RP(m)->n;
-    if (!(v >= HS_R(1.0) && v <= (hs_real)FAM(m)->n_max)) return 0;
+    if (!(v >= HS_R(1.0) && v <= (hs_real)FAM(m)->n_max)) { return 0; }
     const int n = (int)v;
     return (hs_real)n == v ? n : 0;
 }
@@ -227,7 +228,7 @@ int hs_rods_fn_check(const hs_model *m) { return hs_rods_links(m) ? HS_OK : HS_E
 
 int hs_rods_fn_dims(const hs_model *m, hs_dims *d)
 {
-    if (!hs_rods_links(m)) return HS_E_MODEL_PARAM;
+    if (hs_rods_links(m) == 0) { return HS_E_MODEL_PARAM; }
     const hs_rods r = hs_rods_of(m);
     d->nq = 3 * r.nr; d->nc = 2 * r.nj; d->nz = 0; d->nin = 0; d->nout = HS_RODS_NOUT;
     return HS_OK;

@@ -43,14 +43,17 @@ static void lin2(td *r, const td *a, hs_real ka, const td *b, hs_real kb)
 {
     r->n = nmax(a->n, b->n);
     if (a->n > 0 && b->n > 0) {
+        /* MISRA Ref 10.4.9 [signed/unsigned operands, values checked in range] */
         for (int i = 0; i < ND; ++i) {
             r->d[i] = ka * a->d[i] + kb * b->d[i];
         }
     } else if (a->n > 0) {
+        /* MISRA Ref 10.4.9 [signed/unsigned operands, values checked in range] */
         for (int i = 0; i < ND; ++i) {
             r->d[i] = ka * a->d[i];
         }
     } else if (b->n > 0) {
+        /* MISRA Ref 10.4.9 [signed/unsigned operands, values checked in range] */
         for (int i = 0; i < ND; ++i) {
             r->d[i] = kb * b->d[i];
         }
@@ -99,6 +102,7 @@ static td td_scale(td a, hs_real s)
     r.v = s * a.v;
     r.n = a.n;
     if (r.n > 0) {
+        /* MISRA Ref 10.4.9 [signed/unsigned operands, values checked in range] */
         for (int i = 0; i < ND; ++i) {
             r.d[i] = s * a.d[i];
         }
@@ -122,6 +126,7 @@ static td td_sqrt(td a)
         r.n = a.n;
         const hs_real k = HS_R(0.5) / r.v;
         if (r.n > 0) {
+            /* MISRA Ref 10.4.9 [signed/unsigned operands, values checked in range] */
             for (int i = 0; i < ND; ++i) {
                 r.d[i] = k * a.d[i];
             }
@@ -434,6 +439,7 @@ void hs_tire_steady(const hs_tire_par *p, hs_real Fz, hs_real sx, hs_real sy,
 static int eval_core(const hs_tire_par *p, const hs_real *arg, hs_real Tb, hs_tire_out *o, int nd)
 {
     td a[ND];
+    /* MISRA Ref 10.4.9 [signed/unsigned operands, values checked in range] */
     for (int i = 0; i < ND; ++i) {
         a[i] = td_c(arg[i]);
         a[i].n = nd;
@@ -504,6 +510,7 @@ static int eval_core(const hs_tire_par *p, const hs_real *arg, hs_real Tb, hs_ti
     res[HS_TIRE_DYE] = &dye;
     res[HS_TIRE_DZB] = &dzb;
     int ok = 1;
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     for (int k = 0; k < HS_TIRE_NRES; ++k) {
         o->y[k] = res[k]->v;
         ok &= hs_isfinite(o->y[k]);

@@ -37,6 +37,7 @@ typedef struct veh_cfg {
 
 /* Passenger car: 1500 kg, Iz 2500 kg m^2, a = 1.2 m, b = 1.5 m, track 1.5 m; static loads
  * m g b/(2 l) front, m g a/(2 l) rear. */
+/* MISRA Ref 9.3.2 [car uses nw = 4 of the MAXW wheel entries] */
 static const veh_cfg car_cfg = {
     1, 4, 0, {VR(1500.0), VR(0.0)}, {VR(2500.0), VR(0.0)}, {{VR(0.0), VR(0.0)}, {VR(0.0), VR(0.0)}}, VR(1.2), VR(-20.0),
     {{0, VR(1.2), VR(0.75), 1, VR(1500.0 * 9.81 * 1.5 / 5.4), VR(1.0), 0},
@@ -194,6 +195,7 @@ static int wheel_eval(const veh_cfg *C, int i, const hs_real *q, const hs_real *
     arg[HS_TIRE_ZB] = z[3 * i + 2];
     hs_tire_out o;
     const int rc = (jac != 0) ? hs_tire_eval(&tp, arg, Tb, &o) : hs_tire_eval_values(&tp, arg, Tb, &o);
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     if (rc != HS_OK) {
         return rc;
     }
@@ -205,6 +207,7 @@ static int wheel_eval(const veh_cfg *C, int i, const hs_real *q, const hs_real *
     r->f[3] = -o.rd * Fx + o.y[HS_TIRE_TY] + o.y[HS_TIRE_TB] + Td;
     for (int l = 0; l < ((jac != 0) ? 6 : 0); ++l) {
         hs_real dres[HS_TIRE_NRES];
+        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
         for (int k = 0; k < HS_TIRE_NRES; ++k) {
             dres[k] = o.J[k][HS_TIRE_VX] * dvx[l] + o.J[k][HS_TIRE_VY] * dvy[l] +
                       ((l == 5) ? o.J[k][HS_TIRE_OM] : HS_R(0.0));
@@ -318,11 +321,13 @@ static int eval_all(const hs_model *m, const hs_real *q, const hs_real *u, const
     const hs_real delta = steering(m, q, in, dd);
     for (int i = 0; i < C->nw; ++i) {
         hs_real Tb, Td, dTd[3];
+        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
         if (wheel_torques(m, i, q, u, in, &Tb, &Td, dTd) != HS_OK) {
             return HS_E_INPUT;
         }
         wheel_res r;
         const int rc = wheel_eval(C, i, q, u, z, delta, Tb, Td, cg, (fq != NULL) ? 1 : 0, &r);
+        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
         if (rc != HS_OK) {
             return rc;
         }
@@ -432,6 +437,7 @@ static const hs_param_info params[] = {
 static int check(const hs_model *m)
 {
     const hs_veh_params *p = P(m);
+    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
     const int ok = (p->external == HS_R(0.0) || p->external == HS_R(1.0)) &&
                    (p->maneuver == HS_R(0.0) || p->maneuver == HS_R(1.0) || p->maneuver == HS_R(2.0));
     return (ok != 0) ? HS_OK : HS_E_MODEL_PARAM;
@@ -634,6 +640,7 @@ static int output(const hs_model *m, hs_real t, const hs_real *q, const hs_real 
     const veh_cfg *C = cfg_of(m);
     hs_real f[HS_VEH_TT_NQ];
     const int rc = eval_all(m, q, u, z, in, f, NULL, NULL, NULL);
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     if (rc != HS_OK) {
         return rc;
     }
@@ -704,6 +711,7 @@ const hs_model_type hs_veh_car_type = {
     .name = "car",
     .doc = "passenger car on four TMeasy tires, ISO 3888-1 lane change driver",
     .nq = HS_VEH_CAR_NQ, .nc = 0, .nz = HS_VEH_CAR_NZ, .nin = HS_VEH_CAR_NIN, .nout = HS_VEH_CAR_NOUT,
+    /* MISRA Ref 10.8.1 [table length, compile-time constant] */
     .params = params, .nparams = (int)(sizeof params / sizeof params[0]),
     .param_size = sizeof(hs_veh_params), .in_names = car_in, .out_names = car_out,
     .check = check, .initial = initial, .mass = mass, .force = force, .force_jac = force_jac,
@@ -714,6 +722,7 @@ const hs_model_type hs_veh_tt_dae_type = {
     .name = "truck_trailer",
     .doc = "truck and trailer on TMeasy tires, hitch as a joint (DAE, Burgermeister, Arnold, Esterl sec. 4.3)",
     .nq = HS_VEH_TT_NQ, .nc = 2, .nz = HS_VEH_TT_NZ, .nin = HS_VEH_TT_NIN, .nout = HS_VEH_TT_NOUT_DAE,
+    /* MISRA Ref 10.8.1 [table length, compile-time constant] */
     .params = params, .nparams = (int)(sizeof params / sizeof params[0]),
     .param_size = sizeof(hs_veh_params), .in_names = tt_in, .out_names = tt_out,
     .check = check, .initial = initial, .mass = mass, .force = force, .force_jac = force_jac,
@@ -725,6 +734,7 @@ const hs_model_type hs_veh_tt_pen_type = {
     .name = "truck_trailer_pen",
     .doc = "truck and trailer on TMeasy tires, hitch as a stiff spring-damper (penalty)",
     .nq = HS_VEH_TT_NQ, .nc = 0, .nz = HS_VEH_TT_NZ, .nin = HS_VEH_TT_NIN, .nout = HS_VEH_TT_NOUT_PEN,
+    /* MISRA Ref 10.8.1 [table length, compile-time constant] */
     .params = params, .nparams = (int)(sizeof params / sizeof params[0]),
     .param_size = sizeof(hs_veh_params), .in_names = tt_in, .out_names = tt_out,
     .check = check, .initial = initial, .mass = mass, .force = force, .force_jac = force_jac,

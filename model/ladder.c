@@ -72,7 +72,7 @@ static int initial(const hs_model *m, hs_real t0, hs_real *q, hs_real *u, hs_rea
         place(q, 3 * c, xc - HS_R(0.5) * L, -L, HS_R(0.0));
         place(q, 3 * c + 1, xc, -HS_R(0.5) * L, down);
     }
-    for (int i = 0; i < HS_LADDER_NQ(n); ++i) u[i] = HS_R(0.0);
+    for (int i = 0; i < HS_LADDER_NQ(n); ++i) { u[i] = HS_R(0.0); }
     return HS_OK;
 }
 
@@ -89,6 +89,7 @@ const hs_model_type hs_ladder_type = {
     .nin = 0,
     .nout = HS_LADDER_NOUT,
     .params = params,
+    /* MISRA Ref 10.8.1 [table length, compile-time constant] */
     .nparams = (int)(sizeof params / sizeof params[0]),
     .param_size = sizeof(hs_ladder_params),
     .out_names = out_names,

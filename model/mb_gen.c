@@ -2,6 +2,7 @@
  * regenerates, make mb-test checks). The list of the generated multibody model types. */
 #include "mb_gen.h"
 
+/* MISRA Ref 9.3.1 [every element listed] */
 const hs_model_type *const hs_mb_gen_types[HS_MB_GEN_COUNT] = {
     &hs_mb_bead_wire_type,
     &hs_mb_bushing_pendulum_type,

@@ -13,6 +13,7 @@ static const hs_param_info params[] = {
     {"theta0", offsetof(hs_pendulum_params, theta0), HS_R(0.0), HS_R(-7.0), HS_R(7.0), "initial angle from +x (rad)"},
 };
 
+/* MISRA Ref 9.2.1 [braced array of string pointers] */
 static const char *const out_names[] = {"energy (J)"};
 
 static int initial(const hs_model *m, hs_real t0, hs_real *q, hs_real *u, hs_real *z)
@@ -53,10 +54,10 @@ static int constraint(const hs_model *m, hs_real t, const hs_real *q, hs_real *g
 {
     (void)t;
     hs_real r = hs_sqrt(q[0] * q[0] + q[1] * q[1]);
-    if (!(r > HS_R(0.0))) return HS_E_MODEL;
-    if (g) g[0] = r - P(m)->len;
-    if (G) { G[0] = q[0] / r; G[1] = q[1] / r; }
-    if (gt) gt[0] = HS_R(0.0);
+    if (!(r > HS_R(0.0))) { return HS_E_MODEL; }
+    if (g != NULL) { g[0] = r - P(m)->len; }
+    if (G != NULL) { G[0] = q[0] / r; G[1] = q[1] / r; }
+    if (gt != NULL) { gt[0] = HS_R(0.0); }
     return HS_OK;
 }
 
@@ -66,7 +67,7 @@ static int gamma_fn(const hs_model *m, hs_real t, const hs_real *q, const hs_rea
     /* d/dt (x/|x|) . u = (|u|^2 - (x.u)^2/|x|^2) / |x| */
     hs_real r2 = q[0] * q[0] + q[1] * q[1];
     hs_real r = hs_sqrt(r2);
-    if (!(r > HS_R(0.0))) return HS_E_MODEL;
+    if (!(r > HS_R(0.0))) { return HS_E_MODEL; }
     hs_real xu = q[0] * u[0] + q[1] * u[1];
     gam[0] = (u[0] * u[0] + u[1] * u[1] - xu * xu / r2) / r;
     return HS_OK;
@@ -79,7 +80,7 @@ static int curvature(const hs_model *m, hs_real t, const hs_real *q, const hs_re
     (void)m; (void)t;
     hs_real r2 = q[0] * q[0] + q[1] * q[1];
     hs_real r = hs_sqrt(r2);
-    if (!(r > HS_R(0.0))) return HS_E_MODEL;
+    if (!(r > HS_R(0.0))) { return HS_E_MODEL; }
     hs_real c = lambda[0] / r;
     K[0] = c * (HS_R(1.0) - q[0] * q[0] / r2);
     K[1] = -c * q[0] * q[1] / r2;
@@ -114,6 +115,7 @@ const hs_model_type hs_pendulum_type = {
     .nin = 0,
     .nout = 1,
     .params = params,
+    /* MISRA Ref 10.8.1 [table length, compile-time constant] */
     .nparams = (int)(sizeof params / sizeof params[0]),
     .param_size = sizeof(hs_pendulum_params),
     .out_names = out_names,

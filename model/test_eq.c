@@ -61,6 +61,7 @@ const hs_model_type hs_test_eq_type = {
     .nin = 0,
     .nout = 0,
     .params = params,
+    /* MISRA Ref 10.8.1 [table length, compile-time constant] */
     .nparams = (int)(sizeof params / sizeof params[0]),
     .param_size = sizeof(hs_test_eq_params),
     .initial = initial,

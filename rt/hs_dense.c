@@ -14,7 +14,7 @@ int hs_lu_factor(hs_real *A, int *piv, int n)
         nf += A[i] - A[i];
         amax = a > amax ? a : amax;
     }
-    if (!(nf == HS_R(0.0)) || amax == HS_R(0.0)) return HS_E_SINGULAR;
+    if (!(nf == HS_R(0.0)) || amax == HS_R(0.0)) { return HS_E_SINGULAR; }
     const hs_real tiny = (hs_real)n * HS_EPS * amax;
     int ok = 1;
     for (int k = 0; k < n; ++k) {
@@ -35,11 +35,12 @@ int hs_lu_factor(hs_real *A, int *piv, int n)
         ok &= (hs_abs(d) > tiny) & hs_isfinite(d);
         /* A failed pivot is replaced by 1 so the remaining work stays finite and fixed; the
          * fault is reported at the end. */
+        /* MISRA Ref 10.3.2 [hs_real selected by ?:] */
         hs_real dinv = HS_R(1.0) / (ok ? d : HS_R(1.0));
         for (int i = k + 1; i < n; ++i) {
             hs_real l = A[i * n + k] * dinv;
             A[i * n + k] = l;
-            for (int j = k + 1; j < n; ++j) A[i * n + j] -= l * A[k * n + j];
+            for (int j = k + 1; j < n; ++j) { A[i * n + j] -= l * A[k * n + j]; }
         }
     }
     return ok ? HS_OK : HS_E_SINGULAR;
@@ -54,12 +55,12 @@ void hs_lu_solve(const hs_real *LU, const int *piv, int n, hs_real *b)
     }
     for (int i = 1; i < n; ++i) {
         hs_real s = b[i];
-        for (int j = 0; j < i; ++j) s -= LU[i * n + j] * b[j];
+        for (int j = 0; j < i; ++j) { s -= LU[i * n + j] * b[j]; }
         b[i] = s;
     }
     for (int i = n - 1; i >= 0; --i) {
         hs_real s = b[i];
-        for (int j = i + 1; j < n; ++j) s -= LU[i * n + j] * b[j];
+        for (int j = i + 1; j < n; ++j) { s -= LU[i * n + j] * b[j]; }
         b[i] = s / LU[i * n + i];
     }
 }
@@ -68,14 +69,15 @@ void hs_matvec(const hs_real *A, int m, int n, const hs_real *x, hs_real *y)
 {
     for (int i = 0; i < m; ++i) {
         hs_real s = HS_R(0.0);
-        for (int j = 0; j < n; ++j) s += A[i * n + j] * x[j];
+        for (int j = 0; j < n; ++j) { s += A[i * n + j] * x[j]; }
         y[i] = s;
     }
 }
 
 void hs_matvec_t(const hs_real *A, int m, int n, const hs_real *x, hs_real *y)
 {
-    for (int j = 0; j < n; ++j) y[j] = HS_R(0.0);
-    for (int i = 0; i < m; ++i)
-        for (int j = 0; j < n; ++j) y[j] += A[i * n + j] * x[i];
+    for (int j = 0; j < n; ++j) { y[j] = HS_R(0.0); }
+    for (int i = 0; i < m; ++i) {
+        for (int j = 0; j < n; ++j) { y[j] += A[i * n + j] * x[i]; }
+    }
 }

@@ -41,12 +41,14 @@ static int setup(hs_stepper *s)
         return HS_OK;
     }
     const int rc = hs_mass_probe(s);
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     return (rc == 1) ? HS_E_DEF_HOOK_LAGRANGE : rc;
 }
 
 static int step(hs_stepper *s, hs_ctx *c)
 {
     int rc = hs_dvp_stage(s, c->t, c->t1, c->h, c->in);
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     for (int i = 1; (i < s->nplan) && (rc == HS_OK); ++i) {
         rc = hs_tail_stage(s, c, s->plan[i], 0);
     }
@@ -84,29 +86,30 @@ static int eval_F_jac(hs_stepper *s, hs_real t, const hs_real *x, const hs_real 
     const hs_model *m = s->model;
     const hs_model_type *T = m->type;
     const int nq = s->nq, nA = s->lsK.nA;
+    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
     const int an = s->def.jac != HS_JAC_FD && (T->lagrange || T->force_jac);
     int rc;
-    if (T->lagrange) {
+    if (T->lagrange != NULL) {
         s->stats.force_evals++;
         rc = hs_model_rc(T->lagrange(m, t, x, w, s->z, in, s->f, an ? s->fq : NULL, an ? s->fu : NULL, s->Kg));
-        if (rc || an) return rc;
+        if (rc != 0 || an != 0) { return rc; }
     } else {
-        for (int k = 0; k < nA; ++k) s->Kg[k] = HS_R(0.0);
+        for (int k = 0; k < nA; ++k) { s->Kg[k] = HS_R(0.0); }
         rc = eval_F(s, t, x, w, in, s->f);
-        if (rc) return rc;
-        if (an) return hs_model_rc(T->force_jac(m, t, x, w, s->z, in, s->fq, s->fu));
+        if (rc != 0) { return rc; }
+        if (an != 0) { return hs_model_rc(T->force_jac(m, t, x, w, s->z, in, s->fq, s->fu)); }
     }
     /* forward differences, nq evaluations per argument (fixed count) */
     hs_real *y = s->v1;
     for (int pass = 0; pass < 2; ++pass) {
         const hs_real *base = pass == 0 ? x : w;
-        for (int i = 0; i < nq; ++i) y[i] = base[i];
+        for (int i = 0; i < nq; ++i) { y[i] = base[i]; }
         for (int j = 0; j < nq; ++j) {
             hs_real d = s->def.fd_rel * (HS_R(1.0) + hs_abs(base[j]));
             y[j] = base[j] + d;
             d = y[j] - base[j];
             rc = pass == 0 ? eval_F(s, t, y, w, in, s->f2) : eval_F(s, t, x, y, in, s->f2);
-            if (rc) return rc;
+            if (rc != 0) { return rc; }
             hs_blk_qq_set_column(&s->blocks, pass == 0 ? s->fq : s->fu, j, s->f2, s->f, d);
             y[j] = base[j];
         }
@@ -128,18 +131,18 @@ static int residual(hs_stepper *s, hs_real th, hs_real t1, hs_real h, const hs_r
         s->qn[i] = q[i] + h * w[i];
     }
     int rc = hs_model_rc(m->type->mass(m, th, s->qs, s->M));
-    if (rc) return rc;
+    if (rc != 0) { return rc; }
     rc = jac ? eval_F_jac(s, th, s->qs, w, in) : eval_F(s, th, s->qs, w, in, s->f);
-    if (rc) return rc;
-    if (!hs_all_finite(s->M, s->lsK.nA) || !hs_all_finite(s->f, nq)) return HS_E_NONFINITE;
+    if (rc != 0) { return rc; }
+    if (hs_all_finite(s->M, s->lsK.nA) == 0 || hs_all_finite(s->f, nq) == 0) { return HS_E_NONFINITE; }
     hs_blk_qq_mv(&s->blocks, s->M, w, s->v1);
-    for (int i = 0; i < nq; ++i) s->b[i] = -(s->v1[i] - p[i] - HS_R(0.5) * h * s->f[i]);
+    for (int i = 0; i < nq; ++i) { s->b[i] = -(s->v1[i] - p[i] - HS_R(0.5) * h * s->f[i]); }
     if (nc > 0) {
         rc = hs_model_rc(m->type->constraint(m, t1, s->qn, s->c1, s->G2, s->c2));
-        if (rc) return rc;
+        if (rc != 0) { return rc; }
         hs_blk_cq_mtv(&s->blocks, s->G, s->lamn, s->v2);
-        for (int i = 0; i < nq; ++i) s->b[i] += s->v2[i];
-        for (int i = 0; i < nc; ++i) s->b[nq + i] = -s->c1[i] / h;
+        for (int i = 0; i < nq; ++i) { s->b[i] += s->v2[i]; }
+        for (int i = 0; i < nc; ++i) { s->b[nq + i] = -s->c1[i] / h; }
     }
     return HS_OK;
 }
@@ -151,47 +154,47 @@ int hs_dvp_stage(hs_stepper *s, hs_real t, hs_real t1, hs_real h, const hs_real 
     const hs_real th = t + HS_R(0.5) * (t1 - t); /* the forces' time: the step's midpoint */
     /* momentum p_n = M(q_n) u_n (s->r) and G(q_n) (s->G), the constraint force's direction */
     int rc = hs_model_rc(m->type->mass(m, t, s->q, s->M));
-    if (rc) return rc;
+    if (rc != 0) { return rc; }
     hs_blk_qq_mv(&s->blocks, s->M, s->u, s->r);
     if (nc > 0) {
         rc = hs_model_rc(m->type->constraint(m, t, s->q, NULL, s->G, NULL));
-        if (rc) return rc;
+        if (rc != 0) { return rc; }
     }
     /* predictor: the velocity and impulse of the last step */
-    for (int i = 0; i < nq; ++i) s->un[i] = s->u[i];
-    for (int i = 0; i < nc; ++i) s->lamn[i] = h * s->lambda[i];
+    for (int i = 0; i < nq; ++i) { s->un[i] = s->u[i]; }
+    for (int i = 0; i < nc; ++i) { s->lamn[i] = h * s->lambda[i]; }
     for (int it = 0; it < HS_DVP_NEWTON; ++it) {
         rc = residual(s, th, t1, h, in, 1);
-        if (rc) return rc;
+        if (rc != 0) { return rc; }
         /* A = M + h/2 Mq - h/2 Fu - h^2/4 Fq = M - (h/2 Fu + h^2/4 (Fq - (2/h) Mq)) */
-        for (int k = 0; k < nA; ++k) s->fq[k] -= (HS_R(2.0) / h) * s->Kg[k];
+        for (int k = 0; k < nA; ++k) { s->fq[k] -= (HS_R(2.0) / h) * s->Kg[k]; }
         s->stats.factorizations++;
         rc = hs_linsys_factor(&s->lsK, &s->fK, s->M, HS_R(0.5) * h, s->fu, HS_R(0.25) * h * h, s->fq,
                               s->G, s->G2, NULL);
-        if (rc) return rc;
+        if (rc != 0) { return rc; }
         hs_linsys_solve(&s->lsK, &s->fK, s->b);
-        for (int i = 0; i < nq; ++i) s->un[i] += s->b[i];
-        for (int i = 0; i < nc; ++i) s->lamn[i] += s->b[nq + i];
+        for (int i = 0; i < nq; ++i) { s->un[i] += s->b[i]; }
+        for (int i = 0; i < nc; ++i) { s->lamn[i] += s->b[nq + i]; }
     }
     /* the residual left: its correction with the last factor, in position units */
     rc = residual(s, th, t1, h, in, 0);
-    if (rc) return rc;
+    if (rc != 0) { return rc; }
     hs_linsys_solve(&s->lsK, &s->fK, s->b);
     const hs_real scale = max_abs(s->q, nq) + h * max_abs(s->un, nq);
     const hs_real res = scale > HS_R(0.0) ? h * max_abs(s->b, nq) / scale : h * max_abs(s->b, nq);
-    if (!(res <= HS_DVP_TOL)) return HS_E_DVP_RESIDUAL;
+    if (!(res <= HS_DVP_TOL)) { return HS_E_DVP_RESIDUAL; }
     /* p_{n+1} = M(c) w + h/2 F(c, w), to velocities on the tangent space at q_{n+1}:
      * [[M, G^T], [G, 0]] (u, mu) = (p_{n+1}, -g_t) */
-    for (int i = 0; i < nq; ++i) s->b2[i] = s->v1[i] + HS_R(0.5) * h * s->f[i];
-    for (int i = 0; i < nc; ++i) s->b2[nq + i] = -s->c2[i];
+    for (int i = 0; i < nq; ++i) { s->b2[i] = s->v1[i] + HS_R(0.5) * h * s->f[i]; }
+    for (int i = 0; i < nc; ++i) { s->b2[nq + i] = -s->c2[i]; }
     rc = hs_model_rc(m->type->mass(m, t1, s->qn, s->M));
-    if (rc) return rc;
+    if (rc != 0) { return rc; }
     s->stats.factorizations++;
     rc = hs_linsys_factor(&s->lsP, &s->fPn, s->M, HS_R(0.0), NULL, HS_R(0.0), NULL, s->G2, s->G2, NULL);
-    if (rc) return rc;
+    if (rc != 0) { return rc; }
     hs_linsys_solve(&s->lsP, &s->fPn, s->b2);
-    for (int i = 0; i < nq; ++i) s->un[i] = s->b2[i];
-    for (int i = 0; i < nc; ++i) s->lamn[i] /= h;
-    if (res > s->stats.dvp_residual) s->stats.dvp_residual = res;
+    for (int i = 0; i < nq; ++i) { s->un[i] = s->b2[i]; }
+    for (int i = 0; i < nc; ++i) { s->lamn[i] /= h; }
+    if (res > s->stats.dvp_residual) { s->stats.dvp_residual = res; }
     return HS_OK;
 }

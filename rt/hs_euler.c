@@ -43,8 +43,10 @@ static void configure(const hs_stepper_def *def, const hs_model *m, hs_cfg *c)
     }
     /* index-1 with a linear-implicit J takes the multipliers from the acceleration-level
      * system with M (sec. 3.1), then makes the step (3) with f + G^T lambda: two solves */
+    /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
     c->two_stage = ((c->index2 == 0) && (nc > 0) && ((fl & HS_MF_LINIMPL) != 0u)) ? 1 : 0;
     /* reg_eps: velocity-level multipliers only (index-1's are accelerations' and keep C = 0) */
+    /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
     c->regK = ((def->reg_eps > HS_R(0.0)) && (c->index2 != 0) && (nc > 0)) ? 1 : 0;
 }
 
@@ -92,6 +94,7 @@ static int fq_times_u(hs_stepper *s, const hs_ctx *c, hs_real *out)
     }
     int rc = hs_model_rc(s->model->type->force(s->model, c->t, s->qs, s->u, s->z, c->in, s->f2));
     s->stats.force_evals++;
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     if (rc != HS_OK) {
         return rc;
     }
@@ -104,6 +107,7 @@ static int fq_times_u(hs_stepper *s, const hs_ctx *c, hs_real *out)
 static int st_jacobians(hs_stepper *s, hs_ctx *c)
 {
     int rc = hs_force_jacobians(s, c, c->t, s->q, s->u);
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     if (rc != HS_OK) {
         return rc;
     }
@@ -117,6 +121,7 @@ static int st_rhs(hs_stepper *s, const hs_ctx *c)
 {
     const int nq = s->nq;
     int rc = fq_times_u(s, c, s->v1);
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     if (rc != HS_OK) {
         return rc;
     }
@@ -136,6 +141,7 @@ static int st_predict(hs_stepper *s, const hs_ctx *c)
     if ((s->ggl != 0) && (nc > 0)) {
         /* eq. 9a with mu from one Newton step on g(t_{n+1}, q) = 0: the position projection */
         int rc = hs_model_rc(s->model->type->constraint(s->model, c->t1, s->qs, s->c1, NULL, NULL));
+        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
         if (rc != HS_OK) {
             return rc;
         }
@@ -158,6 +164,7 @@ static int st_constraints(hs_stepper *s, const hs_ctx *c)
     const hs_model *m = s->model;
     const int nc = s->nc;
     int rc = hs_model_rc(m->type->constraint(m, c->t, s->q, s->g, s->G, s->gt));
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     if (rc != HS_OK) {
         return rc;
     }
@@ -219,10 +226,12 @@ static int st_solve(hs_stepper *s, const hs_ctx *c)
     const int nq = s->nq, nc = s->nc;
     const hs_real h = c->h;
     const hs_real *Gr = ((s->index2 != 0) && (s->velfirst == 0)) ? s->G2 : s->G;
+    /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
     const int implicit_a = ((c->have_fq != 0) && (s->two_stage == 0)) ? 1 : 0;
     s->stats.factorizations++;
     int rc = hs_linsys_factor(&s->lsK, &s->fK, s->M, c->a1, (implicit_a != 0) ? s->fu : NULL, c->a2,
                               s->fq, s->G, Gr, (s->lsK.reg != 0) ? s->creg : NULL);
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     if (rc != HS_OK) {
         return rc;
     }
@@ -239,6 +248,7 @@ static int st_solve(hs_stepper *s, const hs_ctx *c)
         s->stats.factorizations++;
         rc = hs_linsys_factor(&s->ls1, &s->f1, s->M, c->a1, (c->have_fq != 0) ? s->fu : NULL, c->a2,
                               s->fq, NULL, NULL, NULL);
+        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
         if (rc != HS_OK) {
             return rc;
         }
@@ -297,6 +307,7 @@ static int step(hs_stepper *s, hs_ctx *c)
     /* the count in a local: stages write through pointers that could alias s->nplan */
     const int np = s->nplan;
     int rc = HS_OK;
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     for (int i = 0; (i < np) && (rc == HS_OK); ++i) {
         rc = run_stage(s, c, s->plan[i]);
     }

@@ -8,15 +8,16 @@ void hs_blk_qq_mv(const hs_blocks *b, const hs_real *A, const hs_real *x, hs_rea
 {
     const int nq = b->qb[b->nqb];
     if (b->nqq == 1) { hs_matvec(A, nq, nq, x, y); return; } /* dense: same sums, less index work */
-    for (int i = 0; i < nq; ++i) y[i] = HS_R(0.0);
+    for (int i = 0; i < nq; ++i) { y[i] = HS_R(0.0); }
     for (int k = 0; k < b->nqq; ++k) {
         const int I = b->qq[2 * k], J = b->qq[2 * k + 1];
         const int r0 = b->qb[I], r1 = b->qb[I + 1], c0 = b->qb[J], w = b->qb[J + 1] - c0;
         const hs_real *xs = x + c0;
         /* the block's rows one after the other: A walks the packed block once */
+        /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
         for (int i = r0; i < r1; ++i, A += w) {
             hs_real s = y[i];
-            for (int j = 0; j < w; ++j) s += A[j] * xs[j];
+            for (int j = 0; j < w; ++j) { s += A[j] * xs[j]; }
             y[i] = s;
         }
     }
@@ -26,14 +27,15 @@ void hs_blk_cq_mv(const hs_blocks *b, const hs_real *G, const hs_real *x, hs_rea
 {
     const int nc = b->ncb > 0 ? b->cb[b->ncb] : 0;
     if (b->ncq == 1 && b->nqb == 1 && b->ncb == 1) { hs_matvec(G, nc, b->qb[1], x, y); return; }
-    for (int i = 0; i < nc; ++i) y[i] = HS_R(0.0);
+    for (int i = 0; i < nc; ++i) { y[i] = HS_R(0.0); }
     for (int k = 0; k < b->ncq; ++k) {
         const int I = b->cq[2 * k], J = b->cq[2 * k + 1];
         const int r0 = b->cb[I], r1 = b->cb[I + 1], c0 = b->qb[J], w = b->qb[J + 1] - c0;
         const hs_real *xs = x + c0;
+        /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
         for (int i = r0; i < r1; ++i, G += w) {
             hs_real s = y[i];
-            for (int j = 0; j < w; ++j) s += G[j] * xs[j];
+            for (int j = 0; j < w; ++j) { s += G[j] * xs[j]; }
             y[i] = s;
         }
     }
@@ -43,14 +45,15 @@ void hs_blk_cq_mtv(const hs_blocks *b, const hs_real *G, const hs_real *x, hs_re
 {
     const int nq = b->qb[b->nqb];
     if (b->ncq == 1 && b->nqb == 1 && b->ncb == 1) { hs_matvec_t(G, b->cb[1], nq, x, y); return; }
-    for (int j = 0; j < nq; ++j) y[j] = HS_R(0.0);
+    for (int j = 0; j < nq; ++j) { y[j] = HS_R(0.0); }
     for (int k = 0; k < b->ncq; ++k) {
         const int I = b->cq[2 * k], J = b->cq[2 * k + 1];
         const int r0 = b->cb[I], r1 = b->cb[I + 1], c0 = b->qb[J], w = b->qb[J + 1] - c0;
         hs_real *ys = y + c0;
+        /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
         for (int i = r0; i < r1; ++i, G += w) {
             const hs_real xi = x[i];
-            for (int j = 0; j < w; ++j) ys[j] += G[j] * xi;
+            for (int j = 0; j < w; ++j) { ys[j] += G[j] * xi; }
         }
     }
 }
@@ -59,13 +62,14 @@ void hs_blk_cq_mv_mtv(const hs_blocks *b, const hs_real *G, const hs_real *x, co
                       hs_real *yc, hs_real *yq)
 {
     const int nc = b->ncb > 0 ? b->cb[b->ncb] : 0, nq = b->qb[b->nqb];
-    for (int i = 0; i < nc; ++i) yc[i] = HS_R(0.0);
-    for (int j = 0; j < nq; ++j) yq[j] = HS_R(0.0);
+    for (int i = 0; i < nc; ++i) { yc[i] = HS_R(0.0); }
+    for (int j = 0; j < nq; ++j) { yq[j] = HS_R(0.0); }
     for (int k = 0; k < b->ncq; ++k) {
         const int I = b->cq[2 * k], J = b->cq[2 * k + 1];
         const int r0 = b->cb[I], r1 = b->cb[I + 1], c0 = b->qb[J], w = b->qb[J + 1] - c0;
         const hs_real *xs = x + c0;
         hs_real *ys = yq + c0;
+        /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
         for (int i = r0; i < r1; ++i, G += w) {
             hs_real s = yc[i];
             const hs_real li = l[i];
@@ -85,8 +89,9 @@ void hs_blk_qq_set_column(const hs_blocks *b, hs_real *A, int j, const hs_real *
     for (int k = 0; k < b->nqq; ++k) {
         const int I = b->qq[2 * k], J = b->qq[2 * k + 1];
         const int r0 = b->qb[I], r1 = b->qb[I + 1], c0 = b->qb[J], c1 = b->qb[J + 1];
-        if (j >= c0 && j < c1)
-            for (int i = r0; i < r1; ++i) A[off + (i - r0) * (c1 - c0) + (j - c0)] = (y[i] - y0[i]) / d;
+        if (j >= c0 && j < c1) {
+            for (int i = r0; i < r1; ++i) { A[off + (i - r0) * (c1 - c0) + (j - c0)] = (y[i] - y0[i]) / d; }
+        }
         off += (r1 - r0) * (c1 - c0);
     }
 }
@@ -97,7 +102,7 @@ static int blk_index(int nb, const int *list, const int *rows, const int *cols, 
     for (int k = 0; k < nb; ++k) {
         const int I = list[2 * k], J = list[2 * k + 1];
         const int r0 = rows[I], r1 = rows[I + 1], c0 = cols[J], c1 = cols[J + 1];
-        if (i >= r0 && i < r1 && j >= c0 && j < c1) return off + (i - r0) * (c1 - c0) + (j - c0);
+        if (i >= r0 && i < r1 && j >= c0 && j < c1) { return off + (i - r0) * (c1 - c0) + (j - c0); }
         off += (r1 - r0) * (c1 - c0);
     }
     return -1;
@@ -110,7 +115,7 @@ int hs_blk_cq_index(const hs_blocks *b, int i, int j) { return blk_index(b->ncq,
 int hs_blocks_cc_size(const hs_blocks *b)
 {
     int s = 0;
-    for (int k = 0; k < b->ncb; ++k) s += (b->cb[k + 1] - b->cb[k]) * (b->cb[k + 1] - b->cb[k]);
+    for (int k = 0; k < b->ncb; ++k) { s += (b->cb[k + 1] - b->cb[k]) * (b->cb[k + 1] - b->cb[k]); }
     return s;
 }
 
@@ -120,8 +125,8 @@ hs_ls_kind hs_linsys_choose(hs_ls_kind kind, const hs_ls_backend *be, const hs_b
                             int nq, int nc, int model_has_blocks)
 {
     (void)b;
-    if (kind == HS_LS_DENSE || kind == HS_LS_SPARSE) return kind;
-    if (!be || !model_has_blocks || nq + nc <= HS_LS_DENSE_MAX) return HS_LS_DENSE;
+    if (kind == HS_LS_DENSE || kind == HS_LS_SPARSE) { return kind; }
+    if (be == NULL || model_has_blocks == 0 || nq + nc <= HS_LS_DENSE_MAX) { return HS_LS_DENSE; }
     return HS_LS_SPARSE;
 }
 
@@ -129,6 +134,7 @@ hs_ls_kind hs_linsys_choose(hs_ls_kind kind, const hs_ls_backend *be, const hs_b
  * places, C, and the diagonal. */
 static size_t triplet_count(const hs_linsys *ls)
 {
+    /* MISRA Ref 10.8.3 [composite count widened after its bounds check] */
     return (size_t)(2 * ls->nA + 2 * ls->nG + ls->nC + ls->n);
 }
 
@@ -141,36 +147,42 @@ static int build_pattern(const hs_linsys *ls, int *tmp, size_t ntmp, int **Ap_o,
     const int n = ls->n, nq = ls->nq;
     const size_t T = triplet_count(ls);
     /* layout: Ap (n+1) | kind (n) | rows (T) | cols (T) | Ai (T) */
-    if (ntmp < (size_t)(2 * n + 1) + 3 * T) return -1;
+    /* MISRA Ref 10.8.3 [composite count widened after its bounds check] */
+    if (ntmp < (size_t)(2 * n + 1) + 3u * T) { return -1; }
     int *Ap = tmp, *kind = Ap + n + 1, *ri = kind + n, *ci = ri + T, *Ai = ci + T;
     size_t t = 0;
     for (int k = 0; k < b->nqq; ++k) {
         const int I = b->qq[2 * k], J = b->qq[2 * k + 1];
-        for (int i = b->qb[I]; i < b->qb[I + 1]; ++i)
+        for (int i = b->qb[I]; i < b->qb[I + 1]; ++i) {
             for (int j = b->qb[J]; j < b->qb[J + 1]; ++j) {
                 ri[t] = i; ci[t] = j; ++t;
                 ri[t] = j; ci[t] = i; ++t;
             }
+        }
     }
     for (int k = 0; k < b->ncq && ls->nc > 0; ++k) {
         const int I = b->cq[2 * k], J = b->cq[2 * k + 1];
-        for (int i = b->cb[I]; i < b->cb[I + 1]; ++i)
+        for (int i = b->cb[I]; i < b->cb[I + 1]; ++i) {
             for (int j = b->qb[J]; j < b->qb[J + 1]; ++j) {
                 ri[t] = nq + i; ci[t] = j; ++t;
                 ri[t] = j; ci[t] = nq + i; ++t;
             }
+        }
     }
-    if (ls->reg)
-        for (int k = 0; k < b->ncb; ++k)
-            for (int i = b->cb[k]; i < b->cb[k + 1]; ++i)
+    if (ls->reg != 0) {
+        for (int k = 0; k < b->ncb; ++k) {
+            for (int i = b->cb[k]; i < b->cb[k + 1]; ++i) {
                 for (int j = b->cb[k]; j < b->cb[k + 1]; ++j) { ri[t] = nq + i; ci[t] = nq + j; ++t; }
+            }
+        }
+    }
     for (int i = 0; i < n; ++i) { ri[t] = i; ci[t] = i; ++t; }
     /* counting sort by column, then insertion sort of rows in each column and dedupe */
-    for (int j = 0; j <= n; ++j) Ap[j] = 0;
-    for (size_t k = 0; k < t; ++k) Ap[ci[k] + 1]++;
-    for (int j = 0; j < n; ++j) Ap[j + 1] += Ap[j];
-    for (int j = 0; j < n; ++j) kind[j] = Ap[j]; /* fill pointers (kind reused) */
-    for (size_t k = 0; k < t; ++k) Ai[kind[ci[k]]++] = ri[k];
+    for (int j = 0; j <= n; ++j) { Ap[j] = 0; }
+    for (size_t k = 0; k < t; ++k) { Ap[ci[k] + 1]++; }
+    for (int j = 0; j < n; ++j) { Ap[j + 1] += Ap[j]; }
+    for (int j = 0; j < n; ++j) { kind[j] = Ap[j]; /* fill pointers (kind reused) */ }
+    for (size_t k = 0; k < t; ++k) { Ai[kind[ci[k]]++] = ri[k]; }
     int nnz = 0;
     for (int j = 0; j < n; ++j) {
         const int p0 = Ap[j], p1 = Ap[j + 1];
@@ -180,15 +192,17 @@ static int build_pattern(const hs_linsys *ls, int *tmp, size_t ntmp, int **Ap_o,
             Ai[q + 1] = v;
         }
         const int start = nnz;
-        for (int p = p0; p < p1; ++p)
-            if (nnz == start || Ai[nnz - 1] != Ai[p]) Ai[nnz++] = Ai[p];
+        for (int p = p0; p < p1; ++p) {
+            if (nnz == start || Ai[nnz - 1] != Ai[p]) { Ai[nnz++] = Ai[p]; }
+        }
         Ap[j] = start;
     }
     Ap[n] = nnz;
-    for (int i = 0; i < n; ++i) kind[i] = i < nq ? 0 : 1;
+    /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
+    for (int i = 0; i < n; ++i) { kind[i] = i < nq ? 0 : 1; }
     /* move Ai next to kind so the free space after it is contiguous */
     int *Ai2 = ri;
-    for (int p = 0; p < nnz; ++p) Ai2[p] = Ai[p];
+    for (int p = 0; p < nnz; ++p) { Ai2[p] = Ai[p]; }
     *Ap_o = Ap; *Ai_o = Ai2; *kind_o = kind;
     return nnz;
 }
@@ -198,6 +212,7 @@ static void ls_setup(hs_linsys *ls, hs_ls_kind kind, const hs_ls_backend *be, co
 {
     ls->kind = kind;
     ls->nq = nq; ls->nc = nc; ls->n = nq + nc;
+    /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
     ls->sign = sign < 0 ? -1 : 1;
     ls->reg = reg && nc > 0;
     ls->symmetric = symmetric;
@@ -218,7 +233,8 @@ static void ls_setup(hs_linsys *ls, hs_ls_kind kind, const hs_ls_backend *be, co
 static long dense_factor_flops(int n)
 {
     long f = 0;
-    for (int k = 0; k < n; ++k) f += (long)(n - k - 1) * (1 + 2 * (long)(n - k - 1)) + 1;
+    /* MISRA Ref 10.8.3 [composite count widened after its bounds check] */
+    for (int k = 0; k < n; ++k) { f += (long)(n - k - 1) * (1 + 2 * (long)(n - k - 1)) + 1; }
     return f;
 }
 
@@ -226,8 +242,8 @@ int hs_linsys_need(hs_ls_kind kind, const hs_ls_backend *be, const hs_blocks *b,
                    int sign, int reg, int symmetric, int *tmp, size_t ntmp_avail,
                    size_t *nsym, size_t *nfac_reals, size_t *nfac_ints, size_t *ntmp)
 {
-    if (!b || !nsym || !nfac_reals || !nfac_ints || !ntmp) return HS_E_NULL;
-    if (nq < 1 || nc < 0) return HS_E_SIZE;
+    if (b == NULL || nsym == NULL || nfac_reals == NULL || nfac_ints == NULL || ntmp == NULL) { return HS_E_NULL; }
+    if (nq < 1 || nc < 0) { return HS_E_SIZE; }
     hs_linsys ls;
     ls_setup(&ls, kind, be, b, nq, nc, sign, reg, symmetric);
     const size_t n = (size_t)ls.n;
@@ -235,19 +251,20 @@ int hs_linsys_need(hs_ls_kind kind, const hs_ls_backend *be, const hs_blocks *b,
         *nsym = 0; *nfac_reals = n * n; *nfac_ints = n; *ntmp = 0;
         return HS_OK;
     }
-    if (kind != HS_LS_SPARSE || !be) return HS_E_SIZE;
-    if (!tmp) return HS_E_NULL;
+    if (kind != HS_LS_SPARSE || be == NULL) { return HS_E_SIZE; }
+    if (tmp == NULL) { return HS_E_NULL; }
     int *Ap, *Ai, *kd;
     const size_t T = triplet_count(&ls);
-    const size_t pat = 2 * n + 1 + 3 * T;
+    const size_t pat = 2u * n + 1u + 3u * T;
     const size_t btmp = be->tmp_ints(ls.n, (int)T);
     *ntmp = pat + btmp;
-    if (ntmp_avail < *ntmp) return HS_E_SIZE;
+    if (ntmp_avail < *ntmp) { return HS_E_SIZE; }
     const int nnz = build_pattern(&ls, tmp, pat, &Ap, &Ai, &kd);
-    if (nnz < 0) return HS_E_SIZE;
+    if (nnz < 0) { return HS_E_SIZE; }
     size_t ns = 0, nn = 0;
     int rc = be->analyze(ls.n, Ap, Ai, kd, symmetric, tmp + pat, btmp, NULL, 0, &ns, &nn);
-    if (rc) return rc;
+    if (rc != 0) { return rc; }
+    /* MISRA Ref 10.8.3 [composite count widened after its bounds check] */
     *nsym = ns + (size_t)(ls.nA + 2 * ls.nG + ls.nC);
     *nfac_reals = nn + (size_t)nnz + n;
     *nfac_ints = 0;
@@ -260,8 +277,8 @@ static int csc_find(const int *Ap, const int *Ai, int i, int j)
     int lo = Ap[j], hi = Ap[j + 1] - 1;
     while (lo <= hi) {
         const int mid = lo + (hi - lo) / 2;
-        if (Ai[mid] == i) return mid;
-        if (Ai[mid] < i) lo = mid + 1; else hi = mid - 1;
+        if (Ai[mid] == i) { return mid; }
+        if (Ai[mid] < i) { lo = mid + 1; } else { hi = mid - 1; }
     }
     return -1;
 }
@@ -270,8 +287,8 @@ int hs_linsys_init(hs_linsys *ls, hs_ls_kind kind, const hs_ls_backend *be, cons
                    int nq, int nc, int sign, int reg, int symmetric, int *sym, size_t nsym,
                    int *tmp, size_t ntmp)
 {
-    if (!ls || !b) return HS_E_NULL;
-    if (nq < 1 || nc < 0) return HS_E_SIZE;
+    if (ls == NULL || b == NULL) { return HS_E_NULL; }
+    if (nq < 1 || nc < 0) { return HS_E_SIZE; }
     hs_linsys L;
     ls_setup(&L, kind, be, b, nq, nc, sign, reg, symmetric);
     if (kind == HS_LS_DENSE) {
@@ -280,22 +297,23 @@ int hs_linsys_init(hs_linsys *ls, hs_ls_kind kind, const hs_ls_backend *be, cons
         *ls = L;
         return HS_OK;
     }
-    if (kind != HS_LS_SPARSE || !be) return HS_E_SIZE;
-    if (!tmp || !sym) return HS_E_NULL;
+    if (kind != HS_LS_SPARSE || be == NULL) { return HS_E_SIZE; }
+    if (tmp == NULL || sym == NULL) { return HS_E_NULL; }
     const size_t T = triplet_count(&L);
-    const size_t pat = 2 * (size_t)L.n + 1 + 3 * T;
+    const size_t pat = 2u * (size_t)L.n + 1u + 3u * T;
     const size_t btmp = be->tmp_ints(L.n, (int)T);
-    if (ntmp < pat + btmp) return HS_E_SIZE;
+    if (ntmp < pat + btmp) { return HS_E_SIZE; }
     int *Ap, *Ai, *kd;
     const int nnz = build_pattern(&L, tmp, pat, &Ap, &Ai, &kd);
-    if (nnz < 0) return HS_E_SIZE;
+    if (nnz < 0) { return HS_E_SIZE; }
     size_t ns = 0, nn = 0;
     int rc = be->analyze(L.n, Ap, Ai, kd, symmetric, tmp + pat, btmp, NULL, 0, &ns, &nn);
-    if (rc) return rc;
+    if (rc != 0) { return rc; }
+    /* MISRA Ref 10.8.3 [composite count widened after its bounds check] */
     const size_t nmap = (size_t)(L.nA + 2 * L.nG + L.nC);
-    if (nsym < ns + nmap) return HS_E_SIZE;
+    if (nsym < ns + nmap) { return HS_E_SIZE; }
     rc = be->analyze(L.n, Ap, Ai, kd, symmetric, tmp + pat, btmp, sym, ns, &ns, &nn);
-    if (rc) return rc;
+    if (rc != 0) { return rc; }
     L.nnz = nnz;
     L.sym = sym;
     L.mapA = sym + ns;
@@ -306,25 +324,31 @@ int hs_linsys_init(hs_linsys *ls, hs_ls_kind kind, const hs_ls_backend *be, cons
     int o = 0;
     for (int k = 0; k < B->nqq; ++k) {
         const int I = B->qq[2 * k], J = B->qq[2 * k + 1];
-        for (int i = B->qb[I]; i < B->qb[I + 1]; ++i)
-            for (int j = B->qb[J]; j < B->qb[J + 1]; ++j) L.mapA[o++] = csc_find(Ap, Ai, i, j);
+        for (int i = B->qb[I]; i < B->qb[I + 1]; ++i) {
+            for (int j = B->qb[J]; j < B->qb[J + 1]; ++j) { L.mapA[o++] = csc_find(Ap, Ai, i, j); }
+        }
     }
     o = 0;
     for (int k = 0; k < B->ncq; ++k) {
         const int I = B->cq[2 * k], J = B->cq[2 * k + 1];
-        for (int i = B->cb[I]; i < B->cb[I + 1]; ++i)
+        for (int i = B->cb[I]; i < B->cb[I + 1]; ++i) {
             for (int j = B->qb[J]; j < B->qb[J + 1]; ++j) {
                 L.mapG1[o] = csc_find(Ap, Ai, j, nq + i); /* (j, nq+i): s G1^T */
                 L.mapG2[o] = csc_find(Ap, Ai, nq + i, j);
                 ++o;
             }
+        }
     }
     o = 0;
-    if (L.reg)
-        for (int k = 0; k < B->ncb; ++k)
-            for (int i = B->cb[k]; i < B->cb[k + 1]; ++i)
-                for (int j = B->cb[k]; j < B->cb[k + 1]; ++j)
+    if (L.reg != 0) {
+        for (int k = 0; k < B->ncb; ++k) {
+            for (int i = B->cb[k]; i < B->cb[k + 1]; ++i) {
+                for (int j = B->cb[k]; j < B->cb[k + 1]; ++j) {
                     L.mapC[o++] = csc_find(Ap, Ai, nq + i, nq + j);
+                }
+            }
+        }
+    }
     be->ops(sym, &L.flops_factor, &L.flops_solve);
     *ls = L;
     return HS_OK;
@@ -341,7 +365,7 @@ void hs_linsys_fac_bind(const hs_linsys *ls, hs_ls_fac *F, hs_real *reals, int *
         (void)ints;
         /* pattern entries no map writes (a mirror of an unlisted block, a multiplier diagonal
          * without C) are zero for good: factor then only writes the mapped ones */
-        for (int p = 0; p < ls->nnz; ++p) F->Ax[p] = HS_R(0.0);
+        for (int p = 0; p < ls->nnz; ++p) { F->Ax[p] = HS_R(0.0); }
         return;
     }
     F->x = reals;
@@ -362,63 +386,71 @@ int hs_linsys_factor(const hs_linsys *ls, hs_ls_fac *F, const hs_real *M, hs_rea
     const int n = ls->n, nq = ls->nq, nc = ls->nc;
     if (ls->kind == HS_LS_DENSE) {
         hs_real *K = F->x;
-        if (ls->dense1) {
+        if (ls->dense1 != 0) {
             /* one block each way (every model without a block list): plain row-major copies */
             for (int i = 0; i < nq; ++i) {
-                if (F1)
+                if (F1 != NULL) {
                     for (int j = 0; j < nq; ++j) {
                         const int k = i * nq + j;
                         K[i * n + j] = M[k] - (c1 * F1[k] + c2 * F2[k]);
                     }
-                else
-                    for (int j = 0; j < nq; ++j) K[i * n + j] = M[i * nq + j];
-                if (ls->sign < 0)
-                    for (int j = 0; j < nc; ++j) K[i * n + nq + j] = -G1[j * nq + i];
-                else
-                    for (int j = 0; j < nc; ++j) K[i * n + nq + j] = G1[j * nq + i];
+                } else {
+                    for (int j = 0; j < nq; ++j) { K[i * n + j] = M[i * nq + j]; }
+                }
+                if (ls->sign < 0) {
+                    for (int j = 0; j < nc; ++j) { K[i * n + nq + j] = -G1[j * nq + i]; }
+                } else {
+                    for (int j = 0; j < nc; ++j) { K[i * n + nq + j] = G1[j * nq + i]; }
+                }
             }
             for (int i = 0; i < nc; ++i) {
-                for (int j = 0; j < nq; ++j) K[(nq + i) * n + j] = G2[i * nq + j];
-                if (ls->reg)
-                    for (int j = 0; j < nc; ++j) K[(nq + i) * n + nq + j] = -C[i * nc + j];
-                else
-                    for (int j = 0; j < nc; ++j) K[(nq + i) * n + nq + j] = HS_R(0.0);
+                for (int j = 0; j < nq; ++j) { K[(nq + i) * n + j] = G2[i * nq + j]; }
+                if (ls->reg != 0) {
+                    for (int j = 0; j < nc; ++j) { K[(nq + i) * n + nq + j] = -C[i * nc + j]; }
+                } else {
+                    for (int j = 0; j < nc; ++j) { K[(nq + i) * n + nq + j] = HS_R(0.0); }
+                }
             }
             return hs_lu_factor(K, F->piv, n);
         }
         /* zero then scatter the listed blocks */
-        for (int i = 0; i < n * n; ++i) K[i] = HS_R(0.0);
+        for (int i = 0; i < n * n; ++i) { K[i] = HS_R(0.0); }
         int o = 0;
         for (int k = 0; k < b->nqq; ++k) {
             const int I = b->qq[2 * k], J = b->qq[2 * k + 1];
-            for (int i = b->qb[I]; i < b->qb[I + 1]; ++i)
-                for (int j = b->qb[J]; j < b->qb[J + 1]; ++j, ++o) K[i * n + j] = A_ENTRY(o);
+            for (int i = b->qb[I]; i < b->qb[I + 1]; ++i) {
+                for (int j = b->qb[J]; j < b->qb[J + 1]; ++j, ++o) { K[i * n + j] = A_ENTRY(o); }
+            }
         }
         const hs_real *g1 = G1, *g2 = G2;
         for (int k = 0; k < b->ncq; ++k) {
             const int I = b->cq[2 * k], J = b->cq[2 * k + 1];
-            for (int i = b->cb[I]; i < b->cb[I + 1]; ++i)
+            for (int i = b->cb[I]; i < b->cb[I + 1]; ++i) {
                 for (int j = b->qb[J]; j < b->qb[J + 1]; ++j) {
                     const hs_real v1 = *g1++;
                     K[j * n + nq + i] = ls->sign < 0 ? -v1 : v1;
                     K[(nq + i) * n + j] = *g2++;
                 }
+            }
         }
-        if (ls->reg) {
+        if (ls->reg != 0) {
             const hs_real *c = C;
-            for (int k = 0; k < b->ncb; ++k)
-                for (int i = b->cb[k]; i < b->cb[k + 1]; ++i)
-                    for (int j = b->cb[k]; j < b->cb[k + 1]; ++j) K[(nq + i) * n + nq + j] = -*c++;
+            for (int k = 0; k < b->ncb; ++k) {
+                for (int i = b->cb[k]; i < b->cb[k + 1]; ++i) {
+                    for (int j = b->cb[k]; j < b->cb[k + 1]; ++j) { K[(nq + i) * n + nq + j] = -*c++; }
+                }
+            }
         }
         return hs_lu_factor(K, F->piv, n);
     }
     /* sparse: values into the fixed order of the analysis; with s = -1 the multiplier column
      * is negated (unknown -x2) so the backend always sees [[A, G1^T], [G2, s C]] */
     hs_real *Ax = F->Ax;
-    for (int k = 0; k < ls->nA; ++k) Ax[ls->mapA[k]] = A_ENTRY(k);
+    for (int k = 0; k < ls->nA; ++k) { Ax[ls->mapA[k]] = A_ENTRY(k); }
     for (int k = 0; k < ls->nG; ++k) { Ax[ls->mapG1[k]] = G1[k]; Ax[ls->mapG2[k]] = G2[k]; }
-    if (ls->reg)
-        for (int k = 0; k < ls->nC; ++k) Ax[ls->mapC[k]] = ls->sign < 0 ? C[k] : -C[k];
+    if (ls->reg != 0) {
+        for (int k = 0; k < ls->nC; ++k) { Ax[ls->mapC[k]] = ls->sign < 0 ? C[k] : -C[k]; }
+    }
     return ls->be->factor(ls->sym, Ax, F->x);
 }
 
@@ -429,6 +461,7 @@ void hs_linsys_solve(const hs_linsys *ls, const hs_ls_fac *F, hs_real *b)
         return;
     }
     ls->be->solve(ls->sym, F->x, b, F->work);
-    if (ls->sign < 0)
-        for (int i = ls->nq; i < ls->n; ++i) b[i] = -b[i];
+    if (ls->sign < 0) {
+        for (int i = ls->nq; i < ls->n; ++i) { b[i] = -b[i]; }
+    }
 }

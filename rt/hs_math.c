@@ -54,7 +54,7 @@ static int reduce(hs_real x, hs_real *y)
 
 static hs_real trig(hs_real x, int cosine)
 {
-    if (!(hs_abs(x) <= TRIG_MAX)) return (hs_real)__builtin_nan("");
+    if (!(hs_abs(x) <= TRIG_MAX)) { return (hs_real)__builtin_nan(""); }
     hs_real y;
     int q = (reduce(x, &y) + cosine) & 3;
     hs_real s = ksin(y), c = kcos(y);
@@ -77,6 +77,7 @@ void hs_sincos(hs_real x, hs_real *s, hs_real *c)
     int q = reduce(x, &y);
     hs_real ks = ksin(y), kc = kcos(y);
     /* quadrant q: sin = (s, c, -s, -c)[q], cos = (c, -s, -c, s)[q] */
+    /* MISRA Ref 10.3.2 [hs_real selected by ?:] */
     hs_real a = (q & 1) ? kc : ks, b = (q & 1) ? ks : kc;
     *s = (q & 2) ? -a : a;
     *c = ((q + 1) & 2) ? -b : b;
@@ -133,8 +134,8 @@ static hs_real atan_pos(hs_real a)
                          T6 = HS_R(6.66107313738753120669e-02), T7 = HS_R(-5.83357013379057348645e-02),
                          T8 = HS_R(4.97687799461593236017e-02), T9 = HS_R(-3.65315727442169155270e-02),
                          T10 = HS_R(1.62858201153657823623e-02);
-    if (a >= ATAN_BIG) return ATAN_HI3 + ATAN_LO3; /* also a = +inf */
-    if (a < ATAN_TINY) return a;
+    if (a >= ATAN_BIG) { return ATAN_HI3 + ATAN_LO3; /* also a = +inf */ }
+    if (a < ATAN_TINY) { return a; }
     hs_real t, hi, lo;
     int reduced = 1;
     if (a < HS_R(0.4375)) {
@@ -151,25 +152,29 @@ static hs_real atan_pos(hs_real a)
     const hs_real z = t * t, w = z * z;
     const hs_real s1 = z * (T0 + w * (T2 + w * (T4 + w * (T6 + w * (T8 + w * T10)))));
     const hs_real s2 = w * (T1 + w * (T3 + w * (T5 + w * (T7 + w * T9))));
-    if (!reduced) return t - t * (s1 + s2);
+    if (reduced == 0) { return t - t * (s1 + s2); }
     return hi - ((t * (s1 + s2) - lo) - t);
 }
 
 hs_real hs_atan2(hs_real y, hs_real x)
 {
-    if (!(x == x) || !(y == y)) return x + y; /* NaN in, NaN out */
+    if (!(x == x) || !(y == y)) { return x + y; /* NaN in, NaN out */ }
     const int xneg = SIGNBIT(x) ? 1 : 0;
     const hs_real ay = hs_abs(y), ax = hs_abs(x);
     hs_real z; /* the angle for |y|, in [0, pi] */
     if (ay == HS_R(0.0)) {
+        /* MISRA Ref 10.3.2 [hs_real selected by ?:] */
         z = xneg ? PI_HI : HS_R(0.0); /* atan2(+-0, -0) = +-pi, atan2(+-0, +0) = +-0 */
-    } else if (ax == HS_R(0.0) || (!hs_isfinite(ay) && hs_isfinite(ax))) {
+    } else if (ax == HS_R(0.0) || (hs_isfinite(ay) == 0 && hs_isfinite(ax) != 0)) {
         z = ATAN_HI3 + ATAN_LO3;
-    } else if (!hs_isfinite(ax)) {
-        if (!hs_isfinite(ay)) z = xneg ? THREE_PIO4 : PIO4;
-        else z = xneg ? PI_HI : HS_R(0.0);
+    } else if (hs_isfinite(ax) == 0) {
+        /* MISRA Ref 10.3.2 [hs_real selected by ?:] */
+        if (hs_isfinite(ay) == 0) { z = xneg ? THREE_PIO4 : PIO4; }
+        /* MISRA Ref 10.3.2 [hs_real selected by ?:] */
+        else { z = xneg ? PI_HI : HS_R(0.0); }
     } else {
         const hs_real a = atan_pos(ay / ax); /* the quotient may round to 0 or +inf: still right */
+        /* MISRA Ref 10.3.2 [hs_real selected by ?:] */
         z = xneg ? PI_HI - (a - PI_LO) : a;
     }
     return SIGNBIT(y) ? -z : z;

@@ -3,7 +3,7 @@
 
 static int str_eq(const char *a, const char *b)
 {
-    while (*a && *a == *b) { ++a; ++b; }
+    while (*a != '\0' && *a == *b) { ++a; ++b; }
     return *a == *b;
 }
 
@@ -14,8 +14,9 @@ static hs_real *param_slot(const hs_model *m, const hs_param_info *pi)
 
 static const hs_param_info *param_find(const hs_model_type *T, const char *name)
 {
-    for (int i = 0; i < T->nparams; ++i)
-        if (str_eq(T->params[i].name, name)) return &T->params[i];
+    for (int i = 0; i < T->nparams; ++i) {
+        if (str_eq(T->params[i].name, name) != 0) { return &T->params[i]; }
+    }
     return NULL;
 }
 
@@ -23,67 +24,71 @@ static const hs_param_info *param_find(const hs_model_type *T, const char *name)
 static int model_dims(const hs_model *m, hs_dims *d)
 {
     const hs_model_type *T = m->type;
-    if (!T->dims) {
+    if (T->dims == NULL) {
         d->nq = T->nq; d->nc = T->nc; d->nz = T->nz; d->nin = T->nin; d->nout = T->nout;
         return HS_OK;
     }
     int rc = T->dims(m, d);
-    if (rc) return rc < 0 ? rc : HS_E_MODEL;
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
+    if (rc != 0) { return rc < 0 ? rc : HS_E_MODEL; }
     if (d->nq < 1 || d->nq > T->nq || d->nc < 0 || d->nc > T->nc || d->nz < 0 || d->nz > T->nz
-        || d->nin < 0 || d->nin > T->nin || d->nout < 0 || d->nout > T->nout)
+        || d->nin < 0 || d->nin > T->nin || d->nout < 0 || d->nout > T->nout) {
         return HS_E_SIZE;
+    }
     return HS_OK;
 }
 
 int hs_model_init(hs_model *m, const hs_model_type *type, void *param_block)
 {
-    if (!m || !type || (!param_block && type->nparams > 0)) return HS_E_NULL;
+    if (m == NULL || type == NULL || (param_block == NULL && type->nparams > 0)) { return HS_E_NULL; }
     m->type = type;
     m->p = param_block;
     m->desc = NULL;
-    for (int i = 0; i < type->nparams; ++i) *param_slot(m, &type->params[i]) = type->params[i].def;
+    for (int i = 0; i < type->nparams; ++i) { *param_slot(m, &type->params[i]) = type->params[i].def; }
     return model_dims(m, &m->d);
 }
 
 int hs_model_set_param(hs_model *m, const char *name, hs_real value)
 {
-    if (!m || !m->type || !name) return HS_E_NULL;
+    if (m == NULL || m->type == NULL || name == NULL) { return HS_E_NULL; }
     const hs_param_info *pi = param_find(m->type, name);
-    if (!pi) return HS_E_UNKNOWN_PARAM;
-    if (!hs_isfinite(value) || value < pi->min || value > pi->max) return HS_E_MODEL_PARAM;
+    if (pi == NULL) { return HS_E_UNKNOWN_PARAM; }
+    if (hs_isfinite(value) == 0 || value < pi->min || value > pi->max) { return HS_E_MODEL_PARAM; }
     hs_real *slot = param_slot(m, pi);
     const hs_real old = *slot;
     *slot = value;
     hs_dims d;
     int rc = model_dims(m, &d);
-    if (rc) { *slot = old; return rc; }
+    if (rc != 0) { *slot = old; return rc; }
     m->d = d;
     return HS_OK;
 }
 
 int hs_model_get_param(const hs_model *m, const char *name, hs_real *value)
 {
-    if (!m || !m->type || !name || !value) return HS_E_NULL;
+    if (m == NULL || m->type == NULL || name == NULL || value == NULL) { return HS_E_NULL; }
     const hs_param_info *pi = param_find(m->type, name);
-    if (!pi) return HS_E_UNKNOWN_PARAM;
+    if (pi == NULL) { return HS_E_UNKNOWN_PARAM; }
     *value = *param_slot(m, pi);
     return HS_OK;
 }
 
 int hs_model_check(const hs_model *m)
 {
-    if (!m || !m->type) return HS_E_NULL;
+    if (m == NULL || m->type == NULL) { return HS_E_NULL; }
     const hs_model_type *T = m->type;
     for (int i = 0; i < T->nparams; ++i) {
         hs_real v = *param_slot(m, &T->params[i]);
-        if (!hs_isfinite(v) || v < T->params[i].min || v > T->params[i].max) return HS_E_MODEL_PARAM;
+        if (hs_isfinite(v) == 0 || v < T->params[i].min || v > T->params[i].max) { return HS_E_MODEL_PARAM; }
     }
     hs_dims d;
     int rc = model_dims(m, &d);
-    if (rc) return rc;
+    if (rc != 0) { return rc; }
     if (d.nq != m->d.nq || d.nc != m->d.nc || d.nz != m->d.nz || d.nin != m->d.nin
-        || d.nout != m->d.nout)
+        || d.nout != m->d.nout) {
         return HS_E_SIZE; /* parameters changed behind set_param's back */
+    }
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     return T->check ? T->check(m) : HS_OK;
 }
 
@@ -103,13 +108,15 @@ int hs_blocks_cq_size(const hs_blocks *b) { return blocks_size(b->ncq, b->cq, b-
 
 int hs_blocks_dense(const hs_dims *d, hs_blocks *b, int *buf, int nbuf)
 {
-    if (!d || !b || !buf) return HS_E_NULL;
-    if (nbuf < 8) return HS_E_SIZE;
+    if (d == NULL || b == NULL || buf == NULL) { return HS_E_NULL; }
+    if (nbuf < 8) { return HS_E_SIZE; }
     buf[0] = 0; buf[1] = d->nq;          /* qb */
     buf[2] = 0; buf[3] = d->nc;          /* cb */
     buf[4] = 0; buf[5] = 0;              /* qq: (0,0) */
     buf[6] = 0; buf[7] = 0;              /* cq: (0,0) */
+    /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
     b->nqb = 1; b->ncb = d->nc > 0 ? 1 : 0;
+    /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
     b->nqq = 1; b->ncq = d->nc > 0 ? 1 : 0;
     b->qb = buf; b->cb = buf + 2; b->qq = buf + 4; b->cq = buf + 6;
     return HS_OK;

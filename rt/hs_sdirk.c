@@ -111,16 +111,19 @@ static int sd_newton(hs_stepper *s, hs_ctx *c, hs_real t, hs_real *A, hs_real *L
     const hs_model *m = s->model;
     const int nq = s->nq, nc = s->nc;
     int rc = hs_mass_force(s, c, t, s->qn, s->un);
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     if (rc != HS_OK) {
         return rc;
     }
     if (factor != 0) {
         rc = hs_force_jacobians(s, c, t, s->qn, s->un);
+        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
         if (rc != HS_OK) {
             return rc;
         }
         if (nc > 0) {
             rc = hs_add_curvature(s, t, s->qn, Lam);
+            /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
             if (rc != HS_OK) {
                 return rc;
             }
@@ -128,10 +131,12 @@ static int sd_newton(hs_stepper *s, hs_ctx *c, hs_real t, hs_real *A, hs_real *L
     }
     if (nc > 0) {
         rc = hs_model_rc(m->type->constraint(m, t, s->qn, NULL, s->G, NULL));
+        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
         if (rc != HS_OK) {
             return rc;
         }
         rc = hs_model_rc(m->type->gamma(m, t, s->qn, s->un, s->gam));
+        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
         if (rc != HS_OK) {
             return rc;
         }
@@ -141,6 +146,7 @@ static int sd_newton(hs_stepper *s, hs_ctx *c, hs_real t, hs_real *A, hs_real *L
         const hs_real hg = c->h * s->def.sd_gamma;
         s->stats.factorizations++;
         rc = hs_linsys_factor(&s->lsK, &s->fK, s->M, hg, s->fu, hg * hg, s->fq, s->G, s->G, NULL);
+        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
         if (rc != HS_OK) {
             return rc;
         }
@@ -249,6 +255,7 @@ static int step(hs_stepper *s, hs_ctx *c)
     /* the count in a local: stages write through pointers that could alias s->nplan */
     const int np = s->nplan;
     int rc = HS_OK;
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     for (int i = 0; (i < np) && (rc == HS_OK); ++i) {
         rc = run_stage(s, c, s->plan[i]);
     }

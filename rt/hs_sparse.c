@@ -64,12 +64,14 @@ static void offsets(int n, int sym, int nnz_a, int nnz_l, int *o)
 static size_t sym_ints(int n, int sym, int nnz_a, int nnz_l)
 {
     /* header, perm, Ap, Ui, Uax, Lax, Dax, Lp, Li, Rp, Ri, Rpos */
-    return (size_t)H_LEN + 2 * (size_t)n + 3 * (size_t)(n + 1) + (size_t)(sym ? 2 : 3) * (size_t)nnz_a
-           + 3 * (size_t)nnz_l;
+    /* MISRA Ref 10.8.3 [composite count widened after its bounds check] */
+    return (size_t)H_LEN + 2u * (size_t)n + 3u * (size_t)(n + 1) + (size_t)(sym ? 2 : 3) * (size_t)nnz_a
+           + 3u * (size_t)nnz_l;
 }
 
 static size_t num_reals(int n, int sym, int nnz_l)
 {
+    /* MISRA Ref 10.8.3 [composite count widened after its bounds check] */
     return (size_t)(sym ? 1 : 2) * (size_t)nnz_l + (size_t)(sym ? 2 : 3) * (size_t)n;
 }
 
@@ -89,18 +91,21 @@ static void view_of(const int *s, sp_view *v)
 static int bit_get(const int *row, int j)
 {
     const unsigned u = (unsigned)j;
+    /* MISRA Ref 10.8.2 [bit-set word between int storage and unsigned ops] */
     return (int)(((unsigned)row[u >> 5u] >> (u & 31u)) & 1u);
 }
 
 static void bit_set(int *row, int j)
 {
     const unsigned u = (unsigned)j;
+    /* MISRA Ref 10.8.2 [bit-set word between int storage and unsigned ops] */
     row[u >> 5u] = (int)((unsigned)row[u >> 5u] | (1u << (u & 31u)));
 }
 
 static void bit_clear(int *row, int j)
 {
     const unsigned u = (unsigned)j;
+    /* MISRA Ref 10.8.2 [bit-set word between int storage and unsigned ops] */
     row[u >> 5u] = (int)((unsigned)row[u >> 5u] & ~(1u << (u & 31u)));
 }
 
@@ -108,8 +113,9 @@ static void bit_clear(int *row, int j)
 static int blk_degree(const int *row, const int *bw, int nb)
 {
     int d = 0;
-    for (int j = 0; j < nb; ++j)
-        if (bit_get(row, j)) d += bw[j];
+    for (int j = 0; j < nb; ++j) {
+        if (bit_get(row, j) != 0) { d += bw[j]; }
+    }
     return d;
 }
 
@@ -119,16 +125,17 @@ static int csc_find(const int *Ap, const int *Ai, int i, int j)
     int lo = Ap[j], hi = Ap[j + 1] - 1;
     while (lo <= hi) {
         const int mid = lo + (hi - lo) / 2;
-        if (Ai[mid] == i) return mid;
-        if (Ai[mid] < i) lo = mid + 1; else hi = mid - 1;
+        if (Ai[mid] == i) { return mid; }
+        if (Ai[mid] < i) { lo = mid + 1; } else { hi = mid - 1; }
     }
     return -1;
 }
 
 size_t hs_sparse_tmp_ints(int n, int nnz)
 {
-    if (n < 1 || nnz < 0) return 0;
-    return (size_t)n * (size_t)((n + 31) / 32) + 18 * (size_t)n + 3 * (size_t)nnz + 16;
+    if (n < 1 || nnz < 0) { return 0; }
+    /* MISRA Ref 10.8.3 [composite count widened after its bounds check] */
+    return (size_t)n * (size_t)((n + 31) / 32) + 18u * (size_t)n + 3u * (size_t)nnz + 16u;
 }
 
 /* ---------------------------------------------------------------- analysis */
@@ -137,15 +144,16 @@ int hs_sparse_analyze(int n, const int *Ap, const int *Ai, const int *kind, int 
                       int *tmp, size_t ntmp, int *sym, size_t nsym, size_t *nsym_need,
                       size_t *nnum_need)
 {
-    if (!Ap || !Ai || !kind || !tmp || !nsym_need || !nnum_need) return HS_E_NULL;
-    if (n < 1) return HS_E_SIZE;
+    if (Ap == NULL || Ai == NULL || kind == NULL || tmp == NULL || nsym_need == NULL || nnum_need == NULL) { return HS_E_NULL; }
+    if (n < 1) { return HS_E_SIZE; }
     const int nnz = Ap[n];
-    if (Ap[0] != 0 || nnz < n || ntmp < hs_sparse_tmp_ints(n, nnz)) return HS_E_SIZE;
+    if (Ap[0] != 0 || nnz < n || ntmp < hs_sparse_tmp_ints(n, nnz)) { return HS_E_SIZE; }
     /* the pattern as the contract states it: rows ascending and in range, diagonal present */
     for (int j = 0; j < n; ++j) {
-        if (Ap[j + 1] < Ap[j] || csc_find(Ap, Ai, j, j) < 0) return HS_E_SIZE;
-        for (int p = Ap[j]; p < Ap[j + 1]; ++p)
-            if (Ai[p] < 0 || Ai[p] >= n || (p > Ap[j] && Ai[p] <= Ai[p - 1])) return HS_E_SIZE;
+        if (Ap[j + 1] < Ap[j] || csc_find(Ap, Ai, j, j) < 0) { return HS_E_SIZE; }
+        for (int p = Ap[j]; p < Ap[j + 1]; ++p) {
+            if (Ai[p] < 0 || Ai[p] >= n || (p > Ap[j] && Ai[p] <= Ai[p - 1])) { return HS_E_SIZE; }
+        }
     }
     const int sy = symmetric ? 1 : 0;
 
@@ -175,9 +183,11 @@ int hs_sparse_analyze(int n, const int *Ap, const int *Ai, const int *kind, int 
      * diagonal is present, so identical columns mean identical closed neighbourhoods) */
     int nb = 0;
     for (int j = 0; j < n; ++j) {
+        /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
         int same = j > 0 && kind[j] == kind[j - 1] && Ap[j + 1] - Ap[j] == Ap[j] - Ap[j - 1];
-        for (int p = 0; same && p < Ap[j + 1] - Ap[j]; ++p) same = Ai[Ap[j] + p] == Ai[Ap[j - 1] + p];
-        if (!same) { bfirst[nb] = j; bw[nb] = 0; bk[nb] = kind[j] ? 1 : 0; ++nb; }
+        /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
+        for (int p = 0; same != 0 && p < Ap[j + 1] - Ap[j]; ++p) { same = Ai[Ap[j] + p] == Ai[Ap[j - 1] + p]; }
+        if (same == 0) { bfirst[nb] = j; bw[nb] = 0; bk[nb] = kind[j] ? 1 : 0; ++nb; }
         blk[j] = nb - 1;
         bw[nb - 1]++;
     }
@@ -186,32 +196,36 @@ int hs_sparse_analyze(int n, const int *Ap, const int *Ai, const int *kind, int 
 
     /* 2. block graph and minimum degree; a multiplier block waits until no position block is
      * left among its neighbours. Ties go to the lowest block: the order is reproducible. */
-    for (int i = 0; i < nb * W; ++i) adj[i] = 0;
-    for (int j = 0; j < n; ++j)
-        for (int p = Ap[j]; p < Ap[j + 1]; ++p)
+    for (int i = 0; i < nb * W; ++i) { adj[i] = 0; }
+    for (int j = 0; j < n; ++j) {
+        for (int p = Ap[j]; p < Ap[j + 1]; ++p) {
             if (blk[Ai[p]] != blk[j]) {
                 bit_set(adj + blk[j] * W, blk[Ai[p]]);
                 bit_set(adj + blk[Ai[p]] * W, blk[j]);
             }
+        }
+    }
     for (int v = 0; v < nb; ++v) { deg[v] = blk_degree(adj + v * W, bw, nb); done[v] = 0; }
     for (int s = 0; s < nb; ++s) {
         int best = -1;
         for (int v = 0; v < nb; ++v) {
-            if (done[v]) continue;
-            if (bk[v]) {
+            if (done[v] != 0) { continue; }
+            if (bk[v] != 0) {
                 int touches_q = 0;
-                for (int j = 0; j < nb && !touches_q; ++j) touches_q = !bk[j] && bit_get(adj + v * W, j);
-                if (touches_q) continue;
+                /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
+                for (int j = 0; j < nb && touches_q == 0; ++j) { touches_q = !bk[j] && bit_get(adj + v * W, j); }
+                if (touches_q != 0) { continue; }
             }
-            if (best < 0 || deg[v] < deg[best]) best = v;
+            if (best < 0 || deg[v] < deg[best]) { best = v; }
         }
         order[s] = best;
         done[best] = 1;
-        for (int w = 0; w < W; ++w) row[w] = adj[best * W + w];
+        for (int w = 0; w < W; ++w) { row[w] = adj[best * W + w]; }
         for (int a = 0; a < nb; ++a) {
-            if (!bit_get(row, a)) continue;
+            if (bit_get(row, a) == 0) { continue; }
             int *ra = adj + a * W;
-            for (int w = 0; w < W; ++w) ra[w] = (int)((unsigned)ra[w] | (unsigned)row[w]);
+            /* MISRA Ref 10.8.2 [bit-set word between int storage and unsigned ops] */
+            for (int w = 0; w < W; ++w) { ra[w] = (int)((unsigned)ra[w] | (unsigned)row[w]); }
             bit_clear(ra, a);
             bit_clear(ra, best);
             deg[a] = blk_degree(ra, bw, nb);
@@ -229,20 +243,24 @@ int hs_sparse_analyze(int n, const int *Ap, const int *Ai, const int *kind, int 
     }
 
     /* 4. upper part of the permuted K, rows ascending per column, with the index in Ax */
-    for (int k = 0; k <= n; ++k) UAp[k] = 0;
-    for (int j = 0; j < n; ++j)
-        for (int p = Ap[j]; p < Ap[j + 1]; ++p)
-            if (iperm[Ai[p]] < iperm[j]) UAp[iperm[j] + 1]++;
+    for (int k = 0; k <= n; ++k) { UAp[k] = 0; }
+    for (int j = 0; j < n; ++j) {
+        for (int p = Ap[j]; p < Ap[j + 1]; ++p) {
+            if (iperm[Ai[p]] < iperm[j]) { UAp[iperm[j] + 1]++; }
+        }
+    }
     for (int k = 0; k < n; ++k) { UAp[k + 1] += UAp[k]; nxt[k] = UAp[k]; }
     const int nnz_a = UAp[n];
-    for (int j = 0; j < n; ++j)
-        for (int p = Ap[j]; p < Ap[j + 1]; ++p)
+    for (int j = 0; j < n; ++j) {
+        for (int p = Ap[j]; p < Ap[j + 1]; ++p) {
             if (iperm[Ai[p]] < iperm[j]) {
                 const int q = nxt[iperm[j]]++;
                 UUi[q] = iperm[Ai[p]];
                 UUx[q] = p;
             }
-    for (int k = 0; k < n; ++k)
+        }
+    }
+    for (int k = 0; k < n; ++k) {
         for (int p = UAp[k] + 1; p < UAp[k + 1]; ++p) {
             const int r = UUi[p], x = UUx[p];
             int q = p - 1;
@@ -250,6 +268,7 @@ int hs_sparse_analyze(int n, const int *Ap, const int *Ai, const int *kind, int 
             UUi[q + 1] = r;
             UUx[q + 1] = x;
         }
+    }
 
     /* 5. elimination tree and column counts of L (QDLDL's etree) */
     for (int i = 0; i < n; ++i) { parent[i] = -1; cnt[i] = 0; mark[i] = -1; }
@@ -258,7 +277,7 @@ int hs_sparse_analyze(int n, const int *Ap, const int *Ai, const int *kind, int 
         for (int p = UAp[k]; p < UAp[k + 1]; ++p) {
             int i = UUi[p];
             while (mark[i] != k) {
-                if (parent[i] == -1) parent[i] = k;
+                if (parent[i] == -1) { parent[i] = k; }
                 cnt[i]++;
                 mark[i] = k;
                 i = parent[i];
@@ -266,15 +285,15 @@ int hs_sparse_analyze(int n, const int *Ap, const int *Ai, const int *kind, int 
         }
     }
     long nl = 0;
-    for (int i = 0; i < n; ++i) nl += cnt[i];
-    if (nl > 0x3fffffffL) return HS_E_SIZE;
+    for (int i = 0; i < n; ++i) { nl += cnt[i]; }
+    if (nl > 0x3fffffffL) { return HS_E_SIZE; }
     const int nnz_l = (int)nl;
 
     /* 6. sizes; a query stops here */
     *nsym_need = sym_ints(n, sy, nnz_a, nnz_l);
     *nnum_need = num_reals(n, sy, nnz_l);
-    if (!sym) return HS_OK;
-    if (nsym < *nsym_need) return HS_E_SIZE;
+    if (sym == NULL) { return HS_OK; }
+    if (nsym < *nsym_need) { return HS_E_SIZE; }
     sym[H_MAGIC] = SP_MAGIC; sym[H_N] = n; sym[H_NNZ] = nnz; sym[H_SYM] = sy;
     sym[H_NNZA] = nnz_a; sym[H_NNZL] = nnz_l; sym[H_NB] = nb;
     int o[O_COUNT];
@@ -286,18 +305,19 @@ int hs_sparse_analyze(int n, const int *Ap, const int *Ai, const int *kind, int 
         sperm[k] = perm[k];
         sDax[k] = csc_find(Ap, Ai, perm[k], perm[k]);
     }
-    for (int k = 0; k <= n; ++k) sAp[k] = UAp[k];
-    for (int k = 0; k < n; ++k)
+    for (int k = 0; k <= n; ++k) { sAp[k] = UAp[k]; }
+    for (int k = 0; k < n; ++k) {
         for (int p = UAp[k]; p < UAp[k + 1]; ++p) {
             sUi[p] = UUi[p];
             sUax[p] = UUx[p];
             /* mirror K(k, i) of K(i, k): present because the pattern is structurally symmetric */
-            if (!sy) {
+            if (sy == 0) {
                 const int m = csc_find(Ap, Ai, perm[k], perm[UUi[p]]);
-                if (m < 0) return HS_E_SIZE;
+                if (m < 0) { return HS_E_SIZE; }
                 sLax[p] = m;
             }
         }
+    }
 
     /* 7. L by column (rows appended in increasing k, so ascending), then by row */
     sLp[0] = 0;
@@ -313,15 +333,16 @@ int hs_sparse_analyze(int n, const int *Ap, const int *Ai, const int *kind, int 
             }
         }
     }
-    for (int i = 0; i <= n; ++i) sRp[i] = 0;
-    for (int q = 0; q < nnz_l; ++q) sRp[sLi[q] + 1]++;
+    for (int i = 0; i <= n; ++i) { sRp[i] = 0; }
+    for (int q = 0; q < nnz_l; ++q) { sRp[sLi[q] + 1]++; }
     for (int i = 0; i < n; ++i) { sRp[i + 1] += sRp[i]; nxt[i] = sRp[i]; }
-    for (int i = 0; i < n; ++i)
+    for (int i = 0; i < n; ++i) {
         for (int q = sLp[i]; q < sLp[i + 1]; ++q) {
             const int r = sLi[q];
             sRi[nxt[r]] = i;
             sRpos[nxt[r]++] = q;
         }
+    }
     return HS_OK;
 }
 
@@ -345,26 +366,29 @@ int hs_sparse_factor(const int *sym, const hs_real *Ax, hs_real *num)
         const hs_real a = hs_abs(Ax[i]);
         amax = a > amax ? a : amax;
     }
+    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
     int ok = amax > HS_R(0.0);
     const hs_real tiny = (hs_real)n * HS_EPS * amax;
     /* the work vectors: num may come fresh from the caller (the loops below leave them zero) */
-    for (int i = 0; i < n; ++i) x[i] = HS_R(0.0);
-    if (!sy)
-        for (int i = 0; i < n; ++i) y[i] = HS_R(0.0);
+    for (int i = 0; i < n; ++i) { x[i] = HS_R(0.0); }
+    if (sy == 0) {
+        for (int i = 0; i < n; ++i) { y[i] = HS_R(0.0); }
+    }
 
     /* up-looking: row k of L and column k of U from two sparse triangular solves whose
      * patterns (the reach of row k in the elimination tree) the analysis fixed */
     for (int k = 0; k < n; ++k) {
-        for (int p = Ap[k]; p < Ap[k + 1]; ++p) x[Ui[p]] = Ax[Uax[p]];
-        if (!sy)
-            for (int p = Ap[k]; p < Ap[k + 1]; ++p) y[Ui[p]] = Ax[Lax[p]];
+        for (int p = Ap[k]; p < Ap[k + 1]; ++p) { x[Ui[p]] = Ax[Uax[p]]; }
+        if (sy == 0) {
+            for (int p = Ap[k]; p < Ap[k + 1]; ++p) { y[Ui[p]] = Ax[Lax[p]]; }
+        }
         hs_real d = Ax[Dax[k]];
-        if (sy) {
+        if (sy != 0) {
             for (int p = Rp[k]; p < Rp[k + 1]; ++p) {
                 const int i = Ri[p], e = Rpos[p];
                 const hs_real xi = x[i]; /* (D L^T)_{ik}: every j < i has been applied */
                 x[i] = HS_R(0.0);
-                for (int q = Lp[i]; q < e; ++q) x[Li[q]] -= Lx[q] * xi;
+                for (int q = Lp[i]; q < e; ++q) { x[Li[q]] -= Lx[q] * xi; }
 #ifdef HS_SPARSE_TALLY
                 hs_sparse_tally += e - Lp[i];
 #endif
@@ -408,12 +432,12 @@ static void solve_perm(const sp_view *v, const hs_real *num, hs_real *x)
     const hs_real *Lx = num, *Ux = v->sym ? num : num + v->nnz_l, *Dinv = Ux + v->nnz_l;
     for (int i = 0; i < n; ++i) {
         const hs_real xi = x[i];
-        for (int q = Lp[i]; q < Lp[i + 1]; ++q) x[Li[q]] -= Lx[q] * xi;
+        for (int q = Lp[i]; q < Lp[i + 1]; ++q) { x[Li[q]] -= Lx[q] * xi; }
     }
-    for (int i = 0; i < n; ++i) x[i] *= Dinv[i];
+    for (int i = 0; i < n; ++i) { x[i] *= Dinv[i]; }
     for (int i = n - 1; i >= 0; --i) {
         hs_real s = x[i];
-        for (int q = Lp[i]; q < Lp[i + 1]; ++q) s -= Ux[q] * x[Li[q]];
+        for (int q = Lp[i]; q < Lp[i + 1]; ++q) { s -= Ux[q] * x[Li[q]]; }
         x[i] = s;
     }
 }
@@ -422,9 +446,9 @@ void hs_sparse_solve(const int *sym, const hs_real *num, hs_real *b, hs_real *wo
 {
     sp_view v;
     view_of(sym, &v);
-    for (int k = 0; k < v.n; ++k) work[k] = b[v.perm[k]];
+    for (int k = 0; k < v.n; ++k) { work[k] = b[v.perm[k]]; }
     solve_perm(&v, num, work);
-    for (int k = 0; k < v.n; ++k) b[v.perm[k]] = work[k];
+    for (int k = 0; k < v.n; ++k) { b[v.perm[k]] = work[k]; }
 }
 
 void hs_sparse_matvec(const int *sym, const hs_real *Ax, const hs_real *x, hs_real *y)
@@ -432,25 +456,26 @@ void hs_sparse_matvec(const int *sym, const hs_real *Ax, const hs_real *x, hs_re
     sp_view v;
     view_of(sym, &v);
     const int *perm = v.perm;
-    for (int k = 0; k < v.n; ++k) y[perm[k]] = Ax[v.Dax[k]] * x[perm[k]];
-    for (int k = 0; k < v.n; ++k)
+    for (int k = 0; k < v.n; ++k) { y[perm[k]] = Ax[v.Dax[k]] * x[perm[k]]; }
+    for (int k = 0; k < v.n; ++k) {
         for (int p = v.Ap[k]; p < v.Ap[k + 1]; ++p) {
             const int i = perm[v.Ui[p]], j = perm[k];
             y[i] += Ax[v.Uax[p]] * x[j];
             y[j] += Ax[v.Lax[p]] * x[i];
         }
+    }
 }
 
 void hs_sparse_solve_refined(const int *sym, const hs_real *Ax, const hs_real *num, hs_real *b,
                              hs_real *work, hs_real *r)
 {
     const int n = sym[H_N];
-    for (int i = 0; i < n; ++i) r[i] = b[i];
+    for (int i = 0; i < n; ++i) { r[i] = b[i]; }
     hs_sparse_solve(sym, num, b, work);       /* x0 */
     hs_sparse_matvec(sym, Ax, b, work);       /* K x0 */
-    for (int i = 0; i < n; ++i) r[i] -= work[i];
+    for (int i = 0; i < n; ++i) { r[i] -= work[i]; }
     hs_sparse_solve(sym, num, r, work);       /* correction */
-    for (int i = 0; i < n; ++i) b[i] += r[i];
+    for (int i = 0; i < n; ++i) { b[i] += r[i]; }
 }
 
 void hs_sparse_ops(const int *sym, long *factor_flops, long *solve_flops)
@@ -460,20 +485,21 @@ void hs_sparse_ops(const int *sym, long *factor_flops, long *solve_flops)
     /* as the loops of hs_sparse_factor run: per row entry 2 (4 unsymmetric) flops per inner
      * iteration, 3 (4) for l, u and d; one division per pivot */
     long f = v.n;
-    for (int k = 0; k < v.n; ++k)
+    for (int k = 0; k < v.n; ++k) {
         for (int p = v.Rp[k]; p < v.Rp[k + 1]; ++p) {
             const long len = (long)(v.Rpos[p] - v.Lp[v.Ri[p]]);
             f += v.sym ? 2 * len + 3 : 4 * len + 4;
         }
-    if (factor_flops) *factor_flops = f;
-    if (solve_flops) *solve_flops = 4L * v.nnz_l + v.n;
+    }
+    if (factor_flops != NULL) { *factor_flops = f; }
+    if (solve_flops != NULL) { *solve_flops = 4L * v.nnz_l + v.n; }
 }
 
 void hs_sparse_info(const int *sym, int *nnz_l, int *nblocks, int *nnz_a)
 {
-    if (nnz_l) *nnz_l = sym[H_NNZL];
-    if (nblocks) *nblocks = sym[H_NB];
-    if (nnz_a) *nnz_a = sym[H_NNZA];
+    if (nnz_l != NULL) { *nnz_l = sym[H_NNZL]; }
+    if (nblocks != NULL) { *nblocks = sym[H_NB]; }
+    if (nnz_a != NULL) { *nnz_a = sym[H_NNZA]; }
 }
 
 const int *hs_sparse_perm(const int *sym) { return sym + H_LEN; }

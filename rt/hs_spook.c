@@ -41,6 +41,7 @@ static int validate(const hs_stepper_def *def, const hs_model *m)
 static void configure(const hs_stepper_def *def, const hs_model *m, hs_cfg *c)
 {
     (void)def;
+    /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
     c->spook = (m->d.nc > 0) ? 1 : 0;
     c->regK = c->spook;
 }
@@ -116,6 +117,7 @@ static int st_solve(hs_stepper *s, const hs_ctx *c)
     s->stats.factorizations++;
     int rc = hs_linsys_factor(&s->lsK, &s->fK, s->M, HS_R(0.0), NULL, HS_R(0.0), s->fq, s->G, s->G,
                               (s->lsK.reg != 0) ? s->creg : NULL);
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     if (rc != HS_OK) {
         return rc;
     }
@@ -160,6 +162,7 @@ static int step(hs_stepper *s, hs_ctx *c)
     /* the count in a local: stages write through pointers that could alias s->nplan */
     const int np = s->nplan;
     int rc = HS_OK;
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     for (int i = 0; (i < np) && (rc == HS_OK); ++i) {
         rc = run_stage(s, c, s->plan[i]);
     }

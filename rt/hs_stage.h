@@ -74,11 +74,13 @@ static inline int hs_projection_factor(hs_stepper *s, hs_real t, const hs_real *
 {
     const hs_model_type *T = s->model->type;
     int rc = hs_model_rc(T->mass(s->model, t, q, M));
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     if (rc != HS_OK) {
         return rc;
     }
     if (s->nc > 0) {
         rc = hs_model_rc(T->constraint(s->model, t, q, NULL, G, gt));
+        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
         if (rc != HS_OK) {
             return rc;
         }
@@ -93,6 +95,7 @@ static inline int hs_mass_force(hs_stepper *s, const hs_ctx *c, hs_real t, const
 {
     const hs_model *m = s->model;
     int rc = hs_model_rc(m->type->mass(m, t, q, s->M));
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     if (rc != HS_OK) {
         return rc;
     }
@@ -106,6 +109,7 @@ static inline int hs_mass_force_finite(hs_stepper *s, const hs_ctx *c, hs_real t
                                        const hs_real *u)
 {
     int rc = hs_mass_force(s, c, t, q, u);
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     if (rc != HS_OK) {
         return rc;
     }
@@ -134,6 +138,7 @@ static inline int hs_fd_jacobian(hs_stepper *s, const hs_ctx *c, hs_real t, cons
         int rc = hs_model_rc((wrt_u != 0) ? T->force(s->model, t, q, x, s->z, c->in, s->f2)
                                           : T->force(s->model, t, x, u, s->z, c->in, s->f2));
         s->stats.force_evals++;
+        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
         if (rc != HS_OK) {
             return rc;
         }
@@ -151,6 +156,7 @@ static inline int hs_force_jacobians(hs_stepper *s, const hs_ctx *c, hs_real t, 
         return hs_model_rc(s->model->type->force_jac(s->model, t, q, u, s->z, c->in, s->fq, s->fu));
     }
     int rc = hs_fd_jacobian(s, c, t, q, u, 0, s->fq);
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     if (rc != HS_OK) {
         return rc;
     }
@@ -166,11 +172,13 @@ static inline int hs_add_curvature(hs_stepper *s, hs_real t, const hs_real *q, c
     int rc;
     if (s->curv_fd == 0) {
         rc = hs_model_rc(m->type->curvature(m, t, q, lam, s->Kg));
+        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
         if (rc != HS_OK) {
             return rc;
         }
     } else {
         rc = hs_model_rc(m->type->constraint(m, t, q, NULL, s->Gd, NULL));
+        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
         if (rc != HS_OK) {
             return rc;
         }
@@ -184,6 +192,7 @@ static inline int hs_add_curvature(hs_stepper *s, hs_real t, const hs_real *q, c
             x[j] = q[j] + d;
             d = x[j] - q[j];
             rc = hs_model_rc(m->type->constraint(m, t, x, NULL, s->Gd, NULL));
+            /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
             if (rc != HS_OK) {
                 return rc;
             }
@@ -204,6 +213,7 @@ static inline int hs_add_curvature(hs_stepper *s, hs_real t, const hs_real *q, c
 static inline int hs_st_aux_states(hs_stepper *s, const hs_ctx *c)
 {
     int rc = hs_model_rc(s->model->type->zdot(s->model, c->t, s->q, s->u, s->z, c->in, s->dz));
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     if (rc != HS_OK) {
         return rc;
     }
@@ -223,6 +233,7 @@ static inline int hs_st_project_positions(hs_stepper *s, const hs_ctx *c, int re
     const int nq = s->nq, nc = s->nc;
     if (reuse_g == 0) {
         int rc = hs_model_rc(s->model->type->constraint(s->model, c->t1, s->qn, s->c1, NULL, NULL));
+        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
         if (rc != HS_OK) {
             return rc;
         }
@@ -252,6 +263,7 @@ static inline int hs_st_project_velocities(hs_stepper *s, const hs_ctx *c)
 {
     const int nq = s->nq, nc = s->nc;
     int rc = hs_projection_factor(s, c->t1, s->qn, s->M, s->G2, s->c2, &s->fPn);
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     if (rc != HS_OK) {
         return rc;
     }
@@ -290,6 +302,7 @@ static inline int hs_st_watchdog(const hs_stepper *s, const hs_ctx *c)
     if (s->def.max_energy_gain > HS_R(0.0)) {
         hs_real E;
         int rc = hs_model_rc(s->model->type->energy(s->model, c->t1, s->qn, s->un, s->zn, &E));
+        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
         if (rc != HS_OK) {
             return rc;
         }
@@ -320,10 +333,12 @@ static inline int hs_mass_probe(hs_stepper *s)
     const hs_model *m = s->model;
     const int nq = s->nq, nA = s->lsK.nA;
     int rc = hs_model_rc(m->type->initial(m, s->t0, s->qn, s->un, s->zn));
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     if (rc != HS_OK) {
         return rc;
     }
     rc = hs_model_rc(m->type->mass(m, s->t0, s->qn, s->M));
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     if (rc != HS_OK) {
         return rc;
     }
@@ -333,6 +348,7 @@ static inline int hs_mass_probe(hs_stepper *s)
         }
         s->qs[j] = s->qn[j] + HS_R(0.01) * (HS_R(1.0) + hs_abs(s->qn[j]));
         rc = hs_model_rc(m->type->mass(m, s->t0, s->qs, s->Kg));
+        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
         if (rc != HS_OK) {
             return rc;
         }

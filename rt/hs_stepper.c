@@ -68,6 +68,7 @@ const char *hs_stage_name(hs_stage st)
         "positions", "aux_states", "project_positions", "project_velocities", "ggl_factor",
         "curvature", "ga_predict", "ga_eval", "ga_solve", "check", "spook_rhs", "watchdog", "sd_stage1",
         "sd_stage2", "sd_combine", "dvp", "em"};
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     return ((int)st >= 0 && (int)st < HS_STAGE_COUNT) ? names[st] : "?";
 }
 
@@ -115,34 +116,39 @@ static void baumgarte_of(const hs_stepper_def *def, hs_real *alpha, hs_real *bet
  * method family's own checks (its file), then the generic bounds and the model's hooks. */
 int hs_stepper_def_validate(const hs_stepper_def *def, const hs_model *m)
 {
-    if (!def || !m || !m->type) return HS_E_NULL;
-    if (!hs_isfinite(def->h) || !(def->h > HS_R(0.0))) return HS_E_DEF_H;
+    if (def == NULL || m == NULL || m->type == NULL) { return HS_E_NULL; }
+    if (hs_isfinite(def->h) == 0 || !(def->h > HS_R(0.0))) { return HS_E_DEF_H; }
     const hs_family *fam = hs_method_family(def->method);
     if (fam == NULL) {
         return HS_E_DEF_METHOD;
     }
     const unsigned fl = hs_method_flags(def->method);
-    if (def->form != HS_FORM_INDEX1 && def->form != HS_FORM_INDEX2 && def->form != HS_FORM_GGL)
+    if (def->form != HS_FORM_INDEX1 && def->form != HS_FORM_INDEX2 && def->form != HS_FORM_GGL) {
         return HS_E_DEF_FORM;
+    }
     /* GGL stabilizes positions itself and needs q_{n+1} before u_{n+1} */
-    if (def->form == HS_FORM_GGL && (def->stab != HS_STAB_NONE || (fl & HS_MF_VELFIRST) != 0u))
+    if (def->form == HS_FORM_GGL && (def->stab != HS_STAB_NONE || (fl & HS_MF_VELFIRST) != 0u)) {
         return HS_E_DEF_FORM;
-    if (def->stab != HS_STAB_NONE && def->stab != HS_STAB_BAUMGARTE && def->stab != HS_STAB_PROJECTION)
+    }
+    if (def->stab != HS_STAB_NONE && def->stab != HS_STAB_BAUMGARTE && def->stab != HS_STAB_PROJECTION) {
         return HS_E_DEF_STAB;
-    if (!hs_isfinite(def->reg_eps) || !(def->reg_eps >= HS_R(0.0))) return HS_E_DEF_SPOOK;
+    }
+    if (hs_isfinite(def->reg_eps) == 0 || !(def->reg_eps >= HS_R(0.0))) { return HS_E_DEF_SPOOK; }
     int rc = fam->validate(def, m);
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     if (rc != HS_OK) {
         return rc;
     }
     if (def->stab == HS_STAB_BAUMGARTE) {
-        if (!hs_isfinite(def->alpha) || def->alpha < HS_R(0.0)) return HS_E_DEF_BAUMGARTE;
-        if (def->form == HS_FORM_INDEX1 && (!hs_isfinite(def->beta) || def->beta < HS_R(0.0)))
+        if (hs_isfinite(def->alpha) == 0 || def->alpha < HS_R(0.0)) { return HS_E_DEF_BAUMGARTE; }
+        if (def->form == HS_FORM_INDEX1 && (hs_isfinite(def->beta) == 0 || def->beta < HS_R(0.0))) {
             return HS_E_DEF_BAUMGARTE;
+        }
         hs_real al, be;
         baumgarte_of(def, &al, &be);
         const hs_real a = def->h * al, b = def->h * def->h * be;
         /* index-2: g_{n+1} = (1 - h alpha) g_n + O(h^2) (sec. 3.2) amplifies for h alpha > 2. */
-        if (def->form == HS_FORM_INDEX2 && a > HS_R(2.0)) return HS_E_DEF_BAUMGARTE;
+        if (def->form == HS_FORM_INDEX2 && a > HS_R(2.0)) { return HS_E_DEF_BAUMGARTE; }
         if (def->form == HS_FORM_INDEX1) {
             /* g'' = -2 alpha g' - beta g, its right side at t_n: positions first it is explicit
              * Euler on (g, g'), amplification [[1, h], [-h^2 beta/h, 1 - 2 h alpha]]; velocities
@@ -150,29 +156,36 @@ int hs_stepper_def_validate(const hs_stepper_def *def, const hs_model *m)
              * (h g', g). Jury's conditions on trace and determinant give the bounds below;
              * the documented 1/h, 1/h^2 (a = b = 1) sits ON the velocities-first boundary
              * (determinant -1) and diverges in 49-81 steps on every shipped model. */
+            /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
             const int vf = (fl & HS_MF_VELFIRST) != 0u;
+            /* MISRA Ref 10.3.2 [hs_real selected by ?:] */
             const hs_real det = vf ? HS_R(1.0) - HS_R(2.0) * a : HS_R(1.0) - HS_R(2.0) * a + b;
+            /* MISRA Ref 10.3.2 [hs_real selected by ?:] */
             const hs_real tr = vf ? HS_R(2.0) - HS_R(2.0) * a - b : HS_R(2.0) - HS_R(2.0) * a;
-            if (!(det < HS_R(1.0) && det > HS_R(-1.0) && hs_abs(tr) < HS_R(1.0) + det))
+            if (!(det < HS_R(1.0) && det > HS_R(-1.0) && hs_abs(tr) < HS_R(1.0) + det)) {
                 return HS_E_DEF_BAUMGARTE;
+            }
         }
     }
-    if (!hs_isfinite(def->max_speed) || def->max_speed < HS_R(0.0) || !hs_isfinite(def->max_energy_gain)
-        || def->max_energy_gain < HS_R(0.0) || (def->max_energy_gain > HS_R(0.0) && !m->type->energy))
+    if (hs_isfinite(def->max_speed) == 0 || def->max_speed < HS_R(0.0) || hs_isfinite(def->max_energy_gain) == 0
+        || def->max_energy_gain < HS_R(0.0) || (def->max_energy_gain > HS_R(0.0) && m->type->energy == NULL)) {
         return HS_E_DEF_WATCHDOG;
-    if (def->jac != HS_JAC_AUTO && def->jac != HS_JAC_ANALYTIC && def->jac != HS_JAC_FD) return HS_E_DEF_JAC;
-    if (def->jac == HS_JAC_ANALYTIC && !m->type->force_jac) return HS_E_DEF_JAC;
-    if (!hs_isfinite(def->fd_rel) || !(def->fd_rel > HS_R(0.0))) return HS_E_DEF_FD;
-    if (def->linsys != HS_LS_AUTO && def->linsys != HS_LS_DENSE && def->linsys != HS_LS_SPARSE)
+    }
+    if (def->jac != HS_JAC_AUTO && def->jac != HS_JAC_ANALYTIC && def->jac != HS_JAC_FD) { return HS_E_DEF_JAC; }
+    if (def->jac == HS_JAC_ANALYTIC && m->type->force_jac == NULL) { return HS_E_DEF_JAC; }
+    if (hs_isfinite(def->fd_rel) == 0 || !(def->fd_rel > HS_R(0.0))) { return HS_E_DEF_FD; }
+    if (def->linsys != HS_LS_AUTO && def->linsys != HS_LS_DENSE && def->linsys != HS_LS_SPARSE) {
         return HS_E_DEF_LINSYS;
-    if (def->linsys == HS_LS_SPARSE && !def->sparse) return HS_E_DEF_LINSYS;
+    }
+    if (def->linsys == HS_LS_SPARSE && def->sparse == NULL) { return HS_E_DEF_LINSYS; }
     const hs_model_type *T = m->type;
     const hs_dims *d = &m->d;
-    if (d->nq < 1 || d->nc < 0 || d->nc >= d->nq + 1 || d->nz < 0 || d->nin < 0 || d->nout < 0)
+    if (d->nq < 1 || d->nc < 0 || d->nc >= d->nq + 1 || d->nz < 0 || d->nin < 0 || d->nout < 0) {
         return HS_E_SIZE;
-    if (!T->mass || !T->force || !T->initial) return HS_E_NULL;
-    if (d->nc > 0 && (!T->constraint || !T->gamma)) return HS_E_NULL;
-    if (d->nz > 0 && !T->zdot) return HS_E_NULL;
+    }
+    if (T->mass == NULL || T->force == NULL || T->initial == NULL) { return HS_E_NULL; }
+    if (d->nc > 0 && (T->constraint == NULL || T->gamma == NULL)) { return HS_E_NULL; }
+    if (d->nz > 0 && T->zdot == NULL) { return HS_E_NULL; }
     return HS_OK;
 }
 
@@ -216,20 +229,24 @@ static hs_cfg config_of(const hs_stepper_def *def, const hs_model *m)
 
 static int model_blocks(const hs_model *m, hs_blocks *b, int *buf, size_t nbuf, size_t *used)
 {
-    const int nb = nbuf > 0x7fffffff ? 0x7fffffff : (int)nbuf;
+    const int nb = nbuf > 0x7fffffffu ? 0x7fffffff : (int)nbuf;
     int rc = m->type->blocks ? hs_model_rc(m->type->blocks(m, b, buf, nb)) : hs_blocks_dense(&m->d, b, buf, nb);
-    if (rc) return rc;
+    if (rc != 0) { return rc; }
     const int nq = m->d.nq, nc = m->d.nc;
-    if (b->nqb < 1 || b->qb[0] != 0 || b->qb[b->nqb] != nq || b->nqq < b->nqb) return HS_E_SIZE;
-    if (nc > 0 && (b->ncb < 1 || b->cb[0] != 0 || b->cb[b->ncb] != nc)) return HS_E_SIZE;
-    for (int k = 0; k < b->nqb; ++k) if (b->qb[k + 1] <= b->qb[k]) return HS_E_SIZE;
-    for (int k = 0; k < b->ncb; ++k) if (b->cb[k + 1] <= b->cb[k]) return HS_E_SIZE;
-    for (int k = 0; k < b->nqq; ++k)
-        if (b->qq[2 * k] < 0 || b->qq[2 * k] >= b->nqb || b->qq[2 * k + 1] < 0 || b->qq[2 * k + 1] >= b->nqb)
+    if (b->nqb < 1 || b->qb[0] != 0 || b->qb[b->nqb] != nq || b->nqq < b->nqb) { return HS_E_SIZE; }
+    if (nc > 0 && (b->ncb < 1 || b->cb[0] != 0 || b->cb[b->ncb] != nc)) { return HS_E_SIZE; }
+    for (int k = 0; k < b->nqb; ++k) { if (b->qb[k + 1] <= b->qb[k]) { return HS_E_SIZE; } }
+    for (int k = 0; k < b->ncb; ++k) { if (b->cb[k + 1] <= b->cb[k]) { return HS_E_SIZE; } }
+    for (int k = 0; k < b->nqq; ++k) {
+        if (b->qq[2 * k] < 0 || b->qq[2 * k] >= b->nqb || b->qq[2 * k + 1] < 0 || b->qq[2 * k + 1] >= b->nqb) {
             return HS_E_SIZE;
-    for (int k = 0; k < b->ncq; ++k)
-        if (b->cq[2 * k] < 0 || b->cq[2 * k] >= b->ncb || b->cq[2 * k + 1] < 0 || b->cq[2 * k + 1] >= b->nqb)
+        }
+    }
+    for (int k = 0; k < b->ncq; ++k) {
+        if (b->cq[2 * k] < 0 || b->cq[2 * k] >= b->ncb || b->cq[2 * k + 1] < 0 || b->cq[2 * k + 1] >= b->nqb) {
             return HS_E_SIZE;
+        }
+    }
     /* The ints the list occupies: the smallest buffer blocks() accepts (it may lay its arrays
      * out at fixed offsets), found by bisection at init; the final call rebuilds b in place. */
     int lo = 1, hi = nb;
@@ -237,10 +254,11 @@ static int model_blocks(const hs_model *m, hs_blocks *b, int *buf, size_t nbuf, 
         const int mid = lo + (hi - lo) / 2;
         hs_blocks t;
         const int r = m->type->blocks ? m->type->blocks(m, &t, buf, mid) : hs_blocks_dense(&m->d, &t, buf, mid);
-        if (r == HS_OK) hi = mid; else lo = mid + 1;
+        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
+        if (r == HS_OK) { hi = mid; } else { lo = mid + 1; }
     }
     rc = m->type->blocks ? hs_model_rc(m->type->blocks(m, b, buf, lo)) : hs_blocks_dense(&m->d, b, buf, lo);
-    if (rc) return rc;
+    if (rc != 0) { return rc; }
     *used = (size_t)lo;
     return HS_OK;
 }
@@ -259,36 +277,38 @@ static int ws_measure(const hs_stepper_def *def, const hs_model *m, int *blk, si
     const hs_cfg c = config_of(def, m);
     size_t used = 0;
     int rc = model_blocks(m, b, blk, nblk, &used);
-    if (rc) return rc;
+    if (rc != 0) { return rc; }
     const int nq = m->d.nq, nc = m->d.nc;
+    /* MISRA Ref 10.8.3 [composite count widened after its bounds check] */
     z->nq = (size_t)nq; z->nc = (size_t)nc; z->nz = (size_t)m->d.nz; z->n = (size_t)(nq + nc);
     z->nA = (size_t)hs_blocks_qq_size(b);
-    z->nG = nc > 0 ? (size_t)hs_blocks_cq_size(b) : 0;
-    z->nAJ = c.use_jac ? z->nA : 0;
-    z->nQA = c.nqa ? z->nq : 0;
-    z->nCA = c.nca ? z->nc : 0;
-    z->nAK = (c.curv || c.dvp) ? z->nA : 0;
-    z->nGK = c.curv_fd ? z->nG : 0;
-    z->nIN0 = c.consistent ? (size_t)m->d.nin : 0;
+    z->nG = nc > 0 ? (size_t)hs_blocks_cq_size(b) : 0u;
+    z->nAJ = c.use_jac ? z->nA : 0u;
+    z->nQA = c.nqa ? z->nq : 0u;
+    z->nCA = c.nca ? z->nc : 0u;
+    z->nAK = (c.curv || c.dvp) ? z->nA : 0u;
+    z->nGK = c.curv_fd ? z->nG : 0u;
+    z->nIN0 = c.consistent ? (size_t)m->d.nin : 0u;
     z->nBLK = used;
     z->kind = hs_linsys_choose(def->linsys, def->sparse, b, nq, nc, c.has_blocks);
     size_t ns, nr, ni, nt, tmax = 0;
     /* SPOOK's step matrix [[M, -G^T], [G, Sigma]] is regularized and symmetric (L D L^T) */
-    z->nCC = nc > 0 ? (size_t)((c.regK ? 1 : 0) + (c.regP ? 1 : 0)) * (size_t)hs_blocks_cc_size(b) : 0;
-    z->nUP = c.spook ? (size_t)nc : 0;
+    /* MISRA Ref 10.8.3 [composite count widened after its bounds check] */
+    z->nCC = nc > 0 ? (size_t)((c.regK ? 1 : 0) + (c.regP ? 1 : 0)) * (size_t)hs_blocks_cc_size(b) : 0u;
+    z->nUP = c.spook ? (size_t)nc : 0u;
     rc = hs_linsys_need(z->kind, def->sparse, b, nq, nc, -1, c.regK, c.spook, tmp, ntmp, &ns, &nr, &ni, &nt);
-    if (rc) return rc;
+    if (rc != 0) { return rc; }
     z->nSK = ns; z->nFK = nr; z->nIK = ni; tmax = nt;
     z->nS1 = z->nF1 = z->nI1 = 0;
-    if (c.two_stage) {
+    if (c.two_stage != 0) {
         rc = hs_linsys_need(z->kind, def->sparse, b, nq, 0, 1, 0, 0, tmp, ntmp, &ns, &nr, &ni, &nt);
-        if (rc) return rc;
+        if (rc != 0) { return rc; }
         z->nS1 = ns; z->nF1 = nr; z->nI1 = ni; tmax = nt > tmax ? nt : tmax;
     }
     z->nSP = z->nFP = z->nIP = 0;
-    if (c.have_p) {
+    if (c.have_p != 0) {
         rc = hs_linsys_need(z->kind, def->sparse, b, nq, nc, 1, c.regP, 1, tmp, ntmp, &ns, &nr, &ni, &nt);
-        if (rc) return rc;
+        if (rc != 0) { return rc; }
         z->nSP = ns; z->nFP = nr; z->nIP = ni; tmax = nt > tmax ? nt : tmax;
     }
     z->nTMP = tmax;
@@ -304,24 +324,24 @@ static int ws_measure(const hs_stepper_def *def, const hs_model *m, int *blk, si
 
 static void ws_totals(const ws_sizes *z, size_t *nreals, size_t *nints)
 {
-    *nreals = 0 WS_REAL_LIST(HS__WS_SUM, WS_REAL_ARGS(*z));
-    *nints = 0 WS_INT_LIST(HS__WS_SUM, WS_INT_ARGS(*z));
+    *nreals = 0u WS_REAL_LIST(HS__WS_SUM, WS_REAL_ARGS(*z));
+    *nints = 0u WS_INT_LIST(HS__WS_SUM, WS_INT_ARGS(*z));
 }
 
 int hs_stepper_workspace_tmp(const hs_stepper_def *def, const hs_model *m, int *tmp, size_t ntmp,
                              size_t *nreals, size_t *nints)
 {
-    if (!def || !m || !m->type || !nreals || !nints || !tmp) return HS_E_NULL;
+    if (def == NULL || m == NULL || m->type == NULL || nreals == NULL || nints == NULL || tmp == NULL) { return HS_E_NULL; }
     int rc = hs_stepper_def_validate(def, m);
-    if (rc) return rc;
+    if (rc != 0) { return rc; }
     /* the block list takes the front of the scratch, the analyses' size queries the rest */
     hs_blocks b;
     ws_sizes z;
     size_t used = 0;
     rc = model_blocks(m, &b, tmp, ntmp, &used);
-    if (rc) return rc;
+    if (rc != 0) { return rc; }
     rc = ws_measure(def, m, tmp, ntmp, tmp + used, ntmp - used, &b, &z);
-    if (rc) return rc;
+    if (rc != 0) { return rc; }
     ws_totals(&z, nreals, nints);
     return HS_OK;
 }
@@ -343,11 +363,13 @@ static void reg_params(hs_stepper *s, int regK, int regP)
     const hs_real c = s->def.reg_eps / (s->def.h * s->def.h);
     hs_real *C = s->creg;
     for (int pass = 0; pass < 2; ++pass) {
-        if (!(pass == 0 ? regK : regP)) continue;
-        if (pass == 1) s->cregP = C;
-        for (int k = 0; k < b->ncb; ++k)
-            for (int i = b->cb[k]; i < b->cb[k + 1]; ++i)
-                for (int j = b->cb[k]; j < b->cb[k + 1]; ++j) *C++ = i == j ? (pass == 0 ? -c : c) : HS_R(0.0);
+        if ((pass == 0 ? regK : regP) == 0) { continue; }
+        if (pass == 1) { s->cregP = C; }
+        for (int k = 0; k < b->ncb; ++k) {
+            for (int i = b->cb[k]; i < b->cb[k + 1]; ++i) {
+                for (int j = b->cb[k]; j < b->cb[k + 1]; ++j) { *C++ = i == j ? (pass == 0 ? -c : c) : HS_R(0.0); }
+            }
+        }
     }
 }
 
@@ -379,32 +401,33 @@ int hs_plan_tail(const hs_stepper *s, unsigned char *plan, int n)
 int hs_stepper_set_state(hs_stepper *s, hs_real t, const hs_real *q, const hs_real *u,
                          const hs_real *z)
 {
-    if (!s || !s->model || !q || !u || (s->nz > 0 && !z)) return HS_E_NULL;
-    if (!hs_isfinite(t) || !hs_all_finite(q, s->nq) || !hs_all_finite(u, s->nq)
-        || (s->nz > 0 && !hs_all_finite(z, s->nz)))
+    if (s == NULL || s->model == NULL || q == NULL || u == NULL || (s->nz > 0 && z == NULL)) { return HS_E_NULL; }
+    if (hs_isfinite(t) == 0 || hs_all_finite(q, s->nq) == 0 || hs_all_finite(u, s->nq) == 0
+        || (s->nz > 0 && hs_all_finite(z, s->nz) == 0)) {
         return HS_E_STATE;
+    }
     /* Build the cached factorization into the "new" buffers first: a failure leaves the
      * stepper as it was. */
-    if (s->keep_p || s->consistent) {
+    if (s->keep_p != 0 || s->consistent != 0) {
         int rc = hs_projection_factor(s, t, q, s->M, s->G, NULL, &s->fPn);
-        if (rc) return rc;
-        if (s->consistent) {
+        if (rc != 0) { return rc; }
+        if (s->consistent != 0) {
             /* consistent acceleration and multipliers at (t, q, u), zero inputs:
              * [[M, G^T], [G, 0]] (w, -lambda) = (f, -gamma) */
             const int nq = s->nq, nc = s->nc;
-            for (int i = 0; i < s->nin; ++i) s->in0[i] = HS_R(0.0);
+            for (int i = 0; i < s->nin; ++i) { s->in0[i] = HS_R(0.0); }
             rc = hs_model_rc(s->model->type->force(s->model, t, q, u, z, s->in0, s->f));
-            if (rc) return rc;
+            if (rc != 0) { return rc; }
             if (nc > 0) {
                 rc = hs_model_rc(s->model->type->gamma(s->model, t, q, u, s->gam));
-                if (rc) return rc;
+                if (rc != 0) { return rc; }
             }
-            for (int i = 0; i < nq; ++i) s->b2[i] = s->f[i];
-            for (int i = 0; i < nc; ++i) s->b2[nq + i] = -s->gam[i];
+            for (int i = 0; i < nq; ++i) { s->b2[i] = s->f[i]; }
+            for (int i = 0; i < nc; ++i) { s->b2[nq + i] = -s->gam[i]; }
             hs_linsys_solve(&s->lsP, &s->fPn, s->b2);
-            if (!hs_all_finite(s->b2, s->n)) return HS_E_NONFINITE;
+            if (hs_all_finite(s->b2, s->n) == 0) { return HS_E_NONFINITE; }
         }
-        if (s->keep_p) {
+        if (s->keep_p != 0) {
             hs_ls_fac tf = s->fP; s->fP = s->fPn; s->fPn = tf;
             hs_real *tp = s->P; s->P = s->Pn; s->Pn = tp;
             int *ti = s->Pp; s->Pp = s->Ppn; s->Ppn = ti;
@@ -413,14 +436,15 @@ int hs_stepper_set_state(hs_stepper *s, hs_real t, const hs_real *q, const hs_re
     hs_real E0 = HS_R(0.0);
     if (s->def.max_energy_gain > HS_R(0.0)) {
         int rc = hs_model_rc(s->model->type->energy(s->model, t, q, u, z, &E0));
-        if (rc) return rc;
+        if (rc != 0) { return rc; }
     }
     for (int i = 0; i < s->nq; ++i) { s->q[i] = q[i]; s->u[i] = u[i]; }
-    for (int i = 0; i < s->nz; ++i) s->z[i] = z[i];
+    for (int i = 0; i < s->nz; ++i) { s->z[i] = z[i]; }
     const int consistent = s->consistent;
-    for (int i = 0; i < s->nc; ++i) s->lambda[i] = consistent ? -s->b2[s->nq + i] : HS_R(0.0);
-    if (consistent)
+    for (int i = 0; i < s->nc; ++i) { s->lambda[i] = consistent ? -s->b2[s->nq + i] : HS_R(0.0); }
+    if (consistent != 0) {
         for (int i = 0; i < s->nq; ++i) { s->wd[i] = s->b2[i]; s->acc[i] = s->b2[i]; }
+    }
     s->E0 = E0;
     {
         /* the methods' range checks measure corrections against the model's size */
@@ -442,25 +466,25 @@ int hs_stepper_set_state(hs_stepper *s, hs_real t, const hs_real *q, const hs_re
 int hs_stepper_init(hs_stepper *s, const hs_stepper_def *def, const hs_model *m, hs_real t0,
                     hs_real *reals, size_t nreals, int *ints, size_t nints)
 {
-    if (!s || !def || !m || !reals || !ints) return HS_E_NULL;
+    if (s == NULL || def == NULL || m == NULL || reals == NULL || ints == NULL) { return HS_E_NULL; }
     int rc = hs_stepper_def_validate(def, m);
-    if (rc) return rc;
+    if (rc != 0) { return rc; }
     rc = hs_model_check(m);
-    if (rc) return rc;
+    if (rc != 0) { return rc; }
     /* Measure in the caller's int arena: the block list lands at the front, where the layout
      * puts it (blk is the first int array); the analyses' size queries use the rest. */
     hs_blocks b;
     ws_sizes z;
     size_t used = 0;
     rc = model_blocks(m, &b, ints, nints, &used);
-    if (rc) return rc;
+    if (rc != 0) { return rc; }
     /* blocks() may ask for more room than the list it writes (hs_rods' bound): offer it the
      * whole arena again; it writes ints[0..used) before the size queries use the rest */
     rc = ws_measure(def, m, ints, nints, ints + used, nints - used, &b, &z);
-    if (rc) return rc;
+    if (rc != 0) { return rc; }
     size_t need_r, need_i;
     ws_totals(&z, &need_r, &need_i);
-    if (nreals < need_r || nints < need_i) return HS_E_SIZE;
+    if (nreals < need_r || nints < need_i) { return HS_E_SIZE; }
 
     static const hs_stepper zero_stepper;
     hs_stepper st = zero_stepper;
@@ -480,37 +504,40 @@ int hs_stepper_init(hs_stepper *s, const hs_stepper_def *def, const hs_model *m,
     st.fam = fam;
     baumgarte_of(def, &st.alpha, &st.beta);
     st.E0 = HS_R(0.0);
-    for (size_t i = 0; i < need_r; ++i) reals[i] = HS_R(0.0);
+    for (size_t i = 0; i < need_r; ++i) { reals[i] = HS_R(0.0); }
     /* the block list already sits at ints[0..nBLK); clear the rest */
-    for (size_t i = z.nBLK; i < need_i; ++i) ints[i] = 0;
+    for (size_t i = z.nBLK; i < need_i; ++i) { ints[i] = 0; }
     hs_real *w = reals;
     int *wi = ints;
+/* MISRA Ref 20.7.1 [X-macro parameter is an identifier] */
 #define HS__WS_RBIND(name, count, what) st.name = w; w += (count);
+/* MISRA Ref 20.7.1 [X-macro parameter is an identifier] */
 #define HS__WS_IBIND(name, count, what) st.name = wi; wi += (count);
     WS_REAL_LIST(HS__WS_RBIND, WS_REAL_ARGS(z))
     WS_INT_LIST(HS__WS_IBIND, WS_INT_ARGS(z))
 #undef HS__WS_RBIND
 #undef HS__WS_IBIND
-    if ((size_t)(w - reals) != need_r || (size_t)(wi - ints) != need_i) return HS_E_SIZE;
+    /* MISRA Ref 10.8.3 [composite count widened after its bounds check] */
+    if ((size_t)(w - reals) != need_r || (size_t)(wi - ints) != need_i) { return HS_E_SIZE; }
     st.blocks = b; /* points into ints[0..nBLK) = st.blk */
     rc = hs_linsys_init(&st.lsK, z.kind, def->sparse, &st.blocks, st.nq, st.nc, -1, c.regK, c.spook,
                         st.symK, z.nSK, st.tmp, z.nTMP);
-    if (rc) return rc;
+    if (rc != 0) { return rc; }
     hs_linsys_fac_bind(&st.lsK, &st.fK, st.K, st.Kp);
-    if (!c.spook && (c.regK || c.regP)) reg_params(&st, c.regK, c.regP);
-    if (c.two_stage) {
+    if (c.spook == 0 && (c.regK != 0 || c.regP != 0)) { reg_params(&st, c.regK, c.regP); }
+    if (c.two_stage != 0) {
         rc = hs_linsys_init(&st.ls1, z.kind, def->sparse, &st.blocks, st.nq, 0, 1, 0, 0,
                             st.sym1, z.nS1, st.tmp, z.nTMP);
-        if (rc) return rc;
+        if (rc != 0) { return rc; }
         hs_linsys_fac_bind(&st.ls1, &st.f1, st.K1, st.K1p);
     } else {
         st.ls1 = st.lsK;
         st.f1 = st.fK;
     }
-    if (c.have_p) {
+    if (c.have_p != 0) {
         rc = hs_linsys_init(&st.lsP, z.kind, def->sparse, &st.blocks, st.nq, st.nc, 1, c.regP, 1,
                             st.symP, z.nSP, st.tmp, z.nTMP);
-        if (rc) return rc;
+        if (rc != 0) { return rc; }
         hs_linsys_fac_bind(&st.lsP, &st.fP, st.P, st.Pp);
         hs_linsys_fac_bind(&st.lsP, &st.fPn, st.Pn, st.Ppn);
     } else {
@@ -520,6 +547,7 @@ int hs_stepper_init(hs_stepper *s, const hs_stepper_def *def, const hs_model *m,
     st.t = t0; st.t0 = t0; st.k = 0;
     if (fam->setup != NULL) {
         rc = fam->setup(&st);
+        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
         if (rc != HS_OK) {
             return rc;
         }
@@ -530,9 +558,9 @@ int hs_stepper_init(hs_stepper *s, const hs_stepper_def *def, const hs_model *m,
     st.t = t0; st.t0 = t0; st.k = 0;
     /* q0/u0/z0 go through the new-state buffers so set_state copies them in. */
     rc = hs_model_rc(m->type->initial(m, t0, st.qn, st.un, st.zn));
-    if (rc) return rc;
+    if (rc != 0) { return rc; }
     rc = hs_stepper_set_state(&st, t0, st.qn, st.un, st.zn);
-    if (rc) return rc;
+    if (rc != 0) { return rc; }
     st.ready = 1;
     *s = st;
     return HS_OK;
@@ -546,11 +574,11 @@ static void commit(hs_stepper *s, hs_real t1)
     tp = s->u; s->u = s->un; s->un = tp;
     tp = s->z; s->z = s->zn; s->zn = tp;
     tp = s->lambda; s->lambda = s->lamn; s->lamn = tp;
-    if (s->consistent) {
+    if (s->consistent != 0) {
         tp = s->acc; s->acc = s->accn; s->accn = tp;
         tp = s->wd; s->wd = s->wdn; s->wdn = tp;
     }
-    if (s->keep_p) {
+    if (s->keep_p != 0) {
         hs_ls_fac tf = s->fP; s->fP = s->fPn; s->fPn = tf;
         tp = s->P; s->P = s->Pn; s->Pn = tp;
         int *ti = s->Pp; s->Pp = s->Ppn; s->Ppn = ti;
@@ -561,23 +589,25 @@ static void commit(hs_stepper *s, hs_real t1)
 
 int hs_stepper_step(hs_stepper *s, const hs_real *in)
 {
-    if (!s) return HS_E_NULL;
-    if (!s->ready) return HS_E_NOT_INIT;
+    if (s == NULL) { return HS_E_NULL; }
+    if (s->ready == 0) { return HS_E_NOT_INIT; }
     int rc = HS_OK;
-    if (s->nin > 0 && !in) rc = HS_E_NULL;
-    else if (s->nin > 0 && !hs_all_finite(in, s->nin)) rc = HS_E_INPUT;
+    if (s->nin > 0 && in == NULL) { rc = HS_E_NULL; }
+    else if (s->nin > 0 && hs_all_finite(in, s->nin) == 0) { rc = HS_E_INPUT; }
     else {
         hs_ctx c;
         c.in = in;
         c.h = s->def.h;
         c.t = s->t;
-        c.t1 = s->t0 + (hs_real)(s->k + 1) * c.h;
+        /* MISRA Ref 10.8.3 [composite count widened after its bounds check] */
+        c.t1 = s->t0 + (hs_real)(s->k + 1u) * c.h;
         c.have_fq = 0;
         c.a1 = c.a2 = HS_R(0.0);
         rc = ((const hs_family *)s->fam)->step(s, &c);
-        if (rc == HS_OK) commit(s, c.t1);
+        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
+        if (rc == HS_OK) { commit(s, c.t1); }
     }
-    if (rc) {
+    if (rc != 0) {
         s->stats.faults++;
         s->stats.last_fault = rc;
         return rc;
@@ -588,17 +618,17 @@ int hs_stepper_step(hs_stepper *s, const hs_real *in)
 
 int hs_stepper_residual(const hs_stepper *s, hs_real *g)
 {
-    if (!s || !g) return HS_E_NULL;
-    if (!s->ready) return HS_E_NOT_INIT;
-    if (s->nc == 0) return HS_OK;
+    if (s == NULL || g == NULL) { return HS_E_NULL; }
+    if (s->ready == 0) { return HS_E_NOT_INIT; }
+    if (s->nc == 0) { return HS_OK; }
     return hs_model_rc(s->model->type->constraint(s->model, s->t, s->q, g, NULL, NULL));
 }
 
 int hs_stepper_outputs(const hs_stepper *s, const hs_real *in, hs_real *y)
 {
-    if (!s || !y) return HS_E_NULL;
-    if (!s->ready) return HS_E_NOT_INIT;
-    if (!s->model->type->output) return HS_OK;
+    if (s == NULL || y == NULL) { return HS_E_NULL; }
+    if (s->ready == 0) { return HS_E_NOT_INIT; }
+    if (s->model->type->output == NULL) { return HS_OK; }
     return hs_model_rc(s->model->type->output(s->model, s->t, s->q, s->u, s->z, in, y));
 }
 

@@ -145,7 +145,7 @@ int hs_stepper_def_validate(const hs_stepper_def *def, const hs_model *m);
  *   (galpha, sdirk), NCA NC for sdirk (stage multipliers), else 0
  * Ints: NBLK the model's block list, NIK/NI1/NIP pivots of the factors, NSK/NS1/NSP the
  * sparse analyses, NTMP scratch used only by init (sparse analysis). */
-#define HS_STEPPER_REAL_LIST(X, NQ, NC, NZ, N, NA, NG, NAJ, NFK, NF1, NFP, NCC, NUP, NQA, NAK, NGK, NIN0, NCA) \
+#define HS_STEPPER_REAL_LIST(X, NQ, NC, NZ, N, NA, NG, NAJ, NFK, NF1, NFP, NCC, NUP, NQA, NAK, NGK, NIN0, NCA) /* MISRA Ref 20.7.1 [X-macro parameter is an identifier] */ \
     X(q, NQ, "committed positions") \
     X(u, NQ, "committed velocities") \
     X(z, NZ, "committed auxiliary states") \
@@ -190,7 +190,7 @@ int hs_stepper_def_validate(const hs_stepper_def *def, const hs_model *m);
     X(ups, NUP, "SPOOK: Upsilon of eq. 27 per constraint") \
     X(in0, NIN0, "zero inputs for the consistent initial acceleration (galpha)")
 
-#define HS_STEPPER_INT_LIST(X, NBLK, NIK, NI1, NIP, NSK, NS1, NSP, NTMP) \
+#define HS_STEPPER_INT_LIST(X, NBLK, NIK, NI1, NIP, NSK, NS1, NSP, NTMP) /* MISRA Ref 20.7.1 [X-macro parameter is an identifier] */ \
     X(blk, NBLK, "the model's block list (hs_blocks points into it)") \
     X(Kp, NIK, "pivots of K") \
     X(K1p, NI1, "pivots of K1") \
@@ -284,9 +284,11 @@ typedef struct hs_stepper {
     hs_real t;              /* time of the committed state (s) */
     hs_real t0;             /* time of the last init/set_state (s); t = t0 + k h avoids summing h */
     uint64_t k;             /* steps since the last init/set_state */
+/* MISRA Ref 20.7.1 [X-macro parameter is an identifier] */
 #define HS__WS_RFIELD(name, count, what) hs_real *name; /* what */
     HS_STEPPER_REAL_LIST(HS__WS_RFIELD, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
 #undef HS__WS_RFIELD
+/* MISRA Ref 20.7.1 [X-macro parameter is an identifier] */
 #define HS__WS_IFIELD(name, count, what) int *name;
     HS_STEPPER_INT_LIST(HS__WS_IFIELD, 0, 0, 0, 0, 0, 0, 0, 0)
 #undef HS__WS_IFIELD

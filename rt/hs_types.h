@@ -78,7 +78,7 @@ static inline hs_real hs_abs(hs_real x) { return __builtin_fabs(x); }
 static inline int hs_all_finite(const hs_real *v, int n)
 {
     int ok = 1;
-    for (int i = 0; i < n; ++i) ok &= hs_isfinite(v[i]);
+    for (int i = 0; i < n; ++i) { ok &= hs_isfinite(v[i]); }
     return ok;
 }
 

@@ -12,6 +12,7 @@ command -v clang >/dev/null 2>&1 || need="$need clang"
 # make fuzz-coverage merges and reports clang's source-based coverage
 command -v llvm-profdata >/dev/null 2>&1 && command -v llvm-cov >/dev/null 2>&1 || need="$need llvm"
 command -v cppcheck >/dev/null 2>&1 || need="$need cppcheck"
+command -v clang-tidy >/dev/null 2>&1 || need="$need clang-tidy"  # test/misra/fix_required.sh
 command -v valgrind >/dev/null 2>&1 || need="$need valgrind"
 command -v arm-none-eabi-gcc >/dev/null 2>&1 || need="$need gcc-arm-none-eabi libnewlib-arm-none-eabi"
 command -v qemu-system-arm >/dev/null 2>&1 || need="$need qemu-system-arm"

@@ -25,6 +25,34 @@ run_addon "$T/self.txt" "$HERE/selftest/fixture.c"; rc=$?
 grep -q 'misra-c2012-' "$T/self.txt" || { echo "  FAIL the misra addon reported nothing on the fixture (rc $rc):"; cat "$T/self.txt"; fail=1; }
 $PY "$HERE/misra_gate.py" "$T/self.txt" "$HERE/selftest/DEVIATIONS.md" --expect-open 1 >"$T/self.out" || fail=1
 grep -q 'passed, 0 failed' "$T/self.out" || { cat "$T/self.out"; fail=1; }
+# ...and a scoped record for a required rule is refused even when it would cover everything.
+if $PY "$HERE/misra_gate.py" "$T/self.txt" "$HERE/selftest/DEVIATIONS_scoped.md" --expect-open 0 >"$T/self2.out"; then
+    echo "  FAIL the gate accepted a scoped record for required rule 15.6:"; cat "$T/self2.out"; fail=1
+fi
+
+# The fixer (fix_required.sh) on a fixture: the expected edits, nothing on a second run, and
+# the same gcc -O2 instructions before and after in both real types.
+fx=0
+mkdir -p "$T/fx/rt"; cp "$HERE/selftest/fix_in.c" "$T/fx/rt/fix_in.c"
+for pass in braces bool lits braces bool lits; do
+    [ $pass = braces ] && [ -f "$T/fx/once" ] && cp "$T/fx/rt/fix_in.c" "$T/fx/first.c"
+    (cd "$T/fx" && $PY "$OLDPWD/$HERE/fix_required.py" $pass) >"$T/fx/log" 2>&1 || { cat "$T/fx/log"; fx=1; }
+    [ $pass = lits ] && touch "$T/fx/once"
+done
+sed -n '/^#include/,$p' "$HERE/selftest/fix_expected.c" > "$T/fx/want.c"
+sed -n '/^#include/,$p' "$T/fx/rt/fix_in.c" > "$T/fx/got.c"
+cmp -s "$T/fx/want.c" "$T/fx/got.c" || { echo "  FAIL fix_required.py on selftest/fix_in.c: not selftest/fix_expected.c:"; diff "$T/fx/want.c" "$T/fx/got.c" | head -20; fx=1; }
+cmp -s "$T/fx/first.c" "$T/fx/rt/fix_in.c" || { echo "  FAIL fix_required.py changed its own output on a second run"; fx=1; }
+for D in "" -DHS_REAL_FLOAT; do
+    for v in in out; do
+        src="$HERE/selftest/fix_in.c"; [ $v = out ] && src="$T/fx/rt/fix_in.c"
+        gcc -std=c99 -O2 -Wall -Wextra -Werror -Wconversion -Wdouble-promotion -Wshadow $D -c "$src" -o "$T/fx/$v.o" \
+            && objdump -d --no-show-raw-insn "$T/fx/$v.o" | sed 1,3d > "$T/fx/$v.dis" || fx=1
+    done
+    cmp -s "$T/fx/in.dis" "$T/fx/out.dis" || { echo "  FAIL fix_required.py changed the fixture's machine code ($D)"; fx=1; }
+done
+[ $fx -eq 0 ] && echo "  ok   fix_required.py on selftest/fix_in.c: expected edits, idempotent, same gcc instructions"
+
 
 # The tree's findings are cached under BUILD/misra, keyed by the content of every file in
 # rt/ model/ hil/ and the tool versions: an unchanged tree costs nothing, a changed one one
@@ -56,7 +84,7 @@ p=$(echo "$line" | sed -nE 's/^misra: ([0-9]+) passed, ([0-9]+) failed$/\1/p')
 f=$(echo "$line" | sed -nE 's/^misra: ([0-9]+) passed, ([0-9]+) failed$/\2/p')
 [ -n "$p" ] || { p=0; f=1; echo "  FAIL gate printed no result"; }
 [ $grc -ne 0 ] && [ "$f" -eq 0 ] && f=1
-# The self-test and the addon run count as one check each.
-p=$((p + 2 - fail)); f=$((f + fail))
+# The gate's self-test, the fixer's self-test and the addon run count as one check each.
+p=$((p + 3 - fail - fx)); f=$((f + fail + fx))
 echo "misra: $p passed, $f failed"
 [ "$f" -eq 0 ]

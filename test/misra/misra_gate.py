@@ -2,16 +2,20 @@
 """MISRA C:2012 gate: classifies every finding of cppcheck's misra addon as covered by an
 inline deviation tag, covered by a scoped deviation record, or open; fails on any open one.
 
-Usage: misra_gate.py FINDINGS DEVIATIONS.md [--table] [--expect-open N]
+Usage: misra_gate.py FINDINGS DEVIATIONS.md [--table [--baseline FILE] [--report FILE]] [--expect-open N]
   FINDINGS     lines "file:line:misra-c2012-R.N" (cppcheck --template='{file}:{line}:{id}')
-  --table      print the per-rule markdown table (README) after the summary
+  --table      print the per-rule markdown table after the summary
+  --baseline   per-rule finding counts ("R.N count" lines) of an earlier tree: the table's
+               "fixed" column is baseline - findings (test/misra/baseline.txt: issue 16's tree)
+  --report     also write the table, with the command that makes it, to this file
   --expect-open N   self-test mode: exactly N open findings are the expected outcome
 
 Inline tag (FreeRTOS style), on the flagged line or in the comment lines directly above it:
     /* MISRA Ref 11.5.1 [parameter block is void * by design] */
 where 11.5.1 is a permit listed in DEVIATIONS.md with its full reason. Scoped records in
 DEVIATIONS.md cover one rule in the files matching their globs. Mandatory rules cannot be
-deviated (MISRA Compliance:2020); a record for one is an error.
+deviated (MISRA Compliance:2020); a record for one is an error. Required rules are deviated
+only at their sites (issue 16): a scoped record for one is an error too.
 Ends with "misra: N passed, N failed" (checks: the addon ran, every rule's findings covered,
 every permit and record well formed)."""
 import fnmatch
@@ -48,6 +52,9 @@ def load_records(path):
             errors.append("%s:%d: record %s has no real reason" % (path, ln, rid))
         if category(rule) == "mandatory":
             errors.append("%s:%d: rule %s is mandatory and cannot be deviated" % (path, ln, rule))
+        if rid.startswith("S-") and category(rule) == "required":
+            errors.append("%s:%d: rule %s is required: deviate it at its sites (MISRA Ref %s.k), not by a scoped record"
+                          % (path, ln, rule, rule))
         if rid.startswith("S-"):
             if rid[2:] != rule:
                 errors.append("%s:%d: record %s is not for rule %s" % (path, ln, rid, rule))
@@ -152,17 +159,38 @@ def main():
         len(findings), len(per), sum(p["inline"] for p in per.values()),
         sum(p["record"] for p in per.values()), n_open))
     if table:
+        base = {}
+        if "--baseline" in args:
+            for line in open(args[args.index("--baseline") + 1]):
+                m = re.match(r"^\s*(\d+\.\d+)\s+(\d+)\s*$", line)
+                if m:
+                    base[m.group(1)] = int(m.group(2))
+        rules = sorted(set(per) | set(base), key=rule_key)
+        out = ["| rule | category | fixed | findings | deviated inline | deviated by record | open |",
+               "|---|---|---:|---:|---:|---:|---:|"]
+        for r in rules:
+            p = per[r] if r in per else {"n": 0, "inline": 0, "record": 0, "open": []}
+            fixed = max(0, base.get(r, p["n"]) - p["n"])
+            out.append("| %s | %s | %d | %d | %d | %d | %d |" % (r, category(r), fixed, p["n"], p["inline"],
+                                                               p["record"], len(p["open"])))
+        tot = lambda k: sum(per[r][k] for r in per)
+        fixed_all = sum(max(0, base.get(r, per[r]["n"] if r in per else 0) - (per[r]["n"] if r in per else 0)) for r in rules)
+        out.append("| **total** | | %d | %d | %d | %d | %d |" % (fixed_all, len(findings), tot("inline"), tot("record"), n_open))
+        req = [r for r in per if category(r) == "required"]
+        out.append("")
+        out.append("Required rules: %d findings, %d deviated at their sites, %d by scoped records, %d open; "
+                   "fixed = findings of test/misra/baseline.txt (the tree of issue 16) minus findings now." % (
+                       sum(per[r]["n"] for r in req), sum(per[r]["inline"] for r in req),
+                       sum(per[r]["record"] for r in req), sum(len(per[r]["open"]) for r in req)))
         print()
-        print("| rule | category | findings | deviated inline | deviated by record | open |")
-        print("|---|---|---:|---:|---:|---:|")
-        for r in sorted(per, key=rule_key):
-            p = per[r]
-            print("| %s | %s | %d | %d | %d | %d |" % (r, category(r), p["n"], p["inline"],
-                                                       p["record"], len(p["open"])))
-        print("| **total** | | %d | %d | %d | %d |" % (
-            len(findings), sum(p["inline"] for p in per.values()),
-            sum(p["record"] for p in per.values()), n_open))
+        print("\n".join(out))
         print()
+        if "--report" in args:
+            with open(args[args.index("--report") + 1], "w") as fh:
+                fh.write("# MISRA C:2012 findings of rt/, model/ and hil/ per rule\n\n"
+                         "Written by `make misra` (test/misra/misra.sh --table: cppcheck's misra addon, "
+                         "classified by test/misra/misra_gate.py against test/misra/DEVIATIONS.md).\n\n")
+                fh.write("\n".join(out) + "\n")
     print("misra: %d passed, %d failed" % (passed, failed))
     return 1 if failed else 0
 
