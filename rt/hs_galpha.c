@@ -159,14 +159,7 @@ static int run_stage(hs_stepper *s, hs_ctx *c, int st)
 
 static int step(hs_stepper *s, hs_ctx *c)
 {
-    /* the count in a local: stages write through pointers that could alias s->nplan */
-    const int np = s->nplan;
-    int rc = HS_OK;
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    for (int i = 0; (i < np) && (rc == HS_OK); ++i) {
-        rc = run_stage(s, c, s->plan[i]);
-    }
-    return rc;
+    return hs_run_plan(s, c, run_stage);
 }
 
 const hs_family hs_family_galpha = {validate, configure, plan, setup, step};

@@ -363,6 +363,20 @@ static inline int hs_mass_probe(hs_stepper *s)
     return 0;
 }
 
+/* A family's step: runs the plan of s stage by stage through the family's dispatcher run,
+ * stopping at the first refusal (its status is the step's). Inline, so run stays a direct call. */
+static inline int hs_run_plan(hs_stepper *s, hs_ctx *c, int (*run)(hs_stepper *, hs_ctx *, int))
+{
+    /* the count in a local: stages write through pointers that could alias s->nplan */
+    const int np = s->nplan;
+    int rc = HS_OK;
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
+    for (int i = 0; (i < np) && (rc == HS_OK); ++i) {
+        rc = run(s, c, (int)s->plan[i]);
+    }
+    return rc;
+}
+
 /* Appends the common tail to plan[0 .. n) of s; returns the new count. */
 int hs_plan_tail(const hs_stepper *s, unsigned char *plan, int n);
 
