@@ -228,7 +228,8 @@ info "CAN plant stepped $(kv "$O/can_rt.stats" frames) of $(kv "$O/can_rt.stats"
 # edge of the bin where 99 % of all samples are reached, capped at the maximum; a p99 among
 # the overflows is the maximum (hilstep-rt's hs_hist_quantile does the same).
 p99() {
-    awk '/^[0-9]+ [0-9]+$/ { b[n] = $1 + 0; c[n] = $2 + 0; n++ }
+    # n starts at 0, not "": an unset n would file the first bin under the key "" and lose it.
+    awk 'BEGIN { n = 0 } /^[0-9]+ [0-9]+$/ { b[n] = $1 + 0; c[n] = $2 + 0; n++ }
          /^# Total:/ { tot = $3 + 0 } /^# Max Latencies:/ { mx = $4 + 0 }
          /^# Histogram Overflows:/ { ov = $4 + 0 }
          END { all = tot + ov; if (all == 0) { print "n/a"; exit } acc = 0
