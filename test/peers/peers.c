@@ -21,6 +21,11 @@
 #include "hs_stepper.h"
 #include "tmodel.h"
 
+#ifdef HS_PEERS_IDA
+/* test/peers/peers_ida.c: the car axle in hilstep and SUNDIALS IDA at equal position error. */
+int hs_peers_car_axle(const char *mode);
+#endif
+
 #ifdef HS_PEERS_MUJOCO
 #include <mujoco/mujoco.h>
 #endif
@@ -255,7 +260,7 @@ static void *mjx_make(int n, double h, const char *v)
             o = (size_t)snprintf(xml, cap,
                 "<mujoco model=\"chain\"><compiler angle=\"radian\"/>"
                 "<option timestep=\"%.17g\" integrator=\"Euler\" gravity=\"0 0 -9.81\">"
-                "<flag contact=\"disable\" energy=\"enable\"/></option>"
+                "<flag contact=\"disable\" energy=\"disable\"/></option>"
                 "<worldbody><include file=\"part0.xml\"/></worldbody></mujoco>", h);
         } else {
             snprintf(name, sizeof name, "part%d.xml", part);
@@ -294,10 +299,14 @@ static int mjx_step(void *p)
     return 0;
 }
 
+/* energy computation is off in the stepped model (it is not part of a step's cost): the two
+ * energies of the current state on request */
 static double mjx_energy(void *p)
 {
     mjx *x = p;
-    mj_forward(x->m, x->d); /* energy of the current state (mj_step's is of the step's start) */
+    mj_forward(x->m, x->d);
+    mj_energyPos(x->m, x->d);
+    mj_energyVel(x->m, x->d);
     return x->d->energy[0] + x->d->energy[1];
 }
 
@@ -380,6 +389,53 @@ static double ode_gmax1(void *p)
 static const engine ENG_ODE = {"ode", ode_make1, ode_step1, ode_energy1, ode_gmax1, ode_drop1};
 #endif
 
+/* ---------------- Bullet 3.24: btMultiBody (test/peers/peers_bullet.cpp) ---------------- */
+#ifdef HS_PEERS_BULLET
+void *hs_peers_bullet_make(int n, double h);
+int hs_peers_bullet_step(void *p);
+double hs_peers_bullet_energy(void *p);
+void hs_peers_bullet_drop(void *p);
+static void *btx_make(int n, double h, const char *v) { (void)v; return hs_peers_bullet_make(n, h); }
+static double btx_gmax(void *p) { (void)p; return -1.0; }
+static const engine ENG_BT = {"bullet", btx_make, hs_peers_bullet_step, hs_peers_bullet_energy, btx_gmax,
+                              hs_peers_bullet_drop};
+#endif
+
+/* ---------------- instructions per step (--ir, under callgrind) ---------------- */
+
+/* The only code callgrind counts (test/peers/peers_ir.sh runs it with --toggle-collect on this
+ * function): k steps of a chain already built, so set-up never enters the count. */
+__attribute__((noinline)) int hs_peers_ir_loop(const engine *E, void *e, long k)
+{
+    for (long i = 0; i < k; ++i) {
+        if (E->step(e)) return 1;
+    }
+    return 0;
+}
+
+static int ir_mode(const char *name, int n, long k, double h)
+{
+    const engine *E = NULL;
+    const char *v = "";
+    if (!strncmp(name, "hilstep", 7)) { E = &ENG_HS; v = name[7] == ':' ? name + 8 : "default"; }
+#ifdef HS_PEERS_MUJOCO
+    if (!strcmp(name, "mujoco")) E = &ENG_MJ;
+#endif
+#ifdef HS_PEERS_ODE
+    if (!strcmp(name, "ode")) { E = &ENG_ODE; dInitODE2(0); g_ode_h = h; }
+#endif
+#ifdef HS_PEERS_BULLET
+    if (!strcmp(name, "bullet")) E = &ENG_BT;
+#endif
+    if (!E) { fprintf(stderr, "hilstep-peers: --ir: unknown engine %s\n", name); return 2; }
+    void *e = E->make(n, h, v);
+    if (!e) return 1;
+    const int rc = hs_peers_ir_loop(E, e, k);
+    E->drop(e);
+    if (rc) fprintf(stderr, "hilstep-peers: --ir %s n = %d: a step was refused\n", name, n);
+    return rc;
+}
+
 /* ---------------- table ---------------- */
 
 static void cell_drift(const res *r, double yard)
@@ -412,7 +468,17 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--methods") && i + 1 < argc) snprintf(methods, sizeof methods, "%s", argv[++i]);
         else if (!strcmp(argv[i], "--no-peers")) peers = 0;
         else if (!strcmp(argv[i], "--max-drift") && i + 1 < argc) max_drift = atof(argv[++i]);
-        else { fprintf(stderr, "usage: hilstep-peers [--n 8,16,...] [--t 10] [--h 1e-3] [--budget 60] [--methods default,symplectic,...] [--no-peers] [--max-drift PCT]\n"); return 2; }
+        else if (!strcmp(argv[i], "--ir") && i + 3 < argc) {
+            const char *eng = argv[++i];
+            const int irn = atoi(argv[++i]);
+            const long irk = atol(argv[++i]);
+            if (irn < 1 || irn > HS_CHAIN_N_MAX || irk < 1) { fprintf(stderr, "hilstep-peers: --ir ENGINE N STEPS\n"); return 2; }
+            return ir_mode(eng, irn, irk, h);
+        }
+#ifdef HS_PEERS_IDA
+        else if (!strcmp(argv[i], "--car-axle")) return hs_peers_car_axle(i + 1 < argc ? argv[i + 1] : NULL);
+#endif
+        else { fprintf(stderr, "usage: hilstep-peers [--n 8,16,...] [--t 10] [--h 1e-3] [--budget 60] [--methods default,symplectic,...] [--no-peers] [--max-drift PCT] | --ir ENGINE N STEPS | --car-axle [ir]\n"); return 2; }
     }
     for (const char *p = nlist; *p;) {
         char *e;
@@ -451,22 +517,28 @@ int main(int argc, char **argv)
     }
 #endif
 #ifdef HS_PEERS_MUJOCO
-    if (peers) printf("MuJoCo %s: joint coordinates, Euler\n", mj_versionString());
+    if (peers) printf("MuJoCo %s: joint coordinates, Euler, energy computation off\n", mj_versionString());
+#endif
+#ifdef HS_PEERS_BULLET
+    if (peers) printf("Bullet 3.24 btMultiBody (double): joint coordinates, fixed step, damping off\n");
 #endif
     printf("dE = E(T) - E(0) in J and in %% of m g L n^2 / 2; max|g| = largest joint separation (m) over the run;\n"
            "'-' = not run (would exceed --budget %g s), refused@ = time of the first refused step (s)\n\n", g_budget);
-    printf("%4s %-11s %11s %11s %11s %8s %8s %10s %8s %10s %8s %10s %8s %9s %9s\n", "n", "hs-method",
-           "hs ns/step", "mj ns/step", "ode ns/step", "hs/mj", "hs/ode", "hs dE", "", "mj dE", "", "ode dE", "",
-           "hs max|g|", "ode max|g|");
+    printf("%4s %-11s %11s %11s %11s %11s %8s %8s %8s %10s %8s %10s %8s %10s %8s %10s %8s %9s %9s\n", "n", "hs-method",
+           "hs ns/step", "mj ns/step", "ode ns/step", "bt ns/step", "hs/mj", "hs/ode", "hs/bt", "hs dE", "", "mj dE", "", "ode dE", "",
+           "bt dE", "", "hs max|g|", "ode max|g|");
     for (int k = 0; k < nn; ++k) {
         const int n = ns[k];
         const double yard = 1.0 * 9.81 * 1.0 * n * n / 2.0;
-        res rm = {0, 0, 0, 0, 0, 0, -1}, ro = {0, 0, 0, 0, 0, 0, -1};
+        res rm = {0, 0, 0, 0, 0, 0, -1}, ro = {0, 0, 0, 0, 0, 0, -1}, rb = {0, 0, 0, 0, 0, 0, -1};
 #ifdef HS_PEERS_MUJOCO
         if (peers) rm = run_engine(&ENG_MJ, n, h, T, "");
 #endif
 #ifdef HS_PEERS_ODE
         if (peers) ro = run_engine(&ENG_ODE, n, h, T, "");
+#endif
+#ifdef HS_PEERS_BULLET
+        if (peers) rb = run_engine(&ENG_BT, n, h, T, "");
 #endif
         char ml[256];
         snprintf(ml, sizeof ml, "%s", methods);
@@ -476,13 +548,16 @@ int main(int argc, char **argv)
             if (rh.ok) printf(" %11.0f", rh.ns); else printf(" %11s", "n/a");
             if (rm.ok) printf(" %11.0f", rm.ns); else printf(" %11s", "n/a");
             if (ro.ok) printf(" %11.0f", ro.ns); else printf(" %11s", "n/a");
+            if (rb.ok) printf(" %11.0f", rb.ns); else printf(" %11s", "n/a");
             if (rh.ok && rm.ok) printf(" %8.3g", rh.ns / rm.ns); else printf(" %8s", "-");
             if (rh.ok && ro.ok) printf(" %8.3g", rh.ns / ro.ns); else printf(" %8s", "-");
+            if (rh.ok && rb.ok) printf(" %8.3g", rh.ns / rb.ns); else printf(" %8s", "-");
             if (max_drift >= 0 && !(rh.ok && rh.full && !rh.refused && fabs(100.0 * rh.dE / yard) <= max_drift))
                 ++over;
             cell_drift(&rh, yard);
             cell_drift(&rm, yard);
             cell_drift(&ro, yard);
+            cell_drift(&rb, yard);
             cell_g(&rh);
             cell_g(&ro);
             printf("\n");
