@@ -13,6 +13,19 @@ void hs_blk_qq_mv(const hs_blocks *b, const hs_real *A, const hs_real *x, hs_rea
         const int I = b->qq[2 * k], J = b->qq[2 * k + 1];
         const int r0 = b->qb[I], r1 = b->qb[I + 1], c0 = b->qb[J], w = b->qb[J + 1] - c0;
         const hs_real *xs = x + c0;
+        if (w == 3) {
+            /* a planar body's 3 x 3 block, x in registers; the same sums in the same order */
+            const hs_real x0 = xs[0], x1 = xs[1], x2 = xs[2];
+            /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
+            for (int i = r0; i < r1; ++i, A += 3) {
+                hs_real s = y[i];
+                s += A[0] * x0;
+                s += A[1] * x1;
+                s += A[2] * x2;
+                y[i] = s;
+            }
+            continue;
+        }
         /* the block's rows one after the other: A walks the packed block once */
         /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
         for (int i = r0; i < r1; ++i, A += w) {
@@ -69,6 +82,28 @@ void hs_blk_cq_mv_mtv(const hs_blocks *b, const hs_real *G, const hs_real *x, co
         const int r0 = b->cb[I], r1 = b->cb[I + 1], c0 = b->qb[J], w = b->qb[J + 1] - c0;
         const hs_real *xs = x + c0;
         hs_real *ys = yq + c0;
+        if (w == 3) {
+            /* a planar body's block (x, y, theta): x and the three sums of G^T l held in
+             * registers over the block's rows; the same sums in the same order */
+            const hs_real x0 = xs[0], x1 = xs[1], x2 = xs[2];
+            hs_real s0 = ys[0], s1 = ys[1], s2 = ys[2];
+            /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
+            for (int i = r0; i < r1; ++i, G += 3) {
+                const hs_real li = l[i];
+                hs_real s = yc[i];
+                s += G[0] * x0;
+                s += G[1] * x1;
+                s += G[2] * x2;
+                yc[i] = s;
+                s0 += G[0] * li;
+                s1 += G[1] * li;
+                s2 += G[2] * li;
+            }
+            ys[0] = s0;
+            ys[1] = s1;
+            ys[2] = s2;
+            continue;
+        }
         /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
         for (int i = r0; i < r1; ++i, G += w) {
             hs_real s = yc[i];
@@ -446,8 +481,14 @@ int hs_linsys_factor(const hs_linsys *ls, hs_ls_fac *F, const hs_real *M, hs_rea
     /* sparse: values into the fixed order of the analysis; with s = -1 the multiplier column
      * is negated (unknown -x2) so the backend always sees [[A, G1^T], [G2, s C]] */
     hs_real *Ax = F->Ax;
-    for (int k = 0; k < ls->nA; ++k) { Ax[ls->mapA[k]] = A_ENTRY(k); }
-    for (int k = 0; k < ls->nG; ++k) { Ax[ls->mapG1[k]] = G1[k]; Ax[ls->mapG2[k]] = G2[k]; }
+    const int *mapA = ls->mapA;
+    if (F1 != NULL) {
+        for (int k = 0; k < ls->nA; ++k) { Ax[mapA[k]] = M[k] - (c1 * F1[k] + c2 * F2[k]); }
+    } else {
+        for (int k = 0; k < ls->nA; ++k) { Ax[mapA[k]] = M[k]; }
+    }
+    const int *mapG1 = ls->mapG1, *mapG2 = ls->mapG2;
+    for (int k = 0; k < ls->nG; ++k) { Ax[mapG1[k]] = G1[k]; Ax[mapG2[k]] = G2[k]; }
     if (ls->reg != 0) {
         for (int k = 0; k < ls->nC; ++k) { Ax[ls->mapC[k]] = ls->sign < 0 ? C[k] : -C[k]; }
     }

@@ -121,6 +121,11 @@ typedef struct hs_model_type {
     int (*lagrange)(const struct hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
                     const hs_real *z, const hs_real *in, hs_real *F, hs_real *Fq, hs_real *Fu,
                     hs_real *Mq);
+    /* 1 when force_jac's fq and fu and curvature()'s K are exactly (bitwise) symmetric at every
+     * point, e.g. constant forces or a Hessian with only diagonal entries: a step matrix built
+     * from them and M is then symmetric and the sparse backend factors it as L D L^T, with the
+     * same values as L D U at half the work. 0 (the default) = not known. */
+    int symmetric_jac;
 } hs_model_type;
 
 /* A model instance: a type, its parameter block (param_size bytes, owned by the caller), an

@@ -33,6 +33,7 @@ typedef struct hs_cfg {
     int nqa;        /* 1: acc, accn, wd, wdn are used */
     int nca;        /* 1: sl1, sl2 are used */
     int regK, regP; /* the step / projection matrix carries a multiplier block */
+    int symK;       /* the step matrix' values are exactly symmetric (L D L^T) */
     hs_real cu, cq;
 } hs_cfg;
 

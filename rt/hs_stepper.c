@@ -207,6 +207,7 @@ static hs_cfg config_of(const hs_stepper_def *def, const hs_model *m)
     /* the factorization at q_n of eq. 11 is kept across steps by projection and GGL alike */
     c.keep_p = (def->stab == HS_STAB_PROJECTION || c.ggl) && nc > 0;
     c.regK = 0;
+    c.symK = 0;
     c.regP = def->reg_eps > HS_R(0.0) && c.keep_p;
     c.analytic = def->jac == HS_JAC_ANALYTIC || (def->jac == HS_JAC_AUTO && m->type->force_jac);
     c.use_jac = (fl & HS_MF_FULLJAC) != 0u;
@@ -296,7 +297,9 @@ static int ws_measure(const hs_stepper_def *def, const hs_model *m, int *blk, si
     /* MISRA Ref 10.8.3 [composite count widened after its bounds check] */
     z->nCC = nc > 0 ? (size_t)((c.regK ? 1 : 0) + (c.regP ? 1 : 0)) * (size_t)hs_blocks_cc_size(b) : 0u;
     z->nUP = c.spook ? (size_t)nc : 0u;
-    rc = hs_linsys_need(z->kind, def->sparse, b, nq, nc, -1, c.regK, c.spook, tmp, ntmp, &ns, &nr, &ni, &nt);
+    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
+    const int symK = (c.spook != 0) || (c.symK != 0);
+    rc = hs_linsys_need(z->kind, def->sparse, b, nq, nc, -1, c.regK, symK, tmp, ntmp, &ns, &nr, &ni, &nt);
     if (rc != 0) { return rc; }
     z->nSK = ns; z->nFK = nr; z->nIK = ni; tmax = nt;
     z->nS1 = z->nF1 = z->nI1 = 0;
@@ -520,7 +523,9 @@ int hs_stepper_init(hs_stepper *s, const hs_stepper_def *def, const hs_model *m,
     /* MISRA Ref 10.8.3 [composite count widened after its bounds check] */
     if ((size_t)(w - reals) != need_r || (size_t)(wi - ints) != need_i) { return HS_E_SIZE; }
     st.blocks = b; /* points into ints[0..nBLK) = st.blk */
-    rc = hs_linsys_init(&st.lsK, z.kind, def->sparse, &st.blocks, st.nq, st.nc, -1, c.regK, c.spook,
+    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
+    const int symK = (c.spook != 0) || (c.symK != 0);
+    rc = hs_linsys_init(&st.lsK, z.kind, def->sparse, &st.blocks, st.nq, st.nc, -1, c.regK, symK,
                         st.symK, z.nSK, st.tmp, z.nTMP);
     if (rc != 0) { return rc; }
     hs_linsys_fac_bind(&st.lsK, &st.fK, st.K, st.Kp);
