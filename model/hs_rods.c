@@ -64,29 +64,26 @@ static inline void half_dir(const hs_rods *r, const hs_real *q, int i, hs_real *
     *cy = hl * s;
 }
 
-/* The last four rods' half-directions: with joints listed so that each joint's rods were met
- * at most three new rods earlier (the chain's and the ladder's orders do this), every rod's
- * sin/cos is computed once per call. Hits depend on the joint indices only, not on values. */
+/* Four rods' half-directions, slot i & 3 for rod i (direct-mapped: one compare per lookup):
+ * with joints listed so that the rods of nearby joints differ by less than four (the chain's
+ * and the ladder's orders do this), every rod's sin/cos is computed once per call. Hits depend
+ * on the joint indices only, not on values. */
 typedef struct rcache {
     int rod[4];
     hs_real cx[4], cy[4];
-    int next;
 } rcache;
 
 static void rc_init(rcache *c)
 {
     for (int k = 0; k < 4; ++k) { c->rod[k] = -1; }
-    c->next = 0;
 }
 
 static inline void rc_get(rcache *c, const hs_rods *r, const hs_real *q, int i, hs_real *cx, hs_real *cy)
 {
-    for (int k = 0; k < 4; ++k) {
-        if (c->rod[k] == i) { *cx = c->cx[k]; *cy = c->cy[k]; return; }
-    }
+    const int k = i & 3;
+    if (c->rod[k] == i) { *cx = c->cx[k]; *cy = c->cy[k]; return; }
     half_dir(r, q, i, cx, cy);
-    c->rod[c->next] = i; c->cx[c->next] = *cx; c->cy[c->next] = *cy;
-    c->next = (c->next + 1) & 3;
+    c->rod[k] = i; c->cx[k] = *cx; c->cy[k] = *cy;
 }
 
 void hs_rods_end(const hs_rods *r, const hs_real *q, int i, int s, hs_real *x, hs_real *y)
