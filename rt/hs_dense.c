@@ -1,7 +1,10 @@
 /* hs_dense.c - dense LU with partial pivoting, fixed operation count. */
 #include "hs_dense.h"
 
-int hs_lu_factor(hs_real *A, int *piv, int n)
+/* The body of hs_lu_factor; n is a constant where the dispatcher below gives one, so the
+ * compiler unrolls the short loops of the small systems (the same operations in the same order:
+ * the same bits as with n a variable). */
+static inline int lu_factor_n(hs_real *A, int *piv, const int n)
 {
     /* Scale for the relative pivot threshold: a pivot below n*eps*max|A| means the matrix is
      * singular to working precision (e.g. a rank-deficient constraint Jacobian). */
@@ -46,7 +49,20 @@ int hs_lu_factor(hs_real *A, int *piv, int n)
     return ok ? HS_OK : HS_E_SINGULAR;
 }
 
-void hs_lu_solve(const hs_real *LU, const int *piv, int n, hs_real *b)
+int hs_lu_factor(hs_real *A, int *piv, int n)
+{
+    switch (n) {
+    case 3: return lu_factor_n(A, piv, 3);
+    case 4: return lu_factor_n(A, piv, 4);
+    case 5: return lu_factor_n(A, piv, 5);
+    case 6: return lu_factor_n(A, piv, 6);
+    case 7: return lu_factor_n(A, piv, 7);
+    case 8: return lu_factor_n(A, piv, 8);
+    default: return lu_factor_n(A, piv, n);
+    }
+}
+
+static inline void lu_solve_n(const hs_real *LU, const int *piv, const int n, hs_real *b)
 {
     for (int k = 0; k < n; ++k) {
         hs_real tmp = b[k];
@@ -62,6 +78,19 @@ void hs_lu_solve(const hs_real *LU, const int *piv, int n, hs_real *b)
         hs_real s = b[i];
         for (int j = i + 1; j < n; ++j) { s -= LU[i * n + j] * b[j]; }
         b[i] = s / LU[i * n + i];
+    }
+}
+
+void hs_lu_solve(const hs_real *LU, const int *piv, int n, hs_real *b)
+{
+    switch (n) {
+    case 3: lu_solve_n(LU, piv, 3, b); break;
+    case 4: lu_solve_n(LU, piv, 4, b); break;
+    case 5: lu_solve_n(LU, piv, 5, b); break;
+    case 6: lu_solve_n(LU, piv, 6, b); break;
+    case 7: lu_solve_n(LU, piv, 7, b); break;
+    case 8: lu_solve_n(LU, piv, 8, b); break;
+    default: lu_solve_n(LU, piv, n, b); break;
     }
 }
 

@@ -183,7 +183,7 @@ static int sd_newton(hs_stepper *s, hs_ctx *c, hs_real t, hs_real *A, hs_real *L
 
 /* Stage 1 at t_n + g h. Predictor: the line through the last step's stage accelerations
  * (at t_n + (g - 1) h and t_n - g h) extrapolated to g; multipliers lambda_n. */
-static int st_sd_stage1(hs_stepper *s, hs_ctx *c)
+static HS_STAGE_FN int st_sd_stage1(hs_stepper *s, hs_ctx *c)
 {
     const int nq = s->nq, nc = s->nc;
     const hs_real g = s->def.sd_gamma, h = c->h, x = HS_R(1.0) / (HS_R(2.0) * g - HS_R(1.0));
@@ -202,7 +202,7 @@ static int st_sd_stage1(hs_stepper *s, hs_ctx *c)
 
 /* Stage 2 at t_n + (1 - g) h. Predictor: the line through the last step's stage-1 acceleration
  * and this one's, at 1 - g; multipliers on the line through lambda_n and Lambda_1. */
-static int st_sd_stage2(hs_stepper *s, hs_ctx *c)
+static HS_STAGE_FN int st_sd_stage2(hs_stepper *s, hs_ctx *c)
 {
     const int nq = s->nq, nc = s->nc;
     const hs_real g = s->def.sd_gamma, h = c->h, a21 = HS_R(1.0) - HS_R(2.0) * g;
@@ -223,7 +223,7 @@ static int st_sd_stage2(hs_stepper *s, hs_ctx *c)
 
 /* u_{n+1} = u_n + h (A_1 + A_2)/2, q_{n+1} = q_n + h (U_1 + U_2)/2 = q_n + h u_n
  * + h^2 ((1 - g) A_1 + g A_2)/2; lambda_{n+1} on the line through the stage multipliers. */
-static int st_sd_combine(hs_stepper *s, hs_ctx *c)
+static HS_STAGE_FN int st_sd_combine(hs_stepper *s, hs_ctx *c)
 {
     const int nq = s->nq, nc = s->nc;
     const hs_real g = s->def.sd_gamma, h = c->h, xl = (HS_R(1.0) - g) / (HS_R(2.0) * g - HS_R(1.0));

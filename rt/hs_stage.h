@@ -15,6 +15,17 @@
 
 #include "hs_stepper.h"
 
+/* Stage functions are inlined into their family's step; a profiling build
+ * (-DHS_STAGE_PROFILE, test/bench/stages.sh) keeps each one a function of its own, so
+ * callgrind can report the instructions of every stage. */
+#ifdef HS_STAGE_PROFILE
+#define HS_STAGE_FN __attribute__((noinline))
+#define HS_STAGE_INL static __attribute__((noinline, unused))
+#else
+#define HS_STAGE_FN
+#define HS_STAGE_INL static inline
+#endif
+
 /* The step's context; a fault returns its code and the committed state is never written
  * before commit. */
 typedef struct hs_ctx {
@@ -211,7 +222,7 @@ static inline int hs_add_curvature(hs_stepper *s, hs_real t, const hs_real *q, c
 /* ---- the common tail of every plan ---- */
 
 /* auxiliary states, explicit Euler from t_n (partitioned from the mechanics) */
-static inline int hs_st_aux_states(hs_stepper *s, const hs_ctx *c)
+HS_STAGE_INL int hs_st_aux_states(hs_stepper *s, const hs_ctx *c)
 {
     int rc = hs_model_rc(s->model->type->zdot(s->model, c->t, s->q, s->u, s->z, c->in, s->dz));
     /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
@@ -229,7 +240,7 @@ static inline int hs_st_aux_states(hs_stepper *s, const hs_ctx *c)
  * guard: refuse the step (HS_E_RANGE) when the correction |dq|_1 exceeds s->pp_lim - the
  * step left the constraint manifold by a sizable fraction of the model's size, which a
  * method inside its range never does (the Euler family's growth towards Inf) */
-static inline int hs_st_project_positions(hs_stepper *s, const hs_ctx *c, int reuse_g, int guard)
+HS_STAGE_INL int hs_st_project_positions(hs_stepper *s, const hs_ctx *c, int reuse_g, int guard)
 {
     const int nq = s->nq, nc = s->nc;
     if (reuse_g == 0) {
@@ -260,7 +271,7 @@ static inline int hs_st_project_positions(hs_stepper *s, const hs_ctx *c, int re
 }
 
 /* factor the matrix at q_{n+1}: velocity projection now, position projection next step */
-static inline int hs_st_project_velocities(hs_stepper *s, const hs_ctx *c)
+HS_STAGE_INL int hs_st_project_velocities(hs_stepper *s, const hs_ctx *c)
 {
     const int nq = s->nq, nc = s->nc;
     int rc = hs_projection_factor(s, c->t1, s->qn, s->M, s->G2, s->c2, &s->fPn);
@@ -282,7 +293,7 @@ static inline int hs_st_project_velocities(hs_stepper *s, const hs_ctx *c)
     return HS_OK;
 }
 
-static inline int hs_st_check(const hs_stepper *s)
+HS_STAGE_INL int hs_st_check(const hs_stepper *s)
 {
     if ((hs_all_finite(s->qn, s->nq) == 0) || (hs_all_finite(s->un, s->nq) == 0)
         || (hs_all_finite(s->zn, s->nz) == 0) || (hs_all_finite(s->lamn, s->nc) == 0)) {
@@ -292,7 +303,7 @@ static inline int hs_st_check(const hs_stepper *s)
 }
 
 /* The plausibility watchdog: a state past the def's bounds is refused like a singular one. */
-static inline int hs_st_watchdog(const hs_stepper *s, const hs_ctx *c)
+HS_STAGE_INL int hs_st_watchdog(const hs_stepper *s, const hs_ctx *c)
 {
     int ok = 1;
     if (s->def.max_speed > HS_R(0.0)) {
