@@ -148,6 +148,13 @@ $(BUILD)/hilstep-bench: test/bench/bench.c $(CORE_OBJ)
 bench-run: $(BUILD)/hilstep-bench
 	@sh test/bench/bench.sh
 
+# The default method's instructions per step by stage and by kind of work (car axle, chain).
+.PHONY: bench-stages
+bench-stages:
+	@echo "== default method by stage, instructions per step (sh test/bench/stages.sh)"
+	@sh test/bench/stages.sh
+bench-run: bench-stages
+
 bench:
 	@sh test/bench/write_page.sh test/bench/MEASUREMENTS.md $(MAKE) --no-print-directory -s bench-run
 

@@ -1,7 +1,8 @@
 /* peers.c - build/hilstep-peers (`make bench-peers`): the planar chain of n uniform rods
  * (1 m, 1 kg, pinned at one end, released horizontal, g = 9.81) in hilstep, MuJoCo 2.2.2
- * (joint coordinates, Euler) and ODE 0.16 (dWorldStep, maximal coordinates, hinge joints), in
- * the same process, side by side:
+ * (joint coordinates, Euler, energy computation off), ODE 0.16 (dWorldStep, maximal
+ * coordinates, hinge joints) and Bullet 3.24 btMultiBody (joint coordinates, fixed step,
+ * damping off; test/peers/peers_bullet.cpp), in the same process, side by side:
  *   ns/step (median of 3 timed runs), the ratios hilstep/MuJoCo and hilstep/ODE, the energy
  *   change E(T) - E(0) (J, and in % of m g L n^2 / 2, the energy the chain releases hanging
  *   straight: issue 8's yardstick), the largest joint separation over the run (m; MuJoCo's
@@ -10,7 +11,10 @@
  * of stepping per engine and n for the T-second accuracy run; runs that would take longer
  * report ns/step from a shorter timed run and "-" for drift) --no-peers (hilstep only)
  * --max-drift PCT (exit 1 unless every hilstep run completed T without a refused step and
- * |dE| <= PCT % of m g L n^2 / 2: issue 8's bar is --n 1-32 --no-peers --max-drift 1). */
+ * |dE| <= PCT % of m g L n^2 / 2: issue 8's bar is --n 1-32 --no-peers --max-drift 1).
+ * --ir ENGINE N STEPS (hilstep[:METHOD], mujoco, ode, bullet): STEPS steps of the chain of N
+ * rods inside hs_peers_ir_loop, for callgrind (test/peers/peers_ir.sh);
+ * --car-axle: the car axle against SUNDIALS IDA at equal position error (test/peers/peers_ida.c). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

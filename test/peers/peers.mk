@@ -40,3 +40,15 @@ bench-peers: peers-deps
 	@sh test/peers/peers_ir.sh $(BUILD)/hilstep-peers $(PEERS_IR_N)
 	$(BUILD)/hilstep-peers --car-axle
 	$(BUILD)/hilstep-peers $(PEERS_ARGS)
+
+# make bench's part (test/bench/MEASUREMENTS.md): the counted lines and the IDA comparison when
+# the peers' libraries are installed (make peers-deps), a line saying so when not.
+.PHONY: bench-peers-ir
+bench-peers-ir:
+	@echo "== peers: chain instructions per step, car axle against SUNDIALS IDA (make bench-peers)"
+	@if [ -f /usr/include/mujoco/mujoco.h ] && [ -f /usr/include/ode/ode.h ] \
+	  && [ -f /usr/include/bullet/btBulletDynamicsCommon.h ] && [ -f /usr/include/ida/ida.h ]; then \
+	  $(MAKE) --no-print-directory -s $(BUILD)/hilstep-peers && \
+	  sh test/peers/peers_ir.sh $(BUILD)/hilstep-peers $(PEERS_IR_N) && $(BUILD)/hilstep-peers --car-axle; \
+	else echo "skipped: the peers' libraries are not installed (make peers-deps)"; fi
+bench-run: bench-peers-ir
