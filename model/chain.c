@@ -72,4 +72,5 @@ const hs_model_type hs_chain_type = {
     .energy = hs_rods_fn_energy,
     .data = &FAMILY,
     .symmetric_jac = 1, /* fq = fu = 0, K has rod-diagonal theta entries only */
+    .masks = hs_rods_fn_masks,
 };

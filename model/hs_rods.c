@@ -237,6 +237,28 @@ int hs_rods_fn_blocks(const hs_model *m, hs_blocks *b, int *buf, int nbuf)
     return hs_rods_blocks(&r, b, buf, nbuf);
 }
 
+int hs_rods_fn_masks(const hs_model *m, int *qq_mask, int *cq_mask)
+{
+    const hs_rods r = hs_rods_of(m);
+    /* M = diag(m, m, I) per rod, fq = fu = 0, K on the theta diagonal only */
+    for (int i = 0; i < r.nr; ++i) {
+        for (int e = 0; e < 9; ++e) { qq_mask[9 * i + e] = (e % 4 == 0) ? 1 : 0; }
+    }
+    /* each G block [[1, 0, *], [0, 1, *]] up to sign (g_block) */
+    int nb = 0;
+    for (int k = 0; k < r.nj; ++k) {
+        hs_rod_joint j;
+        r.joint(r.arg, k, &j);
+        nb += (j.b >= 0) ? 2 : 1;
+    }
+    for (int k = 0; k < nb; ++k) {
+        int *B = cq_mask + 6 * k;
+        B[0] = 1; B[1] = 0; B[2] = 1;
+        B[3] = 0; B[4] = 1; B[5] = 1;
+    }
+    return HS_OK;
+}
+
 int hs_rods_fn_mass(const hs_model *m, hs_real t, const hs_real *q, hs_real *M)
 {
     (void)t; (void)q;

@@ -78,6 +78,9 @@ int hs_rods_fn_check(const hs_model *m);
 int hs_rods_fn_dims(const hs_model *m, hs_dims *d);
 int hs_rods_fn_blocks(const hs_model *m, hs_blocks *b, int *buf, int nbuf);
 int hs_rods_fn_mass(const hs_model *m, hs_real t, const hs_real *q, hs_real *M);
+/* The zero masks of the packed M (rod-diagonal entries only) and G (a joint block's identity
+ * part and its theta column), hs_model_type.masks. */
+int hs_rods_fn_masks(const hs_model *m, int *qq_mask, int *cq_mask);
 int hs_rods_fn_force(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
                      const hs_real *z, const hs_real *in, hs_real *f);
 int hs_rods_fn_force_jac(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,

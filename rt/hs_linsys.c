@@ -186,21 +186,29 @@ static int build_pattern(const hs_linsys *ls, int *tmp, size_t ntmp, int **Ap_o,
     if (ntmp < (size_t)(2 * n + 1) + 3u * T) { return -1; }
     int *Ap = tmp, *kind = Ap + n + 1, *ri = kind + n, *ci = ri + T, *Ai = ci + T;
     size_t t = 0;
+    /* an entry its mask says is always zero stays out of the pattern (the diagonal below is
+     * always in): no fill from it, no work on it */
+    int o = 0;
     for (int k = 0; k < b->nqq; ++k) {
         const int I = b->qq[2 * k], J = b->qq[2 * k + 1];
         for (int i = b->qb[I]; i < b->qb[I + 1]; ++i) {
-            for (int j = b->qb[J]; j < b->qb[J + 1]; ++j) {
-                ri[t] = i; ci[t] = j; ++t;
-                ri[t] = j; ci[t] = i; ++t;
+            for (int j = b->qb[J]; j < b->qb[J + 1]; ++j, ++o) {
+                if ((ls->qmask == NULL) || (ls->qmask[o] != 0)) {
+                    ri[t] = i; ci[t] = j; ++t;
+                    ri[t] = j; ci[t] = i; ++t;
+                }
             }
         }
     }
+    o = 0;
     for (int k = 0; k < b->ncq && ls->nc > 0; ++k) {
         const int I = b->cq[2 * k], J = b->cq[2 * k + 1];
         for (int i = b->cb[I]; i < b->cb[I + 1]; ++i) {
-            for (int j = b->qb[J]; j < b->qb[J + 1]; ++j) {
-                ri[t] = nq + i; ci[t] = j; ++t;
-                ri[t] = j; ci[t] = nq + i; ++t;
+            for (int j = b->qb[J]; j < b->qb[J + 1]; ++j, ++o) {
+                if ((ls->cmask == NULL) || (ls->cmask[o] != 0)) {
+                    ri[t] = nq + i; ci[t] = j; ++t;
+                    ri[t] = j; ci[t] = nq + i; ++t;
+                }
             }
         }
     }
@@ -243,8 +251,10 @@ static int build_pattern(const hs_linsys *ls, int *tmp, size_t ntmp, int **Ap_o,
 }
 
 static void ls_setup(hs_linsys *ls, hs_ls_kind kind, const hs_ls_backend *be, const hs_blocks *b,
-                     int nq, int nc, int sign, int reg, int symmetric)
+                     int nq, int nc, int sign, int reg, int symmetric, const int *qmask, const int *cmask)
 {
+    ls->qmask = qmask;
+    ls->cmask = (nc > 0) ? cmask : NULL;
     ls->kind = kind;
     ls->nq = nq; ls->nc = nc; ls->n = nq + nc;
     /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
@@ -277,10 +287,18 @@ int hs_linsys_need(hs_ls_kind kind, const hs_ls_backend *be, const hs_blocks *b,
                    int sign, int reg, int symmetric, int *tmp, size_t ntmp_avail,
                    size_t *nsym, size_t *nfac_reals, size_t *nfac_ints, size_t *ntmp)
 {
+    return hs_linsys_need_masked(kind, be, b, NULL, NULL, nq, nc, sign, reg, symmetric, tmp, ntmp_avail, nsym,
+                                 nfac_reals, nfac_ints, ntmp);
+}
+
+int hs_linsys_need_masked(hs_ls_kind kind, const hs_ls_backend *be, const hs_blocks *b, const int *qmask,
+                          const int *cmask, int nq, int nc, int sign, int reg, int symmetric, int *tmp,
+                          size_t ntmp_avail, size_t *nsym, size_t *nfac_reals, size_t *nfac_ints, size_t *ntmp)
+{
     if (b == NULL || nsym == NULL || nfac_reals == NULL || nfac_ints == NULL || ntmp == NULL) { return HS_E_NULL; }
     if (nq < 1 || nc < 0) { return HS_E_SIZE; }
     hs_linsys ls;
-    ls_setup(&ls, kind, be, b, nq, nc, sign, reg, symmetric);
+    ls_setup(&ls, kind, be, b, nq, nc, sign, reg, symmetric, qmask, cmask);
     const size_t n = (size_t)ls.n;
     if (kind == HS_LS_DENSE) {
         *nsym = 0; *nfac_reals = n * n; *nfac_ints = n; *ntmp = 0;
@@ -301,7 +319,8 @@ int hs_linsys_need(hs_ls_kind kind, const hs_ls_backend *be, const hs_blocks *b,
     if (rc != 0) { return rc; }
     /* MISRA Ref 10.8.3 [composite count widened after its bounds check] */
     *nsym = ns + (size_t)(ls.nA + 2 * ls.nG + ls.nC);
-    *nfac_reals = nn + (size_t)nnz + n;
+    /* Ax has one slot more: the sink of the entries a mask leaves out of the pattern */
+    *nfac_reals = nn + (size_t)nnz + 1u + n;
     *nfac_ints = 0;
     return HS_OK;
 }
@@ -322,10 +341,17 @@ int hs_linsys_init(hs_linsys *ls, hs_ls_kind kind, const hs_ls_backend *be, cons
                    int nq, int nc, int sign, int reg, int symmetric, int *sym, size_t nsym,
                    int *tmp, size_t ntmp)
 {
+    return hs_linsys_init_masked(ls, kind, be, b, NULL, NULL, nq, nc, sign, reg, symmetric, sym, nsym, tmp, ntmp);
+}
+
+int hs_linsys_init_masked(hs_linsys *ls, hs_ls_kind kind, const hs_ls_backend *be, const hs_blocks *b,
+                          const int *qmask, const int *cmask, int nq, int nc, int sign, int reg, int symmetric,
+                          int *sym, size_t nsym, int *tmp, size_t ntmp)
+{
     if (ls == NULL || b == NULL) { return HS_E_NULL; }
     if (nq < 1 || nc < 0) { return HS_E_SIZE; }
     hs_linsys L;
-    ls_setup(&L, kind, be, b, nq, nc, sign, reg, symmetric);
+    ls_setup(&L, kind, be, b, nq, nc, sign, reg, symmetric, qmask, cmask);
     if (kind == HS_LS_DENSE) {
         L.flops_factor = dense_factor_flops(L.n);
         L.flops_solve = 2L * L.n * L.n;
@@ -360,7 +386,10 @@ int hs_linsys_init(hs_linsys *ls, hs_ls_kind kind, const hs_ls_backend *be, cons
     for (int k = 0; k < B->nqq; ++k) {
         const int I = B->qq[2 * k], J = B->qq[2 * k + 1];
         for (int i = B->qb[I]; i < B->qb[I + 1]; ++i) {
-            for (int j = B->qb[J]; j < B->qb[J + 1]; ++j) { L.mapA[o++] = csc_find(Ap, Ai, i, j); }
+            for (int j = B->qb[J]; j < B->qb[J + 1]; ++j) {
+                const int pa = csc_find(Ap, Ai, i, j);
+                L.mapA[o++] = (pa >= 0) ? pa : nnz; /* masked out: the sink */
+            }
         }
     }
     o = 0;
@@ -368,8 +397,10 @@ int hs_linsys_init(hs_linsys *ls, hs_ls_kind kind, const hs_ls_backend *be, cons
         const int I = B->cq[2 * k], J = B->cq[2 * k + 1];
         for (int i = B->cb[I]; i < B->cb[I + 1]; ++i) {
             for (int j = B->qb[J]; j < B->qb[J + 1]; ++j) {
-                L.mapG1[o] = csc_find(Ap, Ai, j, nq + i); /* (j, nq+i): s G1^T */
-                L.mapG2[o] = csc_find(Ap, Ai, nq + i, j);
+                const int p1 = csc_find(Ap, Ai, j, nq + i); /* (j, nq+i): s G1^T */
+                const int p2 = csc_find(Ap, Ai, nq + i, j);
+                L.mapG1[o] = (p1 >= 0) ? p1 : nnz; /* masked out: the sink */
+                L.mapG2[o] = (p2 >= 0) ? p2 : nnz;
                 ++o;
             }
         }
@@ -385,6 +416,8 @@ int hs_linsys_init(hs_linsys *ls, hs_ls_kind kind, const hs_ls_backend *be, cons
         }
     }
     be->ops(sym, &L.flops_factor, &L.flops_solve);
+    L.qmask = NULL; /* the caller's scratch: read during init only */
+    L.cmask = NULL;
     *ls = L;
     return HS_OK;
 }
@@ -393,14 +426,15 @@ void hs_linsys_fac_bind(const hs_linsys *ls, hs_ls_fac *F, hs_real *reals, int *
 {
     if (ls->kind == HS_LS_SPARSE) {
         /* reals: work (n) | Ax (nnz) | the backend's num, as hs_linsys_need counted them */
+        /* reals: work (n) | Ax (nnz + the sink) | the backend's num */
         F->work = reals;
         F->Ax = reals + ls->n;
-        F->x = reals + ls->n + ls->nnz;
+        F->x = reals + ls->n + ls->nnz + 1;
         F->piv = NULL;
         (void)ints;
         /* pattern entries no map writes (a mirror of an unlisted block, a multiplier diagonal
          * without C) are zero for good: factor then only writes the mapped ones */
-        for (int p = 0; p < ls->nnz; ++p) { F->Ax[p] = HS_R(0.0); }
+        for (int p = 0; p <= ls->nnz; ++p) { F->Ax[p] = HS_R(0.0); }
         return;
     }
     F->x = reals;

@@ -122,7 +122,9 @@ typedef struct hs_linsys {
     const hs_ls_backend *be;/* sparse backend, NULL for dense */
     int nnz;                /* sparse: entries of the scalar pattern */
     int *sym;               /* sparse: the backend's analysis (nsym ints) */
-    int *mapA, *mapG1, *mapG2, *mapC; /* sparse: position in Ax of each packed entry (nA, nG, nG, nC) */
+    int *mapA, *mapG1, *mapG2, *mapC; /* sparse: position in Ax of each packed entry (nA, nG, nG, nC);
+                             * nnz (a sink slot) for an entry its mask leaves out */
+    const int *qmask, *cmask; /* init only: (nA), (nG) 0 where the entry is always zero, or NULL */
     long flops_factor;      /* operations of one factor (fixed at init) */
     long flops_solve;       /* operations of one solve (fixed at init) */
 } hs_linsys;
@@ -145,6 +147,16 @@ int hs_linsys_need(hs_ls_kind kind, const hs_ls_backend *be, const hs_blocks *b,
                    int sign, int reg, int symmetric, int *tmp, size_t ntmp_avail,
                    size_t *nsym, size_t *nfac_reals, size_t *nfac_ints, size_t *ntmp);
 
+/* hs_linsys_need with masks: qmask (nA ints, packed like A) and cmask (nG, packed like G) hold 0
+ * for an entry that is exactly zero at every point (M, the force Jacobians and the curvature
+ * for qmask; G for cmask) and nonzero for one that may not be; the sparse backend leaves the
+ * zeros out of the pattern, so neither they nor the fill they would cause cost any work. The
+ * values are those of the unmasked system (the terms left out are exact zeros). Either mask
+ * may be NULL (every entry may be nonzero); the dense backend ignores them. */
+int hs_linsys_need_masked(hs_ls_kind kind, const hs_ls_backend *be, const hs_blocks *b, const int *qmask,
+                          const int *cmask, int nq, int nc, int sign, int reg, int symmetric, int *tmp,
+                          size_t ntmp_avail, size_t *nsym, size_t *nfac_reals, size_t *nfac_ints, size_t *ntmp);
+
 /* The backend HS_LS_AUTO resolves to for this pattern (DENSE or SPARSE). */
 hs_ls_kind hs_linsys_choose(hs_ls_kind kind, const hs_ls_backend *be, const hs_blocks *b,
                             int nq, int nc, int model_has_blocks);
@@ -154,6 +166,11 @@ hs_ls_kind hs_linsys_choose(hs_ls_kind kind, const hs_ls_backend *be, const hs_b
 int hs_linsys_init(hs_linsys *ls, hs_ls_kind kind, const hs_ls_backend *be, const hs_blocks *b,
                    int nq, int nc, int sign, int reg, int symmetric, int *sym, size_t nsym,
                    int *tmp, size_t ntmp);
+
+/* hs_linsys_init with the masks of hs_linsys_need_masked (read during the call only). */
+int hs_linsys_init_masked(hs_linsys *ls, hs_ls_kind kind, const hs_ls_backend *be, const hs_blocks *b,
+                          const int *qmask, const int *cmask, int nq, int nc, int sign, int reg, int symmetric,
+                          int *sym, size_t nsym, int *tmp, size_t ntmp);
 
 /* Binds the numeric factor F to reals (nfac_reals) and ints (nfac_ints) as sized by need. */
 void hs_linsys_fac_bind(const hs_linsys *ls, hs_ls_fac *F, hs_real *reals, int *ints);

@@ -126,6 +126,13 @@ typedef struct hs_model_type {
      * from them and M is then symmetric and the sparse backend factors it as L D L^T, with the
      * same values as L D U at half the work. 0 (the default) = not known. */
     int symmetric_jac;
+    /* Optional: the entries of the packed block matrices that are exactly zero at every point:
+     * qq_mask (nA ints, packed like M) 0 where M, fq, fu, the curvature and lagrange()'s Fq, Fu
+     * and Mq are all zero, cq_mask
+     * (nG ints, packed like G) 0 where G is; 1 elsewhere (a planar body's diagonal mass block,
+     * a joint's G block with its identity part). The sparse backend then leaves them out of
+     * the pattern (rt/hs_linsys.h hs_linsys_need_masked). NULL = every entry may be nonzero. */
+    int (*masks)(const struct hs_model *m, int *qq_mask, int *cq_mask);
 } hs_model_type;
 
 /* A model instance: a type, its parameter block (param_size bytes, owned by the caller), an

@@ -264,6 +264,29 @@ static int model_blocks(const hs_model *m, hs_blocks *b, int *buf, size_t nbuf, 
     return HS_OK;
 }
 
+/* The model's zero masks (hs_model_type.masks) into tmp for the sparse backend: *qm (nA ints)
+ * and *cm (nG ints) point into tmp, *used ints taken; both NULL and 0 taken without a masks
+ * hook or with the dense backend. */
+static int model_masks(const hs_model *m, const hs_blocks *b, hs_ls_kind kind, int *tmp, size_t ntmp,
+                       const int **qm, const int **cm, size_t *used)
+{
+    *qm = NULL;
+    *cm = NULL;
+    *used = 0u;
+    if ((m->type->masks == NULL) || (kind != HS_LS_SPARSE)) { return HS_OK; }
+    const int nA = hs_blocks_qq_size(b), nG = (m->d.nc > 0) ? hs_blocks_cq_size(b) : 0;
+    /* MISRA Ref 10.8.3 [composite count widened after its bounds check] */
+    const size_t need = (size_t)nA + (size_t)nG + 1u;
+    if (ntmp < need) { return HS_E_SIZE; }
+    for (size_t i = 0; i < need; ++i) { tmp[i] = 1; }
+    const int rc = hs_model_rc(m->type->masks(m, tmp, (nG > 0) ? tmp + nA : tmp + nA + nG));
+    if (rc != 0) { return rc; }
+    *qm = tmp;
+    *cm = (nG > 0) ? tmp + nA : NULL;
+    *used = need;
+    return HS_OK;
+}
+
 /* Sizes of every list entry for one configuration. */
 typedef struct ws_sizes {
     size_t nq, nc, nz, n, nA, nG, nAJ, nFK, nF1, nFP, nCC, nUP, nQA, nAK, nGK, nIN0, nCA;
@@ -299,22 +322,29 @@ static int ws_measure(const hs_stepper_def *def, const hs_model *m, int *blk, si
     z->nUP = c.spook ? (size_t)nc : 0u;
     /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
     const int symK = (c.spook != 0) || (c.symK != 0);
-    rc = hs_linsys_need(z->kind, def->sparse, b, nq, nc, -1, c.regK, symK, tmp, ntmp, &ns, &nr, &ni, &nt);
+    /* the model's zero masks lead the scratch; the analyses use the rest */
+    const int *qm = NULL, *cm = NULL;
+    size_t nmask = 0u;
+    rc = model_masks(m, b, z->kind, tmp, ntmp, &qm, &cm, &nmask);
+    if (rc != 0) { return rc; }
+    tmp += nmask;
+    ntmp -= nmask;
+    rc = hs_linsys_need_masked(z->kind, def->sparse, b, qm, cm, nq, nc, -1, c.regK, symK, tmp, ntmp, &ns, &nr, &ni, &nt);
     if (rc != 0) { return rc; }
     z->nSK = ns; z->nFK = nr; z->nIK = ni; tmax = nt;
     z->nS1 = z->nF1 = z->nI1 = 0;
     if (c.two_stage != 0) {
-        rc = hs_linsys_need(z->kind, def->sparse, b, nq, 0, 1, 0, 0, tmp, ntmp, &ns, &nr, &ni, &nt);
+        rc = hs_linsys_need_masked(z->kind, def->sparse, b, qm, NULL, nq, 0, 1, 0, 0, tmp, ntmp, &ns, &nr, &ni, &nt);
         if (rc != 0) { return rc; }
         z->nS1 = ns; z->nF1 = nr; z->nI1 = ni; tmax = nt > tmax ? nt : tmax;
     }
     z->nSP = z->nFP = z->nIP = 0;
     if (c.have_p != 0) {
-        rc = hs_linsys_need(z->kind, def->sparse, b, nq, nc, 1, c.regP, 1, tmp, ntmp, &ns, &nr, &ni, &nt);
+        rc = hs_linsys_need_masked(z->kind, def->sparse, b, qm, cm, nq, nc, 1, c.regP, 1, tmp, ntmp, &ns, &nr, &ni, &nt);
         if (rc != 0) { return rc; }
         z->nSP = ns; z->nFP = nr; z->nIP = ni; tmax = nt > tmax ? nt : tmax;
     }
-    z->nTMP = tmax;
+    z->nTMP = tmax + nmask;
     return HS_OK;
 }
 
@@ -525,14 +555,20 @@ int hs_stepper_init(hs_stepper *s, const hs_stepper_def *def, const hs_model *m,
     st.blocks = b; /* points into ints[0..nBLK) = st.blk */
     /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
     const int symK = (c.spook != 0) || (c.symK != 0);
-    rc = hs_linsys_init(&st.lsK, z.kind, def->sparse, &st.blocks, st.nq, st.nc, -1, c.regK, symK,
-                        st.symK, z.nSK, st.tmp, z.nTMP);
+    const int *qm = NULL, *cm = NULL;
+    size_t nmask = 0u;
+    rc = model_masks(m, &st.blocks, z.kind, st.tmp, z.nTMP, &qm, &cm, &nmask);
+    if (rc != 0) { return rc; }
+    int *const tmp1 = st.tmp + nmask;
+    const size_t ntmp1 = z.nTMP - nmask;
+    rc = hs_linsys_init_masked(&st.lsK, z.kind, def->sparse, &st.blocks, qm, cm, st.nq, st.nc, -1, c.regK, symK,
+                               st.symK, z.nSK, tmp1, ntmp1);
     if (rc != 0) { return rc; }
     hs_linsys_fac_bind(&st.lsK, &st.fK, st.K, st.Kp);
     if (c.spook == 0 && (c.regK != 0 || c.regP != 0)) { reg_params(&st, c.regK, c.regP); }
     if (c.two_stage != 0) {
-        rc = hs_linsys_init(&st.ls1, z.kind, def->sparse, &st.blocks, st.nq, 0, 1, 0, 0,
-                            st.sym1, z.nS1, st.tmp, z.nTMP);
+        rc = hs_linsys_init_masked(&st.ls1, z.kind, def->sparse, &st.blocks, qm, NULL, st.nq, 0, 1, 0, 0,
+                                   st.sym1, z.nS1, tmp1, ntmp1);
         if (rc != 0) { return rc; }
         hs_linsys_fac_bind(&st.ls1, &st.f1, st.K1, st.K1p);
     } else {
@@ -540,8 +576,8 @@ int hs_stepper_init(hs_stepper *s, const hs_stepper_def *def, const hs_model *m,
         st.f1 = st.fK;
     }
     if (c.have_p != 0) {
-        rc = hs_linsys_init(&st.lsP, z.kind, def->sparse, &st.blocks, st.nq, st.nc, 1, c.regP, 1,
-                            st.symP, z.nSP, st.tmp, z.nTMP);
+        rc = hs_linsys_init_masked(&st.lsP, z.kind, def->sparse, &st.blocks, qm, cm, st.nq, st.nc, 1, c.regP, 1,
+                                   st.symP, z.nSP, tmp1, ntmp1);
         if (rc != 0) { return rc; }
         hs_linsys_fac_bind(&st.lsP, &st.fP, st.P, st.Pp);
         hs_linsys_fac_bind(&st.lsP, &st.fPn, st.Pn, st.Ppn);
