@@ -24,7 +24,8 @@ long hs_sparse_tally;
 #define H_NNZA 4
 #define H_NNZL 5
 #define H_NB 6
-#define H_LEN 7
+#define H_OFF 7 /* O_COUNT slots: the arrays' offsets, so a per-step view costs no arithmetic */
+#define H_LEN 18
 #define SP_MAGIC 0x53504c55 /* "SPLU" */
 
 typedef struct sp_view {
@@ -78,8 +79,7 @@ static size_t num_reals(int n, int sym, int nnz_l)
 static void view_of(const int *s, sp_view *v)
 {
     v->n = s[H_N]; v->nnz = s[H_NNZ]; v->sym = s[H_SYM]; v->nnz_a = s[H_NNZA]; v->nnz_l = s[H_NNZL];
-    int o[O_COUNT];
-    offsets(v->n, v->sym, v->nnz_a, v->nnz_l, o);
+    const int *o = s + H_OFF;
     v->perm = s + o[O_PERM]; v->Ap = s + o[O_AP]; v->Ui = s + o[O_UI]; v->Uax = s + o[O_UAX];
     v->Lax = s + o[O_LAX]; v->Dax = s + o[O_DAX]; v->Lp = s + o[O_LP]; v->Li = s + o[O_LI];
     v->Rp = s + o[O_RP]; v->Ri = s + o[O_RI]; v->Rpos = s + o[O_RPOS];
@@ -296,6 +296,7 @@ int hs_sparse_analyze(int n, const int *Ap, const int *Ai, const int *kind, int 
     if (nsym < *nsym_need) { return HS_E_SIZE; }
     sym[H_MAGIC] = SP_MAGIC; sym[H_N] = n; sym[H_NNZ] = nnz; sym[H_SYM] = sy;
     sym[H_NNZA] = nnz_a; sym[H_NNZL] = nnz_l; sym[H_NB] = nb;
+    offsets(n, sy, nnz_a, nnz_l, sym + H_OFF);
     int o[O_COUNT];
     offsets(n, sy, nnz_a, nnz_l, o);
     int *sperm = sym + o[O_PERM], *sAp = sym + o[O_AP], *sUi = sym + o[O_UI], *sUax = sym + o[O_UAX];
