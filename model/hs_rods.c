@@ -184,6 +184,51 @@ int hs_rods_curvature(const hs_rods *r, const hs_real *q, const hs_real *lambda,
     return ok ? HS_OK : HS_E_NONFINITE;
 }
 
+int hs_rods_constraint_all(const hs_rods *r, const hs_real *q, const hs_real *u, const hs_real *lambda,
+                           hs_real *G, hs_real *gam, hs_real *K)
+{
+    /* constraint()'s G, gamma()'s remainder and curvature()'s K, joint by joint in their order,
+     * each rod's half-direction once */
+    if (K != NULL) {
+        for (int e = 0; e < 9 * r->nr; ++e) { K[e] = HS_R(0.0); }
+    }
+    int off = 0;
+    rcache c;
+    rc_init(&c);
+    for (int k = 0; k < r->nj; ++k) {
+        hs_rod_joint j;
+        r->joint(r->arg, k, &j);
+        const hs_real sa = (hs_real)j.sa, sb = (hs_real)j.sb;
+        hs_real bx = HS_R(0.0), by = HS_R(0.0), ax, ay, gx = HS_R(0.0), gy = HS_R(0.0);
+        if (j.b >= 0) {
+            rc_get(&c, r, q, j.b, &bx, &by);
+            g_block(G + off, -HS_R(1.0), sb, bx, by);
+            off += 6;
+            const hs_real wb = u[3 * j.b + 2], cb = sb * wb * wb;
+            gx = cb * bx;
+            gy = cb * by;
+        }
+        rc_get(&c, r, q, j.a, &ax, &ay);
+        g_block(G + off, HS_R(1.0), sa, ax, ay);
+        off += 6;
+        const hs_real wa = u[3 * j.a + 2], ca = -sa * wa * wa;
+        gx += ca * ax;
+        gy += ca * ay;
+        gam[2 * k] = gx;
+        gam[2 * k + 1] = gy;
+        if ((K != NULL) && (lambda != NULL)) {
+            const hs_real lx = lambda[2 * k], ly = lambda[2 * k + 1];
+            if (j.b >= 0) { K[9 * j.b + 8] += sb * (bx * lx + by * ly); }
+            K[9 * j.a + 8] -= sa * (ax * lx + ay * ly);
+        }
+    }
+    int ok = hs_all_finite(gam, 2 * r->nj);
+    if (K != NULL) {
+        for (int i = 0; i < r->nr; ++i) { ok &= hs_isfinite(K[9 * i + 8]); }
+    }
+    return ok ? HS_OK : HS_E_NONFINITE;
+}
+
 hs_real hs_rods_energy(const hs_rods *r, const hs_real *q, const hs_real *u)
 {
     const hs_real I = r->m * r->len * r->len / HS_R(12.0);
@@ -307,6 +352,14 @@ int hs_rods_fn_curvature(const hs_model *m, hs_real t, const hs_real *q, const h
     (void)t;
     const hs_rods r = hs_rods_of(m);
     return hs_rods_curvature(&r, q, lambda, K);
+}
+
+int hs_rods_fn_constraint_all(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
+                              const hs_real *lambda, hs_real *G, hs_real *gam, hs_real *K)
+{
+    (void)t;
+    const hs_rods r = hs_rods_of(m);
+    return hs_rods_constraint_all(&r, q, u, lambda, G, gam, K);
 }
 
 int hs_rods_fn_energy(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,

@@ -51,6 +51,10 @@ int hs_rods_constraint(const hs_rods *r, const hs_real *q, hs_real *g, hs_real *
 int hs_rods_gamma(const hs_rods *r, const hs_real *q, const hs_real *u, hs_real *gam);
 /* Packed curvature K = d(G^T lambda)/dq (rod-diagonal blocks, only the theta-theta entries). */
 int hs_rods_curvature(const hs_rods *r, const hs_real *q, const hs_real *lambda, hs_real *K);
+/* Packed G, gamma (2 nj) and, when K and lambda are not NULL, the packed curvature in one pass:
+ * the values of hs_rods_constraint, hs_rods_gamma and hs_rods_curvature. */
+int hs_rods_constraint_all(const hs_rods *r, const hs_real *q, const hs_real *u, const hs_real *lambda,
+                           hs_real *G, hs_real *gam, hs_real *K);
 /* Kinetic plus gravitational energy (J), zero potential at y = 0. */
 hs_real hs_rods_energy(const hs_rods *r, const hs_real *q, const hs_real *u);
 /* Position (m) of end s of rod i. */
@@ -93,6 +97,8 @@ int hs_rods_fn_curvature(const hs_model *m, hs_real t, const hs_real *q, const h
                          hs_real *K);
 int hs_rods_fn_energy(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
                       const hs_real *z, hs_real *E);
+int hs_rods_fn_constraint_all(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
+                              const hs_real *lambda, hs_real *G, hs_real *gam, hs_real *K);
 int hs_rods_fn_output(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
                       const hs_real *z, const hs_real *in, hs_real *y);
 

@@ -133,6 +133,12 @@ typedef struct hs_model_type {
      * a joint's G block with its identity part). The sparse backend then leaves them out of
      * the pattern (rt/hs_linsys.h hs_linsys_need_masked). NULL = every entry may be nonzero. */
     int (*masks)(const struct hs_model *m, int *qq_mask, int *cq_mask);
+    /* Optional: G (packed), gamma (nc) and, when lambda (nc) and K are not NULL, the curvature
+     * K = d(G^T lambda)/dq (packed) at one point in one call, with exactly the values of
+     * constraint(), gamma() and curvature() (a model computes what they share once: a rod's
+     * sin and cos). NULL = the stepper calls them one by one. */
+    int (*constraint_all)(const struct hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
+                          const hs_real *lambda, hs_real *G, hs_real *gam, hs_real *K);
 } hs_model_type;
 
 /* A model instance: a type, its parameter block (param_size bytes, owned by the caller), an

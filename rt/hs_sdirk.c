@@ -119,13 +119,16 @@ static int sd_newton(hs_stepper *s, hs_ctx *c, hs_real t, hs_real *A, hs_real *L
     if (rc != HS_OK) {
         return rc;
     }
+    /* G, gamma (and K_g with the factor) in one model call when the model offers it */
+    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
+    const int all = (nc > 0) && (m->type->constraint_all != NULL) && ((factor == 0) || (s->curv_fd == 0));
     if (factor != 0) {
         rc = hs_force_jacobians(s, c, t, s->qn, s->un);
         /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
         if (rc != HS_OK) {
             return rc;
         }
-        if (nc > 0) {
+        if ((nc > 0) && (all == 0)) {
             rc = hs_add_curvature(s, t, s->qn, Lam);
             /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
             if (rc != HS_OK) {
@@ -133,7 +136,20 @@ static int sd_newton(hs_stepper *s, hs_ctx *c, hs_real t, hs_real *A, hs_real *L
             }
         }
     }
-    if (nc > 0) {
+    if (all != 0) {
+        rc = hs_model_rc(m->type->constraint_all(m, t, s->qn, s->un, (factor != 0) ? Lam : NULL, s->G, s->gam,
+                                                 (factor != 0) ? s->Kg : NULL));
+        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
+        if (rc != HS_OK) {
+            return rc;
+        }
+        if (factor != 0) {
+            /* as hs_add_curvature folds it */
+            for (int k = 0; k < s->lsK.nA; ++k) {
+                s->fq[k] += s->Kg[k];
+            }
+        }
+    } else if (nc > 0) {
         rc = hs_model_rc(m->type->constraint(m, t, s->qn, NULL, s->G, NULL));
         /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
         if (rc != HS_OK) {
