@@ -242,4 +242,7 @@ const hs_model_type hs_car_axle_type = {
     .dims = dims,
     .curvature = curvature,
     .energy = energy,
+    /* fq's spring blocks and K are written with the same expression on both sides of the
+     * diagonal, fu = 0 */
+    .symmetric_jac = 1,
 };

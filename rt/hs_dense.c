@@ -110,3 +110,82 @@ void hs_matvec_t(const hs_real *A, int m, int n, const hs_real *x, hs_real *y)
         for (int j = 0; j < n; ++j) { y[j] += A[i * n + j] * x[i]; }
     }
 }
+
+/* The body of hs_ldlt_factor (n a constant where the dispatcher gives one). Right-looking on
+ * the lower triangle; row k's upper part keeps column k before scaling (t_i = d_k L_ik), so
+ * the update L_ik d_k L_jk costs one multiplication. */
+static inline int ldlt_factor_n(hs_real *A, const int n)
+{
+    hs_real amax = HS_R(0.0), nf = HS_R(0.0);
+    for (int i = 0; i < n; ++i) {
+        for (int j = 0; j <= i; ++j) {
+            const hs_real v = A[i * n + j];
+            const hs_real a = hs_abs(v);
+            nf += v - v;
+            amax = (a > amax) ? a : amax;
+        }
+    }
+    if (!(nf == HS_R(0.0)) || (amax == HS_R(0.0))) { return HS_E_SINGULAR; }
+    const hs_real tiny = (hs_real)n * HS_EPS * amax;
+    int ok = 1;
+    for (int k = 0; k < n; ++k) {
+        const hs_real d = A[k * n + k];
+        const int good = (hs_abs(d) > tiny) & hs_isfinite(d);
+        ok &= good;
+        /* a failed pivot becomes 1 so the remaining work stays finite and fixed */
+        /* MISRA Ref 10.3.2 [hs_real selected by ?:] */
+        const hs_real di = HS_R(1.0) / ((good != 0) ? d : HS_R(1.0));
+        A[k * n + k] = di;
+        for (int i = k + 1; i < n; ++i) {
+            const hs_real t = A[i * n + k];
+            A[k * n + i] = t;
+            A[i * n + k] = t * di;
+        }
+        for (int i = k + 1; i < n; ++i) {
+            const hs_real l = A[i * n + k];
+            for (int j = k + 1; j <= i; ++j) { A[i * n + j] -= l * A[k * n + j]; }
+        }
+    }
+    return (ok != 0) ? HS_OK : HS_E_SINGULAR;
+}
+
+int hs_ldlt_factor(hs_real *A, int n)
+{
+    switch (n) {
+    case 3: return ldlt_factor_n(A, 3);
+    case 4: return ldlt_factor_n(A, 4);
+    case 5: return ldlt_factor_n(A, 5);
+    case 6: return ldlt_factor_n(A, 6);
+    case 7: return ldlt_factor_n(A, 7);
+    case 8: return ldlt_factor_n(A, 8);
+    default: return ldlt_factor_n(A, n);
+    }
+}
+
+static inline void ldlt_solve_n(const hs_real *LD, const int n, hs_real *b)
+{
+    for (int i = 1; i < n; ++i) {
+        hs_real s = b[i];
+        for (int j = 0; j < i; ++j) { s -= LD[i * n + j] * b[j]; }
+        b[i] = s;
+    }
+    /* D^-1 (on the diagonal) folded into the backward pass with L^T read by columns */
+    for (int i = n - 1; i >= 0; --i) {
+        hs_real s = b[i] * LD[i * n + i];
+        for (int j = i + 1; j < n; ++j) { s -= LD[j * n + i] * b[j]; }
+        b[i] = s;
+    }
+}
+
+void hs_ldlt_solve(const hs_real *LD, int n, hs_real *b)
+{
+    switch (n) {
+    case 3: ldlt_solve_n(LD, 3, b); break;
+    case 4: ldlt_solve_n(LD, 4, b); break;
+    case 5: ldlt_solve_n(LD, 5, b); break;
+    case 6: ldlt_solve_n(LD, 6, b); break;
+    case 7: ldlt_solve_n(LD, 7, b); break;
+    case 8: ldlt_solve_n(LD, 8, b); break;
+    default: ldlt_solve_n(LD, n, b); break;
+    }
+}

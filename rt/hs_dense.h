@@ -15,6 +15,17 @@ int hs_lu_factor(hs_real *A, int *piv, int n);
 /* Solves A x = b with the factors of hs_lu_factor; b (n) is overwritten by x. */
 void hs_lu_solve(const hs_real *LU, const int *piv, int n, hs_real *b);
 
+/* Factors the symmetric A (n x n, row-major, its lower triangle read) in place into L D L^T
+ * without pivoting: unit L in the strict lower triangle, D^-1 on the diagonal, the strict upper
+ * triangle scratch. For the quasi-definite step and projection matrices of rt/hs_linsys.h with
+ * the positions first (M positive definite plus O(h), G of full rank: the sparse backend's
+ * argument, rt/hs_sparse.h), at a sixth of n^3 operations against the LU's third and no
+ * pivot search. HS_E_SINGULAR as hs_lu_factor (the work stays fixed). */
+int hs_ldlt_factor(hs_real *A, int n);
+
+/* Solves A x = b with the factor of hs_ldlt_factor; b (n) is overwritten by x. */
+void hs_ldlt_solve(const hs_real *LD, int n, hs_real *b);
+
 /* y (m) = A (m x n) x (n). */
 void hs_matvec(const hs_real *A, int m, int n, const hs_real *x, hs_real *y);
 

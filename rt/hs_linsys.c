@@ -268,6 +268,7 @@ static void ls_setup(hs_linsys *ls, hs_ls_kind kind, const hs_ls_backend *be, co
     ls->nC = ls->reg ? hs_blocks_cc_size(&ls->b) : 0;
     ls->be = kind == HS_LS_SPARSE ? be : NULL;
     ls->dense1 = ls->b.nqq == 1 && ls->b.ncq <= 1 && ls->nA == nq * nq && ls->nG == nc * nq;
+    ls->ldlt = 0;
     ls->nnz = 0;
     ls->sym = NULL;
     ls->mapA = ls->mapG1 = ls->mapG2 = ls->mapC = NULL;
@@ -447,6 +448,23 @@ void hs_linsys_fac_bind(const hs_linsys *ls, hs_ls_fac *F, hs_real *reals, int *
  * (M - (h cu fu + h^2 cq fq)) so the bits do not depend on the backend. */
 #define A_ENTRY(k) (F1 ? M[k] - (c1 * F1[k] + c2 * F2[k]) : M[k])
 
+/* The assembled dense K (n x n) factored: LU with pivots, or with ls->ldlt the L D L^T of
+ * [[A, s G^T], [G, -s C]] in the unknowns (x1, s x2), symmetric for s = +1 and s = -1 alike:
+ * its lower triangle is K's but for the C block, whose sign follows s. */
+static int dense_finish(const hs_linsys *ls, hs_real *K, int *piv)
+{
+    const int n = ls->n, nq = ls->nq;
+    if (ls->ldlt == 0) {
+        return hs_lu_factor(K, piv, n);
+    }
+    if ((ls->sign < 0) && (ls->reg != 0)) {
+        for (int i = nq; i < n; ++i) {
+            for (int j = nq; j <= i; ++j) { K[i * n + j] = -K[i * n + j]; }
+        }
+    }
+    return hs_ldlt_factor(K, n);
+}
+
 int hs_linsys_factor(const hs_linsys *ls, hs_ls_fac *F, const hs_real *M, hs_real c1,
                      const hs_real *F1, hs_real c2, const hs_real *F2, const hs_real *G1,
                      const hs_real *G2, const hs_real *C)
@@ -480,7 +498,7 @@ int hs_linsys_factor(const hs_linsys *ls, hs_ls_fac *F, const hs_real *M, hs_rea
                     for (int j = 0; j < nc; ++j) { K[(nq + i) * n + nq + j] = HS_R(0.0); }
                 }
             }
-            return hs_lu_factor(K, F->piv, n);
+            return dense_finish(ls, K, F->piv);
         }
         /* zero then scatter the listed blocks */
         for (int i = 0; i < n * n; ++i) { K[i] = HS_R(0.0); }
@@ -510,7 +528,7 @@ int hs_linsys_factor(const hs_linsys *ls, hs_ls_fac *F, const hs_real *M, hs_rea
                 }
             }
         }
-        return hs_lu_factor(K, F->piv, n);
+        return dense_finish(ls, K, F->piv);
     }
     /* sparse: values into the fixed order of the analysis; with s = -1 the multiplier column
      * is negated (unknown -x2) so the backend always sees [[A, G1^T], [G2, s C]] */
@@ -532,6 +550,13 @@ int hs_linsys_factor(const hs_linsys *ls, hs_ls_fac *F, const hs_real *M, hs_rea
 void hs_linsys_solve(const hs_linsys *ls, const hs_ls_fac *F, hs_real *b)
 {
     if (ls->kind == HS_LS_DENSE) {
+        if (ls->ldlt != 0) {
+            hs_ldlt_solve(F->x, ls->n, b);
+            if (ls->sign < 0) {
+                for (int i = ls->nq; i < ls->n; ++i) { b[i] = -b[i]; }
+            }
+            return;
+        }
         hs_lu_solve(F->x, F->piv, ls->n, b);
         return;
     }

@@ -117,6 +117,8 @@ typedef struct hs_linsys {
     int reg;                /* 1 when the -C block is assembled */
     int symmetric;          /* 1 when A is symmetric and G1 = G2 (told at init) */
     int dense1;             /* dense backend and one block each way: plain row-major copies */
+    int ldlt;               /* dense backend: L D L^T without pivoting (hs_ldlt_factor) instead of
+                             * the LU, for a system its user knows symmetric (set after init) */
     hs_blocks b;            /* pattern of A (qq), G (cq) and C (cb diagonal blocks) */
     int nA, nG, nC;         /* reals of packed A, G, C */
     const hs_ls_backend *be;/* sparse backend, NULL for dense */

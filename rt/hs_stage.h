@@ -45,6 +45,7 @@ typedef struct hs_cfg {
     int nca;        /* 1: sl1, sl2 are used */
     int regK, regP; /* the step / projection matrix carries a multiplier block */
     int symK;       /* the step matrix' values are exactly symmetric (L D L^T) */
+    int ldltK, ldltP; /* dense backend: L D L^T without pivoting for the step / projection system */
     hs_real cu, cq;
 } hs_cfg;
 

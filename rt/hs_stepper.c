@@ -208,6 +208,8 @@ static hs_cfg config_of(const hs_stepper_def *def, const hs_model *m)
     c.keep_p = (def->stab == HS_STAB_PROJECTION || c.ggl) && nc > 0;
     c.regK = 0;
     c.symK = 0;
+    c.ldltK = 0;
+    c.ldltP = 0;
     c.regP = def->reg_eps > HS_R(0.0) && c.keep_p;
     c.analytic = def->jac == HS_JAC_ANALYTIC || (def->jac == HS_JAC_AUTO && m->type->force_jac);
     c.use_jac = (fl & HS_MF_FULLJAC) != 0u;
@@ -564,6 +566,8 @@ int hs_stepper_init(hs_stepper *s, const hs_stepper_def *def, const hs_model *m,
     rc = hs_linsys_init_masked(&st.lsK, z.kind, def->sparse, &st.blocks, qm, cm, st.nq, st.nc, -1, c.regK, symK,
                                st.symK, z.nSK, tmp1, ntmp1);
     if (rc != 0) { return rc; }
+    /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
+    st.lsK.ldlt = ((z.kind == HS_LS_DENSE) && (c.ldltK != 0)) ? 1 : 0;
     hs_linsys_fac_bind(&st.lsK, &st.fK, st.K, st.Kp);
     if (c.spook == 0 && (c.regK != 0 || c.regP != 0)) { reg_params(&st, c.regK, c.regP); }
     if (c.two_stage != 0) {
@@ -579,6 +583,8 @@ int hs_stepper_init(hs_stepper *s, const hs_stepper_def *def, const hs_model *m,
         rc = hs_linsys_init_masked(&st.lsP, z.kind, def->sparse, &st.blocks, qm, cm, st.nq, st.nc, 1, c.regP, 1,
                                    st.symP, z.nSP, tmp1, ntmp1);
         if (rc != 0) { return rc; }
+        /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
+        st.lsP.ldlt = ((z.kind == HS_LS_DENSE) && (c.ldltP != 0)) ? 1 : 0;
         hs_linsys_fac_bind(&st.lsP, &st.fP, st.P, st.Pp);
         hs_linsys_fac_bind(&st.lsP, &st.fPn, st.Pn, st.Ppn);
     } else {
