@@ -197,6 +197,23 @@ static int curvature(const hs_model *m, hs_real t, const hs_real *q, const hs_re
     return HS_OK;
 }
 
+/* constraint()'s G, gamma_fn()'s gamma and curvature()'s K at one point: the road once */
+static int constraint_all(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
+                          const hs_real *lambda, hs_real *G, hs_real *gam, hs_real *K)
+{
+    road r = road_at(P(m), t);
+    hs_real dx = q[0] - q[2], dy = q[1] - q[3];
+    G[0] = r.xb; G[1] = r.yb; G[2] = HS_R(0.0); G[3] = HS_R(0.0);
+    G[4] = HS_R(2.0) * dx; G[5] = HS_R(2.0) * dy; G[6] = -HS_R(2.0) * dx; G[7] = -HS_R(2.0) * dy;
+    hs_real dxd = u[0] - u[2], dyd = u[1] - u[3];
+    gam[0] = HS_R(2.0) * (r.xb1 * u[0] + r.yb1 * u[1]) + r.xb2 * q[0] + r.yb2 * q[1];
+    gam[1] = HS_R(2.0) * (dxd * dxd + dyd * dyd);
+    if ((K != NULL) && (lambda != NULL)) {
+        return curvature(m, t, q, lambda, K);
+    }
+    return HS_OK;
+}
+
 /* Kinetic energy K |u|^2 / 2, the two springs (unit stiffness, (|s| - L0)^2 / 2) and gravity
  * K g (yl + yr). The road moves the right spring's anchor and the rheonomic constraint, so E
  * is not conserved unless r = 0 (or w = 0): the difference is the work done by the road.
@@ -245,4 +262,5 @@ const hs_model_type hs_car_axle_type = {
     /* fq's spring blocks and K are written with the same expression on both sides of the
      * diagonal, fu = 0 */
     .symmetric_jac = 1,
+    .constraint_all = constraint_all,
 };
