@@ -287,7 +287,10 @@ int hs_rods_fn_masks(const hs_model *m, int *qq_mask, int *cq_mask)
     const hs_rods r = hs_rods_of(m);
     /* M = diag(m, m, I) per rod, fq = fu = 0, K on the theta diagonal only */
     for (int i = 0; i < r.nr; ++i) {
-        for (int e = 0; e < 9; ++e) { qq_mask[9 * i + e] = (e % 4 == 0) ? 1 : 0; }
+        for (int e = 0; e < 9; ++e) {
+            /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
+            qq_mask[9 * i + e] = (e % 4 == 0) ? 1 : 0;
+        }
     }
     /* each G block [[1, 0, *], [0, 1, *]] up to sign (g_block) */
     int nb = 0;

@@ -164,6 +164,8 @@ static int sd_newton(hs_stepper *s, hs_ctx *c, hs_real t, hs_real *A, hs_real *L
         if (rc != HS_OK) {
             return rc;
         }
+    } else {
+        /* no constraints: nothing to evaluate */
     }
     sd_residual(s, A, Lam);
     if (factor != 0) {

@@ -298,7 +298,7 @@ typedef struct ws_sizes {
 
 /* Everything about the sizes: blocks (into blk), backend choice and each system's needs. */
 static int ws_measure(const hs_stepper_def *def, const hs_model *m, int *blk, size_t nblk,
-                      int *tmp, size_t ntmp, hs_blocks *b, ws_sizes *z)
+                      int *tmp0, size_t ntmp0, hs_blocks *b, ws_sizes *z)
 {
     const hs_cfg c = config_of(def, m);
     size_t used = 0;
@@ -327,10 +327,10 @@ static int ws_measure(const hs_stepper_def *def, const hs_model *m, int *blk, si
     /* the model's zero masks lead the scratch; the analyses use the rest */
     const int *qm = NULL, *cm = NULL;
     size_t nmask = 0u;
-    rc = model_masks(m, b, z->kind, tmp, ntmp, &qm, &cm, &nmask);
+    rc = model_masks(m, b, z->kind, tmp0, ntmp0, &qm, &cm, &nmask);
     if (rc != 0) { return rc; }
-    tmp += nmask;
-    ntmp -= nmask;
+    int *const tmp = &tmp0[nmask];
+    const size_t ntmp = ntmp0 - nmask;
     rc = hs_linsys_need_masked(z->kind, def->sparse, b, qm, cm, nq, nc, -1, c.regK, symK, tmp, ntmp, &ns, &nr, &ni, &nt);
     if (rc != 0) { return rc; }
     z->nSK = ns; z->nFK = nr; z->nIK = ni; tmax = nt;
