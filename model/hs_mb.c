@@ -46,9 +46,17 @@ static void initial_state(const hs_mb_model *mb, hs_real *q, hs_real *u)
 
 int hs_mb_fn_initial(const hs_model *m, hs_real t0, hs_real *q, hs_real *u, hs_real *z)
 {
-    (void)t0; (void)z;
+    (void)t0;
     initial_state(MB(m), q, u);
+    /* the elements' states start at rest: tread undeflected, brake unloaded */
+    for (int i = 0; (z != NULL) && i < MB(m)->nz; ++i) { z[i] = HS_R(0.0); }
     return HS_OK;
+}
+
+int hs_mb_fn_zdot(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u, const hs_real *z,
+                  const hs_real *in, hs_real *zd)
+{
+    return mb_zdot(MB(m), t, q, u, z, in, zd);
 }
 
 int hs_mb_fn_mass(const hs_model *m, hs_real t, const hs_real *q, hs_real *M)
@@ -85,15 +93,13 @@ int hs_mb_fn_mass(const hs_model *m, hs_real t, const hs_real *q, hs_real *M)
 int hs_mb_fn_force(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
                     const hs_real *z, const hs_real *in, hs_real *f)
 {
-    (void)z;
-    return mb_forces(MB(m), t, q, u, in, f, NULL, NULL);
+    return mb_forces_z(MB(m), t, q, u, z, in, f, NULL, NULL);
 }
 
 int hs_mb_fn_force_jac(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
                         const hs_real *z, const hs_real *in, hs_real *fq, hs_real *fu)
 {
-    (void)z;
-    return mb_forces(MB(m), t, q, u, in, NULL, fq, fu);
+    return mb_forces_z(MB(m), t, q, u, z, in, NULL, fq, fu);
 }
 
 int hs_mb_fn_constraint(const hs_model *m, hs_real t, const hs_real *q, hs_real *g,
@@ -268,7 +274,7 @@ int hs_mb_fn_output(const hs_model *m, hs_real t, const hs_real *q, const hs_rea
     const hs_real *inp = in != NULL ? in : zero_in;
     hs_real facc[HS_MB_MAX_NQ];
     if (mb->has_acc != 0) {
-        const int rc = mb_forces(mb, t, q, u, inp, facc, NULL, NULL);
+        const int rc = mb_forces_z(mb, t, q, u, z, inp, facc, NULL, NULL);
         /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
         if (rc != HS_OK) { return rc; }
     }
@@ -408,6 +414,7 @@ int hs_mb_compile(const hs_mb_desc *D, hs_mb_model *mb, int packed, int *bad_ind
     mb->bad_table = -1;
     mb->bad_why = NULL;
     mb->has_acc = 0;
+    mb->nz = 0;
     if (D->nbodies < 1 || D->nbodies > HS_MB_MAX_BODIES || D->njoints < 0 || D->njoints > HS_MB_MAX_JOINTS
         || D->nforces < 0 || D->nforces > HS_MB_MAX_FORCES || D->noutputs < 0
         || D->noutputs > HS_MB_MAX_OUTPUTS || D->nin < 0 || D->nin > HS_MB_MAX_NIN) {
@@ -479,6 +486,10 @@ int hs_mb_compile(const hs_mb_desc *D, hs_mb_model *mb, int packed, int *bad_ind
             const int n = el->inputs(D, E, suf);
             if (E->in0 < 0 || E->in0 + n > D->nin) { mb->bad_why = "input index not below the model's input count"; return HS_E_MODEL_PARAM; }
         }
+        if (E->in1 < 0 || E->in1 > D->nin || E->in2 < 0 || E->in2 > D->nin) { mb->bad_why = "input index not below the model's input count"; return HS_E_MODEL_PARAM; }
+        mb->zoff[e] = mb->nz;
+        mb->nz += (mb_force_states_of[E->kind] != NULL) ? mb_force_states_of[E->kind]->nz : 0;
+        if (mb->nz > HS_MB_MAX_NZ) { return HS_E_SIZE; }
     }
     /* outputs and their names */
     int nout = 0;
@@ -668,7 +679,7 @@ int hs_mb_compile(const hs_mb_desc *D, hs_mb_model *mb, int packed, int *bad_ind
     *T = zero_type;
     T->name = D->name ? D->name : "mb";
     T->doc = "multibody description (model/hs_mb.h)";
-    T->nq = mb->nq; T->nc = mb->nc; T->nz = 0; T->nin = mb->nin; T->nout = mb->nout;
+    T->nq = mb->nq; T->nc = mb->nc; T->nz = mb->nz; T->nin = mb->nin; T->nout = mb->nout;
     T->params = NULL; T->nparams = 0; T->param_size = 0;
     T->in_names = mb->nin ? mb->in_names : NULL;
     T->out_names = mb->nout ? mb->out_names : NULL;
@@ -679,7 +690,7 @@ int hs_mb_compile(const hs_mb_desc *D, hs_mb_model *mb, int packed, int *bad_ind
     T->force_jac = hs_mb_fn_force_jac;
     T->constraint = mb->nc ? hs_mb_fn_constraint : NULL;
     T->gamma = mb->nc ? hs_mb_fn_gamma : NULL;
-    T->zdot = NULL;
+    T->zdot = mb->nz ? hs_mb_fn_zdot : NULL;
     T->output = mb->nout ? hs_mb_fn_output : NULL;
     T->dims = NULL;
     T->blocks = mb->packed ? mb_blocks_fn : NULL;

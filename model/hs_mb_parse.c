@@ -450,7 +450,7 @@ static const struct { const char *key; uint32_t bit; } FKEYS[] = {
     {"a", MB_K_A}, {"b", MB_K_B}, {"joint", MB_K_JOINT}, {"k", MB_K_K}, {"c", MB_K_C},
     {"l0", MB_K_L0}, {"theta0", MB_K_THETA0}, {"kr", MB_K_KR}, {"cr", MB_K_CR},
     {"scale", MB_K_SCALE}, {"axis", MB_K_AXIS}, {"axis_b", MB_K_AXIS_B}, {"in", MB_K_IN},
-    {"f", MB_K_F}, {"tau", MB_K_TAU}, {"t", MB_K_T}, {"v", MB_K_V}};
+    {"f", MB_K_F}, {"tau", MB_K_TAU}, {"t", MB_K_T}, {"v", MB_K_V}, {"steer", MB_K_STEER}, {"road", MB_K_ROAD}};
 #define NFKEYS ((int)(sizeof FKEYS / sizeof FKEYS[0]))
 
 static tok key_of_bit(uint32_t bit)
@@ -525,11 +525,16 @@ static int parse_force(hs_mb_store *st, const tok *w, int npos, const tok *key, 
         case MB_K_T: nt = read_vec(st, V, tb->t, HS_MB_MAX_TAB); ok = nt > 0; break;
         /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
         case MB_K_V: nv = read_vec(st, V, tb->v, HS_MB_MAX_TAB); ok = nv > 0; break;
+        case MB_K_STEER:
+        case MB_K_ROAD:
         case MB_K_IN: {
+            int *dst = (bit == MB_K_IN) ? &F->in0 : ((bit == MB_K_STEER) ? &F->in1 : &F->in2);
             const int i = find_input(st, V);
-            if (i >= 0) { F->in0 = i; ok = 1; }
+            if (i >= 0) { *dst = i; ok = 1; }
             else if (V.n > 0 && is_alpha(V.s[0]) != 0) { st->ewhy = "unknown input (declare it above with input NAME ...)"; ok = 0; }
-            else { ok = read_int(st, V, 0, HS_MB_MAX_NIN - 1, &F->in0); }
+            else { ok = read_int(st, V, 0, HS_MB_MAX_NIN - 1, dst); }
+            /* steer, road: stored as 1 + index (0: none) */
+            if (ok != 0 && bit != MB_K_IN) { *dst += 1; }
             break;
         }
         default: { /* MB_K_JOINT: the bodies and axes of a revolute joint declared above */
@@ -571,6 +576,9 @@ static int parse_force(hs_mb_store *st, const tok *w, int npos, const tok *key, 
         if (F->in0 + width > D->nin) {
             return fail(err, line, lit("in"), "input index (plus the element's width) not below the model's input count", E);
         }
+    }
+    if (F->in1 > D->nin || F->in2 > D->nin) {
+        return fail(err, line, lit(F->in1 > D->nin ? "steer" : "road"), "input index not below the model's input count", E);
     }
     st->force_line[e] = line;
     D->nforces = e + 1;

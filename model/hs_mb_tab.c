@@ -25,7 +25,7 @@ static int bind(const hs_model *m)
     hs_model *in = g->inner;
     in->p = NULL;
     in->desc = g->mb;
-    in->d.nq = mb->nq; in->d.nc = mb->nc; in->d.nz = 0; in->d.nin = mb->nin; in->d.nout = mb->nout;
+    in->d.nq = mb->nq; in->d.nc = mb->nc; in->d.nz = mb->nz; in->d.nin = mb->nin; in->d.nout = mb->nout;
     in->type = &g->mb->type; /* last: a non-NULL type means bound (hs_mb_model_init without dims()) */
     return HS_OK;
 }

@@ -261,7 +261,7 @@ int main(int argc, char **argv)
             first = 1;
             point("a", &F->a); point("b", &F->b);
             freal("k", F->k); freal("c", F->c); freal("l0", F->l0); freal("kr", F->kr); freal("cr", F->cr);
-            fint("in0", F->in0); freal("scale", F->scale); fvec("axis", F->axis, 3); fvec("axis_b", F->axis_b, 3);
+            fint("in0", F->in0); fint("in1", F->in1); fint("in2", F->in2); freal("scale", F->scale); fvec("axis", F->axis, 3); fvec("axis_b", F->axis_b, 3);
             fvec("v", F->v, 3);
             if (F->tab) { sep(); fprintf(o, ".tab = &tab_%d", e); }
             fprintf(o, "},\n");
