@@ -60,15 +60,16 @@ static int inputs(const hs_mb_desc *D, const hs_mb_force *E, const char *suffix[
     return 2;
 }
 
+
+#ifndef HS_NO_VEHICLES
+
+#define NV 14 /* the wheel's q (7) and u (7) */
 /* The optional inputs steer= and road= (stored 1 + index): their value, 0 without one. */
 static hs_real opt_in(const hs_real *in, int k1)
 {
     return (k1 > 0) ? in[k1 - 1] : HS_R(0.0);
 }
 
-#ifndef HS_NO_VEHICLES
-
-#define NV 14 /* the wheel's q (7) and u (7) */
 
 /* A value and its gradient over the wheel's coordinates and velocities. */
 typedef struct gv {
