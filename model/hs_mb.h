@@ -207,8 +207,14 @@ typedef enum hs_mb_output_kind {
     HS_MB_OUT_COORD = 2, /* joint coordinate: revolute angle (planar; spatial hinge: the hinge
                           * angle above, rad), prismatic travel, distance, driven value */
     HS_MB_OUT_ENERGY = 3, /* total energy (J) */
-    HS_MB_OUT_ACC = 4    /* body acceleration M_b^-1 f_b (m/s^2, rad/s^2) of a point or planar
+    HS_MB_OUT_ACC = 4,   /* body acceleration M_b^-1 f_b (m/s^2, rad/s^2) of a point or planar
                           * body no joint acts on (gravity, forces and inputs of this instant) */
+    HS_MB_OUT_TIRE = 5,  /* tire element index: spin rate (rad/s), Fx, Fy, Fz (N, contact frame),
+                          * slips sx, sy (1) */
+    HS_MB_OUT_VEHICLE = 6 /* spatial body index (a vehicle's chassis), body frame: vx, vy (m/s), yaw
+                          * rate (rad/s), ax, ay (m/s^2: the tires' force over the mass of all
+                          * bodies, an accelerometer's specific force), body slip angle
+                          * atan2(vy, vx) (rad; 0 below 0.1 m/s) */
 } hs_mb_output_kind;
 
 typedef struct hs_mb_output {

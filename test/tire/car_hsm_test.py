@@ -1,0 +1,95 @@
+#!/usr/bin/python3
+"""car_hsm_test.py SIM HSM - the car description model/mech/vehicles/car.hsm (chassis, four wheels
+on their suspensions, four multibody tire elements) through hilstep-sim with the default method
+at h = 1 ms: at rest on a flat road it drifts less than 1e-6 m/s over 60 s; on a 10 % slope with
+1500 N m of brake on every wheel it holds (after settling it moves less than 1e-6 m in 20 s);
+braked from 20 m/s with 800 N m per wheel it stops and stays stopped, and while it decelerates
+the wheel loads move to the front by the quasi-static load transfer m a h / (2 l) of the whole
+vehicle (2 %); at rest the two left wheels carry half the weight. Prints "car-hsm: N passed, N failed"."""
+import csv
+import math
+import os
+import subprocess
+import sys
+import tempfile
+
+SIM, HSM = sys.argv[1], sys.argv[2]
+npass = nfail = 0
+
+
+def check(ok, what):
+    global npass, nfail
+    if ok:
+        npass += 1
+    else:
+        nfail += 1
+        print("  FAIL", what)
+
+
+def run(params, brake, t, every):
+    with tempfile.TemporaryDirectory() as d:
+        out, inp = os.path.join(d, "o.csv"), os.path.join(d, "i.csv")
+        with open(inp, "w") as f:
+            f.write("t,brake_fl,brake_fr,brake_rl,brake_rr\n0,%g,%g,%g,%g\n" % ((brake,) * 4))
+        cmd = [SIM, "--model-file", HSM, "--h", "1e-3", "--t", str(t), "--csv", out, "--every", str(every),
+               "--inputs", inp]
+        for p in params:
+            cmd += ["--param", p]
+        r = subprocess.run(cmd, capture_output=True, text=True)
+        check(r.returncode == 0 and "status=ok" in r.stdout, "%s exits 0 with status=ok" % " ".join(cmd))
+        rows = list(csv.reader(open(out)))
+    head = rows[0]
+    col = {name.split("[")[0]: i for i, name in enumerate(head)}
+    return col, [[float(v) for v in row] for row in rows[1:]]
+
+
+# the car's data (car.hsm): masses, geometry
+m_c, m_w, a, b, h, r0, cz, g = 1400.0, 25.0, 1.2, 1.5, 0.55, 0.3, 190000.0, 9.81
+m = m_c + 4 * m_w
+
+# rest, flat road
+c, d = run([], 0, 60, 100)
+vmax = max(math.hypot(r[c["out_speed"]], r[c["u2"]]) for r in d)
+check(len(d) == 601, "rest: 601 rows")
+check(vmax < 1e-6, "rest: |v| < 1e-6 m/s over 60 s (got %.3g)" % vmax)
+half = d[-1][c["out_Fz_fl"]] + d[-1][c["out_Fz_rl"]]
+check(abs(half - m * g / 2) < 1e-6 * m * g, "rest: the left wheels carry m g / 2 = %.3f N (got %.6f)" % (m * g / 2, half))
+print("car.hsm rest 60 s: max |v| %.3g m/s; left wheels %.3f N of m g / 2 = %.3f N" % (vmax, half, m * g / 2))
+
+# 10 % slope, brakes applied
+sg = 0.1 / math.sqrt(1.01)
+c, d = run(["slope_sin=%.17g" % sg, "slope_cos=%.17g" % (1 / math.sqrt(1.01))], 1500, 30, 100)
+x10 = [r[c["out_X"]] for r in d if abs(r[0] - 10.0) < 1e-9][0]
+vlate = max(abs(r[c["out_speed"]]) for r in d if r[0] >= 10.0)
+moved = d[-1][c["out_X"]] - x10
+check(abs(moved) < 1e-6, "slope: moves < 1e-6 m from 10 s to 30 s (got %.3g)" % moved)
+check(vlate < 1e-6, "slope: |v| < 1e-6 m/s after 10 s (got %.3g)" % vlate)
+check(abs(x10 - d[0][c["out_X"]]) < 0.01, "slope: settles within 1 cm (got %.3g)" % (x10 - d[0][c["out_X"]]))
+print("car.hsm 10 %% slope braked: settled by %.3g m, then moved %.3g m in 20 s, max |v| %.3g m/s"
+      % (x10 - d[0][c["out_X"]], moved, vlate))
+
+# braked from 20 m/s
+c, d = run(["v0=20"], 800, 12, 10)
+iv = c["out_speed"]
+ts = [r[0] for r in d if r[iv] <= 0.0][0]
+late = [r for r in d if r[0] > ts + 5.0]
+vlate = max(abs(r[iv]) for r in late)
+moved = late[-1][c["out_X"]] - late[0][c["out_X"]]
+check(1.0 < ts < 4.0, "braking: stops (at %.3f s)" % ts)
+check(vlate < 1e-6, "braking: |v| < 1e-6 m/s from 5 s after the stop (got %.3g)" % vlate)
+check(abs(moved) < 1e-6, "braking: moves < 1e-6 m after (got %.3g)" % moved)
+# load transfer at 1.5 s (steady deceleration, pitch settled): per front wheel + m a h_v / (2 l)
+# with h_v the whole vehicle's centre of mass height (wheels at their loaded radius)
+r = [row for row in d if abs(row[0] - 1.5) < 1e-9][0]
+r_0 = d[0]
+ax = -r[c["out_a_x"]]
+hv = (m_c * h + 2 * m_w * r_0[c["q10"]] + 2 * m_w * r_0[c["q24"]]) / m
+dfz = m * ax * hv / (2 * (a + b))
+gf = r[c["out_Fz_fl"]] - r_0[c["out_Fz_fl"]]
+gr = r_0[c["out_Fz_rl"]] - r[c["out_Fz_rl"]]
+check(abs(gf - dfz) < 0.02 * dfz and abs(gr - dfz) < 0.02 * dfz,
+      "braking: load transfer front +%.1f N, rear -%.1f N = m a h / (2 l) = %.1f N (2 %%)" % (gf, gr, dfz))
+print("car.hsm braked from 20 m/s: stop at %.3f s, then max |v| %.3g m/s, moved %.3g m; at 1.5 s a_x = %.3f m/s^2, "
+      "load transfer front +%.1f N, rear -%.1f N, m a h/(2 l) = %.1f N" % (ts, vlate, moved, -ax, gf, gr, dfz))
+print("car-hsm: %d passed, %d failed" % (npass, nfail))
+sys.exit(1 if nfail else 0)
