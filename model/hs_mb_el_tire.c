@@ -243,6 +243,7 @@ static int tire_eval(const hs_mb_model *mb, int e, hs_real t, const hs_real *q, 
     if (rc != HS_OK) { return rc; }
     tire_kin_eval(mb, E, &tp, t, q, u, z, in, K);
     hs_real arg[HS_TIRE_NARG];
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     for (int i = 0; i < HS_TIRE_NARG; ++i) { arg[i] = K->arg[i].v; }
     rc = (jac != 0) ? hs_tire_eval(&tp, arg, Tb, out) : hs_tire_eval_values(&tp, arg, Tb, out);
     /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
@@ -255,8 +256,10 @@ static int tire_eval(const hs_mb_model *mb, int e, hs_real t, const hs_real *q, 
     /* results with gradients: y_k = sum over args J[k][a] * grad(arg a) (the states and inputs
      * are constants for the mechanics' Jacobian) */
     gv res[HS_TIRE_NRES];
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     for (int k = 0; k < HS_TIRE_NRES; ++k) {
         res[k] = g_c(out->y[k]);
+        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
         for (int a = 0; (jac != 0) && a < HS_TIRE_XE; ++a) {
             const hs_real Jka = out->J[k][a];
             for (int i = 0; i < NV; ++i) { res[k].d[i] += Jka * K->arg[a].d[i]; }
