@@ -42,7 +42,7 @@
 #define HS_PLANT_MAX_NC 96
 #endif
 #ifndef HS_PLANT_MAX_NZ
-#define HS_PLANT_MAX_NZ 8
+#define HS_PLANT_MAX_NZ 24 /* the vehicles: 3 tire states per wheel, 8 wheels */
 #endif
 /* Most signals of one direction (a frame carries at most HS_FRAME_MAX_VALUES). */
 #define HS_PLANT_MAX_SIG 16
