@@ -5,7 +5,9 @@ at h = 1 ms: at rest on a flat road it drifts less than 1e-6 m/s over 60 s; on a
 1500 N m of brake on every wheel it holds (after settling it moves less than 1e-6 m in 20 s);
 braked from 20 m/s with 800 N m per wheel it stops and stays stopped, and while it decelerates
 the wheel loads move to the front by the quasi-static load transfer m a h / (2 l) of the whole
-vehicle (2 %); at rest the two left wheels carry half the weight. Prints "car-hsm: N passed, N failed"."""
+vehicle (2 %); at rest the two left wheels carry half the weight; steered by 0.02 rad at 20 m/s
+its yaw rate after 5 s is the hand-written car's (model "car", the same tires and geometry on
+static loads) to 1 %, its body slip angle to 10 %. Prints "car-hsm: N passed, N failed"."""
 import csv
 import math
 import os
@@ -26,11 +28,11 @@ def check(ok, what):
         print("  FAIL", what)
 
 
-def run(params, brake, t, every):
+def run(params, brake, t, every, steer=0.0):
     with tempfile.TemporaryDirectory() as d:
         out, inp = os.path.join(d, "o.csv"), os.path.join(d, "i.csv")
         with open(inp, "w") as f:
-            f.write("t,brake_fl,brake_fr,brake_rl,brake_rr\n0,%g,%g,%g,%g\n" % ((brake,) * 4))
+            f.write("t,steer,brake_fl,brake_fr,brake_rl,brake_rr\n0,%g,%g,%g,%g,%g\n" % ((steer,) + (brake,) * 4))
         cmd = [SIM, "--model-file", HSM, "--h", "1e-3", "--t", str(t), "--csv", out, "--every", str(every),
                "--inputs", inp]
         for p in params:
@@ -91,5 +93,21 @@ check(abs(gf - dfz) < 0.02 * dfz and abs(gr - dfz) < 0.02 * dfz,
       "braking: load transfer front +%.1f N, rear -%.1f N = m a h / (2 l) = %.1f N (2 %%)" % (gf, gr, dfz))
 print("car.hsm braked from 20 m/s: stop at %.3f s, then max |v| %.3g m/s, moved %.3g m; at 1.5 s a_x = %.3f m/s^2, "
       "load transfer front +%.1f N, rear -%.1f N, m a h/(2 l) = %.1f N" % (ts, vlate, moved, -ax, gf, gr, dfz))
+# steady cornering against the hand-written car
+c, d = run(["v0=20"], 0, 5, 500, steer=0.02)
+with tempfile.NamedTemporaryFile(suffix=".csv") as f:
+    r2 = subprocess.run([SIM, "--model", "car", "--param", "maneuver=0", "--param", "v0=20", "--param", "steer=0.02",
+                         "--h", "1e-3", "--t", "5", "--csv", f.name, "--every", "500"], capture_output=True, text=True)
+    check(r2.returncode == 0, "hand-written car runs")
+    rows = list(csv.reader(open(f.name)))
+hc = {name.split("[")[0]: i for i, name in enumerate(rows[0])}
+last = [float(v) for v in rows[-1]]
+yh, bh = last[hc["out_yaw_rate"]], last[hc["out_beta"]]
+y, be = d[-1][c["out_yaw_rate"]], d[-1][c["out_beta"]]
+check(abs(y - yh) < 0.01 * abs(yh), "cornering: yaw rate %.6f rad/s = the hand-written car's %.6f (1 %%)" % (y, yh))
+check(abs(be - bh) < 0.1 * abs(bh), "cornering: body slip angle %.5f rad = the hand-written car's %.5f (10 %%)" % (be, bh))
+print("car.hsm steered 0.02 rad at 20 m/s, 5 s: yaw rate %.6f rad/s (hand-written car %.6f), beta %.5f rad (%.5f), "
+      "a_y %.3f m/s^2 (the rolled body's accelerometer; v r = %.3f)" % (y, yh, be, bh, d[-1][c["out_a_y"]],
+                                                                       d[-1][c["out_speed"]] * y))
 print("car-hsm: %d passed, %d failed" % (npass, nfail))
 sys.exit(1 if nfail else 0)
