@@ -119,8 +119,9 @@ typedef struct tire_kin {
     gv arg[HS_TIRE_NARG];
 } tire_kin;
 
-static void tire_kin_eval(const hs_mb_model *mb, const hs_mb_force *E, const hs_tire_par *tp, hs_real t,
-                          const hs_real *q, const hs_real *u, const hs_real *z, const hs_real *in, tire_kin *K)
+/* HS_OK, or HS_E_MODEL when the spin axis stands along the road normal (no heading). */
+static int tire_kin_eval(const hs_mb_model *mb, const hs_mb_force *E, const hs_tire_par *tp, hs_real t,
+                         const hs_real *q, const hs_real *u, const hs_real *z, const hs_real *in, tire_kin *K)
 {
     const int w = E->a.body, o = mb->qoff[w];
     const hs_mb_opnd oa = mb_op_point(&E->a), oe = mb_op_dir(w, E->axis);
@@ -161,6 +162,8 @@ static void tire_kin_eval(const hs_mb_model *mb, const hs_mb_force *E, const hs_
     /* heading: x0 = (e_y, -e_x, 0) / |.|, turned by delta about n = z */
     const gv ex2 = g_mul(&K->e[0], &K->e[0]), ey2 = g_mul(&K->e[1], &K->e[1]);
     const gv rho2 = g_lin(HS_R(1.0), &ex2, HS_R(1.0), &ey2);
+    /* a wheel lying flat (also a non-finite state) has no heading: refused, no division by 0 */
+    if (!(rho2.v > HS_R(1e-12) * (mb_dot3(ke.r, ke.r) + HS_R(1e-30)))) { return HS_E_MODEL; }
     const hs_real rho = hs_sqrt(rho2.v), irho = HS_R(1.0) / rho;
     gv x0x = K->e[1], x0y = K->e[0];
     for (int i = 0; i < NV; ++i) {
@@ -203,6 +206,7 @@ static void tire_kin_eval(const hs_mb_model *mb, const hs_mb_force *E, const hs_
     K->arg[HS_TIRE_XE] = g_c(z[0]);
     K->arg[HS_TIRE_YE] = g_c(z[1]);
     K->arg[HS_TIRE_ZB] = g_c(z[2]);
+    return HS_OK;
 }
 
 /* The brake capacity input (N m): a capacity, so a negative one refuses the step. */
@@ -241,7 +245,9 @@ static int tire_eval(const hs_mb_model *mb, int e, hs_real t, const hs_real *q, 
     int rc = brake_of(E, in, &Tb);
     /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     if (rc != HS_OK) { return rc; }
-    tire_kin_eval(mb, E, &tp, t, q, u, z, in, K);
+    rc = tire_kin_eval(mb, E, &tp, t, q, u, z, in, K);
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
+    if (rc != HS_OK) { return rc; }
     hs_real arg[HS_TIRE_NARG];
     /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     for (int i = 0; i < HS_TIRE_NARG; ++i) { arg[i] = K->arg[i].v; }
