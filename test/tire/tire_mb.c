@@ -273,6 +273,40 @@ static void derivatives(void)
     printf("  %s\n", what);
 }
 
+/* Bad tire lines are refused at their line and key; a negative brake refuses the step. */
+static void refusals(void)
+{
+    static const struct { const char *text; int line; const char *field; } C[] = {
+        {"model x dim=2\ninput d\ninput b\nbody w planar mass=1 inertia=1\nforce t tire a=w axis=0,1 in=d\n", 5, "a"},
+        {"model x dim=3\ninput d\ninput b\nbody w spatial mass=1 inertia=1,1,1\nforce t tire a=w axis=0,2,0 in=d\n", 5, "axis"},
+        {"model x dim=3\ninput d\ninput b\nbody w spatial mass=1 inertia=1,1,1\nforce t tire a=w axis=0,1,0 in=d steer=s\n", 5, "steer"},
+        {"model x dim=3\ninput d\nbody w spatial mass=1 inertia=1,1,1\nforce t tire a=w axis=0,1,0 in=d\n", 4, "in"},
+        {"model x dim=3\ninput d\ninput b\nbody w spatial mass=1 inertia=1,1,1\nforce t tire a=w axis=0,1,0 in=d k=-1\n", 5, "k"},
+        {"model x dim=3\ninput d\ninput b\nbody w spatial mass=1 inertia=1,1,1\nforce t tire a=w axis=0,1,0 in=d t=0,1,1 v=0,0,0\n", 5, "t"},
+        {"model x dim=3\nbody w spatial mass=1 inertia=1,1,1\nforce s spring a=w b=ground k=1\noutput o tire s.Fx\n", 4, "s.Fx"},
+        {"model x dim=3\ninput d\ninput b\nbody w spatial mass=1 inertia=1,1,1\nforce t tire a=w axis=0,1,0 in=d\noutput o tire t.Mx\n", 6, "t.Mx"}};
+    static hs_mb_store s2;
+    static hs_mb_model m2;
+    int ok = 1;
+    for (size_t i = 0; i < sizeof C / sizeof C[0]; ++i) {
+        hs_mb_error err;
+        const int rc = hs_mb_parse_compile(C[i].text, strlen(C[i].text), &s2, &m2, 0, &err);
+        if (rc == 0 || err.line != C[i].line || strcmp(err.field, C[i].field) != 0) {
+            printf("  case %d: rc %d line %d field '%s' (%s), expected line %d field '%s'\n", (int)i, rc, err.line,
+                   err.field, err.msg ? err.msg : "", C[i].line, C[i].field);
+            ok = 0;
+        }
+    }
+    check(ok, "tire lines refused at their line and key: 2-D body, axis not unit, unknown steer input, brake input "
+              "missing, negative stiffness, road profile x not increasing, tire output of a spring, unknown tire quantity");
+    hs_model m;
+    hs_mb_model_init(&m, &mb);
+    hs_real q[NQ], u[NQ], z[3], in[4], f[NQ];
+    state(q, u, z, in, 0);
+    in[1] = -1;
+    check(mb.type.force(&m, 0, q, u, z, in, f) == HS_E_INPUT, "a negative brake torque input refuses the evaluation (HS_E_INPUT)");
+}
+
 int main(void)
 {
     hs_mb_error err;
@@ -284,6 +318,7 @@ int main(void)
               "tire description: nq 14, 3 auxiliary states with zdot, 4 inputs");
         forces_vs_hs_tire();
         derivatives();
+        refusals();
     }
     printf("tire-mb: %d passed, %d failed\n", npass, nfail);
     return nfail ? 1 : 0;
