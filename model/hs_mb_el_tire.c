@@ -345,10 +345,12 @@ static int zdot(const hs_mb_model *mb, int e, hs_real t, const hs_real *q, const
 int hs_mb_tire_probe(const hs_mb_model *mb, int e, hs_real t, const hs_real *q, const hs_real *u,
                      const hs_real *z, const hs_real *in, hs_real *val)
 {
+    if (e < 0 || e >= mb->desc->nforces || mb->desc->forces[e].kind != HS_MB_TIRE) { return HS_E_MODEL; }
     tire_kin K;
     gv F[3], T[3], Tr[3];
     hs_tire_out out;
-    const int rc = tire_eval(mb, e, t, q, u, z, in, 0, &K, F, T, Tr, NULL, &out);
+    /* the element's own states: its slice of the model's z */
+    const int rc = tire_eval(mb, e, t, q, u, &z[mb->zoff[e]], in, 0, &K, F, T, Tr, NULL, &out);
     /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     if (rc != HS_OK) { return rc; }
     val[HS_MB_TIRE_OMEGA] = K.arg[HS_TIRE_OM].v;

@@ -4,8 +4,9 @@ on their suspensions, four multibody tire elements) through hilstep-sim with the
 at h = 1 ms: at rest on a flat road it drifts less than 1e-6 m/s over 60 s; on a 10 % slope with
 1500 N m of brake on every wheel it holds (after settling it moves less than 1e-6 m in 20 s);
 braked from 20 m/s with 800 N m per wheel it stops and stays stopped, and while it decelerates
-the wheel loads move to the front by the quasi-static load transfer m a h / (2 l) of the whole
-vehicle (2 %); at rest the two left wheels carry half the weight; steered by 0.02 rad at 20 m/s
+the wheel loads move to the front by the quasi-static moment balance (3 %) with the weight still
+shared m g / 2 per side; at rest the two left wheels carry
+half the weight; steered by 0.02 rad at 20 m/s
 its yaw rate after 5 s is the hand-written car's (model "car", the same tires and geometry on
 static loads) to 1 %, its body slip angle to 10 %. Prints "car-hsm: N passed, N failed"."""
 import csv
@@ -80,19 +81,30 @@ moved = late[-1][c["out_X"]] - late[0][c["out_X"]]
 check(1.0 < ts < 4.0, "braking: stops (at %.3f s)" % ts)
 check(vlate < 1e-6, "braking: |v| < 1e-6 m/s from 5 s after the stop (got %.3g)" % vlate)
 check(abs(moved) < 1e-6, "braking: moves < 1e-6 m after (got %.3g)" % moved)
-# load transfer at 1.5 s (steady deceleration, pitch settled): per front wheel + m a h_v / (2 l)
-# with h_v the whole vehicle's centre of mass height (wheels at their loaded radius)
-r = [row for row in d if abs(row[0] - 1.5) < 1e-9][0]
+# load transfer in the steady part of the stop (2.0 to 2.4 s: pitch settled, deceleration a from
+# the speed): the left wheels still carry m g / 2 between them (vertical equilibrium), and the
+# front gains what the rear loses: the moment balance about the centre of mass (height h of the
+# whole vehicle) with the braking force m a acting rd - rs = 2 pen / 3 below the road (the
+# element's lever arm, model/TIRE.md) and the four wheels' spin decelerating at a / rd:
+# (m a (h + 2 pen / 3) + 4 J a / rd) / (2 l), to 3 % (the rest: the chassis' centre of mass moves
+# forward as it pitches, rolling resistance)
+r1 = [row for row in d if abs(row[0] - 2.0) < 1e-9][0]
+r2 = [row for row in d if abs(row[0] - 2.4) < 1e-9][0]
 r_0 = d[0]
-ax = -r[c["out_a_x"]]
+ax = (r1[iv] - r2[iv]) / 0.4
 hv = (m_c * h + 2 * m_w * r_0[c["q10"]] + 2 * m_w * r_0[c["q24"]]) / m
-dfz = m * ax * hv / (2 * (a + b))
-gf = r[c["out_Fz_fl"]] - r_0[c["out_Fz_fl"]]
-gr = r_0[c["out_Fz_rl"]] - r[c["out_Fz_rl"]]
-check(abs(gf - dfz) < 0.02 * dfz and abs(gr - dfz) < 0.02 * dfz,
-      "braking: load transfer front +%.1f N, rear -%.1f N = m a h / (2 l) = %.1f N (2 %%)" % (gf, gr, dfz))
-print("car.hsm braked from 20 m/s: stop at %.3f s, then max |v| %.3g m/s, moved %.3g m; at 1.5 s a_x = %.3f m/s^2, "
-      "load transfer front +%.1f N, rear -%.1f N, m a h/(2 l) = %.1f N" % (ts, vlate, moved, -ax, gf, gr, dfz))
+pen = (r2[c["out_Fz_fl"]] + r2[c["out_Fz_rl"]]) / 2 / cz
+rd = r0 - pen / 3
+dfz = (m * ax * (hv + 2 * pen / 3) + 4 * 1.0 * ax / rd) / (2 * (a + b))
+gf = r2[c["out_Fz_fl"]] - r_0[c["out_Fz_fl"]]
+gr = r_0[c["out_Fz_rl"]] - r2[c["out_Fz_rl"]]
+side = r2[c["out_Fz_fl"]] + r2[c["out_Fz_rl"]]
+check(abs(side - m * g / 2) < 1e-3 * m * g / 2, "braking: the left wheels carry m g / 2 (got %.2f N of %.2f)" % (side, m * g / 2))
+check(abs(gf - dfz) < 0.03 * dfz and abs(gr - dfz) < 0.03 * dfz,
+      "braking: load transfer front +%.1f N, rear -%.1f N = the moment balance's %.1f N (3 %%)" % (gf, gr, dfz))
+print("car.hsm braked from 20 m/s: stop at %.3f s, then max |v| %.3g m/s, moved %.3g m; at 2.0-2.4 s a = %.4f m/s^2 "
+      "(the accelerometer, pitched: %.4f), load transfer front +%.1f N, rear -%.1f N, moment balance %.1f N"
+      % (ts, vlate, moved, -ax, r2[c["out_a_x"]], gf, gr, dfz))
 # steady cornering against the hand-written car
 c, d = run(["v0=20"], 0, 5, 500, steer=0.02)
 with tempfile.NamedTemporaryFile(suffix=".csv") as f:
