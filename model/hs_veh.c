@@ -193,7 +193,7 @@ static int wheel_eval(const veh_cfg *C, int i, const hs_real *q, const hs_real *
     arg[HS_TIRE_YE] = z[3 * i + 1];
     arg[HS_TIRE_ZB] = z[3 * i + 2];
     hs_tire_out o;
-    const int rc = (jac != 0) ? hs_tire_eval(&tp, arg, Tb, &o) : hs_tire_eval_values(&tp, arg, Tb, &o);
+    const int rc = (jac != 0) ? hs_tire_eval_vel(&tp, arg, Tb, &o) : hs_tire_eval_values(&tp, arg, Tb, &o);
     /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     if (rc != HS_OK) {
         return rc;
