@@ -8,8 +8,20 @@
  * with 8 partials is 80 bytes, which the compiler keeps in memory (14 KB of stack for one
  * evaluation on the Cortex-M7, every copy a memcpy); with 3 it stays in registers.
  * The steady-state functions are the same formulas on plain reals, which is what the
- * published-curve tests compare against an independent implementation. */
+ * published-curve tests compare against an independent implementation.
+ *
+ * This file is compiled twice from the same text: here with every value's partials live
+ * (TD_LIVE 1: straight-line arithmetic, constants carry zero partials), and by
+ * hs_tire_values.c with HS_TIRE_VALUES_ONLY (TD_LIVE 0: the compiler drops every partial, so
+ * hs_tire_eval_values is plain arithmetic, about a fifth of the instructions on the M7). The
+ * values are the same operations in both, bit for bit. */
 #include "hs_tire.h"
+
+#ifdef HS_TIRE_VALUES_ONLY
+#define TD_LIVE(x) 0
+#else
+#define TD_LIVE(x) 1
+#endif
 
 #define ND HS_TIRE_NARG
 #define TD_N 3 /* partials carried per pass */
@@ -45,7 +57,7 @@ static int nmax(int a, int b)
 /* gradient entry i of a, zero for a value without one */
 static hs_real gd(const td *a, int i)
 {
-    return (a->n > 0) ? a->d[i] : HS_R(0.0);
+    return (TD_LIVE(*a) != 0) ? a->d[i] : HS_R(0.0);
 }
 
 /* r.d = ka a.d + kb b.d over the live gradients (one of them may be absent): the four
@@ -53,15 +65,15 @@ static hs_real gd(const td *a, int i)
 static void lin2(td *r, const td *a, hs_real ka, const td *b, hs_real kb)
 {
     r->n = nmax(a->n, b->n);
-    if (a->n > 0 && b->n > 0) {
+    if ((TD_LIVE(*a) != 0) && (TD_LIVE(*b) != 0)) {
         for (int i = 0; i < TD_N; ++i) {
             r->d[i] = ka * a->d[i] + kb * b->d[i];
         }
-    } else if (a->n > 0) {
+    } else if (TD_LIVE(*a) != 0) {
         for (int i = 0; i < TD_N; ++i) {
             r->d[i] = ka * a->d[i];
         }
-    } else if (b->n > 0) {
+    } else if (TD_LIVE(*b) != 0) {
         for (int i = 0; i < TD_N; ++i) {
             r->d[i] = kb * b->d[i];
         }
@@ -110,7 +122,7 @@ static td td_scale(td a, hs_real s)
 {
     td r = td_c(s * a.v);
     r.n = a.n;
-    if (r.n > 0) {
+    if (TD_LIVE(r) != 0) {
         for (int i = 0; i < TD_N; ++i) {
             r.d[i] = s * a.d[i];
         }
@@ -133,7 +145,7 @@ static td td_sqrt(td a)
         r.v = hs_sqrt(a.v);
         r.n = a.n;
         const hs_real k = HS_R(0.5) / r.v;
-        if (r.n > 0) {
+        if (TD_LIVE(r) != 0) {
             for (int i = 0; i < TD_N; ++i) {
                 r.d[i] = k * a.d[i];
             }
@@ -147,6 +159,8 @@ static td td_abs(td a)
 {
     return (a.v < HS_R(0.0)) ? td_scale(a, HS_R(-1.0)) : a;
 }
+
+#ifndef HS_TIRE_VALUES_ONLY /* the parameters and the published formulas: once, here */
 
 /* ---- parameter sets ---- */
 
@@ -293,6 +307,8 @@ void hs_tire_load(const hs_tire_curve c[2], hs_real FzN, hs_real Fz, hs_tire_cur
     out->sS = interp_l(c[0].sS, c[1].sS, z);
 }
 
+#endif /* HS_TIRE_VALUES_ONLY */
+
 /* ---- the same formulas on values with gradients ---- */
 
 typedef struct tcurve {
@@ -418,6 +434,7 @@ static void steady_d(const hs_tire_par *p, td Fz, td sx, td sy, td *Fx, td *Fy, 
     *Mz = td_scale(td_mul(*ntr, *Fy), HS_R(-1.0));
 }
 
+#ifndef HS_TIRE_VALUES_ONLY
 void hs_tire_steady(const hs_tire_par *p, hs_real Fz, hs_real sx, hs_real sy,
                     hs_real *Fx, hs_real *Fy, hs_real *Mz)
 {
@@ -439,6 +456,7 @@ void hs_tire_steady(const hs_tire_par *p, hs_real Fz, hs_real sx, hs_real sy,
         *Mz = mz.v;
     }
 }
+#endif
 
 /* ---- the element ---- */
 
@@ -539,6 +557,7 @@ static int eval_core(const hs_tire_par *p, const hs_real *arg, hs_real Tb, hs_ti
     return (ok != 0) ? HS_OK : HS_E_NONFINITE;
 }
 
+#ifndef HS_TIRE_VALUES_ONLY
 int hs_tire_eval(const hs_tire_par *p, const hs_real *arg, hs_real Tb, hs_tire_out *o)
 {
     int rc = HS_OK;
@@ -558,7 +577,9 @@ int hs_tire_eval_vel(const hs_tire_par *p, const hs_real *arg, hs_real Tb, hs_ti
     return eval_core(p, arg, Tb, o, HS_TIRE_VX, 3);
 }
 
+#else
 int hs_tire_eval_values(const hs_tire_par *p, const hs_real *arg, hs_real Tb, hs_tire_out *o)
 {
     return eval_core(p, arg, Tb, o, 0, 0);
 }
+#endif
