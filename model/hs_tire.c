@@ -26,61 +26,36 @@
 #define ND HS_TIRE_NARG
 #define TD_N 3 /* partials carried per pass */
 
-/* A value and its gradient with respect to the pass's group of arguments; n = 0 marks a value
- * without gradient (a constant, an argument outside the group, or every value of a
- * values-only evaluation), whose d[] is not read, so constants cost no zeroing and
- * hs_tire_eval_values skips every gradient loop. */
+/* A value and its gradient with respect to the pass's group of arguments. A constant, or an
+ * argument outside the group, has zero partials, so every operation is the same straight-line
+ * arithmetic (no per-value bookkeeping); in the values-only build (TD_LIVE 0) the partials are
+ * zeros the compiler removes with the arithmetic that would read them. */
 typedef struct td {
     hs_real v;
-    int n;
     hs_real d[TD_N];
 } td;
 
-/* d[] zeroed although never read with n = 0: a whole struct is then always initialized
- * (copies of it are defined behaviour) and, at 3 partials, costs three register moves. */
 static td td_c(hs_real v)
 {
     td r;
     r.v = v;
-    r.n = 0;
     for (int i = 0; i < TD_N; ++i) {
         r.d[i] = HS_R(0.0);
     }
     return r;
 }
 
-static int nmax(int a, int b)
-{
-    return (a > b) ? a : b;
-}
-
-/* gradient entry i of a, zero for a value without one */
+/* gradient entry i of a */
 static hs_real gd(const td *a, int i)
 {
     return (TD_LIVE(*a) != 0) ? a->d[i] : HS_R(0.0);
 }
 
-/* r.d = ka a.d + kb b.d over the live gradients (one of them may be absent): the four
- * binary operations are this with their partials ka, kb, so each loop is a plain fused pass. */
+/* r.d = ka a.d + kb b.d: the four binary operations are this with their partials ka, kb. */
 static void lin2(td *r, const td *a, hs_real ka, const td *b, hs_real kb)
 {
-    r->n = nmax(a->n, b->n);
-    if ((TD_LIVE(*a) != 0) && (TD_LIVE(*b) != 0)) {
-        for (int i = 0; i < TD_N; ++i) {
-            r->d[i] = ka * a->d[i] + kb * b->d[i];
-        }
-    } else if (TD_LIVE(*a) != 0) {
-        for (int i = 0; i < TD_N; ++i) {
-            r->d[i] = ka * a->d[i];
-        }
-    } else if (TD_LIVE(*b) != 0) {
-        for (int i = 0; i < TD_N; ++i) {
-            r->d[i] = kb * b->d[i];
-        }
-    } else {
-        for (int i = 0; i < TD_N; ++i) {
-            r->d[i] = HS_R(0.0);
-        }
+    for (int i = 0; i < TD_N; ++i) {
+        r->d[i] = (TD_LIVE(*a) != 0) ? (ka * a->d[i] + kb * b->d[i]) : HS_R(0.0);
     }
 }
 
@@ -121,7 +96,6 @@ static td td_div(td a, td b)
 static td td_scale(td a, hs_real s)
 {
     td r = td_c(s * a.v);
-    r.n = a.n;
     if (TD_LIVE(r) != 0) {
         for (int i = 0; i < TD_N; ++i) {
             r.d[i] = s * a.d[i];
@@ -143,7 +117,6 @@ static td td_sqrt(td a)
     td r = td_c(HS_R(0.0));
     if (a.v > HS_R(0.0)) {
         r.v = hs_sqrt(a.v);
-        r.n = a.n;
         const hs_real k = HS_R(0.5) / r.v;
         if (TD_LIVE(r) != 0) {
             for (int i = 0; i < TD_N; ++i) {
@@ -471,7 +444,6 @@ static int eval_core(const hs_tire_par *p, const hs_real *arg, hs_real Tb, hs_ti
         /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
         const int in_group = (i >= c0) && (i < c0 + nd);
         if (in_group != 0) {
-            a[i].n = nd;
             for (int j = 0; j < TD_N; ++j) {
                 a[i].d[j] = (i == c0 + j) ? HS_R(1.0) : HS_R(0.0);
             }
