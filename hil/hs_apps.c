@@ -55,47 +55,114 @@ const hs_signal_map hs_map_car_axle_plant = {
  * no brake (a rig cuts the actuators). Outputs: the wheel speeds, yaw rate, body-frame
  * accelerations, body slip angle, speed, position and heading within what a road vehicle can
  * reach (a value outside is refused as output_range: the model left the road's physics). */
-#define VEH_STEER {"steer", "rad", HS_SIG_IN, 1.0, 0.0, -0.6, 0.6, 0.0, 20}
-#define VEH_DRIVE(n) {"drive_" n, "N m", HS_SIG_IN, 1.0, 0.0, -3000.0, 3000.0, 0.0, 20}
-#define VEH_BRAKE(n) {"brake_" n, "N m", HS_SIG_IN, 1.0, 0.0, 0.0, 5000.0, 0.0, 20}
-#define VEH_OMEGA(n) {"omega_" n, "rad/s", HS_SIG_OUT, 1.0, 0.0, -1000.0, 1000.0, 0.0, 0}
-#define VEH_BODY \
-    {"yaw_rate", "rad/s", HS_SIG_OUT, 1.0, 0.0, -20.0, 20.0, 0.0, 0}, \
-    {"a_x", "m/s^2", HS_SIG_OUT, 1.0, 0.0, -200.0, 200.0, 0.0, 0}, \
-    {"a_y", "m/s^2", HS_SIG_OUT, 1.0, 0.0, -200.0, 200.0, 0.0, 0}, \
-    {"beta", "rad", HS_SIG_OUT, 1.0, 0.0, -3.1416, 3.1416, 0.0, 0}, \
-    {"speed", "m/s", HS_SIG_OUT, 1.0, 0.0, 0.0, 100.0, 0.0, 0}, \
-    {"X", "m", HS_SIG_OUT, 1.0, 0.0, -1.0e7, 1.0e7, 0.0, 0}, \
-    {"Y", "m", HS_SIG_OUT, 1.0, 0.0, -1.0e7, 1.0e7, 0.0, 0}, \
-    {"psi", "rad", HS_SIG_OUT, 1.0, 0.0, -1.0e4, 1.0e4, 0.0, 0}
-
 static const hs_signal car_plant[] = {
-    VEH_STEER, VEH_DRIVE("fl"), VEH_DRIVE("fr"), VEH_DRIVE("rl"), VEH_DRIVE("rr"),
-    VEH_BRAKE("fl"), VEH_BRAKE("fr"), VEH_BRAKE("rl"), VEH_BRAKE("rr"),
-    VEH_OMEGA("fl"), VEH_OMEGA("fr"), VEH_OMEGA("rl"), VEH_OMEGA("rr"), VEH_BODY};
+    {"steer", "rad", HS_SIG_IN, 1.0, 0.0, -0.6, 0.6, 0.0, 20},
+    {"drive_fl", "N m", HS_SIG_IN, 1.0, 0.0, -3000.0, 3000.0, 0.0, 20},
+    {"drive_fr", "N m", HS_SIG_IN, 1.0, 0.0, -3000.0, 3000.0, 0.0, 20},
+    {"drive_rl", "N m", HS_SIG_IN, 1.0, 0.0, -3000.0, 3000.0, 0.0, 20},
+    {"drive_rr", "N m", HS_SIG_IN, 1.0, 0.0, -3000.0, 3000.0, 0.0, 20},
+    {"brake_fl", "N m", HS_SIG_IN, 1.0, 0.0, 0.0, 5000.0, 0.0, 20},
+    {"brake_fr", "N m", HS_SIG_IN, 1.0, 0.0, 0.0, 5000.0, 0.0, 20},
+    {"brake_rl", "N m", HS_SIG_IN, 1.0, 0.0, 0.0, 5000.0, 0.0, 20},
+    {"brake_rr", "N m", HS_SIG_IN, 1.0, 0.0, 0.0, 5000.0, 0.0, 20},
+    {"omega_fl", "rad/s", HS_SIG_OUT, 1.0, 0.0, -1000.0, 1000.0, 0.0, 0},
+    {"omega_fr", "rad/s", HS_SIG_OUT, 1.0, 0.0, -1000.0, 1000.0, 0.0, 0},
+    {"omega_rl", "rad/s", HS_SIG_OUT, 1.0, 0.0, -1000.0, 1000.0, 0.0, 0},
+    {"omega_rr", "rad/s", HS_SIG_OUT, 1.0, 0.0, -1000.0, 1000.0, 0.0, 0},
+    {"yaw_rate", "rad/s", HS_SIG_OUT, 1.0, 0.0, -20.0, 20.0, 0.0, 0},
+    {"a_x", "m/s^2", HS_SIG_OUT, 1.0, 0.0, -200.0, 200.0, 0.0, 0},
+    {"a_y", "m/s^2", HS_SIG_OUT, 1.0, 0.0, -200.0, 200.0, 0.0, 0},
+    {"beta", "rad", HS_SIG_OUT, 1.0, 0.0, -3.1416, 3.1416, 0.0, 0},
+    {"speed", "m/s", HS_SIG_OUT, 1.0, 0.0, 0.0, 100.0, 0.0, 0},
+    {"X", "m", HS_SIG_OUT, 1.0, 0.0, -1.0e7, 1.0e7, 0.0, 0},
+    {"Y", "m", HS_SIG_OUT, 1.0, 0.0, -1.0e7, 1.0e7, 0.0, 0},
+    {"psi", "rad", HS_SIG_OUT, 1.0, 0.0, -1.0e4, 1.0e4, 0.0, 0},
+};
 const hs_signal_map hs_map_car_plant = {
     /* MISRA Ref 10.8.1 [table length, compile-time constant] */
     "car", car_plant, (int)(sizeof car_plant / sizeof car_plant[0])};
 
 /* Truck (axles 1, 2) and trailer (axles 3, 4), l/r per axle; the hitch defect (m) and, for
  * the spring-damper coupling, the hitch force on the truck (N, ground frame) besides. */
-#define TT_IN \
-    VEH_STEER, VEH_DRIVE("1l"), VEH_DRIVE("1r"), VEH_DRIVE("2l"), VEH_DRIVE("2r"), VEH_DRIVE("3l"), \
-    VEH_DRIVE("3r"), VEH_DRIVE("4l"), VEH_DRIVE("4r"), VEH_BRAKE("1l"), VEH_BRAKE("1r"), \
-    VEH_BRAKE("2l"), VEH_BRAKE("2r"), VEH_BRAKE("3l"), VEH_BRAKE("3r"), VEH_BRAKE("4l"), VEH_BRAKE("4r")
-#define TT_OUT \
-    VEH_OMEGA("1l"), VEH_OMEGA("1r"), VEH_OMEGA("2l"), VEH_OMEGA("2r"), VEH_OMEGA("3l"), \
-    VEH_OMEGA("3r"), VEH_OMEGA("4l"), VEH_OMEGA("4r"), VEH_BODY, \
-    {"psi_trailer", "rad", HS_SIG_OUT, 1.0, 0.0, -1.0e4, 1.0e4, 0.0, 0}, \
-    {"hitch_defect", "m", HS_SIG_OUT, 1.0, 0.0, 0.0, 10.0, 0.0, 0}
-static const hs_signal tt_plant[] = {TT_IN, TT_OUT};
+static const hs_signal tt_plant[] = {
+    {"steer", "rad", HS_SIG_IN, 1.0, 0.0, -0.6, 0.6, 0.0, 20},
+    {"drive_1l", "N m", HS_SIG_IN, 1.0, 0.0, -3000.0, 3000.0, 0.0, 20},
+    {"drive_1r", "N m", HS_SIG_IN, 1.0, 0.0, -3000.0, 3000.0, 0.0, 20},
+    {"drive_2l", "N m", HS_SIG_IN, 1.0, 0.0, -3000.0, 3000.0, 0.0, 20},
+    {"drive_2r", "N m", HS_SIG_IN, 1.0, 0.0, -3000.0, 3000.0, 0.0, 20},
+    {"drive_3l", "N m", HS_SIG_IN, 1.0, 0.0, -3000.0, 3000.0, 0.0, 20},
+    {"drive_3r", "N m", HS_SIG_IN, 1.0, 0.0, -3000.0, 3000.0, 0.0, 20},
+    {"drive_4l", "N m", HS_SIG_IN, 1.0, 0.0, -3000.0, 3000.0, 0.0, 20},
+    {"drive_4r", "N m", HS_SIG_IN, 1.0, 0.0, -3000.0, 3000.0, 0.0, 20},
+    {"brake_1l", "N m", HS_SIG_IN, 1.0, 0.0, 0.0, 5000.0, 0.0, 20},
+    {"brake_1r", "N m", HS_SIG_IN, 1.0, 0.0, 0.0, 5000.0, 0.0, 20},
+    {"brake_2l", "N m", HS_SIG_IN, 1.0, 0.0, 0.0, 5000.0, 0.0, 20},
+    {"brake_2r", "N m", HS_SIG_IN, 1.0, 0.0, 0.0, 5000.0, 0.0, 20},
+    {"brake_3l", "N m", HS_SIG_IN, 1.0, 0.0, 0.0, 5000.0, 0.0, 20},
+    {"brake_3r", "N m", HS_SIG_IN, 1.0, 0.0, 0.0, 5000.0, 0.0, 20},
+    {"brake_4l", "N m", HS_SIG_IN, 1.0, 0.0, 0.0, 5000.0, 0.0, 20},
+    {"brake_4r", "N m", HS_SIG_IN, 1.0, 0.0, 0.0, 5000.0, 0.0, 20},
+    {"omega_1l", "rad/s", HS_SIG_OUT, 1.0, 0.0, -1000.0, 1000.0, 0.0, 0},
+    {"omega_1r", "rad/s", HS_SIG_OUT, 1.0, 0.0, -1000.0, 1000.0, 0.0, 0},
+    {"omega_2l", "rad/s", HS_SIG_OUT, 1.0, 0.0, -1000.0, 1000.0, 0.0, 0},
+    {"omega_2r", "rad/s", HS_SIG_OUT, 1.0, 0.0, -1000.0, 1000.0, 0.0, 0},
+    {"omega_3l", "rad/s", HS_SIG_OUT, 1.0, 0.0, -1000.0, 1000.0, 0.0, 0},
+    {"omega_3r", "rad/s", HS_SIG_OUT, 1.0, 0.0, -1000.0, 1000.0, 0.0, 0},
+    {"omega_4l", "rad/s", HS_SIG_OUT, 1.0, 0.0, -1000.0, 1000.0, 0.0, 0},
+    {"omega_4r", "rad/s", HS_SIG_OUT, 1.0, 0.0, -1000.0, 1000.0, 0.0, 0},
+    {"yaw_rate", "rad/s", HS_SIG_OUT, 1.0, 0.0, -20.0, 20.0, 0.0, 0},
+    {"a_x", "m/s^2", HS_SIG_OUT, 1.0, 0.0, -200.0, 200.0, 0.0, 0},
+    {"a_y", "m/s^2", HS_SIG_OUT, 1.0, 0.0, -200.0, 200.0, 0.0, 0},
+    {"beta", "rad", HS_SIG_OUT, 1.0, 0.0, -3.1416, 3.1416, 0.0, 0},
+    {"speed", "m/s", HS_SIG_OUT, 1.0, 0.0, 0.0, 100.0, 0.0, 0},
+    {"X", "m", HS_SIG_OUT, 1.0, 0.0, -1.0e7, 1.0e7, 0.0, 0},
+    {"Y", "m", HS_SIG_OUT, 1.0, 0.0, -1.0e7, 1.0e7, 0.0, 0},
+    {"psi", "rad", HS_SIG_OUT, 1.0, 0.0, -1.0e4, 1.0e4, 0.0, 0},
+    {"psi_trailer", "rad", HS_SIG_OUT, 1.0, 0.0, -1.0e4, 1.0e4, 0.0, 0},
+    {"hitch_defect", "m", HS_SIG_OUT, 1.0, 0.0, 0.0, 10.0, 0.0, 0},
+};
 const hs_signal_map hs_map_truck_trailer_plant = {
     /* MISRA Ref 10.8.1 [table length, compile-time constant] */
     "truck_trailer", tt_plant, (int)(sizeof tt_plant / sizeof tt_plant[0])};
 static const hs_signal tt_pen_plant[] = {
-    TT_IN, TT_OUT,
+    {"steer", "rad", HS_SIG_IN, 1.0, 0.0, -0.6, 0.6, 0.0, 20},
+    {"drive_1l", "N m", HS_SIG_IN, 1.0, 0.0, -3000.0, 3000.0, 0.0, 20},
+    {"drive_1r", "N m", HS_SIG_IN, 1.0, 0.0, -3000.0, 3000.0, 0.0, 20},
+    {"drive_2l", "N m", HS_SIG_IN, 1.0, 0.0, -3000.0, 3000.0, 0.0, 20},
+    {"drive_2r", "N m", HS_SIG_IN, 1.0, 0.0, -3000.0, 3000.0, 0.0, 20},
+    {"drive_3l", "N m", HS_SIG_IN, 1.0, 0.0, -3000.0, 3000.0, 0.0, 20},
+    {"drive_3r", "N m", HS_SIG_IN, 1.0, 0.0, -3000.0, 3000.0, 0.0, 20},
+    {"drive_4l", "N m", HS_SIG_IN, 1.0, 0.0, -3000.0, 3000.0, 0.0, 20},
+    {"drive_4r", "N m", HS_SIG_IN, 1.0, 0.0, -3000.0, 3000.0, 0.0, 20},
+    {"brake_1l", "N m", HS_SIG_IN, 1.0, 0.0, 0.0, 5000.0, 0.0, 20},
+    {"brake_1r", "N m", HS_SIG_IN, 1.0, 0.0, 0.0, 5000.0, 0.0, 20},
+    {"brake_2l", "N m", HS_SIG_IN, 1.0, 0.0, 0.0, 5000.0, 0.0, 20},
+    {"brake_2r", "N m", HS_SIG_IN, 1.0, 0.0, 0.0, 5000.0, 0.0, 20},
+    {"brake_3l", "N m", HS_SIG_IN, 1.0, 0.0, 0.0, 5000.0, 0.0, 20},
+    {"brake_3r", "N m", HS_SIG_IN, 1.0, 0.0, 0.0, 5000.0, 0.0, 20},
+    {"brake_4l", "N m", HS_SIG_IN, 1.0, 0.0, 0.0, 5000.0, 0.0, 20},
+    {"brake_4r", "N m", HS_SIG_IN, 1.0, 0.0, 0.0, 5000.0, 0.0, 20},
+    {"omega_1l", "rad/s", HS_SIG_OUT, 1.0, 0.0, -1000.0, 1000.0, 0.0, 0},
+    {"omega_1r", "rad/s", HS_SIG_OUT, 1.0, 0.0, -1000.0, 1000.0, 0.0, 0},
+    {"omega_2l", "rad/s", HS_SIG_OUT, 1.0, 0.0, -1000.0, 1000.0, 0.0, 0},
+    {"omega_2r", "rad/s", HS_SIG_OUT, 1.0, 0.0, -1000.0, 1000.0, 0.0, 0},
+    {"omega_3l", "rad/s", HS_SIG_OUT, 1.0, 0.0, -1000.0, 1000.0, 0.0, 0},
+    {"omega_3r", "rad/s", HS_SIG_OUT, 1.0, 0.0, -1000.0, 1000.0, 0.0, 0},
+    {"omega_4l", "rad/s", HS_SIG_OUT, 1.0, 0.0, -1000.0, 1000.0, 0.0, 0},
+    {"omega_4r", "rad/s", HS_SIG_OUT, 1.0, 0.0, -1000.0, 1000.0, 0.0, 0},
+    {"yaw_rate", "rad/s", HS_SIG_OUT, 1.0, 0.0, -20.0, 20.0, 0.0, 0},
+    {"a_x", "m/s^2", HS_SIG_OUT, 1.0, 0.0, -200.0, 200.0, 0.0, 0},
+    {"a_y", "m/s^2", HS_SIG_OUT, 1.0, 0.0, -200.0, 200.0, 0.0, 0},
+    {"beta", "rad", HS_SIG_OUT, 1.0, 0.0, -3.1416, 3.1416, 0.0, 0},
+    {"speed", "m/s", HS_SIG_OUT, 1.0, 0.0, 0.0, 100.0, 0.0, 0},
+    {"X", "m", HS_SIG_OUT, 1.0, 0.0, -1.0e7, 1.0e7, 0.0, 0},
+    {"Y", "m", HS_SIG_OUT, 1.0, 0.0, -1.0e7, 1.0e7, 0.0, 0},
+    {"psi", "rad", HS_SIG_OUT, 1.0, 0.0, -1.0e4, 1.0e4, 0.0, 0},
+    {"psi_trailer", "rad", HS_SIG_OUT, 1.0, 0.0, -1.0e4, 1.0e4, 0.0, 0},
+    {"hitch_defect", "m", HS_SIG_OUT, 1.0, 0.0, 0.0, 10.0, 0.0, 0},
     {"hitch_Fx", "N", HS_SIG_OUT, 1.0, 0.0, -1.0e7, 1.0e7, 0.0, 0},
-    {"hitch_Fy", "N", HS_SIG_OUT, 1.0, 0.0, -1.0e7, 1.0e7, 0.0, 0}};
+    {"hitch_Fy", "N", HS_SIG_OUT, 1.0, 0.0, -1.0e7, 1.0e7, 0.0, 0},
+};
 const hs_signal_map hs_map_truck_trailer_pen_plant = {
     /* MISRA Ref 10.8.1 [table length, compile-time constant] */
     "truck_trailer_pen", tt_pen_plant, (int)(sizeof tt_pen_plant / sizeof tt_pen_plant[0])};
