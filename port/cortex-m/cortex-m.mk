@@ -47,8 +47,8 @@ CM_CFLAGS := -std=c99 -O2 -g -ffreestanding -nostdlib $(FPFLAGS) $(WARN) -fno-sh
              -DHS_PLANT_MAX_NQ=8 -DHS_PLANT_MAX_NC=8 -DHS_PLANT_MAX_NZ=2 -DHS_NO_VEHICLES
 # The vehicles (model/hs_veh.c on hs_tire.c, hs_tire_values.c) are built with -O3 and a higher
 # inline limit: the tire's small value-and-partials helpers are then inlined and their
-# temporaries kept in registers (car 45k instead of 77k instructions per step, truck-trailer
-# 128k instead of 193k: test/qemu/mech_tests.sh). Inlining changes no floating-point operation
+# temporaries kept in registers (car 41k instead of 76k instructions per step, truck-trailer
+# 121k instead of 193k: test/qemu/mech_tests.sh). Inlining changes no floating-point operation
 # (no contraction), so the bits stay the host's. -DHS_NO_VEHICLES above keeps the vehicles out
 # of the boards' registry, so the plant and test images (16 KiB stack, whose static bound
 # counts every model callback: 25.6 KB with them) stay as they were; hilstep-mech.elf runs them.
