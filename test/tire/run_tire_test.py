@@ -11,6 +11,7 @@ total_p = total_f = 0
 for cmd in ([sys.argv[1]], ["/usr/bin/python3", here + "/tmeasy_ref.py", sys.argv[1]],
             ["/usr/bin/python3", here + "/car_test.py", sys.argv[2]],
             ["/usr/bin/python3", here + "/trailer_test.py", sys.argv[2]],
+            ["/usr/bin/python3", here + "/iso3888_test.py", sys.argv[2]],
             [sys.argv[3]],
             ["/usr/bin/python3", here + "/car_hsm_test.py", sys.argv[2], "model/mech/vehicles/car.hsm"]):
     r = subprocess.run(cmd, capture_output=True, text=True)

@@ -5,7 +5,7 @@
 # description through hilstep-sim: rest, 10 % grade with brakes, braking to a stop (car_test.py);
 # the multibody tire element against hs_tire.c and differences (tire_mb.c) and the same runs of
 # model/mech/vehicles/car.hsm with load transfer (car_hsm_test.py).
-TIRE_TEST_OBJ := $(addprefix $(BUILD)/obj/,model/hs_tire.o model/hs_veh.o rt/hs_math.o rt/hs_model.o)
+TIRE_TEST_OBJ := $(addprefix $(BUILD)/obj/,model/hs_tire.o model/hs_tire_values.o model/hs_veh.o rt/hs_math.o rt/hs_model.o)
 $(BUILD)/hilstep-tiretest: test/tire/tire_main.c $(TIRE_TEST_OBJ) model/hs_tire.h model/hs_veh.h rt/hs_types.h
 	@mkdir -p $(BUILD)
 	$(CC) $(CFLAGS_HOST) test/tire/tire_main.c $(TIRE_TEST_OBJ) -o $@ -lm
