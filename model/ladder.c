@@ -107,6 +107,5 @@ const hs_model_type hs_ladder_type = {
     .energy = hs_rods_fn_energy,
     .data = &FAMILY,
     .symmetric_jac = 1, /* fq = fu = 0, K has rod-diagonal theta entries only */
-    .masks = hs_rods_fn_masks,
     .constraint_all = hs_rods_fn_constraint_all,
 };

@@ -46,6 +46,7 @@ typedef struct hs_cfg {
     int regK, regP; /* the step / projection matrix carries a multiplier block */
     int symK;       /* the step matrix' values are exactly symmetric (L D L^T) */
     int ldltK, ldltP; /* dense backend: L D L^T without pivoting for the step / projection system */
+    int masks;      /* the sparse patterns leave out the entries the model's masks say are zero */
     hs_real cu, cq;
 } hs_cfg;
 

@@ -210,6 +210,7 @@ static hs_cfg config_of(const hs_stepper_def *def, const hs_model *m)
     c.symK = 0;
     c.ldltK = 0;
     c.ldltP = 0;
+    c.masks = 0;
     c.regP = def->reg_eps > HS_R(0.0) && c.keep_p;
     c.analytic = def->jac == HS_JAC_ANALYTIC || (def->jac == HS_JAC_AUTO && m->type->force_jac);
     c.use_jac = (fl & HS_MF_FULLJAC) != 0u;
@@ -268,14 +269,14 @@ static int model_blocks(const hs_model *m, hs_blocks *b, int *buf, size_t nbuf, 
 
 /* The model's zero masks (hs_model_type.masks) into tmp for the sparse backend: *qm (nA ints)
  * and *cm (nG ints) point into tmp, *used ints taken; both NULL and 0 taken without a masks
- * hook or with the dense backend. */
-static int model_masks(const hs_model *m, const hs_blocks *b, hs_ls_kind kind, int *tmp, size_t ntmp,
+ * hook, with the dense backend or when the method does not use them (use = 0). */
+static int model_masks(const hs_model *m, const hs_blocks *b, hs_ls_kind kind, int use, int *tmp, size_t ntmp,
                        const int **qm, const int **cm, size_t *used)
 {
     *qm = NULL;
     *cm = NULL;
     *used = 0u;
-    if ((m->type->masks == NULL) || (kind != HS_LS_SPARSE)) { return HS_OK; }
+    if ((use == 0) || (m->type->masks == NULL) || (kind != HS_LS_SPARSE)) { return HS_OK; }
     const int nA = hs_blocks_qq_size(b), nG = (m->d.nc > 0) ? hs_blocks_cq_size(b) : 0;
     /* MISRA Ref 10.8.3 [composite count widened after its bounds check] */
     const size_t need = (size_t)nA + (size_t)nG + 1u;
@@ -327,7 +328,7 @@ static int ws_measure(const hs_stepper_def *def, const hs_model *m, int *blk, si
     /* the model's zero masks lead the scratch; the analyses use the rest */
     const int *qm = NULL, *cm = NULL;
     size_t nmask = 0u;
-    rc = model_masks(m, b, z->kind, tmp0, ntmp0, &qm, &cm, &nmask);
+    rc = model_masks(m, b, z->kind, c.masks, tmp0, ntmp0, &qm, &cm, &nmask);
     if (rc != 0) { return rc; }
     int *const tmp = &tmp0[nmask];
     const size_t ntmp = ntmp0 - nmask;
@@ -559,7 +560,7 @@ int hs_stepper_init(hs_stepper *s, const hs_stepper_def *def, const hs_model *m,
     const int symK = (c.spook != 0) || (c.symK != 0);
     const int *qm = NULL, *cm = NULL;
     size_t nmask = 0u;
-    rc = model_masks(m, &st.blocks, z.kind, st.tmp, z.nTMP, &qm, &cm, &nmask);
+    rc = model_masks(m, &st.blocks, z.kind, c.masks, st.tmp, z.nTMP, &qm, &cm, &nmask);
     if (rc != 0) { return rc; }
     int *const tmp1 = st.tmp + nmask;
     const size_t ntmp1 = z.nTMP - nmask;
