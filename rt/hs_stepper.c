@@ -270,6 +270,18 @@ typedef struct ws_sizes {
     hs_ls_kind kind;
 } ws_sizes;
 
+/* hs_linsys_need's HS_E_SIZE for a scratch smaller than the need nt it reported: noted in
+ * *short_tmp and passed over (the other sizes are still wanted); any other code as it is. */
+static int ws_short(int rc, size_t nt, size_t ntmp, int *short_tmp)
+{
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
+    if ((rc == HS_E_SIZE) && (nt > ntmp)) {
+        *short_tmp = 1;
+        return HS_OK;
+    }
+    return rc;
+}
+
 /* Everything about the sizes: blocks (into blk), backend choice and each system's needs. */
 static int ws_measure(const hs_stepper_def *def, const hs_model *m, int *blk, size_t nblk,
                       int *tmp, size_t ntmp, hs_blocks *b, ws_sizes *z)
@@ -296,23 +308,29 @@ static int ws_measure(const hs_stepper_def *def, const hs_model *m, int *blk, si
     /* MISRA Ref 10.8.3 [composite count widened after its bounds check] */
     z->nCC = nc > 0 ? (size_t)((c.regK ? 1 : 0) + (c.regP ? 1 : 0)) * (size_t)hs_blocks_cc_size(b) : 0u;
     z->nUP = c.spook ? (size_t)nc : 0u;
+    /* a scratch too small for a system's analysis is not an error of the model: every
+     * system's need is still measured, and nTMP reports the largest (HS_E_SIZE at the end) */
+    int short_tmp = 0;
     rc = hs_linsys_need(z->kind, def->sparse, b, nq, nc, -1, c.regK, c.spook, tmp, ntmp, &ns, &nr, &ni, &nt);
+    rc = ws_short(rc, nt, ntmp, &short_tmp);
     if (rc != 0) { return rc; }
     z->nSK = ns; z->nFK = nr; z->nIK = ni; tmax = nt;
     z->nS1 = z->nF1 = z->nI1 = 0;
     if (c.two_stage != 0) {
         rc = hs_linsys_need(z->kind, def->sparse, b, nq, 0, 1, 0, 0, tmp, ntmp, &ns, &nr, &ni, &nt);
+        rc = ws_short(rc, nt, ntmp, &short_tmp);
         if (rc != 0) { return rc; }
         z->nS1 = ns; z->nF1 = nr; z->nI1 = ni; tmax = nt > tmax ? nt : tmax;
     }
     z->nSP = z->nFP = z->nIP = 0;
     if (c.have_p != 0) {
         rc = hs_linsys_need(z->kind, def->sparse, b, nq, nc, 1, c.regP, 1, tmp, ntmp, &ns, &nr, &ni, &nt);
+        rc = ws_short(rc, nt, ntmp, &short_tmp);
         if (rc != 0) { return rc; }
         z->nSP = ns; z->nFP = nr; z->nIP = ni; tmax = nt > tmax ? nt : tmax;
     }
     z->nTMP = tmax;
-    return HS_OK;
+    return (short_tmp != 0) ? HS_E_SIZE : HS_OK;
 }
 
 #define WS_REAL_ARGS(z) (z).nq, (z).nc, (z).nz, (z).n, (z).nA, (z).nG, (z).nAJ, (z).nFK, (z).nF1, \
@@ -334,22 +352,41 @@ int hs_stepper_workspace_tmp(const hs_stepper_def *def, const hs_model *m, int *
     if (def == NULL || m == NULL || m->type == NULL || nreals == NULL || nints == NULL || tmp == NULL) { return HS_E_NULL; }
     int rc = hs_stepper_def_validate(def, m);
     if (rc != 0) { return rc; }
+    *nreals = 0u;
+    *nints = 0u;
     /* the block list takes the front of the scratch, the analyses' size queries the rest */
     hs_blocks b;
-    ws_sizes z;
+    static const ws_sizes zero_sizes;
+    ws_sizes z = zero_sizes;
     size_t used = 0;
+    const size_t blk_max = hs_stepper_sizing_ints(m);
     rc = model_blocks(m, &b, tmp, ntmp, &used);
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
+    if ((rc == HS_E_SIZE) && (ntmp < blk_max)) {
+        /* the block list did not fit: a larger scratch to try (the bound at most) */
+        const size_t grow = (ntmp < 256u) ? 1024u : 4u * ntmp;
+        *nints = (grow < blk_max) ? grow : blk_max;
+        return HS_E_SIZE;
+    }
     if (rc != 0) { return rc; }
     rc = ws_measure(def, m, tmp, ntmp, tmp + used, ntmp - used, &b, &z);
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
+    if ((rc == HS_E_SIZE) && (z.nTMP > ntmp - used)) {
+        /* the exact scratch this configuration needs: the block list and the largest analysis */
+        *nints = used + z.nTMP;
+        return HS_E_SIZE;
+    }
     if (rc != 0) { return rc; }
     ws_totals(&z, nreals, nints);
     return HS_OK;
 }
 
-int hs_stepper_workspace(const hs_stepper_def *def, const hs_model *m, size_t *nreals, size_t *nints)
+size_t hs_stepper_sizing_ints(const hs_model *m)
 {
-    int tmp[HS_STEPPER_SIZING_INTS];
-    return hs_stepper_workspace_tmp(def, m, tmp, HS_STEPPER_SIZING_INTS, nreals, nints);
+    if ((m == NULL) || (m->d.nq < 1) || (m->d.nc < 0)) {
+        return 0u;
+    }
+    return HS_STEPPER_SIZING_INTS(m->d.nq, m->d.nc);
 }
 
 /* reg_eps for the other methods: the step matrix [[A, -G^T], [Gr, -C]] in the unknowns

@@ -623,14 +623,17 @@ int main(int argc, char **argv)
 
     /* Arenas sized by the stepper's own query, once, before the first step (a host tool may
      * allocate at init; the step itself never does). Parameter-sized models (chain n = 128,
-     * ladder n = 100) outgrow any fixed bound, so the sizing scratch grows until it fits. */
+     * ladder n = 100) outgrow any fixed sizing scratch: the query names the scratch to call
+     * it again with (at most twice more). */
     size_t nreals = 0, nints = 0;
     rc = HS_E_SIZE;
-    for (size_t ntmp = (size_t)1 << 14; rc == HS_E_SIZE && ntmp <= ((size_t)1 << 26); ntmp *= 4) {
+    for (size_t ntmp = 4096; rc == HS_E_SIZE;) {
         int *tmp = malloc(ntmp * sizeof *tmp);
         if (!tmp) break;
         rc = hs_stepper_workspace_tmp(&def, &run.model, tmp, ntmp, &nreals, &nints);
         free(tmp);
+        if (rc != HS_E_SIZE || nints <= ntmp) break;
+        ntmp = nints;
     }
     hs_real *reals = rc ? NULL : calloc(nreals ? nreals : 1, sizeof *reals);
     int *ints = rc ? NULL : calloc(nints ? nints : 1, sizeof *ints);
