@@ -121,6 +121,13 @@ typedef struct hs_model_type {
     int (*lagrange)(const struct hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
                     const hs_real *z, const hs_real *in, hs_real *F, hs_real *Fq, hs_real *Fu,
                     hs_real *Mq);
+    /* A bound on the free motion from the state (t, q, u), for the default method's range
+     * check at init (rt/METHODS.md "Where a method stops"): *omega (rad/s) at least the fastest
+     * rate at which a body, and with it a constraint direction, can turn with all the energy
+     * the model can release; *degenerate = 1 when its constraints can become dependent on the
+     * way (a closed loop that can fold flat), else 0. NULL: nothing known, no check. */
+    int (*motion)(const struct hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
+                  hs_real *omega, int *degenerate);
 } hs_model_type;
 
 /* A model instance: a type, its parameter block (param_size bytes, owned by the caller), an

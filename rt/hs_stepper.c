@@ -37,6 +37,8 @@ const char *hs_status_str(int status)
     case HS_E_DEF_EM: return "em needs --form index2, --stab none (it solves g(q_{n+1}) = 0 itself) and reg_eps = 0";
     case HS_E_DEF_EM_MASS: return "em needs a mass matrix that does not depend on q (its energy balance is written for constant M); use dvp";
     case HS_E_EM_RESIDUAL: return "em: midpoint equations' residual not small after the fixed Newton iterations (step too large)";
+    case HS_E_RANGE_INIT: return "refused before the first step: h times the model's motion bound omega (the fastest rate a body can turn with the energy it can release) is beyond the method's range; take a smaller h";
+    case HS_E_RANGE_DEGENERATE: return "refused before the first step: the model's constraints can become dependent (a closed loop folding flat), where the method's unregularized step matrix turns singular; use spook";
     case HS_E_RANGE: return "step beyond the method's range: its one Newton step per stage no longer converges (h too large for this motion, or constraints close to dependent); the state is kept - take a smaller h, or spook for constraints that become dependent";
     case HS_E_DEF_HOOK_LAGRANGE: return "the method needs the model hook lagrange(): the mass matrix depends on q, and without lagrange() (F = f + M'(q)[u] u and its Jacobians) the discrete Euler-Lagrange equations would miss dT/dq";
     case HS_E_DVP_RESIDUAL: return "dvp: discrete Euler-Lagrange residual not small after the fixed Newton iterations (step too large)";
@@ -102,6 +104,7 @@ hs_stepper_def hs_stepper_default_def(void)
     d.sd_gamma = HS_SDIRK_GAMMA_DEFAULT;
     d.max_speed = HS_R(0.0);
     d.max_energy_gain = HS_R(0.0);
+    d.max_h_omega = HS_SD_MAX_H_OMEGA;
     return d;
 }
 
@@ -171,6 +174,7 @@ int hs_stepper_def_validate(const hs_stepper_def *def, const hs_model *m)
         || def->max_energy_gain < HS_R(0.0) || (def->max_energy_gain > HS_R(0.0) && m->type->energy == NULL)) {
         return HS_E_DEF_WATCHDOG;
     }
+    if ((hs_isfinite(def->max_h_omega) == 0) || (def->max_h_omega < HS_R(0.0))) { return HS_E_DEF_WATCHDOG; }
     if (def->jac != HS_JAC_AUTO && def->jac != HS_JAC_ANALYTIC && def->jac != HS_JAC_FD) { return HS_E_DEF_JAC; }
     if (def->jac == HS_JAC_ANALYTIC && m->type->force_jac == NULL) { return HS_E_DEF_JAC; }
     if (hs_isfinite(def->fd_rel) == 0 || !(def->fd_rel > HS_R(0.0))) { return HS_E_DEF_FD; }
@@ -500,6 +504,49 @@ int hs_stepper_set_state(hs_stepper *s, hs_real t, const hs_real *q, const hs_re
     return HS_OK;
 }
 
+/* The motion bound at the state (t, q, u) against the def's range; sdirk only: its one Newton
+ * step per stage is what diverges past it (rt/METHODS.md "Where a method stops"). */
+static int range_at(const hs_stepper_def *def, const hs_model *m, hs_real t, const hs_real *q,
+                    const hs_real *u, hs_real *h_omega, int *degenerate)
+{
+    hs_real w = HS_R(0.0);
+    int dg = 0;
+    *h_omega = HS_R(0.0);
+    *degenerate = 0;
+    if (m->type->motion != NULL) {
+        const int rc = hs_model_rc(m->type->motion(m, t, q, u, &w, &dg));
+        if (rc != 0) {
+            return rc;
+        }
+        if ((hs_isfinite(w) == 0) || (w < HS_R(0.0))) {
+            return HS_E_MODEL;
+        }
+        *h_omega = def->h * w;
+        *degenerate = (dg != 0) ? 1 : 0;
+    }
+    if ((def->method != HS_METHOD_SDIRK) || !(def->max_h_omega > HS_R(0.0))) {
+        return HS_OK;
+    }
+    if (*degenerate != 0) {
+        return HS_E_RANGE_DEGENERATE;
+    }
+    return (*h_omega > def->max_h_omega) ? HS_E_RANGE_INIT : HS_OK;
+}
+
+int hs_stepper_range(const hs_stepper_def *def, const hs_model *m, hs_real t, const hs_real *q,
+                     const hs_real *u, hs_real *h_omega, int *degenerate)
+{
+    if ((def == NULL) || (m == NULL) || (m->type == NULL) || (q == NULL) || (u == NULL)
+        || (h_omega == NULL) || (degenerate == NULL)) {
+        return HS_E_NULL;
+    }
+    const int rc = hs_stepper_def_validate(def, m);
+    if (rc != 0) {
+        return rc;
+    }
+    return range_at(def, m, t, q, u, h_omega, degenerate);
+}
+
 int hs_stepper_init(hs_stepper *s, const hs_stepper_def *def, const hs_model *m, hs_real t0,
                     hs_real *reals, size_t nreals, int *ints, size_t nints)
 {
@@ -598,6 +645,14 @@ int hs_stepper_init(hs_stepper *s, const hs_stepper_def *def, const hs_model *m,
     if (rc != 0) { return rc; }
     rc = hs_stepper_set_state(&st, t0, st.qn, st.un, st.zn);
     if (rc != 0) { return rc; }
+    {
+        /* before the first step: a motion the method cannot follow is refused here, with its
+         * reason, instead of turning into a refused step (or worse) mid-run */
+        hs_real how = HS_R(0.0);
+        int dg = 0;
+        rc = range_at(def, m, t0, st.q, st.u, &how, &dg);
+        if (rc != 0) { return rc; }
+    }
     st.ready = 1;
     *s = st;
     return HS_OK;

@@ -84,6 +84,12 @@ typedef enum hs_jac {
 #ifndef HS_SD_RANGE
 #define HS_SD_RANGE HS_R(1.0e4)
 #endif
+/* sdirk's range at init (default of hs_stepper_def.max_h_omega): the largest h * omega of the
+ * model's motion bound (hs_model_type.motion) it starts with (dimensionless). The chain's
+ * whip diverges from h omega = 0.43 on (n = 8, h = 5 ms: ok 60 s; 6 ms: refused mid-run;
+ * n = 4 at 10 ms, n = 16 at 4 ms likewise) and every chain run at h omega <= 0.35 completes
+ * (n = 2 .. 32; rt/METHODS.md). */
+#define HS_SD_MAX_H_OMEGA HS_R(0.4)
 /* The Euler family's range: the largest |dq|_1 / (1 + |q0|_inf) of the position projection
  * (dimensionless): a correction of the model's whole size means the step left the
  * constraint manifold, the start of the positions-first methods' growth to Inf. */
@@ -123,6 +129,10 @@ typedef struct hs_stepper_def {
     hs_real max_speed;      /* watchdog: largest admissible |u_i| (units of u); 0 = off */
     hs_real max_energy_gain;/* watchdog: largest admissible E(t) - E(t0) (J), models with
                              * energy() only; 0 = off */
+    hs_real max_h_omega;    /* sdirk: range check at init, the largest h * omega of the model's
+                             * motion bound (dimensionless; default HS_SD_MAX_H_OMEGA), and
+                             * refuse a model whose constraints can become dependent; 0 = off
+                             * (a benchmark of the step's cost past the range) */
 } hs_stepper_def;
 
 /* Defaults (rt/METHODS.md "The default"): sdirk with sd_gamma = 1/4, form index2, projection,
@@ -244,6 +254,15 @@ int hs_stepper_workspace_tmp(const hs_stepper_def *def, const hs_model *m, int *
                            + 3u * HS__SZ_T(nq, nc) + 16u)
 /* HS_STEPPER_SIZING_INTS for model instance m's sizes (m->d); 0 for a NULL model. */
 size_t hs_stepper_sizing_ints(const hs_model *m);
+
+/* The range check of init for def and model m at the state (t, q (nq), u (nq)): *h_omega = h
+ * times the model's motion bound (0 without the motion() hook), *degenerate as the hook says.
+ * HS_OK when the method may start there, HS_E_RANGE_INIT when h * omega > def->max_h_omega,
+ * HS_E_RANGE_DEGENERATE for constraints that can become dependent (sdirk only: the other
+ * methods are not checked), or the model's fault. hs_stepper_init runs it on the initial
+ * state; a tool calls it to print the figures of a refusal. */
+int hs_stepper_range(const hs_stepper_def *def, const hs_model *m, hs_real t, const hs_real *q,
+                     const hs_real *u, hs_real *h_omega, int *degenerate);
 
 /* Counters a HIL engineer reads after a run. */
 typedef struct hs_stepper_stats {

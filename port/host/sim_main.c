@@ -528,6 +528,8 @@ static const char *status_token(int rc)
     case HS_E_MODEL: return "model_fault";
     case HS_E_INPUT: return "bad_input";
     case HS_E_RANGE: return "range";
+    case HS_E_RANGE_INIT: return "range_init";
+    case HS_E_RANGE_DEGENERATE: return "degenerate";
     default: return "fault";
     }
 }
@@ -643,6 +645,20 @@ int main(int argc, char **argv)
         rc = hs_stepper_init(&st, &def, &run.model, HS_R(0.0), reals, nreals, ints, nints);
     if (rc) {
         fprintf(stderr, "hilstep-sim: init: %s\n", hs_status_str(rc));
+        if (rc == HS_E_RANGE_INIT || rc == HS_E_RANGE_DEGENERATE) {
+            /* the figures of the refusal: the estimate and the limit */
+            const int nq = run.model.d.nq, nz = run.model.d.nz;
+            hs_real *q0 = calloc((size_t)(2 * nq + nz + 1), sizeof *q0);
+            hs_real how = 0;
+            int dg = 0;
+            if (q0 && type->initial(&run.model, HS_R(0.0), q0, q0 + nq, q0 + 2 * nq) == HS_OK)
+                (void)hs_stepper_range(&def, &run.model, HS_R(0.0), q0, q0 + nq, &how, &dg);
+            free(q0);
+            fprintf(stderr, "hilstep-sim: init: h*omega = %.3g (omega = %.4g rad/s, the model's motion bound at "
+                    "the initial state), the method's range h*omega <= %.3g; constraints that can become "
+                    "dependent: %s\n", (double)how, (double)(how / def.h), (double)def.max_h_omega,
+                    dg ? "yes" : "no");
+        }
         printf("steps=0 max_abs_g=nan ns_per_step=nan status=%s\n", status_token(rc));
         return 1;
     }

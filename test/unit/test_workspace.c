@@ -48,6 +48,7 @@ static void ws_model(const hs_model *m, const char *what, int check_bound, int a
         if (all_methods == 0 && (hs_method)me != hs_stepper_default_def().method) continue;
         hs_stepper_def d = hs_stepper_default_def();
         d.method = (hs_method)me;
+        d.max_h_omega = HS_R(0.0); /* sizes do not depend on it; the large chains are past it */
         if (d.method == HS_METHOD_SPOOK || d.method == HS_METHOD_DVP || d.method == HS_METHOD_EM)
             d.stab = HS_STAB_NONE;
         if (hs_stepper_def_validate(&d, m) != HS_OK) continue;
