@@ -32,6 +32,7 @@ typedef struct hs_sim_cfg {
     int have_h, have_t, have_alpha, have_beta;
     double T_end, h, alpha, beta;   /* s, s, 1/s, 1/s^2 */
     hs_stepper_def def;             /* hs_stepper_default_def() with the options applied */
+    int auto_method;                /* --method auto: em, else dvp, else def (rt/METHODS.md "Long runs") */
 } hs_sim_cfg;
 
 /* What hs_sim_setup derived: the model instance and the exact step count. */
