@@ -31,7 +31,7 @@ const char *hs_status_str(int status)
     case HS_E_DEF_LINSYS: return "unknown linear-system backend, or sparse asked without a sparse backend";
     case HS_E_DEF_SPOOK: return "spook needs --form index2, --stab none, epsilon >= 0 and tau/h > 0; reg_eps must be >= 0";
     case HS_E_DEF_RHO: return "galpha needs rho_inf in [0, 1], sdirk sd_gamma in [1/4, 0.45] or [0.55, 1], both a form other than ggl";
-    case HS_E_DEF_WATCHDOG: return "watchdog bounds must be finite and >= 0 (0 = off); an energy bound needs a model with energy()";
+    case HS_E_DEF_WATCHDOG: return "watchdog bounds and max_h_omega must be finite and >= 0 (0 = off); an energy bound needs a model with energy()";
     case HS_E_IMPLAUSIBLE: return "step refused by the plausibility watchdog (|u| or energy growth beyond the def's bounds)";
     case HS_E_DEF_DVP: return "dvp needs --form index2, --stab none (it solves g(q_{n+1}) = 0 itself) and reg_eps = 0";
     case HS_E_DEF_EM: return "em needs --form index2, --stab none (it solves g(q_{n+1}) = 0 itself) and reg_eps = 0";

@@ -17,7 +17,8 @@ Per run:
 Bars, for the auto runs: max|dE| <= 1 % of the scale, drift <= 1 % of the scale, max|dL| <= 1e-6.
 The default's figures are printed beside them (it drifts: rt/METHODS.md says why).
 
-Usage: energy_soak.py SIM [--t T] [--md OUT.md] [--name NAME]; ends with "NAME: N passed,
+Usage: energy_soak.py SIM [--t T] [--md OUT.md] [--into FILE.md] [--name NAME] (--into
+replaces the block between "<!-- energy-soak" and "<!-- /energy-soak -->"); ends with "NAME: N passed,
 N failed" (NAME energy-soak unless given)."""
 import csv
 import math
@@ -25,6 +26,15 @@ import os
 import re
 import subprocess
 import sys
+
+
+def put_into(path, marker, text):
+    """Replaces the block between "<!-- MARKER" and "<!-- /MARKER -->" of path with text."""
+    doc = open(path).read()
+    a = doc.index("\n", doc.index("<!-- " + marker)) + 1
+    b = doc.index("<!-- /" + marker + " -->")
+    with open(path, "w") as f:
+        f.write(doc[:a] + text + doc[b:])
 import tempfile
 
 
@@ -76,7 +86,7 @@ def main():
     T = float(sys.argv[sys.argv.index("--t") + 1]) if "--t" in sys.argv else 1e4
     T = int(T) if T == int(T) else T
     md = sys.argv[sys.argv.index("--md") + 1] if "--md" in sys.argv else None
-    name = sys.argv[sys.argv.index("--name") + 1] if "--name" in sys.argv else "energy-soak"
+    suite = sys.argv[sys.argv.index("--name") + 1] if "--name" in sys.argv else "energy-soak"
     tmp = tempfile.mkdtemp(prefix="hs_esoak_")
     fast = os.path.join(tmp, "rigid_fast.hsm")
     with open(fast, "w") as f:
@@ -120,8 +130,10 @@ def main():
     if md:
         with open(md, "w") as f:
             f.write(text)
+    if "--into" in sys.argv:
+        put_into(sys.argv[sys.argv.index("--into") + 1], "energy-soak", text)
     print(text, end="")
-    print("%s: %d passed, %d failed" % (name, passed, failed))
+    print("%s: %d passed, %d failed" % (suite, passed, failed))
     return 1 if failed else 0
 
 

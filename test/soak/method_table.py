@@ -40,9 +40,6 @@ for path in sorted(glob.glob("model/mech/*.hsm")):
 # Default-method cells still refused mid-run, each with why (rt/METHODS.md "Where a method
 # stops"); a cell that stops being refused is reported as "no longer open".
 KNOWN_OPEN = {
-    ("chain.hsm", "1/20"): "description without a motion bound (init cannot estimate h omega)",
-    ("chain.hsm", "1/60"): "description without a motion bound (init cannot estimate h omega)",
-    ("chain.hsm", "1e-2"): "description without a motion bound (init cannot estimate h omega)",
     ("slider_crank_singular.hsm", "1/20"): "singular configuration (declared compliance: another change)",
     ("slider_crank_singular.hsm", "1/60"): "singular configuration (declared compliance: another change)",
     ("slider_crank_singular.hsm", "1e-2"): "singular configuration (declared compliance: another change)",

@@ -8,11 +8,21 @@ the exact two-stage midpoint rule), both with the default projection and without
 Per run: max over every step of |E - E(0)| (hilstep-sim's max_abs_dE), E(T) - E(0) from the
 least-squares line through E(t) - E(0) (rows every 1 s, J; its slope times T) and max |g|.
 
-Usage: sdirk_drift.py SIM SIM_NEWTON3 [--t T]"""
+Usage: sdirk_drift.py SIM SIM_NEWTON3 [--t T] [--into FILE.md] (--into replaces the block
+between "<!-- sdirk-drift" and "<!-- /sdirk-drift -->")"""
 import csv
 import os
 import subprocess
 import sys
+
+
+def put_into(path, marker, text):
+    """Replaces the block between "<!-- MARKER" and "<!-- /MARKER -->" of path with text."""
+    doc = open(path).read()
+    a = doc.index("\n", doc.index("<!-- " + marker)) + 1
+    b = doc.index("<!-- /" + marker + " -->")
+    with open(path, "w") as f:
+        f.write(doc[:a] + text + doc[b:])
 import tempfile
 
 
@@ -37,16 +47,19 @@ def main():
     sim, sim3 = sys.argv[1], sys.argv[2]
     T = int(sys.argv[sys.argv.index("--t") + 1]) if "--t" in sys.argv else 200
     path = os.path.join(tempfile.mkdtemp(prefix="hs_sddrift_"), "rows.csv")
-    print("chain n=8, %d s from rest, scale m g L n^2/2 = 313.92 J (`test/soak/sdirk_drift.py`):" % T)
-    print("")
-    print("| stages | stab | h | max \\|E - E(0)\\| (J) | trend E(T) - E(0) (J) | max \\|g\\| |")
-    print("|---|---|---|---|---|---|")
+    lines = ["chain n=8, %d s from rest, scale m g L n^2/2 = 313.92 J (`make sdirk-drift`):" % T, "",
+             "| stages | stab | h | max \\|E - E(0)\\| (J) | trend E(T) - E(0) (J) | max \\|g\\| |",
+             "|---|---|---|---|---|---|"]
     for name, b in (("1 Newton step (shipped)", sim), ("3 Newton steps, refactored", sim3)):
         for stab, hs in (("projection", ("2e-3", "1e-3", "5e-4")), ("none", ("1e-3",))):
             for h in hs:
                 st, de, tr, g = run(b, h, stab, T, path)
-                print("| %s | %s | %s | %s | %+.3g | %.1e |" % (name, stab, h,
-                      ("%.3g" % de) if st == "ok" else st, tr, g))
+                lines.append("| %s | %s | %s | %s | %+.3g | %.1e |" % (name, stab, h,
+                             ("%.3g" % de) if st == "ok" else st, tr, g))
+    text = "\n".join(lines) + "\n"
+    print(text, end="")
+    if "--into" in sys.argv:
+        put_into(sys.argv[sys.argv.index("--into") + 1], "sdirk-drift", text)
 
 
 if __name__ == "__main__":
