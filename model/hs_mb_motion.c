@@ -26,12 +26,15 @@ static hs_real arm(const hs_real *s)
 /* 1 when the description is a passive mechanism of rigid joints with fixed ground points. */
 static int passive_rigid(const hs_mb_desc *D)
 {
-    int ok = (D->nin == 0) ? 1 : 0;
+    int ok = 1;
+    if (D->nin != 0) {
+        ok = 0;
+    }
     for (int j = 0; j < D->njoints; ++j) {
         const hs_mb_joint *J = &D->joints[j];
-        const int rigid = ((J->kind == HS_MB_REVOLUTE) || (J->kind == HS_MB_SPHERICAL)
-                           || (J->kind == HS_MB_FIXED) || (J->kind == HS_MB_DISTANCE)) ? 1 : 0;
-        if ((rigid == 0) || (J->a.moving != 0) || (J->b.moving != 0)) {
+        const hs_mb_joint_kind k = J->kind;
+        if (((k != HS_MB_REVOLUTE) && (k != HS_MB_SPHERICAL) && (k != HS_MB_FIXED) && (k != HS_MB_DISTANCE))
+            || (J->a.moving != 0) || (J->b.moving != 0)) {
             ok = 0;
         }
     }
@@ -66,7 +69,7 @@ int hs_mb_fn_motion(const hs_model *m, hs_real t, const hs_real *q, const hs_rea
     /* d[b]: bound on e . r_b; short[b]: the shortest arm holding the body; far = unreached */
     const hs_real far = HS_R(1.0e30);
     hs_real d[HS_MB_MAX_BODIES], shortest[HS_MB_MAX_BODIES];
-    for (int b = 0; b < D->nbodies; ++b) {
+    for (int b = 0; b < HS_MB_MAX_BODIES; ++b) {
         d[b] = far;
         shortest[b] = far;
     }
@@ -115,12 +118,16 @@ int hs_mb_fn_motion(const hs_model *m, hs_real t, const hs_real *q, const hs_rea
     }
     hs_real E = HS_R(0.0);
     const int rc = hs_mb_fn_energy(m, t, q, u, NULL, &E);
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     if (rc != HS_OK) {
         return rc;
     }
     const hs_real release = E - vmin;
     hs_real w = HS_R(0.0);
-    for (int b = 0; (b < D->nbodies) && (release > HS_R(0.0)); ++b) {
+    if (!(release > HS_R(0.0))) {
+        return HS_OK; /* nothing to release: nothing turns faster than it does now */
+    }
+    for (int b = 0; b < D->nbodies; ++b) {
         const hs_mb_body *Bd = &D->bodies[b];
         hs_real I = HS_R(0.0);
         if (Bd->kind == HS_MB_PLANAR) {

@@ -335,6 +335,7 @@ int hs_rods_fn_motion(const hs_model *m, hs_real t, const hs_real *q, const hs_r
     }
     hs_real E = HS_R(0.0);
     const int rc = hs_rods_fn_energy(m, t, q, u, NULL, &E);
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     if (rc != HS_OK) {
         return rc;
     }
@@ -342,6 +343,9 @@ int hs_rods_fn_motion(const hs_model *m, hs_real t, const hs_real *q, const hs_r
     const hs_real release = E + r.m * r.grav * r.len * depth;
     const hs_real inertia = r.m * r.len * r.len / HS_R(12.0);
     *omega = (release > HS_R(0.0)) ? hs_sqrt(HS_R(2.0) * release / inertia) : HS_R(0.0);
-    *degenerate = (r.nj > r.nr) ? 1 : 0;
+    *degenerate = 0;
+    if (r.nj > r.nr) {
+        *degenerate = 1;
+    }
     return HS_OK;
 }

@@ -522,7 +522,9 @@ static int range_at(const hs_stepper_def *def, const hs_model *m, hs_real t, con
             return HS_E_MODEL;
         }
         *h_omega = def->h * w;
-        *degenerate = (dg != 0) ? 1 : 0;
+        if (dg != 0) {
+            *degenerate = 1;
+        }
     }
     if ((def->method != HS_METHOD_SDIRK) || !(def->max_h_omega > HS_R(0.0))) {
         return HS_OK;
