@@ -63,7 +63,7 @@ def run(sim, margs, method, T, tmp, body):
     kv = dict(x.split("=", 1) for x in line.split() if "=" in x)
     if p.returncode != 0 or kv.get("status") != "ok":
         return {"method": kv.get("method", method or "default"), "status": kv.get("status", "?"),
-                "err": p.stderr.strip()[:200]}
+                "step": int(kv.get("steps", "0")) + 1, "err": p.stderr.strip()[:200]}
     rows = list(csv.DictReader(open(path)))
     ek = [c for c in rows[0] if c.startswith("out_energy")][0]
     t = [float(r["t"]) for r in rows]
@@ -105,7 +105,7 @@ def main():
             r = run(sim, margs, method, T, tmp, body)
             label = "%s (%s)" % (r["method"], "auto" if method else "default")
             if r["status"] != "ok":
-                lines.append("| %s | %s | %s | | |" % (name, label, r["status"]))
+                lines.append("| %s | %s | refused mid-run at step %d: %s | | |" % (name, label, r["step"], r["status"]))
                 print("  %s %s: status %s %s" % (name, label, r["status"], r.get("err", "")))
                 if method:
                     failed += 1
