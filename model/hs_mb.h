@@ -119,6 +119,9 @@ typedef struct hs_mb_joint {
     int coord;          /* DRIVER: 0 angle, 1 translation along axis */
     hs_mb_fn f;         /* DRIVER, PERPENDICULAR: set value f(t) */
     hs_mb_quadric quad; /* CURVE */
+    int has_comp;       /* 1: compliance and damping below are declared (else the stepper's) */
+    hs_real compliance; /* every row's compliance (m/N; rad/(N m) for angle rows), >= 0 */
+    hs_real damping;    /* every row's damping (N s/m; N m s/rad), >= 0 (model/COMPLIANCE.md) */
 } hs_mb_joint;
 
 /* Force elements. Each kind is one file model/hs_mb_el_<name>.c (parse keys, validation,

@@ -121,6 +121,10 @@ typedef struct hs_model_type {
     int (*lagrange)(const struct hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
                     const hs_real *z, const hs_real *in, hs_real *F, hs_real *Fq, hs_real *Fu,
                     hs_real *Mq);
+    /* Per-constraint compliance c (nc; m/N for a length row, rad/(N m) for an angle) and
+     * damping d (nc; N s/m, N m s/rad) the model declares; a negative entry = not declared
+     * (the stepper's reg_eps / reg_damp apply). NULL = nothing declared (model/COMPLIANCE.md). */
+    int (*compliance)(const struct hs_model *m, hs_real *c, hs_real *d);
 } hs_model_type;
 
 /* A model instance: a type, its parameter block (param_size bytes, owned by the caller), an

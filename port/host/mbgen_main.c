@@ -233,6 +233,7 @@ int main(int argc, char **argv)
             if (J->kind == HS_MB_PERPENDICULAR) { point("c", &J->c); point("d", &J->d); }
             fvec("axis", J->axis, 3); fvec("axis_b", J->axis_b, 3); freal("length", J->length);
             fint("coord", J->coord); ffn("f", &J->f);
+            fint("has_comp", J->has_comp); freal("compliance", J->compliance); freal("damping", J->damping);
             if (!zero(J->quad.A, 6) || !zero(J->quad.b, 3) || J->quad.c != 0) {
                 sep();
                 fprintf(o, ".quad = {");

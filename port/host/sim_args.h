@@ -31,6 +31,8 @@ typedef struct hs_sim_cfg {
     int want_hash;                  /* --hash */
     int have_h, have_t, have_alpha, have_beta;
     double T_end, h, alpha, beta;   /* s, s, 1/s, 1/s^2 */
+    int have_spook_tau;
+    double spook_tau;               /* --spook-tau (s): def.spook_tau_h = spook_tau / h at setup */
     hs_stepper_def def;             /* hs_stepper_default_def() with the options applied */
 } hs_sim_cfg;
 
