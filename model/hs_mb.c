@@ -123,7 +123,7 @@ static int mb_blocks_fn(const hs_model *m, hs_blocks *b, int *buf, int nbuf)
 
 /* Each row's compliance and damping: its joint's where declared, -1 (the stepper's) elsewhere,
  * the quaternion norm rows included (they are rigid by construction). */
-static int mb_compliance_fn(const hs_model *m, hs_real *c, hs_real *d)
+int hs_mb_fn_compliance(const hs_model *m, hs_real *c, hs_real *d)
 {
     const hs_mb_model *mb = MB(m);
     for (int r = 0; r < mb->nc; ++r) {
@@ -705,7 +705,7 @@ int hs_mb_compile(const hs_mb_desc *D, hs_mb_model *mb, int packed, int *bad_ind
     T->lagrange = hs_mb_has_spatial(mb) ? hs_mb_fn_lagrange : NULL; /* else M is constant */
     T->compliance = NULL; /* only a description that declares compliance carries the hook */
     for (int j = 0; j < D->njoints; ++j) {
-        if (D->joints[j].has_comp != 0) { T->compliance = mb_compliance_fn; }
+        if (D->joints[j].has_comp != 0) { T->compliance = hs_mb_fn_compliance; }
     }
     *bad_index = -1;
     return HS_OK;

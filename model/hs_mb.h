@@ -365,6 +365,10 @@ int hs_mb_gen_energy(const hs_model *m, hs_real t, const hs_real *q, const hs_re
 int hs_mb_gen_lagrange(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
                        const hs_real *z, const hs_real *in, hs_real *F, hs_real *Fq, hs_real *Fu,
                        hs_real *Mq);
+/* Each constraint row's declared compliance c and damping d (nc each; -1 = none declared):
+ * the model type's compliance() hook, for compiled (fn) and generated (gen) descriptions. */
+int hs_mb_fn_compliance(const hs_model *m, hs_real *c, hs_real *d);
+int hs_mb_gen_compliance(const hs_model *m, hs_real *c, hs_real *d);
 
 /* Coordinate count of a body kind. */
 int hs_mb_body_nq(hs_mb_body_kind k);
