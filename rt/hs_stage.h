@@ -243,8 +243,9 @@ static inline int hs_st_project_positions(hs_stepper *s, const hs_ctx *c, int re
         s->b2[i] = HS_R(0.0);
     }
     for (int i = 0; i < nc; ++i) {
-        /* a compliant row's rest is g = -c lambda, not g = 0 (seed 001 eq. 3.2) */
-        s->b2[nq + i] = (s->comp != 0) ? s->c1[i] + s->cmp[i] * s->lamn[i] : s->c1[i];
+        /* a compliant row is a spring the step integrated (seed 001 eq. 3.2), not a target
+         * g = 0: the projection keeps it where the step put it */
+        s->b2[nq + i] = ((s->comp != 0) && (s->cmp[i] > HS_R(0.0))) ? HS_R(0.0) : s->c1[i];
     }
     hs_linsys_solve(&s->lsP, &s->fP, s->b2);
     hs_real nd = HS_R(0.0);
