@@ -1203,6 +1203,16 @@ static int check_joints(hs_mb_store *st, hs_mb_model *mb, hs_mb_error *err)
         dep = rc == HS_OK ? dependent_row(st, mb, nc, nq, &coef) : -1;
     }
     mb->packed = keep;
+    if ((dep >= 0) && (mb->rows[dep].joint < 0)) {
+        /* a quaternion norm row closed the dependency: blame the last joint in it */
+        hs_real top = HS_R(0.0);
+        for (int i = 0; i < dep; ++i) { if (hs_abs(coef[i]) > top) { top = hs_abs(coef[i]); } }
+        int last = -1;
+        for (int i = 0; i < dep; ++i) {
+            if ((mb->rows[i].joint >= 0) && (hs_abs(coef[i]) > HS_R(1e-6) * top)) { last = i; }
+        }
+        if (last >= 0) { dep = last; }
+    }
     if (dep >= 0) {
         hs_real big = HS_R(0.0);
         for (int i = 0; i < dep; ++i) { if (hs_abs(coef[i]) > big) { big = hs_abs(coef[i]); } }
@@ -1227,7 +1237,7 @@ static int check_joints(hs_mb_store *st, hs_mb_model *mb, hs_mb_error *err)
             any = 1;
         }
         if (any == 0) { detail_add(err, " nothing (the joint constrains no coordinate)"); }
-        return fail_row(st, mb, dep, err, "redundant or over-determined joint set: this joint's rows depend on the joints before it (compliance=C > 0 on one of them lets the regularized methods carry the redundancy, model/COMPLIANCE.md)");
+        return fail_row(st, mb, dep, err, "redundant or over-determined joint set: this joint's rows depend on the joints before it (compliance= on one of them regularizes it)");
     }
     return HS_OK;
 }

@@ -59,7 +59,7 @@ void hs_sim_inputs_at(const hs_sim_cfg *c, const hs_sim_run *r, double t, hs_rea
 /* The argument a failure is about (e.g. "--h") and a one-line reason. */
 typedef struct hs_sim_err {
     char arg[64];
-    char why[256];
+    char why[512];
 } hs_sim_err;
 
 /* Parses argv (argc entries, argv[0] ignored) into c; HS_SIM_OK, HS_SIM_HELP or HS_SIM_BAD. */
