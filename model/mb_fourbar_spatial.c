@@ -28,7 +28,7 @@ static const hs_mb_joint joints[4] = {
     {.name = "j3", .kind = HS_MB_REVOLUTE,
      .a = {.body = 2, .s = {HS_R(0x1.8p-1), HS_R(0x0p+0), HS_R(0x0p+0)}}, .b = {.body = 1, .s = {HS_R(0x1.07e0f66afed07p+0), HS_R(0x0p+0), HS_R(0x0p+0)}}, .axis = {HS_R(0x0p+0), HS_R(0x0p+0), HS_R(0x1p+0)}},
     {.name = "j4", .kind = HS_MB_REVOLUTE,
-     .a = {.body = 2, .s = {HS_R(-0x1.8p-1), HS_R(0x0p+0), HS_R(0x0p+0)}}, .b = {.body = -1, .s = {HS_R(0x1p+1), HS_R(0x0p+0), HS_R(0x0p+0)}}, .axis = {HS_R(0x0p+0), HS_R(0x0p+0), HS_R(0x1p+0)}, .has_comp = 1, .compliance = HS_R(0x1.5798ee2308c3ap-27)},
+     .a = {.body = 2, .s = {HS_R(-0x1.8p-1), HS_R(0x0p+0), HS_R(0x0p+0)}}, .b = {.body = -1, .s = {HS_R(0x1p+1), HS_R(0x0p+0), HS_R(0x0p+0)}}, .axis = {HS_R(0x0p+0), HS_R(0x0p+0), HS_R(0x1p+0)}, .has_comp = 1, .compliance = HS_R(0x1.5798ee2308c3ap-27), .damping = HS_R(0x1.86ap+17)},
 };
 static const hs_mb_output outputs[2] = {
     {.kind = HS_MB_OUT_POS, .index = 0},

@@ -203,10 +203,12 @@ static int st_assemble(hs_stepper *s, hs_ctx *c)
             if (s->index2 != 0) {
                 v = -s->c3[i] - s->c2[i];
                 if ((s->comp != 0) && (s->cmp[i] > HS_R(0.0))) {
-                    /* seed 001 eq. 4.4: + B g with B = 1 / (h (1 + tau/h)) (the spring's pull) */
+                    /* the regularized stepper's eq. 4.4: + B g with B = 1 / (h (1 + tau/h)) (the spring's pull) */
                     v -= s->c1[i] / (h * (HS_R(1.0) + s->cdt[i] / h));
                 } else if (s->def.stab == HS_STAB_BAUMGARTE) {
                     v -= s->alpha * s->c1[i];
+                } else {
+                    /* a rigid row without stabilization: the velocity level alone */
                 }
             } else {
                 v = -s->gam[i];
