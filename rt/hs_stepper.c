@@ -186,6 +186,7 @@ int hs_stepper_def_validate(const hs_stepper_def *def, const hs_model *m)
     const hs_model_type *T = m->type;
     const hs_dims *d = &m->d;
     /* more rows than coordinates are dependent: only a regularized (compliant) system factors */
+    /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
     const int may_comp = ((def->reg_eps > HS_R(0.0)) || (def->reg_eps_c != NULL) || (T->compliance != NULL)
                           || (def->method == HS_METHOD_SPOOK)) ? 1 : 0;
     if (d->nq < 1 || d->nc < 0 || (d->nc >= d->nq + 1 && may_comp == 0) || d->nz < 0 || d->nin < 0 || d->nout < 0) {
