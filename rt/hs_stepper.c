@@ -366,7 +366,8 @@ int hs_stepper_workspace(const hs_stepper_def *def, const hs_model *m, size_t *n
 
 /* Per-constraint compliance c_i and relaxation time tau_i = c_i d_i into cmp, cdt: the def's
  * arrays, else the model's declaration (compliance(), negative = none), else the def's global
- * values (spook: its own epsilon; its tau stays spook_tau_h where no damping is declared).
+ * values (spook: its own epsilon when reg_eps is 0; its tau stays spook_tau_h where no damping
+ * is declared).
  * HS_E_DEF_COMPLIANCE for a negative or non-finite value, or a compliant row in a method
  * that cannot honour it (index-1 Euler, dvp, em: rigid constraints only). */
 static int comp_params(hs_stepper *s, const hs_family *fam)
@@ -385,7 +386,9 @@ static int comp_params(hs_stepper *s, const hs_family *fam)
             return rc;
         }
     }
-    const hs_real c0 = (s->spook != 0) ? d->spook_eps : d->reg_eps;
+    /* spook: a global compliance given replaces its epsilon too, else its own default */
+    /* MISRA Ref 10.3.2 [hs_real selected by ?:] */
+    const hs_real c0 = ((s->spook != 0) && !(d->reg_eps > HS_R(0.0))) ? d->spook_eps : d->reg_eps;
     int any = 0;
     for (int i = 0; i < nc; ++i) {
         hs_real c = (d->reg_eps_c != NULL) ? d->reg_eps_c[i] : s->cmp[i];
@@ -423,7 +426,7 @@ static hs_real comp_k_euler(hs_real c, hs_real tau, hs_real h)
 }
 
 /* The multiplier blocks of the step matrix (K: -k_i, the row reads G x + k_i y = rhs in each
- * family's unknowns, k_i from its stage map: rt/METHODS.md "Compliance") and of the
+ * family's unknowns, k_i from its stage map: model/COMPLIANCE.md) and of the
  * projection matrix (P: +c_i/h^2, the same weight in the M-norm projection). Both make the
  * matrices quasi-definite, so redundant constraints factor. */
 static void reg_params(hs_stepper *s, int regK, int regP)

@@ -101,7 +101,7 @@ def oscillation():
 def global_compliance():
     # pendulum model (|x| - 1 in m, lambda in N), hanging: |x| = 1 + c m g; --damping critical
     c = 1e-5
-    for meth, extra in (("sdirk", []), ("galpha", []), ("symplectic", ["--stab", "none"])):
+    for meth, extra in (("sdirk", []), ("galpha", []), ("symplectic", ["--stab", "none"]), ("spook", ["--stab", "none"])):
         s, hd, rows, err = seed001.run_sim(SIM, ["--model", "pendulum", "--param", "theta0=-1.5707963267948966",
                                                  "--h", "0.001", "--t", "2", "--compliance", str(c),
                                                  "--damping", "640", "--method", meth] + extra)
