@@ -40,10 +40,9 @@ for path in sorted(glob.glob("model/mech/*.hsm")):
 # Default-method cells still refused mid-run, each with why (rt/METHODS.md "Where a method
 # stops"); a cell that stops being refused is reported as "no longer open".
 KNOWN_OPEN = {
-    ("slider_crank_singular.hsm", "1/20"): "singular configuration (declared compliance: another change)",
-    ("slider_crank_singular.hsm", "1/60"): "singular configuration (declared compliance: another change)",
-    ("slider_crank_singular.hsm", "1e-2"): "singular configuration (declared compliance: another change)",
-    ("slider_crank_singular.hsm", "1e-3"): "singular configuration (declared compliance: another change)",
+    ("slider_crank_singular.hsm", "1/20"): "compliant slider crank: driven, no motion bound; sdirk's Newton step diverges",
+    ("slider_crank_singular.hsm", "1/60"): "compliant slider crank: driven, no motion bound; sdirk's Newton step diverges",
+    ("slider_crank_singular.hsm", "1e-2"): "compliant slider crank: driven, no motion bound; sdirk's Newton step diverges",
 }
 
 

@@ -92,9 +92,10 @@ static void ws_model(const hs_model *m, const char *what, int check_bound, int a
         }
         /* the arenas it names are exactly enough */
         const int irc = hs_stepper_init(&ws_s, &d, m, HS_R(0.0), ws_R, nr, ws_I, ni);
-        /* em learns at init that M depends on q (it refuses such a model, named) */
-        CHECK(irc == HS_OK || (d.method == HS_METHOD_EM && irc == HS_E_DEF_EM_MASS));
-        if (irc == HS_E_DEF_EM_MASS) {
+        /* init's refusals of a model property, named: em learns there that M depends on q, a
+         * method that cannot honour the model's declared compliance is refused there */
+        CHECK(irc == HS_OK || (d.method == HS_METHOD_EM && irc == HS_E_DEF_EM_MASS) || irc == HS_E_DEF_COMPLIANCE);
+        if (irc == HS_E_DEF_EM_MASS || irc == HS_E_DEF_COMPLIANCE) {
             ++ws_sized;
             continue;
         }
