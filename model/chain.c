@@ -70,6 +70,7 @@ const hs_model_type hs_chain_type = {
     .blocks = hs_rods_fn_blocks,
     .curvature = hs_rods_fn_curvature,
     .energy = hs_rods_fn_energy,
+    .motion = hs_rods_fn_motion,
     .data = &FAMILY,
     .symmetric_jac = 1, /* fq = fu = 0, K has rod-diagonal theta entries only */
     .masks = hs_rods_fn_masks,

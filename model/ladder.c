@@ -105,6 +105,7 @@ const hs_model_type hs_ladder_type = {
     .blocks = hs_rods_fn_blocks,
     .curvature = hs_rods_fn_curvature,
     .energy = hs_rods_fn_energy,
+    .motion = hs_rods_fn_motion,
     .data = &FAMILY,
     .symmetric_jac = 1, /* fq = fu = 0, K has rod-diagonal theta entries only */
     .constraint_all = hs_rods_fn_constraint_all,
