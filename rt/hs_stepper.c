@@ -360,6 +360,7 @@ static int ws_measure(const hs_stepper_def *def, const hs_model *m, int *blk, si
     const int *qm = NULL, *cm = NULL;
     size_t nmask = 0u;
     rc = model_masks(m, b, z->kind, c.masks, tmp0, ntmp0, &qm, &cm, &nmask);
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     if (rc == HS_E_SIZE) {
         /* measured without them; the total below still asks for their room */
         short_tmp = 1;
