@@ -686,6 +686,19 @@ int hs_mb_compile(const hs_mb_desc *D, hs_mb_model *mb, int packed, int *bad_ind
     T->curvature = mb->nc ? hs_mb_fn_curvature : NULL;
     T->energy = hs_mb_fn_energy;
     T->lagrange = hs_mb_has_spatial(mb) ? hs_mb_fn_lagrange : NULL; /* else M is constant */
+    {
+        int bad = -1;
+        const int crc = hs_mb_ct_compile(mb, &bad);
+        if (crc != HS_OK) {
+            mb->bad_table = 4;
+            *bad_index = bad;
+            return crc;
+        }
+    }
+    T->nk = mb->nk;
+    T->ct_rows = (mb->nk > 0) ? mb->ct_rows : NULL;
+    T->unilateral = (mb->nk > 0) ? hs_mb_fn_unilateral : NULL;
+    T->ct_sweeps = (D->ct_sweeps > 0) ? D->ct_sweeps : HS_MB_CT_SWEEPS;
     *bad_index = -1;
     return HS_OK;
 }

@@ -17,6 +17,18 @@
 
 struct hs_model;
 
+/* One unilateral row of a model: a contact normal, an end stop or a friction direction
+ * (rt/hs_contact.h solves them; model/CONTACT.md has the equations). */
+typedef struct hs_ct_row {
+    int kind;   /* HS_CT_NORMAL: impulse >= 0 against gap phi; HS_CT_FRICTION: bounded by mu and the normal's */
+    int normal; /* HS_CT_FRICTION: index of its normal row (< this row's) */
+    int box;    /* HS_CT_FRICTION: 1 box (bound mu times the normal impulse of the previous step), 0 pyramid */
+    hs_real mu; /* HS_CT_FRICTION: friction coefficient (dimensionless, >= 0) */
+    hs_real e;  /* HS_CT_NORMAL: restitution coefficient in [0, 1] */
+} hs_ct_row;
+#define HS_CT_NORMAL 0
+#define HS_CT_FRICTION 1
+
 /* Sizes of one model instance. A type's nq..nout are its capacities (compile-time maxima);
  * a type whose sizes follow its parameters (a chain's link count, a multibody description)
  * reports the instance's sizes through dims(). */
@@ -121,6 +133,14 @@ typedef struct hs_model_type {
     int (*lagrange)(const struct hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
                     const hs_real *z, const hs_real *in, hs_real *F, hs_real *Fq, hs_real *Fu,
                     hs_real *Mq);
+    /* Unilateral rows (contacts, end stops, friction): nk fixed slots, ct_rows (nk) their
+     * kinds, unilateral() their Jacobians J (nk x nq, dense row-major, velocity units per
+     * impulse: J u is the row's relative velocity) and gaps phi (nk, m or rad; friction rows
+     * 0) at (t, q). nk = 0: none (rt/hs_contact.h). */
+    int nk;
+    const hs_ct_row *ct_rows;
+    int (*unilateral)(const struct hs_model *m, hs_real t, const hs_real *q, hs_real *J, hs_real *phi);
+    int ct_sweeps; /* projected Gauss-Seidel sweeps per step (fixed), >= 1 when nk > 0 */
 } hs_model_type;
 
 /* A model instance: a type, its parameter block (param_size bytes, owned by the caller), an

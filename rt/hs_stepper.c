@@ -67,7 +67,7 @@ const char *hs_stage_name(hs_stage st)
         "eval_forces", "jacobians", "rhs", "predict", "constraints", "assemble", "solve",
         "positions", "aux_states", "project_positions", "project_velocities", "ggl_factor",
         "curvature", "ga_predict", "ga_eval", "ga_solve", "check", "spook_rhs", "watchdog", "sd_stage1",
-        "sd_stage2", "sd_combine", "dvp", "em"};
+        "sd_stage2", "sd_combine", "dvp", "em", "contact"};
     /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     return ((int)st >= 0 && (int)st < HS_STAGE_COUNT) ? names[st] : "?";
 }
@@ -224,6 +224,10 @@ static hs_cfg config_of(const hs_stepper_def *def, const hs_model *m)
     c.curv_fd = c.curv && !m->type->curvature;
     c.have_p = c.keep_p;
     hs_method_family(def->method)->configure(def, m, &c);
+    /* the contact stage solves with the projection matrix at q_{n+1} (rt/hs_contact.h) */
+    if (m->type->nk > 0) {
+        c.have_p = 1;
+    }
     return c;
 }
 
@@ -265,7 +269,7 @@ static int model_blocks(const hs_model *m, hs_blocks *b, int *buf, size_t nbuf, 
 
 /* Sizes of every list entry for one configuration. */
 typedef struct ws_sizes {
-    size_t nq, nc, nz, n, nA, nG, nAJ, nFK, nF1, nFP, nCC, nUP, nQA, nAK, nGK, nIN0, nCA;
+    size_t nq, nc, nz, n, nA, nG, nAJ, nFK, nF1, nFP, nCC, nUP, nQA, nAK, nGK, nIN0, nCA, nK, nKQ, nQK;
     size_t nBLK, nIK, nI1, nIP, nSK, nS1, nSP, nTMP;
     hs_ls_kind kind;
 } ws_sizes;
@@ -290,6 +294,10 @@ static int ws_measure(const hs_stepper_def *def, const hs_model *m, int *blk, si
     z->nGK = c.curv_fd ? z->nG : 0u;
     z->nIN0 = c.consistent ? (size_t)m->d.nin : 0u;
     z->nBLK = used;
+    /* MISRA Ref 10.8.3 [composite count widened after its bounds check] */
+    z->nK = m->type->nk > 0 ? (size_t)m->type->nk : 0u;
+    z->nKQ = z->nK * z->nq;
+    z->nQK = z->nK > 0u ? z->nq : 0u;
     z->kind = hs_linsys_choose(def->linsys, def->sparse, b, nq, nc, c.has_blocks);
     size_t ns, nr, ni, nt, tmax = 0;
     /* SPOOK's step matrix [[M, -G^T], [G, Sigma]] is regularized and symmetric (L D L^T) */
@@ -316,7 +324,7 @@ static int ws_measure(const hs_stepper_def *def, const hs_model *m, int *blk, si
 }
 
 #define WS_REAL_ARGS(z) (z).nq, (z).nc, (z).nz, (z).n, (z).nA, (z).nG, (z).nAJ, (z).nFK, (z).nF1, \
-    (z).nFP, (z).nCC, (z).nUP, (z).nQA, (z).nAK, (z).nGK, (z).nIN0, (z).nCA
+    (z).nFP, (z).nCC, (z).nUP, (z).nQA, (z).nAK, (z).nGK, (z).nIN0, (z).nCA, (z).nK, (z).nKQ, (z).nQK
 #define WS_INT_ARGS(z) (z).nBLK, (z).nIK, (z).nI1, (z).nIP, (z).nSK, (z).nS1, (z).nSP, (z).nTMP
 /* one level of indirection so the size lists are expanded into arguments first */
 #define WS_REAL_LIST(X, ...) HS_STEPPER_REAL_LIST(X, __VA_ARGS__)
@@ -385,6 +393,9 @@ int hs_plan_tail(const hs_stepper *s, unsigned char *plan, int n)
         plan[n++] = HS_STAGE_PROJECT_POSITIONS;
         plan[n++] = HS_STAGE_PROJECT_VELOCITIES;
     }
+    if (s->model->type->nk > 0) {
+        plan[n++] = HS_STAGE_CONTACT;
+    }
     if ((s->ggl != 0) && (nc > 0)) {
         plan[n++] = HS_STAGE_GGL_FACTOR;
     }
@@ -440,6 +451,10 @@ int hs_stepper_set_state(hs_stepper *s, hs_real t, const hs_real *q, const hs_re
     }
     for (int i = 0; i < s->nq; ++i) { s->q[i] = q[i]; s->u[i] = u[i]; }
     for (int i = 0; i < s->nz; ++i) { s->z[i] = z[i]; }
+    /* a new state has no contact history: the warm start starts from zero impulses */
+    for (int i = 0; i < s->model->type->nk; ++i) { s->ctl[i] = HS_R(0.0); }
+    s->stats.ct_residual = HS_R(0.0);
+    s->stats.ct_residual_max = HS_R(0.0);
     const int consistent = s->consistent;
     for (int i = 0; i < s->nc; ++i) { s->lambda[i] = consistent ? -s->b2[s->nq + i] : HS_R(0.0); }
     if (consistent != 0) {
@@ -574,6 +589,7 @@ static void commit(hs_stepper *s, hs_real t1)
     tp = s->u; s->u = s->un; s->un = tp;
     tp = s->z; s->z = s->zn; s->zn = tp;
     tp = s->lambda; s->lambda = s->lamn; s->lamn = tp;
+    tp = s->ctl; s->ctl = s->ctln; s->ctln = tp;
     if (s->consistent != 0) {
         tp = s->acc; s->acc = s->accn; s->accn = tp;
         tp = s->wd; s->wd = s->wdn; s->wdn = tp;
