@@ -563,6 +563,8 @@ int hs_mb_ct_compile(hs_mb_model *mb, int *bad)
             hs_ct_row *R = &mb->ct_rows[nk];
             R->kind = HS_CT_NORMAL;
             R->normal = nk;
+            R->ngroup = 1;
+            R->stride = 1;
             R->box = 0;
             R->mu = HS_R(0.0);
             R->e = C->e;
@@ -572,6 +574,8 @@ int hs_mb_ct_compile(hs_mb_model *mb, int *bad)
                 R = &mb->ct_rows[nk];
                 R->kind = HS_CT_FRICTION;
                 R->normal = n0;
+                R->ngroup = 1;
+                R->stride = per;
                 R->box = C->box;
                 R->mu = C->mu;
                 R->e = HS_R(0.0);
@@ -605,6 +609,8 @@ int hs_mb_ct_compile(hs_mb_model *mb, int *bad)
             hs_ct_row *R = &mb->ct_rows[nk];
             R->kind = HS_CT_NORMAL;
             R->normal = nk;
+            R->ngroup = 1;
+            R->stride = 1;
             R->box = 0;
             R->mu = HS_R(0.0);
             R->e = S->e;

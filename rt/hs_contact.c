@@ -29,8 +29,12 @@ static void bounds(const hs_stepper *s, int i, const hs_real *lam, hs_real *lo, 
         *lo = HS_R(0.0);
         *hi = HS_R(1e30);
     } else {
-        const hs_real prev = s->ctl[R->normal];
-        const hs_real nbar = ((R->box != 0) && (prev > HS_R(0.0))) ? prev : lam[R->normal];
+        hs_real prev = HS_R(0.0), cur = HS_R(0.0);
+        for (int k = 0; k < R->ngroup; ++k) {
+            prev += s->ctl[R->normal + k * R->stride];
+            cur += lam[R->normal + k * R->stride];
+        }
+        const hs_real nbar = (((R->box != 0) && (prev > HS_R(0.0))) ? prev : cur) / (hs_real)R->ngroup;
         *hi = R->mu * nbar;
         *lo = -*hi;
     }
@@ -90,7 +94,12 @@ int hs_st_contact(hs_stepper *s, const hs_ctx *c)
             Bi[j] = s->ctx[j];
         }
         const hs_real W = dot(Ji, Bi, nq);
-        s->ctiw[i] = (W > HS_R(1e-30)) ? (HS_R(1.0) / W) : HS_R(0.0);
+        const hs_real reg = (T->ct_rows[i].kind == HS_CT_NORMAL) ? HS_CT_REG : HS_R(0.0);
+        s->ctiw[i] = (W > HS_R(1e-30)) ? (HS_R(1.0) / ((HS_R(1.0) + reg) * W)) : HS_R(0.0);
+        /* a compliance of HS_CT_REG W_ii on every row: it makes the solution unique where the
+         * rows are redundant (four corners on a face, their friction), so the warm start
+         * cannot wander in the null space from step to step */
+        s->cteps[i] = reg * W;
         const hs_real v = dot(Ji, s->ctu, nq);
         s->ctv[i] = v;
         const hs_ct_row *R = &T->ct_rows[i];
@@ -100,12 +109,14 @@ int hs_st_contact(hs_stepper *s, const hs_ctx *c)
              * step (cq > 0) or the next (cq = 0), a negative one opens by ERP per step */
             const hs_real d = s->ctphi[i] - cq * v;
             const hs_real ce = (cq > HS_R(0.0)) ? cq : h;
-            r = (d >= HS_R(0.0)) ? (-d / ce) : (-HS_CT_ERP * d / h);
+            r = (d >= HS_CT_SLOP) ? (-d / ce) : (-HS_CT_ERP * d / h);
             /* positions-first methods (cq = 0) cannot move q_{n+1}: their impact is the one the
              * next position update would make, and it bounces from where it is */
             if ((cq == HS_R(0.0)) && (R->e > HS_R(0.0)) && (v < -HS_CT_VREST) && (s->ctphi[i] + h * v < HS_R(0.0))) {
                 const hs_real rb = -R->e * v;
                 r = (rb > r) ? rb : r;
+                s->cteps[i] = HS_R(0.0);
+                s->ctiw[i] = (W > HS_R(1e-30)) ? (HS_R(1.0) / W) : HS_R(0.0);
             } else if ((R->e > HS_R(0.0)) && (v < -HS_CT_VREST) && (s->ctphi[i] < HS_R(0.0))) {
                 /* an impact inside the step: with v0 the row velocity at t_n and a the row's
                  * acceleration over the step, the impact comes at tau = d / -v0; the bounce
@@ -120,6 +131,9 @@ int hs_st_contact(hs_stepper *s, const hs_ctx *c)
                 const hs_real vend = -R->e * vi + a * rest;
                 const hs_real gend = -R->e * vi * rest + HS_R(0.5) * a * rest * rest;
                 r = (vend > r) ? vend : r;
+                /* an impact is solved without the compliance, which would absorb the bounce */
+                s->cteps[i] = HS_R(0.0);
+                s->ctiw[i] = (W > HS_R(1e-30)) ? (HS_R(1.0) / W) : HS_R(0.0);
                 mu = (gend - (s->ctphi[i] + cq * (r - v))) * s->ctiw[i];
             }
         }
@@ -146,7 +160,7 @@ int hs_st_contact(hs_stepper *s, const hs_ctx *c)
         for (int i = 0; i < nk; ++i) {
             hs_real lo, hi;
             bounds(s, i, lam, &lo, &hi);
-            const hs_real w = dot(&s->ctJ[i * nq], s->un, nq) - s->ctr[i];
+            const hs_real w = dot(&s->ctJ[i * nq], s->un, nq) - s->ctr[i] + s->cteps[i] * lam[i];
             const hs_real ln = clamp(lam[i] - w * s->ctiw[i], lo, hi);
             const hs_real dl = ln - lam[i];
             const hs_real *Bi = &s->ctB[i * nq];

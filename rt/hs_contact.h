@@ -29,6 +29,12 @@
 
 /* Fraction of a penetration removed per step (dimensionless, 0 < ERP <= 1). */
 #define HS_CT_ERP HS_R(0.2)
+/* Compliance of every normal row relative to its W_ii (dimensionless): the rows of four
+ * corners on one face are redundant, and without it the sweeps leave a different split of
+ * the load every step, which rocks a stack (model/CONTACT.md). */
+#define HS_CT_REG HS_R(1e-2)
+/* Gaps below this count as touching (m or rad): closed at ERP per step, not speculatively. */
+#define HS_CT_SLOP HS_R(1e-5)
 /* Impact speed below which a normal row does not bounce (m/s or rad/s): resting contacts
  * approach at g h per step and must not hop. */
 #define HS_CT_VREST HS_R(0.05)

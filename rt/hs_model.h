@@ -21,7 +21,9 @@ struct hs_model;
  * (rt/hs_contact.h solves them; model/CONTACT.md has the equations). */
 typedef struct hs_ct_row {
     int kind;   /* HS_CT_NORMAL: impulse >= 0 against gap phi; HS_CT_FRICTION: bounded by mu and the normal's */
-    int normal; /* HS_CT_FRICTION: index of its normal row (< this row's) */
+    int normal; /* HS_CT_FRICTION: index of the first normal row of its contact */
+    int ngroup; /* HS_CT_FRICTION: normal rows of its contact: normal, normal + stride, ... */
+    int stride; /* HS_CT_FRICTION: rows between them; the bound is mu times their mean impulse */
     int box;    /* HS_CT_FRICTION: 1 box (bound mu times the normal impulse of the previous step), 0 pyramid */
     hs_real mu; /* HS_CT_FRICTION: friction coefficient (dimensionless, >= 0) */
     hs_real e;  /* HS_CT_NORMAL: restitution coefficient in [0, 1] */

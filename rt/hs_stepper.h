@@ -195,6 +195,7 @@ int hs_stepper_def_validate(const hs_stepper_def *def, const hs_model *m);
     X(ctv, NK, "contact row velocities J u before the contact stage") \
     X(ctr, NK, "contact targets: J u_{n+1} >= ctr (normals), = 0 (friction)") \
     X(ctiw, NK, "1 / W_ii of each contact row (0 for an empty slot)") \
+    X(cteps, NK, "compliance of each contact row (HS_CT_REG W_ii)") \
     X(ctl, NK, "committed contact impulses (N s; the next step's warm start)") \
     X(ctln, NK, "new contact impulses (swapped at commit)") \
     X(ctu, NQK, "velocities of the method's step, before the contact stage") \
@@ -290,7 +291,7 @@ typedef enum hs_stage {
 /* Reals of workspace for sizes nq, nc, nz and nk unilateral rows (HS_STEPPER_REALS plus the
  * contact stage's arrays). */
 #define HS_STEPPER_REALS_CT(nq, nc, nz, nk) \
-    (HS_STEPPER_REALS((nq), (nc), (nz)) + 2u * (size_t)(nk) * (size_t)(nq) + 6u * (size_t)(nk) \
+    (HS_STEPPER_REALS((nq), (nc), (nz)) + 2u * (size_t)(nk) * (size_t)(nq) + 7u * (size_t)(nk) \
      + 2u * (size_t)(nq) + (size_t)(nc))
 
 /* The stepper: configuration, committed state and views into the caller's arenas. The arrays
