@@ -425,6 +425,9 @@ int hs_mb_ct_compile(hs_mb_model *mb, int *bad);
 /* Slots of a contact between shape kinds ka and kb (either order), 0 when the pair is not supported. */
 int hs_mb_ct_pair_slots(hs_mb_shape_kind ka, hs_mb_shape_kind kb);
 
+/* unilateral() of a generated type (the rows it names are the generated ct_rows table). */
+int hs_mb_gen_unilateral(const hs_model *m, hs_real t, const hs_real *q, hs_real *J, hs_real *phi);
+
 /* Coordinate count of a body kind. */
 int hs_mb_body_nq(hs_mb_body_kind k);
 
