@@ -518,6 +518,51 @@ int hs_mb_fn_unilateral(const hs_model *m, hs_real t, const hs_real *q, hs_real 
     return HS_OK;
 }
 
+/* comp[b]: the smallest body index joined to body b by joints (directly or through others) */
+static void components(const hs_mb_desc *D, int *comp)
+{
+    for (int b = 0; b < D->nbodies; ++b) {
+        comp[b] = b;
+    }
+    /* relax to a fixed point: at most nbodies passes (init only) */
+    for (int pass = 0; pass < D->nbodies; ++pass) {
+        for (int j = 0; j < D->njoints; ++j) {
+            const hs_mb_joint *J = &D->joints[j];
+            int bs[4] = {J->a.body, J->b.body, -1, -1};
+            if (J->kind == HS_MB_PERPENDICULAR) {
+                bs[2] = J->c.body;
+                bs[3] = J->d.body;
+            }
+            int m = HS_MB_MAX_BODIES;
+            for (int k = 0; k < 4; ++k) {
+                if ((bs[k] >= 0) && (comp[bs[k]] < m)) {
+                    m = comp[bs[k]];
+                }
+            }
+            for (int k = 0; k < 4; ++k) {
+                if (bs[k] >= 0) {
+                    comp[bs[k]] = m;
+                }
+            }
+        }
+    }
+}
+
+/* the coordinate range of every body in the components of bodies a and b (either may be ground) */
+static void row_span(const hs_mb_model *mb, const int *comp, int a, int b, int *q0, int *q1)
+{
+    int lo = mb->nq, hi = 0;
+    for (int k = 0; k < mb->nb; ++k) {
+        const int in = ((a >= 0) && (comp[k] == comp[a])) || ((b >= 0) && (comp[k] == comp[b]));
+        if (in != 0) {
+            lo = (mb->qoff[k] < lo) ? mb->qoff[k] : lo;
+            hi = (mb->qoff[k + 1] > hi) ? mb->qoff[k + 1] : hi;
+        }
+    }
+    *q0 = (hi > lo) ? lo : 0;
+    *q1 = (hi > lo) ? hi : 0;
+}
+
 int hs_mb_ct_compile(hs_mb_model *mb, int *bad)
 {
     const hs_mb_desc *D = mb->desc;
@@ -619,6 +664,25 @@ int hs_mb_ct_compile(hs_mb_model *mb, int *bad)
     }
     mb->ct_first[D->ncontacts + D->nstops] = nk;
     mb->nk = nk;
+    int comp[HS_MB_MAX_BODIES];
+    components(D, comp);
+    for (int e = 0; e < D->ncontacts + D->nstops; ++e) {
+        int a, b;
+        if (e < D->ncontacts) {
+            a = D->shapes[D->contacts[e].a].body;
+            b = D->shapes[D->contacts[e].b].body;
+        } else {
+            const hs_mb_joint *J = &D->joints[D->stops[e - D->ncontacts].joint];
+            a = J->a.body;
+            b = J->b.body;
+        }
+        int q0, q1;
+        row_span(mb, comp, a, b, &q0, &q1);
+        for (int r = mb->ct_first[e]; r < mb->ct_first[e + 1]; ++r) {
+            mb->ct_rows[r].q0 = q0;
+            mb->ct_rows[r].q1 = q1;
+        }
+    }
     *bad = -1;
     return HS_OK;
 }

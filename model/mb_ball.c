@@ -28,7 +28,7 @@ static const hs_mb_contact contacts[1] = {
     {.name = "hit", .a = 1, .b = 0, .e = HS_R(0x1.999999999999ap-1), .box = 1},
 };
 static const hs_ct_row ct_rows[1] = {
-    {.kind = 0, .normal = 0, .ngroup = 1, .stride = 1, .e = HS_R(0x1.999999999999ap-1)},
+    {.kind = 0, .normal = 0, .ngroup = 1, .stride = 1, .e = HS_R(0x1.999999999999ap-1), .q1 = 7},
 };
 static const hs_mb_desc desc = {
     .name = "ball", .dim = 3, .nin = 0, .gravity = {HS_R(0x0p+0), HS_R(0x0p+0), HS_R(-0x1.39eb851eb851fp+3)},

@@ -28,9 +28,9 @@ static const hs_mb_contact contacts[1] = {
     {.name = "rest", .a = 1, .b = 0, .mu = HS_R(0x1p-1), .box = 1},
 };
 static const hs_ct_row ct_rows[3] = {
-    {.kind = 0, .normal = 0, .ngroup = 1, .stride = 1},
-    {.kind = 1, .normal = 0, .ngroup = 1, .stride = 3, .box = 1, .mu = HS_R(0x1p-1)},
-    {.kind = 1, .normal = 0, .ngroup = 1, .stride = 3, .box = 1, .mu = HS_R(0x1p-1)},
+    {.kind = 0, .normal = 0, .ngroup = 1, .stride = 1, .q1 = 7},
+    {.kind = 1, .normal = 0, .ngroup = 1, .stride = 3, .box = 1, .mu = HS_R(0x1p-1), .q1 = 7},
+    {.kind = 1, .normal = 0, .ngroup = 1, .stride = 3, .box = 1, .mu = HS_R(0x1p-1), .q1 = 7},
 };
 static const hs_mb_desc desc = {
     .name = "sphere", .dim = 3, .nin = 0, .gravity = {HS_R(0x0p+0), HS_R(0x0p+0), HS_R(-0x1.39eb851eb851fp+3)},

@@ -22,7 +22,7 @@ static const hs_mb_stop stops[1] = {
     {.name = "limit", .joint = 0, .has_min = 1, .min = HS_R(-0x1.921fb54442d18p-1)},
 };
 static const hs_ct_row ct_rows[1] = {
-    {.kind = 0, .normal = 0, .ngroup = 1, .stride = 1},
+    {.kind = 0, .normal = 0, .ngroup = 1, .stride = 1, .q1 = 3},
 };
 static const hs_mb_desc desc = {
     .name = "stop_pendulum", .dim = 2, .nin = 0, .gravity = {HS_R(0x0p+0), HS_R(-0x1.39eb851eb851fp+3), HS_R(0x0p+0)},

@@ -12,6 +12,16 @@ static hs_real dot(const hs_real *a, const hs_real *b, int n)
     return d;
 }
 
+/* Row i's coordinate range [*q0, *q1): where its J and B may be nonzero (hs_ct_row.q0/q1,
+ * the whole of q when the model leaves q1 at 0). */
+static void row_range(const hs_stepper *s, int i, int *q0, int *q1)
+{
+    const hs_ct_row *R = &s->model->type->ct_rows[i];
+    const int ok = (R->q1 > R->q0) && (R->q0 >= 0) && (R->q1 <= s->nq);
+    *q0 = (ok != 0) ? R->q0 : 0;
+    *q1 = (ok != 0) ? R->q1 : s->nq;
+}
+
 static hs_real clamp(hs_real x, hs_real lo, hs_real hi)
 {
     hs_real y = (x < lo) ? lo : x;
@@ -79,28 +89,44 @@ int hs_st_contact(hs_stepper *s, const hs_ctx *c)
     for (int j = 0; j < nq; ++j) {
         s->ctu[j] = s->un[j];
     }
-    /* responses B_i = M_c^-1 J_i^T, W_ii, row velocities and targets */
-    for (int i = 0; i < nk; ++i) {
-        const hs_real *Ji = &s->ctJ[i * nq];
-        hs_real *Bi = &s->ctB[i * nq];
-        for (int j = 0; j < nq; ++j) {
-            s->ctx[j] = Ji[j];
-        }
-        for (int j = 0; j < nc; ++j) {
-            s->ctx[nq + j] = HS_R(0.0);
+    /* responses B_i = M_c^-1 J_i^T = sum_j J_ij X_j with X_j = M_c^-1 e_j, the column j of the
+     * inverse under the joints: nq solves with the factor, whatever nk is; row i only needs
+     * the X_j of its own range, and X_j is zero outside the range of coordinate j's bodies */
+    for (int k = 0; k < nk * nq; ++k) {
+        s->ctB[k] = HS_R(0.0);
+    }
+    for (int j = 0; j < nq; ++j) {
+        for (int k = 0; k < nq + nc; ++k) {
+            s->ctx[k] = (k == j) ? HS_R(1.0) : HS_R(0.0);
         }
         hs_linsys_solve(&s->lsP, &s->fPn, s->ctx);
-        for (int j = 0; j < nq; ++j) {
-            Bi[j] = s->ctx[j];
+        for (int i = 0; i < nk; ++i) {
+            int a0, a1;
+            row_range(s, i, &a0, &a1);
+            if ((j >= a0) && (j < a1)) {
+                const hs_real Jij = s->ctJ[i * nq + j];
+                hs_real *Bi = &s->ctB[i * nq];
+                for (int k = a0; k < a1; ++k) {
+                    Bi[k] += Jij * s->ctx[k];
+                }
+            }
         }
-        const hs_real W = dot(Ji, Bi, nq);
+    }
+    /* W_ii, row velocities and targets */
+    for (int i = 0; i < nk; ++i) {
+        const hs_real *Ji = &s->ctJ[i * nq];
+        const hs_real *Bi = &s->ctB[i * nq];
+        int a0, a1;
+        row_range(s, i, &a0, &a1);
+        const int na = a1 - a0;
+        const hs_real W = dot(&Ji[a0], &Bi[a0], na);
         const hs_real reg = (T->ct_rows[i].kind == HS_CT_NORMAL) ? HS_CT_REG : HS_R(0.0);
         s->ctiw[i] = (W > HS_R(1e-30)) ? (HS_R(1.0) / ((HS_R(1.0) + reg) * W)) : HS_R(0.0);
         /* a compliance of HS_CT_REG W_ii on every row: it makes the solution unique where the
          * rows are redundant (four corners on a face, their friction), so the warm start
          * cannot wander in the null space from step to step */
         s->cteps[i] = reg * W;
-        const hs_real v = dot(Ji, s->ctu, nq);
+        const hs_real v = dot(&Ji[a0], &s->ctu[a0], na);
         s->ctv[i] = v;
         const hs_ct_row *R = &T->ct_rows[i];
         hs_real r = HS_R(0.0), mu = HS_R(0.0);
@@ -122,7 +148,7 @@ int hs_st_contact(hs_stepper *s, const hs_ctx *c)
                  * acceleration over the step, the impact comes at tau = d / -v0; the bounce
                  * -e v(tau) then runs for h - tau: both the end velocity (the target) and the
                  * end gap (a position-only correction along B_i) follow that motion */
-                const hs_real v0 = dot(Ji, s->u, nq);
+                const hs_real v0 = dot(&Ji[a0], &s->u[a0], na);
                 const hs_real a = (v - v0) / h;
                 const hs_real d0 = s->ctphi[i] - HS_R(0.5) * h * (v0 + v);
                 hs_real tau = (v0 < HS_R(0.0)) ? (d0 / -v0) : HS_R(0.0);
@@ -137,7 +163,7 @@ int hs_st_contact(hs_stepper *s, const hs_ctx *c)
                 mu = (gend - (s->ctphi[i] + cq * (r - v))) * s->ctiw[i];
             }
         }
-        for (int j = 0; j < nq; ++j) {
+        for (int j = a0; j < a1; ++j) {
             s->qn[j] += Bi[j] * mu;
         }
         s->ctr[i] = r;
@@ -150,7 +176,9 @@ int hs_st_contact(hs_stepper *s, const hs_ctx *c)
         bounds(s, i, lam, &lo, &hi);
         lam[i] = clamp(s->ctl[i], lo, hi);
         const hs_real *Bi = &s->ctB[i * nq];
-        for (int j = 0; j < nq; ++j) {
+        int a0, a1;
+        row_range(s, i, &a0, &a1);
+        for (int j = a0; j < a1; ++j) {
             s->un[j] += Bi[j] * lam[i];
         }
     }
@@ -160,11 +188,13 @@ int hs_st_contact(hs_stepper *s, const hs_ctx *c)
         for (int i = 0; i < nk; ++i) {
             hs_real lo, hi;
             bounds(s, i, lam, &lo, &hi);
-            const hs_real w = dot(&s->ctJ[i * nq], s->un, nq) - s->ctr[i] + s->cteps[i] * lam[i];
+            int a0, a1;
+            row_range(s, i, &a0, &a1);
+            const hs_real w = dot(&s->ctJ[i * nq + a0], &s->un[a0], a1 - a0) - s->ctr[i] + s->cteps[i] * lam[i];
             const hs_real ln = clamp(lam[i] - w * s->ctiw[i], lo, hi);
             const hs_real dl = ln - lam[i];
             const hs_real *Bi = &s->ctB[i * nq];
-            for (int j = 0; j < nq; ++j) {
+            for (int j = a0; j < a1; ++j) {
                 s->un[j] += Bi[j] * dl;
             }
             lam[i] = ln;
@@ -175,7 +205,9 @@ int hs_st_contact(hs_stepper *s, const hs_ctx *c)
     for (int i = 0; i < nk; ++i) {
         hs_real lo, hi;
         bounds(s, i, lam, &lo, &hi);
-        const hs_real w = dot(&s->ctJ[i * nq], s->un, nq) - s->ctr[i];
+        int a0, a1;
+        row_range(s, i, &a0, &a1);
+        const hs_real w = dot(&s->ctJ[i * nq + a0], &s->un[a0], a1 - a0) - s->ctr[i];
         const hs_real pr = clamp(lam[i] - w * s->ctiw[i], lo, hi);
         const hs_real ri = (s->ctiw[i] > HS_R(0.0)) ? (hs_abs(lam[i] - pr) / s->ctiw[i]) : HS_R(0.0);
         res = (ri > res) ? ri : res;

@@ -27,6 +27,8 @@ typedef struct hs_ct_row {
     int box;    /* HS_CT_FRICTION: 1 box (bound mu times the normal impulse of the previous step), 0 pyramid */
     hs_real mu; /* HS_CT_FRICTION: friction coefficient (dimensionless, >= 0) */
     hs_real e;  /* HS_CT_NORMAL: restitution coefficient in [0, 1] */
+    int q0, q1; /* coordinates [q0, q1) outside which the row's J and its response M_c^-1 J^T
+                 * under the joints are zero (its bodies and all joined to them); q1 = 0: all */
 } hs_ct_row;
 #define HS_CT_NORMAL 0
 #define HS_CT_FRICTION 1

@@ -354,7 +354,7 @@ int main(int argc, char **argv)
             const hs_ct_row *R = &mb.ct_rows[i];
             fprintf(o, "    {.kind = %d, .normal = %d, .ngroup = %d, .stride = %d", R->kind, R->normal, R->ngroup, R->stride);
             first = 0;
-            fint("box", R->box); freal("mu", R->mu); freal("e", R->e);
+            fint("box", R->box); freal("mu", R->mu); freal("e", R->e); fint("q0", R->q0); fint("q1", R->q1);
             fprintf(o, "},\n");
         }
         fprintf(o, "};\n");
