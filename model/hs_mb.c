@@ -689,6 +689,7 @@ int hs_mb_compile(const hs_mb_desc *D, hs_mb_model *mb, int packed, int *bad_ind
     {
         int bad = -1;
         const int crc = hs_mb_ct_compile(mb, &bad);
+        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
         if (crc != HS_OK) {
             mb->bad_table = 4;
             *bad_index = bad;

@@ -422,6 +422,7 @@ static void row_point(const hs_mb_model *mb, int body, const hs_real *p, const h
 /* two unit tangents of unit n, chosen by a fixed rule (x first, y when n is near x) */
 static void tangents(const hs_real *n, hs_real *t1, hs_real *t2)
 {
+    /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
     const int ax = (hs_abs(n[0]) < HS_R(0.57)) ? 0 : 1;
     for (int i = 0; i < 3; ++i) {
         t1[i] = mb_ex[ax][i] - n[ax] * n[i];
@@ -447,6 +448,7 @@ int hs_mb_fn_unilateral(const hs_model *m, hs_real t, const hs_real *q, hs_real 
         contact_points(mb, c, q, P);
         const hs_mb_contact *C = &D->contacts[c];
         const int ba = D->shapes[C->a].body, bb = D->shapes[C->b].body;
+        /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
         const int per = (C->mu > HS_R(0.0)) ? 3 : 1;
         for (int k = 0; k < mb->ct_slots[c]; ++k) {
             const int r0 = mb->ct_first[c] + per * k;
@@ -477,6 +479,7 @@ int hs_mb_fn_unilateral(const hs_model *m, hs_real t, const hs_real *q, hs_real 
         const mb_joint_elem *el = mb_joint_elems[Jt->kind];
         hs_real y = HS_R(0.0);
         int rc = el->coord(mb, S->joint, t, q, &y);
+        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
         if (rc != HS_OK) {
             return rc;
         }
@@ -496,6 +499,7 @@ int hs_mb_fn_unilateral(const hs_model *m, hs_real t, const hs_real *q, hs_real 
                 x[j] = q[j] - dq;
                 rc |= el->coord(mb, S->joint, t, x, &ym);
                 x[j] = q[j];
+                /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
                 if (rc != HS_OK) {
                     return HS_E_MODEL;
                 }
@@ -553,6 +557,7 @@ static void row_span(const hs_mb_model *mb, const int *comp, int a, int b, int *
 {
     int lo = mb->nq, hi = 0;
     for (int k = 0; k < mb->nb; ++k) {
+        /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
         const int in = ((a >= 0) && (comp[k] == comp[a])) || ((b >= 0) && (comp[k] == comp[b]));
         if (in != 0) {
             lo = (mb->qoff[k] < lo) ? mb->qoff[k] : lo;
@@ -598,6 +603,7 @@ int hs_mb_ct_compile(hs_mb_model *mb, int *bad)
             mb->bad_why = "mu >= 0 and e in [0, 1] required";
             return HS_E_MODEL_PARAM;
         }
+        /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
         const int per = (C->mu > HS_R(0.0)) ? 3 : 1;
         if (nk + ns * per > HS_MB_MAX_CT) {
             return HS_E_SIZE;
@@ -645,6 +651,7 @@ int hs_mb_ct_compile(hs_mb_model *mb, int *bad)
             mb->bad_why = "an end stop needs min= and/or max= (min < max) and e in [0, 1]";
             return HS_E_MODEL_PARAM;
         }
+        /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
         const int n = ((S->has_min != 0) ? 1 : 0) + ((S->has_max != 0) ? 1 : 0);
         if (nk + n > HS_MB_MAX_CT) {
             return HS_E_SIZE;

@@ -17,6 +17,7 @@ static hs_real dot(const hs_real *a, const hs_real *b, int n)
 static void row_range(const hs_stepper *s, int i, int *q0, int *q1)
 {
     const hs_ct_row *R = &s->model->type->ct_rows[i];
+    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
     const int ok = (R->q1 > R->q0) && (R->q0 >= 0) && (R->q1 <= s->nq);
     *q0 = (ok != 0) ? R->q0 : 0;
     *q1 = (ok != 0) ? R->q1 : s->nq;
@@ -55,6 +56,7 @@ hs_real hs_contact_cq(const hs_stepper *s, hs_real h)
     if (s->velfirst != 0) {
         return h;
     }
+    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
     const int mid = (s->sdirk != 0) || (s->galpha != 0) || (s->def.method == HS_METHOD_DVP)
                     || (s->def.method == HS_METHOD_EM);
     return (mid != 0) ? (HS_R(0.5) * h) : HS_R(0.0);
@@ -161,6 +163,8 @@ int hs_st_contact(hs_stepper *s, const hs_ctx *c)
                 s->cteps[i] = HS_R(0.0);
                 s->ctiw[i] = (W > HS_R(1e-30)) ? (HS_R(1.0) / W) : HS_R(0.0);
                 mu = (gend - (s->ctphi[i] + cq * (r - v))) * s->ctiw[i];
+            } else {
+                /* no impact: the target above stands */
             }
         }
         for (int j = a0; j < a1; ++j) {

@@ -269,7 +269,7 @@ static int model_blocks(const hs_model *m, hs_blocks *b, int *buf, size_t nbuf, 
 
 /* Sizes of every list entry for one configuration. */
 typedef struct ws_sizes {
-    size_t nq, nc, nz, n, nA, nG, nAJ, nFK, nF1, nFP, nCC, nUP, nQA, nAK, nGK, nIN0, nCA, nK, nKQ, nQK;
+    size_t nq, nc, nz, n, nA, nG, nAJ, nFK, nF1, nFP, nCC, nUP, nQA, nAK, nGK, nIN0, nCA, nK, nKQ, nQK, nNK;
     size_t nBLK, nIK, nI1, nIP, nSK, nS1, nSP, nTMP;
     hs_ls_kind kind;
 } ws_sizes;
@@ -294,10 +294,10 @@ static int ws_measure(const hs_stepper_def *def, const hs_model *m, int *blk, si
     z->nGK = c.curv_fd ? z->nG : 0u;
     z->nIN0 = c.consistent ? (size_t)m->d.nin : 0u;
     z->nBLK = used;
-    /* MISRA Ref 10.8.3 [composite count widened after its bounds check] */
     z->nK = m->type->nk > 0 ? (size_t)m->type->nk : 0u;
     z->nKQ = z->nK * z->nq;
     z->nQK = z->nK > 0u ? z->nq : 0u;
+    z->nNK = z->nK > 0u ? z->n : 0u;
     z->kind = hs_linsys_choose(def->linsys, def->sparse, b, nq, nc, c.has_blocks);
     size_t ns, nr, ni, nt, tmax = 0;
     /* SPOOK's step matrix [[M, -G^T], [G, Sigma]] is regularized and symmetric (L D L^T) */
@@ -324,7 +324,7 @@ static int ws_measure(const hs_stepper_def *def, const hs_model *m, int *blk, si
 }
 
 #define WS_REAL_ARGS(z) (z).nq, (z).nc, (z).nz, (z).n, (z).nA, (z).nG, (z).nAJ, (z).nFK, (z).nF1, \
-    (z).nFP, (z).nCC, (z).nUP, (z).nQA, (z).nAK, (z).nGK, (z).nIN0, (z).nCA, (z).nK, (z).nKQ, (z).nQK
+    (z).nFP, (z).nCC, (z).nUP, (z).nQA, (z).nAK, (z).nGK, (z).nIN0, (z).nCA, (z).nK, (z).nKQ, (z).nQK, (z).nNK
 #define WS_INT_ARGS(z) (z).nBLK, (z).nIK, (z).nI1, (z).nIP, (z).nSK, (z).nS1, (z).nSP, (z).nTMP
 /* one level of indirection so the size lists are expanded into arguments first */
 #define WS_REAL_LIST(X, ...) HS_STEPPER_REAL_LIST(X, __VA_ARGS__)

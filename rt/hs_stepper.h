@@ -145,7 +145,7 @@ int hs_stepper_def_validate(const hs_stepper_def *def, const hs_model *m);
  *   (galpha, sdirk), NCA NC for sdirk (stage multipliers), else 0
  * Ints: NBLK the model's block list, NIK/NI1/NIP pivots of the factors, NSK/NS1/NSP the
  * sparse analyses, NTMP scratch used only by init (sparse analysis). */
-#define HS_STEPPER_REAL_LIST(X, NQ, NC, NZ, N, NA, NG, NAJ, NFK, NF1, NFP, NCC, NUP, NQA, NAK, NGK, NIN0, NCA, NK, NKQ, NQK) /* MISRA Ref 20.7.1 [X-macro parameter is an identifier] */ \
+#define HS_STEPPER_REAL_LIST(X, NQ, NC, NZ, N, NA, NG, NAJ, NFK, NF1, NFP, NCC, NUP, NQA, NAK, NGK, NIN0, NCA, NK, NKQ, NQK, NNK) /* MISRA Ref 20.7.1 [X-macro parameter is an identifier] */ \
     X(q, NQ, "committed positions") \
     X(u, NQ, "committed velocities") \
     X(z, NZ, "committed auxiliary states") \
@@ -199,7 +199,7 @@ int hs_stepper_def_validate(const hs_stepper_def *def, const hs_model *m);
     X(ctl, NK, "committed contact impulses (N s; the next step's warm start)") \
     X(ctln, NK, "new contact impulses (swapped at commit)") \
     X(ctu, NQK, "velocities of the method's step, before the contact stage") \
-    X(ctx, ((NQK) > 0 ? (N) : 0), "scratch of the response solves (nq + nc)")
+    X(ctx, NNK, "scratch of the response solves (nq + nc)")
 
 #define HS_STEPPER_INT_LIST(X, NBLK, NIK, NI1, NIP, NSK, NS1, NSP, NTMP) /* MISRA Ref 20.7.1 [X-macro parameter is an identifier] */ \
     X(blk, NBLK, "the model's block list (hs_blocks points into it)") \
@@ -220,7 +220,7 @@ int hs_stepper_def_validate(const hs_stepper_def *def, const hs_model *m);
     (0 HS_STEPPER_REAL_LIST(HS__WS_SUM, (nq), (nc), (nz), ((nq) + (nc)), (nq) * (nq), \
                             (nc) * (nq), (nq) * (nq), ((nq) + (nc)) * ((nq) + (nc)), \
                             (nq) * (nq), ((nq) + (nc)) * ((nq) + (nc)), 2 * (nc) * (nc), (nc), \
-                            (nq), (nq) * (nq), (nc) * (nq), HS_STEPPER_MAX_NIN, (nc), 0, 0, 0))
+                            (nq), (nq) * (nq), (nc) * (nq), HS_STEPPER_MAX_NIN, (nc), 0, 0, 0, 0))
 /* Inputs the dense bound allows for (galpha's zero-input vector at init). */
 #define HS_STEPPER_MAX_NIN 16
 /* Ints of workspace for sizes nq, nc (upper bound as above, any block list the model declares). */
@@ -306,7 +306,7 @@ typedef struct hs_stepper {
     uint64_t k;             /* steps since the last init/set_state */
 /* MISRA Ref 20.7.1 [X-macro parameter is an identifier] */
 #define HS__WS_RFIELD(name, count, what) hs_real *name; /* what */
-    HS_STEPPER_REAL_LIST(HS__WS_RFIELD, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    HS_STEPPER_REAL_LIST(HS__WS_RFIELD, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
 #undef HS__WS_RFIELD
 /* MISRA Ref 20.7.1 [X-macro parameter is an identifier] */
 #define HS__WS_IFIELD(name, count, what) int *name;
