@@ -19,7 +19,7 @@
  * Gauss-Seidel sweeps over all nk slots warm-started from the previous step's impulses, then
  * one residual pass. Empty slots (J_i = 0) cost the same. A short budget is not refused: the
  * step commits with the impulses the sweeps reached, and stats.ct_residual reports
- * max_i W_ii |lambda_i - proj(lambda_i - (J_i u_{n+1} - r_i) / W_ii)| (m/s or rad/s), the velocity
+ * max_i W_ii |lambda_i - clamp(lambda_i - (J_i u_{n+1} - r_i) / W_ii, lo_i, hi_i)| (m/s or rad/s), the velocity
  * error that remains; each sweep only lowers the energy of the LCP's quadratic, so an
  * unconverged step dissipates more, it never adds energy (the residual shows how far). */
 #ifndef HS_CONTACT_H
