@@ -69,6 +69,40 @@ for k in u1 u2 u4 u5 u6 u7; do below "sphere: $k after 1 s" "$(echo "$out" | fie
 dc=$(awk -v r="$REG" -v e="$ERP" 'BEGIN { printf "%.12g", r * 1 * 9.81 * 1e-6 / e }')
 rel "sphere: penetration (m) = REG W m g h^2 / ERP" "$(awk -v z="$z" 'BEGIN { printf "%.8g", 0.1 - z }')" "$dc" 0.01
 
+# ---- a capsule lying on the floor; a sphere on a ground box with a second sphere on top ----
+cat > "$T/cap.hsm" <<'EOF2'
+model cap dim=3
+gravity 0,0,-9.81
+body c spatial mass=1 inertia=0.0145,0.0145,0.00125 pos=0,0,0.05 quat=0.7071067811865476,0,0.7071067811865476,0
+shape floor plane body=ground
+shape s capsule body=c radius=0.05 half=0.2
+contact k a=s b=floor mu=0.5
+EOF2
+out=$("$SIM" --model-file "$T/cap.hsm" --h 0.001 --t 1)
+for k in u1 u2 u3 u4 u5 u6 u7; do below "capsule on the floor: $k after 1 s" "$(echo "$out" | field $k)" 1e-9; done
+# each end carries m g / 2 with W = 1/m + 0.2^2 / Jyy (the lever of an end about the centre)
+dc=$(awk -v r="$REG" -v e="$ERP" 'BEGIN { printf "%.12g", r * (1 + 0.04 / 0.0145) * 9.81 / 2 * 1e-6 / e }')
+rel "capsule on the floor: penetration (m) = REG W F h^2 / ERP" "$(awk -v z="$(echo "$out" | field q3)" 'BEGIN { printf "%.8g", 0.05 - z }')" "$dc" 0.01
+cat > "$T/sb.hsm" <<'EOF2'
+model sb dim=3
+gravity 0,0,-9.81
+body b spatial mass=1 inertia=0.004,0.004,0.004 pos=0.1,0.05,0.6 quat=1,0,0,0
+body t spatial mass=1 inertia=0.004,0.004,0.004 pos=0.1,0.05,0.8 quat=1,0,0,0
+shape table box body=ground at=0,0,0.25 half=0.5,0.5,0.25
+shape s sphere body=b radius=0.1
+shape u sphere body=t radius=0.1
+contact k a=s b=table mu=0.5
+contact kk a=u b=s mu=0.5
+EOF2
+out=$("$SIM" --model-file "$T/sb.hsm" --h 0.001 --t 1)
+below "sphere on a box: vertical speed after 1 s" "$(echo "$out" | field u3)" 1e-9
+below "sphere on a sphere: vertical speed after 1 s" "$(echo "$out" | field u10)" 1e-9
+# sphere-box carries 2 m g (W = 1/m); sphere-sphere m g (W = 2/m)
+dc=$(awk -v r="$REG" -v e="$ERP" 'BEGIN { printf "%.12g", r * 1 * 2 * 9.81 * 1e-6 / e }')
+rel "sphere on a box: penetration (m)" "$(awk -v z="$(echo "$out" | field q3)" 'BEGIN { printf "%.8g", 0.6 - z }')" "$dc" 0.01
+dc2=$(awk -v r="$REG" -v e="$ERP" -v d="$dc" 'BEGIN { printf "%.12g", d + r * 2 * 9.81 * 1e-6 / e }')
+rel "sphere on a sphere: settle of the top one (m)" "$(awk -v z="$(echo "$out" | field q10)" 'BEGIN { printf "%.8g", 0.8 - z }')" "$dc2" 0.01
+
 # ---- ball, e = 0.8: apex ratios e^2 ----
 for m in sdirk symplectic galpha; do
     "$SIM" --model-file "$M/ball.hsm" --method $m --h 0.001 --t 3 --csv "$T/ball.csv" > /dev/null
