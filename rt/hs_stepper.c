@@ -478,6 +478,27 @@ int hs_stepper_set_state(hs_stepper *s, hs_real t, const hs_real *q, const hs_re
     return HS_OK;
 }
 
+/* The unilateral rows a model declares (rt/hs_contact.h): hook, sweeps, and every index the
+ * stage reads in range, so a bad table is refused here and not read out of bounds later. */
+static int contact_rows_check(const hs_model_type *T)
+{
+    if (T->nk <= 0) { return (T->nk == 0) ? HS_OK : HS_E_MODEL_PARAM; }
+    if (T->unilateral == NULL || T->ct_rows == NULL || T->ct_sweeps < 1) { return HS_E_MODEL_PARAM; }
+    for (int i = 0; i < T->nk; ++i) {
+        const hs_ct_row *R = &T->ct_rows[i];
+        if (R->kind == HS_CT_FRICTION) {
+            const int last = R->normal + (R->ngroup - 1) * R->stride;
+            if (R->normal < 0 || R->ngroup < 1 || R->stride < 1 || last >= T->nk
+                || !(R->mu >= HS_R(0.0))) { return HS_E_MODEL_PARAM; }
+        } else if (R->kind != HS_CT_NORMAL || !(R->e >= HS_R(0.0)) || !(R->e <= HS_R(1.0))) {
+            return HS_E_MODEL_PARAM;
+        } else {
+            /* a valid normal row */
+        }
+    }
+    return HS_OK;
+}
+
 int hs_stepper_init(hs_stepper *s, const hs_stepper_def *def, const hs_model *m, hs_real t0,
                     hs_real *reals, size_t nreals, int *ints, size_t nints)
 {
@@ -485,6 +506,8 @@ int hs_stepper_init(hs_stepper *s, const hs_stepper_def *def, const hs_model *m,
     int rc = hs_stepper_def_validate(def, m);
     if (rc != 0) { return rc; }
     rc = hs_model_check(m);
+    if (rc != 0) { return rc; }
+    rc = contact_rows_check(m->type);
     if (rc != 0) { return rc; }
     /* Measure in the caller's int arena: the block list lands at the front, where the layout
      * puts it (blk is the first int array); the analyses' size queries use the rest. */
