@@ -10,7 +10,8 @@ here = sys.argv[0].rsplit("/", 1)[0]
 total_p = total_f = 0
 for cmd in ([sys.argv[1]], ["/usr/bin/python3", here + "/tmeasy_ref.py", sys.argv[1]],
             ["/usr/bin/python3", here + "/car_test.py", sys.argv[2]],
-            ["/usr/bin/python3", here + "/trailer_test.py", sys.argv[2]]):
+            ["/usr/bin/python3", here + "/trailer_test.py", sys.argv[2]],
+            ["/usr/bin/python3", here + "/iso3888_test.py", sys.argv[2]]):
     r = subprocess.run(cmd, capture_output=True, text=True)
     sys.stdout.write(r.stdout)
     sys.stderr.write(r.stderr)

@@ -3,7 +3,7 @@
 # braking to a stop, start from rest), and TMeasy's steady-state curves against an independent
 # implementation of Rill's formulas (test/tire/tmeasy_ref.py, 1e-9 relative), and the car
 # description through hilstep-sim: rest, 10 % grade with brakes, braking to a stop (car_test.py).
-TIRE_TEST_OBJ := $(addprefix $(BUILD)/obj/,model/hs_tire.o model/hs_veh.o rt/hs_math.o rt/hs_model.o)
+TIRE_TEST_OBJ := $(addprefix $(BUILD)/obj/,model/hs_tire.o model/hs_tire_values.o model/hs_veh.o rt/hs_math.o rt/hs_model.o)
 $(BUILD)/hilstep-tiretest: test/tire/tire_main.c $(TIRE_TEST_OBJ) model/hs_tire.h model/hs_veh.h rt/hs_types.h
 	@mkdir -p $(BUILD)
 	$(CC) $(CFLAGS_HOST) test/tire/tire_main.c $(TIRE_TEST_OBJ) -o $@ -lm
