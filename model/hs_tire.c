@@ -498,7 +498,15 @@ static int eval_core(const hs_tire_par *p, const hs_real *arg, hs_real Tb, hs_ti
      * (explicit Euler on zb is stable for h < 2/(sigma_b omega_b)) while at rest the brake is
      * a spring of Tb sigma_b (N m/rad) */
     const td zb = a[HS_TIRE_ZB];
-    const td aom = td_abs(om);
+    /* |Omega| smoothed over oe = vN/r0 (the spin of vN): |Omega|_s = Omega^2/sqrt(Omega^2 + oe^2)
+     * is 0 at rest (a stuck brake stays a spring) and |Omega| - O(oe^2/|Omega|) spinning. With
+     * the kink of |Omega| the brake's damping Tb tau dzb'/dOmega jumped from 0 to 2 Tb tau sigma
+     * when a sliding brake's wheel reversed, and the default method's one Newton step per stage
+     * (Jacobian at the predicted stage, on the other side of the kink) settled on a spurious
+     * balance: the braked car crept at 0.1 m/s after the stop (TIRE.md) */
+    const td om2 = td_mul(om, om);
+    const hs_real oe = p->vN / p->r0;
+    const td aom = td_div(om2, td_sqrt(td_addc(om2, oe * oe)));
     const td sig = td_div(td_c(p->sigma_b), td_addc(td_scale(aom, HS_R(1.0) / p->omega_b), HS_R(1.0)));
     const td dzb = td_mul(td_sub(om, td_mul(aom, zb)), sig);
     const td Tbr = td_scale(td_add(zb, td_scale(dzb, p->tau_b)), -Tb);
