@@ -120,6 +120,9 @@ typedef struct hs_mb_joint {
     int coord;          /* DRIVER: 0 angle, 1 translation along axis */
     hs_mb_fn f;         /* DRIVER, PERPENDICULAR: set value f(t) */
     hs_mb_quadric quad; /* CURVE */
+    int has_comp;       /* 1: compliance and damping below are declared (else the stepper's) */
+    hs_real compliance; /* every row's compliance (m/N; rad/(N m) for angle rows), >= 0 */
+    hs_real damping;    /* every row's damping (N s/m; N m s/rad), >= 0 (model/COMPLIANCE.md) */
 } hs_mb_joint;
 
 /* Force elements. Each kind is one file model/hs_mb_el_<name>.c (parse keys, validation,
@@ -433,6 +436,10 @@ int hs_mb_gen_energy(const hs_model *m, hs_real t, const hs_real *q, const hs_re
 int hs_mb_gen_lagrange(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
                        const hs_real *z, const hs_real *in, hs_real *F, hs_real *Fq, hs_real *Fu,
                        hs_real *Mq);
+/* Each constraint row's declared compliance c and damping d (nc each; -1 = none declared):
+ * the model type's compliance() hook, for compiled (fn) and generated (gen) descriptions. */
+int hs_mb_fn_compliance(const hs_model *m, hs_real *c, hs_real *d);
+int hs_mb_gen_compliance(const hs_model *m, hs_real *c, hs_real *d);
 
 /* Unilateral rows of a compiled description at (t, q): J (nk x nq, dense), phi (nk)
  * (model/hs_mb_ct.c; the unilateral() hook of hs_model.h). */

@@ -7,7 +7,7 @@
 #include "hs_model.h"
 
 /* Generated model types (entries of hs_mb_gen_types). */
-#define HS_MB_GEN_COUNT 17
+#define HS_MB_GEN_COUNT 18
 
 /* ball: model/mech/ball.hsm, generated into model/mb_ball.c */
 extern const hs_model_type hs_mb_ball_type;
@@ -64,6 +64,13 @@ extern const hs_model_type hs_mb_double_spherical_type;
 #define HS_MB_GEN_DOUBLE_SPHERICAL_NC 2
 #define HS_MB_GEN_DOUBLE_SPHERICAL_NIN 0
 #define HS_MB_GEN_DOUBLE_SPHERICAL_NOUT 7
+
+/* fourbar_spatial: model/mech/fourbar_spatial.hsm, generated into model/mb_fourbar_spatial.c */
+extern const hs_model_type hs_mb_fourbar_spatial_type;
+#define HS_MB_GEN_FOURBAR_SPATIAL_NQ 21
+#define HS_MB_GEN_FOURBAR_SPATIAL_NC 23
+#define HS_MB_GEN_FOURBAR_SPATIAL_NIN 0
+#define HS_MB_GEN_FOURBAR_SPATIAL_NOUT 8
 
 /* incline: model/mech/incline.hsm, generated into model/mb_incline.c */
 extern const hs_model_type hs_mb_incline_type;
@@ -130,7 +137,7 @@ extern const hs_model_type hs_mb_stop_pendulum_type;
 
 /* Largest sizes over the generated models (static arenas: HS_STEPPER_REALS(MAX_NQ, MAX_NC, 0)). */
 #define HS_MB_GEN_MAX_NQ 35
-#define HS_MB_GEN_MAX_NC 16
+#define HS_MB_GEN_MAX_NC 23
 #define HS_MB_GEN_MAX_NIN 2
 #define HS_MB_GEN_MAX_NOUT 14
 /* Unilateral rows (contacts, stops): arenas of HS_STEPPER_REALS_CT(MAX_NQ, MAX_NC, 0, MAX_NK). */

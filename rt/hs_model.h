@@ -145,6 +145,14 @@ typedef struct hs_model_type {
     const hs_ct_row *ct_rows;
     int (*unilateral)(const struct hs_model *m, hs_real t, const hs_real *q, hs_real *J, hs_real *phi);
     int ct_sweeps; /* projected Gauss-Seidel sweeps per step (fixed), >= 1 when nk > 0 */
+    /* Per-constraint compliance c (nc; m/N for a length row, rad/(N m) for an angle) and
+     * damping d (nc; N s/m, N m s/rad) the model declares; a negative entry = not declared
+     * (the stepper's reg_eps / reg_damp apply). NULL = nothing declared (model/COMPLIANCE.md). */
+    int (*compliance)(const struct hs_model *m, hs_real *c, hs_real *d);
+    /* The last nhol constraint rows are velocity-level (nonholonomic, Pfaffian J(q) u + j_t = 0):
+     * g returns 0 for them, G holds J, g_t holds j_t and gamma = dJ/dt u + dj_t/dt, so the
+     * stepper's velocity rows, projections and curvature treat them like any row. 0 = none. */
+    int nhol;
 } hs_model_type;
 
 /* A model instance: a type, its parameter block (param_size bytes, owned by the caller), an

@@ -37,6 +37,7 @@ static void configure(const hs_stepper_def *def, const hs_model *m, hs_cfg *c)
     c->nqa = 1;
     c->nca = 1;
     c->have_p = 1; /* [[M, G^T], [G, 0]] at init for the consistent acceleration */
+    c->regK = c->comp; /* compliant rows: c/(h g (h g + tau)) in the multiplier block */
 }
 
 static int plan(const hs_stepper *s, unsigned char *p)
@@ -130,7 +131,8 @@ static int sd_newton(hs_stepper *s, hs_ctx *c, hs_real t, hs_real *A, hs_real *L
         }
     }
     if (nc > 0) {
-        rc = hs_model_rc(m->type->constraint(m, t, s->qn, NULL, s->G, NULL));
+        rc = hs_model_rc(m->type->constraint(m, t, s->qn, (s->comp != 0) ? s->c1 : NULL, s->G,
+                                             (s->comp != 0) ? s->c2 : NULL));
         /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
         if (rc != HS_OK) {
             return rc;
@@ -142,10 +144,24 @@ static int sd_newton(hs_stepper *s, hs_ctx *c, hs_real t, hs_real *A, hs_real *L
         }
     }
     sd_residual(s, A, Lam);
+    if (s->comp != 0) {
+        /* A compliant row (seed 001 eq. 3.6) holds c Lam + g(Q) + tau (G U + g_t) = 0 at the
+         * stage instead of G A + gamma = 0; Q and U move by (h g)^2 dA and h g dA, so its
+         * Newton row divided by k = h g (h g + tau) is G dA + (c/k) dLam = -residual/k. */
+        const hs_real hg = c->h * s->def.sd_gamma;
+        hs_blk_cq_mv(&s->blocks, s->G, s->un, s->c3);
+        for (int i = 0; i < nc; ++i) {
+            const hs_real cc = s->cmp[i], tau = s->cdt[i];
+            if (cc > HS_R(0.0)) {
+                s->b[nq + i] = -(cc * Lam[i] + s->c1[i] + tau * (s->c3[i] + s->c2[i])) / (hg * (hg + tau));
+            }
+        }
+    }
     if (factor != 0) {
         const hs_real hg = c->h * s->def.sd_gamma;
         s->stats.factorizations++;
-        rc = hs_linsys_factor(&s->lsK, &s->fK, s->M, hg, s->fu, hg * hg, s->fq, s->G, s->G, NULL);
+        rc = hs_linsys_factor(&s->lsK, &s->fK, s->M, hg, s->fu, hg * hg, s->fq, s->G, s->G,
+                              (s->lsK.reg != 0) ? s->creg : NULL);
         /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
         if (rc != HS_OK) {
             return rc;

@@ -115,6 +115,13 @@ typedef struct hs_stepper_def {
                                    * eps > 0 the index-2/GGL step matrix gets -eps/h^2 and the
                                    * projection matrix -eps/h^2 on the multiplier diagonal, so
                                    * redundant constraints do not make them singular */
+    hs_real reg_damp;             /* damping (N s/m for a length constraint) in parallel with
+                                   * reg_eps, >= 0; default 0. A compliant row (c > 0) is seed
+                                   * 001's spring-damper: c lambda = -(g + tau G u), tau = c d
+                                   * (model/COMPLIANCE.md); with c = 0 it has no effect */
+    const hs_real *reg_eps_c;     /* (nc) per-constraint compliance, or NULL = the model's
+                                   * compliance() where it declares one, else reg_eps */
+    const hs_real *reg_damp_c;    /* (nc) per-constraint damping, or NULL (as reg_eps_c) */
     hs_ls_kind linsys;            /* linear-system backend: auto (default), dense, sparse */
     const hs_ls_backend *sparse;  /* the sparse backend auto/sparse may use; NULL = none */
     hs_real rho_inf;  /* galpha: spectral radius at h omega -> infinity, in [0, 1] (dimensionless) */
@@ -188,6 +195,8 @@ int hs_stepper_def_validate(const hs_stepper_def *def, const hs_model *m);
     X(dz, NZ, "auxiliary state derivative") \
     X(creg, NCC, "-Sigma (SPOOK, eq. 27) or the reg_eps blocks of K and P, packed by the constraint blocks' diagonal blocks") \
     X(ups, NUP, "SPOOK: Upsilon of eq. 27 per constraint") \
+    X(cmp, NUP, "per-constraint compliance c_i in use (m/N for a length; 0 = rigid)") \
+    X(cdt, NUP, "per-constraint relaxation time tau_i = c_i d_i (s)") \
     X(in0, NIN0, "zero inputs for the consistent initial acceleration (galpha)") \
     X(ctJ, NKQ, "contact rows J (nk x nq, dense)") \
     X(ctB, NKQ, "contact responses M_c^-1 J^T under the joints (nk x nq)") \
@@ -322,6 +331,7 @@ typedef struct hs_stepper {
     /* configuration flags derived once at init */
     int index2, ggl, velfirst, two_stage, keep_p, use_jac, analytic, spook;
     int consistent;         /* starts from the consistent acceleration (galpha, sdirk) */
+    int comp;               /* 1 when some constraint row is compliant (cmp, cdt hold the rows) */
     unsigned mflags;        /* the method's property bits (its table row) */
     const void *fam;        /* the method's family functions (rt/hs_stage.h) */
     hs_real *cregP;         /* the projection matrix' regularization block (in creg), or NULL */

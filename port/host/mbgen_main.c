@@ -243,6 +243,7 @@ int main(int argc, char **argv)
             if (J->kind == HS_MB_PERPENDICULAR) { point("c", &J->c); point("d", &J->d); }
             fvec("axis", J->axis, 3); fvec("axis_b", J->axis_b, 3); freal("length", J->length);
             fint("coord", J->coord); ffn("f", &J->f);
+            fint("has_comp", J->has_comp); freal("compliance", J->compliance); freal("damping", J->damping);
             if (!zero(J->quad.A, 6) || !zero(J->quad.b, 3) || J->quad.c != 0) {
                 sep();
                 fprintf(o, ".quad = {");
@@ -404,6 +405,8 @@ int main(int argc, char **argv)
     if (mb.nk)
         fprintf(o, "    .nk = %d,\n    .ct_rows = ct_rows,\n    .unilateral = hs_mb_gen_unilateral,\n    .ct_sweeps = %d,\n",
                 mb.nk, mb.type.ct_sweeps);
+    /* joints declared compliant: the stepper reads their rows' compliance through the hook */
+    if (mb.type.compliance) fprintf(o, "    .compliance = hs_mb_gen_compliance,\n");
     fprintf(o, "    .energy = hs_mb_gen_energy,\n    .data = &gen,\n};\n");
     if (fflush(o) != 0 || ferror(o)) {
         fprintf(stderr, "hilstep-mbgen: write error\n");

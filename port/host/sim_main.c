@@ -44,7 +44,8 @@ static void usage(FILE *o)
         "                   [--method M] (M: one of the methods below)\n"
         "                   [--form index1|index2|ggl] [--stab none|baumgarte|projection]\n"
         "                   [--alpha A] [--beta B] [--jac auto|analytic|fd] [--rho-inf R]\n"
-        "                   [--sd-gamma G]\n"
+        "                   [--sd-gamma G] [--compliance C] [--damping D]\n"
+        "                   [--spook-eps E] [--spook-tau TAU]\n"
         "                   --h H --t T [--inputs FILE.csv [--interp linear|hold]]\n"
         "                   [--csv FILE] [--every N] [--hash]\n"
         "       hilstep-sim --methods | --help   (the method table | this text)\n\n"
@@ -58,6 +59,12 @@ static void usage(FILE *o)
         "             positions-first method)\n"
         "  --stab     none | baumgarte (default alpha = 1/h, beta = 1/h^2) | projection\n"
         "             (one Newton step on positions in the mass-matrix norm, then velocities)\n"
+        "  --compliance  every constraint row's compliance C >= 0 (m/N; 0 = rigid, the\n"
+        "             default) where the description declares none; --damping D >= 0 (N s/m)\n"
+        "             in parallel: the row holds C lambda = -(g + C D G u) (model/COMPLIANCE.md)\n"
+        "  --spook-eps, --spook-tau  spook's epsilon (default 1e-8) where neither the file nor\n"
+        "             --compliance gives one, and its relaxation time tau (s, > 0; default 2 h)\n"
+        "             where no damping is given\n"
         "  --jac      Jacobian blocks: auto (analytic if the model has them), analytic, fd\n"
         "  --h        step size (s);  --t end time (s), a whole number of steps: T/h must be\n"
         "             an integer (within 1e-6 of a step) and at most %.0e steps\n"
@@ -119,7 +126,8 @@ static int parse_real(const char *s, double *out)
 static const char *const valued_opts[] = {"--model", "--model-file", "--param", "--method", "--form", "--stab",
                                           "--jac", "--alpha", "--beta", "--h", "--t", "--csv",
                                           "--inputs", "--interp", "--every", "--rho-inf",
-                                          "--sd-gamma", NULL};
+                                          "--sd-gamma", "--compliance", "--damping", "--spook-eps",
+                                          "--spook-tau", NULL};
 
 static int is_valued(const char *a)
 {
@@ -190,6 +198,15 @@ int hs_sim_parse(int argc, char *const *argv, hs_sim_cfg *c, hs_sim_err *e)
             if (!parse_real(v, &g) || g < 0.25 || g > 1 || fabs(2 * g - 1) < 0.1)
                 return fail(e, "--sd-gamma", "must be a number in [0.25, 0.45] or [0.55, 1]");
             c->def.sd_gamma = (hs_real)g;
+        } else if (!strcmp(a, "--compliance") || !strcmp(a, "--damping") || !strcmp(a, "--spook-eps")) {
+            double x;
+            if (!parse_real(v, &x) || x < 0) return fail(e, a, "must be a finite number >= 0");
+            if (!strcmp(a, "--compliance")) c->def.reg_eps = (hs_real)x;
+            else if (!strcmp(a, "--damping")) c->def.reg_damp = (hs_real)x;
+            else c->def.spook_eps = (hs_real)x;
+        } else if (!strcmp(a, "--spook-tau")) {
+            if (!parse_real(v, &c->spook_tau) || c->spook_tau <= 0) return fail(e, "--spook-tau", "must be a finite number > 0 (s)");
+            c->have_spook_tau = 1;
         } else if (!strcmp(a, "--h")) {
             if (!parse_real(v, &c->h) || c->h <= 0) return fail(e, "--h", "must be a finite number > 0");
             c->have_h = 1;
@@ -471,6 +488,7 @@ int hs_sim_setup(hs_sim_cfg *c, hs_sim_run *r, hs_sim_err *e)
     d->h = (hs_real)c->h;
     d->alpha = c->have_alpha ? (hs_real)c->alpha : (hs_real)(1.0 / c->h);
     d->beta = c->have_beta ? (hs_real)c->beta : (hs_real)(1.0 / (c->h * c->h));
+    if (c->have_spook_tau) d->spook_tau_h = (hs_real)(c->spook_tau / c->h);
     rc = hs_stepper_def_validate(d, &r->model);
     if (rc == HS_E_DEF_BAUMGARTE) {
         /* Blame what the user typed: a default derived from --h that is not a usable number
@@ -487,7 +505,9 @@ int hs_sim_setup(hs_sim_cfg *c, hs_sim_run *r, hs_sim_err *e)
     if (rc) {
         const char *arg = rc == HS_E_DEF_H ? "--h" : rc == HS_E_DEF_FORM ? "--form"
                         : rc == HS_E_DEF_RHO ? (c->def.method == HS_METHOD_SDIRK ? "--sd-gamma" : "--rho-inf")
-                        : rc == HS_E_DEF_JAC ? "--jac" : "--model";
+                        : rc == HS_E_DEF_JAC ? "--jac"
+                        : rc == HS_E_DEF_COMPLIANCE ? "--compliance/--damping"
+                        : rc == HS_E_DEF_SPOOK ? "--spook-eps/--spook-tau" : "--model";
         return fail(e, arg, "%s", hs_status_str(rc));
     }
 
