@@ -775,6 +775,7 @@ int hs_mb_compile(const hs_mb_desc *D, hs_mb_model *mb, int packed, int *bad_ind
     T->blocks = mb->packed ? mb_blocks_fn : NULL;
     T->curvature = mb->nc ? hs_mb_fn_curvature : NULL;
     T->energy = hs_mb_fn_energy;
+    T->motion = hs_mb_fn_motion;
     T->lagrange = hs_mb_has_spatial(mb) ? hs_mb_fn_lagrange : NULL; /* else M is constant */
     {
         int bad = -1;

@@ -395,6 +395,10 @@ int hs_mb_fn_output(const hs_model *m, hs_real t, const hs_real *q, const hs_rea
                     const hs_real *z, const hs_real *in, hs_real *y);
 int hs_mb_fn_energy(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
                     const hs_real *z, hs_real *E);
+/* motion(): the motion bound of a passive mechanism of rigid joints (model/hs_mb_motion.c);
+ * omega 0 (no check) for any other description. */
+int hs_mb_fn_motion(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
+                    hs_real *omega, int *degenerate);
 /* The force elements' state rates (nz; set when a description has states, e.g. tires). */
 int hs_mb_fn_zdot(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u, const hs_real *z,
                   const hs_real *in, hs_real *zd);
@@ -433,6 +437,8 @@ int hs_mb_gen_output(const hs_model *m, hs_real t, const hs_real *q, const hs_re
                      const hs_real *z, const hs_real *in, hs_real *y);
 int hs_mb_gen_energy(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
                      const hs_real *z, hs_real *E);
+int hs_mb_gen_motion(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
+                     hs_real *omega, int *degenerate);
 int hs_mb_gen_lagrange(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
                        const hs_real *z, const hs_real *in, hs_real *F, hs_real *Fq, hs_real *Fu,
                        hs_real *Mq);

@@ -68,5 +68,6 @@ const hs_model_type hs_mb_cart_pendulum_type = {
     .curvature = hs_mb_gen_curvature,
     .output = hs_mb_gen_output,
     .energy = hs_mb_gen_energy,
+    .motion = hs_mb_gen_motion,
     .data = &gen,
 };

@@ -71,5 +71,6 @@ const hs_model_type hs_mb_door_type = {
     .output = hs_mb_gen_output,
     .lagrange = hs_mb_gen_lagrange,
     .energy = hs_mb_gen_energy,
+    .motion = hs_mb_gen_motion,
     .data = &gen,
 };

@@ -63,5 +63,6 @@ const hs_model_type hs_mb_double_spherical_type = {
     .curvature = hs_mb_gen_curvature,
     .output = hs_mb_gen_output,
     .energy = hs_mb_gen_energy,
+    .motion = hs_mb_gen_motion,
     .data = &gen,
 };

@@ -70,5 +70,6 @@ const hs_model_type hs_mb_fourbar_spatial_type = {
     .lagrange = hs_mb_gen_lagrange,
     .compliance = hs_mb_gen_compliance,
     .energy = hs_mb_gen_energy,
+    .motion = hs_mb_gen_motion,
     .data = &gen,
 };

@@ -68,5 +68,6 @@ const hs_model_type hs_mb_quarter_car_type = {
     .force_jac = hs_mb_gen_force_jac,
     .output = hs_mb_gen_output,
     .energy = hs_mb_gen_energy,
+    .motion = hs_mb_gen_motion,
     .data = &gen,
 };

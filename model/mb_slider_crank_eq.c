@@ -65,5 +65,6 @@ const hs_model_type hs_mb_slider_crank_eq_type = {
     .output = hs_mb_gen_output,
     .compliance = hs_mb_gen_compliance,
     .energy = hs_mb_gen_energy,
+    .motion = hs_mb_gen_motion,
     .data = &gen,
 };

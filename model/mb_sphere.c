@@ -73,5 +73,6 @@ const hs_model_type hs_mb_sphere_type = {
     .unilateral = hs_mb_gen_unilateral,
     .ct_sweeps = 20,
     .energy = hs_mb_gen_energy,
+    .motion = hs_mb_gen_motion,
     .data = &gen,
 };

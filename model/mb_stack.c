@@ -142,5 +142,6 @@ const hs_model_type hs_mb_stack_type = {
     .unilateral = hs_mb_gen_unilateral,
     .ct_sweeps = 20,
     .energy = hs_mb_gen_energy,
+    .motion = hs_mb_gen_motion,
     .data = &gen,
 };

@@ -153,6 +153,13 @@ typedef struct hs_model_type {
      * g returns 0 for them, G holds J, g_t holds j_t and gamma = dJ/dt u + dj_t/dt, so the
      * stepper's velocity rows, projections and curvature treat them like any row. 0 = none. */
     int nhol;
+    /* A bound on the free motion from the state (t, q, u), for the default method's range
+     * check at init (rt/METHODS.md "Where a method stops"): *omega (rad/s) at least the fastest
+     * rate at which a body, and with it a constraint direction, can turn with all the energy
+     * the model can release; *degenerate = 1 when its constraints can become dependent on the
+     * way (a closed loop that can fold flat), else 0. NULL: nothing known, no check. */
+    int (*motion)(const struct hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
+                  hs_real *omega, int *degenerate);
 } hs_model_type;
 
 /* A model instance: a type, its parameter block (param_size bytes, owned by the caller), an

@@ -13,6 +13,14 @@
  * factorization, two solves, plus the projection's factorization. */
 #include "hs_stage.h"
 
+/* Newton steps per stage (compile-time; the method as shipped takes 1, with stage 1's factor).
+ * With more, every step refactors at the stage's point, so each stage is solved to round-off:
+ * `make sdirk-drift` builds that variant to tell the energy drift of the single Newton step
+ * from the method's own (rt/METHODS.md "Long runs: why the default drifts"). */
+#ifndef HS_SD_NEWTON
+#define HS_SD_NEWTON 1
+#endif
+
 static int validate(const hs_stepper_def *def, const hs_model *m)
 {
     (void)m;
@@ -209,7 +217,19 @@ static int st_sd_stage1(hs_stepper *s, hs_ctx *c)
     for (int i = 0; i < nc; ++i) {
         s->sl1[i] = s->lambda[i];
     }
+#if HS_SD_NEWTON > 1
+    int rc = sd_newton(s, c, c->t + g * h, s->accn, s->sl1, 1);
+    for (int it = 1; (it < HS_SD_NEWTON) && (rc == HS_OK); ++it) {
+        for (int i = 0; i < nq; ++i) {
+            s->un[i] = s->u[i] + hg * s->accn[i];
+            s->qn[i] = s->q[i] + hg * s->u[i] + hg * hg * s->accn[i];
+        }
+        rc = sd_newton(s, c, c->t + g * h, s->accn, s->sl1, 1);
+    }
+    return rc;
+#else
     return sd_newton(s, c, c->t + g * h, s->accn, s->sl1, 1);
+#endif
 }
 
 /* Stage 2 at t_n + (1 - g) h. Predictor: the line through the last step's stage-1 acceleration
@@ -230,7 +250,19 @@ static int st_sd_stage2(hs_stepper *s, hs_ctx *c)
         s->un[i] = s->u[i] + h * (a21 * a1 + g * a2);
         s->qn[i] = s->q[i] + c2h * s->u[i] + (q1 * a1 + q2 * a2);
     }
+#if HS_SD_NEWTON > 1
+    int rc = sd_newton(s, c, c->t + (HS_R(1.0) - g) * h, s->wdn, s->sl2, 1);
+    for (int it = 1; (it < HS_SD_NEWTON) && (rc == HS_OK); ++it) {
+        for (int i = 0; i < nq; ++i) {
+            s->un[i] = s->u[i] + h * (a21 * s->accn[i] + g * s->wdn[i]);
+            s->qn[i] = s->q[i] + c2h * s->u[i] + (q1 * s->accn[i] + q2 * s->wdn[i]);
+        }
+        rc = sd_newton(s, c, c->t + (HS_R(1.0) - g) * h, s->wdn, s->sl2, 1);
+    }
+    return rc;
+#else
     return sd_newton(s, c, c->t + (HS_R(1.0) - g) * h, s->wdn, s->sl2, 0);
+#endif
 }
 
 /* u_{n+1} = u_n + h (A_1 + A_2)/2, q_{n+1} = q_n + h (U_1 + U_2)/2 = q_n + h u_n

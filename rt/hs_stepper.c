@@ -31,13 +31,15 @@ const char *hs_status_str(int status)
     case HS_E_DEF_LINSYS: return "unknown linear-system backend, or sparse asked without a sparse backend";
     case HS_E_DEF_SPOOK: return "spook needs --form index2, --stab none, epsilon >= 0 and tau/h > 0; reg_eps must be >= 0";
     case HS_E_DEF_RHO: return "galpha needs rho_inf in [0, 1], sdirk sd_gamma in [1/4, 0.45] or [0.55, 1], both a form other than ggl";
-    case HS_E_DEF_WATCHDOG: return "watchdog bounds must be finite and >= 0 (0 = off); an energy bound needs a model with energy()";
+    case HS_E_DEF_WATCHDOG: return "watchdog bounds and max_h_omega must be finite and >= 0 (0 = off); an energy bound needs a model with energy()";
     case HS_E_IMPLAUSIBLE: return "step refused by the plausibility watchdog (|u| or energy growth beyond the def's bounds)";
     case HS_E_DEF_DVP: return "dvp needs --form index2, --stab none (it solves g(q_{n+1}) = 0 itself) and reg_eps = 0";
     case HS_E_DEF_EM: return "em needs --form index2, --stab none (it solves g(q_{n+1}) = 0 itself) and reg_eps = 0";
     case HS_E_DEF_EM_MASS: return "em needs a mass matrix that does not depend on q (its energy balance is written for constant M); use dvp";
     case HS_E_DEF_COMPLIANCE: return "compliance and damping must be finite and >= 0, and the method must honour them: spook, sdirk, galpha and the Euler family with --form index2 do; index-1, dvp and em take rigid constraints only";
     case HS_E_EM_RESIDUAL: return "em: midpoint equations' residual not small after the fixed Newton iterations (step too large)";
+    case HS_E_RANGE_INIT: return "refused before the first step: h times the model's motion bound omega (the fastest rate a body can turn with the energy it can release) is beyond the method's range; take a smaller h";
+    case HS_E_RANGE_DEGENERATE: return "refused before the first step: the model's constraints can become dependent (a closed loop folding flat), where the method's unregularized step matrix turns singular; use spook";
     case HS_E_RANGE: return "step beyond the method's range: its one Newton step per stage no longer converges (h too large for this motion, or constraints close to dependent); the state is kept - take a smaller h, or spook for constraints that become dependent";
     case HS_E_DEF_HOOK_LAGRANGE: return "the method needs the model hook lagrange(): the mass matrix depends on q, and without lagrange() (F = f + M'(q)[u] u and its Jacobians) the discrete Euler-Lagrange equations would miss dT/dq";
     case HS_E_DVP_RESIDUAL: return "dvp: discrete Euler-Lagrange residual not small after the fixed Newton iterations (step too large)";
@@ -106,6 +108,7 @@ hs_stepper_def hs_stepper_default_def(void)
     d.sd_gamma = HS_SDIRK_GAMMA_DEFAULT;
     d.max_speed = HS_R(0.0);
     d.max_energy_gain = HS_R(0.0);
+    d.max_h_omega = HS_SD_MAX_H_OMEGA;
     return d;
 }
 
@@ -176,6 +179,7 @@ int hs_stepper_def_validate(const hs_stepper_def *def, const hs_model *m)
         || def->max_energy_gain < HS_R(0.0) || (def->max_energy_gain > HS_R(0.0) && m->type->energy == NULL)) {
         return HS_E_DEF_WATCHDOG;
     }
+    if ((hs_isfinite(def->max_h_omega) == 0) || (def->max_h_omega < HS_R(0.0))) { return HS_E_DEF_WATCHDOG; }
     if (def->jac != HS_JAC_AUTO && def->jac != HS_JAC_ANALYTIC && def->jac != HS_JAC_FD) { return HS_E_DEF_JAC; }
     if (def->jac == HS_JAC_ANALYTIC && m->type->force_jac == NULL) { return HS_E_DEF_JAC; }
     if (hs_isfinite(def->fd_rel) == 0 || !(def->fd_rel > HS_R(0.0))) { return HS_E_DEF_FD; }
@@ -286,6 +290,18 @@ typedef struct ws_sizes {
     hs_ls_kind kind;
 } ws_sizes;
 
+/* hs_linsys_need's HS_E_SIZE for a scratch smaller than the need nt it reported: noted in
+ * *short_tmp and passed over (the other sizes are still wanted); any other code as it is. */
+static int ws_short(int rc, size_t nt, size_t ntmp, int *short_tmp)
+{
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
+    if ((rc == HS_E_SIZE) && (nt > ntmp)) {
+        *short_tmp = 1;
+        return HS_OK;
+    }
+    return rc;
+}
+
 /* Everything about the sizes: blocks (into blk), backend choice and each system's needs. */
 static int ws_measure(const hs_stepper_def *def, const hs_model *m, int *blk, size_t nblk,
                       int *tmp, size_t ntmp, hs_blocks *b, ws_sizes *z)
@@ -316,23 +332,29 @@ static int ws_measure(const hs_stepper_def *def, const hs_model *m, int *blk, si
     /* MISRA Ref 10.8.3 [composite count widened after its bounds check] */
     z->nCC = nc > 0 ? (size_t)((c.regK ? 1 : 0) + (c.regP ? 1 : 0)) * (size_t)hs_blocks_cc_size(b) : 0u;
     z->nUP = (c.spook || c.comp) ? (size_t)nc : 0u;
+    /* a scratch too small for a system's analysis is not an error of the model: every
+     * system's need is still measured, and nTMP reports the largest (HS_E_SIZE at the end) */
+    int short_tmp = 0;
     rc = hs_linsys_need(z->kind, def->sparse, b, nq, nc, -1, c.regK, c.spook, tmp, ntmp, &ns, &nr, &ni, &nt);
+    rc = ws_short(rc, nt, ntmp, &short_tmp);
     if (rc != 0) { return rc; }
     z->nSK = ns; z->nFK = nr; z->nIK = ni; tmax = nt;
     z->nS1 = z->nF1 = z->nI1 = 0;
     if (c.two_stage != 0) {
         rc = hs_linsys_need(z->kind, def->sparse, b, nq, 0, 1, 0, 0, tmp, ntmp, &ns, &nr, &ni, &nt);
+        rc = ws_short(rc, nt, ntmp, &short_tmp);
         if (rc != 0) { return rc; }
         z->nS1 = ns; z->nF1 = nr; z->nI1 = ni; tmax = nt > tmax ? nt : tmax;
     }
     z->nSP = z->nFP = z->nIP = 0;
     if (c.have_p != 0) {
         rc = hs_linsys_need(z->kind, def->sparse, b, nq, nc, 1, c.regP, 1, tmp, ntmp, &ns, &nr, &ni, &nt);
+        rc = ws_short(rc, nt, ntmp, &short_tmp);
         if (rc != 0) { return rc; }
         z->nSP = ns; z->nFP = nr; z->nIP = ni; tmax = nt > tmax ? nt : tmax;
     }
     z->nTMP = tmax;
-    return HS_OK;
+    return (short_tmp != 0) ? HS_E_SIZE : HS_OK;
 }
 
 #define WS_REAL_ARGS(z) (z).nq, (z).nc, (z).nz, (z).n, (z).nA, (z).nG, (z).nAJ, (z).nFK, (z).nF1, \
@@ -354,22 +376,41 @@ int hs_stepper_workspace_tmp(const hs_stepper_def *def, const hs_model *m, int *
     if (def == NULL || m == NULL || m->type == NULL || nreals == NULL || nints == NULL || tmp == NULL) { return HS_E_NULL; }
     int rc = hs_stepper_def_validate(def, m);
     if (rc != 0) { return rc; }
+    *nreals = 0u;
+    *nints = 0u;
     /* the block list takes the front of the scratch, the analyses' size queries the rest */
     hs_blocks b;
-    ws_sizes z;
+    static const ws_sizes zero_sizes;
+    ws_sizes z = zero_sizes;
     size_t used = 0;
+    const size_t blk_max = hs_stepper_sizing_ints(m);
     rc = model_blocks(m, &b, tmp, ntmp, &used);
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
+    if ((rc == HS_E_SIZE) && (ntmp < blk_max)) {
+        /* the block list did not fit: a larger scratch to try (the bound at most) */
+        const size_t grow = (ntmp < 256u) ? 1024u : 4u * ntmp;
+        *nints = (grow < blk_max) ? grow : blk_max;
+        return HS_E_SIZE;
+    }
     if (rc != 0) { return rc; }
     rc = ws_measure(def, m, tmp, ntmp, tmp + used, ntmp - used, &b, &z);
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
+    if ((rc == HS_E_SIZE) && (z.nTMP > ntmp - used)) {
+        /* the exact scratch this configuration needs: the block list and the largest analysis */
+        *nints = used + z.nTMP;
+        return HS_E_SIZE;
+    }
     if (rc != 0) { return rc; }
     ws_totals(&z, nreals, nints);
     return HS_OK;
 }
 
-int hs_stepper_workspace(const hs_stepper_def *def, const hs_model *m, size_t *nreals, size_t *nints)
+size_t hs_stepper_sizing_ints(const hs_model *m)
 {
-    int tmp[HS_STEPPER_SIZING_INTS];
-    return hs_stepper_workspace_tmp(def, m, tmp, HS_STEPPER_SIZING_INTS, nreals, nints);
+    if ((m == NULL) || (m->d.nq < 1) || (m->d.nc < 0)) {
+        return 0u;
+    }
+    return HS_STEPPER_SIZING_INTS(m->d.nq, m->d.nc);
 }
 
 /* Per-constraint compliance c_i and relaxation time tau_i = c_i d_i into cmp, cdt: the def's
@@ -584,6 +625,51 @@ static int contact_rows_check(const hs_model_type *T)
     return HS_OK;
 }
 
+/* The motion bound at the state (t, q, u) against the def's range; sdirk only: its one Newton
+ * step per stage is what diverges past it (rt/METHODS.md "Where a method stops"). */
+static int range_at(const hs_stepper_def *def, const hs_model *m, hs_real t, const hs_real *q,
+                    const hs_real *u, hs_real *h_omega, int *degenerate)
+{
+    hs_real w = HS_R(0.0);
+    int dg = 0;
+    *h_omega = HS_R(0.0);
+    *degenerate = 0;
+    if (m->type->motion != NULL) {
+        const int rc = hs_model_rc(m->type->motion(m, t, q, u, &w, &dg));
+        if (rc != 0) {
+            return rc;
+        }
+        if ((hs_isfinite(w) == 0) || (w < HS_R(0.0))) {
+            return HS_E_MODEL;
+        }
+        *h_omega = def->h * w;
+        if (dg != 0) {
+            *degenerate = 1;
+        }
+    }
+    if ((def->method != HS_METHOD_SDIRK) || !(def->max_h_omega > HS_R(0.0))) {
+        return HS_OK;
+    }
+    if (*degenerate != 0) {
+        return HS_E_RANGE_DEGENERATE;
+    }
+    return (*h_omega > def->max_h_omega) ? HS_E_RANGE_INIT : HS_OK;
+}
+
+int hs_stepper_range(const hs_stepper_def *def, const hs_model *m, hs_real t, const hs_real *q,
+                     const hs_real *u, hs_real *h_omega, int *degenerate)
+{
+    if ((def == NULL) || (m == NULL) || (m->type == NULL) || (q == NULL) || (u == NULL)
+        || (h_omega == NULL) || (degenerate == NULL)) {
+        return HS_E_NULL;
+    }
+    const int rc = hs_stepper_def_validate(def, m);
+    if (rc != 0) {
+        return rc;
+    }
+    return range_at(def, m, t, q, u, h_omega, degenerate);
+}
+
 int hs_stepper_init(hs_stepper *s, const hs_stepper_def *def, const hs_model *m, hs_real t0,
                     hs_real *reals, size_t nreals, int *ints, size_t nints)
 {
@@ -692,6 +778,14 @@ int hs_stepper_init(hs_stepper *s, const hs_stepper_def *def, const hs_model *m,
     if (rc != 0) { return rc; }
     rc = hs_stepper_set_state(&st, t0, st.qn, st.un, st.zn);
     if (rc != 0) { return rc; }
+    {
+        /* before the first step: a motion the method cannot follow is refused here, with its
+         * reason, instead of turning into a refused step (or worse) mid-run */
+        hs_real how = HS_R(0.0);
+        int dg = 0;
+        rc = range_at(def, m, t0, st.q, st.u, &how, &dg);
+        if (rc != 0) { return rc; }
+    }
     st.ready = 1;
     *s = st;
     return HS_OK;

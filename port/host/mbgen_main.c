@@ -407,7 +407,7 @@ int main(int argc, char **argv)
                 mb.nk, mb.type.ct_sweeps);
     /* joints declared compliant: the stepper reads their rows' compliance through the hook */
     if (mb.type.compliance) fprintf(o, "    .compliance = hs_mb_gen_compliance,\n");
-    fprintf(o, "    .energy = hs_mb_gen_energy,\n    .data = &gen,\n};\n");
+    fprintf(o, "    .energy = hs_mb_gen_energy,\n    .motion = hs_mb_gen_motion,\n    .data = &gen,\n};\n");
     if (fflush(o) != 0 || ferror(o)) {
         fprintf(stderr, "hilstep-mbgen: write error\n");
         return 3;

@@ -53,6 +53,10 @@ static void usage(FILE *o)
         hs_method_name(d.method));
     hs_methods_list(o, "             %-11s %s\n");
     fprintf(o,
+        "             auto        the long-run choice per model: em where the mass matrix is\n"
+        "                         constant, else dvp where the model has lagrange(), else the\n"
+        "                         default (em and dvp with --stab none); the result line names it\n");
+    fprintf(o,
         "  --form     index1 (acceleration-level multipliers) | index2 (velocity level,\n"
         "             G u = -g_t at the new step) | ggl (one-Newton-step position projection\n"
         "             inside the step, then the velocity level; with --stab none and a\n"
@@ -166,7 +170,8 @@ int hs_sim_parse(int argc, char *const *argv, hs_sim_cfg *c, hs_sim_err *e)
                 return fail(e, "--param", "value is not a finite number");
             ++c->np;
         } else if (!strcmp(a, "--method")) {
-            if (hs_method_parse(v, &c->def.method) != HS_OK)
+            c->auto_method = !strcmp(v, "auto");
+            if (!c->auto_method && hs_method_parse(v, &c->def.method) != HS_OK)
                 return fail(e, "--method", "unknown method (hilstep-sim --methods lists them)");
         } else if (!strcmp(a, "--form")) {
             if (!strcmp(v, "index1")) c->def.form = HS_FORM_INDEX1;
@@ -548,6 +553,8 @@ static const char *status_token(int rc)
     case HS_E_MODEL: return "model_fault";
     case HS_E_INPUT: return "bad_input";
     case HS_E_RANGE: return "range";
+    case HS_E_RANGE_INIT: return "range_init";
+    case HS_E_RANGE_DEGENERATE: return "degenerate";
     default: return "fault";
     }
 }
@@ -638,28 +645,62 @@ int main(int argc, char **argv)
         return 2;
     }
     const hs_model_type *type = run.type;
-    const hs_stepper_def def = cfg.def;
     const double h = cfg.h;
 
     /* Arenas sized by the stepper's own query, once, before the first step (a host tool may
      * allocate at init; the step itself never does). Parameter-sized models (chain n = 128,
-     * ladder n = 100) outgrow any fixed bound, so the sizing scratch grows until it fits. */
-    size_t nreals = 0, nints = 0;
-    rc = HS_E_SIZE;
-    for (size_t ntmp = (size_t)1 << 14; rc == HS_E_SIZE && ntmp <= ((size_t)1 << 26); ntmp *= 4) {
-        int *tmp = malloc(ntmp * sizeof *tmp);
-        if (!tmp) break;
-        rc = hs_stepper_workspace_tmp(&def, &run.model, tmp, ntmp, &nreals, &nints);
-        free(tmp);
-    }
-    hs_real *reals = rc ? NULL : calloc(nreals ? nreals : 1, sizeof *reals);
-    int *ints = rc ? NULL : calloc(nints ? nints : 1, sizeof *ints);
-    if (!rc && (!reals || !ints)) rc = HS_E_SIZE;
+     * ladder n = 100) outgrow any fixed sizing scratch: the query names the scratch to call
+     * it again with (at most twice more). --method auto tries em, dvp, then the def as given:
+     * the first whose init accepts the model (em refuses a q-dependent M, dvp one without
+     * lagrange(), both a model with declared compliance). */
+    hs_stepper_def def = cfg.def;
     hs_stepper st;
-    if (!rc)
-        rc = hs_stepper_init(&st, &def, &run.model, HS_R(0.0), reals, nreals, ints, nints);
+    hs_real *reals = NULL;
+    int *ints = NULL;
+    size_t nreals = 0, nints = 0;
+    for (int cand = cfg.auto_method ? 0 : 2; cand < 3; ++cand) {
+        def = cfg.def;
+        if (cand < 2) {
+            def.method = cand == 0 ? HS_METHOD_EM : HS_METHOD_DVP;
+            def.form = HS_FORM_INDEX2;
+            def.stab = HS_STAB_NONE;
+        }
+        free(reals);
+        free(ints);
+        reals = NULL;
+        ints = NULL;
+        rc = HS_E_SIZE;
+        for (size_t ntmp = 4096; rc == HS_E_SIZE;) {
+            int *tmp = malloc(ntmp * sizeof *tmp);
+            if (!tmp) break;
+            rc = hs_stepper_workspace_tmp(&def, &run.model, tmp, ntmp, &nreals, &nints);
+            free(tmp);
+            if (rc != HS_E_SIZE || nints <= ntmp) break;
+            ntmp = nints;
+        }
+        reals = rc ? NULL : calloc(nreals ? nreals : 1, sizeof *reals);
+        ints = rc ? NULL : calloc(nints ? nints : 1, sizeof *ints);
+        if (!rc && (!reals || !ints)) rc = HS_E_SIZE;
+        if (!rc)
+            rc = hs_stepper_init(&st, &def, &run.model, HS_R(0.0), reals, nreals, ints, nints);
+        if (rc != HS_E_DEF_EM_MASS && rc != HS_E_DEF_HOOK_LAGRANGE && rc != HS_E_DEF_COMPLIANCE) break;
+    }
     if (rc) {
         fprintf(stderr, "hilstep-sim: init: %s\n", hs_status_str(rc));
+        if (rc == HS_E_RANGE_INIT || rc == HS_E_RANGE_DEGENERATE) {
+            /* the figures of the refusal: the estimate and the limit */
+            const int nq = run.model.d.nq, nz = run.model.d.nz;
+            hs_real *q0 = calloc((size_t)(2 * nq + nz + 1), sizeof *q0);
+            hs_real how = 0;
+            int dg = 0;
+            if (q0 && type->initial(&run.model, HS_R(0.0), q0, q0 + nq, q0 + 2 * nq) == HS_OK)
+                (void)hs_stepper_range(&def, &run.model, HS_R(0.0), q0, q0 + nq, &how, &dg);
+            free(q0);
+            fprintf(stderr, "hilstep-sim: init: h*omega = %.3g (omega = %.4g rad/s, the model's motion bound at "
+                    "the initial state), the method's range h*omega <= %.3g; constraints that can become "
+                    "dependent: %s\n", (double)how, (double)(how / def.h), (double)def.max_h_omega,
+                    dg ? "yes" : "no");
+        }
         printf("steps=0 max_abs_g=nan ns_per_step=nan status=%s\n", status_token(rc));
         return 1;
     }
