@@ -49,7 +49,7 @@
 #define GUARD_REAL HS_R(-1.25e30)
 #define GUARD_INT (-0x2152411)
 
-static hs_real R[HS_STEPPER_REALS(MECH_NQ, MECH_NC, MECH_NZ) + MECH_GUARD];
+static hs_real R[HS_STEPPER_REALS_CT(MECH_NQ, MECH_NC, MECH_NZ, HS_MB_GEN_MAX_NK) + MECH_GUARD];
 static int I[HS_STEPPER_INTS(MECH_NQ, MECH_NC) + MECH_GUARD];
 static union { hs_real r[HS_MODELS_MAX_PARAM_BYTES / sizeof(hs_real) + 1]; double d; } params;
 static const hs_real zero_in[MECH_NIN + 1];
