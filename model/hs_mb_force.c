@@ -180,6 +180,7 @@ int mb_spatial_pair(const hs_mb_desc *D, int a, int b)
 int mb_forces(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *u,
               const hs_real *in, hs_real *f, hs_real *fq, hs_real *fu)
 {
+    if ((mb->fast & HS_MB_FAST_FORCES) != 0) { return mb_fast_forces(mb, t, q, u, f, fq, fu); }
     const hs_mb_desc *D = mb->desc;
     const int dim = D->dim;
     if (f != NULL) { for (int i = 0; i < mb->nq; ++i) { f[i] = HS_R(0.0); } }
