@@ -339,6 +339,7 @@ int main(int argc, char **argv)
     if (mb.nout) fprintf(o, "    .output = hs_mb_gen_output,\n");
     /* quaternion bodies: M depends on q (method dvp needs this) */
     if (hs_mb_has_spatial(&mb)) fprintf(o, "    .lagrange = hs_mb_gen_lagrange,\n");
+    fprintf(o, "    .blocks = hs_mb_gen_blocks,\n");
     fprintf(o, "    .energy = hs_mb_gen_energy,\n    .data = &gen,\n};\n");
     if (fflush(o) != 0 || ferror(o)) {
         fprintf(stderr, "hilstep-mbgen: write error\n");

@@ -30,3 +30,14 @@ bench-run: mb-bench
 
 # The multibody layer's checks are part of `make check` (about 25 s).
 CHECK_SUITES += mb-test
+
+# make bench: descriptions (generated, file-loaded) against their hand-written twins, with the
+# instructions per step by stage (test/bench/mb_twins.sh; test/bench/mb_twins.c is the driver).
+$(BUILD)/hilstep-mbtwins: test/bench/mb_twins.c $(CORE_OBJ) $(wildcard model/*.h rt/*.h port/host/hs_mb_file.h)
+	@mkdir -p $(BUILD)
+	$(CC) $(CFLAGS_HOST) test/bench/mb_twins.c $(CORE_OBJ) -o $@ -lm
+
+.PHONY: mb-twins
+mb-twins: $(BUILD)/hilstep-mbtwins
+	@sh test/bench/mb_twins.sh $(BUILD)
+bench-run: mb-twins
