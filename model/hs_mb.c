@@ -419,6 +419,7 @@ int hs_mb_compile(const hs_mb_desc *D, hs_mb_model *mb, int packed, int *bad_ind
     if (D->dim != 2 && D->dim != 3) { return HS_E_MODEL_PARAM; }
     for (int i = 0; i < 3; ++i) { if (hs_isfinite(D->gravity[i]) == 0) { return HS_E_MODEL_PARAM; } }
     mb->desc = D;
+    /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
     mb->packed = (packed != 0) ? 1 : 0;
     mb->nb = D->nbodies;
     int nq = 0;
@@ -464,7 +465,10 @@ int hs_mb_compile(const hs_mb_desc *D, hs_mb_model *mb, int packed, int *bad_ind
     int rc = mb_build_rows(mb, bad_index);
     if (rc != 0) { return rc; }
     mb->nc = mb->nrow;
-    if (packed == HS_MB_PACK_AUTO) { mb->packed = (mb->nq + mb->nc > HS_LS_DENSE_MAX) ? 1 : 0; }
+    if (packed == HS_MB_PACK_AUTO) {
+        /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
+        mb->packed = (mb->nq + mb->nc > HS_LS_DENSE_MAX) ? 1 : 0;
+    }
     mb->bad_table = 2;
     for (int e = 0; e < D->nforces; ++e) {
         const hs_mb_force *E = &D->forces[e];

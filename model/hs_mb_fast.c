@@ -11,15 +11,13 @@
 #include "hs_mb_int.h"
 #include "hs_math.h"
 
-/* Operand kinds (hs_mb_model.fop, .ffop). */
-enum {
-    FOP_CONST = 0,  /* ground point or direction, or unused (the origin): r = s */
-    FOP_MOVE1 = 1,  /* ground point s + f(t) */
-    FOP_MOVE2 = 2,  /* ground point on a circle (hs_mb_point moving = 2) */
-    FOP_POINT = 3,  /* point2 body: r = tr x + s */
-    FOP_PLANAR = 4, /* planar body: r = tr x + R(theta) s */
-    FOP_NONE = -1   /* not supported here: the description takes the general path */
-};
+/* Operand kinds (hs_mb_fterm.kind, hs_mb_model.ffop). */
+#define FOP_CONST 0   /* ground point or direction, or unused (the origin): r = s */
+#define FOP_MOVE1 1   /* ground point s + f(t) */
+#define FOP_MOVE2 2   /* ground point on a circle (hs_mb_point moving = 2) */
+#define FOP_POINT 3   /* point2 body: r = tr x + s */
+#define FOP_PLANAR 4  /* planar body: r = tr x + R(theta) s */
+#define FOP_NONE (-1) /* not supported here: the description takes the general path */
 
 /* Kinematics of one planar operand: r, its explicit time derivatives, velocity, J'u + r_tt, the
  * 2 x nb Jacobian, and R s (planar). */
@@ -99,7 +97,7 @@ void mb_fast_prepare(hs_mb_model *mb)
             for (int i = 0; i < 4; ++i) {
                 const hs_mb_opnd *o = &R->o[i];
                 const int k = op_kind(D, o);
-                const int side = (i < 2) ? 0 : 1;
+                const int side = i / 2;
                 const hs_real sign = ((i % 2) == 0) ? HS_R(1.0) : HS_R(-1.0);
                 if (k == FOP_NONE) {
                     rows_ok = 0;
@@ -398,6 +396,8 @@ int mb_fast_gamma(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_r
             row_sum(mb, r, v, 1, &w);
             x = HS_R(2.0) * (w.ad[0] * w.bd[0] + w.ad[1] * w.bd[1]) + (w.b[0] * w.aa[0] + w.b[1] * w.aa[1])
                 + (w.a[0] * w.ba[0] + w.a[1] * w.ba[1]);
+        } else {
+            /* ANGLE rows: gamma is -f''(t) alone */
         }
         gam[r] = x - fdd;
     }
