@@ -307,6 +307,9 @@ typedef struct hs_mb_model {
     signed char ffop[HS_MB_MAX_FORCES][2]; /* operand kind of each spring's points a, b */
     signed char fshare[HS_MB_MAX_NC];   /* 1: DOT row r's a - b is row r - 1's (a joint's rows) */
     signed char fbconst[HS_MB_MAX_NC];  /* 1: DOT row r's c - d is constant (coincidence, travel) */
+    signed char fsym[HS_MB_MAX_NC];     /* 1: DOT row r is (a - b) . (a - b) (a distance) */
+    signed char fna[HS_MB_MAX_NC];      /* DOT row r: terms of a - b (they come first) */
+    signed char fmov[HS_MB_MAX_NC];     /* 1: DOT row r has a moving ground point (g_t, r_tt) */
     int fplanar[HS_MB_MAX_BODIES];      /* the planar bodies (their sines and cosines per call) */
     int nfplanar;
 } hs_mb_model;

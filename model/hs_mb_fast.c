@@ -86,6 +86,9 @@ void mb_fast_prepare(hs_mb_model *mb)
         const hs_mb_row *R = &mb->rows[r];
         mb->fshare[r] = 0;
         mb->fbconst[r] = 0;
+        mb->fsym[r] = 0;
+        mb->fna[r] = 0;
+        mb->fmov[r] = 0;
         mb->fnt[r] = 0;
         if (R->kind == HS_MB_ROW_DOT) {
             if (r > 0 && mb->rows[r - 1].kind == HS_MB_ROW_DOT && same_opnd(&R->o[0], &mb->rows[r - 1].o[0]) != 0
@@ -118,9 +121,15 @@ void mb_fast_prepare(hs_mb_model *mb)
             }
             mb->fnt[r] = (signed char)nt;
             mb->fbconst[r] = 1;
+            int na = 0, mov = 0;
             for (int i = 0; i < nt; ++i) {
-                if (mb->fterm[r][i].side != 0) { mb->fbconst[r] = 0; }
+                if (mb->fterm[r][i].side != 0) { mb->fbconst[r] = 0; } else { ++na; }
+                if (mb->fterm[r][i].body < 0) { mov = 1; }
             }
+            mb->fna[r] = (signed char)na;
+            mb->fmov[r] = (signed char)mov;
+            /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
+            mb->fsym[r] = (signed char)(same_opnd(&R->o[0], &R->o[2]) != 0 && same_opnd(&R->o[1], &R->o[3]) != 0);
         } else if (R->kind == HS_MB_ROW_ANGLE) {
             mb->fgb[r][0] = g_index(mb, r, R->body);
             mb->fgb[r][1] = g_index(mb, r, R->body2);
@@ -235,8 +244,20 @@ typedef struct tv {
     hs_real r[2], rt[2], v[2], ac[2], rs[2];
 } tv;
 
-static inline void term_eval(const hs_mb_model *mb, const hs_mb_fterm *T, hs_real t, const hs_real *q, const hs_real *u,
-                             const hs_real *sc, tv *o)
+/* A moving ground point term (its time law: sine, square root). */
+static void term_moving(const hs_mb_model *mb, const hs_mb_fterm *T, hs_real t, const hs_real *q,
+                        const hs_real *u, const hs_real *sc, tv *o)
+{
+    hs_mb_opnd op;
+    fpk k;
+    op.used = 1; op.body = HS_MB_GROUND; op.dir = 0; op.pt = T->pt;
+    op.s[0] = T->s[0]; op.s[1] = T->s[1]; op.s[2] = HS_R(0.0);
+    fkin(mb, &op, T->kind, t, q, u, sc, &k);
+    for (int i = 0; i < 2; ++i) { o->r[i] = k.r[i]; o->rt[i] = k.rt[i]; o->v[i] = k.v[i]; o->ac[i] = k.ac[i]; }
+}
+
+static inline void term_eval(const hs_mb_model *mb, const hs_mb_fterm *T, hs_real t, const hs_real *q,
+                             const hs_real *u, const hs_real *sc, tv *o)
 {
     if (T->kind == FOP_PLANAR) {
         const hs_real *x = &q[T->qo];
@@ -244,37 +265,29 @@ static inline void term_eval(const hs_mb_model *mb, const hs_mb_fterm *T, hs_rea
         const hs_real rs0 = cs * T->s[0] - sn * T->s[1], rs1 = sn * T->s[0] + cs * T->s[1];
         o->rs[0] = rs0; o->rs[1] = rs1;
         o->r[0] = T->tr * x[0] + rs0; o->r[1] = T->tr * x[1] + rs1;
-        o->rt[0] = HS_R(0.0); o->rt[1] = HS_R(0.0);
         if (u != NULL) {
-            const hs_real *ud = &u[T->qo];
-            const hs_real w = ud[2];
-            o->v[0] = T->tr * ud[0] - rs1 * w; o->v[1] = T->tr * ud[1] + rs0 * w;
+            const hs_real w = u[T->qo + 2];
+            o->v[0] = T->tr * u[T->qo] - rs1 * w; o->v[1] = T->tr * u[T->qo + 1] + rs0 * w;
             o->ac[0] = -w * w * rs0; o->ac[1] = -w * w * rs1;
         }
     } else if (T->kind == FOP_POINT) {
-        const hs_real *x = &q[T->qo];
-        o->r[0] = T->tr * x[0] + T->s[0]; o->r[1] = T->tr * x[1] + T->s[1];
-        o->rt[0] = HS_R(0.0); o->rt[1] = HS_R(0.0);
+        o->r[0] = T->tr * q[T->qo] + T->s[0]; o->r[1] = T->tr * q[T->qo + 1] + T->s[1];
         if (u != NULL) {
             o->v[0] = T->tr * u[T->qo]; o->v[1] = T->tr * u[T->qo + 1];
             o->ac[0] = HS_R(0.0); o->ac[1] = HS_R(0.0);
         }
     } else {
-        hs_mb_opnd op;
-        fpk k;
-        op.used = 1; op.body = HS_MB_GROUND; op.dir = 0; op.pt = T->pt;
-        op.s[0] = T->s[0]; op.s[1] = T->s[1]; op.s[2] = HS_R(0.0);
-        fkin(mb, &op, T->kind, t, q, u, sc, &k);
-        for (int i = 0; i < 2; ++i) { o->r[i] = k.r[i]; o->rt[i] = k.rt[i]; o->v[i] = k.v[i]; o->ac[i] = k.ac[i]; }
+        term_moving(mb, T, t, q, u, sc, o);
     }
 }
 
-/* The row's a, b (and their rates) from its constant parts and terms. */
+/* The row's a, b (and their rates) from its constant parts and its first n terms (n = all, or
+ * those of a - b for a distance row, whose b is a). */
 typedef struct rowv {
     hs_real a[2], b[2], at[2], bt[2], ad[2], bd[2], aa[2], ba[2];
 } rowv;
 
-static inline void row_sum(const hs_mb_model *mb, int r, const tv *v, int with_u, rowv *o)
+static inline void row_sum(const hs_mb_model *mb, int r, int n, const tv *v, int with_u, rowv *o)
 {
     const hs_mb_fterm *T = mb->fterm[r];
     o->a[0] = mb->fcab[r][0]; o->a[1] = mb->fcab[r][1];
@@ -283,26 +296,49 @@ static inline void row_sum(const hs_mb_model *mb, int r, const tv *v, int with_u
         o->at[i] = HS_R(0.0); o->bt[i] = HS_R(0.0); o->ad[i] = HS_R(0.0); o->bd[i] = HS_R(0.0);
         o->aa[i] = HS_R(0.0); o->ba[i] = HS_R(0.0);
     }
-    for (int i = 0; i < mb->fnt[r]; ++i) {
+    for (int i = 0; i < n; ++i) {
         const hs_real sg = T[i].sign;
-        hs_real *x = (T[i].side == 0) ? o->a : o->b, *xt = (T[i].side == 0) ? o->at : o->bt;
+        const int sa = T[i].side == 0;
+        hs_real *x = (sa != 0) ? o->a : o->b;
         x[0] += sg * v[i].r[0]; x[1] += sg * v[i].r[1];
-        xt[0] += sg * v[i].rt[0]; xt[1] += sg * v[i].rt[1];
+        if (T[i].body < 0) {
+            hs_real *xt = (sa != 0) ? o->at : o->bt;
+            xt[0] += sg * v[i].rt[0]; xt[1] += sg * v[i].rt[1];
+        }
         if (with_u != 0) {
-            hs_real *xd = (T[i].side == 0) ? o->ad : o->bd, *xa = (T[i].side == 0) ? o->aa : o->ba;
+            hs_real *xd = (sa != 0) ? o->ad : o->bd, *xa = (sa != 0) ? o->aa : o->ba;
             xd[0] += sg * v[i].v[0]; xd[1] += sg * v[i].v[1];
             xa[0] += sg * v[i].ac[0]; xa[1] += sg * v[i].ac[1];
         }
     }
 }
 
-/* Terms of row r into v; the first difference's terms are row r - 1's when they are shared. */
-static inline void row_terms(const hs_mb_model *mb, int r, hs_real t, const hs_real *q, const hs_real *u,
-                      const hs_real *sc, tv *v)
+/* Terms 0..n-1 of row r into v; the terms of a - b are row r - 1's when they are shared. */
+static inline void row_terms(const hs_mb_model *mb, int r, int n, hs_real t, const hs_real *q, const hs_real *u,
+                             const hs_real *sc, tv *v)
 {
     const hs_mb_fterm *T = mb->fterm[r];
-    for (int i = 0; i < mb->fnt[r]; ++i) {
-        if (mb->fshare[r] == 0 || T[i].side != 0) { term_eval(mb, &T[i], t, q, u, sc, &v[i]); }
+    const int from = (mb->fshare[r] != 0) ? mb->fna[r] : 0;
+    for (int i = from; i < n; ++i) { term_eval(mb, &T[i], t, q, u, sc, &v[i]); }
+}
+
+/* Terms a DOT row evaluates: a distance row only those of a - b (its c - d is the same). */
+static int row_nterms(const hs_mb_model *mb, int r) { return (mb->fsym[r] != 0) ? mb->fna[r] : mb->fnt[r]; }
+
+/* G row r += scale sign_i c^T J_i for the terms i < n (c: b for terms of a - b, else a). */
+static inline void row_grad(const hs_mb_model *mb, int r, int n, const tv *v, const hs_real *ca,
+                            const hs_real *cb, hs_real scale, hs_real *G)
+{
+    const hs_mb_fterm *T = mb->fterm[r];
+    for (int i = 0; i < n; ++i) {
+        if (T[i].gix < 0) { continue; }
+        const hs_real *c = (T[i].side == 0) ? cb : ca;
+        const hs_real sg = scale * T[i].sign;
+        const hs_real st = sg * T[i].tr;
+        hs_real *Gr = &G[T[i].gix];
+        Gr[0] += st * c[0];
+        Gr[1] += st * c[1];
+        if (T[i].kind == FOP_PLANAR) { Gr[2] += sg * (c[1] * v[i].rs[0] - c[0] * v[i].rs[1]); }
     }
 }
 
@@ -328,46 +364,41 @@ int mb_fast_constraint(const hs_mb_model *mb, hs_real t, const hs_real *q, hs_re
             if (gt != NULL) { gt[r] = -fd; }
             continue;
         }
-        const hs_mb_fterm *T = mb->fterm[r];
+        const int n = row_nterms(mb, r);
         if (mb->fbconst[r] != 0) {
             /* (a - b) . c with c constant: a hinge's or a slider's row */
+            const hs_mb_fterm *T = mb->fterm[r];
             const hs_real *cb = &mb->fcab[r][2];
             hs_real a0 = mb->fcab[r][0], a1 = mb->fcab[r][1], at0 = HS_R(0.0), at1 = HS_R(0.0);
-            for (int i = 0; i < mb->fnt[r]; ++i) {
+            for (int i = 0; i < n; ++i) {
                 if (mb->fshare[r] == 0) { term_eval(mb, &T[i], t, q, NULL, sc, &v[i]); }
                 a0 += T[i].sign * v[i].r[0]; a1 += T[i].sign * v[i].r[1];
-                at0 += T[i].sign * v[i].rt[0]; at1 += T[i].sign * v[i].rt[1];
+                if (T[i].body < 0) { at0 += T[i].sign * v[i].rt[0]; at1 += T[i].sign * v[i].rt[1]; }
             }
             if (g != NULL) { g[r] = a0 * cb[0] + a1 * cb[1] - R->value - fv; }
-            if (G != NULL) {
-                for (int i = 0; i < mb->fnt[r]; ++i) {
-                    if (T[i].gix < 0) { continue; }
-                    const hs_real st = T[i].sign * T[i].tr;
-                    hs_real *Gr = &G[T[i].gix];
-                    Gr[0] += st * cb[0];
-                    Gr[1] += st * cb[1];
-                    if (T[i].kind == FOP_PLANAR) { Gr[2] += T[i].sign * (cb[1] * v[i].rs[0] - cb[0] * v[i].rs[1]); }
-                }
-            }
+            if (G != NULL) { row_grad(mb, r, n, v, cb, cb, HS_R(1.0), G); }
             if (gt != NULL) { gt[r] = cb[0] * at0 + cb[1] * at1 - fd; }
             continue;
         }
         rowv w;
-        row_terms(mb, r, t, q, NULL, sc, v);
-        row_sum(mb, r, v, 0, &w);
-        if (g != NULL) { g[r] = w.a[0] * w.b[0] + w.a[1] * w.b[1] - R->value - fv; }
-        if (G != NULL) {
-            for (int i = 0; i < mb->fnt[r]; ++i) {
-                if (T[i].gix < 0) { continue; }
-                const hs_real *c = (T[i].side == 0) ? w.b : w.a;
-                const hs_real st = T[i].sign * T[i].tr;
-                hs_real *Gr = &G[T[i].gix];
-                Gr[0] += st * c[0];
-                Gr[1] += st * c[1];
-                if (T[i].kind == FOP_PLANAR) { Gr[2] += T[i].sign * (c[1] * v[i].rs[0] - c[0] * v[i].rs[1]); }
+        row_terms(mb, r, n, t, q, NULL, sc, v);
+        row_sum(mb, r, n, v, 0, &w);
+        if (mb->fsym[r] != 0) {
+            /* (a - b) . (a - b): g = |a|^2, G = 2 a^T J_a, g_t = 2 a . a_t */
+            if (g != NULL) { g[r] = w.a[0] * w.a[0] + w.a[1] * w.a[1] - R->value - fv; }
+            if (G != NULL) { row_grad(mb, r, n, v, w.a, w.a, HS_R(2.0), G); }
+            if (gt != NULL) {
+                gt[r] = ((mb->fmov[r] != 0) ? HS_R(2.0) * (w.a[0] * w.at[0] + w.a[1] * w.at[1]) : HS_R(0.0)) - fd;
             }
+            continue;
         }
-        if (gt != NULL) { gt[r] = w.b[0] * w.at[0] + w.b[1] * w.at[1] + w.a[0] * w.bt[0] + w.a[1] * w.bt[1] - fd; }
+        if (g != NULL) { g[r] = w.a[0] * w.b[0] + w.a[1] * w.b[1] - R->value - fv; }
+        if (G != NULL) { row_grad(mb, r, n, v, w.a, w.b, HS_R(1.0), G); }
+        if (gt != NULL) {
+            const hs_real x = (mb->fmov[r] != 0)
+                ? w.b[0] * w.at[0] + w.b[1] * w.at[1] + w.a[0] * w.bt[0] + w.a[1] * w.bt[1] : HS_R(0.0);
+            gt[r] = x - fd;
+        }
     }
     return HS_OK;
 }
@@ -391,11 +422,16 @@ int mb_fast_gamma(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_r
             }
             x = cb[0] * aa0 + cb[1] * aa1;
         } else if (R->kind == HS_MB_ROW_DOT) {
+            const int n = row_nterms(mb, r);
             rowv w;
-            row_terms(mb, r, t, q, u, sc, v);
-            row_sum(mb, r, v, 1, &w);
-            x = HS_R(2.0) * (w.ad[0] * w.bd[0] + w.ad[1] * w.bd[1]) + (w.b[0] * w.aa[0] + w.b[1] * w.aa[1])
-                + (w.a[0] * w.ba[0] + w.a[1] * w.ba[1]);
+            row_terms(mb, r, n, t, q, u, sc, v);
+            row_sum(mb, r, n, v, 1, &w);
+            if (mb->fsym[r] != 0) {
+                x = HS_R(2.0) * (w.ad[0] * w.ad[0] + w.ad[1] * w.ad[1]) + HS_R(2.0) * (w.a[0] * w.aa[0] + w.a[1] * w.aa[1]);
+            } else {
+                x = HS_R(2.0) * (w.ad[0] * w.bd[0] + w.ad[1] * w.bd[1]) + (w.b[0] * w.aa[0] + w.b[1] * w.aa[1])
+                    + (w.a[0] * w.ba[0] + w.a[1] * w.ba[1]);
+            }
         } else {
             /* ANGLE rows: gamma is -f''(t) alone */
         }
@@ -463,11 +499,13 @@ int mb_fast_curvature(const hs_mb_model *mb, hs_real t, const hs_real *q, const 
         if (R->kind != HS_MB_ROW_DOT) { continue; /* ANGLE rows are linear */ }
         const hs_real lam = lambda[r];
         const hs_mb_fterm *T = mb->fterm[r];
-        const int nt = mb->fnt[r];
+        const int n = row_nterms(mb, r);
+        /* a distance row (a - b) . (a - b) is lam |a|^2: twice the terms of a - b against a */
+        const hs_real sy = (mb->fsym[r] != 0) ? HS_R(2.0) : HS_R(1.0);
         if (mb->fbconst[r] != 0) {
             /* c constant: each term's own Hessian only */
             const hs_real *cb = &mb->fcab[r][2];
-            for (int i = 0; i < nt; ++i) {
+            for (int i = 0; i < n; ++i) {
                 if (mb->fshare[r] == 0) { term_eval(mb, &T[i], t, q, NULL, sc, &v[i]); }
                 if (T[i].kind == FOP_PLANAR) {
                     add_theta(mb, K, T[i].body, lam * T[i].sign * -(cb[0] * v[i].rs[0] + cb[1] * v[i].rs[1]));
@@ -476,25 +514,27 @@ int mb_fast_curvature(const hs_mb_model *mb, hs_real t, const hs_real *q, const 
             continue;
         }
         rowv w;
-        row_terms(mb, r, t, q, NULL, sc, v);
-        row_sum(mb, r, v, 0, &w);
+        row_terms(mb, r, n, t, q, NULL, sc, v);
+        row_sum(mb, r, n, v, 0, &w);
+        const hs_real *wb = (mb->fsym[r] != 0) ? w.a : w.b;
         /* d/dq of lam (Ja^T b + Jb^T a): each term's own Hessian, then J_i^T J_j across the two
-         * differences */
-        for (int i = 0; i < nt; ++i) {
+         * differences (a distance row: every ordered pair of its a - b terms, twice) */
+        for (int i = 0; i < n; ++i) {
             if (T[i].kind == FOP_PLANAR) {
-                const hs_real *F = (T[i].side == 0) ? w.b : w.a;
-                add_theta(mb, K, T[i].body, lam * T[i].sign * -(F[0] * v[i].rs[0] + F[1] * v[i].rs[1]));
+                const hs_real *F = (T[i].side == 0) ? wb : w.a;
+                add_theta(mb, K, T[i].body, sy * lam * T[i].sign * -(F[0] * v[i].rs[0] + F[1] * v[i].rs[1]));
             }
         }
-        for (int i = 0; i < nt; ++i) {
+        for (int i = 0; i < n; ++i) {
             if (T[i].side != 0 || T[i].body < 0) { continue; }
-            for (int j = 0; j < nt; ++j) {
-                if (T[j].side == 0 || T[j].body < 0) { continue; }
+            for (int j = 0; j < n; ++j) {
+                const int jside = (mb->fsym[r] != 0) ? 1 : T[j].side;
+                if (jside == 0 || T[j].body < 0) { continue; }
                 hs_real Ji[2][3], Jj[2][3];
                 const int ni = term_J(&T[i], &v[i], Ji), nj = term_J(&T[j], &v[j], Jj);
-                const hs_real sg = lam * T[i].sign * T[j].sign;
+                const hs_real sg = sy * lam * T[i].sign * T[j].sign;
                 add_jxj2(mb, K, T[i].body, ni, Ji, NULL, T[j].body, nj, Jj, sg);
-                add_jxj2(mb, K, T[j].body, nj, Jj, NULL, T[i].body, ni, Ji, sg);
+                if (mb->fsym[r] == 0) { add_jxj2(mb, K, T[j].body, nj, Jj, NULL, T[i].body, ni, Ji, sg); }
             }
         }
     }

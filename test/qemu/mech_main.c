@@ -43,7 +43,10 @@
 #define GUARD_INT (-0x2152411)
 
 static hs_real R[HS_STEPPER_REALS(MECH_NQ, MECH_NC, MECH_NZ) + MECH_GUARD];
-static int I[HS_STEPPER_INTS(MECH_NQ, MECH_NC) + MECH_GUARD];
+/* HS_STEPPER_INTS bounds the dense layouts; a description on the sparse backend (chain.hsm:
+ * 5476 ints) also keeps the factor's analysis, hence the extra room */
+#define MECH_SPARSE_INTS 8192
+static int I[HS_STEPPER_INTS(MECH_NQ, MECH_NC) + MECH_SPARSE_INTS + MECH_GUARD];
 static union { hs_real r[HS_MODELS_MAX_PARAM_BYTES / sizeof(hs_real) + 1]; double d; } params;
 static const hs_real zero_in[MECH_NIN + 1];
 
@@ -94,7 +97,10 @@ static int start(void)
 
 static int mech_initialize(void)
 {
-    int rc = hs_stepper_workspace(&def, &model, &nreals, &nints);
+    /* the sizing scratch of a sparse description (chain.hsm: its analysis) exceeds the 2048
+     * ints hs_stepper_workspace keeps on the stack */
+    static int sizing[16384];
+    int rc = hs_stepper_workspace_tmp(&def, &model, sizing, sizeof sizing / sizeof sizing[0], &nreals, &nints);
     if (rc) {
         hs_con_puts("workspace: ");
         hs_con_puts(hs_status_str(rc));
