@@ -256,26 +256,35 @@ static void term_moving(const hs_mb_model *mb, const hs_mb_fterm *T, hs_real t, 
     for (int i = 0; i < 2; ++i) { o->r[i] = k.r[i]; o->rt[i] = k.rt[i]; o->v[i] = k.v[i]; o->ac[i] = k.ac[i]; }
 }
 
-static inline void term_eval(const hs_mb_model *mb, const hs_mb_fterm *T, hs_real t, const hs_real *q,
-                             const hs_real *u, const hs_real *sc, tv *o)
+/* A term on a body (planar or point2): position, and with u its velocity and J'u. */
+static inline void term_body(const hs_mb_fterm *T, const hs_real *q, const hs_real *u, const hs_real *sc, tv *o)
 {
+    const hs_real *x = &q[T->qo];
     if (T->kind == FOP_PLANAR) {
-        const hs_real *x = &q[T->qo];
         const hs_real sn = sc[2 * T->body], cs = sc[2 * T->body + 1];
         const hs_real rs0 = cs * T->s[0] - sn * T->s[1], rs1 = sn * T->s[0] + cs * T->s[1];
         o->rs[0] = rs0; o->rs[1] = rs1;
         o->r[0] = T->tr * x[0] + rs0; o->r[1] = T->tr * x[1] + rs1;
         if (u != NULL) {
-            const hs_real w = u[T->qo + 2];
-            o->v[0] = T->tr * u[T->qo] - rs1 * w; o->v[1] = T->tr * u[T->qo + 1] + rs0 * w;
+            const hs_real *ud = &u[T->qo];
+            const hs_real w = ud[2];
+            o->v[0] = T->tr * ud[0] - rs1 * w; o->v[1] = T->tr * ud[1] + rs0 * w;
             o->ac[0] = -w * w * rs0; o->ac[1] = -w * w * rs1;
         }
-    } else if (T->kind == FOP_POINT) {
-        o->r[0] = T->tr * q[T->qo] + T->s[0]; o->r[1] = T->tr * q[T->qo + 1] + T->s[1];
+    } else {
+        o->r[0] = T->tr * x[0] + T->s[0]; o->r[1] = T->tr * x[1] + T->s[1];
         if (u != NULL) {
             o->v[0] = T->tr * u[T->qo]; o->v[1] = T->tr * u[T->qo + 1];
             o->ac[0] = HS_R(0.0); o->ac[1] = HS_R(0.0);
         }
+    }
+}
+
+static inline void term_eval(const hs_mb_model *mb, const hs_mb_fterm *T, hs_real t, const hs_real *q,
+                             const hs_real *u, const hs_real *sc, tv *o)
+{
+    if (T->body >= 0) {
+        term_body(T, q, u, sc, o);
     } else {
         term_moving(mb, T, t, q, u, sc, o);
     }
@@ -585,9 +594,11 @@ int mb_fast_forces(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_
                 Fv[i][j] = -E->c * e2[i] * e2[j];
             }
         }
-        /* fq += Jd^T (Fd Jd + Fv Dd) + Ha[F] - Hb[F], fu += Jd^T Fv Jd (Jd = Ja - Jb) */
+        /* fq += Jd^T (Fd Jd + Fv Dd) + Ha[F] - Hb[F], fu += Jd^T Fv Jd (Jd = Ja - Jb); Fv = 0
+         * without damping, and those terms are then left out */
+        const int damped = E->c != HS_R(0.0);
         hs_real Dd[2][2][3];
-        for (int i = 0; i < 2; ++i) {
+        for (int i = 0; i < 2 && damped != 0; ++i) {
             for (int j = 0; j < 3; ++j) { Dd[i][0][j] = HS_R(0.0); Dd[i][1][j] = HS_R(0.0); }
             if (k[i].nb == 3) {
                 const hs_real w = u[mb->qoff[k[i].body] + 2];
@@ -600,8 +611,10 @@ int mb_fast_forces(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_
                 const hs_real sg = (i == j) ? HS_R(1.0) : HS_R(-1.0);
                 if (k[i].nb == 0 || k[j].nb == 0) { continue; }
                 add_jxj2(mb, fq, k[i].body, k[i].nb, k[i].J, Fd, k[j].body, k[j].nb, k[j].J, sg);
-                add_jxj2(mb, fq, k[i].body, k[i].nb, k[i].J, Fv, k[j].body, k[j].nb, Dd[j], sg);
-                add_jxj2(mb, fu, k[i].body, k[i].nb, k[i].J, Fv, k[j].body, k[j].nb, k[j].J, sg);
+                if (damped != 0) {
+                    add_jxj2(mb, fq, k[i].body, k[i].nb, k[i].J, Fv, k[j].body, k[j].nb, Dd[j], sg);
+                    add_jxj2(mb, fu, k[i].body, k[i].nb, k[i].J, Fv, k[j].body, k[j].nb, k[j].J, sg);
+                }
             }
         }
         for (int i = 0; i < 2; ++i) {
