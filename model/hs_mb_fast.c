@@ -128,8 +128,8 @@ void mb_fast_prepare(hs_mb_model *mb)
             }
             mb->fna[r] = (signed char)na;
             mb->fmov[r] = (signed char)mov;
-            /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-            mb->fsym[r] = (signed char)(same_opnd(&R->o[0], &R->o[2]) != 0 && same_opnd(&R->o[1], &R->o[3]) != 0);
+            mb->fsym[r] = 0;
+            if (same_opnd(&R->o[0], &R->o[2]) != 0 && same_opnd(&R->o[1], &R->o[3]) != 0) { mb->fsym[r] = 1; }
         } else if (R->kind == HS_MB_ROW_ANGLE) {
             mb->fgb[r][0] = g_index(mb, r, R->body);
             mb->fgb[r][1] = g_index(mb, r, R->body2);
@@ -307,6 +307,7 @@ static inline void row_sum(const hs_mb_model *mb, int r, int n, const tv *v, int
     }
     for (int i = 0; i < n; ++i) {
         const hs_real sg = T[i].sign;
+        /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
         const int sa = T[i].side == 0;
         hs_real *x = (sa != 0) ? o->a : o->b;
         x[0] += sg * v[i].r[0]; x[1] += sg * v[i].r[1];
@@ -596,6 +597,7 @@ int mb_fast_forces(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_
         }
         /* fq += Jd^T (Fd Jd + Fv Dd) + Ha[F] - Hb[F], fu += Jd^T Fv Jd (Jd = Ja - Jb); Fv = 0
          * without damping, and those terms are then left out */
+        /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
         const int damped = E->c != HS_R(0.0);
         hs_real Dd[2][2][3];
         for (int i = 0; i < 2 && damped != 0; ++i) {
