@@ -42,10 +42,11 @@
 #define HS_PLANT_MAX_NC 96
 #endif
 #ifndef HS_PLANT_MAX_NZ
-#define HS_PLANT_MAX_NZ 8
+#define HS_PLANT_MAX_NZ 24 /* the truck-trailer's tread and brake states (model/hs_veh.h); car.hsm's 12 */
 #endif
-/* Most signals of one direction (a frame carries at most HS_FRAME_MAX_VALUES). */
-#define HS_PLANT_MAX_SIG 16
+/* Most signals of one direction (a frame carries at most HS_FRAME_MAX_VALUES); 20: the
+ * truck-trailer's outputs. */
+#define HS_PLANT_MAX_SIG 20
 
 /* One telemetry record per stepped frame (fixed size; unused tail entries are 0). The plant
  * fills the state and counters; the port fills the timing fields it measured. */

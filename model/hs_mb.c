@@ -2,6 +2,7 @@
  * outputs and joint reactions. */
 #include "hs_mb_int.h"
 #include "hs_linsys.h"
+#include "hs_math.h"
 
 #define MB(m) ((const hs_mb_model *)(m)->desc)
 
@@ -47,9 +48,17 @@ static void initial_state(const hs_mb_model *mb, hs_real *q, hs_real *u)
 
 int hs_mb_fn_initial(const hs_model *m, hs_real t0, hs_real *q, hs_real *u, hs_real *z)
 {
-    (void)t0; (void)z;
+    (void)t0;
     initial_state(MB(m), q, u);
+    /* the elements' states start at rest: tread undeflected, brake unloaded */
+    for (int i = 0; (z != NULL) && i < MB(m)->nz; ++i) { z[i] = HS_R(0.0); }
     return HS_OK;
+}
+
+int hs_mb_fn_zdot(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u, const hs_real *z,
+                  const hs_real *in, hs_real *zd)
+{
+    return mb_zdot(MB(m), t, q, u, z, in, zd);
 }
 
 int hs_mb_fn_mass(const hs_model *m, hs_real t, const hs_real *q, hs_real *M)
@@ -87,19 +96,18 @@ int hs_mb_fn_mass(const hs_model *m, hs_real t, const hs_real *q, hs_real *M)
 int hs_mb_fn_force(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
                     const hs_real *z, const hs_real *in, hs_real *f)
 {
-    (void)z;
     const hs_mb_model *mb = MB(m);
+    /* springs only: the planar path straight from the hook */
     if ((mb->fast & HS_MB_FAST_FORCES) != 0) { return mb_fast_forces(mb, t, q, u, f, NULL, NULL); }
-    return mb_forces(mb, t, q, u, in, f, NULL, NULL);
+    return mb_forces_z(mb, t, q, u, z, in, f, NULL, NULL);
 }
 
 int hs_mb_fn_force_jac(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
                         const hs_real *z, const hs_real *in, hs_real *fq, hs_real *fu)
 {
-    (void)z;
     const hs_mb_model *mb = MB(m);
     if ((mb->fast & HS_MB_FAST_FORCES) != 0) { return mb_fast_forces(mb, t, q, u, NULL, fq, fu); }
-    return mb_forces(mb, t, q, u, in, NULL, fq, fu);
+    return mb_forces_z(mb, t, q, u, z, in, NULL, fq, fu);
 }
 
 int hs_mb_fn_constraint(const hs_model *m, hs_real t, const hs_real *q, hs_real *g,
@@ -192,8 +200,43 @@ static int line_count(const hs_mb_model *mb, hs_mb_output_kind kind, int index)
         return mb_joint_elems[J->kind]->coord_kind(D, J) >= 0 ? 1 : -1;
     }
     case HS_MB_OUT_ENERGY: return 1;
+    case HS_MB_OUT_TIRE: return D->forces[index].kind == HS_MB_TIRE ? 6 : -1;
+    case HS_MB_OUT_VEHICLE: return D->bodies[index].kind == HS_MB_SPATIAL ? 6 : -1;
     default: return -1;
     }
+}
+
+/* vx, vy, yaw rate, ax, ay, beta of spatial body b (HS_MB_OUT_VEHICLE) into y. */
+static int vehicle_values(const hs_mb_model *mb, int b, hs_real t, const hs_real *q, const hs_real *u,
+                          const hs_real *z, const hs_real *in, hs_real *y)
+{
+    const hs_mb_desc *D = mb->desc;
+    const hs_real *p = &q[mb->qoff[b] + 3], *v = &u[mb->qoff[b]];
+    /* body axes in ground: R(p) e_x, R(p) e_y (|p| = 1 on the manifold); yaw rate = 2 G(p) p' . e_z */
+    const hs_real n2 = p[0] * p[0] + p[1] * p[1] + p[2] * p[2] + p[3] * p[3];
+    const hs_real ex[3] = {(p[0] * p[0] + p[1] * p[1] - p[2] * p[2] - p[3] * p[3]) / n2,
+                           HS_R(2.0) * (p[1] * p[2] + p[0] * p[3]) / n2, HS_R(2.0) * (p[1] * p[3] - p[0] * p[2]) / n2};
+    const hs_real ey[3] = {HS_R(2.0) * (p[1] * p[2] - p[0] * p[3]) / n2,
+                           (p[0] * p[0] - p[1] * p[1] + p[2] * p[2] - p[3] * p[3]) / n2, HS_R(2.0) * (p[2] * p[3] + p[0] * p[1]) / n2};
+    hs_real G[3][4];
+    mb_quat_G(p, G);
+    hs_real F[3] = {HS_R(0.0), HS_R(0.0), HS_R(0.0)}, m = HS_R(0.0);
+    for (int i = 0; i < D->nbodies; ++i) { m += D->bodies[i].mass; }
+    for (int e = 0; e < D->nforces; ++e) {
+        if (D->forces[e].kind != HS_MB_TIRE) { continue; }
+        hs_real val[HS_MB_TIRE_NVAL];
+        const int rc = hs_mb_tire_probe(mb, e, t, q, u, z, in, val);
+        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
+        if (rc != HS_OK) { return rc; }
+        for (int i = 0; i < 3; ++i) { F[i] += val[HS_MB_TIRE_FG + i]; }
+    }
+    y[0] = mb_dot3(ex, v);
+    y[1] = mb_dot3(ey, v);
+    y[2] = HS_R(2.0) * (G[2][0] * v[3] + G[2][1] * v[4] + G[2][2] * v[5] + G[2][3] * v[6]) / n2;
+    y[3] = mb_dot3(ex, F) / m;
+    y[4] = mb_dot3(ey, F) / m;
+    y[5] = (y[0] * y[0] + y[1] * y[1] > HS_R(0.01)) ? hs_atan2(y[1], y[0]) : HS_R(0.0);
+    return HS_OK;
 }
 
 static int output_count(const hs_mb_model *mb, const hs_mb_output *o)
@@ -216,7 +259,7 @@ static int input_potential(const hs_mb_desc *D)
 
 /* The values of output line kind/index into v (up to 7); facc: the forces when ACC. */
 static int line_values(const hs_model *m, hs_mb_output_kind kind, int index, hs_real t, const hs_real *q,
-                       const hs_real *u, const hs_real *in, const hs_real *facc, hs_real *y)
+                       const hs_real *u, const hs_real *z, const hs_real *in, const hs_real *facc, hs_real *y)
 {
     const hs_mb_model *mb = MB(m);
     const hs_mb_desc *D = mb->desc;
@@ -267,6 +310,21 @@ static int line_values(const hs_model *m, hs_mb_output_kind kind, int index, hs_
         { y[k] = E; ++k; }
         break;
     }
+    case HS_MB_OUT_TIRE: {
+        hs_real val[HS_MB_TIRE_NVAL];
+        const int rc = hs_mb_tire_probe(mb, index, t, q, u, z, in, val);
+        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
+        if (rc != HS_OK) { return rc; }
+        for (int j = 0; j < 6; ++j) { y[k] = val[j]; ++k; }
+        break;
+    }
+    case HS_MB_OUT_VEHICLE: {
+        const int rc = vehicle_values(mb, index, t, q, u, z, in, y);
+        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
+        if (rc != HS_OK) { return rc; }
+        k = 6;
+        break;
+    }
     default:
         break;
     }
@@ -276,14 +334,15 @@ static int line_values(const hs_model *m, hs_mb_output_kind kind, int index, hs_
 int hs_mb_fn_output(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
                         const hs_real *z, const hs_real *in, hs_real *y)
 {
-    (void)z;
     const hs_mb_model *mb = MB(m);
     const hs_mb_desc *D = mb->desc;
     static const hs_real zero_in[HS_MB_MAX_NIN] = {0};
+    static const hs_real zero_z[HS_MB_MAX_NZ] = {0};
     const hs_real *inp = in != NULL ? in : zero_in;
+    const hs_real *zz = z != NULL ? z : zero_z;
     hs_real facc[HS_MB_MAX_NQ];
     if (mb->has_acc != 0) {
-        const int rc = mb_forces(mb, t, q, u, inp, facc, NULL, NULL);
+        const int rc = mb_forces_z(mb, t, q, u, z, inp, facc, NULL, NULL);
         /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
         if (rc != HS_OK) { return rc; }
     }
@@ -291,17 +350,17 @@ int hs_mb_fn_output(const hs_model *m, hs_real t, const hs_real *q, const hs_rea
     for (int i = 0; i < D->noutputs; ++i) {
         const hs_mb_output *o = &D->outputs[i];
         if (o->sig == NULL) {
-            const int n = line_values(m, o->kind, o->index, t, q, u, inp, facc, &y[k]);
+            const int n = line_values(m, o->kind, o->index, t, q, u, zz, inp, facc, &y[k]);
             if (n < 0) { return n; }
             k += n;
         } else {
             hs_real a[7];
-            const int n = line_values(m, o->kind, o->index, t, q, u, inp, facc, a);
+            const int n = line_values(m, o->kind, o->index, t, q, u, zz, inp, facc, a);
             if (n < 0) { return n; }
             hs_real v = a[o->comp];
             if (o->index2 > 0) {
                 hs_real b[7];
-                const int n2 = line_values(m, o->kind, o->index2 - 1, t, q, u, inp, facc, b);
+                const int n2 = line_values(m, o->kind, o->index2 - 1, t, q, u, zz, inp, facc, b);
                 if (n2 < 0) { return n2; }
                 v -= b[o->comp];
             }
@@ -424,6 +483,7 @@ int hs_mb_compile(const hs_mb_desc *D, hs_mb_model *mb, int packed, int *bad_ind
     mb->bad_why = NULL;
     mb->has_acc = 0;
     mb->fast = 0; /* the general evaluators until the tables below are complete */
+    mb->nz = 0;
     if (D->nbodies < 1 || D->nbodies > HS_MB_MAX_BODIES || D->njoints < 0 || D->njoints > HS_MB_MAX_JOINTS
         || D->nforces < 0 || D->nforces > HS_MB_MAX_FORCES || D->noutputs < 0
         || D->noutputs > HS_MB_MAX_OUTPUTS || D->nin < 0 || D->nin > HS_MB_MAX_NIN) {
@@ -500,6 +560,10 @@ int hs_mb_compile(const hs_mb_desc *D, hs_mb_model *mb, int packed, int *bad_ind
             const int n = el->inputs(D, E, suf);
             if (E->in0 < 0 || E->in0 + n > D->nin) { mb->bad_why = "input index not below the model's input count"; return HS_E_MODEL_PARAM; }
         }
+        if (E->in1 < 0 || E->in1 > D->nin || E->in2 < 0 || E->in2 > D->nin) { mb->bad_why = "input index not below the model's input count"; return HS_E_MODEL_PARAM; }
+        mb->zoff[e] = mb->nz;
+        mb->nz += (mb_force_states_of[E->kind] != NULL) ? mb_force_states_of[E->kind]->nz : 0;
+        if (mb->nz > HS_MB_MAX_NZ) { return HS_E_SIZE; }
     }
     /* outputs and their names */
     int nout = 0;
@@ -507,7 +571,7 @@ int hs_mb_compile(const hs_mb_desc *D, hs_mb_model *mb, int packed, int *bad_ind
     for (int i = 0; i < D->noutputs; ++i) {
         const hs_mb_output *o = &D->outputs[i];
         *bad_index = i;
-        const int lim = (o->kind == HS_MB_OUT_COORD) ? D->njoints : D->nbodies;
+        const int lim = (o->kind == HS_MB_OUT_COORD) ? D->njoints : ((o->kind == HS_MB_OUT_TIRE) ? D->nforces : D->nbodies);
         if (o->kind != HS_MB_OUT_ENERGY && (o->index < 0 || o->index >= lim)) { return HS_E_MODEL_PARAM; }
         if (o->index2 < 0 || o->index2 > D->nbodies || (o->index2 > 0 && o->kind != HS_MB_OUT_POS
             && o->kind != HS_MB_OUT_VEL && o->kind != HS_MB_OUT_ACC)) { return HS_E_MODEL_PARAM; }
@@ -548,6 +612,16 @@ int hs_mb_compile(const hs_mb_desc *D, hs_mb_model *mb, int packed, int *bad_ind
                     /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
                     const int ang = mb_joint_elems[J->kind]->coord_kind(D, J) == 1;
                     put_str(dst, cap, J->name, ang ? ".angle (rad)" : ".travel (m)", NULL);
+                    break;
+                }
+                case HS_MB_OUT_TIRE: {
+                    static const char *const TIRE_NAMES[6] = {".omega (rad/s)", ".Fx (N)", ".Fy (N)", ".Fz (N)", ".sx (1)", ".sy (1)"};
+                    put_str(dst, cap, D->forces[o->index].name, TIRE_NAMES[j], NULL);
+                    break;
+                }
+                case HS_MB_OUT_VEHICLE: {
+                    static const char *const VEH_NAMES[6] = {".vx (m/s)", ".vy (m/s)", ".yaw_rate (rad/s)", ".ax (m/s^2)", ".ay (m/s^2)", ".beta (rad)"};
+                    put_str(dst, cap, D->bodies[o->index].name, VEH_NAMES[j], NULL);
                     break;
                 }
                 default: put_str(dst, cap, "energy (J)", NULL, NULL); break;
@@ -698,7 +772,7 @@ int hs_mb_compile(const hs_mb_desc *D, hs_mb_model *mb, int packed, int *bad_ind
     *T = zero_type;
     T->name = D->name ? D->name : "mb";
     T->doc = "multibody description (model/hs_mb.h)";
-    T->nq = mb->nq; T->nc = mb->nc; T->nz = 0; T->nin = mb->nin; T->nout = mb->nout;
+    T->nq = mb->nq; T->nc = mb->nc; T->nz = mb->nz; T->nin = mb->nin; T->nout = mb->nout;
     T->params = NULL; T->nparams = 0; T->param_size = 0;
     T->in_names = mb->nin ? mb->in_names : NULL;
     T->out_names = mb->nout ? mb->out_names : NULL;
@@ -709,7 +783,7 @@ int hs_mb_compile(const hs_mb_desc *D, hs_mb_model *mb, int packed, int *bad_ind
     T->force_jac = hs_mb_fn_force_jac;
     T->constraint = mb->nc ? hs_mb_fn_constraint : NULL;
     T->gamma = mb->nc ? hs_mb_fn_gamma : NULL;
-    T->zdot = NULL;
+    T->zdot = mb->nz ? hs_mb_fn_zdot : NULL;
     T->output = mb->nout ? hs_mb_fn_output : NULL;
     T->dims = NULL;
     T->blocks = mb->packed ? mb_blocks_fn : NULL;

@@ -34,6 +34,7 @@
 #define HS_MB_MAX_NQ 96       /* positions = velocities */
 #define HS_MB_MAX_NC 96       /* constraint rows (joints plus one per spatial body) */
 #define HS_MB_MAX_NIN 16      /* input signals */
+#define HS_MB_MAX_NZ 48       /* auxiliary (first-order) states of the force elements */
 #define HS_MB_MAX_NOUT 64     /* output signals */
 #define HS_MB_MAX_ROWS 6      /* rows of one joint */
 #define HS_MB_NAME 24         /* bytes of a name, terminator included */
@@ -146,7 +147,11 @@ typedef enum hs_mb_force_kind {
     HS_MB_ROADSPRING = 11, /* spring-damper along the unit ground axis n between point a and the
                             * anchor b + z n, z = scale * in0 (a road height input, held over the
                             * step, so z' = 0): F = -(k (n.(a - b) - z - l0) + c n.(a - b)') n on a */
-    HS_MB_FORCE_KINDS = 12 /* number of kinds (the element table's length) */
+    HS_MB_TIRE = 12,     /* TMeasy tire of spatial wheel body a on the road (model/hs_mb_el_tire.c,
+                          * model/TIRE.md): inputs in0, in0 + 1 drive and brake torque (N m), in1,
+                          * in2 steering angle and road height; brake and drive react on body b;
+                          * 3 auxiliary states */
+    HS_MB_FORCE_KINDS = 13 /* number of kinds (the element table's length) */
 } hs_mb_force_kind;
 
 /* A time table: n breakpoints t (s, strictly increasing) and values v (units of the element),
@@ -178,7 +183,9 @@ typedef struct hs_mb_force {
     hs_real scale;      /* input scale (N or N m per input unit) */
     hs_real axis_b[3];  /* ROTSPRING, MOTOR (spatial): unit hinge axis in b's frame (0 = axis) */
     hs_real v[3];       /* CONSTFORCE (N), CONSTTORQUE (N m): the constant load */
-    const hs_mb_table *tab; /* TABLEFORCE, TABLETORQUE: the time table (NULL otherwise) */
+    const hs_mb_table *tab; /* TABLEFORCE, TABLETORQUE: the time table; TIRE: the road profile
+                             * (t = ground x (m), v = height (m)); NULL otherwise */
+    int in1, in2;       /* TIRE: 1 + the steering angle input (rad), 1 + the road height input (m); 0 none */
 } hs_mb_force;
 
 /* A named wire signal of the description (input or output line): its name, unit, admissible
@@ -200,8 +207,14 @@ typedef enum hs_mb_output_kind {
     HS_MB_OUT_COORD = 2, /* joint coordinate: revolute angle (planar; spatial hinge: the hinge
                           * angle above, rad), prismatic travel, distance, driven value */
     HS_MB_OUT_ENERGY = 3, /* total energy (J) */
-    HS_MB_OUT_ACC = 4    /* body acceleration M_b^-1 f_b (m/s^2, rad/s^2) of a point or planar
+    HS_MB_OUT_ACC = 4,   /* body acceleration M_b^-1 f_b (m/s^2, rad/s^2) of a point or planar
                           * body no joint acts on (gravity, forces and inputs of this instant) */
+    HS_MB_OUT_TIRE = 5,  /* tire element index: spin rate (rad/s), Fx, Fy, Fz (N, contact frame),
+                          * slips sx, sy (1) */
+    HS_MB_OUT_VEHICLE = 6 /* spatial body index (a vehicle's chassis), body frame: vx, vy (m/s), yaw
+                          * rate (rad/s), ax, ay (m/s^2: the tires' force over the mass of all
+                          * bodies, an accelerometer's specific force), body slip angle
+                          * atan2(vy, vx) (rad; 0 below 0.1 m/s) */
 } hs_mb_output_kind;
 
 typedef struct hs_mb_output {
@@ -312,6 +325,8 @@ typedef struct hs_mb_model {
     signed char fmov[HS_MB_MAX_NC];     /* 1: DOT row r has a moving ground point (g_t, r_tt) */
     int fplanar[HS_MB_MAX_BODIES];      /* the planar bodies (their sines and cosines per call) */
     int nfplanar;
+    int nz;                             /* auxiliary states of the force elements */
+    int zoff[HS_MB_MAX_FORCES];         /* first state of each force element */
 } hs_mb_model;
 
 /* Bits of hs_mb_model.fast: which evaluations take the specialized planar paths (all bodies
@@ -367,6 +382,9 @@ int hs_mb_fn_output(const hs_model *m, hs_real t, const hs_real *q, const hs_rea
                     const hs_real *z, const hs_real *in, hs_real *y);
 int hs_mb_fn_energy(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
                     const hs_real *z, hs_real *E);
+/* The force elements' state rates (nz; set when a description has states, e.g. tires). */
+int hs_mb_fn_zdot(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u, const hs_real *z,
+                  const hs_real *in, hs_real *zd);
 /* lagrange() (hs_model.h; model/hs_mb_dvp.c): set for descriptions with a quaternion body. */
 int hs_mb_fn_lagrange(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
                       const hs_real *z, const hs_real *in, hs_real *F, hs_real *Fq, hs_real *Fu,
@@ -407,6 +425,16 @@ int hs_mb_gen_blocks(const hs_model *m, hs_blocks *b, int *buf, int nbuf);
 int hs_mb_gen_lagrange(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
                        const hs_real *z, const hs_real *in, hs_real *F, hs_real *Fq, hs_real *Fu,
                        hs_real *Mq);
+
+/* Quantities of a tire element at (t, q, u, z, in) (hs_mb_tire_probe; the tire output line):
+ * spin rate (rad/s), Fx, Fy (N, contact frame), Fz (N), slips sx, sy, the road's force on the
+ * wheel in the ground frame (3, N). */
+enum { HS_MB_TIRE_OMEGA = 0, HS_MB_TIRE_FX = 1, HS_MB_TIRE_FY = 2, HS_MB_TIRE_FZ = 3, HS_MB_TIRE_SX = 4,
+       HS_MB_TIRE_SY = 5, HS_MB_TIRE_FG = 6, HS_MB_TIRE_NVAL = 9 };
+/* Fills val (HS_MB_TIRE_NVAL) for tire element e; z the model's states (nz). HS_OK, HS_E_INPUT
+ * (negative brake input), HS_E_NONFINITE, HS_E_MODEL (not a tire, or a build without tires). */
+int hs_mb_tire_probe(const hs_mb_model *mb, int e, hs_real t, const hs_real *q, const hs_real *u,
+                     const hs_real *z, const hs_real *in, hs_real *val);
 
 /* Coordinate count of a body kind. */
 int hs_mb_body_nq(hs_mb_body_kind k);

@@ -47,13 +47,13 @@ static void mv4(const hs_real D[4][4], const hs_real *x, hs_real *y)
 }
 
 static int mb_lagrange(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *u,
-                       const hs_real *in, hs_real *F, hs_real *Fq, hs_real *Fu, hs_real *Mq)
+                       const hs_real *z, const hs_real *in, hs_real *F, hs_real *Fq, hs_real *Fu, hs_real *Mq)
 {
     const hs_mb_desc *Ds = mb->desc;
     int rc = HS_OK;
     if (F != NULL || Fq != NULL) {
         /* mb_forces writes fq and fu together */
-        rc = mb_forces(mb, t, q, u, in, F, Fq, Fq ? Fu : NULL);
+        rc = mb_forces_z(mb, t, q, u, z, in, F, Fq, Fq ? Fu : NULL);
         if (rc != 0) { return rc; }
     }
     if (Mq != NULL) { mb_qq_zero(mb, Mq); }
@@ -103,8 +103,7 @@ int hs_mb_fn_lagrange(const hs_model *m, hs_real t, const hs_real *q, const hs_r
                       const hs_real *z, const hs_real *in, hs_real *F, hs_real *Fq, hs_real *Fu,
                       hs_real *Mq)
 {
-    (void)z;
-    return mb_lagrange((const hs_mb_model *)m->desc, t, q, u, in, F, Fq, Fu, Mq);
+    return mb_lagrange((const hs_mb_model *)m->desc, t, q, u, z, in, F, Fq, Fu, Mq);
 }
 
 int hs_mb_has_spatial(const hs_mb_model *mb)

@@ -8,7 +8,10 @@
 const mb_force_elem *const mb_force_elems[HS_MB_FORCE_KINDS] = {
     &mb_el_spring, &mb_el_rotspring, &mb_el_bushing, &mb_el_extforce, &mb_el_exttorque, &mb_el_motor,
     &mb_el_constforce, &mb_el_consttorque, &mb_el_tableforce, &mb_el_tabletorque, &mb_el_inforce,
-    &mb_el_roadspring};
+    &mb_el_roadspring, &mb_el_tire};
+
+/* only the kinds with states, by designated initializers (the others stay NULL) */
+const mb_force_states *const mb_force_states_of[HS_MB_FORCE_KINDS] = {[HS_MB_TIRE] = &mb_st_tire};
 
 /* MISRA Ref 9.3.1 [every element listed] */
 const mb_joint_elem *const mb_joint_elems[HS_MB_JOINT_KINDS] = {

@@ -180,7 +180,30 @@ int mb_spatial_pair(const hs_mb_desc *D, int a, int b)
 int mb_forces(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *u,
               const hs_real *in, hs_real *f, hs_real *fq, hs_real *fu)
 {
+    return mb_forces_z(mb, t, q, u, NULL, in, f, fq, fu);
+}
+
+int mb_zdot(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *u, const hs_real *z,
+            const hs_real *in, hs_real *zd)
+{
+    const hs_mb_desc *D = mb->desc;
+    for (int e = 0; e < D->nforces; ++e) {
+        const mb_force_states *el = mb_force_states_of[D->forces[e].kind];
+        if (el != NULL) {
+            const int rc = el->zdot(mb, e, t, q, u, &z[mb->zoff[e]], in, &zd[mb->zoff[e]]);
+            /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
+            if (rc != HS_OK) { return rc; }
+        }
+    }
+    return hs_all_finite(zd, mb->nz) ? HS_OK : HS_E_MODEL;
+}
+
+int mb_forces_z(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *u, const hs_real *z,
+                const hs_real *in, hs_real *f, hs_real *fq, hs_real *fu)
+{
+    /* springs only (no states, no inputs): the planar path */
     if ((mb->fast & HS_MB_FAST_FORCES) != 0) { return mb_fast_forces(mb, t, q, u, f, fq, fu); }
+    static const hs_real zero_z[HS_MB_MAX_NZ] = {0};
     const hs_mb_desc *D = mb->desc;
     const int dim = D->dim;
     if (f != NULL) { for (int i = 0; i < mb->nq; ++i) { f[i] = HS_R(0.0); } }
@@ -193,7 +216,10 @@ int mb_forces(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real 
     for (int e = 0; e < D->nforces; ++e) {
         const int kind = (int)D->forces[e].kind;
         if (kind < 0 || kind >= (int)HS_MB_FORCE_KINDS) { return HS_E_MODEL; }
-        const int rc = mb_force_elems[kind]->eval(mb, e, t, q, u, in, f, fq, fu);
+        const mb_force_states *st = mb_force_states_of[kind];
+        const int rc = (st != NULL)
+                           ? st->eval_z(mb, e, t, q, u, (z != NULL) ? &z[mb->zoff[e]] : zero_z, in, f, fq, fu)
+                           : mb_force_elems[kind]->eval(mb, e, t, q, u, in, f, fq, fu);
         /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
         if (rc != HS_OK) { return rc; }
     }

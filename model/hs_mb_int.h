@@ -143,6 +143,12 @@ hs_real mb_angle_diff(const hs_mb_model *mb, int A, int B, const hs_real *q);
 /* Forces (hs_mb_force.c): f (nq) and, when fq/fu are not NULL, their Jacobians. */
 int mb_forces(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *u,
               const hs_real *in, hs_real *f, hs_real *fq, hs_real *fu);
+/* mb_forces with the elements' auxiliary states z (nz; NULL reads them as 0). */
+int mb_forces_z(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *u, const hs_real *z,
+                const hs_real *in, hs_real *f, hs_real *fq, hs_real *fu);
+/* The elements' state rates zd (nz). */
+int mb_zdot(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *u, const hs_real *z,
+            const hs_real *in, hs_real *zd);
 /* Potential energy of gravity and the conservative elements (J); in NULL reads inputs as 0. */
 hs_real mb_potential(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *in);
 
@@ -167,6 +173,8 @@ hs_real mb_potential(const hs_mb_model *mb, hs_real t, const hs_real *q, const h
 #define MB_K_TAU 0x4000u   /* tau=t | tx,ty,tz constant torque (stored in v) */
 #define MB_K_T 0x8000u     /* t=t0,t1,.. table breakpoints */
 #define MB_K_V 0x10000u    /* v=v0,v1,.. table values */
+#define MB_K_STEER 0x20000u /* steer=INPUT (stored 1 + index in in1) */
+#define MB_K_ROAD 0x40000u  /* road=INPUT (stored 1 + index in in2) */
 
 /* One force element kind. check() returns 0, or the MB_K_* bit of the offending key with *why
  * set (static text); it runs in the parser (file:line errors) and in hs_mb_compile (tables). */
@@ -187,6 +195,19 @@ typedef struct mb_force_elem {
                          hs_real V);
 } mb_force_elem;
 
+/* The auxiliary first-order states of an element kind (the stepper advances them explicitly,
+ * hs_model.h): a side table, so kinds without states (every kind but the tire) need no entry. */
+typedef struct mb_force_states {
+    int nz; /* states per element, >= 1 */
+    /* Their rates zd = z' (z, zd: the element's own slices). */
+    int (*zdot)(const hs_mb_model *mb, int e, hs_real t, const hs_real *q, const hs_real *u,
+                const hs_real *z, const hs_real *in, hs_real *zd);
+    /* eval with the element's states (z: its own slice), used instead of mb_force_elem.eval. */
+    int (*eval_z)(const hs_mb_model *mb, int e, hs_real t, const hs_real *q, const hs_real *u,
+                  const hs_real *z, const hs_real *in, hs_real *f, hs_real *fq, hs_real *fu);
+} mb_force_states;
+
+
 /* The elements, one per file model/hs_mb_el_<name>.c; a new kind adds its line here, its row in
  * model/hs_mb_elem.c and its hs_mb_force_kind constant. */
 extern const mb_force_elem mb_el_spring;
@@ -201,6 +222,10 @@ extern const mb_force_elem mb_el_tableforce;
 extern const mb_force_elem mb_el_tabletorque;
 extern const mb_force_elem mb_el_inforce;
 extern const mb_force_elem mb_el_roadspring;
+extern const mb_force_elem mb_el_tire;
+extern const mb_force_states mb_st_tire;
+/* By hs_mb_force_kind; NULL for a kind without states (model/hs_mb_elem.c). */
+extern const mb_force_states *const mb_force_states_of[HS_MB_FORCE_KINDS];
 
 /* The table, indexed by hs_mb_force_kind (model/hs_mb_elem.c). */
 extern const mb_force_elem *const mb_force_elems[HS_MB_FORCE_KINDS];

@@ -450,7 +450,7 @@ static const struct { const char *key; uint32_t bit; } FKEYS[] = {
     {"a", MB_K_A}, {"b", MB_K_B}, {"joint", MB_K_JOINT}, {"k", MB_K_K}, {"c", MB_K_C},
     {"l0", MB_K_L0}, {"theta0", MB_K_THETA0}, {"kr", MB_K_KR}, {"cr", MB_K_CR},
     {"scale", MB_K_SCALE}, {"axis", MB_K_AXIS}, {"axis_b", MB_K_AXIS_B}, {"in", MB_K_IN},
-    {"f", MB_K_F}, {"tau", MB_K_TAU}, {"t", MB_K_T}, {"v", MB_K_V}};
+    {"f", MB_K_F}, {"tau", MB_K_TAU}, {"t", MB_K_T}, {"v", MB_K_V}, {"steer", MB_K_STEER}, {"road", MB_K_ROAD}};
 #define NFKEYS ((int)(sizeof FKEYS / sizeof FKEYS[0]))
 
 static tok key_of_bit(uint32_t bit)
@@ -525,11 +525,16 @@ static int parse_force(hs_mb_store *st, const tok *w, int npos, const tok *key, 
         case MB_K_T: nt = read_vec(st, V, tb->t, HS_MB_MAX_TAB); ok = nt > 0; break;
         /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
         case MB_K_V: nv = read_vec(st, V, tb->v, HS_MB_MAX_TAB); ok = nv > 0; break;
+        case MB_K_STEER:
+        case MB_K_ROAD:
         case MB_K_IN: {
+            int *dst = (bit == MB_K_IN) ? &F->in0 : ((bit == MB_K_STEER) ? &F->in1 : &F->in2);
             const int i = find_input(st, V);
-            if (i >= 0) { F->in0 = i; ok = 1; }
+            if (i >= 0) { *dst = i; ok = 1; }
             else if (V.n > 0 && is_alpha(V.s[0]) != 0) { st->ewhy = "unknown input (declare it above with input NAME ...)"; ok = 0; }
-            else { ok = read_int(st, V, 0, HS_MB_MAX_NIN - 1, &F->in0); }
+            else { ok = read_int(st, V, 0, HS_MB_MAX_NIN - 1, dst); }
+            /* steer, road: stored as 1 + index (0: none) */
+            if (ok != 0 && bit != MB_K_IN) { *dst += 1; }
             break;
         }
         default: { /* MB_K_JOINT: the bodies and axes of a revolute joint declared above */
@@ -571,6 +576,9 @@ static int parse_force(hs_mb_store *st, const tok *w, int npos, const tok *key, 
         if (F->in0 + width > D->nin) {
             return fail(err, line, lit("in"), "input index (plus the element's width) not below the model's input count", E);
         }
+    }
+    if (F->in1 > D->nin || F->in2 > D->nin) {
+        return fail(err, line, lit(F->in1 > D->nin ? "steer" : "road"), "input index not below the model's input count", E);
     }
     st->force_line[e] = line;
     D->nforces = e + 1;
@@ -711,7 +719,7 @@ static int parse_output(hs_mb_store *st, const tok *w, int npos, const tok *key,
     *O = zero;
     /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
     const int named = npos >= 2 && !tok_eq(w[1], "energy") && !tok_eq(w[1], "pos") && !tok_eq(w[1], "vel")
-                      && !tok_eq(w[1], "acc") && !tok_eq(w[1], "coord");
+                      && !tok_eq(w[1], "acc") && !tok_eq(w[1], "coord") && !tok_eq(w[1], "tire") && !tok_eq(w[1], "vehicle");
     if (named == 0) {
         if (npos == 2 && tok_eq(w[1], "energy") != 0) {
             O->kind = HS_MB_OUT_ENERGY; O->index = 0;
@@ -724,8 +732,16 @@ static int parse_output(hs_mb_store *st, const tok *w, int npos, const tok *key,
             O->kind = HS_MB_OUT_COORD;
             O->index = find_joint(st, w[2]);
             if (O->index < 0) { return fail(err, line, w[2], "unknown joint", E); }
+        } else if (npos == 3 && tok_eq(w[1], "tire") != 0) {
+            O->kind = HS_MB_OUT_TIRE;
+            O->index = find_force(st, w[2]);
+            if (O->index < 0 || st->forces[O->index].kind != HS_MB_TIRE) { return fail(err, line, w[2], "not a tire force element declared above", E); }
+        } else if (npos == 3 && tok_eq(w[1], "vehicle") != 0) {
+            O->kind = HS_MB_OUT_VEHICLE;
+            O->index = find_body(st, w[2]);
+            if (O->index < 0 || st->bodies[O->index].kind != HS_MB_SPATIAL) { return fail(err, line, w[2], "not a spatial body", E); }
         } else {
-            return fail(err, line, kw, "expected: output pos|vel|acc BODY | output coord JOINT | output energy | output NAME QUANTITY ...", E);
+            return fail(err, line, kw, "expected: output pos|vel|acc BODY | output coord JOINT | output tire TIRE | output vehicle BODY | output energy | output NAME QUANTITY ...", E);
         }
         if (nkv != 0) { return fail(err, line, key[0], "this output form takes no keys (name it: output NAME QUANTITY ...)", E); }
         st->output_line[o] = line;
@@ -774,8 +790,35 @@ static int parse_output(hs_mb_store *st, const tok *w, int npos, const tok *key,
         if (O->kind == HS_MB_OUT_POS) { unit = ang ? (D->dim == 2 ? "rad" : "1") : "m"; }
         else if (O->kind == HS_MB_OUT_VEL) { unit = ang ? "rad/s" : "m/s"; }
         else { unit = ang ? "rad/s^2" : "m/s^2"; }
+    } else if (tok_eq(q, "tire") != 0 || tok_eq(q, "vehicle") != 0) {
+        /* output NAME tire TIRE.c | output NAME vehicle BODY.c */
+        static const char *const TC[6] = {"omega", "Fx", "Fy", "Fz", "sx", "sy"};
+        static const char *const TU[6] = {"rad/s", "N", "N", "N", "1", "1"};
+        static const char *const VC[6] = {"vx", "vy", "yaw_rate", "ax", "ay", "beta"};
+        static const char *const VU[6] = {"m/s", "m/s", "rad/s", "m/s^2", "m/s^2", "rad"};
+        /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
+        const int tire = tok_eq(q, "tire") != 0;
+        if (npos != 4) { return fail(err, line, kw, "expected: output NAME tire TIRE.c | output NAME vehicle BODY.c", E); }
+        int dot = 0;
+        /* MISRA Ref 10.4.2 [character code vs character constant] */
+        while (dot < w[3].n && w[3].s[dot] != '.') { ++dot; }
+        const tok nm = {w[3].s, dot};
+        const tok c = {&w[3].s[(dot < w[3].n) ? dot + 1 : dot], (dot < w[3].n) ? w[3].n - dot - 1 : 0};
+        O->comp = -1;
+        for (int i = 0; i < 6; ++i) { if (tok_eq(c, tire ? TC[i] : VC[i]) != 0) { O->comp = i; } }
+        if (O->comp < 0) { return fail(err, line, w[3], tire ? "expected TIRE.c, c one of omega Fx Fy Fz sx sy" : "expected BODY.c, c one of vx vy yaw_rate ax ay beta", E); }
+        if (tire != 0) {
+            O->kind = HS_MB_OUT_TIRE;
+            O->index = find_force(st, nm);
+            if (O->index < 0 || st->forces[O->index].kind != HS_MB_TIRE) { return fail(err, line, w[3], "not a tire force element declared above", E); }
+        } else {
+            O->kind = HS_MB_OUT_VEHICLE;
+            O->index = find_body(st, nm);
+            if (O->index < 0 || st->bodies[O->index].kind != HS_MB_SPATIAL) { return fail(err, line, w[3], "not a spatial body", E); }
+        }
+        unit = tire ? TU[O->comp] : VU[O->comp];
     } else {
-        return fail(err, line, q, "unknown quantity (pos, vel, acc, coord, energy)", E);
+        return fail(err, line, q, "unknown quantity (pos, vel, acc, coord, energy, tire, vehicle)", E);
     }
     copy_cstr(S->unit, HS_MB_UNIT, unit);
     for (int k = 0; k < nkv; ++k) {

@@ -21,11 +21,12 @@ static int bind(const hs_model *m)
     /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     if (hs_mb_compile(g->desc, g->mb, HS_MB_PACK_AUTO, &bad) != HS_OK) { return HS_E_MODEL_PARAM; }
     const hs_mb_model *mb = g->mb;
-    if (mb->nq != g->nq || mb->nc != g->nc || mb->nin != g->nin || mb->nout != g->nout) { return HS_E_SIZE; }
+    /* generated types carry no auxiliary states (hilstep-mbgen refuses descriptions with them) */
+    if (mb->nq != g->nq || mb->nc != g->nc || mb->nin != g->nin || mb->nout != g->nout || mb->nz != 0) { return HS_E_SIZE; }
     hs_model *in = g->inner;
     in->p = NULL;
     in->desc = g->mb;
-    in->d.nq = mb->nq; in->d.nc = mb->nc; in->d.nz = 0; in->d.nin = mb->nin; in->d.nout = mb->nout;
+    in->d.nq = mb->nq; in->d.nc = mb->nc; in->d.nz = mb->nz; in->d.nin = mb->nin; in->d.nout = mb->nout;
     in->type = &g->mb->type; /* last: a non-NULL type means bound (hs_mb_model_init without dims()) */
     return HS_OK;
 }

@@ -1,64 +1,62 @@
 /* hs_tire.c - TMeasy (Rill) with tread dynamics and a Dahl brake; see hs_tire.h, model/TIRE.md.
  *
- * Derivatives: every quantity of hs_tire_eval is carried as a value plus its 8 partial
- * derivatives with respect to the element's arguments (forward-mode differentiation of the
- * closed-form expressions), so the Jacobian is exact to rounding at the cost of 9 reals per
- * operation; the steady-state functions are the same formulas on plain reals, which is what
- * the published-curve tests compare against an independent implementation. */
+ * Derivatives: every quantity of hs_tire_eval is carried as a value plus its partial
+ * derivatives with respect to a group of at most TD_N of the element's arguments
+ * (forward-mode differentiation of the closed-form expressions), so the Jacobian is exact to
+ * rounding; the full Jacobian takes three passes over the groups, a caller that needs fewer
+ * columns (the vehicles: vx, vy, Omega) one. Why groups of 3 and not all 8 at once: a value
+ * with 8 partials is 80 bytes, copied by memcpy calls on the Cortex-M7 (3.0 M instructions per
+ * car step) and 14 KB of stack for one evaluation; with 3 the copies are inline moves and
+ * the evaluation takes 4.8 KB (hil/VEHICLE.md).
+ * The steady-state functions are the same formulas on plain reals, which is what the
+ * published-curve tests compare against an independent implementation.
+ *
+ * This file is compiled twice from the same text: here with every value's partials live
+ * (TD_LIVE 1: straight-line arithmetic, constants carry zero partials), and by
+ * hs_tire_values.c with HS_TIRE_VALUES_ONLY (TD_LIVE 0: the compiler drops every partial, so
+ * hs_tire_eval_values is plain arithmetic, about a fifth of the instructions on the M7). The
+ * values are the same operations in both, bit for bit. */
 #include "hs_tire.h"
 
-#define ND HS_TIRE_NARG
+#ifdef HS_TIRE_VALUES_ONLY
+#define TD_LIVE(x) 0
+#else
+#define TD_LIVE(x) 1
+#endif
 
-/* A value and its gradient with respect to the element's arguments; n = 0 marks a value
- * without gradient (a constant, or every value of a values-only evaluation), whose d[] is not
- * read, so constants cost no zeroing and hs_tire_eval_values skips every gradient loop. */
+#define ND HS_TIRE_NARG
+#define TD_N 3 /* partials carried per pass */
+
+/* A value and its gradient with respect to the pass's group of arguments. A constant, or an
+ * argument outside the group, has zero partials, so every operation is the same straight-line
+ * arithmetic (no per-value bookkeeping); in the values-only build (TD_LIVE 0) the partials are
+ * zeros the compiler removes with the arithmetic that would read them. */
 typedef struct td {
     hs_real v;
-    int n;
-    hs_real d[ND];
+    hs_real d[TD_N];
 } td;
 
 static td td_c(hs_real v)
 {
     td r;
     r.v = v;
-    r.n = 0;
+    for (int i = 0; i < TD_N; ++i) {
+        r.d[i] = HS_R(0.0);
+    }
     return r;
 }
 
-static int nmax(int a, int b)
-{
-    return (a > b) ? a : b;
-}
-
-/* gradient entry i of a, zero for a value without one */
+/* gradient entry i of a */
 static hs_real gd(const td *a, int i)
 {
-    return (a->n > 0) ? a->d[i] : HS_R(0.0);
+    return (TD_LIVE(*a) != 0) ? a->d[i] : HS_R(0.0);
 }
 
-/* r.d = ka a.d + kb b.d over the live gradients (one of them may be absent): the four
- * binary operations are this with their partials ka, kb, so each loop is a plain fused pass. */
+/* r.d = ka a.d + kb b.d: the four binary operations are this with their partials ka, kb. */
 static void lin2(td *r, const td *a, hs_real ka, const td *b, hs_real kb)
 {
-    r->n = nmax(a->n, b->n);
-    if (a->n > 0 && b->n > 0) {
-        /* MISRA Ref 10.4.9 [signed/unsigned operands, values checked in range] */
-        for (int i = 0; i < ND; ++i) {
-            r->d[i] = ka * a->d[i] + kb * b->d[i];
-        }
-    } else if (a->n > 0) {
-        /* MISRA Ref 10.4.9 [signed/unsigned operands, values checked in range] */
-        for (int i = 0; i < ND; ++i) {
-            r->d[i] = ka * a->d[i];
-        }
-    } else if (b->n > 0) {
-        /* MISRA Ref 10.4.9 [signed/unsigned operands, values checked in range] */
-        for (int i = 0; i < ND; ++i) {
-            r->d[i] = kb * b->d[i];
-        }
-    } else {
-        /* no gradient */
+    for (int i = 0; i < TD_N; ++i) {
+        r->d[i] = (TD_LIVE(*a) != 0) ? (ka * a->d[i] + kb * b->d[i]) : HS_R(0.0);
     }
 }
 
@@ -98,12 +96,9 @@ static td td_div(td a, td b)
 
 static td td_scale(td a, hs_real s)
 {
-    td r;
-    r.v = s * a.v;
-    r.n = a.n;
-    if (r.n > 0) {
-        /* MISRA Ref 10.4.9 [signed/unsigned operands, values checked in range] */
-        for (int i = 0; i < ND; ++i) {
+    td r = td_c(s * a.v);
+    if (TD_LIVE(r) != 0) {
+        for (int i = 0; i < TD_N; ++i) {
             r.d[i] = s * a.d[i];
         }
     }
@@ -123,11 +118,9 @@ static td td_sqrt(td a)
     td r = td_c(HS_R(0.0));
     if (a.v > HS_R(0.0)) {
         r.v = hs_sqrt(a.v);
-        r.n = a.n;
         const hs_real k = HS_R(0.5) / r.v;
-        if (r.n > 0) {
-            /* MISRA Ref 10.4.9 [signed/unsigned operands, values checked in range] */
-            for (int i = 0; i < ND; ++i) {
+        if (TD_LIVE(r) != 0) {
+            for (int i = 0; i < TD_N; ++i) {
                 r.d[i] = k * a.d[i];
             }
         }
@@ -140,6 +133,8 @@ static td td_abs(td a)
 {
     return (a.v < HS_R(0.0)) ? td_scale(a, HS_R(-1.0)) : a;
 }
+
+#ifndef HS_TIRE_VALUES_ONLY /* the parameters and the published formulas: once, here */
 
 /* ---- parameter sets ---- */
 
@@ -286,6 +281,8 @@ void hs_tire_load(const hs_tire_curve c[2], hs_real FzN, hs_real Fz, hs_tire_cur
     out->sS = interp_l(c[0].sS, c[1].sS, z);
 }
 
+#endif /* HS_TIRE_VALUES_ONLY */
+
 /* ---- the same formulas on values with gradients ---- */
 
 typedef struct tcurve {
@@ -411,6 +408,7 @@ static void steady_d(const hs_tire_par *p, td Fz, td sx, td sy, td *Fx, td *Fy, 
     *Mz = td_scale(td_mul(*ntr, *Fy), HS_R(-1.0));
 }
 
+#ifndef HS_TIRE_VALUES_ONLY
 void hs_tire_steady(const hs_tire_par *p, hs_real Fz, hs_real sx, hs_real sy,
                     hs_real *Fx, hs_real *Fy, hs_real *Mz)
 {
@@ -432,19 +430,24 @@ void hs_tire_steady(const hs_tire_par *p, hs_real Fz, hs_real sx, hs_real sy,
         *Mz = mz.v;
     }
 }
+#endif
 
 /* ---- the element ---- */
 
-/* The element; nd = ND with the Jacobian, 0 for values only. */
-static int eval_core(const hs_tire_par *p, const hs_real *arg, hs_real Tb, hs_tire_out *o, int nd)
+/* The element with the Jacobian columns c0 .. c0 + nd - 1 (nd <= TD_N; 0 for values only). */
+static int eval_core(const hs_tire_par *p, const hs_real *arg, hs_real Tb, hs_tire_out *o, int c0,
+                     int nd)
 {
     td a[ND];
     /* MISRA Ref 10.4.9 [signed/unsigned operands, values checked in range] */
     for (int i = 0; i < ND; ++i) {
         a[i] = td_c(arg[i]);
-        a[i].n = nd;
-        for (int j = 0; j < nd; ++j) {
-            a[i].d[j] = (i == j) ? HS_R(1.0) : HS_R(0.0);
+        /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
+        const int in_group = (i >= c0) && (i < c0 + nd);
+        if (in_group != 0) {
+            for (int j = 0; j < TD_N; ++j) {
+                a[i].d[j] = (i == c0 + j) ? HS_R(1.0) : HS_R(0.0);
+            }
         }
     }
     const td zero = td_c(HS_R(0.0));
@@ -495,7 +498,15 @@ static int eval_core(const hs_tire_par *p, const hs_real *arg, hs_real Tb, hs_ti
      * (explicit Euler on zb is stable for h < 2/(sigma_b omega_b)) while at rest the brake is
      * a spring of Tb sigma_b (N m/rad) */
     const td zb = a[HS_TIRE_ZB];
-    const td aom = td_abs(om);
+    /* |Omega| smoothed over oe = vN/r0 (the spin of vN): |Omega|_s = Omega^2/sqrt(Omega^2 + oe^2)
+     * is 0 at rest (a stuck brake stays a spring) and |Omega| - O(oe^2/|Omega|) spinning. With
+     * the kink of |Omega| the brake's damping Tb tau dzb'/dOmega jumped from 0 to 2 Tb tau sigma
+     * when a sliding brake's wheel reversed, and the default method's one Newton step per stage
+     * (Jacobian at the predicted stage, on the other side of the kink) settled on a spurious
+     * balance: the braked car crept at 0.1 m/s after the stop (TIRE.md) */
+    const td om2 = td_mul(om, om);
+    const hs_real oe = p->vN / p->r0;
+    const td aom = td_div(om2, td_sqrt(td_addc(om2, oe * oe)));
     const td sig = td_div(td_c(p->sigma_b), td_addc(td_scale(aom, HS_R(1.0) / p->omega_b), HS_R(1.0)));
     const td dzb = td_mul(td_sub(om, td_mul(aom, zb)), sig);
     const td Tbr = td_scale(td_add(zb, td_scale(dzb, p->tau_b)), -Tb);
@@ -515,8 +526,8 @@ static int eval_core(const hs_tire_par *p, const hs_real *arg, hs_real Tb, hs_ti
         o->y[k] = res[k]->v;
         ok &= hs_isfinite(o->y[k]);
         for (int i = 0; i < nd; ++i) {
-            o->J[k][i] = gd(res[k], i);
-            ok &= hs_isfinite(o->J[k][i]);
+            o->J[k][c0 + i] = gd(res[k], i);
+            ok &= hs_isfinite(o->J[k][c0 + i]);
         }
     }
     o->rd = rd.v;
@@ -527,12 +538,30 @@ static int eval_core(const hs_tire_par *p, const hs_real *arg, hs_real Tb, hs_ti
     return (ok != 0) ? HS_OK : HS_E_NONFINITE;
 }
 
+#ifndef HS_TIRE_VALUES_ONLY
 int hs_tire_eval(const hs_tire_par *p, const hs_real *arg, hs_real Tb, hs_tire_out *o)
 {
-    return eval_core(p, arg, Tb, o, ND);
+    int rc = HS_OK;
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
+    for (int c0 = 0; c0 < ND; c0 += TD_N) {
+        /* MISRA Ref 10.4.1 [int column index vs the enumerator counting the columns] */
+        const int rk = eval_core(p, arg, Tb, o, c0, (ND - c0 < TD_N) ? ND - c0 : TD_N);
+        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
+        if (rk != HS_OK) {
+            rc = rk;
+        }
+    }
+    return rc;
 }
 
+int hs_tire_eval_vel(const hs_tire_par *p, const hs_real *arg, hs_real Tb, hs_tire_out *o)
+{
+    return eval_core(p, arg, Tb, o, HS_TIRE_VX, 3);
+}
+
+#else
 int hs_tire_eval_values(const hs_tire_par *p, const hs_real *arg, hs_real Tb, hs_tire_out *o)
 {
-    return eval_core(p, arg, Tb, o, 0);
+    return eval_core(p, arg, Tb, o, 0, 0);
 }
+#endif

@@ -112,6 +112,10 @@ typedef struct hs_tire_out {
  * point; the spin gets -rd Fx + Ty + Tb (plus the drive torque, which is not the tire's).
  * Returns HS_OK or HS_E_NONFINITE. */
 int hs_tire_eval(const hs_tire_par *p, const hs_real *arg, hs_real Tb, hs_tire_out *o);
+/* hs_tire_eval with only the Jacobian's columns HS_TIRE_VX, HS_TIRE_VY, HS_TIRE_OM written (the
+ * others left as they were): what a vehicle with a rigid wheel load and explicit tread and
+ * brake states needs, in one pass instead of three. Same values and entries, bit for bit. */
+int hs_tire_eval_vel(const hs_tire_par *p, const hs_real *arg, hs_real Tb, hs_tire_out *o);
 /* hs_tire_eval without the Jacobian (o->J not written): the same values, bit for bit, at about
  * a sixth of the work (force and state-rate evaluations). */
 int hs_tire_eval_values(const hs_tire_par *p, const hs_real *arg, hs_real Tb, hs_tire_out *o);

@@ -33,6 +33,8 @@ typedef struct veh_cfg {
     hs_real x0;                 /* initial X of unit 0 (m) */
     veh_wheel w[MAXW];
     hs_real kd;                 /* maneuver 2: drive torque per m/s of speed error on each of unit 0's rear wheels (N m s/m) */
+    hs_real drv_k, drv_l;       /* driver gain (rad of steering per m of preview error), preview
+                                 * distance ahead of the front axle (m); model/TIRE.md */
 } veh_cfg;
 
 /* Passenger car: 1500 kg, Iz 2500 kg m^2, a = 1.2 m, b = 1.5 m, track 1.5 m; static loads
@@ -43,7 +45,7 @@ static const veh_cfg car_cfg = {
     {{0, VR(1.2), VR(0.75), 1, VR(1500.0 * 9.81 * 1.5 / 5.4), VR(1.0), 0},
      {0, VR(1.2), VR(-0.75), 1, VR(1500.0 * 9.81 * 1.5 / 5.4), VR(1.0), 0},
      {0, VR(-1.5), VR(0.75), 0, VR(1500.0 * 9.81 * 1.2 / 5.4), VR(1.0), 0},
-     {0, VR(-1.5), VR(-0.75), 0, VR(1500.0 * 9.81 * 1.2 / 5.4), VR(1.0), 0}}, VR(300.0)};
+     {0, VR(-1.5), VR(-0.75), 0, VR(1500.0 * 9.81 * 1.2 / 5.4), VR(1.0), 0}}, VR(300.0), VR(0.06), VR(11.0)};
 
 /* Truck (8 t, Iz 30 t m^2, front axle +1.5 m, rear -2.3 m, hitch -2.0 m) and trailer (20 t,
  * Iz 250 t m^2, kingpin +5.0 m, tandem axles -3.6/-4.9 m), track 2.0 m. Static loads: the
@@ -64,7 +66,7 @@ static const veh_cfg tt_cfg_base = {
      {1, VR(-3.6), VR(1.0), 0, VR(TT_TRL / 4.0), VR(10.0), 1},
      {1, VR(-3.6), VR(-1.0), 0, VR(TT_TRL / 4.0), VR(10.0), 1},
      {1, VR(-4.9), VR(1.0), 0, VR(TT_TRL / 4.0), VR(10.0), 1},
-     {1, VR(-4.9), VR(-1.0), 0, VR(TT_TRL / 4.0), VR(10.0), 1}}, VR(3000.0)};
+     {1, VR(-4.9), VR(-1.0), 0, VR(TT_TRL / 4.0), VR(10.0), 1}}, VR(3000.0), VR(0.02), VR(12.0)};
 
 static const veh_cfg *cfg_of(const hs_model *m)
 {
@@ -105,10 +107,6 @@ hs_real hs_veh_iso3888_y(hs_real X, hs_real *slope)
     return y;
 }
 
-/* Driver gain (rad per m of preview error) and preview distance ahead of the front axle (m). */
-#define DRV_K HS_R(0.02)
-#define DRV_L HS_R(12.0)
-
 /* Steering angle (rad) and its gradient with respect to unit 0's (X, Y, psi). */
 static hs_real steering(const hs_model *m, const hs_real *q, const hs_real *in, hs_real dd[3])
 {
@@ -122,9 +120,10 @@ static hs_real steering(const hs_model *m, const hs_real *q, const hs_real *in, 
     if (p->maneuver == HS_R(0.0)) {
         return p->steer;
     }
+    const veh_cfg *C = cfg_of(m);
     hs_real s, c;
     hs_sincos(q[2], &s, &c);
-    const hs_real L = cfg_of(m)->af + DRV_L;
+    const hs_real L = C->af + C->drv_l, K = C->drv_k;
     const hs_real Xp = q[0] + L * c, Yp = q[1] + L * s;
     hs_real dy;
     /* maneuver 2 repeats the course every 150 m (the soak); floor by a bounded count */
@@ -134,10 +133,10 @@ static hs_real steering(const hs_model *m, const hs_real *q, const hs_real *in, 
         Xc = Xp - HS_R(150.0) * (hs_real)n;
     }
     const hs_real yr = hs_veh_iso3888_y(Xc, &dy);
-    dd[0] = DRV_K * dy;
-    dd[1] = -DRV_K;
-    dd[2] = DRV_K * (dy * (-L * s) - L * c);
-    return DRV_K * (yr - Yp);
+    dd[0] = K * dy;
+    dd[1] = -K;
+    dd[2] = K * (dy * (-L * s) - L * c);
+    return K * (yr - Yp);
 }
 
 /* ---- per-wheel forces ---- */
@@ -194,7 +193,7 @@ static int wheel_eval(const veh_cfg *C, int i, const hs_real *q, const hs_real *
     arg[HS_TIRE_YE] = z[3 * i + 1];
     arg[HS_TIRE_ZB] = z[3 * i + 2];
     hs_tire_out o;
-    const int rc = (jac != 0) ? hs_tire_eval(&tp, arg, Tb, &o) : hs_tire_eval_values(&tp, arg, Tb, &o);
+    const int rc = (jac != 0) ? hs_tire_eval_vel(&tp, arg, Tb, &o) : hs_tire_eval_values(&tp, arg, Tb, &o);
     /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     if (rc != HS_OK) {
         return rc;
@@ -705,7 +704,7 @@ static const veh_cfg tt_cfg_pen = {
      {1, VR(-3.6), VR(1.0), 0, VR(TT_TRL / 4.0), VR(10.0), 1},
      {1, VR(-3.6), VR(-1.0), 0, VR(TT_TRL / 4.0), VR(10.0), 1},
      {1, VR(-4.9), VR(1.0), 0, VR(TT_TRL / 4.0), VR(10.0), 1},
-     {1, VR(-4.9), VR(-1.0), 0, VR(TT_TRL / 4.0), VR(10.0), 1}}, VR(3000.0)};
+     {1, VR(-4.9), VR(-1.0), 0, VR(TT_TRL / 4.0), VR(10.0), 1}}, VR(3000.0), VR(0.02), VR(12.0)};
 
 const hs_model_type hs_veh_car_type = {
     .name = "car",

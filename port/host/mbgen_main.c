@@ -90,7 +90,8 @@ static void signal_init(const hs_mb_signal *S)
 }
 
 static const char *const BODY_KIND[] = {"HS_MB_PLANAR", "HS_MB_SPATIAL", "HS_MB_POINT2", "HS_MB_POINT3"};
-static const char *const OUT_KIND[] = {"HS_MB_OUT_POS", "HS_MB_OUT_VEL", "HS_MB_OUT_COORD", "HS_MB_OUT_ENERGY", "HS_MB_OUT_ACC"};
+static const char *const OUT_KIND[] = {"HS_MB_OUT_POS", "HS_MB_OUT_VEL", "HS_MB_OUT_COORD", "HS_MB_OUT_ENERGY", "HS_MB_OUT_ACC",
+                                       "HS_MB_OUT_TIRE", "HS_MB_OUT_VEHICLE"};
 
 static int fail_write(void)
 {
@@ -129,6 +130,7 @@ static int index_files(int header, int n, char **files)
                    "const hs_model_type *const hs_mb_gen_types[HS_MB_GEN_COUNT] = {\n");
     for (int i = 0; i < n; ++i) {
         if (hs_mb_load_file("hilstep-mbgen", files[i], &st, &mb, 0)) return 2;
+        if (mb.nz > 0) { fprintf(stderr, "hilstep-mbgen: %s: auxiliary states (tire) are not generated for the boards yet\n", files[i]); return 2; }
         if (header) {
             char up[HS_MB_NAME];
             size_t k = 0;
@@ -196,6 +198,11 @@ int main(int argc, char **argv)
             return HS_MB_EXIT_BAD;
         }
     }
+    if (mb.nz > 0) {
+        /* the generated types and the boards' arenas have no auxiliary states yet */
+        fprintf(stderr, "hilstep-mbgen: %s: force elements with auxiliary states (tire) are not generated for the boards yet (model/TIRE.md)\n", argv[1]);
+        return HS_MB_EXIT_BAD;
+    }
     const hs_mb_desc *D = &st.desc;
     const char *N = st.name;
     const char *base = strrchr(argv[1], '/');
@@ -261,7 +268,7 @@ int main(int argc, char **argv)
             first = 1;
             point("a", &F->a); point("b", &F->b);
             freal("k", F->k); freal("c", F->c); freal("l0", F->l0); freal("kr", F->kr); freal("cr", F->cr);
-            fint("in0", F->in0); freal("scale", F->scale); fvec("axis", F->axis, 3); fvec("axis_b", F->axis_b, 3);
+            fint("in0", F->in0); fint("in1", F->in1); fint("in2", F->in2); freal("scale", F->scale); fvec("axis", F->axis, 3); fvec("axis_b", F->axis_b, 3);
             fvec("v", F->v, 3);
             if (F->tab) { sep(); fprintf(o, ".tab = &tab_%d", e); }
             fprintf(o, "},\n");

@@ -6,7 +6,11 @@
  * runs the PI speed controller (seed 004 section 4.1) taken out of the model, on its own
  * clock, so the loop closes through the network as on a real bench:
  * F = -kp (v - v_ref) - ki * integral (v - v_ref) dt. For every other plant it commands each
- * input's fallback value (a loopback ECU: frames flow both ways, every counter runs). It
+ * input's fallback value (a loopback ECU: frames flow both ways, every counter runs). For the
+ * car (model/hs_veh.h) --control abs is an anti-lock brake: the driver's brake demand on every
+ * wheel, each wheel's torque cut back by a PI controller on its longitudinal slip computed
+ * from the wheel speeds and the vehicle speed (hil/VEHICLE.md); --control brake applies the
+ * demand without it (the wheels lock: the reference an ABS is judged against). It
  * speaks the frame of hil/FRAME.md through the same hil/ codec as the plant and ends with the
  * plant's run (its FINAL frame, or --timeout-ms of plant silence). */
 #define _GNU_SOURCE
@@ -55,7 +59,19 @@ typedef struct ecu {
     hs_rt_report rtr;
     const hs_signal_map *map; /* the ECU's side of the link */
     int pi;                  /* 1: PI from plant output 0 to plant input 0; 0: fallback commands */
-    const char *control;     /* --control: "pi", "hold", NULL = pi for the circular track */
+    const char *control;     /* --control: "pi", "hold", "abs", "brake"; NULL = pi for the
+                                circular track, hold otherwise */
+    /* --control abs / brake (the car): the driver's demand and the slip controller */
+    int abs;                 /* 1 abs, 2 brake (demand only), 0 neither */
+    int i_om[4], i_v;        /* rx slots: omega_fl, _fr, _rl, _rr; speed */
+    int o_br[4];             /* tx slots: brake_fl, _fr, _rl, _rr */
+    double t_demand;         /* driver's brake torque per wheel (N m) */
+    double slip_ref, abs_kp, abs_ki, abs_vmin;
+    double brake_rate;       /* fastest rise of a brake torque (N m/s): the hydraulics' */
+    double abs_int[4];       /* integral part of each wheel's torque (N m) */
+    double abs_T[4];         /* last brake command per wheel (N m) */
+    double slip_max;         /* largest |slip| of any wheel while controlling (1) */
+    uint64_t abs_ticks;      /* ticks the slip controller acted (v >= abs_vmin) */
     hs_real hold[HS_FRAME_MAX_VALUES]; /* commands of the loopback ECU (the plant inputs' fallbacks) */
     int end;                 /* END_* */
     double integ;            /* integral of (v - v_ref) dt (m) */
@@ -85,9 +101,20 @@ static void usage(void)
 "commands each input's fallback value (a loopback ECU).\n"
 "  --model NAME        the plant's model, as given to hilstep-rt (default circular_track)\n"
 "  --model-file FILE   the plant's multibody description (.hsm), as given to hilstep-rt\n"
-"  --control pi|hold   pi: the PI below from the plant's output 0 to its input 0 (the\n"
+"  --control MODE      pi: the PI below from the plant's output 0 to its input 0 (the\n"
 "                      other inputs held at their fallbacks); hold: every input at its\n"
-"                      fallback. Default: pi for the circular track, hold otherwise\n"
+"                      fallback; abs (--model car): anti-lock braking, each wheel's brake\n"
+"                      torque min(demand, PI on its slip); brake (--model car): the demand\n"
+"                      on every wheel, no ABS. Default: pi for the circular track, hold\n"
+"                      otherwise\n"
+"  --brake-demand X    abs/brake: the driver's brake torque per wheel, N m (default 2500,\n"
+"                      twice what the tires transmit: locks the wheels without ABS)\n"
+"  --slip-ref X        abs: target longitudinal slip (default 0.1, near the tires' maximum)\n"
+"  --abs-kp X          abs: N m per unit slip (default 3000)\n"
+"  --abs-ki X          abs: N m per unit slip and second (default 300000)\n"
+"  --abs-vmin X        abs: below this speed (m/s) the demand passes unchanged (default 3)\n"
+"  --brake-rate X      abs/brake: fastest rise of a brake command, N m/s (default 10000:\n"
+"                      the demand in 0.25 s, as brake hydraulics build pressure)\n"
 "  --listen A.B.C.D:P  address the ECU binds to (default 127.0.0.1:47002)\n"
 "  --peer A.B.C.D:P    the plant (default 127.0.0.1:47001)\n"
 "  --period-us N       controller period, microseconds (default 1000)\n"
@@ -152,6 +179,12 @@ static int parse(int argc, char **argv, ecu *e)
     e->model = "circular_track";
     e->takeover_ms = -1.0;
     e->timeout_ms = -1.0; /* the transport's default: 10 s with a FINAL frame, 1 s without */
+    e->t_demand = 2500.0;
+    e->slip_ref = 0.1;
+    e->abs_kp = 3000.0;
+    e->abs_ki = 300000.0;
+    e->abs_vmin = 3.0;
+    e->brake_rate = 10000.0;
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         double d = 0.0;
@@ -176,7 +209,8 @@ static int parse(int argc, char **argv, ecu *e)
         else if (!strcmp(a, "--model")) e->model = v;
         else if (!strcmp(a, "--model-file")) e->model_file = v;
         else if (!strcmp(a, "--key")) e->key = v;
-        else if (!strcmp(a, "--control") && (!strcmp(v, "pi") || !strcmp(v, "hold"))) e->control = v;
+        else if (!strcmp(a, "--control") && (!strcmp(v, "pi") || !strcmp(v, "hold") ||
+                                              !strcmp(v, "abs") || !strcmp(v, "brake"))) e->control = v;
         else if (num(v, &d)) goto bad;
         else if (!strcmp(a, "--period-us") && d >= 50 && d <= 1e6) e->period_ns = (int64_t)(d * 1e3 + 0.5);
         else if (!strcmp(a, "--phase-us") && d >= 0 && d <= 1e6) e->phase_ns = (int64_t)(d * 1e3 + 0.5);
@@ -185,6 +219,12 @@ static int parse(int argc, char **argv, ecu *e)
         else if (!strcmp(a, "--v-ref")) e->v_ref = d;
         else if (!strcmp(a, "--f-max") && d > 0) e->f_max = d;
         else if (!strcmp(a, "--duration") && d >= 0) e->duration = d;
+        else if (!strcmp(a, "--brake-demand") && d >= 0 && d <= 5000) e->t_demand = d;
+        else if (!strcmp(a, "--slip-ref") && d > 0 && d < 1) e->slip_ref = d;
+        else if (!strcmp(a, "--abs-kp") && d >= 0) e->abs_kp = d;
+        else if (!strcmp(a, "--abs-ki") && d >= 0) e->abs_ki = d;
+        else if (!strcmp(a, "--abs-vmin") && d > 0) e->abs_vmin = d;
+        else if (!strcmp(a, "--brake-rate") && d > 0) e->brake_rate = d;
         else if (!strcmp(a, "--takeover-ms") && d >= 0 && d <= 1e6) e->takeover_ms = d;
         else if (!strcmp(a, "--timeout-ms") && d >= 1 && d <= 1e7) e->timeout_ms = d;
         else if (!strcmp(a, "--priority") && d >= 0 && d <= 99) e->prio = (int)d;
@@ -198,6 +238,39 @@ static int parse(int argc, char **argv, ecu *e)
     if (e->phase_ns < 0) e->phase_ns = e->period_ns / 2;
     e->phase_ns %= e->period_ns;
     return 0;
+}
+
+/* The car's dynamic wheel radii at their static loads (model/hs_veh.c, model/TIRE.md:
+ * rd = r0 - Fz/(3 cz)): front 0.3 - 4087/570000, rear 0.3 - 3270/570000 (m). */
+static const double abs_rd[4] = {0.29283, 0.29283, 0.29426, 0.29426};
+
+/* One tick of --control abs / brake from the measurements meas into the commands cmd. Slip
+ * lambda = (v - rd omega) / v (braking: positive, 1 = locked). Per wheel the ABS torque is
+ * T = clamp(I + kp (lambda_ref - lambda), 0, demand) with I' = ki (lambda_ref - lambda). Every
+ * command rises at most brake_rate per second (the hydraulics' pressure build-up; falling is
+ * not limited), in both modes, so the two runs differ only by the slip controller; after the
+ * limits I is set back to T - kp (lambda_ref - lambda) (back-calculation: no wind-up while the
+ * pressure is still building). Below abs_vmin the demand passes unchanged: slip is not
+ * measurable near standstill and the car stops on locked brakes. */
+static void abs_tick(ecu *e, const hs_real *meas, hs_real *cmd, double dt)
+{
+    const double v = (double)meas[e->i_v];
+    for (int w = 0; w < 4; ++w) {
+        const int act = e->abs == 1 && v >= e->abs_vmin;
+        double T = e->t_demand, err = 0.0;
+        if (act) {
+            const double lam = (v - abs_rd[w] * (double)meas[e->i_om[w]]) / v;
+            err = e->slip_ref - lam;
+            T = e->abs_int[w] + e->abs_ki * err * dt + e->abs_kp * err;
+            if (fabs(lam) > e->slip_max) e->slip_max = fabs(lam);
+            if (w == 0) e->abs_ticks++;
+        }
+        if (T > e->abs_T[w] + e->brake_rate * dt) T = e->abs_T[w] + e->brake_rate * dt;
+        T = T < 0.0 ? 0.0 : (T > e->t_demand ? e->t_demand : T);
+        e->abs_int[w] = T - e->abs_kp * err;
+        e->abs_T[w] = T;
+        cmd[e->o_br[w]] = (hs_real)T;
+    }
 }
 
 static void *control(void *arg)
@@ -230,6 +303,8 @@ static void *control(void *arg)
         if (!e->rx.have_peer || e->rx.stale) {
             e->F = 0.0; /* no trustworthy measurement: no push, integrator held */
             e->waiting++;
+        } else if (e->abs) {
+            /* below, after the hold values are copied */
         } else if (e->pi) {
             e->v = (double)meas[0];
             const double err = e->v - e->v_ref;
@@ -245,6 +320,8 @@ static void *control(void *arg)
         }
         memcpy(cmd, e->hold, sizeof cmd); /* commands other than the PI's: their fallbacks */
         if (e->pi) cmd[0] = (hs_real)e->F;
+        /* ABS: without a trustworthy measurement the brakes get the fallback (released) */
+        if (e->abs && e->rx.have_peer && !e->rx.stale) abs_tick(e, meas, cmd, dt);
         /* --wait-plant: before the plant spoke there may be no socket to send to. */
         const int hold = e->wait_plant && !e->rx.have_peer;
         e->held += (uint64_t)hold;
@@ -313,6 +390,16 @@ static void report(FILE *f, const ecu *e, int pretty, int code)
         kv_ctx c = {f, pretty};
         e->tp.ops->counters(&e->tp, tp_kv, &c);
     }
+    if (e->abs) {
+        kv(f, pretty, "brake_demand", e->t_demand, "N m", 1);
+        kv(f, pretty, "abs_ticks", (double)e->abs_ticks, "(slip controller acting)", 0);
+        kv(f, pretty, "slip_max", e->slip_max, "(largest |slip| while acting)", 4);
+        for (int w = 0; w < 4; ++w) {
+            char k2[24];
+            snprintf(k2, sizeof k2, "brake_%d", w);
+            kv(f, pretty, k2, e->abs_T[w], "N m (last command)", 1);
+        }
+    }
     if (e->pi) {
         kv(f, pretty, "speed", e->v, "m/s", 6);
         kv(f, pretty, "speed_error", e->v - e->v_ref, "m/s", 9);
@@ -380,10 +467,48 @@ static int learn_map(ecu *e, char *why, size_t cap)
     }
     if (hs_signal_map_check(e->map, plant.d.nout, plant.d.nin, why, cap)) return 2;
     if (e->control) e->pi = !strcmp(e->control, "pi");
+    if (e->control && (!strcmp(e->control, "abs") || !strcmp(e->control, "brake"))) {
+        e->abs = !strcmp(e->control, "abs") ? 1 : 2;
+        if (strcmp(plant.map->app, "car") != 0) {
+            snprintf(why, cap, "--control %s needs the car (--model car); %s is another plant",
+                     e->control, plant.map->app);
+            return 2;
+        }
+    }
     if (e->pi && (plant.d.nin < 1 || plant.d.nout < 1)) {
         snprintf(why, cap, "--control pi needs a plant with an input and an output; %s has %d "
                  "and %d (use --control hold)", plant.map->app, plant.d.nin, plant.d.nout);
         return 2;
+    }
+    return 0;
+}
+
+/* --control abs / brake: the wheel speeds and speed in, the brakes out, found by name in the
+ * ECU's final map (after a transport's own, e.g. a DBC's, replaced the learned one). */
+static int abs_bind(ecu *e, char *why, size_t cap)
+{
+    static const char *const om[4] = {"omega_fl", "omega_fr", "omega_rl", "omega_rr"};
+    static const char *const br[4] = {"brake_fl", "brake_fr", "brake_rl", "brake_rr"};
+    int nin = 0, nout = 0;
+    {
+        e->i_v = -1;
+        for (int w = 0; w < 4; ++w) e->i_om[w] = e->o_br[w] = -1;
+        for (int i = 0; i < e->map->n; ++i) {
+            const hs_signal *sg = &e->map->sig[i];
+            const int slot = sg->dir == HS_SIG_IN ? nin++ : nout++;
+            for (int w = 0; w < 4; ++w) {
+                if (sg->dir == HS_SIG_IN && !strcmp(sg->name, om[w])) e->i_om[w] = slot;
+                if (sg->dir == HS_SIG_OUT && !strcmp(sg->name, br[w])) e->o_br[w] = slot;
+            }
+            if (sg->dir == HS_SIG_IN && !strcmp(sg->name, "speed")) e->i_v = slot;
+        }
+        int found = e->i_v >= 0;
+        for (int w = 0; w < 4; ++w) found &= e->i_om[w] >= 0 && e->o_br[w] >= 0;
+        if (!found) {
+            snprintf(why, cap, "--control %s: map %s lacks omega_fl..rr or speed (in) or "
+                     "brake_fl..rr (out)", e->control, e->map->app);
+            return 2;
+        }
     }
     return 0;
 }
@@ -453,6 +578,11 @@ int main(int argc, char **argv)
             return 2;
         }
     }
+    if (e->abs && abs_bind(e, why, sizeof why) != 0) {
+        fprintf(stderr, "hilstep-ecu: %s\n", why);
+        e->tp.ops->close(&e->tp);
+        return 2;
+    }
     hs_rx_init(&e->rx, e->map, HS_FRAME_KIND_FROM_PLANT);
     hs_tx_init(&e->tx, e->map, HS_FRAME_KIND_TO_PLANT,
                (uint32_t)((uint64_t)hs_now_ns() ^ ((uint64_t)getpid() << 16)));
@@ -473,6 +603,14 @@ int main(int argc, char **argv)
                    "period %.1f us, %s\n", e->map->app, e->rx.sig[0]->name,
                    e->tx.sig[0]->name, e->kp, e->ki, e->v_ref, (double)e->period_ns / 1e3,
                    e->tp.desc);
+        else if (e->abs == 1)
+            printf("hilstep-ecu: map %s: ABS, demand %g N m per wheel, slip target %g, kp %g N m, "
+                   "ki %g N m/s, off below %g m/s, period %.1f us, %s\n", e->map->app,
+                   e->t_demand, e->slip_ref, e->abs_kp, e->abs_ki, e->abs_vmin,
+                   (double)e->period_ns / 1e3, e->tp.desc);
+        else if (e->abs == 2)
+            printf("hilstep-ecu: map %s: brake demand %g N m on every wheel, no ABS, period %.1f us, "
+                   "%s\n", e->map->app, e->t_demand, (double)e->period_ns / 1e3, e->tp.desc);
         else
             printf("hilstep-ecu: map %s (%u in, %u out): each command held at its fallback, "
                    "period %.1f us, %s\n", e->map->app, e->rx.n, e->tx.n,

@@ -15,6 +15,8 @@ LINUX_LIBS  := -lpthread -lm
 DURATION    ?= 10
 TRANSPORT   ?= udp
 CAN_IF      ?= vcan0
+# make run MODEL=car: the car braking under hilstep-ecu's ABS instead of the circular track's PI loop
+MODEL       ?= circular_track
 
 # The transports (hil/hs_transport.h): every hs_tp_*.c plus the registration table.
 LINUX_TP    := $(wildcard $(LINUX_DIR)/hs_tp_*.c) $(LINUX_DIR)/hs_transports.c
@@ -52,7 +54,7 @@ ifeq ($(TARGET),qemu)
 run-main: qemu-run
 else
 run-main: $(BUILD)/hilstep-rt $(BUILD)/hilstep-ecu
-	@TRANSPORT=$(TRANSPORT) CAN_IF=$(CAN_IF) sh $(LINUX_DIR)/run.sh $(BUILD) $(DURATION) $(BUDGET_US)
+	@TRANSPORT=$(TRANSPORT) CAN_IF=$(CAN_IF) MODEL=$(MODEL) sh $(LINUX_DIR)/run.sh $(BUILD) $(DURATION) $(BUDGET_US)
 endif
 
 rt-bench: $(BUILD)/hilstep-rt $(BUILD)/hilstep-ecu

@@ -23,7 +23,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static hs_mb_store st;
     static hs_mb_model mb;
-    static hs_real reals[HS_STEPPER_REALS(HS_MB_MAX_NQ, HS_MB_MAX_NC, 0)];
+    static hs_real reals[HS_STEPPER_REALS(HS_MB_MAX_NQ, HS_MB_MAX_NC, HS_MB_MAX_NZ)];
     static int ints[HS_STEPPER_INTS(HS_MB_MAX_NQ, HS_MB_MAX_NC)];
     static _Alignas(16) unsigned char pblock[4096];
     if (size < 1) return 0;

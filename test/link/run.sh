@@ -1,7 +1,7 @@
 #!/bin/sh
 # link-test: the sequence/session scenarios of hs_rx, the MAC vectors and frame rules, the
 # foreign flood (flood.sh), the two link attacks end to end (attacks.sh), authenticated runs
-# (mac.sh) and hilstep-ecu against other plants' maps (ecu.sh).
+# (mac.sh), hilstep-ecu against other plants' maps (ecu.sh) and the car's ABS loop (abs.sh).
 # Ends with "link: N passed, N failed".
 B=${1:-build}
 T=$(mktemp -d "${TMPDIR:-/tmp}/hs-link.XXXXXX"); trap 'rm -rf "$T"' EXIT
@@ -14,7 +14,7 @@ add() { line=$(grep -E '[0-9]+ passed, [0-9]+ failed' "$1" | tail -n 1)
 "$B/hilstep-link-unit" >"$T/u" 2>&1; grep -E 'FAIL|info' "$T/u"; add "$T/u"
 "$B/hilstep-mac-unit" >"$T/m" 2>&1; grep -E 'FAIL|info' "$T/m"; add "$T/m"
 sh test/link/flood.sh "$B" >"$T/f" 2>&1; cat "$T/f" | grep -vE 'passed, [0-9]+ failed'; add "$T/f"
-for t in attacks mac ecu; do
+for t in attacks mac ecu abs; do
     sh test/link/$t.sh "$B" >"$T/$t" 2>&1; grep -vE 'passed, [0-9]+ failed' "$T/$t"; add "$T/$t"
 done
 echo "link: $tp passed, $tf failed"

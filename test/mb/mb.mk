@@ -13,7 +13,7 @@ TEST_SUITES += mb-test
 # The generator: C tables of a description for the firmware (port/host/mbgen_main.c). It links
 # rt/ and the multibody layer only, not the models it generates (nor the registry that lists
 # them), so a broken or stale generated file never keeps `make mb-gen` from rewriting it.
-MBGEN_OBJ := $(filter $(BUILD)/obj/rt/% $(BUILD)/obj/model/hs_mb%,$(CORE_OBJ))
+MBGEN_OBJ := $(filter $(BUILD)/obj/rt/% $(BUILD)/obj/model/hs_mb% $(BUILD)/obj/model/hs_tire.o $(BUILD)/obj/model/hs_tire_values.o,$(CORE_OBJ))
 $(BUILD)/hilstep-mbgen: port/host/mbgen_main.c $(MBGEN_OBJ) $(wildcard model/hs_mb*.h rt/*.h port/host/hs_mb_file.h)
 	@mkdir -p $(BUILD)
 	$(CC) $(CFLAGS_HOST) port/host/mbgen_main.c $(MBGEN_OBJ) -o $@ -lm

@@ -1,7 +1,10 @@
 /* mech_main.c - hilstep-mech.elf: one shipped mechanism on the board, its trajectory hash and
  * its instructions per step (issue 10: "instructions per step for each shipped mechanism, on
  * host and on the M7"). The model is a generated description (model/mb_NAME.c, listed in
- * hs_mb_gen_types) or a registry model (the hand-written car_axle, for reference).
+ * hs_mb_gen_types), a registry model (the hand-written car_axle, for reference) or one of the
+ * vehicles on TMeasy tires (car, truck_trailer, truck_trailer_pen: model/hs_veh.h), which the
+ * boards' registry leaves out (-DHS_NO_VEHICLES keeps them out of the plant and test images,
+ * whose 16 KiB stack bound counts every model callback) and this image links by name.
  *
  * Command line (semihosting, after the kernel name):
  *   NAME CONFIG H_US STEPS [PERIOD_MS [CAP_REALS]]
@@ -19,6 +22,7 @@
  *   trajectory-hash NAME METHOD STAB STEPS 0x<16 hex>      (hilstep-sim --hash's line)
  *   mech-cost NAME METHOD STAB steps=N min=.. max=.. mean=.. instructions
  *   arena-guard ok | arena-guard OVERWRITTEN
+ *   stack used=N of SIZE bytes                  (painted high-water mark of the whole run)
  * Instructions come from SysTick counts x 40 under QEMU -icount shift=0 (hs_board.h), around
  * hs_stepper_step only. The arenas are one static pool sized for the largest model this image
  * links (HS_STEPPER_REALS of mb_gen.h's largest sizes); each run takes exactly what
@@ -31,13 +35,14 @@
 #include "hs_models.h"
 #include "hs_stepper.h"
 #include "hs_tick.h"
+#include "hs_veh.h"
 
 /* Largest sizes of any model this image can run: the generated ones and the library's. */
 #define MECH_MAX(a, b) ((a) > (b) ? (a) : (b))
-#define MECH_NQ MECH_MAX(HS_MB_GEN_MAX_NQ, HS_MODELS_MAX_NQ)
+#define MECH_NQ MECH_MAX(MECH_MAX(HS_MB_GEN_MAX_NQ, HS_MODELS_MAX_NQ), HS_VEH_TT_NQ)
 #define MECH_NC MECH_MAX(HS_MB_GEN_MAX_NC, HS_MODELS_MAX_NC)
-#define MECH_NZ HS_MODELS_MAX_NZ
-#define MECH_NIN MECH_MAX(HS_MB_GEN_MAX_NIN, HS_MODELS_MAX_NIN)
+#define MECH_NZ MECH_MAX(HS_MODELS_MAX_NZ, HS_VEH_TT_NZ)
+#define MECH_NIN MECH_MAX(MECH_MAX(HS_MB_GEN_MAX_NIN, HS_MODELS_MAX_NIN), HS_VEH_TT_NIN)
 #define MECH_GUARD 64 /* reals and ints after the used part that must stay untouched */
 #define GUARD_REAL HS_R(-1.25e30)
 #define GUARD_INT (-0x2152411)
@@ -76,8 +81,11 @@ static void split(void)
 
 static const hs_model_type *find(const char *name)
 {
+    static const hs_model_type *const veh[] = {&hs_veh_car_type, &hs_veh_tt_dae_type, &hs_veh_tt_pen_type};
     for (int i = 0; i < HS_MB_GEN_COUNT; ++i)
         if (hs_streq(hs_mb_gen_types[i]->name, name)) return hs_mb_gen_types[i];
+    for (unsigned i = 0; i < sizeof veh / sizeof veh[0]; ++i)
+        if (hs_streq(veh[i]->name, name)) return veh[i];
     return hs_model_find(name);
 }
 
@@ -261,6 +269,9 @@ int main(void)
     hs_con_puts(" instructions\n");
     const int guard = guard_intact();
     hs_con_puts(guard ? "arena-guard ok\n" : "arena-guard OVERWRITTEN\n");
+    put_kv("stack used=", hs_stack_used());
+    put_kv(" of ", hs_stack_size());
+    hs_con_puts(" bytes\n");
     if (!guard || done != nsteps || hs_tick.overruns != 0u) return HS_EXIT_TEST;
     return HS_EXIT_OK;
 }

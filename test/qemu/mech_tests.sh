@@ -11,6 +11,10 @@
 # asks and its guard band untouched; plus one run that must refuse a too-small arena.
 # Instructions per step (min, max, mean over the steps; SysTick counts x 40 under -icount
 # shift=0, hs_stepper_step only) go to CM_DIR/qemu-mech/costs.txt for make bench.
+# The vehicles on TMeasy tires (car, truck_trailer, truck_trailer_pen; model/hs_veh.h) run on
+# the M7 in the default configuration at h = 1 ms inside a 1 ms frame, ISO 3888-1 lane change
+# driver: hash = host's, and at most VEH_BUDGET instructions per step (a 1 ms frame of a
+# 216 MHz Cortex-M7 with margin), max over the steps.
 # Usage: mech_tests.sh CM_DIR HOST_SIM HOST_FLOAT_SIM [BOARDS]   (BOARDS default "m7 m4f")
 # Ends with "qemu-mech: N passed, N failed"; exit status 1 when anything failed.
 set -u
@@ -62,6 +66,11 @@ for b in $BOARDS; do
     # The refusal path: chain's arena (over 8000 reals in any configuration) offered 100.
     echo "$b-refuse $b chain default 1000 $STEPS 10 100" >> "$JOBS"
 done
+VEHICLES="car truck_trailer truck_trailer_pen"
+VEH_BUDGET=200000
+case " $BOARDS " in *" m7 "*)
+    for v in $VEHICLES; do echo "m7-veh-$v m7 $v default 1000 $STEPS 1" >> "$JOBS"; done ;;
+esac
 cat > "$OUT/one.sh" <<EOS
 #!/bin/sh
 n=\$1; b=\$2; shift 2
@@ -117,6 +126,29 @@ for b in $BOARDS; do
         ok "$b arena check: chain offered 100 reals refuses to start (exit 2): $(log_of "$n" | grep '^arena reals=')"
     else bad "$b arena check: exit $rc, expected 2 and a refusal"; log_of "$n" | tail -n 3; fi
 done
+
+case " $BOARDS " in *" m7 "*)
+    for v in $VEHICLES; do
+        n=m7-veh-$v; rc=$(rc_of "$n")
+        host=$($SIM --model "$v" --h 0.001 --t 1 --hash 2>/dev/null | grep '^trajectory-hash ')
+        fw=$(log_of "$n" | grep '^trajectory-hash ')
+        cost=$(log_of "$n" | grep '^mech-cost ')
+        max=$(echo "$cost" | sed -n 's/.* max=\([0-9]*\) .*/\1/p')
+        stack=$(log_of "$n" | grep '^stack used=')
+        if [ "$rc" = 0 ] && [ -n "$fw" ] && [ "$fw" = "$host" ] && echo "$cost" | grep -q " steps=$STEPS " \
+           && [ -n "$max" ] && [ "$max" -le $VEH_BUDGET ] && log_of "$n" | grep -qx 'arena-guard ok'; then
+            ok "m7 $v default, h = 1 ms in a 1 ms frame: hash = host: ${fw#trajectory-hash }; ${cost#mech-cost }, max <= $VEH_BUDGET; $stack"
+        else
+            bad "m7 $v default: exit $rc; board '$fw' host '$host'; '$cost' (budget $VEH_BUDGET)"
+            log_of "$n" | grep -vE '^(mech|arena|trajectory-hash|mech-cost) ' | head -n 5
+        fi
+        head=$(log_of "$n" | grep '^mech ')
+        nq=$(echo "$head" | sed -n 's/.* nq=\([0-9]*\).*/\1/p'); nc=$(echo "$head" | sed -n 's/.* nc=\([0-9]*\).*/\1/p')
+        echo "$cost" | awk -v l="$v" -v nq="${nq:-?}" -v nc="${nc:-?}" '
+            { for (i = 1; i <= NF; ++i) { split($i, kv, "="); v[kv[1]] = kv[2] }
+              printf "m7 %s default %s %s %s %s %s %s\n", l, $3, nq, nc, v["min"], v["max"], v["mean"] }' >> "$COSTS"
+    done ;;
+esac
 
 echo "--- instructions per step on the boards (QEMU -icount shift=0; hs_stepper_step; $STEPS steps)"
 awk '{ r = ($7 > 0) ? $8 / $7 : 0;

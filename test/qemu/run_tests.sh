@@ -200,7 +200,7 @@ for b in m7 m4f; do
     n=run-$b-j2-projection
     used=$(log_of $n | sed -n 's/^stack used=\([0-9]*\) of \([0-9]*\) bytes$/\1/p')
     size=$(log_of $n | sed -n 's/^stack used=\([0-9]*\) of \([0-9]*\) bytes$/\2/p')
-    static=$(/usr/bin/python3 "$HERE/stack_bound.py" "$CM/$b/obj" 2>&1)
+    static=$(/usr/bin/python3 "$HERE/stack_bound.py" "$CM/$b/obj" "$CM/$b/hilstep-test.elf" 2>&1)
     srs=$?
     echo "stack $b: measured (painted high-water, whole run incl. ISR path) ${used:-?} bytes of ${size:-?}; $static"
     if [ -n "$used" ] && [ "$used" -gt 0 ] && [ "$used" -lt "$size" ] && [ "$srs" = 0 ]; then

@@ -1,7 +1,11 @@
 #!/usr/bin/python3
 """Worst-case main-stack bound of the test firmware from gcc's -fcallgraph-info=su output.
 
-Usage: stack_bound.py OBJ_DIR   (build/cortex-m/<board>/obj)
+Usage: stack_bound.py OBJ_DIR [ELF]   (build/cortex-m/<board>/obj, its hilstep-test.elf)
+
+With ELF, an object of rt/, model/ or hil/ none of whose global symbols is in the image is left
+out: --gc-sections dropped all of it (the vehicles, which the boards' registry leaves out,
+are built with the other model sources but never reach the test image).
 
 Everything runs on the main stack: thread mode (main), PendSV (the frame) on top of it, the
 SysTick tick preempting PendSV, and a fault preempting all three. The bound is
@@ -52,11 +56,21 @@ def address_taken(obj, titles):
     return taken
 
 
+def nm_globals(path, defined_only):
+    args = ["arm-none-eabi-nm", "-g"] + (["--defined-only"] if defined_only else []) + [str(path)]
+    out = subprocess.run(args, capture_output=True, text=True, check=True).stdout
+    return {line.split()[-1] for line in out.splitlines() if line.strip()}
+
+
 def main():
     obj = Path(sys.argv[1])
-    bases = [obj / f for f in FILES] + sorted(p.with_suffix("") for p in (obj / "rt").glob("*.ci")) \
+    lib = sorted(p.with_suffix("") for p in (obj / "rt").glob("*.ci")) \
         + sorted(p.with_suffix("") for p in (obj / "model").glob("*.ci")) \
         + sorted(p.with_suffix("") for p in (obj / "hil").glob("*.ci"))
+    if len(sys.argv) > 2:
+        image = nm_globals(sys.argv[2], True)
+        lib = [b for b in lib if nm_globals(b.with_suffix(".o"), True) & image]
+    bases = [obj / f for f in FILES] + lib
     size, edges, taken = {}, {}, set()
     for b in bases:
         text = b.with_suffix(".ci").read_text()

@@ -52,22 +52,27 @@ check(abs(x10 - d[0][1]) < 0.01, "slope: settles within 1 cm (got %.3g)" % (x10 
 print("car 10 %% grade braked: settled by %.3g m, then moved %.3g m in 50 s, max |v| %.3g m/s"
       % (x10 - d[0][1], d[-1][1] - x10, vlate))
 
-# braked from 20 m/s; a method that damps (the default sdirk is implicit midpoint, which does not
-# damp the stiff stick-slip modes, see model/TIRE.md)
-h, d = run(["--param", "v0=20", "--param", "brake=800", "--method", "sdirk", "--sd-gamma", "0.7887"], 30, 10)
-ts = [r[0] for r in d if r[iu] <= 0.0][0]
-m, J, g, fr = 1500.0, 1.0, 9.81, 0.01
-rd_f = 0.30 - 1500.0 * g * 1.5 / 5.4 / 190000.0 / 3.0
-rd_r = 0.30 - 1500.0 * g * 1.2 / 5.4 / 190000.0 / 3.0
-# deceleration: 4 brakes over their radii plus rolling resistance, wheel inertia added to the mass
-a = (2 * 800.0 / rd_f + 2 * 800.0 / rd_r + fr * m * g) / (m + 2 * J / rd_f ** 2 + 2 * J / rd_r ** 2)
-tref = 20.0 / a
-late = [r for r in d if r[0] > ts + 5.0]
-vlate = max(abs(r[iu]) for r in late)
-check(abs(ts - tref) < 0.02 * tref, "braking: stop at %.3f s, Coulomb brake %.3f s (2 %%)" % (ts, tref))
-check(vlate < 1e-6, "braking: |v| < 1e-6 m/s from 5 s after the stop (got %.3g)" % vlate)
-check(abs(late[-1][1] - late[0][1]) < 1e-6, "braking: moves < 1e-6 m after (got %.3g)" % (late[-1][1] - late[0][1]))
-print("car braked from 20 m/s: stop at %.3f s (Coulomb %.3f s), then max |v| %.3g m/s, moved %.3g m"
-      % (ts, tref, vlate, late[-1][1] - late[0][1]))
+def braked(margs):
+    h, d = run(["--param", "v0=20", "--param", "brake=800"] + margs, 30, 10)
+    ts = [r[0] for r in d if r[iu] <= 0.0][0]
+    m, J, g, fr = 1500.0, 1.0, 9.81, 0.01
+    rd_f = 0.30 - 1500.0 * g * 1.5 / 5.4 / 190000.0 / 3.0
+    rd_r = 0.30 - 1500.0 * g * 1.2 / 5.4 / 190000.0 / 3.0
+    # deceleration: 4 brakes over their radii plus rolling resistance, wheel inertia added to the mass
+    a = (2 * 800.0 / rd_f + 2 * 800.0 / rd_r + fr * m * g) / (m + 2 * J / rd_f ** 2 + 2 * J / rd_r ** 2)
+    tref = 20.0 / a
+    late = [r for r in d if r[0] > ts + 5.0]
+    vlate = max(abs(r[iu]) for r in late)
+    check(abs(ts - tref) < 0.02 * tref, "braking: stop at %.3f s, Coulomb brake %.3f s (2 %%)" % (ts, tref))
+    check(vlate < 1e-6, "braking: |v| < 1e-6 m/s from 5 s after the stop (got %.3g)" % vlate)
+    check(abs(late[-1][1] - late[0][1]) < 1e-6, "braking: moves < 1e-6 m after (got %.3g)" % (late[-1][1] - late[0][1]))
+    print("car braked from 20 m/s (%s): stop at %.3f s (Coulomb %.3f s), then max |v| %.3g m/s, moved %.3g m"
+          % (" ".join(margs) or "default method", ts, tref, vlate, late[-1][1] - late[0][1]))
+
+
+# braked from 20 m/s with the default method (it crept at 0.1 m/s after the stop while the brake's
+# |Omega| had its kink, model/TIRE.md) and with a method that damps
+for margs in ([], ["--method", "sdirk", "--sd-gamma", "0.7887"]):
+    braked(margs)
 print("car: %d passed, %d failed" % (npass, nfail))
 sys.exit(1 if nfail else 0)

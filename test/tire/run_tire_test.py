@@ -1,7 +1,7 @@
 #!/usr/bin/python3
-"""run_tire_test.py TIRETEST SIM - runs the tire element's C checks, the TMeasy reference
-comparison and the car runs through hilstep-sim, sums their result lines into one
-"tire-test: N passed, N failed"."""
+"""run_tire_test.py TIRETEST SIM TIREMB - runs the tire element's C checks, the TMeasy reference
+comparison, the car runs through hilstep-sim, the multibody tire element's checks and the
+car.hsm runs, sums their result lines into one "tire-test: N passed, N failed"."""
 import re
 import subprocess
 import sys
@@ -10,7 +10,10 @@ here = sys.argv[0].rsplit("/", 1)[0]
 total_p = total_f = 0
 for cmd in ([sys.argv[1]], ["/usr/bin/python3", here + "/tmeasy_ref.py", sys.argv[1]],
             ["/usr/bin/python3", here + "/car_test.py", sys.argv[2]],
-            ["/usr/bin/python3", here + "/trailer_test.py", sys.argv[2]]):
+            ["/usr/bin/python3", here + "/trailer_test.py", sys.argv[2]],
+            ["/usr/bin/python3", here + "/iso3888_test.py", sys.argv[2]],
+            [sys.argv[3]],
+            ["/usr/bin/python3", here + "/car_hsm_test.py", sys.argv[2], "model/mech/vehicles/car.hsm"]):
     r = subprocess.run(cmd, capture_output=True, text=True)
     sys.stdout.write(r.stdout)
     sys.stderr.write(r.stderr)

@@ -2,15 +2,22 @@
 # differences, lift-off, the low-speed behaviour of one wheel (rest, 10 % slope with brakes,
 # braking to a stop, start from rest), and TMeasy's steady-state curves against an independent
 # implementation of Rill's formulas (test/tire/tmeasy_ref.py, 1e-9 relative), and the car
-# description through hilstep-sim: rest, 10 % grade with brakes, braking to a stop (car_test.py).
-TIRE_TEST_OBJ := $(addprefix $(BUILD)/obj/,model/hs_tire.o model/hs_veh.o rt/hs_math.o rt/hs_model.o)
+# description through hilstep-sim: rest, 10 % grade with brakes, braking to a stop (car_test.py);
+# the multibody tire element against hs_tire.c and differences (tire_mb.c) and the same runs of
+# model/mech/vehicles/car.hsm with load transfer (car_hsm_test.py).
+TIRE_TEST_OBJ := $(addprefix $(BUILD)/obj/,model/hs_tire.o model/hs_tire_values.o model/hs_veh.o rt/hs_math.o rt/hs_model.o)
 $(BUILD)/hilstep-tiretest: test/tire/tire_main.c $(TIRE_TEST_OBJ) model/hs_tire.h model/hs_veh.h rt/hs_types.h
 	@mkdir -p $(BUILD)
 	$(CC) $(CFLAGS_HOST) test/tire/tire_main.c $(TIRE_TEST_OBJ) -o $@ -lm
 
+# the multibody tire element against hs_tire.c and against differences (test/tire/tire_mb.c)
+$(BUILD)/hilstep-tiremb: test/tire/tire_mb.c $(CORE_OBJ) $(wildcard model/*.h rt/*.h)
+	@mkdir -p $(BUILD)
+	$(CC) $(CFLAGS_HOST) test/tire/tire_mb.c $(CORE_OBJ) -o $@ -lm
+
 .PHONY: tire-test
-tire-test: $(BUILD)/hilstep-tiretest $(BUILD)/hilstep-sim
-	@$(PY) test/tire/run_tire_test.py $(BUILD)/hilstep-tiretest $(BUILD)/hilstep-sim
+tire-test: $(BUILD)/hilstep-tiretest $(BUILD)/hilstep-tiremb $(BUILD)/hilstep-sim
+	@$(PY) test/tire/run_tire_test.py $(BUILD)/hilstep-tiretest $(BUILD)/hilstep-sim $(BUILD)/hilstep-tiremb
 
 TEST_SUITES += tire-test
 

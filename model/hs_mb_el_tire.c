@@ -1,0 +1,405 @@
+/* hs_mb_el_tire.c - force element "tire": Rill's TMeasy tire (model/hs_tire.h, model/TIRE.md)
+ * between a spatial wheel body and a flat road, with the wheel's brake and drive reacting on its
+ * carrier body b (or ground).
+ *
+ * Geometry. The road normal n is the ground z axis; the road height under the wheel is
+ * h = road input + tab(x) (the ECU's road= input plus a profile table over ground x, t= the x
+ * positions, v= the heights; a slope is a tilted gravity vector). With the wheel centre c
+ * (point a), its velocity v, the spin axis e = R(p) axis and the steering angle delta (steer=)
+ * (turns the heading about n: a massless knuckle, the spin inertia is not steered):
+ * x0 = (e x n)/|e x n|, x = cos delta x0 + sin delta (n x x0), y = n x x; pen = r0 - (c_z - h),
+ * pen' = -(v_z - h'(c_x) v_x), vx = x.v, vy = y.v, Omega = axis . w_body (the wheel's own spin).
+ * hs_tire_eval gives Fz, Fx, Fy, Mz, the rolling resistance Ty and the brake torque Tb; the
+ * road's force F = Fx x + Fy y + Fz n acts at the contact point c - rd n, i.e. F at c plus the
+ * torque rd (Fy x - Fx y); Mz n, (Ty + Tb + Td) e act on the wheel and -(Tb + Td) e on b.
+ *
+ * States (3, the element table's auxiliary states): the tread deflections xe, ye (m) and the
+ * brake's Dahl state zb, advanced by the stepper from hs_tire_eval's rates.
+ *
+ * Derivatives: every quantity is a value with its gradient over the wheel's 7 coordinates and
+ * 7 velocities (forward mode through the closed forms above), chained with hs_tire_eval's exact
+ * Jacobian; the q-dependence of J^T F and of the torque map 2 E(p)^T T comes from the shared
+ * helpers. Checked against central differences in test/mb/test_mb_deriv.c. */
+#include "hs_mb_int.h"
+#include "hs_math.h"
+#ifndef HS_NO_VEHICLES
+#include "hs_tire.h"
+#endif
+
+static uint32_t check(const hs_mb_desc *D, const hs_mb_force *E, const char **why)
+{
+#ifdef HS_NO_VEHICLES
+    (void)D; (void)E;
+    *why = "the tire element is not in this build (host only, model/TIRE.md)";
+    return MB_K_A;
+#else
+    if (D->dim != 3) { *why = "a tire needs dim=3"; return MB_K_A; }
+    if (E->a.body < 0 || D->bodies[E->a.body].kind != HS_MB_SPATIAL) { *why = "a must be a point on a spatial wheel body"; return MB_K_A; }
+    if (E->b.body == E->a.body || (E->b.body >= 0 && D->bodies[E->b.body].kind != HS_MB_SPATIAL)) {
+        *why = "b must be the wheel's spatial carrier body or ground";
+        return MB_K_B;
+    }
+    if (mb_is_unit3(E->axis) == 0) { *why = "the spin axis must be a unit vector"; return MB_K_AXIS; }
+    if (!(E->k >= HS_R(0.0))) { *why = "tire stiffness must be >= 0 (0: the data set's)"; return MB_K_K; }
+    if (!(E->c >= HS_R(0.0))) { *why = "tire damping must be >= 0 (0: the data set's)"; return MB_K_C; }
+    if (!(E->l0 >= HS_R(0.0))) { *why = "the unloaded radius must be >= 0 (0: the data set's)"; return MB_K_L0; }
+    if (E->tab != NULL) {
+        for (int i = 1; i < E->tab->n; ++i) {
+            if (!(E->tab->t[i] > E->tab->t[i - 1])) { *why = "road profile x positions must increase"; return MB_K_T; }
+        }
+    }
+    return 0u;
+#endif
+}
+
+static int inputs(const hs_mb_desc *D, const hs_mb_force *E, const char *suffix[3])
+{
+    (void)D; (void)E;
+    suffix[0] = ".drive (N m)";
+    suffix[1] = ".brake (N m)";
+    return 2;
+}
+
+
+#ifndef HS_NO_VEHICLES
+
+#define NV 14 /* the wheel's q (7) and u (7) */
+/* The optional inputs steer= and road= (stored 1 + index): their value, 0 without one. */
+static hs_real opt_in(const hs_real *in, int k1)
+{
+    return (k1 > 0) ? in[k1 - 1] : HS_R(0.0);
+}
+
+
+/* A value and its gradient over the wheel's coordinates and velocities. */
+typedef struct gv {
+    hs_real v;
+    hs_real d[NV];
+} gv;
+
+static gv g_c(hs_real v)
+{
+    gv r;
+    r.v = v;
+    for (int i = 0; i < NV; ++i) { r.d[i] = HS_R(0.0); }
+    return r;
+}
+
+static gv g_lin(hs_real ka, const gv *a, hs_real kb, const gv *b)
+{
+    gv r;
+    r.v = ka * a->v + kb * b->v;
+    for (int i = 0; i < NV; ++i) { r.d[i] = ka * a->d[i] + kb * b->d[i]; }
+    return r;
+}
+
+static gv g_mul(const gv *a, const gv *b)
+{
+    gv r;
+    r.v = a->v * b->v;
+    for (int i = 0; i < NV; ++i) { r.d[i] = b->v * a->d[i] + a->v * b->d[i]; }
+    return r;
+}
+
+/* The element's tire data: Rill's car set with r0, cz, dz from l0, k, c where given. */
+static void tire_data(const hs_mb_force *E, hs_tire_par *p)
+{
+    hs_tire_par_car(p);
+    if (E->l0 > HS_R(0.0)) { p->r0 = E->l0; }
+    if (E->k > HS_R(0.0)) { p->cz = E->k; }
+    if (E->c > HS_R(0.0)) { p->dz = E->c; }
+}
+
+/* Everything one evaluation needs. */
+typedef struct tire_kin {
+    mb_pk kc;            /* wheel centre */
+    gv c[3], v[3];       /* centre, its velocity */
+    gv x[3], y[3];       /* heading and lateral axis (ground) */
+    gv e[3];             /* spin axis (ground) */
+    gv arg[HS_TIRE_NARG];
+} tire_kin;
+
+/* HS_OK, or HS_E_MODEL when the spin axis stands along the road normal (no heading). */
+static int tire_kin_eval(const hs_mb_model *mb, const hs_mb_force *E, const hs_tire_par *tp, hs_real t,
+                         const hs_real *q, const hs_real *u, const hs_real *z, const hs_real *in, tire_kin *K)
+{
+    const int w = E->a.body, o = mb->qoff[w];
+    const hs_mb_opnd oa = mb_op_point(&E->a), oe = mb_op_dir(w, E->axis);
+    mb_pk ke;
+    mb_point_kin(mb, &oa, t, q, u, &K->kc);
+    mb_point_kin(mb, &oe, t, q, u, &ke);
+    hs_real Dc[3][7];
+    mb_point_dju(mb, &oa, q, u, Dc);
+    for (int i = 0; i < 3; ++i) {
+        K->c[i] = g_c(K->kc.r[i]);
+        K->v[i] = g_c(K->kc.v[i]);
+        K->e[i] = g_c(ke.r[i]);
+        for (int j = 0; j < 7; ++j) {
+            K->c[i].d[j] = K->kc.J[i][j];
+            K->v[i].d[j] = Dc[i][j];
+            K->v[i].d[7 + j] = K->kc.J[i][j];
+            K->e[i].d[j] = ke.J[i][j];
+        }
+    }
+    /* spin: axis . w_body, w_body = 2 G(p) p' (G linear in p) */
+    const hs_real *p = &q[o + 3], *pd = &u[o + 3];
+    hs_real G[3][4];
+    mb_quat_G(p, G);
+    gv om = g_c(HS_R(0.0));
+    for (int j = 0; j < 4; ++j) {
+        hs_real ej[4] = {0, 0, 0, 0}, Gj[3][4];
+        ej[j] = HS_R(1.0);
+        mb_quat_G(ej, Gj);
+        hs_real dq = HS_R(0.0), du = HS_R(0.0);
+        for (int r = 0; r < 3; ++r) {
+            du += HS_R(2.0) * E->axis[r] * G[r][j];
+            dq += HS_R(2.0) * E->axis[r] * (Gj[r][0] * pd[0] + Gj[r][1] * pd[1] + Gj[r][2] * pd[2] + Gj[r][3] * pd[3]);
+        }
+        om.v += du * pd[j];
+        om.d[3 + j] = dq;
+        om.d[7 + 3 + j] = du;
+    }
+    /* heading: x0 = (e_y, -e_x, 0) / |.|, turned by delta about n = z */
+    const gv ex2 = g_mul(&K->e[0], &K->e[0]), ey2 = g_mul(&K->e[1], &K->e[1]);
+    const gv rho2 = g_lin(HS_R(1.0), &ex2, HS_R(1.0), &ey2);
+    /* a wheel lying flat (also a non-finite state) has no heading: refused, no division by 0 */
+    if (!(rho2.v > HS_R(1e-12) * (mb_dot3(ke.r, ke.r) + HS_R(1e-30)))) { return HS_E_MODEL; }
+    const hs_real rho = hs_sqrt(rho2.v), irho = HS_R(1.0) / rho;
+    gv x0x = K->e[1], x0y = K->e[0];
+    for (int i = 0; i < NV; ++i) {
+        /* d(a/rho) = da/rho - a drho2/(2 rho^3) */
+        x0x.d[i] = K->e[1].d[i] * irho - K->e[1].v * rho2.d[i] * HS_R(0.5) * irho * irho * irho;
+        x0y.d[i] = -(K->e[0].d[i] * irho - K->e[0].v * rho2.d[i] * HS_R(0.5) * irho * irho * irho);
+    }
+    x0x.v = K->e[1].v * irho;
+    x0y.v = -K->e[0].v * irho;
+    hs_real sd, cd;
+    hs_sincos(opt_in(in, E->in1), &sd, &cd);
+    K->x[0] = g_lin(cd, &x0x, -sd, &x0y);
+    K->x[1] = g_lin(cd, &x0y, sd, &x0x);
+    K->x[2] = g_c(HS_R(0.0));
+    K->y[0] = g_lin(-HS_R(1.0), &K->x[1], HS_R(0.0), &K->x[1]);
+    K->y[1] = K->x[0];
+    K->y[2] = g_c(HS_R(0.0));
+    /* road height and slope under the centre */
+    hs_real h = opt_in(in, E->in2), hs = HS_R(0.0);
+    if (E->tab != NULL && E->tab->n > 0) {
+        const hs_mb_table *tb = E->tab;
+        const hs_real cx = K->c[0].v;
+        h += mb_table_eval(tb, cx);
+        for (int i = 1; i < tb->n; ++i) {
+            /* the segment's slope inside it, 0 outside the table (held ends) */
+            if (cx > tb->t[i - 1] && cx < tb->t[i]) { hs = (tb->v[i] - tb->v[i - 1]) / (tb->t[i] - tb->t[i - 1]); }
+        }
+    }
+    gv pen = K->c[2];
+    pen.v = tp->r0 - (K->c[2].v - h);
+    for (int i = 0; i < NV; ++i) { pen.d[i] = -(K->c[2].d[i] - hs * K->c[0].d[i]); }
+    const gv pend = g_lin(-HS_R(1.0), &K->v[2], hs, &K->v[0]);
+    const gv a0 = g_mul(&K->x[0], &K->v[0]), a1 = g_mul(&K->x[1], &K->v[1]);
+    const gv b0 = g_mul(&K->y[0], &K->v[0]), b1 = g_mul(&K->y[1], &K->v[1]);
+    K->arg[HS_TIRE_PEN] = pen;
+    K->arg[HS_TIRE_PEND] = pend;
+    K->arg[HS_TIRE_VX] = g_lin(HS_R(1.0), &a0, HS_R(1.0), &a1);
+    K->arg[HS_TIRE_VY] = g_lin(HS_R(1.0), &b0, HS_R(1.0), &b1);
+    K->arg[HS_TIRE_OM] = om;
+    K->arg[HS_TIRE_XE] = g_c(z[0]);
+    K->arg[HS_TIRE_YE] = g_c(z[1]);
+    K->arg[HS_TIRE_ZB] = g_c(z[2]);
+    return HS_OK;
+}
+
+/* The brake capacity input (N m): a capacity, so a negative one refuses the step. */
+static int brake_of(const hs_mb_force *E, const hs_real *in, hs_real *Tb)
+{
+    *Tb = in[E->in0 + 1];
+    return (*Tb >= HS_R(0.0)) ? HS_OK : HS_E_INPUT;
+}
+
+/* fq/fu (body row `row`, wheel columns) += 2 E(p_row)^T dT (dT: 3 x NV gradients of a torque). */
+static void add_torque_grad(const hs_mb_model *mb, int row, int w, const hs_real *q, const gv *T,
+                            hs_real *fq, hs_real *fu)
+{
+    hs_real Ep[3][4];
+    mb_quat_E(&q[mb->qoff[row] + 3], Ep);
+    for (int i = 0; i < 4; ++i) {
+        for (int j = 0; j < 7; ++j) {
+            const hs_real aq = HS_R(2.0) * (Ep[0][i] * T[0].d[j] + Ep[1][i] * T[1].d[j] + Ep[2][i] * T[2].d[j]);
+            const hs_real au = HS_R(2.0) * (Ep[0][i] * T[0].d[7 + j] + Ep[1][i] * T[1].d[7 + j] + Ep[2][i] * T[2].d[7 + j]);
+            mb_qq_add(mb, fq, row, 3 + i, w, j, aq);
+            mb_qq_add(mb, fu, row, 3 + i, w, j, au);
+        }
+    }
+}
+
+/* One tire: the road's force F (ground, at the centre), the wheel's torque T and the carrier's
+ * reaction torque Tr, with gradients; zd (3) the state rates when not NULL. */
+static int tire_eval(const hs_mb_model *mb, int e, hs_real t, const hs_real *q, const hs_real *u,
+                     const hs_real *z, const hs_real *in, int jac, tire_kin *K, gv *F, gv *T, gv *Tr,
+                     hs_real *zd, hs_tire_out *out)
+{
+    const hs_mb_force *E = &mb->desc->forces[e];
+    hs_tire_par tp;
+    tire_data(E, &tp);
+    hs_real Tb;
+    int rc = brake_of(E, in, &Tb);
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
+    if (rc != HS_OK) { return rc; }
+    rc = tire_kin_eval(mb, E, &tp, t, q, u, z, in, K);
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
+    if (rc != HS_OK) { return rc; }
+    hs_real arg[HS_TIRE_NARG];
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
+    for (int i = 0; i < HS_TIRE_NARG; ++i) { arg[i] = K->arg[i].v; }
+    rc = (jac != 0) ? hs_tire_eval(&tp, arg, Tb, out) : hs_tire_eval_values(&tp, arg, Tb, out);
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
+    if (rc != HS_OK) { return rc; }
+    if (zd != NULL) {
+        zd[0] = out->y[HS_TIRE_DXE];
+        zd[1] = out->y[HS_TIRE_DYE];
+        zd[2] = out->y[HS_TIRE_DZB];
+    }
+    /* results with gradients: y_k = sum over args J[k][a] * grad(arg a) (the states and inputs
+     * are constants for the mechanics' Jacobian) */
+    gv res[HS_TIRE_NRES];
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
+    for (int k = 0; k < HS_TIRE_NRES; ++k) {
+        res[k] = g_c(out->y[k]);
+        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
+        for (int a = 0; (jac != 0) && a < HS_TIRE_XE; ++a) {
+            const hs_real Jka = out->J[k][a];
+            for (int i = 0; i < NV; ++i) { res[k].d[i] += Jka * K->arg[a].d[i]; }
+        }
+    }
+    /* rd = r0 - pen/3 on the road (hs_tire.c), r0 off it */
+    gv rd = g_c(out->rd);
+    if (K->arg[HS_TIRE_PEN].v > HS_R(0.0)) {
+        for (int i = 0; i < NV; ++i) { rd.d[i] = -K->arg[HS_TIRE_PEN].d[i] / HS_R(3.0); }
+    }
+    const gv *Fx = &res[HS_TIRE_FX], *Fy = &res[HS_TIRE_FY];
+    const gv Ts = g_lin(HS_R(1.0), &res[HS_TIRE_TY], HS_R(1.0), &res[HS_TIRE_TB]);
+    const gv Trs = g_c(out->y[HS_TIRE_TB] + in[E->in0]);
+    gv Tbr = Trs;
+    for (int i = 0; i < NV; ++i) { Tbr.d[i] = res[HS_TIRE_TB].d[i]; }
+    const gv rFx = g_mul(&rd, Fx), rFy = g_mul(&rd, Fy);
+    for (int i = 0; i < 3; ++i) {
+        const gv fx = g_mul(Fx, &K->x[i]), fy = g_mul(Fy, &K->y[i]);
+        F[i] = g_lin(HS_R(1.0), &fx, HS_R(1.0), &fy);
+        const gv tx = g_mul(&rFy, &K->x[i]), ty = g_mul(&rFx, &K->y[i]);
+        const gv te = g_mul(&Ts, &K->e[i]), tr = g_mul(&Tbr, &K->e[i]);
+        T[i] = g_lin(HS_R(1.0), &tx, -HS_R(1.0), &ty);
+        T[i] = g_lin(HS_R(1.0), &T[i], HS_R(1.0), &te);
+        T[i].v += in[E->in0] * K->e[i].v;
+        for (int j = 0; j < NV; ++j) { T[i].d[j] += in[E->in0] * K->e[i].d[j]; }
+        Tr[i] = g_lin(-HS_R(1.0), &tr, HS_R(0.0), &tr);
+    }
+    F[2] = g_lin(HS_R(1.0), &F[2], HS_R(1.0), &res[HS_TIRE_FZ]);
+    T[2] = g_lin(HS_R(1.0), &T[2], HS_R(1.0), &res[HS_TIRE_MZ]);
+    return HS_OK;
+}
+
+static int eval_z(const hs_mb_model *mb, int e, hs_real t, const hs_real *q, const hs_real *u,
+                  const hs_real *z, const hs_real *in, hs_real *f, hs_real *fq, hs_real *fu)
+{
+    const hs_mb_force *E = &mb->desc->forces[e];
+    tire_kin K;
+    gv F[3], T[3], Tr[3];
+    hs_tire_out out;
+    const int rc = tire_eval(mb, e, t, q, u, z, in, (fq != NULL) ? 1 : 0, &K, F, T, Tr, NULL, &out);
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
+    if (rc != HS_OK) { return rc; }
+    const int w = E->a.body, b = E->b.body;
+    const hs_mb_opnd oa = mb_op_point(&E->a);
+    hs_real Fv[3], Tv[3], Rv[3];
+    for (int i = 0; i < 3; ++i) { Fv[i] = F[i].v; Tv[i] = T[i].v; Rv[i] = Tr[i].v; }
+    mb_point_load(mb, &oa, &K.kc, q, Fv, f, fq);
+    mb_body_torque(mb, w, q, Tv, f, fq);
+    if (b >= 0) { mb_body_torque(mb, b, q, Rv, f, fq); }
+    if (fq == NULL) { return HS_OK; }
+    /* J_c^T dF */
+    for (int i = 0; i < 7; ++i) {
+        for (int j = 0; j < 7; ++j) {
+            hs_real aq = HS_R(0.0), au = HS_R(0.0);
+            for (int r = 0; r < 3; ++r) {
+                aq += K.kc.J[r][i] * F[r].d[j];
+                au += K.kc.J[r][i] * F[r].d[7 + j];
+            }
+            mb_qq_add(mb, fq, w, i, w, j, aq);
+            mb_qq_add(mb, fu, w, i, w, j, au);
+        }
+    }
+    add_torque_grad(mb, w, w, q, T, fq, fu);
+    if (b >= 0) { add_torque_grad(mb, b, w, q, Tr, fq, fu); }
+    return HS_OK;
+}
+
+static int zdot(const hs_mb_model *mb, int e, hs_real t, const hs_real *q, const hs_real *u,
+                const hs_real *z, const hs_real *in, hs_real *zd)
+{
+    tire_kin K;
+    gv F[3], T[3], Tr[3];
+    hs_tire_out out;
+    return tire_eval(mb, e, t, q, u, z, in, 0, &K, F, T, Tr, zd, &out);
+}
+
+int hs_mb_tire_probe(const hs_mb_model *mb, int e, hs_real t, const hs_real *q, const hs_real *u,
+                     const hs_real *z, const hs_real *in, hs_real *val)
+{
+    if (e < 0 || e >= mb->desc->nforces || mb->desc->forces[e].kind != HS_MB_TIRE) { return HS_E_MODEL; }
+    tire_kin K;
+    gv F[3], T[3], Tr[3];
+    hs_tire_out out;
+    /* the element's own states: its slice of the model's z */
+    const int rc = tire_eval(mb, e, t, q, u, &z[mb->zoff[e]], in, 0, &K, F, T, Tr, NULL, &out);
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
+    if (rc != HS_OK) { return rc; }
+    val[HS_MB_TIRE_OMEGA] = K.arg[HS_TIRE_OM].v;
+    val[HS_MB_TIRE_FX] = out.y[HS_TIRE_FX];
+    val[HS_MB_TIRE_FY] = out.y[HS_TIRE_FY];
+    val[HS_MB_TIRE_FZ] = out.y[HS_TIRE_FZ];
+    val[HS_MB_TIRE_SX] = out.sx;
+    val[HS_MB_TIRE_SY] = out.sy;
+    for (int i = 0; i < 3; ++i) { val[HS_MB_TIRE_FG + i] = F[i].v; }
+    return HS_OK;
+}
+
+#else
+
+static int eval_z(const hs_mb_model *mb, int e, hs_real t, const hs_real *q, const hs_real *u,
+                  const hs_real *z, const hs_real *in, hs_real *f, hs_real *fq, hs_real *fu)
+{
+    (void)mb; (void)e; (void)t; (void)q; (void)u; (void)z; (void)in; (void)f; (void)fq; (void)fu;
+    return HS_E_MODEL;
+}
+
+static int zdot(const hs_mb_model *mb, int e, hs_real t, const hs_real *q, const hs_real *u,
+                const hs_real *z, const hs_real *in, hs_real *zd)
+{
+    (void)mb; (void)e; (void)t; (void)q; (void)u; (void)z; (void)in; (void)zd;
+    return HS_E_MODEL;
+}
+
+int hs_mb_tire_probe(const hs_mb_model *mb, int e, hs_real t, const hs_real *q, const hs_real *u,
+                     const hs_real *z, const hs_real *in, hs_real *val)
+{
+    (void)mb; (void)e; (void)t; (void)q; (void)u; (void)z; (void)in; (void)val;
+    return HS_E_MODEL;
+}
+
+#endif
+
+/* the table's stateless entry point: the states at 0 (mb_forces calls eval_z with the model's) */
+static int eval(const hs_mb_model *mb, int e, hs_real t, const hs_real *q, const hs_real *u,
+                const hs_real *in, hs_real *f, hs_real *fq, hs_real *fu)
+{
+    static const hs_real z0[3] = {0, 0, 0};
+    return eval_z(mb, e, t, q, u, z0, in, f, fq, fu);
+}
+
+const mb_force_elem mb_el_tire = {
+    "tire", "HS_MB_TIRE",
+    MB_K_A | MB_K_B | MB_K_AXIS | MB_K_K | MB_K_C | MB_K_L0 | MB_K_IN | MB_K_T | MB_K_V | MB_K_STEER | MB_K_ROAD,
+    MB_K_A | MB_K_AXIS | MB_K_IN,
+    check, inputs, eval, NULL};
+
+const mb_force_states mb_st_tire = {3, zdot, eval_z};

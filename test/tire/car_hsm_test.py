@@ -1,0 +1,125 @@
+#!/usr/bin/python3
+"""car_hsm_test.py SIM HSM - the car description model/mech/vehicles/car.hsm (chassis, four wheels
+on their suspensions, four multibody tire elements) through hilstep-sim with the default method
+at h = 1 ms: at rest on a flat road it drifts less than 1e-6 m/s over 60 s; on a 10 % slope with
+1500 N m of brake on every wheel it holds (after settling it moves less than 1e-6 m in 20 s);
+braked from 20 m/s with 800 N m per wheel it stops and stays stopped, and while it decelerates
+the wheel loads move to the front by the quasi-static moment balance (3 %) with the weight still
+shared m g / 2 per side; at rest the two left wheels carry
+half the weight; steered by 0.02 rad at 20 m/s
+its yaw rate after 5 s is the hand-written car's (model "car", the same tires and geometry on
+static loads) to 1 %, its body slip angle to 10 %. Prints "car-hsm: N passed, N failed"."""
+import csv
+import math
+import os
+import subprocess
+import sys
+import tempfile
+
+SIM, HSM = sys.argv[1], sys.argv[2]
+npass = nfail = 0
+
+
+def check(ok, what):
+    global npass, nfail
+    if ok:
+        npass += 1
+    else:
+        nfail += 1
+        print("  FAIL", what)
+
+
+def run(params, brake, t, every, steer=0.0):
+    with tempfile.TemporaryDirectory() as d:
+        out, inp = os.path.join(d, "o.csv"), os.path.join(d, "i.csv")
+        with open(inp, "w") as f:
+            f.write("t,steer,brake_fl,brake_fr,brake_rl,brake_rr\n0,%g,%g,%g,%g,%g\n" % ((steer,) + (brake,) * 4))
+        cmd = [SIM, "--model-file", HSM, "--h", "1e-3", "--t", str(t), "--csv", out, "--every", str(every),
+               "--inputs", inp]
+        for p in params:
+            cmd += ["--param", p]
+        r = subprocess.run(cmd, capture_output=True, text=True)
+        check(r.returncode == 0 and "status=ok" in r.stdout, "%s exits 0 with status=ok" % " ".join(cmd))
+        rows = list(csv.reader(open(out)))
+    head = rows[0]
+    col = {name.split("[")[0]: i for i, name in enumerate(head)}
+    return col, [[float(v) for v in row] for row in rows[1:]]
+
+
+# the car's data (car.hsm): masses, geometry
+m_c, m_w, a, b, h, r0, cz, g = 1400.0, 25.0, 1.2, 1.5, 0.55, 0.3, 190000.0, 9.81
+m = m_c + 4 * m_w
+
+# rest, flat road
+c, d = run([], 0, 60, 100)
+vmax = max(math.hypot(r[c["out_speed"]], r[c["u2"]]) for r in d)
+check(len(d) == 601, "rest: 601 rows")
+check(vmax < 1e-6, "rest: |v| < 1e-6 m/s over 60 s (got %.3g)" % vmax)
+half = d[-1][c["out_Fz_fl"]] + d[-1][c["out_Fz_rl"]]
+check(abs(half - m * g / 2) < 1e-6 * m * g, "rest: the left wheels carry m g / 2 = %.3f N (got %.6f)" % (m * g / 2, half))
+print("car.hsm rest 60 s: max |v| %.3g m/s; left wheels %.3f N of m g / 2 = %.3f N" % (vmax, half, m * g / 2))
+
+# 10 % slope, brakes applied
+sg = 0.1 / math.sqrt(1.01)
+c, d = run(["slope_sin=%.17g" % sg, "slope_cos=%.17g" % (1 / math.sqrt(1.01))], 1500, 30, 100)
+x10 = [r[c["out_X"]] for r in d if abs(r[0] - 10.0) < 1e-9][0]
+vlate = max(abs(r[c["out_speed"]]) for r in d if r[0] >= 10.0)
+moved = d[-1][c["out_X"]] - x10
+check(abs(moved) < 1e-6, "slope: moves < 1e-6 m from 10 s to 30 s (got %.3g)" % moved)
+check(vlate < 1e-6, "slope: |v| < 1e-6 m/s after 10 s (got %.3g)" % vlate)
+check(abs(x10 - d[0][c["out_X"]]) < 0.01, "slope: settles within 1 cm (got %.3g)" % (x10 - d[0][c["out_X"]]))
+print("car.hsm 10 %% slope braked: settled by %.3g m, then moved %.3g m in 20 s, max |v| %.3g m/s"
+      % (x10 - d[0][c["out_X"]], moved, vlate))
+
+# braked from 20 m/s
+c, d = run(["v0=20"], 800, 12, 10)
+iv = c["out_speed"]
+ts = [r[0] for r in d if r[iv] <= 0.0][0]
+late = [r for r in d if r[0] > ts + 5.0]
+vlate = max(abs(r[iv]) for r in late)
+moved = late[-1][c["out_X"]] - late[0][c["out_X"]]
+check(1.0 < ts < 4.0, "braking: stops (at %.3f s)" % ts)
+check(vlate < 1e-6, "braking: |v| < 1e-6 m/s from 5 s after the stop (got %.3g)" % vlate)
+check(abs(moved) < 1e-6, "braking: moves < 1e-6 m after (got %.3g)" % moved)
+# load transfer in the steady part of the stop (2.0 to 2.4 s: pitch settled, deceleration a from
+# the speed): the left wheels still carry m g / 2 between them (vertical equilibrium), and the
+# front gains what the rear loses: the moment balance about the centre of mass (height h of the
+# whole vehicle) with the braking force m a acting rd - rs = 2 pen / 3 below the road (the
+# element's lever arm, model/TIRE.md) and the four wheels' spin decelerating at a / rd:
+# (m a (h + 2 pen / 3) + 4 J a / rd) / (2 l), to 3 % (the rest: the chassis' centre of mass moves
+# forward as it pitches, rolling resistance)
+r1 = [row for row in d if abs(row[0] - 2.0) < 1e-9][0]
+r2 = [row for row in d if abs(row[0] - 2.4) < 1e-9][0]
+r_0 = d[0]
+ax = (r1[iv] - r2[iv]) / 0.4
+hv = (m_c * h + 2 * m_w * r_0[c["q10"]] + 2 * m_w * r_0[c["q24"]]) / m
+pen = (r2[c["out_Fz_fl"]] + r2[c["out_Fz_rl"]]) / 2 / cz
+rd = r0 - pen / 3
+dfz = (m * ax * (hv + 2 * pen / 3) + 4 * 1.0 * ax / rd) / (2 * (a + b))
+gf = r2[c["out_Fz_fl"]] - r_0[c["out_Fz_fl"]]
+gr = r_0[c["out_Fz_rl"]] - r2[c["out_Fz_rl"]]
+side = r2[c["out_Fz_fl"]] + r2[c["out_Fz_rl"]]
+check(abs(side - m * g / 2) < 1e-3 * m * g / 2, "braking: the left wheels carry m g / 2 (got %.2f N of %.2f)" % (side, m * g / 2))
+check(abs(gf - dfz) < 0.03 * dfz and abs(gr - dfz) < 0.03 * dfz,
+      "braking: load transfer front +%.1f N, rear -%.1f N = the moment balance's %.1f N (3 %%)" % (gf, gr, dfz))
+print("car.hsm braked from 20 m/s: stop at %.3f s, then max |v| %.3g m/s, moved %.3g m; at 2.0-2.4 s a = %.4f m/s^2 "
+      "(the accelerometer, pitched: %.4f), load transfer front +%.1f N, rear -%.1f N, moment balance %.1f N"
+      % (ts, vlate, moved, -ax, r2[c["out_a_x"]], gf, gr, dfz))
+# steady cornering against the hand-written car
+c, d = run(["v0=20"], 0, 5, 500, steer=0.02)
+with tempfile.NamedTemporaryFile(suffix=".csv") as f:
+    r2 = subprocess.run([SIM, "--model", "car", "--param", "maneuver=0", "--param", "v0=20", "--param", "steer=0.02",
+                         "--h", "1e-3", "--t", "5", "--csv", f.name, "--every", "500"], capture_output=True, text=True)
+    check(r2.returncode == 0, "hand-written car runs")
+    rows = list(csv.reader(open(f.name)))
+hc = {name.split("[")[0]: i for i, name in enumerate(rows[0])}
+last = [float(v) for v in rows[-1]]
+yh, bh = last[hc["out_yaw_rate"]], last[hc["out_beta"]]
+y, be = d[-1][c["out_yaw_rate"]], d[-1][c["out_beta"]]
+check(abs(y - yh) < 0.01 * abs(yh), "cornering: yaw rate %.6f rad/s = the hand-written car's %.6f (1 %%)" % (y, yh))
+check(abs(be - bh) < 0.1 * abs(bh), "cornering: body slip angle %.5f rad = the hand-written car's %.5f (10 %%)" % (be, bh))
+print("car.hsm steered 0.02 rad at 20 m/s, 5 s: yaw rate %.6f rad/s (hand-written car %.6f), beta %.5f rad (%.5f), "
+      "a_y %.3f m/s^2 (the rolled body's accelerometer; v r = %.3f)" % (y, yh, be, bh, d[-1][c["out_a_y"]],
+                                                                       d[-1][c["out_speed"]] * y))
+print("car-hsm: %d passed, %d failed" % (npass, nfail))
+sys.exit(1 if nfail else 0)
