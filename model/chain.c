@@ -70,5 +70,6 @@ const hs_model_type hs_chain_type = {
     .blocks = hs_rods_fn_blocks,
     .curvature = hs_rods_fn_curvature,
     .energy = hs_rods_fn_energy,
+    .motion = hs_rods_fn_motion,
     .data = &FAMILY,
 };

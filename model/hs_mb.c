@@ -144,6 +144,23 @@ static int mb_blocks_fn(const hs_model *m, hs_blocks *b, int *buf, int nbuf)
     return HS_OK;
 }
 
+/* Each row's compliance and damping: its joint's where declared, -1 (the stepper's) elsewhere,
+ * the quaternion norm rows included (they are rigid by construction). */
+int hs_mb_fn_compliance(const hs_model *m, hs_real *c, hs_real *d)
+{
+    const hs_mb_model *mb = MB(m);
+    for (int r = 0; r < mb->nc; ++r) {
+        const int j = mb->rows[r].joint;
+        c[r] = HS_R(-1.0);
+        d[r] = HS_R(-1.0);
+        if ((j >= 0) && (mb->desc->joints[j].has_comp != 0)) {
+            c[r] = mb->desc->joints[j].compliance;
+            d[r] = mb->desc->joints[j].damping;
+        }
+    }
+    return HS_OK;
+}
+
 hs_real hs_mb_energy(const hs_mb_model *mb, const hs_real *q, const hs_real *u)
 {
     const hs_mb_desc *D = mb->desc;
@@ -789,8 +806,13 @@ int hs_mb_compile(const hs_mb_desc *D, hs_mb_model *mb, int packed, int *bad_ind
     T->blocks = mb->packed ? mb_blocks_fn : NULL;
     T->curvature = mb->nc ? hs_mb_fn_curvature : NULL;
     T->energy = hs_mb_fn_energy;
+    T->motion = hs_mb_fn_motion;
     T->lagrange = hs_mb_has_spatial(mb) ? hs_mb_fn_lagrange : NULL; /* else M is constant */
     mb_fast_prepare(mb);
+    T->compliance = NULL; /* only a description that declares compliance carries the hook */
+    for (int j = 0; j < D->njoints; ++j) {
+        if (D->joints[j].has_comp != 0) { T->compliance = hs_mb_fn_compliance; }
+    }
     *bad_index = -1;
     return HS_OK;
 }

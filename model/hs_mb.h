@@ -120,6 +120,9 @@ typedef struct hs_mb_joint {
     int coord;          /* DRIVER: 0 angle, 1 translation along axis */
     hs_mb_fn f;         /* DRIVER, PERPENDICULAR: set value f(t) */
     hs_mb_quadric quad; /* CURVE */
+    int has_comp;       /* 1: compliance and damping below are declared (else the stepper's) */
+    hs_real compliance; /* every row's compliance (m/N; rad/(N m) for angle rows), >= 0 */
+    hs_real damping;    /* every row's damping (N s/m; N m s/rad), >= 0 (model/COMPLIANCE.md) */
 } hs_mb_joint;
 
 /* Force elements. Each kind is one file model/hs_mb_el_<name>.c (parse keys, validation,
@@ -382,6 +385,10 @@ int hs_mb_fn_output(const hs_model *m, hs_real t, const hs_real *q, const hs_rea
                     const hs_real *z, const hs_real *in, hs_real *y);
 int hs_mb_fn_energy(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
                     const hs_real *z, hs_real *E);
+/* motion(): the motion bound of a passive mechanism of rigid joints (model/hs_mb_motion.c);
+ * omega 0 (no check) for any other description. */
+int hs_mb_fn_motion(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
+                    hs_real *omega, int *degenerate);
 /* The force elements' state rates (nz; set when a description has states, e.g. tires). */
 int hs_mb_fn_zdot(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u, const hs_real *z,
                   const hs_real *in, hs_real *zd);
@@ -422,9 +429,15 @@ int hs_mb_gen_energy(const hs_model *m, hs_real t, const hs_real *q, const hs_re
                      const hs_real *z, hs_real *E);
 /* blocks() of a generated type: the compiled description's pattern (dense when not packed). */
 int hs_mb_gen_blocks(const hs_model *m, hs_blocks *b, int *buf, int nbuf);
+int hs_mb_gen_motion(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
+                     hs_real *omega, int *degenerate);
 int hs_mb_gen_lagrange(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
                        const hs_real *z, const hs_real *in, hs_real *F, hs_real *Fq, hs_real *Fu,
                        hs_real *Mq);
+/* Each constraint row's declared compliance c and damping d (nc each; -1 = none declared):
+ * the model type's compliance() hook, for compiled (fn) and generated (gen) descriptions. */
+int hs_mb_fn_compliance(const hs_model *m, hs_real *c, hs_real *d);
+int hs_mb_gen_compliance(const hs_model *m, hs_real *c, hs_real *d);
 
 /* Quantities of a tire element at (t, q, u, z, in) (hs_mb_tire_probe; the tire output line):
  * spin rate (rad/s), Fx, Fy (N, contact frame), Fz (N), slips sx, sy, the road's force on the

@@ -622,6 +622,20 @@ static int parse_joint(hs_mb_store *st, const tok *w, int npos, const tok *key, 
     uint32_t have = 0u;
     for (int k = 0; k < nkv; ++k) {
         const tok K = key[k], V = val[k];
+        /* compliance and damping: every kind, seed 001's spring-damper on all the joint's rows */
+        if ((tok_eq(K, "compliance") != 0) || (tok_eq(K, "damping") != 0)) {
+            const int isc = tok_eq(K, "compliance");
+            hs_real x = HS_R(-1.0);
+            if (read_vec(st, V, &x, 1) != 1) { return fail_val(st, err, line, K, "bad value (expected one number)"); }
+            if (!(x >= HS_R(0.0))) {
+                err->has_value = 1; err->value = (double)x;
+                return fail(err, line, K, (isc != 0) ? "compliance must be >= 0 (m/N, rad/(N m) for angles; 0 = rigid)"
+                                                     : "damping must be >= 0 (N s/m, N m s/rad for angles)", E);
+            }
+            J->has_comp = 1;
+            if (isc != 0) { J->compliance = x; } else { J->damping = x; }
+            continue;
+        }
         uint32_t bit = 0u;
         /* MISRA Ref 10.8.3 [composite count widened after its bounds check] */
         for (int i = 0; i < NJKEYS; ++i) { if (tok_eq(K, JKEYS[i].key) != 0) { bit = JKEYS[i].bit; } }
@@ -1133,9 +1147,19 @@ static int fail_row(const hs_mb_store *st, const hs_mb_model *mb, int r, hs_mb_e
     return fail(err, line, lit(name), msg, HS_E_MODEL_PARAM);
 }
 
+/* 1 when row r belongs to a joint declared compliant (compliance > 0). */
+static int row_compliant(const hs_mb_store *st, const hs_mb_model *mb, int r)
+{
+    const int j = mb->rows[r].joint;
+    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
+    return (j >= 0) && (st->joints[j].has_comp != 0) && (st->joints[j].compliance > HS_R(0.0));
+}
+
 /* First row of G (nc x nq, dense) that depends on the rows before it (modified Gram-Schmidt
- * with the combination tracked in C), or -1; coef gets its combination (nc). */
-static int dependent_row(hs_mb_store *st, int nc, int nq, hs_real **coef)
+ * with the combination tracked in C), or -1; coef gets its combination (nc). A dependency
+ * whose combination includes a compliant row is carried by the regularization (the step
+ * matrix stays nonsingular, seed 001 eq. 3.7): that row is skipped and the search goes on. */
+static int dependent_row(hs_mb_store *st, const hs_mb_model *mb, int nc, int nq, hs_real **coef)
 {
     hs_real *G = st->chk_G, *B = st->chk_B, *C = st->chk_C;
     int nb = 0;
@@ -1155,6 +1179,13 @@ static int dependent_row(hs_mb_store *st, int nc, int nq, hs_real **coef)
         for (int j = 0; j < nq; ++j) { n1 += v[j] * v[j]; }
         if (!(n1 > HS_R(1e-18) * n0) || !(n0 > HS_R(0.0))) {
             /* G_r = sum of the earlier rows with weights -c (c[r] = 1) */
+            hs_real big = HS_R(0.0);
+            for (int i = 0; i <= r; ++i) { if (hs_abs(c[i]) > big) { big = hs_abs(c[i]); } }
+            int carried = 0;
+            for (int i = 0; i <= r; ++i) {
+                if ((hs_abs(c[i]) > HS_R(1e-6) * big) && (row_compliant(st, mb, i) != 0)) { carried = 1; }
+            }
+            if (carried != 0) { continue; }
             *coef = c;
             return r;
         }
@@ -1202,7 +1233,7 @@ static int check_joints(hs_mb_store *st, hs_mb_model *mb, hs_mb_error *err)
     }
     /* redundancy: a row dependent on earlier ones at q0 and at a perturbed q (a singular q0 alone passes) */
     hs_real *coef = NULL;
-    int dep = dependent_row(st, nc, nq, &coef);
+    int dep = dependent_row(st, mb, nc, nq, &coef);
     if (dep >= 0) {
         uint32_t x = 2463534242u;
         for (int j = 0; j < nq; ++j) {
@@ -1212,9 +1243,19 @@ static int check_joints(hs_mb_store *st, hs_mb_model *mb, hs_mb_error *err)
         }
         rc = mb_constraint(mb, HS_R(0.0), st->chk_q, NULL, st->chk_G, NULL);
         /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-        dep = rc == HS_OK ? dependent_row(st, nc, nq, &coef) : -1;
+        dep = rc == HS_OK ? dependent_row(st, mb, nc, nq, &coef) : -1;
     }
     mb->packed = keep;
+    if ((dep >= 0) && (mb->rows[dep].joint < 0)) {
+        /* a quaternion norm row closed the dependency: blame the last joint in it */
+        hs_real top = HS_R(0.0);
+        for (int i = 0; i < dep; ++i) { if (hs_abs(coef[i]) > top) { top = hs_abs(coef[i]); } }
+        int last = -1;
+        for (int i = 0; i < dep; ++i) {
+            if ((mb->rows[i].joint >= 0) && (hs_abs(coef[i]) > HS_R(1e-6) * top)) { last = i; }
+        }
+        if (last >= 0) { dep = last; }
+    }
     if (dep >= 0) {
         hs_real big = HS_R(0.0);
         for (int i = 0; i < dep; ++i) { if (hs_abs(coef[i]) > big) { big = hs_abs(coef[i]); } }
@@ -1239,7 +1280,7 @@ static int check_joints(hs_mb_store *st, hs_mb_model *mb, hs_mb_error *err)
             any = 1;
         }
         if (any == 0) { detail_add(err, " nothing (the joint constrains no coordinate)"); }
-        return fail_row(st, mb, dep, err, "redundant or over-determined joint set: this joint's rows depend on the joints before it");
+        return fail_row(st, mb, dep, err, "redundant or over-determined joint set: this joint's rows depend on the joints before it (compliance= on one of them regularizes it)");
     }
     return HS_OK;
 }

@@ -123,3 +123,10 @@ int hs_mb_gen_lagrange(const hs_model *m, hs_real t, const hs_real *q, const hs_
     /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     return b ? hs_mb_fn_lagrange(b, t, q, u, z, in, F, Fq, Fu, Mq) : HS_E_MODEL;
 }
+
+int hs_mb_gen_compliance(const hs_model *m, hs_real *c, hs_real *d)
+{
+    const hs_model *b = bound(m);
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
+    return b ? hs_mb_fn_compliance(b, c, d) : HS_E_MODEL;
+}

@@ -67,6 +67,18 @@ typedef struct hs_pendulum_params {
 } hs_pendulum_params;
 extern const hs_model_type hs_pendulum_type;
 
+/* ---- rolling_disk: vertical disk rolling without slip (nonholonomic); outputs slip x, y
+ * (m/s) and energy (J) ---- */
+#define HS_ROLLING_DISK_NQ 4
+#define HS_ROLLING_DISK_NC 2
+typedef struct hs_rolling_disk_params {
+    hs_real m;     /* mass (kg) */
+    hs_real R;     /* radius (m) */
+    hs_real spin0; /* initial rolling rate theta' (rad/s) */
+    hs_real turn0; /* initial heading rate phi' (rad/s) */
+} hs_rolling_disk_params;
+extern const hs_model_type hs_rolling_disk_type;
+
 /* ---- chain: planar chain of n uniform rods, maximal coordinates (issues 8, 9) ----
  * Sizes follow the parameter n (dims()); the macros give an instance's sizes and the type's
  * capacities (n = HS_CHAIN_N_MAX). Outputs: energy (J), tip x, tip y (m). */

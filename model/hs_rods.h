@@ -90,6 +90,13 @@ int hs_rods_fn_curvature(const hs_model *m, hs_real t, const hs_real *q, const h
                          hs_real *K);
 int hs_rods_fn_energy(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
                       const hs_real *z, hs_real *E);
+/* motion(): every rod's centre lies within (d - 1/2) L of the origin, d its rods on the
+ * shortest joint path to the origin, so gravity can release at most E - V_min with V_min =
+ * -m g L sum (d_i - 1/2) from the state (q, u); omega = sqrt(2 (E - V_min) / I), I = m L^2/12,
+ * the fastest a rod can spin. Degenerate when there are more joints than rods (a closed loop:
+ * the ladder's cells fold flat). Work: nr relaxation passes over the joints (init only). */
+int hs_rods_fn_motion(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
+                      hs_real *omega, int *degenerate);
 int hs_rods_fn_output(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
                       const hs_real *z, const hs_real *in, hs_real *y);
 

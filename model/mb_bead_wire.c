@@ -56,5 +56,6 @@ const hs_model_type hs_mb_bead_wire_type = {
     .output = hs_mb_gen_output,
     .blocks = hs_mb_gen_blocks,
     .energy = hs_mb_gen_energy,
+    .motion = hs_mb_gen_motion,
     .data = &gen,
 };

@@ -69,5 +69,6 @@ const hs_model_type hs_mb_bushing_pendulum_type = {
     .lagrange = hs_mb_gen_lagrange,
     .blocks = hs_mb_gen_blocks,
     .energy = hs_mb_gen_energy,
+    .motion = hs_mb_gen_motion,
     .data = &gen,
 };

@@ -11,6 +11,7 @@ const hs_model_type *const hs_mb_gen_types[HS_MB_GEN_COUNT] = {
     &hs_mb_chain_type,
     &hs_mb_door_type,
     &hs_mb_double_spherical_type,
+    &hs_mb_fourbar_spatial_type,
     &hs_mb_pendulum_mb_type,
     &hs_mb_quarter_car_type,
     &hs_mb_rigid_body_type,

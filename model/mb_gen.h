@@ -7,7 +7,7 @@
 #include "hs_model.h"
 
 /* Generated model types (entries of hs_mb_gen_types). */
-#define HS_MB_GEN_COUNT 12
+#define HS_MB_GEN_COUNT 13
 
 /* bead_wire: model/mech/bead_wire.hsm, generated into model/mb_bead_wire.c */
 extern const hs_model_type hs_mb_bead_wire_type;
@@ -58,6 +58,13 @@ extern const hs_model_type hs_mb_double_spherical_type;
 #define HS_MB_GEN_DOUBLE_SPHERICAL_NIN 0
 #define HS_MB_GEN_DOUBLE_SPHERICAL_NOUT 7
 
+/* fourbar_spatial: model/mech/fourbar_spatial.hsm, generated into model/mb_fourbar_spatial.c */
+extern const hs_model_type hs_mb_fourbar_spatial_type;
+#define HS_MB_GEN_FOURBAR_SPATIAL_NQ 21
+#define HS_MB_GEN_FOURBAR_SPATIAL_NC 23
+#define HS_MB_GEN_FOURBAR_SPATIAL_NIN 0
+#define HS_MB_GEN_FOURBAR_SPATIAL_NOUT 8
+
 /* pendulum_mb: model/mech/pendulum.hsm, generated into model/mb_pendulum_mb.c */
 extern const hs_model_type hs_mb_pendulum_mb_type;
 #define HS_MB_GEN_PENDULUM_MB_NQ 2
@@ -95,7 +102,7 @@ extern const hs_model_type hs_mb_slider_crank_eq_type;
 
 /* Largest sizes over the generated models (static arenas: HS_STEPPER_REALS(MAX_NQ, MAX_NC, 0)). */
 #define HS_MB_GEN_MAX_NQ 24
-#define HS_MB_GEN_MAX_NC 16
+#define HS_MB_GEN_MAX_NC 23
 #define HS_MB_GEN_MAX_NIN 2
 #define HS_MB_GEN_MAX_NOUT 14
 

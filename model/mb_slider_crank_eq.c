@@ -17,13 +17,13 @@ static const hs_mb_body bodies[3] = {
 };
 static const hs_mb_joint joints[5] = {
     {.name = "pivot", .kind = HS_MB_REVOLUTE,
-     .a = {.body = 0, .s = {HS_R(-0x1p-1), HS_R(0x0p+0), HS_R(0x0p+0)}}, .b = {.body = -1}},
+     .a = {.body = 0, .s = {HS_R(-0x1p-1), HS_R(0x0p+0), HS_R(0x0p+0)}}, .b = {.body = -1}, .has_comp = 1, .compliance = HS_R(0x1.ad7f29abcaf48p-24), .damping = HS_R(0x1.388p+14)},
     {.name = "crankpin", .kind = HS_MB_REVOLUTE,
-     .a = {.body = 1, .s = {HS_R(-0x1p-1), HS_R(0x0p+0), HS_R(0x0p+0)}}, .b = {.body = 0, .s = {HS_R(0x1p-1), HS_R(0x0p+0), HS_R(0x0p+0)}}},
+     .a = {.body = 1, .s = {HS_R(-0x1p-1), HS_R(0x0p+0), HS_R(0x0p+0)}}, .b = {.body = 0, .s = {HS_R(0x1p-1), HS_R(0x0p+0), HS_R(0x0p+0)}}, .has_comp = 1, .compliance = HS_R(0x1.ad7f29abcaf48p-24), .damping = HS_R(0x1.388p+14)},
     {.name = "wristpin", .kind = HS_MB_REVOLUTE,
-     .a = {.body = 2}, .b = {.body = 1, .s = {HS_R(0x1p-1), HS_R(0x0p+0), HS_R(0x0p+0)}}},
+     .a = {.body = 2}, .b = {.body = 1, .s = {HS_R(0x1p-1), HS_R(0x0p+0), HS_R(0x0p+0)}}, .has_comp = 1, .compliance = HS_R(0x1.ad7f29abcaf48p-24), .damping = HS_R(0x1.388p+14)},
     {.name = "guide", .kind = HS_MB_PRISMATIC,
-     .a = {.body = 2}, .b = {.body = -1}, .axis = {HS_R(0x1p+0), HS_R(0x0p+0), HS_R(0x0p+0)}},
+     .a = {.body = 2}, .b = {.body = -1}, .axis = {HS_R(0x1p+0), HS_R(0x0p+0), HS_R(0x0p+0)}, .has_comp = 1, .compliance = HS_R(0x1.ad7f29abcaf48p-24), .damping = HS_R(0x1.388p+14)},
     {.name = "motor", .kind = HS_MB_DRIVER,
      .a = {.body = 0}, .b = {.body = -1}, .f = {.b = HS_R(0x1.921fb54442d18p+2)}},
 };
@@ -64,6 +64,8 @@ const hs_model_type hs_mb_slider_crank_eq_type = {
     .curvature = hs_mb_gen_curvature,
     .output = hs_mb_gen_output,
     .blocks = hs_mb_gen_blocks,
+    .compliance = hs_mb_gen_compliance,
     .energy = hs_mb_gen_energy,
+    .motion = hs_mb_gen_motion,
     .data = &gen,
 };

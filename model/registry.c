@@ -8,6 +8,8 @@ const hs_model_type *const hs_model_registry[] = {
 #ifndef HS_NO_VEHICLES
     &hs_veh_car_type, &hs_veh_tt_dae_type, &hs_veh_tt_pen_type,
 #endif
+    /* last: test_models draws random points model by model, so a new model goes at the end */
+    &hs_rolling_disk_type,
     NULL};
 
 const hs_model_type *hs_model_find(const char *name)

@@ -47,7 +47,7 @@ static void configure(const hs_stepper_def *def, const hs_model *m, hs_cfg *c)
     c->two_stage = ((c->index2 == 0) && (nc > 0) && ((fl & HS_MF_LINIMPL) != 0u)) ? 1 : 0;
     /* reg_eps: velocity-level multipliers only (index-1's are accelerations' and keep C = 0) */
     /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
-    c->regK = ((def->reg_eps > HS_R(0.0)) && (c->index2 != 0) && (nc > 0)) ? 1 : 0;
+    c->regK = ((c->comp != 0) && (c->index2 != 0) && (nc > 0)) ? 1 : 0;
 }
 
 static int plan(const hs_stepper *s, unsigned char *p)
@@ -149,7 +149,7 @@ static int st_predict(hs_stepper *s, const hs_ctx *c)
             s->b2[i] = HS_R(0.0);
         }
         for (int i = 0; i < nc; ++i) {
-            s->b2[nq + i] = s->c1[i];
+            s->b2[nq + i] = (s->comp != 0) ? s->c1[i] + s->cmp[i] * s->lambda[i] : s->c1[i];
         }
         hs_linsys_solve(&s->lsP, &s->fP, s->b2);
         for (int i = 0; i < nq; ++i) {
@@ -202,8 +202,13 @@ static int st_assemble(hs_stepper *s, hs_ctx *c)
             hs_real v;
             if (s->index2 != 0) {
                 v = -s->c3[i] - s->c2[i];
-                if (s->def.stab == HS_STAB_BAUMGARTE) {
+                if ((s->comp != 0) && (s->cmp[i] > HS_R(0.0))) {
+                    /* the regularized stepper's eq. 4.4: + B g with B = 1 / (h (1 + tau/h)) (the spring's pull) */
+                    v -= s->c1[i] / (h * (HS_R(1.0) + s->cdt[i] / h));
+                } else if (s->def.stab == HS_STAB_BAUMGARTE) {
                     v -= s->alpha * s->c1[i];
+                } else {
+                    /* a rigid row without stabilization: the velocity level alone */
                 }
             } else {
                 v = -s->gam[i];

@@ -38,6 +38,7 @@ static void configure(const hs_stepper_def *def, const hs_model *m, hs_cfg *c)
     c->consistent = 1;
     c->nqa = 1;
     c->have_p = 1; /* [[M, G^T], [G, 0]] at init for the consistent acceleration */
+    c->regK = c->comp; /* compliant rows: c beta'/(1 + tau gamma') in the multiplier block */
 }
 
 static int plan(const hs_stepper *s, unsigned char *p)
@@ -102,7 +103,7 @@ static int st_ga_eval(hs_stepper *s, const hs_ctx *c)
         return rc;
     }
     /* g and G at the predictor: the constraint row of the Newton step */
-    return hs_model_rc(m->type->constraint(m, c->t1, s->qn, s->c1, s->G, NULL));
+    return hs_model_rc(m->type->constraint(m, c->t1, s->qn, s->c1, s->G, (s->comp != 0) ? s->c2 : NULL));
 }
 
 static int st_ga_solve(hs_stepper *s, const hs_ctx *c)
@@ -121,9 +122,21 @@ static int st_ga_solve(hs_stepper *s, const hs_ctx *c)
     for (int i = 0; i < nc; ++i) {
         s->b[nq + i] = -s->c1[i];
     }
+    if (s->comp != 0) {
+        /* A compliant row (seed 001 eq. 3.6) holds c lambda + g + tau (G u + g_t) = 0 at t_{n+1};
+         * with u += gamma' dq, lambda += beta' y its Newton row divided by 1 + tau gamma' is
+         * G dq + (c beta'/(1 + tau gamma')) y = -residual/(1 + tau gamma'). */
+        hs_blk_cq_mv(&s->blocks, s->G, s->un, s->c3);
+        for (int i = 0; i < nc; ++i) {
+            const hs_real cc = s->cmp[i], tau = s->cdt[i];
+            if (cc > HS_R(0.0)) {
+                s->b[nq + i] = -(cc * s->lamn[i] + s->c1[i] + tau * (s->c3[i] + s->c2[i])) / (HS_R(1.0) + tau * gp);
+            }
+        }
+    }
     s->stats.factorizations++;
     int rc = hs_linsys_factor(&s->lsK, &s->fK, s->M, gp / bp, s->fu, HS_R(1.0) / bp, s->fq, s->G,
-                              s->G, NULL);
+                              s->G, (s->lsK.reg != 0) ? s->creg : NULL);
     /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     if (rc != HS_OK) {
         return rc;

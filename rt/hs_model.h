@@ -121,6 +121,21 @@ typedef struct hs_model_type {
     int (*lagrange)(const struct hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
                     const hs_real *z, const hs_real *in, hs_real *F, hs_real *Fq, hs_real *Fu,
                     hs_real *Mq);
+    /* Per-constraint compliance c (nc; m/N for a length row, rad/(N m) for an angle) and
+     * damping d (nc; N s/m, N m s/rad) the model declares; a negative entry = not declared
+     * (the stepper's reg_eps / reg_damp apply). NULL = nothing declared (model/COMPLIANCE.md). */
+    int (*compliance)(const struct hs_model *m, hs_real *c, hs_real *d);
+    /* The last nhol constraint rows are velocity-level (nonholonomic, Pfaffian J(q) u + j_t = 0):
+     * g returns 0 for them, G holds J, g_t holds j_t and gamma = dJ/dt u + dj_t/dt, so the
+     * stepper's velocity rows, projections and curvature treat them like any row. 0 = none. */
+    int nhol;
+    /* A bound on the free motion from the state (t, q, u), for the default method's range
+     * check at init (rt/METHODS.md "Where a method stops"): *omega (rad/s) at least the fastest
+     * rate at which a body, and with it a constraint direction, can turn with all the energy
+     * the model can release; *degenerate = 1 when its constraints can become dependent on the
+     * way (a closed loop that can fold flat), else 0. NULL: nothing known, no check. */
+    int (*motion)(const struct hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
+                  hs_real *omega, int *degenerate);
 } hs_model_type;
 
 /* A model instance: a type, its parameter block (param_size bytes, owned by the caller), an

@@ -13,6 +13,14 @@
  * factorization, two solves, plus the projection's factorization. */
 #include "hs_stage.h"
 
+/* Newton steps per stage (compile-time; the method as shipped takes 1, with stage 1's factor).
+ * With more, every step refactors at the stage's point, so each stage is solved to round-off:
+ * `make sdirk-drift` builds that variant to tell the energy drift of the single Newton step
+ * from the method's own (rt/METHODS.md "Long runs: why the default drifts"). */
+#ifndef HS_SD_NEWTON
+#define HS_SD_NEWTON 1
+#endif
+
 static int validate(const hs_stepper_def *def, const hs_model *m)
 {
     (void)m;
@@ -37,6 +45,7 @@ static void configure(const hs_stepper_def *def, const hs_model *m, hs_cfg *c)
     c->nqa = 1;
     c->nca = 1;
     c->have_p = 1; /* [[M, G^T], [G, 0]] at init for the consistent acceleration */
+    c->regK = c->comp; /* compliant rows: c/(h g (h g + tau)) in the multiplier block */
 }
 
 static int plan(const hs_stepper *s, unsigned char *p)
@@ -130,7 +139,8 @@ static int sd_newton(hs_stepper *s, hs_ctx *c, hs_real t, hs_real *A, hs_real *L
         }
     }
     if (nc > 0) {
-        rc = hs_model_rc(m->type->constraint(m, t, s->qn, NULL, s->G, NULL));
+        rc = hs_model_rc(m->type->constraint(m, t, s->qn, (s->comp != 0) ? s->c1 : NULL, s->G,
+                                             (s->comp != 0) ? s->c2 : NULL));
         /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
         if (rc != HS_OK) {
             return rc;
@@ -142,10 +152,24 @@ static int sd_newton(hs_stepper *s, hs_ctx *c, hs_real t, hs_real *A, hs_real *L
         }
     }
     sd_residual(s, A, Lam);
+    if (s->comp != 0) {
+        /* A compliant row (seed 001 eq. 3.6) holds c Lam + g(Q) + tau (G U + g_t) = 0 at the
+         * stage instead of G A + gamma = 0; Q and U move by (h g)^2 dA and h g dA, so its
+         * Newton row divided by k = h g (h g + tau) is G dA + (c/k) dLam = -residual/k. */
+        const hs_real hg = c->h * s->def.sd_gamma;
+        hs_blk_cq_mv(&s->blocks, s->G, s->un, s->c3);
+        for (int i = 0; i < nc; ++i) {
+            const hs_real cc = s->cmp[i], tau = s->cdt[i];
+            if (cc > HS_R(0.0)) {
+                s->b[nq + i] = -(cc * Lam[i] + s->c1[i] + tau * (s->c3[i] + s->c2[i])) / (hg * (hg + tau));
+            }
+        }
+    }
     if (factor != 0) {
         const hs_real hg = c->h * s->def.sd_gamma;
         s->stats.factorizations++;
-        rc = hs_linsys_factor(&s->lsK, &s->fK, s->M, hg, s->fu, hg * hg, s->fq, s->G, s->G, NULL);
+        rc = hs_linsys_factor(&s->lsK, &s->fK, s->M, hg, s->fu, hg * hg, s->fq, s->G, s->G,
+                              (s->lsK.reg != 0) ? s->creg : NULL);
         /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
         if (rc != HS_OK) {
             return rc;
@@ -193,7 +217,19 @@ static int st_sd_stage1(hs_stepper *s, hs_ctx *c)
     for (int i = 0; i < nc; ++i) {
         s->sl1[i] = s->lambda[i];
     }
+#if HS_SD_NEWTON > 1
+    int rc = sd_newton(s, c, c->t + g * h, s->accn, s->sl1, 1);
+    for (int it = 1; (it < HS_SD_NEWTON) && (rc == HS_OK); ++it) {
+        for (int i = 0; i < nq; ++i) {
+            s->un[i] = s->u[i] + hg * s->accn[i];
+            s->qn[i] = s->q[i] + hg * s->u[i] + hg * hg * s->accn[i];
+        }
+        rc = sd_newton(s, c, c->t + g * h, s->accn, s->sl1, 1);
+    }
+    return rc;
+#else
     return sd_newton(s, c, c->t + g * h, s->accn, s->sl1, 1);
+#endif
 }
 
 /* Stage 2 at t_n + (1 - g) h. Predictor: the line through the last step's stage-1 acceleration
@@ -214,7 +250,19 @@ static int st_sd_stage2(hs_stepper *s, hs_ctx *c)
         s->un[i] = s->u[i] + h * (a21 * a1 + g * a2);
         s->qn[i] = s->q[i] + c2h * s->u[i] + (q1 * a1 + q2 * a2);
     }
+#if HS_SD_NEWTON > 1
+    int rc = sd_newton(s, c, c->t + (HS_R(1.0) - g) * h, s->wdn, s->sl2, 1);
+    for (int it = 1; (it < HS_SD_NEWTON) && (rc == HS_OK); ++it) {
+        for (int i = 0; i < nq; ++i) {
+            s->un[i] = s->u[i] + h * (a21 * s->accn[i] + g * s->wdn[i]);
+            s->qn[i] = s->q[i] + c2h * s->u[i] + (q1 * s->accn[i] + q2 * s->wdn[i]);
+        }
+        rc = sd_newton(s, c, c->t + (HS_R(1.0) - g) * h, s->wdn, s->sl2, 1);
+    }
+    return rc;
+#else
     return sd_newton(s, c, c->t + (HS_R(1.0) - g) * h, s->wdn, s->sl2, 0);
+#endif
 }
 
 /* u_{n+1} = u_n + h (A_1 + A_2)/2, q_{n+1} = q_n + h (U_1 + U_2)/2 = q_n + h u_n

@@ -33,6 +33,7 @@ typedef struct hs_cfg {
     int nqa;        /* 1: acc, accn, wd, wdn are used */
     int nca;        /* 1: sl1, sl2 are used */
     int regK, regP; /* the step / projection matrix carries a multiplier block */
+    int comp;       /* some constraint row may be compliant (reg_eps, reg_eps_c, the model's compliance()) */
     hs_real cu, cq;
 } hs_cfg;
 
@@ -242,7 +243,9 @@ static inline int hs_st_project_positions(hs_stepper *s, const hs_ctx *c, int re
         s->b2[i] = HS_R(0.0);
     }
     for (int i = 0; i < nc; ++i) {
-        s->b2[nq + i] = s->c1[i];
+        /* a compliant row is a spring the step integrated (seed 001 eq. 3.2), not a target
+         * g = 0: the projection keeps it where the step put it */
+        s->b2[nq + i] = ((s->comp != 0) && (s->cmp[i] > HS_R(0.0))) ? HS_R(0.0) : s->c1[i];
     }
     hs_linsys_solve(&s->lsP, &s->fP, s->b2);
     hs_real nd = HS_R(0.0);
@@ -272,7 +275,8 @@ static inline int hs_st_project_velocities(hs_stepper *s, const hs_ctx *c)
         s->b2[i] = HS_R(0.0);
     }
     for (int i = 0; i < nc; ++i) {
-        s->b2[nq + i] = s->c3[i] + s->c2[i];
+        /* a compliant row does not constrain the velocity: its rate is the step's */
+        s->b2[nq + i] = ((s->comp != 0) && (s->cmp[i] > HS_R(0.0))) ? HS_R(0.0) : s->c3[i] + s->c2[i];
     }
     hs_linsys_solve(&s->lsP, &s->fPn, s->b2);
     for (int i = 0; i < nq; ++i) {

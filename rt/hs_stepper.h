@@ -84,6 +84,12 @@ typedef enum hs_jac {
 #ifndef HS_SD_RANGE
 #define HS_SD_RANGE HS_R(1.0e4)
 #endif
+/* sdirk's range at init (default of hs_stepper_def.max_h_omega): the largest h * omega of the
+ * model's motion bound (hs_model_type.motion) it starts with (dimensionless). The chain's
+ * whip diverges from h omega = 0.43 on (n = 8, h = 5 ms: ok 60 s; 6 ms: refused mid-run;
+ * n = 4 at 10 ms, n = 16 at 4 ms likewise) and every chain run at h omega <= 0.35 completes
+ * (n = 2 .. 32; rt/METHODS.md). */
+#define HS_SD_MAX_H_OMEGA HS_R(0.4)
 /* The Euler family's range: the largest |dq|_1 / (1 + |q0|_inf) of the position projection
  * (dimensionless): a correction of the model's whole size means the step left the
  * constraint manifold, the start of the positions-first methods' growth to Inf. */
@@ -115,6 +121,13 @@ typedef struct hs_stepper_def {
                                    * eps > 0 the index-2/GGL step matrix gets -eps/h^2 and the
                                    * projection matrix -eps/h^2 on the multiplier diagonal, so
                                    * redundant constraints do not make them singular */
+    hs_real reg_damp;             /* damping (N s/m for a length constraint) in parallel with
+                                   * reg_eps, >= 0; default 0. A compliant row (c > 0) is seed
+                                   * 001's spring-damper: c lambda = -(g + tau G u), tau = c d
+                                   * (model/COMPLIANCE.md); with c = 0 it has no effect */
+    const hs_real *reg_eps_c;     /* (nc) per-constraint compliance, or NULL = the model's
+                                   * compliance() where it declares one, else reg_eps */
+    const hs_real *reg_damp_c;    /* (nc) per-constraint damping, or NULL (as reg_eps_c) */
     hs_ls_kind linsys;            /* linear-system backend: auto (default), dense, sparse */
     const hs_ls_backend *sparse;  /* the sparse backend auto/sparse may use; NULL = none */
     hs_real rho_inf;  /* galpha: spectral radius at h omega -> infinity, in [0, 1] (dimensionless) */
@@ -123,6 +136,10 @@ typedef struct hs_stepper_def {
     hs_real max_speed;      /* watchdog: largest admissible |u_i| (units of u); 0 = off */
     hs_real max_energy_gain;/* watchdog: largest admissible E(t) - E(t0) (J), models with
                              * energy() only; 0 = off */
+    hs_real max_h_omega;    /* sdirk: range check at init, the largest h * omega of the model's
+                             * motion bound (dimensionless; default HS_SD_MAX_H_OMEGA), and
+                             * refuse a model whose constraints can become dependent; 0 = off
+                             * (a benchmark of the step's cost past the range) */
 } hs_stepper_def;
 
 /* Defaults (rt/METHODS.md "The default"): sdirk with sd_gamma = 1/4, form index2, projection,
@@ -188,6 +205,8 @@ int hs_stepper_def_validate(const hs_stepper_def *def, const hs_model *m);
     X(dz, NZ, "auxiliary state derivative") \
     X(creg, NCC, "-Sigma (SPOOK, eq. 27) or the reg_eps blocks of K and P, packed by the constraint blocks' diagonal blocks") \
     X(ups, NUP, "SPOOK: Upsilon of eq. 27 per constraint") \
+    X(cmp, NUP, "per-constraint compliance c_i in use (m/N for a length; 0 = rigid)") \
+    X(cdt, NUP, "per-constraint relaxation time tau_i = c_i d_i (s)") \
     X(in0, NIN0, "zero inputs for the consistent initial acceleration (galpha)")
 
 #define HS_STEPPER_INT_LIST(X, NBLK, NIK, NI1, NIP, NSK, NS1, NSP, NTMP) /* MISRA Ref 20.7.1 [X-macro parameter is an identifier] */ \
@@ -204,7 +223,7 @@ int hs_stepper_def_validate(const hs_stepper_def *def, const hs_model *m);
 #define HS__WS_SUM(name, count, what) + (size_t)(count)
 /* Reals of workspace for sizes nq, nc, nz: an upper bound for any model of those sizes with
  * the dense backend and any method (a compile-time constant expression, for static arenas).
- * hs_stepper_workspace gives the exact need of one configuration. */
+ * hs_stepper_workspace_tmp gives the exact need of one configuration. */
 #define HS_STEPPER_REALS(nq, nc, nz) \
     (0 HS_STEPPER_REAL_LIST(HS__WS_SUM, (nq), (nc), (nz), ((nq) + (nc)), (nq) * (nq), \
                             (nc) * (nq), (nq) * (nq), ((nq) + (nc)) * ((nq) + (nc)), \
@@ -218,16 +237,41 @@ int hs_stepper_def_validate(const hs_stepper_def *def, const hs_model *m);
                            + 2 * (nc) * (nq), ((nq) + (nc)), (nq), ((nq) + (nc)), 0, 0, 0, 0))
 
 /* Exact reals and ints hs_stepper_init needs for def and model instance m (its block list,
- * the backend def->linsys resolves to, the arrays the method uses), with a sizing scratch of
- * HS_STEPPER_SIZING_INTS ints on the stack: enough for the fixed-size models, not for the
- * parameter-sized ones (chain from n = 6, ladder): there it returns HS_E_SIZE. The call that
- * sizes every model is hs_stepper_workspace_tmp with a scratch the caller grows until it
- * fits (build/hilstep-sim does, port/host/sim_main.c). */
-int hs_stepper_workspace(const hs_stepper_def *def, const hs_model *m, size_t *nreals, size_t *nints);
-#define HS_STEPPER_SIZING_INTS 2048
-/* As hs_stepper_workspace with the caller's scratch tmp (ntmp ints). */
+ * the backend def->linsys resolves to, the arrays the method uses), measured in the caller's
+ * sizing scratch tmp (ntmp ints, used only during the call; the one sizing call, for every
+ * model, parameter-sized ones included: chain n = 128, ladder n = 100). A scratch too small
+ * returns HS_E_SIZE with *nints = the scratch to call again with (*nints > ntmp; exact once
+ * the model's block list fitted, so at most two more calls), *nreals = 0; HS_E_SIZE with
+ * *nints <= ntmp is the model's own fault. hs_stepper_sizing_ints(m) ints always suffice. */
 int hs_stepper_workspace_tmp(const hs_stepper_def *def, const hs_model *m, int *tmp, size_t ntmp,
                              size_t *nreals, size_t *nints);
+/* Ints of sizing scratch that suffice for hs_stepper_workspace_tmp with any def, for a model
+ * of nq positions and nc constraints declaring any block list (an upper bound, quadratic in
+ * nq + nc: the block list, the scalar pattern of the largest system and the sparse analysis'
+ * scratch, each at its densest). A compile-time constant expression for constant arguments. */
+#define HS_STEPPER_SIZING_INTS(nq, nc) \
+    (HS__SZ_BLK((size_t)(nq), (size_t)(nc)) + HS__SZ_PAT((size_t)(nq), (size_t)(nc)) \
+     + HS__SZ_AN((size_t)(nq), (size_t)(nc)))
+/* the block list (as in HS_STEPPER_INTS): qb, cb, 2 ints per qq and cq block, 8 spare */
+#define HS__SZ_BLK(nq, nc) (8u + ((nq) + 1u) + ((nc) + 1u) + 2u * (nq) * (nq) + 2u * (nc) * (nq))
+/* triplets of the largest system: 2 |A| + 2 |G| + |C| + n (rt/hs_linsys.c triplet_count) */
+#define HS__SZ_T(nq, nc) (2u * (nq) * (nq) + 2u * (nc) * (nq) + (nc) * (nc) + (nq) + (nc))
+/* its scalar pattern: Ap, kind and three triplet arrays */
+#define HS__SZ_PAT(nq, nc) (2u * ((nq) + (nc)) + 1u + 3u * HS__SZ_T(nq, nc))
+/* the sparse analysis' scratch, hs_sparse_tmp_ints(n, nnz <= triplets) */
+#define HS__SZ_AN(nq, nc) (((nq) + (nc)) * (((nq) + (nc) + 31u) / 32u) + 18u * ((nq) + (nc)) \
+                           + 3u * HS__SZ_T(nq, nc) + 16u)
+/* HS_STEPPER_SIZING_INTS for model instance m's sizes (m->d); 0 for a NULL model. */
+size_t hs_stepper_sizing_ints(const hs_model *m);
+
+/* The range check of init for def and model m at the state (t, q (nq), u (nq)): *h_omega = h
+ * times the model's motion bound (0 without the motion() hook), *degenerate as the hook says.
+ * HS_OK when the method may start there, HS_E_RANGE_INIT when h * omega > def->max_h_omega,
+ * HS_E_RANGE_DEGENERATE for constraints that can become dependent (sdirk only: the other
+ * methods are not checked), or the model's fault. hs_stepper_init runs it on the initial
+ * state; a tool calls it to print the figures of a refusal. */
+int hs_stepper_range(const hs_stepper_def *def, const hs_model *m, hs_real t, const hs_real *q,
+                     const hs_real *u, hs_real *h_omega, int *degenerate);
 
 /* Counters a HIL engineer reads after a run. */
 typedef struct hs_stepper_stats {
@@ -302,6 +346,7 @@ typedef struct hs_stepper {
     /* configuration flags derived once at init */
     int index2, ggl, velfirst, two_stage, keep_p, use_jac, analytic, spook;
     int consistent;         /* starts from the consistent acceleration (galpha, sdirk) */
+    int comp;               /* 1 when some constraint row is compliant (cmp, cdt hold the rows) */
     unsigned mflags;        /* the method's property bits (its table row) */
     const void *fam;        /* the method's family functions (rt/hs_stage.h) */
     hs_real *cregP;         /* the projection matrix' regularization block (in creg), or NULL */
@@ -323,7 +368,7 @@ typedef struct hs_stepper {
 /* Short name of a stage ("eval_forces", "jacobians", ...); "?" for an unknown one. */
 const char *hs_stage_name(hs_stage st);
 
-/* Validates def and model, binds the arenas (reals and ints as hs_stepper_workspace says; the
+/* Validates def and model, binds the arenas (reals and ints as hs_stepper_workspace_tmp says; the
  * HS_STEPPER_REALS/INTS bounds are always enough for dense models), analyzes the linear
  * systems, chooses the plan of stages and sets the state from the model's initial values at t0. */
 int hs_stepper_init(hs_stepper *s, const hs_stepper_def *def, const hs_model *m, hs_real t0,

@@ -58,7 +58,11 @@ typedef enum hs_status {
     HS_E_RANGE = -33,          /* step beyond the method's range: its Newton correction is not small (h too large for the motion) */
     HS_E_DEF_EM = -34,         /* em with a form other than index2, a stabilization or reg_eps */
     HS_E_DEF_EM_MASS = -35,    /* em with a model whose mass matrix depends on q */
-    HS_E_EM_RESIDUAL = -36     /* em: the midpoint equations' residual is not small after the fixed Newton iterations */
+    HS_E_EM_RESIDUAL = -36,    /* em: the midpoint equations' residual is not small after the fixed Newton iterations */
+    HS_E_RANGE_INIT = -37,     /* refused at init: h times the model's motion bound omega beyond the method's range */
+    HS_E_RANGE_DEGENERATE = -38, /* refused at init: the model declares constraints that can become dependent, where the method's step matrix turns singular */
+    /* per-constraint compliance (numbered apart so concurrent additions above never collide) */
+    HS_E_DEF_COMPLIANCE = -40  /* a compliance or damping negative or not finite, or a method that cannot honour it */
 } hs_status;
 
 /* Short English text for a status code; never NULL. */

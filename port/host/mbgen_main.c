@@ -240,6 +240,7 @@ int main(int argc, char **argv)
             if (J->kind == HS_MB_PERPENDICULAR) { point("c", &J->c); point("d", &J->d); }
             fvec("axis", J->axis, 3); fvec("axis_b", J->axis_b, 3); freal("length", J->length);
             fint("coord", J->coord); ffn("f", &J->f);
+            fint("has_comp", J->has_comp); freal("compliance", J->compliance); freal("damping", J->damping);
             if (!zero(J->quad.A, 6) || !zero(J->quad.b, 3) || J->quad.c != 0) {
                 sep();
                 fprintf(o, ".quad = {");
@@ -347,7 +348,9 @@ int main(int argc, char **argv)
     /* quaternion bodies: M depends on q (method dvp needs this) */
     if (hs_mb_has_spatial(&mb)) fprintf(o, "    .lagrange = hs_mb_gen_lagrange,\n");
     fprintf(o, "    .blocks = hs_mb_gen_blocks,\n");
-    fprintf(o, "    .energy = hs_mb_gen_energy,\n    .data = &gen,\n};\n");
+    /* joints declared compliant: the stepper reads their rows' compliance through the hook */
+    if (mb.type.compliance) fprintf(o, "    .compliance = hs_mb_gen_compliance,\n");
+    fprintf(o, "    .energy = hs_mb_gen_energy,\n    .motion = hs_mb_gen_motion,\n    .data = &gen,\n};\n");
     if (fflush(o) != 0 || ferror(o)) {
         fprintf(stderr, "hilstep-mbgen: write error\n");
         return 3;

@@ -31,7 +31,10 @@ typedef struct hs_sim_cfg {
     int want_hash;                  /* --hash */
     int have_h, have_t, have_alpha, have_beta;
     double T_end, h, alpha, beta;   /* s, s, 1/s, 1/s^2 */
+    int have_spook_tau;
+    double spook_tau;               /* --spook-tau (s): def.spook_tau_h = spook_tau / h at setup */
     hs_stepper_def def;             /* hs_stepper_default_def() with the options applied */
+    int auto_method;                /* --method auto: em, else dvp, else def (rt/METHODS.md "Long runs") */
 } hs_sim_cfg;
 
 /* What hs_sim_setup derived: the model instance and the exact step count. */
@@ -57,7 +60,7 @@ void hs_sim_inputs_at(const hs_sim_cfg *c, const hs_sim_run *r, double t, hs_rea
 /* The argument a failure is about (e.g. "--h") and a one-line reason. */
 typedef struct hs_sim_err {
     char arg[64];
-    char why[256];
+    char why[512];
 } hs_sim_err;
 
 /* Parses argv (argc entries, argv[0] ignored) into c; HS_SIM_OK, HS_SIM_HELP or HS_SIM_BAD. */

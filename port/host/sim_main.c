@@ -44,7 +44,8 @@ static void usage(FILE *o)
         "                   [--method M] (M: one of the methods below)\n"
         "                   [--form index1|index2|ggl] [--stab none|baumgarte|projection]\n"
         "                   [--alpha A] [--beta B] [--jac auto|analytic|fd] [--rho-inf R]\n"
-        "                   [--sd-gamma G]\n"
+        "                   [--sd-gamma G] [--compliance C] [--damping D]\n"
+        "                   [--spook-eps E] [--spook-tau TAU]\n"
         "                   --h H --t T [--inputs FILE.csv [--interp linear|hold]]\n"
         "                   [--csv FILE] [--every N] [--hash]\n"
         "       hilstep-sim --methods | --help   (the method table | this text)\n\n"
@@ -52,12 +53,22 @@ static void usage(FILE *o)
         hs_method_name(d.method));
     hs_methods_list(o, "             %-11s %s\n");
     fprintf(o,
+        "             auto        the long-run choice per model: em where the mass matrix is\n"
+        "                         constant, else dvp where the model has lagrange(), else the\n"
+        "                         default (em and dvp with --stab none); the result line names it\n");
+    fprintf(o,
         "  --form     index1 (acceleration-level multipliers) | index2 (velocity level,\n"
         "             G u = -g_t at the new step) | ggl (one-Newton-step position projection\n"
         "             inside the step, then the velocity level; with --stab none and a\n"
         "             positions-first method)\n"
         "  --stab     none | baumgarte (default alpha = 1/h, beta = 1/h^2) | projection\n"
         "             (one Newton step on positions in the mass-matrix norm, then velocities)\n"
+        "  --compliance  every constraint row's compliance C >= 0 (m/N; 0 = rigid, the\n"
+        "             default) where the description declares none; --damping D >= 0 (N s/m)\n"
+        "             in parallel: the row holds C lambda = -(g + C D G u) (model/COMPLIANCE.md)\n"
+        "  --spook-eps, --spook-tau  spook's epsilon (default 1e-8) where neither the file nor\n"
+        "             --compliance gives one, and its relaxation time tau (s, > 0; default 2 h)\n"
+        "             where no damping is given\n"
         "  --jac      Jacobian blocks: auto (analytic if the model has them), analytic, fd\n"
         "  --h        step size (s);  --t end time (s), a whole number of steps: T/h must be\n"
         "             an integer (within 1e-6 of a step) and at most %.0e steps\n"
@@ -119,7 +130,8 @@ static int parse_real(const char *s, double *out)
 static const char *const valued_opts[] = {"--model", "--model-file", "--param", "--method", "--form", "--stab",
                                           "--jac", "--alpha", "--beta", "--h", "--t", "--csv",
                                           "--inputs", "--interp", "--every", "--rho-inf",
-                                          "--sd-gamma", NULL};
+                                          "--sd-gamma", "--compliance", "--damping", "--spook-eps",
+                                          "--spook-tau", NULL};
 
 static int is_valued(const char *a)
 {
@@ -158,7 +170,8 @@ int hs_sim_parse(int argc, char *const *argv, hs_sim_cfg *c, hs_sim_err *e)
                 return fail(e, "--param", "value is not a finite number");
             ++c->np;
         } else if (!strcmp(a, "--method")) {
-            if (hs_method_parse(v, &c->def.method) != HS_OK)
+            c->auto_method = !strcmp(v, "auto");
+            if (!c->auto_method && hs_method_parse(v, &c->def.method) != HS_OK)
                 return fail(e, "--method", "unknown method (hilstep-sim --methods lists them)");
         } else if (!strcmp(a, "--form")) {
             if (!strcmp(v, "index1")) c->def.form = HS_FORM_INDEX1;
@@ -190,6 +203,15 @@ int hs_sim_parse(int argc, char *const *argv, hs_sim_cfg *c, hs_sim_err *e)
             if (!parse_real(v, &g) || g < 0.25 || g > 1 || fabs(2 * g - 1) < 0.1)
                 return fail(e, "--sd-gamma", "must be a number in [0.25, 0.45] or [0.55, 1]");
             c->def.sd_gamma = (hs_real)g;
+        } else if (!strcmp(a, "--compliance") || !strcmp(a, "--damping") || !strcmp(a, "--spook-eps")) {
+            double x;
+            if (!parse_real(v, &x) || x < 0) return fail(e, a, "must be a finite number >= 0");
+            if (!strcmp(a, "--compliance")) c->def.reg_eps = (hs_real)x;
+            else if (!strcmp(a, "--damping")) c->def.reg_damp = (hs_real)x;
+            else c->def.spook_eps = (hs_real)x;
+        } else if (!strcmp(a, "--spook-tau")) {
+            if (!parse_real(v, &c->spook_tau) || c->spook_tau <= 0) return fail(e, "--spook-tau", "must be a finite number > 0 (s)");
+            c->have_spook_tau = 1;
         } else if (!strcmp(a, "--h")) {
             if (!parse_real(v, &c->h) || c->h <= 0) return fail(e, "--h", "must be a finite number > 0");
             c->have_h = 1;
@@ -471,6 +493,7 @@ int hs_sim_setup(hs_sim_cfg *c, hs_sim_run *r, hs_sim_err *e)
     d->h = (hs_real)c->h;
     d->alpha = c->have_alpha ? (hs_real)c->alpha : (hs_real)(1.0 / c->h);
     d->beta = c->have_beta ? (hs_real)c->beta : (hs_real)(1.0 / (c->h * c->h));
+    if (c->have_spook_tau) d->spook_tau_h = (hs_real)(c->spook_tau / c->h);
     rc = hs_stepper_def_validate(d, &r->model);
     if (rc == HS_E_DEF_BAUMGARTE) {
         /* Blame what the user typed: a default derived from --h that is not a usable number
@@ -487,7 +510,9 @@ int hs_sim_setup(hs_sim_cfg *c, hs_sim_run *r, hs_sim_err *e)
     if (rc) {
         const char *arg = rc == HS_E_DEF_H ? "--h" : rc == HS_E_DEF_FORM ? "--form"
                         : rc == HS_E_DEF_RHO ? (c->def.method == HS_METHOD_SDIRK ? "--sd-gamma" : "--rho-inf")
-                        : rc == HS_E_DEF_JAC ? "--jac" : "--model";
+                        : rc == HS_E_DEF_JAC ? "--jac"
+                        : rc == HS_E_DEF_COMPLIANCE ? "--compliance/--damping"
+                        : rc == HS_E_DEF_SPOOK ? "--spook-eps/--spook-tau" : "--model";
         return fail(e, arg, "%s", hs_status_str(rc));
     }
 
@@ -528,6 +553,8 @@ static const char *status_token(int rc)
     case HS_E_MODEL: return "model_fault";
     case HS_E_INPUT: return "bad_input";
     case HS_E_RANGE: return "range";
+    case HS_E_RANGE_INIT: return "range_init";
+    case HS_E_RANGE_DEGENERATE: return "degenerate";
     default: return "fault";
     }
 }
@@ -618,28 +645,62 @@ int main(int argc, char **argv)
         return 2;
     }
     const hs_model_type *type = run.type;
-    const hs_stepper_def def = cfg.def;
     const double h = cfg.h;
 
     /* Arenas sized by the stepper's own query, once, before the first step (a host tool may
      * allocate at init; the step itself never does). Parameter-sized models (chain n = 128,
-     * ladder n = 100) outgrow any fixed bound, so the sizing scratch grows until it fits. */
-    size_t nreals = 0, nints = 0;
-    rc = HS_E_SIZE;
-    for (size_t ntmp = (size_t)1 << 14; rc == HS_E_SIZE && ntmp <= ((size_t)1 << 26); ntmp *= 4) {
-        int *tmp = malloc(ntmp * sizeof *tmp);
-        if (!tmp) break;
-        rc = hs_stepper_workspace_tmp(&def, &run.model, tmp, ntmp, &nreals, &nints);
-        free(tmp);
-    }
-    hs_real *reals = rc ? NULL : calloc(nreals ? nreals : 1, sizeof *reals);
-    int *ints = rc ? NULL : calloc(nints ? nints : 1, sizeof *ints);
-    if (!rc && (!reals || !ints)) rc = HS_E_SIZE;
+     * ladder n = 100) outgrow any fixed sizing scratch: the query names the scratch to call
+     * it again with (at most twice more). --method auto tries em, dvp, then the def as given:
+     * the first whose init accepts the model (em refuses a q-dependent M, dvp one without
+     * lagrange(), both a model with declared compliance). */
+    hs_stepper_def def = cfg.def;
     hs_stepper st;
-    if (!rc)
-        rc = hs_stepper_init(&st, &def, &run.model, HS_R(0.0), reals, nreals, ints, nints);
+    hs_real *reals = NULL;
+    int *ints = NULL;
+    size_t nreals = 0, nints = 0;
+    for (int cand = cfg.auto_method ? 0 : 2; cand < 3; ++cand) {
+        def = cfg.def;
+        if (cand < 2) {
+            def.method = cand == 0 ? HS_METHOD_EM : HS_METHOD_DVP;
+            def.form = HS_FORM_INDEX2;
+            def.stab = HS_STAB_NONE;
+        }
+        free(reals);
+        free(ints);
+        reals = NULL;
+        ints = NULL;
+        rc = HS_E_SIZE;
+        for (size_t ntmp = 4096; rc == HS_E_SIZE;) {
+            int *tmp = malloc(ntmp * sizeof *tmp);
+            if (!tmp) break;
+            rc = hs_stepper_workspace_tmp(&def, &run.model, tmp, ntmp, &nreals, &nints);
+            free(tmp);
+            if (rc != HS_E_SIZE || nints <= ntmp) break;
+            ntmp = nints;
+        }
+        reals = rc ? NULL : calloc(nreals ? nreals : 1, sizeof *reals);
+        ints = rc ? NULL : calloc(nints ? nints : 1, sizeof *ints);
+        if (!rc && (!reals || !ints)) rc = HS_E_SIZE;
+        if (!rc)
+            rc = hs_stepper_init(&st, &def, &run.model, HS_R(0.0), reals, nreals, ints, nints);
+        if (rc != HS_E_DEF_EM_MASS && rc != HS_E_DEF_HOOK_LAGRANGE && rc != HS_E_DEF_COMPLIANCE) break;
+    }
     if (rc) {
         fprintf(stderr, "hilstep-sim: init: %s\n", hs_status_str(rc));
+        if (rc == HS_E_RANGE_INIT || rc == HS_E_RANGE_DEGENERATE) {
+            /* the figures of the refusal: the estimate and the limit */
+            const int nq = run.model.d.nq, nz = run.model.d.nz;
+            hs_real *q0 = calloc((size_t)(2 * nq + nz + 1), sizeof *q0);
+            hs_real how = 0;
+            int dg = 0;
+            if (q0 && type->initial(&run.model, HS_R(0.0), q0, q0 + nq, q0 + 2 * nq) == HS_OK)
+                (void)hs_stepper_range(&def, &run.model, HS_R(0.0), q0, q0 + nq, &how, &dg);
+            free(q0);
+            fprintf(stderr, "hilstep-sim: init: h*omega = %.3g (omega = %.4g rad/s, the model's motion bound at "
+                    "the initial state), the method's range h*omega <= %.3g; constraints that can become "
+                    "dependent: %s\n", (double)how, (double)(how / def.h), (double)def.max_h_omega,
+                    dg ? "yes" : "no");
+        }
         printf("steps=0 max_abs_g=nan ns_per_step=nan status=%s\n", status_token(rc));
         return 1;
     }

@@ -42,6 +42,8 @@ typedef struct options {
     hs_method method;
     hs_form form;
     hs_stab stab;
+    double compliance, damping;   /* --compliance (m/N), --damping (N s/m): rows without their own */
+    double spook_eps, spook_tau;  /* --spook-eps, --spook-tau (s); < 0 = the library's default */
     char pname[MAX_PARAMS][64];
     double pval[MAX_PARAMS];
     int nparams;
@@ -115,7 +117,7 @@ static volatile sig_atomic_t g_stop;
 static volatile sig_atomic_t g_signal;
 static hs_real g_reals[HS_STEPPER_REALS(HS_PLANT_MAX_NQ, HS_PLANT_MAX_NC, HS_PLANT_MAX_NZ)];
 /* The macro bounds the dense backend; block models on the sparse one also keep their analysis
- * here, so there is room for that (hs_stepper_workspace gives the exact need). */
+ * here, so there is room for that (hs_stepper_workspace_tmp gives the exact need). */
 static int g_ints[HS_STEPPER_INTS(HS_PLANT_MAX_NQ, HS_PLANT_MAX_NC) + (1 << 16)];
 static uint32_t g_lat_bins[LAT_BINS];
 static uint32_t g_exec_bins[EXEC_BINS];
@@ -149,6 +151,12 @@ static void usage(FILE *f)
 "                      sdirk with sd_gamma 1/4; rt/METHODS.md says which to pick)\n"
 "  --form F            index1|index2 (default index2)\n"
 "  --stab S            none|baumgarte|projection (default projection)\n"
+"  --compliance C      every constraint row's compliance (m/N, >= 0; default 0 = rigid)\n"
+"                      where the description declares none; --damping D (N s/m, >= 0) in\n"
+"                      parallel (model/COMPLIANCE.md)\n"
+"  --spook-eps E       spook's epsilon (default 1e-8) where neither the file nor --compliance\n"
+"                      gives one; --spook-tau TAU its relaxation time (s, > 0; default 2\n"
+"                      periods) where no damping is given\n"
 "timing\n"
 "  --period-us N       frame period and step size h, microseconds (default 1000)\n"
 "  --duration S        run S seconds of time base then stop; 0 = until SIGINT/SIGTERM/SIGHUP\n"
@@ -246,6 +254,10 @@ static int parse_options(int argc, char **argv, options *o, char *why, size_t ca
         o->method = dd.method;
         o->form = dd.form;
         o->stab = dd.stab;
+        o->compliance = (double)dd.reg_eps;
+        o->damping = (double)dd.reg_damp;
+        o->spook_eps = (double)dd.spook_eps;
+        o->spook_tau = -1.0;
     }
     o->period_ns = 1000000;
     o->prio = 80;
@@ -286,6 +298,16 @@ static int parse_options(int argc, char **argv, options *o, char *why, size_t ca
             NEED_ARG();
             if (parse_enum(v, stab_name_i, 3, &e)) goto bad;
             o->stab = (hs_stab)e;
+        } else if (!strcmp(a, "--compliance") || !strcmp(a, "--damping") || !strcmp(a, "--spook-eps")) {
+            NEED_ARG();
+            if (parse_double(v, &d) || !(d >= 0) || !isfinite(d)) goto bad;
+            if (!strcmp(a, "--compliance")) o->compliance = d;
+            else if (!strcmp(a, "--damping")) o->damping = d;
+            else o->spook_eps = d;
+        } else if (!strcmp(a, "--spook-tau")) {
+            NEED_ARG();
+            if (parse_double(v, &d) || !(d > 0) || !isfinite(d)) goto bad;
+            o->spook_tau = d;
         } else if (!strcmp(a, "--param")) {
             NEED_ARG();
             const char *eq = strchr(v, '=');
@@ -990,6 +1012,10 @@ int main(int argc, char **argv)
     def.step.h = (hs_real)((double)a->o.period_ns * 1e-9);
     def.step.alpha = HS_R(1.0) / def.step.h;
     def.step.beta = def.step.alpha * def.step.alpha;
+    def.step.reg_eps = (hs_real)a->o.compliance;
+    def.step.reg_damp = (hs_real)a->o.damping;
+    def.step.spook_eps = (hs_real)a->o.spook_eps;
+    if (a->o.spook_tau > 0) def.step.spook_tau_h = (hs_real)(a->o.spook_tau / ((double)a->o.period_ns * 1e-9));
     def.fault_hold = (uint32_t)a->o.fault_hold;
     def.overrun_stop = a->o.policy_stop;
     def.session = (uint32_t)((uint64_t)hs_now_ns() ^ ((uint64_t)getpid() << 16));

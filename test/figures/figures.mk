@@ -19,6 +19,7 @@ figures-deps:
 figures: $(BUILD)/hilstep-sim figures-deps
 	$(FIG_PY) test/figures/make_figures.py --sim $(BUILD)/hilstep-sim --out $(FIG_DIR)
 	$(FIG_PY) test/figures/fig_trailer.py --sim $(BUILD)/hilstep-sim --out $(FIG_DIR)
+	$(FIG_PY) test/figures/fig_compliance.py --sim $(BUILD)/hilstep-sim --out $(FIG_DIR)
 
 # Refreshes the small PNGs committed under test/figures/ (shown in the top README).
 figures-commit-png: $(BUILD)/hilstep-sim figures-deps

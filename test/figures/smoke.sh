@@ -30,5 +30,9 @@ $PY test/sparse/seed000.py --bench "$SP" --out "$D/s" --quick >"$D/s.log" 2>&1; 
 
 $PY test/soak/energy_fig.py --bin "$I8" --out "$D/e" --chain-t 2 --axle-t 2 >"$D/e.log" 2>&1; rc=$?
 [ $rc -eq 0 ] && ls "$D/e"/*.png >/dev/null 2>&1 && ok "energy_fig.py on 2 s runs: exit 0, PNG written" || { ko "energy_fig.py: exit $rc"; tail -5 "$D/e.log"; }
+$PY test/figures/fig_compliance.py --sim "$SIM" --out "$D/c" >"$D/c.log" 2>&1; rc=$?
+[ $rc -eq 0 ] && png "$D/c/fig_seed001_pendulum.png" && png "$D/c/fig_seed001_slider_crank.png" && [ -s "$D/c/fig_seed001_pendulum.csv" ] \
+    && grep -q "^| 6.2: " "$D/c/seed001.md" && ok "fig_compliance.py: the regularized stepper's pendulum and slider crank figures, CSVs, captions" \
+    || { ko "fig_compliance.py: exit $rc or a file missing"; tail -5 "$D/c.log"; }
 echo "figures-smoke: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

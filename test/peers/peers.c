@@ -159,6 +159,9 @@ static void *hs_make(int n, double h, const char *v)
     }
     hs_stepper_def d = hs_stepper_default_def();
     d.h = (hs_real)h;
+    /* the cost of the step, also past the default's range check at init (which refuses the
+     * ladder, whose cells fold flat, and the long chains at this h) */
+    d.max_h_omega = HS_R(0.0);
     if (method_of(v, &d)) { fprintf(stderr, "hilstep-peers: unknown method %s\n", v); hs_drop(x); return NULL; }
     size_t nr, ni;
 #ifdef HS_STEPPER_SIZING_INTS

@@ -16,7 +16,7 @@ mb-gen: $(BUILD)/hilstep-mbgen
 
 # ---- the image: build/cortex-m/<board>/hilstep-mech.elf ----
 # Uses CM_BASE_<board> (startup, board, rt/, model/) and the SysTick frame shell; no plant.
-# 32 KiB of stack: hs_stepper_workspace keeps its sizing scratch on the stack.
+# 32 KiB of stack: mech_main keeps its sizing scratch (hs_stepper_workspace_tmp) on the stack.
 define MECH_BOARD_RULES
 $(CM_DIR)/$(1)/hilstep-mech.elf: $$(CM_BASE_$(1)) $$(CM_O_$(1))/port/cortex-m/hs_tick.o $$(CM_O_$(1))/test/qemu/mech_main.o $(CM_LDS_$(1)) ld/mps2-common.ld
 	$(CM_CC) $(CM_ARCH_$(1)) $(CM_LDFLAGS) -Wl,--defsym=HS_STACK_SIZE=0x8000 -T $(CM_LDS_$(1)) -Wl,-Map=$$@.map $$(filter %.o,$$^) -lgcc -o $$@

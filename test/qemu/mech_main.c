@@ -26,7 +26,7 @@
  * Instructions come from SysTick counts x 40 under QEMU -icount shift=0 (hs_board.h), around
  * hs_stepper_step only. The arenas are one static pool sized for the largest model this image
  * links (HS_STEPPER_REALS of mb_gen.h's largest sizes); each run takes exactly what
- * hs_stepper_workspace says for its configuration, refuses to start when that does not fit,
+ * hs_stepper_workspace_tmp says for its configuration, refuses to start when that does not fit,
  * and checks a guard band after the used part was never written.
  * Exit status: 0 ok, 1 usage, 2 setup (unknown model, arena too small, init refused),
  * 3 a step longer than the frame, 4 a refused step, 7 the guard band was written or a step count is off (hs_exit.h). */
@@ -43,6 +43,9 @@
 #define MECH_NC MECH_MAX(HS_MB_GEN_MAX_NC, HS_MODELS_MAX_NC)
 #define MECH_NZ MECH_MAX(HS_MODELS_MAX_NZ, HS_VEH_TT_NZ)
 #define MECH_NIN MECH_MAX(MECH_MAX(HS_MB_GEN_MAX_NIN, HS_MODELS_MAX_NIN), HS_VEH_TT_NIN)
+/* sizing scratch (hs_stepper_workspace_tmp), static: chain.hsm on the sparse backend needs its
+ * analysis' scratch, more than 2048 ints */
+#define MECH_SIZING_INTS 16384
 #define MECH_GUARD 64 /* reals and ints after the used part that must stay untouched */
 #define GUARD_REAL HS_R(-1.25e30)
 #define GUARD_INT (-0x2152411)
@@ -105,10 +108,9 @@ static int start(void)
 
 static int mech_initialize(void)
 {
-    /* the sizing scratch of a sparse description (chain.hsm: its analysis) exceeds the 2048
-     * ints hs_stepper_workspace keeps on the stack */
-    static int sizing[16384];
-    int rc = hs_stepper_workspace_tmp(&def, &model, sizing, sizeof sizing / sizeof sizing[0], &nreals, &nints);
+    /* static: the sparse chain.hsm's analysis needs more sizing scratch than the stack should hold */
+    static int sizing[MECH_SIZING_INTS];
+    int rc = hs_stepper_workspace_tmp(&def, &model, sizing, MECH_SIZING_INTS, &nreals, &nints);
     if (rc) {
         hs_con_puts("workspace: ");
         hs_con_puts(hs_status_str(rc));

@@ -1,5 +1,5 @@
 /* issue8.c - build/hilstep-issue8: the measurements behind issue 8's bars, one process each,
- * arenas sized by hs_stepper_workspace (host tool, so malloc is fine here).
+ * arenas sized by hs_stepper_workspace_tmp (host tool, so malloc is fine here).
  *
  *   hilstep-issue8 soak MODEL STEPS [WINDOW_S] [opts]  default config, h = 1 ms: status, max |g|
  *                                             over the run, max |u| per window (1000 s unless given:

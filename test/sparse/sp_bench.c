@@ -42,6 +42,9 @@ static int start(bsim *x, const char *model, double n, const char *config, doubl
     }
     hs_stepper_def d = hs_stepper_default_def();
     d.h = (hs_real)h;
+    /* the cost of the step, also past the default's range check at init (which refuses the
+     * ladder, whose cells fold flat, and the long chains at this h) */
+    d.max_h_omega = HS_R(0.0);
     d.alpha = (hs_real)(1.0 / h);
     d.beta = (hs_real)(1.0 / (h * h));
     if (!strcmp(config, "spook")) {

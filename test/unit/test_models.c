@@ -184,6 +184,12 @@ static void check_derivatives(const mcase *c)
             for (int i = 0; i < nc; ++i) F[i * nq + j] = ((double)g1[i] - (double)g2[i]) / (2.0 * (double)d);
         }
         tm_unpack_cq(&x.b, Gp, D);
+        /* velocity-level (nonholonomic) rows: g is 0 and G is J, no gradient to compare */
+        const int nh0 = nc - T->nhol;
+        CHECK(T->nhol >= 0 && T->nhol <= nc);
+        for (int i = nh0; i < nc; ++i) {
+            for (int j = 0; j < nq; ++j) F[i * nq + j] = (double)D[i * nq + j];
+        }
         eG = dmax(eG, rel_err(D, F, nc * nq));
         out += outside(&x.b, 1, F, nc, nq, TOL1);
         /* g_t against a central difference in t at fixed q */
@@ -206,6 +212,19 @@ static void check_derivatives(const mcase *c)
             for (int i = 0; i < nc; ++i) {
                 Fv[i] = ((double)g1[i] - 2.0 * (double)g0[i] + (double)g2[i]) / ((double)d * (double)d);
                 f1[i] += gam[i];
+            }
+            if (nh0 < nc) {
+                /* velocity rows: d/dtau J(q + tau u + tau^2/2 a) (u + tau a) at 0 = J a + gamma */
+                static hs_real J1[NCX * NQX], J2[NCX * NQX], v1[NCX], v2[NCX];
+                for (int i = 0; i < nq; ++i) { qp[i] = q[i] + d * u[i] + HS_R(0.5) * d * d * a[i]; up[i] = u[i] + d * a[i]; }
+                CHECK(T->constraint(&x.m, t + d, qp, NULL, Gp, NULL) == HS_OK);
+                tm_unpack_cq(&x.b, Gp, J1);
+                hs_matvec(J1, nc, nq, up, v1);
+                for (int i = 0; i < nq; ++i) { qp[i] = q[i] - d * u[i] + HS_R(0.5) * d * d * a[i]; up[i] = u[i] - d * a[i]; }
+                CHECK(T->constraint(&x.m, t - d, qp, NULL, Gp, NULL) == HS_OK);
+                tm_unpack_cq(&x.b, Gp, J2);
+                hs_matvec(J2, nc, nq, up, v2);
+                for (int i = nh0; i < nc; ++i) Fv[i] = ((double)v1[i] - (double)v2[i]) / (2.0 * (double)d);
             }
             egam = dmax(egam, rel_err(f1, Fv, nc));
         }

@@ -129,7 +129,8 @@ static void def_rejects(void)
     }
     /* workspace too small by one real, and by one int, of the exact need */
     size_t nr = 0, ni = 0;
-    CHECK(hs_stepper_workspace(&d0, &t.m, &nr, &ni) == HS_OK);
+    static int sz[256];
+    CHECK(hs_stepper_workspace_tmp(&d0, &t.m, sz, 256, &nr, &ni) == HS_OK);
     CHECK(nr <= (size_t)HS_STEPPER_REALS(2, 1, 1) && ni <= (size_t)HS_STEPPER_INTS(2, 1));
     CHECK(hs_stepper_init(&t.s, &d0, &t.m, 0, t.R, nr - 1, t.I, sizeof t.I / sizeof t.I[0]) == HS_E_SIZE);
     CHECK(hs_stepper_init(&t.s, &d0, &t.m, 0, t.R, sizeof t.R / sizeof t.R[0], t.I, ni - 1) == HS_E_SIZE);
@@ -145,10 +146,10 @@ static void def_rejects(void)
                 d.stab = HS_STAB_NONE;
             }
             if (hs_stepper_def_validate(&d, &t.m) != HS_OK) {
-                CHECK(hs_stepper_workspace(&d, &t.m, &nr, &ni) == hs_stepper_def_validate(&d, &t.m));
+                CHECK(hs_stepper_workspace_tmp(&d, &t.m, sz, 256, &nr, &ni) == hs_stepper_def_validate(&d, &t.m));
                 continue; /* e.g. jk with index-1: refused, and so is its sizing */
             }
-            CHECK(hs_stepper_workspace(&d, &t.m, &nr, &ni) == HS_OK);
+            CHECK(hs_stepper_workspace_tmp(&d, &t.m, sz, 256, &nr, &ni) == HS_OK);
             CHECK(nr <= (size_t)HS_STEPPER_REALS(2, 1, 1) && ni <= (size_t)HS_STEPPER_INTS(2, 1));
         }
 }

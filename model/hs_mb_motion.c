@@ -1,0 +1,165 @@
+/* hs_mb_motion.c - the multibody models' motion bound (hs_model_type.motion; rt/METHODS.md
+ * "Where a method stops"), for passive mechanisms held to ground by rigid joints.
+ *
+ * Known only where every joint is rigid (revolute, spherical, fixed, distance) with fixed
+ * ground points, every force element passive with a potential >= 0 (spring, rotational
+ * spring, bushing, none with inputs) and every body reached from ground through the joints:
+ * then gravity's potential -m g.r has a floor. Along the unit gravity direction e, a body's
+ * centre lies at most d_b = min over joints of (the other end's bound + the arms |s_a| + |s_b|
+ * (+ the length of a distance joint)) beyond the ground points, found by nb relaxation passes
+ * over the joints (fixed work at init, arrays of HS_MB_MAX_BODIES). So at most
+ * E(q, u) - V_min, V_min = -sum m_b |g| d_b, turns into motion, and a body spins at most at
+ * sqrt(2 (E - V_min) / I) (I its smallest moment of inertia; a point body: its speed
+ * sqrt(2 (E - V_min) / m) over its shortest arm). Anything else: no bound (omega 0, no check).
+ * degenerate is 0: a description does not say whether its loops can fold flat. */
+#include "hs_mb.h"
+#include "hs_math.h"
+
+#define MB(m) ((const hs_mb_model *)(m)->desc)
+
+/* |s| of a point's body-frame offset (m). */
+static hs_real arm(const hs_real *s)
+{
+    return hs_sqrt(s[0] * s[0] + s[1] * s[1] + s[2] * s[2]);
+}
+
+/* 1 when the description is a passive mechanism of rigid joints with fixed ground points. */
+static int passive_rigid(const hs_mb_desc *D)
+{
+    int ok = 1;
+    if (D->nin != 0) {
+        ok = 0;
+    }
+    for (int j = 0; j < D->njoints; ++j) {
+        const hs_mb_joint *J = &D->joints[j];
+        const hs_mb_joint_kind k = J->kind;
+        if (((k != HS_MB_REVOLUTE) && (k != HS_MB_SPHERICAL) && (k != HS_MB_FIXED) && (k != HS_MB_DISTANCE))
+            || (J->a.moving != 0) || (J->b.moving != 0)) {
+            ok = 0;
+        }
+    }
+    for (int e = 0; e < D->nforces; ++e) {
+        const hs_mb_force_kind k = D->forces[e].kind;
+        if ((k != HS_MB_SPRING) && (k != HS_MB_ROTSPRING) && (k != HS_MB_BUSHING)) {
+            ok = 0;
+        }
+    }
+    return ok;
+}
+
+int hs_mb_fn_motion(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
+                    hs_real *omega, int *degenerate)
+{
+    if ((m == NULL) || (q == NULL) || (u == NULL) || (omega == NULL) || (degenerate == NULL)) {
+        return HS_E_NULL;
+    }
+    const hs_mb_model *mb = MB(m);
+    const hs_mb_desc *D = mb->desc;
+    *omega = HS_R(0.0);
+    *degenerate = 0;
+    if ((passive_rigid(D) == 0) || (D->njoints < 1) || (D->nbodies > HS_MB_MAX_BODIES)) {
+        return HS_OK;
+    }
+    const hs_real gn = hs_sqrt(D->gravity[0] * D->gravity[0] + D->gravity[1] * D->gravity[1]
+                               + D->gravity[2] * D->gravity[2]);
+    hs_real e[3] = {HS_R(0.0), HS_R(0.0), HS_R(0.0)};
+    for (int i = 0; i < 3; ++i) {
+        e[i] = (gn > HS_R(0.0)) ? D->gravity[i] / gn : HS_R(0.0);
+    }
+    /* d[b]: bound on e . r_b; short[b]: the shortest arm holding the body; far = unreached */
+    const hs_real far = HS_R(1.0e30);
+    hs_real d[HS_MB_MAX_BODIES], shortest[HS_MB_MAX_BODIES];
+    for (int b = 0; b < HS_MB_MAX_BODIES; ++b) {
+        d[b] = far;
+        shortest[b] = far;
+    }
+    for (int pass = 0; pass < D->nbodies; ++pass) {
+        for (int j = 0; j < D->njoints; ++j) {
+            const hs_mb_joint *J = &D->joints[j];
+            const hs_real len = (J->kind == HS_MB_DISTANCE) ? J->length : HS_R(0.0);
+            const hs_real sa = arm(J->a.s), sb = arm(J->b.s);
+            const int A = J->a.body, B = J->b.body;
+            /* each end from the other: a ground end is its point itself */
+            hs_real from_b = far, from_a = far;
+            if (B == HS_MB_GROUND) {
+                from_b = e[0] * J->b.s[0] + e[1] * J->b.s[1] + e[2] * J->b.s[2] + len + sa;
+            } else if (d[B] < far) {
+                from_b = d[B] + sb + len + sa;
+            } else {
+                /* not reached yet */
+            }
+            if (A == HS_MB_GROUND) {
+                from_a = e[0] * J->a.s[0] + e[1] * J->a.s[1] + e[2] * J->a.s[2] + len + sb;
+            } else if (d[A] < far) {
+                from_a = d[A] + sa + len + sb;
+            } else {
+                /* not reached yet */
+            }
+            if ((A != HS_MB_GROUND) && (from_b < d[A])) {
+                d[A] = from_b;
+            }
+            if ((B != HS_MB_GROUND) && (from_a < d[B])) {
+                d[B] = from_a;
+            }
+            if ((A != HS_MB_GROUND) && ((sa + len) > HS_R(0.0)) && ((sa + len) < shortest[A])) {
+                shortest[A] = sa + len;
+            }
+            if ((B != HS_MB_GROUND) && ((sb + len) > HS_R(0.0)) && ((sb + len) < shortest[B])) {
+                shortest[B] = sb + len;
+            }
+        }
+    }
+    hs_real vmin = HS_R(0.0);
+    for (int b = 0; b < D->nbodies; ++b) {
+        if (!(d[b] < far)) {
+            return HS_OK; /* a body no joint holds to ground: it may fall without end */
+        }
+        vmin -= D->bodies[b].mass * gn * d[b];
+    }
+    hs_real E = HS_R(0.0);
+    const int rc = hs_mb_fn_energy(m, t, q, u, NULL, &E);
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
+    if (rc != HS_OK) {
+        return rc;
+    }
+    const hs_real release = E - vmin;
+    hs_real w = HS_R(0.0);
+    if (!(release > HS_R(0.0))) {
+        return HS_OK; /* nothing to release: nothing turns faster than it does now */
+    }
+    for (int b = 0; b < D->nbodies; ++b) {
+        const hs_mb_body *Bd = &D->bodies[b];
+        hs_real I = HS_R(0.0);
+        if (Bd->kind == HS_MB_PLANAR) {
+            I = Bd->inertia[2];
+        } else if (Bd->kind == HS_MB_SPATIAL) {
+            I = Bd->inertia[0];
+            I = (Bd->inertia[1] < I) ? Bd->inertia[1] : I;
+            I = (Bd->inertia[2] < I) ? Bd->inertia[2] : I;
+        } else {
+            /* point bodies: no rotation of their own */
+        }
+        hs_real wb = HS_R(0.0);
+        if (I > HS_R(0.0)) {
+            wb = hs_sqrt(HS_R(2.0) * release / I);
+        } else if (shortest[b] < far) {
+            wb = hs_sqrt(HS_R(2.0) * release / Bd->mass) / shortest[b];
+        } else {
+            /* a point body held at zero arm does not turn anything */
+        }
+        w = (wb > w) ? wb : w;
+    }
+    *omega = w;
+    return HS_OK;
+}
+
+int hs_mb_gen_motion(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
+                     hs_real *omega, int *degenerate)
+{
+    const hs_mb_gen *g = (m != NULL) ? (const hs_mb_gen *)m->type->data : NULL;
+    /* bound once check()/initial() compiled the tables (hs_mb_tab.c) */
+    if ((g == NULL) || (g->inner == NULL) || (g->inner->type == NULL)) {
+        return HS_E_MODEL;
+    }
+    return hs_mb_fn_motion(g->inner, t, q, u, omega, degenerate);
+}
