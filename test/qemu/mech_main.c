@@ -51,9 +51,9 @@
 #define GUARD_INT (-0x2152411)
 
 static hs_real R[HS_STEPPER_REALS(MECH_NQ, MECH_NC, MECH_NZ) + MECH_GUARD];
-/* HS_STEPPER_INTS bounds the dense layouts; a description on the sparse backend (chain.hsm:
- * 5476 ints) also keeps the factor's analysis, hence the extra room */
-#define MECH_SPARSE_INTS 8192
+/* HS_STEPPER_INTS bounds the dense layouts; a description on the sparse backend (chain.hsm
+ * 5476 ints, fourbar_spatial.hsm 17566) also keeps the factor's analysis, hence the extra room */
+#define MECH_SPARSE_INTS 16384
 static int I[HS_STEPPER_INTS(MECH_NQ, MECH_NC) + MECH_SPARSE_INTS + MECH_GUARD];
 static union { hs_real r[HS_MODELS_MAX_PARAM_BYTES / sizeof(hs_real) + 1]; double d; } params;
 static const hs_real zero_in[MECH_NIN + 1];
