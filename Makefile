@@ -107,6 +107,7 @@ docs-test: $(BUILD)/hilstep-sim $(BUILD)/hilstep-plot $(BUILD)/hilstep-mbgen $(B
 -include test/rtkernel/rtkernel.mk
 -include test/plant/plant.mk
 -include test/story/story.mk
+-include test/contact/contact.mk
 -include test/compl/compl.mk
 
 # The network suites: each picks free UDP ports, but two at once could pick the same range

@@ -808,11 +808,25 @@ int hs_mb_compile(const hs_mb_desc *D, hs_mb_model *mb, int packed, int *bad_ind
     T->energy = hs_mb_fn_energy;
     T->motion = hs_mb_fn_motion;
     T->lagrange = hs_mb_has_spatial(mb) ? hs_mb_fn_lagrange : NULL; /* else M is constant */
-    mb_fast_prepare(mb);
+    {
+        int bad = -1;
+        const int crc = hs_mb_ct_compile(mb, &bad);
+        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
+        if (crc != HS_OK) {
+            mb->bad_table = 4;
+            *bad_index = bad;
+            return crc;
+        }
+    }
+    T->nk = mb->nk;
+    T->ct_rows = (mb->nk > 0) ? mb->ct_rows : NULL;
+    T->unilateral = (mb->nk > 0) ? hs_mb_fn_unilateral : NULL;
+    T->ct_sweeps = (D->ct_sweeps > 0) ? D->ct_sweeps : HS_MB_CT_SWEEPS;
     T->compliance = NULL; /* only a description that declares compliance carries the hook */
     for (int j = 0; j < D->njoints; ++j) {
         if (D->joints[j].has_comp != 0) { T->compliance = hs_mb_fn_compliance; }
     }
+    mb_fast_prepare(mb); /* last: after the contact tables, which may add to the pattern */
     *bad_index = -1;
     return HS_OK;
 }

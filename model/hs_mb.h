@@ -229,6 +229,48 @@ typedef struct hs_mb_output {
     const hs_mb_signal *sig;  /* named form: name, unit, range; NULL: the generated names */
 } hs_mb_output;
 
+/* Unilateral elements (model/CONTACT.md; rt/hs_contact.h solves them). A shape is a body's
+ * geometry; a contact is a pair of shapes with fixed slots (sphere-plane 1, capsule-plane 2,
+ * box-plane 4, sphere-sphere 1, sphere-box 1, box-box 4 vertex-face points), each slot one
+ * normal row plus two friction rows when mu > 0; an end stop bounds a joint's coordinate. */
+#define HS_MB_MAX_SHAPES 24   /* shapes */
+#define HS_MB_MAX_CONTACTS 24 /* contact pairs */
+#define HS_MB_MAX_STOPS 8     /* end stops */
+#define HS_MB_MAX_CT 144      /* unilateral rows (slots x rows per slot) */
+#define HS_MB_CT_SWEEPS 20    /* default projected Gauss-Seidel sweeps per step */
+
+typedef enum hs_mb_shape_kind {
+    HS_MB_SH_SPHERE = 0,  /* size[0] radius (m) */
+    HS_MB_SH_BOX = 1,     /* size half extents along the body axes (m) */
+    HS_MB_SH_CAPSULE = 2, /* size[0] radius, size[1] half length of its axis, the body z axis (m) */
+    HS_MB_SH_PLANE = 3    /* pos a point, normal the unit normal (body frame; ground: ground frame) */
+} hs_mb_shape_kind;
+
+typedef struct hs_mb_shape {
+    char name[HS_MB_NAME];
+    hs_mb_shape_kind kind;
+    int body;           /* body index, or HS_MB_GROUND */
+    hs_real pos[3];     /* centre (plane: a point) in the body frame (m) */
+    hs_real size[3];    /* see hs_mb_shape_kind (m) */
+    hs_real normal[3];  /* plane: unit normal */
+} hs_mb_shape;
+
+typedef struct hs_mb_contact {
+    char name[HS_MB_NAME];
+    int a, b;           /* shape indices; the normal points from b to a */
+    hs_real mu;         /* friction coefficient (dimensionless, >= 0; 0: no friction rows) */
+    hs_real e;          /* restitution in [0, 1] */
+    int box;            /* friction model: 1 box (seed 001 sec. 2.8), 0 pyramid */
+} hs_mb_contact;
+
+typedef struct hs_mb_stop {
+    char name[HS_MB_NAME];
+    int joint;          /* a revolute or prismatic joint */
+    int has_min, has_max;
+    hs_real min, max;   /* bounds of the joint's coord (rad or m), min < max */
+    hs_real e;          /* restitution in [0, 1] */
+} hs_mb_stop;
+
 /* A whole description. Arrays are pointers so const C tables can be linked as they are. */
 typedef struct hs_mb_desc {
     const char *name;          /* model name (CLI) */
@@ -244,6 +286,13 @@ typedef struct hs_mb_desc {
     int nin;                   /* input signals the force elements read */
     const hs_mb_signal *inputs; /* (nin) the declared inputs, or NULL: names from the elements */
     int dim;                   /* 2 (planar bodies and point2 only) or 3 */
+    const hs_mb_shape *shapes; /* (nshapes) */
+    int nshapes;
+    const hs_mb_contact *contacts; /* (ncontacts) */
+    int ncontacts;
+    const hs_mb_stop *stops;   /* (nstops) */
+    int nstops;
+    int ct_sweeps;             /* sweeps per step, 0 = HS_MB_CT_SWEEPS */
 } hs_mb_desc;
 
 /* One operand point of a constraint row (internal; exposed so hs_mb_model has a fixed size). */
@@ -328,6 +377,10 @@ typedef struct hs_mb_model {
     signed char fmov[HS_MB_MAX_NC];     /* 1: DOT row r has a moving ground point (g_t, r_tt) */
     int fplanar[HS_MB_MAX_BODIES];      /* the planar bodies (their sines and cosines per call) */
     int nfplanar;
+    int nk;                             /* unilateral rows */
+    hs_ct_row ct_rows[HS_MB_MAX_CT];    /* their kinds (the model type points here) */
+    int ct_first[HS_MB_MAX_CONTACTS + HS_MB_MAX_STOPS + 1]; /* first row of each contact, then stop */
+    int ct_slots[HS_MB_MAX_CONTACTS];   /* slots of each contact */
     int nz;                             /* auxiliary states of the force elements */
     int zoff[HS_MB_MAX_FORCES];         /* first state of each force element */
 } hs_mb_model;
@@ -439,6 +492,17 @@ int hs_mb_gen_lagrange(const hs_model *m, hs_real t, const hs_real *q, const hs_
 int hs_mb_fn_compliance(const hs_model *m, hs_real *c, hs_real *d);
 int hs_mb_gen_compliance(const hs_model *m, hs_real *c, hs_real *d);
 
+/* Unilateral rows of a compiled description at (t, q): J (nk x nq, dense), phi (nk)
+ * (model/hs_mb_ct.c; the unilateral() hook of hs_model.h). */
+int hs_mb_fn_unilateral(const hs_model *m, hs_real t, const hs_real *q, hs_real *J, hs_real *phi);
+/* Compiles the description's contacts and stops into mb's unilateral rows (hs_mb_compile);
+ * HS_OK, HS_E_SIZE or HS_E_MODEL_PARAM with *bad = the offending contact (or 100 + stop). */
+int hs_mb_ct_compile(hs_mb_model *mb, int *bad);
+/* Slots of a contact between shape kinds ka and kb (either order), 0 when the pair is not supported. */
+int hs_mb_ct_pair_slots(hs_mb_shape_kind ka, hs_mb_shape_kind kb);
+
+/* unilateral() of a generated type (the rows it names are the generated ct_rows table). */
+int hs_mb_gen_unilateral(const hs_model *m, hs_real t, const hs_real *q, hs_real *J, hs_real *phi);
 /* Quantities of a tire element at (t, q, u, z, in) (hs_mb_tire_probe; the tire output line):
  * spin rate (rad/s), Fx, Fy (N, contact frame), Fz (N), slips sx, sy, the road's force on the
  * wheel in the ground frame (3, N). */

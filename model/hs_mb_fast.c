@@ -77,7 +77,8 @@ void mb_fast_prepare(hs_mb_model *mb)
     int rows_ok = 1, forces_ok = 1;
     mb->fast = 0;
     mb->fast_packed = mb->packed;
-    if (D->dim != 2) { return; }
+    /* contacts (unilateral rows) keep the general evaluators: not measured on this path */
+    if (D->dim != 2 || mb->nk > 0) { return; }
     mb->nfplanar = 0;
     for (int b = 0; b < D->nbodies; ++b) {
         if (D->bodies[b].kind == HS_MB_PLANAR) { mb->fplanar[mb->nfplanar] = b; ++mb->nfplanar; }

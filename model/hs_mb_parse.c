@@ -852,6 +852,166 @@ static int parse_output(hs_mb_store *st, const tok *w, int npos, const tok *key,
     return HS_OK;
 }
 
+/* ---- unilateral elements: shape, contact, stop, solver (model/CONTACT.md) ---- */
+
+static int find_shape(const hs_mb_store *st, tok t)
+{
+    for (int i = 0; i < st->desc.nshapes; ++i) { if (name_is(st->shapes[i].name, t) != 0) { return i; } }
+    return -1;
+}
+
+static int find_contact(const hs_mb_store *st, tok t)
+{
+    for (int i = 0; i < st->desc.ncontacts; ++i) { if (name_is(st->contacts[i].name, t) != 0) { return i; } }
+    return -1;
+}
+
+static int find_stop(const hs_mb_store *st, tok t)
+{
+    for (int i = 0; i < st->desc.nstops; ++i) { if (name_is(st->stops[i].name, t) != 0) { return i; } }
+    return -1;
+}
+
+/* shape NAME sphere|box|capsule|plane body=BODY|ground [at=x,y,z] [radius=R] [half=...] [normal=...] */
+static int parse_shape(hs_mb_store *st, const tok *w, int npos, const tok *key, const tok *val, int nkv,
+                       int line, hs_mb_error *err)
+{
+    hs_mb_desc *D = &st->desc;
+    const int E = HS_E_MODEL_PARAM;
+    const tok kw = w[0];
+    const int i = D->nshapes;
+    if (i >= HS_MB_MAX_SHAPES) { return fail(err, line, kw, "too many shapes", HS_E_SIZE); }
+    hs_mb_shape *S = &st->shapes[i];
+    static const hs_mb_shape zero = {0};
+    *S = zero;
+    if (npos != 3 || copy_name(S->name, w[1]) == 0) { return fail(err, line, kw, "expected: shape NAME sphere|box|capsule|plane body=BODY ...", E); }
+    if (find_shape(st, w[1]) >= 0) { return fail(err, line, w[1], "shape name already used", E); }
+    if (D->dim != 3) { return fail(err, line, kw, "shapes and contacts need a 3-D model (dim=3)", E); }
+    if (tok_eq(w[2], "sphere") != 0) { S->kind = HS_MB_SH_SPHERE; }
+    else if (tok_eq(w[2], "box") != 0) { S->kind = HS_MB_SH_BOX; }
+    else if (tok_eq(w[2], "capsule") != 0) { S->kind = HS_MB_SH_CAPSULE; }
+    else if (tok_eq(w[2], "plane") != 0) { S->kind = HS_MB_SH_PLANE; }
+    else { return fail(err, line, w[2], "unknown shape kind (sphere|box|capsule|plane)", E); }
+    S->normal[2] = HS_R(1.0);
+    int have_body = 0, have_r = 0, have_half = 0;
+    for (int k = 0; k < nkv; ++k) {
+        if (tok_eq(key[k], "body") != 0) {
+            have_body = 1;
+            if (tok_eq(val[k], "ground") != 0) { S->body = HS_MB_GROUND; }
+            else {
+                S->body = find_body(st, val[k]);
+                if (S->body < 0) { return fail(err, line, key[k], "no such body", E); }
+                const hs_mb_body_kind bk = st->bodies[S->body].kind;
+                if (bk != HS_MB_SPATIAL && bk != HS_MB_POINT3) { return fail(err, line, key[k], "a shape sits on a spatial or point3 body or on ground", E); }
+            }
+        } else if (tok_eq(key[k], "at") != 0) {
+            if (read_vec(st, val[k], S->pos, 3) != 3) { return fail_val(st, err, line, key[k], "expected x,y,z (m, body frame)"); }
+        } else if (tok_eq(key[k], "radius") != 0 && S->kind != HS_MB_SH_BOX && S->kind != HS_MB_SH_PLANE) {
+            have_r = 1;
+            if (read_vec(st, val[k], &S->size[0], 1) != 1 || !(S->size[0] > HS_R(0.0))) { return fail_val(st, err, line, key[k], "expected a radius > 0 (m)"); }
+        } else if (tok_eq(key[k], "half") != 0 && S->kind == HS_MB_SH_BOX) {
+            have_half = 1;
+            if (read_vec(st, val[k], S->size, 3) != 3 || !(S->size[0] > HS_R(0.0) && S->size[1] > HS_R(0.0) && S->size[2] > HS_R(0.0))) {
+                return fail_val(st, err, line, key[k], "expected half extents hx,hy,hz, each > 0 (m)");
+            }
+        } else if (tok_eq(key[k], "half") != 0 && S->kind == HS_MB_SH_CAPSULE) {
+            have_half = 1;
+            if (read_vec(st, val[k], &S->size[1], 1) != 1 || !(S->size[1] >= HS_R(0.0))) { return fail_val(st, err, line, key[k], "expected the half length of the axis >= 0 (m)"); }
+        } else if (tok_eq(key[k], "normal") != 0 && S->kind == HS_MB_SH_PLANE) {
+            if (read_vec(st, val[k], S->normal, 3) != 3) { return fail_val(st, err, line, key[k], "expected nx,ny,nz"); }
+            const hs_real n2 = S->normal[0] * S->normal[0] + S->normal[1] * S->normal[1] + S->normal[2] * S->normal[2];
+            if (!(hs_abs(n2 - HS_R(1.0)) < HS_R(1e-9))) { return fail(err, line, key[k], "the normal must be a unit vector", E); }
+        } else { return fail(err, line, key[k], "unknown key for this shape (body, at; sphere: radius; box: half=hx,hy,hz; capsule: radius, half; plane: normal)", E); }
+    }
+    if (have_body == 0) { return fail(err, line, kw, "body=BODY|ground is required", E); }
+    if ((S->kind == HS_MB_SH_SPHERE || S->kind == HS_MB_SH_CAPSULE) && have_r == 0) { return fail(err, line, kw, "radius= is required", E); }
+    if ((S->kind == HS_MB_SH_BOX || S->kind == HS_MB_SH_CAPSULE) && have_half == 0) { return fail(err, line, kw, "half= is required", E); }
+    st->shape_line[i] = line;
+    D->nshapes = i + 1;
+    return HS_OK;
+}
+
+/* contact NAME a=SHAPE b=SHAPE [mu=M] [e=E] [friction=box|pyramid] */
+static int parse_contact(hs_mb_store *st, const tok *w, int npos, const tok *key, const tok *val, int nkv,
+                         int line, hs_mb_error *err)
+{
+    hs_mb_desc *D = &st->desc;
+    const int E = HS_E_MODEL_PARAM;
+    const tok kw = w[0];
+    const int i = D->ncontacts;
+    if (i >= HS_MB_MAX_CONTACTS) { return fail(err, line, kw, "too many contacts", HS_E_SIZE); }
+    hs_mb_contact *C = &st->contacts[i];
+    static const hs_mb_contact zero = {0};
+    *C = zero;
+    C->a = -1; C->b = -1; C->box = 1;
+    if (npos != 2 || copy_name(C->name, w[1]) == 0) { return fail(err, line, kw, "expected: contact NAME a=SHAPE b=SHAPE [mu=M] [e=E] [friction=box|pyramid]", E); }
+    if (find_contact(st, w[1]) >= 0) { return fail(err, line, w[1], "contact name already used", E); }
+    for (int k = 0; k < nkv; ++k) {
+        if (tok_eq(key[k], "a") != 0 || tok_eq(key[k], "b") != 0) {
+            const int sh = find_shape(st, val[k]);
+            if (sh < 0) { return fail(err, line, key[k], "no such shape (declare it with a shape line above)", E); }
+            /* MISRA Ref 10.4.2 [character code vs character constant] */
+            if (key[k].s[0] == 'a') { C->a = sh; } else { C->b = sh; }
+        } else if (tok_eq(key[k], "mu") != 0) {
+            if (read_vec(st, val[k], &C->mu, 1) != 1 || !(C->mu >= HS_R(0.0))) { return fail_val(st, err, line, key[k], "expected a friction coefficient >= 0"); }
+        } else if (tok_eq(key[k], "e") != 0) {
+            if (read_vec(st, val[k], &C->e, 1) != 1 || !(C->e >= HS_R(0.0)) || !(C->e <= HS_R(1.0))) { return fail_val(st, err, line, key[k], "expected a restitution coefficient in [0, 1]"); }
+        } else if (tok_eq(key[k], "friction") != 0) {
+            if (tok_eq(val[k], "box") != 0) { C->box = 1; }
+            else if (tok_eq(val[k], "pyramid") != 0) { C->box = 0; }
+            else { return fail(err, line, key[k], "expected box or pyramid", E); }
+        } else { return fail(err, line, key[k], "unknown key (a, b, mu, e, friction)", E); }
+    }
+    if (C->a < 0 || C->b < 0) { return fail(err, line, kw, "a=SHAPE and b=SHAPE are required", E); }
+    const hs_mb_shape *A = &st->shapes[C->a], *B = &st->shapes[C->b];
+    if (hs_mb_ct_pair_slots(A->kind, B->kind) == 0) {
+        return fail(err, line, kw, "shape pair not supported (sphere, box or capsule on a plane; sphere-sphere; sphere-box; box-box)", E);
+    }
+    if ((A->body < 0 && B->body < 0) || A->body == B->body) { return fail(err, line, kw, "a contact needs two different bodies (one may be ground)", E); }
+    st->contact_line[i] = line;
+    D->ncontacts = i + 1;
+    return HS_OK;
+}
+
+/* stop NAME joint=JOINT [min=V] [max=V] [e=E] */
+static int parse_stop(hs_mb_store *st, const tok *w, int npos, const tok *key, const tok *val, int nkv,
+                      int line, hs_mb_error *err)
+{
+    hs_mb_desc *D = &st->desc;
+    const int E = HS_E_MODEL_PARAM;
+    const tok kw = w[0];
+    const int i = D->nstops;
+    if (i >= HS_MB_MAX_STOPS) { return fail(err, line, kw, "too many stops", HS_E_SIZE); }
+    hs_mb_stop *S = &st->stops[i];
+    static const hs_mb_stop zero = {0};
+    *S = zero;
+    S->joint = -1;
+    if (npos != 2 || copy_name(S->name, w[1]) == 0) { return fail(err, line, kw, "expected: stop NAME joint=JOINT [min=V] [max=V] [e=E]", E); }
+    if (find_stop(st, w[1]) >= 0) { return fail(err, line, w[1], "stop name already used", E); }
+    for (int k = 0; k < nkv; ++k) {
+        if (tok_eq(key[k], "joint") != 0) {
+            S->joint = find_joint(st, val[k]);
+            if (S->joint < 0) { return fail(err, line, key[k], "no such joint (declare it above)", E); }
+            const hs_mb_joint_kind jk = st->joints[S->joint].kind;
+            if (jk != HS_MB_REVOLUTE && jk != HS_MB_PRISMATIC) { return fail(err, line, key[k], "an end stop needs a revolute or prismatic joint", E); }
+        } else if (tok_eq(key[k], "min") != 0) {
+            S->has_min = 1;
+            if (read_vec(st, val[k], &S->min, 1) != 1) { return fail_val(st, err, line, key[k], "expected a number (rad or m)"); }
+        } else if (tok_eq(key[k], "max") != 0) {
+            S->has_max = 1;
+            if (read_vec(st, val[k], &S->max, 1) != 1) { return fail_val(st, err, line, key[k], "expected a number (rad or m)"); }
+        } else if (tok_eq(key[k], "e") != 0) {
+            if (read_vec(st, val[k], &S->e, 1) != 1 || !(S->e >= HS_R(0.0)) || !(S->e <= HS_R(1.0))) { return fail_val(st, err, line, key[k], "expected a restitution coefficient in [0, 1]"); }
+        } else { return fail(err, line, key[k], "unknown key (joint, min, max, e)", E); }
+    }
+    if (S->joint < 0) { return fail(err, line, kw, "joint=JOINT is required", E); }
+    if (S->has_min == 0 && S->has_max == 0) { return fail(err, line, kw, "min= and/or max= is required", E); }
+    if (S->has_min != 0 && S->has_max != 0 && !(S->min < S->max)) { return fail(err, line, lit("max"), "min < max required", E); }
+    st->stop_line[i] = line;
+    D->nstops = i + 1;
+    return HS_OK;
+}
+
 static int parse_line(hs_mb_store *st, tok *w, int nw, int line, hs_mb_error *err)
 {
     hs_mb_desc *D = &st->desc;
@@ -1051,7 +1211,16 @@ static int parse_line(hs_mb_store *st, tok *w, int nw, int line, hs_mb_error *er
     if (tok_eq(kw, "joint") != 0) { return parse_joint(st, w, npos, key, val, nkv, line, err); }
     if (tok_eq(kw, "force") != 0) { return parse_force(st, w, npos, key, val, nkv, line, err); }
     if (tok_eq(kw, "output") != 0) { return parse_output(st, w, npos, key, val, nkv, line, err); }
-    return fail(err, line, kw, "unknown statement (model, param, gravity, input, point, body, joint, force, output)", E);
+    if (tok_eq(kw, "shape") != 0) { return parse_shape(st, w, npos, key, val, nkv, line, err); }
+    if (tok_eq(kw, "contact") != 0) { return parse_contact(st, w, npos, key, val, nkv, line, err); }
+    if (tok_eq(kw, "stop") != 0) { return parse_stop(st, w, npos, key, val, nkv, line, err); }
+    if (tok_eq(kw, "solver") != 0) { /* solver sweeps=N */
+        if (npos != 1 || nkv != 1 || tok_eq(key[0], "sweeps") == 0 || read_int(st, val[0], 1, 1000, &D->ct_sweeps) == 0) {
+            return fail(err, line, kw, "expected: solver sweeps=N (1..1000 projected Gauss-Seidel sweeps per step)", E);
+        }
+        return HS_OK;
+    }
+    return fail(err, line, kw, "unknown statement (model, param, gravity, input, point, body, joint, force, output, shape, contact, stop, solver)", E);
 }
 
 int hs_mb_parse_ovr(const char *buf, size_t len, hs_mb_store *st, const hs_mb_overrides *ovr,
@@ -1073,6 +1242,7 @@ int hs_mb_parse_ovr(const char *buf, size_t len, hs_mb_store *st, const hs_mb_ov
     st->desc = zero_desc;
     st->desc.bodies = st->bodies; st->desc.joints = st->joints;
     st->desc.forces = st->forces; st->desc.outputs = st->outputs;
+    st->desc.shapes = st->shapes; st->desc.contacts = st->contacts; st->desc.stops = st->stops;
     size_t i = 0;
     int line = 0;
     while (i < len) {
@@ -1302,6 +1472,13 @@ int hs_mb_parse_compile_ovr(const char *buf, size_t len, hs_mb_store *st, const 
         const int t = mb->bad_table;
         const int *lines[4] = {st->body_line, st->joint_line, st->force_line, st->output_line};
         err->line = (t >= 0 && t < 4 && bad >= 0) ? lines[t][bad] : 0;
+        if (t == 4) { /* contacts, then stops from 100 */
+            err->line = (bad >= 100 && bad - 100 < st->desc.nstops) ? st->stop_line[bad - 100]
+                      : ((bad >= 0 && bad < st->desc.ncontacts) ? st->contact_line[bad] : 0);
+            err->field[0] = 0;
+            err->msg = (mb->bad_why != NULL) ? mb->bad_why : "a capacity HS_MB_MAX_* exceeded (contacts, stops, unilateral rows)";
+            return rc;
+        }
         int n = 0;
         for (const char *s = (t >= 0 && t < 4) ? tables[t] : ""; *s != '\0'; ++s) { err->field[n] = *s; ++n; }
         err->field[n] = 0;

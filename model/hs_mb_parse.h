@@ -34,6 +34,10 @@ typedef struct hs_mb_store {
     int body_line[HS_MB_MAX_BODIES], joint_line[HS_MB_MAX_JOINTS]; /* source lines, for errors */
     int force_line[HS_MB_MAX_FORCES], output_line[HS_MB_MAX_OUTPUTS];
     hs_mb_desc desc;
+    hs_mb_shape shapes[HS_MB_MAX_SHAPES];
+    hs_mb_contact contacts[HS_MB_MAX_CONTACTS];
+    hs_mb_stop stops[HS_MB_MAX_STOPS];
+    int shape_line[HS_MB_MAX_SHAPES], contact_line[HS_MB_MAX_CONTACTS], stop_line[HS_MB_MAX_STOPS];
     /* param statements (after overrides) */
     int nparams;
     char param_names[HS_MB_MAX_PARAMS][HS_MB_NAME];

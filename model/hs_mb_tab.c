@@ -124,6 +124,13 @@ int hs_mb_gen_lagrange(const hs_model *m, hs_real t, const hs_real *q, const hs_
     return b ? hs_mb_fn_lagrange(b, t, q, u, z, in, F, Fq, Fu, Mq) : HS_E_MODEL;
 }
 
+int hs_mb_gen_unilateral(const hs_model *m, hs_real t, const hs_real *q, hs_real *J, hs_real *phi)
+{
+    const hs_model *b = bound(m);
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
+    return (b != NULL) ? hs_mb_fn_unilateral(b, t, q, J, phi) : HS_E_MODEL;
+}
+
 int hs_mb_gen_compliance(const hs_model *m, hs_real *c, hs_real *d)
 {
     const hs_model *b = bound(m);

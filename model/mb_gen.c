@@ -4,6 +4,7 @@
 
 /* MISRA Ref 9.3.1 [every element listed] */
 const hs_model_type *const hs_mb_gen_types[HS_MB_GEN_COUNT] = {
+    &hs_mb_ball_type,
     &hs_mb_bead_wire_type,
     &hs_mb_bushing_pendulum_type,
     &hs_mb_car_axle_mb_type,
@@ -12,9 +13,13 @@ const hs_model_type *const hs_mb_gen_types[HS_MB_GEN_COUNT] = {
     &hs_mb_door_type,
     &hs_mb_double_spherical_type,
     &hs_mb_fourbar_spatial_type,
+    &hs_mb_incline_type,
     &hs_mb_pendulum_mb_type,
     &hs_mb_quarter_car_type,
     &hs_mb_rigid_body_type,
     &hs_mb_slider_crank_type,
     &hs_mb_slider_crank_eq_type,
+    &hs_mb_sphere_type,
+    &hs_mb_stack_type,
+    &hs_mb_stop_pendulum_type,
 };

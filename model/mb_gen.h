@@ -7,7 +7,14 @@
 #include "hs_model.h"
 
 /* Generated model types (entries of hs_mb_gen_types). */
-#define HS_MB_GEN_COUNT 13
+#define HS_MB_GEN_COUNT 18
+
+/* ball: model/mech/ball.hsm, generated into model/mb_ball.c */
+extern const hs_model_type hs_mb_ball_type;
+#define HS_MB_GEN_BALL_NQ 7
+#define HS_MB_GEN_BALL_NC 1
+#define HS_MB_GEN_BALL_NIN 0
+#define HS_MB_GEN_BALL_NOUT 7
 
 /* bead_wire: model/mech/bead_wire.hsm, generated into model/mb_bead_wire.c */
 extern const hs_model_type hs_mb_bead_wire_type;
@@ -65,6 +72,13 @@ extern const hs_model_type hs_mb_fourbar_spatial_type;
 #define HS_MB_GEN_FOURBAR_SPATIAL_NIN 0
 #define HS_MB_GEN_FOURBAR_SPATIAL_NOUT 8
 
+/* incline: model/mech/incline.hsm, generated into model/mb_incline.c */
+extern const hs_model_type hs_mb_incline_type;
+#define HS_MB_GEN_INCLINE_NQ 7
+#define HS_MB_GEN_INCLINE_NC 1
+#define HS_MB_GEN_INCLINE_NIN 0
+#define HS_MB_GEN_INCLINE_NOUT 7
+
 /* pendulum_mb: model/mech/pendulum.hsm, generated into model/mb_pendulum_mb.c */
 extern const hs_model_type hs_mb_pendulum_mb_type;
 #define HS_MB_GEN_PENDULUM_MB_NQ 2
@@ -100,11 +114,34 @@ extern const hs_model_type hs_mb_slider_crank_eq_type;
 #define HS_MB_GEN_SLIDER_CRANK_EQ_NIN 0
 #define HS_MB_GEN_SLIDER_CRANK_EQ_NOUT 3
 
+/* sphere: model/mech/sphere.hsm, generated into model/mb_sphere.c */
+extern const hs_model_type hs_mb_sphere_type;
+#define HS_MB_GEN_SPHERE_NQ 7
+#define HS_MB_GEN_SPHERE_NC 1
+#define HS_MB_GEN_SPHERE_NIN 0
+#define HS_MB_GEN_SPHERE_NOUT 7
+
+/* stack: model/mech/stack.hsm, generated into model/mb_stack.c */
+extern const hs_model_type hs_mb_stack_type;
+#define HS_MB_GEN_STACK_NQ 35
+#define HS_MB_GEN_STACK_NC 5
+#define HS_MB_GEN_STACK_NIN 0
+#define HS_MB_GEN_STACK_NOUT 7
+
+/* stop_pendulum: model/mech/stop_pendulum.hsm, generated into model/mb_stop_pendulum.c */
+extern const hs_model_type hs_mb_stop_pendulum_type;
+#define HS_MB_GEN_STOP_PENDULUM_NQ 3
+#define HS_MB_GEN_STOP_PENDULUM_NC 2
+#define HS_MB_GEN_STOP_PENDULUM_NIN 0
+#define HS_MB_GEN_STOP_PENDULUM_NOUT 1
+
 /* Largest sizes over the generated models (static arenas: HS_STEPPER_REALS(MAX_NQ, MAX_NC, 0)). */
-#define HS_MB_GEN_MAX_NQ 24
+#define HS_MB_GEN_MAX_NQ 35
 #define HS_MB_GEN_MAX_NC 23
 #define HS_MB_GEN_MAX_NIN 2
 #define HS_MB_GEN_MAX_NOUT 14
+/* Unilateral rows (contacts, stops): arenas of HS_STEPPER_REALS_CT(MAX_NQ, MAX_NC, 0, MAX_NK). */
+#define HS_MB_GEN_MAX_NK 60
 
 /* Every generated model type, in the order of the description files (model/mech, by name). */
 extern const hs_model_type *const hs_mb_gen_types[HS_MB_GEN_COUNT];

@@ -17,6 +17,22 @@
 
 struct hs_model;
 
+/* One unilateral row of a model: a contact normal, an end stop or a friction direction
+ * (rt/hs_contact.h solves them; model/CONTACT.md has the equations). */
+typedef struct hs_ct_row {
+    int kind;   /* HS_CT_NORMAL: impulse >= 0 against gap phi; HS_CT_FRICTION: bounded by mu and the normal's */
+    int normal; /* HS_CT_FRICTION: index of the first normal row of its contact */
+    int ngroup; /* HS_CT_FRICTION: normal rows of its contact: normal, normal + stride, ... */
+    int stride; /* HS_CT_FRICTION: rows between them; the bound is mu times their mean impulse */
+    int box;    /* HS_CT_FRICTION: 1 box (bound mu times the normal impulse of the previous step), 0 pyramid */
+    hs_real mu; /* HS_CT_FRICTION: friction coefficient (dimensionless, >= 0) */
+    hs_real e;  /* HS_CT_NORMAL: restitution coefficient in [0, 1] */
+    int q0, q1; /* coordinates [q0, q1) outside which the row's J and its response M_c^-1 J^T
+                 * under the joints are zero (its bodies and all joined to them); q1 = 0: all */
+} hs_ct_row;
+#define HS_CT_NORMAL 0
+#define HS_CT_FRICTION 1
+
 /* Sizes of one model instance. A type's nq..nout are its capacities (compile-time maxima);
  * a type whose sizes follow its parameters (a chain's link count, a multibody description)
  * reports the instance's sizes through dims(). */
@@ -121,6 +137,14 @@ typedef struct hs_model_type {
     int (*lagrange)(const struct hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
                     const hs_real *z, const hs_real *in, hs_real *F, hs_real *Fq, hs_real *Fu,
                     hs_real *Mq);
+    /* Unilateral rows (contacts, end stops, friction): nk fixed slots, ct_rows (nk) their
+     * kinds, unilateral() their Jacobians J (nk x nq, dense row-major, velocity units per
+     * impulse: J u is the row's relative velocity) and gaps phi (nk, m or rad; friction rows
+     * 0) at (t, q). nk = 0: none (rt/hs_contact.h). */
+    int nk;
+    const hs_ct_row *ct_rows;
+    int (*unilateral)(const struct hs_model *m, hs_real t, const hs_real *q, hs_real *J, hs_real *phi);
+    int ct_sweeps; /* projected Gauss-Seidel sweeps per step (fixed), >= 1 when nk > 0 */
     /* Per-constraint compliance c (nc; m/N for a length row, rad/(N m) for an angle) and
      * damping d (nc; N s/m, N m s/rad) the model declares; a negative entry = not declared
      * (the stepper's reg_eps / reg_damp apply). NULL = nothing declared (model/COMPLIANCE.md). */

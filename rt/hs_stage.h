@@ -315,6 +315,9 @@ static inline int hs_st_watchdog(const hs_stepper *s, const hs_ctx *c)
     return (ok != 0) ? HS_OK : HS_E_IMPLAUSIBLE;
 }
 
+/* The contact stage (rt/hs_contact.c): unilateral rows on (qn, un) after the method's step. */
+int hs_st_contact(hs_stepper *s, const hs_ctx *c);
+
 /* The tail stages every plan may end with (reuse_g as in hs_st_project_positions). */
 static inline int hs_tail_stage(hs_stepper *s, const hs_ctx *c, int st, int reuse_g)
 {
@@ -323,6 +326,7 @@ static inline int hs_tail_stage(hs_stepper *s, const hs_ctx *c, int st, int reus
     case HS_STAGE_PROJECT_POSITIONS: return hs_st_project_positions(s, c, reuse_g, 0);
     case HS_STAGE_PROJECT_VELOCITIES: return hs_st_project_velocities(s, c);
     case HS_STAGE_GGL_FACTOR: return hs_projection_factor(s, c->t1, s->qn, s->M, s->G2, NULL, &s->fPn);
+    case HS_STAGE_CONTACT: return hs_st_contact(s, c);
     case HS_STAGE_CHECK: return hs_st_check(s);
     case HS_STAGE_WATCHDOG: return hs_st_watchdog(s, c);
     default: return HS_E_NOT_INIT;

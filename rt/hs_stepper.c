@@ -70,7 +70,7 @@ const char *hs_stage_name(hs_stage st)
         "eval_forces", "jacobians", "rhs", "predict", "constraints", "assemble", "solve",
         "positions", "aux_states", "project_positions", "project_velocities", "ggl_factor",
         "curvature", "ga_predict", "ga_eval", "ga_solve", "check", "spook_rhs", "watchdog", "sd_stage1",
-        "sd_stage2", "sd_combine", "dvp", "em"};
+        "sd_stage2", "sd_combine", "dvp", "em", "contact"};
     /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     return ((int)st >= 0 && (int)st < HS_STAGE_COUNT) ? names[st] : "?";
 }
@@ -240,6 +240,10 @@ static hs_cfg config_of(const hs_stepper_def *def, const hs_model *m)
     c.curv_fd = c.curv && !m->type->curvature;
     c.have_p = c.keep_p;
     hs_method_family(def->method)->configure(def, m, &c);
+    /* the contact stage solves with the projection matrix at q_{n+1} (rt/hs_contact.h) */
+    if (m->type->nk > 0) {
+        c.have_p = 1;
+    }
     return c;
 }
 
@@ -281,7 +285,7 @@ static int model_blocks(const hs_model *m, hs_blocks *b, int *buf, size_t nbuf, 
 
 /* Sizes of every list entry for one configuration. */
 typedef struct ws_sizes {
-    size_t nq, nc, nz, n, nA, nG, nAJ, nFK, nF1, nFP, nCC, nUP, nQA, nAK, nGK, nIN0, nCA;
+    size_t nq, nc, nz, n, nA, nG, nAJ, nFK, nF1, nFP, nCC, nUP, nQA, nAK, nGK, nIN0, nCA, nK, nKQ, nQK, nNK;
     size_t nBLK, nIK, nI1, nIP, nSK, nS1, nSP, nTMP;
     hs_ls_kind kind;
 } ws_sizes;
@@ -318,6 +322,10 @@ static int ws_measure(const hs_stepper_def *def, const hs_model *m, int *blk, si
     z->nGK = c.curv_fd ? z->nG : 0u;
     z->nIN0 = c.consistent ? (size_t)m->d.nin : 0u;
     z->nBLK = used;
+    z->nK = m->type->nk > 0 ? (size_t)m->type->nk : 0u;
+    z->nKQ = z->nK * z->nq;
+    z->nQK = z->nK > 0u ? z->nq : 0u;
+    z->nNK = z->nK > 0u ? z->n : 0u;
     z->kind = hs_linsys_choose(def->linsys, def->sparse, b, nq, nc, c.has_blocks);
     size_t ns, nr, ni, nt, tmax = 0;
     /* SPOOK's step matrix [[M, -G^T], [G, Sigma]] is regularized and symmetric (L D L^T) */
@@ -350,7 +358,7 @@ static int ws_measure(const hs_stepper_def *def, const hs_model *m, int *blk, si
 }
 
 #define WS_REAL_ARGS(z) (z).nq, (z).nc, (z).nz, (z).n, (z).nA, (z).nG, (z).nAJ, (z).nFK, (z).nF1, \
-    (z).nFP, (z).nCC, (z).nUP, (z).nQA, (z).nAK, (z).nGK, (z).nIN0, (z).nCA
+    (z).nFP, (z).nCC, (z).nUP, (z).nQA, (z).nAK, (z).nGK, (z).nIN0, (z).nCA, (z).nK, (z).nKQ, (z).nQK, (z).nNK
 #define WS_INT_ARGS(z) (z).nBLK, (z).nIK, (z).nI1, (z).nIP, (z).nSK, (z).nS1, (z).nSP, (z).nTMP
 /* one level of indirection so the size lists are expanded into arguments first */
 #define WS_REAL_LIST(X, ...) HS_STEPPER_REAL_LIST(X, __VA_ARGS__)
@@ -511,6 +519,9 @@ int hs_plan_tail(const hs_stepper *s, unsigned char *plan, int n)
         plan[n++] = HS_STAGE_PROJECT_POSITIONS;
         plan[n++] = HS_STAGE_PROJECT_VELOCITIES;
     }
+    if (s->model->type->nk > 0) {
+        plan[n++] = HS_STAGE_CONTACT;
+    }
     if ((s->ggl != 0) && (nc > 0)) {
         plan[n++] = HS_STAGE_GGL_FACTOR;
     }
@@ -566,6 +577,10 @@ int hs_stepper_set_state(hs_stepper *s, hs_real t, const hs_real *q, const hs_re
     }
     for (int i = 0; i < s->nq; ++i) { s->q[i] = q[i]; s->u[i] = u[i]; }
     for (int i = 0; i < s->nz; ++i) { s->z[i] = z[i]; }
+    /* a new state has no contact history: the warm start starts from zero impulses */
+    for (int i = 0; i < s->model->type->nk; ++i) { s->ctl[i] = HS_R(0.0); }
+    s->stats.ct_residual = HS_R(0.0);
+    s->stats.ct_residual_max = HS_R(0.0);
     const int consistent = s->consistent;
     for (int i = 0; i < s->nc; ++i) { s->lambda[i] = consistent ? -s->b2[s->nq + i] : HS_R(0.0); }
     if (consistent != 0) {
@@ -586,6 +601,27 @@ int hs_stepper_set_state(hs_stepper *s, hs_real t, const hs_real *q, const hs_re
     s->t = t;
     s->t0 = t;
     s->k = 0;
+    return HS_OK;
+}
+
+/* The unilateral rows a model declares (rt/hs_contact.h): hook, sweeps, and every index the
+ * stage reads in range, so a bad table is refused here and not read out of bounds later. */
+static int contact_rows_check(const hs_model_type *T)
+{
+    if (T->nk <= 0) { return (T->nk == 0) ? HS_OK : HS_E_MODEL_PARAM; }
+    if (T->unilateral == NULL || T->ct_rows == NULL || T->ct_sweeps < 1) { return HS_E_MODEL_PARAM; }
+    for (int i = 0; i < T->nk; ++i) {
+        const hs_ct_row *R = &T->ct_rows[i];
+        if (R->kind == HS_CT_FRICTION) {
+            const int last = R->normal + (R->ngroup - 1) * R->stride;
+            if (R->normal < 0 || R->ngroup < 1 || R->stride < 1 || last >= T->nk
+                || !(R->mu >= HS_R(0.0))) { return HS_E_MODEL_PARAM; }
+        } else if (R->kind != HS_CT_NORMAL || !(R->e >= HS_R(0.0)) || !(R->e <= HS_R(1.0))) {
+            return HS_E_MODEL_PARAM;
+        } else {
+            /* a valid normal row */
+        }
+    }
     return HS_OK;
 }
 
@@ -641,6 +677,8 @@ int hs_stepper_init(hs_stepper *s, const hs_stepper_def *def, const hs_model *m,
     int rc = hs_stepper_def_validate(def, m);
     if (rc != 0) { return rc; }
     rc = hs_model_check(m);
+    if (rc != 0) { return rc; }
+    rc = contact_rows_check(m->type);
     if (rc != 0) { return rc; }
     /* Measure in the caller's int arena: the block list lands at the front, where the layout
      * puts it (blk is the first int array); the analyses' size queries use the rest. */
@@ -761,6 +799,7 @@ static void commit(hs_stepper *s, hs_real t1)
     tp = s->u; s->u = s->un; s->un = tp;
     tp = s->z; s->z = s->zn; s->zn = tp;
     tp = s->lambda; s->lambda = s->lamn; s->lamn = tp;
+    tp = s->ctl; s->ctl = s->ctln; s->ctln = tp;
     if (s->consistent != 0) {
         tp = s->acc; s->acc = s->accn; s->accn = tp;
         tp = s->wd; s->wd = s->wdn; s->wdn = tp;

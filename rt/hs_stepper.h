@@ -162,7 +162,7 @@ int hs_stepper_def_validate(const hs_stepper_def *def, const hs_model *m);
  *   (galpha, sdirk), NCA NC for sdirk (stage multipliers), else 0
  * Ints: NBLK the model's block list, NIK/NI1/NIP pivots of the factors, NSK/NS1/NSP the
  * sparse analyses, NTMP scratch used only by init (sparse analysis). */
-#define HS_STEPPER_REAL_LIST(X, NQ, NC, NZ, N, NA, NG, NAJ, NFK, NF1, NFP, NCC, NUP, NQA, NAK, NGK, NIN0, NCA) /* MISRA Ref 20.7.1 [X-macro parameter is an identifier] */ \
+#define HS_STEPPER_REAL_LIST(X, NQ, NC, NZ, N, NA, NG, NAJ, NFK, NF1, NFP, NCC, NUP, NQA, NAK, NGK, NIN0, NCA, NK, NKQ, NQK, NNK) /* MISRA Ref 20.7.1 [X-macro parameter is an identifier] */ \
     X(q, NQ, "committed positions") \
     X(u, NQ, "committed velocities") \
     X(z, NZ, "committed auxiliary states") \
@@ -207,7 +207,18 @@ int hs_stepper_def_validate(const hs_stepper_def *def, const hs_model *m);
     X(ups, NUP, "SPOOK: Upsilon of eq. 27 per constraint") \
     X(cmp, NUP, "per-constraint compliance c_i in use (m/N for a length; 0 = rigid)") \
     X(cdt, NUP, "per-constraint relaxation time tau_i = c_i d_i (s)") \
-    X(in0, NIN0, "zero inputs for the consistent initial acceleration (galpha)")
+    X(in0, NIN0, "zero inputs for the consistent initial acceleration (galpha)") \
+    X(ctJ, NKQ, "contact rows J (nk x nq, dense)") \
+    X(ctB, NKQ, "contact responses M_c^-1 J^T under the joints (nk x nq)") \
+    X(ctphi, NK, "contact gaps at the method's q_{n+1}") \
+    X(ctv, NK, "contact row velocities J u before the contact stage") \
+    X(ctr, NK, "contact targets: J u_{n+1} >= ctr (normals), = 0 (friction)") \
+    X(ctiw, NK, "1 / W_ii of each contact row (0 for an empty slot)") \
+    X(cteps, NK, "compliance of each contact row (HS_CT_REG W_ii)") \
+    X(ctl, NK, "committed contact impulses (N s; the next step's warm start)") \
+    X(ctln, NK, "new contact impulses (swapped at commit)") \
+    X(ctu, NQK, "velocities of the method's step, before the contact stage") \
+    X(ctx, NNK, "scratch of the response solves (nq + nc)")
 
 #define HS_STEPPER_INT_LIST(X, NBLK, NIK, NI1, NIP, NSK, NS1, NSP, NTMP) /* MISRA Ref 20.7.1 [X-macro parameter is an identifier] */ \
     X(blk, NBLK, "the model's block list (hs_blocks points into it)") \
@@ -228,7 +239,7 @@ int hs_stepper_def_validate(const hs_stepper_def *def, const hs_model *m);
     (0 HS_STEPPER_REAL_LIST(HS__WS_SUM, (nq), (nc), (nz), ((nq) + (nc)), (nq) * (nq), \
                             (nc) * (nq), (nq) * (nq), ((nq) + (nc)) * ((nq) + (nc)), \
                             (nq) * (nq), ((nq) + (nc)) * ((nq) + (nc)), 2 * (nc) * (nc), (nc), \
-                            (nq), (nq) * (nq), (nc) * (nq), HS_STEPPER_MAX_NIN, (nc)))
+                            (nq), (nq) * (nq), (nc) * (nq), HS_STEPPER_MAX_NIN, (nc), 0, 0, 0, 0))
 /* Inputs the dense bound allows for (galpha's zero-input vector at init). */
 #define HS_STEPPER_MAX_NIN 16
 /* Ints of workspace for sizes nq, nc (upper bound as above, any block list the model declares). */
@@ -286,6 +297,9 @@ typedef struct hs_stepper_stats {
     hs_real sd_newton;       /* sdirk: largest h^2 |dA|_1 / size of a stage's Newton correction
                               * (dimensionless; size as in hs_stepper.sd_scale); the step is
                               * refused (HS_E_RANGE) beyond HS_SD_RANGE */
+    hs_real ct_residual;     /* contact: complementarity residual of the last step (m/s or rad/s,
+                              * rt/hs_contact.h); 0 without unilateral rows */
+    hs_real ct_residual_max; /* contact: largest ct_residual since init/set_state */
 } hs_stepper_stats;
 
 /* Named stages of one step, chosen once at init into the stepper's plan (see hs_stage_name). */
@@ -314,9 +328,15 @@ typedef enum hs_stage {
     HS_STAGE_SD_COMBINE,        /* sdirk: q, u, lambda at t_{n+1} from the stages */
     HS_STAGE_DVP,               /* dvp: Newton on the discrete Euler-Lagrange equations, then momentum -> u */
     HS_STAGE_EM,                /* em: Newton on the energy-momentum midpoint equations */
+    HS_STAGE_CONTACT,           /* unilateral rows: fixed projected Gauss-Seidel sweeps (rt/hs_contact.h) */
     HS_STAGE_COUNT
 } hs_stage;
 #define HS_STEPPER_MAX_STAGES 16
+/* Reals of workspace for sizes nq, nc, nz and nk unilateral rows (HS_STEPPER_REALS plus the
+ * contact stage's arrays). */
+#define HS_STEPPER_REALS_CT(nq, nc, nz, nk) \
+    (HS_STEPPER_REALS((nq), (nc), (nz)) + 2u * (size_t)(nk) * (size_t)(nq) + 7u * (size_t)(nk) \
+     + 2u * (size_t)(nq) + (size_t)(nc))
 
 /* The stepper: configuration, committed state and views into the caller's arenas. The arrays
  * (q, u, z, lambda, P, ... see HS_STEPPER_REAL_LIST) are fields named as in the list. */
@@ -330,7 +350,7 @@ typedef struct hs_stepper {
     uint64_t k;             /* steps since the last init/set_state */
 /* MISRA Ref 20.7.1 [X-macro parameter is an identifier] */
 #define HS__WS_RFIELD(name, count, what) hs_real *name; /* what */
-    HS_STEPPER_REAL_LIST(HS__WS_RFIELD, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    HS_STEPPER_REAL_LIST(HS__WS_RFIELD, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
 #undef HS__WS_RFIELD
 /* MISRA Ref 20.7.1 [X-macro parameter is an identifier] */
 #define HS__WS_IFIELD(name, count, what) int *name;

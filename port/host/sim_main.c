@@ -720,6 +720,9 @@ int main(int argc, char **argv)
         for (int i = 0; i < st.nc; ++i) wchk(fprintf(csv, ",g%d", i + 1));
         for (int i = 0; i < st.nz; ++i) wchk(fprintf(csv, ",z%d", i + 1));
         for (int i = 0; i < st.nc; ++i) wchk(fprintf(csv, ",lam%d", i + 1));
+        /* unilateral rows: impulses of the last step (N s) and its complementarity residual */
+        for (int i = 0; i < type->nk; ++i) wchk(fprintf(csv, ",ct%d", i + 1));
+        if (type->nk > 0) wchk(fprintf(csv, ",compl"));
         csv_signal_header(csv, type->in_names, run.model.d.nin, "in");
         csv_signal_header(csv, type->out_names, run.model.d.nout, "out");
         wchk(fprintf(csv, "\n"));
@@ -762,6 +765,8 @@ int main(int argc, char **argv)
             for (int i = 0; i < st.nc; ++i) wchk(fprintf(csv, ",%.17g", (double)g[i]));
             for (int i = 0; i < st.nz; ++i) wchk(fprintf(csv, ",%.17g", (double)st.z[i]));
             for (int i = 0; i < st.nc; ++i) wchk(fprintf(csv, ",%.17g", (double)st.lambda[i]));
+            for (int i = 0; i < type->nk; ++i) wchk(fprintf(csv, ",%.17g", (double)st.ctl[i]));
+            if (type->nk > 0) wchk(fprintf(csv, ",%.17g", (double)st.stats.ct_residual));
             for (int i = 0; i < nin; ++i) wchk(fprintf(csv, ",%.17g", (double)in[i]));
             if (nout > 0 && hs_stepper_outputs(&st, in, y) != HS_OK)
                 for (int i = 0; i < nout; ++i) y[i] = (hs_real)NAN;
@@ -795,6 +800,7 @@ int main(int argc, char **argv)
            hs_stab_name(def.stab), h, (unsigned long long)st.stats.force_evals,
            (unsigned long long)st.stats.factorizations);
     if (has_energy) printf(" max_abs_dE=%.6e", max_dE);
+    if (type->nk > 0) printf(" max_compl=%.6e", (double)st.stats.ct_residual_max);
     if (run.has_ref && done == nsteps) {
         double eq = 0.0, eu = 0.0;
         for (int i = 0; i < 4; ++i) {

@@ -50,7 +50,7 @@
 #define GUARD_REAL HS_R(-1.25e30)
 #define GUARD_INT (-0x2152411)
 
-static hs_real R[HS_STEPPER_REALS(MECH_NQ, MECH_NC, MECH_NZ) + MECH_GUARD];
+static hs_real R[HS_STEPPER_REALS_CT(MECH_NQ, MECH_NC, MECH_NZ, HS_MB_GEN_MAX_NK) + MECH_GUARD];
 /* HS_STEPPER_INTS bounds the dense layouts; a description on the sparse backend (chain.hsm
  * 5476 ints, fourbar_spatial.hsm 17566) also keeps the factor's analysis, hence the extra room */
 #define MECH_SPARSE_INTS 16384

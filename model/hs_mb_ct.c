@@ -1,0 +1,695 @@
+/* hs_mb_ct.c - unilateral rows of a multibody description: contact geometry of the basic
+ * shapes and joint end stops, written as rows J (nk x nq) and gaps phi for the contact stage
+ * (rt/hs_contact.h; equations in model/CONTACT.md). Every pair has a fixed number of slots
+ * and every slot is evaluated every step, touching or not: the work does not depend on the
+ * configuration. */
+#include "hs_mb_int.h"
+
+/* A contact point: normal n (ground frame, from b to a), the points on a and b, the gap. */
+typedef struct ct_pt {
+    hs_real n[3], pa[3], pb[3], phi;
+} ct_pt;
+
+/* A shape's placement: centre c and axes A[i] (the body's i-th axis in the ground frame). */
+typedef struct ct_frame {
+    hs_real c[3];
+    hs_real A[3][3];
+} ct_frame;
+
+/* Gap of an empty slot (m): far enough that no target ever binds. */
+#define CT_FAR HS_R(1.0e3)
+
+static void cross3(const hs_real *a, const hs_real *b, hs_real *o)
+{
+    o[0] = a[1] * b[2] - a[2] * b[1];
+    o[1] = a[2] * b[0] - a[0] * b[2];
+    o[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+/* R(p) s for a unit quaternion p = (w, x, y, z); conj = 1 applies R(p)^T. */
+static void quat_apply(const hs_real *p, int conj, const hs_real *s, hs_real *o)
+{
+    const hs_real sg = (conj != 0) ? HS_R(-1.0) : HS_R(1.0);
+    const hs_real e[3] = {sg * p[1], sg * p[2], sg * p[3]};
+    const hs_real a = p[0] * p[0] - mb_dot3(e, e), es = mb_dot3(e, s);
+    hs_real x[3];
+    cross3(e, s, x);
+    for (int i = 0; i < 3; ++i) {
+        o[i] = a * s[i] + HS_R(2.0) * e[i] * es + HS_R(2.0) * p[0] * x[i];
+    }
+}
+
+static void body_frame(const hs_mb_model *mb, int body, const hs_real *q, ct_frame *F)
+{
+    for (int i = 0; i < 3; ++i) {
+        F->c[i] = HS_R(0.0);
+        for (int j = 0; j < 3; ++j) {
+            F->A[i][j] = (i == j) ? HS_R(1.0) : HS_R(0.0);
+        }
+    }
+    if (body < 0) {
+        return;
+    }
+    const hs_real *x = &q[mb->qoff[body]];
+    const hs_mb_body_kind k = mb->desc->bodies[body].kind;
+    for (int i = 0; i < 3; ++i) {
+        F->c[i] = x[i];
+    }
+    if (k == HS_MB_SPATIAL) {
+        for (int i = 0; i < 3; ++i) {
+            quat_apply(&x[3], 0, mb_ex[i], F->A[i]);
+        }
+    }
+}
+
+static void shape_frame(const hs_mb_model *mb, const hs_mb_shape *S, const hs_real *q, ct_frame *F)
+{
+    ct_frame B;
+    body_frame(mb, S->body, q, &B);
+    for (int i = 0; i < 3; ++i) {
+        F->c[i] = B.c[i];
+        for (int j = 0; j < 3; ++j) {
+            F->A[i][j] = B.A[i][j];
+            F->c[i] += B.A[j][i] * S->pos[j];
+        }
+    }
+}
+
+/* v in the frame's axes: A l */
+static void frame_vec(const ct_frame *F, const hs_real *l, hs_real *o)
+{
+    for (int i = 0; i < 3; ++i) {
+        o[i] = F->A[0][i] * l[0] + F->A[1][i] * l[1] + F->A[2][i] * l[2];
+    }
+}
+
+static void pt_empty(ct_pt *P)
+{
+    for (int i = 0; i < 3; ++i) {
+        P->n[i] = HS_R(0.0);
+        P->pa[i] = HS_R(0.0);
+        P->pb[i] = HS_R(0.0);
+    }
+    P->phi = CT_FAR;
+}
+
+/* point v of shape a against the plane (point pp, unit normal n) */
+static void pt_plane(const hs_real *v, const hs_real *pp, const hs_real *n, hs_real r, ct_pt *P)
+{
+    hs_real d[3];
+    for (int i = 0; i < 3; ++i) {
+        d[i] = v[i] - pp[i];
+    }
+    const hs_real h = mb_dot3(d, n);
+    for (int i = 0; i < 3; ++i) {
+        P->n[i] = n[i];
+        P->pa[i] = v[i] - r * n[i];
+        P->pb[i] = v[i] - h * n[i];
+    }
+    P->phi = h - r;
+}
+
+static void plane_of(const hs_mb_shape *S, const ct_frame *F, hs_real *pp, hs_real *n)
+{
+    frame_vec(F, S->normal, n);
+    for (int i = 0; i < 3; ++i) {
+        pp[i] = F->c[i];
+    }
+}
+
+/* box a on the plane (pp, n): the 4 corners of the face turned most towards the plane */
+static void box_plane(const hs_mb_shape *A, const ct_frame *Fa, const hs_real *pp, const hs_real *n, ct_pt *P)
+{
+    int k = 0;
+    hs_real best = HS_R(-1.0);
+    for (int i = 0; i < 3; ++i) {
+        const hs_real c = hs_abs(mb_dot3(Fa->A[i], n));
+        if (c > best) {
+            best = c;
+            k = i;
+        }
+    }
+    const hs_real sg = (mb_dot3(Fa->A[k], n) > HS_R(0.0)) ? HS_R(-1.0) : HS_R(1.0);
+    const int i1 = (k + 1) % 3, i2 = (k + 2) % 3;
+    static const hs_real s1[4] = {1, -1, -1, 1}, s2[4] = {1, 1, -1, -1};
+    for (int m = 0; m < 4; ++m) {
+        hs_real l[3], v[3];
+        l[k] = sg * A->size[k];
+        l[i1] = s1[m] * A->size[i1];
+        l[i2] = s2[m] * A->size[i2];
+        frame_vec(Fa, l, v);
+        for (int i = 0; i < 3; ++i) {
+            v[i] += Fa->c[i];
+        }
+        pt_plane(v, pp, n, HS_R(0.0), &P[m]);
+    }
+}
+
+static void sphere_sphere(hs_real ra, const hs_real *ca, hs_real rb, const hs_real *cb, ct_pt *P)
+{
+    hs_real d[3];
+    for (int i = 0; i < 3; ++i) {
+        d[i] = ca[i] - cb[i];
+    }
+    const hs_real l = hs_sqrt(mb_dot3(d, d));
+    const hs_real il = (l > HS_R(1e-12)) ? (HS_R(1.0) / l) : HS_R(0.0);
+    for (int i = 0; i < 3; ++i) {
+        P->n[i] = d[i] * il;
+    }
+    if (!(l > HS_R(1e-12))) {
+        P->n[2] = HS_R(1.0); /* coincident centres: any direction; up */
+    }
+    for (int i = 0; i < 3; ++i) {
+        P->pa[i] = ca[i] - ra * P->n[i];
+        P->pb[i] = cb[i] + rb * P->n[i];
+    }
+    P->phi = l - ra - rb;
+}
+
+/* sphere a (radius r, centre c) against box b */
+static void sphere_box(hs_real r, const hs_real *c, const hs_mb_shape *B, const ct_frame *Fb, ct_pt *P)
+{
+    hs_real d[3], l[3], lc[3], nl[3];
+    for (int i = 0; i < 3; ++i) {
+        d[i] = c[i] - Fb->c[i];
+    }
+    int inside = 1;
+    for (int i = 0; i < 3; ++i) {
+        l[i] = mb_dot3(Fb->A[i], d);
+        const hs_real h = B->size[i];
+        lc[i] = (l[i] > h) ? h : ((l[i] < -h) ? -h : l[i]);
+        inside &= (hs_abs(l[i]) <= h) ? 1 : 0;
+        nl[i] = l[i] - lc[i];
+    }
+    hs_real dist = hs_sqrt(mb_dot3(nl, nl));
+    if ((inside != 0) || !(dist > HS_R(1e-12))) {
+        /* centre inside: out through the nearest face */
+        int k = 0;
+        hs_real best = B->size[0] - hs_abs(l[0]);
+        for (int i = 1; i < 3; ++i) {
+            const hs_real dd = B->size[i] - hs_abs(l[i]);
+            if (dd < best) {
+                best = dd;
+                k = i;
+            }
+        }
+        for (int i = 0; i < 3; ++i) {
+            nl[i] = HS_R(0.0);
+        }
+        nl[k] = (l[k] >= HS_R(0.0)) ? HS_R(1.0) : HS_R(-1.0);
+        lc[k] = nl[k] * B->size[k];
+        dist = -best;
+    } else {
+        for (int i = 0; i < 3; ++i) {
+            nl[i] /= dist;
+        }
+    }
+    frame_vec(Fb, nl, P->n);
+    frame_vec(Fb, lc, P->pb);
+    for (int i = 0; i < 3; ++i) {
+        P->pb[i] += Fb->c[i];
+        P->pa[i] = c[i] - r * P->n[i];
+    }
+    P->phi = dist - r;
+}
+
+/* separation of boxes along unit axis x (negative: overlap) */
+static hs_real box_sep(const hs_mb_shape *A, const ct_frame *Fa, const hs_mb_shape *B, const ct_frame *Fb,
+                       const hs_real *x)
+{
+    hs_real d[3];
+    for (int i = 0; i < 3; ++i) {
+        d[i] = Fa->c[i] - Fb->c[i];
+    }
+    hs_real ra = HS_R(0.0), rb = HS_R(0.0);
+    for (int i = 0; i < 3; ++i) {
+        ra += A->size[i] * hs_abs(mb_dot3(Fa->A[i], x));
+        rb += B->size[i] * hs_abs(mb_dot3(Fb->A[i], x));
+    }
+    return hs_abs(mb_dot3(d, x)) - ra - rb;
+}
+
+/* box I's incident face against reference box R's face k: 4 points; flip = 1 when R is shape a */
+static void box_face(const hs_mb_shape *R, const ct_frame *Fr, int k, const hs_mb_shape *I, const ct_frame *Fi,
+                     int flip, ct_pt *P)
+{
+    hs_real d[3], nr[3];
+    for (int i = 0; i < 3; ++i) {
+        d[i] = Fi->c[i] - Fr->c[i];
+    }
+    const hs_real sr = (mb_dot3(d, Fr->A[k]) >= HS_R(0.0)) ? HS_R(1.0) : HS_R(-1.0);
+    for (int i = 0; i < 3; ++i) {
+        nr[i] = sr * Fr->A[k][i];
+    }
+    int m = 0;
+    hs_real best = HS_R(-1.0);
+    for (int i = 0; i < 3; ++i) {
+        const hs_real c = hs_abs(mb_dot3(Fi->A[i], nr));
+        if (c > best) {
+            best = c;
+            m = i;
+        }
+    }
+    const hs_real si = (mb_dot3(Fi->A[m], nr) > HS_R(0.0)) ? HS_R(-1.0) : HS_R(1.0);
+    const int i1 = (m + 1) % 3, i2 = (m + 2) % 3;
+    static const hs_real s1[4] = {1, -1, -1, 1}, s2[4] = {1, 1, -1, -1};
+    for (int c = 0; c < 4; ++c) {
+        hs_real l[3], v[3], w[3], lr[3], pr[3];
+        l[m] = si * I->size[m];
+        l[i1] = s1[c] * I->size[i1];
+        l[i2] = s2[c] * I->size[i2];
+        frame_vec(Fi, l, v);
+        for (int i = 0; i < 3; ++i) {
+            v[i] += Fi->c[i];
+            w[i] = v[i] - Fr->c[i];
+        }
+        /* the vertex on the reference face, clipped to its rectangle */
+        for (int i = 0; i < 3; ++i) {
+            const hs_real x = mb_dot3(Fr->A[i], w), h = R->size[i];
+            lr[i] = (x > h) ? h : ((x < -h) ? -h : x);
+        }
+        lr[k] = sr * R->size[k];
+        frame_vec(Fr, lr, pr);
+        for (int i = 0; i < 3; ++i) {
+            pr[i] += Fr->c[i];
+        }
+        const hs_real phi = mb_dot3(w, nr) - R->size[k];
+        const hs_real sg = (flip != 0) ? HS_R(-1.0) : HS_R(1.0);
+        for (int i = 0; i < 3; ++i) {
+            P[c].n[i] = sg * nr[i];
+            P[c].pa[i] = (flip != 0) ? pr[i] : v[i];
+            P[c].pb[i] = (flip != 0) ? v[i] : pr[i];
+        }
+        P[c].phi = phi;
+    }
+}
+
+/* box-box: the face axis of least overlap decides the reference face (b's on a near tie, so
+ * a stack keeps its faces from step to step); the other box's face gives 4 points */
+static void box_box(const hs_mb_shape *A, const ct_frame *Fa, const hs_mb_shape *B, const ct_frame *Fb, ct_pt *P)
+{
+    int ka = 0, kb = 0;
+    hs_real sa = HS_R(-1e30), sb = HS_R(-1e30);
+    for (int i = 0; i < 3; ++i) {
+        const hs_real x = box_sep(A, Fa, B, Fb, Fa->A[i]);
+        const hs_real y = box_sep(A, Fa, B, Fb, Fb->A[i]);
+        if (x > sa) {
+            sa = x;
+            ka = i;
+        }
+        if (y > sb) {
+            sb = y;
+            kb = i;
+        }
+    }
+    const hs_real tie = HS_R(1e-3) * (B->size[0] + B->size[1] + B->size[2]);
+    if (sa > sb + tie) {
+        box_face(A, Fa, ka, B, Fb, 1, P);
+    } else {
+        box_face(B, Fb, kb, A, Fa, 0, P);
+    }
+}
+
+int hs_mb_ct_pair_slots(hs_mb_shape_kind ka, hs_mb_shape_kind kb)
+{
+    const hs_mb_shape_kind lo = (ka < kb) ? ka : kb, hi = (ka < kb) ? kb : ka;
+    if (hi == HS_MB_SH_PLANE) {
+        return (lo == HS_MB_SH_SPHERE) ? 1 : ((lo == HS_MB_SH_CAPSULE) ? 2 : ((lo == HS_MB_SH_BOX) ? 4 : 0));
+    }
+    if ((lo == HS_MB_SH_SPHERE) && (hi == HS_MB_SH_SPHERE)) {
+        return 1;
+    }
+    if ((lo == HS_MB_SH_SPHERE) && (hi == HS_MB_SH_BOX)) {
+        return 1;
+    }
+    if ((lo == HS_MB_SH_BOX) && (hi == HS_MB_SH_BOX)) {
+        return 4;
+    }
+    return 0;
+}
+
+/* The points of contact c at q (ns of them), normals from b to a. */
+static void contact_points(const hs_mb_model *mb, int c, const hs_real *q, ct_pt *P)
+{
+    const hs_mb_desc *D = mb->desc;
+    const hs_mb_contact *C = &D->contacts[c];
+    const hs_mb_shape *A = &D->shapes[C->a], *B = &D->shapes[C->b];
+    int flip = 0;
+    /* canonical order: the plane second, a sphere before a box */
+    if ((A->kind == HS_MB_SH_PLANE) || ((A->kind == HS_MB_SH_BOX) && (B->kind == HS_MB_SH_SPHERE))) {
+        const hs_mb_shape *t = A;
+        A = B;
+        B = t;
+        flip = 1;
+    }
+    ct_frame Fa, Fb;
+    shape_frame(mb, A, q, &Fa);
+    shape_frame(mb, B, q, &Fb);
+    const int ns = mb->ct_slots[c];
+    for (int i = 0; i < ns; ++i) {
+        pt_empty(&P[i]);
+    }
+    if (B->kind == HS_MB_SH_PLANE) {
+        hs_real pp[3], n[3];
+        plane_of(B, &Fb, pp, n);
+        if (A->kind == HS_MB_SH_SPHERE) {
+            pt_plane(Fa.c, pp, n, A->size[0], &P[0]);
+        } else if (A->kind == HS_MB_SH_BOX) {
+            box_plane(A, &Fa, pp, n, P);
+        } else {
+            for (int e = 0; e < 2; ++e) {
+                hs_real v[3];
+                const hs_real sg = (e == 0) ? HS_R(1.0) : HS_R(-1.0);
+                for (int i = 0; i < 3; ++i) {
+                    v[i] = Fa.c[i] + sg * A->size[1] * Fa.A[2][i];
+                }
+                pt_plane(v, pp, n, A->size[0], &P[e]);
+            }
+        }
+    } else if ((A->kind == HS_MB_SH_SPHERE) && (B->kind == HS_MB_SH_SPHERE)) {
+        sphere_sphere(A->size[0], Fa.c, B->size[0], Fb.c, &P[0]);
+    } else if ((A->kind == HS_MB_SH_SPHERE) && (B->kind == HS_MB_SH_BOX)) {
+        sphere_box(A->size[0], Fa.c, B, &Fb, &P[0]);
+    } else {
+        box_box(A, &Fa, B, &Fb, P);
+    }
+    if (flip != 0) {
+        for (int k = 0; k < ns; ++k) {
+            for (int i = 0; i < 3; ++i) {
+                const hs_real t = P[k].pa[i];
+                P[k].pa[i] = P[k].pb[i];
+                P[k].pb[i] = t;
+                P[k].n[i] = -P[k].n[i];
+            }
+        }
+    }
+}
+
+/* row += sg d^T dr/dq of the body point at ground position p */
+static void row_point(const hs_mb_model *mb, int body, const hs_real *p, const hs_real *d, hs_real sg,
+                      const hs_real *q, hs_real *row)
+{
+    if (body < 0) {
+        return;
+    }
+    ct_frame F;
+    body_frame(mb, body, q, &F);
+    hs_mb_opnd o;
+    o.used = 1;
+    o.body = body;
+    o.dir = 0;
+    o.pt = NULL;
+    hs_real w[3];
+    for (int i = 0; i < 3; ++i) {
+        w[i] = p[i] - F.c[i];
+        o.s[i] = HS_R(0.0);
+    }
+    if (mb->desc->bodies[body].kind == HS_MB_SPATIAL) {
+        quat_apply(&q[mb->qoff[body] + 3], 1, w, o.s);
+    } else {
+        for (int i = 0; i < 3; ++i) {
+            o.s[i] = w[i];
+        }
+    }
+    mb_pk k;
+    mb_point_kin(mb, &o, HS_R(0.0), q, NULL, &k);
+    hs_real *r = &row[mb->qoff[body]];
+    for (int j = 0; j < k.nb; ++j) {
+        r[j] += sg * (d[0] * k.J[0][j] + d[1] * k.J[1][j] + d[2] * k.J[2][j]);
+    }
+}
+
+/* two unit tangents of unit n, chosen by a fixed rule (x first, y when n is near x) */
+static void tangents(const hs_real *n, hs_real *t1, hs_real *t2)
+{
+    /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
+    const int ax = (hs_abs(n[0]) < HS_R(0.57)) ? 0 : 1;
+    for (int i = 0; i < 3; ++i) {
+        t1[i] = mb_ex[ax][i] - n[ax] * n[i];
+    }
+    const hs_real l = hs_sqrt(mb_dot3(t1, t1));
+    const hs_real il = (l > HS_R(1e-12)) ? (HS_R(1.0) / l) : HS_R(0.0);
+    for (int i = 0; i < 3; ++i) {
+        t1[i] *= il;
+    }
+    cross3(n, t1, t2);
+}
+
+int hs_mb_fn_unilateral(const hs_model *m, hs_real t, const hs_real *q, hs_real *J, hs_real *phi)
+{
+    const hs_mb_model *mb = (const hs_mb_model *)m->desc;
+    const hs_mb_desc *D = mb->desc;
+    const int nq = mb->nq;
+    for (int i = 0; i < mb->nk * nq; ++i) {
+        J[i] = HS_R(0.0);
+    }
+    for (int c = 0; c < D->ncontacts; ++c) {
+        ct_pt P[4];
+        contact_points(mb, c, q, P);
+        const hs_mb_contact *C = &D->contacts[c];
+        const int ba = D->shapes[C->a].body, bb = D->shapes[C->b].body;
+        /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
+        const int per = (C->mu > HS_R(0.0)) ? 3 : 1;
+        for (int k = 0; k < mb->ct_slots[c]; ++k) {
+            const int r0 = mb->ct_first[c] + per * k;
+            row_point(mb, ba, P[k].pa, P[k].n, HS_R(1.0), q, &J[r0 * nq]);
+            row_point(mb, bb, P[k].pb, P[k].n, HS_R(-1.0), q, &J[r0 * nq]);
+            phi[r0] = P[k].phi;
+            if (per == 3) {
+                hs_real t1[3], t2[3];
+                tangents(P[k].n, t1, t2);
+                row_point(mb, ba, P[k].pa, t1, HS_R(1.0), q, &J[(r0 + 1) * nq]);
+                row_point(mb, bb, P[k].pb, t1, HS_R(-1.0), q, &J[(r0 + 1) * nq]);
+                row_point(mb, ba, P[k].pa, t2, HS_R(1.0), q, &J[(r0 + 2) * nq]);
+                row_point(mb, bb, P[k].pb, t2, HS_R(-1.0), q, &J[(r0 + 2) * nq]);
+                phi[r0 + 1] = HS_R(0.0);
+                phi[r0 + 2] = HS_R(0.0);
+            }
+        }
+    }
+    /* end stops: the joint's coord and its gradient by central differences over the
+     * coordinates of its two bodies (a fixed count of coord evaluations) */
+    hs_real x[HS_MB_MAX_NQ];
+    for (int i = 0; i < nq; ++i) {
+        x[i] = q[i];
+    }
+    for (int s = 0; s < D->nstops; ++s) {
+        const hs_mb_stop *S = &D->stops[s];
+        const hs_mb_joint *Jt = &D->joints[S->joint];
+        const mb_joint_elem *el = mb_joint_elems[Jt->kind];
+        hs_real y = HS_R(0.0);
+        int rc = el->coord(mb, S->joint, t, q, &y);
+        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
+        if (rc != HS_OK) {
+            return rc;
+        }
+        const int r0 = mb->ct_first[D->ncontacts + s];
+        hs_real *g = &J[r0 * nq];
+        const int bods[2] = {Jt->a.body, Jt->b.body};
+        for (int e = 0; e < 2; ++e) {
+            const int b = bods[e];
+            if ((b < 0) || ((e == 1) && (b == bods[0]))) {
+                continue;
+            }
+            for (int j = mb->qoff[b]; j < mb->qoff[b] + mb->bnq[b]; ++j) {
+                const hs_real dq = HS_R(1e-6) * (HS_R(1.0) + hs_abs(q[j]));
+                hs_real yp = HS_R(0.0), ym = HS_R(0.0);
+                x[j] = q[j] + dq;
+                rc = el->coord(mb, S->joint, t, x, &yp);
+                x[j] = q[j] - dq;
+                rc |= el->coord(mb, S->joint, t, x, &ym);
+                x[j] = q[j];
+                /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
+                if (rc != HS_OK) {
+                    return HS_E_MODEL;
+                }
+                g[j] = (yp - ym) / (HS_R(2.0) * dq);
+            }
+        }
+        int r = r0;
+        if (S->has_min != 0) {
+            phi[r] = y - S->min;
+            ++r;
+        }
+        if (S->has_max != 0) {
+            hs_real *gm = &J[r * nq];
+            for (int j = 0; j < nq; ++j) {
+                gm[j] = -g[j];
+            }
+            phi[r] = S->max - y;
+        }
+    }
+    return HS_OK;
+}
+
+/* comp[b]: the smallest body index joined to body b by joints (directly or through others) */
+static void components(const hs_mb_desc *D, int *comp)
+{
+    for (int b = 0; b < D->nbodies; ++b) {
+        comp[b] = b;
+    }
+    /* relax to a fixed point: at most nbodies passes (init only) */
+    for (int pass = 0; pass < D->nbodies; ++pass) {
+        for (int j = 0; j < D->njoints; ++j) {
+            const hs_mb_joint *J = &D->joints[j];
+            int bs[4] = {J->a.body, J->b.body, -1, -1};
+            if (J->kind == HS_MB_PERPENDICULAR) {
+                bs[2] = J->c.body;
+                bs[3] = J->d.body;
+            }
+            int m = HS_MB_MAX_BODIES;
+            for (int k = 0; k < 4; ++k) {
+                if ((bs[k] >= 0) && (comp[bs[k]] < m)) {
+                    m = comp[bs[k]];
+                }
+            }
+            for (int k = 0; k < 4; ++k) {
+                if (bs[k] >= 0) {
+                    comp[bs[k]] = m;
+                }
+            }
+        }
+    }
+}
+
+/* the coordinate range of every body in the components of bodies a and b (either may be ground) */
+static void row_span(const hs_mb_model *mb, const int *comp, int a, int b, int *q0, int *q1)
+{
+    int lo = mb->nq, hi = 0;
+    for (int k = 0; k < mb->nb; ++k) {
+        /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
+        const int in = ((a >= 0) && (comp[k] == comp[a])) || ((b >= 0) && (comp[k] == comp[b]));
+        if (in != 0) {
+            lo = (mb->qoff[k] < lo) ? mb->qoff[k] : lo;
+            hi = (mb->qoff[k + 1] > hi) ? mb->qoff[k + 1] : hi;
+        }
+    }
+    *q0 = (hi > lo) ? lo : 0;
+    *q1 = (hi > lo) ? hi : 0;
+}
+
+int hs_mb_ct_compile(hs_mb_model *mb, int *bad)
+{
+    const hs_mb_desc *D = mb->desc;
+    int nk = 0;
+    mb->nk = 0;
+    if ((D->ncontacts > HS_MB_MAX_CONTACTS) || (D->nstops > HS_MB_MAX_STOPS) || (D->nshapes > HS_MB_MAX_SHAPES)
+        || (D->ncontacts < 0) || (D->nstops < 0) || (D->nshapes < 0)) {
+        return HS_E_SIZE;
+    }
+    if ((D->ncontacts > 0) && (D->dim != 3)) {
+        *bad = 0;
+        mb->bad_why = "contacts need a 3-D model (dim=3)";
+        return HS_E_MODEL_PARAM;
+    }
+    for (int c = 0; c < D->ncontacts; ++c) {
+        const hs_mb_contact *C = &D->contacts[c];
+        *bad = c;
+        if ((C->a < 0) || (C->a >= D->nshapes) || (C->b < 0) || (C->b >= D->nshapes)) {
+            mb->bad_why = "no such shape";
+            return HS_E_MODEL_PARAM;
+        }
+        const hs_mb_shape *A = &D->shapes[C->a], *B = &D->shapes[C->b];
+        const int ns = hs_mb_ct_pair_slots(A->kind, B->kind);
+        if (ns == 0) {
+            mb->bad_why = "shape pair not supported (sphere, box or capsule on a plane; sphere-sphere; sphere-box; box-box)";
+            return HS_E_MODEL_PARAM;
+        }
+        if (((A->body < 0) && (B->body < 0)) || (A->body == B->body)) {
+            mb->bad_why = "a contact needs two different bodies (one may be ground)";
+            return HS_E_MODEL_PARAM;
+        }
+        if (!(C->mu >= HS_R(0.0)) || !(C->e >= HS_R(0.0)) || !(C->e <= HS_R(1.0))) {
+            mb->bad_why = "mu >= 0 and e in [0, 1] required";
+            return HS_E_MODEL_PARAM;
+        }
+        /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
+        const int per = (C->mu > HS_R(0.0)) ? 3 : 1;
+        if (nk + ns * per > HS_MB_MAX_CT) {
+            return HS_E_SIZE;
+        }
+        mb->ct_first[c] = nk;
+        mb->ct_slots[c] = ns;
+        for (int k = 0; k < ns; ++k) {
+            hs_ct_row *R = &mb->ct_rows[nk];
+            R->kind = HS_CT_NORMAL;
+            R->normal = nk;
+            R->ngroup = 1;
+            R->stride = 1;
+            R->box = 0;
+            R->mu = HS_R(0.0);
+            R->e = C->e;
+            const int n0 = nk;
+            ++nk;
+            for (int f = 1; f < per; ++f) {
+                R = &mb->ct_rows[nk];
+                R->kind = HS_CT_FRICTION;
+                R->normal = n0;
+                R->ngroup = 1;
+                R->stride = per;
+                R->box = C->box;
+                R->mu = C->mu;
+                R->e = HS_R(0.0);
+                ++nk;
+            }
+        }
+    }
+    for (int s = 0; s < D->nstops; ++s) {
+        const hs_mb_stop *S = &D->stops[s];
+        *bad = 100 + s;
+        if ((S->joint < 0) || (S->joint >= D->njoints)) {
+            mb->bad_why = "no such joint";
+            return HS_E_MODEL_PARAM;
+        }
+        const hs_mb_joint_kind k = D->joints[S->joint].kind;
+        if ((k != HS_MB_REVOLUTE) && (k != HS_MB_PRISMATIC)) {
+            mb->bad_why = "an end stop needs a revolute or prismatic joint";
+            return HS_E_MODEL_PARAM;
+        }
+        if (((S->has_min == 0) && (S->has_max == 0)) || ((S->has_min != 0) && (S->has_max != 0) && !(S->min < S->max))
+            || !(S->e >= HS_R(0.0)) || !(S->e <= HS_R(1.0))) {
+            mb->bad_why = "an end stop needs min= and/or max= (min < max) and e in [0, 1]";
+            return HS_E_MODEL_PARAM;
+        }
+        /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
+        const int n = ((S->has_min != 0) ? 1 : 0) + ((S->has_max != 0) ? 1 : 0);
+        if (nk + n > HS_MB_MAX_CT) {
+            return HS_E_SIZE;
+        }
+        mb->ct_first[D->ncontacts + s] = nk;
+        for (int i = 0; i < n; ++i) {
+            hs_ct_row *R = &mb->ct_rows[nk];
+            R->kind = HS_CT_NORMAL;
+            R->normal = nk;
+            R->ngroup = 1;
+            R->stride = 1;
+            R->box = 0;
+            R->mu = HS_R(0.0);
+            R->e = S->e;
+            ++nk;
+        }
+    }
+    mb->ct_first[D->ncontacts + D->nstops] = nk;
+    mb->nk = nk;
+    int comp[HS_MB_MAX_BODIES];
+    components(D, comp);
+    for (int e = 0; e < D->ncontacts + D->nstops; ++e) {
+        int a, b;
+        if (e < D->ncontacts) {
+            a = D->shapes[D->contacts[e].a].body;
+            b = D->shapes[D->contacts[e].b].body;
+        } else {
+            const hs_mb_joint *J = &D->joints[D->stops[e - D->ncontacts].joint];
+            a = J->a.body;
+            b = J->b.body;
+        }
+        int q0, q1;
+        row_span(mb, comp, a, b, &q0, &q1);
+        for (int r = mb->ct_first[e]; r < mb->ct_first[e + 1]; ++r) {
+            mb->ct_rows[r].q0 = q0;
+            mb->ct_rows[r].q1 = q1;
+        }
+    }
+    *bad = -1;
+    return HS_OK;
+}

@@ -1,0 +1,225 @@
+/* hs_contact.c - the contact stage (rt/hs_contact.h): fixed solves, fixed sweeps, one residual
+ * pass; loop counts depend on nq, nc, nk and the sweep count only. */
+#include "hs_contact.h"
+#include "hs_stage.h"
+
+static hs_real dot(const hs_real *a, const hs_real *b, int n)
+{
+    hs_real d = HS_R(0.0);
+    for (int i = 0; i < n; ++i) {
+        d += a[i] * b[i];
+    }
+    return d;
+}
+
+/* Row i's coordinate range [*q0, *q1): where its J and B may be nonzero (hs_ct_row.q0/q1,
+ * the whole of q when the model leaves q1 at 0). */
+static void row_range(const hs_stepper *s, int i, int *q0, int *q1)
+{
+    const hs_ct_row *R = &s->model->type->ct_rows[i];
+    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
+    const int ok = (R->q1 > R->q0) && (R->q0 >= 0) && (R->q1 <= s->nq);
+    *q0 = (ok != 0) ? R->q0 : 0;
+    *q1 = (ok != 0) ? R->q1 : s->nq;
+}
+
+static hs_real clamp(hs_real x, hs_real lo, hs_real hi)
+{
+    hs_real y = (x < lo) ? lo : x;
+    return (y > hi) ? hi : y;
+}
+
+/* Bounds of row i for impulses lam (this sweep's) and lam0 (the previous step's). */
+static void bounds(const hs_stepper *s, int i, const hs_real *lam, hs_real *lo, hs_real *hi)
+{
+    const hs_ct_row *R = &s->model->type->ct_rows[i];
+    if (!(s->ctiw[i] > HS_R(0.0))) {
+        *lo = HS_R(0.0);
+        *hi = HS_R(0.0);
+    } else if (R->kind == HS_CT_NORMAL) {
+        *lo = HS_R(0.0);
+        *hi = HS_R(1e30);
+    } else {
+        hs_real prev = HS_R(0.0), cur = HS_R(0.0);
+        for (int k = 0; k < R->ngroup; ++k) {
+            prev += s->ctl[R->normal + k * R->stride];
+            cur += lam[R->normal + k * R->stride];
+        }
+        const hs_real nbar = (((R->box != 0) && (prev > HS_R(0.0))) ? prev : cur) / (hs_real)R->ngroup;
+        *hi = R->mu * nbar;
+        *lo = -*hi;
+    }
+}
+
+hs_real hs_contact_cq(const hs_stepper *s, hs_real h)
+{
+    if (s->velfirst != 0) {
+        return h;
+    }
+    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
+    const int mid = (s->sdirk != 0) || (s->galpha != 0) || (s->def.method == HS_METHOD_DVP)
+                    || (s->def.method == HS_METHOD_EM);
+    return (mid != 0) ? (HS_R(0.5) * h) : HS_R(0.0);
+}
+
+int hs_st_contact(hs_stepper *s, const hs_ctx *c)
+{
+    const hs_model *m = s->model;
+    const hs_model_type *T = m->type;
+    const int nq = s->nq, nc = s->nc, nk = T->nk;
+    const hs_real h = c->h;
+    /* how far the method moved positions per unit of velocity change at the step's end: an
+     * impulse changes q_{n+1} by cq B lambda, as the method itself would have moved them */
+    const hs_real cq = hs_contact_cq(s, h);
+    int rc;
+    /* the projection stage factored [[M, G^T], [G, 0]] at q~ already; otherwise factor it here */
+    if (!((s->def.stab == HS_STAB_PROJECTION) && (nc > 0))) {
+        rc = hs_projection_factor(s, c->t1, s->qn, s->M, s->G2, NULL, &s->fPn);
+        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
+        if (rc != HS_OK) {
+            return rc;
+        }
+    }
+    rc = hs_model_rc(T->unilateral(m, c->t1, s->qn, s->ctJ, s->ctphi));
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
+    if (rc != HS_OK) {
+        return rc;
+    }
+    if ((hs_all_finite(s->ctJ, nk * nq) == 0) || (hs_all_finite(s->ctphi, nk) == 0)) {
+        return HS_E_NONFINITE;
+    }
+    for (int j = 0; j < nq; ++j) {
+        s->ctu[j] = s->un[j];
+    }
+    /* responses B_i = M_c^-1 J_i^T = sum_j J_ij X_j with X_j = M_c^-1 e_j, the column j of the
+     * inverse under the joints: nq solves with the factor, whatever nk is; row i only needs
+     * the X_j of its own range, and X_j is zero outside the range of coordinate j's bodies */
+    for (int k = 0; k < nk * nq; ++k) {
+        s->ctB[k] = HS_R(0.0);
+    }
+    for (int j = 0; j < nq; ++j) {
+        for (int k = 0; k < nq + nc; ++k) {
+            s->ctx[k] = (k == j) ? HS_R(1.0) : HS_R(0.0);
+        }
+        hs_linsys_solve(&s->lsP, &s->fPn, s->ctx);
+        for (int i = 0; i < nk; ++i) {
+            int a0, a1;
+            row_range(s, i, &a0, &a1);
+            if ((j >= a0) && (j < a1)) {
+                const hs_real Jij = s->ctJ[i * nq + j];
+                hs_real *Bi = &s->ctB[i * nq];
+                for (int k = a0; k < a1; ++k) {
+                    Bi[k] += Jij * s->ctx[k];
+                }
+            }
+        }
+    }
+    /* W_ii, row velocities and targets */
+    for (int i = 0; i < nk; ++i) {
+        const hs_real *Ji = &s->ctJ[i * nq];
+        const hs_real *Bi = &s->ctB[i * nq];
+        int a0, a1;
+        row_range(s, i, &a0, &a1);
+        const int na = a1 - a0;
+        const hs_real W = dot(&Ji[a0], &Bi[a0], na);
+        const hs_real reg = (T->ct_rows[i].kind == HS_CT_NORMAL) ? HS_CT_REG : HS_R(0.0);
+        s->ctiw[i] = (W > HS_R(1e-30)) ? (HS_R(1.0) / ((HS_R(1.0) + reg) * W)) : HS_R(0.0);
+        /* a compliance of HS_CT_REG W_ii on every row: it makes the solution unique where the
+         * rows are redundant (four corners on a face, their friction), so the warm start
+         * cannot wander in the null space from step to step */
+        s->cteps[i] = reg * W;
+        const hs_real v = dot(&Ji[a0], &s->ctu[a0], na);
+        s->ctv[i] = v;
+        const hs_ct_row *R = &T->ct_rows[i];
+        hs_real r = HS_R(0.0), mu = HS_R(0.0);
+        if (R->kind == HS_CT_NORMAL) {
+            /* d: the gap the step would end with at v = 0; a positive one may close within the
+             * step (cq > 0) or the next (cq = 0), a negative one opens by ERP per step */
+            const hs_real d = s->ctphi[i] - cq * v;
+            const hs_real ce = (cq > HS_R(0.0)) ? cq : h;
+            r = (d >= HS_CT_SLOP) ? (-d / ce) : (-HS_CT_ERP * d / h);
+            /* positions-first methods (cq = 0) cannot move q_{n+1}: their impact is the one the
+             * next position update would make, and it bounces from where it is */
+            if ((cq == HS_R(0.0)) && (R->e > HS_R(0.0)) && (v < -HS_CT_VREST) && (s->ctphi[i] + h * v < HS_R(0.0))) {
+                const hs_real rb = -R->e * v;
+                r = (rb > r) ? rb : r;
+                s->cteps[i] = HS_R(0.0);
+                s->ctiw[i] = (W > HS_R(1e-30)) ? (HS_R(1.0) / W) : HS_R(0.0);
+            } else if ((R->e > HS_R(0.0)) && (v < -HS_CT_VREST) && (s->ctphi[i] < HS_R(0.0))) {
+                /* an impact inside the step: with v0 the row velocity at t_n and a the row's
+                 * acceleration over the step, the impact comes at tau = d / -v0; the bounce
+                 * -e v(tau) then runs for h - tau: both the end velocity (the target) and the
+                 * end gap (a position-only correction along B_i) follow that motion */
+                const hs_real v0 = dot(&Ji[a0], &s->u[a0], na);
+                const hs_real a = (v - v0) / h;
+                const hs_real d0 = s->ctphi[i] - HS_R(0.5) * h * (v0 + v);
+                hs_real tau = (v0 < HS_R(0.0)) ? (d0 / -v0) : HS_R(0.0);
+                tau = clamp(tau, HS_R(0.0), h);
+                const hs_real vi = v0 + a * tau, rest = h - tau;
+                const hs_real vend = -R->e * vi + a * rest;
+                const hs_real gend = -R->e * vi * rest + HS_R(0.5) * a * rest * rest;
+                r = (vend > r) ? vend : r;
+                /* an impact is solved without the compliance, which would absorb the bounce */
+                s->cteps[i] = HS_R(0.0);
+                s->ctiw[i] = (W > HS_R(1e-30)) ? (HS_R(1.0) / W) : HS_R(0.0);
+                mu = (gend - (s->ctphi[i] + cq * (r - v))) * s->ctiw[i];
+            } else {
+                /* no impact: the target above stands */
+            }
+        }
+        for (int j = a0; j < a1; ++j) {
+            s->qn[j] += Bi[j] * mu;
+        }
+        s->ctr[i] = r;
+    }
+    /* warm start: the previous step's impulses, clamped to this step's bounds */
+    hs_real *lam = s->ctln;
+    for (int i = 0; i < nk; ++i) {
+        hs_real lo, hi;
+        lam[i] = HS_R(0.0);
+        bounds(s, i, lam, &lo, &hi);
+        lam[i] = clamp(s->ctl[i], lo, hi);
+        const hs_real *Bi = &s->ctB[i * nq];
+        int a0, a1;
+        row_range(s, i, &a0, &a1);
+        for (int j = a0; j < a1; ++j) {
+            s->un[j] += Bi[j] * lam[i];
+        }
+    }
+    /* the fixed sweeps */
+    const int ns = T->ct_sweeps;
+    for (int k = 0; k < ns; ++k) {
+        for (int i = 0; i < nk; ++i) {
+            hs_real lo, hi;
+            bounds(s, i, lam, &lo, &hi);
+            int a0, a1;
+            row_range(s, i, &a0, &a1);
+            const hs_real w = dot(&s->ctJ[i * nq + a0], &s->un[a0], a1 - a0) - s->ctr[i] + s->cteps[i] * lam[i];
+            const hs_real ln = clamp(lam[i] - w * s->ctiw[i], lo, hi);
+            const hs_real dl = ln - lam[i];
+            const hs_real *Bi = &s->ctB[i * nq];
+            for (int j = a0; j < a1; ++j) {
+                s->un[j] += Bi[j] * dl;
+            }
+            lam[i] = ln;
+        }
+    }
+    /* the residual the budget left (velocity units) */
+    hs_real res = HS_R(0.0);
+    for (int i = 0; i < nk; ++i) {
+        hs_real lo, hi;
+        bounds(s, i, lam, &lo, &hi);
+        int a0, a1;
+        row_range(s, i, &a0, &a1);
+        const hs_real w = dot(&s->ctJ[i * nq + a0], &s->un[a0], a1 - a0) - s->ctr[i];
+        const hs_real pr = clamp(lam[i] - w * s->ctiw[i], lo, hi);
+        const hs_real ri = (s->ctiw[i] > HS_R(0.0)) ? (hs_abs(lam[i] - pr) / s->ctiw[i]) : HS_R(0.0);
+        res = (ri > res) ? ri : res;
+    }
+    for (int j = 0; j < nq; ++j) {
+        s->qn[j] += cq * (s->un[j] - s->ctu[j]);
+    }
+    s->stats.ct_residual = res;
+    s->stats.ct_residual_max = (res > s->stats.ct_residual_max) ? res : s->stats.ct_residual_max;
+    return HS_OK;
+}

@@ -1,0 +1,47 @@
+/* hs_contact.h - the contact stage: unilateral rows (contacts, end stops, dry friction) solved
+ * at a fixed cost after any method's step (model/CONTACT.md has the equations and figures).
+ *
+ * A model with nk > 0 unilateral slots (hs_model_type.nk, .ct_rows, .unilateral) gets the
+ * stage HS_STAGE_CONTACT at the end of its plan, after the method and its projection. With
+ * (q~, u~) the method's result, J and phi the rows and gaps at q~, and B = M_c^-1 J^T the
+ * response of the velocities to a unit impulse under the joints (columns of the projection
+ * matrix [[M, G^T], [G, 0]] solved at q~, so a contact impulse never pulls a joint apart):
+ *     u_{n+1} = u~ + B lambda,   q_{n+1} = q~ + h B lambda,
+ * normal rows  0 <= lambda_i  perp  J_i u_{n+1} - r_i >= 0,
+ *              r_i = -d/h (d >= 0, speculative: the gap closes within the step, no sooner)
+ *                    -HS_CT_ERP d/h (d < 0, a fraction of a penetration is removed per step)
+ *                    raised to -e J_i u~ when the row hits within the step faster than HS_CT_VREST,
+ *              d = phi_i - h J_i u~ the gap at the start of the step;
+ * friction rows  J_i u_{n+1} = 0 while |lambda_i| < mu nbar, else |lambda_i| = mu nbar opposing
+ *              the slip: nbar = the normal's impulse in this sweep (pyramid) or of the previous
+ *              step (box, seed 001 sec. 2.8; a contact new in this step uses the current one).
+ * The work is fixed at init: nk solves with the factor, then hs_model_type.ct_sweeps projected
+ * Gauss-Seidel sweeps over all nk slots warm-started from the previous step's impulses, then
+ * one residual pass. Empty slots (J_i = 0) cost the same. A short budget is not refused: the
+ * step commits with the impulses the sweeps reached, and stats.ct_residual reports
+ * max_i W_ii |lambda_i - clamp(lambda_i - (J_i u_{n+1} - r_i) / W_ii, lo_i, hi_i)| (m/s or rad/s), the velocity
+ * error that remains; each sweep only lowers the energy of the LCP's quadratic, so an
+ * unconverged step dissipates more, it never adds energy (the residual shows how far). */
+#ifndef HS_CONTACT_H
+#define HS_CONTACT_H
+
+#include "hs_stepper.h"
+
+/* Fraction of a penetration removed per step (dimensionless, 0 < ERP <= 1). */
+#define HS_CT_ERP HS_R(0.2)
+/* Compliance of every normal row relative to its W_ii (dimensionless): the rows of four
+ * corners on one face are redundant, and without it the sweeps leave a different split of
+ * the load every step, which rocks a stack (model/CONTACT.md). */
+#define HS_CT_REG HS_R(1e-2)
+/* Gaps below this count as touching (m or rad): closed at ERP per step, not speculatively. */
+#define HS_CT_SLOP HS_R(1e-5)
+/* Impact speed below which a normal row does not bounce (m/s or rad/s): resting contacts
+ * approach at g h per step and must not hop. */
+#define HS_CT_VREST HS_R(0.05)
+
+/* The position factor cq of the stepper's method (s): q_{n+1} moves by cq times an impulse's
+ * velocity change, as the method moves positions with its end velocity: h (velocities
+ * first), h/2 (sdirk, galpha, dvp, em: trapezoidal in the end velocity), 0 (positions first). */
+hs_real hs_contact_cq(const hs_stepper *s, hs_real h);
+
+#endif

@@ -1,0 +1,207 @@
+#!/bin/sh
+# contact_test.sh - contacts, end stops and dry friction against analytic answers (model/CONTACT.md):
+#   incline: sticks for mu > tan(20 deg), slides with a = g (sin 20 - mu cos 20) within 1 %
+#            (box and pyramid friction, several methods);
+#   sphere:  at rest after 1 s, |v| <= 1e-6 m/s, penetration = the contact compliance within 1 %;
+#   stack:   five boxes stand 60 s: top-box horizontal drift <= 0.1 mm (h = 1 ms) and <= 1 mm
+#            (h = 1/60 s), its settle = the compliance of the five contacts within 1 %;
+#   ball:    apex heights in ratio e^2 within 2 %;
+#   stop:    a pendulum held at its end stop: the stop carries m g L/2 cos 45 within 0.1 %, the
+#            penetration is the compliance within 1 %;
+#   refusals with FILE:LINE; fixed cost: per-step instruction counts (callgrind) max/min <= 1.05.
+# The compliance figures follow from rt/hs_contact.h: d = REG W F h^2 / ERP per normal row
+# (W = J M^-1 J^T of the row, F its force), read from the header, not copied.
+# Usage: contact_test.sh SIM [--quick]   (--quick: the 60 s stack at h = 1 ms becomes 6 s)
+SIM=${1:?usage: contact_test.sh SIM [--quick]}
+QUICK=${2:-}
+HERE=$(dirname "$0")
+ROOT=$HERE/../..
+M=$ROOT/model/mech
+pass=0; fail=0
+ok() { pass=$((pass + 1)); echo "ok   $*"; }
+ko() { fail=$((fail + 1)); echo "FAIL $*"; }
+T=$(mktemp -d "${TMPDIR:-/tmp}/hs-contact.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+hdr() { sed -n "s/^#define $1 HS_R(\([^)]*\)).*/\1/p" "$ROOT/rt/hs_contact.h"; }
+REG=$(hdr HS_CT_REG); ERP=$(hdr HS_CT_ERP)
+[ -n "$REG" ] && [ -n "$ERP" ] && ok "compliance constants from rt/hs_contact.h: REG=$REG ERP=$ERP" || ko "cannot read HS_CT_REG/HS_CT_ERP"
+field() { tr ' ' '\n' | sed -n "s/^$1=//p"; }
+# check NAME VALUE EXPECT RELTOL
+rel() {
+    if awk -v v="$2" -v e="$3" -v t="$4" 'BEGIN { d = v - e; if (d < 0) d = -d; a = e < 0 ? -e : e; exit !(d <= t * a) }'; then
+        ok "$1: $2 (expected $3, within $4 relative)"
+    else ko "$1: $2 (expected $3, within $4 relative)"; fi
+}
+# below NAME VALUE LIMIT: |VALUE| <= LIMIT
+below() {
+    if awk -v v="$2" -v l="$3" 'BEGIN { if (v < 0) v = -v; exit !(v <= l) }'; then ok "$1: |$2| <= $3"
+    else ko "$1: |$2| > $3"; fi
+}
+
+# ---- block on a 20 degree incline (x down the slope), 2 s at h = 1 ms ----
+G=9.81
+for fr in box pyramid; do
+    sed "s/friction=box/friction=$fr/" "$M/incline.hsm" > "$T/incline_$fr.hsm"
+    for mu in 0.5 0.37; do
+        out=$("$SIM" --model-file "$T/incline_$fr.hsm" --param mu=$mu --h 0.001 --t 2)
+        st=$(echo "$out" | field status)
+        x=$(echo "$out" | field q1); u=$(echo "$out" | field u1)
+        [ "$st" = ok ] && below "incline $fr mu=$mu > tan 20: sticks, x(2 s) (m)" "$x" 1e-6 || ko "incline $fr mu=$mu: status $st"
+        below "incline $fr mu=$mu: speed at 2 s (m/s)" "$u" 1e-6
+    done
+    for m in sdirk symplectic galpha j2; do
+        for mu in 0.2 0.35; do
+            out=$("$SIM" --model-file "$T/incline_$fr.hsm" --param mu=$mu --method $m --h 0.001 --t 2)
+            x=$(echo "$out" | field q1); u=$(echo "$out" | field u1)
+            a=$(awk -v g=$G -v mu=$mu 'BEGIN { th = atan2(1, 1) * 20 / 45; printf "%.12g", g * (sin(th) - mu * cos(th)) }')
+            rel "incline $fr $m mu=$mu slides: a from x(2 s) = a t^2/2" "$(awk -v x="$x" 'BEGIN { printf "%.8g", x / 2 }')" "$a" 0.01
+            rel "incline $fr $m mu=$mu slides: a from u(2 s) = a t" "$(awk -v u="$u" 'BEGIN { printf "%.8g", u / 2 }')" "$a" 0.01
+        done
+    done
+done
+
+# ---- sphere let go 1 mm above the floor: at rest after 1 s ----
+out=$("$SIM" --model-file "$M/sphere.hsm" --h 0.001 --t 1)
+z=$(echo "$out" | field q3); w=$(echo "$out" | field u3)
+below "sphere: vertical speed after 1 s (m/s)" "$w" 1e-6
+for k in u1 u2 u4 u5 u6 u7; do below "sphere: $k after 1 s" "$(echo "$out" | field $k)" 1e-6; done
+# compliance: W = 1/m = 1 per kg, F = m g
+dc=$(awk -v r="$REG" -v e="$ERP" 'BEGIN { printf "%.12g", r * 1 * 9.81 * 1e-6 / e }')
+rel "sphere: penetration (m) = REG W m g h^2 / ERP" "$(awk -v z="$z" 'BEGIN { printf "%.8g", 0.1 - z }')" "$dc" 0.01
+
+# ---- a capsule lying on the floor; a sphere on a ground box with a second sphere on top ----
+cat > "$T/cap.hsm" <<'EOF2'
+model cap dim=3
+gravity 0,0,-9.81
+body c spatial mass=1 inertia=0.0145,0.0145,0.00125 pos=0,0,0.05 quat=0.7071067811865476,0,0.7071067811865476,0
+shape floor plane body=ground
+shape s capsule body=c radius=0.05 half=0.2
+contact k a=s b=floor mu=0.5
+EOF2
+out=$("$SIM" --model-file "$T/cap.hsm" --h 0.001 --t 1)
+for k in u1 u2 u3 u4 u5 u6 u7; do below "capsule on the floor: $k after 1 s" "$(echo "$out" | field $k)" 1e-9; done
+# each end carries m g / 2 with W = 1/m + 0.2^2 / Jyy (the lever of an end about the centre)
+dc=$(awk -v r="$REG" -v e="$ERP" 'BEGIN { printf "%.12g", r * (1 + 0.04 / 0.0145) * 9.81 / 2 * 1e-6 / e }')
+rel "capsule on the floor: penetration (m) = REG W F h^2 / ERP" "$(awk -v z="$(echo "$out" | field q3)" 'BEGIN { printf "%.8g", 0.05 - z }')" "$dc" 0.01
+cat > "$T/sb.hsm" <<'EOF2'
+model sb dim=3
+gravity 0,0,-9.81
+body b spatial mass=1 inertia=0.004,0.004,0.004 pos=0.1,0.05,0.6 quat=1,0,0,0
+body t spatial mass=1 inertia=0.004,0.004,0.004 pos=0.1,0.05,0.8 quat=1,0,0,0
+shape table box body=ground at=0,0,0.25 half=0.5,0.5,0.25
+shape s sphere body=b radius=0.1
+shape u sphere body=t radius=0.1
+contact k a=s b=table mu=0.5
+contact kk a=u b=s mu=0.5
+EOF2
+out=$("$SIM" --model-file "$T/sb.hsm" --h 0.001 --t 1)
+below "sphere on a box: vertical speed after 1 s" "$(echo "$out" | field u3)" 1e-9
+below "sphere on a sphere: vertical speed after 1 s" "$(echo "$out" | field u10)" 1e-9
+# sphere-box carries 2 m g (W = 1/m); sphere-sphere m g (W = 2/m)
+dc=$(awk -v r="$REG" -v e="$ERP" 'BEGIN { printf "%.12g", r * 1 * 2 * 9.81 * 1e-6 / e }')
+rel "sphere on a box: penetration (m)" "$(awk -v z="$(echo "$out" | field q3)" 'BEGIN { printf "%.8g", 0.6 - z }')" "$dc" 0.01
+dc2=$(awk -v r="$REG" -v e="$ERP" -v d="$dc" 'BEGIN { printf "%.12g", d + r * 2 * 9.81 * 1e-6 / e }')
+rel "sphere on a sphere: settle of the top one (m)" "$(awk -v z="$(echo "$out" | field q10)" 'BEGIN { printf "%.8g", 0.8 - z }')" "$dc2" 0.01
+
+# ---- ball, e = 0.8: apex ratios e^2 ----
+for m in sdirk symplectic galpha; do
+    "$SIM" --model-file "$M/ball.hsm" --method $m --h 0.001 --t 3 --csv "$T/ball.csv" > /dev/null
+    awk -F, 'NR > 1 { z = $4 - 0.1; if (n == 0) { top = z; n = 1 }
+                      if (NR > 3 && p1 > p2 && p1 > z && p1 > 0.01) print p1 / top, p1; if (NR > 3 && p1 > p2 && p1 > z && p1 > 0.01) top = p1
+                      p2 = p1; p1 = z }' "$T/ball.csv" | head -n 4 > "$T/apex"
+    [ "$(wc -l < "$T/apex")" -eq 4 ] && ok "ball $m: four bounces in 3 s" || ko "ball $m: $(wc -l < "$T/apex") apexes"
+    i=0
+    while read -r r h; do i=$((i + 1)); rel "ball $m: apex $i ratio (height $h m)" "$r" 0.64 0.02; done < "$T/apex"
+done
+
+# ---- pendulum on a revolute end stop (1 m rod, 1 kg, stop at -pi/4), 2 s ----
+"$SIM" --model-file "$M/stop_pendulum.hsm" --h 0.001 --t 2 --csv "$T/stop.csv" > "$T/stop.out"
+th=$(tail -n 1 "$T/stop.csv" | awk -F, '{ print $4 }')
+imp=$(tail -n 1 "$T/stop.csv" | awk -F, '{ print $12 }')
+tau=$(awk 'BEGIN { printf "%.12g", 1 * 9.81 * 0.5 * cos(atan2(1, 1)) }')
+rel "stop: torque the stop carries (impulse / h, N m) = m g L/2 cos 45" "$(awk -v i="$imp" 'BEGIN { printf "%.10g", i / 0.001 }')" "$tau" 0.001
+# W = 1 / I_pivot = 1 / (1/12 + 1/4) = 3
+dc=$(awk -v r="$REG" -v e="$ERP" -v t="$tau" 'BEGIN { printf "%.12g", r * 3 * t * 1e-6 / e }')
+rel "stop: penetration past -pi/4 (rad) = REG W tau h^2 / ERP" "$(awk -v t="$th" 'BEGIN { printf "%.8g", -atan2(1, 1) - t }')" "$dc" 0.01
+below "stop: angular speed at 2 s (rad/s)" "$(field u3 < "$T/stop.out")" 1e-6
+
+# ---- five stacked boxes, 60 s ----
+for h in 0.001 0.016666666666666666; do
+    t=60; lim=1e-4; [ "$h" != 0.001 ] && lim=1e-3
+    [ "$QUICK" = --quick ] && [ "$h" = 0.001 ] && t=6
+    out=$("$SIM" --model-file "$M/stack.hsm" --h $h --t $t)
+    st=$(echo "$out" | field status)
+    [ "$st" = ok ] && ok "stack h=$h: $t s, status ok, max_compl=$(echo "$out" | field max_compl)" || ko "stack h=$h: status $st"
+    x=$(echo "$out" | field q29); y=$(echo "$out" | field q30); z=$(echo "$out" | field q31)
+    below "stack h=$h: top box horizontal drift in $t s (m)" "$(awk -v x="$x" -v y="$y" 'BEGIN { printf "%.6g", sqrt(x * x + y * y) }')" $lim
+    # settle: the sum over the five levels of one corner's penetration: the floor's corners carry
+    # 5 m g / 4 each (W = 4), the corners under box k + 1 carry (5 - k) m g / 4 (W = 8)
+    sink=$(awk -v r="$REG" -v e="$ERP" -v h=$h 'BEGIN { printf "%.12g", r * h * h / e * 9.81 * (4 * 5 / 4 + 8 * (4 + 3 + 2 + 1) / 4) }')
+    rel "stack h=$h: top box settle (m) = sum of REG W F h^2 / ERP" "$(awk -v z="$z" 'BEGIN { printf "%.8g", 0.9 - z }')" "$sink" 0.01
+    below "stack h=$h: top box tilt/twist (quaternion vector part)" "$(echo "$out" | field q35)" 1e-3
+done
+
+# ---- bad declarations: refused with FILE:LINE ----
+bad() { # name, line number, file text
+    printf '%s\n' "$3" > "$T/bad.hsm"
+    msg=$("$SIM" --model-file "$T/bad.hsm" --h 0.001 --t 0.001 2>&1); rc=$?
+    if [ $rc -eq 2 ] && echo "$msg" | grep -q "bad.hsm:$2:"; then ok "refused ($1) at bad.hsm:$2, exit 2"
+    else ko "$1: exit $rc, '$msg'"; fi
+}
+HEAD='model b dim=3
+gravity 0,0,-9.81
+body a spatial mass=1 inertia=1,1,1 pos=0,0,1 quat=1,0,0,0'
+bad "unknown shape" 5 "$HEAD
+shape s sphere body=a radius=0.1
+contact c a=s b=nope"
+bad "capsule-box pair" 6 "$HEAD
+shape s capsule body=a radius=0.1 half=0.2
+shape k box body=ground half=1,1,1
+contact c a=s b=k"
+bad "restitution above 1" 6 "$HEAD
+shape s sphere body=a radius=0.1
+shape f plane body=ground
+contact c a=s b=f e=1.5"
+bad "plane normal not unit" 5 "$HEAD
+shape s sphere body=a radius=0.1
+shape f plane body=ground normal=0,0,2"
+bad "box without half extents" 4 "$HEAD
+shape s box body=a"
+bad "stop on a distance joint" 5 "$HEAD
+joint d distance a=a b=ground length=1
+stop s joint=d min=0"
+bad "stop with min >= max" 5 "$HEAD
+joint r revolute a=a@0,0,-1 b=ground axis=0,1,0
+stop s joint=r min=1 max=0"
+bad "shapes in a 2-D model" 3 'model b dim=2
+body a planar mass=1 inertia=1 pos=0,1
+shape s sphere body=a radius=0.1'
+bad "both shapes on ground" 6 "$HEAD
+shape f plane body=ground
+shape k box body=ground half=1,1,1
+contact c a=k b=f"
+
+# ---- the result line and the CSV carry the residual ----
+out=$("$SIM" --model-file "$M/ball.hsm" --h 0.001 --t 0.01 --csv "$T/b.csv")
+echo "$out" | grep -q ' max_compl=' && ok "result line has max_compl=" || ko "no max_compl= on the result line"
+head -n 1 "$T/b.csv" | grep -q ',ct1,compl,' && ok "CSV has ct1 and compl columns" || ko "CSV header: $(head -n 1 "$T/b.csv")"
+
+# ---- fixed cost: instructions of every step (callgrind), the stack at h = 1/60 s for 200 steps ----
+if command -v valgrind > /dev/null 2>&1; then
+    mkdir -p "$T/cg"
+    valgrind --tool=callgrind --collect-atstart=no --toggle-collect=hs_stepper_step --dump-after=hs_stepper_step \
+        --callgrind-out-file="$T/cg/cg" "$SIM" --model-file "$M/stack.hsm" --h 0.016666666666666666 \
+        --t 3.3333333333333335 > /dev/null 2>&1
+    grep -h '^summary:' "$T"/cg/cg.* | awk '{ print $2 }' > "$T/ir"
+    n=$(wc -l < "$T/ir")
+    read -r mn mx <<EOF
+$(awk 'NR == 1 { a = $1; b = $1 } { if ($1 < a) a = $1; if ($1 > b) b = $1 } END { print a, b }' "$T/ir")
+EOF
+    [ "$n" -eq 200 ] && ok "callgrind: $n steps measured" || ko "callgrind: $n steps measured, 200 expected"
+    rel "stack: worst / best step instructions ($mx / $mn)" "$(awk -v a="$mx" -v b="$mn" 'BEGIN { printf "%.6f", a / b }')" 1 0.05
+else
+    ko "valgrind missing (test/install_deps.sh installs it)"
+fi
+
+echo "contact-test: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
