@@ -1,6 +1,7 @@
 /* hs_mb.c - compiling a multibody description into an hs_model type, the type's functions,
  * outputs and joint reactions. */
 #include "hs_mb_int.h"
+#include "hs_linsys.h"
 #include "hs_math.h"
 
 #define MB(m) ((const hs_mb_model *)(m)->desc)
@@ -64,6 +65,7 @@ int hs_mb_fn_mass(const hs_model *m, hs_real t, const hs_real *q, hs_real *M)
 {
     (void)t;
     const hs_mb_model *mb = MB(m);
+    if ((mb->fast & HS_MB_FAST_MASS) != 0) { return mb_fast_mass(mb, M); }
     const hs_mb_desc *D = mb->desc;
     mb_qq_zero(mb, M);
     for (int b = 0; b < D->nbodies; ++b) {
@@ -94,31 +96,45 @@ int hs_mb_fn_mass(const hs_model *m, hs_real t, const hs_real *q, hs_real *M)
 int hs_mb_fn_force(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
                     const hs_real *z, const hs_real *in, hs_real *f)
 {
-    return mb_forces_z(MB(m), t, q, u, z, in, f, NULL, NULL);
+    const hs_mb_model *mb = MB(m);
+    /* springs only: the planar path straight from the hook */
+    if ((mb->fast & HS_MB_FAST_FORCES) != 0) { return mb_fast_forces(mb, t, q, u, f, NULL, NULL); }
+    return mb_forces_z(mb, t, q, u, z, in, f, NULL, NULL);
 }
 
 int hs_mb_fn_force_jac(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
                         const hs_real *z, const hs_real *in, hs_real *fq, hs_real *fu)
 {
-    return mb_forces_z(MB(m), t, q, u, z, in, NULL, fq, fu);
+    const hs_mb_model *mb = MB(m);
+    if ((mb->fast & HS_MB_FAST_FORCES) != 0) { return mb_fast_forces(mb, t, q, u, NULL, fq, fu); }
+    return mb_forces_z(mb, t, q, u, z, in, NULL, fq, fu);
 }
 
 int hs_mb_fn_constraint(const hs_model *m, hs_real t, const hs_real *q, hs_real *g,
                             hs_real *G, hs_real *gt)
 {
-    return mb_constraint(MB(m), t, q, g, G, gt);
+    const hs_mb_model *mb = MB(m);
+    /* the planar path straight from the hook: one call less per evaluation */
+    if ((mb->fast & HS_MB_FAST_ROWS) != 0 && mb->packed == mb->fast_packed) {
+        return mb_fast_constraint(mb, t, q, g, G, gt);
+    }
+    return mb_constraint(mb, t, q, g, G, gt);
 }
 
 int hs_mb_fn_gamma(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
                        hs_real *gam)
 {
-    return mb_gamma(MB(m), t, q, u, gam);
+    const hs_mb_model *mb = MB(m);
+    if ((mb->fast & HS_MB_FAST_ROWS) != 0) { return mb_fast_gamma(mb, t, q, u, gam); }
+    return mb_gamma(mb, t, q, u, gam);
 }
 
 int hs_mb_fn_curvature(const hs_model *m, hs_real t, const hs_real *q, const hs_real *lambda,
                            hs_real *K)
 {
-    return mb_curvature(MB(m), t, q, lambda, K);
+    const hs_mb_model *mb = MB(m);
+    if ((mb->fast & HS_MB_FAST_ROWS) != 0) { return mb_fast_curvature(mb, t, q, lambda, K); }
+    return mb_curvature(mb, t, q, lambda, K);
 }
 
 static int mb_blocks_fn(const hs_model *m, hs_blocks *b, int *buf, int nbuf)
@@ -483,6 +499,7 @@ int hs_mb_compile(const hs_mb_desc *D, hs_mb_model *mb, int packed, int *bad_ind
     mb->bad_table = -1;
     mb->bad_why = NULL;
     mb->has_acc = 0;
+    mb->fast = 0; /* the general evaluators until the tables below are complete */
     mb->nz = 0;
     if (D->nbodies < 1 || D->nbodies > HS_MB_MAX_BODIES || D->njoints < 0 || D->njoints > HS_MB_MAX_JOINTS
         || D->nforces < 0 || D->nforces > HS_MB_MAX_FORCES || D->noutputs < 0
@@ -492,7 +509,8 @@ int hs_mb_compile(const hs_mb_desc *D, hs_mb_model *mb, int packed, int *bad_ind
     if (D->dim != 2 && D->dim != 3) { return HS_E_MODEL_PARAM; }
     for (int i = 0; i < 3; ++i) { if (hs_isfinite(D->gravity[i]) == 0) { return HS_E_MODEL_PARAM; } }
     mb->desc = D;
-    mb->packed = packed ? 1 : 0;
+    /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
+    mb->packed = (packed != 0) ? 1 : 0;
     mb->nb = D->nbodies;
     int nq = 0;
     mb->bad_table = 0;
@@ -537,6 +555,10 @@ int hs_mb_compile(const hs_mb_desc *D, hs_mb_model *mb, int packed, int *bad_ind
     int rc = mb_build_rows(mb, bad_index);
     if (rc != 0) { return rc; }
     mb->nc = mb->nrow;
+    if (packed == HS_MB_PACK_AUTO) {
+        /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
+        mb->packed = (mb->nq + mb->nc > HS_LS_DENSE_MAX) ? 1 : 0;
+    }
     mb->bad_table = 2;
     for (int e = 0; e < D->nforces; ++e) {
         const hs_mb_force *E = &D->forces[e];
@@ -715,7 +737,16 @@ int hs_mb_compile(const hs_mb_desc *D, hs_mb_model *mb, int packed, int *bad_ind
             for (int i = 0; i < nbs; ++i) {
                 if (bs[i] < 0) { continue; }
                 mb->cqoff[mb->cbidx[r]][bs[i]] = 0;
-                for (int j = 0; j < nbs; ++j) { if (bs[j] >= 0) { mb->qqoff[bs[i]][bs[j]] = 0; } }
+                for (int j = 0; j < nbs; ++j) {
+                    /* K = d(G^T lambda)/dq of a DOT row (o0 - o1) . (o2 - o3) couples an operand
+                     * of the first difference only with one of the second (the rest are each
+                     * point's own Hessian, a diagonal block): a hinge to ground or a chain link
+                     * adds no off-diagonal block, which keeps the sparse factor thin; ANGLE rows
+                     * are linear, NORM and QUAD rows touch one body */
+                    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
+                    const int cross = (R->kind == HS_MB_ROW_DOT) ? ((i < 2) != (j < 2)) : (i == j);
+                    if (bs[j] >= 0 && cross != 0) { mb->qqoff[bs[i]][bs[j]] = 0; }
+                }
             }
         }
         for (int e = 0; e < D->nforces; ++e) {
@@ -795,6 +826,7 @@ int hs_mb_compile(const hs_mb_desc *D, hs_mb_model *mb, int packed, int *bad_ind
     for (int j = 0; j < D->njoints; ++j) {
         if (D->joints[j].has_comp != 0) { T->compliance = hs_mb_fn_compliance; }
     }
+    mb_fast_prepare(mb); /* last: after the contact tables, which may add to the pattern */
     *bad_index = -1;
     return HS_OK;
 }

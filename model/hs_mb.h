@@ -315,6 +315,20 @@ typedef struct hs_mb_row {
     const hs_mb_quadric *quad;
 } hs_mb_row;
 
+/* One operand of a planar DOT row (a - b) . (c - d) that is not a constant (internal; see
+ * model/hs_mb_fast.c): a point or direction on a body, or a moving ground point. */
+typedef struct hs_mb_fterm {
+    int kind;                 /* operand kind (hs_mb_fast.c) */
+    int side;                 /* 0: in a - b, 1: in c - d */
+    int body;                 /* body index, or HS_MB_GROUND (moving ground point) */
+    int qo;                   /* first coordinate of body */
+    int gix;                  /* index in G of the row's entry for body's first coordinate, or -1 */
+    hs_real sign;             /* +1 for a and c, -1 for b and d */
+    hs_real tr;               /* 1: a point, 0: a direction (no translation) */
+    hs_real s[2];             /* body-frame offset or direction (m) */
+    const hs_mb_point *pt;    /* moving ground point, else NULL */
+} hs_mb_fterm;
+
 /* A compiled model: tables derived from a description and the model type with its sizes. */
 typedef struct hs_mb_model {
     const hs_mb_desc *desc;
@@ -347,6 +361,22 @@ typedef struct hs_mb_model {
     int bad_table;                      /* after a refused compile: 0 bodies, 1 joints, 2 forces, 3 outputs, -1 whole */
     const char *bad_why;                /* after a refused compile: why (static text), or NULL */
     int has_acc;                        /* an ACC output: output() evaluates the forces */
+    /* Specialized evaluators (model/hs_mb_fast.c) chosen at compile; 0 = the general ones. */
+    int fast;                           /* HS_MB_FAST_* bits */
+    int fast_packed;                    /* packed when fgb was computed (checks toggle packed) */
+    hs_mb_fterm fterm[HS_MB_MAX_NC][4]; /* DOT row r: its operands that are not constant */
+    signed char fnt[HS_MB_MAX_NC];      /* how many */
+    hs_real fcab[HS_MB_MAX_NC][4];      /* DOT row r: constant parts of a (0, 1) and b (2, 3) */
+    int fgb[HS_MB_MAX_NC][2];           /* ANGLE row r: index in G of body's and body2's first
+                                         * coordinate; -1 ground */
+    signed char ffop[HS_MB_MAX_FORCES][2]; /* operand kind of each spring's points a, b */
+    signed char fshare[HS_MB_MAX_NC];   /* 1: DOT row r's a - b is row r - 1's (a joint's rows) */
+    signed char fbconst[HS_MB_MAX_NC];  /* 1: DOT row r's c - d is constant (coincidence, travel) */
+    signed char fsym[HS_MB_MAX_NC];     /* 1: DOT row r is (a - b) . (a - b) (a distance) */
+    signed char fna[HS_MB_MAX_NC];      /* DOT row r: terms of a - b (they come first) */
+    signed char fmov[HS_MB_MAX_NC];     /* 1: DOT row r has a moving ground point (g_t, r_tt) */
+    int fplanar[HS_MB_MAX_BODIES];      /* the planar bodies (their sines and cosines per call) */
+    int nfplanar;
     int nk;                             /* unilateral rows */
     hs_ct_row ct_rows[HS_MB_MAX_CT];    /* their kinds (the model type points here) */
     int ct_first[HS_MB_MAX_CONTACTS + HS_MB_MAX_STOPS + 1]; /* first row of each contact, then stop */
@@ -355,9 +385,22 @@ typedef struct hs_mb_model {
     int zoff[HS_MB_MAX_FORCES];         /* first state of each force element */
 } hs_mb_model;
 
+/* Bits of hs_mb_model.fast: which evaluations take the specialized planar paths (all bodies
+ * planar or point2, rows DOT/ANGLE, force elements springs). Same functions, fewer operations:
+ * no per-operand table walk, one sine and cosine per body per call, G and K written at indices
+ * computed at compile. */
+#define HS_MB_FAST_ROWS 1    /* g, G, g_t, gamma, K */
+#define HS_MB_FAST_FORCES 2  /* f, fq, fu */
+#define HS_MB_FAST_MASS 4    /* M */
+
+/* hs_mb_compile's packed argument: declare the block pattern exactly when the stepper's
+ * linear-system layer would pick its sparse backend for it (nq + nc > HS_LS_DENSE_MAX), so small
+ * descriptions keep the dense LU's plain copies and large ones get the sparse factorization. */
+#define HS_MB_PACK_AUTO 2
+
 /* Checks desc against the capacities and its own consistency (indices, masses, kinds) and
  * compiles it into *mb. packed = 1 declares the block pattern (bodies x joints) to the stepper
- * and writes M, fq, fu, K, G packed; 0 writes them dense. HS_OK, HS_E_SIZE (a capacity
+ * and writes M, fq, fu, K, G packed; 0 writes them dense; HS_MB_PACK_AUTO picks by size. HS_OK, HS_E_SIZE (a capacity
  * exceeded) or HS_E_MODEL_PARAM (inconsistent); *bad_index gets the offending element's
  * index within its table (or -1). */
 int hs_mb_compile(const hs_mb_desc *desc, hs_mb_model *mb, int packed, int *bad_index);
@@ -437,6 +480,8 @@ int hs_mb_gen_output(const hs_model *m, hs_real t, const hs_real *q, const hs_re
                      const hs_real *z, const hs_real *in, hs_real *y);
 int hs_mb_gen_energy(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
                      const hs_real *z, hs_real *E);
+/* blocks() of a generated type: the compiled description's pattern (dense when not packed). */
+int hs_mb_gen_blocks(const hs_model *m, hs_blocks *b, int *buf, int nbuf);
 int hs_mb_gen_motion(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
                      hs_real *omega, int *degenerate);
 int hs_mb_gen_lagrange(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,

@@ -201,6 +201,8 @@ int mb_zdot(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *u
 int mb_forces_z(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *u, const hs_real *z,
                 const hs_real *in, hs_real *f, hs_real *fq, hs_real *fu)
 {
+    /* springs only (no states, no inputs): the planar path */
+    if ((mb->fast & HS_MB_FAST_FORCES) != 0) { return mb_fast_forces(mb, t, q, u, f, fq, fu); }
     static const hs_real zero_z[HS_MB_MAX_NZ] = {0};
     const hs_mb_desc *D = mb->desc;
     const int dim = D->dim;

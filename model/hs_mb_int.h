@@ -276,6 +276,19 @@ hs_real mb_rot_potential(const hs_mb_model *mb, int e, const hs_real *q);
 /* The b-frame hinge axis of force e or joint j (axis_b, or axis when axis_b is zero). */
 const hs_real *mb_axis_b(const hs_real *axis, const hs_real *axis_b);
 
+/* Specialized evaluators (hs_mb_fast.c): mb_fast_prepare sets mb->fast and its index tables
+ * at the end of compile; the others are what mb_constraint, mb_gamma, mb_curvature, mb_forces
+ * and the mass run when the matching HS_MB_FAST_* bit is set. */
+void mb_fast_prepare(hs_mb_model *mb);
+int mb_fast_constraint(const hs_mb_model *mb, hs_real t, const hs_real *q, hs_real *g, hs_real *G,
+                       hs_real *gt);
+int mb_fast_gamma(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *u, hs_real *gam);
+int mb_fast_curvature(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *lambda,
+                      hs_real *K);
+int mb_fast_forces(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *u,
+                   hs_real *f, hs_real *fq, hs_real *fu);
+int mb_fast_mass(const hs_mb_model *mb, hs_real *M);
+
 static inline hs_real mb_dot3(const hs_real *a, const hs_real *b)
 {
     return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];

@@ -116,6 +116,9 @@ static void row_g(const hs_mb_model *mb, int r, hs_real t, const hs_real *q, hs_
 int mb_constraint(const hs_mb_model *mb, hs_real t, const hs_real *q, hs_real *g, hs_real *G,
                   hs_real *gt)
 {
+    if ((mb->fast & HS_MB_FAST_ROWS) != 0 && mb->packed == mb->fast_packed) {
+        return mb_fast_constraint(mb, t, q, g, G, gt);
+    }
     if (G != NULL) {
         const int n = mb->packed ? mb->cqsize : mb->nc * mb->nq;
         for (int i = 0; i < n; ++i) { G[i] = HS_R(0.0); }
@@ -136,6 +139,7 @@ void mb_row_body_grad(const hs_mb_model *mb, int r, hs_real t, const hs_real *q,
 
 int mb_gamma(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *u, hs_real *gam)
 {
+    if ((mb->fast & HS_MB_FAST_ROWS) != 0) { return mb_fast_gamma(mb, t, q, u, gam); }
     for (int r = 0; r < mb->nrow; ++r) {
         const hs_mb_row *R = &mb->rows[r];
         hs_real fdd = HS_R(0.0);
@@ -184,6 +188,7 @@ int mb_gamma(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *
 int mb_curvature(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *lambda,
                  hs_real *K)
 {
+    if ((mb->fast & HS_MB_FAST_ROWS) != 0) { return mb_fast_curvature(mb, t, q, lambda, K); }
     mb_qq_zero(mb, K);
     for (int r = 0; r < mb->nrow; ++r) {
         const hs_mb_row *R = &mb->rows[r];

@@ -19,7 +19,7 @@ static int bind(const hs_model *m)
     if (g->inner->type != NULL) { return HS_OK; }
     int bad = -1;
     /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    if (hs_mb_compile(g->desc, g->mb, 0, &bad) != HS_OK) { return HS_E_MODEL_PARAM; }
+    if (hs_mb_compile(g->desc, g->mb, HS_MB_PACK_AUTO, &bad) != HS_OK) { return HS_E_MODEL_PARAM; }
     const hs_mb_model *mb = g->mb;
     /* generated types carry no auxiliary states (hilstep-mbgen refuses descriptions with them) */
     if (mb->nq != g->nq || mb->nc != g->nc || mb->nin != g->nin || mb->nout != g->nout || mb->nz != 0) { return HS_E_SIZE; }
@@ -32,6 +32,20 @@ static int bind(const hs_model *m)
 }
 
 int hs_mb_gen_check(const hs_model *m) { return bind(m); }
+
+int hs_mb_gen_blocks(const hs_model *m, hs_blocks *b, int *buf, int nbuf)
+{
+    /* the stepper asks for the pattern while sizing, before any check(): compile here too */
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
+    if (bind(m) != HS_OK) { return HS_E_MODEL; }
+    const hs_model *in = bound(m);
+    const hs_mb_model *mb = (const hs_mb_model *)in->desc;
+    if (mb->packed != 0) {
+        *b = mb->blocks;
+        return HS_OK;
+    }
+    return hs_blocks_dense(&in->d, b, buf, nbuf);
+}
 
 int hs_mb_gen_initial(const hs_model *m, hs_real t0, hs_real *q, hs_real *u, hs_real *z)
 {

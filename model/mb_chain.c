@@ -76,6 +76,7 @@ const hs_model_type hs_mb_chain_type = {
     .gamma = hs_mb_gen_gamma,
     .curvature = hs_mb_gen_curvature,
     .output = hs_mb_gen_output,
+    .blocks = hs_mb_gen_blocks,
     .energy = hs_mb_gen_energy,
     .motion = hs_mb_gen_motion,
     .data = &gen,

@@ -70,6 +70,7 @@ const hs_model_type hs_mb_door_type = {
     .curvature = hs_mb_gen_curvature,
     .output = hs_mb_gen_output,
     .lagrange = hs_mb_gen_lagrange,
+    .blocks = hs_mb_gen_blocks,
     .energy = hs_mb_gen_energy,
     .motion = hs_mb_gen_motion,
     .data = &gen,

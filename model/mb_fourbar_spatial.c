@@ -68,6 +68,7 @@ const hs_model_type hs_mb_fourbar_spatial_type = {
     .curvature = hs_mb_gen_curvature,
     .output = hs_mb_gen_output,
     .lagrange = hs_mb_gen_lagrange,
+    .blocks = hs_mb_gen_blocks,
     .compliance = hs_mb_gen_compliance,
     .energy = hs_mb_gen_energy,
     .motion = hs_mb_gen_motion,

@@ -67,6 +67,7 @@ const hs_model_type hs_mb_quarter_car_type = {
     .force = hs_mb_gen_force,
     .force_jac = hs_mb_gen_force_jac,
     .output = hs_mb_gen_output,
+    .blocks = hs_mb_gen_blocks,
     .energy = hs_mb_gen_energy,
     .motion = hs_mb_gen_motion,
     .data = &gen,

@@ -63,6 +63,7 @@ const hs_model_type hs_mb_slider_crank_eq_type = {
     .gamma = hs_mb_gen_gamma,
     .curvature = hs_mb_gen_curvature,
     .output = hs_mb_gen_output,
+    .blocks = hs_mb_gen_blocks,
     .compliance = hs_mb_gen_compliance,
     .energy = hs_mb_gen_energy,
     .motion = hs_mb_gen_motion,

@@ -68,6 +68,7 @@ const hs_model_type hs_mb_sphere_type = {
     .curvature = hs_mb_gen_curvature,
     .output = hs_mb_gen_output,
     .lagrange = hs_mb_gen_lagrange,
+    .blocks = hs_mb_gen_blocks,
     .nk = 3,
     .ct_rows = ct_rows,
     .unilateral = hs_mb_gen_unilateral,

@@ -58,6 +58,7 @@ const hs_model_type hs_mb_stop_pendulum_type = {
     .gamma = hs_mb_gen_gamma,
     .curvature = hs_mb_gen_curvature,
     .output = hs_mb_gen_output,
+    .blocks = hs_mb_gen_blocks,
     .nk = 1,
     .ct_rows = ct_rows,
     .unilateral = hs_mb_gen_unilateral,

@@ -402,6 +402,7 @@ int main(int argc, char **argv)
     if (mb.nout) fprintf(o, "    .output = hs_mb_gen_output,\n");
     /* quaternion bodies: M depends on q (method dvp needs this) */
     if (hs_mb_has_spatial(&mb)) fprintf(o, "    .lagrange = hs_mb_gen_lagrange,\n");
+    fprintf(o, "    .blocks = hs_mb_gen_blocks,\n");
     if (mb.nk)
         fprintf(o, "    .nk = %d,\n    .ct_rows = ct_rows,\n    .unilateral = hs_mb_gen_unilateral,\n    .ct_sweeps = %d,\n",
                 mb.nk, mb.type.ct_sweeps);

@@ -469,7 +469,7 @@ int hs_sim_setup(hs_sim_cfg *c, hs_sim_run *r, hs_sim_err *e)
             const char *why = "";
             if (hs_mb_override_add(&ovr, c->pkeys[k], c->pvals[k], &why)) return fail(e, "--param", "%s", why);
         }
-        if (hs_mb_load_file_ovr(c->model_file, &mb_store, &ovr, &mb_model, 0, msg, sizeof msg))
+        if (hs_mb_load_file_ovr(c->model_file, &mb_store, &ovr, &mb_model, HS_MB_PACK_AUTO, msg, sizeof msg))
             return fail(e, "--model-file", "%s", msg);
         r->type = &mb_model.type;
     } else {

@@ -430,7 +430,7 @@ static int learn_map(ecu *e, char *why, size_t cap)
     if (e->model_file) {
         /* The model and its map are chosen exactly as hilstep-rt chooses them (the file's own
          * signal map when it declares one), with its exit statuses. */
-        if (hs_mb_load_file_msg(e->model_file, &mb_store, &mb_model, 0, why, cap)) return HS_MB_EXIT_BAD;
+        if (hs_mb_load_file_msg(e->model_file, &mb_store, &mb_model, HS_MB_PACK_AUTO, why, cap)) return HS_MB_EXIT_BAD;
         def.map = hs_mb_signal_map(&mb_store, &mb_model, &sigmap);
         rc = hs_plant_model_init(&model, &mb_model.type, &pblock, sizeof pblock, why, cap);
         model.desc = &mb_model;

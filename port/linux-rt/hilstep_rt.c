@@ -930,7 +930,7 @@ static int select_model(app *a, char *why, size_t cap)
                 return HS_MB_EXIT_BAD;
             }
         }
-        if (hs_mb_load_file_ovr(a->o.model_file, &mb_store, &ovr, &mb_model, 0, why, cap))
+        if (hs_mb_load_file_ovr(a->o.model_file, &mb_store, &ovr, &mb_model, HS_MB_PACK_AUTO, why, cap))
             return HS_MB_EXIT_BAD; /* HS_EXIT_SETUP, as from hilstep-sim and hilstep-mbgen */
         g_mb_map = hs_mb_signal_map(&mb_store, &mb_model, &sigmap); /* the file's own signal map */
         rc = hs_plant_model_init(&a->model, &mb_model.type, &a->pblock, sizeof a->pblock, why, cap);

@@ -1,6 +1,6 @@
 # mb.mk - the multibody layer's suite (issue 10): derivative checks, shipped descriptions end
 # to end, the car axle description against the hand-written model.
-MB_TEST_SRC := test/mb/mb_main.c test/mb/test_mb_deriv.c test/mb/test_mb_mech.c test/mb/test_mb_gen.c test/mb/test_mb_dvp.c test/mb/test_mb_lang.c
+MB_TEST_SRC := test/mb/mb_main.c test/mb/test_mb_deriv.c test/mb/test_mb_mech.c test/mb/test_mb_gen.c test/mb/test_mb_dvp.c test/mb/test_mb_lang.c test/mb/test_mb_fast.c
 $(BUILD)/hilstep-mbtest: $(MB_TEST_SRC) $(CORE_OBJ) $(wildcard test/mb/*.h model/*.h rt/*.h port/host/*.h)
 	@mkdir -p $(BUILD)
 	$(CC) $(CFLAGS_HOST) -Wno-double-promotion -Wno-conversion -Itest/mb $(MB_TEST_SRC) $(CORE_OBJ) -o $@ -lm
@@ -30,3 +30,14 @@ bench-run: mb-bench
 
 # The multibody layer's checks are part of `make check` (about 25 s).
 CHECK_SUITES += mb-test
+
+# make bench: descriptions (generated, file-loaded) against their hand-written twins, with the
+# instructions per step by stage (test/bench/mb_twins.sh; test/bench/mb_twins.c is the driver).
+$(BUILD)/hilstep-mbtwins: test/bench/mb_twins.c $(CORE_OBJ) $(wildcard model/*.h rt/*.h port/host/hs_mb_file.h)
+	@mkdir -p $(BUILD)
+	$(CC) $(CFLAGS_HOST) test/bench/mb_twins.c $(CORE_OBJ) -o $@ -lm
+
+.PHONY: mb-twins
+mb-twins: $(BUILD)/hilstep-mbtwins
+	@sh test/bench/mb_twins.sh $(BUILD)
+bench-run: mb-twins

@@ -15,6 +15,7 @@ int main(int argc, char **argv)
     mb_test_deriv();
     if (argc > 1) mb_test_mech(argv[1], argc > 2 ? argv[2] : NULL, argc > 3 ? argv[3] : NULL, argc > 4 ? argv[4] : NULL);
     if (argc > 1) mb_test_dvp(argv[1]);
+    if (argc > 1) mb_test_fast(argv[1]);
     if (argc > 1) mb_test_lang(argv[1]);
     if (argc > 3) mb_test_gen(argv[1], argv[3]);
     printf("mb: %d passed, %d failed\n", npass, nfail);

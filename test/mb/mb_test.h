@@ -17,4 +17,6 @@ int mb_deriv_check(const struct hs_mb_desc *D, int trials);
 int mb_potential_check(const struct hs_mb_desc *D, int trials);
 /* The .hsm language of issue 19 (params, signals, new elements) and the quarter car. */
 int mb_test_lang(const char *dir);
+/* The planar fast evaluators against the general ones on dir's descriptions (test_mb_fast.c). */
+int mb_test_fast(const char *dir);
 #endif

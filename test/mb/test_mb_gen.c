@@ -148,7 +148,7 @@ static int same_bits(void)
         for (int k = 0; k < nfiles; ++k)
             if (strcmp(names[k], T->name) == 0) f = k;
         char what[300];
-        if (f < 0 || hs_mb_load_file("hilstep-mbtest", files[f], &st, &mb, 0) || hs_mb_model_init(&b.m, &mb)
+        if (f < 0 || hs_mb_load_file("hilstep-mbtest", files[f], &st, &mb, HS_MB_PACK_AUTO) || hs_mb_model_init(&b.m, &mb)
             || hs_model_init(&a.m, T, NULL)) {
             snprintf(what, sizeof what, "generated %s: its description loads", T->name);
             fails += mb_check(0, what);

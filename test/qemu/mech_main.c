@@ -43,14 +43,18 @@
 #define MECH_NC MECH_MAX(HS_MB_GEN_MAX_NC, HS_MODELS_MAX_NC)
 #define MECH_NZ MECH_MAX(HS_MODELS_MAX_NZ, HS_VEH_TT_NZ)
 #define MECH_NIN MECH_MAX(MECH_MAX(HS_MB_GEN_MAX_NIN, HS_MODELS_MAX_NIN), HS_VEH_TT_NIN)
-/* sizing scratch on the stack (hs_stepper_workspace_tmp): the generated descriptions need far less */
-#define MECH_SIZING_INTS 2048
+/* sizing scratch (hs_stepper_workspace_tmp), static: chain.hsm on the sparse backend needs its
+ * analysis' scratch, more than 2048 ints */
+#define MECH_SIZING_INTS 16384
 #define MECH_GUARD 64 /* reals and ints after the used part that must stay untouched */
 #define GUARD_REAL HS_R(-1.25e30)
 #define GUARD_INT (-0x2152411)
 
 static hs_real R[HS_STEPPER_REALS_CT(MECH_NQ, MECH_NC, MECH_NZ, HS_MB_GEN_MAX_NK) + MECH_GUARD];
-static int I[HS_STEPPER_INTS(MECH_NQ, MECH_NC) + MECH_GUARD];
+/* HS_STEPPER_INTS bounds the dense layouts; a description on the sparse backend (chain.hsm
+ * 5476 ints, fourbar_spatial.hsm 17566) also keeps the factor's analysis, hence the extra room */
+#define MECH_SPARSE_INTS 16384
+static int I[HS_STEPPER_INTS(MECH_NQ, MECH_NC) + MECH_SPARSE_INTS + MECH_GUARD];
 static union { hs_real r[HS_MODELS_MAX_PARAM_BYTES / sizeof(hs_real) + 1]; double d; } params;
 static const hs_real zero_in[MECH_NIN + 1];
 
@@ -104,9 +108,8 @@ static int start(void)
 
 static int mech_initialize(void)
 {
-    /* the generated descriptions need a few hundred ints of sizing scratch; a description too
-     * large for it is refused here (HS_E_SIZE), like one too large for the arena */
-    int sizing[MECH_SIZING_INTS];
+    /* static: the sparse chain.hsm's analysis needs more sizing scratch than the stack should hold */
+    static int sizing[MECH_SIZING_INTS];
     int rc = hs_stepper_workspace_tmp(&def, &model, sizing, MECH_SIZING_INTS, &nreals, &nints);
     if (rc) {
         hs_con_puts("workspace: ");

@@ -1,0 +1,646 @@
+/* hs_mb_fast.c - specialized evaluators for planar descriptions (every body planar or point2,
+ * rows DOT or ANGLE, force elements springs): the same g, G, g_t, gamma, K, f, fq, fu and M as
+ * the general evaluators in hs_mb_joint.c, hs_mb_force.c and hs_mb.c, computed without their
+ * per-operand 3 x 7 Jacobians, per-entry block look-ups and per-operand sines.
+ *
+ * Why: the general path evaluates every row operand as a spatial point (zeroing and multiplying
+ * a 3 x 7 Jacobian), finds every matrix entry through the block tables, and takes a sine and a
+ * cosine per operand; a planar chain's hinge pays that four times per row. Here each operand's
+ * kind and each G entry's index are fixed at compile (mb_fast_prepare), a call takes one sine
+ * and cosine per planar body, and every loop count depends on the description only. */
+#include "hs_mb_int.h"
+#include "hs_math.h"
+
+/* Operand kinds (hs_mb_fterm.kind, hs_mb_model.ffop). */
+#define FOP_CONST 0   /* ground point or direction, or unused (the origin): r = s */
+#define FOP_MOVE1 1   /* ground point s + f(t) */
+#define FOP_MOVE2 2   /* ground point on a circle (hs_mb_point moving = 2) */
+#define FOP_POINT 3   /* point2 body: r = tr x + s */
+#define FOP_PLANAR 4  /* planar body: r = tr x + R(theta) s */
+#define FOP_NONE (-1) /* not supported here: the description takes the general path */
+
+/* Kinematics of one planar operand: r, its explicit time derivatives, velocity, J'u + r_tt, the
+ * 2 x nb Jacobian, and R s (planar). */
+typedef struct fpk {
+    int body, nb;
+    hs_real r[2], rt[2], v[2], ac[2], rs[2];
+    hs_real J[2][3];
+} fpk;
+
+static int op_kind(const hs_mb_desc *D, const hs_mb_opnd *o)
+{
+    int k = FOP_NONE;
+    if (o->used == 0 || o->body < 0) {
+        if (o->used == 0 || o->pt == NULL || o->pt->moving == 0) {
+            k = FOP_CONST;
+        } else if (o->pt->moving == 1) {
+            k = FOP_MOVE1;
+        } else if (o->pt->moving == 2) {
+            k = FOP_MOVE2;
+        } else {
+            k = FOP_NONE;
+        }
+    } else if (D->bodies[o->body].kind == HS_MB_PLANAR) {
+        k = FOP_PLANAR;
+    } else if (D->bodies[o->body].kind == HS_MB_POINT2) {
+        k = FOP_POINT;
+    } else {
+        k = FOP_NONE;
+    }
+    return k;
+}
+
+/* Index of G entry (row r, first coordinate of body b) in dense or packed storage. */
+static int g_index(const hs_mb_model *mb, int r, int b)
+{
+    int ix = -1;
+    if (b >= 0) {
+        if (mb->packed != 0) {
+            const int cb = mb->cbidx[r];
+            ix = mb->cqoff[cb][b] + (r - mb->cbfirst[cb]) * mb->bnq[b];
+        } else {
+            ix = r * mb->nq + mb->qoff[b];
+        }
+    }
+    return ix;
+}
+
+static int same_opnd(const hs_mb_opnd *a, const hs_mb_opnd *b)
+{
+    return a->used == b->used && a->body == b->body && a->dir == b->dir && a->pt == b->pt
+           && a->s[0] == b->s[0] && a->s[1] == b->s[1] && a->s[2] == b->s[2];
+}
+
+void mb_fast_prepare(hs_mb_model *mb)
+{
+    const hs_mb_desc *D = mb->desc;
+    int rows_ok = 1, forces_ok = 1;
+    mb->fast = 0;
+    mb->fast_packed = mb->packed;
+    /* contacts (unilateral rows) keep the general evaluators: not measured on this path */
+    if (D->dim != 2 || mb->nk > 0) { return; }
+    mb->nfplanar = 0;
+    for (int b = 0; b < D->nbodies; ++b) {
+        if (D->bodies[b].kind == HS_MB_PLANAR) { mb->fplanar[mb->nfplanar] = b; ++mb->nfplanar; }
+    }
+    for (int r = 0; r < mb->nrow; ++r) {
+        const hs_mb_row *R = &mb->rows[r];
+        mb->fshare[r] = 0;
+        mb->fbconst[r] = 0;
+        mb->fsym[r] = 0;
+        mb->fna[r] = 0;
+        mb->fmov[r] = 0;
+        mb->fnt[r] = 0;
+        if (R->kind == HS_MB_ROW_DOT) {
+            if (r > 0 && mb->rows[r - 1].kind == HS_MB_ROW_DOT && same_opnd(&R->o[0], &mb->rows[r - 1].o[0]) != 0
+                && same_opnd(&R->o[1], &mb->rows[r - 1].o[1]) != 0) {
+                mb->fshare[r] = 1;
+            }
+            for (int i = 0; i < 4; ++i) { mb->fcab[r][i] = HS_R(0.0); }
+            int nt = 0;
+            for (int i = 0; i < 4; ++i) {
+                const hs_mb_opnd *o = &R->o[i];
+                const int k = op_kind(D, o);
+                const int side = i / 2;
+                const hs_real sign = ((i % 2) == 0) ? HS_R(1.0) : HS_R(-1.0);
+                if (k == FOP_NONE) {
+                    rows_ok = 0;
+                } else if (k == FOP_CONST) {
+                    mb->fcab[r][2 * side] += sign * o->s[0];
+                    mb->fcab[r][2 * side + 1] += sign * o->s[1];
+                } else {
+                    hs_mb_fterm *T = &mb->fterm[r][nt];
+                    T->kind = k; T->side = side; T->sign = sign;
+                    T->body = o->body;
+                    T->qo = (o->body >= 0) ? mb->qoff[o->body] : 0;
+                    T->gix = (o->body >= 0) ? g_index(mb, r, o->body) : -1;
+                    T->tr = (o->dir != 0) ? HS_R(0.0) : HS_R(1.0);
+                    T->s[0] = o->s[0]; T->s[1] = o->s[1];
+                    T->pt = o->pt;
+                    ++nt;
+                }
+            }
+            mb->fnt[r] = (signed char)nt;
+            mb->fbconst[r] = 1;
+            int na = 0, mov = 0;
+            for (int i = 0; i < nt; ++i) {
+                if (mb->fterm[r][i].side != 0) { mb->fbconst[r] = 0; } else { ++na; }
+                if (mb->fterm[r][i].body < 0) { mov = 1; }
+            }
+            mb->fna[r] = (signed char)na;
+            mb->fmov[r] = (signed char)mov;
+            mb->fsym[r] = 0;
+            if (same_opnd(&R->o[0], &R->o[2]) != 0 && same_opnd(&R->o[1], &R->o[3]) != 0) { mb->fsym[r] = 1; }
+        } else if (R->kind == HS_MB_ROW_ANGLE) {
+            mb->fgb[r][0] = g_index(mb, r, R->body);
+            mb->fgb[r][1] = g_index(mb, r, R->body2);
+        } else {
+            rows_ok = 0;
+        }
+    }
+    for (int e = 0; e < D->nforces; ++e) {
+        const hs_mb_force *E = &D->forces[e];
+        if (E->kind != HS_MB_SPRING) {
+            forces_ok = 0;
+        } else {
+            const hs_mb_opnd oa = mb_op_point(&E->a), ob = mb_op_point(&E->b);
+            const int ka = op_kind(D, &oa), kb = op_kind(D, &ob);
+            mb->ffop[e][0] = (signed char)ka;
+            mb->ffop[e][1] = (signed char)kb;
+            if (ka == FOP_NONE || kb == FOP_NONE) { forces_ok = 0; }
+        }
+    }
+    mb->fast = HS_MB_FAST_MASS;
+    if (rows_ok != 0) { mb->fast |= HS_MB_FAST_ROWS; }
+    if (forces_ok != 0) { mb->fast |= HS_MB_FAST_FORCES; }
+}
+
+/* Sine and cosine of every planar body's angle (sc[2 b], sc[2 b + 1]). */
+static void body_trig(const hs_mb_model *mb, const hs_real *q, hs_real *sc)
+{
+    for (int i = 0; i < mb->nfplanar; ++i) {
+        const int b = mb->fplanar[i];
+        hs_sincos(q[mb->qoff[b] + 2], &sc[2 * b], &sc[2 * b + 1]);
+    }
+}
+
+/* Kinematics of operand o of kind kind at (t, q) and, with u, its velocity and J'u + r_tt. */
+static inline void fkin(const hs_mb_model *mb, const hs_mb_opnd *o, int kind, hs_real t, const hs_real *q,
+                 const hs_real *u, const hs_real *sc, fpk *k)
+{
+    k->body = HS_MB_GROUND;
+    k->nb = 0;
+    k->rt[0] = HS_R(0.0); k->rt[1] = HS_R(0.0);
+    k->ac[0] = HS_R(0.0); k->ac[1] = HS_R(0.0);
+    switch (kind) {
+    case FOP_MOVE1:
+        for (int i = 0; i < 2; ++i) {
+            hs_real v, d, dd;
+            mb_fn_eval(&o->pt->f[i], t, &v, &d, &dd);
+            k->r[i] = o->s[i] + v; k->rt[i] = d; k->ac[i] = dd;
+        }
+        k->v[0] = k->rt[0]; k->v[1] = k->rt[1];
+        break;
+    case FOP_MOVE2: {
+        /* y = fy(t) on the circle x^2 + y^2 = R^2 (the car axle's road point) */
+        const hs_mb_point *pt = o->pt;
+        hs_real y, y1, y2;
+        mb_fn_eval(&pt->f[1], t, &y, &y1, &y2);
+        const hs_real x = hs_sqrt(pt->radius * pt->radius - y * y);
+        const hs_real x1 = -y * y1 / x;
+        const hs_real x2 = -(y1 * y1 + y * y2 + x1 * x1) / x;
+        k->r[0] = o->s[0] + x; k->r[1] = o->s[1] + y;
+        k->rt[0] = x1; k->rt[1] = y1;
+        k->ac[0] = x2; k->ac[1] = y2;
+        k->v[0] = x1; k->v[1] = y1;
+        break;
+    }
+    case FOP_POINT: {
+        const hs_real *x = &q[mb->qoff[o->body]];
+        const hs_real tr = (o->dir != 0) ? HS_R(0.0) : HS_R(1.0);
+        k->body = o->body; k->nb = 2;
+        k->r[0] = tr * x[0] + o->s[0]; k->r[1] = tr * x[1] + o->s[1];
+        k->J[0][0] = tr; k->J[0][1] = HS_R(0.0);
+        k->J[1][0] = HS_R(0.0); k->J[1][1] = tr;
+        if (u != NULL) {
+            const hs_real *ud = &u[mb->qoff[o->body]];
+            k->v[0] = tr * ud[0]; k->v[1] = tr * ud[1];
+        }
+        break;
+    }
+    case FOP_PLANAR: {
+        const hs_real *x = &q[mb->qoff[o->body]];
+        const hs_real tr = (o->dir != 0) ? HS_R(0.0) : HS_R(1.0);
+        const hs_real s = sc[2 * o->body], c = sc[2 * o->body + 1];
+        const hs_real rs0 = c * o->s[0] - s * o->s[1], rs1 = s * o->s[0] + c * o->s[1];
+        k->body = o->body; k->nb = 3;
+        k->rs[0] = rs0; k->rs[1] = rs1;
+        k->r[0] = tr * x[0] + rs0; k->r[1] = tr * x[1] + rs1;
+        k->J[0][0] = tr; k->J[0][1] = HS_R(0.0); k->J[0][2] = -rs1;
+        k->J[1][0] = HS_R(0.0); k->J[1][1] = tr; k->J[1][2] = rs0;
+        if (u != NULL) {
+            const hs_real *ud = &u[mb->qoff[o->body]];
+            const hs_real w = ud[2];
+            k->v[0] = tr * ud[0] - rs1 * w; k->v[1] = tr * ud[1] + rs0 * w;
+            k->ac[0] = -w * w * rs0; k->ac[1] = -w * w * rs1;
+        }
+        break;
+    }
+    default: /* FOP_CONST */
+        k->r[0] = o->s[0]; k->r[1] = o->s[1];
+        k->v[0] = HS_R(0.0); k->v[1] = HS_R(0.0);
+        break;
+    }
+}
+
+static void zero(hs_real *A, int n)
+{
+    for (int i = 0; i < n; ++i) { A[i] = HS_R(0.0); }
+}
+
+static int qq_size(const hs_mb_model *mb) { return (mb->packed != 0) ? mb->qqsize : mb->nq * mb->nq; }
+
+/* Values of one row term at (t, q) and, with u, its velocity and J'u + r_tt. */
+typedef struct tv {
+    hs_real r[2], rt[2], v[2], ac[2], rs[2];
+} tv;
+
+/* A moving ground point term (its time law: sine, square root). */
+static void term_moving(const hs_mb_model *mb, const hs_mb_fterm *T, hs_real t, const hs_real *q,
+                        const hs_real *u, const hs_real *sc, tv *o)
+{
+    hs_mb_opnd op;
+    fpk k;
+    op.used = 1; op.body = HS_MB_GROUND; op.dir = 0; op.pt = T->pt;
+    op.s[0] = T->s[0]; op.s[1] = T->s[1]; op.s[2] = HS_R(0.0);
+    fkin(mb, &op, T->kind, t, q, u, sc, &k);
+    for (int i = 0; i < 2; ++i) { o->r[i] = k.r[i]; o->rt[i] = k.rt[i]; o->v[i] = k.v[i]; o->ac[i] = k.ac[i]; }
+}
+
+/* A term on a body (planar or point2): position, and with u its velocity and J'u. */
+static inline void term_body(const hs_mb_fterm *T, const hs_real *q, const hs_real *u, const hs_real *sc, tv *o)
+{
+    const hs_real *x = &q[T->qo];
+    if (T->kind == FOP_PLANAR) {
+        const hs_real sn = sc[2 * T->body], cs = sc[2 * T->body + 1];
+        const hs_real rs0 = cs * T->s[0] - sn * T->s[1], rs1 = sn * T->s[0] + cs * T->s[1];
+        o->rs[0] = rs0; o->rs[1] = rs1;
+        o->r[0] = T->tr * x[0] + rs0; o->r[1] = T->tr * x[1] + rs1;
+        if (u != NULL) {
+            const hs_real *ud = &u[T->qo];
+            const hs_real w = ud[2];
+            o->v[0] = T->tr * ud[0] - rs1 * w; o->v[1] = T->tr * ud[1] + rs0 * w;
+            o->ac[0] = -w * w * rs0; o->ac[1] = -w * w * rs1;
+        }
+    } else {
+        o->r[0] = T->tr * x[0] + T->s[0]; o->r[1] = T->tr * x[1] + T->s[1];
+        if (u != NULL) {
+            o->v[0] = T->tr * u[T->qo]; o->v[1] = T->tr * u[T->qo + 1];
+            o->ac[0] = HS_R(0.0); o->ac[1] = HS_R(0.0);
+        }
+    }
+}
+
+static inline void term_eval(const hs_mb_model *mb, const hs_mb_fterm *T, hs_real t, const hs_real *q,
+                             const hs_real *u, const hs_real *sc, tv *o)
+{
+    if (T->body >= 0) {
+        term_body(T, q, u, sc, o);
+    } else {
+        term_moving(mb, T, t, q, u, sc, o);
+    }
+}
+
+/* The row's a, b (and their rates) from its constant parts and its first n terms (n = all, or
+ * those of a - b for a distance row, whose b is a). */
+typedef struct rowv {
+    hs_real a[2], b[2], at[2], bt[2], ad[2], bd[2], aa[2], ba[2];
+} rowv;
+
+static inline void row_sum(const hs_mb_model *mb, int r, int n, const tv *v, int with_u, rowv *o)
+{
+    const hs_mb_fterm *T = mb->fterm[r];
+    o->a[0] = mb->fcab[r][0]; o->a[1] = mb->fcab[r][1];
+    o->b[0] = mb->fcab[r][2]; o->b[1] = mb->fcab[r][3];
+    for (int i = 0; i < 2; ++i) {
+        o->at[i] = HS_R(0.0); o->bt[i] = HS_R(0.0); o->ad[i] = HS_R(0.0); o->bd[i] = HS_R(0.0);
+        o->aa[i] = HS_R(0.0); o->ba[i] = HS_R(0.0);
+    }
+    for (int i = 0; i < n; ++i) {
+        const hs_real sg = T[i].sign;
+        /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
+        const int sa = T[i].side == 0;
+        hs_real *x = (sa != 0) ? o->a : o->b;
+        x[0] += sg * v[i].r[0]; x[1] += sg * v[i].r[1];
+        if (T[i].body < 0) {
+            hs_real *xt = (sa != 0) ? o->at : o->bt;
+            xt[0] += sg * v[i].rt[0]; xt[1] += sg * v[i].rt[1];
+        }
+        if (with_u != 0) {
+            hs_real *xd = (sa != 0) ? o->ad : o->bd, *xa = (sa != 0) ? o->aa : o->ba;
+            xd[0] += sg * v[i].v[0]; xd[1] += sg * v[i].v[1];
+            xa[0] += sg * v[i].ac[0]; xa[1] += sg * v[i].ac[1];
+        }
+    }
+}
+
+/* Terms 0..n-1 of row r into v; the terms of a - b are row r - 1's when they are shared. */
+static inline void row_terms(const hs_mb_model *mb, int r, int n, hs_real t, const hs_real *q, const hs_real *u,
+                             const hs_real *sc, tv *v)
+{
+    const hs_mb_fterm *T = mb->fterm[r];
+    const int from = (mb->fshare[r] != 0) ? mb->fna[r] : 0;
+    for (int i = from; i < n; ++i) { term_eval(mb, &T[i], t, q, u, sc, &v[i]); }
+}
+
+/* Terms a DOT row evaluates: a distance row only those of a - b (its c - d is the same). */
+static int row_nterms(const hs_mb_model *mb, int r) { return (mb->fsym[r] != 0) ? mb->fna[r] : mb->fnt[r]; }
+
+/* G row r += scale sign_i c^T J_i for the terms i < n (c: b for terms of a - b, else a). */
+static inline void row_grad(const hs_mb_model *mb, int r, int n, const tv *v, const hs_real *ca,
+                            const hs_real *cb, hs_real scale, hs_real *G)
+{
+    const hs_mb_fterm *T = mb->fterm[r];
+    for (int i = 0; i < n; ++i) {
+        if (T[i].gix < 0) { continue; }
+        const hs_real *c = (T[i].side == 0) ? cb : ca;
+        const hs_real sg = scale * T[i].sign;
+        const hs_real st = sg * T[i].tr;
+        hs_real *Gr = &G[T[i].gix];
+        Gr[0] += st * c[0];
+        Gr[1] += st * c[1];
+        if (T[i].kind == FOP_PLANAR) { Gr[2] += sg * (c[1] * v[i].rs[0] - c[0] * v[i].rs[1]); }
+    }
+}
+
+int mb_fast_constraint(const hs_mb_model *mb, hs_real t, const hs_real *q, hs_real *g, hs_real *G,
+                       hs_real *gt)
+{
+    hs_real sc[2 * HS_MB_MAX_BODIES];
+    body_trig(mb, q, sc);
+    if (G != NULL) { zero(G, (mb->packed != 0) ? mb->cqsize : mb->nc * mb->nq); }
+    tv v[4];
+    for (int r = 0; r < mb->nrow; ++r) {
+        const hs_mb_row *R = &mb->rows[r];
+        hs_real fv = HS_R(0.0), fd = HS_R(0.0);
+        if (R->f != NULL) { mb_fn_eval(R->f, t, &fv, &fd, NULL); }
+        if (R->kind == HS_MB_ROW_ANGLE) {
+            const hs_real ta = q[mb->qoff[R->body] + 2];
+            const hs_real tb = (R->body2 >= 0) ? q[mb->qoff[R->body2] + 2] : HS_R(0.0);
+            if (g != NULL) { g[r] = ta - tb - R->value - fv; }
+            if (G != NULL) {
+                G[mb->fgb[r][0] + 2] += HS_R(1.0);
+                if (mb->fgb[r][1] >= 0) { G[mb->fgb[r][1] + 2] += HS_R(-1.0); }
+            }
+            if (gt != NULL) { gt[r] = -fd; }
+            continue;
+        }
+        const int n = row_nterms(mb, r);
+        if (mb->fbconst[r] != 0) {
+            /* (a - b) . c with c constant: a hinge's or a slider's row */
+            const hs_mb_fterm *T = mb->fterm[r];
+            const hs_real *cb = &mb->fcab[r][2];
+            hs_real a0 = mb->fcab[r][0], a1 = mb->fcab[r][1], at0 = HS_R(0.0), at1 = HS_R(0.0);
+            for (int i = 0; i < n; ++i) {
+                if (mb->fshare[r] == 0) { term_eval(mb, &T[i], t, q, NULL, sc, &v[i]); }
+                a0 += T[i].sign * v[i].r[0]; a1 += T[i].sign * v[i].r[1];
+                if (T[i].body < 0) { at0 += T[i].sign * v[i].rt[0]; at1 += T[i].sign * v[i].rt[1]; }
+            }
+            if (g != NULL) { g[r] = a0 * cb[0] + a1 * cb[1] - R->value - fv; }
+            if (G != NULL) { row_grad(mb, r, n, v, cb, cb, HS_R(1.0), G); }
+            if (gt != NULL) { gt[r] = cb[0] * at0 + cb[1] * at1 - fd; }
+            continue;
+        }
+        rowv w;
+        row_terms(mb, r, n, t, q, NULL, sc, v);
+        row_sum(mb, r, n, v, 0, &w);
+        if (mb->fsym[r] != 0) {
+            /* (a - b) . (a - b): g = |a|^2, G = 2 a^T J_a, g_t = 2 a . a_t */
+            if (g != NULL) { g[r] = w.a[0] * w.a[0] + w.a[1] * w.a[1] - R->value - fv; }
+            if (G != NULL) { row_grad(mb, r, n, v, w.a, w.a, HS_R(2.0), G); }
+            if (gt != NULL) {
+                gt[r] = ((mb->fmov[r] != 0) ? HS_R(2.0) * (w.a[0] * w.at[0] + w.a[1] * w.at[1]) : HS_R(0.0)) - fd;
+            }
+            continue;
+        }
+        if (g != NULL) { g[r] = w.a[0] * w.b[0] + w.a[1] * w.b[1] - R->value - fv; }
+        if (G != NULL) { row_grad(mb, r, n, v, w.a, w.b, HS_R(1.0), G); }
+        if (gt != NULL) {
+            const hs_real x = (mb->fmov[r] != 0)
+                ? w.b[0] * w.at[0] + w.b[1] * w.at[1] + w.a[0] * w.bt[0] + w.a[1] * w.bt[1] : HS_R(0.0);
+            gt[r] = x - fd;
+        }
+    }
+    return HS_OK;
+}
+
+int mb_fast_gamma(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *u, hs_real *gam)
+{
+    hs_real sc[2 * HS_MB_MAX_BODIES];
+    body_trig(mb, q, sc);
+    tv v[4];
+    for (int r = 0; r < mb->nrow; ++r) {
+        const hs_mb_row *R = &mb->rows[r];
+        hs_real fdd = HS_R(0.0), x = HS_R(0.0);
+        if (R->f != NULL) { mb_fn_eval(R->f, t, NULL, NULL, &fdd); }
+        if (R->kind == HS_MB_ROW_DOT && mb->fbconst[r] != 0) {
+            const hs_mb_fterm *T = mb->fterm[r];
+            const hs_real *cb = &mb->fcab[r][2];
+            hs_real aa0 = HS_R(0.0), aa1 = HS_R(0.0);
+            for (int i = 0; i < mb->fnt[r]; ++i) {
+                if (mb->fshare[r] == 0) { term_eval(mb, &T[i], t, q, u, sc, &v[i]); }
+                aa0 += T[i].sign * v[i].ac[0]; aa1 += T[i].sign * v[i].ac[1];
+            }
+            x = cb[0] * aa0 + cb[1] * aa1;
+        } else if (R->kind == HS_MB_ROW_DOT) {
+            const int n = row_nterms(mb, r);
+            rowv w;
+            row_terms(mb, r, n, t, q, u, sc, v);
+            row_sum(mb, r, n, v, 1, &w);
+            if (mb->fsym[r] != 0) {
+                x = HS_R(2.0) * (w.ad[0] * w.ad[0] + w.ad[1] * w.ad[1]) + HS_R(2.0) * (w.a[0] * w.aa[0] + w.a[1] * w.aa[1]);
+            } else {
+                x = HS_R(2.0) * (w.ad[0] * w.bd[0] + w.ad[1] * w.bd[1]) + (w.b[0] * w.aa[0] + w.b[1] * w.aa[1])
+                    + (w.a[0] * w.ba[0] + w.a[1] * w.ba[1]);
+            }
+        } else {
+            /* ANGLE rows: gamma is -f''(t) alone */
+        }
+        gam[r] = x - fdd;
+    }
+    return HS_OK;
+}
+
+/* Start and row stride of block (bi, bj) of a dense or packed nq x nq matrix. */
+static int qq_base(const hs_mb_model *mb, int bi, int bj, int *stride)
+{
+    int ix;
+    if (mb->packed != 0) {
+        ix = mb->qqoff[bi][bj];
+        *stride = mb->bnq[bj];
+    } else {
+        ix = mb->qoff[bi] * mb->nq + mb->qoff[bj];
+        *stride = mb->nq;
+    }
+    return ix;
+}
+
+/* A(bi, bj) += s Ji^T X Jj for 2 x nbi Ji, 2 x nbj Jj, X (2 x 2) or the identity when NULL. */
+static void add_jxj2(const hs_mb_model *mb, hs_real *A, int bi, int nbi, hs_real (*Ji)[3],
+                     hs_real (*X)[2], int bj, int nbj, hs_real (*Jj)[3], hs_real s)
+{
+    int st;
+    hs_real *Ab = &A[qq_base(mb, bi, bj, &st)];
+    for (int i = 0; i < nbi; ++i) {
+        hs_real jx0 = Ji[0][i], jx1 = Ji[1][i];
+        if (X != NULL) {
+            jx0 = Ji[0][i] * X[0][0] + Ji[1][i] * X[1][0];
+            jx1 = Ji[0][i] * X[0][1] + Ji[1][i] * X[1][1];
+        }
+        for (int j = 0; j < nbj; ++j) { Ab[i * st + j] += s * (jx0 * Jj[0][j] + jx1 * Jj[1][j]); }
+    }
+}
+
+/* The 2 x nb Jacobian of a body term. */
+static int term_J(const hs_mb_fterm *T, const tv *v, hs_real J[2][3])
+{
+    J[0][0] = T->tr; J[0][1] = HS_R(0.0); J[0][2] = HS_R(0.0);
+    J[1][0] = HS_R(0.0); J[1][1] = T->tr; J[1][2] = HS_R(0.0);
+    if (T->kind == FOP_PLANAR) { J[0][2] = -v->rs[1]; J[1][2] = v->rs[0]; }
+    return (T->kind == FOP_PLANAR) ? 3 : 2;
+}
+
+/* A(b, b)[2][2] += v for a planar body b (the only nonzero of a planar point's Hessian). */
+static void add_theta(const hs_mb_model *mb, hs_real *A, int b, hs_real v)
+{
+    int st;
+    const int ix = qq_base(mb, b, b, &st);
+    A[ix + 2 * st + 2] += v;
+}
+
+int mb_fast_curvature(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *lambda,
+                      hs_real *K)
+{
+    hs_real sc[2 * HS_MB_MAX_BODIES];
+    body_trig(mb, q, sc);
+    zero(K, qq_size(mb));
+    tv v[4];
+    for (int r = 0; r < mb->nrow; ++r) {
+        const hs_mb_row *R = &mb->rows[r];
+        if (R->kind != HS_MB_ROW_DOT) { continue; /* ANGLE rows are linear */ }
+        const hs_real lam = lambda[r];
+        const hs_mb_fterm *T = mb->fterm[r];
+        const int n = row_nterms(mb, r);
+        /* a distance row (a - b) . (a - b) is lam |a|^2: twice the terms of a - b against a */
+        const hs_real sy = (mb->fsym[r] != 0) ? HS_R(2.0) : HS_R(1.0);
+        if (mb->fbconst[r] != 0) {
+            /* c constant: each term's own Hessian only */
+            const hs_real *cb = &mb->fcab[r][2];
+            for (int i = 0; i < n; ++i) {
+                if (mb->fshare[r] == 0) { term_eval(mb, &T[i], t, q, NULL, sc, &v[i]); }
+                if (T[i].kind == FOP_PLANAR) {
+                    add_theta(mb, K, T[i].body, lam * T[i].sign * -(cb[0] * v[i].rs[0] + cb[1] * v[i].rs[1]));
+                }
+            }
+            continue;
+        }
+        rowv w;
+        row_terms(mb, r, n, t, q, NULL, sc, v);
+        row_sum(mb, r, n, v, 0, &w);
+        const hs_real *wb = (mb->fsym[r] != 0) ? w.a : w.b;
+        /* d/dq of lam (Ja^T b + Jb^T a): each term's own Hessian, then J_i^T J_j across the two
+         * differences (a distance row: every ordered pair of its a - b terms, twice) */
+        for (int i = 0; i < n; ++i) {
+            if (T[i].kind == FOP_PLANAR) {
+                const hs_real *F = (T[i].side == 0) ? wb : w.a;
+                add_theta(mb, K, T[i].body, sy * lam * T[i].sign * -(F[0] * v[i].rs[0] + F[1] * v[i].rs[1]));
+            }
+        }
+        for (int i = 0; i < n; ++i) {
+            if (T[i].side != 0 || T[i].body < 0) { continue; }
+            for (int j = 0; j < n; ++j) {
+                const int jside = (mb->fsym[r] != 0) ? 1 : T[j].side;
+                if (jside == 0 || T[j].body < 0) { continue; }
+                hs_real Ji[2][3], Jj[2][3];
+                const int ni = term_J(&T[i], &v[i], Ji), nj = term_J(&T[j], &v[j], Jj);
+                const hs_real sg = sy * lam * T[i].sign * T[j].sign;
+                add_jxj2(mb, K, T[i].body, ni, Ji, NULL, T[j].body, nj, Jj, sg);
+                if (mb->fsym[r] == 0) { add_jxj2(mb, K, T[j].body, nj, Jj, NULL, T[i].body, ni, Ji, sg); }
+            }
+        }
+    }
+    return HS_OK;
+}
+
+int mb_fast_forces(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *u,
+                   hs_real *f, hs_real *fq, hs_real *fu)
+{
+    const hs_mb_desc *D = mb->desc;
+    hs_real sc[2 * HS_MB_MAX_BODIES];
+    if (f != NULL) {
+        zero(f, mb->nq);
+        for (int b = 0; b < D->nbodies; ++b) {
+            for (int i = 0; i < 2; ++i) { f[mb->qoff[b] + i] += D->bodies[b].mass * D->gravity[i]; }
+        }
+    }
+    if (fq != NULL) { zero(fq, qq_size(mb)); zero(fu, qq_size(mb)); }
+    if (D->nforces > 0) { body_trig(mb, q, sc); }
+    for (int e = 0; e < D->nforces; ++e) {
+        const hs_mb_force *E = &D->forces[e];
+        const hs_mb_opnd oa = mb_op_point(&E->a), ob = mb_op_point(&E->b);
+        fpk k[2];
+        fkin(mb, &oa, mb->ffop[e][0], t, q, u, sc, &k[0]);
+        fkin(mb, &ob, mb->ffop[e][1], t, q, u, sc, &k[1]);
+        const hs_real d[2] = {k[0].r[0] - k[1].r[0], k[0].r[1] - k[1].r[1]};
+        const hs_real dv[2] = {k[0].v[0] - k[1].v[0], k[0].v[1] - k[1].v[1]};
+        const hs_real l = hs_sqrt(d[0] * d[0] + d[1] * d[1]);
+        if (!(l > HS_R(0.0))) { return HS_E_MODEL; } /* direction undefined at zero length */
+        const hs_real e2[2] = {d[0] / l, d[1] / l};
+        const hs_real ld = e2[0] * dv[0] + e2[1] * dv[1];
+        const hs_real s = E->k * (l - E->l0) + E->c * ld;
+        const hs_real F[2] = {-s * e2[0], -s * e2[1]};
+        for (int i = 0; i < 2; ++i) {
+            if (f != NULL && k[i].nb > 0) {
+                const hs_real sg = (i == 0) ? HS_R(1.0) : HS_R(-1.0);
+                hs_real *fb = &f[mb->qoff[k[i].body]];
+                for (int j = 0; j < k[i].nb; ++j) { fb[j] += sg * (k[i].J[0][j] * F[0] + k[i].J[1][j] * F[1]); }
+            }
+        }
+        if (fq == NULL) { continue; }
+        hs_real Fd[2][2], Fv[2][2], pv[2];
+        for (int i = 0; i < 2; ++i) { pv[i] = (dv[i] - ld * e2[i]) / l; /* dl'/dd = (I - e e^T) d' / l */ }
+        for (int i = 0; i < 2; ++i) {
+            for (int j = 0; j < 2; ++j) {
+                const hs_real P = ((i == j) ? HS_R(1.0) : HS_R(0.0)) - e2[i] * e2[j];
+                Fd[i][j] = -e2[i] * (E->k * e2[j] + E->c * pv[j]) - s * P / l;
+                Fv[i][j] = -E->c * e2[i] * e2[j];
+            }
+        }
+        /* fq += Jd^T (Fd Jd + Fv Dd) + Ha[F] - Hb[F], fu += Jd^T Fv Jd (Jd = Ja - Jb); Fv = 0
+         * without damping, and those terms are then left out */
+        /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
+        const int damped = E->c != HS_R(0.0);
+        hs_real Dd[2][2][3];
+        for (int i = 0; i < 2 && damped != 0; ++i) {
+            for (int j = 0; j < 3; ++j) { Dd[i][0][j] = HS_R(0.0); Dd[i][1][j] = HS_R(0.0); }
+            if (k[i].nb == 3) {
+                const hs_real w = u[mb->qoff[k[i].body] + 2];
+                Dd[i][0][2] = -w * k[i].rs[0];
+                Dd[i][1][2] = -w * k[i].rs[1];
+            }
+        }
+        for (int i = 0; i < 2; ++i) {
+            for (int j = 0; j < 2; ++j) {
+                const hs_real sg = (i == j) ? HS_R(1.0) : HS_R(-1.0);
+                if (k[i].nb == 0 || k[j].nb == 0) { continue; }
+                add_jxj2(mb, fq, k[i].body, k[i].nb, k[i].J, Fd, k[j].body, k[j].nb, k[j].J, sg);
+                if (damped != 0) {
+                    add_jxj2(mb, fq, k[i].body, k[i].nb, k[i].J, Fv, k[j].body, k[j].nb, Dd[j], sg);
+                    add_jxj2(mb, fu, k[i].body, k[i].nb, k[i].J, Fv, k[j].body, k[j].nb, k[j].J, sg);
+                }
+            }
+        }
+        for (int i = 0; i < 2; ++i) {
+            if (k[i].nb == 3) {
+                const hs_real h = -(F[0] * k[i].rs[0] + F[1] * k[i].rs[1]);
+                add_theta(mb, fq, k[i].body, (i == 0) ? h : -h);
+            }
+        }
+    }
+    return (f == NULL || hs_all_finite(f, mb->nq) != 0) ? HS_OK : HS_E_MODEL;
+}
+
+int mb_fast_mass(const hs_mb_model *mb, hs_real *M)
+{
+    const hs_mb_desc *D = mb->desc;
+    zero(M, qq_size(mb));
+    for (int b = 0; b < D->nbodies; ++b) {
+        const hs_mb_body *B = &D->bodies[b];
+        int st;
+        const int ix = qq_base(mb, b, b, &st);
+        M[ix] = B->mass;
+        M[ix + st + 1] = B->mass;
+        if (B->kind == HS_MB_PLANAR) { M[ix + 2 * st + 2] = B->inertia[2]; }
+    }
+    return HS_OK;
+}
