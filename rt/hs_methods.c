@@ -23,7 +23,7 @@ const hs_method_info hs_method_table[HS_METHOD_COUNT] = {
      HS_MF_VELFIRST | HS_MF_LINIMPL | HS_MF_FULLJAC | HS_MF_CU | HS_MF_CQ, &hs_family_euler},
     {HS_METHOD_SPOOK, "spook", "spook",
      "SPOOK: regularized, stabilized constraints, one symmetric solve; --form index2 --stab none", "",
-     HS_MF_VELFIRST, &hs_family_spook},
+     HS_MF_VELFIRST | HS_MF_OWNSTAB, &hs_family_spook},
     {HS_METHOD_JK, "jk", "euler",
      "j2 plus the constraint curvature K_g = d(G^T lambda)/dq; index2 or ggl", "",
      HS_MF_LINIMPL | HS_MF_FULLJAC | HS_MF_CURV | HS_MF_CU | HS_MF_CQ, &hs_family_euler},
@@ -39,11 +39,11 @@ const hs_method_info hs_method_table[HS_METHOD_COUNT] = {
      HS_MF_FULLJAC | HS_MF_CURV, &hs_family_sdirk},
     {HS_METHOD_DVP, "dvp", "dvp",
      "discrete variational (RATTLE for constant M), 4 Newton steps, conserves momenta; --form "
-     "index2 --stab none", "the lagrange() hook when M depends on q", 0u, &hs_family_dvp},
+     "index2 --stab none", "the lagrange() hook when M depends on q", HS_MF_OWNSTAB, &hs_family_dvp},
     {HS_METHOD_EM, "em", "em",
      "energy-momentum midpoint (discrete gradient) for constant M, 4 Newton steps; energy and "
      "momenta exact for distance constraints and quadratic potentials; --form index2 --stab none",
-     "a mass matrix that does not depend on q", 0u, &hs_family_em},
+     "a mass matrix that does not depend on q", HS_MF_OWNSTAB, &hs_family_em},
 };
 
 
@@ -54,6 +54,16 @@ const hs_method_info *hs_method_info_of(hs_method m)
         return NULL;
     }
     return &hs_method_table[i];
+}
+
+int hs_method_own_stab(hs_method m)
+{
+    const hs_method_info *info = hs_method_info_of(m);
+    int own = 0;
+    if ((info != NULL) && ((info->flags & HS_MF_OWNSTAB) != 0u)) {
+        own = 1;
+    }
+    return own;
 }
 
 const hs_family *hs_method_family(hs_method me)

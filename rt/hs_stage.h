@@ -76,6 +76,7 @@ extern const hs_family hs_family_euler, hs_family_spook, hs_family_galpha, hs_fa
 #define HS_MF_CURV 8u       /* the constraint curvature K_g joins fq */
 #define HS_MF_CU 16u        /* A has - h fu */
 #define HS_MF_CQ 32u        /* A has - h^2 fq */
+#define HS_MF_OWNSTAB 64u   /* stabilizes itself: runs with --stab none only; tools given no --stab pick it */
 
 /* The family row of method me (NULL when me is not a method). */
 const hs_family *hs_method_family(hs_method me);

@@ -14,7 +14,7 @@ const char *hs_status_str(int status)
     case HS_E_DEF_H: return "step size h must be finite and > 0";
     case HS_E_DEF_METHOD: return "unknown method";
     case HS_E_DEF_FORM: return "unknown formulation, or GGL combined with a stabilization or a velocities-first method, or index-1 with jk/jkexact";
-    case HS_E_DEF_STAB: return "unknown stabilization";
+    case HS_E_DEF_STAB: return "unknown stabilization, or one the method does not take (spook, dvp and em run with none)";
     case HS_E_DEF_BAUMGARTE: return "Baumgarte parameters must be finite and >= 0 (0 = follow h) and stable for the method: index-2 needs h*alpha <= 2; index-1 positions-first needs h^2*beta < 2 h*alpha and h^2*beta > 4 h*alpha - 4, velocities-first h*alpha < 1 and h^2*beta < 4 (1 - h*alpha); galpha takes none";
     case HS_E_DEF_JAC: return "unknown Jacobian source, or analytic Jacobian requested of a model without one";
     case HS_E_DEF_FD: return "finite-difference increment must be finite and > 0";

@@ -430,6 +430,9 @@ typedef struct hs_method_info {
 extern const hs_method_info hs_method_table[HS_METHOD_COUNT];
 /* The row of m, or NULL for a value that is not a method. */
 const hs_method_info *hs_method_info_of(hs_method m);
+/* 1 when method m stabilizes itself and runs with HS_STAB_NONE only (spook, dvp, em): a tool
+ * whose user gave no stabilization uses none for it; 0 otherwise and for an unknown m. */
+int hs_method_own_stab(hs_method m);
 /* The method named name into *m: HS_OK, or HS_E_DEF_METHOD (m untouched) for an unknown name. */
 int hs_method_parse(const char *name, hs_method *m);
 /* Short name used by the CLI ("sdirk"), from the table; "?" for a value that is not a method. */

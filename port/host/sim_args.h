@@ -34,6 +34,7 @@ typedef struct hs_sim_cfg {
     int have_spook_tau;
     double spook_tau;               /* --spook-tau (s): def.spook_tau_h = spook_tau / h at setup */
     hs_stepper_def def;             /* hs_stepper_default_def() with the options applied */
+    int stab_given;                 /* --stab was given (else a self-stabilizing method runs with none) */
     int auto_method;                /* --method auto: em, else dvp, else def (rt/METHODS.md "Long runs") */
 } hs_sim_cfg;
 

@@ -179,6 +179,7 @@ int hs_sim_parse(int argc, char *const *argv, hs_sim_cfg *c, hs_sim_err *e)
             else if (!strcmp(v, "ggl")) c->def.form = HS_FORM_GGL;
             else return fail(e, "--form", "expected index1|index2|ggl");
         } else if (!strcmp(a, "--stab")) {
+            c->stab_given = 1;
             if (!strcmp(v, "none")) c->def.stab = HS_STAB_NONE;
             else if (!strcmp(v, "baumgarte")) c->def.stab = HS_STAB_BAUMGARTE;
             else if (!strcmp(v, "projection")) c->def.stab = HS_STAB_PROJECTION;
@@ -239,6 +240,7 @@ int hs_sim_parse(int argc, char *const *argv, hs_sim_cfg *c, hs_sim_err *e)
     if (!c->model_name && !c->model_file) return fail(e, "--model", "required");
     if (!c->have_h) return fail(e, "--h", "required");
     if (!c->have_t) return fail(e, "--t", "required");
+    if (!c->stab_given && !c->auto_method && hs_method_own_stab(c->def.method)) c->def.stab = HS_STAB_NONE;
     return HS_SIM_OK;
 }
 
@@ -511,6 +513,7 @@ int hs_sim_setup(hs_sim_cfg *c, hs_sim_run *r, hs_sim_err *e)
         const char *arg = rc == HS_E_DEF_H ? "--h" : rc == HS_E_DEF_FORM ? "--form"
                         : rc == HS_E_DEF_RHO ? (c->def.method == HS_METHOD_SDIRK ? "--sd-gamma" : "--rho-inf")
                         : rc == HS_E_DEF_JAC ? "--jac"
+                        : rc == HS_E_DEF_STAB ? "--stab"
                         : rc == HS_E_DEF_COMPLIANCE ? "--compliance/--damping"
                         : rc == HS_E_DEF_SPOOK ? "--spook-eps/--spook-tau" : "--model";
         return fail(e, arg, "%s", hs_status_str(rc));

@@ -42,6 +42,7 @@ typedef struct options {
     hs_method method;
     hs_form form;
     hs_stab stab;
+    int stab_given;       /* --stab was on the command line (else a self-stabilizing method gets none) */
     double compliance, damping;   /* --compliance (m/N), --damping (N s/m): rows without their own */
     double spook_eps, spook_tau;  /* --spook-eps, --spook-tau (s); < 0 = the library's default */
     char pname[MAX_PARAMS][64];
@@ -296,6 +297,7 @@ static int parse_options(int argc, char **argv, options *o, char *why, size_t ca
             o->form = (hs_form)e;
         } else if (!strcmp(a, "--stab")) {
             NEED_ARG();
+            o->stab_given = 1;
             if (parse_enum(v, stab_name_i, 3, &e)) goto bad;
             o->stab = (hs_stab)e;
         } else if (!strcmp(a, "--compliance") || !strcmp(a, "--damping") || !strcmp(a, "--spook-eps")) {
@@ -1008,7 +1010,7 @@ int main(int argc, char **argv)
     hs_plant_def def = hs_plant_default_def();
     def.step.method = a->o.method;
     def.step.form = a->o.form;
-    def.step.stab = a->o.stab;
+    def.step.stab = ((a->o.stab_given == 0) && (hs_method_own_stab(a->o.method) != 0)) ? HS_STAB_NONE : a->o.stab;
     def.step.h = (hs_real)((double)a->o.period_ns * 1e-9);
     def.step.alpha = HS_R(1.0) / def.step.h;
     def.step.beta = def.step.alpha * def.step.alpha;

@@ -23,7 +23,7 @@ circular_track) M_RT="--model circular_track"; M_ECU="--model circular_track"
                 TITLE="hilstep-rt (circular_track plant, 1 kHz) + hilstep-ecu (PI speed controller)";;
 car) M_RT="--model car"; M_ECU="--model car --control abs"
      TITLE="hilstep-rt (car plant braking from 80 km/h, 1 kHz) + hilstep-ecu (ABS, 2500 N m demand per wheel)"
-     [ "${TRANSPORT:-udp}" = udp ] || { echo "make run: MODEL=car runs over UDP (no DBC for the car yet)"; exit 1; };;
+     [ "${TRANSPORT:-udp}" = udp ] || { echo "make run: MODEL=car runs over UDP (hil/dbc/car.dbc binds, but the ABS loop over CAN is not tested yet)"; exit 1; };;
 *) echo "make run: MODEL must be circular_track or car, got '$MODEL'"; exit 1;;
 esac
 case "$TRANSPORT" in

@@ -22,13 +22,15 @@ E=$!; PIDS="$PIDS $E"
 # The latency budget is not what this test measures (a loaded 2-core CI box misses 1 ms now
 # and then, flood or not); the ECU's frames and the foreign count are.
 budget=""; "$RT" --help 2>/dev/null | grep -q -- --budget-us && budget="--budget-us 100000"
-# 6 s: the 2.5 s flood starts at 0.7 s, and a loaded box stretches it (73 568/s measured, 3.4 s):
+# 6 s: the flood runs 0.7 s .. 4.2 s. It is given 3.5 s to send its 2 s worth, because a loaded box
+# misses 1 ms batches (78 275/s measured with 8 builds running, 195 700 in 2.5 s); what counts is
+# the volume, and the plant outlives the flood by 1.8 s so that every datagram lands in a count:
 # datagrams reaching the port after the plant closed it are outside every count (FRAME.md).
 timeout -k 2 20 "$RT" --listen $PLANT --peer $ECU --duration 6 --quiet --log none $budget \
     --stats "$T/rt.stats" --hist "$T/rt.hist" >"$T/rt.out" 2>&1 &
 P=$!; PIDS="$PIDS $P"
 sleep 0.7
-timeout -k 2 20 "$B/hilstep-flood" --from $FOREIGN --to $PLANT --rate "$RATE" --seconds 2.5 >"$T/flood.out" 2>&1
+timeout -k 2 20 "$B/hilstep-flood" --from $FOREIGN --to $PLANT --rate "$RATE" --seconds 3.5 >"$T/flood.out" 2>&1
 wait $P; rc=$?
 wait $E
 [ $rc -eq 0 ] && ok "plant exit 0 under the flood" || { ko "plant exit $rc"; tail -5 "$T/rt.out"; }
