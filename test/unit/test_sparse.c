@@ -8,12 +8,16 @@
 #include "hs_test.h"
 #include "tutil.h"
 
+#include <string.h>
+
+#include "tarena.h"
+
 #define SP_MAXN 96
 #define SP_MAXB 64
 #define SP_SYM 50000
 #define SP_NUM 20000
 
-static struct {
+typedef struct sp_work {
     int bbuf[4096];
     int bufq[SP_MAXB + 1], bufc[SP_MAXB + 1], qq[2 * SP_MAXB * SP_MAXB], cq[2 * SP_MAXB * SP_MAXB];
     hs_real A[SP_MAXN * SP_MAXN], G[SP_MAXN * SP_MAXN], Gr[SP_MAXN * SP_MAXN];
@@ -26,7 +30,11 @@ static struct {
     hs_real Ax[SP_MAXN * SP_MAXN];
     int sym[SP_SYM], tmp[SP_SYM];
     hs_real num[SP_NUM];
-} W;
+} sp_work;
+
+hs_test_arena_u hs_test_arena;
+typedef char sp_work_fits[(sizeof(sp_work) <= HS_TEST_ARENA_BYTES) ? 1 : -1];
+#define W (*(sp_work *)(void *)hs_test_arena.b)
 
 static uint64_t rng_state;
 /* uniform in [-1, 1) from a 64-bit LCG (Knuth's MMIX constants): reproducible everywhere */
@@ -299,6 +307,7 @@ static void model_suite(const hs_model_type *T, double nlinks, double tol)
 
 void test_sparse(void)
 {
+    memset(&W, 0, sizeof W);
     const double tol = sizeof(hs_real) == 8 ? 1e-12 : 1e-4;
     rng_state = 12345u;
     /* nonsymmetric A and G2 != G1 (index-2 positions first), no regularization */

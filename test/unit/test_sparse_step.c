@@ -8,6 +8,10 @@
 #include "hs_test.h"
 #include "tutil.h"
 
+#include <string.h>
+
+#include "tarena.h"
+
 #define SS_REALS 24000
 #define SS_INTS 48000
 
@@ -19,8 +23,15 @@ typedef struct ssim {
     int I[SS_INTS];
 } ssim;
 
-static ssim A, B;
-static int sizing_tmp[48000];
+typedef struct ss_work {
+    ssim a, b;
+    int tmp[48000];
+} ss_work;
+typedef char ss_work_fits[(sizeof(ss_work) <= HS_TEST_ARENA_BYTES) ? 1 : -1];
+#define SS (*(ss_work *)(void *)hs_test_arena.b)
+#define A (SS.a)
+#define B (SS.b)
+#define sizing_tmp (SS.tmp)
 
 static int ss_start(ssim *x, const hs_model_type *T, double nlinks, hs_method me, hs_form fo,
                     hs_stab st, hs_ls_kind kind)
@@ -55,6 +66,7 @@ static double state_diff(const hs_stepper *a, const hs_stepper *b)
 
 void test_sparse_step(void)
 {
+    memset(&SS, 0, sizeof SS);
     const double tol = sizeof(hs_real) == 8 ? 1e-12 : 1e-4;
     static const hs_method meths[] = {HS_METHOD_EXPLICIT, HS_METHOD_SYMPLECTIC, HS_METHOD_J1,
                                       HS_METHOD_J2, HS_METHOD_J3, HS_METHOD_JEXACT, HS_METHOD_SPOOK};
@@ -214,6 +226,7 @@ static int dj_start(ssim *x, double rep, hs_method me, hs_stab st, double h, hs_
 
 void test_redundant(void)
 {
+    memset(&SS, 0, sizeof SS);
     const hs_ls_kind kinds[2] = {HS_LS_DENSE, HS_LS_SPARSE};
     const double hs[2] = {1e-3, 1.0 / 60.0};
     for (int k = 0; k < 2; ++k) {
@@ -277,6 +290,7 @@ void test_redundant(void)
  * operations, and its symmetric step matrix must be factored as L D L^T. */
 void test_sparse_masks(void)
 {
+    memset(&SS, 0, sizeof SS);
     const double tol = sizeof(hs_real) == 8 ? 1e-12 : 1e-4;
     static hs_model_type nomask;
     nomask = hs_chain_type;
