@@ -120,52 +120,16 @@ static const hs_signal tt_plant[] = {
     {"psi", "rad", HS_SIG_OUT, 1.0, 0.0, -1.0e4, 1.0e4, 0.0, 0},
     {"psi_trailer", "rad", HS_SIG_OUT, 1.0, 0.0, -1.0e4, 1.0e4, 0.0, 0},
     {"hitch_defect", "m", HS_SIG_OUT, 1.0, 0.0, 0.0, 10.0, 0.0, 0},
-};
-const hs_signal_map hs_map_truck_trailer_plant = {
-    /* MISRA Ref 10.8.1 [table length, compile-time constant] */
-    "truck_trailer", tt_plant, (int)(sizeof tt_plant / sizeof tt_plant[0])};
-static const hs_signal tt_pen_plant[] = {
-    {"steer", "rad", HS_SIG_IN, 1.0, 0.0, -0.6, 0.6, 0.0, 20},
-    {"drive_1l", "N m", HS_SIG_IN, 1.0, 0.0, -3000.0, 3000.0, 0.0, 20},
-    {"drive_1r", "N m", HS_SIG_IN, 1.0, 0.0, -3000.0, 3000.0, 0.0, 20},
-    {"drive_2l", "N m", HS_SIG_IN, 1.0, 0.0, -3000.0, 3000.0, 0.0, 20},
-    {"drive_2r", "N m", HS_SIG_IN, 1.0, 0.0, -3000.0, 3000.0, 0.0, 20},
-    {"drive_3l", "N m", HS_SIG_IN, 1.0, 0.0, -3000.0, 3000.0, 0.0, 20},
-    {"drive_3r", "N m", HS_SIG_IN, 1.0, 0.0, -3000.0, 3000.0, 0.0, 20},
-    {"drive_4l", "N m", HS_SIG_IN, 1.0, 0.0, -3000.0, 3000.0, 0.0, 20},
-    {"drive_4r", "N m", HS_SIG_IN, 1.0, 0.0, -3000.0, 3000.0, 0.0, 20},
-    {"brake_1l", "N m", HS_SIG_IN, 1.0, 0.0, 0.0, 5000.0, 0.0, 20},
-    {"brake_1r", "N m", HS_SIG_IN, 1.0, 0.0, 0.0, 5000.0, 0.0, 20},
-    {"brake_2l", "N m", HS_SIG_IN, 1.0, 0.0, 0.0, 5000.0, 0.0, 20},
-    {"brake_2r", "N m", HS_SIG_IN, 1.0, 0.0, 0.0, 5000.0, 0.0, 20},
-    {"brake_3l", "N m", HS_SIG_IN, 1.0, 0.0, 0.0, 5000.0, 0.0, 20},
-    {"brake_3r", "N m", HS_SIG_IN, 1.0, 0.0, 0.0, 5000.0, 0.0, 20},
-    {"brake_4l", "N m", HS_SIG_IN, 1.0, 0.0, 0.0, 5000.0, 0.0, 20},
-    {"brake_4r", "N m", HS_SIG_IN, 1.0, 0.0, 0.0, 5000.0, 0.0, 20},
-    {"omega_1l", "rad/s", HS_SIG_OUT, 1.0, 0.0, -1000.0, 1000.0, 0.0, 0},
-    {"omega_1r", "rad/s", HS_SIG_OUT, 1.0, 0.0, -1000.0, 1000.0, 0.0, 0},
-    {"omega_2l", "rad/s", HS_SIG_OUT, 1.0, 0.0, -1000.0, 1000.0, 0.0, 0},
-    {"omega_2r", "rad/s", HS_SIG_OUT, 1.0, 0.0, -1000.0, 1000.0, 0.0, 0},
-    {"omega_3l", "rad/s", HS_SIG_OUT, 1.0, 0.0, -1000.0, 1000.0, 0.0, 0},
-    {"omega_3r", "rad/s", HS_SIG_OUT, 1.0, 0.0, -1000.0, 1000.0, 0.0, 0},
-    {"omega_4l", "rad/s", HS_SIG_OUT, 1.0, 0.0, -1000.0, 1000.0, 0.0, 0},
-    {"omega_4r", "rad/s", HS_SIG_OUT, 1.0, 0.0, -1000.0, 1000.0, 0.0, 0},
-    {"yaw_rate", "rad/s", HS_SIG_OUT, 1.0, 0.0, -20.0, 20.0, 0.0, 0},
-    {"a_x", "m/s^2", HS_SIG_OUT, 1.0, 0.0, -200.0, 200.0, 0.0, 0},
-    {"a_y", "m/s^2", HS_SIG_OUT, 1.0, 0.0, -200.0, 200.0, 0.0, 0},
-    {"beta", "rad", HS_SIG_OUT, 1.0, 0.0, -3.1416, 3.1416, 0.0, 0},
-    {"speed", "m/s", HS_SIG_OUT, 1.0, 0.0, 0.0, 100.0, 0.0, 0},
-    {"X", "m", HS_SIG_OUT, 1.0, 0.0, -1.0e7, 1.0e7, 0.0, 0},
-    {"Y", "m", HS_SIG_OUT, 1.0, 0.0, -1.0e7, 1.0e7, 0.0, 0},
-    {"psi", "rad", HS_SIG_OUT, 1.0, 0.0, -1.0e4, 1.0e4, 0.0, 0},
-    {"psi_trailer", "rad", HS_SIG_OUT, 1.0, 0.0, -1.0e4, 1.0e4, 0.0, 0},
-    {"hitch_defect", "m", HS_SIG_OUT, 1.0, 0.0, 0.0, 10.0, 0.0, 0},
     {"hitch_Fx", "N", HS_SIG_OUT, 1.0, 0.0, -1.0e7, 1.0e7, 0.0, 0},
     {"hitch_Fy", "N", HS_SIG_OUT, 1.0, 0.0, -1.0e7, 1.0e7, 0.0, 0},
 };
+/* The joint coupling has no hitch force: its map is the same list without the last two. */
+const hs_signal_map hs_map_truck_trailer_plant = {
+    /* MISRA Ref 10.8.1 [table length, compile-time constant] */
+    "truck_trailer", tt_plant, (int)(sizeof tt_plant / sizeof tt_plant[0]) - 2};
 const hs_signal_map hs_map_truck_trailer_pen_plant = {
     /* MISRA Ref 10.8.1 [table length, compile-time constant] */
-    "truck_trailer_pen", tt_pen_plant, (int)(sizeof tt_pen_plant / sizeof tt_pen_plant[0])};
+    "truck_trailer_pen", tt_plant, (int)(sizeof tt_plant / sizeof tt_plant[0])};
 
 const hs_signal_map *hs_plant_map_find(const char *name)
 {
