@@ -63,6 +63,7 @@ static void usage(FILE *o)
         "             positions-first method)\n"
         "  --stab     none | baumgarte (default alpha = 1/h, beta = 1/h^2) | projection\n"
         "             (one Newton step on positions in the mass-matrix norm, then velocities)\n"
+        "             (without --stab: the default configuration's; none for spook, dvp, em)\n"
         "  --compliance  every constraint row's compliance C >= 0 (m/N; 0 = rigid, the\n"
         "             default) where the description declares none; --damping D >= 0 (N s/m)\n"
         "             in parallel: the row holds C lambda = -(g + C D G u) (model/COMPLIANCE.md)\n"

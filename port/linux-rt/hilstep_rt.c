@@ -151,7 +151,7 @@ static void usage(FILE *f)
 "  --method M          one of the methods listed at the end (default: the library's,\n"
 "                      sdirk with sd_gamma 1/4; rt/METHODS.md says which to pick)\n"
 "  --form F            index1|index2 (default index2)\n"
-"  --stab S            none|baumgarte|projection (default projection)\n"
+"  --stab S            none|baumgarte|projection (default projection; none for spook, dvp, em)\n"
 "  --compliance C      every constraint row's compliance (m/N, >= 0; default 0 = rigid)\n"
 "                      where the description declares none; --damping D (N s/m, >= 0) in\n"
 "                      parallel (model/COMPLIANCE.md)\n"
