@@ -117,19 +117,28 @@ static void plane_of(const hs_mb_shape *S, const ct_frame *F, hs_real *pp, hs_re
     }
 }
 
-/* box a on the plane (pp, n): the 4 corners of the face turned most towards the plane */
-static void box_plane(const hs_mb_shape *A, const ct_frame *Fa, const hs_real *pp, const hs_real *n, ct_pt *P)
+/* The axis k of frame F whose face is turned most towards n (|A_k . n| largest, the first on a
+ * tie) and the side *sg of that face that faces along -n (-1 or +1). */
+static int ct_face_toward(const ct_frame *F, const hs_real *n, hs_real *sg)
 {
     int k = 0;
     hs_real best = HS_R(-1.0);
     for (int i = 0; i < 3; ++i) {
-        const hs_real c = hs_abs(mb_dot3(Fa->A[i], n));
+        const hs_real c = hs_abs(mb_dot3(F->A[i], n));
         if (c > best) {
             best = c;
             k = i;
         }
     }
-    const hs_real sg = (mb_dot3(Fa->A[k], n) > HS_R(0.0)) ? HS_R(-1.0) : HS_R(1.0);
+    *sg = (mb_dot3(F->A[k], n) > HS_R(0.0)) ? HS_R(-1.0) : HS_R(1.0);
+    return k;
+}
+
+/* box a on the plane (pp, n): the 4 corners of the face turned most towards the plane */
+static void box_plane(const hs_mb_shape *A, const ct_frame *Fa, const hs_real *pp, const hs_real *n, ct_pt *P)
+{
+    hs_real sg;
+    const int k = ct_face_toward(Fa, n, &sg);
     const int i1 = (k + 1) % 3, i2 = (k + 2) % 3;
     static const hs_real s1[4] = {1, -1, -1, 1}, s2[4] = {1, 1, -1, -1};
     for (int m = 0; m < 4; ++m) {
@@ -241,16 +250,8 @@ static void box_face(const hs_mb_shape *R, const ct_frame *Fr, int k, const hs_m
     for (int i = 0; i < 3; ++i) {
         nr[i] = sr * Fr->A[k][i];
     }
-    int m = 0;
-    hs_real best = HS_R(-1.0);
-    for (int i = 0; i < 3; ++i) {
-        const hs_real c = hs_abs(mb_dot3(Fi->A[i], nr));
-        if (c > best) {
-            best = c;
-            m = i;
-        }
-    }
-    const hs_real si = (mb_dot3(Fi->A[m], nr) > HS_R(0.0)) ? HS_R(-1.0) : HS_R(1.0);
+    hs_real si;
+    const int m = ct_face_toward(Fi, nr, &si);
     const int i1 = (m + 1) % 3, i2 = (m + 2) % 3;
     static const hs_real s1[4] = {1, -1, -1, 1}, s2[4] = {1, 1, -1, -1};
     for (int c = 0; c < 4; ++c) {
