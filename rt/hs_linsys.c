@@ -524,6 +524,32 @@ int hs_linsys_factor(const hs_linsys *ls, hs_ls_fac *F, const hs_real *M, hs_rea
     const int n = ls->n, nq = ls->nq, nc = ls->nc;
     if (ls->kind == HS_LS_DENSE) {
         hs_real *K = F->x;
+        if ((ls->dense1 != 0) && (ls->ldlt != 0)) {
+            /* L D L^T reads the lower triangle only (the upper one is its scratch): A's lower
+             * triangle, G2 and C's, each loop without a test inside */
+            if (F1 != NULL) {
+                for (int i = 0; i < nq; ++i) {
+                    for (int j = 0; j <= i; ++j) {
+                        const int k = i * nq + j;
+                        K[i * n + j] = M[k] - (c1 * F1[k] + c2 * F2[k]);
+                    }
+                }
+            } else {
+                for (int i = 0; i < nq; ++i) {
+                    for (int j = 0; j <= i; ++j) { K[i * n + j] = M[i * nq + j]; }
+                }
+            }
+            for (int i = 0; i < nc; ++i) {
+                hs_real *Ki = K + (nq + i) * n;
+                for (int j = 0; j < nq; ++j) { Ki[j] = G2[i * nq + j]; }
+                if (ls->reg != 0) {
+                    for (int j = 0; j <= i; ++j) { Ki[nq + j] = -C[i * nc + j]; }
+                } else {
+                    for (int j = 0; j <= i; ++j) { Ki[nq + j] = HS_R(0.0); }
+                }
+            }
+            return dense_finish(ls, K, F->piv);
+        }
         if (ls->dense1 != 0) {
             /* one block each way (every model without a block list): plain row-major copies */
             for (int i = 0; i < nq; ++i) {
@@ -616,7 +642,9 @@ int hs_linsys_factor(const hs_linsys *ls, hs_ls_fac *F, const hs_real *M, hs_rea
     return ls->be->factor(ls->sym, Ax, F->x);
 }
 
-void hs_linsys_solve(const hs_linsys *ls, const hs_ls_fac *F, hs_real *b)
+/* The solve of hs_linsys_solve (zpos = 0) and hs_linsys_solve_c (zpos = 1: b's position part
+ * is zero, which the sparse backend's solve_c uses); one body, inlined into both. */
+static inline void ls_solve(const hs_linsys *ls, const hs_ls_fac *F, hs_real *b, int zpos)
 {
     if (ls->kind == HS_LS_DENSE) {
         if (ls->ldlt != 0) {
@@ -629,20 +657,22 @@ void hs_linsys_solve(const hs_linsys *ls, const hs_ls_fac *F, hs_real *b)
         hs_lu_solve(F->x, F->piv, ls->n, b);
         return;
     }
-    ls->be->solve(ls->sym, F->x, b, F->work);
+    if ((zpos != 0) && (ls->be->solve_c != NULL)) {
+        ls->be->solve_c(ls->sym, F->x, b, F->work);
+    } else {
+        ls->be->solve(ls->sym, F->x, b, F->work);
+    }
     if (ls->sign < 0) {
         for (int i = ls->nq; i < ls->n; ++i) { b[i] = -b[i]; }
     }
 }
 
+void hs_linsys_solve(const hs_linsys *ls, const hs_ls_fac *F, hs_real *b)
+{
+    ls_solve(ls, F, b, 0);
+}
+
 void hs_linsys_solve_c(const hs_linsys *ls, const hs_ls_fac *F, hs_real *b)
 {
-    if ((ls->kind == HS_LS_DENSE) || (ls->be->solve_c == NULL)) {
-        hs_linsys_solve(ls, F, b);
-        return;
-    }
-    ls->be->solve_c(ls->sym, F->x, b, F->work);
-    if (ls->sign < 0) {
-        for (int i = ls->nq; i < ls->n; ++i) { b[i] = -b[i]; }
-    }
+    ls_solve(ls, F, b, 1);
 }
