@@ -505,7 +505,6 @@ int hs_sparse_factor(const int *sym, const hs_real *Ax, hs_real *num)
     const int *Lp = v.Lp, *Li = v.Li, *Rp = v.Rp, *Ri = v.Ri, *Rpos = v.Rpos;
     hs_real *Lx = num, *Ux = sy ? num : num + v.nnz_l;
     hs_real *Dinv = Ux + v.nnz_l, *x = Dinv + n, *y = x + n; /* y: unsymmetric only */
-
     /* scale of the relative pivot threshold. Finiteness needs no pass of its own: every value
      * of row/column k reaches pivot k through d -= l x_i (0 * NaN is NaN, Inf - Inf is NaN),
      * so a NaN or Inf anywhere makes some pivot non-finite, which the pivot check reports. */
@@ -526,46 +525,30 @@ int hs_sparse_factor(const int *sym, const hs_real *Ax, hs_real *num)
     for (int i = 0; i < n; ++i) { x[i] = HS_R(0.0); }
     for (int i = 0; i < n; ++i) { y[i] = HS_R(0.0); }
 
-    /* up-looking: row k of L and column k of U from two sparse triangular solves whose
-     * patterns (the reach of row k in the elimination tree) the analysis fixed */
+    /* up-looking (L D U; the symmetric factor is sym_eliminate's): row k of L and column k of
+     * U from two sparse triangular solves whose patterns (the reach of row k in the
+     * elimination tree) the analysis fixed */
     for (int k = 0; k < n; ++k) {
         for (int p = Ap[k]; p < Ap[k + 1]; ++p) { x[Ui[p]] = Ax[Uax[p]]; }
-        if (sy == 0) {
-            for (int p = Ap[k]; p < Ap[k + 1]; ++p) { y[Ui[p]] = Ax[Lax[p]]; }
-        }
+        for (int p = Ap[k]; p < Ap[k + 1]; ++p) { y[Ui[p]] = Ax[Lax[p]]; }
         hs_real d = Ax[Dax[k]];
-        if (sy != 0) {
-            for (int p = Rp[k]; p < Rp[k + 1]; ++p) {
-                const int i = Ri[p], e = Rpos[p];
-                const hs_real xi = x[i]; /* (D L^T)_{ik}: every j < i has been applied */
-                x[i] = HS_R(0.0);
-                for (int q = Lp[i]; q < e; ++q) { x[Li[q]] -= Lx[q] * xi; }
-#ifdef HS_SPARSE_TALLY
-                hs_sparse_tally += e - Lp[i];
-#endif
-                const hs_real l = xi * Dinv[i];
-                Lx[e] = l;
-                d -= l * xi;
+        for (int p = Rp[k]; p < Rp[k + 1]; ++p) {
+            const int i = Ri[p], e = Rpos[p];
+            const hs_real xi = x[i], yi = y[i]; /* (D U)_{ik}, (L D)_{ki} */
+            x[i] = HS_R(0.0);
+            y[i] = HS_R(0.0);
+            for (int q = Lp[i]; q < e; ++q) {
+                const int r = Li[q];
+                x[r] -= Lx[q] * xi;
+                y[r] -= Ux[q] * yi;
             }
-        } else {
-            for (int p = Rp[k]; p < Rp[k + 1]; ++p) {
-                const int i = Ri[p], e = Rpos[p];
-                const hs_real xi = x[i], yi = y[i]; /* (D U)_{ik}, (L D)_{ki} */
-                x[i] = HS_R(0.0);
-                y[i] = HS_R(0.0);
-                for (int q = Lp[i]; q < e; ++q) {
-                    const int r = Li[q];
-                    x[r] -= Lx[q] * xi;
-                    y[r] -= Ux[q] * yi;
-                }
 #ifdef HS_SPARSE_TALLY
-                hs_sparse_tally += e - Lp[i];
+            hs_sparse_tally += e - Lp[i];
 #endif
-                const hs_real l = yi * Dinv[i];
-                Lx[e] = l;
-                Ux[e] = xi * Dinv[i];
-                d -= l * xi;
-            }
+            const hs_real l = yi * Dinv[i];
+            Lx[e] = l;
+            Ux[e] = xi * Dinv[i];
+            d -= l * xi;
         }
         const int good = (hs_abs(d) > tiny) & hs_isfinite(d);
         ok &= good;
