@@ -373,6 +373,7 @@ int hs_sparse_analyze(int n, const int *Ap, const int *Ai, const int *kind, int 
         /* the columns a right-hand side zero in the positions reaches: the others only
          * subtract products with a zero */
         int *sLv = sym + o[O_LV], nv = 0;
+        /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
         for (int i = 0; i < n; ++i) { mark[i] = (kind[perm[i]] != 0) ? 1 : 0; }
         for (int i = 0; i < n; ++i) {
             if (mark[i] != 0) {
@@ -431,7 +432,8 @@ static int sym_eliminate(const sp_view *v, hs_real *num, hs_real tiny, int ok_in
                 ++tg;
             }
 #ifdef HS_SPARSE_TALLY
-            hs_sparse_tally += q2 - q0;
+            hs_sparse_tally += (long)q2;
+            hs_sparse_tally -= (long)q0;
 #endif
             const hs_real l = t * di;
             /* the diagonal of row q2 lives in Dinv until its column comes */
