@@ -959,27 +959,33 @@ static void band_solve3(const hs_real *B, int nc, hs_real *y)
     }
 }
 
-/* band_factor_k and band_solve_k for each half bandwidth as a constant, so the compiler
- * unrolls their short inner loops (the same operations in the same order). */
+/* band_factor_k and band_solve_k with small half bandwidths as constants, so the compiler can
+ * unroll their short inner loops (the same operations in the same order); 3 written out. */
 static int band_factor(hs_real *B, int nc, int bw)
 {
-    switch (bw) {
-    case 1: return band_factor_k(B, nc, 1);
-    case 2: return band_factor_k(B, nc, 2);
-    case 3: return band_factor3(B, nc);
-    case 4: return band_factor_k(B, nc, 4);
-    default: return band_factor_k(B, nc, bw);
+    int rc;
+    if (bw == 3) {
+        rc = band_factor3(B, nc);
+    } else if (bw == 1) {
+        rc = band_factor_k(B, nc, 1);
+    } else if (bw == 2) {
+        rc = band_factor_k(B, nc, 2);
+    } else {
+        rc = band_factor_k(B, nc, bw);
     }
+    return rc;
 }
 
 static void band_solve(const hs_real *B, int nc, int bw, hs_real *y)
 {
-    switch (bw) {
-    case 1: band_solve_k(B, nc, 1, y); break;
-    case 2: band_solve_k(B, nc, 2, y); break;
-    case 3: band_solve3(B, nc, y); break;
-    case 4: band_solve_k(B, nc, 4, y); break;
-    default: band_solve_k(B, nc, bw, y); break;
+    if (bw == 3) {
+        band_solve3(B, nc, y);
+    } else if (bw == 1) {
+        band_solve_k(B, nc, 1, y);
+    } else if (bw == 2) {
+        band_solve_k(B, nc, 2, y);
+    } else {
+        band_solve_k(B, nc, bw, y);
     }
 }
 
