@@ -577,8 +577,9 @@ static int schur_init(hs_linsys *ls, hs_linsys *L, int *sym, size_t nsym, int *t
     if (bw <= HS_LS_BAND_MAX) {
         /* per column: the inverse pivot, bw multipliers, bw (bw + 1) / 2 multiply-adds; the
          * solve: 2 bw multiply-adds and a scaling per row */
-        ff = (long)L->nc * (1L + bw + (long)bw * (bw + 1));
-        fs = (long)L->nc * (1L + 4L * bw);
+        const long lb = (long)bw;
+        ff = (long)L->nc * (1L + lb + (lb * (lb + 1L)));
+        fs = (long)L->nc * (1L + (4L * lb));
     } else {
         be->ops(sym, &ff, &fs);
     }
@@ -1054,6 +1055,7 @@ static int schur_factor(const hs_linsys *ls, hs_ls_fac *F, const hs_real *M, hs_
         }
     }
     const int rc = (ls->sbw > 0) ? band_factor(V, ls->nc, ls->sbw - 1) : ls->be->factor_slots(ls->sym, V);
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     return (bad != 0) ? HS_E_SINGULAR : rc;
 }
 
