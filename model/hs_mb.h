@@ -434,6 +434,10 @@ int hs_mb_fn_constraint(const hs_model *m, hs_real t, const hs_real *q, hs_real 
 int hs_mb_fn_gamma(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u, hs_real *gam);
 int hs_mb_fn_curvature(const hs_model *m, hs_real t, const hs_real *q, const hs_real *lambda,
                        hs_real *K);
+/* constraint_all() and masks() (hs_model.h) of a description on the planar fast path. */
+int hs_mb_fn_constraint_all(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
+                            const hs_real *lambda, hs_real *G, hs_real *gam, hs_real *K);
+int hs_mb_fn_masks(const hs_model *m, int *qq_mask, int *cq_mask);
 int hs_mb_fn_output(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
                     const hs_real *z, const hs_real *in, hs_real *y);
 int hs_mb_fn_energy(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
@@ -476,6 +480,10 @@ int hs_mb_gen_constraint(const hs_model *m, hs_real t, const hs_real *q, hs_real
 int hs_mb_gen_gamma(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u, hs_real *gam);
 int hs_mb_gen_curvature(const hs_model *m, hs_real t, const hs_real *q, const hs_real *lambda,
                         hs_real *K);
+/* constraint_all() and masks() of a generated type (set when its description has them). */
+int hs_mb_gen_constraint_all(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
+                             const hs_real *lambda, hs_real *G, hs_real *gam, hs_real *K);
+int hs_mb_gen_masks(const hs_model *m, int *qq_mask, int *cq_mask);
 int hs_mb_gen_output(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
                      const hs_real *z, const hs_real *in, hs_real *y);
 int hs_mb_gen_energy(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,

@@ -353,104 +353,6 @@ static inline void row_grad(const hs_mb_model *mb, int r, int n, const tv *v, co
     }
 }
 
-int mb_fast_constraint(const hs_mb_model *mb, hs_real t, const hs_real *q, hs_real *g, hs_real *G,
-                       hs_real *gt)
-{
-    hs_real sc[2 * HS_MB_MAX_BODIES];
-    body_trig(mb, q, sc);
-    if (G != NULL) { zero(G, (mb->packed != 0) ? mb->cqsize : mb->nc * mb->nq); }
-    tv v[4];
-    for (int r = 0; r < mb->nrow; ++r) {
-        const hs_mb_row *R = &mb->rows[r];
-        hs_real fv = HS_R(0.0), fd = HS_R(0.0);
-        if (R->f != NULL) { mb_fn_eval(R->f, t, &fv, &fd, NULL); }
-        if (R->kind == HS_MB_ROW_ANGLE) {
-            const hs_real ta = q[mb->qoff[R->body] + 2];
-            const hs_real tb = (R->body2 >= 0) ? q[mb->qoff[R->body2] + 2] : HS_R(0.0);
-            if (g != NULL) { g[r] = ta - tb - R->value - fv; }
-            if (G != NULL) {
-                G[mb->fgb[r][0] + 2] += HS_R(1.0);
-                if (mb->fgb[r][1] >= 0) { G[mb->fgb[r][1] + 2] += HS_R(-1.0); }
-            }
-            if (gt != NULL) { gt[r] = -fd; }
-            continue;
-        }
-        const int n = row_nterms(mb, r);
-        if (mb->fbconst[r] != 0) {
-            /* (a - b) . c with c constant: a hinge's or a slider's row */
-            const hs_mb_fterm *T = mb->fterm[r];
-            const hs_real *cb = &mb->fcab[r][2];
-            hs_real a0 = mb->fcab[r][0], a1 = mb->fcab[r][1], at0 = HS_R(0.0), at1 = HS_R(0.0);
-            for (int i = 0; i < n; ++i) {
-                if (mb->fshare[r] == 0) { term_eval(mb, &T[i], t, q, NULL, sc, &v[i]); }
-                a0 += T[i].sign * v[i].r[0]; a1 += T[i].sign * v[i].r[1];
-                if (T[i].body < 0) { at0 += T[i].sign * v[i].rt[0]; at1 += T[i].sign * v[i].rt[1]; }
-            }
-            if (g != NULL) { g[r] = a0 * cb[0] + a1 * cb[1] - R->value - fv; }
-            if (G != NULL) { row_grad(mb, r, n, v, cb, cb, HS_R(1.0), G); }
-            if (gt != NULL) { gt[r] = cb[0] * at0 + cb[1] * at1 - fd; }
-            continue;
-        }
-        rowv w;
-        row_terms(mb, r, n, t, q, NULL, sc, v);
-        row_sum(mb, r, n, v, 0, &w);
-        if (mb->fsym[r] != 0) {
-            /* (a - b) . (a - b): g = |a|^2, G = 2 a^T J_a, g_t = 2 a . a_t */
-            if (g != NULL) { g[r] = w.a[0] * w.a[0] + w.a[1] * w.a[1] - R->value - fv; }
-            if (G != NULL) { row_grad(mb, r, n, v, w.a, w.a, HS_R(2.0), G); }
-            if (gt != NULL) {
-                gt[r] = ((mb->fmov[r] != 0) ? HS_R(2.0) * (w.a[0] * w.at[0] + w.a[1] * w.at[1]) : HS_R(0.0)) - fd;
-            }
-            continue;
-        }
-        if (g != NULL) { g[r] = w.a[0] * w.b[0] + w.a[1] * w.b[1] - R->value - fv; }
-        if (G != NULL) { row_grad(mb, r, n, v, w.a, w.b, HS_R(1.0), G); }
-        if (gt != NULL) {
-            const hs_real x = (mb->fmov[r] != 0)
-                ? w.b[0] * w.at[0] + w.b[1] * w.at[1] + w.a[0] * w.bt[0] + w.a[1] * w.bt[1] : HS_R(0.0);
-            gt[r] = x - fd;
-        }
-    }
-    return HS_OK;
-}
-
-int mb_fast_gamma(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *u, hs_real *gam)
-{
-    hs_real sc[2 * HS_MB_MAX_BODIES];
-    body_trig(mb, q, sc);
-    tv v[4];
-    for (int r = 0; r < mb->nrow; ++r) {
-        const hs_mb_row *R = &mb->rows[r];
-        hs_real fdd = HS_R(0.0), x = HS_R(0.0);
-        if (R->f != NULL) { mb_fn_eval(R->f, t, NULL, NULL, &fdd); }
-        if (R->kind == HS_MB_ROW_DOT && mb->fbconst[r] != 0) {
-            const hs_mb_fterm *T = mb->fterm[r];
-            const hs_real *cb = &mb->fcab[r][2];
-            hs_real aa0 = HS_R(0.0), aa1 = HS_R(0.0);
-            for (int i = 0; i < mb->fnt[r]; ++i) {
-                if (mb->fshare[r] == 0) { term_eval(mb, &T[i], t, q, u, sc, &v[i]); }
-                aa0 += T[i].sign * v[i].ac[0]; aa1 += T[i].sign * v[i].ac[1];
-            }
-            x = cb[0] * aa0 + cb[1] * aa1;
-        } else if (R->kind == HS_MB_ROW_DOT) {
-            const int n = row_nterms(mb, r);
-            rowv w;
-            row_terms(mb, r, n, t, q, u, sc, v);
-            row_sum(mb, r, n, v, 1, &w);
-            if (mb->fsym[r] != 0) {
-                x = HS_R(2.0) * (w.ad[0] * w.ad[0] + w.ad[1] * w.ad[1]) + HS_R(2.0) * (w.a[0] * w.aa[0] + w.a[1] * w.aa[1]);
-            } else {
-                x = HS_R(2.0) * (w.ad[0] * w.bd[0] + w.ad[1] * w.bd[1]) + (w.b[0] * w.aa[0] + w.b[1] * w.aa[1])
-                    + (w.a[0] * w.ba[0] + w.a[1] * w.ba[1]);
-            }
-        } else {
-            /* ANGLE rows: gamma is -f''(t) alone */
-        }
-        gam[r] = x - fdd;
-    }
-    return HS_OK;
-}
-
 /* Start and row stride of block (bi, bj) of a dense or packed nq x nq matrix. */
 static int qq_base(const hs_mb_model *mb, int bi, int bj, int *stride)
 {
@@ -498,26 +400,62 @@ static void add_theta(const hs_mb_model *mb, hs_real *A, int b, hs_real v)
     A[ix + 2 * st + 2] += v;
 }
 
-int mb_fast_curvature(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *lambda,
-                      hs_real *K)
+/* One pass over the rows: g, G, g_t (u not needed), gamma (u) and K (lambda), each output NULL
+ * when not wanted. constraint(), gamma(), curvature() and constraint_all() all run this, so the
+ * fused call gives exactly the values of the separate ones: every output is computed by the
+ * same expressions from the same term values (a term's position does not depend on u). */
+static int fast_rows(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *u,
+                     const hs_real *lambda, hs_real *g, hs_real *G, hs_real *gt, hs_real *gam, hs_real *K)
 {
     hs_real sc[2 * HS_MB_MAX_BODIES];
     body_trig(mb, q, sc);
-    zero(K, qq_size(mb));
+    if (G != NULL) { zero(G, (mb->packed != 0) ? mb->cqsize : mb->nc * mb->nq); }
+    if (K != NULL) { zero(K, qq_size(mb)); }
+    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
+    const int pos = (g != NULL) || (gt != NULL);
+    const hs_real *uu = (gam != NULL) ? u : NULL;
     tv v[4];
     for (int r = 0; r < mb->nrow; ++r) {
         const hs_mb_row *R = &mb->rows[r];
-        if (R->kind != HS_MB_ROW_DOT) { continue; /* ANGLE rows are linear */ }
-        const hs_real lam = lambda[r];
+        hs_real fv = HS_R(0.0), fd = HS_R(0.0), fdd = HS_R(0.0);
+        if ((R->f != NULL) && ((pos != 0) || (gam != NULL))) {
+            mb_fn_eval(R->f, t, (pos != 0) ? &fv : NULL, (pos != 0) ? &fd : NULL, (gam != NULL) ? &fdd : NULL);
+        }
+        if (R->kind == HS_MB_ROW_ANGLE) {
+            /* linear: no gamma but -f'', no curvature */
+            const hs_real ta = q[mb->qoff[R->body] + 2];
+            const hs_real tb = (R->body2 >= 0) ? q[mb->qoff[R->body2] + 2] : HS_R(0.0);
+            if (g != NULL) { g[r] = ta - tb - R->value - fv; }
+            if (G != NULL) {
+                G[mb->fgb[r][0] + 2] += HS_R(1.0);
+                if (mb->fgb[r][1] >= 0) { G[mb->fgb[r][1] + 2] += HS_R(-1.0); }
+            }
+            if (gt != NULL) { gt[r] = -fd; }
+            if (gam != NULL) { gam[r] = HS_R(0.0) - fdd; }
+            continue;
+        }
         const hs_mb_fterm *T = mb->fterm[r];
+        const hs_real lam = (K != NULL) ? lambda[r] : HS_R(0.0);
         const int n = row_nterms(mb, r);
-        /* a distance row (a - b) . (a - b) is lam |a|^2: twice the terms of a - b against a */
-        const hs_real sy = (mb->fsym[r] != 0) ? HS_R(2.0) : HS_R(1.0);
         if (mb->fbconst[r] != 0) {
-            /* c constant: each term's own Hessian only */
+            /* (a - b) . c with c constant: a hinge's or a slider's row */
             const hs_real *cb = &mb->fcab[r][2];
-            for (int i = 0; i < n; ++i) {
-                if (mb->fshare[r] == 0) { term_eval(mb, &T[i], t, q, NULL, sc, &v[i]); }
+            hs_real a0 = mb->fcab[r][0], a1 = mb->fcab[r][1], at0 = HS_R(0.0), at1 = HS_R(0.0);
+            hs_real aa0 = HS_R(0.0), aa1 = HS_R(0.0);
+            for (int i = 0; i < mb->fnt[r]; ++i) {
+                if (mb->fshare[r] == 0) { term_eval(mb, &T[i], t, q, uu, sc, &v[i]); }
+                if (gam != NULL) { aa0 += T[i].sign * v[i].ac[0]; aa1 += T[i].sign * v[i].ac[1]; }
+            }
+            for (int i = 0; (pos != 0) && (i < n); ++i) {
+                a0 += T[i].sign * v[i].r[0]; a1 += T[i].sign * v[i].r[1];
+                if (T[i].body < 0) { at0 += T[i].sign * v[i].rt[0]; at1 += T[i].sign * v[i].rt[1]; }
+            }
+            if (g != NULL) { g[r] = a0 * cb[0] + a1 * cb[1] - R->value - fv; }
+            if (G != NULL) { row_grad(mb, r, n, v, cb, cb, HS_R(1.0), G); }
+            if (gt != NULL) { gt[r] = cb[0] * at0 + cb[1] * at1 - fd; }
+            if (gam != NULL) { gam[r] = (cb[0] * aa0 + cb[1] * aa1) - fdd; }
+            for (int i = 0; (K != NULL) && (i < n); ++i) {
+                /* c constant: each term's own Hessian only */
                 if (T[i].kind == FOP_PLANAR) {
                     add_theta(mb, K, T[i].body, lam * T[i].sign * -(cb[0] * v[i].rs[0] + cb[1] * v[i].rs[1]));
                 }
@@ -525,8 +463,36 @@ int mb_fast_curvature(const hs_mb_model *mb, hs_real t, const hs_real *q, const 
             continue;
         }
         rowv w;
-        row_terms(mb, r, n, t, q, NULL, sc, v);
-        row_sum(mb, r, n, v, 0, &w);
+        row_terms(mb, r, n, t, q, uu, sc, v);
+        /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
+        row_sum(mb, r, n, v, gam != NULL, &w);
+        if (mb->fsym[r] != 0) {
+            /* (a - b) . (a - b): g = |a|^2, G = 2 a^T J_a, g_t = 2 a . a_t */
+            if (g != NULL) { g[r] = w.a[0] * w.a[0] + w.a[1] * w.a[1] - R->value - fv; }
+            if (G != NULL) { row_grad(mb, r, n, v, w.a, w.a, HS_R(2.0), G); }
+            if (gt != NULL) {
+                gt[r] = ((mb->fmov[r] != 0) ? HS_R(2.0) * (w.a[0] * w.at[0] + w.a[1] * w.at[1]) : HS_R(0.0)) - fd;
+            }
+            if (gam != NULL) {
+                gam[r] = (HS_R(2.0) * (w.ad[0] * w.ad[0] + w.ad[1] * w.ad[1]) + HS_R(2.0) * (w.a[0] * w.aa[0] + w.a[1] * w.aa[1]))
+                         - fdd;
+            }
+        } else {
+            if (g != NULL) { g[r] = w.a[0] * w.b[0] + w.a[1] * w.b[1] - R->value - fv; }
+            if (G != NULL) { row_grad(mb, r, n, v, w.a, w.b, HS_R(1.0), G); }
+            if (gt != NULL) {
+                const hs_real x = (mb->fmov[r] != 0)
+                    ? w.b[0] * w.at[0] + w.b[1] * w.at[1] + w.a[0] * w.bt[0] + w.a[1] * w.bt[1] : HS_R(0.0);
+                gt[r] = x - fd;
+            }
+            if (gam != NULL) {
+                gam[r] = (HS_R(2.0) * (w.ad[0] * w.bd[0] + w.ad[1] * w.bd[1]) + (w.b[0] * w.aa[0] + w.b[1] * w.aa[1])
+                          + (w.a[0] * w.ba[0] + w.a[1] * w.ba[1])) - fdd;
+            }
+        }
+        if (K == NULL) { continue; }
+        /* a distance row (a - b) . (a - b) is lam |a|^2: twice the terms of a - b against a */
+        const hs_real sy = (mb->fsym[r] != 0) ? HS_R(2.0) : HS_R(1.0);
         const hs_real *wb = (mb->fsym[r] != 0) ? w.a : w.b;
         /* d/dq of lam (Ja^T b + Jb^T a): each term's own Hessian, then J_i^T J_j across the two
          * differences (a distance row: every ordered pair of its a - b terms, twice) */
@@ -550,6 +516,51 @@ int mb_fast_curvature(const hs_mb_model *mb, hs_real t, const hs_real *q, const 
         }
     }
     return HS_OK;
+}
+
+int mb_fast_constraint(const hs_mb_model *mb, hs_real t, const hs_real *q, hs_real *g, hs_real *G,
+                       hs_real *gt)
+{
+    return fast_rows(mb, t, q, NULL, NULL, g, G, gt, NULL, NULL);
+}
+
+int mb_fast_gamma(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *u, hs_real *gam)
+{
+    return fast_rows(mb, t, q, u, NULL, NULL, NULL, NULL, gam, NULL);
+}
+
+int mb_fast_curvature(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *lambda,
+                      hs_real *K)
+{
+    return fast_rows(mb, t, q, NULL, lambda, NULL, NULL, NULL, NULL, K);
+}
+
+int mb_fast_all(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *u, const hs_real *lambda,
+                hs_real *G, hs_real *gam, hs_real *K)
+{
+    return fast_rows(mb, t, q, u, lambda, NULL, G, NULL, gam, (lambda != NULL) ? K : NULL);
+}
+
+
+/* A(bi, bj) += s Ji^T X Jj and A(bj, bi) += its transpose, bitwise (X symmetric); bi = bj:
+ * the block's upper triangle, mirrored. */
+static void add_jxj2_sym(const hs_mb_model *mb, hs_real *A, const fpk *ki, hs_real (*X)[2], const fpk *kj,
+                         hs_real s)
+{
+    int st, st2;
+    hs_real *Ab = &A[qq_base(mb, ki->body, kj->body, &st)];
+    hs_real *At = &A[qq_base(mb, kj->body, ki->body, &st2)];
+    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
+    const int diag = ki->body == kj->body;
+    for (int i = 0; i < ki->nb; ++i) {
+        const hs_real jx0 = ki->J[0][i] * X[0][0] + ki->J[1][i] * X[1][0];
+        const hs_real jx1 = ki->J[0][i] * X[0][1] + ki->J[1][i] * X[1][1];
+        for (int j = (diag != 0) ? i : 0; j < kj->nb; ++j) {
+            const hs_real c = s * (jx0 * kj->J[0][j] + jx1 * kj->J[1][j]);
+            Ab[i * st + j] += c;
+            if ((diag == 0) || (j != i)) { At[j * st2 + i] += c; }
+        }
+    }
 }
 
 int mb_fast_forces(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *u,
@@ -609,7 +620,18 @@ int mb_fast_forces(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_
                 Dd[i][1][2] = -w * k[i].rs[1];
             }
         }
-        for (int i = 0; i < 2; ++i) {
+        if ((damped == 0) && (k[0].body != k[1].body)) {
+            /* undamped, between two bodies: Fd is symmetric and so is fq, written bitwise so
+             * (each block once, with its transpose) for the symmetric step matrix */
+            Fd[1][0] = Fd[0][1];
+            for (int i = 0; i < 2; ++i) {
+                for (int j = i; j < 2; ++j) {
+                    if (k[i].nb == 0 || k[j].nb == 0) { continue; }
+                    add_jxj2_sym(mb, fq, &k[i], Fd, &k[j], (i == j) ? HS_R(1.0) : HS_R(-1.0));
+                }
+            }
+        }
+        for (int i = 0; (i < 2) && ((damped != 0) || (k[0].body == k[1].body)); ++i) {
             for (int j = 0; j < 2; ++j) {
                 const hs_real sg = (i == j) ? HS_R(1.0) : HS_R(-1.0);
                 if (k[i].nb == 0 || k[j].nb == 0) { continue; }
@@ -643,4 +665,126 @@ int mb_fast_mass(const hs_mb_model *mb, hs_real *M)
         if (B->kind == HS_MB_PLANAR) { M[ix + 2 * st + 2] = B->inertia[2]; }
     }
     return HS_OK;
+}
+
+/* The 2 x 3 pattern of a term's (or a spring point's) Jacobian: a point [[t, 0], [0, t]], a
+ * planar body [[t, 0, 1], [0, t, 1]] (t = 0 for a direction: no translation). */
+static int j_pattern(int kind, hs_real tr, int P[2][3])
+{
+    const int t = (tr != HS_R(0.0)) ? 1 : 0;
+    P[0][0] = t; P[0][1] = 0; P[0][2] = 0;
+    P[1][0] = 0; P[1][1] = t; P[1][2] = 0;
+    if (kind == FOP_PLANAR) { P[0][2] = 1; P[1][2] = 1; }
+    return (kind == FOP_PLANAR) ? 3 : 2;
+}
+
+/* mask(bi, bj) |= Pi^T X Pj (boolean; X full when full = 1, else the identity). */
+static void mask_jxj(const hs_mb_model *mb, int *mask, int bi, int (*Pi)[3], int ni, int bj, int (*Pj)[3],
+                     int nj, int full)
+{
+    int st;
+    int *Mb = &mask[qq_base(mb, bi, bj, &st)];
+    for (int i = 0; i < ni; ++i) {
+        for (int j = 0; j < nj; ++j) {
+            int nz = 0;
+            for (int r = 0; r < 2; ++r) {
+                for (int c = 0; c < 2; ++c) {
+                    if ((Pi[r][i] != 0) && (Pj[c][j] != 0) && ((full != 0) || (r == c))) { nz = 1; }
+                }
+            }
+            if (nz != 0) { Mb[i * st + j] = 1; }
+        }
+    }
+}
+
+static void mask_theta(const hs_mb_model *mb, int *mask, int b)
+{
+    int st;
+    const int ix = qq_base(mb, b, b, &st);
+    mask[ix + 2 * st + 2] = 1;
+}
+
+void mb_fast_masks(const hs_mb_model *mb, int *qq_mask, int *cq_mask)
+{
+    const hs_mb_desc *D = mb->desc;
+    /* what the fast evaluators can write: M's diagonal, the springs' blocks, the rows' K */
+    for (int i = 0; i < qq_size(mb); ++i) { qq_mask[i] = 0; }
+    for (int b = 0; b < D->nbodies; ++b) {
+        int st;
+        const int ix = qq_base(mb, b, b, &st);
+        for (int i = 0; i < mb->bnq[b]; ++i) { qq_mask[ix + i * st + i] = 1; }
+    }
+    for (int e = 0; e < D->nforces; ++e) {
+        const int ba[2] = {D->forces[e].a.body, D->forces[e].b.body};
+        int P[2][2][3], n[2];
+        for (int i = 0; i < 2; ++i) {
+            n[i] = (ba[i] >= 0) ? j_pattern(mb->ffop[e][i], HS_R(1.0), P[i]) : 0;
+        }
+        for (int i = 0; i < 2; ++i) {
+            for (int j = 0; j < 2; ++j) {
+                if ((n[i] > 0) && (n[j] > 0)) { mask_jxj(mb, qq_mask, ba[i], P[i], n[i], ba[j], P[j], n[j], 1); }
+            }
+            if (n[i] == 3) { mask_theta(mb, qq_mask, ba[i]); }
+        }
+    }
+    const int nG = (mb->packed != 0) ? mb->cqsize : mb->nc * mb->nq;
+    for (int i = 0; (cq_mask != NULL) && (i < nG); ++i) { cq_mask[i] = 0; }
+    for (int r = 0; r < mb->nrow; ++r) {
+        const hs_mb_row *R = &mb->rows[r];
+        if (R->kind == HS_MB_ROW_ANGLE) {
+            for (int i = 0; (cq_mask != NULL) && (i < 2); ++i) {
+                if (mb->fgb[r][i] >= 0) { cq_mask[mb->fgb[r][i] + 2] = 1; }
+            }
+            continue;
+        }
+        const hs_mb_fterm *T = mb->fterm[r];
+        const int n = row_nterms(mb, r);
+        for (int i = 0; (cq_mask != NULL) && (i < n); ++i) {
+            if (T[i].gix < 0) { continue; }
+            /* a constant c (fbconst) leaves out the translations it is perpendicular to */
+            const hs_real *c = &mb->fcab[r][2];
+            for (int k = 0; k < 2; ++k) {
+                if ((T[i].tr != HS_R(0.0)) && ((mb->fbconst[r] == 0) || (c[k] != HS_R(0.0)))) { cq_mask[T[i].gix + k] = 1; }
+            }
+            if (T[i].kind == FOP_PLANAR) { cq_mask[T[i].gix + 2] = 1; }
+        }
+        for (int i = 0; i < n; ++i) {
+            if ((T[i].kind == FOP_PLANAR) && (T[i].body >= 0)) { mask_theta(mb, qq_mask, T[i].body); }
+        }
+        if (mb->fbconst[r] != 0) { continue; }
+        for (int i = 0; i < n; ++i) {
+            if (T[i].side != 0 || T[i].body < 0) { continue; }
+            for (int j = 0; j < n; ++j) {
+                const int jside = (mb->fsym[r] != 0) ? 1 : T[j].side;
+                if (jside == 0 || T[j].body < 0) { continue; }
+                int Pi[2][3], Pj[2][3];
+                const int ni = j_pattern(T[i].kind, T[i].tr, Pi), nj = j_pattern(T[j].kind, T[j].tr, Pj);
+                mask_jxj(mb, qq_mask, T[i].body, Pi, ni, T[j].body, Pj, nj, 0);
+                mask_jxj(mb, qq_mask, T[j].body, Pj, nj, T[i].body, Pi, ni, 0);
+            }
+        }
+    }
+}
+
+int mb_fast_symmetric(const hs_mb_model *mb)
+{
+    const hs_mb_desc *D = mb->desc;
+    const int all = HS_MB_FAST_ROWS | HS_MB_FAST_FORCES | HS_MB_FAST_MASS;
+    int sym = ((mb->fast & all) == all) ? 1 : 0;
+    /* a damped spring's fq is not symmetric; one between two points of a body is summed in
+     * another order on the two sides of the diagonal */
+    for (int e = 0; e < D->nforces; ++e) {
+        const hs_mb_force *E = &D->forces[e];
+        if ((E->c != HS_R(0.0)) || ((E->a.body == E->b.body) && (E->a.body >= 0))) { sym = 0; }
+    }
+    /* K of a row is added once per entry and mirror when its terms sit on distinct bodies */
+    for (int r = 0; r < mb->nrow; ++r) {
+        const int n = (mb->rows[r].kind == HS_MB_ROW_DOT) ? row_nterms(mb, r) : 0;
+        for (int i = 0; (mb->fbconst[r] == 0) && (i < n); ++i) {
+            for (int j = i + 1; j < n; ++j) {
+                if ((mb->fterm[r][i].body >= 0) && (mb->fterm[r][i].body == mb->fterm[r][j].body)) { sym = 0; }
+            }
+        }
+    }
+    return sym;
 }

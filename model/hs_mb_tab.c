@@ -99,6 +99,22 @@ int hs_mb_gen_curvature(const hs_model *m, hs_real t, const hs_real *q, const hs
     return b ? hs_mb_fn_curvature(b, t, q, lambda, K) : HS_E_MODEL;
 }
 
+int hs_mb_gen_constraint_all(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
+                             const hs_real *lambda, hs_real *G, hs_real *gam, hs_real *K)
+{
+    const hs_model *b = bound(m);
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
+    return (b != NULL) ? hs_mb_fn_constraint_all(b, t, q, u, lambda, G, gam, K) : HS_E_MODEL;
+}
+
+int hs_mb_gen_masks(const hs_model *m, int *qq_mask, int *cq_mask)
+{
+    /* the stepper asks while sizing, as for blocks(): compile here too */
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
+    if (bind(m) != HS_OK) { return HS_E_MODEL; }
+    return hs_mb_fn_masks(bound(m), qq_mask, cq_mask);
+}
+
 int hs_mb_gen_output(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
                      const hs_real *z, const hs_real *in, hs_real *y)
 {

@@ -399,6 +399,10 @@ int main(int argc, char **argv)
     if (mb.nc)
         fprintf(o, "    .constraint = hs_mb_gen_constraint,\n    .gamma = hs_mb_gen_gamma,\n"
                    "    .curvature = hs_mb_gen_curvature,\n");
+    /* the planar fast path's shortcuts, as hs_mb_compile sets them for a loaded file */
+    if (mb.type.constraint_all) fprintf(o, "    .constraint_all = hs_mb_gen_constraint_all,\n");
+    if (mb.type.masks) fprintf(o, "    .masks = hs_mb_gen_masks,\n");
+    if (mb.type.symmetric_jac) fprintf(o, "    .symmetric_jac = 1,\n");
     if (mb.nout) fprintf(o, "    .output = hs_mb_gen_output,\n");
     /* quaternion bodies: M depends on q (method dvp needs this) */
     if (hs_mb_has_spatial(&mb)) fprintf(o, "    .lagrange = hs_mb_gen_lagrange,\n");
