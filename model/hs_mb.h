@@ -323,6 +323,7 @@ typedef struct hs_mb_fterm {
     int body;                 /* body index, or HS_MB_GROUND (moving ground point) */
     int qo;                   /* first coordinate of body */
     int gix;                  /* index in G of the row's entry for body's first coordinate, or -1 */
+    int kix;                  /* index in K of body's (theta, theta) entry (planar), or -1 */
     hs_real sign;             /* +1 for a and c, -1 for b and d */
     hs_real tr;               /* 1: a point, 0: a direction (no translation) */
     hs_real s[2];             /* body-frame offset or direction (m) */
@@ -375,6 +376,9 @@ typedef struct hs_mb_model {
     signed char fsym[HS_MB_MAX_NC];     /* 1: DOT row r is (a - b) . (a - b) (a distance) */
     signed char fna[HS_MB_MAX_NC];      /* DOT row r: terms of a - b (they come first) */
     signed char fmov[HS_MB_MAX_NC];     /* 1: DOT row r has a moving ground point (g_t, r_tt) */
+    signed char fpair[HS_MB_MAX_NC];    /* 1: rows r, r + 1 are a planar coincidence (a - b) . x,
+                                         * (a - b) . y of body points, no time law: one kernel;
+                                         * 2: row r is the second of such a pair */
     int fplanar[HS_MB_MAX_BODIES];      /* the planar bodies (their sines and cosines per call) */
     int nfplanar;
     int nk;                             /* unilateral rows */

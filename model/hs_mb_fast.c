@@ -65,10 +65,51 @@ static int g_index(const hs_mb_model *mb, int r, int b)
     return ix;
 }
 
+/* Index of the (theta, theta) entry of planar body b in a dense or packed nq x nq matrix. */
+static int k_index(const hs_mb_model *mb, int b)
+{
+    int ix;
+    if (mb->packed != 0) {
+        ix = mb->qqoff[b][b] + 2 * mb->bnq[b] + 2;
+    } else {
+        ix = (mb->qoff[b] + 2) * mb->nq + mb->qoff[b] + 2;
+    }
+    return ix;
+}
+
 static int same_opnd(const hs_mb_opnd *a, const hs_mb_opnd *b)
 {
     return a->used == b->used && a->body == b->body && a->dir == b->dir && a->pt == b->pt
            && a->s[0] == b->s[0] && a->s[1] == b->s[1] && a->s[2] == b->s[2];
+}
+
+/* 1 when DOT row r is (a - b) . c with c = (cx, cy) exactly, a - b of point terms on bodies
+ * (no moving ground point, no time law): the shape of a planar coincidence's rows. */
+static int pair_row(const hs_mb_model *mb, int r, hs_real cx, hs_real cy)
+{
+    const hs_mb_row *R = &mb->rows[r];
+    int ok = (R->kind == HS_MB_ROW_DOT) && (mb->fbconst[r] != 0) && (mb->fsym[r] == 0) && (R->f == NULL)
+             && (mb->fmov[r] == 0) && (mb->fcab[r][2] == cx) && (mb->fcab[r][3] == cy) && (mb->fnt[r] > 0);
+    for (int i = 0; (ok != 0) && (i < mb->fnt[r]); ++i) {
+        const hs_mb_fterm *T = &mb->fterm[r][i];
+        if ((T->body < 0) || (T->gix < 0) || (T->tr != HS_R(1.0)) || (T->side != 0)) { ok = 0; }
+    }
+    return ok;
+}
+
+/* The coincidence pairs (fpair): row r along x, row r + 1 along y with row r's terms, and no
+ * later row reading the terms they leave behind. */
+static void mark_pairs(hs_mb_model *mb)
+{
+    for (int r = 0; r < mb->nrow; ++r) { mb->fpair[r] = 0; }
+    for (int r = 0; r + 1 < mb->nrow; ++r) {
+        if ((mb->fpair[r] == 0) && (mb->fshare[r] == 0) && (pair_row(mb, r, HS_R(1.0), HS_R(0.0)) != 0)
+            && (pair_row(mb, r + 1, HS_R(0.0), HS_R(1.0)) != 0) && (mb->fshare[r + 1] != 0)
+            && (mb->fnt[r + 1] == mb->fnt[r]) && ((r + 2 >= mb->nrow) || (mb->fshare[r + 2] == 0))) {
+            mb->fpair[r] = 1;
+            mb->fpair[r + 1] = 2;
+        }
+    }
 }
 
 void mb_fast_prepare(hs_mb_model *mb)
@@ -114,6 +155,7 @@ void mb_fast_prepare(hs_mb_model *mb)
                     T->body = o->body;
                     T->qo = (o->body >= 0) ? mb->qoff[o->body] : 0;
                     T->gix = (o->body >= 0) ? g_index(mb, r, o->body) : -1;
+                    T->kix = (k == FOP_PLANAR) ? k_index(mb, o->body) : -1;
                     T->tr = (o->dir != 0) ? HS_R(0.0) : HS_R(1.0);
                     T->s[0] = o->s[0]; T->s[1] = o->s[1];
                     T->pt = o->pt;
@@ -138,6 +180,7 @@ void mb_fast_prepare(hs_mb_model *mb)
             rows_ok = 0;
         }
     }
+    mark_pairs(mb);
     for (int e = 0; e < D->nforces; ++e) {
         const hs_mb_force *E = &D->forces[e];
         if (E->kind != HS_MB_SPRING) {
@@ -235,7 +278,12 @@ static inline void fkin(const hs_mb_model *mb, const hs_mb_opnd *o, int kind, hs
 
 static void zero(hs_real *A, int n)
 {
-    for (int i = 0; i < n; ++i) { A[i] = HS_R(0.0); }
+    /* four at a time: the packed G and K of a chain are hundreds of entries per call */
+    int i = 0;
+    for (; i + 4 <= n; i += 4) {
+        A[i] = HS_R(0.0); A[i + 1] = HS_R(0.0); A[i + 2] = HS_R(0.0); A[i + 3] = HS_R(0.0);
+    }
+    for (; i < n; ++i) { A[i] = HS_R(0.0); }
 }
 
 static int qq_size(const hs_mb_model *mb) { return (mb->packed != 0) ? mb->qqsize : mb->nq * mb->nq; }
@@ -400,6 +448,54 @@ static void add_theta(const hs_mb_model *mb, hs_real *A, int b, hs_real v)
     A[ix + 2 * st + 2] += v;
 }
 
+/* Rows r, r + 1 of a coincidence pair (fpair): what the general fbconst branch of fast_rows
+ * computes for c = (1, 0) and (0, 1), without the products by 0 and 1 (they are exact: the
+ * same values) and with the terms' kinematics once for both rows. */
+static void pair_rows(const hs_mb_model *mb, int r, const hs_real *q, const hs_real *u, const hs_real *sc,
+                      hs_real *g, hs_real *G, hs_real *gt, hs_real *gam, const hs_real *lambda, hs_real *K)
+{
+    const hs_mb_fterm *T = mb->fterm[r];
+    hs_real a0 = mb->fcab[r][0], a1 = mb->fcab[r + 1][1], aa0 = HS_R(0.0), aa1 = HS_R(0.0);
+    hs_real rs[4][2];
+    for (int i = 0; i < mb->fnt[r]; ++i) {
+        const hs_mb_fterm *Ti = &T[i];
+        const hs_real *x = &q[Ti->qo];
+        const hs_real sg = Ti->sign;
+        hs_real rs0 = Ti->s[0], rs1 = Ti->s[1];
+        if (Ti->kind == FOP_PLANAR) {
+            const hs_real sn = sc[2 * Ti->body], cs = sc[2 * Ti->body + 1];
+            rs0 = cs * Ti->s[0] - sn * Ti->s[1];
+            rs1 = sn * Ti->s[0] + cs * Ti->s[1];
+        }
+        rs[i][0] = rs0; rs[i][1] = rs1;
+        a0 += sg * (x[0] + rs0);
+        a1 += sg * (x[1] + rs1);
+        if (G != NULL) {
+            hs_real *Gr = &G[Ti->gix], *Gs = &G[mb->fterm[r + 1][i].gix];
+            Gr[0] += sg;
+            Gs[1] += sg;
+            if (Ti->kind == FOP_PLANAR) { Gr[2] += sg * -rs1; Gs[2] += sg * rs0; }
+        }
+        if ((gam != NULL) && (Ti->kind == FOP_PLANAR)) {
+            const hs_real w = u[Ti->qo + 2];
+            aa0 += sg * (-w * w * rs0);
+            aa1 += sg * (-w * w * rs1);
+        }
+    }
+    if (g != NULL) {
+        g[r] = a0 - mb->rows[r].value;
+        g[r + 1] = a1 - mb->rows[r + 1].value;
+    }
+    if (gt != NULL) { gt[r] = HS_R(0.0); gt[r + 1] = HS_R(0.0); }
+    if (gam != NULL) { gam[r] = aa0; gam[r + 1] = aa1; }
+    for (int k = 0; (K != NULL) && (k < 2); ++k) {
+        const hs_real lam = lambda[r + k];
+        for (int i = 0; i < mb->fnt[r]; ++i) {
+            if (T[i].kind == FOP_PLANAR) { K[T[i].kix] += lam * T[i].sign * -rs[i][k]; }
+        }
+    }
+}
+
 /* One pass over the rows: g, G, g_t (u not needed), gamma (u) and K (lambda), each output NULL
  * when not wanted. constraint(), gamma(), curvature() and constraint_all() all run this, so the
  * fused call gives exactly the values of the separate ones: every output is computed by the
@@ -414,6 +510,8 @@ static int fast_rows(const hs_mb_model *mb, hs_real t, const hs_real *q, const h
     /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
     const int pos = (g != NULL) || (gt != NULL);
     const hs_real *uu = (gam != NULL) ? u : NULL;
+    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
+    const int same_layout = mb->packed == mb->fast_packed;
     tv v[4];
     for (int r = 0; r < mb->nrow; ++r) {
         const hs_mb_row *R = &mb->rows[r];
@@ -432,6 +530,11 @@ static int fast_rows(const hs_mb_model *mb, hs_real t, const hs_real *q, const h
             }
             if (gt != NULL) { gt[r] = -fd; }
             if (gam != NULL) { gam[r] = HS_R(0.0) - fdd; }
+            continue;
+        }
+        if (mb->fpair[r] == 2) { continue; /* done with row r - 1 */ }
+        if ((mb->fpair[r] == 1) && (same_layout != 0)) {
+            pair_rows(mb, r, q, uu, sc, g, G, gt, gam, (K != NULL) ? lambda : NULL, K);
             continue;
         }
         const hs_mb_fterm *T = mb->fterm[r];
@@ -455,9 +558,10 @@ static int fast_rows(const hs_mb_model *mb, hs_real t, const hs_real *q, const h
             if (gt != NULL) { gt[r] = cb[0] * at0 + cb[1] * at1 - fd; }
             if (gam != NULL) { gam[r] = (cb[0] * aa0 + cb[1] * aa1) - fdd; }
             for (int i = 0; (K != NULL) && (i < n); ++i) {
-                /* c constant: each term's own Hessian only */
+                /* c constant: each term's own Hessian only (at the index prepared for the layout) */
                 if (T[i].kind == FOP_PLANAR) {
-                    add_theta(mb, K, T[i].body, lam * T[i].sign * -(cb[0] * v[i].rs[0] + cb[1] * v[i].rs[1]));
+                    const hs_real x = lam * T[i].sign * -(cb[0] * v[i].rs[0] + cb[1] * v[i].rs[1]);
+                    if (same_layout != 0) { K[T[i].kix] += x; } else { add_theta(mb, K, T[i].body, x); }
                 }
             }
             continue;
