@@ -378,7 +378,9 @@ typedef struct hs_mb_model {
     signed char fmov[HS_MB_MAX_NC];     /* 1: DOT row r has a moving ground point (g_t, r_tt) */
     signed char fpair[HS_MB_MAX_NC];    /* 1: rows r, r + 1 are a planar coincidence (a - b) . x,
                                          * (a - b) . y of body points, no time law: one kernel;
-                                         * 2: row r is the second of such a pair */
+                                         * 2: row r is the second of such a pair;
+                                         * 3: row r is a distance |a - b|^2 of body points,
+                                         * no time law: its own kernel */
     int fplanar[HS_MB_MAX_BODIES];      /* the planar bodies (their sines and cosines per call) */
     int nfplanar;
     int nk;                             /* unilateral rows */

@@ -110,6 +110,16 @@ static void mark_pairs(hs_mb_model *mb)
             mb->fpair[r + 1] = 2;
         }
     }
+    for (int r = 0; r < mb->nrow; ++r) {
+        const hs_mb_row *R = &mb->rows[r];
+        int ok = (R->kind == HS_MB_ROW_DOT) && (mb->fsym[r] != 0) && (R->f == NULL) && (mb->fmov[r] == 0)
+                 && (mb->fshare[r] == 0) && (mb->fna[r] > 0) && ((r + 1 >= mb->nrow) || (mb->fshare[r + 1] == 0));
+        for (int i = 0; (ok != 0) && (i < mb->fna[r]); ++i) {
+            const hs_mb_fterm *T = &mb->fterm[r][i];
+            if ((T->body < 0) || (T->gix < 0) || (T->tr != HS_R(1.0)) || (T->side != 0)) { ok = 0; }
+        }
+        if ((ok != 0) && (mb->fpair[r] == 0)) { mb->fpair[r] = 3; }
+    }
 }
 
 void mb_fast_prepare(hs_mb_model *mb)
@@ -496,6 +506,66 @@ static void pair_rows(const hs_mb_model *mb, int r, const hs_real *q, const hs_r
     }
 }
 
+/* Row r, a distance (fpair 3): what the general fsym branch of fast_rows computes for body
+ * points without a time law, with the terms' kinematics in one loop (same expressions: the
+ * translations' factor 1 and the absent time law's 0 leave the values as they are). */
+static void dist_row(const hs_mb_model *mb, int r, const hs_real *q, const hs_real *u, const hs_real *sc,
+                     hs_real *g, hs_real *G, hs_real *gt, hs_real *gam, const hs_real *lambda, hs_real *K)
+{
+    const hs_mb_fterm *T = mb->fterm[r];
+    const int n = mb->fna[r];
+    hs_real a0 = mb->fcab[r][0], a1 = mb->fcab[r][1];
+    hs_real ad0 = HS_R(0.0), ad1 = HS_R(0.0), aa0 = HS_R(0.0), aa1 = HS_R(0.0);
+    tv v[4];
+    for (int i = 0; i < n; ++i) {
+        const hs_mb_fterm *Ti = &T[i];
+        const hs_real *x = &q[Ti->qo];
+        const hs_real sg = Ti->sign;
+        hs_real rs0 = Ti->s[0], rs1 = Ti->s[1];
+        if (Ti->kind == FOP_PLANAR) {
+            const hs_real sn = sc[2 * Ti->body], cs = sc[2 * Ti->body + 1];
+            rs0 = cs * Ti->s[0] - sn * Ti->s[1];
+            rs1 = sn * Ti->s[0] + cs * Ti->s[1];
+        }
+        v[i].rs[0] = rs0; v[i].rs[1] = rs1;
+        a0 += sg * (x[0] + rs0);
+        a1 += sg * (x[1] + rs1);
+        if (gam != NULL) {
+            const hs_real *ud = &u[Ti->qo];
+            if (Ti->kind == FOP_PLANAR) {
+                const hs_real w = ud[2];
+                ad0 += sg * (ud[0] - rs1 * w); ad1 += sg * (ud[1] + rs0 * w);
+                aa0 += sg * (-w * w * rs0); aa1 += sg * (-w * w * rs1);
+            } else {
+                ad0 += sg * ud[0]; ad1 += sg * ud[1];
+            }
+        }
+    }
+    if (g != NULL) { g[r] = a0 * a0 + a1 * a1 - mb->rows[r].value; }
+    if (gt != NULL) { gt[r] = HS_R(0.0); }
+    if (gam != NULL) { gam[r] = HS_R(2.0) * (ad0 * ad0 + ad1 * ad1) + HS_R(2.0) * (a0 * aa0 + a1 * aa1); }
+    for (int i = 0; (G != NULL) && (i < n); ++i) {
+        const hs_real sg = HS_R(2.0) * T[i].sign;
+        hs_real *Gr = &G[T[i].gix];
+        Gr[0] += sg * a0;
+        Gr[1] += sg * a1;
+        if (T[i].kind == FOP_PLANAR) { Gr[2] += sg * (a1 * v[i].rs[0] - a0 * v[i].rs[1]); }
+    }
+    if (K == NULL) { return; }
+    /* lam |a|^2: each term's own Hessian against a, then J_i^T J_j of every ordered pair, twice */
+    const hs_real lam = lambda[r];
+    for (int i = 0; i < n; ++i) {
+        if (T[i].kind == FOP_PLANAR) { K[T[i].kix] += HS_R(2.0) * lam * T[i].sign * -(a0 * v[i].rs[0] + a1 * v[i].rs[1]); }
+    }
+    for (int i = 0; i < n; ++i) {
+        for (int j = 0; j < n; ++j) {
+            hs_real Ji[2][3], Jj[2][3];
+            const int ni = term_J(&T[i], &v[i], Ji), nj = term_J(&T[j], &v[j], Jj);
+            add_jxj2(mb, K, T[i].body, ni, Ji, NULL, T[j].body, nj, Jj, HS_R(2.0) * lam * T[i].sign * T[j].sign);
+        }
+    }
+}
+
 /* One pass over the rows: g, G, g_t (u not needed), gamma (u) and K (lambda), each output NULL
  * when not wanted. constraint(), gamma(), curvature() and constraint_all() all run this, so the
  * fused call gives exactly the values of the separate ones: every output is computed by the
@@ -535,6 +605,10 @@ static int fast_rows(const hs_mb_model *mb, hs_real t, const hs_real *q, const h
         if (mb->fpair[r] == 2) { continue; /* done with row r - 1 */ }
         if ((mb->fpair[r] == 1) && (same_layout != 0)) {
             pair_rows(mb, r, q, uu, sc, g, G, gt, gam, (K != NULL) ? lambda : NULL, K);
+            continue;
+        }
+        if ((mb->fpair[r] == 3) && (same_layout != 0)) {
+            dist_row(mb, r, q, uu, sc, g, G, gt, gam, (K != NULL) ? lambda : NULL, K);
             continue;
         }
         const hs_mb_fterm *T = mb->fterm[r];
