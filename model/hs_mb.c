@@ -61,11 +61,9 @@ int hs_mb_fn_zdot(const hs_model *m, hs_real t, const hs_real *q, const hs_real 
     return mb_zdot(MB(m), t, q, u, z, in, zd);
 }
 
-int hs_mb_fn_mass(const hs_model *m, hs_real t, const hs_real *q, hs_real *M)
+/* M of any description (the general path). */
+static int mass_general(const hs_mb_model *mb, const hs_real *q, hs_real *M)
 {
-    (void)t;
-    const hs_mb_model *mb = MB(m);
-    if ((mb->fast & HS_MB_FAST_MASS) != 0) { return mb_fast_mass(mb, M); }
     const hs_mb_desc *D = mb->desc;
     mb_qq_zero(mb, M);
     for (int b = 0; b < D->nbodies; ++b) {
@@ -91,6 +89,15 @@ int hs_mb_fn_mass(const hs_model *m, hs_real t, const hs_real *q, hs_real *M)
         }
     }
     return HS_OK;
+}
+
+int hs_mb_fn_mass(const hs_model *m, hs_real t, const hs_real *q, hs_real *M)
+{
+    (void)t;
+    const hs_mb_model *mb = MB(m);
+    /* the fast path straight from the hook (the general one in its own function: no frame here) */
+    if ((mb->fast & HS_MB_FAST_MASS) != 0) { return mb_fast_mass(mb, M); }
+    return mass_general(mb, q, M);
 }
 
 int hs_mb_fn_force(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,

@@ -88,6 +88,7 @@ static int same_opnd(const hs_mb_opnd *a, const hs_mb_opnd *b)
 static int pair_row(const hs_mb_model *mb, int r, hs_real cx, hs_real cy)
 {
     const hs_mb_row *R = &mb->rows[r];
+    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
     int ok = (R->kind == HS_MB_ROW_DOT) && (mb->fbconst[r] != 0) && (mb->fsym[r] == 0) && (R->f == NULL)
              && (mb->fmov[r] == 0) && (mb->fcab[r][2] == cx) && (mb->fcab[r][3] == cy) && (mb->fnt[r] > 0);
     for (int i = 0; (ok != 0) && (i < mb->fnt[r]); ++i) {
@@ -112,6 +113,7 @@ static void mark_pairs(hs_mb_model *mb)
     }
     for (int r = 0; r < mb->nrow; ++r) {
         const hs_mb_row *R = &mb->rows[r];
+        /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
         int ok = (R->kind == HS_MB_ROW_DOT) && (mb->fsym[r] != 0) && (R->f == NULL) && (mb->fmov[r] == 0)
                  && (mb->fshare[r] == 0) && (mb->fna[r] > 0) && ((r + 1 >= mb->nrow) || (mb->fshare[r + 1] == 0));
         for (int i = 0; (ok != 0) && (i < mb->fna[r]); ++i) {
@@ -498,10 +500,12 @@ static void pair_rows(const hs_mb_model *mb, int r, const hs_real *q, const hs_r
     }
     if (gt != NULL) { gt[r] = HS_R(0.0); gt[r + 1] = HS_R(0.0); }
     if (gam != NULL) { gam[r] = aa0; gam[r + 1] = aa1; }
-    for (int k = 0; (K != NULL) && (k < 2); ++k) {
-        const hs_real lam = lambda[r + k];
-        for (int i = 0; i < mb->fnt[r]; ++i) {
-            if (T[i].kind == FOP_PLANAR) { K[T[i].kix] += lam * T[i].sign * -rs[i][k]; }
+    if (K != NULL) {
+        for (int k = 0; k < 2; ++k) {
+            const hs_real lam = lambda[r + k];
+            for (int i = 0; i < mb->fnt[r]; ++i) {
+                if (T[i].kind == FOP_PLANAR) { K[T[i].kix] += lam * T[i].sign * -rs[i][k]; }
+            }
         }
     }
 }
@@ -544,12 +548,14 @@ static void dist_row(const hs_mb_model *mb, int r, const hs_real *q, const hs_re
     if (g != NULL) { g[r] = a0 * a0 + a1 * a1 - mb->rows[r].value; }
     if (gt != NULL) { gt[r] = HS_R(0.0); }
     if (gam != NULL) { gam[r] = HS_R(2.0) * (ad0 * ad0 + ad1 * ad1) + HS_R(2.0) * (a0 * aa0 + a1 * aa1); }
-    for (int i = 0; (G != NULL) && (i < n); ++i) {
-        const hs_real sg = HS_R(2.0) * T[i].sign;
-        hs_real *Gr = &G[T[i].gix];
-        Gr[0] += sg * a0;
-        Gr[1] += sg * a1;
-        if (T[i].kind == FOP_PLANAR) { Gr[2] += sg * (a1 * v[i].rs[0] - a0 * v[i].rs[1]); }
+    if (G != NULL) {
+        for (int i = 0; i < n; ++i) {
+            const hs_real sg = HS_R(2.0) * T[i].sign;
+            hs_real *Gr = &G[T[i].gix];
+            Gr[0] += sg * a0;
+            Gr[1] += sg * a1;
+            if (T[i].kind == FOP_PLANAR) { Gr[2] += sg * (a1 * v[i].rs[0] - a0 * v[i].rs[1]); }
+        }
     }
     if (K == NULL) { return; }
     /* lam |a|^2: each term's own Hessian against a, then J_i^T J_j of every ordered pair, twice */
@@ -559,9 +565,19 @@ static void dist_row(const hs_mb_model *mb, int r, const hs_real *q, const hs_re
     }
     for (int i = 0; i < n; ++i) {
         for (int j = 0; j < n; ++j) {
+            const hs_real sg = HS_R(2.0) * lam * T[i].sign * T[j].sign;
+            if ((T[i].kind == FOP_POINT) && (T[j].kind == FOP_POINT)) {
+                /* two points: J_i^T J_j = I; the general product adds sg (1 + 0) = sg on the
+                 * diagonal and sg 0 (no change) off it */
+                int st;
+                const int ix = qq_base(mb, T[i].body, T[j].body, &st);
+                K[ix] += sg;
+                K[ix + st + 1] += sg;
+                continue;
+            }
             hs_real Ji[2][3], Jj[2][3];
             const int ni = term_J(&T[i], &v[i], Ji), nj = term_J(&T[j], &v[j], Jj);
-            add_jxj2(mb, K, T[i].body, ni, Ji, NULL, T[j].body, nj, Jj, HS_R(2.0) * lam * T[i].sign * T[j].sign);
+            add_jxj2(mb, K, T[i].body, ni, Ji, NULL, T[j].body, nj, Jj, sg);
         }
     }
 }
@@ -574,7 +590,7 @@ static int fast_rows(const hs_mb_model *mb, hs_real t, const hs_real *q, const h
                      const hs_real *lambda, hs_real *g, hs_real *G, hs_real *gt, hs_real *gam, hs_real *K)
 {
     hs_real sc[2 * HS_MB_MAX_BODIES];
-    body_trig(mb, q, sc);
+    if (mb->nfplanar > 0) { body_trig(mb, q, sc); }
     if (G != NULL) { zero(G, (mb->packed != 0) ? mb->cqsize : mb->nc * mb->nq); }
     if (K != NULL) { zero(K, qq_size(mb)); }
     /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
@@ -631,8 +647,8 @@ static int fast_rows(const hs_mb_model *mb, hs_real t, const hs_real *q, const h
             if (G != NULL) { row_grad(mb, r, n, v, cb, cb, HS_R(1.0), G); }
             if (gt != NULL) { gt[r] = cb[0] * at0 + cb[1] * at1 - fd; }
             if (gam != NULL) { gam[r] = (cb[0] * aa0 + cb[1] * aa1) - fdd; }
-            for (int i = 0; (K != NULL) && (i < n); ++i) {
-                /* c constant: each term's own Hessian only (at the index prepared for the layout) */
+            /* c constant: each term's own Hessian only (at the index prepared for the layout) */
+            for (int i = 0; i < ((K != NULL) ? n : 0); ++i) {
                 if (T[i].kind == FOP_PLANAR) {
                     const hs_real x = lam * T[i].sign * -(cb[0] * v[i].rs[0] + cb[1] * v[i].rs[1]);
                     if (same_layout != 0) { K[T[i].kix] += x; } else { add_theta(mb, K, T[i].body, x); }
@@ -849,6 +865,7 @@ int mb_fast_mass(const hs_mb_model *mb, hs_real *M)
  * planar body [[t, 0, 1], [0, t, 1]] (t = 0 for a direction: no translation). */
 static int j_pattern(int kind, hs_real tr, int P[2][3])
 {
+    /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
     const int t = (tr != HS_R(0.0)) ? 1 : 0;
     P[0][0] = t; P[0][1] = 0; P[0][2] = 0;
     P[1][0] = 0; P[1][1] = t; P[1][2] = 0;
@@ -948,6 +965,7 @@ int mb_fast_symmetric(const hs_mb_model *mb)
 {
     const hs_mb_desc *D = mb->desc;
     const int all = HS_MB_FAST_ROWS | HS_MB_FAST_FORCES | HS_MB_FAST_MASS;
+    /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
     int sym = ((mb->fast & all) == all) ? 1 : 0;
     /* a damped spring's fq is not symmetric; one between two points of a body is summed in
      * another order on the two sides of the diagonal */
