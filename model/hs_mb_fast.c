@@ -757,6 +757,42 @@ static void add_jxj2_sym(const hs_mb_model *mb, hs_real *A, const fpk *ki, hs_re
     }
 }
 
+/* fkin's position, velocity, R s and Jacobian of a spring's end point p of kind kind (the
+ * spring reads no more): bodies and fixed ground points directly (a point's translation factor
+ * is 1: the same values), moving ground points through fkin. */
+static inline void spring_end(const hs_mb_model *mb, const hs_mb_point *p, int kind, hs_real t, const hs_real *q,
+                              const hs_real *u, const hs_real *sc, fpk *k)
+{
+    if (kind == FOP_PLANAR) {
+        const hs_real *x = &q[mb->qoff[p->body]];
+        const hs_real sn = sc[2 * p->body], cs = sc[2 * p->body + 1];
+        const hs_real rs0 = cs * p->s[0] - sn * p->s[1], rs1 = sn * p->s[0] + cs * p->s[1];
+        k->body = p->body; k->nb = 3;
+        k->rs[0] = rs0; k->rs[1] = rs1;
+        k->r[0] = x[0] + rs0; k->r[1] = x[1] + rs1;
+        k->J[0][0] = HS_R(1.0); k->J[0][1] = HS_R(0.0); k->J[0][2] = -rs1;
+        k->J[1][0] = HS_R(0.0); k->J[1][1] = HS_R(1.0); k->J[1][2] = rs0;
+        if (u != NULL) {
+            const hs_real *ud = &u[mb->qoff[p->body]];
+            k->v[0] = ud[0] - rs1 * ud[2]; k->v[1] = ud[1] + rs0 * ud[2];
+        }
+    } else if (kind == FOP_POINT) {
+        const hs_real *x = &q[mb->qoff[p->body]];
+        k->body = p->body; k->nb = 2;
+        k->r[0] = x[0] + p->s[0]; k->r[1] = x[1] + p->s[1];
+        k->J[0][0] = HS_R(1.0); k->J[0][1] = HS_R(0.0);
+        k->J[1][0] = HS_R(0.0); k->J[1][1] = HS_R(1.0);
+        if (u != NULL) { k->v[0] = u[mb->qoff[p->body]]; k->v[1] = u[mb->qoff[p->body] + 1]; }
+    } else if (kind == FOP_CONST) {
+        k->body = HS_MB_GROUND; k->nb = 0;
+        k->r[0] = p->s[0]; k->r[1] = p->s[1];
+        k->v[0] = HS_R(0.0); k->v[1] = HS_R(0.0);
+    } else {
+        const hs_mb_opnd o = mb_op_point(p);
+        fkin(mb, &o, kind, t, q, u, sc, k);
+    }
+}
+
 int mb_fast_forces(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *u,
                    hs_real *f, hs_real *fq, hs_real *fu)
 {
@@ -772,10 +808,9 @@ int mb_fast_forces(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_
     if (D->nforces > 0) { body_trig(mb, q, sc); }
     for (int e = 0; e < D->nforces; ++e) {
         const hs_mb_force *E = &D->forces[e];
-        const hs_mb_opnd oa = mb_op_point(&E->a), ob = mb_op_point(&E->b);
         fpk k[2];
-        fkin(mb, &oa, mb->ffop[e][0], t, q, u, sc, &k[0]);
-        fkin(mb, &ob, mb->ffop[e][1], t, q, u, sc, &k[1]);
+        spring_end(mb, &E->a, mb->ffop[e][0], t, q, u, sc, &k[0]);
+        spring_end(mb, &E->b, mb->ffop[e][1], t, q, u, sc, &k[1]);
         const hs_real d[2] = {k[0].r[0] - k[1].r[0], k[0].r[1] - k[1].r[1]};
         const hs_real dv[2] = {k[0].v[0] - k[1].v[0], k[0].v[1] - k[1].v[1]};
         const hs_real l = hs_sqrt(d[0] * d[0] + d[1] * d[1]);
