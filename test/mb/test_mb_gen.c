@@ -66,7 +66,7 @@ static int up_to_date(const char *dir, const char *gen)
         while ((e = readdir(d)) != NULL && nfiles < MAXF) {
             size_t L = strlen(e->d_name);
             if (L > 4 && strcmp(e->d_name + L - 4, ".hsm") == 0)
-                snprintf(files[nfiles++], sizeof files[0], "%s/%s", pass ? sub : dir, e->d_name);
+                snprintf(files[nfiles++], sizeof files[0], "%.120s/%.120s", pass ? sub : dir, e->d_name);
         }
         closedir(d);
         d = pass ? NULL : opendir(sub);
