@@ -254,6 +254,7 @@ static int tire_eval(const hs_mb_model *mb, int e, hs_real t, const hs_real *q, 
     int rc = brake_of(E, in, &Tb);
     /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     if (rc != HS_OK) { return rc; }
+    /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
     const int nd = (jac != 0) ? NV : 0;
     rc = tire_kin_eval(mb, E, &tp, t, q, u, z, in, nd, K);
     /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */

@@ -73,10 +73,6 @@ static const hs_mb_joint joints[16] = {
     {.name = "rr_az", .kind = HS_MB_PERPENDICULAR,
      .a = {.body = 4, .s = {HS_R(0x0p+0), HS_R(0x1p+0), HS_R(0x0p+0)}}, .b = {.body = 4}, .c = {.body = 0, .s = {HS_R(0x0p+0), HS_R(0x0p+0), HS_R(0x1p+0)}}, .d = {.body = 0}},
 };
-static const hs_mb_table tab_4 = {.n = 0, .t = {}, .v = {}};
-static const hs_mb_table tab_5 = {.n = 0, .t = {}, .v = {}};
-static const hs_mb_table tab_6 = {.n = 0, .t = {}, .v = {}};
-static const hs_mb_table tab_7 = {.n = 0, .t = {}, .v = {}};
 static const hs_mb_force forces[8] = {
     {.name = "s_fl", .kind = HS_MB_SPRING,
      .a = {.body = 0, .s = {HS_R(0x1.3333333333333p+0), HS_R(0x1.8p-1), HS_R(0x0p+0)}}, .b = {.body = 1}, .k = HS_R(0x1.d4cp+14), .c = HS_R(0x1.77p+11), .l0 = HS_R(0x1.9819ed4d57b0cp-2), .scale = HS_R(0x1p+0)},
@@ -87,13 +83,13 @@ static const hs_mb_force forces[8] = {
     {.name = "s_rr", .kind = HS_MB_SPRING,
      .a = {.body = 0, .s = {HS_R(-0x1.8p+0), HS_R(-0x1.8p-1), HS_R(0x0p+0)}}, .b = {.body = 4}, .k = HS_R(0x1.b58p+14), .c = HS_R(0x1.77p+11), .l0 = HS_R(0x1.8162eddeabe72p-2), .scale = HS_R(0x1p+0)},
     {.name = "t_fl", .kind = HS_MB_TIRE,
-     .a = {.body = 1}, .b = {.body = 0}, .k = HS_R(0x1.7318p+17), .l0 = HS_R(0x1.3333333333333p-2), .in0 = 1, .in1 = 1, .scale = HS_R(0x1p+0), .axis = {HS_R(0x0p+0), HS_R(0x1p+0), HS_R(0x0p+0)}, .tab = &tab_4},
+     .a = {.body = 1}, .b = {.body = 0}, .k = HS_R(0x1.7318p+17), .l0 = HS_R(0x1.3333333333333p-2), .in0 = 1, .in1 = 1, .scale = HS_R(0x1p+0), .axis = {HS_R(0x0p+0), HS_R(0x1p+0), HS_R(0x0p+0)}},
     {.name = "t_fr", .kind = HS_MB_TIRE,
-     .a = {.body = 2}, .b = {.body = 0}, .k = HS_R(0x1.7318p+17), .l0 = HS_R(0x1.3333333333333p-2), .in0 = 3, .in1 = 1, .scale = HS_R(0x1p+0), .axis = {HS_R(0x0p+0), HS_R(0x1p+0), HS_R(0x0p+0)}, .tab = &tab_5},
+     .a = {.body = 2}, .b = {.body = 0}, .k = HS_R(0x1.7318p+17), .l0 = HS_R(0x1.3333333333333p-2), .in0 = 3, .in1 = 1, .scale = HS_R(0x1p+0), .axis = {HS_R(0x0p+0), HS_R(0x1p+0), HS_R(0x0p+0)}},
     {.name = "t_rl", .kind = HS_MB_TIRE,
-     .a = {.body = 3}, .b = {.body = 0}, .k = HS_R(0x1.7318p+17), .l0 = HS_R(0x1.3333333333333p-2), .in0 = 5, .scale = HS_R(0x1p+0), .axis = {HS_R(0x0p+0), HS_R(0x1p+0), HS_R(0x0p+0)}, .tab = &tab_6},
+     .a = {.body = 3}, .b = {.body = 0}, .k = HS_R(0x1.7318p+17), .l0 = HS_R(0x1.3333333333333p-2), .in0 = 5, .scale = HS_R(0x1p+0), .axis = {HS_R(0x0p+0), HS_R(0x1p+0), HS_R(0x0p+0)}},
     {.name = "t_rr", .kind = HS_MB_TIRE,
-     .a = {.body = 4}, .b = {.body = 0}, .k = HS_R(0x1.7318p+17), .l0 = HS_R(0x1.3333333333333p-2), .in0 = 7, .scale = HS_R(0x1p+0), .axis = {HS_R(0x0p+0), HS_R(0x1p+0), HS_R(0x0p+0)}, .tab = &tab_7},
+     .a = {.body = 4}, .b = {.body = 0}, .k = HS_R(0x1.7318p+17), .l0 = HS_R(0x1.3333333333333p-2), .in0 = 7, .scale = HS_R(0x1p+0), .axis = {HS_R(0x0p+0), HS_R(0x1p+0), HS_R(0x0p+0)}},
 };
 static const hs_mb_signal out_sig[14] = {
     {.name = "omega_fl", .unit = "rad/s", .min = HS_R(-0x1.9p+8), .max = HS_R(0x1.9p+8)},

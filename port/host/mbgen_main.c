@@ -257,7 +257,8 @@ int main(int argc, char **argv)
     }
     for (int e = 0; e < D->nforces; ++e) {
         const hs_mb_table *tb = D->forces[e].tab;
-        if (!tb) continue;
+        /* an empty table (a tire without a road profile) reads as none: no empty initializer */
+        if (!tb || tb->n == 0) continue;
         fprintf(o, "static const hs_mb_table tab_%d = {.n = %d, .t = {", e, tb->n);
         for (int i = 0; i < tb->n; ++i) { if (i) fprintf(o, ", "); real((double)tb->t[i]); }
         fprintf(o, "}, .v = {");
@@ -274,7 +275,7 @@ int main(int argc, char **argv)
             freal("k", F->k); freal("c", F->c); freal("l0", F->l0); freal("kr", F->kr); freal("cr", F->cr);
             fint("in0", F->in0); fint("in1", F->in1); fint("in2", F->in2); freal("scale", F->scale); fvec("axis", F->axis, 3); fvec("axis_b", F->axis_b, 3);
             fvec("v", F->v, 3);
-            if (F->tab) { sep(); fprintf(o, ".tab = &tab_%d", e); }
+            if (F->tab && F->tab->n > 0) { sep(); fprintf(o, ".tab = &tab_%d", e); }
             fprintf(o, "},\n");
         }
         fprintf(o, "};\n");
