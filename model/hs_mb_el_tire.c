@@ -80,12 +80,11 @@ typedef struct gv {
     hs_real d[NV];
 } gv;
 
-static gv g_c(hs_real v, int nd)
+static gv g_c(hs_real v)
 {
     gv r;
     r.v = v;
     /* every partial set, also when none is carried: no copy reads an unset one */
-    (void)nd;
     for (int i = 0; i < NV; ++i) { r.d[i] = HS_R(0.0); }
     return r;
 }
@@ -138,9 +137,9 @@ static int tire_kin_eval(const hs_mb_model *mb, const hs_mb_force *E, const hs_t
     hs_real Dc[3][7];
     if (nd > 0) { mb_point_dju(mb, &oa, q, u, Dc); }
     for (int i = 0; i < 3; ++i) {
-        K->c[i] = g_c(K->kc.r[i], nd);
-        K->v[i] = g_c(K->kc.v[i], nd);
-        K->e[i] = g_c(ke.r[i], nd);
+        K->c[i] = g_c(K->kc.r[i]);
+        K->v[i] = g_c(K->kc.v[i]);
+        K->e[i] = g_c(ke.r[i]);
         for (int j = 0; (nd > 0) && (j < 7); ++j) {
             K->c[i].d[j] = K->kc.J[i][j];
             K->v[i].d[j] = Dc[i][j];
@@ -152,7 +151,7 @@ static int tire_kin_eval(const hs_mb_model *mb, const hs_mb_force *E, const hs_t
     const hs_real *p = &q[o + 3], *pd = &u[o + 3];
     hs_real G[3][4];
     mb_quat_G(p, G);
-    gv om = g_c(HS_R(0.0), nd);
+    gv om = g_c(HS_R(0.0));
     for (int j = 0; j < 4; ++j) {
         hs_real ej[4] = {0, 0, 0, 0}, Gj[3][4];
         ej[j] = HS_R(1.0);
@@ -186,10 +185,10 @@ static int tire_kin_eval(const hs_mb_model *mb, const hs_mb_force *E, const hs_t
     hs_sincos(opt_in(in, E->in1), &sd, &cd);
     K->x[0] = g_lin(nd, cd, &x0x, -sd, &x0y);
     K->x[1] = g_lin(nd, cd, &x0y, sd, &x0x);
-    K->x[2] = g_c(HS_R(0.0), nd);
+    K->x[2] = g_c(HS_R(0.0));
     K->y[0] = g_lin(nd, -HS_R(1.0), &K->x[1], HS_R(0.0), &K->x[1]);
     K->y[1] = K->x[0];
-    K->y[2] = g_c(HS_R(0.0), nd);
+    K->y[2] = g_c(HS_R(0.0));
     /* road height and slope under the centre */
     hs_real h = opt_in(in, E->in2), hs = HS_R(0.0);
     if (E->tab != NULL && E->tab->n > 0) {
@@ -212,9 +211,9 @@ static int tire_kin_eval(const hs_mb_model *mb, const hs_mb_force *E, const hs_t
     K->arg[HS_TIRE_VX] = g_lin(nd, HS_R(1.0), &a0, HS_R(1.0), &a1);
     K->arg[HS_TIRE_VY] = g_lin(nd, HS_R(1.0), &b0, HS_R(1.0), &b1);
     K->arg[HS_TIRE_OM] = om;
-    K->arg[HS_TIRE_XE] = g_c(z[0], nd);
-    K->arg[HS_TIRE_YE] = g_c(z[1], nd);
-    K->arg[HS_TIRE_ZB] = g_c(z[2], nd);
+    K->arg[HS_TIRE_XE] = g_c(z[0]);
+    K->arg[HS_TIRE_YE] = g_c(z[1]);
+    K->arg[HS_TIRE_ZB] = g_c(z[2]);
     return HS_OK;
 }
 
@@ -276,7 +275,7 @@ static int tire_eval(const hs_mb_model *mb, int e, hs_real t, const hs_real *q, 
     gv res[HS_TIRE_NRES];
     /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     for (int k = 0; k < HS_TIRE_NRES; ++k) {
-        res[k] = g_c(out->y[k], nd);
+        res[k] = g_c(out->y[k]);
         /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
         for (int a = 0; (jac != 0) && a < HS_TIRE_XE; ++a) {
             const hs_real Jka = out->J[k][a];
@@ -284,13 +283,13 @@ static int tire_eval(const hs_mb_model *mb, int e, hs_real t, const hs_real *q, 
         }
     }
     /* rd = r0 - pen/3 on the road (hs_tire.c), r0 off it */
-    gv rd = g_c(out->rd, nd);
+    gv rd = g_c(out->rd);
     if (K->arg[HS_TIRE_PEN].v > HS_R(0.0)) {
         for (int i = 0; i < nd; ++i) { rd.d[i] = -K->arg[HS_TIRE_PEN].d[i] / HS_R(3.0); }
     }
     const gv *Fx = &res[HS_TIRE_FX], *Fy = &res[HS_TIRE_FY];
     const gv Ts = g_lin(nd, HS_R(1.0), &res[HS_TIRE_TY], HS_R(1.0), &res[HS_TIRE_TB]);
-    const gv Trs = g_c(out->y[HS_TIRE_TB] + in[E->in0], nd);
+    const gv Trs = g_c(out->y[HS_TIRE_TB] + in[E->in0]);
     gv Tbr = Trs;
     for (int i = 0; i < nd; ++i) { Tbr.d[i] = res[HS_TIRE_TB].d[i]; }
     const gv rFx = g_mul(nd, &rd, Fx), rFy = g_mul(nd, &rd, Fy);
