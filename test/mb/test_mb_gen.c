@@ -121,7 +121,9 @@ typedef struct run {
     hs_model m;
     hs_stepper s;
     hs_real R[HS_STEPPER_REALS(HS_MB_MAX_NQ, HS_MB_MAX_NC, HS_MB_MAX_NZ)];
-    int I[HS_STEPPER_INTS(HS_MB_MAX_NQ, HS_MB_MAX_NC)];
+    /* HS_STEPPER_INTS bounds the dense layouts; the sparse factor's analysis comes on top
+     * (vehicles/car.hsm: 39720 ints in all) */
+    int I[HS_STEPPER_INTS(HS_MB_MAX_NQ, HS_MB_MAX_NC) + 32768];
 } run;
 
 static int hash_run(run *r, int j2, double h, int n, uint64_t *hash)
