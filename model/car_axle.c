@@ -60,14 +60,21 @@ static void road_point(const hs_car_axle_params *p, hs_real t, hs_real *xb, hs_r
     *xb = hs_sqrt(p->L * p->L - *yb * *yb);
 }
 
+/* The point's velocity (xb1, yb1) from the point and cos of w t (constraint()'s g_t). */
+static void road_vel(const hs_car_axle_params *p, hs_real xb, hs_real yb, hs_real c, hs_real *xb1,
+                     hs_real *yb1)
+{
+    *yb1 = p->r * p->w * c;
+    *xb1 = -yb * *yb1 / xb;
+}
+
 static road road_at(const hs_car_axle_params *p, hs_real t)
 {
     road r;
     hs_real s, c;
     road_point(p, t, &r.xb, &r.yb, &s, &c);
-    r.yb1 = p->r * p->w * c;
+    road_vel(p, r.xb, r.yb, c, &r.xb1, &r.yb1);
     r.yb2 = -p->r * p->w * p->w * s;
-    r.xb1 = -r.yb * r.yb1 / r.xb;
     r.xb2 = -(r.yb1 * r.yb1 + r.yb * r.yb2 + r.xb1 * r.xb1) / r.xb;
     return r;
 }
@@ -155,18 +162,22 @@ static int constraint(const hs_model *m, hs_real t, const hs_real *q, hs_real *g
                       hs_real *gt)
 {
     const hs_car_axle_params *p = P(m);
-    road r = road_at(p, t);
+    hs_real xb, yb, sn, cs;
+    /* the point, and its velocity only for gt (the position projection asks for g alone) */
+    road_point(p, t, &xb, &yb, &sn, &cs);
     hs_real dx = q[0] - q[2], dy = q[1] - q[3];
     if (g != NULL) {
-        g[0] = r.xb * q[0] + r.yb * q[1];
+        g[0] = xb * q[0] + yb * q[1];
         g[1] = dx * dx + dy * dy - p->L * p->L;
     }
     if (G != NULL) {
-        G[0] = r.xb; G[1] = r.yb; G[2] = HS_R(0.0); G[3] = HS_R(0.0);
+        G[0] = xb; G[1] = yb; G[2] = HS_R(0.0); G[3] = HS_R(0.0);
         G[4] = HS_R(2.0) * dx; G[5] = HS_R(2.0) * dy; G[6] = -HS_R(2.0) * dx; G[7] = -HS_R(2.0) * dy;
     }
     if (gt != NULL) {
-        gt[0] = r.xb1 * q[0] + r.yb1 * q[1];
+        hs_real xb1, yb1;
+        road_vel(p, xb, yb, cs, &xb1, &yb1);
+        gt[0] = xb1 * q[0] + yb1 * q[1];
         gt[1] = HS_R(0.0);
     }
     return HS_OK;
