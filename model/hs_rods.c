@@ -121,7 +121,7 @@ static int chain_constraint(const hs_rods *r, const hs_real *q, hs_real *g, hs_r
 {
     const hs_real sa = -HS_R(1.0), sb = HS_R(1.0);
     hs_real bx = HS_R(0.0), by = HS_R(0.0);
-    hs_real *B = G;
+    int off = 0;
     for (int k = 0; k < r->nj; ++k) {
         hs_real ax, ay, px = HS_R(0.0), py = HS_R(0.0);
         if (k > 0) {
@@ -133,13 +133,13 @@ static int chain_constraint(const hs_rods *r, const hs_real *q, hs_real *g, hs_r
             g[2 * k] = q[3 * k] + sa * ax - px;
             g[2 * k + 1] = q[3 * k + 1] + sa * ay - py;
         }
-        if (B != NULL) {
+        if (G != NULL) {
             if (k > 0) {
-                g_block(B, -HS_R(1.0), sb, bx, by);
-                B += 6;
+                g_block(G + off, -HS_R(1.0), sb, bx, by);
+                off += 6;
             }
-            g_block(B, HS_R(1.0), sa, ax, ay);
-            B += 6;
+            g_block(G + off, HS_R(1.0), sa, ax, ay);
+            off += 6;
         }
         if (gt != NULL) {
             gt[2 * k] = HS_R(0.0);
@@ -158,23 +158,23 @@ static int chain_all(const hs_rods *r, const hs_real *q, const hs_real *u, const
                      hs_real *G, hs_real *gam, hs_real *K)
 {
     const hs_real sa = -HS_R(1.0), sb = HS_R(1.0);
-    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
+    /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
     const int wantK = ((K != NULL) && (lambda != NULL)) ? 1 : 0;
     hs_real bx = HS_R(0.0), by = HS_R(0.0), wb = HS_R(0.0);
-    hs_real *B = G;
+    int off = 0;
     int ok = 1;
     for (int k = 0; k < r->nj; ++k) {
         hs_real ax, ay, gx = HS_R(0.0), gy = HS_R(0.0);
         if (k > 0) {
-            g_block(B, -HS_R(1.0), sb, bx, by);
-            B += 6;
+            g_block(G + off, -HS_R(1.0), sb, bx, by);
+            off += 6;
             const hs_real cb = sb * wb * wb;
             gx = cb * bx;
             gy = cb * by;
         }
         half_dir(r, q, k, &ax, &ay);
-        g_block(B, HS_R(1.0), sa, ax, ay);
-        B += 6;
+        g_block(G + off, HS_R(1.0), sa, ax, ay);
+        off += 6;
         const hs_real wa = u[3 * k + 2], ca = -sa * wa * wa;
         gx += ca * ax;
         gy += ca * ay;
