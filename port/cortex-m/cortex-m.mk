@@ -54,9 +54,11 @@ CM_CFLAGS := -std=c99 -O2 -g -ffreestanding -nostdlib $(FPFLAGS) $(WARN) -fno-sh
 # counts every model callback: 25.6 KB with them) stay as they were; hilstep-mech.elf runs them.
 CM_TIRE_FLAGS := -O3 -finline-limit=1000
 # The dense step's path (factor, solve, the stepper's loops, sin/cos) and the hand-written car
-# axle get the same flags: the car axle's default step on the M7 goes from 7,338 to 6,058
-# instructions (QEMU -icount, test/qemu/mech_tests.sh), same bits, 24 more bytes of static
-# stack bound (test/qemu/stack_bound.py). -O3 alone on these files: 6,178; -O3 on all of rt/: the same.
+# axle get the same flags: the car axle's default step on the M7 goes from 5,299 to 4,960
+# instructions (QEMU -icount shift=0, hs_stepper_step, test/qemu/mech_tests.sh), same bits.
+# Measured before the dense L D L^T was unrolled: 7,338 -> 6,040 (-O3 alone 6,178, the same
+# with -O3 on all of rt/; -funroll-loops 6,578); the static stack bound of the test image
+# (test/qemu/stack_bound.py) rose from 9,820 to 10,324 bytes of its 16 KiB.
 CM_FAST_SRC := rt/hs_dense.c rt/hs_linsys.c rt/hs_sdirk.c rt/hs_stepper.c rt/hs_math.c model/car_axle.c
 CM_FAST_FLAGS := -O3 -finline-limit=1000
 # The test sources print doubles of float results on purpose (as the host float build allows).
