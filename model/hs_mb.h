@@ -478,6 +478,9 @@ int hs_mb_gen_curvature(const hs_model *m, hs_real t, const hs_real *q, const hs
                         hs_real *K);
 int hs_mb_gen_output(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
                      const hs_real *z, const hs_real *in, hs_real *y);
+/* zdot of a generated type with auxiliary states (nz: the tire treads, model/TIRE.md). */
+int hs_mb_gen_zdot(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
+                   const hs_real *z, const hs_real *in, hs_real *zd);
 int hs_mb_gen_energy(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
                      const hs_real *z, hs_real *E);
 /* blocks() of a generated type: the compiled description's pattern (dense when not packed). */
