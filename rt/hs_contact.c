@@ -14,7 +14,7 @@ static hs_real dot(const hs_real *a, const hs_real *b, int n)
 
 /* Row i's coordinate range [*q0, *q1): where its J and B may be nonzero (hs_ct_row.q0/q1,
  * the whole of q when the model leaves q1 at 0). */
-static void row_range(const hs_stepper *s, int i, int *q0, int *q1)
+static inline void row_range(const hs_stepper *s, int i, int *q0, int *q1)
 {
     const hs_ct_row *R = &s->model->type->ct_rows[i];
     /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
@@ -30,7 +30,7 @@ static hs_real clamp(hs_real x, hs_real lo, hs_real hi)
 }
 
 /* Bounds of row i for impulses lam (this sweep's) and lam0 (the previous step's). */
-static void bounds(const hs_stepper *s, int i, const hs_real *lam, hs_real *lo, hs_real *hi)
+static inline void bounds(const hs_stepper *s, int i, const hs_real *lam, hs_real *lo, hs_real *hi)
 {
     const hs_ct_row *R = &s->model->type->ct_rows[i];
     if (!(s->ctiw[i] > HS_R(0.0))) {
@@ -39,6 +39,11 @@ static void bounds(const hs_stepper *s, int i, const hs_real *lam, hs_real *lo, 
     } else if (R->kind == HS_CT_NORMAL) {
         *lo = HS_R(0.0);
         *hi = HS_R(1e30);
+    } else if (R->ngroup == 1) {
+        /* one normal (every contact point): the loop below with one term */
+        const hs_real prev = s->ctl[R->normal], cur = lam[R->normal];
+        *hi = R->mu * (((R->box != 0) && (prev > HS_R(0.0))) ? prev : cur);
+        *lo = -*hi;
     } else {
         hs_real prev = HS_R(0.0), cur = HS_R(0.0);
         for (int k = 0; k < R->ngroup; ++k) {
@@ -85,32 +90,64 @@ int hs_st_contact(hs_stepper *s, const hs_ctx *c)
     if (rc != HS_OK) {
         return rc;
     }
-    if ((hs_all_finite(s->ctJ, nk * nq) == 0) || (hs_all_finite(s->ctphi, nk) == 0)) {
+    /* rows are read only over their ranges (J is zero outside): checked there, x * 0 is
+     * 0 for a finite x and NaN otherwise */
+    hs_real nf = HS_R(0.0);
+    for (int i = 0; i < nk; ++i) {
+        int a0, a1;
+        row_range(s, i, &a0, &a1);
+        const hs_real *Ji = &s->ctJ[i * nq];
+        for (int j = a0; j < a1; ++j) {
+            nf += Ji[j] * HS_R(0.0);
+        }
+        nf += s->ctphi[i] * HS_R(0.0);
+    }
+    if (!(nf == HS_R(0.0))) {
         return HS_E_NONFINITE;
     }
     for (int j = 0; j < nq; ++j) {
         s->ctu[j] = s->un[j];
     }
-    /* responses B_i = M_c^-1 J_i^T = sum_j J_ij X_j with X_j = M_c^-1 e_j, the column j of the
-     * inverse under the joints: nq solves with the factor, whatever nk is; row i only needs
-     * the X_j of its own range, and X_j is zero outside the range of coordinate j's bodies */
-    for (int k = 0; k < nk * nq; ++k) {
-        s->ctB[k] = HS_R(0.0);
+    /* responses B_i = M_c^-1 J_i^T. M_c^-1 J_i^T is zero outside row i's range, so rows with
+     * disjoint ranges share one solve: right-hand side the sum of their J^T, each B_i read
+     * back over its own range. Rounds: from the first row not yet solved, take every later
+     * row whose range starts at or after the end of the last one taken (left to right); the
+     * ranges are fixed at compile, so the number of solves is too (a stack of pairs: twice
+     * the rows of one pair, not nq). ctiw < 0 marks a row not yet solved. */
+    for (int i = 0; i < nk; ++i) {
+        s->ctiw[i] = HS_R(-1.0);
     }
-    for (int j = 0; j < nq; ++j) {
-        for (int k = 0; k < nq + nc; ++k) {
-            s->ctx[k] = (k == j) ? HS_R(1.0) : HS_R(0.0);
+    const int n = nq + nc;
+    for (int first = 0; first < nk; ++first) {
+        if (!(s->ctiw[first] < HS_R(0.0))) {
+            continue;
         }
-        hs_linsys_solve(&s->lsP, &s->fPn, s->ctx);
-        for (int i = 0; i < nk; ++i) {
+        for (int k = 0; k < n; ++k) {
+            s->ctx[k] = HS_R(0.0);
+        }
+        int end = 0;
+        for (int i = first; i < nk; ++i) {
             int a0, a1;
             row_range(s, i, &a0, &a1);
-            if ((j >= a0) && (j < a1)) {
-                const hs_real Jij = s->ctJ[i * nq + j];
-                hs_real *Bi = &s->ctB[i * nq];
-                for (int k = a0; k < a1; ++k) {
-                    Bi[k] += Jij * s->ctx[k];
+            if ((s->ctiw[i] < HS_R(0.0)) && ((a0 >= end) || (i == first))) {
+                const hs_real *Ji = &s->ctJ[i * nq];
+                for (int j = a0; j < a1; ++j) {
+                    s->ctx[j] = Ji[j];
                 }
+                s->ctiw[i] = HS_R(-2.0);
+                end = a1;
+            }
+        }
+        hs_linsys_solve(&s->lsP, &s->fPn, s->ctx);
+        for (int i = first; i < nk; ++i) {
+            if (s->ctiw[i] < HS_R(-1.5)) {
+                int a0, a1;
+                row_range(s, i, &a0, &a1);
+                hs_real *Bi = &s->ctB[i * nq];
+                for (int j = a0; j < a1; ++j) {
+                    Bi[j] = s->ctx[j];
+                }
+                s->ctiw[i] = HS_R(0.0);
             }
         }
     }
