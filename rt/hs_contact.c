@@ -3,13 +3,37 @@
 #include "hs_contact.h"
 #include "hs_stage.h"
 
+/* a . b (n): summed in index order, four terms per pass (the sweeps' inner loop) */
 static hs_real dot(const hs_real *a, const hs_real *b, int n)
 {
     hs_real d = HS_R(0.0);
-    for (int i = 0; i < n; ++i) {
+    int i = 0;
+    for (; (i + 4) <= n; i += 4) {
+        d += a[i] * b[i];
+        d += a[i + 1] * b[i + 1];
+        d += a[i + 2] * b[i + 2];
+        d += a[i + 3] * b[i + 3];
+    }
+    for (; i < n; ++i) {
         d += a[i] * b[i];
     }
     return d;
+}
+
+/* y (n) += a x (n), four entries per pass */
+static void axpy(hs_real *y, hs_real a, const hs_real *x, int n)
+{
+    int i = 0;
+    for (; (i + 4) <= n; i += 4) {
+        const hs_real x0 = x[i], x1 = x[i + 1], x2 = x[i + 2], x3 = x[i + 3];
+        y[i] += x0 * a;
+        y[i + 1] += x1 * a;
+        y[i + 2] += x2 * a;
+        y[i + 3] += x3 * a;
+    }
+    for (; i < n; ++i) {
+        y[i] += x[i] * a;
+    }
 }
 
 /* Row i's coordinate range [*q0, *q1): where its J and B may be nonzero (hs_ct_row.q0/q1,
@@ -234,10 +258,7 @@ int hs_st_contact(hs_stepper *s, const hs_ctx *c)
             const hs_real w = dot(&s->ctJ[i * nq + a0], &s->un[a0], a1 - a0) - s->ctr[i] + s->cteps[i] * lam[i];
             const hs_real ln = clamp(lam[i] - w * s->ctiw[i], lo, hi);
             const hs_real dl = ln - lam[i];
-            const hs_real *Bi = &s->ctB[i * nq];
-            for (int j = a0; j < a1; ++j) {
-                s->un[j] += Bi[j] * dl;
-            }
+            axpy(&s->un[a0], dl, &s->ctB[i * nq + a0], a1 - a0);
             lam[i] = ln;
         }
     }
