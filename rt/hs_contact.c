@@ -37,14 +37,13 @@ static void axpy(hs_real *y, hs_real a, const hs_real *x, int n)
 }
 
 /* Row i's coordinate range [*q0, *q1): where its J and B may be nonzero (hs_ct_row.q0/q1,
- * the whole of q when the model leaves q1 at 0). */
+ * the whole of q when the model leaves q1 at 0; hs_stepper_init refused any other range
+ * not inside q). */
 static inline void row_range(const hs_stepper *s, int i, int *q0, int *q1)
 {
     const hs_ct_row *R = &s->model->type->ct_rows[i];
-    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-    const int ok = (R->q1 > R->q0) && (R->q0 >= 0) && (R->q1 <= s->nq);
-    *q0 = (ok != 0) ? R->q0 : 0;
-    *q1 = (ok != 0) ? R->q1 : s->nq;
+    *q0 = (R->q1 != 0) ? R->q0 : 0;
+    *q1 = (R->q1 != 0) ? R->q1 : s->nq;
 }
 
 static hs_real clamp(hs_real x, hs_real lo, hs_real hi)
