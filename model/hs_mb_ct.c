@@ -413,7 +413,23 @@ static void row_point(const hs_mb_model *mb, int body, const hs_real *p, const h
         }
     }
     mb_pk k;
-    mb_point_kin(mb, &o, HS_R(0.0), q, NULL, &k);
+    if (mb->desc->bodies[body].kind == HS_MB_SPATIAL) {
+        /* a free body's point Jacobian [I, d(R s)/dp] directly (mb_point_kin's spatial case
+         * without the position, velocity and acceleration the rows do not need) */
+        hs_real L[3][4];
+        mb_quat_rs_jac(&x[3], o.s, L);
+        for (int i = 0; i < 3; ++i) {
+            for (int j = 0; j < 3; ++j) {
+                k.J[i][j] = (i == j) ? HS_R(1.0) : HS_R(0.0);
+            }
+            for (int j = 0; j < 4; ++j) {
+                k.J[i][3 + j] = L[i][j];
+            }
+        }
+        k.nb = 7;
+    } else {
+        mb_point_kin(mb, &o, HS_R(0.0), q, NULL, &k);
+    }
     for (int r = 0; r < nd; ++r) {
         hs_real *row = &J[r * nq + mb->qoff[body]];
         for (int j = 0; j < k.nb; ++j) {
