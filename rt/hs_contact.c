@@ -79,6 +79,133 @@ static inline void bounds(const hs_stepper *s, int i, const hs_real *lam, hs_rea
     }
 }
 
+/* B_i = M_c^-1 J_i^T (ctB, over each row's range) by solves of row groups. M_c^-1 J_i^T is
+ * zero outside row i's range, so rows with disjoint ranges share one solve: right-hand side
+ * the sum of their J^T, each B_i read back over its own range. Rounds: from the first row not
+ * yet solved, take every later row whose range starts at or after the end of the last one
+ * taken (left to right); the ranges are fixed at compile, so the number of solves is too.
+ * ctiw < 0 marks a row not yet solved (the caller sets ctiw afterwards). */
+static void responses_by_rows(hs_stepper *s)
+{
+    const int nq = s->nq, nk = s->model->type->nk, n = s->nq + s->nc;
+    for (int i = 0; i < nk; ++i) {
+        s->ctiw[i] = HS_R(-1.0);
+    }
+    for (int first = 0; first < nk; ++first) {
+        if (!(s->ctiw[first] < HS_R(0.0))) {
+            continue;
+        }
+        for (int k = 0; k < n; ++k) {
+            s->ctx[k] = HS_R(0.0);
+        }
+        int end = 0;
+        for (int i = first; i < nk; ++i) {
+            int a0, a1;
+            row_range(s, i, &a0, &a1);
+            if ((s->ctiw[i] < HS_R(0.0)) && ((a0 >= end) || (i == first))) {
+                const hs_real *Ji = &s->ctJ[i * nq];
+                for (int j = a0; j < a1; ++j) {
+                    s->ctx[j] = Ji[j];
+                }
+                s->ctiw[i] = HS_R(-2.0);
+                end = a1;
+            }
+        }
+        hs_linsys_solve(&s->lsP, &s->fPn, s->ctx);
+        for (int i = first; i < nk; ++i) {
+            if (s->ctiw[i] < HS_R(-1.5)) {
+                int a0, a1;
+                row_range(s, i, &a0, &a1);
+                hs_real *Bi = &s->ctB[i * nq];
+                for (int j = a0; j < a1; ++j) {
+                    Bi[j] = s->ctx[j];
+                }
+                s->ctiw[i] = HS_R(0.0);
+            }
+        }
+    }
+}
+
+/* The largest position block when every block is its own component of the projection matrix
+ * (no off-diagonal block of M, no constraint block across two position blocks: free bodies),
+ * so that M_c^-1 e_j is zero outside the block of coordinate j; 0 when blocks are coupled.
+ * The pattern is the model's, fixed: so is the loop count. */
+static int separate_blocks(const hs_blocks *b)
+{
+    for (int e = 0; e < b->nqq; ++e) {
+        if (b->qq[2 * e] != b->qq[(2 * e) + 1]) {
+            return 0;
+        }
+    }
+    for (int e = 0; e < b->ncq; ++e) {
+        for (int f = e + 1; f < b->ncq; ++f) {
+            if ((b->cq[2 * e] == b->cq[2 * f]) && (b->cq[(2 * e) + 1] != b->cq[(2 * f) + 1])) {
+                return 0;
+            }
+        }
+    }
+    int w = 0;
+    for (int p = 0; p < b->nqb; ++p) {
+        const int d = b->qb[p + 1] - b->qb[p];
+        w = (d > w) ? d : w;
+    }
+    return w;
+}
+
+/* B_i = M_c^-1 J_i^T (ctB, over each row's range) for separate blocks of at most wb
+ * coordinates: solve t (0 <= t < wb) has a unit right-hand side at the t-th coordinate of
+ * every block at once and gives the columns X_j = M_c^-1 e_j of those coordinates, each
+ * nonzero only in its own block; B_i = sum_j J_ij X_j over the blocks row i overlaps. wb
+ * solves (7 for free bodies), whatever nk is. */
+static void responses_by_block(hs_stepper *s, int wb)
+{
+    const int nq = s->nq, nk = s->model->type->nk, n = s->nq + s->nc;
+    const hs_blocks *b = &s->blocks;
+    for (int i = 0; i < nk; ++i) {
+        int a0, a1;
+        row_range(s, i, &a0, &a1);
+        hs_real *Bi = &s->ctB[i * nq];
+        for (int j = a0; j < a1; ++j) {
+            Bi[j] = HS_R(0.0);
+        }
+    }
+    for (int t = 0; t < wb; ++t) {
+        for (int k = 0; k < n; ++k) {
+            s->ctx[k] = HS_R(0.0);
+        }
+        for (int p = 0; p < b->nqb; ++p) {
+            if ((b->qb[p] + t) < b->qb[p + 1]) {
+                s->ctx[b->qb[p] + t] = HS_R(1.0);
+            }
+        }
+        hs_linsys_solve(&s->lsP, &s->fPn, s->ctx);
+        for (int i = 0; i < nk; ++i) {
+            int a0, a1;
+            row_range(s, i, &a0, &a1);
+            const hs_real *Ji = &s->ctJ[i * nq];
+            hs_real *Bi = &s->ctB[i * nq];
+            /* the blocks overlapping [a0, a1): blocks are in coordinate order */
+            int p = 0;
+            while ((p < b->nqb) && (b->qb[p + 1] <= a0)) {
+                ++p;
+            }
+            for (; (p < b->nqb) && (b->qb[p] < a1); ++p) {
+                /* coordinate j = qb[p] + t, its J_ij (zero outside the range), its column
+                 * over the block's part of the range */
+                const int j = b->qb[p] + t;
+                const int lo = (b->qb[p] > a0) ? b->qb[p] : a0;
+                const int hi = (b->qb[p + 1] < a1) ? b->qb[p + 1] : a1;
+                if ((j < b->qb[p + 1]) && (j >= a0) && (j < a1)) {
+                    const hs_real c = Ji[j];
+                    for (int k = lo; k < hi; ++k) {
+                        Bi[k] += c * s->ctx[k];
+                    }
+                }
+            }
+        }
+    }
+}
+
 hs_real hs_contact_cq(const hs_stepper *s, hs_real h)
 {
     if (s->velfirst != 0) {
@@ -131,48 +258,12 @@ int hs_st_contact(hs_stepper *s, const hs_ctx *c)
     for (int j = 0; j < nq; ++j) {
         s->ctu[j] = s->un[j];
     }
-    /* responses B_i = M_c^-1 J_i^T. M_c^-1 J_i^T is zero outside row i's range, so rows with
-     * disjoint ranges share one solve: right-hand side the sum of their J^T, each B_i read
-     * back over its own range. Rounds: from the first row not yet solved, take every later
-     * row whose range starts at or after the end of the last one taken (left to right); the
-     * ranges are fixed at compile, so the number of solves is too (a stack of pairs: twice
-     * the rows of one pair, not nq). ctiw < 0 marks a row not yet solved. */
-    for (int i = 0; i < nk; ++i) {
-        s->ctiw[i] = HS_R(-1.0);
-    }
-    const int n = nq + nc;
-    for (int first = 0; first < nk; ++first) {
-        if (!(s->ctiw[first] < HS_R(0.0))) {
-            continue;
-        }
-        for (int k = 0; k < n; ++k) {
-            s->ctx[k] = HS_R(0.0);
-        }
-        int end = 0;
-        for (int i = first; i < nk; ++i) {
-            int a0, a1;
-            row_range(s, i, &a0, &a1);
-            if ((s->ctiw[i] < HS_R(0.0)) && ((a0 >= end) || (i == first))) {
-                const hs_real *Ji = &s->ctJ[i * nq];
-                for (int j = a0; j < a1; ++j) {
-                    s->ctx[j] = Ji[j];
-                }
-                s->ctiw[i] = HS_R(-2.0);
-                end = a1;
-            }
-        }
-        hs_linsys_solve(&s->lsP, &s->fPn, s->ctx);
-        for (int i = first; i < nk; ++i) {
-            if (s->ctiw[i] < HS_R(-1.5)) {
-                int a0, a1;
-                row_range(s, i, &a0, &a1);
-                hs_real *Bi = &s->ctB[i * nq];
-                for (int j = a0; j < a1; ++j) {
-                    Bi[j] = s->ctx[j];
-                }
-                s->ctiw[i] = HS_R(0.0);
-            }
-        }
+    /* responses B_i = M_c^-1 J_i^T under the joints */
+    const int wb = separate_blocks(&s->blocks);
+    if ((wb > 0) && (wb < nk)) {
+        responses_by_block(s, wb);
+    } else {
+        responses_by_rows(s);
     }
     /* W_ii, row velocities and targets */
     for (int i = 0; i < nk; ++i) {
