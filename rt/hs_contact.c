@@ -4,7 +4,7 @@
 #include "hs_stage.h"
 
 /* a . b (n): summed in index order, four terms per pass (the sweeps' inner loop) */
-static hs_real dot(const hs_real *a, const hs_real *b, int n)
+static inline hs_real dot(const hs_real *a, const hs_real *b, int n)
 {
     hs_real d = HS_R(0.0);
     int i = 0;
@@ -206,6 +206,30 @@ static void responses_by_block(hs_stepper *s, int wb)
     }
 }
 
+/* Rows i, i + 1, i + 2 over one range: 3 (a contact point's normal and tangents, or any three
+ * rows so placed), else 1. Fixed by the model's ranges, so the sweeps' work is too. */
+static inline int group_at(const hs_stepper *s, int i)
+{
+    const hs_ct_row *R = s->model->type->ct_rows;
+    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
+    const int same = ((i + 2) < s->model->type->nk) && (R[i + 1].q0 == R[i].q0) && (R[i + 1].q1 == R[i].q1)
+                     && (R[i + 2].q0 == R[i].q0) && (R[i + 2].q1 == R[i].q1);
+    return (same != 0) ? 3 : 1;
+}
+
+/* One projected Gauss-Seidel update of row i whose J u is v: the new impulse into lam[i];
+ * returns its change. */
+static inline hs_real row_update(hs_stepper *s, int i, hs_real *lam, hs_real v)
+{
+    hs_real lo, hi;
+    bounds(s, i, lam, &lo, &hi);
+    const hs_real w = (v - s->ctr[i]) + (s->cteps[i] * lam[i]);
+    const hs_real ln = clamp(lam[i] - (w * s->ctiw[i]), lo, hi);
+    const hs_real dl = ln - lam[i];
+    lam[i] = ln;
+    return dl;
+}
+
 hs_real hs_contact_cq(const hs_stepper *s, hs_real h)
 {
     if (s->velfirst != 0) {
@@ -337,19 +361,61 @@ int hs_st_contact(hs_stepper *s, const hs_ctx *c)
             s->un[j] += Bi[j] * lam[i];
         }
     }
-    /* the fixed sweeps */
-    const int ns = T->ct_sweeps;
-    for (int k = 0; k < ns; ++k) {
-        for (int i = 0; i < nk; ++i) {
-            hs_real lo, hi;
-            bounds(s, i, lam, &lo, &hi);
+    /* the fixed sweeps, Gauss-Seidel in row order. Three consecutive rows over one range (a
+     * contact point's normal and tangents) are one pass over u: their three products J u at
+     * the pass's start, each later row's corrected by the couplings J_k B_m (m < k) for the
+     * earlier rows' changes, then one update of u by the three; the same sweep as row by
+     * row (the same updates in the same order), with one read and one write of u per point. */
+    int ig = 0;
+    while (ig < nk) {
+        const int i = ig;
+        const int g = group_at(s, i);
+        ig += g;
+        if (g == 3) {
             int a0, a1;
             row_range(s, i, &a0, &a1);
-            const hs_real w = dot(&s->ctJ[i * nq + a0], &s->un[a0], a1 - a0) - s->ctr[i] + s->cteps[i] * lam[i];
-            const hs_real ln = clamp(lam[i] - w * s->ctiw[i], lo, hi);
-            const hs_real dl = ln - lam[i];
-            axpy(&s->un[a0], dl, &s->ctB[i * nq + a0], a1 - a0);
-            lam[i] = ln;
+            const int na = a1 - a0;
+            const hs_real *B0 = &s->ctB[(i * nq) + a0];
+            s->ctv[i + 1] = dot(&s->ctJ[((i + 1) * nq) + a0], B0, na);
+            s->ctphi[i + 2] = dot(&s->ctJ[((i + 2) * nq) + a0], B0, na);
+            s->ctv[i + 2] = dot(&s->ctJ[((i + 2) * nq) + a0], &s->ctB[((i + 1) * nq) + a0], na);
+        }
+    }
+    const int ns = T->ct_sweeps;
+    for (int k = 0; k < ns; ++k) {
+        int ir = 0;
+        while (ir < nk) {
+            const int i = ir;
+            int a0, a1;
+            row_range(s, i, &a0, &a1);
+            const int na = a1 - a0;
+            hs_real *u = &s->un[a0];
+            const int g = group_at(s, i);
+            ir += g;
+            if (g == 3) {
+                const hs_real *J0 = &s->ctJ[(i * nq) + a0];
+                const hs_real *J1 = J0 + nq;
+                const hs_real *J2 = J1 + nq;
+                hs_real v0 = HS_R(0.0), v1 = HS_R(0.0), v2 = HS_R(0.0);
+                for (int j = 0; j < na; ++j) {
+                    const hs_real uj = u[j];
+                    v0 += J0[j] * uj;
+                    v1 += J1[j] * uj;
+                    v2 += J2[j] * uj;
+                }
+                const hs_real d0 = row_update(s, i, lam, v0);
+                const hs_real d1 = row_update(s, i + 1, lam, v1 + (s->ctv[i + 1] * d0));
+                const hs_real d2 = row_update(s, i + 2, lam, (v2 + (s->ctphi[i + 2] * d0)) + (s->ctv[i + 2] * d1));
+                const hs_real *B0 = &s->ctB[(i * nq) + a0];
+                const hs_real *B1 = B0 + nq;
+                const hs_real *B2 = B1 + nq;
+                for (int j = 0; j < na; ++j) {
+                    u[j] = ((u[j] + (B0[j] * d0)) + (B1[j] * d1)) + (B2[j] * d2);
+                }
+            } else {
+                const hs_real dl = row_update(s, i, lam, dot(&s->ctJ[(i * nq) + a0], u, na));
+                axpy(u, dl, &s->ctB[(i * nq) + a0], na);
+            }
         }
     }
     /* the residual the budget left (velocity units) */

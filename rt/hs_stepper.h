@@ -210,8 +210,8 @@ int hs_stepper_def_validate(const hs_stepper_def *def, const hs_model *m);
     X(in0, NIN0, "zero inputs for the consistent initial acceleration (galpha)") \
     X(ctJ, NKQ, "contact rows J (nk x nq, dense)") \
     X(ctB, NKQ, "contact responses M_c^-1 J^T under the joints (nk x nq)") \
-    X(ctphi, NK, "contact gaps at the method's q_{n+1}") \
-    X(ctv, NK, "contact row velocities J u before the contact stage") \
+    X(ctphi, NK, "contact gaps at the method's q_{n+1}; in the sweeps J_i B_{i-2} of a point's third row") \
+    X(ctv, NK, "contact row velocities J u before the contact stage; in the sweeps J_i B_{i-1} within a point") \
     X(ctr, NK, "contact targets: J u_{n+1} >= ctr (normals), = 0 (friction)") \
     X(ctiw, NK, "1 / W_ii of each contact row (0 for an empty slot)") \
     X(cteps, NK, "compliance of each contact row (HS_CT_REG W_ii)") \
