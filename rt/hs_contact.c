@@ -79,6 +79,17 @@ static inline void bounds(const hs_stepper *s, int i, const hs_real *lam, hs_rea
     }
 }
 
+/* Rows i, i + 1, i + 2 over one range: 3 (a contact point's normal and tangents, or any three
+ * rows so placed), else 1. Fixed by the model's ranges, so the sweeps' work is too. */
+static inline int group_at(const hs_stepper *s, int i)
+{
+    const hs_ct_row *R = s->model->type->ct_rows;
+    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
+    const int same = ((i + 2) < s->model->type->nk) && (R[i + 1].q0 == R[i].q0) && (R[i + 1].q1 == R[i].q1)
+                     && (R[i + 2].q0 == R[i].q0) && (R[i + 2].q1 == R[i].q1);
+    return (same != 0) ? 3 : 1;
+}
+
 /* B_i = M_c^-1 J_i^T (ctB, over each row's range) by solves of row groups. M_c^-1 J_i^T is
  * zero outside row i's range, so rows with disjoint ranges share one solve: right-hand side
  * the sum of their J^T, each B_i read back over its own range. Rounds: from the first row not
@@ -179,11 +190,14 @@ static void responses_by_block(hs_stepper *s, int wb)
             }
         }
         hs_linsys_solve(&s->lsP, &s->fPn, s->ctx);
-        for (int i = 0; i < nk; ++i) {
+        /* rows in groups of one range (group_at): one pass over the block per group */
+        int ir = 0;
+        while (ir < nk) {
+            const int i = ir;
+            const int g = group_at(s, i);
+            ir += g;
             int a0, a1;
             row_range(s, i, &a0, &a1);
-            const hs_real *Ji = &s->ctJ[i * nq];
-            hs_real *Bi = &s->ctB[i * nq];
             /* the blocks overlapping [a0, a1): blocks are in coordinate order */
             int p = 0;
             while ((p < b->nqb) && (b->qb[p + 1] <= a0)) {
@@ -196,25 +210,28 @@ static void responses_by_block(hs_stepper *s, int wb)
                 const int lo = (b->qb[p] > a0) ? b->qb[p] : a0;
                 const int hi = (b->qb[p + 1] < a1) ? b->qb[p + 1] : a1;
                 if ((j < b->qb[p + 1]) && (j >= a0) && (j < a1)) {
-                    const hs_real c = Ji[j];
-                    for (int k = lo; k < hi; ++k) {
-                        Bi[k] += c * s->ctx[k];
+                    const hs_real *x = s->ctx;
+                    hs_real *B0 = &s->ctB[i * nq];
+                    const hs_real c0 = s->ctJ[(i * nq) + j];
+                    if (g == 3) {
+                        hs_real *B1 = B0 + nq;
+                        hs_real *B2 = B1 + nq;
+                        const hs_real c1 = s->ctJ[((i + 1) * nq) + j], c2 = s->ctJ[((i + 2) * nq) + j];
+                        for (int k = lo; k < hi; ++k) {
+                            const hs_real xk = x[k];
+                            B0[k] += c0 * xk;
+                            B1[k] += c1 * xk;
+                            B2[k] += c2 * xk;
+                        }
+                    } else {
+                        for (int k = lo; k < hi; ++k) {
+                            B0[k] += c0 * x[k];
+                        }
                     }
                 }
             }
         }
     }
-}
-
-/* Rows i, i + 1, i + 2 over one range: 3 (a contact point's normal and tangents, or any three
- * rows so placed), else 1. Fixed by the model's ranges, so the sweeps' work is too. */
-static inline int group_at(const hs_stepper *s, int i)
-{
-    const hs_ct_row *R = s->model->type->ct_rows;
-    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-    const int same = ((i + 2) < s->model->type->nk) && (R[i + 1].q0 == R[i].q0) && (R[i + 1].q1 == R[i].q1)
-                     && (R[i + 2].q0 == R[i].q0) && (R[i + 2].q1 == R[i].q1);
-    return (same != 0) ? 3 : 1;
 }
 
 /* One projected Gauss-Seidel update of row i whose J u is v: the new impulse into lam[i];
