@@ -414,11 +414,20 @@ int hs_st_contact(hs_stepper *s, const hs_ctx *c)
                 const hs_real *J1 = J0 + nq;
                 const hs_real *J2 = J1 + nq;
                 hs_real v0 = HS_R(0.0), v1 = HS_R(0.0), v2 = HS_R(0.0);
-                for (int j = 0; j < na; ++j) {
-                    const hs_real uj = u[j];
-                    v0 += J0[j] * uj;
-                    v1 += J1[j] * uj;
-                    v2 += J2[j] * uj;
+                int j = 0;
+                for (; (j + 2) <= na; j += 2) {
+                    const hs_real ua = u[j], ub = u[j + 1];
+                    v0 += J0[j] * ua;
+                    v1 += J1[j] * ua;
+                    v2 += J2[j] * ua;
+                    v0 += J0[j + 1] * ub;
+                    v1 += J1[j + 1] * ub;
+                    v2 += J2[j + 1] * ub;
+                }
+                if (j < na) {
+                    v0 += J0[j] * u[j];
+                    v1 += J1[j] * u[j];
+                    v2 += J2[j] * u[j];
                 }
                 const hs_real d0 = row_update(s, i, lam, v0);
                 const hs_real d1 = row_update(s, i + 1, lam, v1 + (s->ctv[i + 1] * d0));
@@ -426,7 +435,11 @@ int hs_st_contact(hs_stepper *s, const hs_ctx *c)
                 const hs_real *B0 = &s->ctB[(i * nq) + a0];
                 const hs_real *B1 = B0 + nq;
                 const hs_real *B2 = B1 + nq;
-                for (int j = 0; j < na; ++j) {
+                for (j = 0; (j + 2) <= na; j += 2) {
+                    u[j] = ((u[j] + (B0[j] * d0)) + (B1[j] * d1)) + (B2[j] * d2);
+                    u[j + 1] = ((u[j + 1] + (B0[j + 1] * d0)) + (B1[j + 1] * d1)) + (B2[j + 1] * d2);
+                }
+                if (j < na) {
                     u[j] = ((u[j] + (B0[j] * d0)) + (B1[j] * d1)) + (B2[j] * d2);
                 }
             } else {
