@@ -1,6 +1,15 @@
 /* hs_dense.c - dense LU with partial pivoting, fixed operation count. */
 #include "hs_dense.h"
 
+/* Full unrolling of the short loops of the small L D L^T (n a constant from the dispatcher):
+ * the same operations in the same order, without the loop and index work that dominates at
+ * n <= 8 (the car axle's step and projection systems). */
+#if defined(__GNUC__) || defined(__clang__)
+#define HS_UNROLL _Pragma("GCC unroll 8")
+#else
+#define HS_UNROLL
+#endif
+
 /* The body of hs_lu_factor; n is a constant where the dispatcher below gives one, so the
  * compiler unrolls the short loops of the small systems (the same operations in the same order:
  * the same bits as with n a variable). */
@@ -128,6 +137,7 @@ static inline int ldlt_factor_n(hs_real *A, const int n)
     if (!(nf == HS_R(0.0)) || (amax == HS_R(0.0))) { return HS_E_SINGULAR; }
     const hs_real tiny = (hs_real)n * HS_EPS * amax;
     int ok = 1;
+    HS_UNROLL
     for (int k = 0; k < n; ++k) {
         const hs_real d = A[k * n + k];
         const int good = (hs_abs(d) > tiny) & hs_isfinite(d);
@@ -136,13 +146,16 @@ static inline int ldlt_factor_n(hs_real *A, const int n)
         /* MISRA Ref 10.3.2 [hs_real selected by ?:] */
         const hs_real di = HS_R(1.0) / ((good != 0) ? d : HS_R(1.0));
         A[k * n + k] = di;
+        HS_UNROLL
         for (int i = k + 1; i < n; ++i) {
             const hs_real t = A[i * n + k];
             A[k * n + i] = t;
             A[i * n + k] = t * di;
         }
+        HS_UNROLL
         for (int i = k + 1; i < n; ++i) {
             const hs_real l = A[i * n + k];
+            HS_UNROLL
             for (int j = k + 1; j <= i; ++j) { A[i * n + j] -= l * A[k * n + j]; }
         }
     }
@@ -164,14 +177,18 @@ int hs_ldlt_factor(hs_real *A, int n)
 
 static inline void ldlt_solve_n(const hs_real *LD, const int n, hs_real *b)
 {
+    HS_UNROLL
     for (int i = 1; i < n; ++i) {
         hs_real s = b[i];
+        HS_UNROLL
         for (int j = 0; j < i; ++j) { s -= LD[i * n + j] * b[j]; }
         b[i] = s;
     }
     /* D^-1 (on the diagonal) folded into the backward pass with L^T read by columns */
+    HS_UNROLL
     for (int i = n - 1; i >= 0; --i) {
         hs_real s = b[i] * LD[i * n + i];
+        HS_UNROLL
         for (int j = i + 1; j < n; ++j) { s -= LD[j * n + i] * b[j]; }
         b[i] = s;
     }

@@ -272,6 +272,12 @@ static void ls_setup(hs_linsys *ls, hs_ls_kind kind, const hs_ls_backend *be, co
     ls->nnz = 0;
     ls->sym = NULL;
     ls->mapA = ls->mapG1 = ls->mapG2 = ls->mapC = NULL;
+    ls->slots = 0;
+    ls->nnum = 0;
+    ls->nzero = 0;
+    ls->zlist = NULL;
+    ls->act = NULL;
+    for (int k = 0; k < 4; ++k) { ls->nact[k] = 0; }
     ls->flops_factor = 0;
     ls->flops_solve = 0;
 }
@@ -319,9 +325,10 @@ int hs_linsys_need_masked(hs_ls_kind kind, const hs_ls_backend *be, const hs_blo
     int rc = be->analyze(ls.n, Ap, Ai, kd, symmetric, tmp + pat, btmp, NULL, 0, &ns, &nn);
     if (rc != 0) { return rc; }
     /* MISRA Ref 10.8.3 [composite count widened after its bounds check] */
-    *nsym = ns + (size_t)(ls.nA + 2 * ls.nG + ls.nC);
-    /* Ax has one slot more: the sink of the entries a mask leaves out of the pattern */
-    *nfac_reals = nn + (size_t)nnz + 1u + n;
+    *nsym = ns + 3u * (size_t)(ls.nA + 2 * ls.nG + ls.nC) + nn;
+    /* Ax has one slot more: the sink of the entries a mask leaves out of the pattern; so has
+     * num, the sink of the slot maps */
+    *nfac_reals = nn + 1u + (size_t)nnz + 1u + n;
     *nfac_ints = 0;
     return HS_OK;
 }
@@ -373,7 +380,7 @@ int hs_linsys_init_masked(hs_linsys *ls, hs_ls_kind kind, const hs_ls_backend *b
     if (rc != 0) { return rc; }
     /* MISRA Ref 10.8.3 [composite count widened after its bounds check] */
     const size_t nmap = (size_t)(L.nA + 2 * L.nG + L.nC);
-    if (nsym < ns + nmap) { return HS_E_SIZE; }
+    if (nsym < ns + 3u * nmap + nn) { return HS_E_SIZE; }
     rc = be->analyze(L.n, Ap, Ai, kd, symmetric, tmp + pat, btmp, sym, ns, &ns, &nn);
     if (rc != 0) { return rc; }
     L.nnz = nnz;
@@ -416,6 +423,46 @@ int hs_linsys_init_masked(hs_linsys *ls, hs_ls_kind kind, const hs_ls_backend *b
             }
         }
     }
+    /* MISRA Ref 10.8.3 [composite count widened after its bounds check] */
+    L.nnum = (int)nn;
+    if ((be->slot != NULL) && (be->factor_slots != NULL) && (be->slot(sym, -1) > 0)) {
+        /* the maps retargeted into num: assembly writes where the factor reads */
+        const int nval = be->slot(sym, -1);
+        if ((size_t)nval > nn) { return HS_E_SIZE; }
+        int *mark = L.mapA + nmap; /* nn ints: marks, then the list of unwritten slots */
+        for (int k = 0; k < nval; ++k) { mark[k] = 0; }
+        for (size_t k = 0; k < nmap; ++k) {
+            const int p = L.mapA[k];
+            const int sl = ((p >= 0) && (p < nnz)) ? be->slot(sym, p) : -1;
+            L.mapA[k] = (sl >= 0) ? sl : L.nnum;
+            if (sl >= 0) { mark[sl] = 1; }
+        }
+        int nz = 0;
+        for (int k = 0; k < nval; ++k) {
+            if (mark[k] == 0) { mark[nz++] = k; }
+        }
+        L.slots = 1;
+        L.nzero = nz;
+        L.zlist = mark;
+        /* the entries the factor reads, as (source, slot) pairs: the per-step assembly writes
+         * these only, not the other triangle's copies nor the masked zeros */
+        int *act = mark + nn;
+        const int *lm[4] = {L.mapA, L.mapG1, L.mapG2, L.mapC};
+        const int len[4] = {L.nA, L.nG, L.nG, L.nC};
+        L.act = act;
+        for (int l = 0; l < 4; ++l) {
+            int na = 0;
+            for (int k = 0; k < len[l]; ++k) {
+                if (lm[l][k] < L.nnum) {
+                    act[0] = k;
+                    act[1] = lm[l][k];
+                    act += 2;
+                    ++na;
+                }
+            }
+            L.nact[l] = na;
+        }
+    }
     be->ops(sym, &L.flops_factor, &L.flops_solve);
     L.qmask = NULL; /* the caller's scratch: read during init only */
     L.cmask = NULL;
@@ -431,6 +478,10 @@ void hs_linsys_fac_bind(const hs_linsys *ls, hs_ls_fac *F, hs_real *reals, int *
         F->work = reals;
         F->Ax = reals + ls->n;
         F->x = reals + ls->n + ls->nnz + 1;
+        if (ls->slots != 0) {
+            /* the sink of the slot maps, past the backend's reals */
+            F->x[ls->nnum] = HS_R(0.0);
+        }
         F->piv = NULL;
         (void)ints;
         /* pattern entries no map writes (a mirror of an unlisted block, a multiplier diagonal
@@ -473,6 +524,32 @@ int hs_linsys_factor(const hs_linsys *ls, hs_ls_fac *F, const hs_real *M, hs_rea
     const int n = ls->n, nq = ls->nq, nc = ls->nc;
     if (ls->kind == HS_LS_DENSE) {
         hs_real *K = F->x;
+        if ((ls->dense1 != 0) && (ls->ldlt != 0)) {
+            /* L D L^T reads the lower triangle only (the upper one is its scratch): A's lower
+             * triangle, G2 and C's, each loop without a test inside */
+            if (F1 != NULL) {
+                for (int i = 0; i < nq; ++i) {
+                    for (int j = 0; j <= i; ++j) {
+                        const int k = i * nq + j;
+                        K[i * n + j] = M[k] - (c1 * F1[k] + c2 * F2[k]);
+                    }
+                }
+            } else {
+                for (int i = 0; i < nq; ++i) {
+                    for (int j = 0; j <= i; ++j) { K[i * n + j] = M[i * nq + j]; }
+                }
+            }
+            for (int i = 0; i < nc; ++i) {
+                hs_real *Ki = K + (nq + i) * n;
+                for (int j = 0; j < nq; ++j) { Ki[j] = G2[i * nq + j]; }
+                if (ls->reg != 0) {
+                    for (int j = 0; j <= i; ++j) { Ki[nq + j] = -C[i * nc + j]; }
+                } else {
+                    for (int j = 0; j <= i; ++j) { Ki[nq + j] = HS_R(0.0); }
+                }
+            }
+            return dense_finish(ls, K, F->piv);
+        }
         if (ls->dense1 != 0) {
             /* one block each way (every model without a block list): plain row-major copies */
             for (int i = 0; i < nq; ++i) {
@@ -532,6 +609,24 @@ int hs_linsys_factor(const hs_linsys *ls, hs_ls_fac *F, const hs_real *M, hs_rea
     }
     /* sparse: values into the fixed order of the analysis; with s = -1 the multiplier column
      * is negated (unknown -x2) so the backend always sees [[A, G1^T], [G2, s C]] */
+    if (ls->slots != 0) {
+        /* straight into the factor's slots (the entries it reads, each once) */
+        hs_real *V = F->x;
+        const int *zl = ls->zlist, *a = ls->act;
+        for (int k = 0; k < ls->nzero; ++k) { V[zl[k]] = HS_R(0.0); }
+        if (F1 != NULL) {
+            for (int k = 0; k < ls->nact[0]; ++k, a += 2) {
+                const int i = a[0];
+                V[a[1]] = M[i] - (c1 * F1[i] + c2 * F2[i]);
+            }
+        } else {
+            for (int k = 0; k < ls->nact[0]; ++k, a += 2) { V[a[1]] = M[a[0]]; }
+        }
+        for (int k = 0; k < ls->nact[1]; ++k, a += 2) { V[a[1]] = G1[a[0]]; }
+        for (int k = 0; k < ls->nact[2]; ++k, a += 2) { V[a[1]] = G2[a[0]]; }
+        for (int k = 0; k < ls->nact[3]; ++k, a += 2) { V[a[1]] = (ls->sign < 0) ? C[a[0]] : -C[a[0]]; }
+        return ls->be->factor_slots(ls->sym, V);
+    }
     hs_real *Ax = F->Ax;
     const int *mapA = ls->mapA;
     if (F1 != NULL) {
@@ -547,7 +642,9 @@ int hs_linsys_factor(const hs_linsys *ls, hs_ls_fac *F, const hs_real *M, hs_rea
     return ls->be->factor(ls->sym, Ax, F->x);
 }
 
-void hs_linsys_solve(const hs_linsys *ls, const hs_ls_fac *F, hs_real *b)
+/* The solve of hs_linsys_solve (zpos = 0) and hs_linsys_solve_c (zpos = 1: b's position part
+ * is zero, which the sparse backend's solve_c uses); one body, inlined into both. */
+static inline void ls_solve(const hs_linsys *ls, const hs_ls_fac *F, hs_real *b, int zpos)
 {
     if (ls->kind == HS_LS_DENSE) {
         if (ls->ldlt != 0) {
@@ -560,8 +657,22 @@ void hs_linsys_solve(const hs_linsys *ls, const hs_ls_fac *F, hs_real *b)
         hs_lu_solve(F->x, F->piv, ls->n, b);
         return;
     }
-    ls->be->solve(ls->sym, F->x, b, F->work);
+    if ((zpos != 0) && (ls->be->solve_c != NULL)) {
+        ls->be->solve_c(ls->sym, F->x, b, F->work);
+    } else {
+        ls->be->solve(ls->sym, F->x, b, F->work);
+    }
     if (ls->sign < 0) {
         for (int i = ls->nq; i < ls->n; ++i) { b[i] = -b[i]; }
     }
+}
+
+void hs_linsys_solve(const hs_linsys *ls, const hs_ls_fac *F, hs_real *b)
+{
+    ls_solve(ls, F, b, 0);
+}
+
+void hs_linsys_solve_c(const hs_linsys *ls, const hs_ls_fac *F, hs_real *b)
+{
+    ls_solve(ls, F, b, 1);
 }

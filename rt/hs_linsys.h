@@ -105,6 +105,17 @@ typedef struct hs_ls_backend {
 
     /* Floating-point operations of one factor and of one solve (fixed by the analysis). */
     void (*ops)(const int *sym, long *factor_flops, long *solve_flops);
+
+    /* Optional (both NULL, or both given): where factor reads entry p (0 <= p < nnz) of the
+     * pattern inside num, or -1 when it reads it nowhere, and for p = -1 the count c of value
+     * slots num[0 .. c) (0: no slots for this analysis) (init time); and factor on the values
+     * written straight into num at those slots, every value slot no entry lands on holding
+     * zero. The layer then assembles into num: no Ax copy, no gather. */
+    int (*slot)(const int *sym, int p);
+    int (*factor_slots)(const int *sym, hs_real *num);
+
+    /* Optional: solve for a b zero in the position unknowns (kind 0), as solve. */
+    void (*solve_c)(const int *sym, const hs_real *num, hs_real *b, hs_real *work);
 } hs_ls_backend;
 
 /* ------------------------------------------------------------------------------------- */
@@ -125,7 +136,15 @@ typedef struct hs_linsys {
     int nnz;                /* sparse: entries of the scalar pattern */
     int *sym;               /* sparse: the backend's analysis (nsym ints) */
     int *mapA, *mapG1, *mapG2, *mapC; /* sparse: position in Ax of each packed entry (nA, nG, nG, nC);
-                             * nnz (a sink slot) for an entry its mask leaves out */
+                             * nnz (a sink slot) for an entry its mask leaves out; with slots,
+                             * its index in the factor's num (nnum, a sink, when not read) */
+    int slots;              /* sparse: the maps point into num (the backend's factor_slots) */
+    int nnum;               /* sparse: reals of one numeric factor (the sink of the slot maps) */
+    int nzero;              /* slots: entries of zlist */
+    int *zlist;             /* slots: (nzero) slots of num no map writes, zeroed before a factor */
+    int *act;               /* slots: (source, slot) pairs of the map entries the factor reads,
+                             * A's, G1's, G2's and C's lists one after the other */
+    int nact[4];            /* slots: pairs in each of those lists */
     const int *qmask, *cmask; /* init only: (nA), (nG) 0 where the entry is always zero, or NULL */
     long flops_factor;      /* operations of one factor (fixed at init) */
     long flops_solve;       /* operations of one solve (fixed at init) */
@@ -187,6 +206,10 @@ int hs_linsys_factor(const hs_linsys *ls, hs_ls_fac *F, const hs_real *M, hs_rea
 
 /* Solves with the factor F: b (n) is overwritten by x. */
 void hs_linsys_solve(const hs_linsys *ls, const hs_ls_fac *F, hs_real *b);
+
+/* hs_linsys_solve for a b (n) whose first nq entries are zero (a projection's right-hand
+ * side): the same x, with the work the zeros need not. */
+void hs_linsys_solve_c(const hs_linsys *ls, const hs_ls_fac *F, hs_real *b);
 
 /* ---- blockwise products on packed matrices (the stepper never forms a dense nq x nq) ---- */
 

@@ -15,6 +15,14 @@ long hs_sparse_tally;
  *   Lp (n + 1), Li (nnz_l)   L by column, rows ascending (U^T has the same pattern)
  *   Rp (n + 1), Ri (nnz_l)   L by row, columns ascending (the row reach in topological order)
  *   Rpos (nnz_l)    position in Li of each row entry
+ *   Lio (nnz_l)     original unknown of each row of L (the solve works on b in place)
+ *   Lg (nnz_l)      symmetric only: index in Ax of each entry of L before elimination, -1 for
+ *                   fill (the upper entry the up-looking order reads: the same values)
+ *   Lv (n + 1)      count, then the columns the forward solve visits when b is zero in the
+ *                   position unknowns (a multiplier's, or one such a column updates)
+ *   Tg (npair)      symmetric only: the right-looking updates, column by column: for each
+ *                   entry q2 of the column, the slot of L(row q2, row q1) for each q1 < q2,
+ *                   then the slot of the diagonal of row q2 (nnz_l + row, in Dinv)
  * and of one numeric factor `num`: Lx (nnz_l), Ux (nnz_l, absent when symmetric: U = L^T),
  * Dinv (n), x (n), y (n, absent when symmetric) - x and y are work vectors. */
 #define H_MAGIC 0 /* header slots */
@@ -24,13 +32,14 @@ long hs_sparse_tally;
 #define H_NNZA 4
 #define H_NNZL 5
 #define H_NB 6
-#define H_OFF 7 /* O_COUNT slots: the arrays' offsets, so a per-step view costs no arithmetic */
-#define H_LEN 18
+#define H_NP 7
+#define H_OFF 8 /* O_COUNT slots: the arrays' offsets, so a per-step view costs no arithmetic */
+#define H_LEN 23
 #define SP_MAGIC 0x53504c55 /* "SPLU" */
 
 typedef struct sp_view {
-    int n, nnz, sym, nnz_a, nnz_l;
-    const int *perm, *Ap, *Ui, *Uax, *Lax, *Dax, *Lp, *Li, *Rp, *Ri, *Rpos;
+    int n, nnz, sym, nnz_a, nnz_l, npair;
+    const int *perm, *Ap, *Ui, *Uax, *Lax, *Dax, *Lp, *Li, *Rp, *Ri, *Rpos, *Lio, *Lg, *Tg, *Lv;
 } sp_view;
 
 /* Offsets in `sym` of the arrays, in the order of the layout above. */
@@ -45,9 +54,13 @@ typedef struct sp_view {
 #define O_RP 8
 #define O_RI 9
 #define O_RPOS 10
-#define O_COUNT 11
+#define O_LIO 11
+#define O_LG 12
+#define O_TG 13
+#define O_LV 14
+#define O_COUNT 15
 
-static void offsets(int n, int sym, int nnz_a, int nnz_l, int *o)
+static void offsets(int n, int sym, int nnz_a, int nnz_l, int npair, int *o)
 {
     o[O_PERM] = H_LEN;
     o[O_AP] = o[O_PERM] + n;
@@ -60,14 +73,18 @@ static void offsets(int n, int sym, int nnz_a, int nnz_l, int *o)
     o[O_RP] = o[O_LI] + nnz_l;
     o[O_RI] = o[O_RP] + n + 1;
     o[O_RPOS] = o[O_RI] + nnz_l;
+    o[O_LIO] = o[O_RPOS] + nnz_l;
+    o[O_LG] = o[O_LIO] + nnz_l;
+    o[O_TG] = o[O_LG] + (sym ? nnz_l : 0);
+    o[O_LV] = o[O_TG] + (sym ? npair : 0);
 }
 
-static size_t sym_ints(int n, int sym, int nnz_a, int nnz_l)
+static size_t sym_ints(int n, int sym, int nnz_a, int nnz_l, int npair)
 {
-    /* header, perm, Ap, Ui, Uax, Lax, Dax, Lp, Li, Rp, Ri, Rpos */
+    /* header, perm, Ap, Ui, Uax, Lax, Dax, Lp, Li, Rp, Ri, Rpos, Lio, Lg, Tg, Lv */
     /* MISRA Ref 10.8.3 [composite count widened after its bounds check] */
-    return (size_t)H_LEN + 2u * (size_t)n + 3u * (size_t)(n + 1) + (size_t)(sym ? 2 : 3) * (size_t)nnz_a
-           + 3u * (size_t)nnz_l;
+    return (size_t)H_LEN + 2u * (size_t)n + 4u * (size_t)(n + 1) + (size_t)(sym ? 2 : 3) * (size_t)nnz_a
+           + 4u * (size_t)nnz_l + (sym ? (size_t)nnz_l + (size_t)npair : 0u);
 }
 
 static size_t num_reals(int n, int sym, int nnz_l)
@@ -79,10 +96,12 @@ static size_t num_reals(int n, int sym, int nnz_l)
 static void view_of(const int *s, sp_view *v)
 {
     v->n = s[H_N]; v->nnz = s[H_NNZ]; v->sym = s[H_SYM]; v->nnz_a = s[H_NNZA]; v->nnz_l = s[H_NNZL];
+    v->npair = s[H_NP];
     const int *o = s + H_OFF;
     v->perm = s + o[O_PERM]; v->Ap = s + o[O_AP]; v->Ui = s + o[O_UI]; v->Uax = s + o[O_UAX];
     v->Lax = s + o[O_LAX]; v->Dax = s + o[O_DAX]; v->Lp = s + o[O_LP]; v->Li = s + o[O_LI];
     v->Rp = s + o[O_RP]; v->Ri = s + o[O_RI]; v->Rpos = s + o[O_RPOS];
+    v->Lio = s + o[O_LIO]; v->Lg = s + o[O_LG]; v->Tg = s + o[O_TG]; v->Lv = s + o[O_LV];
 }
 
 /* ---------------------------------------------------------------- analysis helpers */
@@ -288,17 +307,21 @@ int hs_sparse_analyze(int n, const int *Ap, const int *Ai, const int *kind, int 
     for (int i = 0; i < n; ++i) { nl += cnt[i]; }
     if (nl > 0x3fffffffL) { return HS_E_SIZE; }
     const int nnz_l = (int)nl;
+    long np = 0;
+    for (int i = 0; i < n; ++i) { np += (long)cnt[i] * (long)(cnt[i] + 1) / 2; }
+    if (np > 0x3fffffffL) { return HS_E_SIZE; }
+    const int npair = (int)np;
 
     /* 6. sizes; a query stops here */
-    *nsym_need = sym_ints(n, sy, nnz_a, nnz_l);
+    *nsym_need = sym_ints(n, sy, nnz_a, nnz_l, npair);
     *nnum_need = num_reals(n, sy, nnz_l);
     if (sym == NULL) { return HS_OK; }
     if (nsym < *nsym_need) { return HS_E_SIZE; }
     sym[H_MAGIC] = SP_MAGIC; sym[H_N] = n; sym[H_NNZ] = nnz; sym[H_SYM] = sy;
-    sym[H_NNZA] = nnz_a; sym[H_NNZL] = nnz_l; sym[H_NB] = nb;
-    offsets(n, sy, nnz_a, nnz_l, sym + H_OFF);
+    sym[H_NNZA] = nnz_a; sym[H_NNZL] = nnz_l; sym[H_NB] = nb; sym[H_NP] = npair;
+    offsets(n, sy, nnz_a, nnz_l, npair, sym + H_OFF);
     int o[O_COUNT];
-    offsets(n, sy, nnz_a, nnz_l, o);
+    offsets(n, sy, nnz_a, nnz_l, npair, o);
     int *sperm = sym + o[O_PERM], *sAp = sym + o[O_AP], *sUi = sym + o[O_UI], *sUax = sym + o[O_UAX];
     int *sLax = sym + o[O_LAX], *sDax = sym + o[O_DAX], *sLp = sym + o[O_LP], *sLi = sym + o[O_LI];
     int *sRp = sym + o[O_RP], *sRi = sym + o[O_RI], *sRpos = sym + o[O_RPOS];
@@ -344,7 +367,133 @@ int hs_sparse_analyze(int n, const int *Ap, const int *Ai, const int *kind, int 
             sRpos[nxt[r]++] = q;
         }
     }
+    int *sLio = sym + o[O_LIO];
+    for (int q = 0; q < nnz_l; ++q) { sLio[q] = perm[sLi[q]]; }
+    {
+        /* the columns a right-hand side zero in the positions reaches: the others only
+         * subtract products with a zero */
+        int *sLv = sym + o[O_LV], nv = 0;
+        /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
+        for (int i = 0; i < n; ++i) { mark[i] = (kind[perm[i]] != 0) ? 1 : 0; }
+        for (int i = 0; i < n; ++i) {
+            if (mark[i] != 0) {
+                sLv[1 + nv++] = i;
+                for (int q = sLp[i]; q < sLp[i + 1]; ++q) { mark[sLi[q]] = 1; }
+            }
+        }
+        sLv[0] = nv;
+    }
+    if (sy != 0) {
+        /* 8. the right-looking program of the symmetric factor: where each entry of L starts
+         * (the upper entry K(i, k) the up-looking order reads) and the slot of every update */
+        int *sLg = sym + o[O_LG], *sTg = sym + o[O_TG];
+        int u = 0;
+        for (int i = 0; i < n; ++i) {
+            for (int q2 = sLp[i]; q2 < sLp[i + 1]; ++q2) {
+                sLg[q2] = csc_find(Ap, Ai, perm[i], perm[sLi[q2]]);
+                for (int q1 = sLp[i]; q1 < q2; ++q1) {
+                    /* L(row q2, row q1): present, the fill of eliminating i */
+                    const int t = csc_find(sLp, sLi, sLi[q2], sLi[q1]);
+                    if (t < 0) { return HS_E_SIZE; }
+                    sTg[u++] = t;
+                }
+                sTg[u++] = nnz_l + sLi[q2];
+            }
+        }
+        if (u != npair) { return HS_E_SIZE; }
+    }
     return HS_OK;
+}
+
+/* The symmetric factor's elimination on values already in place (L's entries in Lx, the
+ * diagonal in Dinv), right-looking: column i scaled by its pivot, then its outer product
+ * subtracted from the columns to its right through the slots the analysis listed. Every entry
+ * gets the products of the up-looking order (L_ri t_ki with t_ki = D_i L_ki, in ascending i),
+ * so the bits are the same, without the per-row scatter, reach walk and gather. */
+static int sym_eliminate(const sp_view *v, hs_real *num, hs_real tiny, int ok_in)
+{
+    const int n = v->n;
+    const int *Lp = v->Lp, *tg = v->Tg;
+    hs_real *Lx = num, *Dinv = num + v->nnz_l;
+    int ok = ok_in;
+    for (int i = 0; i < n; ++i) {
+        const hs_real d = Dinv[i];
+        const int good = (hs_abs(d) > tiny) & hs_isfinite(d);
+        ok &= good;
+        /* a failed pivot becomes 1 so the remaining work stays finite and fixed */
+        /* MISRA Ref 10.3.2 [hs_real selected by ?:] */
+        const hs_real di = HS_R(1.0) / ((good != 0) ? d : HS_R(1.0));
+        Dinv[i] = di;
+        const int q0 = Lp[i], q1e = Lp[i + 1];
+        for (int q2 = q0; q2 < q1e; ++q2) {
+            const hs_real t = Lx[q2]; /* (D L^T)_{i,row}: every column j < i applied */
+            for (int q = q0; q < q2; ++q) {
+                Lx[*tg] -= Lx[q] * t;
+                ++tg;
+            }
+#ifdef HS_SPARSE_TALLY
+            hs_sparse_tally += (long)q2;
+            hs_sparse_tally -= (long)q0;
+#endif
+            const hs_real l = t * di;
+            /* the diagonal of row q2 lives in Dinv until its column comes */
+            Lx[*tg] -= l * t;
+            ++tg;
+            Lx[q2] = l;
+        }
+    }
+    return (ok != 0) ? HS_OK : HS_E_SINGULAR;
+}
+
+/* The largest |v_i| of v (m); a NaN is never taken. Four running maxima: a quarter of the
+ * loop overhead on these short arrays (the maximum does not depend on the order). */
+static hs_real amax_of(const hs_real *v, int m)
+{
+    hs_real m0 = HS_R(0.0), m1 = HS_R(0.0), m2 = HS_R(0.0), m3 = HS_R(0.0);
+    int i4 = 0;
+    for (; i4 + 4 <= m; i4 += 4) {
+        const hs_real a0 = hs_abs(v[i4]), a1 = hs_abs(v[i4 + 1]);
+        const hs_real a2 = hs_abs(v[i4 + 2]), a3 = hs_abs(v[i4 + 3]);
+        m0 = (a0 > m0) ? a0 : m0;
+        m1 = (a1 > m1) ? a1 : m1;
+        m2 = (a2 > m2) ? a2 : m2;
+        m3 = (a3 > m3) ? a3 : m3;
+    }
+    for (; i4 < m; ++i4) {
+        const hs_real a = hs_abs(v[i4]);
+        m0 = (a > m0) ? a : m0;
+    }
+    m0 = (m1 > m0) ? m1 : m0;
+    m2 = (m3 > m2) ? m3 : m2;
+    return (m2 > m0) ? m2 : m0;
+}
+
+int hs_sparse_slot(const int *sym, int p)
+{
+    sp_view v;
+    view_of(sym, &v);
+    if (p == -1) { return (v.sym != 0) ? v.nnz_l + v.n : 0; }
+    if (v.sym == 0 || p < 0 || p >= v.nnz) { return -1; }
+    for (int k = 0; k < v.n; ++k) {
+        if (v.Dax[k] == p) { return v.nnz_l + k; }
+    }
+    for (int q = 0; q < v.nnz_l; ++q) {
+        if (v.Lg[q] == p) { return q; }
+    }
+    return -1;
+}
+
+int hs_sparse_factor_slots(const int *sym, hs_real *num)
+{
+    sp_view v;
+    view_of(sym, &v);
+    /* the values K holds are in L's entries and the diagonal, each once (a symmetric K's other
+     * triangle repeats them): the same maximum as over all of K */
+    const hs_real amax = amax_of(num, v.nnz_l + v.n);
+    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
+    const int ok = amax > HS_R(0.0);
+    const hs_real tiny = (hs_real)v.n * HS_EPS * amax;
+    return sym_eliminate(&v, num, tiny, ok);
 }
 
 /* ---------------------------------------------------------------- per step */
@@ -358,78 +507,50 @@ int hs_sparse_factor(const int *sym, const hs_real *Ax, hs_real *num)
     const int *Lp = v.Lp, *Li = v.Li, *Rp = v.Rp, *Ri = v.Ri, *Rpos = v.Rpos;
     hs_real *Lx = num, *Ux = sy ? num : num + v.nnz_l;
     hs_real *Dinv = Ux + v.nnz_l, *x = Dinv + n, *y = x + n; /* y: unsymmetric only */
-
     /* scale of the relative pivot threshold. Finiteness needs no pass of its own: every value
      * of row/column k reaches pivot k through d -= l x_i (0 * NaN is NaN, Inf - Inf is NaN),
      * so a NaN or Inf anywhere makes some pivot non-finite, which the pivot check reports. */
-    /* four running maxima (the maximum does not depend on the order; a NaN is never taken,
-     * as in one pass): a quarter of the loop overhead on these short arrays */
-    hs_real m0 = HS_R(0.0), m1 = HS_R(0.0), m2 = HS_R(0.0), m3 = HS_R(0.0);
-    int i4 = 0;
-    for (; i4 + 4 <= v.nnz; i4 += 4) {
-        const hs_real a0 = hs_abs(Ax[i4]), a1 = hs_abs(Ax[i4 + 1]);
-        const hs_real a2 = hs_abs(Ax[i4 + 2]), a3 = hs_abs(Ax[i4 + 3]);
-        m0 = (a0 > m0) ? a0 : m0;
-        m1 = (a1 > m1) ? a1 : m1;
-        m2 = (a2 > m2) ? a2 : m2;
-        m3 = (a3 > m3) ? a3 : m3;
-    }
-    for (; i4 < v.nnz; ++i4) {
-        const hs_real a = hs_abs(Ax[i4]);
-        m0 = (a > m0) ? a : m0;
-    }
-    m0 = (m1 > m0) ? m1 : m0;
-    m2 = (m3 > m2) ? m3 : m2;
-    const hs_real amax = (m2 > m0) ? m2 : m0;
+    const hs_real amax = amax_of(Ax, v.nnz);
     /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
     int ok = amax > HS_R(0.0);
     const hs_real tiny = (hs_real)n * HS_EPS * amax;
+    if (sy != 0) {
+        const int *Lg = v.Lg;
+        for (int q = 0; q < v.nnz_l; ++q) {
+            const int p = Lg[q];
+            Lx[q] = (p >= 0) ? Ax[p] : HS_R(0.0);
+        }
+        for (int k = 0; k < n; ++k) { Dinv[k] = Ax[Dax[k]]; }
+        return sym_eliminate(&v, num, tiny, ok);
+    }
     /* the work vectors: num may come fresh from the caller (the loops below leave them zero) */
     for (int i = 0; i < n; ++i) { x[i] = HS_R(0.0); }
-    if (sy == 0) {
-        for (int i = 0; i < n; ++i) { y[i] = HS_R(0.0); }
-    }
+    for (int i = 0; i < n; ++i) { y[i] = HS_R(0.0); }
 
-    /* up-looking: row k of L and column k of U from two sparse triangular solves whose
-     * patterns (the reach of row k in the elimination tree) the analysis fixed */
+    /* up-looking (L D U; the symmetric factor is sym_eliminate's): row k of L and column k of
+     * U from two sparse triangular solves whose patterns (the reach of row k in the
+     * elimination tree) the analysis fixed */
     for (int k = 0; k < n; ++k) {
         for (int p = Ap[k]; p < Ap[k + 1]; ++p) { x[Ui[p]] = Ax[Uax[p]]; }
-        if (sy == 0) {
-            for (int p = Ap[k]; p < Ap[k + 1]; ++p) { y[Ui[p]] = Ax[Lax[p]]; }
-        }
+        for (int p = Ap[k]; p < Ap[k + 1]; ++p) { y[Ui[p]] = Ax[Lax[p]]; }
         hs_real d = Ax[Dax[k]];
-        if (sy != 0) {
-            for (int p = Rp[k]; p < Rp[k + 1]; ++p) {
-                const int i = Ri[p], e = Rpos[p];
-                const hs_real xi = x[i]; /* (D L^T)_{ik}: every j < i has been applied */
-                x[i] = HS_R(0.0);
-                for (int q = Lp[i]; q < e; ++q) { x[Li[q]] -= Lx[q] * xi; }
-#ifdef HS_SPARSE_TALLY
-                hs_sparse_tally += e - Lp[i];
-#endif
-                const hs_real l = xi * Dinv[i];
-                Lx[e] = l;
-                d -= l * xi;
+        for (int p = Rp[k]; p < Rp[k + 1]; ++p) {
+            const int i = Ri[p], e = Rpos[p];
+            const hs_real xi = x[i], yi = y[i]; /* (D U)_{ik}, (L D)_{ki} */
+            x[i] = HS_R(0.0);
+            y[i] = HS_R(0.0);
+            for (int q = Lp[i]; q < e; ++q) {
+                const int r = Li[q];
+                x[r] -= Lx[q] * xi;
+                y[r] -= Ux[q] * yi;
             }
-        } else {
-            for (int p = Rp[k]; p < Rp[k + 1]; ++p) {
-                const int i = Ri[p], e = Rpos[p];
-                const hs_real xi = x[i], yi = y[i]; /* (D U)_{ik}, (L D)_{ki} */
-                x[i] = HS_R(0.0);
-                y[i] = HS_R(0.0);
-                for (int q = Lp[i]; q < e; ++q) {
-                    const int r = Li[q];
-                    x[r] -= Lx[q] * xi;
-                    y[r] -= Ux[q] * yi;
-                }
 #ifdef HS_SPARSE_TALLY
-                hs_sparse_tally += e - Lp[i];
+            hs_sparse_tally += e - Lp[i];
 #endif
-                const hs_real l = yi * Dinv[i];
-                Lx[e] = l;
-                Ux[e] = xi * Dinv[i];
-                d -= l * xi;
-            }
+            const hs_real l = yi * Dinv[i];
+            Lx[e] = l;
+            Ux[e] = xi * Dinv[i];
+            d -= l * xi;
         }
         const int good = (hs_abs(d) > tiny) & hs_isfinite(d);
         ok &= good;
@@ -439,22 +560,48 @@ int hs_sparse_factor(const int *sym, const hs_real *Ax, hs_real *num)
     return ok ? HS_OK : HS_E_SINGULAR;
 }
 
-/* x (n, new order) := K^-1 x with the factors. */
-static void solve_perm(const sp_view *v, const hs_real *num, hs_real *x)
+/* b (n, original order) := K^-1 b with the factors, in place: the rows of L carry their
+ * original unknowns (Lio), so no permuted copy in and out; the same operations in the same
+ * order as on a permuted copy. */
+static void solve_inplace(const sp_view *v, const hs_real *num, hs_real *b)
 {
     const int n = v->n;
-    const int *Lp = v->Lp, *Li = v->Li;
+    const int *Lp = v->Lp, *Lio = v->Lio, *perm = v->perm;
     const hs_real *Lx = num, *Ux = v->sym ? num : num + v->nnz_l, *Dinv = Ux + v->nnz_l;
     for (int i = 0; i < n; ++i) {
-        const hs_real xi = x[i];
-        for (int q = Lp[i]; q < Lp[i + 1]; ++q) { x[Li[q]] -= Lx[q] * xi; }
+        const hs_real xi = b[perm[i]];
+        for (int q = Lp[i]; q < Lp[i + 1]; ++q) { b[Lio[q]] -= Lx[q] * xi; }
     }
     /* D^-1 folded into the backward pass: x[i] is scaled just before its row is applied, the
      * entries it reads (rows below i) are final already, so the values are those of two passes */
     for (int i = n - 1; i >= 0; --i) {
-        hs_real s = x[i] * Dinv[i];
-        for (int q = Lp[i]; q < Lp[i + 1]; ++q) { s -= Ux[q] * x[Li[q]]; }
-        x[i] = s;
+        const int pi = perm[i];
+        hs_real s = b[pi] * Dinv[i];
+        for (int q = Lp[i]; q < Lp[i + 1]; ++q) { s -= Ux[q] * b[Lio[q]]; }
+        b[pi] = s;
+    }
+}
+
+void hs_sparse_solve_c(const int *sym, const hs_real *num, hs_real *b, hs_real *work)
+{
+    sp_view v;
+    view_of(sym, &v);
+    (void)work;
+    const int n = v.n, nv = v.Lv[0];
+    const int *Lp = v.Lp, *Lio = v.Lio, *perm = v.perm, *Lv = v.Lv + 1;
+    const hs_real *Lx = num, *Ux = v.sym ? num : num + v.nnz_l, *Dinv = Ux + v.nnz_l;
+    /* the forward pass over the columns b reaches; a column left out would subtract L x_i
+     * with x_i = 0, which leaves every entry as it is (but for the sign of a zero) */
+    for (int t = 0; t < nv; ++t) {
+        const int i = Lv[t];
+        const hs_real xi = b[perm[i]];
+        for (int q = Lp[i]; q < Lp[i + 1]; ++q) { b[Lio[q]] -= Lx[q] * xi; }
+    }
+    for (int i = n - 1; i >= 0; --i) {
+        const int pi = perm[i];
+        hs_real s = b[pi] * Dinv[i];
+        for (int q = Lp[i]; q < Lp[i + 1]; ++q) { s -= Ux[q] * b[Lio[q]]; }
+        b[pi] = s;
     }
 }
 
@@ -462,9 +609,8 @@ void hs_sparse_solve(const int *sym, const hs_real *num, hs_real *b, hs_real *wo
 {
     sp_view v;
     view_of(sym, &v);
-    for (int k = 0; k < v.n; ++k) { work[k] = b[v.perm[k]]; }
-    solve_perm(&v, num, work);
-    for (int k = 0; k < v.n; ++k) { b[v.perm[k]] = work[k]; }
+    (void)work;
+    solve_inplace(&v, num, b);
 }
 
 void hs_sparse_matvec(const int *sym, const hs_real *Ax, const hs_real *x, hs_real *y)
@@ -522,4 +668,5 @@ const int *hs_sparse_perm(const int *sym) { return sym + H_LEN; }
 
 const hs_ls_backend hs_sparse_backend = {
     "ldlt", hs_sparse_tmp_ints, hs_sparse_analyze, hs_sparse_factor, hs_sparse_solve, hs_sparse_ops,
+    hs_sparse_slot, hs_sparse_factor_slots, hs_sparse_solve_c,
 };

@@ -48,8 +48,22 @@ int hs_sparse_analyze(int n, const int *Ap, const int *Ai, const int *kind, int 
  * is the same either way. */
 int hs_sparse_factor(const int *sym, const hs_real *Ax, hs_real *num);
 
+/* Where the symmetric factor wants the entry p (0 <= p < Ap[n]) of the analyzed pattern: its
+ * index in num (an entry of L or a diagonal), or -1 when the factor does not read it (the
+ * other triangle) or the analysis is unsymmetric; p = -1 gives the count of such slots (they
+ * are num[0 .. count)), 0 when unsymmetric. Init time (a linear search). */
+int hs_sparse_slot(const int *sym, int p);
+
+/* hs_sparse_factor with the values already written into num at the slots hs_sparse_slot gives
+ * (every other slot of L's entries and the diagonal zero): the same factor, without the copy. */
+int hs_sparse_factor_slots(const int *sym, hs_real *num);
+
 /* Solves K x = b with the factor num: b (n) is overwritten by x; work (n) is scratch. */
 void hs_sparse_solve(const int *sym, const hs_real *num, hs_real *b, hs_real *work);
+
+/* hs_sparse_solve for a b (n) whose position unknowns (kind 0) are zero: the forward pass
+ * skips the columns such a b does not reach. */
+void hs_sparse_solve_c(const int *sym, const hs_real *num, hs_real *b, hs_real *work);
 
 /* y (n) = K x (n) with the values Ax (for residuals and iterative refinement). */
 void hs_sparse_matvec(const int *sym, const hs_real *Ax, const hs_real *x, hs_real *y);

@@ -262,7 +262,7 @@ HS_STAGE_INL int hs_st_project_positions(hs_stepper *s, const hs_ctx *c, int reu
          * g = 0: the projection keeps it where the step put it */
         s->b2[nq + i] = ((s->comp != 0) && (s->cmp[i] > HS_R(0.0))) ? HS_R(0.0) : s->c1[i];
     }
-    hs_linsys_solve(&s->lsP, &s->fP, s->b2);
+    hs_linsys_solve_c(&s->lsP, &s->fP, s->b2);
     hs_real nd = HS_R(0.0);
     for (int i = 0; i < nq; ++i) {
         s->qn[i] -= s->b2[i];
@@ -293,7 +293,7 @@ HS_STAGE_INL int hs_st_project_velocities(hs_stepper *s, const hs_ctx *c)
         /* a compliant row does not constrain the velocity: its rate is the step's */
         s->b2[nq + i] = ((s->comp != 0) && (s->cmp[i] > HS_R(0.0))) ? HS_R(0.0) : s->c3[i] + s->c2[i];
     }
-    hs_linsys_solve(&s->lsP, &s->fPn, s->b2);
+    hs_linsys_solve_c(&s->lsP, &s->fPn, s->b2);
     for (int i = 0; i < nq; ++i) {
         s->un[i] -= s->b2[i];
     }

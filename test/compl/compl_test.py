@@ -16,8 +16,10 @@ or the regularized-stepper paper's text (test/compl/seed001.py):
   slider crank        model/mech/slider_crank_singular.hsm through 20 dead centres with the
                       default method (today's main: refused at t = 0.249 s), and rigid: refused
   rolling disk        slip <= 1e-9 m/s and energy over 100 s; contact point on its circle
+  hilstep-rt          the same global compliance and spook's epsilon and tau from the plant's
+                      CLI (--compliance/--damping, --spook-eps/--spook-tau): stretch c m g
   seed 001            the paper's statements about its pendulum and slider crank
-Usage: compl_test.py SIM
+Usage: compl_test.py SIM [RT]   (RT: hilstep-rt, default beside SIM)
 """
 import math
 import os
@@ -29,6 +31,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import seed001  # noqa: E402
 
 SIM = sys.argv[1] if len(sys.argv) > 1 else "build/hilstep-sim"
+RT = sys.argv[2] if len(sys.argv) > 2 else os.path.join(os.path.dirname(SIM), "hilstep-rt")
 ROOT = seed001.ROOT
 MECH = os.path.join(ROOT, "model", "mech")
 npass = nfail = 0
@@ -216,13 +219,48 @@ def rolling_disk():
         check(ok, what)
 
 
+def rt_cli():
+    # hilstep-rt steps the same library: the hanging pendulum (m g = 10 N) over 2 s of its time
+    # base (ticks missed on a loaded machine are skipped, not run; the last logged state is at
+    # rest long before) stretches by c m g with --compliance, by eps m g with spook's
+    # --spook-eps/--spook-tau, and not at all without (rigid: the option is what stretches it).
+    c = 1e-5
+    free = subprocess.run(["/usr/bin/python3", os.path.join(ROOT, "test", "linux", "free_ports.py"), "2"],
+                          capture_output=True, text=True)
+    base = int(free.stdout.strip() or "0")
+    for label, opts, want in (("--compliance 1e-05 --damping 640 (default method)", ["--compliance", str(c), "--damping", "640"], c * 10.0),
+                              ("spook --spook-eps 1e-05 --spook-tau 0.0064",
+                               ["--method", "spook", "--stab", "none", "--spook-eps", str(c), "--spook-tau", "0.0064"], c * 10.0),
+                              ("no compliance option (rigid rod)", [], 0.0)):
+        fd, log = tempfile.mkstemp(suffix=".csv")
+        os.close(fd)
+        try:
+            p = subprocess.run([RT, "--model", "pendulum", "--param", "theta0=-1.5707963267948966", "--duration", "2",
+                                "--priority", "0", "--budget-us", "1000000", "--quiet", "--listen",
+                                "127.0.0.1:%d" % base, "--peer", "127.0.0.1:%d" % (base + 1), "--log", log] + opts,
+                               capture_output=True, text=True, timeout=60)
+            rows = [r.split(",") for r in open(log).read().splitlines()]
+            hd = rows[0]
+            last = rows[-1]
+            stretch = math.hypot(float(last[hd.index("q1")]), float(last[hd.index("q2")])) - 1.0
+            n = len(rows) - 1
+        except (OSError, ValueError, IndexError, subprocess.TimeoutExpired) as e:
+            p, stretch, n = None, float("nan"), 0
+            print("  hilstep-rt: %s" % e)
+        tol = 1e-6 * want if want > 0 else 1e-12
+        check(p is not None and p.returncode == 0 and n >= 1000 and abs(stretch - want) <= tol,
+              "hilstep-rt pendulum %s: rod stretch %.9e m = %.1e m within %.0e (%d steps, exit %s)"
+              % (label, stretch, want, tol, n, p.returncode if p is not None else "-"))
+
+
 def seed_claims():
     out, P, S = seed001.claims(SIM)
     for paper, meas, ok in out:
         check(ok, "%s -> %s" % (paper, meas))
 
 
-for f in (static_deflection, oscillation, global_compliance, refusals, fourbar, slider_crank, rolling_disk, seed_claims):
+for f in (static_deflection, oscillation, global_compliance, refusals, fourbar, slider_crank, rolling_disk, rt_cli,
+          seed_claims):
     f()
 print("compliance-test: %d passed, %d failed" % (npass, nfail))
 sys.exit(1 if nfail else 0)
