@@ -64,8 +64,11 @@ static inline void bounds(const hs_stepper *s, int i, const hs_real *lam, hs_rea
         *hi = HS_R(1e30);
     } else if (R->ngroup == 1) {
         /* one normal (every contact point): the loop below with one term */
-        const hs_real prev = s->ctl[R->normal], cur = lam[R->normal];
-        *hi = R->mu * (((R->box != 0) && (prev > HS_R(0.0))) ? prev : cur);
+        /* both read, then one picked: the same work whether the previous step's is used */
+        const hs_real pc[2] = {lam[R->normal], s->ctl[R->normal]};
+        /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
+        const int use_prev = ((R->box != 0) && (pc[1] > HS_R(0.0))) ? 1 : 0;
+        *hi = R->mu * pc[use_prev];
         *lo = -*hi;
     } else {
         hs_real prev = HS_R(0.0), cur = HS_R(0.0);
