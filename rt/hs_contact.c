@@ -64,11 +64,11 @@ static inline void bounds(const hs_stepper *s, int i, const hs_real *lam, hs_rea
         *hi = HS_R(1e30);
     } else if (R->ngroup == 1) {
         /* one normal (every contact point): the loop below with one term */
-        /* both read, then one picked: the same work whether the previous step's is used */
-        const hs_real pc[2] = {lam[R->normal], s->ctl[R->normal]};
-        /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
-        const int use_prev = ((R->box != 0) && (pc[1] > HS_R(0.0))) ? 1 : 0;
-        *hi = R->mu * pc[use_prev];
+        /* cteps holds 1 when the previous step's impulse is the one (box friction on a contact
+         * that carried load), else 0, set once per step: picked by arithmetic (exact, as one
+         * term is zero), the same work either way */
+        const hs_real sel = s->cteps[i];
+        *hi = R->mu * ((sel * s->ctl[R->normal]) + ((HS_R(1.0) - sel) * lam[R->normal]));
         *lo = -*hi;
     } else {
         hs_real prev = HS_R(0.0), cur = HS_R(0.0);
@@ -243,7 +243,9 @@ static inline hs_real row_update(hs_stepper *s, int i, hs_real *lam, hs_real v)
 {
     hs_real lo, hi;
     bounds(s, i, lam, &lo, &hi);
-    const hs_real w = (v - s->ctr[i]) + (s->cteps[i] * lam[i]);
+    /* a friction row's cteps is its bound's selector (bounds), its compliance is zero */
+    const hs_real eps = (s->model->type->ct_rows[i].kind == HS_CT_NORMAL) ? s->cteps[i] : HS_R(0.0);
+    const hs_real w = (v - s->ctr[i]) + (eps * lam[i]);
     const hs_real ln = clamp(lam[i] - (w * s->ctiw[i]), lo, hi);
     const hs_real dl = ln - lam[i];
     lam[i] = ln;
@@ -323,6 +325,12 @@ int hs_st_contact(hs_stepper *s, const hs_ctx *c)
          * rows are redundant (four corners on a face, their friction), so the warm start
          * cannot wander in the null space from step to step */
         s->cteps[i] = reg * W;
+        if (T->ct_rows[i].kind != HS_CT_NORMAL) {
+            /* friction: no compliance; cteps selects the bound's normal impulse (bounds) */
+            /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
+            const int prev = (T->ct_rows[i].box != 0) && (s->ctl[T->ct_rows[i].normal] > HS_R(0.0));
+            s->cteps[i] = (prev != 0) ? HS_R(1.0) : HS_R(0.0);
+        }
         const hs_real v = dot(&Ji[a0], &s->ctu[a0], na);
         s->ctv[i] = v;
         const hs_ct_row *R = &T->ct_rows[i];
