@@ -259,7 +259,17 @@ static HS_STAGE_FN int st_sd_stage1(hs_stepper *s, hs_ctx *c)
     }
     return rc;
 #else
-    return sd_newton(s, c, c->t + g * h, s->accn, s->sl1, 1);
+    int rc = sd_newton(s, c, c->t + g * h, s->accn, s->sl1, 1);
+    /* Compliant rows: a second Newton step, refactored at the corrected point (why: the
+     * header; rt/METHODS.md "Where a method stops"). Fixed per model, known at init. */
+    if ((rc == HS_OK) && (s->comp != 0)) {
+        for (int i = 0; i < nq; ++i) {
+            s->un[i] = s->u[i] + hg * s->accn[i];
+            s->qn[i] = s->q[i] + hg * s->u[i] + hg * hg * s->accn[i];
+        }
+        rc = sd_newton(s, c, c->t + g * h, s->accn, s->sl1, 1);
+    }
+    return rc;
 #endif
 }
 
@@ -292,7 +302,16 @@ static HS_STAGE_FN int st_sd_stage2(hs_stepper *s, hs_ctx *c)
     }
     return rc;
 #else
-    return sd_newton(s, c, c->t + (HS_R(1.0) - g) * h, s->wdn, s->sl2, 0);
+    int rc = sd_newton(s, c, c->t + (HS_R(1.0) - g) * h, s->wdn, s->sl2, 0);
+    /* compliant rows: as stage 1, one more Newton step refactored at the corrected point */
+    if ((rc == HS_OK) && (s->comp != 0)) {
+        for (int i = 0; i < nq; ++i) {
+            s->un[i] = s->u[i] + h * (a21 * s->accn[i] + g * s->wdn[i]);
+            s->qn[i] = s->q[i] + c2h * s->u[i] + (q1 * s->accn[i] + q2 * s->wdn[i]);
+        }
+        rc = sd_newton(s, c, c->t + (HS_R(1.0) - g) * h, s->wdn, s->sl2, 1);
+    }
+    return rc;
 #endif
 }
 
