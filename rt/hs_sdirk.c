@@ -10,10 +10,15 @@
  * q_{n+1} = q_n + h u_n + h^2 ((1 - g) A_1 + g A_2)/2; then the tail's projection.
  *
  * Fixed work per step: two M, f, g, G, gamma evaluations, one fq, fu, K_g evaluation, one
- * factorization, two solves, plus the projection's factorization. */
+ * factorization, two solves, plus the projection's factorization. A model with compliant rows
+ * (fixed at init) takes a second Newton step per stage, refactored at the corrected point:
+ * four evaluations, four factorizations and four solves per step (a dead centre's stiff
+ * nonlinear remainder is not damped by the midpoint-like stages; rt/METHODS.md "Where a
+ * method stops"). */
 #include "hs_stage.h"
 
-/* Newton steps per stage (compile-time; the method as shipped takes 1, with stage 1's factor).
+/* Newton steps per stage (compile-time; the method as shipped takes 1, with stage 1's factor,
+ * and 2, each refactored, on models with compliant rows).
  * With more, every step refactors at the stage's point, so each stage is solved to round-off:
  * `make sdirk-drift` builds that variant to tell the energy drift of the single Newton step
  * from the method's own (rt/METHODS.md "Long runs: why the default drifts"). */
