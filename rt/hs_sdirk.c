@@ -267,6 +267,7 @@ static HS_STAGE_FN int st_sd_stage1(hs_stepper *s, hs_ctx *c)
     int rc = sd_newton(s, c, c->t + g * h, s->accn, s->sl1, 1);
     /* Compliant rows: a second Newton step, refactored at the corrected point (why: the
      * header; rt/METHODS.md "Where a method stops"). Fixed per model, known at init. */
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     if ((rc == HS_OK) && (s->comp != 0)) {
         for (int i = 0; i < nq; ++i) {
             s->un[i] = s->u[i] + hg * s->accn[i];
@@ -309,6 +310,7 @@ static HS_STAGE_FN int st_sd_stage2(hs_stepper *s, hs_ctx *c)
 #else
     int rc = sd_newton(s, c, c->t + (HS_R(1.0) - g) * h, s->wdn, s->sl2, 0);
     /* compliant rows: as stage 1, one more Newton step refactored at the corrected point */
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     if ((rc == HS_OK) && (s->comp != 0)) {
         for (int i = 0; i < nq; ++i) {
             s->un[i] = s->u[i] + h * (a21 * s->accn[i] + g * s->wdn[i]);
