@@ -51,16 +51,30 @@ static hs_real road_dy(const hs_model *m, const hs_real *in)
 /* Road excitation point and its first two time derivatives. */
 typedef struct road { hs_real xb, yb, xb1, yb1, xb2, yb2; } road;
 
+/* The point alone (force() and force_jac() need no derivatives): sin and cos of w t in s, c. */
+static void road_point(const hs_car_axle_params *p, hs_real t, hs_real *xb, hs_real *yb, hs_real *s,
+                       hs_real *c)
+{
+    hs_sincos(p->w * t, s, c);
+    *yb = p->r * *s;
+    *xb = hs_sqrt(p->L * p->L - *yb * *yb);
+}
+
+/* The point's velocity (xb1, yb1) from the point and cos of w t (constraint()'s g_t). */
+static void road_vel(const hs_car_axle_params *p, hs_real xb, hs_real yb, hs_real c, hs_real *xb1,
+                     hs_real *yb1)
+{
+    *yb1 = p->r * p->w * c;
+    *xb1 = -yb * *yb1 / xb;
+}
+
 static road road_at(const hs_car_axle_params *p, hs_real t)
 {
     road r;
     hs_real s, c;
-    hs_sincos(p->w * t, &s, &c);
-    r.yb = p->r * s;
-    r.xb = hs_sqrt(p->L * p->L - r.yb * r.yb);
-    r.yb1 = p->r * p->w * c;
+    road_point(p, t, &r.xb, &r.yb, &s, &c);
+    road_vel(p, r.xb, r.yb, c, &r.xb1, &r.yb1);
     r.yb2 = -p->r * p->w * p->w * s;
-    r.xb1 = -r.yb * r.yb1 / r.xb;
     r.xb2 = -(r.yb1 * r.yb1 + r.yb * r.yb2 + r.xb1 * r.xb1) / r.xb;
     return r;
 }
@@ -88,9 +102,11 @@ static int initial(const hs_model *m, hs_real t0, hs_real *q, hs_real *u, hs_rea
 static int mass(const hs_model *m, hs_real t, const hs_real *q, hs_real *M)
 {
     (void)t; (void)q;
-    hs_real K = kmass(P(m));
-    for (int i = 0; i < 16; ++i) { M[i] = HS_R(0.0); }
-    for (int i = 0; i < 4; ++i) { M[i * 5] = K; }
+    const hs_real K = kmass(P(m));
+    M[0] = K; M[1] = HS_R(0.0); M[2] = HS_R(0.0); M[3] = HS_R(0.0);
+    M[4] = HS_R(0.0); M[5] = K; M[6] = HS_R(0.0); M[7] = HS_R(0.0);
+    M[8] = HS_R(0.0); M[9] = HS_R(0.0); M[10] = K; M[11] = HS_R(0.0);
+    M[12] = HS_R(0.0); M[13] = HS_R(0.0); M[14] = HS_R(0.0); M[15] = K;
     return HS_OK;
 }
 
@@ -99,11 +115,12 @@ static int force(const hs_model *m, hs_real t, const hs_real *q, const hs_real *
 {
     (void)u; (void)z;
     const hs_car_axle_params *p = P(m);
-    road r = road_at(p, t);
+    hs_real xb, yb, sn, cs;
+    road_point(p, t, &xb, &yb, &sn, &cs);
     hs_real K = kmass(p);
     hs_real Ll = hs_sqrt(q[0] * q[0] + q[1] * q[1]);
     /* + 0 without an input: the same bits as the published problem. */
-    hs_real ex = q[2] - r.xb, ey = q[3] - (r.yb + road_dy(m, in));
+    hs_real ex = q[2] - xb, ey = q[3] - (yb + road_dy(m, in));
     hs_real Lr = hs_sqrt(ex * ex + ey * ey);
     if (!(Ll > HS_R(0.0)) || !(Lr > HS_R(0.0))) { return HS_E_MODEL; /* spring of zero length */ }
     f[0] = (p->L0 - Ll) * q[0] / Ll;
@@ -130,10 +147,14 @@ static int force_jac(const hs_model *m, hs_real t, const hs_real *q, const hs_re
 {
     (void)u; (void)z;
     const hs_car_axle_params *p = P(m);
-    road r = road_at(p, t);
-    for (int i = 0; i < 16; ++i) { fq[i] = HS_R(0.0); fu[i] = HS_R(0.0); }
+    hs_real xb, yb, sn, cs;
+    road_point(p, t, &xb, &yb, &sn, &cs);
+    /* the entries outside the two springs' diagonal blocks; spring_jac writes those */
+    fq[2] = HS_R(0.0); fq[3] = HS_R(0.0); fq[6] = HS_R(0.0); fq[7] = HS_R(0.0);
+    fq[8] = HS_R(0.0); fq[9] = HS_R(0.0); fq[12] = HS_R(0.0); fq[13] = HS_R(0.0);
+    for (int i = 0; i < 16; ++i) { fu[i] = HS_R(0.0); }
     spring_jac(p->L0, q[0], q[1], fq, 0);
-    spring_jac(p->L0, q[2] - r.xb, q[3] - (r.yb + road_dy(m, in)), fq, 2);
+    spring_jac(p->L0, q[2] - xb, q[3] - (yb + road_dy(m, in)), fq, 2);
     return HS_OK;
 }
 
@@ -141,18 +162,22 @@ static int constraint(const hs_model *m, hs_real t, const hs_real *q, hs_real *g
                       hs_real *gt)
 {
     const hs_car_axle_params *p = P(m);
-    road r = road_at(p, t);
+    hs_real xb, yb, sn, cs;
+    /* the point, and its velocity only for gt (the position projection asks for g alone) */
+    road_point(p, t, &xb, &yb, &sn, &cs);
     hs_real dx = q[0] - q[2], dy = q[1] - q[3];
     if (g != NULL) {
-        g[0] = r.xb * q[0] + r.yb * q[1];
+        g[0] = xb * q[0] + yb * q[1];
         g[1] = dx * dx + dy * dy - p->L * p->L;
     }
     if (G != NULL) {
-        G[0] = r.xb; G[1] = r.yb; G[2] = HS_R(0.0); G[3] = HS_R(0.0);
+        G[0] = xb; G[1] = yb; G[2] = HS_R(0.0); G[3] = HS_R(0.0);
         G[4] = HS_R(2.0) * dx; G[5] = HS_R(2.0) * dy; G[6] = -HS_R(2.0) * dx; G[7] = -HS_R(2.0) * dy;
     }
     if (gt != NULL) {
-        gt[0] = r.xb1 * q[0] + r.yb1 * q[1];
+        hs_real xb1, yb1;
+        road_vel(p, xb, yb, cs, &xb1, &yb1);
+        gt[0] = xb1 * q[0] + yb1 * q[1];
         gt[1] = HS_R(0.0);
     }
     return HS_OK;
@@ -188,12 +213,11 @@ static int curvature(const hs_model *m, hs_real t, const hs_real *q, const hs_re
                      hs_real *K)
 {
     (void)m; (void)t; (void)q;
-    const hs_real c = HS_R(2.0) * lambda[1];
-    for (int i = 0; i < 16; ++i) { K[i] = HS_R(0.0); }
-    for (int i = 0; i < 4; ++i) {
-        K[i * 5] = c;
-        K[i * 4 + (i + 2) % 4] = -c;
-    }
+    const hs_real c = HS_R(2.0) * lambda[1], d = -c;
+    K[0] = c; K[1] = HS_R(0.0); K[2] = d; K[3] = HS_R(0.0);
+    K[4] = HS_R(0.0); K[5] = c; K[6] = HS_R(0.0); K[7] = d;
+    K[8] = d; K[9] = HS_R(0.0); K[10] = c; K[11] = HS_R(0.0);
+    K[12] = HS_R(0.0); K[13] = d; K[14] = HS_R(0.0); K[15] = c;
     return HS_OK;
 }
 

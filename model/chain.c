@@ -43,7 +43,7 @@ static int initial(const hs_model *m, hs_real t0, hs_real *q, hs_real *u, hs_rea
 
 static const hs_rods_family FAMILY = {
     .n_max = HS_CHAIN_N_MAX, .rods_per_link = 1, .rods_extra = 0,
-    .joints_per_link = 1, .joints_extra = 0, .joint = joint};
+    .joints_per_link = 1, .joints_extra = 0, .joint = joint, .chain = 1};
 
 const hs_model_type hs_chain_type = {
     .name = "chain",

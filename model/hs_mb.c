@@ -61,11 +61,9 @@ int hs_mb_fn_zdot(const hs_model *m, hs_real t, const hs_real *q, const hs_real 
     return mb_zdot(MB(m), t, q, u, z, in, zd);
 }
 
-int hs_mb_fn_mass(const hs_model *m, hs_real t, const hs_real *q, hs_real *M)
+/* M of any description (the general path). */
+static int mass_general(const hs_mb_model *mb, const hs_real *q, hs_real *M)
 {
-    (void)t;
-    const hs_mb_model *mb = MB(m);
-    if ((mb->fast & HS_MB_FAST_MASS) != 0) { return mb_fast_mass(mb, M); }
     const hs_mb_desc *D = mb->desc;
     mb_qq_zero(mb, M);
     for (int b = 0; b < D->nbodies; ++b) {
@@ -91,6 +89,15 @@ int hs_mb_fn_mass(const hs_model *m, hs_real t, const hs_real *q, hs_real *M)
         }
     }
     return HS_OK;
+}
+
+int hs_mb_fn_mass(const hs_model *m, hs_real t, const hs_real *q, hs_real *M)
+{
+    (void)t;
+    const hs_mb_model *mb = MB(m);
+    /* the fast path straight from the hook (the general one in its own function: no frame here) */
+    if ((mb->fast & HS_MB_FAST_MASS) != 0) { return mb_fast_mass(mb, M); }
+    return mass_general(mb, q, M);
 }
 
 int hs_mb_fn_force(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
@@ -135,6 +142,30 @@ int hs_mb_fn_curvature(const hs_model *m, hs_real t, const hs_real *q, const hs_
     const hs_mb_model *mb = MB(m);
     if ((mb->fast & HS_MB_FAST_ROWS) != 0) { return mb_fast_curvature(mb, t, q, lambda, K); }
     return mb_curvature(mb, t, q, lambda, K);
+}
+
+int hs_mb_fn_constraint_all(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
+                            const hs_real *lambda, hs_real *G, hs_real *gam, hs_real *K)
+{
+    const hs_mb_model *mb = MB(m);
+    if ((mb->fast & HS_MB_FAST_ROWS) != 0 && mb->packed == mb->fast_packed) {
+        return mb_fast_all(mb, t, q, u, lambda, G, gam, K);
+    }
+    int rc = mb_constraint(mb, t, q, NULL, G, NULL);
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
+    if (rc == HS_OK) { rc = mb_gamma(mb, t, q, u, gam); }
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
+    if ((rc == HS_OK) && (lambda != NULL) && (K != NULL)) { rc = mb_curvature(mb, t, q, lambda, K); }
+    return rc;
+}
+
+int hs_mb_fn_masks(const hs_model *m, int *qq_mask, int *cq_mask)
+{
+    const hs_mb_model *mb = MB(m);
+    const int all = HS_MB_FAST_ROWS | HS_MB_FAST_FORCES | HS_MB_FAST_MASS;
+    /* only the fast path's entries are known; the hook is set only with it (else: all may be nonzero) */
+    if ((mb->fast & all) == all) { mb_fast_masks(mb, qq_mask, cq_mask); }
+    return HS_OK;
 }
 
 static int mb_blocks_fn(const hs_model *m, hs_blocks *b, int *buf, int nbuf)
@@ -827,6 +858,14 @@ int hs_mb_compile(const hs_mb_desc *D, hs_mb_model *mb, int packed, int *bad_ind
         if (D->joints[j].has_comp != 0) { T->compliance = hs_mb_fn_compliance; }
     }
     mb_fast_prepare(mb); /* last: after the contact tables, which may add to the pattern */
+    /* the fast path's shortcuts for the stepper: G, gamma and K in one pass, the zero entries
+     * of its matrices (the sparse pattern), and whether its Jacobians are symmetric */
+    if (((mb->fast & HS_MB_FAST_ROWS) != 0) && (mb->nc > 0)) { T->constraint_all = hs_mb_fn_constraint_all; }
+    if ((mb->fast & (HS_MB_FAST_ROWS | HS_MB_FAST_FORCES | HS_MB_FAST_MASS))
+        == (HS_MB_FAST_ROWS | HS_MB_FAST_FORCES | HS_MB_FAST_MASS)) {
+        T->masks = hs_mb_fn_masks;
+    }
+    T->symmetric_jac = mb_fast_symmetric(mb);
     *bad_index = -1;
     return HS_OK;
 }

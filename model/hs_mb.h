@@ -323,6 +323,7 @@ typedef struct hs_mb_fterm {
     int body;                 /* body index, or HS_MB_GROUND (moving ground point) */
     int qo;                   /* first coordinate of body */
     int gix;                  /* index in G of the row's entry for body's first coordinate, or -1 */
+    int kix;                  /* index in K of body's (theta, theta) entry (planar), or -1 */
     hs_real sign;             /* +1 for a and c, -1 for b and d */
     hs_real tr;               /* 1: a point, 0: a direction (no translation) */
     hs_real s[2];             /* body-frame offset or direction (m) */
@@ -375,6 +376,11 @@ typedef struct hs_mb_model {
     signed char fsym[HS_MB_MAX_NC];     /* 1: DOT row r is (a - b) . (a - b) (a distance) */
     signed char fna[HS_MB_MAX_NC];      /* DOT row r: terms of a - b (they come first) */
     signed char fmov[HS_MB_MAX_NC];     /* 1: DOT row r has a moving ground point (g_t, r_tt) */
+    signed char fpair[HS_MB_MAX_NC];    /* 1: rows r, r + 1 are a planar coincidence (a - b) . x,
+                                         * (a - b) . y of body points, no time law: one kernel;
+                                         * 2: row r is the second of such a pair;
+                                         * 3: row r is a distance |a - b|^2 of body points,
+                                         * no time law: its own kernel */
     int fplanar[HS_MB_MAX_BODIES];      /* the planar bodies (their sines and cosines per call) */
     int nfplanar;
     int nk;                             /* unilateral rows */
@@ -434,6 +440,10 @@ int hs_mb_fn_constraint(const hs_model *m, hs_real t, const hs_real *q, hs_real 
 int hs_mb_fn_gamma(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u, hs_real *gam);
 int hs_mb_fn_curvature(const hs_model *m, hs_real t, const hs_real *q, const hs_real *lambda,
                        hs_real *K);
+/* constraint_all() and masks() (hs_model.h) of a description on the planar fast path. */
+int hs_mb_fn_constraint_all(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
+                            const hs_real *lambda, hs_real *G, hs_real *gam, hs_real *K);
+int hs_mb_fn_masks(const hs_model *m, int *qq_mask, int *cq_mask);
 int hs_mb_fn_output(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
                     const hs_real *z, const hs_real *in, hs_real *y);
 int hs_mb_fn_energy(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
@@ -476,8 +486,15 @@ int hs_mb_gen_constraint(const hs_model *m, hs_real t, const hs_real *q, hs_real
 int hs_mb_gen_gamma(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u, hs_real *gam);
 int hs_mb_gen_curvature(const hs_model *m, hs_real t, const hs_real *q, const hs_real *lambda,
                         hs_real *K);
+/* constraint_all() and masks() of a generated type (set when its description has them). */
+int hs_mb_gen_constraint_all(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
+                             const hs_real *lambda, hs_real *G, hs_real *gam, hs_real *K);
+int hs_mb_gen_masks(const hs_model *m, int *qq_mask, int *cq_mask);
 int hs_mb_gen_output(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
                      const hs_real *z, const hs_real *in, hs_real *y);
+/* zdot of a generated type with auxiliary states (nz: the tire treads, model/TIRE.md). */
+int hs_mb_gen_zdot(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
+                   const hs_real *z, const hs_real *in, hs_real *zd);
 int hs_mb_gen_energy(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
                      const hs_real *z, hs_real *E);
 /* blocks() of a generated type: the compiled description's pattern (dense when not packed). */

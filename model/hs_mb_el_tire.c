@@ -71,7 +71,10 @@ static hs_real opt_in(const hs_real *in, int k1)
 }
 
 
-/* A value and its gradient over the wheel's coordinates and velocities. */
+/* A value and its gradient over the wheel's coordinates and velocities. The helpers carry nd
+ * partials: NV for the Jacobian's evaluation, 0 for the values-only ones (force without fq,
+ * zdot, the outputs: three of the four per wheel and step), whose gradient loops then vanish
+ * (nd is a constant at each call of tire_eval); the values are the same operations either way. */
 typedef struct gv {
     hs_real v;
     hs_real d[NV];
@@ -81,23 +84,24 @@ static gv g_c(hs_real v)
 {
     gv r;
     r.v = v;
+    /* every partial set, also when none is carried: no copy reads an unset one */
     for (int i = 0; i < NV; ++i) { r.d[i] = HS_R(0.0); }
     return r;
 }
 
-static gv g_lin(hs_real ka, const gv *a, hs_real kb, const gv *b)
+static gv g_lin(int nd, hs_real ka, const gv *a, hs_real kb, const gv *b)
 {
     gv r;
     r.v = ka * a->v + kb * b->v;
-    for (int i = 0; i < NV; ++i) { r.d[i] = ka * a->d[i] + kb * b->d[i]; }
+    for (int i = 0; i < nd; ++i) { r.d[i] = ka * a->d[i] + kb * b->d[i]; }
     return r;
 }
 
-static gv g_mul(const gv *a, const gv *b)
+static gv g_mul(int nd, const gv *a, const gv *b)
 {
     gv r;
     r.v = a->v * b->v;
-    for (int i = 0; i < NV; ++i) { r.d[i] = b->v * a->d[i] + a->v * b->d[i]; }
+    for (int i = 0; i < nd; ++i) { r.d[i] = b->v * a->d[i] + a->v * b->d[i]; }
     return r;
 }
 
@@ -119,9 +123,11 @@ typedef struct tire_kin {
     gv arg[HS_TIRE_NARG];
 } tire_kin;
 
-/* HS_OK, or HS_E_MODEL when the spin axis stands along the road normal (no heading). */
+/* HS_OK, or HS_E_MODEL when the spin axis stands along the road normal (no heading).
+ * nd: partials carried (NV with the Jacobian, 0 for values only). */
 static int tire_kin_eval(const hs_mb_model *mb, const hs_mb_force *E, const hs_tire_par *tp, hs_real t,
-                         const hs_real *q, const hs_real *u, const hs_real *z, const hs_real *in, tire_kin *K)
+                         const hs_real *q, const hs_real *u, const hs_real *z, const hs_real *in, int nd,
+                         tire_kin *K)
 {
     const int w = E->a.body, o = mb->qoff[w];
     const hs_mb_opnd oa = mb_op_point(&E->a), oe = mb_op_dir(w, E->axis);
@@ -129,12 +135,12 @@ static int tire_kin_eval(const hs_mb_model *mb, const hs_mb_force *E, const hs_t
     mb_point_kin(mb, &oa, t, q, u, &K->kc);
     mb_point_kin(mb, &oe, t, q, u, &ke);
     hs_real Dc[3][7];
-    mb_point_dju(mb, &oa, q, u, Dc);
+    if (nd > 0) { mb_point_dju(mb, &oa, q, u, Dc); }
     for (int i = 0; i < 3; ++i) {
         K->c[i] = g_c(K->kc.r[i]);
         K->v[i] = g_c(K->kc.v[i]);
         K->e[i] = g_c(ke.r[i]);
-        for (int j = 0; j < 7; ++j) {
+        for (int j = 0; (nd > 0) && (j < 7); ++j) {
             K->c[i].d[j] = K->kc.J[i][j];
             K->v[i].d[j] = Dc[i][j];
             K->v[i].d[7 + j] = K->kc.J[i][j];
@@ -156,17 +162,19 @@ static int tire_kin_eval(const hs_mb_model *mb, const hs_mb_force *E, const hs_t
             dq += HS_R(2.0) * E->axis[r] * (Gj[r][0] * pd[0] + Gj[r][1] * pd[1] + Gj[r][2] * pd[2] + Gj[r][3] * pd[3]);
         }
         om.v += du * pd[j];
-        om.d[3 + j] = dq;
-        om.d[7 + 3 + j] = du;
+        if (nd > 0) {
+            om.d[3 + j] = dq;
+            om.d[7 + 3 + j] = du;
+        }
     }
     /* heading: x0 = (e_y, -e_x, 0) / |.|, turned by delta about n = z */
-    const gv ex2 = g_mul(&K->e[0], &K->e[0]), ey2 = g_mul(&K->e[1], &K->e[1]);
-    const gv rho2 = g_lin(HS_R(1.0), &ex2, HS_R(1.0), &ey2);
+    const gv ex2 = g_mul(nd, &K->e[0], &K->e[0]), ey2 = g_mul(nd, &K->e[1], &K->e[1]);
+    const gv rho2 = g_lin(nd, HS_R(1.0), &ex2, HS_R(1.0), &ey2);
     /* a wheel lying flat (also a non-finite state) has no heading: refused, no division by 0 */
     if (!(rho2.v > HS_R(1e-12) * (mb_dot3(ke.r, ke.r) + HS_R(1e-30)))) { return HS_E_MODEL; }
     const hs_real rho = hs_sqrt(rho2.v), irho = HS_R(1.0) / rho;
     gv x0x = K->e[1], x0y = K->e[0];
-    for (int i = 0; i < NV; ++i) {
+    for (int i = 0; i < nd; ++i) {
         /* d(a/rho) = da/rho - a drho2/(2 rho^3) */
         x0x.d[i] = K->e[1].d[i] * irho - K->e[1].v * rho2.d[i] * HS_R(0.5) * irho * irho * irho;
         x0y.d[i] = -(K->e[0].d[i] * irho - K->e[0].v * rho2.d[i] * HS_R(0.5) * irho * irho * irho);
@@ -175,10 +183,10 @@ static int tire_kin_eval(const hs_mb_model *mb, const hs_mb_force *E, const hs_t
     x0y.v = -K->e[0].v * irho;
     hs_real sd, cd;
     hs_sincos(opt_in(in, E->in1), &sd, &cd);
-    K->x[0] = g_lin(cd, &x0x, -sd, &x0y);
-    K->x[1] = g_lin(cd, &x0y, sd, &x0x);
+    K->x[0] = g_lin(nd, cd, &x0x, -sd, &x0y);
+    K->x[1] = g_lin(nd, cd, &x0y, sd, &x0x);
     K->x[2] = g_c(HS_R(0.0));
-    K->y[0] = g_lin(-HS_R(1.0), &K->x[1], HS_R(0.0), &K->x[1]);
+    K->y[0] = g_lin(nd, -HS_R(1.0), &K->x[1], HS_R(0.0), &K->x[1]);
     K->y[1] = K->x[0];
     K->y[2] = g_c(HS_R(0.0));
     /* road height and slope under the centre */
@@ -194,14 +202,14 @@ static int tire_kin_eval(const hs_mb_model *mb, const hs_mb_force *E, const hs_t
     }
     gv pen = K->c[2];
     pen.v = tp->r0 - (K->c[2].v - h);
-    for (int i = 0; i < NV; ++i) { pen.d[i] = -(K->c[2].d[i] - hs * K->c[0].d[i]); }
-    const gv pend = g_lin(-HS_R(1.0), &K->v[2], hs, &K->v[0]);
-    const gv a0 = g_mul(&K->x[0], &K->v[0]), a1 = g_mul(&K->x[1], &K->v[1]);
-    const gv b0 = g_mul(&K->y[0], &K->v[0]), b1 = g_mul(&K->y[1], &K->v[1]);
+    for (int i = 0; i < nd; ++i) { pen.d[i] = -(K->c[2].d[i] - hs * K->c[0].d[i]); }
+    const gv pend = g_lin(nd, -HS_R(1.0), &K->v[2], hs, &K->v[0]);
+    const gv a0 = g_mul(nd, &K->x[0], &K->v[0]), a1 = g_mul(nd, &K->x[1], &K->v[1]);
+    const gv b0 = g_mul(nd, &K->y[0], &K->v[0]), b1 = g_mul(nd, &K->y[1], &K->v[1]);
     K->arg[HS_TIRE_PEN] = pen;
     K->arg[HS_TIRE_PEND] = pend;
-    K->arg[HS_TIRE_VX] = g_lin(HS_R(1.0), &a0, HS_R(1.0), &a1);
-    K->arg[HS_TIRE_VY] = g_lin(HS_R(1.0), &b0, HS_R(1.0), &b1);
+    K->arg[HS_TIRE_VX] = g_lin(nd, HS_R(1.0), &a0, HS_R(1.0), &a1);
+    K->arg[HS_TIRE_VY] = g_lin(nd, HS_R(1.0), &b0, HS_R(1.0), &b1);
     K->arg[HS_TIRE_OM] = om;
     K->arg[HS_TIRE_XE] = g_c(z[0]);
     K->arg[HS_TIRE_YE] = g_c(z[1]);
@@ -245,13 +253,16 @@ static int tire_eval(const hs_mb_model *mb, int e, hs_real t, const hs_real *q, 
     int rc = brake_of(E, in, &Tb);
     /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     if (rc != HS_OK) { return rc; }
-    rc = tire_kin_eval(mb, E, &tp, t, q, u, z, in, K);
+    /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
+    const int nd = (jac != 0) ? NV : 0;
+    rc = tire_kin_eval(mb, E, &tp, t, q, u, z, in, nd, K);
     /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     if (rc != HS_OK) { return rc; }
     hs_real arg[HS_TIRE_NARG];
     /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     for (int i = 0; i < HS_TIRE_NARG; ++i) { arg[i] = K->arg[i].v; }
-    rc = (jac != 0) ? hs_tire_eval(&tp, arg, Tb, out) : hs_tire_eval_values(&tp, arg, Tb, out);
+    /* the mechanics' Jacobian reads the columns of the wheel's arguments only (below) */
+    rc = (jac != 0) ? hs_tire_eval_mech(&tp, arg, Tb, out) : hs_tire_eval_values(&tp, arg, Tb, out);
     /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     if (rc != HS_OK) { return rc; }
     if (zd != NULL) {
@@ -268,33 +279,33 @@ static int tire_eval(const hs_mb_model *mb, int e, hs_real t, const hs_real *q, 
         /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
         for (int a = 0; (jac != 0) && a < HS_TIRE_XE; ++a) {
             const hs_real Jka = out->J[k][a];
-            for (int i = 0; i < NV; ++i) { res[k].d[i] += Jka * K->arg[a].d[i]; }
+            for (int i = 0; i < nd; ++i) { res[k].d[i] += Jka * K->arg[a].d[i]; }
         }
     }
     /* rd = r0 - pen/3 on the road (hs_tire.c), r0 off it */
     gv rd = g_c(out->rd);
     if (K->arg[HS_TIRE_PEN].v > HS_R(0.0)) {
-        for (int i = 0; i < NV; ++i) { rd.d[i] = -K->arg[HS_TIRE_PEN].d[i] / HS_R(3.0); }
+        for (int i = 0; i < nd; ++i) { rd.d[i] = -K->arg[HS_TIRE_PEN].d[i] / HS_R(3.0); }
     }
     const gv *Fx = &res[HS_TIRE_FX], *Fy = &res[HS_TIRE_FY];
-    const gv Ts = g_lin(HS_R(1.0), &res[HS_TIRE_TY], HS_R(1.0), &res[HS_TIRE_TB]);
+    const gv Ts = g_lin(nd, HS_R(1.0), &res[HS_TIRE_TY], HS_R(1.0), &res[HS_TIRE_TB]);
     const gv Trs = g_c(out->y[HS_TIRE_TB] + in[E->in0]);
     gv Tbr = Trs;
-    for (int i = 0; i < NV; ++i) { Tbr.d[i] = res[HS_TIRE_TB].d[i]; }
-    const gv rFx = g_mul(&rd, Fx), rFy = g_mul(&rd, Fy);
+    for (int i = 0; i < nd; ++i) { Tbr.d[i] = res[HS_TIRE_TB].d[i]; }
+    const gv rFx = g_mul(nd, &rd, Fx), rFy = g_mul(nd, &rd, Fy);
     for (int i = 0; i < 3; ++i) {
-        const gv fx = g_mul(Fx, &K->x[i]), fy = g_mul(Fy, &K->y[i]);
-        F[i] = g_lin(HS_R(1.0), &fx, HS_R(1.0), &fy);
-        const gv tx = g_mul(&rFy, &K->x[i]), ty = g_mul(&rFx, &K->y[i]);
-        const gv te = g_mul(&Ts, &K->e[i]), tr = g_mul(&Tbr, &K->e[i]);
-        T[i] = g_lin(HS_R(1.0), &tx, -HS_R(1.0), &ty);
-        T[i] = g_lin(HS_R(1.0), &T[i], HS_R(1.0), &te);
+        const gv fx = g_mul(nd, Fx, &K->x[i]), fy = g_mul(nd, Fy, &K->y[i]);
+        F[i] = g_lin(nd, HS_R(1.0), &fx, HS_R(1.0), &fy);
+        const gv tx = g_mul(nd, &rFy, &K->x[i]), ty = g_mul(nd, &rFx, &K->y[i]);
+        const gv te = g_mul(nd, &Ts, &K->e[i]), tr = g_mul(nd, &Tbr, &K->e[i]);
+        T[i] = g_lin(nd, HS_R(1.0), &tx, -HS_R(1.0), &ty);
+        T[i] = g_lin(nd, HS_R(1.0), &T[i], HS_R(1.0), &te);
         T[i].v += in[E->in0] * K->e[i].v;
-        for (int j = 0; j < NV; ++j) { T[i].d[j] += in[E->in0] * K->e[i].d[j]; }
-        Tr[i] = g_lin(-HS_R(1.0), &tr, HS_R(0.0), &tr);
+        for (int j = 0; j < nd; ++j) { T[i].d[j] += in[E->in0] * K->e[i].d[j]; }
+        Tr[i] = g_lin(nd, -HS_R(1.0), &tr, HS_R(0.0), &tr);
     }
-    F[2] = g_lin(HS_R(1.0), &F[2], HS_R(1.0), &res[HS_TIRE_FZ]);
-    T[2] = g_lin(HS_R(1.0), &T[2], HS_R(1.0), &res[HS_TIRE_MZ]);
+    F[2] = g_lin(nd, HS_R(1.0), &F[2], HS_R(1.0), &res[HS_TIRE_FZ]);
+    T[2] = g_lin(nd, HS_R(1.0), &T[2], HS_R(1.0), &res[HS_TIRE_MZ]);
     return HS_OK;
 }
 
@@ -305,7 +316,9 @@ static int eval_z(const hs_mb_model *mb, int e, hs_real t, const hs_real *q, con
     tire_kin K;
     gv F[3], T[3], Tr[3];
     hs_tire_out out;
-    const int rc = tire_eval(mb, e, t, q, u, z, in, (fq != NULL) ? 1 : 0, &K, F, T, Tr, NULL, &out);
+    /* jac a constant at each call: the values-only evaluation is compiled without partials */
+    const int rc = (fq != NULL) ? tire_eval(mb, e, t, q, u, z, in, 1, &K, F, T, Tr, NULL, &out)
+                                : tire_eval(mb, e, t, q, u, z, in, 0, &K, F, T, Tr, NULL, &out);
     /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     if (rc != HS_OK) { return rc; }
     const int w = E->a.body, b = E->b.body;

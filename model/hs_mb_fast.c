@@ -65,10 +65,63 @@ static int g_index(const hs_mb_model *mb, int r, int b)
     return ix;
 }
 
+/* Index of the (theta, theta) entry of planar body b in a dense or packed nq x nq matrix. */
+static int k_index(const hs_mb_model *mb, int b)
+{
+    int ix;
+    if (mb->packed != 0) {
+        ix = mb->qqoff[b][b] + 2 * mb->bnq[b] + 2;
+    } else {
+        ix = (mb->qoff[b] + 2) * mb->nq + mb->qoff[b] + 2;
+    }
+    return ix;
+}
+
 static int same_opnd(const hs_mb_opnd *a, const hs_mb_opnd *b)
 {
     return a->used == b->used && a->body == b->body && a->dir == b->dir && a->pt == b->pt
            && a->s[0] == b->s[0] && a->s[1] == b->s[1] && a->s[2] == b->s[2];
+}
+
+/* 1 when DOT row r is (a - b) . c with c = (cx, cy) exactly, a - b of point terms on bodies
+ * (no moving ground point, no time law): the shape of a planar coincidence's rows. */
+static int pair_row(const hs_mb_model *mb, int r, hs_real cx, hs_real cy)
+{
+    const hs_mb_row *R = &mb->rows[r];
+    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
+    int ok = (R->kind == HS_MB_ROW_DOT) && (mb->fbconst[r] != 0) && (mb->fsym[r] == 0) && (R->f == NULL)
+             && (mb->fmov[r] == 0) && (mb->fcab[r][2] == cx) && (mb->fcab[r][3] == cy) && (mb->fnt[r] > 0);
+    for (int i = 0; (ok != 0) && (i < mb->fnt[r]); ++i) {
+        const hs_mb_fterm *T = &mb->fterm[r][i];
+        if ((T->body < 0) || (T->gix < 0) || (T->tr != HS_R(1.0)) || (T->side != 0)) { ok = 0; }
+    }
+    return ok;
+}
+
+/* The coincidence pairs (fpair): row r along x, row r + 1 along y with row r's terms, and no
+ * later row reading the terms they leave behind. */
+static void mark_pairs(hs_mb_model *mb)
+{
+    for (int r = 0; r < mb->nrow; ++r) { mb->fpair[r] = 0; }
+    for (int r = 0; r + 1 < mb->nrow; ++r) {
+        if ((mb->fpair[r] == 0) && (mb->fshare[r] == 0) && (pair_row(mb, r, HS_R(1.0), HS_R(0.0)) != 0)
+            && (pair_row(mb, r + 1, HS_R(0.0), HS_R(1.0)) != 0) && (mb->fshare[r + 1] != 0)
+            && (mb->fnt[r + 1] == mb->fnt[r]) && ((r + 2 >= mb->nrow) || (mb->fshare[r + 2] == 0))) {
+            mb->fpair[r] = 1;
+            mb->fpair[r + 1] = 2;
+        }
+    }
+    for (int r = 0; r < mb->nrow; ++r) {
+        const hs_mb_row *R = &mb->rows[r];
+        /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
+        int ok = (R->kind == HS_MB_ROW_DOT) && (mb->fsym[r] != 0) && (R->f == NULL) && (mb->fmov[r] == 0)
+                 && (mb->fshare[r] == 0) && (mb->fna[r] > 0) && ((r + 1 >= mb->nrow) || (mb->fshare[r + 1] == 0));
+        for (int i = 0; (ok != 0) && (i < mb->fna[r]); ++i) {
+            const hs_mb_fterm *T = &mb->fterm[r][i];
+            if ((T->body < 0) || (T->gix < 0) || (T->tr != HS_R(1.0)) || (T->side != 0)) { ok = 0; }
+        }
+        if ((ok != 0) && (mb->fpair[r] == 0)) { mb->fpair[r] = 3; }
+    }
 }
 
 void mb_fast_prepare(hs_mb_model *mb)
@@ -114,6 +167,7 @@ void mb_fast_prepare(hs_mb_model *mb)
                     T->body = o->body;
                     T->qo = (o->body >= 0) ? mb->qoff[o->body] : 0;
                     T->gix = (o->body >= 0) ? g_index(mb, r, o->body) : -1;
+                    T->kix = (k == FOP_PLANAR) ? k_index(mb, o->body) : -1;
                     T->tr = (o->dir != 0) ? HS_R(0.0) : HS_R(1.0);
                     T->s[0] = o->s[0]; T->s[1] = o->s[1];
                     T->pt = o->pt;
@@ -138,6 +192,7 @@ void mb_fast_prepare(hs_mb_model *mb)
             rows_ok = 0;
         }
     }
+    mark_pairs(mb);
     for (int e = 0; e < D->nforces; ++e) {
         const hs_mb_force *E = &D->forces[e];
         if (E->kind != HS_MB_SPRING) {
@@ -235,7 +290,12 @@ static inline void fkin(const hs_mb_model *mb, const hs_mb_opnd *o, int kind, hs
 
 static void zero(hs_real *A, int n)
 {
-    for (int i = 0; i < n; ++i) { A[i] = HS_R(0.0); }
+    /* four at a time: the packed G and K of a chain are hundreds of entries per call */
+    int i = 0;
+    for (; i + 4 <= n; i += 4) {
+        A[i] = HS_R(0.0); A[i + 1] = HS_R(0.0); A[i + 2] = HS_R(0.0); A[i + 3] = HS_R(0.0);
+    }
+    for (; i < n; ++i) { A[i] = HS_R(0.0); }
 }
 
 static int qq_size(const hs_mb_model *mb) { return (mb->packed != 0) ? mb->qqsize : mb->nq * mb->nq; }
@@ -353,104 +413,6 @@ static inline void row_grad(const hs_mb_model *mb, int r, int n, const tv *v, co
     }
 }
 
-int mb_fast_constraint(const hs_mb_model *mb, hs_real t, const hs_real *q, hs_real *g, hs_real *G,
-                       hs_real *gt)
-{
-    hs_real sc[2 * HS_MB_MAX_BODIES];
-    body_trig(mb, q, sc);
-    if (G != NULL) { zero(G, (mb->packed != 0) ? mb->cqsize : mb->nc * mb->nq); }
-    tv v[4];
-    for (int r = 0; r < mb->nrow; ++r) {
-        const hs_mb_row *R = &mb->rows[r];
-        hs_real fv = HS_R(0.0), fd = HS_R(0.0);
-        if (R->f != NULL) { mb_fn_eval(R->f, t, &fv, &fd, NULL); }
-        if (R->kind == HS_MB_ROW_ANGLE) {
-            const hs_real ta = q[mb->qoff[R->body] + 2];
-            const hs_real tb = (R->body2 >= 0) ? q[mb->qoff[R->body2] + 2] : HS_R(0.0);
-            if (g != NULL) { g[r] = ta - tb - R->value - fv; }
-            if (G != NULL) {
-                G[mb->fgb[r][0] + 2] += HS_R(1.0);
-                if (mb->fgb[r][1] >= 0) { G[mb->fgb[r][1] + 2] += HS_R(-1.0); }
-            }
-            if (gt != NULL) { gt[r] = -fd; }
-            continue;
-        }
-        const int n = row_nterms(mb, r);
-        if (mb->fbconst[r] != 0) {
-            /* (a - b) . c with c constant: a hinge's or a slider's row */
-            const hs_mb_fterm *T = mb->fterm[r];
-            const hs_real *cb = &mb->fcab[r][2];
-            hs_real a0 = mb->fcab[r][0], a1 = mb->fcab[r][1], at0 = HS_R(0.0), at1 = HS_R(0.0);
-            for (int i = 0; i < n; ++i) {
-                if (mb->fshare[r] == 0) { term_eval(mb, &T[i], t, q, NULL, sc, &v[i]); }
-                a0 += T[i].sign * v[i].r[0]; a1 += T[i].sign * v[i].r[1];
-                if (T[i].body < 0) { at0 += T[i].sign * v[i].rt[0]; at1 += T[i].sign * v[i].rt[1]; }
-            }
-            if (g != NULL) { g[r] = a0 * cb[0] + a1 * cb[1] - R->value - fv; }
-            if (G != NULL) { row_grad(mb, r, n, v, cb, cb, HS_R(1.0), G); }
-            if (gt != NULL) { gt[r] = cb[0] * at0 + cb[1] * at1 - fd; }
-            continue;
-        }
-        rowv w;
-        row_terms(mb, r, n, t, q, NULL, sc, v);
-        row_sum(mb, r, n, v, 0, &w);
-        if (mb->fsym[r] != 0) {
-            /* (a - b) . (a - b): g = |a|^2, G = 2 a^T J_a, g_t = 2 a . a_t */
-            if (g != NULL) { g[r] = w.a[0] * w.a[0] + w.a[1] * w.a[1] - R->value - fv; }
-            if (G != NULL) { row_grad(mb, r, n, v, w.a, w.a, HS_R(2.0), G); }
-            if (gt != NULL) {
-                gt[r] = ((mb->fmov[r] != 0) ? HS_R(2.0) * (w.a[0] * w.at[0] + w.a[1] * w.at[1]) : HS_R(0.0)) - fd;
-            }
-            continue;
-        }
-        if (g != NULL) { g[r] = w.a[0] * w.b[0] + w.a[1] * w.b[1] - R->value - fv; }
-        if (G != NULL) { row_grad(mb, r, n, v, w.a, w.b, HS_R(1.0), G); }
-        if (gt != NULL) {
-            const hs_real x = (mb->fmov[r] != 0)
-                ? w.b[0] * w.at[0] + w.b[1] * w.at[1] + w.a[0] * w.bt[0] + w.a[1] * w.bt[1] : HS_R(0.0);
-            gt[r] = x - fd;
-        }
-    }
-    return HS_OK;
-}
-
-int mb_fast_gamma(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *u, hs_real *gam)
-{
-    hs_real sc[2 * HS_MB_MAX_BODIES];
-    body_trig(mb, q, sc);
-    tv v[4];
-    for (int r = 0; r < mb->nrow; ++r) {
-        const hs_mb_row *R = &mb->rows[r];
-        hs_real fdd = HS_R(0.0), x = HS_R(0.0);
-        if (R->f != NULL) { mb_fn_eval(R->f, t, NULL, NULL, &fdd); }
-        if (R->kind == HS_MB_ROW_DOT && mb->fbconst[r] != 0) {
-            const hs_mb_fterm *T = mb->fterm[r];
-            const hs_real *cb = &mb->fcab[r][2];
-            hs_real aa0 = HS_R(0.0), aa1 = HS_R(0.0);
-            for (int i = 0; i < mb->fnt[r]; ++i) {
-                if (mb->fshare[r] == 0) { term_eval(mb, &T[i], t, q, u, sc, &v[i]); }
-                aa0 += T[i].sign * v[i].ac[0]; aa1 += T[i].sign * v[i].ac[1];
-            }
-            x = cb[0] * aa0 + cb[1] * aa1;
-        } else if (R->kind == HS_MB_ROW_DOT) {
-            const int n = row_nterms(mb, r);
-            rowv w;
-            row_terms(mb, r, n, t, q, u, sc, v);
-            row_sum(mb, r, n, v, 1, &w);
-            if (mb->fsym[r] != 0) {
-                x = HS_R(2.0) * (w.ad[0] * w.ad[0] + w.ad[1] * w.ad[1]) + HS_R(2.0) * (w.a[0] * w.aa[0] + w.a[1] * w.aa[1]);
-            } else {
-                x = HS_R(2.0) * (w.ad[0] * w.bd[0] + w.ad[1] * w.bd[1]) + (w.b[0] * w.aa[0] + w.b[1] * w.aa[1])
-                    + (w.a[0] * w.ba[0] + w.a[1] * w.ba[1]);
-            }
-        } else {
-            /* ANGLE rows: gamma is -f''(t) alone */
-        }
-        gam[r] = x - fdd;
-    }
-    return HS_OK;
-}
-
 /* Start and row stride of block (bi, bj) of a dense or packed nq x nq matrix. */
 static int qq_base(const hs_mb_model *mb, int bi, int bj, int *stride)
 {
@@ -498,35 +460,233 @@ static void add_theta(const hs_mb_model *mb, hs_real *A, int b, hs_real v)
     A[ix + 2 * st + 2] += v;
 }
 
-int mb_fast_curvature(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *lambda,
-                      hs_real *K)
+/* Rows r, r + 1 of a coincidence pair (fpair): what the general fbconst branch of fast_rows
+ * computes for c = (1, 0) and (0, 1), without the products by 0 and 1 (they are exact: the
+ * same values) and with the terms' kinematics once for both rows. */
+static void pair_rows(const hs_mb_model *mb, int r, const hs_real *q, const hs_real *u, const hs_real *sc,
+                      hs_real *g, hs_real *G, hs_real *gt, hs_real *gam, const hs_real *lambda, hs_real *K)
+{
+    const hs_mb_fterm *T = mb->fterm[r];
+    hs_real a0 = mb->fcab[r][0], a1 = mb->fcab[r + 1][1], aa0 = HS_R(0.0), aa1 = HS_R(0.0);
+    hs_real rs[4][2];
+    for (int i = 0; i < mb->fnt[r]; ++i) {
+        const hs_mb_fterm *Ti = &T[i];
+        const hs_real *x = &q[Ti->qo];
+        const hs_real sg = Ti->sign;
+        hs_real rs0 = Ti->s[0], rs1 = Ti->s[1];
+        if (Ti->kind == FOP_PLANAR) {
+            const hs_real sn = sc[2 * Ti->body], cs = sc[2 * Ti->body + 1];
+            rs0 = cs * Ti->s[0] - sn * Ti->s[1];
+            rs1 = sn * Ti->s[0] + cs * Ti->s[1];
+        }
+        rs[i][0] = rs0; rs[i][1] = rs1;
+        a0 += sg * (x[0] + rs0);
+        a1 += sg * (x[1] + rs1);
+        if (G != NULL) {
+            hs_real *Gr = &G[Ti->gix], *Gs = &G[mb->fterm[r + 1][i].gix];
+            Gr[0] += sg;
+            Gs[1] += sg;
+            if (Ti->kind == FOP_PLANAR) { Gr[2] += sg * -rs1; Gs[2] += sg * rs0; }
+        }
+        if ((gam != NULL) && (Ti->kind == FOP_PLANAR)) {
+            const hs_real w = u[Ti->qo + 2];
+            aa0 += sg * (-w * w * rs0);
+            aa1 += sg * (-w * w * rs1);
+        }
+    }
+    if (g != NULL) {
+        g[r] = a0 - mb->rows[r].value;
+        g[r + 1] = a1 - mb->rows[r + 1].value;
+    }
+    if (gt != NULL) { gt[r] = HS_R(0.0); gt[r + 1] = HS_R(0.0); }
+    if (gam != NULL) { gam[r] = aa0; gam[r + 1] = aa1; }
+    if (K != NULL) {
+        for (int k = 0; k < 2; ++k) {
+            const hs_real lam = lambda[r + k];
+            for (int i = 0; i < mb->fnt[r]; ++i) {
+                if (T[i].kind == FOP_PLANAR) { K[T[i].kix] += lam * T[i].sign * -rs[i][k]; }
+            }
+        }
+    }
+}
+
+/* Row r, a distance (fpair 3): what the general fsym branch of fast_rows computes for body
+ * points without a time law, with the terms' kinematics in one loop (same expressions: the
+ * translations' factor 1 and the absent time law's 0 leave the values as they are). */
+static void dist_row(const hs_mb_model *mb, int r, const hs_real *q, const hs_real *u, const hs_real *sc,
+                     hs_real *g, hs_real *G, hs_real *gt, hs_real *gam, const hs_real *lambda, hs_real *K)
+{
+    const hs_mb_fterm *T = mb->fterm[r];
+    const int n = mb->fna[r];
+    hs_real a0 = mb->fcab[r][0], a1 = mb->fcab[r][1];
+    hs_real ad0 = HS_R(0.0), ad1 = HS_R(0.0), aa0 = HS_R(0.0), aa1 = HS_R(0.0);
+    tv v[4];
+    for (int i = 0; i < n; ++i) {
+        const hs_mb_fterm *Ti = &T[i];
+        const hs_real *x = &q[Ti->qo];
+        const hs_real sg = Ti->sign;
+        hs_real rs0 = Ti->s[0], rs1 = Ti->s[1];
+        if (Ti->kind == FOP_PLANAR) {
+            const hs_real sn = sc[2 * Ti->body], cs = sc[2 * Ti->body + 1];
+            rs0 = cs * Ti->s[0] - sn * Ti->s[1];
+            rs1 = sn * Ti->s[0] + cs * Ti->s[1];
+        }
+        v[i].rs[0] = rs0; v[i].rs[1] = rs1;
+        a0 += sg * (x[0] + rs0);
+        a1 += sg * (x[1] + rs1);
+        if (gam != NULL) {
+            const hs_real *ud = &u[Ti->qo];
+            if (Ti->kind == FOP_PLANAR) {
+                const hs_real w = ud[2];
+                ad0 += sg * (ud[0] - rs1 * w); ad1 += sg * (ud[1] + rs0 * w);
+                aa0 += sg * (-w * w * rs0); aa1 += sg * (-w * w * rs1);
+            } else {
+                ad0 += sg * ud[0]; ad1 += sg * ud[1];
+            }
+        }
+    }
+    if (g != NULL) { g[r] = a0 * a0 + a1 * a1 - mb->rows[r].value; }
+    if (gt != NULL) { gt[r] = HS_R(0.0); }
+    if (gam != NULL) { gam[r] = HS_R(2.0) * (ad0 * ad0 + ad1 * ad1) + HS_R(2.0) * (a0 * aa0 + a1 * aa1); }
+    if (G != NULL) {
+        for (int i = 0; i < n; ++i) {
+            const hs_real sg = HS_R(2.0) * T[i].sign;
+            hs_real *Gr = &G[T[i].gix];
+            Gr[0] += sg * a0;
+            Gr[1] += sg * a1;
+            if (T[i].kind == FOP_PLANAR) { Gr[2] += sg * (a1 * v[i].rs[0] - a0 * v[i].rs[1]); }
+        }
+    }
+    if (K == NULL) { return; }
+    /* lam |a|^2: each term's own Hessian against a, then J_i^T J_j of every ordered pair, twice */
+    const hs_real lam = lambda[r];
+    for (int i = 0; i < n; ++i) {
+        if (T[i].kind == FOP_PLANAR) { K[T[i].kix] += HS_R(2.0) * lam * T[i].sign * -(a0 * v[i].rs[0] + a1 * v[i].rs[1]); }
+    }
+    for (int i = 0; i < n; ++i) {
+        for (int j = 0; j < n; ++j) {
+            const hs_real sg = HS_R(2.0) * lam * T[i].sign * T[j].sign;
+            if ((T[i].kind == FOP_POINT) && (T[j].kind == FOP_POINT)) {
+                /* two points: J_i^T J_j = I; the general product adds sg (1 + 0) = sg on the
+                 * diagonal and sg 0 (no change) off it */
+                int st;
+                const int ix = qq_base(mb, T[i].body, T[j].body, &st);
+                K[ix] += sg;
+                K[ix + st + 1] += sg;
+                continue;
+            }
+            hs_real Ji[2][3], Jj[2][3];
+            const int ni = term_J(&T[i], &v[i], Ji), nj = term_J(&T[j], &v[j], Jj);
+            add_jxj2(mb, K, T[i].body, ni, Ji, NULL, T[j].body, nj, Jj, sg);
+        }
+    }
+}
+
+/* One pass over the rows: g, G, g_t (u not needed), gamma (u) and K (lambda), each output NULL
+ * when not wanted. constraint(), gamma(), curvature() and constraint_all() all run this, so the
+ * fused call gives exactly the values of the separate ones: every output is computed by the
+ * same expressions from the same term values (a term's position does not depend on u). */
+static int fast_rows(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *u,
+                     const hs_real *lambda, hs_real *g, hs_real *G, hs_real *gt, hs_real *gam, hs_real *K)
 {
     hs_real sc[2 * HS_MB_MAX_BODIES];
-    body_trig(mb, q, sc);
-    zero(K, qq_size(mb));
+    if (mb->nfplanar > 0) { body_trig(mb, q, sc); }
+    if (G != NULL) { zero(G, (mb->packed != 0) ? mb->cqsize : mb->nc * mb->nq); }
+    if (K != NULL) { zero(K, qq_size(mb)); }
+    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
+    const int pos = (g != NULL) || (gt != NULL);
+    const hs_real *uu = (gam != NULL) ? u : NULL;
+    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
+    const int same_layout = mb->packed == mb->fast_packed;
     tv v[4];
     for (int r = 0; r < mb->nrow; ++r) {
         const hs_mb_row *R = &mb->rows[r];
-        if (R->kind != HS_MB_ROW_DOT) { continue; /* ANGLE rows are linear */ }
-        const hs_real lam = lambda[r];
+        hs_real fv = HS_R(0.0), fd = HS_R(0.0), fdd = HS_R(0.0);
+        if ((R->f != NULL) && ((pos != 0) || (gam != NULL))) {
+            mb_fn_eval(R->f, t, (pos != 0) ? &fv : NULL, (pos != 0) ? &fd : NULL, (gam != NULL) ? &fdd : NULL);
+        }
+        if (R->kind == HS_MB_ROW_ANGLE) {
+            /* linear: no gamma but -f'', no curvature */
+            const hs_real ta = q[mb->qoff[R->body] + 2];
+            const hs_real tb = (R->body2 >= 0) ? q[mb->qoff[R->body2] + 2] : HS_R(0.0);
+            if (g != NULL) { g[r] = ta - tb - R->value - fv; }
+            if (G != NULL) {
+                G[mb->fgb[r][0] + 2] += HS_R(1.0);
+                if (mb->fgb[r][1] >= 0) { G[mb->fgb[r][1] + 2] += HS_R(-1.0); }
+            }
+            if (gt != NULL) { gt[r] = -fd; }
+            if (gam != NULL) { gam[r] = HS_R(0.0) - fdd; }
+            continue;
+        }
+        if (mb->fpair[r] == 2) { continue; /* done with row r - 1 */ }
+        if ((mb->fpair[r] == 1) && (same_layout != 0)) {
+            pair_rows(mb, r, q, uu, sc, g, G, gt, gam, (K != NULL) ? lambda : NULL, K);
+            continue;
+        }
+        if ((mb->fpair[r] == 3) && (same_layout != 0)) {
+            dist_row(mb, r, q, uu, sc, g, G, gt, gam, (K != NULL) ? lambda : NULL, K);
+            continue;
+        }
         const hs_mb_fterm *T = mb->fterm[r];
+        const hs_real lam = (K != NULL) ? lambda[r] : HS_R(0.0);
         const int n = row_nterms(mb, r);
-        /* a distance row (a - b) . (a - b) is lam |a|^2: twice the terms of a - b against a */
-        const hs_real sy = (mb->fsym[r] != 0) ? HS_R(2.0) : HS_R(1.0);
         if (mb->fbconst[r] != 0) {
-            /* c constant: each term's own Hessian only */
+            /* (a - b) . c with c constant: a hinge's or a slider's row */
             const hs_real *cb = &mb->fcab[r][2];
-            for (int i = 0; i < n; ++i) {
-                if (mb->fshare[r] == 0) { term_eval(mb, &T[i], t, q, NULL, sc, &v[i]); }
+            hs_real a0 = mb->fcab[r][0], a1 = mb->fcab[r][1], at0 = HS_R(0.0), at1 = HS_R(0.0);
+            hs_real aa0 = HS_R(0.0), aa1 = HS_R(0.0);
+            for (int i = 0; i < mb->fnt[r]; ++i) {
+                if (mb->fshare[r] == 0) { term_eval(mb, &T[i], t, q, uu, sc, &v[i]); }
+                if (gam != NULL) { aa0 += T[i].sign * v[i].ac[0]; aa1 += T[i].sign * v[i].ac[1]; }
+            }
+            for (int i = 0; (pos != 0) && (i < n); ++i) {
+                a0 += T[i].sign * v[i].r[0]; a1 += T[i].sign * v[i].r[1];
+                if (T[i].body < 0) { at0 += T[i].sign * v[i].rt[0]; at1 += T[i].sign * v[i].rt[1]; }
+            }
+            if (g != NULL) { g[r] = a0 * cb[0] + a1 * cb[1] - R->value - fv; }
+            if (G != NULL) { row_grad(mb, r, n, v, cb, cb, HS_R(1.0), G); }
+            if (gt != NULL) { gt[r] = cb[0] * at0 + cb[1] * at1 - fd; }
+            if (gam != NULL) { gam[r] = (cb[0] * aa0 + cb[1] * aa1) - fdd; }
+            /* c constant: each term's own Hessian only (at the index prepared for the layout) */
+            for (int i = 0; i < ((K != NULL) ? n : 0); ++i) {
                 if (T[i].kind == FOP_PLANAR) {
-                    add_theta(mb, K, T[i].body, lam * T[i].sign * -(cb[0] * v[i].rs[0] + cb[1] * v[i].rs[1]));
+                    const hs_real x = lam * T[i].sign * -(cb[0] * v[i].rs[0] + cb[1] * v[i].rs[1]);
+                    if (same_layout != 0) { K[T[i].kix] += x; } else { add_theta(mb, K, T[i].body, x); }
                 }
             }
             continue;
         }
         rowv w;
-        row_terms(mb, r, n, t, q, NULL, sc, v);
-        row_sum(mb, r, n, v, 0, &w);
+        row_terms(mb, r, n, t, q, uu, sc, v);
+        /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
+        row_sum(mb, r, n, v, gam != NULL, &w);
+        if (mb->fsym[r] != 0) {
+            /* (a - b) . (a - b): g = |a|^2, G = 2 a^T J_a, g_t = 2 a . a_t */
+            if (g != NULL) { g[r] = w.a[0] * w.a[0] + w.a[1] * w.a[1] - R->value - fv; }
+            if (G != NULL) { row_grad(mb, r, n, v, w.a, w.a, HS_R(2.0), G); }
+            if (gt != NULL) {
+                gt[r] = ((mb->fmov[r] != 0) ? HS_R(2.0) * (w.a[0] * w.at[0] + w.a[1] * w.at[1]) : HS_R(0.0)) - fd;
+            }
+            if (gam != NULL) {
+                gam[r] = (HS_R(2.0) * (w.ad[0] * w.ad[0] + w.ad[1] * w.ad[1]) + HS_R(2.0) * (w.a[0] * w.aa[0] + w.a[1] * w.aa[1]))
+                         - fdd;
+            }
+        } else {
+            if (g != NULL) { g[r] = w.a[0] * w.b[0] + w.a[1] * w.b[1] - R->value - fv; }
+            if (G != NULL) { row_grad(mb, r, n, v, w.a, w.b, HS_R(1.0), G); }
+            if (gt != NULL) {
+                const hs_real x = (mb->fmov[r] != 0)
+                    ? w.b[0] * w.at[0] + w.b[1] * w.at[1] + w.a[0] * w.bt[0] + w.a[1] * w.bt[1] : HS_R(0.0);
+                gt[r] = x - fd;
+            }
+            if (gam != NULL) {
+                gam[r] = (HS_R(2.0) * (w.ad[0] * w.bd[0] + w.ad[1] * w.bd[1]) + (w.b[0] * w.aa[0] + w.b[1] * w.aa[1])
+                          + (w.a[0] * w.ba[0] + w.a[1] * w.ba[1])) - fdd;
+            }
+        }
+        if (K == NULL) { continue; }
+        /* a distance row (a - b) . (a - b) is lam |a|^2: twice the terms of a - b against a */
+        const hs_real sy = (mb->fsym[r] != 0) ? HS_R(2.0) : HS_R(1.0);
         const hs_real *wb = (mb->fsym[r] != 0) ? w.a : w.b;
         /* d/dq of lam (Ja^T b + Jb^T a): each term's own Hessian, then J_i^T J_j across the two
          * differences (a distance row: every ordered pair of its a - b terms, twice) */
@@ -552,6 +712,87 @@ int mb_fast_curvature(const hs_mb_model *mb, hs_real t, const hs_real *q, const 
     return HS_OK;
 }
 
+int mb_fast_constraint(const hs_mb_model *mb, hs_real t, const hs_real *q, hs_real *g, hs_real *G,
+                       hs_real *gt)
+{
+    return fast_rows(mb, t, q, NULL, NULL, g, G, gt, NULL, NULL);
+}
+
+int mb_fast_gamma(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *u, hs_real *gam)
+{
+    return fast_rows(mb, t, q, u, NULL, NULL, NULL, NULL, gam, NULL);
+}
+
+int mb_fast_curvature(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *lambda,
+                      hs_real *K)
+{
+    return fast_rows(mb, t, q, NULL, lambda, NULL, NULL, NULL, NULL, K);
+}
+
+int mb_fast_all(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *u, const hs_real *lambda,
+                hs_real *G, hs_real *gam, hs_real *K)
+{
+    return fast_rows(mb, t, q, u, lambda, NULL, G, NULL, gam, (lambda != NULL) ? K : NULL);
+}
+
+
+/* A(bi, bj) += s Ji^T X Jj and A(bj, bi) += its transpose, bitwise (X symmetric); bi = bj:
+ * the block's upper triangle, mirrored. */
+static void add_jxj2_sym(const hs_mb_model *mb, hs_real *A, const fpk *ki, hs_real (*X)[2], const fpk *kj,
+                         hs_real s)
+{
+    int st, st2;
+    hs_real *Ab = &A[qq_base(mb, ki->body, kj->body, &st)];
+    hs_real *At = &A[qq_base(mb, kj->body, ki->body, &st2)];
+    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
+    const int diag = ki->body == kj->body;
+    for (int i = 0; i < ki->nb; ++i) {
+        const hs_real jx0 = ki->J[0][i] * X[0][0] + ki->J[1][i] * X[1][0];
+        const hs_real jx1 = ki->J[0][i] * X[0][1] + ki->J[1][i] * X[1][1];
+        for (int j = (diag != 0) ? i : 0; j < kj->nb; ++j) {
+            const hs_real c = s * (jx0 * kj->J[0][j] + jx1 * kj->J[1][j]);
+            Ab[i * st + j] += c;
+            if ((diag == 0) || (j != i)) { At[j * st2 + i] += c; }
+        }
+    }
+}
+
+/* fkin's position, velocity, R s and Jacobian of a spring's end point p of kind kind (the
+ * spring reads no more): bodies and fixed ground points directly (a point's translation factor
+ * is 1: the same values), moving ground points through fkin. */
+static inline void spring_end(const hs_mb_model *mb, const hs_mb_point *p, int kind, hs_real t, const hs_real *q,
+                              const hs_real *u, const hs_real *sc, fpk *k)
+{
+    if (kind == FOP_PLANAR) {
+        const hs_real *x = &q[mb->qoff[p->body]];
+        const hs_real sn = sc[2 * p->body], cs = sc[2 * p->body + 1];
+        const hs_real rs0 = cs * p->s[0] - sn * p->s[1], rs1 = sn * p->s[0] + cs * p->s[1];
+        k->body = p->body; k->nb = 3;
+        k->rs[0] = rs0; k->rs[1] = rs1;
+        k->r[0] = x[0] + rs0; k->r[1] = x[1] + rs1;
+        k->J[0][0] = HS_R(1.0); k->J[0][1] = HS_R(0.0); k->J[0][2] = -rs1;
+        k->J[1][0] = HS_R(0.0); k->J[1][1] = HS_R(1.0); k->J[1][2] = rs0;
+        if (u != NULL) {
+            const hs_real *ud = &u[mb->qoff[p->body]];
+            k->v[0] = ud[0] - rs1 * ud[2]; k->v[1] = ud[1] + rs0 * ud[2];
+        }
+    } else if (kind == FOP_POINT) {
+        const hs_real *x = &q[mb->qoff[p->body]];
+        k->body = p->body; k->nb = 2;
+        k->r[0] = x[0] + p->s[0]; k->r[1] = x[1] + p->s[1];
+        k->J[0][0] = HS_R(1.0); k->J[0][1] = HS_R(0.0);
+        k->J[1][0] = HS_R(0.0); k->J[1][1] = HS_R(1.0);
+        if (u != NULL) { k->v[0] = u[mb->qoff[p->body]]; k->v[1] = u[mb->qoff[p->body] + 1]; }
+    } else if (kind == FOP_CONST) {
+        k->body = HS_MB_GROUND; k->nb = 0;
+        k->r[0] = p->s[0]; k->r[1] = p->s[1];
+        k->v[0] = HS_R(0.0); k->v[1] = HS_R(0.0);
+    } else {
+        const hs_mb_opnd o = mb_op_point(p);
+        fkin(mb, &o, kind, t, q, u, sc, k);
+    }
+}
+
 int mb_fast_forces(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *u,
                    hs_real *f, hs_real *fq, hs_real *fu)
 {
@@ -567,10 +808,9 @@ int mb_fast_forces(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_
     if (D->nforces > 0) { body_trig(mb, q, sc); }
     for (int e = 0; e < D->nforces; ++e) {
         const hs_mb_force *E = &D->forces[e];
-        const hs_mb_opnd oa = mb_op_point(&E->a), ob = mb_op_point(&E->b);
         fpk k[2];
-        fkin(mb, &oa, mb->ffop[e][0], t, q, u, sc, &k[0]);
-        fkin(mb, &ob, mb->ffop[e][1], t, q, u, sc, &k[1]);
+        spring_end(mb, &E->a, mb->ffop[e][0], t, q, u, sc, &k[0]);
+        spring_end(mb, &E->b, mb->ffop[e][1], t, q, u, sc, &k[1]);
         const hs_real d[2] = {k[0].r[0] - k[1].r[0], k[0].r[1] - k[1].r[1]};
         const hs_real dv[2] = {k[0].v[0] - k[1].v[0], k[0].v[1] - k[1].v[1]};
         const hs_real l = hs_sqrt(d[0] * d[0] + d[1] * d[1]);
@@ -609,7 +849,18 @@ int mb_fast_forces(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_
                 Dd[i][1][2] = -w * k[i].rs[1];
             }
         }
-        for (int i = 0; i < 2; ++i) {
+        if ((damped == 0) && (k[0].body != k[1].body)) {
+            /* undamped, between two bodies: Fd is symmetric and so is fq, written bitwise so
+             * (each block once, with its transpose) for the symmetric step matrix */
+            Fd[1][0] = Fd[0][1];
+            for (int i = 0; i < 2; ++i) {
+                for (int j = i; j < 2; ++j) {
+                    if (k[i].nb == 0 || k[j].nb == 0) { continue; }
+                    add_jxj2_sym(mb, fq, &k[i], Fd, &k[j], (i == j) ? HS_R(1.0) : HS_R(-1.0));
+                }
+            }
+        }
+        for (int i = 0; (i < 2) && ((damped != 0) || (k[0].body == k[1].body)); ++i) {
             for (int j = 0; j < 2; ++j) {
                 const hs_real sg = (i == j) ? HS_R(1.0) : HS_R(-1.0);
                 if (k[i].nb == 0 || k[j].nb == 0) { continue; }
@@ -643,4 +894,128 @@ int mb_fast_mass(const hs_mb_model *mb, hs_real *M)
         if (B->kind == HS_MB_PLANAR) { M[ix + 2 * st + 2] = B->inertia[2]; }
     }
     return HS_OK;
+}
+
+/* The 2 x 3 pattern of a term's (or a spring point's) Jacobian: a point [[t, 0], [0, t]], a
+ * planar body [[t, 0, 1], [0, t, 1]] (t = 0 for a direction: no translation). */
+static int j_pattern(int kind, hs_real tr, int P[2][3])
+{
+    /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
+    const int t = (tr != HS_R(0.0)) ? 1 : 0;
+    P[0][0] = t; P[0][1] = 0; P[0][2] = 0;
+    P[1][0] = 0; P[1][1] = t; P[1][2] = 0;
+    if (kind == FOP_PLANAR) { P[0][2] = 1; P[1][2] = 1; }
+    return (kind == FOP_PLANAR) ? 3 : 2;
+}
+
+/* mask(bi, bj) |= Pi^T X Pj (boolean; X full when full = 1, else the identity). */
+static void mask_jxj(const hs_mb_model *mb, int *mask, int bi, int (*Pi)[3], int ni, int bj, int (*Pj)[3],
+                     int nj, int full)
+{
+    int st;
+    int *Mb = &mask[qq_base(mb, bi, bj, &st)];
+    for (int i = 0; i < ni; ++i) {
+        for (int j = 0; j < nj; ++j) {
+            int nz = 0;
+            for (int r = 0; r < 2; ++r) {
+                for (int c = 0; c < 2; ++c) {
+                    if ((Pi[r][i] != 0) && (Pj[c][j] != 0) && ((full != 0) || (r == c))) { nz = 1; }
+                }
+            }
+            if (nz != 0) { Mb[i * st + j] = 1; }
+        }
+    }
+}
+
+static void mask_theta(const hs_mb_model *mb, int *mask, int b)
+{
+    int st;
+    const int ix = qq_base(mb, b, b, &st);
+    mask[ix + 2 * st + 2] = 1;
+}
+
+void mb_fast_masks(const hs_mb_model *mb, int *qq_mask, int *cq_mask)
+{
+    const hs_mb_desc *D = mb->desc;
+    /* what the fast evaluators can write: M's diagonal, the springs' blocks, the rows' K */
+    for (int i = 0; i < qq_size(mb); ++i) { qq_mask[i] = 0; }
+    for (int b = 0; b < D->nbodies; ++b) {
+        int st;
+        const int ix = qq_base(mb, b, b, &st);
+        for (int i = 0; i < mb->bnq[b]; ++i) { qq_mask[ix + i * st + i] = 1; }
+    }
+    for (int e = 0; e < D->nforces; ++e) {
+        const int ba[2] = {D->forces[e].a.body, D->forces[e].b.body};
+        int P[2][2][3], n[2];
+        for (int i = 0; i < 2; ++i) {
+            n[i] = (ba[i] >= 0) ? j_pattern(mb->ffop[e][i], HS_R(1.0), P[i]) : 0;
+        }
+        for (int i = 0; i < 2; ++i) {
+            for (int j = 0; j < 2; ++j) {
+                if ((n[i] > 0) && (n[j] > 0)) { mask_jxj(mb, qq_mask, ba[i], P[i], n[i], ba[j], P[j], n[j], 1); }
+            }
+            if (n[i] == 3) { mask_theta(mb, qq_mask, ba[i]); }
+        }
+    }
+    const int nG = (mb->packed != 0) ? mb->cqsize : mb->nc * mb->nq;
+    for (int i = 0; (cq_mask != NULL) && (i < nG); ++i) { cq_mask[i] = 0; }
+    for (int r = 0; r < mb->nrow; ++r) {
+        const hs_mb_row *R = &mb->rows[r];
+        if (R->kind == HS_MB_ROW_ANGLE) {
+            for (int i = 0; (cq_mask != NULL) && (i < 2); ++i) {
+                if (mb->fgb[r][i] >= 0) { cq_mask[mb->fgb[r][i] + 2] = 1; }
+            }
+            continue;
+        }
+        const hs_mb_fterm *T = mb->fterm[r];
+        const int n = row_nterms(mb, r);
+        for (int i = 0; (cq_mask != NULL) && (i < n); ++i) {
+            if (T[i].gix < 0) { continue; }
+            /* a constant c (fbconst) leaves out the translations it is perpendicular to */
+            const hs_real *c = &mb->fcab[r][2];
+            for (int k = 0; k < 2; ++k) {
+                if ((T[i].tr != HS_R(0.0)) && ((mb->fbconst[r] == 0) || (c[k] != HS_R(0.0)))) { cq_mask[T[i].gix + k] = 1; }
+            }
+            if (T[i].kind == FOP_PLANAR) { cq_mask[T[i].gix + 2] = 1; }
+        }
+        for (int i = 0; i < n; ++i) {
+            if ((T[i].kind == FOP_PLANAR) && (T[i].body >= 0)) { mask_theta(mb, qq_mask, T[i].body); }
+        }
+        if (mb->fbconst[r] != 0) { continue; }
+        for (int i = 0; i < n; ++i) {
+            if (T[i].side != 0 || T[i].body < 0) { continue; }
+            for (int j = 0; j < n; ++j) {
+                const int jside = (mb->fsym[r] != 0) ? 1 : T[j].side;
+                if (jside == 0 || T[j].body < 0) { continue; }
+                int Pi[2][3], Pj[2][3];
+                const int ni = j_pattern(T[i].kind, T[i].tr, Pi), nj = j_pattern(T[j].kind, T[j].tr, Pj);
+                mask_jxj(mb, qq_mask, T[i].body, Pi, ni, T[j].body, Pj, nj, 0);
+                mask_jxj(mb, qq_mask, T[j].body, Pj, nj, T[i].body, Pi, ni, 0);
+            }
+        }
+    }
+}
+
+int mb_fast_symmetric(const hs_mb_model *mb)
+{
+    const hs_mb_desc *D = mb->desc;
+    const int all = HS_MB_FAST_ROWS | HS_MB_FAST_FORCES | HS_MB_FAST_MASS;
+    /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
+    int sym = ((mb->fast & all) == all) ? 1 : 0;
+    /* a damped spring's fq is not symmetric; one between two points of a body is summed in
+     * another order on the two sides of the diagonal */
+    for (int e = 0; e < D->nforces; ++e) {
+        const hs_mb_force *E = &D->forces[e];
+        if ((E->c != HS_R(0.0)) || ((E->a.body == E->b.body) && (E->a.body >= 0))) { sym = 0; }
+    }
+    /* K of a row is added once per entry and mirror when its terms sit on distinct bodies */
+    for (int r = 0; r < mb->nrow; ++r) {
+        const int n = (mb->rows[r].kind == HS_MB_ROW_DOT) ? row_nterms(mb, r) : 0;
+        for (int i = 0; (mb->fbconst[r] == 0) && (i < n); ++i) {
+            for (int j = i + 1; j < n; ++j) {
+                if ((mb->fterm[r][i].body >= 0) && (mb->fterm[r][i].body == mb->fterm[r][j].body)) { sym = 0; }
+            }
+        }
+    }
+    return sym;
 }

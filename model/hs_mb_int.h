@@ -285,6 +285,16 @@ int mb_fast_constraint(const hs_mb_model *mb, hs_real t, const hs_real *q, hs_re
 int mb_fast_gamma(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *u, hs_real *gam);
 int mb_fast_curvature(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *lambda,
                       hs_real *K);
+/* G (packed), gamma and, when lambda is not NULL, K at one point: exactly the values of
+ * mb_fast_constraint, mb_fast_gamma and mb_fast_curvature (constraint_all() of hs_model.h). */
+int mb_fast_all(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *u, const hs_real *lambda,
+                hs_real *G, hs_real *gam, hs_real *K);
+/* The zero masks of the fast path's matrices (masks() of hs_model.h): qq_mask (packed like M)
+ * 0 where M, fq, fu and K are zero at every point, cq_mask (packed like G) 0 where G is. */
+void mb_fast_masks(const hs_mb_model *mb, int *qq_mask, int *cq_mask);
+/* 1 when the fast path's fq, fu and K are bitwise symmetric at every point (hs_model.h
+ * symmetric_jac): undamped springs between two bodies, rows whose terms sit on distinct bodies. */
+int mb_fast_symmetric(const hs_mb_model *mb);
 int mb_fast_forces(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *u,
                    hs_real *f, hs_real *fq, hs_real *fu);
 int mb_fast_mass(const hs_mb_model *mb, hs_real *M);

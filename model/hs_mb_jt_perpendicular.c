@@ -12,7 +12,9 @@ static int rows(hs_mb_model *mb, int j)
     const hs_mb_joint *J = &mb->desc->joints[j];
     hs_mb_row *R = mb_add_dot(mb, j, mb_op_point(&J->a), mb_op_point(&J->b), mb_op_point(&J->c), mb_op_point(&J->d));
     if (R == NULL) { return HS_E_SIZE; }
-    R->f = &J->f;
+    /* a zero law (the default: a, b, c all 0) is left out: it adds exactly 0 to g, g_t and
+     * gamma, and its sine would be computed at every evaluation for nothing */
+    if ((J->f.a != HS_R(0.0)) || (J->f.b != HS_R(0.0)) || (J->f.c != HS_R(0.0))) { R->f = &J->f; }
     return HS_OK;
 }
 

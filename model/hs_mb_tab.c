@@ -21,8 +21,8 @@ static int bind(const hs_model *m)
     /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     if (hs_mb_compile(g->desc, g->mb, HS_MB_PACK_AUTO, &bad) != HS_OK) { return HS_E_MODEL_PARAM; }
     const hs_mb_model *mb = g->mb;
-    /* generated types carry no auxiliary states (hilstep-mbgen refuses descriptions with them) */
-    if (mb->nq != g->nq || mb->nc != g->nc || mb->nin != g->nin || mb->nout != g->nout || mb->nz != 0) { return HS_E_SIZE; }
+    /* the auxiliary states against the type's (the generator wrote mb->nz there) */
+    if (mb->nq != g->nq || mb->nc != g->nc || mb->nin != g->nin || mb->nout != g->nout || mb->nz != m->type->nz) { return HS_E_SIZE; }
     hs_model *in = g->inner;
     in->p = NULL;
     in->desc = g->mb;
@@ -99,12 +99,36 @@ int hs_mb_gen_curvature(const hs_model *m, hs_real t, const hs_real *q, const hs
     return b ? hs_mb_fn_curvature(b, t, q, lambda, K) : HS_E_MODEL;
 }
 
+int hs_mb_gen_constraint_all(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
+                             const hs_real *lambda, hs_real *G, hs_real *gam, hs_real *K)
+{
+    const hs_model *b = bound(m);
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
+    return (b != NULL) ? hs_mb_fn_constraint_all(b, t, q, u, lambda, G, gam, K) : HS_E_MODEL;
+}
+
+int hs_mb_gen_masks(const hs_model *m, int *qq_mask, int *cq_mask)
+{
+    /* the stepper asks while sizing, as for blocks(): compile here too */
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
+    if (bind(m) != HS_OK) { return HS_E_MODEL; }
+    return hs_mb_fn_masks(bound(m), qq_mask, cq_mask);
+}
+
 int hs_mb_gen_output(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
                      const hs_real *z, const hs_real *in, hs_real *y)
 {
     const hs_model *b = bound(m);
     /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     return b ? hs_mb_fn_output(b, t, q, u, z, in, y) : HS_E_MODEL;
+}
+
+int hs_mb_gen_zdot(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
+                   const hs_real *z, const hs_real *in, hs_real *zd)
+{
+    const hs_model *b = bound(m);
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
+    return (b != NULL) ? hs_mb_fn_zdot(b, t, q, u, z, in, zd) : HS_E_MODEL;
 }
 
 int hs_mb_gen_energy(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,

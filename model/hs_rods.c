@@ -35,8 +35,9 @@ void hs_rods_mass(const hs_rods *r, hs_real *M)
     const hs_real I = r->m * r->len * r->len / HS_R(12.0);
     for (int i = 0; i < r->nr; ++i) {
         hs_real *B = M + 9 * i;
-        for (int e = 0; e < 9; ++e) { B[e] = HS_R(0.0); }
-        B[0] = r->m; B[4] = r->m; B[8] = I;
+        B[0] = r->m; B[1] = HS_R(0.0); B[2] = HS_R(0.0);
+        B[3] = HS_R(0.0); B[4] = r->m; B[5] = HS_R(0.0);
+        B[6] = HS_R(0.0); B[7] = HS_R(0.0); B[8] = I;
     }
 }
 
@@ -51,7 +52,14 @@ void hs_rods_force(const hs_rods *r, hs_real *f)
 
 void hs_rods_force_jac(const hs_rods *r, hs_real *fq, hs_real *fu)
 {
-    for (int e = 0; e < 9 * r->nr; ++e) { fq[e] = HS_R(0.0); fu[e] = HS_R(0.0); }
+    /* a rod's two blocks per pass, straight-line (the per-entry loop cost twice the stores) */
+    for (int i = 0; i < r->nr; ++i) {
+        hs_real *A = fq + 9 * i, *B = fu + 9 * i;
+        A[0] = HS_R(0.0); A[1] = HS_R(0.0); A[2] = HS_R(0.0); A[3] = HS_R(0.0); A[4] = HS_R(0.0);
+        A[5] = HS_R(0.0); A[6] = HS_R(0.0); A[7] = HS_R(0.0); A[8] = HS_R(0.0);
+        B[0] = HS_R(0.0); B[1] = HS_R(0.0); B[2] = HS_R(0.0); B[3] = HS_R(0.0); B[4] = HS_R(0.0);
+        B[5] = HS_R(0.0); B[6] = HS_R(0.0); B[7] = HS_R(0.0); B[8] = HS_R(0.0);
+    }
 }
 
 /* (L/2) (cos theta, sin theta) of rod i into (*cx, *cy). */
@@ -103,8 +111,107 @@ static void g_block(hs_real *B, hs_real sg, hs_real s, hs_real cx, hs_real cy)
     B[3] = HS_R(0.0); B[4] = sg; B[5] = sg * s * cx;
 }
 
+/* ---- the open chain (hs_rods.chain): joint k holds rod k's tail (s_a = -1) at rod k-1's head
+ * (s_b = +1), rod b = -1 being the origin. The loops below are the generic ones' expressions
+ * with those signs as constants (a product with +-1 is exact, so the values are the same bit
+ * for bit); rod k's half-direction is computed once, at joint k, and kept in registers for
+ * joint k + 1, where rod k is rod b: no joint() call, no cache lookups. ---- */
+
+static int chain_constraint(const hs_rods *r, const hs_real *q, hs_real *g, hs_real *G, hs_real *gt)
+{
+    const hs_real sa = -HS_R(1.0), sb = HS_R(1.0);
+    hs_real bx = HS_R(0.0), by = HS_R(0.0);
+    int off = 0;
+    for (int k = 0; k < r->nj; ++k) {
+        hs_real ax, ay, px = HS_R(0.0), py = HS_R(0.0);
+        if (k > 0) {
+            px = q[3 * (k - 1)] + sb * bx;
+            py = q[3 * (k - 1) + 1] + sb * by;
+        }
+        half_dir(r, q, k, &ax, &ay);
+        if (g != NULL) {
+            g[2 * k] = q[3 * k] + sa * ax - px;
+            g[2 * k + 1] = q[3 * k + 1] + sa * ay - py;
+        }
+        if (G != NULL) {
+            if (k > 0) {
+                g_block(G + off, -HS_R(1.0), sb, bx, by);
+                off += 6;
+            }
+            g_block(G + off, HS_R(1.0), sa, ax, ay);
+            off += 6;
+        }
+        if (gt != NULL) {
+            gt[2 * k] = HS_R(0.0);
+            gt[2 * k + 1] = HS_R(0.0);
+        }
+        bx = ax;
+        by = ay;
+    }
+    if ((g != NULL) && (hs_all_finite(g, 2 * r->nj) == 0)) {
+        return HS_E_NONFINITE;
+    }
+    return HS_OK;
+}
+
+static int chain_all(const hs_rods *r, const hs_real *q, const hs_real *u, const hs_real *lambda,
+                     hs_real *G, hs_real *gam, hs_real *K)
+{
+    const hs_real sa = -HS_R(1.0), sb = HS_R(1.0);
+    /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
+    const int wantK = ((K != NULL) && (lambda != NULL)) ? 1 : 0;
+    hs_real bx = HS_R(0.0), by = HS_R(0.0), wb = HS_R(0.0);
+    int off = 0;
+    int ok = 1;
+    for (int k = 0; k < r->nj; ++k) {
+        hs_real ax, ay, gx = HS_R(0.0), gy = HS_R(0.0);
+        if (k > 0) {
+            g_block(G + off, -HS_R(1.0), sb, bx, by);
+            off += 6;
+            const hs_real cb = sb * wb * wb;
+            gx = cb * bx;
+            gy = cb * by;
+        }
+        half_dir(r, q, k, &ax, &ay);
+        g_block(G + off, HS_R(1.0), sa, ax, ay);
+        off += 6;
+        const hs_real wa = u[3 * k + 2], ca = -sa * wa * wa;
+        gx += ca * ax;
+        gy += ca * ay;
+        gam[2 * k] = gx;
+        gam[2 * k + 1] = gy;
+        ok &= hs_isfinite(gx) & hs_isfinite(gy);
+        if (wantK != 0) {
+            /* rod k's entry: joint k's term (rod a), then joint k + 1's (rod b), both
+             * starting from the zero the generic loop clears it to */
+            hs_real *Kk = K + 9 * k;
+            const hs_real lx = lambda[2 * k], ly = lambda[2 * k + 1];
+            hs_real v = HS_R(0.0);
+            v -= sa * (ax * lx + ay * ly);
+            if (k + 1 < r->nj) {
+                const hs_real mx = lambda[2 * k + 2], my = lambda[2 * k + 3];
+                v += sb * (ax * mx + ay * my);
+            }
+            Kk[0] = HS_R(0.0); Kk[1] = HS_R(0.0); Kk[2] = HS_R(0.0);
+            Kk[3] = HS_R(0.0); Kk[4] = HS_R(0.0); Kk[5] = HS_R(0.0);
+            Kk[6] = HS_R(0.0); Kk[7] = HS_R(0.0); Kk[8] = v;
+            ok &= hs_isfinite(v);
+        }
+        bx = ax;
+        by = ay;
+        wb = wa;
+    }
+    if ((K != NULL) && (wantK == 0)) {
+        for (int e = 0; e < 9 * r->nr; ++e) { K[e] = HS_R(0.0); }
+    }
+    return (ok != 0) ? HS_OK : HS_E_NONFINITE;
+}
+
 int hs_rods_constraint(const hs_rods *r, const hs_real *q, hs_real *g, hs_real *G, hs_real *gt)
 {
+    if (r->chain != 0) {
+        return chain_constraint(r, q, g, G, gt);
+    }
     int off = 0;
     rcache c;
     rc_init(&c);
@@ -187,6 +294,9 @@ int hs_rods_curvature(const hs_rods *r, const hs_real *q, const hs_real *lambda,
 int hs_rods_constraint_all(const hs_rods *r, const hs_real *q, const hs_real *u, const hs_real *lambda,
                            hs_real *G, hs_real *gam, hs_real *K)
 {
+    if (r->chain != 0) {
+        return chain_all(r, q, u, lambda, G, gam, K);
+    }
     /* constraint()'s G, gamma()'s remainder and curvature()'s K, joint by joint in their order,
      * each rod's half-direction once */
     if (K != NULL) {
@@ -263,6 +373,7 @@ hs_rods hs_rods_of(const hs_model *m)
     r.nj = f->joints_per_link * n + f->joints_extra;
     r.m = RP(m)->m; r.len = RP(m)->len; r.grav = RP(m)->grav;
     r.joint = f->joint; r.arg = n;
+    r.chain = f->chain;
     return r;
 }
 

@@ -30,6 +30,9 @@ typedef struct hs_rods {
     hs_real grav;  /* gravity magnitude (m/s^2), acting in -y */
     void (*joint)(int arg, int k, hs_rod_joint *j);
     int arg;       /* passed to joint(): the model's link count */
+    int chain;     /* 1: nj = nr and joint k is rod k's tail at rod k-1's head (the origin for
+                    * k = 0), so the evaluations walk the rods once without joint() (same
+                    * values bit for bit); 0: any joint list */
 } hs_rods;
 
 /* An upper bound of the ints hs_rods_blocks needs for nr rods and nj joints (it needs
@@ -67,6 +70,7 @@ typedef struct hs_rods_family {
     int rods_per_link, rods_extra;
     int joints_per_link, joints_extra;
     void (*joint)(int n, int k, hs_rod_joint *j);
+    int chain; /* 1: the joints form hs_rods.chain's open chain */
 } hs_rods_family;
 
 /* Outputs of every rod model: energy (J), x and y (m) of the last rod's head. */

@@ -554,6 +554,21 @@ int hs_tire_eval(const hs_tire_par *p, const hs_real *arg, hs_real Tb, hs_tire_o
     return rc;
 }
 
+int hs_tire_eval_mech(const hs_tire_par *p, const hs_real *arg, hs_real Tb, hs_tire_out *o)
+{
+    int rc = HS_OK;
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
+    for (int c0 = 0; c0 < HS_TIRE_XE; c0 += TD_N) {
+        /* MISRA Ref 10.4.1 [int column index vs the enumerator counting the columns] */
+        const int rk = eval_core(p, arg, Tb, o, c0, TD_N);
+        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
+        if (rk != HS_OK) {
+            rc = rk;
+        }
+    }
+    return rc;
+}
+
 int hs_tire_eval_vel(const hs_tire_par *p, const hs_real *arg, hs_real Tb, hs_tire_out *o)
 {
     return eval_core(p, arg, Tb, o, HS_TIRE_VX, 3);

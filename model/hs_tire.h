@@ -116,6 +116,11 @@ int hs_tire_eval(const hs_tire_par *p, const hs_real *arg, hs_real Tb, hs_tire_o
  * others left as they were): what a vehicle with a rigid wheel load and explicit tread and
  * brake states needs, in one pass instead of three. Same values and entries, bit for bit. */
 int hs_tire_eval_vel(const hs_tire_par *p, const hs_real *arg, hs_real Tb, hs_tire_out *o);
+/* hs_tire_eval with only the Jacobian's columns 0 .. HS_TIRE_XE written (the wheel's
+ * penetration, its rate, the three velocities and, in the same pass, xe; the columns of ye and
+ * zb left as they were): what the multibody element's fq, fu need, in two passes instead of
+ * three. Same values and entries, bit for bit. */
+int hs_tire_eval_mech(const hs_tire_par *p, const hs_real *arg, hs_real Tb, hs_tire_out *o);
 /* hs_tire_eval without the Jacobian (o->J not written): the same values, bit for bit, at about
  * a sixth of the work (force and state-rate evaluations). */
 int hs_tire_eval_values(const hs_tire_par *p, const hs_real *arg, hs_real Tb, hs_tire_out *o);

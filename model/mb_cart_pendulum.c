@@ -66,6 +66,7 @@ const hs_model_type hs_mb_cart_pendulum_type = {
     .constraint = hs_mb_gen_constraint,
     .gamma = hs_mb_gen_gamma,
     .curvature = hs_mb_gen_curvature,
+    .constraint_all = hs_mb_gen_constraint_all,
     .output = hs_mb_gen_output,
     .blocks = hs_mb_gen_blocks,
     .energy = hs_mb_gen_energy,

@@ -22,4 +22,5 @@ const hs_model_type *const hs_mb_gen_types[HS_MB_GEN_COUNT] = {
     &hs_mb_sphere_type,
     &hs_mb_stack_type,
     &hs_mb_stop_pendulum_type,
+    &hs_mb_car_hsm_type,
 };

@@ -7,7 +7,7 @@
 #include "hs_model.h"
 
 /* Generated model types (entries of hs_mb_gen_types). */
-#define HS_MB_GEN_COUNT 18
+#define HS_MB_GEN_COUNT 19
 
 /* ball: model/mech/ball.hsm, generated into model/mb_ball.c */
 extern const hs_model_type hs_mb_ball_type;
@@ -135,13 +135,23 @@ extern const hs_model_type hs_mb_stop_pendulum_type;
 #define HS_MB_GEN_STOP_PENDULUM_NIN 0
 #define HS_MB_GEN_STOP_PENDULUM_NOUT 1
 
+/* car_hsm: model/mech/car.hsm, generated into model/mb_car_hsm.c */
+extern const hs_model_type hs_mb_car_hsm_type;
+#define HS_MB_GEN_CAR_HSM_NQ 35
+#define HS_MB_GEN_CAR_HSM_NC 21
+#define HS_MB_GEN_CAR_HSM_NIN 9
+#define HS_MB_GEN_CAR_HSM_NOUT 14
+#define HS_MB_GEN_CAR_HSM_NZ 12
+
 /* Largest sizes over the generated models (static arenas: HS_STEPPER_REALS(MAX_NQ, MAX_NC, 0)). */
 #define HS_MB_GEN_MAX_NQ 35
 #define HS_MB_GEN_MAX_NC 23
-#define HS_MB_GEN_MAX_NIN 2
+#define HS_MB_GEN_MAX_NIN 9
 #define HS_MB_GEN_MAX_NOUT 14
 /* Unilateral rows (contacts, stops): arenas of HS_STEPPER_REALS_CT(MAX_NQ, MAX_NC, 0, MAX_NK). */
 #define HS_MB_GEN_MAX_NK 60
+/* Auxiliary states (tire treads): arenas of HS_STEPPER_REALS(MAX_NQ, MAX_NC, MAX_NZ). */
+#define HS_MB_GEN_MAX_NZ 12
 
 /* Every generated model type, in the order of the description files (model/mech, by name). */
 extern const hs_model_type *const hs_mb_gen_types[HS_MB_GEN_COUNT];

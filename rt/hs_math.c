@@ -21,7 +21,7 @@
 #endif
 #define INV_PIO2 HS_R(6.36619772367581382433e-01)
 
-static hs_real ksin(hs_real x)
+static inline hs_real ksin(hs_real x)
 {
     const hs_real S1 = HS_R(-1.66666666666666324348e-01), S2 = HS_R(8.33333333332248946124e-03),
                   S3 = HS_R(-1.98412698298579493134e-04), S4 = HS_R(2.75573137070700676789e-06),
@@ -31,7 +31,7 @@ static hs_real ksin(hs_real x)
     return x + z * x * (S1 + z * r);
 }
 
-static hs_real kcos(hs_real x)
+static inline hs_real kcos(hs_real x)
 {
     const hs_real C1 = HS_R(4.16666666666666019037e-02), C2 = HS_R(-1.38888888888741095749e-03),
                   C3 = HS_R(2.48015872894767294178e-05), C4 = HS_R(-2.75573143513906633035e-07),

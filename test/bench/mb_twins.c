@@ -48,6 +48,12 @@ static int stage_curvature(const hs_model *m, hs_real t, const hs_real *q, const
     return inner_type->curvature(m, t, q, lam, K);
 }
 
+static int stage_constraint_all(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
+                                const hs_real *lam, hs_real *G, hs_real *gam, hs_real *K)
+{
+    return inner_type->constraint_all(m, t, q, u, lam, G, gam, K);
+}
+
 static int usage(void)
 {
     fprintf(stderr, "usage: hilstep-mbtwins [--stages] hand NAME [KEY=VALUE] N | gen NAME N | file PATH N\n");
@@ -92,6 +98,7 @@ int main(int argc, char **argv)
         if (T->constraint) wrapped.constraint = stage_constraint;
         if (T->gamma) wrapped.gamma = stage_gamma;
         if (T->curvature) wrapped.curvature = stage_curvature;
+        if (T->constraint_all) wrapped.constraint_all = stage_constraint_all;
         T = &wrapped;
     }
     if (hs_model_init(&m, T, &pblock) != HS_OK) return usage();

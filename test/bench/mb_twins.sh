@@ -37,8 +37,8 @@ rows() {
 echo "== descriptions against their hand-written twins: instructions per step (callgrind, host), default method, h = 1 ms"
 echo "   total: hs_stepper_step over $N steps; the stage columns: one run with the model hooks behind forwarders (test/bench/mb_twins.sh)"
 echo
-echo "| model | variant | total | / hand | mass | force | force_jac | constraint | gamma | curvature | factor | solve | stepper |"
-echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+echo "| model | variant | total | / hand | mass | force | force_jac | constraint | gamma | curvature | constraint_all | factor | solve | stepper |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 rows | while read -r model kind name extra; do
     tot=$(total $kind $name $extra)
     stages $kind $name $extra > "$T/st"
@@ -49,9 +49,9 @@ rows | while read -r model kind name extra; do
     awk -v m="$model" -v k="$kind" -v tot="$tot" -v hand="$hand" -v n=$N '
         { v[$1] = $2 }
         END {
-            s = 0; split("stage_mass stage_force stage_force_jac stage_constraint stage_gamma stage_curvature hs_linsys_factor hs_linsys_solve", f, " ")
+            s = 0; split("stage_mass stage_force stage_force_jac stage_constraint stage_gamma stage_curvature stage_constraint_all hs_linsys_factor hs_linsys_solve", f, " ")
             line = sprintf("| %s | %s | %d | %.2f", m, k, tot / n, tot / hand)
-            for (i = 1; i <= 8; ++i) { x = (f[i] in v) ? v[f[i]] : 0; s += x; line = line sprintf(" | %d", x / n) }
+            for (i = 1; i <= 9; ++i) { x = (f[i] in v) ? v[f[i]] : 0; s += x; line = line sprintf(" | %d", x / n) }
             printf "%s | %d |\n", line, (v["hs_stepper_step"] - s) / n
         }' "$T/st"
 done

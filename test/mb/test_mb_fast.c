@@ -48,6 +48,58 @@ static double diff(const hs_real *a, const hs_real *b, int n)
     return w;
 }
 
+static int bitwise_sym(const hs_mb_model *mb, const hs_real *A)
+{
+    /* entry (i, j) of a packed or dense nq x nq matrix against (j, i) */
+    for (int bi = 0; bi < mb->nb; ++bi) {
+        for (int bj = 0; bj < mb->nb; ++bj) {
+            const int o1 = mb->packed ? mb->qqoff[bi][bj] : mb->qoff[bi] * mb->nq + mb->qoff[bj];
+            const int o2 = mb->packed ? mb->qqoff[bj][bi] : mb->qoff[bj] * mb->nq + mb->qoff[bi];
+            const int s1 = mb->packed ? mb->bnq[bj] : mb->nq, s2 = mb->packed ? mb->bnq[bi] : mb->nq;
+            if ((o1 < 0) != (o2 < 0)) return 0;
+            if (o1 < 0) continue;
+            for (int i = 0; i < mb->bnq[bi]; ++i)
+                for (int j = 0; j < mb->bnq[bj]; ++j)
+                    if (memcmp(&A[o1 + i * s1 + j], &A[o2 + j * s2 + i], sizeof(hs_real)) != 0) return 0;
+        }
+    }
+    return 1;
+}
+
+/* The hooks the fast path adds (constraint_all, masks, symmetric_jac) against the separate
+ * evaluations e at one state: 0 when they hold, 1 (and a line) when not. */
+static int check_hooks(const hs_mb_model *mb, double t, const hs_real *q, const hs_real *u, const hs_real *lam,
+                       const evals *e, const char *name)
+{
+    static hs_real G[NC * NQ], gam[NC], K[NQ * NQ];
+    static int qm[NQ * NQ + 1], cm[NC * NQ + 1];
+    hs_model m;
+    if (hs_mb_model_init(&m, mb)) return 1;
+    const int nqq = mb->packed ? mb->qqsize : mb->nq * mb->nq, ncq = mb->packed ? mb->cqsize : mb->nc * mb->nq;
+    const char *bad = NULL;
+    if (mb->type.constraint_all != NULL) {
+        if (mb->type.constraint_all(&m, (hs_real)t, q, u, lam, G, gam, K) != HS_OK) bad = "constraint_all failed";
+        else if (memcmp(G, e->G, sizeof(hs_real) * ncq) || memcmp(gam, e->gam, sizeof(hs_real) * mb->nc)
+                 || memcmp(K, e->K, sizeof(hs_real) * nqq))
+            bad = "constraint_all differs from constraint, gamma, curvature";
+    }
+    if (bad == NULL && mb->type.masks != NULL) {
+        for (int i = 0; i < nqq; ++i) qm[i] = 1;
+        for (int i = 0; i < ncq; ++i) cm[i] = 1;
+        if (mb->type.masks(&m, qm, mb->nc ? cm : NULL) != HS_OK) bad = "masks failed";
+        for (int i = 0; bad == NULL && i < nqq; ++i)
+            if (!qm[i] && (e->M[i] != 0 || e->fq[i] != 0 || e->fu[i] != 0 || (mb->nc && e->K[i] != 0)))
+                bad = "a masked M, fq, fu or K entry is not zero";
+        for (int i = 0; bad == NULL && i < ncq && mb->nc; ++i)
+            if (!cm[i] && e->G[i] != 0) bad = "a masked G entry is not zero";
+    }
+    if (bad == NULL && mb->type.symmetric_jac != 0
+        && (!bitwise_sym(mb, e->fq) || !bitwise_sym(mb, e->fu) || (mb->nc && !bitwise_sym(mb, e->K))))
+        bad = "symmetric_jac but fq, fu or K not bitwise symmetric";
+    if (bad != NULL) printf("  %s packed=%d: %s\n", name, mb->packed, bad);
+    return bad != NULL;
+}
+
 int mb_test_fast(const char *dir)
 {
     static const char *const files[] = {"bead_wire", "bushing_pendulum", "car_axle", "cart_pendulum",
@@ -58,7 +110,7 @@ int mb_test_fast(const char *dir)
     static evals a, b;
     const int nf = (int)(sizeof files / sizeof files[0]);
     double worst = 0;
-    int fails = 0, nfast = 0, twins_fast = 1;
+    int fails = 0, nfast = 0, twins_fast = 1, hooks_fails = 0, nhooks = 0;
     char path[512], what[300];
     srand(7);
     for (int i = 0; i < nf; ++i) {
@@ -68,6 +120,10 @@ int mb_test_fast(const char *dir)
             const int full = HS_MB_FAST_ROWS | HS_MB_FAST_FORCES | HS_MB_FAST_MASS;
             if (pk == 1 && (!strcmp(files[i], "car_axle") || !strcmp(files[i], "pendulum") || !strcmp(files[i], "chain"))
                 && mb.fast != full) {
+                twins_fast = 0;
+            }
+            if (pk == 1 && (!strcmp(files[i], "car_axle") || !strcmp(files[i], "pendulum") || !strcmp(files[i], "chain"))
+                && (mb.type.constraint_all == NULL || mb.type.masks == NULL || mb.type.symmetric_jac != 1)) {
                 twins_fast = 0;
             }
             if (mb.fast == 0) continue;
@@ -98,11 +154,16 @@ int mb_test_fast(const char *dir)
                     ++fails;
                 }
                 if (w > worst) worst = w;
+                hooks_fails += check_hooks(&mb, t, q, u, lam, &a, files[i]);
             }
+            ++nhooks;
         }
     }
+    mb_check(hooks_fails == 0 && nhooks >= 8, "fast path's hooks: constraint_all = constraint, gamma, curvature bitwise; "
+             "every entry its masks call zero is 0.0 at every state; fq, fu, K bitwise symmetric where symmetric_jac says so");
     snprintf(what, sizeof what, "planar fast evaluators = general ones (g, G, g_t, gamma, K, f, fq, fu, M; %d description layouts "
              "on the fast path, 20 random states each, dense and as loaded): worst %.2g <= 1e-12", nfast, worst);
     mb_check(fails == 0 && nfast >= 8, what);
-    return mb_check(twins_fast, "car_axle.hsm, pendulum.hsm, chain.hsm take every fast path (rows, forces, mass)");
+    return mb_check(twins_fast, "car_axle.hsm, pendulum.hsm, chain.hsm take every fast path (rows, forces, mass) "
+                    "with constraint_all, masks and symmetric_jac");
 }

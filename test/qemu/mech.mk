@@ -9,7 +9,9 @@
 # the unit tests on both boards) sees the code the boards run, and a description change shows
 # up as a reviewed diff of the tables. make mb-test fails when a committed file is not what
 # the generator writes now (test/mb/test_mb_gen.c), so host and board cannot drift apart.
-MB_HSM := $(sort $(wildcard model/mech/*.hsm))
+# The vehicles on TMeasy tires (model/mech/vehicles, auxiliary states) are generated too; their
+# tire element is real only in hilstep-mech.elf (the other images build it -DHS_NO_VEHICLES).
+MB_HSM := $(sort $(wildcard model/mech/*.hsm model/mech/vehicles/*.hsm))
 .PHONY: mb-gen
 mb-gen: $(BUILD)/hilstep-mbgen
 	@sh test/mb/mb_gen.sh $(BUILD)/hilstep-mbgen model $(MB_HSM)
@@ -17,8 +19,13 @@ mb-gen: $(BUILD)/hilstep-mbgen
 # ---- the image: build/cortex-m/<board>/hilstep-mech.elf ----
 # Uses CM_BASE_<board> (startup, board, rt/, model/) and the SysTick frame shell; no plant.
 # 32 KiB of stack: mech_main keeps its sizing scratch (hs_stepper_workspace_tmp) on the stack.
+# The tire element (model/hs_mb_el_tire.c) once more without -DHS_NO_VEHICLES, in place of the
+# stub the other images link: car.hsm's generated tables run on it here.
 define MECH_BOARD_RULES
-$(CM_DIR)/$(1)/hilstep-mech.elf: $$(CM_BASE_$(1)) $$(CM_O_$(1))/port/cortex-m/hs_tick.o $$(CM_O_$(1))/test/qemu/mech_main.o $(CM_LDS_$(1)) ld/mps2-common.ld
+$$(CM_O_$(1))/mech/hs_mb_el_tire.o: model/hs_mb_el_tire.c $(CM_HDRS)
+	@mkdir -p $$(dir $$@)
+	$(CM_CC) $(CM_ARCH_$(1)) $(CM_REAL_$(1)) $(filter-out -DHS_NO_VEHICLES,$(CM_CFLAGS)) $(CM_TIRE_FLAGS) -c $$< -o $$@
+$(CM_DIR)/$(1)/hilstep-mech.elf: $$(filter-out %/model/hs_mb_el_tire.o,$$(CM_BASE_$(1))) $$(CM_O_$(1))/mech/hs_mb_el_tire.o $$(CM_O_$(1))/port/cortex-m/hs_tick.o $$(CM_O_$(1))/test/qemu/mech_main.o $(CM_LDS_$(1)) ld/mps2-common.ld
 	$(CM_CC) $(CM_ARCH_$(1)) $(CM_LDFLAGS) -Wl,--defsym=HS_STACK_SIZE=0x8000 -T $(CM_LDS_$(1)) -Wl,-Map=$$@.map $$(filter %.o,$$^) -lgcc -o $$@
 MECH_ELFS += $(CM_DIR)/$(1)/hilstep-mech.elf
 endef

@@ -41,7 +41,7 @@
 #define MECH_MAX(a, b) ((a) > (b) ? (a) : (b))
 #define MECH_NQ MECH_MAX(MECH_MAX(HS_MB_GEN_MAX_NQ, HS_MODELS_MAX_NQ), HS_VEH_TT_NQ)
 #define MECH_NC MECH_MAX(HS_MB_GEN_MAX_NC, HS_MODELS_MAX_NC)
-#define MECH_NZ MECH_MAX(HS_MODELS_MAX_NZ, HS_VEH_TT_NZ)
+#define MECH_NZ MECH_MAX(MECH_MAX(HS_MODELS_MAX_NZ, HS_VEH_TT_NZ), HS_MB_GEN_MAX_NZ)
 #define MECH_NIN MECH_MAX(MECH_MAX(HS_MB_GEN_MAX_NIN, HS_MODELS_MAX_NIN), HS_VEH_TT_NIN)
 /* sizing scratch (hs_stepper_workspace_tmp), static: chain.hsm on the sparse backend needs its
  * analysis' scratch, more than 2048 ints */
@@ -52,9 +52,9 @@
 
 static hs_real R[HS_STEPPER_REALS_CT(MECH_NQ, MECH_NC, MECH_NZ, HS_MB_GEN_MAX_NK) + MECH_GUARD];
 /* HS_STEPPER_INTS bounds the dense layouts; a description on the sparse backend (chain.hsm
- * 5476 ints, fourbar_spatial.hsm 33671 with the symmetric factor's update slots) also keeps the
- * factor's analysis, hence the extra room */
-#define MECH_SPARSE_INTS 32768
+ * 5476 ints, fourbar_spatial.hsm 33671 with the symmetric factor's update slots, vehicles/car.hsm
+ * 39720 of which 4337 the dense bound) also keeps the factor's analysis, hence the extra room */
+#define MECH_SPARSE_INTS 40960
 static int I[HS_STEPPER_INTS(MECH_NQ, MECH_NC) + MECH_SPARSE_INTS + MECH_GUARD];
 static union { hs_real r[HS_MODELS_MAX_PARAM_BYTES / sizeof(hs_real) + 1]; double d; } params;
 static const hs_real zero_in[MECH_NIN + 1];

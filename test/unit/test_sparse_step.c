@@ -135,7 +135,7 @@ static void dj_joint(int nrep, int k, hs_rod_joint *j)
 
 static hs_rods dj_rods(const hs_model *m)
 {
-    const hs_rods r = {3, 3 + (int)((const hs_real *)m->p)[0], HS_R(1.0), HS_R(1.0), HS_R(9.81), dj_joint, 0};
+    const hs_rods r = {3, 3 + (int)((const hs_real *)m->p)[0], HS_R(1.0), HS_R(1.0), HS_R(9.81), dj_joint, 0, 0};
     return r;
 }
 

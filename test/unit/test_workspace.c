@@ -130,6 +130,10 @@ void test_workspace(void)
         ws_model(&m, hs_model_registry[i]->name, 1, 1);
     }
     for (int i = 0; i < HS_MB_GEN_COUNT; ++i) {
+#ifdef HS_NO_VEHICLES
+        /* the vehicles on tires (auxiliary states): their element is not in this build */
+        if (hs_mb_gen_types[i]->nz > 0) { continue; }
+#endif
         CHECK(hs_mb_gen_types[i]->param_size <= sizeof ws_p);
         CHECK(hs_model_init(&m, hs_mb_gen_types[i], &ws_p) == HS_OK);
         ws_model(&m, hs_mb_gen_types[i]->name, 1, 1);
