@@ -10,7 +10,9 @@
  * over the joints (fixed work at init, arrays of HS_MB_MAX_BODIES). So at most
  * E(q, u) - V_min, V_min = -sum m_b |g| d_b, turns into motion, and a body spins at most at
  * sqrt(2 (E - V_min) / I) (I its smallest moment of inertia; a point body: its speed
- * sqrt(2 (E - V_min) / m) over its shortest arm). Anything else: no bound (omega 0, no check).
+ * sqrt(2 (E - V_min) / m) over its shortest arm). A driven mechanism with damped compliant
+ * joints declares its dead-centre rate instead (dead_centre_rate below). Anything else: no
+ * bound (omega 0, no check).
  * degenerate is 0: a description does not say whether its loops can fold flat. */
 #include "hs_mb.h"
 #include "hs_math.h"
