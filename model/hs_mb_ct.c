@@ -386,37 +386,55 @@ static void contact_points(const hs_mb_model *mb, int c, const hs_real *q, ct_pt
     }
 }
 
-/* row += sg d^T dr/dq of the body point at ground position p */
-static void row_point(const hs_mb_model *mb, int body, const hs_real *p, const hs_real *d, hs_real sg,
-                      const hs_real *q, hs_real *row)
+/* rows r (0 <= r < nd) of J (nq wide) += sg d[r]^T dr/dq of the body point at ground position p:
+ * the point's Jacobian is made once and projected on the nd directions (normal, tangents) */
+static void row_point(const hs_mb_model *mb, int body, const hs_real *p, const hs_real (*d)[3], int nd,
+                      hs_real sg, const hs_real *q, hs_real *J, int nq)
 {
     if (body < 0) {
         return;
     }
-    ct_frame F;
-    body_frame(mb, body, q, &F);
     hs_mb_opnd o;
     o.used = 1;
     o.body = body;
     o.dir = 0;
     o.pt = NULL;
+    const hs_real *x = &q[mb->qoff[body]];
     hs_real w[3];
     for (int i = 0; i < 3; ++i) {
-        w[i] = p[i] - F.c[i];
+        w[i] = p[i] - x[i];
         o.s[i] = HS_R(0.0);
     }
     if (mb->desc->bodies[body].kind == HS_MB_SPATIAL) {
-        quat_apply(&q[mb->qoff[body] + 3], 1, w, o.s);
+        quat_apply(&x[3], 1, w, o.s);
     } else {
         for (int i = 0; i < 3; ++i) {
             o.s[i] = w[i];
         }
     }
     mb_pk k;
-    mb_point_kin(mb, &o, HS_R(0.0), q, NULL, &k);
-    hs_real *r = &row[mb->qoff[body]];
-    for (int j = 0; j < k.nb; ++j) {
-        r[j] += sg * (d[0] * k.J[0][j] + d[1] * k.J[1][j] + d[2] * k.J[2][j]);
+    if (mb->desc->bodies[body].kind == HS_MB_SPATIAL) {
+        /* a free body's point Jacobian [I, d(R s)/dp] directly (mb_point_kin's spatial case
+         * without the position, velocity and acceleration the rows do not need) */
+        hs_real L[3][4];
+        mb_quat_rs_jac(&x[3], o.s, L);
+        for (int i = 0; i < 3; ++i) {
+            for (int j = 0; j < 3; ++j) {
+                k.J[i][j] = (i == j) ? HS_R(1.0) : HS_R(0.0);
+            }
+            for (int j = 0; j < 4; ++j) {
+                k.J[i][3 + j] = L[i][j];
+            }
+        }
+        k.nb = 7;
+    } else {
+        mb_point_kin(mb, &o, HS_R(0.0), q, NULL, &k);
+    }
+    for (int r = 0; r < nd; ++r) {
+        hs_real *row = &J[r * nq + mb->qoff[body]];
+        for (int j = 0; j < k.nb; ++j) {
+            row[j] += sg * (d[r][0] * k.J[0][j] + d[r][1] * k.J[1][j] + d[r][2] * k.J[2][j]);
+        }
     }
 }
 
@@ -453,16 +471,17 @@ int hs_mb_fn_unilateral(const hs_model *m, hs_real t, const hs_real *q, hs_real 
         const int per = (C->mu > HS_R(0.0)) ? 3 : 1;
         for (int k = 0; k < mb->ct_slots[c]; ++k) {
             const int r0 = mb->ct_first[c] + per * k;
-            row_point(mb, ba, P[k].pa, P[k].n, HS_R(1.0), q, &J[r0 * nq]);
-            row_point(mb, bb, P[k].pb, P[k].n, HS_R(-1.0), q, &J[r0 * nq]);
+            hs_real dirs[3][3];
+            for (int i = 0; i < 3; ++i) {
+                dirs[0][i] = P[k].n[i];
+            }
+            if (per == 3) {
+                tangents(P[k].n, dirs[1], dirs[2]);
+            }
+            row_point(mb, ba, P[k].pa, dirs, per, HS_R(1.0), q, &J[r0 * nq], nq);
+            row_point(mb, bb, P[k].pb, dirs, per, HS_R(-1.0), q, &J[r0 * nq], nq);
             phi[r0] = P[k].phi;
             if (per == 3) {
-                hs_real t1[3], t2[3];
-                tangents(P[k].n, t1, t2);
-                row_point(mb, ba, P[k].pa, t1, HS_R(1.0), q, &J[(r0 + 1) * nq]);
-                row_point(mb, bb, P[k].pb, t1, HS_R(-1.0), q, &J[(r0 + 1) * nq]);
-                row_point(mb, ba, P[k].pa, t2, HS_R(1.0), q, &J[(r0 + 2) * nq]);
-                row_point(mb, bb, P[k].pb, t2, HS_R(-1.0), q, &J[(r0 + 2) * nq]);
                 phi[r0 + 1] = HS_R(0.0);
                 phi[r0 + 2] = HS_R(0.0);
             }

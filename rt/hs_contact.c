@@ -3,24 +3,47 @@
 #include "hs_contact.h"
 #include "hs_stage.h"
 
-static hs_real dot(const hs_real *a, const hs_real *b, int n)
+/* a . b (n): summed in index order, four terms per pass (the sweeps' inner loop) */
+static inline hs_real dot(const hs_real *a, const hs_real *b, int n)
 {
     hs_real d = HS_R(0.0);
-    for (int i = 0; i < n; ++i) {
+    int i = 0;
+    for (; (i + 4) <= n; i += 4) {
+        d += a[i] * b[i];
+        d += a[i + 1] * b[i + 1];
+        d += a[i + 2] * b[i + 2];
+        d += a[i + 3] * b[i + 3];
+    }
+    for (; i < n; ++i) {
         d += a[i] * b[i];
     }
     return d;
 }
 
+/* y (n) += a x (n), four entries per pass */
+static void axpy(hs_real *y, hs_real a, const hs_real *x, int n)
+{
+    int i = 0;
+    for (; (i + 4) <= n; i += 4) {
+        const hs_real x0 = x[i], x1 = x[i + 1], x2 = x[i + 2], x3 = x[i + 3];
+        y[i] += x0 * a;
+        y[i + 1] += x1 * a;
+        y[i + 2] += x2 * a;
+        y[i + 3] += x3 * a;
+    }
+    for (; i < n; ++i) {
+        y[i] += x[i] * a;
+    }
+}
+
 /* Row i's coordinate range [*q0, *q1): where its J and B may be nonzero (hs_ct_row.q0/q1,
- * the whole of q when the model leaves q1 at 0). */
-static void row_range(const hs_stepper *s, int i, int *q0, int *q1)
+ * the whole of q when the model leaves q1 at 0; hs_stepper_init refused any other range
+ * not inside q). */
+static inline void row_range(const hs_stepper *s, int i, int *q0, int *q1)
 {
     const hs_ct_row *R = &s->model->type->ct_rows[i];
-    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-    const int ok = (R->q1 > R->q0) && (R->q0 >= 0) && (R->q1 <= s->nq);
-    *q0 = (ok != 0) ? R->q0 : 0;
-    *q1 = (ok != 0) ? R->q1 : s->nq;
+    *q0 = (R->q1 != 0) ? R->q0 : 0;
+    *q1 = (R->q1 != 0) ? R->q1 : s->nq;
 }
 
 static hs_real clamp(hs_real x, hs_real lo, hs_real hi)
@@ -30,7 +53,7 @@ static hs_real clamp(hs_real x, hs_real lo, hs_real hi)
 }
 
 /* Bounds of row i for impulses lam (this sweep's) and lam0 (the previous step's). */
-static void bounds(const hs_stepper *s, int i, const hs_real *lam, hs_real *lo, hs_real *hi)
+static inline void bounds(const hs_stepper *s, int i, const hs_real *lam, hs_real *lo, hs_real *hi)
 {
     const hs_ct_row *R = &s->model->type->ct_rows[i];
     if (!(s->ctiw[i] > HS_R(0.0))) {
@@ -39,6 +62,14 @@ static void bounds(const hs_stepper *s, int i, const hs_real *lam, hs_real *lo, 
     } else if (R->kind == HS_CT_NORMAL) {
         *lo = HS_R(0.0);
         *hi = HS_R(1e30);
+    } else if (R->ngroup == 1) {
+        /* one normal (every contact point): the loop below with one term */
+        /* cteps holds 1 when the previous step's impulse is the one (box friction on a contact
+         * that carried load), else 0, set once per step: picked by arithmetic (exact, as one
+         * term is zero), the same work either way */
+        const hs_real sel = s->cteps[i];
+        *hi = R->mu * ((sel * s->ctl[R->normal]) + ((HS_R(1.0) - sel) * lam[R->normal]));
+        *lo = -*hi;
     } else {
         hs_real prev = HS_R(0.0), cur = HS_R(0.0);
         for (int k = 0; k < R->ngroup; ++k) {
@@ -49,6 +80,176 @@ static void bounds(const hs_stepper *s, int i, const hs_real *lam, hs_real *lo, 
         *hi = R->mu * nbar;
         *lo = -*hi;
     }
+}
+
+/* Rows i, i + 1, i + 2 over one range: 3 (a contact point's normal and tangents, or any three
+ * rows so placed), else 1. Fixed by the model's ranges, so the sweeps' work is too. */
+static inline int group_at(const hs_stepper *s, int i)
+{
+    const hs_ct_row *R = s->model->type->ct_rows;
+    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
+    const int same = ((i + 2) < s->model->type->nk) && (R[i + 1].q0 == R[i].q0) && (R[i + 1].q1 == R[i].q1)
+                     && (R[i + 2].q0 == R[i].q0) && (R[i + 2].q1 == R[i].q1);
+    return (same != 0) ? 3 : 1;
+}
+
+/* B_i = M_c^-1 J_i^T (ctB, over each row's range) by solves of row groups. M_c^-1 J_i^T is
+ * zero outside row i's range, so rows with disjoint ranges share one solve: right-hand side
+ * the sum of their J^T, each B_i read back over its own range. Rounds: from the first row not
+ * yet solved, take every later row whose range starts at or after the end of the last one
+ * taken (left to right); the ranges are fixed at compile, so the number of solves is too.
+ * ctiw < 0 marks a row not yet solved (the caller sets ctiw afterwards). */
+static void responses_by_rows(hs_stepper *s)
+{
+    const int nq = s->nq, nk = s->model->type->nk, n = s->nq + s->nc;
+    for (int i = 0; i < nk; ++i) {
+        s->ctiw[i] = HS_R(-1.0);
+    }
+    for (int first = 0; first < nk; ++first) {
+        if (!(s->ctiw[first] < HS_R(0.0))) {
+            continue;
+        }
+        for (int k = 0; k < n; ++k) {
+            s->ctx[k] = HS_R(0.0);
+        }
+        int end = 0;
+        for (int i = first; i < nk; ++i) {
+            int a0, a1;
+            row_range(s, i, &a0, &a1);
+            if ((s->ctiw[i] < HS_R(0.0)) && ((a0 >= end) || (i == first))) {
+                const hs_real *Ji = &s->ctJ[i * nq];
+                for (int j = a0; j < a1; ++j) {
+                    s->ctx[j] = Ji[j];
+                }
+                s->ctiw[i] = HS_R(-2.0);
+                end = a1;
+            }
+        }
+        hs_linsys_solve(&s->lsP, &s->fPn, s->ctx);
+        for (int i = first; i < nk; ++i) {
+            if (s->ctiw[i] < HS_R(-1.5)) {
+                int a0, a1;
+                row_range(s, i, &a0, &a1);
+                hs_real *Bi = &s->ctB[i * nq];
+                for (int j = a0; j < a1; ++j) {
+                    Bi[j] = s->ctx[j];
+                }
+                s->ctiw[i] = HS_R(0.0);
+            }
+        }
+    }
+}
+
+/* The largest position block when every block is its own component of the projection matrix
+ * (no off-diagonal block of M, no constraint block across two position blocks: free bodies),
+ * so that M_c^-1 e_j is zero outside the block of coordinate j; 0 when blocks are coupled.
+ * The pattern is the model's, fixed: so is the loop count. */
+static int separate_blocks(const hs_blocks *b)
+{
+    for (int e = 0; e < b->nqq; ++e) {
+        if (b->qq[2 * e] != b->qq[(2 * e) + 1]) {
+            return 0;
+        }
+    }
+    for (int e = 0; e < b->ncq; ++e) {
+        for (int f = e + 1; f < b->ncq; ++f) {
+            if ((b->cq[2 * e] == b->cq[2 * f]) && (b->cq[(2 * e) + 1] != b->cq[(2 * f) + 1])) {
+                return 0;
+            }
+        }
+    }
+    int w = 0;
+    for (int p = 0; p < b->nqb; ++p) {
+        const int d = b->qb[p + 1] - b->qb[p];
+        w = (d > w) ? d : w;
+    }
+    return w;
+}
+
+/* B_i = M_c^-1 J_i^T (ctB, over each row's range) for separate blocks of at most wb
+ * coordinates: solve t (0 <= t < wb) has a unit right-hand side at the t-th coordinate of
+ * every block at once and gives the columns X_j = M_c^-1 e_j of those coordinates, each
+ * nonzero only in its own block; B_i = sum_j J_ij X_j over the blocks row i overlaps. wb
+ * solves (7 for free bodies), whatever nk is. */
+static void responses_by_block(hs_stepper *s, int wb)
+{
+    const int nq = s->nq, nk = s->model->type->nk, n = s->nq + s->nc;
+    const hs_blocks *b = &s->blocks;
+    for (int i = 0; i < nk; ++i) {
+        int a0, a1;
+        row_range(s, i, &a0, &a1);
+        hs_real *Bi = &s->ctB[i * nq];
+        for (int j = a0; j < a1; ++j) {
+            Bi[j] = HS_R(0.0);
+        }
+    }
+    for (int t = 0; t < wb; ++t) {
+        for (int k = 0; k < n; ++k) {
+            s->ctx[k] = HS_R(0.0);
+        }
+        for (int p = 0; p < b->nqb; ++p) {
+            if ((b->qb[p] + t) < b->qb[p + 1]) {
+                s->ctx[b->qb[p] + t] = HS_R(1.0);
+            }
+        }
+        hs_linsys_solve(&s->lsP, &s->fPn, s->ctx);
+        /* rows in groups of one range (group_at): one pass over the block per group */
+        int ir = 0;
+        while (ir < nk) {
+            const int i = ir;
+            const int g = group_at(s, i);
+            ir += g;
+            int a0, a1;
+            row_range(s, i, &a0, &a1);
+            /* the blocks overlapping [a0, a1): blocks are in coordinate order */
+            int p = 0;
+            while ((p < b->nqb) && (b->qb[p + 1] <= a0)) {
+                ++p;
+            }
+            for (; (p < b->nqb) && (b->qb[p] < a1); ++p) {
+                /* coordinate j = qb[p] + t, its J_ij (zero outside the range), its column
+                 * over the block's part of the range */
+                const int j = b->qb[p] + t;
+                const int lo = (b->qb[p] > a0) ? b->qb[p] : a0;
+                const int hi = (b->qb[p + 1] < a1) ? b->qb[p + 1] : a1;
+                if ((j < b->qb[p + 1]) && (j >= a0) && (j < a1)) {
+                    const hs_real *x = s->ctx;
+                    hs_real *B0 = &s->ctB[i * nq];
+                    const hs_real c0 = s->ctJ[(i * nq) + j];
+                    if (g == 3) {
+                        hs_real *B1 = B0 + nq;
+                        hs_real *B2 = B1 + nq;
+                        const hs_real c1 = s->ctJ[((i + 1) * nq) + j], c2 = s->ctJ[((i + 2) * nq) + j];
+                        for (int k = lo; k < hi; ++k) {
+                            const hs_real xk = x[k];
+                            B0[k] += c0 * xk;
+                            B1[k] += c1 * xk;
+                            B2[k] += c2 * xk;
+                        }
+                    } else {
+                        for (int k = lo; k < hi; ++k) {
+                            B0[k] += c0 * x[k];
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/* One projected Gauss-Seidel update of row i whose J u is v: the new impulse into lam[i];
+ * returns its change. */
+static inline hs_real row_update(hs_stepper *s, int i, hs_real *lam, hs_real v)
+{
+    hs_real lo, hi;
+    bounds(s, i, lam, &lo, &hi);
+    /* a friction row's cteps is its bound's selector (bounds), its compliance is zero */
+    const hs_real eps = (s->model->type->ct_rows[i].kind == HS_CT_NORMAL) ? s->cteps[i] : HS_R(0.0);
+    const hs_real w = (v - s->ctr[i]) + (eps * lam[i]);
+    const hs_real ln = clamp(lam[i] - (w * s->ctiw[i]), lo, hi);
+    const hs_real dl = ln - lam[i];
+    lam[i] = ln;
+    return dl;
 }
 
 hs_real hs_contact_cq(const hs_stepper *s, hs_real h)
@@ -85,34 +286,30 @@ int hs_st_contact(hs_stepper *s, const hs_ctx *c)
     if (rc != HS_OK) {
         return rc;
     }
-    if ((hs_all_finite(s->ctJ, nk * nq) == 0) || (hs_all_finite(s->ctphi, nk) == 0)) {
+    /* rows are read only over their ranges (J is zero outside): checked there, x * 0 is
+     * 0 for a finite x and NaN otherwise */
+    hs_real nf = HS_R(0.0);
+    for (int i = 0; i < nk; ++i) {
+        int a0, a1;
+        row_range(s, i, &a0, &a1);
+        const hs_real *Ji = &s->ctJ[i * nq];
+        for (int j = a0; j < a1; ++j) {
+            nf += Ji[j] * HS_R(0.0);
+        }
+        nf += s->ctphi[i] * HS_R(0.0);
+    }
+    if (!(nf == HS_R(0.0))) {
         return HS_E_NONFINITE;
     }
     for (int j = 0; j < nq; ++j) {
         s->ctu[j] = s->un[j];
     }
-    /* responses B_i = M_c^-1 J_i^T = sum_j J_ij X_j with X_j = M_c^-1 e_j, the column j of the
-     * inverse under the joints: nq solves with the factor, whatever nk is; row i only needs
-     * the X_j of its own range, and X_j is zero outside the range of coordinate j's bodies */
-    for (int k = 0; k < nk * nq; ++k) {
-        s->ctB[k] = HS_R(0.0);
-    }
-    for (int j = 0; j < nq; ++j) {
-        for (int k = 0; k < nq + nc; ++k) {
-            s->ctx[k] = (k == j) ? HS_R(1.0) : HS_R(0.0);
-        }
-        hs_linsys_solve(&s->lsP, &s->fPn, s->ctx);
-        for (int i = 0; i < nk; ++i) {
-            int a0, a1;
-            row_range(s, i, &a0, &a1);
-            if ((j >= a0) && (j < a1)) {
-                const hs_real Jij = s->ctJ[i * nq + j];
-                hs_real *Bi = &s->ctB[i * nq];
-                for (int k = a0; k < a1; ++k) {
-                    Bi[k] += Jij * s->ctx[k];
-                }
-            }
-        }
+    /* responses B_i = M_c^-1 J_i^T under the joints */
+    const int wb = separate_blocks(&s->blocks);
+    if ((wb > 0) && (wb < nk)) {
+        responses_by_block(s, wb);
+    } else {
+        responses_by_rows(s);
     }
     /* W_ii, row velocities and targets */
     for (int i = 0; i < nk; ++i) {
@@ -128,6 +325,12 @@ int hs_st_contact(hs_stepper *s, const hs_ctx *c)
          * rows are redundant (four corners on a face, their friction), so the warm start
          * cannot wander in the null space from step to step */
         s->cteps[i] = reg * W;
+        if (T->ct_rows[i].kind != HS_CT_NORMAL) {
+            /* friction: no compliance; cteps selects the bound's normal impulse (bounds) */
+            /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
+            const int prev = (T->ct_rows[i].box != 0) && (s->ctl[T->ct_rows[i].normal] > HS_R(0.0));
+            s->cteps[i] = (prev != 0) ? HS_R(1.0) : HS_R(0.0);
+        }
         const hs_real v = dot(&Ji[a0], &s->ctu[a0], na);
         s->ctv[i] = v;
         const hs_ct_row *R = &T->ct_rows[i];
@@ -186,22 +389,74 @@ int hs_st_contact(hs_stepper *s, const hs_ctx *c)
             s->un[j] += Bi[j] * lam[i];
         }
     }
-    /* the fixed sweeps */
-    const int ns = T->ct_sweeps;
-    for (int k = 0; k < ns; ++k) {
-        for (int i = 0; i < nk; ++i) {
-            hs_real lo, hi;
-            bounds(s, i, lam, &lo, &hi);
+    /* the fixed sweeps, Gauss-Seidel in row order. Three consecutive rows over one range (a
+     * contact point's normal and tangents) are one pass over u: their three products J u at
+     * the pass's start, each later row's corrected by the couplings J_k B_m (m < k) for the
+     * earlier rows' changes, then one update of u by the three; the same sweep as row by
+     * row (the same updates in the same order), with one read and one write of u per point. */
+    int ig = 0;
+    while (ig < nk) {
+        const int i = ig;
+        const int g = group_at(s, i);
+        ig += g;
+        if (g == 3) {
             int a0, a1;
             row_range(s, i, &a0, &a1);
-            const hs_real w = dot(&s->ctJ[i * nq + a0], &s->un[a0], a1 - a0) - s->ctr[i] + s->cteps[i] * lam[i];
-            const hs_real ln = clamp(lam[i] - w * s->ctiw[i], lo, hi);
-            const hs_real dl = ln - lam[i];
-            const hs_real *Bi = &s->ctB[i * nq];
-            for (int j = a0; j < a1; ++j) {
-                s->un[j] += Bi[j] * dl;
+            const int na = a1 - a0;
+            const hs_real *B0 = &s->ctB[(i * nq) + a0];
+            s->ctv[i + 1] = dot(&s->ctJ[((i + 1) * nq) + a0], B0, na);
+            s->ctphi[i + 2] = dot(&s->ctJ[((i + 2) * nq) + a0], B0, na);
+            s->ctv[i + 2] = dot(&s->ctJ[((i + 2) * nq) + a0], &s->ctB[((i + 1) * nq) + a0], na);
+        }
+    }
+    const int ns = T->ct_sweeps;
+    for (int k = 0; k < ns; ++k) {
+        int ir = 0;
+        while (ir < nk) {
+            const int i = ir;
+            int a0, a1;
+            row_range(s, i, &a0, &a1);
+            const int na = a1 - a0;
+            hs_real *u = &s->un[a0];
+            const int g = group_at(s, i);
+            ir += g;
+            if (g == 3) {
+                const hs_real *J0 = &s->ctJ[(i * nq) + a0];
+                const hs_real *J1 = J0 + nq;
+                const hs_real *J2 = J1 + nq;
+                hs_real v0 = HS_R(0.0), v1 = HS_R(0.0), v2 = HS_R(0.0);
+                int j = 0;
+                for (; (j + 2) <= na; j += 2) {
+                    const hs_real ua = u[j], ub = u[j + 1];
+                    v0 += J0[j] * ua;
+                    v1 += J1[j] * ua;
+                    v2 += J2[j] * ua;
+                    v0 += J0[j + 1] * ub;
+                    v1 += J1[j + 1] * ub;
+                    v2 += J2[j + 1] * ub;
+                }
+                if (j < na) {
+                    v0 += J0[j] * u[j];
+                    v1 += J1[j] * u[j];
+                    v2 += J2[j] * u[j];
+                }
+                const hs_real d0 = row_update(s, i, lam, v0);
+                const hs_real d1 = row_update(s, i + 1, lam, v1 + (s->ctv[i + 1] * d0));
+                const hs_real d2 = row_update(s, i + 2, lam, (v2 + (s->ctphi[i + 2] * d0)) + (s->ctv[i + 2] * d1));
+                const hs_real *B0 = &s->ctB[(i * nq) + a0];
+                const hs_real *B1 = B0 + nq;
+                const hs_real *B2 = B1 + nq;
+                for (j = 0; (j + 2) <= na; j += 2) {
+                    u[j] = ((u[j] + (B0[j] * d0)) + (B1[j] * d1)) + (B2[j] * d2);
+                    u[j + 1] = ((u[j + 1] + (B0[j + 1] * d0)) + (B1[j + 1] * d1)) + (B2[j + 1] * d2);
+                }
+                if (j < na) {
+                    u[j] = ((u[j] + (B0[j] * d0)) + (B1[j] * d1)) + (B2[j] * d2);
+                }
+            } else {
+                const hs_real dl = row_update(s, i, lam, dot(&s->ctJ[(i * nq) + a0], u, na));
+                axpy(u, dl, &s->ctB[(i * nq) + a0], na);
             }
-            lam[i] = ln;
         }
     }
     /* the residual the budget left (velocity units) */

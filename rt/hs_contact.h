@@ -15,9 +15,10 @@
  * friction rows  J_i u_{n+1} = 0 while |lambda_i| < mu nbar, else |lambda_i| = mu nbar opposing
  *              the slip: nbar = the normal's impulse in this sweep (pyramid) or of the previous
  *              step (box, seed 001 sec. 2.8; a contact new in this step uses the current one).
- * The work is fixed at init: nk solves with the factor, then hs_model_type.ct_sweeps projected
- * Gauss-Seidel sweeps over all nk slots warm-started from the previous step's impulses, then
- * one residual pass. Empty slots (J_i = 0) cost the same. A short budget is not refused: the
+ * The work is fixed at init: solves with the factor (one per coordinate of a body when the
+ * bodies are not joined to each other, else one per group of rows with disjoint ranges), then
+ * hs_model_type.ct_sweeps projected Gauss-Seidel sweeps over all nk slots warm-started from
+ * the previous step's impulses, then one residual pass. Empty slots (J_i = 0) cost the same. A short budget is not refused: the
  * step commits with the impulses the sweeps reached, and stats.ct_residual reports
  * max_i W_ii |lambda_i - clamp(lambda_i - (J_i u_{n+1} - r_i) / W_ii, lo_i, hi_i)| (m/s or rad/s), the velocity
  * error that remains; each sweep only lowers the energy of the LCP's quadratic, so an

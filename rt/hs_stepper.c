@@ -649,12 +649,14 @@ int hs_stepper_set_state(hs_stepper *s, hs_real t, const hs_real *q, const hs_re
 
 /* The unilateral rows a model declares (rt/hs_contact.h): hook, sweeps, and every index the
  * stage reads in range, so a bad table is refused here and not read out of bounds later. */
-static int contact_rows_check(const hs_model_type *T)
+static int contact_rows_check(const hs_model_type *T, int nq)
 {
     if (T->nk <= 0) { return (T->nk == 0) ? HS_OK : HS_E_MODEL_PARAM; }
     if (T->unilateral == NULL || T->ct_rows == NULL || T->ct_sweeps < 1) { return HS_E_MODEL_PARAM; }
     for (int i = 0; i < T->nk; ++i) {
         const hs_ct_row *R = &T->ct_rows[i];
+        /* a range is all of q (q1 = 0) or inside it: the stage reads it without checks */
+        if (R->q1 != 0 && (R->q0 < 0 || R->q0 >= R->q1 || R->q1 > nq)) { return HS_E_MODEL_PARAM; }
         if (R->kind == HS_CT_FRICTION) {
             const int last = R->normal + (R->ngroup - 1) * R->stride;
             if (R->normal < 0 || R->ngroup < 1 || R->stride < 1 || last >= T->nk
@@ -721,7 +723,7 @@ int hs_stepper_init(hs_stepper *s, const hs_stepper_def *def, const hs_model *m,
     if (rc != 0) { return rc; }
     rc = hs_model_check(m);
     if (rc != 0) { return rc; }
-    rc = contact_rows_check(m->type);
+    rc = contact_rows_check(m->type, m->d.nq);
     if (rc != 0) { return rc; }
     /* Measure in the caller's int arena: the block list lands at the front, where the layout
      * puts it (blk is the first int array); the analyses' size queries use the rest. */

@@ -210,11 +210,11 @@ int hs_stepper_def_validate(const hs_stepper_def *def, const hs_model *m);
     X(in0, NIN0, "zero inputs for the consistent initial acceleration (galpha)") \
     X(ctJ, NKQ, "contact rows J (nk x nq, dense)") \
     X(ctB, NKQ, "contact responses M_c^-1 J^T under the joints (nk x nq)") \
-    X(ctphi, NK, "contact gaps at the method's q_{n+1}") \
-    X(ctv, NK, "contact row velocities J u before the contact stage") \
+    X(ctphi, NK, "contact gaps at the method's q_{n+1}; in the sweeps J_i B_{i-2} of a point's third row") \
+    X(ctv, NK, "contact row velocities J u before the contact stage; in the sweeps J_i B_{i-1} within a point") \
     X(ctr, NK, "contact targets: J u_{n+1} >= ctr (normals), = 0 (friction)") \
     X(ctiw, NK, "1 / W_ii of each contact row (0 for an empty slot)") \
-    X(cteps, NK, "compliance of each contact row (HS_CT_REG W_ii)") \
+    X(cteps, NK, "compliance of each normal row (HS_CT_REG W_ii); of a friction row: 1 when its bound uses the previous step's normal impulse, else 0") \
     X(ctl, NK, "committed contact impulses (N s; the next step's warm start)") \
     X(ctln, NK, "new contact impulses (swapped at commit)") \
     X(ctu, NQK, "velocities of the method's step, before the contact stage") \
