@@ -280,6 +280,318 @@ static void ls_setup(hs_linsys *ls, hs_ls_kind kind, const hs_ls_backend *be, co
     for (int k = 0; k < 4; ++k) { ls->nact[k] = 0; }
     ls->flops_factor = 0;
     ls->flops_solve = 0;
+    ls->schur = 0;
+    ls->nent = 0;
+    ls->nCp = 0;
+    ls->sbw = 0;
+    ls->sdiag = ls->scol = ls->sent = ls->srow = ls->spair = ls->sCp = NULL;
+}
+
+/* ---- range-space path (rt/hs_linsys.h): A diagonal, S = G A^-1 G^T + s C ---- */
+
+static int csc_find(const int *Ap, const int *Ai, int i, int j);
+
+/* 1 when ls (set up, masks attached) takes the range-space path: sparse backend with slots,
+ * symmetric values, constraints, and every off-diagonal entry of A masked out. */
+static int schur_eligible(const hs_linsys *ls)
+{
+    const hs_ls_backend *be = ls->be;
+    if ((ls->kind != HS_LS_SPARSE) || (be == NULL) || (be->slot == NULL) || (be->factor_slots == NULL)) {
+        return 0;
+    }
+    if ((ls->nc < 1) || (ls->symmetric == 0) || (ls->qmask == NULL)) {
+        return 0;
+    }
+    const hs_blocks *b = &ls->b;
+    int o = 0;
+    for (int k = 0; k < b->nqq; ++k) {
+        const int I = b->qq[2 * k], J = b->qq[2 * k + 1];
+        for (int i = b->qb[I]; i < b->qb[I + 1]; ++i) {
+            for (int j = b->qb[J]; j < b->qb[J + 1]; ++j, ++o) {
+                if ((i != j) && (ls->qmask[o] != 0)) {
+                    return 0;
+                }
+            }
+        }
+    }
+    for (int k = 0; k < ls->nq; ++k) {
+        if (hs_blk_qq_index(b, k, k) < 0) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* The range-space analysis' inputs, laid out in the caller's scratch by schur_pattern. */
+typedef struct schur_pat {
+    int *cptr;          /* (nq + 1) first entry of each column */
+    int *ep, *er;       /* (nent) packed G offset and row of each entry, by column */
+    int nent, npairs;   /* entries; pairs f <= e within a column */
+    int *Ap, *Ai, *kd;  /* S's pattern (nc + 1, nnz, nc kinds all 0) */
+    int nnz;
+    int *btmp;          /* the backend's analysis scratch (nbtmp ints) */
+    size_t nbtmp;
+} schur_pat;
+
+/* Entries of G the mask keeps (*nent) and pairs f <= e of them sharing a column (*npairs),
+ * without scratch (init time: a scan of G's blocks per column). */
+static void schur_counts(const hs_linsys *ls, int *nent, int *npairs)
+{
+    const hs_blocks *b = &ls->b;
+    *nent = 0;
+    *npairs = 0;
+    for (int j = 0; j < ls->nq; ++j) {
+        int c = 0, o = 0;
+        for (int k = 0; k < b->ncq; ++k) {
+            const int I = b->cq[2 * k], J = b->cq[2 * k + 1];
+            const int w = b->qb[J + 1] - b->qb[J];
+            for (int i = b->cb[I]; i < b->cb[I + 1]; ++i) {
+                const int oj = o + (i - b->cb[I]) * w + (j - b->qb[J]);
+                if ((j >= b->qb[J]) && (j < b->qb[J + 1]) && ((ls->cmask == NULL) || (ls->cmask[oj] != 0))) {
+                    ++c;
+                }
+            }
+            o += (b->cb[I + 1] - b->cb[I]) * w;
+        }
+        *nent += c;
+        *npairs += c * (c + 1) / 2;
+    }
+}
+
+/* Scratch ints of schur_pattern for those counts, the backend's share (*nb) included. */
+static size_t schur_tmp_need(const hs_linsys *ls, int nent, int npairs, size_t *nb)
+{
+    const int T = 2 * npairs + ls->nC + ls->nc;
+    *nb = ls->be->tmp_ints(ls->nc, T);
+    /* MISRA Ref 10.8.3 [composite count widened after its bounds check] */
+    return (size_t)(2 * ls->nq + 2) + 2u * (size_t)nent + 3u * (size_t)T + (size_t)(3 * ls->nc + 1) + *nb;
+}
+
+/* S's pattern into tmp (ntmp ints, at least schur_tmp_need): the pairs of G's entries sharing
+ * a column, C's blocks when reg, the diagonal. 0, or -1 when tmp is short. */
+static int schur_pattern(const hs_linsys *ls, int *tmp, size_t ntmp, schur_pat *sp)
+{
+    const hs_blocks *b = &ls->b;
+    const int nq = ls->nq, nc = ls->nc;
+    int nent = 0, npairs = 0;
+    schur_counts(ls, &nent, &npairs);
+    size_t nb = 0u;
+    const size_t need = schur_tmp_need(ls, nent, npairs, &nb);
+    if (ntmp < need) { return -1; }
+    const int T = 2 * npairs + ls->nC + nc;
+    /* cptr, fp | ep, er (nent) | ri, ci (T) | Ap (nc + 1), Ai (T), kd (nc), fill (nc) | backend */
+    int *cptr = tmp, *fp = tmp + nq + 1;
+    for (int j = 0; j <= nq; ++j) { cptr[j] = 0; }
+    int o = 0;
+    for (int k = 0; k < b->ncq; ++k) {
+        const int I = b->cq[2 * k], J = b->cq[2 * k + 1];
+        for (int i = b->cb[I]; i < b->cb[I + 1]; ++i) {
+            for (int j = b->qb[J]; j < b->qb[J + 1]; ++j, ++o) {
+                if ((ls->cmask == NULL) || (ls->cmask[o] != 0)) {
+                    cptr[j + 1]++;
+                }
+            }
+        }
+    }
+    for (int j = 0; j < nq; ++j) { cptr[j + 1] += cptr[j]; }
+    int *ep = fp + nq + 1, *er = ep + nent, *ri = er + nent, *ci = ri + T;
+    int *Ap = ci + T, *Ai = Ap + nc + 1, *kd = Ai + T, *fill = kd + nc;
+    for (int j = 0; j < nq; ++j) { fp[j] = cptr[j]; }
+    o = 0;
+    for (int k = 0; k < b->ncq; ++k) {
+        const int I = b->cq[2 * k], J = b->cq[2 * k + 1];
+        for (int i = b->cb[I]; i < b->cb[I + 1]; ++i) {
+            for (int j = b->qb[J]; j < b->qb[J + 1]; ++j, ++o) {
+                if ((ls->cmask == NULL) || (ls->cmask[o] != 0)) {
+                    ep[fp[j]] = o;
+                    er[fp[j]] = i;
+                    fp[j]++;
+                }
+            }
+        }
+    }
+    int t = 0;
+    for (int j = 0; j < nq; ++j) {
+        for (int e = cptr[j]; e < cptr[j + 1]; ++e) {
+            for (int f = cptr[j]; f <= e; ++f) {
+                ri[t] = er[e]; ci[t] = er[f]; ++t;
+                ri[t] = er[f]; ci[t] = er[e]; ++t;
+            }
+        }
+    }
+    if (ls->reg != 0) {
+        for (int k = 0; k < b->ncb; ++k) {
+            for (int i = b->cb[k]; i < b->cb[k + 1]; ++i) {
+                for (int j = b->cb[k]; j < b->cb[k + 1]; ++j) { ri[t] = i; ci[t] = j; ++t; }
+            }
+        }
+    }
+    for (int i = 0; i < nc; ++i) { ri[t] = i; ci[t] = i; ++t; }
+    /* counting sort by column, insertion sort of the rows in each column, dedupe */
+    for (int j = 0; j <= nc; ++j) { Ap[j] = 0; }
+    for (int k = 0; k < t; ++k) { Ap[ci[k] + 1]++; }
+    for (int j = 0; j < nc; ++j) { Ap[j + 1] += Ap[j]; }
+    for (int j = 0; j < nc; ++j) { fill[j] = Ap[j]; }
+    for (int k = 0; k < t; ++k) { Ai[fill[ci[k]]++] = ri[k]; }
+    int nnz = 0;
+    for (int j = 0; j < nc; ++j) {
+        const int p0 = Ap[j], p1 = Ap[j + 1];
+        for (int p = p0 + 1; p < p1; ++p) {
+            const int v = Ai[p];
+            int q = p - 1;
+            while ((q >= p0) && (Ai[q] > v)) { Ai[q + 1] = Ai[q]; --q; }
+            Ai[q + 1] = v;
+        }
+        const int start = nnz;
+        for (int p = p0; p < p1; ++p) {
+            if ((nnz == start) || (Ai[nnz - 1] != Ai[p])) { Ai[nnz++] = Ai[p]; }
+        }
+        Ap[j] = start;
+    }
+    Ap[nc] = nnz;
+    /* S is positive definite for G of full rank (any order admissible): every unknown kind 0 */
+    for (int i = 0; i < nc; ++i) { kd[i] = 0; }
+    sp->cptr = cptr; sp->ep = ep; sp->er = er; sp->nent = nent; sp->npairs = npairs;
+    sp->Ap = Ap; sp->Ai = Ai; sp->kd = kd; sp->nnz = nnz;
+    sp->btmp = tmp + (need - nb); sp->nbtmp = nb;
+    return 0;
+}
+
+/* Ints of the lists after the backend's analysis in sym: sdiag, scol, sent, srow, spair, sCp. */
+static size_t schur_list_ints(const hs_linsys *ls, const schur_pat *sp)
+{
+    /* MISRA Ref 10.8.3 [composite count widened after its bounds check] */
+    return (size_t)(2 * ls->nq + 1) + 2u * (size_t)sp->nent + (size_t)sp->npairs + 2u * (size_t)ls->nC;
+}
+
+/* Slot in num of S(i, j) (either triangle, the one the factor reads), -1 if none. */
+static int schur_slot(const hs_linsys *L, const int *sym, const schur_pat *sp, int i, int j)
+{
+    if (L->sbw > 0) {
+        /* the band: column min(i, j), row offset |i - j| */
+        const int lo = (i < j) ? i : j, hi = (i < j) ? j : i;
+        return (lo * L->sbw) + (hi - lo);
+    }
+    const hs_ls_backend *be = L->be;
+    int p = csc_find(sp->Ap, sp->Ai, i, j);
+    int sl = (p >= 0) ? be->slot(sym, p) : -1;
+    if (sl < 0) {
+        p = csc_find(sp->Ap, sp->Ai, j, i);
+        sl = (p >= 0) ? be->slot(sym, p) : -1;
+    }
+    return sl;
+}
+
+/* S's half bandwidth in the constraints' own order (its pattern in sp). */
+static int schur_bw(const schur_pat *sp, int nc)
+{
+    int bw = 0;
+    for (int j = 0; j < nc; ++j) {
+        for (int p = sp->Ap[j]; p < sp->Ap[j + 1]; ++p) {
+            const int dd = (sp->Ai[p] > j) ? (sp->Ai[p] - j) : (j - sp->Ai[p]);
+            bw = (dd > bw) ? dd : bw;
+        }
+    }
+    return bw;
+}
+
+/* Reals of S's band with bw: nc + bw columns of bw + 1 (bw zero columns after S's, so the
+ * factor's and the solve's loops need no bounds). */
+static int band_len(int nc, int bw) { return (nc + bw) * (bw + 1); }
+
+/* hs_linsys_init_masked's range-space branch for L (set up, eligible): S's analysis, then
+ * the lists, into sym (nsym ints); *ls = L on success. */
+static int schur_init(hs_linsys *ls, hs_linsys *L, int *sym, size_t nsym, int *tmp, size_t ntmp)
+{
+    const hs_ls_backend *be = L->be;
+    const int nq = L->nq;
+    schur_pat sp;
+    if (schur_pattern(L, tmp, ntmp, &sp) != 0) { return HS_E_SIZE; }
+    size_t ns = 0, nn = 0;
+    const int bw = schur_bw(&sp, L->nc);
+    int nval = 0;
+    if (bw <= HS_LS_BAND_MAX) {
+        if (nsym < schur_list_ints(L, &sp)) { return HS_E_SIZE; }
+        nval = band_len(L->nc, bw);
+        /* MISRA Ref 10.8.3 [composite count widened after its bounds check] */
+        nn = (size_t)nval;
+        L->sbw = bw + 1;
+    } else {
+        int rc = be->analyze(L->nc, sp.Ap, sp.Ai, sp.kd, 1, sp.btmp, sp.nbtmp, NULL, 0, &ns, &nn);
+        if (rc != 0) { return rc; }
+        if (nsym < ns + schur_list_ints(L, &sp)) { return HS_E_SIZE; }
+        rc = be->analyze(L->nc, sp.Ap, sp.Ai, sp.kd, 1, sp.btmp, sp.nbtmp, sym, ns, &ns, &nn);
+        if (rc != 0) { return rc; }
+        nval = be->slot(sym, -1);
+        /* MISRA Ref 10.8.3 [composite count widened after its bounds check] */
+        if ((nval <= 0) || ((size_t)nval > nn)) { return HS_E_SIZE; }
+    }
+    L->schur = 1;
+    L->sym = sym;
+    L->nnz = sp.nnz;
+    /* MISRA Ref 10.8.3 [composite count widened after its bounds check] */
+    L->nnum = (int)nn;
+    L->nzero = nval; /* num[0 .. nval): S's value slots, zeroed before each assembly */
+    L->nent = sp.nent;
+    L->sdiag = sym + ns;
+    L->scol = L->sdiag + nq;
+    L->sent = L->scol + nq + 1;
+    L->srow = L->sent + sp.nent;
+    L->spair = L->srow + sp.nent;
+    L->sCp = L->spair + sp.npairs;
+    for (int k = 0; k < nq; ++k) { L->sdiag[k] = hs_blk_qq_index(&L->b, k, k); }
+    for (int j = 0; j <= nq; ++j) { L->scol[j] = sp.cptr[j]; }
+    for (int e = 0; e < sp.nent; ++e) { L->sent[e] = sp.ep[e]; L->srow[e] = sp.er[e]; }
+    int t = 0;
+    long ff = 0;
+    for (int j = 0; j < nq; ++j) {
+        for (int e = sp.cptr[j]; e < sp.cptr[j + 1]; ++e) {
+            for (int f = sp.cptr[j]; f <= e; ++f) {
+                const int sl = schur_slot(L, sym, &sp, sp.er[e], sp.er[f]);
+                if (sl < 0) { return HS_E_SIZE; }
+                L->spair[t++] = sl;
+            }
+        }
+    }
+    int nCp = 0;
+    if (L->reg != 0) {
+        /* one triangle of each symmetric C block: the slot the factor reads */
+        const hs_blocks *B = &L->b;
+        int o = 0;
+        for (int k = 0; k < B->ncb; ++k) {
+            for (int i = B->cb[k]; i < B->cb[k + 1]; ++i) {
+                for (int j = B->cb[k]; j < B->cb[k + 1]; ++j, ++o) {
+                    if (i >= j) {
+                        const int sl = schur_slot(L, sym, &sp, i, j);
+                        if (sl < 0) { return HS_E_SIZE; }
+                        L->sCp[2 * nCp] = o;
+                        L->sCp[2 * nCp + 1] = sl;
+                        ++nCp;
+                    }
+                }
+            }
+        }
+    }
+    L->nCp = nCp;
+    long fs = 0;
+    if (bw <= HS_LS_BAND_MAX) {
+        /* per column: the inverse pivot, bw multipliers, bw (bw + 1) / 2 multiply-adds; the
+         * solve: 2 bw multiply-adds and a scaling per row */
+        const long lb = (long)bw;
+        ff = (long)L->nc * (1L + lb + (lb * (lb + 1L)));
+        fs = (long)L->nc * (1L + (4L * lb));
+    } else {
+        be->ops(sym, &ff, &fs);
+    }
+    /* per column: A's entry (4), its inverse (1), G A^-1 (1 per entry), 2 per pair; C adds */
+    /* MISRA Ref 10.8.3 [composite count widened after its bounds check] */
+    L->flops_factor = ff + 5L * nq + (long)sp.nent + 2L * sp.npairs + (long)nCp;
+    /* G A^-1 b1 - b2 (2 per entry), S's solve, A^-1 b1 - (G A^-1)^T x2 (nq + 2 per entry) */
+    L->flops_solve = fs + 4L * sp.nent + (long)nq;
+    L->qmask = NULL; /* the caller's scratch: read during init only */
+    L->cmask = NULL;
+    *ls = *L;
+    return HS_OK;
 }
 
 static long dense_factor_flops(int n)
@@ -313,6 +625,37 @@ int hs_linsys_need_masked(hs_ls_kind kind, const hs_ls_backend *be, const hs_blo
     }
     if (kind != HS_LS_SPARSE || be == NULL) { return HS_E_SIZE; }
     if (tmp == NULL) { return HS_E_NULL; }
+    if (schur_eligible(&ls) != 0) {
+        int nent = 0, npairs = 0;
+        size_t nb = 0u;
+        schur_counts(&ls, &nent, &npairs);
+        *ntmp = schur_tmp_need(&ls, nent, npairs, &nb);
+        /* never less than the whole matrix' analysis asks: a caller that measured without
+         * the masks (its scratch too short for them) got that figure, and must find it exact */
+        const size_t Tk = triplet_count(&ls);
+        const size_t kkt = 2u * n + 1u + 3u * Tk + ls.be->tmp_ints(ls.n, (int)Tk);
+        *ntmp = (kkt > *ntmp) ? kkt : *ntmp;
+        if (ntmp_avail < *ntmp) { return HS_E_SIZE; }
+        schur_pat sp;
+        if (schur_pattern(&ls, tmp, ntmp_avail, &sp) != 0) { return HS_E_SIZE; }
+        size_t ns = 0, nn = 0;
+        const int bw = schur_bw(&sp, ls.nc);
+        size_t nw = n;
+        if (bw <= HS_LS_BAND_MAX) {
+            /* MISRA Ref 10.8.3 [composite count widened after its bounds check] */
+            nn = (size_t)band_len(ls.nc, bw);
+            nw = n + (size_t)bw;
+        } else {
+            const int rc = ls.be->analyze(ls.nc, sp.Ap, sp.Ai, sp.kd, 1, sp.btmp, sp.nbtmp, NULL, 0, &ns, &nn);
+            if (rc != 0) { return rc; }
+        }
+        *nsym = ns + schur_list_ints(&ls, &sp);
+        /* work (n, + bw for a band) | num (nn) and its sink | A^-1's diagonal (nq) | G A^-1 (nent) */
+        /* MISRA Ref 10.8.3 [composite count widened after its bounds check] */
+        *nfac_reals = nw + nn + 1u + (size_t)ls.nq + (size_t)nent;
+        *nfac_ints = 0;
+        return HS_OK;
+    }
     int *Ap, *Ai, *kd;
     const size_t T = triplet_count(&ls);
     const size_t pat = 2u * n + 1u + 3u * T;
@@ -368,6 +711,9 @@ int hs_linsys_init_masked(hs_linsys *ls, hs_ls_kind kind, const hs_ls_backend *b
     }
     if (kind != HS_LS_SPARSE || be == NULL) { return HS_E_SIZE; }
     if (tmp == NULL || sym == NULL) { return HS_E_NULL; }
+    if (schur_eligible(&L) != 0) {
+        return schur_init(ls, &L, sym, nsym, tmp, ntmp);
+    }
     const size_t T = triplet_count(&L);
     const size_t pat = 2u * (size_t)L.n + 1u + 3u * T;
     const size_t btmp = be->tmp_ints(L.n, (int)T);
@@ -472,6 +818,18 @@ int hs_linsys_init_masked(hs_linsys *ls, hs_ls_kind kind, const hs_ls_backend *b
 
 void hs_linsys_fac_bind(const hs_linsys *ls, hs_ls_fac *F, hs_real *reals, int *ints)
 {
+    if (ls->schur != 0) {
+        /* reals: work (n, + bw for a band) | num (nnum) and the sink | A^-1's diagonal (nq) |
+         * G A^-1 (nent) */
+        F->work = reals;
+        F->x = reals + ls->n + ((ls->sbw > 0) ? (ls->sbw - 1) : 0);
+        F->x[ls->nnum] = HS_R(0.0);
+        F->Ax = F->x + ls->nnum + 1;
+        F->piv = NULL;
+        (void)ints;
+        for (int k = 0; k < ls->nq + ls->nent; ++k) { F->Ax[k] = HS_R(0.0); }
+        return;
+    }
     if (ls->kind == HS_LS_SPARSE) {
         /* reals: work (n) | Ax (nnz) | the backend's num, as hs_linsys_need counted them */
         /* reals: work (n) | Ax (nnz + the sink) | the backend's num */
@@ -498,6 +856,272 @@ void hs_linsys_fac_bind(const hs_linsys *ls, hs_ls_fac *F, hs_real *reals, int *
 /* Entry k of A = M - (c1 F1 + c2 F2), or M when F1 is NULL; written as the stepper always has
  * (M - (h cu fu + h^2 cq fq)) so the bits do not depend on the backend. */
 #define A_ENTRY(k) (F1 ? M[k] - (c1 * F1[k] + c2 * F2[k]) : M[k])
+
+/* L D L^T of S's band B in place (band_len reals: B[j (bw + 1) + r] = S(j + r, j), every entry
+ * outside S zero, bw zero columns after S's) into B[j (bw + 1)] = 1 / D_j and
+ * B[j (bw + 1) + r] = L(j + r, j). A pivot that is non-finite or not above nc eps times the
+ * largest |diagonal| is replaced by 1 so the work stays fixed (HS_E_SINGULAR), as the
+ * backend does. */
+static inline int band_factor_k(hs_real *B, int nc, int bw)
+{
+    const int w = bw + 1;
+    hs_real amax = HS_R(0.0);
+    for (int j = 0; j < nc; ++j) {
+        const hs_real a = hs_abs(B[j * w]);
+        amax = (a > amax) ? a : amax;
+    }
+    const hs_real tiny = (hs_real)nc * HS_EPS * amax;
+    hs_real v[HS_LS_BAND_MAX + 1];
+    int bad = 0;
+    for (int j = 0; j < nc; ++j) {
+        hs_real *c = B + (j * w);
+        const hs_real dj = c[0];
+        hs_real di = HS_R(1.0);
+        if ((hs_abs(dj) > tiny) && ((dj - dj) == HS_R(0.0))) {
+            di = HS_R(1.0) / dj;
+        } else {
+            bad = 1;
+        }
+        c[0] = di;
+        for (int r = 1; r <= bw; ++r) {
+            v[r] = c[r];
+            c[r] = c[r] * di;
+        }
+        for (int t = 1; t <= bw; ++t) {
+            hs_real *ct = c + (t * w);
+            const hs_real vt = v[t];
+            for (int r = t; r <= bw; ++r) { ct[r - t] -= c[r] * vt; }
+        }
+    }
+    return (bad != 0) ? HS_E_SINGULAR : HS_OK;
+}
+
+/* Solves with band_factor_k's B: y (nc, then bw zeros) overwritten by S^-1 y. */
+static inline void band_solve_k(const hs_real *B, int nc, int bw, hs_real *y)
+{
+    const int w = bw + 1;
+    for (int j = 0; j < nc; ++j) {
+        const hs_real *c = B + (j * w);
+        const hs_real yj = y[j];
+        for (int r = 1; r <= bw; ++r) { y[j + r] -= c[r] * yj; }
+        y[j] = yj * c[0];
+    }
+    for (int j = nc - 1; j >= 0; --j) {
+        const hs_real *c = B + (j * w);
+        hs_real s = y[j];
+        for (int r = 1; r <= bw; ++r) { s -= c[r] * y[j + r]; }
+        y[j] = s;
+    }
+}
+
+/* band_factor_k and band_solve_k for a half bandwidth of 3 (a chain's joints of two rows),
+ * the inner loops written out: the same operations in the same order. */
+static int band_factor3(hs_real *B, int nc)
+{
+    hs_real amax = HS_R(0.0);
+    for (int j = 0; j < nc; ++j) {
+        const hs_real a = hs_abs(B[j * 4]);
+        amax = (a > amax) ? a : amax;
+    }
+    const hs_real tiny = (hs_real)nc * HS_EPS * amax;
+    int bad = 0;
+    for (int j = 0; j < nc; ++j) {
+        hs_real *c = B + (j * 4);
+        const hs_real dj = c[0];
+        hs_real di = HS_R(1.0);
+        if ((hs_abs(dj) > tiny) && ((dj - dj) == HS_R(0.0))) {
+            di = HS_R(1.0) / dj;
+        } else {
+            bad = 1;
+        }
+        const hs_real v1 = c[1], v2 = c[2], v3 = c[3];
+        const hs_real l1 = v1 * di, l2 = v2 * di, l3 = v3 * di;
+        c[0] = di; c[1] = l1; c[2] = l2; c[3] = l3;
+        c[4] -= l1 * v1; c[5] -= l2 * v1; c[6] -= l3 * v1;
+        c[8] -= l2 * v2; c[9] -= l3 * v2;
+        c[12] -= l3 * v3;
+    }
+    return (bad != 0) ? HS_E_SINGULAR : HS_OK;
+}
+
+static void band_solve3(const hs_real *B, int nc, hs_real *y)
+{
+    for (int j = 0; j < nc; ++j) {
+        const hs_real *c = B + (j * 4);
+        const hs_real yj = y[j];
+        y[j + 1] -= c[1] * yj;
+        y[j + 2] -= c[2] * yj;
+        y[j + 3] -= c[3] * yj;
+        y[j] = yj * c[0];
+    }
+    for (int j = nc - 1; j >= 0; --j) {
+        const hs_real *c = B + (j * 4);
+        y[j] = ((y[j] - (c[1] * y[j + 1])) - (c[2] * y[j + 2])) - (c[3] * y[j + 3]);
+    }
+}
+
+/* band_factor_k and band_solve_k with small half bandwidths as constants, so the compiler can
+ * unroll their short inner loops (the same operations in the same order); 3 written out. */
+static int band_factor(hs_real *B, int nc, int bw)
+{
+    int rc;
+    if (bw == 3) {
+        rc = band_factor3(B, nc);
+    } else if (bw == 1) {
+        rc = band_factor_k(B, nc, 1);
+    } else if (bw == 2) {
+        rc = band_factor_k(B, nc, 2);
+    } else {
+        rc = band_factor_k(B, nc, bw);
+    }
+    return rc;
+}
+
+static void band_solve(const hs_real *B, int nc, int bw, hs_real *y)
+{
+    if (bw == 3) {
+        band_solve3(B, nc, y);
+    } else if (bw == 1) {
+        band_solve_k(B, nc, 1, y);
+    } else if (bw == 2) {
+        band_solve_k(B, nc, 2, y);
+    } else {
+        band_solve_k(B, nc, bw, y);
+    }
+}
+
+/* hs_linsys_factor on the range-space path: A's diagonal inverted (a zero or non-finite entry
+ * replaced by 1 and reported, the work unchanged), G A^-1 kept for the solves, S = G A^-1 G^T
+ * + s C assembled into the backend's slots column by column of G, then factored. */
+static int schur_factor(const hs_linsys *ls, hs_ls_fac *F, const hs_real *M, hs_real c1, const hs_real *F1,
+                        hs_real c2, const hs_real *F2, const hs_real *G, const hs_real *C)
+{
+    hs_real *V = F->x, *d = F->Ax, *W = F->Ax + ls->nq;
+    const int *sc = ls->scol, *se = ls->sent, *sp = ls->spair;
+    int bad = 0;
+    for (int k = 0; k < ls->nzero; ++k) { V[k] = HS_R(0.0); }
+    for (int k = 0; k < ls->nq; ++k) {
+        const int ia = ls->sdiag[k];
+        const hs_real a = (F1 != NULL) ? M[ia] - (c1 * F1[ia] + c2 * F2[ia]) : M[ia];
+        hs_real w = HS_R(1.0);
+        /* a - a is 0 exactly for finite a only */
+        if ((a != HS_R(0.0)) && ((a - a) == HS_R(0.0))) {
+            w = HS_R(1.0) / a;
+        } else {
+            bad = 1;
+        }
+        d[k] = w;
+        const int e0 = sc[k], e1 = sc[k + 1];
+        if ((e1 - e0) == 2) {
+            /* a column of two entries (a chain's body translation), written out */
+            const hs_real g0 = G[se[e0]], g1 = G[se[e0 + 1]];
+            const hs_real w0 = g0 * w, w1 = g1 * w;
+            W[e0] = w0; W[e0 + 1] = w1;
+            V[sp[0]] += w0 * g0;
+            V[sp[1]] += w1 * g0;
+            V[sp[2]] += w1 * g1;
+            sp += 3;
+        } else if ((e1 - e0) == 4) {
+            /* four (its rotation): the loops below in the same order */
+            const hs_real g0 = G[se[e0]], g1 = G[se[e0 + 1]], g2 = G[se[e0 + 2]], g3 = G[se[e0 + 3]];
+            const hs_real w0 = g0 * w, w1 = g1 * w, w2 = g2 * w, w3 = g3 * w;
+            W[e0] = w0; W[e0 + 1] = w1; W[e0 + 2] = w2; W[e0 + 3] = w3;
+            V[sp[0]] += w0 * g0;
+            V[sp[1]] += w1 * g0;
+            V[sp[2]] += w1 * g1;
+            V[sp[3]] += w2 * g0;
+            V[sp[4]] += w2 * g1;
+            V[sp[5]] += w2 * g2;
+            V[sp[6]] += w3 * g0;
+            V[sp[7]] += w3 * g1;
+            V[sp[8]] += w3 * g2;
+            V[sp[9]] += w3 * g3;
+            sp += 10;
+        } else {
+            for (int e = e0; e < e1; ++e) {
+                const hs_real ge = G[se[e]] * w;
+                W[e] = ge;
+                for (int f = e0; f <= e; ++f) {
+                    V[*sp] += ge * G[se[f]];
+                    ++sp;
+                }
+            }
+        }
+    }
+    if (ls->nCp > 0) {
+        const int *cp = ls->sCp;
+        for (int k = 0; k < ls->nCp; ++k, cp += 2) {
+            V[cp[1]] += (ls->sign < 0) ? -C[cp[0]] : C[cp[0]];
+        }
+    }
+    const int rc = (ls->sbw > 0) ? band_factor(V, ls->nc, ls->sbw - 1) : ls->be->factor_slots(ls->sym, V);
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
+    return (bad != 0) ? HS_E_SINGULAR : rc;
+}
+
+/* hs_linsys_solve on the range-space path, b (n) overwritten by x (zpos: b1 = 0):
+ * y = S^-1 (G A^-1 b1 - b2), x1 = A^-1 b1 - (G A^-1)^T y, x2 = s y. */
+static void schur_solve(const hs_linsys *ls, const hs_ls_fac *F, hs_real *b, int zpos)
+{
+    const int nq = ls->nq, nc = ls->nc;
+    const hs_real *d = F->Ax, *W = F->Ax + nq;
+    const int *sc = ls->scol, *sr = ls->srow;
+    hs_real *y = b + nq;
+    if (ls->sbw > 0) {
+        /* the band's solve runs in work, padded with zeros past nc */
+        y = F->work;
+        for (int i = 0; i < nc; ++i) { y[i] = -b[nq + i]; }
+        for (int i = nc; i < nc + ls->sbw - 1; ++i) { y[i] = HS_R(0.0); }
+    } else {
+        for (int i = 0; i < nc; ++i) { y[i] = -y[i]; }
+    }
+    if (zpos == 0) {
+        for (int k = 0; k < nq; ++k) {
+            const hs_real bk = b[k];
+            const int e0 = sc[k], ne = sc[k + 1] - e0;
+            const int *r = sr + e0;
+            const hs_real *Wk = W + e0;
+            /* columns of two and four entries (a chain's) written out, in the loop's order */
+            if (ne == 2) {
+                y[r[0]] += Wk[0] * bk;
+                y[r[1]] += Wk[1] * bk;
+            } else if (ne == 4) {
+                y[r[0]] += Wk[0] * bk;
+                y[r[1]] += Wk[1] * bk;
+                y[r[2]] += Wk[2] * bk;
+                y[r[3]] += Wk[3] * bk;
+            } else {
+                for (int e = 0; e < ne; ++e) { y[r[e]] += Wk[e] * bk; }
+            }
+        }
+    }
+    if (ls->sbw > 0) {
+        band_solve(F->x, nc, ls->sbw - 1, y);
+    } else {
+        ls->be->solve(ls->sym, F->x, y, F->work);
+    }
+    for (int k = 0; k < nq; ++k) {
+        hs_real s = (zpos == 0) ? d[k] * b[k] : HS_R(0.0);
+        const int e0 = sc[k], ne = sc[k + 1] - e0;
+        const int *r = sr + e0;
+        const hs_real *Wk = W + e0;
+        if (ne == 2) {
+            s = (s - (Wk[0] * y[r[0]])) - (Wk[1] * y[r[1]]);
+        } else if (ne == 4) {
+            s = (((s - (Wk[0] * y[r[0]])) - (Wk[1] * y[r[1]])) - (Wk[2] * y[r[2]])) - (Wk[3] * y[r[3]]);
+        } else {
+            for (int e = 0; e < ne; ++e) { s -= Wk[e] * y[r[e]]; }
+        }
+        b[k] = s;
+    }
+    if (ls->sign < 0) {
+        for (int i = 0; i < nc; ++i) { b[nq + i] = -y[i]; }
+    } else if (ls->sbw > 0) {
+        for (int i = 0; i < nc; ++i) { b[nq + i] = y[i]; }
+    } else {
+        /* y is b's own multiplier part */
+    }
+}
 
 /* The assembled dense K (n x n) factored: LU with pivots, or with ls->ldlt the L D L^T of
  * [[A, s G^T], [G, -s C]] in the unknowns (x1, s x2), symmetric for s = +1 and s = -1 alike:
@@ -607,6 +1231,9 @@ int hs_linsys_factor(const hs_linsys *ls, hs_ls_fac *F, const hs_real *M, hs_rea
         }
         return dense_finish(ls, K, F->piv);
     }
+    if (ls->schur != 0) {
+        return schur_factor(ls, F, M, c1, F1, c2, F2, G2, C);
+    }
     /* sparse: values into the fixed order of the analysis; with s = -1 the multiplier column
      * is negated (unknown -x2) so the backend always sees [[A, G1^T], [G2, s C]] */
     if (ls->slots != 0) {
@@ -655,6 +1282,10 @@ static inline void ls_solve(const hs_linsys *ls, const hs_ls_fac *F, hs_real *b,
             return;
         }
         hs_lu_solve(F->x, F->piv, ls->n, b);
+        return;
+    }
+    if (ls->schur != 0) {
+        schur_solve(ls, F, b, zpos);
         return;
     }
     if ((zpos != 0) && (ls->be->solve_c != NULL)) {

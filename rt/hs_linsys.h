@@ -32,7 +32,16 @@
  *                 symmetric values, L D U otherwise) through the hs_ls_backend table below,
  *                 implemented by rt/hs_sparse.[ch]
  *   HS_LS_AUTO    dense when the model declares no blocks, when no sparse backend is given,
- *                 or when n <= HS_LS_DENSE_MAX; sparse otherwise. */
+ *                 or when n <= HS_LS_DENSE_MAX; sparse otherwise.
+ *
+ * Range-space path (sparse backend, chosen at init): when the masks leave A diagonal (a chain
+ * of planar bodies in absolute coordinates with M constant and fq = fu = 0), the values are
+ * symmetric and nc > 0, the positions are eliminated by hand: S = G A^-1 G^T + s C (nc x nc,
+ * the pattern of G G^T) is assembled column by column of G and factored by the backend, the
+ * solve is x2 = s S^-1 (G A^-1 b1 - b2), x1 = A^-1 (b1 - s G^T x2). The same elimination the
+ * whole-matrix factor does with positions first, without its index traffic; other rounding.
+ * S is factored as a band when its half bandwidth is at most HS_LS_BAND_MAX (a chain's joints
+ * in order), else by the backend on S's pattern. */
 #ifndef HS_LINSYS_H
 #define HS_LINSYS_H
 
@@ -48,6 +57,10 @@ typedef enum hs_ls_kind {
 /* Largest n = nq + nc for which HS_LS_AUTO keeps the dense LU: below it the dense LU's
  * (2/3) n^3 flops cost no more than a sparse factor's index traffic (measured on the chain). */
 #define HS_LS_DENSE_MAX 24
+
+/* Largest half bandwidth of S (in the constraints' own order) the range-space path factors
+ * as a band L D L^T, without the backend's index lists: a chain's S has 3. */
+#define HS_LS_BAND_MAX 8
 
 /* ---------------------------------------------------------------------------------------
  * The contract a sparse backend fulfils (rt/hs_sparse.c provides one such table).
@@ -146,12 +159,25 @@ typedef struct hs_linsys {
                              * A's, G1's, G2's and C's lists one after the other */
     int nact[4];            /* slots: pairs in each of those lists */
     const int *qmask, *cmask; /* init only: (nA), (nG) 0 where the entry is always zero, or NULL */
+    int schur;              /* sparse, range-space path: A diagonal (by qmask), symmetric values;
+                             * the backend factors S = G A^-1 G^T + s C (nc x nc) instead of the
+                             * whole matrix, sym then holding S's analysis and the lists below */
+    int nent;               /* schur: G entries the mask keeps (by column) */
+    int *sdiag;             /* schur: (nq) offset in packed A of each diagonal entry */
+    int *scol;              /* schur: (nq + 1) first entry of each column of G in sent, srow */
+    int *sent, *srow;       /* schur: (nent) offset in packed G and row of each entry */
+    int *spair;             /* schur: slot in num of S(r_e, r_f) for each pair f <= e of a column */
+    int sbw;                /* schur: S's half bandwidth + 1 when S is factored as a band
+                             * (half bandwidth <= HS_LS_BAND_MAX), 0 when by the backend */
+    int nCp;                /* schur, reg: (packed C offset, slot) pairs in sCp */
+    int *sCp;               /* schur, reg: (2 nCp) the C entries S's factor reads */
     long flops_factor;      /* operations of one factor (fixed at init) */
     long flops_solve;       /* operations of one solve (fixed at init) */
 } hs_linsys;
 
 /* Storage of one numeric factor: dense n x n LU and n pivots, or the sparse backend's num
- * array plus the assembled values Ax (nnz) and a solve work vector (n). */
+ * array plus the assembled values Ax (nnz) and a solve work vector (n); on the range-space
+ * path Ax holds A^-1's diagonal (nq) and then G A^-1 (nent, the order of sent). */
 typedef struct hs_ls_fac {
     hs_real *x;             /* dense: (n x n) L\U; sparse: (nnum) factor */
     int *piv;               /* dense: (n) row pivots; sparse: unused */

@@ -402,3 +402,82 @@ void test_sparse(void)
             for (int k = 1; k <= 3; ++k) model_suite(T, T->name[0] == 'l' ? (double)k : (double)(3 * k), tol);
     }
 }
+
+/* ---- the range-space path of rt/hs_linsys (A diagonal by its mask, symmetric values):
+ * random diagonal A, random G on random block patterns (chains and wider couplings, so S's
+ * half bandwidth falls on both sides of HS_LS_BAND_MAX), with and without C, both signs of
+ * the G^T block; the solution against the dense LU of the same matrix. */
+void test_sparse_schur(void)
+{
+    memset(&W, 0, sizeof W);
+    rng_state = 0x5eed5c40u;
+    const double tol = sizeof(hs_real) == 8 ? 1e-10 : 1e-3;
+    /* packed blocks: at most 30 blocks of 3 x 3 (A), 2 x 2 (C), 2 blocks of 2 x 3 per row block (G) */
+    static hs_real M[1024], G[1024], C[1024];
+    static int qmask[1024];
+    int band = 0, back = 0, other = 0;
+    for (int trial = 0; trial < (hs_test_quick ? 24 : 80); ++trial) {
+        hs_blocks bl;
+        int nq, nc;
+        const int nqb = 2 + rnd_int(30), ncb = 1 + rnd_int(nqb);
+        random_blocks(&bl, nqb, ncb, 0, 1, &nq, &nc);
+        const int n = nq + nc;
+        if (n > SP_MAXN) continue;
+        if (hs_blocks_qq_size(&bl) > 1024 || hs_blocks_cq_size(&bl) > 1024) { CHECK(0); continue; }
+        const int reg = trial % 3 == 2, sign = (trial % 2 == 0) ? -1 : 1;
+        random_values(&bl, nq, nc, 1, reg ? 0.5 : 0.0, 0.0);
+        /* A diagonal: its mask says so, its values are */
+        int o = 0;
+        for (int k = 0; k < bl.nqq; ++k) {
+            const int I = bl.qq[2 * k], J = bl.qq[2 * k + 1];
+            for (int r = bl.qb[I]; r < bl.qb[I + 1]; ++r)
+                for (int c = bl.qb[J]; c < bl.qb[J + 1]; ++c, ++o) {
+                    if (r != c) W.K[r * n + c] = HS_R(0.0);
+                    qmask[o] = r == c;
+                    M[o] = W.K[r * n + c];
+                }
+        }
+        o = 0;
+        for (int k = 0; k < bl.ncq; ++k) {
+            const int I = bl.cq[2 * k], J = bl.cq[2 * k + 1];
+            for (int r = bl.cb[I]; r < bl.cb[I + 1]; ++r)
+                for (int c = bl.qb[J]; c < bl.qb[J + 1]; ++c, ++o) {
+                    G[o] = W.K[(nq + r) * n + c];
+                    if (sign < 0) W.K[c * n + nq + r] = -G[o];
+                }
+        }
+        o = 0;
+        for (int k = 0; k < bl.ncb; ++k)
+            for (int r = bl.cb[k]; r < bl.cb[k + 1]; ++r)
+                for (int c = bl.cb[k]; c < bl.cb[k + 1]; ++c, ++o) C[o] = -W.K[(nq + r) * n + nq + c];
+        size_t ns = 0, nr = 0, ni = 0, nt = 0;
+        const size_t ntmp = sizeof W.tmp / sizeof W.tmp[0];
+        CHECK(hs_linsys_need_masked(HS_LS_SPARSE, &hs_sparse_backend, &bl, qmask, NULL, nq, nc, sign, reg, 1, W.tmp,
+                                    ntmp, &ns, &nr, &ni, &nt) == HS_OK);
+        if (ns > sizeof W.sym / sizeof W.sym[0] || nr > sizeof W.num / sizeof W.num[0]) { CHECK(0); continue; }
+        hs_linsys ls;
+        CHECK(hs_linsys_init_masked(&ls, HS_LS_SPARSE, &hs_sparse_backend, &bl, qmask, NULL, nq, nc, sign, reg, 1,
+                                    W.sym, ns, W.tmp, ntmp) == HS_OK);
+        band += ls.schur == 1 && ls.sbw > 0;
+        back += ls.schur == 1 && ls.sbw == 0;
+        other += ls.schur == 0;
+        hs_ls_fac F;
+        hs_linsys_fac_bind(&ls, &F, W.num, NULL);
+        CHECK(hs_linsys_factor(&ls, &F, M, HS_R(0.0), NULL, HS_R(0.0), NULL, G, G, reg ? C : NULL) == HS_OK);
+        for (int i = 0; i < n; ++i) { W.b[i] = (hs_real)rnd(); W.xd[i] = W.b[i]; W.xs[i] = W.b[i]; }
+        /* a right-hand side zero in the positions, as the projections pass it */
+        const int zpos = trial % 4 == 1;
+        if (zpos) for (int i = 0; i < nq; ++i) { W.b[i] = W.xd[i] = W.xs[i] = HS_R(0.0); }
+        if (zpos) hs_linsys_solve_c(&ls, &F, W.xs);
+        else hs_linsys_solve(&ls, &F, W.xs);
+        for (int i = 0; i < n * n; ++i) W.LU[i] = W.K[i];
+        CHECK(hs_lu_factor(W.LU, W.piv, n) == HS_OK);
+        hs_lu_solve(W.LU, W.piv, n, W.xd);
+        CHECK_RANGE(rel_diff(W.xs, W.xd, n), 0.0, tol);
+        /* a zero on A's diagonal is reported */
+        M[0] = HS_R(0.0);
+        CHECK(hs_linsys_factor(&ls, &F, M, HS_R(0.0), NULL, HS_R(0.0), NULL, G, G, reg ? C : NULL) == HS_E_SINGULAR);
+    }
+    /* both ways of factoring S were taken, and nothing fell back to the whole matrix */
+    CHECK(band > 0 && back > 0 && other == 0);
+}

@@ -301,6 +301,10 @@ void test_sparse_masks(void)
     CHECK(A.s.lsK.flops_factor < B.s.lsK.flops_factor && A.s.lsP.flops_factor < B.s.lsP.flops_factor);
     CHECK(A.s.lsK.flops_solve < B.s.lsK.flops_solve);
     CHECK(A.s.lsK.symmetric == 1 && B.s.lsK.symmetric == 1);
+    /* the masks leave A diagonal: both systems take the range-space path, S a band of half
+     * width 3 (a joint's two rows couple to the next joint's); without masks the whole matrix */
+    CHECK(A.s.lsK.schur == 1 && A.s.lsP.schur == 1 && A.s.lsK.sbw == 4 && A.s.lsP.sbw == 4);
+    CHECK(B.s.lsK.schur == 0 && B.s.lsP.schur == 0);
     const long nsteps = hs_test_quick ? 10 : 500;
     int fails = 0;
     double worst = 0.0;
@@ -316,4 +320,8 @@ void test_sparse_masks(void)
     nomask.symmetric_jac = 0;
     CHECK(ss_start(&B, &nomask, 8.0, me, HS_FORM_INDEX2, HS_STAB_PROJECTION, HS_LS_SPARSE) == HS_OK);
     CHECK(B.s.lsK.symmetric == 0);
+    /* nor the range-space path, whose S is factored as L D L^T: masks with unsymmetric values */
+    nomask.masks = hs_chain_type.masks;
+    CHECK(ss_start(&B, &nomask, 8.0, me, HS_FORM_INDEX2, HS_STAB_PROJECTION, HS_LS_SPARSE) == HS_OK);
+    CHECK(B.s.lsK.schur == 0 && B.s.lsK.symmetric == 0 && B.s.lsP.schur == 1);
 }
