@@ -175,7 +175,8 @@ typedef struct hs_model_type {
      * check at init (rt/METHODS.md "Where a method stops"): *omega (rad/s) at least the fastest
      * rate at which a body, and with it a constraint direction, can turn with all the energy
      * the model can release; *degenerate = 1 when its constraints can become dependent on the
-     * way (a closed loop that can fold flat), else 0. NULL: nothing known, no check. */
+     * way (a closed loop that can fold flat), else 0. NULL: nothing known, no check. (A
+     * driven description with compliant joints gives its dead-centre rate: model/hs_mb_motion.c.) */
     int (*motion)(const struct hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
                   hs_real *omega, int *degenerate);
 } hs_model_type;

@@ -10,10 +10,15 @@
  * q_{n+1} = q_n + h u_n + h^2 ((1 - g) A_1 + g A_2)/2; then the tail's projection.
  *
  * Fixed work per step: two M, f, g, G, gamma evaluations, one fq, fu, K_g evaluation, one
- * factorization, two solves, plus the projection's factorization. */
+ * factorization, two solves, plus the projection's factorization. A model with compliant rows
+ * (fixed at init) takes a second Newton step per stage, refactored at the corrected point:
+ * four evaluations, four factorizations and four solves per step (a dead centre's stiff
+ * nonlinear remainder is not damped by the midpoint-like stages; rt/METHODS.md "Where a
+ * method stops"). */
 #include "hs_stage.h"
 
-/* Newton steps per stage (compile-time; the method as shipped takes 1, with stage 1's factor).
+/* Newton steps per stage (compile-time; the method as shipped takes 1, with stage 1's factor,
+ * and 2, each refactored, on models with compliant rows).
  * With more, every step refactors at the stage's point, so each stage is solved to round-off:
  * `make sdirk-drift` builds that variant to tell the energy drift of the single Newton step
  * from the method's own (rt/METHODS.md "Long runs: why the default drifts"). */
@@ -259,7 +264,18 @@ static HS_STAGE_FN int st_sd_stage1(hs_stepper *s, hs_ctx *c)
     }
     return rc;
 #else
-    return sd_newton(s, c, c->t + g * h, s->accn, s->sl1, 1);
+    int rc = sd_newton(s, c, c->t + g * h, s->accn, s->sl1, 1);
+    /* Compliant rows: a second Newton step, refactored at the corrected point (why: the
+     * header; rt/METHODS.md "Where a method stops"). Fixed per model, known at init. */
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
+    if ((rc == HS_OK) && (s->comp != 0)) {
+        for (int i = 0; i < nq; ++i) {
+            s->un[i] = s->u[i] + hg * s->accn[i];
+            s->qn[i] = s->q[i] + hg * s->u[i] + hg * hg * s->accn[i];
+        }
+        rc = sd_newton(s, c, c->t + g * h, s->accn, s->sl1, 1);
+    }
+    return rc;
 #endif
 }
 
@@ -292,7 +308,17 @@ static HS_STAGE_FN int st_sd_stage2(hs_stepper *s, hs_ctx *c)
     }
     return rc;
 #else
-    return sd_newton(s, c, c->t + (HS_R(1.0) - g) * h, s->wdn, s->sl2, 0);
+    int rc = sd_newton(s, c, c->t + (HS_R(1.0) - g) * h, s->wdn, s->sl2, 0);
+    /* compliant rows: as stage 1, one more Newton step refactored at the corrected point */
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
+    if ((rc == HS_OK) && (s->comp != 0)) {
+        for (int i = 0; i < nq; ++i) {
+            s->un[i] = s->u[i] + h * (a21 * s->accn[i] + g * s->wdn[i]);
+            s->qn[i] = s->q[i] + c2h * s->u[i] + (q1 * s->accn[i] + q2 * s->wdn[i]);
+        }
+        rc = sd_newton(s, c, c->t + (HS_R(1.0) - g) * h, s->wdn, s->sl2, 1);
+    }
+    return rc;
 #endif
 }
 

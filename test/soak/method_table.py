@@ -8,8 +8,7 @@ state, classified as
                    model fault; dvp residual) - the state is kept, finite
     NONFINITE@K    the stepper computed a non-finite step K: never allowed
 Fails (exit 1) on any NONFINITE entry, and on any mid-run refusal of the default method (it
-must complete bounded or refuse before the first step) other than the cells KNOWN_OPEN names
-with their reason, which are listed as "open". The row `auto` is `--method auto` (the
+must complete bounded or refuse before the first step). The row `auto` is `--method auto` (the
 long-run choice per model: em, else dvp, else the default).
 
 Usage: method_table.py SIM [--md OUT.md | --into FILE.md] [--t T] [--jobs N]
@@ -35,17 +34,6 @@ MODELS = [
 # every shipped description, so a new one joins the grid by being shipped
 for path in sorted(glob.glob("model/mech/*.hsm")):
     MODELS.append((os.path.basename(path), ["--model-file", path]))
-
-
-# Default-method cells still refused mid-run, each with why (rt/METHODS.md "Where a method
-# stops"); a cell that stops being refused is reported as "no longer open".
-SC_WHY = ("compliant slider crank: one Newton step per stage leaves each dead centre's error, "
-          "undamped (rt/METHODS.md)")
-KNOWN_OPEN = {
-    ("slider_crank_singular.hsm", "1/20"): SC_WHY,
-    ("slider_crank_singular.hsm", "1/60"): SC_WHY,
-    ("slider_crank_singular.hsm", "1e-2"): SC_WHY,
-}
 
 
 def methods(sim):
@@ -100,15 +88,11 @@ def main():
         if kind == "nonfinite":
             failed += 1
             print("  FAIL %s %s h=%s: %s" % (mn, me, hn, text))
-        elif me == default and kind == "fault" and (mn, hn) not in KNOWN_OPEN:
+        elif me == default and kind == "fault":
             failed += 1
             print("  FAIL %s default %s h=%s: %s (refused mid-run, not at init)" % (mn, me, hn, text))
         else:
             passed += 1
-            if me == default and kind == "fault":
-                print("  open: default %s h=%s: %s: %s" % (mn, hn, text, KNOWN_OPEN[(mn, hn)]))
-            elif me == default and (mn, hn) in KNOWN_OPEN:
-                print("  no longer open: default %s h=%s: %s" % (mn, hn, text))
     lines = ["Shipped models x methods x h, T = %s s each (`%s`):" % (T, " ".join(
         ["test/soak/method_table.py", "build/hilstep-sim", "--t", T])), ""]
     for mn, _ in MODELS:

@@ -50,7 +50,7 @@ figures: figures-issue8
 
 # The shipped models x methods x h in {1/20, 1/60, 1e-2, 1e-3} table of rt/METHODS.md (issue 20
 # item 1): `methods-table-test` (in make test, ~40 s on 2 cores) fails on any non-finite step
-# and lists the default's mid-run refusals; `make methods-table` rewrites the table in
+# and on any mid-run refusal of the default; `make methods-table` rewrites the table in
 # rt/METHODS.md from the same runs.
 .PHONY: methods-table methods-table-test
 methods-table-test: $(BUILD)/hilstep-sim
