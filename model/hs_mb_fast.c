@@ -460,6 +460,20 @@ static void add_theta(const hs_mb_model *mb, hs_real *A, int b, hs_real v)
     A[ix + 2 * st + 2] += v;
 }
 
+/* A term's point in the world axes: s turned by its body's angle (sc: sin, cos per body) for a
+ * planar term, s as it is for a point; (rs0, rs1) in m. */
+static void term_point(const hs_mb_fterm *Ti, const hs_real *sc, hs_real *rs0, hs_real *rs1)
+{
+    if (Ti->kind == FOP_PLANAR) {
+        const hs_real sn = sc[2 * Ti->body], cs = sc[2 * Ti->body + 1];
+        *rs0 = cs * Ti->s[0] - sn * Ti->s[1];
+        *rs1 = sn * Ti->s[0] + cs * Ti->s[1];
+    } else {
+        *rs0 = Ti->s[0];
+        *rs1 = Ti->s[1];
+    }
+}
+
 /* Rows r, r + 1 of a coincidence pair (fpair): what the general fbconst branch of fast_rows
  * computes for c = (1, 0) and (0, 1), without the products by 0 and 1 (they are exact: the
  * same values) and with the terms' kinematics once for both rows. */
@@ -473,12 +487,8 @@ static void pair_rows(const hs_mb_model *mb, int r, const hs_real *q, const hs_r
         const hs_mb_fterm *Ti = &T[i];
         const hs_real *x = &q[Ti->qo];
         const hs_real sg = Ti->sign;
-        hs_real rs0 = Ti->s[0], rs1 = Ti->s[1];
-        if (Ti->kind == FOP_PLANAR) {
-            const hs_real sn = sc[2 * Ti->body], cs = sc[2 * Ti->body + 1];
-            rs0 = cs * Ti->s[0] - sn * Ti->s[1];
-            rs1 = sn * Ti->s[0] + cs * Ti->s[1];
-        }
+        hs_real rs0, rs1;
+        term_point(Ti, sc, &rs0, &rs1);
         rs[i][0] = rs0; rs[i][1] = rs1;
         a0 += sg * (x[0] + rs0);
         a1 += sg * (x[1] + rs1);
@@ -525,12 +535,8 @@ static void dist_row(const hs_mb_model *mb, int r, const hs_real *q, const hs_re
         const hs_mb_fterm *Ti = &T[i];
         const hs_real *x = &q[Ti->qo];
         const hs_real sg = Ti->sign;
-        hs_real rs0 = Ti->s[0], rs1 = Ti->s[1];
-        if (Ti->kind == FOP_PLANAR) {
-            const hs_real sn = sc[2 * Ti->body], cs = sc[2 * Ti->body + 1];
-            rs0 = cs * Ti->s[0] - sn * Ti->s[1];
-            rs1 = sn * Ti->s[0] + cs * Ti->s[1];
-        }
+        hs_real rs0, rs1;
+        term_point(Ti, sc, &rs0, &rs1);
         v[i].rs[0] = rs0; v[i].rs[1] = rs1;
         a0 += sg * (x[0] + rs0);
         a1 += sg * (x[1] + rs1);

@@ -560,6 +560,20 @@ int hs_sparse_factor(const int *sym, const hs_real *Ax, hs_real *num)
     return ok ? HS_OK : HS_E_SINGULAR;
 }
 
+/* The backward pass of both solves, with D^-1 folded in: x[i] is scaled just before its row is
+ * applied, the entries it reads (rows below i) are final already, so the values are those of
+ * two passes. Ux, Dinv: the factor's upper part and inverted pivots; b (n) in place. */
+static void backward_inplace(const sp_view *v, const hs_real *Ux, const hs_real *Dinv, hs_real *b)
+{
+    const int *Lp = v->Lp, *Lio = v->Lio, *perm = v->perm;
+    for (int i = v->n - 1; i >= 0; --i) {
+        const int pi = perm[i];
+        hs_real s = b[pi] * Dinv[i];
+        for (int q = Lp[i]; q < Lp[i + 1]; ++q) { s -= Ux[q] * b[Lio[q]]; }
+        b[pi] = s;
+    }
+}
+
 /* b (n, original order) := K^-1 b with the factors, in place: the rows of L carry their
  * original unknowns (Lio), so no permuted copy in and out; the same operations in the same
  * order as on a permuted copy. */
@@ -572,14 +586,7 @@ static void solve_inplace(const sp_view *v, const hs_real *num, hs_real *b)
         const hs_real xi = b[perm[i]];
         for (int q = Lp[i]; q < Lp[i + 1]; ++q) { b[Lio[q]] -= Lx[q] * xi; }
     }
-    /* D^-1 folded into the backward pass: x[i] is scaled just before its row is applied, the
-     * entries it reads (rows below i) are final already, so the values are those of two passes */
-    for (int i = n - 1; i >= 0; --i) {
-        const int pi = perm[i];
-        hs_real s = b[pi] * Dinv[i];
-        for (int q = Lp[i]; q < Lp[i + 1]; ++q) { s -= Ux[q] * b[Lio[q]]; }
-        b[pi] = s;
-    }
+    backward_inplace(v, Ux, Dinv, b);
 }
 
 void hs_sparse_solve_c(const int *sym, const hs_real *num, hs_real *b, hs_real *work)
@@ -587,7 +594,7 @@ void hs_sparse_solve_c(const int *sym, const hs_real *num, hs_real *b, hs_real *
     sp_view v;
     view_of(sym, &v);
     (void)work;
-    const int n = v.n, nv = v.Lv[0];
+    const int nv = v.Lv[0];
     const int *Lp = v.Lp, *Lio = v.Lio, *perm = v.perm, *Lv = v.Lv + 1;
     const hs_real *Lx = num, *Ux = v.sym ? num : num + v.nnz_l, *Dinv = Ux + v.nnz_l;
     /* the forward pass over the columns b reaches; a column left out would subtract L x_i
@@ -597,12 +604,7 @@ void hs_sparse_solve_c(const int *sym, const hs_real *num, hs_real *b, hs_real *
         const hs_real xi = b[perm[i]];
         for (int q = Lp[i]; q < Lp[i + 1]; ++q) { b[Lio[q]] -= Lx[q] * xi; }
     }
-    for (int i = n - 1; i >= 0; --i) {
-        const int pi = perm[i];
-        hs_real s = b[pi] * Dinv[i];
-        for (int q = Lp[i]; q < Lp[i + 1]; ++q) { s -= Ux[q] * b[Lio[q]]; }
-        b[pi] = s;
-    }
+    backward_inplace(&v, Ux, Dinv, b);
 }
 
 void hs_sparse_solve(const int *sym, const hs_real *num, hs_real *b, hs_real *work)
