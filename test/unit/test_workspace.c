@@ -51,6 +51,11 @@ static int ws_query(const hs_stepper_def *d, const hs_model *m, size_t *nr, size
 }
 
 static int ws_sized, ws_failed, ws_skipped;
+/* Set while a tire vehicle (auxiliary states) is checked in the float build: car.hsm's step
+ * matrix at rest has a pivot below n*eps*max|A| in single precision (n = 56, eps = 1.2e-7), so
+ * init refuses it as singular, named; the vehicle descriptions are double-only (model/TIRE.md).
+ * Its sizes are still checked like every other model's. */
+static int ws_float_vehicle;
 
 /* One model instance with every method it accepts. */
 static void ws_model(const hs_model *m, const char *what, int check_bound, int all_methods)
@@ -94,7 +99,12 @@ static void ws_model(const hs_model *m, const char *what, int check_bound, int a
         const int irc = hs_stepper_init(&ws_s, &d, m, HS_R(0.0), ws_R, nr, ws_I, ni);
         /* init's refusals of a model property, named: em learns there that M depends on q, a
          * method that cannot honour the model's declared compliance is refused there */
-        CHECK(irc == HS_OK || (d.method == HS_METHOD_EM && irc == HS_E_DEF_EM_MASS) || irc == HS_E_DEF_COMPLIANCE);
+        CHECK(irc == HS_OK || (d.method == HS_METHOD_EM && irc == HS_E_DEF_EM_MASS) || irc == HS_E_DEF_COMPLIANCE
+              || (ws_float_vehicle != 0 && irc == HS_E_SINGULAR));
+        if (ws_float_vehicle != 0 && irc == HS_E_SINGULAR) {
+            ++ws_sized; /* sized; init refuses it by name (see ws_float_vehicle) */
+            continue;
+        }
         if (irc == HS_E_DEF_EM_MASS || irc == HS_E_DEF_COMPLIANCE) {
             ++ws_sized;
             continue;
@@ -136,7 +146,11 @@ void test_workspace(void)
 #endif
         CHECK(hs_mb_gen_types[i]->param_size <= sizeof ws_p);
         CHECK(hs_model_init(&m, hs_mb_gen_types[i], &ws_p) == HS_OK);
+#ifdef HS_REAL_FLOAT
+        ws_float_vehicle = hs_mb_gen_types[i]->nz > 0;
+#endif
         ws_model(&m, hs_mb_gen_types[i]->name, 1, 1);
+        ws_float_vehicle = 0;
     }
     /* the parameter-sized models: from the size that failed before to the largest admitted
      * (the bound, quadratic in the sizes, is checked where it fits this test's scratch; the
