@@ -94,6 +94,14 @@ xargs -P 2 -L 1 sh "$OUT/one.sh" < "$JOBS"
 
 rc_of()  { cat "$OUT/$1.rc" 2>/dev/null || echo none; }
 log_of() { cat "$OUT/$1.log" 2>/dev/null; }
+# cost_row LABEL RUN COSTLINE: one m7 row of $COSTS (label, method, nq, nc, min, max, mean)
+cost_row() {
+    head=$(log_of "$2" | grep '^mech ')
+    nq=$(echo "$head" | sed -n 's/.* nq=\([0-9]*\).*/\1/p'); nc=$(echo "$head" | sed -n 's/.* nc=\([0-9]*\).*/\1/p')
+    echo "$3" | awk -v l="$1" -v nq="${nq:-?}" -v nc="${nc:-?}" '
+        { for (i = 1; i <= NF; ++i) { split($i, kv, "="); v[kv[1]] = kv[2] }
+          printf "m7 %s default %s %s %s %s %s %s\n", l, $3, nq, nc, v["min"], v["max"], v["mean"] }' >> "$COSTS"
+}
 
 COSTS=$OUT/costs.txt
 : > "$COSTS"
@@ -152,11 +160,7 @@ case " $BOARDS " in *" m7 "*)
             bad "m7 $v default: exit $rc; board '$fw' host '$host'; '$cost' (budget $VEH_BUDGET)"
             log_of "$n" | grep -vE '^(mech|arena|trajectory-hash|mech-cost) ' | head -n 5
         fi
-        head=$(log_of "$n" | grep '^mech ')
-        nq=$(echo "$head" | sed -n 's/.* nq=\([0-9]*\).*/\1/p'); nc=$(echo "$head" | sed -n 's/.* nc=\([0-9]*\).*/\1/p')
-        echo "$cost" | awk -v l="$v" -v nq="${nq:-?}" -v nc="${nc:-?}" '
-            { for (i = 1; i <= NF; ++i) { split($i, kv, "="); v[kv[1]] = kv[2] }
-              printf "m7 %s default %s %s %s %s %s %s\n", l, $3, nq, nc, v["min"], v["max"], v["mean"] }' >> "$COSTS"
+        cost_row "$v" "$n" "$cost"
     done
     while read -r label name f; do
         n=m7-vdesc-$name; rc=$(rc_of "$n")
@@ -171,11 +175,7 @@ case " $BOARDS " in *" m7 "*)
             bad "m7 $label default: exit $rc; board '$fw' host '$host'; '$cost'"
             log_of "$n" | grep -vE '^(mech|arena|trajectory-hash|mech-cost) ' | head -n 5
         fi
-        head=$(log_of "$n" | grep '^mech ')
-        nq=$(echo "$head" | sed -n 's/.* nq=\([0-9]*\).*/\1/p'); nc=$(echo "$head" | sed -n 's/.* nc=\([0-9]*\).*/\1/p')
-        echo "$cost" | awk -v l="$label" -v nq="${nq:-?}" -v nc="${nc:-?}" '
-            { for (i = 1; i <= NF; ++i) { split($i, kv, "="); v[kv[1]] = kv[2] }
-              printf "m7 %s default %s %s %s %s %s %s\n", l, $3, nq, nc, v["min"], v["max"], v["mean"] }' >> "$COSTS"
+        cost_row "$label" "$n" "$cost"
     done < "$VEHDESC" ;;
 esac
 
