@@ -252,6 +252,102 @@ static inline hs_real row_update(hs_stepper *s, int i, hs_real *lam, hs_real v)
     return dl;
 }
 
+/* Rows i, i + 1, i + 2 are one contact point: a normal and two friction rows bounded by it
+ * alone (every box-box, box-plane or sphere slot with mu > 0); 1 if so, else 0. */
+static inline int point_at(const hs_stepper *s, int i)
+{
+    const hs_ct_row *R = &s->model->type->ct_rows[i];
+    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
+    const int pt = (R[0].kind == HS_CT_NORMAL) && (R[1].kind == HS_CT_FRICTION) && (R[2].kind == HS_CT_FRICTION)
+                   && (R[1].ngroup == 1) && (R[2].ngroup == 1) && (R[1].normal == i) && (R[2].normal == i);
+    return (pt != 0) ? 1 : 0;
+}
+
+/* row_update of a contact point's three rows (point_at) with bounds() written out for them:
+ * the same operations in the same order, so the same impulses to the bit, without the
+ * per-row dispatch. v0 is J_i u, v1 and v2 the friction rows' J u at the point's start; the
+ * couplings (ctv, ctphi, set before the sweeps) correct them for the earlier rows' changes. */
+static inline void point_update(const hs_stepper *s, int i, hs_real *lam, hs_real v0, hs_real v1, hs_real v2,
+                                hs_real *d0, hs_real *d1, hs_real *d2)
+{
+    const hs_ct_row *R = &s->model->type->ct_rows[i];
+    const hs_real *iw = &s->ctiw[i], *ep = &s->cteps[i], *rr = &s->ctr[i];
+    hs_real *l = &lam[i];
+    /* the normal: [0, 1e30], or [0, 0] for an empty slot */
+    const hs_real hn = (iw[0] > HS_R(0.0)) ? HS_R(1e30) : HS_R(0.0);
+    const hs_real w0 = (v0 - rr[0]) + (ep[0] * l[0]);
+    const hs_real n0 = clamp(l[0] - (w0 * iw[0]), HS_R(0.0), hn);
+    const hs_real e0 = n0 - l[0];
+    l[0] = n0;
+    /* the friction rows: +-mu times the previous step's or this sweep's normal impulse
+     * (ep is the selector), [0, 0] for an empty slot; no compliance */
+    const hs_real ln = s->ctl[i];
+    const hs_real s1 = ep[1];
+    hs_real hi = R[1].mu * ((s1 * ln) + ((HS_R(1.0) - s1) * n0));
+    hi = (iw[1] > HS_R(0.0)) ? hi : HS_R(0.0);
+    const hs_real w1 = ((v1 + (s->ctv[i + 1] * e0)) - rr[1]) + (HS_R(0.0) * l[1]);
+    const hs_real n1 = clamp(l[1] - (w1 * iw[1]), (iw[1] > HS_R(0.0)) ? -hi : HS_R(0.0), hi);
+    const hs_real e1 = n1 - l[1];
+    l[1] = n1;
+    const hs_real s2 = ep[2];
+    hi = R[2].mu * ((s2 * ln) + ((HS_R(1.0) - s2) * n0));
+    hi = (iw[2] > HS_R(0.0)) ? hi : HS_R(0.0);
+    const hs_real w2 = (((v2 + (s->ctphi[i + 2] * e0)) + (s->ctv[i + 2] * e1)) - rr[2]) + (HS_R(0.0) * l[2]);
+    const hs_real n2 = clamp(l[2] - (w2 * iw[2]), (iw[2] > HS_R(0.0)) ? -hi : HS_R(0.0), hi);
+    const hs_real e2 = n2 - l[2];
+    l[2] = n2;
+    *d0 = e0;
+    *d1 = e1;
+    *d2 = e2;
+}
+
+/* A point's three products J_k u (rows J, J + ld, J + 2 ld over na entries), each summed in
+ * index order, into *v0, *v1, *v2. */
+static inline void point_dots(const hs_real *J, int ld, const hs_real *u, int na, hs_real *v0, hs_real *v1,
+                              hs_real *v2)
+{
+    const hs_real *J0 = J, *J1 = J + ld, *J2 = J + (2 * ld);
+    hs_real a = HS_R(0.0), b = HS_R(0.0), c = HS_R(0.0);
+    int j = 0;
+    for (; (j + 2) <= na; j += 2) {
+        const hs_real ua = u[j], ub = u[j + 1];
+        a += J0[j] * ua;
+        b += J1[j] * ua;
+        c += J2[j] * ua;
+        a += J0[j + 1] * ub;
+        b += J1[j + 1] * ub;
+        c += J2[j + 1] * ub;
+    }
+    if (j < na) {
+        a += J0[j] * u[j];
+        b += J1[j] * u[j];
+        c += J2[j] * u[j];
+    }
+    *v0 = a;
+    *v1 = b;
+    *v2 = c;
+}
+
+/* u (na) += B_0 d0 + B_1 d1 + B_2 d2 (rows B, B + ld, B + 2 ld), entry by entry in that order.
+ * u and the responses never overlap (separate workspace arrays), which restrict states so
+ * that the compiler may do two entries per instruction where the target has such; each entry
+ * gets the same operations either way. */
+static inline void point_apply(hs_real *restrict u, const hs_real *restrict B, int ld, int na, hs_real d0,
+                               hs_real d1, hs_real d2)
+{
+    const hs_real *restrict B0 = B;
+    const hs_real *restrict B1 = B + ld;
+    const hs_real *restrict B2 = B + (2 * ld);
+    int j = 0;
+    for (; (j + 2) <= na; j += 2) {
+        u[j] = ((u[j] + (B0[j] * d0)) + (B1[j] * d1)) + (B2[j] * d2);
+        u[j + 1] = ((u[j + 1] + (B0[j + 1] * d0)) + (B1[j + 1] * d1)) + (B2[j + 1] * d2);
+    }
+    if (j < na) {
+        u[j] = ((u[j] + (B0[j] * d0)) + (B1[j] * d1)) + (B2[j] * d2);
+    }
+}
+
 hs_real hs_contact_cq(const hs_stepper *s, hs_real h)
 {
     if (s->velfirst != 0) {
@@ -421,38 +517,17 @@ int hs_st_contact(hs_stepper *s, const hs_ctx *c)
             const int g = group_at(s, i);
             ir += g;
             if (g == 3) {
-                const hs_real *J0 = &s->ctJ[(i * nq) + a0];
-                const hs_real *J1 = J0 + nq;
-                const hs_real *J2 = J1 + nq;
-                hs_real v0 = HS_R(0.0), v1 = HS_R(0.0), v2 = HS_R(0.0);
-                int j = 0;
-                for (; (j + 2) <= na; j += 2) {
-                    const hs_real ua = u[j], ub = u[j + 1];
-                    v0 += J0[j] * ua;
-                    v1 += J1[j] * ua;
-                    v2 += J2[j] * ua;
-                    v0 += J0[j + 1] * ub;
-                    v1 += J1[j + 1] * ub;
-                    v2 += J2[j + 1] * ub;
+                hs_real d0, d1, d2;
+                point_dots(&s->ctJ[(i * nq) + a0], nq, u, na, &d0, &d1, &d2);
+                if (point_at(s, i) != 0) {
+                    point_update(s, i, lam, d0, d1, d2, &d0, &d1, &d2);
+                } else {
+                    const hs_real v1 = d1, v2 = d2;
+                    d0 = row_update(s, i, lam, d0);
+                    d1 = row_update(s, i + 1, lam, v1 + (s->ctv[i + 1] * d0));
+                    d2 = row_update(s, i + 2, lam, (v2 + (s->ctphi[i + 2] * d0)) + (s->ctv[i + 2] * d1));
                 }
-                if (j < na) {
-                    v0 += J0[j] * u[j];
-                    v1 += J1[j] * u[j];
-                    v2 += J2[j] * u[j];
-                }
-                const hs_real d0 = row_update(s, i, lam, v0);
-                const hs_real d1 = row_update(s, i + 1, lam, v1 + (s->ctv[i + 1] * d0));
-                const hs_real d2 = row_update(s, i + 2, lam, (v2 + (s->ctphi[i + 2] * d0)) + (s->ctv[i + 2] * d1));
-                const hs_real *B0 = &s->ctB[(i * nq) + a0];
-                const hs_real *B1 = B0 + nq;
-                const hs_real *B2 = B1 + nq;
-                for (j = 0; (j + 2) <= na; j += 2) {
-                    u[j] = ((u[j] + (B0[j] * d0)) + (B1[j] * d1)) + (B2[j] * d2);
-                    u[j + 1] = ((u[j + 1] + (B0[j + 1] * d0)) + (B1[j + 1] * d1)) + (B2[j + 1] * d2);
-                }
-                if (j < na) {
-                    u[j] = ((u[j] + (B0[j] * d0)) + (B1[j] * d1)) + (B2[j] * d2);
-                }
+                point_apply(u, &s->ctB[(i * nq) + a0], nq, na, d0, d1, d2);
             } else {
                 const hs_real dl = row_update(s, i, lam, dot(&s->ctJ[(i * nq) + a0], u, na));
                 axpy(u, dl, &s->ctB[(i * nq) + a0], na);
