@@ -166,6 +166,31 @@ static int separate_blocks(const hs_blocks *b)
     return w;
 }
 
+/* Rows B, B + ld, B + 2 ld (n entries) += c0 x, c1 x, c2 x: entry by entry, two per pass;
+ * the responses and the solve's scratch are separate workspace arrays (restrict). */
+static inline void col3(hs_real *restrict B, int ld, const hs_real *restrict x, int n, hs_real c0, hs_real c1,
+                        hs_real c2)
+{
+    hs_real *restrict B0 = B;
+    hs_real *restrict B1 = B + ld;
+    hs_real *restrict B2 = B + (2 * ld);
+    int k = 0;
+    for (; (k + 2) <= n; k += 2) {
+        const hs_real xa = x[k], xb = x[k + 1];
+        B0[k] += c0 * xa;
+        B0[k + 1] += c0 * xb;
+        B1[k] += c1 * xa;
+        B1[k + 1] += c1 * xb;
+        B2[k] += c2 * xa;
+        B2[k + 1] += c2 * xb;
+    }
+    if (k < n) {
+        B0[k] += c0 * x[k];
+        B1[k] += c1 * x[k];
+        B2[k] += c2 * x[k];
+    }
+}
+
 /* B_i = M_c^-1 J_i^T (ctB, over each row's range) for separate blocks of at most wb
  * coordinates: solve t (0 <= t < wb) has a unit right-hand side at the t-th coordinate of
  * every block at once and gives the columns X_j = M_c^-1 e_j of those coordinates, each
@@ -217,15 +242,8 @@ static void responses_by_block(hs_stepper *s, int wb)
                     hs_real *B0 = &s->ctB[i * nq];
                     const hs_real c0 = s->ctJ[(i * nq) + j];
                     if (g == 3) {
-                        hs_real *B1 = B0 + nq;
-                        hs_real *B2 = B1 + nq;
                         const hs_real c1 = s->ctJ[((i + 1) * nq) + j], c2 = s->ctJ[((i + 2) * nq) + j];
-                        for (int k = lo; k < hi; ++k) {
-                            const hs_real xk = x[k];
-                            B0[k] += c0 * xk;
-                            B1[k] += c1 * xk;
-                            B2[k] += c2 * xk;
-                        }
+                        col3(&B0[lo], nq, &x[lo], hi - lo, c0, c1, c2);
                     } else {
                         for (int k = lo; k < hi; ++k) {
                             B0[k] += c0 * x[k];
