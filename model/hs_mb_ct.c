@@ -415,21 +415,24 @@ static void row_point(const hs_mb_model *mb, int body, const hs_real *p, const h
     mb_pk k;
     if (mb->desc->bodies[body].kind == HS_MB_SPATIAL) {
         /* a free body's point Jacobian [I, d(R s)/dp] directly (mb_point_kin's spatial case
-         * without the position, velocity and acceleration the rows do not need) */
+         * without the position, velocity and acceleration the rows do not need); the identity
+         * part projects to sg d itself (the sum below with two zero terms, which leaves the
+         * value as it is on a zeroed row) */
         hs_real L[3][4];
         mb_quat_rs_jac(&x[3], o.s, L);
-        for (int i = 0; i < 3; ++i) {
+        const int c0 = mb->qoff[body];
+        for (int r = 0; r < nd; ++r) {
+            hs_real *row = &J[r * nq + c0];
             for (int j = 0; j < 3; ++j) {
-                k.J[i][j] = (i == j) ? HS_R(1.0) : HS_R(0.0);
+                row[j] += sg * d[r][j];
             }
             for (int j = 0; j < 4; ++j) {
-                k.J[i][3 + j] = L[i][j];
+                row[3 + j] += sg * (d[r][0] * L[0][j] + d[r][1] * L[1][j] + d[r][2] * L[2][j]);
             }
         }
-        k.nb = 7;
-    } else {
-        mb_point_kin(mb, &o, HS_R(0.0), q, NULL, &k);
+        return;
     }
+    mb_point_kin(mb, &o, HS_R(0.0), q, NULL, &k);
     for (int r = 0; r < nd; ++r) {
         hs_real *row = &J[r * nq + mb->qoff[body]];
         for (int j = 0; j < k.nb; ++j) {
@@ -459,8 +462,13 @@ int hs_mb_fn_unilateral(const hs_model *m, hs_real t, const hs_real *q, hs_real 
     const hs_mb_model *mb = (const hs_mb_model *)m->desc;
     const hs_mb_desc *D = mb->desc;
     const int nq = mb->nq;
-    for (int i = 0; i < mb->nk * nq; ++i) {
-        J[i] = HS_R(0.0);
+    /* each row over its range only: the contact stage reads nothing outside it (hs_model.h) */
+    for (int r = 0; r < mb->nk; ++r) {
+        const int q0 = (mb->ct_rows[r].q1 != 0) ? mb->ct_rows[r].q0 : 0;
+        const int q1 = (mb->ct_rows[r].q1 != 0) ? mb->ct_rows[r].q1 : nq;
+        for (int i = (r * nq) + q0; i < (r * nq) + q1; ++i) {
+            J[i] = HS_R(0.0);
+        }
     }
     for (int c = 0; c < D->ncontacts; ++c) {
         ct_pt P[4];
@@ -533,7 +541,9 @@ int hs_mb_fn_unilateral(const hs_model *m, hs_real t, const hs_real *q, hs_real 
         }
         if (S->has_max != 0) {
             hs_real *gm = &J[r * nq];
-            for (int j = 0; j < nq; ++j) {
+            const int q0 = (mb->ct_rows[r].q1 != 0) ? mb->ct_rows[r].q0 : 0;
+            const int q1 = (mb->ct_rows[r].q1 != 0) ? mb->ct_rows[r].q1 : nq;
+            for (int j = q0; j < q1; ++j) {
                 gm[j] = -g[j];
             }
             phi[r] = S->max - y;

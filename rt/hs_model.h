@@ -158,7 +158,8 @@ typedef struct hs_model_type {
     /* Unilateral rows (contacts, end stops, friction): nk fixed slots, ct_rows (nk) their
      * kinds, unilateral() their Jacobians J (nk x nq, dense row-major, velocity units per
      * impulse: J u is the row's relative velocity) and gaps phi (nk, m or rad; friction rows
-     * 0) at (t, q). nk = 0: none (rt/hs_contact.h). */
+     * 0) at (t, q); only the entries of J inside each row's range [q0, q1) (hs_ct_row) need
+     * be written, the stage reads nothing outside it. nk = 0: none (rt/hs_contact.h). */
     int nk;
     const hs_ct_row *ct_rows;
     int (*unilateral)(const struct hs_model *m, hs_real t, const hs_real *q, hs_real *J, hs_real *phi);
