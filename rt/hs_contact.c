@@ -20,8 +20,9 @@ static inline hs_real dot(const hs_real *a, const hs_real *b, int n)
     return d;
 }
 
-/* y (n) += a x (n), four entries per pass */
-static void axpy(hs_real *y, hs_real a, const hs_real *x, int n)
+/* y (n) += a x (n), four entries per pass; y and x are separate workspace arrays (restrict:
+ * the compiler may do two entries per instruction, each the same operations) */
+static void axpy(hs_real *restrict y, hs_real a, const hs_real *restrict x, int n)
 {
     int i = 0;
     for (; (i + 4) <= n; i += 4) {
@@ -402,17 +403,23 @@ int hs_st_contact(hs_stepper *s, const hs_ctx *c)
     }
     /* rows are read only over their ranges (J is zero outside): checked there, x * 0 is
      * 0 for a finite x and NaN otherwise */
-    hs_real nf = HS_R(0.0);
+    /* two sums (any order gives 0, or NaN when one term is not finite) */
+    hs_real nf = HS_R(0.0), nf2 = HS_R(0.0);
     for (int i = 0; i < nk; ++i) {
         int a0, a1;
         row_range(s, i, &a0, &a1);
         const hs_real *Ji = &s->ctJ[i * nq];
-        for (int j = a0; j < a1; ++j) {
+        int j = a0;
+        for (; (j + 2) <= a1; j += 2) {
+            nf += Ji[j] * HS_R(0.0);
+            nf2 += Ji[j + 1] * HS_R(0.0);
+        }
+        if (j < a1) {
             nf += Ji[j] * HS_R(0.0);
         }
         nf += s->ctphi[i] * HS_R(0.0);
     }
-    if (!(nf == HS_R(0.0))) {
+    if (!((nf + nf2) == HS_R(0.0))) {
         return HS_E_NONFINITE;
     }
     for (int j = 0; j < nq; ++j) {
@@ -484,9 +491,7 @@ int hs_st_contact(hs_stepper *s, const hs_ctx *c)
                 /* no impact: the target above stands */
             }
         }
-        for (int j = a0; j < a1; ++j) {
-            s->qn[j] += Bi[j] * mu;
-        }
+        axpy(&s->qn[a0], mu, &Bi[a0], a1 - a0);
         s->ctr[i] = r;
     }
     /* warm start: the previous step's impulses, clamped to this step's bounds */
@@ -499,9 +504,7 @@ int hs_st_contact(hs_stepper *s, const hs_ctx *c)
         const hs_real *Bi = &s->ctB[i * nq];
         int a0, a1;
         row_range(s, i, &a0, &a1);
-        for (int j = a0; j < a1; ++j) {
-            s->un[j] += Bi[j] * lam[i];
-        }
+        axpy(&s->un[a0], lam[i], &Bi[a0], a1 - a0);
     }
     /* the fixed sweeps, Gauss-Seidel in row order. Three consecutive rows over one range (a
      * contact point's normal and tangents) are one pass over u: their three products J u at
