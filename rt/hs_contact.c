@@ -22,6 +22,7 @@ static inline hs_real dot(const hs_real *a, const hs_real *b, int n)
 
 /* y (n) += a x (n), four entries per pass; y and x are separate workspace arrays (restrict:
  * the compiler may do two entries per instruction, each the same operations) */
+/* MISRA Ref 8.14.1 [separate workspace arrays] */
 static void axpy(hs_real *restrict y, hs_real a, const hs_real *restrict x, int n)
 {
     int i = 0;
@@ -169,11 +170,15 @@ static int separate_blocks(const hs_blocks *b)
 
 /* Rows B, B + ld, B + 2 ld (n entries) += c0 x, c1 x, c2 x: entry by entry, two per pass;
  * the responses and the solve's scratch are separate workspace arrays (restrict). */
+/* MISRA Ref 8.14.1 [separate workspace arrays] */
 static inline void col3(hs_real *restrict B, int ld, const hs_real *restrict x, int n, hs_real c0, hs_real c1,
                         hs_real c2)
 {
+    /* MISRA Ref 8.14.1 [separate workspace arrays] */
     hs_real *restrict B0 = B;
+    /* MISRA Ref 8.14.1 [separate workspace arrays] */
     hs_real *restrict B1 = B + ld;
+    /* MISRA Ref 8.14.1 [separate workspace arrays] */
     hs_real *restrict B2 = B + (2 * ld);
     int k = 0;
     for (; (k + 2) <= n; k += 2) {
@@ -351,11 +356,15 @@ static inline void point_dots(const hs_real *J, int ld, const hs_real *u, int na
  * u and the responses never overlap (separate workspace arrays), which restrict states so
  * that the compiler may do two entries per instruction where the target has such; each entry
  * gets the same operations either way. */
+/* MISRA Ref 8.14.1 [separate workspace arrays] */
 static inline void point_apply(hs_real *restrict u, const hs_real *restrict B, int ld, int na, hs_real d0,
                                hs_real d1, hs_real d2)
 {
+    /* MISRA Ref 8.14.1 [separate workspace arrays] */
     const hs_real *restrict B0 = B;
+    /* MISRA Ref 8.14.1 [separate workspace arrays] */
     const hs_real *restrict B1 = B + ld;
+    /* MISRA Ref 8.14.1 [separate workspace arrays] */
     const hs_real *restrict B2 = B + (2 * ld);
     int j = 0;
     for (; (j + 2) <= na; j += 2) {
