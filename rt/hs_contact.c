@@ -534,6 +534,9 @@ int hs_st_contact(hs_stepper *s, const hs_ctx *c)
             s->ctphi[i + 2] = dot(&s->ctJ[((i + 2) * nq) + a0], B0, na);
             s->ctv[i + 2] = dot(&s->ctJ[((i + 2) * nq) + a0], &s->ctB[((i + 1) * nq) + a0], na);
         }
+        /* the group's kind for the sweeps, in its first row's gap (read no more): 0 one row,
+         * 1 three rows over one range, 2 a contact point (point_at) */
+        s->ctphi[i] = (g == 3) ? ((point_at(s, i) != 0) ? HS_R(2.0) : HS_R(1.0)) : HS_R(0.0);
     }
     const int ns = T->ct_sweeps;
     for (int k = 0; k < ns; ++k) {
@@ -544,12 +547,14 @@ int hs_st_contact(hs_stepper *s, const hs_ctx *c)
             row_range(s, i, &a0, &a1);
             const int na = a1 - a0;
             hs_real *u = &s->un[a0];
-            const int g = group_at(s, i);
+            const hs_real kind = s->ctphi[i];
+            /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
+            const int g = (kind > HS_R(0.5)) ? 3 : 1;
             ir += g;
             if (g == 3) {
                 hs_real d0, d1, d2;
                 point_dots(&s->ctJ[(i * nq) + a0], nq, u, na, &d0, &d1, &d2);
-                if (point_at(s, i) != 0) {
+                if (kind > HS_R(1.5)) {
                     point_update(s, i, lam, d0, d1, d2, &d0, &d1, &d2);
                 } else {
                     const hs_real v1 = d1, v2 = d2;
