@@ -184,7 +184,7 @@ for b in $BOARDS; do
         # shellcheck disable=SC2086
         hh=$($sim $hargs --h 0.001 --t 1 --hash 2>/dev/null | grep '^trajectory-hash ')
         dh=$($sim --model-file "$dfile" --h 0.001 --t 1 --hash 2>/dev/null | grep '^trajectory-hash ')
-        hc=$(log_of "$hn" | grep '^mech-cost '); dc=$(log_of "$dn" | grep '^mech-cost ')
+        hc=$(log_of "$hn" | grep '^mech-cost ')
         if [ -n "$hh" ] && [ -n "$dh" ] && run_ok "$hn" "$hh" && run_ok "$dn" "$dh"; then
             ok "$b twins $pair default, h = 1 ms: hand-written ($spec) and $dl's generated tables both complete $STEPS steps with hash = host: ${hh##* } and ${dh##* }"
         else
