@@ -96,6 +96,7 @@ int hs_mb_fn_mass(const hs_model *m, hs_real t, const hs_real *q, hs_real *M)
     (void)t;
     const hs_mb_model *mb = MB(m);
     /* the fast path straight from the hook (the general one in its own function: no frame here) */
+    if (mb_plan_on(mb) != 0) { return mb_plan_mass(mb, M); }
     if ((mb->fast & HS_MB_FAST_MASS) != 0) { return mb_fast_mass(mb, M); }
     return mass_general(mb, q, M);
 }
@@ -105,6 +106,7 @@ int hs_mb_fn_force(const hs_model *m, hs_real t, const hs_real *q, const hs_real
 {
     const hs_mb_model *mb = MB(m);
     /* springs only: the planar path straight from the hook */
+    if (mb_plan_on(mb) != 0) { return mb_plan_forces(mb, t, q, f, NULL, NULL); }
     if ((mb->fast & HS_MB_FAST_FORCES) != 0) { return mb_fast_forces(mb, t, q, u, f, NULL, NULL); }
     return mb_forces_z(mb, t, q, u, z, in, f, NULL, NULL);
 }
@@ -113,6 +115,7 @@ int hs_mb_fn_force_jac(const hs_model *m, hs_real t, const hs_real *q, const hs_
                         const hs_real *z, const hs_real *in, hs_real *fq, hs_real *fu)
 {
     const hs_mb_model *mb = MB(m);
+    if (mb_plan_on(mb) != 0) { return mb_plan_forces(mb, t, q, NULL, fq, fu); }
     if ((mb->fast & HS_MB_FAST_FORCES) != 0) { return mb_fast_forces(mb, t, q, u, NULL, fq, fu); }
     return mb_forces_z(mb, t, q, u, z, in, NULL, fq, fu);
 }
@@ -122,6 +125,7 @@ int hs_mb_fn_constraint(const hs_model *m, hs_real t, const hs_real *q, hs_real 
 {
     const hs_mb_model *mb = MB(m);
     /* the planar path straight from the hook: one call less per evaluation */
+    if (mb_plan_on(mb) != 0) { return mb_plan_constraint(mb, t, q, g, G, gt); }
     if ((mb->fast & HS_MB_FAST_ROWS) != 0 && mb->packed == mb->fast_packed) {
         return mb_fast_constraint(mb, t, q, g, G, gt);
     }
@@ -132,6 +136,7 @@ int hs_mb_fn_gamma(const hs_model *m, hs_real t, const hs_real *q, const hs_real
                        hs_real *gam)
 {
     const hs_mb_model *mb = MB(m);
+    if (mb_plan_on(mb) != 0) { return mb_plan_gamma(mb, t, q, u, gam); }
     if ((mb->fast & HS_MB_FAST_ROWS) != 0) { return mb_fast_gamma(mb, t, q, u, gam); }
     return mb_gamma(mb, t, q, u, gam);
 }
@@ -140,6 +145,7 @@ int hs_mb_fn_curvature(const hs_model *m, hs_real t, const hs_real *q, const hs_
                            hs_real *K)
 {
     const hs_mb_model *mb = MB(m);
+    if (mb_plan_on(mb) != 0) { return mb_plan_curvature(mb, t, q, lambda, K); }
     if ((mb->fast & HS_MB_FAST_ROWS) != 0) { return mb_fast_curvature(mb, t, q, lambda, K); }
     return mb_curvature(mb, t, q, lambda, K);
 }
@@ -148,6 +154,7 @@ int hs_mb_fn_constraint_all(const hs_model *m, hs_real t, const hs_real *q, cons
                             const hs_real *lambda, hs_real *G, hs_real *gam, hs_real *K)
 {
     const hs_mb_model *mb = MB(m);
+    if (mb_plan_on(mb) != 0) { return mb_plan_all(mb, t, q, u, lambda, G, gam, K); }
     if ((mb->fast & HS_MB_FAST_ROWS) != 0 && mb->packed == mb->fast_packed) {
         return mb_fast_all(mb, t, q, u, lambda, G, gam, K);
     }

@@ -299,6 +299,29 @@ int mb_fast_forces(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_
                    hs_real *f, hs_real *fq, hs_real *fu);
 int mb_fast_mass(const hs_mb_model *mb, hs_real *M);
 
+/* The compiled plan (hs_mb_plan.c): mb_plan_prepare sets mb->plan and its kernels at the end
+ * of mb_fast_prepare; the others are what the hooks run while mb_plan_on(mb). They give the
+ * fast path's values within rounding (test/mb/test_mb_fast.c); mb_plan_all exactly those of
+ * mb_plan_constraint, mb_plan_gamma and mb_plan_curvature. */
+void mb_plan_prepare(hs_mb_model *mb);
+int mb_plan_constraint(const hs_mb_model *mb, hs_real t, const hs_real *q, hs_real *g, hs_real *G, hs_real *gt);
+int mb_plan_gamma(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *u, hs_real *gam);
+int mb_plan_curvature(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *lambda, hs_real *K);
+int mb_plan_all(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *u, const hs_real *lambda,
+                hs_real *G, hs_real *gam, hs_real *K);
+/* f (nq) and, when fq is not NULL, fq and fu (f may be NULL then). */
+int mb_plan_forces(const hs_mb_model *mb, hs_real t, const hs_real *q, hs_real *f, hs_real *fq, hs_real *fu);
+int mb_plan_mass(const hs_mb_model *mb, hs_real *M);
+
+/* 1 when the plan runs the hooks: compiled, every fast path on (a test turns them off to reach
+ * the general evaluators) and the layout it was compiled for. */
+static inline int mb_plan_on(const hs_mb_model *mb)
+{
+    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
+    return (mb->plan != 0) && (mb->fast == (HS_MB_FAST_ROWS | HS_MB_FAST_FORCES | HS_MB_FAST_MASS))
+           && (mb->packed == mb->plan_packed);
+}
+
 static inline hs_real mb_dot3(const hs_real *a, const hs_real *b)
 {
     return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];

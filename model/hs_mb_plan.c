@@ -1,0 +1,546 @@
+/* hs_mb_plan.c - a description compiled into a flat plan of kernels: one call per row group
+ * (a planar coincidence pair, a distance, a rheonomic dot row) or force element (an undamped
+ * spring between points), each with its indices, offsets and constants fixed at compile, for
+ * M, f, fq, fu, g, G, g_t, gamma and K.
+ *
+ * Why: the fast path (hs_mb_fast.c) still decides per call and per term what a term is, walks
+ * its operands, zeroes every matrix it writes and evaluates the time laws' derivatives for
+ * values-only calls; on the small descriptions that twin a hand-written model that was up to
+ * five times the hand-written evaluation. A kernel here does only its element's arithmetic:
+ * the same expressions as the fast path's (equal to it within rounding, test/mb/test_mb_fast.c),
+ * G entries written once (no zeroing but the ranges no kernel writes), positions only where a
+ * hook needs no derivatives. A description with any row or element no kernel covers keeps
+ * the fast path (mb->plan = 0). */
+#include "hs_mb_int.h"
+#include "hs_math.h"
+
+/* Kernels (hs_mb_kop.kind). Points are point2 bodies; "ground" a fixed ground point folded
+ * into the constants; "moving" a ground point on the car axle's circle (moving = 2). */
+enum {
+    KP_PAIR_PP = 1, /* rows r, r + 1: planar a's point = planar b's point */
+    KP_PAIR_PG = 2, /* rows r, r + 1: planar a's point = a ground point */
+    KP_DIST_QQ = 3, /* row r: |a - b|^2 = L^2, points a, b */
+    KP_DIST_QG = 4, /* row r: |a - g|^2 = L^2, point a, ground point g */
+    KP_DOT_QM = 5,  /* row r: (a + c01) . (m(t) + c23) = value + f(t), point a, moving m */
+    KP_SPR_QG = 6,  /* undamped spring, point a to a ground point */
+    KP_SPR_QM = 7,  /* undamped spring, point a to a moving ground point */
+    KP_SPR_QQ = 8   /* undamped spring, point a to point b */
+};
+
+/* ---- compile ---- */
+
+/* Index of G entry (row r, first coordinate of body b) in the layout of mb. */
+static int g_at(const hs_mb_model *mb, int r, int b)
+{
+    int ix;
+    if (mb->packed != 0) {
+        const int cb = mb->cbidx[r];
+        ix = mb->cqoff[cb][b] + (r - mb->cbfirst[cb]) * mb->bnq[b];
+    } else {
+        ix = r * mb->nq + mb->qoff[b];
+    }
+    return ix;
+}
+
+/* First entry and row stride of block (bi, bj) of an nq x nq matrix; -1 when absent. */
+static int qq_at(const hs_mb_model *mb, int bi, int bj, int *st)
+{
+    int ix;
+    if (mb->packed != 0) {
+        ix = mb->qqoff[bi][bj];
+        *st = mb->bnq[bj];
+    } else {
+        ix = mb->qoff[bi] * mb->nq + mb->qoff[bj];
+        *st = mb->nq;
+    }
+    return ix;
+}
+
+static int is_point(const hs_mb_desc *D, int b) { return (b >= 0) && (D->bodies[b].kind == HS_MB_POINT2); }
+static int is_planar(const hs_mb_desc *D, int b) { return (b >= 0) && (D->bodies[b].kind == HS_MB_PLANAR); }
+
+/* Sets the body fields of op for bodies a, b (b may be ground): coordinates and K blocks, the
+ * blocks (a, b), (b, a) too when cross = 1 (0 when the pattern lacks one of them). */
+static int op_bodies(const hs_mb_model *mb, hs_mb_kop *op, int a, int b, int cross)
+{
+    int ok = 1;
+    op->ba = a; op->bb = b;
+    op->qa = mb->qoff[a];
+    op->qb = (b >= 0) ? mb->qoff[b] : -1;
+    op->kaa = qq_at(mb, a, a, &op->sta);
+    op->kbb = -1; op->kab = -1; op->kba = -1; op->stb = 0;
+    if (b >= 0) {
+        op->kbb = qq_at(mb, b, b, &op->stb);
+        if (a == b) { ok = 0; }
+    }
+    if ((b >= 0) && (cross != 0)) {
+        int st;
+        op->kab = qq_at(mb, a, b, &st);
+        if (st != op->sta) { ok = 0; }
+        op->kba = qq_at(mb, b, a, &st);
+        if (st != op->stb) { ok = 0; }
+        if ((op->kab < 0) || (op->kba < 0)) { ok = 0; }
+    }
+    if (op->kaa < 0) { ok = 0; }
+    return ok;
+}
+
+/* A planar kernel's K index: (theta, theta) of its block (a, a). */
+static int theta_ix(int k, int st) { return k + 2 * st + 2; }
+
+/* The kernel of rows r.. (its row count into *nr), or 0 when none covers them. */
+static int plan_row(const hs_mb_model *mb, int r, hs_mb_kop *op, int *nr)
+{
+    const hs_mb_desc *D = mb->desc;
+    const hs_mb_row *R = &mb->rows[r];
+    const hs_mb_fterm *T = mb->fterm[r];
+    int ok = 0;
+    *nr = 1;
+    op->r = r;
+    op->pt = NULL;
+    op->f = R->f;
+    op->gb = -1; op->gb2 = -1; op->ga2 = -1;
+    if (R->kind != HS_MB_ROW_DOT) { return 0; }
+    for (int i = 0; i < 4; ++i) { op->c[i] = mb->fcab[r][i]; }
+    op->sa[0] = T[0].s[0]; op->sa[1] = T[0].s[1];
+    if ((mb->fpair[r] == 1) && (R->f == NULL) && (mb->rows[r + 1].f == NULL)) {
+        /* coincidence: a = T0 (+1) planar, b = T1 (-1) planar or a constant */
+        const int nt = mb->fnt[r];
+        *nr = 2;
+        op->c[0] = mb->fcab[r][0]; op->c[1] = mb->fcab[r + 1][1];
+        op->c[2] = R->value; op->c[3] = mb->rows[r + 1].value;
+        if ((T[0].sign == HS_R(1.0)) && is_planar(D, T[0].body) && (T[0].tr == HS_R(1.0))) {
+            if ((nt == 1) && (op_bodies(mb, op, T[0].body, -1, 0) != 0)) {
+                op->kind = KP_PAIR_PG;
+                ok = 1;
+            } else if ((nt == 2) && (T[1].sign == HS_R(-1.0)) && is_planar(D, T[1].body) && (T[1].tr == HS_R(1.0))
+                       && (op_bodies(mb, op, T[0].body, T[1].body, 0) != 0)) {
+                op->kind = KP_PAIR_PP;
+                op->sb[0] = T[1].s[0]; op->sb[1] = T[1].s[1];
+                op->gb = g_at(mb, r, T[1].body);
+                op->gb2 = g_at(mb, r + 1, T[1].body);
+                op->kbb = theta_ix(op->kbb, op->stb);
+                ok = 1;
+            } else {
+                ok = 0;
+            }
+            op->kaa = theta_ix(op->kaa, op->sta);
+            op->ga = g_at(mb, r, T[0].body);
+            op->ga2 = g_at(mb, r + 1, T[0].body);
+        }
+    } else if ((mb->fpair[r] == 3) && (R->f == NULL)) {
+        /* distance |a - b|^2 of points: a = T0 (+1), b = T1 (-1) or a constant */
+        const int n = mb->fna[r];
+        op->c[2] = R->value;
+        if ((T[0].sign == HS_R(1.0)) && is_point(D, T[0].body)) {
+            op->ga = g_at(mb, r, T[0].body);
+            if ((n == 1) && (op_bodies(mb, op, T[0].body, -1, 0) != 0)) {
+                op->kind = KP_DIST_QG;
+                ok = 1;
+            } else if ((n == 2) && (T[1].sign == HS_R(-1.0)) && is_point(D, T[1].body)
+                       && (op_bodies(mb, op, T[0].body, T[1].body, 1) != 0)) {
+                op->kind = KP_DIST_QQ;
+                op->sb[0] = T[1].s[0]; op->sb[1] = T[1].s[1];
+                op->gb = g_at(mb, r, T[1].body);
+                ok = 1;
+            } else {
+                ok = 0;
+            }
+        }
+    } else if ((mb->fpair[r] == 0) && (mb->fbconst[r] == 0) && (mb->fsym[r] == 0) && (mb->fnt[r] == 2)
+               && (mb->fshare[r] == 0)) {
+        /* (a - b) . (c - d) with a a point (+1) and c a moving ground point (+1), b, d constant */
+        if ((T[0].side == 0) && (T[0].sign == HS_R(1.0)) && is_point(D, T[0].body) && (T[0].tr == HS_R(1.0))
+            && (T[1].side == 1) && (T[1].sign == HS_R(1.0)) && (T[1].body < 0) && (T[1].pt != NULL)
+            && (T[1].pt->moving == 2) && (op_bodies(mb, op, T[0].body, -1, 0) != 0)) {
+            op->kind = KP_DOT_QM;
+            op->pt = T[1].pt;
+            op->ga = g_at(mb, r, T[0].body);
+            op->k = R->value;
+            ok = 1;
+        }
+    } else {
+        ok = 0;
+    }
+    return ok;
+}
+
+/* The kernel of force element e, or 0 when none covers it. */
+static int plan_force(const hs_mb_model *mb, int e, hs_mb_kop *op)
+{
+    const hs_mb_desc *D = mb->desc;
+    const hs_mb_force *E = &D->forces[e];
+    int ok = 0;
+    op->r = e;
+    op->pt = NULL;
+    op->f = NULL;
+    op->k = E->k;
+    op->l0 = E->l0;
+    if ((E->kind != HS_MB_SPRING) || (E->c != HS_R(0.0)) || (is_point(D, E->a.body) == 0)) { return 0; }
+    op->sa[0] = E->a.s[0]; op->sa[1] = E->a.s[1];
+    op->sb[0] = E->b.s[0]; op->sb[1] = E->b.s[1];
+    if (E->b.body >= 0) {
+        if ((is_point(D, E->b.body) != 0) && (op_bodies(mb, op, E->a.body, E->b.body, 1) != 0)) {
+            op->kind = KP_SPR_QQ;
+            ok = 1;
+        }
+    } else if (op_bodies(mb, op, E->a.body, -1, 0) != 0) {
+        if (E->b.moving == 0) {
+            op->kind = KP_SPR_QG;
+            ok = 1;
+        } else if (E->b.moving == 2) {
+            op->kind = KP_SPR_QM;
+            op->pt = &E->b;
+            ok = 1;
+        } else {
+            ok = 0;
+        }
+    } else {
+        ok = 0;
+    }
+    return ok;
+}
+
+/* 1 when row r's kernel writes G's entries of body b (every one of b's columns in row r). */
+static int row_writes(const hs_mb_kop *op, int b) { return (b == op->ba) || ((b >= 0) && (b == op->bb)); }
+
+/* G's ranges no kernel writes (dense G; a packed G's blocks are exactly the kernels'). */
+static int plan_gzero(hs_mb_model *mb)
+{
+    int ok = 1;
+    int written = 0;
+    mb->ngz = 0;
+    for (int k = 0; k < mb->nkr; ++k) {
+        const hs_mb_kop *op = &mb->kop[k];
+        const int nr = ((op->kind == KP_PAIR_PP) || (op->kind == KP_PAIR_PG)) ? 2 : 1;
+        for (int r = op->r; r < op->r + nr; ++r) {
+            for (int b = 0; b < mb->nb; ++b) {
+                if (row_writes(op, b) != 0) {
+                    written += mb->bnq[b];
+                } else if (mb->packed == 0) {
+                    const int ix = r * mb->nq + mb->qoff[b];
+                    if ((mb->ngz > 0) && (mb->gz[mb->ngz - 1][0] + mb->gz[mb->ngz - 1][1] == ix)) {
+                        mb->gz[mb->ngz - 1][1] += mb->bnq[b];
+                    } else if (mb->ngz < HS_MB_MAX_GZ) {
+                        mb->gz[mb->ngz][0] = ix;
+                        mb->gz[mb->ngz][1] = mb->bnq[b];
+                        ++mb->ngz;
+                    } else {
+                        ok = 0;
+                    }
+                } else {
+                    /* packed: (r, b) is in no block unless a kernel of row r writes it */
+                }
+            }
+        }
+    }
+    /* every G entry written once or zeroed: the kernels' rows are all rows, their blocks all blocks */
+    if ((mb->packed != 0) && (written != mb->cqsize)) { ok = 0; }
+    return ok;
+}
+
+void mb_plan_prepare(hs_mb_model *mb)
+{
+    const hs_mb_desc *D = mb->desc;
+    const int all = HS_MB_FAST_ROWS | HS_MB_FAST_FORCES | HS_MB_FAST_MASS;
+    int ok = ((mb->fast & all) == all) ? 1 : 0;
+    mb->plan = 0;
+    mb->plan_packed = mb->packed;
+    mb->nkr = 0;
+    mb->nkf = 0;
+    for (int r = 0; (ok != 0) && (r < mb->nrow);) {
+        int nr = 1;
+        if ((mb->nkr >= HS_MB_MAX_KOP) || (plan_row(mb, r, &mb->kop[mb->nkr], &nr) == 0)) {
+            ok = 0;
+        } else {
+            ++mb->nkr;
+        }
+        r += nr;
+    }
+    for (int e = 0; (ok != 0) && (e < D->nforces); ++e) {
+        if ((mb->nkr + mb->nkf >= HS_MB_MAX_KOP) || (plan_force(mb, e, &mb->kop[mb->nkr + mb->nkf]) == 0)) {
+            ok = 0;
+        } else {
+            ++mb->nkf;
+        }
+    }
+    if ((ok != 0) && (plan_gzero(mb) == 0)) { ok = 0; }
+    if (ok == 0) { return; }
+    /* gravity and the mass matrix's diagonal (the fast path's expressions) */
+    for (int i = 0; i < mb->nq; ++i) { mb->fgrav[i] = HS_R(0.0); }
+    mb->nmd = 0;
+    for (int b = 0; b < D->nbodies; ++b) {
+        const hs_mb_body *B = &D->bodies[b];
+        int st;
+        const int ix = qq_at(mb, b, b, &st);
+        for (int i = 0; i < 2; ++i) { mb->fgrav[mb->qoff[b] + i] += B->mass * D->gravity[i]; }
+        mb->mdix[mb->nmd] = ix; mb->mdv[mb->nmd] = B->mass; ++mb->nmd;
+        mb->mdix[mb->nmd] = ix + st + 1; mb->mdv[mb->nmd] = B->mass; ++mb->nmd;
+        if (B->kind == HS_MB_PLANAR) { mb->mdix[mb->nmd] = ix + 2 * st + 2; mb->mdv[mb->nmd] = B->inertia[2]; ++mb->nmd; }
+    }
+    mb->plan = 1;
+}
+
+/* ---- run ---- */
+
+static void zero(hs_real *A, int n)
+{
+    int i = 0;
+    for (; i + 4 <= n; i += 4) {
+        A[i] = HS_R(0.0); A[i + 1] = HS_R(0.0); A[i + 2] = HS_R(0.0); A[i + 3] = HS_R(0.0);
+    }
+    for (; i < n; ++i) { A[i] = HS_R(0.0); }
+}
+
+static int qq_size(const hs_mb_model *mb) { return (mb->packed != 0) ? mb->qqsize : mb->nq * mb->nq; }
+
+/* The car axle's road point (moving = 2: y = fy(t), x = sqrt(R^2 - y^2) about s) at t into r;
+ * with v not NULL its velocity v and acceleration a too (fkin's expressions). */
+static void move2(const hs_mb_point *pt, hs_real t, hs_real *r, hs_real *v, hs_real *a)
+{
+    hs_real y, y1, y2;
+    if (v != NULL) {
+        mb_fn_eval(&pt->f[1], t, &y, &y1, &y2);
+    } else {
+        mb_fn_eval(&pt->f[1], t, &y, NULL, NULL);
+    }
+    const hs_real x = hs_sqrt(pt->radius * pt->radius - y * y);
+    r[0] = pt->s[0] + x;
+    r[1] = pt->s[1] + y;
+    if (v != NULL) {
+        const hs_real x1 = -y * y1 / x;
+        const hs_real x2 = -(y1 * y1 + y * y2 + x1 * x1) / x;
+        v[0] = x1; v[1] = y1;
+        a[0] = x2; a[1] = y2;
+    }
+}
+
+/* What a row hook asks for (any pointer NULL when not wanted). */
+typedef struct rq {
+    hs_real t;
+    const hs_real *q, *u, *lam;
+    hs_real *g, *G, *gt, *gam, *K;
+    hs_real sc[2 * HS_MB_MAX_BODIES]; /* sin, cos of each planar body's angle */
+} rq;
+
+/* Rows r, r + 1: planar a's point minus (planar b's point | the constants). */
+static inline void k_pair(const hs_mb_kop *op, int two, const rq *x)
+{
+    const int r = op->r;
+    const hs_real *xa = &x->q[op->qa];
+    const hs_real sn = x->sc[2 * op->ba], cs = x->sc[2 * op->ba + 1];
+    const hs_real ra0 = cs * op->sa[0] - sn * op->sa[1], ra1 = sn * op->sa[0] + cs * op->sa[1];
+    hs_real rb0 = HS_R(0.0), rb1 = HS_R(0.0);
+    hs_real p0 = op->c[0] + (xa[0] + ra0), p1 = op->c[1] + (xa[1] + ra1);
+    if (two != 0) {
+        const hs_real *xb = &x->q[op->qb];
+        const hs_real sb = x->sc[2 * op->bb], cb = x->sc[2 * op->bb + 1];
+        rb0 = cb * op->sb[0] - sb * op->sb[1];
+        rb1 = sb * op->sb[0] + cb * op->sb[1];
+        p0 -= xb[0] + rb0;
+        p1 -= xb[1] + rb1;
+    }
+    if (x->g != NULL) { x->g[r] = p0 - op->c[2]; x->g[r + 1] = p1 - op->c[3]; }
+    if (x->G != NULL) {
+        hs_real *A = &x->G[op->ga], *A2 = &x->G[op->ga2];
+        A[0] = HS_R(1.0); A[1] = HS_R(0.0); A[2] = -ra1;
+        A2[0] = HS_R(0.0); A2[1] = HS_R(1.0); A2[2] = ra0;
+        if (two != 0) {
+            hs_real *B = &x->G[op->gb], *B2 = &x->G[op->gb2];
+            B[0] = HS_R(-1.0); B[1] = HS_R(0.0); B[2] = rb1;
+            B2[0] = HS_R(0.0); B2[1] = HS_R(-1.0); B2[2] = -rb0;
+        }
+    }
+    if (x->gt != NULL) { x->gt[r] = HS_R(0.0); x->gt[r + 1] = HS_R(0.0); }
+    if (x->gam != NULL) {
+        const hs_real wa = x->u[op->qa + 2];
+        hs_real a0 = -wa * wa * ra0, a1 = -wa * wa * ra1;
+        if (two != 0) {
+            const hs_real wb = x->u[op->qb + 2];
+            a0 -= -wb * wb * rb0;
+            a1 -= -wb * wb * rb1;
+        }
+        x->gam[r] = a0;
+        x->gam[r + 1] = a1;
+    }
+    if (x->K != NULL) {
+        const hs_real l0 = x->lam[r], l1 = x->lam[r + 1];
+        x->K[op->kaa] -= l0 * ra0 + l1 * ra1;
+        if (two != 0) { x->K[op->kbb] += l0 * rb0 + l1 * rb1; }
+    }
+}
+
+/* Row r: |a - b|^2 - L^2 of points a and (b | the constants). */
+static inline void k_dist(const hs_mb_kop *op, int two, const rq *x)
+{
+    const int r = op->r;
+    const hs_real *xa = &x->q[op->qa];
+    hs_real a0 = op->c[0] + (xa[0] + op->sa[0]), a1 = op->c[1] + (xa[1] + op->sa[1]);
+    if (two != 0) {
+        const hs_real *xb = &x->q[op->qb];
+        a0 -= xb[0] + op->sb[0];
+        a1 -= xb[1] + op->sb[1];
+    }
+    if (x->g != NULL) { x->g[r] = a0 * a0 + a1 * a1 - op->c[2]; }
+    if (x->G != NULL) {
+        const hs_real d0 = HS_R(2.0) * a0, d1 = HS_R(2.0) * a1;
+        x->G[op->ga] = d0; x->G[op->ga + 1] = d1;
+        if (two != 0) { x->G[op->gb] = -d0; x->G[op->gb + 1] = -d1; }
+    }
+    if (x->gt != NULL) { x->gt[r] = HS_R(0.0); }
+    if (x->gam != NULL) {
+        hs_real v0 = x->u[op->qa], v1 = x->u[op->qa + 1];
+        if (two != 0) { v0 -= x->u[op->qb]; v1 -= x->u[op->qb + 1]; }
+        x->gam[r] = HS_R(2.0) * (v0 * v0 + v1 * v1);
+    }
+    if (x->K != NULL) {
+        /* lam |a - b|^2: 2 lam [[I, -I], [-I, I]] */
+        const hs_real c = HS_R(2.0) * x->lam[r];
+        hs_real *K = x->K;
+        K[op->kaa] += c; K[op->kaa + op->sta + 1] += c;
+        if (two != 0) {
+            K[op->kbb] += c; K[op->kbb + op->stb + 1] += c;
+            K[op->kab] -= c; K[op->kab + op->sta + 1] -= c;
+            K[op->kba] -= c; K[op->kba + op->stb + 1] -= c;
+        }
+    }
+}
+
+/* Row r: (a + c01) . (m(t) + c23) - value - f(t), point a, moving ground point m (linear in
+ * q: no K). */
+static inline void k_dot_qm(const hs_mb_kop *op, const rq *x)
+{
+    const int r = op->r;
+    const hs_real *xa = &x->q[op->qa];
+    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
+    const int rates = (x->gt != NULL) || (x->gam != NULL);
+    hs_real m[2], mv[2] = {HS_R(0.0), HS_R(0.0)}, ma[2] = {HS_R(0.0), HS_R(0.0)};
+    move2(op->pt, x->t, m, (rates != 0) ? mv : NULL, ma);
+    hs_real fv = HS_R(0.0), fd = HS_R(0.0), fdd = HS_R(0.0);
+    if (op->f != NULL) { mb_fn_eval(op->f, x->t, &fv, &fd, &fdd); }
+    const hs_real a0 = op->c[0] + (xa[0] + op->sa[0]), a1 = op->c[1] + (xa[1] + op->sa[1]);
+    const hs_real b0 = op->c[2] + m[0], b1 = op->c[3] + m[1];
+    if (x->g != NULL) { x->g[r] = a0 * b0 + a1 * b1 - op->k - fv; }
+    if (x->G != NULL) { x->G[op->ga] = b0; x->G[op->ga + 1] = b1; }
+    if (x->gt != NULL) { x->gt[r] = a0 * mv[0] + a1 * mv[1] - fd; }
+    if (x->gam != NULL) {
+        const hs_real *ud = &x->u[op->qa];
+        x->gam[r] = (HS_R(2.0) * (ud[0] * mv[0] + ud[1] * mv[1]) + (a0 * ma[0] + a1 * ma[1])) - fdd;
+    }
+}
+
+/* One pass over the row kernels: the outputs that are not NULL. */
+static int plan_rows(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *u, const hs_real *lam,
+                     hs_real *g, hs_real *G, hs_real *gt, hs_real *gam, hs_real *K)
+{
+    rq x;
+    x.t = t; x.q = q; x.u = u; x.lam = lam;
+    x.g = g; x.G = G; x.gt = gt; x.gam = gam; x.K = K;
+    for (int i = 0; i < mb->nfplanar; ++i) {
+        const int b = mb->fplanar[i];
+        hs_sincos(q[mb->qoff[b] + 2], &x.sc[2 * b], &x.sc[2 * b + 1]);
+    }
+    if (G != NULL) {
+        for (int i = 0; i < mb->ngz; ++i) { zero(&G[mb->gz[i][0]], mb->gz[i][1]); }
+    }
+    if (K != NULL) { zero(K, qq_size(mb)); }
+    for (int k = 0; k < mb->nkr; ++k) {
+        const hs_mb_kop *op = &mb->kop[k];
+        switch (op->kind) {
+        case KP_PAIR_PP: k_pair(op, 1, &x); break;
+        case KP_PAIR_PG: k_pair(op, 0, &x); break;
+        case KP_DIST_QQ: k_dist(op, 1, &x); break;
+        case KP_DIST_QG: k_dist(op, 0, &x); break;
+        default: k_dot_qm(op, &x); break;
+        }
+    }
+    int ok = 1;
+    if (g != NULL) { ok &= hs_all_finite(g, mb->nc); }
+    if (gam != NULL) { ok &= hs_all_finite(gam, mb->nc); }
+    return (ok != 0) ? HS_OK : HS_E_NONFINITE;
+}
+
+int mb_plan_constraint(const hs_mb_model *mb, hs_real t, const hs_real *q, hs_real *g, hs_real *G, hs_real *gt)
+{
+    return plan_rows(mb, t, q, NULL, NULL, g, G, gt, NULL, NULL);
+}
+
+int mb_plan_gamma(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *u, hs_real *gam)
+{
+    return plan_rows(mb, t, q, u, NULL, NULL, NULL, NULL, gam, NULL);
+}
+
+int mb_plan_curvature(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *lambda, hs_real *K)
+{
+    return plan_rows(mb, t, q, NULL, lambda, NULL, NULL, NULL, NULL, K);
+}
+
+int mb_plan_all(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *u, const hs_real *lambda,
+                hs_real *G, hs_real *gam, hs_real *K)
+{
+    return plan_rows(mb, t, q, u, lambda, NULL, G, NULL, gam, (lambda != NULL) ? K : NULL);
+}
+
+/* An undamped spring's force F = -k (l - l0) e on a (and -F on b) and, with fq, its Jacobian
+ * Fd = dF/dd, symmetric (the fast path's expressions with c = 0). */
+static inline int k_spring(const hs_mb_model *mb, const hs_mb_kop *op, hs_real t, const hs_real *q, hs_real *f,
+                           hs_real *fq)
+{
+    hs_real rb[2];
+    if (op->kind == KP_SPR_QQ) {
+        rb[0] = q[op->qb] + op->sb[0];
+        rb[1] = q[op->qb + 1] + op->sb[1];
+    } else if (op->kind == KP_SPR_QM) {
+        move2(op->pt, t, rb, NULL, NULL);
+    } else {
+        rb[0] = op->sb[0];
+        rb[1] = op->sb[1];
+    }
+    const hs_real d0 = (q[op->qa] + op->sa[0]) - rb[0], d1 = (q[op->qa + 1] + op->sa[1]) - rb[1];
+    const hs_real l = hs_sqrt(d0 * d0 + d1 * d1);
+    if (!(l > HS_R(0.0))) { return HS_E_MODEL; } /* direction undefined at zero length */
+    const hs_real e0 = d0 / l, e1 = d1 / l;
+    const hs_real s = op->k * (l - op->l0);
+    if (f != NULL) {
+        const hs_real F0 = -s * e0, F1 = -s * e1;
+        f[op->qa] += F0; f[op->qa + 1] += F1;
+        if (op->kind == KP_SPR_QQ) { f[op->qb] -= F0; f[op->qb + 1] -= F1; }
+    }
+    if (fq != NULL) {
+        const hs_real sl = s / l;
+        const hs_real f00 = -e0 * (op->k * e0) - sl * (HS_R(1.0) - e0 * e0);
+        const hs_real f01 = -e0 * (op->k * e1) - sl * (HS_R(0.0) - e0 * e1);
+        const hs_real f11 = -e1 * (op->k * e1) - sl * (HS_R(1.0) - e1 * e1);
+        (void)mb;
+        hs_real *A = &fq[op->kaa];
+        A[0] += f00; A[1] += f01; A[op->sta] += f01; A[op->sta + 1] += f11;
+        if (op->kind == KP_SPR_QQ) {
+            hs_real *B = &fq[op->kbb], *C = &fq[op->kab], *E = &fq[op->kba];
+            B[0] += f00; B[1] += f01; B[op->stb] += f01; B[op->stb + 1] += f11;
+            C[0] -= f00; C[1] -= f01; C[op->sta] -= f01; C[op->sta + 1] -= f11;
+            E[0] -= f00; E[1] -= f01; E[op->stb] -= f01; E[op->stb + 1] -= f11;
+        }
+    }
+    return HS_OK;
+}
+
+int mb_plan_forces(const hs_mb_model *mb, hs_real t, const hs_real *q, hs_real *f, hs_real *fq, hs_real *fu)
+{
+    int rc = HS_OK;
+    if (f != NULL) {
+        for (int i = 0; i < mb->nq; ++i) { f[i] = mb->fgrav[i]; }
+    }
+    if (fq != NULL) { zero(fq, qq_size(mb)); zero(fu, qq_size(mb)); }
+    for (int k = mb->nkr; (rc == HS_OK) && (k < mb->nkr + mb->nkf); ++k) {
+        rc = k_spring(mb, &mb->kop[k], t, q, f, fq);
+    }
+    if ((rc == HS_OK) && (f != NULL) && (hs_all_finite(f, mb->nq) == 0)) { rc = HS_E_MODEL; }
+    return rc;
+}
+
+int mb_plan_mass(const hs_mb_model *mb, hs_real *M)
+{
+    zero(M, qq_size(mb));
+    for (int i = 0; i < mb->nmd; ++i) { M[mb->mdix[i]] = mb->mdv[i]; }
+    return HS_OK;
+}
