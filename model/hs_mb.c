@@ -96,7 +96,6 @@ int hs_mb_fn_mass(const hs_model *m, hs_real t, const hs_real *q, hs_real *M)
     (void)t;
     const hs_mb_model *mb = MB(m);
     /* the fast path straight from the hook (the general one in its own function: no frame here) */
-    if (mb_plan_on(mb) != 0) { return mb_plan_mass(mb, M); }
     if ((mb->fast & HS_MB_FAST_MASS) != 0) { return mb_fast_mass(mb, M); }
     return mass_general(mb, q, M);
 }
@@ -106,7 +105,6 @@ int hs_mb_fn_force(const hs_model *m, hs_real t, const hs_real *q, const hs_real
 {
     const hs_mb_model *mb = MB(m);
     /* springs only: the planar path straight from the hook */
-    if (mb_plan_on(mb) != 0) { return mb_plan_forces(mb, t, q, f, NULL, NULL); }
     if ((mb->fast & HS_MB_FAST_FORCES) != 0) { return mb_fast_forces(mb, t, q, u, f, NULL, NULL); }
     return mb_forces_z(mb, t, q, u, z, in, f, NULL, NULL);
 }
@@ -115,7 +113,6 @@ int hs_mb_fn_force_jac(const hs_model *m, hs_real t, const hs_real *q, const hs_
                         const hs_real *z, const hs_real *in, hs_real *fq, hs_real *fu)
 {
     const hs_mb_model *mb = MB(m);
-    if (mb_plan_on(mb) != 0) { return mb_plan_forces(mb, t, q, NULL, fq, fu); }
     if ((mb->fast & HS_MB_FAST_FORCES) != 0) { return mb_fast_forces(mb, t, q, u, NULL, fq, fu); }
     return mb_forces_z(mb, t, q, u, z, in, NULL, fq, fu);
 }
@@ -125,7 +122,6 @@ int hs_mb_fn_constraint(const hs_model *m, hs_real t, const hs_real *q, hs_real 
 {
     const hs_mb_model *mb = MB(m);
     /* the planar path straight from the hook: one call less per evaluation */
-    if (mb_plan_on(mb) != 0) { return mb_plan_constraint(mb, t, q, g, G, gt); }
     if ((mb->fast & HS_MB_FAST_ROWS) != 0 && mb->packed == mb->fast_packed) {
         return mb_fast_constraint(mb, t, q, g, G, gt);
     }
@@ -136,7 +132,6 @@ int hs_mb_fn_gamma(const hs_model *m, hs_real t, const hs_real *q, const hs_real
                        hs_real *gam)
 {
     const hs_mb_model *mb = MB(m);
-    if (mb_plan_on(mb) != 0) { return mb_plan_gamma(mb, t, q, u, gam); }
     if ((mb->fast & HS_MB_FAST_ROWS) != 0) { return mb_fast_gamma(mb, t, q, u, gam); }
     return mb_gamma(mb, t, q, u, gam);
 }
@@ -145,7 +140,6 @@ int hs_mb_fn_curvature(const hs_model *m, hs_real t, const hs_real *q, const hs_
                            hs_real *K)
 {
     const hs_mb_model *mb = MB(m);
-    if (mb_plan_on(mb) != 0) { return mb_plan_curvature(mb, t, q, lambda, K); }
     if ((mb->fast & HS_MB_FAST_ROWS) != 0) { return mb_fast_curvature(mb, t, q, lambda, K); }
     return mb_curvature(mb, t, q, lambda, K);
 }
@@ -154,7 +148,6 @@ int hs_mb_fn_constraint_all(const hs_model *m, hs_real t, const hs_real *q, cons
                             const hs_real *lambda, hs_real *G, hs_real *gam, hs_real *K)
 {
     const hs_mb_model *mb = MB(m);
-    if (mb_plan_on(mb) != 0) { return mb_plan_all(mb, t, q, u, lambda, G, gam, K); }
     if ((mb->fast & HS_MB_FAST_ROWS) != 0 && mb->packed == mb->fast_packed) {
         return mb_fast_all(mb, t, q, u, lambda, G, gam, K);
     }
@@ -871,6 +864,16 @@ int hs_mb_compile(const hs_mb_desc *D, hs_mb_model *mb, int packed, int *bad_ind
     if ((mb->fast & (HS_MB_FAST_ROWS | HS_MB_FAST_FORCES | HS_MB_FAST_MASS))
         == (HS_MB_FAST_ROWS | HS_MB_FAST_FORCES | HS_MB_FAST_MASS)) {
         T->masks = hs_mb_fn_masks;
+    }
+    if (mb->plan != 0) {
+        /* the plan's kernels straight from the hooks (they fall back to the ones above) */
+        T->mass = hs_mb_plan_mass;
+        T->force = hs_mb_plan_force;
+        T->force_jac = hs_mb_plan_force_jac;
+        T->constraint = (mb->nc > 0) ? hs_mb_plan_constraint : NULL;
+        T->gamma = (mb->nc > 0) ? hs_mb_plan_gamma : NULL;
+        T->curvature = (mb->nc > 0) ? hs_mb_plan_curvature : NULL;
+        T->constraint_all = (mb->nc > 0) ? hs_mb_plan_constraint_all : NULL;
     }
     T->symmetric_jac = mb_fast_symmetric(mb);
     *bad_index = -1;

@@ -350,6 +350,7 @@ typedef struct hs_mb_kop {
 
 #define HS_MB_MAX_KOP 48      /* kernel calls of a plan (rows and forces); more: no plan */
 #define HS_MB_MAX_GZ 32       /* zero ranges of a plan's G; more: no plan */
+#define HS_MB_MAX_MIMG 128    /* entries of M a plan keeps whole (larger: zeroed and its diagonal set) */
 
 /* A compiled model: tables derived from a description and the model type with its sizes. */
 typedef struct hs_mb_model {
@@ -414,6 +415,8 @@ typedef struct hs_mb_model {
     int nmd;                            /* nonzero entries of M (its diagonal) */
     int mdix[HS_MB_MAX_NQ];             /* their indices in M (dense or packed) */
     hs_real mdv[HS_MB_MAX_NQ];          /* their values (kg, kg m^2) */
+    int nmimg;                          /* entries of mimg: M whole when it fits, else 0 */
+    hs_real mimg[HS_MB_MAX_MIMG];       /* M (dense or packed; kg, kg m^2) */
     int ngz;                            /* ranges of G no kernel writes (dense G: zeroed per call) */
     int gz[HS_MB_MAX_GZ][2];            /* (first index, count) */
     int nk;                             /* unilateral rows */
@@ -492,6 +495,21 @@ int hs_mb_fn_zdot(const hs_model *m, hs_real t, const hs_real *q, const hs_real 
 int hs_mb_fn_lagrange(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
                       const hs_real *z, const hs_real *in, hs_real *F, hs_real *Fq, hs_real *Fu,
                       hs_real *Mq);
+/* The hooks of a description compiled into a plan of kernels (model/hs_mb_plan.c): the model
+ * type's mass, force, force_jac, constraint, gamma, curvature and constraint_all when its
+ * mb->plan is set; each runs the hs_mb_fn_* above while the plan is off (fast paths turned
+ * off, another layout). Values: the fast path's within rounding; constraint_all exactly those
+ * of constraint, gamma and curvature. */
+int hs_mb_plan_mass(const hs_model *m, hs_real t, const hs_real *q, hs_real *M);
+int hs_mb_plan_force(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u, const hs_real *z,
+                     const hs_real *in, hs_real *f);
+int hs_mb_plan_force_jac(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u, const hs_real *z,
+                         const hs_real *in, hs_real *fq, hs_real *fu);
+int hs_mb_plan_constraint(const hs_model *m, hs_real t, const hs_real *q, hs_real *g, hs_real *G, hs_real *gt);
+int hs_mb_plan_gamma(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u, hs_real *gam);
+int hs_mb_plan_curvature(const hs_model *m, hs_real t, const hs_real *q, const hs_real *lambda, hs_real *K);
+int hs_mb_plan_constraint_all(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
+                              const hs_real *lambda, hs_real *G, hs_real *gam, hs_real *K);
 /* 1 when the compiled description has a quaternion (spatial) body: its M depends on q. */
 int hs_mb_has_spatial(const hs_mb_model *mb);
 

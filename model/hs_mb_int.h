@@ -300,18 +300,8 @@ int mb_fast_forces(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_
 int mb_fast_mass(const hs_mb_model *mb, hs_real *M);
 
 /* The compiled plan (hs_mb_plan.c): mb_plan_prepare sets mb->plan and its kernels at the end
- * of mb_fast_prepare; the others are what the hooks run while mb_plan_on(mb). They give the
- * fast path's values within rounding (test/mb/test_mb_fast.c); mb_plan_all exactly those of
- * mb_plan_constraint, mb_plan_gamma and mb_plan_curvature. */
+ * of mb_fast_prepare; the hs_mb_plan_* hooks (hs_mb.h) run it while mb_plan_on(mb). */
 void mb_plan_prepare(hs_mb_model *mb);
-int mb_plan_constraint(const hs_mb_model *mb, hs_real t, const hs_real *q, hs_real *g, hs_real *G, hs_real *gt);
-int mb_plan_gamma(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *u, hs_real *gam);
-int mb_plan_curvature(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *lambda, hs_real *K);
-int mb_plan_all(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *u, const hs_real *lambda,
-                hs_real *G, hs_real *gam, hs_real *K);
-/* f (nq) and, when fq is not NULL, fq and fu (f may be NULL then). */
-int mb_plan_forces(const hs_mb_model *mb, hs_real t, const hs_real *q, hs_real *f, hs_real *fq, hs_real *fu);
-int mb_plan_mass(const hs_mb_model *mb, hs_real *M);
 
 /* 1 when the plan runs the hooks: compiled, every fast path on (a test turns them off to reach
  * the general evaluators) and the layout it was compiled for. */

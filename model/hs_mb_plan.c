@@ -56,6 +56,8 @@ static int qq_at(const hs_mb_model *mb, int bi, int bj, int *st)
     return ix;
 }
 
+static int qq_size(const hs_mb_model *mb) { return (mb->packed != 0) ? mb->qqsize : mb->nq * mb->nq; }
+
 static int is_point(const hs_mb_desc *D, int b) { return (b >= 0) && (D->bodies[b].kind == HS_MB_POINT2); }
 static int is_planar(const hs_mb_desc *D, int b) { return (b >= 0) && (D->bodies[b].kind == HS_MB_PLANAR); }
 
@@ -278,12 +280,19 @@ void mb_plan_prepare(hs_mb_model *mb)
         mb->mdix[mb->nmd] = ix + st + 1; mb->mdv[mb->nmd] = B->mass; ++mb->nmd;
         if (B->kind == HS_MB_PLANAR) { mb->mdix[mb->nmd] = ix + 2 * st + 2; mb->mdv[mb->nmd] = B->inertia[2]; ++mb->nmd; }
     }
+    /* a small M whole (a copy per call instead of zeroing and the diagonal) */
+    mb->nmimg = 0;
+    if (qq_size(mb) <= HS_MB_MAX_MIMG) {
+        for (int i = 0; i < qq_size(mb); ++i) { mb->mimg[i] = HS_R(0.0); }
+        for (int i = 0; i < mb->nmd; ++i) { mb->mimg[mb->mdix[i]] = mb->mdv[i]; }
+        mb->nmimg = qq_size(mb);
+    }
     mb->plan = 1;
 }
 
 /* ---- run ---- */
 
-static void zero(hs_real *A, int n)
+static inline void zero(hs_real *A, int n)
 {
     int i = 0;
     for (; i + 4 <= n; i += 4) {
@@ -292,22 +301,21 @@ static void zero(hs_real *A, int n)
     for (; i < n; ++i) { A[i] = HS_R(0.0); }
 }
 
-static int qq_size(const hs_mb_model *mb) { return (mb->packed != 0) ? mb->qqsize : mb->nq * mb->nq; }
-
 /* The car axle's road point (moving = 2: y = fy(t), x = sqrt(R^2 - y^2) about s) at t into r;
  * with v not NULL its velocity v and acceleration a too (fkin's expressions). */
-static void move2(const hs_mb_point *pt, hs_real t, hs_real *r, hs_real *v, hs_real *a)
+static inline void move2(const hs_mb_point *pt, hs_real t, hs_real *r, hs_real *v, hs_real *a)
 {
-    hs_real y, y1, y2;
-    if (v != NULL) {
-        mb_fn_eval(&pt->f[1], t, &y, &y1, &y2);
-    } else {
-        mb_fn_eval(&pt->f[1], t, &y, NULL, NULL);
-    }
+    /* f(t) = a + b t + c sin(w t + phi) of y inline (mb_fn_eval's expressions) */
+    const hs_mb_fn *f = &pt->f[1];
+    hs_real sn, cs;
+    hs_sincos(f->w * t + f->phi, &sn, &cs);
+    const hs_real y = f->a + f->b * t + f->c * sn;
     const hs_real x = hs_sqrt(pt->radius * pt->radius - y * y);
     r[0] = pt->s[0] + x;
     r[1] = pt->s[1] + y;
     if (v != NULL) {
+        const hs_real y1 = f->b + f->c * f->w * cs;
+        const hs_real y2 = -f->c * f->w * f->w * sn;
         const hs_real x1 = -y * y1 / x;
         const hs_real x2 = -(y1 * y1 + y * y2 + x1 * x1) / x;
         v[0] = x1; v[1] = y1;
@@ -430,7 +438,7 @@ static inline void k_dot_qm(const hs_mb_kop *op, const rq *x)
 }
 
 /* One pass over the row kernels: the outputs that are not NULL. */
-static int plan_rows(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *u, const hs_real *lam,
+static inline int plan_rows(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *u, const hs_real *lam,
                      hs_real *g, hs_real *G, hs_real *gt, hs_real *gam, hs_real *K)
 {
     rq x;
@@ -460,33 +468,40 @@ static int plan_rows(const hs_mb_model *mb, hs_real t, const hs_real *q, const h
     return (ok != 0) ? HS_OK : HS_E_NONFINITE;
 }
 
-int mb_plan_constraint(const hs_mb_model *mb, hs_real t, const hs_real *q, hs_real *g, hs_real *G, hs_real *gt)
+/* The hooks (hs_model.h signatures; m->desc is the hs_mb_model): the plan when it is on, else
+ * the fast or general evaluators behind hs_mb_fn_*. */
+int hs_mb_plan_constraint(const hs_model *m, hs_real t, const hs_real *q, hs_real *g, hs_real *G, hs_real *gt)
 {
+    const hs_mb_model *mb = (const hs_mb_model *)m->desc;
+    if (mb_plan_on(mb) == 0) { return hs_mb_fn_constraint(m, t, q, g, G, gt); }
     return plan_rows(mb, t, q, NULL, NULL, g, G, gt, NULL, NULL);
 }
 
-int mb_plan_gamma(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *u, hs_real *gam)
+int hs_mb_plan_gamma(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u, hs_real *gam)
 {
+    const hs_mb_model *mb = (const hs_mb_model *)m->desc;
+    if (mb_plan_on(mb) == 0) { return hs_mb_fn_gamma(m, t, q, u, gam); }
     return plan_rows(mb, t, q, u, NULL, NULL, NULL, NULL, gam, NULL);
 }
 
-int mb_plan_curvature(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *lambda, hs_real *K)
+int hs_mb_plan_curvature(const hs_model *m, hs_real t, const hs_real *q, const hs_real *lambda, hs_real *K)
 {
+    const hs_mb_model *mb = (const hs_mb_model *)m->desc;
+    if (mb_plan_on(mb) == 0) { return hs_mb_fn_curvature(m, t, q, lambda, K); }
     return plan_rows(mb, t, q, NULL, lambda, NULL, NULL, NULL, NULL, K);
 }
 
-int mb_plan_all(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *u, const hs_real *lambda,
-                hs_real *G, hs_real *gam, hs_real *K)
+int hs_mb_plan_constraint_all(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
+                              const hs_real *lambda, hs_real *G, hs_real *gam, hs_real *K)
 {
+    const hs_mb_model *mb = (const hs_mb_model *)m->desc;
+    if (mb_plan_on(mb) == 0) { return hs_mb_fn_constraint_all(m, t, q, u, lambda, G, gam, K); }
     return plan_rows(mb, t, q, u, lambda, NULL, G, NULL, gam, (lambda != NULL) ? K : NULL);
 }
 
-/* An undamped spring's force F = -k (l - l0) e on a (and -F on b) and, with fq, its Jacobian
- * Fd = dF/dd, symmetric (the fast path's expressions with c = 0). */
-static inline int k_spring(const hs_mb_model *mb, const hs_mb_kop *op, hs_real t, const hs_real *q, hs_real *f,
-                           hs_real *fq)
+/* An undamped spring's end b (m): point b, the moving ground point at t, or the fixed point. */
+static inline void spring_b(const hs_mb_kop *op, hs_real t, const hs_real *q, hs_real *rb)
 {
-    hs_real rb[2];
     if (op->kind == KP_SPR_QQ) {
         rb[0] = q[op->qb] + op->sb[0];
         rb[1] = q[op->qb + 1] + op->sb[1];
@@ -496,51 +511,87 @@ static inline int k_spring(const hs_mb_model *mb, const hs_mb_kop *op, hs_real t
         rb[0] = op->sb[0];
         rb[1] = op->sb[1];
     }
+}
+
+/* An undamped spring's force F = -k (l - l0) e on a and -F on b, added into f (the fast
+ * path's expressions with c = 0). */
+static int k_spring_f(const hs_mb_kop *op, hs_real t, const hs_real *q, hs_real *f)
+{
+    hs_real rb[2];
+    spring_b(op, t, q, rb);
     const hs_real d0 = (q[op->qa] + op->sa[0]) - rb[0], d1 = (q[op->qa + 1] + op->sa[1]) - rb[1];
     const hs_real l = hs_sqrt(d0 * d0 + d1 * d1);
     if (!(l > HS_R(0.0))) { return HS_E_MODEL; } /* direction undefined at zero length */
-    const hs_real e0 = d0 / l, e1 = d1 / l;
     const hs_real s = op->k * (l - op->l0);
-    if (f != NULL) {
-        const hs_real F0 = -s * e0, F1 = -s * e1;
-        f[op->qa] += F0; f[op->qa + 1] += F1;
-        if (op->kind == KP_SPR_QQ) { f[op->qb] -= F0; f[op->qb + 1] -= F1; }
-    }
-    if (fq != NULL) {
-        const hs_real sl = s / l;
-        const hs_real f00 = -e0 * (op->k * e0) - sl * (HS_R(1.0) - e0 * e0);
-        const hs_real f01 = -e0 * (op->k * e1) - sl * (HS_R(0.0) - e0 * e1);
-        const hs_real f11 = -e1 * (op->k * e1) - sl * (HS_R(1.0) - e1 * e1);
-        (void)mb;
-        hs_real *A = &fq[op->kaa];
-        A[0] += f00; A[1] += f01; A[op->sta] += f01; A[op->sta + 1] += f11;
-        if (op->kind == KP_SPR_QQ) {
-            hs_real *B = &fq[op->kbb], *C = &fq[op->kab], *E = &fq[op->kba];
-            B[0] += f00; B[1] += f01; B[op->stb] += f01; B[op->stb + 1] += f11;
-            C[0] -= f00; C[1] -= f01; C[op->sta] -= f01; C[op->sta + 1] -= f11;
-            E[0] -= f00; E[1] -= f01; E[op->stb] -= f01; E[op->stb + 1] -= f11;
-        }
+    const hs_real F0 = -s * (d0 / l), F1 = -s * (d1 / l);
+    f[op->qa] += F0; f[op->qa + 1] += F1;
+    if (op->kind == KP_SPR_QQ) { f[op->qb] -= F0; f[op->qb + 1] -= F1; }
+    return HS_OK;
+}
+
+/* Its Jacobian Fd = dF/dd (symmetric: one off-diagonal value on both sides) added into fq. */
+static int k_spring_j(const hs_mb_kop *op, hs_real t, const hs_real *q, hs_real *fq)
+{
+    hs_real rb[2];
+    spring_b(op, t, q, rb);
+    const hs_real d0 = (q[op->qa] + op->sa[0]) - rb[0], d1 = (q[op->qa + 1] + op->sa[1]) - rb[1];
+    const hs_real l = hs_sqrt(d0 * d0 + d1 * d1);
+    if (!(l > HS_R(0.0))) { return HS_E_MODEL; }
+    const hs_real e0 = d0 / l, e1 = d1 / l;
+    const hs_real sl = op->k * (l - op->l0) / l;
+    const hs_real f00 = -e0 * (op->k * e0) - sl * (HS_R(1.0) - e0 * e0);
+    const hs_real f01 = -e0 * (op->k * e1) - sl * (HS_R(0.0) - e0 * e1);
+    const hs_real f11 = -e1 * (op->k * e1) - sl * (HS_R(1.0) - e1 * e1);
+    hs_real *A = &fq[op->kaa];
+    A[0] += f00; A[1] += f01; A[op->sta] += f01; A[op->sta + 1] += f11;
+    if (op->kind == KP_SPR_QQ) {
+        hs_real *B = &fq[op->kbb], *C = &fq[op->kab], *E = &fq[op->kba];
+        B[0] += f00; B[1] += f01; B[op->stb] += f01; B[op->stb + 1] += f11;
+        C[0] -= f00; C[1] -= f01; C[op->sta] -= f01; C[op->sta + 1] -= f11;
+        E[0] -= f00; E[1] -= f01; E[op->stb] -= f01; E[op->stb + 1] -= f11;
     }
     return HS_OK;
 }
 
-int mb_plan_forces(const hs_mb_model *mb, hs_real t, const hs_real *q, hs_real *f, hs_real *fq, hs_real *fu)
+int hs_mb_plan_force(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u, const hs_real *z,
+                     const hs_real *in, hs_real *f)
 {
+    const hs_mb_model *mb = (const hs_mb_model *)m->desc;
+    if (mb_plan_on(mb) == 0) { return hs_mb_fn_force(m, t, q, u, z, in, f); }
     int rc = HS_OK;
-    if (f != NULL) {
-        for (int i = 0; i < mb->nq; ++i) { f[i] = mb->fgrav[i]; }
-    }
-    if (fq != NULL) { zero(fq, qq_size(mb)); zero(fu, qq_size(mb)); }
-    for (int k = mb->nkr; (rc == HS_OK) && (k < mb->nkr + mb->nkf); ++k) {
-        rc = k_spring(mb, &mb->kop[k], t, q, f, fq);
-    }
-    if ((rc == HS_OK) && (f != NULL) && (hs_all_finite(f, mb->nq) == 0)) { rc = HS_E_MODEL; }
+    for (int i = 0; i < mb->nq; ++i) { f[i] = mb->fgrav[i]; }
+    for (int k = mb->nkr; k < mb->nkr + mb->nkf; ++k) { rc |= k_spring_f(&mb->kop[k], t, q, f); }
+    if ((rc != HS_OK) || (hs_all_finite(f, mb->nq) == 0)) { rc = HS_E_MODEL; }
     return rc;
 }
 
-int mb_plan_mass(const hs_mb_model *mb, hs_real *M)
+int hs_mb_plan_force_jac(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u, const hs_real *z,
+                         const hs_real *in, hs_real *fq, hs_real *fu)
 {
-    zero(M, qq_size(mb));
-    for (int i = 0; i < mb->nmd; ++i) { M[mb->mdix[i]] = mb->mdv[i]; }
+    const hs_mb_model *mb = (const hs_mb_model *)m->desc;
+    if (mb_plan_on(mb) == 0) { return hs_mb_fn_force_jac(m, t, q, u, z, in, fq, fu); }
+    int rc = HS_OK;
+    zero(fq, qq_size(mb));
+    zero(fu, qq_size(mb));
+    for (int k = mb->nkr; k < mb->nkr + mb->nkf; ++k) { rc |= k_spring_j(&mb->kop[k], t, q, fq); }
+    return (rc != HS_OK) ? HS_E_MODEL : HS_OK;
+}
+
+int hs_mb_plan_mass(const hs_model *m, hs_real t, const hs_real *q, hs_real *M)
+{
+    const hs_mb_model *mb = (const hs_mb_model *)m->desc;
+    if (mb_plan_on(mb) == 0) { return hs_mb_fn_mass(m, t, q, M); }
+    const int n = qq_size(mb);
+    if (mb->nmimg == n) {
+        /* the whole (constant) matrix, four entries at a time */
+        int i = 0;
+        for (; i + 4 <= n; i += 4) {
+            M[i] = mb->mimg[i]; M[i + 1] = mb->mimg[i + 1]; M[i + 2] = mb->mimg[i + 2]; M[i + 3] = mb->mimg[i + 3];
+        }
+        for (; i < n; ++i) { M[i] = mb->mimg[i]; }
+    } else {
+        zero(M, n);
+        for (int i = 0; i < mb->nmd; ++i) { M[mb->mdix[i]] = mb->mdv[i]; }
+    }
     return HS_OK;
 }

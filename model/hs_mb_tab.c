@@ -57,7 +57,7 @@ int hs_mb_gen_mass(const hs_model *m, hs_real t, const hs_real *q, hs_real *M)
 {
     const hs_model *b = bound(m);
     /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    return b ? hs_mb_fn_mass(b, t, q, M) : HS_E_MODEL;
+    return b ? hs_mb_plan_mass(b, t, q, M) : HS_E_MODEL;
 }
 
 int hs_mb_gen_force(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u, const hs_real *z,
@@ -65,7 +65,7 @@ int hs_mb_gen_force(const hs_model *m, hs_real t, const hs_real *q, const hs_rea
 {
     const hs_model *b = bound(m);
     /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    return b ? hs_mb_fn_force(b, t, q, u, z, in, f) : HS_E_MODEL;
+    return b ? hs_mb_plan_force(b, t, q, u, z, in, f) : HS_E_MODEL;
 }
 
 int hs_mb_gen_force_jac(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
@@ -73,7 +73,7 @@ int hs_mb_gen_force_jac(const hs_model *m, hs_real t, const hs_real *q, const hs
 {
     const hs_model *b = bound(m);
     /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    return b ? hs_mb_fn_force_jac(b, t, q, u, z, in, fq, fu) : HS_E_MODEL;
+    return b ? hs_mb_plan_force_jac(b, t, q, u, z, in, fq, fu) : HS_E_MODEL;
 }
 
 int hs_mb_gen_constraint(const hs_model *m, hs_real t, const hs_real *q, hs_real *g, hs_real *G,
@@ -81,14 +81,14 @@ int hs_mb_gen_constraint(const hs_model *m, hs_real t, const hs_real *q, hs_real
 {
     const hs_model *b = bound(m);
     /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    return b ? hs_mb_fn_constraint(b, t, q, g, G, gt) : HS_E_MODEL;
+    return b ? hs_mb_plan_constraint(b, t, q, g, G, gt) : HS_E_MODEL;
 }
 
 int hs_mb_gen_gamma(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u, hs_real *gam)
 {
     const hs_model *b = bound(m);
     /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    return b ? hs_mb_fn_gamma(b, t, q, u, gam) : HS_E_MODEL;
+    return b ? hs_mb_plan_gamma(b, t, q, u, gam) : HS_E_MODEL;
 }
 
 int hs_mb_gen_curvature(const hs_model *m, hs_real t, const hs_real *q, const hs_real *lambda,
@@ -96,7 +96,7 @@ int hs_mb_gen_curvature(const hs_model *m, hs_real t, const hs_real *q, const hs
 {
     const hs_model *b = bound(m);
     /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    return b ? hs_mb_fn_curvature(b, t, q, lambda, K) : HS_E_MODEL;
+    return b ? hs_mb_plan_curvature(b, t, q, lambda, K) : HS_E_MODEL;
 }
 
 int hs_mb_gen_constraint_all(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
@@ -104,7 +104,7 @@ int hs_mb_gen_constraint_all(const hs_model *m, hs_real t, const hs_real *q, con
 {
     const hs_model *b = bound(m);
     /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    return (b != NULL) ? hs_mb_fn_constraint_all(b, t, q, u, lambda, G, gam, K) : HS_E_MODEL;
+    return (b != NULL) ? hs_mb_plan_constraint_all(b, t, q, u, lambda, G, gam, K) : HS_E_MODEL;
 }
 
 int hs_mb_gen_masks(const hs_model *m, int *qq_mask, int *cq_mask)
