@@ -14,18 +14,20 @@
 #include "hs_mb_int.h"
 #include "hs_math.h"
 
+/* The kernels and the row pass are inlined into each hook, where the outputs it does not ask
+ * for are constant NULLs: each hook gets its own straight-line variant without their branches. */
+#define PLAN_INL static inline __attribute__((always_inline))
+
 /* Kernels (hs_mb_kop.kind). Points are point2 bodies; "ground" a fixed ground point folded
  * into the constants; "moving" a ground point on the car axle's circle (moving = 2). */
-enum {
-    KP_PAIR_PP = 1, /* rows r, r + 1: planar a's point = planar b's point */
-    KP_PAIR_PG = 2, /* rows r, r + 1: planar a's point = a ground point */
-    KP_DIST_QQ = 3, /* row r: |a - b|^2 = L^2, points a, b */
-    KP_DIST_QG = 4, /* row r: |a - g|^2 = L^2, point a, ground point g */
-    KP_DOT_QM = 5,  /* row r: (a + c01) . (m(t) + c23) = value + f(t), point a, moving m */
-    KP_SPR_QG = 6,  /* undamped spring, point a to a ground point */
-    KP_SPR_QM = 7,  /* undamped spring, point a to a moving ground point */
-    KP_SPR_QQ = 8   /* undamped spring, point a to point b */
-};
+#define KP_PAIR_PP 1 /* rows r, r + 1: planar a's point = planar b's point */
+#define KP_PAIR_PG 2 /* rows r, r + 1: planar a's point = a ground point */
+#define KP_DIST_QQ 3 /* row r: |a - b|^2 = L^2, points a, b */
+#define KP_DIST_QG 4 /* row r: |a - g|^2 = L^2, point a, ground point g */
+#define KP_DOT_QM 5 /* row r: (a + c01) . (m(t) + c23) = value + f(t), point a, moving m */
+#define KP_SPR_QG 6 /* undamped spring, point a to a ground point */
+#define KP_SPR_QM 7 /* undamped spring, point a to a moving ground point */
+#define KP_SPR_QQ 8 /* undamped spring, point a to point b */
 
 /* ---- compile ---- */
 
@@ -214,6 +216,7 @@ static int plan_gzero(hs_mb_model *mb)
     mb->ngz = 0;
     for (int k = 0; k < mb->nkr; ++k) {
         const hs_mb_kop *op = &mb->kop[k];
+        /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
         const int nr = ((op->kind == KP_PAIR_PP) || (op->kind == KP_PAIR_PG)) ? 2 : 1;
         for (int r = op->r; r < op->r + nr; ++r) {
             for (int b = 0; b < mb->nb; ++b) {
@@ -245,12 +248,14 @@ void mb_plan_prepare(hs_mb_model *mb)
 {
     const hs_mb_desc *D = mb->desc;
     const int all = HS_MB_FAST_ROWS | HS_MB_FAST_FORCES | HS_MB_FAST_MASS;
+    /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
     int ok = ((mb->fast & all) == all) ? 1 : 0;
     mb->plan = 0;
     mb->plan_packed = mb->packed;
     mb->nkr = 0;
     mb->nkf = 0;
-    for (int r = 0; (ok != 0) && (r < mb->nrow);) {
+    int r = 0;
+    while ((ok != 0) && (r < mb->nrow)) {
         int nr = 1;
         if ((mb->nkr >= HS_MB_MAX_KOP) || (plan_row(mb, r, &mb->kop[mb->nkr], &nr) == 0)) {
             ok = 0;
@@ -292,7 +297,7 @@ void mb_plan_prepare(hs_mb_model *mb)
 
 /* ---- run ---- */
 
-static inline void zero(hs_real *A, int n)
+PLAN_INL void zero(hs_real *A, int n)
 {
     int i = 0;
     for (; i + 4 <= n; i += 4) {
@@ -303,7 +308,7 @@ static inline void zero(hs_real *A, int n)
 
 /* The car axle's road point (moving = 2: y = fy(t), x = sqrt(R^2 - y^2) about s) at t into r;
  * with v not NULL its velocity v and acceleration a too (fkin's expressions). */
-static inline void move2(const hs_mb_point *pt, hs_real t, hs_real *r, hs_real *v, hs_real *a)
+PLAN_INL void move2(const hs_mb_point *pt, hs_real t, hs_real *r, hs_real *v, hs_real *a)
 {
     /* f(t) = a + b t + c sin(w t + phi) of y inline (mb_fn_eval's expressions) */
     const hs_mb_fn *f = &pt->f[1];
@@ -324,25 +329,24 @@ static inline void move2(const hs_mb_point *pt, hs_real t, hs_real *r, hs_real *
 }
 
 /* What a row hook asks for (any pointer NULL when not wanted). */
-typedef struct rq {
+typedef struct plan_rq {
     hs_real t;
     const hs_real *q, *u, *lam;
     hs_real *g, *G, *gt, *gam, *K;
-    hs_real sc[2 * HS_MB_MAX_BODIES]; /* sin, cos of each planar body's angle */
-} rq;
+} plan_rq;
 
 /* Rows r, r + 1: planar a's point minus (planar b's point | the constants). */
-static inline void k_pair(const hs_mb_kop *op, int two, const rq *x)
+PLAN_INL void k_pair(const hs_mb_kop *op, int two, const hs_real *sc, const plan_rq *x)
 {
     const int r = op->r;
     const hs_real *xa = &x->q[op->qa];
-    const hs_real sn = x->sc[2 * op->ba], cs = x->sc[2 * op->ba + 1];
+    const hs_real sn = sc[2 * op->ba], cs = sc[2 * op->ba + 1];
     const hs_real ra0 = cs * op->sa[0] - sn * op->sa[1], ra1 = sn * op->sa[0] + cs * op->sa[1];
     hs_real rb0 = HS_R(0.0), rb1 = HS_R(0.0);
     hs_real p0 = op->c[0] + (xa[0] + ra0), p1 = op->c[1] + (xa[1] + ra1);
     if (two != 0) {
         const hs_real *xb = &x->q[op->qb];
-        const hs_real sb = x->sc[2 * op->bb], cb = x->sc[2 * op->bb + 1];
+        const hs_real sb = sc[2 * op->bb], cb = sc[2 * op->bb + 1];
         rb0 = cb * op->sb[0] - sb * op->sb[1];
         rb1 = sb * op->sb[0] + cb * op->sb[1];
         p0 -= xb[0] + rb0;
@@ -379,7 +383,7 @@ static inline void k_pair(const hs_mb_kop *op, int two, const rq *x)
 }
 
 /* Row r: |a - b|^2 - L^2 of points a and (b | the constants). */
-static inline void k_dist(const hs_mb_kop *op, int two, const rq *x)
+PLAN_INL void k_dist(const hs_mb_kop *op, int two, const plan_rq *x)
 {
     const int r = op->r;
     const hs_real *xa = &x->q[op->qa];
@@ -416,7 +420,7 @@ static inline void k_dist(const hs_mb_kop *op, int two, const rq *x)
 
 /* Row r: (a + c01) . (m(t) + c23) - value - f(t), point a, moving ground point m (linear in
  * q: no K). */
-static inline void k_dot_qm(const hs_mb_kop *op, const rq *x)
+PLAN_INL void k_dot_qm(const hs_mb_kop *op, const plan_rq *x)
 {
     const int r = op->r;
     const hs_real *xa = &x->q[op->qa];
@@ -438,15 +442,16 @@ static inline void k_dot_qm(const hs_mb_kop *op, const rq *x)
 }
 
 /* One pass over the row kernels: the outputs that are not NULL. */
-static inline int plan_rows(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *u, const hs_real *lam,
+PLAN_INL int plan_rows(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *u, const hs_real *lam,
                      hs_real *g, hs_real *G, hs_real *gt, hs_real *gam, hs_real *K)
 {
-    rq x;
+    plan_rq x;
+    hs_real sc[2 * HS_MB_MAX_BODIES]; /* sin, cos of each planar body's angle */
     x.t = t; x.q = q; x.u = u; x.lam = lam;
     x.g = g; x.G = G; x.gt = gt; x.gam = gam; x.K = K;
     for (int i = 0; i < mb->nfplanar; ++i) {
         const int b = mb->fplanar[i];
-        hs_sincos(q[mb->qoff[b] + 2], &x.sc[2 * b], &x.sc[2 * b + 1]);
+        hs_sincos(q[mb->qoff[b] + 2], &sc[2 * b], &sc[2 * b + 1]);
     }
     if (G != NULL) {
         for (int i = 0; i < mb->ngz; ++i) { zero(&G[mb->gz[i][0]], mb->gz[i][1]); }
@@ -455,8 +460,8 @@ static inline int plan_rows(const hs_mb_model *mb, hs_real t, const hs_real *q, 
     for (int k = 0; k < mb->nkr; ++k) {
         const hs_mb_kop *op = &mb->kop[k];
         switch (op->kind) {
-        case KP_PAIR_PP: k_pair(op, 1, &x); break;
-        case KP_PAIR_PG: k_pair(op, 0, &x); break;
+        case KP_PAIR_PP: k_pair(op, 1, sc, &x); break;
+        case KP_PAIR_PG: k_pair(op, 0, sc, &x); break;
         case KP_DIST_QQ: k_dist(op, 1, &x); break;
         case KP_DIST_QG: k_dist(op, 0, &x); break;
         default: k_dot_qm(op, &x); break;
@@ -500,7 +505,7 @@ int hs_mb_plan_constraint_all(const hs_model *m, hs_real t, const hs_real *q, co
 }
 
 /* An undamped spring's end b (m): point b, the moving ground point at t, or the fixed point. */
-static inline void spring_b(const hs_mb_kop *op, hs_real t, const hs_real *q, hs_real *rb)
+PLAN_INL void spring_b(const hs_mb_kop *op, hs_real t, const hs_real *q, hs_real *rb)
 {
     if (op->kind == KP_SPR_QQ) {
         rb[0] = q[op->qb] + op->sb[0];
@@ -515,7 +520,7 @@ static inline void spring_b(const hs_mb_kop *op, hs_real t, const hs_real *q, hs
 
 /* An undamped spring's force F = -k (l - l0) e on a and -F on b, added into f (the fast
  * path's expressions with c = 0). */
-static int k_spring_f(const hs_mb_kop *op, hs_real t, const hs_real *q, hs_real *f)
+PLAN_INL int k_spring_f(const hs_mb_kop *op, hs_real t, const hs_real *q, hs_real *f)
 {
     hs_real rb[2];
     spring_b(op, t, q, rb);
@@ -530,7 +535,7 @@ static int k_spring_f(const hs_mb_kop *op, hs_real t, const hs_real *q, hs_real 
 }
 
 /* Its Jacobian Fd = dF/dd (symmetric: one off-diagonal value on both sides) added into fq. */
-static int k_spring_j(const hs_mb_kop *op, hs_real t, const hs_real *q, hs_real *fq)
+PLAN_INL int k_spring_j(const hs_mb_kop *op, hs_real t, const hs_real *q, hs_real *fq)
 {
     hs_real rb[2];
     spring_b(op, t, q, rb);
@@ -561,6 +566,7 @@ int hs_mb_plan_force(const hs_model *m, hs_real t, const hs_real *q, const hs_re
     int rc = HS_OK;
     for (int i = 0; i < mb->nq; ++i) { f[i] = mb->fgrav[i]; }
     for (int k = mb->nkr; k < mb->nkr + mb->nkf; ++k) { rc |= k_spring_f(&mb->kop[k], t, q, f); }
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     if ((rc != HS_OK) || (hs_all_finite(f, mb->nq) == 0)) { rc = HS_E_MODEL; }
     return rc;
 }
@@ -574,6 +580,7 @@ int hs_mb_plan_force_jac(const hs_model *m, hs_real t, const hs_real *q, const h
     zero(fq, qq_size(mb));
     zero(fu, qq_size(mb));
     for (int k = mb->nkr; k < mb->nkr + mb->nkf; ++k) { rc |= k_spring_j(&mb->kop[k], t, q, fq); }
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     return (rc != HS_OK) ? HS_E_MODEL : HS_OK;
 }
 
