@@ -510,6 +510,9 @@ int hs_mb_plan_gamma(const hs_model *m, hs_real t, const hs_real *q, const hs_re
 int hs_mb_plan_curvature(const hs_model *m, hs_real t, const hs_real *q, const hs_real *lambda, hs_real *K);
 int hs_mb_plan_constraint_all(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
                               const hs_real *lambda, hs_real *G, hs_real *gam, hs_real *K);
+/* 1 when kernel calls a and b are the same (every field; a generated file's plan against the
+ * one its check() compiled). */
+int hs_mb_kop_same(const hs_mb_kop *a, const hs_mb_kop *b);
 /* 1 when the compiled description has a quaternion (spatial) body: its M depends on q. */
 int hs_mb_has_spatial(const hs_mb_model *mb);
 

@@ -303,15 +303,6 @@ int mb_fast_mass(const hs_mb_model *mb, hs_real *M);
  * of mb_fast_prepare; the hs_mb_plan_* hooks (hs_mb.h) run it while mb_plan_on(mb). */
 void mb_plan_prepare(hs_mb_model *mb);
 
-/* 1 when the plan runs the hooks: compiled, every fast path on (a test turns them off to reach
- * the general evaluators) and the layout it was compiled for. */
-static inline int mb_plan_on(const hs_mb_model *mb)
-{
-    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-    return (mb->plan != 0) && (mb->fast == (HS_MB_FAST_ROWS | HS_MB_FAST_FORCES | HS_MB_FAST_MASS))
-           && (mb->packed == mb->plan_packed);
-}
-
 static inline hs_real mb_dot3(const hs_real *a, const hs_real *b)
 {
     return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];

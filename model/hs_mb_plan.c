@@ -13,21 +13,7 @@
  * the fast path (mb->plan = 0). */
 #include "hs_mb_int.h"
 #include "hs_math.h"
-
-/* The kernels and the row pass are inlined into each hook, where the outputs it does not ask
- * for are constant NULLs: each hook gets its own straight-line variant without their branches. */
-#define PLAN_INL static inline __attribute__((always_inline))
-
-/* Kernels (hs_mb_kop.kind). Points are point2 bodies; "ground" a fixed ground point folded
- * into the constants; "moving" a ground point on the car axle's circle (moving = 2). */
-#define KP_PAIR_PP 1 /* rows r, r + 1: planar a's point = planar b's point */
-#define KP_PAIR_PG 2 /* rows r, r + 1: planar a's point = a ground point */
-#define KP_DIST_QQ 3 /* row r: |a - b|^2 = L^2, points a, b */
-#define KP_DIST_QG 4 /* row r: |a - g|^2 = L^2, point a, ground point g */
-#define KP_DOT_QM 5 /* row r: (a + c01) . (m(t) + c23) = value + f(t), point a, moving m */
-#define KP_SPR_QG 6 /* undamped spring, point a to a ground point */
-#define KP_SPR_QM 7 /* undamped spring, point a to a moving ground point */
-#define KP_SPR_QQ 8 /* undamped spring, point a to point b */
+#include "hs_mb_kern.h"
 
 /* ---- compile ---- */
 
@@ -98,7 +84,9 @@ static int plan_row(const hs_mb_model *mb, int r, hs_mb_kop *op, int *nr)
     const hs_mb_desc *D = mb->desc;
     const hs_mb_row *R = &mb->rows[r];
     const hs_mb_fterm *T = mb->fterm[r];
+    static const hs_mb_kop none = {0};
     int ok = 0;
+    *op = none; /* every field defined: generated plans are compared field by field */
     *nr = 1;
     op->r = r;
     op->pt = NULL;
@@ -115,11 +103,11 @@ static int plan_row(const hs_mb_model *mb, int r, hs_mb_kop *op, int *nr)
         op->c[2] = R->value; op->c[3] = mb->rows[r + 1].value;
         if ((T[0].sign == HS_R(1.0)) && is_planar(D, T[0].body) && (T[0].tr == HS_R(1.0))) {
             if ((nt == 1) && (op_bodies(mb, op, T[0].body, -1, 0) != 0)) {
-                op->kind = KP_PAIR_PG;
+                op->kind = HS_MBK_PAIR_PG;
                 ok = 1;
             } else if ((nt == 2) && (T[1].sign == HS_R(-1.0)) && is_planar(D, T[1].body) && (T[1].tr == HS_R(1.0))
                        && (op_bodies(mb, op, T[0].body, T[1].body, 0) != 0)) {
-                op->kind = KP_PAIR_PP;
+                op->kind = HS_MBK_PAIR_PP;
                 op->sb[0] = T[1].s[0]; op->sb[1] = T[1].s[1];
                 op->gb = g_at(mb, r, T[1].body);
                 op->gb2 = g_at(mb, r + 1, T[1].body);
@@ -139,11 +127,11 @@ static int plan_row(const hs_mb_model *mb, int r, hs_mb_kop *op, int *nr)
         if ((T[0].sign == HS_R(1.0)) && is_point(D, T[0].body)) {
             op->ga = g_at(mb, r, T[0].body);
             if ((n == 1) && (op_bodies(mb, op, T[0].body, -1, 0) != 0)) {
-                op->kind = KP_DIST_QG;
+                op->kind = HS_MBK_DIST_QG;
                 ok = 1;
             } else if ((n == 2) && (T[1].sign == HS_R(-1.0)) && is_point(D, T[1].body)
                        && (op_bodies(mb, op, T[0].body, T[1].body, 1) != 0)) {
-                op->kind = KP_DIST_QQ;
+                op->kind = HS_MBK_DIST_QQ;
                 op->sb[0] = T[1].s[0]; op->sb[1] = T[1].s[1];
                 op->gb = g_at(mb, r, T[1].body);
                 ok = 1;
@@ -157,7 +145,7 @@ static int plan_row(const hs_mb_model *mb, int r, hs_mb_kop *op, int *nr)
         if ((T[0].side == 0) && (T[0].sign == HS_R(1.0)) && is_point(D, T[0].body) && (T[0].tr == HS_R(1.0))
             && (T[1].side == 1) && (T[1].sign == HS_R(1.0)) && (T[1].body < 0) && (T[1].pt != NULL)
             && (T[1].pt->moving == 2) && (op_bodies(mb, op, T[0].body, -1, 0) != 0)) {
-            op->kind = KP_DOT_QM;
+            op->kind = HS_MBK_DOT_QM;
             op->pt = T[1].pt;
             op->ga = g_at(mb, r, T[0].body);
             op->k = R->value;
@@ -174,7 +162,9 @@ static int plan_force(const hs_mb_model *mb, int e, hs_mb_kop *op)
 {
     const hs_mb_desc *D = mb->desc;
     const hs_mb_force *E = &D->forces[e];
+    static const hs_mb_kop none = {0};
     int ok = 0;
+    *op = none;
     op->r = e;
     op->pt = NULL;
     op->f = NULL;
@@ -185,15 +175,15 @@ static int plan_force(const hs_mb_model *mb, int e, hs_mb_kop *op)
     op->sb[0] = E->b.s[0]; op->sb[1] = E->b.s[1];
     if (E->b.body >= 0) {
         if ((is_point(D, E->b.body) != 0) && (op_bodies(mb, op, E->a.body, E->b.body, 1) != 0)) {
-            op->kind = KP_SPR_QQ;
+            op->kind = HS_MBK_SPR_QQ;
             ok = 1;
         }
     } else if (op_bodies(mb, op, E->a.body, -1, 0) != 0) {
         if (E->b.moving == 0) {
-            op->kind = KP_SPR_QG;
+            op->kind = HS_MBK_SPR_QG;
             ok = 1;
         } else if (E->b.moving == 2) {
-            op->kind = KP_SPR_QM;
+            op->kind = HS_MBK_SPR_QM;
             op->pt = &E->b;
             ok = 1;
         } else {
@@ -217,7 +207,7 @@ static int plan_gzero(hs_mb_model *mb)
     for (int k = 0; k < mb->nkr; ++k) {
         const hs_mb_kop *op = &mb->kop[k];
         /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
-        const int nr = ((op->kind == KP_PAIR_PP) || (op->kind == KP_PAIR_PG)) ? 2 : 1;
+        const int nr = ((op->kind == HS_MBK_PAIR_PP) || (op->kind == HS_MBK_PAIR_PG)) ? 2 : 1;
         for (int r = op->r; r < op->r + nr; ++r) {
             for (int b = 0; b < mb->nb; ++b) {
                 if (row_writes(op, b) != 0) {
@@ -295,157 +285,30 @@ void mb_plan_prepare(hs_mb_model *mb)
     mb->plan = 1;
 }
 
+int hs_mb_kop_same(const hs_mb_kop *a, const hs_mb_kop *b)
+{
+    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
+    int same = (a->kind == b->kind) && (a->r == b->r) && (a->qa == b->qa) && (a->qb == b->qb) && (a->ba == b->ba)
+               && (a->bb == b->bb) && (a->ga == b->ga) && (a->gb == b->gb) && (a->ga2 == b->ga2) && (a->gb2 == b->gb2)
+               && (a->kaa == b->kaa) && (a->kbb == b->kbb) && (a->kab == b->kab) && (a->kba == b->kba)
+               && (a->sta == b->sta) && (a->stb == b->stb) && (a->k == b->k) && (a->l0 == b->l0) && (a->pt == b->pt)
+               && (a->f == b->f);
+    for (int i = 0; i < 2; ++i) {
+        if ((a->sa[i] != b->sa[i]) || (a->sb[i] != b->sb[i])) { same = 0; }
+    }
+    for (int i = 0; i < 4; ++i) {
+        if (a->c[i] != b->c[i]) { same = 0; }
+    }
+    return same;
+}
+
 /* ---- run ---- */
 
-PLAN_INL void zero(hs_real *A, int n)
-{
-    int i = 0;
-    for (; i + 4 <= n; i += 4) {
-        A[i] = HS_R(0.0); A[i + 1] = HS_R(0.0); A[i + 2] = HS_R(0.0); A[i + 3] = HS_R(0.0);
-    }
-    for (; i < n; ++i) { A[i] = HS_R(0.0); }
-}
-
-/* The car axle's road point (moving = 2: y = fy(t), x = sqrt(R^2 - y^2) about s) at t into r;
- * with v not NULL its velocity v and acceleration a too (fkin's expressions). */
-PLAN_INL void move2(const hs_mb_point *pt, hs_real t, hs_real *r, hs_real *v, hs_real *a)
-{
-    /* f(t) = a + b t + c sin(w t + phi) of y inline (mb_fn_eval's expressions) */
-    const hs_mb_fn *f = &pt->f[1];
-    hs_real sn, cs;
-    hs_sincos(f->w * t + f->phi, &sn, &cs);
-    const hs_real y = f->a + f->b * t + f->c * sn;
-    const hs_real x = hs_sqrt(pt->radius * pt->radius - y * y);
-    r[0] = pt->s[0] + x;
-    r[1] = pt->s[1] + y;
-    if (v != NULL) {
-        const hs_real y1 = f->b + f->c * f->w * cs;
-        const hs_real y2 = -f->c * f->w * f->w * sn;
-        const hs_real x1 = -y * y1 / x;
-        const hs_real x2 = -(y1 * y1 + y * y2 + x1 * x1) / x;
-        v[0] = x1; v[1] = y1;
-        a[0] = x2; a[1] = y2;
-    }
-}
-
-/* What a row hook asks for (any pointer NULL when not wanted). */
-typedef struct plan_rq {
-    hs_real t;
-    const hs_real *q, *u, *lam;
-    hs_real *g, *G, *gt, *gam, *K;
-} plan_rq;
-
-/* Rows r, r + 1: planar a's point minus (planar b's point | the constants). */
-PLAN_INL void k_pair(const hs_mb_kop *op, int two, const hs_real *sc, const plan_rq *x)
-{
-    const int r = op->r;
-    const hs_real *xa = &x->q[op->qa];
-    const hs_real sn = sc[2 * op->ba], cs = sc[2 * op->ba + 1];
-    const hs_real ra0 = cs * op->sa[0] - sn * op->sa[1], ra1 = sn * op->sa[0] + cs * op->sa[1];
-    hs_real rb0 = HS_R(0.0), rb1 = HS_R(0.0);
-    hs_real p0 = op->c[0] + (xa[0] + ra0), p1 = op->c[1] + (xa[1] + ra1);
-    if (two != 0) {
-        const hs_real *xb = &x->q[op->qb];
-        const hs_real sb = sc[2 * op->bb], cb = sc[2 * op->bb + 1];
-        rb0 = cb * op->sb[0] - sb * op->sb[1];
-        rb1 = sb * op->sb[0] + cb * op->sb[1];
-        p0 -= xb[0] + rb0;
-        p1 -= xb[1] + rb1;
-    }
-    if (x->g != NULL) { x->g[r] = p0 - op->c[2]; x->g[r + 1] = p1 - op->c[3]; }
-    if (x->G != NULL) {
-        hs_real *A = &x->G[op->ga], *A2 = &x->G[op->ga2];
-        A[0] = HS_R(1.0); A[1] = HS_R(0.0); A[2] = -ra1;
-        A2[0] = HS_R(0.0); A2[1] = HS_R(1.0); A2[2] = ra0;
-        if (two != 0) {
-            hs_real *B = &x->G[op->gb], *B2 = &x->G[op->gb2];
-            B[0] = HS_R(-1.0); B[1] = HS_R(0.0); B[2] = rb1;
-            B2[0] = HS_R(0.0); B2[1] = HS_R(-1.0); B2[2] = -rb0;
-        }
-    }
-    if (x->gt != NULL) { x->gt[r] = HS_R(0.0); x->gt[r + 1] = HS_R(0.0); }
-    if (x->gam != NULL) {
-        const hs_real wa = x->u[op->qa + 2];
-        hs_real a0 = -wa * wa * ra0, a1 = -wa * wa * ra1;
-        if (two != 0) {
-            const hs_real wb = x->u[op->qb + 2];
-            a0 -= -wb * wb * rb0;
-            a1 -= -wb * wb * rb1;
-        }
-        x->gam[r] = a0;
-        x->gam[r + 1] = a1;
-    }
-    if (x->K != NULL) {
-        const hs_real l0 = x->lam[r], l1 = x->lam[r + 1];
-        x->K[op->kaa] -= l0 * ra0 + l1 * ra1;
-        if (two != 0) { x->K[op->kbb] += l0 * rb0 + l1 * rb1; }
-    }
-}
-
-/* Row r: |a - b|^2 - L^2 of points a and (b | the constants). */
-PLAN_INL void k_dist(const hs_mb_kop *op, int two, const plan_rq *x)
-{
-    const int r = op->r;
-    const hs_real *xa = &x->q[op->qa];
-    hs_real a0 = op->c[0] + (xa[0] + op->sa[0]), a1 = op->c[1] + (xa[1] + op->sa[1]);
-    if (two != 0) {
-        const hs_real *xb = &x->q[op->qb];
-        a0 -= xb[0] + op->sb[0];
-        a1 -= xb[1] + op->sb[1];
-    }
-    if (x->g != NULL) { x->g[r] = a0 * a0 + a1 * a1 - op->c[2]; }
-    if (x->G != NULL) {
-        const hs_real d0 = HS_R(2.0) * a0, d1 = HS_R(2.0) * a1;
-        x->G[op->ga] = d0; x->G[op->ga + 1] = d1;
-        if (two != 0) { x->G[op->gb] = -d0; x->G[op->gb + 1] = -d1; }
-    }
-    if (x->gt != NULL) { x->gt[r] = HS_R(0.0); }
-    if (x->gam != NULL) {
-        hs_real v0 = x->u[op->qa], v1 = x->u[op->qa + 1];
-        if (two != 0) { v0 -= x->u[op->qb]; v1 -= x->u[op->qb + 1]; }
-        x->gam[r] = HS_R(2.0) * (v0 * v0 + v1 * v1);
-    }
-    if (x->K != NULL) {
-        /* lam |a - b|^2: 2 lam [[I, -I], [-I, I]] */
-        const hs_real c = HS_R(2.0) * x->lam[r];
-        hs_real *K = x->K;
-        K[op->kaa] += c; K[op->kaa + op->sta + 1] += c;
-        if (two != 0) {
-            K[op->kbb] += c; K[op->kbb + op->stb + 1] += c;
-            K[op->kab] -= c; K[op->kab + op->sta + 1] -= c;
-            K[op->kba] -= c; K[op->kba + op->stb + 1] -= c;
-        }
-    }
-}
-
-/* Row r: (a + c01) . (m(t) + c23) - value - f(t), point a, moving ground point m (linear in
- * q: no K). */
-PLAN_INL void k_dot_qm(const hs_mb_kop *op, const plan_rq *x)
-{
-    const int r = op->r;
-    const hs_real *xa = &x->q[op->qa];
-    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-    const int rates = (x->gt != NULL) || (x->gam != NULL);
-    hs_real m[2], mv[2] = {HS_R(0.0), HS_R(0.0)}, ma[2] = {HS_R(0.0), HS_R(0.0)};
-    move2(op->pt, x->t, m, (rates != 0) ? mv : NULL, ma);
-    hs_real fv = HS_R(0.0), fd = HS_R(0.0), fdd = HS_R(0.0);
-    if (op->f != NULL) { mb_fn_eval(op->f, x->t, &fv, &fd, &fdd); }
-    const hs_real a0 = op->c[0] + (xa[0] + op->sa[0]), a1 = op->c[1] + (xa[1] + op->sa[1]);
-    const hs_real b0 = op->c[2] + m[0], b1 = op->c[3] + m[1];
-    if (x->g != NULL) { x->g[r] = a0 * b0 + a1 * b1 - op->k - fv; }
-    if (x->G != NULL) { x->G[op->ga] = b0; x->G[op->ga + 1] = b1; }
-    if (x->gt != NULL) { x->gt[r] = a0 * mv[0] + a1 * mv[1] - fd; }
-    if (x->gam != NULL) {
-        const hs_real *ud = &x->u[op->qa];
-        x->gam[r] = (HS_R(2.0) * (ud[0] * mv[0] + ud[1] * mv[1]) + (a0 * ma[0] + a1 * ma[1])) - fdd;
-    }
-}
-
 /* One pass over the row kernels: the outputs that are not NULL. */
-PLAN_INL int plan_rows(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *u, const hs_real *lam,
+HS_MBK_INL int plan_rows(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *u, const hs_real *lam,
                      hs_real *g, hs_real *G, hs_real *gt, hs_real *gam, hs_real *K)
 {
-    plan_rq x;
+    hs_mbk_rq x;
     hs_real sc[2 * HS_MB_MAX_BODIES]; /* sin, cos of each planar body's angle */
     x.t = t; x.q = q; x.u = u; x.lam = lam;
     x.g = g; x.G = G; x.gt = gt; x.gam = gam; x.K = K;
@@ -454,23 +317,20 @@ PLAN_INL int plan_rows(const hs_mb_model *mb, hs_real t, const hs_real *q, const
         hs_sincos(q[mb->qoff[b] + 2], &sc[2 * b], &sc[2 * b + 1]);
     }
     if (G != NULL) {
-        for (int i = 0; i < mb->ngz; ++i) { zero(&G[mb->gz[i][0]], mb->gz[i][1]); }
+        for (int i = 0; i < mb->ngz; ++i) { hs_mbk_zero(&G[mb->gz[i][0]], mb->gz[i][1]); }
     }
-    if (K != NULL) { zero(K, qq_size(mb)); }
+    if (K != NULL) { hs_mbk_zero(K, qq_size(mb)); }
     for (int k = 0; k < mb->nkr; ++k) {
         const hs_mb_kop *op = &mb->kop[k];
         switch (op->kind) {
-        case KP_PAIR_PP: k_pair(op, 1, sc, &x); break;
-        case KP_PAIR_PG: k_pair(op, 0, sc, &x); break;
-        case KP_DIST_QQ: k_dist(op, 1, &x); break;
-        case KP_DIST_QG: k_dist(op, 0, &x); break;
-        default: k_dot_qm(op, &x); break;
+        case HS_MBK_PAIR_PP: hs_mbk_pair(op, 1, sc, &x); break;
+        case HS_MBK_PAIR_PG: hs_mbk_pair(op, 0, sc, &x); break;
+        case HS_MBK_DIST_QQ: hs_mbk_dist(op, 1, &x); break;
+        case HS_MBK_DIST_QG: hs_mbk_dist(op, 0, &x); break;
+        default: hs_mbk_dot_qm(op, &x); break;
         }
     }
-    int ok = 1;
-    if (g != NULL) { ok &= hs_all_finite(g, mb->nc); }
-    if (gam != NULL) { ok &= hs_all_finite(gam, mb->nc); }
-    return (ok != 0) ? HS_OK : HS_E_NONFINITE;
+    return hs_mbk_rows_done(g, gam, mb->nc);
 }
 
 /* The hooks (hs_model.h signatures; m->desc is the hs_mb_model): the plan when it is on, else
@@ -478,21 +338,21 @@ PLAN_INL int plan_rows(const hs_mb_model *mb, hs_real t, const hs_real *q, const
 int hs_mb_plan_constraint(const hs_model *m, hs_real t, const hs_real *q, hs_real *g, hs_real *G, hs_real *gt)
 {
     const hs_mb_model *mb = (const hs_mb_model *)m->desc;
-    if (mb_plan_on(mb) == 0) { return hs_mb_fn_constraint(m, t, q, g, G, gt); }
+    if (hs_mbk_on(mb) == 0) { return hs_mb_fn_constraint(m, t, q, g, G, gt); }
     return plan_rows(mb, t, q, NULL, NULL, g, G, gt, NULL, NULL);
 }
 
 int hs_mb_plan_gamma(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u, hs_real *gam)
 {
     const hs_mb_model *mb = (const hs_mb_model *)m->desc;
-    if (mb_plan_on(mb) == 0) { return hs_mb_fn_gamma(m, t, q, u, gam); }
+    if (hs_mbk_on(mb) == 0) { return hs_mb_fn_gamma(m, t, q, u, gam); }
     return plan_rows(mb, t, q, u, NULL, NULL, NULL, NULL, gam, NULL);
 }
 
 int hs_mb_plan_curvature(const hs_model *m, hs_real t, const hs_real *q, const hs_real *lambda, hs_real *K)
 {
     const hs_mb_model *mb = (const hs_mb_model *)m->desc;
-    if (mb_plan_on(mb) == 0) { return hs_mb_fn_curvature(m, t, q, lambda, K); }
+    if (hs_mbk_on(mb) == 0) { return hs_mb_fn_curvature(m, t, q, lambda, K); }
     return plan_rows(mb, t, q, NULL, lambda, NULL, NULL, NULL, NULL, K);
 }
 
@@ -500,86 +360,30 @@ int hs_mb_plan_constraint_all(const hs_model *m, hs_real t, const hs_real *q, co
                               const hs_real *lambda, hs_real *G, hs_real *gam, hs_real *K)
 {
     const hs_mb_model *mb = (const hs_mb_model *)m->desc;
-    if (mb_plan_on(mb) == 0) { return hs_mb_fn_constraint_all(m, t, q, u, lambda, G, gam, K); }
+    if (hs_mbk_on(mb) == 0) { return hs_mb_fn_constraint_all(m, t, q, u, lambda, G, gam, K); }
     return plan_rows(mb, t, q, u, lambda, NULL, G, NULL, gam, (lambda != NULL) ? K : NULL);
-}
-
-/* An undamped spring's end b (m): point b, the moving ground point at t, or the fixed point. */
-PLAN_INL void spring_b(const hs_mb_kop *op, hs_real t, const hs_real *q, hs_real *rb)
-{
-    if (op->kind == KP_SPR_QQ) {
-        rb[0] = q[op->qb] + op->sb[0];
-        rb[1] = q[op->qb + 1] + op->sb[1];
-    } else if (op->kind == KP_SPR_QM) {
-        move2(op->pt, t, rb, NULL, NULL);
-    } else {
-        rb[0] = op->sb[0];
-        rb[1] = op->sb[1];
-    }
-}
-
-/* An undamped spring's force F = -k (l - l0) e on a and -F on b, added into f (the fast
- * path's expressions with c = 0). */
-PLAN_INL int k_spring_f(const hs_mb_kop *op, hs_real t, const hs_real *q, hs_real *f)
-{
-    hs_real rb[2];
-    spring_b(op, t, q, rb);
-    const hs_real d0 = (q[op->qa] + op->sa[0]) - rb[0], d1 = (q[op->qa + 1] + op->sa[1]) - rb[1];
-    const hs_real l = hs_sqrt(d0 * d0 + d1 * d1);
-    if (!(l > HS_R(0.0))) { return HS_E_MODEL; } /* direction undefined at zero length */
-    const hs_real s = op->k * (l - op->l0);
-    const hs_real F0 = -s * (d0 / l), F1 = -s * (d1 / l);
-    f[op->qa] += F0; f[op->qa + 1] += F1;
-    if (op->kind == KP_SPR_QQ) { f[op->qb] -= F0; f[op->qb + 1] -= F1; }
-    return HS_OK;
-}
-
-/* Its Jacobian Fd = dF/dd (symmetric: one off-diagonal value on both sides) added into fq. */
-PLAN_INL int k_spring_j(const hs_mb_kop *op, hs_real t, const hs_real *q, hs_real *fq)
-{
-    hs_real rb[2];
-    spring_b(op, t, q, rb);
-    const hs_real d0 = (q[op->qa] + op->sa[0]) - rb[0], d1 = (q[op->qa + 1] + op->sa[1]) - rb[1];
-    const hs_real l = hs_sqrt(d0 * d0 + d1 * d1);
-    if (!(l > HS_R(0.0))) { return HS_E_MODEL; }
-    const hs_real e0 = d0 / l, e1 = d1 / l;
-    const hs_real sl = op->k * (l - op->l0) / l;
-    const hs_real f00 = -e0 * (op->k * e0) - sl * (HS_R(1.0) - e0 * e0);
-    const hs_real f01 = -e0 * (op->k * e1) - sl * (HS_R(0.0) - e0 * e1);
-    const hs_real f11 = -e1 * (op->k * e1) - sl * (HS_R(1.0) - e1 * e1);
-    hs_real *A = &fq[op->kaa];
-    A[0] += f00; A[1] += f01; A[op->sta] += f01; A[op->sta + 1] += f11;
-    if (op->kind == KP_SPR_QQ) {
-        hs_real *B = &fq[op->kbb], *C = &fq[op->kab], *E = &fq[op->kba];
-        B[0] += f00; B[1] += f01; B[op->stb] += f01; B[op->stb + 1] += f11;
-        C[0] -= f00; C[1] -= f01; C[op->sta] -= f01; C[op->sta + 1] -= f11;
-        E[0] -= f00; E[1] -= f01; E[op->stb] -= f01; E[op->stb + 1] -= f11;
-    }
-    return HS_OK;
 }
 
 int hs_mb_plan_force(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u, const hs_real *z,
                      const hs_real *in, hs_real *f)
 {
     const hs_mb_model *mb = (const hs_mb_model *)m->desc;
-    if (mb_plan_on(mb) == 0) { return hs_mb_fn_force(m, t, q, u, z, in, f); }
+    if (hs_mbk_on(mb) == 0) { return hs_mb_fn_force(m, t, q, u, z, in, f); }
     int rc = HS_OK;
     for (int i = 0; i < mb->nq; ++i) { f[i] = mb->fgrav[i]; }
-    for (int k = mb->nkr; k < mb->nkr + mb->nkf; ++k) { rc |= k_spring_f(&mb->kop[k], t, q, f); }
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    if ((rc != HS_OK) || (hs_all_finite(f, mb->nq) == 0)) { rc = HS_E_MODEL; }
-    return rc;
+    for (int k = mb->nkr; k < mb->nkr + mb->nkf; ++k) { rc |= hs_mbk_spring_f(&mb->kop[k], t, q, f); }
+    return hs_mbk_forces_done(rc, f, mb->nq);
 }
 
 int hs_mb_plan_force_jac(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u, const hs_real *z,
                          const hs_real *in, hs_real *fq, hs_real *fu)
 {
     const hs_mb_model *mb = (const hs_mb_model *)m->desc;
-    if (mb_plan_on(mb) == 0) { return hs_mb_fn_force_jac(m, t, q, u, z, in, fq, fu); }
+    if (hs_mbk_on(mb) == 0) { return hs_mb_fn_force_jac(m, t, q, u, z, in, fq, fu); }
     int rc = HS_OK;
-    zero(fq, qq_size(mb));
-    zero(fu, qq_size(mb));
-    for (int k = mb->nkr; k < mb->nkr + mb->nkf; ++k) { rc |= k_spring_j(&mb->kop[k], t, q, fq); }
+    hs_mbk_zero(fq, qq_size(mb));
+    hs_mbk_zero(fu, qq_size(mb));
+    for (int k = mb->nkr; k < mb->nkr + mb->nkf; ++k) { rc |= hs_mbk_spring_j(&mb->kop[k], t, q, fq); }
     /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     return (rc != HS_OK) ? HS_E_MODEL : HS_OK;
 }
@@ -587,7 +391,7 @@ int hs_mb_plan_force_jac(const hs_model *m, hs_real t, const hs_real *q, const h
 int hs_mb_plan_mass(const hs_model *m, hs_real t, const hs_real *q, hs_real *M)
 {
     const hs_mb_model *mb = (const hs_mb_model *)m->desc;
-    if (mb_plan_on(mb) == 0) { return hs_mb_fn_mass(m, t, q, M); }
+    if (hs_mbk_on(mb) == 0) { return hs_mb_fn_mass(m, t, q, M); }
     const int n = qq_size(mb);
     if (mb->nmimg == n) {
         /* the whole (constant) matrix, four entries at a time */
@@ -597,7 +401,7 @@ int hs_mb_plan_mass(const hs_model *m, hs_real t, const hs_real *q, hs_real *M)
         }
         for (; i < n; ++i) { M[i] = mb->mimg[i]; }
     } else {
-        zero(M, n);
+        hs_mbk_zero(M, n);
         for (int i = 0; i < mb->nmd; ++i) { M[mb->mdix[i]] = mb->mdv[i]; }
     }
     return HS_OK;
