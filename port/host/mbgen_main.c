@@ -12,6 +12,9 @@
  * generation, names of the outputs) whose hooks are model/hs_mb_tab.c's hs_mb_gen_* (one set for
  * every generated type, through .data): they compile the description into static tables on the
  * first check() (hs_stepper_init calls it) and forward every function to the multibody layer.
+ * A description with a compiled plan (model/hs_mb_plan.c) gets its own mass, force, force_jac
+ * and row hooks instead: straight-line calls of the plan's kernels (model/hs_mb_kern.h), one per
+ * row group and element, on a const argument table its check() compares with the compiled plan.
  * --param NAME=VALUE (repeatable, before FILE) sets the description's params for this build.
  * Exit status: 0 ok, 2 (HS_EXIT_SETUP) bad file or --param, 3 write error. */
 #include <stdio.h>
