@@ -26,11 +26,12 @@
 
 HS_MBK_INL void hs_mbk_zero(hs_real *A, int n)
 {
-    int i = 0;
-    for (; i + 4 <= n; i += 4) {
+    /* the n % 4 first, then four at a time (the packed K of a chain is hundreds of entries) */
+    const int r = n % 4;
+    for (int i = 0; i < r; ++i) { A[i] = HS_R(0.0); }
+    for (int i = r; i < n; i += 4) {
         A[i] = HS_R(0.0); A[i + 1] = HS_R(0.0); A[i + 2] = HS_R(0.0); A[i + 3] = HS_R(0.0);
     }
-    for (; i < n; ++i) { A[i] = HS_R(0.0); }
 }
 
 /* The car axle's road point (moving = 2: y = fy(t), x = sqrt(R^2 - y^2) about s) at t into r;
