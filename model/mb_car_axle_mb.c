@@ -81,6 +81,8 @@ static int gen_check(const hs_model *m)
             if (hs_mb_kop_same(&mb.kop[k], &kop[k]) == 0) { plan_same = 0; }
         }
         if ((mb.gz[0][0] != 2) || (mb.gz[0][1] != 2)) { plan_same = 0; }
+        if (mb.fgrav[0] != HS_R(0.0)) { plan_same = 0; }
+        if (mb.fgrav[2] != HS_R(0.0)) { plan_same = 0; }
     }
     return rc;
 }
@@ -95,7 +97,22 @@ static int plan_on(void)
 static int gen_mass(const hs_model *m, hs_real t, const hs_real *q, hs_real *M)
 {
     if (plan_on() == 0) { return hs_mb_gen_mass(m, t, q, M); }
-    for (int i = 0; i < 16; ++i) { M[i] = mb.mimg[i]; }
+    M[0] = mb.mimg[0];
+    M[1] = HS_R(0.0);
+    M[2] = HS_R(0.0);
+    M[3] = HS_R(0.0);
+    M[4] = HS_R(0.0);
+    M[5] = mb.mimg[5];
+    M[6] = HS_R(0.0);
+    M[7] = HS_R(0.0);
+    M[8] = HS_R(0.0);
+    M[9] = HS_R(0.0);
+    M[10] = mb.mimg[10];
+    M[11] = HS_R(0.0);
+    M[12] = HS_R(0.0);
+    M[13] = HS_R(0.0);
+    M[14] = HS_R(0.0);
+    M[15] = mb.mimg[15];
     return HS_OK;
 }
 
@@ -104,7 +121,10 @@ static int gen_force(const hs_model *m, hs_real t, const hs_real *q, const hs_re
 {
     if (plan_on() == 0) { return hs_mb_gen_force(m, t, q, u, z, in, f); }
     int rc = HS_OK;
-    for (int i = 0; i < 4; ++i) { f[i] = mb.fgrav[i]; }
+    f[0] = HS_R(0.0);
+    f[1] = mb.fgrav[1];
+    f[2] = HS_R(0.0);
+    f[3] = mb.fgrav[3];
     rc |= hs_mbk_spring_f(&kop[2], t, q, f);
     rc |= hs_mbk_spring_f(&kop[3], t, q, f);
     return hs_mbk_forces_done(rc, f, 4);

@@ -108,6 +108,22 @@ static int gen_check(const hs_model *m)
         for (int k = 0; k < 8; ++k) {
             if (hs_mb_kop_same(&mb.kop[k], &kop[k]) == 0) { plan_same = 0; }
         }
+        if (mb.fgrav[0] != HS_R(0.0)) { plan_same = 0; }
+        if (mb.fgrav[2] != HS_R(0.0)) { plan_same = 0; }
+        if (mb.fgrav[3] != HS_R(0.0)) { plan_same = 0; }
+        if (mb.fgrav[5] != HS_R(0.0)) { plan_same = 0; }
+        if (mb.fgrav[6] != HS_R(0.0)) { plan_same = 0; }
+        if (mb.fgrav[8] != HS_R(0.0)) { plan_same = 0; }
+        if (mb.fgrav[9] != HS_R(0.0)) { plan_same = 0; }
+        if (mb.fgrav[11] != HS_R(0.0)) { plan_same = 0; }
+        if (mb.fgrav[12] != HS_R(0.0)) { plan_same = 0; }
+        if (mb.fgrav[14] != HS_R(0.0)) { plan_same = 0; }
+        if (mb.fgrav[15] != HS_R(0.0)) { plan_same = 0; }
+        if (mb.fgrav[17] != HS_R(0.0)) { plan_same = 0; }
+        if (mb.fgrav[18] != HS_R(0.0)) { plan_same = 0; }
+        if (mb.fgrav[20] != HS_R(0.0)) { plan_same = 0; }
+        if (mb.fgrav[21] != HS_R(0.0)) { plan_same = 0; }
+        if (mb.fgrav[23] != HS_R(0.0)) { plan_same = 0; }
     }
     return rc;
 }
@@ -122,7 +138,78 @@ static int plan_on(void)
 static int gen_mass(const hs_model *m, hs_real t, const hs_real *q, hs_real *M)
 {
     if (plan_on() == 0) { return hs_mb_gen_mass(m, t, q, M); }
-    for (int i = 0; i < 72; ++i) { M[i] = mb.mimg[i]; }
+    M[0] = mb.mimg[0];
+    M[1] = HS_R(0.0);
+    M[2] = HS_R(0.0);
+    M[3] = HS_R(0.0);
+    M[4] = mb.mimg[4];
+    M[5] = HS_R(0.0);
+    M[6] = HS_R(0.0);
+    M[7] = HS_R(0.0);
+    M[8] = mb.mimg[8];
+    M[9] = mb.mimg[9];
+    M[10] = HS_R(0.0);
+    M[11] = HS_R(0.0);
+    M[12] = HS_R(0.0);
+    M[13] = mb.mimg[13];
+    M[14] = HS_R(0.0);
+    M[15] = HS_R(0.0);
+    M[16] = HS_R(0.0);
+    M[17] = mb.mimg[17];
+    M[18] = mb.mimg[18];
+    M[19] = HS_R(0.0);
+    M[20] = HS_R(0.0);
+    M[21] = HS_R(0.0);
+    M[22] = mb.mimg[22];
+    M[23] = HS_R(0.0);
+    M[24] = HS_R(0.0);
+    M[25] = HS_R(0.0);
+    M[26] = mb.mimg[26];
+    M[27] = mb.mimg[27];
+    M[28] = HS_R(0.0);
+    M[29] = HS_R(0.0);
+    M[30] = HS_R(0.0);
+    M[31] = mb.mimg[31];
+    M[32] = HS_R(0.0);
+    M[33] = HS_R(0.0);
+    M[34] = HS_R(0.0);
+    M[35] = mb.mimg[35];
+    M[36] = mb.mimg[36];
+    M[37] = HS_R(0.0);
+    M[38] = HS_R(0.0);
+    M[39] = HS_R(0.0);
+    M[40] = mb.mimg[40];
+    M[41] = HS_R(0.0);
+    M[42] = HS_R(0.0);
+    M[43] = HS_R(0.0);
+    M[44] = mb.mimg[44];
+    M[45] = mb.mimg[45];
+    M[46] = HS_R(0.0);
+    M[47] = HS_R(0.0);
+    M[48] = HS_R(0.0);
+    M[49] = mb.mimg[49];
+    M[50] = HS_R(0.0);
+    M[51] = HS_R(0.0);
+    M[52] = HS_R(0.0);
+    M[53] = mb.mimg[53];
+    M[54] = mb.mimg[54];
+    M[55] = HS_R(0.0);
+    M[56] = HS_R(0.0);
+    M[57] = HS_R(0.0);
+    M[58] = mb.mimg[58];
+    M[59] = HS_R(0.0);
+    M[60] = HS_R(0.0);
+    M[61] = HS_R(0.0);
+    M[62] = mb.mimg[62];
+    M[63] = mb.mimg[63];
+    M[64] = HS_R(0.0);
+    M[65] = HS_R(0.0);
+    M[66] = HS_R(0.0);
+    M[67] = mb.mimg[67];
+    M[68] = HS_R(0.0);
+    M[69] = HS_R(0.0);
+    M[70] = HS_R(0.0);
+    M[71] = mb.mimg[71];
     return HS_OK;
 }
 
@@ -131,7 +218,30 @@ static int gen_force(const hs_model *m, hs_real t, const hs_real *q, const hs_re
 {
     if (plan_on() == 0) { return hs_mb_gen_force(m, t, q, u, z, in, f); }
     int rc = HS_OK;
-    for (int i = 0; i < 24; ++i) { f[i] = mb.fgrav[i]; }
+    f[0] = HS_R(0.0);
+    f[1] = mb.fgrav[1];
+    f[2] = HS_R(0.0);
+    f[3] = HS_R(0.0);
+    f[4] = mb.fgrav[4];
+    f[5] = HS_R(0.0);
+    f[6] = HS_R(0.0);
+    f[7] = mb.fgrav[7];
+    f[8] = HS_R(0.0);
+    f[9] = HS_R(0.0);
+    f[10] = mb.fgrav[10];
+    f[11] = HS_R(0.0);
+    f[12] = HS_R(0.0);
+    f[13] = mb.fgrav[13];
+    f[14] = HS_R(0.0);
+    f[15] = HS_R(0.0);
+    f[16] = mb.fgrav[16];
+    f[17] = HS_R(0.0);
+    f[18] = HS_R(0.0);
+    f[19] = mb.fgrav[19];
+    f[20] = HS_R(0.0);
+    f[21] = HS_R(0.0);
+    f[22] = mb.fgrav[22];
+    f[23] = HS_R(0.0);
     return hs_mbk_forces_done(rc, f, 24);
 }
 

@@ -61,6 +61,7 @@ static int gen_check(const hs_model *m)
         for (int k = 0; k < 1; ++k) {
             if (hs_mb_kop_same(&mb.kop[k], &kop[k]) == 0) { plan_same = 0; }
         }
+        if (mb.fgrav[0] != HS_R(0.0)) { plan_same = 0; }
     }
     return rc;
 }
@@ -75,7 +76,10 @@ static int plan_on(void)
 static int gen_mass(const hs_model *m, hs_real t, const hs_real *q, hs_real *M)
 {
     if (plan_on() == 0) { return hs_mb_gen_mass(m, t, q, M); }
-    for (int i = 0; i < 4; ++i) { M[i] = mb.mimg[i]; }
+    M[0] = mb.mimg[0];
+    M[1] = HS_R(0.0);
+    M[2] = HS_R(0.0);
+    M[3] = mb.mimg[3];
     return HS_OK;
 }
 
@@ -84,7 +88,8 @@ static int gen_force(const hs_model *m, hs_real t, const hs_real *q, const hs_re
 {
     if (plan_on() == 0) { return hs_mb_gen_force(m, t, q, u, z, in, f); }
     int rc = HS_OK;
-    for (int i = 0; i < 2; ++i) { f[i] = mb.fgrav[i]; }
+    f[0] = HS_R(0.0);
+    f[1] = mb.fgrav[1];
     return hs_mbk_forces_done(rc, f, 2);
 }
 

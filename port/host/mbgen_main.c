@@ -257,6 +257,9 @@ static int emit_plan(const hs_mb_desc *D, const hs_mb_model *P)
     fprintf(o, "        for (int k = 0; k < %d; ++k) {\n            if (hs_mb_kop_same(&mb.kop[k], &kop[k]) == 0) { plan_same = 0; }\n        }\n", nk);
     for (int i = 0; i < P->ngz; ++i)
         fprintf(o, "        if ((mb.gz[%d][0] != %d) || (mb.gz[%d][1] != %d)) { plan_same = 0; }\n", i, P->gz[i][0], i, P->gz[i][1]);
+    /* gen_force writes gravity's zero entries as constants */
+    for (int i = 0; i < P->nq; ++i)
+        if (P->fgrav[i] == 0) fprintf(o, "        if (mb.fgrav[%d] != HS_R(0.0)) { plan_same = 0; }\n", i);
     fprintf(o, "    }\n    return rc;\n}\n\n");
     fprintf(o, "/* 1 when the hooks below run the plan (checked, and no test turned the fast paths off) */\n"
                "static int plan_on(void)\n{\n    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */\n"
@@ -265,7 +268,11 @@ static int emit_plan(const hs_mb_desc *D, const hs_mb_model *P)
     fprintf(o, "static int gen_mass(const hs_model *m, hs_real t, const hs_real *q, hs_real *M)\n{\n"
                "    if (plan_on() == 0) { return hs_mb_gen_mass(m, t, q, M); }\n");
     if (P->nmimg == nqq) {
-        fprintf(o, "    for (int i = 0; i < %d; ++i) { M[i] = mb.mimg[i]; }\n", nqq);
+        /* straight-line: the zeros as constants, the diagonal from the compiled copy */
+        for (int i = 0; i < nqq; ++i) {
+            if (P->mimg[i] == 0) fprintf(o, "    M[%d] = HS_R(0.0);\n", i);
+            else fprintf(o, "    M[%d] = mb.mimg[%d];\n", i, i);
+        }
     } else {
         fprintf(o, "    hs_mbk_zero(M, %d);\n", nqq);
         for (int i = 0; i < P->nmd; ++i) fprintf(o, "    M[%d] = mb.mdv[%d];\n", P->mdix[i], i);
@@ -273,8 +280,12 @@ static int emit_plan(const hs_mb_desc *D, const hs_mb_model *P)
     fprintf(o, "    return HS_OK;\n}\n\n");
     fprintf(o, "static int gen_force(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u, const hs_real *z,\n"
                "                     const hs_real *in, hs_real *f)\n{\n"
-               "    if (plan_on() == 0) { return hs_mb_gen_force(m, t, q, u, z, in, f); }\n    int rc = HS_OK;\n"
-               "    for (int i = 0; i < %d; ++i) { f[i] = mb.fgrav[i]; }\n", P->nq);
+               "    if (plan_on() == 0) { return hs_mb_gen_force(m, t, q, u, z, in, f); }\n    int rc = HS_OK;\n");
+    /* gravity straight-line: the zeros as constants, the others from the compiled plan */
+    for (int i = 0; i < P->nq; ++i) {
+        if (P->fgrav[i] == 0) fprintf(o, "    f[%d] = HS_R(0.0);\n", i);
+        else fprintf(o, "    f[%d] = mb.fgrav[%d];\n", i, i);
+    }
     for (int k = P->nkr; k < nk; ++k) fprintf(o, "    rc |= hs_mbk_spring_f(&kop[%d], t, q, f);\n", k);
     fprintf(o, "    return hs_mbk_forces_done(rc, f, %d);\n}\n\n", P->nq);
     fprintf(o, "static int gen_force_jac(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u, const hs_real *z,\n"
