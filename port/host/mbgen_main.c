@@ -280,20 +280,25 @@ static int emit_plan(const hs_mb_desc *D, const hs_mb_model *P)
     fprintf(o, "    return HS_OK;\n}\n\n");
     fprintf(o, "static int gen_force(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u, const hs_real *z,\n"
                "                     const hs_real *in, hs_real *f)\n{\n"
-               "    if (plan_on() == 0) { return hs_mb_gen_force(m, t, q, u, z, in, f); }\n    int rc = HS_OK;\n");
+               "    if (plan_on() == 0) { return hs_mb_gen_force(m, t, q, u, z, in, f); }\n");
+    if (P->nkf > 0) fprintf(o, "    int rc = HS_OK;\n");
     /* gravity straight-line: the zeros as constants, the others from the compiled plan */
     for (int i = 0; i < P->nq; ++i) {
         if (P->fgrav[i] == 0) fprintf(o, "    f[%d] = HS_R(0.0);\n", i);
         else fprintf(o, "    f[%d] = mb.fgrav[%d];\n", i, i);
     }
     for (int k = P->nkr; k < nk; ++k) fprintf(o, "    rc |= hs_mbk_spring_f(&kop[%d], t, q, f);\n", k);
-    fprintf(o, "    return hs_mbk_forces_done(rc, f, %d);\n}\n\n", P->nq);
+    fprintf(o, "    return hs_mbk_forces_done(%s, f, %d);\n}\n\n", P->nkf > 0 ? "rc" : "HS_OK", P->nq);
     fprintf(o, "static int gen_force_jac(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u, const hs_real *z,\n"
                "                         const hs_real *in, hs_real *fq, hs_real *fu)\n{\n"
-               "    if (plan_on() == 0) { return hs_mb_gen_force_jac(m, t, q, u, z, in, fq, fu); }\n    int rc = HS_OK;\n"
-               "    hs_mbk_zero(fq, %d);\n    hs_mbk_zero(fu, %d);\n", nqq, nqq);
+               "    if (plan_on() == 0) { return hs_mb_gen_force_jac(m, t, q, u, z, in, fq, fu); }\n");
+    if (P->nkf > 0) fprintf(o, "    int rc = HS_OK;\n");
+    fprintf(o, "    hs_mbk_zero(fq, %d);\n    hs_mbk_zero(fu, %d);\n", nqq, nqq);
     for (int k = P->nkr; k < nk; ++k) fprintf(o, "    rc |= hs_mbk_spring_j(&kop[%d], t, q, fq);\n", k);
-    fprintf(o, "    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */\n    return (rc != HS_OK) ? HS_E_MODEL : HS_OK;\n}\n");
+    if (P->nkf > 0)
+        fprintf(o, "    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */\n    return (rc != HS_OK) ? HS_E_MODEL : HS_OK;\n}\n");
+    else
+        fprintf(o, "    return HS_OK;\n}\n");
     if (P->nc > 0) {
         emit_rows(P);
         fprintf(o, "\nstatic int gen_constraint(const hs_model *m, hs_real t, const hs_real *q, hs_real *g, hs_real *G, hs_real *gt)\n{\n"
