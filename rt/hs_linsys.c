@@ -285,6 +285,7 @@ static void ls_setup(hs_linsys *ls, hs_ls_kind kind, const hs_ls_backend *be, co
     ls->nCp = 0;
     ls->sbw = 0;
     ls->sdiag = ls->scol = ls->sent = ls->srow = ls->spair = ls->sCp = NULL;
+    ls->srp = ls->sroff = ls->srcol = NULL;
 }
 
 /* ---- range-space path (rt/hs_linsys.h): A diagonal, S = G A^-1 G^T + s C ---- */
@@ -457,11 +458,13 @@ static int schur_pattern(const hs_linsys *ls, int *tmp, size_t ntmp, schur_pat *
     return 0;
 }
 
-/* Ints of the lists after the backend's analysis in sym: sdiag, scol, sent, srow, spair, sCp. */
+/* Ints of the lists after the backend's analysis in sym: sdiag, scol, sent, srow, spair, sCp,
+ * srp, sroff, srcol. */
 static size_t schur_list_ints(const hs_linsys *ls, const schur_pat *sp)
 {
     /* MISRA Ref 10.8.3 [composite count widened after its bounds check] */
-    return (size_t)(2 * ls->nq + 1) + 2u * (size_t)sp->nent + (size_t)sp->npairs + 2u * (size_t)ls->nC;
+    return (size_t)(2 * ls->nq + 1) + 2u * (size_t)sp->nent + (size_t)sp->npairs + 2u * (size_t)ls->nC
+           + (size_t)(ls->nc + 1) + 2u * (size_t)sp->nent;
 }
 
 /* Slot in num of S(i, j) (either triangle, the one the factor reads), -1 if none. */
@@ -573,6 +576,35 @@ static int schur_init(hs_linsys *ls, hs_linsys *L, int *sym, size_t nsym, int *t
         }
     }
     L->nCp = nCp;
+    /* the row lists: G's kept entries in packed order, counted then placed by row */
+    L->srp = L->sCp + (2 * nCp);
+    L->sroff = L->srp + L->nc + 1;
+    L->srcol = L->sroff + sp.nent;
+    {
+        const hs_blocks *B = &L->b;
+        int *rp = L->srp;
+        for (int i = 0; i <= L->nc; ++i) { rp[i] = 0; }
+        for (int e = 0; e < sp.nent; ++e) { rp[sp.er[e] + 1]++; }
+        for (int i = 0; i < L->nc; ++i) { rp[i + 1] += rp[i]; }
+        int o = 0, placed = 0;
+        for (int k = 0; k < B->ncq; ++k) {
+            const int I = B->cq[2 * k], J = B->cq[2 * k + 1];
+            for (int i = B->cb[I]; i < B->cb[I + 1]; ++i) {
+                for (int j = B->qb[J]; j < B->qb[J + 1]; ++j, ++o) {
+                    if ((L->cmask == NULL) || (L->cmask[o] != 0)) {
+                        /* rp[i] runs ahead while row i fills; shifted back below */
+                        L->sroff[rp[i]] = o;
+                        L->srcol[rp[i]] = j;
+                        rp[i]++;
+                        ++placed;
+                    }
+                }
+            }
+        }
+        if (placed != sp.nent) { return HS_E_SIZE; }
+        for (int i = L->nc; i > 0; --i) { rp[i] = rp[i - 1]; }
+        rp[0] = 0;
+    }
     long fs = 0;
     if (bw <= HS_LS_BAND_MAX) {
         /* per column: the inverse pivot, bw multipliers, bw (bw + 1) / 2 multiply-adds; the
@@ -915,7 +947,9 @@ static inline void band_solve_k(const hs_real *B, int nc, int bw, hs_real *y)
 }
 
 /* band_factor_k and band_solve_k for a half bandwidth of 3 (a chain's joints of two rows),
- * the inner loops written out: the same operations in the same order. */
+ * the inner loops written out: the same operations in the same order. The entries the next
+ * columns' updates touch ride in registers from one column to the next (each is loaded once
+ * and stored once, as L's), which the in-place loops cannot do through B's aliasing. */
 static int band_factor3(hs_real *B, int nc)
 {
     hs_real amax = HS_R(0.0);
@@ -925,38 +959,49 @@ static int band_factor3(hs_real *B, int nc)
     }
     const hs_real tiny = (hs_real)nc * HS_EPS * amax;
     int bad = 0;
+    /* column j's (0, 1, 2) entries as updated by the columns before it: d0, d1, d2; column
+     * j + 1's (0, 1): e0, e1; column j + 2's 0: f0 */
+    hs_real d0 = B[0], d1 = B[1], d2 = B[2], e0 = B[4], e1 = B[5], f0 = B[8];
     for (int j = 0; j < nc; ++j) {
         hs_real *c = B + (j * 4);
-        const hs_real dj = c[0];
+        const hs_real dj = d0;
         hs_real di = HS_R(1.0);
         if ((hs_abs(dj) > tiny) && ((dj - dj) == HS_R(0.0))) {
             di = HS_R(1.0) / dj;
         } else {
             bad = 1;
         }
-        const hs_real v1 = c[1], v2 = c[2], v3 = c[3];
+        const hs_real v1 = d1, v2 = d2, v3 = c[3];
         const hs_real l1 = v1 * di, l2 = v2 * di, l3 = v3 * di;
         c[0] = di; c[1] = l1; c[2] = l2; c[3] = l3;
-        c[4] -= l1 * v1; c[5] -= l2 * v1; c[6] -= l3 * v1;
-        c[8] -= l2 * v2; c[9] -= l3 * v2;
-        c[12] -= l3 * v3;
+        d0 = e0 - (l1 * v1); d1 = e1 - (l2 * v1); d2 = c[6] - (l3 * v1);
+        e0 = f0 - (l2 * v2); e1 = c[9] - (l3 * v2);
+        f0 = c[12] - (l3 * v3);
     }
     return (bad != 0) ? HS_E_SINGULAR : HS_OK;
 }
 
 static void band_solve3(const hs_real *B, int nc, hs_real *y)
 {
+    /* y[j + 1], y[j + 2] as updated so far ride in registers (y1, y2) */
+    hs_real y0 = y[0], y1 = y[1], y2 = y[2];
     for (int j = 0; j < nc; ++j) {
         const hs_real *c = B + (j * 4);
-        const hs_real yj = y[j];
-        y[j + 1] -= c[1] * yj;
-        y[j + 2] -= c[2] * yj;
-        y[j + 3] -= c[3] * yj;
+        const hs_real yj = y0;
+        y0 = y1 - (c[1] * yj);
+        y1 = y2 - (c[2] * yj);
+        y2 = y[j + 3] - (c[3] * yj);
         y[j] = yj * c[0];
     }
+    /* the padding past nc: zero before, and zero after (its band entries are zero) */
+    hs_real p1 = y[nc], p2 = y[nc + 1], p3 = y[nc + 2];
     for (int j = nc - 1; j >= 0; --j) {
         const hs_real *c = B + (j * 4);
-        y[j] = ((y[j] - (c[1] * y[j + 1])) - (c[2] * y[j + 2])) - (c[3] * y[j + 3]);
+        const hs_real v = ((y[j] - (c[1] * p1)) - (c[2] * p2)) - (c[3] * p3);
+        y[j] = v;
+        p3 = p2;
+        p2 = p1;
+        p1 = v;
     }
 }
 
@@ -999,7 +1044,15 @@ static int schur_factor(const hs_linsys *ls, hs_ls_fac *F, const hs_real *M, hs_
     hs_real *V = F->x, *d = F->Ax, *W = F->Ax + ls->nq;
     const int *sc = ls->scol, *se = ls->sent, *sp = ls->spair;
     int bad = 0;
-    for (int k = 0; k < ls->nzero; ++k) { V[k] = HS_R(0.0); }
+    /* four at a time (a band of half bandwidth 3 has a multiple of four), then the rest */
+    const int nz4 = ls->nzero - (ls->nzero % 4);
+    for (int k = 0; k < nz4; k += 4) {
+        V[k] = HS_R(0.0);
+        V[k + 1] = HS_R(0.0);
+        V[k + 2] = HS_R(0.0);
+        V[k + 3] = HS_R(0.0);
+    }
+    for (int k = nz4; k < ls->nzero; ++k) { V[k] = HS_R(0.0); }
     for (int k = 0; k < ls->nq; ++k) {
         const int ia = ls->sdiag[k];
         const hs_real a = (F1 != NULL) ? M[ia] - (c1 * F1[ia] + c2 * F2[ia]) : M[ia];
@@ -1120,6 +1173,58 @@ static void schur_solve(const hs_linsys *ls, const hs_ls_fac *F, hs_real *b, int
         for (int i = 0; i < nc; ++i) { b[nq + i] = y[i]; }
     } else {
         /* y is b's own multiplier part */
+    }
+}
+
+/* Sum from +0 of the ne products v[o[e]] * x[r[e]] in e's order; two and four terms (a chain's
+ * columns and rows) written out. */
+static inline hs_real list_dot(const hs_real *v, const hs_real *x, const int *o, const int *r, int ne)
+{
+    hs_real s = HS_R(0.0);
+    if (ne == 2) {
+        s = (s + (v[o[0]] * x[r[0]])) + (v[o[1]] * x[r[1]]);
+    } else if (ne == 4) {
+        s = (((s + (v[o[0]] * x[r[0]])) + (v[o[1]] * x[r[1]])) + (v[o[2]] * x[r[2]])) + (v[o[3]] * x[r[3]]);
+    } else {
+        for (int e = 0; e < ne; ++e) { s += v[o[e]] * x[r[e]]; }
+    }
+    return s;
+}
+
+void hs_linsys_g_mv(const hs_linsys *ls, const hs_real *G, const hs_real *x, hs_real *y)
+{
+    if (ls->schur == 0) {
+        hs_blk_cq_mv(&ls->b, G, x, y);
+        return;
+    }
+    const int *rp = ls->srp;
+    int e0 = 0;
+    for (int i = 0; i < ls->nc; ++i) {
+        const int e1 = rp[i + 1];
+        y[i] = list_dot(G, x, ls->sroff + e0, ls->srcol + e0, e1 - e0);
+        e0 = e1;
+    }
+}
+
+void hs_linsys_schur_residual(const hs_linsys *ls, const hs_real *M, const hs_real *G, const hs_real *f,
+                              const hs_real *gam, const hs_real *x, const hs_real *l, hs_real *b)
+{
+    const int nq = ls->nq, nc = ls->nc;
+    const int *sc = ls->scol, *dg = ls->sdiag;
+    int e0 = 0;
+    for (int k = 0; k < nq; ++k) {
+        const int e1 = sc[k + 1];
+        /* + 0 as the block product's sum starts: M x = -0 gives +0 there too */
+        const hs_real mx = HS_R(0.0) + (M[dg[k]] * x[k]);
+        b[k] = (f[k] - mx) + list_dot(G, l, ls->sent + e0, ls->srow + e0, e1 - e0);
+        e0 = e1;
+    }
+    const int *rp = ls->srp;
+    e0 = 0;
+    for (int i = 0; i < nc; ++i) {
+        const int e1 = rp[i + 1];
+        b[nq + i] = -(list_dot(G, x, ls->sroff + e0, ls->srcol + e0, e1 - e0) + gam[i]);
+        e0 = e1;
     }
 }
 

@@ -117,6 +117,11 @@ static void sd_residual(hs_stepper *s, const hs_real *A, const hs_real *Lam)
         }
         return;
     }
+    if (s->lsK.schur != 0) {
+        /* the range-space path's lists: the entries the masks keep, the same sums */
+        hs_linsys_schur_residual(&s->lsK, s->M, s->G, s->f, s->gam, A, Lam, s->b);
+        return;
+    }
     hs_blk_qq_mv(b, s->M, A, s->v1);
     if (nc > 0) {
         hs_blk_cq_mv_mtv(b, s->G, A, Lam, s->c3, s->v2);
@@ -166,11 +171,20 @@ static int sd_newton(hs_stepper *s, hs_ctx *c, hs_real t, hs_real *A, hs_real *L
         if (rc != HS_OK) {
             return rc;
         }
-        if (factor != 0) {
+        if ((factor != 0) && (s->lsK.schur != 0)) {
+            /* as hs_add_curvature folds it, on the entries the range-space factor reads (A's
+             * diagonal; the others are masked zeros it never reads) */
+            const int *dg = s->lsK.sdiag;
+            for (int k = 0; k < nq; ++k) {
+                s->fq[dg[k]] += s->Kg[dg[k]];
+            }
+        } else if (factor != 0) {
             /* as hs_add_curvature folds it */
             for (int k = 0; k < s->lsK.nA; ++k) {
                 s->fq[k] += s->Kg[k];
             }
+        } else {
+            /* stage 2 keeps stage 1's factor */
         }
     } else if (nc > 0) {
         rc = hs_model_rc(m->type->constraint(m, t, s->qn, (s->comp != 0) ? s->c1 : NULL, s->G,
@@ -193,7 +207,7 @@ static int sd_newton(hs_stepper *s, hs_ctx *c, hs_real t, hs_real *A, hs_real *L
          * stage instead of G A + gamma = 0; Q and U move by (h g)^2 dA and h g dA, so its
          * Newton row divided by k = h g (h g + tau) is G dA + (c/k) dLam = -residual/k. */
         const hs_real hg = c->h * s->def.sd_gamma;
-        hs_blk_cq_mv(&s->blocks, s->G, s->un, s->c3);
+        hs_linsys_g_mv(&s->lsK, s->G, s->un, s->c3);
         for (int i = 0; i < nc; ++i) {
             const hs_real cc = s->cmp[i], tau = s->cdt[i];
             if (cc > HS_R(0.0)) {

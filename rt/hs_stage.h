@@ -285,7 +285,7 @@ HS_STAGE_INL int hs_st_project_velocities(hs_stepper *s, const hs_ctx *c)
     if (rc != HS_OK) {
         return rc;
     }
-    hs_blk_cq_mv(&s->blocks, s->G2, s->un, s->c3);
+    hs_linsys_g_mv(&s->lsP, s->G2, s->un, s->c3);
     for (int i = 0; i < nq; ++i) {
         s->b2[i] = HS_R(0.0);
     }
