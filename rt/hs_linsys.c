@@ -1114,7 +1114,7 @@ static int schur_factor(const hs_linsys *ls, hs_ls_fac *F, const hs_real *M, hs_
 
 /* hs_linsys_solve on the range-space path, b (n) overwritten by x (zpos: b1 = 0):
  * y = S^-1 (G A^-1 b1 - b2), x1 = A^-1 b1 - (G A^-1)^T y, x2 = s y. */
-static void schur_solve(const hs_linsys *ls, const hs_ls_fac *F, hs_real *b, int zpos)
+static void schur_solve(const hs_linsys *ls, const hs_ls_fac *F, hs_real *b, int zpos, hs_real *xs)
 {
     const int nq = ls->nq, nc = ls->nc;
     const hs_real *d = F->Ax, *W = F->Ax + nq;
@@ -1165,9 +1165,15 @@ static void schur_solve(const hs_linsys *ls, const hs_ls_fac *F, hs_real *b, int
         } else {
             for (int e = 0; e < ne; ++e) { s -= Wk[e] * y[r[e]]; }
         }
-        b[k] = s;
+        if (xs != NULL) {
+            xs[k] -= s;
+        } else {
+            b[k] = s;
+        }
     }
-    if (ls->sign < 0) {
+    if (xs != NULL) {
+        /* hs_linsys_solve_c_sub: x2 is not asked for */
+    } else if (ls->sign < 0) {
         for (int i = 0; i < nc; ++i) { b[nq + i] = -y[i]; }
     } else if (ls->sbw > 0) {
         for (int i = 0; i < nc; ++i) { b[nq + i] = y[i]; }
@@ -1226,6 +1232,82 @@ void hs_linsys_schur_residual(const hs_linsys *ls, const hs_real *M, const hs_re
         b[nq + i] = -(list_dot(G, x, ls->sroff + e0, ls->srcol + e0, e1 - e0) + gam[i]);
         e0 = e1;
     }
+}
+
+int hs_linsys_schur_newton(const hs_linsys *ls, const hs_ls_fac *F, const hs_real *M, const hs_real *G,
+                           const hs_real *f, const hs_real *gam, hs_real *x, hs_real *l, hs_real *b, hs_real *na)
+{
+    const int nq = ls->nq, nc = ls->nc;
+    const int *sc = ls->scol, *se = ls->sent, *sr = ls->srow, *dg = ls->sdiag, *rp = ls->srp;
+    const hs_real *d = F->Ax, *W = F->Ax + nq;
+    /* S's right-hand side G A^-1 b1 - b2, in work (a band, padded with zeros) or in b's
+     * multiplier part; -b2 = G x + gam exactly (two negations) */
+    hs_real *y = (ls->sbw > 0) ? F->work : (b + nq);
+    int e0 = 0;
+    for (int i = 0; i < nc; ++i) {
+        const int e1 = rp[i + 1];
+        y[i] = list_dot(G, x, ls->sroff + e0, ls->srcol + e0, e1 - e0) + gam[i];
+        e0 = e1;
+    }
+    if (ls->sbw > 0) {
+        for (int i = nc; i < nc + ls->sbw - 1; ++i) { y[i] = HS_R(0.0); }
+    }
+    /* b1 column by column (hs_linsys_schur_residual's), each scattered into y at once */
+    e0 = 0;
+    for (int k = 0; k < nq; ++k) {
+        const int e1 = sc[k + 1], ne = e1 - e0;
+        const int *r = sr + e0;
+        const hs_real *Wk = W + e0;
+        const hs_real mx = HS_R(0.0) + (M[dg[k]] * x[k]);
+        const hs_real bk = (f[k] - mx) + list_dot(G, l, se + e0, r, ne);
+        b[k] = bk;
+        if (ne == 2) {
+            y[r[0]] += Wk[0] * bk;
+            y[r[1]] += Wk[1] * bk;
+        } else if (ne == 4) {
+            y[r[0]] += Wk[0] * bk;
+            y[r[1]] += Wk[1] * bk;
+            y[r[2]] += Wk[2] * bk;
+            y[r[3]] += Wk[3] * bk;
+        } else {
+            for (int e = 0; e < ne; ++e) { y[r[e]] += Wk[e] * bk; }
+        }
+        e0 = e1;
+    }
+    if (ls->sbw > 0) {
+        band_solve(F->x, nc, ls->sbw - 1, y);
+    } else {
+        ls->be->solve(ls->sym, F->x, y, F->work);
+    }
+    /* dx = A^-1 b1 - (G A^-1)^T y, applied */
+    hs_real a1 = HS_R(0.0);
+    e0 = 0;
+    for (int k = 0; k < nq; ++k) {
+        const int e1 = sc[k + 1], ne = e1 - e0;
+        const int *r = sr + e0;
+        const hs_real *Wk = W + e0;
+        hs_real s = d[k] * b[k];
+        if (ne == 2) {
+            s = (s - (Wk[0] * y[r[0]])) - (Wk[1] * y[r[1]]);
+        } else if (ne == 4) {
+            s = (((s - (Wk[0] * y[r[0]])) - (Wk[1] * y[r[1]])) - (Wk[2] * y[r[2]])) - (Wk[3] * y[r[3]]);
+        } else {
+            for (int e = 0; e < ne; ++e) { s -= Wk[e] * y[r[e]]; }
+        }
+        x[k] += s;
+        a1 += hs_abs(s);
+        e0 = e1;
+    }
+    *na = a1;
+    /* dl = s y; a NaN or Inf in it leaves a NaN in nf */
+    hs_real nf = HS_R(0.0);
+    for (int i = 0; i < nc; ++i) {
+        const hs_real dl = (ls->sign < 0) ? -y[i] : y[i];
+        l[i] += dl;
+        nf += dl - dl;
+    }
+    /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
+    return (nf == HS_R(0.0)) ? 1 : 0;
 }
 
 /* The assembled dense K (n x n) factored: LU with pivots, or with ls->ldlt the L D L^T of
@@ -1390,7 +1472,7 @@ static inline void ls_solve(const hs_linsys *ls, const hs_ls_fac *F, hs_real *b,
         return;
     }
     if (ls->schur != 0) {
-        schur_solve(ls, F, b, zpos);
+        schur_solve(ls, F, b, zpos, NULL);
         return;
     }
     if ((zpos != 0) && (ls->be->solve_c != NULL)) {
@@ -1411,4 +1493,15 @@ void hs_linsys_solve(const hs_linsys *ls, const hs_ls_fac *F, hs_real *b)
 void hs_linsys_solve_c(const hs_linsys *ls, const hs_ls_fac *F, hs_real *b)
 {
     ls_solve(ls, F, b, 1);
+}
+
+void hs_linsys_solve_c_sub(const hs_linsys *ls, const hs_ls_fac *F, hs_real *b, hs_real *x)
+{
+    if (ls->schur != 0) {
+        schur_solve(ls, F, b, 1, x);
+        return;
+    }
+    for (int k = 0; k < ls->nq; ++k) { b[k] = HS_R(0.0); }
+    ls_solve(ls, F, b, 1);
+    for (int k = 0; k < ls->nq; ++k) { x[k] -= b[k]; }
 }

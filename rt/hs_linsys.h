@@ -240,6 +240,11 @@ void hs_linsys_solve(const hs_linsys *ls, const hs_ls_fac *F, hs_real *b);
  * side): the same x, with the work the zeros need not. */
 void hs_linsys_solve_c(const hs_linsys *ls, const hs_ls_fac *F, hs_real *b);
 
+/* x (nq) -= x1 of the solution (x1, x2) for the right-hand side (0, r): a projection's
+ * correction applied in place, the same bits as hs_linsys_solve_c and a subtraction. b (n) is
+ * scratch holding r in its last nc entries on entry (its first nq need not be set). */
+void hs_linsys_solve_c_sub(const hs_linsys *ls, const hs_ls_fac *F, hs_real *b, hs_real *x);
+
 /* ---- products with the system's own blocks, the masked zeros left out ----
  * On the range-space path (ls->schur) these walk the entries the masks keep, in the order of
  * the block products below: every sum is the same bits as theirs for finite operands (a sum
@@ -255,6 +260,14 @@ void hs_linsys_g_mv(const hs_linsys *ls, const hs_real *G, const hs_real *x, hs_
  * the same bits as hs_blk_qq_mv and hs_blk_cq_mv_mtv's sums combined that way. */
 void hs_linsys_schur_residual(const hs_linsys *ls, const hs_real *M, const hs_real *G, const hs_real *f,
                               const hs_real *gam, const hs_real *x, const hs_real *l, hs_real *b);
+
+/* One Newton step on the range-space path (ls->schur, no C block) with the factor F of the
+ * system [[A, s G^T], [G, 0]]: the residual (b1, b2) of hs_linsys_schur_residual at (x, l),
+ * its solution (dx, dl) as hs_linsys_solve gives it, and x += dx (nq), l += dl (nc), in three
+ * passes over G's lists instead of six; the same bits. b (n) is scratch; *na = sum |dx_i| in
+ * i's order. Returns 1 when every dl is finite, else 0. */
+int hs_linsys_schur_newton(const hs_linsys *ls, const hs_ls_fac *F, const hs_real *M, const hs_real *G,
+                           const hs_real *f, const hs_real *gam, hs_real *x, hs_real *l, hs_real *b, hs_real *na);
 
 /* ---- blockwise products on packed matrices (the stepper never forms a dense nq x nq) ---- */
 

@@ -201,7 +201,11 @@ static int sd_newton(hs_stepper *s, hs_ctx *c, hs_real t, hs_real *A, hs_real *L
     } else {
         /* no constraints: nothing to evaluate */
     }
-    sd_residual(s, A, Lam);
+    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
+    const int fused = (s->lsK.schur != 0) && (s->comp == 0) && (s->lsK.reg == 0);
+    if (fused == 0) {
+        sd_residual(s, A, Lam);
+    }
     if (s->comp != 0) {
         /* A compliant row (seed 001 eq. 3.6) holds c Lam + g(Q) + tau (G U + g_t) = 0 at the
          * stage instead of G A + gamma = 0; Q and U move by (h g)^2 dA and h g dA, so its
@@ -225,14 +229,21 @@ static int sd_newton(hs_stepper *s, hs_ctx *c, hs_real t, hs_real *A, hs_real *L
             return rc;
         }
     }
-    hs_linsys_solve(&s->lsK, &s->fK, s->b);
     /* A non-finite M, f, G or gamma reaches the residual (x * NaN is NaN, 0 * Inf is NaN) and
      * from there the Newton step: checked in the update loops (x - x is 0 exactly for finite
      * x), so a model's NaN is refused here as non-finite, before the next stage evaluates
      * the model at a NaN state. */
     hs_real na = HS_R(0.0), nf = HS_R(0.0);
-    for (int i = 0; i < nq; ++i) { A[i] += s->b[i]; na += hs_abs(s->b[i]); }
-    for (int i = 0; i < nc; ++i) { Lam[i] += s->b[nq + i]; nf += s->b[nq + i] - s->b[nq + i]; }
+    if (fused != 0) {
+        /* the range-space path: residual, solve and update in one kernel, the same bits */
+        if (hs_linsys_schur_newton(&s->lsK, &s->fK, s->M, s->G, s->f, s->gam, A, Lam, s->b, &na) == 0) {
+            nf = HS_R(1.0);
+        }
+    } else {
+        hs_linsys_solve(&s->lsK, &s->fK, s->b);
+        for (int i = 0; i < nq; ++i) { A[i] += s->b[i]; na += hs_abs(s->b[i]); }
+        for (int i = 0; i < nc; ++i) { Lam[i] += s->b[nq + i]; nf += s->b[nq + i] - s->b[nq + i]; }
+    }
     if (!(nf == HS_R(0.0)) || !(na - na == HS_R(0.0))) {
         return HS_E_NONFINITE;
     }
