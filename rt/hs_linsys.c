@@ -463,8 +463,8 @@ static int schur_pattern(const hs_linsys *ls, int *tmp, size_t ntmp, schur_pat *
 static size_t schur_list_ints(const hs_linsys *ls, const schur_pat *sp)
 {
     /* MISRA Ref 10.8.3 [composite count widened after its bounds check] */
-    return (size_t)(2 * ls->nq + 1) + 2u * (size_t)sp->nent + (size_t)sp->npairs + 2u * (size_t)ls->nC
-           + (size_t)(ls->nc + 1) + 2u * (size_t)sp->nent;
+    return (size_t)(2 * ls->nq + 1) + 4u * (size_t)sp->nent + (size_t)sp->npairs + 2u * (size_t)ls->nC
+           + (size_t)ls->nc + 1u;
 }
 
 /* Slot in num of S(i, j) (either triangle, the one the factor reads), -1 if none. */

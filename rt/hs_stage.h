@@ -270,11 +270,9 @@ HS_STAGE_INL int hs_st_project_positions(hs_stepper *s, const hs_ctx *c, int reu
     hs_real nd = HS_R(0.0);
     for (int i = 0; i < nq; ++i) {
         s->qn[i] -= s->b2[i];
-        if (guard != 0) {
-            nd += hs_abs(s->b2[i]);
-        }
+        nd += hs_abs(s->b2[i]);
     }
-    if ((guard != 0) && !(nd <= s->pp_lim)) {
+    if (!(nd <= s->pp_lim)) {
         return (nd - nd == HS_R(0.0)) ? HS_E_RANGE : HS_E_NONFINITE;
     }
     return HS_OK;
