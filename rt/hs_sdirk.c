@@ -171,20 +171,20 @@ static int sd_newton(hs_stepper *s, hs_ctx *c, hs_real t, hs_real *A, hs_real *L
         if (rc != HS_OK) {
             return rc;
         }
-        if ((factor != 0) && (s->lsK.schur != 0)) {
-            /* as hs_add_curvature folds it, on the entries the range-space factor reads (A's
-             * diagonal; the others are masked zeros it never reads) */
-            const int *dg = s->lsK.sdiag;
-            for (int k = 0; k < nq; ++k) {
-                s->fq[dg[k]] += s->Kg[dg[k]];
+        if (factor != 0) {
+            if (s->lsK.schur != 0) {
+                /* as hs_add_curvature folds it, on the entries the range-space factor reads
+                 * (A's diagonal; the others are masked zeros it never reads) */
+                const int *dg = s->lsK.sdiag;
+                for (int k = 0; k < nq; ++k) {
+                    s->fq[dg[k]] += s->Kg[dg[k]];
+                }
+            } else {
+                /* as hs_add_curvature folds it */
+                for (int k = 0; k < s->lsK.nA; ++k) {
+                    s->fq[k] += s->Kg[k];
+                }
             }
-        } else if (factor != 0) {
-            /* as hs_add_curvature folds it */
-            for (int k = 0; k < s->lsK.nA; ++k) {
-                s->fq[k] += s->Kg[k];
-            }
-        } else {
-            /* stage 2 keeps stage 1's factor */
         }
     } else if (nc > 0) {
         rc = hs_model_rc(m->type->constraint(m, t, s->qn, (s->comp != 0) ? s->c1 : NULL, s->G,
@@ -202,7 +202,8 @@ static int sd_newton(hs_stepper *s, hs_ctx *c, hs_real t, hs_real *A, hs_real *L
         /* no constraints: nothing to evaluate */
     }
     /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-    const int fused = (s->lsK.schur != 0) && (s->comp == 0) && (s->lsK.reg == 0);
+    /* (compliant rows carry a C block: reg) */
+    const int fused = (s->lsK.schur != 0) && (s->lsK.reg == 0);
     if (fused == 0) {
         sd_residual(s, A, Lam);
     }
@@ -236,13 +237,16 @@ static int sd_newton(hs_stepper *s, hs_ctx *c, hs_real t, hs_real *A, hs_real *L
     hs_real na = HS_R(0.0), nf = HS_R(0.0);
     if (fused != 0) {
         /* the range-space path: residual, solve and update in one kernel, the same bits */
-        if (hs_linsys_schur_newton(&s->lsK, &s->fK, s->M, s->G, s->f, s->gam, A, Lam, s->b, &na) == 0) {
+        hs_real nk = HS_R(0.0); /* (na's address not taken: the other path keeps it in a register) */
+        if (hs_linsys_schur_newton(&s->lsK, &s->fK, s->M, s->G, s->f, s->gam, A, Lam, s->b, &nk) == 0) {
             nf = HS_R(1.0);
         }
+        na = nk;
     } else {
+        const hs_real *x = s->b;
         hs_linsys_solve(&s->lsK, &s->fK, s->b);
-        for (int i = 0; i < nq; ++i) { A[i] += s->b[i]; na += hs_abs(s->b[i]); }
-        for (int i = 0; i < nc; ++i) { Lam[i] += s->b[nq + i]; nf += s->b[nq + i] - s->b[nq + i]; }
+        for (int i = 0; i < nq; ++i) { A[i] += x[i]; na += hs_abs(x[i]); }
+        for (int i = 0; i < nc; ++i) { Lam[i] += x[nq + i]; nf += x[nq + i] - x[nq + i]; }
     }
     if (!(nf == HS_R(0.0)) || !(na - na == HS_R(0.0))) {
         return HS_E_NONFINITE;

@@ -287,7 +287,11 @@ HS_STAGE_INL int hs_st_project_velocities(hs_stepper *s, const hs_ctx *c)
     if (rc != HS_OK) {
         return rc;
     }
-    hs_linsys_g_mv(&s->lsP, s->G2, s->un, s->c3);
+    if (s->lsP.schur != 0) {
+        hs_linsys_g_mv(&s->lsP, s->G2, s->un, s->c3);
+    } else {
+        hs_blk_cq_mv(&s->blocks, s->G2, s->un, s->c3);
+    }
     for (int i = 0; i < nc; ++i) {
         /* a compliant row does not constrain the velocity: its rate is the step's */
         s->b2[nq + i] = ((s->comp != 0) && (s->cmp[i] > HS_R(0.0))) ? HS_R(0.0) : s->c3[i] + s->c2[i];
