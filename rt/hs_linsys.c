@@ -946,10 +946,38 @@ static inline void band_solve_k(const hs_real *B, int nc, int bw, hs_real *y)
     }
 }
 
-/* band_factor_k and band_solve_k for a half bandwidth of 3 (a chain's joints of two rows),
- * the inner loops written out: the same operations in the same order. The entries the next
- * columns' updates touch ride in registers from one column to the next (each is loaded once
- * and stored once, as L's), which the in-place loops cannot do through B's aliasing. */
+/* One column j of band_factor3: *d0, *d1, *d2 hold column j's entries 0..2, *e0, *e1 column
+ * j + 1's 0..1 and *f0 column j + 2's 0, each as updated by the columns before; afterwards
+ * column j holds 1 / D and L, and the next column's roles are held by *e0, *e1, *d0 (its 0..2),
+ * *f0, *d1 (j + 2's) and *d2 (j + 3's). Returns 1 for a pivot replaced by 1. */
+static inline int band_fac3(hs_real *B, int j, hs_real tiny, hs_real *d0, hs_real *d1, hs_real *d2, hs_real *e0,
+                            hs_real *e1, hs_real *f0)
+{
+    hs_real *c = B + (j * 4);
+    const hs_real dj = *d0;
+    hs_real di = HS_R(1.0);
+    int bad = 0;
+    if ((hs_abs(dj) > tiny) && ((dj - dj) == HS_R(0.0))) {
+        di = HS_R(1.0) / dj;
+    } else {
+        bad = 1;
+    }
+    const hs_real v1 = *d1, v2 = *d2, v3 = c[3];
+    const hs_real l1 = v1 * di, l2 = v2 * di, l3 = v3 * di;
+    c[0] = di; c[1] = l1; c[2] = l2; c[3] = l3;
+    *e0 = *e0 - (l1 * v1);
+    *e1 = *e1 - (l2 * v1);
+    *d0 = c[6] - (l3 * v1);
+    *f0 = *f0 - (l2 * v2);
+    *d1 = c[9] - (l3 * v2);
+    *d2 = c[12] - (l3 * v3);
+    return bad;
+}
+
+/* band_factor_k for a half bandwidth of 3 (a chain's joints of two rows): the same operations
+ * in the same order, the entries the next columns' updates touch riding in registers from
+ * column to column (each loaded once and stored once, as L's), four columns per pass so each
+ * register comes back to its role without a move. */
 static int band_factor3(hs_real *B, int nc)
 {
     hs_real amax = HS_R(0.0);
@@ -959,49 +987,77 @@ static int band_factor3(hs_real *B, int nc)
     }
     const hs_real tiny = (hs_real)nc * HS_EPS * amax;
     int bad = 0;
-    /* column j's (0, 1, 2) entries as updated by the columns before it: d0, d1, d2; column
-     * j + 1's (0, 1): e0, e1; column j + 2's 0: f0 */
-    hs_real d0 = B[0], d1 = B[1], d2 = B[2], e0 = B[4], e1 = B[5], f0 = B[8];
-    for (int j = 0; j < nc; ++j) {
-        hs_real *c = B + (j * 4);
-        const hs_real dj = d0;
-        hs_real di = HS_R(1.0);
-        if ((hs_abs(dj) > tiny) && ((dj - dj) == HS_R(0.0))) {
-            di = HS_R(1.0) / dj;
-        } else {
-            bad = 1;
-        }
-        const hs_real v1 = d1, v2 = d2, v3 = c[3];
-        const hs_real l1 = v1 * di, l2 = v2 * di, l3 = v3 * di;
-        c[0] = di; c[1] = l1; c[2] = l2; c[3] = l3;
-        d0 = e0 - (l1 * v1); d1 = e1 - (l2 * v1); d2 = c[6] - (l3 * v1);
-        e0 = f0 - (l2 * v2); e1 = c[9] - (l3 * v2);
-        f0 = c[12] - (l3 * v3);
+    hs_real x1 = B[0], x2 = B[1], x3 = B[2], x4 = B[4], x5 = B[5], x6 = B[8];
+    int j = 0;
+    for (; (j + 3) < nc; j += 4) {
+        bad |= band_fac3(B, j, tiny, &x1, &x2, &x3, &x4, &x5, &x6);
+        bad |= band_fac3(B, j + 1, tiny, &x4, &x5, &x1, &x6, &x2, &x3);
+        bad |= band_fac3(B, j + 2, tiny, &x6, &x2, &x4, &x3, &x5, &x1);
+        bad |= band_fac3(B, j + 3, tiny, &x3, &x5, &x6, &x1, &x2, &x4);
+    }
+    if (j < nc) {
+        bad |= band_fac3(B, j, tiny, &x1, &x2, &x3, &x4, &x5, &x6);
+    }
+    if ((j + 1) < nc) {
+        bad |= band_fac3(B, j + 1, tiny, &x4, &x5, &x1, &x6, &x2, &x3);
+    }
+    if ((j + 2) < nc) {
+        bad |= band_fac3(B, j + 2, tiny, &x6, &x2, &x4, &x3, &x5, &x1);
     }
     return (bad != 0) ? HS_E_SINGULAR : HS_OK;
 }
 
+/* One column j of band_solve3's forward pass: *a, *b, *c hold y[j], y[j + 1], y[j + 2] as updated
+ * so far; afterwards y[j] is final and *b, *c, *a hold y[j + 1 .. j + 3]. */
+static inline void band_fwd3(const hs_real *B, hs_real *y, int j, hs_real *a, hs_real *b, hs_real *c)
+{
+    const hs_real *cj = B + (j * 4);
+    const hs_real yj = *a;
+    *b = *b - (cj[1] * yj);
+    *c = *c - (cj[2] * yj);
+    *a = y[j + 3] - (cj[3] * yj);
+    y[j] = yj * cj[0];
+}
+
+/* One row j of band_solve3's backward pass: *p1, *p2, *p3 hold y[j + 1 .. j + 3]; afterwards
+ * y[j] is final and *p3, *p1, *p2 hold y[j .. j + 2]. */
+static inline void band_bwd3(const hs_real *B, hs_real *y, int j, hs_real *p1, hs_real *p2, hs_real *p3)
+{
+    const hs_real *cj = B + (j * 4);
+    *p3 = ((y[j] - (cj[1] * *p1)) - (cj[2] * *p2)) - (cj[3] * *p3);
+    y[j] = *p3;
+}
+
 static void band_solve3(const hs_real *B, int nc, hs_real *y)
 {
-    /* y[j + 1], y[j + 2] as updated so far ride in registers (y1, y2) */
-    hs_real y0 = y[0], y1 = y[1], y2 = y[2];
-    for (int j = 0; j < nc; ++j) {
-        const hs_real *c = B + (j * 4);
-        const hs_real yj = y0;
-        y0 = y1 - (c[1] * yj);
-        y1 = y2 - (c[2] * yj);
-        y2 = y[j + 3] - (c[3] * yj);
-        y[j] = yj * c[0];
+    /* the entries the next columns' updates touch ride in registers, three columns per pass so
+     * each register comes back to its role without a move */
+    hs_real u0 = y[0], u1 = y[1], u2 = y[2];
+    int j = 0;
+    for (; (j + 2) < nc; j += 3) {
+        band_fwd3(B, y, j, &u0, &u1, &u2);
+        band_fwd3(B, y, j + 1, &u1, &u2, &u0);
+        band_fwd3(B, y, j + 2, &u2, &u0, &u1);
+    }
+    if (j < nc) {
+        band_fwd3(B, y, j, &u0, &u1, &u2);
+    }
+    if ((j + 1) < nc) {
+        band_fwd3(B, y, j + 1, &u1, &u2, &u0);
     }
     /* the padding past nc: zero before, and zero after (its band entries are zero) */
     hs_real p1 = y[nc], p2 = y[nc + 1], p3 = y[nc + 2];
-    for (int j = nc - 1; j >= 0; --j) {
-        const hs_real *c = B + (j * 4);
-        const hs_real v = ((y[j] - (c[1] * p1)) - (c[2] * p2)) - (c[3] * p3);
-        y[j] = v;
-        p3 = p2;
-        p2 = p1;
-        p1 = v;
+    j = nc - 1;
+    for (; j >= 2; j -= 3) {
+        band_bwd3(B, y, j, &p1, &p2, &p3);
+        band_bwd3(B, y, j - 1, &p3, &p1, &p2);
+        band_bwd3(B, y, j - 2, &p2, &p3, &p1);
+    }
+    if (j >= 0) {
+        band_bwd3(B, y, j, &p1, &p2, &p3);
+    }
+    if (j >= 1) {
+        band_bwd3(B, y, j - 1, &p3, &p1, &p2);
     }
 }
 
