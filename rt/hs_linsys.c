@@ -1021,7 +1021,8 @@ static inline void band_fwd3(const hs_real *B, hs_real *y, int j, hs_real *a, hs
 
 /* One row j of band_solve3's backward pass: *p1, *p2, *p3 hold y[j + 1 .. j + 3]; afterwards
  * y[j] is final and *p3, *p1, *p2 hold y[j .. j + 2]. */
-static inline void band_bwd3(const hs_real *B, hs_real *y, int j, hs_real *p1, hs_real *p2, hs_real *p3)
+static inline void band_bwd3(const hs_real *B, hs_real *y, int j, const hs_real *p1, const hs_real *p2,
+                             hs_real *p3)
 {
     const hs_real *cj = B + (j * 4);
     *p3 = ((y[j] - (cj[1] * *p1)) - (cj[2] * *p2)) - (cj[3] * *p3);
