@@ -330,6 +330,28 @@ typedef struct hs_mb_fterm {
     const hs_mb_point *pt;    /* moving ground point, else NULL */
 } hs_mb_fterm;
 
+/* One kernel call of a description's compiled plan (internal; model/hs_mb_plan.c): a row
+ * group or a force element with every index, offset and constant fixed at compile. */
+typedef struct hs_mb_kop {
+    int kind;                 /* kernel (hs_mb_plan.c) */
+    int r;                    /* first row, or force element index */
+    int qa, qb;               /* first coordinate of body a, b (-1: ground) */
+    int ba, bb;               /* body a, b (-1: ground) */
+    int ga, gb, ga2, gb2;     /* G index of row r (ga, gb) and r + 1 (ga2, gb2) at a's, b's first coordinate */
+    int kaa, kbb, kab, kba;   /* K (rows) or fq (springs) index: planar (theta, theta) of a, b, or
+                               * the first entries of blocks (a, a), (b, b), (a, b), (b, a) of points */
+    int sta, stb;             /* row strides of the blocks in a's, b's block row */
+    hs_real sa[2], sb[2];     /* body-frame offsets of a's and b's points (m; ground b: the fixed point) */
+    hs_real c[4];             /* constants: the row's a (0, 1), b (2, 3) parts or set values (m, m^2) */
+    hs_real k, l0;            /* spring stiffness (N/m), rest length (m) */
+    const hs_mb_point *pt;    /* moving ground point (moving = 2), else NULL */
+    const hs_mb_fn *f;        /* row set value law, else NULL */
+} hs_mb_kop;
+
+#define HS_MB_MAX_KOP 48      /* kernel calls of a plan (rows and forces); more: no plan */
+#define HS_MB_MAX_GZ 32       /* zero ranges of a plan's G; more: no plan */
+#define HS_MB_MAX_MIMG 128    /* entries of M a plan keeps whole (larger: zeroed and its diagonal set) */
+
 /* A compiled model: tables derived from a description and the model type with its sizes. */
 typedef struct hs_mb_model {
     const hs_mb_desc *desc;
@@ -383,6 +405,20 @@ typedef struct hs_mb_model {
                                          * no time law: its own kernel */
     int fplanar[HS_MB_MAX_BODIES];      /* the planar bodies (their sines and cosines per call) */
     int nfplanar;
+    /* The compiled plan (model/hs_mb_plan.c): set at compile when every row and force element
+     * has a kernel; the hooks then run the kernels in order instead of the fast path's walks. */
+    int plan;                           /* 1: the plan below runs mass, force, rows */
+    int plan_packed;                    /* the layout its indices are for */
+    int nkr, nkf;                       /* row kernels kop[0..nkr), force kernels kop[nkr..nkr+nkf) */
+    hs_mb_kop kop[HS_MB_MAX_KOP];
+    hs_real fgrav[HS_MB_MAX_NQ];        /* gravity's generalized force (N): f before the elements */
+    int nmd;                            /* nonzero entries of M (its diagonal) */
+    int mdix[HS_MB_MAX_NQ];             /* their indices in M (dense or packed) */
+    hs_real mdv[HS_MB_MAX_NQ];          /* their values (kg, kg m^2) */
+    int nmimg;                          /* entries of mimg: M whole when it fits, else 0 */
+    hs_real mimg[HS_MB_MAX_MIMG];       /* M (dense or packed; kg, kg m^2) */
+    int ngz;                            /* ranges of G no kernel writes (dense G: zeroed per call) */
+    int gz[HS_MB_MAX_GZ][2];            /* (first index, count) */
     int nk;                             /* unilateral rows */
     hs_ct_row ct_rows[HS_MB_MAX_CT];    /* their kinds (the model type points here) */
     int ct_first[HS_MB_MAX_CONTACTS + HS_MB_MAX_STOPS + 1]; /* first row of each contact, then stop */
@@ -459,6 +495,24 @@ int hs_mb_fn_zdot(const hs_model *m, hs_real t, const hs_real *q, const hs_real 
 int hs_mb_fn_lagrange(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
                       const hs_real *z, const hs_real *in, hs_real *F, hs_real *Fq, hs_real *Fu,
                       hs_real *Mq);
+/* The hooks of a description compiled into a plan of kernels (model/hs_mb_plan.c): the model
+ * type's mass, force, force_jac, constraint, gamma, curvature and constraint_all when its
+ * mb->plan is set; each runs the hs_mb_fn_* above while the plan is off (fast paths turned
+ * off, another layout). Values: the fast path's within rounding; constraint_all exactly those
+ * of constraint, gamma and curvature. */
+int hs_mb_plan_mass(const hs_model *m, hs_real t, const hs_real *q, hs_real *M);
+int hs_mb_plan_force(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u, const hs_real *z,
+                     const hs_real *in, hs_real *f);
+int hs_mb_plan_force_jac(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u, const hs_real *z,
+                         const hs_real *in, hs_real *fq, hs_real *fu);
+int hs_mb_plan_constraint(const hs_model *m, hs_real t, const hs_real *q, hs_real *g, hs_real *G, hs_real *gt);
+int hs_mb_plan_gamma(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u, hs_real *gam);
+int hs_mb_plan_curvature(const hs_model *m, hs_real t, const hs_real *q, const hs_real *lambda, hs_real *K);
+int hs_mb_plan_constraint_all(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
+                              const hs_real *lambda, hs_real *G, hs_real *gam, hs_real *K);
+/* 1 when kernel calls a and b are the same (every field; a generated file's plan against the
+ * one its check() compiled). */
+int hs_mb_kop_same(const hs_mb_kop *a, const hs_mb_kop *b);
 /* 1 when the compiled description has a quaternion (spatial) body: its M depends on q. */
 int hs_mb_has_spatial(const hs_mb_model *mb);
 

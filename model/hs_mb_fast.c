@@ -129,6 +129,7 @@ void mb_fast_prepare(hs_mb_model *mb)
     const hs_mb_desc *D = mb->desc;
     int rows_ok = 1, forces_ok = 1;
     mb->fast = 0;
+    mb->plan = 0;
     mb->fast_packed = mb->packed;
     /* contacts (unilateral rows) keep the general evaluators: not measured on this path */
     if (D->dim != 2 || mb->nk > 0) { return; }
@@ -208,6 +209,7 @@ void mb_fast_prepare(hs_mb_model *mb)
     mb->fast = HS_MB_FAST_MASS;
     if (rows_ok != 0) { mb->fast |= HS_MB_FAST_ROWS; }
     if (forces_ok != 0) { mb->fast |= HS_MB_FAST_FORCES; }
+    mb_plan_prepare(mb);
 }
 
 /* Sine and cosine of every planar body's angle (sc[2 b], sc[2 b + 1]). */

@@ -299,6 +299,10 @@ int mb_fast_forces(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_
                    hs_real *f, hs_real *fq, hs_real *fu);
 int mb_fast_mass(const hs_mb_model *mb, hs_real *M);
 
+/* The compiled plan (hs_mb_plan.c): mb_plan_prepare sets mb->plan and its kernels at the end
+ * of mb_fast_prepare; the hs_mb_plan_* hooks (hs_mb.h) run it while mb_plan_on(mb). */
+void mb_plan_prepare(hs_mb_model *mb);
+
 static inline hs_real mb_dot3(const hs_real *a, const hs_real *b)
 {
     return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];

@@ -56,55 +56,62 @@ int hs_mb_gen_initial(const hs_model *m, hs_real t0, hs_real *q, hs_real *u, hs_
 int hs_mb_gen_mass(const hs_model *m, hs_real t, const hs_real *q, hs_real *M)
 {
     const hs_model *b = bound(m);
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    return b ? hs_mb_fn_mass(b, t, q, M) : HS_E_MODEL;
+    /* a description without a plan straight to its evaluators (no plan check per call) */
+    if (b == NULL) { return HS_E_MODEL; }
+    return (((const hs_mb_model *)b->desc)->plan != 0) ? hs_mb_plan_mass(b, t, q, M) : hs_mb_fn_mass(b, t, q, M);
 }
 
 int hs_mb_gen_force(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u, const hs_real *z,
                     const hs_real *in, hs_real *f)
 {
     const hs_model *b = bound(m);
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    return b ? hs_mb_fn_force(b, t, q, u, z, in, f) : HS_E_MODEL;
+    /* a description without a plan straight to its evaluators (no plan check per call) */
+    if (b == NULL) { return HS_E_MODEL; }
+    return (((const hs_mb_model *)b->desc)->plan != 0) ? hs_mb_plan_force(b, t, q, u, z, in, f) : hs_mb_fn_force(b, t, q, u, z, in, f);
 }
 
 int hs_mb_gen_force_jac(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
                         const hs_real *z, const hs_real *in, hs_real *fq, hs_real *fu)
 {
     const hs_model *b = bound(m);
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    return b ? hs_mb_fn_force_jac(b, t, q, u, z, in, fq, fu) : HS_E_MODEL;
+    /* a description without a plan straight to its evaluators (no plan check per call) */
+    if (b == NULL) { return HS_E_MODEL; }
+    return (((const hs_mb_model *)b->desc)->plan != 0) ? hs_mb_plan_force_jac(b, t, q, u, z, in, fq, fu) : hs_mb_fn_force_jac(b, t, q, u, z, in, fq, fu);
 }
 
 int hs_mb_gen_constraint(const hs_model *m, hs_real t, const hs_real *q, hs_real *g, hs_real *G,
                          hs_real *gt)
 {
     const hs_model *b = bound(m);
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    return b ? hs_mb_fn_constraint(b, t, q, g, G, gt) : HS_E_MODEL;
+    /* a description without a plan straight to its evaluators (no plan check per call) */
+    if (b == NULL) { return HS_E_MODEL; }
+    return (((const hs_mb_model *)b->desc)->plan != 0) ? hs_mb_plan_constraint(b, t, q, g, G, gt) : hs_mb_fn_constraint(b, t, q, g, G, gt);
 }
 
 int hs_mb_gen_gamma(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u, hs_real *gam)
 {
     const hs_model *b = bound(m);
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    return b ? hs_mb_fn_gamma(b, t, q, u, gam) : HS_E_MODEL;
+    /* a description without a plan straight to its evaluators (no plan check per call) */
+    if (b == NULL) { return HS_E_MODEL; }
+    return (((const hs_mb_model *)b->desc)->plan != 0) ? hs_mb_plan_gamma(b, t, q, u, gam) : hs_mb_fn_gamma(b, t, q, u, gam);
 }
 
 int hs_mb_gen_curvature(const hs_model *m, hs_real t, const hs_real *q, const hs_real *lambda,
                         hs_real *K)
 {
     const hs_model *b = bound(m);
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    return b ? hs_mb_fn_curvature(b, t, q, lambda, K) : HS_E_MODEL;
+    /* a description without a plan straight to its evaluators (no plan check per call) */
+    if (b == NULL) { return HS_E_MODEL; }
+    return (((const hs_mb_model *)b->desc)->plan != 0) ? hs_mb_plan_curvature(b, t, q, lambda, K) : hs_mb_fn_curvature(b, t, q, lambda, K);
 }
 
 int hs_mb_gen_constraint_all(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
                              const hs_real *lambda, hs_real *G, hs_real *gam, hs_real *K)
 {
     const hs_model *b = bound(m);
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    return (b != NULL) ? hs_mb_fn_constraint_all(b, t, q, u, lambda, G, gam, K) : HS_E_MODEL;
+    /* a description without a plan straight to its evaluators (no plan check per call) */
+    if (b == NULL) { return HS_E_MODEL; }
+    return (((const hs_mb_model *)b->desc)->plan != 0) ? hs_mb_plan_constraint_all(b, t, q, u, lambda, G, gam, K) : hs_mb_fn_constraint_all(b, t, q, u, lambda, G, gam, K);
 }
 
 int hs_mb_gen_masks(const hs_model *m, int *qq_mask, int *cq_mask)

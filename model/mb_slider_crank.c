@@ -2,6 +2,7 @@
  * checks that regenerating gives this file). The multibody description as C tables:
  * hs_mb_slider_crank_type runs on the board with the host's --model-file trajectory bits. */
 #include "hs_mb.h"
+#include "hs_mb_kern.h"
 #include "mb_gen.h"
 
 static const char *const out_names[5] = {

@@ -12,6 +12,9 @@
  * generation, names of the outputs) whose hooks are model/hs_mb_tab.c's hs_mb_gen_* (one set for
  * every generated type, through .data): they compile the description into static tables on the
  * first check() (hs_stepper_init calls it) and forward every function to the multibody layer.
+ * A description with a compiled plan (model/hs_mb_plan.c) gets its own mass, force, force_jac
+ * and row hooks instead: straight-line calls of the plan's kernels (model/hs_mb_kern.h), one per
+ * row group and element, on a const argument table its check() compares with the compiled plan.
  * --param NAME=VALUE (repeatable, before FILE) sets the description's params for this build.
  * Exit status: 0 ok, 2 (HS_EXIT_SETUP) bad file or --param, 3 write error. */
 #include <stdio.h>
@@ -170,6 +173,151 @@ static int index_files(int header, int n, char **files)
     return (fflush(o) != 0 || ferror(o)) ? fail_write() : 0;
 }
 
+
+/* ---- the compiled plan as straight-line calls (model/hs_mb_kern.h, model/hs_mb_plan.c) ---- */
+
+/* The table entry a plan pointer points into, as C ("&joints[0].c"), or NULL. */
+static const char *ptr_name(const hs_mb_desc *D, const void *p, char *buf, size_t n)
+{
+    if (p == NULL) { snprintf(buf, n, "NULL"); return buf; }
+    for (int j = 0; j < D->njoints; ++j) {
+        const hs_mb_joint *J = &D->joints[j];
+        const void *cand[5] = {&J->a, &J->b, &J->c, &J->d, &J->f};
+        static const char *const key[5] = {"a", "b", "c", "d", "f"};
+        for (int i = 0; i < 5; ++i) if (p == cand[i]) { snprintf(buf, n, "&joints[%d].%s", j, key[i]); return buf; }
+    }
+    for (int e = 0; e < D->nforces; ++e) {
+        const hs_mb_force *F = &D->forces[e];
+        if (p == (const void *)&F->a) { snprintf(buf, n, "&forces[%d].a", e); return buf; }
+        if (p == (const void *)&F->b) { snprintf(buf, n, "&forces[%d].b", e); return buf; }
+    }
+    return NULL;
+}
+
+static const char *const KNAME[9] = {"", "HS_MBK_PAIR_PP", "HS_MBK_PAIR_PG", "HS_MBK_DIST_QQ", "HS_MBK_DIST_QG",
+                                     "HS_MBK_DOT_QM", "HS_MBK_SPR_QG", "HS_MBK_SPR_QM", "HS_MBK_SPR_QQ"};
+
+/* The rows' pass with the outputs a hook asks for (the others NULL: inlined away). */
+static void emit_rows(const hs_mb_model *P)
+{
+    fprintf(o, "\n/* every row kernel in order, the outputs not asked for NULL (each hook inlines its own) */\n"
+               "HS_MBK_INL int gen_rows(hs_real t, const hs_real *q, const hs_real *u, const hs_real *lam, hs_real *g,\n"
+               "                        hs_real *G, hs_real *gt, hs_real *gam, hs_real *K)\n{\n"
+               "    hs_mbk_rq x;\n");
+    if (P->nfplanar > 0) fprintf(o, "    hs_real sc[%d];\n", 2 * P->nb);
+    fprintf(o, "    x.t = t; x.q = q; x.u = u; x.lam = lam;\n    x.g = g; x.G = G; x.gt = gt; x.gam = gam; x.K = K;\n");
+    for (int i = 0; i < P->nfplanar; ++i) {
+        const int b = P->fplanar[i];
+        fprintf(o, "    hs_sincos(q[%d], &sc[%d], &sc[%d]);\n", P->qoff[b] + 2, 2 * b, 2 * b + 1);
+    }
+    if (P->ngz > 0) {
+        fprintf(o, "    if (G != NULL) {\n");
+        for (int i = 0; i < P->ngz; ++i) fprintf(o, "        hs_mbk_zero(&G[%d], %d);\n", P->gz[i][0], P->gz[i][1]);
+        fprintf(o, "    }\n");
+    }
+    fprintf(o, "    if (K != NULL) { hs_mbk_zero(K, %d); }\n", P->packed ? P->qqsize : P->nq * P->nq);
+    for (int k = 0; k < P->nkr; ++k) {
+        const int kd = P->kop[k].kind;
+        if (kd == 1 || kd == 2) fprintf(o, "    hs_mbk_pair(&kop[%d], %d, %s, &x);\n", k, kd == 1, P->nfplanar > 0 ? "sc" : "NULL");
+        else if (kd == 3 || kd == 4) fprintf(o, "    hs_mbk_dist(&kop[%d], %d, &x);\n", k, kd == 3);
+        else fprintf(o, "    hs_mbk_dot_qm(&kop[%d], &x);\n", k);
+    }
+    fprintf(o, "    return hs_mbk_rows_done(g, gam, %d);\n}\n", P->nc);
+}
+
+/* The plan's hooks of a generated type: each checks that the first check() compiled the plan
+ * written here (else the forwarders of model/hs_mb_tab.c), then calls the kernels directly. */
+static int emit_plan(const hs_mb_desc *D, const hs_mb_model *P)
+{
+    char b1[64], b2[64];
+    const int nk = P->nkr + P->nkf, nqq = P->packed ? P->qqsize : P->nq * P->nq;
+    for (int k = 0; k < nk; ++k)
+        if (!ptr_name(D, P->kop[k].pt, b1, sizeof b1) || !ptr_name(D, P->kop[k].f, b2, sizeof b2)) return 0;
+    fprintf(o, "\n/* The compiled plan (model/hs_mb_plan.c) as direct kernel calls (model/hs_mb_kern.h): the\n"
+               " * arguments below are those the first check() compiles from the tables above; gen_check()\n"
+               " * compares them, and while they differ the hooks take the forwarders' path. */\n");
+    fprintf(o, "static const hs_mb_kop kop[%d] = {\n", nk);
+    for (int k = 0; k < nk; ++k) {
+        const hs_mb_kop *K = &P->kop[k];
+        fprintf(o, "    {.kind = %s, .r = %d, .qa = %d, .qb = %d, .ba = %d, .bb = %d, .ga = %d, .gb = %d, .ga2 = %d, .gb2 = %d,\n"
+                   "     .kaa = %d, .kbb = %d, .kab = %d, .kba = %d, .sta = %d, .stb = %d,\n     .sa = {",
+                KNAME[K->kind], K->r, K->qa, K->qb, K->ba, K->bb, K->ga, K->gb, K->ga2, K->gb2, K->kaa, K->kbb, K->kab,
+                K->kba, K->sta, K->stb);
+        real((double)K->sa[0]); fprintf(o, ", "); real((double)K->sa[1]); fprintf(o, "}, .sb = {");
+        real((double)K->sb[0]); fprintf(o, ", "); real((double)K->sb[1]); fprintf(o, "}, .c = {");
+        for (int i = 0; i < 4; ++i) { if (i) fprintf(o, ", "); real((double)K->c[i]); }
+        fprintf(o, "},\n     .k = "); real((double)K->k); fprintf(o, ", .l0 = "); real((double)K->l0);
+        fprintf(o, ", .pt = %s, .f = %s},\n", ptr_name(D, K->pt, b1, sizeof b1), ptr_name(D, K->f, b2, sizeof b2));
+    }
+    fprintf(o, "};\nstatic int plan_same; /* 1: the compiled plan is kop (set by gen_check; RAM) */\n\n");
+    fprintf(o, "static int gen_check(const hs_model *m)\n{\n    const int rc = hs_mb_gen_check(m);\n    plan_same = 0;\n"
+               "    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */\n"
+               "    if ((rc == HS_OK) && (mb.plan != 0) && (mb.packed == %d) && (mb.nkr == %d) && (mb.nkf == %d) && (mb.ngz == %d)\n"
+               "        && (mb.nmimg == %d)) {\n        plan_same = 1;\n", P->packed, P->nkr, P->nkf, P->ngz, P->nmimg);
+    fprintf(o, "        for (int k = 0; k < %d; ++k) {\n            if (hs_mb_kop_same(&mb.kop[k], &kop[k]) == 0) { plan_same = 0; }\n        }\n", nk);
+    for (int i = 0; i < P->ngz; ++i)
+        fprintf(o, "        if ((mb.gz[%d][0] != %d) || (mb.gz[%d][1] != %d)) { plan_same = 0; }\n", i, P->gz[i][0], i, P->gz[i][1]);
+    /* gen_force writes gravity's zero entries as constants */
+    for (int i = 0; i < P->nq; ++i)
+        if (P->fgrav[i] == 0) fprintf(o, "        if (mb.fgrav[%d] != HS_R(0.0)) { plan_same = 0; }\n", i);
+    fprintf(o, "    }\n    return rc;\n}\n\n");
+    fprintf(o, "/* 1 when the hooks below run the plan (checked, and no test turned the fast paths off) */\n"
+               "static int plan_on(void)\n{\n    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */\n"
+               "    return (plan_same != 0) && (hs_mbk_on(&mb) != 0);\n}\n\n");
+    /* mass: M whole from the compiled copy (constant bound), or zero and the diagonal */
+    fprintf(o, "static int gen_mass(const hs_model *m, hs_real t, const hs_real *q, hs_real *M)\n{\n"
+               "    if (plan_on() == 0) { return hs_mb_gen_mass(m, t, q, M); }\n");
+    if (P->nmimg == nqq) {
+        /* straight-line: the zeros as constants, the diagonal from the compiled copy */
+        for (int i = 0; i < nqq; ++i) {
+            if (P->mimg[i] == 0) fprintf(o, "    M[%d] = HS_R(0.0);\n", i);
+            else fprintf(o, "    M[%d] = mb.mimg[%d];\n", i, i);
+        }
+    } else {
+        fprintf(o, "    hs_mbk_zero(M, %d);\n", nqq);
+        for (int i = 0; i < P->nmd; ++i) fprintf(o, "    M[%d] = mb.mdv[%d];\n", P->mdix[i], i);
+    }
+    fprintf(o, "    return HS_OK;\n}\n\n");
+    fprintf(o, "static int gen_force(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u, const hs_real *z,\n"
+               "                     const hs_real *in, hs_real *f)\n{\n"
+               "    if (plan_on() == 0) { return hs_mb_gen_force(m, t, q, u, z, in, f); }\n");
+    if (P->nkf > 0) fprintf(o, "    int rc = HS_OK;\n");
+    /* gravity straight-line: the zeros as constants, the others from the compiled plan */
+    for (int i = 0; i < P->nq; ++i) {
+        if (P->fgrav[i] == 0) fprintf(o, "    f[%d] = HS_R(0.0);\n", i);
+        else fprintf(o, "    f[%d] = mb.fgrav[%d];\n", i, i);
+    }
+    for (int k = P->nkr; k < nk; ++k) fprintf(o, "    rc |= hs_mbk_spring_f(&kop[%d], t, q, f);\n", k);
+    fprintf(o, "    return hs_mbk_forces_done(%s, f, %d);\n}\n\n", P->nkf > 0 ? "rc" : "HS_OK", P->nq);
+    fprintf(o, "static int gen_force_jac(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u, const hs_real *z,\n"
+               "                         const hs_real *in, hs_real *fq, hs_real *fu)\n{\n"
+               "    if (plan_on() == 0) { return hs_mb_gen_force_jac(m, t, q, u, z, in, fq, fu); }\n");
+    if (P->nkf > 0) fprintf(o, "    int rc = HS_OK;\n");
+    fprintf(o, "    hs_mbk_zero(fq, %d);\n    hs_mbk_zero(fu, %d);\n", nqq, nqq);
+    for (int k = P->nkr; k < nk; ++k) fprintf(o, "    rc |= hs_mbk_spring_j(&kop[%d], t, q, fq);\n", k);
+    if (P->nkf > 0)
+        fprintf(o, "    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */\n    return (rc != HS_OK) ? HS_E_MODEL : HS_OK;\n}\n");
+    else
+        fprintf(o, "    return HS_OK;\n}\n");
+    if (P->nc > 0) {
+        emit_rows(P);
+        fprintf(o, "\nstatic int gen_constraint(const hs_model *m, hs_real t, const hs_real *q, hs_real *g, hs_real *G, hs_real *gt)\n{\n"
+                   "    if (plan_on() == 0) { return hs_mb_gen_constraint(m, t, q, g, G, gt); }\n"
+                   "    return gen_rows(t, q, NULL, NULL, g, G, gt, NULL, NULL);\n}\n\n"
+                   "static int gen_gamma(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u, hs_real *gam)\n{\n"
+                   "    if (plan_on() == 0) { return hs_mb_gen_gamma(m, t, q, u, gam); }\n"
+                   "    return gen_rows(t, q, u, NULL, NULL, NULL, NULL, gam, NULL);\n}\n\n"
+                   "static int gen_curvature(const hs_model *m, hs_real t, const hs_real *q, const hs_real *lambda, hs_real *K)\n{\n"
+                   "    if (plan_on() == 0) { return hs_mb_gen_curvature(m, t, q, lambda, K); }\n"
+                   "    return gen_rows(t, q, NULL, lambda, NULL, NULL, NULL, NULL, K);\n}\n\n"
+                   "static int gen_constraint_all(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,\n"
+                   "                              const hs_real *lambda, hs_real *G, hs_real *gam, hs_real *K)\n{\n"
+                   "    if (plan_on() == 0) { return hs_mb_gen_constraint_all(m, t, q, u, lambda, G, gam, K); }\n"
+                   "    return gen_rows(t, q, u, lambda, NULL, G, NULL, gam, (lambda != NULL) ? K : NULL);\n}\n");
+    }
+    return 1;
+}
+
 int main(int argc, char **argv)
 {
     static hs_mb_store st;
@@ -215,7 +363,7 @@ int main(int argc, char **argv)
                " * checks that regenerating gives this file). The multibody description as C tables:\n"
                " * hs_mb_%s_type runs on the board with the host's --model-file trajectory bits. */\n",
             N, base, N);
-    fprintf(o, "#include \"hs_mb.h\"\n#include \"mb_gen.h\"\n\n");
+    fprintf(o, "#include \"hs_mb.h\"\n#include \"hs_mb_kern.h\"\n#include \"mb_gen.h\"\n\n");
     /* The tables go inside bind(), their only user (MISRA 8.9): written to memory first, then
      * indented into place. */
     char *tbuf = NULL;
@@ -388,20 +536,26 @@ int main(int argc, char **argv)
         "static const hs_mb_gen gen = {.desc = &desc, .mb = &mb, .inner = &inner,\n"
         "                              .nq = %d, .nc = %d, .nin = %d, .nout = %d};\n",
         mb.nq, mb.nc, mb.nin, mb.nout);
+    /* the plan, compiled in the layout the first check() compiles the tables in */
+    static hs_mb_model pm;
+    int pbad = -1, planned = 0;
+    if (hs_mb_compile(D, &pm, HS_MB_PACK_AUTO, &pbad) == HS_OK && pm.plan) planned = emit_plan(D, &pm);
+    const char *pfx = planned ? "gen" : "hs_mb_gen";
     fprintf(o,
         "\nconst hs_model_type hs_mb_%s_type = {\n"
         "    .name = \"%s\",\n"
         "    .doc = \"multibody description model/mech/%s (generated tables)\",\n"
         "    .nq = %d,\n    .nc = %d,\n    .nz = %d,\n    .nin = %d,\n    .nout = %d,\n"
         "    .in_names = %s,\n    .out_names = %s,\n"
-        "    .check = hs_mb_gen_check,\n    .initial = hs_mb_gen_initial,\n    .mass = hs_mb_gen_mass,\n"
-        "    .force = hs_mb_gen_force,\n    .force_jac = hs_mb_gen_force_jac,\n",
-        N, N, base, mb.nq, mb.nc, mb.nz, mb.nin, mb.nout, mb.nin ? "in_names" : "NULL", mb.nout ? "out_names" : "NULL");
+        "    .check = %s_check,\n    .initial = hs_mb_gen_initial,\n    .mass = %s_mass,\n"
+        "    .force = %s_force,\n    .force_jac = %s_force_jac,\n",
+        N, N, base, mb.nq, mb.nc, mb.nz, mb.nin, mb.nout, mb.nin ? "in_names" : "NULL", mb.nout ? "out_names" : "NULL",
+        pfx, pfx, pfx, pfx);
     if (mb.nc)
-        fprintf(o, "    .constraint = hs_mb_gen_constraint,\n    .gamma = hs_mb_gen_gamma,\n"
-                   "    .curvature = hs_mb_gen_curvature,\n");
+        fprintf(o, "    .constraint = %s_constraint,\n    .gamma = %s_gamma,\n"
+                   "    .curvature = %s_curvature,\n", pfx, pfx, pfx);
     /* the planar fast path's shortcuts, as hs_mb_compile sets them for a loaded file */
-    if (mb.type.constraint_all) fprintf(o, "    .constraint_all = hs_mb_gen_constraint_all,\n");
+    if (mb.type.constraint_all) fprintf(o, "    .constraint_all = %s_constraint_all,\n", pfx);
     if (mb.type.masks) fprintf(o, "    .masks = hs_mb_gen_masks,\n");
     if (mb.type.symmetric_jac) fprintf(o, "    .symmetric_jac = 1,\n");
     /* auxiliary states (tire treads): the stepper advances them from zdot */

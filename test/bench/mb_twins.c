@@ -103,13 +103,15 @@ int main(int argc, char **argv)
     }
     if (hs_model_init(&m, T, &pblock) != HS_OK) return usage();
     if (strcmp(kind, "file") == 0) m.desc = &mb;
-    if (kv != NULL) {
-        const char *eq = strchr(kv, '=');
+    /* KEY=VALUE[,KEY=VALUE...]: the hand-written twin's parameters (as hilstep-sim --param) */
+    for (const char *p = kv; p != NULL && *p != 0;) {
+        const char *eq = strchr(p, '='), *end = strchr(p, ',');
         char key[32];
-        if (eq == NULL || (size_t)(eq - kv) >= sizeof key) return usage();
-        memcpy(key, kv, (size_t)(eq - kv));
-        key[eq - kv] = 0;
+        if (eq == NULL || (end != NULL && eq > end) || (size_t)(eq - p) >= sizeof key) return usage();
+        memcpy(key, p, (size_t)(eq - p));
+        key[eq - p] = 0;
         if (hs_model_set_param(&m, key, (hs_real)atof(eq + 1)) != HS_OK) return usage();
+        p = (end != NULL) ? end + 1 : NULL;
     }
     if (hs_model_check(&m) != HS_OK) return usage();
     hs_stepper_def d = hs_stepper_default_def();

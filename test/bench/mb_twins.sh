@@ -30,7 +30,7 @@ rows() {
     echo "pendulum hand pendulum"
     echo "pendulum gen pendulum_mb"
     echo "pendulum file model/mech/pendulum.hsm"
-    echo "chain_n8 hand chain n=8"
+    echo "chain_n8 hand chain n=8,len=0.5"  # chain.hsm: 8 rods of 0.5 m
     echo "chain_n8 gen chain"
     echo "chain_n8 file model/mech/chain.hsm"
 }

@@ -110,7 +110,7 @@ int mb_test_fast(const char *dir)
     static evals a, b;
     const int nf = (int)(sizeof files / sizeof files[0]);
     double worst = 0;
-    int fails = 0, nfast = 0, twins_fast = 1, hooks_fails = 0, nhooks = 0;
+    int fails = 0, nfast = 0, twins_fast = 1, hooks_fails = 0, nhooks = 0, nplan = 0;
     char path[512], what[300];
     srand(7);
     for (int i = 0; i < nf; ++i) {
@@ -123,9 +123,11 @@ int mb_test_fast(const char *dir)
                 twins_fast = 0;
             }
             if (pk == 1 && (!strcmp(files[i], "car_axle") || !strcmp(files[i], "pendulum") || !strcmp(files[i], "chain"))
-                && (mb.type.constraint_all == NULL || mb.type.masks == NULL || mb.type.symmetric_jac != 1)) {
+                && (mb.type.constraint_all == NULL || mb.type.masks == NULL || mb.type.symmetric_jac != 1
+                    || mb.plan != 1 || mb.type.constraint != hs_mb_plan_constraint)) {
                 twins_fast = 0;
             }
+            nplan += mb.plan;
             if (mb.fast == 0) continue;
             ++nfast;
             gen = mb;
@@ -136,6 +138,32 @@ int mb_test_fast(const char *dir)
                 for (int k = 0; k < mb.nq; ++k) { q[k] = (hs_real)(0.2 + rnd()); u[k] = (hs_real)(2.0 * rnd()); }
                 for (int k = 0; k < mb.nc; ++k) lam[k] = (hs_real)rnd();
                 int bad = eval_all(&mb, t, q, u, lam, &a) | eval_all(&gen, t, q, u, lam, &b);
+                if (mb.plan != 0) {
+                    /* the fast path under the plan (plan off) against the general one too */
+                    static hs_mb_model fast;
+                    static evals c;
+                    fast = mb;
+                    fast.plan = 0;
+                    bad |= eval_all(&fast, t, q, u, lam, &c);
+                    const int nqq2 = mb.packed ? mb.qqsize : mb.nq * mb.nq, ncq2 = mb.packed ? mb.cqsize : mb.nc * mb.nq;
+                    double y = diff(c.M, b.M, nqq2);
+                    double z2;
+                    z2 = diff(c.f, b.f, mb.nq); if (z2 > y) y = z2;
+                    z2 = diff(c.fq, b.fq, nqq2); if (z2 > y) y = z2;
+                    z2 = diff(c.fu, b.fu, nqq2); if (z2 > y) y = z2;
+                    if (mb.nc > 0) {
+                        z2 = diff(c.g, b.g, mb.nc); if (z2 > y) y = z2;
+                        z2 = diff(c.gt, b.gt, mb.nc); if (z2 > y) y = z2;
+                        z2 = diff(c.gam, b.gam, mb.nc); if (z2 > y) y = z2;
+                        z2 = diff(c.G, b.G, ncq2); if (z2 > y) y = z2;
+                        z2 = diff(c.K, b.K, nqq2); if (z2 > y) y = z2;
+                    }
+                    if (!(y <= 1e-12)) {
+                        if (fails < 5) printf("  %s packed=%d: fast (plan off) vs general %.3g\n", files[i], mb.packed, y);
+                        ++fails;
+                    }
+                    if (y > worst) worst = y;
+                }
                 const int nqq = mb.packed ? mb.qqsize : mb.nq * mb.nq, ncq = mb.packed ? mb.cqsize : mb.nc * mb.nq;
                 double w = diff(a.M, b.M, nqq);
                 double x;
@@ -164,6 +192,9 @@ int mb_test_fast(const char *dir)
     snprintf(what, sizeof what, "planar fast evaluators = general ones (g, G, g_t, gamma, K, f, fq, fu, M; %d description layouts "
              "on the fast path, 20 random states each, dense and as loaded): worst %.2g <= 1e-12", nfast, worst);
     mb_check(fails == 0 && nfast >= 8, what);
+    snprintf(what, sizeof what, "compiled plans (model/hs_mb_plan.c) = general evaluators and = the fast path they replace "
+             "(%d description layouts with a plan)", nplan);
+    mb_check(nplan >= 6, what);
     return mb_check(twins_fast, "car_axle.hsm, pendulum.hsm, chain.hsm take every fast path (rows, forces, mass) "
-                    "with constraint_all, masks and symmetric_jac");
+                    "with constraint_all, masks and symmetric_jac, and their compiled plan as the hooks");
 }

@@ -48,3 +48,10 @@ qemu-mech-test: $(BUILD)/hilstep-sim $(CM_DIR)/host-float/hilstep-sim
 mb-bench: mech-firmware $(CM_DIR)/host-float/hilstep-sim
 .PHONY: mb-bench-readme
 mb-bench-readme: bench
+
+# ---- make bench: the descriptions against their hand-written twins on the boards (qemu-mech's
+# twin runs again, a few seconds, into CM_DIR/qemu-mech-twins: test/qemu/mech_twins.sh) ----
+.PHONY: mech-twins
+mech-twins: mech-firmware $(BUILD)/hilstep-sim $(CM_DIR)/host-float/hilstep-sim
+	@sh test/qemu/mech_twins.sh $(CM_DIR) $(BUILD)/hilstep-sim $(CM_DIR)/host-float/hilstep-sim
+bench-run: mech-twins

@@ -8,6 +8,11 @@
  *
  * Command line (semihosting, after the kernel name):
  *   NAME CONFIG H_US STEPS [PERIOD_MS [CAP_REALS]]
+ *     NAME       [hand:]MODEL[,KEY=VALUE...]: hand: takes the hand-written registry model even
+ *                where a generated description has the same name (chain.hsm is `chain` too);
+ *                KEY=VALUE sets a parameter as hilstep-sim --param does (VALUE a decimal of at
+ *                most 15 digits, [-]D[.D], read as the double strtod gives), e.g.
+ *                hand:chain,n=8,len=0.5 is the twin of chain.hsm
  *     CONFIG     default: hs_stepper_default_def()'s method, form and stabilization;
  *                or METHOD[/STAB]: a method name (j2, symplectic, ...) with index-2 and
  *                projection, or the stabilization named (none, baumgarte, projection)
@@ -86,11 +91,57 @@ static void split(void)
 static const hs_model_type *find(const char *name)
 {
     static const hs_model_type *const veh[] = {&hs_veh_car_type, &hs_veh_tt_dae_type, &hs_veh_tt_pen_type};
+    if (name[0] == 'h' && name[1] == 'a' && name[2] == 'n' && name[3] == 'd' && name[4] == ':')
+        return hs_model_find(name + 5);
     for (int i = 0; i < HS_MB_GEN_COUNT; ++i)
         if (hs_streq(hs_mb_gen_types[i]->name, name)) return hs_mb_gen_types[i];
     for (unsigned i = 0; i < sizeof veh / sizeof veh[0]; ++i)
         if (hs_streq(veh[i]->name, name)) return veh[i];
     return hs_model_find(name);
+}
+
+/* [-]D[.D] with at most 15 digits into *v, as strtod reads it: the digits form an integer
+ * below 2^53 and 10^k (k <= 15) is exact, so the one division rounds once, as strtod does. */
+static int parse_dec(const char *s, double *v)
+{
+    int neg = 0, digits = 0, frac = 0, dot = 0;
+    uint64_t mant = 0;
+    if (*s == '-') { neg = 1; ++s; }
+    for (; *s; ++s) {
+        if (*s == '.' && !dot) { dot = 1; continue; }
+        if (*s < '0' || *s > '9' || ++digits > 15) return -1;
+        mant = mant * 10u + (uint64_t)(*s - '0');
+        frac += dot;
+    }
+    if (digits == 0) return -1;
+    double p = 1.0;
+    for (int k = 0; k < frac; ++k) p *= 10.0;
+    *v = (double)mant / p;
+    if (neg) *v = -*v;
+    return 0;
+}
+
+/* The KEY=VALUE list after NAME's first comma (commas and '=' are overwritten with NULs). */
+static int set_params(char *list)
+{
+    while (list != NULL && *list) {
+        char *key = list, *eq = list, *end;
+        double v;
+        while (*eq && *eq != '=' && *eq != ',') ++eq;
+        if (*eq != '=') return -1;
+        *eq = '\0';
+        end = eq + 1;
+        while (*end && *end != ',') ++end;
+        list = *end ? end + 1 : NULL;
+        *end = '\0';
+        if (parse_dec(eq + 1, &v) != 0 || hs_model_set_param(&model, key, (hs_real)v) != HS_OK) {
+            hs_con_puts("bad parameter ");
+            hs_con_puts(key);
+            hs_con_putc('\n');
+            return -1;
+        }
+    }
+    return 0;
 }
 
 static void put_kv(const char *k, uint64_t v)
@@ -201,9 +252,13 @@ int main(void)
     if (hs_cmdline(cmd, (int)sizeof cmd) < 0) return HS_EXIT_USAGE;
     split();
     if (argc < 5 || argc > 7) {
-        hs_con_puts("usage: NAME default|METHOD H_US STEPS [PERIOD_MS [CAP_REALS]]\n");
+        hs_con_puts("usage: [hand:]NAME[,KEY=VALUE...] default|METHOD H_US STEPS [PERIOD_MS [CAP_REALS]]\n");
         return HS_EXIT_USAGE;
     }
+    char *plist = argv[1];
+    while (*plist && *plist != ',') ++plist;
+    if (*plist == ',') *plist++ = '\0';
+    else plist = NULL;
     const hs_model_type *T = find(argv[1]);
     const long h_us = hs_parse_ulong(argv[3]), n = hs_parse_ulong(argv[4]);
     const long period_ms = argc >= 6 ? hs_parse_ulong(argv[5]) : 10;
@@ -214,8 +269,13 @@ int main(void)
         hs_con_puts("bad H_US, STEPS, PERIOD_MS or CAP_REALS\n");
         return HS_EXIT_USAGE;
     }
-    if (!T || hs_model_init(&model, T, &params) != HS_OK || hs_model_check(&model) != HS_OK) {
-        hs_con_puts("unknown model or its check failed\n");
+    if (!T || hs_model_init(&model, T, &params) != HS_OK) {
+        hs_con_puts("unknown model\n");
+        return HS_EXIT_SETUP;
+    }
+    if (set_params(plist) != 0) return HS_EXIT_USAGE;
+    if (hs_model_check(&model) != HS_OK) {
+        hs_con_puts("model check failed\n");
         return HS_EXIT_SETUP;
     }
     def = hs_stepper_default_def();

@@ -15,16 +15,25 @@
 # the M7 in the default configuration at h = 1 ms inside a 1 ms frame, ISO 3888-1 lane change
 # driver: hash = host's, and at most VEH_BUDGET instructions per step (a 1 ms frame of a
 # 216 MHz Cortex-M7 with margin), max over the steps.
-# Usage: mech_tests.sh CM_DIR HOST_SIM HOST_FLOAT_SIM [BOARDS]   (BOARDS default "m7 m4f")
+# The descriptions' hand-written twins (car axle, pendulum, chain of 8 rods of 0.5 m: the
+# mechanism chain.hsm describes) run on both boards in the default configuration, h = 1 ms,
+# beside their descriptions: each run's hash = host's, and on the host the two twins are one
+# mechanism (same nq and nc, final q and u within TWIN_TOL). Rows "BOARD LABEL default ..." of
+# costs.txt (pendulum, chain_n8; car_axle is the hand-written reference row) are their costs;
+# test/qemu/mech_twins.sh turns them into make bench's board twin table.
+# Usage: mech_tests.sh CM_DIR HOST_SIM HOST_FLOAT_SIM [BOARDS [twins]]   (BOARDS default "m7 m4f")
+#   twins: only the twin pairs, into CM_DIR/qemu-mech-twins (make bench; a few seconds)
 # Ends with "qemu-mech: N passed, N failed"; exit status 1 when anything failed.
 set -u
 CM=${1:?cortex-m build dir}
 SIM=${2:?host simulator}
 SIMF=${3:?host float simulator}
 BOARDS=${4:-m7 m4f}
+ONLY=${5:-}
 HERE=$(dirname "$0")
 ROOT=$HERE/../..
 OUT=$CM/qemu-mech
+[ "$ONLY" = twins ] && OUT=$CM/qemu-mech-twins
 rm -rf "$OUT"; mkdir -p "$OUT"
 T0=$(date +%s)
 QTIMEOUT=${QEMU_TIMEOUT:-120}
@@ -57,14 +66,33 @@ for f in "$ROOT"/model/mech/*.hsm; do
     echo "$(basename "$f") $name $h --model-file $f" >> "$MECHS"
 done
 
+# Twin pairs: "pair hand-label board-name description-label host-args-of-the-hand-written".
+# chain.hsm is 8 rods of 0.5 m; the hand-written chain's default rod is 1 m, so len=0.5.
+TWINS=$OUT/twins
+cat > "$TWINS" <<EOT
+car_axle car_axle car_axle car_axle.hsm --model car_axle
+pendulum pendulum hand:pendulum pendulum.hsm --model pendulum
+chain_n8 chain_n8 hand:chain,n=8,len=0.5 chain.hsm --model chain --param n=8 --param len=0.5
+EOT
+TWIN_TOL=1e-8
+if [ "$ONLY" = twins ]; then
+    CONFIGS=default
+    extra() { :; }
+    awk 'NR == FNR { want[$2]; want[$4]; next } $1 in want' "$TWINS" "$MECHS" > "$MECHS.t" && mv "$MECHS.t" "$MECHS"
+fi
+
 JOBS=$OUT/jobs
 : > "$JOBS"
 for b in $BOARDS; do
+    # the hand-written twins not already in MECHS
+    while read -r pair hl spec dl rest; do
+        grep -q "^$hl " "$MECHS" || echo "$b-twin-$hl $b $spec default 1000 $STEPS 10" >> "$JOBS"
+    done < "$TWINS"
     while read -r label name h rest; do
         for c in $CONFIGS $(extra "$label"); do echo "$b-$name-$(echo "$c" | tr / -) $b $name $c $h $STEPS" >> "$JOBS"; done
     done < "$MECHS"
     # The refusal path: chain's arena (over 8000 reals in any configuration) offered 100.
-    echo "$b-refuse $b chain default 1000 $STEPS 10 100" >> "$JOBS"
+    [ "$ONLY" = twins ] || echo "$b-refuse $b chain default 1000 $STEPS 10 100" >> "$JOBS"
 done
 VEHICLES="car truck_trailer truck_trailer_pen"
 VEH_BUDGET=200000
@@ -73,8 +101,9 @@ VEH_BUDGET=200000
 # is past the 1 ms frame: its cost is reported, not held to VEH_BUDGET; hil/VEHICLE.md).
 VEHDESC=$OUT/vehdesc
 : > "$VEHDESC"
+[ "$ONLY" = twins ] && VEHICLES=
 for f in "$ROOT"/model/mech/vehicles/*.hsm; do
-    [ -f "$f" ] || continue
+    [ -f "$f" ] && [ "$ONLY" != twins ] || continue
     echo "$(basename "$f") $(sed -n 's/^[[:space:]]*model[[:space:]]\{1,\}\([A-Za-z0-9_]\{1,\}\).*/\1/p' "$f" | head -n 1) $f" >> "$VEHDESC"
 done
 case " $BOARDS " in *" m7 "*)
@@ -94,14 +123,23 @@ xargs -P 2 -L 1 sh "$OUT/one.sh" < "$JOBS"
 
 rc_of()  { cat "$OUT/$1.rc" 2>/dev/null || echo none; }
 log_of() { cat "$OUT/$1.log" 2>/dev/null; }
-# cost_row LABEL RUN COSTLINE: one m7 row of $COSTS (label, method, nq, nc, min, max, mean)
+# cost_row LABEL RUN COSTLINE [BOARD]: one row of $COSTS (board, label, default, method, nq,
+# nc, min, max, mean); BOARD defaults to m7
 cost_row() {
     head=$(log_of "$2" | grep '^mech ')
     nq=$(echo "$head" | sed -n 's/.* nq=\([0-9]*\).*/\1/p'); nc=$(echo "$head" | sed -n 's/.* nc=\([0-9]*\).*/\1/p')
-    echo "$3" | awk -v l="$1" -v nq="${nq:-?}" -v nc="${nc:-?}" '
+    echo "$3" | awk -v b="${4:-m7}" -v l="$1" -v nq="${nq:-?}" -v nc="${nc:-?}" '
         { for (i = 1; i <= NF; ++i) { split($i, kv, "="); v[kv[1]] = kv[2] }
-          printf "m7 %s default %s %s %s %s %s %s\n", l, $3, nq, nc, v["min"], v["max"], v["mean"] }' >> "$COSTS"
+          printf "%s %s default %s %s %s %s %s %s\n", b, l, $3, nq, nc, v["min"], v["max"], v["mean"] }' >> "$COSTS"
 }
+# run_ok RUN HOSTHASH: the run exited 0, committed every step, hash = host's, guard intact
+run_ok() {
+    fw=$(log_of "$1" | grep '^trajectory-hash ')
+    [ "$(rc_of "$1")" = 0 ] && [ -n "$fw" ] && [ "$fw" = "$2" ] \
+        && log_of "$1" | grep '^mech-cost ' | grep -q " steps=$STEPS " && log_of "$1" | grep -qx 'arena-guard ok'
+}
+# final_state ARGS...: q and u after 1 s of h = 1 ms on the host, one "q1 value" per line
+final_state() { "$SIM" "$@" --h 0.001 --t 1 --hash 2>/dev/null | sed -n 's/^steps=.* status=ok //p' | tr ' ' '\n' | sed -n 's/^\([qu][0-9]*\)=/\1 /p'; }
 
 COSTS=$OUT/costs.txt
 : > "$COSTS"
@@ -137,6 +175,25 @@ for b in $BOARDS; do
                   printf "%s %s %s %s %s %s %s %s %s\n", b, l, c, $3, nq, nc, v["min"], v["max"], v["mean"] }' >> "$COSTS"
         done
     done < "$MECHS"
+    # The twins: the hand-written run (its hash = host's hand-written run's) and the
+    # description's run (checked above; once more here, so this line needs both).
+    while read -r pair hl spec dl hargs; do
+        case $hl in car_axle) hn=$b-car_axle-default ;; *) hn=$b-twin-$hl ;; esac
+        dname=$(awk -v l="$dl" '$1 == l { print $2 }' "$MECHS"); dn=$b-$dname-default
+        dfile=$(awk -v l="$dl" '$1 == l { print $5 }' "$MECHS")
+        # shellcheck disable=SC2086
+        hh=$($sim $hargs --h 0.001 --t 1 --hash 2>/dev/null | grep '^trajectory-hash ')
+        dh=$($sim --model-file "$dfile" --h 0.001 --t 1 --hash 2>/dev/null | grep '^trajectory-hash ')
+        hc=$(log_of "$hn" | grep '^mech-cost ')
+        if [ -n "$hh" ] && [ -n "$dh" ] && run_ok "$hn" "$hh" && run_ok "$dn" "$dh"; then
+            ok "$b twins $pair default, h = 1 ms: hand-written ($spec) and $dl's generated tables both complete $STEPS steps with hash = host: ${hh##* } and ${dh##* }"
+        else
+            bad "$b twins $pair: hand-written ($spec) exit $(rc_of "$hn") '$(log_of "$hn" | grep '^trajectory-hash ')' host '$hh'; $dl exit $(rc_of "$dn") '$(log_of "$dn" | grep '^trajectory-hash ')' host '$dh'"
+            log_of "$hn" | grep -vE '^(mech|arena|trajectory-hash|mech-cost) ' | head -n 3
+        fi
+        [ "$hl" = car_axle ] || cost_row "$hl" "$hn" "$hc" "$b"
+    done < "$TWINS"
+    [ "$ONLY" = twins ] && continue
     n=$b-refuse; rc=$(rc_of "$n")
     if [ "$rc" = 2 ] && log_of "$n" | grep -q '^arena reals=[0-9]* of 100 ' \
        && log_of "$n" | grep -q '^arena too small for this model and configuration: refused$' \
@@ -178,6 +235,24 @@ case " $BOARDS " in *" m7 "*)
         cost_row "$label" "$n" "$cost"
     done < "$VEHDESC" ;;
 esac
+
+# On the host, once: each pair is one mechanism (the hand-written chain's default rods are 1 m
+# long, chain.hsm's 0.5 m: a pairing without len=0.5 fails here).
+while read -r pair hl spec dl hargs; do
+    dfile=$(awk -v l="$dl" '$1 == l { print $5 }' "$MECHS")
+    # shellcheck disable=SC2086
+    final_state $hargs > "$OUT/twin-$pair.hand"
+    final_state --model-file "$dfile" > "$OUT/twin-$pair.desc"
+    verdict=$(awk -v tol=$TWIN_TOL 'NR == FNR { h[$1] = $2; nh++; next }
+        { nd++; if (!($1 in h)) miss++; else { d = h[$1] - $2; if (d < 0) d = -d; if (d > w) w = d } }
+        END { if (nh == 0 || nh != nd || miss) print "differ: " nh " and " nd " coordinates"
+              else printf "%s %d coordinates, max |difference| %.3g\n", (w <= tol) ? "same" : "differ:", nh, w }' \
+        "$OUT/twin-$pair.hand" "$OUT/twin-$pair.desc")
+    case $verdict in
+        same*) ok "twins $pair on the host: hand-written ($hargs) and $dl are one mechanism: q, u after 1 s of h = 1 ms: ${verdict#same }, <= $TWIN_TOL" ;;
+        *) bad "twins $pair on the host: hand-written ($hargs) and $dl: $verdict (bound $TWIN_TOL)" ;;
+    esac
+done < "$TWINS"
 
 echo "--- instructions per step on the boards (QEMU -icount shift=0; hs_stepper_step; $STEPS steps)"
 awk '{ r = ($7 > 0) ? $8 / $7 : 0;
