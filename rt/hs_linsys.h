@@ -167,6 +167,9 @@ typedef struct hs_linsys {
     int *scol;              /* schur: (nq + 1) first entry of each column of G in sent, srow */
     int *sent, *srow;       /* schur: (nent) offset in packed G and row of each entry */
     int *spair;             /* schur: slot in num of S(r_e, r_f) for each pair f <= e of a column */
+    int *srp;               /* schur: (nc + 1) first entry of each row of G in sroff, srcol */
+    int *sroff, *srcol;     /* schur: (nent) offset in packed G and column of each entry, by row,
+                             * each row's in packed order (that of hs_blk_cq_mv's sums) */
     int sbw;                /* schur: S's half bandwidth + 1 when S is factored as a band
                              * (half bandwidth <= HS_LS_BAND_MAX), 0 when by the backend */
     int nCp;                /* schur, reg: (packed C offset, slot) pairs in sCp */
@@ -236,6 +239,35 @@ void hs_linsys_solve(const hs_linsys *ls, const hs_ls_fac *F, hs_real *b);
 /* hs_linsys_solve for a b (n) whose first nq entries are zero (a projection's right-hand
  * side): the same x, with the work the zeros need not. */
 void hs_linsys_solve_c(const hs_linsys *ls, const hs_ls_fac *F, hs_real *b);
+
+/* x (nq) -= x1 of the solution (x1, x2) for the right-hand side (0, r): a projection's
+ * correction applied in place, the same bits as hs_linsys_solve_c and a subtraction. b (n) is
+ * scratch holding r in its last nc entries on entry (its first nq need not be set). */
+void hs_linsys_solve_c_sub(const hs_linsys *ls, const hs_ls_fac *F, hs_real *b, hs_real *x);
+
+/* ---- products with the system's own blocks, the masked zeros left out ----
+ * On the range-space path (ls->schur) these walk the entries the masks keep, in the order of
+ * the block products below: every sum is the same bits as theirs for finite operands (a sum
+ * started at +0 is never -0, and adding a product that is +-0 leaves it unchanged); otherwise
+ * they are the block products themselves. */
+
+/* y (nc) = G x for G (nc x nq) packed like the system's G, x (nq): hs_blk_cq_mv's sums. */
+void hs_linsys_g_mv(const hs_linsys *ls, const hs_real *G, const hs_real *x, hs_real *y);
+
+/* The residual of the system [[M, -G^T], [G, 0]] (x, l) = (f, -gam) with the signs of a
+ * Newton step, for ls->schur only: b (nq + nc) = (f - M x + G^T l, -(G x + gam)), M (nq x nq)
+ * packed like A and diagonal by the mask, G (nc x nq) packed like G, f, x (nq), l, gam (nc);
+ * the same bits as hs_blk_qq_mv and hs_blk_cq_mv_mtv's sums combined that way. */
+void hs_linsys_schur_residual(const hs_linsys *ls, const hs_real *M, const hs_real *G, const hs_real *f,
+                              const hs_real *gam, const hs_real *x, const hs_real *l, hs_real *b);
+
+/* One Newton step on the range-space path (ls->schur, no C block) with the factor F of the
+ * system [[A, s G^T], [G, 0]]: the residual (b1, b2) of hs_linsys_schur_residual at (x, l),
+ * its solution (dx, dl) as hs_linsys_solve gives it, and x += dx (nq), l += dl (nc), in three
+ * passes over G's lists instead of six; the same bits. b (n) is scratch; *na = sum |dx_i| in
+ * i's order. Returns 1 when every dl is finite, else 0. */
+int hs_linsys_schur_newton(const hs_linsys *ls, const hs_ls_fac *F, const hs_real *M, const hs_real *G,
+                           const hs_real *f, const hs_real *gam, hs_real *x, hs_real *l, hs_real *b, hs_real *na);
 
 /* ---- blockwise products on packed matrices (the stepper never forms a dense nq x nq) ---- */
 

@@ -117,6 +117,11 @@ static void sd_residual(hs_stepper *s, const hs_real *A, const hs_real *Lam)
         }
         return;
     }
+    if (s->lsK.schur != 0) {
+        /* the range-space path's lists: the entries the masks keep, the same sums */
+        hs_linsys_schur_residual(&s->lsK, s->M, s->G, s->f, s->gam, A, Lam, s->b);
+        return;
+    }
     hs_blk_qq_mv(b, s->M, A, s->v1);
     if (nc > 0) {
         hs_blk_cq_mv_mtv(b, s->G, A, Lam, s->c3, s->v2);
@@ -167,9 +172,18 @@ static int sd_newton(hs_stepper *s, hs_ctx *c, hs_real t, hs_real *A, hs_real *L
             return rc;
         }
         if (factor != 0) {
-            /* as hs_add_curvature folds it */
-            for (int k = 0; k < s->lsK.nA; ++k) {
-                s->fq[k] += s->Kg[k];
+            if (s->lsK.schur != 0) {
+                /* as hs_add_curvature folds it, on the entries the range-space factor reads
+                 * (A's diagonal; the others are masked zeros it never reads) */
+                const int *dg = s->lsK.sdiag;
+                for (int k = 0; k < nq; ++k) {
+                    s->fq[dg[k]] += s->Kg[dg[k]];
+                }
+            } else {
+                /* as hs_add_curvature folds it */
+                for (int k = 0; k < s->lsK.nA; ++k) {
+                    s->fq[k] += s->Kg[k];
+                }
             }
         }
     } else if (nc > 0) {
@@ -187,13 +201,18 @@ static int sd_newton(hs_stepper *s, hs_ctx *c, hs_real t, hs_real *A, hs_real *L
     } else {
         /* no constraints: nothing to evaluate */
     }
-    sd_residual(s, A, Lam);
+    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
+    /* (compliant rows carry a C block: reg) */
+    const int fused = (s->lsK.schur != 0) && (s->lsK.reg == 0);
+    if (fused == 0) {
+        sd_residual(s, A, Lam);
+    }
     if (s->comp != 0) {
         /* A compliant row (seed 001 eq. 3.6) holds c Lam + g(Q) + tau (G U + g_t) = 0 at the
          * stage instead of G A + gamma = 0; Q and U move by (h g)^2 dA and h g dA, so its
          * Newton row divided by k = h g (h g + tau) is G dA + (c/k) dLam = -residual/k. */
         const hs_real hg = c->h * s->def.sd_gamma;
-        hs_blk_cq_mv(&s->blocks, s->G, s->un, s->c3);
+        hs_linsys_g_mv(&s->lsK, s->G, s->un, s->c3);
         for (int i = 0; i < nc; ++i) {
             const hs_real cc = s->cmp[i], tau = s->cdt[i];
             if (cc > HS_R(0.0)) {
@@ -211,14 +230,24 @@ static int sd_newton(hs_stepper *s, hs_ctx *c, hs_real t, hs_real *A, hs_real *L
             return rc;
         }
     }
-    hs_linsys_solve(&s->lsK, &s->fK, s->b);
     /* A non-finite M, f, G or gamma reaches the residual (x * NaN is NaN, 0 * Inf is NaN) and
      * from there the Newton step: checked in the update loops (x - x is 0 exactly for finite
      * x), so a model's NaN is refused here as non-finite, before the next stage evaluates
      * the model at a NaN state. */
     hs_real na = HS_R(0.0), nf = HS_R(0.0);
-    for (int i = 0; i < nq; ++i) { A[i] += s->b[i]; na += hs_abs(s->b[i]); }
-    for (int i = 0; i < nc; ++i) { Lam[i] += s->b[nq + i]; nf += s->b[nq + i] - s->b[nq + i]; }
+    if (fused != 0) {
+        /* the range-space path: residual, solve and update in one kernel, the same bits */
+        hs_real nk = HS_R(0.0); /* (na's address not taken: the other path keeps it in a register) */
+        if (hs_linsys_schur_newton(&s->lsK, &s->fK, s->M, s->G, s->f, s->gam, A, Lam, s->b, &nk) == 0) {
+            nf = HS_R(1.0);
+        }
+        na = nk;
+    } else {
+        const hs_real *x = s->b;
+        hs_linsys_solve(&s->lsK, &s->fK, s->b);
+        for (int i = 0; i < nq; ++i) { A[i] += x[i]; na += hs_abs(x[i]); }
+        for (int i = 0; i < nc; ++i) { Lam[i] += x[nq + i]; nf += x[nq + i] - x[nq + i]; }
+    }
     if (!(nf == HS_R(0.0)) || !(na - na == HS_R(0.0))) {
         return HS_E_NONFINITE;
     }

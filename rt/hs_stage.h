@@ -254,23 +254,25 @@ HS_STAGE_INL int hs_st_project_positions(hs_stepper *s, const hs_ctx *c, int reu
             return rc;
         }
     }
-    for (int i = 0; i < nq; ++i) {
-        s->b2[i] = HS_R(0.0);
-    }
     for (int i = 0; i < nc; ++i) {
         /* a compliant row is a spring the step integrated (seed 001 eq. 3.2), not a target
          * g = 0: the projection keeps it where the step put it */
         s->b2[nq + i] = ((s->comp != 0) && (s->cmp[i] > HS_R(0.0))) ? HS_R(0.0) : s->c1[i];
     }
+    if (guard == 0) {
+        hs_linsys_solve_c_sub(&s->lsP, &s->fP, s->b2, s->qn);
+        return HS_OK;
+    }
+    for (int i = 0; i < nq; ++i) {
+        s->b2[i] = HS_R(0.0);
+    }
     hs_linsys_solve_c(&s->lsP, &s->fP, s->b2);
     hs_real nd = HS_R(0.0);
     for (int i = 0; i < nq; ++i) {
         s->qn[i] -= s->b2[i];
-        if (guard != 0) {
-            nd += hs_abs(s->b2[i]);
-        }
+        nd += hs_abs(s->b2[i]);
     }
-    if ((guard != 0) && !(nd <= s->pp_lim)) {
+    if (!(nd <= s->pp_lim)) {
         return (nd - nd == HS_R(0.0)) ? HS_E_RANGE : HS_E_NONFINITE;
     }
     return HS_OK;
@@ -285,18 +287,16 @@ HS_STAGE_INL int hs_st_project_velocities(hs_stepper *s, const hs_ctx *c)
     if (rc != HS_OK) {
         return rc;
     }
-    hs_blk_cq_mv(&s->blocks, s->G2, s->un, s->c3);
-    for (int i = 0; i < nq; ++i) {
-        s->b2[i] = HS_R(0.0);
+    if (s->lsP.schur != 0) {
+        hs_linsys_g_mv(&s->lsP, s->G2, s->un, s->c3);
+    } else {
+        hs_blk_cq_mv(&s->blocks, s->G2, s->un, s->c3);
     }
     for (int i = 0; i < nc; ++i) {
         /* a compliant row does not constrain the velocity: its rate is the step's */
         s->b2[nq + i] = ((s->comp != 0) && (s->cmp[i] > HS_R(0.0))) ? HS_R(0.0) : s->c3[i] + s->c2[i];
     }
-    hs_linsys_solve_c(&s->lsP, &s->fPn, s->b2);
-    for (int i = 0; i < nq; ++i) {
-        s->un[i] -= s->b2[i];
-    }
+    hs_linsys_solve_c_sub(&s->lsP, &s->fPn, s->b2, s->un);
     return HS_OK;
 }
 

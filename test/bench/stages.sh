@@ -8,9 +8,10 @@
 #   stages: sd_stage1 (predictor, M f fq fu K_g G gamma, factor, solve), sd_stage2 (M f G gamma,
 #   solve), sd_combine, project_positions (g, solve), project_velocities (M G g_t, factor,
 #   solve), check, and "step: entry, plan, commit" (the rest of hs_stepper_step);
-#   work: factorizations (hs_linsys_factor), solves (hs_linsys_solve, _solve_c), model evaluations (the
-#   model's functions and the math they call), block products (hs_blk_*), the stepper's own
-#   loops (everything else).
+#   work: factorizations (hs_linsys_factor), solves (hs_linsys_solve, _solve_c, _solve_c_sub, and
+#   _schur_newton, the range-space Newton step: residual, solve and update in one pass), model
+#   evaluations (the model's functions and the math they call), block products (hs_blk_*,
+#   hs_matvec*, hs_linsys_g_mv, hs_linsys_schur_residual), the stepper's own loops (everything else).
 set -e
 SRC=${1:-.}
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -49,9 +50,9 @@ run() { # label model n -> $O/<label>.txt: "key value" lines
             st = 0; for (k in s) st += s[k]
             for (k in s) printf "stage %s %d\n", k, s[k] / K
             printf "stage step:_entry,_plan,_commit %d\n", (total - st) / K
-            fa = inc["hs_linsys_factor"]; so = inc["hs_linsys_solve"] + inc["hs_linsys_solve_c"]
+            fa = inc["hs_linsys_factor"]; so = inc["hs_linsys_solve"] + inc["hs_linsys_solve_c"] + inc["hs_linsys_solve_c_sub"] + inc["hs_linsys_schur_newton"]
             me = 0; for (k in model) me += self[k]
-            bp = 0; for (k in self) if (k ~ /^hs_blk_|^hs_matvec/) bp += self[k]
+            bp = 0; for (k in self) if (k ~ /^hs_blk_|^hs_matvec|^hs_linsys_g_mv$|^hs_linsys_schur_residual$/) bp += self[k]
             printf "work factorizations %d\nwork solves %d\nwork model_evaluations %d\nwork block_products %d\n", fa / K, so / K, me / K, bp / K
             printf "work stepper_own_loops %d\n", (total - fa - so - me - bp) / K
             printf "total total %d\nhash hash %s\n", total / K, hash
