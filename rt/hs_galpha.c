@@ -142,8 +142,10 @@ static int st_ga_solve(hs_stepper *s, const hs_ctx *c)
         return rc;
     }
     hs_linsys_solve(&s->lsK, &s->fK, s->b);
+    hs_real nd = HS_R(0.0);
     for (int i = 0; i < nq; ++i) {
         const hs_real dq = s->b[i];
+        nd += hs_abs(dq);
         s->qn[i] += dq;
         s->un[i] += gp * dq;
         s->wdn[i] += bp * dq;
@@ -151,6 +153,12 @@ static int st_ga_solve(hs_stepper *s, const hs_ctx *c)
     }
     for (int i = 0; i < nc; ++i) {
         s->lamn[i] += bp * s->b[nq + i];
+    }
+    /* The method's range, as sdirk's: a Newton correction moving the positions by more than
+     * HS_SD_RANGE model sizes cannot come from a motion the step resolves; the run has
+     * diverged and the next steps would reach Inf: refused, state kept. */
+    if (!(nd * s->sd_scale <= HS_SD_RANGE * c->h * c->h)) {
+        return (nd - nd == HS_R(0.0)) ? HS_E_RANGE : HS_E_NONFINITE;
     }
     return HS_OK;
 }
