@@ -415,26 +415,12 @@ static inline void row_grad(const hs_mb_model *mb, int r, int n, const tv *v, co
     }
 }
 
-/* Start and row stride of block (bi, bj) of a dense or packed nq x nq matrix. */
-static int qq_base(const hs_mb_model *mb, int bi, int bj, int *stride)
-{
-    int ix;
-    if (mb->packed != 0) {
-        ix = mb->qqoff[bi][bj];
-        *stride = mb->bnq[bj];
-    } else {
-        ix = mb->qoff[bi] * mb->nq + mb->qoff[bj];
-        *stride = mb->nq;
-    }
-    return ix;
-}
-
 /* A(bi, bj) += s Ji^T X Jj for 2 x nbi Ji, 2 x nbj Jj, X (2 x 2) or the identity when NULL. */
 static void add_jxj2(const hs_mb_model *mb, hs_real *A, int bi, int nbi, hs_real (*Ji)[3],
                      hs_real (*X)[2], int bj, int nbj, hs_real (*Jj)[3], hs_real s)
 {
     int st;
-    hs_real *Ab = &A[qq_base(mb, bi, bj, &st)];
+    hs_real *Ab = &A[hs_mb_qq_base(mb, bi, bj, &st)];
     for (int i = 0; i < nbi; ++i) {
         hs_real jx0 = Ji[0][i], jx1 = Ji[1][i];
         if (X != NULL) {
@@ -458,7 +444,7 @@ static int term_J(const hs_mb_fterm *T, const tv *v, hs_real J[2][3])
 static void add_theta(const hs_mb_model *mb, hs_real *A, int b, hs_real v)
 {
     int st;
-    const int ix = qq_base(mb, b, b, &st);
+    const int ix = hs_mb_qq_base(mb, b, b, &st);
     A[ix + 2 * st + 2] += v;
 }
 
@@ -578,7 +564,7 @@ static void dist_row(const hs_mb_model *mb, int r, const hs_real *q, const hs_re
                 /* two points: J_i^T J_j = I; the general product adds sg (1 + 0) = sg on the
                  * diagonal and sg 0 (no change) off it */
                 int st;
-                const int ix = qq_base(mb, T[i].body, T[j].body, &st);
+                const int ix = hs_mb_qq_base(mb, T[i].body, T[j].body, &st);
                 K[ix] += sg;
                 K[ix + st + 1] += sg;
                 continue;
@@ -750,8 +736,8 @@ static void add_jxj2_sym(const hs_mb_model *mb, hs_real *A, const fpk *ki, hs_re
                          hs_real s)
 {
     int st, st2;
-    hs_real *Ab = &A[qq_base(mb, ki->body, kj->body, &st)];
-    hs_real *At = &A[qq_base(mb, kj->body, ki->body, &st2)];
+    hs_real *Ab = &A[hs_mb_qq_base(mb, ki->body, kj->body, &st)];
+    hs_real *At = &A[hs_mb_qq_base(mb, kj->body, ki->body, &st2)];
     /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
     const int diag = ki->body == kj->body;
     for (int i = 0; i < ki->nb; ++i) {
@@ -896,7 +882,7 @@ int mb_fast_mass(const hs_mb_model *mb, hs_real *M)
     for (int b = 0; b < D->nbodies; ++b) {
         const hs_mb_body *B = &D->bodies[b];
         int st;
-        const int ix = qq_base(mb, b, b, &st);
+        const int ix = hs_mb_qq_base(mb, b, b, &st);
         M[ix] = B->mass;
         M[ix + st + 1] = B->mass;
         if (B->kind == HS_MB_PLANAR) { M[ix + 2 * st + 2] = B->inertia[2]; }
@@ -921,7 +907,7 @@ static void mask_jxj(const hs_mb_model *mb, int *mask, int bi, int (*Pi)[3], int
                      int nj, int full)
 {
     int st;
-    int *Mb = &mask[qq_base(mb, bi, bj, &st)];
+    int *Mb = &mask[hs_mb_qq_base(mb, bi, bj, &st)];
     for (int i = 0; i < ni; ++i) {
         for (int j = 0; j < nj; ++j) {
             int nz = 0;
@@ -938,7 +924,7 @@ static void mask_jxj(const hs_mb_model *mb, int *mask, int bi, int (*Pi)[3], int
 static void mask_theta(const hs_mb_model *mb, int *mask, int b)
 {
     int st;
-    const int ix = qq_base(mb, b, b, &st);
+    const int ix = hs_mb_qq_base(mb, b, b, &st);
     mask[ix + 2 * st + 2] = 1;
 }
 
@@ -949,7 +935,7 @@ void mb_fast_masks(const hs_mb_model *mb, int *qq_mask, int *cq_mask)
     for (int i = 0; i < qq_size(mb); ++i) { qq_mask[i] = 0; }
     for (int b = 0; b < D->nbodies; ++b) {
         int st;
-        const int ix = qq_base(mb, b, b, &st);
+        const int ix = hs_mb_qq_base(mb, b, b, &st);
         for (int i = 0; i < mb->bnq[b]; ++i) { qq_mask[ix + i * st + i] = 1; }
     }
     for (int e = 0; e < D->nforces; ++e) {

@@ -308,4 +308,18 @@ static inline hs_real mb_dot3(const hs_real *a, const hs_real *b)
     return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
 }
 
+/* Start and row stride of block (bi, bj) of a dense or packed nq x nq matrix (entries). */
+static inline int hs_mb_qq_base(const hs_mb_model *mb, int bi, int bj, int *stride)
+{
+    int ix;
+    if (mb->packed != 0) {
+        ix = mb->qqoff[bi][bj];
+        *stride = mb->bnq[bj];
+    } else {
+        ix = mb->qoff[bi] * mb->nq + mb->qoff[bj];
+        *stride = mb->nq;
+    }
+    return ix;
+}
+
 #endif

@@ -30,20 +30,6 @@ static int g_at(const hs_mb_model *mb, int r, int b)
     return ix;
 }
 
-/* First entry and row stride of block (bi, bj) of an nq x nq matrix; -1 when absent. */
-static int qq_at(const hs_mb_model *mb, int bi, int bj, int *st)
-{
-    int ix;
-    if (mb->packed != 0) {
-        ix = mb->qqoff[bi][bj];
-        *st = mb->bnq[bj];
-    } else {
-        ix = mb->qoff[bi] * mb->nq + mb->qoff[bj];
-        *st = mb->nq;
-    }
-    return ix;
-}
-
 static int qq_size(const hs_mb_model *mb) { return (mb->packed != 0) ? mb->qqsize : mb->nq * mb->nq; }
 
 static int is_point(const hs_mb_desc *D, int b) { return (b >= 0) && (D->bodies[b].kind == HS_MB_POINT2); }
@@ -57,17 +43,17 @@ static int op_bodies(const hs_mb_model *mb, hs_mb_kop *op, int a, int b, int cro
     op->ba = a; op->bb = b;
     op->qa = mb->qoff[a];
     op->qb = (b >= 0) ? mb->qoff[b] : -1;
-    op->kaa = qq_at(mb, a, a, &op->sta);
+    op->kaa = hs_mb_qq_base(mb, a, a, &op->sta);
     op->kbb = -1; op->kab = -1; op->kba = -1; op->stb = 0;
     if (b >= 0) {
-        op->kbb = qq_at(mb, b, b, &op->stb);
+        op->kbb = hs_mb_qq_base(mb, b, b, &op->stb);
         if (a == b) { ok = 0; }
     }
     if ((b >= 0) && (cross != 0)) {
         int st;
-        op->kab = qq_at(mb, a, b, &st);
+        op->kab = hs_mb_qq_base(mb, a, b, &st);
         if (st != op->sta) { ok = 0; }
-        op->kba = qq_at(mb, b, a, &st);
+        op->kba = hs_mb_qq_base(mb, b, a, &st);
         if (st != op->stb) { ok = 0; }
         if ((op->kab < 0) || (op->kba < 0)) { ok = 0; }
     }
@@ -269,7 +255,7 @@ void mb_plan_prepare(hs_mb_model *mb)
     for (int b = 0; b < D->nbodies; ++b) {
         const hs_mb_body *B = &D->bodies[b];
         int st;
-        const int ix = qq_at(mb, b, b, &st);
+        const int ix = hs_mb_qq_base(mb, b, b, &st);
         for (int i = 0; i < 2; ++i) { mb->fgrav[mb->qoff[b] + i] += B->mass * D->gravity[i]; }
         mb->mdix[mb->nmd] = ix; mb->mdv[mb->nmd] = B->mass; ++mb->nmd;
         mb->mdix[mb->nmd] = ix + st + 1; mb->mdv[mb->nmd] = B->mass; ++mb->nmd;

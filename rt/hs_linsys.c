@@ -1169,6 +1169,23 @@ static int schur_factor(const hs_linsys *ls, hs_ls_fac *F, const hs_real *M, hs_
     return (bad != 0) ? HS_E_SINGULAR : rc;
 }
 
+/* y[r[e]] += W[e] b for the ne entries of one column; columns of two and four entries (a
+ * chain's) written out, in the loop's order (same bits as the loop). */
+static inline void scatter_col(hs_real *y, const int *r, const hs_real *W, hs_real b, int ne)
+{
+    if (ne == 2) {
+        y[r[0]] += W[0] * b;
+        y[r[1]] += W[1] * b;
+    } else if (ne == 4) {
+        y[r[0]] += W[0] * b;
+        y[r[1]] += W[1] * b;
+        y[r[2]] += W[2] * b;
+        y[r[3]] += W[3] * b;
+    } else {
+        for (int e = 0; e < ne; ++e) { y[r[e]] += W[e] * b; }
+    }
+}
+
 /* hs_linsys_solve on the range-space path, b (n) overwritten by x (zpos: b1 = 0):
  * y = S^-1 (G A^-1 b1 - b2), x1 = A^-1 b1 - (G A^-1)^T y, x2 = s y. */
 static void schur_solve(const hs_linsys *ls, const hs_ls_fac *F, hs_real *b, int zpos, hs_real *xs)
@@ -1191,18 +1208,7 @@ static void schur_solve(const hs_linsys *ls, const hs_ls_fac *F, hs_real *b, int
             const int e0 = sc[k], ne = sc[k + 1] - e0;
             const int *r = sr + e0;
             const hs_real *Wk = W + e0;
-            /* columns of two and four entries (a chain's) written out, in the loop's order */
-            if (ne == 2) {
-                y[r[0]] += Wk[0] * bk;
-                y[r[1]] += Wk[1] * bk;
-            } else if (ne == 4) {
-                y[r[0]] += Wk[0] * bk;
-                y[r[1]] += Wk[1] * bk;
-                y[r[2]] += Wk[2] * bk;
-                y[r[3]] += Wk[3] * bk;
-            } else {
-                for (int e = 0; e < ne; ++e) { y[r[e]] += Wk[e] * bk; }
-            }
+            scatter_col(y, r, Wk, bk, ne);
         }
     }
     if (ls->sbw > 0) {
@@ -1318,17 +1324,7 @@ int hs_linsys_schur_newton(const hs_linsys *ls, const hs_ls_fac *F, const hs_rea
         const hs_real mx = HS_R(0.0) + (M[dg[k]] * x[k]);
         const hs_real bk = (f[k] - mx) + list_dot(G, l, se + e0, r, ne);
         b[k] = bk;
-        if (ne == 2) {
-            y[r[0]] += Wk[0] * bk;
-            y[r[1]] += Wk[1] * bk;
-        } else if (ne == 4) {
-            y[r[0]] += Wk[0] * bk;
-            y[r[1]] += Wk[1] * bk;
-            y[r[2]] += Wk[2] * bk;
-            y[r[3]] += Wk[3] * bk;
-        } else {
-            for (int e = 0; e < ne; ++e) { y[r[e]] += Wk[e] * bk; }
-        }
+        scatter_col(y, r, Wk, bk, ne);
         e0 = e1;
     }
     if (ls->sbw > 0) {
