@@ -50,21 +50,6 @@ static int op_kind(const hs_mb_desc *D, const hs_mb_opnd *o)
     return k;
 }
 
-/* Index of G entry (row r, first coordinate of body b) in dense or packed storage. */
-static int g_index(const hs_mb_model *mb, int r, int b)
-{
-    int ix = -1;
-    if (b >= 0) {
-        if (mb->packed != 0) {
-            const int cb = mb->cbidx[r];
-            ix = mb->cqoff[cb][b] + (r - mb->cbfirst[cb]) * mb->bnq[b];
-        } else {
-            ix = r * mb->nq + mb->qoff[b];
-        }
-    }
-    return ix;
-}
-
 /* Index of the (theta, theta) entry of planar body b in a dense or packed nq x nq matrix. */
 static int k_index(const hs_mb_model *mb, int b)
 {
@@ -167,7 +152,7 @@ void mb_fast_prepare(hs_mb_model *mb)
                     T->kind = k; T->side = side; T->sign = sign;
                     T->body = o->body;
                     T->qo = (o->body >= 0) ? mb->qoff[o->body] : 0;
-                    T->gix = (o->body >= 0) ? g_index(mb, r, o->body) : -1;
+                    T->gix = (o->body >= 0) ? hs_mb_g_index(mb, r, o->body) : -1;
                     T->kix = (k == FOP_PLANAR) ? k_index(mb, o->body) : -1;
                     T->tr = (o->dir != 0) ? HS_R(0.0) : HS_R(1.0);
                     T->s[0] = o->s[0]; T->s[1] = o->s[1];
@@ -187,8 +172,8 @@ void mb_fast_prepare(hs_mb_model *mb)
             mb->fsym[r] = 0;
             if (same_opnd(&R->o[0], &R->o[2]) != 0 && same_opnd(&R->o[1], &R->o[3]) != 0) { mb->fsym[r] = 1; }
         } else if (R->kind == HS_MB_ROW_ANGLE) {
-            mb->fgb[r][0] = g_index(mb, r, R->body);
-            mb->fgb[r][1] = g_index(mb, r, R->body2);
+            mb->fgb[r][0] = hs_mb_g_index(mb, r, R->body);
+            mb->fgb[r][1] = hs_mb_g_index(mb, r, R->body2);
         } else {
             rows_ok = 0;
         }

@@ -322,4 +322,20 @@ static inline int hs_mb_qq_base(const hs_mb_model *mb, int bi, int bj, int *stri
     return ix;
 }
 
+/* Index of G entry (row r, first coordinate of body b) in dense or packed storage; -1 for the ground (b < 0). */
+static inline int hs_mb_g_index(const hs_mb_model *mb, int r, int b)
+{
+    int ix = -1;
+    if (b >= 0) {
+        if (mb->packed != 0) {
+            const int cb = mb->cbidx[r];
+            ix = mb->cqoff[cb][b] + (r - mb->cbfirst[cb]) * mb->bnq[b];
+        } else {
+            ix = r * mb->nq + mb->qoff[b];
+        }
+    }
+    return ix;
+}
+
+
 #endif

@@ -17,19 +17,6 @@
 
 /* ---- compile ---- */
 
-/* Index of G entry (row r, first coordinate of body b) in the layout of mb. */
-static int g_at(const hs_mb_model *mb, int r, int b)
-{
-    int ix;
-    if (mb->packed != 0) {
-        const int cb = mb->cbidx[r];
-        ix = mb->cqoff[cb][b] + (r - mb->cbfirst[cb]) * mb->bnq[b];
-    } else {
-        ix = r * mb->nq + mb->qoff[b];
-    }
-    return ix;
-}
-
 static int qq_size(const hs_mb_model *mb) { return (mb->packed != 0) ? mb->qqsize : mb->nq * mb->nq; }
 
 static int is_point(const hs_mb_desc *D, int b) { return (b >= 0) && (D->bodies[b].kind == HS_MB_POINT2); }
@@ -95,23 +82,23 @@ static int plan_row(const hs_mb_model *mb, int r, hs_mb_kop *op, int *nr)
                        && (op_bodies(mb, op, T[0].body, T[1].body, 0) != 0)) {
                 op->kind = HS_MBK_PAIR_PP;
                 op->sb[0] = T[1].s[0]; op->sb[1] = T[1].s[1];
-                op->gb = g_at(mb, r, T[1].body);
-                op->gb2 = g_at(mb, r + 1, T[1].body);
+                op->gb = hs_mb_g_index(mb, r, T[1].body);
+                op->gb2 = hs_mb_g_index(mb, r + 1, T[1].body);
                 op->kbb = theta_ix(op->kbb, op->stb);
                 ok = 1;
             } else {
                 ok = 0;
             }
             op->kaa = theta_ix(op->kaa, op->sta);
-            op->ga = g_at(mb, r, T[0].body);
-            op->ga2 = g_at(mb, r + 1, T[0].body);
+            op->ga = hs_mb_g_index(mb, r, T[0].body);
+            op->ga2 = hs_mb_g_index(mb, r + 1, T[0].body);
         }
     } else if ((mb->fpair[r] == 3) && (R->f == NULL)) {
         /* distance |a - b|^2 of points: a = T0 (+1), b = T1 (-1) or a constant */
         const int n = mb->fna[r];
         op->c[2] = R->value;
         if ((T[0].sign == HS_R(1.0)) && is_point(D, T[0].body)) {
-            op->ga = g_at(mb, r, T[0].body);
+            op->ga = hs_mb_g_index(mb, r, T[0].body);
             if ((n == 1) && (op_bodies(mb, op, T[0].body, -1, 0) != 0)) {
                 op->kind = HS_MBK_DIST_QG;
                 ok = 1;
@@ -119,7 +106,7 @@ static int plan_row(const hs_mb_model *mb, int r, hs_mb_kop *op, int *nr)
                        && (op_bodies(mb, op, T[0].body, T[1].body, 1) != 0)) {
                 op->kind = HS_MBK_DIST_QQ;
                 op->sb[0] = T[1].s[0]; op->sb[1] = T[1].s[1];
-                op->gb = g_at(mb, r, T[1].body);
+                op->gb = hs_mb_g_index(mb, r, T[1].body);
                 ok = 1;
             } else {
                 ok = 0;
@@ -133,7 +120,7 @@ static int plan_row(const hs_mb_model *mb, int r, hs_mb_kop *op, int *nr)
             && (T[1].pt->moving == 2) && (op_bodies(mb, op, T[0].body, -1, 0) != 0)) {
             op->kind = HS_MBK_DOT_QM;
             op->pt = T[1].pt;
-            op->ga = g_at(mb, r, T[0].body);
+            op->ga = hs_mb_g_index(mb, r, T[0].body);
             op->k = R->value;
             ok = 1;
         }

@@ -1169,6 +1169,21 @@ static int schur_factor(const hs_linsys *ls, hs_ls_fac *F, const hs_real *M, hs_
     return (bad != 0) ? HS_E_SINGULAR : rc;
 }
 
+/* s - sum_e W[e] y[r[e]] over the ne entries of one column, subtracted in index order;
+ * columns of two and four entries written out (same bits as the loop). */
+static inline hs_real gather_col(hs_real s, const hs_real *y, const int *r, const hs_real *W, int ne)
+{
+    hs_real t = s;
+    if (ne == 2) {
+        t = (t - (W[0] * y[r[0]])) - (W[1] * y[r[1]]);
+    } else if (ne == 4) {
+        t = (((t - (W[0] * y[r[0]])) - (W[1] * y[r[1]])) - (W[2] * y[r[2]])) - (W[3] * y[r[3]]);
+    } else {
+        for (int e = 0; e < ne; ++e) { t -= W[e] * y[r[e]]; }
+    }
+    return t;
+}
+
 /* y[r[e]] += W[e] b for the ne entries of one column; columns of two and four entries (a
  * chain's) written out, in the loop's order (same bits as the loop). */
 static inline void scatter_col(hs_real *y, const int *r, const hs_real *W, hs_real b, int ne)
@@ -1221,13 +1236,7 @@ static void schur_solve(const hs_linsys *ls, const hs_ls_fac *F, hs_real *b, int
         const int e0 = sc[k], ne = sc[k + 1] - e0;
         const int *r = sr + e0;
         const hs_real *Wk = W + e0;
-        if (ne == 2) {
-            s = (s - (Wk[0] * y[r[0]])) - (Wk[1] * y[r[1]]);
-        } else if (ne == 4) {
-            s = (((s - (Wk[0] * y[r[0]])) - (Wk[1] * y[r[1]])) - (Wk[2] * y[r[2]])) - (Wk[3] * y[r[3]]);
-        } else {
-            for (int e = 0; e < ne; ++e) { s -= Wk[e] * y[r[e]]; }
-        }
+        s = gather_col(s, y, r, Wk, ne);
         if (xs != NULL) {
             xs[k] -= s;
         } else {
@@ -1340,13 +1349,7 @@ int hs_linsys_schur_newton(const hs_linsys *ls, const hs_ls_fac *F, const hs_rea
         const int *r = sr + e0;
         const hs_real *Wk = W + e0;
         hs_real s = d[k] * b[k];
-        if (ne == 2) {
-            s = (s - (Wk[0] * y[r[0]])) - (Wk[1] * y[r[1]]);
-        } else if (ne == 4) {
-            s = (((s - (Wk[0] * y[r[0]])) - (Wk[1] * y[r[1]])) - (Wk[2] * y[r[2]])) - (Wk[3] * y[r[3]]);
-        } else {
-            for (int e = 0; e < ne; ++e) { s -= Wk[e] * y[r[e]]; }
-        }
+        s = gather_col(s, y, r, Wk, ne);
         x[k] += s;
         a1 += hs_abs(s);
         e0 = e1;
