@@ -878,6 +878,12 @@ int hs_mb_compile(const hs_mb_desc *D, hs_mb_model *mb, int packed, int *bad_ind
     T->symmetric_jac = mb_fast_symmetric(mb);
     hs_mb_fb_compile(mb);
     T->free_bodies = (mb->nfb > 0) ? hs_mb_fn_free_bodies : NULL;
+    /* free bodies in contact (no stops: those need joints): the points in body velocities */
+    if ((mb->nfb > 0) && (mb->nk > 0) && (D->nstops == 0)) {
+        T->ct_npoints = mb->ct_npts;
+        T->ct_pts = mb->ct_pts;
+        T->ct_points = hs_mb_fn_ct_points;
+    }
     *bad_index = -1;
     return HS_OK;
 }

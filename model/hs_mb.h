@@ -423,6 +423,8 @@ typedef struct hs_mb_model {
     hs_ct_row ct_rows[HS_MB_MAX_CT];    /* their kinds (the model type points here) */
     int ct_first[HS_MB_MAX_CONTACTS + HS_MB_MAX_STOPS + 1]; /* first row of each contact, then stop */
     int ct_slots[HS_MB_MAX_CONTACTS];   /* slots of each contact */
+    int ct_npts;                        /* contact slots as points (ct_points(); stops are none) */
+    hs_ct_point ct_pts[HS_MB_MAX_CT];   /* their rows and bodies (the model type points here) */
     int nz;                             /* auxiliary states of the force elements */
     int zoff[HS_MB_MAX_FORCES];         /* first state of each force element */
     int nfb;                            /* free bodies (hs_fb_info) when the description is only
@@ -583,6 +585,12 @@ void hs_mb_fb_compile(hs_mb_model *mb);
 int hs_mb_fn_free_bodies(const hs_model *m, hs_fb_info *fb);
 /* free_bodies() of a generated type. */
 int hs_mb_gen_free_bodies(const hs_model *m, hs_fb_info *fb);
+
+/* ct_points() of hs_model.h for a compiled description: every contact slot's lever arms,
+ * normal, tangents and gap at q (model/hs_mb_ct.c, the geometry of unilateral()). */
+int hs_mb_fn_ct_points(const hs_model *m, hs_real t, const hs_real *q, hs_real *geo);
+/* ct_points() of a generated type. */
+int hs_mb_gen_ct_points(const hs_model *m, hs_real t, const hs_real *q, hs_real *geo);
 
 /* unilateral() of a generated type (the rows it names are the generated ct_rows table). */
 int hs_mb_gen_unilateral(const hs_model *m, hs_real t, const hs_real *q, hs_real *J, hs_real *phi);

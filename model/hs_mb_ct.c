@@ -457,6 +457,59 @@ static void tangents(const hs_real *n, hs_real *t1, hs_real *t2)
     cross3(n, t1, t2);
 }
 
+/* The directions of a slot's rows: its normal and, with friction (per = 3), the tangents; the
+ * one rule for unilateral() and ct_points(), so that the two forms cannot disagree. */
+static void slot_dirs(const ct_pt *P, int per, hs_real (*dirs)[3])
+{
+    for (int i = 0; i < 3; ++i) {
+        dirs[0][i] = P->n[i];
+        dirs[1][i] = HS_R(0.0);
+        dirs[2][i] = HS_R(0.0);
+    }
+    if (per == 3) {
+        tangents(P->n, dirs[1], dirs[2]);
+    }
+}
+
+/* The lever arm o = p - x of ground point p about body's centre x (0 for the ground). */
+static void lever(const hs_mb_model *mb, int body, const hs_real *p, const hs_real *q, hs_real *o)
+{
+    for (int i = 0; i < 3; ++i) {
+        o[i] = (body >= 0) ? (p[i] - q[mb->qoff[body] + i]) : HS_R(0.0);
+    }
+}
+
+int hs_mb_fn_ct_points(const hs_model *m, hs_real t, const hs_real *q, hs_real *geo)
+{
+    const hs_mb_model *mb = (const hs_mb_model *)m->desc;
+    const hs_mb_desc *D = mb->desc;
+    (void)t;
+    int np = 0;
+    for (int c = 0; c < D->ncontacts; ++c) {
+        ct_pt P[4];
+        contact_points(mb, c, q, P);
+        const hs_mb_contact *C = &D->contacts[c];
+        const int ba = D->shapes[C->a].body, bb = D->shapes[C->b].body;
+        /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
+        const int per = (C->mu > HS_R(0.0)) ? 3 : 1;
+        for (int k = 0; k < mb->ct_slots[c]; ++k) {
+            hs_real dirs[3][3];
+            hs_real *g = &geo[np * HS_CT_PT];
+            slot_dirs(&P[k], per, dirs);
+            lever(mb, ba, P[k].pa, q, &g[HS_CT_PT_RA]);
+            lever(mb, bb, P[k].pb, q, &g[HS_CT_PT_RB]);
+            for (int i = 0; i < 3; ++i) {
+                g[HS_CT_PT_N + i] = dirs[0][i];
+                g[HS_CT_PT_T1 + i] = dirs[1][i];
+                g[HS_CT_PT_T2 + i] = dirs[2][i];
+            }
+            g[HS_CT_PT_PHI] = P[k].phi;
+            ++np;
+        }
+    }
+    return HS_OK;
+}
+
 int hs_mb_fn_unilateral(const hs_model *m, hs_real t, const hs_real *q, hs_real *J, hs_real *phi)
 {
     const hs_mb_model *mb = (const hs_mb_model *)m->desc;
@@ -480,12 +533,7 @@ int hs_mb_fn_unilateral(const hs_model *m, hs_real t, const hs_real *q, hs_real 
         for (int k = 0; k < mb->ct_slots[c]; ++k) {
             const int r0 = mb->ct_first[c] + per * k;
             hs_real dirs[3][3];
-            for (int i = 0; i < 3; ++i) {
-                dirs[0][i] = P[k].n[i];
-            }
-            if (per == 3) {
-                tangents(P[k].n, dirs[1], dirs[2]);
-            }
+            slot_dirs(&P[k], per, dirs);
             row_point(mb, ba, P[k].pa, dirs, per, HS_R(1.0), q, &J[r0 * nq], nq);
             row_point(mb, bb, P[k].pb, dirs, per, HS_R(-1.0), q, &J[r0 * nq], nq);
             phi[r0] = P[k].phi;
@@ -603,6 +651,7 @@ int hs_mb_ct_compile(hs_mb_model *mb, int *bad)
     const hs_mb_desc *D = mb->desc;
     int nk = 0;
     mb->nk = 0;
+    mb->ct_npts = 0;
     if ((D->ncontacts > HS_MB_MAX_CONTACTS) || (D->nstops > HS_MB_MAX_STOPS) || (D->nshapes > HS_MB_MAX_SHAPES)
         || (D->ncontacts < 0) || (D->nstops < 0) || (D->nshapes < 0)) {
         return HS_E_SIZE;
@@ -641,6 +690,13 @@ int hs_mb_ct_compile(hs_mb_model *mb, int *bad)
         mb->ct_first[c] = nk;
         mb->ct_slots[c] = ns;
         for (int k = 0; k < ns; ++k) {
+            /* the slot as a contact point (ct_points(); rows in the same order) */
+            hs_ct_point *Pt = &mb->ct_pts[mb->ct_npts];
+            Pt->row = nk;
+            Pt->nrow = per;
+            Pt->a = A->body;
+            Pt->b = B->body;
+            ++mb->ct_npts;
             hs_ct_row *R = &mb->ct_rows[nk];
             R->kind = HS_CT_NORMAL;
             R->normal = nk;

@@ -175,3 +175,10 @@ int hs_mb_gen_free_bodies(const hs_model *m, hs_fb_info *fb)
     /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     return (b != NULL) ? hs_mb_fn_free_bodies(b, fb) : HS_E_MODEL;
 }
+
+int hs_mb_gen_ct_points(const hs_model *m, hs_real t, const hs_real *q, hs_real *geo)
+{
+    const hs_model *b = bound(m);
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
+    return (b != NULL) ? hs_mb_fn_ct_points(b, t, q, geo) : HS_E_MODEL;
+}

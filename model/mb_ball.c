@@ -31,6 +31,9 @@ static const hs_mb_contact contacts[1] = {
 static const hs_ct_row ct_rows[1] = {
     {.kind = 0, .normal = 0, .ngroup = 1, .stride = 1, .e = HS_R(0x1.999999999999ap-1), .q1 = 7},
 };
+static const hs_ct_point ct_pts[1] = {
+    {.row = 0, .nrow = 1, .a = 0, .b = -1},
+};
 static const hs_mb_desc desc = {
     .name = "ball", .dim = 3, .nin = 0, .gravity = {HS_R(0x0p+0), HS_R(0x0p+0), HS_R(-0x1.39eb851eb851fp+3)},
     .bodies = bodies, .nbodies = 1,
@@ -73,6 +76,9 @@ const hs_model_type hs_mb_ball_type = {
     .unilateral = hs_mb_gen_unilateral,
     .ct_sweeps = 20,
     .free_bodies = hs_mb_gen_free_bodies,
+    .ct_npoints = 1,
+    .ct_pts = ct_pts,
+    .ct_points = hs_mb_gen_ct_points,
     .energy = hs_mb_gen_energy,
     .motion = hs_mb_gen_motion,
     .data = &gen,

@@ -42,6 +42,12 @@ static const hs_ct_row ct_rows[12] = {
     {.kind = 1, .normal = 9, .ngroup = 1, .stride = 3, .box = 1, .mu = HS_R(0x1p-1), .q1 = 7},
     {.kind = 1, .normal = 9, .ngroup = 1, .stride = 3, .box = 1, .mu = HS_R(0x1p-1), .q1 = 7},
 };
+static const hs_ct_point ct_pts[4] = {
+    {.row = 0, .nrow = 3, .a = 0, .b = -1},
+    {.row = 3, .nrow = 3, .a = 0, .b = -1},
+    {.row = 6, .nrow = 3, .a = 0, .b = -1},
+    {.row = 9, .nrow = 3, .a = 0, .b = -1},
+};
 static const hs_mb_desc desc = {
     .name = "incline", .dim = 3, .nin = 0, .gravity = {HS_R(0x1.ad77c88e79aaep+1), HS_R(0x0p+0), HS_R(-0x1.26fd028a1dfb9p+3)},
     .bodies = bodies, .nbodies = 1,
@@ -84,6 +90,9 @@ const hs_model_type hs_mb_incline_type = {
     .unilateral = hs_mb_gen_unilateral,
     .ct_sweeps = 20,
     .free_bodies = hs_mb_gen_free_bodies,
+    .ct_npoints = 4,
+    .ct_pts = ct_pts,
+    .ct_points = hs_mb_gen_ct_points,
     .energy = hs_mb_gen_energy,
     .motion = hs_mb_gen_motion,
     .data = &gen,

@@ -33,6 +33,9 @@ static const hs_ct_row ct_rows[3] = {
     {.kind = 1, .normal = 0, .ngroup = 1, .stride = 3, .box = 1, .mu = HS_R(0x1p-1), .q1 = 7},
     {.kind = 1, .normal = 0, .ngroup = 1, .stride = 3, .box = 1, .mu = HS_R(0x1p-1), .q1 = 7},
 };
+static const hs_ct_point ct_pts[1] = {
+    {.row = 0, .nrow = 3, .a = 0, .b = -1},
+};
 static const hs_mb_desc desc = {
     .name = "sphere", .dim = 3, .nin = 0, .gravity = {HS_R(0x0p+0), HS_R(0x0p+0), HS_R(-0x1.39eb851eb851fp+3)},
     .bodies = bodies, .nbodies = 1,
@@ -75,6 +78,9 @@ const hs_model_type hs_mb_sphere_type = {
     .unilateral = hs_mb_gen_unilateral,
     .ct_sweeps = 20,
     .free_bodies = hs_mb_gen_free_bodies,
+    .ct_npoints = 1,
+    .ct_pts = ct_pts,
+    .ct_points = hs_mb_gen_ct_points,
     .energy = hs_mb_gen_energy,
     .motion = hs_mb_gen_motion,
     .data = &gen,

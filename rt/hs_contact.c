@@ -1,6 +1,7 @@
 /* hs_contact.c - the contact stage (rt/hs_contact.h): fixed solves, fixed sweeps, one residual
  * pass; loop counts depend on nq, nc, nk and the sweep count only. */
 #include "hs_contact.h"
+#include "hs_contact_int.h"
 #include "hs_stage.h"
 
 /* a . b (n): summed in index order, four terms per pass (the sweeps' inner loop) */
@@ -46,42 +47,6 @@ static inline void row_range(const hs_stepper *s, int i, int *q0, int *q1)
     const hs_ct_row *R = &s->model->type->ct_rows[i];
     *q0 = (R->q1 != 0) ? R->q0 : 0;
     *q1 = (R->q1 != 0) ? R->q1 : s->nq;
-}
-
-static hs_real clamp(hs_real x, hs_real lo, hs_real hi)
-{
-    hs_real y = (x < lo) ? lo : x;
-    return (y > hi) ? hi : y;
-}
-
-/* Bounds of row i for impulses lam (this sweep's) and lam0 (the previous step's). */
-static inline void bounds(const hs_stepper *s, int i, const hs_real *lam, hs_real *lo, hs_real *hi)
-{
-    const hs_ct_row *R = &s->model->type->ct_rows[i];
-    if (!(s->ctiw[i] > HS_R(0.0))) {
-        *lo = HS_R(0.0);
-        *hi = HS_R(0.0);
-    } else if (R->kind == HS_CT_NORMAL) {
-        *lo = HS_R(0.0);
-        *hi = HS_R(1e30);
-    } else if (R->ngroup == 1) {
-        /* one normal (every contact point): the loop below with one term */
-        /* cteps holds 1 when the previous step's impulse is the one (box friction on a contact
-         * that carried load), else 0, set once per step: picked by arithmetic (exact, as one
-         * term is zero), the same work either way */
-        const hs_real sel = s->cteps[i];
-        *hi = R->mu * ((sel * s->ctl[R->normal]) + ((HS_R(1.0) - sel) * lam[R->normal]));
-        *lo = -*hi;
-    } else {
-        hs_real prev = HS_R(0.0), cur = HS_R(0.0);
-        for (int k = 0; k < R->ngroup; ++k) {
-            prev += s->ctl[R->normal + k * R->stride];
-            cur += lam[R->normal + k * R->stride];
-        }
-        const hs_real nbar = (((R->box != 0) && (prev > HS_R(0.0))) ? prev : cur) / (hs_real)R->ngroup;
-        *hi = R->mu * nbar;
-        *lo = -*hi;
-    }
 }
 
 /* Rows i, i + 1, i + 2 over one range: 3 (a contact point's normal and tangents, or any three
@@ -261,21 +226,6 @@ static void responses_by_block(hs_stepper *s, int wb)
     }
 }
 
-/* One projected Gauss-Seidel update of row i whose J u is v: the new impulse into lam[i];
- * returns its change. */
-static inline hs_real row_update(hs_stepper *s, int i, hs_real *lam, hs_real v)
-{
-    hs_real lo, hi;
-    bounds(s, i, lam, &lo, &hi);
-    /* a friction row's cteps is its bound's selector (bounds), its compliance is zero */
-    const hs_real eps = (s->model->type->ct_rows[i].kind == HS_CT_NORMAL) ? s->cteps[i] : HS_R(0.0);
-    const hs_real w = (v - s->ctr[i]) + (eps * lam[i]);
-    const hs_real ln = clamp(lam[i] - (w * s->ctiw[i]), lo, hi);
-    const hs_real dl = ln - lam[i];
-    lam[i] = ln;
-    return dl;
-}
-
 /* Rows i, i + 1, i + 2 are one contact point: a normal and two friction rows bounded by it
  * alone (every box-box, box-plane or sphere slot with mu > 0); 1 if so, else 0. */
 static inline int point_at(const hs_stepper *s, int i)
@@ -285,44 +235,6 @@ static inline int point_at(const hs_stepper *s, int i)
     const int pt = (R[0].kind == HS_CT_NORMAL) && (R[1].kind == HS_CT_FRICTION) && (R[2].kind == HS_CT_FRICTION)
                    && (R[1].ngroup == 1) && (R[2].ngroup == 1) && (R[1].normal == i) && (R[2].normal == i);
     return (pt != 0) ? 1 : 0;
-}
-
-/* row_update of a contact point's three rows (point_at) with bounds() written out for them:
- * the same operations in the same order, so the same impulses to the bit, without the
- * per-row dispatch. v0 is J_i u, v1 and v2 the friction rows' J u at the point's start; the
- * couplings (ctv, ctphi, set before the sweeps) correct them for the earlier rows' changes. */
-static inline void point_update(const hs_stepper *s, int i, hs_real *lam, hs_real v0, hs_real v1, hs_real v2,
-                                hs_real *d0, hs_real *d1, hs_real *d2)
-{
-    const hs_ct_row *R = &s->model->type->ct_rows[i];
-    const hs_real *iw = &s->ctiw[i], *ep = &s->cteps[i], *rr = &s->ctr[i];
-    hs_real *l = &lam[i];
-    /* the normal: [0, 1e30], or [0, 0] for an empty slot */
-    const hs_real hn = (iw[0] > HS_R(0.0)) ? HS_R(1e30) : HS_R(0.0);
-    const hs_real w0 = (v0 - rr[0]) + (ep[0] * l[0]);
-    const hs_real n0 = clamp(l[0] - (w0 * iw[0]), HS_R(0.0), hn);
-    const hs_real e0 = n0 - l[0];
-    l[0] = n0;
-    /* the friction rows: +-mu times the previous step's or this sweep's normal impulse
-     * (ep is the selector), [0, 0] for an empty slot; no compliance */
-    const hs_real ln = s->ctl[i];
-    const hs_real s1 = ep[1];
-    hs_real hi = R[1].mu * ((s1 * ln) + ((HS_R(1.0) - s1) * n0));
-    hi = (iw[1] > HS_R(0.0)) ? hi : HS_R(0.0);
-    const hs_real w1 = ((v1 + (s->ctv[i + 1] * e0)) - rr[1]) + (HS_R(0.0) * l[1]);
-    const hs_real n1 = clamp(l[1] - (w1 * iw[1]), (iw[1] > HS_R(0.0)) ? -hi : HS_R(0.0), hi);
-    const hs_real e1 = n1 - l[1];
-    l[1] = n1;
-    const hs_real s2 = ep[2];
-    hi = R[2].mu * ((s2 * ln) + ((HS_R(1.0) - s2) * n0));
-    hi = (iw[2] > HS_R(0.0)) ? hi : HS_R(0.0);
-    const hs_real w2 = (((v2 + (s->ctphi[i + 2] * e0)) + (s->ctv[i + 2] * e1)) - rr[2]) + (HS_R(0.0) * l[2]);
-    const hs_real n2 = clamp(l[2] - (w2 * iw[2]), (iw[2] > HS_R(0.0)) ? -hi : HS_R(0.0), hi);
-    const hs_real e2 = n2 - l[2];
-    l[2] = n2;
-    *d0 = e0;
-    *d1 = e1;
-    *d2 = e2;
 }
 
 /* A point's three products J_k u (rows J, J + ld, J + 2 ld over na entries), each summed in
@@ -389,6 +301,10 @@ hs_real hs_contact_cq(const hs_stepper *s, hs_real h)
 
 int hs_st_contact(hs_stepper *s, const hs_ctx *c)
 {
+    /* free bodies with contact points: the same stage in body velocities */
+    if (s->ctfb != 0) {
+        return hs_contact_fb_step(s, c);
+    }
     const hs_model *m = s->model;
     const hs_model_type *T = m->type;
     const int nq = s->nq, nc = s->nc, nk = T->nk;

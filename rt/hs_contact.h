@@ -28,6 +28,8 @@
 
 #include "hs_stepper.h"
 
+struct hs_ctx;
+
 /* Fraction of a penetration removed per step (dimensionless, 0 < ERP <= 1). */
 #define HS_CT_ERP HS_R(0.2)
 /* Compliance of every normal row relative to its W_ii (dimensionless): the rows of four
@@ -44,5 +46,13 @@
  * velocity change, as the method moves positions with its end velocity: h (velocities
  * first), h/2 (sdirk, galpha, dvp, em: trapezoidal in the end velocity), 0 (positions first). */
 hs_real hs_contact_cq(const hs_stepper *s, hs_real h);
+
+/* 1 when model m's contact stage can work in body velocities (rt/hs_contact_fb.c): it offers
+ * free_bodies() and ct_points() and they are consistent with its sizes and rows; else 0. */
+int hs_contact_fb_ok(const hs_model *m);
+/* Reals of the free-body stage's workspace (the stepper's ctf) for model m (hs_contact_fb_ok). */
+size_t hs_contact_fb_reals(const hs_model *m);
+/* The contact stage in body velocities (called by the stage when hs_stepper.ctfb is set). */
+int hs_contact_fb_step(hs_stepper *s, const struct hs_ctx *c);
 
 #endif

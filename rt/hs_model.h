@@ -49,6 +49,26 @@ typedef struct hs_fb_info {
     hs_real gravity[3];     /* m/s^2, world */
 } hs_fb_info;
 
+/* One contact point of a free-body model (hs_fb_info): which unilateral rows it carries and
+ * between which bodies; ct_points() gives its geometry at q (HS_CT_PT reals, world axes). */
+typedef struct hs_ct_point {
+    int row;  /* its normal row; its tangent rows row + 1, row + 2 when nrow = 3 */
+    int nrow; /* 1 (normal only) or 3 (normal, tangent t1, tangent t2) */
+    int a, b; /* bodies (hs_fb_info order) the normal pushes apart, b -1 for the ground */
+} hs_ct_point;
+/* Reals per point of ct_points(), in this order: lever arms ra, rb (m, world: the contact
+ * point on a minus a's centre, on b minus b's; rb 0 for the ground), unit normal n from b
+ * to a, unit tangents t1, t2 (world; n, t1, t2 the directions of rows row, row + 1, row + 2,
+ * so J u of a row is its direction dotted with (v_a + w_a x ra) - (v_b + w_b x rb)), gap phi
+ * (m, negative: penetration). */
+#define HS_CT_PT 16
+#define HS_CT_PT_RA 0
+#define HS_CT_PT_RB 3
+#define HS_CT_PT_N 6
+#define HS_CT_PT_T1 9
+#define HS_CT_PT_T2 12
+#define HS_CT_PT_PHI 15
+
 /* Sizes of one model instance. A type's nq..nout are its capacities (compile-time maxima);
  * a type whose sizes follow its parameters (a chain's link count, a multibody description)
  * reports the instance's sizes through dims(). */
@@ -199,6 +219,13 @@ typedef struct hs_model_type {
     /* Optional: fills fb and returns HS_OK when the model is a free-body model (hs_fb_info);
      * NULL or any other return: the generic path. */
     int (*free_bodies)(const struct hs_model *m, hs_fb_info *fb);
+    /* Optional, with free_bodies: the nk unilateral rows as ct_npoints contact points, ct_pts
+     * (ct_npoints) their rows and bodies in row order (together every row once), and
+     * ct_points() their geometry at (t, q) into geo (HS_CT_PT x ct_npoints), the same points,
+     * directions and gaps as unilateral() (rt/hs_contact_fb.c then works in body velocities). */
+    int ct_npoints;
+    const hs_ct_point *ct_pts;
+    int (*ct_points)(const struct hs_model *m, hs_real t, const hs_real *q, hs_real *geo);
 } hs_model_type;
 
 /* A model instance: a type, its parameter block (param_size bytes, owned by the caller), an

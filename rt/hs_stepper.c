@@ -6,6 +6,7 @@
 #include "hs_sparse.h"
 #include "hs_dense.h"
 #include "hs_hash.h"
+#include "hs_contact.h"
 
 const char *hs_status_str(int status)
 {
@@ -312,7 +313,7 @@ static int model_masks(const hs_model *m, const hs_blocks *b, hs_ls_kind kind, i
 
 /* Sizes of every list entry for one configuration. */
 typedef struct ws_sizes {
-    size_t nq, nc, nz, n, nA, nG, nAJ, nFK, nF1, nFP, nCC, nUP, nQA, nAK, nGK, nIN0, nCA, nK, nKQ, nQK, nNK;
+    size_t nq, nc, nz, n, nA, nG, nAJ, nFK, nF1, nFP, nCC, nUP, nQA, nAK, nGK, nIN0, nCA, nK, nKQ, nQK, nNK, nKF;
     size_t nBLK, nIK, nI1, nIP, nSK, nS1, nSP, nTMP;
     hs_ls_kind kind;
 } ws_sizes;
@@ -353,6 +354,14 @@ static int ws_measure(const hs_stepper_def *def, const hs_model *m, int *blk, si
     z->nKQ = z->nK * z->nq;
     z->nQK = z->nK > 0u ? z->nq : 0u;
     z->nNK = z->nK > 0u ? z->n : 0u;
+    z->nKF = 0u;
+    if ((z->nK > 0u) && (hs_contact_fb_ok(m) != 0)) {
+        /* body velocities: no rows over q, no solves (rt/hs_contact_fb.c) */
+        z->nKQ = 0u;
+        z->nQK = 0u;
+        z->nNK = 0u;
+        z->nKF = hs_contact_fb_reals(m);
+    }
     z->kind = hs_linsys_choose(def->linsys, def->sparse, b, nq, nc, c.has_blocks);
     size_t ns, nr, ni, nt, tmax = 0;
     /* SPOOK's step matrix [[M, -G^T], [G, Sigma]] is regularized and symmetric (L D L^T) */
@@ -401,7 +410,7 @@ static int ws_measure(const hs_stepper_def *def, const hs_model *m, int *blk, si
 }
 
 #define WS_REAL_ARGS(z) (z).nq, (z).nc, (z).nz, (z).n, (z).nA, (z).nG, (z).nAJ, (z).nFK, (z).nF1, \
-    (z).nFP, (z).nCC, (z).nUP, (z).nQA, (z).nAK, (z).nGK, (z).nIN0, (z).nCA, (z).nK, (z).nKQ, (z).nQK, (z).nNK
+    (z).nFP, (z).nCC, (z).nUP, (z).nQA, (z).nAK, (z).nGK, (z).nIN0, (z).nCA, (z).nK, (z).nKQ, (z).nQK, (z).nNK, (z).nKF
 #define WS_INT_ARGS(z) (z).nBLK, (z).nIK, (z).nI1, (z).nIP, (z).nSK, (z).nS1, (z).nSP, (z).nTMP
 /* one level of indirection so the size lists are expanded into arguments first */
 #define WS_REAL_LIST(X, ...) HS_STEPPER_REAL_LIST(X, __VA_ARGS__)
@@ -754,6 +763,8 @@ int hs_stepper_init(hs_stepper *s, const hs_stepper_def *def, const hs_model *m,
     st.spook = c.spook;
     st.curv = c.curv; st.curv_fd = c.curv_fd; st.galpha = c.galpha; st.sdirk = c.sdirk;
     st.consistent = c.consistent;
+    /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
+    st.ctfb = (z.nKF > 0u) ? 1 : 0;
     st.mflags = hs_method_flags(def->method);
     st.fam = fam;
     baumgarte_of(def, &st.alpha, &st.beta);

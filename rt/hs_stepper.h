@@ -162,7 +162,7 @@ int hs_stepper_def_validate(const hs_stepper_def *def, const hs_model *m);
  *   (galpha, sdirk), NCA NC for sdirk (stage multipliers), else 0
  * Ints: NBLK the model's block list, NIK/NI1/NIP pivots of the factors, NSK/NS1/NSP the
  * sparse analyses, NTMP scratch used only by init (sparse analysis). */
-#define HS_STEPPER_REAL_LIST(X, NQ, NC, NZ, N, NA, NG, NAJ, NFK, NF1, NFP, NCC, NUP, NQA, NAK, NGK, NIN0, NCA, NK, NKQ, NQK, NNK) /* MISRA Ref 20.7.1 [X-macro parameter is an identifier] */ \
+#define HS_STEPPER_REAL_LIST(X, NQ, NC, NZ, N, NA, NG, NAJ, NFK, NF1, NFP, NCC, NUP, NQA, NAK, NGK, NIN0, NCA, NK, NKQ, NQK, NNK, NKF) /* MISRA Ref 20.7.1 [X-macro parameter is an identifier] */ \
     X(q, NQ, "committed positions") \
     X(u, NQ, "committed velocities") \
     X(z, NZ, "committed auxiliary states") \
@@ -218,7 +218,8 @@ int hs_stepper_def_validate(const hs_stepper_def *def, const hs_model *m);
     X(ctl, NK, "committed contact impulses (N s; the next step's warm start)") \
     X(ctln, NK, "new contact impulses (swapped at commit)") \
     X(ctu, NQK, "velocities of the method's step, before the contact stage") \
-    X(ctx, NNK, "scratch of the response solves (nq + nc)")
+    X(ctx, NNK, "scratch of the response solves (nq + nc)") \
+    X(ctf, NKF, "free-body contact stage (rt/hs_contact_fb.c): point geometry, row responses, body velocities")
 
 #define HS_STEPPER_INT_LIST(X, NBLK, NIK, NI1, NIP, NSK, NS1, NSP, NTMP) /* MISRA Ref 20.7.1 [X-macro parameter is an identifier] */ \
     X(blk, NBLK, "the model's block list (hs_blocks points into it)") \
@@ -239,7 +240,7 @@ int hs_stepper_def_validate(const hs_stepper_def *def, const hs_model *m);
     (0 HS_STEPPER_REAL_LIST(HS__WS_SUM, (nq), (nc), (nz), ((nq) + (nc)), (nq) * (nq), \
                             (nc) * (nq), (nq) * (nq), ((nq) + (nc)) * ((nq) + (nc)), \
                             (nq) * (nq), ((nq) + (nc)) * ((nq) + (nc)), 2 * (nc) * (nc), (nc), \
-                            (nq), (nq) * (nq), (nc) * (nq), HS_STEPPER_MAX_NIN, (nc), 0, 0, 0, 0))
+                            (nq), (nq) * (nq), (nc) * (nq), HS_STEPPER_MAX_NIN, (nc), 0, 0, 0, 0, 0))
 /* Inputs the dense bound allows for (galpha's zero-input vector at init). */
 #define HS_STEPPER_MAX_NIN 16
 /* Ints of workspace for sizes nq, nc (upper bound as above, any block list the model declares). */
@@ -336,7 +337,11 @@ typedef enum hs_stage {
  * contact stage's arrays). */
 #define HS_STEPPER_REALS_CT(nq, nc, nz, nk) \
     (HS_STEPPER_REALS((nq), (nc), (nz)) + 2u * (size_t)(nk) * (size_t)(nq) + 7u * (size_t)(nk) \
-     + 2u * (size_t)(nq) + (size_t)(nc))
+     + 2u * (size_t)(nq) + (size_t)(nc) + HS_CT_FB_REALS((nk), (nq)))
+/* Reals of the free-body contact stage for nk rows and nq positions (an upper bound: a point's
+ * geometry and its sweep record per row, a body's velocities and inertia per 7 positions,
+ * and the ground's record). */
+#define HS_CT_FB_REALS(nk, nq) ((size_t)(HS_CT_PT + 50) * (size_t)(nk) + 5u * (size_t)(nq) + 32u)
 
 /* The stepper: configuration, committed state and views into the caller's arenas. The arrays
  * (q, u, z, lambda, P, ... see HS_STEPPER_REAL_LIST) are fields named as in the list. */
@@ -350,7 +355,7 @@ typedef struct hs_stepper {
     uint64_t k;             /* steps since the last init/set_state */
 /* MISRA Ref 20.7.1 [X-macro parameter is an identifier] */
 #define HS__WS_RFIELD(name, count, what) hs_real *name; /* what */
-    HS_STEPPER_REAL_LIST(HS__WS_RFIELD, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    HS_STEPPER_REAL_LIST(HS__WS_RFIELD, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
 #undef HS__WS_RFIELD
 /* MISRA Ref 20.7.1 [X-macro parameter is an identifier] */
 #define HS__WS_IFIELD(name, count, what) int *name;
@@ -372,6 +377,7 @@ typedef struct hs_stepper {
     hs_real *cregP;         /* the projection matrix' regularization block (in creg), or NULL */
     hs_real cu, cq;         /* coefficients of h fu and h^2 fq in A */
     int curv, curv_fd;      /* K_g used; from differences of constraint() */
+    int ctfb;               /* 1: the contact stage works in body velocities (rt/hs_contact_fb.c) */
     int galpha;             /* the generalized-alpha plan */
     int sdirk;              /* the sdirk plan */
     hs_real ga_am, ga_af, ga_beta, ga_gamma; /* galpha alpha_m, alpha_f, beta, gamma */

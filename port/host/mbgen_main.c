@@ -516,6 +516,15 @@ int main(int argc, char **argv)
         }
         fprintf(o, "};\n");
     }
+    /* free bodies in contact: the rows as points (rows and bodies) for the body-velocity stage */
+    if (mb.nk && mb.type.ct_points) {
+        fprintf(o, "static const hs_ct_point ct_pts[%d] = {\n", mb.ct_npts);
+        for (int i = 0; i < mb.ct_npts; ++i) {
+            const hs_ct_point *P = &mb.ct_pts[i];
+            fprintf(o, "    {.row = %d, .nrow = %d, .a = %d, .b = %d},\n", P->row, P->nrow, P->a, P->b);
+        }
+        fprintf(o, "};\n");
+    }
     fprintf(o, "static const hs_mb_desc desc = {\n    .name = \"%s\", .dim = %d, .nin = %d", N, D->dim, D->nin);
     first = 0;
     fvec("gravity", D->gravity, 3);
@@ -571,6 +580,8 @@ int main(int argc, char **argv)
     if (mb.type.compliance) fprintf(o, "    .compliance = hs_mb_gen_compliance,\n");
     /* only free spatial bodies under gravity: the body-velocity form (hs_fb_info) */
     if (mb.type.free_bodies) fprintf(o, "    .free_bodies = hs_mb_gen_free_bodies,\n");
+    if (mb.nk && mb.type.ct_points)
+        fprintf(o, "    .ct_npoints = %d,\n    .ct_pts = ct_pts,\n    .ct_points = hs_mb_gen_ct_points,\n", mb.ct_npts);
     fprintf(o, "    .energy = hs_mb_gen_energy,\n    .motion = hs_mb_gen_motion,\n    .data = &gen,\n};\n");
     if (fflush(o) != 0 || ferror(o)) {
         fprintf(stderr, "hilstep-mbgen: write error\n");

@@ -1,0 +1,539 @@
+/* hs_contact_fb.c - the contact stage in body velocities, for models made of free bodies only
+ * (hs_model.h free_bodies, ct_points): the equations of rt/hs_contact.h, in other coordinates.
+ *
+ * Body k (coordinates x, p from qoff, p a unit quaternion) moves with v = x' and the world
+ * angular velocity w = 2 E(p) p' (model/hs_mb_int.h mb_quat_E; E E^T = I, E p = 0). A point's
+ * row with direction d (its normal n or a tangent t1, t2) between bodies a and b (b may be the
+ * ground) at lever arms ra, rb has
+ *     J u = d . ((v_a + w_a x ra) - (v_b + w_b x rb)),
+ * and the response of the velocities to its unit impulse under the norm rows is
+ *     dv_a = d / m_a,  dw_a = I_a^-1 (ra x d),  dv_b = -d / m_b,  dw_b = -I_b^-1 (rb x d),
+ * I^-1 = R(p) diag(1 / I_1, 1 / I_2, 1 / I_3) R(p)^T the world inverse inertia. These are the
+ * generic stage's M_c^-1 J^T (the description's M on p is 4 G^T I G with the norm row), so
+ * W_ii, targets, impacts, compliance, bounds, warm start, sweeps and residual are those of
+ * rt/hs_contact.c (the row updates are shared: rt/hs_contact_int.h) and the impulses agree to
+ * rounding. p's rate along p (a norm violation, not a motion) is left as the method made it.
+ *
+ * At entry u -> (v, w) per body; at exit u += du with dx' = dv, dp' = 1/2 E(p)^T dw, and
+ * q += cq du (hs_contact_cq). Fixed work: loop counts from the bodies, the points, the rows and
+ * the sweeps only; no solve with the projection factor (one is made only when the method keeps
+ * the factor for its next step and no projection stage made it). A sweep costs per point one
+ * relative velocity (two cross products), its projections on n, t1, t2, the point's update,
+ * and the bodies' velocities updated with the rows' precomputed responses. */
+#include "hs_contact.h"
+#include "hs_contact_int.h"
+#include "hs_stage.h"
+
+/* A body's record in the workspace (reals from its start): */
+#define FB_V 0     /* velocity (3, m/s, world) */
+#define FB_W 3     /* angular velocity (3, rad/s, world) */
+#define FB_V0 6    /* the same at the stage's entry */
+#define FB_W0 9
+#define FB_VN 12   /* the committed step's (t_n) velocity and angular velocity, for impacts */
+#define FB_WN 15
+#define FB_II 18   /* world inverse inertia (3 x 3, row-major, 1/(kg m^2)) */
+#define FB_IM 27   /* 1 / mass (1/kg) */
+#define FB_P 28    /* the quaternion at entry (4) */
+#define FB_BODY 32 /* reals per body */
+/* A point's record, what its sweeps read (reals from its start): */
+#define PT_G 0     /* its geometry from ct_points() (HS_CT_PT) */
+#define PT_K 16    /* per row j: dw_a (3) then dw_b (3) per unit impulse (rad/s per N s, world), at PT_K + 6 j */
+#define PT_IW 34   /* per row: 1 / W_ii (as ctiw) */
+#define PT_EPS 37  /* the normal's compliance (as cteps) */
+#define PT_R 38    /* per row: target (as ctr) */
+#define PT_C10 41  /* couplings J_1 B_0, J_2 B_0, J_2 B_1 (as ctv[i + 1], ctphi[i + 2], ctv[i + 2]) */
+#define PT_C20 42
+#define PT_C21 43
+#define PT_HN 44   /* the normal's upper bound: 1e30, 0 for an empty slot */
+#define PT_F1 45   /* friction row 1's bound hi = F1[0] + F1[1] lambda_n (bounds(), written out) */
+#define PT_F2 47   /* the same for row 2 */
+#define FB_PT 50   /* reals per point (HS_CT_FB_REALS in rt/hs_stepper.h counts HS_CT_PT + 50) */
+
+static inline hs_real dot3(const hs_real *a, const hs_real *b)
+{
+    return ((a[0] * b[0]) + (a[1] * b[1])) + (a[2] * b[2]);
+}
+
+static inline void cross3(const hs_real *a, const hs_real *b, hs_real *o)
+{
+    o[0] = (a[1] * b[2]) - (a[2] * b[1]);
+    o[1] = (a[2] * b[0]) - (a[0] * b[2]);
+    o[2] = (a[0] * b[1]) - (a[1] * b[0]);
+}
+
+/* o = A x (A 3 x 3 row-major) */
+static inline void mat3v(const hs_real *A, const hs_real *x, hs_real *o)
+{
+    o[0] = ((A[0] * x[0]) + (A[1] * x[1])) + (A[2] * x[2]);
+    o[1] = ((A[3] * x[0]) + (A[4] * x[1])) + (A[5] * x[2]);
+    o[2] = ((A[6] * x[0]) + (A[7] * x[1])) + (A[8] * x[2]);
+}
+
+/* w = 2 E(p) pd: the world angular velocity of quaternion rate pd */
+static void quat_w(const hs_real *p, const hs_real *pd, hs_real *w)
+{
+    w[0] = HS_R(2.0) * ((((-p[1] * pd[0]) + (p[0] * pd[1])) - (p[3] * pd[2])) + (p[2] * pd[3]));
+    w[1] = HS_R(2.0) * ((((-p[2] * pd[0]) + (p[3] * pd[1])) + (p[0] * pd[2])) - (p[1] * pd[3]));
+    w[2] = HS_R(2.0) * ((((-p[3] * pd[0]) - (p[2] * pd[1])) + (p[1] * pd[2])) + (p[0] * pd[3]));
+}
+
+/* pd = 1/2 E(p)^T w: the quaternion rate of world angular velocity w (tangent to |p| = 1) */
+static void quat_pd(const hs_real *p, const hs_real *w, hs_real *pd)
+{
+    pd[0] = HS_R(0.5) * (((-p[1] * w[0]) - (p[2] * w[1])) - (p[3] * w[2]));
+    pd[1] = HS_R(0.5) * (((p[0] * w[0]) + (p[3] * w[1])) - (p[2] * w[2]));
+    pd[2] = HS_R(0.5) * (((-p[3] * w[0]) + (p[0] * w[1])) + (p[1] * w[2]));
+    pd[3] = HS_R(0.5) * (((p[2] * w[0]) - (p[1] * w[1])) + (p[0] * w[2]));
+}
+
+/* Workspace offsets: points' geometry, rows' responses, bodies' records. */
+static inline hs_real *fb_geo(const hs_stepper *s) { return s->ctf; }
+static inline hs_real *fb_pts(const hs_stepper *s) { return &s->ctf[s->model->type->ct_npoints * HS_CT_PT]; }
+static inline hs_real *fb_bodies(const hs_stepper *s)
+{
+    return &s->ctf[s->model->type->ct_npoints * (HS_CT_PT + FB_PT)];
+}
+
+int hs_contact_fb_ok(const hs_model *m)
+{
+    const hs_model_type *T = m->type;
+    if ((T->free_bodies == NULL) || (T->ct_points == NULL) || (T->ct_pts == NULL) || (T->ct_npoints < 1)
+        || (T->nk < 1) || (T->ct_rows == NULL) || (T->nhol != 0)) {
+        return 0;
+    }
+    hs_fb_info fb;
+    if (hs_model_rc(T->free_bodies(m, &fb)) != HS_OK) {
+        return 0;
+    }
+    if ((fb.nb < 1) || (fb.body == NULL) || (fb.nb != m->d.nc)) {
+        return 0;
+    }
+    for (int k = 0; k < fb.nb; ++k) {
+        const hs_fb_body *B = &fb.body[k];
+        /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
+        const int good = (B->qoff >= 0) && ((B->qoff + 7) <= m->d.nq) && (B->mass > HS_R(0.0))
+                         && (B->inertia[0] > HS_R(0.0)) && (B->inertia[1] > HS_R(0.0)) && (B->inertia[2] > HS_R(0.0));
+        if (good == 0) {
+            return 0;
+        }
+    }
+    /* the points cover the rows in order, each a normal alone or with its two tangent rows
+     * (friction bounded by that normal alone: point_update's rows) */
+    int next = 0;
+    for (int k = 0; k < T->ct_npoints; ++k) {
+        const hs_ct_point *P = &T->ct_pts[k];
+        /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
+        int good = (P->row == next) && ((P->nrow == 1) || (P->nrow == 3)) && ((P->row + P->nrow) <= T->nk)
+                   && (P->a >= -1) && (P->a < fb.nb) && (P->b >= -1) && (P->b < fb.nb) && (P->a != P->b);
+        if (good != 0) {
+            const hs_ct_row *R = &T->ct_rows[P->row];
+            /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
+            good = (R[0].kind == HS_CT_NORMAL)
+                   && ((P->nrow == 1)
+                       || ((R[1].kind == HS_CT_FRICTION) && (R[2].kind == HS_CT_FRICTION) && (R[1].ngroup == 1)
+                           && (R[2].ngroup == 1) && (R[1].normal == P->row) && (R[2].normal == P->row)));
+        }
+        if (good == 0) {
+            return 0;
+        }
+        next += P->nrow;
+    }
+    return (next == T->nk) ? 1 : 0;
+}
+
+size_t hs_contact_fb_reals(const hs_model *m)
+{
+    const hs_model_type *T = m->type;
+    hs_fb_info fb;
+    if ((hs_contact_fb_ok(m) == 0) || (hs_model_rc(T->free_bodies(m, &fb)) != HS_OK)) {
+        return 0u;
+    }
+    /* MISRA Ref 10.8.3 [composite count widened after its bounds check] */
+    return ((size_t)T->ct_npoints * (size_t)(HS_CT_PT + FB_PT)) + ((size_t)(fb.nb + 1) * (size_t)FB_BODY);
+}
+
+/* The body records at entry: velocities of u~ (un) and of u_n (u), world inverse inertias. */
+static void bodies_in(hs_stepper *s, const hs_fb_info *fb)
+{
+    hs_real *bd = fb_bodies(s);
+    for (int k = 0; k < fb->nb; ++k) {
+        const hs_fb_body *B = &fb->body[k];
+        hs_real *r = &bd[(k + 1) * FB_BODY];
+        const hs_real *p = &s->qn[B->qoff + 3];
+        for (int i = 0; i < 4; ++i) {
+            r[FB_P + i] = p[i];
+        }
+        for (int i = 0; i < 3; ++i) {
+            r[FB_V + i] = s->un[B->qoff + i];
+            r[FB_V0 + i] = s->un[B->qoff + i];
+            r[FB_VN + i] = s->u[B->qoff + i];
+        }
+        quat_w(p, &s->un[B->qoff + 3], &r[FB_W]);
+        quat_w(p, &s->u[B->qoff + 3], &r[FB_WN]);
+        for (int i = 0; i < 3; ++i) {
+            r[FB_W0 + i] = r[FB_W + i];
+        }
+        /* R(p) = a I + 2 e e^T + 2 p0 [e]x (the models' quadratic formula), then R D R^T */
+        const hs_real a = (p[0] * p[0]) - (((p[1] * p[1]) + (p[2] * p[2])) + (p[3] * p[3]));
+        const hs_real e0 = p[1], e1 = p[2], e2 = p[3], w0 = p[0];
+        const hs_real R[9] = {a + (HS_R(2.0) * e0 * e0), (HS_R(2.0) * e0 * e1) - (HS_R(2.0) * w0 * e2),
+                              (HS_R(2.0) * e0 * e2) + (HS_R(2.0) * w0 * e1), (HS_R(2.0) * e1 * e0) + (HS_R(2.0) * w0 * e2),
+                              a + (HS_R(2.0) * e1 * e1), (HS_R(2.0) * e1 * e2) - (HS_R(2.0) * w0 * e0),
+                              (HS_R(2.0) * e2 * e0) - (HS_R(2.0) * w0 * e1), (HS_R(2.0) * e2 * e1) + (HS_R(2.0) * w0 * e0),
+                              a + (HS_R(2.0) * e2 * e2)};
+        const hs_real d[3] = {HS_R(1.0) / B->inertia[0], HS_R(1.0) / B->inertia[1], HS_R(1.0) / B->inertia[2]};
+        for (int i = 0; i < 3; ++i) {
+            for (int j = 0; j < 3; ++j) {
+                r[FB_II + (3 * i) + j] = (((R[3 * i] * d[0]) * R[3 * j]) + ((R[(3 * i) + 1] * d[1]) * R[(3 * j) + 1]))
+                                         + ((R[(3 * i) + 2] * d[2]) * R[(3 * j) + 2]);
+            }
+        }
+        r[FB_IM] = HS_R(1.0) / B->mass;
+    }
+    /* the ground: a record at rest with no response (zero inverse mass and inertia), so that
+     * every point is worked the same way whether one side is the ground or not */
+    hs_real *gr = bd;
+    for (int i = 0; i < FB_BODY; ++i) {
+        gr[i] = HS_R(0.0);
+    }
+}
+
+/* The record of body k (hs_fb_info order), or the ground's (the first) for k = -1. */
+static inline hs_real *body_rec(hs_real *bd, int k)
+{
+    return &bd[(k + 1) * FB_BODY];
+}
+
+/* The relative velocity (v_a + w_a x ra) - (v_b + w_b x rb) at point g between records A and
+ * B (the ground's at rest), from their velocities at offset ov (FB_V or FB_VN). */
+static inline void rel_vel(const hs_real *restrict A, const hs_real *restrict B, const hs_real *restrict g, int ov,
+                           hs_real *restrict vr)
+{
+    const hs_real *ra = &g[HS_CT_PT_RA], *rb = &g[HS_CT_PT_RB];
+    const hs_real *va = &A[ov], *vb = &B[ov];
+    vr[0] = (va[0] + ((va[4] * ra[2]) - (va[5] * ra[1]))) - (vb[0] + ((vb[4] * rb[2]) - (vb[5] * rb[1])));
+    vr[1] = (va[1] + ((va[5] * ra[0]) - (va[3] * ra[2]))) - (vb[1] + ((vb[5] * rb[0]) - (vb[3] * rb[2])));
+    vr[2] = (va[2] + ((va[3] * ra[1]) - (va[4] * ra[0]))) - (vb[2] + ((vb[3] * rb[1]) - (vb[4] * rb[0])));
+}
+
+/* Impulses e0, e1, e2 along n, t1, t2 of point record R into body records A and B: v_a +=
+ * P / m_a with P = n e0 + t1 e1 + t2 e2, w_a += the rows' responses times e, the opposite on b
+ * (a one-row point: e1 = e2 = 0, its other rows' responses 0). */
+/* MISRA Ref 8.14.1 [separate workspace arrays] */
+static inline void apply3(hs_real *restrict A, hs_real *restrict B, const hs_real *restrict R, hs_real e0,
+                          hs_real e1, hs_real e2)
+{
+    const hs_real *n = &R[PT_G + HS_CT_PT_N], *t1 = &R[PT_G + HS_CT_PT_T1], *t2 = &R[PT_G + HS_CT_PT_T2];
+    const hs_real *k0 = &R[PT_K], *k1 = &R[PT_K + 6], *k2 = &R[PT_K + 12];
+    const hs_real px = ((n[0] * e0) + (t1[0] * e1)) + (t2[0] * e2);
+    const hs_real py = ((n[1] * e0) + (t1[1] * e1)) + (t2[1] * e2);
+    const hs_real pz = ((n[2] * e0) + (t1[2] * e1)) + (t2[2] * e2);
+    const hs_real ia = A[FB_IM], ib = B[FB_IM];
+    A[FB_V] += px * ia;
+    A[FB_V + 1] += py * ia;
+    A[FB_V + 2] += pz * ia;
+    A[FB_W] += ((k0[0] * e0) + (k1[0] * e1)) + (k2[0] * e2);
+    A[FB_W + 1] += ((k0[1] * e0) + (k1[1] * e1)) + (k2[1] * e2);
+    A[FB_W + 2] += ((k0[2] * e0) + (k1[2] * e1)) + (k2[2] * e2);
+    B[FB_V] -= px * ib;
+    B[FB_V + 1] -= py * ib;
+    B[FB_V + 2] -= pz * ib;
+    B[FB_W] -= ((k0[3] * e0) + (k1[3] * e1)) + (k2[3] * e2);
+    B[FB_W + 1] -= ((k0[4] * e0) + (k1[4] * e1)) + (k2[4] * e2);
+    B[FB_W + 2] -= ((k0[5] * e0) + (k1[5] * e1)) + (k2[5] * e2);
+}
+
+/* One row's impulse e along direction d (responses k: dw_a, dw_b) into records A and B (the
+ * warm start). */
+/* MISRA Ref 8.14.1 [separate workspace arrays] */
+static void apply_row(hs_real *restrict A, hs_real *restrict B, const hs_real *restrict d, const hs_real *restrict k,
+                      hs_real e)
+{
+    const hs_real ia = A[FB_IM], ib = B[FB_IM];
+    for (int i = 0; i < 3; ++i) {
+        A[FB_V + i] += (d[i] * e) * ia;
+        A[FB_W + i] += k[i] * e;
+        B[FB_V + i] -= (d[i] * e) * ib;
+        B[FB_W + i] -= k[3 + i] * e;
+    }
+}
+
+/* Moves body B's positions in q by c (dv, 1/2 E(p)^T dw) (p: the record r's entry quaternion):
+ * the position-only correction of an impact along a row's response. */
+static void move_q(hs_real *q, const hs_fb_body *B, const hs_real *r, hs_real c, const hs_real *dv, const hs_real *dw)
+{
+    hs_real pd[4];
+    quat_pd(&r[FB_P], dw, pd);
+    for (int i = 0; i < 3; ++i) {
+        q[B->qoff + i] += c * dv[i];
+    }
+    for (int i = 0; i < 4; ++i) {
+        q[B->qoff + 3 + i] += c * pd[i];
+    }
+}
+
+/* The rows of point P (its record Rp, geometry copied in): responses, W_ii, targets and the
+ * couplings J_k B_m within the point, as the generic stage sets them (rt/hs_contact.c), into
+ * the stepper's row arrays and the record. */
+static void point_setup(hs_stepper *s, const hs_fb_info *fb, const hs_ct_point *P, hs_real *Rp, hs_real cq, hs_real h)
+{
+    const hs_model_type *T = s->model->type;
+    hs_real *bd = fb_bodies(s);
+    hs_real *A = body_rec(bd, P->a);
+    hs_real *B = body_rec(bd, P->b);
+    const hs_real *g = &Rp[PT_G];
+    const int i0 = P->row, nr = P->nrow;
+    const hs_real ia = A[FB_IM], ib = B[FB_IM];
+    hs_real ca[3][3], cb[3][3];
+    hs_real vr[3];
+    rel_vel(A, B, g, FB_V, vr);
+    if (nr == 1) {
+        /* a normal alone: no tangent rows (their responses, couplings and bounds 0) */
+        for (int k = PT_K; k < FB_PT; ++k) {
+            Rp[k] = HS_R(0.0);
+        }
+    }
+    for (int j = 0; j < nr; ++j) {
+        const int i = i0 + j;
+        const hs_real *d = &g[HS_CT_PT_N + (3 * j)];
+        hs_real *ka = &Rp[PT_K + (6 * j)];
+        hs_real *kb = &Rp[PT_K + (6 * j) + 3];
+        cross3(&g[HS_CT_PT_RA], d, ca[j]);
+        cross3(&g[HS_CT_PT_RB], d, cb[j]);
+        mat3v(&A[FB_II], ca[j], ka);
+        mat3v(&B[FB_II], cb[j], kb);
+        const hs_real dd = dot3(d, d);
+        const hs_real W = (((dd * ia) + dot3(ca[j], ka)) + (dd * ib)) + dot3(cb[j], kb);
+        const hs_ct_row *R = &T->ct_rows[i];
+        const hs_real reg = (R->kind == HS_CT_NORMAL) ? HS_CT_REG : HS_R(0.0);
+        s->ctiw[i] = (W > HS_R(1e-30)) ? (HS_R(1.0) / ((HS_R(1.0) + reg) * W)) : HS_R(0.0);
+        s->cteps[i] = reg * W;
+        if (R->kind != HS_CT_NORMAL) {
+            /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
+            const int prev = (R->box != 0) && (s->ctl[R->normal] > HS_R(0.0));
+            s->cteps[i] = (prev != 0) ? HS_R(1.0) : HS_R(0.0);
+        }
+        const hs_real v = dot3(d, vr);
+        s->ctv[i] = v;
+        hs_real r = HS_R(0.0);
+        if (R->kind == HS_CT_NORMAL) {
+            const hs_real phi = g[HS_CT_PT_PHI];
+            const hs_real dg = phi - cq * v;
+            const hs_real ce = (cq > HS_R(0.0)) ? cq : h;
+            r = (dg >= HS_CT_SLOP) ? (-dg / ce) : (-HS_CT_ERP * dg / h);
+            if ((cq == HS_R(0.0)) && (R->e > HS_R(0.0)) && (v < -HS_CT_VREST) && (phi + h * v < HS_R(0.0))) {
+                const hs_real rb = -R->e * v;
+                r = (rb > r) ? rb : r;
+                s->cteps[i] = HS_R(0.0);
+                s->ctiw[i] = (W > HS_R(1e-30)) ? (HS_R(1.0) / W) : HS_R(0.0);
+            } else if ((R->e > HS_R(0.0)) && (v < -HS_CT_VREST) && (phi < HS_R(0.0))) {
+                /* the impact inside the step of rt/hs_contact.c, with the row velocity of u_n */
+                hs_real vrn[3];
+                rel_vel(A, B, g, FB_VN, vrn);
+                const hs_real v0 = dot3(d, vrn);
+                const hs_real acc = (v - v0) / h;
+                const hs_real d0 = phi - HS_R(0.5) * h * (v0 + v);
+                hs_real tau = (v0 < HS_R(0.0)) ? (d0 / -v0) : HS_R(0.0);
+                tau = clamp(tau, HS_R(0.0), h);
+                const hs_real vi = v0 + acc * tau, rest = h - tau;
+                const hs_real vend = -R->e * vi + acc * rest;
+                const hs_real gend = -R->e * vi * rest + HS_R(0.5) * acc * rest * rest;
+                r = (vend > r) ? vend : r;
+                s->cteps[i] = HS_R(0.0);
+                s->ctiw[i] = (W > HS_R(1e-30)) ? (HS_R(1.0) / W) : HS_R(0.0);
+                const hs_real mu = (gend - (phi + cq * (r - v))) * s->ctiw[i];
+                /* the position-only correction along the row's response, mu B_i */
+                if (P->a >= 0) {
+                    const hs_real dva[3] = {ia * d[0], ia * d[1], ia * d[2]};
+                    move_q(s->qn, &fb->body[P->a], A, mu, dva, ka);
+                }
+                if (P->b >= 0) {
+                    const hs_real dvb[3] = {-ib * d[0], -ib * d[1], -ib * d[2]};
+                    const hs_real dwb[3] = {-kb[0], -kb[1], -kb[2]};
+                    move_q(s->qn, &fb->body[P->b], B, mu, dvb, dwb);
+                }
+            } else {
+                /* no impact: the target above stands */
+            }
+        }
+        s->ctr[i] = r;
+        Rp[PT_IW + j] = s->ctiw[i];
+        Rp[PT_R + j] = r;
+    }
+    Rp[PT_EPS] = s->cteps[i0];
+    /* the normal's bounds (bounds()): [0, 1e30], [0, 0] for an empty slot */
+    Rp[PT_HN] = (s->ctiw[i0] > HS_R(0.0)) ? HS_R(1e30) : HS_R(0.0);
+    if (nr == 3) {
+        /* J_k B_m = (d_k . d_m)(1/m_a + 1/m_b) + (ra x d_k) . dw_a,m + (rb x d_k) . dw_b,m */
+        const hs_real *n = &g[HS_CT_PT_N], *t1 = &g[HS_CT_PT_T1], *t2 = &g[HS_CT_PT_T2];
+        const hs_real *k0 = &Rp[PT_K], *k1 = &Rp[PT_K + 6];
+        s->ctv[i0 + 1] = (((dot3(t1, n) * ia) + dot3(ca[1], k0)) + (dot3(t1, n) * ib)) + dot3(cb[1], &k0[3]);
+        s->ctphi[i0 + 2] = (((dot3(t2, n) * ia) + dot3(ca[2], k0)) + (dot3(t2, n) * ib)) + dot3(cb[2], &k0[3]);
+        s->ctv[i0 + 2] = (((dot3(t2, t1) * ia) + dot3(ca[2], k1)) + (dot3(t2, t1) * ib)) + dot3(cb[2], &k1[3]);
+        Rp[PT_C10] = s->ctv[i0 + 1];
+        Rp[PT_C20] = s->ctphi[i0 + 2];
+        Rp[PT_C21] = s->ctv[i0 + 2];
+        /* a friction row's bound mu ((sel lambda_n,prev) + (1 - sel) lambda_n) of bounds() with
+         * sel (cteps) 0 or 1, as F[0] + F[1] lambda_n: (mu lambda_n,prev, 0) or (0, mu), the
+         * same value; (0, 0) for an empty slot */
+        for (int j = 1; j < 3; ++j) {
+            const int i = i0 + j;
+            const hs_real mu = T->ct_rows[i].mu;
+            /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
+            const int live = (s->ctiw[i] > HS_R(0.0)) ? 1 : 0;
+            const int prev = (s->cteps[i] > HS_R(0.5)) ? 1 : 0;
+            hs_real *F = &Rp[(j == 1) ? PT_F1 : PT_F2];
+            F[0] = ((live != 0) && (prev != 0)) ? (mu * s->ctl[i0]) : HS_R(0.0);
+            F[1] = ((live != 0) && (prev == 0)) ? mu : HS_R(0.0);
+        }
+    }
+}
+
+/* One projected Gauss-Seidel update of a contact point's three rows from their J u (v0, v1,
+ * v2) with the point's record R: point_update() of rt/hs_contact_int.h with the bounds and
+ * couplings read from the record (the same values, so the same impulses); the impulses'
+ * changes into e. */
+static inline void point3(const hs_real *restrict R, hs_real *restrict l, hs_real v0, hs_real v1, hs_real v2,
+                          hs_real *e)
+{
+    const hs_real w0 = (v0 - R[PT_R]) + (R[PT_EPS] * l[0]);
+    const hs_real n0 = clamp(l[0] - (w0 * R[PT_IW]), HS_R(0.0), R[PT_HN]);
+    const hs_real e0 = n0 - l[0];
+    l[0] = n0;
+    hs_real hi = R[PT_F1] + (R[PT_F1 + 1] * n0);
+    const hs_real w1 = (v1 + (R[PT_C10] * e0)) - R[PT_R + 1];
+    const hs_real n1 = clamp(l[1] - (w1 * R[PT_IW + 1]), -hi, hi);
+    const hs_real e1 = n1 - l[1];
+    l[1] = n1;
+    hi = R[PT_F2] + (R[PT_F2 + 1] * n0);
+    const hs_real w2 = ((v2 + (R[PT_C20] * e0)) + (R[PT_C21] * e1)) - R[PT_R + 2];
+    const hs_real n2 = clamp(l[2] - (w2 * R[PT_IW + 2]), -hi, hi);
+    e[0] = e0;
+    e[1] = e1;
+    e[2] = n2 - l[2];
+    l[2] = n2;
+}
+
+int hs_contact_fb_step(hs_stepper *s, const hs_ctx *c)
+{
+    const hs_model *m = s->model;
+    const hs_model_type *T = m->type;
+    const int np = T->ct_npoints;
+    const hs_real h = c->h;
+    const hs_real cq = hs_contact_cq(s, h);
+    int rc;
+    /* a method that keeps the projection factor for its next step gets it as before */
+    if ((s->keep_p != 0) && !((s->def.stab == HS_STAB_PROJECTION) && (s->nc > 0))) {
+        rc = hs_projection_factor(s, c->t1, s->qn, s->M, s->G2, NULL, &s->fPn);
+        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
+        if (rc != HS_OK) {
+            return rc;
+        }
+    }
+    hs_fb_info fb;
+    rc = hs_model_rc(T->free_bodies(m, &fb));
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
+    if (rc != HS_OK) {
+        return rc;
+    }
+    hs_real *geo = fb_geo(s);
+    rc = hs_model_rc(T->ct_points(m, c->t1, s->qn, geo));
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
+    if (rc != HS_OK) {
+        return rc;
+    }
+    /* two sums (any order gives 0, or NaN when one term is not finite) */
+    hs_real nf = HS_R(0.0), nf2 = HS_R(0.0);
+    for (int k = 0; k < (np * HS_CT_PT); k += 2) {
+        nf += geo[k] * HS_R(0.0);
+        nf2 += geo[k + 1] * HS_R(0.0);
+    }
+    if (!((nf + nf2) == HS_R(0.0))) {
+        return HS_E_NONFINITE;
+    }
+    bodies_in(s, &fb);
+    hs_real *pts = fb_pts(s);
+    for (int k = 0; k < np; ++k) {
+        hs_real *Rp = &pts[k * FB_PT];
+        for (int j = 0; j < HS_CT_PT; ++j) {
+            Rp[PT_G + j] = geo[(k * HS_CT_PT) + j];
+        }
+        point_setup(s, &fb, &T->ct_pts[k], Rp, cq, h);
+    }
+    hs_real *bd = fb_bodies(s);
+    /* warm start: the previous step's impulses, clamped to this step's bounds */
+    hs_real *lam = s->ctln;
+    for (int k = 0; k < np; ++k) {
+        const hs_ct_point *P = &T->ct_pts[k];
+        const hs_real *Rp = &pts[k * FB_PT];
+        for (int j = 0; j < P->nrow; ++j) {
+            const int i = P->row + j;
+            hs_real lo, hi;
+            lam[i] = HS_R(0.0);
+            bounds(s, i, lam, &lo, &hi);
+            lam[i] = clamp(s->ctl[i], lo, hi);
+            apply_row(body_rec(bd, P->a), body_rec(bd, P->b), &Rp[PT_G + HS_CT_PT_N + (3 * j)], &Rp[PT_K + (6 * j)],
+                      lam[i]);
+        }
+    }
+    /* the fixed sweeps, Gauss-Seidel in row order: per point its relative velocity once, the
+     * rows' J u its projections, the point's update, then both bodies */
+    const int ns = T->ct_sweeps;
+    for (int sw = 0; sw < ns; ++sw) {
+        for (int k = 0; k < np; ++k) {
+            const hs_ct_point *P = &T->ct_pts[k];
+            const hs_real *R = &pts[k * FB_PT];
+            hs_real *A = body_rec(bd, P->a);
+            hs_real *B = body_rec(bd, P->b);
+            hs_real vr[3], e[3];
+            rel_vel(A, B, &R[PT_G], FB_V, vr);
+            const int i = P->row;
+            if (P->nrow == 3) {
+                point3(R, &lam[i], dot3(&R[PT_G + HS_CT_PT_N], vr), dot3(&R[PT_G + HS_CT_PT_T1], vr),
+                       dot3(&R[PT_G + HS_CT_PT_T2], vr), e);
+            } else {
+                e[0] = row_update(s, i, lam, dot3(&R[PT_G + HS_CT_PT_N], vr));
+                e[1] = HS_R(0.0);
+                e[2] = HS_R(0.0);
+            }
+            apply3(A, B, R, e[0], e[1], e[2]);
+        }
+    }
+    /* the residual the budget left (velocity units) */
+    hs_real res = HS_R(0.0);
+    for (int k = 0; k < np; ++k) {
+        const hs_ct_point *P = &T->ct_pts[k];
+        const hs_real *g = &pts[(k * FB_PT) + PT_G];
+        hs_real vr[3];
+        rel_vel(body_rec(bd, P->a), body_rec(bd, P->b), g, FB_V, vr);
+        for (int j = 0; j < P->nrow; ++j) {
+            const int i = P->row + j;
+            hs_real lo, hi;
+            bounds(s, i, lam, &lo, &hi);
+            const hs_real w = dot3(&g[HS_CT_PT_N + (3 * j)], vr) - s->ctr[i];
+            const hs_real pr = clamp(lam[i] - w * s->ctiw[i], lo, hi);
+            const hs_real ri = (s->ctiw[i] > HS_R(0.0)) ? (hs_abs(lam[i] - pr) / s->ctiw[i]) : HS_R(0.0);
+            res = (ri > res) ? ri : res;
+        }
+    }
+    /* back to u and q: x' = v, p' += 1/2 E(p)^T (w - w0); q += cq du */
+    for (int k = 0; k < fb.nb; ++k) {
+        const hs_fb_body *B = &fb.body[k];
+        const hs_real *r = body_rec(bd, k);
+        hs_real dw[3], pd[4];
+        for (int i = 0; i < 3; ++i) {
+            const hs_real dv = r[FB_V + i] - r[FB_V0 + i];
+            s->un[B->qoff + i] = r[FB_V + i];
+            s->qn[B->qoff + i] += cq * dv;
+            dw[i] = r[FB_W + i] - r[FB_W0 + i];
+        }
+        quat_pd(&r[FB_P], dw, pd);
+        for (int i = 0; i < 4; ++i) {
+            s->un[B->qoff + 3 + i] += pd[i];
+            s->qn[B->qoff + 3 + i] += cq * pd[i];
+        }
+    }
+    s->stats.ct_residual = res;
+    s->stats.ct_residual_max = (res > s->stats.ct_residual_max) ? res : s->stats.ct_residual_max;
+    return HS_OK;
+}
