@@ -37,17 +37,19 @@
 #define FB_BODY 32 /* reals per body */
 /* A point's record, what its sweeps read (reals from its start): */
 #define PT_G 0     /* its geometry from ct_points() (HS_CT_PT) */
-#define PT_K 16    /* per row j: dw_a (3) then dw_b (3) per unit impulse (rad/s per N s, world), at PT_K + 6 j */
-#define PT_IW 34   /* per row: 1 / W_ii (as ctiw) */
-#define PT_EPS 37  /* the normal's compliance (as cteps) */
-#define PT_R 38    /* per row: target (as ctr) */
-#define PT_C10 41  /* couplings J_1 B_0, J_2 B_0, J_2 B_1 (as ctv[i + 1], ctphi[i + 2], ctv[i + 2]) */
-#define PT_C20 42
-#define PT_C21 43
-#define PT_HN 44   /* the normal's upper bound: 1e30, 0 for an empty slot */
-#define PT_F1 45   /* friction row 1's bound hi = F1[0] + F1[1] lambda_n (bounds(), written out) */
-#define PT_F2 47   /* the same for row 2 */
-#define FB_PT 50   /* reals per point (HS_CT_FB_REALS in rt/hs_stepper.h counts HS_CT_PT + 50) */
+#define PT_MA 16   /* body a's response to the rows' unit impulses, column j (row j) at PT_MA + 6 j:
+                    * dv_a = d_j / m_a (3, m/s per N s), dw_a = I_a^-1 (ra x d_j) (3, rad/s per N s) */
+#define PT_MB 34   /* body b's, the same with the sign of b: -d_j / m_b, -I_b^-1 (rb x d_j) */
+#define PT_IW 52   /* per row: 1 / W_ii (as ctiw) */
+#define PT_EPS 55  /* the normal's compliance (as cteps) */
+#define PT_R 56    /* per row: target (as ctr) */
+#define PT_C10 59  /* couplings J_1 B_0, J_2 B_0, J_2 B_1 (as ctv[i + 1], ctphi[i + 2], ctv[i + 2]) */
+#define PT_C20 60
+#define PT_C21 61
+#define PT_HN 62   /* the normal's upper bound: 1e30, 0 for an empty slot */
+#define PT_F1 63   /* friction row 1's bound hi = F1[0] + F1[1] lambda_n (bounds(), written out) */
+#define PT_F2 65   /* the same for row 2 */
+#define FB_PT 68   /* reals per point (HS_CT_FB_REALS in rt/hs_stepper.h counts HS_CT_PT + 68) */
 
 static inline hs_real dot3(const hs_real *a, const hs_real *b)
 {
@@ -216,46 +218,18 @@ static inline void rel_vel(const hs_real *restrict A, const hs_real *restrict B,
     vr[2] = (va[2] + ((va[3] * ra[1]) - (va[4] * ra[0]))) - (vb[2] + ((vb[3] * rb[1]) - (vb[4] * rb[0])));
 }
 
-/* Impulses e0, e1, e2 along n, t1, t2 of point record R into body records A and B: v_a +=
- * P / m_a with P = n e0 + t1 e1 + t2 e2, w_a += the rows' responses times e, the opposite on b
- * (a one-row point: e1 = e2 = 0, its other rows' responses 0). */
+/* Impulses e0, e1, e2 of a point's rows into a body's velocity and angular velocity y (6,
+ * contiguous in its record) through its response columns M (6 x 3, column j at M + 6 j): entry
+ * by entry, the same operations whether the compiler does one entry per instruction or two. */
 /* MISRA Ref 8.14.1 [separate workspace arrays] */
-static inline void apply3(hs_real *restrict A, hs_real *restrict B, const hs_real *restrict R, hs_real e0,
-                          hs_real e1, hs_real e2)
+static inline void apply6(hs_real *restrict y, const hs_real *restrict M, hs_real e0, hs_real e1, hs_real e2)
 {
-    const hs_real *n = &R[PT_G + HS_CT_PT_N], *t1 = &R[PT_G + HS_CT_PT_T1], *t2 = &R[PT_G + HS_CT_PT_T2];
-    const hs_real *k0 = &R[PT_K], *k1 = &R[PT_K + 6], *k2 = &R[PT_K + 12];
-    const hs_real px = ((n[0] * e0) + (t1[0] * e1)) + (t2[0] * e2);
-    const hs_real py = ((n[1] * e0) + (t1[1] * e1)) + (t2[1] * e2);
-    const hs_real pz = ((n[2] * e0) + (t1[2] * e1)) + (t2[2] * e2);
-    const hs_real ia = A[FB_IM], ib = B[FB_IM];
-    A[FB_V] += px * ia;
-    A[FB_V + 1] += py * ia;
-    A[FB_V + 2] += pz * ia;
-    A[FB_W] += ((k0[0] * e0) + (k1[0] * e1)) + (k2[0] * e2);
-    A[FB_W + 1] += ((k0[1] * e0) + (k1[1] * e1)) + (k2[1] * e2);
-    A[FB_W + 2] += ((k0[2] * e0) + (k1[2] * e1)) + (k2[2] * e2);
-    B[FB_V] -= px * ib;
-    B[FB_V + 1] -= py * ib;
-    B[FB_V + 2] -= pz * ib;
-    B[FB_W] -= ((k0[3] * e0) + (k1[3] * e1)) + (k2[3] * e2);
-    B[FB_W + 1] -= ((k0[4] * e0) + (k1[4] * e1)) + (k2[4] * e2);
-    B[FB_W + 2] -= ((k0[5] * e0) + (k1[5] * e1)) + (k2[5] * e2);
-}
-
-/* One row's impulse e along direction d (responses k: dw_a, dw_b) into records A and B (the
- * warm start). */
-/* MISRA Ref 8.14.1 [separate workspace arrays] */
-static void apply_row(hs_real *restrict A, hs_real *restrict B, const hs_real *restrict d, const hs_real *restrict k,
-                      hs_real e)
-{
-    const hs_real ia = A[FB_IM], ib = B[FB_IM];
-    for (int i = 0; i < 3; ++i) {
-        A[FB_V + i] += (d[i] * e) * ia;
-        A[FB_W + i] += k[i] * e;
-        B[FB_V + i] -= (d[i] * e) * ib;
-        B[FB_W + i] -= k[3 + i] * e;
-    }
+    y[0] = ((y[0] + (M[0] * e0)) + (M[6] * e1)) + (M[12] * e2);
+    y[1] = ((y[1] + (M[1] * e0)) + (M[7] * e1)) + (M[13] * e2);
+    y[2] = ((y[2] + (M[2] * e0)) + (M[8] * e1)) + (M[14] * e2);
+    y[3] = ((y[3] + (M[3] * e0)) + (M[9] * e1)) + (M[15] * e2);
+    y[4] = ((y[4] + (M[4] * e0)) + (M[10] * e1)) + (M[16] * e2);
+    y[5] = ((y[5] + (M[5] * e0)) + (M[11] * e1)) + (M[17] * e2);
 }
 
 /* Moves body B's positions in q by c (dv, 1/2 E(p)^T dw) (p: the record r's entry quaternion):
@@ -284,24 +258,31 @@ static void point_setup(hs_stepper *s, const hs_fb_info *fb, const hs_ct_point *
     const hs_real *g = &Rp[PT_G];
     const int i0 = P->row, nr = P->nrow;
     const hs_real ia = A[FB_IM], ib = B[FB_IM];
-    hs_real ca[3][3], cb[3][3];
+    hs_real ca[3][3], cb[3][3], kaa[3][3], kbb[3][3];
     hs_real vr[3];
     rel_vel(A, B, g, FB_V, vr);
     if (nr == 1) {
         /* a normal alone: no tangent rows (their responses, couplings and bounds 0) */
-        for (int k = PT_K; k < FB_PT; ++k) {
+        for (int k = PT_MA; k < FB_PT; ++k) {
             Rp[k] = HS_R(0.0);
         }
     }
     for (int j = 0; j < nr; ++j) {
         const int i = i0 + j;
         const hs_real *d = &g[HS_CT_PT_N + (3 * j)];
-        hs_real *ka = &Rp[PT_K + (6 * j)];
-        hs_real *kb = &Rp[PT_K + (6 * j) + 3];
+        hs_real *ka = kaa[j];
+        hs_real *kb = kbb[j];
         cross3(&g[HS_CT_PT_RA], d, ca[j]);
         cross3(&g[HS_CT_PT_RB], d, cb[j]);
         mat3v(&A[FB_II], ca[j], ka);
         mat3v(&B[FB_II], cb[j], kb);
+        /* the response columns (PT_MA, PT_MB) */
+        for (int q = 0; q < 3; ++q) {
+            Rp[PT_MA + (6 * j) + q] = d[q] * ia;
+            Rp[PT_MA + (6 * j) + 3 + q] = ka[q];
+            Rp[PT_MB + (6 * j) + q] = -(d[q] * ib);
+            Rp[PT_MB + (6 * j) + 3 + q] = -kb[q];
+        }
         const hs_real dd = dot3(d, d);
         const hs_real W = (((dd * ia) + dot3(ca[j], ka)) + (dd * ib)) + dot3(cb[j], kb);
         const hs_ct_row *R = &T->ct_rows[i];
@@ -366,10 +347,9 @@ static void point_setup(hs_stepper *s, const hs_fb_info *fb, const hs_ct_point *
     if (nr == 3) {
         /* J_k B_m = (d_k . d_m)(1/m_a + 1/m_b) + (ra x d_k) . dw_a,m + (rb x d_k) . dw_b,m */
         const hs_real *n = &g[HS_CT_PT_N], *t1 = &g[HS_CT_PT_T1], *t2 = &g[HS_CT_PT_T2];
-        const hs_real *k0 = &Rp[PT_K], *k1 = &Rp[PT_K + 6];
-        s->ctv[i0 + 1] = (((dot3(t1, n) * ia) + dot3(ca[1], k0)) + (dot3(t1, n) * ib)) + dot3(cb[1], &k0[3]);
-        s->ctphi[i0 + 2] = (((dot3(t2, n) * ia) + dot3(ca[2], k0)) + (dot3(t2, n) * ib)) + dot3(cb[2], &k0[3]);
-        s->ctv[i0 + 2] = (((dot3(t2, t1) * ia) + dot3(ca[2], k1)) + (dot3(t2, t1) * ib)) + dot3(cb[2], &k1[3]);
+        s->ctv[i0 + 1] = (((dot3(t1, n) * ia) + dot3(ca[1], kaa[0])) + (dot3(t1, n) * ib)) + dot3(cb[1], kbb[0]);
+        s->ctphi[i0 + 2] = (((dot3(t2, n) * ia) + dot3(ca[2], kaa[0])) + (dot3(t2, n) * ib)) + dot3(cb[2], kbb[0]);
+        s->ctv[i0 + 2] = (((dot3(t2, t1) * ia) + dot3(ca[2], kaa[1])) + (dot3(t2, t1) * ib)) + dot3(cb[2], kbb[1]);
         Rp[PT_C10] = s->ctv[i0 + 1];
         Rp[PT_C20] = s->ctphi[i0 + 2];
         Rp[PT_C21] = s->ctv[i0 + 2];
@@ -466,15 +446,17 @@ int hs_contact_fb_step(hs_stepper *s, const hs_ctx *c)
     for (int k = 0; k < np; ++k) {
         const hs_ct_point *P = &T->ct_pts[k];
         const hs_real *Rp = &pts[k * FB_PT];
+        hs_real e[3] = {HS_R(0.0), HS_R(0.0), HS_R(0.0)};
         for (int j = 0; j < P->nrow; ++j) {
             const int i = P->row + j;
             hs_real lo, hi;
             lam[i] = HS_R(0.0);
             bounds(s, i, lam, &lo, &hi);
             lam[i] = clamp(s->ctl[i], lo, hi);
-            apply_row(body_rec(bd, P->a), body_rec(bd, P->b), &Rp[PT_G + HS_CT_PT_N + (3 * j)], &Rp[PT_K + (6 * j)],
-                      lam[i]);
+            e[j] = lam[i];
         }
+        apply6(&body_rec(bd, P->a)[FB_V], &Rp[PT_MA], e[0], e[1], e[2]);
+        apply6(&body_rec(bd, P->b)[FB_V], &Rp[PT_MB], e[0], e[1], e[2]);
     }
     /* the fixed sweeps, Gauss-Seidel in row order: per point its relative velocity once, the
      * rows' J u its projections, the point's update, then both bodies */
@@ -496,7 +478,8 @@ int hs_contact_fb_step(hs_stepper *s, const hs_ctx *c)
                 e[1] = HS_R(0.0);
                 e[2] = HS_R(0.0);
             }
-            apply3(A, B, R, e[0], e[1], e[2]);
+            apply6(&A[FB_V], &R[PT_MA], e[0], e[1], e[2]);
+            apply6(&B[FB_V], &R[PT_MB], e[0], e[1], e[2]);
         }
     }
     /* the residual the budget left (velocity units) */
