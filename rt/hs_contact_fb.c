@@ -12,7 +12,8 @@
  * generic stage's M_c^-1 J^T (the description's M on p is 4 G^T I G with the norm row), so
  * W_ii, targets, impacts, compliance, bounds, warm start, sweeps and residual are those of
  * rt/hs_contact.c (the row updates are shared: rt/hs_contact_int.h) and the impulses agree to
- * rounding. p's rate along p (a norm violation, not a motion) is left as the method made it.
+ * rounding. p's rate along p (a drift of |p|, not a motion) stays as the method made it; the
+ * generic rows read it as a point velocity 2 (p . p') r / |p|^2, which the targets take here.
  *
  * At entry u -> (v, w) per body; at exit u += du with dx' = dv, dp' = 1/2 E(p)^T dw, and
  * q += cq du (hs_contact_cq). Fixed work: loop counts from the bodies, the points, the rows and
@@ -34,7 +35,9 @@
 #define FB_II 18   /* world inverse inertia (3 x 3, row-major, 1/(kg m^2)) */
 #define FB_IM 27   /* 1 / mass (1/kg) */
 #define FB_P 28    /* the quaternion at entry (4) */
-#define FB_BODY 32 /* reals per body */
+#define FB_AL 32   /* radial rates (p . p') / (p . p) of u~ and of u_n (1/s): see rel_off */
+#define FB_ALN 33
+#define FB_BODY 36 /* reals per body */
 /* A point's record, what its sweeps read (reals from its start): */
 #define PT_G 0     /* its geometry from ct_points() (HS_CT_PT) */
 #define PT_MA 16   /* body a's response to the rows' unit impulses, column j (row j) at PT_MA + 6 j:
@@ -191,6 +194,10 @@ static void bodies_in(hs_stepper *s, const hs_fb_info *fb)
             }
         }
         r[FB_IM] = HS_R(1.0) / B->mass;
+        const hs_real pp = (((p[0] * p[0]) + (p[1] * p[1])) + (p[2] * p[2])) + (p[3] * p[3]);
+        const hs_real *ud = &s->un[B->qoff + 3], *un0 = &s->u[B->qoff + 3];
+        r[FB_AL] = ((((p[0] * ud[0]) + (p[1] * ud[1])) + (p[2] * ud[2])) + (p[3] * ud[3])) / pp;
+        r[FB_ALN] = ((((p[0] * un0[0]) + (p[1] * un0[1])) + (p[2] * un0[2])) + (p[3] * un0[3])) / pp;
     }
     /* the ground: a record at rest with no response (zero inverse mass and inertia), so that
      * every point is worked the same way whether one side is the ground or not */
@@ -216,6 +223,19 @@ static inline void rel_vel(const hs_real *restrict A, const hs_real *restrict B,
     vr[0] = (va[0] + ((va[4] * ra[2]) - (va[5] * ra[1]))) - (vb[0] + ((vb[4] * rb[2]) - (vb[5] * rb[1])));
     vr[1] = (va[1] + ((va[5] * ra[0]) - (va[3] * ra[2]))) - (vb[1] + ((vb[5] * rb[0]) - (vb[3] * rb[2])));
     vr[2] = (va[2] + ((va[3] * ra[1]) - (va[4] * ra[0]))) - (vb[2] + ((vb[3] * rb[1]) - (vb[4] * rb[0])));
+}
+
+/* The part of J u the generic rows see in a quaternion's radial rate al = (p . p') / (p . p)
+ * (a drift of |p|, not a motion: the quadratic R(p) grows along p, so its point moves by
+ * 2 al r): 2 al_a ra - 2 al_b rb into o, from the records' rates at offset oa (FB_AL or
+ * FB_ALN). The sweeps move only w, so it is constant over the stage: the targets take it,
+ * and the impulses stay those of the generic stage even where a method leaves p . p' != 0. */
+static inline void rel_off(const hs_real *A, const hs_real *B, const hs_real *g, int oa, hs_real *o)
+{
+    const hs_real sa = HS_R(2.0) * A[oa], sb = HS_R(2.0) * B[oa];
+    for (int i = 0; i < 3; ++i) {
+        o[i] = (sa * g[HS_CT_PT_RA + i]) - (sb * g[HS_CT_PT_RB + i]);
+    }
 }
 
 /* Impulses e0, e1, e2 of a point's rows into a body's velocity and angular velocity y (6,
@@ -260,7 +280,9 @@ static void point_setup(hs_stepper *s, const hs_fb_info *fb, const hs_ct_point *
     const hs_real ia = A[FB_IM], ib = B[FB_IM];
     hs_real ca[3][3], cb[3][3], kaa[3][3], kbb[3][3];
     hs_real vr[3];
+    hs_real off[3];
     rel_vel(A, B, g, FB_V, vr);
+    rel_off(A, B, g, FB_AL, off);
     if (nr == 1) {
         /* a normal alone: no tangent rows (their responses, couplings and bounds 0) */
         for (int k = PT_MA; k < FB_PT; ++k) {
@@ -294,7 +316,8 @@ static void point_setup(hs_stepper *s, const hs_fb_info *fb, const hs_ct_point *
             const int prev = (R->box != 0) && (s->ctl[R->normal] > HS_R(0.0));
             s->cteps[i] = (prev != 0) ? HS_R(1.0) : HS_R(0.0);
         }
-        const hs_real v = dot3(d, vr);
+        const hs_real vo = dot3(d, off);
+        const hs_real v = dot3(d, vr) + vo;
         s->ctv[i] = v;
         hs_real r = HS_R(0.0);
         if (R->kind == HS_CT_NORMAL) {
@@ -309,9 +332,10 @@ static void point_setup(hs_stepper *s, const hs_fb_info *fb, const hs_ct_point *
                 s->ctiw[i] = (W > HS_R(1e-30)) ? (HS_R(1.0) / W) : HS_R(0.0);
             } else if ((R->e > HS_R(0.0)) && (v < -HS_CT_VREST) && (phi < HS_R(0.0))) {
                 /* the impact inside the step of rt/hs_contact.c, with the row velocity of u_n */
-                hs_real vrn[3];
+                hs_real vrn[3], offn[3];
                 rel_vel(A, B, g, FB_VN, vrn);
-                const hs_real v0 = dot3(d, vrn);
+                rel_off(A, B, g, FB_ALN, offn);
+                const hs_real v0 = dot3(d, vrn) + dot3(d, offn);
                 const hs_real acc = (v - v0) / h;
                 const hs_real d0 = phi - HS_R(0.5) * h * (v0 + v);
                 hs_real tau = (v0 < HS_R(0.0)) ? (d0 / -v0) : HS_R(0.0);
@@ -337,6 +361,8 @@ static void point_setup(hs_stepper *s, const hs_fb_info *fb, const hs_ct_point *
                 /* no impact: the target above stands */
             }
         }
+        /* the sweeps' J u leaves out the radial part vo: the target takes it instead */
+        r -= vo;
         s->ctr[i] = r;
         Rp[PT_IW + j] = s->ctiw[i];
         Rp[PT_R + j] = r;
