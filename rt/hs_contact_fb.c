@@ -395,6 +395,13 @@ static void point_setup(hs_stepper *s, const hs_fb_info *fb, const hs_ct_point *
     }
 }
 
+/* The upper bound of row j of point record R with normal impulse ln (bounds() of
+ * rt/hs_contact_int.h from the record: the lower is 0 for the normal, -hi for a tangent). */
+static inline hs_real pt_hi(const hs_real *R, int j, hs_real ln)
+{
+    return (j == 0) ? R[PT_HN] : ((j == 1) ? (R[PT_F1] + (R[PT_F1 + 1] * ln)) : (R[PT_F2] + (R[PT_F2 + 1] * ln)));
+}
+
 /* One projected Gauss-Seidel update of a contact point's three rows from their J u (v0, v1,
  * v2) with the point's record R: point_update() of rt/hs_contact_int.h with the bounds and
  * couplings read from the record (the same values, so the same impulses); the impulses'
@@ -475,10 +482,8 @@ int hs_contact_fb_step(hs_stepper *s, const hs_ctx *c)
         hs_real e[3] = {HS_R(0.0), HS_R(0.0), HS_R(0.0)};
         for (int j = 0; j < P->nrow; ++j) {
             const int i = P->row + j;
-            hs_real lo, hi;
-            lam[i] = HS_R(0.0);
-            bounds(s, i, lam, &lo, &hi);
-            lam[i] = clamp(s->ctl[i], lo, hi);
+            const hs_real hi = pt_hi(Rp, j, e[0]);
+            lam[i] = clamp(s->ctl[i], (j == 0) ? HS_R(0.0) : -hi, hi);
             e[j] = lam[i];
         }
         apply6(&body_rec(bd, P->a)[FB_V], &Rp[PT_MA], e[0], e[1], e[2]);
@@ -517,10 +522,9 @@ int hs_contact_fb_step(hs_stepper *s, const hs_ctx *c)
         rel_vel(body_rec(bd, P->a), body_rec(bd, P->b), g, FB_V, vr);
         for (int j = 0; j < P->nrow; ++j) {
             const int i = P->row + j;
-            hs_real lo, hi;
-            bounds(s, i, lam, &lo, &hi);
+            const hs_real hi = pt_hi(&pts[k * FB_PT], j, lam[P->row]);
             const hs_real w = dot3(&g[HS_CT_PT_N + (3 * j)], vr) - s->ctr[i];
-            const hs_real pr = clamp(lam[i] - w * s->ctiw[i], lo, hi);
+            const hs_real pr = clamp(lam[i] - w * s->ctiw[i], (j == 0) ? HS_R(0.0) : -hi, hi);
             const hs_real ri = (s->ctiw[i] > HS_R(0.0)) ? (hs_abs(lam[i] - pr) / s->ctiw[i]) : HS_R(0.0);
             res = (ri > res) ? ri : res;
         }
