@@ -38,21 +38,20 @@
 #define FB_AL 32   /* radial rates (p . p') / (p . p) of u~ and of u_n (1/s): see rel_off */
 #define FB_ALN 33
 #define FB_BODY 36 /* reals per body */
-/* A point's record, what its sweeps read (reals from its start): */
-#define PT_G 0     /* its geometry from ct_points() (HS_CT_PT) */
-#define PT_MA 16   /* body a's response to the rows' unit impulses, column j (row j) at PT_MA + 6 j:
+/* A point's record, what its sweeps read besides its geometry (reals from its start): */
+#define PT_MA 0    /* body a's response to the rows' unit impulses, column j (row j) at PT_MA + 6 j:
                     * dv_a = d_j / m_a (3, m/s per N s), dw_a = I_a^-1 (ra x d_j) (3, rad/s per N s) */
-#define PT_MB 34   /* body b's, the same with the sign of b: -d_j / m_b, -I_b^-1 (rb x d_j) */
-#define PT_IW 52   /* per row: 1 / W_ii (as ctiw) */
-#define PT_EPS 55  /* the normal's compliance (as cteps) */
-#define PT_R 56    /* per row: target (as ctr) */
-#define PT_C10 59  /* couplings J_1 B_0, J_2 B_0, J_2 B_1 (as ctv[i + 1], ctphi[i + 2], ctv[i + 2]) */
-#define PT_C20 60
-#define PT_C21 61
-#define PT_HN 62   /* the normal's upper bound: 1e30, 0 for an empty slot */
-#define PT_F1 63   /* friction row 1's bound hi = F1[0] + F1[1] lambda_n (bounds(), written out) */
-#define PT_F2 65   /* the same for row 2 */
-#define FB_PT 68   /* reals per point (HS_CT_FB_REALS in rt/hs_stepper.h counts HS_CT_PT + 68) */
+#define PT_MB 18   /* body b's, the same with the sign of b: -d_j / m_b, -I_b^-1 (rb x d_j) */
+#define PT_IW 36   /* per row: 1 / W_ii (as ctiw) */
+#define PT_EPS 39  /* the normal's compliance (as cteps) */
+#define PT_R 40    /* per row: target (as ctr) */
+#define PT_C10 43  /* couplings J_1 B_0, J_2 B_0, J_2 B_1 (as ctv[i + 1], ctphi[i + 2], ctv[i + 2]) */
+#define PT_C20 44
+#define PT_C21 45
+#define PT_HN 46   /* the normal's upper bound: 1e30, 0 for an empty slot */
+#define PT_F1 47   /* friction row 1's bound hi = F1[0] + F1[1] lambda_n (bounds(), written out) */
+#define PT_F2 49   /* the same for row 2 */
+#define FB_PT 52   /* reals per point (HS_CT_FB_REALS in rt/hs_stepper.h counts HS_CT_PT + 52) */
 
 static inline hs_real dot3(const hs_real *a, const hs_real *b)
 {
@@ -266,16 +265,16 @@ static void move_q(hs_real *q, const hs_fb_body *B, const hs_real *r, hs_real c,
     }
 }
 
-/* The rows of point P (its record Rp, geometry copied in): responses, W_ii, targets and the
+/* The rows of point P (geometry g, record Rp): responses, W_ii, targets and the
  * couplings J_k B_m within the point, as the generic stage sets them (rt/hs_contact.c), into
  * the stepper's row arrays and the record. */
-static void point_setup(hs_stepper *s, const hs_fb_info *fb, const hs_ct_point *P, hs_real *Rp, hs_real cq, hs_real h)
+static void point_setup(hs_stepper *s, const hs_fb_info *fb, const hs_ct_point *P, const hs_real *g, hs_real *Rp,
+                        hs_real cq, hs_real h)
 {
     const hs_model_type *T = s->model->type;
     hs_real *bd = fb_bodies(s);
     hs_real *A = body_rec(bd, P->a);
     hs_real *B = body_rec(bd, P->b);
-    const hs_real *g = &Rp[PT_G];
     const int i0 = P->row, nr = P->nrow;
     const hs_real ia = A[FB_IM], ib = B[FB_IM];
     hs_real ca[3][3], cb[3][3], kaa[3][3], kbb[3][3];
@@ -467,11 +466,7 @@ int hs_contact_fb_step(hs_stepper *s, const hs_ctx *c)
     bodies_in(s, &fb);
     hs_real *pts = fb_pts(s);
     for (int k = 0; k < np; ++k) {
-        hs_real *Rp = &pts[k * FB_PT];
-        for (int j = 0; j < HS_CT_PT; ++j) {
-            Rp[PT_G + j] = geo[(k * HS_CT_PT) + j];
-        }
-        point_setup(s, &fb, &T->ct_pts[k], Rp, cq, h);
+        point_setup(s, &fb, &T->ct_pts[k], &geo[k * HS_CT_PT], &pts[k * FB_PT], cq, h);
     }
     hs_real *bd = fb_bodies(s);
     /* warm start: the previous step's impulses, clamped to this step's bounds */
@@ -499,13 +494,13 @@ int hs_contact_fb_step(hs_stepper *s, const hs_ctx *c)
             hs_real *A = body_rec(bd, P->a);
             hs_real *B = body_rec(bd, P->b);
             hs_real vr[3], e[3];
-            rel_vel(A, B, &R[PT_G], FB_V, vr);
+            const hs_real *g = &geo[k * HS_CT_PT];
+            rel_vel(A, B, g, FB_V, vr);
             const int i = P->row;
             if (P->nrow == 3) {
-                point3(R, &lam[i], dot3(&R[PT_G + HS_CT_PT_N], vr), dot3(&R[PT_G + HS_CT_PT_T1], vr),
-                       dot3(&R[PT_G + HS_CT_PT_T2], vr), e);
+                point3(R, &lam[i], dot3(&g[HS_CT_PT_N], vr), dot3(&g[HS_CT_PT_T1], vr), dot3(&g[HS_CT_PT_T2], vr), e);
             } else {
-                e[0] = row_update(s, i, lam, dot3(&R[PT_G + HS_CT_PT_N], vr));
+                e[0] = row_update(s, i, lam, dot3(&g[HS_CT_PT_N], vr));
                 e[1] = HS_R(0.0);
                 e[2] = HS_R(0.0);
             }
@@ -517,7 +512,7 @@ int hs_contact_fb_step(hs_stepper *s, const hs_ctx *c)
     hs_real res = HS_R(0.0);
     for (int k = 0; k < np; ++k) {
         const hs_ct_point *P = &T->ct_pts[k];
-        const hs_real *g = &pts[(k * FB_PT) + PT_G];
+        const hs_real *g = &geo[k * HS_CT_PT];
         hs_real vr[3];
         rel_vel(body_rec(bd, P->a), body_rec(bd, P->b), g, FB_V, vr);
         for (int j = 0; j < P->nrow; ++j) {

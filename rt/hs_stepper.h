@@ -341,7 +341,7 @@ typedef enum hs_stage {
 /* Reals of the free-body contact stage for nk rows and nq positions (an upper bound: a point's
  * geometry and its sweep record per row, a body's velocities and inertia per 7 positions,
  * and the ground's record). */
-#define HS_CT_FB_REALS(nk, nq) ((size_t)(HS_CT_PT + 68) * (size_t)(nk) + 6u * (size_t)(nq) + 36u)
+#define HS_CT_FB_REALS(nk, nq) ((size_t)(HS_CT_PT + 52) * (size_t)(nk) + 6u * (size_t)(nq) + 36u)
 
 /* The stepper: configuration, committed state and views into the caller's arenas. The arrays
  * (q, u, z, lambda, P, ... see HS_STEPPER_REAL_LIST) are fields named as in the list. */
