@@ -224,6 +224,15 @@ static inline void rel_vel(const hs_real *restrict A, const hs_real *restrict B,
     vr[2] = (va[2] + ((va[3] * ra[1]) - (va[4] * ra[0]))) - (vb[2] + ((vb[3] * rb[1]) - (vb[4] * rb[0])));
 }
 
+/* rel_vel with b the ground (at rest): v_a + w_a x ra (the same values). */
+static inline void rel_vel_a(const hs_real *restrict A, const hs_real *restrict g, hs_real *restrict vr)
+{
+    const hs_real *ra = &g[HS_CT_PT_RA];
+    vr[0] = A[FB_V] + ((A[FB_W + 1] * ra[2]) - (A[FB_W + 2] * ra[1]));
+    vr[1] = A[FB_V + 1] + ((A[FB_W + 2] * ra[0]) - (A[FB_W] * ra[2]));
+    vr[2] = A[FB_V + 2] + ((A[FB_W] * ra[1]) - (A[FB_W + 1] * ra[0]));
+}
+
 /* The part of J u the generic rows see in a quaternion's radial rate al = (p . p') / (p . p)
  * (a drift of |p|, not a motion: the quadratic R(p) grows along p, so its point moves by
  * 2 al r): 2 al_a ra - 2 al_b rb into o, from the records' rates at offset oa (FB_AL or
@@ -482,7 +491,9 @@ int hs_contact_fb_step(hs_stepper *s, const hs_ctx *c)
             e[j] = lam[i];
         }
         apply6(&body_rec(bd, P->a)[FB_V], &Rp[PT_MA], e[0], e[1], e[2]);
-        apply6(&body_rec(bd, P->b)[FB_V], &Rp[PT_MB], e[0], e[1], e[2]);
+        if (P->b >= 0) {
+            apply6(&body_rec(bd, P->b)[FB_V], &Rp[PT_MB], e[0], e[1], e[2]);
+        }
     }
     /* the fixed sweeps, Gauss-Seidel in row order: per point its relative velocity once, the
      * rows' J u its projections, the point's update, then both bodies */
@@ -495,7 +506,12 @@ int hs_contact_fb_step(hs_stepper *s, const hs_ctx *c)
             hs_real *B = body_rec(bd, P->b);
             hs_real vr[3], e[3];
             const hs_real *g = &geo[k * HS_CT_PT];
-            rel_vel(A, B, g, FB_V, vr);
+            /* a point on the ground (fixed by the model) skips the ground's record, at rest */
+            if (P->b >= 0) {
+                rel_vel(A, B, g, FB_V, vr);
+            } else {
+                rel_vel_a(A, g, vr);
+            }
             const int i = P->row;
             if (P->nrow == 3) {
                 point3(R, &lam[i], dot3(&g[HS_CT_PT_N], vr), dot3(&g[HS_CT_PT_T1], vr), dot3(&g[HS_CT_PT_T2], vr), e);
@@ -505,7 +521,9 @@ int hs_contact_fb_step(hs_stepper *s, const hs_ctx *c)
                 e[2] = HS_R(0.0);
             }
             apply6(&A[FB_V], &R[PT_MA], e[0], e[1], e[2]);
-            apply6(&B[FB_V], &R[PT_MB], e[0], e[1], e[2]);
+            if (P->b >= 0) {
+                apply6(&B[FB_V], &R[PT_MB], e[0], e[1], e[2]);
+            }
         }
     }
     /* the residual the budget left (velocity units) */
