@@ -222,20 +222,28 @@ static void sphere_box(hs_real r, const hs_real *c, const hs_mb_shape *B, const 
     P->phi = dist - r;
 }
 
-/* separation of boxes along unit axis x (negative: overlap) */
-static hs_real box_sep(const hs_mb_shape *A, const ct_frame *Fa, const hs_mb_shape *B, const ct_frame *Fb,
-                       const hs_real *x)
+/* separations of boxes a and b along each box's face axes (negative: overlap): sa[k] along
+ * a's axis k, sb[k] along b's; the axes' products C_kj = A_k . B_j once for all six */
+static void box_seps(const hs_mb_shape *A, const ct_frame *Fa, const hs_mb_shape *B, const ct_frame *Fb, hs_real *sa,
+                     hs_real *sb)
 {
-    hs_real d[3];
+    hs_real d[3], C[3][3];
     for (int i = 0; i < 3; ++i) {
         d[i] = Fa->c[i] - Fb->c[i];
     }
-    hs_real ra = HS_R(0.0), rb = HS_R(0.0);
-    for (int i = 0; i < 3; ++i) {
-        ra += A->size[i] * hs_abs(mb_dot3(Fa->A[i], x));
-        rb += B->size[i] * hs_abs(mb_dot3(Fb->A[i], x));
+    for (int k = 0; k < 3; ++k) {
+        for (int j = 0; j < 3; ++j) {
+            C[k][j] = hs_abs(mb_dot3(Fa->A[k], Fb->A[j]));
+        }
     }
-    return hs_abs(mb_dot3(d, x)) - ra - rb;
+    for (int k = 0; k < 3; ++k) {
+        /* along a's axis k: a's extent is its half size there, b's its projection */
+        sa[k] = ((hs_abs(mb_dot3(d, Fa->A[k])) - A->size[k])
+                 - (((B->size[0] * C[k][0]) + (B->size[1] * C[k][1])) + (B->size[2] * C[k][2])));
+        sb[k] = ((hs_abs(mb_dot3(d, Fb->A[k]))
+                  - (((A->size[0] * C[0][k]) + (A->size[1] * C[1][k])) + (A->size[2] * C[2][k])))
+                 - B->size[k]);
+    }
 }
 
 /* box I's incident face against reference box R's face k: 4 points; flip = 1 when R is shape a */
@@ -291,9 +299,11 @@ static void box_box(const hs_mb_shape *A, const ct_frame *Fa, const hs_mb_shape 
 {
     int ka = 0, kb = 0;
     hs_real sa = HS_R(-1e30), sb = HS_R(-1e30);
+    hs_real xs[3], ys[3];
+    box_seps(A, Fa, B, Fb, xs, ys);
     for (int i = 0; i < 3; ++i) {
-        const hs_real x = box_sep(A, Fa, B, Fb, Fa->A[i]);
-        const hs_real y = box_sep(A, Fa, B, Fb, Fb->A[i]);
+        const hs_real x = xs[i];
+        const hs_real y = ys[i];
         if (x > sa) {
             sa = x;
             ka = i;
