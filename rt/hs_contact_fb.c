@@ -106,6 +106,7 @@ int hs_contact_fb_ok(const hs_model *m)
         return 0;
     }
     hs_fb_info fb;
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     if (hs_model_rc(T->free_bodies(m, &fb)) != HS_OK) {
         return 0;
     }
@@ -149,6 +150,7 @@ size_t hs_contact_fb_reals(const hs_model *m)
 {
     const hs_model_type *T = m->type;
     hs_fb_info fb;
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     if ((hs_contact_fb_ok(m) == 0) || (hs_model_rc(T->free_bodies(m, &fb)) != HS_OK)) {
         return 0u;
     }
@@ -167,8 +169,9 @@ static void bodies_in(hs_stepper *s, const hs_fb_info *fb)
         for (int i = 0; i < 4; ++i) {
             r[FB_P + i] = p[i];
         }
+        hs_real *rv = &r[FB_V];
         for (int i = 0; i < 3; ++i) {
-            r[FB_V + i] = s->un[B->qoff + i];
+            rv[i] = s->un[B->qoff + i];
             r[FB_V0 + i] = s->un[B->qoff + i];
             r[FB_VN + i] = s->u[B->qoff + i];
         }
@@ -214,8 +217,9 @@ static inline hs_real *body_rec(hs_real *bd, int k)
 
 /* The relative velocity (v_a + w_a x ra) - (v_b + w_b x rb) at point g between records A and
  * B (the ground's at rest), from their velocities at offset ov (FB_V or FB_VN). */
+/* MISRA Ref 8.14.1 [separate workspace arrays] */
 static inline void rel_vel(const hs_real *restrict A, const hs_real *restrict B, const hs_real *restrict g, int ov,
-                           hs_real *restrict vr)
+                           hs_real *vr)
 {
     const hs_real *ra = &g[HS_CT_PT_RA], *rb = &g[HS_CT_PT_RB];
     const hs_real *va = &A[ov], *vb = &B[ov];
@@ -225,12 +229,14 @@ static inline void rel_vel(const hs_real *restrict A, const hs_real *restrict B,
 }
 
 /* rel_vel with b the ground (at rest): v_a + w_a x ra (the same values). */
+/* MISRA Ref 8.14.1 [separate workspace arrays] */
 static inline void rel_vel_a(const hs_real *restrict A, const hs_real *restrict g, hs_real *restrict vr)
 {
     const hs_real *ra = &g[HS_CT_PT_RA];
-    vr[0] = A[FB_V] + ((A[FB_W + 1] * ra[2]) - (A[FB_W + 2] * ra[1]));
-    vr[1] = A[FB_V + 1] + ((A[FB_W + 2] * ra[0]) - (A[FB_W] * ra[2]));
-    vr[2] = A[FB_V + 2] + ((A[FB_W] * ra[1]) - (A[FB_W + 1] * ra[0]));
+    const hs_real *va = &A[FB_V], *wa = &A[FB_W];
+    vr[0] = va[0] + ((wa[1] * ra[2]) - (wa[2] * ra[1]));
+    vr[1] = va[1] + ((wa[2] * ra[0]) - (wa[0] * ra[2]));
+    vr[2] = va[2] + ((wa[0] * ra[1]) - (wa[1] * ra[0]));
 }
 
 /* The part of J u the generic rows see in a quaternion's radial rate al = (p . p') / (p . p)
@@ -241,8 +247,9 @@ static inline void rel_vel_a(const hs_real *restrict A, const hs_real *restrict 
 static inline void rel_off(const hs_real *A, const hs_real *B, const hs_real *g, int oa, hs_real *o)
 {
     const hs_real sa = HS_R(2.0) * A[oa], sb = HS_R(2.0) * B[oa];
+    const hs_real *ra = &g[HS_CT_PT_RA], *rb = &g[HS_CT_PT_RB];
     for (int i = 0; i < 3; ++i) {
-        o[i] = (sa * g[HS_CT_PT_RA + i]) - (sb * g[HS_CT_PT_RB + i]);
+        o[i] = (sa * ra[i]) - (sb * rb[i]);
     }
 }
 
@@ -307,11 +314,12 @@ static void point_setup(hs_stepper *s, const hs_fb_info *fb, const hs_ct_point *
         mat3v(&A[FB_II], ca[j], ka);
         mat3v(&B[FB_II], cb[j], kb);
         /* the response columns (PT_MA, PT_MB) */
+        hs_real *ma = &Rp[PT_MA], *mb = &Rp[PT_MB];
         for (int q = 0; q < 3; ++q) {
-            Rp[PT_MA + (6 * j) + q] = d[q] * ia;
-            Rp[PT_MA + (6 * j) + 3 + q] = ka[q];
-            Rp[PT_MB + (6 * j) + q] = -(d[q] * ib);
-            Rp[PT_MB + (6 * j) + 3 + q] = -kb[q];
+            ma[(6 * j) + q] = d[q] * ia;
+            ma[(6 * j) + 3 + q] = ka[q];
+            mb[(6 * j) + q] = -(d[q] * ib);
+            mb[(6 * j) + 3 + q] = -kb[q];
         }
         const hs_real dd = dot3(d, d);
         const hs_real W = (((dd * ia) + dot3(ca[j], ka)) + (dd * ib)) + dot3(cb[j], kb);
@@ -393,8 +401,9 @@ static void point_setup(hs_stepper *s, const hs_fb_info *fb, const hs_ct_point *
         for (int j = 1; j < 3; ++j) {
             const int i = i0 + j;
             const hs_real mu = T->ct_rows[i].mu;
-            /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
+            /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
             const int live = (s->ctiw[i] > HS_R(0.0)) ? 1 : 0;
+            /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
             const int prev = (s->cteps[i] > HS_R(0.5)) ? 1 : 0;
             hs_real *F = &Rp[(j == 1) ? PT_F1 : PT_F2];
             F[0] = ((live != 0) && (prev != 0)) ? (mu * s->ctl[i0]) : HS_R(0.0);
@@ -414,6 +423,7 @@ static inline hs_real pt_hi(const hs_real *R, int j, hs_real ln)
  * v2) with the point's record R: point_update() of rt/hs_contact_int.h with the bounds and
  * couplings read from the record (the same values, so the same impulses); the impulses'
  * changes into e. */
+/* MISRA Ref 8.14.1 [separate workspace arrays] */
 static inline void point3(const hs_real *restrict R, hs_real *restrict l, hs_real v0, hs_real v1, hs_real v2,
                           hs_real *e)
 {
@@ -547,9 +557,10 @@ int hs_contact_fb_step(hs_stepper *s, const hs_ctx *c)
         const hs_fb_body *B = &fb.body[k];
         const hs_real *r = body_rec(bd, k);
         hs_real dw[3], pd[4];
+        const hs_real *rv = &r[FB_V];
         for (int i = 0; i < 3; ++i) {
-            const hs_real dv = r[FB_V + i] - r[FB_V0 + i];
-            s->un[B->qoff + i] = r[FB_V + i];
+            const hs_real dv = rv[i] - r[FB_V0 + i];
+            s->un[B->qoff + i] = rv[i];
             s->qn[B->qoff + i] += cq * dv;
             dw[i] = r[FB_W + i] - r[FB_W0 + i];
         }
