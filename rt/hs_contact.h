@@ -22,7 +22,10 @@
  * step commits with the impulses the sweeps reached, and stats.ct_residual reports
  * max_i W_ii |lambda_i - clamp(lambda_i - (J_i u_{n+1} - r_i) / W_ii, lo_i, hi_i)| (m/s or rad/s), the velocity
  * error that remains; each sweep only lowers the energy of the LCP's quadratic, so an
- * unconverged step dissipates more, it never adds energy (the residual shows how far). */
+ * unconverged step dissipates more, it never adds energy (the residual shows how far).
+ * A model of free bodies that gives its contact points (hs_model.h free_bodies, ct_points)
+ * gets the same stage in body velocities (rt/hs_contact_fb.c): the same rows, targets,
+ * bounds, sweeps and residual, the responses n/m and I^-1 (r x n) in place of the solves. */
 #ifndef HS_CONTACT_H
 #define HS_CONTACT_H
 
