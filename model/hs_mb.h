@@ -421,7 +421,7 @@ typedef struct hs_mb_model {
     int ngz;                            /* ranges of G no kernel writes (dense G: zeroed per call) */
     int gz[HS_MB_MAX_GZ][2];            /* (first index, count) */
     int plan_nqq;                       /* entries of M, fq, fu and K (nq * nq, or packed) */
-    int plan_nqq4, plan_nqq8, plan_nq4; /* plan_nqq (to 4, to 8), nq (to 4): rounded down */
+    int plan_nqq8, plan_nq8;            /* plan_nqq, nq rounded down to a multiple of 8 */
     int nrun;                           /* runs of consecutive row kernels of one kind */
     int run[HS_MB_MAX_KOP][3];          /* (kind, first kernel, end kernel): one switch per run */
     int ndq, nsm;                       /* moving-point rows (DOT_QM), springs (SPR_QM) */

@@ -248,6 +248,8 @@ void mb_plan_prepare(hs_mb_model *mb)
         mb->mdix[mb->nmd] = ix + st + 1; mb->mdv[mb->nmd] = B->mass; ++mb->nmd;
         if (B->kind == HS_MB_PLANAR) { mb->mdix[mb->nmd] = ix + 2 * st + 2; mb->mdv[mb->nmd] = B->inertia[2]; ++mb->nmd; }
     }
+    /* a plan's force hook without springs returns fgrav untested */
+    if (hs_all_finite(mb->fgrav, mb->nq) == 0) { return; }
     /* runs of consecutive row kernels of one kind, in plan order (the same calls in the same
      * order as one switch per kernel: K's sums keep their order) */
     mb->nrun = 0;
@@ -262,9 +264,8 @@ void mb_plan_prepare(hs_mb_model *mb)
         }
     }
     mb->plan_nqq = qq_size(mb);
-    mb->plan_nqq4 = (mb->plan_nqq / 4) * 4;
     mb->plan_nqq8 = (mb->plan_nqq / 8) * 8;
-    mb->plan_nq4 = (mb->nq / 4) * 4;
+    mb->plan_nq8 = (mb->nq / 8) * 8;
     /* the kernels that call functions (a moving ground point's), for the hooks to call first */
     mb->ndq = 0;
     mb->nsm = 0;
@@ -333,13 +334,20 @@ HS_MBK_INL void plan_zero(hs_real *A, int n, int n8)
     for (; i < n; ++i) { A[i] = HS_R(0.0); }
 }
 
-/* A = B (n entries, apart; n4 = n rounded down to a multiple of 4). */
-HS_MBK_INL void plan_copy(hs_real *A, const hs_real *B, int n, int n4)
+/* A = B (n entries, apart; n8 = n rounded down to a multiple of 8). */
+HS_MBK_INL void plan_copy(hs_real *A, const hs_real *B, int n, int n8)
 {
     int i = 0;
-    for (; i < n4; i += 4) {
+    for (; i < n8; i += 8) {
+        const hs_real b0 = B[i], b1 = B[i + 1], b2 = B[i + 2], b3 = B[i + 3];
+        const hs_real b4 = B[i + 4], b5 = B[i + 5], b6 = B[i + 6], b7 = B[i + 7];
+        A[i] = b0; A[i + 1] = b1; A[i + 2] = b2; A[i + 3] = b3;
+        A[i + 4] = b4; A[i + 5] = b5; A[i + 6] = b6; A[i + 7] = b7;
+    }
+    if ((i + 4) <= n) {
         const hs_real b0 = B[i], b1 = B[i + 1], b2 = B[i + 2], b3 = B[i + 3];
         A[i] = b0; A[i + 1] = b1; A[i + 2] = b2; A[i + 3] = b3;
+        i += 4;
     }
     for (; i < n; ++i) { A[i] = B[i]; }
 }
@@ -569,7 +577,8 @@ HS_MBK_INL int run_force(const hs_model *m, int leaf, hs_real t, const hs_real *
     if (hs_mbk_on(mb) == 0) { return hs_mb_fn_force(m, t, q, u, z, in, f); }
     hs_real rb[2 * HS_MB_MAX_MOVE];
     plan_spring_ends(mb, leaf, t, rb);
-    plan_copy(f, mb->fgrav, mb->nq, mb->plan_nq4);
+    plan_copy(f, mb->fgrav, mb->nq, mb->plan_nq8);
+    if (mb->nkf == 0) { return HS_OK; } /* f = fgrav, finite (mb_plan_prepare) */
     const int rc = plan_springs_f(mb, leaf, rb, q, f);
     return hs_mbk_forces_done(rc, f, mb->nq);
 }
@@ -618,7 +627,7 @@ int hs_mb_plan_mass(const hs_model *m, hs_real t, const hs_real *q, hs_real *M)
     if (hs_mbk_on(mb) == 0) { return hs_mb_fn_mass(m, t, q, M); }
     const int n = mb->plan_nqq;
     if (mb->nmimg == n) {
-        plan_copy(M, mb->mimg, n, mb->plan_nqq4);
+        plan_copy(M, mb->mimg, n, mb->plan_nqq8);
     } else {
         plan_zero(M, n, mb->plan_nqq8);
         for (int i = 0; i < mb->nmd; ++i) { M[mb->mdix[i]] = mb->mdv[i]; }
