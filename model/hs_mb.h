@@ -351,7 +351,6 @@ typedef struct hs_mb_kop {
 #define HS_MB_MAX_KOP 48      /* kernel calls of a plan (rows and forces); more: no plan */
 #define HS_MB_MAX_GZ 32       /* zero ranges of a plan's G; more: no plan */
 #define HS_MB_MAX_MIMG 128    /* entries of M a plan keeps whole (larger: zeroed and its diagonal set) */
-#define HS_MB_MAX_MOVE 8      /* moving-point rows, and springs, of a plan (each); more: no plan */
 
 /* A compiled model: tables derived from a description and the model type with its sizes. */
 typedef struct hs_mb_model {
@@ -424,8 +423,6 @@ typedef struct hs_mb_model {
     int plan_nqq8, plan_nq8;            /* plan_nqq, nq rounded down to a multiple of 8 */
     int nrun;                           /* runs of consecutive row kernels of one kind */
     int run[HS_MB_MAX_KOP][3];          /* (kind, first kernel, end kernel): one switch per run */
-    int ndq, nsm;                       /* moving-point rows (DOT_QM), springs (SPR_QM) */
-    int dq[HS_MB_MAX_MOVE], sm[HS_MB_MAX_MOVE]; /* their kernels, in plan order */
     int nk;                             /* unilateral rows */
     hs_ct_row ct_rows[HS_MB_MAX_CT];    /* their kinds (the model type points here) */
     int ct_first[HS_MB_MAX_CONTACTS + HS_MB_MAX_STOPS + 1]; /* first row of each contact, then stop */

@@ -266,22 +266,6 @@ void mb_plan_prepare(hs_mb_model *mb)
     mb->plan_nqq = qq_size(mb);
     mb->plan_nqq8 = (mb->plan_nqq / 8) * 8;
     mb->plan_nq8 = (mb->nq / 8) * 8;
-    /* the kernels that call functions (a moving ground point's), for the hooks to call first */
-    mb->ndq = 0;
-    mb->nsm = 0;
-    for (int k = 0; k < mb->nkr + mb->nkf; ++k) {
-        if (mb->kop[k].kind == HS_MBK_DOT_QM) {
-            if (mb->ndq >= HS_MB_MAX_MOVE) { return; }
-            mb->dq[mb->ndq] = k;
-            ++mb->ndq;
-        } else if (mb->kop[k].kind == HS_MBK_SPR_QM) {
-            if (mb->nsm >= HS_MB_MAX_MOVE) { return; }
-            mb->sm[mb->nsm] = k;
-            ++mb->nsm;
-        } else {
-            /* calls nothing */
-        }
-    }
     /* a small M whole (a copy per call instead of zeroing and the diagonal) */
     mb->nmimg = 0;
     if (qq_size(mb) <= HS_MB_MAX_MIMG) {
@@ -364,8 +348,7 @@ HS_MBK_INL hs_real plan_fin(const hs_real *v, int r, int two, hs_real z)
 /* The row kernels of the plan in order (x says which outputs; sc the planar sines, cosines;
  * w the moving-point rows' values, in plan order); HS_OK when the g and gamma asked for are
  * finite (every row is a kernel's: each is tested after its kernel). */
-HS_MBK_INL int plan_kernels(const hs_mb_model *mb, int leaf, const hs_real *sc, const hs_mbk_at *w,
-                            const hs_mbk_rq *x)
+HS_MBK_INL int plan_kernels(const hs_mb_model *mb, int leaf, const hs_real *sc, const hs_mbk_rq *x)
 {
     hs_real z = HS_R(0.0);
     if (leaf != 0) {
@@ -381,7 +364,6 @@ HS_MBK_INL int plan_kernels(const hs_mb_model *mb, int leaf, const hs_real *sc, 
             if (x->gam != NULL) { z = plan_fin(x->gam, op->r, 0, z); }
         }
     } else {
-        int iw = 0;
         for (int k = 0; k < mb->nkr; ++k) {
             const hs_mb_kop *op = &mb->kop[k];
             int two = 0;
@@ -391,8 +373,7 @@ HS_MBK_INL int plan_kernels(const hs_mb_model *mb, int leaf, const hs_real *sc, 
             case HS_MBK_DIST_QQ: hs_mbk_dist(op, 1, x); break;
             case HS_MBK_DIST_QG: hs_mbk_dist(op, 0, x); break;
             default:
-                hs_mbk_dot_qm_w(op, &w[iw], x);
-                ++iw;
+                hs_mbk_dot_qm(op, x);
                 break;
             }
             if (x->g != NULL) { z = plan_fin(x->g, op->r, two, z); }
@@ -409,17 +390,13 @@ HS_MBK_INL int plan_rows(const hs_mb_model *mb, int leaf, hs_real t, const hs_re
 {
     hs_mbk_rq x;
     hs_real sc[2 * HS_MB_MAX_BODIES]; /* sin, cos of each planar body's angle */
-    hs_mbk_at w[HS_MB_MAX_MOVE];
     x.t = t; x.q = q; x.u = u; x.lam = lam;
     x.g = g; x.G = G; x.gt = gt; x.gam = gam; x.K = K;
     if (leaf == 0) {
-        /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-        const int rates = (gt != NULL) || (gam != NULL);
         for (int i = 0; i < mb->nfplanar; ++i) {
             const int b = mb->fplanar[i];
             hs_sincos(q[mb->qoff[b] + 2], &sc[2 * b], &sc[2 * b + 1]);
         }
-        for (int i = 0; i < mb->ndq; ++i) { hs_mbk_dot_qm_at(&mb->kop[mb->dq[i]], t, rates, &w[i]); }
     }
     if (G != NULL) {
         for (int i = 0; i < mb->ngz; ++i) {
@@ -428,7 +405,7 @@ HS_MBK_INL int plan_rows(const hs_mb_model *mb, int leaf, hs_real t, const hs_re
         }
     }
     if (K != NULL) { plan_zero(K, mb->plan_nqq, mb->plan_nqq8); }
-    return plan_kernels(mb, leaf, sc, w, &x);
+    return plan_kernels(mb, leaf, sc, &x);
 }
 
 /* The row hooks (hs_model.h signatures; m->desc is the hs_mb_model): the plan when it is on,
@@ -524,19 +501,10 @@ static int leaf_constraint_all(const hs_model *m, hs_real t, const hs_real *q, c
     return run_constraint_all(m, 1, t, q, u, lambda, G, gam, K);
 }
 
-/* The moving springs' ends b at t (leaf: none). */
-HS_MBK_INL void plan_spring_ends(const hs_mb_model *mb, int leaf, hs_real t, hs_real *rb)
-{
-    if (leaf == 0) {
-        for (int i = 0; i < mb->nsm; ++i) { hs_mbk_move2(mb->kop[mb->sm[i]].pt, t, &rb[2 * i], NULL, NULL); }
-    }
-}
-
-/* The springs' forces added into f, in plan order (rb: the moving ends, in plan order). */
-HS_MBK_INL int plan_springs_f(const hs_mb_model *mb, int leaf, const hs_real *rb, const hs_real *q, hs_real *f)
+/* The springs' forces added into f, in plan order. */
+HS_MBK_INL int plan_springs_f(const hs_mb_model *mb, int leaf, hs_real t, const hs_real *q, hs_real *f)
 {
     int rc = HS_OK;
-    int im = 0;
     for (int k = mb->nkr; k < mb->nkr + mb->nkf; ++k) {
         const hs_mb_kop *op = &mb->kop[k];
         if (op->kind == HS_MBK_SPR_QQ) {
@@ -544,18 +512,16 @@ HS_MBK_INL int plan_springs_f(const hs_mb_model *mb, int leaf, const hs_real *rb
         } else if ((leaf != 0) || (op->kind == HS_MBK_SPR_QG)) {
             rc |= hs_mbk_spring_fk(op, HS_MBK_SPR_QG, HS_R(0.0), q, f);
         } else {
-            rc |= hs_mbk_spring_fb(op, HS_MBK_SPR_QM, &rb[2 * im], q, f);
-            ++im;
+            rc |= hs_mbk_spring_fk(op, HS_MBK_SPR_QM, t, q, f);
         }
     }
     return rc;
 }
 
 /* The springs' Jacobians added into fq, in plan order. */
-HS_MBK_INL int plan_springs_j(const hs_mb_model *mb, int leaf, const hs_real *rb, const hs_real *q, hs_real *fq)
+HS_MBK_INL int plan_springs_j(const hs_mb_model *mb, int leaf, hs_real t, const hs_real *q, hs_real *fq)
 {
     int rc = HS_OK;
-    int im = 0;
     for (int k = mb->nkr; k < mb->nkr + mb->nkf; ++k) {
         const hs_mb_kop *op = &mb->kop[k];
         if (op->kind == HS_MBK_SPR_QQ) {
@@ -563,8 +529,7 @@ HS_MBK_INL int plan_springs_j(const hs_mb_model *mb, int leaf, const hs_real *rb
         } else if ((leaf != 0) || (op->kind == HS_MBK_SPR_QG)) {
             rc |= hs_mbk_spring_jk(op, HS_MBK_SPR_QG, HS_R(0.0), q, fq);
         } else {
-            rc |= hs_mbk_spring_jb(op, HS_MBK_SPR_QM, &rb[2 * im], q, fq);
-            ++im;
+            rc |= hs_mbk_spring_jk(op, HS_MBK_SPR_QM, t, q, fq);
         }
     }
     return rc;
@@ -575,11 +540,9 @@ HS_MBK_INL int run_force(const hs_model *m, int leaf, hs_real t, const hs_real *
 {
     const hs_mb_model *mb = (const hs_mb_model *)m->desc;
     if (hs_mbk_on(mb) == 0) { return hs_mb_fn_force(m, t, q, u, z, in, f); }
-    hs_real rb[2 * HS_MB_MAX_MOVE];
-    plan_spring_ends(mb, leaf, t, rb);
     plan_copy(f, mb->fgrav, mb->nq, mb->plan_nq8);
     if (mb->nkf == 0) { return HS_OK; } /* f = fgrav, finite (mb_plan_prepare) */
-    const int rc = plan_springs_f(mb, leaf, rb, q, f);
+    const int rc = plan_springs_f(mb, leaf, t, q, f);
     return hs_mbk_forces_done(rc, f, mb->nq);
 }
 
@@ -588,11 +551,9 @@ HS_MBK_INL int run_force_jac(const hs_model *m, int leaf, hs_real t, const hs_re
 {
     const hs_mb_model *mb = (const hs_mb_model *)m->desc;
     if (hs_mbk_on(mb) == 0) { return hs_mb_fn_force_jac(m, t, q, u, z, in, fq, fu); }
-    hs_real rb[2 * HS_MB_MAX_MOVE];
-    plan_spring_ends(mb, leaf, t, rb);
     plan_zero(fq, mb->plan_nqq, mb->plan_nqq8);
     plan_zero(fu, mb->plan_nqq, mb->plan_nqq8);
-    const int rc = plan_springs_j(mb, leaf, rb, q, fq);
+    const int rc = plan_springs_j(mb, leaf, t, q, fq);
     /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     return (rc != HS_OK) ? HS_E_MODEL : HS_OK;
 }
