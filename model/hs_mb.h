@@ -421,8 +421,6 @@ typedef struct hs_mb_model {
     int gz[HS_MB_MAX_GZ][2];            /* (first index, count) */
     int plan_nqq;                       /* entries of M, fq, fu and K (nq * nq, or packed) */
     int plan_nqq8, plan_nq8;            /* plan_nqq, nq rounded down to a multiple of 8 */
-    int nrun;                           /* runs of consecutive row kernels of one kind */
-    int run[HS_MB_MAX_KOP][3];          /* (kind, first kernel, end kernel): one switch per run */
     int nk;                             /* unilateral rows */
     hs_ct_row ct_rows[HS_MB_MAX_CT];    /* their kinds (the model type points here) */
     int ct_first[HS_MB_MAX_CONTACTS + HS_MB_MAX_STOPS + 1]; /* first row of each contact, then stop */

@@ -250,19 +250,6 @@ void mb_plan_prepare(hs_mb_model *mb)
     }
     /* a plan's force hook without springs returns fgrav untested */
     if (hs_all_finite(mb->fgrav, mb->nq) == 0) { return; }
-    /* runs of consecutive row kernels of one kind, in plan order (the same calls in the same
-     * order as one switch per kernel: K's sums keep their order) */
-    mb->nrun = 0;
-    for (int k = 0; k < mb->nkr; ++k) {
-        if ((mb->nrun > 0) && (mb->run[mb->nrun - 1][0] == mb->kop[k].kind)) {
-            mb->run[mb->nrun - 1][2] = k + 1;
-        } else {
-            mb->run[mb->nrun][0] = mb->kop[k].kind;
-            mb->run[mb->nrun][1] = k;
-            mb->run[mb->nrun][2] = k + 1;
-            ++mb->nrun;
-        }
-    }
     mb->plan_nqq = qq_size(mb);
     mb->plan_nqq8 = (mb->plan_nqq / 8) * 8;
     mb->plan_nq8 = (mb->nq / 8) * 8;
@@ -296,12 +283,16 @@ int hs_mb_kop_same(const hs_mb_kop *a, const hs_mb_kop *b)
 /* ---- run ----
  * The hooks below are the file-loaded twin of a generated description's straight-line calls:
  * the same kernels in the same order, so the same bits. What a generated file has as
- * constants they read from the plan; the rest of their work is kept to what the plan needs:
- * sizes counted at compile, one switch per run of kernels of one kind, the outputs a hook
- * asks for tested once per call for the stepper's usual requests (each such case inlines the
- * kernels with them known), and for a plan that calls no function (no planar body's sines,
- * no moving ground point: a "leaf" plan) hooks of their own without the callee-saved
- * registers, stack and tests the other kernels need (mb_plan_hooks chooses at compile). */
+ * constants they read from the plan; the rest of their work is kept to what the plan needs
+ * (measured with callgrind against the generated twins, test/bench/mb_twins.sh): sizes
+ * counted at compile, the outputs a hook asks for tested once per call for the stepper's
+ * usual requests (each such case inlines the kernels with them known), g and gamma tested
+ * finite row by row as the kernels write them instead of in a second pass, no test of f
+ * without springs (gravity's f is finite at compile), and for a plan that calls no function
+ * (no planar body's sines, no moving ground point: a "leaf" plan) hooks of their own without
+ * the callee-saved registers, stack and tests the other kernels need (mb_plan_hooks chooses
+ * at compile). Tried and dropped as dearer on the car axle: one switch per run of kernels of
+ * one kind, and the moving points evaluated before the kernels' loop. */
 
 /* A = 0 (n entries; n8 = n rounded down to a multiple of 8, counted at compile). */
 HS_MBK_INL void plan_zero(hs_real *A, int n, int n8)
@@ -345,9 +336,9 @@ HS_MBK_INL hs_real plan_fin(const hs_real *v, int r, int two, hs_real z)
     return s;
 }
 
-/* The row kernels of the plan in order (x says which outputs; sc the planar sines, cosines;
- * w the moving-point rows' values, in plan order); HS_OK when the g and gamma asked for are
- * finite (every row is a kernel's: each is tested after its kernel). */
+/* The row kernels of the plan in order (x says which outputs; sc the planar sines, cosines);
+ * HS_OK when the g and gamma asked for are finite (every row is a kernel's: each is tested
+ * after its kernel). */
 HS_MBK_INL int plan_kernels(const hs_mb_model *mb, int leaf, const hs_real *sc, const hs_mbk_rq *x)
 {
     hs_real z = HS_R(0.0);
@@ -383,8 +374,7 @@ HS_MBK_INL int plan_kernels(const hs_mb_model *mb, int leaf, const hs_real *sc, 
     return (z == HS_R(0.0)) ? HS_OK : HS_E_NONFINITE;
 }
 
-/* One pass over the row kernels: the outputs that are not NULL. The functions first (planar
- * sines, moving points), so that the kernels' loop calls none. */
+/* One pass over the row kernels: the outputs that are not NULL. */
 HS_MBK_INL int plan_rows(const hs_mb_model *mb, int leaf, hs_real t, const hs_real *q, const hs_real *u,
                          const hs_real *lam, hs_real *g, hs_real *G, hs_real *gt, hs_real *gam, hs_real *K)
 {
