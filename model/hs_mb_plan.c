@@ -589,7 +589,8 @@ int hs_mb_plan_mass(const hs_model *m, hs_real t, const hs_real *q, hs_real *M)
 /* 1 when the plan's kernels call no function: no planar body (sines), no moving ground point. */
 static int plan_leaf(const hs_mb_model *mb)
 {
-    int leaf = (mb->nfplanar == 0) ? 1 : 0;
+    int leaf = 1;
+    if (mb->nfplanar > 0) { leaf = 0; }
     for (int k = 0; k < mb->nkr + mb->nkf; ++k) {
         const int kind = mb->kop[k].kind;
         if ((kind != HS_MBK_DIST_QQ) && (kind != HS_MBK_DIST_QG) && (kind != HS_MBK_SPR_QG) && (kind != HS_MBK_SPR_QQ)) {
