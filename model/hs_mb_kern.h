@@ -146,49 +146,27 @@ HS_MBK_INL void hs_mbk_dist(const hs_mb_kop *op, int two, const hs_mbk_rq *x)
     }
 }
 
-/* What a DOT_QM row takes from t: its moving point m (2), with rates its velocity mv and
- * acceleration ma (else 0), and its time law f's value and derivatives (0 without one). */
-typedef struct hs_mbk_at {
-    hs_real m[2], mv[2], ma[2];
-    hs_real fv, fd, fdd;
-} hs_mbk_at;
-
-/* A DOT_QM row's values at t into w (the function calls of its kernel: a caller may make them
- * before a loop of kernels that then calls nothing). */
-HS_MBK_INL void hs_mbk_dot_qm_at(const hs_mb_kop *op, hs_real t, int rates, hs_mbk_at *w)
-{
-    w->mv[0] = HS_R(0.0); w->mv[1] = HS_R(0.0); w->ma[0] = HS_R(0.0); w->ma[1] = HS_R(0.0);
-    hs_mbk_move2(op->pt, t, w->m, (rates != 0) ? w->mv : NULL, w->ma);
-    w->fv = HS_R(0.0); w->fd = HS_R(0.0); w->fdd = HS_R(0.0);
-    if (op->f != NULL) { mb_fn_eval(op->f, t, &w->fv, &w->fd, &w->fdd); }
-}
-
 /* Row r: (a + c01) . (m(t) + c23) - value - f(t), point a, moving ground point m (linear in
- * q: no K), from w = its values at x->t (hs_mbk_dot_qm_at, with rates when gt or gamma is
- * asked for). */
-HS_MBK_INL void hs_mbk_dot_qm_w(const hs_mb_kop *op, const hs_mbk_at *w, const hs_mbk_rq *x)
+ * q: no K). */
+HS_MBK_INL void hs_mbk_dot_qm(const hs_mb_kop *op, const hs_mbk_rq *x)
 {
     const int r = op->r;
     const hs_real *xa = &x->q[op->qa];
-    const hs_real a0 = op->c[0] + (xa[0] + op->sa[0]), a1 = op->c[1] + (xa[1] + op->sa[1]);
-    const hs_real b0 = op->c[2] + w->m[0], b1 = op->c[3] + w->m[1];
-    if (x->g != NULL) { x->g[r] = a0 * b0 + a1 * b1 - op->k - w->fv; }
-    if (x->G != NULL) { x->G[op->ga] = b0; x->G[op->ga + 1] = b1; }
-    if (x->gt != NULL) { x->gt[r] = a0 * w->mv[0] + a1 * w->mv[1] - w->fd; }
-    if (x->gam != NULL) {
-        const hs_real *ud = &x->u[op->qa];
-        x->gam[r] = (HS_R(2.0) * (ud[0] * w->mv[0] + ud[1] * w->mv[1]) + (a0 * w->ma[0] + a1 * w->ma[1])) - w->fdd;
-    }
-}
-
-/* The DOT_QM kernel whole: its values at x->t, then its rows. */
-HS_MBK_INL void hs_mbk_dot_qm(const hs_mb_kop *op, const hs_mbk_rq *x)
-{
-    hs_mbk_at w;
     /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
     const int rates = (x->gt != NULL) || (x->gam != NULL);
-    hs_mbk_dot_qm_at(op, x->t, rates, &w);
-    hs_mbk_dot_qm_w(op, &w, x);
+    hs_real m[2], mv[2] = {HS_R(0.0), HS_R(0.0)}, ma[2] = {HS_R(0.0), HS_R(0.0)};
+    hs_mbk_move2(op->pt, x->t, m, (rates != 0) ? mv : NULL, ma);
+    hs_real fv = HS_R(0.0), fd = HS_R(0.0), fdd = HS_R(0.0);
+    if (op->f != NULL) { mb_fn_eval(op->f, x->t, &fv, &fd, &fdd); }
+    const hs_real a0 = op->c[0] + (xa[0] + op->sa[0]), a1 = op->c[1] + (xa[1] + op->sa[1]);
+    const hs_real b0 = op->c[2] + m[0], b1 = op->c[3] + m[1];
+    if (x->g != NULL) { x->g[r] = a0 * b0 + a1 * b1 - op->k - fv; }
+    if (x->G != NULL) { x->G[op->ga] = b0; x->G[op->ga + 1] = b1; }
+    if (x->gt != NULL) { x->gt[r] = a0 * mv[0] + a1 * mv[1] - fd; }
+    if (x->gam != NULL) {
+        const hs_real *ud = &x->u[op->qa];
+        x->gam[r] = (HS_R(2.0) * (ud[0] * mv[0] + ud[1] * mv[1]) + (a0 * ma[0] + a1 * ma[1])) - fdd;
+    }
 }
 
 /* An undamped spring's end b (m): point b, the moving ground point at t, or the fixed point
@@ -207,9 +185,11 @@ HS_MBK_INL void hs_mbk_spring_b(const hs_mb_kop *op, int kind, hs_real t, const 
 }
 
 /* An undamped spring's force F = -k (l - l0) e on a and -F on b, added into f (the fast
- * path's expressions with c = 0); kind = op->kind, rb its end b (hs_mbk_spring_b). */
-HS_MBK_INL int hs_mbk_spring_fb(const hs_mb_kop *op, int kind, const hs_real *rb, const hs_real *q, hs_real *f)
+ * path's expressions with c = 0); kind = op->kind. */
+HS_MBK_INL int hs_mbk_spring_fk(const hs_mb_kop *op, int kind, hs_real t, const hs_real *q, hs_real *f)
 {
+    hs_real rb[2];
+    hs_mbk_spring_b(op, kind, t, q, rb);
     const hs_real d0 = (q[op->qa] + op->sa[0]) - rb[0], d1 = (q[op->qa + 1] + op->sa[1]) - rb[1];
     const hs_real l = hs_sqrt(d0 * d0 + d1 * d1);
     if (!(l > HS_R(0.0))) { return HS_E_MODEL; } /* direction undefined at zero length */
@@ -220,14 +200,6 @@ HS_MBK_INL int hs_mbk_spring_fb(const hs_mb_kop *op, int kind, const hs_real *rb
     return HS_OK;
 }
 
-/* The same with end b at t (hs_mbk_spring_b). */
-HS_MBK_INL int hs_mbk_spring_fk(const hs_mb_kop *op, int kind, hs_real t, const hs_real *q, hs_real *f)
-{
-    hs_real rb[2];
-    hs_mbk_spring_b(op, kind, t, q, rb);
-    return hs_mbk_spring_fb(op, kind, rb, q, f);
-}
-
 /* hs_mbk_spring_fk with op's own kind (a generated file's call: op is a constant there). */
 HS_MBK_INL int hs_mbk_spring_f(const hs_mb_kop *op, hs_real t, const hs_real *q, hs_real *f)
 {
@@ -235,9 +207,11 @@ HS_MBK_INL int hs_mbk_spring_f(const hs_mb_kop *op, hs_real t, const hs_real *q,
 }
 
 /* Its Jacobian Fd = dF/dd (symmetric: one off-diagonal value on both sides) added into fq;
- * kind = op->kind, rb its end b. */
-HS_MBK_INL int hs_mbk_spring_jb(const hs_mb_kop *op, int kind, const hs_real *rb, const hs_real *q, hs_real *fq)
+ * kind = op->kind. */
+HS_MBK_INL int hs_mbk_spring_jk(const hs_mb_kop *op, int kind, hs_real t, const hs_real *q, hs_real *fq)
 {
+    hs_real rb[2];
+    hs_mbk_spring_b(op, kind, t, q, rb);
     const hs_real d0 = (q[op->qa] + op->sa[0]) - rb[0], d1 = (q[op->qa + 1] + op->sa[1]) - rb[1];
     const hs_real l = hs_sqrt(d0 * d0 + d1 * d1);
     if (!(l > HS_R(0.0))) { return HS_E_MODEL; }
@@ -255,14 +229,6 @@ HS_MBK_INL int hs_mbk_spring_jb(const hs_mb_kop *op, int kind, const hs_real *rb
         E[0] -= f00; E[1] -= f01; E[op->stb] -= f01; E[op->stb + 1] -= f11;
     }
     return HS_OK;
-}
-
-/* The same with end b at t (hs_mbk_spring_b). */
-HS_MBK_INL int hs_mbk_spring_jk(const hs_mb_kop *op, int kind, hs_real t, const hs_real *q, hs_real *fq)
-{
-    hs_real rb[2];
-    hs_mbk_spring_b(op, kind, t, q, rb);
-    return hs_mbk_spring_jb(op, kind, rb, q, fq);
 }
 
 /* hs_mbk_spring_jk with op's own kind (a generated file's call). */
