@@ -72,6 +72,15 @@ const hs_family *hs_method_family(hs_method me)
     return (r != NULL) ? (const hs_family *)r->fam : NULL;
 }
 
+const hs_family *hs_step_family(const hs_stepper_def *def, const hs_model *m)
+{
+    /* the default method on a model of free rigid bodies: its own path (rt/hs_fb.c) */
+    if (hs_fb_applies(def, m) != 0) {
+        return &hs_family_fb;
+    }
+    return hs_method_family(def->method);
+}
+
 unsigned hs_method_flags(hs_method me)
 {
     const hs_method_info *r = hs_method_info_of(me);

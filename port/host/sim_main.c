@@ -798,11 +798,11 @@ int main(int argc, char **argv)
         printf("trajectory-hash %s %s %s %llu 0x%016llx\n", type->name, hs_method_name(def.method),
                hs_stab_name(def.stab), (unsigned long long)done, (unsigned long long)hash);
     printf("steps=%llu t=%.17g max_abs_g=%.6e ns_per_step=%.1f status=%s model=%s method=%s form=%s "
-           "stab=%s h=%g force_evals=%llu factorizations=%llu",
+           "stab=%s h=%g force_evals=%llu factorizations=%llu path=%s",
            (unsigned long long)done, (double)st.t, max_g, done ? ns_total / (double)done : 0.0,
            status, type->name, hs_method_name(def.method), hs_form_name(def.form),
            hs_stab_name(def.stab), h, (unsigned long long)st.stats.force_evals,
-           (unsigned long long)st.stats.factorizations);
+           (unsigned long long)st.stats.factorizations, hs_stepper_path(&st));
     if (has_energy) printf(" max_abs_dE=%.6e", max_dE);
     if (type->nk > 0) printf(" max_compl=%.6e", (double)st.stats.ct_residual_max);
     if (run.has_ref && done == nsteps) {
