@@ -70,7 +70,7 @@ static int fb_valid(const hs_model *m, hs_fb_info *fb)
         return rc;
     }
     const int nb = fb->nb, nq = m->d.nq;
-    if ((nb < 1) || (fb->body == NULL) || (m->d.nc != nb) || ((7 * nb) != nq)) {
+    if ((nb < 1) || (nb > nq) || (fb->body == NULL) || (m->d.nc != nb) || ((7 * nb) != nq)) {
         return HS_E_MODEL_PARAM;
     }
     for (int k = 0; k < 3; ++k) {
@@ -80,18 +80,20 @@ static int fb_valid(const hs_model *m, hs_fb_info *fb)
     }
     for (int i = 0; i < nb; ++i) {
         const hs_fb_body *b = &fb->body[i];
-        int ok = ((b->qoff >= 0) && (b->qoff <= (nq - 7)) && (hs_isfinite(b->mass) != 0) && (b->mass > HS_R(0.0)))
-                     ? 1 : 0;
+        if ((b->qoff < 0) || (b->qoff > (nq - 7)) || (hs_isfinite(b->mass) == 0) || !(b->mass > HS_R(0.0))) {
+            return HS_E_MODEL_PARAM;
+        }
         for (int k = 0; k < 3; ++k) {
-            ok &= ((hs_isfinite(b->inertia[k]) != 0) && (b->inertia[k] > HS_R(0.0))) ? 1 : 0;
+            if ((hs_isfinite(b->inertia[k]) == 0) || !(b->inertia[k] > HS_R(0.0))) {
+                return HS_E_MODEL_PARAM;
+            }
         }
         /* nb ranges of 7 in nq = 7 nb coordinates: pairwise disjoint is covering */
         for (int j = 0; j < i; ++j) {
             const int d = b->qoff - fb->body[j].qoff;
-            ok &= ((d >= 7) || (d <= -7)) ? 1 : 0;
-        }
-        if (ok == 0) {
-            return HS_E_MODEL_PARAM;
+            if ((d < 7) && (d > -7)) {
+                return HS_E_MODEL_PARAM;
+            }
         }
     }
     return HS_OK;

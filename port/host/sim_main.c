@@ -88,6 +88,8 @@ static void usage(FILE *o)
         "library default (hs_stepper_default_def), used for what is omitted: method %s form %s "
         "stab %s\n"
         "Prints one summary line of key=value pairs (steps, max_abs_g, ns_per_step, status, ...);\n"
+        "path=free_body when the default method steps a model of free rigid bodies in body\n"
+        "velocities (rt/METHODS.md), path=generic otherwise.\n"
         "ref_err_q/ref_err_u only for the car axle's published problem (default parameters, t = 3).\n"
         "Exit status: 0 ok, 1 the stepper refused a step (status names the fault), 2 bad arguments,\n"
         "3 an output (CSV or standard output) could not be written completely (status=write_error).\n\n"
