@@ -25,7 +25,8 @@
  * normalization, not by a projection. The quaternion norm rows' multipliers are not formed:
  * lambda_{n+1} = 0 (no other force acts along p).
  *
- * Fixed work per step, per body: one G(p) p', HS_FB_NEWTON residuals and 3 x 3 solves, one
+ * Fixed work per step, per body: one G(p) p', HS_FB_NEWTON residuals and 3 x 3 solves (none for
+ * a body with three equal moments, whose body rate is constant: fixed by the model), one
  * quaternion product, one square root and one division, one G^T w; no model call. The range:
  * h |w_n|_inf at most HS_FB_MAX_HW, else the step is refused (HS_E_RANGE, state kept). */
 #include "hs_stage.h"
@@ -195,9 +196,12 @@ static int body_step(const hs_fb_body *B, const hs_real *g, hs_real h, const hs_
         /* a NaN rate is non-finite, a large finite one out of range */
         return (hw - hw == HS_R(0.0)) ? HS_E_RANGE : HS_E_NONFINITE;
     }
-    /* Newton on F(w) = 2 I (w - w_n) + h w x I w from w = w_n */
+    /* Newton on F(w) = 2 I (w - w_n) + h w x I w from w = w_n; with three equal moments (a
+     * cube, a sphere: fixed by the model) w x I w = 0 and w_n is the solution already */
     hs_real w[3] = {w0[0], w0[1], w0[2]};
-    for (int it = 0; it < HS_FB_NEWTON; ++it) {
+    /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
+    const int newton = ((I[0] != I[1]) || (I[1] != I[2])) ? HS_FB_NEWTON : 0;
+    for (int it = 0; it < newton; ++it) {
         const hs_real L[3] = {I[0] * w[0], I[1] * w[1], I[2] * w[2]};
         hs_real r[3];
         r[0] = -((HS_R(2.0) * I[0] * (w[0] - w0[0])) + (h * ((w[1] * L[2]) - (w[2] * L[1]))));

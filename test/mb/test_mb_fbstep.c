@@ -167,6 +167,34 @@ static int free_fall(void)
     return mb_check(ok && ex <= 1e-12 && ev <= 1e-12, what);
 }
 
+/* ---- three equal moments: constant body rate, the orientation turns about the fixed axis
+ * w^ by the Cayley map's 2 atan(h |w| / 2) per step ---- */
+static int spinning_cube(void)
+{
+    static run r;
+    const double J[3] = {0.1, 0.1, 0.1}, zero[3] = {0, 0, 0}, w0[3] = {1.0, -2.0, 3.0};
+    const double p0[4] = {0.5, 0.5, -0.5, 0.5};
+    int ok = one_body(&r, J, zero, zero, zero, p0, w0) == 0 && start(&r, def_h(1e-3)) == 0
+             && strcmp(hs_stepper_path(&r.s), "free_body") == 0;
+    const double wn = sqrt(w0[0] * w0[0] + w0[1] * w0[1] + w0[2] * w0[2]), step = 2.0 * atan(0.5e-3 * wn);
+    const double n[3] = {w0[0] / wn, w0[1] / wn, w0[2] / wn};
+    double ew = 0.0, ep = 0.0;
+    for (int k = 1; ok && k <= 2000; ++k) {
+        ok = hs_stepper_step(&r.s, NULL) == HS_OK;
+        double w[3], L[3], q[4], rq[4];
+        body_rate(&r.s, 0, J, w, L);
+        for (int i = 0; i < 3; ++i) ew = fmax(ew, fabs(w[i] - w0[i]));
+        /* body-axis rotation: p(t) = p0 (x) rot(w^, k step) */
+        qaxis(n, k * step, rq);
+        qmul(p0, rq, q);
+        const double p[4] = {r.s.q[3], r.s.q[4], r.s.q[5], r.s.q[6]};
+        ep = fmax(ep, qangle(q, p));
+    }
+    snprintf(what, sizeof what, "cube J = 0.1 (x3), w = (1, -2, 3), 2 s at h = 1 ms: body rate constant to %.1e <= 1e-12 rad/s, "
+             "orientation p0 (x) rot(w^, 2 k atan(h |w|/2)) to %.1e <= 1e-12 rad (the Cayley map, exactly)", ew, ep);
+    return mb_check(ok && ew <= 1e-12 && ep <= 1e-12, what);
+}
+
 /* ---- the torque-free symmetric top ---- */
 /* J1 = J2: L_b = J w, Omega_b = L3 (1/J3 - 1/J1); R(t) = Rot(L^, |L| t / J1) R0 Rot(e3, Omega_b t) */
 static const double TJ[3] = {0.5, 0.5, 1.0}, TW[3] = {2.0, 0.5, 5.0};
@@ -311,6 +339,7 @@ int mb_test_fbstep(const char *dir)
     int fails = 0;
     fails += selection();
     fails += free_fall();
+    fails += spinning_cube();
     fails += symmetric_top();
     fails += asymmetric_body();
     fails += range_refusal();
