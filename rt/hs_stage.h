@@ -1,5 +1,6 @@
 /* hs_stage.h - inside the stepper: what every method family file (rt/hs_euler.c, hs_spook.c,
- * hs_galpha.c, hs_sdirk.c, hs_dvp.c, hs_em.c) shares with rt/hs_stepper.c. Not a public
+ * hs_galpha.c, hs_sdirk.c, hs_dvp.c, hs_em.c, and sdirk's free-body path hs_fb.c) shares with
+ * rt/hs_stepper.c. Not a public
  * header: ports and tools use hs_stepper.h.
  *
  * A family file states its equations and its fixed work first, then gives the stepper four

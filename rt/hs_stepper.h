@@ -1,5 +1,6 @@
 /* hs_stepper.h - the fixed-cost stepper: the methods of the method table (hs_method_table,
- * one family file each: rt/hs_euler.c, hs_spook.c, hs_galpha.c, hs_sdirk.c, hs_dvp.c, hs_em.c), index-1,
+ * one family file each: rt/hs_euler.c, hs_spook.c, hs_galpha.c, hs_sdirk.c, hs_dvp.c, hs_em.c;
+ * sdirk's free-body path rt/hs_fb.c), index-1,
  * index-2 and GGL formulations, Baumgarte stabilization and one-Newton-step projection
  * (rt/METHODS.md says which to pick).
  *
