@@ -115,6 +115,17 @@ static void body_rate(const hs_stepper *s, int o, const double *J, double *w, do
     qrot(p, Lb, Ls);
 }
 
+/* a free_bodies() that claims two bodies of a one-body model */
+static int two_of_one(const hs_model *m, hs_fb_info *fb)
+{
+    static const hs_fb_body b[2] = {{0, 1.0, {1.0, 1.0, 1.0}}, {0, 1.0, {1.0, 1.0, 1.0}}};
+    (void)m;
+    fb->nb = 2;
+    fb->body = b;
+    fb->gravity[0] = fb->gravity[1] = fb->gravity[2] = 0.0;
+    return HS_OK;
+}
+
 /* ---- which models and defs take the path ---- */
 static int selection(void)
 {
@@ -142,6 +153,12 @@ static int selection(void)
     d.stab = HS_STAB_BAUMGARTE;
     ok = load(&r, "rigid_body.hsm") == 0 && start(&r, d) == HS_E_DEF_BAUMGARTE;
     fails += mb_check(ok, "free-body path refuses Baumgarte at init as sdirk does (HS_E_DEF_BAUMGARTE)");
+    /* a model whose free_bodies() disagrees with its sizes is refused, not stepped */
+    ok = load(&r, "rigid_body.hsm") == 0;
+    r.mb.type.free_bodies = two_of_one;
+    const int rc = start(&r, def_h(1e-3));
+    fails += mb_check(ok && r.m.type == &r.mb.type && rc == HS_E_MODEL_PARAM,
+                      "free_bodies() claiming 2 bodies of a 1-body model: init refuses with HS_E_MODEL_PARAM");
     return fails;
 }
 
