@@ -867,13 +867,7 @@ int hs_mb_compile(const hs_mb_desc *D, hs_mb_model *mb, int packed, int *bad_ind
     }
     if (mb->plan != 0) {
         /* the plan's kernels straight from the hooks (they fall back to the ones above) */
-        T->mass = hs_mb_plan_mass;
-        T->force = hs_mb_plan_force;
-        T->force_jac = hs_mb_plan_force_jac;
-        T->constraint = (mb->nc > 0) ? hs_mb_plan_constraint : NULL;
-        T->gamma = (mb->nc > 0) ? hs_mb_plan_gamma : NULL;
-        T->curvature = (mb->nc > 0) ? hs_mb_plan_curvature : NULL;
-        T->constraint_all = (mb->nc > 0) ? hs_mb_plan_constraint_all : NULL;
+        mb_plan_hooks(mb, T);
     }
     T->symmetric_jac = mb_fast_symmetric(mb);
     hs_mb_fb_compile(mb);

@@ -419,6 +419,8 @@ typedef struct hs_mb_model {
     hs_real mimg[HS_MB_MAX_MIMG];       /* M (dense or packed; kg, kg m^2) */
     int ngz;                            /* ranges of G no kernel writes (dense G: zeroed per call) */
     int gz[HS_MB_MAX_GZ][2];            /* (first index, count) */
+    int plan_nqq;                       /* entries of M, fq, fu and K (nq * nq, or packed) */
+    int plan_nqq8, plan_nq8;            /* plan_nqq, nq rounded down to a multiple of 8 */
     int nk;                             /* unilateral rows */
     hs_ct_row ct_rows[HS_MB_MAX_CT];    /* their kinds (the model type points here) */
     int ct_first[HS_MB_MAX_CONTACTS + HS_MB_MAX_STOPS + 1]; /* first row of each contact, then stop */
@@ -513,6 +515,9 @@ int hs_mb_plan_gamma(const hs_model *m, hs_real t, const hs_real *q, const hs_re
 int hs_mb_plan_curvature(const hs_model *m, hs_real t, const hs_real *q, const hs_real *lambda, hs_real *K);
 int hs_mb_plan_constraint_all(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
                               const hs_real *lambda, hs_real *G, hs_real *gam, hs_real *K);
+/* 1 when mb's model type runs its compiled plan: its mass, force, force_jac and row hooks are
+ * the plan's (hs_mb_plan_* above, or their twins for a plan whose kernels call no function). */
+int hs_mb_plan_hooked(const hs_mb_model *mb);
 /* 1 when kernel calls a and b are the same (every field; a generated file's plan against the
  * one its check() compiled). */
 int hs_mb_kop_same(const hs_mb_kop *a, const hs_mb_kop *b);

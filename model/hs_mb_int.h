@@ -302,6 +302,9 @@ int mb_fast_mass(const hs_mb_model *mb, hs_real *M);
 /* The compiled plan (hs_mb_plan.c): mb_plan_prepare sets mb->plan and its kernels at the end
  * of mb_fast_prepare; the hs_mb_plan_* hooks (hs_mb.h) run it while mb_plan_on(mb). */
 void mb_plan_prepare(hs_mb_model *mb);
+/* The plan's hooks into T (mass, force, force_jac and, nc > 0, the row hooks): the hs_mb_plan_*
+ * of hs_mb.h, or their twins for a plan whose kernels call no function. */
+void mb_plan_hooks(const hs_mb_model *mb, hs_model_type *T);
 
 static inline hs_real mb_dot3(const hs_real *a, const hs_real *b)
 {

@@ -169,13 +169,14 @@ HS_MBK_INL void hs_mbk_dot_qm(const hs_mb_kop *op, const hs_mbk_rq *x)
     }
 }
 
-/* An undamped spring's end b (m): point b, the moving ground point at t, or the fixed point. */
-HS_MBK_INL void hs_mbk_spring_b(const hs_mb_kop *op, hs_real t, const hs_real *q, hs_real *rb)
+/* An undamped spring's end b (m): point b, the moving ground point at t, or the fixed point
+ * (kind: op's, given apart so that a caller that knows it folds the tests away). */
+HS_MBK_INL void hs_mbk_spring_b(const hs_mb_kop *op, int kind, hs_real t, const hs_real *q, hs_real *rb)
 {
-    if (op->kind == HS_MBK_SPR_QQ) {
+    if (kind == HS_MBK_SPR_QQ) {
         rb[0] = q[op->qb] + op->sb[0];
         rb[1] = q[op->qb + 1] + op->sb[1];
-    } else if (op->kind == HS_MBK_SPR_QM) {
+    } else if (kind == HS_MBK_SPR_QM) {
         hs_mbk_move2(op->pt, t, rb, NULL, NULL);
     } else {
         rb[0] = op->sb[0];
@@ -184,26 +185,33 @@ HS_MBK_INL void hs_mbk_spring_b(const hs_mb_kop *op, hs_real t, const hs_real *q
 }
 
 /* An undamped spring's force F = -k (l - l0) e on a and -F on b, added into f (the fast
- * path's expressions with c = 0). */
-HS_MBK_INL int hs_mbk_spring_f(const hs_mb_kop *op, hs_real t, const hs_real *q, hs_real *f)
+ * path's expressions with c = 0); kind = op->kind. */
+HS_MBK_INL int hs_mbk_spring_fk(const hs_mb_kop *op, int kind, hs_real t, const hs_real *q, hs_real *f)
 {
     hs_real rb[2];
-    hs_mbk_spring_b(op, t, q, rb);
+    hs_mbk_spring_b(op, kind, t, q, rb);
     const hs_real d0 = (q[op->qa] + op->sa[0]) - rb[0], d1 = (q[op->qa + 1] + op->sa[1]) - rb[1];
     const hs_real l = hs_sqrt(d0 * d0 + d1 * d1);
     if (!(l > HS_R(0.0))) { return HS_E_MODEL; } /* direction undefined at zero length */
     const hs_real s = op->k * (l - op->l0);
     const hs_real F0 = -s * (d0 / l), F1 = -s * (d1 / l);
     f[op->qa] += F0; f[op->qa + 1] += F1;
-    if (op->kind == HS_MBK_SPR_QQ) { f[op->qb] -= F0; f[op->qb + 1] -= F1; }
+    if (kind == HS_MBK_SPR_QQ) { f[op->qb] -= F0; f[op->qb + 1] -= F1; }
     return HS_OK;
 }
 
-/* Its Jacobian Fd = dF/dd (symmetric: one off-diagonal value on both sides) added into fq. */
-HS_MBK_INL int hs_mbk_spring_j(const hs_mb_kop *op, hs_real t, const hs_real *q, hs_real *fq)
+/* hs_mbk_spring_fk with op's own kind (a generated file's call: op is a constant there). */
+HS_MBK_INL int hs_mbk_spring_f(const hs_mb_kop *op, hs_real t, const hs_real *q, hs_real *f)
+{
+    return hs_mbk_spring_fk(op, op->kind, t, q, f);
+}
+
+/* Its Jacobian Fd = dF/dd (symmetric: one off-diagonal value on both sides) added into fq;
+ * kind = op->kind. */
+HS_MBK_INL int hs_mbk_spring_jk(const hs_mb_kop *op, int kind, hs_real t, const hs_real *q, hs_real *fq)
 {
     hs_real rb[2];
-    hs_mbk_spring_b(op, t, q, rb);
+    hs_mbk_spring_b(op, kind, t, q, rb);
     const hs_real d0 = (q[op->qa] + op->sa[0]) - rb[0], d1 = (q[op->qa + 1] + op->sa[1]) - rb[1];
     const hs_real l = hs_sqrt(d0 * d0 + d1 * d1);
     if (!(l > HS_R(0.0))) { return HS_E_MODEL; }
@@ -214,7 +222,7 @@ HS_MBK_INL int hs_mbk_spring_j(const hs_mb_kop *op, hs_real t, const hs_real *q,
     const hs_real f11 = -e1 * (op->k * e1) - sl * (HS_R(1.0) - e1 * e1);
     hs_real *A = &fq[op->kaa];
     A[0] += f00; A[1] += f01; A[op->sta] += f01; A[op->sta + 1] += f11;
-    if (op->kind == HS_MBK_SPR_QQ) {
+    if (kind == HS_MBK_SPR_QQ) {
         hs_real *B = &fq[op->kbb], *C = &fq[op->kab], *E = &fq[op->kba];
         B[0] += f00; B[1] += f01; B[op->stb] += f01; B[op->stb + 1] += f11;
         C[0] -= f00; C[1] -= f01; C[op->sta] -= f01; C[op->sta + 1] -= f11;
@@ -223,6 +231,11 @@ HS_MBK_INL int hs_mbk_spring_j(const hs_mb_kop *op, hs_real t, const hs_real *q,
     return HS_OK;
 }
 
+/* hs_mbk_spring_jk with op's own kind (a generated file's call). */
+HS_MBK_INL int hs_mbk_spring_j(const hs_mb_kop *op, hs_real t, const hs_real *q, hs_real *fq)
+{
+    return hs_mbk_spring_jk(op, op->kind, t, q, fq);
+}
 
 /* 1 when the plan runs the hooks: compiled, every fast path on (a test turns them off to reach
  * the general evaluators) and the layout it was compiled for. */

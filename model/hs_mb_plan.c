@@ -248,6 +248,11 @@ void mb_plan_prepare(hs_mb_model *mb)
         mb->mdix[mb->nmd] = ix + st + 1; mb->mdv[mb->nmd] = B->mass; ++mb->nmd;
         if (B->kind == HS_MB_PLANAR) { mb->mdix[mb->nmd] = ix + 2 * st + 2; mb->mdv[mb->nmd] = B->inertia[2]; ++mb->nmd; }
     }
+    /* a plan's force hook without springs returns fgrav untested */
+    if (hs_all_finite(mb->fgrav, mb->nq) == 0) { return; }
+    mb->plan_nqq = qq_size(mb);
+    mb->plan_nqq8 = (mb->plan_nqq / 8) * 8;
+    mb->plan_nq8 = (mb->nq / 8) * 8;
     /* a small M whole (a copy per call instead of zeroing and the diagonal) */
     mb->nmimg = 0;
     if (qq_size(mb) <= HS_MB_MAX_MIMG) {
@@ -275,107 +280,355 @@ int hs_mb_kop_same(const hs_mb_kop *a, const hs_mb_kop *b)
     return same;
 }
 
-/* ---- run ---- */
+/* ---- run ----
+ * The hooks below are the file-loaded twin of a generated description's straight-line calls:
+ * the same kernels in the same order, so the same bits. What a generated file has as
+ * constants they read from the plan; the rest of their work is kept to what the plan needs
+ * (measured with callgrind against the generated twins, test/bench/mb_twins.sh): sizes
+ * counted at compile, the outputs a hook asks for tested once per call for the stepper's
+ * usual requests (each such case inlines the kernels with them known), g and gamma tested
+ * finite row by row as the kernels write them instead of in a second pass, no test of f
+ * without springs (gravity's f is finite at compile), and for a plan that calls no function
+ * (no planar body's sines, no moving ground point: a "leaf" plan) hooks of their own without
+ * the callee-saved registers, stack and tests the other kernels need (mb_plan_hooks chooses
+ * at compile). Tried and dropped as dearer on the car axle: one switch per run of kernels of
+ * one kind, and the moving points evaluated before the kernels' loop. */
+
+/* A = 0 (n entries; n8 = n rounded down to a multiple of 8, counted at compile). */
+HS_MBK_INL void plan_zero(hs_real *A, int n, int n8)
+{
+    int i = 0;
+    for (; i < n8; i += 8) {
+        A[i] = HS_R(0.0); A[i + 1] = HS_R(0.0); A[i + 2] = HS_R(0.0); A[i + 3] = HS_R(0.0);
+        A[i + 4] = HS_R(0.0); A[i + 5] = HS_R(0.0); A[i + 6] = HS_R(0.0); A[i + 7] = HS_R(0.0);
+    }
+    if ((i + 4) <= n) {
+        A[i] = HS_R(0.0); A[i + 1] = HS_R(0.0); A[i + 2] = HS_R(0.0); A[i + 3] = HS_R(0.0);
+        i += 4;
+    }
+    for (; i < n; ++i) { A[i] = HS_R(0.0); }
+}
+
+/* A = B (n entries, apart; n8 = n rounded down to a multiple of 8). */
+HS_MBK_INL void plan_copy(hs_real *A, const hs_real *B, int n, int n8)
+{
+    int i = 0;
+    for (; i < n8; i += 8) {
+        const hs_real b0 = B[i], b1 = B[i + 1], b2 = B[i + 2], b3 = B[i + 3];
+        const hs_real b4 = B[i + 4], b5 = B[i + 5], b6 = B[i + 6], b7 = B[i + 7];
+        A[i] = b0; A[i + 1] = b1; A[i + 2] = b2; A[i + 3] = b3;
+        A[i + 4] = b4; A[i + 5] = b5; A[i + 6] = b6; A[i + 7] = b7;
+    }
+    if ((i + 4) <= n) {
+        const hs_real b0 = B[i], b1 = B[i + 1], b2 = B[i + 2], b3 = B[i + 3];
+        A[i] = b0; A[i + 1] = b1; A[i + 2] = b2; A[i + 3] = b3;
+        i += 4;
+    }
+    for (; i < n; ++i) { A[i] = B[i]; }
+}
+
+/* z plus v[r] - v[r] (and v[r + 1] - v[r + 1] with two): +0 while every value is finite, NaN
+ * once one is not (hs_all_finite's test, one value at a time as the kernels write them). */
+HS_MBK_INL hs_real plan_fin(const hs_real *v, int r, int two, hs_real z)
+{
+    hs_real s = z + (v[r] - v[r]);
+    if (two != 0) { s += v[r + 1] - v[r + 1]; }
+    return s;
+}
+
+/* The row kernels of the plan in order (x says which outputs; sc the planar sines, cosines);
+ * HS_OK when the g and gamma asked for are finite (every row is a kernel's: each is tested
+ * after its kernel). */
+HS_MBK_INL int plan_kernels(const hs_mb_model *mb, int leaf, const hs_real *sc, const hs_mbk_rq *x)
+{
+    hs_real z = HS_R(0.0);
+    if (leaf != 0) {
+        /* a leaf plan's rows are distances of points */
+        for (int k = 0; k < mb->nkr; ++k) {
+            const hs_mb_kop *op = &mb->kop[k];
+            if (op->kind == HS_MBK_DIST_QQ) {
+                hs_mbk_dist(op, 1, x);
+            } else {
+                hs_mbk_dist(op, 0, x);
+            }
+            if (x->g != NULL) { z = plan_fin(x->g, op->r, 0, z); }
+            if (x->gam != NULL) { z = plan_fin(x->gam, op->r, 0, z); }
+        }
+    } else {
+        for (int k = 0; k < mb->nkr; ++k) {
+            const hs_mb_kop *op = &mb->kop[k];
+            int two = 0;
+            switch (op->kind) {
+            case HS_MBK_PAIR_PP: hs_mbk_pair(op, 1, sc, x); two = 1; break;
+            case HS_MBK_PAIR_PG: hs_mbk_pair(op, 0, sc, x); two = 1; break;
+            case HS_MBK_DIST_QQ: hs_mbk_dist(op, 1, x); break;
+            case HS_MBK_DIST_QG: hs_mbk_dist(op, 0, x); break;
+            default:
+                hs_mbk_dot_qm(op, x);
+                break;
+            }
+            if (x->g != NULL) { z = plan_fin(x->g, op->r, two, z); }
+            if (x->gam != NULL) { z = plan_fin(x->gam, op->r, two, z); }
+        }
+    }
+    return (z == HS_R(0.0)) ? HS_OK : HS_E_NONFINITE;
+}
 
 /* One pass over the row kernels: the outputs that are not NULL. */
-HS_MBK_INL int plan_rows(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *u, const hs_real *lam,
-                     hs_real *g, hs_real *G, hs_real *gt, hs_real *gam, hs_real *K)
+HS_MBK_INL int plan_rows(const hs_mb_model *mb, int leaf, hs_real t, const hs_real *q, const hs_real *u,
+                         const hs_real *lam, hs_real *g, hs_real *G, hs_real *gt, hs_real *gam, hs_real *K)
 {
     hs_mbk_rq x;
     hs_real sc[2 * HS_MB_MAX_BODIES]; /* sin, cos of each planar body's angle */
     x.t = t; x.q = q; x.u = u; x.lam = lam;
     x.g = g; x.G = G; x.gt = gt; x.gam = gam; x.K = K;
-    for (int i = 0; i < mb->nfplanar; ++i) {
-        const int b = mb->fplanar[i];
-        hs_sincos(q[mb->qoff[b] + 2], &sc[2 * b], &sc[2 * b + 1]);
-    }
-    if (G != NULL) {
-        for (int i = 0; i < mb->ngz; ++i) { hs_mbk_zero(&G[mb->gz[i][0]], mb->gz[i][1]); }
-    }
-    if (K != NULL) { hs_mbk_zero(K, qq_size(mb)); }
-    for (int k = 0; k < mb->nkr; ++k) {
-        const hs_mb_kop *op = &mb->kop[k];
-        switch (op->kind) {
-        case HS_MBK_PAIR_PP: hs_mbk_pair(op, 1, sc, &x); break;
-        case HS_MBK_PAIR_PG: hs_mbk_pair(op, 0, sc, &x); break;
-        case HS_MBK_DIST_QQ: hs_mbk_dist(op, 1, &x); break;
-        case HS_MBK_DIST_QG: hs_mbk_dist(op, 0, &x); break;
-        default: hs_mbk_dot_qm(op, &x); break;
+    if (leaf == 0) {
+        for (int i = 0; i < mb->nfplanar; ++i) {
+            const int b = mb->fplanar[i];
+            hs_sincos(q[mb->qoff[b] + 2], &sc[2 * b], &sc[2 * b + 1]);
         }
     }
-    return hs_mbk_rows_done(g, gam, mb->nc);
+    if (G != NULL) {
+        for (int i = 0; i < mb->ngz; ++i) {
+            hs_real *A = &G[mb->gz[i][0]];
+            for (int j = 0; j < mb->gz[i][1]; ++j) { A[j] = HS_R(0.0); }
+        }
+    }
+    if (K != NULL) { plan_zero(K, mb->plan_nqq, mb->plan_nqq8); }
+    return plan_kernels(mb, leaf, sc, &x);
 }
 
-/* The hooks (hs_model.h signatures; m->desc is the hs_mb_model): the plan when it is on, else
- * the fast or general evaluators behind hs_mb_fn_*. */
-int hs_mb_plan_constraint(const hs_model *m, hs_real t, const hs_real *q, hs_real *g, hs_real *G, hs_real *gt)
+/* The row hooks (hs_model.h signatures; m->desc is the hs_mb_model): the plan when it is on,
+ * else the fast or general evaluators behind hs_mb_fn_*. */
+HS_MBK_INL int run_constraint(const hs_model *m, int leaf, hs_real t, const hs_real *q, hs_real *g, hs_real *G,
+                               hs_real *gt)
 {
     const hs_mb_model *mb = (const hs_mb_model *)m->desc;
-    if (hs_mbk_on(mb) == 0) { return hs_mb_fn_constraint(m, t, q, g, G, gt); }
-    return plan_rows(mb, t, q, NULL, NULL, g, G, gt, NULL, NULL);
+    int rc;
+    if (hs_mbk_on(mb) == 0) {
+        rc = hs_mb_fn_constraint(m, t, q, g, G, gt);
+    } else if ((g != NULL) && (G == NULL) && (gt == NULL)) {
+        rc = plan_rows(mb, leaf, t, q, NULL, NULL, g, NULL, NULL, NULL, NULL); /* a projection's residual */
+    } else if ((g == NULL) && (G != NULL) && (gt != NULL)) {
+        rc = plan_rows(mb, leaf, t, q, NULL, NULL, NULL, G, gt, NULL, NULL); /* a projection's matrix */
+    } else {
+        rc = plan_rows(mb, leaf, t, q, NULL, NULL, g, G, gt, NULL, NULL);
+    }
+    return rc;
+}
+
+HS_MBK_INL int run_gamma(const hs_model *m, int leaf, hs_real t, const hs_real *q, const hs_real *u, hs_real *gam)
+{
+    const hs_mb_model *mb = (const hs_mb_model *)m->desc;
+    if (hs_mbk_on(mb) == 0) { return hs_mb_fn_gamma(m, t, q, u, gam); }
+    return plan_rows(mb, leaf, t, q, u, NULL, NULL, NULL, NULL, gam, NULL);
+}
+
+HS_MBK_INL int run_curvature(const hs_model *m, int leaf, hs_real t, const hs_real *q, const hs_real *lambda,
+                              hs_real *K)
+{
+    const hs_mb_model *mb = (const hs_mb_model *)m->desc;
+    if (hs_mbk_on(mb) == 0) { return hs_mb_fn_curvature(m, t, q, lambda, K); }
+    return plan_rows(mb, leaf, t, q, NULL, lambda, NULL, NULL, NULL, NULL, K);
+}
+
+HS_MBK_INL int run_constraint_all(const hs_model *m, int leaf, hs_real t, const hs_real *q, const hs_real *u,
+                                   const hs_real *lambda, hs_real *G, hs_real *gam, hs_real *K)
+{
+    const hs_mb_model *mb = (const hs_mb_model *)m->desc;
+    int rc;
+    if (hs_mbk_on(mb) == 0) {
+        rc = hs_mb_fn_constraint_all(m, t, q, u, lambda, G, gam, K);
+    } else if ((G != NULL) && (gam != NULL) && (lambda != NULL) && (K != NULL)) {
+        rc = plan_rows(mb, leaf, t, q, u, lambda, NULL, G, NULL, gam, K); /* a Newton matrix's */
+    } else if ((G != NULL) && (gam != NULL) && (lambda == NULL)) {
+        rc = plan_rows(mb, leaf, t, q, u, NULL, NULL, G, NULL, gam, NULL); /* a stage's rows */
+    } else {
+        rc = plan_rows(mb, leaf, t, q, u, lambda, NULL, G, NULL, gam, (lambda != NULL) ? K : NULL);
+    }
+    return rc;
+}
+
+int hs_mb_plan_constraint(const hs_model *m, hs_real t, const hs_real *q, hs_real *g, hs_real *G, hs_real *gt)
+{
+    return run_constraint(m, 0, t, q, g, G, gt);
 }
 
 int hs_mb_plan_gamma(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u, hs_real *gam)
 {
-    const hs_mb_model *mb = (const hs_mb_model *)m->desc;
-    if (hs_mbk_on(mb) == 0) { return hs_mb_fn_gamma(m, t, q, u, gam); }
-    return plan_rows(mb, t, q, u, NULL, NULL, NULL, NULL, gam, NULL);
+    return run_gamma(m, 0, t, q, u, gam);
 }
 
 int hs_mb_plan_curvature(const hs_model *m, hs_real t, const hs_real *q, const hs_real *lambda, hs_real *K)
 {
-    const hs_mb_model *mb = (const hs_mb_model *)m->desc;
-    if (hs_mbk_on(mb) == 0) { return hs_mb_fn_curvature(m, t, q, lambda, K); }
-    return plan_rows(mb, t, q, NULL, lambda, NULL, NULL, NULL, NULL, K);
+    return run_curvature(m, 0, t, q, lambda, K);
 }
 
 int hs_mb_plan_constraint_all(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
                               const hs_real *lambda, hs_real *G, hs_real *gam, hs_real *K)
 {
+    return run_constraint_all(m, 0, t, q, u, lambda, G, gam, K);
+}
+
+static int leaf_constraint(const hs_model *m, hs_real t, const hs_real *q, hs_real *g, hs_real *G, hs_real *gt)
+{
+    return run_constraint(m, 1, t, q, g, G, gt);
+}
+
+static int leaf_gamma(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u, hs_real *gam)
+{
+    return run_gamma(m, 1, t, q, u, gam);
+}
+
+static int leaf_curvature(const hs_model *m, hs_real t, const hs_real *q, const hs_real *lambda, hs_real *K)
+{
+    return run_curvature(m, 1, t, q, lambda, K);
+}
+
+static int leaf_constraint_all(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
+                               const hs_real *lambda, hs_real *G, hs_real *gam, hs_real *K)
+{
+    return run_constraint_all(m, 1, t, q, u, lambda, G, gam, K);
+}
+
+/* The springs' forces added into f, in plan order. */
+HS_MBK_INL int plan_springs_f(const hs_mb_model *mb, int leaf, hs_real t, const hs_real *q, hs_real *f)
+{
+    int rc = HS_OK;
+    for (int k = mb->nkr; k < mb->nkr + mb->nkf; ++k) {
+        const hs_mb_kop *op = &mb->kop[k];
+        if (op->kind == HS_MBK_SPR_QQ) {
+            rc |= hs_mbk_spring_fk(op, HS_MBK_SPR_QQ, HS_R(0.0), q, f);
+        } else if ((leaf != 0) || (op->kind == HS_MBK_SPR_QG)) {
+            rc |= hs_mbk_spring_fk(op, HS_MBK_SPR_QG, HS_R(0.0), q, f);
+        } else {
+            rc |= hs_mbk_spring_fk(op, HS_MBK_SPR_QM, t, q, f);
+        }
+    }
+    return rc;
+}
+
+/* The springs' Jacobians added into fq, in plan order. */
+HS_MBK_INL int plan_springs_j(const hs_mb_model *mb, int leaf, hs_real t, const hs_real *q, hs_real *fq)
+{
+    int rc = HS_OK;
+    for (int k = mb->nkr; k < mb->nkr + mb->nkf; ++k) {
+        const hs_mb_kop *op = &mb->kop[k];
+        if (op->kind == HS_MBK_SPR_QQ) {
+            rc |= hs_mbk_spring_jk(op, HS_MBK_SPR_QQ, HS_R(0.0), q, fq);
+        } else if ((leaf != 0) || (op->kind == HS_MBK_SPR_QG)) {
+            rc |= hs_mbk_spring_jk(op, HS_MBK_SPR_QG, HS_R(0.0), q, fq);
+        } else {
+            rc |= hs_mbk_spring_jk(op, HS_MBK_SPR_QM, t, q, fq);
+        }
+    }
+    return rc;
+}
+
+HS_MBK_INL int run_force(const hs_model *m, int leaf, hs_real t, const hs_real *q, const hs_real *u,
+                          const hs_real *z, const hs_real *in, hs_real *f)
+{
     const hs_mb_model *mb = (const hs_mb_model *)m->desc;
-    if (hs_mbk_on(mb) == 0) { return hs_mb_fn_constraint_all(m, t, q, u, lambda, G, gam, K); }
-    return plan_rows(mb, t, q, u, lambda, NULL, G, NULL, gam, (lambda != NULL) ? K : NULL);
+    if (hs_mbk_on(mb) == 0) { return hs_mb_fn_force(m, t, q, u, z, in, f); }
+    plan_copy(f, mb->fgrav, mb->nq, mb->plan_nq8);
+    if (mb->nkf == 0) { return HS_OK; } /* f = fgrav, finite (mb_plan_prepare) */
+    const int rc = plan_springs_f(mb, leaf, t, q, f);
+    return hs_mbk_forces_done(rc, f, mb->nq);
+}
+
+HS_MBK_INL int run_force_jac(const hs_model *m, int leaf, hs_real t, const hs_real *q, const hs_real *u,
+                              const hs_real *z, const hs_real *in, hs_real *fq, hs_real *fu)
+{
+    const hs_mb_model *mb = (const hs_mb_model *)m->desc;
+    if (hs_mbk_on(mb) == 0) { return hs_mb_fn_force_jac(m, t, q, u, z, in, fq, fu); }
+    plan_zero(fq, mb->plan_nqq, mb->plan_nqq8);
+    plan_zero(fu, mb->plan_nqq, mb->plan_nqq8);
+    const int rc = plan_springs_j(mb, leaf, t, q, fq);
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
+    return (rc != HS_OK) ? HS_E_MODEL : HS_OK;
 }
 
 int hs_mb_plan_force(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u, const hs_real *z,
                      const hs_real *in, hs_real *f)
 {
-    const hs_mb_model *mb = (const hs_mb_model *)m->desc;
-    if (hs_mbk_on(mb) == 0) { return hs_mb_fn_force(m, t, q, u, z, in, f); }
-    int rc = HS_OK;
-    for (int i = 0; i < mb->nq; ++i) { f[i] = mb->fgrav[i]; }
-    for (int k = mb->nkr; k < mb->nkr + mb->nkf; ++k) { rc |= hs_mbk_spring_f(&mb->kop[k], t, q, f); }
-    return hs_mbk_forces_done(rc, f, mb->nq);
+    return run_force(m, 0, t, q, u, z, in, f);
 }
 
 int hs_mb_plan_force_jac(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u, const hs_real *z,
                          const hs_real *in, hs_real *fq, hs_real *fu)
 {
-    const hs_mb_model *mb = (const hs_mb_model *)m->desc;
-    if (hs_mbk_on(mb) == 0) { return hs_mb_fn_force_jac(m, t, q, u, z, in, fq, fu); }
-    int rc = HS_OK;
-    hs_mbk_zero(fq, qq_size(mb));
-    hs_mbk_zero(fu, qq_size(mb));
-    for (int k = mb->nkr; k < mb->nkr + mb->nkf; ++k) { rc |= hs_mbk_spring_j(&mb->kop[k], t, q, fq); }
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    return (rc != HS_OK) ? HS_E_MODEL : HS_OK;
+    return run_force_jac(m, 0, t, q, u, z, in, fq, fu);
+}
+
+static int leaf_force(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u, const hs_real *z,
+                      const hs_real *in, hs_real *f)
+{
+    return run_force(m, 1, t, q, u, z, in, f);
+}
+
+static int leaf_force_jac(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u, const hs_real *z,
+                          const hs_real *in, hs_real *fq, hs_real *fu)
+{
+    return run_force_jac(m, 1, t, q, u, z, in, fq, fu);
 }
 
 int hs_mb_plan_mass(const hs_model *m, hs_real t, const hs_real *q, hs_real *M)
 {
     const hs_mb_model *mb = (const hs_mb_model *)m->desc;
     if (hs_mbk_on(mb) == 0) { return hs_mb_fn_mass(m, t, q, M); }
-    const int n = qq_size(mb);
+    const int n = mb->plan_nqq;
     if (mb->nmimg == n) {
-        /* the whole (constant) matrix, four entries at a time */
-        int i = 0;
-        for (; i + 4 <= n; i += 4) {
-            M[i] = mb->mimg[i]; M[i + 1] = mb->mimg[i + 1]; M[i + 2] = mb->mimg[i + 2]; M[i + 3] = mb->mimg[i + 3];
-        }
-        for (; i < n; ++i) { M[i] = mb->mimg[i]; }
+        plan_copy(M, mb->mimg, n, mb->plan_nqq8);
     } else {
-        hs_mbk_zero(M, n);
+        plan_zero(M, n, mb->plan_nqq8);
         for (int i = 0; i < mb->nmd; ++i) { M[mb->mdix[i]] = mb->mdv[i]; }
     }
     return HS_OK;
+}
+
+/* 1 when the plan's kernels call no function: no planar body (sines), no moving ground point. */
+static int plan_leaf(const hs_mb_model *mb)
+{
+    int leaf = 1;
+    if (mb->nfplanar > 0) { leaf = 0; }
+    for (int k = 0; k < mb->nkr + mb->nkf; ++k) {
+        const int kind = mb->kop[k].kind;
+        if ((kind != HS_MBK_DIST_QQ) && (kind != HS_MBK_DIST_QG) && (kind != HS_MBK_SPR_QG) && (kind != HS_MBK_SPR_QQ)) {
+            leaf = 0;
+        }
+    }
+    return leaf;
+}
+
+void mb_plan_hooks(const hs_mb_model *mb, hs_model_type *T)
+{
+    const int leaf = plan_leaf(mb);
+    T->mass = hs_mb_plan_mass;
+    T->force = (leaf != 0) ? leaf_force : hs_mb_plan_force;
+    T->force_jac = (leaf != 0) ? leaf_force_jac : hs_mb_plan_force_jac;
+    if (mb->nc > 0) {
+        T->constraint = (leaf != 0) ? leaf_constraint : hs_mb_plan_constraint;
+        T->gamma = (leaf != 0) ? leaf_gamma : hs_mb_plan_gamma;
+        T->curvature = (leaf != 0) ? leaf_curvature : hs_mb_plan_curvature;
+        T->constraint_all = (leaf != 0) ? leaf_constraint_all : hs_mb_plan_constraint_all;
+    } else {
+        T->constraint = NULL;
+        T->gamma = NULL;
+        T->curvature = NULL;
+        T->constraint_all = NULL;
+    }
+}
+
+int hs_mb_plan_hooked(const hs_mb_model *mb)
+{
+    hs_model_type T = mb->type;
+    int same = 0;
+    if (mb->plan != 0) {
+        mb_plan_hooks(mb, &T);
+        /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
+        same = (T.mass == mb->type.mass) && (T.force == mb->type.force) && (T.force_jac == mb->type.force_jac)
+               && (T.constraint == mb->type.constraint) && (T.gamma == mb->type.gamma)
+               && (T.curvature == mb->type.curvature) && (T.constraint_all == mb->type.constraint_all);
+    }
+    return same;
 }

@@ -124,7 +124,7 @@ int mb_test_fast(const char *dir)
             }
             if (pk == 1 && (!strcmp(files[i], "car_axle") || !strcmp(files[i], "pendulum") || !strcmp(files[i], "chain"))
                 && (mb.type.constraint_all == NULL || mb.type.masks == NULL || mb.type.symmetric_jac != 1
-                    || mb.plan != 1 || mb.type.constraint != hs_mb_plan_constraint)) {
+                    || mb.plan != 1 || !hs_mb_plan_hooked(&mb))) {
                 twins_fast = 0;
             }
             nplan += mb.plan;
