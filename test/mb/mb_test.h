@@ -21,4 +21,6 @@ int mb_test_lang(const char *dir);
 int mb_test_fast(const char *dir);
 /* The free-body form (free_bodies) of stack.hsm, refused with joints or forces (test_mb_fb.c). */
 int mb_test_fb(const char *dir);
+/* The default method's free-body path (rt/hs_fb.c) against analytic answers (test_mb_fbstep.c). */
+int mb_test_fbstep(const char *dir);
 #endif
