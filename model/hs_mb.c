@@ -870,6 +870,8 @@ int hs_mb_compile(const hs_mb_desc *D, hs_mb_model *mb, int packed, int *bad_ind
         mb_plan_hooks(mb, T);
     }
     T->symmetric_jac = mb_fast_symmetric(mb);
+    hs_mb_fb_compile(mb);
+    T->free_bodies = (mb->nfb > 0) ? hs_mb_fn_free_bodies : NULL;
     *bad_index = -1;
     return HS_OK;
 }

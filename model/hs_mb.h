@@ -427,6 +427,9 @@ typedef struct hs_mb_model {
     int ct_slots[HS_MB_MAX_CONTACTS];   /* slots of each contact */
     int nz;                             /* auxiliary states of the force elements */
     int zoff[HS_MB_MAX_FORCES];         /* first state of each force element */
+    int nfb;                            /* free bodies (hs_fb_info) when the description is only
+                                         * free spatial bodies under gravity, else 0 */
+    hs_fb_body fb[HS_MB_MAX_BODIES];    /* their coordinates, masses, inertias (free_bodies()) */
 } hs_mb_model;
 
 /* Bits of hs_mb_model.fast: which evaluations take the specialized planar paths (all bodies
@@ -576,6 +579,15 @@ int hs_mb_fn_unilateral(const hs_model *m, hs_real t, const hs_real *q, hs_real 
 int hs_mb_ct_compile(hs_mb_model *mb, int *bad);
 /* Slots of a contact between shape kinds ka and kb (either order), 0 when the pair is not supported. */
 int hs_mb_ct_pair_slots(hs_mb_shape_kind ka, hs_mb_shape_kind kb);
+
+/* Fills mb's free-body table (mb->nfb, mb->fb) when the compiled description is made only of
+ * spatial bodies under gravity (dim 3, no joint, no force element, one norm row per body in
+ * body order), else sets mb->nfb = 0 (hs_mb_compile, after the rows). */
+void hs_mb_fb_compile(hs_mb_model *mb);
+/* free_bodies() of hs_model.h for a compiled description (HS_E_MODEL when it is not one). */
+int hs_mb_fn_free_bodies(const hs_model *m, hs_fb_info *fb);
+/* free_bodies() of a generated type. */
+int hs_mb_gen_free_bodies(const hs_model *m, hs_fb_info *fb);
 
 /* unilateral() of a generated type (the rows it names are the generated ct_rows table). */
 int hs_mb_gen_unilateral(const hs_model *m, hs_real t, const hs_real *q, hs_real *J, hs_real *phi);

@@ -168,3 +168,10 @@ int hs_mb_gen_compliance(const hs_model *m, hs_real *c, hs_real *d)
     /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     return b ? hs_mb_fn_compliance(b, c, d) : HS_E_MODEL;
 }
+
+int hs_mb_gen_free_bodies(const hs_model *m, hs_fb_info *fb)
+{
+    const hs_model *b = bound(m);
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
+    return (b != NULL) ? hs_mb_fn_free_bodies(b, fb) : HS_E_MODEL;
+}

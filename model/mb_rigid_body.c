@@ -65,6 +65,7 @@ const hs_model_type hs_mb_rigid_body_type = {
     .output = hs_mb_gen_output,
     .lagrange = hs_mb_gen_lagrange,
     .blocks = hs_mb_gen_blocks,
+    .free_bodies = hs_mb_gen_free_bodies,
     .energy = hs_mb_gen_energy,
     .motion = hs_mb_gen_motion,
     .data = &gen,

@@ -143,6 +143,7 @@ const hs_model_type hs_mb_stack_type = {
     .ct_rows = ct_rows,
     .unilateral = hs_mb_gen_unilateral,
     .ct_sweeps = 20,
+    .free_bodies = hs_mb_gen_free_bodies,
     .energy = hs_mb_gen_energy,
     .motion = hs_mb_gen_motion,
     .data = &gen,

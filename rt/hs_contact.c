@@ -397,8 +397,9 @@ int hs_st_contact(hs_stepper *s, const hs_ctx *c)
      * impulse changes q_{n+1} by cq B lambda, as the method itself would have moved them */
     const hs_real cq = hs_contact_cq(s, h);
     int rc;
-    /* the projection stage factored [[M, G^T], [G, 0]] at q~ already; otherwise factor it here */
-    if (!((s->def.stab == HS_STAB_PROJECTION) && (nc > 0))) {
+    /* the projection stage factored [[M, G^T], [G, 0]] at q~ already (not on the free-body path,
+     * which has none); otherwise factor it here */
+    if (!((s->def.stab == HS_STAB_PROJECTION) && (nc > 0) && (s->fb == 0))) {
         rc = hs_projection_factor(s, c->t1, s->qn, s->M, s->G2, NULL, &s->fPn);
         /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
         if (rc != HS_OK) {

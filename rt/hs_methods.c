@@ -35,7 +35,8 @@ const hs_method_info hs_method_table[HS_METHOD_COUNT] = {
      HS_MF_FULLJAC | HS_MF_CURV, &hs_family_galpha},
     {HS_METHOD_SDIRK, "sdirk", "sdirk",
      "two-stage SDIRK, one factorization, one Newton step per stage; --sd-gamma 0.25: implicit "
-     "midpoint twice, no damping; 0.7887: third order, damps", "",
+     "midpoint twice, no damping; 0.7887: third order, damps; on a model of free rigid bodies: "
+     "the free-body path (rt/hs_fb.c)", "",
      HS_MF_FULLJAC | HS_MF_CURV, &hs_family_sdirk},
     {HS_METHOD_DVP, "dvp", "dvp",
      "discrete variational (RATTLE for constant M), 4 Newton steps, conserves momenta; --form "
@@ -70,6 +71,15 @@ const hs_family *hs_method_family(hs_method me)
 {
     const hs_method_info *r = hs_method_info_of(me);
     return (r != NULL) ? (const hs_family *)r->fam : NULL;
+}
+
+const hs_family *hs_step_family(const hs_stepper_def *def, const hs_model *m)
+{
+    /* the default method on a model of free rigid bodies: its own path (rt/hs_fb.c) */
+    if (hs_fb_applies(def, m) != 0) {
+        return &hs_family_fb;
+    }
+    return hs_method_family(def->method);
 }
 
 unsigned hs_method_flags(hs_method me)

@@ -33,6 +33,22 @@ typedef struct hs_ct_row {
 #define HS_CT_NORMAL 0
 #define HS_CT_FRICTION 1
 
+/* One free rigid body of a free-body model: coordinates (x, y, z, p0..p3) from qoff (p a unit
+ * quaternion w, x, y, z; velocities their rates). */
+typedef struct hs_fb_body {
+    int qoff;           /* first of its 7 coordinates */
+    hs_real mass;       /* kg, > 0 */
+    hs_real inertia[3]; /* principal moments about the body axes, kg m^2, > 0 */
+} hs_fb_body;
+
+/* A model made only of free spatial bodies under uniform gravity: no joint and no force
+ * element; its nc = nb constraints are the quaternion norms, row k for body k. */
+typedef struct hs_fb_info {
+    int nb;                 /* bodies */
+    const hs_fb_body *body; /* (nb), owned by the model instance or its type */
+    hs_real gravity[3];     /* m/s^2, world */
+} hs_fb_info;
+
 /* Sizes of one model instance. A type's nq..nout are its capacities (compile-time maxima);
  * a type whose sizes follow its parameters (a chain's link count, a multibody description)
  * reports the instance's sizes through dims(). */
@@ -180,6 +196,9 @@ typedef struct hs_model_type {
      * driven description with compliant joints gives its dead-centre rate: model/hs_mb_motion.c.) */
     int (*motion)(const struct hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
                   hs_real *omega, int *degenerate);
+    /* Optional: fills fb and returns HS_OK when the model is a free-body model (hs_fb_info);
+     * NULL or any other return: the generic path. */
+    int (*free_bodies)(const struct hs_model *m, hs_fb_info *fb);
 } hs_model_type;
 
 /* A model instance: a type, its parameter block (param_size bytes, owned by the caller), an

@@ -1,5 +1,6 @@
 /* hs_stage.h - inside the stepper: what every method family file (rt/hs_euler.c, hs_spook.c,
- * hs_galpha.c, hs_sdirk.c, hs_dvp.c, hs_em.c) shares with rt/hs_stepper.c. Not a public
+ * hs_galpha.c, hs_sdirk.c, hs_dvp.c, hs_em.c, and sdirk's free-body path hs_fb.c) shares with
+ * rt/hs_stepper.c. Not a public
  * header: ports and tools use hs_stepper.h.
  *
  * A family file states its equations and its fixed work first, then gives the stepper four
@@ -40,6 +41,7 @@ typedef struct hs_ctx {
 typedef struct hs_cfg {
     int index2, ggl, velfirst, two_stage, keep_p, use_jac, analytic, has_blocks, spook;
     int curv, curv_fd, galpha, sdirk, have_p, dvp;
+    int fb;         /* the free-body path (rt/hs_fb.c) in place of the method's plan */
     int consistent; /* start from the consistent acceleration (acc, wd hold stage values) */
     int nqa;        /* 1: acc, accn, wd, wdn are used */
     int nca;        /* 1: sl1, sl2 are used */
@@ -67,7 +69,11 @@ typedef struct hs_family {
 } hs_family;
 
 extern const hs_family hs_family_euler, hs_family_spook, hs_family_galpha, hs_family_sdirk,
-    hs_family_dvp, hs_family_em;
+    hs_family_dvp, hs_family_em, hs_family_fb;
+
+/* 1 when def and model m take the free-body path (rt/hs_fb.c): method sdirk with the default
+ * sd_gamma, no compliance, and m's free_bodies() returns HS_OK; else 0. */
+int hs_fb_applies(const hs_stepper_def *def, const hs_model *m);
 
 /* Method property bits of a table row (hs_method_info.flags). */
 #define HS_MF_VELFIRST 1u   /* q_{n+1} = q_n + h u_{n+1} */
@@ -80,6 +86,9 @@ extern const hs_family hs_family_euler, hs_family_spook, hs_family_galpha, hs_fa
 
 /* The family row of method me (NULL when me is not a method). */
 const hs_family *hs_method_family(hs_method me);
+/* The family that steps def on model m: the method's, or hs_family_fb where hs_fb_applies
+ * (NULL when def->method is not a method). */
+const hs_family *hs_step_family(const hs_stepper_def *def, const hs_model *m);
 /* The property bits of method me (0 when unknown). */
 unsigned hs_method_flags(hs_method me);
 

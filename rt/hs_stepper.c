@@ -47,6 +47,14 @@ const char *hs_status_str(int status)
     }
 }
 
+const char *hs_stepper_path(const hs_stepper *s)
+{
+    if ((s == NULL) || (s->ready == 0)) {
+        return "?";
+    }
+    return (s->fb != 0) ? "free_body" : "generic";
+}
+
 const char *hs_method_name(hs_method m)
 {
     const hs_method_info *r = hs_method_info_of(m);
@@ -70,7 +78,7 @@ const char *hs_stage_name(hs_stage st)
         "eval_forces", "jacobians", "rhs", "predict", "constraints", "assemble", "solve",
         "positions", "aux_states", "project_positions", "project_velocities", "ggl_factor",
         "curvature", "ga_predict", "ga_eval", "ga_solve", "check", "spook_rhs", "watchdog", "sd_stage1",
-        "sd_stage2", "sd_combine", "dvp", "em", "contact"};
+        "sd_stage2", "sd_combine", "dvp", "em", "contact", "free_body"};
     /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     return ((int)st >= 0 && (int)st < HS_STAGE_COUNT) ? names[st] : "?";
 }
@@ -125,7 +133,7 @@ int hs_stepper_def_validate(const hs_stepper_def *def, const hs_model *m)
 {
     if (def == NULL || m == NULL || m->type == NULL) { return HS_E_NULL; }
     if (hs_isfinite(def->h) == 0 || !(def->h > HS_R(0.0))) { return HS_E_DEF_H; }
-    const hs_family *fam = hs_method_family(def->method);
+    const hs_family *fam = hs_step_family(def, m);
     if (fam == NULL) {
         return HS_E_DEF_METHOD;
     }
@@ -243,7 +251,8 @@ static hs_cfg config_of(const hs_stepper_def *def, const hs_model *m)
     c.curv = (fl & HS_MF_CURV) != 0u && nc > 0;
     c.curv_fd = c.curv && !m->type->curvature;
     c.have_p = c.keep_p;
-    hs_method_family(def->method)->configure(def, m, &c);
+    c.fb = 0;
+    hs_step_family(def, m)->configure(def, m, &c);
     /* the contact stage solves with the projection matrix at q_{n+1} (rt/hs_contact.h) */
     if (m->type->nk > 0) {
         c.have_p = 1;
@@ -558,7 +567,8 @@ int hs_plan_tail(const hs_stepper *s, unsigned char *plan, int n)
     if (s->nz > 0) {
         plan[n++] = HS_STAGE_AUX_STATES;
     }
-    if ((s->def.stab == HS_STAB_PROJECTION) && (nc > 0)) {
+    /* the free-body path keeps |p| = 1 itself: nothing to project */
+    if ((s->def.stab == HS_STAB_PROJECTION) && (nc > 0) && (s->fb == 0)) {
         plan[n++] = HS_STAGE_PROJECT_POSITIONS;
         plan[n++] = HS_STAGE_PROJECT_VELOCITIES;
     }
@@ -743,7 +753,7 @@ int hs_stepper_init(hs_stepper *s, const hs_stepper_def *def, const hs_model *m,
     static const hs_stepper zero_stepper;
     hs_stepper st = zero_stepper;
     const hs_cfg c = config_of(def, m);
-    const hs_family *fam = hs_method_family(def->method);
+    const hs_family *fam = hs_step_family(def, m);
     st.def = *def;
     st.model = m;
     st.nq = m->d.nq; st.nc = m->d.nc; st.nz = m->d.nz; st.nin = m->d.nin; st.n = st.nq + st.nc;
@@ -753,6 +763,7 @@ int hs_stepper_init(hs_stepper *s, const hs_stepper_def *def, const hs_model *m,
     st.cu = c.cu; st.cq = c.cq;
     st.spook = c.spook;
     st.curv = c.curv; st.curv_fd = c.curv_fd; st.galpha = c.galpha; st.sdirk = c.sdirk;
+    st.fb = c.fb;
     st.consistent = c.consistent;
     st.mflags = hs_method_flags(def->method);
     st.fam = fam;

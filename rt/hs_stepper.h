@@ -1,5 +1,6 @@
 /* hs_stepper.h - the fixed-cost stepper: the methods of the method table (hs_method_table,
- * one family file each: rt/hs_euler.c, hs_spook.c, hs_galpha.c, hs_sdirk.c, hs_dvp.c, hs_em.c), index-1,
+ * one family file each: rt/hs_euler.c, hs_spook.c, hs_galpha.c, hs_sdirk.c, hs_dvp.c, hs_em.c;
+ * sdirk's free-body path rt/hs_fb.c), index-1,
  * index-2 and GGL formulations, Baumgarte stabilization and one-Newton-step projection
  * (rt/METHODS.md says which to pick).
  *
@@ -329,6 +330,7 @@ typedef enum hs_stage {
     HS_STAGE_DVP,               /* dvp: Newton on the discrete Euler-Lagrange equations, then momentum -> u */
     HS_STAGE_EM,                /* em: Newton on the energy-momentum midpoint equations */
     HS_STAGE_CONTACT,           /* unilateral rows: fixed projected Gauss-Seidel sweeps (rt/hs_contact.h) */
+    HS_STAGE_FREE_BODY,         /* sdirk on a free-body model: every body in body velocities (rt/hs_fb.c) */
     HS_STAGE_COUNT
 } hs_stage;
 #define HS_STEPPER_MAX_STAGES 16
@@ -373,7 +375,9 @@ typedef struct hs_stepper {
     hs_real cu, cq;         /* coefficients of h fu and h^2 fq in A */
     int curv, curv_fd;      /* K_g used; from differences of constraint() */
     int galpha;             /* the generalized-alpha plan */
-    int sdirk;              /* the sdirk plan */
+    int sdirk;              /* method sdirk: its generic plan, or the free-body path (fb) */
+    int fb;                 /* the free-body path (rt/hs_fb.c) runs this model's steps */
+    hs_fb_info fbi;         /* fb: the model's bodies and gravity (hs_model_type.free_bodies) */
     hs_real ga_am, ga_af, ga_beta, ga_gamma; /* galpha alpha_m, alpha_f, beta, gamma */
     hs_real ga_bp, ga_gp;   /* beta' = (1 - am) / (beta h^2 (1 - af)), gamma' = gamma / (beta h) */
     hs_real sd_scale;       /* sdirk: h^2 / size, size = 1 + |q|_inf at init/set_state (1/(m/s^2) units of q) */
@@ -387,6 +391,10 @@ typedef struct hs_stepper {
 
 /* Short name of a stage ("eval_forces", "jacobians", ...); "?" for an unknown one. */
 const char *hs_stage_name(hs_stage st);
+
+/* The path the stepper's steps take: "free_body" (the default method on a model made of free
+ * rigid bodies, rt/hs_fb.c) or "generic" (the method's plan); "?" before init. */
+const char *hs_stepper_path(const hs_stepper *s);
 
 /* Validates def and model, binds the arenas (reals and ints as hs_stepper_workspace_tmp says; the
  * HS_STEPPER_REALS/INTS bounds are always enough for dense models), analyzes the linear

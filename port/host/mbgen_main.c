@@ -569,6 +569,8 @@ int main(int argc, char **argv)
                 mb.nk, mb.type.ct_sweeps);
     /* joints declared compliant: the stepper reads their rows' compliance through the hook */
     if (mb.type.compliance) fprintf(o, "    .compliance = hs_mb_gen_compliance,\n");
+    /* only free spatial bodies under gravity: the body-velocity form (hs_fb_info) */
+    if (mb.type.free_bodies) fprintf(o, "    .free_bodies = hs_mb_gen_free_bodies,\n");
     fprintf(o, "    .energy = hs_mb_gen_energy,\n    .motion = hs_mb_gen_motion,\n    .data = &gen,\n};\n");
     if (fflush(o) != 0 || ferror(o)) {
         fprintf(stderr, "hilstep-mbgen: write error\n");

@@ -88,6 +88,8 @@ static void usage(FILE *o)
         "library default (hs_stepper_default_def), used for what is omitted: method %s form %s "
         "stab %s\n"
         "Prints one summary line of key=value pairs (steps, max_abs_g, ns_per_step, status, ...);\n"
+        "path=free_body when the default method steps a model of free rigid bodies in body\n"
+        "velocities (rt/METHODS.md), path=generic otherwise.\n"
         "ref_err_q/ref_err_u only for the car axle's published problem (default parameters, t = 3).\n"
         "Exit status: 0 ok, 1 the stepper refused a step (status names the fault), 2 bad arguments,\n"
         "3 an output (CSV or standard output) could not be written completely (status=write_error).\n\n"
@@ -798,11 +800,11 @@ int main(int argc, char **argv)
         printf("trajectory-hash %s %s %s %llu 0x%016llx\n", type->name, hs_method_name(def.method),
                hs_stab_name(def.stab), (unsigned long long)done, (unsigned long long)hash);
     printf("steps=%llu t=%.17g max_abs_g=%.6e ns_per_step=%.1f status=%s model=%s method=%s form=%s "
-           "stab=%s h=%g force_evals=%llu factorizations=%llu",
+           "stab=%s h=%g force_evals=%llu factorizations=%llu path=%s",
            (unsigned long long)done, (double)st.t, max_g, done ? ns_total / (double)done : 0.0,
            status, type->name, hs_method_name(def.method), hs_form_name(def.form),
            hs_stab_name(def.stab), h, (unsigned long long)st.stats.force_evals,
-           (unsigned long long)st.stats.factorizations);
+           (unsigned long long)st.stats.factorizations, hs_stepper_path(&st));
     if (has_energy) printf(" max_abs_dE=%.6e", max_dE);
     if (type->nk > 0) printf(" max_compl=%.6e", (double)st.stats.ct_residual_max);
     if (run.has_ref && done == nsteps) {

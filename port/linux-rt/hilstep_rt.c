@@ -1137,10 +1137,10 @@ int main(int argc, char **argv)
 
     /* Lock before the threads exist so their stacks and our static arrays are resident. */
     hs_rt_lock_memory(&a->rtr);
-    printf("hilstep-rt: model %s (signal map %s: %d in, %d out), %s/%s/%s, period %.1f us, "
+    printf("hilstep-rt: model %s (signal map %s: %d in, %d out), %s/%s/%s (path %s), period %.1f us, "
            "%s\n", a->model.type->name, p->map->app, p->d.nin, p->d.nout,
            hs_method_name(def.step.method), hs_form_name(def.step.form),
-           hs_stab_name(def.step.stab), (double)a->o.period_ns / 1e3, a->tp.desc);
+           hs_stab_name(def.step.stab), hs_stepper_path(&p->st), (double)a->o.period_ns / 1e3, a->tp.desc);
     if (a->o.duration > 0)
         printf("hilstep-rt: %llu frames (%.3f s), latency budget %.1f us\n",
                (unsigned long long)a->ticks_total, a->o.duration, budget_ns(a) / 1e3);

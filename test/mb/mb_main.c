@@ -17,6 +17,8 @@ int main(int argc, char **argv)
     if (argc > 1) mb_test_dvp(argv[1]);
     if (argc > 1) mb_test_fast(argv[1]);
     if (argc > 1) mb_test_lang(argv[1]);
+    if (argc > 1) mb_test_fb(argv[1]);
+    if (argc > 1) mb_test_fbstep(argv[1]);
     if (argc > 3) mb_test_gen(argv[1], argv[3]);
     printf("mb: %d passed, %d failed\n", npass, nfail);
     return nfail ? 1 : 0;

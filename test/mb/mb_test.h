@@ -19,4 +19,8 @@ int mb_potential_check(const struct hs_mb_desc *D, int trials);
 int mb_test_lang(const char *dir);
 /* The planar fast evaluators against the general ones on dir's descriptions (test_mb_fast.c). */
 int mb_test_fast(const char *dir);
+/* The free-body form (free_bodies) of stack.hsm, refused with joints or forces (test_mb_fb.c). */
+int mb_test_fb(const char *dir);
+/* The default method's free-body path (rt/hs_fb.c) against analytic answers (test_mb_fbstep.c). */
+int mb_test_fbstep(const char *dir);
 #endif

@@ -317,9 +317,10 @@ static int rigid_body_dvp(void)
     snprintf(what, sizeof what, "rigid body dvp, paper's start: all of Table 1 (quaternion/energy/momentum, h = 1e-4..1e-1) within 5 %%, worst %.1f %% (h=1e-2: %.3e/%.3e/%.3e vs %.3e/%.3e/%.3e)",
              100 * worst_t1, f[1][2].Q510, f[1][2].Ed510, f[1][2].L510, T1[2][0], T1[2][1], T1[2][2]);
     fails += mb_check(tb, what);
-    /* the contrast: the other methods do not conserve it */
+    /* the contrast: the other methods do not conserve it (the default, sdirk, steps a free body
+     * on its free-body path, which does: test_mb_fbstep.c) */
     static const struct { hs_method me; hs_stab sb; } other[] = {
-        {HS_METHOD_SDIRK, HS_STAB_PROJECTION}, {HS_METHOD_GALPHA, HS_STAB_PROJECTION},
+        {HS_METHOD_GALPHA, HS_STAB_PROJECTION},
         {HS_METHOD_SYMPLECTIC, HS_STAB_PROJECTION}, {HS_METHOD_JEXACT, HS_STAB_PROJECTION}};
     double least = 1e300;
     for (size_t c = 0; c < sizeof other / sizeof other[0]; ++c) {
@@ -334,7 +335,7 @@ static int rigid_body_dvp(void)
         printf("  rb %s/%s h=1e-3 30 s: max |L - L0|/|L0| %.2e\n", hs_method_name(other[c].me), hs_stab_name(other[c].sb), dl);
         least = fmin(least, orc ? 1e300 : dl);
     }
-    snprintf(what, sizeof what, "rigid body, h = 1e-3: sdirk, galpha, symplectic, jexact (projection) do not conserve L: smallest max |dL|/|L| %.1e >= 1e4 x dvp's bound", least);
+    snprintf(what, sizeof what, "rigid body, h = 1e-3: galpha, symplectic, jexact (projection) do not conserve L: smallest max |dL|/|L| %.1e >= 1e4 x dvp's bound", least);
     fails += mb_check(least >= 1e4 * Neps, what);
     return fails;
 }
