@@ -291,8 +291,11 @@ int hs_mb_kop_same(const hs_mb_kop *a, const hs_mb_kop *b)
  * without springs (gravity's f is finite at compile), and for a plan that calls no function
  * (no planar body's sines, no moving ground point: a "leaf" plan) hooks of their own without
  * the callee-saved registers, stack and tests the other kernels need (mb_plan_hooks chooses
- * at compile). Tried and dropped as dearer on the car axle: one switch per run of kernels of
- * one kind, and the moving points evaluated before the kernels' loop. */
+ * at compile). A small dense plan (nq 2 to 6) gets hooks with its sizes as constants
+ * (PLAN_SIZED): the fills of M, f, fq, fu and K and f's finite test are then straight code
+ * as in a generated file (car axle 6972 -> 6787, pendulum 3005 -> 2870 instructions per
+ * step). Tried and dropped as dearer on the car axle: one switch per run of kernels of one
+ * kind, and the moving points evaluated before the kernels' loop. */
 
 /* A = 0 (n entries; n8 = n rounded down to a multiple of 8, counted at compile). */
 HS_MBK_INL void plan_zero(hs_real *A, int n, int n8)
@@ -336,6 +339,13 @@ HS_MBK_INL hs_real plan_fin(const hs_real *v, int r, int two, hs_real z)
     return s;
 }
 
+/* The plan's sizes: NQ > 0 a dense plan of NQ coordinates known at compile (the loops below
+ * then have constant counts, as in a generated file), NQ = 0 the compiled plan's counts. */
+HS_MBK_INL int sz_nq(const hs_mb_model *mb, int NQ) { return (NQ > 0) ? NQ : mb->nq; }
+HS_MBK_INL int sz_nq8(const hs_mb_model *mb, int NQ) { return (NQ > 0) ? ((NQ / 8) * 8) : mb->plan_nq8; }
+HS_MBK_INL int sz_nqq(const hs_mb_model *mb, int NQ) { return (NQ > 0) ? (NQ * NQ) : mb->plan_nqq; }
+HS_MBK_INL int sz_nqq8(const hs_mb_model *mb, int NQ) { return (NQ > 0) ? (((NQ * NQ) / 8) * 8) : mb->plan_nqq8; }
+
 /* The row kernels of the plan in order (x says which outputs; sc the planar sines, cosines);
  * HS_OK when the g and gamma asked for are finite (every row is a kernel's: each is tested
  * after its kernel). */
@@ -375,7 +385,7 @@ HS_MBK_INL int plan_kernels(const hs_mb_model *mb, int leaf, const hs_real *sc, 
 }
 
 /* One pass over the row kernels: the outputs that are not NULL. */
-HS_MBK_INL int plan_rows(const hs_mb_model *mb, int leaf, hs_real t, const hs_real *q, const hs_real *u,
+HS_MBK_INL int plan_rows(const hs_mb_model *mb, int leaf, int NQ, hs_real t, const hs_real *q, const hs_real *u,
                          const hs_real *lam, hs_real *g, hs_real *G, hs_real *gt, hs_real *gam, hs_real *K)
 {
     hs_mbk_rq x;
@@ -394,13 +404,13 @@ HS_MBK_INL int plan_rows(const hs_mb_model *mb, int leaf, hs_real t, const hs_re
             for (int j = 0; j < mb->gz[i][1]; ++j) { A[j] = HS_R(0.0); }
         }
     }
-    if (K != NULL) { plan_zero(K, mb->plan_nqq, mb->plan_nqq8); }
+    if (K != NULL) { plan_zero(K, sz_nqq(mb, NQ), sz_nqq8(mb, NQ)); }
     return plan_kernels(mb, leaf, sc, &x);
 }
 
 /* The row hooks (hs_model.h signatures; m->desc is the hs_mb_model): the plan when it is on,
  * else the fast or general evaluators behind hs_mb_fn_*. */
-HS_MBK_INL int run_constraint(const hs_model *m, int leaf, hs_real t, const hs_real *q, hs_real *g, hs_real *G,
+HS_MBK_INL int run_constraint(const hs_model *m, int leaf, int NQ, hs_real t, const hs_real *q, hs_real *g, hs_real *G,
                                hs_real *gt)
 {
     const hs_mb_model *mb = (const hs_mb_model *)m->desc;
@@ -408,31 +418,31 @@ HS_MBK_INL int run_constraint(const hs_model *m, int leaf, hs_real t, const hs_r
     if (hs_mbk_on(mb) == 0) {
         rc = hs_mb_fn_constraint(m, t, q, g, G, gt);
     } else if ((g != NULL) && (G == NULL) && (gt == NULL)) {
-        rc = plan_rows(mb, leaf, t, q, NULL, NULL, g, NULL, NULL, NULL, NULL); /* a projection's residual */
+        rc = plan_rows(mb, leaf, NQ, t, q, NULL, NULL, g, NULL, NULL, NULL, NULL); /* a projection's residual */
     } else if ((g == NULL) && (G != NULL) && (gt != NULL)) {
-        rc = plan_rows(mb, leaf, t, q, NULL, NULL, NULL, G, gt, NULL, NULL); /* a projection's matrix */
+        rc = plan_rows(mb, leaf, NQ, t, q, NULL, NULL, NULL, G, gt, NULL, NULL); /* a projection's matrix */
     } else {
-        rc = plan_rows(mb, leaf, t, q, NULL, NULL, g, G, gt, NULL, NULL);
+        rc = plan_rows(mb, leaf, NQ, t, q, NULL, NULL, g, G, gt, NULL, NULL);
     }
     return rc;
 }
 
-HS_MBK_INL int run_gamma(const hs_model *m, int leaf, hs_real t, const hs_real *q, const hs_real *u, hs_real *gam)
+HS_MBK_INL int run_gamma(const hs_model *m, int leaf, int NQ, hs_real t, const hs_real *q, const hs_real *u, hs_real *gam)
 {
     const hs_mb_model *mb = (const hs_mb_model *)m->desc;
     if (hs_mbk_on(mb) == 0) { return hs_mb_fn_gamma(m, t, q, u, gam); }
-    return plan_rows(mb, leaf, t, q, u, NULL, NULL, NULL, NULL, gam, NULL);
+    return plan_rows(mb, leaf, NQ, t, q, u, NULL, NULL, NULL, NULL, gam, NULL);
 }
 
-HS_MBK_INL int run_curvature(const hs_model *m, int leaf, hs_real t, const hs_real *q, const hs_real *lambda,
+HS_MBK_INL int run_curvature(const hs_model *m, int leaf, int NQ, hs_real t, const hs_real *q, const hs_real *lambda,
                               hs_real *K)
 {
     const hs_mb_model *mb = (const hs_mb_model *)m->desc;
     if (hs_mbk_on(mb) == 0) { return hs_mb_fn_curvature(m, t, q, lambda, K); }
-    return plan_rows(mb, leaf, t, q, NULL, lambda, NULL, NULL, NULL, NULL, K);
+    return plan_rows(mb, leaf, NQ, t, q, NULL, lambda, NULL, NULL, NULL, NULL, K);
 }
 
-HS_MBK_INL int run_constraint_all(const hs_model *m, int leaf, hs_real t, const hs_real *q, const hs_real *u,
+HS_MBK_INL int run_constraint_all(const hs_model *m, int leaf, int NQ, hs_real t, const hs_real *q, const hs_real *u,
                                    const hs_real *lambda, hs_real *G, hs_real *gam, hs_real *K)
 {
     const hs_mb_model *mb = (const hs_mb_model *)m->desc;
@@ -440,55 +450,55 @@ HS_MBK_INL int run_constraint_all(const hs_model *m, int leaf, hs_real t, const 
     if (hs_mbk_on(mb) == 0) {
         rc = hs_mb_fn_constraint_all(m, t, q, u, lambda, G, gam, K);
     } else if ((G != NULL) && (gam != NULL) && (lambda != NULL) && (K != NULL)) {
-        rc = plan_rows(mb, leaf, t, q, u, lambda, NULL, G, NULL, gam, K); /* a Newton matrix's */
+        rc = plan_rows(mb, leaf, NQ, t, q, u, lambda, NULL, G, NULL, gam, K); /* a Newton matrix's */
     } else if ((G != NULL) && (gam != NULL) && (lambda == NULL)) {
-        rc = plan_rows(mb, leaf, t, q, u, NULL, NULL, G, NULL, gam, NULL); /* a stage's rows */
+        rc = plan_rows(mb, leaf, NQ, t, q, u, NULL, NULL, G, NULL, gam, NULL); /* a stage's rows */
     } else {
-        rc = plan_rows(mb, leaf, t, q, u, lambda, NULL, G, NULL, gam, (lambda != NULL) ? K : NULL);
+        rc = plan_rows(mb, leaf, NQ, t, q, u, lambda, NULL, G, NULL, gam, (lambda != NULL) ? K : NULL);
     }
     return rc;
 }
 
 int hs_mb_plan_constraint(const hs_model *m, hs_real t, const hs_real *q, hs_real *g, hs_real *G, hs_real *gt)
 {
-    return run_constraint(m, 0, t, q, g, G, gt);
+    return run_constraint(m, 0, 0, t, q, g, G, gt);
 }
 
 int hs_mb_plan_gamma(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u, hs_real *gam)
 {
-    return run_gamma(m, 0, t, q, u, gam);
+    return run_gamma(m, 0, 0, t, q, u, gam);
 }
 
 int hs_mb_plan_curvature(const hs_model *m, hs_real t, const hs_real *q, const hs_real *lambda, hs_real *K)
 {
-    return run_curvature(m, 0, t, q, lambda, K);
+    return run_curvature(m, 0, 0, t, q, lambda, K);
 }
 
 int hs_mb_plan_constraint_all(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
                               const hs_real *lambda, hs_real *G, hs_real *gam, hs_real *K)
 {
-    return run_constraint_all(m, 0, t, q, u, lambda, G, gam, K);
+    return run_constraint_all(m, 0, 0, t, q, u, lambda, G, gam, K);
 }
 
 static int leaf_constraint(const hs_model *m, hs_real t, const hs_real *q, hs_real *g, hs_real *G, hs_real *gt)
 {
-    return run_constraint(m, 1, t, q, g, G, gt);
+    return run_constraint(m, 1, 0, t, q, g, G, gt);
 }
 
 static int leaf_gamma(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u, hs_real *gam)
 {
-    return run_gamma(m, 1, t, q, u, gam);
+    return run_gamma(m, 1, 0, t, q, u, gam);
 }
 
 static int leaf_curvature(const hs_model *m, hs_real t, const hs_real *q, const hs_real *lambda, hs_real *K)
 {
-    return run_curvature(m, 1, t, q, lambda, K);
+    return run_curvature(m, 1, 0, t, q, lambda, K);
 }
 
 static int leaf_constraint_all(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
                                const hs_real *lambda, hs_real *G, hs_real *gam, hs_real *K)
 {
-    return run_constraint_all(m, 1, t, q, u, lambda, G, gam, K);
+    return run_constraint_all(m, 1, 0, t, q, u, lambda, G, gam, K);
 }
 
 /* The springs' forces added into f, in plan order. */
@@ -525,24 +535,24 @@ HS_MBK_INL int plan_springs_j(const hs_mb_model *mb, int leaf, hs_real t, const 
     return rc;
 }
 
-HS_MBK_INL int run_force(const hs_model *m, int leaf, hs_real t, const hs_real *q, const hs_real *u,
+HS_MBK_INL int run_force(const hs_model *m, int leaf, int NQ, hs_real t, const hs_real *q, const hs_real *u,
                           const hs_real *z, const hs_real *in, hs_real *f)
 {
     const hs_mb_model *mb = (const hs_mb_model *)m->desc;
     if (hs_mbk_on(mb) == 0) { return hs_mb_fn_force(m, t, q, u, z, in, f); }
-    plan_copy(f, mb->fgrav, mb->nq, mb->plan_nq8);
+    plan_copy(f, mb->fgrav, sz_nq(mb, NQ), sz_nq8(mb, NQ));
     if (mb->nkf == 0) { return HS_OK; } /* f = fgrav, finite (mb_plan_prepare) */
     const int rc = plan_springs_f(mb, leaf, t, q, f);
-    return hs_mbk_forces_done(rc, f, mb->nq);
+    return hs_mbk_forces_done(rc, f, sz_nq(mb, NQ));
 }
 
-HS_MBK_INL int run_force_jac(const hs_model *m, int leaf, hs_real t, const hs_real *q, const hs_real *u,
+HS_MBK_INL int run_force_jac(const hs_model *m, int leaf, int NQ, hs_real t, const hs_real *q, const hs_real *u,
                               const hs_real *z, const hs_real *in, hs_real *fq, hs_real *fu)
 {
     const hs_mb_model *mb = (const hs_mb_model *)m->desc;
     if (hs_mbk_on(mb) == 0) { return hs_mb_fn_force_jac(m, t, q, u, z, in, fq, fu); }
-    plan_zero(fq, mb->plan_nqq, mb->plan_nqq8);
-    plan_zero(fu, mb->plan_nqq, mb->plan_nqq8);
+    plan_zero(fq, sz_nqq(mb, NQ), sz_nqq8(mb, NQ));
+    plan_zero(fu, sz_nqq(mb, NQ), sz_nqq8(mb, NQ));
     const int rc = plan_springs_j(mb, leaf, t, q, fq);
     /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     return (rc != HS_OK) ? HS_E_MODEL : HS_OK;
@@ -551,39 +561,45 @@ HS_MBK_INL int run_force_jac(const hs_model *m, int leaf, hs_real t, const hs_re
 int hs_mb_plan_force(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u, const hs_real *z,
                      const hs_real *in, hs_real *f)
 {
-    return run_force(m, 0, t, q, u, z, in, f);
+    return run_force(m, 0, 0, t, q, u, z, in, f);
 }
 
 int hs_mb_plan_force_jac(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u, const hs_real *z,
                          const hs_real *in, hs_real *fq, hs_real *fu)
 {
-    return run_force_jac(m, 0, t, q, u, z, in, fq, fu);
+    return run_force_jac(m, 0, 0, t, q, u, z, in, fq, fu);
 }
 
 static int leaf_force(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u, const hs_real *z,
                       const hs_real *in, hs_real *f)
 {
-    return run_force(m, 1, t, q, u, z, in, f);
+    return run_force(m, 1, 0, t, q, u, z, in, f);
 }
 
 static int leaf_force_jac(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u, const hs_real *z,
                           const hs_real *in, hs_real *fq, hs_real *fu)
 {
-    return run_force_jac(m, 1, t, q, u, z, in, fq, fu);
+    return run_force_jac(m, 1, 0, t, q, u, z, in, fq, fu);
 }
 
-int hs_mb_plan_mass(const hs_model *m, hs_real t, const hs_real *q, hs_real *M)
+HS_MBK_INL int run_mass(const hs_model *m, int NQ, hs_real t, const hs_real *q, hs_real *M)
 {
     const hs_mb_model *mb = (const hs_mb_model *)m->desc;
     if (hs_mbk_on(mb) == 0) { return hs_mb_fn_mass(m, t, q, M); }
-    const int n = mb->plan_nqq;
-    if (mb->nmimg == n) {
-        plan_copy(M, mb->mimg, n, mb->plan_nqq8);
+    const int n = sz_nqq(mb, NQ);
+    if ((NQ > 0) || (mb->nmimg == n)) {
+        /* a sized plan's M is whole (mb_plan_hooks) */
+        plan_copy(M, mb->mimg, n, sz_nqq8(mb, NQ));
     } else {
         plan_zero(M, n, mb->plan_nqq8);
         for (int i = 0; i < mb->nmd; ++i) { M[mb->mdix[i]] = mb->mdv[i]; }
     }
     return HS_OK;
+}
+
+int hs_mb_plan_mass(const hs_model *m, hs_real t, const hs_real *q, hs_real *M)
+{
+    return run_mass(m, 0, t, q, M);
 }
 
 /* 1 when the plan's kernels call no function: no planar body (sines), no moving ground point. */
@@ -600,13 +616,98 @@ static int plan_leaf(const hs_mb_model *mb)
     return leaf;
 }
 
+/* The hooks of a dense plan of NQ coordinates (leaf: see plan_leaf), its sizes constants:
+ * the fills of M, f, fq, fu and K and f's finite test as straight code, as a generated file's. */
+/* MISRA Ref 20.7.1 [X-macro parameter is an identifier] */
+#define PLAN_SIZED(tag, leaf, NQ)                                                                        \
+    static int tag##_mass(const hs_model *m, hs_real t, const hs_real *q, hs_real *M)                   \
+    {                                                                                                   \
+        return run_mass(m, (NQ), t, q, M);                                                              \
+    }                                                                                                   \
+    static int tag##_force(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,            \
+                           const hs_real *z, const hs_real *in, hs_real *f)                             \
+    {                                                                                                   \
+        return run_force(m, (leaf), (NQ), t, q, u, z, in, f);                                           \
+    }                                                                                                   \
+    static int tag##_force_jac(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,        \
+                               const hs_real *z, const hs_real *in, hs_real *fq, hs_real *fu)           \
+    {                                                                                                   \
+        return run_force_jac(m, (leaf), (NQ), t, q, u, z, in, fq, fu);                                  \
+    }                                                                                                   \
+    static int tag##_constraint(const hs_model *m, hs_real t, const hs_real *q, hs_real *g, hs_real *G, \
+                                hs_real *gt)                                                            \
+    {                                                                                                   \
+        return run_constraint(m, (leaf), (NQ), t, q, g, G, gt);                                         \
+    }                                                                                                   \
+    static int tag##_gamma(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,            \
+                           hs_real *gam)                                                                \
+    {                                                                                                   \
+        return run_gamma(m, (leaf), (NQ), t, q, u, gam);                                                \
+    }                                                                                                   \
+    static int tag##_curvature(const hs_model *m, hs_real t, const hs_real *q, const hs_real *lambda,   \
+                               hs_real *K)                                                              \
+    {                                                                                                   \
+        return run_curvature(m, (leaf), (NQ), t, q, lambda, K);                                         \
+    }                                                                                                   \
+    static int tag##_constraint_all(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,   \
+                                    const hs_real *lambda, hs_real *G, hs_real *gam, hs_real *K)        \
+    {                                                                                                   \
+        return run_constraint_all(m, (leaf), (NQ), t, q, u, lambda, G, gam, K);                         \
+    }
+
+/* the small descriptions' sizes: one to three points without calls (2, 4, 6), one or two
+ * planar bodies (3, 6), two points with calls (4: the car axle's moving ground point) */
+PLAN_SIZED(leaf2, 1, 2)
+PLAN_SIZED(leaf4, 1, 4)
+PLAN_SIZED(leaf6, 1, 6)
+PLAN_SIZED(call3, 0, 3)
+PLAN_SIZED(call4, 0, 4)
+PLAN_SIZED(call6, 0, 6)
+
+/* The sized hooks for a dense plan of nq coordinates with its M whole, or NULL. */
+static const hs_model_type *plan_sized(const hs_mb_model *mb, int leaf)
+{
+    /* MISRA Ref 20.7.1 [X-macro parameter is an identifier] */
+#define PLAN_HOOKS(tag)                                                                                  \
+    {.mass = tag##_mass, .force = tag##_force, .force_jac = tag##_force_jac, .constraint = tag##_constraint, \
+     .gamma = tag##_gamma, .curvature = tag##_curvature, .constraint_all = tag##_constraint_all}
+    static const hs_model_type leaf2_hooks = PLAN_HOOKS(leaf2), leaf4_hooks = PLAN_HOOKS(leaf4),
+                               leaf6_hooks = PLAN_HOOKS(leaf6), call3_hooks = PLAN_HOOKS(call3),
+                               call4_hooks = PLAN_HOOKS(call4), call6_hooks = PLAN_HOOKS(call6);
+    const hs_model_type *H = NULL;
+    if ((mb->packed == 0) && (mb->nmimg == mb->nq * mb->nq)) {
+        if (leaf != 0) {
+            if (mb->nq == 2) { H = &leaf2_hooks; }
+            if (mb->nq == 4) { H = &leaf4_hooks; }
+            if (mb->nq == 6) { H = &leaf6_hooks; }
+        } else {
+            if (mb->nq == 3) { H = &call3_hooks; }
+            if (mb->nq == 4) { H = &call4_hooks; }
+            if (mb->nq == 6) { H = &call6_hooks; }
+        }
+    }
+    return H;
+}
+
 void mb_plan_hooks(const hs_mb_model *mb, hs_model_type *T)
 {
     const int leaf = plan_leaf(mb);
-    T->mass = hs_mb_plan_mass;
-    T->force = (leaf != 0) ? leaf_force : hs_mb_plan_force;
-    T->force_jac = (leaf != 0) ? leaf_force_jac : hs_mb_plan_force_jac;
-    if (mb->nc > 0) {
+    const hs_model_type *H = plan_sized(mb, leaf);
+    if (H != NULL) {
+        T->mass = H->mass;
+        T->force = H->force;
+        T->force_jac = H->force_jac;
+    } else {
+        T->mass = hs_mb_plan_mass;
+        T->force = (leaf != 0) ? leaf_force : hs_mb_plan_force;
+        T->force_jac = (leaf != 0) ? leaf_force_jac : hs_mb_plan_force_jac;
+    }
+    if ((mb->nc > 0) && (H != NULL)) {
+        T->constraint = H->constraint;
+        T->gamma = H->gamma;
+        T->curvature = H->curvature;
+        T->constraint_all = H->constraint_all;
+    } else if (mb->nc > 0) {
         T->constraint = (leaf != 0) ? leaf_constraint : hs_mb_plan_constraint;
         T->gamma = (leaf != 0) ? leaf_gamma : hs_mb_plan_gamma;
         T->curvature = (leaf != 0) ? leaf_curvature : hs_mb_plan_curvature;
