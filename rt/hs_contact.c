@@ -401,13 +401,8 @@ int hs_st_contact(hs_stepper *s, const hs_ctx *c)
                  * -e v(tau) then runs for h - tau: both the end velocity (the target) and the
                  * end gap (a position-only correction along B_i) follow that motion */
                 const hs_real v0 = dot(&Ji[a0], &s->u[a0], na);
-                const hs_real a = (v - v0) / h;
-                const hs_real d0 = s->ctphi[i] - HS_R(0.5) * h * (v0 + v);
-                hs_real tau = (v0 < HS_R(0.0)) ? (d0 / -v0) : HS_R(0.0);
-                tau = clamp(tau, HS_R(0.0), h);
-                const hs_real vi = v0 + a * tau, rest = h - tau;
-                const hs_real vend = -R->e * vi + a * rest;
-                const hs_real gend = -R->e * vi * rest + HS_R(0.5) * a * rest * rest;
+                hs_real vend, gend;
+                impact(s->ctphi[i], v0, v, h, R->e, &vend, &gend);
                 r = (vend > r) ? vend : r;
                 /* an impact is solved without the compliance, which would absorb the bounce */
                 s->cteps[i] = HS_R(0.0);

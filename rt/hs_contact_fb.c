@@ -352,13 +352,8 @@ static void point_setup(hs_stepper *s, const hs_fb_info *fb, const hs_ct_point *
                 rel_vel(A, B, g, FB_VN, vrn);
                 rel_off(A, B, g, FB_ALN, offn);
                 const hs_real v0 = dot3(d, vrn) + dot3(d, offn);
-                const hs_real acc = (v - v0) / h;
-                const hs_real d0 = phi - HS_R(0.5) * h * (v0 + v);
-                hs_real tau = (v0 < HS_R(0.0)) ? (d0 / -v0) : HS_R(0.0);
-                tau = clamp(tau, HS_R(0.0), h);
-                const hs_real vi = v0 + acc * tau, rest = h - tau;
-                const hs_real vend = -R->e * vi + acc * rest;
-                const hs_real gend = -R->e * vi * rest + HS_R(0.5) * acc * rest * rest;
+                hs_real vend, gend;
+                impact(phi, v0, v, h, R->e, &vend, &gend);
                 r = (vend > r) ? vend : r;
                 s->cteps[i] = HS_R(0.0);
                 s->ctiw[i] = (W > HS_R(1e-30)) ? (HS_R(1.0) / W) : HS_R(0.0);

@@ -12,6 +12,22 @@ static inline hs_real clamp(hs_real x, hs_real lo, hs_real hi)
     return (y > hi) ? hi : y;
 }
 
+/* An impact inside the step (model/CONTACT.md): from a normal row's velocity v0 at t_n (m/s),
+ * v at the step's end without impulse (m/s), the gap phi (m), the step h (s) and restitution e,
+ * the impact comes at tau = d0 / -v0 and the bounce -e v(tau) runs for h - tau: *vend is the
+ * velocity the row ends with (the target, m/s), *gend the gap it ends at (m). One definition
+ * for both forms of the stage, so their impacts agree to the bit. */
+static inline void impact(hs_real phi, hs_real v0, hs_real v, hs_real h, hs_real e, hs_real *vend, hs_real *gend)
+{
+    const hs_real a = (v - v0) / h;
+    const hs_real d0 = phi - HS_R(0.5) * h * (v0 + v);
+    hs_real tau = (v0 < HS_R(0.0)) ? (d0 / -v0) : HS_R(0.0);
+    tau = clamp(tau, HS_R(0.0), h);
+    const hs_real vi = v0 + a * tau, rest = h - tau;
+    *vend = -e * vi + a * rest;
+    *gend = -e * vi * rest + HS_R(0.5) * a * rest * rest;
+}
+
 /* Bounds of row i for impulses lam (this sweep's) and lam0 (the previous step's). */
 static inline void bounds(const hs_stepper *s, int i, const hs_real *lam, hs_real *lo, hs_real *hi)
 {

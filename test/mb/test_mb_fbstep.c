@@ -10,20 +10,13 @@
 
 #include "hs_mb_file.h"
 #include "hs_stepper.h"
+#include "mb_run.h"
 #include "mb_test.h"
 
 #define NQ HS_MB_MAX_NQ
 #define NC HS_MB_MAX_NC
 #define TWO_PI 6.283185307179586
 
-typedef struct run {
-    hs_mb_store st;
-    hs_mb_model mb;
-    hs_model m;
-    hs_stepper s;
-    hs_real R[HS_STEPPER_REALS(NQ, NC, 1)];
-    int I[HS_STEPPER_INTS(NQ, NC)];
-} run;
 
 static const char *fdir;
 static char what[400];

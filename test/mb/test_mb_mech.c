@@ -12,19 +12,12 @@
 #include "hs_mb_file.h"
 #include "hs_models.h"
 #include "hs_stepper.h"
+#include "mb_run.h"
 #include "mb_test.h"
 
 #define NQ HS_MB_MAX_NQ
 #define NC HS_MB_MAX_NC
 
-typedef struct run {
-    hs_mb_store st;
-    hs_mb_model mb;
-    hs_model m;
-    hs_stepper s;
-    hs_real R[HS_STEPPER_REALS(NQ, NC, 1)];
-    int I[HS_STEPPER_INTS(NQ, NC)];
-} run;
 
 static char path_buf[512];
 static const char *mech_dir;
