@@ -7,6 +7,12 @@ CC      ?= cc
 BUILD   := build
 PY      := /usr/bin/python3
 
+# model/ is in rooms (model/ROOMS: each room and what it may include, lowest first).
+MODEL_ROOMS := $(shell awk '!/^\#/ && NF { print "model/" $$1 }' model/ROOMS)
+MODEL_INC := $(addprefix -I,$(MODEL_ROOMS))
+MODEL_SRC := $(wildcard $(addsuffix /*.c,$(MODEL_ROOMS)))
+MODEL_HDR := $(wildcard $(addsuffix /*.h,$(MODEL_ROOMS)))
+
 # Warnings that rt/ and model/ must be clean under, on gcc and clang.
 WARN    := -Wall -Wextra -Werror -Wconversion -Wdouble-promotion -Wshadow
 # -ffp-contract=off keeps x86-64 and Cortex-M7 bit-identical; -fno-math-errno lets
@@ -15,11 +21,10 @@ FPFLAGS := -ffp-contract=off -fno-math-errno
 CSTD    := -std=c99
 OPT     ?= -O2
 REALDEF ?=
-CFLAGS_RT := $(CSTD) $(OPT) -g $(WARN) $(FPFLAGS) -ffreestanding $(REALDEF) -Irt -Imodel
-CFLAGS_HOST := $(CSTD) $(OPT) -g $(WARN) $(FPFLAGS) $(REALDEF) -D_POSIX_C_SOURCE=200809L -Irt -Imodel -Iport/host -Ihil
+CFLAGS_RT := $(CSTD) $(OPT) -g $(WARN) $(FPFLAGS) -ffreestanding $(REALDEF) -Irt $(MODEL_INC)
+CFLAGS_HOST := $(CSTD) $(OPT) -g $(WARN) $(FPFLAGS) $(REALDEF) -D_POSIX_C_SOURCE=200809L -Irt $(MODEL_INC) -Iport/host -Ihil
 
 RT_SRC    := $(wildcard rt/*.c)
-MODEL_SRC := $(wildcard model/*.c)
 CORE_SRC  := $(RT_SRC) $(MODEL_SRC)
 # Host-only model sources (none now). The vehicles on TMeasy tires (model/TIRE.md) build for the
 # boards too; the boards' registry leaves them out (-DHS_NO_VEHICLES) and hilstep-mech.elf links
@@ -30,7 +35,7 @@ HOST_ONLY_SRC :=
 all: $(BUILD)/hilstep-sim $(BUILD)/hilstep-plot
 
 # ---- host objects of rt/ and model/ (freestanding flags) ----
-$(BUILD)/obj/%.o: %.c $(wildcard rt/*.h model/*.h)
+$(BUILD)/obj/%.o: %.c $(MODEL_HDR) $(wildcard rt/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_RT) -c $< -o $@
 
@@ -46,16 +51,16 @@ $(BUILD)/hilstep-plot: port/host/hilstep_plot.py
 
 # ---- host unit tests ----
 TEST_SRC := $(wildcard test/unit/*.c) test/host_main.c
-$(BUILD)/hilstep-unit: $(TEST_SRC) $(CORE_SRC) $(wildcard rt/*.h model/*.h test/unit/*.h)
+$(BUILD)/hilstep-unit: $(TEST_SRC) $(CORE_SRC) $(MODEL_HDR) $(wildcard rt/*.h test/unit/*.h)
 	@mkdir -p $(BUILD)
 	$(CC) $(CFLAGS_HOST) -Itest/unit $(TEST_SRC) $(CORE_SRC) -o $@ -lm
 
-$(BUILD)/asan/hilstep-unit: $(TEST_SRC) $(CORE_SRC) $(wildcard rt/*.h model/*.h test/unit/*.h)
+$(BUILD)/asan/hilstep-unit: $(TEST_SRC) $(CORE_SRC) $(MODEL_HDR) $(wildcard rt/*.h test/unit/*.h)
 	@mkdir -p $(BUILD)/asan
 	$(CC) $(CFLAGS_HOST) -O1 -fsanitize=address,undefined -fno-sanitize-recover=all \
 	  -Itest/unit $(TEST_SRC) $(CORE_SRC) -o $@ -lm
 
-$(BUILD)/float/hilstep-unit: $(TEST_SRC) $(CORE_SRC) $(wildcard rt/*.h model/*.h test/unit/*.h)
+$(BUILD)/float/hilstep-unit: $(TEST_SRC) $(CORE_SRC) $(MODEL_HDR) $(wildcard rt/*.h test/unit/*.h)
 	@mkdir -p $(BUILD)/float
 	$(CC) $(CFLAGS_HOST) -DHS_REAL_FLOAT -Wno-double-promotion \
 	  -Itest/unit $(TEST_SRC) $(CORE_SRC) -o $@ -lm

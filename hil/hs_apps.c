@@ -48,7 +48,7 @@ const hs_signal_map hs_map_car_axle_plant = {
     /* MISRA Ref 10.8.1 [table length, compile-time constant] */
     "car_axle", car_axle_plant, (int)(sizeof car_axle_plant / sizeof car_axle_plant[0])};
 
-/* The vehicles on TMeasy tires (model/hs_veh.h, external = 1). Inputs: steering angle at the
+/* The vehicles on TMeasy tires (model/vehicle/hs_veh.h, external = 1). Inputs: steering angle at the
  * front wheels within the model's +-0.6 rad; drive torque +-3 kN m per wheel (a car's wheel
  * torque with first gear, with margin); brake torque 0..5 kN m per wheel, never negative (a
  * negative capacity is refused by the model). Stale after 20 frames: straight ahead, no drive,

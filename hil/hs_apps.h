@@ -16,7 +16,7 @@ extern const hs_signal_map hs_map_circular_track_ecu;
  * (m), F_left, F_right (N, spring compression). */
 extern const hs_signal_map hs_map_car_axle_plant;
 
-/* Plant side of the vehicles (model/hs_veh.h, external = 1): in steer (rad), drive_* and
+/* Plant side of the vehicles (model/vehicle/hs_veh.h, external = 1): in steer (rad), drive_* and
  * brake_* per wheel (N m); out omega_* per wheel (rad/s), yaw_rate (rad/s), a_x, a_y (m/s^2,
  * body frame), beta (rad), speed (m/s), X, Y (m), psi (rad); the truck-trailer adds
  * psi_trailer (rad), hitch_defect (m), the penalty coupling hitch_Fx, hitch_Fy (N). The

@@ -42,7 +42,7 @@
 #define HS_PLANT_MAX_NC 96
 #endif
 #ifndef HS_PLANT_MAX_NZ
-#define HS_PLANT_MAX_NZ 24 /* the truck-trailer's tread and brake states (model/hs_veh.h); car.hsm's 12 */
+#define HS_PLANT_MAX_NZ 24 /* the truck-trailer's tread and brake states (model/vehicle/hs_veh.h); car.hsm's 12 */
 #endif
 /* Most signals of one direction (a frame carries at most HS_FRAME_MAX_VALUES); 20: the
  * truck-trailer's outputs. */

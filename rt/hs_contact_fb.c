@@ -2,7 +2,7 @@
  * (hs_model.h free_bodies, ct_points): the equations of rt/hs_contact.h, in other coordinates.
  *
  * Body k (coordinates x, p from qoff, p a unit quaternion) moves with v = x' and the world
- * angular velocity w = 2 E(p) p' (model/hs_mb_int.h mb_quat_E; E E^T = I, E p = 0). A point's
+ * angular velocity w = 2 E(p) p' (model/mb/hs_mb_int.h mb_quat_E; E E^T = I, E p = 0). A point's
  * row with direction d (its normal n or a tangent t1, t2) between bodies a and b (b may be the
  * ground) at lever arms ra, rb has
  *     J u = d . ((v_a + w_a x ra) - (v_b + w_b x rb)),

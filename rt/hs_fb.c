@@ -181,7 +181,7 @@ static int body_step(const hs_fb_body *B, const hs_real *g, hs_real h, const hs_
         qn[o + k] = q[o + k] + ((HS_R(0.5) * h) * (u[o + k] + v1));
         un[o + k] = v1;
     }
-    /* w_n = 2 G(p) p' (model/hs_mb_kin.c mb_quat_G) */
+    /* w_n = 2 G(p) p' (model/mb/hs_mb_kin.c mb_quat_G) */
     hs_real w0[3];
     w0[0] = HS_R(2.0) * ((-p[1] * pd[0]) + (p[0] * pd[1]) + (p[3] * pd[2]) - (p[2] * pd[3]));
     w0[1] = HS_R(2.0) * ((-p[2] * pd[0]) - (p[3] * pd[1]) + (p[0] * pd[2]) + (p[1] * pd[3]));

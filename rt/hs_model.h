@@ -73,7 +73,7 @@ typedef struct hs_ct_point {
  * a type whose sizes follow its parameters (a chain's link count, a multibody description)
  * reports the instance's sizes through dims(). */
 typedef struct hs_dims {
-    int nq;   /* positions = velocities (q' = u; quaternion bodies embed, see model/hs_mb.h) */
+    int nq;   /* positions = velocities (q' = u; quaternion bodies embed, see model/mb/hs_mb.h) */
     int nc;   /* holonomic constraints */
     int nz;   /* first-order auxiliary states */
     int nin;  /* input signals */
@@ -213,7 +213,7 @@ typedef struct hs_model_type {
      * rate at which a body, and with it a constraint direction, can turn with all the energy
      * the model can release; *degenerate = 1 when its constraints can become dependent on the
      * way (a closed loop that can fold flat), else 0. NULL: nothing known, no check. (A
-     * driven description with compliant joints gives its dead-centre rate: model/hs_mb_motion.c.) */
+     * driven description with compliant joints gives its dead-centre rate: model/mb/hs_mb_motion.c.) */
     int (*motion)(const struct hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
                   hs_real *omega, int *degenerate);
     /* Optional: fills fb and returns HS_OK when the model is a free-body model (hs_fb_info);

@@ -1,6 +1,8 @@
 #!/bin/sh
 # Static checks of rt/ and model/: strict warnings on gcc and clang in both real types,
 # cppcheck, and the freestanding rule (no libc headers, no allocation, no stdio in rt/).
+# The include path of model/'s rooms (model/ROOMS).
+MODEL_INC=$(awk '!/^#/ && NF {printf "-Imodel/%s ", $1}' model/ROOMS)
 pass=0; fail=0
 # Scratch files in a private directory: two clones running at once must not collide.
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/hilstep-lint.XXXXXX") || exit 1
@@ -8,11 +10,11 @@ trap 'rm -rf "$TMP"' EXIT
 ok() { pass=$((pass + 1)); }
 ko() { fail=$((fail + 1)); echo "  FAIL $1"; }
 WARN="-Wall -Wextra -Werror -Wconversion -Wdouble-promotion -Wshadow"
-FLAGS="-std=c99 -O2 -ffreestanding -ffp-contract=off -fno-math-errno -Irt -Imodel"
+FLAGS="-std=c99 -O2 -ffreestanding -ffp-contract=off -fno-math-errno -Irt $MODEL_INC"
 for cc in gcc clang; do
     if ! command -v $cc >/dev/null 2>&1; then ko "$cc not installed"; continue; fi
     for real in "" "-DHS_REAL_FLOAT"; do
-        for f in rt/*.c model/*.c; do
+        for f in rt/*.c model/*/*.c; do
             if $cc $FLAGS $WARN $real -c "$f" -o /dev/null 2>$TMP/lint.err; then ok
             else ko "$cc $real $f"; cat $TMP/lint.err; fi
         done
@@ -20,7 +22,7 @@ for cc in gcc clang; do
 done
 if command -v cppcheck >/dev/null 2>&1; then
     if cppcheck --quiet --std=c99 --enable=warning,style,performance,portability \
-        --error-exitcode=1 --inline-suppr -Irt -Imodel rt model 2>$TMP/cppcheck.err; then ok
+        --error-exitcode=1 --inline-suppr -Irt $MODEL_INC rt model 2>$TMP/cppcheck.err; then ok
     else ko "cppcheck"; cat $TMP/cppcheck.err; fi
 else
     ko "cppcheck not installed"
@@ -28,7 +30,7 @@ fi
 # rt/ stays freestanding: only <stddef.h>/<stdint.h>, no allocation or I/O calls.
 bad=$(grep -nE '#include[[:space:]]*<' rt/*.c rt/*.h | grep -vE '<(stddef|stdint)\.h>')
 if [ -z "$bad" ]; then ok; else ko "rt/ includes a hosted header: $bad"; fi
-bad=$(grep -nE '\b(malloc|calloc|realloc|free|printf|fprintf|puts|fopen|sbrk)[[:space:]]*\(' rt/*.c rt/*.h model/*.c)
+bad=$(grep -nE '\b(malloc|calloc|realloc|free|printf|fprintf|puts|fopen|sbrk)[[:space:]]*\(' rt/*.c rt/*.h model/*/*.c)
 if [ -z "$bad" ]; then ok; else ko "allocation or stdio in rt/ or model/: $bad"; fi
 # The rt/ objects link against nothing from libc: only sqrt as an instruction, no libm calls.
 gcc $FLAGS -c rt/hs_stepper.c -o $TMP/lint.o && und=$(nm -u $TMP/lint.o | grep -vE ' (hs_|__stack_chk)' )

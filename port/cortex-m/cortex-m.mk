@@ -32,8 +32,8 @@ CM_MODEL ?= car_axle
 # A model named on the command line must exist (a registry model or a shipped description):
 # refused here, before minutes of building, not by the board at run time.
 ifeq ($(origin CM_MODEL),command line)
-ifeq ($(shell grep -lE '^ *\.name = "$(CM_MODEL)",' model/*.c 2>/dev/null),)
-$(error CM_MODEL=$(CM_MODEL): no model or shipped description of that name (model/*.c, model/mech/*.hsm); for a description of your own use MODEL_FILE=path.hsm)
+ifeq ($(shell grep -lE '^ *\.name = "$(CM_MODEL)",' $(MODEL_SRC) 2>/dev/null),)
+$(error CM_MODEL=$(CM_MODEL): no model or shipped description of that name (model/*/*.c, model/mech/*.hsm); for a description of your own use MODEL_FILE=path.hsm)
 endif
 endif
 # A description of one's own (MODEL_FILE=path.hsm): hilstep-mbgen turns it into C tables that
@@ -43,9 +43,9 @@ MODEL_FILE ?=
 # the float build.
 QEMU_RUN_BOARD ?= m7
 CM_CFLAGS := -std=c99 -O2 -g -ffreestanding -nostdlib $(FPFLAGS) $(WARN) -fno-short-enums \
-             -ffunction-sections -fdata-sections -fstack-usage -fcallgraph-info=su -Irt -Imodel -Ihil -Iport/cortex-m \
+             -ffunction-sections -fdata-sections -fstack-usage -fcallgraph-info=su -Irt $(MODEL_INC) -Ihil -Iport/cortex-m \
              -DHS_PLANT_MAX_NQ=8 -DHS_PLANT_MAX_NC=8 -DHS_PLANT_MAX_NZ=2 -DHS_NO_VEHICLES
-# The vehicles (model/hs_veh.c on hs_tire.c, hs_tire_values.c) are built with -O3 and a higher
+# The vehicles (model/vehicle/hs_veh.c on hs_tire.c, hs_tire_values.c) are built with -O3 and a higher
 # inline limit: the tire's small value-and-partials helpers are then inlined and their
 # temporaries kept in registers (car 41k instead of 76k instructions per step, truck-trailer
 # 121k instead of 193k: test/qemu/mech_tests.sh). Inlining changes no floating-point operation
@@ -59,14 +59,14 @@ CM_TIRE_FLAGS := -O3 -finline-limit=1000
 # Measured before the dense L D L^T was unrolled: 7,338 -> 6,040 (-O3 alone 6,178, the same
 # with -O3 on all of rt/; -funroll-loops 6,578); the static stack bound of the test image
 # (test/qemu/stack_bound.py) rose from 9,820 to 10,324 bytes of its 16 KiB.
-CM_FAST_SRC := rt/hs_dense.c rt/hs_linsys.c rt/hs_sdirk.c rt/hs_stepper.c rt/hs_math.c model/car_axle.c
+CM_FAST_SRC := rt/hs_dense.c rt/hs_linsys.c rt/hs_sdirk.c rt/hs_stepper.c rt/hs_math.c model/models/car_axle.c
 CM_FAST_FLAGS := -O3 -finline-limit=1000
 # The test sources print doubles of float results on purpose (as the host float build allows).
 CM_TESTFLAGS := -Itest/unit -Wno-double-promotion
 # libgcc is built with short enums; none of its helpers (soft double, division) takes an enum,
 # so the ABI-tag mismatch it reports against our 32-bit-enum objects is harmless.
 CM_LDFLAGS := -nostdlib -Lld -Wl,--gc-sections -Wl,--no-enum-size-warning
-CM_HDRS := $(wildcard rt/*.h model/*.h hil/*.h port/cortex-m/*.h test/unit/*.h)
+CM_HDRS := $(MODEL_HDR) $(wildcard rt/*.h hil/*.h port/cortex-m/*.h test/unit/*.h)
 # hil/ objects the plant needs on the board (the ring and histogram are the Linux logger's).
 CM_HIL_SRC := hil/hs_plant.c hil/hs_signal.c hil/hs_frame.c hil/hs_mac.c hil/hs_apps.c hil/hs_exit.c \
               hil/hs_transport.c
@@ -81,7 +81,7 @@ CM_O_$(1) := $(CM_DIR)/$(1)/obj
 $$(CM_O_$(1))/%.o: %.c $(CM_HDRS)
 	@mkdir -p $$(dir $$@)
 	$(CM_CC) $(CM_ARCH_$(1)) $(CM_REAL_$(1)) $(CM_CFLAGS) $$(CM_EXTRA) $$(if $$(filter test/unit/% test/qemu/unit_main.c,$$<),$(CM_TESTFLAGS)) \
-	  $$(if $$(filter model/hs_tire.c model/hs_tire_values.c model/hs_veh.c,$$<),$(CM_TIRE_FLAGS)) \
+	  $$(if $$(filter model/vehicle/hs_tire.c model/vehicle/hs_tire_values.c model/vehicle/hs_veh.c,$$<),$(CM_TIRE_FLAGS)) \
 	  $$(if $$(filter $(CM_FAST_SRC),$$<),$(CM_FAST_FLAGS)) \
 	  $$(if $$(filter %/libc_min.c,$$<),-fno-builtin -fno-tree-loop-distribute-patterns) -c $$< -o $$@
 
@@ -138,7 +138,7 @@ $(CM_DIR)/cm_model.txt: cm-model-force
 # ---- a user's description: MODEL_FILE -> build/cortex-m/user/mb_user.c ----
 CM_USER_DIR := $(CM_DIR)/user
 # The generated type is renamed hs_user_model_type, so a description that shares its name with
-# a shipped one (model/mb_NAME.c) links beside it.
+# a shipped one (model/gen/mb_NAME.c) links beside it.
 CM_USER_CFLAGS := $(filter-out -DHS_PLANT_MAX_%,$(CM_CFLAGS)) -DHS_BOARD_USER_MODEL \
                   -include $(CM_USER_DIR)/hs_user_limits.h
 
@@ -178,7 +178,7 @@ TEST_PREBUILD += firmware
 
 # The float board is compared with the same simulator built for float on the host: x86-64
 # SSE single precision and the M4F FPU give the same bits under -ffp-contract=off.
-$(CM_DIR)/host-float/hilstep-sim: port/host/sim_main.c $(CORE_SRC) $(wildcard rt/*.h model/*.h port/host/*.h)
+$(CM_DIR)/host-float/hilstep-sim: port/host/sim_main.c $(CORE_SRC) $(MODEL_HDR) $(wildcard rt/*.h port/host/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_HOST) -DHS_REAL_FLOAT -Wno-double-promotion port/host/sim_main.c $(CORE_SRC) -o $@ -lm
 

@@ -56,7 +56,7 @@ void hs_app_print_hash(void);
 /* Prints "step-cost <model> <method> <stab> min=<n> max=<n> instructions" (counts x 40). */
 void hs_app_print_cost(void);
 /* The model type a name stands for: a registry model or a shipped description (model/mech,
- * generated into model/mb_NAME.c); NULL when neither. */
+ * generated into model/gen/mb_NAME.c); NULL when neither. */
 const hs_model_type *hs_app_find_model(const char *name);
 /* Prints the frame statistics: ticks, steps, overruns, frame time min/max/mean in ns of guest
  * time (one count = 40 ns; under -icount shift=0 one ns is one instruction), histogram. */

@@ -20,7 +20,7 @@
 /* The parsed command line; strings point into argv. */
 typedef struct hs_sim_cfg {
     const char *model_name;         /* --model */
-    const char *model_file;         /* --model-file FILE.hsm: a multibody description (model/hs_mb_parse.h) */
+    const char *model_file;         /* --model-file FILE.hsm: a multibody description (model/lang/hs_mb_parse.h) */
     const char *csv_path;           /* --csv, NULL = none */
     const char *inputs_path;        /* --inputs FILE.csv: input signals over time, NULL = all 0 */
     int interp_hold;                /* --interp hold (1) or linear (0, the default) */

@@ -7,7 +7,7 @@
  * clock, so the loop closes through the network as on a real bench:
  * F = -kp (v - v_ref) - ki * integral (v - v_ref) dt. For every other plant it commands each
  * input's fallback value (a loopback ECU: frames flow both ways, every counter runs). For the
- * car (model/hs_veh.h) --control abs is an anti-lock brake: the driver's brake demand on every
+ * car (model/vehicle/hs_veh.h) --control abs is an anti-lock brake: the driver's brake demand on every
  * wheel, each wheel's torque cut back by a PI controller on its longitudinal slip computed
  * from the wheel speeds and the vehicle speed (hil/VEHICLE.md); --control brake applies the
  * demand without it (the wheels lock: the reference an ABS is judged against). It
@@ -240,7 +240,7 @@ static int parse(int argc, char **argv, ecu *e)
     return 0;
 }
 
-/* The car's dynamic wheel radii at their static loads (model/hs_veh.c, model/TIRE.md:
+/* The car's dynamic wheel radii at their static loads (model/vehicle/hs_veh.c, model/TIRE.md:
  * rd = r0 - Fz/(3 cz)): front 0.3 - 4087/570000, rear 0.3 - 3270/570000 (m). */
 static const double abs_rd[4] = {0.29283, 0.29283, 0.29426, 0.29426};
 

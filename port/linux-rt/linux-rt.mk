@@ -5,12 +5,12 @@
 LINUX_DIR   := port/linux-rt
 HIL_SRC     := $(wildcard hil/*.c)
 HIL_HDR     := $(wildcard hil/*.h)
-LINUX_HDR   := $(wildcard $(LINUX_DIR)/*.h) $(HIL_HDR) $(wildcard rt/*.h model/*.h) port/host/hs_mb_file.h
+LINUX_HDR   := $(wildcard $(LINUX_DIR)/*.h) $(HIL_HDR) $(MODEL_HDR) $(wildcard rt/*.h) port/host/hs_mb_file.h
 # hil/ is compiled with the host flags here; it has no OS calls, so the board build compiles
 # the same files with its own flags. The port sources define _GNU_SOURCE themselves (CPU
 # affinity, SO_RXQ_OVFL); everything else stays POSIX.1-2008.
 CFLAGS_LINUX := $(CSTD) $(OPT) -g $(WARN) $(FPFLAGS) $(REALDEF) -D_POSIX_C_SOURCE=200809L \
-                -Irt -Imodel -Ihil -I$(LINUX_DIR) -Iport/host
+                -Irt $(MODEL_INC) -Ihil -I$(LINUX_DIR) -Iport/host
 LINUX_LIBS  := -lpthread -lm
 DURATION    ?= 10
 TRANSPORT   ?= udp

@@ -2,7 +2,7 @@
 # make run: the main job. Starts the software ECU (PI speed controller) and the real-time
 # circular-track plant on loopback, closes the loop over UDP for DURATION seconds, and shows
 # the live status, the summary, the latency percentiles, the verdict and the files written.
-# MODEL=car: the car (model/hs_veh.h) braking from 80 km/h with hilstep-ecu as its ABS
+# MODEL=car: the car (model/vehicle/hs_veh.h) braking from 80 km/h with hilstep-ecu as its ABS
 # (wheel-slip control from the wheel speeds, brake torque per wheel out; hil/VEHICLE.md).
 # Exits with the plant's status (hil/hs_exit.h): 0 only for verdict PASS.
 # Usage: run.sh BUILD_DIR DURATION_S [BUDGET_US]

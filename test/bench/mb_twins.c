@@ -2,7 +2,7 @@
  * configuration (h = 1 ms), for callgrind's instruction counts of a description against its
  * hand-written twin (test/bench/mb_twins.sh, part of make bench).
  *   hilstep-mbtwins hand NAME [KEY=VALUE] N    a registered model (e.g. chain n=8)
- *   hilstep-mbtwins gen NAME N                 a generated description (model/mb_NAME.c)
+ *   hilstep-mbtwins gen NAME N                 a generated description (model/gen/mb_NAME.c)
  *   hilstep-mbtwins file PATH N                a description file, loaded as hilstep-sim does
  * With --stages before the kind, every model hook runs through a forwarder of its own
  * (stage_mass, stage_force, ...), so callgrind's inclusive cost per forwarder is the cost of

@@ -1,7 +1,7 @@
 #!/bin/sh
 # make bench (descriptions against their hand-written twins): instructions per step of the
-# car axle, the pendulum and the chain of 8 rods, each hand-written (model/*.c), generated
-# (model/mb_NAME.c, hilstep-mbgen) and loaded from its file (model/mech/*.hsm), in the library's
+# car axle, the pendulum and the chain of 8 rods, each hand-written (model/*/*.c), generated
+# (model/gen/mb_NAME.c, hilstep-mbgen) and loaded from its file (model/mech/*.hsm), in the library's
 # default stepper configuration at h = 1 ms, on the host (x86-64 -O2).
 #   total: callgrind --toggle-collect=hs_stepper_step over 1000 steps / 1000 (set-up excluded)
 #   stages: the same with every model hook behind a forwarder (hilstep-mbtwins --stages):

@@ -19,7 +19,7 @@ command -v valgrind >/dev/null 2>&1 || { echo "valgrind missing"; exit 1; }
 O=$(mktemp -d "${TMPDIR:-/tmp}/hs-stages.XXXXXX")
 trap 'rm -rf "$O"' EXIT
 CC=${CC:-cc}
-for f in "$SRC"/rt/*.c "$SRC"/model/*.c; do
+for f in "$SRC"/rt/*.c "$SRC"/model/*/*.c; do
     d=$(basename "$(dirname "$f")")
     $CC -std=c99 -O2 -g -ffp-contract=off -fno-math-errno -ffreestanding -DHS_STAGE_PROFILE \
         -I"$SRC/rt" -I"$SRC/model" -c "$f" -o "$O/${d}_$(basename "$f" .c).o"

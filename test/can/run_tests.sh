@@ -6,6 +6,8 @@
 #   hilstep-rt and hilstep-ecu refuse bad input with exit 2 naming FILE:LINE or the interface and
 #   leave nothing behind; make run TRANSPORT=can without an interface says so (exit != 0).
 # Usage: run_tests.sh BUILD_DIR. Ends with "can: N passed, N failed".
+# The include path of model/'s rooms (model/ROOMS).
+MODEL_INC=$(awk '!/^#/ && NF {printf "-Imodel/%s ", $1}' model/ROOMS)
 B=${1:-build}
 PY=/usr/bin/python3
 T=$(mktemp -d /tmp/hilstep-can-test.XXXXXX)
@@ -45,10 +47,10 @@ echo "--- DBC -> C table for boards (hilstep-dbcgen)"
 tally "$T/gen.out" can-gen
 if command -v arm-none-eabi-gcc >/dev/null 2>&1; then
     if arm-none-eabi-gcc -std=c99 -mcpu=cortex-m7 -mthumb -mfpu=fpv5-d16 -mfloat-abi=hard -O2 -ffreestanding \
-        -ffp-contract=off -Wall -Wextra -Werror -Wconversion -Wdouble-promotion -Wshadow -Irt -Imodel -Ihil \
+        -ffp-contract=off -Wall -Wextra -Werror -Wconversion -Wdouble-promotion -Wshadow -Irt $MODEL_INC -Ihil \
         -c "$B/can/circular_track_dbc.c" -o "$T/gen_m7.o" 2>"$T/arm.err" &&
        arm-none-eabi-gcc -std=c99 -mcpu=cortex-m7 -mthumb -mfpu=fpv5-d16 -mfloat-abi=hard -O2 -ffreestanding \
-        -ffp-contract=off -Wall -Wextra -Werror -Wconversion -Wdouble-promotion -Wshadow -Irt -Imodel -Ihil \
+        -ffp-contract=off -Wall -Wextra -Werror -Wconversion -Wdouble-promotion -Wshadow -Irt $MODEL_INC -Ihil \
         -c hil/hs_can.c -o "$T/can_m7.o" 2>>"$T/arm.err"; then
         ok "the generated table and hil/hs_can.c compile for the Cortex-M7 (freestanding, strict warnings)"
     else

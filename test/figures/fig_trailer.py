@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """fig_trailer.py - Figs. 10 and 11 of seed 004 §4.3 (vehicle-trailer coupling) from hilstep-sim
-runs of the truck-trailer on TMeasy tires (model/hs_veh.c) through the ISO 3888-1 double lane
+runs of the truck-trailer on TMeasy tires (model/vehicle/hs_veh.c) through the ISO 3888-1 double lane
 change at 80 km/h, h = 1 ms, 8 s:
 
   dae-baumgarte  truck_trailer, hitch as a joint, the seed's veDYNA scheme: linear-implicit
@@ -13,7 +13,7 @@ change at 80 km/h, h = 1 ms, 8 s:
                  1 ms (1e10 diverges; checked here)
 
 Fig. 10: hitch position defect |r_truck - r_trailer| (m) over time; Fig. 11: hitch force on the
-truck (N): the joint's multiplier (lam1, lam2, in kN: model/hs_veh.c writes the hitch rows in
+truck (N): the joint's multiplier (lam1, lam2, in kN: model/vehicle/hs_veh.c writes the hitch rows in
 mm) or the spring-damper's force.
 Writes <out>/fig10_hitch_defect.png, fig11_hitch_force.png, fig10_11.csv and fig10_11.md.
 Usage: fig_trailer.py --sim build/hilstep-sim --out build/figures
@@ -29,7 +29,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-# model/hs_veh.c: hitch at x = -2.0 m in the truck's frame, +5.0 m in the trailer's
+# model/vehicle/hs_veh.c: hitch at x = -2.0 m in the truck's frame, +5.0 m in the trailer's
 HT, HR = -2.0, 5.0
 RUNS = [
     ("dae-baumgarte", "truck_trailer", ["--method", "j2", "--form", "index1", "--stab", "baumgarte",

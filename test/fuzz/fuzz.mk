@@ -22,15 +22,15 @@ FUZZ_RUNS_mbfile ?= 150000
 FUZZ_RUNS_frame  ?= 200000
 FUZZ_RUNS_ring   ?= 200000
 FUZZ_RUNS_hist   ?= 200000
-FUZZ_DEFS    := $(FPFLAGS) -D_POSIX_C_SOURCE=200809L -DHS_SIM_NO_MAIN -Irt -Imodel -Ihil -Iport/host -Iport/linux-rt
+FUZZ_DEFS    := $(FPFLAGS) -D_POSIX_C_SOURCE=200809L -DHS_SIM_NO_MAIN -Irt $(MODEL_INC) -Ihil -Iport/host -Iport/linux-rt
 FUZZ_CFLAGS  := -std=c99 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all $(FUZZ_DEFS)
 FUZZ_OCFLAGS := -std=c99 -g -O1 -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all $(FUZZ_DEFS)
 FUZZ_COVFLAGS := -std=c99 -g -O1 -fprofile-instr-generate -fcoverage-mapping $(FUZZ_DEFS)
 FUZZ_NAMES   := $(patsubst test/fuzz/fuzz_%.c,%,$(wildcard test/fuzz/fuzz_*.c))
 FUZZ_BINS    := $(FUZZ_NAMES:%=$(BUILD)/fuzz/fuzz_%)
 FUZZ_COVBINS := $(FUZZ_NAMES:%=$(BUILD)/fuzzcov/fuzz_%)
-FUZZ_LIBSRC  := $(wildcard rt/*.c model/*.c hil/*.c)
-FUZZ_HDRS    := $(wildcard rt/*.h model/*.h hil/*.h port/host/*.h port/linux-rt/*.h)
+FUZZ_LIBSRC  := $(RT_SRC) $(MODEL_SRC) $(wildcard hil/*.c)
+FUZZ_HDRS    := $(MODEL_HDR) $(wildcard rt/*.h hil/*.h port/host/*.h port/linux-rt/*.h)
 # The library is compiled once per flavour; each harness links it.
 FUZZ_OBJS    := $(FUZZ_LIBSRC:%.c=$(BUILD)/fuzz/obj/%.o)
 FUZZ_COVOBJS := $(FUZZ_LIBSRC:%.c=$(BUILD)/fuzzcov/obj/%.o)

@@ -1,5 +1,5 @@
 /* fuzz_mbfile.c - libFuzzer harness of the .hsm multibody description parser and compiler
- * (model/hs_mb_parse.c: hs_mb_parse_compile, the buffer entry point hilstep-sim's
+ * (model/lang/hs_mb_parse.c: hs_mb_parse_compile, the buffer entry point hilstep-sim's
  * --model-file uses after reading the file).
  *
  * Input: byte 0 bit 0 selects packed (block-sparse) compilation; the rest is the file text.

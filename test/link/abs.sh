@@ -1,6 +1,6 @@
 #!/bin/sh
 # The car's closed loop a rig would run (make run MODEL=car): hilstep-rt with the car plant
-# (model/hs_veh.h, external = 1, signal map hs_map_car_plant) and hilstep-ecu doing ABS over
+# (model/vehicle/hs_veh.h, external = 1, signal map hs_map_car_plant) and hilstep-ecu doing ABS over
 # the UDP link: straight braking from 80 km/h with a driver's demand of 2500 N m per wheel,
 # about twice what the tires transmit. Run twice: --control abs (slip PI per wheel) and
 # --control brake (the same demand and pressure ramp, no ABS). From the plant's telemetry CSV:

@@ -5,19 +5,19 @@
 # by a second process, authenticated runs, and hilstep-ecu against other plants' maps.
 LINK_HIL := $(wildcard hil/*.c)
 
-$(BUILD)/hilstep-link-unit: test/link/link_unit.c $(LINK_HIL) $(CORE_SRC) $(wildcard hil/*.h rt/*.h model/*.h)
+$(BUILD)/hilstep-link-unit: test/link/link_unit.c $(LINK_HIL) $(CORE_SRC) $(wildcard hil/*.h rt/*.h $(MODEL_HDR))
 	@mkdir -p $(BUILD)
 	$(CC) $(CSTD) -O1 -g $(WARN) $(FPFLAGS) -fsanitize=address,undefined -fno-sanitize-recover=all \
-	  -Irt -Imodel -Ihil test/link/link_unit.c $(LINK_HIL) $(CORE_SRC) -o $@ -lm
+	  -Irt $(MODEL_INC) -Ihil test/link/link_unit.c $(LINK_HIL) $(CORE_SRC) -o $@ -lm
 
-$(BUILD)/hilstep-mac-unit: test/link/mac_unit.c $(LINK_HIL) $(CORE_SRC) $(wildcard hil/*.h rt/*.h model/*.h)
+$(BUILD)/hilstep-mac-unit: test/link/mac_unit.c $(LINK_HIL) $(CORE_SRC) $(wildcard hil/*.h rt/*.h $(MODEL_HDR))
 	@mkdir -p $(BUILD)
 	$(CC) $(CSTD) -O1 -g $(WARN) $(FPFLAGS) -fsanitize=address,undefined -fno-sanitize-recover=all \
-	  -Irt -Imodel -Ihil test/link/mac_unit.c $(LINK_HIL) $(CORE_SRC) -o $@ -lm
+	  -Irt $(MODEL_INC) -Ihil test/link/mac_unit.c $(LINK_HIL) $(CORE_SRC) -o $@ -lm
 
 $(BUILD)/hilstep-flood: test/link/flood.c hil/hs_frame.c hil/hs_mac.c hil/hs_frame.h hil/hs_mac.h
 	@mkdir -p $(BUILD)
-	$(CC) $(CSTD) -O2 -g $(WARN) -D_POSIX_C_SOURCE=200809L -Ihil -Irt -Imodel test/link/flood.c hil/hs_frame.c hil/hs_mac.c -o $@
+	$(CC) $(CSTD) -O2 -g $(WARN) -D_POSIX_C_SOURCE=200809L -Ihil -Irt $(MODEL_INC) test/link/flood.c hil/hs_frame.c hil/hs_mac.c -o $@
 
 .PHONY: link-test
 TEST_SUITES += link-test
@@ -27,7 +27,7 @@ link-test: $(BUILD)/hilstep-link-unit $(BUILD)/hilstep-mac-unit $(BUILD)/hilstep
 # make mac-bench: instructions per tag (callgrind), the figure in hil/FRAME.md "Security".
 $(BUILD)/hilstep-mac-bench: test/link/mac_bench.c hil/hs_frame.c hil/hs_mac.c hil/hs_frame.h hil/hs_mac.h
 	@mkdir -p $(BUILD)
-	$(CC) $(CSTD) $(OPT) -g $(WARN) -Ihil -Irt -Imodel test/link/mac_bench.c hil/hs_frame.c hil/hs_mac.c -o $@
+	$(CC) $(CSTD) $(OPT) -g $(WARN) -Ihil -Irt $(MODEL_INC) test/link/mac_bench.c hil/hs_frame.c hil/hs_mac.c -o $@
 
 .PHONY: mac-bench
 mac-bench: $(BUILD)/hilstep-mac-bench

@@ -5,6 +5,8 @@
 # policies) and SIGTERM mid-run. Asserts counters, tick indices and simulated time only,
 # never wall-clock durations. Every process runs under `timeout` and is killed at the end.
 # Usage: run_tests.sh BUILD_DIR. Ends with "N passed, N failed" alone on the last line.
+# The include path of model/'s rooms (model/ROOMS).
+MODEL_INC=$(awk '!/^#/ && NF {printf "-Imodel/%s ", $1}' model/ROOMS)
 B=${1:-build}
 PY=/usr/bin/python3
 T=$(mktemp -d /tmp/hilstep-linux-test.XXXXXX)
@@ -52,7 +54,7 @@ for cc in gcc clang; do
     command -v $cc >/dev/null 2>&1 || { ko "$cc not installed"; continue; }
     for real in "" "-DHS_REAL_FLOAT"; do
         for f in hil/*.c; do
-            if $cc -std=c99 -O2 -ffreestanding -ffp-contract=off $WARN $real -Irt -Imodel -Ihil \
+            if $cc -std=c99 -O2 -ffreestanding -ffp-contract=off $WARN $real -Irt $MODEL_INC -Ihil \
                 -c "$f" -o /dev/null 2>"$T/cc.err"; then :; else ko "$cc $real $f"; cat "$T/cc.err"; continue 2; fi
         done
         ok "$cc $real: hil/*.c compile freestanding with strict warnings"
@@ -63,7 +65,7 @@ if command -v arm-none-eabi-gcc >/dev/null 2>&1; then
         und=""; okc=1
         for f in hil/*.c; do
             if arm-none-eabi-gcc -std=c99 -O2 -mthumb -mfloat-abi=hard $tgt -ffreestanding -ffp-contract=off \
-                $WARN -Irt -Imodel -Ihil -c "$f" -o "$T/arm.o" 2>"$T/cc.err"; then
+                $WARN -Irt $MODEL_INC -Ihil -c "$f" -o "$T/arm.o" 2>"$T/cc.err"; then
                 und="$und $(arm-none-eabi-nm -u "$T/arm.o" | awk '{print $2}' | grep -vE '^(mem(cpy|set|cmp)|str(cmp|len)|__aeabi_[a-z0-9]+|hs_[a-z0-9_]+)$')"
             else okc=0; cat "$T/cc.err"; fi
         done

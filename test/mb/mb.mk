@@ -1,7 +1,7 @@
 # mb.mk - the multibody layer's suite (issue 10): derivative checks, shipped descriptions end
 # to end, the car axle description against the hand-written model.
 MB_TEST_SRC := test/mb/mb_main.c test/mb/test_mb_deriv.c test/mb/test_mb_mech.c test/mb/test_mb_gen.c test/mb/test_mb_dvp.c test/mb/test_mb_lang.c test/mb/test_mb_fast.c test/mb/test_mb_fb.c test/mb/test_mb_fbstep.c
-$(BUILD)/hilstep-mbtest: $(MB_TEST_SRC) $(CORE_OBJ) $(wildcard test/mb/*.h model/*.h rt/*.h port/host/*.h)
+$(BUILD)/hilstep-mbtest: $(MB_TEST_SRC) $(CORE_OBJ) $(wildcard test/mb/*.h model/*/*.h rt/*.h port/host/*.h)
 	@mkdir -p $(BUILD)
 	$(CC) $(CFLAGS_HOST) -Wno-double-promotion -Wno-conversion -Itest/mb $(MB_TEST_SRC) $(CORE_OBJ) -o $@ -lm
 
@@ -13,8 +13,8 @@ TEST_SUITES += mb-test
 # The generator: C tables of a description for the firmware (port/host/mbgen_main.c). It links
 # rt/ and the multibody layer only, not the models it generates (nor the registry that lists
 # them), so a broken or stale generated file never keeps `make mb-gen` from rewriting it.
-MBGEN_OBJ := $(filter $(BUILD)/obj/rt/% $(BUILD)/obj/model/hs_mb% $(BUILD)/obj/model/hs_tire.o $(BUILD)/obj/model/hs_tire_values.o,$(CORE_OBJ))
-$(BUILD)/hilstep-mbgen: port/host/mbgen_main.c $(MBGEN_OBJ) $(wildcard model/hs_mb*.h rt/*.h port/host/hs_mb_file.h)
+MBGEN_OBJ := $(filter $(BUILD)/obj/rt/% $(addprefix $(BUILD)/obj/model/,mb/% elements/% contact/% lang/% vehicle/hs_tire.o vehicle/hs_tire_values.o),$(CORE_OBJ))
+$(BUILD)/hilstep-mbgen: port/host/mbgen_main.c $(MBGEN_OBJ) $(MODEL_HDR) $(wildcard rt/*.h port/host/hs_mb_file.h)
 	@mkdir -p $(BUILD)
 	$(CC) $(CFLAGS_HOST) port/host/mbgen_main.c $(MBGEN_OBJ) -o $@ -lm
 
@@ -33,7 +33,7 @@ CHECK_SUITES += mb-test
 
 # make bench: descriptions (generated, file-loaded) against their hand-written twins, with the
 # instructions per step by stage (test/bench/mb_twins.sh; test/bench/mb_twins.c is the driver).
-$(BUILD)/hilstep-mbtwins: test/bench/mb_twins.c $(CORE_OBJ) $(wildcard model/*.h rt/*.h port/host/hs_mb_file.h)
+$(BUILD)/hilstep-mbtwins: test/bench/mb_twins.c $(CORE_OBJ) $(MODEL_HDR) $(wildcard rt/*.h port/host/hs_mb_file.h)
 	@mkdir -p $(BUILD)
 	$(CC) $(CFLAGS_HOST) test/bench/mb_twins.c $(CORE_OBJ) -o $@ -lm
 

@@ -5,7 +5,7 @@
 # crank 1.1 ms: 1 ms lands on its singular instants), next to the hand-written car axle.
 #   host: callgrind on hilstep-sim --model-file, (Ir(1100 steps) - Ir(100 steps)) / 1000, so
 #         set-up cancels (mean instructions per step, x86-64 -O2)
-#   M7, M4F: the generated tables (model/mb_NAME.c) in hilstep-mech.elf under QEMU -icount
+#   M7, M4F: the generated tables (model/gen/mb_NAME.c) in hilstep-mech.elf under QEMU -icount
 #         shift=0, mean over 1000 steps of hs_stepper_step (test/qemu/mech_tests.sh, which
 #         also checks each board's trajectory hash against the host's; a row whose board run
 #         failed says so instead of a number)

@@ -1,5 +1,5 @@
 /* mb_fixtures.h - two descriptions that use every body kind, joint and force element of the
- * multibody layer (model/hs_mb.h), written as the C-struct route with designated initializers.
+ * multibody layer (model/mb/hs_mb.h), written as the C-struct route with designated initializers.
  * The configurations are generic (not consistent): the derivative checks only need smooth
  * functions at random states. */
 #ifndef MB_FIXTURES_H

@@ -1,4 +1,4 @@
-/* test_mb_fast.c - the planar fast evaluators (model/hs_mb_fast.c) against the general ones:
+/* test_mb_fast.c - the planar fast evaluators (model/mb/hs_mb_fast.c) against the general ones:
  * every shipped description, dense and in the layout hilstep-sim loads it with
  * (HS_MB_PACK_AUTO), at random states: g, G, g_t, gamma, K, f, fq, fu and M equal to 1e-12
  * (relative) with fast = 0; the twins of the hand-written models take every fast path. */
@@ -192,7 +192,7 @@ int mb_test_fast(const char *dir)
     snprintf(what, sizeof what, "planar fast evaluators = general ones (g, G, g_t, gamma, K, f, fq, fu, M; %d description layouts "
              "on the fast path, 20 random states each, dense and as loaded): worst %.2g <= 1e-12", nfast, worst);
     mb_check(fails == 0 && nfast >= 8, what);
-    snprintf(what, sizeof what, "compiled plans (model/hs_mb_plan.c) = general evaluators and = the fast path they replace "
+    snprintf(what, sizeof what, "compiled plans (model/mb/hs_mb_plan.c) = general evaluators and = the fast path they replace "
              "(%d description layouts with a plan)", nplan);
     mb_check(nplan >= 6, what);
     return mb_check(twins_fast, "car_axle.hsm, pendulum.hsm, chain.hsm take every fast path (rows, forces, mass) "

@@ -1,5 +1,5 @@
-/* test_mb_gen.c - the generated tables of every shipped description (model/mb_NAME.c,
- * model/mb_gen.h, model/mb_gen.c, written by `make mb-gen`): each committed file is what the
+/* test_mb_gen.c - the generated tables of every shipped description (model/gen/mb_NAME.c,
+ * model/gen/mb_gen.h, model/gen/mb_gen.c, written by `make mb-gen`): each committed file is what the
  * generator writes from model/mech now (a stale one fails here), no generated file is left
  * without its description, and every generated model gives the parsed description's
  * trajectory bits on the host (the QEMU stage then compares the boards with the host). */
@@ -81,7 +81,7 @@ static int up_to_date(const char *dir, const char *gen)
         if (hs_mb_load_file("hilstep-mbtest", files[i], &st, &mb, 0)) { ++stale; continue; }
         snprintf(names[i], sizeof names[i], "%s", st.name);
         char path[300];
-        snprintf(path, sizeof path, "model/mb_%s.c", st.name);
+        snprintf(path, sizeof path, "model/gen/mb_%s.c", st.name);
         snprintf(cmd, sizeof cmd, "%s %s", gen, files[i]);
         if (!same_output(cmd, path)) {
             printf("  %s is not what `%s` writes (run make mb-gen)\n", path, cmd);
@@ -89,19 +89,19 @@ static int up_to_date(const char *dir, const char *gen)
         }
         n += (size_t)snprintf(all + n, sizeof all - n, " %s", files[i]);
     }
-    snprintf(what, sizeof what, "model/mb_NAME.c of all %d descriptions = hilstep-mbgen FILE.hsm (make mb-gen; %d stale)",
+    snprintf(what, sizeof what, "model/gen/mb_NAME.c of all %d descriptions = hilstep-mbgen FILE.hsm (make mb-gen; %d stale)",
              nfiles, stale);
     fails += mb_check(nfiles > 0 && stale == 0, what);
     snprintf(cmd, sizeof cmd, "%s --header%s", gen, all);
-    int h = same_output(cmd, "model/mb_gen.h");
+    int h = same_output(cmd, "model/gen/mb_gen.h");
     snprintf(cmd, sizeof cmd, "%s --list%s", gen, all);
-    int l = same_output(cmd, "model/mb_gen.c");
-    snprintf(what, sizeof what, "model/mb_gen.h and model/mb_gen.c = hilstep-mbgen --header/--list of the %d descriptions (%s, %s); HS_MB_GEN_COUNT %d",
+    int l = same_output(cmd, "model/gen/mb_gen.c");
+    snprintf(what, sizeof what, "model/gen/mb_gen.h and model/gen/mb_gen.c = hilstep-mbgen --header/--list of the %d descriptions (%s, %s); HS_MB_GEN_COUNT %d",
              nfiles, h ? "same" : "STALE", l ? "same" : "STALE", HS_MB_GEN_COUNT);
     fails += mb_check(h && l && HS_MB_GEN_COUNT == nfiles, what);
-    /* No orphan: every model/mb_*.c is a description's tables or the list. */
+    /* No orphan: every model/gen/mb_*.c is a description's tables or the list. */
     int orphans = 0;
-    d = opendir("model");
+    d = opendir("model/gen");
     while (d && (e = readdir(d)) != NULL) {
         size_t L = strlen(e->d_name);
         if (strncmp(e->d_name, "mb_", 3) != 0 || L < 5 || strcmp(e->d_name + L - 2, ".c") != 0) continue;
@@ -109,10 +109,10 @@ static int up_to_date(const char *dir, const char *gen)
         int found = 0;
         for (int i = 0; i < nfiles; ++i)
             found |= strlen(names[i]) == L - 5 && strncmp(e->d_name + 3, names[i], L - 5) == 0;
-        if (!found) { printf("  model/%s has no description in %s\n", e->d_name, dir); ++orphans; }
+        if (!found) { printf("  model/gen/%s has no description in %s\n", e->d_name, dir); ++orphans; }
     }
     if (d) closedir(d);
-    fails += mb_check(d != NULL && orphans == 0, "every model/mb_*.c comes from a description in model/mech (no orphan tables)");
+    fails += mb_check(d != NULL && orphans == 0, "every model/gen/mb_*.c comes from a description in model/mech (no orphan tables)");
     return fails;
 }
 

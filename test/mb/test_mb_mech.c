@@ -95,7 +95,7 @@ static int car_axle(void)
             }
         }
         char what[160];
-        snprintf(what, sizeof what, "car_axle.hsm = model/car_axle.c over [0, 3], %s/%s/%s: max |dq| %.1e, |du| %.1e <= 1e-12",
+        snprintf(what, sizeof what, "car_axle.hsm = model/models/car_axle.c over [0, 3], %s/%s/%s: max |dq| %.1e, |du| %.1e <= 1e-12",
                  hs_method_name(d.method), hs_form_name(d.form), hs_stab_name(d.stab), dq, du);
         fails += mb_check(rc == 0 && dq <= 1e-12 && du <= 1e-12, what);
     }
@@ -522,12 +522,12 @@ static int generated(const char *sim, const char *gen)
     int fails = 0;
     snprintf(cmd, sizeof cmd, "%s %s/car_axle.hsm", gen, mech_dir);
     int rc = run_cmd(cmd, a, sizeof a);
-    FILE *f = fopen("model/mb_car_axle_mb.c", "r");
+    FILE *f = fopen("model/gen/mb_car_axle_mb.c", "r");
     size_t k = f ? fread(b, 1, sizeof b - 1, f) : 0;
     if (f) fclose(f);
     b[k] = 0;
     fails += mb_check(rc == 0 && k > 0 && strcmp(a, b) == 0,
-                      "model/mb_car_axle_mb.c = hilstep-mbgen model/mech/car_axle.hsm (generated tables up to date)");
+                      "model/gen/mb_car_axle_mb.c = hilstep-mbgen model/mech/car_axle.hsm (generated tables up to date)");
     snprintf(cmd, sizeof cmd, "%s --model car_axle_mb --h 1e-3 --t 3 --hash | head -n 1", sim);
     int r1 = run_cmd(cmd, a, sizeof a);
     snprintf(cmd, sizeof cmd, "%s --model-file %s/car_axle.hsm --h 1e-3 --t 3 --hash | head -n 1", sim, mech_dir);

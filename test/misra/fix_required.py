@@ -33,23 +33,27 @@ from collections import defaultdict
 
 DIRS = ("rt", "model", "hil")
 CONFIGS = [[], ["-DHS_REAL_FLOAT", "-DHS_SPARSE_TALLY"]]
-CFLAGS = ["-std=c99", "-Irt", "-Imodel", "-Ihil", "-Iport/host", "-D_POSIX_C_SOURCE=200809L"]
+CFLAGS = ["-std=c99", "-Irt"] + ["-Imodel/" + l.split()[0] for l in (open("model/ROOMS") if os.path.exists("model/ROOMS") else []) if l.strip() and not l.startswith("#")] + [ "-Ihil", "-Iport/host", "-D_POSIX_C_SOURCE=200809L"]
+
+
+def tree(d):
+    """The files under d, rooms included (model/ROOMS), sorted by path; [] without d."""
+    out = []
+    for root, dirs, files in os.walk(d):
+        dirs.sort()
+        out.extend(os.path.join(root, f) for f in sorted(files))
+    return out
 
 
 def sources():
-    out = []
-    for d in DIRS:
-        for f in sorted(os.listdir(d)) if os.path.isdir(d) else []:
-            if f.endswith(".c"):
-                out.append(os.path.join(d, f))
-    return out
+    return [p for d in DIRS for p in tree(d) if p.endswith(".c")]
 
 
 GENERATED = {}
 
 
 def generated(p):
-    """Files written by hilstep-mbgen (model/mb_*.c, mb_gen.[ch]): fixed at the generator,
+    """Files written by hilstep-mbgen (model/gen/mb_*.c, mb_gen.[ch]): fixed at the generator,
     port/host/mbgen_main.c, never here (make mb-test compares them with its output); a
     finding in one stays open and the gate names it."""
     if p not in GENERATED:
@@ -641,11 +645,9 @@ def cmd_tags(args):
     mine = {p[0] for p in PERMITS}
     tag_rx = re.compile(r"MISRA Ref (\d+\.\d+)\.(\d+) \[[^\]]*\]")
     files = set(todo) | set(voids)
-    for d in DIRS:
-        for f in sorted(os.listdir(d)) if os.path.isdir(d) else []:
-            pth = os.path.join(d, f)
-            if f.endswith((".c", ".h")) and not generated(pth) and tag_rx.search(open(pth).read()):
-                files.add(pth)
+    for pth in (p for d in DIRS for p in tree(d)):
+        if pth.endswith((".c", ".h")) and not generated(pth) and tag_rx.search(open(pth).read()):
+            files.add(pth)
     stale_n = 0
     for f in sorted(files):
         lines = open(f).read().split("\n")
@@ -700,10 +702,10 @@ def cmd_tags(args):
         print("  removed %d site records whose finding is gone" % stale_n)
     # the permits the tags name, with their full reasons, in DEVIATIONS.md (idempotent)
     dev = open(dev_path).read()
-    for d in DIRS:  # tags already in the code (or written by the generator) need their rows too
-        for f in os.listdir(d) if os.path.isdir(d) else []:
-            if f.endswith((".c", ".h")):
-                used.update("%s.%s" % (m.group(1), m.group(2)) for m in G.TAG.finditer(open(os.path.join(d, f)).read()))
+    # tags already in the code (or written by the generator) need their rows too
+    for pth in (p for d in DIRS for p in tree(d)):
+        if pth.endswith((".c", ".h")):
+            used.update("%s.%s" % (m.group(1), m.group(2)) for m in G.TAG.finditer(open(pth).read()))
     rows = []
     for pid, _, _, full in PERMITS:
         if pid in used and pid not in permits:

@@ -15,6 +15,8 @@
 # Exit 0 when the gate passes and the code is unchanged; 1 otherwise.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
+# The include path of model/'s rooms (model/ROOMS).
+MODEL_INC=$(awk '!/^#/ && NF {printf "-Imodel/%s ", $1}' model/ROOMS)
 PY=/usr/bin/python3
 HERE=test/misra
 verify=1; [ "${1:-}" = --no-verify ] && verify=0
@@ -31,10 +33,10 @@ objects() {
     for cc in gcc clang; do
         for cfg in d f; do
             D=; [ $cfg = f ] && D="-DHS_REAL_FLOAT -DHS_SPARSE_TALLY"
-            for f in rt/*.c model/*.c hil/*.c; do
+            for f in rt/*.c model/*/*.c hil/*.c; do
                 case $f in hil/*) X="-D_POSIX_C_SOURCE=200809L -Ihil" ;; *) X=-ffreestanding ;; esac
                 o=$out/$cc.$cfg.$(echo "$f" | tr / _).o
-                if ! nice $cc $WARN $D $X -Irt -Imodel -c "$f" -o "$o" 2>"$o.err"; then
+                if ! nice $cc $WARN $D $X -Irt $MODEL_INC -c "$f" -o "$o" 2>"$o.err"; then
                     echo "  FAIL $cc $D $f:"; head -20 "$o.err"; bad=1; continue
                 fi
                 objdump -d --no-show-raw-insn "$o" | sed 1,3d > "$o.dis"
@@ -50,7 +52,7 @@ $PY $HERE/fix_required.py braces || exit 1
 $PY $HERE/fix_required.py bool || exit 1
 $PY $HERE/fix_required.py lits || exit 1
 nice cppcheck --quiet --std=c99 --addon=misra --template='{file}:{line}:{id}' \
-    --suppress=missingIncludeSystem -Irt -Imodel -Ihil -j2 rt model hil 2>"$T/findings.txt"
+    --suppress=missingIncludeSystem -Irt $MODEL_INC -Ihil -j2 rt model hil 2>"$T/findings.txt"
 $PY $HERE/fix_required.py tags "$T/findings.txt" $HERE/DEVIATIONS.md; tags_rc=$?
 fail=0
 if [ $verify = 1 ]; then

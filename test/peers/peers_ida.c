@@ -1,4 +1,4 @@
-/* peers_ida.c - `hilstep-peers --car-axle`: the car axle (model/car_axle.c, the same model
+/* peers_ida.c - `hilstep-peers --car-axle`: the car axle (model/models/car_axle.c, the same model
  * functions) in hilstep's default method and in SUNDIALS IDA 6.4 (Debian
  * libsundials-dev: variable-order BDF, dense direct solver, difference Jacobian) at EQUAL
  * maximum position error over [0, 3], and the CPU time of each in the same process.

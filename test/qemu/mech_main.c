@@ -1,8 +1,8 @@
 /* mech_main.c - hilstep-mech.elf: one shipped mechanism on the board, its trajectory hash and
  * its instructions per step (issue 10: "instructions per step for each shipped mechanism, on
- * host and on the M7"). The model is a generated description (model/mb_NAME.c, listed in
+ * host and on the M7"). The model is a generated description (model/gen/mb_NAME.c, listed in
  * hs_mb_gen_types), a registry model (the hand-written car_axle, for reference) or one of the
- * vehicles on TMeasy tires (car, truck_trailer, truck_trailer_pen: model/hs_veh.h), which the
+ * vehicles on TMeasy tires (car, truck_trailer, truck_trailer_pen: model/vehicle/hs_veh.h), which the
  * boards' registry leaves out (-DHS_NO_VEHICLES keeps them out of the plant and test images,
  * whose 16 KiB stack bound counts every model callback) and this image links by name.
  *

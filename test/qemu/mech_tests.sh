@@ -1,6 +1,6 @@
 #!/bin/sh
 # qemu-mech-test: every shipped multibody description, through its generated tables
-# (model/mb_NAME.c), on the Cortex-M7 (double) and the Cortex-M4F (float) under QEMU, in the
+# (model/gen/mb_NAME.c), on the Cortex-M7 (double) and the Cortex-M4F (float) under QEMU, in the
 # library's default configuration and in J2 + index-2 + projection (what the descriptions'
 # host tests and the host bench use), plus the configurations of the Wendlandt and Marsden
 # figures (rigid_body: symplectic + projection, double_spherical: symplectic without
@@ -11,7 +11,7 @@
 # asks and its guard band untouched; plus one run that must refuse a too-small arena.
 # Instructions per step (min, max, mean over the steps; SysTick counts x 40 under -icount
 # shift=0, hs_stepper_step only) go to CM_DIR/qemu-mech/costs.txt for make bench.
-# The vehicles on TMeasy tires (car, truck_trailer, truck_trailer_pen; model/hs_veh.h) run on
+# The vehicles on TMeasy tires (car, truck_trailer, truck_trailer_pen; model/vehicle/hs_veh.h) run on
 # the M7 in the default configuration at h = 1 ms inside a 1 ms frame, ISO 3888-1 lane change
 # driver: hash = host's, and at most VEH_BUDGET instructions per step (a 1 ms frame of a
 # 216 MHz Cortex-M7 with margin), max over the steps.

@@ -1,6 +1,6 @@
 #!/bin/sh
 # make bench (descriptions against their hand-written twins on the boards): the car axle, the
-# pendulum and the chain of 8 rods, hand-written (model/*.c) and generated (model/mb_NAME.c),
+# pendulum and the chain of 8 rods, hand-written (model/*/*.c) and generated (model/gen/mb_NAME.c),
 # in the library's default configuration at h = 1 ms over 1000 steps from release, as the host
 # table (test/bench/mb_twins.sh) runs them; instructions per step of hs_stepper_step under QEMU
 # -icount shift=0 (SysTick counts x 40: every figure is a multiple of 40).

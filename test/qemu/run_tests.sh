@@ -125,7 +125,7 @@ for b in m7 m4f; do
         if [ -n "$pinned" ] && [ "$fw" = "$pinned" ]; then ok "$b pinned hash ($me): $fw"
         else bad "$b pinned hash ($me): board '$fw', pinned '$pinned' (test/qemu/pinned.txt)"; fi
     done
-    # The multibody description through its generated tables (model/mb_car_axle_mb.c) gives
+    # The multibody description through its generated tables (model/gen/mb_car_axle_mb.c) gives
     # the host's --model-file bits (issue 10).
     fw=$(log_of run-$b-mb | grep '^trajectory-hash ')
     host=$($(sim_for $b) --model-file "$HERE/../../model/mech/car_axle.hsm" --method j2 --stab projection --h 1e-3 --t 3 --hash 2>/dev/null | grep '^trajectory-hash ')

@@ -51,7 +51,7 @@ done
 # relink of the image qemu-test inspects); its generated tables give the parsed file's trajectory.
 for f in $FILES; do
     n=$(sed -n 's/^[[:space:]]*model[[:space:]]\{1,\}\([A-Za-z0-9_]\{1,\}\).*/\1/p' "$f" | head -n 1)
-    grep -q "^ *\.name = \"$n\"," model/*.c 2>/dev/null || continue
+    grep -q "^ *\.name = \"$n\"," model/*/*.c 2>/dev/null || continue
     $M qemu-run QEMU_RUN_MODEL="$n" T=0.5 >"$D/run.out" 2>&1; rc=$?
     board=$(grep '^trajectory-hash ' "$D/run.out")
     host=$("$SIM" --model-file "$f" --h 0.001 --t 0.5 --hash 2>/dev/null | grep '^trajectory-hash ')

@@ -1,6 +1,6 @@
 #!/bin/sh
 # The compliant slider crank family behind the default's dead-centre range check
-# (rt/METHODS.md "Where a method stops", model/hs_mb_motion.c): the shipped
+# (rt/METHODS.md "Where a method stops", model/mb/hs_mb_motion.c): the shipped
 # model/mech/slider_crank_singular.hsm with its drive rate and initial speeds scaled by F, run
 # for 10 s (the nearest whole number of steps) at each h in milliseconds, one line per run.
 # Usage: dead_centre_sweep.sh SIM F "MS ..." [--param NAME=VALUE ...]

@@ -7,7 +7,7 @@ Course (ISO 3888-1:1999, Fig. 1, Table 1), X along the track from the entry gate
   lane 1  X  0 .. 15 m, width 1.1 W + 0.25 m
   lane 3  X 45 .. 70 m, width 1.2 W + 0.25 m, its right-hand cone line 3.5 m left of lane 1's
   lane 5  X 95 ..110 m, width 1.3 W + 0.25 m, right-hand cone line in line with lane 1's
-Lanes 2 and 4 (the changes) have no cones. The car of model/hs_veh.c is taken as a body
+Lanes 2 and 4 (the changes) have no cones. The car of model/vehicle/hs_veh.c is taken as a body
 W = 1.8 m wide (track 1.5 m), 2.1 m ahead of and 2.4 m behind its centre of mass (axles at
 +1.2 / -1.5 m, 0.9 m overhangs); lane 1 is centred on the start line Y = 0.
 Prints "iso3888: N passed, N failed"."""

@@ -5,13 +5,13 @@
 # description through hilstep-sim: rest, 10 % grade with brakes, braking to a stop (car_test.py);
 # the multibody tire element against hs_tire.c and differences (tire_mb.c) and the same runs of
 # model/mech/vehicles/car.hsm with load transfer (car_hsm_test.py).
-TIRE_TEST_OBJ := $(addprefix $(BUILD)/obj/,model/hs_tire.o model/hs_tire_values.o model/hs_veh.o rt/hs_math.o rt/hs_model.o)
-$(BUILD)/hilstep-tiretest: test/tire/tire_main.c $(TIRE_TEST_OBJ) model/hs_tire.h model/hs_veh.h rt/hs_types.h
+TIRE_TEST_OBJ := $(addprefix $(BUILD)/obj/,model/vehicle/hs_tire.o model/vehicle/hs_tire_values.o model/vehicle/hs_veh.o rt/hs_math.o rt/hs_model.o)
+$(BUILD)/hilstep-tiretest: test/tire/tire_main.c $(TIRE_TEST_OBJ) model/vehicle/hs_tire.h model/vehicle/hs_veh.h rt/hs_types.h
 	@mkdir -p $(BUILD)
 	$(CC) $(CFLAGS_HOST) test/tire/tire_main.c $(TIRE_TEST_OBJ) -o $@ -lm
 
 # the multibody tire element against hs_tire.c and against differences (test/tire/tire_mb.c)
-$(BUILD)/hilstep-tiremb: test/tire/tire_mb.c $(CORE_OBJ) $(wildcard model/*.h rt/*.h)
+$(BUILD)/hilstep-tiremb: test/tire/tire_mb.c $(CORE_OBJ) $(MODEL_HDR) $(wildcard rt/*.h)
 	@mkdir -p $(BUILD)
 	$(CC) $(CFLAGS_HOST) test/tire/tire_mb.c $(CORE_OBJ) -o $@ -lm
 

@@ -1,4 +1,4 @@
-/* tire_mb.c - the multibody tire element (model/hs_mb_el_tire.c) against hs_tire.c and against
+/* tire_mb.c - the multibody tire element (model/elements/hs_mb_el_tire.c) against hs_tire.c and against
  * differences: prints "tire-mb: N passed, N failed".
  *
  * 1. Forces: a wheel on the road at 400 states (yawed and cambered wheel bodies, steer and road
@@ -12,7 +12,7 @@
  *    differences at 200 states in contact (1e-6 relative, as test/mb/test_mb_deriv.c), dense
  *    and packed storage alike.
  * 3. model/mech/vehicles/car.hsm, loaded as hilstep-sim loads it (HS_MB_PACK_AUTO) and from its
- *    generated tables (model/mb_car_hsm.c): both run on the sparse backend with the default
+ *    generated tables (model/gen/mb_car_hsm.c): both run on the sparse backend with the default
  *    method, and give the same trajectory bits over 200 steps braking from 20 m/s. */
 #include <math.h>
 #include <stdio.h>
@@ -124,7 +124,7 @@ static void state(hs_real *q, hs_real *u, hs_real *z, hs_real *in, int rest)
     in[2] = (hs_real)(0.3 * rnd()); in[3] = (hs_real)(0.01 * rnd());
 }
 
-/* The tire's arguments computed here from the state, as model/hs_mb_el_tire.c documents them. */
+/* The tire's arguments computed here from the state, as model/elements/hs_mb_el_tire.c documents them. */
 static void args_of(const hs_real *q, const hs_real *u, const hs_real *z, const hs_real *in, double *arg,
                     double *xd, double *yd)
 {

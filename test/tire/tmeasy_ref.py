@@ -7,7 +7,7 @@ all driving situations", 2013, and in W. Hirschberg, G. Rill, H. Weinfurter, "Ti
 TMeasy", Vehicle System Dynamics 45 (S1), 2007) at the book's passenger car tire data (Table 3.3,
 205/50 R15, FzN = 3.5 kN).
 
-It shares no code with model/hs_tire.c: directions come from math.atan2/cos/sin (the book's
+It shares no code with model/vehicle/hs_tire.c: directions come from math.atan2/cos/sin (the book's
 phi) instead of the C code's ratio form, the load dependence is written as the book's
 interpolation, and the parameters are typed in again here. Usage:
     tmeasy_ref.py BINARY   runs `BINARY curves`, compares every line to 1e-9 relative and

@@ -25,7 +25,7 @@ def check(ok, what):
 def run(model, args):
     r = subprocess.run([SIM, "--model", model, "--h", "1e-3", "--t", "8"] + args, capture_output=True, text=True)
     m = re.search(r"max_abs_g=(\S+)", r.stdout)
-    # the hitch rows are in mm (model/hs_veh.c): max_abs_g / 1000 is the defect in m
+    # the hitch rows are in mm (model/vehicle/hs_veh.c): max_abs_g / 1000 is the defect in m
     return r.returncode, r.stdout, float(m.group(1)) / 1000.0 if m else float("nan")
 
 

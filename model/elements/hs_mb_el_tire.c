@@ -1,4 +1,4 @@
-/* hs_mb_el_tire.c - force element "tire": Rill's TMeasy tire (model/hs_tire.h, model/TIRE.md)
+/* hs_mb_el_tire.c - force element "tire": Rill's TMeasy tire (model/vehicle/hs_tire.h, model/TIRE.md)
  * between a spatial wheel body and a flat road, with the wheel's brake and drive reacting on its
  * carrier body b (or ground).
  *

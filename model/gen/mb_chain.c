@@ -58,7 +58,7 @@ static hs_model inner;
 static const hs_mb_gen gen = {.desc = &desc, .mb = &mb, .inner = &inner,
                               .nq = 24, .nc = 16, .nin = 0, .nout = 4};
 
-/* The compiled plan (model/hs_mb_plan.c) as direct kernel calls (model/hs_mb_kern.h): the
+/* The compiled plan (model/mb/hs_mb_plan.c) as direct kernel calls (model/mb/hs_mb_kern.h): the
  * arguments below are those the first check() compiles from the tables above; gen_check()
  * compares them, and while they differ the hooks take the forwarders' path. */
 static const hs_mb_kop kop[8] = {

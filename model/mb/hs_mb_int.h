@@ -65,8 +65,8 @@ void mb_row_body_grad(const hs_mb_model *mb, int r, hs_real t, const hs_real *q,
 /* Builds the rows of every joint and spatial body into mb (compile). */
 int mb_build_rows(hs_mb_model *mb, int *bad);
 
-/* ---- the joint element table: one file model/hs_mb_jt_<name>.c per kind, one row in
- * model/hs_mb_elem.c. Each kind compiles to the row primitives above (DOT, ANGLE, QUAD; NORM
+/* ---- the joint element table: one file model/elements/hs_mb_jt_<name>.c per kind, one row in
+ * model/elements/hs_mb_elem.c. Each kind compiles to the row primitives above (DOT, ANGLE, QUAD; NORM
  * rows belong to spatial bodies); parser, compiler, outputs and generator read the table. ---- */
 
 /* Keys of a joint line (bits of mb_joint_elem.keys / .need). */
@@ -111,7 +111,7 @@ extern const mb_joint_elem mb_jt_curve;
 extern const mb_joint_elem mb_jt_driver;
 extern const mb_joint_elem mb_jt_perpendicular;
 
-/* The table, indexed by hs_mb_joint_kind (model/hs_mb_elem.c). */
+/* The table, indexed by hs_mb_joint_kind (model/elements/hs_mb_elem.c). */
 extern const mb_joint_elem *const mb_joint_elems[HS_MB_JOINT_KINDS];
 
 /* Row primitives and helpers the joint files share (hs_mb_joint.c). */
@@ -152,8 +152,8 @@ int mb_zdot(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *u
 /* Potential energy of gravity and the conservative elements (J); in NULL reads inputs as 0. */
 hs_real mb_potential(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *in);
 
-/* ---- the force element table: one file model/hs_mb_el_<name>.c per kind, one line in
- * model/hs_mb_elem.c. Parser, compiler, evaluator and generator read the table only. ---- */
+/* ---- the force element table: one file model/elements/hs_mb_el_<name>.c per kind, one line in
+ * model/elements/hs_mb_elem.c. Parser, compiler, evaluator and generator read the table only. ---- */
 
 /* Keys of a force line (bits of mb_force_elem.keys / .need). */
 #define MB_K_A 0x1u        /* a=POINT */
@@ -208,8 +208,8 @@ typedef struct mb_force_states {
 } mb_force_states;
 
 
-/* The elements, one per file model/hs_mb_el_<name>.c; a new kind adds its line here, its row in
- * model/hs_mb_elem.c and its hs_mb_force_kind constant. */
+/* The elements, one per file model/elements/hs_mb_el_<name>.c; a new kind adds its line here, its row in
+ * model/elements/hs_mb_elem.c and its hs_mb_force_kind constant. */
 extern const mb_force_elem mb_el_spring;
 extern const mb_force_elem mb_el_rotspring;
 extern const mb_force_elem mb_el_bushing;
@@ -224,10 +224,10 @@ extern const mb_force_elem mb_el_inforce;
 extern const mb_force_elem mb_el_roadspring;
 extern const mb_force_elem mb_el_tire;
 extern const mb_force_states mb_st_tire;
-/* By hs_mb_force_kind; NULL for a kind without states (model/hs_mb_elem.c). */
+/* By hs_mb_force_kind; NULL for a kind without states (model/elements/hs_mb_elem.c). */
 extern const mb_force_states *const mb_force_states_of[HS_MB_FORCE_KINDS];
 
-/* The table, indexed by hs_mb_force_kind (model/hs_mb_elem.c). */
+/* The table, indexed by hs_mb_force_kind (model/elements/hs_mb_elem.c). */
 extern const mb_force_elem *const mb_force_elems[HS_MB_FORCE_KINDS];
 /* The bodies and axes of a hinge element (rotspring, motor): 0 or the bad key's MB_K_* bit. */
 uint32_t mb_hinge_check(const hs_mb_desc *D, const hs_mb_force *E, const char **why);

@@ -237,7 +237,7 @@ int mb_curvature(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_re
     return HS_OK;
 }
 
-/* ---- row primitives for the joint files (model/hs_mb_jt_*.c) and building the rows ---- */
+/* ---- row primitives for the joint files (model/elements/hs_mb_jt_*.c) and building the rows ---- */
 
 hs_mb_opnd mb_op_point(const hs_mb_point *p)
 {

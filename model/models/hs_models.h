@@ -130,7 +130,7 @@ extern const hs_model_type hs_ladder_type;
  * nq = 903, which no static arena of the boards' tools should be sized for; those use the
  * per-model macros above (HS_CHAIN_NQ_MAX, HS_LADDER_NQ_MAX) or a runtime workspace query. */
 #ifndef HS_NO_VEHICLES
-#define HS_MODELS_MAX_NQ HS_VEH_TT_NQ   /* the truck-trailer (model/hs_veh.h) */
+#define HS_MODELS_MAX_NQ HS_VEH_TT_NQ   /* the truck-trailer (model/vehicle/hs_veh.h) */
 #define HS_MODELS_MAX_NC 2
 #define HS_MODELS_MAX_NZ HS_VEH_TT_NZ
 #define HS_MODELS_MAX_NIN HS_VEH_TT_NIN

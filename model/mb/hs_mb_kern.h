@@ -1,4 +1,4 @@
-/* hs_mb_kern.h - the kernels of a description's compiled plan (model/hs_mb_plan.c): one call
+/* hs_mb_kern.h - the kernels of a description's compiled plan (model/mb/hs_mb_plan.c): one call
  * per row group or force element, every index and constant read from its hs_mb_kop. The
  * file-loaded path runs them from the plan mb->kop; hilstep-mbgen writes them for a generated
  * description as direct calls on const hs_mb_kop tables, so the compiler folds the arguments

@@ -819,7 +819,7 @@ int hs_mb_compile(const hs_mb_desc *D, hs_mb_model *mb, int packed, int *bad_ind
     static const hs_model_type zero_type = {0};
     *T = zero_type;
     T->name = D->name ? D->name : "mb";
-    T->doc = "multibody description (model/hs_mb.h)";
+    T->doc = "multibody description (model/mb/hs_mb.h)";
     T->nq = mb->nq; T->nc = mb->nc; T->nz = mb->nz; T->nin = mb->nin; T->nout = mb->nout;
     T->params = NULL; T->nparams = 0; T->param_size = 0;
     T->in_names = mb->nin ? mb->in_names : NULL;

@@ -100,7 +100,7 @@ typedef enum hs_mb_joint_kind {
                           * coord = 1 axis . (a - b) (axis in ground frame); = f(t): 1 row */
     HS_MB_PERPENDICULAR = 7, /* (a - b) . (c - d) = f(t): 1 row (the car axle's rheonomic row) */
     HS_MB_JOINT_KINDS = 8 /* number of kinds (the joint table's length); each kind is one file
-                           * model/hs_mb_jt_<name>.c registered in model/hs_mb_elem.c */
+                           * model/elements/hs_mb_jt_<name>.c registered in model/elements/hs_mb_elem.c */
 } hs_mb_joint_kind;
 
 /* Quadric of a CURVE joint in ground coordinates: r^T A r + b.r + c = 0, A symmetric given by
@@ -125,8 +125,8 @@ typedef struct hs_mb_joint {
     hs_real damping;    /* every row's damping (N s/m; N m s/rad), >= 0 (model/COMPLIANCE.md) */
 } hs_mb_joint;
 
-/* Force elements. Each kind is one file model/hs_mb_el_<name>.c (parse keys, validation,
- * forces with analytic Jacobians, potential, input names) registered in model/hs_mb_elem.c. */
+/* Force elements. Each kind is one file model/elements/hs_mb_el_<name>.c (parse keys, validation,
+ * forces with analytic Jacobians, potential, input names) registered in model/elements/hs_mb_elem.c. */
 typedef enum hs_mb_force_kind {
     HS_MB_SPRING = 0,    /* point to point spring-damper: F = -(k (l - l0) + c l') e on a, +F on b */
     HS_MB_ROTSPRING = 1, /* tau = -k (th - th0) - c th' on a, -tau on b; planar th = th_a - th_b;
@@ -150,7 +150,7 @@ typedef enum hs_mb_force_kind {
     HS_MB_ROADSPRING = 11, /* spring-damper along the unit ground axis n between point a and the
                             * anchor b + z n, z = scale * in0 (a road height input, held over the
                             * step, so z' = 0): F = -(k (n.(a - b) - z - l0) + c n.(a - b)') n on a */
-    HS_MB_TIRE = 12,     /* TMeasy tire of spatial wheel body a on the road (model/hs_mb_el_tire.c,
+    HS_MB_TIRE = 12,     /* TMeasy tire of spatial wheel body a on the road (model/elements/hs_mb_el_tire.c,
                           * model/TIRE.md): inputs in0, in0 + 1 drive and brake torque (N m), in1,
                           * in2 steering angle and road height; brake and drive react on body b;
                           * 3 auxiliary states */
@@ -316,7 +316,7 @@ typedef struct hs_mb_row {
 } hs_mb_row;
 
 /* One operand of a planar DOT row (a - b) . (c - d) that is not a constant (internal; see
- * model/hs_mb_fast.c): a point or direction on a body, or a moving ground point. */
+ * model/mb/hs_mb_fast.c): a point or direction on a body, or a moving ground point. */
 typedef struct hs_mb_fterm {
     int kind;                 /* operand kind (hs_mb_fast.c) */
     int side;                 /* 0: in a - b, 1: in c - d */
@@ -330,7 +330,7 @@ typedef struct hs_mb_fterm {
     const hs_mb_point *pt;    /* moving ground point, else NULL */
 } hs_mb_fterm;
 
-/* One kernel call of a description's compiled plan (internal; model/hs_mb_plan.c): a row
+/* One kernel call of a description's compiled plan (internal; model/mb/hs_mb_plan.c): a row
  * group or a force element with every index, offset and constant fixed at compile. */
 typedef struct hs_mb_kop {
     int kind;                 /* kernel (hs_mb_plan.c) */
@@ -384,7 +384,7 @@ typedef struct hs_mb_model {
     int bad_table;                      /* after a refused compile: 0 bodies, 1 joints, 2 forces, 3 outputs, -1 whole */
     const char *bad_why;                /* after a refused compile: why (static text), or NULL */
     int has_acc;                        /* an ACC output: output() evaluates the forces */
-    /* Specialized evaluators (model/hs_mb_fast.c) chosen at compile; 0 = the general ones. */
+    /* Specialized evaluators (model/mb/hs_mb_fast.c) chosen at compile; 0 = the general ones. */
     int fast;                           /* HS_MB_FAST_* bits */
     int fast_packed;                    /* packed when fgb was computed (checks toggle packed) */
     hs_mb_fterm fterm[HS_MB_MAX_NC][4]; /* DOT row r: its operands that are not constant */
@@ -405,7 +405,7 @@ typedef struct hs_mb_model {
                                          * no time law: its own kernel */
     int fplanar[HS_MB_MAX_BODIES];      /* the planar bodies (their sines and cosines per call) */
     int nfplanar;
-    /* The compiled plan (model/hs_mb_plan.c): set at compile when every row and force element
+    /* The compiled plan (model/mb/hs_mb_plan.c): set at compile when every row and force element
      * has a kernel; the hooks then run the kernels in order instead of the fast path's walks. */
     int plan;                           /* 1: the plan below runs mass, force, rows */
     int plan_packed;                    /* the layout its indices are for */
@@ -491,18 +491,18 @@ int hs_mb_fn_output(const hs_model *m, hs_real t, const hs_real *q, const hs_rea
                     const hs_real *z, const hs_real *in, hs_real *y);
 int hs_mb_fn_energy(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
                     const hs_real *z, hs_real *E);
-/* motion(): the motion bound of a passive mechanism of rigid joints (model/hs_mb_motion.c);
+/* motion(): the motion bound of a passive mechanism of rigid joints (model/mb/hs_mb_motion.c);
  * omega 0 (no check) for any other description. */
 int hs_mb_fn_motion(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
                     hs_real *omega, int *degenerate);
 /* The force elements' state rates (nz; set when a description has states, e.g. tires). */
 int hs_mb_fn_zdot(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u, const hs_real *z,
                   const hs_real *in, hs_real *zd);
-/* lagrange() (hs_model.h; model/hs_mb_dvp.c): set for descriptions with a quaternion body. */
+/* lagrange() (hs_model.h; model/mb/hs_mb_dvp.c): set for descriptions with a quaternion body. */
 int hs_mb_fn_lagrange(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
                       const hs_real *z, const hs_real *in, hs_real *F, hs_real *Fq, hs_real *Fu,
                       hs_real *Mq);
-/* The hooks of a description compiled into a plan of kernels (model/hs_mb_plan.c): the model
+/* The hooks of a description compiled into a plan of kernels (model/mb/hs_mb_plan.c): the model
  * type's mass, force, force_jac, constraint, gamma, curvature and constraint_all when its
  * mb->plan is set; each runs the hs_mb_fn_* above while the plan is off (fast paths turned
  * off, another layout). Values: the fast path's within rounding; constraint_all exactly those
@@ -574,7 +574,7 @@ int hs_mb_fn_compliance(const hs_model *m, hs_real *c, hs_real *d);
 int hs_mb_gen_compliance(const hs_model *m, hs_real *c, hs_real *d);
 
 /* Unilateral rows of a compiled description at (t, q): J (nk x nq, dense), phi (nk)
- * (model/hs_mb_ct.c; the unilateral() hook of hs_model.h). */
+ * (model/contact/hs_mb_ct.c; the unilateral() hook of hs_model.h). */
 int hs_mb_fn_unilateral(const hs_model *m, hs_real t, const hs_real *q, hs_real *J, hs_real *phi);
 /* Compiles the description's contacts and stops into mb's unilateral rows (hs_mb_compile);
  * HS_OK, HS_E_SIZE or HS_E_MODEL_PARAM with *bad = the offending contact (or 100 + stop). */
@@ -592,7 +592,7 @@ int hs_mb_fn_free_bodies(const hs_model *m, hs_fb_info *fb);
 int hs_mb_gen_free_bodies(const hs_model *m, hs_fb_info *fb);
 
 /* ct_points() of hs_model.h for a compiled description: every contact slot's lever arms,
- * normal, tangents and gap at q (model/hs_mb_ct.c, the geometry of unilateral()). */
+ * normal, tangents and gap at q (model/contact/hs_mb_ct.c, the geometry of unilateral()). */
 int hs_mb_fn_ct_points(const hs_model *m, hs_real t, const hs_real *q, hs_real *geo);
 /* ct_points() of a generated type. */
 int hs_mb_gen_ct_points(const hs_model *m, hs_real t, const hs_real *q, hs_real *geo);

@@ -1,6 +1,6 @@
 /* hs_mb_force.c - applied forces with analytic Jacobians: gravity, the quaternion bodies'
  * velocity terms (gyroscopic torque), then every force element through its row of the element
- * table (model/hs_mb_elem.c; one file model/hs_mb_el_<kind>.c per kind), and the helpers those
+ * table (model/elements/hs_mb_elem.c; one file model/elements/hs_mb_el_<kind>.c per kind), and the helpers those
  * files share. The rotational elements of quaternion bodies are in hs_mb_rot.c. */
 #include "hs_mb_int.h"
 

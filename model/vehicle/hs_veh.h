@@ -1,4 +1,4 @@
-/* hs_veh.h - road vehicles on TMeasy tires (model/hs_tire.h): a passenger car and a truck with
+/* hs_veh.h - road vehicles on TMeasy tires (model/vehicle/hs_tire.h): a passenger car and a truck with
  * a trailer coupled at the hitch either by a joint (2 constraint rows: the DAE coupling of
  * seed 004 §4.3) or by a stiff spring-damper (the penalty coupling it compares against).
  *
