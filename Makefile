@@ -31,7 +31,7 @@ CORE_SRC  := $(RT_SRC) $(MODEL_SRC)
 # them by name (test/qemu/mech_main.c).
 HOST_ONLY_SRC :=
 
-.PHONY: all run run-main test test-suites check bench clean check-tools host-test asan-test float-test lint-test plot-test docs-test
+.PHONY: all run run-main test test-suites check bench clean check-tools host-test asan-test float-test lint-test deps-test plot-test docs-test
 all: $(BUILD)/hilstep-sim $(BUILD)/hilstep-plot
 
 # ---- host objects of rt/ and model/ (freestanding flags) ----
@@ -67,8 +67,8 @@ $(BUILD)/float/hilstep-unit: $(TEST_SRC) $(CORE_SRC) $(MODEL_HDR) $(wildcard rt/
 
 # Each suite target prints its own "N passed, N failed" line; test/run_suites.sh sums them.
 # CHECK_SUITES is `make check`, the edit-compile loop's tier; `make test` runs them all.
-TEST_SUITES := host-test asan-test float-test lint-test sim-test plot-test docs-test
-CHECK_SUITES := host-test sim-test plot-test docs-test
+TEST_SUITES := host-test asan-test float-test lint-test deps-test sim-test plot-test docs-test
+CHECK_SUITES := host-test deps-test sim-test plot-test docs-test
 # Suites that never run at the same time as each other (UDP on 127.0.0.1, real-time budgets).
 TEST_SERIAL :=
 # Built before the suites start, besides their prerequisites (images their recipes make).
@@ -85,6 +85,10 @@ float-test: $(BUILD)/float/hilstep-unit
 
 lint-test:
 	@sh test/lint.sh
+
+# The dependency order: includes follow model/ROOMS, no circle among rt/ and model/ objects.
+deps-test: $(BUILD)/hilstep-sim
+	@$(PY) test/deps_check.py $(BUILD)
 
 sim-test: $(BUILD)/hilstep-sim
 	@sh test/sim_contract.sh $(BUILD)/hilstep-sim
