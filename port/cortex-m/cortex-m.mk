@@ -4,22 +4,21 @@
 #                                              the plant image of a description (hilstep-user.elf)
 #   make qemu-run MODEL_FILE=path.hsm [T=10] [H=1e-3] [METHOD=..] [FORM=..] [STAB=..]
 #                                              runs it on the M7 (QEMU mps2-an500) in real time
-#   m7  : mps2-an500, Cortex-M7, double precision (the primary board)
-#   m4f : mps2-an386, Cortex-M4F, the HS_REAL_FLOAT build
+# The boards are the folders port/cortex-m/boards/*/ with a board.mk (README.md, "A new board"):
+#   m7  : boards/mps2-an500, Cortex-M7, double precision (the primary board)
+#   m4f : boards/mps2-an386, Cortex-M4F, the HS_REAL_FLOAT build
 # Images land in build/cortex-m/<board>/: hilstep-demo.elf (qemu-run), hilstep-test.elf and
 # hilstep-test-stop.elf (skip / stop overrun policy, test switches), hilstep-unit.elf.
 
 CM_CC    ?= arm-none-eabi-gcc
 CM_DIR   := $(BUILD)/cortex-m
 CM_QEMU  ?= qemu-system-arm
-CM_BOARDS := m7 m4f
-
-CM_ARCH_m7  := -mthumb -mcpu=cortex-m7 -mfpu=fpv5-d16 -mfloat-abi=hard
-CM_ARCH_m4f := -mthumb -mcpu=cortex-m4 -mfpu=fpv4-sp-d16 -mfloat-abi=hard
-CM_REAL_m7  :=
-CM_REAL_m4f := -DHS_REAL_FLOAT
-CM_LDS_m7   := ld/mps2-an500.ld
-CM_LDS_m4f  := ld/mps2-an386.ld
+# Each board.mk appends its name to CM_BOARDS and sets CM_ARCH_, CM_REAL_, CM_LDS_, CM_INC_,
+# CM_SRC_ and CM_MACHINE_ of that name; nothing else in the build names a board.
+CM_BOARDS :=
+include $(sort $(wildcard port/cortex-m/boards/*/board.mk))
+# The core's part of the link: the section layout every board's memory.ld INCLUDEs.
+CM_LDSECT := port/cortex-m/core/hs_sections.ld
 
 # rt/ and model/ are built exactly as on the host (C99, no FP contraction) so the M7 trajectory
 # is bit-identical to x86-64. -fstack-usage / -fcallgraph-info=su leave .su / .ci files next to
@@ -43,7 +42,7 @@ MODEL_FILE ?=
 # the float build.
 QEMU_RUN_BOARD ?= m7
 CM_CFLAGS := -std=c99 -O2 -g -ffreestanding -nostdlib $(FPFLAGS) $(WARN) -fno-short-enums \
-             -ffunction-sections -fdata-sections -fstack-usage -fcallgraph-info=su -Irt $(MODEL_INC) -Ihil -Iport/cortex-m \
+             -ffunction-sections -fdata-sections -fstack-usage -fcallgraph-info=su -Irt $(MODEL_INC) -Ihil -Iport/cortex-m -Iport/cortex-m/core \
              -DHS_PLANT_MAX_NQ=8 -DHS_PLANT_MAX_NC=8 -DHS_PLANT_MAX_NZ=2 -DHS_NO_VEHICLES
 # The vehicles (model/vehicle/hs_veh.c on hs_tire.c, hs_tire_values.c) are built with -O3 and a higher
 # inline limit: the tire's small value-and-partials helpers are then inlined and their
@@ -65,13 +64,17 @@ CM_FAST_FLAGS := -O3 -finline-limit=1000
 CM_TESTFLAGS := -Itest/unit -Wno-double-promotion
 # libgcc is built with short enums; none of its helpers (soft double, division) takes an enum,
 # so the ABI-tag mismatch it reports against our 32-bit-enum objects is harmless.
-CM_LDFLAGS := -nostdlib -Lld -Wl,--gc-sections -Wl,--no-enum-size-warning
-CM_HDRS := $(MODEL_HDR) $(wildcard rt/*.h hil/*.h port/cortex-m/*.h test/unit/*.h)
+CM_LDFLAGS := -nostdlib -Lport/cortex-m/core -Wl,--gc-sections -Wl,--no-enum-size-warning
+CM_HDRS := $(MODEL_HDR) $(wildcard rt/*.h hil/*.h port/cortex-m/*.h port/cortex-m/core/*.h \
+           port/cortex-m/boards/*/*.h test/unit/*.h)
 # hil/ objects the plant needs on the board (the ring and histogram are the Linux logger's).
 CM_HIL_SRC := hil/hs_plant.c hil/hs_signal.c hil/hs_frame.c hil/hs_mac.c hil/hs_apps.c hil/hs_exit.c \
               hil/hs_transport.c
 
-CM_PORT_SRC  := port/cortex-m/startup.S port/cortex-m/board.c port/cortex-m/libc_min.c
+# The ARM core (port/cortex-m/core/): reset, vectors, faults, console formatting, semihosting,
+# memory functions; the board adds CM_SRC_<board>. The SysTick frame (core/hs_tick.c) is linked
+# by the images that run one, in one of its two overrun policies.
+CM_PORT_SRC  := port/cortex-m/core/startup.S port/cortex-m/core/hs_core.c port/cortex-m/core/libc_min.c
 CM_UNIT_SRC  := $(wildcard test/unit/*.c)
 
 # $(1) = board
@@ -80,7 +83,7 @@ CM_O_$(1) := $(CM_DIR)/$(1)/obj
 
 $$(CM_O_$(1))/%.o: %.c $(CM_HDRS)
 	@mkdir -p $$(dir $$@)
-	$(CM_CC) $(CM_ARCH_$(1)) $(CM_REAL_$(1)) $(CM_CFLAGS) $$(CM_EXTRA) $$(if $$(filter test/unit/% test/qemu/unit_main.c,$$<),$(CM_TESTFLAGS)) \
+	$(CM_CC) $(CM_ARCH_$(1)) $(CM_REAL_$(1)) $(CM_CFLAGS) $(CM_INC_$(1)) $$(CM_EXTRA) $$(if $$(filter test/unit/% test/qemu/unit_main.c,$$<),$(CM_TESTFLAGS)) \
 	  $$(if $$(filter model/vehicle/hs_tire.c model/vehicle/hs_tire_values.c model/vehicle/hs_veh.c,$$<),$(CM_TIRE_FLAGS)) \
 	  $$(if $$(filter $(CM_FAST_SRC),$$<),$(CM_FAST_FLAGS)) \
 	  $$(if $$(filter %/libc_min.c,$$<),-fno-builtin -fno-tree-loop-distribute-patterns) -c $$< -o $$@
@@ -89,29 +92,29 @@ $$(CM_O_$(1))/%.o: %.S
 	@mkdir -p $$(dir $$@)
 	$(CM_CC) $(CM_ARCH_$(1)) -c $$< -o $$@
 
-$$(CM_O_$(1))/port/cortex-m/hs_tick_stop.o: port/cortex-m/hs_tick.c $(CM_HDRS)
+$$(CM_O_$(1))/port/cortex-m/core/hs_tick_stop.o: port/cortex-m/core/hs_tick.c $(CM_HDRS)
 	@mkdir -p $$(dir $$@)
-	$(CM_CC) $(CM_ARCH_$(1)) $(CM_REAL_$(1)) $(CM_CFLAGS) -DHS_OVERRUN_POLICY_STOP -c $$< -o $$@
+	$(CM_CC) $(CM_ARCH_$(1)) $(CM_REAL_$(1)) $(CM_CFLAGS) $(CM_INC_$(1)) -DHS_OVERRUN_POLICY_STOP -c $$< -o $$@
 
 # Only the demo's main carries the build's model name (the objects every image shares do not,
 # so naming another model never changes the test images); rebuilt when CM_MODEL changes.
 $$(CM_O_$(1))/port/cortex-m/main_demo.o: $(CM_DIR)/cm_model.txt
 $$(CM_O_$(1))/port/cortex-m/main_demo.o: CM_EXTRA := -DHS_BOARD_MODEL='"$(CM_MODEL)"'
 
-CM_BASE_$(1) := $$(patsubst %,$$(CM_O_$(1))/%.o,$$(basename $(CM_PORT_SRC) $(filter-out $(HOST_ONLY_SRC),$(CORE_SRC))))
+CM_BASE_$(1) := $$(patsubst %,$$(CM_O_$(1))/%.o,$$(basename $(CM_PORT_SRC) $(CM_SRC_$(1)) $(filter-out $(HOST_ONLY_SRC),$(CORE_SRC))))
 CM_APP_$(1)  := $$(CM_O_$(1))/port/cortex-m/hs_app.o $$(patsubst %.c,$$(CM_O_$(1))/%.o,$(CM_HIL_SRC))
 
-$(CM_DIR)/$(1)/hilstep-demo.elf: $$(CM_BASE_$(1)) $$(CM_APP_$(1)) $$(CM_O_$(1))/port/cortex-m/hs_tick.o $$(CM_O_$(1))/port/cortex-m/main_demo.o $(CM_LDS_$(1)) ld/mps2-common.ld
+$(CM_DIR)/$(1)/hilstep-demo.elf: $$(CM_BASE_$(1)) $$(CM_APP_$(1)) $$(CM_O_$(1))/port/cortex-m/core/hs_tick.o $$(CM_O_$(1))/port/cortex-m/main_demo.o $(CM_LDS_$(1)) $(CM_LDSECT) | $(CM_DIR)/$(1)/qemu-machine
 	$(CM_CC) $(CM_ARCH_$(1)) $(CM_LDFLAGS) -T $(CM_LDS_$(1)) -Wl,-Map=$$@.map $$(filter %.o,$$^) -lgcc -o $$@
 
-$(CM_DIR)/$(1)/hilstep-test.elf: $$(CM_BASE_$(1)) $$(CM_APP_$(1)) $$(CM_O_$(1))/port/cortex-m/hs_tick.o $$(CM_O_$(1))/test/qemu/fw_test.o $(CM_LDS_$(1)) ld/mps2-common.ld
+$(CM_DIR)/$(1)/hilstep-test.elf: $$(CM_BASE_$(1)) $$(CM_APP_$(1)) $$(CM_O_$(1))/port/cortex-m/core/hs_tick.o $$(CM_O_$(1))/test/qemu/fw_test.o $(CM_LDS_$(1)) $(CM_LDSECT) | $(CM_DIR)/$(1)/qemu-machine
 	$(CM_CC) $(CM_ARCH_$(1)) $(CM_LDFLAGS) -T $(CM_LDS_$(1)) -Wl,-Map=$$@.map $$(filter %.o,$$^) -lgcc -o $$@
 
-$(CM_DIR)/$(1)/hilstep-test-stop.elf: $$(CM_BASE_$(1)) $$(CM_APP_$(1)) $$(CM_O_$(1))/port/cortex-m/hs_tick_stop.o $$(CM_O_$(1))/test/qemu/fw_test.o $(CM_LDS_$(1)) ld/mps2-common.ld
+$(CM_DIR)/$(1)/hilstep-test-stop.elf: $$(CM_BASE_$(1)) $$(CM_APP_$(1)) $$(CM_O_$(1))/port/cortex-m/core/hs_tick_stop.o $$(CM_O_$(1))/test/qemu/fw_test.o $(CM_LDS_$(1)) $(CM_LDSECT) | $(CM_DIR)/$(1)/qemu-machine
 	$(CM_CC) $(CM_ARCH_$(1)) $(CM_LDFLAGS) -T $(CM_LDS_$(1)) -Wl,-Map=$$@.map $$(filter %.o,$$^) -lgcc -o $$@
 
 # The unit tests keep big fixtures on the stack: 64 KiB instead of the application's 16 KiB.
-$(CM_DIR)/$(1)/hilstep-unit.elf: $$(CM_BASE_$(1)) $$(patsubst %.c,$$(CM_O_$(1))/%.o,$(CM_UNIT_SRC)) $$(CM_O_$(1))/test/qemu/unit_main.o $(CM_LDS_$(1)) ld/mps2-common.ld
+$(CM_DIR)/$(1)/hilstep-unit.elf: $$(CM_BASE_$(1)) $$(patsubst %.c,$$(CM_O_$(1))/%.o,$(CM_UNIT_SRC)) $$(CM_O_$(1))/test/qemu/unit_main.o $(CM_LDS_$(1)) $(CM_LDSECT) | $(CM_DIR)/$(1)/qemu-machine
 	$(CM_CC) $(CM_ARCH_$(1)) $(CM_LDFLAGS) -Wl,--defsym=HS_STACK_SIZE=0x10000 -T $(CM_LDS_$(1)) -Wl,-Map=$$@.map $$(filter %.o,$$^) -lgcc -o $$@
 
 # The image of a user's description (MODEL_FILE): the demo main bound to the generated type;
@@ -119,15 +122,21 @@ $(CM_DIR)/$(1)/hilstep-unit.elf: $$(CM_BASE_$(1)) $$(patsubst %.c,$$(CM_O_$(1))/
 CM_UO_$(1) := $(CM_DIR)/$(1)/user
 $$(CM_UO_$(1))/%.o: %.c $(CM_HDRS) $(CM_USER_DIR)/hs_user_limits.h
 	@mkdir -p $$(dir $$@)
-	$(CM_CC) $(CM_ARCH_$(1)) $(CM_REAL_$(1)) $(CM_USER_CFLAGS) -c $$< -o $$@
+	$(CM_CC) $(CM_ARCH_$(1)) $(CM_REAL_$(1)) $(CM_USER_CFLAGS) $(CM_INC_$(1)) -c $$< -o $$@
 $$(CM_UO_$(1))/mb_user.o: $(CM_USER_DIR)/mb_user.c $(CM_HDRS)
 	@mkdir -p $$(dir $$@)
-	$(CM_CC) $(CM_ARCH_$(1)) $(CM_REAL_$(1)) $(CM_CFLAGS) -c $$< -o $$@
-$(CM_DIR)/$(1)/hilstep-user.elf: $$(CM_BASE_$(1)) $$(patsubst %.c,$$(CM_UO_$(1))/%.o,port/cortex-m/hs_app.c port/cortex-m/main_demo.c port/cortex-m/hs_tick.c $(CM_HIL_SRC)) $$(CM_UO_$(1))/mb_user.o $(CM_LDS_$(1)) ld/mps2-common.ld
+	$(CM_CC) $(CM_ARCH_$(1)) $(CM_REAL_$(1)) $(CM_CFLAGS) $(CM_INC_$(1)) -c $$< -o $$@
+$(CM_DIR)/$(1)/hilstep-user.elf: $$(CM_BASE_$(1)) $$(patsubst %.c,$$(CM_UO_$(1))/%.o,port/cortex-m/hs_app.c port/cortex-m/main_demo.c port/cortex-m/core/hs_tick.c $(CM_HIL_SRC)) $$(CM_UO_$(1))/mb_user.o $(CM_LDS_$(1)) $(CM_LDSECT) | $(CM_DIR)/$(1)/qemu-machine
 	$(CM_CC) $(CM_ARCH_$(1)) $(CM_LDFLAGS) -T $(CM_LDS_$(1)) -Wl,-Map=$$@.map $$(filter %.o,$$^) -lgcc -o $$@
 
 CM_ELFS += $(CM_DIR)/$(1)/hilstep-demo.elf $(CM_DIR)/$(1)/hilstep-test.elf \
            $(CM_DIR)/$(1)/hilstep-test-stop.elf $(CM_DIR)/$(1)/hilstep-unit.elf
+
+# The QEMU machine of the board's images, beside them: the suites' scripts read it there, so
+# that no script names a board's machine (rewritten only when board.mk changes it).
+$(CM_DIR)/$(1)/qemu-machine: $(CM_BOARD_DIR_$(1))/board.mk
+	@mkdir -p $$(dir $$@)
+	@echo "$(CM_MACHINE_$(1))" > $$@
 endef
 
 .PHONY: cm-model-force
@@ -207,8 +216,6 @@ QEMU_RUN_SECONDS ?= $(if $(T),$(T),$(if $(DURATION),$(DURATION),10))
 # the build's) names a registry model or a shipped description without relinking anything.
 QEMU_RUN_MODEL ?= $(CM_MODEL)
 QEMU_RUN_ARGS := $(QEMU_RUN_SECONDS)$(if $(MODEL_FILE),, $(QEMU_RUN_MODEL))$(if $(H), h=$(H))$(if $(METHOD), method=$(METHOD))$(if $(FORM), form=$(FORM))$(if $(STAB), stab=$(STAB))
-CM_MACHINE_m7  := mps2-an500
-CM_MACHINE_m4f := mps2-an386
 QEMU_RUN_IMAGE := $(CM_DIR)/$(QEMU_RUN_BOARD)/$(if $(MODEL_FILE),hilstep-user.elf,hilstep-demo.elf)
 qemu-run: $(QEMU_RUN_IMAGE)
 	timeout $$(( $(firstword $(subst ., ,$(QEMU_RUN_SECONDS))) * 2 + 30 )) $(CM_QEMU) -M $(CM_MACHINE_$(QEMU_RUN_BOARD)) -display none -monitor none \

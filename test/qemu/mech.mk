@@ -17,7 +17,7 @@ mb-gen: $(BUILD)/hilstep-mbgen
 	@sh test/mb/mb_gen.sh $(BUILD)/hilstep-mbgen model/gen $(MB_HSM)
 
 # ---- the image: build/cortex-m/<board>/hilstep-mech.elf ----
-# Uses CM_BASE_<board> (startup, board, rt/, model/) and the SysTick frame shell; no plant.
+# Uses CM_BASE_<board> (the core, the board, rt/, model/) and the SysTick frame shell; no plant.
 # 32 KiB of stack: mech_main keeps its sizing scratch (hs_stepper_workspace_tmp) on the stack.
 # The tire element (model/elements/hs_mb_el_tire.c) once more without -DHS_NO_VEHICLES, in place of the
 # stub the other images link: car.hsm's generated tables run on it here.
@@ -25,7 +25,7 @@ define MECH_BOARD_RULES
 $$(CM_O_$(1))/mech/hs_mb_el_tire.o: model/elements/hs_mb_el_tire.c $(CM_HDRS)
 	@mkdir -p $$(dir $$@)
 	$(CM_CC) $(CM_ARCH_$(1)) $(CM_REAL_$(1)) $(filter-out -DHS_NO_VEHICLES,$(CM_CFLAGS)) $(CM_TIRE_FLAGS) -c $$< -o $$@
-$(CM_DIR)/$(1)/hilstep-mech.elf: $$(filter-out %/model/elements/hs_mb_el_tire.o,$$(CM_BASE_$(1))) $$(CM_O_$(1))/mech/hs_mb_el_tire.o $$(CM_O_$(1))/port/cortex-m/hs_tick.o $$(CM_O_$(1))/test/qemu/mech_main.o $(CM_LDS_$(1)) ld/mps2-common.ld
+$(CM_DIR)/$(1)/hilstep-mech.elf: $$(filter-out %/model/elements/hs_mb_el_tire.o,$$(CM_BASE_$(1))) $$(CM_O_$(1))/mech/hs_mb_el_tire.o $$(CM_O_$(1))/port/cortex-m/core/hs_tick.o $$(CM_O_$(1))/test/qemu/mech_main.o $(CM_LDS_$(1)) $(CM_LDSECT) | $(CM_DIR)/$(1)/qemu-machine
 	$(CM_CC) $(CM_ARCH_$(1)) $(CM_LDFLAGS) -Wl,--defsym=HS_STACK_SIZE=0x8000 -T $(CM_LDS_$(1)) -Wl,-Map=$$@.map $$(filter %.o,$$^) -lgcc -o $$@
 MECH_ELFS += $(CM_DIR)/$(1)/hilstep-mech.elf
 endef

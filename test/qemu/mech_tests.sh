@@ -113,7 +113,8 @@ esac
 cat > "$OUT/one.sh" <<EOS
 #!/bin/sh
 n=\$1; b=\$2; shift 2
-case \$b in m7) m=mps2-an500 ;; m4f) m=mps2-an386 ;; esac
+# The board's QEMU machine, written beside its images by its board.mk (cortex-m.mk).
+m=\$(cat "$CM/\$b/qemu-machine" 2>/dev/null)
 timeout $QTIMEOUT qemu-system-arm -M \$m -display none -monitor none -serial stdio \\
   -semihosting-config enable=on,target=native -icount shift=0,sleep=off \\
   -kernel "$CM/\$b/hilstep-mech.elf" -append "\$*" > "$OUT/\$n.log" 2>&1

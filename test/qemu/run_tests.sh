@@ -22,7 +22,7 @@ pass=0; fail=0
 ok()  { pass=$((pass + 1)); echo "ok   $*"; }
 bad() { fail=$((fail + 1)); echo "FAIL $*"; }
 
-machine() { case $1 in m7) echo mps2-an500 ;; m4f) echo mps2-an386 ;; esac; }
+machine() { cat "$CM/$1/qemu-machine" 2>/dev/null || echo "?"; }
 sim_for() { case $1 in m7) echo "$SIM" ;; m4f) echo "$SIMF" ;; esac; }
 
 # ---- job list: name board image args ----
@@ -55,7 +55,8 @@ done
 cat > "$OUT/one.sh" <<EOS
 #!/bin/sh
 name=\$1; b=\$2; img=\$3; shift 3
-case \$b in m7) m=mps2-an500 ;; m4f) m=mps2-an386 ;; esac
+# The board's QEMU machine, written beside its images by its board.mk (cortex-m.mk).
+m=\$(cat "$CM/\$b/qemu-machine" 2>/dev/null)
 timeout $QTIMEOUT qemu-system-arm -M \$m -display none -monitor none -serial stdio \\
   -semihosting-config enable=on,target=native -icount shift=0,sleep=off \\
   -kernel "$CM/\$b/\$img" -append "\$*" > "$OUT/\$name.log" 2>&1

@@ -29,9 +29,10 @@ ROOTS = ["main", "hs_pendsv_handler", "hs_systick_handler", "hs_fault_report"]
 BRANCH_RELOCS = {"R_ARM_THM_CALL", "R_ARM_THM_JUMP24", "R_ARM_THM_JUMP19", "R_ARM_CALL",
                  "R_ARM_JUMP24", "R_ARM_THM_JUMP11", "R_ARM_THM_JUMP8"}
 # The objects of hilstep-test(-stop).elf; hs_tick_stop is the superset of the two policies;
-# the plant application's hil/ objects are globbed below like rt/ and model/.
-FILES = ["port/cortex-m/board", "port/cortex-m/hs_app", "port/cortex-m/hs_tick_stop",
-         "port/cortex-m/libc_min", "test/qemu/fw_test"]
+# the plant application's hil/ objects and the board's own sources (CM_SRC_<board>, under
+# port/cortex-m/boards/) are globbed below like rt/ and model/.
+FILES = ["port/cortex-m/core/hs_core", "port/cortex-m/hs_app", "port/cortex-m/core/hs_tick_stop",
+         "port/cortex-m/core/libc_min", "test/qemu/fw_test"]
 
 NODE_RE = re.compile(r'node: \{ title: "([^"]+)" label: "[^"]*\\n(\d+) bytes \(([^)]*)\)')
 EDGE_RE = re.compile(r'edge: \{ sourcename: "([^"]+)" targetname: "([^"]+)"')
@@ -67,10 +68,11 @@ def main():
     lib = sorted(p.with_suffix("") for p in (obj / "rt").glob("*.ci")) \
         + sorted(p.with_suffix("") for p in (obj / "model").glob("*.ci")) \
         + sorted(p.with_suffix("") for p in (obj / "hil").glob("*.ci"))
+    board = sorted(p.with_suffix("") for p in (obj / "port/cortex-m/boards").rglob("*.ci"))
     if len(sys.argv) > 2:
         image = nm_globals(sys.argv[2], True)
         lib = [b for b in lib if nm_globals(b.with_suffix(".o"), True) & image]
-    bases = [obj / f for f in FILES] + lib
+    bases = [obj / f for f in FILES] + board + lib
     size, edges, taken = {}, {}, set()
     for b in bases:
         text = b.with_suffix(".ci").read_text()

@@ -14,9 +14,11 @@ pass=0; fail=0
 ok() { pass=$((pass + 1)); echo "ok   $1"; }
 bad() { fail=$((fail + 1)); echo "FAIL $1"; }
 [ -f "$ELF" ] || { echo "FAIL $ELF not built"; echo "qemu-sparse: 0 passed, 1 failed"; exit 1; }
+# The board's QEMU machine, written beside its images by its board.mk (cortex-m.mk).
+MACHINE=$(cat "$(dirname "$ELF")/qemu-machine" 2>/dev/null)
 for cfg in "chain 32 galpha 250000" "chain 32 spook 250000" "chain 32 default -" "ladder 20 default -" "ladder 20 spook 500000"; do
     set -- $cfg; m=$1; n=$2; c=$3; budget=$4
-    out=$(timeout ${QEMU_TIMEOUT:-120} qemu-system-arm -M mps2-an500 -display none -monitor none -serial stdio \
+    out=$(timeout ${QEMU_TIMEOUT:-120} qemu-system-arm -M "$MACHINE" -display none -monitor none -serial stdio \
         -semihosting-config enable=on,target=native -icount shift=0,sleep=off \
         -kernel "$ELF" -append "$m $n $c $STEPS" 2>&1); rc=$?
     echo "$out" | grep -E '^(trajectory-hash|step-cost)'

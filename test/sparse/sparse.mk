@@ -16,7 +16,7 @@ bench-sparse: $(BUILD)/hilstep-spbench
 
 # ---- the sparse path on the Cortex-M7 board (QEMU mps2-an500) ----
 ifdef CM_BASE_m7
-$(CM_DIR)/m7/hilstep-sparse.elf: $(CM_BASE_m7) $(CM_O_m7)/test/sparse/sp_fw.o $(CM_LDS_m7) ld/mps2-common.ld
+$(CM_DIR)/m7/hilstep-sparse.elf: $(CM_BASE_m7) $(CM_O_m7)/test/sparse/sp_fw.o $(CM_LDS_m7) $(CM_LDSECT) | $(CM_DIR)/m7/qemu-machine
 	$(CM_CC) $(CM_ARCH_m7) $(CM_LDFLAGS) -T $(CM_LDS_m7) $(filter %.o,$^) -lgcc -o $@
 
 .PHONY: qemu-sparse-test

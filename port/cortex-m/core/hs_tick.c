@@ -1,23 +1,7 @@
 /* hs_tick.c - SysTick timer shell with overrun detection (see hs_tick.h). */
 #include "hs_tick.h"
 #include "hs_board.h"
-
-#define REG(a) (*(volatile uint32_t *)(uintptr_t)(a))
-#define SYST_CSR  REG(0xE000E010u)
-#define SYST_RVR  REG(0xE000E014u)
-#define SYST_CVR  REG(0xE000E018u)
-#define SCB_ICSR  REG(0xE000ED04u)
-#define SCB_SHPR3 REG(0xE000ED20u)
-
-#define ICSR_PENDSVSET (1u << 28)
-#define ICSR_PENDSTSET (1u << 26)
-#define ICSR_PENDSTCLR (1u << 25)
-
-/* CLKSOURCE = 1: the processor clock, which is what QEMU's -icount shift=0 makes exactly
- * 40 instructions per count on these boards (the CPU clock is the 25 MHz reference). */
-#define SYST_ENABLE    (1u << 0)
-#define SYST_TICKINT   (1u << 1)
-#define SYST_CLKSOURCE (1u << 2)
+#include "hs_port.h"
 
 hs_tick_stats hs_tick;
 #ifdef HS_OVERRUN_POLICY_STOP
@@ -33,33 +17,21 @@ static volatile int g_running;
 static volatile int g_done;
 static volatile int g_warmup;
 
-static inline uint32_t irq_save(void)
-{
-    uint32_t pm;
-    __asm__ volatile("mrs %0, primask\n\tcpsid i" : "=r"(pm)::"memory");
-    return pm;
-}
-
-static inline void irq_restore(uint32_t pm)
-{
-    __asm__ volatile("msr primask, %0" ::"r"(pm) : "memory");
-}
-
 uint32_t hs_tick_period(void) { return g_period; }
 int hs_tick_busy(void) { return g_busy; }
 
 uint64_t hs_tick_now(void)
 {
-    uint32_t pm = irq_save();
+    uint32_t pm = hs_port_irq_save();
     uint32_t t = hs_tick.ticks;
-    uint32_t v = SYST_CVR;
+    uint32_t v = HS_SYST_CVR;
     /* A reload that happened before the tick handler could count it: take the post-reload
      * value and count the tick here. */
-    if (SCB_ICSR & ICSR_PENDSTSET) {
-        v = SYST_CVR;
+    if (HS_SCB_ICSR & HS_ICSR_PENDSTSET) {
+        v = HS_SYST_CVR;
         ++t;
     }
-    irq_restore(pm);
+    hs_port_irq_restore(pm);
     /* The counter reaches 0 at the tick (that is when the interrupt pends), holds 0 for one
      * count, then reloads RVR = period - 1 and counts down to 1: so 0 is the first count of a
      * period, not the last. QEMU models this exactly. */
@@ -68,9 +40,9 @@ uint64_t hs_tick_now(void)
 
 static void timer_stop(void)
 {
-    SYST_CSR = 0;
+    HS_SYST_CSR = 0;
     /* Disabling the counter does not withdraw a tick that is already pending. */
-    SCB_ICSR = ICSR_PENDSTCLR;
+    HS_SCB_ICSR = HS_ICSR_PENDSTCLR;
     g_running = 0;
 }
 
@@ -103,7 +75,7 @@ void hs_systick_handler(void)
         }
         return;
     }
-    SCB_ICSR = ICSR_PENDSVSET;
+    HS_SCB_ICSR = HS_ICSR_PENDSVSET;
 }
 
 /* The rt_OneStep of this port. */
@@ -154,18 +126,18 @@ int hs_tick_run(const hs_tick_app *app, uint32_t period)
     }
     /* SysTick above PendSV so a tick can preempt a running step: that is how an overrun is
      * seen while it happens. */
-    SCB_SHPR3 = (SCB_SHPR3 & 0x0000ffffu) | (0x40u << 24) | (0xffu << 16);
+    HS_SCB_SHPR3 = (HS_SCB_SHPR3 & 0x0000ffffu) | (0x40u << 24) | (0xffu << 16);
     if (app->warmup) {
         g_warmup = 1;
-        SCB_ICSR = ICSR_PENDSVSET;
+        HS_SCB_ICSR = HS_ICSR_PENDSVSET;
         __asm__ volatile("dsb\n\tisb" ::: "memory");
         while (g_warmup) {
         }
     }
     g_running = 1;
-    SYST_RVR = period - 1u;
-    SYST_CVR = 0;
-    SYST_CSR = SYST_ENABLE | SYST_TICKINT | SYST_CLKSOURCE;
+    HS_SYST_RVR = period - 1u;
+    HS_SYST_CVR = 0;
+    HS_SYST_CSR = HS_SYST_ENABLE | HS_SYST_TICKINT | HS_SYST_CLKSOURCE;
     uint32_t next_status = app->status_period;
     for (;;) {
         /* Masked check-then-sleep: a finish between the test and WFI would otherwise sleep

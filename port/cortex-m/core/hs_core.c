@@ -1,41 +1,25 @@
-/* board.c - console, semihosting, fault reports and stack measurement for the MPS2 images. */
+/* hs_core.c - what every Cortex-M board gets from the core: fault routing and reports,
+ * semihosting exit and command line, stack measurement, the console's number formatting.
+ * The board's two pieces (hs_bsp.h: console init and one character out) are inline here so
+ * the formatting loops write the UART directly, as they did when this was one board file. */
 #include "hs_board.h"
-
-#define REG(a) (*(volatile uint32_t *)(uintptr_t)(a))
-
-/* CMSDK APB UART0 */
-#define UART0_DATA    REG(0x40004000u)
-#define UART0_STATE   REG(0x40004004u)
-#define UART0_CTRL    REG(0x40004008u)
-#define UART0_BAUDDIV REG(0x40004010u)
-
-/* System control block */
-#define SCB_CCR   REG(0xE000ED14u)
-#define SCB_SHCSR REG(0xE000ED24u)
-#define SCB_CFSR  REG(0xE000ED28u)
-#define SCB_HFSR  REG(0xE000ED2Cu)
-#define SCB_MMFAR REG(0xE000ED34u)
-#define SCB_BFAR  REG(0xE000ED38u)
+#include "hs_port.h"
 
 extern uint32_t __stack_bottom[], __stack_top[];
 #define STACK_PAINT 0x5AC5AC5Au
 
 void hs_board_init(void)
 {
-    /* The baud divisor only matters on real hardware (115200 Bd at 25 MHz); QEMU ignores it. */
-    UART0_BAUDDIV = 217u;
-    UART0_CTRL = 1u; /* TX enable */
+    hs_bsp_init();
     /* Route the configurable faults to their own vectors so the report names the real cause,
      * and trap integer division by zero instead of silently returning 0. */
-    SCB_SHCSR |= (1u << 16) | (1u << 17) | (1u << 18);
-    SCB_CCR |= (1u << 4);
+    HS_SCB_SHCSR |= (1u << 16) | (1u << 17) | (1u << 18);
+    HS_SCB_CCR |= (1u << 4);
 }
 
 void hs_con_putc(char c)
 {
-    while (UART0_STATE & 1u) {
-    }
-    UART0_DATA = (uint32_t)(unsigned char)c;
+    hs_bsp_putc(c);
 }
 
 void hs_con_puts(const char *s)
@@ -195,16 +179,16 @@ void hs_fault_report(const uint32_t *frame, uint32_t exc_return, uint32_t ipsr)
 void hs_fault_report(const uint32_t *frame, uint32_t exc_return, uint32_t ipsr)
 {
     uint32_t exc = ipsr & 0x1ffu;
-    uint32_t cfsr = SCB_CFSR;
+    uint32_t cfsr = HS_SCB_CFSR;
     hs_con_puts("\nFAULT ");
     if (exc < 16u) hs_con_puts(exc_names[exc]);
     else { hs_con_puts("IRQ"); hs_con_u64(exc - 16u); }
     hs_con_puts(" exception=");
     hs_con_u64(exc);
     put_reg("CFSR", cfsr);
-    put_reg("HFSR", SCB_HFSR);
-    put_reg("MMFAR", SCB_MMFAR);
-    put_reg("BFAR", SCB_BFAR);
+    put_reg("HFSR", HS_SCB_HFSR);
+    put_reg("MMFAR", HS_SCB_MMFAR);
+    put_reg("BFAR", HS_SCB_BFAR);
     hs_con_puts("\nFAULT frame");
     put_reg("PC", frame[6]);
     put_reg("LR", frame[5]);
@@ -220,7 +204,7 @@ void hs_fault_report(const uint32_t *frame, uint32_t exc_return, uint32_t ipsr)
             any = 1;
         }
     }
-    if (SCB_HFSR & (1u << 30)) { hs_con_puts(" FORCED"); any = 1; }
+    if (HS_SCB_HFSR & (1u << 30)) { hs_con_puts(" FORCED"); any = 1; }
     if (!any) hs_con_puts(" none-recorded");
     hs_con_putc('\n');
     hs_exit((int)(HS_EXIT_CPU_FAULT + (exc > 0x3fu ? 0x3fu : exc)));

@@ -1,4 +1,4 @@
-/* hs_tick.h - the board's timer: the SysTick shell around the plant application
+/* hs_tick.h - the core's timer: the SysTick shell around the plant application
  * (hil/hs_plant.h), in the style of Simulink Embedded Coder's bare-metal rt_OneStep. (Named
  * hs_tick so it no longer shares a name with hil/hs_frame.h, the wire frame.)
  *

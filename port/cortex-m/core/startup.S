@@ -1,4 +1,7 @@
-/* startup.S - reset entry and vector table of the MPS2 Cortex-M images.
+/* startup.S - reset entry and vector table of every Cortex-M image: the ARMv7-M core's part,
+ * the same on each board (a board with more than 32 external interrupts lengthens the .rept
+ * below, so that an unexpected one is still reported). The board's init runs from here through
+ * hs_board_init (core/hs_core.c, which calls the board's hs_bsp_init).
  *
  * Written in assembly because nothing in C may run before the FPU is enabled (the compiler is
  * free to use FP registers anywhere with -mfloat-abi=hard) and before .data/.bss exist. */
