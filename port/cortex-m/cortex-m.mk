@@ -17,8 +17,8 @@ CM_QEMU  ?= qemu-system-arm
 # CM_SRC_ and CM_MACHINE_ of that name; nothing else in the build names a board.
 CM_BOARDS :=
 include $(sort $(wildcard port/cortex-m/boards/*/board.mk))
-# The core's part of the link: the section layout every board's memory.ld INCLUDEs.
-CM_LDSECT := port/cortex-m/core/hs_sections.ld
+# The core's part of the link: the section layout every board's linker script (ld/BOARD.ld) INCLUDEs.
+CM_LDSECT := ld/hs_sections.ld
 
 # rt/ and model/ are built exactly as on the host (C99, no FP contraction) so the M7 trajectory
 # is bit-identical to x86-64. -fstack-usage / -fcallgraph-info=su leave .su / .ci files next to
@@ -64,7 +64,7 @@ CM_FAST_FLAGS := -O3 -finline-limit=1000
 CM_TESTFLAGS := -Itest/unit -Wno-double-promotion
 # libgcc is built with short enums; none of its helpers (soft double, division) takes an enum,
 # so the ABI-tag mismatch it reports against our 32-bit-enum objects is harmless.
-CM_LDFLAGS := -nostdlib -Lport/cortex-m/core -Wl,--gc-sections -Wl,--no-enum-size-warning
+CM_LDFLAGS := -nostdlib -Lld -Wl,--gc-sections -Wl,--no-enum-size-warning
 CM_HDRS := $(MODEL_HDR) $(wildcard rt/*.h hil/*.h port/cortex-m/*.h port/cortex-m/core/*.h \
            port/cortex-m/boards/*/*.h test/unit/*.h)
 # hil/ objects the plant needs on the board (the ring and histogram are the Linux logger's).

@@ -6,8 +6,8 @@ CM_BOARD_DIR_m4f := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
 CM_ARCH_m4f    := -mthumb -mcpu=cortex-m4 -mfpu=fpv4-sp-d16 -mfloat-abi=hard
 # The build's real type: float, compared with the host's float build (host-float/hilstep-sim).
 CM_REAL_m4f    := -DHS_REAL_FLOAT
-# The memory map (INCLUDEs the core's section layout, core/hs_sections.ld).
-CM_LDS_m4f     := $(CM_BOARD_DIR_m4f)/memory.ld
+# The memory map (INCLUDEs the core's section layout, ld/hs_sections.ld).
+CM_LDS_m4f     := ld/mps2-an386.ld
 # Where hs_bsp.h is (console, clock): the MPS2 family's, shared with mps2-an500.
 CM_INC_m4f     := -I$(CM_BOARD_DIR_m4f) -Iport/cortex-m/boards/mps2-common
 # The board's own C sources, linked into every image (none: hs_bsp.h is inline).
