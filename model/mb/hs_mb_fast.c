@@ -194,7 +194,6 @@ void mb_fast_prepare(hs_mb_model *mb)
     mb->fast = HS_MB_FAST_MASS;
     if (rows_ok != 0) { mb->fast |= HS_MB_FAST_ROWS; }
     if (forces_ok != 0) { mb->fast |= HS_MB_FAST_FORCES; }
-    mb_plan_prepare(mb);
 }
 
 /* Sine and cosine of every planar body's angle (sc[2 b], sc[2 b + 1]). */
