@@ -620,9 +620,13 @@ static void components(const hs_mb_desc *D, int *comp)
     for (int pass = 0; pass < D->nbodies; ++pass) {
         for (int j = 0; j < D->njoints; ++j) {
             const hs_mb_joint *J = &D->joints[j];
+            /* every point the kind takes joins its body in */
+            const uint32_t keys = mb_joint_elems[J->kind]->keys;
             int bs[4] = {J->a.body, J->b.body, -1, -1};
-            if (J->kind == HS_MB_PERPENDICULAR) {
+            if ((keys & MB_J_C) != 0u) {
                 bs[2] = J->c.body;
+            }
+            if ((keys & MB_J_D) != 0u) {
                 bs[3] = J->d.body;
             }
             int m = HS_MB_MAX_BODIES;
@@ -737,8 +741,7 @@ int hs_mb_ct_compile(hs_mb_model *mb, int *bad)
             mb->bad_why = "no such joint";
             return HS_E_MODEL_PARAM;
         }
-        const hs_mb_joint_kind k = D->joints[S->joint].kind;
-        if ((k != HS_MB_REVOLUTE) && (k != HS_MB_PRISMATIC)) {
+        if (mb_joint_elems[D->joints[S->joint].kind]->stop != MB_YES) {
             mb->bad_why = "an end stop needs a revolute or prismatic joint";
             return HS_E_MODEL_PARAM;
         }

@@ -248,7 +248,7 @@ int mb_line_count(const hs_mb_model *mb, hs_mb_output_kind kind, int index)
         return mb_joint_elems[J->kind]->coord_kind(D, J) >= 0 ? 1 : -1;
     }
     case HS_MB_OUT_ENERGY: return 1;
-    case HS_MB_OUT_TIRE: return D->forces[index].kind == HS_MB_TIRE ? 6 : -1;
+    case HS_MB_OUT_TIRE: return mb_force_elems[D->forces[index].kind]->tire == MB_YES ? 6 : -1;
     case HS_MB_OUT_VEHICLE: return D->bodies[index].kind == HS_MB_SPATIAL ? 6 : -1;
     default: return -1;
     }
@@ -271,7 +271,7 @@ static int vehicle_values(const hs_mb_model *mb, int b, hs_real t, const hs_real
     hs_real F[3] = {HS_R(0.0), HS_R(0.0), HS_R(0.0)}, m = HS_R(0.0);
     for (int i = 0; i < D->nbodies; ++i) { m += D->bodies[i].mass; }
     for (int e = 0; e < D->nforces; ++e) {
-        if (D->forces[e].kind != HS_MB_TIRE) { continue; }
+        if (mb_force_elems[D->forces[e].kind]->tire != MB_YES) { continue; }
         hs_real val[HS_MB_TIRE_NVAL];
         const int rc = hs_mb_tire_probe(mb, e, t, q, u, z, in, val);
         /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */

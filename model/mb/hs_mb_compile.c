@@ -291,7 +291,7 @@ static void pass_prepare(const hs_mb_desc *D, hs_mb_model *mb)
     /* spatial hinge references: zero angle where axis meets axis_b, initial angle in (-pi, pi] */
     for (int e = 0; e < D->nforces; ++e) {
         const hs_mb_force *E = &D->forces[e];
-        if (D->dim == 3 && (E->kind == HS_MB_ROTSPRING || E->kind == HS_MB_MOTOR)) {
+        if (D->dim == 3 && mb_force_elems[E->kind]->hinge == MB_YES) {
             mb_hinge_ref(E->axis, E->axis_b, D->bodies[E->a.body].rot,
                          E->b.body >= 0 ? D->bodies[E->b.body].rot : NULL, mb->hinge_c[e]);
         }

@@ -181,7 +181,7 @@ void mb_fast_prepare(hs_mb_model *mb)
     mark_pairs(mb);
     for (int e = 0; e < D->nforces; ++e) {
         const hs_mb_force *E = &D->forces[e];
-        if (E->kind != HS_MB_SPRING) {
+        if (mb_force_elems[E->kind]->spring != MB_YES) {
             forces_ok = 0;
         } else {
             const hs_mb_opnd oa = mb_op_point(&E->a), ob = mb_op_point(&E->b);

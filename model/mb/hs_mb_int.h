@@ -77,6 +77,18 @@ void mb_row_body_grad(const hs_mb_model *mb, int r, hs_real t, const hs_real *q,
 /* Builds the rows of every joint and spatial body into mb (compile). */
 int mb_build_rows(hs_mb_model *mb, int *bad);
 
+/* A kind's declared yes/no in the element tables below: 0 is "not declared", which mb-test's
+ * walk of the tables refuses, so that a new kind states each property instead of inheriting
+ * one from a test on kinds somewhere else. */
+#define MB_NO 1
+#define MB_YES 2
+/* How the motion bound (hs_mb_motion.c) takes a joint kind: no bound with it; rigid, its
+ * points coincide (a body lies within its arms of the other end); a rod, its points at the
+ * joint's length (within the arms plus that length). */
+#define MB_MO_NONE 1
+#define MB_MO_RIGID 2
+#define MB_MO_ROD 3
+
 /* ---- the joint element table: one file model/elements/hs_mb_jt_<name>.c per kind, one row in
  * model/elements/hs_mb_elem.c. Each kind compiles to the row primitives above (DOT, ANGLE, QUAD; NORM
  * rows belong to spatial bodies); parser, compiler, outputs and generator read the table. ---- */
@@ -112,6 +124,11 @@ typedef struct mb_joint_elem {
     int (*coord)(const hs_mb_model *mb, int j, hs_real t, const hs_real *q, hs_real *y);
     /* Compile-time preparation after the rows (hinge references), or NULL. */
     void (*prepare)(hs_mb_model *mb, int j);
+    /* What the kind is to the rest of the layer (each declared, 0 is refused by mb-test): */
+    int motion; /* MB_MO_*: what the passive motion bound takes it for */
+    int drive;  /* MB_YES: with coord = 0 it prescribes a relative angle f(t), whose rate the
+                 * motion bound's dead-centre rate reads */
+    int stop;   /* MB_YES: an end stop may bound its coord (contact compile, parser) */
 } mb_joint_elem;
 
 extern const mb_joint_elem mb_jt_revolute;
@@ -207,6 +224,14 @@ typedef struct mb_force_elem {
      * added term by term; NULL for elements without one. */
     hs_real (*potential)(const hs_mb_model *mb, int e, hs_real t, const hs_real *q, const hs_real *in,
                          hs_real V);
+    /* What the kind is to the rest of the layer (each declared, 0 is refused by mb-test): */
+    int passive; /* MB_YES: passive with a potential >= 0 and no inputs (the motion bound) */
+    int spring;  /* MB_YES: the law -(k (l - l0) + c l') along a - b of HS_MB_SPRING, which the
+                  * fast path (hs_mb_fast.c) and the plan (hs_mb_plan.c) evaluate themselves */
+    int hinge;   /* MB_YES: in 3-D it turns about a spatial hinge (axis, axis_b) whose reference
+                  * conj(Q0) compile sets (mb->hinge_c) */
+    int tire;    /* MB_YES: a tire: its HS_MB_OUT_TIRE lines and the vehicle output's force
+                  * sum read hs_mb_tire_probe */
 } mb_force_elem;
 
 /* The auxiliary first-order states of an element kind (the stepper advances them explicitly,
