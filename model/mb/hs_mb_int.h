@@ -129,6 +129,7 @@ typedef struct mb_joint_elem {
     int drive;  /* MB_YES: with coord = 0 it prescribes a relative angle f(t), whose rate the
                  * motion bound's dead-centre rate reads */
     int stop;   /* MB_YES: an end stop may bound its coord (contact compile, parser) */
+    int hinge;  /* MB_YES: a hinge (a, b, axis, axis_b) a force element's joint= may name (parser) */
 } mb_joint_elem;
 
 extern const mb_joint_elem mb_jt_revolute;

@@ -35,9 +35,10 @@ int mb_test_elem(void)
         note(el->motion == MB_MO_NONE || el->motion == MB_MO_RIGID || el->motion == MB_MO_ROD, n, "motion", why, sizeof why, &bad);
         note(yes_no(el->drive), n, "drive", why, sizeof why, &bad);
         note(yes_no(el->stop), n, "stop", why, sizeof why, &bad);
+        note(yes_no(el->hinge), n, "hinge", why, sizeof why, &bad);
     }
     char what[1200];
-    snprintf(what, sizeof what, "joint table: each of the %d rows declares name, functions, keys, init_value, motion, drive, stop%s%s",
+    snprintf(what, sizeof what, "joint table: each of the %d rows declares name, functions, keys, init_value, motion, drive, stop, hinge%s%s",
              (int)HS_MB_JOINT_KINDS, bad ? "; missing: " : "", why);
     mb_check(bad == 0, what);
     int fails = bad;
