@@ -620,9 +620,13 @@ static void components(const hs_mb_desc *D, int *comp)
     for (int pass = 0; pass < D->nbodies; ++pass) {
         for (int j = 0; j < D->njoints; ++j) {
             const hs_mb_joint *J = &D->joints[j];
+            /* every point the kind takes joins its body in */
+            const uint32_t keys = mb_joint_elems[J->kind]->keys;
             int bs[4] = {J->a.body, J->b.body, -1, -1};
-            if (J->kind == HS_MB_PERPENDICULAR) {
+            if ((keys & MB_J_C) != 0u) {
                 bs[2] = J->c.body;
+            }
+            if ((keys & MB_J_D) != 0u) {
                 bs[3] = J->d.body;
             }
             int m = HS_MB_MAX_BODIES;
@@ -656,117 +660,113 @@ static void row_span(const hs_mb_model *mb, const int *comp, int a, int b, int *
     *q1 = (hi > lo) ? hi : 0;
 }
 
-int hs_mb_ct_compile(hs_mb_model *mb, int *bad)
+/* Contact c's checks and rows (a normal row per slot, two friction rows each when mu > 0),
+ * from row *nk on. */
+static int ct_contact(hs_mb_model *mb, int c, int *nk)
 {
     const hs_mb_desc *D = mb->desc;
-    int nk = 0;
-    mb->nk = 0;
-    mb->ct_npts = 0;
-    if ((D->ncontacts > HS_MB_MAX_CONTACTS) || (D->nstops > HS_MB_MAX_STOPS) || (D->nshapes > HS_MB_MAX_SHAPES)
-        || (D->ncontacts < 0) || (D->nstops < 0) || (D->nshapes < 0)) {
-        return HS_E_SIZE;
-    }
-    if ((D->ncontacts > 0) && (D->dim != 3)) {
-        *bad = 0;
-        mb->bad_why = "contacts need a 3-D model (dim=3)";
+    const hs_mb_contact *C = &D->contacts[c];
+    if ((C->a < 0) || (C->a >= D->nshapes) || (C->b < 0) || (C->b >= D->nshapes)) {
+        mb->bad_why = "no such shape";
         return HS_E_MODEL_PARAM;
     }
-    for (int c = 0; c < D->ncontacts; ++c) {
-        const hs_mb_contact *C = &D->contacts[c];
-        *bad = c;
-        if ((C->a < 0) || (C->a >= D->nshapes) || (C->b < 0) || (C->b >= D->nshapes)) {
-            mb->bad_why = "no such shape";
-            return HS_E_MODEL_PARAM;
-        }
-        const hs_mb_shape *A = &D->shapes[C->a], *B = &D->shapes[C->b];
-        const int ns = hs_mb_ct_pair_slots(A->kind, B->kind);
-        if (ns == 0) {
-            mb->bad_why = "shape pair not supported (sphere, box or capsule on a plane; sphere-sphere; sphere-box; box-box)";
-            return HS_E_MODEL_PARAM;
-        }
-        if (((A->body < 0) && (B->body < 0)) || (A->body == B->body)) {
-            mb->bad_why = "a contact needs two different bodies (one may be ground)";
-            return HS_E_MODEL_PARAM;
-        }
-        if (!(C->mu >= HS_R(0.0)) || !(C->e >= HS_R(0.0)) || !(C->e <= HS_R(1.0))) {
-            mb->bad_why = "mu >= 0 and e in [0, 1] required";
-            return HS_E_MODEL_PARAM;
-        }
-        /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
-        const int per = (C->mu > HS_R(0.0)) ? 3 : 1;
-        if (nk + ns * per > HS_MB_MAX_CT) {
-            return HS_E_SIZE;
-        }
-        mb->ct_first[c] = nk;
-        mb->ct_slots[c] = ns;
-        for (int k = 0; k < ns; ++k) {
-            /* the slot as a contact point (ct_points(); rows in the same order) */
-            hs_ct_point *Pt = &mb->ct_pts[mb->ct_npts];
-            Pt->row = nk;
-            Pt->nrow = per;
-            Pt->a = A->body;
-            Pt->b = B->body;
-            ++mb->ct_npts;
-            hs_ct_row *R = &mb->ct_rows[nk];
-            R->kind = HS_CT_NORMAL;
-            R->normal = nk;
+    const hs_mb_shape *A = &D->shapes[C->a], *B = &D->shapes[C->b];
+    const int ns = hs_mb_ct_pair_slots(A->kind, B->kind);
+    if (ns == 0) {
+        mb->bad_why = "shape pair not supported (sphere, box or capsule on a plane; sphere-sphere; sphere-box; box-box)";
+        return HS_E_MODEL_PARAM;
+    }
+    if (((A->body < 0) && (B->body < 0)) || (A->body == B->body)) {
+        mb->bad_why = "a contact needs two different bodies (one may be ground)";
+        return HS_E_MODEL_PARAM;
+    }
+    if (!(C->mu >= HS_R(0.0)) || !(C->e >= HS_R(0.0)) || !(C->e <= HS_R(1.0))) {
+        mb->bad_why = "mu >= 0 and e in [0, 1] required";
+        return HS_E_MODEL_PARAM;
+    }
+    /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
+    const int per = (C->mu > HS_R(0.0)) ? 3 : 1;
+    if (*nk + ns * per > HS_MB_MAX_CT) {
+        return HS_E_SIZE;
+    }
+    mb->ct_first[c] = *nk;
+    mb->ct_slots[c] = ns;
+    for (int k = 0; k < ns; ++k) {
+        /* the slot as a contact point (ct_points(); rows in the same order) */
+        hs_ct_point *Pt = &mb->ct_pts[mb->ct_npts];
+        Pt->row = *nk;
+        Pt->nrow = per;
+        Pt->a = A->body;
+        Pt->b = B->body;
+        ++mb->ct_npts;
+        hs_ct_row *R = &mb->ct_rows[*nk];
+        R->kind = HS_CT_NORMAL;
+        R->normal = *nk;
+        R->ngroup = 1;
+        R->stride = 1;
+        R->box = 0;
+        R->mu = HS_R(0.0);
+        R->e = C->e;
+        const int n0 = *nk;
+        ++*nk;
+        for (int f = 1; f < per; ++f) {
+            R = &mb->ct_rows[*nk];
+            R->kind = HS_CT_FRICTION;
+            R->normal = n0;
             R->ngroup = 1;
-            R->stride = 1;
-            R->box = 0;
-            R->mu = HS_R(0.0);
-            R->e = C->e;
-            const int n0 = nk;
-            ++nk;
-            for (int f = 1; f < per; ++f) {
-                R = &mb->ct_rows[nk];
-                R->kind = HS_CT_FRICTION;
-                R->normal = n0;
-                R->ngroup = 1;
-                R->stride = per;
-                R->box = C->box;
-                R->mu = C->mu;
-                R->e = HS_R(0.0);
-                ++nk;
-            }
+            R->stride = per;
+            R->box = C->box;
+            R->mu = C->mu;
+            R->e = HS_R(0.0);
+            ++*nk;
         }
     }
-    for (int s = 0; s < D->nstops; ++s) {
-        const hs_mb_stop *S = &D->stops[s];
-        *bad = 100 + s;
-        if ((S->joint < 0) || (S->joint >= D->njoints)) {
-            mb->bad_why = "no such joint";
-            return HS_E_MODEL_PARAM;
-        }
-        const hs_mb_joint_kind k = D->joints[S->joint].kind;
-        if ((k != HS_MB_REVOLUTE) && (k != HS_MB_PRISMATIC)) {
-            mb->bad_why = "an end stop needs a revolute or prismatic joint";
-            return HS_E_MODEL_PARAM;
-        }
-        if (((S->has_min == 0) && (S->has_max == 0)) || ((S->has_min != 0) && (S->has_max != 0) && !(S->min < S->max))
-            || !(S->e >= HS_R(0.0)) || !(S->e <= HS_R(1.0))) {
-            mb->bad_why = "an end stop needs min= and/or max= (min < max) and e in [0, 1]";
-            return HS_E_MODEL_PARAM;
-        }
-        /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
-        const int n = ((S->has_min != 0) ? 1 : 0) + ((S->has_max != 0) ? 1 : 0);
-        if (nk + n > HS_MB_MAX_CT) {
-            return HS_E_SIZE;
-        }
-        mb->ct_first[D->ncontacts + s] = nk;
-        for (int i = 0; i < n; ++i) {
-            hs_ct_row *R = &mb->ct_rows[nk];
-            R->kind = HS_CT_NORMAL;
-            R->normal = nk;
-            R->ngroup = 1;
-            R->stride = 1;
-            R->box = 0;
-            R->mu = HS_R(0.0);
-            R->e = S->e;
-            ++nk;
-        }
+    return HS_OK;
+}
+
+/* End stop s's checks and rows (one normal row per bound), from row *nk on. */
+static int ct_stop(hs_mb_model *mb, int s, int *nk)
+{
+    const hs_mb_desc *D = mb->desc;
+    const hs_mb_stop *S = &D->stops[s];
+    if ((S->joint < 0) || (S->joint >= D->njoints)) {
+        mb->bad_why = "no such joint";
+        return HS_E_MODEL_PARAM;
     }
-    mb->ct_first[D->ncontacts + D->nstops] = nk;
-    mb->nk = nk;
+    if (mb_joint_elems[D->joints[S->joint].kind]->stop != MB_YES) {
+        mb->bad_why = "an end stop needs a revolute or prismatic joint";
+        return HS_E_MODEL_PARAM;
+    }
+    if (((S->has_min == 0) && (S->has_max == 0)) || ((S->has_min != 0) && (S->has_max != 0) && !(S->min < S->max))
+        || !(S->e >= HS_R(0.0)) || !(S->e <= HS_R(1.0))) {
+        mb->bad_why = "an end stop needs min= and/or max= (min < max) and e in [0, 1]";
+        return HS_E_MODEL_PARAM;
+    }
+    /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
+    const int n = ((S->has_min != 0) ? 1 : 0) + ((S->has_max != 0) ? 1 : 0);
+    if (*nk + n > HS_MB_MAX_CT) {
+        return HS_E_SIZE;
+    }
+    mb->ct_first[D->ncontacts + s] = *nk;
+    for (int i = 0; i < n; ++i) {
+        hs_ct_row *R = &mb->ct_rows[*nk];
+        R->kind = HS_CT_NORMAL;
+        R->normal = *nk;
+        R->ngroup = 1;
+        R->stride = 1;
+        R->box = 0;
+        R->mu = HS_R(0.0);
+        R->e = S->e;
+        ++*nk;
+    }
+    return HS_OK;
+}
+
+/* Each contact's and stop's rows' coordinate span (q0, q1): the bodies it joins with the
+ * bodies joints tie to them. */
+static void ct_spans(hs_mb_model *mb)
+{
+    const hs_mb_desc *D = mb->desc;
     int comp[HS_MB_MAX_BODIES];
     components(D, comp);
     for (int e = 0; e < D->ncontacts + D->nstops; ++e) {
@@ -786,6 +786,38 @@ int hs_mb_ct_compile(hs_mb_model *mb, int *bad)
             mb->ct_rows[r].q1 = q1;
         }
     }
+}
+
+int hs_mb_ct_compile(hs_mb_model *mb, int *bad)
+{
+    const hs_mb_desc *D = mb->desc;
+    int nk = 0;
+    mb->nk = 0;
+    mb->ct_npts = 0;
+    if ((D->ncontacts > HS_MB_MAX_CONTACTS) || (D->nstops > HS_MB_MAX_STOPS) || (D->nshapes > HS_MB_MAX_SHAPES)
+        || (D->ncontacts < 0) || (D->nstops < 0) || (D->nshapes < 0)) {
+        return HS_E_SIZE;
+    }
+    if ((D->ncontacts > 0) && (D->dim != 3)) {
+        *bad = 0;
+        mb->bad_why = "contacts need a 3-D model (dim=3)";
+        return HS_E_MODEL_PARAM;
+    }
+    for (int c = 0; c < D->ncontacts; ++c) {
+        *bad = c;
+        const int rc = ct_contact(mb, c, &nk);
+        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
+        if (rc != HS_OK) { return rc; }
+    }
+    for (int s = 0; s < D->nstops; ++s) {
+        *bad = 100 + s;
+        const int rc = ct_stop(mb, s, &nk);
+        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
+        if (rc != HS_OK) { return rc; }
+    }
+    mb->ct_first[D->ncontacts + D->nstops] = nk;
+    mb->nk = nk;
+    ct_spans(mb);
     *bad = -1;
     return HS_OK;
 }

@@ -77,4 +77,5 @@ static hs_real potential(const hs_mb_model *mb, int e, hs_real t, const hs_real 
 
 const mb_force_elem mb_el_bushing = {
     "bushing", "HS_MB_BUSHING", MB_K_A | MB_K_B | MB_K_K | MB_K_C | MB_K_KR | MB_K_CR, MB_K_A,
-    check, NULL, eval, potential};
+    check, NULL, eval, potential,
+    .passive = MB_YES, .spring = MB_NO, .hinge = MB_NO, .tire = MB_NO};

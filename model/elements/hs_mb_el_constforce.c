@@ -33,4 +33,5 @@ static hs_real potential(const hs_mb_model *mb, int e, hs_real t, const hs_real 
 }
 
 const mb_force_elem mb_el_constforce = {
-    "constforce", "HS_MB_CONSTFORCE", MB_K_A | MB_K_F, MB_K_A | MB_K_F, check, NULL, eval, potential};
+    "constforce", "HS_MB_CONSTFORCE", MB_K_A | MB_K_F, MB_K_A | MB_K_F, check, NULL, eval, potential,
+    .passive = MB_NO, .spring = MB_NO, .hinge = MB_NO, .tire = MB_NO};

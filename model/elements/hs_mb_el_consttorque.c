@@ -22,4 +22,5 @@ static int eval(const hs_mb_model *mb, int e, hs_real t, const hs_real *q, const
 }
 
 const mb_force_elem mb_el_consttorque = {
-    "consttorque", "HS_MB_CONSTTORQUE", MB_K_A | MB_K_TAU, MB_K_A | MB_K_TAU, check, NULL, eval, NULL};
+    "consttorque", "HS_MB_CONSTTORQUE", MB_K_A | MB_K_TAU, MB_K_A | MB_K_TAU, check, NULL, eval, NULL,
+    .passive = MB_NO, .spring = MB_NO, .hinge = MB_NO, .tire = MB_NO};

@@ -41,4 +41,5 @@ static int eval(const hs_mb_model *mb, int e, hs_real t, const hs_real *q, const
 
 const mb_force_elem mb_el_extforce = {
     "extforce", "HS_MB_EXTFORCE", MB_K_A | MB_K_IN | MB_K_SCALE | MB_K_AXIS, MB_K_A,
-    check, inputs, eval, NULL};
+    check, inputs, eval, NULL,
+    .passive = MB_NO, .spring = MB_NO, .hinge = MB_NO, .tire = MB_NO};

@@ -23,4 +23,5 @@ static int eval(const hs_mb_model *mb, int e, hs_real t, const hs_real *q, const
 
 const mb_force_elem mb_el_motor = {
     "motor", "HS_MB_MOTOR", MB_K_A | MB_K_B | MB_K_JOINT | MB_K_IN | MB_K_SCALE | MB_K_AXIS | MB_K_AXIS_B,
-    MB_K_A | MB_K_IN, mb_hinge_check, inputs, eval, NULL};
+    MB_K_A | MB_K_IN, mb_hinge_check, inputs, eval, NULL,
+    .passive = MB_NO, .spring = MB_NO, .hinge = MB_YES, .tire = MB_NO};

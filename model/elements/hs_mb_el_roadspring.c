@@ -63,4 +63,5 @@ static hs_real potential(const hs_mb_model *mb, int e, hs_real t, const hs_real 
 const mb_force_elem mb_el_roadspring = {
     "roadspring", "HS_MB_ROADSPRING",
     MB_K_A | MB_K_B | MB_K_AXIS | MB_K_K | MB_K_C | MB_K_L0 | MB_K_IN | MB_K_SCALE, MB_K_A | MB_K_AXIS | MB_K_IN,
-    check, inputs, eval, potential};
+    check, inputs, eval, potential,
+    .passive = MB_NO, .spring = MB_NO, .hinge = MB_NO, .tire = MB_NO};

@@ -52,4 +52,5 @@ static hs_real potential(const hs_mb_model *mb, int e, hs_real t, const hs_real 
 const mb_force_elem mb_el_rotspring = {
     "rotspring", "HS_MB_ROTSPRING",
     MB_K_A | MB_K_B | MB_K_JOINT | MB_K_K | MB_K_C | MB_K_THETA0 | MB_K_AXIS | MB_K_AXIS_B, MB_K_A,
-    check, NULL, eval, potential};
+    check, NULL, eval, potential,
+    .passive = MB_YES, .spring = MB_NO, .hinge = MB_YES, .tire = MB_NO};

@@ -35,4 +35,5 @@ static int eval(const hs_mb_model *mb, int e, hs_real t, const hs_real *q, const
 
 const mb_force_elem mb_el_tabletorque = {
     "tabletorque", "HS_MB_TABLETORQUE", MB_K_A | MB_K_AXIS | MB_K_T | MB_K_V, MB_K_A | MB_K_T | MB_K_V,
-    check, NULL, eval, NULL};
+    check, NULL, eval, NULL,
+    .passive = MB_NO, .spring = MB_NO, .hinge = MB_NO, .tire = MB_NO};

@@ -413,6 +413,7 @@ const mb_force_elem mb_el_tire = {
     "tire", "HS_MB_TIRE",
     MB_K_A | MB_K_B | MB_K_AXIS | MB_K_K | MB_K_C | MB_K_L0 | MB_K_IN | MB_K_T | MB_K_V | MB_K_STEER | MB_K_ROAD,
     MB_K_A | MB_K_AXIS | MB_K_IN,
-    check, inputs, eval, NULL};
+    check, inputs, eval, NULL,
+    .passive = MB_NO, .spring = MB_NO, .hinge = MB_NO, .tire = MB_YES};
 
 const mb_force_states mb_st_tire = {3, zdot, eval_z};

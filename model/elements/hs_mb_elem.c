@@ -1,7 +1,9 @@
 /* hs_mb_elem.c - the force element table: one row per hs_mb_force_kind, in enum order. The
  * parser, the compiler, the evaluator and the generator read these tables; test/fuzz/mbfile.dict
  * lists their keywords. A new element: its file model/elements/hs_mb_el_<name>.c (force) or
- * model/elements/hs_mb_jt_<name>.c (joint), its declaration in hs_mb_int.h, one row here. */
+ * model/elements/hs_mb_jt_<name>.c (joint), its declaration in hs_mb_int.h, one row here. Its
+ * row in its own file declares every property the layer reads (hs_mb_int.h; mb-test refuses a
+ * row that leaves one undeclared). */
 #include "hs_mb_int.h"
 
 /* MISRA Ref 9.3.1 [every element listed] */

@@ -181,7 +181,7 @@ void mb_fast_prepare(hs_mb_model *mb)
     mark_pairs(mb);
     for (int e = 0; e < D->nforces; ++e) {
         const hs_mb_force *E = &D->forces[e];
-        if (E->kind != HS_MB_SPRING) {
+        if (mb_force_elems[E->kind]->spring != MB_YES) {
             forces_ok = 0;
         } else {
             const hs_mb_opnd oa = mb_op_point(&E->a), ob = mb_op_point(&E->b);
@@ -194,7 +194,6 @@ void mb_fast_prepare(hs_mb_model *mb)
     mb->fast = HS_MB_FAST_MASS;
     if (rows_ok != 0) { mb->fast |= HS_MB_FAST_ROWS; }
     if (forces_ok != 0) { mb->fast |= HS_MB_FAST_FORCES; }
-    mb_plan_prepare(mb);
 }
 
 /* Sine and cosine of every planar body's angle (sc[2 b], sc[2 b + 1]). */

@@ -53,6 +53,18 @@ void mb_add_h(const hs_mb_model *mb, hs_real *A, int body, int nb, const hs_real
 /* Zeroes a dense or packed nq x nq matrix. */
 void mb_qq_zero(const hs_mb_model *mb, hs_real *A);
 
+/* The compiled type's own hooks and the helpers compile shares with them (hs_mb.c). */
+/* HS_OK when m carries a compiled description, else HS_E_MODEL_PARAM. */
+int hs_mb_fn_check(const hs_model *m);
+/* The block pattern of a packed model into *b (buf, nbuf unused: it lives in the model). */
+int hs_mb_fn_blocks(const hs_model *m, hs_blocks *b, int *buf, int nbuf);
+/* q, u (nq each) of the bodies' initial positions and velocities. */
+void mb_initial_state(const hs_mb_model *mb, hs_real *q, hs_real *u);
+/* Lines of the output quantity kind of entry index; -1 when that entry has none. */
+int mb_line_count(const hs_mb_model *mb, hs_mb_output_kind kind, int index);
+/* Lines of output o (1 for a single component); -1 when it has none. */
+int mb_output_count(const hs_mb_model *mb, const hs_mb_output *o);
+
 /* Joints (hs_mb_joint.c). */
 int mb_constraint(const hs_mb_model *mb, hs_real t, const hs_real *q, hs_real *g, hs_real *G,
                   hs_real *gt);
@@ -64,6 +76,18 @@ void mb_row_body_grad(const hs_mb_model *mb, int r, hs_real t, const hs_real *q,
                       hs_real w, hs_real *out);
 /* Builds the rows of every joint and spatial body into mb (compile). */
 int mb_build_rows(hs_mb_model *mb, int *bad);
+
+/* A kind's declared yes/no in the element tables below: 0 is "not declared", which mb-test's
+ * walk of the tables refuses, so that a new kind states each property instead of inheriting
+ * one from a test on kinds somewhere else. */
+#define MB_NO 1
+#define MB_YES 2
+/* How the motion bound (hs_mb_motion.c) takes a joint kind: no bound with it; rigid, its
+ * points coincide (a body lies within its arms of the other end); a rod, its points at the
+ * joint's length (within the arms plus that length). */
+#define MB_MO_NONE 1
+#define MB_MO_RIGID 2
+#define MB_MO_ROD 3
 
 /* ---- the joint element table: one file model/elements/hs_mb_jt_<name>.c per kind, one row in
  * model/elements/hs_mb_elem.c. Each kind compiles to the row primitives above (DOT, ANGLE, QUAD; NORM
@@ -100,6 +124,12 @@ typedef struct mb_joint_elem {
     int (*coord)(const hs_mb_model *mb, int j, hs_real t, const hs_real *q, hs_real *y);
     /* Compile-time preparation after the rows (hinge references), or NULL. */
     void (*prepare)(hs_mb_model *mb, int j);
+    /* What the kind is to the rest of the layer (each declared, 0 is refused by mb-test): */
+    int motion; /* MB_MO_*: what the passive motion bound takes it for */
+    int drive;  /* MB_YES: with coord = 0 it prescribes a relative angle f(t), whose rate the
+                 * motion bound's dead-centre rate reads */
+    int stop;   /* MB_YES: an end stop may bound its coord (contact compile, parser) */
+    int hinge;  /* MB_YES: a hinge (a, b, axis, axis_b) a force element's joint= may name (parser) */
 } mb_joint_elem;
 
 extern const mb_joint_elem mb_jt_revolute;
@@ -114,7 +144,7 @@ extern const mb_joint_elem mb_jt_perpendicular;
 /* The table, indexed by hs_mb_joint_kind (model/elements/hs_mb_elem.c). */
 extern const mb_joint_elem *const mb_joint_elems[HS_MB_JOINT_KINDS];
 
-/* Row primitives and helpers the joint files share (hs_mb_joint.c). */
+/* Row primitives and helpers the joint files share (hs_mb_row.c, a leaf below the table). */
 hs_mb_opnd mb_op_point(const hs_mb_point *p);                 /* a point of a body or ground */
 hs_mb_opnd mb_op_dir(int body, const hs_real *v);             /* a body-fixed direction */
 hs_mb_opnd mb_op_none(void);                                  /* the ground origin */
@@ -124,6 +154,8 @@ hs_mb_row *mb_add_dot(hs_mb_model *mb, int j, hs_mb_opnd a, hs_mb_opnd b, hs_mb_
 int mb_angle_row(hs_mb_model *mb, int j, int A, int B, const hs_mb_fn *f);
 /* A QUAD row: point a of joint j on the quadric q. */
 int mb_quad_row(hs_mb_model *mb, int j, const hs_mb_point *a, const hs_mb_quadric *q);
+/* The NORM row of spatial body b (HS_OK, HS_E_SIZE when the rows are full). */
+int mb_norm_row(hs_mb_model *mb, int b);
 /* dim rows: points a and b of J coincide. */
 int mb_coincide(hs_mb_model *mb, int j, const hs_mb_joint *J);
 /* Three rows locking the relative rotation of spatial bodies A and B (B may be ground). */
@@ -193,6 +225,14 @@ typedef struct mb_force_elem {
      * added term by term; NULL for elements without one. */
     hs_real (*potential)(const hs_mb_model *mb, int e, hs_real t, const hs_real *q, const hs_real *in,
                          hs_real V);
+    /* What the kind is to the rest of the layer (each declared, 0 is refused by mb-test): */
+    int passive; /* MB_YES: passive with a potential >= 0 and no inputs (the motion bound) */
+    int spring;  /* MB_YES: the law -(k (l - l0) + c l') along a - b of HS_MB_SPRING, which the
+                  * fast path (hs_mb_fast.c) and the plan (hs_mb_plan.c) evaluate themselves */
+    int hinge;   /* MB_YES: in 3-D it turns about a spatial hinge (axis, axis_b) whose reference
+                  * conj(Q0) compile sets (mb->hinge_c) */
+    int tire;    /* MB_YES: a tire: its HS_MB_OUT_TIRE lines and the vehicle output's force
+                  * sum read hs_mb_tire_probe */
 } mb_force_elem;
 
 /* The auxiliary first-order states of an element kind (the stepper advances them explicitly,
@@ -232,7 +272,7 @@ extern const mb_force_elem *const mb_force_elems[HS_MB_FORCE_KINDS];
 /* The bodies and axes of a hinge element (rotspring, motor): 0 or the bad key's MB_K_* bit. */
 uint32_t mb_hinge_check(const hs_mb_desc *D, const hs_mb_force *E, const char **why);
 
-/* Helpers the elements share (hs_mb_force.c). */
+/* Helpers the elements share (hs_mb_load.c, a leaf below the table). */
 /* f += s J^T F of point k (no-op for ground or f = NULL). */
 void mb_add_jtf(const hs_mb_model *mb, const mb_pk *k, const hs_real *F, hs_real s, hs_real *f);
 /* A force F(d, d') on point a and -F on b with dF/dd = Fd, dF/dd' = Fv (3 x 3): f, fq, fu. */
@@ -299,8 +339,10 @@ int mb_fast_forces(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_
                    hs_real *f, hs_real *fq, hs_real *fu);
 int mb_fast_mass(const hs_mb_model *mb, hs_real *M);
 
-/* The compiled plan (hs_mb_plan.c): mb_plan_prepare sets mb->plan and its kernels at the end
- * of mb_fast_prepare; the hs_mb_plan_* hooks (hs_mb.h) run it while mb_plan_on(mb). */
+/* The compiled plan (hs_mb_plan.c): mb_plan_prepare sets mb->plan and its kernels; compile
+ * calls it after mb_fast_prepare when that took the fast path (mb->fast != 0; it calls
+ * hs_mb.c's hooks, which call the fast path, so it sits above both). The hs_mb_plan_* hooks
+ * (hs_mb.h) run it while mb_plan_on(mb). */
 void mb_plan_prepare(hs_mb_model *mb);
 /* The plan's hooks into T (mass, force, force_jac and, nc > 0, the row hooks): the hs_mb_plan_*
  * of hs_mb.h, or their twins for a plan whose kernels call no function. */

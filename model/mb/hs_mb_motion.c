@@ -1,9 +1,10 @@
 /* hs_mb_motion.c - the multibody models' motion bound (hs_model_type.motion; rt/METHODS.md
  * "Where a method stops"), for passive mechanisms held to ground by rigid joints.
  *
- * Known only where every joint is rigid (revolute, spherical, fixed, distance) with fixed
- * ground points, every force element passive with a potential >= 0 (spring, rotational
- * spring, bushing, none with inputs) and every body reached from ground through the joints:
+ * Known only where every joint is rigid (its row's motion MB_MO_RIGID or MB_MO_ROD: revolute,
+ * spherical, fixed, distance) with fixed ground points, every force element passive with a
+ * potential >= 0 (its row's passive: spring, rotational spring, bushing, none with inputs) and
+ * every body reached from ground through the joints:
  * then gravity's potential -m g.r has a floor. Along the unit gravity direction e, a body's
  * centre lies at most d_b = min over joints of (the other end's bound + the arms |s_a| + |s_b|
  * (+ the length of a distance joint)) beyond the ground points, found by nb relaxation passes
@@ -14,7 +15,7 @@
  * joints declares its dead-centre rate instead (dead_centre_rate below). Anything else: no
  * bound (omega 0, no check).
  * degenerate is 0: a description does not say whether its loops can fold flat. */
-#include "hs_mb.h"
+#include "hs_mb_int.h"
 #include "hs_math.h"
 
 #define MB(m) ((const hs_mb_model *)(m)->desc)
@@ -34,15 +35,13 @@ static int passive_rigid(const hs_mb_desc *D)
     }
     for (int j = 0; j < D->njoints; ++j) {
         const hs_mb_joint *J = &D->joints[j];
-        const hs_mb_joint_kind k = J->kind;
-        if (((k != HS_MB_REVOLUTE) && (k != HS_MB_SPHERICAL) && (k != HS_MB_FIXED) && (k != HS_MB_DISTANCE))
-            || (J->a.moving != 0) || (J->b.moving != 0)) {
+        const int k = mb_joint_elems[J->kind]->motion;
+        if (((k != MB_MO_RIGID) && (k != MB_MO_ROD)) || (J->a.moving != 0) || (J->b.moving != 0)) {
             ok = 0;
         }
     }
     for (int e = 0; e < D->nforces; ++e) {
-        const hs_mb_force_kind k = D->forces[e].kind;
-        if ((k != HS_MB_SPRING) && (k != HS_MB_ROTSPRING) && (k != HS_MB_BUSHING)) {
+        if (mb_force_elems[D->forces[e].kind]->passive != MB_YES) {
             ok = 0;
         }
     }
@@ -78,7 +77,7 @@ static int dead_centre_rate(const hs_mb_desc *D, hs_real *w)
     int ok = 1;
     for (int j = 0; j < D->njoints; ++j) {
         const hs_mb_joint *J = &D->joints[j];
-        if ((J->kind == HS_MB_DRIVER) && (J->coord == 0)) {
+        if ((mb_joint_elems[J->kind]->drive == MB_YES) && (J->coord == 0)) {
             /* |f'(t)| <= |b| + |c w| for f = a + b t + c sin(w t + phi) */
             const hs_real r = hs_abs(J->f.b) + hs_abs(J->f.c * J->f.w);
             wd = (r > wd) ? r : wd;
@@ -140,7 +139,7 @@ int hs_mb_fn_motion(const hs_model *m, hs_real t, const hs_real *q, const hs_rea
     for (int pass = 0; pass < D->nbodies; ++pass) {
         for (int j = 0; j < D->njoints; ++j) {
             const hs_mb_joint *J = &D->joints[j];
-            const hs_real len = (J->kind == HS_MB_DISTANCE) ? J->length : HS_R(0.0);
+            const hs_real len = (mb_joint_elems[J->kind]->motion == MB_MO_ROD) ? J->length : HS_R(0.0);
             const hs_real sa = arm(J->a.s), sb = arm(J->b.s);
             const int A = J->a.body, B = J->b.body;
             /* each end from the other: a ground end is its point itself */

@@ -143,7 +143,7 @@ static int plan_force(const hs_mb_model *mb, int e, hs_mb_kop *op)
     op->f = NULL;
     op->k = E->k;
     op->l0 = E->l0;
-    if ((E->kind != HS_MB_SPRING) || (E->c != HS_R(0.0)) || (is_point(D, E->a.body) == 0)) { return 0; }
+    if ((mb_force_elems[E->kind]->spring != MB_YES) || (E->c != HS_R(0.0)) || (is_point(D, E->a.body) == 0)) { return 0; }
     op->sa[0] = E->a.s[0]; op->sa[1] = E->a.s[1];
     op->sb[0] = E->b.s[0]; op->sb[1] = E->b.s[1];
     if (E->b.body >= 0) {

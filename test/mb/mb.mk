@@ -1,6 +1,6 @@
 # mb.mk - the multibody layer's suite (issue 10): derivative checks, shipped descriptions end
 # to end, the car axle description against the hand-written model.
-MB_TEST_SRC := test/mb/mb_main.c test/mb/test_mb_deriv.c test/mb/test_mb_mech.c test/mb/test_mb_gen.c test/mb/test_mb_dvp.c test/mb/test_mb_lang.c test/mb/test_mb_fast.c test/mb/test_mb_fb.c test/mb/test_mb_fbstep.c
+MB_TEST_SRC := test/mb/mb_main.c test/mb/test_mb_deriv.c test/mb/test_mb_mech.c test/mb/test_mb_gen.c test/mb/test_mb_dvp.c test/mb/test_mb_lang.c test/mb/test_mb_fast.c test/mb/test_mb_fb.c test/mb/test_mb_fbstep.c test/mb/test_mb_elem.c
 $(BUILD)/hilstep-mbtest: $(MB_TEST_SRC) $(CORE_OBJ) $(wildcard test/mb/*.h model/*/*.h rt/*.h port/host/*.h)
 	@mkdir -p $(BUILD)
 	$(CC) $(CFLAGS_HOST) -Wno-double-promotion -Wno-conversion -Itest/mb $(MB_TEST_SRC) $(CORE_OBJ) -o $@ -lm

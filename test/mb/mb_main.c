@@ -13,6 +13,7 @@ int mb_check(int ok, const char *what)
 int main(int argc, char **argv)
 {
     mb_test_deriv();
+    mb_test_elem();
     if (argc > 1) mb_test_mech(argv[1], argc > 2 ? argv[2] : NULL, argc > 3 ? argv[3] : NULL, argc > 4 ? argv[4] : NULL);
     if (argc > 1) mb_test_dvp(argv[1]);
     if (argc > 1) mb_test_fast(argv[1]);

@@ -23,4 +23,6 @@ int mb_test_fast(const char *dir);
 int mb_test_fb(const char *dir);
 /* The default method's free-body path (rt/hs_fb.c) against analytic answers (test_mb_fbstep.c). */
 int mb_test_fbstep(const char *dir);
+/* Every row of the joint and force element tables declares every property (test_mb_elem.c). */
+int mb_test_elem(void);
 #endif
