@@ -19,12 +19,14 @@ command -v valgrind >/dev/null 2>&1 || { echo "valgrind missing"; exit 1; }
 O=$(mktemp -d "${TMPDIR:-/tmp}/hs-stages.XXXXXX")
 trap 'rm -rf "$O"' EXIT
 CC=${CC:-cc}
+# model/'s rooms (model/ROOMS) as include directories
+MINC=$(awk -v s="$SRC" '!/^#/ && NF {printf "-I%s/model/%s ", s, $1}' "$SRC/model/ROOMS")
 for f in "$SRC"/rt/*.c "$SRC"/model/*/*.c; do
     d=$(basename "$(dirname "$f")")
     $CC -std=c99 -O2 -g -ffp-contract=off -fno-math-errno -ffreestanding -DHS_STAGE_PROFILE \
-        -I"$SRC/rt" -I"$SRC/model" -c "$f" -o "$O/${d}_$(basename "$f" .c).o"
+        -I"$SRC/rt" $MINC -c "$f" -o "$O/${d}_$(basename "$f" .c).o"
 done
-$CC -std=c99 -O2 -g -ffp-contract=off -fno-math-errno -D_POSIX_C_SOURCE=200809L -I"$SRC/rt" -I"$SRC/model" \
+$CC -std=c99 -O2 -g -ffp-contract=off -fno-math-errno -D_POSIX_C_SOURCE=200809L -I"$SRC/rt" $MINC \
     "$HERE/stage_prof.c" "$O"/*.o -o "$O/prof" -lm
 K=1000
 run() { # label model n -> $O/<label>.txt: "key value" lines
