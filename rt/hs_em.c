@@ -204,7 +204,7 @@ static int step(hs_stepper *s, hs_ctx *c)
     int rc = em_stage(s, c);
     /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     for (int i = 1; (i < s->nplan) && (rc == HS_OK); ++i) {
-        rc = hs_tail_stage(s, c, s->plan[i], 0);
+        rc = hs_tail_stage(s, c, s->plan[i], 0, 0);
     }
     return rc;
 }

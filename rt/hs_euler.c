@@ -295,16 +295,9 @@ static int run_stage(hs_stepper *s, hs_ctx *c, int st)
     case HS_STAGE_ASSEMBLE: return st_assemble(s, c);
     case HS_STAGE_SOLVE: return st_solve(s, c);
     case HS_STAGE_POSITIONS: return st_positions(s, c);
-    case HS_STAGE_AUX_STATES: return hs_st_aux_states(s, c);
-    case HS_STAGE_PROJECT_POSITIONS:
-        /* positions-first index-2 evaluated g(t_{n+1}, q*) with q* = q_{n+1} already */
-        return hs_st_project_positions(s, c, ((s->index2 != 0) && (s->ggl == 0) && (s->velfirst == 0)) ? 1 : 0, 1);
-    case HS_STAGE_PROJECT_VELOCITIES: return hs_st_project_velocities(s, c);
-    case HS_STAGE_GGL_FACTOR: return hs_projection_factor(s, c->t1, s->qn, s->M, s->G2, NULL, &s->fPn);
-    case HS_STAGE_CONTACT: return hs_st_contact(s, c);
-    case HS_STAGE_CHECK: return hs_st_check(s);
-    case HS_STAGE_WATCHDOG: return hs_st_watchdog(s, c);
-    default: return HS_E_NOT_INIT;
+    /* the tail; its projection: positions-first index-2 evaluated g(t_{n+1}, q*) with
+     * q* = q_{n+1} already, and the guard stops this family's growth towards Inf */
+    HS_TAIL_STAGE_CASES(s, c, ((s->index2 != 0) && (s->ggl == 0) && (s->velfirst == 0)) ? 1 : 0, 1, GGL);
     }
 }
 

@@ -271,7 +271,7 @@ static int run_stage(hs_stepper *s, hs_ctx *c, int st)
     if (st == (int)HS_STAGE_FREE_BODY) {
         return st_free_body(s, c);
     }
-    return hs_tail_stage(s, c, st, 0);
+    return hs_tail_stage(s, c, st, 0, 0);
 }
 
 static int step(hs_stepper *s, hs_ctx *c)

@@ -169,13 +169,7 @@ static int run_stage(hs_stepper *s, hs_ctx *c, int st)
     case HS_STAGE_GA_PREDICT: return st_ga_predict(s, c);
     case HS_STAGE_GA_EVAL: return st_ga_eval(s, c);
     case HS_STAGE_GA_SOLVE: return st_ga_solve(s, c);
-    case HS_STAGE_AUX_STATES: return hs_st_aux_states(s, c);
-    case HS_STAGE_PROJECT_POSITIONS: return hs_st_project_positions(s, c, 0, 0);
-    case HS_STAGE_PROJECT_VELOCITIES: return hs_st_project_velocities(s, c);
-    case HS_STAGE_CONTACT: return hs_st_contact(s, c);
-    case HS_STAGE_CHECK: return hs_st_check(s);
-    case HS_STAGE_WATCHDOG: return hs_st_watchdog(s, c);
-    default: return HS_E_NOT_INIT;
+    HS_TAIL_STAGE_CASES(s, c, 0, 0, NOGGL);
     }
 }
 

@@ -375,13 +375,7 @@ static int run_stage(hs_stepper *s, hs_ctx *c, int st)
     case HS_STAGE_SD_STAGE1: return st_sd_stage1(s, c);
     case HS_STAGE_SD_STAGE2: return st_sd_stage2(s, c);
     case HS_STAGE_SD_COMBINE: return st_sd_combine(s, c);
-    case HS_STAGE_AUX_STATES: return hs_st_aux_states(s, c);
-    case HS_STAGE_PROJECT_POSITIONS: return hs_st_project_positions(s, c, 0, 0);
-    case HS_STAGE_PROJECT_VELOCITIES: return hs_st_project_velocities(s, c);
-    case HS_STAGE_CONTACT: return hs_st_contact(s, c);
-    case HS_STAGE_CHECK: return hs_st_check(s);
-    case HS_STAGE_WATCHDOG: return hs_st_watchdog(s, c);
-    default: return HS_E_NOT_INIT;
+    HS_TAIL_STAGE_CASES(s, c, 0, 0, NOGGL);
     }
 }
 
