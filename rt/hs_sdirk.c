@@ -26,13 +26,12 @@
 #define HS_SD_NEWTON 1
 #endif
 
-static int validate(const hs_stepper_def *def, const hs_model *m)
+/* (Baumgarte: refused by the row, HS_MF_NOBAUM: the stages are acceleration-level and the
+ * drift is the projection's job) */
+static int validate(const hs_stepper_def *def, const hs_model *m, unsigned fl)
 {
     (void)m;
-    /* the stages are acceleration-level and the drift is the projection's job */
-    if (def->stab == HS_STAB_BAUMGARTE) {
-        return HS_E_DEF_BAUMGARTE;
-    }
+    (void)fl;
     if ((hs_isfinite(def->sd_gamma) == 0) || (def->sd_gamma < HS_R(0.25)) || (def->sd_gamma > HS_R(1.0))
         /* near 1/2 both stages sit at the midpoint and the predictors' lines degenerate */
         || (hs_abs(HS_R(2.0) * def->sd_gamma - HS_R(1.0)) < HS_R(0.1)) || (def->form == HS_FORM_GGL)) {
@@ -62,6 +61,19 @@ static void configure(const hs_stepper_def *def, const hs_model *m, hs_cfg *c)
     c->nca = 1;
     c->have_p = 1; /* [[M, G^T], [G, 0]] at init for the consistent acceleration */
     c->regK = c->comp; /* compliant rows: c/(h g (h g + tau)) in the multiplier block */
+}
+
+/* a compliant row in the stage map: Q = ... + (h g)^2 A, U = ... + h g A */
+static hs_real reg_k(const hs_stepper *s, hs_real cc, hs_real tau)
+{
+    const hs_real hg = s->def.h * s->def.sd_gamma;
+    return -(cc / (hg * (hg + tau)));
+}
+
+/* A model of free rigid bodies under the default sd_gamma steps in body velocities (rt/hs_fb.c). */
+static const hs_family *path(const hs_stepper_def *def, const hs_model *m)
+{
+    return (hs_fb_applies(def, m) != 0) ? &hs_family_fb : NULL;
 }
 
 static int plan(const hs_stepper *s, unsigned char *p)
@@ -384,4 +396,4 @@ static int step(hs_stepper *s, hs_ctx *c)
     return hs_run_plan(s, c, run_stage);
 }
 
-const hs_family hs_family_sdirk = {validate, configure, plan, NULL, step};
+const hs_family hs_family_sdirk = {validate, configure, plan, NULL, step, reg_k, path};

@@ -12,8 +12,9 @@
  * and solve. Form index2 and stabilization none only (tau is its stabilization). */
 #include "hs_stage.h"
 
-static int validate(const hs_stepper_def *def, const hs_model *m)
+static int validate(const hs_stepper_def *def, const hs_model *m, unsigned fl)
 {
+    (void)fl;
     /* eq. 29 is a velocity-level system with its own stabilization (tau) */
     if (def->form != HS_FORM_INDEX2) {
         return HS_E_DEF_FORM;
@@ -161,4 +162,4 @@ static int step(hs_stepper *s, hs_ctx *c)
     return hs_run_plan(s, c, run_stage);
 }
 
-const hs_family hs_family_spook = {validate, configure, plan, setup, step};
+const hs_family hs_family_spook = {validate, configure, plan, setup, step, NULL, NULL};

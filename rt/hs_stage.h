@@ -50,13 +50,16 @@ typedef struct hs_cfg {
     int ldltK, ldltP; /* dense backend: L D L^T without pivoting for the step / projection system */
     int masks;      /* the sparse patterns leave out the entries the model's masks say are zero */
     int comp;       /* some constraint row may be compliant (reg_eps, reg_eps_c, the model's compliance()) */
+    int rigid;      /* the family takes rigid rows only: init refuses a compliant one */
+    unsigned mflags; /* the method's property bits (its table row, HS_MF_*) */
     hs_real cu, cq;
 } hs_cfg;
 
 /* One method family: what rt/hs_stepper.c asks of its file. */
 typedef struct hs_family {
-    /* The family's own checks of def against m, after the generic ones; HS_OK or HS_E_DEF_*. */
-    int (*validate)(const hs_stepper_def *def, const hs_model *m);
+    /* The family's own checks of def against m, after the generic ones and those its row's
+     * bits fl (HS_MF_*) ask for; HS_OK or HS_E_DEF_*. */
+    int (*validate)(const hs_stepper_def *def, const hs_model *m, unsigned fl);
     /* Sets the family's flags in c (the generic ones are set already). */
     void (*configure)(const hs_stepper_def *def, const hs_model *m, hs_cfg *c);
     /* Writes the family's stages into plan (room for HS_STEPPER_MAX_STAGES); returns the count. */
@@ -66,13 +69,20 @@ typedef struct hs_family {
     int (*setup)(hs_stepper *s);
     /* Runs s->plan[0 .. s->nplan) with c; HS_OK or the first stage's fault. */
     int (*step)(hs_stepper *s, hs_ctx *c);
+    /* The step matrix' multiplier-block entry -k of a compliant row (compliance cc, relaxation
+     * time tau), in the family's unknowns (model/COMPLIANCE.md), after setup; NULL for a family
+     * that takes no compliant row into its step matrix. */
+    hs_real (*reg_k)(const hs_stepper *s, hs_real cc, hs_real tau);
+    /* The family that steps def on m in place of this one (sdirk's free-body path), or NULL
+     * for this one; NULL = always this one. */
+    const struct hs_family *(*path)(const hs_stepper_def *def, const hs_model *m);
 } hs_family;
 
 extern const hs_family hs_family_euler, hs_family_spook, hs_family_galpha, hs_family_sdirk,
     hs_family_dvp, hs_family_em, hs_family_fb;
 
-/* 1 when def and model m take the free-body path (rt/hs_fb.c): method sdirk with the default
- * sd_gamma, no compliance, and m's free_bodies() returns HS_OK; else 0. */
+/* 1 when sdirk's def and model m take the free-body path (rt/hs_fb.c): the default sd_gamma,
+ * no compliance, and m's free_bodies() returns HS_OK; else 0 (sdirk's row asks: its path). */
 int hs_fb_applies(const hs_stepper_def *def, const hs_model *m);
 
 /* Method property bits of a table row (hs_method_info.flags). */
@@ -83,6 +93,12 @@ int hs_fb_applies(const hs_stepper_def *def, const hs_model *m);
 #define HS_MF_CU 16u        /* A has - h fu */
 #define HS_MF_CQ 32u        /* A has - h^2 fq */
 #define HS_MF_OWNSTAB 64u   /* stabilizes itself: runs with --stab none only; tools given no --stab pick it */
+#define HS_MF_NOBAUM 128u   /* takes no Baumgarte stabilization (index 3, acceleration-level stages) */
+#define HS_MF_RANGE 256u    /* init checks h omega <= max_h_omega and refuses dependent constraints */
+#define HS_MF_COMPLIANT 512u /* every constraint row compliant (its own regularization): nc >= nq allowed */
+#define HS_MF_MIDVEL 1024u  /* positions follow a mean of u_n and u_{n+1}: the contact stage's cq is h/2 */
+/* Every bit a row may carry (test/unit/test_dvp.c walks the table against it). */
+#define HS_MF_ALL 2047u
 
 /* The family row of method me (NULL when me is not a method). */
 const hs_family *hs_method_family(hs_method me);
