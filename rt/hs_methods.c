@@ -69,6 +69,20 @@ int hs_method_own_stab(hs_method m)
     return own;
 }
 
+int hs_method_takes_stab(hs_method m, hs_stab st)
+{
+    const hs_method_info *info = hs_method_info_of(m);
+    if ((info == NULL) || ((st != HS_STAB_NONE) && (st != HS_STAB_BAUMGARTE) && (st != HS_STAB_PROJECTION))) {
+        return 0;
+    }
+    if ((info->flags & HS_MF_OWNSTAB) != 0u) {
+        /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
+        return (st == HS_STAB_NONE) ? 1 : 0;
+    }
+    /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
+    return ((st == HS_STAB_BAUMGARTE) && ((info->flags & HS_MF_NOBAUM) != 0u)) ? 0 : 1;
+}
+
 const hs_family *hs_method_family(hs_method me)
 {
     const hs_method_info *r = hs_method_info_of(me);

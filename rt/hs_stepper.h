@@ -447,6 +447,10 @@ const hs_method_info *hs_method_info_of(hs_method m);
 /* 1 when method m stabilizes itself and runs with HS_STAB_NONE only (spook, dvp, em): a tool
  * whose user gave no stabilization uses none for it; 0 otherwise and for an unknown m. */
 int hs_method_own_stab(hs_method m);
+/* 1 when method m's row lets it run with stabilization st (a self-stabilizing method with
+ * none only, galpha and sdirk without Baumgarte; hilstep-sim --list-methods prints them), 0
+ * otherwise and for an unknown m or st. */
+int hs_method_takes_stab(hs_method m, hs_stab st);
 /* The method named name into *m: HS_OK, or HS_E_DEF_METHOD (m untouched) for an unknown name. */
 int hs_method_parse(const char *name, hs_method *m);
 /* Short name used by the CLI ("sdirk"), from the table; "?" for a value that is not a method. */
