@@ -725,6 +725,71 @@ int hs_stepper_range(const hs_stepper_def *def, const hs_model *m, hs_real t, co
     return range_at(def, m, t, q, u, h_omega, degenerate);
 }
 
+/* Init's copy of the configuration c (of def and m, for family fam, sizes z) into st. */
+static void init_config(hs_stepper *st, const hs_stepper_def *def, const hs_model *m, const hs_cfg *c,
+                        const hs_family *fam, const ws_sizes *z)
+{
+    st->def = *def;
+    st->model = m;
+    st->nq = m->d.nq; st->nc = m->d.nc; st->nz = m->d.nz; st->nin = m->d.nin; st->n = st->nq + st->nc;
+    st->ready = 0;
+    st->index2 = c->index2; st->ggl = c->ggl; st->velfirst = c->velfirst; st->two_stage = c->two_stage;
+    st->keep_p = c->keep_p; st->use_jac = c->use_jac; st->analytic = c->analytic;
+    st->cu = c->cu; st->cq = c->cq;
+    st->spook = c->spook;
+    st->curv = c->curv; st->curv_fd = c->curv_fd; st->galpha = c->galpha; st->sdirk = c->sdirk;
+    st->fb = c->fb;
+    st->consistent = c->consistent;
+    /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
+    st->ctfb = (z->nKF > 0u) ? 1 : 0;
+    st->mflags = c->mflags;
+    st->fam = fam;
+    baumgarte_of(def, &st->alpha, &st->beta);
+    st->E0 = HS_R(0.0);
+}
+
+/* Init's binding of the arrays of the list to the arenas (need_r reals, need_i ints, sizes z),
+ * cleared first except the block list at ints[0..nBLK); HS_E_SIZE when the layout and the
+ * totals disagree. */
+static int init_arenas(hs_stepper *st, const ws_sizes *z, hs_real *reals, size_t need_r, int *ints,
+                       size_t need_i)
+{
+    for (size_t i = 0; i < need_r; ++i) { reals[i] = HS_R(0.0); }
+    for (size_t i = z->nBLK; i < need_i; ++i) { ints[i] = 0; }
+    hs_real *w = reals;
+    int *wi = ints;
+/* MISRA Ref 20.7.1 [X-macro parameter is an identifier] */
+#define HS__WS_RBIND(name, count, what) st->name = w; w += (count);
+/* MISRA Ref 20.7.1 [X-macro parameter is an identifier] */
+#define HS__WS_IBIND(name, count, what) st->name = wi; wi += (count);
+    WS_REAL_LIST(HS__WS_RBIND, WS_REAL_ARGS(*z))
+    WS_INT_LIST(HS__WS_IBIND, WS_INT_ARGS(*z))
+#undef HS__WS_RBIND
+#undef HS__WS_IBIND
+    /* MISRA Ref 10.8.3 [composite count widened after its bounds check] */
+    if ((size_t)(w - reals) != need_r || (size_t)(wi - ints) != need_i) { return HS_E_SIZE; }
+    return HS_OK;
+}
+
+/* Init's last part: counters cleared, the model's initial state at t0 set (through the
+ * new-state buffers, so set_state copies it in) and the method's range checked there. */
+static int init_state(hs_stepper *st, hs_real t0)
+{
+    const hs_model *m = st->model;
+    st->stats.steps = 0; st->stats.faults = 0; st->stats.last_fault = 0;
+    st->stats.force_evals = 0; st->stats.factorizations = 0;
+    st->t = t0; st->t0 = t0; st->k = 0;
+    int rc = hs_model_rc(m->type->initial(m, t0, st->qn, st->un, st->zn));
+    if (rc != 0) { return rc; }
+    rc = hs_stepper_set_state(st, t0, st->qn, st->un, st->zn);
+    if (rc != 0) { return rc; }
+    /* before the first step: a motion the method cannot follow is refused here, with its
+     * reason, instead of turning into a refused step (or worse) mid-run */
+    hs_real how = HS_R(0.0);
+    int dg = 0;
+    return range_at(&st->def, m, t0, st->q, st->u, &how, &dg);
+}
+
 int hs_stepper_init(hs_stepper *s, const hs_stepper_def *def, const hs_model *m, hs_real t0,
                     hs_real *reals, size_t nreals, int *ints, size_t nints)
 {
@@ -754,38 +819,9 @@ int hs_stepper_init(hs_stepper *s, const hs_stepper_def *def, const hs_model *m,
     hs_stepper st = zero_stepper;
     const hs_cfg c = config_of(def, m);
     const hs_family *fam = hs_step_family(def, m);
-    st.def = *def;
-    st.model = m;
-    st.nq = m->d.nq; st.nc = m->d.nc; st.nz = m->d.nz; st.nin = m->d.nin; st.n = st.nq + st.nc;
-    st.ready = 0;
-    st.index2 = c.index2; st.ggl = c.ggl; st.velfirst = c.velfirst; st.two_stage = c.two_stage;
-    st.keep_p = c.keep_p; st.use_jac = c.use_jac; st.analytic = c.analytic;
-    st.cu = c.cu; st.cq = c.cq;
-    st.spook = c.spook;
-    st.curv = c.curv; st.curv_fd = c.curv_fd; st.galpha = c.galpha; st.sdirk = c.sdirk;
-    st.fb = c.fb;
-    st.consistent = c.consistent;
-    /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
-    st.ctfb = (z.nKF > 0u) ? 1 : 0;
-    st.mflags = hs_method_flags(def->method);
-    st.fam = fam;
-    baumgarte_of(def, &st.alpha, &st.beta);
-    st.E0 = HS_R(0.0);
-    for (size_t i = 0; i < need_r; ++i) { reals[i] = HS_R(0.0); }
-    /* the block list already sits at ints[0..nBLK); clear the rest */
-    for (size_t i = z.nBLK; i < need_i; ++i) { ints[i] = 0; }
-    hs_real *w = reals;
-    int *wi = ints;
-/* MISRA Ref 20.7.1 [X-macro parameter is an identifier] */
-#define HS__WS_RBIND(name, count, what) st.name = w; w += (count);
-/* MISRA Ref 20.7.1 [X-macro parameter is an identifier] */
-#define HS__WS_IBIND(name, count, what) st.name = wi; wi += (count);
-    WS_REAL_LIST(HS__WS_RBIND, WS_REAL_ARGS(z))
-    WS_INT_LIST(HS__WS_IBIND, WS_INT_ARGS(z))
-#undef HS__WS_RBIND
-#undef HS__WS_IBIND
-    /* MISRA Ref 10.8.3 [composite count widened after its bounds check] */
-    if ((size_t)(w - reals) != need_r || (size_t)(wi - ints) != need_i) { return HS_E_SIZE; }
+    init_config(&st, def, m, &c, fam, &z);
+    rc = init_arenas(&st, &z, reals, need_r, ints, need_i);
+    if (rc != 0) { return rc; }
     st.blocks = b; /* points into ints[0..nBLK) = st.blk */
     /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
     const int symK = (c.spook != 0) || (c.symK != 0);
@@ -840,22 +876,8 @@ int hs_stepper_init(hs_stepper *s, const hs_stepper_def *def, const hs_model *m,
     }
     if (c.spook == 0 && (c.regK != 0 || c.regP != 0)) { reg_params(&st, fam, c.regK, c.regP); }
     st.nplan = hs_plan_tail(&st, st.plan, fam->plan(&st, st.plan));
-    st.stats.steps = 0; st.stats.faults = 0; st.stats.last_fault = 0;
-    st.stats.force_evals = 0; st.stats.factorizations = 0;
-    st.t = t0; st.t0 = t0; st.k = 0;
-    /* q0/u0/z0 go through the new-state buffers so set_state copies them in. */
-    rc = hs_model_rc(m->type->initial(m, t0, st.qn, st.un, st.zn));
+    rc = init_state(&st, t0);
     if (rc != 0) { return rc; }
-    rc = hs_stepper_set_state(&st, t0, st.qn, st.un, st.zn);
-    if (rc != 0) { return rc; }
-    {
-        /* before the first step: a motion the method cannot follow is refused here, with its
-         * reason, instead of turning into a refused step (or worse) mid-run */
-        hs_real how = HS_R(0.0);
-        int dg = 0;
-        rc = range_at(def, m, t0, st.q, st.u, &how, &dg);
-        if (rc != 0) { return rc; }
-    }
     st.ready = 1;
     *s = st;
     return HS_OK;
