@@ -146,6 +146,21 @@ static void sd_residual(hs_stepper *s, const hs_real *A, const hs_real *Lam)
     }
 }
 
+/* A compliant row (seed 001 eq. 3.6) holds c Lam + g(Q) + tau (G U + g_t) = 0 at the stage
+ * instead of G A + gamma = 0; Q and U move by (h g)^2 dA and h g dA, so its Newton row divided
+ * by k = h g (h g + tau) is G dA + (c/k) dLam = -residual/k: that right-hand side into b. */
+static void sd_compliant_rows(hs_stepper *s, const hs_ctx *c, const hs_real *Lam, int nq, int nc)
+{
+    const hs_real hg = c->h * s->def.sd_gamma;
+    hs_linsys_g_mv(&s->lsK, s->G, s->un, s->c3);
+    for (int i = 0; i < nc; ++i) {
+        const hs_real cc = s->cmp[i], tau = s->cdt[i];
+        if (cc > HS_R(0.0)) {
+            s->b[nq + i] = -(cc * Lam[i] + s->c1[i] + tau * (s->c3[i] + s->c2[i])) / (hg * (hg + tau));
+        }
+    }
+}
+
 /* Newton step on stage (A, Lam) at (t, Q, U) held in qn, un: residuals r = M A - f - G^T Lam,
  * c = G A + gamma; S x = (-r, -c) with the factor fK; A += dx, Lam += dLam. */
 static int sd_newton(hs_stepper *s, hs_ctx *c, hs_real t, hs_real *A, hs_real *Lam, int factor)
@@ -220,17 +235,7 @@ static int sd_newton(hs_stepper *s, hs_ctx *c, hs_real t, hs_real *A, hs_real *L
         sd_residual(s, A, Lam);
     }
     if (s->comp != 0) {
-        /* A compliant row (seed 001 eq. 3.6) holds c Lam + g(Q) + tau (G U + g_t) = 0 at the
-         * stage instead of G A + gamma = 0; Q and U move by (h g)^2 dA and h g dA, so its
-         * Newton row divided by k = h g (h g + tau) is G dA + (c/k) dLam = -residual/k. */
-        const hs_real hg = c->h * s->def.sd_gamma;
-        hs_linsys_g_mv(&s->lsK, s->G, s->un, s->c3);
-        for (int i = 0; i < nc; ++i) {
-            const hs_real cc = s->cmp[i], tau = s->cdt[i];
-            if (cc > HS_R(0.0)) {
-                s->b[nq + i] = -(cc * Lam[i] + s->c1[i] + tau * (s->c3[i] + s->c2[i])) / (hg * (hg + tau));
-            }
-        }
+        sd_compliant_rows(s, c, Lam, nq, nc);
     }
     if (factor != 0) {
         const hs_real hg = c->h * s->def.sd_gamma;
