@@ -310,7 +310,9 @@ static int run_stage(hs_stepper *s, hs_ctx *c, int st)
     case HS_STAGE_POSITIONS: return st_positions(s, c);
     /* the tail; its projection: positions-first index-2 evaluated g(t_{n+1}, q*) with
      * q* = q_{n+1} already, and the guard stops this family's growth towards Inf */
-    HS_TAIL_STAGE_CASES(s, c, ((s->index2 != 0) && (s->ggl == 0) && (s->velfirst == 0)) ? 1 : 0, 1, GGL);
+    HS_TAIL_STAGE_CASES(s, c, ((s->index2 != 0) && (s->ggl == 0) && (s->velfirst == 0)) ? 1 : 0, 1,
+                        HS_GGL_FACTOR_CASE(s, c));
+    default: return HS_E_NOT_INIT;
     }
 }
 

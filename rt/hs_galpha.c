@@ -174,7 +174,8 @@ static int run_stage(hs_stepper *s, hs_ctx *c, int st)
     case HS_STAGE_GA_PREDICT: return st_ga_predict(s, c);
     case HS_STAGE_GA_EVAL: return st_ga_eval(s, c);
     case HS_STAGE_GA_SOLVE: return st_ga_solve(s, c);
-    HS_TAIL_STAGE_CASES(s, c, 0, 0, NOGGL);
+    HS_TAIL_STAGE_CASES(s, c, 0, 0, HS_NO_CASE);
+    default: return HS_E_NOT_INIT;
     }
 }
 

@@ -1,8 +1,9 @@
 /* hs_methods.c - the method table: one row per method, the single list the stepper, the
  * tools' --help and rt/METHODS.md's method listing come from (hilstep-sim --methods prints
  * it). A row owns the method's properties (HS_MF_* bits, rt/hs_stage.h): the stepper asks
- * them here, never which method it is. A new method is a row here, its enum value in
- * hs_stepper.h and, for a new family, the family's file. */
+ * them here, never which method it is. A new method is a row here and its enum value in
+ * hs_stepper.h; a new family adds its file, its extern (rt/hs_stage.h) and the stages it
+ * names (hs_stage in hs_stepper.h, hs_stage_name in hs_stepper.c). */
 #include "hs_stage.h"
 
 const hs_method_info hs_method_table[HS_METHOD_COUNT] = {

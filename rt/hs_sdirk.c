@@ -148,7 +148,9 @@ static void sd_residual(hs_stepper *s, const hs_real *A, const hs_real *Lam)
 
 /* A compliant row (seed 001 eq. 3.6) holds c Lam + g(Q) + tau (G U + g_t) = 0 at the stage
  * instead of G A + gamma = 0; Q and U move by (h g)^2 dA and h g dA, so its Newton row divided
- * by k = h g (h g + tau) is G dA + (c/k) dLam = -residual/k: that right-hand side into b. */
+ * by k = h g (h g + tau) is G dA + (c/k) dLam = -residual/k: that right-hand side into b.
+ * nq, nc are s's sizes, passed as sd_newton holds them (read again here, the step costs 9
+ * instructions more: callgrind, car axle). */
 static void sd_compliant_rows(hs_stepper *s, const hs_ctx *c, const hs_real *Lam, int nq, int nc)
 {
     const hs_real hg = c->h * s->def.sd_gamma;
@@ -392,7 +394,8 @@ static int run_stage(hs_stepper *s, hs_ctx *c, int st)
     case HS_STAGE_SD_STAGE1: return st_sd_stage1(s, c);
     case HS_STAGE_SD_STAGE2: return st_sd_stage2(s, c);
     case HS_STAGE_SD_COMBINE: return st_sd_combine(s, c);
-    HS_TAIL_STAGE_CASES(s, c, 0, 0, NOGGL);
+    HS_TAIL_STAGE_CASES(s, c, 0, 0, HS_NO_CASE);
+    default: return HS_E_NOT_INIT;
     }
 }
 

@@ -153,7 +153,8 @@ static int run_stage(hs_stepper *s, hs_ctx *c, int st)
     case HS_STAGE_SPOOK_RHS: return st_spook_rhs(s, c);
     case HS_STAGE_SOLVE: return st_solve(s, c);
     case HS_STAGE_POSITIONS: return st_positions(s, c);
-    HS_TAIL_STAGE_CASES(s, c, 0, 0, NOGGL);
+    HS_TAIL_STAGE_CASES(s, c, 0, 0, HS_NO_CASE);
+    default: return HS_E_NOT_INIT;
     }
 }
 

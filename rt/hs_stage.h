@@ -3,14 +3,18 @@
  * rt/hs_stepper.c. Not a public
  * header: ports and tools use hs_stepper.h.
  *
- * A family file states its equations and its fixed work first, then gives the stepper four
- * things through its hs_family row: the checks of a def that only it knows, the flags and
- * optional arrays of a configuration (workspace sizes follow from them), its stages in order
- * (the plan) and the function that runs a plan. The shared evaluations (M and f, the force
- * Jacobians, the constraint curvature, the projection factor) and the common tail of every
- * plan (auxiliary states, projection, finiteness check, watchdog) are static inline here, so
- * each family's step compiles into one function with them inlined, as the single-file
- * stepper did: splitting the families costs one call per step, not one per stage. */
+ * A family file states its equations and its fixed work first, then gives the stepper what
+ * only it knows through its hs_family row: the checks of a def, the flags and optional arrays
+ * of a configuration (workspace sizes follow from them), its stages in order (the plan), the
+ * parameters fixed at init, the function that runs a plan, the multiplier-block entry of a
+ * compliant row, and another path of its method where one applies. What a method is (its
+ * stabilizations, its range check, ...) is its row's HS_MF_* bits in the method table
+ * (rt/hs_methods.c): neither the stepper nor a family asks which method it runs. The shared
+ * evaluations (M and f, the force Jacobians, the constraint curvature, the projection factor)
+ * and the common tail of every plan (auxiliary states, projection, finiteness check,
+ * watchdog; HS_TAIL_STAGE_CASES) are static inline here, so each family's step compiles into
+ * one function with them inlined, as the single-file stepper did: splitting the families
+ * costs one call per step, not one per stage. */
 #ifndef HS_STAGE_H
 #define HS_STAGE_H
 
@@ -360,32 +364,32 @@ int hs_st_contact(hs_stepper *s, const hs_ctx *c);
 
 /* The tail stages every plan may end with (hs_plan_tail), written once for every family
  * (reuse_g and guard as in hs_st_project_positions): the case labels of a family's stage
- * switch, placed after its own stages, so each step keeps one jump per stage. (A family's
- * default calling hs_tail_stage's switch instead costs a second dispatch per tail stage: 33
- * instructions per step of sdirk, 46 of j2 on the car axle, callgrind.) ggl is GGL for a
- * family whose plans may carry GGL's factor at q_{n+1} (positions-first index-2 only: the
- * Euler family), NOGGL for the others (a case more in their switches costs 4 instructions
- * per step). */
+ * switch, placed after its own stages and followed by its default, so each step keeps one
+ * jump per stage. (A family's default calling hs_tail_stage's switch instead costs a second
+ * dispatch per tail stage: 33 instructions per step of sdirk, 46 of j2 on the car axle,
+ * callgrind.) ggl is HS_GGL_FACTOR_CASE for a family whose plans may end with GGL's factor at
+ * q_{n+1} (positions-first index-2 only: the Euler family), HS_NO_CASE for the others: a case
+ * more in their switches costs 4 instructions per step, one elsewhere in the list 2-3. */
 /* MISRA Ref 20.7.1 [X-macro parameter is an identifier] */
 #define HS_TAIL_STAGE_CASES(s, c, st_reuse_g, st_guard, ggl) \
     case HS_STAGE_AUX_STATES: return hs_st_aux_states((s), (c)); \
     case HS_STAGE_PROJECT_POSITIONS: return hs_st_project_positions((s), (c), (st_reuse_g), (st_guard)); \
     case HS_STAGE_PROJECT_VELOCITIES: return hs_st_project_velocities((s), (c)); \
-    HS__TAIL_##ggl((s), (c)) \
+    ggl \
     case HS_STAGE_CONTACT: return hs_st_contact((s), (c)); \
     case HS_STAGE_CHECK: return hs_st_check(s); \
-    case HS_STAGE_WATCHDOG: return hs_st_watchdog((s), (c)); \
-    default: return HS_E_NOT_INIT
+    case HS_STAGE_WATCHDOG: return hs_st_watchdog((s), (c))
 /* MISRA Ref 20.7.1 [X-macro parameter is an identifier] */
-#define HS__TAIL_GGL(s, c) \
+#define HS_GGL_FACTOR_CASE(s, c) \
     case HS_STAGE_GGL_FACTOR: return hs_projection_factor((s), (c)->t1, (s)->qn, (s)->M, (s)->G2, NULL, &(s)->fPn);
-#define HS__TAIL_NOGGL(s, c)
+#define HS_NO_CASE
 
 /* The tail stage st alone, for a family whose plan has one stage of its own before the tail. */
 static inline int hs_tail_stage(hs_stepper *s, const hs_ctx *c, int st, int reuse_g, int guard)
 {
     switch (st) {
-    HS_TAIL_STAGE_CASES(s, c, reuse_g, guard, GGL);
+    HS_TAIL_STAGE_CASES(s, c, reuse_g, guard, HS_GGL_FACTOR_CASE(s, c));
+    default: return HS_E_NOT_INIT;
     }
 }
 

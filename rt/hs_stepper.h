@@ -280,8 +280,8 @@ size_t hs_stepper_sizing_ints(const hs_model *m);
 /* The range check of init for def and model m at the state (t, q (nq), u (nq)): *h_omega = h
  * times the model's motion bound (0 without the motion() hook), *degenerate as the hook says.
  * HS_OK when the method may start there, HS_E_RANGE_INIT when h * omega > def->max_h_omega,
- * HS_E_RANGE_DEGENERATE for constraints that can become dependent (sdirk only: the other
- * methods are not checked), or the model's fault. hs_stepper_init runs it on the initial
+ * HS_E_RANGE_DEGENERATE for constraints that can become dependent (methods whose row asks
+ * for the check: sdirk; the others are not checked), or the model's fault. hs_stepper_init runs it on the initial
  * state; a tool calls it to print the figures of a refusal. */
 int hs_stepper_range(const hs_stepper_def *def, const hs_model *m, hs_real t, const hs_real *q,
                      const hs_real *u, hs_real *h_omega, int *degenerate);
