@@ -1,6 +1,6 @@
 /* hs_methods.c - the method table: one row per method, the single list the stepper, the
- * tools' --help and rt/METHODS.md's method listing come from (hilstep-sim --methods prints
- * it). A row owns the method's properties (HS_MF_* bits, rt/hs_stage.h): the stepper asks
+ * tools' --help, the scripts' method lists and rt/METHODS.md's method listing come from
+ * (hilstep-sim --methods prints it, --list-methods the names and stabilizations). A row owns the method's properties (HS_MF_* bits, rt/hs_stage.h): the stepper asks
  * them here, never which method it is. A new method is a row here and its enum value in
  * hs_stepper.h; a new family adds its file, its extern (rt/hs_stage.h) and the stages it
  * names (hs_stage in hs_stepper.h, hs_stage_name in hs_stepper.c). */
