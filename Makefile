@@ -157,7 +157,7 @@ $(BUILD)/hilstep-bench: test/bench/bench.c $(CORE_OBJ)
 # `make bench` measures (bench-run: this table and every fragment's, e.g. mb-bench) and writes
 # what it printed to test/bench/MEASUREMENTS.md, the page the documents quote.
 .PHONY: bench-run
-bench-run: $(BUILD)/hilstep-bench
+bench-run: $(BUILD)/hilstep-bench $(BUILD)/hilstep-sim
 	@sh test/bench/bench.sh
 
 # The default method's instructions per step by stage and by kind of work (car axle, chain).

@@ -4,9 +4,10 @@
 #include "hs_dvp.h"
 #include "hs_stage.h"
 
-static int validate(const hs_stepper_def *def, const hs_model *m)
+static int validate(const hs_stepper_def *def, const hs_model *m, unsigned fl)
 {
     (void)m;
+    (void)fl;
     /* it solves g(q_{n+1}) = 0 itself */
     if ((def->form != HS_FORM_INDEX2) || (def->stab != HS_STAB_NONE) || (def->reg_eps != HS_R(0.0))) {
         return HS_E_DEF_DVP;
@@ -23,6 +24,7 @@ static void configure(const hs_stepper_def *def, const hs_model *m, hs_cfg *c)
     c->dvp = 1;
     c->use_jac = 1;
     c->have_p = 1;
+    c->rigid = 1; /* the discrete Euler-Lagrange equations hold g(q_{n+1}) = 0 exactly */
 }
 
 static int plan(const hs_stepper *s, unsigned char *p)
@@ -50,12 +52,12 @@ static int step(hs_stepper *s, hs_ctx *c)
     int rc = hs_dvp_stage(s, c->t, c->t1, c->h, c->in);
     /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     for (int i = 1; (i < s->nplan) && (rc == HS_OK); ++i) {
-        rc = hs_tail_stage(s, c, s->plan[i], 0);
+        rc = hs_tail_stage(s, c, s->plan[i], 0, 0);
     }
     return rc;
 }
 
-const hs_family hs_family_dvp = {validate, configure, plan, setup, step};
+const hs_family hs_family_dvp = {validate, configure, plan, setup, step, NULL, NULL};
 
 static hs_real max_abs(const hs_real *x, int n)
 {

@@ -30,9 +30,10 @@
 #define HS_EM_NEWTON 4
 #endif
 
-static int validate(const hs_stepper_def *def, const hs_model *m)
+static int validate(const hs_stepper_def *def, const hs_model *m, unsigned fl)
 {
     (void)m;
+    (void)fl;
     /* it solves g(q_{n+1}) = 0 itself, and a compliance would break the energy balance */
     if ((def->form != HS_FORM_INDEX2) || (def->stab != HS_STAB_NONE) || (def->reg_eps != HS_R(0.0))) {
         return HS_E_DEF_EM;
@@ -48,6 +49,7 @@ static void configure(const hs_stepper_def *def, const hs_model *m, hs_cfg *c)
     c->curv = (m->d.nc > 0) ? 1 : 0;
     /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
     c->curv_fd = ((c->curv != 0) && (m->type->curvature == NULL)) ? 1 : 0;
+    c->rigid = 1; /* a compliance would break the energy balance */
 }
 
 static int plan(const hs_stepper *s, unsigned char *p)
@@ -204,9 +206,9 @@ static int step(hs_stepper *s, hs_ctx *c)
     int rc = em_stage(s, c);
     /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     for (int i = 1; (i < s->nplan) && (rc == HS_OK); ++i) {
-        rc = hs_tail_stage(s, c, s->plan[i], 0);
+        rc = hs_tail_stage(s, c, s->plan[i], 0, 0);
     }
     return rc;
 }
 
-const hs_family hs_family_em = {validate, configure, plan, setup, step};
+const hs_family hs_family_em = {validate, configure, plan, setup, step, NULL, NULL};

@@ -21,14 +21,13 @@
  * system (two for index-1 two_stage); the tail's projection adds one more factorization. */
 #include "hs_stage.h"
 
-static int validate(const hs_stepper_def *def, const hs_model *m)
+static int validate(const hs_stepper_def *def, const hs_model *m, unsigned fl)
 {
     (void)m;
-    /* jk, jkexact linearize the velocity-level (index-2) step: in index-1's two-stage step the
-     * multipliers come fresh from the acceleration level, and K_g at the previous ones only
-     * adds drift (slider crank, 1 s unstabilized: max |g| 1.55) */
-    if (((def->method == HS_METHOD_JK) || (def->method == HS_METHOD_JKEXACT))
-        && (def->form == HS_FORM_INDEX1)) {
+    /* the curvature methods (jk, jkexact) linearize the velocity-level (index-2) step: in
+     * index-1's two-stage step the multipliers come fresh from the acceleration level, and K_g
+     * at the previous ones only adds drift (slider crank, 1 s unstabilized: max |g| 1.55) */
+    if (((fl & HS_MF_CURV) != 0u) && (def->form == HS_FORM_INDEX1)) {
         return HS_E_DEF_FORM;
     }
     return HS_OK;
@@ -36,9 +35,12 @@ static int validate(const hs_stepper_def *def, const hs_model *m)
 
 static void configure(const hs_stepper_def *def, const hs_model *m, hs_cfg *c)
 {
-    const unsigned fl = hs_method_flags(def->method);
+    (void)def;
+    const unsigned fl = c->mflags;
     const int nc = m->d.nc;
-    if ((def->method == HS_METHOD_J3) && (c->analytic != 0)) {
+    /* a linear-implicit J without the full blocks (j3) takes fq u_n as one directional
+     * difference, or from the model's analytic blocks where it has them */
+    if (((fl & HS_MF_LINIMPL) != 0u) && ((fl & HS_MF_FULLJAC) == 0u) && (c->analytic != 0)) {
         c->use_jac = 1;
     }
     /* index-1 with a linear-implicit J takes the multipliers from the acceleration-level
@@ -48,6 +50,17 @@ static void configure(const hs_stepper_def *def, const hs_model *m, hs_cfg *c)
     /* reg_eps: velocity-level multipliers only (index-1's are accelerations' and keep C = 0) */
     /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
     c->regK = ((c->comp != 0) && (c->index2 != 0) && (nc > 0)) ? 1 : 0;
+    /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
+    c->rigid = (c->index2 == 0) ? 1 : 0;
+}
+
+/* Seed 001's C and B of one compliant row for the velocity-level step: with
+ * g_{n+1} ~ g_n + h G u_{n+1} the spring-damper c lambda = -(g + tau G u) becomes
+ * G u_{n+1} + k (h lambda) + bt g_n = 0 with k = c / (h^2 (1 + tau/h)), bt = 1 / (h (1 + tau/h)). */
+static hs_real reg_k(const hs_stepper *s, hs_real cc, hs_real tau)
+{
+    const hs_real h = s->def.h;
+    return -(cc / (h * h * (HS_R(1.0) + tau / h)));
 }
 
 static int plan(const hs_stepper *s, unsigned char *p)
@@ -295,15 +308,10 @@ static int run_stage(hs_stepper *s, hs_ctx *c, int st)
     case HS_STAGE_ASSEMBLE: return st_assemble(s, c);
     case HS_STAGE_SOLVE: return st_solve(s, c);
     case HS_STAGE_POSITIONS: return st_positions(s, c);
-    case HS_STAGE_AUX_STATES: return hs_st_aux_states(s, c);
-    case HS_STAGE_PROJECT_POSITIONS:
-        /* positions-first index-2 evaluated g(t_{n+1}, q*) with q* = q_{n+1} already */
-        return hs_st_project_positions(s, c, ((s->index2 != 0) && (s->ggl == 0) && (s->velfirst == 0)) ? 1 : 0, 1);
-    case HS_STAGE_PROJECT_VELOCITIES: return hs_st_project_velocities(s, c);
-    case HS_STAGE_GGL_FACTOR: return hs_projection_factor(s, c->t1, s->qn, s->M, s->G2, NULL, &s->fPn);
-    case HS_STAGE_CONTACT: return hs_st_contact(s, c);
-    case HS_STAGE_CHECK: return hs_st_check(s);
-    case HS_STAGE_WATCHDOG: return hs_st_watchdog(s, c);
+    /* the tail; its projection: positions-first index-2 evaluated g(t_{n+1}, q*) with
+     * q* = q_{n+1} already, and the guard stops this family's growth towards Inf */
+    HS_TAIL_STAGE_CASES(s, c, ((s->index2 != 0) && (s->ggl == 0) && (s->velfirst == 0)) ? 1 : 0, 1,
+                        HS_GGL_FACTOR_CASE(s, c));
     default: return HS_E_NOT_INIT;
     }
 }
@@ -313,4 +321,4 @@ static int step(hs_stepper *s, hs_ctx *c)
     return hs_run_plan(s, c, run_stage);
 }
 
-const hs_family hs_family_euler = {validate, configure, plan, NULL, step};
+const hs_family hs_family_euler = {validate, configure, plan, NULL, step, reg_k, NULL};

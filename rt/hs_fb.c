@@ -44,13 +44,12 @@
 #define HS_FB_MAX_HW HS_R(0.5)
 #endif
 
-/* 1 when the free-body path runs for def and m (their checks in hs_fb_valid). */
+/* 1 when the free-body path runs for sdirk's def and m (their checks in fb_valid). */
 int hs_fb_applies(const hs_stepper_def *def, const hs_model *m)
 {
     const hs_model_type *T = m->type;
     hs_fb_info fb;
-    if ((def->method != HS_METHOD_SDIRK) || (def->sd_gamma != HS_SDIRK_GAMMA_DEFAULT)
-        || (T->free_bodies == NULL)) {
+    if ((def->sd_gamma != HS_SDIRK_GAMMA_DEFAULT) || (T->free_bodies == NULL)) {
         return 0;
     }
     /* compliant rows are the generic path's (a quaternion norm made compliant is its business) */
@@ -100,12 +99,11 @@ static int fb_valid(const hs_model *m, hs_fb_info *fb)
     return HS_OK;
 }
 
-/* sdirk's checks of def (rt/hs_sdirk.c validate): this path stands in for it */
-static int validate(const hs_stepper_def *def, const hs_model *m)
+/* sdirk's checks of def (rt/hs_sdirk.c validate; Baumgarte: sdirk's row): this path stands
+ * in for it */
+static int validate(const hs_stepper_def *def, const hs_model *m, unsigned fl)
 {
-    if (def->stab == HS_STAB_BAUMGARTE) {
-        return HS_E_DEF_BAUMGARTE;
-    }
+    (void)fl;
     if (def->form == HS_FORM_GGL) {
         return HS_E_DEF_RHO;
     }
@@ -271,7 +269,7 @@ static int run_stage(hs_stepper *s, hs_ctx *c, int st)
     if (st == (int)HS_STAGE_FREE_BODY) {
         return st_free_body(s, c);
     }
-    return hs_tail_stage(s, c, st, 0);
+    return hs_tail_stage(s, c, st, 0, 0);
 }
 
 static int step(hs_stepper *s, hs_ctx *c)
@@ -279,4 +277,4 @@ static int step(hs_stepper *s, hs_ctx *c)
     return hs_run_plan(s, c, run_stage);
 }
 
-const hs_family hs_family_fb = {validate, configure, plan, setup, step};
+const hs_family hs_family_fb = {validate, configure, plan, setup, step, NULL, NULL};

@@ -16,13 +16,12 @@
  * factorization and solve; the tail's projection (one more factorization) keeps g = 0. */
 #include "hs_stage.h"
 
-static int validate(const hs_stepper_def *def, const hs_model *m)
+/* (Baumgarte: refused by the row, HS_MF_NOBAUM: index 3, its positions satisfy g = 0 up to
+ * the Newton step already) */
+static int validate(const hs_stepper_def *def, const hs_model *m, unsigned fl)
 {
     (void)m;
-    /* index 3: its positions satisfy g = 0 up to the Newton step already */
-    if (def->stab == HS_STAB_BAUMGARTE) {
-        return HS_E_DEF_BAUMGARTE;
-    }
+    (void)fl;
     if ((hs_isfinite(def->rho_inf) == 0) || (def->rho_inf < HS_R(0.0)) || (def->rho_inf > HS_R(1.0))
         || (def->form == HS_FORM_GGL)) {
         return HS_E_DEF_RHO;
@@ -39,6 +38,12 @@ static void configure(const hs_stepper_def *def, const hs_model *m, hs_cfg *c)
     c->nqa = 1;
     c->have_p = 1; /* [[M, G^T], [G, 0]] at init for the consistent acceleration */
     c->regK = c->comp; /* compliant rows: c beta'/(1 + tau gamma') in the multiplier block */
+}
+
+/* a compliant row in the Newton step in dq: u += gamma' dq, lambda += beta' y (after setup) */
+static hs_real reg_k(const hs_stepper *s, hs_real cc, hs_real tau)
+{
+    return -(cc * s->ga_bp / (HS_R(1.0) + tau * s->ga_gp));
 }
 
 static int plan(const hs_stepper *s, unsigned char *p)
@@ -169,12 +174,7 @@ static int run_stage(hs_stepper *s, hs_ctx *c, int st)
     case HS_STAGE_GA_PREDICT: return st_ga_predict(s, c);
     case HS_STAGE_GA_EVAL: return st_ga_eval(s, c);
     case HS_STAGE_GA_SOLVE: return st_ga_solve(s, c);
-    case HS_STAGE_AUX_STATES: return hs_st_aux_states(s, c);
-    case HS_STAGE_PROJECT_POSITIONS: return hs_st_project_positions(s, c, 0, 0);
-    case HS_STAGE_PROJECT_VELOCITIES: return hs_st_project_velocities(s, c);
-    case HS_STAGE_CONTACT: return hs_st_contact(s, c);
-    case HS_STAGE_CHECK: return hs_st_check(s);
-    case HS_STAGE_WATCHDOG: return hs_st_watchdog(s, c);
+    HS_TAIL_STAGE_CASES(s, c, 0, 0, HS_NO_CASE);
     default: return HS_E_NOT_INIT;
     }
 }
@@ -184,4 +184,4 @@ static int step(hs_stepper *s, hs_ctx *c)
     return hs_run_plan(s, c, run_stage);
 }
 
-const hs_family hs_family_galpha = {validate, configure, plan, setup, step};
+const hs_family hs_family_galpha = {validate, configure, plan, setup, step, reg_k, NULL};

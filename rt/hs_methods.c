@@ -1,7 +1,9 @@
 /* hs_methods.c - the method table: one row per method, the single list the stepper, the
- * tools' --help and rt/METHODS.md's method listing come from (hilstep-sim --methods prints
- * it). A new method is a row here, its enum value in hs_stepper.h and, for a new family, the
- * family's file. */
+ * tools' --help, the scripts' method lists and rt/METHODS.md's method listing come from
+ * (hilstep-sim --methods prints it, --list-methods the names and stabilizations). A row owns the method's properties (HS_MF_* bits, rt/hs_stage.h): the stepper asks
+ * them here, never which method it is. A new method is a row here and its enum value in
+ * hs_stepper.h; a new family adds its file, its extern (rt/hs_stage.h) and the stages it
+ * names (hs_stage in hs_stepper.h, hs_stage_name in hs_stepper.c). */
 #include "hs_stage.h"
 
 const hs_method_info hs_method_table[HS_METHOD_COUNT] = {
@@ -23,7 +25,7 @@ const hs_method_info hs_method_table[HS_METHOD_COUNT] = {
      HS_MF_VELFIRST | HS_MF_LINIMPL | HS_MF_FULLJAC | HS_MF_CU | HS_MF_CQ, &hs_family_euler},
     {HS_METHOD_SPOOK, "spook", "spook",
      "SPOOK: regularized, stabilized constraints, one symmetric solve; --form index2 --stab none", "",
-     HS_MF_VELFIRST | HS_MF_OWNSTAB, &hs_family_spook},
+     HS_MF_VELFIRST | HS_MF_OWNSTAB | HS_MF_COMPLIANT, &hs_family_spook},
     {HS_METHOD_JK, "jk", "euler",
      "j2 plus the constraint curvature K_g = d(G^T lambda)/dq; index2 or ggl", "",
      HS_MF_LINIMPL | HS_MF_FULLJAC | HS_MF_CURV | HS_MF_CU | HS_MF_CQ, &hs_family_euler},
@@ -32,19 +34,20 @@ const hs_method_info hs_method_table[HS_METHOD_COUNT] = {
      HS_MF_VELFIRST | HS_MF_LINIMPL | HS_MF_FULLJAC | HS_MF_CURV | HS_MF_CU | HS_MF_CQ, &hs_family_euler},
     {HS_METHOD_GALPHA, "galpha", "galpha",
      "generalized-alpha, one Newton step, second order; --rho-inf R in [0, 1] sets its damping", "",
-     HS_MF_FULLJAC | HS_MF_CURV, &hs_family_galpha},
+     HS_MF_FULLJAC | HS_MF_CURV | HS_MF_NOBAUM | HS_MF_MIDVEL, &hs_family_galpha},
     {HS_METHOD_SDIRK, "sdirk", "sdirk",
      "two-stage SDIRK, one factorization, one Newton step per stage; --sd-gamma 0.25: implicit "
      "midpoint twice, no damping; 0.7887: third order, damps; on a model of free rigid bodies: "
      "the free-body path (rt/hs_fb.c)", "",
-     HS_MF_FULLJAC | HS_MF_CURV, &hs_family_sdirk},
+     HS_MF_FULLJAC | HS_MF_CURV | HS_MF_NOBAUM | HS_MF_RANGE | HS_MF_MIDVEL, &hs_family_sdirk},
     {HS_METHOD_DVP, "dvp", "dvp",
      "discrete variational (RATTLE for constant M), 4 Newton steps, conserves momenta; --form "
-     "index2 --stab none", "the lagrange() hook when M depends on q", HS_MF_OWNSTAB, &hs_family_dvp},
+     "index2 --stab none", "the lagrange() hook when M depends on q", HS_MF_OWNSTAB | HS_MF_MIDVEL,
+     &hs_family_dvp},
     {HS_METHOD_EM, "em", "em",
      "energy-momentum midpoint (discrete gradient) for constant M, 4 Newton steps; energy and "
      "momenta exact for distance constraints and quadratic potentials; --form index2 --stab none",
-     "a mass matrix that does not depend on q", HS_MF_OWNSTAB, &hs_family_em},
+     "a mass matrix that does not depend on q", HS_MF_OWNSTAB | HS_MF_MIDVEL, &hs_family_em},
 };
 
 
@@ -67,6 +70,20 @@ int hs_method_own_stab(hs_method m)
     return own;
 }
 
+int hs_method_takes_stab(hs_method m, hs_stab st)
+{
+    const hs_method_info *info = hs_method_info_of(m);
+    if ((info == NULL) || ((st != HS_STAB_NONE) && (st != HS_STAB_BAUMGARTE) && (st != HS_STAB_PROJECTION))) {
+        return 0;
+    }
+    if ((info->flags & HS_MF_OWNSTAB) != 0u) {
+        /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
+        return (st == HS_STAB_NONE) ? 1 : 0;
+    }
+    /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
+    return ((st == HS_STAB_BAUMGARTE) && ((info->flags & HS_MF_NOBAUM) != 0u)) ? 0 : 1;
+}
+
 const hs_family *hs_method_family(hs_method me)
 {
     const hs_method_info *r = hs_method_info_of(me);
@@ -75,11 +92,15 @@ const hs_family *hs_method_family(hs_method me)
 
 const hs_family *hs_step_family(const hs_stepper_def *def, const hs_model *m)
 {
-    /* the default method on a model of free rigid bodies: its own path (rt/hs_fb.c) */
-    if (hs_fb_applies(def, m) != 0) {
-        return &hs_family_fb;
+    const hs_family *fam = hs_method_family(def->method);
+    /* a family may hand a model to another path of its method (sdirk: free rigid bodies) */
+    if ((fam != NULL) && (fam->path != NULL)) {
+        const hs_family *alt = fam->path(def, m);
+        if (alt != NULL) {
+            return alt;
+        }
     }
-    return hs_method_family(def->method);
+    return fam;
 }
 
 unsigned hs_method_flags(hs_method me)

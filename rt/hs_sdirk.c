@@ -26,13 +26,12 @@
 #define HS_SD_NEWTON 1
 #endif
 
-static int validate(const hs_stepper_def *def, const hs_model *m)
+/* (Baumgarte: refused by the row, HS_MF_NOBAUM: the stages are acceleration-level and the
+ * drift is the projection's job) */
+static int validate(const hs_stepper_def *def, const hs_model *m, unsigned fl)
 {
     (void)m;
-    /* the stages are acceleration-level and the drift is the projection's job */
-    if (def->stab == HS_STAB_BAUMGARTE) {
-        return HS_E_DEF_BAUMGARTE;
-    }
+    (void)fl;
     if ((hs_isfinite(def->sd_gamma) == 0) || (def->sd_gamma < HS_R(0.25)) || (def->sd_gamma > HS_R(1.0))
         /* near 1/2 both stages sit at the midpoint and the predictors' lines degenerate */
         || (hs_abs(HS_R(2.0) * def->sd_gamma - HS_R(1.0)) < HS_R(0.1)) || (def->form == HS_FORM_GGL)) {
@@ -62,6 +61,19 @@ static void configure(const hs_stepper_def *def, const hs_model *m, hs_cfg *c)
     c->nca = 1;
     c->have_p = 1; /* [[M, G^T], [G, 0]] at init for the consistent acceleration */
     c->regK = c->comp; /* compliant rows: c/(h g (h g + tau)) in the multiplier block */
+}
+
+/* a compliant row in the stage map: Q = ... + (h g)^2 A, U = ... + h g A */
+static hs_real reg_k(const hs_stepper *s, hs_real cc, hs_real tau)
+{
+    const hs_real hg = s->def.h * s->def.sd_gamma;
+    return -(cc / (hg * (hg + tau)));
+}
+
+/* A model of free rigid bodies under the default sd_gamma steps in body velocities (rt/hs_fb.c). */
+static const hs_family *path(const hs_stepper_def *def, const hs_model *m)
+{
+    return (hs_fb_applies(def, m) != 0) ? &hs_family_fb : NULL;
 }
 
 static int plan(const hs_stepper *s, unsigned char *p)
@@ -131,6 +143,23 @@ static void sd_residual(hs_stepper *s, const hs_real *A, const hs_real *Lam)
     }
     for (int i = 0; i < nc; ++i) {
         s->b[nq + i] = -(s->c3[i] + s->gam[i]);
+    }
+}
+
+/* A compliant row (seed 001 eq. 3.6) holds c Lam + g(Q) + tau (G U + g_t) = 0 at the stage
+ * instead of G A + gamma = 0; Q and U move by (h g)^2 dA and h g dA, so its Newton row divided
+ * by k = h g (h g + tau) is G dA + (c/k) dLam = -residual/k: that right-hand side into b.
+ * nq, nc are s's sizes, passed as sd_newton holds them (read again here, the step costs 9
+ * instructions more: callgrind, car axle). */
+static void sd_compliant_rows(hs_stepper *s, const hs_ctx *c, const hs_real *Lam, int nq, int nc)
+{
+    const hs_real hg = c->h * s->def.sd_gamma;
+    hs_linsys_g_mv(&s->lsK, s->G, s->un, s->c3);
+    for (int i = 0; i < nc; ++i) {
+        const hs_real cc = s->cmp[i], tau = s->cdt[i];
+        if (cc > HS_R(0.0)) {
+            s->b[nq + i] = -(cc * Lam[i] + s->c1[i] + tau * (s->c3[i] + s->c2[i])) / (hg * (hg + tau));
+        }
     }
 }
 
@@ -208,17 +237,7 @@ static int sd_newton(hs_stepper *s, hs_ctx *c, hs_real t, hs_real *A, hs_real *L
         sd_residual(s, A, Lam);
     }
     if (s->comp != 0) {
-        /* A compliant row (seed 001 eq. 3.6) holds c Lam + g(Q) + tau (G U + g_t) = 0 at the
-         * stage instead of G A + gamma = 0; Q and U move by (h g)^2 dA and h g dA, so its
-         * Newton row divided by k = h g (h g + tau) is G dA + (c/k) dLam = -residual/k. */
-        const hs_real hg = c->h * s->def.sd_gamma;
-        hs_linsys_g_mv(&s->lsK, s->G, s->un, s->c3);
-        for (int i = 0; i < nc; ++i) {
-            const hs_real cc = s->cmp[i], tau = s->cdt[i];
-            if (cc > HS_R(0.0)) {
-                s->b[nq + i] = -(cc * Lam[i] + s->c1[i] + tau * (s->c3[i] + s->c2[i])) / (hg * (hg + tau));
-            }
-        }
+        sd_compliant_rows(s, c, Lam, nq, nc);
     }
     if (factor != 0) {
         const hs_real hg = c->h * s->def.sd_gamma;
@@ -375,12 +394,7 @@ static int run_stage(hs_stepper *s, hs_ctx *c, int st)
     case HS_STAGE_SD_STAGE1: return st_sd_stage1(s, c);
     case HS_STAGE_SD_STAGE2: return st_sd_stage2(s, c);
     case HS_STAGE_SD_COMBINE: return st_sd_combine(s, c);
-    case HS_STAGE_AUX_STATES: return hs_st_aux_states(s, c);
-    case HS_STAGE_PROJECT_POSITIONS: return hs_st_project_positions(s, c, 0, 0);
-    case HS_STAGE_PROJECT_VELOCITIES: return hs_st_project_velocities(s, c);
-    case HS_STAGE_CONTACT: return hs_st_contact(s, c);
-    case HS_STAGE_CHECK: return hs_st_check(s);
-    case HS_STAGE_WATCHDOG: return hs_st_watchdog(s, c);
+    HS_TAIL_STAGE_CASES(s, c, 0, 0, HS_NO_CASE);
     default: return HS_E_NOT_INIT;
     }
 }
@@ -390,4 +404,4 @@ static int step(hs_stepper *s, hs_ctx *c)
     return hs_run_plan(s, c, run_stage);
 }
 
-const hs_family hs_family_sdirk = {validate, configure, plan, NULL, step};
+const hs_family hs_family_sdirk = {validate, configure, plan, NULL, step, reg_k, path};

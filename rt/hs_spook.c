@@ -12,8 +12,9 @@
  * and solve. Form index2 and stabilization none only (tau is its stabilization). */
 #include "hs_stage.h"
 
-static int validate(const hs_stepper_def *def, const hs_model *m)
+static int validate(const hs_stepper_def *def, const hs_model *m, unsigned fl)
 {
+    (void)fl;
     /* eq. 29 is a velocity-level system with its own stabilization (tau) */
     if (def->form != HS_FORM_INDEX2) {
         return HS_E_DEF_FORM;
@@ -152,12 +153,7 @@ static int run_stage(hs_stepper *s, hs_ctx *c, int st)
     case HS_STAGE_SPOOK_RHS: return st_spook_rhs(s, c);
     case HS_STAGE_SOLVE: return st_solve(s, c);
     case HS_STAGE_POSITIONS: return st_positions(s, c);
-    case HS_STAGE_AUX_STATES: return hs_st_aux_states(s, c);
-    case HS_STAGE_PROJECT_POSITIONS: return hs_st_project_positions(s, c, 0, 0);
-    case HS_STAGE_PROJECT_VELOCITIES: return hs_st_project_velocities(s, c);
-    case HS_STAGE_CONTACT: return hs_st_contact(s, c);
-    case HS_STAGE_CHECK: return hs_st_check(s);
-    case HS_STAGE_WATCHDOG: return hs_st_watchdog(s, c);
+    HS_TAIL_STAGE_CASES(s, c, 0, 0, HS_NO_CASE);
     default: return HS_E_NOT_INIT;
     }
 }
@@ -167,4 +163,4 @@ static int step(hs_stepper *s, hs_ctx *c)
     return hs_run_plan(s, c, run_stage);
 }
 
-const hs_family hs_family_spook = {validate, configure, plan, setup, step};
+const hs_family hs_family_spook = {validate, configure, plan, setup, step, NULL, NULL};

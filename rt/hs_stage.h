@@ -3,14 +3,18 @@
  * rt/hs_stepper.c. Not a public
  * header: ports and tools use hs_stepper.h.
  *
- * A family file states its equations and its fixed work first, then gives the stepper four
- * things through its hs_family row: the checks of a def that only it knows, the flags and
- * optional arrays of a configuration (workspace sizes follow from them), its stages in order
- * (the plan) and the function that runs a plan. The shared evaluations (M and f, the force
- * Jacobians, the constraint curvature, the projection factor) and the common tail of every
- * plan (auxiliary states, projection, finiteness check, watchdog) are static inline here, so
- * each family's step compiles into one function with them inlined, as the single-file
- * stepper did: splitting the families costs one call per step, not one per stage. */
+ * A family file states its equations and its fixed work first, then gives the stepper what
+ * only it knows through its hs_family row: the checks of a def, the flags and optional arrays
+ * of a configuration (workspace sizes follow from them), its stages in order (the plan), the
+ * parameters fixed at init, the function that runs a plan, the multiplier-block entry of a
+ * compliant row, and another path of its method where one applies. What a method is (its
+ * stabilizations, its range check, ...) is its row's HS_MF_* bits in the method table
+ * (rt/hs_methods.c): neither the stepper nor a family asks which method it runs. The shared
+ * evaluations (M and f, the force Jacobians, the constraint curvature, the projection factor)
+ * and the common tail of every plan (auxiliary states, projection, finiteness check,
+ * watchdog; HS_TAIL_STAGE_CASES) are static inline here, so each family's step compiles into
+ * one function with them inlined, as the single-file stepper did: splitting the families
+ * costs one call per step, not one per stage. */
 #ifndef HS_STAGE_H
 #define HS_STAGE_H
 
@@ -50,13 +54,16 @@ typedef struct hs_cfg {
     int ldltK, ldltP; /* dense backend: L D L^T without pivoting for the step / projection system */
     int masks;      /* the sparse patterns leave out the entries the model's masks say are zero */
     int comp;       /* some constraint row may be compliant (reg_eps, reg_eps_c, the model's compliance()) */
+    int rigid;      /* the family takes rigid rows only: init refuses a compliant one */
+    unsigned mflags; /* the method's property bits (its table row, HS_MF_*) */
     hs_real cu, cq;
 } hs_cfg;
 
 /* One method family: what rt/hs_stepper.c asks of its file. */
 typedef struct hs_family {
-    /* The family's own checks of def against m, after the generic ones; HS_OK or HS_E_DEF_*. */
-    int (*validate)(const hs_stepper_def *def, const hs_model *m);
+    /* The family's own checks of def against m, after the generic ones and those its row's
+     * bits fl (HS_MF_*) ask for; HS_OK or HS_E_DEF_*. */
+    int (*validate)(const hs_stepper_def *def, const hs_model *m, unsigned fl);
     /* Sets the family's flags in c (the generic ones are set already). */
     void (*configure)(const hs_stepper_def *def, const hs_model *m, hs_cfg *c);
     /* Writes the family's stages into plan (room for HS_STEPPER_MAX_STAGES); returns the count. */
@@ -66,13 +73,20 @@ typedef struct hs_family {
     int (*setup)(hs_stepper *s);
     /* Runs s->plan[0 .. s->nplan) with c; HS_OK or the first stage's fault. */
     int (*step)(hs_stepper *s, hs_ctx *c);
+    /* The step matrix' multiplier-block entry -k of a compliant row (compliance cc, relaxation
+     * time tau), in the family's unknowns (model/COMPLIANCE.md), after setup; NULL for a family
+     * that takes no compliant row into its step matrix. */
+    hs_real (*reg_k)(const hs_stepper *s, hs_real cc, hs_real tau);
+    /* The family that steps def on m in place of this one (sdirk's free-body path), or NULL
+     * for this one; NULL = always this one. */
+    const struct hs_family *(*path)(const hs_stepper_def *def, const hs_model *m);
 } hs_family;
 
 extern const hs_family hs_family_euler, hs_family_spook, hs_family_galpha, hs_family_sdirk,
     hs_family_dvp, hs_family_em, hs_family_fb;
 
-/* 1 when def and model m take the free-body path (rt/hs_fb.c): method sdirk with the default
- * sd_gamma, no compliance, and m's free_bodies() returns HS_OK; else 0. */
+/* 1 when sdirk's def and model m take the free-body path (rt/hs_fb.c): the default sd_gamma,
+ * no compliance, and m's free_bodies() returns HS_OK; else 0 (sdirk's row asks: its path). */
 int hs_fb_applies(const hs_stepper_def *def, const hs_model *m);
 
 /* Method property bits of a table row (hs_method_info.flags). */
@@ -83,6 +97,12 @@ int hs_fb_applies(const hs_stepper_def *def, const hs_model *m);
 #define HS_MF_CU 16u        /* A has - h fu */
 #define HS_MF_CQ 32u        /* A has - h^2 fq */
 #define HS_MF_OWNSTAB 64u   /* stabilizes itself: runs with --stab none only; tools given no --stab pick it */
+#define HS_MF_NOBAUM 128u   /* takes no Baumgarte stabilization (index 3, acceleration-level stages) */
+#define HS_MF_RANGE 256u    /* init checks h omega <= max_h_omega and refuses dependent constraints */
+#define HS_MF_COMPLIANT 512u /* every constraint row compliant (its own regularization): nc >= nq allowed */
+#define HS_MF_MIDVEL 1024u  /* positions follow a mean of u_n and u_{n+1}: the contact stage's cq is h/2 */
+/* Every bit a row may carry (test/unit/test_dvp.c walks the table against it). */
+#define HS_MF_ALL 2047u
 
 /* The family row of method me (NULL when me is not a method). */
 const hs_family *hs_method_family(hs_method me);
@@ -342,17 +362,33 @@ HS_STAGE_INL int hs_st_watchdog(const hs_stepper *s, const hs_ctx *c)
 /* The contact stage (rt/hs_contact.c): unilateral rows on (qn, un) after the method's step. */
 int hs_st_contact(hs_stepper *s, const hs_ctx *c);
 
-/* The tail stages every plan may end with (reuse_g as in hs_st_project_positions). */
-static inline int hs_tail_stage(hs_stepper *s, const hs_ctx *c, int st, int reuse_g)
+/* The tail stages every plan may end with (hs_plan_tail), written once for every family
+ * (reuse_g and guard as in hs_st_project_positions): the case labels of a family's stage
+ * switch, placed after its own stages and followed by its default, so each step keeps one
+ * jump per stage. (A family's default calling hs_tail_stage's switch instead costs a second
+ * dispatch per tail stage: 33 instructions per step of sdirk, 46 of j2 on the car axle,
+ * callgrind.) ggl is HS_GGL_FACTOR_CASE for a family whose plans may end with GGL's factor at
+ * q_{n+1} (positions-first index-2 only: the Euler family), HS_NO_CASE for the others: a case
+ * more in their switches costs 4 instructions per step, one elsewhere in the list 2-3. */
+/* MISRA Ref 20.7.1 [X-macro parameter is an identifier] */
+#define HS_TAIL_STAGE_CASES(s, c, st_reuse_g, st_guard, ggl) \
+    case HS_STAGE_AUX_STATES: return hs_st_aux_states((s), (c)); \
+    case HS_STAGE_PROJECT_POSITIONS: return hs_st_project_positions((s), (c), (st_reuse_g), (st_guard)); \
+    case HS_STAGE_PROJECT_VELOCITIES: return hs_st_project_velocities((s), (c)); \
+    ggl \
+    case HS_STAGE_CONTACT: return hs_st_contact((s), (c)); \
+    case HS_STAGE_CHECK: return hs_st_check(s); \
+    case HS_STAGE_WATCHDOG: return hs_st_watchdog((s), (c))
+/* MISRA Ref 20.7.1 [X-macro parameter is an identifier] */
+#define HS_GGL_FACTOR_CASE(s, c) \
+    case HS_STAGE_GGL_FACTOR: return hs_projection_factor((s), (c)->t1, (s)->qn, (s)->M, (s)->G2, NULL, &(s)->fPn);
+#define HS_NO_CASE
+
+/* The tail stage st alone, for a family whose plan has one stage of its own before the tail. */
+static inline int hs_tail_stage(hs_stepper *s, const hs_ctx *c, int st, int reuse_g, int guard)
 {
     switch (st) {
-    case HS_STAGE_AUX_STATES: return hs_st_aux_states(s, c);
-    case HS_STAGE_PROJECT_POSITIONS: return hs_st_project_positions(s, c, reuse_g, 0);
-    case HS_STAGE_PROJECT_VELOCITIES: return hs_st_project_velocities(s, c);
-    case HS_STAGE_GGL_FACTOR: return hs_projection_factor(s, c->t1, s->qn, s->M, s->G2, NULL, &s->fPn);
-    case HS_STAGE_CONTACT: return hs_st_contact(s, c);
-    case HS_STAGE_CHECK: return hs_st_check(s);
-    case HS_STAGE_WATCHDOG: return hs_st_watchdog(s, c);
+    HS_TAIL_STAGE_CASES(s, c, reuse_g, guard, HS_GGL_FACTOR_CASE(s, c));
     default: return HS_E_NOT_INIT;
     }
 }

@@ -151,7 +151,8 @@ int hs_stepper_def_validate(const hs_stepper_def *def, const hs_model *m)
     }
     if (hs_isfinite(def->reg_eps) == 0 || !(def->reg_eps >= HS_R(0.0))) { return HS_E_DEF_SPOOK; }
     if (hs_isfinite(def->reg_damp) == 0 || !(def->reg_damp >= HS_R(0.0))) { return HS_E_DEF_COMPLIANCE; }
-    int rc = fam->validate(def, m);
+    if (def->stab == HS_STAB_BAUMGARTE && (fl & HS_MF_NOBAUM) != 0u) { return HS_E_DEF_BAUMGARTE; }
+    int rc = fam->validate(def, m, fl);
     /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     if (rc != HS_OK) {
         return rc;
@@ -201,7 +202,7 @@ int hs_stepper_def_validate(const hs_stepper_def *def, const hs_model *m)
     /* more rows than coordinates are dependent: only a regularized (compliant) system factors */
     /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
     const int may_comp = ((def->reg_eps > HS_R(0.0)) || (def->reg_eps_c != NULL) || (T->compliance != NULL)
-                          || (def->method == HS_METHOD_SPOOK)) ? 1 : 0;
+                          || ((fl & HS_MF_COMPLIANT) != 0u)) ? 1 : 0;
     if (d->nq < 1 || d->nc < 0 || (d->nc >= d->nq + 1 && may_comp == 0) || d->nz < 0 || d->nin < 0 || d->nout < 0) {
         return HS_E_SIZE;
     }
@@ -253,6 +254,8 @@ static hs_cfg config_of(const hs_stepper_def *def, const hs_model *m)
     c.curv_fd = c.curv && !m->type->curvature;
     c.have_p = c.keep_p;
     c.fb = 0;
+    c.rigid = 0;
+    c.mflags = fl;
     hs_step_family(def, m)->configure(def, m, &c);
     /* the contact stage solves with the projection matrix at q_{n+1} (rt/hs_contact.h) */
     if (m->type->nk > 0) {
@@ -478,9 +481,9 @@ size_t hs_stepper_sizing_ints(const hs_model *m)
  * arrays, else the model's declaration (compliance(), negative = none), else the def's global
  * values (spook: its own epsilon when reg_eps is 0; its tau stays spook_tau_h where no damping
  * is declared).
- * HS_E_DEF_COMPLIANCE for a negative or non-finite value, or a compliant row in a method
- * that cannot honour it (index-1 Euler, dvp, em: rigid constraints only). */
-static int comp_params(hs_stepper *s, const hs_family *fam)
+ * HS_E_DEF_COMPLIANCE for a negative or non-finite value, or a compliant row in a family
+ * configured for rigid rows only (index-1 Euler, dvp, em: hs_cfg.rigid). */
+static int comp_params(hs_stepper *s, int rigid)
 {
     const int nc = s->nc;
     const hs_stepper_def *d = &s->def;
@@ -520,26 +523,17 @@ static int comp_params(hs_stepper *s, const hs_family *fam)
             any = 1;
         }
     }
-    if ((any != 0) && (s->spook == 0)
-        && ((fam == &hs_family_dvp) || (fam == &hs_family_em) || ((fam == &hs_family_euler) && (s->index2 == 0)))) {
+    if ((any != 0) && (s->spook == 0) && (rigid != 0)) {
         return HS_E_DEF_COMPLIANCE;
     }
     return HS_OK;
 }
 
-/* Seed 001's C and B of one compliant row for the velocity-level step: with
- * g_{n+1} ~ g_n + h G u_{n+1} the spring-damper c lambda = -(g + tau G u) becomes
- * G u_{n+1} + k (h lambda) + bt g_n = 0 with k = c / (h^2 (1 + tau/h)), bt = 1 / (h (1 + tau/h)). */
-static hs_real comp_k_euler(hs_real c, hs_real tau, hs_real h)
-{
-    return c / (h * h * (HS_R(1.0) + tau / h));
-}
-
 /* The multiplier blocks of the step matrix (K: -k_i, the row reads G x + k_i y = rhs in each
- * family's unknowns, k_i from its stage map: model/COMPLIANCE.md) and of the
- * projection matrix (P: +c_i/h^2, the same weight in the M-norm projection). Both make the
+ * family's unknowns, k_i from its stage map: the family's reg_k, model/COMPLIANCE.md) and of
+ * the projection matrix (P: +c_i/h^2, the same weight in the M-norm projection). Both make the
  * matrices quasi-definite, so redundant constraints factor. */
-static void reg_params(hs_stepper *s, int regK, int regP)
+static void reg_params(hs_stepper *s, const hs_family *fam, int regK, int regP)
 {
     const hs_blocks *b = &s->blocks;
     const hs_real h = s->def.h;
@@ -553,15 +547,11 @@ static void reg_params(hs_stepper *s, int regK, int regP)
                 hs_real v;
                 if (pass == 1) {
                     v = c / (h * h);
-                } else if (s->sdirk != 0) {
-                    /* stage map: Q = ... + (h g)^2 A, U = ... + h g A */
-                    const hs_real hg = h * s->def.sd_gamma;
-                    v = -(c / (hg * (hg + tau)));
-                } else if (s->galpha != 0) {
-                    /* Newton in dq: u += gamma' dq, lambda += beta' y */
-                    v = -(c * s->ga_bp / (HS_R(1.0) + tau * s->ga_gp));
+                } else if (fam->reg_k != NULL) {
+                    v = fam->reg_k(s, c, tau);
                 } else {
-                    v = -comp_k_euler(c, tau, h);
+                    /* no family without reg_k asks for regK (hs_cfg.regK) */
+                    v = HS_R(0.0);
                 }
                 for (int j = b->cb[k]; j < b->cb[k + 1]; ++j) { *C++ = i == j ? v : HS_R(0.0); }
             }
@@ -689,8 +679,9 @@ static int contact_rows_check(const hs_model_type *T, int nq)
     return HS_OK;
 }
 
-/* The motion bound at the state (t, q, u) against the def's range; sdirk only: its one Newton
- * step per stage is what diverges past it (rt/METHODS.md "Where a method stops"). */
+/* The motion bound at the state (t, q, u) against the def's range, for a method whose row
+ * asks for it (HS_MF_RANGE: sdirk, whose one Newton step per stage is what diverges past it,
+ * rt/METHODS.md "Where a method stops"). */
 static int range_at(const hs_stepper_def *def, const hs_model *m, hs_real t, const hs_real *q,
                     const hs_real *u, hs_real *h_omega, int *degenerate)
 {
@@ -711,7 +702,7 @@ static int range_at(const hs_stepper_def *def, const hs_model *m, hs_real t, con
             *degenerate = 1;
         }
     }
-    if ((def->method != HS_METHOD_SDIRK) || !(def->max_h_omega > HS_R(0.0))) {
+    if (((hs_method_flags(def->method) & HS_MF_RANGE) == 0u) || !(def->max_h_omega > HS_R(0.0))) {
         return HS_OK;
     }
     if (*degenerate != 0) {
@@ -732,6 +723,71 @@ int hs_stepper_range(const hs_stepper_def *def, const hs_model *m, hs_real t, co
         return rc;
     }
     return range_at(def, m, t, q, u, h_omega, degenerate);
+}
+
+/* Init's copy of the configuration c (of def and m, for family fam, sizes z) into st. */
+static void init_config(hs_stepper *st, const hs_stepper_def *def, const hs_model *m, const hs_cfg *c,
+                        const hs_family *fam, const ws_sizes *z)
+{
+    st->def = *def;
+    st->model = m;
+    st->nq = m->d.nq; st->nc = m->d.nc; st->nz = m->d.nz; st->nin = m->d.nin; st->n = st->nq + st->nc;
+    st->ready = 0;
+    st->index2 = c->index2; st->ggl = c->ggl; st->velfirst = c->velfirst; st->two_stage = c->two_stage;
+    st->keep_p = c->keep_p; st->use_jac = c->use_jac; st->analytic = c->analytic;
+    st->cu = c->cu; st->cq = c->cq;
+    st->spook = c->spook;
+    st->curv = c->curv; st->curv_fd = c->curv_fd; st->galpha = c->galpha; st->sdirk = c->sdirk;
+    st->fb = c->fb;
+    st->consistent = c->consistent;
+    /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
+    st->ctfb = (z->nKF > 0u) ? 1 : 0;
+    st->mflags = c->mflags;
+    st->fam = fam;
+    baumgarte_of(def, &st->alpha, &st->beta);
+    st->E0 = HS_R(0.0);
+}
+
+/* Init's binding of the arrays of the list to the arenas (need_r reals, need_i ints, sizes z),
+ * cleared first except the block list at ints[0..nBLK); HS_E_SIZE when the layout and the
+ * totals disagree. */
+static int init_arenas(hs_stepper *st, const ws_sizes *z, hs_real *reals, size_t need_r, int *ints,
+                       size_t need_i)
+{
+    for (size_t i = 0; i < need_r; ++i) { reals[i] = HS_R(0.0); }
+    for (size_t i = z->nBLK; i < need_i; ++i) { ints[i] = 0; }
+    hs_real *w = reals;
+    int *wi = ints;
+/* MISRA Ref 20.7.1 [X-macro parameter is an identifier] */
+#define HS__WS_RBIND(name, count, what) st->name = w; w += (count);
+/* MISRA Ref 20.7.1 [X-macro parameter is an identifier] */
+#define HS__WS_IBIND(name, count, what) st->name = wi; wi += (count);
+    WS_REAL_LIST(HS__WS_RBIND, WS_REAL_ARGS(*z))
+    WS_INT_LIST(HS__WS_IBIND, WS_INT_ARGS(*z))
+#undef HS__WS_RBIND
+#undef HS__WS_IBIND
+    /* MISRA Ref 10.8.3 [composite count widened after its bounds check] */
+    if ((size_t)(w - reals) != need_r || (size_t)(wi - ints) != need_i) { return HS_E_SIZE; }
+    return HS_OK;
+}
+
+/* Init's last part: counters cleared, the model's initial state at t0 set (through the
+ * new-state buffers, so set_state copies it in) and the method's range checked there. */
+static int init_state(hs_stepper *st, hs_real t0)
+{
+    const hs_model *m = st->model;
+    st->stats.steps = 0; st->stats.faults = 0; st->stats.last_fault = 0;
+    st->stats.force_evals = 0; st->stats.factorizations = 0;
+    st->t = t0; st->t0 = t0; st->k = 0;
+    int rc = hs_model_rc(m->type->initial(m, t0, st->qn, st->un, st->zn));
+    if (rc != 0) { return rc; }
+    rc = hs_stepper_set_state(st, t0, st->qn, st->un, st->zn);
+    if (rc != 0) { return rc; }
+    /* before the first step: a motion the method cannot follow is refused here, with its
+     * reason, instead of turning into a refused step (or worse) mid-run */
+    hs_real how = HS_R(0.0);
+    int dg = 0;
+    return range_at(&st->def, m, t0, st->q, st->u, &how, &dg);
 }
 
 int hs_stepper_init(hs_stepper *s, const hs_stepper_def *def, const hs_model *m, hs_real t0,
@@ -763,38 +819,9 @@ int hs_stepper_init(hs_stepper *s, const hs_stepper_def *def, const hs_model *m,
     hs_stepper st = zero_stepper;
     const hs_cfg c = config_of(def, m);
     const hs_family *fam = hs_step_family(def, m);
-    st.def = *def;
-    st.model = m;
-    st.nq = m->d.nq; st.nc = m->d.nc; st.nz = m->d.nz; st.nin = m->d.nin; st.n = st.nq + st.nc;
-    st.ready = 0;
-    st.index2 = c.index2; st.ggl = c.ggl; st.velfirst = c.velfirst; st.two_stage = c.two_stage;
-    st.keep_p = c.keep_p; st.use_jac = c.use_jac; st.analytic = c.analytic;
-    st.cu = c.cu; st.cq = c.cq;
-    st.spook = c.spook;
-    st.curv = c.curv; st.curv_fd = c.curv_fd; st.galpha = c.galpha; st.sdirk = c.sdirk;
-    st.fb = c.fb;
-    st.consistent = c.consistent;
-    /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
-    st.ctfb = (z.nKF > 0u) ? 1 : 0;
-    st.mflags = hs_method_flags(def->method);
-    st.fam = fam;
-    baumgarte_of(def, &st.alpha, &st.beta);
-    st.E0 = HS_R(0.0);
-    for (size_t i = 0; i < need_r; ++i) { reals[i] = HS_R(0.0); }
-    /* the block list already sits at ints[0..nBLK); clear the rest */
-    for (size_t i = z.nBLK; i < need_i; ++i) { ints[i] = 0; }
-    hs_real *w = reals;
-    int *wi = ints;
-/* MISRA Ref 20.7.1 [X-macro parameter is an identifier] */
-#define HS__WS_RBIND(name, count, what) st.name = w; w += (count);
-/* MISRA Ref 20.7.1 [X-macro parameter is an identifier] */
-#define HS__WS_IBIND(name, count, what) st.name = wi; wi += (count);
-    WS_REAL_LIST(HS__WS_RBIND, WS_REAL_ARGS(z))
-    WS_INT_LIST(HS__WS_IBIND, WS_INT_ARGS(z))
-#undef HS__WS_RBIND
-#undef HS__WS_IBIND
-    /* MISRA Ref 10.8.3 [composite count widened after its bounds check] */
-    if ((size_t)(w - reals) != need_r || (size_t)(wi - ints) != need_i) { return HS_E_SIZE; }
+    init_config(&st, def, m, &c, fam, &z);
+    rc = init_arenas(&st, &z, reals, need_r, ints, need_i);
+    if (rc != 0) { return rc; }
     st.blocks = b; /* points into ints[0..nBLK) = st.blk */
     /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
     const int symK = (c.spook != 0) || (c.symK != 0);
@@ -812,7 +839,7 @@ int hs_stepper_init(hs_stepper *s, const hs_stepper_def *def, const hs_model *m,
     hs_linsys_fac_bind(&st.lsK, &st.fK, st.K, st.Kp);
     st.comp = c.comp;
     if (c.comp != 0) {
-        rc = comp_params(&st, fam);
+        rc = comp_params(&st, c.rigid);
         /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
         if (rc != HS_OK) {
             return rc;
@@ -847,24 +874,10 @@ int hs_stepper_init(hs_stepper *s, const hs_stepper_def *def, const hs_model *m,
             return rc;
         }
     }
-    if (c.spook == 0 && (c.regK != 0 || c.regP != 0)) { reg_params(&st, c.regK, c.regP); }
+    if (c.spook == 0 && (c.regK != 0 || c.regP != 0)) { reg_params(&st, fam, c.regK, c.regP); }
     st.nplan = hs_plan_tail(&st, st.plan, fam->plan(&st, st.plan));
-    st.stats.steps = 0; st.stats.faults = 0; st.stats.last_fault = 0;
-    st.stats.force_evals = 0; st.stats.factorizations = 0;
-    st.t = t0; st.t0 = t0; st.k = 0;
-    /* q0/u0/z0 go through the new-state buffers so set_state copies them in. */
-    rc = hs_model_rc(m->type->initial(m, t0, st.qn, st.un, st.zn));
+    rc = init_state(&st, t0);
     if (rc != 0) { return rc; }
-    rc = hs_stepper_set_state(&st, t0, st.qn, st.un, st.zn);
-    if (rc != 0) { return rc; }
-    {
-        /* before the first step: a motion the method cannot follow is refused here, with its
-         * reason, instead of turning into a refused step (or worse) mid-run */
-        hs_real how = HS_R(0.0);
-        int dg = 0;
-        rc = range_at(def, m, t0, st.q, st.u, &how, &dg);
-        if (rc != 0) { return rc; }
-    }
     st.ready = 1;
     *s = st;
     return HS_OK;

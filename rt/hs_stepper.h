@@ -280,8 +280,8 @@ size_t hs_stepper_sizing_ints(const hs_model *m);
 /* The range check of init for def and model m at the state (t, q (nq), u (nq)): *h_omega = h
  * times the model's motion bound (0 without the motion() hook), *degenerate as the hook says.
  * HS_OK when the method may start there, HS_E_RANGE_INIT when h * omega > def->max_h_omega,
- * HS_E_RANGE_DEGENERATE for constraints that can become dependent (sdirk only: the other
- * methods are not checked), or the model's fault. hs_stepper_init runs it on the initial
+ * HS_E_RANGE_DEGENERATE for constraints that can become dependent (methods whose row asks
+ * for the check: sdirk; the others are not checked), or the model's fault. hs_stepper_init runs it on the initial
  * state; a tool calls it to print the figures of a refusal. */
 int hs_stepper_range(const hs_stepper_def *def, const hs_model *m, hs_real t, const hs_real *q,
                      const hs_real *u, hs_real *h_omega, int *degenerate);
@@ -447,6 +447,10 @@ const hs_method_info *hs_method_info_of(hs_method m);
 /* 1 when method m stabilizes itself and runs with HS_STAB_NONE only (spook, dvp, em): a tool
  * whose user gave no stabilization uses none for it; 0 otherwise and for an unknown m. */
 int hs_method_own_stab(hs_method m);
+/* 1 when method m's row lets it run with stabilization st (a self-stabilizing method with
+ * none only, galpha and sdirk without Baumgarte; hilstep-sim --list-methods prints them), 0
+ * otherwise and for an unknown m or st. */
+int hs_method_takes_stab(hs_method m, hs_stab st);
 /* The method named name into *m: HS_OK, or HS_E_DEF_METHOD (m untouched) for an unknown name. */
 int hs_method_parse(const char *name, hs_method *m);
 /* Short name used by the CLI ("sdirk"), from the table; "?" for a value that is not a method. */

@@ -48,5 +48,33 @@ grep -n '^!\[' README.md | while IFS=: read -r ln img; do
     sed -n "$((ln > 8 ? ln - 8 : 1)),${ln}p" README.md | grep -q "$(basename "$p" .png | sed 's/_columns$//')" || echo "no command beside $p"
 done >"$D/img"
 t "README images exist, each with the command that writes it beside it" '[ ! -s "$D/img" ] || { sed "s/^/    /" "$D/img"; false; }'
+# ---- method lists (begin): every list of method names is the stepper's table or checked
+# against it; the table is `hilstep-sim --list-methods` (rt/hs_methods.c). ----
+if "$B/hilstep-sim" --list-methods >"$D/ml" 2>/dev/null && [ -s "$D/ml" ]; then
+    cut -d' ' -f1 "$D/ml" | sort >"$D/mtab"
+    { cat "$D/mtab"; echo auto; } | sort >"$D/mtab_auto"
+    # the fuzz dictionaries of hilstep-sim's and hilstep-rt's options hold every method
+    for dict in test/fuzz/cli.dict test/fuzz/rtcli.dict; do
+        miss=$(while read -r me; do grep -qx "\"$me\"" "$dict" || printf ' %s' "$me"; done <"$D/mtab")
+        t "$dict holds every method of the table${miss:+ (missing:$miss)}" '[ -z "$miss" ]'
+    done
+    if [ -x "$B/hilstep-rt" ]; then
+        "$B/hilstep-rt" --help >"$D/rthelp" 2>&1
+        miss=$(while read -r me; do grep -qE "^ +$me " "$D/rthelp" || printf ' %s' "$me"; done <"$D/mtab")
+        t "hilstep-rt --help lists every method of the table${miss:+ (missing:$miss)}" '[ -z "$miss" ]'
+    fi
+    # README's "when to pick another" table: each pick is a method of the table (or auto)
+    sed -n '/^| situation | pick |/,/^$/p' README.md | sed 1,2d | awk -F'|' '{ print $3 }' \
+        | grep -oE '`[a-z0-9]+( [^`]*)?`' | sed -E 's/^`([a-z0-9]+).*/\1/' | sort -u >"$D/picks"
+    bad=$(comm -23 "$D/picks" "$D/mtab_auto" | tr '\n' ' ')
+    t "README's method picks are methods of the table${bad:+ (not: $bad)}" '[ -s "$D/picks" ] && [ -z "$bad" ]'
+    # rt/METHODS.md's grid (make methods-table): a row for every method and auto, no other
+    sed -n '/<!-- method-grid/,/<!-- \/method-grid/p' rt/METHODS.md | sed -n 's/^| `\([a-z0-9]*\)`.*/\1/p' \
+        | sort -u >"$D/grid"
+    t "rt/METHODS.md's method grid has the table's methods and auto, no other" 'cmp -s "$D/grid" "$D/mtab_auto"'
+else
+    t "hilstep-sim --list-methods prints the method table" false
+fi
+# ---- method lists (end) ----
 echo "docs: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -36,6 +36,19 @@ static void hs_methods_list(FILE *o, const char *fmt)
     }
 }
 
+/* --list-methods: one line per row of the table, its name and the stabilizations it takes,
+ * the list scripts read instead of writing one (test/bench/bench.sh, test/qemu/run_tests.sh). */
+static int list_methods(void)
+{
+    for (int k = 0; k < HS_METHOD_COUNT; ++k) {
+        printf("%s", hs_method_table[k].name);
+        for (int st = HS_STAB_NONE; st <= HS_STAB_PROJECTION; ++st)
+            if (hs_method_takes_stab((hs_method)k, (hs_stab)st)) printf(" %s", hs_stab_name((hs_stab)st));
+        printf("\n");
+    }
+    return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 3;
+}
+
 static void usage(FILE *o)
 {
     const hs_stepper_def d = hs_stepper_default_def();
@@ -48,7 +61,8 @@ static void usage(FILE *o)
         "                   [--spook-eps E] [--spook-tau TAU]\n"
         "                   --h H --t T [--inputs FILE.csv [--interp linear|hold]]\n"
         "                   [--csv FILE] [--every N] [--hash]\n"
-        "       hilstep-sim --methods | --help   (the method table | this text)\n\n"
+        "       hilstep-sim --methods | --list-methods | --help   (the method table | one line per\n"
+        "                   method: its name and the --stab values it takes | this text)\n\n"
         "  --method   (default %s; rt/METHODS.md says which to pick; --methods prints the table)\n",
         hs_method_name(d.method));
     hs_methods_list(o, "             %-11s %s\n");
@@ -626,6 +640,7 @@ int main(int argc, char **argv)
     static hs_sim_cfg cfg;
     static hs_sim_run run;
     hs_sim_err err;
+    if (argc == 2 && !strcmp(argv[1], "--list-methods")) return list_methods();
     if (argc == 2 && !strcmp(argv[1], "--methods")) {
         /* the method table as the markdown rows rt/METHODS.md carries (make methods-doc) */
         printf("| method | family (file) | what it does | needs from the model |\n|---|---|---|---|\n");

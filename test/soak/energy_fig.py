@@ -2,12 +2,18 @@
 """Issue 8's figure: energy against time for every method (projection where it applies) on the
 chain n = 8 (released horizontal, h = 1 ms) and on the car axle over 10^4 s (h = 1 ms; its
 energy leaves out the road's work, so it is bounded, not constant). Runs build/hilstep-issue8
-energy ...; writes PNG + CSVs into --out. Usage: energy_fig.py --bin B --out DIR [--chain-t T]
-[--axle-t T]"""
+energy ...; writes PNG + CSVs into --out. The methods are the stepper table's that take
+--stab projection (hilstep-sim --list-methods; --sim, default beside --bin). Usage:
+energy_fig.py --bin B --out DIR [--sim SIM] [--chain-t T] [--axle-t T]"""
 import argparse, os, subprocess, sys
 from concurrent.futures import ThreadPoolExecutor
 
-METHODS = ["explicit", "symplectic", "j1", "j2", "j3", "jexact", "jk", "jkexact", "galpha", "sdirk"]
+METHODS = []
+
+def methods(sim):
+    """The table's methods that take --stab projection, in table order."""
+    out = subprocess.run([sim, "--list-methods"], capture_output=True, text=True, check=True).stdout
+    return [w[0] for w in (line.split() for line in out.splitlines()) if w and "projection" in w[1:]]
 
 REPLOT = False
 
@@ -33,12 +39,14 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--bin", required=True)
     ap.add_argument("--out", required=True)
+    ap.add_argument("--sim", help="hilstep-sim for the method list (default: beside --bin)")
     ap.add_argument("--chain-t", type=float, default=30.0)
     ap.add_argument("--axle-t", type=float, default=1e4)
     ap.add_argument("--replot", action="store_true", help="plot the CSVs already in --out")
     a = ap.parse_args()
     global REPLOT
     REPLOT = a.replot
+    METHODS[:] = methods(a.sim or os.path.join(os.path.dirname(a.bin), "hilstep-sim"))
     os.makedirs(a.out, exist_ok=True)
     import matplotlib
     matplotlib.use("Agg")

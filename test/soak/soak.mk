@@ -44,7 +44,7 @@ TEST_SUITES += soak-test issue8-bars-test
 # Issue 8's figure (part of `make figures`): energy against time per method, chain n = 8 and
 # the car axle over 10^4 s (a few minutes: 10^7 car axle steps per method).
 .PHONY: figures-issue8
-figures-issue8: $(BUILD)/hilstep-issue8
+figures-issue8: $(BUILD)/hilstep-issue8 $(BUILD)/hilstep-sim
 	/usr/bin/python3 test/soak/energy_fig.py --bin $(BUILD)/hilstep-issue8 --out $(BUILD)/figures
 figures: figures-issue8
 

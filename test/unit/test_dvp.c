@@ -4,6 +4,7 @@
  * solved, not stabilized, so |g| stays at the Newton residual; analytic and differenced
  * Jacobians give the same steps. Runs in both real types and on the board. */
 #include "hs_sparse.h"
+#include "hs_stage.h"
 #include "hs_test.h"
 #include "tutil.h"
 
@@ -121,19 +122,33 @@ static void dvp_needs_lagrange(void)
 }
 
 /* The method table is the one list: row i is method i, names unique and parsed back, every
- * row with a family and a summary; an unknown name is refused. */
+ * row with a summary, known property bits only, the stabilizations its bits say and a family
+ * with the four functions the stepper calls, named alike by the rows it serves; an unknown
+ * name is refused. */
 static void method_table(void)
 {
     for (int i = 0; i < HS_METHOD_COUNT; ++i) {
         const hs_method_info *r = hs_method_info_of((hs_method)i);
+        const hs_family *f = (r != NULL) ? (const hs_family *)r->fam : NULL;
         hs_method me = HS_METHOD_COUNT > 0 ? (hs_method)0 : HS_METHOD_EXPLICIT;
-        CHECK(r != NULL && (int)r->id == i && r->fam != NULL && r->family[0] != '\0' && r->summary[0] != '\0');
+        CHECK(r != NULL && (int)r->id == i && f != NULL && r->family[0] != '\0' && r->summary[0] != '\0'
+              && (r->flags & ~(unsigned)HS_MF_ALL) == 0u && f->validate != NULL && f->configure != NULL
+              && f->plan != NULL && f->step != NULL && hs_method_takes_stab((hs_method)i, HS_STAB_NONE) == 1
+              && hs_method_takes_stab((hs_method)i, HS_STAB_PROJECTION) == (((r->flags & HS_MF_OWNSTAB) == 0u) ? 1 : 0)
+              && hs_method_takes_stab((hs_method)i, HS_STAB_BAUMGARTE)
+                     == (((r->flags & (HS_MF_OWNSTAB | HS_MF_NOBAUM)) == 0u) ? 1 : 0));
         CHECK(r != NULL && hs_method_parse(r->name, &me) == HS_OK && (int)me == i);
-        for (int j = 0; j < i; ++j) CHECK(!tu_contains(hs_method_table[j].name, r->name) || !tu_contains(r->name, hs_method_table[j].name));
+        for (int j = 0; j < i; ++j) {
+            const hs_method_info *q = &hs_method_table[j];
+            const int same_family = tu_contains(q->family, r->family) && tu_contains(r->family, q->family);
+            CHECK((!tu_contains(q->name, r->name) || !tu_contains(r->name, q->name))
+                  && ((q->fam == r->fam) == (same_family != 0)));
+        }
     }
     hs_method me = HS_METHOD_SDIRK;
     CHECK(hs_method_parse("sdirkx", &me) == HS_E_DEF_METHOD && me == HS_METHOD_SDIRK);
-    CHECK(hs_method_parse("sdir", &me) == HS_E_DEF_METHOD && hs_method_info_of((hs_method)HS_METHOD_COUNT) == NULL);
+    CHECK(hs_method_parse("sdir", &me) == HS_E_DEF_METHOD && hs_method_info_of((hs_method)HS_METHOD_COUNT) == NULL
+          && hs_method_takes_stab((hs_method)HS_METHOD_COUNT, HS_STAB_NONE) == 0);
 }
 
 /* Beyond the method's range the step is refused, never non-finite: the chain of 4 rods
