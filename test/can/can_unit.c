@@ -12,7 +12,6 @@
 #include <stdio.h>
 #include <string.h>
 
-
 static hs_can_db db;
 static hs_dbc_error err;
 
@@ -38,24 +37,24 @@ static void test_parse(void)
     CHECK_NAMED(rc == 0 && db.nmsg == 2 && db.nsig == 5, "hil/dbc/circular_track.dbc: 2 messages, 5 signals");
     const hs_can_msg *c = &db.msg[0], *p = &db.msg[1];
     CHECK_NAMED(c->id == 256 && c->len == 2 && c->cycle_ms == 10 && !c->ext && !c->fd && c->n == 1 &&
-          p->id == 512 && p->len == 8 && p->cycle_ms == 10 && p->n == 4,
-          "ids 256/512, 2/8 bytes, GenMsgCycleTime 10 ms each");
+                p->id == 512 && p->len == 8 && p->cycle_ms == 10 && p->n == 4,
+                "ids 256/512, 2/8 bytes, GenMsgCycleTime 10 ms each");
     const hs_can_sig *f = &db.sig[0], *r = &db.sig[2];
     CHECK_NAMED(!strcmp(f->name, "F_t") && f->start == 0 && f->len == 16 && f->intel && f->is_signed &&
-          f->factor == 0.002 && f->min == -50 && f->max == 50 && !strcmp(f->unit, "N"),
-          "F_t: 0|16@1- (0.002,0) [-50|50] \"N\"");
+                f->factor == 0.002 && f->min == -50 && f->max == 50 && !strcmp(f->unit, "N"),
+                "F_t: 0|16@1- (0.002,0) [-50|50] \"N\"");
     CHECK_NAMED(!strcmp(r->name, "radius") && !r->is_signed && r->factor == 0.0001 && r->has_init &&
-          r->init_raw == 10000, "radius: unsigned, factor 1e-4, GenSigStartValue 10000");
+                r->init_raw == 10000, "radius: unsigned, factor 1e-4, GenSigStartValue 10000");
 
     rc = parse(HEAD "BO_ 2147484000 Ext: 64 A\n SG_ a : 7|16@0+ (1,0) [0|0] \"\" B\n"
                "BA_ \"VFrameFormat\" BO_ 2147484000 15;\nBA_ \"HilstepStaleCycles\" BO_ 2147484000 5;\n");
     CHECK_NAMED(rc == 0 && db.msg[0].ext && db.msg[0].id == 352 && db.msg[0].fd && db.msg[0].len == 64 &&
-          db.msg[0].stale_cycles == 5, "29-bit id (bit 31), CAN FD 64 bytes, HilstepStaleCycles");
+                db.msg[0].stale_cycles == 5, "29-bit id (bit 31), CAN FD 64 bytes, HilstepStaleCycles");
     rc = parse(HEAD "CM_ SG_ 1 a \"a comment; over\ntwo lines\";\nBO_ 1 M: 1 A\n SG_ a : 0|8@1+ (1,0) [0|0] \"\" B\n"
                "VAL_ 1 a 0 \"off\" 1 \"on\";\nBO_ 3221225472 VECTOR__INDEPENDENT_SIG_MSG: 0 Vector__XXX\n"
                " SG_ lonely : 0|8@1+ (1,0) [0|0] \"\" B\n");
     CHECK_NAMED(rc == 0 && db.nmsg == 1 && db.nsig == 1, "CM_ with ';' and a newline in its string, VAL_, "
-          "VECTOR__INDEPENDENT_SIG_MSG: skipped");
+                "VECTOR__INDEPENDENT_SIG_MSG: skipped");
     rc = parse(HEAD "BO_ 1 M: 8 A\n SG_ a : 0|8@1+ (1e-3,-1.5E+2) [-150|105] \"\" B\n");
     CHECK_NAMED(rc == 0 && db.sig[0].factor == 1e-3 && db.sig[0].offset == -150.0, "numbers with exponents");
 
@@ -132,20 +131,20 @@ static void test_bits(void)
     memset(d, 0, sizeof d);
     hs_can_put_raw(&s, d, (int64_t)UINT64_C(0x8877665544332211));
     CHECK_NAMED(d[0] == 0x11 && d[7] == 0x88 && (uint64_t)hs_can_get_raw(&s, d) == UINT64_C(0x8877665544332211),
-          "Intel 0|64: every byte in place");
+                "Intel 0|64: every byte in place");
     /* scaling: round half away from zero, saturation counted */
     int sat;
     s.len = 8; s.is_signed = 1; s.factor = 0.5; s.offset = 0.0;
     CHECK_NAMED(hs_can_phys_to_raw(&s, 1.25, &sat) == 3 && !sat && hs_can_phys_to_raw(&s, -1.25, &sat) == -3 && !sat,
-          "phys -> raw rounds half away from zero (1.25 / 0.5 = 2.5 -> 3)");
+                "phys -> raw rounds half away from zero (1.25 / 0.5 = 2.5 -> 3)");
     CHECK_NAMED(hs_can_phys_to_raw(&s, 100.0, &sat) == 127 && sat && hs_can_phys_to_raw(&s, -64.2, &sat) == -128 && !sat &&
-          hs_can_phys_to_raw(&s, -64.3, &sat) == -128 && sat, "saturation at the raw range, counted");
+                hs_can_phys_to_raw(&s, -64.3, &sat) == -128 && sat, "saturation at the raw range, counted");
     CHECK_NAMED(hs_can_phys_to_raw(&s, NAN, &sat) == 0 && sat, "NaN -> raw 0, counted as saturated");
     s.is_signed = 0;
     CHECK_NAMED(hs_can_phys_to_raw(&s, -0.2, &sat) == 0 && !sat && hs_can_phys_to_raw(&s, -0.3, &sat) == 0 && sat,
-          "unsigned: -0.4 raw rounds to 0, -0.6 saturates");
+                "unsigned: -0.4 raw rounds to 0, -0.6 saturates");
     CHECK_NAMED(hs_can_dlc_to_len(9) == 12 && hs_can_dlc_to_len(15) == 64 && hs_can_len_to_dlc(13) == 10 &&
-          hs_can_len_to_dlc(65) == -1, "CAN FD DLC table");
+                hs_can_len_to_dlc(65) == -1, "CAN FD DLC table");
 }
 
 static const char *const plant_in[] = {"F_t"};
@@ -160,22 +159,22 @@ static void test_link(void)
     int rc = hs_dbc_load_file("hil/dbc/circular_track.dbc", &db, m, sizeof m);
     rc |= hs_can_bind(&L, &db, plant_in, 1, plant_out, 4, 1000u, &err);
     CHECK_NAMED(rc == 0 && L.dir[0] == HS_SIG_IN && L.dir[1] == HS_SIG_OUT && L.every[1] == 10 && L.stale[0] == 30,
-          "plant at 1 ms: EcuCommand received (stale 30 periods), PlantState sent every 10 periods");
+                "plant at 1 ms: EcuCommand received (stale 30 periods), PlantState sent every 10 periods");
     rc = hs_can_map(&L, &hs_map_circular_track_plant, "circular_track", sig, 8, &map, &err);
     CHECK_NAMED(rc == 0 && map.n == 5 && !strcmp(map.sig[0].name, "F_t") && map.sig[0].stale_limit == 30 &&
-          map.sig[2].fallback == 1.0 && map.sig[0].min == -50 && map.sig[1].min == -32,
-          "map: DBC ranges within the shipped safety ranges, GenSigStartValue as fallback");
+                map.sig[2].fallback == 1.0 && map.sig[0].min == -50 && map.sig[1].min == -32,
+                "map: DBC ranges within the shipped safety ranges, GenSigStartValue as fallback");
     CHECK_NAMED(hs_signal_map_check(&map, 1, 4, m, sizeof m) == 0, "the DBC map passes hs_signal_map_check");
 
     hs_dbc_error e;
     rc = hs_can_bind(&L, &db, plant_in, 1, plant_out, 4, 3000u, &e);
     CHECK_NAMED(rc != 0 && e.line == 16 && strstr(e.msg, "EcuCommand: GenMsgCycleTime is not a whole multiple"),
-          "10 ms cycle at a 3 ms period: refused at the BO_ line");
+                "10 ms cycle at a 3 ms period: refused at the BO_ line");
     static const char *const car_out[] = {"xl", "yl", "xr", "yr", "F_left", "F_right"};
     static const char *const car_in[] = {"road_dy"};
     rc = hs_can_bind(&L, &db, car_in, 1, car_out, 6, 1000u, &e);
     CHECK_NAMED(rc != 0 && e.line == 17 && strstr(e.msg, "signal F_t: the model has no input or output"),
-          "a signal the model lacks: refused at its SG_ line");
+                "a signal the model lacks: refused at its SG_ line");
     static const char *const out5[] = {"speed", "radius", "x1", "x2", "extra"};
     rc = hs_can_bind(&L, &db, plant_in, 1, out5, 5, 1000u, &e);
     CHECK_NAMED(rc != 0 && strstr(e.msg, "model output extra has no signal in the DBC"), "a model output missing from the DBC");
@@ -202,12 +201,12 @@ static void test_link(void)
     CHECK_NAMED(hs_can_receive(&L, &rx, 256, 0, 0, over, 2) == HS_CAN_RANGE, "out-of-range value: counted");
     (void)hs_rx_tick(&rx, in);
     CHECK_NAMED(in[0] == 0.0 && rx.st.datagrams == 0 && L.rx_frames == 6 && hs_can_rejected_total(&L) == 6,
-          "nothing rejected was applied: F_t on its fallback 0 N, 6 frames = 6 rejections");
+                "nothing rejected was applied: F_t on its fallback 0 N, 6 frames = 6 rejections");
     CHECK_NAMED(hs_can_receive(&L, &rx, 256, 0, 0, big, 2) == HS_CAN_OK &&
-          hs_can_receive(&L, &rx, 256, 0, 0, d, 2) == HS_CAN_OK, "two valid frames in one tick");
+                hs_can_receive(&L, &rx, 256, 0, 0, d, 2) == HS_CAN_OK, "two valid frames in one tick");
     int fresh = hs_rx_tick(&rx, in);
     CHECK_NAMED(fresh && fabs((double)in[0] - 20.0) < 1e-12 && rx.st.superseded == 1 && rx.st.used == 1 &&
-          rx.used_seq == 2, "the newest applied (20 N), the first superseded, used_seq = CAN frame count");
+                rx.used_seq == 2, "the newest applied (20 N), the first superseded, used_seq = CAN frame count");
     for (int k = 0; k < 30; ++k) (void)hs_rx_tick(&rx, in);
     CHECK_NAMED(in[0] == 20.0 && !rx.stale, "30 ticks without a frame: still fresh (limit 3 cycles = 30 periods)");
     (void)hs_rx_tick(&rx, in);
@@ -219,11 +218,11 @@ static void test_link(void)
         const double one[1] = {1.0};
         const uint64_t acc = rx.st.accepted;
         CHECK_NAMED(hs_rx_offer_values(&rx, sl, bad, 1, 99) == HS_RX_NONFINITE &&
-              hs_rx_offer_values(&rx, oob, one, 1, 99) == HS_RX_NONFINITE && rx.st.accepted == acc &&
-              rx.pending == 0, "hs_rx_offer_values refuses a NaN and a slot past the inputs, nothing pending");
+                    hs_rx_offer_values(&rx, oob, one, 1, 99) == HS_RX_NONFINITE && rx.st.accepted == acc &&
+                    rx.pending == 0, "hs_rx_offer_values refuses a NaN and a slot past the inputs, nothing pending");
     }
     CHECK_NAMED(rx.st.accepted == rx.st.used + rx.st.superseded + (uint64_t)rx.pending &&
-          L.rx_frames == L.rejected[0] + hs_can_rejected_total(&L), "conservation: every frame in one counter");
+                L.rx_frames == L.rejected[0] + hs_can_rejected_total(&L), "conservation: every frame in one counter");
 
     /* clamping to the bench's safety range: a DBC range wider than the shipped map's */
     rc = parse(HEAD "BO_ 256 Cmd: 2 A\n SG_ F_t : 0|16@1- (0.01,0) [-300|300] \"N\" B\n"
@@ -235,7 +234,7 @@ static void test_link(void)
     hs_rx_init(&rx, &map, HS_FRAME_KIND_TO_PLANT);
     d[0] = 0x10; d[1] = 0x27; /* 100 N */
     CHECK_NAMED(rc == 0 && map.sig[0].max == 50.0 && hs_can_receive(&L, &rx, 256, 0, 0, d, 2) == HS_CAN_OK,
-          "no GenMsgCycleTime: every period; [-300|300] N meets the bench's +-50 N");
+                "no GenMsgCycleTime: every period; [-300|300] N meets the bench's +-50 N");
     (void)hs_rx_tick(&rx, in);
     CHECK_NAMED(in[0] == 50.0 && rx.st.clamped == 1, "100 N inside the DBC range is clamped to the bench's 50 N, counted");
 
@@ -248,18 +247,18 @@ static void test_link(void)
     int due = 0;
     for (uint64_t k = 0; k < 100; ++k) due += hs_can_due(&L, 1, k);
     CHECK_NAMED(rc == 0 && due == 10 && hs_can_due(&L, 1, 0) && hs_can_due(&L, 1, 90) && !hs_can_due(&L, 1, 95) &&
-          !hs_can_due(&L, 0, 0), "PlantState due at ticks 0, 10, ..., 90: 10 of 100; the input never");
+                !hs_can_due(&L, 0, 0), "PlantState due at ticks 0, 10, ..., 90: 10 of 100; the input never");
     hs_real y[4] = {1.23449, 1.0, -0.5, 40.0};
     size_t n = hs_can_encode(&L, 1, &tx, y, d);
     CHECK_NAMED(n == 8 && L.tx_saturated == 1 && hs_can_get_raw(&db.sig[1], d) == 1234 &&
-          hs_can_get_raw(&db.sig[2], d) == 10000 && hs_can_get_raw(&db.sig[3], d) == -5000 &&
-          hs_can_get_raw(&db.sig[4], d) == 32767, "encode: 1.23449 m/s -> 1234, x2 = 40 m saturates at 32767 (counted)");
+                hs_can_get_raw(&db.sig[2], d) == 10000 && hs_can_get_raw(&db.sig[3], d) == -5000 &&
+                hs_can_get_raw(&db.sig[4], d) == 32767, "encode: 1.23449 m/s -> 1234, x2 = 40 m saturates at 32767 (counted)");
     n = hs_can_encode(&L, 1, &tx, NULL, d);
     CHECK_NAMED(n == 8 && hs_can_get_raw(&db.sig[2], d) == 10000 && hs_can_get_raw(&db.sig[3], d) == 10000 &&
-          hs_can_get_raw(&db.sig[1], d) == 0, "safe values: the fallbacks (radius 1 m, x1 1 m, speed 0)");
+                hs_can_get_raw(&db.sig[1], d) == 0, "safe values: the fallbacks (radius 1 m, x1 1 m, speed 0)");
     CHECK_NAMED(hs_can_encode(&L, 0, &tx, y, d) == 0, "an input message is never encoded");
     CHECK_NAMED(!strcmp(hs_can_reason_name(HS_CAN_RANGE), "out_of_range") && !strcmp(hs_can_reason_name(99), "unknown"),
-          "reason names");
+                "reason names");
 }
 
 /* The DBC parser; signal bits and scaling; the link: binding, receive, staleness, send. */

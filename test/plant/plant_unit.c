@@ -98,7 +98,7 @@ static void nonfinite_energy(void)
              g_p.last_fault, hs_plant_fault_str(g_p.last_fault), (unsigned long long)g_p.out_nonfinite);
     CHECK_NAMED(g_p.last_fault == HS_PLANT_E_OUTPUT_NONFINITE && g_p.out_nonfinite == 10u &&
               strncmp(hs_plant_fault_str(g_p.last_fault), "nonfinite_output", 16) == 0,
-          what);
+                what);
 #else
     CHECK_NAMED(0, "a status of its own for a non-finite output (HS_PLANT_E_OUTPUT_NONFINITE)");
 #endif
@@ -180,7 +180,7 @@ static void pendulum_range(void)
     CHECK_NAMED(safe_at == first_fault + 2 && hs_plant_exit_code(&g_p, 0, 0) == HS_EXIT_STEP, what);
 #ifdef HS_PLANT_E_OUTPUT_RANGE
     CHECK_NAMED(g_p.last_fault == HS_PLANT_E_OUTPUT_RANGE && g_p.out_range == 3u && g_p.out_nonfinite == 0u,
-          "status output_range, counted 3 times");
+                "status output_range, counted 3 times");
 #else
     CHECK_NAMED(0, "a status of its own for an output out of range (HS_PLANT_E_OUTPUT_RANGE)");
 #endif

@@ -113,7 +113,7 @@ static void vertical_checks(void)
     a[HS_TIRE_PEN] = -0.01; a[HS_TIRE_XE] = 0.002;
     hs_tire_eval(&p, a, 0.0, &o);
     CHECK_VALUE(fabs(o.y[HS_TIRE_DXE] + p.cx / p.dx * 0.002) < 1e-9 && fabs(o.y[HS_TIRE_FX]) < 1e-9,
-          "airborne tread relaxes without force", o.y[HS_TIRE_FX]);
+                "airborne tread relaxes without force", o.y[HS_TIRE_FX]);
 }
 
 /* ---- one wheel with a quarter car on a slope ---- */

@@ -411,7 +411,7 @@ static void description(void)
     } else {
         compiled = 1;
         CHECK_NAMED(mb.nq == NQ && mb.nz == 3 && mb.type.nz == 3 && mb.type.zdot != NULL && mb.nin == 4,
-              "tire description: nq 14, 3 auxiliary states with zdot, 4 inputs");
+                    "tire description: nq 14, 3 auxiliary states with zdot, 4 inputs");
     }
 }
 
