@@ -50,6 +50,8 @@ $(BUILD)/hilstep-plot: port/host/hilstep_plot.py
 	cp $< $@ && chmod +x $@
 
 # ---- host unit tests ----
+# The one harness of the C suites (test/unit/hs_test.h); every suite's binary links it.
+TEST_HARNESS := test/unit/hs_test.c test/unit/hs_test.h
 TEST_SRC := $(wildcard test/unit/*.c) test/host_main.c
 $(BUILD)/hilstep-unit: $(TEST_SRC) $(CORE_SRC) $(MODEL_HDR) $(wildcard rt/*.h test/unit/*.h)
 	@mkdir -p $(BUILD)

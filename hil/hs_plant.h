@@ -91,7 +91,7 @@ typedef struct hs_plant_def {
     uint32_t inject_fault_frames; /* ... for this many frames */
 } hs_plant_def;
 
-/* Defaults: J2 / index-2 / projection at h = 1 ms with alpha = 1/h, beta = 1/h^2, shipped or
+/* Defaults: sdirk / projection (the library's) at h = 1 ms, alpha = 1/h, beta = 1/h^2, shipped or
  * generic map, fault_hold 10 (10 ms at 1 kHz, half an input's stale limit), overrun skip. */
 hs_plant_def hs_plant_default_def(void);
 

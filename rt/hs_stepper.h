@@ -80,7 +80,7 @@ typedef enum hs_jac {
 /* sdirk's range: the largest h^2 |dA|_1 / (1 + |q0|_inf) one stage's Newton correction may
  * have (dimensionless); beyond it the step is refused with HS_E_RANGE (rt/METHODS.md). A
  * linear mode the stages solve exactly gives (h omega)^2 times its amplitude over the size:
- * 5e3 at h omega = 100 (test/unit/test_issue8.c); the diverging runs of the method table
+ * 5e3 at h omega = 100 (test/unit/test_methods.c); the diverging runs of the method table
  * pass 1e4 one or two steps before their values overflow. */
 #ifndef HS_SD_RANGE
 #define HS_SD_RANGE HS_R(1.0e4)

@@ -32,10 +32,10 @@ $(BUILD)/hilstep-ecu: $(LINUX_DIR)/hilstep_ecu.c $(LINUX_DIR)/hs_linux.c $(LINUX
 
 # Test tools: hil/ unit tests (codec, validation, ring, histogram, maps) and the UDP test peer
 # that plays a scripted ECU (bad-input storm, closed-loop checks).
-$(BUILD)/hilstep-hil-unit: test/linux/hil_unit.c $(HIL_SRC) $(CORE_OBJ) $(LINUX_HDR)
+$(BUILD)/hilstep-hil-unit: test/linux/hil_unit.c $(TEST_HARNESS) $(HIL_SRC) $(CORE_OBJ) $(LINUX_HDR)
 	@mkdir -p $(BUILD)
-	$(CC) $(CFLAGS_LINUX) -fsanitize=address,undefined -fno-sanitize-recover=all \
-	  test/linux/hil_unit.c $(HIL_SRC) $(CORE_OBJ) -o $@ $(LINUX_LIBS)
+	$(CC) $(CFLAGS_LINUX) -fsanitize=address,undefined -fno-sanitize-recover=all -Itest/unit \
+	  test/linux/hil_unit.c test/unit/hs_test.c $(HIL_SRC) $(CORE_OBJ) -o $@ $(LINUX_LIBS)
 
 $(BUILD)/hilstep-testpeer: test/linux/testpeer.c $(LINUX_DIR)/hs_linux.c $(HIL_SRC) $(CORE_OBJ) $(LINUX_HDR)
 	@mkdir -p $(BUILD)

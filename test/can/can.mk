@@ -7,9 +7,9 @@ CAN_HOST_CFLAGS := $(CSTD) -O1 -g $(WARN) $(FPFLAGS) -D_POSIX_C_SOURCE=200809L \
 CAN_HIL := hil/hs_can.c hil/hs_dbc.c hil/hs_signal.c hil/hs_frame.c hil/hs_mac.c hil/hs_apps.c hil/hs_transport.c
 CAN_DEPS := $(CAN_HIL) $(wildcard hil/*.h) port/host/hs_dbc_file.h
 
-$(BUILD)/hilstep-can-unit: test/can/can_unit.c $(CAN_DEPS)
+$(BUILD)/hilstep-can-unit: test/can/can_unit.c $(TEST_HARNESS) $(CAN_DEPS)
 	@mkdir -p $(BUILD)
-	$(CC) $(CAN_HOST_CFLAGS) test/can/can_unit.c $(CAN_HIL) -o $@ -lm
+	$(CC) $(CAN_HOST_CFLAGS) -Itest/unit test/can/can_unit.c test/unit/hs_test.c $(CAN_HIL) -o $@ -lm
 
 $(BUILD)/hilstep-can-tool: test/can/can_tool.c $(CAN_DEPS)
 	@mkdir -p $(BUILD)

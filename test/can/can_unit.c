@@ -6,23 +6,11 @@
 #include "hs_apps.h"
 #include "hs_can.h"
 #include "hs_dbc_file.h"
+#include "hs_test.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-
-static int passed, failed;
-
-static void check(int ok, const char *what)
-{
-    if (ok) {
-        passed++;
-        printf("  ok   %s\n", what);
-    } else {
-        failed++;
-        printf("  FAIL %s\n", what);
-    }
-}
 
 static hs_can_db db;
 static hs_dbc_error err;
@@ -36,7 +24,7 @@ static void refused(const char *text, unsigned line, const char *part, const cha
     const int rc = parse(text);
     const int ok = rc != 0 && err.line == line && strstr(err.msg, part) != NULL && db.nmsg == 0;
     snprintf(buf, sizeof buf, "%s -> line %u: %s", what, (unsigned)err.line, err.msg);
-    check(ok, buf);
+    CHECK_NAMED(ok, buf);
 }
 
 #define HEAD "VERSION \"\"\n\nNS_ :\n\tCM_\n\tBA_\n\nBS_:\n\nBU_: A B\n"
@@ -46,29 +34,29 @@ static void test_parse(void)
 {
     char m[256];
     int rc = hs_dbc_load_file("hil/dbc/circular_track.dbc", &db, m, sizeof m);
-    check(rc == 0 && db.nmsg == 2 && db.nsig == 5, "hil/dbc/circular_track.dbc: 2 messages, 5 signals");
+    CHECK_NAMED(rc == 0 && db.nmsg == 2 && db.nsig == 5, "hil/dbc/circular_track.dbc: 2 messages, 5 signals");
     const hs_can_msg *c = &db.msg[0], *p = &db.msg[1];
-    check(c->id == 256 && c->len == 2 && c->cycle_ms == 10 && !c->ext && !c->fd && c->n == 1 &&
-          p->id == 512 && p->len == 8 && p->cycle_ms == 10 && p->n == 4,
-          "ids 256/512, 2/8 bytes, GenMsgCycleTime 10 ms each");
+    CHECK_NAMED(c->id == 256 && c->len == 2 && c->cycle_ms == 10 && !c->ext && !c->fd && c->n == 1 &&
+                p->id == 512 && p->len == 8 && p->cycle_ms == 10 && p->n == 4,
+                "ids 256/512, 2/8 bytes, GenMsgCycleTime 10 ms each");
     const hs_can_sig *f = &db.sig[0], *r = &db.sig[2];
-    check(!strcmp(f->name, "F_t") && f->start == 0 && f->len == 16 && f->intel && f->is_signed &&
-          f->factor == 0.002 && f->min == -50 && f->max == 50 && !strcmp(f->unit, "N"),
-          "F_t: 0|16@1- (0.002,0) [-50|50] \"N\"");
-    check(!strcmp(r->name, "radius") && !r->is_signed && r->factor == 0.0001 && r->has_init &&
-          r->init_raw == 10000, "radius: unsigned, factor 1e-4, GenSigStartValue 10000");
+    CHECK_NAMED(!strcmp(f->name, "F_t") && f->start == 0 && f->len == 16 && f->intel && f->is_signed &&
+                f->factor == 0.002 && f->min == -50 && f->max == 50 && !strcmp(f->unit, "N"),
+                "F_t: 0|16@1- (0.002,0) [-50|50] \"N\"");
+    CHECK_NAMED(!strcmp(r->name, "radius") && !r->is_signed && r->factor == 0.0001 && r->has_init &&
+                r->init_raw == 10000, "radius: unsigned, factor 1e-4, GenSigStartValue 10000");
 
     rc = parse(HEAD "BO_ 2147484000 Ext: 64 A\n SG_ a : 7|16@0+ (1,0) [0|0] \"\" B\n"
                "BA_ \"VFrameFormat\" BO_ 2147484000 15;\nBA_ \"HilstepStaleCycles\" BO_ 2147484000 5;\n");
-    check(rc == 0 && db.msg[0].ext && db.msg[0].id == 352 && db.msg[0].fd && db.msg[0].len == 64 &&
-          db.msg[0].stale_cycles == 5, "29-bit id (bit 31), CAN FD 64 bytes, HilstepStaleCycles");
+    CHECK_NAMED(rc == 0 && db.msg[0].ext && db.msg[0].id == 352 && db.msg[0].fd && db.msg[0].len == 64 &&
+                db.msg[0].stale_cycles == 5, "29-bit id (bit 31), CAN FD 64 bytes, HilstepStaleCycles");
     rc = parse(HEAD "CM_ SG_ 1 a \"a comment; over\ntwo lines\";\nBO_ 1 M: 1 A\n SG_ a : 0|8@1+ (1,0) [0|0] \"\" B\n"
                "VAL_ 1 a 0 \"off\" 1 \"on\";\nBO_ 3221225472 VECTOR__INDEPENDENT_SIG_MSG: 0 Vector__XXX\n"
                " SG_ lonely : 0|8@1+ (1,0) [0|0] \"\" B\n");
-    check(rc == 0 && db.nmsg == 1 && db.nsig == 1, "CM_ with ';' and a newline in its string, VAL_, "
-          "VECTOR__INDEPENDENT_SIG_MSG: skipped");
+    CHECK_NAMED(rc == 0 && db.nmsg == 1 && db.nsig == 1, "CM_ with ';' and a newline in its string, VAL_, "
+                "VECTOR__INDEPENDENT_SIG_MSG: skipped");
     rc = parse(HEAD "BO_ 1 M: 8 A\n SG_ a : 0|8@1+ (1e-3,-1.5E+2) [-150|105] \"\" B\n");
-    check(rc == 0 && db.sig[0].factor == 1e-3 && db.sig[0].offset == -150.0, "numbers with exponents");
+    CHECK_NAMED(rc == 0 && db.sig[0].factor == 1e-3 && db.sig[0].offset == -150.0, "numbers with exponents");
 
     refused(HEAD "BO_ 1 M: 8 A\n SG_ a M : 0|8@1+ (1,0) [0|0] \"\" B\n", 11, "multiplexed", "multiplexor signal");
     refused(HEAD "BO_ 1 M: 8 A\n SG_ a m3 : 0|8@1+ (1,0) [0|0] \"\" B\n", 11, "multiplexed", "multiplexed signal");
@@ -107,9 +95,9 @@ static void test_parse(void)
 
     /* the file loader names the file and the line */
     rc = hs_dbc_load_file("test/can/bad/overlap.dbc", &db, m, sizeof m);
-    check(rc == 2 && strstr(m, "test/can/bad/overlap.dbc:13: signal x1 overlaps signal speed") != NULL, m);
+    CHECK_NAMED(rc == 2 && strstr(m, "test/can/bad/overlap.dbc:13: signal x1 overlaps signal speed") != NULL, m);
     rc = hs_dbc_load_file("test/can/none.dbc", &db, m, sizeof m);
-    check(rc == 2 && strstr(m, "test/can/none.dbc: cannot open") != NULL, m);
+    CHECK_NAMED(rc == 2 && strstr(m, "test/can/none.dbc: cannot open") != NULL, m);
 }
 
 static void test_bits(void)
@@ -122,41 +110,41 @@ static void test_bits(void)
     s.start = 7; s.len = 12; s.intel = 0;
     memset(d, 0, sizeof d);
     hs_can_put_raw(&s, d, 0xABC);
-    check(d[0] == 0xAB && d[1] == 0xC0 && hs_can_get_raw(&s, d) == 0xABC, "Motorola 7|12: 0xABC -> AB C0");
+    CHECK_NAMED(d[0] == 0xAB && d[1] == 0xC0 && hs_can_get_raw(&s, d) == 0xABC, "Motorola 7|12: 0xABC -> AB C0");
     /* Intel, start 4, 12 bits: 0xABC -> C0 AB */
     s.start = 4; s.intel = 1;
     memset(d, 0, sizeof d);
     hs_can_put_raw(&s, d, 0xABC);
-    check(d[0] == 0xC0 && d[1] == 0xAB && hs_can_get_raw(&s, d) == 0xABC, "Intel 4|12: 0xABC -> C0 AB");
+    CHECK_NAMED(d[0] == 0xC0 && d[1] == 0xAB && hs_can_get_raw(&s, d) == 0xABC, "Intel 4|12: 0xABC -> C0 AB");
     /* Motorola, start 3, 8 bits: spans byte 0 bits 3..0 and byte 1 bits 7..4 */
     s.start = 3; s.len = 8; s.intel = 0;
     memset(d, 0, sizeof d);
     hs_can_put_raw(&s, d, 0x5A);
-    check(d[0] == 0x05 && d[1] == 0xA0, "Motorola 3|8: 0x5A -> 05 A0");
+    CHECK_NAMED(d[0] == 0x05 && d[1] == 0xA0, "Motorola 3|8: 0x5A -> 05 A0");
     /* signed: -2 in 4 bits, sign-extended on the way back */
     s.start = 0; s.len = 4; s.intel = 1; s.is_signed = 1;
     memset(d, 0xFF, sizeof d);
     hs_can_put_raw(&s, d, -2);
-    check(d[0] == 0xFE && hs_can_get_raw(&s, d) == -2, "signed 4-bit -2 -> 0xE, other bits kept");
+    CHECK_NAMED(d[0] == 0xFE && hs_can_get_raw(&s, d) == -2, "signed 4-bit -2 -> 0xE, other bits kept");
     /* 64-bit unsigned, Intel */
     s.start = 0; s.len = 64; s.is_signed = 0;
     memset(d, 0, sizeof d);
     hs_can_put_raw(&s, d, (int64_t)UINT64_C(0x8877665544332211));
-    check(d[0] == 0x11 && d[7] == 0x88 && (uint64_t)hs_can_get_raw(&s, d) == UINT64_C(0x8877665544332211),
-          "Intel 0|64: every byte in place");
+    CHECK_NAMED(d[0] == 0x11 && d[7] == 0x88 && (uint64_t)hs_can_get_raw(&s, d) == UINT64_C(0x8877665544332211),
+                "Intel 0|64: every byte in place");
     /* scaling: round half away from zero, saturation counted */
     int sat;
     s.len = 8; s.is_signed = 1; s.factor = 0.5; s.offset = 0.0;
-    check(hs_can_phys_to_raw(&s, 1.25, &sat) == 3 && !sat && hs_can_phys_to_raw(&s, -1.25, &sat) == -3 && !sat,
-          "phys -> raw rounds half away from zero (1.25 / 0.5 = 2.5 -> 3)");
-    check(hs_can_phys_to_raw(&s, 100.0, &sat) == 127 && sat && hs_can_phys_to_raw(&s, -64.2, &sat) == -128 && !sat &&
-          hs_can_phys_to_raw(&s, -64.3, &sat) == -128 && sat, "saturation at the raw range, counted");
-    check(hs_can_phys_to_raw(&s, NAN, &sat) == 0 && sat, "NaN -> raw 0, counted as saturated");
+    CHECK_NAMED(hs_can_phys_to_raw(&s, 1.25, &sat) == 3 && !sat && hs_can_phys_to_raw(&s, -1.25, &sat) == -3 && !sat,
+                "phys -> raw rounds half away from zero (1.25 / 0.5 = 2.5 -> 3)");
+    CHECK_NAMED(hs_can_phys_to_raw(&s, 100.0, &sat) == 127 && sat && hs_can_phys_to_raw(&s, -64.2, &sat) == -128 && !sat &&
+                hs_can_phys_to_raw(&s, -64.3, &sat) == -128 && sat, "saturation at the raw range, counted");
+    CHECK_NAMED(hs_can_phys_to_raw(&s, NAN, &sat) == 0 && sat, "NaN -> raw 0, counted as saturated");
     s.is_signed = 0;
-    check(hs_can_phys_to_raw(&s, -0.2, &sat) == 0 && !sat && hs_can_phys_to_raw(&s, -0.3, &sat) == 0 && sat,
-          "unsigned: -0.4 raw rounds to 0, -0.6 saturates");
-    check(hs_can_dlc_to_len(9) == 12 && hs_can_dlc_to_len(15) == 64 && hs_can_len_to_dlc(13) == 10 &&
-          hs_can_len_to_dlc(65) == -1, "CAN FD DLC table");
+    CHECK_NAMED(hs_can_phys_to_raw(&s, -0.2, &sat) == 0 && !sat && hs_can_phys_to_raw(&s, -0.3, &sat) == 0 && sat,
+                "unsigned: -0.4 raw rounds to 0, -0.6 saturates");
+    CHECK_NAMED(hs_can_dlc_to_len(9) == 12 && hs_can_dlc_to_len(15) == 64 && hs_can_len_to_dlc(13) == 10 &&
+                hs_can_len_to_dlc(65) == -1, "CAN FD DLC table");
 }
 
 static const char *const plant_in[] = {"F_t"};
@@ -170,30 +158,30 @@ static void test_link(void)
     hs_signal_map map;
     int rc = hs_dbc_load_file("hil/dbc/circular_track.dbc", &db, m, sizeof m);
     rc |= hs_can_bind(&L, &db, plant_in, 1, plant_out, 4, 1000u, &err);
-    check(rc == 0 && L.dir[0] == HS_SIG_IN && L.dir[1] == HS_SIG_OUT && L.every[1] == 10 && L.stale[0] == 30,
-          "plant at 1 ms: EcuCommand received (stale 30 periods), PlantState sent every 10 periods");
+    CHECK_NAMED(rc == 0 && L.dir[0] == HS_SIG_IN && L.dir[1] == HS_SIG_OUT && L.every[1] == 10 && L.stale[0] == 30,
+                "plant at 1 ms: EcuCommand received (stale 30 periods), PlantState sent every 10 periods");
     rc = hs_can_map(&L, &hs_map_circular_track_plant, "circular_track", sig, 8, &map, &err);
-    check(rc == 0 && map.n == 5 && !strcmp(map.sig[0].name, "F_t") && map.sig[0].stale_limit == 30 &&
-          map.sig[2].fallback == 1.0 && map.sig[0].min == -50 && map.sig[1].min == -32,
-          "map: DBC ranges within the shipped safety ranges, GenSigStartValue as fallback");
-    check(hs_signal_map_check(&map, 1, 4, m, sizeof m) == 0, "the DBC map passes hs_signal_map_check");
+    CHECK_NAMED(rc == 0 && map.n == 5 && !strcmp(map.sig[0].name, "F_t") && map.sig[0].stale_limit == 30 &&
+                map.sig[2].fallback == 1.0 && map.sig[0].min == -50 && map.sig[1].min == -32,
+                "map: DBC ranges within the shipped safety ranges, GenSigStartValue as fallback");
+    CHECK_NAMED(hs_signal_map_check(&map, 1, 4, m, sizeof m) == 0, "the DBC map passes hs_signal_map_check");
 
     hs_dbc_error e;
     rc = hs_can_bind(&L, &db, plant_in, 1, plant_out, 4, 3000u, &e);
-    check(rc != 0 && e.line == 16 && strstr(e.msg, "EcuCommand: GenMsgCycleTime is not a whole multiple"),
-          "10 ms cycle at a 3 ms period: refused at the BO_ line");
+    CHECK_NAMED(rc != 0 && e.line == 16 && strstr(e.msg, "EcuCommand: GenMsgCycleTime is not a whole multiple"),
+                "10 ms cycle at a 3 ms period: refused at the BO_ line");
     static const char *const car_out[] = {"xl", "yl", "xr", "yr", "F_left", "F_right"};
     static const char *const car_in[] = {"road_dy"};
     rc = hs_can_bind(&L, &db, car_in, 1, car_out, 6, 1000u, &e);
-    check(rc != 0 && e.line == 17 && strstr(e.msg, "signal F_t: the model has no input or output"),
-          "a signal the model lacks: refused at its SG_ line");
+    CHECK_NAMED(rc != 0 && e.line == 17 && strstr(e.msg, "signal F_t: the model has no input or output"),
+                "a signal the model lacks: refused at its SG_ line");
     static const char *const out5[] = {"speed", "radius", "x1", "x2", "extra"};
     rc = hs_can_bind(&L, &db, plant_in, 1, out5, 5, 1000u, &e);
-    check(rc != 0 && strstr(e.msg, "model output extra has no signal in the DBC"), "a model output missing from the DBC");
+    CHECK_NAMED(rc != 0 && strstr(e.msg, "model output extra has no signal in the DBC"), "a model output missing from the DBC");
     static const char *const mixed_in[] = {"F_t", "speed"};
     static const char *const mixed_out[] = {"radius", "x1", "x2"};
     rc = hs_can_bind(&L, &db, mixed_in, 2, mixed_out, 3, 1000u, &e);
-    check(rc != 0 && e.line == 21 && strstr(e.msg, "signal radius: its message mixes model inputs and outputs"), "a message mixing directions");
+    CHECK_NAMED(rc != 0 && e.line == 21 && strstr(e.msg, "signal radius: its message mixes model inputs and outputs"), "a message mixing directions");
 
     /* the receive side */
     rc = hs_can_bind(&L, &db, plant_in, 1, plant_out, 4, 1000u, &err);
@@ -203,38 +191,38 @@ static void test_link(void)
     hs_real in[1];
     uint8_t d[64] = {0};
     d[0] = 0x10; d[1] = 0x27; /* raw 10000 * 0.002 = 20 N */
-    check(hs_can_receive(&L, &rx, 0x123, 0, 0, d, 2) == HS_CAN_UNKNOWN_ID, "unknown id: counted");
-    check(hs_can_receive(&L, &rx, 512, 0, 0, d, 8) == HS_CAN_UNKNOWN_ID, "our own output id from the bus: unknown id");
-    check(hs_can_receive(&L, &rx, 256, 0, 0, d, 3) == HS_CAN_BAD_LEN, "wrong DLC: counted");
-    check(hs_can_receive(&L, &rx, 256, 0, 1, d, 2) == HS_CAN_BAD_FORMAT, "CAN FD frame for a classic message: counted");
-    check(hs_can_receive(&L, &rx, 256, 1, 0, d, 2) == HS_CAN_UNKNOWN_ID, "29-bit frame with an 11-bit id: unknown");
+    CHECK_NAMED(hs_can_receive(&L, &rx, 0x123, 0, 0, d, 2) == HS_CAN_UNKNOWN_ID, "unknown id: counted");
+    CHECK_NAMED(hs_can_receive(&L, &rx, 512, 0, 0, d, 8) == HS_CAN_UNKNOWN_ID, "our own output id from the bus: unknown id");
+    CHECK_NAMED(hs_can_receive(&L, &rx, 256, 0, 0, d, 3) == HS_CAN_BAD_LEN, "wrong DLC: counted");
+    CHECK_NAMED(hs_can_receive(&L, &rx, 256, 0, 1, d, 2) == HS_CAN_BAD_FORMAT, "CAN FD frame for a classic message: counted");
+    CHECK_NAMED(hs_can_receive(&L, &rx, 256, 1, 0, d, 2) == HS_CAN_UNKNOWN_ID, "29-bit frame with an 11-bit id: unknown");
     uint8_t big[2] = {0x50, 0xC3}; /* raw 50000 -> signed -15536 * 0.002 = -31.07 N: in range */
     uint8_t over[2] = {0x00, 0x70}; /* raw 28672 * 0.002 = 57.3 N > 50: out of range */
-    check(hs_can_receive(&L, &rx, 256, 0, 0, over, 2) == HS_CAN_RANGE, "out-of-range value: counted");
+    CHECK_NAMED(hs_can_receive(&L, &rx, 256, 0, 0, over, 2) == HS_CAN_RANGE, "out-of-range value: counted");
     (void)hs_rx_tick(&rx, in);
-    check(in[0] == 0.0 && rx.st.datagrams == 0 && L.rx_frames == 6 && hs_can_rejected_total(&L) == 6,
-          "nothing rejected was applied: F_t on its fallback 0 N, 6 frames = 6 rejections");
-    check(hs_can_receive(&L, &rx, 256, 0, 0, big, 2) == HS_CAN_OK &&
-          hs_can_receive(&L, &rx, 256, 0, 0, d, 2) == HS_CAN_OK, "two valid frames in one tick");
+    CHECK_NAMED(in[0] == 0.0 && rx.st.datagrams == 0 && L.rx_frames == 6 && hs_can_rejected_total(&L) == 6,
+                "nothing rejected was applied: F_t on its fallback 0 N, 6 frames = 6 rejections");
+    CHECK_NAMED(hs_can_receive(&L, &rx, 256, 0, 0, big, 2) == HS_CAN_OK &&
+                hs_can_receive(&L, &rx, 256, 0, 0, d, 2) == HS_CAN_OK, "two valid frames in one tick");
     int fresh = hs_rx_tick(&rx, in);
-    check(fresh && fabs((double)in[0] - 20.0) < 1e-12 && rx.st.superseded == 1 && rx.st.used == 1 &&
-          rx.used_seq == 2, "the newest applied (20 N), the first superseded, used_seq = CAN frame count");
+    CHECK_NAMED(fresh && fabs((double)in[0] - 20.0) < 1e-12 && rx.st.superseded == 1 && rx.st.used == 1 &&
+                rx.used_seq == 2, "the newest applied (20 N), the first superseded, used_seq = CAN frame count");
     for (int k = 0; k < 30; ++k) (void)hs_rx_tick(&rx, in);
-    check(in[0] == 20.0 && !rx.stale, "30 ticks without a frame: still fresh (limit 3 cycles = 30 periods)");
+    CHECK_NAMED(in[0] == 20.0 && !rx.stale, "30 ticks without a frame: still fresh (limit 3 cycles = 30 periods)");
     (void)hs_rx_tick(&rx, in);
-    check(in[0] == 0.0 && rx.stale, "tick 31: stale, back on the fallback");
+    CHECK_NAMED(in[0] == 0.0 && rx.stale, "tick 31: stale, back on the fallback");
     {
         const uint8_t sl[1] = {0};
         const double bad[1] = {NAN};
         const uint8_t oob[1] = {5};
         const double one[1] = {1.0};
         const uint64_t acc = rx.st.accepted;
-        check(hs_rx_offer_values(&rx, sl, bad, 1, 99) == HS_RX_NONFINITE &&
-              hs_rx_offer_values(&rx, oob, one, 1, 99) == HS_RX_NONFINITE && rx.st.accepted == acc &&
-              rx.pending == 0, "hs_rx_offer_values refuses a NaN and a slot past the inputs, nothing pending");
+        CHECK_NAMED(hs_rx_offer_values(&rx, sl, bad, 1, 99) == HS_RX_NONFINITE &&
+                    hs_rx_offer_values(&rx, oob, one, 1, 99) == HS_RX_NONFINITE && rx.st.accepted == acc &&
+                    rx.pending == 0, "hs_rx_offer_values refuses a NaN and a slot past the inputs, nothing pending");
     }
-    check(rx.st.accepted == rx.st.used + rx.st.superseded + (uint64_t)rx.pending &&
-          L.rx_frames == L.rejected[0] + hs_can_rejected_total(&L), "conservation: every frame in one counter");
+    CHECK_NAMED(rx.st.accepted == rx.st.used + rx.st.superseded + (uint64_t)rx.pending &&
+                L.rx_frames == L.rejected[0] + hs_can_rejected_total(&L), "conservation: every frame in one counter");
 
     /* clamping to the bench's safety range: a DBC range wider than the shipped map's */
     rc = parse(HEAD "BO_ 256 Cmd: 2 A\n SG_ F_t : 0|16@1- (0.01,0) [-300|300] \"N\" B\n"
@@ -245,10 +233,10 @@ static void test_link(void)
     rc |= hs_can_map(&L, &hs_map_circular_track_plant, "circular_track", sig, 8, &map, &err);
     hs_rx_init(&rx, &map, HS_FRAME_KIND_TO_PLANT);
     d[0] = 0x10; d[1] = 0x27; /* 100 N */
-    check(rc == 0 && map.sig[0].max == 50.0 && hs_can_receive(&L, &rx, 256, 0, 0, d, 2) == HS_CAN_OK,
-          "no GenMsgCycleTime: every period; [-300|300] N meets the bench's +-50 N");
+    CHECK_NAMED(rc == 0 && map.sig[0].max == 50.0 && hs_can_receive(&L, &rx, 256, 0, 0, d, 2) == HS_CAN_OK,
+                "no GenMsgCycleTime: every period; [-300|300] N meets the bench's +-50 N");
     (void)hs_rx_tick(&rx, in);
-    check(in[0] == 50.0 && rx.st.clamped == 1, "100 N inside the DBC range is clamped to the bench's 50 N, counted");
+    CHECK_NAMED(in[0] == 50.0 && rx.st.clamped == 1, "100 N inside the DBC range is clamped to the bench's 50 N, counted");
 
     /* the send side: schedule and encoding */
     rc = hs_dbc_load_file("hil/dbc/circular_track.dbc", &db, m, sizeof m);
@@ -258,29 +246,29 @@ static void test_link(void)
     hs_tx_init(&tx, &map, HS_FRAME_KIND_FROM_PLANT, 1u);
     int due = 0;
     for (uint64_t k = 0; k < 100; ++k) due += hs_can_due(&L, 1, k);
-    check(rc == 0 && due == 10 && hs_can_due(&L, 1, 0) && hs_can_due(&L, 1, 90) && !hs_can_due(&L, 1, 95) &&
-          !hs_can_due(&L, 0, 0), "PlantState due at ticks 0, 10, ..., 90: 10 of 100; the input never");
+    CHECK_NAMED(rc == 0 && due == 10 && hs_can_due(&L, 1, 0) && hs_can_due(&L, 1, 90) && !hs_can_due(&L, 1, 95) &&
+                !hs_can_due(&L, 0, 0), "PlantState due at ticks 0, 10, ..., 90: 10 of 100; the input never");
     hs_real y[4] = {1.23449, 1.0, -0.5, 40.0};
     size_t n = hs_can_encode(&L, 1, &tx, y, d);
-    check(n == 8 && L.tx_saturated == 1 && hs_can_get_raw(&db.sig[1], d) == 1234 &&
-          hs_can_get_raw(&db.sig[2], d) == 10000 && hs_can_get_raw(&db.sig[3], d) == -5000 &&
-          hs_can_get_raw(&db.sig[4], d) == 32767, "encode: 1.23449 m/s -> 1234, x2 = 40 m saturates at 32767 (counted)");
+    CHECK_NAMED(n == 8 && L.tx_saturated == 1 && hs_can_get_raw(&db.sig[1], d) == 1234 &&
+                hs_can_get_raw(&db.sig[2], d) == 10000 && hs_can_get_raw(&db.sig[3], d) == -5000 &&
+                hs_can_get_raw(&db.sig[4], d) == 32767, "encode: 1.23449 m/s -> 1234, x2 = 40 m saturates at 32767 (counted)");
     n = hs_can_encode(&L, 1, &tx, NULL, d);
-    check(n == 8 && hs_can_get_raw(&db.sig[2], d) == 10000 && hs_can_get_raw(&db.sig[3], d) == 10000 &&
-          hs_can_get_raw(&db.sig[1], d) == 0, "safe values: the fallbacks (radius 1 m, x1 1 m, speed 0)");
-    check(hs_can_encode(&L, 0, &tx, y, d) == 0, "an input message is never encoded");
-    check(!strcmp(hs_can_reason_name(HS_CAN_RANGE), "out_of_range") && !strcmp(hs_can_reason_name(99), "unknown"),
-          "reason names");
+    CHECK_NAMED(n == 8 && hs_can_get_raw(&db.sig[2], d) == 10000 && hs_can_get_raw(&db.sig[3], d) == 10000 &&
+                hs_can_get_raw(&db.sig[1], d) == 0, "safe values: the fallbacks (radius 1 m, x1 1 m, speed 0)");
+    CHECK_NAMED(hs_can_encode(&L, 0, &tx, y, d) == 0, "an input message is never encoded");
+    CHECK_NAMED(!strcmp(hs_can_reason_name(HS_CAN_RANGE), "out_of_range") && !strcmp(hs_can_reason_name(99), "unknown"),
+                "reason names");
 }
+
+/* The DBC parser; signal bits and scaling; the link: binding, receive, staleness, send. */
+static const hs_test_case tests[] = {
+    HS_TEST_ROW(test_parse),
+    HS_TEST_ROW(test_bits),
+    HS_TEST_ROW(test_link),
+};
 
 int main(void)
 {
-    printf("--- DBC parser\n");
-    test_parse();
-    printf("--- signal bits and scaling\n");
-    test_bits();
-    printf("--- link: binding, receive, staleness, send\n");
-    test_link();
-    printf("can-unit: %d passed, %d failed\n", passed, failed);
-    return failed != 0;
+    return hs_test_run("can-unit", tests, HS_TEST_COUNT(tests), 0) != 0;
 }

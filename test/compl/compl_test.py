@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """compl_test.py - `make compliance-test`: compliant, redundant and nonholonomic constraints
 (model/COMPLIANCE.md). Every number checked comes from an analytic answer, a conservation law
-or the regularized-stepper paper's text (test/compl/seed001.py):
+or the regularized-stepper paper's text (test/compl/l1_examples.py):
 
   static deflection   a 2 kg body hanging on a compliant pin (compliance c, near-critical
                       damping): the pin stretches by c m g, every method that honours compliance
@@ -18,7 +18,7 @@ or the regularized-stepper paper's text (test/compl/seed001.py):
   rolling disk        slip <= 1e-9 m/s and energy over 100 s; contact point on its circle
   hilstep-rt          the same global compliance and spook's epsilon and tau from the plant's
                       CLI (--compliance/--damping, --spook-eps/--spook-tau): stretch c m g
-  seed 001            the paper's statements about its pendulum and slider crank
+  [L1]            the paper's statements about its pendulum and slider crank
 Usage: compl_test.py SIM [RT]   (RT: hilstep-rt, default beside SIM)
 """
 import math
@@ -28,11 +28,11 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import seed001  # noqa: E402
+import l1_examples  # noqa: E402
 
 SIM = sys.argv[1] if len(sys.argv) > 1 else "build/hilstep-sim"
 RT = sys.argv[2] if len(sys.argv) > 2 else os.path.join(os.path.dirname(SIM), "hilstep-rt")
-ROOT = seed001.ROOT
+ROOT = l1_examples.ROOT
 MECH = os.path.join(ROOT, "model", "mech")
 npass = nfail = 0
 
@@ -76,7 +76,7 @@ def static_deflection():
         for meth, extra in (("sdirk", []), ("galpha", []), ("spook", ["--stab", "none"]),
                             ("symplectic", ["--form", "index2", "--stab", "projection"]),
                             ("j2", ["--form", "index2"]), ("jexact", ["--form", "index2", "--stab", "none"])):
-            s, hd, rows, err = seed001.run_sim(SIM, ["--model-file", p, "--h", "0.001", "--t", "2", "--method", meth] + extra)
+            s, hd, rows, err = l1_examples.run_sim(SIM, ["--model-file", p, "--h", "0.001", "--t", "2", "--method", meth] + extra)
             y = rows[-1][hd.index("q2")] if rows else float("nan")
             defl = -(y + 0.5)
             check(s.get("status") == "ok" and abs(defl - want) <= 1e-6 * want,
@@ -91,7 +91,7 @@ def oscillation():
     # period 2 pi sqrt(c m) = 28.1 ms, h = 0.1 ms resolves it (h omega = 0.022)
     p = hsm(HANG.replace("DAMP", "0"))
     try:
-        s, hd, rows, err = seed001.run_sim(SIM, ["--model-file", p, "--h", "1e-4", "--t", "1"])
+        s, hd, rows, err = l1_examples.run_sim(SIM, ["--model-file", p, "--h", "1e-4", "--t", "1"])
         d = [-(r[hd.index("q2")] + 0.5) for r in rows]
         want = 2 * C * M * G
         check(s.get("status") == "ok" and abs(max(d) - want) <= 1e-3 * want and min(d) >= -1e-3 * want,
@@ -105,7 +105,7 @@ def global_compliance():
     # pendulum model (|x| - 1 in m, lambda in N), hanging: |x| = 1 + c m g; --damping critical
     c = 1e-5
     for meth, extra in (("sdirk", []), ("galpha", []), ("symplectic", ["--stab", "none"]), ("spook", ["--stab", "none"])):
-        s, hd, rows, err = seed001.run_sim(SIM, ["--model", "pendulum", "--param", "theta0=-1.5707963267948966",
+        s, hd, rows, err = l1_examples.run_sim(SIM, ["--model", "pendulum", "--param", "theta0=-1.5707963267948966",
                                                  "--h", "0.001", "--t", "2", "--compliance", str(c),
                                                  "--damping", "640", "--method", meth] + extra)
         r = rows[-1] if rows else [float("nan")] * 3
@@ -113,7 +113,7 @@ def global_compliance():
         check(s.get("status") == "ok" and abs(stretch - c * 10.0) <= 1e-6 * c * 10.0,
               "pendulum --compliance %g --damping 640, %s: rod stretch %.9e m = c m g %.1e m within 1e-6" % (c, meth, stretch, c * 10.0))
     # spook takes its epsilon and tau from --spook-eps/--spook-tau: the same stretch
-    s, hd, rows, err = seed001.run_sim(SIM, ["--model", "pendulum", "--param", "theta0=-1.5707963267948966",
+    s, hd, rows, err = l1_examples.run_sim(SIM, ["--model", "pendulum", "--param", "theta0=-1.5707963267948966",
                                              "--h", "0.001", "--t", "2", "--method", "spook", "--stab", "none",
                                              "--spook-eps", str(c), "--spook-tau", "0.0064"])
     r = rows[-1]
@@ -166,7 +166,7 @@ def fourbar():
     for meth, extra, ebound in (("sdirk", [], 1e-3), ("galpha", [], 1e-2),
                                 ("spook", ["--stab", "none"], None),
                                 ("symplectic", ["--form", "index2", "--stab", "projection"], None)):
-        s, hd, rows, err = seed001.run_sim(SIM, ["--model-file", fb, "--h", "0.001", "--t", "20", "--method", meth] + extra)
+        s, hd, rows, err = l1_examples.run_sim(SIM, ["--model-file", fb, "--h", "0.001", "--t", "20", "--method", meth] + extra)
         lam = [i for i, n in enumerate(hd) if n.startswith("lam")]
         lmax = max((abs(r[i]) for r in rows for i in lam[15:20]), default=float("nan"))
         g = float(s.get("max_abs_g", "nan"))
@@ -185,22 +185,22 @@ def fourbar():
 
 
 def slider_crank():
-    s = seed001.slider(SIM, None, None, h=0.001, T=10.0, method=())
+    s = l1_examples.slider(SIM, None, None, h=0.001, T=10.0, method=())
     check(s["summary"].get("status") == "ok" and s["summary"].get("method") == "sdirk" and s["err"] <= 1e-3,
           "shipped slider_crank_singular.hsm, default method, h = 1 ms, 10 s (20 dead centres): status %s, "
           "max |x - 2 cos wt| %.2e m <= 1e-3" % (s["summary"].get("status"), s["err"]))
     for meth in ("galpha", "j2"):
-        s = seed001.slider(SIM, None, None, h=0.001, T=10.0, method=("--method", meth))
+        s = l1_examples.slider(SIM, None, None, h=0.001, T=10.0, method=("--method", meth))
         check(s["summary"].get("status") == "ok" and s["err"] <= 1e-3,
               "slider_crank_singular.hsm, %s: through 20 dead centres, max |x - 2 cos wt| %.2e m" % (meth, s["err"]))
-    s = seed001.slider(SIM, 0.0, 0.0, h=0.001, T=1.0, method=())
+    s = l1_examples.slider(SIM, 0.0, 0.0, h=0.001, T=1.0, method=())
     check(s["summary"].get("status") == "singular" and s["summary"].get("steps") == "249",
           "the same file rigid (--param c=0): refused as singular after step 249 (t = 0.249 s), as before")
 
 
 def rolling_disk():
     for meth, extra, erel in (("sdirk", [], 1e-6), ("galpha", [], None), ("symplectic", ["--form", "index2"], None)):
-        s, hd, rows, err = seed001.run_sim(SIM, ["--model", "rolling_disk", "--h", "0.001", "--t", "100",
+        s, hd, rows, err = l1_examples.run_sim(SIM, ["--model", "rolling_disk", "--h", "0.001", "--t", "100",
                                                  "--every", "10", "--method", meth] + extra)
         sx, sy, e = hd.index("out_slip_x[m/s]"), hd.index("out_slip_y[m/s]"), hd.index("out_energy[J]")
         slip = max(max(abs(r[sx]), abs(r[sy])) for r in rows)
@@ -254,7 +254,7 @@ def rt_cli():
 
 
 def seed_claims():
-    out, P, S = seed001.claims(SIM)
+    out, P, S = l1_examples.claims(SIM)
     for paper, meas, ok in out:
         check(ok, "%s -> %s" % (paper, meas))
 

@@ -2,7 +2,7 @@
 """check.py - the figures check run by `make test` (suite figures-test).
 
 Regenerates the data of Fig. 1 and Fig. 6 at reduced resolution from build/hilstep-sim runs
-and asserts them against seed 004 (plain Python, no plotting):
+and asserts them against [BAE] (plain Python, no plotting):
 
   Fig. 1  On a 13 x 11 grid of (h^2 a, h b) in [0, 12] x [0, 5], each of explicit, J1, J2,
           J3, J_exact is run on q'' = -a q - b q' for 10000 steps at h = 1 ms from the
@@ -95,7 +95,7 @@ def check_fig1(sim, tally):
                         "stable" if hsrun.paper_stable(m, A, B) else "unstable", growth, status))
         nst = sum(1 for A, B, s, g, st in by[m] if s)
         tally.check(bad == 0 and used > 0,
-                    "fig1 %s stability classification matches seed 004 sec. 2" % m,
+                    "fig1 %s stability classification matches [BAE] sec. 2" % m,
                     "%d/%d decisive grid points agree, %d of %d runs stable%s" % (
                         used - bad, used, nst, len(by[m]),
                         ("; " + "; ".join(worst)) if worst else ""))

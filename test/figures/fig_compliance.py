@@ -1,16 +1,16 @@
 #!/usr/bin/python3
 """fig_compliance.py - the examples of Lacoursiere's regularized time stepper (sec. 6) from
-hilstep-sim runs (the runs and the paper's statements: test/compl/seed001.py):
+hilstep-sim runs (the runs and the paper's statements: test/compl/l1_examples.py):
 
-  fig_seed001_pendulum.png   Figs. 6.1-6.10: the 2-D pendulum at h = 1/60 released horizontally,
+  fig_l1_pendulum.png   Figs. 6.1-6.10: the 2-D pendulum at h = 1/60 released horizontally,
                              the penalty spring under linearly implicit Euler ("implicit") and the
                              paper's stepper eq. 4.4 ("regularized") at c = 1e-2, 1e-8 and 0: the
                              trajectory, the energy and the constraint violation |x| - 1 of each
-  fig_seed001_slider_crank.png  Fig. 6.13: the equal-length slider crank through its dead centres,
+  fig_l1_slider_crank.png  Fig. 6.13: the equal-length slider crank through its dead centres,
                              the paper's stepper at h = 1/60 with c = 1e-20 (refused at the first
                              dead centre) and c = 1e-16 with damping 1e14 N s/m (passes), and the
                              shipped model/mech/slider_crank_singular.hsm with the default method
-Writes the PNGs, their CSV data and seed001.md (captions, the paper's statements against the
+Writes the PNGs, their CSV data and l1.md (captions, the paper's statements against the
 measured numbers).
 Usage: fig_compliance.py --sim build/hilstep-sim --out build/figures
 """
@@ -22,7 +22,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "compl"))
-import seed001  # noqa: E402
+import l1_examples  # noqa: E402
 
 import matplotlib  # noqa: E402
 matplotlib.use("Agg")
@@ -35,11 +35,11 @@ def main():
     ap.add_argument("--out", required=True)
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
-    claims, P, S = seed001.claims(a.sim)
-    shipped = seed001.slider(a.sim, None, None, h=0.001, T=10.0, method=())
+    claims, P, S = l1_examples.claims(a.sim)
+    shipped = l1_examples.slider(a.sim, None, None, h=0.001, T=10.0, method=())
 
     # ---- pendulum: 3 rows (trajectory, energy, violation) x 5 runs ----
-    labs = [lab for lab, _, _ in seed001.PEND_RUNS]
+    labs = [lab for lab, _, _ in l1_examples.PEND_RUNS]
     fig, ax = plt.subplots(3, len(labs), figsize=(3.2 * len(labs), 8.4))
     for j, lab in enumerate(labs):
         r = P[lab]
@@ -62,9 +62,9 @@ def main():
     ax[2][0].set_ylabel("|x| - 1 (m)", fontsize=8)
     fig.suptitle("Regularized stepper sec. 6.1: pendulum, h = 1/60, released at (1, 0)", fontsize=10)
     fig.tight_layout()
-    fig.savefig(os.path.join(a.out, "fig_seed001_pendulum.png"), dpi=80)
+    fig.savefig(os.path.join(a.out, "fig_l1_pendulum.png"), dpi=80)
     plt.close(fig)
-    with open(os.path.join(a.out, "fig_seed001_pendulum.csv"), "w", newline="") as f:
+    with open(os.path.join(a.out, "fig_l1_pendulum.csv"), "w", newline="") as f:
         w = csv.writer(f)
         w.writerow(["run", "t", "x", "y", "energy", "phi"])
         for lab in labs:
@@ -76,7 +76,7 @@ def main():
     fig, axs = plt.subplots(1, 1, figsize=(8, 3.6))
     tt = [k * 0.002 for k in range(1001)]
     axs.plot(tt, [2 * math.cos(2 * math.pi * t) for t in tt], color="0.7", lw=3, label="2 cos(w t)")
-    for lab, _, _ in seed001.SC_RUNS:
+    for lab, _, _ in l1_examples.SC_RUNS:
         r = S[lab]
         axs.plot(r["t"], r["x"], marker=".", ms=3, lw=0.8,
                  label="h = 1/60, %s: %s at t = %s s" % (lab, r["summary"].get("status"), r["summary"].get("t")))
@@ -89,23 +89,23 @@ def main():
     axs.legend(fontsize=7, loc="lower right")
     axs.set_title("Regularized stepper sec. 6.2: slider crank through its dead centres (t = 0.25 + 0.5 k)", fontsize=9)
     fig.tight_layout()
-    fig.savefig(os.path.join(a.out, "fig_seed001_slider_crank.png"), dpi=80)
+    fig.savefig(os.path.join(a.out, "fig_l1_slider_crank.png"), dpi=80)
     plt.close(fig)
-    with open(os.path.join(a.out, "fig_seed001_slider_crank.csv"), "w", newline="") as f:
+    with open(os.path.join(a.out, "fig_l1_slider_crank.csv"), "w", newline="") as f:
         w = csv.writer(f)
         w.writerow(["run", "t", "x"])
         for lab, r in list(S.items()) + [("shipped default 1 ms", shipped)]:
             for t, x in zip(r["t"], r["x"]):
                 w.writerow([lab, t, x])
 
-    with open(os.path.join(a.out, "seed001.md"), "w") as f:
+    with open(os.path.join(a.out, "l1.md"), "w") as f:
         f.write("# The regularized time stepper's examples (`make figures`, test/figures/fig_compliance.py)\n\n")
-        f.write("## Figs. 6.1-6.10: fig_seed001_pendulum.png\n\n")
+        f.write("## Figs. 6.1-6.10: fig_l1_pendulum.png\n\n")
         f.write("Columns: the runs; rows: trajectory, energy (kinetic + gravity, + the spring's\n"
                 "potential at c = 1e-2), constraint violation |x| - 1. implicit = penalty spring\n"
                 "k = 1/c with hilstep's jexact (eq. 6.3); regularized = eq. 4.4 (symplectic --form\n"
                 "index2 with --compliance c; c = 0 is --stab baumgarte, alpha = 1/h = B).\n\n")
-        f.write("## Fig. 6.13: fig_seed001_slider_crank.png\n\n")
+        f.write("## Fig. 6.13: fig_l1_slider_crank.png\n\n")
         f.write("The shipped file with the default method: status %s over 10 s, max |x - 2 cos wt| %.2e m.\n\n"
                 % (shipped["summary"].get("status"), shipped["err"]))
         f.write("## The paper's statements against hilstep\n\n| paper | hilstep | holds |\n|---|---|---|\n")

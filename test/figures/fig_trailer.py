@@ -1,9 +1,9 @@
 #!/usr/bin/python3
-"""fig_trailer.py - Figs. 10 and 11 of seed 004 §4.3 (vehicle-trailer coupling) from hilstep-sim
+"""fig_trailer.py - Figs. 10 and 11 of [BAE] §4.3 (vehicle-trailer coupling) from hilstep-sim
 runs of the truck-trailer on TMeasy tires (model/vehicle/hs_veh.c) through the ISO 3888-1 double lane
 change at 80 km/h, h = 1 ms, 8 s:
 
-  dae-baumgarte  truck_trailer, hitch as a joint, the seed's veDYNA scheme: linear-implicit
+  dae-baumgarte  truck_trailer, hitch as a joint, the paper's veDYNA scheme: linear-implicit
                  Euler (j2), index 1, Baumgarte alpha = 100, beta = 1e4
   dae-default    truck_trailer with hilstep's default method (sdirk, index 2, projection)
   pen-3e5        truck_trailer_pen, spring-damper k = 3e5 N/m, c = 2e4 N s/m, j2
@@ -123,7 +123,7 @@ def main():
     fig.tight_layout()
     fig.savefig(os.path.join(o.out, "fig11_hitch_force.png"), dpi=80)
     plt.close(fig)
-    md = ["# Figs. 10-11 (seed 004 §4.3): vehicle-trailer coupling", "",
+    md = ["# Figs. 10-11 ([BAE] §4.3): vehicle-trailer coupling", "",
           "Command: `make figures` (test/figures/fig_trailer.py --sim build/hilstep-sim --out build/figures).",
           "Seed: DAE coupling defect limited by 1e-5 m; spring-damper coupling an almost constant 1e-1 m.", "",
           "| run | hilstep-sim arguments | max defect (m) | mean defect 2-8 s (m) | max force (kN) |",

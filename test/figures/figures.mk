@@ -1,4 +1,4 @@
-# test/figures/figures.mk - `make figures` reproduces Figs. 1, 3, 5, 6, 7, 8 of seed 004 from
+# test/figures/figures.mk - `make figures` reproduces Figs. 1, 3, 5, 6, 7, 8 of [BAE] from
 # hilstep-sim runs into $(BUILD)/figures (PNG + CSV + README.md captions); `figures-test`
 # (part of `make test`) re-runs the Fig. 1 and Fig. 6 data at reduced resolution and checks
 # the stability classification and the drift slopes. Scripts need Debian's /usr/bin/python3;
@@ -33,5 +33,5 @@ TEST_SUITES += figures-test
 # Every script behind `make figures`, at reduced resolution, in `make test` (about a minute):
 # a figure that no longer builds fails here, not on the next `make figures`.
 TEST_SUITES += figures-smoke
-figures-smoke: $(BUILD)/hilstep-sim $(BUILD)/hilstep-issue8 $(BUILD)/hilstep-spbench
-	@sh test/figures/smoke.sh $(BUILD)/hilstep-sim $(BUILD)/hilstep-issue8 $(BUILD)/hilstep-spbench
+figures-smoke: $(BUILD)/hilstep-sim $(BUILD)/hilstep-method-bars $(BUILD)/hilstep-spbench
+	@sh test/figures/smoke.sh $(BUILD)/hilstep-sim $(BUILD)/hilstep-method-bars $(BUILD)/hilstep-spbench

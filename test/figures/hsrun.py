@@ -2,7 +2,7 @@
 
 Runs build/hilstep-sim through its command-line contract, reads its CSV and its final
 key=value line, classifies test-equation runs as stable/unstable, and holds the analytic
-stability boundaries of seed 004 section 2 and the run configurations that both
+stability boundaries of [BAE] section 2 and the run configurations that both
 make_figures.py and check.py use (so the check tests exactly what the figures show).
 No numpy, no matplotlib here.
 """
@@ -176,11 +176,11 @@ def write_csv(path, header, rows):
 
 
 # ---------------------------------------------------------------------------------------
-# Fig. 1: analytic stability of the test equation (seed 004 section 2), with A = h^2 a and
+# Fig. 1: analytic stability of the test equation ([BAE] section 2), with A = h^2 a and
 # B = h b (both >= 0).
 
 def paper_stable(method, A, B):
-    """The stability conditions stated in seed 004 section 2 (explicit Euler: |1 + h l| <= 1
+    """The stability conditions stated in [BAE] section 2 (explicit Euler: |1 + h l| <= 1
     for both eigenvalues l of [[0, 1], [-a, -b]], written as the Jury conditions of its
     amplification matrix [[1, h], [-h a, 1 - h b]])."""
     if method == "explicit":

@@ -3,7 +3,7 @@
 # (make_figures.py --quick, the sparse ladder figures --quick, the energy figure on short
 # runs), into a scratch directory, and writes each PNG, its CSV data and the captions.
 #   smoke.sh SIM ISSUE8_BIN SPBENCH_BIN
-SIM=${1:?hilstep-sim}; I8=${2:?hilstep-issue8}; SP=${3:?hilstep-spbench}
+SIM=${1:?hilstep-sim}; I8=${2:?hilstep-method-bars}; SP=${3:?hilstep-spbench}
 PY=/usr/bin/python3
 pass=0; fail=0
 ok() { pass=$((pass + 1)); echo "  ok   $1"; }
@@ -25,14 +25,14 @@ n=$(($(wc -l <"$D/f/fig7_car_axle_methods.csv" 2>/dev/null || echo 1) - 1))
 grep -q "refused" "$D/f/fig7_car_axle_methods.csv" 2>/dev/null && ! grep -q "symplectic,index2,projection,refused" "$D/f/fig7_car_axle_methods.csv" \
     && ok "Fig. 7 table: refused Baumgarte configurations marked, the index-2 projection runs ran" || ko "Fig. 7 table: refusals not marked"
 
-$PY test/sparse/seed000.py --bench "$SP" --out "$D/s" --quick >"$D/s.log" 2>&1; rc=$?
-[ $rc -eq 0 ] && ls "$D/s"/*.png >/dev/null 2>&1 && ok "seed000.py --quick: exit 0, $(ls "$D/s"/*.png | wc -l) PNGs" || { ko "seed000.py --quick: exit $rc"; tail -5 "$D/s.log"; }
+$PY test/sparse/l2_ladder.py --bench "$SP" --out "$D/s" --quick >"$D/s.log" 2>&1; rc=$?
+[ $rc -eq 0 ] && ls "$D/s"/*.png >/dev/null 2>&1 && ok "l2_ladder.py --quick: exit 0, $(ls "$D/s"/*.png | wc -l) PNGs" || { ko "l2_ladder.py --quick: exit $rc"; tail -5 "$D/s.log"; }
 
 $PY test/soak/energy_fig.py --bin "$I8" --out "$D/e" --chain-t 2 --axle-t 2 >"$D/e.log" 2>&1; rc=$?
 [ $rc -eq 0 ] && ls "$D/e"/*.png >/dev/null 2>&1 && ok "energy_fig.py on 2 s runs: exit 0, PNG written" || { ko "energy_fig.py: exit $rc"; tail -5 "$D/e.log"; }
 $PY test/figures/fig_compliance.py --sim "$SIM" --out "$D/c" >"$D/c.log" 2>&1; rc=$?
-[ $rc -eq 0 ] && png "$D/c/fig_seed001_pendulum.png" && png "$D/c/fig_seed001_slider_crank.png" && [ -s "$D/c/fig_seed001_pendulum.csv" ] \
-    && grep -q "^| 6.2: " "$D/c/seed001.md" && ok "fig_compliance.py: the regularized stepper's pendulum and slider crank figures, CSVs, captions" \
+[ $rc -eq 0 ] && png "$D/c/fig_l1_pendulum.png" && png "$D/c/fig_l1_slider_crank.png" && [ -s "$D/c/fig_l1_pendulum.csv" ] \
+    && grep -q "^| 6.2: " "$D/c/l1.md" && ok "fig_compliance.py: the regularized stepper's pendulum and slider crank figures, CSVs, captions" \
     || { ko "fig_compliance.py: exit $rc or a file missing"; tail -5 "$D/c.log"; }
 echo "figures-smoke: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -7,13 +7,11 @@
 #include "hs_apps.h"
 #include "hs_frame.h"
 #include "hs_signal.h"
+#include "hs_test.h"
 
 #include <stdio.h>
 #include <string.h>
 
-static int g_pass, g_fail;
-#define CHECK(cond) do { if (cond) g_pass++; else { g_fail++; \
-    printf("  FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond); } } while (0)
 
 static hs_rx rx;
 
@@ -190,15 +188,22 @@ static void test_pause_takeover(void)
     CHECK(at == (int)HS_RX_CONFIRM && rx.st.peer_restarts == 1);
 }
 
+/* Every datagram in exactly one counter, throughout (after all the scenarios above). */
+static void test_counters(void)
+{
+    CHECK(rx.st.datagrams == rx.st.accepted + hs_rx_rejected_total(&rx));
+}
+
+static const hs_test_case tests[] = {
+    HS_TEST_ROW(test_forged_jump),
+    HS_TEST_ROW(test_restart_same_session),
+    HS_TEST_ROW(test_new_session_and_replay),
+    HS_TEST_ROW(test_real_gap),
+    HS_TEST_ROW(test_pause_takeover),
+    HS_TEST_ROW(test_counters),
+};
+
 int main(void)
 {
-    test_forged_jump();
-    test_restart_same_session();
-    test_new_session_and_replay();
-    test_real_gap();
-    test_pause_takeover();
-    /* Every datagram in exactly one counter, throughout. */
-    CHECK(rx.st.datagrams == rx.st.accepted + hs_rx_rejected_total(&rx));
-    printf("link-unit: %d passed, %d failed\n", g_pass, g_fail);
-    return g_fail ? 1 : 0;
+    return hs_test_run("link-unit", tests, HS_TEST_COUNT(tests), 0) ? 1 : 0;
 }

@@ -8,13 +8,11 @@
 #include "hs_frame.h"
 #include "hs_mac.h"
 #include "hs_signal.h"
+#include "hs_test.h"
 
 #include <stdio.h>
 #include <string.h>
 
-static int g_pass, g_fail;
-#define CHECK(cond) do { if (cond) g_pass++; else { g_fail++; \
-    printf("  FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond); } } while (0)
 
 static void hex(const char *h, uint8_t *out, size_t n)
 {
@@ -207,6 +205,13 @@ static void test_rx_rules(void)
     CHECK(rx.st.datagrams == rx.st.accepted + hs_rx_rejected_total(&rx));
 }
 
+static const hs_test_case tests[] = {
+    HS_TEST_ROW(test_sha256),
+    HS_TEST_ROW(test_hmac_rfc4231),
+    HS_TEST_ROW(test_golden_frame),
+    HS_TEST_ROW(test_rx_rules),
+};
+
 int main(void)
 {
     uint8_t ka[32], kb[32];
@@ -216,10 +221,5 @@ int main(void)
     }
     hs_mac_init(&key_a, ka, sizeof ka);
     hs_mac_init(&key_b, kb, sizeof kb);
-    test_sha256();
-    test_hmac_rfc4231();
-    test_golden_frame();
-    test_rx_rules();
-    printf("mac-unit: %d passed, %d failed\n", g_pass, g_fail);
-    return g_fail ? 1 : 0;
+    return hs_test_run("mac-unit", tests, HS_TEST_COUNT(tests), 0) ? 1 : 0;
 }

@@ -9,15 +9,13 @@
 #include "hs_hist.h"
 #include "hs_ring.h"
 #include "hs_signal.h"
+#include "hs_test.h"
 
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
-static int g_pass, g_fail;
-#define CHECK(cond) do { if (cond) g_pass++; else { g_fail++; \
-    printf("  FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond); } } while (0)
 
 static const hs_signal_map *plant_map(void) { return &hs_map_circular_track_plant; }
 
@@ -353,16 +351,18 @@ static void test_plant(void)
     CHECK(p.map == &p.gmap && p.d.nout == 1 && p.gmap.n == 1);
 }
 
+static const hs_test_case tests[] = {
+    HS_TEST_ROW(test_crc_and_golden),
+    HS_TEST_ROW(test_reasons),
+    HS_TEST_ROW(test_rx_sequence_and_clamp),
+    HS_TEST_ROW(test_staleness),
+    HS_TEST_ROW(test_map_check),
+    HS_TEST_ROW(test_ring),
+    HS_TEST_ROW(test_hist),
+    HS_TEST_ROW(test_plant),
+};
+
 int main(void)
 {
-    test_crc_and_golden();
-    test_reasons();
-    test_rx_sequence_and_clamp();
-    test_staleness();
-    test_map_check();
-    test_ring();
-    test_hist();
-    test_plant();
-    printf("hil-unit: %d passed, %d failed\n", g_pass, g_fail);
-    return g_fail != 0;
+    return hs_test_run("hil-unit", tests, HS_TEST_COUNT(tests), 0) != 0;
 }

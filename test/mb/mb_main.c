@@ -1,26 +1,40 @@
-/* mb_main.c - build/hilstep-mbtest: the multibody suite. Usage: hilstep-mbtest [MECH_DIR]. */
-#include <stdio.h>
+/* mb_main.c - build/hilstep-mbtest: the multibody suite.
+ * Usage: hilstep-mbtest [MECH_DIR [SIM [MBGEN [RT]]]]; a test that needs an argument that is
+ * not given is left out (it makes no check), as `make mb-test` gives all four. */
+#include <stddef.h>
 #include "mb_test.h"
 
-static int npass, nfail;
-int mb_check(int ok, const char *what)
-{
-    printf("%s %s\n", ok ? "ok  " : "FAIL", what);
-    if (ok) ++npass; else ++nfail;
-    return ok ? 0 : 1;
-}
+static int g_argc;
+static char **g_argv;
+
+/* The i-th argument, or NULL when it is not given. */
+static const char *arg(int i) { return g_argc > i ? g_argv[i] : NULL; }
+
+static void deriv(void) { mb_test_deriv(); }
+static void elem(void) { mb_test_elem(); }
+static void mech(void) { if (arg(1)) mb_test_mech(arg(1), arg(2), arg(3), arg(4)); }
+static void dvp(void) { if (arg(1)) mb_test_dvp(arg(1)); }
+static void fast(void) { if (arg(1)) mb_test_fast(arg(1)); }
+static void lang(void) { if (arg(1)) mb_test_lang(arg(1)); }
+static void fb(void) { if (arg(1)) mb_test_fb(arg(1)); }
+static void fbstep(void) { if (arg(1)) mb_test_fbstep(arg(1)); }
+static void gen(void) { if (arg(3)) mb_test_gen(arg(1), arg(3)); }
+
+static const hs_test_case tests[] = {
+    HS_TEST_ROW(deriv),
+    HS_TEST_ROW(elem),
+    HS_TEST_ROW(mech),
+    HS_TEST_ROW(dvp),
+    HS_TEST_ROW(fast),
+    HS_TEST_ROW(lang),
+    HS_TEST_ROW(fb),
+    HS_TEST_ROW(fbstep),
+    HS_TEST_ROW(gen),
+};
 
 int main(int argc, char **argv)
 {
-    mb_test_deriv();
-    mb_test_elem();
-    if (argc > 1) mb_test_mech(argv[1], argc > 2 ? argv[2] : NULL, argc > 3 ? argv[3] : NULL, argc > 4 ? argv[4] : NULL);
-    if (argc > 1) mb_test_dvp(argv[1]);
-    if (argc > 1) mb_test_fast(argv[1]);
-    if (argc > 1) mb_test_lang(argv[1]);
-    if (argc > 1) mb_test_fb(argv[1]);
-    if (argc > 1) mb_test_fbstep(argv[1]);
-    if (argc > 3) mb_test_gen(argv[1], argv[3]);
-    printf("mb: %d passed, %d failed\n", npass, nfail);
-    return nfail ? 1 : 0;
+    g_argc = argc;
+    g_argv = argv;
+    return hs_test_run("mb", tests, HS_TEST_COUNT(tests), 0) ? 1 : 0;
 }

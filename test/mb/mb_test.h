@@ -1,12 +1,14 @@
-/* mb_test.h - the multibody suite's checks (host, hosted C). */
+/* mb_test.h - the multibody suite's checks (host, hosted C) on the one harness
+ * (test/unit/hs_test.h); test/mb/mb_main.c is the suite's table. */
 #ifndef MB_TEST_H
 #define MB_TEST_H
+#include "hs_test.h"
 /* Prints "ok|FAIL <what>" and returns 1 on failure. */
-int mb_check(int ok, const char *what);
+#define mb_check(ok, what) hs_test_named((ok) ? 1 : 0, (what))
 int mb_test_deriv(void);
 /* rt: build/hilstep-rt (may be NULL) for the one-exit-status check */
 int mb_test_mech(const char *dir, const char *sim, const char *gen, const char *rt);
-/* method dvp on seed 002's cases (test_mb_dvp.c) */
+/* method dvp on [WM]'s cases (test_mb_dvp.c) */
 int mb_test_dvp(const char *dir);
 /* Generated tables (make mb-gen) up to date with dir's descriptions, and their bits on the host. */
 int mb_test_gen(const char *dir, const char *gen);

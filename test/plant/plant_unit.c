@@ -5,7 +5,7 @@
  *    Inf from the first state on. Every frame built must decode (no NaN/Inf on the wire), the
  *    first fault_hold - 1 frames hold (FAULT) the initial outputs' stand-ins (the fallbacks),
  *    the fault_hold-th is the safe frame (SAFE|FINAL), exit status 4.
- * 2. The pendulum of seed 001 (unit mass, unit rod, g = 10, released from the horizontal) with
+ * 2. The pendulum of [L1] (unit mass, unit rod, g = 10, released from the horizontal) with
  *    bob.y limited to [-0.5, 0.5]: the bob leaves the range at the angle pi/6 below the
  *    horizontal, at t* = integral_0^{pi/6} dphi / sqrt(2 g sin phi) (energy conservation,
  *    evaluated by Simpson's rule after phi = s^2). The first refused frame must be the first
@@ -14,23 +14,12 @@
 #include "hs_frame.h"
 #include "hs_mb_parse.h"
 #include "hs_plant.h"
+#include "hs_test.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-static int pass, fail;
-
-static void check(int ok, const char *what)
-{
-    if (ok) {
-        pass++;
-        printf("  ok   %s\n", what);
-    } else {
-        fail++;
-        printf("  FAIL %s\n", what);
-    }
-}
 
 static hs_mb_store g_store;
 static hs_mb_model g_mb;
@@ -74,7 +63,7 @@ static void nonfinite_energy(void)
     char what[200];
     printf("--- vel = 1e300,1e300 with an energy output (fault_hold 10)\n");
     if (plant_from(text, NULL, 10u, &m) != 0) {
-        check(0, "plant initializes");
+        CHECK_NAMED(0, "plant initializes");
         return;
     }
     int bad_wire = 0, held = 0, safe_at = -1, frames = 0;
@@ -96,22 +85,22 @@ static void nonfinite_energy(void)
     }
     snprintf(what, sizeof what, "no frame with NaN/Inf on the wire (%d of %d frames undecodable)",
              bad_wire, frames);
-    check(bad_wire == 0, what);
+    CHECK_NAMED(bad_wire == 0, what);
     snprintf(what, sizeof what, "9 frames held with FAULT (fallback 0 J: no valid output yet), got %d", held);
-    check(held == 9, what);
+    CHECK_NAMED(held == 9, what);
     snprintf(what, sizeof what, "the 10th frame is SAFE|FINAL and the plant stops (safe at frame %d)",
              safe_at + 1);
-    check(safe_at == 9 && g_p.stop == HS_PLANT_STOP_FAULT && g_p.final_built == 1, what);
+    CHECK_NAMED(safe_at == 9 && g_p.stop == HS_PLANT_STOP_FAULT && g_p.final_built == 1, what);
     snprintf(what, sizeof what, "exit status 4 (HS_EXIT_STEP), got %d", hs_plant_exit_code(&g_p, 0, 0));
-    check(hs_plant_exit_code(&g_p, 0, 0) == HS_EXIT_STEP, what);
+    CHECK_NAMED(hs_plant_exit_code(&g_p, 0, 0) == HS_EXIT_STEP, what);
 #ifdef HS_PLANT_E_OUTPUT_NONFINITE
     snprintf(what, sizeof what, "status nonfinite_output, counted 10 times (last %d '%s', count %llu)",
              g_p.last_fault, hs_plant_fault_str(g_p.last_fault), (unsigned long long)g_p.out_nonfinite);
-    check(g_p.last_fault == HS_PLANT_E_OUTPUT_NONFINITE && g_p.out_nonfinite == 10u &&
+    CHECK_NAMED(g_p.last_fault == HS_PLANT_E_OUTPUT_NONFINITE && g_p.out_nonfinite == 10u &&
               strncmp(hs_plant_fault_str(g_p.last_fault), "nonfinite_output", 16) == 0,
-          what);
+                what);
 #else
-    check(0, "a status of its own for a non-finite output (HS_PLANT_E_OUTPUT_NONFINITE)");
+    CHECK_NAMED(0, "a status of its own for a non-finite output (HS_PLANT_E_OUTPUT_NONFINITE)");
 #endif
 }
 
@@ -145,7 +134,7 @@ static void pendulum_range(void)
     char what[240];
     printf("--- pendulum from the horizontal, bob.y limited to [-0.5, 0.5] (fault_hold 3)\n");
     if (plant_from(text, &map, 3u, &m) != 0) {
-        check(0, "plant initializes");
+        CHECK_NAMED(0, "plant initializes");
         return;
     }
     const double h = 1e-3, tstar = fall_time(10.0, asin(0.5));
@@ -179,28 +168,30 @@ static void pendulum_range(void)
     /* Frame k carries the state at t = (k + 1) h: the first one past t* is refused. */
     const int want = (int)ceil(tstar / h) - 1;
     snprintf(what, sizeof what, "no bob.y outside [-0.5, 0.5] on the wire (%d frames)", out_of_range);
-    check(out_of_range == 0, what);
+    CHECK_NAMED(out_of_range == 0, what);
     snprintf(what, sizeof what, "first refused frame %d at t = %.3f s, analytic crossing t* = %.5f s "
              "(frame %d, +-1), state bob.y there %.5f < -0.5", first_fault, (first_fault + 1) * h,
              tstar, want, state_y_at_fault);
-    check(first_fault >= want - 1 && first_fault <= want + 1 && state_y_at_fault < -0.5, what);
+    CHECK_NAMED(first_fault >= want - 1 && first_fault <= want + 1 && state_y_at_fault < -0.5, what);
     snprintf(what, sizeof what, "held value is the last in range (%.6f == %.6f, >= -0.5)", held_y, last_ok_y);
-    check(held_y == last_ok_y && held_y >= -0.5, what);
+    CHECK_NAMED(held_y == last_ok_y && held_y >= -0.5, what);
     snprintf(what, sizeof what, "after fault_hold 3 the safe frame (at %d = first + 2), exit 4",
              safe_at);
-    check(safe_at == first_fault + 2 && hs_plant_exit_code(&g_p, 0, 0) == HS_EXIT_STEP, what);
+    CHECK_NAMED(safe_at == first_fault + 2 && hs_plant_exit_code(&g_p, 0, 0) == HS_EXIT_STEP, what);
 #ifdef HS_PLANT_E_OUTPUT_RANGE
-    check(g_p.last_fault == HS_PLANT_E_OUTPUT_RANGE && g_p.out_range == 3u && g_p.out_nonfinite == 0u,
-          "status output_range, counted 3 times");
+    CHECK_NAMED(g_p.last_fault == HS_PLANT_E_OUTPUT_RANGE && g_p.out_range == 3u && g_p.out_nonfinite == 0u,
+                "status output_range, counted 3 times");
 #else
-    check(0, "a status of its own for an output out of range (HS_PLANT_E_OUTPUT_RANGE)");
+    CHECK_NAMED(0, "a status of its own for an output out of range (HS_PLANT_E_OUTPUT_RANGE)");
 #endif
 }
 
+static const hs_test_case tests[] = {
+    HS_TEST_ROW(nonfinite_energy),
+    HS_TEST_ROW(pendulum_range),
+};
+
 int main(void)
 {
-    nonfinite_energy();
-    pendulum_range();
-    printf("plant-unit: %d passed, %d failed\n", pass, fail);
-    return fail != 0;
+    return hs_test_run("plant-unit", tests, HS_TEST_COUNT(tests), 0) != 0;
 }

@@ -40,7 +40,7 @@ QTIMEOUT=${QEMU_TIMEOUT:-120}
 STEPS=1000
 CONFIGS="default j2"
 # Configurations beyond CONFIGS that a description's own host test uses (METHOD/STAB, index-2).
-# dvp (the discrete variational method, seed 002) runs without stabilization, as in
+# dvp (the discrete variational method, [WM]) runs without stabilization, as in
 # test/mb/test_mb_dvp.c (not on chain.hsm here: 1.2 M instructions per step, and the method's
 # code is the same for every model).
 extra() { case $1 in

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Issue 8's figure: energy against time for every method (projection where it applies) on the
 chain n = 8 (released horizontal, h = 1 ms) and on the car axle over 10^4 s (h = 1 ms; its
-energy leaves out the road's work, so it is bounded, not constant). Runs build/hilstep-issue8
+energy leaves out the road's work, so it is bounded, not constant). Runs build/hilstep-method-bars
 energy ...; writes PNG + CSVs into --out. The methods are the stepper table's that take
 --stab projection (hilstep-sim --list-methods; --sim, default beside --bin). Usage:
 energy_fig.py --bin B --out DIR [--sim SIM] [--chain-t T] [--axle-t T]"""
@@ -18,7 +18,7 @@ def methods(sim):
 REPLOT = False
 
 def run(b, out, model, t, every, me, extra):
-    path = os.path.join(out, "issue8_energy_%s_%s.csv" % (model, me))
+    path = os.path.join(out, "energy_methods_%s_%s.csv" % (model, me))
     cmd = [b, "energy", model, str(t), str(every), "-m", me, "-s", "projection"] + extra
     rc = 0
     if not REPLOT:
@@ -76,9 +76,9 @@ def main():
                 ax.set_ylim(0, 4 * max(e_gal))
             ax.legend(fontsize=7, loc="best")
     fig.tight_layout()
-    png = os.path.join(a.out, "fig_issue8_energy.png")
+    png = os.path.join(a.out, "fig_energy_methods.png")
     fig.savefig(png, dpi=110)
-    with open(os.path.join(a.out, "fig_issue8_energy.txt"), "w") as f:
+    with open(os.path.join(a.out, "fig_energy_methods.txt"), "w") as f:
         f.write("\n".join(summary) + "\n")
     print("\n".join(summary))
     print("wrote", png)

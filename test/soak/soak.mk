@@ -1,52 +1,52 @@
-# test/soak/soak.mk - issue 8's measurements (build/hilstep-issue8), `make soak` (10^8 steps of
+# test/soak/soak.mk - the methods' measured bars (build/hilstep-method-bars), `make soak` (10^8 steps of
 # car_axle and circular_track with the library default; not in `make test`, ~minutes per model)
 # and `soak-test` (10^6 steps of each, part of `make test`; 1000 s is then a single window, so
 # soak-test compares 100 s windows: ten of them).
-$(BUILD)/hilstep-issue8: test/soak/issue8.c $(CORE_OBJ)
-	$(CC) $(CFLAGS_HOST) test/soak/issue8.c $(CORE_OBJ) -o $@ -lm
+$(BUILD)/hilstep-method-bars: test/soak/method_bars.c $(CORE_OBJ)
+	$(CC) $(CFLAGS_HOST) test/soak/method_bars.c $(CORE_OBJ) -o $@ -lm
 
-.PHONY: soak soak-test issue8-bars
+.PHONY: soak soak-test method-bars
 SOAK_STEPS ?= 100000000
-soak: $(BUILD)/hilstep-issue8
-	@$(BUILD)/hilstep-issue8 soak car_axle $(SOAK_STEPS) & p1=$$!; \
-	 $(BUILD)/hilstep-issue8 soak circular_track $(SOAK_STEPS); r2=$$?; wait $$p1; r1=$$?; \
+soak: $(BUILD)/hilstep-method-bars
+	@$(BUILD)/hilstep-method-bars soak car_axle $(SOAK_STEPS) & p1=$$!; \
+	 $(BUILD)/hilstep-method-bars soak circular_track $(SOAK_STEPS); r2=$$?; wait $$p1; r1=$$?; \
 	 [ $$r1 -eq 0 ] && [ $$r2 -eq 0 ]
 
-soak-test: $(BUILD)/hilstep-issue8
+soak-test: $(BUILD)/hilstep-method-bars
 	@pass=0; fail=0; \
 	 for m in car_axle circular_track; do \
-	   if $(BUILD)/hilstep-issue8 soak $$m 1000000 100 | tail -1 | grep -q PASS; then pass=$$((pass+1)); \
+	   if $(BUILD)/hilstep-method-bars soak $$m 1000000 100 | tail -1 | grep -q PASS; then pass=$$((pass+1)); \
 	   else fail=$$((fail+1)); echo "  FAIL soak $$m 1e6 steps"; fi; \
 	 done; \
 	 echo "soak-test: $$pass passed, $$fail failed"; [ $$fail -eq 0 ]
 
 # Every bar of issue 8 in one go (minutes; the README section quotes its output).
-issue8-bars: $(BUILD)/hilstep-issue8
-	-$(BUILD)/hilstep-issue8 accuracy
-	-$(BUILD)/hilstep-issue8 stiff
-	-$(BUILD)/hilstep-issue8 pendulum
-	-$(BUILD)/hilstep-issue8 chain 32
+method-bars: $(BUILD)/hilstep-method-bars
+	-$(BUILD)/hilstep-method-bars accuracy
+	-$(BUILD)/hilstep-method-bars stiff
+	-$(BUILD)/hilstep-method-bars pendulum
+	-$(BUILD)/hilstep-method-bars chain 32
 
 # The bars of issue 8 on every `make test` (about 10 s): accuracy at 1 ms + order, the
 # stiffness sweep, the pendulum at 1/60 and the chain n = 1..32 (exit 1 when a bar fails).
-.PHONY: issue8-bars-test
-issue8-bars-test: $(BUILD)/hilstep-issue8
+.PHONY: method-bars-test
+method-bars-test: $(BUILD)/hilstep-method-bars
 	@pass=0; fail=0; \
 	 for c in accuracy stiff pendulum "chain 32"; do \
-	   if $(BUILD)/hilstep-issue8 $$c > $(BUILD)/issue8-$${c%% *}.log 2>&1; then pass=$$((pass+1)); \
-	   else fail=$$((fail+1)); echo "  FAIL hilstep-issue8 $$c"; tail -n 3 $(BUILD)/issue8-$${c%% *}.log; fi; \
+	   if $(BUILD)/hilstep-method-bars $$c > $(BUILD)/method-bars-$${c%% *}.log 2>&1; then pass=$$((pass+1)); \
+	   else fail=$$((fail+1)); echo "  FAIL hilstep-method-bars $$c"; tail -n 3 $(BUILD)/method-bars-$${c%% *}.log; fi; \
 	 done; \
-	 grep -h "bar 2.6e-4" $(BUILD)/issue8-accuracy.log; \
+	 grep -h "bar 2.6e-4" $(BUILD)/method-bars-accuracy.log; \
 	 echo "bars: $$pass passed, $$fail failed"; [ $$fail -eq 0 ]
 
-TEST_SUITES += soak-test issue8-bars-test
+TEST_SUITES += soak-test method-bars-test
 
-# Issue 8's figure (part of `make figures`): energy against time per method, chain n = 8 and
+# The energy figure (part of `make figures`): energy against time per method, chain n = 8 and
 # the car axle over 10^4 s (a few minutes: 10^7 car axle steps per method).
-.PHONY: figures-issue8
-figures-issue8: $(BUILD)/hilstep-issue8 $(BUILD)/hilstep-sim
-	/usr/bin/python3 test/soak/energy_fig.py --bin $(BUILD)/hilstep-issue8 --out $(BUILD)/figures
-figures: figures-issue8
+.PHONY: figures-energy
+figures-energy: $(BUILD)/hilstep-method-bars $(BUILD)/hilstep-sim
+	/usr/bin/python3 test/soak/energy_fig.py --bin $(BUILD)/hilstep-method-bars --out $(BUILD)/figures
+figures: figures-energy
 
 # The shipped models x methods x h in {1/20, 1/60, 1e-2, 1e-3} table of rt/METHODS.md (issue 20
 # item 1): `methods-table-test` (in make test, ~40 s on 2 cores) fails on any non-finite step

@@ -5,7 +5,7 @@
 # (bit-identical arithmetic), max/min step cost <= 1.02 (a fixed-cost step), and the issue 9
 # budgets: chain n = 32 <= 250,000 and ladder n = 20 <= 500,000 instructions per step. The
 # chain's budget is asserted for galpha (issue 9's default) and spook; the ladder's for spook,
-# seed 000's method for the ladder. The library default since issue 8's second round (sdirk:
+# [L2]'s method for the ladder. The library default since issue 8's second round (sdirk:
 # two stage evaluations and solves per step) is printed, not asserted: about 300,000 on the
 # chain and 808,000 on the ladder - see rt/README.md "Sparse solves".
 ELF=$1; HOST=$2

@@ -1,8 +1,8 @@
-/* sp_bench.c - build/hilstep-spbench: cost and seed 000 figure data of the sparse path.
+/* sp_bench.c - build/hilstep-spbench: cost and [L2] figure data of the sparse path.
  *
  *   hilstep-spbench one MODEL N CONFIG STEPS [dense|sparse]
  *       STEPS steps of MODEL (chain | ladder) with parameter n = N; CONFIG = default (the
- *       library's default def), galpha (the default with method galpha) or spook (seed 000: eps 1e-8, tau/h 2); for callgrind
+ *       library's default def), galpha (the default with method galpha) or spook ([L2]: eps 1e-8, tau/h 2); for callgrind
  *   hilstep-spbench hash MODEL N CONFIG STEPS    "trajectory-hash MODEL-nN CONFIG STEPS 0x..." as the
  *       board firmware (test/sparse/sp_fw.c) prints it, h = 1 ms
  *   hilstep-spbench ns MODEL N CONFIG            host ns/step, median of 7 runs, one process

@@ -3,7 +3,7 @@
 # every factorization runs exactly the operation count the analysis fixed.
 $(BUILD)/hilstep-unit $(BUILD)/asan/hilstep-unit $(BUILD)/float/hilstep-unit: CFLAGS_HOST += -DHS_SPARSE_TALLY
 
-# build/hilstep-spbench: cost and seed 000 data of the sparse path (see test/sparse/sp_bench.c)
+# build/hilstep-spbench: cost and [L2] data of the sparse path (see test/sparse/sp_bench.c)
 $(BUILD)/hilstep-spbench: test/sparse/sp_bench.c $(CORE_OBJ)
 	@mkdir -p $(BUILD)
 	$(CC) $(CFLAGS_HOST) test/sparse/sp_bench.c $(CORE_OBJ) -o $@ -lm
@@ -27,8 +27,8 @@ qemu-sparse-test: $(CM_DIR)/m7/hilstep-sparse.elf $(BUILD)/hilstep-spbench
 TEST_SUITES += qemu-sparse-test
 endif
 
-.PHONY: figures-seed000
-# Seed 000's ladder figures (stability at h = 1/60 and 1/20, Figs. 4-7) into build/figures/seed000.
-figures-seed000: $(BUILD)/hilstep-spbench
-	$(PY) test/sparse/seed000.py --bench $(BUILD)/hilstep-spbench --out $(BUILD)/figures/seed000
-figures: figures-seed000
+.PHONY: figures-l2
+# [L2]'s ladder figures (stability at h = 1/60 and 1/20, Figs. 4-7) into build/figures/l2.
+figures-l2: $(BUILD)/hilstep-spbench
+	$(PY) test/sparse/l2_ladder.py --bench $(BUILD)/hilstep-spbench --out $(BUILD)/figures/l2
+figures: figures-l2

@@ -6,14 +6,14 @@
 # the multibody tire element against hs_tire.c and differences (tire_mb.c) and the same runs of
 # model/mech/vehicles/car.hsm with load transfer (car_hsm_test.py).
 TIRE_TEST_OBJ := $(addprefix $(BUILD)/obj/,model/vehicle/hs_tire.o model/vehicle/hs_tire_values.o model/vehicle/hs_veh.o rt/hs_math.o rt/hs_model.o)
-$(BUILD)/hilstep-tiretest: test/tire/tire_main.c $(TIRE_TEST_OBJ) model/vehicle/hs_tire.h model/vehicle/hs_veh.h rt/hs_types.h
+$(BUILD)/hilstep-tiretest: test/tire/tire_main.c $(TEST_HARNESS) $(TIRE_TEST_OBJ) model/vehicle/hs_tire.h model/vehicle/hs_veh.h rt/hs_types.h
 	@mkdir -p $(BUILD)
-	$(CC) $(CFLAGS_HOST) test/tire/tire_main.c $(TIRE_TEST_OBJ) -o $@ -lm
+	$(CC) $(CFLAGS_HOST) -Itest/unit test/tire/tire_main.c test/unit/hs_test.c $(TIRE_TEST_OBJ) -o $@ -lm
 
 # the multibody tire element against hs_tire.c and against differences (test/tire/tire_mb.c)
-$(BUILD)/hilstep-tiremb: test/tire/tire_mb.c $(CORE_OBJ) $(MODEL_HDR) $(wildcard rt/*.h)
+$(BUILD)/hilstep-tiremb: test/tire/tire_mb.c $(TEST_HARNESS) $(CORE_OBJ) $(MODEL_HDR) $(wildcard rt/*.h)
 	@mkdir -p $(BUILD)
-	$(CC) $(CFLAGS_HOST) test/tire/tire_mb.c $(CORE_OBJ) -o $@ -lm
+	$(CC) $(CFLAGS_HOST) -Itest/unit test/tire/tire_mb.c test/unit/hs_test.c $(CORE_OBJ) -o $@ -lm
 
 .PHONY: tire-test
 tire-test: $(BUILD)/hilstep-tiretest $(BUILD)/hilstep-tiremb $(BUILD)/hilstep-sim

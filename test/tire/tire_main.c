@@ -12,18 +12,8 @@
 
 #include "hs_tire.h"
 #include "hs_veh.h"
+#include "hs_test.h"
 
-static int npass, nfail;
-
-static void check(int ok, const char *what, double v)
-{
-    if (ok) {
-        ++npass;
-    } else {
-        ++nfail;
-        printf("  FAIL %s (value %.6g)\n", what, v);
-    }
-}
 
 /* ---- steady-state samples for tmeasy_ref.py ---- */
 static void curves(void)
@@ -99,8 +89,8 @@ static void deriv_checks(void)
         }
     }
     printf("tire derivatives: %d entries, worst scaled difference %.3g\n", n, worst);
-    check(bad == 0 && n > 20000, "analytic Jacobian vs central differences (scaled 1e-5)", bad);
-    check(vbad == 0, "hs_tire_eval_values = hs_tire_eval's values, bit for bit", vbad);
+    CHECK_VALUE(bad == 0 && n > 20000, "analytic Jacobian vs central differences (scaled 1e-5)", bad);
+    CHECK_VALUE(vbad == 0, "hs_tire_eval_values = hs_tire_eval's values, bit for bit", vbad);
 }
 
 /* ---- vertical force: lift-off, never pulling ---- */
@@ -112,18 +102,18 @@ static void vertical_checks(void)
     hs_tire_out o;
     a[HS_TIRE_PEN] = -0.01; a[HS_TIRE_VX] = 10.0; a[HS_TIRE_OM] = 20.0; a[HS_TIRE_VY] = 1.0;
     hs_tire_eval(&p, a, 0.0, &o);
-    check(o.y[HS_TIRE_FZ] == 0.0 && o.Fxs == 0.0 && o.Fys == 0.0, "off the road: no contact force", o.y[HS_TIRE_FZ]);
+    CHECK_VALUE(o.y[HS_TIRE_FZ] == 0.0 && o.Fxs == 0.0 && o.Fys == 0.0, "off the road: no contact force", o.y[HS_TIRE_FZ]);
     a[HS_TIRE_PEN] = 0.01; a[HS_TIRE_PEND] = -10.0; /* rebounding faster than the damper allows */
     hs_tire_eval(&p, a, 0.0, &o);
-    check(o.y[HS_TIRE_FZ] == 0.0, "rebound: the tire never pulls", o.y[HS_TIRE_FZ]);
+    CHECK_VALUE(o.y[HS_TIRE_FZ] == 0.0, "rebound: the tire never pulls", o.y[HS_TIRE_FZ]);
     a[HS_TIRE_PEND] = 0.0;
     hs_tire_eval(&p, a, 0.0, &o);
-    check(fabs(o.y[HS_TIRE_FZ] - p.cz * 0.01) < 1e-9 * p.cz, "Fz = cz pen in contact", o.y[HS_TIRE_FZ]);
+    CHECK_VALUE(fabs(o.y[HS_TIRE_FZ] - p.cz * 0.01) < 1e-9 * p.cz, "Fz = cz pen in contact", o.y[HS_TIRE_FZ]);
     /* in the air the tread relaxes: e' = -c e / d, and the dynamic force is zero */
     a[HS_TIRE_PEN] = -0.01; a[HS_TIRE_XE] = 0.002;
     hs_tire_eval(&p, a, 0.0, &o);
-    check(fabs(o.y[HS_TIRE_DXE] + p.cx / p.dx * 0.002) < 1e-9 && fabs(o.y[HS_TIRE_FX]) < 1e-9,
-          "airborne tread relaxes without force", o.y[HS_TIRE_FX]);
+    CHECK_VALUE(fabs(o.y[HS_TIRE_DXE] + p.cx / p.dx * 0.002) < 1e-9 && fabs(o.y[HS_TIRE_FX]) < 1e-9,
+                "airborne tread relaxes without force", o.y[HS_TIRE_FX]);
 }
 
 /* ---- one wheel with a quarter car on a slope ---- */
@@ -178,7 +168,7 @@ static void lowspeed_checks(void)
     ws_init(&w, 0.0, 0.0);
     double vmax = 0.0;
     for (int k = 0; k < 60000; ++k) { ws_step(&w, h); vmax = fmax(vmax, fabs(w.v)); }
-    check(vmax < 1e-6, "at rest on flat road: |v| < 1e-6 m/s over 60 s", vmax);
+    CHECK_VALUE(vmax < 1e-6, "at rest on flat road: |v| < 1e-6 m/s over 60 s", vmax);
     printf("tire rest flat: max |v| %.3g m/s over 60 s\n", vmax);
 
     /* 10 % slope, brake 1500 N m applied from the start: settles on the tread and brake
@@ -195,10 +185,10 @@ static void lowspeed_checks(void)
     const double Fs = w.m * w.g * sin(w.theta);
     /* statics: tread spring cx xe = Fs (the road pushes up the slope), brake -zb Tb = rd Fs */
     const double rd = w.p.r0 - w.pen / 3.0;
-    check(fabs(w.p.cx * w.xe - Fs) < 1e-3 * Fs, "slope: tread force = m g sin(theta)", w.p.cx * w.xe - Fs);
-    check(fabs(w.zb * w.Tb + rd * Fs) < 1e-3 * rd * Fs, "slope: brake torque = rd m g sin(theta)", w.zb * w.Tb + rd * Fs);
-    check(fabs(w.x - x10) < 1e-6, "slope with brakes: creep from 10 s to 60 s < 1e-6 m", w.x - x10);
-    check(vmax < 1e-6, "slope with brakes: |v| < 1e-6 m/s after 10 s", vmax);
+    CHECK_VALUE(fabs(w.p.cx * w.xe - Fs) < 1e-3 * Fs, "slope: tread force = m g sin(theta)", w.p.cx * w.xe - Fs);
+    CHECK_VALUE(fabs(w.zb * w.Tb + rd * Fs) < 1e-3 * rd * Fs, "slope: brake torque = rd m g sin(theta)", w.zb * w.Tb + rd * Fs);
+    CHECK_VALUE(fabs(w.x - x10) < 1e-6, "slope with brakes: creep from 10 s to 60 s < 1e-6 m", w.x - x10);
+    CHECK_VALUE(vmax < 1e-6, "slope with brakes: |v| < 1e-6 m/s after 10 s", vmax);
     printf("tire slope 10%%: x(10 s) %.6g m, x(60 s) - x(10 s) %.3g m, max |v| after 10 s %.3g m/s\n", x10, w.x - x10, vmax);
 
     /* braked from 20 m/s on a flat road with 800 N m (below the grip limit): stops at the
@@ -221,10 +211,10 @@ static void lowspeed_checks(void)
     /* deceleration (Tb/rd + fr m g)/m_eff, the wheel's inertia J/rd^2 added to the mass */
     const double adec = (800.0 / rd + w.p.fr * w.m * w.g) / (w.m + w.J / (rd * rd));
     const double tref = 20.0 / adec;
-    check(tstop > 0.0 && fabs(tstop - tref) < 0.02 * tref, "braking from 20 m/s: stop time within 2 % of the Coulomb brake's", tstop);
-    check(vmax < 1e-6, "5 s after stopping until 30 s: |v| < 1e-6 m/s", vmax);
-    check(fabs(w.x - xlate) < 1e-6, "5 s after stopping until 30 s: moves < 1e-6 m", w.x - xlate);
-    check(dxmax < 0.05, "rock-back after the stop < 5 cm", dxmax);
+    CHECK_VALUE(tstop > 0.0 && fabs(tstop - tref) < 0.02 * tref, "braking from 20 m/s: stop time within 2 % of the Coulomb brake's", tstop);
+    CHECK_VALUE(vmax < 1e-6, "5 s after stopping until 30 s: |v| < 1e-6 m/s", vmax);
+    CHECK_VALUE(fabs(w.x - xlate) < 1e-6, "5 s after stopping until 30 s: moves < 1e-6 m", w.x - xlate);
+    CHECK_VALUE(dxmax < 0.05, "rock-back after the stop < 5 cm", dxmax);
     printf("tire braking 20 m/s: stop at %.4g s (Coulomb brake %.4g s), rock-back %.3g m, max |v| from 5 s after %.3g m/s\n",
            tstop, tref, dxmax, vmax);
 
@@ -234,7 +224,7 @@ static void lowspeed_checks(void)
     w.Td = 200.0;
     for (int k = 0; k < 5000; ++k) ws_step(&w, h);
     const double aref = (200.0 / rd - w.p.fr * w.m * w.g) / (w.m + w.J / (rd * rd));
-    check(fabs(w.v - 5.0 * aref) < 0.02 * 5.0 * aref, "drive from rest: v(5 s) within 2 % of Td/(rd m_eff) t", w.v);
+    CHECK_VALUE(fabs(w.v - 5.0 * aref) < 0.02 * 5.0 * aref, "drive from rest: v(5 s) within 2 % of Td/(rd m_eff) t", w.v);
     printf("tire drive from rest: v(5 s) %.5g m/s, reference %.5g m/s\n", w.v, 5.0 * aref);
 }
 
@@ -243,20 +233,20 @@ static void input_checks(void)
 {
     static hs_veh_params pb;
     hs_model m;
-    check(hs_model_init(&m, &hs_veh_car_type, &pb) == HS_OK, "car init", 0);
-    check(hs_model_set_param(&m, "external", 1.0) == HS_OK, "car external = 1", 0);
+    CHECK_VALUE(hs_model_init(&m, &hs_veh_car_type, &pb) == HS_OK, "car init", 0);
+    CHECK_VALUE(hs_model_set_param(&m, "external", 1.0) == HS_OK, "car external = 1", 0);
     hs_real q[HS_VEH_CAR_NQ], u[HS_VEH_CAR_NQ], z[HS_VEH_CAR_NZ], f0[HS_VEH_CAR_NQ], f1[HS_VEH_CAR_NQ];
     hs_real in[HS_VEH_CAR_NIN] = {0};
-    check(hs_veh_car_type.initial(&m, 0.0, q, u, z) == HS_OK, "car initial", 0);
-    check(hs_veh_car_type.force(&m, 0.0, q, u, z, in, f0) == HS_OK, "car force, inputs 0", 0);
+    CHECK_VALUE(hs_veh_car_type.initial(&m, 0.0, q, u, z) == HS_OK, "car initial", 0);
+    CHECK_VALUE(hs_veh_car_type.force(&m, 0.0, q, u, z, in, f0) == HS_OK, "car force, inputs 0", 0);
     /* a drive torque on the rear left wheel adds exactly itself to that spin's force */
     in[3] = 250.0;
     hs_veh_car_type.force(&m, 0.0, q, u, z, in, f1);
-    check(f1[5] - f0[5] == 250.0 && f1[3] == f0[3] && f1[0] == f0[0], "drive_rl adds 250 N m to spin rl only", f1[5] - f0[5]);
+    CHECK_VALUE(f1[5] - f0[5] == 250.0 && f1[3] == f0[3] && f1[0] == f0[0], "drive_rl adds 250 N m to spin rl only", f1[5] - f0[5]);
     in[3] = 0.0;
     /* a negative brake capacity is refused, not clamped */
     in[6] = -1.0;
-    check(hs_veh_car_type.force(&m, 0.0, q, u, z, in, f1) == HS_E_INPUT, "negative brake input refused (HS_E_INPUT)", 0);
+    CHECK_VALUE(hs_veh_car_type.force(&m, 0.0, q, u, z, in, f1) == HS_E_INPUT, "negative brake input refused (HS_E_INPUT)", 0);
     in[6] = 0.0;
     /* steering left at speed, with the tread states at the steady forces: positive lateral
      * force and yaw torque (ISO: y left, z up) */
@@ -267,10 +257,29 @@ static void input_checks(void)
         for (int i = 0; i < HS_VEH_CAR_NZ; ++i) z[i] += 1e-4 * zd[i];
     }
     hs_veh_car_type.force(&m, 0.0, q, u, z, in, f1);
-    check(f1[1] > 100.0 && f1[2] > 100.0, "steer left: lateral force and yaw torque positive", f1[2]);
+    CHECK_VALUE(f1[1] > 100.0 && f1[2] > 100.0, "steer left: lateral force and yaw torque positive", f1[2]);
     hs_real y[HS_VEH_CAR_NOUT];
-    check(hs_veh_car_type.output(&m, 0.0, q, u, z, in, y) == HS_OK && y[6] > 0.0, "a_y output positive when steering left", y[6]);
+    CHECK_VALUE(hs_veh_car_type.output(&m, 0.0, q, u, z, in, y) == HS_OK && y[6] > 0.0, "a_y output positive when steering left", y[6]);
 }
+
+static void par_checks(void)
+{
+    hs_tire_par p;
+    hs_tire_par_car(&p);
+    CHECK_VALUE(hs_tire_par_check(&p) == HS_OK, "car parameters valid", 0);
+    hs_tire_par_truck(&p);
+    CHECK_VALUE(hs_tire_par_check(&p) == HS_OK, "truck parameters valid", 0);
+    p.y[0].sS = p.y[0].sM;
+    CHECK_VALUE(hs_tire_par_check(&p) == HS_E_MODEL_PARAM, "sS <= sM refused", 0);
+}
+
+static const hs_test_case tests[] = {
+    HS_TEST_ROW(par_checks),
+    HS_TEST_ROW(deriv_checks),
+    HS_TEST_ROW(vertical_checks),
+    HS_TEST_ROW(lowspeed_checks),
+    HS_TEST_ROW(input_checks),
+};
 
 int main(int argc, char **argv)
 {
@@ -279,17 +288,5 @@ int main(int argc, char **argv)
         curves();
         return 0;
     }
-    hs_tire_par p;
-    hs_tire_par_car(&p);
-    check(hs_tire_par_check(&p) == HS_OK, "car parameters valid", 0);
-    hs_tire_par_truck(&p);
-    check(hs_tire_par_check(&p) == HS_OK, "truck parameters valid", 0);
-    p.y[0].sS = p.y[0].sM;
-    check(hs_tire_par_check(&p) == HS_E_MODEL_PARAM, "sS <= sM refused", 0);
-    deriv_checks();
-    vertical_checks();
-    lowspeed_checks();
-    input_checks();
-    printf("tire-element: %d passed, %d failed\n", npass, nfail);
-    return nfail ? 1 : 0;
+    return hs_test_run("tire-element", tests, HS_TEST_COUNT(tests), 0) ? 1 : 0;
 }

@@ -25,12 +25,10 @@
 #include "hs_stepper.h"
 #include "hs_tire.h"
 #include "mb_gen.h"
+#include "hs_test.h"
 
-static int npass, nfail;
-static void check(int ok, const char *what)
-{
-    if (ok) { ++npass; } else { ++nfail; printf("  FAIL %s\n", what); }
-}
+/* Set by the first test; the ones on the description run only when it compiled. */
+static int compiled;
 
 static unsigned long long rs = 0x9e3779b97f4a7c15ULL;
 static double rnd(void)
@@ -156,6 +154,7 @@ static double rel(double a, double b) { return fabs(a - b) / (1.0 + fabs(b)); }
 
 static void forces_vs_hs_tire(void)
 {
+    if (!compiled) return;
     hs_model m;
     hs_mb_model_init(&m, &mb);
     hs_tire_par tp;
@@ -170,9 +169,9 @@ static void forces_vs_hs_tire(void)
         hs_real a[HS_TIRE_NARG];
         for (int i = 0; i < HS_TIRE_NARG; ++i) a[i] = (hs_real)arg[i];
         hs_tire_out o;
-        if (hs_tire_eval(&tp, a, in[1], &o) != HS_OK) { check(0, "hs_tire_eval"); return; }
+        if (hs_tire_eval(&tp, a, in[1], &o) != HS_OK) { CHECK_NAMED(0, "hs_tire_eval"); return; }
         if (mb.type.force(&m, 0, q, u, z, in, f) != HS_OK || mb.type.zdot(&m, 0, q, u, z, in, zd) != HS_OK) {
-            check(0, "element force/zdot evaluates");
+            CHECK_NAMED(0, "element force/zdot evaluates");
             return;
         }
         /* gravity on the wheel's coordinates 7..9 plus the road's force */
@@ -212,15 +211,16 @@ static void forces_vs_hs_tire(void)
     }
     char what[300];
     snprintf(what, sizeof what, "tire element = hs_tire_eval at 400 states (yaw, camber, steer, road input and profile): force on the wheel worst %.2e <= 1e-12 (relative to 1 N + |Fx| + |Fy| + |Fz| + the tread springs' cx|xe| + cy|ye|), state rates worst %.2e <= 1e-9", worst, worst_r);
-    check(worst <= 1e-12 && worst_r <= 1e-9, what);
+    CHECK_NAMED(worst <= 1e-12 && worst_r <= 1e-9, what);
     printf("  %s\n", what);
     snprintf(what, sizeof what, "tire element at steady tread deflection = hs_tire_steady at the same slips (%d states), worst %.2e <= 1e-12", n, worst_s);
-    check(n > 200 && worst_s <= 1e-12, what);
+    CHECK_NAMED(n > 200 && worst_s <= 1e-12, what);
     printf("  %s\n", what);
 }
 
 static void derivatives(void)
 {
+    if (!compiled) return;
     hs_model m, mp;
     hs_mb_model_init(&m, &mb);
     hs_mb_model_init(&mp, &mbp);
@@ -276,13 +276,14 @@ static void derivatives(void)
     }
     char what[300];
     snprintf(what, sizeof what, "tire element: fq, fu = central differences at 200 states in contact (%d entries above 1e-3; the better of two steps; %d on a kink of the curves), worst %.2e <= 1e-6; packed = dense (%d bad)", live, kinks, worst, bad);
-    check(bad == 0 && live > 10000 && kinks < live / 100, what);
+    CHECK_NAMED(bad == 0 && live > 10000 && kinks < live / 100, what);
     printf("  %s\n", what);
 }
 
 /* Bad tire lines are refused at their line and key; a negative brake refuses the step. */
 static void refusals(void)
 {
+    if (!compiled) return;
     static const struct { const char *text; int line; const char *field; } C[] = {
         {"model x dim=2\ninput d\ninput b\nbody w planar mass=1 inertia=1\nforce t tire a=w axis=0,1 in=d\n", 5, "a"},
         {"model x dim=3\ninput d\ninput b\nbody w spatial mass=1 inertia=1,1,1\nforce t tire a=w axis=0,2,0 in=d\n", 5, "axis"},
@@ -304,19 +305,20 @@ static void refusals(void)
             ok = 0;
         }
     }
-    check(ok, "tire lines refused at their line and key: 2-D body, axis not unit, unknown steer input, brake input "
+    CHECK_NAMED(ok, "tire lines refused at their line and key: 2-D body, axis not unit, unknown steer input, brake input "
               "missing, negative stiffness, road profile x not increasing, tire output of a spring, unknown tire quantity");
     hs_model m;
     hs_mb_model_init(&m, &mb);
     hs_real q[NQ], u[NQ], z[3], in[4], f[NQ];
     state(q, u, z, in, 0);
     in[1] = -1;
-    check(mb.type.force(&m, 0, q, u, z, in, f) == HS_E_INPUT, "a negative brake torque input refuses the evaluation (HS_E_INPUT)");
+    CHECK_NAMED(mb.type.force(&m, 0, q, u, z, in, f) == HS_E_INPUT, "a negative brake torque input refuses the evaluation (HS_E_INPUT)");
 }
 
 /* Two tires: each reads its own slice of z in the forces and in the output probe. */
 static void two_tires(void)
 {
+    if (!compiled) return;
     static const char t2[] =
         "model two dim=3\ngravity 0,0,-9.81\ninput d1\ninput b1\ninput d2\ninput b2\n"
         "body c spatial mass=300 inertia=50,80,100 pos=0,0,0.6\n"
@@ -327,7 +329,7 @@ static void two_tires(void)
     static hs_mb_store s2;
     static hs_mb_model m2;
     hs_mb_error err;
-    if (hs_mb_parse_compile(t2, strlen(t2), &s2, &m2, 0, &err)) { check(0, "two-tire description compiles"); return; }
+    if (hs_mb_parse_compile(t2, strlen(t2), &s2, &m2, 0, &err)) { CHECK_NAMED(0, "two-tire description compiles"); return; }
     hs_model m;
     hs_mb_model_init(&m, &m2);
     hs_real q[21], u[21], z[6] = {0.004, -0.001, 0.3, -0.006, 0.002, -0.2}, in[4] = {0, 100, 0, 200}, f[21], y[12];
@@ -346,7 +348,7 @@ static void two_tires(void)
     }
     char what[200];
     snprintf(what, sizeof what, "two tires: each one's output and probe = its force on its wheel (its own states), worst %.1e <= 1e-14", worst);
-    check(m2.nz == 6 && worst <= 1e-14, what);
+    CHECK_NAMED(m2.nz == 6 && worst <= 1e-14, what);
 }
 
 /* car.hsm file-loaded and generated: the sparse backend (nq + nc = 56), the same bits. */
@@ -366,7 +368,7 @@ static void car_sparse(void)
     if (hs_mb_override_add(&ovr, "v0", 20.0, &why) || hs_mb_load_file_ovr(path, &car_st, &ovr, &car_mb, HS_MB_PACK_AUTO, msg, sizeof msg)
         || hs_mb_model_init(&m[0], &car_mb) || hs_model_init(&m[1], &hs_mb_car_hsm_type, NULL)) {
         printf("  %s\n", msg);
-        check(0, "car.hsm loads and its generated type initializes");
+        CHECK_NAMED(0, "car.hsm loads and its generated type initializes");
         return;
     }
     hs_stepper_def d = hs_stepper_default_def();
@@ -397,24 +399,32 @@ static void car_sparse(void)
     snprintf(what, sizeof what, "car.hsm (nq %d, nc %d, nz %d) file-loaded and generated: both on the sparse backend (%d, %d), "
              "200 steps braking from 20 m/s all committed, same bits (0x%016llx, 0x%016llx)",
              car_mb.nq, car_mb.nc, car_mb.nz, kind[0], kind[1], (unsigned long long)hash[0], (unsigned long long)hash[1]);
-    check(rc[0] == HS_OK && rc[1] == HS_OK && kind[0] == (int)HS_LS_SPARSE && kind[1] == (int)HS_LS_SPARSE && hash[0] == hash[1], what);
+    CHECK_NAMED(rc[0] == HS_OK && rc[1] == HS_OK && kind[0] == (int)HS_LS_SPARSE && kind[1] == (int)HS_LS_SPARSE && hash[0] == hash[1], what);
 }
 
-int main(void)
+static void description(void)
 {
     hs_mb_error err;
     if (hs_mb_parse_compile(text, strlen(text), &st, &mb, 0, &err) || hs_mb_compile(&st.desc, &mbp, 1, NULL)) {
         printf("  description refused: line %d field '%s': %s %s\n", err.line, err.field, err.msg, err.detail);
-        check(0, "tire description compiles");
+        CHECK_NAMED(0, "tire description compiles");
     } else {
-        check(mb.nq == NQ && mb.nz == 3 && mb.type.nz == 3 && mb.type.zdot != NULL && mb.nin == 4,
-              "tire description: nq 14, 3 auxiliary states with zdot, 4 inputs");
-        forces_vs_hs_tire();
-        derivatives();
-        refusals();
-        two_tires();
+        compiled = 1;
+        CHECK_NAMED(mb.nq == NQ && mb.nz == 3 && mb.type.nz == 3 && mb.type.zdot != NULL && mb.nin == 4,
+                    "tire description: nq 14, 3 auxiliary states with zdot, 4 inputs");
     }
-    car_sparse();
-    printf("tire-mb: %d passed, %d failed\n", npass, nfail);
-    return nfail ? 1 : 0;
+}
+
+static const hs_test_case tests[] = {
+    HS_TEST_ROW(description),
+    HS_TEST_ROW(forces_vs_hs_tire),
+    HS_TEST_ROW(derivatives),
+    HS_TEST_ROW(refusals),
+    HS_TEST_ROW(two_tires),
+    HS_TEST_ROW(car_sparse),
+};
+
+int main(void)
+{
+    return hs_test_run("tire-mb", tests, HS_TEST_COUNT(tests), 0) ? 1 : 0;
 }

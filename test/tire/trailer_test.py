@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """trailer_test.py SIM - the truck-trailer through the ISO 3888-1 lane change at 80 km/h, h = 1 ms
-(seed 004 §4.3): the hitch as a joint stays within the seed's 1e-5 m with the seed's own scheme
+([BAE] §4.3): the hitch as a joint stays within the paper's 1e-5 m with the paper's own scheme
 (linear-implicit Euler, index 1, Baumgarte alpha = 100, beta = 1e4) and to rounding with the
 default method; the spring-damper coupled explicitly (symplectic Euler) is stable at
 k = 1e9 N/m and refused at 1e10 N/m at 1 ms, the bound test/figures/fig_trailer.py quotes.
@@ -30,7 +30,7 @@ def run(model, args):
 
 
 rc, out, g = run("truck_trailer", ["--method", "j2", "--form", "index1", "--stab", "baumgarte", "--alpha", "100", "--beta", "1e4"])
-check(rc == 0 and g <= 1e-5, "joint, j2 index-1 Baumgarte 100/1e4: max |g| %.3g <= 1e-5 m (seed 004 Fig. 10)" % g)
+check(rc == 0 and g <= 1e-5, "joint, j2 index-1 Baumgarte 100/1e4: max |g| %.3g <= 1e-5 m ([BAE] Fig. 10)" % g)
 print("trailer joint, seed's Baumgarte: max |g| %.3g m" % g)
 rc, out, g = run("truck_trailer", [])
 check(rc == 0 and g <= 1e-10, "joint, default method: max |g| %.3g <= 1e-10 m" % g)

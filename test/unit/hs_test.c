@@ -1,8 +1,18 @@
-/* hs_test.c - the harness: counting, formatting without libc, the test list. */
+/* hs_test.c - the harness: counting, formatting without libc, running a suite's table. */
 #include "hs_test.h"
 
 int hs_test_quick;
 static long long n_pass, n_fail;
+
+#if defined(__STDC_HOSTED__) && __STDC_HOSTED__
+/* A hosted build (every suite but the board's) prints through stdio, line-buffered so the
+ * report interleaves with what the tests' child processes print. */
+#include <stdio.h>
+void hs_test_putc(char c) { putchar(c); }
+static void start_output(void) { setvbuf(stdout, NULL, _IOLBF, 0); }
+#else
+static void start_output(void) {}
+#endif
 
 void hs_test_puts(const char *s)
 {
@@ -76,29 +86,47 @@ void hs_test_check_range(double v, double lo, double hi, const char *file, int l
     hs_test_puts("]\n");
 }
 
-typedef struct { const char *name; void (*fn)(void); } entry;
-static const entry tests[] = {
-#define HS_TEST(name) {#name, test_##name},
-#include "hs_test_list.h"
-#undef HS_TEST
-};
-
-int hs_test_main(int quick)
+int hs_test_named(int ok, const char *what)
 {
+    if (ok) ++n_pass; else ++n_fail;
+    hs_test_puts(ok ? "  ok   " : "  FAIL ");
+    hs_test_puts(what);
+    hs_test_putc('\n');
+    return ok ? 0 : 1;
+}
+
+int hs_test_named_value(int ok, const char *what, double v)
+{
+    if (ok) { ++n_pass; return 0; }
+    ++n_fail;
+    hs_test_puts("  FAIL ");
+    hs_test_puts(what);
+    hs_test_puts(" (value ");
+    hs_test_put_real(v);
+    hs_test_puts(")\n");
+    return 1;
+}
+
+long long hs_test_run(const char *suite, const hs_test_case *t, size_t n, int quick)
+{
+    start_output();
     hs_test_quick = quick;
-    n_pass = n_fail = 0;
-    for (unsigned i = 0; i < sizeof tests / sizeof tests[0]; ++i) {
+    for (size_t i = 0; i < n; ++i) {
         long long f0 = n_fail, p0 = n_pass;
-        tests[i].fn();
+        t[i].fn();
         hs_test_puts(n_fail == f0 ? "ok   " : "FAIL ");
-        hs_test_puts(tests[i].name);
+        hs_test_puts(t[i].name);
         hs_test_puts(" (");
         hs_test_put_int(n_pass - p0 + n_fail - f0);
         hs_test_puts(" checks)\n");
+    }
+    if (suite) {
+        hs_test_puts(suite);
+        hs_test_puts(": ");
     }
     hs_test_put_int(n_pass);
     hs_test_puts(" passed, ");
     hs_test_put_int(n_fail);
     hs_test_puts(" failed\n");
-    return (int)n_fail;
+    return n_fail;
 }

@@ -1,24 +1,40 @@
-/* hs_test_list.h - the one list of unit tests, in the order they run: HS_TEST(name) stands for
- * void test_name(void), defined in one of test/unit/test_*.c. hs_test.h declares them and
- * hs_test.c runs them from this list, so a new test is its function plus one line here.
- * No include guard: included once per meaning of HS_TEST. */
-HS_TEST(dense)
-HS_TEST(math)
-HS_TEST(atan2)
-HS_TEST(stability)
-HS_TEST(car_axle)
-HS_TEST(drift)
-HS_TEST(circular_track)
-HS_TEST(pendulum)
-HS_TEST(reject)
-HS_TEST(hash)
-HS_TEST(sparse)
-HS_TEST(sparse_step)
-HS_TEST(sparse_masks)
-HS_TEST(sparse_schur)
-HS_TEST(redundant)
-HS_TEST(models)
-HS_TEST(issue8)
-HS_TEST(dvp)
-HS_TEST(workspace)
-HS_TEST(range)
+/* hs_test_list.h - the unit suite: every unit test, one row each, in the order they run.
+ * A test is void test_NAME(void) in one of test/unit/test_*.c (the build takes every file
+ * there) plus its row here; the host (test/host_main.c) and the board (test/qemu/unit_main.c)
+ * run this table. */
+#ifndef HS_TEST_LIST_H
+#define HS_TEST_LIST_H
+
+#include "hs_test.h"
+
+#define HS_UNIT_TESTS(X) \
+    X(dense) \
+    X(math) \
+    X(atan2) \
+    X(stability) \
+    X(car_axle) \
+    X(drift) \
+    X(circular_track) \
+    X(pendulum) \
+    X(reject) \
+    X(hash) \
+    X(sparse) \
+    X(sparse_step) \
+    X(sparse_masks) \
+    X(sparse_schur) \
+    X(redundant) \
+    X(models) \
+    X(methods) \
+    X(dvp) \
+    X(workspace) \
+    X(range)
+
+#define HS_UNIT_DECLARE(name) void test_##name(void);
+HS_UNIT_TESTS(HS_UNIT_DECLARE)
+#undef HS_UNIT_DECLARE
+
+#define HS_UNIT_ROW(name) { #name, test_##name },
+static const hs_test_case hs_unit_tests[] = { HS_UNIT_TESTS(HS_UNIT_ROW) };
+#undef HS_UNIT_ROW
+
+#endif

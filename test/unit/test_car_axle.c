@@ -1,4 +1,4 @@
-/* test_car_axle.c - seed 004 section 4.2 / Fig. 7 on the IVP test set car axle:
+/* test_car_axle.c - [BAE] section 4.2 / Fig. 7 on the IVP test set car axle:
  * explicit Euler is unstable at h = 1 ms (its undamped spring modes grow every step), J1, J2,
  * J3 stay bounded, and with projection the values at t = 3 converge at first order to the
  * published reference solution (shared/problems/car_axle.md). */

@@ -1,4 +1,4 @@
-/* test_circular_track.c - seed 004 section 4.1 / Fig. 3: long runs on the circular track.
+/* test_circular_track.c - [BAE] section 4.1 / Fig. 3: long runs on the circular track.
  * With projection, max |g| stays bounded over 10^6 steps (no growth from the first tenth of
  * the run to the last); without stabilization the index-1 formulation drifts faster than the
  * index-2 one. The PI loop holds the target speed. */

@@ -1,4 +1,4 @@
-/* test_drift.c - seed 004 Fig. 6: maximum drift max |g| over [0, 3] on the car axle against h.
+/* test_drift.c - [BAE] Fig. 6: maximum drift max |g| over [0, 3] on the car axle against h.
  * Expected orders (sections 3.1-3.4): unstabilized O(h), Baumgarte with alpha = 1/h,
  * beta = 1/h^2 O(h^2), one-Newton-step projection O(h^3). */
 #include "hs_test.h"

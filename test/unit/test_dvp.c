@@ -1,5 +1,5 @@
-/* test_dvp.c - method dvp (rt/hs_dvp.h) on the hand-written pendulum of seed 001 sec. 6.1: a
- * constant-mass model without lagrange(), so dvp is SHAKE/RATTLE with midpoint forces (seed 002
+/* test_dvp.c - method dvp (rt/hs_dvp.h) on the hand-written pendulum of [L1] sec. 6.1: a
+ * constant-mass model without lagrange(), so dvp is SHAKE/RATTLE with midpoint forces ([WM]
  * eq. 4.8). Symplectic: the energy error is bounded and second order in h; the constraint is
  * solved, not stabilized, so |g| stays at the Newton residual; analytic and differenced
  * Jacobians give the same steps. Runs in both real types and on the board. */
@@ -245,12 +245,12 @@ void test_dvp(void)
     /* differenced Jacobians: same Newton limit */
     CHECK(dvp_run(HS_JAC_FD, 8e-3, 1250, &dfd, &gfd, qfd) == 0);
     CHECK_RANGE(tu_abs((double)(qfd[0] - q1[0])) + tu_abs((double)(qfd[1] - q1[1])), 0.0, qtol);
-    /* seed 001's h = 1/60, where J2 + projection diverges (test_pendulum): dvp keeps swinging,
+    /* [L1]'s h = 1/60, where J2 + projection diverges (test_pendulum): dvp keeps swinging,
      * energy within 1 % of m g L after 10 s */
     CHECK(dvp_run(HS_JAC_AUTO, 1.0 / 60.0, 600, &d1, &g1, q1) == 0);
     CHECK_RANGE(d1, 0.0, 0.1);
     CHECK_RANGE(g1, 0.0, gtol);
-    /* the test equation (seed 004 sec. 2): dvp is the implicit midpoint rule there, so with
+    /* the test equation ([BAE] sec. 2): dvp is the implicit midpoint rule there, so with
      * b = 0 it keeps the energy 1/2 u^2 + 1/2 a q^2 = a/2 at any h^2 a (here 1e4) */
     {
         static tsim t;

@@ -407,7 +407,7 @@ static void check_rods(void)
         CHECK(hs_blocks_qq_size(&b) == HS_CHAIN_QQ_REALS(n) && hs_blocks_cq_size(&b) == HS_CHAIN_CQ_REALS(n));
         CHECK(tm_blocks_check(&b, x.m.d.nq, x.m.d.nc) == 0);
     }
-    /* ladder: 3n + 1 rods, 4n + 1 joints, n closed loops (seed 000 sec. 6), for every n */
+    /* ladder: 3n + 1 rods, 4n + 1 joints, n closed loops ([L2] sec. 6), for every n */
     static hs_model lm;
     static union { hs_real r[8]; double a; } lp;
     static int bb[HS_LADDER_BLOCK_INTS(HS_LADDER_N_MAX)];

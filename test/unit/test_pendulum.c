@@ -1,7 +1,7 @@
-/* test_pendulum.c - the 2D pendulum of seed 001 section 6.1 (unit mass, gravity 10, |x| - 1),
+/* test_pendulum.c - the 2D pendulum of [L1] section 6.1 (unit mass, gravity 10, |x| - 1),
  * dropped from the horizontal. Conservation: semi-implicit Euler with projection keeps the
  * energy within O(h) of its start value; the linear-implicit J2 (like the linearly implicit
- * Euler of seed 001, Fig. 6.5) dissipates it. */
+ * Euler of [L1], Fig. 6.5) dissipates it. */
 #include "hs_test.h"
 #include "tutil.h"
 
@@ -47,7 +47,7 @@ void test_pendulum(void)
     CHECK(energy_run(HS_METHOD_J2, 5e-4, 20000, &e2, &dev2) == 0);
     CHECK(e > 0.0 && e2 > 0.0);
     CHECK_RANGE(e / e2, 1.6, 2.5);
-    /* At seed 001's step h = 1/60 the semi-implicit Euler pendulum keeps swinging (energy
+    /* At [L1]'s step h = 1/60 the semi-implicit Euler pendulum keeps swinging (energy
      * within 60 % after 10 s) while the explicit-in-q update gains energy without bound
      * and the single projection step can no longer hold the constraint. */
     CHECK(energy_run(HS_METHOD_SYMPLECTIC, 1.0 / 60.0, 600, &e, &dev) == 0);

@@ -120,7 +120,7 @@ void test_sparse_step(void)
 
 /* ---- a redundant constraint: three rods pinned in a chain whose last joint is doubled
  * (joint 3 repeats joint 2), so G (8 x 9) has rank 6 + ... one row pair too many: the
- * unregularized KKT matrix is singular; SPOOK's regularization must carry it (seed 000
+ * unregularized KKT matrix is singular; SPOOK's regularization must carry it ([L2]
  * theorem 5.1: "can process degenerate constraints"). With nrep = 0 it is the plain
  * three-rod chain, the reference. */
 #include "hs_rods.h"
@@ -253,7 +253,7 @@ void test_redundant(void)
             for (int i = 0; i < 9; ++i) d = tu_abs((double)A.s.q[i] - (double)B.s.q[i]) > d ? tu_abs((double)A.s.q[i] - (double)B.s.q[i]) : d;
             CHECK_RANGE(d, 0.0, 1e-4);
         }
-        /* the constraint error is O(h^2) (seed 000 sec. 6, Fig. 6): slope over h = 1 ms .. 1/60 */
+        /* the constraint error is O(h^2) ([L2] sec. 6, Fig. 6): slope over h = 1 ms .. 1/60 */
         const double slope = tu_log(gm[1] / gm[0]) / tu_log(hs[1] / hs[0]);
         CHECK_RANGE(slope, 1.7, 2.3);
     }

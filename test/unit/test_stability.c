@@ -1,4 +1,4 @@
-/* test_stability.c - seed 004 section 2: stability of the partitioned linear-implicit Euler
+/* test_stability.c - [BAE] section 2: stability of the partitioned linear-implicit Euler
  * method on q'' = -a q - b q', checked by running the stepper on a grid of x = h^2 a,
  * y = h b against the paper's analytic boundaries:
  *   J1: stable iff h b >= 0 and h^2 a <= 2 h b + 4

@@ -1,8 +1,8 @@
 #!/usr/bin/python3
-"""Seed 000 (Lacoursiere, SPOOK) reproduced on hilstep's ladder: make figures-seed000.
+"""[L2] (Lacoursiere, SPOOK) reproduced on hilstep's ladder: make figures-l2.
 
 Runs build/hilstep-spbench (method spook, eps = 1e-8, tau/h = 2, the paper's parameters) and
-writes into OUT (default build/figures/seed000):
+writes into OUT (default build/figures/l2):
   stability.csv          n = 20 at h = 1/60 and h = 1/20: status, energy range, max |g|
   fig4_energy.csv/.png   energy against time, n = 10 and n = 100, h = 1/60
   fig5_rms_g.csv/.png    RMS constraint violation against time, same runs
@@ -19,7 +19,7 @@ import sys
 
 P = argparse.ArgumentParser()
 P.add_argument("--bench", default="build/hilstep-spbench")
-P.add_argument("--out", default="build/figures/seed000")
+P.add_argument("--out", default="build/figures/l2")
 P.add_argument("--T", type=float, default=20.0, help="simulated time of the Fig. 4/5 runs (s)")
 P.add_argument("--quick", action="store_true", help="short runs (a test of the script)")
 A = P.parse_args()
@@ -54,7 +54,7 @@ with open(os.path.join(A.out, "stability.csv"), "w") as f:
         d = kv(out.strip().splitlines()[-1]) if out.strip() else {}
         w.writerow([20, h, 60.0, d.get("status", err.strip()), d.get("E0"), d.get("Emin"), d.get("Emax"),
                     d.get("Eend"), d.get("max_g"), d.get("mean_rms_g")])
-        print("seed000 stability n=20 h=1/%d: status=%s E0=%s Emax=%s Eend=%s max|g|=%s" %
+        print("l2 stability n=20 h=1/%d: status=%s E0=%s Emax=%s Eend=%s max|g|=%s" %
               (round(1 / h), d.get("status"), d.get("E0"), d.get("Emax"), d.get("Eend"), d.get("max_g")))
         bad += rc != 0
 
@@ -65,7 +65,7 @@ for n in (10, 100):
     runs[n] = data
     bad += rc != 0
     d = kv(status)
-    print("seed000 fig4/5 n=%d h=1/60 T=%g: status=%s E0=%s Eend=%s (%.1f%% lost) max|g|=%s mean rms|g|=%s" %
+    print("l2 fig4/5 n=%d h=1/60 T=%g: status=%s E0=%s Eend=%s (%.1f%% lost) max|g|=%s mean rms|g|=%s" %
           (n, T, d.get("status"), d.get("E0"), d.get("Eend"),
            100.0 * (float(d.get("E0", 0)) - float(d.get("Eend", 0))) / max(abs(float(d.get("E0", 1))), 1e-300)
            if d.get("E0") else float("nan"), d.get("max_g"), d.get("mean_rms_g")))
@@ -94,7 +94,7 @@ xs = [math.log(r[0]) for r in fig6 if r[1] > 0]
 ys = [math.log(r[1]) for r in fig6 if r[1] > 0]
 nfit = len(xs)
 slope = (nfit * sum(x * y for x, y in zip(xs, ys)) - sum(xs) * sum(ys)) / (nfit * sum(x * x for x in xs) - sum(xs) ** 2)
-print("seed000 fig6 n=20 T=5: slope of log <rms|g|> against log h over h = 1/%d .. 1/%d: %.2f (paper: O(h^2))"
+print("l2 fig6 n=20 T=5: slope of log <rms|g|> against log h over h = 1/%d .. 1/%d: %.2f (paper: O(h^2))"
       % (round(1 / hs[0]), round(1 / hs[-1]), slope))
 
 # ---- Fig. 7: cost per step against n
@@ -113,7 +113,7 @@ lx = [math.log(r[0]) for r in fig7]
 ly = [math.log(r[2]) for r in fig7]
 m = len(lx)
 s7 = (m * sum(x * y for x, y in zip(lx, ly)) - sum(lx) * sum(ly)) / (m * sum(x * x for x in lx) - sum(lx) ** 2)
-print("seed000 fig7: host ns/step " + " ".join("n=%d:%.0f" % (r[0], r[2]) for r in fig7) + "; log-log slope %.2f" % s7)
+print("l2 fig7: host ns/step " + " ".join("n=%d:%.0f" % (r[0], r[2]) for r in fig7) + "; log-log slope %.2f" % s7)
 
 try:
     import matplotlib
@@ -142,5 +142,5 @@ fig, ax = plt.subplots(figsize=(5, 3.5))
 ax.loglog([r[1] for r in fig7], [r[2] for r in fig7], "o-", label="ns/step (slope %.2f in n)" % s7)
 ax.set_xlabel("unknowns nq + nc"); ax.set_ylabel("host ns per step"); ax.set_title("Fig. 7: cost per step")
 ax.legend(); fig.tight_layout(); fig.savefig(os.path.join(A.out, "fig7_cost.png"), dpi=110)
-print("seed000 figures in %s" % A.out)
+print("l2 figures in %s" % A.out)
 sys.exit(1 if bad else 0)

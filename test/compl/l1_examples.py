@@ -1,4 +1,4 @@
-"""seed001.py - the runs behind the regularized-stepper paper's examples (Lacoursiere, "A
+"""l1_examples.py - the runs behind the regularized-stepper paper's examples (Lacoursiere, "A
 regularized time stepper for multibody systems", sec. 6) and the numbers its text states,
 shared by the compliance suite (test/compl/compl_test.py) and the figures
 (test/figures/fig_compliance.py). Plain Python 3, no numpy.

@@ -1,6 +1,6 @@
-/* test_issue8.c - issue 8: the curvature methods, generalized-alpha, safe defaults, the
+/* test_methods.c - issue 8: the curvature methods, generalized-alpha, safe defaults, the
  * plausibility watchdog. The long bars (10^8-step soak, chain n = 1..32, stiffness sweep) are
- * measured by build/hilstep-issue8 (`make soak`, `make issue8-bars`); here the properties
+ * measured by build/hilstep-method-bars (`make soak`, `make method-bars`); here the properties
  * that must hold on every build, board included. */
 #include "hs_test.h"
 #include "tutil.h"
@@ -367,7 +367,7 @@ static void galpha_transactional(void)
   }
 }
 
-void test_issue8(void)
+void test_methods(void)
 {
     defaults_and_validation();
     galpha_order();

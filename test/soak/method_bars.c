@@ -1,17 +1,17 @@
-/* issue8.c - build/hilstep-issue8: the measurements behind issue 8's bars, one process each,
+/* method_bars.c - build/hilstep-method-bars: the measurements behind issue 8's bars, one process each,
  * arenas sized by hs_stepper_workspace_tmp (host tool, so malloc is fine here).
  *
- *   hilstep-issue8 soak MODEL STEPS [WINDOW_S] [opts]  default config, h = 1 ms: status, max |g|
+ *   hilstep-method-bars soak MODEL STEPS [WINDOW_S] [opts]  default config, h = 1 ms: status, max |g|
  *                                             over the run, max |u| per window (1000 s unless given:
  *                                             first, last, growth)
- *   hilstep-issue8 chain NMAX [opts]          chain n = 1..NMAX, h = 1 ms, 10 s: refused steps and
+ *   hilstep-method-bars chain NMAX [opts]          chain n = 1..NMAX, h = 1 ms, 10 s: refused steps and
  *                                             |E(10) - E(0)| / (m g L n^2 / 2)
- *   hilstep-issue8 accuracy [opts]            car axle max position error over [0, 3] against galpha
+ *   hilstep-method-bars accuracy [opts]            car axle max position error over [0, 3] against galpha
  *                                             (rho_inf = 1) at h = 1e-5 s, h = 4 ms ... 0.25 ms, slope
- *   hilstep-issue8 stiff [opts]               car axle eps = 1e-2 ... 3e-5 at h = 1 ms: peak |u| over [0, 3]
- *   hilstep-issue8 pendulum [opts]            pendulum h = 1/60, 100 s: refused steps, max |E - E0| /
+ *   hilstep-method-bars stiff [opts]               car axle eps = 1e-2 ... 3e-5 at h = 1 ms: peak |u| over [0, 3]
+ *   hilstep-method-bars pendulum [opts]            pendulum h = 1/60, 100 s: refused steps, max |E - E0| /
  *                                             initial potential drop
- *   hilstep-issue8 energy MODEL T EVERY [opts]  CSV t,E of one run (model params via -p KEY=VAL)
+ *   hilstep-method-bars energy MODEL T EVERY [opts]  CSV t,E of one run (model params via -p KEY=VAL)
  * opts: -m METHOD -f FORM -s STAB -r RHO_INF -g SD_GAMMA -h H -p KEY=VALUE (repeatable); omitted = library
  * default (hs_stepper_default_def). Every command exits 1 when its bar fails, 2 on bad usage. */
 #include <math.h>
@@ -403,7 +403,7 @@ int main(int argc, char **argv)
         return cmd_energy(argv[2], atof(argv[3]), atol(argv[4]), &o);
     }
 usage:
-    fprintf(stderr, "usage: hilstep-issue8 soak MODEL STEPS | chain NMAX | accuracy | stiff | pendulum |"
+    fprintf(stderr, "usage: hilstep-method-bars soak MODEL STEPS | chain NMAX | accuracy | stiff | pendulum |"
                     " energy MODEL T EVERY  [-m METHOD -f FORM -s STAB -r RHO -g SD_GAMMA -h H -p KEY=VAL]\n");
     return 2;
 }
