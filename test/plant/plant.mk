@@ -10,5 +10,5 @@ $(BUILD)/hilstep-plant-unit: test/plant/plant_unit.c $(TEST_HARNESS) $(HIL_SRC) 
 
 .PHONY: plant-test
 TEST_SUITES += plant-test
-plant-test: $(BUILD)/hilstep-plant-unit $(BUILD)/hilstep-rt $(BUILD)/hilstep-sim
+plant-test: $(BUILD)/hilstep-plant-unit $(BUILD)/hilstep-rt $(BUILD)/hilstep-ecu $(BUILD)/hilstep-sim
 	@sh test/plant/run_tests.sh $(BUILD)
