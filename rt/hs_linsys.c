@@ -250,23 +250,23 @@ static int build_pattern(const hs_linsys *ls, int *tmp, size_t ntmp, int **Ap_o,
     return nnz;
 }
 
-static void ls_setup(hs_linsys *ls, hs_ls_kind kind, const hs_ls_backend *be, const hs_blocks *b,
-                     int nq, int nc, int sign, int reg, int symmetric, const int *qmask, const int *cmask)
+static void ls_setup(hs_linsys *ls, const hs_linsys_def *d)
 {
-    ls->qmask = qmask;
-    ls->cmask = (nc > 0) ? cmask : NULL;
-    ls->kind = kind;
+    const int nq = d->nq, nc = d->nc;
+    ls->qmask = d->qmask;
+    ls->cmask = (nc > 0) ? d->cmask : NULL;
+    ls->kind = d->kind;
     ls->nq = nq; ls->nc = nc; ls->n = nq + nc;
     /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
-    ls->sign = sign < 0 ? -1 : 1;
-    ls->reg = reg && nc > 0;
-    ls->symmetric = symmetric;
-    ls->b = *b;
+    ls->sign = d->sign < 0 ? -1 : 1;
+    ls->reg = d->reg && nc > 0;
+    ls->symmetric = d->symmetric;
+    ls->b = *d->b;
     if (nc == 0) { ls->b.ncb = 0; ls->b.ncq = 0; }
     ls->nA = hs_blocks_qq_size(&ls->b);
     ls->nG = nc > 0 ? hs_blocks_cq_size(&ls->b) : 0;
     ls->nC = ls->reg ? hs_blocks_cc_size(&ls->b) : 0;
-    ls->be = kind == HS_LS_SPARSE ? be : NULL;
+    ls->be = d->kind == HS_LS_SPARSE ? d->be : NULL;
     ls->dense1 = ls->b.nqq == 1 && ls->b.ncq <= 1 && ls->nA == nq * nq && ls->nG == nc * nq;
     ls->ldlt = 0;
     ls->nnz = 0;
@@ -502,7 +502,7 @@ static int schur_bw(const schur_pat *sp, int nc)
  * factor's and the solve's loops need no bounds). */
 static int band_len(int nc, int bw) { return (nc + bw) * (bw + 1); }
 
-/* hs_linsys_init_masked's range-space branch for L (set up, eligible): S's analysis, then
+/* hs_linsys_init's range-space branch for L (set up, eligible): S's analysis, then
  * the lists, into sym (nsym ints); *ls = L on success. */
 static int schur_init(hs_linsys *ls, hs_linsys *L, int *sym, size_t nsym, int *tmp, size_t ntmp)
 {
@@ -634,22 +634,33 @@ static long dense_factor_flops(int n)
     return f;
 }
 
-int hs_linsys_need(hs_ls_kind kind, const hs_ls_backend *be, const hs_blocks *b, int nq, int nc,
-                   int sign, int reg, int symmetric, int *tmp, size_t ntmp_avail,
-                   size_t *nsym, size_t *nfac_reals, size_t *nfac_ints, size_t *ntmp)
+hs_linsys_def hs_linsys_default_def(void)
 {
-    return hs_linsys_need_masked(kind, be, b, NULL, NULL, nq, nc, sign, reg, symmetric, tmp, ntmp_avail, nsym,
-                                 nfac_reals, nfac_ints, ntmp);
+    hs_linsys_def d;
+    d.kind = HS_LS_DENSE;
+    d.be = NULL;
+    d.b = NULL;
+    d.qmask = NULL;
+    d.cmask = NULL;
+    d.nq = 0;
+    d.nc = 0;
+    d.sign = 1;
+    d.reg = 0;
+    d.symmetric = 0;
+    return d;
 }
 
-int hs_linsys_need_masked(hs_ls_kind kind, const hs_ls_backend *be, const hs_blocks *b, const int *qmask,
-                          const int *cmask, int nq, int nc, int sign, int reg, int symmetric, int *tmp,
-                          size_t ntmp_avail, size_t *nsym, size_t *nfac_reals, size_t *nfac_ints, size_t *ntmp)
+int hs_linsys_need(const hs_linsys_def *d, int *tmp, size_t ntmp_avail, hs_linsys_size *need)
 {
-    if (b == NULL || nsym == NULL || nfac_reals == NULL || nfac_ints == NULL || ntmp == NULL) { return HS_E_NULL; }
-    if (nq < 1 || nc < 0) { return HS_E_SIZE; }
+    if (d == NULL || d->b == NULL || need == NULL) { return HS_E_NULL; }
+    need->nsym = 0u; need->nfac_reals = 0u; need->nfac_ints = 0u; need->ntmp = 0u;
+    if (d->nq < 1 || d->nc < 0) { return HS_E_SIZE; }
+    const hs_ls_kind kind = d->kind;
+    const hs_ls_backend *const be = d->be;
+    size_t *const nsym = &need->nsym, *const nfac_reals = &need->nfac_reals;
+    size_t *const nfac_ints = &need->nfac_ints, *const ntmp = &need->ntmp;
     hs_linsys ls;
-    ls_setup(&ls, kind, be, b, nq, nc, sign, reg, symmetric, qmask, cmask);
+    ls_setup(&ls, d);
     const size_t n = (size_t)ls.n;
     if (kind == HS_LS_DENSE) {
         *nsym = 0; *nfac_reals = n * n; *nfac_ints = n; *ntmp = 0;
@@ -697,7 +708,7 @@ int hs_linsys_need_masked(hs_ls_kind kind, const hs_ls_backend *be, const hs_blo
     const int nnz = build_pattern(&ls, tmp, pat, &Ap, &Ai, &kd);
     if (nnz < 0) { return HS_E_SIZE; }
     size_t ns = 0, nn = 0;
-    int rc = be->analyze(ls.n, Ap, Ai, kd, symmetric, tmp + pat, btmp, NULL, 0, &ns, &nn);
+    int rc = be->analyze(ls.n, Ap, Ai, kd, d->symmetric, tmp + pat, btmp, NULL, 0, &ns, &nn);
     if (rc != 0) { return rc; }
     /* MISRA Ref 10.8.3 [composite count widened after its bounds check] */
     *nsym = ns + 3u * (size_t)(ls.nA + 2 * ls.nG + ls.nC) + nn;
@@ -720,21 +731,15 @@ static int csc_find(const int *Ap, const int *Ai, int i, int j)
     return -1;
 }
 
-int hs_linsys_init(hs_linsys *ls, hs_ls_kind kind, const hs_ls_backend *be, const hs_blocks *b,
-                   int nq, int nc, int sign, int reg, int symmetric, int *sym, size_t nsym,
-                   int *tmp, size_t ntmp)
+int hs_linsys_init(hs_linsys *ls, const hs_linsys_def *d, int *sym, size_t nsym, int *tmp, size_t ntmp)
 {
-    return hs_linsys_init_masked(ls, kind, be, b, NULL, NULL, nq, nc, sign, reg, symmetric, sym, nsym, tmp, ntmp);
-}
-
-int hs_linsys_init_masked(hs_linsys *ls, hs_ls_kind kind, const hs_ls_backend *be, const hs_blocks *b,
-                          const int *qmask, const int *cmask, int nq, int nc, int sign, int reg, int symmetric,
-                          int *sym, size_t nsym, int *tmp, size_t ntmp)
-{
-    if (ls == NULL || b == NULL) { return HS_E_NULL; }
-    if (nq < 1 || nc < 0) { return HS_E_SIZE; }
+    if (ls == NULL || d == NULL || d->b == NULL) { return HS_E_NULL; }
+    const int nq = d->nq, symmetric = d->symmetric;
+    if (nq < 1 || d->nc < 0) { return HS_E_SIZE; }
+    const hs_ls_kind kind = d->kind;
+    const hs_ls_backend *const be = d->be;
     hs_linsys L;
-    ls_setup(&L, kind, be, b, nq, nc, sign, reg, symmetric, qmask, cmask);
+    ls_setup(&L, d);
     if (kind == HS_LS_DENSE) {
         L.flops_factor = dense_factor_flops(L.n);
         L.flops_solve = 2L * L.n * L.n;
