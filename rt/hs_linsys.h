@@ -42,7 +42,13 @@
  * solve is x2 = s S^-1 (G A^-1 b1 - b2), x1 = A^-1 (b1 - s G^T x2). The same elimination the
  * whole-matrix factor does with positions first, without its index traffic; other rounding.
  * S is factored as a band when its half bandwidth is at most HS_LS_BAND_MAX (a chain's joints
- * in order), else by the backend on S's pattern. */
+ * in order), else by the backend on S's pattern.
+ *
+ * Files: rt/hs_linsys_init.c (choice, def, sizes, the whole matrix' analysis and maps, factor
+ * binding) on rt/hs_linsys_rs.c (the range-space path's analysis); rt/hs_linsys_num.c (per
+ * step: assembly, factor, solves, the range-space residual and Newton step) and
+ * rt/hs_linsys_blk.c (packed block products, hs_linsys_g_mv); rt/hs_linsys_int.h is what they
+ * share. */
 #ifndef HS_LINSYS_H
 #define HS_LINSYS_H
 
