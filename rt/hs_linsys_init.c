@@ -207,6 +207,91 @@ int hs_linsys_need(const hs_linsys_def *d, int *tmp, size_t ntmp_avail, hs_linsy
     return HS_OK;
 }
 
+/* The maps from the packed blocks into the pattern (Ap, Ai: nnz entries) of L: each entry's
+ * position, nnz (the sink) for one its mask leaves out. */
+static void ls_maps(hs_linsys *L, const int *Ap, const int *Ai, int nnz)
+{
+    const hs_blocks *B = &L->b;
+    int o = 0;
+    for (int k = 0; k < B->nqq; ++k) {
+        const int I = B->qq[2 * k], J = B->qq[2 * k + 1];
+        for (int i = B->qb[I]; i < B->qb[I + 1]; ++i) {
+            for (int j = B->qb[J]; j < B->qb[J + 1]; ++j) {
+                const int pa = hs_ls_csc_find(Ap, Ai, i, j);
+                L->mapA[o++] = (pa >= 0) ? pa : nnz; /* masked out: the sink */
+            }
+        }
+    }
+    o = 0;
+    for (int k = 0; k < B->ncq; ++k) {
+        const int I = B->cq[2 * k], J = B->cq[2 * k + 1];
+        for (int i = B->cb[I]; i < B->cb[I + 1]; ++i) {
+            for (int j = B->qb[J]; j < B->qb[J + 1]; ++j) {
+                const int p1 = hs_ls_csc_find(Ap, Ai, j, L->nq + i); /* (j, nq+i): s G1^T */
+                const int p2 = hs_ls_csc_find(Ap, Ai, L->nq + i, j);
+                L->mapG1[o] = (p1 >= 0) ? p1 : nnz; /* masked out: the sink */
+                L->mapG2[o] = (p2 >= 0) ? p2 : nnz;
+                ++o;
+            }
+        }
+    }
+    o = 0;
+    if (L->reg != 0) {
+        for (int k = 0; k < B->ncb; ++k) {
+            for (int i = B->cb[k]; i < B->cb[k + 1]; ++i) {
+                for (int j = B->cb[k]; j < B->cb[k + 1]; ++j) {
+                    L->mapC[o++] = hs_ls_csc_find(Ap, Ai, L->nq + i, L->nq + j);
+                }
+            }
+        }
+    }
+}
+
+/* The maps of L (nmap entries, nn reals of num) retargeted into the backend's num: assembly
+ * writes where the factor reads; the unwritten slots (zlist) and the (source, slot) pairs of
+ * the entries the factor reads (act) after the maps in sym. HS_OK or HS_E_SIZE. */
+static int ls_slots(hs_linsys *L, const int *sym, size_t nmap, size_t nn)
+{
+    const hs_ls_backend *be = L->be;
+    const int nnz = L->nnz;
+    const int nval = be->slot(sym, -1);
+    if ((size_t)nval > nn) { return HS_E_SIZE; }
+    int *mark = L->mapA + nmap; /* nn ints: marks, then the list of unwritten slots */
+    for (int k = 0; k < nval; ++k) { mark[k] = 0; }
+    for (size_t k = 0; k < nmap; ++k) {
+        const int p = L->mapA[k];
+        const int sl = ((p >= 0) && (p < nnz)) ? be->slot(sym, p) : -1;
+        L->mapA[k] = (sl >= 0) ? sl : L->nnum;
+        if (sl >= 0) { mark[sl] = 1; }
+    }
+    int nz = 0;
+    for (int k = 0; k < nval; ++k) {
+        if (mark[k] == 0) { mark[nz++] = k; }
+    }
+    L->slots = 1;
+    L->nzero = nz;
+    L->zlist = mark;
+    /* the entries the factor reads, as (source, slot) pairs: the per-step assembly writes
+     * these only, not the other triangle's copies nor the masked zeros */
+    int *act = mark + nn;
+    const int *lm[4] = {L->mapA, L->mapG1, L->mapG2, L->mapC};
+    const int len[4] = {L->nA, L->nG, L->nG, L->nC};
+    L->act = act;
+    for (int l = 0; l < 4; ++l) {
+        int na = 0;
+        for (int k = 0; k < len[l]; ++k) {
+            if (lm[l][k] < L->nnum) {
+                act[0] = k;
+                act[1] = lm[l][k];
+                act += 2;
+                ++na;
+            }
+        }
+        L->nact[l] = na;
+    }
+    return HS_OK;
+}
+
 int hs_linsys_init(hs_linsys *ls, const hs_linsys_def *d, int *sym, size_t nsym, int *tmp, size_t ntmp)
 {
     if (ls == NULL || d == NULL || d->b == NULL) { return HS_E_NULL; }
@@ -248,79 +333,13 @@ int hs_linsys_init(hs_linsys *ls, const hs_linsys_def *d, int *sym, size_t nsym,
     L.mapG1 = L.mapA + L.nA;
     L.mapG2 = L.mapG1 + L.nG;
     L.mapC = L.mapG2 + L.nG;
-    const hs_blocks *B = &L.b;
-    int o = 0;
-    for (int k = 0; k < B->nqq; ++k) {
-        const int I = B->qq[2 * k], J = B->qq[2 * k + 1];
-        for (int i = B->qb[I]; i < B->qb[I + 1]; ++i) {
-            for (int j = B->qb[J]; j < B->qb[J + 1]; ++j) {
-                const int pa = hs_ls_csc_find(Ap, Ai, i, j);
-                L.mapA[o++] = (pa >= 0) ? pa : nnz; /* masked out: the sink */
-            }
-        }
-    }
-    o = 0;
-    for (int k = 0; k < B->ncq; ++k) {
-        const int I = B->cq[2 * k], J = B->cq[2 * k + 1];
-        for (int i = B->cb[I]; i < B->cb[I + 1]; ++i) {
-            for (int j = B->qb[J]; j < B->qb[J + 1]; ++j) {
-                const int p1 = hs_ls_csc_find(Ap, Ai, j, nq + i); /* (j, nq+i): s G1^T */
-                const int p2 = hs_ls_csc_find(Ap, Ai, nq + i, j);
-                L.mapG1[o] = (p1 >= 0) ? p1 : nnz; /* masked out: the sink */
-                L.mapG2[o] = (p2 >= 0) ? p2 : nnz;
-                ++o;
-            }
-        }
-    }
-    o = 0;
-    if (L.reg != 0) {
-        for (int k = 0; k < B->ncb; ++k) {
-            for (int i = B->cb[k]; i < B->cb[k + 1]; ++i) {
-                for (int j = B->cb[k]; j < B->cb[k + 1]; ++j) {
-                    L.mapC[o++] = hs_ls_csc_find(Ap, Ai, nq + i, nq + j);
-                }
-            }
-        }
-    }
+    ls_maps(&L, Ap, Ai, nnz);
     /* MISRA Ref 10.8.3 [composite count widened after its bounds check] */
     L.nnum = (int)nn;
     if ((be->slot != NULL) && (be->factor_slots != NULL) && (be->slot(sym, -1) > 0)) {
         /* the maps retargeted into num: assembly writes where the factor reads */
-        const int nval = be->slot(sym, -1);
-        if ((size_t)nval > nn) { return HS_E_SIZE; }
-        int *mark = L.mapA + nmap; /* nn ints: marks, then the list of unwritten slots */
-        for (int k = 0; k < nval; ++k) { mark[k] = 0; }
-        for (size_t k = 0; k < nmap; ++k) {
-            const int p = L.mapA[k];
-            const int sl = ((p >= 0) && (p < nnz)) ? be->slot(sym, p) : -1;
-            L.mapA[k] = (sl >= 0) ? sl : L.nnum;
-            if (sl >= 0) { mark[sl] = 1; }
-        }
-        int nz = 0;
-        for (int k = 0; k < nval; ++k) {
-            if (mark[k] == 0) { mark[nz++] = k; }
-        }
-        L.slots = 1;
-        L.nzero = nz;
-        L.zlist = mark;
-        /* the entries the factor reads, as (source, slot) pairs: the per-step assembly writes
-         * these only, not the other triangle's copies nor the masked zeros */
-        int *act = mark + nn;
-        const int *lm[4] = {L.mapA, L.mapG1, L.mapG2, L.mapC};
-        const int len[4] = {L.nA, L.nG, L.nG, L.nC};
-        L.act = act;
-        for (int l = 0; l < 4; ++l) {
-            int na = 0;
-            for (int k = 0; k < len[l]; ++k) {
-                if (lm[l][k] < L.nnum) {
-                    act[0] = k;
-                    act[1] = lm[l][k];
-                    act += 2;
-                    ++na;
-                }
-            }
-            L.nact[l] = na;
-        }
+        rc = ls_slots(&L, sym, nmap, nn);
+        if (rc != HS_OK) { return rc; }
     }
     be->ops(sym, &L.flops_factor, &L.flops_solve);
     L.qmask = NULL; /* the caller's scratch: read during init only */

@@ -213,6 +213,36 @@ static int schur_bw(const schur_pat *sp, int nc)
  * factor's and the solve's loops need no bounds). */
 static int band_len(int nc, int bw) { return (nc + bw) * (bw + 1); }
 
+/* The row lists of L (srp, sroff, srcol): G's kept entries in packed order, counted by
+ * row from sp then placed. HS_OK, or HS_E_SIZE when the count disagrees with sp. */
+static int rs_rows(hs_linsys *L, const schur_pat *sp)
+{
+    const hs_blocks *B = &L->b;
+    int *rp = L->srp;
+    for (int i = 0; i <= L->nc; ++i) { rp[i] = 0; }
+    for (int e = 0; e < sp->nent; ++e) { rp[sp->er[e] + 1]++; }
+    for (int i = 0; i < L->nc; ++i) { rp[i + 1] += rp[i]; }
+    int o = 0, placed = 0;
+    for (int k = 0; k < B->ncq; ++k) {
+        const int I = B->cq[2 * k], J = B->cq[2 * k + 1];
+        for (int i = B->cb[I]; i < B->cb[I + 1]; ++i) {
+            for (int j = B->qb[J]; j < B->qb[J + 1]; ++j, ++o) {
+                if ((L->cmask == NULL) || (L->cmask[o] != 0)) {
+                    /* rp[i] runs ahead while row i fills; shifted back below */
+                    L->sroff[rp[i]] = o;
+                    L->srcol[rp[i]] = j;
+                    rp[i]++;
+                    ++placed;
+                }
+            }
+        }
+    }
+    if (placed != sp->nent) { return HS_E_SIZE; }
+    for (int i = L->nc; i > 0; --i) { rp[i] = rp[i - 1]; }
+    rp[0] = 0;
+    return HS_OK;
+}
+
 int hs_ls_rs_init(hs_linsys *ls, hs_linsys *L, int *sym, size_t nsym, int *tmp, size_t ntmp)
 {
     const hs_ls_backend *be = L->be;
@@ -289,31 +319,7 @@ int hs_ls_rs_init(hs_linsys *ls, hs_linsys *L, int *sym, size_t nsym, int *tmp, 
     L->srp = L->sCp + (2 * nCp);
     L->sroff = L->srp + L->nc + 1;
     L->srcol = L->sroff + sp.nent;
-    {
-        const hs_blocks *B = &L->b;
-        int *rp = L->srp;
-        for (int i = 0; i <= L->nc; ++i) { rp[i] = 0; }
-        for (int e = 0; e < sp.nent; ++e) { rp[sp.er[e] + 1]++; }
-        for (int i = 0; i < L->nc; ++i) { rp[i + 1] += rp[i]; }
-        int o = 0, placed = 0;
-        for (int k = 0; k < B->ncq; ++k) {
-            const int I = B->cq[2 * k], J = B->cq[2 * k + 1];
-            for (int i = B->cb[I]; i < B->cb[I + 1]; ++i) {
-                for (int j = B->qb[J]; j < B->qb[J + 1]; ++j, ++o) {
-                    if ((L->cmask == NULL) || (L->cmask[o] != 0)) {
-                        /* rp[i] runs ahead while row i fills; shifted back below */
-                        L->sroff[rp[i]] = o;
-                        L->srcol[rp[i]] = j;
-                        rp[i]++;
-                        ++placed;
-                    }
-                }
-            }
-        }
-        if (placed != sp.nent) { return HS_E_SIZE; }
-        for (int i = L->nc; i > 0; --i) { rp[i] = rp[i - 1]; }
-        rp[0] = 0;
-    }
+    if (rs_rows(L, &sp) != HS_OK) { return HS_E_SIZE; }
     long fs = 0;
     if (bw <= HS_LS_BAND_MAX) {
         /* per column: the inverse pivot, bw multipliers, bw (bw + 1) / 2 multiply-adds; the
