@@ -339,7 +339,7 @@ int hs_linsys_init(hs_linsys *ls, const hs_linsys_def *d, int *sym, size_t nsym,
     if ((be->slot != NULL) && (be->factor_slots != NULL) && (be->slot(sym, -1) > 0)) {
         /* the maps retargeted into num: assembly writes where the factor reads */
         rc = ls_slots(&L, sym, nmap, nn);
-        if (rc != HS_OK) { return rc; }
+        if (rc != 0) { return rc; }
     }
     be->ops(sym, &L.flops_factor, &L.flops_solve);
     L.qmask = NULL; /* the caller's scratch: read during init only */

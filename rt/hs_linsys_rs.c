@@ -319,7 +319,7 @@ int hs_ls_rs_init(hs_linsys *ls, hs_linsys *L, int *sym, size_t nsym, int *tmp, 
     L->srp = L->sCp + (2 * nCp);
     L->sroff = L->srp + L->nc + 1;
     L->srcol = L->sroff + sp.nent;
-    if (rs_rows(L, &sp) != HS_OK) { return HS_E_SIZE; }
+    if (rs_rows(L, &sp) != 0) { return HS_E_SIZE; }
     long fs = 0;
     if (bw <= HS_LS_BAND_MAX) {
         /* per column: the inverse pivot, bw multipliers, bw (bw + 1) / 2 multiply-adds; the

@@ -477,7 +477,7 @@ int hs_sparse_analyze(int n, const int *Ap, const int *Ai, const int *kind, int 
     const int nnz = Ap[n];
     if (Ap[0] != 0 || nnz < n || ntmp < hs_sparse_tmp_ints(n, nnz)) { return HS_E_SIZE; }
     int rc = sa_check(n, Ap, Ai);
-    if (rc != HS_OK) { return rc; }
+    if (rc != 0) { return rc; }
     const int sy = symmetric ? 1 : 0;
     sa_work w;
     sa_init(&w, n, Ap, Ai, kind, tmp);
@@ -506,11 +506,11 @@ int hs_sparse_analyze(int n, const int *Ap, const int *Ai, const int *kind, int 
     int o[O_COUNT];
     offsets(n, sy, nnz_a, nnz_l, npair, o);
     rc = sa_write_upper(&w, sy, sym, o);
-    if (rc != HS_OK) { return rc; }
+    if (rc != 0) { return rc; }
     sa_write_l(&w, nnz_l, sym, o);
     if (sy != 0) {
         rc = sa_write_program(&w, nnz_l, npair, sym, o);
-        if (rc != HS_OK) { return rc; }
+        if (rc != 0) { return rc; }
     }
     return HS_OK;
 }
