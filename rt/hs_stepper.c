@@ -406,9 +406,8 @@ static int ws_measure(const hs_stepper_def *def, const hs_model *m, int *blk, si
     z->nSK = ls_need.nsym; z->nFK = ls_need.nfac_reals; z->nIK = ls_need.nfac_ints; tmax = ls_need.ntmp;
     z->nS1 = z->nF1 = z->nI1 = 0;
     if (c.two_stage != 0) {
-        hs_linsys_def l1 = ld;
-        l1.cmask = NULL; l1.nc = 0; l1.sign = 1; l1.reg = 0; l1.symmetric = 0;
-        rc = hs_linsys_need(&l1, tmp, ntmp, &ls_need);
+        ld.cmask = NULL; ld.nc = 0; ld.sign = 1; ld.reg = 0; ld.symmetric = 0;
+        rc = hs_linsys_need(&ld, tmp, ntmp, &ls_need);
         rc = ws_short(rc, ls_need.ntmp, ntmp, &short_tmp);
         if (rc != 0) { return rc; }
         z->nS1 = ls_need.nsym; z->nF1 = ls_need.nfac_reals; z->nI1 = ls_need.nfac_ints;
@@ -416,9 +415,8 @@ static int ws_measure(const hs_stepper_def *def, const hs_model *m, int *blk, si
     }
     z->nSP = z->nFP = z->nIP = 0;
     if (c.have_p != 0) {
-        hs_linsys_def lp = ld;
-        lp.sign = 1; lp.reg = c.regP; lp.symmetric = 1;
-        rc = hs_linsys_need(&lp, tmp, ntmp, &ls_need);
+        ld.cmask = cm; ld.nc = nc; ld.sign = 1; ld.reg = c.regP; ld.symmetric = 1;
+        rc = hs_linsys_need(&ld, tmp, ntmp, &ls_need);
         rc = ws_short(rc, ls_need.ntmp, ntmp, &short_tmp);
         if (rc != 0) { return rc; }
         z->nSP = ls_need.nsym; z->nFP = ls_need.nfac_reals; z->nIP = ls_need.nfac_ints;
@@ -831,9 +829,8 @@ int hs_stepper_init(hs_stepper *s, const hs_stepper_def *def, const hs_model *m,
         }
     }
     if (c.two_stage != 0) {
-        hs_linsys_def l1 = ld;
-        l1.cmask = NULL; l1.nc = 0; l1.sign = 1; l1.reg = 0; l1.symmetric = 0;
-        rc = hs_linsys_init(&st.ls1, &l1, st.sym1, z.nS1, tmp1, ntmp1);
+        ld.cmask = NULL; ld.nc = 0; ld.sign = 1; ld.reg = 0; ld.symmetric = 0;
+        rc = hs_linsys_init(&st.ls1, &ld, st.sym1, z.nS1, tmp1, ntmp1);
         if (rc != 0) { return rc; }
         hs_linsys_fac_bind(&st.ls1, &st.f1, st.K1, st.K1p);
     } else {
@@ -841,9 +838,8 @@ int hs_stepper_init(hs_stepper *s, const hs_stepper_def *def, const hs_model *m,
         st.f1 = st.fK;
     }
     if (c.have_p != 0) {
-        hs_linsys_def lp = ld;
-        lp.sign = 1; lp.reg = c.regP; lp.symmetric = 1;
-        rc = hs_linsys_init(&st.lsP, &lp, st.symP, z.nSP, tmp1, ntmp1);
+        ld.cmask = cm; ld.nc = st.nc; ld.sign = 1; ld.reg = c.regP; ld.symmetric = 1;
+        rc = hs_linsys_init(&st.lsP, &ld, st.symP, z.nSP, tmp1, ntmp1);
         if (rc != 0) { return rc; }
         /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
         st.lsP.ldlt = ((z.kind == HS_LS_DENSE) && (c.ldltP != 0)) ? 1 : 0;
