@@ -31,8 +31,6 @@
 
 #include "hs_stepper.h"
 
-struct hs_ctx;
-
 /* Fraction of a penetration removed per step (dimensionless, 0 < ERP <= 1). */
 #define HS_CT_ERP HS_R(0.2)
 /* Compliance of every normal row relative to its W_ii (dimensionless): the rows of four
@@ -55,7 +53,5 @@ hs_real hs_contact_cq(const hs_stepper *s, hs_real h);
 int hs_contact_fb_ok(const hs_model *m);
 /* Reals of the free-body stage's workspace (the stepper's ctf) for model m (hs_contact_fb_ok). */
 size_t hs_contact_fb_reals(const hs_model *m);
-/* The contact stage in body velocities (called by the stage when hs_stepper.ctfb is set). */
-int hs_contact_fb_step(hs_stepper *s, const struct hs_ctx *c);
 
 #endif

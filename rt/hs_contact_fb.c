@@ -16,7 +16,7 @@
  * generic rows read it as a point velocity 2 (p . p') r / |p|^2, which the targets take here.
  *
  * At entry u -> (v, w) per body; at exit u += du with dx' = dv, dp' = 1/2 E(p)^T dw, and
- * q += cq du (hs_contact_cq). Fixed work: loop counts from the bodies, the points, the rows and
+ * q += cq du (hs_contact_cq_fb, rt/hs_contact_cq.c). Fixed work: loop counts from the bodies, the points, the rows and
  * the sweeps only; no solve with the projection factor (one is made only when the method keeps
  * the factor for its next step and no projection stage made it). A sweep costs per point one
  * relative velocity (two cross products), its projections on n, t1, t2, the point's update,
@@ -446,7 +446,7 @@ int hs_contact_fb_step(hs_stepper *s, const hs_ctx *c)
     const hs_model_type *T = m->type;
     const int np = T->ct_npoints;
     const hs_real h = c->h;
-    const hs_real cq = hs_contact_cq(s, h);
+    const hs_real cq = hs_contact_cq_fb(s, h);
     int rc;
     /* a method that keeps the projection factor for its next step gets it as before */
     if ((s->keep_p != 0) && !((s->def.stab == HS_STAB_PROJECTION) && (s->nc > 0))) {

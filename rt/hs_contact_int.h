@@ -6,6 +6,16 @@
 
 #include "hs_contact.h"
 
+struct hs_ctx;
+
+/* The contact stage in body velocities (rt/hs_contact_fb.c), which hs_st_contact hands the step
+ * to when hs_stepper.ctfb is set; c is the stage context of rt/hs_stage.h. */
+int hs_contact_fb_step(hs_stepper *s, const struct hs_ctx *c);
+
+/* hs_contact_cq for the free-body form (s), in rt/hs_contact_cq.c so that rt/hs_contact_fb.c
+ * calls nothing of rt/hs_contact.c: the same value as hs_contact_cq for every stepper s. */
+hs_real hs_contact_cq_fb(const hs_stepper *s, hs_real h);
+
 static inline hs_real clamp(hs_real x, hs_real lo, hs_real hi)
 {
     hs_real y = (x < lo) ? lo : x;

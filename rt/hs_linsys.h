@@ -14,6 +14,7 @@
  * way and packed is plain dense row-major. A system with nc = 0 is A alone.
  *
  * Phases:
+ *   0. hs_linsys_def    what the system is (pattern, sizes, sign, C, symmetry, masks)
  *   1. hs_linsys_need   sizes of the persistent arenas for one pattern and backend (init time)
  *   2. hs_linsys_init   analysis (init time): for the dense backend nothing but sizes; for the
  *                       sparse backend the scalar pattern of the whole matrix, the map from the
@@ -41,7 +42,13 @@
  * solve is x2 = s S^-1 (G A^-1 b1 - b2), x1 = A^-1 (b1 - s G^T x2). The same elimination the
  * whole-matrix factor does with positions first, without its index traffic; other rounding.
  * S is factored as a band when its half bandwidth is at most HS_LS_BAND_MAX (a chain's joints
- * in order), else by the backend on S's pattern. */
+ * in order), else by the backend on S's pattern.
+ *
+ * Files: rt/hs_linsys_init.c (choice, def, sizes, the whole matrix' analysis and maps, factor
+ * binding) on rt/hs_linsys_rs.c (the range-space path's analysis); rt/hs_linsys_num.c (per
+ * step: assembly, factor, solves, the range-space residual and Newton step) and
+ * rt/hs_linsys_blk.c (packed block products, hs_linsys_g_mv); rt/hs_linsys_int.h is what they
+ * share. */
 #ifndef HS_LINSYS_H
 #define HS_LINSYS_H
 
@@ -188,39 +195,52 @@ typedef struct hs_ls_fac {
     hs_real *work;          /* sparse: (n) solve scratch; dense: unused */
 } hs_ls_fac;
 
-/* Arena needs of one pattern with one backend: persistent ints of the analysis (*nsym),
- * reals and ints of one numeric factor (*nfac_reals, *nfac_ints), and the temporary ints
- * hs_linsys_init needs as scratch (*ntmp). kind must be DENSE or SPARSE (resolve AUTO with
- * hs_linsys_choose first). tmp (ntmp_avail ints) is scratch for the sparse analysis' size
- * query and may be NULL for the dense backend. */
-int hs_linsys_need(hs_ls_kind kind, const hs_ls_backend *be, const hs_blocks *b, int nq, int nc,
-                   int sign, int reg, int symmetric, int *tmp, size_t ntmp_avail,
-                   size_t *nsym, size_t *nfac_reals, size_t *nfac_ints, size_t *ntmp);
+/* What one linear system is, for hs_linsys_need and hs_linsys_init: start from
+ * hs_linsys_default_def() and set the fields that differ, e.g.
+ *     hs_linsys_def d = hs_linsys_default_def();
+ *     d.kind = HS_LS_SPARSE; d.be = &hs_sparse_backend; d.b = &blocks; d.nq = nq; d.nc = nc;
+ * The masks hold 0 for an entry that is exactly zero at every point (M, the force Jacobians
+ * and the curvature for qmask; G for cmask) and nonzero for one that may not be; the sparse
+ * backend leaves the zeros out of the pattern, so neither they nor the fill they would cause
+ * cost any work. The values are those of the unmasked system (the terms left out are exact
+ * zeros). NULL: every entry may be nonzero; the dense backend ignores them. */
+typedef struct hs_linsys_def {
+    hs_ls_kind kind;          /* HS_LS_DENSE or HS_LS_SPARSE (resolve AUTO with hs_linsys_choose) */
+    const hs_ls_backend *be;  /* the sparse backend; NULL (the default) for the dense one */
+    const hs_blocks *b;       /* pattern of A (qq), G (cq) and C (cb); must outlive the hs_linsys */
+    const int *qmask;         /* (nA ints, packed like A) zero mask of A, or NULL (the default) */
+    const int *cmask;         /* (nG ints, packed like G) zero mask of G, or NULL (the default) */
+    int nq, nc;               /* unknowns: nq >= 1 position-like, nc >= 0 multiplier-like */
+    int sign;                 /* s: +1 (the default) or -1, sign of the G1^T block */
+    int reg;                  /* 1: the -C block is assembled; 0 (the default): C = 0 */
+    int symmetric;            /* 1: A symmetric and G1 = G2; 0 (the default): L D U */
+} hs_linsys_def;
 
-/* hs_linsys_need with masks: qmask (nA ints, packed like A) and cmask (nG, packed like G) hold 0
- * for an entry that is exactly zero at every point (M, the force Jacobians and the curvature
- * for qmask; G for cmask) and nonzero for one that may not be; the sparse backend leaves the
- * zeros out of the pattern, so neither they nor the fill they would cause cost any work. The
- * values are those of the unmasked system (the terms left out are exact zeros). Either mask
- * may be NULL (every entry may be nonzero); the dense backend ignores them. */
-int hs_linsys_need_masked(hs_ls_kind kind, const hs_ls_backend *be, const hs_blocks *b, const int *qmask,
-                          const int *cmask, int nq, int nc, int sign, int reg, int symmetric, int *tmp,
-                          size_t ntmp_avail, size_t *nsym, size_t *nfac_reals, size_t *nfac_ints, size_t *ntmp);
+/* Arena needs of one system with one backend (hs_linsys_need). */
+typedef struct hs_linsys_size {
+    size_t nsym;              /* persistent ints of the analysis */
+    size_t nfac_reals;        /* reals of one numeric factor */
+    size_t nfac_ints;         /* ints of one numeric factor */
+    size_t ntmp;              /* temporary ints hs_linsys_init needs as scratch */
+} hs_linsys_size;
+
+/* The defaults of hs_linsys_def: dense, no backend, no pattern, no masks, nq = nc = 0 (to be
+ * set), s = +1, C = 0, not symmetric. */
+hs_linsys_def hs_linsys_default_def(void);
+
+/* Arena needs of the system d into *need (zeroed first). d->kind must be DENSE or SPARSE
+ * (resolve AUTO with hs_linsys_choose first). tmp (ntmp_avail ints) is scratch for the sparse
+ * analysis' size query and may be NULL for the dense backend; HS_E_SIZE with need->ntmp set
+ * when it is shorter than need->ntmp. */
+int hs_linsys_need(const hs_linsys_def *d, int *tmp, size_t ntmp_avail, hs_linsys_size *need);
 
 /* The backend HS_LS_AUTO resolves to for this pattern (DENSE or SPARSE). */
 hs_ls_kind hs_linsys_choose(hs_ls_kind kind, const hs_ls_backend *be, const hs_blocks *b,
                             int nq, int nc, int model_has_blocks);
 
-/* Analysis: binds ls to the pattern b (its pointers must outlive ls), writes the analysis
- * into sym (nsym ints), using tmp (ntmp ints) as scratch. */
-int hs_linsys_init(hs_linsys *ls, hs_ls_kind kind, const hs_ls_backend *be, const hs_blocks *b,
-                   int nq, int nc, int sign, int reg, int symmetric, int *sym, size_t nsym,
-                   int *tmp, size_t ntmp);
-
-/* hs_linsys_init with the masks of hs_linsys_need_masked (read during the call only). */
-int hs_linsys_init_masked(hs_linsys *ls, hs_ls_kind kind, const hs_ls_backend *be, const hs_blocks *b,
-                          const int *qmask, const int *cmask, int nq, int nc, int sign, int reg, int symmetric,
-                          int *sym, size_t nsym, int *tmp, size_t ntmp);
+/* Analysis: binds ls to the system d (d->b must outlive ls; the masks are read during the
+ * call only), writes the analysis into sym (nsym ints), using tmp (ntmp ints) as scratch. */
+int hs_linsys_init(hs_linsys *ls, const hs_linsys_def *d, int *sym, size_t nsym, int *tmp, size_t ntmp);
 
 /* Binds the numeric factor F to reals (nfac_reals) and ints (nfac_ints) as sized by need. */
 void hs_linsys_fac_bind(const hs_linsys *ls, hs_ls_fac *F, hs_real *reals, int *ints);

@@ -183,7 +183,7 @@ typedef struct hs_model_type {
      * and Mq are all zero, cq_mask
      * (nG ints, packed like G) 0 where G is; 1 elsewhere (a planar body's diagonal mass block,
      * a joint's G block with its identity part). The sparse backend then leaves them out of
-     * the pattern (rt/hs_linsys.h hs_linsys_need_masked). NULL = every entry may be nonzero. */
+     * the pattern (rt/hs_linsys.h hs_linsys_def qmask, cmask). NULL = every entry may be nonzero. */
     int (*masks)(const struct hs_model *m, int *qq_mask, int *cq_mask);
     /* Optional: G (packed), gamma (nc) and, when lambda (nc) and K are not NULL, the curvature
      * K = d(G^T lambda)/dq (packed) at one point in one call, with exactly the values of

@@ -159,47 +159,83 @@ size_t hs_sparse_tmp_ints(int n, int nnz)
 
 /* ---------------------------------------------------------------- analysis */
 
-int hs_sparse_analyze(int n, const int *Ap, const int *Ai, const int *kind, int symmetric,
-                      int *tmp, size_t ntmp, int *sym, size_t nsym, size_t *nsym_need,
-                      size_t *nnum_need)
+/* The analysis' input pattern (Ap, Ai: n columns, nnz entries, kind per unknown) and its
+ * scratch (hs_sparse_tmp_ints), shared by the passes of hs_sparse_analyze. */
+typedef struct sa_work {
+    int n, nnz;
+    const int *Ap, *Ai, *kind;
+    int nb, W;          /* blocks, words of a block bitset row */
+    int *blk;           /* (n) block of each unknown */
+    int *bw;            /* (n) size of each block */
+    int *bk;            /* (n) kind of each block */
+    int *bfirst;        /* (n) first unknown of each block */
+    int *deg;           /* (n) weighted degree */
+    int *done;          /* (n) eliminated */
+    int *order;         /* (n) block elimination order */
+    int *start;         /* (n) first new position of each block */
+    int *row;           /* (n >= W) neighbours of the block being eliminated */
+    int *iperm;         /* (n) original unknown -> new position */
+    int *perm;          /* (n) new position -> original unknown */
+    int *parent;        /* (n) elimination tree */
+    int *cnt;           /* (n) entries per column of L */
+    int *mark;          /* (n) marks */
+    int *nxt;           /* (n) fill pointers */
+    int *UAp;           /* (n + 1) upper part of the permuted K by column */
+    int *UUi;           /* (nnz) rows */
+    int *UUx;           /* (nnz) index in Ax */
+    int *adj;           /* (nb W) block graph bitset; nb <= n */
+} sa_work;
+
+/* The pattern as the contract states it: rows ascending and in range, diagonal present. */
+static int sa_check(int n, const int *Ap, const int *Ai)
 {
-    if (Ap == NULL || Ai == NULL || kind == NULL || tmp == NULL || nsym_need == NULL || nnum_need == NULL) { return HS_E_NULL; }
-    if (n < 1) { return HS_E_SIZE; }
-    const int nnz = Ap[n];
-    if (Ap[0] != 0 || nnz < n || ntmp < hs_sparse_tmp_ints(n, nnz)) { return HS_E_SIZE; }
-    /* the pattern as the contract states it: rows ascending and in range, diagonal present */
     for (int j = 0; j < n; ++j) {
         if (Ap[j + 1] < Ap[j] || csc_find(Ap, Ai, j, j) < 0) { return HS_E_SIZE; }
         for (int p = Ap[j]; p < Ap[j + 1]; ++p) {
             if (Ai[p] < 0 || Ai[p] >= n || (p > Ap[j] && Ai[p] <= Ai[p - 1])) { return HS_E_SIZE; }
         }
     }
-    const int sy = symmetric ? 1 : 0;
+    return HS_OK;
+}
 
-    /* scratch layout (hs_sparse_tmp_ints) */
-    const int Wn = (n + 31) / 32;
-    int *blk = tmp;              /* (n) block of each unknown */
-    int *bw = blk + n;           /* (n) size of each block */
-    int *bk = bw + n;            /* (n) kind of each block */
-    int *bfirst = bk + n;        /* (n) first unknown of each block */
-    int *deg = bfirst + n;       /* (n) weighted degree */
-    int *done = deg + n;         /* (n) eliminated */
-    int *order = done + n;       /* (n) block elimination order */
-    int *start = order + n;      /* (n) first new position of each block */
-    int *row = start + n;        /* (n >= W) neighbours of the block being eliminated */
-    int *iperm = row + n;        /* (n) original unknown -> new position */
-    int *perm = iperm + n;       /* (n) new position -> original unknown */
-    int *parent = perm + n;      /* (n) elimination tree */
-    int *cnt = parent + n;       /* (n) entries per column of L */
-    int *mark = cnt + n;         /* (n) marks */
-    int *nxt = mark + n;         /* (n) fill pointers */
-    int *UAp = nxt + n;          /* (n + 1) upper part of the permuted K by column */
-    int *UUi = UAp + n + 1;      /* (nnz) rows */
-    int *UUx = UUi + nnz;        /* (nnz) index in Ax */
-    int *adj = UUx + nnz;        /* (nb W) block graph bitset; nb <= n */
+/* w for the pattern (n, Ap, Ai, kind), its scratch laid out in tmp (hs_sparse_tmp_ints). */
+static void sa_init(sa_work *w, int n, const int *Ap, const int *Ai, const int *kind, int *tmp)
+{
+    w->n = n;
+    w->nnz = Ap[n];
+    w->Ap = Ap;
+    w->Ai = Ai;
+    w->kind = kind;
+    w->nb = 0;
+    w->W = 0;
+    w->blk = tmp;
+    w->bw = w->blk + n;
+    w->bk = w->bw + n;
+    w->bfirst = w->bk + n;
+    w->deg = w->bfirst + n;
+    w->done = w->deg + n;
+    w->order = w->done + n;
+    w->start = w->order + n;
+    w->row = w->start + n;
+    w->iperm = w->row + n;
+    w->perm = w->iperm + n;
+    w->parent = w->perm + n;
+    w->cnt = w->parent + n;
+    w->mark = w->cnt + n;
+    w->nxt = w->mark + n;
+    w->UAp = w->nxt + n;
+    w->UUi = w->UAp + n + 1;
+    w->UUx = w->UUi + w->nnz;
+    w->adj = w->UUx + w->nnz;
+}
 
-    /* 1. blocks: runs of consecutive unknowns of one kind with identical columns (the
-     * diagonal is present, so identical columns mean identical closed neighbourhoods) */
+/* 1. blocks: runs of consecutive unknowns of one kind with identical columns (the diagonal is
+ * present, so identical columns mean identical closed neighbourhoods); sets nb and W. */
+static void sa_blocks(sa_work *w)
+{
+    const int n = w->n;
+    const int *Ap = w->Ap, *Ai = w->Ai, *kind = w->kind;
+    int *blk = w->blk, *bw = w->bw, *bk = w->bk, *bfirst = w->bfirst;
     int nb = 0;
     for (int j = 0; j < n; ++j) {
         /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
@@ -210,11 +246,17 @@ int hs_sparse_analyze(int n, const int *Ap, const int *Ai, const int *kind, int 
         blk[j] = nb - 1;
         bw[nb - 1]++;
     }
-    const int W = (nb + 31) / 32;
-    (void)Wn;
+    w->nb = nb;
+    w->W = (nb + 31) / 32;
+}
 
-    /* 2. block graph and minimum degree; a multiplier block waits until no position block is
-     * left among its neighbours. Ties go to the lowest block: the order is reproducible. */
+/* 2. block graph and minimum degree into order; a multiplier block waits until no position
+ * block is left among its neighbours. Ties go to the lowest block: the order is reproducible. */
+static void sa_order(const sa_work *sw)
+{
+    const int n = sw->n, nb = sw->nb, W = sw->W;
+    const int *Ap = sw->Ap, *Ai = sw->Ai, *blk = sw->blk, *bw = sw->bw, *bk = sw->bk;
+    int *adj = sw->adj, *deg = sw->deg, *done = sw->done, *order = sw->order, *row = sw->row;
     for (int i = 0; i < nb * W; ++i) { adj[i] = 0; }
     for (int j = 0; j < n; ++j) {
         for (int p = Ap[j]; p < Ap[j + 1]; ++p) {
@@ -250,18 +292,29 @@ int hs_sparse_analyze(int n, const int *Ap, const int *Ai, const int *kind, int 
             deg[a] = blk_degree(ra, bw, nb);
         }
     }
+}
 
-    /* 3. permutation: blocks in elimination order, unknowns in their original order */
-    {
-        int k = 0;
-        for (int s = 0; s < nb; ++s) {
-            const int v = order[s];
-            start[v] = k;
-            for (int t = 0; t < bw[v]; ++t) { perm[k] = bfirst[v] + t; iperm[bfirst[v] + t] = k; ++k; }
-        }
+/* 3. permutation: blocks in elimination order, unknowns in their original order. */
+static void sa_permute(const sa_work *w)
+{
+    const int nb = w->nb;
+    const int *order = w->order, *bw = w->bw, *bfirst = w->bfirst;
+    int *start = w->start, *perm = w->perm, *iperm = w->iperm;
+    int k = 0;
+    for (int s = 0; s < nb; ++s) {
+        const int v = order[s];
+        start[v] = k;
+        for (int t = 0; t < bw[v]; ++t) { perm[k] = bfirst[v] + t; iperm[bfirst[v] + t] = k; ++k; }
     }
+}
 
-    /* 4. upper part of the permuted K, rows ascending per column, with the index in Ax */
+/* 4. upper part of the permuted K, rows ascending per column, with the index in Ax; returns
+ * its entries. */
+static int sa_upper(const sa_work *w)
+{
+    const int n = w->n;
+    const int *Ap = w->Ap, *Ai = w->Ai, *iperm = w->iperm;
+    int *UAp = w->UAp, *UUi = w->UUi, *UUx = w->UUx, *nxt = w->nxt;
     for (int k = 0; k <= n; ++k) { UAp[k] = 0; }
     for (int j = 0; j < n; ++j) {
         for (int p = Ap[j]; p < Ap[j + 1]; ++p) {
@@ -288,8 +341,15 @@ int hs_sparse_analyze(int n, const int *Ap, const int *Ai, const int *kind, int 
             UUx[q + 1] = x;
         }
     }
+    return nnz_a;
+}
 
-    /* 5. elimination tree and column counts of L (QDLDL's etree) */
+/* 5. elimination tree and column counts of L (QDLDL's etree). */
+static void sa_etree(const sa_work *w)
+{
+    const int n = w->n;
+    const int *UAp = w->UAp, *UUi = w->UUi;
+    int *parent = w->parent, *cnt = w->cnt, *mark = w->mark;
     for (int i = 0; i < n; ++i) { parent[i] = -1; cnt[i] = 0; mark[i] = -1; }
     for (int k = 0; k < n; ++k) {
         mark[k] = k;
@@ -303,28 +363,16 @@ int hs_sparse_analyze(int n, const int *Ap, const int *Ai, const int *kind, int 
             }
         }
     }
-    long nl = 0;
-    for (int i = 0; i < n; ++i) { nl += cnt[i]; }
-    if (nl > 0x3fffffffL) { return HS_E_SIZE; }
-    const int nnz_l = (int)nl;
-    long np = 0;
-    for (int i = 0; i < n; ++i) { np += (long)cnt[i] * (long)(cnt[i] + 1) / 2; }
-    if (np > 0x3fffffffL) { return HS_E_SIZE; }
-    const int npair = (int)np;
+}
 
-    /* 6. sizes; a query stops here */
-    *nsym_need = sym_ints(n, sy, nnz_a, nnz_l, npair);
-    *nnum_need = num_reals(n, sy, nnz_l);
-    if (sym == NULL) { return HS_OK; }
-    if (nsym < *nsym_need) { return HS_E_SIZE; }
-    sym[H_MAGIC] = SP_MAGIC; sym[H_N] = n; sym[H_NNZ] = nnz; sym[H_SYM] = sy;
-    sym[H_NNZA] = nnz_a; sym[H_NNZL] = nnz_l; sym[H_NB] = nb; sym[H_NP] = npair;
-    offsets(n, sy, nnz_a, nnz_l, npair, sym + H_OFF);
-    int o[O_COUNT];
-    offsets(n, sy, nnz_a, nnz_l, npair, o);
+/* 6. the permutation, the diagonal's and the upper part's places in Ax, and for L D U the
+ * mirror entries, into sym (offsets o). */
+static int sa_write_upper(const sa_work *w, int sy, int *sym, const int *o)
+{
+    const int n = w->n;
+    const int *Ap = w->Ap, *Ai = w->Ai, *perm = w->perm, *UAp = w->UAp, *UUi = w->UUi, *UUx = w->UUx;
     int *sperm = sym + o[O_PERM], *sAp = sym + o[O_AP], *sUi = sym + o[O_UI], *sUax = sym + o[O_UAX];
-    int *sLax = sym + o[O_LAX], *sDax = sym + o[O_DAX], *sLp = sym + o[O_LP], *sLi = sym + o[O_LI];
-    int *sRp = sym + o[O_RP], *sRi = sym + o[O_RI], *sRpos = sym + o[O_RPOS];
+    int *sLax = sym + o[O_LAX], *sDax = sym + o[O_DAX];
     for (int k = 0; k < n; ++k) {
         sperm[k] = perm[k];
         sDax[k] = csc_find(Ap, Ai, perm[k], perm[k]);
@@ -342,8 +390,18 @@ int hs_sparse_analyze(int n, const int *Ap, const int *Ai, const int *kind, int 
             }
         }
     }
+    return HS_OK;
+}
 
-    /* 7. L by column (rows appended in increasing k, so ascending), then by row */
+/* 7. L by column (rows appended in increasing k, so ascending), then by row, L's rows in the
+ * original order, and the columns a right-hand side zero in the positions reaches. */
+static void sa_write_l(const sa_work *w, int nnz_l, int *sym, const int *o)
+{
+    const int n = w->n;
+    const int *kind = w->kind, *perm = w->perm, *UAp = w->UAp, *UUi = w->UUi, *cnt = w->cnt, *parent = w->parent;
+    int *nxt = w->nxt, *mark = w->mark;
+    int *sLp = sym + o[O_LP], *sLi = sym + o[O_LI];
+    int *sRp = sym + o[O_RP], *sRi = sym + o[O_RI], *sRpos = sym + o[O_RPOS];
     sLp[0] = 0;
     for (int i = 0; i < n; ++i) { sLp[i + 1] = sLp[i] + cnt[i]; nxt[i] = sLp[i]; mark[i] = -1; }
     for (int k = 0; k < n; ++k) {
@@ -383,24 +441,76 @@ int hs_sparse_analyze(int n, const int *Ap, const int *Ai, const int *kind, int 
         }
         sLv[0] = nv;
     }
-    if (sy != 0) {
-        /* 8. the right-looking program of the symmetric factor: where each entry of L starts
-         * (the upper entry K(i, k) the up-looking order reads) and the slot of every update */
-        int *sLg = sym + o[O_LG], *sTg = sym + o[O_TG];
-        int u = 0;
-        for (int i = 0; i < n; ++i) {
-            for (int q2 = sLp[i]; q2 < sLp[i + 1]; ++q2) {
-                sLg[q2] = csc_find(Ap, Ai, perm[i], perm[sLi[q2]]);
-                for (int q1 = sLp[i]; q1 < q2; ++q1) {
-                    /* L(row q2, row q1): present, the fill of eliminating i */
-                    const int t = csc_find(sLp, sLi, sLi[q2], sLi[q1]);
-                    if (t < 0) { return HS_E_SIZE; }
-                    sTg[u++] = t;
-                }
-                sTg[u++] = nnz_l + sLi[q2];
+}
+
+/* 8. the right-looking program of the symmetric factor: where each entry of L starts (the
+ * upper entry K(i, k) the up-looking order reads) and the slot of every update. */
+static int sa_write_program(const sa_work *w, int nnz_l, int npair, int *sym, const int *o)
+{
+    const int n = w->n;
+    const int *Ap = w->Ap, *Ai = w->Ai, *perm = w->perm;
+    const int *sLp = sym + o[O_LP], *sLi = sym + o[O_LI];
+    int *sLg = sym + o[O_LG], *sTg = sym + o[O_TG];
+    int u = 0;
+    for (int i = 0; i < n; ++i) {
+        for (int q2 = sLp[i]; q2 < sLp[i + 1]; ++q2) {
+            sLg[q2] = csc_find(Ap, Ai, perm[i], perm[sLi[q2]]);
+            for (int q1 = sLp[i]; q1 < q2; ++q1) {
+                /* L(row q2, row q1): present, the fill of eliminating i */
+                const int t = csc_find(sLp, sLi, sLi[q2], sLi[q1]);
+                if (t < 0) { return HS_E_SIZE; }
+                sTg[u++] = t;
             }
+            sTg[u++] = nnz_l + sLi[q2];
         }
-        if (u != npair) { return HS_E_SIZE; }
+    }
+    if (u != npair) { return HS_E_SIZE; }
+    return HS_OK;
+}
+
+int hs_sparse_analyze(int n, const int *Ap, const int *Ai, const int *kind, int symmetric,
+                      int *tmp, size_t ntmp, int *sym, size_t nsym, size_t *nsym_need,
+                      size_t *nnum_need)
+{
+    if (Ap == NULL || Ai == NULL || kind == NULL || tmp == NULL || nsym_need == NULL || nnum_need == NULL) { return HS_E_NULL; }
+    if (n < 1) { return HS_E_SIZE; }
+    const int nnz = Ap[n];
+    if (Ap[0] != 0 || nnz < n || ntmp < hs_sparse_tmp_ints(n, nnz)) { return HS_E_SIZE; }
+    int rc = sa_check(n, Ap, Ai);
+    if (rc != 0) { return rc; }
+    const int sy = symmetric ? 1 : 0;
+    sa_work w;
+    sa_init(&w, n, Ap, Ai, kind, tmp);
+    sa_blocks(&w);
+    sa_order(&w);
+    sa_permute(&w);
+    const int nnz_a = sa_upper(&w);
+    sa_etree(&w);
+    long nl = 0;
+    for (int i = 0; i < n; ++i) { nl += w.cnt[i]; }
+    if (nl > 0x3fffffffL) { return HS_E_SIZE; }
+    const int nnz_l = (int)nl;
+    long np = 0;
+    for (int i = 0; i < n; ++i) { np += (long)w.cnt[i] * (long)(w.cnt[i] + 1) / 2; }
+    if (np > 0x3fffffffL) { return HS_E_SIZE; }
+    const int npair = (int)np;
+
+    /* sizes; a query stops here */
+    *nsym_need = sym_ints(n, sy, nnz_a, nnz_l, npair);
+    *nnum_need = num_reals(n, sy, nnz_l);
+    if (sym == NULL) { return HS_OK; }
+    if (nsym < *nsym_need) { return HS_E_SIZE; }
+    sym[H_MAGIC] = SP_MAGIC; sym[H_N] = n; sym[H_NNZ] = nnz; sym[H_SYM] = sy;
+    sym[H_NNZA] = nnz_a; sym[H_NNZL] = nnz_l; sym[H_NB] = w.nb; sym[H_NP] = npair;
+    offsets(n, sy, nnz_a, nnz_l, npair, sym + H_OFF);
+    int o[O_COUNT];
+    offsets(n, sy, nnz_a, nnz_l, npair, o);
+    rc = sa_write_upper(&w, sy, sym, o);
+    if (rc != 0) { return rc; }
+    sa_write_l(&w, nnz_l, sym, o);
+    if (sy != 0) {
+        rc = sa_write_program(&w, nnz_l, npair, sym, o);
+        if (rc != 0) { return rc; }
     }
     return HS_OK;
 }

@@ -375,7 +375,8 @@ static int ws_measure(const hs_stepper_def *def, const hs_model *m, int *blk, si
         z->nKF = hs_contact_fb_reals(m);
     }
     z->kind = hs_linsys_choose(def->linsys, def->sparse, b, nq, nc, c.has_blocks);
-    size_t ns, nr, ni, nt, tmax = 0;
+    size_t tmax = 0;
+    hs_linsys_size ls_need;
     /* SPOOK's step matrix [[M, -G^T], [G, Sigma]] is regularized and symmetric (L D L^T) */
     /* MISRA Ref 10.8.3 [composite count widened after its bounds check] */
     z->nCC = nc > 0 ? (size_t)((c.regK ? 1 : 0) + (c.regP ? 1 : 0)) * (size_t)hs_blocks_cc_size(b) : 0u;
@@ -399,23 +400,30 @@ static int ws_measure(const hs_stepper_def *def, const hs_model *m, int *blk, si
     if (rc != 0) { return rc; }
     int *const tmp = (nmask <= ntmp0) ? &tmp0[nmask] : tmp0;
     const size_t ntmp = (nmask <= ntmp0) ? (ntmp0 - nmask) : ntmp0;
-    rc = hs_linsys_need_masked(z->kind, def->sparse, b, qm, cm, nq, nc, -1, c.regK, symK, tmp, ntmp, &ns, &nr, &ni, &nt);
-    rc = ws_short(rc, nt, ntmp, &short_tmp);
+    hs_linsys_def ld = hs_linsys_default_def();
+    ld.kind = z->kind; ld.be = def->sparse; ld.b = b; ld.qmask = qm; ld.cmask = cm;
+    ld.nq = nq; ld.nc = nc; ld.sign = -1; ld.reg = c.regK; ld.symmetric = symK;
+    rc = hs_linsys_need(&ld, tmp, ntmp, &ls_need);
+    rc = ws_short(rc, ls_need.ntmp, ntmp, &short_tmp);
     if (rc != 0) { return rc; }
-    z->nSK = ns; z->nFK = nr; z->nIK = ni; tmax = nt;
+    z->nSK = ls_need.nsym; z->nFK = ls_need.nfac_reals; z->nIK = ls_need.nfac_ints; tmax = ls_need.ntmp;
     z->nS1 = z->nF1 = z->nI1 = 0;
     if (c.two_stage != 0) {
-        rc = hs_linsys_need_masked(z->kind, def->sparse, b, qm, NULL, nq, 0, 1, 0, 0, tmp, ntmp, &ns, &nr, &ni, &nt);
-        rc = ws_short(rc, nt, ntmp, &short_tmp);
+        ld.cmask = NULL; ld.nc = 0; ld.sign = 1; ld.reg = 0; ld.symmetric = 0;
+        rc = hs_linsys_need(&ld, tmp, ntmp, &ls_need);
+        rc = ws_short(rc, ls_need.ntmp, ntmp, &short_tmp);
         if (rc != 0) { return rc; }
-        z->nS1 = ns; z->nF1 = nr; z->nI1 = ni; tmax = nt > tmax ? nt : tmax;
+        z->nS1 = ls_need.nsym; z->nF1 = ls_need.nfac_reals; z->nI1 = ls_need.nfac_ints;
+        tmax = ls_need.ntmp > tmax ? ls_need.ntmp : tmax;
     }
     z->nSP = z->nFP = z->nIP = 0;
     if (c.have_p != 0) {
-        rc = hs_linsys_need_masked(z->kind, def->sparse, b, qm, cm, nq, nc, 1, c.regP, 1, tmp, ntmp, &ns, &nr, &ni, &nt);
-        rc = ws_short(rc, nt, ntmp, &short_tmp);
+        ld.cmask = cm; ld.nc = nc; ld.sign = 1; ld.reg = c.regP; ld.symmetric = 1;
+        rc = hs_linsys_need(&ld, tmp, ntmp, &ls_need);
+        rc = ws_short(rc, ls_need.ntmp, ntmp, &short_tmp);
         if (rc != 0) { return rc; }
-        z->nSP = ns; z->nFP = nr; z->nIP = ni; tmax = nt > tmax ? nt : tmax;
+        z->nSP = ls_need.nsym; z->nFP = ls_need.nfac_reals; z->nIP = ls_need.nfac_ints;
+        tmax = ls_need.ntmp > tmax ? ls_need.ntmp : tmax;
     }
     z->nTMP = tmax + nmask;
     return (short_tmp != 0) ? HS_E_SIZE : HS_OK;
@@ -831,8 +839,10 @@ int hs_stepper_init(hs_stepper *s, const hs_stepper_def *def, const hs_model *m,
     if (rc != 0) { return rc; }
     int *const tmp1 = st.tmp + nmask;
     const size_t ntmp1 = z.nTMP - nmask;
-    rc = hs_linsys_init_masked(&st.lsK, z.kind, def->sparse, &st.blocks, qm, cm, st.nq, st.nc, -1, c.regK, symK,
-                               st.symK, z.nSK, tmp1, ntmp1);
+    hs_linsys_def ld = hs_linsys_default_def();
+    ld.kind = z.kind; ld.be = def->sparse; ld.b = &st.blocks; ld.qmask = qm; ld.cmask = cm;
+    ld.nq = st.nq; ld.nc = st.nc; ld.sign = -1; ld.reg = c.regK; ld.symmetric = symK;
+    rc = hs_linsys_init(&st.lsK, &ld, st.symK, z.nSK, tmp1, ntmp1);
     if (rc != 0) { return rc; }
     /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
     st.lsK.ldlt = ((z.kind == HS_LS_DENSE) && (c.ldltK != 0)) ? 1 : 0;
@@ -846,8 +856,8 @@ int hs_stepper_init(hs_stepper *s, const hs_stepper_def *def, const hs_model *m,
         }
     }
     if (c.two_stage != 0) {
-        rc = hs_linsys_init_masked(&st.ls1, z.kind, def->sparse, &st.blocks, qm, NULL, st.nq, 0, 1, 0, 0,
-                                   st.sym1, z.nS1, tmp1, ntmp1);
+        ld.cmask = NULL; ld.nc = 0; ld.sign = 1; ld.reg = 0; ld.symmetric = 0;
+        rc = hs_linsys_init(&st.ls1, &ld, st.sym1, z.nS1, tmp1, ntmp1);
         if (rc != 0) { return rc; }
         hs_linsys_fac_bind(&st.ls1, &st.f1, st.K1, st.K1p);
     } else {
@@ -855,8 +865,8 @@ int hs_stepper_init(hs_stepper *s, const hs_stepper_def *def, const hs_model *m,
         st.f1 = st.fK;
     }
     if (c.have_p != 0) {
-        rc = hs_linsys_init_masked(&st.lsP, z.kind, def->sparse, &st.blocks, qm, cm, st.nq, st.nc, 1, c.regP, 1,
-                                   st.symP, z.nSP, tmp1, ntmp1);
+        ld.cmask = cm; ld.nc = st.nc; ld.sign = 1; ld.reg = c.regP; ld.symmetric = 1;
+        rc = hs_linsys_init(&st.lsP, &ld, st.symP, z.nSP, tmp1, ntmp1);
         if (rc != 0) { return rc; }
         /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
         st.lsP.ldlt = ((z.kind == HS_LS_DENSE) && (c.ldltP != 0)) ? 1 : 0;

@@ -267,7 +267,7 @@ int hs_stepper_workspace_tmp(const hs_stepper_def *def, const hs_model *m, int *
      + HS__SZ_AN((size_t)(nq), (size_t)(nc)))
 /* the block list (as in HS_STEPPER_INTS): qb, cb, 2 ints per qq and cq block, 8 spare */
 #define HS__SZ_BLK(nq, nc) (8u + ((nq) + 1u) + ((nc) + 1u) + 2u * (nq) * (nq) + 2u * (nc) * (nq))
-/* triplets of the largest system: 2 |A| + 2 |G| + |C| + n (rt/hs_linsys.c triplet_count) */
+/* triplets of the largest system: 2 |A| + 2 |G| + |C| + n (rt/hs_linsys_init.c triplet_count) */
 #define HS__SZ_T(nq, nc) (2u * (nq) * (nq) + 2u * (nc) * (nq) + (nc) * (nc) + (nq) + (nc))
 /* its scalar pattern: Ap, kind and three triplet arrays */
 #define HS__SZ_PAT(nq, nc) (2u * ((nq) + (nc)) + 1u + 3u * HS__SZ_T(nq, nc))

@@ -58,7 +58,7 @@ CM_TIRE_FLAGS := -O3 -finline-limit=1000
 # Measured before the dense L D L^T was unrolled: 7,338 -> 6,040 (-O3 alone 6,178, the same
 # with -O3 on all of rt/; -funroll-loops 6,578); the static stack bound of the test image
 # (test/qemu/stack_bound.py) rose from 9,820 to 10,324 bytes of its 16 KiB.
-CM_FAST_SRC := rt/hs_dense.c rt/hs_linsys.c rt/hs_sdirk.c rt/hs_stepper.c rt/hs_math.c model/models/car_axle.c
+CM_FAST_SRC := rt/hs_dense.c rt/hs_linsys_blk.c rt/hs_linsys_init.c rt/hs_linsys_num.c rt/hs_linsys_rs.c rt/hs_sdirk.c rt/hs_stepper.c rt/hs_math.c model/models/car_axle.c
 CM_FAST_FLAGS := -O3 -finline-limit=1000
 # The test sources print doubles of float results on purpose (as the host float build allows).
 CM_TESTFLAGS := -Itest/unit -Wno-double-promotion

@@ -450,14 +450,16 @@ void test_sparse_schur(void)
         for (int k = 0; k < bl.ncb; ++k)
             for (int r = bl.cb[k]; r < bl.cb[k + 1]; ++r)
                 for (int c = bl.cb[k]; c < bl.cb[k + 1]; ++c, ++o) C[o] = -W.K[(nq + r) * n + nq + c];
-        size_t ns = 0, nr = 0, ni = 0, nt = 0;
         const size_t ntmp = sizeof W.tmp / sizeof W.tmp[0];
-        CHECK(hs_linsys_need_masked(HS_LS_SPARSE, &hs_sparse_backend, &bl, qmask, NULL, nq, nc, sign, reg, 1, W.tmp,
-                                    ntmp, &ns, &nr, &ni, &nt) == HS_OK);
+        hs_linsys_def d = hs_linsys_default_def();
+        d.kind = HS_LS_SPARSE; d.be = &hs_sparse_backend; d.b = &bl; d.qmask = qmask;
+        d.nq = nq; d.nc = nc; d.sign = sign; d.reg = reg; d.symmetric = 1;
+        hs_linsys_size need;
+        CHECK(hs_linsys_need(&d, W.tmp, ntmp, &need) == HS_OK);
+        const size_t ns = need.nsym, nr = need.nfac_reals;
         if (ns > sizeof W.sym / sizeof W.sym[0] || nr > sizeof W.num / sizeof W.num[0]) { CHECK(0); continue; }
         hs_linsys ls;
-        CHECK(hs_linsys_init_masked(&ls, HS_LS_SPARSE, &hs_sparse_backend, &bl, qmask, NULL, nq, nc, sign, reg, 1,
-                                    W.sym, ns, W.tmp, ntmp) == HS_OK);
+        CHECK(hs_linsys_init(&ls, &d, W.sym, ns, W.tmp, ntmp) == HS_OK);
         band += ls.schur == 1 && ls.sbw > 0;
         back += ls.schur == 1 && ls.sbw == 0;
         other += ls.schur == 0;
