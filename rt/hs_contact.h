@@ -56,6 +56,6 @@ int hs_contact_fb_ok(const hs_model *m);
 /* Reals of the free-body stage's workspace (the stepper's ctf) for model m (hs_contact_fb_ok). */
 size_t hs_contact_fb_reals(const hs_model *m);
 /* The contact stage in body velocities (called by the stage when hs_stepper.ctfb is set). */
-int hs_contact_fb_step(hs_stepper *s, const struct hs_ctx *c);
+hs_status hs_contact_fb_step(hs_stepper *s, const struct hs_ctx *c);
 
 #endif

@@ -147,13 +147,13 @@ static int residual(hs_stepper *s, hs_real th, hs_real t1, hs_real h, const hs_r
     return HS_OK;
 }
 
-int hs_dvp_stage(hs_stepper *s, hs_real t, hs_real t1, hs_real h, const hs_real *in)
+hs_status hs_dvp_stage(hs_stepper *s, hs_real t, hs_real t1, hs_real h, const hs_real *in)
 {
     const hs_model *m = s->model;
     const int nq = s->nq, nc = s->nc, nA = s->lsK.nA;
     const hs_real th = t + HS_R(0.5) * (t1 - t); /* the forces' time: the step's midpoint */
     /* momentum p_n = M(q_n) u_n (s->r) and G(q_n) (s->G), the constraint force's direction */
-    int rc = hs_model_rc(m->type->mass(m, t, s->q, s->M));
+    hs_status rc = hs_model_rc(m->type->mass(m, t, s->q, s->M));
     if (rc != 0) { return rc; }
     hs_blk_qq_mv(&s->blocks, s->M, s->u, s->r);
     if (nc > 0) {

@@ -634,7 +634,7 @@ static long dense_factor_flops(int n)
     return f;
 }
 
-int hs_linsys_need(hs_ls_kind kind, const hs_ls_backend *be, const hs_blocks *b, int nq, int nc,
+hs_status hs_linsys_need(hs_ls_kind kind, const hs_ls_backend *be, const hs_blocks *b, int nq, int nc,
                    int sign, int reg, int symmetric, int *tmp, size_t ntmp_avail,
                    size_t *nsym, size_t *nfac_reals, size_t *nfac_ints, size_t *ntmp)
 {
@@ -642,7 +642,7 @@ int hs_linsys_need(hs_ls_kind kind, const hs_ls_backend *be, const hs_blocks *b,
                                  nfac_reals, nfac_ints, ntmp);
 }
 
-int hs_linsys_need_masked(hs_ls_kind kind, const hs_ls_backend *be, const hs_blocks *b, const int *qmask,
+hs_status hs_linsys_need_masked(hs_ls_kind kind, const hs_ls_backend *be, const hs_blocks *b, const int *qmask,
                           const int *cmask, int nq, int nc, int sign, int reg, int symmetric, int *tmp,
                           size_t ntmp_avail, size_t *nsym, size_t *nfac_reals, size_t *nfac_ints, size_t *ntmp)
 {
@@ -697,7 +697,7 @@ int hs_linsys_need_masked(hs_ls_kind kind, const hs_ls_backend *be, const hs_blo
     const int nnz = build_pattern(&ls, tmp, pat, &Ap, &Ai, &kd);
     if (nnz < 0) { return HS_E_SIZE; }
     size_t ns = 0, nn = 0;
-    int rc = be->analyze(ls.n, Ap, Ai, kd, symmetric, tmp + pat, btmp, NULL, 0, &ns, &nn);
+    hs_status rc = be->analyze(ls.n, Ap, Ai, kd, symmetric, tmp + pat, btmp, NULL, 0, &ns, &nn);
     if (rc != 0) { return rc; }
     /* MISRA Ref 10.8.3 [composite count widened after its bounds check] */
     *nsym = ns + 3u * (size_t)(ls.nA + 2 * ls.nG + ls.nC) + nn;
@@ -720,14 +720,14 @@ static int csc_find(const int *Ap, const int *Ai, int i, int j)
     return -1;
 }
 
-int hs_linsys_init(hs_linsys *ls, hs_ls_kind kind, const hs_ls_backend *be, const hs_blocks *b,
+hs_status hs_linsys_init(hs_linsys *ls, hs_ls_kind kind, const hs_ls_backend *be, const hs_blocks *b,
                    int nq, int nc, int sign, int reg, int symmetric, int *sym, size_t nsym,
                    int *tmp, size_t ntmp)
 {
     return hs_linsys_init_masked(ls, kind, be, b, NULL, NULL, nq, nc, sign, reg, symmetric, sym, nsym, tmp, ntmp);
 }
 
-int hs_linsys_init_masked(hs_linsys *ls, hs_ls_kind kind, const hs_ls_backend *be, const hs_blocks *b,
+hs_status hs_linsys_init_masked(hs_linsys *ls, hs_ls_kind kind, const hs_ls_backend *be, const hs_blocks *b,
                           const int *qmask, const int *cmask, int nq, int nc, int sign, int reg, int symmetric,
                           int *sym, size_t nsym, int *tmp, size_t ntmp)
 {
@@ -754,7 +754,7 @@ int hs_linsys_init_masked(hs_linsys *ls, hs_ls_kind kind, const hs_ls_backend *b
     const int nnz = build_pattern(&L, tmp, pat, &Ap, &Ai, &kd);
     if (nnz < 0) { return HS_E_SIZE; }
     size_t ns = 0, nn = 0;
-    int rc = be->analyze(L.n, Ap, Ai, kd, symmetric, tmp + pat, btmp, NULL, 0, &ns, &nn);
+    hs_status rc = be->analyze(L.n, Ap, Ai, kd, symmetric, tmp + pat, btmp, NULL, 0, &ns, &nn);
     if (rc != 0) { return rc; }
     /* MISRA Ref 10.8.3 [composite count widened after its bounds check] */
     const size_t nmap = (size_t)(L.nA + 2 * L.nG + L.nC);
@@ -1383,7 +1383,7 @@ static int dense_finish(const hs_linsys *ls, hs_real *K, int *piv)
     return hs_ldlt_factor(K, n);
 }
 
-int hs_linsys_factor(const hs_linsys *ls, hs_ls_fac *F, const hs_real *M, hs_real c1,
+hs_status hs_linsys_factor(const hs_linsys *ls, hs_ls_fac *F, const hs_real *M, hs_real c1,
                      const hs_real *F1, hs_real c2, const hs_real *F2, const hs_real *G1,
                      const hs_real *G2, const hs_real *C)
 {

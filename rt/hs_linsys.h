@@ -193,7 +193,7 @@ typedef struct hs_ls_fac {
  * hs_linsys_init needs as scratch (*ntmp). kind must be DENSE or SPARSE (resolve AUTO with
  * hs_linsys_choose first). tmp (ntmp_avail ints) is scratch for the sparse analysis' size
  * query and may be NULL for the dense backend. */
-int hs_linsys_need(hs_ls_kind kind, const hs_ls_backend *be, const hs_blocks *b, int nq, int nc,
+hs_status hs_linsys_need(hs_ls_kind kind, const hs_ls_backend *be, const hs_blocks *b, int nq, int nc,
                    int sign, int reg, int symmetric, int *tmp, size_t ntmp_avail,
                    size_t *nsym, size_t *nfac_reals, size_t *nfac_ints, size_t *ntmp);
 
@@ -203,7 +203,7 @@ int hs_linsys_need(hs_ls_kind kind, const hs_ls_backend *be, const hs_blocks *b,
  * zeros out of the pattern, so neither they nor the fill they would cause cost any work. The
  * values are those of the unmasked system (the terms left out are exact zeros). Either mask
  * may be NULL (every entry may be nonzero); the dense backend ignores them. */
-int hs_linsys_need_masked(hs_ls_kind kind, const hs_ls_backend *be, const hs_blocks *b, const int *qmask,
+hs_status hs_linsys_need_masked(hs_ls_kind kind, const hs_ls_backend *be, const hs_blocks *b, const int *qmask,
                           const int *cmask, int nq, int nc, int sign, int reg, int symmetric, int *tmp,
                           size_t ntmp_avail, size_t *nsym, size_t *nfac_reals, size_t *nfac_ints, size_t *ntmp);
 
@@ -213,12 +213,12 @@ hs_ls_kind hs_linsys_choose(hs_ls_kind kind, const hs_ls_backend *be, const hs_b
 
 /* Analysis: binds ls to the pattern b (its pointers must outlive ls), writes the analysis
  * into sym (nsym ints), using tmp (ntmp ints) as scratch. */
-int hs_linsys_init(hs_linsys *ls, hs_ls_kind kind, const hs_ls_backend *be, const hs_blocks *b,
+hs_status hs_linsys_init(hs_linsys *ls, hs_ls_kind kind, const hs_ls_backend *be, const hs_blocks *b,
                    int nq, int nc, int sign, int reg, int symmetric, int *sym, size_t nsym,
                    int *tmp, size_t ntmp);
 
 /* hs_linsys_init with the masks of hs_linsys_need_masked (read during the call only). */
-int hs_linsys_init_masked(hs_linsys *ls, hs_ls_kind kind, const hs_ls_backend *be, const hs_blocks *b,
+hs_status hs_linsys_init_masked(hs_linsys *ls, hs_ls_kind kind, const hs_ls_backend *be, const hs_blocks *b,
                           const int *qmask, const int *cmask, int nq, int nc, int sign, int reg, int symmetric,
                           int *sym, size_t nsym, int *tmp, size_t ntmp);
 
@@ -229,7 +229,7 @@ void hs_linsys_fac_bind(const hs_linsys *ls, hs_ls_fac *F, hs_real *reals, int *
  * when F1 is NULL; F1 and F2 are both given or both NULL; C is read only when reg), and factors
  * it into F. The A formula is evaluated while assembling, so no packed A is stored and every
  * backend computes the same bits. HS_OK or HS_E_SINGULAR (F's contents are then unusable). */
-int hs_linsys_factor(const hs_linsys *ls, hs_ls_fac *F, const hs_real *M, hs_real c1,
+hs_status hs_linsys_factor(const hs_linsys *ls, hs_ls_fac *F, const hs_real *M, hs_real c1,
                      const hs_real *F1, hs_real c2, const hs_real *F2, const hs_real *G1,
                      const hs_real *G2, const hs_real *C);
 

@@ -159,7 +159,7 @@ size_t hs_sparse_tmp_ints(int n, int nnz)
 
 /* ---------------------------------------------------------------- analysis */
 
-int hs_sparse_analyze(int n, const int *Ap, const int *Ai, const int *kind, int symmetric,
+hs_status hs_sparse_analyze(int n, const int *Ap, const int *Ai, const int *kind, int symmetric,
                       int *tmp, size_t ntmp, int *sym, size_t nsym, size_t *nsym_need,
                       size_t *nnum_need)
 {
@@ -483,7 +483,7 @@ int hs_sparse_slot(const int *sym, int p)
     return -1;
 }
 
-int hs_sparse_factor_slots(const int *sym, hs_real *num)
+hs_status hs_sparse_factor_slots(const int *sym, hs_real *num)
 {
     sp_view v;
     view_of(sym, &v);
@@ -498,7 +498,7 @@ int hs_sparse_factor_slots(const int *sym, hs_real *num)
 
 /* ---------------------------------------------------------------- per step */
 
-int hs_sparse_factor(const int *sym, const hs_real *Ax, hs_real *num)
+hs_status hs_sparse_factor(const int *sym, const hs_real *Ax, hs_real *num)
 {
     sp_view v;
     view_of(sym, &v);

@@ -44,6 +44,12 @@ const char *hs_status_str(int status)
     case HS_E_RANGE: return "step beyond the method's range: its one Newton step per stage no longer converges (h too large for this motion, or constraints close to dependent); the state is kept - take a smaller h, or spook for constraints that become dependent";
     case HS_E_DEF_HOOK_LAGRANGE: return "the method needs the model hook lagrange(): the mass matrix depends on q, and without lagrange() (F = f + M'(q)[u] u and its Jacobians) the discrete Euler-Lagrange equations would miss dT/dq";
     case HS_E_DVP_RESIDUAL: return "dvp: discrete Euler-Lagrange residual not small after the fixed Newton iterations (step too large)";
+    case HS_E_USAGE: return "bad option or command line";
+    case HS_E_SIGNAL_MAP: return "signal map refused";
+    case HS_E_DBC: return "DBC file refused, or it does not match the application's signals";
+    case HS_E_SETUP: return "socket, thread, transport or file could not be set up";
+    case HS_E_WRITE: return "output could not be written";
+    case HS_E_STEP: return "a step was refused";
     default: return "unknown status";
     }
 }
@@ -130,7 +136,7 @@ static void baumgarte_of(const hs_stepper_def *def, hs_real *alpha, hs_real *bet
 
 /* Every def is checked here in one order: generic enums and combinations first, then the
  * method family's own checks (its file), then the generic bounds and the model's hooks. */
-int hs_stepper_def_validate(const hs_stepper_def *def, const hs_model *m)
+hs_status hs_stepper_def_validate(const hs_stepper_def *def, const hs_model *m)
 {
     if (def == NULL || m == NULL || m->type == NULL) { return HS_E_NULL; }
     if (hs_isfinite(def->h) == 0 || !(def->h > HS_R(0.0))) { return HS_E_DEF_H; }
@@ -151,7 +157,7 @@ int hs_stepper_def_validate(const hs_stepper_def *def, const hs_model *m)
     }
     if (hs_isfinite(def->reg_eps) == 0 || !(def->reg_eps >= HS_R(0.0))) { return HS_E_DEF_SPOOK; }
     if (hs_isfinite(def->reg_damp) == 0 || !(def->reg_damp >= HS_R(0.0))) { return HS_E_DEF_COMPLIANCE; }
-    int rc = fam->validate(def, m);
+    hs_status rc = fam->validate(def, m);
     /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     if (rc != HS_OK) {
         return rc;
@@ -431,11 +437,11 @@ static void ws_totals(const ws_sizes *z, size_t *nreals, size_t *nints)
     *nints = 0u WS_INT_LIST(HS__WS_SUM, WS_INT_ARGS(*z));
 }
 
-int hs_stepper_workspace_tmp(const hs_stepper_def *def, const hs_model *m, int *tmp, size_t ntmp,
+hs_status hs_stepper_workspace_tmp(const hs_stepper_def *def, const hs_model *m, int *tmp, size_t ntmp,
                              size_t *nreals, size_t *nints)
 {
     if (def == NULL || m == NULL || m->type == NULL || nreals == NULL || nints == NULL || tmp == NULL) { return HS_E_NULL; }
-    int rc = hs_stepper_def_validate(def, m);
+    hs_status rc = hs_stepper_def_validate(def, m);
     if (rc != 0) { return rc; }
     *nreals = 0u;
     *nints = 0u;
@@ -597,7 +603,7 @@ int hs_plan_tail(const hs_stepper *s, unsigned char *plan, int n)
 /* ---------------------------------------------------------------------------------------
  * Init, state, step. */
 
-int hs_stepper_set_state(hs_stepper *s, hs_real t, const hs_real *q, const hs_real *u,
+hs_status hs_stepper_set_state(hs_stepper *s, hs_real t, const hs_real *q, const hs_real *u,
                          const hs_real *z)
 {
     if (s == NULL || s->model == NULL || q == NULL || u == NULL || (s->nz > 0 && z == NULL)) { return HS_E_NULL; }
@@ -608,7 +614,7 @@ int hs_stepper_set_state(hs_stepper *s, hs_real t, const hs_real *q, const hs_re
     /* Build the cached factorization into the "new" buffers first: a failure leaves the
      * stepper as it was. */
     if (s->keep_p != 0 || s->consistent != 0) {
-        int rc = hs_projection_factor(s, t, q, s->M, s->G, NULL, &s->fPn);
+        hs_status rc = hs_projection_factor(s, t, q, s->M, s->G, NULL, &s->fPn);
         if (rc != 0) { return rc; }
         if (s->consistent != 0) {
             /* consistent acceleration and multipliers at (t, q, u), zero inputs:
@@ -634,7 +640,7 @@ int hs_stepper_set_state(hs_stepper *s, hs_real t, const hs_real *q, const hs_re
     }
     hs_real E0 = HS_R(0.0);
     if (s->def.max_energy_gain > HS_R(0.0)) {
-        int rc = hs_model_rc(s->model->type->energy(s->model, t, q, u, z, &E0));
+        hs_status rc = hs_model_rc(s->model->type->energy(s->model, t, q, u, z, &E0));
         if (rc != 0) { return rc; }
     }
     for (int i = 0; i < s->nq; ++i) { s->q[i] = q[i]; s->u[i] = u[i]; }
@@ -720,7 +726,7 @@ static int range_at(const hs_stepper_def *def, const hs_model *m, hs_real t, con
     return (*h_omega > def->max_h_omega) ? HS_E_RANGE_INIT : HS_OK;
 }
 
-int hs_stepper_range(const hs_stepper_def *def, const hs_model *m, hs_real t, const hs_real *q,
+hs_status hs_stepper_range(const hs_stepper_def *def, const hs_model *m, hs_real t, const hs_real *q,
                      const hs_real *u, hs_real *h_omega, int *degenerate)
 {
     if ((def == NULL) || (m == NULL) || (m->type == NULL) || (q == NULL) || (u == NULL)
@@ -734,11 +740,11 @@ int hs_stepper_range(const hs_stepper_def *def, const hs_model *m, hs_real t, co
     return range_at(def, m, t, q, u, h_omega, degenerate);
 }
 
-int hs_stepper_init(hs_stepper *s, const hs_stepper_def *def, const hs_model *m, hs_real t0,
+hs_status hs_stepper_init(hs_stepper *s, const hs_stepper_def *def, const hs_model *m, hs_real t0,
                     hs_real *reals, size_t nreals, int *ints, size_t nints)
 {
     if (s == NULL || def == NULL || m == NULL || reals == NULL || ints == NULL) { return HS_E_NULL; }
-    int rc = hs_stepper_def_validate(def, m);
+    hs_status rc = hs_stepper_def_validate(def, m);
     if (rc != 0) { return rc; }
     rc = hs_model_check(m);
     if (rc != 0) { return rc; }
@@ -892,11 +898,11 @@ static void commit(hs_stepper *s, hs_real t1)
     s->t = t1;
 }
 
-int hs_stepper_step(hs_stepper *s, const hs_real *in)
+hs_status hs_stepper_step(hs_stepper *s, const hs_real *in)
 {
     if (s == NULL) { return HS_E_NULL; }
     if (s->ready == 0) { return HS_E_NOT_INIT; }
-    int rc = HS_OK;
+    hs_status rc = HS_OK;
     if (s->nin > 0 && in == NULL) { rc = HS_E_NULL; }
     else if (s->nin > 0 && hs_all_finite(in, s->nin) == 0) { rc = HS_E_INPUT; }
     else {
@@ -921,7 +927,7 @@ int hs_stepper_step(hs_stepper *s, const hs_real *in)
     return HS_OK;
 }
 
-int hs_stepper_residual(const hs_stepper *s, hs_real *g)
+hs_status hs_stepper_residual(const hs_stepper *s, hs_real *g)
 {
     if (s == NULL || g == NULL) { return HS_E_NULL; }
     if (s->ready == 0) { return HS_E_NOT_INIT; }
@@ -929,7 +935,7 @@ int hs_stepper_residual(const hs_stepper *s, hs_real *g)
     return hs_model_rc(s->model->type->constraint(s->model, s->t, s->q, g, NULL, NULL));
 }
 
-int hs_stepper_outputs(const hs_stepper *s, const hs_real *in, hs_real *y)
+hs_status hs_stepper_outputs(const hs_stepper *s, const hs_real *in, hs_real *y)
 {
     if (s == NULL || y == NULL) { return HS_E_NULL; }
     if (s->ready == 0) { return HS_E_NOT_INIT; }

@@ -656,7 +656,7 @@ static void row_span(const hs_mb_model *mb, const int *comp, int a, int b, int *
     *q1 = (hi > lo) ? hi : 0;
 }
 
-int hs_mb_ct_compile(hs_mb_model *mb, int *bad)
+hs_status hs_mb_ct_compile(hs_mb_model *mb, int *bad)
 {
     const hs_mb_desc *D = mb->desc;
     int nk = 0;

@@ -1223,7 +1223,7 @@ static int parse_line(hs_mb_store *st, tok *w, int nw, int line, hs_mb_error *er
     return fail(err, line, kw, "unknown statement (model, param, gravity, input, point, body, joint, force, output, shape, contact, stop, solver)", E);
 }
 
-int hs_mb_parse_ovr(const char *buf, size_t len, hs_mb_store *st, const hs_mb_overrides *ovr,
+hs_status hs_mb_parse_ovr(const char *buf, size_t len, hs_mb_store *st, const hs_mb_overrides *ovr,
                     hs_mb_error *err)
 {
     static const hs_mb_desc zero_desc = {0};
@@ -1272,7 +1272,7 @@ int hs_mb_parse_ovr(const char *buf, size_t len, hs_mb_store *st, const hs_mb_ov
             ++nw;
         }
         if (nw > 0) {
-            int rc = parse_line(st, w, nw, line, err);
+            hs_status rc = parse_line(st, w, nw, line, err);
             if (rc != 0) { return rc; }
         }
         i = e + 1u;
@@ -1294,7 +1294,7 @@ int hs_mb_parse_ovr(const char *buf, size_t len, hs_mb_store *st, const hs_mb_ov
     return HS_OK;
 }
 
-int hs_mb_parse(const char *buf, size_t len, hs_mb_store *st, hs_mb_error *err)
+hs_status hs_mb_parse(const char *buf, size_t len, hs_mb_store *st, hs_mb_error *err)
 {
     return hs_mb_parse_ovr(buf, len, st, NULL, err);
 }
@@ -1455,10 +1455,10 @@ static int check_joints(hs_mb_store *st, hs_mb_model *mb, hs_mb_error *err)
     return HS_OK;
 }
 
-int hs_mb_parse_compile_ovr(const char *buf, size_t len, hs_mb_store *st, const hs_mb_overrides *ovr,
+hs_status hs_mb_parse_compile_ovr(const char *buf, size_t len, hs_mb_store *st, const hs_mb_overrides *ovr,
                             hs_mb_model *mb, int packed, hs_mb_error *err)
 {
-    int rc = hs_mb_parse_ovr(buf, len, st, ovr, err);
+    hs_status rc = hs_mb_parse_ovr(buf, len, st, ovr, err);
     if (rc != 0) { return rc; }
     int bad = -1;
     rc = hs_mb_compile(&st->desc, mb, packed, &bad);
@@ -1493,7 +1493,7 @@ int hs_mb_parse_compile_ovr(const char *buf, size_t len, hs_mb_store *st, const 
     return check_joints(st, mb, err);
 }
 
-int hs_mb_parse_compile(const char *buf, size_t len, hs_mb_store *st, hs_mb_model *mb, int packed,
+hs_status hs_mb_parse_compile(const char *buf, size_t len, hs_mb_store *st, hs_mb_model *mb, int packed,
                         hs_mb_error *err)
 {
     return hs_mb_parse_compile_ovr(buf, len, st, NULL, mb, packed, err);

@@ -72,16 +72,16 @@ typedef struct hs_mb_error {
 
 /* Parses len bytes of buf into st (st->desc is the description). HS_OK, or HS_E_MODEL_PARAM /
  * HS_E_SIZE with *err filled. The buffer need not be NUL-terminated. */
-int hs_mb_parse(const char *buf, size_t len, hs_mb_store *st, hs_mb_error *err);
+hs_status hs_mb_parse(const char *buf, size_t len, hs_mb_store *st, hs_mb_error *err);
 
 /* As hs_mb_parse with --param overrides (ovr may be NULL); an override naming no param of the
  * file is refused. */
-int hs_mb_parse_ovr(const char *buf, size_t len, hs_mb_store *st, const hs_mb_overrides *ovr,
+hs_status hs_mb_parse_ovr(const char *buf, size_t len, hs_mb_store *st, const hs_mb_overrides *ovr,
                     hs_mb_error *err);
 
 /* Parses then compiles (dense storage unless packed); compile errors are reported with the
  * line of the offending element. */
-int hs_mb_parse_compile(const char *buf, size_t len, hs_mb_store *st, hs_mb_model *mb, int packed,
+hs_status hs_mb_parse_compile(const char *buf, size_t len, hs_mb_store *st, hs_mb_model *mb, int packed,
                         hs_mb_error *err);
 
 /* As hs_mb_parse_compile with overrides; then checks the description against its joints: the
@@ -90,7 +90,7 @@ int hs_mb_parse_compile(const char *buf, size_t len, hs_mb_store *st, hs_mb_mode
  * and no joint whose rows depend on earlier ones at the initial and at a perturbed
  * configuration (a redundant or over-determined set; a singular initial configuration alone
  * is accepted). */
-int hs_mb_parse_compile_ovr(const char *buf, size_t len, hs_mb_store *st, const hs_mb_overrides *ovr,
+hs_status hs_mb_parse_compile_ovr(const char *buf, size_t len, hs_mb_store *st, const hs_mb_overrides *ovr,
                             hs_mb_model *mb, int packed, hs_mb_error *err);
 
 #endif

@@ -441,7 +441,7 @@ int hs_mb_reaction_count(const hs_mb_model *mb)
     return n;
 }
 
-int hs_mb_reactions(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *lambda,
+hs_status hs_mb_reactions(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *lambda,
                     hs_real *out)
 {
     if (mb == NULL || q == NULL || lambda == NULL || out == NULL) { return HS_E_NULL; }
@@ -521,7 +521,7 @@ static const char *signal_suffix(int pos, hs_mb_body_kind k, int j)
     return pos ? POS_NAMES[k][j] : VEL_NAMES[k][j];
 }
 
-int hs_mb_compile(const hs_mb_desc *D, hs_mb_model *mb, int packed, int *bad_index)
+hs_status hs_mb_compile(const hs_mb_desc *D, hs_mb_model *mb, int packed, int *bad_index)
 {
     int dummy;
     if (bad_index == NULL) { bad_index = &dummy; }
@@ -583,7 +583,7 @@ int hs_mb_compile(const hs_mb_desc *D, hs_mb_model *mb, int packed, int *bad_ind
         const char *why = NULL;
         if (mb_joint_elems[J->kind]->check(D, J, &why) != 0u) { mb->bad_why = why; return HS_E_MODEL_PARAM; }
     }
-    int rc = mb_build_rows(mb, bad_index);
+    hs_status rc = mb_build_rows(mb, bad_index);
     if (rc != 0) { return rc; }
     mb->nc = mb->nrow;
     if (packed == HS_MB_PACK_AUTO) {
@@ -882,10 +882,10 @@ int hs_mb_compile(const hs_mb_desc *D, hs_mb_model *mb, int packed, int *bad_ind
     return HS_OK;
 }
 
-int hs_mb_model_init(hs_model *m, const hs_mb_model *mb)
+hs_status hs_mb_model_init(hs_model *m, const hs_mb_model *mb)
 {
     if (m == NULL || mb == NULL) { return HS_E_NULL; }
-    int rc = hs_model_init(m, &mb->type, NULL);
+    hs_status rc = hs_model_init(m, &mb->type, NULL);
     m->desc = mb;
     return rc;
 }

@@ -113,7 +113,7 @@ static void row_g(const hs_mb_model *mb, int r, hs_real t, const hs_real *q, hs_
     }
 }
 
-int mb_constraint(const hs_mb_model *mb, hs_real t, const hs_real *q, hs_real *g, hs_real *G,
+hs_status mb_constraint(const hs_mb_model *mb, hs_real t, const hs_real *q, hs_real *g, hs_real *G,
                   hs_real *gt)
 {
     if ((mb->fast & HS_MB_FAST_ROWS) != 0 && mb->packed == mb->fast_packed) {
@@ -137,7 +137,7 @@ void mb_row_body_grad(const hs_mb_model *mb, int r, hs_real t, const hs_real *q,
     row_g(mb, r, t, q, NULL, &s, NULL);
 }
 
-int mb_gamma(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *u, hs_real *gam)
+hs_status mb_gamma(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *u, hs_real *gam)
 {
     if ((mb->fast & HS_MB_FAST_ROWS) != 0) { return mb_fast_gamma(mb, t, q, u, gam); }
     for (int r = 0; r < mb->nrow; ++r) {
@@ -185,7 +185,7 @@ int mb_gamma(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *
     return HS_OK;
 }
 
-int mb_curvature(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *lambda,
+hs_status mb_curvature(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *lambda,
                  hs_real *K)
 {
     if ((mb->fast & HS_MB_FAST_ROWS) != 0) { return mb_fast_curvature(mb, t, q, lambda, K); }
@@ -301,7 +301,7 @@ int mb_rotates(const hs_mb_desc *D, int b)
     return b < 0 || D->bodies[b].kind == HS_MB_PLANAR || D->bodies[b].kind == HS_MB_SPATIAL;
 }
 
-int mb_coincide(hs_mb_model *mb, int j, const hs_mb_joint *J)
+hs_status mb_coincide(hs_mb_model *mb, int j, const hs_mb_joint *J)
 {
     for (int k = 0; k < mb->desc->dim; ++k) {
         if (mb_add_dot(mb, j, mb_op_point(&J->a), mb_op_point(&J->b), mb_op_dir(HS_MB_GROUND, mb_ex[k]), mb_op_none()) == NULL) {
@@ -311,7 +311,7 @@ int mb_coincide(hs_mb_model *mb, int j, const hs_mb_joint *J)
     return HS_OK;
 }
 
-int mb_lock3(hs_mb_model *mb, int j, int A, int B)
+hs_status mb_lock3(hs_mb_model *mb, int j, int A, int B)
 {
     static const int pr[3][2] = {{0, 1}, {0, 2}, {1, 2}};
     for (int k = 0; k < 3; ++k) {
@@ -322,7 +322,7 @@ int mb_lock3(hs_mb_model *mb, int j, int A, int B)
     return HS_OK;
 }
 
-int mb_angle_row(hs_mb_model *mb, int j, int A, int B, const hs_mb_fn *f)
+hs_status mb_angle_row(hs_mb_model *mb, int j, int A, int B, const hs_mb_fn *f)
 {
     hs_mb_row *R = new_row(mb, HS_MB_ROW_ANGLE, j);
     if (R == NULL) { return HS_E_SIZE; }
@@ -330,7 +330,7 @@ int mb_angle_row(hs_mb_model *mb, int j, int A, int B, const hs_mb_fn *f)
     return HS_OK;
 }
 
-int mb_quad_row(hs_mb_model *mb, int j, const hs_mb_point *a, const hs_mb_quadric *q)
+hs_status mb_quad_row(hs_mb_model *mb, int j, const hs_mb_point *a, const hs_mb_quadric *q)
 {
     hs_mb_row *R = new_row(mb, HS_MB_ROW_QUAD, j);
     if (R == NULL) { return HS_E_SIZE; }
@@ -360,7 +360,7 @@ hs_real mb_angle_diff(const hs_mb_model *mb, int A, int B, const hs_real *q)
     return q[mb->qoff[A] + 2] - (B >= 0 ? q[mb->qoff[B] + 2] : HS_R(0.0));
 }
 
-int mb_build_rows(hs_mb_model *mb, int *bad)
+hs_status mb_build_rows(hs_mb_model *mb, int *bad)
 {
     const hs_mb_desc *D = mb->desc;
     mb->nrow = 0;
