@@ -33,8 +33,8 @@ typedef double hs_real;
  * int so a model may report a positive code of its own; the stepper takes each hook's value
  * through hs_model_rc(), which keeps HS_OK and negative codes and maps every positive one to
  * HS_E_MODEL. Codes are numbered in blocks so concurrent additions never collide: rt/ and
- * model/ from -1, hil/ and the tools from -100 (hil/hs_exit.h maps each status to the exit
- * status of every tool). */
+ * model/ from -1, hil/'s plant outputs from -64, hil/ and the tools from -100 (hil/hs_exit.h
+ * maps each status to the exit status of every tool). */
 typedef enum hs_status {
     HS_OK = 0,
     HS_E_DEF_H = -1,           /* h <= 0 or not finite */
@@ -71,13 +71,19 @@ typedef enum hs_status {
     HS_E_RANGE_DEGENERATE = -38, /* refused at init: the model declares constraints that can become dependent, where the method's step matrix turns singular */
     /* per-constraint compliance (numbered apart so concurrent additions above never collide) */
     HS_E_DEF_COMPLIANCE = -40, /* a compliance or damping negative or not finite, or a method that cannot honour it */
+    /* hil/: a plant's refused outputs (hil/hs_plant.h) */
+    HS_E_OUTPUT_NONFINITE = -64, /* a model output is NaN/Inf, or its wire value overflows */
+    HS_E_OUTPUT_RANGE = -65,   /* a model output is outside its signal's [min, max] */
     /* hil/ and the tools (port/); the exit status of each is hil/hs_exit.h's hs_exit_of */
     HS_E_USAGE = -100,         /* bad option or command line (nothing ran) */
     HS_E_SIGNAL_MAP = -101,    /* a signal map refused (names, ranges, counts against the model) */
     HS_E_DBC = -102,           /* a DBC file refused, or its binding to the application's signals */
     HS_E_SETUP = -103,         /* a socket, thread, transport or file could not be set up */
     HS_E_WRITE = -104,         /* output (telemetry, CSV, generated C, stats) could not be written */
-    HS_E_STEP = -105           /* a step was refused during the run (the record's cause says why) */
+    HS_E_STEP = -105,          /* the stepper refused during the run: a step (hilstep-sim: also its init) */
+    HS_E_OVERRUN = -106,       /* a frame overran under policy stop (safe outputs were sent) */
+    HS_E_BUDGET = -107,        /* the latency verdict failed (a frame beyond the budget, or missed ticks) */
+    HS_E_LINK = -108           /* the link failed: frames with a bad MAC, or (ECU) the plant fell silent */
 } hs_status;
 
 /* Short English text for a status code; never NULL. */

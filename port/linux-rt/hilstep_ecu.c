@@ -127,7 +127,9 @@ static void usage(void)
 "  --f-max X           command limit, N (default 50; the integrator holds while limited)\n"
 "  --duration S        stop after S seconds; 0 = when the plant sends its final frame or\n"
 "                      on SIGINT/SIGTERM (default 0; CAN has no final frame: give S)\n"
-"  --transport T       udp (default) or can\n"
+    );
+    hs_transports_help(stdout);
+    printf(
 "  --can-if IF         CAN interface of --transport can (e.g. vcan0)\n"
 "  --dbc FILE          DBC of --transport can (e.g. hil/dbc/circular_track.dbc), bound by\n"
 "                      name to the ECU's side of the map (it receives the plant's outputs)\n"
@@ -425,7 +427,7 @@ static int learn_map(ecu *e, char *why, size_t cap)
     static hs_signal_map mmap;
     static hs_mb_sigmap sigmap;
     static char mname[64];
-    int rc;
+    hs_status rc;
     hs_plant_def def = hs_plant_default_def();
     if (e->model_file) {
         /* The model and its map are chosen exactly as hilstep-rt chooses them (the file's own
@@ -437,10 +439,10 @@ static int learn_map(ecu *e, char *why, size_t cap)
     } else {
         rc = hs_plant_model_by_name(&model, &pblock, sizeof pblock, e->model, why, cap);
     }
-    if (rc != HS_EXIT_OK) return rc;
+    if (rc != HS_OK) return hs_exit_of(HS_TOOL_ECU, rc);
     rc = hs_plant_initialize(&plant, &def, &model, reals, sizeof reals / sizeof reals[0], ints,
                              sizeof ints / sizeof ints[0], why, cap);
-    if (rc != HS_EXIT_OK) return rc;
+    if (rc != HS_OK) return hs_exit_of(HS_TOOL_ECU, rc);
     if (plant.map == &hs_map_circular_track_plant) {
         e->map = &hs_map_circular_track_ecu;
         e->pi = 1;
