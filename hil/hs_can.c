@@ -18,16 +18,19 @@ static hs_status fail(hs_dbc_error *e, uint32_t line, const char *a, const char 
     parts[0] = a;
     parts[1] = b;
     parts[2] = c;
-    e->line = line;
+    e->status = HS_E_DBC;
+    e->line = (int)line;
+    e->index = -1;
     for (int p = 0; p < 3; ++p) {
         const char *t = parts[p];
-        while ((*t != '\0') && (k + 1u < sizeof e->msg)) {
-            e->msg[k] = *t;
+        while ((*t != '\0') && (k + 1u < sizeof e->detail)) {
+            e->detail[k] = *t;
             k++;
             t++;
         }
     }
-    e->msg[k] = '\0';
+    e->detail[k] = '\0';
+    e->msg = e->detail;
     return HS_E_DBC;
 }
 

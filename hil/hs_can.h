@@ -56,11 +56,9 @@ typedef struct hs_can_db {
     int nsig;
 } hs_can_db;
 
-/* Where and why a DBC was refused. */
-typedef struct hs_dbc_error {
-    uint32_t line;            /* 1-based line, 0 when the file as a whole is at fault */
-    char msg[160];            /* one English sentence naming the message/signal at fault */
-} hs_dbc_error;
+/* Where and why a DBC was refused: the error record (rt/hs_types.h); msg points to detail,
+ * one English sentence naming the message/signal at fault. */
+typedef hs_error hs_dbc_error;
 
 /* Parses len bytes of text (need not be NUL-terminated) into db: BO_, SG_ (multiplexed
  * signals refused), BA_ GenMsgCycleTime / VFrameFormat / GenSigStartValue /

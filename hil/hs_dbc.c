@@ -14,22 +14,24 @@ typedef struct cur {
 
 static void err_add(hs_dbc_error *e, const char *text)
 {
-    size_t k = strlen(e->msg);
+    size_t k = strlen(e->detail);
     const char *t = text;
-    while ((*t != '\0') && (k + 1u < sizeof e->msg)) {
-        e->msg[k] = *t;
+    while ((*t != '\0') && (k + 1u < sizeof e->detail)) {
+        e->detail[k] = *t;
         k++;
         t++;
     }
-    e->msg[k] = '\0';
+    e->detail[k] = '\0';
+    e->msg = e->detail;
 }
 
-/* Sets the error once (the first failure wins) and returns -1: "a b c" at line. */
+/* Sets the error once (the first failure wins) and returns HS_E_DBC: "a b c" at line. */
 static hs_status fail3(hs_dbc_error *e, uint32_t line, const char *a, const char *b, const char *c)
 {
     /* MISRA Ref 10.4.2 [character code vs character constant] */
-    if (e->msg[0] == '\0') {
-        e->line = line;
+    if (e->detail[0] == '\0') {
+        e->status = HS_E_DBC;
+        e->line = (int)line;
         err_add(e, a);
         err_add(e, b);
         err_add(e, c);
@@ -611,6 +613,8 @@ hs_status hs_dbc_parse(const char *text, size_t len, hs_can_db *db, hs_dbc_error
     hs_status rc = HS_OK;
     (void)memset(db, 0, sizeof *db);
     (void)memset(err, 0, sizeof *err);
+    err->msg = err->detail;
+    err->index = -1;
     c.s = text;
     c.n = (text != NULL) ? len : 0u;
     c.i = 0;

@@ -86,6 +86,20 @@ typedef enum hs_status {
     HS_E_LINK = -108           /* the link failed: frames with a bad MAC, or (ECU) the plant fell silent */
 } hs_status;
 
+/* The one error record: where and why a call failed, filled at the point of failure and read
+ * by whoever reports it (a tool prints "FILE:LINE: field 'F': msg"). The parser of .hsm
+ * descriptions (hs_mb_error) and the DBC reader and binder (hs_dbc_error) fill it. */
+typedef struct hs_error {
+    hs_status status;  /* the status returned with it */
+    int line;          /* 1-based line of the text at fault, 0 when the whole input is */
+    int index;         /* the offending element's index within its table, -1 when none */
+    char field[32];    /* the offending keyword, key or name (may be empty) */
+    const char *msg;   /* English text: static, or detail (never NULL once filled) */
+    char detail[160];  /* names involved (e.g. the joints of a redundant set), may be empty */
+    int has_value;     /* 1: value below is the measured quantity of msg (e.g. a residual) */
+    double value;      /* the measured quantity, when has_value */
+} hs_error;
+
 /* Short English text for a status code; never NULL. */
 const char *hs_status_str(int status);
 

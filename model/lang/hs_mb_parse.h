@@ -60,15 +60,9 @@ typedef struct hs_mb_store {
     hs_real chk_C[HS_MB_MAX_NC * HS_MB_MAX_NC];
 } hs_mb_store;
 
-/* Where and why a description was refused. */
-typedef struct hs_mb_error {
-    int line;          /* 1-based line, 0 when the whole file is at fault */
-    char field[32];    /* the offending keyword or key (may be empty) */
-    const char *msg;   /* static English text */
-    char detail[160];  /* names involved (e.g. the joints of a redundant set), may be empty */
-    int has_value;     /* 1: value below is the measured quantity of msg (e.g. a residual) */
-    double value;
-} hs_mb_error;
+/* Where and why a description was refused: the error record (rt/hs_types.h); field is the
+ * offending keyword or key, msg static text. */
+typedef hs_error hs_mb_error;
 
 /* Parses len bytes of buf into st (st->desc is the description). HS_OK, or HS_E_MODEL_PARAM /
  * HS_E_SIZE with *err filled. The buffer need not be NUL-terminated. */
