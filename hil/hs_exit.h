@@ -41,13 +41,15 @@ typedef enum hs_tool {
 /* The exit status of tool for a run that ended with st: HS_OK 0; a status without a row of
  * its own failed the setup (2 in every tool). The one place a tool's exit number is chosen;
  * inline, so the host tools that link no hil/ object share it. */
+/* One row of hs_exit_of's table: a status a tool ends with on purpose, its exit per hs_tool. */
+typedef struct hs_exit_row {
+    hs_status st;              /* the status the run ended with */
+    int code[HS_TOOL_COUNT];   /* the exit status of each tool, in hs_tool order */
+} hs_exit_row;
+
 static inline int hs_exit_of(hs_tool tool, hs_status st)
 {
-    /* One row per status a tool ends with on purpose; the columns follow hs_tool. */
-    static const struct {
-        hs_status st;
-        int code[HS_TOOL_COUNT];
-    } rows[] = {
+    static const hs_exit_row rows[] = {
         /*               plant            ecu              sim mbgen dbcgen */
         {HS_OK,        {HS_EXIT_OK,      HS_EXIT_OK,      0,  0,    0}},
         {HS_E_USAGE,   {HS_EXIT_USAGE,   HS_EXIT_USAGE,   2,  2,    1}},

@@ -698,7 +698,7 @@ hs_status hs_linsys_need_masked(hs_ls_kind kind, const hs_ls_backend *be, const 
     if (nnz < 0) { return HS_E_SIZE; }
     size_t ns = 0, nn = 0;
     hs_status rc = be->analyze(ls.n, Ap, Ai, kd, symmetric, tmp + pat, btmp, NULL, 0, &ns, &nn);
-    if (rc != 0) { return rc; }
+    if (rc != HS_OK) { return rc; }
     /* MISRA Ref 10.8.3 [composite count widened after its bounds check] */
     *nsym = ns + 3u * (size_t)(ls.nA + 2 * ls.nG + ls.nC) + nn;
     /* Ax has one slot more: the sink of the entries a mask leaves out of the pattern; so has
@@ -755,12 +755,12 @@ hs_status hs_linsys_init_masked(hs_linsys *ls, hs_ls_kind kind, const hs_ls_back
     if (nnz < 0) { return HS_E_SIZE; }
     size_t ns = 0, nn = 0;
     hs_status rc = be->analyze(L.n, Ap, Ai, kd, symmetric, tmp + pat, btmp, NULL, 0, &ns, &nn);
-    if (rc != 0) { return rc; }
+    if (rc != HS_OK) { return rc; }
     /* MISRA Ref 10.8.3 [composite count widened after its bounds check] */
     const size_t nmap = (size_t)(L.nA + 2 * L.nG + L.nC);
     if (nsym < ns + 3u * nmap + nn) { return HS_E_SIZE; }
     rc = be->analyze(L.n, Ap, Ai, kd, symmetric, tmp + pat, btmp, sym, ns, &ns, &nn);
-    if (rc != 0) { return rc; }
+    if (rc != HS_OK) { return rc; }
     L.nnz = nnz;
     L.sym = sym;
     L.mapA = sym + ns;

@@ -59,7 +59,7 @@ hs_status hs_model_set_param(hs_model *m, const char *name, hs_real value)
     *slot = value;
     hs_dims d;
     hs_status rc = model_dims(m, &d);
-    if (rc != 0) { *slot = old; return rc; }
+    if (rc != HS_OK) { *slot = old; return rc; }
     m->d = d;
     return HS_OK;
 }
@@ -83,7 +83,7 @@ hs_status hs_model_check(const hs_model *m)
     }
     hs_dims d;
     hs_status rc = model_dims(m, &d);
-    if (rc != 0) { return rc; }
+    if (rc != HS_OK) { return rc; }
     if (d.nq != m->d.nq || d.nc != m->d.nc || d.nz != m->d.nz || d.nin != m->d.nin
         || d.nout != m->d.nout) {
         return HS_E_SIZE; /* parameters changed behind set_param's back */

@@ -50,6 +50,11 @@ const char *hs_status_str(int status)
     case HS_E_SETUP: return "socket, thread, transport or file could not be set up";
     case HS_E_WRITE: return "output could not be written";
     case HS_E_STEP: return "a step was refused";
+    case HS_E_OVERRUN: return "a frame overran under policy stop";
+    case HS_E_BUDGET: return "latency budget exceeded";
+    case HS_E_LINK: return "link failed (frames with a bad MAC, or the peer fell silent)";
+    case HS_E_OUTPUT_NONFINITE: return "a model output is NaN or Inf";
+    case HS_E_OUTPUT_RANGE: return "a model output is outside its signal's range";
     default: return "unknown status";
     }
 }
@@ -270,8 +275,8 @@ static hs_cfg config_of(const hs_stepper_def *def, const hs_model *m)
 static int model_blocks(const hs_model *m, hs_blocks *b, int *buf, size_t nbuf, size_t *used)
 {
     const int nb = nbuf > 0x7fffffffu ? 0x7fffffff : (int)nbuf;
-    int rc = m->type->blocks ? hs_model_rc(m->type->blocks(m, b, buf, nb)) : hs_blocks_dense(&m->d, b, buf, nb);
-    if (rc != 0) { return rc; }
+    hs_status rc = m->type->blocks ? hs_model_rc(m->type->blocks(m, b, buf, nb)) : hs_blocks_dense(&m->d, b, buf, nb);
+    if (rc != HS_OK) { return rc; }
     const int nq = m->d.nq, nc = m->d.nc;
     if (b->nqb < 1 || b->qb[0] != 0 || b->qb[b->nqb] != nq || b->nqq < b->nqb) { return HS_E_SIZE; }
     if (nc > 0 && (b->ncb < 1 || b->cb[0] != 0 || b->cb[b->ncb] != nc)) { return HS_E_SIZE; }
@@ -298,7 +303,7 @@ static int model_blocks(const hs_model *m, hs_blocks *b, int *buf, size_t nbuf, 
         if (r == HS_OK) { hi = mid; } else { lo = mid + 1; }
     }
     rc = m->type->blocks ? hs_model_rc(m->type->blocks(m, b, buf, lo)) : hs_blocks_dense(&m->d, b, buf, lo);
-    if (rc != 0) { return rc; }
+    if (rc != HS_OK) { return rc; }
     *used = (size_t)lo;
     return HS_OK;
 }
@@ -442,7 +447,7 @@ hs_status hs_stepper_workspace_tmp(const hs_stepper_def *def, const hs_model *m,
 {
     if (def == NULL || m == NULL || m->type == NULL || nreals == NULL || nints == NULL || tmp == NULL) { return HS_E_NULL; }
     hs_status rc = hs_stepper_def_validate(def, m);
-    if (rc != 0) { return rc; }
+    if (rc != HS_OK) { return rc; }
     *nreals = 0u;
     *nints = 0u;
     /* the block list takes the front of the scratch, the analyses' size queries the rest */
@@ -459,7 +464,7 @@ hs_status hs_stepper_workspace_tmp(const hs_stepper_def *def, const hs_model *m,
         *nints = (grow < blk_max) ? grow : blk_max;
         return HS_E_SIZE;
     }
-    if (rc != 0) { return rc; }
+    if (rc != HS_OK) { return rc; }
     rc = ws_measure(def, m, tmp, ntmp, tmp + used, ntmp - used, &b, &z);
     /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     if ((rc == HS_E_SIZE) && (z.nTMP > ntmp - used)) {
@@ -467,7 +472,7 @@ hs_status hs_stepper_workspace_tmp(const hs_stepper_def *def, const hs_model *m,
         *nints = used + z.nTMP;
         return HS_E_SIZE;
     }
-    if (rc != 0) { return rc; }
+    if (rc != HS_OK) { return rc; }
     ws_totals(&z, nreals, nints);
     return HS_OK;
 }
@@ -615,17 +620,17 @@ hs_status hs_stepper_set_state(hs_stepper *s, hs_real t, const hs_real *q, const
      * stepper as it was. */
     if (s->keep_p != 0 || s->consistent != 0) {
         hs_status rc = hs_projection_factor(s, t, q, s->M, s->G, NULL, &s->fPn);
-        if (rc != 0) { return rc; }
+        if (rc != HS_OK) { return rc; }
         if (s->consistent != 0) {
             /* consistent acceleration and multipliers at (t, q, u), zero inputs:
              * [[M, G^T], [G, 0]] (w, -lambda) = (f, -gamma) */
             const int nq = s->nq, nc = s->nc;
             for (int i = 0; i < s->nin; ++i) { s->in0[i] = HS_R(0.0); }
             rc = hs_model_rc(s->model->type->force(s->model, t, q, u, z, s->in0, s->f));
-            if (rc != 0) { return rc; }
+            if (rc != HS_OK) { return rc; }
             if (nc > 0) {
                 rc = hs_model_rc(s->model->type->gamma(s->model, t, q, u, s->gam));
-                if (rc != 0) { return rc; }
+                if (rc != HS_OK) { return rc; }
             }
             for (int i = 0; i < nq; ++i) { s->b2[i] = s->f[i]; }
             for (int i = 0; i < nc; ++i) { s->b2[nq + i] = -s->gam[i]; }
@@ -641,7 +646,7 @@ hs_status hs_stepper_set_state(hs_stepper *s, hs_real t, const hs_real *q, const
     hs_real E0 = HS_R(0.0);
     if (s->def.max_energy_gain > HS_R(0.0)) {
         hs_status rc = hs_model_rc(s->model->type->energy(s->model, t, q, u, z, &E0));
-        if (rc != 0) { return rc; }
+        if (rc != HS_OK) { return rc; }
     }
     for (int i = 0; i < s->nq; ++i) { s->q[i] = q[i]; s->u[i] = u[i]; }
     for (int i = 0; i < s->nz; ++i) { s->z[i] = z[i]; }
@@ -745,22 +750,22 @@ hs_status hs_stepper_init(hs_stepper *s, const hs_stepper_def *def, const hs_mod
 {
     if (s == NULL || def == NULL || m == NULL || reals == NULL || ints == NULL) { return HS_E_NULL; }
     hs_status rc = hs_stepper_def_validate(def, m);
-    if (rc != 0) { return rc; }
+    if (rc != HS_OK) { return rc; }
     rc = hs_model_check(m);
-    if (rc != 0) { return rc; }
+    if (rc != HS_OK) { return rc; }
     rc = contact_rows_check(m->type, m->d.nq);
-    if (rc != 0) { return rc; }
+    if (rc != HS_OK) { return rc; }
     /* Measure in the caller's int arena: the block list lands at the front, where the layout
      * puts it (blk is the first int array); the analyses' size queries use the rest. */
     hs_blocks b;
     ws_sizes z;
     size_t used = 0;
     rc = model_blocks(m, &b, ints, nints, &used);
-    if (rc != 0) { return rc; }
+    if (rc != HS_OK) { return rc; }
     /* blocks() may ask for more room than the list it writes (hs_rods' bound): offer it the
      * whole arena again; it writes ints[0..used) before the size queries use the rest */
     rc = ws_measure(def, m, ints, nints, ints + used, nints - used, &b, &z);
-    if (rc != 0) { return rc; }
+    if (rc != HS_OK) { return rc; }
     size_t need_r, need_i;
     ws_totals(&z, &need_r, &need_i);
     if (nreals < need_r || nints < need_i) { return HS_E_SIZE; }
@@ -807,12 +812,12 @@ hs_status hs_stepper_init(hs_stepper *s, const hs_stepper_def *def, const hs_mod
     const int *qm = NULL, *cm = NULL;
     size_t nmask = 0u;
     rc = model_masks(m, &st.blocks, z.kind, c.masks, st.tmp, z.nTMP, &qm, &cm, &nmask);
-    if (rc != 0) { return rc; }
+    if (rc != HS_OK) { return rc; }
     int *const tmp1 = st.tmp + nmask;
     const size_t ntmp1 = z.nTMP - nmask;
     rc = hs_linsys_init_masked(&st.lsK, z.kind, def->sparse, &st.blocks, qm, cm, st.nq, st.nc, -1, c.regK, symK,
                                st.symK, z.nSK, tmp1, ntmp1);
-    if (rc != 0) { return rc; }
+    if (rc != HS_OK) { return rc; }
     /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
     st.lsK.ldlt = ((z.kind == HS_LS_DENSE) && (c.ldltK != 0)) ? 1 : 0;
     hs_linsys_fac_bind(&st.lsK, &st.fK, st.K, st.Kp);
@@ -827,7 +832,7 @@ hs_status hs_stepper_init(hs_stepper *s, const hs_stepper_def *def, const hs_mod
     if (c.two_stage != 0) {
         rc = hs_linsys_init_masked(&st.ls1, z.kind, def->sparse, &st.blocks, qm, NULL, st.nq, 0, 1, 0, 0,
                                    st.sym1, z.nS1, tmp1, ntmp1);
-        if (rc != 0) { return rc; }
+        if (rc != HS_OK) { return rc; }
         hs_linsys_fac_bind(&st.ls1, &st.f1, st.K1, st.K1p);
     } else {
         st.ls1 = st.lsK;
@@ -836,7 +841,7 @@ hs_status hs_stepper_init(hs_stepper *s, const hs_stepper_def *def, const hs_mod
     if (c.have_p != 0) {
         rc = hs_linsys_init_masked(&st.lsP, z.kind, def->sparse, &st.blocks, qm, cm, st.nq, st.nc, 1, c.regP, 1,
                                    st.symP, z.nSP, tmp1, ntmp1);
-        if (rc != 0) { return rc; }
+        if (rc != HS_OK) { return rc; }
         /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
         st.lsP.ldlt = ((z.kind == HS_LS_DENSE) && (c.ldltP != 0)) ? 1 : 0;
         hs_linsys_fac_bind(&st.lsP, &st.fP, st.P, st.Pp);
@@ -860,16 +865,16 @@ hs_status hs_stepper_init(hs_stepper *s, const hs_stepper_def *def, const hs_mod
     st.t = t0; st.t0 = t0; st.k = 0;
     /* q0/u0/z0 go through the new-state buffers so set_state copies them in. */
     rc = hs_model_rc(m->type->initial(m, t0, st.qn, st.un, st.zn));
-    if (rc != 0) { return rc; }
+    if (rc != HS_OK) { return rc; }
     rc = hs_stepper_set_state(&st, t0, st.qn, st.un, st.zn);
-    if (rc != 0) { return rc; }
+    if (rc != HS_OK) { return rc; }
     {
         /* before the first step: a motion the method cannot follow is refused here, with its
          * reason, instead of turning into a refused step (or worse) mid-run */
         hs_real how = HS_R(0.0);
         int dg = 0;
         rc = range_at(def, m, t0, st.q, st.u, &how, &dg);
-        if (rc != 0) { return rc; }
+        if (rc != HS_OK) { return rc; }
     }
     st.ready = 1;
     *s = st;
@@ -918,7 +923,7 @@ hs_status hs_stepper_step(hs_stepper *s, const hs_real *in)
         /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
         if (rc == HS_OK) { commit(s, c.t1); }
     }
-    if (rc != 0) {
+    if (rc != HS_OK) {
         s->stats.faults++;
         s->stats.last_fault = rc;
         return rc;

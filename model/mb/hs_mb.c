@@ -584,7 +584,7 @@ hs_status hs_mb_compile(const hs_mb_desc *D, hs_mb_model *mb, int packed, int *b
         if (mb_joint_elems[J->kind]->check(D, J, &why) != 0u) { mb->bad_why = why; return HS_E_MODEL_PARAM; }
     }
     hs_status rc = mb_build_rows(mb, bad_index);
-    if (rc != 0) { return rc; }
+    if (rc != HS_OK) { return rc; }
     mb->nc = mb->nrow;
     if (packed == HS_MB_PACK_AUTO) {
         /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
