@@ -275,7 +275,9 @@ static hs_cfg config_of(const hs_stepper_def *def, const hs_model *m)
 static int model_blocks(const hs_model *m, hs_blocks *b, int *buf, size_t nbuf, size_t *used)
 {
     const int nb = nbuf > 0x7fffffffu ? 0x7fffffff : (int)nbuf;
-    hs_status rc = m->type->blocks ? hs_model_rc(m->type->blocks(m, b, buf, nb)) : hs_blocks_dense(&m->d, b, buf, nb);
+    hs_status rc = HS_OK;
+    if (m->type->blocks != NULL) { rc = hs_model_rc(m->type->blocks(m, b, buf, nb)); }
+    else { rc = hs_blocks_dense(&m->d, b, buf, nb); }
     if (rc != HS_OK) { return rc; }
     const int nq = m->d.nq, nc = m->d.nc;
     if (b->nqb < 1 || b->qb[0] != 0 || b->qb[b->nqb] != nq || b->nqq < b->nqb) { return HS_E_SIZE; }
@@ -302,7 +304,8 @@ static int model_blocks(const hs_model *m, hs_blocks *b, int *buf, size_t nbuf, 
         /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
         if (r == HS_OK) { hi = mid; } else { lo = mid + 1; }
     }
-    rc = m->type->blocks ? hs_model_rc(m->type->blocks(m, b, buf, lo)) : hs_blocks_dense(&m->d, b, buf, lo);
+    if (m->type->blocks != NULL) { rc = hs_model_rc(m->type->blocks(m, b, buf, lo)); }
+    else { rc = hs_blocks_dense(&m->d, b, buf, lo); }
     if (rc != HS_OK) { return rc; }
     *used = (size_t)lo;
     return HS_OK;
