@@ -94,7 +94,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char why[48];
     memset(why, 'X', sizeof why);
     int rc = hs_signal_map_check(&map, nin, nout, why, sizeof why);
-    require(rc == 0 || rc == -1);
+    require(rc == HS_OK || rc == HS_E_SIGNAL_MAP);
     require(memchr(why, '\0', sizeof why) != NULL);   /* reason always terminated */
     require(rc != 0 || why[0] == '\0');
     require(rc == 0 || why[0] != '\0');
