@@ -11,24 +11,27 @@ const char *hs_can_reason_name(int reason)
     return ((reason >= 0) && (reason < HS_CAN_REASONS)) ? names[reason] : "unknown";
 }
 
-static int fail(hs_dbc_error *e, uint32_t line, const char *a, const char *b, const char *c)
+static hs_status fail(hs_dbc_error *e, uint32_t line, const char *a, const char *b, const char *c)
 {
     const char *parts[3];
     size_t k = 0;
     parts[0] = a;
     parts[1] = b;
     parts[2] = c;
-    e->line = line;
+    e->status = HS_E_DBC;
+    e->line = (int)line;
+    e->index = -1;
     for (int p = 0; p < 3; ++p) {
         const char *t = parts[p];
-        while ((*t != '\0') && (k + 1u < sizeof e->msg)) {
-            e->msg[k] = *t;
+        while ((*t != '\0') && (k + 1u < sizeof e->detail)) {
+            e->detail[k] = *t;
             k++;
             t++;
         }
     }
-    e->msg[k] = '\0';
-    return -1;
+    e->detail[k] = '\0';
+    e->msg = e->detail;
+    return HS_E_DBC;
 }
 
 int64_t hs_can_get_raw(const hs_can_sig *s, const uint8_t *data)
@@ -149,7 +152,7 @@ static int name_index(const char *const *names, int n, const char *name)
     return -1;
 }
 
-int hs_can_bind(hs_can_link *L, const hs_can_db *db, const char *const *in_names, int nin,
+hs_status hs_can_bind(hs_can_link *L, const hs_can_db *db, const char *const *in_names, int nin,
                 const char *const *out_names, int nout, uint32_t period_us, hs_dbc_error *err)
 {
     uint8_t seen_in[HS_FRAME_MAX_VALUES], seen_out[HS_FRAME_MAX_VALUES];
@@ -214,7 +217,7 @@ int hs_can_bind(hs_can_link *L, const hs_can_db *db, const char *const *in_names
                         " has no signal in the DBC");
         }
     }
-    return 0;
+    return HS_OK;
 }
 
 /* The DBC range of s; [0|0] means the raw range. */
@@ -251,7 +254,7 @@ static const hs_signal *safety_sig(const hs_signal_map *safety, unsigned slot, h
     return NULL;
 }
 
-int hs_can_map(const hs_can_link *L, const hs_signal_map *safety, const char *app,
+hs_status hs_can_map(const hs_can_link *L, const hs_signal_map *safety, const char *app,
                hs_signal *sig, int cap, hs_signal_map *map, hs_dbc_error *err)
 {
     const hs_can_db *db = L->db;
@@ -299,7 +302,7 @@ int hs_can_map(const hs_can_link *L, const hs_signal_map *safety, const char *ap
     map->app = app;
     map->sig = sig;
     map->n = L->nin + L->nout;
-    return 0;
+    return HS_OK;
 }
 
 int hs_can_receive(hs_can_link *L, hs_rx *rx, uint32_t id, int ext, int fd, const uint8_t *data,

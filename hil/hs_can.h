@@ -56,19 +56,17 @@ typedef struct hs_can_db {
     int nsig;
 } hs_can_db;
 
-/* Where and why a DBC was refused. */
-typedef struct hs_dbc_error {
-    uint32_t line;            /* 1-based line, 0 when the file as a whole is at fault */
-    char msg[160];            /* one English sentence naming the message/signal at fault */
-} hs_dbc_error;
+/* Where and why a DBC was refused: the error record (rt/hs_types.h); msg points to detail,
+ * one English sentence naming the message/signal at fault. */
+typedef hs_error hs_dbc_error;
 
 /* Parses len bytes of text (need not be NUL-terminated) into db: BO_, SG_ (multiplexed
  * signals refused), BA_ GenMsgCycleTime / VFrameFormat / GenSigStartValue /
  * HilstepStaleCycles; other statements (VERSION, NS_, BS_, BU_, CM_, BA_DEF_, VAL_ ...) are
  * skipped. Then checks every message: payload length (classic <= 8 bytes, FD one of the FD
- * lengths), signals inside the payload and not overlapping, unique ids and names. Returns 0,
- * or -1 with err filled (db then holds no usable table). Work is linear in len. */
-int hs_dbc_parse(const char *text, size_t len, hs_can_db *db, hs_dbc_error *err);
+ * lengths), signals inside the payload and not overlapping, unique ids and names. Returns HS_OK,
+ * or HS_E_DBC with err filled (db then holds no usable table). Work is linear in len. */
+hs_status hs_dbc_parse(const char *text, size_t len, hs_can_db *db, hs_dbc_error *err);
 
 /* Bit positions of a signal, payload bit numbering (byte * 8 + bit, bit 0 = LSB), LSB of the
  * raw value first, into pos (s->len entries). Returns 0, or -1 when a bit falls outside
@@ -127,11 +125,11 @@ typedef struct hs_can_link {
  * (each name bound to exactly one DBC signal) running at period_us microseconds: a message
  * whose signals are inputs is received, one whose signals are outputs is sent every
  * cycle_ms / period (which must be a whole number >= 1; no cycle time: every period); input
- * staleness is stale_cycles (default 3) cycle times. Returns 0, or -1 with err filled (the
+ * staleness is stale_cycles (default 3) cycle times. Returns HS_OK, or HS_E_DBC with err filled (the
  * line of the message or signal at fault): a signal the application lacks, a message mixing
  * inputs and outputs, an application signal missing from the DBC, a cycle time that is not a
  * multiple of the period. */
-int hs_can_bind(hs_can_link *L, const hs_can_db *db, const char *const *in_names, int nin,
+hs_status hs_can_bind(hs_can_link *L, const hs_can_db *db, const char *const *in_names, int nin,
                 const char *const *out_names, int nout, uint32_t period_us, hs_dbc_error *err);
 
 /* Fills sig (cap entries) and map with the application's signal map taken from the DBC:
@@ -139,8 +137,8 @@ int hs_can_bind(hs_can_link *L, const hs_can_db *db, const char *const *in_names
  * the signal of safety in the same slot - the map whose names were bound, e.g. the bench's
  * shipped one - when given), fallback from
  * GenSigStartValue, else safety's, else 0, clamped into the range; stale limit from the
- * link. Returns 0, or -1 with err filled (cap too small, an empty range intersection). */
-int hs_can_map(const hs_can_link *L, const hs_signal_map *safety, const char *app,
+ * link. Returns HS_OK, or HS_E_DBC with err filled (cap too small, an empty range intersection). */
+hs_status hs_can_map(const hs_can_link *L, const hs_signal_map *safety, const char *app,
                hs_signal *sig, int cap, hs_signal_map *map, hs_dbc_error *err);
 
 /* One received frame (id without flags, ext 1 for 29-bit ids, fd 1 for a CAN FD frame, len

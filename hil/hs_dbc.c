@@ -14,30 +14,32 @@ typedef struct cur {
 
 static void err_add(hs_dbc_error *e, const char *text)
 {
-    size_t k = strlen(e->msg);
+    size_t k = strlen(e->detail);
     const char *t = text;
-    while ((*t != '\0') && (k + 1u < sizeof e->msg)) {
-        e->msg[k] = *t;
+    while ((*t != '\0') && (k + 1u < sizeof e->detail)) {
+        e->detail[k] = *t;
         k++;
         t++;
     }
-    e->msg[k] = '\0';
+    e->detail[k] = '\0';
+    e->msg = e->detail;
 }
 
-/* Sets the error once (the first failure wins) and returns -1: "a b c" at line. */
-static int fail3(hs_dbc_error *e, uint32_t line, const char *a, const char *b, const char *c)
+/* Sets the error once (the first failure wins) and returns HS_E_DBC: "a b c" at line. */
+static hs_status fail3(hs_dbc_error *e, uint32_t line, const char *a, const char *b, const char *c)
 {
     /* MISRA Ref 10.4.2 [character code vs character constant] */
-    if (e->msg[0] == '\0') {
-        e->line = line;
+    if (e->detail[0] == '\0') {
+        e->status = HS_E_DBC;
+        e->line = (int)line;
         err_add(e, a);
         err_add(e, b);
         err_add(e, c);
     }
-    return -1;
+    return HS_E_DBC;
 }
 
-static int fail(cur *c, const char *msg) { return fail3(c->err, c->line, msg, "", ""); }
+static hs_status fail(cur *c, const char *msg) { return fail3(c->err, c->line, msg, "", ""); }
 
 static void u32_text(uint32_t value, char *buf)
 {
@@ -304,7 +306,7 @@ static int find_msg(const hs_can_db *db, uint32_t raw_id)
 }
 
 /* BO_ id name: size transmitter */
-static int parse_bo(cur *c, hs_can_db *db, int *skip_sigs)
+static hs_status parse_bo(cur *c, hs_can_db *db, int *skip_sigs)
 {
     uint32_t raw, size;
     char name[HS_CAN_NAME], tx[HS_CAN_NAME];
@@ -318,7 +320,7 @@ static int parse_bo(cur *c, hs_can_db *db, int *skip_sigs)
     /* Vector's holder of signals that belong to no message: not a frame, ignored with them. */
     if (strcmp(name, "VECTOR__INDEPENDENT_SIG_MSG") == 0) {
         *skip_sigs = 1;
-        return 0;
+        return HS_OK;
     }
     *skip_sigs = 0;
     if (db->nmsg >= HS_CAN_MAX_MSGS) {
@@ -346,11 +348,11 @@ static int parse_bo(cur *c, hs_can_db *db, int *skip_sigs)
     m->first = db->nsig;
     m->line = line;
     db->nmsg++;
-    return 0;
+    return HS_OK;
 }
 
 /* SG_ name [mux] : start|len@order sign (factor,offset) [min|max] "unit" receivers */
-static int parse_sg(cur *c, hs_can_db *db, int skip)
+static hs_status parse_sg(cur *c, hs_can_db *db, int skip)
 {
     hs_can_sig s;
     uint32_t start, len;
@@ -400,7 +402,7 @@ static int parse_sg(cur *c, hs_can_db *db, int skip)
     }
     skip_line(c); /* receivers: informational */
     if (skip != 0) {
-        return 0;
+        return HS_OK;
     }
     if (db->nmsg == 0) {
         return fail3(c->err, s.line, "signal ", s.name, ": SG_ outside a message (no BO_ before it)");
@@ -428,11 +430,11 @@ static int parse_sg(cur *c, hs_can_db *db, int skip)
     db->sig[db->nsig] = s;
     db->nsig++;
     db->msg[db->nmsg - 1].n++;
-    return 0;
+    return HS_OK;
 }
 
 /* BA_ "Name" [BO_ id | SG_ id sig | BU_ node | EV_ var] value ; */
-static int parse_ba(cur *c, hs_can_db *db)
+static hs_status parse_ba(cur *c, hs_can_db *db)
 {
     char name[40], obj[16];
     uint32_t raw;
@@ -450,7 +452,7 @@ static int parse_ba(cur *c, hs_can_db *db)
     /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
     const int init = (strcmp(name, "GenSigStartValue") == 0) ? 1 : 0;
     if ((cyc == 0) && (fmt == 0) && (stl == 0) && (init == 0)) {
-        return (skip_statement(c) != 0) ? 0 : fail(c, "BA_ without its closing ';'");
+        return (skip_statement(c) != 0) ? HS_OK : fail(c, "BA_ without its closing ';'");
     }
     if ((word(c, obj, sizeof obj) == 0) || (uint32_tok(c, &raw) == 0)) {
         return fail3(c->err, line, "attribute ", name, ": expected BO_ <id> (or SG_ <id> <signal>)");
@@ -463,14 +465,14 @@ static int parse_ba(cur *c, hs_can_db *db)
             return fail3(c->err, line, "attribute ", name, ": expected SG_ <id> <signal> <value>;");
         }
         if (k < 0) {
-            return 0; /* a signal of VECTOR__INDEPENDENT_SIG_MSG, ignored with it */
+            return HS_OK; /* a signal of VECTOR__INDEPENDENT_SIG_MSG, ignored with it */
         }
         const hs_can_msg *m = &db->msg[k];
         for (int j = m->first; j < m->first + m->n; ++j) {
             if (strcmp(db->sig[j].name, sg) == 0) {
                 db->sig[j].init_raw = v;
                 db->sig[j].has_init = 1u;
-                return 0;
+                return HS_OK;
             }
         }
         return fail3(c->err, line, "attribute GenSigStartValue: message has no signal ", sg, "");
@@ -491,7 +493,7 @@ static int parse_ba(cur *c, hs_can_db *db)
     } else {
         db->msg[k].stale_cycles = (uint32_t)v;
     }
-    return 0;
+    return HS_OK;
 }
 
 unsigned hs_can_dlc_to_len(unsigned dlc)
@@ -549,7 +551,7 @@ static int len_ok(const hs_can_msg *m)
     return ((d >= 0) && (hs_can_dlc_to_len((unsigned)d) == m->len)) ? 1 : 0;
 }
 
-static int check_msg(const hs_can_db *db, const hs_can_msg *m, hs_dbc_error *err)
+static hs_status check_msg(const hs_can_db *db, const hs_can_msg *m, hs_dbc_error *err)
 {
     uint8_t used[HS_CAN_MAX_LEN * 8u];
     int8_t owner[HS_CAN_MAX_LEN * 8u];
@@ -561,7 +563,7 @@ static int check_msg(const hs_can_db *db, const hs_can_msg *m, hs_dbc_error *err
             (void)fail3(err, m->line, "message ", m->name, ": classic CAN carries at most 8 bytes, this one has ");
             err_add(err, num);
             err_add(err, " (declare it CAN FD: BA_ \"VFrameFormat\" BO_ <id> 14;)");
-            return -1;
+            return HS_E_DBC;
         }
         return fail3(err, m->line, "message ", m->name,
                      ": CAN FD payloads are 0..8, 12, 16, 20, 24, 32, 48 or 64 bytes");
@@ -580,7 +582,7 @@ static int check_msg(const hs_can_db *db, const hs_can_msg *m, hs_dbc_error *err
             (void)fail3(err, s->line, "signal ", s->name, ": bits outside the message's ");
             err_add(err, num);
             err_add(err, " bytes");
-            return -1;
+            return HS_E_DBC;
         }
         for (unsigned i = 0; i < s->len; ++i) {
             if (used[pos[i]] != 0u) {
@@ -589,16 +591,16 @@ static int check_msg(const hs_can_db *db, const hs_can_msg *m, hs_dbc_error *err
                 err_add(err, db->sig[owner[pos[i]]].name);
                 err_add(err, " at bit ");
                 err_add(err, num);
-                return -1;
+                return HS_E_DBC;
             }
             used[pos[i]] = 1u;
             owner[pos[i]] = (int8_t)j;
         }
     }
-    return 0;
+    return HS_OK;
 }
 
-int hs_dbc_parse(const char *text, size_t len, hs_can_db *db, hs_dbc_error *err)
+hs_status hs_dbc_parse(const char *text, size_t len, hs_can_db *db, hs_dbc_error *err)
 {
     static const char *const skipped[] = {
         "CM_", "BA_DEF_", "BA_DEF_DEF_", "VAL_", "VAL_TABLE_", "BO_TX_BU_", "EV_", "ENVVAR_DATA_",
@@ -607,16 +609,19 @@ int hs_dbc_parse(const char *text, size_t len, hs_can_db *db, hs_dbc_error *err)
         "CAT_", "FILTER", "EV_DATA_", "SIGTYPE_VALTYPE_"};
     cur c;
     char kw[24];
-    int skip_sigs = 0, rc = 0;
+    int skip_sigs = 0;
+    hs_status rc = HS_OK;
     (void)memset(db, 0, sizeof *db);
     (void)memset(err, 0, sizeof *err);
+    err->msg = err->detail;
+    err->index = -1;
     c.s = text;
     c.n = (text != NULL) ? len : 0u;
     c.i = 0;
     c.line = 1;
     c.err = err;
     skip_ws(&c, 1);
-    while ((rc == 0) && (at_end(&c) == 0)) {
+    while ((rc == HS_OK) && (at_end(&c) == 0)) {
         const uint32_t line = c.line;
         if (word(&c, kw, sizeof kw) == 0) {
             rc = fail(&c, "expected a DBC keyword (BO_, SG_, BA_, ...) at the start of a statement");
@@ -656,13 +661,13 @@ int hs_dbc_parse(const char *text, size_t len, hs_can_db *db, hs_dbc_error *err)
         }
         skip_ws(&c, 1);
     }
-    for (int k = 0; (rc == 0) && (k < db->nmsg); ++k) {
+    for (int k = 0; (rc == HS_OK) && (k < db->nmsg); ++k) {
         rc = check_msg(db, &db->msg[k], err);
     }
-    if ((rc == 0) && (db->nmsg == 0)) {
+    if ((rc == HS_OK) && (db->nmsg == 0)) {
         rc = fail3(err, 0u, "no message (BO_) in the file", "", "");
     }
-    if (rc != 0) {
+    if (rc != HS_OK) {
         db->nmsg = 0;
         db->nsig = 0;
     }

@@ -18,3 +18,4 @@ const char *hs_exit_text(int code)
     if (code >= HS_EXIT_CPU_FAULT && code < HS_EXIT_CPU_FAULT + 0x40) { return "CPU fault on the board"; }
     return "unknown exit status";
 }
+

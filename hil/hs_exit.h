@@ -5,6 +5,8 @@
 #ifndef HS_EXIT_H
 #define HS_EXIT_H
 
+#include "hs_types.h"
+
 #define HS_EXIT_OK 0        /* run complete (or ended by SIGINT/SIGTERM/SIGHUP), verdict PASS */
 #define HS_EXIT_USAGE 1     /* bad option or command line: nothing ran */
 #define HS_EXIT_SETUP 2     /* model (a refused .hsm description in every tool), signal map, stepper, socket, thread or output file could
@@ -24,5 +26,50 @@
 
 /* One line: what exit status code means (never NULL). */
 const char *hs_exit_text(int code);
+
+/* The tools whose exit status hs_exit_of chooses: the plants keep the table above; the
+ * offline host tools have kept their own numbers since before it (README, each --help). */
+typedef enum hs_tool {
+    HS_TOOL_PLANT = 0, /* hilstep-rt (and the Cortex-M plants): the table above */
+    HS_TOOL_ECU,       /* hilstep-ecu: the table above (8 also for a plant that fell silent) */
+    HS_TOOL_SIM,       /* hilstep-sim: 0 ok, 1 refused step, 2 bad option or setup, 3 write failed */
+    HS_TOOL_MBGEN,     /* hilstep-mbgen: 0 ok, 2 bad option, file or --param, 3 write failed */
+    HS_TOOL_DBCGEN,    /* hilstep-dbcgen: 0 ok, 1 bad option, 2 refused DBC, 3 write failed */
+    HS_TOOL_COUNT
+} hs_tool;
+
+/* The exit status of tool for a run that ended with st: HS_OK 0; a status without a row of
+ * its own failed the setup (2 in every tool). The one place a tool's exit number is chosen;
+ * inline, so the host tools that link no hil/ object share it. */
+/* One row of hs_exit_of's table: a status a tool ends with on purpose, its exit per hs_tool. */
+typedef struct hs_exit_row {
+    hs_status st;              /* the status the run ended with */
+    int code[HS_TOOL_COUNT];   /* the exit status of each tool, in hs_tool order */
+} hs_exit_row;
+
+static inline int hs_exit_of(hs_tool tool, hs_status st)
+{
+    static const hs_exit_row rows[] = {
+        /*               plant            ecu              sim mbgen dbcgen */
+        {HS_OK,        {HS_EXIT_OK,      HS_EXIT_OK,      0,  0,    0}},
+        {HS_E_USAGE,   {HS_EXIT_USAGE,   HS_EXIT_USAGE,   2,  2,    1}},
+        {HS_E_OVERRUN, {HS_EXIT_OVERRUN, HS_EXIT_OVERRUN, 2,  2,    2}},
+        {HS_E_STEP,    {HS_EXIT_STEP,    HS_EXIT_STEP,    1,  2,    2}},
+        {HS_E_WRITE,   {HS_EXIT_OUTPUT,  HS_EXIT_OUTPUT,  3,  3,    3}},
+        {HS_E_BUDGET,  {HS_EXIT_BUDGET,  HS_EXIT_BUDGET,  2,  2,    2}},
+        {HS_E_LINK,    {HS_EXIT_LINK,    HS_EXIT_LINK,    2,  2,    2}},
+    };
+    int code = HS_EXIT_SETUP;
+    /* tool is one of hs_tool's enumerators, none negative (compilers differ on the signedness
+     * of an enum without negative values, so >= 0 is not tested) */
+    if (tool < HS_TOOL_COUNT) {
+        for (size_t i = 0; i < (sizeof rows / sizeof rows[0]); ++i) {
+            if (rows[i].st == st) {
+                code = rows[i].code[tool];
+            }
+        }
+    }
+    return code;
+}
 
 #endif

@@ -146,44 +146,47 @@ static int check_outputs(const hs_plant *p, const hs_real *y)
 
 const char *hs_plant_fault_str(int status)
 {
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     if (status == HS_PLANT_E_OUTPUT_NONFINITE) {
         return "nonfinite_output: a model output is NaN or Inf (or overflows its wire value)";
     }
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     if (status == HS_PLANT_E_OUTPUT_RANGE) {
         return "output_range: a model output is outside its signal's [min, max]";
     }
     return hs_status_str(status);
 }
 
-int hs_plant_initialize(hs_plant *p, const hs_plant_def *def, const hs_model *m,
+hs_status hs_plant_initialize(hs_plant *p, const hs_plant_def *def, const hs_model *m,
                         hs_real *reals, size_t nreals, int *ints, size_t nints,
                         char *why, size_t cap)
 {
     (void)memset(p, 0, sizeof *p);
     why_set(why, cap, "", "");
-    if (def == NULL || m == NULL || m->type == NULL) { why_set(why, cap, "plant: no model", ""); return HS_EXIT_SETUP; }
+    if (def == NULL || m == NULL || m->type == NULL) { why_set(why, cap, "plant: no model", ""); return HS_E_NULL; }
     p->def = *def;
     p->model = m;
     p->d = m->d;
     if (p->d.nq > HS_PLANT_MAX_NQ || p->d.nc > HS_PLANT_MAX_NC || p->d.nz > HS_PLANT_MAX_NZ ||
         p->d.nin > HS_PLANT_MAX_SIG || p->d.nout > HS_PLANT_MAX_SIG) {
         why_set(why, cap, m->type->name, ": model larger than this plant build (HS_PLANT_MAX_*)");
-        return HS_EXIT_SETUP;
+        return HS_E_SIZE;
     }
     if (p->def.fault_hold < 1u) { p->def.fault_hold = 1u; }
-    int rc = hs_stepper_init(&p->st, &p->def.step, m, HS_R(0.0), reals, nreals, ints, nints);
+    hs_status rc = hs_stepper_init(&p->st, &p->def.step, m, HS_R(0.0), reals, nreals, ints, nints);
     /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     if (rc != HS_OK) {
         why_set(why, cap, "stepper init: ", hs_status_str(rc));
-        return HS_EXIT_SETUP;
+        return rc;
     }
     p->map = def->map ? def->map : hs_plant_map_find(m->type->name);
     if (p->map == NULL) { p->map = generic_map(p); }
-    if (hs_signal_map_check(p->map, p->d.nin, p->d.nout, why, cap) != 0) { return HS_EXIT_SETUP; }
-    if (hs_rx_init(&p->rx, p->map, HS_FRAME_KIND_TO_PLANT) != 0 ||
-        hs_tx_init(&p->tx, p->map, HS_FRAME_KIND_FROM_PLANT, def->session) != 0) {
+    rc = hs_signal_map_check(p->map, p->d.nin, p->d.nout, why, cap);
+    if (rc != HS_OK) { return rc; }
+    if (hs_rx_init(&p->rx, p->map, HS_FRAME_KIND_TO_PLANT) != HS_OK ||
+        hs_tx_init(&p->tx, p->map, HS_FRAME_KIND_FROM_PLANT, def->session) != HS_OK) {
         why_set(why, cap, "signal map: too many signals", "");
-        return HS_EXIT_SETUP;
+        return HS_E_SIZE;
     }
     /* Outputs before the first step are the initial state's, so the ECU starts on truth. */
     for (int i = 0; i < p->d.nin; ++i) { p->in[i] = p->rx.value[i]; }
@@ -203,7 +206,7 @@ int hs_plant_initialize(hs_plant *p, const hs_plant_def *def, const hs_model *m,
     /* MISRA Ref 7.2.1 [stdint.h constant macro, suffixed in its expansion] */
     p->hash = HS_HASH_INIT;
     p->step_min_ns = INT64_MAX;
-    return HS_EXIT_OK;
+    return HS_OK;
 }
 
 int hs_plant_receive(hs_plant *p, const uint8_t *buf, size_t len, int from_peer)
@@ -278,9 +281,11 @@ size_t hs_plant_step(hs_plant *p, uint64_t tick, int last, uint8_t *out, size_t 
         if (rc == HS_OK) {
             rc = check_outputs(p, ynew);
         }
+        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
         if (rc == HS_PLANT_E_OUTPUT_NONFINITE) {
             p->out_nonfinite++;
         }
+        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
         if (rc == HS_PLANT_E_OUTPUT_RANGE) {
             p->out_range++;
         }
@@ -362,24 +367,24 @@ void hs_plant_terminate(hs_plant *p) { hs_rx_finish(&p->rx); }
 
 int hs_plant_exit_code(const hs_plant *p, int output_lost, int budget_failed)
 {
-    if (p->stop == HS_PLANT_STOP_OVERRUN) { return HS_EXIT_OVERRUN; }
-    if (p->stop == HS_PLANT_STOP_FAULT || p->faults > 0u) { return HS_EXIT_STEP; }
-    if (output_lost != 0) { return HS_EXIT_OUTPUT; }
-    if (budget_failed != 0) { return HS_EXIT_BUDGET; }
-    if (p->rx.st.rejected[HS_RX_MAC] > 0u) {
-        return HS_EXIT_LINK;
-    }
-    return HS_EXIT_OK;
+    hs_status st = HS_OK;
+    if (p->stop == HS_PLANT_STOP_OVERRUN) { st = HS_E_OVERRUN; }
+    else if (p->stop == HS_PLANT_STOP_FAULT || p->faults > 0u) { st = HS_E_STEP; }
+    else if (output_lost != 0) { st = HS_E_WRITE; }
+    else if (budget_failed != 0) { st = HS_E_BUDGET; }
+    else if (p->rx.st.rejected[HS_RX_MAC] > 0u) { st = HS_E_LINK; }
+    else { st = HS_OK; }
+    return hs_exit_of(HS_TOOL_PLANT, st);
 }
 
-int hs_plant_model_init(hs_model *m, const hs_model_type *T, void *pblock, size_t pcap,
+hs_status hs_plant_model_init(hs_model *m, const hs_model_type *T, void *pblock, size_t pcap,
                         char *why, size_t cap)
 {
     if (T->param_size > pcap) {
         why_set(why, cap, T->name, ": parameter block larger than this plant build's");
-        return HS_EXIT_SETUP;
+        return HS_E_SIZE;
     }
-    int rc = hs_model_init(m, T, pblock);
+    hs_status rc = hs_model_init(m, T, pblock);
     hs_real ext;
     /* The convention of the shipped models: `external` = 1 takes the inputs from the wire. */
     /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
@@ -389,12 +394,12 @@ int hs_plant_model_init(hs_model *m, const hs_model_type *T, void *pblock, size_
     /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     if (rc != HS_OK) {
         why_set(why, cap, "model init: ", hs_status_str(rc));
-        return HS_EXIT_SETUP;
+        return rc;
     }
-    return HS_EXIT_OK;
+    return HS_OK;
 }
 
-int hs_plant_model_by_name(hs_model *m, void *pblock, size_t pcap, const char *name,
+hs_status hs_plant_model_by_name(hs_model *m, void *pblock, size_t pcap, const char *name,
                            char *why, size_t cap)
 {
     const hs_model_type *T = name ? hs_model_find(name) : NULL;
@@ -407,7 +412,7 @@ int hs_plant_model_by_name(hs_model *m, void *pblock, size_t pcap, const char *n
             k = strlen(why);
             why_set(why + k, cap - k, " ", hs_model_registry[i]->name);
         }
-        return HS_EXIT_USAGE;
+        return HS_E_USAGE;
     }
     return hs_plant_model_init(m, T, pblock, pcap, why, cap);
 }

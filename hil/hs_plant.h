@@ -96,8 +96,8 @@ typedef struct hs_plant_def {
 hs_plant_def hs_plant_default_def(void);
 
 /* Plant-level refusals (hs_plant.last_fault), numbered apart from the stepper's hs_status. */
-#define HS_PLANT_E_OUTPUT_NONFINITE (-64) /* an output is NaN/Inf, or its wire value overflows */
-#define HS_PLANT_E_OUTPUT_RANGE (-65)     /* an output is outside its signal's [min, max] */
+#define HS_PLANT_E_OUTPUT_NONFINITE HS_E_OUTPUT_NONFINITE /* an output is NaN/Inf, or its wire value overflows */
+#define HS_PLANT_E_OUTPUT_RANGE HS_E_OUTPUT_RANGE         /* an output is outside its signal's [min, max] */
 
 /* Short English text of a refused step's status (hs_status or HS_PLANT_E_*); never NULL. */
 const char *hs_plant_fault_str(int status);
@@ -144,8 +144,9 @@ typedef struct hs_plant {
 /* Binds the model instance m (initialized, parameters set and checked; owned by the caller)
  * and the stepper arenas (HS_STEPPER_REALS / HS_STEPPER_INTS of the model's sizes), checks the
  * map against the model, and computes the outputs of the initial state (the first frame sends
- * truth). Returns HS_EXIT_OK, or HS_EXIT_SETUP with a one-line reason in why (cap bytes). */
-int hs_plant_initialize(hs_plant *p, const hs_plant_def *def, const hs_model *m,
+ * truth). Returns HS_OK, or the refusing status (the stepper's, HS_E_SIGNAL_MAP, HS_E_SIZE,
+ * HS_E_NULL) with a one-line reason in why (cap bytes). */
+hs_status hs_plant_initialize(hs_plant *p, const hs_plant_def *def, const hs_model *m,
                         hs_real *reals, size_t nreals, int *ints, size_t nints,
                         char *why, size_t cap);
 
@@ -183,14 +184,14 @@ int hs_plant_exit_code(const hs_plant *p, int output_lost, int budget_failed);
 
 /* Model instance of type T into m with parameter block pblock (pcap bytes): defaults, then
  * `external` = 1 when the model has that parameter (inputs come from the wire). A model built
- * from a description sets m->desc afterwards. HS_EXIT_OK or HS_EXIT_SETUP with why. */
-int hs_plant_model_init(hs_model *m, const hs_model_type *T, void *pblock, size_t pcap,
+ * from a description sets m->desc afterwards. HS_OK, or HS_E_SIZE / the model's status with why. */
+hs_status hs_plant_model_init(hs_model *m, const hs_model_type *T, void *pblock, size_t pcap,
                         char *why, size_t cap);
 
 /* Model selection by name from the registry into m with parameter block pblock (pcap bytes):
  * sets the model's `external` parameter to 1 when it has one (inputs come from the wire).
- * HS_EXIT_OK, or HS_EXIT_USAGE with the reason (and the known names) in why. */
-int hs_plant_model_by_name(hs_model *m, void *pblock, size_t pcap, const char *name,
+ * HS_OK, HS_E_USAGE with the reason (and the known names) in why, or hs_plant_model_init's. */
+hs_status hs_plant_model_by_name(hs_model *m, void *pblock, size_t pcap, const char *name,
                            char *why, size_t cap);
 
 #endif

@@ -3,16 +3,16 @@
 
 #include <string.h>
 
-int hs_ring_init(hs_ring *r, void *storage, uint32_t cap, uint32_t esize)
+hs_status hs_ring_init(hs_ring *r, void *storage, uint32_t cap, uint32_t esize)
 {
     (void)memset(r, 0, sizeof *r);
     if (storage == NULL || cap < 2u || (cap & (cap - 1u)) != 0u || esize == 0u) {
-        return -1;
+        return HS_E_SIZE;
     }
     r->buf = (unsigned char *)storage;
     r->cap = cap;
     r->esize = esize;
-    return 0;
+    return HS_OK;
 }
 
 int hs_ring_push(hs_ring *r, const void *rec)

@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "hs_types.h"
+
 /* One ring; storage (capacity * record bytes) belongs to the caller. */
 typedef struct hs_ring {
     unsigned char *buf;     /* (capacity * esize) bytes of records */
@@ -25,8 +27,8 @@ typedef struct hs_ring {
     char pad2[64];
 } hs_ring;
 
-/* Binds storage of cap records of esize bytes; cap must be a power of two >= 2. 0 or -1. */
-int hs_ring_init(hs_ring *r, void *storage, uint32_t cap, uint32_t esize);
+/* Binds storage of cap records of esize bytes; cap must be a power of two >= 2. HS_OK or HS_E_SIZE. */
+hs_status hs_ring_init(hs_ring *r, void *storage, uint32_t cap, uint32_t esize);
 
 /* Producer: copies one record in; 0, or -1 when full (the record is dropped and counted). */
 int hs_ring_push(hs_ring *r, const void *rec);

@@ -16,7 +16,7 @@ static void why_add(char *why, size_t cap, const char *s)
     why[k] = '\0';
 }
 
-static int why_fail(char *why, size_t cap, const hs_signal_map *map, const hs_signal *s,
+static hs_status why_fail(char *why, size_t cap, const hs_signal_map *map, const hs_signal *s,
                     const char *msg)
 {
     if ((why != NULL) && (cap != 0u)) {
@@ -30,7 +30,7 @@ static int why_fail(char *why, size_t cap, const hs_signal_map *map, const hs_si
     }
     why_add(why, cap, ": ");
     why_add(why, cap, msg);
-    return -1;
+    return HS_E_SIGNAL_MAP;
 }
 
 /* x - x is 0 for finite x and NaN for NaN/Inf; avoids libm's isfinite. */
@@ -46,7 +46,7 @@ int hs_signal_map_count(const hs_signal_map *map, hs_sig_dir dir)
     return c;
 }
 
-int hs_signal_map_check(const hs_signal_map *map, int nin, int nout, char *why, size_t cap)
+hs_status hs_signal_map_check(const hs_signal_map *map, int nin, int nout, char *why, size_t cap)
 {
     if ((why != NULL) && (cap != 0u)) {
         why[0] = '\0';
@@ -97,7 +97,7 @@ int hs_signal_map_check(const hs_signal_map *map, int nin, int nout, char *why, 
     if (ci > (int)HS_FRAME_MAX_VALUES || co > (int)HS_FRAME_MAX_VALUES) {
         return why_fail(why, cap, map, NULL, "more signals than one frame carries");
     }
-    return 0;
+    return HS_OK;
 }
 
 /* e clamped into s's [min, max], counted when it had to be. */
@@ -127,11 +127,11 @@ static unsigned pick(const hs_signal_map *map, hs_sig_dir dir, const hs_signal *
     return k;
 }
 
-int hs_rx_init(hs_rx *rx, const hs_signal_map *map, unsigned kind)
+hs_status hs_rx_init(hs_rx *rx, const hs_signal_map *map, unsigned kind)
 {
     (void)memset(rx, 0, sizeof *rx);
     if (hs_signal_map_count(map, HS_SIG_IN) > (int)HS_FRAME_MAX_VALUES) {
-        return -1;
+        return HS_E_SIZE;
     }
     rx->n = pick(map, HS_SIG_IN, rx->sig);
     rx->kind = kind;
@@ -143,7 +143,7 @@ int hs_rx_init(hs_rx *rx, const hs_signal_map *map, unsigned kind)
             rx->takeover_ticks = rx->sig[i]->stale_limit;
         }
     }
-    return 0;
+    return HS_OK;
 }
 
 /* One more frame of a stream outside the window; 1 when it confirms the stream (HS_RX_CONFIRM
@@ -352,16 +352,16 @@ uint64_t hs_rx_rejected_total(const hs_rx *rx)
     return t;
 }
 
-int hs_tx_init(hs_tx *tx, const hs_signal_map *map, unsigned kind, uint32_t session)
+hs_status hs_tx_init(hs_tx *tx, const hs_signal_map *map, unsigned kind, uint32_t session)
 {
     (void)memset(tx, 0, sizeof *tx);
     if (hs_signal_map_count(map, HS_SIG_OUT) > (int)HS_FRAME_MAX_VALUES) {
-        return -1;
+        return HS_E_SIZE;
     }
     tx->n = pick(map, HS_SIG_OUT, tx->sig);
     tx->kind = kind;
     tx->session = session;
-    return 0;
+    return HS_OK;
 }
 
 size_t hs_tx_build(hs_tx *tx, uint8_t *buf, size_t cap, const hs_real *y, uint64_t send_ns,

@@ -38,9 +38,9 @@ typedef struct hs_signal_map {
 
 /* Validates a map once at start: names non-empty and unique, finite non-zero scale, finite
  * offset, min <= max, fallback inside [min, max], stale_limit >= 1 for inputs, and exactly
- * nin inputs and nout outputs (both <= HS_FRAME_MAX_VALUES). Returns 0, or -1 with a one-line
- * English reason written into why (cap bytes, always terminated). */
-int hs_signal_map_check(const hs_signal_map *map, int nin, int nout, char *why, size_t cap);
+ * nin inputs and nout outputs (both <= HS_FRAME_MAX_VALUES). Returns HS_OK, or HS_E_SIGNAL_MAP
+ * with a one-line English reason written into why (cap bytes, always terminated). */
+hs_status hs_signal_map_check(const hs_signal_map *map, int nin, int nout, char *why, size_t cap);
 
 /* Number of signals of direction dir in map. */
 int hs_signal_map_count(const hs_signal_map *map, hs_sig_dir dir);
@@ -113,8 +113,8 @@ typedef struct hs_rx {
 /* Binds rx to the inputs (dir HS_SIG_IN) of a checked map; kind is the HS_FRAME_KIND_* this end
  * receives. Values start on their fallbacks (no frame seen yet); takeover_ticks is the largest
  * input stale_limit (1 for a map without inputs), mac NULL; a port may set both afterwards.
- * Returns 0 or -1 (too many). */
-int hs_rx_init(hs_rx *rx, const hs_signal_map *map, unsigned kind);
+ * Returns HS_OK or HS_E_SIZE (too many). */
+hs_status hs_rx_init(hs_rx *rx, const hs_signal_map *map, unsigned kind);
 
 /* Classifies one datagram of len bytes; from_peer = 0 when its source is not the configured
  * peer. An accepted frame becomes pending (replacing, and counting as superseded, an earlier
@@ -152,8 +152,8 @@ typedef struct hs_tx {
 
 /* Binds tx to the outputs (dir HS_SIG_OUT) of a checked map. session should differ between
  * runs (e.g. derived from the clock) so the peer can tell a restart from a replay. mac starts
- * NULL (version-1 frames); a port sets it to authenticate. */
-int hs_tx_init(hs_tx *tx, const hs_signal_map *map, unsigned kind, uint32_t session);
+ * NULL (version-1 frames); a port sets it to authenticate. HS_OK or HS_E_SIZE (too many). */
+hs_status hs_tx_init(hs_tx *tx, const hs_signal_map *map, unsigned kind, uint32_t session);
 
 /* Builds the next frame (seq + 1) from the n engineering values y (NULL = every signal's
  * fallback, the safe outputs) into buf (cap >= HS_FRAME_MAC_BYTES(n)); returns its size or 0. */

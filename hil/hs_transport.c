@@ -30,15 +30,15 @@ const char *hs_tp_opt(const hs_tp_cfg *cfg, const char *key, const char *dflt)
     return v;
 }
 
-int hs_tp_opt_add(hs_tp_cfg *cfg, const char *key, const char *val)
+hs_status hs_tp_opt_add(hs_tp_cfg *cfg, const char *key, const char *val)
 {
     if ((cfg->nopt < 0) || (cfg->nopt >= HS_TP_MAX_OPTS)) {
-        return -1;
+        return HS_E_SIZE;
     }
     cfg->key[cfg->nopt] = key;
     cfg->val[cfg->nopt] = val;
     cfg->nopt++;
-    return 0;
+    return HS_OK;
 }
 
 int hs_tp_opt_unread(const hs_tp_cfg *cfg, int from, uint32_t read)

@@ -84,8 +84,8 @@ const hs_transport_ops *hs_transport_find(const hs_transport_ops *const *table, 
 /* The value of option key in cfg (the last one given), or dflt. */
 const char *hs_tp_opt(const hs_tp_cfg *cfg, const char *key, const char *dflt);
 
-/* Adds key=val to cfg; 0, or -1 when full. */
-int hs_tp_opt_add(hs_tp_cfg *cfg, const char *key, const char *val);
+/* Adds key=val to cfg; HS_OK, or HS_E_SIZE when full. */
+hs_status hs_tp_opt_add(hs_tp_cfg *cfg, const char *key, const char *val);
 
 /* The first option at index >= from that open() did not read (bit clear in read), or -1. */
 int hs_tp_opt_unread(const hs_tp_cfg *cfg, int from, uint32_t read);

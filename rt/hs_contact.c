@@ -299,7 +299,7 @@ hs_real hs_contact_cq(const hs_stepper *s, hs_real h)
     return (mid != 0) ? (HS_R(0.5) * h) : HS_R(0.0);
 }
 
-int hs_st_contact(hs_stepper *s, const hs_ctx *c)
+hs_status hs_st_contact(hs_stepper *s, const hs_ctx *c)
 {
     /* free bodies with contact points: the same stage in body velocities */
     if (s->ctfb != 0) {
@@ -312,7 +312,7 @@ int hs_st_contact(hs_stepper *s, const hs_ctx *c)
     /* how far the method moved positions per unit of velocity change at the step's end: an
      * impulse changes q_{n+1} by cq B lambda, as the method itself would have moved them */
     const hs_real cq = hs_contact_cq(s, h);
-    int rc;
+    hs_status rc;
     /* the projection stage factored [[M, G^T], [G, 0]] at q~ already (not on the free-body path,
      * which has none); otherwise factor it here */
     if (!((s->def.stab == HS_STAB_PROJECTION) && (nc > 0) && (s->fb == 0))) {

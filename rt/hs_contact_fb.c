@@ -440,14 +440,14 @@ static inline void point3(const hs_real *restrict R, hs_real *restrict l, hs_rea
     l[2] = n2;
 }
 
-int hs_contact_fb_step(hs_stepper *s, const hs_ctx *c)
+hs_status hs_contact_fb_step(hs_stepper *s, const hs_ctx *c)
 {
     const hs_model *m = s->model;
     const hs_model_type *T = m->type;
     const int np = T->ct_npoints;
     const hs_real h = c->h;
     const hs_real cq = hs_contact_cq_fb(s, h);
-    int rc;
+    hs_status rc;
     /* a method that keeps the projection factor for its next step gets it as before */
     if ((s->keep_p != 0) && !((s->def.stab == HS_STAB_PROJECTION) && (s->nc > 0))) {
         rc = hs_projection_factor(s, c->t1, s->qn, s->M, s->G2, NULL, &s->fPn);

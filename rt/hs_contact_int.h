@@ -10,7 +10,7 @@ struct hs_ctx;
 
 /* The contact stage in body velocities (rt/hs_contact_fb.c), which hs_st_contact hands the step
  * to when hs_stepper.ctfb is set; c is the stage context of rt/hs_stage.h. */
-int hs_contact_fb_step(hs_stepper *s, const struct hs_ctx *c);
+hs_status hs_contact_fb_step(hs_stepper *s, const struct hs_ctx *c);
 
 /* hs_contact_cq for the free-body form (s), in rt/hs_contact_cq.c so that rt/hs_contact_fb.c
  * calls nothing of rt/hs_contact.c: the same value as hs_contact_cq for every stepper s. */

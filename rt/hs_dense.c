@@ -58,7 +58,7 @@ static inline int lu_factor_n(hs_real *A, int *piv, const int n)
     return ok ? HS_OK : HS_E_SINGULAR;
 }
 
-int hs_lu_factor(hs_real *A, int *piv, int n)
+hs_status hs_lu_factor(hs_real *A, int *piv, int n)
 {
     switch (n) {
     case 3: return lu_factor_n(A, piv, 3);
@@ -162,7 +162,7 @@ static inline int ldlt_factor_n(hs_real *A, const int n)
     return (ok != 0) ? HS_OK : HS_E_SINGULAR;
 }
 
-int hs_ldlt_factor(hs_real *A, int n)
+hs_status hs_ldlt_factor(hs_real *A, int n)
 {
     switch (n) {
     case 3: return ldlt_factor_n(A, 3);

@@ -10,7 +10,7 @@
 
 /* Factors A (n x n, row-major) in place into L\U with row pivots piv (n).
  * HS_E_SINGULAR when a pivot is zero, non-finite, or below n*eps times the largest entry of A. */
-int hs_lu_factor(hs_real *A, int *piv, int n);
+hs_status hs_lu_factor(hs_real *A, int *piv, int n);
 
 /* Solves A x = b with the factors of hs_lu_factor; b (n) is overwritten by x. */
 void hs_lu_solve(const hs_real *LU, const int *piv, int n, hs_real *b);
@@ -21,7 +21,7 @@ void hs_lu_solve(const hs_real *LU, const int *piv, int n, hs_real *b);
  * the positions first (M positive definite plus O(h), G of full rank: the sparse backend's
  * argument, rt/hs_sparse.h), at a sixth of n^3 operations against the LU's third and no
  * pivot search. HS_E_SINGULAR as hs_lu_factor (the work stays fixed). */
-int hs_ldlt_factor(hs_real *A, int n);
+hs_status hs_ldlt_factor(hs_real *A, int n);
 
 /* Solves A x = b with the factor of hs_ldlt_factor; b (n) is overwritten by x. */
 void hs_ldlt_solve(const hs_real *LD, int n, hs_real *b);

@@ -149,38 +149,38 @@ static int residual(hs_stepper *s, hs_real th, hs_real t1, hs_real h, const hs_r
     return HS_OK;
 }
 
-int hs_dvp_stage(hs_stepper *s, hs_real t, hs_real t1, hs_real h, const hs_real *in)
+hs_status hs_dvp_stage(hs_stepper *s, hs_real t, hs_real t1, hs_real h, const hs_real *in)
 {
     const hs_model *m = s->model;
     const int nq = s->nq, nc = s->nc, nA = s->lsK.nA;
     const hs_real th = t + HS_R(0.5) * (t1 - t); /* the forces' time: the step's midpoint */
     /* momentum p_n = M(q_n) u_n (s->r) and G(q_n) (s->G), the constraint force's direction */
-    int rc = hs_model_rc(m->type->mass(m, t, s->q, s->M));
-    if (rc != 0) { return rc; }
+    hs_status rc = hs_model_rc(m->type->mass(m, t, s->q, s->M));
+    if (rc != HS_OK) { return rc; }
     hs_blk_qq_mv(&s->blocks, s->M, s->u, s->r);
     if (nc > 0) {
         rc = hs_model_rc(m->type->constraint(m, t, s->q, NULL, s->G, NULL));
-        if (rc != 0) { return rc; }
+        if (rc != HS_OK) { return rc; }
     }
     /* predictor: the velocity and impulse of the last step */
     for (int i = 0; i < nq; ++i) { s->un[i] = s->u[i]; }
     for (int i = 0; i < nc; ++i) { s->lamn[i] = h * s->lambda[i]; }
     for (int it = 0; it < HS_DVP_NEWTON; ++it) {
         rc = residual(s, th, t1, h, in, 1);
-        if (rc != 0) { return rc; }
+        if (rc != HS_OK) { return rc; }
         /* A = M + h/2 Mq - h/2 Fu - h^2/4 Fq = M - (h/2 Fu + h^2/4 (Fq - (2/h) Mq)) */
         for (int k = 0; k < nA; ++k) { s->fq[k] -= (HS_R(2.0) / h) * s->Kg[k]; }
         s->stats.factorizations++;
         rc = hs_linsys_factor(&s->lsK, &s->fK, s->M, HS_R(0.5) * h, s->fu, HS_R(0.25) * h * h, s->fq,
                               s->G, s->G2, NULL);
-        if (rc != 0) { return rc; }
+        if (rc != HS_OK) { return rc; }
         hs_linsys_solve(&s->lsK, &s->fK, s->b);
         for (int i = 0; i < nq; ++i) { s->un[i] += s->b[i]; }
         for (int i = 0; i < nc; ++i) { s->lamn[i] += s->b[nq + i]; }
     }
     /* the residual left: its correction with the last factor, in position units */
     rc = residual(s, th, t1, h, in, 0);
-    if (rc != 0) { return rc; }
+    if (rc != HS_OK) { return rc; }
     hs_linsys_solve(&s->lsK, &s->fK, s->b);
     const hs_real scale = max_abs(s->q, nq) + h * max_abs(s->un, nq);
     const hs_real res = scale > HS_R(0.0) ? h * max_abs(s->b, nq) / scale : h * max_abs(s->b, nq);
@@ -190,10 +190,10 @@ int hs_dvp_stage(hs_stepper *s, hs_real t, hs_real t1, hs_real h, const hs_real 
     for (int i = 0; i < nq; ++i) { s->b2[i] = s->v1[i] + HS_R(0.5) * h * s->f[i]; }
     for (int i = 0; i < nc; ++i) { s->b2[nq + i] = -s->c2[i]; }
     rc = hs_model_rc(m->type->mass(m, t1, s->qn, s->M));
-    if (rc != 0) { return rc; }
+    if (rc != HS_OK) { return rc; }
     s->stats.factorizations++;
     rc = hs_linsys_factor(&s->lsP, &s->fPn, s->M, HS_R(0.0), NULL, HS_R(0.0), NULL, s->G2, s->G2, NULL);
-    if (rc != 0) { return rc; }
+    if (rc != HS_OK) { return rc; }
     hs_linsys_solve(&s->lsP, &s->fPn, s->b2);
     for (int i = 0; i < nq; ++i) { s->un[i] = s->b2[i]; }
     for (int i = 0; i < nc; ++i) { s->lamn[i] /= h; }

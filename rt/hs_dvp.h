@@ -41,6 +41,6 @@
 
 /* The dvp stage: advances (q, u, lambda) of s from t to t1 = t + h with inputs in into the
  * stepper's new-state buffers (qn, un, lamn); HS_OK or a fault code, committed state untouched. */
-int hs_dvp_stage(hs_stepper *s, hs_real t, hs_real t1, hs_real h, const hs_real *in);
+hs_status hs_dvp_stage(hs_stepper *s, hs_real t, hs_real t1, hs_real h, const hs_real *in);
 
 #endif

@@ -232,7 +232,7 @@ hs_linsys_def hs_linsys_default_def(void);
  * (resolve AUTO with hs_linsys_choose first). tmp (ntmp_avail ints) is scratch for the sparse
  * analysis' size query and may be NULL for the dense backend; HS_E_SIZE with need->ntmp set
  * when it is shorter than need->ntmp. */
-int hs_linsys_need(const hs_linsys_def *d, int *tmp, size_t ntmp_avail, hs_linsys_size *need);
+hs_status hs_linsys_need(const hs_linsys_def *d, int *tmp, size_t ntmp_avail, hs_linsys_size *need);
 
 /* The backend HS_LS_AUTO resolves to for this pattern (DENSE or SPARSE). */
 hs_ls_kind hs_linsys_choose(hs_ls_kind kind, const hs_ls_backend *be, const hs_blocks *b,
@@ -240,7 +240,7 @@ hs_ls_kind hs_linsys_choose(hs_ls_kind kind, const hs_ls_backend *be, const hs_b
 
 /* Analysis: binds ls to the system d (d->b must outlive ls; the masks are read during the
  * call only), writes the analysis into sym (nsym ints), using tmp (ntmp ints) as scratch. */
-int hs_linsys_init(hs_linsys *ls, const hs_linsys_def *d, int *sym, size_t nsym, int *tmp, size_t ntmp);
+hs_status hs_linsys_init(hs_linsys *ls, const hs_linsys_def *d, int *sym, size_t nsym, int *tmp, size_t ntmp);
 
 /* Binds the numeric factor F to reals (nfac_reals) and ints (nfac_ints) as sized by need. */
 void hs_linsys_fac_bind(const hs_linsys *ls, hs_ls_fac *F, hs_real *reals, int *ints);
@@ -249,7 +249,7 @@ void hs_linsys_fac_bind(const hs_linsys *ls, hs_ls_fac *F, hs_real *reals, int *
  * when F1 is NULL; F1 and F2 are both given or both NULL; C is read only when reg), and factors
  * it into F. The A formula is evaluated while assembling, so no packed A is stored and every
  * backend computes the same bits. HS_OK or HS_E_SINGULAR (F's contents are then unusable). */
-int hs_linsys_factor(const hs_linsys *ls, hs_ls_fac *F, const hs_real *M, hs_real c1,
+hs_status hs_linsys_factor(const hs_linsys *ls, hs_ls_fac *F, const hs_real *M, hs_real c1,
                      const hs_real *F1, hs_real c2, const hs_real *F2, const hs_real *G1,
                      const hs_real *G2, const hs_real *C);
 

@@ -162,7 +162,7 @@ hs_linsys_def hs_linsys_default_def(void)
     return d;
 }
 
-int hs_linsys_need(const hs_linsys_def *d, int *tmp, size_t ntmp_avail, hs_linsys_size *need)
+hs_status hs_linsys_need(const hs_linsys_def *d, int *tmp, size_t ntmp_avail, hs_linsys_size *need)
 {
     if (d == NULL || d->b == NULL || need == NULL) { return HS_E_NULL; }
     need->nsym = 0u; need->nfac_reals = 0u; need->nfac_ints = 0u; need->ntmp = 0u;
@@ -292,7 +292,7 @@ static int ls_slots(hs_linsys *L, const int *sym, size_t nmap, size_t nn)
     return HS_OK;
 }
 
-int hs_linsys_init(hs_linsys *ls, const hs_linsys_def *d, int *sym, size_t nsym, int *tmp, size_t ntmp)
+hs_status hs_linsys_init(hs_linsys *ls, const hs_linsys_def *d, int *sym, size_t nsym, int *tmp, size_t ntmp)
 {
     if (ls == NULL || d == NULL || d->b == NULL) { return HS_E_NULL; }
     const int nq = d->nq, symmetric = d->symmetric;

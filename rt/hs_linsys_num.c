@@ -475,7 +475,7 @@ static int dense_finish(const hs_linsys *ls, hs_real *K, int *piv)
     return hs_ldlt_factor(K, n);
 }
 
-int hs_linsys_factor(const hs_linsys *ls, hs_ls_fac *F, const hs_real *M, hs_real c1,
+hs_status hs_linsys_factor(const hs_linsys *ls, hs_ls_fac *F, const hs_real *M, hs_real c1,
                      const hs_real *F1, hs_real c2, const hs_real *F2, const hs_real *G1,
                      const hs_real *G2, const hs_real *C)
 {

@@ -109,7 +109,7 @@ unsigned hs_method_flags(hs_method me)
     return (r != NULL) ? r->flags : 0u;
 }
 
-int hs_method_parse(const char *name, hs_method *m)
+hs_status hs_method_parse(const char *name, hs_method *m)
 {
     if ((name == NULL) || (m == NULL)) {
         return HS_E_NULL;

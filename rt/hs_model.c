@@ -38,7 +38,7 @@ static int model_dims(const hs_model *m, hs_dims *d)
     return HS_OK;
 }
 
-int hs_model_init(hs_model *m, const hs_model_type *type, void *param_block)
+hs_status hs_model_init(hs_model *m, const hs_model_type *type, void *param_block)
 {
     if (m == NULL || type == NULL || (param_block == NULL && type->nparams > 0)) { return HS_E_NULL; }
     m->type = type;
@@ -48,7 +48,7 @@ int hs_model_init(hs_model *m, const hs_model_type *type, void *param_block)
     return model_dims(m, &m->d);
 }
 
-int hs_model_set_param(hs_model *m, const char *name, hs_real value)
+hs_status hs_model_set_param(hs_model *m, const char *name, hs_real value)
 {
     if (m == NULL || m->type == NULL || name == NULL) { return HS_E_NULL; }
     const hs_param_info *pi = param_find(m->type, name);
@@ -58,13 +58,13 @@ int hs_model_set_param(hs_model *m, const char *name, hs_real value)
     const hs_real old = *slot;
     *slot = value;
     hs_dims d;
-    int rc = model_dims(m, &d);
-    if (rc != 0) { *slot = old; return rc; }
+    hs_status rc = model_dims(m, &d);
+    if (rc != HS_OK) { *slot = old; return rc; }
     m->d = d;
     return HS_OK;
 }
 
-int hs_model_get_param(const hs_model *m, const char *name, hs_real *value)
+hs_status hs_model_get_param(const hs_model *m, const char *name, hs_real *value)
 {
     if (m == NULL || m->type == NULL || name == NULL || value == NULL) { return HS_E_NULL; }
     const hs_param_info *pi = param_find(m->type, name);
@@ -73,7 +73,7 @@ int hs_model_get_param(const hs_model *m, const char *name, hs_real *value)
     return HS_OK;
 }
 
-int hs_model_check(const hs_model *m)
+hs_status hs_model_check(const hs_model *m)
 {
     if (m == NULL || m->type == NULL) { return HS_E_NULL; }
     const hs_model_type *T = m->type;
@@ -82,8 +82,8 @@ int hs_model_check(const hs_model *m)
         if (hs_isfinite(v) == 0 || v < T->params[i].min || v > T->params[i].max) { return HS_E_MODEL_PARAM; }
     }
     hs_dims d;
-    int rc = model_dims(m, &d);
-    if (rc != 0) { return rc; }
+    hs_status rc = model_dims(m, &d);
+    if (rc != HS_OK) { return rc; }
     if (d.nq != m->d.nq || d.nc != m->d.nc || d.nz != m->d.nz || d.nin != m->d.nin
         || d.nout != m->d.nout) {
         return HS_E_SIZE; /* parameters changed behind set_param's back */
@@ -106,7 +106,7 @@ int hs_blocks_qq_size(const hs_blocks *b) { return blocks_size(b->nqq, b->qq, b-
 
 int hs_blocks_cq_size(const hs_blocks *b) { return blocks_size(b->ncq, b->cq, b->cb, b->qb); }
 
-int hs_blocks_dense(const hs_dims *d, hs_blocks *b, int *buf, int nbuf)
+hs_status hs_blocks_dense(const hs_dims *d, hs_blocks *b, int *buf, int nbuf)
 {
     if (d == NULL || b == NULL || buf == NULL) { return HS_E_NULL; }
     if (nbuf < 8) { return HS_E_SIZE; }

@@ -234,7 +234,7 @@ typedef struct hs_model_type {
 /* A model function's return as a stepper status: HS_OK, its own negative hs_status, or
  * HS_E_MODEL for a positive (model-specific) code. */
 /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-static inline int hs_model_rc(int rc) { return rc == HS_OK ? HS_OK : (rc < 0 ? rc : HS_E_MODEL); }
+static inline hs_status hs_model_rc(int rc) { return rc == HS_OK ? HS_OK : (rc < 0 ? rc : HS_E_MODEL); }
 
 typedef struct hs_model {
     const hs_model_type *type;
@@ -244,19 +244,19 @@ typedef struct hs_model {
 } hs_model;
 
 /* Binds type to the caller's parameter block and fills it with the defaults. */
-int hs_model_init(hs_model *m, const hs_model_type *type, void *param_block);
+hs_status hs_model_init(hs_model *m, const hs_model_type *type, void *param_block);
 /* Sets parameter `name` to `value` after its range check and the sizes it implies (dims);
  * unknown name or bad value leave the instance as it was. */
-int hs_model_set_param(hs_model *m, const char *name, hs_real value);
+hs_status hs_model_set_param(hs_model *m, const char *name, hs_real value);
 /* Reads parameter `name` into *value. */
-int hs_model_get_param(const hs_model *m, const char *name, hs_real *value);
+hs_status hs_model_get_param(const hs_model *m, const char *name, hs_real *value);
 /* Runs every range check and the type's cross-check; HS_OK when the instance is usable. */
-int hs_model_check(const hs_model *m);
+hs_status hs_model_check(const hs_model *m);
 
 /* Sizes of the blocks listed in b: reals of a packed nq x nq matrix, of a packed G. */
 int hs_blocks_qq_size(const hs_blocks *b);
 int hs_blocks_cq_size(const hs_blocks *b);
 /* The one-block pattern of a dense model of sizes d into b, pointing into buf (>= 8 ints). */
-int hs_blocks_dense(const hs_dims *d, hs_blocks *b, int *buf, int nbuf);
+hs_status hs_blocks_dense(const hs_dims *d, hs_blocks *b, int *buf, int nbuf);
 
 #endif

@@ -468,7 +468,7 @@ static int sa_write_program(const sa_work *w, int nnz_l, int npair, int *sym, co
     return HS_OK;
 }
 
-int hs_sparse_analyze(int n, const int *Ap, const int *Ai, const int *kind, int symmetric,
+hs_status hs_sparse_analyze(int n, const int *Ap, const int *Ai, const int *kind, int symmetric,
                       int *tmp, size_t ntmp, int *sym, size_t nsym, size_t *nsym_need,
                       size_t *nnum_need)
 {
@@ -593,7 +593,7 @@ int hs_sparse_slot(const int *sym, int p)
     return -1;
 }
 
-int hs_sparse_factor_slots(const int *sym, hs_real *num)
+hs_status hs_sparse_factor_slots(const int *sym, hs_real *num)
 {
     sp_view v;
     view_of(sym, &v);
@@ -608,7 +608,7 @@ int hs_sparse_factor_slots(const int *sym, hs_real *num)
 
 /* ---------------------------------------------------------------- per step */
 
-int hs_sparse_factor(const int *sym, const hs_real *Ax, hs_real *num)
+hs_status hs_sparse_factor(const int *sym, const hs_real *Ax, hs_real *num)
 {
     sp_view v;
     view_of(sym, &v);

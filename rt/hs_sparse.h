@@ -39,14 +39,14 @@ size_t hs_sparse_tmp_ints(int n, int nnz);
  * *nsym_need (ints of sym) and *nnum_need (reals of one numeric factor) are computed;
  * otherwise the analysis is written into sym (nsym ints). HS_OK, HS_E_SIZE (an arena too small
  * or an invalid pattern), HS_E_NULL. */
-int hs_sparse_analyze(int n, const int *Ap, const int *Ai, const int *kind, int symmetric,
+hs_status hs_sparse_analyze(int n, const int *Ap, const int *Ai, const int *kind, int symmetric,
                       int *tmp, size_t ntmp, int *sym, size_t nsym, size_t *nsym_need,
                       size_t *nnum_need);
 
 /* Numeric factorization of the values Ax (Ap[n] of the analyzed pattern, its order) into num.
  * HS_OK, or HS_E_SINGULAR for a non-finite value or a pivot not above n eps max|Ax|; the work
  * is the same either way. */
-int hs_sparse_factor(const int *sym, const hs_real *Ax, hs_real *num);
+hs_status hs_sparse_factor(const int *sym, const hs_real *Ax, hs_real *num);
 
 /* Where the symmetric factor wants the entry p (0 <= p < Ap[n]) of the analyzed pattern: its
  * index in num (an entry of L or a diagonal), or -1 when the factor does not read it (the
@@ -56,7 +56,7 @@ int hs_sparse_slot(const int *sym, int p);
 
 /* hs_sparse_factor with the values already written into num at the slots hs_sparse_slot gives
  * (every other slot of L's entries and the diagonal zero): the same factor, without the copy. */
-int hs_sparse_factor_slots(const int *sym, hs_real *num);
+hs_status hs_sparse_factor_slots(const int *sym, hs_real *num);
 
 /* Solves K x = b with the factor num: b (n) is overwritten by x; work (n) is scratch. */
 void hs_sparse_solve(const int *sym, const hs_real *num, hs_real *b, hs_real *work);

@@ -114,11 +114,11 @@ unsigned hs_method_flags(hs_method me);
 
 /* Factor of the projection matrix [[M, G^T], [G, 0]] at (t, q) into F; M and G are
  * scratch, gt (nc) receives dg/dt there when not NULL (the velocity projection needs it). */
-static inline int hs_projection_factor(hs_stepper *s, hs_real t, const hs_real *q, hs_real *M,
+static inline hs_status hs_projection_factor(hs_stepper *s, hs_real t, const hs_real *q, hs_real *M,
                                        hs_real *G, hs_real *gt, hs_ls_fac *F)
 {
     const hs_model_type *T = s->model->type;
-    int rc = hs_model_rc(T->mass(s->model, t, q, M));
+    hs_status rc = hs_model_rc(T->mass(s->model, t, q, M));
     /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     if (rc != HS_OK) {
         return rc;
@@ -135,11 +135,11 @@ static inline int hs_projection_factor(hs_stepper *s, hs_real t, const hs_real *
 }
 
 /* M (s->M) and f (s->f) at (t, q, u): the evaluation every method's step starts from. */
-static inline int hs_mass_force(hs_stepper *s, const hs_ctx *c, hs_real t, const hs_real *q,
+static inline hs_status hs_mass_force(hs_stepper *s, const hs_ctx *c, hs_real t, const hs_real *q,
                                 const hs_real *u)
 {
     const hs_model *m = s->model;
-    int rc = hs_model_rc(m->type->mass(m, t, q, s->M));
+    hs_status rc = hs_model_rc(m->type->mass(m, t, q, s->M));
     /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     if (rc != HS_OK) {
         return rc;
@@ -150,10 +150,10 @@ static inline int hs_mass_force(hs_stepper *s, const hs_ctx *c, hs_real t, const
 }
 
 /* hs_mass_force with every value checked finite (sdirk checks its Newton update instead) */
-static inline int hs_mass_force_finite(hs_stepper *s, const hs_ctx *c, hs_real t, const hs_real *q,
+static inline hs_status hs_mass_force_finite(hs_stepper *s, const hs_ctx *c, hs_real t, const hs_real *q,
                                        const hs_real *u)
 {
-    int rc = hs_mass_force(s, c, t, q, u);
+    hs_status rc = hs_mass_force(s, c, t, q, u);
     /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     if (rc != HS_OK) {
         return rc;
@@ -166,7 +166,7 @@ static inline int hs_mass_force_finite(hs_stepper *s, const hs_ctx *c, hs_real t
 
 /* Forward-difference Jacobian J (packed nq x nq) = d f / d x at (t, q, u) where x = q
  * (wrt_u = 0) or u (wrt_u = 1), s->f holding f there; exactly nq force evaluations. */
-static inline int hs_fd_jacobian(hs_stepper *s, const hs_ctx *c, hs_real t, const hs_real *q,
+static inline hs_status hs_fd_jacobian(hs_stepper *s, const hs_ctx *c, hs_real t, const hs_real *q,
                                  const hs_real *u, int wrt_u, hs_real *J)
 {
     const hs_model_type *T = s->model->type;
@@ -180,7 +180,7 @@ static inline int hs_fd_jacobian(hs_stepper *s, const hs_ctx *c, hs_real t, cons
         hs_real d = s->def.fd_rel * (HS_R(1.0) + hs_abs(base[j]));
         x[j] = base[j] + d;
         d = x[j] - base[j]; /* the increment actually represented */
-        int rc = hs_model_rc((wrt_u != 0) ? T->force(s->model, t, q, x, s->z, c->in, s->f2)
+        hs_status rc = hs_model_rc((wrt_u != 0) ? T->force(s->model, t, q, x, s->z, c->in, s->f2)
                                           : T->force(s->model, t, x, u, s->z, c->in, s->f2));
         s->stats.force_evals++;
         /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
@@ -194,13 +194,13 @@ static inline int hs_fd_jacobian(hs_stepper *s, const hs_ctx *c, hs_real t, cons
 }
 
 /* fq and fu at (t, q, u): the model's, or differences. */
-static inline int hs_force_jacobians(hs_stepper *s, const hs_ctx *c, hs_real t, const hs_real *q,
+static inline hs_status hs_force_jacobians(hs_stepper *s, const hs_ctx *c, hs_real t, const hs_real *q,
                                      const hs_real *u)
 {
     if (s->analytic != 0) {
         return hs_model_rc(s->model->type->force_jac(s->model, t, q, u, s->z, c->in, s->fq, s->fu));
     }
-    int rc = hs_fd_jacobian(s, c, t, q, u, 0, s->fq);
+    hs_status rc = hs_fd_jacobian(s, c, t, q, u, 0, s->fq);
     /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     if (rc != HS_OK) {
         return rc;
@@ -210,11 +210,11 @@ static inline int hs_force_jacobians(hs_stepper *s, const hs_ctx *c, hs_real t, 
 
 /* Constraint curvature K_g = d(G(t, q)^T lam)/dq (packed) added into fq: the model's
  * curvature(), or nq + 1 evaluations of G differenced (fixed count). */
-static inline int hs_add_curvature(hs_stepper *s, hs_real t, const hs_real *q, const hs_real *lam)
+static inline hs_status hs_add_curvature(hs_stepper *s, hs_real t, const hs_real *q, const hs_real *lam)
 {
     const hs_model *m = s->model;
     const int nq = s->nq, nA = s->lsK.nA;
-    int rc;
+    hs_status rc;
     if (s->curv_fd == 0) {
         rc = hs_model_rc(m->type->curvature(m, t, q, lam, s->Kg));
         /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
@@ -255,9 +255,9 @@ static inline int hs_add_curvature(hs_stepper *s, hs_real t, const hs_real *q, c
 /* ---- the common tail of every plan ---- */
 
 /* auxiliary states, explicit Euler from t_n (partitioned from the mechanics) */
-HS_STAGE_INL int hs_st_aux_states(hs_stepper *s, const hs_ctx *c)
+HS_STAGE_INL hs_status hs_st_aux_states(hs_stepper *s, const hs_ctx *c)
 {
-    int rc = hs_model_rc(s->model->type->zdot(s->model, c->t, s->q, s->u, s->z, c->in, s->dz));
+    hs_status rc = hs_model_rc(s->model->type->zdot(s->model, c->t, s->q, s->u, s->z, c->in, s->dz));
     /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     if (rc != HS_OK) {
         return rc;
@@ -273,11 +273,11 @@ HS_STAGE_INL int hs_st_aux_states(hs_stepper *s, const hs_ctx *c)
  * guard: refuse the step (HS_E_RANGE) when the correction |dq|_1 exceeds s->pp_lim - the
  * step left the constraint manifold by a sizable fraction of the model's size, which a
  * method inside its range never does (the Euler family's growth towards Inf) */
-HS_STAGE_INL int hs_st_project_positions(hs_stepper *s, const hs_ctx *c, int reuse_g, int guard)
+HS_STAGE_INL hs_status hs_st_project_positions(hs_stepper *s, const hs_ctx *c, int reuse_g, int guard)
 {
     const int nq = s->nq, nc = s->nc;
     if (reuse_g == 0) {
-        int rc = hs_model_rc(s->model->type->constraint(s->model, c->t1, s->qn, s->c1, NULL, NULL));
+        hs_status rc = hs_model_rc(s->model->type->constraint(s->model, c->t1, s->qn, s->c1, NULL, NULL));
         /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
         if (rc != HS_OK) {
             return rc;
@@ -308,10 +308,10 @@ HS_STAGE_INL int hs_st_project_positions(hs_stepper *s, const hs_ctx *c, int reu
 }
 
 /* factor the matrix at q_{n+1}: velocity projection now, position projection next step */
-HS_STAGE_INL int hs_st_project_velocities(hs_stepper *s, const hs_ctx *c)
+HS_STAGE_INL hs_status hs_st_project_velocities(hs_stepper *s, const hs_ctx *c)
 {
     const int nq = s->nq, nc = s->nc;
-    int rc = hs_projection_factor(s, c->t1, s->qn, s->M, s->G2, s->c2, &s->fPn);
+    hs_status rc = hs_projection_factor(s, c->t1, s->qn, s->M, s->G2, s->c2, &s->fPn);
     /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     if (rc != HS_OK) {
         return rc;
@@ -329,7 +329,7 @@ HS_STAGE_INL int hs_st_project_velocities(hs_stepper *s, const hs_ctx *c)
     return HS_OK;
 }
 
-HS_STAGE_INL int hs_st_check(const hs_stepper *s)
+HS_STAGE_INL hs_status hs_st_check(const hs_stepper *s)
 {
     if ((hs_all_finite(s->qn, s->nq) == 0) || (hs_all_finite(s->un, s->nq) == 0)
         || (hs_all_finite(s->zn, s->nz) == 0) || (hs_all_finite(s->lamn, s->nc) == 0)) {
@@ -339,7 +339,7 @@ HS_STAGE_INL int hs_st_check(const hs_stepper *s)
 }
 
 /* The plausibility watchdog: a state past the def's bounds is refused like a singular one. */
-HS_STAGE_INL int hs_st_watchdog(const hs_stepper *s, const hs_ctx *c)
+HS_STAGE_INL hs_status hs_st_watchdog(const hs_stepper *s, const hs_ctx *c)
 {
     int ok = 1;
     if (s->def.max_speed > HS_R(0.0)) {
@@ -349,7 +349,7 @@ HS_STAGE_INL int hs_st_watchdog(const hs_stepper *s, const hs_ctx *c)
     }
     if (s->def.max_energy_gain > HS_R(0.0)) {
         hs_real E;
-        int rc = hs_model_rc(s->model->type->energy(s->model, c->t1, s->qn, s->un, s->zn, &E));
+        hs_status rc = hs_model_rc(s->model->type->energy(s->model, c->t1, s->qn, s->un, s->zn, &E));
         /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
         if (rc != HS_OK) {
             return rc;
@@ -360,7 +360,7 @@ HS_STAGE_INL int hs_st_watchdog(const hs_stepper *s, const hs_ctx *c)
 }
 
 /* The contact stage (rt/hs_contact.c): unilateral rows on (qn, un) after the method's step. */
-int hs_st_contact(hs_stepper *s, const hs_ctx *c);
+hs_status hs_st_contact(hs_stepper *s, const hs_ctx *c);
 
 /* The tail stages every plan may end with (hs_plan_tail), written once for every family
  * (reuse_g and guard as in hs_st_project_positions): the case labels of a family's stage
@@ -385,7 +385,7 @@ int hs_st_contact(hs_stepper *s, const hs_ctx *c);
 #define HS_NO_CASE
 
 /* The tail stage st alone, for a family whose plan has one stage of its own before the tail. */
-static inline int hs_tail_stage(hs_stepper *s, const hs_ctx *c, int st, int reuse_g, int guard)
+static inline hs_status hs_tail_stage(hs_stepper *s, const hs_ctx *c, int st, int reuse_g, int guard)
 {
     switch (st) {
     HS_TAIL_STAGE_CASES(s, c, reuse_g, guard, HS_GGL_FACTOR_CASE(s, c));
@@ -433,11 +433,11 @@ static inline int hs_mass_probe(hs_stepper *s)
 
 /* A family's step: runs the plan of s stage by stage through the family's dispatcher run,
  * stopping at the first refusal (its status is the step's). Inline, so run stays a direct call. */
-static inline int hs_run_plan(hs_stepper *s, hs_ctx *c, int (*run)(hs_stepper *, hs_ctx *, int))
+static inline hs_status hs_run_plan(hs_stepper *s, hs_ctx *c, int (*run)(hs_stepper *, hs_ctx *, int))
 {
     /* the count in a local: stages write through pointers that could alias s->nplan */
     const int np = s->nplan;
-    int rc = HS_OK;
+    hs_status rc = HS_OK;
     /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     for (int i = 0; (i < np) && (rc == HS_OK); ++i) {
         rc = run(s, c, (int)s->plan[i]);

@@ -44,6 +44,17 @@ const char *hs_status_str(int status)
     case HS_E_RANGE: return "step beyond the method's range: its one Newton step per stage no longer converges (h too large for this motion, or constraints close to dependent); the state is kept - take a smaller h, or spook for constraints that become dependent";
     case HS_E_DEF_HOOK_LAGRANGE: return "the method needs the model hook lagrange(): the mass matrix depends on q, and without lagrange() (F = f + M'(q)[u] u and its Jacobians) the discrete Euler-Lagrange equations would miss dT/dq";
     case HS_E_DVP_RESIDUAL: return "dvp: discrete Euler-Lagrange residual not small after the fixed Newton iterations (step too large)";
+    case HS_E_USAGE: return "bad option or command line";
+    case HS_E_SIGNAL_MAP: return "signal map refused";
+    case HS_E_DBC: return "DBC file refused, or it does not match the application's signals";
+    case HS_E_SETUP: return "socket, thread, transport or file could not be set up";
+    case HS_E_WRITE: return "output could not be written";
+    case HS_E_STEP: return "a step was refused";
+    case HS_E_OVERRUN: return "a frame overran under policy stop";
+    case HS_E_BUDGET: return "latency budget exceeded";
+    case HS_E_LINK: return "link failed (frames with a bad MAC, or the peer fell silent)";
+    case HS_E_OUTPUT_NONFINITE: return "a model output is NaN or Inf";
+    case HS_E_OUTPUT_RANGE: return "a model output is outside its signal's range";
     default: return "unknown status";
     }
 }
@@ -130,7 +141,7 @@ static void baumgarte_of(const hs_stepper_def *def, hs_real *alpha, hs_real *bet
 
 /* Every def is checked here in one order: generic enums and combinations first, then the
  * method family's own checks (its file), then the generic bounds and the model's hooks. */
-int hs_stepper_def_validate(const hs_stepper_def *def, const hs_model *m)
+hs_status hs_stepper_def_validate(const hs_stepper_def *def, const hs_model *m)
 {
     if (def == NULL || m == NULL || m->type == NULL) { return HS_E_NULL; }
     if (hs_isfinite(def->h) == 0 || !(def->h > HS_R(0.0))) { return HS_E_DEF_H; }
@@ -267,8 +278,10 @@ static hs_cfg config_of(const hs_stepper_def *def, const hs_model *m)
 static int model_blocks(const hs_model *m, hs_blocks *b, int *buf, size_t nbuf, size_t *used)
 {
     const int nb = nbuf > 0x7fffffffu ? 0x7fffffff : (int)nbuf;
-    int rc = m->type->blocks ? hs_model_rc(m->type->blocks(m, b, buf, nb)) : hs_blocks_dense(&m->d, b, buf, nb);
-    if (rc != 0) { return rc; }
+    hs_status rc = HS_OK;
+    if (m->type->blocks != NULL) { rc = hs_model_rc(m->type->blocks(m, b, buf, nb)); }
+    else { rc = hs_blocks_dense(&m->d, b, buf, nb); }
+    if (rc != HS_OK) { return rc; }
     const int nq = m->d.nq, nc = m->d.nc;
     if (b->nqb < 1 || b->qb[0] != 0 || b->qb[b->nqb] != nq || b->nqq < b->nqb) { return HS_E_SIZE; }
     if (nc > 0 && (b->ncb < 1 || b->cb[0] != 0 || b->cb[b->ncb] != nc)) { return HS_E_SIZE; }
@@ -294,8 +307,9 @@ static int model_blocks(const hs_model *m, hs_blocks *b, int *buf, size_t nbuf, 
         /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
         if (r == HS_OK) { hi = mid; } else { lo = mid + 1; }
     }
-    rc = m->type->blocks ? hs_model_rc(m->type->blocks(m, b, buf, lo)) : hs_blocks_dense(&m->d, b, buf, lo);
-    if (rc != 0) { return rc; }
+    if (m->type->blocks != NULL) { rc = hs_model_rc(m->type->blocks(m, b, buf, lo)); }
+    else { rc = hs_blocks_dense(&m->d, b, buf, lo); }
+    if (rc != HS_OK) { return rc; }
     *used = (size_t)lo;
     return HS_OK;
 }
@@ -442,12 +456,12 @@ static void ws_totals(const ws_sizes *z, size_t *nreals, size_t *nints)
     *nints = 0u WS_INT_LIST(HS__WS_SUM, WS_INT_ARGS(*z));
 }
 
-int hs_stepper_workspace_tmp(const hs_stepper_def *def, const hs_model *m, int *tmp, size_t ntmp,
+hs_status hs_stepper_workspace_tmp(const hs_stepper_def *def, const hs_model *m, int *tmp, size_t ntmp,
                              size_t *nreals, size_t *nints)
 {
     if (def == NULL || m == NULL || m->type == NULL || nreals == NULL || nints == NULL || tmp == NULL) { return HS_E_NULL; }
-    int rc = hs_stepper_def_validate(def, m);
-    if (rc != 0) { return rc; }
+    hs_status rc = hs_stepper_def_validate(def, m);
+    if (rc != HS_OK) { return rc; }
     *nreals = 0u;
     *nints = 0u;
     /* the block list takes the front of the scratch, the analyses' size queries the rest */
@@ -464,7 +478,7 @@ int hs_stepper_workspace_tmp(const hs_stepper_def *def, const hs_model *m, int *
         *nints = (grow < blk_max) ? grow : blk_max;
         return HS_E_SIZE;
     }
-    if (rc != 0) { return rc; }
+    if (rc != HS_OK) { return rc; }
     rc = ws_measure(def, m, tmp, ntmp, tmp + used, ntmp - used, &b, &z);
     /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     if ((rc == HS_E_SIZE) && (z.nTMP > ntmp - used)) {
@@ -472,7 +486,7 @@ int hs_stepper_workspace_tmp(const hs_stepper_def *def, const hs_model *m, int *
         *nints = used + z.nTMP;
         return HS_E_SIZE;
     }
-    if (rc != 0) { return rc; }
+    if (rc != HS_OK) { return rc; }
     ws_totals(&z, nreals, nints);
     return HS_OK;
 }
@@ -595,7 +609,7 @@ int hs_plan_tail(const hs_stepper *s, unsigned char *plan, int n)
 /* ---------------------------------------------------------------------------------------
  * Init, state, step. */
 
-int hs_stepper_set_state(hs_stepper *s, hs_real t, const hs_real *q, const hs_real *u,
+hs_status hs_stepper_set_state(hs_stepper *s, hs_real t, const hs_real *q, const hs_real *u,
                          const hs_real *z)
 {
     if (s == NULL || s->model == NULL || q == NULL || u == NULL || (s->nz > 0 && z == NULL)) { return HS_E_NULL; }
@@ -606,18 +620,18 @@ int hs_stepper_set_state(hs_stepper *s, hs_real t, const hs_real *q, const hs_re
     /* Build the cached factorization into the "new" buffers first: a failure leaves the
      * stepper as it was. */
     if (s->keep_p != 0 || s->consistent != 0) {
-        int rc = hs_projection_factor(s, t, q, s->M, s->G, NULL, &s->fPn);
-        if (rc != 0) { return rc; }
+        hs_status rc = hs_projection_factor(s, t, q, s->M, s->G, NULL, &s->fPn);
+        if (rc != HS_OK) { return rc; }
         if (s->consistent != 0) {
             /* consistent acceleration and multipliers at (t, q, u), zero inputs:
              * [[M, G^T], [G, 0]] (w, -lambda) = (f, -gamma) */
             const int nq = s->nq, nc = s->nc;
             for (int i = 0; i < s->nin; ++i) { s->in0[i] = HS_R(0.0); }
             rc = hs_model_rc(s->model->type->force(s->model, t, q, u, z, s->in0, s->f));
-            if (rc != 0) { return rc; }
+            if (rc != HS_OK) { return rc; }
             if (nc > 0) {
                 rc = hs_model_rc(s->model->type->gamma(s->model, t, q, u, s->gam));
-                if (rc != 0) { return rc; }
+                if (rc != HS_OK) { return rc; }
             }
             for (int i = 0; i < nq; ++i) { s->b2[i] = s->f[i]; }
             for (int i = 0; i < nc; ++i) { s->b2[nq + i] = -s->gam[i]; }
@@ -632,8 +646,8 @@ int hs_stepper_set_state(hs_stepper *s, hs_real t, const hs_real *q, const hs_re
     }
     hs_real E0 = HS_R(0.0);
     if (s->def.max_energy_gain > HS_R(0.0)) {
-        int rc = hs_model_rc(s->model->type->energy(s->model, t, q, u, z, &E0));
-        if (rc != 0) { return rc; }
+        hs_status rc = hs_model_rc(s->model->type->energy(s->model, t, q, u, z, &E0));
+        if (rc != HS_OK) { return rc; }
     }
     for (int i = 0; i < s->nq; ++i) { s->q[i] = q[i]; s->u[i] = u[i]; }
     for (int i = 0; i < s->nz; ++i) { s->z[i] = z[i]; }
@@ -719,7 +733,7 @@ static int range_at(const hs_stepper_def *def, const hs_model *m, hs_real t, con
     return (*h_omega > def->max_h_omega) ? HS_E_RANGE_INIT : HS_OK;
 }
 
-int hs_stepper_range(const hs_stepper_def *def, const hs_model *m, hs_real t, const hs_real *q,
+hs_status hs_stepper_range(const hs_stepper_def *def, const hs_model *m, hs_real t, const hs_real *q,
                      const hs_real *u, hs_real *h_omega, int *degenerate)
 {
     if ((def == NULL) || (m == NULL) || (m->type == NULL) || (q == NULL) || (u == NULL)
@@ -798,27 +812,27 @@ static int init_state(hs_stepper *st, hs_real t0)
     return range_at(&st->def, m, t0, st->q, st->u, &how, &dg);
 }
 
-int hs_stepper_init(hs_stepper *s, const hs_stepper_def *def, const hs_model *m, hs_real t0,
+hs_status hs_stepper_init(hs_stepper *s, const hs_stepper_def *def, const hs_model *m, hs_real t0,
                     hs_real *reals, size_t nreals, int *ints, size_t nints)
 {
     if (s == NULL || def == NULL || m == NULL || reals == NULL || ints == NULL) { return HS_E_NULL; }
-    int rc = hs_stepper_def_validate(def, m);
-    if (rc != 0) { return rc; }
+    hs_status rc = hs_stepper_def_validate(def, m);
+    if (rc != HS_OK) { return rc; }
     rc = hs_model_check(m);
-    if (rc != 0) { return rc; }
+    if (rc != HS_OK) { return rc; }
     rc = contact_rows_check(m->type, m->d.nq);
-    if (rc != 0) { return rc; }
+    if (rc != HS_OK) { return rc; }
     /* Measure in the caller's int arena: the block list lands at the front, where the layout
      * puts it (blk is the first int array); the analyses' size queries use the rest. */
     hs_blocks b;
     ws_sizes z;
     size_t used = 0;
     rc = model_blocks(m, &b, ints, nints, &used);
-    if (rc != 0) { return rc; }
+    if (rc != HS_OK) { return rc; }
     /* blocks() may ask for more room than the list it writes (hs_rods' bound): offer it the
      * whole arena again; it writes ints[0..used) before the size queries use the rest */
     rc = ws_measure(def, m, ints, nints, ints + used, nints - used, &b, &z);
-    if (rc != 0) { return rc; }
+    if (rc != HS_OK) { return rc; }
     size_t need_r, need_i;
     ws_totals(&z, &need_r, &need_i);
     if (nreals < need_r || nints < need_i) { return HS_E_SIZE; }
@@ -836,7 +850,7 @@ int hs_stepper_init(hs_stepper *s, const hs_stepper_def *def, const hs_model *m,
     const int *qm = NULL, *cm = NULL;
     size_t nmask = 0u;
     rc = model_masks(m, &st.blocks, z.kind, c.masks, st.tmp, z.nTMP, &qm, &cm, &nmask);
-    if (rc != 0) { return rc; }
+    if (rc != HS_OK) { return rc; }
     int *const tmp1 = st.tmp + nmask;
     const size_t ntmp1 = z.nTMP - nmask;
     hs_linsys_def ld = hs_linsys_default_def();
@@ -915,11 +929,11 @@ static void commit(hs_stepper *s, hs_real t1)
     s->t = t1;
 }
 
-int hs_stepper_step(hs_stepper *s, const hs_real *in)
+hs_status hs_stepper_step(hs_stepper *s, const hs_real *in)
 {
     if (s == NULL) { return HS_E_NULL; }
     if (s->ready == 0) { return HS_E_NOT_INIT; }
-    int rc = HS_OK;
+    hs_status rc = HS_OK;
     if (s->nin > 0 && in == NULL) { rc = HS_E_NULL; }
     else if (s->nin > 0 && hs_all_finite(in, s->nin) == 0) { rc = HS_E_INPUT; }
     else {
@@ -935,7 +949,7 @@ int hs_stepper_step(hs_stepper *s, const hs_real *in)
         /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
         if (rc == HS_OK) { commit(s, c.t1); }
     }
-    if (rc != 0) {
+    if (rc != HS_OK) {
         s->stats.faults++;
         s->stats.last_fault = rc;
         return rc;
@@ -944,7 +958,7 @@ int hs_stepper_step(hs_stepper *s, const hs_real *in)
     return HS_OK;
 }
 
-int hs_stepper_residual(const hs_stepper *s, hs_real *g)
+hs_status hs_stepper_residual(const hs_stepper *s, hs_real *g)
 {
     if (s == NULL || g == NULL) { return HS_E_NULL; }
     if (s->ready == 0) { return HS_E_NOT_INIT; }
@@ -952,7 +966,7 @@ int hs_stepper_residual(const hs_stepper *s, hs_real *g)
     return hs_model_rc(s->model->type->constraint(s->model, s->t, s->q, g, NULL, NULL));
 }
 
-int hs_stepper_outputs(const hs_stepper *s, const hs_real *in, hs_real *y)
+hs_status hs_stepper_outputs(const hs_stepper *s, const hs_real *in, hs_real *y)
 {
     if (s == NULL || y == NULL) { return HS_E_NULL; }
     if (s->ready == 0) { return HS_E_NOT_INIT; }

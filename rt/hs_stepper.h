@@ -149,7 +149,7 @@ typedef struct hs_stepper_def {
 hs_stepper_def hs_stepper_default_def(void);
 
 /* Checks def alone and against model m (sizes, Jacobian availability); HS_OK or a HS_E_DEF_* code. */
-int hs_stepper_def_validate(const hs_stepper_def *def, const hs_model *m);
+hs_status hs_stepper_def_validate(const hs_stepper_def *def, const hs_model *m);
 
 /* ---- workspace: ONE list, used for the struct fields, the runtime layout and the bounds ----
  * X(name, count, what) per array; counts are expressions of the sizes passed in:
@@ -256,7 +256,7 @@ int hs_stepper_def_validate(const hs_stepper_def *def, const hs_model *m);
  * returns HS_E_SIZE with *nints = the scratch to call again with (*nints > ntmp; exact once
  * the model's block list fitted, so at most two more calls), *nreals = 0; HS_E_SIZE with
  * *nints <= ntmp is the model's own fault. hs_stepper_sizing_ints(m) ints always suffice. */
-int hs_stepper_workspace_tmp(const hs_stepper_def *def, const hs_model *m, int *tmp, size_t ntmp,
+hs_status hs_stepper_workspace_tmp(const hs_stepper_def *def, const hs_model *m, int *tmp, size_t ntmp,
                              size_t *nreals, size_t *nints);
 /* Ints of sizing scratch that suffice for hs_stepper_workspace_tmp with any def, for a model
  * of nq positions and nc constraints declaring any block list (an upper bound, quadratic in
@@ -283,7 +283,7 @@ size_t hs_stepper_sizing_ints(const hs_model *m);
  * HS_E_RANGE_DEGENERATE for constraints that can become dependent (methods whose row asks
  * for the check: sdirk; the others are not checked), or the model's fault. hs_stepper_init runs it on the initial
  * state; a tool calls it to print the figures of a refusal. */
-int hs_stepper_range(const hs_stepper_def *def, const hs_model *m, hs_real t, const hs_real *q,
+hs_status hs_stepper_range(const hs_stepper_def *def, const hs_model *m, hs_real t, const hs_real *q,
                      const hs_real *u, hs_real *h_omega, int *degenerate);
 
 /* Counters a HIL engineer reads after a run. */
@@ -405,23 +405,23 @@ const char *hs_stepper_path(const hs_stepper *s);
 /* Validates def and model, binds the arenas (reals and ints as hs_stepper_workspace_tmp says; the
  * HS_STEPPER_REALS/INTS bounds are always enough for dense models), analyzes the linear
  * systems, chooses the plan of stages and sets the state from the model's initial values at t0. */
-int hs_stepper_init(hs_stepper *s, const hs_stepper_def *def, const hs_model *m, hs_real t0,
+hs_status hs_stepper_init(hs_stepper *s, const hs_stepper_def *def, const hs_model *m, hs_real t0,
                     hs_real *reals, size_t nreals, int *ints, size_t nints);
 
 /* Replaces the state (t, q (nq), u (nq), z (nz), may be NULL when nz = 0) and refreshes the
  * cached projection factorization; on any fault the stepper is unchanged. */
-int hs_stepper_set_state(hs_stepper *s, hs_real t, const hs_real *q, const hs_real *u,
+hs_status hs_stepper_set_state(hs_stepper *s, hs_real t, const hs_real *q, const hs_real *u,
                          const hs_real *z);
 
 /* Advances one step of size def.h with inputs in (nin; NULL allowed when nin = 0) held over
  * the step. HS_OK, or a fault code with the stepper unchanged except stats.faults/last_fault. */
-int hs_stepper_step(hs_stepper *s, const hs_real *in);
+hs_status hs_stepper_step(hs_stepper *s, const hs_real *in);
 
 /* Constraint residuals g(t,q) (nc) of the committed state. */
-int hs_stepper_residual(const hs_stepper *s, hs_real *g);
+hs_status hs_stepper_residual(const hs_stepper *s, hs_real *g);
 
 /* Model outputs (nout) of the committed state with inputs in (nin). */
-int hs_stepper_outputs(const hs_stepper *s, const hs_real *in, hs_real *y);
+hs_status hs_stepper_outputs(const hs_stepper *s, const hs_real *in, hs_real *y);
 
 /* Folds the committed state's bits (q, u, z in that order) into the FNV-1a hash h; called
  * after every step it gives the pinned trajectory hash `trajectory-hash ...`. */
@@ -452,7 +452,7 @@ int hs_method_own_stab(hs_method m);
  * otherwise and for an unknown m or st. */
 int hs_method_takes_stab(hs_method m, hs_stab st);
 /* The method named name into *m: HS_OK, or HS_E_DEF_METHOD (m untouched) for an unknown name. */
-int hs_method_parse(const char *name, hs_method *m);
+hs_status hs_method_parse(const char *name, hs_method *m);
 /* Short name used by the CLI ("sdirk"), from the table; "?" for a value that is not a method. */
 const char *hs_method_name(hs_method m);
 /* "index1", "index2", "ggl". */

@@ -26,7 +26,15 @@ typedef double hs_real;
 #define hs_sqrt(x) __builtin_sqrt(x)
 #endif
 
-/* Status codes returned by every rt/ and model/ call; 0 is success, faults are negative. */
+/* The one status type: every fallible function of rt/, model/ and hil/ returns an hs_status
+ * (HS_OK = 0, faults negative; a bool outcome, a count, an index or a receive reason is not a
+ * status and stays int). The one exception is a model hook (the function pointers of
+ * hs_model_type in rt/hs_model.h, and the element hooks of model/mb that feed them): hooks stay
+ * int so a model may report a positive code of its own; the stepper takes each hook's value
+ * through hs_model_rc(), which keeps HS_OK and negative codes and maps every positive one to
+ * HS_E_MODEL. Codes are numbered in blocks so concurrent additions never collide: rt/ and
+ * model/ from -1, hil/'s plant outputs from -64, hil/ and the tools from -100 (hil/hs_exit.h
+ * maps each status to the exit status of every tool). */
 typedef enum hs_status {
     HS_OK = 0,
     HS_E_DEF_H = -1,           /* h <= 0 or not finite */
@@ -62,8 +70,35 @@ typedef enum hs_status {
     HS_E_RANGE_INIT = -37,     /* refused at init: h times the model's motion bound omega beyond the method's range */
     HS_E_RANGE_DEGENERATE = -38, /* refused at init: the model declares constraints that can become dependent, where the method's step matrix turns singular */
     /* per-constraint compliance (numbered apart so concurrent additions above never collide) */
-    HS_E_DEF_COMPLIANCE = -40  /* a compliance or damping negative or not finite, or a method that cannot honour it */
+    HS_E_DEF_COMPLIANCE = -40, /* a compliance or damping negative or not finite, or a method that cannot honour it */
+    /* hil/: a plant's refused outputs (hil/hs_plant.h) */
+    HS_E_OUTPUT_NONFINITE = -64, /* a model output is NaN/Inf, or its wire value overflows */
+    HS_E_OUTPUT_RANGE = -65,   /* a model output is outside its signal's [min, max] */
+    /* hil/ and the tools (port/); the exit status of each is hil/hs_exit.h's hs_exit_of */
+    HS_E_USAGE = -100,         /* bad option or command line (nothing ran) */
+    HS_E_SIGNAL_MAP = -101,    /* a signal map refused (names, ranges, counts against the model) */
+    HS_E_DBC = -102,           /* a DBC file refused, or its binding to the application's signals */
+    HS_E_SETUP = -103,         /* a socket, thread, transport or file could not be set up */
+    HS_E_WRITE = -104,         /* output (telemetry, CSV, generated C, stats) could not be written */
+    HS_E_STEP = -105,          /* the stepper refused during the run: a step (hilstep-sim: also its init) */
+    HS_E_OVERRUN = -106,       /* a frame overran under policy stop (safe outputs were sent) */
+    HS_E_BUDGET = -107,        /* the latency verdict failed (a frame beyond the budget, or missed ticks) */
+    HS_E_LINK = -108           /* the link failed: frames with a bad MAC, or (ECU) the plant fell silent */
 } hs_status;
+
+/* The one error record: where and why a call failed, filled at the point of failure and read
+ * by whoever reports it (a tool prints "FILE:LINE: field 'F': msg"). The parser of .hsm
+ * descriptions (hs_mb_error) and the DBC reader and binder (hs_dbc_error) fill it. */
+typedef struct hs_error {
+    hs_status status;  /* the status returned with it */
+    int line;          /* 1-based line of the text at fault, 0 when the whole input is */
+    int index;         /* the offending element's index within its table, -1 when none */
+    char field[32];    /* the offending keyword, key or name (may be empty) */
+    const char *msg;   /* English text: static, or detail (never NULL once filled) */
+    char detail[160];  /* names involved (e.g. the joints of a redundant set), may be empty */
+    int has_value;     /* 1: value below is the measured quantity of msg (e.g. a residual) */
+    double value;      /* the measured quantity, when has_value */
+} hs_error;
 
 /* Short English text for a status code; never NULL. */
 const char *hs_status_str(int status);

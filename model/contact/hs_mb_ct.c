@@ -788,7 +788,7 @@ static void ct_spans(hs_mb_model *mb)
     }
 }
 
-int hs_mb_ct_compile(hs_mb_model *mb, int *bad)
+hs_status hs_mb_ct_compile(hs_mb_model *mb, int *bad)
 {
     const hs_mb_desc *D = mb->desc;
     int nk = 0;

@@ -355,7 +355,7 @@ static int zdot(const hs_mb_model *mb, int e, hs_real t, const hs_real *q, const
     return tire_eval(mb, e, t, q, u, z, in, 0, &K, F, T, Tr, zd, &out);
 }
 
-int hs_mb_tire_probe(const hs_mb_model *mb, int e, hs_real t, const hs_real *q, const hs_real *u,
+hs_status hs_mb_tire_probe(const hs_mb_model *mb, int e, hs_real t, const hs_real *q, const hs_real *u,
                      const hs_real *z, const hs_real *in, hs_real *val)
 {
     if (e < 0 || e >= mb->desc->nforces || mb->desc->forces[e].kind != HS_MB_TIRE) { return HS_E_MODEL; }
@@ -392,7 +392,7 @@ static int zdot(const hs_mb_model *mb, int e, hs_real t, const hs_real *q, const
     return HS_E_MODEL;
 }
 
-int hs_mb_tire_probe(const hs_mb_model *mb, int e, hs_real t, const hs_real *q, const hs_real *u,
+hs_status hs_mb_tire_probe(const hs_mb_model *mb, int e, hs_real t, const hs_real *q, const hs_real *u,
                      const hs_real *z, const hs_real *in, hs_real *val)
 {
     (void)mb; (void)e; (void)t; (void)q; (void)u; (void)z; (void)in; (void)val;

@@ -28,8 +28,9 @@ static void set_str(char *dst, int cap, tok t)
     dst[n] = 0;
 }
 
-static int fail(hs_mb_error *err, int line, tok field, const char *msg, int rc)
+static hs_status fail(hs_mb_error *err, int line, tok field, const char *msg, hs_status rc)
 {
+    err->status = rc;
     err->line = line;
     set_str(err->field, (int)sizeof err->field, field);
     err->msg = msg;
@@ -55,7 +56,7 @@ static void detail_add(hs_mb_error *err, const char *s)
 }
 
 /* A refused value: the reason the expression reader left in st, else msg. */
-static int fail_val(const hs_mb_store *st, hs_mb_error *err, int line, tok field, const char *msg)
+static hs_status fail_val(const hs_mb_store *st, hs_mb_error *err, int line, tok field, const char *msg)
 {
     if (st->ewhy != NULL) {
         /* MISRA Ref 10.4.2 [character code vs character constant] */
@@ -417,7 +418,7 @@ static int signal_key(hs_mb_store *st, tok K, tok V, hs_mb_signal *S, int is_in,
     return 1;
 }
 
-static int signal_range(const hs_mb_signal *S, int line, hs_mb_error *err)
+static hs_status signal_range(const hs_mb_signal *S, int line, hs_mb_error *err)
 {
     if (!(S->min <= S->max)) { return fail(err, line, lit("max"), "max must be >= min", HS_E_MODEL_PARAM); }
     if (!(S->fallback >= S->min && S->fallback <= S->max)) {
@@ -460,97 +461,80 @@ static tok key_of_bit(uint32_t bit)
     return lit("force");
 }
 
-static int parse_force(hs_mb_store *st, const tok *w, int npos, const tok *key, const tok *val, int nkv,
-                       int line, hs_mb_error *err)
+/* The value V of key bit of force F (tb: F's table, *nt and *nv its t= and v= counts; *have
+ * gets the keys a joint= sets): 1, or 0 for a bad value (*jwhy set when joint= names no
+ * revolute joint declared above). */
+static int force_value(hs_mb_store *st, hs_mb_force *F, uint32_t bit, tok V, hs_mb_table *tb, int *nt,
+                       int *nv, uint32_t *have, const char **jwhy)
 {
-    hs_mb_desc *D = &st->desc;
-    const int E = HS_E_MODEL_PARAM;
-    const tok kw = w[0];
-    const int e = D->nforces;
-    if (e >= HS_MB_MAX_FORCES) { return fail(err, line, kw, "too many force elements", HS_E_SIZE); }
-    hs_mb_force *F = &st->forces[e];
-    static const hs_mb_force zero = {0};
-    *F = zero;
-    if (npos != 3 || copy_name(F->name, w[1]) == 0) { return fail(err, line, kw, "expected: force NAME KIND key=value ...", E); }
-    if (find_force(st, w[1]) >= 0) { return fail(err, line, w[1], "force name already used", E); }
-    int kind = -1;
-    for (int k = 0; k < (int)HS_MB_FORCE_KINDS; ++k) { if (tok_eq(w[2], mb_force_elems[k]->name) != 0) { kind = k; } }
-    if (kind < 0) { return fail(err, line, w[2], "unknown force kind (model/FORMAT.md lists them)", E); }
-    const mb_force_elem *el = mb_force_elems[kind];
-    F->kind = (hs_mb_force_kind)kind;
-    F->a.body = HS_MB_GROUND; F->b.body = HS_MB_GROUND;
-    F->scale = HS_R(1.0);
-    hs_mb_table *tb = &st->tables[e];
-    tb->n = 0;
-    int nt = 0, nv = 0;
-    uint32_t have = 0u;
-    for (int k = 0; k < nkv; ++k) {
-        const tok K = key[k], V = val[k];
-        uint32_t bit = 0u;
-        /* MISRA Ref 10.8.3 [composite count widened after its bounds check] */
-        for (int i = 0; i < NFKEYS; ++i) { if (tok_eq(K, FKEYS[i].key) != 0) { bit = FKEYS[i].bit; } }
-        if (bit == 0u) { return fail(err, line, K, "unknown key (model/FORMAT.md lists each kind's keys)", E); }
-        if ((el->keys & bit) == 0u) { return fail(err, line, K, "key not taken by this force kind", E); }
-        int ok = 0;
-        have |= bit;
-        switch (bit) {
-        case MB_K_A: ok = read_point(st, V, &F->a); break;
-        case MB_K_B: ok = read_point(st, V, &F->b); break;
+    const hs_mb_desc *D = &st->desc;
+    int ok = 0;
+    switch (bit) {
+    case MB_K_A: ok = read_point(st, V, &F->a); break;
+    case MB_K_B: ok = read_point(st, V, &F->b); break;
+    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
+    case MB_K_K: ok = read_vec(st, V, &F->k, 1) == 1; break;
+    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
+    case MB_K_C: ok = read_vec(st, V, &F->c, 1) == 1; break;
+    case MB_K_L0:
+    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
+    case MB_K_THETA0: ok = read_vec(st, V, &F->l0, 1) == 1; break;
+    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
+    case MB_K_KR: ok = read_vec(st, V, &F->kr, 1) == 1; break;
+    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
+    case MB_K_CR: ok = read_vec(st, V, &F->cr, 1) == 1; break;
+    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
+    case MB_K_SCALE: ok = read_vec(st, V, &F->scale, 1) == 1; break;
+    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
+    case MB_K_AXIS: ok = read_vec(st, V, F->axis, 3) == D->dim; break;
+    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
+    case MB_K_AXIS_B: ok = read_vec(st, V, F->axis_b, 3) == D->dim; break;
+    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
+    case MB_K_F: ok = read_vec(st, V, F->v, 3) == D->dim; break;
+    case MB_K_TAU:
         /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-        case MB_K_K: ok = read_vec(st, V, &F->k, 1) == 1; break;
+        if (D->dim == 2) { ok = read_vec(st, V, &F->v[2], 1) == 1; }
         /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-        case MB_K_C: ok = read_vec(st, V, &F->c, 1) == 1; break;
-        case MB_K_L0:
-        /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-        case MB_K_THETA0: ok = read_vec(st, V, &F->l0, 1) == 1; break;
-        /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-        case MB_K_KR: ok = read_vec(st, V, &F->kr, 1) == 1; break;
-        /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-        case MB_K_CR: ok = read_vec(st, V, &F->cr, 1) == 1; break;
-        /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-        case MB_K_SCALE: ok = read_vec(st, V, &F->scale, 1) == 1; break;
-        /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-        case MB_K_AXIS: ok = read_vec(st, V, F->axis, 3) == D->dim; break;
-        /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-        case MB_K_AXIS_B: ok = read_vec(st, V, F->axis_b, 3) == D->dim; break;
-        /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-        case MB_K_F: ok = read_vec(st, V, F->v, 3) == D->dim; break;
-        case MB_K_TAU:
-            /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-            if (D->dim == 2) { ok = read_vec(st, V, &F->v[2], 1) == 1; }
-            /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-            else { ok = read_vec(st, V, F->v, 3) == 3; }
-            break;
-        /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-        case MB_K_T: nt = read_vec(st, V, tb->t, HS_MB_MAX_TAB); ok = nt > 0; break;
-        /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-        case MB_K_V: nv = read_vec(st, V, tb->v, HS_MB_MAX_TAB); ok = nv > 0; break;
-        case MB_K_STEER:
-        case MB_K_ROAD:
-        case MB_K_IN: {
-            int *dst = (bit == MB_K_IN) ? &F->in0 : ((bit == MB_K_STEER) ? &F->in1 : &F->in2);
-            const int i = find_input(st, V);
-            if (i >= 0) { *dst = i; ok = 1; }
-            else if (V.n > 0 && is_alpha(V.s[0]) != 0) { st->ewhy = "unknown input (declare it above with input NAME ...)"; ok = 0; }
-            else { ok = read_int(st, V, 0, HS_MB_MAX_NIN - 1, dst); }
-            /* steer, road: stored as 1 + index (0: none) */
-            if (ok != 0 && bit != MB_K_IN) { *dst += 1; }
-            break;
-        }
-        default: { /* MB_K_JOINT: the bodies and axes of a revolute joint declared above */
-            const int j = find_joint(st, V);
-            if (j < 0) { return fail(err, line, K, "unknown joint (declare the joint before the force)", E); }
-            const hs_mb_joint *J = &st->joints[j];
-            if (J->kind != HS_MB_REVOLUTE) { return fail(err, line, K, "not a revolute joint", E); }
-            F->a = J->a; F->b = J->b;
-            for (int i = 0; i < 3; ++i) { F->axis[i] = J->axis[i]; F->axis_b[i] = J->axis_b[i]; }
-            have |= MB_K_A;
-            ok = 1;
-            break;
-        }
-        }
-        if (ok == 0) { return fail_val(st, err, line, K, "bad value (unknown body or point, wrong count, bad number)"); }
+        else { ok = read_vec(st, V, F->v, 3) == 3; }
+        break;
+    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
+    case MB_K_T: *nt = read_vec(st, V, tb->t, HS_MB_MAX_TAB); ok = *nt > 0; break;
+    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
+    case MB_K_V: *nv = read_vec(st, V, tb->v, HS_MB_MAX_TAB); ok = *nv > 0; break;
+    case MB_K_STEER:
+    case MB_K_ROAD:
+    case MB_K_IN: {
+        int *dst = (bit == MB_K_IN) ? &F->in0 : ((bit == MB_K_STEER) ? &F->in1 : &F->in2);
+        const int i = find_input(st, V);
+        if (i >= 0) { *dst = i; ok = 1; }
+        else if (V.n > 0 && is_alpha(V.s[0]) != 0) { st->ewhy = "unknown input (declare it above with input NAME ...)"; ok = 0; }
+        else { ok = read_int(st, V, 0, HS_MB_MAX_NIN - 1, dst); }
+        /* steer, road: stored as 1 + index (0: none) */
+        if (ok != 0 && bit != MB_K_IN) { *dst += 1; }
+        break;
     }
+    default: { /* MB_K_JOINT: the bodies and axes of a revolute joint declared above */
+        const int j = find_joint(st, V);
+        if (j < 0) { *jwhy = "unknown joint (declare the joint before the force)"; return 0; }
+        const hs_mb_joint *J = &st->joints[j];
+        if (J->kind != HS_MB_REVOLUTE) { *jwhy = "not a revolute joint"; return 0; }
+        F->a = J->a; F->b = J->b;
+        for (int i = 0; i < 3; ++i) { F->axis[i] = J->axis[i]; F->axis_b[i] = J->axis_b[i]; }
+        *have |= MB_K_A;
+        ok = 1;
+        break;
+    }
+    }
+    return ok;
+}
+
+/* After the keys of force F (element el; have the keys given, nt/nv the table's counts; kw the
+ * line's keyword): the required keys, the table, the element's own check and its inputs. */
+static hs_status force_finish(hs_mb_store *st, hs_mb_force *F, const mb_force_elem *el, uint32_t have, int nt,
+                        int nv, hs_mb_table *tb, tok kw, int line, hs_mb_error *err)
+{
+    const hs_mb_desc *D = &st->desc;
+    const hs_status E = HS_E_MODEL_PARAM;
     if ((el->need & ~have) != 0u) {
         const uint32_t miss = el->need & ~have;
         /* MISRA Ref 10.8.3 [composite count widened after its bounds check] */
@@ -580,6 +564,48 @@ static int parse_force(hs_mb_store *st, const tok *w, int npos, const tok *key, 
     if (F->in1 > D->nin || F->in2 > D->nin) {
         return fail(err, line, lit(F->in1 > D->nin ? "steer" : "road"), "input index not below the model's input count", E);
     }
+    return HS_OK;
+}
+
+static hs_status parse_force(hs_mb_store *st, const tok *w, int npos, const tok *key, const tok *val, int nkv,
+                       int line, hs_mb_error *err)
+{
+    hs_mb_desc *D = &st->desc;
+    const hs_status E = HS_E_MODEL_PARAM;
+    const tok kw = w[0];
+    const int e = D->nforces;
+    if (e >= HS_MB_MAX_FORCES) { return fail(err, line, kw, "too many force elements", HS_E_SIZE); }
+    hs_mb_force *F = &st->forces[e];
+    static const hs_mb_force zero = {0};
+    *F = zero;
+    if (npos != 3 || copy_name(F->name, w[1]) == 0) { return fail(err, line, kw, "expected: force NAME KIND key=value ...", E); }
+    if (find_force(st, w[1]) >= 0) { return fail(err, line, w[1], "force name already used", E); }
+    int kind = -1;
+    for (int k = 0; k < (int)HS_MB_FORCE_KINDS; ++k) { if (tok_eq(w[2], mb_force_elems[k]->name) != 0) { kind = k; } }
+    if (kind < 0) { return fail(err, line, w[2], "unknown force kind (model/FORMAT.md lists them)", E); }
+    const mb_force_elem *el = mb_force_elems[kind];
+    F->kind = (hs_mb_force_kind)kind;
+    F->a.body = HS_MB_GROUND; F->b.body = HS_MB_GROUND;
+    F->scale = HS_R(1.0);
+    hs_mb_table *tb = &st->tables[e];
+    tb->n = 0;
+    int nt = 0, nv = 0;
+    uint32_t have = 0u;
+    for (int k = 0; k < nkv; ++k) {
+        const tok K = key[k], V = val[k];
+        uint32_t bit = 0u;
+        /* MISRA Ref 10.8.3 [composite count widened after its bounds check] */
+        for (int i = 0; i < NFKEYS; ++i) { if (tok_eq(K, FKEYS[i].key) != 0) { bit = FKEYS[i].bit; } }
+        if (bit == 0u) { return fail(err, line, K, "unknown key (model/FORMAT.md lists each kind's keys)", E); }
+        if ((el->keys & bit) == 0u) { return fail(err, line, K, "key not taken by this force kind", E); }
+        have |= bit;
+        const char *jwhy = NULL;
+        const int ok = force_value(st, F, bit, V, tb, &nt, &nv, &have, &jwhy);
+        if (jwhy != NULL) { return fail(err, line, K, jwhy, E); }
+        if (ok == 0) { return fail_val(st, err, line, K, "bad value (unknown body or point, wrong count, bad number)"); }
+    }
+    const hs_status rc = force_finish(st, F, el, have, nt, nv, tb, kw, line, err);
+    if (rc != HS_OK) { return rc; }
     st->force_line[e] = line;
     D->nforces = e + 1;
     return HS_OK;
@@ -600,11 +626,11 @@ static tok jkey_of_bit(uint32_t bit)
     return lit("joint");
 }
 
-static int parse_joint(hs_mb_store *st, const tok *w, int npos, const tok *key, const tok *val, int nkv,
+static hs_status parse_joint(hs_mb_store *st, const tok *w, int npos, const tok *key, const tok *val, int nkv,
                        int line, hs_mb_error *err)
 {
     hs_mb_desc *D = &st->desc;
-    const int E = HS_E_MODEL_PARAM;
+    const hs_status E = HS_E_MODEL_PARAM;
     const tok kw = w[0];
     const int j = D->njoints;
     if (j >= HS_MB_MAX_JOINTS) { return fail(err, line, kw, "too many joints", HS_E_SIZE); }
@@ -720,11 +746,129 @@ static int read_comp(const hs_mb_store *st, tok t, tok *body, int *comp)
     return 0;
 }
 
-static int parse_output(hs_mb_store *st, const tok *w, int npos, const tok *key, const tok *val, int nkv,
+/* The unnamed output forms (output energy | pos|vel|acc BODY | coord JOINT | tire TIRE |
+ * vehicle BODY) into O: no signal, no keys. */
+static hs_status output_unnamed(hs_mb_store *st, const tok *w, int npos, const tok *key, int nkv, int line,
+                          hs_mb_error *err, hs_mb_output *O)
+{
+    const hs_status E = HS_E_MODEL_PARAM;
+    const tok kw = w[0];
+    if (npos == 2 && tok_eq(w[1], "energy") != 0) {
+        O->kind = HS_MB_OUT_ENERGY; O->index = 0;
+    } else if (npos == 3 && (tok_eq(w[1], "pos") != 0 || tok_eq(w[1], "vel") != 0 || tok_eq(w[1], "acc") != 0)) {
+        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
+        O->kind = tok_eq(w[1], "pos") ? HS_MB_OUT_POS : tok_eq(w[1], "vel") ? HS_MB_OUT_VEL : HS_MB_OUT_ACC;
+        O->index = find_body(st, w[2]);
+        if (O->index < 0) { return fail(err, line, w[2], "unknown body", E); }
+    } else if (npos == 3 && tok_eq(w[1], "coord") != 0) {
+        O->kind = HS_MB_OUT_COORD;
+        O->index = find_joint(st, w[2]);
+        if (O->index < 0) { return fail(err, line, w[2], "unknown joint", E); }
+    } else if (npos == 3 && tok_eq(w[1], "tire") != 0) {
+        O->kind = HS_MB_OUT_TIRE;
+        O->index = find_force(st, w[2]);
+        if (O->index < 0 || st->forces[O->index].kind != HS_MB_TIRE) { return fail(err, line, w[2], "not a tire force element declared above", E); }
+    } else if (npos == 3 && tok_eq(w[1], "vehicle") != 0) {
+        O->kind = HS_MB_OUT_VEHICLE;
+        O->index = find_body(st, w[2]);
+        if (O->index < 0 || st->bodies[O->index].kind != HS_MB_SPATIAL) { return fail(err, line, w[2], "not a spatial body", E); }
+    } else {
+        return fail(err, line, kw, "expected: output pos|vel|acc BODY | output coord JOINT | output tire TIRE | output vehicle BODY | output energy | output NAME QUANTITY ...", E);
+    }
+    if (nkv != 0) { return fail(err, line, key[0], "this output form takes no keys (name it: output NAME QUANTITY ...)", E); }
+    return HS_OK;
+}
+
+/* output NAME coord JOINT: the joint's coordinate, in rad or m as the joint kind says. */
+static hs_status output_coord(hs_mb_store *st, const tok *w, int npos, int line, hs_mb_error *err,
+                        hs_mb_output *O, const char **unit)
+{
+    const hs_mb_desc *D = &st->desc;
+    const hs_status E = HS_E_MODEL_PARAM;
+    const tok kw = w[0];
+    if (npos != 4) { return fail(err, line, kw, "expected: output NAME coord JOINT", E); }
+    O->kind = HS_MB_OUT_COORD;
+    O->index = find_joint(st, w[3]);
+    if (O->index < 0) { return fail(err, line, w[3], "unknown joint", E); }
+    const hs_mb_joint *J = &st->joints[O->index];
+    const int ck = mb_joint_elems[J->kind]->coord_kind(D, J);
+    if (ck < 0) { return fail(err, line, w[3], "this joint kind has no coordinate", E); }
+    *unit = ck == 1 ? "rad" : "m";
+    return HS_OK;
+}
+
+/* output NAME pos|vel|acc BODY.c [BODY2.c]: a component of a body's motion (relative to BODY2
+ * when given), its unit from the component and the model's dimension. */
+static hs_status output_motion(hs_mb_store *st, const tok *w, int npos, int line, hs_mb_error *err,
+                         hs_mb_output *O, const char **unit)
+{
+    const hs_mb_desc *D = &st->desc;
+    const hs_status E = HS_E_MODEL_PARAM;
+    const tok kw = w[0];
+    const tok q = w[2];
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
+    O->kind = tok_eq(q, "pos") ? HS_MB_OUT_POS : tok_eq(q, "vel") ? HS_MB_OUT_VEL : HS_MB_OUT_ACC;
+    if (npos != 4 && npos != 5) { return fail(err, line, kw, "expected: output NAME pos|vel|acc BODY.c [BODY2.c]", E); }
+    tok b;
+    if (read_comp(st, w[3], &b, &O->comp) == 0) { return fail(err, line, w[3], "expected BODY.c, c one of x y z theta p0..p3 (pos), w wx wy wz (vel), alpha (acc)", E); }
+    O->index = find_body(st, b);
+    if (O->index < 0) { return fail(err, line, w[3], "unknown body", E); }
+    if (npos == 5) {
+        int c2 = -1;
+        if (read_comp(st, w[4], &b, &c2) == 0 || c2 != O->comp) { return fail(err, line, w[4], "expected BODY2 with the same component", E); }
+        const int b2 = find_body(st, b);
+        if (b2 < 0) { return fail(err, line, w[4], "unknown body", E); }
+        O->index2 = b2 + 1;
+    }
+    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
+    const int ang = O->comp >= 2 && (D->dim == 2 || O->comp >= 3);
+    if (O->kind == HS_MB_OUT_POS) { *unit = ang ? (D->dim == 2 ? "rad" : "1") : "m"; }
+    else if (O->kind == HS_MB_OUT_VEL) { *unit = ang ? "rad/s" : "m/s"; }
+    else { *unit = ang ? "rad/s^2" : "m/s^2"; }
+    return HS_OK;
+}
+
+/* output NAME tire TIRE.c | output NAME vehicle BODY.c: a tire's or a vehicle body's quantity. */
+static hs_status output_vehicle(hs_mb_store *st, const tok *w, int npos, int line, hs_mb_error *err,
+                          hs_mb_output *O, const char **unit)
+{
+    const hs_status E = HS_E_MODEL_PARAM;
+    const tok kw = w[0];
+    const tok q = w[2];
+    /* output NAME tire TIRE.c | output NAME vehicle BODY.c */
+    static const char *const TC[6] = {"omega", "Fx", "Fy", "Fz", "sx", "sy"};
+    static const char *const TU[6] = {"rad/s", "N", "N", "N", "1", "1"};
+    static const char *const VC[6] = {"vx", "vy", "yaw_rate", "ax", "ay", "beta"};
+    static const char *const VU[6] = {"m/s", "m/s", "rad/s", "m/s^2", "m/s^2", "rad"};
+    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
+    const int tire = tok_eq(q, "tire") != 0;
+    if (npos != 4) { return fail(err, line, kw, "expected: output NAME tire TIRE.c | output NAME vehicle BODY.c", E); }
+    int dot = 0;
+    /* MISRA Ref 10.4.2 [character code vs character constant] */
+    while (dot < w[3].n && w[3].s[dot] != '.') { ++dot; }
+    const tok nm = {w[3].s, dot};
+    const tok c = {&w[3].s[(dot < w[3].n) ? dot + 1 : dot], (dot < w[3].n) ? w[3].n - dot - 1 : 0};
+    O->comp = -1;
+    for (int i = 0; i < 6; ++i) { if (tok_eq(c, tire ? TC[i] : VC[i]) != 0) { O->comp = i; } }
+    if (O->comp < 0) { return fail(err, line, w[3], tire ? "expected TIRE.c, c one of omega Fx Fy Fz sx sy" : "expected BODY.c, c one of vx vy yaw_rate ax ay beta", E); }
+    if (tire != 0) {
+        O->kind = HS_MB_OUT_TIRE;
+        O->index = find_force(st, nm);
+        if (O->index < 0 || st->forces[O->index].kind != HS_MB_TIRE) { return fail(err, line, w[3], "not a tire force element declared above", E); }
+    } else {
+        O->kind = HS_MB_OUT_VEHICLE;
+        O->index = find_body(st, nm);
+        if (O->index < 0 || st->bodies[O->index].kind != HS_MB_SPATIAL) { return fail(err, line, w[3], "not a spatial body", E); }
+    }
+    *unit = tire ? TU[O->comp] : VU[O->comp];
+    return HS_OK;
+}
+
+static hs_status parse_output(hs_mb_store *st, const tok *w, int npos, const tok *key, const tok *val, int nkv,
                         int line, hs_mb_error *err)
 {
     hs_mb_desc *D = &st->desc;
-    const int E = HS_E_MODEL_PARAM;
+    const hs_status E = HS_E_MODEL_PARAM;
     const tok kw = w[0];
     const int o = D->noutputs;
     if (o >= HS_MB_MAX_OUTPUTS) { return fail(err, line, kw, "too many outputs", HS_E_SIZE); }
@@ -735,29 +879,8 @@ static int parse_output(hs_mb_store *st, const tok *w, int npos, const tok *key,
     const int named = npos >= 2 && !tok_eq(w[1], "energy") && !tok_eq(w[1], "pos") && !tok_eq(w[1], "vel")
                       && !tok_eq(w[1], "acc") && !tok_eq(w[1], "coord") && !tok_eq(w[1], "tire") && !tok_eq(w[1], "vehicle");
     if (named == 0) {
-        if (npos == 2 && tok_eq(w[1], "energy") != 0) {
-            O->kind = HS_MB_OUT_ENERGY; O->index = 0;
-        } else if (npos == 3 && (tok_eq(w[1], "pos") != 0 || tok_eq(w[1], "vel") != 0 || tok_eq(w[1], "acc") != 0)) {
-            /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-            O->kind = tok_eq(w[1], "pos") ? HS_MB_OUT_POS : tok_eq(w[1], "vel") ? HS_MB_OUT_VEL : HS_MB_OUT_ACC;
-            O->index = find_body(st, w[2]);
-            if (O->index < 0) { return fail(err, line, w[2], "unknown body", E); }
-        } else if (npos == 3 && tok_eq(w[1], "coord") != 0) {
-            O->kind = HS_MB_OUT_COORD;
-            O->index = find_joint(st, w[2]);
-            if (O->index < 0) { return fail(err, line, w[2], "unknown joint", E); }
-        } else if (npos == 3 && tok_eq(w[1], "tire") != 0) {
-            O->kind = HS_MB_OUT_TIRE;
-            O->index = find_force(st, w[2]);
-            if (O->index < 0 || st->forces[O->index].kind != HS_MB_TIRE) { return fail(err, line, w[2], "not a tire force element declared above", E); }
-        } else if (npos == 3 && tok_eq(w[1], "vehicle") != 0) {
-            O->kind = HS_MB_OUT_VEHICLE;
-            O->index = find_body(st, w[2]);
-            if (O->index < 0 || st->bodies[O->index].kind != HS_MB_SPATIAL) { return fail(err, line, w[2], "not a spatial body", E); }
-        } else {
-            return fail(err, line, kw, "expected: output pos|vel|acc BODY | output coord JOINT | output tire TIRE | output vehicle BODY | output energy | output NAME QUANTITY ...", E);
-        }
-        if (nkv != 0) { return fail(err, line, key[0], "this output form takes no keys (name it: output NAME QUANTITY ...)", E); }
+        const hs_status rc = output_unnamed(st, w, npos, key, nkv, line, err, O);
+        if (rc != HS_OK) { return rc; }
         st->output_line[o] = line;
         D->noutputs = o + 1;
         return HS_OK;
@@ -772,68 +895,20 @@ static int parse_output(hs_mb_store *st, const tok *w, int npos, const tok *key,
     if (find_output_sig(st, w[1]) >= 0 || find_input(st, w[1]) >= 0) { return fail(err, line, w[1], "signal name already used", E); }
     const tok q = w[2];
     const char *unit = "1";
+    hs_status rc = HS_OK;
     if (tok_eq(q, "energy") != 0) {
         if (npos != 3) { return fail(err, line, w[3], "energy takes no operand", E); }
         O->kind = HS_MB_OUT_ENERGY; unit = "J";
     } else if (tok_eq(q, "coord") != 0) {
-        if (npos != 4) { return fail(err, line, kw, "expected: output NAME coord JOINT", E); }
-        O->kind = HS_MB_OUT_COORD;
-        O->index = find_joint(st, w[3]);
-        if (O->index < 0) { return fail(err, line, w[3], "unknown joint", E); }
-        const hs_mb_joint *J = &st->joints[O->index];
-        const int ck = mb_joint_elems[J->kind]->coord_kind(D, J);
-        if (ck < 0) { return fail(err, line, w[3], "this joint kind has no coordinate", E); }
-        unit = ck == 1 ? "rad" : "m";
+        rc = output_coord(st, w, npos, line, err, O, &unit);
     } else if (tok_eq(q, "pos") != 0 || tok_eq(q, "vel") != 0 || tok_eq(q, "acc") != 0) {
-        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-        O->kind = tok_eq(q, "pos") ? HS_MB_OUT_POS : tok_eq(q, "vel") ? HS_MB_OUT_VEL : HS_MB_OUT_ACC;
-        if (npos != 4 && npos != 5) { return fail(err, line, kw, "expected: output NAME pos|vel|acc BODY.c [BODY2.c]", E); }
-        tok b;
-        if (read_comp(st, w[3], &b, &O->comp) == 0) { return fail(err, line, w[3], "expected BODY.c, c one of x y z theta p0..p3 (pos), w wx wy wz (vel), alpha (acc)", E); }
-        O->index = find_body(st, b);
-        if (O->index < 0) { return fail(err, line, w[3], "unknown body", E); }
-        if (npos == 5) {
-            int c2 = -1;
-            if (read_comp(st, w[4], &b, &c2) == 0 || c2 != O->comp) { return fail(err, line, w[4], "expected BODY2 with the same component", E); }
-            const int b2 = find_body(st, b);
-            if (b2 < 0) { return fail(err, line, w[4], "unknown body", E); }
-            O->index2 = b2 + 1;
-        }
-        /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-        const int ang = O->comp >= 2 && (D->dim == 2 || O->comp >= 3);
-        if (O->kind == HS_MB_OUT_POS) { unit = ang ? (D->dim == 2 ? "rad" : "1") : "m"; }
-        else if (O->kind == HS_MB_OUT_VEL) { unit = ang ? "rad/s" : "m/s"; }
-        else { unit = ang ? "rad/s^2" : "m/s^2"; }
+        rc = output_motion(st, w, npos, line, err, O, &unit);
     } else if (tok_eq(q, "tire") != 0 || tok_eq(q, "vehicle") != 0) {
-        /* output NAME tire TIRE.c | output NAME vehicle BODY.c */
-        static const char *const TC[6] = {"omega", "Fx", "Fy", "Fz", "sx", "sy"};
-        static const char *const TU[6] = {"rad/s", "N", "N", "N", "1", "1"};
-        static const char *const VC[6] = {"vx", "vy", "yaw_rate", "ax", "ay", "beta"};
-        static const char *const VU[6] = {"m/s", "m/s", "rad/s", "m/s^2", "m/s^2", "rad"};
-        /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-        const int tire = tok_eq(q, "tire") != 0;
-        if (npos != 4) { return fail(err, line, kw, "expected: output NAME tire TIRE.c | output NAME vehicle BODY.c", E); }
-        int dot = 0;
-        /* MISRA Ref 10.4.2 [character code vs character constant] */
-        while (dot < w[3].n && w[3].s[dot] != '.') { ++dot; }
-        const tok nm = {w[3].s, dot};
-        const tok c = {&w[3].s[(dot < w[3].n) ? dot + 1 : dot], (dot < w[3].n) ? w[3].n - dot - 1 : 0};
-        O->comp = -1;
-        for (int i = 0; i < 6; ++i) { if (tok_eq(c, tire ? TC[i] : VC[i]) != 0) { O->comp = i; } }
-        if (O->comp < 0) { return fail(err, line, w[3], tire ? "expected TIRE.c, c one of omega Fx Fy Fz sx sy" : "expected BODY.c, c one of vx vy yaw_rate ax ay beta", E); }
-        if (tire != 0) {
-            O->kind = HS_MB_OUT_TIRE;
-            O->index = find_force(st, nm);
-            if (O->index < 0 || st->forces[O->index].kind != HS_MB_TIRE) { return fail(err, line, w[3], "not a tire force element declared above", E); }
-        } else {
-            O->kind = HS_MB_OUT_VEHICLE;
-            O->index = find_body(st, nm);
-            if (O->index < 0 || st->bodies[O->index].kind != HS_MB_SPATIAL) { return fail(err, line, w[3], "not a spatial body", E); }
-        }
-        unit = tire ? TU[O->comp] : VU[O->comp];
+        rc = output_vehicle(st, w, npos, line, err, O, &unit);
     } else {
         return fail(err, line, q, "unknown quantity (pos, vel, acc, coord, energy, tire, vehicle)", E);
     }
+    if (rc != HS_OK) { return rc; }
     copy_cstr(S->unit, HS_MB_UNIT, unit);
     for (int k = 0; k < nkv; ++k) {
         int ok = 0;
@@ -843,8 +918,8 @@ static int parse_output(hs_mb_store *st, const tok *w, int npos, const tok *key,
         if (ok == 0) { return fail_val(st, err, line, key[k], "bad value"); }
     }
     {
-        const int rc = signal_range(S, line, err);
-        if (rc != 0) { return rc; }
+        const hs_status rrc = signal_range(S, line, err);
+        if (rrc != HS_OK) { return rrc; }
     }
     O->sig = S;
     st->output_line[o] = line;
@@ -873,11 +948,11 @@ static int find_stop(const hs_mb_store *st, tok t)
 }
 
 /* shape NAME sphere|box|capsule|plane body=BODY|ground [at=x,y,z] [radius=R] [half=...] [normal=...] */
-static int parse_shape(hs_mb_store *st, const tok *w, int npos, const tok *key, const tok *val, int nkv,
+static hs_status parse_shape(hs_mb_store *st, const tok *w, int npos, const tok *key, const tok *val, int nkv,
                        int line, hs_mb_error *err)
 {
     hs_mb_desc *D = &st->desc;
-    const int E = HS_E_MODEL_PARAM;
+    const hs_status E = HS_E_MODEL_PARAM;
     const tok kw = w[0];
     const int i = D->nshapes;
     if (i >= HS_MB_MAX_SHAPES) { return fail(err, line, kw, "too many shapes", HS_E_SIZE); }
@@ -932,11 +1007,11 @@ static int parse_shape(hs_mb_store *st, const tok *w, int npos, const tok *key, 
 }
 
 /* contact NAME a=SHAPE b=SHAPE [mu=M] [e=E] [friction=box|pyramid] */
-static int parse_contact(hs_mb_store *st, const tok *w, int npos, const tok *key, const tok *val, int nkv,
+static hs_status parse_contact(hs_mb_store *st, const tok *w, int npos, const tok *key, const tok *val, int nkv,
                          int line, hs_mb_error *err)
 {
     hs_mb_desc *D = &st->desc;
-    const int E = HS_E_MODEL_PARAM;
+    const hs_status E = HS_E_MODEL_PARAM;
     const tok kw = w[0];
     const int i = D->ncontacts;
     if (i >= HS_MB_MAX_CONTACTS) { return fail(err, line, kw, "too many contacts", HS_E_SIZE); }
@@ -974,11 +1049,11 @@ static int parse_contact(hs_mb_store *st, const tok *w, int npos, const tok *key
 }
 
 /* stop NAME joint=JOINT [min=V] [max=V] [e=E] */
-static int parse_stop(hs_mb_store *st, const tok *w, int npos, const tok *key, const tok *val, int nkv,
+static hs_status parse_stop(hs_mb_store *st, const tok *w, int npos, const tok *key, const tok *val, int nkv,
                       int line, hs_mb_error *err)
 {
     hs_mb_desc *D = &st->desc;
-    const int E = HS_E_MODEL_PARAM;
+    const hs_status E = HS_E_MODEL_PARAM;
     const tok kw = w[0];
     const int i = D->nstops;
     if (i >= HS_MB_MAX_STOPS) { return fail(err, line, kw, "too many stops", HS_E_SIZE); }
@@ -1012,48 +1087,55 @@ static int parse_stop(hs_mb_store *st, const tok *w, int npos, const tok *key, c
     return HS_OK;
 }
 
-static int parse_line(hs_mb_store *st, tok *w, int nw, int line, hs_mb_error *err)
+/* param NAME = EXPRESSION (blanks allowed), or NAME=EXPRESSION: evaluated now, in double; a
+ * --param override of the name replaces the value. */
+static hs_status parse_param(hs_mb_store *st, const tok *w, int nw, int line, hs_mb_error *err)
 {
-    hs_mb_desc *D = &st->desc;
+    const hs_mb_desc *D = &st->desc;
     const tok kw = w[0];
-    const int E = HS_E_MODEL_PARAM;
-    if (tok_eq(kw, "param") != 0) { /* param NAME = EXPRESSION (blanks allowed), or NAME=EXPRESSION */
-        if (D->dim == 0) { return fail(err, line, kw, "the first statement must be: model NAME dim=2|3", E); }
-        if (st->nparams >= HS_MB_MAX_PARAMS) { return fail(err, line, kw, "too many params", HS_E_SIZE); }
-        static char expr[HS_MB_MAX_LINE];
-        int n = 0;
-        for (int i = 1; i < nw; ++i) {
-            for (int j = 0; j < w[i].n; ++j) { expr[n] = w[i].s[j]; ++n; }
-            if (i + 1 < nw) { expr[n] = ' '; ++n; }
-        }
-        int eq = 0;
-        while (eq < n && expr[eq] != '=') { ++eq; }
-        int ne = eq;
-        while (ne > 0 && expr[ne - 1] == ' ') { --ne; }
-        tok nm = {expr, ne};
-        const int k = st->nparams;
-        if (eq >= n || copy_name(st->param_names[k], nm) == 0 || is_alpha(expr[0]) == 0) {
-            return fail(err, line, kw, "expected: param NAME = VALUE (NAME: a letter or '_' first)", E);
-        }
-        for (int i = 0; i < nm.n; ++i) {
-            if (expr[i] == '-') { return fail(err, line, kw, "a param name has no '-'", E); }
-        }
-        if (ne == 0) { return fail(err, line, kw, "expected: param NAME = VALUE", E); }
-        for (int i = 0; i < k; ++i) {
-            if (name_is(st->param_names[i], nm) != 0) { return fail(err, line, nm, "param already defined", E); }
-        }
-        double v = 0.0;
-        st->ewhy = NULL; st->ename[0] = 0;
-        if (eval_d(st, &expr[eq + 1], n - eq - 1, &v) == 0) { return fail_val(st, err, line, nm, "bad value"); }
-        for (int i = 0; st->ovr != NULL && i < st->ovr->n; ++i) {
-            if (name_is(st->ovr->name[i], nm) != 0) { v = st->ovr->value[i]; st->ovr_used[i] = 1; }
-        }
-        st->param_val[k] = v;
-        st->param_line[k] = line;
-        st->nparams = k + 1;
-        return HS_OK;
+    const hs_status E = HS_E_MODEL_PARAM;
+    if (D->dim == 0) { return fail(err, line, kw, "the first statement must be: model NAME dim=2|3", E); }
+    if (st->nparams >= HS_MB_MAX_PARAMS) { return fail(err, line, kw, "too many params", HS_E_SIZE); }
+    static char expr[HS_MB_MAX_LINE];
+    int n = 0;
+    for (int i = 1; i < nw; ++i) {
+        for (int j = 0; j < w[i].n; ++j) { expr[n] = w[i].s[j]; ++n; }
+        if (i + 1 < nw) { expr[n] = ' '; ++n; }
     }
-    /* key=value fields after the positional words */
+    int eq = 0;
+    while (eq < n && expr[eq] != '=') { ++eq; }
+    int ne = eq;
+    while (ne > 0 && expr[ne - 1] == ' ') { --ne; }
+    tok nm = {expr, ne};
+    const int k = st->nparams;
+    if (eq >= n || copy_name(st->param_names[k], nm) == 0 || is_alpha(expr[0]) == 0) {
+        return fail(err, line, kw, "expected: param NAME = VALUE (NAME: a letter or '_' first)", E);
+    }
+    for (int i = 0; i < nm.n; ++i) {
+        if (expr[i] == '-') { return fail(err, line, kw, "a param name has no '-'", E); }
+    }
+    if (ne == 0) { return fail(err, line, kw, "expected: param NAME = VALUE", E); }
+    for (int i = 0; i < k; ++i) {
+        if (name_is(st->param_names[i], nm) != 0) { return fail(err, line, nm, "param already defined", E); }
+    }
+    double v = 0.0;
+    st->ewhy = NULL; st->ename[0] = 0;
+    if (eval_d(st, &expr[eq + 1], n - eq - 1, &v) == 0) { return fail_val(st, err, line, nm, "bad value"); }
+    for (int i = 0; st->ovr != NULL && i < st->ovr->n; ++i) {
+        if (name_is(st->ovr->name[i], nm) != 0) { v = st->ovr->value[i]; st->ovr_used[i] = 1; }
+    }
+    st->param_val[k] = v;
+    st->param_line[k] = line;
+    st->nparams = k + 1;
+    return HS_OK;
+}
+
+/* The key=value fields after the positional words of w: *npos positional words (the keyword
+ * included), *nkv pairs into key and val, each key once. */
+static hs_status split_keys(const tok *w, int nw, int *npos_out, tok *key, tok *val, int *nkv_out, int line,
+                      hs_mb_error *err)
+{
+    const hs_status E = HS_E_MODEL_PARAM;
     int npos = 1;
     while (npos < nw) {
         int eq = 0;
@@ -1062,7 +1144,6 @@ static int parse_line(hs_mb_store *st, tok *w, int nw, int line, hs_mb_error *er
         if (eq != 0) { break; }
         ++npos;
     }
-    tok key[MAXTOK], val[MAXTOK];
     int nkv = 0;
     for (int i = npos; i < nw; ++i) {
         int eq = 0;
@@ -1079,156 +1160,238 @@ static int parse_line(hs_mb_store *st, tok *w, int nw, int line, hs_mb_error *er
         }
         ++nkv;
     }
+    *npos_out = npos;
+    *nkv_out = nkv;
+    return HS_OK;
+}
+
+/* model NAME dim=2|3 [nin=N]: the first statement. */
+static hs_status parse_model(hs_mb_store *st, const tok *w, int npos, const tok *key, const tok *val, int nkv,
+                       int line, hs_mb_error *err)
+{
+    hs_mb_desc *D = &st->desc;
+    const tok kw = w[0];
+    const hs_status E = HS_E_MODEL_PARAM;
+    if (D->dim != 0) { return fail(err, line, kw, "second model statement", E); }
+    if (npos != 2 || copy_name(st->name, w[1]) == 0) { return fail(err, line, kw, "expected: model NAME dim=2|3", E); }
+    for (int k = 0; k < nkv; ++k) {
+        int v = 0;
+        if (tok_eq(key[k], "dim") != 0 && read_int(st, val[k], 2, 3, &v) != 0) { D->dim = v; }
+        else if (tok_eq(key[k], "nin") != 0 && read_int(st, val[k], 0, HS_MB_MAX_NIN, &v) != 0) { D->nin = v; }
+        else { return fail(err, line, key[k], "unknown key or bad value (dim=2|3, nin=0..16)", E); }
+    }
+    if (D->dim == 0) { return fail(err, line, kw, "dim=2|3 is required", E); }
+    return HS_OK;
+}
+
+/* gravity gx,gy[,gz] (m/s^2). */
+static hs_status parse_gravity(hs_mb_store *st, const tok *w, int npos, const tok *key, const tok *val, int nkv,
+                         int line, hs_mb_error *err)
+{
+    hs_mb_desc *D = &st->desc;
+    const tok kw = w[0];
+    (void)key; (void)val;
+    if (npos != 2 || nkv != 0 || read_vec(st, w[1], D->gravity, 3) != D->dim) { return fail_val(st, err, line, kw, "expected: gravity gx,gy[,gz] (dim values, m/s^2)"); }
+    return HS_OK;
+}
+
+/* input NAME [unit=U] [min=..] [max=..] [fallback=..] [stale=N]: a declared input signal. */
+static hs_status parse_input(hs_mb_store *st, const tok *w, int npos, const tok *key, const tok *val, int nkv,
+                       int line, hs_mb_error *err)
+{
+    hs_mb_desc *D = &st->desc;
+    const tok kw = w[0];
+    const hs_status E = HS_E_MODEL_PARAM;
+    const int i = st->ninputs;
+    if (i >= HS_MB_MAX_NIN) { return fail(err, line, kw, "too many inputs", HS_E_SIZE); }
+    if (D->nin > st->ninputs) { return fail(err, line, kw, "the model line's nin= and input lines exclude each other", E); }
+    hs_mb_signal *S = &st->in_sig[i];
+    signal_default(S, "1", 1);
+    if (npos != 2 || copy_name(S->name, w[1]) == 0) { return fail(err, line, kw, "expected: input NAME [unit=U] [min=V] [max=V] [fallback=V] [stale=FRAMES]", E); }
+    if (find_input(st, w[1]) >= 0 || find_output_sig(st, w[1]) >= 0) { return fail(err, line, w[1], "signal name already used", E); }
+    for (int k = 0; k < nkv; ++k) {
+        int ok = 0;
+        if (signal_key(st, key[k], val[k], S, 1, &ok) == 0) { return fail(err, line, key[k], "unknown key (unit, min, max, fallback, stale)", E); }
+        if (ok == 0) { return fail_val(st, err, line, key[k], "bad value"); }
+    }
+    {
+        const hs_status rc = signal_range(S, line, err);
+        if (rc != HS_OK) { return rc; }
+    }
+    st->in_line[i] = line;
+    st->ninputs = i + 1;
+    D->nin = st->ninputs;
+    D->inputs = st->in_sig;
+    return HS_OK;
+}
+
+/* point NAME at=x,y[,z] [fx=..] [fy=..] [fz=..] [circle=R]: a named ground point, fixed or moving. */
+static hs_status parse_point(hs_mb_store *st, const tok *w, int npos, const tok *key, const tok *val, int nkv,
+                       int line, hs_mb_error *err)
+{
+    hs_mb_desc *D = &st->desc;
+    const tok kw = w[0];
+    const hs_status E = HS_E_MODEL_PARAM;
+    if (st->npoints >= HS_MB_MAX_POINTS) { return fail(err, line, kw, "too many points", HS_E_SIZE); }
+    if (npos != 2 || copy_name(st->point_names[st->npoints], w[1]) == 0) { return fail(err, line, kw, "expected: point NAME at=x,y[,z] [fx=..] [fy=..] [fz=..] [circle=R]", E); }
+    if (body_or_point_taken(st, w[1]) != 0) { return fail(err, line, w[1], "name already used by a body or point", E); }
+    hs_mb_point *p = &st->points[st->npoints];
+    static const hs_mb_point zero = {0};
+    *p = zero;
+    p->body = HS_MB_GROUND;
+    for (int k = 0; k < nkv; ++k) {
+        if (tok_eq(key[k], "at") != 0) { if (read_vec(st, val[k], p->s, 3) != D->dim) { return fail_val(st, err, line, key[k], "expected dim numbers"); } }
+        else if (tok_eq(key[k], "fx") != 0 || tok_eq(key[k], "fy") != 0 || tok_eq(key[k], "fz") != 0) {
+            /* MISRA Ref 10.4.2 [character code vs character constant] */
+            const int i = key[k].s[1] - 'x';
+            if (i >= D->dim || read_fn(st, val[k], &p->f[i]) == 0) { return fail_val(st, err, line, key[k], "expected a,b,c,w,phi: a + b t + c sin(w t + phi)"); }
+            if (p->moving == 0) { p->moving = 1; }
+        } else if (tok_eq(key[k], "circle") != 0) {
+            if (read_vec(st, val[k], &p->radius, 1) != 1 || !(p->radius > HS_R(0.0))) { return fail_val(st, err, line, key[k], "expected a radius > 0"); }
+            p->moving = 2;
+        } else { return fail(err, line, key[k], "unknown key", E); }
+    }
+    ++st->npoints;
+    return HS_OK;
+}
+
+/* The values a body must have to be physically possible, each refusal named by its key. */
+static hs_status body_check(const hs_mb_body *B, int have_mass, int have_inertia, tok kw, int line, hs_mb_error *err)
+{
+    const hs_status E = HS_E_MODEL_PARAM;
+    /* physically possible values, named by their key */
+    if (have_mass == 0 || !(B->mass > HS_R(0.0))) { return fail(err, line, have_mass ? lit("mass") : kw, "mass must be given and > 0 (kg)", E); }
+    if (B->kind == HS_MB_PLANAR && (have_inertia == 0 || !(B->inertia[2] > HS_R(0.0)))) {
+        return fail(err, line, have_inertia ? lit("inertia") : kw, "a planar body needs inertia=Izz > 0 (kg m^2)", E);
+    }
+    if (B->kind == HS_MB_SPATIAL) {
+        const hs_real *J = B->inertia;
+        if (have_inertia == 0 || !(J[0] > HS_R(0.0) && J[1] > HS_R(0.0) && J[2] > HS_R(0.0))) {
+            return fail(err, line, have_inertia ? lit("inertia") : kw, "a spatial body needs inertia=Jxx,Jyy,Jzz, each > 0 (positive definite)", E);
+        }
+        /* principal moments of a real mass distribution obey the triangle inequality */
+        const hs_real slack = HS_R(1e-9) * (J[0] + J[1] + J[2]);
+        if (J[0] + J[1] < J[2] - slack || J[1] + J[2] < J[0] - slack || J[0] + J[2] < J[1] - slack) {
+            return fail(err, line, lit("inertia"), "principal moments violate Jxx + Jyy >= Jzz (and its permutations)", E);
+        }
+        const hs_real pn = B->rot[0] * B->rot[0] + B->rot[1] * B->rot[1] + B->rot[2] * B->rot[2] + B->rot[3] * B->rot[3];
+        if (!(hs_abs(pn - HS_R(1.0)) < HS_R(1e-6))) { return fail(err, line, lit("quat"), "not a unit quaternion (|p|^2 within 1e-6 of 1)", E); }
+    }
+    return HS_OK;
+}
+
+/* body NAME planar|spatial|point2|point3 mass=M ...: a rigid body and its initial state. */
+static hs_status parse_body(hs_mb_store *st, const tok *w, int npos, const tok *key, const tok *val, int nkv,
+                      int line, hs_mb_error *err)
+{
+    hs_mb_desc *D = &st->desc;
+    const tok kw = w[0];
+    const hs_status E = HS_E_MODEL_PARAM;
+    const int b = D->nbodies;
+    if (b >= HS_MB_MAX_BODIES) { return fail(err, line, kw, "too many bodies", HS_E_SIZE); }
+    hs_mb_body *B = &st->bodies[b];
+    static const hs_mb_body zero = {0};
+    *B = zero;
+    if (npos != 3 || copy_name(B->name, w[1]) == 0) { return fail(err, line, kw, "expected: body NAME planar|spatial|point2|point3 mass=M ...", E); }
+    if (body_or_point_taken(st, w[1]) != 0) { return fail(err, line, w[1], "name already used", E); }
+    if (tok_eq(w[2], "planar") != 0) { B->kind = HS_MB_PLANAR; }
+    else if (tok_eq(w[2], "spatial") != 0) { B->kind = HS_MB_SPATIAL; }
+    else if (tok_eq(w[2], "point2") != 0) { B->kind = HS_MB_POINT2; }
+    else if (tok_eq(w[2], "point3") != 0) { B->kind = HS_MB_POINT3; }
+    else { return fail(err, line, w[2], "unknown body kind (planar|spatial|point2|point3)", E); }
+    B->rot[0] = B->kind == HS_MB_SPATIAL ? HS_R(1.0) : HS_R(0.0);
+    int nt = 3;
+    if (B->kind == HS_MB_PLANAR || B->kind == HS_MB_POINT2) { nt = 2; }
+    int have_mass = 0, have_inertia = 0;
+    for (int k = 0; k < nkv; ++k) {
+        int ok;
+        /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
+        if (tok_eq(key[k], "mass") != 0) { ok = read_vec(st, val[k], &B->mass, 1) == 1; have_mass = 1; }
+        else if (tok_eq(key[k], "inertia") != 0) {
+            have_inertia = 1;
+            /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
+            if (B->kind == HS_MB_PLANAR) { ok = read_vec(st, val[k], &B->inertia[2], 1) == 1; }
+            /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
+            else { ok = B->kind == HS_MB_SPATIAL && read_vec(st, val[k], B->inertia, 3) == 3; }
+        /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
+        } else if (tok_eq(key[k], "pos") != 0) { ok = read_vec(st, val[k], B->pos, 3) == nt; }
+        /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
+        else if (tok_eq(key[k], "vel") != 0) { ok = read_vec(st, val[k], B->vel, 3) == nt; }
+        /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
+        else if (tok_eq(key[k], "angle") != 0) { ok = B->kind == HS_MB_PLANAR && read_vec(st, val[k], B->rot, 1) == 1; }
+        /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
+        else if (tok_eq(key[k], "quat") != 0) { ok = B->kind == HS_MB_SPATIAL && read_vec(st, val[k], B->rot, 4) == 4; }
+        else if (tok_eq(key[k], "omega") != 0) {
+            /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
+            if (B->kind == HS_MB_PLANAR) { ok = read_vec(st, val[k], &B->omega[2], 1) == 1; }
+            /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
+            else { ok = B->kind == HS_MB_SPATIAL && read_vec(st, val[k], B->omega, 3) == 3; }
+        } else { return fail(err, line, key[k], "unknown key (mass, inertia, pos, vel, angle, quat, omega)", E); }
+        if (ok == 0) { return fail_val(st, err, line, key[k], "wrong count or bad number for this body kind"); }
+    }
+    {
+        const hs_status rc = body_check(B, have_mass, have_inertia, kw, line, err);
+        if (rc != HS_OK) { return rc; }
+    }
+    st->body_line[b] = line;
+    D->nbodies = b + 1;
+    return HS_OK;
+}
+
+/* solver sweeps=N: projected Gauss-Seidel sweeps per step of the contact stage. */
+static hs_status parse_solver(hs_mb_store *st, const tok *w, int npos, const tok *key, const tok *val, int nkv,
+                        int line, hs_mb_error *err)
+{
+    hs_mb_desc *D = &st->desc;
+    const tok kw = w[0];
+    const hs_status E = HS_E_MODEL_PARAM;
+    (void)w; (void)val;
+    if (npos != 1 || nkv != 1 || tok_eq(key[0], "sweeps") == 0 || read_int(st, val[0], 1, 1000, &D->ct_sweeps) == 0) {
+        return fail(err, line, kw, "expected: solver sweeps=N (1..1000 projected Gauss-Seidel sweeps per step)", E);
+    }
+    return HS_OK;
+}
+
+/* The pass that reads one kind of statement after the model line. */
+typedef hs_status (*stmt_fn)(hs_mb_store *st, const tok *w, int npos, const tok *key, const tok *val,
+                             int nkv, int line, hs_mb_error *err);
+
+/* One statement of nw words: param (its own syntax), else keyword, positional words and
+ * key=value pairs, read by the statement's pass. */
+static hs_status parse_line(hs_mb_store *st, tok *w, int nw, int line, hs_mb_error *err)
+{
+    /* every statement after the model line: its keyword and its pass */
+    static const struct { const char *kw; stmt_fn fn; } STATEMENTS[] = {
+        {"gravity", parse_gravity}, {"input", parse_input}, {"point", parse_point}, {"body", parse_body},
+        {"joint", parse_joint}, {"force", parse_force}, {"output", parse_output}, {"shape", parse_shape},
+        {"contact", parse_contact}, {"stop", parse_stop}, {"solver", parse_solver}};
+    const hs_mb_desc *D = &st->desc;
+    const tok kw = w[0];
+    const hs_status E = HS_E_MODEL_PARAM;
+    if (tok_eq(kw, "param") != 0) { return parse_param(st, w, nw, line, err); }
+    tok key[MAXTOK], val[MAXTOK];
+    int npos = 1, nkv = 0;
+    {
+        const hs_status rc = split_keys(w, nw, &npos, key, val, &nkv, line, err);
+        if (rc != HS_OK) { return rc; }
+    }
     st->ewhy = NULL; st->ename[0] = 0;
-    if (tok_eq(kw, "model") != 0) {
-        if (D->dim != 0) { return fail(err, line, kw, "second model statement", E); }
-        if (npos != 2 || copy_name(st->name, w[1]) == 0) { return fail(err, line, kw, "expected: model NAME dim=2|3", E); }
-        for (int k = 0; k < nkv; ++k) {
-            int v = 0;
-            if (tok_eq(key[k], "dim") != 0 && read_int(st, val[k], 2, 3, &v) != 0) { D->dim = v; }
-            else if (tok_eq(key[k], "nin") != 0 && read_int(st, val[k], 0, HS_MB_MAX_NIN, &v) != 0) { D->nin = v; }
-            else { return fail(err, line, key[k], "unknown key or bad value (dim=2|3, nin=0..16)", E); }
-        }
-        if (D->dim == 0) { return fail(err, line, kw, "dim=2|3 is required", E); }
-        return HS_OK;
-    }
+    if (tok_eq(kw, "model") != 0) { return parse_model(st, w, npos, key, val, nkv, line, err); }
     if (D->dim == 0) { return fail(err, line, kw, "the first statement must be: model NAME dim=2|3", E); }
-    if (tok_eq(kw, "gravity") != 0) {
-        if (npos != 2 || nkv != 0 || read_vec(st, w[1], D->gravity, 3) != D->dim) { return fail_val(st, err, line, kw, "expected: gravity gx,gy[,gz] (dim values, m/s^2)"); }
-        return HS_OK;
-    }
-    if (tok_eq(kw, "input") != 0) { /* input NAME [unit=U] [min=..] [max=..] [fallback=..] [stale=N] */
-        const int i = st->ninputs;
-        if (i >= HS_MB_MAX_NIN) { return fail(err, line, kw, "too many inputs", HS_E_SIZE); }
-        if (D->nin > st->ninputs) { return fail(err, line, kw, "the model line's nin= and input lines exclude each other", E); }
-        hs_mb_signal *S = &st->in_sig[i];
-        signal_default(S, "1", 1);
-        if (npos != 2 || copy_name(S->name, w[1]) == 0) { return fail(err, line, kw, "expected: input NAME [unit=U] [min=V] [max=V] [fallback=V] [stale=FRAMES]", E); }
-        if (find_input(st, w[1]) >= 0 || find_output_sig(st, w[1]) >= 0) { return fail(err, line, w[1], "signal name already used", E); }
-        for (int k = 0; k < nkv; ++k) {
-            int ok = 0;
-            if (signal_key(st, key[k], val[k], S, 1, &ok) == 0) { return fail(err, line, key[k], "unknown key (unit, min, max, fallback, stale)", E); }
-            if (ok == 0) { return fail_val(st, err, line, key[k], "bad value"); }
-        }
-        {
-            const int rc = signal_range(S, line, err);
-            if (rc != 0) { return rc; }
-        }
-        st->in_line[i] = line;
-        st->ninputs = i + 1;
-        D->nin = st->ninputs;
-        D->inputs = st->in_sig;
-        return HS_OK;
-    }
-    if (tok_eq(kw, "point") != 0) {
-        if (st->npoints >= HS_MB_MAX_POINTS) { return fail(err, line, kw, "too many points", HS_E_SIZE); }
-        if (npos != 2 || copy_name(st->point_names[st->npoints], w[1]) == 0) { return fail(err, line, kw, "expected: point NAME at=x,y[,z] [fx=..] [fy=..] [fz=..] [circle=R]", E); }
-        if (body_or_point_taken(st, w[1]) != 0) { return fail(err, line, w[1], "name already used by a body or point", E); }
-        hs_mb_point *p = &st->points[st->npoints];
-        static const hs_mb_point zero = {0};
-        *p = zero;
-        p->body = HS_MB_GROUND;
-        for (int k = 0; k < nkv; ++k) {
-            if (tok_eq(key[k], "at") != 0) { if (read_vec(st, val[k], p->s, 3) != D->dim) { return fail_val(st, err, line, key[k], "expected dim numbers"); } }
-            else if (tok_eq(key[k], "fx") != 0 || tok_eq(key[k], "fy") != 0 || tok_eq(key[k], "fz") != 0) {
-                /* MISRA Ref 10.4.2 [character code vs character constant] */
-                const int i = key[k].s[1] - 'x';
-                if (i >= D->dim || read_fn(st, val[k], &p->f[i]) == 0) { return fail_val(st, err, line, key[k], "expected a,b,c,w,phi: a + b t + c sin(w t + phi)"); }
-                if (p->moving == 0) { p->moving = 1; }
-            } else if (tok_eq(key[k], "circle") != 0) {
-                if (read_vec(st, val[k], &p->radius, 1) != 1 || !(p->radius > HS_R(0.0))) { return fail_val(st, err, line, key[k], "expected a radius > 0"); }
-                p->moving = 2;
-            } else { return fail(err, line, key[k], "unknown key", E); }
-        }
-        ++st->npoints;
-        return HS_OK;
-    }
-    if (tok_eq(kw, "body") != 0) {
-        const int b = D->nbodies;
-        if (b >= HS_MB_MAX_BODIES) { return fail(err, line, kw, "too many bodies", HS_E_SIZE); }
-        hs_mb_body *B = &st->bodies[b];
-        static const hs_mb_body zero = {0};
-        *B = zero;
-        if (npos != 3 || copy_name(B->name, w[1]) == 0) { return fail(err, line, kw, "expected: body NAME planar|spatial|point2|point3 mass=M ...", E); }
-        if (body_or_point_taken(st, w[1]) != 0) { return fail(err, line, w[1], "name already used", E); }
-        if (tok_eq(w[2], "planar") != 0) { B->kind = HS_MB_PLANAR; }
-        else if (tok_eq(w[2], "spatial") != 0) { B->kind = HS_MB_SPATIAL; }
-        else if (tok_eq(w[2], "point2") != 0) { B->kind = HS_MB_POINT2; }
-        else if (tok_eq(w[2], "point3") != 0) { B->kind = HS_MB_POINT3; }
-        else { return fail(err, line, w[2], "unknown body kind (planar|spatial|point2|point3)", E); }
-        B->rot[0] = B->kind == HS_MB_SPATIAL ? HS_R(1.0) : HS_R(0.0);
-        int nt = 3;
-        if (B->kind == HS_MB_PLANAR || B->kind == HS_MB_POINT2) { nt = 2; }
-        int have_mass = 0, have_inertia = 0;
-        for (int k = 0; k < nkv; ++k) {
-            int ok;
-            /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-            if (tok_eq(key[k], "mass") != 0) { ok = read_vec(st, val[k], &B->mass, 1) == 1; have_mass = 1; }
-            else if (tok_eq(key[k], "inertia") != 0) {
-                have_inertia = 1;
-                /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-                if (B->kind == HS_MB_PLANAR) { ok = read_vec(st, val[k], &B->inertia[2], 1) == 1; }
-                /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-                else { ok = B->kind == HS_MB_SPATIAL && read_vec(st, val[k], B->inertia, 3) == 3; }
-            /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-            } else if (tok_eq(key[k], "pos") != 0) { ok = read_vec(st, val[k], B->pos, 3) == nt; }
-            /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-            else if (tok_eq(key[k], "vel") != 0) { ok = read_vec(st, val[k], B->vel, 3) == nt; }
-            /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-            else if (tok_eq(key[k], "angle") != 0) { ok = B->kind == HS_MB_PLANAR && read_vec(st, val[k], B->rot, 1) == 1; }
-            /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-            else if (tok_eq(key[k], "quat") != 0) { ok = B->kind == HS_MB_SPATIAL && read_vec(st, val[k], B->rot, 4) == 4; }
-            else if (tok_eq(key[k], "omega") != 0) {
-                /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-                if (B->kind == HS_MB_PLANAR) { ok = read_vec(st, val[k], &B->omega[2], 1) == 1; }
-                /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-                else { ok = B->kind == HS_MB_SPATIAL && read_vec(st, val[k], B->omega, 3) == 3; }
-            } else { return fail(err, line, key[k], "unknown key (mass, inertia, pos, vel, angle, quat, omega)", E); }
-            if (ok == 0) { return fail_val(st, err, line, key[k], "wrong count or bad number for this body kind"); }
-        }
-        /* physically possible values, named by their key */
-        if (have_mass == 0 || !(B->mass > HS_R(0.0))) { return fail(err, line, have_mass ? lit("mass") : kw, "mass must be given and > 0 (kg)", E); }
-        if (B->kind == HS_MB_PLANAR && (have_inertia == 0 || !(B->inertia[2] > HS_R(0.0)))) {
-            return fail(err, line, have_inertia ? lit("inertia") : kw, "a planar body needs inertia=Izz > 0 (kg m^2)", E);
-        }
-        if (B->kind == HS_MB_SPATIAL) {
-            const hs_real *J = B->inertia;
-            if (have_inertia == 0 || !(J[0] > HS_R(0.0) && J[1] > HS_R(0.0) && J[2] > HS_R(0.0))) {
-                return fail(err, line, have_inertia ? lit("inertia") : kw, "a spatial body needs inertia=Jxx,Jyy,Jzz, each > 0 (positive definite)", E);
-            }
-            /* principal moments of a real mass distribution obey the triangle inequality */
-            const hs_real slack = HS_R(1e-9) * (J[0] + J[1] + J[2]);
-            if (J[0] + J[1] < J[2] - slack || J[1] + J[2] < J[0] - slack || J[0] + J[2] < J[1] - slack) {
-                return fail(err, line, lit("inertia"), "principal moments violate Jxx + Jyy >= Jzz (and its permutations)", E);
-            }
-            const hs_real pn = B->rot[0] * B->rot[0] + B->rot[1] * B->rot[1] + B->rot[2] * B->rot[2] + B->rot[3] * B->rot[3];
-            if (!(hs_abs(pn - HS_R(1.0)) < HS_R(1e-6))) { return fail(err, line, lit("quat"), "not a unit quaternion (|p|^2 within 1e-6 of 1)", E); }
-        }
-        st->body_line[b] = line;
-        D->nbodies = b + 1;
-        return HS_OK;
-    }
-    if (tok_eq(kw, "joint") != 0) { return parse_joint(st, w, npos, key, val, nkv, line, err); }
-    if (tok_eq(kw, "force") != 0) { return parse_force(st, w, npos, key, val, nkv, line, err); }
-    if (tok_eq(kw, "output") != 0) { return parse_output(st, w, npos, key, val, nkv, line, err); }
-    if (tok_eq(kw, "shape") != 0) { return parse_shape(st, w, npos, key, val, nkv, line, err); }
-    if (tok_eq(kw, "contact") != 0) { return parse_contact(st, w, npos, key, val, nkv, line, err); }
-    if (tok_eq(kw, "stop") != 0) { return parse_stop(st, w, npos, key, val, nkv, line, err); }
-    if (tok_eq(kw, "solver") != 0) { /* solver sweeps=N */
-        if (npos != 1 || nkv != 1 || tok_eq(key[0], "sweeps") == 0 || read_int(st, val[0], 1, 1000, &D->ct_sweeps) == 0) {
-            return fail(err, line, kw, "expected: solver sweeps=N (1..1000 projected Gauss-Seidel sweeps per step)", E);
-        }
-        return HS_OK;
+    /* MISRA Ref 10.8.1 [table length, compile-time constant] */
+    for (int i = 0; i < (int)(sizeof STATEMENTS / sizeof STATEMENTS[0]); ++i) {
+        if (tok_eq(kw, STATEMENTS[i].kw) != 0) { return STATEMENTS[i].fn(st, w, npos, key, val, nkv, line, err); }
     }
     return fail(err, line, kw, "unknown statement (model, param, gravity, input, point, body, joint, force, output, shape, contact, stop, solver)", E);
 }
 
-int hs_mb_parse_ovr(const char *buf, size_t len, hs_mb_store *st, const hs_mb_overrides *ovr,
+hs_status hs_mb_parse_ovr(const char *buf, size_t len, hs_mb_store *st, const hs_mb_overrides *ovr,
                     hs_mb_error *err)
 {
     static const hs_mb_desc zero_desc = {0};
     static const tok none = {"", 0};
     if (buf == NULL || st == NULL || err == NULL) { return HS_E_NULL; }
+    err->status = HS_OK; err->index = -1;
     err->line = 0; err->field[0] = 0; err->msg = ""; err->detail[0] = 0; err->has_value = 0; err->value = 0.0;
     st->name[0] = 0;
     st->npoints = 0;
@@ -1272,8 +1435,8 @@ int hs_mb_parse_ovr(const char *buf, size_t len, hs_mb_store *st, const hs_mb_ov
             ++nw;
         }
         if (nw > 0) {
-            int rc = parse_line(st, w, nw, line, err);
-            if (rc != 0) { return rc; }
+            hs_status rc = parse_line(st, w, nw, line, err);
+            if (rc != HS_OK) { return rc; }
         }
         i = e + 1u;
     }
@@ -1294,7 +1457,7 @@ int hs_mb_parse_ovr(const char *buf, size_t len, hs_mb_store *st, const hs_mb_ov
     return HS_OK;
 }
 
-int hs_mb_parse(const char *buf, size_t len, hs_mb_store *st, hs_mb_error *err)
+hs_status hs_mb_parse(const char *buf, size_t len, hs_mb_store *st, hs_mb_error *err)
 {
     return hs_mb_parse_ovr(buf, len, st, NULL, err);
 }
@@ -1309,7 +1472,7 @@ static void row_owner(const hs_mb_store *st, const hs_mb_model *mb, int r, int *
     else { *line = st->body_line[mb->rows[r].body]; *name = st->bodies[mb->rows[r].body].name; }
 }
 
-static int fail_row(const hs_mb_store *st, const hs_mb_model *mb, int r, hs_mb_error *err, const char *msg)
+static hs_status fail_row(const hs_mb_store *st, const hs_mb_model *mb, int r, hs_mb_error *err, const char *msg)
 {
     int line = 0;
     const char *name = "";
@@ -1367,7 +1530,7 @@ static int dependent_row(hs_mb_store *st, const hs_mb_model *mb, int nc, int nq,
     return -1;
 }
 
-static int check_joints(hs_mb_store *st, hs_mb_model *mb, hs_mb_error *err)
+static hs_status check_joints(hs_mb_store *st, hs_mb_model *mb, hs_mb_error *err)
 {
     const int nq = mb->nq, nc = mb->nc;
     if (nc == 0) { return HS_OK; }
@@ -1377,7 +1540,7 @@ static int check_joints(hs_mb_store *st, hs_mb_model *mb, hs_mb_error *err)
     const int keep = mb->packed;
     mb->packed = 0; /* dense G for the checks */
     (void)mb->type.initial(&m, HS_R(0.0), st->chk_q, st->chk_u, NULL);
-    int rc = mb_constraint(mb, HS_R(0.0), st->chk_q, st->chk_g, st->chk_G, st->chk_gt);
+    hs_status rc = mb_constraint(mb, HS_R(0.0), st->chk_q, st->chk_g, st->chk_G, st->chk_gt);
     /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     if (rc != HS_OK) { mb->packed = keep; return fail(err, 0, lit("joint"), "constraints not evaluable at the initial state", HS_E_MODEL_PARAM); }
     /* positions: g within tol (1 + |set value|) */
@@ -1455,14 +1618,14 @@ static int check_joints(hs_mb_store *st, hs_mb_model *mb, hs_mb_error *err)
     return HS_OK;
 }
 
-int hs_mb_parse_compile_ovr(const char *buf, size_t len, hs_mb_store *st, const hs_mb_overrides *ovr,
+hs_status hs_mb_parse_compile_ovr(const char *buf, size_t len, hs_mb_store *st, const hs_mb_overrides *ovr,
                             hs_mb_model *mb, int packed, hs_mb_error *err)
 {
-    int rc = hs_mb_parse_ovr(buf, len, st, ovr, err);
-    if (rc != 0) { return rc; }
+    hs_status rc = hs_mb_parse_ovr(buf, len, st, ovr, err);
+    if (rc != HS_OK) { return rc; }
     int bad = -1;
     rc = hs_mb_compile(&st->desc, mb, packed, &bad);
-    if (rc != 0) {
+    if (rc != HS_OK) {
         static const char *const tables[4] = {"body", "joint", "force", "output"};
         static const char *const why[4] = {
             "body refused: mass/inertia not > 0, quaternion not unit, or a 2-D kind in a 3-D model (or back)",
@@ -1493,7 +1656,7 @@ int hs_mb_parse_compile_ovr(const char *buf, size_t len, hs_mb_store *st, const 
     return check_joints(st, mb, err);
 }
 
-int hs_mb_parse_compile(const char *buf, size_t len, hs_mb_store *st, hs_mb_model *mb, int packed,
+hs_status hs_mb_parse_compile(const char *buf, size_t len, hs_mb_store *st, hs_mb_model *mb, int packed,
                         hs_mb_error *err)
 {
     return hs_mb_parse_compile_ovr(buf, len, st, NULL, mb, packed, err);

@@ -60,28 +60,22 @@ typedef struct hs_mb_store {
     hs_real chk_C[HS_MB_MAX_NC * HS_MB_MAX_NC];
 } hs_mb_store;
 
-/* Where and why a description was refused. */
-typedef struct hs_mb_error {
-    int line;          /* 1-based line, 0 when the whole file is at fault */
-    char field[32];    /* the offending keyword or key (may be empty) */
-    const char *msg;   /* static English text */
-    char detail[160];  /* names involved (e.g. the joints of a redundant set), may be empty */
-    int has_value;     /* 1: value below is the measured quantity of msg (e.g. a residual) */
-    double value;
-} hs_mb_error;
+/* Where and why a description was refused: the error record (rt/hs_types.h); field is the
+ * offending keyword or key, msg static text. */
+typedef hs_error hs_mb_error;
 
 /* Parses len bytes of buf into st (st->desc is the description). HS_OK, or HS_E_MODEL_PARAM /
  * HS_E_SIZE with *err filled. The buffer need not be NUL-terminated. */
-int hs_mb_parse(const char *buf, size_t len, hs_mb_store *st, hs_mb_error *err);
+hs_status hs_mb_parse(const char *buf, size_t len, hs_mb_store *st, hs_mb_error *err);
 
 /* As hs_mb_parse with --param overrides (ovr may be NULL); an override naming no param of the
  * file is refused. */
-int hs_mb_parse_ovr(const char *buf, size_t len, hs_mb_store *st, const hs_mb_overrides *ovr,
+hs_status hs_mb_parse_ovr(const char *buf, size_t len, hs_mb_store *st, const hs_mb_overrides *ovr,
                     hs_mb_error *err);
 
 /* Parses then compiles (dense storage unless packed); compile errors are reported with the
  * line of the offending element. */
-int hs_mb_parse_compile(const char *buf, size_t len, hs_mb_store *st, hs_mb_model *mb, int packed,
+hs_status hs_mb_parse_compile(const char *buf, size_t len, hs_mb_store *st, hs_mb_model *mb, int packed,
                         hs_mb_error *err);
 
 /* As hs_mb_parse_compile with overrides; then checks the description against its joints: the
@@ -90,7 +84,7 @@ int hs_mb_parse_compile(const char *buf, size_t len, hs_mb_store *st, hs_mb_mode
  * and no joint whose rows depend on earlier ones at the initial and at a perturbed
  * configuration (a redundant or over-determined set; a singular initial configuration alone
  * is accepted). */
-int hs_mb_parse_compile_ovr(const char *buf, size_t len, hs_mb_store *st, const hs_mb_overrides *ovr,
+hs_status hs_mb_parse_compile_ovr(const char *buf, size_t len, hs_mb_store *st, const hs_mb_overrides *ovr,
                             hs_mb_model *mb, int packed, hs_mb_error *err);
 
 #endif

@@ -441,7 +441,7 @@ int hs_mb_reaction_count(const hs_mb_model *mb)
     return n;
 }
 
-int hs_mb_reactions(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *lambda,
+hs_status hs_mb_reactions(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *lambda,
                     hs_real *out)
 {
     if (mb == NULL || q == NULL || lambda == NULL || out == NULL) { return HS_E_NULL; }
@@ -466,10 +466,10 @@ int hs_mb_reactions(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs
     return HS_OK;
 }
 
-int hs_mb_model_init(hs_model *m, const hs_mb_model *mb)
+hs_status hs_mb_model_init(hs_model *m, const hs_mb_model *mb)
 {
     if (m == NULL || mb == NULL) { return HS_E_NULL; }
-    int rc = hs_model_init(m, &mb->type, NULL);
+    hs_status rc = hs_model_init(m, &mb->type, NULL);
     m->desc = mb;
     return rc;
 }

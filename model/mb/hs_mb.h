@@ -452,16 +452,16 @@ typedef struct hs_mb_model {
  * and writes M, fq, fu, K, G packed; 0 writes them dense; HS_MB_PACK_AUTO picks by size. HS_OK, HS_E_SIZE (a capacity
  * exceeded) or HS_E_MODEL_PARAM (inconsistent); *bad_index gets the offending element's
  * index within its table (or -1). */
-int hs_mb_compile(const hs_mb_desc *desc, hs_mb_model *mb, int packed, int *bad_index);
+hs_status hs_mb_compile(const hs_mb_desc *desc, hs_mb_model *mb, int packed, int *bad_index);
 
 /* Binds m to the compiled model (hs_model_init plus the description pointer). */
-int hs_mb_model_init(hs_model *m, const hs_mb_model *mb);
+hs_status hs_mb_model_init(hs_model *m, const hs_mb_model *mb);
 
 /* Joint reactions from multipliers lambda (nc, the stepper's s->lambda) at (t, q): for every
  * joint, the generalized constraint force G_j^T lambda_j on its body a expressed as a force
  * (ground frame, 2 or 3 N) and a torque about the body's centre of mass (planar: 1 N m; spatial:
  * 3 N m, ground frame; point: none). out gets hs_mb_reaction_count(mb) reals, joint after joint. */
-int hs_mb_reactions(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *lambda,
+hs_status hs_mb_reactions(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *lambda,
                     hs_real *out);
 /* Number of reals hs_mb_reactions writes. */
 int hs_mb_reaction_count(const hs_mb_model *mb);
@@ -578,7 +578,7 @@ int hs_mb_gen_compliance(const hs_model *m, hs_real *c, hs_real *d);
 int hs_mb_fn_unilateral(const hs_model *m, hs_real t, const hs_real *q, hs_real *J, hs_real *phi);
 /* Compiles the description's contacts and stops into mb's unilateral rows (hs_mb_compile);
  * HS_OK, HS_E_SIZE or HS_E_MODEL_PARAM with *bad = the offending contact (or 100 + stop). */
-int hs_mb_ct_compile(hs_mb_model *mb, int *bad);
+hs_status hs_mb_ct_compile(hs_mb_model *mb, int *bad);
 /* Slots of a contact between shape kinds ka and kb (either order), 0 when the pair is not supported. */
 int hs_mb_ct_pair_slots(hs_mb_shape_kind ka, hs_mb_shape_kind kb);
 
@@ -606,7 +606,7 @@ enum { HS_MB_TIRE_OMEGA = 0, HS_MB_TIRE_FX = 1, HS_MB_TIRE_FY = 2, HS_MB_TIRE_FZ
        HS_MB_TIRE_SY = 5, HS_MB_TIRE_FG = 6, HS_MB_TIRE_NVAL = 9 };
 /* Fills val (HS_MB_TIRE_NVAL) for tire element e; z the model's states (nz). HS_OK, HS_E_INPUT
  * (negative brake input), HS_E_NONFINITE, HS_E_MODEL (not a tire, or a build without tires). */
-int hs_mb_tire_probe(const hs_mb_model *mb, int e, hs_real t, const hs_real *q, const hs_real *u,
+hs_status hs_mb_tire_probe(const hs_mb_model *mb, int e, hs_real t, const hs_real *q, const hs_real *u,
                      const hs_real *z, const hs_real *in, hs_real *val);
 
 /* Coordinate count of a body kind. */

@@ -489,7 +489,7 @@ static void pass_fast(const hs_mb_desc *D, hs_mb_model *mb)
     }
 }
 
-int hs_mb_compile(const hs_mb_desc *D, hs_mb_model *mb, int packed, int *bad_index)
+hs_status hs_mb_compile(const hs_mb_desc *D, hs_mb_model *mb, int packed, int *bad_index)
 {
     int dummy;
     if (bad_index == NULL) { bad_index = &dummy; }

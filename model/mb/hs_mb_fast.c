@@ -690,24 +690,24 @@ static int fast_rows(const hs_mb_model *mb, hs_real t, const hs_real *q, const h
     return HS_OK;
 }
 
-int mb_fast_constraint(const hs_mb_model *mb, hs_real t, const hs_real *q, hs_real *g, hs_real *G,
+hs_status mb_fast_constraint(const hs_mb_model *mb, hs_real t, const hs_real *q, hs_real *g, hs_real *G,
                        hs_real *gt)
 {
     return fast_rows(mb, t, q, NULL, NULL, g, G, gt, NULL, NULL);
 }
 
-int mb_fast_gamma(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *u, hs_real *gam)
+hs_status mb_fast_gamma(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *u, hs_real *gam)
 {
     return fast_rows(mb, t, q, u, NULL, NULL, NULL, NULL, gam, NULL);
 }
 
-int mb_fast_curvature(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *lambda,
+hs_status mb_fast_curvature(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *lambda,
                       hs_real *K)
 {
     return fast_rows(mb, t, q, NULL, lambda, NULL, NULL, NULL, NULL, K);
 }
 
-int mb_fast_all(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *u, const hs_real *lambda,
+hs_status mb_fast_all(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *u, const hs_real *lambda,
                 hs_real *G, hs_real *gam, hs_real *K)
 {
     return fast_rows(mb, t, q, u, lambda, NULL, G, NULL, gam, (lambda != NULL) ? K : NULL);
@@ -771,7 +771,7 @@ static inline void spring_end(const hs_mb_model *mb, const hs_mb_point *p, int k
     }
 }
 
-int mb_fast_forces(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *u,
+hs_status mb_fast_forces(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *u,
                    hs_real *f, hs_real *fq, hs_real *fu)
 {
     const hs_mb_desc *D = mb->desc;
@@ -859,7 +859,7 @@ int mb_fast_forces(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_
     return (f == NULL || hs_all_finite(f, mb->nq) != 0) ? HS_OK : HS_E_MODEL;
 }
 
-int mb_fast_mass(const hs_mb_model *mb, hs_real *M)
+hs_status mb_fast_mass(const hs_mb_model *mb, hs_real *M)
 {
     const hs_mb_desc *D = mb->desc;
     zero(M, qq_size(mb));

@@ -42,13 +42,13 @@ static void quat_terms(const hs_mb_model *mb, int b, const hs_real *q, const hs_
     }
 }
 
-int mb_forces(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *u,
+hs_status mb_forces(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *u,
               const hs_real *in, hs_real *f, hs_real *fq, hs_real *fu)
 {
     return mb_forces_z(mb, t, q, u, NULL, in, f, fq, fu);
 }
 
-int mb_zdot(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *u, const hs_real *z,
+hs_status mb_zdot(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *u, const hs_real *z,
             const hs_real *in, hs_real *zd)
 {
     const hs_mb_desc *D = mb->desc;
@@ -63,7 +63,7 @@ int mb_zdot(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *u
     return hs_all_finite(zd, mb->nz) ? HS_OK : HS_E_MODEL;
 }
 
-int mb_forces_z(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *u, const hs_real *z,
+hs_status mb_forces_z(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *u, const hs_real *z,
                 const hs_real *in, hs_real *f, hs_real *fq, hs_real *fu)
 {
     /* springs only (no states, no inputs): the planar path */

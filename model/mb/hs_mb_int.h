@@ -66,16 +66,16 @@ int mb_line_count(const hs_mb_model *mb, hs_mb_output_kind kind, int index);
 int mb_output_count(const hs_mb_model *mb, const hs_mb_output *o);
 
 /* Joints (hs_mb_joint.c). */
-int mb_constraint(const hs_mb_model *mb, hs_real t, const hs_real *q, hs_real *g, hs_real *G,
+hs_status mb_constraint(const hs_mb_model *mb, hs_real t, const hs_real *q, hs_real *g, hs_real *G,
                   hs_real *gt);
-int mb_gamma(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *u, hs_real *gam);
-int mb_curvature(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *lambda,
+hs_status mb_gamma(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *u, hs_real *gam);
+hs_status mb_curvature(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *lambda,
                  hs_real *K);
 /* Row r's gradient restricted to `body` (nb values) times w, added into out. */
 void mb_row_body_grad(const hs_mb_model *mb, int r, hs_real t, const hs_real *q, int body,
                       hs_real w, hs_real *out);
 /* Builds the rows of every joint and spatial body into mb (compile). */
-int mb_build_rows(hs_mb_model *mb, int *bad);
+hs_status mb_build_rows(hs_mb_model *mb, int *bad);
 
 /* A kind's declared yes/no in the element tables below: 0 is "not declared", which mb-test's
  * walk of the tables refuses, so that a new kind states each property instead of inheriting
@@ -151,15 +151,15 @@ hs_mb_opnd mb_op_none(void);                                  /* the ground orig
 /* A DOT row (a - b) . (c - d) - value - f(t) of joint j; the row or NULL when full. */
 hs_mb_row *mb_add_dot(hs_mb_model *mb, int j, hs_mb_opnd a, hs_mb_opnd b, hs_mb_opnd c, hs_mb_opnd d);
 /* An ANGLE row theta_A - theta_B - f(t). */
-int mb_angle_row(hs_mb_model *mb, int j, int A, int B, const hs_mb_fn *f);
+hs_status mb_angle_row(hs_mb_model *mb, int j, int A, int B, const hs_mb_fn *f);
 /* A QUAD row: point a of joint j on the quadric q. */
-int mb_quad_row(hs_mb_model *mb, int j, const hs_mb_point *a, const hs_mb_quadric *q);
+hs_status mb_quad_row(hs_mb_model *mb, int j, const hs_mb_point *a, const hs_mb_quadric *q);
 /* The NORM row of spatial body b (HS_OK, HS_E_SIZE when the rows are full). */
 int mb_norm_row(hs_mb_model *mb, int b);
 /* dim rows: points a and b of J coincide. */
-int mb_coincide(hs_mb_model *mb, int j, const hs_mb_joint *J);
+hs_status mb_coincide(hs_mb_model *mb, int j, const hs_mb_joint *J);
 /* Three rows locking the relative rotation of spatial bodies A and B (B may be ground). */
-int mb_lock3(hs_mb_model *mb, int j, int A, int B);
+hs_status mb_lock3(hs_mb_model *mb, int j, int A, int B);
 /* Two unit vectors perpendicular to unit a. */
 void mb_perp_pair(const hs_real *a, hs_real *u1, hs_real *u2);
 /* 1 when body b (or ground) carries an orientation rotation rows can use. */
@@ -173,13 +173,13 @@ hs_real mb_row_travel(const hs_mb_model *mb, int r, const hs_real *s, hs_real t,
 hs_real mb_angle_diff(const hs_mb_model *mb, int A, int B, const hs_real *q);
 
 /* Forces (hs_mb_force.c): f (nq) and, when fq/fu are not NULL, their Jacobians. */
-int mb_forces(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *u,
+hs_status mb_forces(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *u,
               const hs_real *in, hs_real *f, hs_real *fq, hs_real *fu);
 /* mb_forces with the elements' auxiliary states z (nz; NULL reads them as 0). */
-int mb_forces_z(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *u, const hs_real *z,
+hs_status mb_forces_z(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *u, const hs_real *z,
                 const hs_real *in, hs_real *f, hs_real *fq, hs_real *fu);
 /* The elements' state rates zd (nz). */
-int mb_zdot(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *u, const hs_real *z,
+hs_status mb_zdot(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *u, const hs_real *z,
             const hs_real *in, hs_real *zd);
 /* Potential energy of gravity and the conservative elements (J); in NULL reads inputs as 0. */
 hs_real mb_potential(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *in);
@@ -309,7 +309,7 @@ int mb_hinge_angle(const hs_mb_model *mb, int A, int B, const hs_real *n, const 
                    const hs_real *q, hs_real *th);
 /* f, fq, fu of force element e when it is a spatial ROTSPRING, MOTOR or the rotational part of
  * a spatial BUSHING (accumulated; fq, fu may be NULL, f may be NULL with fq given). */
-int mb_rot_force(const hs_mb_model *mb, int e, const hs_real *q, const hs_real *u,
+hs_status mb_rot_force(const hs_mb_model *mb, int e, const hs_real *q, const hs_real *u,
                  const hs_real *in, hs_real *f, hs_real *fq, hs_real *fu);
 /* Potential (J) of a spatial ROTSPRING or the rotational part of a spatial BUSHING. */
 hs_real mb_rot_potential(const hs_mb_model *mb, int e, const hs_real *q);
@@ -320,14 +320,14 @@ const hs_real *mb_axis_b(const hs_real *axis, const hs_real *axis_b);
  * at the end of compile; the others are what mb_constraint, mb_gamma, mb_curvature, mb_forces
  * and the mass run when the matching HS_MB_FAST_* bit is set. */
 void mb_fast_prepare(hs_mb_model *mb);
-int mb_fast_constraint(const hs_mb_model *mb, hs_real t, const hs_real *q, hs_real *g, hs_real *G,
+hs_status mb_fast_constraint(const hs_mb_model *mb, hs_real t, const hs_real *q, hs_real *g, hs_real *G,
                        hs_real *gt);
-int mb_fast_gamma(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *u, hs_real *gam);
-int mb_fast_curvature(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *lambda,
+hs_status mb_fast_gamma(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *u, hs_real *gam);
+hs_status mb_fast_curvature(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *lambda,
                       hs_real *K);
 /* G (packed), gamma and, when lambda is not NULL, K at one point: exactly the values of
  * mb_fast_constraint, mb_fast_gamma and mb_fast_curvature (constraint_all() of hs_model.h). */
-int mb_fast_all(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *u, const hs_real *lambda,
+hs_status mb_fast_all(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *u, const hs_real *lambda,
                 hs_real *G, hs_real *gam, hs_real *K);
 /* The zero masks of the fast path's matrices (masks() of hs_model.h): qq_mask (packed like M)
  * 0 where M, fq, fu and K are zero at every point, cq_mask (packed like G) 0 where G is. */
@@ -335,9 +335,9 @@ void mb_fast_masks(const hs_mb_model *mb, int *qq_mask, int *cq_mask);
 /* 1 when the fast path's fq, fu and K are bitwise symmetric at every point (hs_model.h
  * symmetric_jac): undamped springs between two bodies, rows whose terms sit on distinct bodies. */
 int mb_fast_symmetric(const hs_mb_model *mb);
-int mb_fast_forces(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *u,
+hs_status mb_fast_forces(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *u,
                    hs_real *f, hs_real *fq, hs_real *fu);
-int mb_fast_mass(const hs_mb_model *mb, hs_real *M);
+hs_status mb_fast_mass(const hs_mb_model *mb, hs_real *M);
 
 /* The compiled plan (hs_mb_plan.c): mb_plan_prepare sets mb->plan and its kernels; compile
  * calls it after mb_fast_prepare when that took the fast path (mb->fast != 0; it calls

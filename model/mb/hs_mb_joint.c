@@ -113,7 +113,7 @@ static void row_g(const hs_mb_model *mb, int r, hs_real t, const hs_real *q, hs_
     }
 }
 
-int mb_constraint(const hs_mb_model *mb, hs_real t, const hs_real *q, hs_real *g, hs_real *G,
+hs_status mb_constraint(const hs_mb_model *mb, hs_real t, const hs_real *q, hs_real *g, hs_real *G,
                   hs_real *gt)
 {
     if ((mb->fast & HS_MB_FAST_ROWS) != 0 && mb->packed == mb->fast_packed) {
@@ -137,7 +137,7 @@ void mb_row_body_grad(const hs_mb_model *mb, int r, hs_real t, const hs_real *q,
     row_g(mb, r, t, q, NULL, &s, NULL);
 }
 
-int mb_gamma(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *u, hs_real *gam)
+hs_status mb_gamma(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *u, hs_real *gam)
 {
     if ((mb->fast & HS_MB_FAST_ROWS) != 0) { return mb_fast_gamma(mb, t, q, u, gam); }
     for (int r = 0; r < mb->nrow; ++r) {
@@ -185,7 +185,7 @@ int mb_gamma(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *
     return HS_OK;
 }
 
-int mb_curvature(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *lambda,
+hs_status mb_curvature(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *lambda,
                  hs_real *K)
 {
     if ((mb->fast & HS_MB_FAST_ROWS) != 0) { return mb_fast_curvature(mb, t, q, lambda, K); }
@@ -238,7 +238,7 @@ int mb_curvature(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_re
 }
 
 
-int mb_build_rows(hs_mb_model *mb, int *bad)
+hs_status mb_build_rows(hs_mb_model *mb, int *bad)
 {
     const hs_mb_desc *D = mb->desc;
     mb->nrow = 0;

@@ -243,7 +243,7 @@ static void bushing_rot(const hs_mb_model *mb, const hs_mb_force *E, const hs_re
     }
 }
 
-int mb_rot_force(const hs_mb_model *mb, int e, const hs_real *q, const hs_real *u,
+hs_status mb_rot_force(const hs_mb_model *mb, int e, const hs_real *q, const hs_real *u,
                  const hs_real *in, hs_real *f, hs_real *fq, hs_real *fu)
 {
     const hs_mb_force *E = &mb->desc->forces[e];

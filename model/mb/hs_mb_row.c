@@ -66,7 +66,7 @@ int mb_rotates(const hs_mb_desc *D, int b)
     return b < 0 || D->bodies[b].kind == HS_MB_PLANAR || D->bodies[b].kind == HS_MB_SPATIAL;
 }
 
-int mb_coincide(hs_mb_model *mb, int j, const hs_mb_joint *J)
+hs_status mb_coincide(hs_mb_model *mb, int j, const hs_mb_joint *J)
 {
     for (int k = 0; k < mb->desc->dim; ++k) {
         if (mb_add_dot(mb, j, mb_op_point(&J->a), mb_op_point(&J->b), mb_op_dir(HS_MB_GROUND, mb_ex[k]), mb_op_none()) == NULL) {
@@ -76,7 +76,7 @@ int mb_coincide(hs_mb_model *mb, int j, const hs_mb_joint *J)
     return HS_OK;
 }
 
-int mb_lock3(hs_mb_model *mb, int j, int A, int B)
+hs_status mb_lock3(hs_mb_model *mb, int j, int A, int B)
 {
     static const int pr[3][2] = {{0, 1}, {0, 2}, {1, 2}};
     for (int k = 0; k < 3; ++k) {
@@ -87,7 +87,7 @@ int mb_lock3(hs_mb_model *mb, int j, int A, int B)
     return HS_OK;
 }
 
-int mb_angle_row(hs_mb_model *mb, int j, int A, int B, const hs_mb_fn *f)
+hs_status mb_angle_row(hs_mb_model *mb, int j, int A, int B, const hs_mb_fn *f)
 {
     hs_mb_row *R = new_row(mb, HS_MB_ROW_ANGLE, j);
     if (R == NULL) { return HS_E_SIZE; }
@@ -95,7 +95,7 @@ int mb_angle_row(hs_mb_model *mb, int j, int A, int B, const hs_mb_fn *f)
     return HS_OK;
 }
 
-int mb_quad_row(hs_mb_model *mb, int j, const hs_mb_point *a, const hs_mb_quadric *q)
+hs_status mb_quad_row(hs_mb_model *mb, int j, const hs_mb_point *a, const hs_mb_quadric *q)
 {
     hs_mb_row *R = new_row(mb, HS_MB_ROW_QUAD, j);
     if (R == NULL) { return HS_E_SIZE; }

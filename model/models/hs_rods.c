@@ -3,7 +3,7 @@
 #include "hs_models.h"
 #include "hs_math.h"
 
-int hs_rods_blocks(const hs_rods *r, hs_blocks *b, int *buf, int nbuf)
+hs_status hs_rods_blocks(const hs_rods *r, hs_blocks *b, int *buf, int nbuf)
 {
     if (r == NULL || b == NULL || buf == NULL) { return HS_E_NULL; }
     /* exactly the ints the pattern occupies: a caller may size buf from a previous call */
@@ -207,7 +207,7 @@ static int chain_all(const hs_rods *r, const hs_real *q, const hs_real *u, const
     return (ok != 0) ? HS_OK : HS_E_NONFINITE;
 }
 
-int hs_rods_constraint(const hs_rods *r, const hs_real *q, hs_real *g, hs_real *G, hs_real *gt)
+hs_status hs_rods_constraint(const hs_rods *r, const hs_real *q, hs_real *g, hs_real *G, hs_real *gt)
 {
     if (r->chain != 0) {
         return chain_constraint(r, q, g, G, gt);
@@ -241,7 +241,7 @@ int hs_rods_constraint(const hs_rods *r, const hs_real *q, hs_real *g, hs_real *
     return HS_OK;
 }
 
-int hs_rods_gamma(const hs_rods *r, const hs_real *q, const hs_real *u, hs_real *gam)
+hs_status hs_rods_gamma(const hs_rods *r, const hs_real *q, const hs_real *u, hs_real *gam)
 {
     /* p'' = c'' + s (L/2) n theta'' - s (L/2) e theta'^2: the last term is the remainder */
     rcache c;
@@ -268,7 +268,7 @@ int hs_rods_gamma(const hs_rods *r, const hs_real *q, const hs_real *u, hs_real 
     return hs_all_finite(gam, 2 * r->nj) ? HS_OK : HS_E_NONFINITE;
 }
 
-int hs_rods_curvature(const hs_rods *r, const hs_real *q, const hs_real *lambda, hs_real *K)
+hs_status hs_rods_curvature(const hs_rods *r, const hs_real *q, const hs_real *lambda, hs_real *K)
 {
     for (int e = 0; e < 9 * r->nr; ++e) { K[e] = HS_R(0.0); }
     rcache c;
@@ -291,7 +291,7 @@ int hs_rods_curvature(const hs_rods *r, const hs_real *q, const hs_real *lambda,
     return ok ? HS_OK : HS_E_NONFINITE;
 }
 
-int hs_rods_constraint_all(const hs_rods *r, const hs_real *q, const hs_real *u, const hs_real *lambda,
+hs_status hs_rods_constraint_all(const hs_rods *r, const hs_real *q, const hs_real *u, const hs_real *lambda,
                            hs_real *G, hs_real *gam, hs_real *K)
 {
     if (r->chain != 0) {

@@ -40,7 +40,7 @@ typedef struct hs_rods {
 #define HS_RODS_BLOCK_INTS(nr, nj) ((nr) + 1 + (nj) + 1 + 2 * (nr) + 4 * (nj))
 
 /* Block pattern into b (pointing into buf, nbuf ints). */
-int hs_rods_blocks(const hs_rods *r, hs_blocks *b, int *buf, int nbuf);
+hs_status hs_rods_blocks(const hs_rods *r, hs_blocks *b, int *buf, int nbuf);
 /* Packed mass matrix: per rod diag(m, m, m L^2 / 12) (9 reals per rod). */
 void hs_rods_mass(const hs_rods *r, hs_real *M);
 /* Gravity forces f (3 nr). */
@@ -49,14 +49,14 @@ void hs_rods_force(const hs_rods *r, hs_real *f);
 void hs_rods_force_jac(const hs_rods *r, hs_real *fq, hs_real *fu);
 /* g (2 nj), packed G, gt = 0 (2 nj); any may be NULL. HS_E_NONFINITE on an angle beyond
  * hs_sin's range. */
-int hs_rods_constraint(const hs_rods *r, const hs_real *q, hs_real *g, hs_real *G, hs_real *gt);
+hs_status hs_rods_constraint(const hs_rods *r, const hs_real *q, hs_real *g, hs_real *G, hs_real *gt);
 /* gamma (2 nj): d2/dt2 g = G u' + gamma. */
-int hs_rods_gamma(const hs_rods *r, const hs_real *q, const hs_real *u, hs_real *gam);
+hs_status hs_rods_gamma(const hs_rods *r, const hs_real *q, const hs_real *u, hs_real *gam);
 /* Packed curvature K = d(G^T lambda)/dq (rod-diagonal blocks, only the theta-theta entries). */
-int hs_rods_curvature(const hs_rods *r, const hs_real *q, const hs_real *lambda, hs_real *K);
+hs_status hs_rods_curvature(const hs_rods *r, const hs_real *q, const hs_real *lambda, hs_real *K);
 /* Packed G, gamma (2 nj) and, when K and lambda are not NULL, the packed curvature in one pass:
  * the values of hs_rods_constraint, hs_rods_gamma and hs_rods_curvature. */
-int hs_rods_constraint_all(const hs_rods *r, const hs_real *q, const hs_real *u, const hs_real *lambda,
+hs_status hs_rods_constraint_all(const hs_rods *r, const hs_real *q, const hs_real *u, const hs_real *lambda,
                            hs_real *G, hs_real *gam, hs_real *K);
 /* Kinetic plus gravitational energy (J), zero potential at y = 0. */
 hs_real hs_rods_energy(const hs_rods *r, const hs_real *q, const hs_real *u);

@@ -214,7 +214,7 @@ static int curve_ok(const hs_tire_curve *c)
     return ok;
 }
 
-int hs_tire_par_check(const hs_tire_par *p)
+hs_status hs_tire_par_check(const hs_tire_par *p)
 {
     if (p == NULL) {
         return HS_E_NULL;
@@ -539,9 +539,9 @@ static int eval_core(const hs_tire_par *p, const hs_real *arg, hs_real Tb, hs_ti
 }
 
 #ifndef HS_TIRE_VALUES_ONLY
-int hs_tire_eval(const hs_tire_par *p, const hs_real *arg, hs_real Tb, hs_tire_out *o)
+hs_status hs_tire_eval(const hs_tire_par *p, const hs_real *arg, hs_real Tb, hs_tire_out *o)
 {
-    int rc = HS_OK;
+    hs_status rc = HS_OK;
     /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     for (int c0 = 0; c0 < ND; c0 += TD_N) {
         /* MISRA Ref 10.4.1 [int column index vs the enumerator counting the columns] */
@@ -554,9 +554,9 @@ int hs_tire_eval(const hs_tire_par *p, const hs_real *arg, hs_real Tb, hs_tire_o
     return rc;
 }
 
-int hs_tire_eval_mech(const hs_tire_par *p, const hs_real *arg, hs_real Tb, hs_tire_out *o)
+hs_status hs_tire_eval_mech(const hs_tire_par *p, const hs_real *arg, hs_real Tb, hs_tire_out *o)
 {
-    int rc = HS_OK;
+    hs_status rc = HS_OK;
     /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     for (int c0 = 0; c0 < HS_TIRE_XE; c0 += TD_N) {
         /* MISRA Ref 10.4.1 [int column index vs the enumerator counting the columns] */
@@ -569,13 +569,13 @@ int hs_tire_eval_mech(const hs_tire_par *p, const hs_real *arg, hs_real Tb, hs_t
     return rc;
 }
 
-int hs_tire_eval_vel(const hs_tire_par *p, const hs_real *arg, hs_real Tb, hs_tire_out *o)
+hs_status hs_tire_eval_vel(const hs_tire_par *p, const hs_real *arg, hs_real Tb, hs_tire_out *o)
 {
     return eval_core(p, arg, Tb, o, HS_TIRE_VX, 3);
 }
 
 #else
-int hs_tire_eval_values(const hs_tire_par *p, const hs_real *arg, hs_real Tb, hs_tire_out *o)
+hs_status hs_tire_eval_values(const hs_tire_par *p, const hs_real *arg, hs_real Tb, hs_tire_out *o)
 {
     return eval_core(p, arg, Tb, o, 0, 0);
 }

@@ -53,7 +53,7 @@ void hs_tire_par_car(hs_tire_par *p);
 void hs_tire_par_truck(hs_tire_par *p);
 /* HS_OK or HS_E_MODEL_PARAM when a parameter is out of range or a curve inconsistent
  * (0 < sM < sS, FM > 0, FS > 0, dF0 > 0; 0 < sy0 <= syE). */
-int hs_tire_par_check(const hs_tire_par *p);
+hs_status hs_tire_par_check(const hs_tire_par *p);
 
 /* TMeasy's generalized force curve F(s) for s >= 0 with the curve data c: rational from 0 to sM,
  * cubic Hermite to sS, constant after (model/TIRE.md). *F (N), *fos = F/s (N; dF0 at s = 0). */
@@ -111,18 +111,18 @@ typedef struct hs_tire_out {
  * the brake is a Dahl element (sticks at rest). The forces act on the wheel at the contact
  * point; the spin gets -rd Fx + Ty + Tb (plus the drive torque, which is not the tire's).
  * Returns HS_OK or HS_E_NONFINITE. */
-int hs_tire_eval(const hs_tire_par *p, const hs_real *arg, hs_real Tb, hs_tire_out *o);
+hs_status hs_tire_eval(const hs_tire_par *p, const hs_real *arg, hs_real Tb, hs_tire_out *o);
 /* hs_tire_eval with only the Jacobian's columns HS_TIRE_VX, HS_TIRE_VY, HS_TIRE_OM written (the
  * others left as they were): what a vehicle with a rigid wheel load and explicit tread and
  * brake states needs, in one pass instead of three. Same values and entries, bit for bit. */
-int hs_tire_eval_vel(const hs_tire_par *p, const hs_real *arg, hs_real Tb, hs_tire_out *o);
+hs_status hs_tire_eval_vel(const hs_tire_par *p, const hs_real *arg, hs_real Tb, hs_tire_out *o);
 /* hs_tire_eval with only the Jacobian's columns 0 .. HS_TIRE_XE written (the wheel's
  * penetration, its rate, the three velocities and, in the same pass, xe; the columns of ye and
  * zb left as they were): what the multibody element's fq, fu need, in two passes instead of
  * three. Same values and entries, bit for bit. */
-int hs_tire_eval_mech(const hs_tire_par *p, const hs_real *arg, hs_real Tb, hs_tire_out *o);
+hs_status hs_tire_eval_mech(const hs_tire_par *p, const hs_real *arg, hs_real Tb, hs_tire_out *o);
 /* hs_tire_eval without the Jacobian (o->J not written): the same values, bit for bit, at about
  * a sixth of the work (force and state-rate evaluations). */
-int hs_tire_eval_values(const hs_tire_par *p, const hs_real *arg, hs_real Tb, hs_tire_out *o);
+hs_status hs_tire_eval_values(const hs_tire_par *p, const hs_real *arg, hs_real Tb, hs_tire_out *o);
 
 #endif

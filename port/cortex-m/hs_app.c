@@ -113,13 +113,13 @@ static hs_plant_def app_def;
 static int plant_start(void)
 {
     char why[96];
-    int rc = hs_plant_initialize(&hs_app.plant, &app_def, &hs_app.model, R, sizeof R / sizeof R[0],
+    hs_status rc = hs_plant_initialize(&hs_app.plant, &app_def, &hs_app.model, R, sizeof R / sizeof R[0],
                                  I, sizeof I / sizeof I[0], why, sizeof why);
     if (rc) {
         hs_con_puts("plant initialize: ");
         hs_con_puts(why);
         hs_con_putc('\n');
-        return rc;
+        return hs_exit_of(HS_TOOL_PLANT, rc);
     }
     hs_app.steps = 0;
     hs_app.tx_frames = 0;
@@ -130,7 +130,7 @@ static int app_initialize(void)
 {
     const hs_app_cfg *c = &hs_app.cfg;
     char why[160];
-    int rc;
+    hs_status rc;
     /* A shipped description is found by name too (the registry lists the library's models). */
     const hs_model_type *T = c->type != NULL ? c->type : hs_app_find_model(c->model);
     if (T != NULL) {
@@ -140,10 +140,10 @@ static int app_initialize(void)
         rc = hs_plant_model_by_name(&hs_app.model, &hs_app.params, sizeof hs_app.params,
                                     c->model, why, sizeof why);
     }
-    if (rc) {
+    if (rc != HS_OK) {
         hs_con_puts(why);
         hs_con_putc('\n');
-        return rc;
+        return hs_exit_of(HS_TOOL_PLANT, rc);
     }
     app_def = hs_plant_default_def();
     app_def.step.method = c->method;

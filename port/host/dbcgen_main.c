@@ -4,11 +4,13 @@
  * constant, the exact value the parser produced.
  *
  *   hilstep-dbcgen FILE.dbc NAME > NAME_dbc.c     defines `const hs_can_db hs_can_db_NAME`
- * Exit status: 0 ok, 2 bad file (FILE:LINE: why), 3 write error. */
+ * Exit status (hil/hs_exit.h's hs_exit_of): 0 ok, 1 bad command line, 2 bad file (FILE:LINE:
+ * why), 3 write error. */
 #include <stdio.h>
 #include <string.h>
 
 #include "hs_dbc_file.h"
+#include "hs_exit.h"
 
 static hs_can_db db;
 
@@ -29,16 +31,16 @@ int main(int argc, char **argv)
     char msg[512];
     if (argc != 3) {
         fprintf(stderr, "usage: hilstep-dbcgen FILE.dbc NAME > NAME_dbc.c\n");
-        return 1;
+        return hs_exit_of(HS_TOOL_DBCGEN, HS_E_USAGE);
     }
     for (const char *p = argv[2]; *p; ++p)
         if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_')) {
             fprintf(stderr, "hilstep-dbcgen: NAME must be a C identifier, got '%s'\n", argv[2]);
-            return 1;
+            return hs_exit_of(HS_TOOL_DBCGEN, HS_E_USAGE);
         }
     if (hs_dbc_load_file(argv[1], &db, msg, sizeof msg) != 0) {
         fprintf(stderr, "hilstep-dbcgen: %s\n", msg);
-        return 2;
+        return hs_exit_of(HS_TOOL_DBCGEN, HS_E_DBC);
     }
     printf("/* %s_dbc.c - written by hilstep-dbcgen from %s; do not edit (regenerate). */\n",
            argv[2], argv[1]);
@@ -68,7 +70,7 @@ int main(int argc, char **argv)
     printf("    },\n    .nsig = %d,\n};\n", db.nsig);
     if (fflush(stdout) != 0 || ferror(stdout)) {
         fprintf(stderr, "hilstep-dbcgen: write error\n");
-        return 3;
+        return hs_exit_of(HS_TOOL_DBCGEN, HS_E_WRITE);
     }
-    return 0;
+    return hs_exit_of(HS_TOOL_DBCGEN, HS_OK);
 }

@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "hs_exit.h"
 #include "hs_hash.h"
 #include "hs_mb_file.h"
 #include "hs_models.h"
@@ -304,12 +305,101 @@ static int load_fail(char *msg, size_t cap, const char *fmt, ...)
     return 1;
 }
 
+/* The input table of the last load (t, and HS_SIM_MAX_NIN values per row): static storage
+ * reused by the next load (the CLI fuzzer loads often), grown by doubling. */
+static double *g_in_t, *g_in_v;
+static size_t g_in_cap;
+
+/* Splits line at commas in place into fld (at most HS_SIM_MAX_NIN + 1 fields) and *nf; 0, or
+ * 1 with the reason in msg. */
+static int split_fields(char *line, char **fld, int *nf, const char *path, long ln, char *msg, size_t cap)
+{
+    *nf = 0;
+    for (char *s = line;;) {
+        if (*nf == HS_SIM_MAX_NIN + 1)
+            return load_fail(msg, cap, "%s:%ld: more than %d columns (t and one per input)", path, ln, HS_SIM_MAX_NIN + 1);
+        fld[(*nf)++] = s;
+        char *comma = strchr(s, ',');
+        if (!comma) break;
+        *comma = '\0';
+        s = comma + 1;
+    }
+    return 0;
+}
+
+/* The header row: t first, then one column per input, bound by name (and unit) into r->in_col. */
+static int parse_header(char **fld, int nf, const hs_model *m, hs_sim_run *r, const char *path, long ln,
+                        char *msg, size_t cap)
+{
+    const int nin = m->d.nin;
+    char name[64], unit[64];
+    split_label(fld[0], name, sizeof name, unit, sizeof unit);
+    if (!((!strcmp(name, "t") && (!unit[0] || !strcmp(unit, "s"))) || !strcmp(name, "t_s")))
+        return load_fail(msg, cap, "%s:%ld: the first column must be the time 't' (s), not '%s'", path, ln, fld[0]);
+    for (int j = 1; j < nf; ++j) {
+        /* in_NAME[unit]: a column of a hilstep CSV (sim or telemetry) replays as is */
+        split_label(strncmp(fld[j], "in_", 3) ? fld[j] : fld[j] + 3, name, sizeof name, unit, sizeof unit);
+        int which = -1;
+        char mn[64], mu[64];
+        for (int i = 0; i < nin; ++i) {
+            input_label(m, i, mn, sizeof mn, mu, sizeof mu);
+            if (!strcmp(name, mn)) { which = i; break; }
+        }
+        if (which < 0) {
+            char known[200] = "";
+            for (int i = 0; i < nin; ++i) {
+                input_label(m, i, mn, sizeof mn, mu, sizeof mu);
+                size_t k = strlen(known);
+                snprintf(known + k, sizeof known - k, "%s%s%s%s%s", i ? ", " : "", mn, mu[0] ? " [" : "", mu, mu[0] ? "]" : "");
+            }
+            return load_fail(msg, cap, "%s:%ld: column '%s' is not an input of model %s (inputs: %s)", path, ln, fld[j], m->type->name, nin ? known : "none");
+        }
+        input_label(m, which, mn, sizeof mn, mu, sizeof mu);
+        if (unit[0] && mu[0] && strcmp(unit, mu))
+            return load_fail(msg, cap, "%s:%ld: column '%s' is in %s, input %s is in %s", path, ln, fld[j], unit, mn, mu);
+        if (r->in_col[which] >= 0)
+            return load_fail(msg, cap, "%s:%ld: input %s has two columns", path, ln, mn);
+        r->in_col[which] = j - 1;
+    }
+    return 0;
+}
+
+/* One data row (nf fields, as many as the header's) into row `rows` of the table: finite
+ * numbers, t increasing. 0, or 1 with the reason in msg. */
+static int parse_row(char **fld, int nf, size_t rows, const char *path, long ln, char *msg, size_t cap)
+{
+    if (rows == g_in_cap) {
+        size_t n = g_in_cap ? 2 * g_in_cap : 1024;
+        double *t2 = realloc(g_in_t, n * sizeof *t2);
+        if (t2) g_in_t = t2;
+        double *v2 = t2 ? realloc(g_in_v, n * (size_t)HS_SIM_MAX_NIN * sizeof *v2) : NULL;
+        if (v2) g_in_v = v2;
+        if (!t2 || !v2) return load_fail(msg, cap, "%s:%ld: out of memory", path, ln);
+        g_in_cap = n;
+    }
+    for (int j = 0; j < nf; ++j) {
+        double v;
+        char *q = fld[j];
+        while (*q == ' ' || *q == '\t') ++q;
+        size_t l = strlen(q);
+        while (l > 0 && (q[l - 1] == ' ' || q[l - 1] == '\t')) q[--l] = '\0';
+        if (!parse_real(q, &v))
+            return load_fail(msg, cap, "%s:%ld: field %d ('%s') is not a finite number", path, ln, j + 1, q);
+        if (j == 0) {
+            if (rows > 0 && !(v > g_in_t[rows - 1]))
+                return load_fail(msg, cap, "%s:%ld: t = %.17g is not after the previous row's %.17g", path, ln, v, g_in_t[rows - 1]);
+            g_in_t[rows] = v;
+        } else {
+            g_in_v[rows * (size_t)HS_SIM_MAX_NIN + (size_t)(j - 1)] = v;
+        }
+    }
+    return 0;
+}
+
 /* Reads path into r (in_t, in_v, in_rows, in_ncol, in_col); 0, or 1 with "FILE:LINE: why" in
- * msg. The table lives in static storage reused by the next load (the CLI fuzzer loads often). */
+ * msg: the header row, then the data rows; blank lines and # comments are skipped. */
 static int load_inputs(const char *path, const hs_model *m, hs_sim_run *r, char *msg, size_t cap)
 {
-    static double *tt, *vv;
-    static size_t trows;
     const int nin = m->d.nin;
     if (nin > HS_SIM_MAX_NIN) return load_fail(msg, cap, "%s: the model has %d inputs, at most %d can be driven", path, nin, HS_SIM_MAX_NIN);
     FILE *f = fopen(path, "r");
@@ -330,54 +420,12 @@ static int load_inputs(const char *path, const hs_model *m, hs_sim_run *r, char 
         const char *p = line;
         while (*p == ' ' || *p == '\t') ++p;
         if (*p == '\0' || *p == '#') continue;
-        /* Split at commas in place. */
         char *fld[HS_SIM_MAX_NIN + 2];
         int nf = 0;
-        for (char *s = line;;) {
-            if (nf == HS_SIM_MAX_NIN + 1) {
-                rc = load_fail(msg, cap, "%s:%ld: more than %d columns (t and one per input)", path, ln, HS_SIM_MAX_NIN + 1);
-                break;
-            }
-            fld[nf++] = s;
-            char *comma = strchr(s, ',');
-            if (!comma) break;
-            *comma = '\0';
-            s = comma + 1;
-        }
+        rc = split_fields(line, fld, &nf, path, ln, msg, cap);
         if (rc) break;
         if (ncol == 0) { /* the header */
-            char name[64], unit[64];
-            split_label(fld[0], name, sizeof name, unit, sizeof unit);
-            if (!((!strcmp(name, "t") && (!unit[0] || !strcmp(unit, "s"))) || !strcmp(name, "t_s")))
-                rc = load_fail(msg, cap, "%s:%ld: the first column must be the time 't' (s), not '%s'", path, ln, fld[0]);
-            for (int j = 1; !rc && j < nf; ++j) {
-                /* in_NAME[unit]: a column of a hilstep CSV (sim or telemetry) replays as is */
-                split_label(strncmp(fld[j], "in_", 3) ? fld[j] : fld[j] + 3, name, sizeof name, unit, sizeof unit);
-                int which = -1;
-                char mn[64], mu[64];
-                for (int i = 0; i < nin; ++i) {
-                    input_label(m, i, mn, sizeof mn, mu, sizeof mu);
-                    if (!strcmp(name, mn)) { which = i; break; }
-                }
-                if (which < 0) {
-                    char known[200] = "";
-                    for (int i = 0; i < nin; ++i) {
-                        input_label(m, i, mn, sizeof mn, mu, sizeof mu);
-                        size_t k = strlen(known);
-                        snprintf(known + k, sizeof known - k, "%s%s%s%s%s", i ? ", " : "", mn, mu[0] ? " [" : "", mu, mu[0] ? "]" : "");
-                    }
-                    rc = load_fail(msg, cap, "%s:%ld: column '%s' is not an input of model %s (inputs: %s)", path, ln, fld[j], m->type->name, nin ? known : "none");
-                    break;
-                }
-                input_label(m, which, mn, sizeof mn, mu, sizeof mu);
-                if (unit[0] && mu[0] && strcmp(unit, mu)) {
-                    rc = load_fail(msg, cap, "%s:%ld: column '%s' is in %s, input %s is in %s", path, ln, fld[j], unit, mn, mu);
-                } else if (r->in_col[which] >= 0) {
-                    rc = load_fail(msg, cap, "%s:%ld: input %s has two columns", path, ln, mn);
-                } else {
-                    r->in_col[which] = j - 1;
-                }
-            }
+            rc = parse_header(fld, nf, m, r, path, ln, msg, cap);
             ncol = nf;
             continue;
         }
@@ -385,35 +433,7 @@ static int load_inputs(const char *path, const hs_model *m, hs_sim_run *r, char 
             rc = load_fail(msg, cap, "%s:%ld: %d fields, the header has %d", path, ln, nf, ncol);
             break;
         }
-        if (rows == trows) {
-            size_t n = trows ? 2 * trows : 1024;
-            double *t2 = realloc(tt, n * sizeof *t2);
-            if (t2) tt = t2;
-            double *v2 = t2 ? realloc(vv, n * (size_t)HS_SIM_MAX_NIN * sizeof *v2) : NULL;
-            if (v2) vv = v2;
-            if (!t2 || !v2) { rc = load_fail(msg, cap, "%s:%ld: out of memory", path, ln); break; }
-            trows = n;
-        }
-        for (int j = 0; j < nf; ++j) {
-            double v;
-            char *q = fld[j];
-            while (*q == ' ' || *q == '\t') ++q;
-            size_t l = strlen(q);
-            while (l > 0 && (q[l - 1] == ' ' || q[l - 1] == '\t')) q[--l] = '\0';
-            if (!parse_real(q, &v)) {
-                rc = load_fail(msg, cap, "%s:%ld: field %d ('%s') is not a finite number", path, ln, j + 1, q);
-                break;
-            }
-            if (j == 0) {
-                if (rows > 0 && !(v > tt[rows - 1])) {
-                    rc = load_fail(msg, cap, "%s:%ld: t = %.17g is not after the previous row's %.17g", path, ln, v, tt[rows - 1]);
-                    break;
-                }
-                tt[rows] = v;
-            } else {
-                vv[rows * (size_t)HS_SIM_MAX_NIN + (size_t)(j - 1)] = v;
-            }
-        }
+        rc = parse_row(fld, nf, rows, path, ln, msg, cap);
         if (!rc) ++rows;
     }
     if (!rc && ferror(f)) rc = load_fail(msg, cap, "%s:%ld: read error", path, ln);
@@ -421,8 +441,8 @@ static int load_inputs(const char *path, const hs_model *m, hs_sim_run *r, char 
     if (!rc && ncol == 0) rc = load_fail(msg, cap, "%s:%ld: no header row 't,NAME,...'", path, ln);
     if (!rc && rows == 0) rc = load_fail(msg, cap, "%s:%ld: no data rows after the header", path, ln);
     if (rc) return 1;
-    r->in_t = tt;
-    r->in_v = vv;
+    r->in_t = g_in_t;
+    r->in_v = g_in_v;
     r->in_rows = rows;
     r->in_ncol = ncol - 1;
     return 0;
@@ -635,217 +655,292 @@ static int csv_cut_to_last_row(const char *path)
     return close(fd) == 0 ? rc : -1;
 }
 
+/* One run of the tool: the stepper, its arenas, the CSV and what the summary reports. */
+typedef struct sim_state {
+    hs_stepper_def def;  /* the def the stepper runs (--method auto: the one that was taken) */
+    hs_stepper st;
+    hs_real *reals;
+    int *ints;
+    size_t nreals, nints;
+    FILE *csv;           /* --csv, NULL without */
+    hs_real *g;          /* (nc) residual, sized with the arenas */
+    double max_g;
+    double max_dE, E0;   /* max over every step of |E - E(0)| for a model with energy() */
+    uint64_t hash;
+    double ns_total;     /* host ns inside hs_stepper_step */
+    uint64_t done;       /* steps taken */
+} sim_state;
+
+/* --methods: the method table as the markdown rows rt/METHODS.md carries (make methods-doc). */
+static int print_methods(void)
+{
+    printf("| method | family (file) | what it does | needs from the model |\n|---|---|---|---|\n");
+    for (int k = 0; k < HS_METHOD_COUNT; ++k) {
+        const hs_method_info *r = &hs_method_table[k];
+        printf("| `%s`%s | %s (`rt/hs_%s.c`) | %s | %s |\n", r->name,
+               r->id == hs_stepper_default_def().method ? " (default)" : "", r->family,
+               r->family, r->summary, r->hooks[0] ? r->hooks : "-");
+    }
+    return hs_exit_of(HS_TOOL_SIM, fflush(stdout) == 0 && !ferror(stdout) ? HS_OK : HS_E_WRITE);
+}
+
+/* Arenas sized by the stepper's own query, once, before the first step (a host tool may
+ * allocate at init; the step itself never does), then the init. Parameter-sized models (chain
+ * n = 128, ladder n = 100) outgrow any fixed sizing scratch: the query names the scratch to
+ * call it again with (at most twice more). */
+static int arenas_and_init(sim_state *S, const hs_sim_run *run)
+{
+    free(S->reals);
+    free(S->ints);
+    S->reals = NULL;
+    S->ints = NULL;
+    int rc = HS_E_SIZE;
+    for (size_t ntmp = 4096; rc == HS_E_SIZE;) {
+        int *tmp = malloc(ntmp * sizeof *tmp);
+        if (!tmp) break;
+        rc = hs_stepper_workspace_tmp(&S->def, &run->model, tmp, ntmp, &S->nreals, &S->nints);
+        free(tmp);
+        if (rc != HS_E_SIZE || S->nints <= ntmp) break;
+        ntmp = S->nints;
+    }
+    S->reals = rc ? NULL : calloc(S->nreals ? S->nreals : 1, sizeof *S->reals);
+    S->ints = rc ? NULL : calloc(S->nints ? S->nints : 1, sizeof *S->ints);
+    if (!rc && (!S->reals || !S->ints)) rc = HS_E_SIZE;
+    if (!rc)
+        rc = hs_stepper_init(&S->st, &S->def, &run->model, HS_R(0.0), S->reals, S->nreals, S->ints, S->nints);
+    return rc;
+}
+
+/* The stepper refused the model at init: why, the figures of a range refusal (the estimate
+ * and the limit), and the summary line of a run without steps. */
+static void report_init_refusal(const sim_state *S, const hs_sim_run *run, int rc)
+{
+    fprintf(stderr, "hilstep-sim: init: %s\n", hs_status_str(rc));
+    if (rc == HS_E_RANGE_INIT || rc == HS_E_RANGE_DEGENERATE) {
+        const int nq = run->model.d.nq, nz = run->model.d.nz;
+        hs_real *q0 = calloc((size_t)(2 * nq + nz + 1), sizeof *q0);
+        hs_real how = 0;
+        int dg = 0;
+        if (q0 && run->type->initial(&run->model, HS_R(0.0), q0, q0 + nq, q0 + 2 * nq) == HS_OK)
+            (void)hs_stepper_range(&S->def, &run->model, HS_R(0.0), q0, q0 + nq, &how, &dg);
+        free(q0);
+        fprintf(stderr, "hilstep-sim: init: h*omega = %.3g (omega = %.4g rad/s, the model's motion bound at "
+                "the initial state), the method's range h*omega <= %.3g; constraints that can become "
+                "dependent: %s\n", (double)how, (double)(how / S->def.h), (double)S->def.max_h_omega,
+                dg ? "yes" : "no");
+    }
+    printf("steps=0 max_abs_g=nan ns_per_step=nan status=%s\n", status_token(rc));
+}
+
+/* The stepper of the run: --method auto tries em, dvp, then the def as given, the first whose
+ * init accepts the model (em refuses a q-dependent M, dvp one without lagrange(), both a model
+ * with declared compliance). HS_OK, or HS_E_STEP after the refusal is reported (hilstep-sim
+ * exits 1 for a refused init as for a refused step). */
+static hs_status start_stepper(sim_state *S, const hs_sim_cfg *cfg, const hs_sim_run *run)
+{
+    int rc = HS_OK;
+    for (int cand = cfg->auto_method ? 0 : 2; cand < 3; ++cand) {
+        S->def = cfg->def;
+        if (cand < 2) {
+            S->def.method = cand == 0 ? HS_METHOD_EM : HS_METHOD_DVP;
+            S->def.form = HS_FORM_INDEX2;
+            S->def.stab = HS_STAB_NONE;
+        }
+        rc = arenas_and_init(S, run);
+        if (rc != HS_E_DEF_EM_MASS && rc != HS_E_DEF_HOOK_LAGRANGE && rc != HS_E_DEF_COMPLIANCE) break;
+    }
+    if (rc) {
+        report_init_refusal(S, run, rc);
+        return HS_E_STEP;
+    }
+    return HS_OK;
+}
+
+/* --csv: opens the file and writes the header; HS_E_SETUP when it cannot be opened. */
+static hs_status open_csv(sim_state *S, const hs_sim_cfg *cfg, const hs_sim_run *run)
+{
+    const hs_model_type *type = run->type;
+    const hs_stepper *st = &S->st;
+    if (!cfg->csv_path) return HS_OK;
+    FILE *csv = S->csv = fopen(cfg->csv_path, "w");
+    if (!csv) {
+        fprintf(stderr, "hilstep-sim: --csv: cannot open %s: %s (see --help)\n", cfg->csv_path,
+                strerror(errno));
+        return HS_E_SETUP;
+    }
+    errno = 0;
+    wchk(fprintf(csv, "t"));
+    for (int i = 0; i < st->nq; ++i) wchk(fprintf(csv, ",q%d", i + 1));
+    for (int i = 0; i < st->nq; ++i) wchk(fprintf(csv, ",u%d", i + 1));
+    for (int i = 0; i < st->nc; ++i) wchk(fprintf(csv, ",g%d", i + 1));
+    for (int i = 0; i < st->nz; ++i) wchk(fprintf(csv, ",z%d", i + 1));
+    for (int i = 0; i < st->nc; ++i) wchk(fprintf(csv, ",lam%d", i + 1));
+    /* unilateral rows: impulses of the last step (N s) and its complementarity residual */
+    for (int i = 0; i < type->nk; ++i) wchk(fprintf(csv, ",ct%d", i + 1));
+    if (type->nk > 0) wchk(fprintf(csv, ",compl"));
+    csv_signal_header(csv, type->in_names, run->model.d.nin, "in");
+    csv_signal_header(csv, type->out_names, run->model.d.nout, "out");
+    wchk(fprintf(csv, "\n"));
+    return HS_OK;
+}
+
+/* One CSV row of the committed state with the inputs in (nin) and its outputs (y: scratch). */
+static void csv_row(sim_state *S, const hs_sim_run *run, const hs_real *in, hs_real *y)
+{
+    FILE *csv = S->csv;
+    const hs_stepper *st = &S->st;
+    const int nin = run->model.d.nin, nout = run->model.d.nout, nk = run->type->nk;
+    errno = 0;
+    wchk(fprintf(csv, "%.17g", (double)st->t));
+    for (int i = 0; i < st->nq; ++i) wchk(fprintf(csv, ",%.17g", (double)st->q[i]));
+    for (int i = 0; i < st->nq; ++i) wchk(fprintf(csv, ",%.17g", (double)st->u[i]));
+    for (int i = 0; i < st->nc; ++i) wchk(fprintf(csv, ",%.17g", (double)S->g[i]));
+    for (int i = 0; i < st->nz; ++i) wchk(fprintf(csv, ",%.17g", (double)st->z[i]));
+    for (int i = 0; i < st->nc; ++i) wchk(fprintf(csv, ",%.17g", (double)st->lambda[i]));
+    for (int i = 0; i < nk; ++i) wchk(fprintf(csv, ",%.17g", (double)st->ctl[i]));
+    if (nk > 0) wchk(fprintf(csv, ",%.17g", (double)st->stats.ct_residual));
+    for (int i = 0; i < nin; ++i) wchk(fprintf(csv, ",%.17g", (double)in[i]));
+    if (nout > 0 && hs_stepper_outputs(st, in, y) != HS_OK)
+        for (int i = 0; i < nout; ++i) y[i] = (hs_real)NAN;
+    for (int i = 0; i < nout; ++i) wchk(fprintf(csv, ",%.17g", (double)y[i]));
+    wchk(fprintf(csv, "\n"));
+}
+
+/* The residual and energy drift of the committed state at step k into the run's maxima. */
+static void track(sim_state *S, const hs_sim_run *run, uint64_t k)
+{
+    const hs_stepper *st = &S->st;
+    hs_stepper_residual(st, S->g);
+    for (int i = 0; i < st->nc; ++i) S->max_g = fmax(S->max_g, fabs((double)S->g[i]));
+    if (run->type->energy != NULL) {
+        hs_real E = HS_R(0.0);
+        if (run->type->energy(&run->model, st->t, st->q, st->u, st->z, &E) != HS_OK) E = (hs_real)NAN;
+        if (k == 0) S->E0 = (double)E;
+        const double dE = fabs((double)E - S->E0);
+        if (isnan(dE) || isnan(S->max_dE)) S->max_dE = (double)NAN; /* a NaN energy stays visible */
+        else if (dE > S->max_dE) S->max_dE = dE;
+    }
+}
+
+/* The steps: inputs, bookkeeping and CSV row of each committed state, then the step; stops
+ * at the last step, a refused step (its status returned) or a failed CSV write. */
+static int run_steps(sim_state *S, const hs_sim_cfg *cfg, const hs_sim_run *run)
+{
+    hs_real in[HS_MB_MAX_NIN > HS_MODELS_MAX_NIN ? HS_MB_MAX_NIN : HS_MODELS_MAX_NIN] = {0};
+    hs_real y[HS_MB_MAX_NOUT > HS_MODELS_MAX_NOUT ? HS_MB_MAX_NOUT : HS_MODELS_MAX_NOUT] = {0};
+    const int nin = run->model.d.nin;
+    int rc = HS_OK;
+    S->hash = HS_HASH_INIT;
+    for (uint64_t k = 0; !g_csv_err; ++k) {
+        hs_sim_inputs_at(cfg, run, (double)k * cfg->h, in, nin);
+        track(S, run, k);
+        if (S->csv && k % (uint64_t)cfg->every == 0) csv_row(S, run, in, y);
+        if (k == run->nsteps) break;
+        double t0 = now_ns();
+        rc = hs_stepper_step(&S->st, in);
+        S->ns_total += now_ns() - t0;
+        if (rc) break;
+        ++S->done;
+        S->hash = hs_stepper_hash(&S->st, S->hash);
+    }
+    return rc;
+}
+
+/* The data is out only when the flush and the close succeed (NFS reports at close). */
+static void close_csv(sim_state *S)
+{
+    if (!S->csv) return;
+    errno = 0;
+    if (fflush(S->csv) != 0 && !g_csv_err) g_csv_err = errno ? errno : EIO;
+    if (ferror(S->csv) && !g_csv_err) g_csv_err = EIO;
+    errno = 0;
+    if (fclose(S->csv) != 0 && !g_csv_err) g_csv_err = errno ? errno : EIO;
+    S->csv = NULL;
+}
+
+/* The hash line (--hash) and the summary line: the contract read by benchmarks and scripts. */
+static void print_summary(const sim_state *S, const hs_sim_cfg *cfg, const hs_sim_run *run, int rc)
+{
+    const hs_model_type *type = run->type;
+    const hs_stepper *st = &S->st;
+    const hs_stepper_def *def = &S->def;
+    const uint64_t done = S->done;
+    const char *status = g_csv_err ? "write_error" : status_token(rc);
+    if (cfg->want_hash)
+        printf("trajectory-hash %s %s %s %llu 0x%016llx\n", type->name, hs_method_name(def->method),
+               hs_stab_name(def->stab), (unsigned long long)done, (unsigned long long)S->hash);
+    printf("steps=%llu t=%.17g max_abs_g=%.6e ns_per_step=%.1f status=%s model=%s method=%s form=%s "
+           "stab=%s h=%g force_evals=%llu factorizations=%llu path=%s",
+           (unsigned long long)done, (double)st->t, S->max_g, done ? S->ns_total / (double)done : 0.0,
+           status, type->name, hs_method_name(def->method), hs_form_name(def->form),
+           hs_stab_name(def->stab), cfg->h, (unsigned long long)st->stats.force_evals,
+           (unsigned long long)st->stats.factorizations, hs_stepper_path(st));
+    if (type->energy != NULL) printf(" max_abs_dE=%.6e", S->max_dE);
+    if (type->nk > 0) printf(" max_compl=%.6e", (double)st->stats.ct_residual_max);
+    if (run->has_ref && done == run->nsteps) {
+        double eq = 0.0, eu = 0.0;
+        for (int i = 0; i < 4; ++i) {
+            eq = fmax(eq, fabs((double)st->q[i] - hs_car_axle_ref_t3[i]));
+            eu = fmax(eu, fabs((double)st->u[i] - hs_car_axle_ref_t3[4 + i]));
+        }
+        printf(" ref_err_q=%.6e ref_err_u=%.6e", eq, eu);
+    }
+    for (int i = 0; i < st->nq; ++i) printf(" q%d=%.17g", i + 1, (double)st->q[i]);
+    for (int i = 0; i < st->nq; ++i) printf(" u%d=%.17g", i + 1, (double)st->u[i]);
+    printf("\n");
+}
+
+/* The run's end: what failed, then its status (a lost write outranks a refused step). */
+static hs_status finish(const sim_state *S, const hs_sim_cfg *cfg, int rc)
+{
+    if (g_csv_err)
+        fprintf(stderr, "hilstep-sim: --csv %s: write failed after %llu steps: %s; the file is "
+                "incomplete%s\n", cfg->csv_path, (unsigned long long)S->done, strerror(g_csv_err),
+                csv_cut_to_last_row(cfg->csv_path) == 0 ? ", cut back to its last complete row" : "");
+    if (rc) fprintf(stderr, "hilstep-sim: step %llu refused: %s\n", (unsigned long long)S->done + 1u,
+                    hs_status_str(rc));
+    errno = 0;
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "hilstep-sim: standard output: write failed: %s\n",
+                strerror(errno ? errno : EIO));
+        return HS_E_WRITE;
+    }
+    if (g_csv_err) return HS_E_WRITE;
+    return rc ? HS_E_STEP : HS_OK;
+}
+
 int main(int argc, char **argv)
 {
     static hs_sim_cfg cfg;
     static hs_sim_run run;
+    static sim_state S;
     hs_sim_err err;
     if (argc == 2 && !strcmp(argv[1], "--list-methods")) return list_methods();
-    if (argc == 2 && !strcmp(argv[1], "--methods")) {
-        /* the method table as the markdown rows rt/METHODS.md carries (make methods-doc) */
-        printf("| method | family (file) | what it does | needs from the model |\n|---|---|---|---|\n");
-        for (int k = 0; k < HS_METHOD_COUNT; ++k) {
-            const hs_method_info *r = &hs_method_table[k];
-            printf("| `%s`%s | %s (`rt/hs_%s.c`) | %s | %s |\n", r->name,
-                   r->id == hs_stepper_default_def().method ? " (default)" : "", r->family,
-                   r->family, r->summary, r->hooks[0] ? r->hooks : "-");
-        }
-        return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 3;
-    }
+    if (argc == 2 && !strcmp(argv[1], "--methods")) return print_methods();
     /* A file-size limit (ulimit -f) fails the write with EFBIG (exit 3, rows cut back) instead
      * of killing the run without its summary line. */
     signal(SIGXFSZ, SIG_IGN);
     int rc = hs_sim_parse(argc, argv, &cfg, &err);
     if (rc == HS_SIM_HELP) {
         usage(stdout);
-        return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 3;
+        return hs_exit_of(HS_TOOL_SIM, fflush(stdout) == 0 && !ferror(stdout) ? HS_OK : HS_E_WRITE);
     }
     if (rc == HS_SIM_OK) rc = hs_sim_setup(&cfg, &run, &err);
     if (rc != HS_SIM_OK) {
         fprintf(stderr, "hilstep-sim: %s: %s (see --help)\n", err.arg, err.why);
-        return 2;
+        return hs_exit_of(HS_TOOL_SIM, HS_E_USAGE);
     }
-    const hs_model_type *type = run.type;
-    const double h = cfg.h;
-
-    /* Arenas sized by the stepper's own query, once, before the first step (a host tool may
-     * allocate at init; the step itself never does). Parameter-sized models (chain n = 128,
-     * ladder n = 100) outgrow any fixed sizing scratch: the query names the scratch to call
-     * it again with (at most twice more). --method auto tries em, dvp, then the def as given:
-     * the first whose init accepts the model (em refuses a q-dependent M, dvp one without
-     * lagrange(), both a model with declared compliance). */
-    hs_stepper_def def = cfg.def;
-    hs_stepper st;
-    hs_real *reals = NULL;
-    int *ints = NULL;
-    size_t nreals = 0, nints = 0;
-    for (int cand = cfg.auto_method ? 0 : 2; cand < 3; ++cand) {
-        def = cfg.def;
-        if (cand < 2) {
-            def.method = cand == 0 ? HS_METHOD_EM : HS_METHOD_DVP;
-            def.form = HS_FORM_INDEX2;
-            def.stab = HS_STAB_NONE;
-        }
-        free(reals);
-        free(ints);
-        reals = NULL;
-        ints = NULL;
-        rc = HS_E_SIZE;
-        for (size_t ntmp = 4096; rc == HS_E_SIZE;) {
-            int *tmp = malloc(ntmp * sizeof *tmp);
-            if (!tmp) break;
-            rc = hs_stepper_workspace_tmp(&def, &run.model, tmp, ntmp, &nreals, &nints);
-            free(tmp);
-            if (rc != HS_E_SIZE || nints <= ntmp) break;
-            ntmp = nints;
-        }
-        reals = rc ? NULL : calloc(nreals ? nreals : 1, sizeof *reals);
-        ints = rc ? NULL : calloc(nints ? nints : 1, sizeof *ints);
-        if (!rc && (!reals || !ints)) rc = HS_E_SIZE;
-        if (!rc)
-            rc = hs_stepper_init(&st, &def, &run.model, HS_R(0.0), reals, nreals, ints, nints);
-        if (rc != HS_E_DEF_EM_MASS && rc != HS_E_DEF_HOOK_LAGRANGE && rc != HS_E_DEF_COMPLIANCE) break;
+    hs_status st = start_stepper(&S, &cfg, &run);
+    if (st == HS_OK) st = open_csv(&S, &cfg, &run);
+    if (st != HS_OK) return hs_exit_of(HS_TOOL_SIM, st);
+    S.g = calloc((size_t)S.st.nc + 1, sizeof *S.g);
+    if (!S.g) {
+        fprintf(stderr, "hilstep-sim: out of memory for the residual (nc = %d)\n", S.st.nc);
+        return hs_exit_of(HS_TOOL_SIM, HS_E_STEP); /* exit 1, as a refused start */
     }
-    if (rc) {
-        fprintf(stderr, "hilstep-sim: init: %s\n", hs_status_str(rc));
-        if (rc == HS_E_RANGE_INIT || rc == HS_E_RANGE_DEGENERATE) {
-            /* the figures of the refusal: the estimate and the limit */
-            const int nq = run.model.d.nq, nz = run.model.d.nz;
-            hs_real *q0 = calloc((size_t)(2 * nq + nz + 1), sizeof *q0);
-            hs_real how = 0;
-            int dg = 0;
-            if (q0 && type->initial(&run.model, HS_R(0.0), q0, q0 + nq, q0 + 2 * nq) == HS_OK)
-                (void)hs_stepper_range(&def, &run.model, HS_R(0.0), q0, q0 + nq, &how, &dg);
-            free(q0);
-            fprintf(stderr, "hilstep-sim: init: h*omega = %.3g (omega = %.4g rad/s, the model's motion bound at "
-                    "the initial state), the method's range h*omega <= %.3g; constraints that can become "
-                    "dependent: %s\n", (double)how, (double)(how / def.h), (double)def.max_h_omega,
-                    dg ? "yes" : "no");
-        }
-        printf("steps=0 max_abs_g=nan ns_per_step=nan status=%s\n", status_token(rc));
-        return 1;
-    }
-
-    FILE *csv = NULL;
-    if (cfg.csv_path) {
-        csv = fopen(cfg.csv_path, "w");
-        if (!csv) {
-            fprintf(stderr, "hilstep-sim: --csv: cannot open %s: %s (see --help)\n", cfg.csv_path,
-                    strerror(errno));
-            return 2;
-        }
-        errno = 0;
-        wchk(fprintf(csv, "t"));
-        for (int i = 0; i < st.nq; ++i) wchk(fprintf(csv, ",q%d", i + 1));
-        for (int i = 0; i < st.nq; ++i) wchk(fprintf(csv, ",u%d", i + 1));
-        for (int i = 0; i < st.nc; ++i) wchk(fprintf(csv, ",g%d", i + 1));
-        for (int i = 0; i < st.nz; ++i) wchk(fprintf(csv, ",z%d", i + 1));
-        for (int i = 0; i < st.nc; ++i) wchk(fprintf(csv, ",lam%d", i + 1));
-        /* unilateral rows: impulses of the last step (N s) and its complementarity residual */
-        for (int i = 0; i < type->nk; ++i) wchk(fprintf(csv, ",ct%d", i + 1));
-        if (type->nk > 0) wchk(fprintf(csv, ",compl"));
-        csv_signal_header(csv, type->in_names, run.model.d.nin, "in");
-        csv_signal_header(csv, type->out_names, run.model.d.nout, "out");
-        wchk(fprintf(csv, "\n"));
-    }
-
-    hs_real in[HS_MB_MAX_NIN > HS_MODELS_MAX_NIN ? HS_MB_MAX_NIN : HS_MODELS_MAX_NIN] = {0};
-    hs_real y[HS_MB_MAX_NOUT > HS_MODELS_MAX_NOUT ? HS_MB_MAX_NOUT : HS_MODELS_MAX_NOUT] = {0};
-    const int nin = run.model.d.nin, nout = run.model.d.nout;
-    hs_real *g = calloc((size_t)st.nc + 1, sizeof *g); /* (nc) residual, sized with the arenas */
-    if (!g) {
-        fprintf(stderr, "hilstep-sim: out of memory for the residual (nc = %d)\n", st.nc);
-        return 1;
-    }
-    double max_g = 0.0;
-    /* max over every step of |E - E(0)| for a model with energy(); E at the committed state */
-    double max_dE = 0.0, E0 = 0.0;
-    const int has_energy = type->energy != NULL;
-    const uint64_t nsteps = run.nsteps;
-    uint64_t hash = HS_HASH_INIT;
-    double ns_total = 0.0;
-    uint64_t done = 0;
-    rc = HS_OK;
-    for (uint64_t k = 0; !g_csv_err; ++k) {
-        hs_sim_inputs_at(&cfg, &run, (double)k * h, in, nin);
-        hs_stepper_residual(&st, g);
-        for (int i = 0; i < st.nc; ++i) max_g = fmax(max_g, fabs((double)g[i]));
-        if (has_energy) {
-            hs_real E = HS_R(0.0);
-            if (type->energy(&run.model, st.t, st.q, st.u, st.z, &E) != HS_OK) E = (hs_real)NAN;
-            if (k == 0) E0 = (double)E;
-            const double dE = fabs((double)E - E0);
-            if (isnan(dE) || isnan(max_dE)) max_dE = (double)NAN; /* a NaN energy stays visible */
-            else if (dE > max_dE) max_dE = dE;
-        }
-        if (csv && k % (uint64_t)cfg.every == 0) {
-            errno = 0;
-            wchk(fprintf(csv, "%.17g", (double)st.t));
-            for (int i = 0; i < st.nq; ++i) wchk(fprintf(csv, ",%.17g", (double)st.q[i]));
-            for (int i = 0; i < st.nq; ++i) wchk(fprintf(csv, ",%.17g", (double)st.u[i]));
-            for (int i = 0; i < st.nc; ++i) wchk(fprintf(csv, ",%.17g", (double)g[i]));
-            for (int i = 0; i < st.nz; ++i) wchk(fprintf(csv, ",%.17g", (double)st.z[i]));
-            for (int i = 0; i < st.nc; ++i) wchk(fprintf(csv, ",%.17g", (double)st.lambda[i]));
-            for (int i = 0; i < type->nk; ++i) wchk(fprintf(csv, ",%.17g", (double)st.ctl[i]));
-            if (type->nk > 0) wchk(fprintf(csv, ",%.17g", (double)st.stats.ct_residual));
-            for (int i = 0; i < nin; ++i) wchk(fprintf(csv, ",%.17g", (double)in[i]));
-            if (nout > 0 && hs_stepper_outputs(&st, in, y) != HS_OK)
-                for (int i = 0; i < nout; ++i) y[i] = (hs_real)NAN;
-            for (int i = 0; i < nout; ++i) wchk(fprintf(csv, ",%.17g", (double)y[i]));
-            wchk(fprintf(csv, "\n"));
-        }
-        if (k == nsteps) break;
-        double t0 = now_ns();
-        rc = hs_stepper_step(&st, in);
-        ns_total += now_ns() - t0;
-        if (rc) break;
-        ++done;
-        hash = hs_stepper_hash(&st, hash);
-    }
-    if (csv) {
-        /* The data is out only when the flush and the close succeed (NFS reports at close). */
-        errno = 0;
-        if (fflush(csv) != 0 && !g_csv_err) g_csv_err = errno ? errno : EIO;
-        if (ferror(csv) && !g_csv_err) g_csv_err = EIO;
-        errno = 0;
-        if (fclose(csv) != 0 && !g_csv_err) g_csv_err = errno ? errno : EIO;
-    }
-    const char *status = g_csv_err ? "write_error" : status_token(rc);
-    if (cfg.want_hash)
-        printf("trajectory-hash %s %s %s %llu 0x%016llx\n", type->name, hs_method_name(def.method),
-               hs_stab_name(def.stab), (unsigned long long)done, (unsigned long long)hash);
-    printf("steps=%llu t=%.17g max_abs_g=%.6e ns_per_step=%.1f status=%s model=%s method=%s form=%s "
-           "stab=%s h=%g force_evals=%llu factorizations=%llu path=%s",
-           (unsigned long long)done, (double)st.t, max_g, done ? ns_total / (double)done : 0.0,
-           status, type->name, hs_method_name(def.method), hs_form_name(def.form),
-           hs_stab_name(def.stab), h, (unsigned long long)st.stats.force_evals,
-           (unsigned long long)st.stats.factorizations, hs_stepper_path(&st));
-    if (has_energy) printf(" max_abs_dE=%.6e", max_dE);
-    if (type->nk > 0) printf(" max_compl=%.6e", (double)st.stats.ct_residual_max);
-    if (run.has_ref && done == nsteps) {
-        double eq = 0.0, eu = 0.0;
-        for (int i = 0; i < 4; ++i) {
-            eq = fmax(eq, fabs((double)st.q[i] - hs_car_axle_ref_t3[i]));
-            eu = fmax(eu, fabs((double)st.u[i] - hs_car_axle_ref_t3[4 + i]));
-        }
-        printf(" ref_err_q=%.6e ref_err_u=%.6e", eq, eu);
-    }
-    for (int i = 0; i < st.nq; ++i) printf(" q%d=%.17g", i + 1, (double)st.q[i]);
-    for (int i = 0; i < st.nq; ++i) printf(" u%d=%.17g", i + 1, (double)st.u[i]);
-    printf("\n");
-    if (g_csv_err)
-        fprintf(stderr, "hilstep-sim: --csv %s: write failed after %llu steps: %s; the file is "
-                "incomplete%s\n", cfg.csv_path, (unsigned long long)done, strerror(g_csv_err),
-                csv_cut_to_last_row(cfg.csv_path) == 0 ? ", cut back to its last complete row" : "");
-    if (rc) fprintf(stderr, "hilstep-sim: step %llu refused: %s\n", (unsigned long long)done + 1u,
-                    hs_status_str(rc));
-    errno = 0;
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        fprintf(stderr, "hilstep-sim: standard output: write failed: %s\n",
-                strerror(errno ? errno : EIO));
-        return 3;
-    }
-    if (g_csv_err) return 3;
-    return rc ? 1 : 0;
+    rc = run_steps(&S, &cfg, &run);
+    close_csv(&S);
+    print_summary(&S, &cfg, &run, rc);
+    return hs_exit_of(HS_TOOL_SIM, finish(&S, &cfg, rc));
 }
 #endif

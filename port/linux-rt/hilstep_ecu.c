@@ -127,7 +127,9 @@ static void usage(void)
 "  --f-max X           command limit, N (default 50; the integrator holds while limited)\n"
 "  --duration S        stop after S seconds; 0 = when the plant sends its final frame or\n"
 "                      on SIGINT/SIGTERM (default 0; CAN has no final frame: give S)\n"
-"  --transport T       udp (default) or can\n"
+    );
+    hs_transports_help(stdout);
+    printf(
 "  --can-if IF         CAN interface of --transport can (e.g. vcan0)\n"
 "  --dbc FILE          DBC of --transport can (e.g. hil/dbc/circular_track.dbc), bound by\n"
 "                      name to the ECU's side of the map (it receives the plant's outputs)\n"
@@ -425,7 +427,7 @@ static int learn_map(ecu *e, char *why, size_t cap)
     static hs_signal_map mmap;
     static hs_mb_sigmap sigmap;
     static char mname[64];
-    int rc;
+    hs_status rc;
     hs_plant_def def = hs_plant_default_def();
     if (e->model_file) {
         /* The model and its map are chosen exactly as hilstep-rt chooses them (the file's own
@@ -437,10 +439,10 @@ static int learn_map(ecu *e, char *why, size_t cap)
     } else {
         rc = hs_plant_model_by_name(&model, &pblock, sizeof pblock, e->model, why, cap);
     }
-    if (rc != HS_EXIT_OK) return rc;
+    if (rc != HS_OK) return hs_exit_of(HS_TOOL_ECU, rc);
     rc = hs_plant_initialize(&plant, &def, &model, reals, sizeof reals / sizeof reals[0], ints,
                              sizeof ints / sizeof ints[0], why, cap);
-    if (rc != HS_EXIT_OK) return rc;
+    if (rc != HS_OK) return hs_exit_of(HS_TOOL_ECU, rc);
     if (plant.map == &hs_map_circular_track_plant) {
         e->map = &hs_map_circular_track_ecu;
         e->pi = 1;
@@ -513,31 +515,21 @@ static int abs_bind(ecu *e, char *why, size_t cap)
     return 0;
 }
 
-int main(int argc, char **argv)
+/* The transport named by --transport, opened with the run's and the user's options (every
+ * option the user gave must be read by it); CAN brings the DBC's map. HS_OK, HS_E_USAGE or
+ * HS_E_SETUP after the message; nothing is left open on a refusal. */
+static hs_status open_transport(ecu *e, char *why, size_t cap)
 {
-    ecu *e = &E;
-    char why[512];
-    setvbuf(stdout, NULL, _IOLBF, 0);
-    /* A file-size limit (ulimit -f) fails the --stats write with EFBIG (exit 5, said), as in
-     * hilstep-rt, instead of killing the ECU without a word. */
-    signal(SIGXFSZ, SIG_IGN);
-    if (parse(argc, argv, e)) return 1;
-    int rc = learn_map(e, why, sizeof why);
-    if (rc != 0) {
-        fprintf(stderr, "hilstep-ecu: %s\n", why);
-        return rc;
-    }
-    /* The transport; CAN brings the DBC's map (bound to the names of the one just learned). */
     e->tp.ops = hs_transport_find(hs_transports, e->transport);
     if (!e->tp.ops) {
         fprintf(stderr, "hilstep-ecu: unknown transport '%s'\n", e->transport);
-        return 1;
+        return HS_E_USAGE;
     }
     if (e->timeout_ms < 0.0) e->timeout_ms = e->tp.ops->frame ? 10000.0 : 1000.0;
     if (!e->tp.ops->frame && e->key) {
         fprintf(stderr, "hilstep-ecu: --key authenticates the frame of hil/FRAME.md; transport %s "
                 "does not carry it\n", e->tp.ops->name);
-        return 1;
+        return HS_E_USAGE;
     }
     hs_tp_cfg tc;
     memset(&tc, 0, sizeof tc);
@@ -557,31 +549,39 @@ int main(int argc, char **argv)
     if (e->can_if) (void)hs_tp_opt_add(&tc, "can-if", e->can_if);
     if (e->dbc) (void)hs_tp_opt_add(&tc, "dbc", e->dbc);
     for (int i = 0; i < e->ntopt; ++i) (void)hs_tp_opt_add(&tc, e->tkey[i], e->tval[i]);
-    rc = e->tp.ops->open(&e->tp, &tc, why, sizeof why);
+    /* open() answers in exit statuses (hil/hs_transport.h): HS_EXIT_USAGE or HS_EXIT_SETUP */
+    const int rc = e->tp.ops->open(&e->tp, &tc, why, cap);
     if (rc != HS_EXIT_OK) {
         fprintf(stderr, "hilstep-ecu: %s\n", why);
-        return rc;
+        return rc == HS_EXIT_USAGE ? HS_E_USAGE : HS_E_SETUP;
     }
     const int unread = hs_tp_opt_unread(&tc, tp_user, tp_read);
     if (unread >= 0) {
         fprintf(stderr, "hilstep-ecu: transport %s has no option %s (its options: %s)\n",
                 e->tp.ops->name, tc.key[unread], e->tp.ops->usage);
         e->tp.ops->close(&e->tp);
-        return HS_EXIT_USAGE;
+        return HS_E_USAGE;
     }
+    return HS_OK;
+}
+
+/* The ECU's final map (the transport's own when it brought one), the ABS signals, the receive
+ * and send sides and the link. HS_OK, or the refusal after the message (transport closed). */
+static hs_status bind_link(ecu *e, char *why, size_t cap)
+{
     if (e->tp.map) {
         const int nin = hs_signal_map_count(e->map, HS_SIG_IN), nout = hs_signal_map_count(e->map, HS_SIG_OUT);
         e->map = e->tp.map;
-        if (hs_signal_map_check(e->map, nin, nout, why, sizeof why)) {
+        if (hs_signal_map_check(e->map, nin, nout, why, cap)) {
             fprintf(stderr, "hilstep-ecu: %s\n", why);
             e->tp.ops->close(&e->tp);
-            return 2;
+            return HS_E_SIGNAL_MAP;
         }
     }
-    if (e->abs && abs_bind(e, why, sizeof why) != 0) {
+    if (e->abs && abs_bind(e, why, cap) != 0) {
         fprintf(stderr, "hilstep-ecu: %s\n", why);
         e->tp.ops->close(&e->tp);
-        return 2;
+        return HS_E_SIGNAL_MAP;
     }
     hs_rx_init(&e->rx, e->map, HS_FRAME_KIND_FROM_PLANT);
     hs_tx_init(&e->tx, e->map, HS_FRAME_KIND_TO_PLANT,
@@ -589,45 +589,42 @@ int main(int argc, char **argv)
     if (e->tp.ops->frame && hs_link_setup(&e->rx, &e->tx, &e->mac, e->key, e->takeover_ms,
                                           e->period_ns, "hilstep-ecu", "plant") != 0) {
         e->tp.ops->close(&e->tp);
-        return 2;
+        return HS_E_SETUP;
     }
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    if (e->prio > 0) hs_rt_lock_memory(&e->rtr);
-    if (!e->quiet) {
-        if (e->pi)
-            printf("hilstep-ecu: map %s: PI %s -> %s, kp %g N s/m, ki %g N/m, v_ref %g m/s, "
-                   "period %.1f us, %s\n", e->map->app, e->rx.sig[0]->name,
-                   e->tx.sig[0]->name, e->kp, e->ki, e->v_ref, (double)e->period_ns / 1e3,
-                   e->tp.desc);
-        else if (e->abs == 1)
-            printf("hilstep-ecu: map %s: ABS, demand %g N m per wheel, slip target %g, kp %g N m, "
-                   "ki %g N m/s, off below %g m/s, period %.1f us, %s\n", e->map->app,
-                   e->t_demand, e->slip_ref, e->abs_kp, e->abs_ki, e->abs_vmin,
-                   (double)e->period_ns / 1e3, e->tp.desc);
-        else if (e->abs == 2)
-            printf("hilstep-ecu: map %s: brake demand %g N m on every wheel, no ABS, period %.1f us, "
-                   "%s\n", e->map->app, e->t_demand, (double)e->period_ns / 1e3, e->tp.desc);
-        else
-            printf("hilstep-ecu: map %s (%u in, %u out): each command held at its fallback, "
-                   "period %.1f us, %s\n", e->map->app, e->rx.n, e->tx.n,
-                   (double)e->period_ns / 1e3, e->tp.desc);
-    }
-    pthread_t th;
-    int err = hs_rt_thread_start(&th, control, e, e->prio, e->cpu, &e->rtr);
-    if (err) {
-        fprintf(stderr, "hilstep-ecu: control thread: %s\n", strerror(err));
-        return 2;
-    }
-    pthread_join(th, NULL);
-    e->tp.ops->close(&e->tp);
-    hs_rx_finish(&e->rx);
+    return HS_OK;
+}
+
+/* The start line: the map and what the control does with it. */
+static void print_start(const ecu *e)
+{
+    if (e->quiet) return;
+    if (e->pi)
+        printf("hilstep-ecu: map %s: PI %s -> %s, kp %g N s/m, ki %g N/m, v_ref %g m/s, "
+               "period %.1f us, %s\n", e->map->app, e->rx.sig[0]->name,
+               e->tx.sig[0]->name, e->kp, e->ki, e->v_ref, (double)e->period_ns / 1e3,
+               e->tp.desc);
+    else if (e->abs == 1)
+        printf("hilstep-ecu: map %s: ABS, demand %g N m per wheel, slip target %g, kp %g N m, "
+               "ki %g N m/s, off below %g m/s, period %.1f us, %s\n", e->map->app,
+               e->t_demand, e->slip_ref, e->abs_kp, e->abs_ki, e->abs_vmin,
+               (double)e->period_ns / 1e3, e->tp.desc);
+    else if (e->abs == 2)
+        printf("hilstep-ecu: map %s: brake demand %g N m on every wheel, no ABS, period %.1f us, "
+               "%s\n", e->map->app, e->t_demand, (double)e->period_ns / 1e3, e->tp.desc);
+    else
+        printf("hilstep-ecu: map %s (%u in, %u out): each command held at its fallback, "
+               "period %.1f us, %s\n", e->map->app, e->rx.n, e->tx.n,
+               (double)e->period_ns / 1e3, e->tp.desc);
+}
+
+/* The summary and the reasons of a failed link (to stderr even with --quiet: it is the one
+ * line to act on). HS_OK, or HS_E_LINK: no plant frame accepted, frames with a bad MAC, or a
+ * plant that fell silent without its FINAL frame. */
+static hs_status end_report(const ecu *e)
+{
     const uint64_t bad_mac = e->rx.st.rejected[HS_RX_MAC];
     const int link_failed = e->rx.st.accepted == 0 || bad_mac > 0 || e->end == END_SILENT;
-    const int code = link_failed ? HS_EXIT_LINK : 0;
+    const int code = hs_exit_of(HS_TOOL_ECU, link_failed ? HS_E_LINK : HS_OK);
     if (!e->quiet) {
         printf("hilstep-ecu summary (%s)\n", e->end == END_FINAL ? "plant finished"
                : e->end == END_SIGNAL ? "stopped by signal" : e->end == END_DURATION
@@ -636,7 +633,6 @@ int main(int argc, char **argv)
                : "plant silent");
         report(stdout, e, 1, code);
     }
-    /* The reason of a failed link, to stderr even with --quiet: it is the one line to act on. */
     if (e->rx.st.accepted == 0 && e->rx.st.datagrams > 0 &&
         e->rx.st.rejected[HS_RX_LAYOUT] + e->rx.st.rejected[HS_RX_SHORT] + e->rx.st.rejected[HS_RX_LONG] > 0)
         fprintf(stderr, "hilstep-ecu: none of %llu plant datagrams fits the map %s (%u values): "
@@ -651,19 +647,63 @@ int main(int argc, char **argv)
     else if (e->rx.st.accepted == 0)
         fprintf(stderr, "hilstep-ecu: no plant frame accepted\n");
     if (link_failed) fprintf(stderr, "hilstep-ecu: exit %d (link failed)\n", code);
-    if (e->stats) {
-        FILE *f = fopen(e->stats, "w");
-        if (!f) {
-            fprintf(stderr, "hilstep-ecu: --stats %s: %s\n", e->stats, strerror(errno));
-            return code ? code : 5;
-        }
-        report(f, e, 0, code);
-        /* A write that failed while report() filled the buffer leaves only the error flag. */
-        int werr = ferror(f);
-        if (fclose(f) != 0 || werr) {
-            fprintf(stderr, "hilstep-ecu: --stats %s: %s\n", e->stats, strerror(errno));
-            return code ? code : 5;
-        }
+    return link_failed ? HS_E_LINK : HS_OK;
+}
+
+/* --stats FILE: every counter; HS_OK, or HS_E_WRITE when it could not be written. */
+static hs_status write_stats(const ecu *e, int code)
+{
+    if (!e->stats) return HS_OK;
+    FILE *f = fopen(e->stats, "w");
+    if (!f) {
+        fprintf(stderr, "hilstep-ecu: --stats %s: %s\n", e->stats, strerror(errno));
+        return HS_E_WRITE;
     }
-    return code;
+    report(f, e, 0, code);
+    /* A write that failed while report() filled the buffer leaves only the error flag. */
+    int werr = ferror(f);
+    if (fclose(f) != 0 || werr) {
+        fprintf(stderr, "hilstep-ecu: --stats %s: %s\n", e->stats, strerror(errno));
+        return HS_E_WRITE;
+    }
+    return HS_OK;
+}
+
+int main(int argc, char **argv)
+{
+    ecu *e = &E;
+    char why[512];
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    /* A file-size limit (ulimit -f) fails the --stats write with EFBIG (exit 5, said), as in
+     * hilstep-rt, instead of killing the ECU without a word. */
+    signal(SIGXFSZ, SIG_IGN);
+    if (parse(argc, argv, e)) return hs_exit_of(HS_TOOL_ECU, HS_E_USAGE);
+    const int learned = learn_map(e, why, sizeof why);
+    if (learned != 0) {
+        fprintf(stderr, "hilstep-ecu: %s\n", why);
+        return learned;
+    }
+    hs_status st = open_transport(e, why, sizeof why);
+    if (st == HS_OK) st = bind_link(e, why, sizeof why);
+    if (st != HS_OK) return hs_exit_of(HS_TOOL_ECU, st);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    if (e->prio > 0) hs_rt_lock_memory(&e->rtr);
+    print_start(e);
+    pthread_t th;
+    int err = hs_rt_thread_start(&th, control, e, e->prio, e->cpu, &e->rtr);
+    if (err) {
+        fprintf(stderr, "hilstep-ecu: control thread: %s\n", strerror(err));
+        return hs_exit_of(HS_TOOL_ECU, HS_E_SETUP);
+    }
+    pthread_join(th, NULL);
+    e->tp.ops->close(&e->tp);
+    hs_rx_finish(&e->rx);
+    const hs_status link = end_report(e);
+    /* a failed link (8) outranks lost stats (5): the ECU's exit names the link first */
+    const hs_status out = write_stats(e, hs_exit_of(HS_TOOL_ECU, link));
+    return hs_exit_of(HS_TOOL_ECU, link != HS_OK ? link : out);
 }

@@ -174,8 +174,9 @@ static void usage(FILE *f)
 "                      before the plant stops with safe outputs (default 10); any refused\n"
 "                      step fails the run (exit 4). Outputs NaN/Inf or outside their signal's\n"
 "                      range are refused the same way (nonfinite_output, output_range)\n"
-"network\n"
-"  --transport T       udp (default: the frame of hil/FRAME.md) or can (SocketCAN, hil/CAN.md)\n"
+"network\n");
+    hs_transports_help(f);
+    fprintf(f,
 "  --can-if IF         CAN interface of --transport can, e.g. vcan0 or can0\n"
 "  --dbc FILE          DBC of --transport can: binds the model's inputs and outputs by name\n"
 "                      to CAN signals (shipped: hil/dbc/MODEL.dbc); errors name FILE:LINE\n"
@@ -243,23 +244,20 @@ static int parse_double(const char *s, double *v)
     return (end == s || *end || errno || !isfinite(*v)) ? -1 : 0;
 }
 
-/* The command line into o, without printing or exiting (the CLI fuzz harness calls it):
- * 0, 1 for --help, or -1 with the message in why (cap bytes). */
-static int parse_options(int argc, char **argv, options *o, char *why, size_t cap)
+/* The defaults of every option: the library's default configuration (the one measured to
+ * survive a 1e8-step soak), the first transport of the table, a 1 ms period. */
+static void default_options(options *o)
 {
     memset(o, 0, sizeof *o);
     o->model = "circular_track";
-    {
-        /* the library's default configuration: the one measured to survive a 1e8-step soak */
-        const hs_stepper_def dd = hs_stepper_default_def();
-        o->method = dd.method;
-        o->form = dd.form;
-        o->stab = dd.stab;
-        o->compliance = (double)dd.reg_eps;
-        o->damping = (double)dd.reg_damp;
-        o->spook_eps = (double)dd.spook_eps;
-        o->spook_tau = -1.0;
-    }
+    const hs_stepper_def dd = hs_stepper_default_def();
+    o->method = dd.method;
+    o->form = dd.form;
+    o->stab = dd.stab;
+    o->compliance = (double)dd.reg_eps;
+    o->damping = (double)dd.reg_damp;
+    o->spook_eps = (double)dd.spook_eps;
+    o->spook_tau = -1.0;
     o->period_ns = 1000000;
     o->prio = 80;
     o->cpu = -1;
@@ -275,143 +273,213 @@ static int parse_options(int argc, char **argv, options *o, char *why, size_t ca
     o->fault_tick = -1;
     o->fault_frames = 1;
     o->takeover_ms = -1;
+}
+
+/* What an option group made of argument a (its value v, NULL when a is the last argument). */
+#define OPT_NOT_MINE 0  /* not an option of the group */
+#define OPT_FLAG 1      /* taken, without a value */
+#define OPT_VALUE 2     /* taken with its value v */
+#define OPT_BAD (-1)    /* its value v is not one it takes */
+#define OPT_NEEDS (-2)  /* it takes a value and none followed */
+#define NEED_ARG() do { if (!v) return OPT_NEEDS; } while (0)
+
+/* The options without a value, and the names of files and the model. */
+static int opt_names(const char *a, const char *v, options *o)
+{
+    if (!strcmp(a, "--quiet")) o->quiet = 1;
+    else if (!strcmp(a, "--verbose")) o->verbose = 1;
+    else if (!strcmp(a, "--signals")) o->list_signals = 1;
+    else if (!strcmp(a, "--model")) { NEED_ARG(); o->model = v; return OPT_VALUE; }
+    else if (!strcmp(a, "--model-file")) { NEED_ARG(); o->model_file = v; return OPT_VALUE; }
+    else if (!strcmp(a, "--log")) { NEED_ARG(); o->log = strcmp(v, "none") ? v : ""; return OPT_VALUE; }
+    else if (!strcmp(a, "--hist")) { NEED_ARG(); o->hist = v; return OPT_VALUE; }
+    else if (!strcmp(a, "--stats")) { NEED_ARG(); o->stats = v; return OPT_VALUE; }
+    else if (!strcmp(a, "--key")) { NEED_ARG(); o->key = v; return OPT_VALUE; }
+    else return OPT_NOT_MINE;
+    return OPT_FLAG;
+}
+
+/* The stepper's options: method, formulation, stabilization, compliance, model parameters. */
+static int opt_stepper(const char *a, const char *v, options *o)
+{
+    double d;
+    int e;
+    if (!strcmp(a, "--method")) {
+        NEED_ARG();
+        if (parse_enum(v, method_name_i, HS_METHOD_COUNT, &e)) return OPT_BAD;
+        o->method = (hs_method)e;
+    } else if (!strcmp(a, "--form")) {
+        NEED_ARG();
+        if (parse_enum(v, form_name_i, 2, &e)) return OPT_BAD;
+        o->form = (hs_form)e;
+    } else if (!strcmp(a, "--stab")) {
+        NEED_ARG();
+        o->stab_given = 1;
+        if (parse_enum(v, stab_name_i, 3, &e)) return OPT_BAD;
+        o->stab = (hs_stab)e;
+    } else if (!strcmp(a, "--compliance") || !strcmp(a, "--damping") || !strcmp(a, "--spook-eps")) {
+        NEED_ARG();
+        if (parse_double(v, &d) || !(d >= 0) || !isfinite(d)) return OPT_BAD;
+        if (!strcmp(a, "--compliance")) o->compliance = d;
+        else if (!strcmp(a, "--damping")) o->damping = d;
+        else o->spook_eps = d;
+    } else if (!strcmp(a, "--spook-tau")) {
+        NEED_ARG();
+        if (parse_double(v, &d) || !(d > 0) || !isfinite(d)) return OPT_BAD;
+        o->spook_tau = d;
+    } else if (!strcmp(a, "--param")) {
+        NEED_ARG();
+        const char *eq = strchr(v, '=');
+        if (!eq || eq == v || (size_t)(eq - v) >= sizeof o->pname[0] || o->nparams >= MAX_PARAMS ||
+            parse_double(eq + 1, &d)) return OPT_BAD;
+        memcpy(o->pname[o->nparams], v, (size_t)(eq - v));
+        o->pname[o->nparams][eq - v] = '\0';
+        o->pval[o->nparams++] = d;
+    } else {
+        return OPT_NOT_MINE;
+    }
+    return OPT_VALUE;
+}
+
+/* The timing and policy options: period, duration, scheduling, overrun and fault policies. */
+static int opt_timing(const char *a, const char *v, options *o)
+{
+    double d;
+    if (!strcmp(a, "--period-us")) {
+        NEED_ARG();
+        if (parse_double(v, &d) || d < 50 || d > 1e6) return OPT_BAD;
+        o->period_ns = (int64_t)(d * 1000.0 + 0.5);
+    } else if (!strcmp(a, "--duration")) {
+        NEED_ARG();
+        if (parse_double(v, &d) || d < 0 || d > 1e7) return OPT_BAD;
+        o->duration = d;
+    } else if (!strcmp(a, "--priority")) {
+        NEED_ARG();
+        if (parse_double(v, &d) || d < 0 || d > 99 || d != (int)d) return OPT_BAD;
+        o->prio = (int)d;
+    } else if (!strcmp(a, "--cpu")) {
+        NEED_ARG();
+        if (parse_double(v, &d) || d < 0 || d > 4095 || d != (int)d) return OPT_BAD;
+        o->cpu = (int)d;
+    } else if (!strcmp(a, "--policy")) {
+        NEED_ARG();
+        if (!strcmp(v, "skip")) o->policy_stop = 0;
+        else if (!strcmp(v, "stop")) o->policy_stop = 1;
+        else return OPT_BAD;
+    } else if (!strcmp(a, "--budget-us")) {
+        NEED_ARG();
+        if (parse_double(v, &d) || d <= 0 || d > 1e9) return OPT_BAD;
+        o->budget_us = d;
+    } else if (!strcmp(a, "--fault-hold")) {
+        NEED_ARG();
+        if (parse_double(v, &d) || d < 1 || d > 1e9 || d != (int)d) return OPT_BAD;
+        o->fault_hold = (int)d;
+    } else {
+        return OPT_NOT_MINE;
+    }
+    return OPT_VALUE;
+}
+
+/* The network options: addresses, the transport and its options, receive bounds, takeover. */
+static int opt_network(const char *a, const char *v, options *o)
+{
+    double d;
+    if (!strcmp(a, "--listen")) { NEED_ARG(); o->listen = v; }
+    else if (!strcmp(a, "--peer")) { NEED_ARG(); o->peer = v; }
+    else if (!strcmp(a, "--transport")) { NEED_ARG(); o->transport = v; }
+    else if (!strcmp(a, "--can-if")) { NEED_ARG(); o->can_if = v; }
+    else if (!strcmp(a, "--dbc")) { NEED_ARG(); o->dbc = v; }
+    else if (!strcmp(a, "--transport-opt")) {
+        NEED_ARG();
+        const char *eq = strchr(v, '=');
+        if (!eq || eq == v || (size_t)(eq - v) >= sizeof o->tkey[0] || o->ntopt >= HS_TP_MAX_OPTS - 6)
+            return OPT_BAD;
+        memcpy(o->tkey[o->ntopt], v, (size_t)(eq - v));
+        o->tkey[o->ntopt][eq - v] = '\0';
+        o->tval[o->ntopt++] = eq + 1;
+    } else if (!strcmp(a, "--max-rx")) {
+        NEED_ARG();
+        if (parse_double(v, &d) || d < 1 || d > 100000 || d != (int)d) return OPT_BAD;
+        o->max_rx = (int)d;
+    } else if (!strcmp(a, "--takeover-ms")) {
+        NEED_ARG();
+        if (parse_double(v, &d) || d < 0 || d > 1e6) return OPT_BAD;
+        o->takeover_ms = d;
+    } else if (!strcmp(a, "--linger-ms")) {
+        NEED_ARG();
+        if (parse_double(v, &d) || d < 0 || d > 10000) return OPT_BAD;
+        o->linger_ms = d;
+    } else {
+        return OPT_NOT_MINE;
+    }
+    return OPT_VALUE;
+}
+
+/* The test switches: an overrun and refused steps on purpose. */
+static int opt_inject(const char *a, const char *v, options *o)
+{
+    double d;
+    const char *c;
+    char kb[32];
+    if (!strcmp(a, "--inject-overrun")) {
+        NEED_ARG();
+        c = strchr(v, ':');
+        double k;
+        if (!c || (size_t)(c - v) >= sizeof kb) return OPT_BAD;
+        memcpy(kb, v, (size_t)(c - v));
+        kb[c - v] = '\0';
+        if (parse_double(kb, &k) || k < 0 || k > 1e15 || k != (double)(int64_t)k) return OPT_BAD;
+        if (parse_double(c + 1, &d) || d <= 1.0 || d > 1000) return OPT_BAD;
+        o->inject_tick = (int64_t)k;
+        o->inject_periods = d;
+    } else if (!strcmp(a, "--inject-fault")) {
+        NEED_ARG();
+        c = strchr(v, ':');
+        size_t kl = c ? (size_t)(c - v) : strlen(v);
+        if (kl >= sizeof kb) return OPT_BAD;
+        memcpy(kb, v, kl);
+        kb[kl] = '\0';
+        if (parse_double(kb, &d) || d < 0 || d > 1e15 || d != (double)(int64_t)d) return OPT_BAD;
+        o->fault_tick = (int64_t)d;
+        if (c) {
+            if (parse_double(c + 1, &d) || d < 1 || d > 1e9 || d != (int)d) return OPT_BAD;
+            o->fault_frames = (int)d;
+        }
+    } else {
+        return OPT_NOT_MINE;
+    }
+    return OPT_VALUE;
+}
+#undef NEED_ARG
+
+/* The command line into o, without printing or exiting (the CLI fuzz harness calls it):
+ * 0, 1 for --help, or -1 with the message in why (cap bytes). Each option group is asked in
+ * turn; the first that knows the option takes it. */
+static int parse_options(int argc, char **argv, options *o, char *why, size_t cap)
+{
+    static int (*const groups[])(const char *, const char *, options *) = {
+        opt_names, opt_stepper, opt_timing, opt_network, opt_inject};
+    default_options(o);
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        double d;
-        int e;
-#define NEED_ARG() do { if (!v) { snprintf(why, cap, "hilstep-rt: %s needs a value", a); return -1; } ++i; } while (0)
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) return 1;
-        else if (!strcmp(a, "--quiet")) o->quiet = 1;
-        else if (!strcmp(a, "--verbose")) o->verbose = 1;
-        else if (!strcmp(a, "--signals")) o->list_signals = 1;
-        else if (!strcmp(a, "--model")) { NEED_ARG(); o->model = v; }
-        else if (!strcmp(a, "--model-file")) { NEED_ARG(); o->model_file = v; }
-        else if (!strcmp(a, "--method")) {
-            NEED_ARG();
-            if (parse_enum(v, method_name_i, HS_METHOD_COUNT, &e)) goto bad;
-            o->method = (hs_method)e;
-        } else if (!strcmp(a, "--form")) {
-            NEED_ARG();
-            if (parse_enum(v, form_name_i, 2, &e)) goto bad;
-            o->form = (hs_form)e;
-        } else if (!strcmp(a, "--stab")) {
-            NEED_ARG();
-            o->stab_given = 1;
-            if (parse_enum(v, stab_name_i, 3, &e)) goto bad;
-            o->stab = (hs_stab)e;
-        } else if (!strcmp(a, "--compliance") || !strcmp(a, "--damping") || !strcmp(a, "--spook-eps")) {
-            NEED_ARG();
-            if (parse_double(v, &d) || !(d >= 0) || !isfinite(d)) goto bad;
-            if (!strcmp(a, "--compliance")) o->compliance = d;
-            else if (!strcmp(a, "--damping")) o->damping = d;
-            else o->spook_eps = d;
-        } else if (!strcmp(a, "--spook-tau")) {
-            NEED_ARG();
-            if (parse_double(v, &d) || !(d > 0) || !isfinite(d)) goto bad;
-            o->spook_tau = d;
-        } else if (!strcmp(a, "--param")) {
-            NEED_ARG();
-            const char *eq = strchr(v, '=');
-            if (!eq || eq == v || (size_t)(eq - v) >= sizeof o->pname[0] || o->nparams >= MAX_PARAMS ||
-                parse_double(eq + 1, &d)) goto bad;
-            memcpy(o->pname[o->nparams], v, (size_t)(eq - v));
-            o->pname[o->nparams][eq - v] = '\0';
-            o->pval[o->nparams++] = d;
-        } else if (!strcmp(a, "--period-us")) {
-            NEED_ARG();
-            if (parse_double(v, &d) || d < 50 || d > 1e6) goto bad;
-            o->period_ns = (int64_t)(d * 1000.0 + 0.5);
-        } else if (!strcmp(a, "--duration")) {
-            NEED_ARG();
-            if (parse_double(v, &d) || d < 0 || d > 1e7) goto bad;
-            o->duration = d;
-        } else if (!strcmp(a, "--priority")) {
-            NEED_ARG();
-            if (parse_double(v, &d) || d < 0 || d > 99 || d != (int)d) goto bad;
-            o->prio = (int)d;
-        } else if (!strcmp(a, "--cpu")) {
-            NEED_ARG();
-            if (parse_double(v, &d) || d < 0 || d > 4095 || d != (int)d) goto bad;
-            o->cpu = (int)d;
-        } else if (!strcmp(a, "--policy")) {
-            NEED_ARG();
-            if (!strcmp(v, "skip")) o->policy_stop = 0;
-            else if (!strcmp(v, "stop")) o->policy_stop = 1;
-            else goto bad;
-        } else if (!strcmp(a, "--listen")) { NEED_ARG(); o->listen = v; }
-        else if (!strcmp(a, "--peer")) { NEED_ARG(); o->peer = v; }
-        else if (!strcmp(a, "--transport")) { NEED_ARG(); o->transport = v; }
-        else if (!strcmp(a, "--can-if")) { NEED_ARG(); o->can_if = v; }
-        else if (!strcmp(a, "--dbc")) { NEED_ARG(); o->dbc = v; }
-        else if (!strcmp(a, "--transport-opt")) {
-            NEED_ARG();
-            const char *eq = strchr(v, '=');
-            if (!eq || eq == v || (size_t)(eq - v) >= sizeof o->tkey[0] || o->ntopt >= HS_TP_MAX_OPTS - 6)
-                goto bad;
-            memcpy(o->tkey[o->ntopt], v, (size_t)(eq - v));
-            o->tkey[o->ntopt][eq - v] = '\0';
-            o->tval[o->ntopt++] = eq + 1;
-        }
-        else if (!strcmp(a, "--log")) { NEED_ARG(); o->log = strcmp(v, "none") ? v : ""; }
-        else if (!strcmp(a, "--hist")) { NEED_ARG(); o->hist = v; }
-        else if (!strcmp(a, "--stats")) { NEED_ARG(); o->stats = v; }
-        else if (!strcmp(a, "--max-rx")) {
-            NEED_ARG();
-            if (parse_double(v, &d) || d < 1 || d > 100000 || d != (int)d) goto bad;
-            o->max_rx = (int)d;
-        } else if (!strcmp(a, "--inject-overrun")) {
-            NEED_ARG();
-            const char *c = strchr(v, ':');
-            double k;
-            char kb[32];
-            if (!c || (size_t)(c - v) >= sizeof kb) goto bad;
-            memcpy(kb, v, (size_t)(c - v));
-            kb[c - v] = '\0';
-            if (parse_double(kb, &k) || k < 0 || k > 1e15 || k != (double)(int64_t)k) goto bad;
-            if (parse_double(c + 1, &d) || d <= 1.0 || d > 1000) goto bad;
-            o->inject_tick = (int64_t)k;
-            o->inject_periods = d;
-        } else if (!strcmp(a, "--budget-us")) {
-            NEED_ARG();
-            if (parse_double(v, &d) || d <= 0 || d > 1e9) goto bad;
-            o->budget_us = d;
-        } else if (!strcmp(a, "--fault-hold")) {
-            NEED_ARG();
-            if (parse_double(v, &d) || d < 1 || d > 1e9 || d != (int)d) goto bad;
-            o->fault_hold = (int)d;
-        } else if (!strcmp(a, "--key")) { NEED_ARG(); o->key = v; }
-        else if (!strcmp(a, "--takeover-ms")) {
-            NEED_ARG();
-            if (parse_double(v, &d) || d < 0 || d > 1e6) goto bad;
-            o->takeover_ms = d;
-        } else if (!strcmp(a, "--linger-ms")) {
-            NEED_ARG();
-            if (parse_double(v, &d) || d < 0 || d > 10000) goto bad;
-            o->linger_ms = d;
-        } else if (!strcmp(a, "--inject-fault")) {
-            NEED_ARG();
-            const char *c = strchr(v, ':');
-            char kb[32];
-            size_t kl = c ? (size_t)(c - v) : strlen(v);
-            if (kl >= sizeof kb) goto bad;
-            memcpy(kb, v, kl);
-            kb[kl] = '\0';
-            if (parse_double(kb, &d) || d < 0 || d > 1e15 || d != (double)(int64_t)d) goto bad;
-            o->fault_tick = (int64_t)d;
-            if (c) {
-                if (parse_double(c + 1, &d) || d < 1 || d > 1e9 || d != (int)d) goto bad;
-                o->fault_frames = (int)d;
-            }
-        } else {
+        int r = OPT_NOT_MINE;
+        for (size_t g = 0; r == OPT_NOT_MINE && g < sizeof groups / sizeof groups[0]; ++g)
+            r = groups[g](a, v, o);
+        if (r == OPT_NOT_MINE) {
             snprintf(why, cap, "hilstep-rt: unknown option '%s' (see --help)", a);
             return -1;
         }
-        continue;
-    bad:
-        snprintf(why, cap, "hilstep-rt: bad value '%s' for %s (see --help)", v ? v : "", a);
-        return -1;
-#undef NEED_ARG
+        if (r == OPT_NEEDS) {
+            snprintf(why, cap, "hilstep-rt: %s needs a value", a);
+            return -1;
+        }
+        if (r == OPT_BAD) {
+            snprintf(why, cap, "hilstep-rt: bad value '%s' for %s (see --help)", v ? v : "", a);
+            return -1;
+        }
+        if (r == OPT_VALUE) ++i;
     }
     return 0;
 }
@@ -522,7 +590,7 @@ static void *rt_thread(void *arg)
 /* Where the ECU is, for messages: its UDP address or the CAN interface. */
 static const char *peer_name(const app *a)
 {
-    return strcmp(a->tp.ops->name, "can") ? a->o.peer : a->o.can_if ? a->o.can_if : "?";
+    return a->tp.ops->frame ? a->o.peer : a->o.can_if ? a->o.can_if : a->tp.desc;
 }
 
 /* The CSV buffer holds complete rows only; a flush writes them all or, on a short write (disk
@@ -921,7 +989,7 @@ static int select_model(app *a, char *why, size_t cap)
 {
     static hs_mb_store mb_store; /* --model-file: the description and its compiled tables */
     static hs_mb_model mb_model;
-    int rc;
+    hs_status rc;
     if (a->o.model_file) {
         static hs_mb_overrides ovr; /* --param NAME=VALUE replace the description's params */
         static hs_mb_sigmap sigmap;
@@ -940,7 +1008,7 @@ static int select_model(app *a, char *why, size_t cap)
     } else {
         rc = hs_plant_model_by_name(&a->model, &a->pblock, sizeof a->pblock, a->o.model, why, cap);
     }
-    if (rc != HS_EXIT_OK) return rc;
+    if (rc != HS_OK) return hs_exit_of(HS_TOOL_PLANT, rc);
     for (int i = 0; i < a->o.nparams && !a->o.model_file; ++i) {
         int r = hs_model_set_param(&a->model, a->o.pname[i], (hs_real)a->o.pval[i]);
         if (r != HS_OK) {
@@ -956,9 +1024,10 @@ static int select_model(app *a, char *why, size_t cap)
     return HS_EXIT_OK;
 }
 
-static void print_signals(const hs_signal_map *map, const options *o)
+/* bus_map: the transport brought the map (a DBC's), so its scaling is the DBC's. */
+static void print_signals(const hs_signal_map *map, const options *o, int bus_map)
 {
-    if (!strcmp(o->transport, "can"))
+    if (bus_map)
         printf("signal map %s from %s (CAN: raw * factor + offset as the DBC says, hil/CAN.md; "
                "stale in periods)\n", map->app, o->dbc);
     else
@@ -984,29 +1053,10 @@ static int64_t clock_ns(void) { return hs_now_ns(); }
 /* Built with -DHS_RT_NO_MAIN, the file is the CLI fuzz harness' library (test/fuzz/fuzz_rtcli.c
  * includes it): parse_options and select_model without a process around them. */
 #ifndef HS_RT_NO_MAIN
-int main(int argc, char **argv)
+/* The plant's definition from the options: the stepper (h the period), the fault and
+ * overrun policies, a fresh session, the test switches, the description's own map. */
+static hs_plant_def plant_def(const app *a)
 {
-    app *a = &A;
-    hs_plant *p = &a->plant;
-    char why[512];
-    int rc;
-    setvbuf(stdout, NULL, _IOLBF, 0);
-    /* A file-size limit (ulimit -f) fails the write with EFBIG, handled like a full disk
-     * (rows cut back, summary, exit 5), instead of killing the run without either. */
-    signal(SIGXFSZ, SIG_IGN);
-    a->csv_fd = -1;
-    rc = parse_options(argc, argv, &a->o, why, sizeof why);
-    if (rc != 0) {
-        if (rc > 0) usage(stdout);
-        else fprintf(stderr, "%s\n", why);
-        return rc > 0 ? HS_EXIT_OK : HS_EXIT_USAGE;
-    }
-
-    rc = select_model(a, why, sizeof why);
-    if (rc != HS_EXIT_OK) {
-        fprintf(stderr, "hilstep-rt: %s\n", why);
-        return rc;
-    }
     hs_plant_def def = hs_plant_default_def();
     def.step.method = a->o.method;
     def.step.form = a->o.form;
@@ -1025,28 +1075,25 @@ int main(int argc, char **argv)
     def.inject_fault_tick = a->o.fault_tick;
     def.inject_fault_frames = (uint32_t)a->o.fault_frames;
     if (g_mb_map != NULL) def.map = g_mb_map;
-    rc = hs_plant_initialize(p, &def, &a->model, g_reals, sizeof g_reals / sizeof g_reals[0],
-                             g_ints, sizeof g_ints / sizeof g_ints[0], why, sizeof why);
-    if (rc != HS_EXIT_OK) {
-        fprintf(stderr, "hilstep-rt: model %s (%s/%s/%s, h = %g s): %s\n", a->model.type->name,
-                hs_method_name(def.step.method), hs_form_name(def.step.form),
-                hs_stab_name(def.step.stab), (double)def.step.h, why);
-        return rc;
-    }
+    return def;
+}
 
-    /* The transport: it may bring its own map (CAN: the DBC's, bound to the names of the map
-     * just checked); then the plant starts again on that one. */
+/* The transport named by --transport, opened with the run's and the user's options (every
+ * option the user gave must be read by it). HS_OK, HS_E_USAGE or HS_E_SETUP after the
+ * message; nothing is left open on a refusal. */
+static hs_status open_transport(app *a, char *why, size_t cap)
+{
     a->tp.ops = hs_transport_find(hs_transports, a->o.transport);
     if (!a->tp.ops) {
-        fprintf(stderr, "hilstep-rt: unknown transport '%s'; known:", a->o.transport);
-        for (int i = 0; hs_transports[i]; ++i) fprintf(stderr, " %s", hs_transports[i]->name);
+        fprintf(stderr, "hilstep-rt: unknown transport '%s';", a->o.transport);
+        hs_transports_names(stderr, " known:");
         fprintf(stderr, "\n");
-        return HS_EXIT_USAGE;
+        return HS_E_USAGE;
     }
     if (!a->tp.ops->frame && a->o.key) {
         fprintf(stderr, "hilstep-rt: --key authenticates the frame of hil/FRAME.md; transport %s "
                 "does not carry it\n", a->tp.ops->name);
-        return HS_EXIT_USAGE;
+        return HS_E_USAGE;
     }
     hs_tp_cfg tc;
     memset(&tc, 0, sizeof tc);
@@ -1054,7 +1101,7 @@ int main(int argc, char **argv)
     tc.period_us = (uint32_t)(a->o.period_ns / 1000);
     tc.rx_kind = HS_FRAME_KIND_TO_PLANT;
     tc.tx_kind = HS_FRAME_KIND_FROM_PLANT;
-    tc.map = p->map;
+    tc.map = a->plant.map;
     tc.rcvbuf = 1 << 20;
     tc.map_only = a->o.list_signals;
     (void)hs_tp_opt_add(&tc, "listen", a->o.listen);
@@ -1067,60 +1114,87 @@ int main(int argc, char **argv)
     if (a->o.can_if) (void)hs_tp_opt_add(&tc, "can-if", a->o.can_if);
     if (a->o.dbc) (void)hs_tp_opt_add(&tc, "dbc", a->o.dbc);
     for (int i = 0; i < a->o.ntopt; ++i) (void)hs_tp_opt_add(&tc, a->o.tkey[i], a->o.tval[i]);
-    if (a->o.period_ns % 1000 != 0 && strcmp(a->tp.ops->name, "udp")) {
+    if (a->o.period_ns % 1000 != 0 && !a->tp.ops->frame) { /* cfg.period_us carries the period */
         fprintf(stderr, "hilstep-rt: --transport %s needs a whole number of microseconds as period\n",
                 a->tp.ops->name);
-        return HS_EXIT_USAGE;
+        return HS_E_USAGE;
     }
-    rc = a->tp.ops->open(&a->tp, &tc, why, sizeof why);
+    /* open() answers in exit statuses (hil/hs_transport.h): HS_EXIT_USAGE or HS_EXIT_SETUP */
+    const int rc = a->tp.ops->open(&a->tp, &tc, why, cap);
     if (rc != HS_EXIT_OK) {
         fprintf(stderr, "hilstep-rt: %s\n", why);
-        return rc;
+        return rc == HS_EXIT_USAGE ? HS_E_USAGE : HS_E_SETUP;
     }
     const int unread = hs_tp_opt_unread(&tc, tp_user, tp_read);
     if (unread >= 0) {
         fprintf(stderr, "hilstep-rt: transport %s has no option %s (its options: %s)\n",
                 a->tp.ops->name, tc.key[unread], a->tp.ops->usage);
         a->tp.ops->close(&a->tp);
-        return HS_EXIT_USAGE;
+        return HS_E_USAGE;
     }
-    if (a->tp.map) {
-        def.map = a->tp.map;
-        rc = hs_plant_initialize(p, &def, &a->model, g_reals, sizeof g_reals / sizeof g_reals[0],
-                                 g_ints, sizeof g_ints / sizeof g_ints[0], why, sizeof why);
-        if (rc != HS_EXIT_OK) {
-            fprintf(stderr, "hilstep-rt: model %s with the map of transport %s: %s\n",
-                    a->model.type->name, a->tp.ops->name, why);
-            a->tp.ops->close(&a->tp);
-            return rc;
-        }
+    return HS_OK;
+}
+
+/* The plant on the model, then (when the transport brought its own map, CAN: the DBC's bound
+ * to the names of the map just checked) again on that map. HS_OK, or the plant's refusal
+ * after the message (the transport closed). */
+static hs_status start_plant(app *a, hs_plant_def *def, char *why, size_t cap)
+{
+    hs_plant *p = &a->plant;
+    hs_status rc = hs_plant_initialize(p, def, &a->model, g_reals, sizeof g_reals / sizeof g_reals[0],
+                                       g_ints, sizeof g_ints / sizeof g_ints[0], why, cap);
+    if (rc != HS_OK) {
+        fprintf(stderr, "hilstep-rt: model %s (%s/%s/%s, h = %g s): %s\n", a->model.type->name,
+                hs_method_name(def->step.method), hs_form_name(def->step.form),
+                hs_stab_name(def->step.stab), (double)def->step.h, why);
+        return rc;
     }
-    if (a->o.list_signals) {
-        print_signals(p->map, &a->o);
+    rc = open_transport(a, why, cap);
+    if (rc != HS_OK || !a->tp.map) return rc;
+    def->map = a->tp.map;
+    rc = hs_plant_initialize(p, def, &a->model, g_reals, sizeof g_reals / sizeof g_reals[0],
+                             g_ints, sizeof g_ints / sizeof g_ints[0], why, cap);
+    if (rc != HS_OK) {
+        fprintf(stderr, "hilstep-rt: model %s with the map of transport %s: %s\n",
+                a->model.type->name, a->tp.ops->name, why);
         a->tp.ops->close(&a->tp);
-        return HS_EXIT_OK;
     }
-    /* Sessions, sequence numbers and the MAC belong to the frame of FRAME.md: only a transport
-     * that carries it takes --key (a CAN frame has no room for a MAC). */
+    return rc;
+}
+
+/* The link (sessions, sequence numbers and the MAC belong to the frame of FRAME.md: only a
+ * transport that carries it takes --key; a CAN frame has no room for a MAC), then every output
+ * file: a bad path or a directory fails the start. HS_OK, or HS_E_SETUP (transport closed). */
+static hs_status open_outputs(app *a)
+{
+    hs_plant *p = &a->plant;
     static hs_mac mac;
     if (a->tp.ops->frame && hs_link_setup(&p->rx, &p->tx, &mac, a->o.key, a->o.takeover_ms,
                                           a->o.period_ns, "hilstep-rt", "ECU") != 0) {
         a->tp.ops->close(&a->tp);
-        return HS_EXIT_SETUP;
+        return HS_E_SETUP;
     }
-    /* Every output file opens before the run: a bad path or a directory fails the start. */
     if (a->o.log[0]) {
         a->csv_fd = open(a->o.log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
         if (a->csv_fd < 0) {
             fprintf(stderr, "hilstep-rt: --log %s: %s\n", a->o.log, strerror(errno));
             a->tp.ops->close(&a->tp);
-            return HS_EXIT_SETUP;
+            return HS_E_SETUP;
         }
     }
     if (outfile_open(&a->stats, a->o.stats, "--stats") || outfile_open(&a->hist, a->o.hist, "--hist")) {
         a->tp.ops->close(&a->tp);
-        return HS_EXIT_SETUP;
+        return HS_E_SETUP;
     }
+    return HS_OK;
+}
+
+/* The run: ring and histograms, signal handlers, memory locked, the start lines, then the
+ * logger and the real-time thread until both are done. HS_OK, or HS_E_SETUP when a thread
+ * could not start. */
+static hs_status run_threads(app *a, const hs_plant_def *def)
+{
+    hs_plant *p = &a->plant;
     hs_ring_init(&a->ring, g_ring_store, RING_CAP, (uint32_t)sizeof(hs_tm_row));
     hs_hist_init(&a->lat, g_lat_bins, LAT_BINS, 1000);
     hs_hist_init(&a->exec, g_exec_bins, EXEC_BINS, 10);
@@ -1139,8 +1213,8 @@ int main(int argc, char **argv)
     hs_rt_lock_memory(&a->rtr);
     printf("hilstep-rt: model %s (signal map %s: %d in, %d out), %s/%s/%s (path %s), period %.1f us, "
            "%s\n", a->model.type->name, p->map->app, p->d.nin, p->d.nout,
-           hs_method_name(def.step.method), hs_form_name(def.step.form),
-           hs_stab_name(def.step.stab), hs_stepper_path(&p->st), (double)a->o.period_ns / 1e3, a->tp.desc);
+           hs_method_name(def->step.method), hs_form_name(def->step.form),
+           hs_stab_name(def->step.stab), hs_stepper_path(&p->st), (double)a->o.period_ns / 1e3, a->tp.desc);
     if (a->o.duration > 0)
         printf("hilstep-rt: %llu frames (%.3f s), latency budget %.1f us\n",
                (unsigned long long)a->ticks_total, a->o.duration, budget_ns(a) / 1e3);
@@ -1153,21 +1227,27 @@ int main(int argc, char **argv)
     if (e) {
         fprintf(stderr, "hilstep-rt: logger thread: %s\n", strerror(e));
         a->tp.ops->close(&a->tp);
-        return HS_EXIT_SETUP;
+        return HS_E_SETUP;
     }
     e = hs_rt_thread_start(&rt, rt_thread, a, a->o.prio, a->o.cpu, &a->rtr);
     if (e) {
         fprintf(stderr, "hilstep-rt: real-time thread: %s\n", strerror(e));
         __atomic_store_n(&a->rt_done, 1, __ATOMIC_RELEASE);
         pthread_join(lg, NULL);
-        return HS_EXIT_SETUP;
+        return HS_E_SETUP;
     }
     hs_rt_print(&a->rtr, stdout);
     pthread_join(rt, NULL);
     pthread_join(lg, NULL);
     a->tp.ops->close(&a->tp);
+    return HS_OK;
+}
 
-    /* Histogram first (its errors belong in the stats), then stats, then the summary. */
+/* After the run: histogram first (its errors belong in the stats), then stats; the exit
+ * status of the run (hil/hs_exit.h) as the plant and the port's outputs decide it. */
+static int write_files(app *a)
+{
+    hs_plant *p = &a->plant;
     if (a->hist.f) {
         print_hist(a->hist.f, &a->lat, 0);
         if (a->hist.f == stdout) { fflush(stdout); a->hist.f = NULL; }
@@ -1179,7 +1259,13 @@ int main(int argc, char **argv)
         outfile_finish(&a->stats);
         if (a->stats.err) code = hs_plant_exit_code(p, 1, budget_failed(a));
     }
+    return code;
+}
 
+/* The console summary, ending with the verdict: one line a person and a CI job can act on. */
+static void print_end(const app *a, int code)
+{
+    const hs_plant *p = &a->plant;
     const char *how = g_stop ? (g_signal == SIGHUP ? "stopped by SIGHUP" : g_signal == SIGINT
                                 ? "stopped by SIGINT" : "stopped by signal")
                     : p->stop == HS_PLANT_STOP_OVERRUN ? "stopped by overrun policy"
@@ -1206,13 +1292,47 @@ int main(int argc, char **argv)
     if (a->o.log[0]) printf("telemetry CSV: %s (%llu rows, %llu lost, %u dropped)\n", a->o.log,
                             (unsigned long long)a->rows_written, (unsigned long long)a->rows_lost,
                             hs_ring_drops(&a->ring));
-    /* The verdict: one line a person and a CI job can act on. */
     printf("verdict: %s  worst frame %.1f us (tick %llu, planned wake-up to outputs sent) %s "
            "budget %.1f us; %llu missed ticks; %llu refused steps; output %s -> exit %d (%s)\n",
            code == HS_EXIT_OK ? "PASS" : "FAIL", (double)a->worst_frame_ns / 1e3,
            (unsigned long long)a->worst_frame_tick, budget_failed(a) ? ">" : "<=",
            budget_ns(a) / 1e3, (unsigned long long)p->missed_ticks, (unsigned long long)p->faults,
            output_lost(a) ? "LOST" : "complete", code, hs_exit_text(code));
+}
+
+int main(int argc, char **argv)
+{
+    app *a = &A;
+    char why[512];
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    /* A file-size limit (ulimit -f) fails the write with EFBIG, handled like a full disk
+     * (rows cut back, summary, exit 5), instead of killing the run without either. */
+    signal(SIGXFSZ, SIG_IGN);
+    a->csv_fd = -1;
+    const int parsed = parse_options(argc, argv, &a->o, why, sizeof why);
+    if (parsed != 0) {
+        if (parsed > 0) usage(stdout);
+        else fprintf(stderr, "%s\n", why);
+        return hs_exit_of(HS_TOOL_PLANT, parsed > 0 ? HS_OK : HS_E_USAGE);
+    }
+    const int chosen = select_model(a, why, sizeof why);
+    if (chosen != HS_EXIT_OK) {
+        fprintf(stderr, "hilstep-rt: %s\n", why);
+        return chosen;
+    }
+    hs_plant_def def = plant_def(a);
+    hs_status rc = start_plant(a, &def, why, sizeof why);
+    if (rc != HS_OK) return hs_exit_of(HS_TOOL_PLANT, rc);
+    if (a->o.list_signals) {
+        print_signals(a->plant.map, &a->o, a->tp.map != NULL);
+        a->tp.ops->close(&a->tp);
+        return hs_exit_of(HS_TOOL_PLANT, HS_OK);
+    }
+    rc = open_outputs(a);
+    if (rc == HS_OK) rc = run_threads(a, &def);
+    if (rc != HS_OK) return hs_exit_of(HS_TOOL_PLANT, rc);
+    const int code = write_files(a);
+    print_end(a, code);
     return code;
 }
 #endif

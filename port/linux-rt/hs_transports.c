@@ -14,3 +14,20 @@ HS_TRANSPORT_LIST(HS_TP_DECLARE)
 
 #define HS_TP_ROW(name) &hs_tp_##name,
 const hs_transport_ops *const hs_transports[] = {HS_TRANSPORT_LIST(HS_TP_ROW) NULL};
+
+void hs_transports_help(FILE *f)
+{
+    fprintf(f, "  --transport T      ");
+    for (int i = 0; hs_transports[i]; ++i)
+        fprintf(f, "%s %s%s", i ? (hs_transports[i + 1] ? "," : " or") : "", hs_transports[i]->name,
+                i ? "" : " (default)");
+    fprintf(f, "; the options each one reads:\n");
+    for (int i = 0; hs_transports[i]; ++i)
+        fprintf(f, "                        %s: %s\n", hs_transports[i]->name, hs_transports[i]->usage);
+}
+
+void hs_transports_names(FILE *f, const char *lead)
+{
+    fprintf(f, "%s", lead);
+    for (int i = 0; hs_transports[i]; ++i) fprintf(f, " %s", hs_transports[i]->name);
+}

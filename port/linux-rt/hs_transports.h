@@ -10,4 +10,11 @@
 /* NULL-terminated list of every transport this port offers; the first is the default. */
 extern const hs_transport_ops *const hs_transports[];
 
+/* The --transport line of a tool's --help, from the table: every name (the first the default),
+ * then each one's options (its usage line), so a new row is in every tool's help. */
+void hs_transports_help(FILE *f);
+
+/* The known names after `lead` on f, each after a space (an unknown --transport's message). */
+void hs_transports_names(FILE *f, const char *lead);
+
 #endif

@@ -22,7 +22,7 @@ static void refused(const char *text, unsigned line, const char *part, const cha
 {
     char buf[400];
     const int rc = parse(text);
-    const int ok = rc != 0 && err.line == line && strstr(err.msg, part) != NULL && db.nmsg == 0;
+    const int ok = rc != 0 && (unsigned)err.line == line && strstr(err.msg, part) != NULL && db.nmsg == 0;
     snprintf(buf, sizeof buf, "%s -> line %u: %s", what, (unsigned)err.line, err.msg);
     CHECK_NAMED(ok, buf);
 }

@@ -72,14 +72,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     /* refusals no DBC reaches: a zero period, more than a frame's signals */
     {
         hs_can_link L0;
-        require(hs_can_bind(&L0, &db, plant_in, 4, plant_out, 5, 0u, &err) == -1 && err.msg[0] != '\0');
+        require(hs_can_bind(&L0, &db, plant_in, 4, plant_out, 5, 0u, &err) == HS_E_DBC && err.msg[0] != '\0');
         require(hs_can_len_to_dlc(65u) == -1 && hs_can_dlc_to_len(16u) == 64u);
     }
     /* the seam's helpers */
     hs_tp_cfg cfg;
     memset(&cfg, 0, sizeof cfg);
     for (int i = 0; i < HS_TP_MAX_OPTS; ++i) require(hs_tp_opt_add(&cfg, "k", "v") == 0);
-    require(hs_tp_opt_add(&cfg, "k", "w") == -1);
+    require(hs_tp_opt_add(&cfg, "k", "w") == HS_E_SIZE);
     require(hs_tp_opt(&cfg, "k", NULL)[0] == 'v' && hs_tp_opt(&cfg, "none", "d")[0] == 'd');
     uint32_t rd = 0;
     require(hs_tp_opt_unread(&cfg, 0, rd) == 0 && hs_tp_opt_unread(&cfg, 3, 0x7u) == 3);

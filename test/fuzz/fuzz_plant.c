@@ -155,12 +155,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         require(T != NULL);
         rc = hs_plant_model_init(&g_model, T, (s[6] & 0x80u) ? NULL : g_pblock,
                                  (s[6] & 0x40u) ? 0u : sizeof g_pblock, why, sizeof why);
-        require(rc == HS_EXIT_OK || (rc == HS_EXIT_SETUP && why[0] != '\0'));
-        require(rc == HS_EXIT_SETUP || T->nparams == 0);
+        require(rc == HS_OK || (hs_exit_of(HS_TOOL_PLANT, rc) == HS_EXIT_SETUP && why[0] != '\0'));
+        require(hs_exit_of(HS_TOOL_PLANT, rc) == HS_EXIT_SETUP || T->nparams == 0);
         if (rc != HS_EXIT_OK) return 0;
     } else if (mc < NNAMES) {
         rc = hs_plant_model_by_name(&g_model, g_pblock, sizeof g_pblock, names[mc], why, sizeof why);
-        require(rc == HS_EXIT_OK || (rc == HS_EXIT_USAGE && mc == NNAMES - 1u && why[0] != '\0'));
+        require(rc == HS_OK || (rc == HS_E_USAGE && mc == NNAMES - 1u && why[0] != '\0'));
         if (rc != HS_EXIT_OK) return 0;
     } else {
         const char *t = hsm[mc - NNAMES];
@@ -169,7 +169,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         /* s[6] bit 6: no room for the parameters; bit 7: no parameter block at all. */
         const size_t pcap = (s[6] & 0x40u) ? 0u : sizeof g_pblock;
         rc = hs_plant_model_init(&g_model, &g_mb.type, (s[6] & 0x80u) ? NULL : g_pblock, pcap, why, sizeof why);
-        require(rc == HS_EXIT_OK || (rc == HS_EXIT_SETUP && why[0] != '\0' &&
+        require(rc == HS_OK || (hs_exit_of(HS_TOOL_PLANT, rc) == HS_EXIT_SETUP && why[0] != '\0' &&
                                      ((s[6] & 0x40u) || (s[6] & 0x80u))));
         if (rc != HS_EXIT_OK) return 0;
         g_model.desc = &g_mb;
@@ -229,7 +229,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     rc = hs_plant_initialize(&g_p, &def, &g_model, g_reals, sizeof g_reals / sizeof g_reals[0], g_ints,
                              sizeof g_ints / sizeof g_ints[0], why, sizeof why);
-    require(rc == HS_EXIT_OK || rc == HS_EXIT_SETUP);
+    require(rc == HS_OK || hs_exit_of(HS_TOOL_PLANT, rc) == HS_EXIT_SETUP);
     require(memchr(why, '\0', sizeof why) != NULL);
     if (rc != HS_EXIT_OK) {
         require(why[0] != '\0');

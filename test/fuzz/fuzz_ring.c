@@ -31,7 +31,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const uint32_t cap = data[0], es = data[1] % MAXREC;
     const int nostore = data[2] & 1;
     const int valid = !nostore && cap >= 2u && (cap & (cap - 1u)) == 0u && es != 0u;
-    require(hs_ring_init(&r, nostore ? NULL : store, cap, es) == (valid ? 0 : -1));
+    require(hs_ring_init(&r, nostore ? NULL : store, cap, es) == (valid ? HS_OK : HS_E_SIZE));
     if (!valid) return 0;
     if (data[2] & 2u) {
         /* Counters near the wrap: the index arithmetic must not care. */

@@ -163,26 +163,26 @@ static void test_map_check(void)
     char why[200];
     CHECK(hs_signal_map_check(&hs_map_circular_track_plant, 1, 4, why, sizeof why) == 0);
     CHECK(hs_signal_map_check(&hs_map_circular_track_ecu, 4, 1, why, sizeof why) == 0);
-    CHECK(hs_signal_map_check(&hs_map_circular_track_plant, 2, 4, why, sizeof why) == -1);
+    CHECK(hs_signal_map_check(&hs_map_circular_track_plant, 2, 4, why, sizeof why) == HS_E_SIGNAL_MAP);
     CHECK(strstr(why, "input count") != NULL);
     hs_signal bad[2] = {
         {"a", "N", HS_SIG_IN, 1.0, 0.0, -1.0, 1.0, 0.0, 5},
         {"a", "N", HS_SIG_OUT, 1.0, 0.0, -1.0, 1.0, 0.0, 0}};
     hs_signal_map m = {"t", bad, 2};
-    CHECK(hs_signal_map_check(&m, 1, 1, why, sizeof why) == -1 && strstr(why, "duplicate"));
+    CHECK(hs_signal_map_check(&m, 1, 1, why, sizeof why) == HS_E_SIGNAL_MAP && strstr(why, "duplicate"));
     bad[1].name = "b";
     CHECK(hs_signal_map_check(&m, 1, 1, why, sizeof why) == 0);
     bad[0].scale = 0.0;
-    CHECK(hs_signal_map_check(&m, 1, 1, why, sizeof why) == -1 && strstr(why, "scale"));
+    CHECK(hs_signal_map_check(&m, 1, 1, why, sizeof why) == HS_E_SIGNAL_MAP && strstr(why, "scale"));
     bad[0].scale = 2.0;
     bad[0].fallback = 3.0;
-    CHECK(hs_signal_map_check(&m, 1, 1, why, sizeof why) == -1 && strstr(why, "fallback"));
+    CHECK(hs_signal_map_check(&m, 1, 1, why, sizeof why) == HS_E_SIGNAL_MAP && strstr(why, "fallback"));
     bad[0].fallback = 0.0;
     bad[0].stale_limit = 0;
-    CHECK(hs_signal_map_check(&m, 1, 1, why, sizeof why) == -1 && strstr(why, "stale"));
+    CHECK(hs_signal_map_check(&m, 1, 1, why, sizeof why) == HS_E_SIGNAL_MAP && strstr(why, "stale"));
     bad[0].stale_limit = 3;
     bad[0].min = 2.0;
-    CHECK(hs_signal_map_check(&m, 1, 1, why, sizeof why) == -1);
+    CHECK(hs_signal_map_check(&m, 1, 1, why, sizeof why) == HS_E_SIGNAL_MAP);
     bad[0].min = -1.0;
     /* Scale and offset: engineering = wire * 2 + 0; wire 0.25 -> 0.5. Outputs invert it. */
     hs_rx rx;
@@ -216,7 +216,7 @@ static void test_ring(void)
     static uint32_t store[64];
     hs_ring r;
     uint32_t x;
-    CHECK(hs_ring_init(&r, store, 63, 4) == -1);
+    CHECK(hs_ring_init(&r, store, 63, 4) == HS_E_SIZE);
     CHECK(hs_ring_init(&r, store, 64, 4) == 0);
     CHECK(hs_ring_pop(&r, &x) == -1);
     for (uint32_t i = 0; i < 64; ++i) hs_ring_push(&r, &i);
@@ -278,7 +278,7 @@ static void test_plant(void)
     double v[8];
     hs_tm_row row;
 
-    CHECK(hs_plant_model_by_name(&m, &pb, sizeof pb, "nosuch", why, sizeof why) == HS_EXIT_USAGE);
+    CHECK(hs_plant_model_by_name(&m, &pb, sizeof pb, "nosuch", why, sizeof why) == HS_E_USAGE);
     CHECK(strstr(why, "known: ") != NULL && strstr(why, "car_axle") != NULL);
     CHECK(hs_plant_model_by_name(&m, &pb, sizeof pb, "circular_track", why, sizeof why) == HS_EXIT_OK);
     hs_real ext;
