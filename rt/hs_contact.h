@@ -14,7 +14,7 @@
  *              d = phi_i - h J_i u~ the gap at the start of the step;
  * friction rows  J_i u_{n+1} = 0 while |lambda_i| < mu nbar, else |lambda_i| = mu nbar opposing
  *              the slip: nbar = the normal's impulse in this sweep (pyramid) or of the previous
- *              step (box, seed 001 sec. 2.8; a contact new in this step uses the current one).
+ *              step (box, [L1] sec. 2.8; a contact new in this step uses the current one).
  * The work is fixed at init: solves with the factor (one per coordinate of a body when the
  * bodies are not joined to each other, else one per group of rows with disjoint ranges), then
  * hs_model_type.ct_sweeps projected Gauss-Seidel sweeps over all nk slots warm-started from

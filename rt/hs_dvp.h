@@ -1,4 +1,4 @@
-/* hs_dvp.h - method dvp: the discrete variational stepper of seed 002 (Wendlandt & Marsden
+/* hs_dvp.h - method dvp: the discrete variational stepper of [WM] (Wendlandt & Marsden
  * 1997, sec. 4), written in position-momentum form so that it steps the stepper's (q, u).
  *
  * With the midpoint discrete Lagrangian L_d(q_n, q_{n+1}) = h L(c, w), c = (q_n + q_{n+1})/2,
@@ -23,7 +23,7 @@
 
 #include "hs_stepper.h"
 
-/* Newton iterations per step. 4: from the predictor w = u_n the seed 002 cases reach
+/* Newton iterations per step. 4: from the predictor w = u_n the [WM] cases reach
  * round-off (final correction <= 3e-16) at every h up to 0.1 s; with 3 the rigid body at
  * h = 0.1 s (h |w_b| = 0.5) keeps 1e-11 and its momentum drifts 2e-9, with 2 it refuses the
  * first step there (2 suffice at h <= 1e-3). Measured with -DHS_DVP_NEWTON=N, README. */

@@ -54,7 +54,7 @@ static void configure(const hs_stepper_def *def, const hs_model *m, hs_cfg *c)
     c->rigid = (c->index2 == 0) ? 1 : 0;
 }
 
-/* Seed 001's C and B of one compliant row for the velocity-level step: with
+/* [L1]'s C and B of one compliant row for the velocity-level step: with
  * g_{n+1} ~ g_n + h G u_{n+1} the spring-damper c lambda = -(g + tau G u) becomes
  * G u_{n+1} + k (h lambda) + bt g_n = 0 with k = c / (h^2 (1 + tau/h)), bt = 1 / (h (1 + tau/h)). */
 static hs_real reg_k(const hs_stepper *s, hs_real cc, hs_real tau)

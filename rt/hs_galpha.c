@@ -128,7 +128,7 @@ static int st_ga_solve(hs_stepper *s, const hs_ctx *c)
         s->b[nq + i] = -s->c1[i];
     }
     if (s->comp != 0) {
-        /* A compliant row (seed 001 eq. 3.6) holds c lambda + g + tau (G u + g_t) = 0 at t_{n+1};
+        /* A compliant row ([L1] eq. 3.6) holds c lambda + g + tau (G u + g_t) = 0 at t_{n+1};
          * with u += gamma' dq, lambda += beta' y its Newton row divided by 1 + tau gamma' is
          * G dq + (c beta'/(1 + tau gamma')) y = -residual/(1 + tau gamma'). */
         hs_blk_cq_mv(&s->blocks, s->G, s->un, s->c3);

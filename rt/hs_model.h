@@ -166,7 +166,7 @@ typedef struct hs_model_type {
      * of types (the rod models); NULL when none. */
     const void *data;
     /* Pieces of the discrete Euler-Lagrange equations for a mass matrix that depends on q
-     * (method dvp, seed 002 sec. 4): at (t, q, u) F = f + M'(q)[u] u (nq; the applied forces
+     * (method dvp, [WM] sec. 4): at (t, q, u) F = f + M'(q)[u] u (nq; the applied forces
      * plus dT/dq, i.e. force() without its -M'(q)[u] u), Fq = dF/dq and Fu = dF/du (packed
      * nq x nq, both NULL or both set) and Mq = d(M(q) u)/dq (packed nq x nq); F and Mq may be
      * NULL. NULL function = M does not depend on q (then F = f, Fq = fq, Fu = fu, Mq = 0). */

@@ -146,7 +146,7 @@ static void sd_residual(hs_stepper *s, const hs_real *A, const hs_real *Lam)
     }
 }
 
-/* A compliant row (seed 001 eq. 3.6) holds c Lam + g(Q) + tau (G U + g_t) = 0 at the stage
+/* A compliant row ([L1] eq. 3.6) holds c Lam + g(Q) + tau (G U + g_t) = 0 at the stage
  * instead of G A + gamma = 0; Q and U move by (h g)^2 dA and h g dA, so its Newton row divided
  * by k = h g (h g + tau) is G dA + (c/k) dLam = -residual/k: that right-hand side into b.
  * nq, nc are s's sizes, passed as sd_newton holds them (read again here, the step costs 9

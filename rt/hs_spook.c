@@ -74,7 +74,7 @@ static int setup(hs_stepper *s)
         for (int i = b->cb[k]; i < b->cb[k + 1]; ++i) {
             for (int j = b->cb[k]; j < b->cb[k + 1]; ++j) {
                 /* a row's declared compliance c is SPOOK's epsilon and its c d SPOOK's tau
-                 * (seed 000 eq. 25: the same spring-damper); spook's own where none is declared */
+                 * ([L2] eq. 25: the same spring-damper); spook's own where none is declared */
                 const hs_real epsd = (s->comp != 0) ? s->cmp[i] : s->def.spook_eps;
                 const hs_real thd = ((s->comp != 0) && (s->cdt[i] > HS_R(0.0))) ? s->cdt[i] / h : s->def.spook_tau_h;
                 const hs_real eps = (s->def.spook_eps_c != NULL) ? s->def.spook_eps_c[i] : epsd;

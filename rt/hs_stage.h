@@ -284,7 +284,7 @@ HS_STAGE_INL hs_status hs_st_project_positions(hs_stepper *s, const hs_ctx *c, i
         }
     }
     for (int i = 0; i < nc; ++i) {
-        /* a compliant row is a spring the step integrated (seed 001 eq. 3.2), not a target
+        /* a compliant row is a spring the step integrated ([L1] eq. 3.2), not a target
          * g = 0: the projection keeps it where the step put it */
         s->b2[nq + i] = ((s->comp != 0) && (s->cmp[i] > HS_R(0.0))) ? HS_R(0.0) : s->c1[i];
     }

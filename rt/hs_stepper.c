@@ -113,7 +113,7 @@ hs_stepper_def hs_stepper_default_def(void)
 #else
     d.fd_rel = HS_R(1.4901161193847656e-08);
 #endif
-    /* seed 000 sec. 6: "good defaults for a wide range of problems" */
+    /* [L2] sec. 6: "good defaults for a wide range of problems" */
     d.spook_eps = HS_R(1.0e-8);
     d.spook_tau_h = HS_R(2.0);
     d.spook_eps_c = NULL;

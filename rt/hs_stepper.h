@@ -23,12 +23,12 @@
  * velocities-first ones set q_{n+1} = q_n + h u_{n+1}. */
 typedef enum hs_method {
     HS_METHOD_EXPLICIT = 0,   /* explicit Euler: A = M, positions first */
-    HS_METHOD_SYMPLECTIC = 1, /* semi-implicit Euler (seed 003, veDYNA order): A = M, velocities first */
+    HS_METHOD_SYMPLECTIC = 1, /* semi-implicit Euler ([W], veDYNA order): A = M, velocities first */
     HS_METHOD_J1 = 2,         /* J1: A = M - h fu, rhs f + h fq u_n, positions first */
     HS_METHOD_J2 = 3,         /* J2: A = M - h fu - h^2 fq, rhs f + h fq u_n, positions first */
     HS_METHOD_J3 = 4,         /* J3: A = M, rhs f + h (fq u_n) (one directional derivative) */
     HS_METHOD_JEXACT = 5,     /* exact J: J2's matrix, velocities first (equivalent to eq. 3) */
-    HS_METHOD_SPOOK = 6,      /* SPOOK (seed 000 eq. 26-29): regularized, stabilized constraints,
+    HS_METHOD_SPOOK = 6,      /* SPOOK ([L2] eq. 26-29): regularized, stabilized constraints,
                                * velocities first, one symmetric quasi-definite solve; form
                                * index-2 and stab none only (its stabilization is built in) */
     /* Linearizing the whole constrained system: the force Jacobian plus the constraint
@@ -47,7 +47,7 @@ typedef enum hs_method {
                                * two implicit-midpoint half steps, symplectic, order 2, no
                                * damping; (3 + sqrt 3)/6: order 3, A-stable, damps */
     HS_METHOD_EM = 12,        /* em: energy-momentum midpoint for constant M (rt/hs_em.c) */
-    HS_METHOD_DVP = 11        /* dvp: discrete variational (seed 002 sec. 4, SHAKE/RATTLE for constant
+    HS_METHOD_DVP = 11        /* dvp: discrete variational ([WM] sec. 4, SHAKE/RATTLE for constant
                                * M) in position-momentum form, HS_DVP_NEWTON Newton iterations on the
                                * discrete Euler-Lagrange equations and g(q_{n+1}) = 0 (rt/hs_dvp.c);
                                * symplectic, momentum-conserving, second order; form index2, stab none */
@@ -113,7 +113,7 @@ typedef struct hs_stepper_def {
     hs_real beta;     /* Baumgarte beta (1/s^2), >= 0; 0 = follow h (1/h^2) (index-1) */
     hs_real fd_rel;   /* relative finite-difference increment (dimensionless), > 0 */
     hs_real spook_eps;            /* SPOOK compliance epsilon (m/N for a length constraint), >= 0;
-                                   * default 1e-8 (seed 000) */
+                                   * default 1e-8 ([L2]) */
     hs_real spook_tau_h;          /* SPOOK relaxation tau / h (dimensionless), > 0; default 2 */
     const hs_real *spook_eps_c;   /* (nc) per-constraint epsilon, or NULL = spook_eps for all */
     const hs_real *spook_tau_h_c; /* (nc) per-constraint tau / h, or NULL = spook_tau_h for all */

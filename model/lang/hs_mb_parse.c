@@ -648,7 +648,7 @@ static hs_status parse_joint(hs_mb_store *st, const tok *w, int npos, const tok 
     uint32_t have = 0u;
     for (int k = 0; k < nkv; ++k) {
         const tok K = key[k], V = val[k];
-        /* compliance and damping: every kind, seed 001's spring-damper on all the joint's rows */
+        /* compliance and damping: every kind, [L1]'s spring-damper on all the joint's rows */
         if ((tok_eq(K, "compliance") != 0) || (tok_eq(K, "damping") != 0)) {
             const int isc = tok_eq(K, "compliance");
             hs_real x = HS_R(-1.0);
@@ -1491,7 +1491,7 @@ static int row_compliant(const hs_mb_store *st, const hs_mb_model *mb, int r)
 /* First row of G (nc x nq, dense) that depends on the rows before it (modified Gram-Schmidt
  * with the combination tracked in C), or -1; coef gets its combination (nc). A dependency
  * whose combination includes a compliant row is carried by the regularization (the step
- * matrix stays nonsingular, seed 001 eq. 3.7): that row is skipped and the search goes on. */
+ * matrix stays nonsingular, [L1] eq. 3.7): that row is skipped and the search goes on. */
 static int dependent_row(hs_mb_store *st, const hs_mb_model *mb, int nc, int nq, hs_real **coef)
 {
     hs_real *G = st->chk_G, *B = st->chk_B, *C = st->chk_C;

@@ -260,7 +260,7 @@ typedef struct hs_mb_contact {
     int a, b;           /* shape indices; the normal points from b to a */
     hs_real mu;         /* friction coefficient (dimensionless, >= 0; 0: no friction rows) */
     hs_real e;          /* restitution in [0, 1] */
-    int box;            /* friction model: 1 box (seed 001 sec. 2.8), 0 pyramid */
+    int box;            /* friction model: 1 box ([L1] sec. 2.8), 0 pyramid */
 } hs_mb_contact;
 
 typedef struct hs_mb_stop {

@@ -48,7 +48,7 @@ static int passive_rigid(const hs_mb_desc *D)
     return ok;
 }
 
-/* Driven mechanisms with compliant joints (seed 001 sec. 3; model/COMPLIANCE.md): where a
+/* Driven mechanisms with compliant joints ([L1] sec. 3; model/COMPLIANCE.md): where a
  * loop passes a dead centre the rigid rows lose rank and the compliant rows carry the
  * mechanism, and the default's stages leave part of their stiff nonlinear remainder there.
  * Measured on the compliant slider crank (model/mech/slider_crank_singular.hsm; drive rate

@@ -1,4 +1,4 @@
-/* circular_track.c - point mass on the unit circle (seed 004 section 4.1, Fig. 2).
+/* circular_track.c - point mass on the unit circle ([BAE] section 4.1, Fig. 2).
  *
  * A tangential force F_PI from a PI speed controller holds the tangential speed at v_ref and a
  * constant outward radial force f_radial pushes the mass off the track on top of the

@@ -7,7 +7,7 @@
 #include "mb_gen.h" /* the generated multibody models (hs_mb_NAME_type) */
 #include "hs_veh.h" /* car, truck_trailer, truck_trailer_pen on TMeasy tires */
 
-/* ---- test_eq: scalar q'' = -a q - b q' (seed 004 section 2) ---- */
+/* ---- test_eq: scalar q'' = -a q - b q' ([BAE] section 2) ---- */
 #define HS_TEST_EQ_NQ 1
 #define HS_TEST_EQ_NC 0
 #define HS_TEST_EQ_NZ 0
@@ -37,7 +37,7 @@ extern const hs_model_type hs_car_axle_type;
 /* Published reference solution at t = 3 (test set soln): xl yl xr yr xl' yl' xr' yr' lam1 lam2. */
 extern const double hs_car_axle_ref_t3[10];
 
-/* ---- circular_track: point mass on the unit circle, PI speed control (seed 004 section 4.1) ---- */
+/* ---- circular_track: point mass on the unit circle, PI speed control ([BAE] section 4.1) ---- */
 #define HS_CIRCULAR_TRACK_NQ 2
 #define HS_CIRCULAR_TRACK_NC 1
 #define HS_CIRCULAR_TRACK_NZ 1   /* integral of the speed error (m) */
@@ -54,7 +54,7 @@ typedef struct hs_circular_track_params {
 } hs_circular_track_params;
 extern const hs_model_type hs_circular_track_type;
 
-/* ---- pendulum: 2D unit pendulum of seed 001 section 6.1; output 0: total energy (J) ---- */
+/* ---- pendulum: 2D unit pendulum of [L1] section 6.1; output 0: total energy (J) ---- */
 #define HS_PENDULUM_NOUT 1
 #define HS_PENDULUM_NQ 2
 #define HS_PENDULUM_NC 1
@@ -103,7 +103,7 @@ typedef struct hs_rods_params {
 typedef hs_rods_params hs_chain_params;
 extern const hs_model_type hs_chain_type;
 
-/* ---- ladder: seed 000 Fig. 2 ladder of rods, planar, maximal coordinates (issue 9) ----
+/* ---- ladder: [L2] Fig. 2 ladder of rods, planar, maximal coordinates (issue 9) ----
  * n links: 3n + 1 rods, 4n + 1 revolute joints, n closed loops. Outputs: energy (J), far
  * corner x, y (m). */
 #define HS_LADDER_N_MAX 100

@@ -1,6 +1,6 @@
-/* ladder.c - the ladder of rigid rods of seed 000 (Lacoursiere, SPOOK), Fig. 2, made planar.
+/* ladder.c - the ladder of rigid rods of [L2] (Lacoursiere, SPOOK), Fig. 2, made planar.
  *
- * Seed 000, sec. 6: "Rods 1 and 2 have their tails fixed at the origin. Then, rod j is connected
+ * [L2], sec. 6: "Rods 1 and 2 have their tails fixed at the origin. Then, rod j is connected
  * by its tail to the head of rod j-3 when mod(j, 3) = 2, and to rod j-2 otherwise. Finally, rod
  * j is connected head to head with rod j+1 for j = 3k, k = 1, 2, ..., N." With N links there
  * are 4 + 3(N-1) = 3N + 1 rods, 4N + 1 joints and N closed loops; every rod has mass 10 and

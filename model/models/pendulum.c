@@ -1,4 +1,4 @@
-/* pendulum.c - the 2D unit pendulum of seed 001 section 6.1: unit mass, gravity (0, -10),
+/* pendulum.c - the 2D unit pendulum of [L1] section 6.1: unit mass, gravity (0, -10),
  * constraint |x| - 1 (distance, not its square, so G = x^T/|x|). Output: total energy. */
 #include "hs_models.h"
 #include "hs_math.h"

@@ -1,5 +1,5 @@
 /* rolling_disk.c - a vertical disk rolling without slipping on the plane (the classic
- * nonholonomic example; Lacoursiere's velocity constraints with gamma, seed 000 sec. 3).
+ * nonholonomic example; Lacoursiere's velocity constraints with gamma, [L2] sec. 3).
  * Coordinates q = (x, y, phi, theta): contact point (m), heading and rolling angle (rad).
  * M = diag(m, m, I_d, I_a), I_d = m R^2/4 about the vertical, I_a = m R^2/2 about the axle.
  * Rolling is two Pfaffian rows J(q) u = 0: x' - R cos(phi) theta' = 0, y' - R sin(phi)

@@ -1,4 +1,4 @@
-/* test_eq.c - the linear test equation q'' = -a q - b q' of seed 004 section 2. */
+/* test_eq.c - the linear test equation q'' = -a q - b q' of [BAE] section 2. */
 #include "hs_models.h"
 #include <stddef.h>
 

@@ -2,7 +2,7 @@
  * trail) with a vertical spring-damper that never pulls, rolling resistance, first-order tire
  * deflection dynamics for low speed and standstill, and a wheel brake that sticks.
  *
- * Why TMeasy and not Pacejka's Magic Formula: seed 004 §4.3 builds veDYNA "following the
+ * Why TMeasy and not Pacejka's Magic Formula: [BAE] §4.3 builds veDYNA "following the
  * approach of Rill [19]", and TMeasy is Rill's tire; it needs a dozen physical parameters per
  * direction (initial slope, maximum, sliding force and their slips at two loads) instead of a
  * 100-coefficient .tir file; its curves are rational functions and cubics (no sin/atan/exp), so

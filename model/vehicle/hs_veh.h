@@ -1,6 +1,6 @@
 /* hs_veh.h - road vehicles on TMeasy tires (model/vehicle/hs_tire.h): a passenger car and a truck with
  * a trailer coupled at the hitch either by a joint (2 constraint rows: the DAE coupling of
- * seed 004 §4.3) or by a stiff spring-damper (the penalty coupling it compares against).
+ * [BAE] §4.3) or by a stiff spring-damper (the penalty coupling it compares against).
  *
  * Each unit (car, truck, trailer) is a rigid body in the road plane, coordinates (X, Y, psi)
  * (m, m, rad), with one spin coordinate per wheel (rad): q' = u, M constant. Wheel loads are the

@@ -3,7 +3,7 @@
  * It learns the plant's signal map the way the plant does (--model / --model-file: the same
  * registry, the same generic map for models without a shipped one) and mirrors it: the
  * plant's outputs are its inputs, the plant's inputs its commands. For the circular track it
- * runs the PI speed controller (seed 004 section 4.1) taken out of the model, on its own
+ * runs the PI speed controller ([BAE] section 4.1) taken out of the model, on its own
  * clock, so the loop closes through the network as on a real bench:
  * F = -kp (v - v_ref) - ki * integral (v - v_ref) dt. For every other plant it commands each
  * input's fallback value (a loopback ECU: frames flow both ways, every counter runs). For the

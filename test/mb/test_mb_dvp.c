@@ -1,4 +1,4 @@
-/* test_mb_dvp.c - method dvp (rt/hs_dvp.h) on seed 002's cases: the free rigid body in unit
+/* test_mb_dvp.c - method dvp (rt/hs_dvp.h) on [WM]'s cases: the free rigid body in unit
  * quaternions (sec. 5.1, Table 1) and the double spherical pendulum (sec. 5.2, Table 2), the
  * paper's own discrete Lagrangian (eq. 5.8) and SHAKE recursion (eq. 5.12) checked against our
  * trajectories, momentum conservation to round-off against the other methods, second-order
@@ -252,11 +252,11 @@ static int rigid_body_dvp(void)
     char what[300];
     if (load(&r, "rigid_body.hsm")) return mb_check(0, "rigid_body.hsm loads");
     static const double hs[4] = {1e-4, 1e-3, 1e-2, 1e-1};
-    static const double T1[4][3] = { /* seed 002 Table 1: quaternion, energy, momentum error */
+    static const double T1[4][3] = { /* [WM] Table 1: quaternion, energy, momentum error */
         {0.0, 6.2559469e-7, 1.6714624e-7}, {3.9599688e-6, 6.274300332e-5, 1.686683194e-5},
         {3.9966872027e-4, 6.274406e-3, 1.68665680795e-3}, {3.647626533327e-2, 0.621679596, 0.16652140510229}};
     rb_fig f[2][4];
-    printf("  seed 002 sec. 5.1, method dvp (%d Newton iterations), free rigid body 30 s; eq. 5.10 errors (Table 1's measure) and maxima\n", HS_DVP_NEWTON);
+    printf("  [WM] sec. 5.1, method dvp (%d Newton iterations), free rigid body 30 s; eq. 5.10 errors (Table 1's measure) and maxima\n", HS_DVP_NEWTON);
     for (int paper = 0; paper < 2; ++paper)
         for (int ih = 0; ih < 4; ++ih) {
             rb_run(&r, hs[ih], paper, ih == 0, &f[paper][ih]);
@@ -349,13 +349,13 @@ static int double_spherical_dvp(void)
     char what[300];
     if (load(&r, "double_spherical.hsm")) return mb_check(0, "double_spherical.hsm loads");
     static const double hs[4] = {1e-4, 1e-3, 1e-2, 1e-1};
-    static const double T2[4][3] = { /* seed 002 Table 2, DVP: position, energy, momentum error */
+    static const double T2[4][3] = { /* [WM] Table 2, DVP: position, energy, momentum error */
         {2.3292428e-7, 6.47521262e-6, 2.54701662e-6}, {1.146362264e-5, 3.2685721927e-4, 1.70746e-4},
         {1.13498458508e-3, 3.223741607973e-2, 1.6961753e-2}, {9.575837631416e-2, 2.66479215701329, 1.559961345}};
     double Emax[2][4], Eavg[2][4], Emid[2][4], P510[2][4], Lavg[2][4], dLz[2][4], gmax = 0, shake = 0, res = 0;
     int rc = 0;
     const double Lz_true = 199.8254671; /* m1 (x1 y1' - y1 x1') + m2 (...) at the start */
-    printf("  seed 002 sec. 5.2, method dvp, double spherical pendulum %g s; eq. 5.10 errors (Table 2's measure) and maxima\n", DSP_T);
+    printf("  [WM] sec. 5.2, method dvp, double spherical pendulum %g s; eq. 5.10 errors (Table 2's measure) and maxima\n", DSP_T);
     for (int paper = 0; paper < 2; ++paper)
         for (int ih = 0; ih < 4; ++ih) {
             const double h = hs[ih];
@@ -453,7 +453,7 @@ static int double_spherical_dvp(void)
     return fails;
 }
 
-/* ---- constant mass matrix: SHAKE (seed 002 sec. 1): bounded energy, constraints held ---- */
+/* ---- constant mass matrix: SHAKE ([WM] sec. 1): bounded energy, constraints held ---- */
 static int shake_chains(void)
 {
     static run r;
@@ -530,7 +530,7 @@ static int shake_chains(void)
     return fails;
 }
 
-/* ---- method em on the double spherical pendulum: seed 002 Table 2's EM rows, Figs. 7-8 ----
+/* ---- method em on the double spherical pendulum: [WM] Table 2's EM rows, Figs. 7-8 ----
  * The paper's standard is its EM run at h = 1e-4 s; so is ours (rt/hs_em.c). Position error
  * by eq. 5.10 against it over 30 s, sampled every 1e-3 s, as for the DVP rows; the paper's EM
  * energy and momentum errors are 0: here they must stay at round-off (N eps of E and Lz). */
@@ -547,7 +547,7 @@ static int double_spherical_em(void)
     double P510[4] = {0}, Emax[4] = {0}, Lmax[4] = {0}, gm[4] = {0}, Esc = 0;
     long fev[4] = {0}, fac[4] = {0};
     int rc = 0;
-    printf("  seed 002 sec. 5.2, method em, double spherical pendulum %g s; eq. 5.10 position error against em at h = 1e-4 (Table 2's EM rows)\n", DSP_T);
+    printf("  [WM] sec. 5.2, method em, double spherical pendulum %g s; eq. 5.10 position error against em at h = 1e-4 (Table 2's EM rows)\n", DSP_T);
     for (int ih = 0; ih < 4; ++ih) {
         const double h = hs[ih];
         int orc = start(&r, HS_METHOD_EM, HS_STAB_NONE, h);

@@ -291,7 +291,7 @@ static int symmetric_top(void)
     return fails;
 }
 
-/* ---- the asymmetric body of seed 002 sec. 5.1 (model/mech/rigid_body.hsm) over 100 s ---- */
+/* ---- the asymmetric body of [WM] sec. 5.1 (model/mech/rigid_body.hsm) over 100 s ---- */
 static int asymmetric_body(void)
 {
     static run r;

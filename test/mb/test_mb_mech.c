@@ -1,7 +1,7 @@
 /* test_mb_mech.c - the shipped descriptions (model/mech, .hsm files) end to end: the car axle
  * description against the hand-written model, every description under every method, form and
  * stabilization (runs, stays finite and bounded, drift within the stabilization's order), the
- * slider crank against its analytic kinematics, the seed 002 conservation figures. */
+ * slider crank against its analytic kinematics, the [WM] conservation figures. */
 #include <math.h>
 #include <stdlib.h>
 #include <stdio.h>
@@ -29,7 +29,7 @@ static int load(run *r, const char *file)
     return hs_mb_model_init(&r->m, &r->mb);
 }
 
-/* Baumgarte alpha, beta: 1/h, 1/h^2 (the simulator's defaults) unless set (seed 004 sec. 4.3
+/* Baumgarte alpha, beta: 1/h, 1/h^2 (the simulator's defaults) unless set ([BAE] sec. 4.3
  * uses 100, 1e4: the defaults make velocities-first index-1 Baumgarte unstable, also on the
  * hand-written pendulum). */
 static double baum_alpha, baum_beta;
@@ -133,7 +133,7 @@ static int all_configs(void)
                         for (int i = 0; i < r.s.nq; ++i) mq = fmax(mq, fabs((double)r.s.q[i]));
                     }
                     /* drift bound per stabilization over 1 s at h = 1 ms: projection's one
-                     * Newton step leaves O(h^2) of the O(h) step error squared (seed 004 eq. 11-13),
+                     * Newton step leaves O(h^2) of the O(h) step error squared ([BAE] eq. 11-13),
                      * Baumgarte keeps it O(h), none lets O(h) per unit time accumulate */
                     double *w = sb == HS_STAB_PROJECTION ? &worst_proj : (sb == HS_STAB_BAUMGARTE || fo == HS_FORM_GGL) ? &worst_baum : &worst_none;
                     *w = fmax(*w, mg);
@@ -264,7 +264,7 @@ static int slider_crank_singular(void)
     return fails;
 }
 
-/* ---- seed 002 figures ---- */
+/* ---- [WM] figures ---- */
 static void quat_R(const hs_real *p, double R[3][3])
 {
     const double w = p[0], x = p[1], y = p[2], z = p[3];
@@ -295,7 +295,7 @@ static int rigid_body(void)
         {HS_METHOD_JEXACT, HS_FORM_INDEX2, HS_STAB_PROJECTION}, {HS_METHOD_SYMPLECTIC, HS_FORM_INDEX2, HS_STAB_NONE}};
     int fails = 0;
     if (load(&r, "rigid_body.hsm")) return mb_check(0, "rigid_body.hsm");
-    printf("  seed 002 sec. 5.1 free rigid body, 30 s: max over the run of |E - E0|/E0, |L - L0|/|L0|, ||p| - 1|\n");
+    printf("  [WM] sec. 5.1 free rigid body, 30 s: max over the run of |E - E0|/E0, |L - L0|/|L0|, ||p| - 1|\n");
     for (size_t c = 0; c < sizeof cf / sizeof cf[0]; ++c) {
         double eE[4], eL[4];
         for (int ih = 0; ih < 4; ++ih) {
@@ -341,7 +341,7 @@ static int dsp(void)
     static run r;
     int fails = 0;
     if (load(&r, "double_spherical.hsm")) return mb_check(0, "double_spherical.hsm");
-    printf("  seed 002 sec. 5.2 double spherical pendulum, 10 s: max |E - E0|, |Lz - Lz0| (J, kg m^2/s)\n");
+    printf("  [WM] sec. 5.2 double spherical pendulum, 10 s: max |E - E0|, |Lz - Lz0| (J, kg m^2/s)\n");
     static const struct { hs_method me; hs_form fo; hs_stab sb; } cf[] = {
         {HS_METHOD_SYMPLECTIC, HS_FORM_INDEX2, HS_STAB_NONE}, {HS_METHOD_SYMPLECTIC, HS_FORM_INDEX2, HS_STAB_PROJECTION},
         {HS_METHOD_J2, HS_FORM_INDEX2, HS_STAB_PROJECTION}, {HS_METHOD_JEXACT, HS_FORM_INDEX2, HS_STAB_PROJECTION}};
