@@ -116,74 +116,154 @@ static int outside(const hs_blocks *b, int cq, const double *D, int rows, int nq
     return n;
 }
 
+/* The workspace of check_derivatives and its passes (static: the largest models' matrices). */
+static struct dv_ws {
+    tm x;
+    hs_real q[NQX], u[NQX], a[NQX], z[TM_NZ], in[TM_NIN], lam[NCX], qp[NQX], up[NQX];
+    hs_real P[NQX * NQX], P2[NQX * NQX], Gp[NCX * NQX], D[NQX * NQX], gt[NCX], gam[NCX];
+    hs_real g1[NCX], g2[NCX], g0[NCX], f1[NQX], f2[NQX], GL1[NQX], GL2[NQX];
+    double F[NQX * NQX], Fv[NQX];
+} W;
+
+/* The workspace's arrays under their short names, in each function that uses them (each
+ * function uses some; the casts keep the others quiet). */
+#define DV_ALIASES \
+    hs_real *const q = W.q, *const u = W.u, *const a = W.a, *const z = W.z, *const in = W.in; \
+    hs_real *const lam = W.lam, *const qp = W.qp, *const up = W.up, *const P = W.P, *const P2 = W.P2; \
+    hs_real *const Gp = W.Gp, *const D = W.D, *const gt = W.gt, *const gam = W.gam; \
+    hs_real *const g1 = W.g1, *const g2 = W.g2, *const g0 = W.g0, *const f1 = W.f1, *const f2 = W.f2; \
+    hs_real *const GL1 = W.GL1, *const GL2 = W.GL2; \
+    double *const F = W.F, *const Fv = W.Fv; \
+    tm *const X = &W.x; \
+    (void)q; (void)u; (void)a; (void)z; (void)in; (void)lam; (void)qp; (void)up; (void)P; (void)P2; (void)Gp; (void)D; \
+    (void)gt; (void)gam; (void)g1; (void)g2; (void)g0; (void)f1; (void)f2; (void)GL1; (void)GL2; (void)F; (void)Fv; (void)X;
+
+/* fq and fu at (t, q, u) against central differences of force(): worst errors into *efq,
+ * *efu; entries outside the declared blocks added to *out. */
+static void dv_force_jac(const hs_model_type *T, hs_real t, int nq, double *efq, double *efu, int *out)
+{
+    DV_ALIASES;
+    CHECK(T->force_jac(&X->m, t, q, u, z, in, P, P2) == HS_OK);
+    for (int pass = 0; pass < 2; ++pass) {
+        for (int j = 0; j < nq; ++j) {
+            hs_real *v = pass ? u : q, s = v[j];
+            hs_real d = (hs_real)(D1 * dmax(1.0, tu_abs((double)s)));
+            for (int i = 0; i < nq; ++i) { qp[i] = q[i]; up[i] = u[i]; }
+            (pass ? up : qp)[j] = s + d;
+            CHECK(T->force(&X->m, t, qp, up, z, in, f1) == HS_OK);
+            (pass ? up : qp)[j] = s - d;
+            CHECK(T->force(&X->m, t, qp, up, z, in, f2) == HS_OK);
+            for (int i = 0; i < nq; ++i) F[i * nq + j] = ((double)f1[i] - (double)f2[i]) / (2.0 * (double)d);
+        }
+        tm_unpack_qq(&X->b, pass ? P2 : P, D);
+        double e = rel_err(D, F, nq * nq);
+        if (pass) *efu = dmax(*efu, e); else *efq = dmax(*efq, e);
+        *out += outside(&X->b, 0, F, nq, nq, TOL1);
+    }
+}
+
+/* gamma at (t, q, u): G a + gamma against d2/dtau2 of g along q + tau u + tau^2/2 a (for
+ * velocity rows d/dtau of J (u + tau a)); the worst error into *egam. */
+static void dv_gamma(const hs_model_type *T, hs_real t, int nq, int nc, int nh0, double *egam)
+{
+    DV_ALIASES;
+    hs_real d = (hs_real)D2;
+    CHECK(T->gamma(&X->m, t, q, u, gam) == HS_OK);
+    for (int i = 0; i < nq; ++i) qp[i] = q[i] + d * u[i] + HS_R(0.5) * d * d * a[i];
+    CHECK(T->constraint(&X->m, t + d, qp, g1, NULL, NULL) == HS_OK);
+    for (int i = 0; i < nq; ++i) qp[i] = q[i] - d * u[i] + HS_R(0.5) * d * d * a[i];
+    CHECK(T->constraint(&X->m, t - d, qp, g2, NULL, NULL) == HS_OK);
+    hs_matvec(D, nc, nq, a, f1);
+    for (int i = 0; i < nc; ++i) {
+        Fv[i] = ((double)g1[i] - 2.0 * (double)g0[i] + (double)g2[i]) / ((double)d * (double)d);
+        f1[i] += gam[i];
+    }
+    if (nh0 < nc) {
+        /* velocity rows: d/dtau J(q + tau u + tau^2/2 a) (u + tau a) at 0 = J a + gamma */
+        static hs_real J1[NCX * NQX], J2[NCX * NQX], v1[NCX], v2[NCX];
+        for (int i = 0; i < nq; ++i) { qp[i] = q[i] + d * u[i] + HS_R(0.5) * d * d * a[i]; up[i] = u[i] + d * a[i]; }
+        CHECK(T->constraint(&X->m, t + d, qp, NULL, Gp, NULL) == HS_OK);
+        tm_unpack_cq(&X->b, Gp, J1);
+        hs_matvec(J1, nc, nq, up, v1);
+        for (int i = 0; i < nq; ++i) { qp[i] = q[i] - d * u[i] + HS_R(0.5) * d * d * a[i]; up[i] = u[i] - d * a[i]; }
+        CHECK(T->constraint(&X->m, t - d, qp, NULL, Gp, NULL) == HS_OK);
+        tm_unpack_cq(&X->b, Gp, J2);
+        hs_matvec(J2, nc, nq, up, v2);
+        for (int i = nh0; i < nc; ++i) Fv[i] = ((double)v1[i] - (double)v2[i]) / (2.0 * (double)d);
+    }
+    *egam = dmax(*egam, rel_err(f1, Fv, nc));
+}
+
+/* K = d(G^T lambda)/dq at (t, q) against central differences; worst error into *eK, entries
+ * outside the declared blocks added to *out. */
+static void dv_curvature(const hs_model_type *T, hs_real t, int nq, int nc, double *eK, int *out)
+{
+    DV_ALIASES;
+    CHECK(T->curvature(&X->m, t, q, lam, P) == HS_OK);
+    for (int j = 0; j < nq; ++j) {
+        for (int i = 0; i < nq; ++i) qp[i] = q[i];
+        hs_real d = (hs_real)(D1 * dmax(1.0, tu_abs((double)q[j])));
+        qp[j] = q[j] + d;
+        CHECK(T->constraint(&X->m, t, qp, NULL, Gp, NULL) == HS_OK);
+        tm_unpack_cq(&X->b, Gp, P2);
+        hs_matvec_t(P2, nc, nq, lam, GL1);
+        qp[j] = q[j] - d;
+        CHECK(T->constraint(&X->m, t, qp, NULL, Gp, NULL) == HS_OK);
+        tm_unpack_cq(&X->b, Gp, P2);
+        hs_matvec_t(P2, nc, nq, lam, GL2);
+        for (int i = 0; i < nq; ++i) F[i * nq + j] = ((double)GL1[i] - (double)GL2[i]) / (2.0 * (double)d);
+    }
+    tm_unpack_qq(&X->b, P, D);
+    *eK = dmax(*eK, rel_err(D, F, nq * nq));
+    *out += outside(&X->b, 0, F, nq, nq, TOL1);
+}
+
 static void check_derivatives(const mcase *c)
 {
-    static tm x;
-    static hs_real q[NQX], u[NQX], a[NQX], z[TM_NZ], in[TM_NIN], lam[NCX], qp[NQX], up[NQX];
-    static hs_real P[NQX * NQX], P2[NQX * NQX], Gp[NCX * NQX], D[NQX * NQX], gt[NCX], gam[NCX];
-    static hs_real g1[NCX], g2[NCX], g0[NCX], f1[NQX], f2[NQX], GL1[NQX], GL2[NQX];
-    static double F[NQX * NQX], Fv[NQX];
-    CHECK(tm_setup(&x, c) == 0);
-    if (tm_setup(&x, c)) return;
+    DV_ALIASES;
+    CHECK(tm_setup(X, c) == 0);
+    if (tm_setup(X, c)) return;
     const hs_model_type *T = c->T;
-    const int nq = x.nq, nc = x.nc;
+    const int nq = X->nq, nc = X->nc;
     const char *nm = T->name;
-    CHECK(tm_blocks_check(&x.b, nq, nc) == 0);
+    CHECK(tm_blocks_check(&X->b, nq, nc) == 0);
     CHECK(T->energy != NULL);
     if (nc > 0) CHECK(T->curvature != NULL && T->constraint && T->gamma);
     double eG = 0, egt = 0, egam = 0, eK = 0, efq = 0, efu = 0, eM = 0;
     int out = 0;
     for (int trial = 0; trial < 3; ++trial) {
         hs_real t = (hs_real)(1.5 + 1.5 * urand());
-        CHECK(T->initial(&x.m, HS_R(0.0), q, u, z) == HS_OK);
+        CHECK(T->initial(&X->m, HS_R(0.0), q, u, z) == HS_OK);
         for (int i = 0; i < nq; ++i) {
             q[i] += (hs_real)(0.3 * urand());
             u[i] = (hs_real)urand();
             a[i] = (hs_real)urand();
         }
-        for (int i = 0; i < x.nz; ++i) z[i] = (hs_real)(0.2 * urand());
-        for (int i = 0; i < x.nin; ++i) in[i] = (hs_real)urand();
+        for (int i = 0; i < X->nz; ++i) z[i] = (hs_real)(0.2 * urand());
+        for (int i = 0; i < X->nin; ++i) in[i] = (hs_real)urand();
         for (int i = 0; i < nc; ++i) lam[i] = (hs_real)(3.0 * urand());
         /* mass: symmetric with a positive diagonal */
-        CHECK(T->mass(&x.m, t, q, P) == HS_OK);
-        tm_unpack_qq(&x.b, P, D);
+        CHECK(T->mass(&X->m, t, q, P) == HS_OK);
+        tm_unpack_qq(&X->b, P, D);
         for (int i = 0; i < nq; ++i) {
             CHECK(D[i * nq + i] > HS_R(0.0));
             for (int j = 0; j < nq; ++j) eM = dmax(eM, tu_abs((double)(D[i * nq + j] - D[j * nq + i])));
         }
         /* force Jacobians against central differences of force() */
-        if (T->force_jac) {
-            CHECK(T->force_jac(&x.m, t, q, u, z, in, P, P2) == HS_OK);
-            for (int pass = 0; pass < 2; ++pass) {
-                for (int j = 0; j < nq; ++j) {
-                    hs_real *v = pass ? u : q, s = v[j];
-                    hs_real d = (hs_real)(D1 * dmax(1.0, tu_abs((double)s)));
-                    for (int i = 0; i < nq; ++i) { qp[i] = q[i]; up[i] = u[i]; }
-                    (pass ? up : qp)[j] = s + d;
-                    CHECK(T->force(&x.m, t, qp, up, z, in, f1) == HS_OK);
-                    (pass ? up : qp)[j] = s - d;
-                    CHECK(T->force(&x.m, t, qp, up, z, in, f2) == HS_OK);
-                    for (int i = 0; i < nq; ++i) F[i * nq + j] = ((double)f1[i] - (double)f2[i]) / (2.0 * (double)d);
-                }
-                tm_unpack_qq(&x.b, pass ? P2 : P, D);
-                double e = rel_err(D, F, nq * nq);
-                if (pass) efu = dmax(efu, e); else efq = dmax(efq, e);
-                out += outside(&x.b, 0, F, nq, nq, TOL1);
-            }
-        }
+        if (T->force_jac) dv_force_jac(T, t, nq, &efq, &efu, &out);
         if (nc == 0) continue;
         /* G against central differences of g; every nonzero inside a declared block */
-        CHECK(T->constraint(&x.m, t, q, g0, Gp, gt) == HS_OK);
+        CHECK(T->constraint(&X->m, t, q, g0, Gp, gt) == HS_OK);
         for (int j = 0; j < nq; ++j) {
             for (int i = 0; i < nq; ++i) qp[i] = q[i];
             hs_real d = (hs_real)(D1 * dmax(1.0, tu_abs((double)q[j])));
             qp[j] = q[j] + d;
-            CHECK(T->constraint(&x.m, t, qp, g1, NULL, NULL) == HS_OK);
+            CHECK(T->constraint(&X->m, t, qp, g1, NULL, NULL) == HS_OK);
             qp[j] = q[j] - d;
-            CHECK(T->constraint(&x.m, t, qp, g2, NULL, NULL) == HS_OK);
+            CHECK(T->constraint(&X->m, t, qp, g2, NULL, NULL) == HS_OK);
             for (int i = 0; i < nc; ++i) F[i * nq + j] = ((double)g1[i] - (double)g2[i]) / (2.0 * (double)d);
         }
-        tm_unpack_cq(&x.b, Gp, D);
+        tm_unpack_cq(&X->b, Gp, D);
         /* velocity-level (nonholonomic) rows: g is 0 and G is J, no gradient to compare */
         const int nh0 = nc - T->nhol;
         CHECK(T->nhol >= 0 && T->nhol <= nc);
@@ -191,63 +271,18 @@ static void check_derivatives(const mcase *c)
             for (int j = 0; j < nq; ++j) F[i * nq + j] = (double)D[i * nq + j];
         }
         eG = dmax(eG, rel_err(D, F, nc * nq));
-        out += outside(&x.b, 1, F, nc, nq, TOL1);
+        out += outside(&X->b, 1, F, nc, nq, TOL1);
         /* g_t against a central difference in t at fixed q */
         {
             hs_real d = (hs_real)D1;
-            CHECK(T->constraint(&x.m, t + d, q, g1, NULL, NULL) == HS_OK);
-            CHECK(T->constraint(&x.m, t - d, q, g2, NULL, NULL) == HS_OK);
+            CHECK(T->constraint(&X->m, t + d, q, g1, NULL, NULL) == HS_OK);
+            CHECK(T->constraint(&X->m, t - d, q, g2, NULL, NULL) == HS_OK);
             for (int i = 0; i < nc; ++i) Fv[i] = ((double)g1[i] - (double)g2[i]) / (2.0 * (double)d);
             egt = dmax(egt, rel_err(gt, Fv, nc));
         }
-        /* gamma: d2/dtau2 g(t + tau, q + tau u + tau^2/2 a) at 0 equals G a + gamma */
-        {
-            hs_real d = (hs_real)D2;
-            CHECK(T->gamma(&x.m, t, q, u, gam) == HS_OK);
-            for (int i = 0; i < nq; ++i) qp[i] = q[i] + d * u[i] + HS_R(0.5) * d * d * a[i];
-            CHECK(T->constraint(&x.m, t + d, qp, g1, NULL, NULL) == HS_OK);
-            for (int i = 0; i < nq; ++i) qp[i] = q[i] - d * u[i] + HS_R(0.5) * d * d * a[i];
-            CHECK(T->constraint(&x.m, t - d, qp, g2, NULL, NULL) == HS_OK);
-            hs_matvec(D, nc, nq, a, f1);
-            for (int i = 0; i < nc; ++i) {
-                Fv[i] = ((double)g1[i] - 2.0 * (double)g0[i] + (double)g2[i]) / ((double)d * (double)d);
-                f1[i] += gam[i];
-            }
-            if (nh0 < nc) {
-                /* velocity rows: d/dtau J(q + tau u + tau^2/2 a) (u + tau a) at 0 = J a + gamma */
-                static hs_real J1[NCX * NQX], J2[NCX * NQX], v1[NCX], v2[NCX];
-                for (int i = 0; i < nq; ++i) { qp[i] = q[i] + d * u[i] + HS_R(0.5) * d * d * a[i]; up[i] = u[i] + d * a[i]; }
-                CHECK(T->constraint(&x.m, t + d, qp, NULL, Gp, NULL) == HS_OK);
-                tm_unpack_cq(&x.b, Gp, J1);
-                hs_matvec(J1, nc, nq, up, v1);
-                for (int i = 0; i < nq; ++i) { qp[i] = q[i] - d * u[i] + HS_R(0.5) * d * d * a[i]; up[i] = u[i] - d * a[i]; }
-                CHECK(T->constraint(&x.m, t - d, qp, NULL, Gp, NULL) == HS_OK);
-                tm_unpack_cq(&x.b, Gp, J2);
-                hs_matvec(J2, nc, nq, up, v2);
-                for (int i = nh0; i < nc; ++i) Fv[i] = ((double)v1[i] - (double)v2[i]) / (2.0 * (double)d);
-            }
-            egam = dmax(egam, rel_err(f1, Fv, nc));
-        }
+        dv_gamma(T, t, nq, nc, nh0, &egam);
         /* K against central differences of G(q)^T lambda */
-        if (T->curvature) {
-            CHECK(T->curvature(&x.m, t, q, lam, P) == HS_OK);
-            for (int j = 0; j < nq; ++j) {
-                for (int i = 0; i < nq; ++i) qp[i] = q[i];
-                hs_real d = (hs_real)(D1 * dmax(1.0, tu_abs((double)q[j])));
-                qp[j] = q[j] + d;
-                CHECK(T->constraint(&x.m, t, qp, NULL, Gp, NULL) == HS_OK);
-                tm_unpack_cq(&x.b, Gp, P2);
-                hs_matvec_t(P2, nc, nq, lam, GL1);
-                qp[j] = q[j] - d;
-                CHECK(T->constraint(&x.m, t, qp, NULL, Gp, NULL) == HS_OK);
-                tm_unpack_cq(&x.b, Gp, P2);
-                hs_matvec_t(P2, nc, nq, lam, GL2);
-                for (int i = 0; i < nq; ++i) F[i * nq + j] = ((double)GL1[i] - (double)GL2[i]) / (2.0 * (double)d);
-            }
-            tm_unpack_qq(&x.b, P, D);
-            eK = dmax(eK, rel_err(D, F, nq * nq));
-            out += outside(&x.b, 0, F, nq, nq, TOL1);
-        }
+        if (T->curvature) dv_curvature(T, t, nq, nc, &eK, &out);
     }
     report("G", nm, eG, TOL1);
     report("g_t", nm, egt, TOL1);
