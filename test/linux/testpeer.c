@@ -102,6 +102,72 @@ static const char *const kkey[K_KINDS] = {
     "rx_rej_bad_version", "rx_rej_bad_checksum", "rx_rej_bad_layout", "rx_rej_seq_repeated",
     "rx_rej_seq_stale", "rx_rej_nonfinite"};
 
+/* One invalid datagram of kind k (the kindpos-th of the storm) for the plant: from foreign for
+ * K_FOREIGN, else from ecu; seq is the last valid frame's, last_valid (last_len bytes) that
+ * frame, b (cap bytes) the buffer it is built in. */
+static void send_bad(hs_udp *ecu, hs_udp *foreign, int k, long kindpos, uint32_t session, uint32_t seq,
+                     const uint8_t *last_valid, size_t last_len, uint8_t *b, size_t cap)
+{
+    size_t n;
+    switch (k) {
+    case K_FOREIGN: /* a perfect frame with the next seq, but from a stranger */
+        n = frame(b, session, seq + 1u, 1.0);
+        hs_udp_send(foreign, b, n);
+        break;
+    case K_SHORT: { /* lengths 0 .. frame size - 1, cycling */
+        static const size_t lens[] = {0, 1, 4, 31, 32, 43};
+        n = frame(b, session, seq + 1u, 1.0);
+        hs_udp_send(ecu, b, lens[(kindpos / K_KINDS) % 6]);
+        break;
+    }
+    case K_LONG: { /* one byte too many up to far beyond the receive buffer */
+        static const size_t lens[] = {45, 52, 200, 4000};
+        n = frame(b, session, seq + 1u, 1.0);
+        memset(b + n, 0xA5, cap - n);
+        hs_udp_send(ecu, b, lens[(kindpos / K_KINDS) % 4]);
+        break;
+    }
+    case K_MAGIC:
+        n = frame(b, session, seq + 1u, 1.0);
+        b[0] = 'X';
+        reseal(b, n);
+        hs_udp_send(ecu, b, n);
+        break;
+    case K_VERSION:
+        n = frame(b, session, seq + 1u, 1.0);
+        b[4] = (uint8_t)(HS_FRAME_VERSION + 1u);
+        reseal(b, n);
+        hs_udp_send(ecu, b, n);
+        break;
+    case K_CRC: /* one flipped bit in the value */
+        n = frame(b, session, seq + 1u, 1.0);
+        b[HS_FRAME_HEADER_BYTES + 3] ^= 0x10;
+        hs_udp_send(ecu, b, n);
+        break;
+    case K_LAYOUT: /* right length, wrong kind or wrong count, valid CRC */
+        n = frame(b, session, seq + 1u, 1.0);
+        if ((kindpos / K_KINDS) % 2) b[5] = HS_FRAME_KIND_FROM_PLANT;
+        else hs_put_u16(b + 6, 2);
+        reseal(b, n);
+        hs_udp_send(ecu, b, n);
+        break;
+    case K_REPEAT: /* the last accepted frame again, byte for byte */
+        hs_udp_send(ecu, last_valid, last_len);
+        break;
+    case K_STALE: /* an older seq, re-sealed so only the seq is wrong */
+        n = frame(b, session, seq - 1u - (uint32_t)(kindpos / K_KINDS % 50), 2.0);
+        hs_udp_send(ecu, b, n);
+        break;
+    default: { /* NaN, +Inf, -Inf carrying the very seq the next valid frame uses */
+        static const double bad[] = {NAN, INFINITY, -INFINITY};
+        n = frame(b, session, seq + 1u, bad[(kindpos / K_KINDS) % 3]);
+        hs_udp_send(ecu, b, n);
+        break;
+    }
+    }
+    (void)n;
+}
+
 static int storm(int argc, char **argv)
 {
     hs_udp ecu, foreign;
@@ -132,64 +198,8 @@ static int storm(int argc, char **argv)
     for (long c = 0; c < cycles; ++c) {
         for (int j = 0; j < per_cycle; ++j, ++kindpos) {
             int k = (int)(kindpos % K_KINDS);
-            size_t n;
             if ((k == K_REPEAT || k == K_STALE) && last_len == 0) k = K_CRC; /* nothing yet */
-            switch (k) {
-            case K_FOREIGN: /* a perfect frame with the next seq, but from a stranger */
-                n = frame(b, session, seq + 1u, 1.0);
-                hs_udp_send(&foreign, b, n);
-                break;
-            case K_SHORT: { /* lengths 0 .. frame size - 1, cycling */
-                static const size_t lens[] = {0, 1, 4, 31, 32, 43};
-                n = frame(b, session, seq + 1u, 1.0);
-                hs_udp_send(&ecu, b, lens[(kindpos / K_KINDS) % 6]);
-                break;
-            }
-            case K_LONG: { /* one byte too many up to far beyond the receive buffer */
-                static const size_t lens[] = {45, 52, 200, 4000};
-                n = frame(b, session, seq + 1u, 1.0);
-                memset(b + n, 0xA5, sizeof b - n);
-                hs_udp_send(&ecu, b, lens[(kindpos / K_KINDS) % 4]);
-                break;
-            }
-            case K_MAGIC:
-                n = frame(b, session, seq + 1u, 1.0);
-                b[0] = 'X';
-                reseal(b, n);
-                hs_udp_send(&ecu, b, n);
-                break;
-            case K_VERSION:
-                n = frame(b, session, seq + 1u, 1.0);
-                b[4] = (uint8_t)(HS_FRAME_VERSION + 1u);
-                reseal(b, n);
-                hs_udp_send(&ecu, b, n);
-                break;
-            case K_CRC: /* one flipped bit in the value */
-                n = frame(b, session, seq + 1u, 1.0);
-                b[HS_FRAME_HEADER_BYTES + 3] ^= 0x10;
-                hs_udp_send(&ecu, b, n);
-                break;
-            case K_LAYOUT: /* right length, wrong kind or wrong count, valid CRC */
-                n = frame(b, session, seq + 1u, 1.0);
-                if ((kindpos / K_KINDS) % 2) b[5] = HS_FRAME_KIND_FROM_PLANT;
-                else hs_put_u16(b + 6, 2);
-                reseal(b, n);
-                hs_udp_send(&ecu, b, n);
-                break;
-            case K_REPEAT: /* the last accepted frame again, byte for byte */
-                hs_udp_send(&ecu, last_valid, last_len);
-                break;
-            case K_STALE: /* an older seq, re-sealed so only the seq is wrong */
-                n = frame(b, session, seq - 1u - (uint32_t)(kindpos / K_KINDS % 50), 2.0);
-                hs_udp_send(&ecu, b, n);
-                break;
-            default: { /* NaN, +Inf, -Inf carrying the very seq the next valid frame uses */
-                static const double bad[] = {NAN, INFINITY, -INFINITY};
-                n = frame(b, session, seq + 1u, bad[(kindpos / K_KINDS) % 3]);
-                hs_udp_send(&ecu, b, n);
-                break;
-            }
-            }
+            send_bad(&ecu, &foreign, k, kindpos, session, seq, last_valid, last_len, b, sizeof b);
             sent[k]++;
         }
         /* The valid frame: mostly in range, every 7th far out of range (must be clamped). */
