@@ -128,25 +128,22 @@ static void check_frame(const hs_plant *p, const uint8_t *out, size_t n, int wan
     if ((h.flags & HS_FLAG_FINAL) != 0u) require(p->final_built == 1);
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+/* The exit table answers for every number: each code of hs_exit.h with its own text, CPU
+ * faults as such, anything else as unknown. */
+static void fz_exit_table(void)
 {
-    const uint8_t *d = data;
-    size_t n = size;
-    uint8_t s[8];
-    char why[160];
-    if (size < 8u) return 0;
-    (void)take(&d, &n, s, sizeof s);
-
-    /* The exit table answers for every number: each code of hs_exit.h with its own text,
-     * CPU faults as such, anything else as unknown. */
     for (int c = -2; c <= HS_EXIT_CPU_FAULT + 0x41; ++c) {
         const char *t = hs_exit_text(c);
         const int known = (c >= HS_EXIT_OK && c <= HS_EXIT_LINK) ||
                           (c >= HS_EXIT_CPU_FAULT && c < HS_EXIT_CPU_FAULT + 0x40);
         require(t != NULL && (strcmp(t, "unknown exit status") != 0) == known);
     }
+}
 
-    /* Model. */
+/* The model the seed s chooses, into g_model (why: cap bytes for a refusal); 0 when it is
+ * refused (as it may be), 1 to go on. */
+static int fz_model(const uint8_t *s, char *why, size_t cap)
+{
     const unsigned mc = s[0] % (NNAMES + NHSM);
     int rc;
     if (mc + 1u < NNAMES && (s[6] & 0xc0u) != 0u) {
@@ -154,12 +151,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         const hs_model_type *T = hs_model_find(names[mc]);
         require(T != NULL);
         rc = hs_plant_model_init(&g_model, T, (s[6] & 0x80u) ? NULL : g_pblock,
-                                 (s[6] & 0x40u) ? 0u : sizeof g_pblock, why, sizeof why);
+                                 (s[6] & 0x40u) ? 0u : sizeof g_pblock, why, cap);
         require(rc == HS_OK || (hs_exit_of(HS_TOOL_PLANT, rc) == HS_EXIT_SETUP && why[0] != '\0'));
         require(hs_exit_of(HS_TOOL_PLANT, rc) == HS_EXIT_SETUP || T->nparams == 0);
         if (rc != HS_EXIT_OK) return 0;
     } else if (mc < NNAMES) {
-        rc = hs_plant_model_by_name(&g_model, g_pblock, sizeof g_pblock, names[mc], why, sizeof why);
+        rc = hs_plant_model_by_name(&g_model, g_pblock, sizeof g_pblock, names[mc], why, cap);
         require(rc == HS_OK || (rc == HS_E_USAGE && mc == NNAMES - 1u && why[0] != '\0'));
         if (rc != HS_EXIT_OK) return 0;
     } else {
@@ -168,14 +165,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         require(hs_mb_parse_compile(t, strlen(t), &g_store, &g_mb, (s[2] >> 6) & 1, &err) == HS_OK);
         /* s[6] bit 6: no room for the parameters; bit 7: no parameter block at all. */
         const size_t pcap = (s[6] & 0x40u) ? 0u : sizeof g_pblock;
-        rc = hs_plant_model_init(&g_model, &g_mb.type, (s[6] & 0x80u) ? NULL : g_pblock, pcap, why, sizeof why);
+        rc = hs_plant_model_init(&g_model, &g_mb.type, (s[6] & 0x80u) ? NULL : g_pblock, pcap, why, cap);
         require(rc == HS_OK || (hs_exit_of(HS_TOOL_PLANT, rc) == HS_EXIT_SETUP && why[0] != '\0' &&
                                      ((s[6] & 0x40u) || (s[6] & 0x80u))));
         if (rc != HS_EXIT_OK) return 0;
         g_model.desc = &g_mb;
     }
-    if (hs_model_check(&g_model) != HS_OK) return 0;
-    /* Labels: the type's own, none (numbered names), or fuzzed ones (generic map only). */
+    return hs_model_check(&g_model) == HS_OK;
+}
+
+/* Labels: the type's own, none (numbered names), or fuzzed ones (generic map only). */
+static void fz_labels(const uint8_t *s)
+{
     const unsigned lab = (s[2] >> 4) & 3u;
     if (lab != 0u) {
         g_type = *g_model.type;
@@ -187,24 +188,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         g_type.out_names = lab == 1u ? NULL : g_out_names;
         g_model.type = &g_type;
     }
+}
 
-    /* Definition and map. */
-    hs_plant_def def = hs_plant_default_def();
-    def.step.method = (hs_method)(s[1] % (HS_METHOD_COUNT + 1));
-    def.step.form = (hs_form)(s[2] & 3u);
-    def.step.stab = (hs_stab)((s[2] >> 2) & 3u);
-    def.fault_hold = s[3] & 15u;
-    def.overrun_stop = (s[3] >> 4) & 1;
-    def.hash = (s[3] >> 5) & 1;
-    def.clock_ns = ((s[3] >> 6) & 1) ? fake_clock : NULL;
-    def.inject_fault_tick = s[4] == 0xffu ? -1 : (int64_t)(s[4] & 31u);
-    def.inject_fault_frames = 1u + (s[4] >> 5);
-    def.session = (uint32_t)s[6] | (uint32_t)s[7] << 8;
+/* The signal map the seed s chooses, into def->map. */
+static void fz_map(const uint8_t *s, hs_plant_def *def)
+{
     static hs_signal fsig[2 * HS_PLANT_MAX_SIG + 1];
     static hs_signal_map fmap;
     switch (s[5] & 3u) {
-    case 1: def.map = &hs_map_car_axle_plant; break;     /* right only for car_axle */
-    case 2: def.map = &hs_map_circular_track_ecu; break; /* an ECU's map: directions swapped */
+    case 1: def->map = &hs_map_car_axle_plant; break;     /* right only for car_axle */
+    case 2: def->map = &hs_map_circular_track_ecu; break; /* an ECU's map: directions swapped */
     case 3: {
         /* A map with the model's counts, fuzzed ranges: tight ones make outputs refuse. */
         int k = 0;
@@ -222,21 +215,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         fmap.app = "fuzz";
         fmap.sig = fsig;
         fmap.n = k;
-        def.map = &fmap;
+        def->map = &fmap;
         break;
     }
-    default: def.map = NULL; break;
+    default: def->map = NULL; break;
     }
-    rc = hs_plant_initialize(&g_p, &def, &g_model, g_reals, sizeof g_reals / sizeof g_reals[0], g_ints,
-                             sizeof g_ints / sizeof g_ints[0], why, sizeof why);
-    require(rc == HS_OK || hs_exit_of(HS_TOOL_PLANT, rc) == HS_EXIT_SETUP);
-    require(memchr(why, '\0', sizeof why) != NULL);
-    if (rc != HS_EXIT_OK) {
-        require(why[0] != '\0');
-        return 0;
-    }
-    hs_plant *p = &g_p;
-    g_clock = 0;
+}
+
+/* What a port does after initialize, as the seed s asks: keys, takeover; once, the
+ * encoder's refusals. */
+static void fz_port(hs_plant *p, const uint8_t *s)
+{
     if ((s[5] & 0x40u) != 0u) {
         /* What a port does with --key: both directions keyed after initialize. */
         uint8_t key[32];
@@ -258,8 +247,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         require(hs_frame_encode_mac(b, HS_FRAME_BYTES(1u), &h, v, &g_mac) == 0u);
         edges_done = 1;
     }
+}
 
-    /* The script. */
+/* The script: operations from the fuzzer's bytes (*dp, *np) on the plant p until they run
+ * out, the step budget is spent or the run ends; returns the datagrams offered. */
+static uint64_t fz_script(hs_plant *p, const uint8_t **dp, size_t *np)
+{
+    const uint8_t *d = *dp;
+    size_t n = *np;
     uint64_t tick = 0, offered = 0;
     int steps = 0, finals = 0, terminated = 0;
     uint8_t out[HS_FRAME_MAX_BYTES];
@@ -361,6 +356,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
     }
     (void)finals;
+    *dp = d;
+    *np = n;
+    return offered;
+}
+
+/* The end of a run: the final frame, the counters' identities and the exit codes' ranks. */
+static void fz_end(hs_plant *p, uint64_t offered)
+{
+    uint8_t out[HS_FRAME_MAX_BYTES];
     if (p->final_built == 0) check_frame(p, out, hs_plant_final(p, out, sizeof out), -1);
     require(hs_plant_final(p, out, sizeof out) == 0u);
     hs_plant_terminate(p);
@@ -386,5 +390,44 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     require(strcmp(hs_rx_reason_name(HS_RX_REASONS), "unknown") == 0 &&
             strcmp(hs_rx_reason_name(-1), "unknown") == 0);
     require(hs_plant_fault_str(p->last_fault) != NULL);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    const uint8_t *d = data;
+    size_t n = size;
+    uint8_t s[8];
+    char why[160];
+    if (size < 8u) return 0;
+    (void)take(&d, &n, s, sizeof s);
+    fz_exit_table();
+    if (!fz_model(s, why, sizeof why)) return 0;
+    fz_labels(s);
+
+    /* Definition and map. */
+    hs_plant_def def = hs_plant_default_def();
+    def.step.method = (hs_method)(s[1] % (HS_METHOD_COUNT + 1));
+    def.step.form = (hs_form)(s[2] & 3u);
+    def.step.stab = (hs_stab)((s[2] >> 2) & 3u);
+    def.fault_hold = s[3] & 15u;
+    def.overrun_stop = (s[3] >> 4) & 1;
+    def.hash = (s[3] >> 5) & 1;
+    def.clock_ns = ((s[3] >> 6) & 1) ? fake_clock : NULL;
+    def.inject_fault_tick = s[4] == 0xffu ? -1 : (int64_t)(s[4] & 31u);
+    def.inject_fault_frames = 1u + (s[4] >> 5);
+    def.session = (uint32_t)s[6] | (uint32_t)s[7] << 8;
+    fz_map(s, &def);
+    const hs_status rc = hs_plant_initialize(&g_p, &def, &g_model, g_reals, sizeof g_reals / sizeof g_reals[0], g_ints,
+                             sizeof g_ints / sizeof g_ints[0], why, sizeof why);
+    require(rc == HS_OK || hs_exit_of(HS_TOOL_PLANT, rc) == HS_EXIT_SETUP);
+    require(memchr(why, '\0', sizeof why) != NULL);
+    if (rc != HS_EXIT_OK) {
+        require(why[0] != '\0');
+        return 0;
+    }
+    hs_plant *p = &g_p;
+    g_clock = 0;
+    fz_port(p, s);
+    fz_end(p, fz_script(p, &d, &n));
     return 0;
 }
