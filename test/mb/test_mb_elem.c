@@ -8,6 +8,9 @@
 #include "hs_mb_int.h"
 #include "mb_test.h"
 
+/* The description language's fuzz dictionary (make mb-test runs from the tree's root). */
+#define MB_DICT "test/fuzz/mbfile.dict"
+
 /* 1 when v is MB_NO or MB_YES. */
 static int yes_no(int v) { return v == MB_NO || v == MB_YES; }
 
@@ -61,5 +64,24 @@ int mb_test_elem(void)
     snprintf(what, sizeof what, "force table: each of the %d rows declares name, functions, keys, passive, spring, hinge, tire (and its states when it has any)%s%s",
              (int)HS_MB_FORCE_KINDS, bad ? "; missing: " : "", why);
     mb_check(bad == 0, what);
+    fails += bad;
+    /* The fuzzer's dictionary of the description language names every kind of both tables
+     * (a dictionary kept by hand is checked against the tables, not trusted). */
+    static char dict[1 << 14];
+    FILE *df = fopen(MB_DICT, "r");
+    const size_t nd = df != NULL ? fread(dict, 1, sizeof dict - 1, df) : 0u;
+    if (df != NULL) fclose(df);
+    dict[nd] = 0;
+    why[0] = 0;
+    bad = 0;
+    for (int k = 0; k < HS_MB_JOINT_KINDS + HS_MB_FORCE_KINDS; ++k) {
+        const char *n = k < HS_MB_JOINT_KINDS ? mb_joint_elems[k]->name : mb_force_elems[k - HS_MB_JOINT_KINDS]->name;
+        char q[64];
+        snprintf(q, sizeof q, "\"%s\"\n", n);
+        note(strstr(dict, q) != NULL, n, "dict", why, sizeof why, &bad);
+    }
+    snprintf(what, sizeof what, "%s names all %d joint and force kinds of the tables%s%s", MB_DICT,
+             (int)(HS_MB_JOINT_KINDS + HS_MB_FORCE_KINDS), bad ? "; missing: " : "", why);
+    mb_check(nd > 0u && bad == 0, what);
     return fails + bad;
 }
