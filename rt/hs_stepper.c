@@ -303,8 +303,9 @@ static int model_blocks(const hs_model *m, hs_blocks *b, int *buf, size_t nbuf, 
     while (lo < hi) {
         const int mid = lo + (hi - lo) / 2;
         hs_blocks t;
-        const int r = m->type->blocks ? m->type->blocks(m, &t, buf, mid) : hs_blocks_dense(&m->d, &t, buf, mid);
-        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
+        hs_status r;
+        if (m->type->blocks != NULL) { r = hs_model_rc(m->type->blocks(m, &t, buf, mid)); }
+        else { r = hs_blocks_dense(&m->d, &t, buf, mid); }
         if (r == HS_OK) { hi = mid; } else { lo = mid + 1; }
     }
     if (m->type->blocks != NULL) { rc = hs_model_rc(m->type->blocks(m, b, buf, lo)); }
@@ -773,8 +774,8 @@ static void init_config(hs_stepper *st, const hs_stepper_def *def, const hs_mode
 /* Init's binding of the arrays of the list to the arenas (need_r reals, need_i ints, sizes z),
  * cleared first except the block list at ints[0..nBLK); HS_E_SIZE when the layout and the
  * totals disagree. */
-static int init_arenas(hs_stepper *st, const ws_sizes *z, hs_real *reals, size_t need_r, int *ints,
-                       size_t need_i)
+static hs_status init_arenas(hs_stepper *st, const ws_sizes *z, hs_real *reals, size_t need_r, int *ints,
+                             size_t need_i)
 {
     for (size_t i = 0; i < need_r; ++i) { reals[i] = HS_R(0.0); }
     for (size_t i = z->nBLK; i < need_i; ++i) { ints[i] = 0; }
@@ -795,16 +796,16 @@ static int init_arenas(hs_stepper *st, const ws_sizes *z, hs_real *reals, size_t
 
 /* Init's last part: counters cleared, the model's initial state at t0 set (through the
  * new-state buffers, so set_state copies it in) and the method's range checked there. */
-static int init_state(hs_stepper *st, hs_real t0)
+static hs_status init_state(hs_stepper *st, hs_real t0)
 {
     const hs_model *m = st->model;
     st->stats.steps = 0; st->stats.faults = 0; st->stats.last_fault = 0;
     st->stats.force_evals = 0; st->stats.factorizations = 0;
     st->t = t0; st->t0 = t0; st->k = 0;
-    int rc = hs_model_rc(m->type->initial(m, t0, st->qn, st->un, st->zn));
-    if (rc != 0) { return rc; }
+    hs_status rc = hs_model_rc(m->type->initial(m, t0, st->qn, st->un, st->zn));
+    if (rc != HS_OK) { return rc; }
     rc = hs_stepper_set_state(st, t0, st->qn, st->un, st->zn);
-    if (rc != 0) { return rc; }
+    if (rc != HS_OK) { return rc; }
     /* before the first step: a motion the method cannot follow is refused here, with its
      * reason, instead of turning into a refused step (or worse) mid-run */
     hs_real how = HS_R(0.0);
@@ -843,7 +844,7 @@ hs_status hs_stepper_init(hs_stepper *s, const hs_stepper_def *def, const hs_mod
     const hs_family *fam = hs_step_family(def, m);
     init_config(&st, def, m, &c, fam, &z);
     rc = init_arenas(&st, &z, reals, need_r, ints, need_i);
-    if (rc != 0) { return rc; }
+    if (rc != HS_OK) { return rc; }
     st.blocks = b; /* points into ints[0..nBLK) = st.blk */
     /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
     const int symK = (c.spook != 0) || (c.symK != 0);
@@ -857,7 +858,7 @@ hs_status hs_stepper_init(hs_stepper *s, const hs_stepper_def *def, const hs_mod
     ld.kind = z.kind; ld.be = def->sparse; ld.b = &st.blocks; ld.qmask = qm; ld.cmask = cm;
     ld.nq = st.nq; ld.nc = st.nc; ld.sign = -1; ld.reg = c.regK; ld.symmetric = symK;
     rc = hs_linsys_init(&st.lsK, &ld, st.symK, z.nSK, tmp1, ntmp1);
-    if (rc != 0) { return rc; }
+    if (rc != HS_OK) { return rc; }
     /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
     st.lsK.ldlt = ((z.kind == HS_LS_DENSE) && (c.ldltK != 0)) ? 1 : 0;
     hs_linsys_fac_bind(&st.lsK, &st.fK, st.K, st.Kp);
@@ -872,7 +873,7 @@ hs_status hs_stepper_init(hs_stepper *s, const hs_stepper_def *def, const hs_mod
     if (c.two_stage != 0) {
         ld.cmask = NULL; ld.nc = 0; ld.sign = 1; ld.reg = 0; ld.symmetric = 0;
         rc = hs_linsys_init(&st.ls1, &ld, st.sym1, z.nS1, tmp1, ntmp1);
-        if (rc != 0) { return rc; }
+        if (rc != HS_OK) { return rc; }
         hs_linsys_fac_bind(&st.ls1, &st.f1, st.K1, st.K1p);
     } else {
         st.ls1 = st.lsK;
@@ -881,7 +882,7 @@ hs_status hs_stepper_init(hs_stepper *s, const hs_stepper_def *def, const hs_mod
     if (c.have_p != 0) {
         ld.cmask = cm; ld.nc = st.nc; ld.sign = 1; ld.reg = c.regP; ld.symmetric = 1;
         rc = hs_linsys_init(&st.lsP, &ld, st.symP, z.nSP, tmp1, ntmp1);
-        if (rc != 0) { return rc; }
+        if (rc != HS_OK) { return rc; }
         /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
         st.lsP.ldlt = ((z.kind == HS_LS_DENSE) && (c.ldltP != 0)) ? 1 : 0;
         hs_linsys_fac_bind(&st.lsP, &st.fP, st.P, st.Pp);
@@ -901,7 +902,7 @@ hs_status hs_stepper_init(hs_stepper *s, const hs_stepper_def *def, const hs_mod
     if (c.spook == 0 && (c.regK != 0 || c.regP != 0)) { reg_params(&st, fam, c.regK, c.regP); }
     st.nplan = hs_plan_tail(&st, st.plan, fam->plan(&st, st.plan));
     rc = init_state(&st, t0);
-    if (rc != 0) { return rc; }
+    if (rc != HS_OK) { return rc; }
     st.ready = 1;
     *s = st;
     return HS_OK;
