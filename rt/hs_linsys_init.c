@@ -217,7 +217,7 @@ static void ls_maps(hs_linsys *L, const int *Ap, const int *Ai, int nnz)
         const int I = B->qq[2 * k], J = B->qq[2 * k + 1];
         for (int i = B->qb[I]; i < B->qb[I + 1]; ++i) {
             for (int j = B->qb[J]; j < B->qb[J + 1]; ++j) {
-                const int pa = hs_ls_csc_find(Ap, Ai, i, j);
+                const int pa = hs_csc_find(Ap, Ai, i, j);
                 L->mapA[o++] = (pa >= 0) ? pa : nnz; /* masked out: the sink */
             }
         }
@@ -227,8 +227,8 @@ static void ls_maps(hs_linsys *L, const int *Ap, const int *Ai, int nnz)
         const int I = B->cq[2 * k], J = B->cq[2 * k + 1];
         for (int i = B->cb[I]; i < B->cb[I + 1]; ++i) {
             for (int j = B->qb[J]; j < B->qb[J + 1]; ++j) {
-                const int p1 = hs_ls_csc_find(Ap, Ai, j, L->nq + i); /* (j, nq+i): s G1^T */
-                const int p2 = hs_ls_csc_find(Ap, Ai, L->nq + i, j);
+                const int p1 = hs_csc_find(Ap, Ai, j, L->nq + i); /* (j, nq+i): s G1^T */
+                const int p2 = hs_csc_find(Ap, Ai, L->nq + i, j);
                 L->mapG1[o] = (p1 >= 0) ? p1 : nnz; /* masked out: the sink */
                 L->mapG2[o] = (p2 >= 0) ? p2 : nnz;
                 ++o;
@@ -240,7 +240,7 @@ static void ls_maps(hs_linsys *L, const int *Ap, const int *Ai, int nnz)
         for (int k = 0; k < B->ncb; ++k) {
             for (int i = B->cb[k]; i < B->cb[k + 1]; ++i) {
                 for (int j = B->cb[k]; j < B->cb[k + 1]; ++j) {
-                    L->mapC[o++] = hs_ls_csc_find(Ap, Ai, L->nq + i, L->nq + j);
+                    L->mapC[o++] = hs_csc_find(Ap, Ai, L->nq + i, L->nq + j);
                 }
             }
         }

@@ -5,6 +5,7 @@
 #define HS_LINSYS_INT_H
 
 #include "hs_linsys.h"
+#include "hs_sparse.h" /* hs_csc_find */
 
 /* Sum from +0 of the ne products v[o[e]] * x[r[e]] in e's order; two and four terms (a chain's
  * columns and rows) written out. */
@@ -33,8 +34,5 @@ int hs_ls_rs_need(const hs_linsys *ls, int *tmp, size_t ntmp_avail, size_t ntmp_
  * into sym (nsym ints), using tmp (ntmp ints); *ls = *L on success. */
 int hs_ls_rs_init(hs_linsys *ls, hs_linsys *L, int *sym, size_t nsym, int *tmp, size_t ntmp);
 
-/* Position of (i, j) in the CSC pattern Ap (columns + 1), Ai (rows ascending per column),
- * by binary search in column j; -1 if absent. */
-int hs_ls_csc_find(const int *Ap, const int *Ai, int i, int j);
 
 #endif

@@ -187,10 +187,10 @@ static int schur_slot(const hs_linsys *L, const int *sym, const schur_pat *sp, i
         return (lo * L->sbw) + (hi - lo);
     }
     const hs_ls_backend *be = L->be;
-    int p = hs_ls_csc_find(sp->Ap, sp->Ai, i, j);
+    int p = hs_csc_find(sp->Ap, sp->Ai, i, j);
     int sl = (p >= 0) ? be->slot(sym, p) : -1;
     if (sl < 0) {
-        p = hs_ls_csc_find(sp->Ap, sp->Ai, j, i);
+        p = hs_csc_find(sp->Ap, sp->Ai, j, i);
         sl = (p >= 0) ? be->slot(sym, p) : -1;
     }
     return sl;
@@ -369,15 +369,4 @@ int hs_ls_rs_need(const hs_linsys *ls, int *tmp, size_t ntmp_avail, size_t ntmp_
     need->nfac_reals = nw + nn + 1u + (size_t)ls->nq + (size_t)nent;
     need->nfac_ints = 0;
     return HS_OK;
-}
-
-int hs_ls_csc_find(const int *Ap, const int *Ai, int i, int j)
-{
-    int lo = Ap[j], hi = Ap[j + 1] - 1;
-    while (lo <= hi) {
-        const int mid = lo + (hi - lo) / 2;
-        if (Ai[mid] == i) { return mid; }
-        if (Ai[mid] < i) { lo = mid + 1; } else { hi = mid - 1; }
-    }
-    return -1;
 }

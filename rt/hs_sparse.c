@@ -138,8 +138,7 @@ static int blk_degree(const int *row, const int *bw, int nb)
     return d;
 }
 
-/* Position of row i in column j of a CSC pattern with ascending rows; -1 if absent. */
-static int csc_find(const int *Ap, const int *Ai, int i, int j)
+int hs_csc_find(const int *Ap, const int *Ai, int i, int j)
 {
     int lo = Ap[j], hi = Ap[j + 1] - 1;
     while (lo <= hi) {
@@ -190,7 +189,7 @@ typedef struct sa_work {
 static int sa_check(int n, const int *Ap, const int *Ai)
 {
     for (int j = 0; j < n; ++j) {
-        if (Ap[j + 1] < Ap[j] || csc_find(Ap, Ai, j, j) < 0) { return HS_E_SIZE; }
+        if (Ap[j + 1] < Ap[j] || hs_csc_find(Ap, Ai, j, j) < 0) { return HS_E_SIZE; }
         for (int p = Ap[j]; p < Ap[j + 1]; ++p) {
             if (Ai[p] < 0 || Ai[p] >= n || (p > Ap[j] && Ai[p] <= Ai[p - 1])) { return HS_E_SIZE; }
         }
@@ -375,7 +374,7 @@ static int sa_write_upper(const sa_work *w, int sy, int *sym, const int *o)
     int *sLax = sym + o[O_LAX], *sDax = sym + o[O_DAX];
     for (int k = 0; k < n; ++k) {
         sperm[k] = perm[k];
-        sDax[k] = csc_find(Ap, Ai, perm[k], perm[k]);
+        sDax[k] = hs_csc_find(Ap, Ai, perm[k], perm[k]);
     }
     for (int k = 0; k <= n; ++k) { sAp[k] = UAp[k]; }
     for (int k = 0; k < n; ++k) {
@@ -384,7 +383,7 @@ static int sa_write_upper(const sa_work *w, int sy, int *sym, const int *o)
             sUax[p] = UUx[p];
             /* mirror K(k, i) of K(i, k): present because the pattern is structurally symmetric */
             if (sy == 0) {
-                const int m = csc_find(Ap, Ai, perm[k], perm[UUi[p]]);
+                const int m = hs_csc_find(Ap, Ai, perm[k], perm[UUi[p]]);
                 if (m < 0) { return HS_E_SIZE; }
                 sLax[p] = m;
             }
@@ -454,10 +453,10 @@ static int sa_write_program(const sa_work *w, int nnz_l, int npair, int *sym, co
     int u = 0;
     for (int i = 0; i < n; ++i) {
         for (int q2 = sLp[i]; q2 < sLp[i + 1]; ++q2) {
-            sLg[q2] = csc_find(Ap, Ai, perm[i], perm[sLi[q2]]);
+            sLg[q2] = hs_csc_find(Ap, Ai, perm[i], perm[sLi[q2]]);
             for (int q1 = sLp[i]; q1 < q2; ++q1) {
                 /* L(row q2, row q1): present, the fill of eliminating i */
-                const int t = csc_find(sLp, sLi, sLi[q2], sLi[q1]);
+                const int t = hs_csc_find(sLp, sLi, sLi[q2], sLi[q1]);
                 if (t < 0) { return HS_E_SIZE; }
                 sTg[u++] = t;
             }

@@ -28,6 +28,11 @@
 
 #include "hs_linsys.h"
 
+/* Position of (i, j) in the CSC pattern Ap (n + 1 column starts), Ai (rows ascending per
+ * column), by binary search in column j; -1 if absent. The analysis and the linear-system
+ * layer's maps both use it (init only). */
+int hs_csc_find(const int *Ap, const int *Ai, int i, int j);
+
 /* Scratch ints hs_sparse_analyze needs for order n and at most nnz pattern entries (closed
  * form): a block-graph bitset (n blocks at most), the pattern's upper part and index arrays. */
 size_t hs_sparse_tmp_ints(int n, int nnz);
