@@ -327,7 +327,7 @@ static int e2e_receive(hs_can_link *L, int m, const uint8_t *data, uint64_t now_
     hs_e2e_result e = HS_E2E_CRC;
     int restart = 0;
     if (data[crc_byte] == want) {
-        const uint64_t cyc = (uint64_t)L->every[m] * L->period_us;
+        const uint64_t cyc = (L->e2e_cadence_off != 0u) ? 0u : (uint64_t)L->every[m] * L->period_us;
         const uint64_t stl = (uint64_t)L->stale[m] * L->period_us;
         e = hs_e2e_check(&L->e2e_rx[m], (unsigned)hs_can_get_raw(ks, data), ks->len, now_us, cyc, stl,
                          &restart);

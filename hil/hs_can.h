@@ -140,6 +140,8 @@ typedef struct hs_can_link {
     uint8_t e2e_tx[HS_CAN_MAX_MSGS];  /* next counter of each protected output message */
     uint64_t e2e_count[HS_CAN_MAX_MSGS][HS_E2E_RESULTS]; /* per message, per hs_e2e_result */
     uint64_t e2e_timeouts[HS_CAN_MAX_MSGS]; /* sequences restarted after a silence past the stale limit */
+    uint8_t e2e_cadence_off;          /* 1: no cadence check (set after hs_can_bind; an emulator's
+                                       * scheduling gaps exceed any cycle), counters and CRC still */
 } hs_can_link;
 
 /* Binds db to an application with nin inputs named in_names and nout outputs named out_names

@@ -76,7 +76,7 @@ hs_e2e_result hs_e2e_check(hs_e2e_rx *s, unsigned ctr, unsigned bits, uint64_t n
     if (delta != 1u) {
         return HS_E2E_JUMP;
     }
-    if (timed != 0) {
+    if ((timed != 0) && (cycle_us != 0u)) {
         /* next_us keeps the earliest phase the sender ever showed: a late frame does not move
          * it, so the on-time frame after a late one is never early; a frame from a second
          * cadence is, when it falls in the first half of the cycle. */
@@ -84,6 +84,8 @@ hs_e2e_result hs_e2e_check(hs_e2e_rx *s, unsigned ctr, unsigned bits, uint64_t n
             return HS_E2E_EARLY;
         }
         s->next_us = ((now_us < s->next_us) ? now_us : s->next_us) + cycle_us;
+    }
+    if (timed != 0) {
         s->last_us = now_us;
     }
     s->last = (uint8_t)(ctr & mask);

@@ -48,7 +48,8 @@ uint8_t hs_e2e_crc(unsigned profile, uint16_t data_id, const uint8_t *payload, s
  * message with cycle cycle_us (> 0) and stale limit stale_us: accepted when it is the first
  * (or the first after stale_us of silence: *restart = 1) or the previous counter + 1 and not
  * earlier than next schedule - cycle/2. Only an accepted frame changes s (a refused frame
- * leaves the live sender's state intact). now_us = HS_E2E_NO_TIME skips the cadence check. */
+ * leaves the live sender's state intact). now_us = HS_E2E_NO_TIME skips the cadence and the
+ * silence checks; cycle_us = 0 the cadence check only. */
 hs_e2e_result hs_e2e_check(hs_e2e_rx *s, unsigned ctr, unsigned bits, uint64_t now_us,
                            uint64_t cycle_us, uint64_t stale_us, int *restart);
 #define HS_E2E_NO_TIME UINT64_MAX

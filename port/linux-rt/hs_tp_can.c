@@ -1,7 +1,9 @@
 /* hs_tp_can.c - transport "can": SocketCAN raw socket (classic CAN and CAN FD) with the
  * signal map of a DBC file (hil/CAN.md). Options: can-if=IF (e.g. vcan0), dbc=FILE,
  * can-filter=on|off (default on: the kernel passes only the DBC's ids, CAN_RAW_FILTER; off:
- * every frame reaches the codec, so frames with ids outside the DBC are counted too). */
+ * every frame reaches the codec, so frames with ids outside the DBC are counted too),
+ * e2e-cadence=on|off (default on: an E2E frame more than half a cycle early is refused; off
+ * under an emulator, whose scheduling gaps exceed the cycle). */
 #define _GNU_SOURCE
 #include "hs_dbc_file.h"
 #include "hs_linux.h"
@@ -39,6 +41,7 @@ static int can_open(hs_transport *t, const hs_tp_cfg *cfg, char *why, size_t cap
     const char *ifn = hs_tp_opt(cfg, "can-if", NULL);
     const char *dbc = hs_tp_opt(cfg, "dbc", NULL);
     const char *filt = hs_tp_opt(cfg, "can-filter", "on");
+    const char *cad = hs_tp_opt(cfg, "e2e-cadence", "on");
     const char *in[HS_FRAME_MAX_VALUES], *out[HS_FRAME_MAX_VALUES];
     int nin = 0, nout = 0;
     hs_dbc_error err;
@@ -54,6 +57,10 @@ static int can_open(hs_transport *t, const hs_tp_cfg *cfg, char *why, size_t cap
         snprintf(why, cap, "can-filter must be on or off, got '%s'", filt);
         return HS_EXIT_USAGE;
     }
+    if (strcmp(cad, "on") && strcmp(cad, "off")) {
+        snprintf(why, cap, "e2e-cadence must be on or off, got '%s'", cad);
+        return HS_EXIT_USAGE;
+    }
     if (hs_dbc_load_file(dbc, &s->db, why, cap) != 0) return HS_EXIT_SETUP;
     for (int i = 0; i < cfg->map->n; ++i) {
         const hs_signal *g = &cfg->map->sig[i];
@@ -66,6 +73,7 @@ static int can_open(hs_transport *t, const hs_tp_cfg *cfg, char *why, size_t cap
         hs_dbc_error_msg(dbc, &err, why, cap);
         return HS_EXIT_SETUP;
     }
+    s->link.e2e_cadence_off = !strcmp(cad, "off");
     int nrx = 0, ntx = 0;
     for (int m = 0; m < s->db.nmsg; ++m) {
         s->fd_any |= s->db.msg[m].fd;
@@ -242,6 +250,7 @@ static void can_counters(const hs_transport *t, hs_tp_kv kv, void *ctx)
         kv(ctx, key, (double)s->link.rejected[r], "");
     }
     kv(ctx, "can_rx_kernel_drops", (double)s->kernel_drops, "(socket queue full)");
+    kv(ctx, "can_e2e_cadence", s->link.e2e_cadence_off ? 0.0 : 1.0, "(1: too-early frames refused)");
     kv(ctx, "can_e2e_alarms", (double)hs_can_e2e_alarms(&s->link),
        "(E2E: CRC, counter or cadence wrong: a second sender, a replay or corruption)");
     /* Per protected input message: can_e2e_<message>_<crc|counter_repeated|counter_jump|too_early|timeout>. */
@@ -270,5 +279,5 @@ static void can_close(hs_transport *t)
 }
 
 const hs_transport_ops hs_tp_can = {
-    "can", "--can-if IF --dbc FILE [--transport-opt can-filter=off] (SocketCAN, hil/CAN.md)",
+    "can", "--can-if IF --dbc FILE [--transport-opt can-filter=off] [--transport-opt e2e-cadence=off] (SocketCAN, hil/CAN.md)",
     can_open, can_receive, can_send, can_wait, can_counters, can_close, 0};

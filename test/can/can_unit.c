@@ -298,6 +298,10 @@ static void test_e2e(void)
     CHECK_NAMED(hs_e2e_check(&st, 15, 4, 1080000, 10000, 30000, &rs) == HS_E2E_OK && rs,
                 "after 59.5 ms of silence (stale 30 ms) any counter restarts the sequence (no lock-out), counted");
     CHECK_NAMED(hs_e2e_check(&st, 0, 4, 1090000, 10000, 30000, &rs) == HS_E2E_OK, "counter wraps 15 -> 0 (4 bits)");
+    CHECK_NAMED(hs_e2e_check(&st, 1, 4, 1090500, 0, 30000, &rs) == HS_E2E_OK &&
+                hs_e2e_check(&st, 1, 4, 1091000, 0, 30000, &rs) == HS_E2E_REPEATED &&
+                hs_e2e_check(&st, 2, 4, 1130000, 0, 30000, &rs) == HS_E2E_OK && rs,
+                "cadence off (cycle 0): the next counter 0.5 ms later accepted, a repeat still refused, silence still restarts");
     CHECK_NAMED(!strcmp(hs_e2e_result_name(HS_E2E_EARLY), "too_early") &&
                 !strcmp(hs_can_reason_name(HS_CAN_E2E_JUMP), "e2e_counter_jump"), "E2E result and reason names");
 

@@ -81,6 +81,18 @@ echo "--- E2E: CRC-8 by an independent implementation (test/can/e2e.py) against 
 $PY test/can/e2e.py >"$T/e2e.out" 2>&1 && grep -q 'ok crc8 check values 0x4B' "$T/e2e.out" \
     && ok "test/can/e2e.py: CRC-8 SAE J1850 \"123456789\" = 0x4B, CRC-8H2F = 0xDF" || ko "test/can/e2e.py: $(cat "$T/e2e.out")"
 
+echo "--- the Python ECU example (test/can/ecu_example.py, python-can) writes what our codec writes"
+: >"$T/py.hex"; : >"$T/tool.in"
+for k in 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17; do
+    F=$(awk -v k=$k 'BEGIN { printf "%.3f", 49.9 * sin(k * 1.3) }')
+    $PY test/can/ecu_example.py --frame "$F" $k >>"$T/py.hex"
+    echo "EcuCommand $F" >>"$T/tool.in"
+done
+"$B/hilstep-can-tool" encode hil/dbc/circular_track.dbc <"$T/tool.in" | awk '{ print $3 }' >"$T/tool.hex"
+cmp -s "$T/py.hex" "$T/tool.hex" && [ "$(wc -l <"$T/py.hex")" = 18 ] \
+    && ok "ecu_example.py's 18 EcuCommand frames (counter 0..17, wrapping at 16) = hilstep-can-tool's, byte for byte" \
+    || { ko "ecu_example.py frames differ from the codec's"; diff "$T/py.hex" "$T/tool.hex" | head -5; }
+
 echo "--- every shipped DBC binds to its model (hilstep-rt --transport can --signals: no bus touched)"
 nb=0; bad=""
 for m in circular_track car_axle pendulum chain ladder car_axle_mb car truck_trailer truck_trailer_pen; do
@@ -175,6 +187,11 @@ timeout -k 2 20 "$B/hilstep-rt" --transport can --can-if vcan0 --dbc hil/dbc/cir
 rc=$?
 [ $rc -eq 1 ] && grep -q "transport can has no option can-filtre" "$T/o.err" \
     && ok "a misspelt --transport-opt: exit 1, named" || ko "misspelt --transport-opt: exit $rc, $(cat "$T/o.err")"
+timeout -k 2 20 "$B/hilstep-rt" --transport can --can-if vcan0 --dbc hil/dbc/circular_track.dbc \
+    --transport-opt e2e-cadence=maybe --signals >"$T/o.out" 2>"$T/o.err"
+rc=$?
+[ $rc -eq 1 ] && grep -q "e2e-cadence must be on or off, got 'maybe'" "$T/o.err" \
+    && ok "--transport-opt e2e-cadence=maybe: exit 1, named" || ko "e2e-cadence=maybe: exit $rc, $(cat "$T/o.err")"
 
 echo "--- a third transport: one new file (test/can/hs_tp_null.c) and one registration line"
 d=$(diff port/linux-rt/hs_transports.c "$B/can/hs_transports_null.c")
