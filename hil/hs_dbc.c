@@ -534,12 +534,16 @@ static hs_status parse_ba(cur *c, hs_can_db *db)
     const int stl = (strcmp(name, "HilstepStaleCycles") == 0) ? 1 : 0;
     /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
     const int init = (strcmp(name, "GenSigStartValue") == 0) ? 1 : 0;
-    /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
-    const int role = (strcmp(name, "HsE2ESignal") == 0) ? 1 : 0;
-    /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
-    const int prof = (strcmp(name, "HsE2EProfile") == 0) ? 1 : 0;
-    /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
-    const int did = (strcmp(name, "HsE2EDataId") == 0) ? 1 : 0;
+    int role = 0, prof = 0, did = 0;
+    if (strcmp(name, "HsE2ESignal") == 0) {
+        role = 1;
+    } else if (strcmp(name, "HsE2EProfile") == 0) {
+        prof = 1;
+    } else if (strcmp(name, "HsE2EDataId") == 0) {
+        did = 1;
+    } else {
+        /* one of the four attributes above, or skipped */
+    }
     if ((cyc == 0) && (fmt == 0) && (stl == 0) && (init == 0) && (role == 0) && (prof == 0) && (did == 0)) {
         return (skip_statement(c) != 0) ? HS_OK : fail(c, "BA_ without its closing ';'");
     }
@@ -683,7 +687,10 @@ static hs_status check_e2e(hs_can_db *db, hs_can_msg *m, hs_dbc_error *err)
             return fail3(err, s->line, "signal ", s->name,
                          ": HsE2ESignal on a message without BA_ \"HsE2EProfile\"");
         }
-        const int is_ctr = (s->e2e_role == HS_E2E_ROLE_COUNTER) ? 1 : 0;
+        int is_ctr = 0;
+        if (s->e2e_role == HS_E2E_ROLE_COUNTER) {
+            is_ctr = 1;
+        }
         int *slot = (is_ctr != 0) ? &m->e2e_ctr : &m->e2e_crc;
         if (*slot >= 0) {
             return fail3(err, s->line, "signal ", s->name,

@@ -54,7 +54,10 @@ hs_e2e_result hs_e2e_check(hs_e2e_rx *s, unsigned ctr, unsigned bits, uint64_t n
                            uint64_t cycle_us, uint64_t stale_us, int *restart)
 {
     const unsigned mask = (bits >= 8u) ? 0xFFu : ((1u << bits) - 1u);
-    const int timed = (now_us != HS_E2E_NO_TIME) ? 1 : 0;
+    int timed = 0;
+    if (now_us != HS_E2E_NO_TIME) {
+        timed = 1;
+    }
     *restart = 0;
     /* A silence past the stale limit ends the old sequence: whoever speaks next starts a new
      * one, so a sender that lost its place (a lost frame, a restart) is never locked out. */
