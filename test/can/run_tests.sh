@@ -3,6 +3,8 @@
 # scenario runs in the PREEMPT_RT guest of make rtkernel-test, test/can/scenario.sh).
 #   codec unit tests (ASan, UBSan); bit-exact cross-check against python3-canmatrix; the candump
 #   checker on a synthetic run; the DBC -> C generator; every shipped DBC binds to its model;
+#   the DBC limits and the E2E layout refused at FILE:LINE; hilstep-dbcgen's escaping; the E2E
+#   CRC against an independent Python implementation and the Python example ECU;
 #   hilstep-rt and hilstep-ecu refuse bad input with exit 2 naming FILE:LINE or the interface and
 #   leave nothing behind; make run TRANSPORT=can without an interface says so (exit != 0).
 # Usage: run_tests.sh BUILD_DIR. Ends with "can: N passed, N failed".
