@@ -25,3 +25,9 @@ rtkernel-run: $(RTKERNEL_BINS)
 	  RUN_DURATION="$(if $(filter command line environment,$(origin DURATION)),$(DURATION),6)" RUN_PERIOD_US="$(or $(PERIOD_US),10000)" \
 	  RUN_BUDGET_US="$(or $(BUDGET_US),1000000)" RUN_PARAM="$(PARAM)" RUN_HOLD_S="$(HOLD_S)" \
 	  sh test/rtkernel/user_run.sh $(BUILD)
+
+# The README's python-can ECU through rtkernel-run's path, judged (test/rtkernel/ecu_test.sh).
+.PHONY: rtkernel-ecu-test
+TEST_SUITES += rtkernel-ecu-test
+rtkernel-ecu-test: $(RTKERNEL_BINS)
+	@sh test/rtkernel/ecu_test.sh $(BUILD)
