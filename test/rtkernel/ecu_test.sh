@@ -53,6 +53,10 @@ RUN_MODEL_FILE=model/mech/quarter_car.hsm RUN_DBC=$DBC RUN_ECU=true RUN_PARAM="m
 [ $rc -eq 1 ] && grep -q "PARAM: 'm_s' is not NAME=VALUE" "$T/badp.out" && ok "PARAM=m_s: exit 1, named" \
     || { ko "bad PARAM: exit $rc"; head -3 "$T/badp.out"; }
 
+RUN_MODEL_FILE=model/mech/quarter_car.hsm RUN_DBC=$DBC RUN_ECU=true RUN_PLANT_OPTS="--nosuch" sh "$HERE/user_run.sh" "$B" "$T/bado" >"$T/bado.out" 2>&1; rc=$?
+[ $rc -eq 1 ] && grep -q "unknown option '--nosuch'" "$T/bado.out" && ! grep -q 'guest:' "$T/bado.out" \
+    && ok "PLANT_OPTS=--nosuch: hilstep-rt's exit 1 and message, nothing booted" || { ko "bad PLANT_OPTS: exit $rc"; head -3 "$T/bado.out"; }
+
 echo "--- the loop: quarter car on slcan0 in the guest, the README's ECU on the host (one boot)"
 if [ "$MODE" = check ]; then
     rc=$(sed -n 's/^verdict: .*; exit \([0-9]*\)$/\1/p' "$T/run/verdict" 2>/dev/null)

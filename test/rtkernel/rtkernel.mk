@@ -23,7 +23,7 @@ rtkernel-run: $(RTKERNEL_BINS)
 	  RUN_MODEL="$(MODEL)" RUN_DBC="$(or $(DBC),$(RUN_DBC_DEFAULT))" \
 	  RUN_ECU='$(or $(ECU),$(if $(filter command line,$(origin MODEL)),,/usr/bin/python3 test/rtkernel/ecu_can_example.py))' \
 	  RUN_DURATION="$(if $(filter command line environment,$(origin DURATION)),$(DURATION),6)" RUN_PERIOD_US="$(or $(PERIOD_US),10000)" \
-	  RUN_BUDGET_US="$(or $(BUDGET_US),1000000)" RUN_PARAM="$(PARAM)" RUN_HOLD_S="$(HOLD_S)" \
+	  RUN_BUDGET_US="$(or $(BUDGET_US),1000000)" RUN_PARAM="$(PARAM)" RUN_HOLD_S="$(HOLD_S)" RUN_PLANT_OPTS="$(PLANT_OPTS)" \
 	  sh test/rtkernel/user_run.sh $(BUILD)
 
 # The README's python-can ECU through rtkernel-run's path, judged (test/rtkernel/ecu_test.sh).

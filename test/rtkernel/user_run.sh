@@ -16,11 +16,13 @@
 #   RUN_DURATION    seconds the plant runs (default 6); RUN_PERIOD_US (default 10000: the
 #                   period an emulated CPU keeps); RUN_BUDGET_US (default 1000000: under TCG
 #                   the latency measures the emulator); RUN_PARAM "K=V ..." (--param each);
-#                   RUN_HOLD_S (default 5): the bus stays up this long after the plant's end
+#                   RUN_HOLD_S (default 5): the bus stays up this long after the plant's end;
+#                   RUN_PLANT_OPTS: more hilstep-rt options for the guest's plant
 #   RTKERNEL_ACCEL  tcg (default) or kvm (no fallback: the ECU is already on the pty)
 # Exit status: the plant's (hil/hs_exit.h) when it ran and said non-zero; 8 (HS_EXIT_LINK)
 # when the plant passed but the ECU command failed; 2 (HS_EXIT_SETUP) when the run could not
-# be set up (bad input, no kernel, the guest did not boot or sent no results); 1 bad usage.
+# be set up (bad input, no kernel, the guest did not boot or sent no results); 1 bad usage
+# (a variable, or an option hilstep-rt refuses).
 B=${1:-build}
 W=${2:-$B/rtkernel-run}
 HERE=$(dirname "$0")
@@ -56,12 +58,17 @@ for kv in ${RUN_PARAM:-}; do
     case $kv in *[!A-Za-z0-9_.=+-]*) die 1 "PARAM: '$kv' holds a character other than letters, digits, _ . = + -";; esac
     params="$params --param $kv"
 done
+# More options of hilstep-rt (e.g. the link-health thresholds): on the guest's command line as given.
+popts=${RUN_PLANT_OPTS:-}
+case $popts in *[!A-Za-z0-9_.=:,+\ -]*) die 1 "PLANT_OPTS='$popts': only letters, digits, spaces and _ . = : , + -";; esac
 # The plant binds the DBC on the host first: a mistake is reported as FILE:LINE now, not
 # after a boot. (--signals opens no interface.)
 # shellcheck disable=SC2086
-if ! "$B/hilstep-rt" $host_model $params --transport can --can-if slcan0 --dbc "$RUN_DBC" \
-        --period-us "$PERIOD" --signals >"$W/signals.txt" 2>&1; then
-    cat "$W/signals.txt"; die 2 "$what and DBC $RUN_DBC do not bind (hilstep-rt --signals above)"
+"$B/hilstep-rt" $host_model $params $popts --transport can --can-if slcan0 --dbc "$RUN_DBC" \
+    --period-us "$PERIOD" --signals >"$W/signals.txt" 2>&1
+src=$?
+if [ $src -ne 0 ]; then
+    cat "$W/signals.txt"; die $src "hilstep-rt refused $what, DBC $RUN_DBC or the options (exit $src, above); nothing booted"
 fi
 
 VMLINUZ=$(ls /boot/vmlinuz-*-rt-amd64 2>/dev/null | sort -V | tail -n 1)
@@ -85,7 +92,7 @@ period=$PERIOD
 budget=$BUDGET
 linger=1000
 hold=$HOLD
-model_args="$guest_model$params"
+model_args="$guest_model$params${popts:+ $popts}"
 EOF
 (cd "$U" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) >"$W/user.cpio" \
     && cat "$W/base/initramfs.cpio" "$W/user.cpio" >"$W/initramfs.cpio" || die 2 "user cpio not written in $W"
