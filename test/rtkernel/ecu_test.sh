@@ -46,7 +46,7 @@ RUN_MODEL_FILE=model/mech/quarter_car.hsm RUN_DBC=$T/bad.dbc RUN_ECU=true sh "$H
 [ $rc -eq 2 ] && grep -q "bad.dbc:$ln:" "$T/bad.out" && ! grep -q 'guest:' "$T/bad.out" \
     && ok "a DBC that does not parse: exit 2, '$(grep -m1 "bad.dbc:$ln:" "$T/bad.out" | sed 's/^.*bad.dbc/bad.dbc/')', nothing booted" \
     || { ko "bad DBC: exit $rc, output:"; head -5 "$T/bad.out"; }
-RUN_MODEL_FILE=model/mech/quarter_car.hsm RUN_DBC=$DBC RUN_ECU= sh "$HERE/user_run.sh" "$B" "$T/noecu" >"$T/noecu.out" 2>&1; rc=$?
+RUN_MODEL_FILE=model/mech/quarter_car.hsm RUN_DBC=$DBC RUN_ECU='' sh "$HERE/user_run.sh" "$B" "$T/noecu" >"$T/noecu.out" 2>&1; rc=$?
 [ $rc -eq 1 ] && grep -q 'ECU="command"' "$T/noecu.out" && ok "no ECU command: exit 1, '$(head -n 1 "$T/noecu.out")'" \
     || { ko "no ECU: exit $rc"; head -3 "$T/noecu.out"; }
 RUN_MODEL_FILE=model/mech/quarter_car.hsm RUN_DBC=$DBC RUN_ECU=true RUN_PARAM="m_s" sh "$HERE/user_run.sh" "$B" "$T/badp" >"$T/badp.out" 2>&1; rc=$?
@@ -79,6 +79,20 @@ if [ -s "$R/candump.log" ]; then
     grep -v '^ecu-can:' "$T/check.out"
     [ $crc -eq 0 ] && ok "check_ecu_loop.py: the loop closed" || ko "check_ecu_loop.py exit $crc"
     grep '^ecu-can:' "$T/check.out" || echo "ecu-can: no result"
+
+    echo "--- the exit status from copies of this run (user_run.sh RUN_JUDGE_ECU_RC: no boot)"
+    judge() {  # NAME ECU_RC WANT_RC WANT_TEXT [SETUP_CMD]
+        J=$T/judge_$(echo "$1" | tr -c 'a-z\n' _); rm -rf "$J"; mkdir -p "$J"
+        cp -r "$R/out" "$R/ecu.out" "$R/console.log" "$J/"; [ -n "$5" ] && (cd "$J" && eval "$5")
+        RUN_JUDGE_ECU_RC=$2 sh "$HERE/user_run.sh" "$B" "$J" >"$J.out" 2>&1; jrc=$?
+        [ $jrc -eq "$3" ] && grep -q "$4" "$J.out" && ok "$1: exit $jrc, '$(grep -m1 "$4" "$J.out" | cut -c1-90)'" \
+            || { ko "$1: exit $jrc (want $3), output:"; tail -n 3 "$J.out"; }
+    }
+    judge "the plant passed, the ECU failed" 1 8 "^verdict: FAIL: the plant passed, the ECU command exited 1"
+    judge "the plant's latency verdict failed" 0 6 "^verdict: FAIL: the plant exited 6" "echo 6 >out/plant.rc"
+    judge "the plant stopped on refused steps, the ECU failed too" 8 4 "^verdict: FAIL: the plant exited 4" "echo 4 >out/plant.rc"
+    judge "the plant left no exit status" 0 2 "the plant left no exit status" "rm out/plant.rc"
+    judge "slcan0 never came up" 0 2 "slcan0 did not come up" "echo down >out/slcan0"
 
     echo "--- the checker fails on a broken copy of this run"
     mut() {  # NAME SED_EXPR_ON_CANDUMP [SED_EXPR_ON_ECU_OUT]
