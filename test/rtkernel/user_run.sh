@@ -18,7 +18,7 @@
 #                   the latency measures the emulator); RUN_PARAM "K=V ..." (--param each);
 #                   RUN_HOLD_S (default 5): the bus stays up this long after the plant's end;
 #                   RUN_PLANT_OPTS: more hilstep-rt options for the guest's plant
-#   RTKERNEL_ACCEL  tcg (default) or kvm (no fallback: the ECU is already on the pty)
+#   RTKERNEL_ACCEL  tcg (default; auto = tcg) or kvm (no fallback: the ECU is already on the pty)
 # Exit status: the plant's (hil/hs_exit.h) when it ran and said non-zero; 8 (HS_EXIT_LINK)
 # when the plant passed but the ECU command failed; 2 (HS_EXIT_SETUP) when the run could not
 # be set up (bad input, no kernel, the guest did not boot or sent no results); 1 bad usage
@@ -31,6 +31,7 @@ PERIOD=${RUN_PERIOD_US:-10000}
 BUDGET=${RUN_BUDGET_US:-1000000}
 HOLD=${RUN_HOLD_S:-5}
 ACCEL=${RTKERNEL_ACCEL:-tcg}
+[ "$ACCEL" = auto ] && ACCEL=tcg   # rtkernel-test's auto: its KVM probe would need a second pty here
 TCG_INIT_S=90            # /init 3-6 s after the kernel starts on an idle machine, slower loaded
 ECU_GRACE_S=15           # the ECU may outlive the guest this long (its own end of run), then it is stopped
 say() { echo "rtkernel-run: $*"; }
