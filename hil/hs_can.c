@@ -7,7 +7,9 @@
 const char *hs_can_reason_name(int reason)
 {
     static const char *const names[HS_CAN_REASONS] = {"accepted", "unknown_id", "bad_length",
-                                                      "bad_format", "out_of_range"};
+                                                      "bad_format", "out_of_range", "e2e_crc",
+                                                      "e2e_counter_repeated", "e2e_counter_jump",
+                                                      "e2e_too_early"};
     return ((reason >= 0) && (reason < HS_CAN_REASONS)) ? names[reason] : "unknown";
 }
 
@@ -168,11 +170,15 @@ hs_status hs_can_bind(hs_can_link *L, const hs_can_db *db, const char *const *in
     L->db = db;
     L->nin = nin;
     L->nout = nout;
+    L->period_us = period_us;
     for (int m = 0; m < db->nmsg; ++m) {
         const hs_can_msg *M = &db->msg[m];
         int dir = -1;
         for (int j = M->first; j < M->first + M->n; ++j) {
             const hs_can_sig *s = &db->sig[j];
+            if (s->e2e_role != HS_E2E_ROLE_DATA) {
+                continue; /* the counter and CRC belong to the link, not to the application */
+            }
             const int ki = name_index(in_names, nin, s->name);
             const int ko = name_index(out_names, nout, s->name);
             const int d = (ki >= 0) ? (int)HS_SIG_IN : (int)HS_SIG_OUT;
@@ -201,8 +207,10 @@ hs_status hs_can_bind(hs_can_link *L, const hs_can_db *db, const char *const *in
         }
         L->every[m] = (cyc_us == 0u) ? 1u : (uint32_t)(cyc_us / period_us);
         L->stale[m] = L->every[m] * ((M->stale_cycles != 0u) ? M->stale_cycles : HS_CAN_STALE_CYCLES);
-        if (L->stale[m] / L->every[m] != ((M->stale_cycles != 0u) ? M->stale_cycles : HS_CAN_STALE_CYCLES)) {
-            return fail(err, M->line, "message ", M->name, ": HilstepStaleCycles too large");
+        if ((L->stale[m] / L->every[m] != ((M->stale_cycles != 0u) ? M->stale_cycles : HS_CAN_STALE_CYCLES)) ||
+            ((uint64_t)L->stale[m] * period_us > (uint64_t)HS_CAN_MAX_STALE_MS * 1000u)) {
+            return fail(err, M->line, "message ", M->name,
+                        ": stale limit over the 10000 ms bound at this period (HilstepStaleCycles)");
         }
     }
     for (int i = 0; i < nin; ++i) {
@@ -266,6 +274,9 @@ hs_status hs_can_map(const hs_can_link *L, const hs_signal_map *safety, const ch
         const hs_can_msg *M = &db->msg[m];
         for (int j = M->first; j < M->first + M->n; ++j) {
             const hs_can_sig *c = &db->sig[j];
+            if (c->e2e_role != HS_E2E_ROLE_DATA) {
+                continue;
+            }
             const hs_sig_dir d = (L->dir[m] == (uint8_t)HS_SIG_IN) ? HS_SIG_IN : HS_SIG_OUT;
             hs_signal *s = &sig[(d == HS_SIG_IN) ? (int)L->slot[j] : L->nin + (int)L->slot[j]];
             const hs_signal *b = safety_sig(safety, L->slot[j], d);
@@ -305,12 +316,40 @@ hs_status hs_can_map(const hs_can_link *L, const hs_signal_map *safety, const ch
     return HS_OK;
 }
 
+/* The E2E verdict of a frame of protected input message m (length checked): CRC, then counter
+ * and cadence; counted per message. HS_CAN_OK or the HS_CAN_E2E_* reason. */
+static int e2e_receive(hs_can_link *L, int m, const uint8_t *data, uint64_t now_us)
+{
+    const hs_can_msg *M = &L->db->msg[m];
+    const hs_can_sig *cs = &L->db->sig[M->e2e_crc], *ks = &L->db->sig[M->e2e_ctr];
+    const unsigned crc_byte = (unsigned)cs->start / 8u;
+    const uint8_t want = hs_e2e_crc(M->e2e, M->e2e_data_id, data, (size_t)M->len, crc_byte);
+    hs_e2e_result e = HS_E2E_CRC;
+    int restart = 0;
+    if (data[crc_byte] == want) {
+        const uint64_t cyc = (L->e2e_cadence_off != 0u) ? 0u : (uint64_t)L->every[m] * L->period_us;
+        const uint64_t stl = (uint64_t)L->stale[m] * L->period_us;
+        e = hs_e2e_check(&L->e2e_rx[m], (unsigned)hs_can_get_raw(ks, data), ks->len, now_us, cyc, stl,
+                         &restart);
+    }
+    L->e2e_count[m][e]++;
+    L->e2e_timeouts[m] += (uint64_t)restart;
+    return (e == HS_E2E_OK) ? (int)HS_CAN_OK : (int)HS_CAN_E2E_CRC + ((int)e - (int)HS_E2E_CRC);
+}
+
 int hs_can_receive(hs_can_link *L, hs_rx *rx, uint32_t id, int ext, int fd, const uint8_t *data,
                    size_t len)
+{
+    return hs_can_receive_at(L, rx, id, ext, fd, data, len, HS_CAN_NO_TIME);
+}
+
+int hs_can_receive_at(hs_can_link *L, hs_rx *rx, uint32_t id, int ext, int fd, const uint8_t *data,
+                      size_t len, uint64_t now_us)
 {
     const hs_can_db *db = L->db;
     uint8_t slot[HS_CAN_MAX_SIGS];
     double v[HS_CAN_MAX_SIGS];
+    unsigned nv = 0;
     int m = -1, r = HS_CAN_OK;
     L->rx_frames++;
     for (int k = 0; k < db->nmsg; ++k) {
@@ -327,24 +366,42 @@ int hs_can_receive(hs_can_link *L, hs_rx *rx, uint32_t id, int ext, int fd, cons
         r = HS_CAN_BAD_LEN;
     } else {
         const hs_can_msg *M = &db->msg[m];
-        for (int j = 0; j < M->n; ++j) {
+        /* E2E first: a protected frame that passes it moves the sequence on even when its values
+         * are then refused, so the sender's next frame is not taken for a second sender. */
+        if (M->e2e != 0u) {
+            r = e2e_receive(L, m, data, now_us);
+        }
+        for (int j = 0; (r == (int)HS_CAN_OK) && (j < M->n); ++j) {
             const hs_can_sig *s = &db->sig[M->first + j];
             double lo, hi;
-            v[j] = hs_can_raw_to_phys(s, hs_can_get_raw(s, data));
-            slot[j] = L->slot[M->first + j];
+            if (s->e2e_role != HS_E2E_ROLE_DATA) {
+                continue;
+            }
+            v[nv] = hs_can_raw_to_phys(s, hs_can_get_raw(s, data));
+            slot[nv] = L->slot[M->first + j];
             phys_range(s, &lo, &hi);
-            if ((v[j] < lo) || (v[j] > hi)) {
+            if ((v[nv] < lo) || (v[nv] > hi)) {
                 r = HS_CAN_RANGE;
             }
+            nv++;
         }
     }
     L->rejected[r]++;
     /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     if (r == HS_CAN_OK) {
         L->accepted_seq++;
-        (void)hs_rx_offer_values(rx, slot, v, (unsigned)db->msg[m].n, L->accepted_seq);
+        (void)hs_rx_offer_values(rx, slot, v, nv, L->accepted_seq);
     }
     return r;
+}
+
+uint64_t hs_can_e2e_alarms(const hs_can_link *L)
+{
+    uint64_t t = 0;
+    for (int r = (int)HS_CAN_E2E_CRC; r <= (int)HS_CAN_E2E_EARLY; ++r) {
+        t += L->rejected[r];
+    }
+    return t;
 }
 
 int hs_can_due(const hs_can_link *L, int m, uint64_t tick)
@@ -365,10 +422,21 @@ size_t hs_can_encode(hs_can_link *L, int m, const hs_tx *tx, const hs_real *y, u
     const hs_can_msg *M = &db->msg[m];
     for (int j = M->first; j < M->first + M->n; ++j) {
         const unsigned k = L->slot[j];
-        const double x = (y != NULL) ? (double)y[k] : tx->sig[k]->fallback;
         int sat;
+        if (db->sig[j].e2e_role != HS_E2E_ROLE_DATA) {
+            continue;
+        }
+        const double x = (y != NULL) ? (double)y[k] : tx->sig[k]->fallback;
         hs_can_put_raw(&db->sig[j], data, hs_can_phys_to_raw(&db->sig[j], x, &sat));
         L->tx_saturated += (uint64_t)sat;
+    }
+    if (M->e2e != 0u) {
+        const hs_can_sig *ks = &db->sig[M->e2e_ctr], *cs = &db->sig[M->e2e_crc];
+        const unsigned mask = (ks->len >= 8u) ? 0xFFu : ((1u << ks->len) - 1u);
+        const unsigned crc_byte = (unsigned)cs->start / 8u;
+        hs_can_put_raw(ks, data, (int64_t)L->e2e_tx[m]);
+        L->e2e_tx[m] = (uint8_t)(((unsigned)L->e2e_tx[m] + 1u) & mask);
+        data[crc_byte] = hs_e2e_crc(M->e2e, M->e2e_data_id, data, (size_t)M->len, crc_byte);
     }
     L->tx_frames++;
     return (size_t)M->len;

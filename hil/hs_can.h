@@ -9,6 +9,7 @@
 #ifndef HS_CAN_H
 #define HS_CAN_H
 
+#include "hs_e2e.h"
 #include "hs_signal.h"
 
 #define HS_CAN_MAX_MSGS 32   /* messages of one DBC */
@@ -18,6 +19,12 @@
 #define HS_CAN_MAX_LEN 64u   /* bytes of a CAN FD payload */
 #define HS_CAN_CLASSIC_LEN 8u /* bytes of a classic CAN payload */
 #define HS_CAN_STALE_CYCLES 3u /* default staleness limit of an input message, cycle times */
+#define HS_CAN_MAX_CYCLE_MS 1000u     /* largest GenMsgCycleTime, ms (hil/CAN.md, "Limits") */
+#define HS_CAN_MAX_STALE_CYCLES 1000u /* largest HilstepStaleCycles, cycle times */
+#define HS_CAN_MAX_STALE_MS 10000u    /* largest stale limit of an input message, ms */
+#define HS_CAN_MIN_FACTOR 1e-12       /* smallest |factor| of a signal */
+#define HS_CAN_MAX_FACTOR 1e12        /* largest |factor| of a signal */
+#define HS_CAN_MAX_PHYS 1e15          /* largest |offset| of a signal */
 
 /* One signal of a message (DBC `SG_`). Physical value = raw * factor + offset. */
 typedef struct hs_can_sig {
@@ -33,6 +40,7 @@ typedef struct hs_can_sig {
     double min, max;          /* admissible physical range; [0|0] = the raw range */
     double init_raw;          /* GenSigStartValue (raw): the fallback / safe value */
     uint32_t line;            /* source line of the SG_ (0 in generated tables) */
+    uint8_t e2e_role;         /* BA_ "HsE2ESignal": HS_E2E_ROLE_DATA, _COUNTER or _CRC (hs_e2e.h) */
 } hs_can_sig;
 
 /* One message (DBC `BO_`); its signals are sig[first .. first + n). */
@@ -46,6 +54,9 @@ typedef struct hs_can_msg {
     uint32_t stale_cycles;    /* BA_ "HilstepStaleCycles", 0 = HS_CAN_STALE_CYCLES */
     int first, n;             /* its signals in hs_can_db.sig */
     uint32_t line;            /* source line of the BO_ (0 in generated tables) */
+    uint8_t e2e;              /* BA_ "HsE2EProfile": HS_E2E_NONE, HS_E2E_J1850 or HS_E2E_H2F */
+    uint16_t e2e_data_id;     /* BA_ "HsE2EDataId" (default: the id's low 16 bits), fed to the CRC */
+    int e2e_ctr, e2e_crc;     /* indices in hs_can_db.sig of the counter and the CRC, -1 = none */
 } hs_can_msg;
 
 /* A parsed DBC (or a generated const table of one). */
@@ -98,9 +109,14 @@ typedef enum hs_can_reason {
     HS_CAN_UNKNOWN_ID = 1,   /* no input message of the DBC has this id (and frame format) */
     HS_CAN_BAD_LEN = 2,      /* payload length differs from the message's DBC length */
     HS_CAN_BAD_FORMAT = 3,   /* CAN FD frame for a classic message or the other way round */
-    HS_CAN_RANGE = 4         /* a signal's physical value lies outside its DBC [min|max] */
+    HS_CAN_RANGE = 4,        /* a signal's physical value lies outside its DBC [min|max] */
+    HS_CAN_E2E_CRC = 5,      /* E2E: CRC wrong (hs_e2e.h) */
+    HS_CAN_E2E_REPEATED = 6, /* E2E: counter repeated */
+    HS_CAN_E2E_JUMP = 7,     /* E2E: counter jumped */
+    HS_CAN_E2E_EARLY = 8     /* E2E: next counter, sooner than the message's cadence allows */
 } hs_can_reason;
-#define HS_CAN_REASONS 5
+#define HS_CAN_REASONS 9
+#define HS_CAN_NO_TIME HS_E2E_NO_TIME /* arrival unknown: hs_can_receive_at skips the cadence check */
 
 /* Short identifier of a reason ("unknown_id", ...); never NULL. */
 const char *hs_can_reason_name(int reason);
@@ -119,6 +135,13 @@ typedef struct hs_can_link {
     uint64_t rejected[HS_CAN_REASONS];/* per hs_can_reason; index 0 counts accepted */
     uint64_t tx_frames;               /* frames encoded for sending */
     uint64_t tx_saturated;            /* output values saturated to their raw range */
+    uint32_t period_us;               /* the application's period, us */
+    hs_e2e_rx e2e_rx[HS_CAN_MAX_MSGS];/* receive state of each protected input message */
+    uint8_t e2e_tx[HS_CAN_MAX_MSGS];  /* next counter of each protected output message */
+    uint64_t e2e_count[HS_CAN_MAX_MSGS][HS_E2E_RESULTS]; /* per message, per hs_e2e_result */
+    uint64_t e2e_timeouts[HS_CAN_MAX_MSGS]; /* sequences restarted after a silence past the stale limit */
+    uint8_t e2e_cadence_off;          /* 1: no cadence check (set after hs_can_bind; an emulator's
+                                       * scheduling gaps exceed any cycle), counters and CRC still */
 } hs_can_link;
 
 /* Binds db to an application with nin inputs named in_names and nout outputs named out_names
@@ -144,16 +167,27 @@ hs_status hs_can_map(const hs_can_link *L, const hs_signal_map *safety, const ch
 /* One received frame (id without flags, ext 1 for 29-bit ids, fd 1 for a CAN FD frame, len
  * payload bytes): counted in exactly one of L->rejected[]; an accepted one is decoded and
  * offered to rx (hs_rx_offer_values), which clamps, counts and applies it at the next tick.
+ * An E2E message's CRC and counter are checked first (hs_e2e.h), without its cadence.
  * Returns the hs_can_reason. */
 int hs_can_receive(hs_can_link *L, hs_rx *rx, uint32_t id, int ext, int fd, const uint8_t *data,
                    size_t len);
+
+/* hs_can_receive with the frame's arrival time now_us (us, any monotonic origin; the kernel's
+ * receive stamp), so an E2E message's cadence and silence are checked too. */
+int hs_can_receive_at(hs_can_link *L, hs_rx *rx, uint32_t id, int ext, int fd, const uint8_t *data,
+                      size_t len, uint64_t now_us);
+
+/* Frames refused by an E2E check (CRC, counter repeated or jumped, too early): each is a
+ * second sender, a replay or corruption, and fails the link's verdict. */
+uint64_t hs_can_e2e_alarms(const hs_can_link *L);
 
 /* 1 when output message m is due at tick (tick % every == 0), else 0 (also for inputs). */
 int hs_can_due(const hs_can_link *L, int m, uint64_t tick);
 
 /* Encodes output message m from the application's outputs y (NULL: every signal's fallback,
- * the safe values, from tx) into data (HS_CAN_MAX_LEN bytes; unused bytes 0). Returns the
- * payload length, 0 when m is not an output message. Counts tx_frames and tx_saturated. */
+ * the safe values, from tx) into data (HS_CAN_MAX_LEN bytes; unused bytes 0); an E2E message
+ * gets its next alive counter and its CRC. Returns the payload length, 0 when m is not an
+ * output message. Counts tx_frames and tx_saturated. */
 size_t hs_can_encode(hs_can_link *L, int m, const hs_tx *tx, const hs_real *y, uint8_t *data);
 
 /* Total frames rejected for any reason. */

@@ -139,7 +139,23 @@ static int expect(cur *c, char ch)
     return 1;
 }
 
-/* "..." into buf (cap bytes, cut when longer); may span lines (comments do). 0 when absent
+/* Bytes of the UTF-8 sequence lead byte b starts (1 for ASCII or a stray byte). */
+static size_t utf8_len(unsigned char b)
+{
+    size_t n = 1u;
+    if ((b & 0xE0u) == 0xC0u) {
+        n = 2u;
+    } else if ((b & 0xF0u) == 0xE0u) {
+        n = 3u;
+    } else if ((b & 0xF8u) == 0xF0u) {
+        n = 4u;
+    } else {
+        /* ASCII, or a byte no sequence starts with: one byte */
+    }
+    return n;
+}
+
+/* "..." into buf (cap bytes, cut when longer, at a UTF-8 character boundary); may span lines (comments do). 0 when absent
  * or unterminated. */
 static int string(cur *c, char *buf, size_t cap)
 {
@@ -159,6 +175,16 @@ static int string(cur *c, char *buf, size_t cap)
         advance(c);
     }
     if (buf != NULL) {
+        /* A cut inside a UTF-8 sequence would leave half a character: back up to its lead byte. */
+        if ((k + 1u >= cap) && (k > 0u)) {
+            size_t j = k;
+            while ((j > 0u) && ((((unsigned char)buf[j - 1u]) & 0xC0u) == 0x80u)) {
+                j--;
+            }
+            if ((j > 0u) && ((((unsigned char)buf[j - 1u]) & 0x80u) != 0u) && (j - 1u + utf8_len((unsigned char)buf[j - 1u]) > k)) {
+                k = j - 1u;
+            }
+        }
         buf[k] = '\0';
     }
     if (at_end(c) != 0) {
@@ -288,6 +314,13 @@ static int uint32_tok(cur *c, uint32_t *out)
 
 static int finite_d(double x) { return ((x - x) == (x - x)) ? 1 : 0; }
 
+/* 1 when finite x is a whole number (every double of magnitude 2^52 or more is). */
+static int whole_d(double x)
+{
+    const double a = (x < 0.0) ? -x : x;
+    return ((a >= 4503599627370496.0) || ((double)(int64_t)x == x)) ? 1 : 0;
+}
+
 /* The DBC's 32-bit id (bit 31 = extended) of message m. */
 static uint32_t dbc_id(const hs_can_msg *m)
 {
@@ -347,6 +380,9 @@ static hs_status parse_bo(cur *c, hs_can_db *db, int *skip_sigs)
     m->len = (uint8_t)size;
     m->first = db->nsig;
     m->line = line;
+    m->e2e_data_id = (uint16_t)(id & 0xFFFFu);
+    m->e2e_ctr = -1;
+    m->e2e_crc = -1;
     db->nmsg++;
     return HS_OK;
 }
@@ -413,6 +449,18 @@ static hs_status parse_sg(cur *c, hs_can_db *db, int skip)
     if ((finite_d(s.factor) == 0) || (s.factor == 0.0) || (finite_d(s.offset) == 0)) {
         return fail3(c->err, s.line, "signal ", s.name, ": factor must be finite and non-zero, offset finite");
     }
+    {
+        const double af = (s.factor < 0.0) ? -s.factor : s.factor;
+        const double ao = (s.offset < 0.0) ? -s.offset : s.offset;
+        if ((af < HS_CAN_MIN_FACTOR) || (af > HS_CAN_MAX_FACTOR)) {
+            return fail3(c->err, s.line, "signal ", s.name,
+                         ": |factor| must be 1e-12..1e12 (a finer one rounds every value to 0, a "
+                         "coarser one has no resolution)");
+        }
+        if (ao > HS_CAN_MAX_PHYS) {
+            return fail3(c->err, s.line, "signal ", s.name, ": |offset| must be at most 1e15");
+        }
+    }
     if ((finite_d(s.min) == 0) || (finite_d(s.max) == 0) || (s.min > s.max)) {
         return fail3(c->err, s.line, "signal ", s.name, ": [min|max] needs finite min <= max");
     }
@@ -430,6 +478,41 @@ static hs_status parse_sg(cur *c, hs_can_db *db, int skip)
     db->sig[db->nsig] = s;
     db->nsig++;
     db->msg[db->nmsg - 1].n++;
+    return HS_OK;
+}
+
+/* GenSigStartValue v (raw) of s: finite, inside the raw range, its physical value inside the
+ * signal's [min|max] (unless [0|0]); a fallback outside them would be clamped silently into
+ * another value than the DBC meant. */
+static hs_status start_value(hs_dbc_error *e, uint32_t line, hs_can_sig *s, double v)
+{
+    const double span = (s->len >= 64u) ? 18446744073709551616.0 : (double)(UINT64_C(1) << s->len);
+    const double lo = (s->is_signed != 0u) ? -span / 2.0 : 0.0;
+    const double hi = (s->is_signed != 0u) ? span / 2.0 - 1.0 : span - 1.0;
+    const double x = v * s->factor + s->offset;
+    if (finite_d(v) == 0) {
+        return fail3(e, line, "signal ", s->name, ": GenSigStartValue is not a finite number");
+    }
+    if ((v < lo) || (v > hi) || (whole_d(v) == 0)) {
+        return fail3(e, line, "signal ", s->name,
+                     ": GenSigStartValue must be a whole raw value inside the signal's raw range");
+    }
+    if (((s->min != 0.0) || (s->max != 0.0)) && ((x < s->min) || (x > s->max))) {
+        return fail3(e, line, "signal ", s->name,
+                     ": GenSigStartValue (raw * factor + offset) lies outside [min|max]");
+    }
+    s->init_raw = v;
+    s->has_init = 1u;
+    return HS_OK;
+}
+
+/* HsE2ESignal v of s: 1 the alive counter, 2 the CRC (checked against the message later). */
+static hs_status e2e_role(hs_dbc_error *e, uint32_t line, hs_can_sig *s, double v)
+{
+    if ((v != (double)HS_E2E_ROLE_COUNTER) && (v != (double)HS_E2E_ROLE_CRC)) {
+        return fail3(e, line, "signal ", s->name, ": HsE2ESignal must be 1 (counter) or 2 (CRC)");
+    }
+    s->e2e_role = (uint8_t)v;
     return HS_OK;
 }
 
@@ -451,14 +534,24 @@ static hs_status parse_ba(cur *c, hs_can_db *db)
     const int stl = (strcmp(name, "HilstepStaleCycles") == 0) ? 1 : 0;
     /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
     const int init = (strcmp(name, "GenSigStartValue") == 0) ? 1 : 0;
-    if ((cyc == 0) && (fmt == 0) && (stl == 0) && (init == 0)) {
+    int role = 0, prof = 0, did = 0;
+    if (strcmp(name, "HsE2ESignal") == 0) {
+        role = 1;
+    } else if (strcmp(name, "HsE2EProfile") == 0) {
+        prof = 1;
+    } else if (strcmp(name, "HsE2EDataId") == 0) {
+        did = 1;
+    } else {
+        /* one of the four attributes above, or skipped */
+    }
+    if ((cyc == 0) && (fmt == 0) && (stl == 0) && (init == 0) && (role == 0) && (prof == 0) && (did == 0)) {
         return (skip_statement(c) != 0) ? HS_OK : fail(c, "BA_ without its closing ';'");
     }
     if ((word(c, obj, sizeof obj) == 0) || (uint32_tok(c, &raw) == 0)) {
         return fail3(c->err, line, "attribute ", name, ": expected BO_ <id> (or SG_ <id> <signal>)");
     }
     const int k = find_msg(db, raw);
-    if (init != 0) {
+    if ((init != 0) || (role != 0)) {
         char sg[HS_CAN_NAME];
         if ((strcmp(obj, "SG_") != 0) || (word(c, sg, sizeof sg) == 0) || (number(c, &v) == 0) ||
             (expect(c, ';') == 0)) {
@@ -470,12 +563,13 @@ static hs_status parse_ba(cur *c, hs_can_db *db)
         const hs_can_msg *m = &db->msg[k];
         for (int j = m->first; j < m->first + m->n; ++j) {
             if (strcmp(db->sig[j].name, sg) == 0) {
-                db->sig[j].init_raw = v;
-                db->sig[j].has_init = 1u;
-                return HS_OK;
+                return (init != 0) ? start_value(c->err, line, &db->sig[j], v)
+                                   : e2e_role(c->err, line, &db->sig[j], v);
             }
         }
-        return fail3(c->err, line, "attribute GenSigStartValue: message has no signal ", sg, "");
+        (void)fail3(c->err, line, "attribute ", name, ": message has no signal ");
+        err_add(c->err, sg);
+        return HS_E_DBC;
     }
     if ((strcmp(obj, "BO_") != 0) || (number(c, &v) == 0) || (expect(c, ';') == 0)) {
         return fail3(c->err, line, "attribute ", name, ": expected BO_ <id> <value>;");
@@ -486,12 +580,33 @@ static hs_status parse_ba(cur *c, hs_can_db *db)
     if (!((v >= 0.0) && (v <= 4.0e9)) || (v != (double)(uint32_t)v)) {
         return fail3(c->err, line, "attribute ", name, ": value must be a whole number >= 0");
     }
+    hs_can_msg *M = &db->msg[k];
     if (cyc != 0) {
-        db->msg[k].cycle_ms = (uint32_t)v;
+        if (v > (double)HS_CAN_MAX_CYCLE_MS) {
+            return fail3(c->err, line, "message ", M->name,
+                         ": GenMsgCycleTime over the 1000 ms bound (a message slower than 1 Hz "
+                         "cannot carry a HIL signal; its stale limit would be seconds)");
+        }
+        M->cycle_ms = (uint32_t)v;
     } else if (fmt != 0) {
-        db->msg[k].fd = ((v == 14.0) || (v == 15.0)) ? 1u : 0u;
+        M->fd = ((v == 14.0) || (v == 15.0)) ? 1u : 0u;
+    } else if (stl != 0) {
+        if ((v < 1.0) || (v > (double)HS_CAN_MAX_STALE_CYCLES)) {
+            return fail3(c->err, line, "message ", M->name,
+                         ": HilstepStaleCycles must be 1..1000 cycle times");
+        }
+        M->stale_cycles = (uint32_t)v;
+    } else if (prof != 0) {
+        if ((v != (double)HS_E2E_J1850) && (v != (double)HS_E2E_H2F)) {
+            return fail3(c->err, line, "message ", M->name,
+                         ": HsE2EProfile must be 1 (CRC-8 SAE J1850) or 2 (CRC-8H2F)");
+        }
+        M->e2e = (uint8_t)v;
     } else {
-        db->msg[k].stale_cycles = (uint32_t)v;
+        if (v > 65535.0) {
+            return fail3(c->err, line, "message ", M->name, ": HsE2EDataId must be 0..65535");
+        }
+        M->e2e_data_id = (uint16_t)v;
     }
     return HS_OK;
 }
@@ -549,6 +664,54 @@ static int len_ok(const hs_can_msg *m)
     }
     const int d = hs_can_len_to_dlc(m->len);
     return ((d >= 0) && (hs_can_dlc_to_len((unsigned)d) == m->len)) ? 1 : 0;
+}
+
+/* The E2E layout of m (hs_e2e.h): with HsE2EProfile exactly one counter (unsigned, 4..8 bits,
+ * factor 1, offset 0) and one CRC (8 unsigned bits filling one byte); without it, neither. Sets
+ * m->e2e_ctr and m->e2e_crc. Also the stale limit's bound: cycle x stale cycles <= 10 s. */
+static hs_status check_e2e(hs_can_db *db, hs_can_msg *m, hs_dbc_error *err)
+{
+    const uint32_t cyc = (m->stale_cycles != 0u) ? m->stale_cycles : HS_CAN_STALE_CYCLES;
+    if ((uint64_t)m->cycle_ms * cyc > (uint64_t)HS_CAN_MAX_STALE_MS) {
+        return fail3(err, m->line, "message ", m->name,
+                     ": stale limit (GenMsgCycleTime x HilstepStaleCycles) over the 10000 ms bound");
+    }
+    m->e2e_ctr = -1;
+    m->e2e_crc = -1;
+    for (int j = m->first; j < m->first + m->n; ++j) {
+        const hs_can_sig *s = &db->sig[j];
+        if (s->e2e_role == 0u) {
+            continue;
+        }
+        if (m->e2e == 0u) {
+            return fail3(err, s->line, "signal ", s->name,
+                         ": HsE2ESignal on a message without BA_ \"HsE2EProfile\"");
+        }
+        int is_ctr = 0;
+        if (s->e2e_role == HS_E2E_ROLE_COUNTER) {
+            is_ctr = 1;
+        }
+        int *slot = (is_ctr != 0) ? &m->e2e_ctr : &m->e2e_crc;
+        if (*slot >= 0) {
+            return fail3(err, s->line, "signal ", s->name,
+                         (is_ctr != 0) ? ": a second E2E counter in its message" : ": a second E2E CRC in its message");
+        }
+        if ((s->is_signed != 0u) || (s->factor != 1.0) || (s->offset != 0.0)) {
+            return fail3(err, s->line, "signal ", s->name, ": an E2E counter or CRC is unsigned, factor 1, offset 0");
+        }
+        if ((is_ctr != 0) && ((s->len < 4u) || (s->len > 8u))) {
+            return fail3(err, s->line, "signal ", s->name, ": an E2E counter has 4..8 bits");
+        }
+        if ((is_ctr == 0) && ((s->len != 8u) || ((s->start % 8u) != ((s->intel != 0u) ? 0u : 7u)))) {
+            return fail3(err, s->line, "signal ", s->name, ": an E2E CRC fills one whole byte (8 bits, byte-aligned)");
+        }
+        *slot = j;
+    }
+    if ((m->e2e != 0u) && ((m->e2e_ctr < 0) || (m->e2e_crc < 0))) {
+        return fail3(err, m->line, "message ", m->name,
+                     ": HsE2EProfile needs one counter and one CRC signal (BA_ \"HsE2ESignal\" SG_ <id> <signal> 1 or 2;)");
+    }
+    return HS_OK;
 }
 
 static hs_status check_msg(const hs_can_db *db, const hs_can_msg *m, hs_dbc_error *err)
@@ -663,6 +826,9 @@ hs_status hs_dbc_parse(const char *text, size_t len, hs_can_db *db, hs_dbc_error
     }
     for (int k = 0; (rc == HS_OK) && (k < db->nmsg); ++k) {
         rc = check_msg(db, &db->msg[k], err);
+        if (rc == HS_OK) {
+            rc = check_e2e(db, &db->msg[k], err);
+        }
     }
     if ((rc == HS_OK) && (db->nmsg == 0)) {
         rc = fail3(err, 0u, "no message (BO_) in the file", "", "");

@@ -76,6 +76,8 @@ struct hs_transport {
     int rx_kind, tx_kind;         /* from cfg */
     uint64_t rx_cap_hits;         /* receive calls that stopped at max with messages left */
     uint64_t rx_errors;           /* receive errors other than "nothing queued" */
+    uint64_t link_alarms;         /* frames refused as not from the link's peer (CAN E2E: CRC,
+                                   * counter, cadence): each fails the run's link verdict */
 };
 
 /* The ops named name in table (NULL-terminated), or NULL. */

@@ -14,17 +14,35 @@
 
 static hs_can_db db;
 
-/* A C string literal of s (names and units: printable ASCII from the DBC). */
+/* A C string literal of s: '"', '\\' and '?' (no trigraph can form) escaped, every byte
+ * outside printable ASCII as a three-digit octal escape. */
 static void str(const char *s)
 {
     putchar('"');
     for (; *s; ++s) {
-        if (*s == '"' || *s == '\\') putchar('\\');
+        if (*s == '"' || *s == '\\' || *s == '?') putchar('\\');
         if (*s >= 32 && *s < 127) putchar(*s);
         else printf("\\%03o", (unsigned char)*s);
     }
     putchar('"');
 }
+
+/* Text inside a C comment (the DBC's path): printable ASCII only, every other byte (and '\\')
+ * as \xNN, and neither "*" "/" nor "/" "*" in a row, so nothing the text holds can end the
+ * comment, open another or end the line. */
+static void comment_text(const char *s)
+{
+    for (; *s; ++s) {
+        const unsigned char c = (unsigned char)*s;
+        if (c < 32 || c >= 127 || c == '\\') printf("\\x%02X", c);
+        else if (c == '*' && s[1] == '/') fputs("*\\x2F", stdout), ++s;
+        else if (c == '/' && s[1] == '*') fputs("/\\x2A", stdout), ++s;
+        else putchar(c);
+    }
+}
+
+/* 1 when x is finite ("%a" of an infinity or a NaN is not a C constant). */
+static int finite(double x) { return x - x == 0.0; }
 
 int main(int argc, char **argv)
 {
@@ -42,18 +60,31 @@ int main(int argc, char **argv)
         fprintf(stderr, "hilstep-dbcgen: %s\n", msg);
         return hs_exit_of(HS_TOOL_DBCGEN, HS_E_DBC);
     }
-    printf("/* %s_dbc.c - written by hilstep-dbcgen from %s; do not edit (regenerate). */\n",
-           argv[2], argv[1]);
-    printf("#include \"hs_can.h\"\n\n/* The signal map of %s, as hs_dbc_parse reads it. */\n", argv[1]);
+    for (int j = 0; j < db.nsig; ++j) {
+        const hs_can_sig *s = &db.sig[j];
+        if (!finite(s->factor) || !finite(s->offset) || !finite(s->min) || !finite(s->max) ||
+            !finite(s->init_raw)) {
+            fprintf(stderr, "hilstep-dbcgen: %s:%lu: signal %s: a value that is not finite has no C "
+                    "constant\n", argv[1], (unsigned long)s->line, s->name);
+            return hs_exit_of(HS_TOOL_DBCGEN, HS_E_DBC);
+        }
+    }
+    printf("/* %s_dbc.c - written by hilstep-dbcgen from ", argv[2]);
+    comment_text(argv[1]);
+    printf("; do not edit (regenerate). */\n");
+    printf("#include \"hs_can.h\"\n\n/* The signal map of ");
+    comment_text(argv[1]);
+    printf(", as hs_dbc_parse reads it. */\n");
     printf("const hs_can_db hs_can_db_%s = {\n    .msg = {\n", argv[2]);
     for (int m = 0; m < db.nmsg; ++m) {
         const hs_can_msg *M = &db.msg[m];
         printf("        {.name = ");
         str(M->name);
         printf(", .id = 0x%lXu, .ext = %u, .fd = %u, .len = %u, .cycle_ms = %lu, .stale_cycles = %lu, "
-               ".first = %d, .n = %d, .line = %lu},\n", (unsigned long)M->id, M->ext, M->fd, M->len,
+               ".first = %d, .n = %d, .line = %lu, .e2e = %u, .e2e_data_id = %u, .e2e_ctr = %d, "
+               ".e2e_crc = %d},\n", (unsigned long)M->id, M->ext, M->fd, M->len,
                (unsigned long)M->cycle_ms, (unsigned long)M->stale_cycles, M->first, M->n,
-               (unsigned long)M->line);
+               (unsigned long)M->line, M->e2e, M->e2e_data_id, M->e2e_ctr, M->e2e_crc);
     }
     printf("    },\n    .nmsg = %d,\n    .sig = {\n", db.nmsg);
     for (int j = 0; j < db.nsig; ++j) {
@@ -63,9 +94,9 @@ int main(int argc, char **argv)
         printf(", .unit = ");
         str(s->unit);
         printf(", .start = %u, .len = %u, .intel = %u, .is_signed = %u, .has_init = %u, .factor = %a, "
-               ".offset = %a, .min = %a, .max = %a, .init_raw = %a, .line = %lu},\n", s->start, s->len,
-               s->intel, s->is_signed, s->has_init, s->factor, s->offset, s->min, s->max, s->init_raw,
-               (unsigned long)s->line);
+               ".offset = %a, .min = %a, .max = %a, .init_raw = %a, .line = %lu, .e2e_role = %u},\n",
+               s->start, s->len, s->intel, s->is_signed, s->has_init, s->factor, s->offset, s->min,
+               s->max, s->init_raw, (unsigned long)s->line, s->e2e_role);
     }
     printf("    },\n    .nsig = %d,\n};\n", db.nsig);
     if (fflush(stdout) != 0 || ferror(stdout)) {

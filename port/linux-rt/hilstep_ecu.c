@@ -623,7 +623,8 @@ static void print_start(const ecu *e)
 static hs_status end_report(const ecu *e)
 {
     const uint64_t bad_mac = e->rx.st.rejected[HS_RX_MAC];
-    const int link_failed = e->rx.st.accepted == 0 || bad_mac > 0 || e->end == END_SILENT;
+    const int link_failed = e->rx.st.accepted == 0 || bad_mac > 0 || e->end == END_SILENT ||
+                            e->tp.link_alarms > 0;
     const int code = hs_exit_of(HS_TOOL_ECU, link_failed ? HS_E_LINK : HS_OK);
     if (!e->quiet) {
         printf("hilstep-ecu summary (%s)\n", e->end == END_FINAL ? "plant finished"
@@ -641,6 +642,10 @@ static hs_status end_report(const ecu *e)
     if (bad_mac > 0)
         fprintf(stderr, "hilstep-ecu: %llu plant frames with a bad or missing MAC (forged, or "
                 "another key)\n", (unsigned long long)bad_mac);
+    if (e->tp.link_alarms > 0)
+        fprintf(stderr, "hilstep-ecu: link: %llu plant frames refused by the E2E check (a second "
+                "sender on the plant's ids, a replay or corruption), never applied\n",
+                (unsigned long long)e->tp.link_alarms);
     if (e->end == END_SILENT)
         fprintf(stderr, "hilstep-ecu: %s for %.0f ms: run ended without the plant's FINAL frame\n",
                 e->rx.have_peer ? "plant silent" : "no plant frame accepted", e->timeout_ms);

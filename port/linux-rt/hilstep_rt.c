@@ -1243,6 +1243,13 @@ static hs_status run_threads(app *a, const hs_plant_def *def)
     return HS_OK;
 }
 
+/* A transport that refused frames as not from the link's peer (CAN E2E) fails the link
+ * verdict (hil/CAN.md, "Security"), last in hil/hs_exit.h's order. */
+static int link_code(const app *a, int code)
+{
+    return (code == HS_EXIT_OK && a->tp.link_alarms) ? hs_exit_of(HS_TOOL_PLANT, HS_E_LINK) : code;
+}
+
 /* After the run: histogram first (its errors belong in the stats), then stats; the exit
  * status of the run (hil/hs_exit.h) as the plant and the port's outputs decide it. */
 static int write_files(app *a)
@@ -1253,11 +1260,11 @@ static int write_files(app *a)
         if (a->hist.f == stdout) { fflush(stdout); a->hist.f = NULL; }
         else outfile_finish(&a->hist);
     }
-    int code = hs_plant_exit_code(p, output_lost(a), budget_failed(a));
+    int code = link_code(a, hs_plant_exit_code(p, output_lost(a), budget_failed(a)));
     if (a->stats.f) {
         report(a->stats.f, kv_plain, a, code);
         outfile_finish(&a->stats);
-        if (a->stats.err) code = hs_plant_exit_code(p, 1, budget_failed(a));
+        if (a->stats.err) code = link_code(a, hs_plant_exit_code(p, 1, budget_failed(a)));
     }
     return code;
 }
@@ -1279,6 +1286,10 @@ static void print_end(const app *a, int code)
         printf("  note: sim_time trails time_base by the %llu missed ticks (never stepped back "
                "to back)\n", (unsigned long long)p->missed_ticks);
     if (p->faults) printf("  last step fault: %s\n", hs_plant_fault_str(p->last_fault));
+    if (a->tp.link_alarms)
+        fprintf(stderr, "hilstep-rt: link: %llu frames refused by the E2E check (a second sender on "
+                "the ECU's ids, a replay or corruption; can_e2e_* counters), never applied\n",
+                (unsigned long long)a->tp.link_alarms);
     if (a->log_error) printf("  telemetry CSV error: %s\n", strerror(a->log_error));
     if (a->stats.err) fprintf(stderr, "hilstep-rt: --stats %s: %s\n", a->stats.path, strerror(a->stats.err));
     if (a->hist.err) fprintf(stderr, "hilstep-rt: --hist %s: %s\n", a->hist.path, strerror(a->hist.err));

@@ -1,7 +1,9 @@
 /* hs_tp_can.c - transport "can": SocketCAN raw socket (classic CAN and CAN FD) with the
  * signal map of a DBC file (hil/CAN.md). Options: can-if=IF (e.g. vcan0), dbc=FILE,
  * can-filter=on|off (default on: the kernel passes only the DBC's ids, CAN_RAW_FILTER; off:
- * every frame reaches the codec, so frames with ids outside the DBC are counted too). */
+ * every frame reaches the codec, so frames with ids outside the DBC are counted too),
+ * e2e-cadence=on|off (default on: an E2E frame more than half a cycle early is refused; off
+ * under an emulator, whose scheduling gaps exceed the cycle). */
 #define _GNU_SOURCE
 #include "hs_dbc_file.h"
 #include "hs_linux.h"
@@ -15,6 +17,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 typedef struct can_state {
@@ -38,6 +41,7 @@ static int can_open(hs_transport *t, const hs_tp_cfg *cfg, char *why, size_t cap
     const char *ifn = hs_tp_opt(cfg, "can-if", NULL);
     const char *dbc = hs_tp_opt(cfg, "dbc", NULL);
     const char *filt = hs_tp_opt(cfg, "can-filter", "on");
+    const char *cad = hs_tp_opt(cfg, "e2e-cadence", "on");
     const char *in[HS_FRAME_MAX_VALUES], *out[HS_FRAME_MAX_VALUES];
     int nin = 0, nout = 0;
     hs_dbc_error err;
@@ -53,6 +57,10 @@ static int can_open(hs_transport *t, const hs_tp_cfg *cfg, char *why, size_t cap
         snprintf(why, cap, "can-filter must be on or off, got '%s'", filt);
         return HS_EXIT_USAGE;
     }
+    if (strcmp(cad, "on") && strcmp(cad, "off")) {
+        snprintf(why, cap, "e2e-cadence must be on or off, got '%s'", cad);
+        return HS_EXIT_USAGE;
+    }
     if (hs_dbc_load_file(dbc, &s->db, why, cap) != 0) return HS_EXIT_SETUP;
     for (int i = 0; i < cfg->map->n; ++i) {
         const hs_signal *g = &cfg->map->sig[i];
@@ -65,6 +73,7 @@ static int can_open(hs_transport *t, const hs_tp_cfg *cfg, char *why, size_t cap
         hs_dbc_error_msg(dbc, &err, why, cap);
         return HS_EXIT_SETUP;
     }
+    s->link.e2e_cadence_off = !strcmp(cad, "off");
     int nrx = 0, ntx = 0;
     for (int m = 0; m < s->db.nmsg; ++m) {
         s->fd_any |= s->db.msg[m].fd;
@@ -128,6 +137,7 @@ static int can_open(hs_transport *t, const hs_tp_cfg *cfg, char *why, size_t cap
     }
     int one = 1;
     (void)setsockopt(s->fd, SOL_SOCKET, SO_RXQ_OVFL, &one, sizeof one);
+    (void)setsockopt(s->fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof one);
     if (cfg->rcvbuf > 0 && setsockopt(s->fd, SOL_SOCKET, SO_RCVBUFFORCE, &cfg->rcvbuf, sizeof cfg->rcvbuf) != 0)
         (void)setsockopt(s->fd, SOL_SOCKET, SO_RCVBUF, &cfg->rcvbuf, sizeof cfg->rcvbuf);
     struct sockaddr_can addr;
@@ -152,7 +162,8 @@ static int can_receive(hs_transport *t, hs_rx *rx, int max)
     for (;;) {
         struct canfd_frame fr;
         struct iovec iov = {&fr, sizeof fr};
-        union { struct cmsghdr h; char b[CMSG_SPACE(sizeof(uint32_t))]; } ctl;
+        union { struct cmsghdr h; char b[CMSG_SPACE(sizeof(uint32_t)) + CMSG_SPACE(sizeof(struct timespec))]; } ctl;
+        uint64_t at_us = HS_CAN_NO_TIME;
         struct msghdr mh;
         memset(&mh, 0, sizeof mh);
         mh.msg_iov = &iov;
@@ -164,16 +175,30 @@ static int can_receive(hs_transport *t, hs_rx *rx, int max)
             if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) t->rx_errors++;
             break;
         }
-        for (struct cmsghdr *c = CMSG_FIRSTHDR(&mh); c; c = CMSG_NXTHDR(&mh, c))
+        for (struct cmsghdr *c = CMSG_FIRSTHDR(&mh); c; c = CMSG_NXTHDR(&mh, c)) {
             if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SO_RXQ_OVFL)
                 memcpy(&s->kernel_drops, CMSG_DATA(c), sizeof s->kernel_drops);
+            if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SO_TIMESTAMPNS) {
+                /* The kernel's arrival stamp, not the read time: frames read in one batch after
+                 * a late tick keep their own spacing for the E2E cadence check. */
+                struct timespec ts;
+                memcpy(&ts, CMSG_DATA(c), sizeof ts);
+                at_us = (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+            }
+        }
+        if (at_us == HS_CAN_NO_TIME) {
+            struct timespec ts;
+            clock_gettime(CLOCK_REALTIME, &ts);
+            at_us = (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+        }
         const int fd = n == (ssize_t)CANFD_MTU;
         if (!fd && n != (ssize_t)CAN_MTU) { t->rx_errors++; continue; }
         const int ext = (fr.can_id & CAN_EFF_FLAG) != 0;
         const uint32_t id = fr.can_id & (ext ? CAN_EFF_MASK : CAN_SFF_MASK);
         /* A remote request carries no data: it is classified (and counted) as an empty frame. */
         const size_t len = (fr.can_id & CAN_RTR_FLAG) ? 0u : fr.len;
-        (void)hs_can_receive(&s->link, rx, id, ext, fd, fr.data, len > 64u ? 64u : len);
+        (void)hs_can_receive_at(&s->link, rx, id, ext, fd, fr.data, len > 64u ? 64u : len, at_us);
+        t->link_alarms = hs_can_e2e_alarms(&s->link);
         if (++nrx > max) { t->rx_cap_hits++; break; }
     }
     return nrx;
@@ -217,7 +242,7 @@ static int can_wait(hs_transport *t, int64_t timeout_ns)
 static void can_counters(const hs_transport *t, hs_tp_kv kv, void *ctx)
 {
     const can_state *s = (const can_state *)t->state;
-    char key[48];
+    char key[96];
     kv(ctx, "can_rx_frames", (double)s->link.rx_frames, "(frames read from the socket)");
     kv(ctx, "can_rx_accepted", (double)s->link.rejected[HS_CAN_OK], "");
     for (int r = 1; r < HS_CAN_REASONS; ++r) {
@@ -225,6 +250,19 @@ static void can_counters(const hs_transport *t, hs_tp_kv kv, void *ctx)
         kv(ctx, key, (double)s->link.rejected[r], "");
     }
     kv(ctx, "can_rx_kernel_drops", (double)s->kernel_drops, "(socket queue full)");
+    kv(ctx, "can_e2e_cadence", s->link.e2e_cadence_off ? 0.0 : 1.0, "(1: too-early frames refused)");
+    kv(ctx, "can_e2e_alarms", (double)hs_can_e2e_alarms(&s->link),
+       "(E2E: CRC, counter or cadence wrong: a second sender, a replay or corruption)");
+    /* Per protected input message: can_e2e_<message>_<crc|counter_repeated|counter_jump|too_early|timeout>. */
+    for (int m = 0; m < s->db.nmsg; ++m) {
+        if (!s->db.msg[m].e2e || s->link.dir[m] != HS_SIG_IN) continue;
+        for (int r = 1; r < HS_E2E_RESULTS; ++r) {
+            snprintf(key, sizeof key, "can_e2e_%s_%s", s->db.msg[m].name, hs_e2e_result_name(r));
+            kv(ctx, key, (double)s->link.e2e_count[m][r], "");
+        }
+        snprintf(key, sizeof key, "can_e2e_%s_timeout", s->db.msg[m].name);
+        kv(ctx, key, (double)s->link.e2e_timeouts[m], "(silence past the stale limit: sequence restarted)");
+    }
     kv(ctx, "can_tx_frames", (double)s->tx_written, "(frames the kernel took)");
     kv(ctx, "can_tx_encoded", (double)s->link.tx_frames, "");
     kv(ctx, "can_tx_saturated", (double)s->link.tx_saturated, "(values outside the raw range)");
@@ -241,5 +279,5 @@ static void can_close(hs_transport *t)
 }
 
 const hs_transport_ops hs_tp_can = {
-    "can", "--can-if IF --dbc FILE [--transport-opt can-filter=off] (SocketCAN, hil/CAN.md)",
+    "can", "--can-if IF --dbc FILE [--transport-opt can-filter=off] [--transport-opt e2e-cadence=off] (SocketCAN, hil/CAN.md)",
     can_open, can_receive, can_send, can_wait, can_counters, can_close, 0};

@@ -2,8 +2,9 @@
  * hold it against another implementation of DBC semantics (python3-canmatrix) and write
  * synthetic bus logs.
  *
- *   hilstep-can-tool encode DBC   stdin: "MSG v1 .. vn" (physical values, signal order;
- *                                 "r:N" = raw value N, for signals over 53 bits)
+ *   hilstep-can-tool encode DBC   stdin: "MSG v1 .. vn" (physical values of the data signals,
+ *                                 signal order; "r:N" = raw value N, for signals over 53 bits;
+ *                                 an E2E message gets counter 0, 1, ... and its CRC)
  *                                 stdout: "MSG ID HEX" (HEX = the payload, DBC length)
  *   hilstep-can-tool decode DBC   stdin: "MSG HEX"; stdout: "MSG raw1 phys1 .. rawn physn"
  *                                 (raw as integers, phys as %.17g)
@@ -17,6 +18,7 @@
 #include <string.h>
 
 static hs_can_db db;
+static unsigned ctr[HS_CAN_MAX_MSGS]; /* encode: next alive counter of each E2E message */
 
 static int find(const char *name)
 {
@@ -59,16 +61,24 @@ int main(int argc, char **argv)
         memset(data, 0, sizeof data);
         if (enc) {
             for (int j = 0; j < M->n; ++j) {
-                char *v = strtok_r(NULL, " \t\n", &save);
-                if (!v) { fprintf(stderr, "hilstep-can-tool: %s: %d values needed\n", M->name, M->n); return 1; }
-                int sat;
                 const hs_can_sig *s = &db.sig[M->first + j];
+                if (s->e2e_role) continue; /* written below */
+                char *v = strtok_r(NULL, " \t\n", &save);
+                if (!v) { fprintf(stderr, "hilstep-can-tool: %s: a value for each of its data signals needed\n", M->name); return 1; }
+                int sat;
                 /* "r:N" is a raw value: signals over 53 bits have raw values no double holds */
                 if (!strncmp(v, "r:", 2))
                     hs_can_put_raw(s, data, s->is_signed ? (int64_t)strtoll(v + 2, NULL, 10)
                                                          : (int64_t)strtoull(v + 2, NULL, 10));
                 else
                     hs_can_put_raw(s, data, hs_can_phys_to_raw(s, strtod(v, NULL), &sat));
+            }
+            if (M->e2e) {
+                /* E2E: the message's own running counter (0, 1, ... per message), then the CRC */
+                const hs_can_sig *k = &db.sig[M->e2e_ctr];
+                const unsigned cb = db.sig[M->e2e_crc].start / 8u;
+                hs_can_put_raw(k, data, (int64_t)(ctr[m]++ & ((1u << k->len) - 1u)));
+                data[cb] = hs_e2e_crc(M->e2e, M->e2e_data_id, data, M->len, cb);
             }
             printf("%s %" PRIu32 " ", M->name, M->id);
             for (unsigned i = 0; i < M->len; ++i) printf("%02X", data[i]);

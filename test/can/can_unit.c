@@ -33,8 +33,8 @@ static void refused(const char *text, unsigned line, const char *part, const cha
 static void test_parse(void)
 {
     char m[256];
-    int rc = hs_dbc_load_file("hil/dbc/circular_track.dbc", &db, m, sizeof m);
-    CHECK_NAMED(rc == 0 && db.nmsg == 2 && db.nsig == 5, "hil/dbc/circular_track.dbc: 2 messages, 5 signals");
+    int rc = hs_dbc_load_file("test/can/circular_track_plain.dbc", &db, m, sizeof m);
+    CHECK_NAMED(rc == 0 && db.nmsg == 2 && db.nsig == 5, "test/can/circular_track_plain.dbc (the unprotected layout): 2 messages, 5 signals");
     const hs_can_msg *c = &db.msg[0], *p = &db.msg[1];
     CHECK_NAMED(c->id == 256 && c->len == 2 && c->cycle_ms == 10 && !c->ext && !c->fd && c->n == 1 &&
                 p->id == 512 && p->len == 8 && p->cycle_ms == 10 && p->n == 4,
@@ -156,7 +156,7 @@ static void test_link(void)
     hs_can_link L;
     hs_signal sig[8];
     hs_signal_map map;
-    int rc = hs_dbc_load_file("hil/dbc/circular_track.dbc", &db, m, sizeof m);
+    int rc = hs_dbc_load_file("test/can/circular_track_plain.dbc", &db, m, sizeof m);
     rc |= hs_can_bind(&L, &db, plant_in, 1, plant_out, 4, 1000u, &err);
     CHECK_NAMED(rc == 0 && L.dir[0] == HS_SIG_IN && L.dir[1] == HS_SIG_OUT && L.every[1] == 10 && L.stale[0] == 30,
                 "plant at 1 ms: EcuCommand received (stale 30 periods), PlantState sent every 10 periods");
@@ -239,7 +239,7 @@ static void test_link(void)
     CHECK_NAMED(in[0] == 50.0 && rx.st.clamped == 1, "100 N inside the DBC range is clamped to the bench's 50 N, counted");
 
     /* the send side: schedule and encoding */
-    rc = hs_dbc_load_file("hil/dbc/circular_track.dbc", &db, m, sizeof m);
+    rc = hs_dbc_load_file("test/can/circular_track_plain.dbc", &db, m, sizeof m);
     rc |= hs_can_bind(&L, &db, plant_in, 1, plant_out, 4, 1000u, &err);
     rc |= hs_can_map(&L, &hs_map_circular_track_plant, "circular_track", sig, 8, &map, &err);
     static hs_tx tx;
@@ -261,11 +261,152 @@ static void test_link(void)
                 "reason names");
 }
 
-/* The DBC parser; signal bits and scaling; the link: binding, receive, staleness, send. */
+/* CRC-8 against the check values of AUTOSAR's CRC library specification (SWS_CRCLibrary:
+ * Crc_CalculateCRC8 of "123456789" = 0x4B, Crc_CalculateCRC8H2F = 0xDF; the same values as
+ * the CRC catalogue's CRC-8/SAE-J1850 and CRC-8/AUTOSAR), and the counter / cadence rules. */
+static void test_e2e(void)
+{
+    const uint8_t chk[9] = {'1', '2', '3', '4', '5', '6', '7', '8', '9'};
+    CHECK_NAMED(hs_crc8(HS_E2E_J1850, chk, 9) == 0x4B, "CRC-8 SAE J1850 of \"123456789\" = 0x4B");
+    CHECK_NAMED(hs_crc8(HS_E2E_H2F, chk, 9) == 0xDF, "CRC-8H2F of \"123456789\" = 0xDF");
+    /* AUTOSAR's other J1850 check vectors: 00 00 00 00 -> 0x59, F2 01 83 -> 0x37 */
+    const uint8_t z[4] = {0, 0, 0, 0}, v[3] = {0xF2, 0x01, 0x83};
+    CHECK_NAMED(hs_crc8(HS_E2E_J1850, z, 4) == 0x59 && hs_crc8(HS_E2E_J1850, v, 3) == 0x37,
+                "CRC-8 SAE J1850 of 00000000 = 0x59, of F20183 = 0x37");
+    /* the E2E CRC skips its own byte and starts with the data id, low byte first */
+    const uint8_t pay[4] = {0x10, 0x27, 0x05, 0xAA}, seq[5] = {0x00, 0x11, 0x10, 0x27, 0x05};
+    CHECK_NAMED(hs_e2e_crc(HS_E2E_J1850, 0x1100, pay, 4, 3) == hs_crc8(HS_E2E_J1850, seq, 5),
+                "E2E CRC = CRC of data id (low, high) then the payload without the CRC byte");
+
+    hs_e2e_rx st;
+    int rs;
+    memset(&st, 0, sizeof st);
+    /* cycle 10 ms, stale 30 ms, times in us */
+    CHECK_NAMED(hs_e2e_check(&st, 5, 4, 1000000, 10000, 30000, &rs) == HS_E2E_OK && !rs, "first frame: accepted");
+    CHECK_NAMED(hs_e2e_check(&st, 5, 4, 1010000, 10000, 30000, &rs) == HS_E2E_REPEATED, "same counter: repeated");
+    CHECK_NAMED(hs_e2e_check(&st, 9, 4, 1010000, 10000, 30000, &rs) == HS_E2E_JUMP, "counter + 4: jump");
+    CHECK_NAMED(hs_e2e_check(&st, 6, 4, 1001000, 10000, 30000, &rs) == HS_E2E_EARLY,
+                "next counter 1 ms after the last (cycle 10 ms): too early, a second cadence");
+    CHECK_NAMED(hs_e2e_check(&st, 6, 4, 1019000, 10000, 30000, &rs) == HS_E2E_OK && st.last == 6,
+                "next counter 9 ms late (refused frames changed nothing): accepted");
+    CHECK_NAMED(hs_e2e_check(&st, 7, 4, 1020500, 10000, 30000, &rs) == HS_E2E_OK,
+                "the on-time frame after a late one (1.5 ms later): accepted, the schedule kept its phase");
+    CHECK_NAMED(hs_e2e_check(&st, 8, 4, 1024000, 10000, 30000, &rs) == HS_E2E_EARLY,
+                "4 ms after an on-time frame (6 ms before its schedule): more than half a cycle early");
+    CHECK_NAMED(hs_e2e_check(&st, 8, 4, 1026000, 10000, 30000, &rs) == HS_E2E_OK,
+                "6 ms after it (4 ms before its schedule, inside half a cycle): accepted");
+    CHECK_NAMED(hs_e2e_check(&st, 15, 4, 1080000, 10000, 30000, &rs) == HS_E2E_OK && rs,
+                "after 59.5 ms of silence (stale 30 ms) any counter restarts the sequence (no lock-out), counted");
+    CHECK_NAMED(hs_e2e_check(&st, 0, 4, 1090000, 10000, 30000, &rs) == HS_E2E_OK, "counter wraps 15 -> 0 (4 bits)");
+    CHECK_NAMED(hs_e2e_check(&st, 1, 4, 1090500, 0, 30000, &rs) == HS_E2E_OK &&
+                hs_e2e_check(&st, 1, 4, 1091000, 0, 30000, &rs) == HS_E2E_REPEATED &&
+                hs_e2e_check(&st, 2, 4, 1130000, 0, 30000, &rs) == HS_E2E_OK && rs,
+                "cadence off (cycle 0): the next counter 0.5 ms later accepted, a repeat still refused, silence still restarts");
+    CHECK_NAMED(!strcmp(hs_e2e_result_name(HS_E2E_EARLY), "too_early") &&
+                !strcmp(hs_can_reason_name(HS_CAN_E2E_JUMP), "e2e_counter_jump"), "E2E result and reason names");
+
+    /* The shipped circular-track DBC: its E2E layout, both ends of the link, a second sender. */
+    char m[256];
+    static hs_can_db pdb;
+    int rc = hs_dbc_load_file("hil/dbc/circular_track.dbc", &pdb, m, sizeof m);
+    CHECK_NAMED(rc == 0 && pdb.nmsg == 3 && pdb.msg[0].e2e == HS_E2E_J1850 && pdb.msg[0].e2e_data_id == 0x1100 &&
+                pdb.msg[0].len == 4 && pdb.msg[0].e2e_ctr == 1 && pdb.msg[0].e2e_crc == 2 && pdb.msg[1].e2e &&
+                pdb.msg[2].e2e && pdb.sig[1].e2e_role == HS_E2E_ROLE_COUNTER && pdb.sig[2].e2e_role == HS_E2E_ROLE_CRC,
+                "hil/dbc/circular_track.dbc: 3 messages, each with an alive counter and a CRC-8 SAE J1850");
+    hs_can_link P, E;
+    hs_signal ps[8], es[8];
+    hs_signal_map pm, em;
+    static hs_rx prx, erx;
+    static hs_tx etx;
+    rc = hs_can_bind(&P, &pdb, plant_in, 1, plant_out, 4, 10000u, &err);
+    rc |= hs_can_map(&P, &hs_map_circular_track_plant, "circular_track", ps, 8, &pm, &err);
+    rc |= hs_can_bind(&E, &pdb, plant_out, 4, plant_in, 1, 10000u, &err);
+    rc |= hs_can_map(&E, NULL, "ecu", es, 8, &em, &err);
+    CHECK_NAMED(rc == 0 && pm.n == 5 && em.n == 5, "plant and ECU bind it at 10 ms (counter and CRC bind to neither)");
+    hs_rx_init(&prx, &pm, HS_FRAME_KIND_TO_PLANT);
+    hs_tx_init(&etx, &em, HS_FRAME_KIND_TO_PLANT, 1u);
+    (void)erx;
+    uint8_t fr[64], spoof[64];
+    hs_real cmd[1] = {2.0}, in[1];
+    uint64_t t = 5000000;
+    int acc = 0, det = 0, sent = 0;
+    for (int k = 0; k < 20; ++k, t += 10000) {
+        (void)hs_can_encode(&E, 0, &etx, cmd, fr);
+        acc += hs_can_receive_at(&P, &prx, 256, 0, 0, fr, 4, t + (uint64_t)(k % 3) * 3000u) == HS_CAN_OK;
+        (void)hs_rx_tick(&prx, in);
+        /* the third node: +50 N with a valid CRC, right after each ECU frame: the same counter,
+         * the next one, or one of its own */
+        memcpy(spoof, fr, 4);
+        const unsigned c = (unsigned)hs_can_get_raw(&pdb.sig[1], fr);
+        const unsigned sc = (k % 3 == 0) ? c : (k % 3 == 1) ? c + 1u : c + 7u;
+        hs_can_put_raw(&pdb.sig[0], spoof, 25000);
+        hs_can_put_raw(&pdb.sig[1], spoof, (int64_t)(sc & 15u));
+        spoof[3] = hs_e2e_crc(HS_E2E_J1850, 0x1100, spoof, 4, 3);
+        sent++;
+        det += hs_can_receive_at(&P, &prx, 256, 0, 0, spoof, 4, t + (uint64_t)(k % 3) * 3000u + 400u) != HS_CAN_OK;
+        (void)hs_rx_tick(&prx, in);
+        CHECK(in[0] == 2.0);
+    }
+    CHECK_NAMED(acc == 20 && det == 20 && sent == 20 && P.rejected[HS_CAN_E2E_REPEATED] == 7 &&
+                P.rejected[HS_CAN_E2E_EARLY] == 7 && P.rejected[HS_CAN_E2E_JUMP] == 6 && hs_can_e2e_alarms(&P) == 20,
+                "a second sender at +50 N (valid CRC) after each of 20 ECU frames (ECU jitter 0..6 ms): "
+                "all 20 ECU frames applied, all 20 spoofs refused (7 repeated, 7 early, 6 jumps), every tick at 2 N");
+    fr[2] ^= 0x01;
+    CHECK_NAMED(hs_can_receive_at(&P, &prx, 256, 0, 0, fr, 4, t) == HS_CAN_E2E_CRC && P.e2e_count[0][HS_E2E_CRC] == 1,
+                "one bit flipped: CRC refused, counted for the message");
+}
+
+/* The DBC's safety limits (hil/CAN.md, "Limits"): each refused at its line, the field named. */
+static void test_limits(void)
+{
+#define MSG1 "BO_ 1 M: 8 A\n SG_ a : 0|16@1- (0.01,0) [-50|50] \"N\" B\n"
+    refused(HEAD MSG1 "BA_ \"HilstepStaleCycles\" BO_ 1 429496729;\n", 12, "HilstepStaleCycles must be 1..1000",
+            "stale limit of 429,496,729 cycles (50 days at 1 ms)");
+    refused(HEAD MSG1 "BA_ \"HilstepStaleCycles\" BO_ 1 0;\n", 12, "HilstepStaleCycles must be 1..1000", "stale limit 0");
+    refused(HEAD MSG1 "BA_ \"GenMsgCycleTime\" BO_ 1 67108;\n", 12, "GenMsgCycleTime over the 1000 ms bound",
+            "cycle time 67,108 ms");
+    refused(HEAD MSG1 "BA_ \"GenMsgCycleTime\" BO_ 1 1000;\nBA_ \"HilstepStaleCycles\" BO_ 1 11;\n", 10,
+            "over the 10000 ms bound", "1000 ms x 11 cycles = 11 s stale limit");
+    refused(HEAD MSG1 "BA_ \"GenSigStartValue\" SG_ 1 a 1e400;\n", 12, "GenSigStartValue is not a finite number",
+            "start value 1e400");
+    refused(HEAD MSG1 "BA_ \"GenSigStartValue\" SG_ 1 a 6000;\n", 12, "lies outside [min|max]",
+            "start value 60 N outside [-50|50]");
+    refused(HEAD MSG1 "BA_ \"GenSigStartValue\" SG_ 1 a 40000;\n", 12, "inside the signal's raw range",
+            "start value outside the 16-bit raw range");
+    refused(HEAD MSG1 "BA_ \"GenSigStartValue\" SG_ 1 a 2.5;\n", 12, "whole raw value", "start value 2.5 raw");
+    refused(HEAD "BO_ 1 M: 8 A\n SG_ a : 0|16@1- (1e-320,0) [0|0] \"N\" B\n", 11, "|factor| must be 1e-12..1e12",
+            "factor 1e-320");
+    refused(HEAD "BO_ 1 M: 8 A\n SG_ a : 0|16@1- (1e13,0) [0|0] \"N\" B\n", 11, "|factor| must be", "factor 1e13");
+    refused(HEAD "BO_ 1 M: 8 A\n SG_ a : 0|16@1- (1,1e16) [0|0] \"N\" B\n", 11, "|offset| must be", "offset 1e16");
+    CHECK_NAMED(parse(HEAD "BO_ 1 M: 8 A\n SG_ a : 0|16@1- (1,0) [0|0] \"\xC2\xB5m/s\xC2\xB2 per \xE2\x84\x83 x\" B\n") == 0 &&
+                !strcmp(db.sig[0].unit, "\xC2\xB5m/s\xC2\xB2 per \xE2\x84\x83"), "a unit of 17 bytes: its first 15 (whole characters) kept");
+    CHECK_NAMED(parse(HEAD "BO_ 1 M: 8 A\n SG_ a : 0|16@1- (1,0) [0|0] \"abcdefghijklm\xE2\x84\x83\" B\n") == 0 &&
+                !strcmp(db.sig[0].unit, "abcdefghijklm"), "a 3-byte character at bytes 14-16 of a unit: left out whole, not cut");
+    CHECK_NAMED(parse(HEAD "BO_ 1 M: 8 A\n SG_ a : 0|16@1- (1,0) [0|0] \"abcdefghijklmn\xC2\xB5\" B\n") == 0 &&
+                !strcmp(db.sig[0].unit, "abcdefghijklmn"), "a 2-byte character at bytes 15-16: left out whole");
+#define E2E1 "BO_ 1 M: 4 A\n SG_ a : 0|16@1- (1,0) [0|0] \"\" B\n SG_ c : 16|4@1+ (1,0) [0|15] \"\" B\n SG_ k : 24|8@1+ (1,0) [0|255] \"\" B\n"
+    CHECK_NAMED(parse(HEAD E2E1 "BA_ \"HsE2EProfile\" BO_ 1 2;\nBA_ \"HsE2ESignal\" SG_ 1 c 1;\nBA_ \"HsE2ESignal\" SG_ 1 k 2;\n") == 0 &&
+                db.msg[0].e2e == HS_E2E_H2F && db.msg[0].e2e_data_id == 1 && db.msg[0].e2e_ctr == 1 && db.msg[0].e2e_crc == 2,
+                "E2E profile 2, default data id = the CAN id");
+    refused(HEAD E2E1 "BA_ \"HsE2EProfile\" BO_ 1 3;\n", 14, "HsE2EProfile must be 1", "profile 3");
+    refused(HEAD E2E1 "BA_ \"HsE2EProfile\" BO_ 1 1;\nBA_ \"HsE2ESignal\" SG_ 1 c 1;\n", 10, "needs one counter and one CRC",
+            "E2E without its CRC signal");
+    refused(HEAD E2E1 "BA_ \"HsE2ESignal\" SG_ 1 c 1;\n", 12, "without BA_ \"HsE2EProfile\"", "a counter on an unprotected message");
+    refused(HEAD E2E1 "BA_ \"HsE2EProfile\" BO_ 1 1;\nBA_ \"HsE2ESignal\" SG_ 1 c 2;\nBA_ \"HsE2ESignal\" SG_ 1 k 1;\n", 12,
+            "fills one whole byte", "a 4-bit CRC");
+    refused(HEAD E2E1 "BA_ \"HsE2EProfile\" BO_ 1 1;\nBA_ \"HsE2ESignal\" SG_ 1 a 1;\nBA_ \"HsE2ESignal\" SG_ 1 k 2;\n", 11,
+            "unsigned, factor 1", "a signed counter");
+    refused(HEAD E2E1 "BA_ \"HsE2EDataId\" BO_ 1 65536;\n", 14, "HsE2EDataId must be 0..65535", "data id 65536");
+}
+
+/* The DBC parser; signal bits and scaling; the link: binding, receive, staleness, send; E2E
+ * and the DBC's limits. */
 static const hs_test_case tests[] = {
     HS_TEST_ROW(test_parse),
     HS_TEST_ROW(test_bits),
     HS_TEST_ROW(test_link),
+    HS_TEST_ROW(test_e2e),
+    HS_TEST_ROW(test_limits),
 };
 
 int main(void)

@@ -19,6 +19,8 @@ Checks, all exact:
           the CSV's out_<name> to the DBC's resolution (|a - b| <= factor / 2). Every ECU frame
           the plant applied (CSV rows flagged fresh, in_seq = the frame's number on the bus
           among the ECU's) decodes to the CSV's in_<name> to the same resolution.
+  e2e:    every frame of a message with HsE2EProfile carries the CRC test/can/e2e.py computes
+          and its message's previous counter + 1.
 Prints "can: frames=N candump=N decode_mismatch=N" (N frames = plant + ECU counters) and
 details of what differs; exit 0 only when every check holds."""
 import csv
@@ -28,6 +30,9 @@ from decimal import Decimal
 import logging
 logging.disable(logging.WARNING)  # canmatrix warns about optional formats it cannot load
 import canmatrix.formats  # noqa: E402
+import os  # noqa: E402
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import e2e  # noqa: E402
 
 
 def die(msg):
@@ -92,7 +97,7 @@ def main():
 
     plant_msgs, ecu_msgs = {}, {}
     for fr in db.frames:
-        names = [s.name for s in fr.signals]
+        names = [s.name for s in fr.signals if not e2e.is_e2e_signal(s)]
         key = (fr.arbitration_id.id, bool(fr.arbitration_id.extended))
         if names and all(n in outs for n in names):
             plant_msgs[key] = fr
@@ -110,8 +115,24 @@ def main():
         every = max(1, fr.cycle_time * 1000000 // period_ns) if fr.cycle_time else 1
         due_rows[key] = [r for r in rows if int(r["tick"]) % every == 0]
     ecu_frames = []
+    e2e_bad = []
+    last_ctr = {}
     for ident, ext, fd, data in bus:
         key = (ident, ext)
+        fr = plant_msgs.get(key) or ecu_msgs.get(key)
+        lay = e2e.layout(fr) if fr is not None else None
+        if lay and len(data) == fr.size:
+            # E2E, judged by test/can/e2e.py's CRC (not the codec's): CRC right, counter + 1.
+            prof, did, cs, crs = lay
+            dec = fr.decode(bytearray(data))
+            byte = crs.start_bit // 8
+            want = e2e.e2e_crc(prof, did, data, byte)
+            ctr = int(dec[cs.name].raw_value)
+            if data[byte] != want:
+                e2e_bad.append("%s: CRC 0x%02X, expected 0x%02X" % (fr.name, data[byte], want))
+            if key in last_ctr and ctr != (last_ctr[key] + 1) % (1 << cs.size):
+                e2e_bad.append("%s: counter %d after %d" % (fr.name, ctr, last_ctr[key]))
+            last_ctr[key] = ctr
         if key in plant_msgs:
             fr = plant_msgs[key]
             k = per_msg[key]
@@ -157,6 +178,8 @@ def main():
             (n_other == 0, "%d frames with ids of neither" % n_other),
             (p_rx == e_tx and p_acc == p_rx, "plant can_rx_frames %d (accepted %d), ECU sent %d" % (p_rx, p_acc, e_tx)),
             (mismatch == 0, "decode mismatches %d" % mismatch),
+            (not e2e_bad, "E2E (CRC by test/can/e2e.py, alive counter + 1 per message): %d frames of %d protected "
+             "messages wrong%s" % (len(e2e_bad), len(last_ctr), (": " + "; ".join(e2e_bad[:3])) if e2e_bad else "")),
             (applied > 0 and n_plant > 0, "%d plant frames decoded, %d applied ECU frames decoded" % (n_plant, applied))]:
         print("  %s %s" % ("ok  " if cond else "FAIL", what))
         ok = ok and cond
@@ -171,6 +194,8 @@ def check_frame(fr, fd, data, row, cols):
         return "length %d%s, the DBC says %d%s" % (len(data), " FD" if fd else "", fr.size, " FD" if fr.is_fd else "")
     dec = fr.decode(bytearray(data))
     for s in fr.signals:
+        if e2e.is_e2e_signal(s):
+            continue
         got = Decimal(dec[s.name].phys_value)
         want = Decimal(row[cols[s.name]])
         tol = abs(Decimal(s.factor)) / 2 * (1 + Decimal("1e-9")) + Decimal("1e-12")

@@ -20,7 +20,8 @@ int main(int argc, char **argv)
         const hs_can_msg *a = &db.msg[m], *b = &g->msg[m];
         bad += strcmp(a->name, b->name) || a->id != b->id || a->ext != b->ext || a->fd != b->fd ||
                a->len != b->len || a->cycle_ms != b->cycle_ms || a->stale_cycles != b->stale_cycles ||
-               a->first != b->first || a->n != b->n || a->line != b->line;
+               a->first != b->first || a->n != b->n || a->line != b->line || a->e2e != b->e2e ||
+               a->e2e_data_id != b->e2e_data_id || a->e2e_ctr != b->e2e_ctr || a->e2e_crc != b->e2e_crc;
     }
     for (int j = 0; j < db.nsig; ++j) {
         const hs_can_sig *a = &db.sig[j], *b = &g->sig[j];
@@ -28,7 +29,8 @@ int main(int argc, char **argv)
                a->len != b->len || a->intel != b->intel || a->is_signed != b->is_signed ||
                a->has_init != b->has_init || memcmp(&a->factor, &b->factor, sizeof a->factor) ||
                memcmp(&a->offset, &b->offset, sizeof a->offset) || memcmp(&a->min, &b->min, sizeof a->min) ||
-               memcmp(&a->max, &b->max, sizeof a->max) || memcmp(&a->init_raw, &b->init_raw, sizeof a->init_raw);
+               memcmp(&a->max, &b->max, sizeof a->max) || memcmp(&a->init_raw, &b->init_raw, sizeof a->init_raw) ||
+               a->e2e_role != b->e2e_role;
     }
     printf("  %s generated table = parsed file: %d messages, %d signals, every field bit-identical\n",
            bad ? "FAIL" : "ok  ", db.nmsg, db.nsig);

@@ -3,6 +3,8 @@
 # scenario runs in the PREEMPT_RT guest of make rtkernel-test, test/can/scenario.sh).
 #   codec unit tests (ASan, UBSan); bit-exact cross-check against python3-canmatrix; the candump
 #   checker on a synthetic run; the DBC -> C generator; every shipped DBC binds to its model;
+#   the DBC limits and the E2E layout refused at FILE:LINE; hilstep-dbcgen's escaping; the E2E
+#   CRC against an independent Python implementation and the Python example ECU;
 #   hilstep-rt and hilstep-ecu refuse bad input with exit 2 naming FILE:LINE or the interface and
 #   leave nothing behind; make run TRANSPORT=can without an interface says so (exit != 0).
 # Usage: run_tests.sh BUILD_DIR. Ends with "can: N passed, N failed".
@@ -58,6 +60,41 @@ if command -v arm-none-eabi-gcc >/dev/null 2>&1; then
     fi
 fi
 
+# hilstep-dbcgen copies nothing into C unescaped: a path holding "*/" and C text, a unit with
+# '?', '"' and non-ASCII bytes; a value that is not finite is refused (exit 2, FILE:LINE).
+mkdir -p "$T/x*/int hs_injected = 1; "
+inj="$T/x*/int hs_injected = 1; /*e.dbc"
+sed 's|"m/s"|"m/s??=\\\"\xc2\xb5"|' hil/dbc/circular_track.dbc >"$inj"
+if "$B/hilstep-dbcgen" "$inj" inj >"$T/inj.c" 2>"$T/inj.err" &&
+   cc -std=c99 -Wall -Wextra -Werror -Wno-trigraphs -trigraphs -Irt $MODEL_INC -Ihil -c "$T/inj.c" -o "$T/inj.o" 2>>"$T/inj.err" &&
+   ! nm "$T/inj.o" | grep -q hs_injected && nm "$T/inj.o" | grep -q ' R hs_can_db_inj$' &&
+   [ "$(grep -c '\*/' "$T/inj.c")" = 2 ] && ! LC_ALL=C grep -q '[^ -~]' "$T/inj.c"; then
+    ok "hilstep-dbcgen: a path with '*/' and C text stays in its comment (no hs_injected symbol), a unit with ??= \\\" and UTF-8 escaped, output pure ASCII"
+else
+    ko "hilstep-dbcgen escaping: $(head -3 "$T/inj.err")"; nm "$T/inj.o" 2>/dev/null | head
+fi
+"$B/hilstep-dbcgen" test/can/bad/start_inf.dbc x >"$T/inf.c" 2>"$T/inf.err"
+rc=$?
+[ $rc -eq 2 ] && grep -q 'start_inf.dbc:14: signal F_t: GenSigStartValue is not a finite number' "$T/inf.err" \
+    && ok "hilstep-dbcgen refuses a start value of 1e400: exit 2, $(cat "$T/inf.err")" \
+    || ko "hilstep-dbcgen on 1e400: exit $rc, $(cat "$T/inf.err")"
+
+echo "--- E2E: CRC-8 by an independent implementation (test/can/e2e.py) against AUTOSAR's check values"
+$PY test/can/e2e.py >"$T/e2e.out" 2>&1 && grep -q 'ok crc8 check values 0x4B' "$T/e2e.out" \
+    && ok "test/can/e2e.py: CRC-8 SAE J1850 \"123456789\" = 0x4B, CRC-8H2F = 0xDF" || ko "test/can/e2e.py: $(cat "$T/e2e.out")"
+
+echo "--- the Python ECU example (test/can/ecu_example.py, python-can) writes what our codec writes"
+: >"$T/py.hex"; : >"$T/tool.in"
+for k in 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17; do
+    F=$(awk -v k=$k 'BEGIN { printf "%.3f", 49.9 * sin(k * 1.3) }')
+    $PY test/can/ecu_example.py --frame "$F" $k >>"$T/py.hex"
+    echo "EcuCommand $F" >>"$T/tool.in"
+done
+"$B/hilstep-can-tool" encode hil/dbc/circular_track.dbc <"$T/tool.in" | awk '{ print $3 }' >"$T/tool.hex"
+cmp -s "$T/py.hex" "$T/tool.hex" && [ "$(wc -l <"$T/py.hex")" = 18 ] \
+    && ok "ecu_example.py's 18 EcuCommand frames (counter 0..17, wrapping at 16) = hilstep-can-tool's, byte for byte" \
+    || { ko "ecu_example.py frames differ from the codec's"; diff "$T/py.hex" "$T/tool.hex" | head -5; }
+
 echo "--- every shipped DBC binds to its model (hilstep-rt --transport can --signals: no bus touched)"
 nb=0; bad=""
 for m in circular_track car_axle pendulum chain ladder car_axle_mb car truck_trailer truck_trailer_pen; do
@@ -108,6 +145,19 @@ run "a model input the DBC lacks" 2 'test/can/bad/noinput.dbc: model input F_t h
     $RT $CT --dbc test/can/bad/noinput.dbc
 run "cycle time not a multiple of the period" 2 'circular_track.dbc:16: message EcuCommand: GenMsgCycleTime is not a whole multiple of the period' \
     $RT $CT --dbc hil/dbc/circular_track.dbc --period-us 3000
+# The DBC's safety limits (hil/CAN.md, "Limits"): issue 31's findings, each refused at its line.
+run "stale limit of 429,496,729 cycles" 2 'test/can/bad/stale_huge.dbc:14: message EcuCommand: HilstepStaleCycles must be 1..1000' \
+    $RT $CT --dbc test/can/bad/stale_huge.dbc
+run "67,108 ms cycle time" 2 'test/can/bad/cycle_long.dbc:13: message EcuCommand: GenMsgCycleTime over the 1000 ms bound' \
+    $RT $CT --dbc test/can/bad/cycle_long.dbc
+run "start value 1e400" 2 'test/can/bad/start_inf.dbc:14: signal F_t: GenSigStartValue is not a finite number' \
+    $RT $CT --dbc test/can/bad/start_inf.dbc
+run "start value outside [min|max] (+60 N)" 2 'test/can/bad/start_range.dbc:14: signal F_t: GenSigStartValue \(raw \* factor \+ offset\) lies outside \[min\|max\]' \
+    $RT $CT --dbc test/can/bad/start_range.dbc
+run "factor 1e-320" 2 'test/can/bad/factor_tiny.dbc:11: signal F_t: \|factor\| must be 1e-12..1e12' \
+    $RT $CT --dbc test/can/bad/factor_tiny.dbc
+run "E2E counter without its CRC" 2 'test/can/bad/e2e_nocrc.dbc:10: message EcuCommand: HsE2EProfile needs one counter and one CRC signal' \
+    $RT $CT --dbc test/can/bad/e2e_nocrc.dbc
 run "DBC file missing" 2 'test/can/none.dbc: cannot open the DBC file' $RT $CT --dbc test/can/none.dbc
 run "missing interface" 2 "CAN interface 'hsnocan0': No such device" \
     $RT --transport can --can-if hsnocan0 --dbc hil/dbc/circular_track.dbc
@@ -139,6 +189,11 @@ timeout -k 2 20 "$B/hilstep-rt" --transport can --can-if vcan0 --dbc hil/dbc/cir
 rc=$?
 [ $rc -eq 1 ] && grep -q "transport can has no option can-filtre" "$T/o.err" \
     && ok "a misspelt --transport-opt: exit 1, named" || ko "misspelt --transport-opt: exit $rc, $(cat "$T/o.err")"
+timeout -k 2 20 "$B/hilstep-rt" --transport can --can-if vcan0 --dbc hil/dbc/circular_track.dbc \
+    --transport-opt e2e-cadence=maybe --signals >"$T/o.out" 2>"$T/o.err"
+rc=$?
+[ $rc -eq 1 ] && grep -q "e2e-cadence must be on or off, got 'maybe'" "$T/o.err" \
+    && ok "--transport-opt e2e-cadence=maybe: exit 1, named" || ko "e2e-cadence=maybe: exit $rc, $(cat "$T/o.err")"
 
 echo "--- a third transport: one new file (test/can/hs_tp_null.c) and one registration line"
 d=$(diff port/linux-rt/hs_transports.c "$B/can/hs_transports_null.c")

@@ -16,7 +16,8 @@ IF=$1; O=$2; DUR=$3; PERIOD=$4; DBC=$5; TAG=${6:-can}; BIN=${7:-}
 [ -n "$BIN" ] && BIN="$BIN/"
 mkdir -p "$O"
 LIM=$((DUR + 15))
-BUS="--transport can --can-if $IF --dbc $DBC --period-us $PERIOD"
+# CAN_TP_OPT (environment): one --transport-opt for both ends, e.g. e2e-cadence=off under TCG.
+BUS="--transport can --can-if $IF --dbc $DBC --period-us $PERIOD${CAN_TP_OPT:+ --transport-opt $CAN_TP_OPT}"
 candump -L "$IF" >"$O/$TAG.candump" 2>"$O/${TAG}_candump.err" &
 CD=$!
 sleep 0.5

@@ -98,6 +98,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     size_t i = 1;
     /* At most 256 frames per input: a longer stream adds nothing the counters do not see in
      * 256, and keeps make fuzz-test's executions quick. */
+    uint64_t now_us = 1000000u;
     for (int nrec = 0; i + 3 <= size && nrec < 256; ++nrec) {
         const unsigned flags = data[i], sel = data[i + 1];
         size_t len = data[i + 2];
@@ -112,8 +113,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         memcpy(pv, rx.pending_v, sizeof pv);
         memcpy(pf, rx.pend, sizeof pf);
         const int pend_before = rx.pending;
-        const int r = hs_can_receive(&L, &rx, id, (flags & 1u) != 0u, (flags & 2u) != 0u, buf, len > 64 ? 64 : len);
+        /* arrival: the fuzzer's flags step a clock (0..7 ms per frame), so the E2E cadence and
+         * silence checks run too; flag 128 offers the frame without a time */
+        now_us += (uint64_t)((flags >> 3) & 7u) * 1000u;
+        const uint64_t e2e_before = hs_can_e2e_alarms(&L);
+        const int r = (flags & 128u) ? hs_can_receive(&L, &rx, id, (flags & 1u) != 0u, (flags & 2u) != 0u, buf, len > 64 ? 64 : len)
+                                     : hs_can_receive_at(&L, &rx, id, (flags & 1u) != 0u, (flags & 2u) != 0u, buf,
+                                                         len > 64 ? 64 : len, now_us);
         require(r >= 0 && r < HS_CAN_REASONS);
+        /* an E2E refusal is counted as an alarm, exactly once */
+        require(hs_can_e2e_alarms(&L) == e2e_before + (uint64_t)(r >= HS_CAN_E2E_CRC));
         if (r != HS_CAN_OK) /* a refused frame leaves the receive side as it was */
             require(rx.pending == pend_before && !memcmp(pv, rx.pending_v, sizeof pv) && !memcmp(pf, rx.pend, sizeof pf));
         ++offered;

@@ -36,7 +36,7 @@ add_bin() {  # SRC DEST_IN_ROOT
         cp -L "$lib" "$R$lib"
     done
 }
-for p in hilstep-rt hilstep-ecu hilstep-sim; do
+for p in hilstep-rt hilstep-ecu hilstep-sim hilstep-can-spoof; do
     [ -x "$B/$p" ] || { echo "mkinitramfs: $B/$p not built" >&2; exit 1; }
     add_bin "$B/$p" "/usr/bin/$p"
 done
@@ -77,6 +77,7 @@ cp "$OUT/modules.txt" "$R/lib/hs-modules/order"
 cp "$HERE/init" "$R/init"
 chmod 755 "$R/init"
 cp "$HERE/../can/scenario.sh" "$R/hs/scenario.sh"
+cp "$HERE/../can/spoof.sh" "$R/hs/spoof.sh"
 cp "$HERE/../can/circular_track_fd.dbc" "$R/hs/"
 for f in hil/*.dbc hil/dbc/*.dbc model/*.dbc; do
     [ -f "$f" ] && cp "$f" "$R/hs/"

@@ -1,0 +1,34 @@
+#!/bin/sh
+# The CAN second-sender scenario of issue 31 (POSIX sh; runs under busybox in the PREEMPT_RT
+# guest of make rtkernel-test, and on any Linux with a vcan interface): on IF, at once,
+#   hilstep-rt  --transport can       circular_track plant, SCHED_FIFO 80, DUR s
+#   hilstep-ecu --transport can       PI speed controller, SCHED_FIFO 70, from 1 s to DUR - 1 s
+#   hilstep-can-spoof                 a third node, from 1.5 s to DUR - 2.5 s (inside the ECU's
+#                                     run, so the ECU hears every forgery it sends): after each
+#                                     genuine EcuCommand it sends one at F_t = +50 N, after each
+#                                     genuine PlantState one at speed = -30 m/s (which would
+#                                     make the PI command +50 N), each with a valid CRC and a
+#                                     repeated or jumped counter, or a wrong CRC
+# test/can/spoof_check.sh judges OUT on the host. Usage: spoof.sh IF OUT DUR_S PERIOD_US DBC
+# [BIN_DIR]. Writes OUT/spoof_{rt,ecu,atk}.{out,rc,stats} and OUT/spoof_rt.csv.
+IF=$1; O=$2; DUR=$3; PERIOD=$4; DBC=$5; BIN=${6:-}
+[ -n "$BIN" ] && BIN="$BIN/"
+mkdir -p "$O"
+LIM=$((DUR + 15))
+BUS="--transport can --can-if $IF --dbc $DBC --period-us $PERIOD${CAN_TP_OPT:+ --transport-opt $CAN_TP_OPT}"
+( timeout -s KILL $LIM "${BIN}hilstep-rt" $BUS --duration "$DUR" --priority 80 --budget-us 1000000 \
+    --quiet --log "$O/spoof_rt.csv" --stats "$O/spoof_rt.stats" >"$O/spoof_rt.out" 2>&1
+  echo $? >"$O/spoof_rt.rc" ) &
+RT=$!
+sleep 1
+( timeout -s KILL $LIM "${BIN}hilstep-ecu" $BUS --duration $((DUR - 2)) --priority 70 \
+    --stats "$O/spoof_ecu.stats" >"$O/spoof_ecu.out" 2>&1; echo $? >"$O/spoof_ecu.rc" ) &
+ECU=$!
+sleep 0.5
+timeout -s KILL $LIM "${BIN}hilstep-can-spoof" --can-if "$IF" --dbc "$DBC" --duration $((DUR - 4)) \
+    --target EcuCommand=F_t:50 --target PlantState=speed:-30 --stats "$O/spoof_atk.stats" \
+    >"$O/spoof_atk.out" 2>&1
+echo $? >"$O/spoof_atk.rc"
+wait $ECU
+wait $RT
+exit 0
