@@ -27,6 +27,10 @@ hs_app_cfg hs_app_default_cfg(void)
     c.stab = dd.stab;
     c.h_us = 1000u;
     c.nsteps = 3000;
+    c.inputs = NULL;
+    c.verdict = 0;
+    c.has_expect = 0;
+    c.expect_hash = 0;
     return c;
 }
 
@@ -59,7 +63,9 @@ int hs_app_parse_stab(const char *name)
 
 /* ---- the board's transport (hil/hs_transport.h) ----
  * "memory": the frame built is what would go on the wire; there is no ECU under QEMU, so
- * nothing is received and the inputs stay on their fallbacks. A board with a CAN controller or
+ * nothing is received and the inputs stay on their fallbacks, unless an input CSV is replayed
+ * (cfg.inputs, hs_replay.h): then each frame receives the CSV's inputs at the state's time,
+ * through the receive side an ECU's frames take (clamped and counted there). A board with a CAN controller or
  * a UART adds its transport as a file defining its ops and one row in board_transports; it
  * would bind a DBC table from hilstep-dbcgen with hs_can_bind like hilstep-rt binds the file. */
 static int mem_open(hs_transport *t, const hs_tp_cfg *cfg, char *why, size_t cap)
@@ -73,9 +79,11 @@ static int mem_open(hs_transport *t, const hs_tp_cfg *cfg, char *why, size_t cap
 static int mem_receive(hs_transport *t, hs_rx *rx, int max)
 {
     (void)t;
-    (void)rx;
     (void)max;
-    return 0;
+    if (hs_app.replay.ncol == 0) return 0;
+    /* step k of the committed trajectory gets the inputs at t = k h (hilstep-sim's rule) */
+    hs_replay_offer(&hs_app.replay, rx, hs_app.steps);
+    return 1;
 }
 static void mem_send(hs_transport *t, const hs_tp_out *o)
 {
@@ -123,6 +131,8 @@ static int plant_start(void)
     }
     hs_app.steps = 0;
     hs_app.tx_frames = 0;
+    hs_app.replay.offered = 0;
+    hs_app.replay.refused = 0;
     return HS_EXIT_OK;
 }
 
@@ -155,6 +165,13 @@ static int app_initialize(void)
     app_def.step.h = (hs_real)h;
     app_def.step.alpha = (hs_real)(1.0 / h);
     app_def.step.beta = (hs_real)(1.0 / (h * h));
+    rc = hs_replay_bind(&hs_app.replay, c->inputs, hs_app.model.type, hs_app.model.d.nin, h, why, sizeof why);
+    if (rc != HS_OK) {
+        hs_con_puts("inputs: ");
+        hs_con_puts(why);
+        hs_con_putc('\n');
+        return HS_EXIT_USAGE;
+    }
     app_def.overrun_stop = hs_tick_policy_stop;
     app_def.clock_ns = board_ns;
     app_def.hash = 1;
@@ -234,6 +251,7 @@ static void app_safe_state(void)
     hs_con_puts(" (");
     hs_con_puts(hs_plant_fault_str(p->last_fault));
     hs_con_puts(")\n");
+    if (hs_app.cfg.verdict != 0) (void)hs_app_print_verdict();
 }
 
 static void app_status(void)
@@ -323,4 +341,48 @@ void hs_app_print_frame(void)
         hs_con_u64(hs_tick.hist[k]);
     }
     hs_con_putc('\n');
+}
+
+int hs_app_print_verdict(void)
+{
+    const int has_expect = hs_app.cfg.has_expect;
+    const uint64_t expect_hash = hs_app.cfg.expect_hash;
+    const hs_plant *p = &hs_app.plant;
+    const int hash_bad = has_expect != 0 && p->hash != expect_hash;
+    int code = HS_EXIT_OK;
+    if (hash_bad || hs_app.replay.refused != 0u) code = HS_EXIT_TEST;
+    if (p->faults != 0u) code = HS_EXIT_STEP;
+    if (hs_tick.over != 0u) code = HS_EXIT_OVERRUN; /* the lowest code above 2 wins */
+    hs_con_puts(code == HS_EXIT_OK ? "verdict: PASS" : "verdict: FAIL");
+    hs_con_puts(" hash=0x");
+    hs_con_hex(p->hash, 16);
+    if (has_expect != 0) {
+        hs_con_puts(hash_bad ? " (expected 0x" : " (= expected 0x");
+        hs_con_hex(expect_hash, 16);
+        hs_con_putc(')');
+    }
+    hs_con_puts(" steps=");
+    hs_con_u64(hs_app.steps);
+    hs_con_puts(" refused=");
+    hs_con_u64(p->faults);
+    hs_con_puts(" overruns=");
+    hs_con_u64(hs_tick.over);
+    hs_con_puts(" late-ticks=");
+    hs_con_u64(hs_tick.overruns);
+    if (hs_app.replay.ncol != 0) {
+        hs_con_puts(" inputs=");
+        hs_con_puts(hs_app.replay.tab->file);
+        hs_con_puts(" replayed=");
+        hs_con_u64(hs_app.replay.offered - hs_app.replay.refused);
+        hs_con_puts(" refused-frames=");
+        hs_con_u64(hs_app.replay.refused);
+    } else {
+        hs_con_puts(" inputs=fallbacks");
+    }
+    hs_con_puts(" clamped=");
+    hs_con_u64(p->rx.st.clamped);
+    hs_con_puts(" exit=");
+    hs_con_u64((uint64_t)code);
+    hs_con_putc('\n');
+    return code;
 }

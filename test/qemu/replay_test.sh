@@ -1,0 +1,120 @@
+#!/bin/sh
+# The board with inputs (part of qemu-test): `make qemu-run INPUTS=file.csv` replays an input
+# CSV on the Cortex-M7 and ends with a verdict line whose exit status matches it.
+#   replay_test.sh BUILD SIM     (BUILD: the build directory the images are in)
+# Checks, each against a number from elsewhere:
+#   - the quarter car on model/mech/quarter_car_road.csv: the board's trajectory hash equals
+#     hilstep-sim --model-file model/mech/quarter_car.hsm --inputs's for the same method and h, the verdict is PASS with exit 0,
+#     and every step replayed an input frame (T / H of them);
+#   - the same with the expected hash given (EXPECT_HASH, PASS) and with a wrong one (FAIL,
+#     exit 7, both hashes named);
+#   - a road above road_z's max = 0.5 m (INTERP=hold, a row per step): the board clamps and
+#     counts as hilstep-rt does; its hash equals hilstep-sim's on the same road cut at 0.5 by
+#     awk, and the count equals the rows above 0.5;
+#   - a road that jumps 0.5 m in one step: body_acc leaves its declared [-200, 200] m/s^2,
+#     the plant refuses those steps: verdict FAIL, exit 4 (hilstep-sim's CSV of the same road
+#     shows the acceleration out of range);
+#   - bad CSVs refused before anything runs, naming the file, line, column or limit.
+# Prints "replay: N passed, N failed" last.
+B=${1:?build directory}
+SIM=${2:?hilstep-sim}
+pass=0; fail=0
+ok() { pass=$((pass + 1)); echo "  ok   $1"; }
+ko() { fail=$((fail + 1)); echo "  FAIL $1"; }
+D=$(mktemp -d "${TMPDIR:-/tmp}/hilstep-replay-test.XXXXXX") || exit 1
+trap 'rm -rf "$D"' EXIT
+M="env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory -s BUILD=$B"
+ROAD=model/mech/quarter_car_road.csv
+MODEL=quarter_car
+HSM=model/mech/quarter_car.hsm   # the board runs its generated tables (model/gen), by name
+
+# hash of hilstep-sim's run of the description: inputs, t, then extra options
+sim_hash() {
+    "$SIM" --model-file $HSM --inputs "$1" --h 1e-3 --t "$2" --hash $3 2>"$D/sim.err" | awk '/^trajectory-hash / { print $6 }'
+}
+field() { sed -n "s/^verdict: .* $1=\([^ ]*\).*/\1/p" "$2"; }
+
+echo "--- the quarter car on $ROAD (3 s, h = 1 ms, the library's method)"
+host=$(sim_hash $ROAD 3 "")
+$M qemu-run QEMU_RUN_MODEL=$MODEL T=3 INPUTS=$ROAD >"$D/road.out" 2>&1; rc=$?
+board=$(grep '^trajectory-hash ' "$D/road.out" | awk '{ print $6 }')
+v=$(grep '^verdict: ' "$D/road.out")
+if [ $rc -eq 0 ] && [ -n "$host" ] && [ "$board" = "$host" ]; then
+    ok "make qemu-run INPUTS=$ROAD: board hash $board = hilstep-sim --inputs --hash, exit 0"
+else
+    ko "make qemu-run INPUTS=$ROAD: exit $rc, board '${board:-none}', host '${host:-none}'"; tail -5 "$D/road.out"
+fi
+[ "$(tail -n 1 "$D/road.out" | cut -c1-14)" = "verdict: PASS " ] && [ "$(field replayed "$D/road.out")" = 3000 ] \
+    && [ "$(field refused "$D/road.out")" = 0 ] && [ "$(field overruns "$D/road.out")" = 0 ] \
+    && [ "$(field clamped "$D/road.out")" = 0 ] && [ "$(field exit "$D/road.out")" = 0 ] \
+    && ok "the last line is the verdict: PASS, 3000 frames replayed (T / H), 0 refused, 0 overruns, 0 clamped" \
+    || ko "verdict line: '$v' (last line '$(tail -n 1 "$D/road.out")')"
+grep -q "^hilstep plant: model $MODEL,.* inputs $ROAD (linear)$" "$D/road.out" \
+    && ok "the banner names the inputs and their interpolation" || ko "banner: $(grep '^hilstep plant' "$D/road.out")"
+
+echo "--- EXPECT_HASH: right and wrong"
+$M qemu-run QEMU_RUN_MODEL=$MODEL T=3 INPUTS=$ROAD EXPECT_HASH=$host >"$D/right.out" 2>&1; rc=$?
+[ $rc -eq 0 ] && grep -q "^verdict: PASS hash=$host (= expected $host)" "$D/right.out" \
+    && ok "EXPECT_HASH=$host: PASS, exit 0" || ko "EXPECT_HASH=$host: exit $rc, $(grep '^verdict' "$D/right.out")"
+last=${host#"${host%?}"}
+if [ "$last" = 0 ]; then wrong=${host%?}1; else wrong=${host%?}0; fi
+$M qemu-run QEMU_RUN_MODEL=$MODEL T=3 INPUTS=$ROAD EXPECT_HASH=$wrong >"$D/wrong.out" 2>&1; rc=$?
+[ $rc -eq 7 ] && grep -q "^verdict: FAIL hash=$host (expected $wrong) .* exit=7$" "$D/wrong.out" \
+    && ok "EXPECT_HASH=$wrong (one digit off): FAIL naming both hashes, exit 7" \
+    || ko "EXPECT_HASH=$wrong: exit $rc, $(grep '^verdict' "$D/wrong.out")"
+
+echo "--- a road above road_z's range (max = 0.5 m), one row per step, INTERP=hold"
+# a 0.7 m bump between 0.5 s and 0.9 s (half a cosine), flat elsewhere; awk cuts it at 0.5
+awk 'BEGIN { print "t,road_z [m]"; pi = 3.141592653589793
+             for (k = 0; k < 2000; ++k) { t = k / 1000; v = 0
+                 if (t >= 0.5 && t <= 0.9) v = 0.35 * (1 - cos(2 * pi * (t - 0.5) / 0.4))
+                 printf "%.3f,%.17g\n", t, v } }' >"$D/high.csv"
+awk -F, 'NR == 1 { print; next } { v = $2 + 0; if (v > 0.5) v = 0.5; printf "%s,%.17g\n", $1, v }' "$D/high.csv" >"$D/cut.csv"
+above=$(awk -F, 'NR > 1 && $2 + 0 > 0.5' "$D/high.csv" | wc -l | tr -d ' ')
+host=$(sim_hash "$D/cut.csv" 2 "--interp hold")
+$M qemu-run QEMU_RUN_MODEL=$MODEL T=2 INPUTS="$D/high.csv" INTERP=hold >"$D/high.out" 2>&1; rc=$?
+board=$(grep '^trajectory-hash ' "$D/high.out" | awk '{ print $6 }')
+clamped=$(field clamped "$D/high.out")
+if [ $rc -eq 0 ] && [ -n "$host" ] && [ "$board" = "$host" ] && [ "$above" -gt 0 ] && [ "$clamped" = "$above" ]; then
+    ok "0.7 m bump: clamped=$clamped = the $above rows above 0.5; board hash $board = hilstep-sim's on the road cut at 0.5"
+else
+    ko "0.7 m bump: exit $rc, clamped '${clamped:-?}' (rows above 0.5: $above), board '${board:-none}', host '${host:-none}'"
+    tail -3 "$D/high.out"
+fi
+
+echo "--- a road that jumps 0.5 m in one step: outputs out of range, refused steps"
+printf 't,road_z [m]\n0,0\n0.499,0\n0.5,0.5\n2,0.5\n' >"$D/jump.csv"
+"$SIM" --model-file $HSM --inputs "$D/jump.csv" --h 1e-3 --t 1 --csv "$D/jump_sim.csv" >/dev/null 2>&1
+amax=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; ++i) if ($i ~ /^out_body_acc/) c = i; next }
+                c { a = $c < 0 ? -$c : $c; if (a > m) m = a } END { printf "%.0f", m }' "$D/jump_sim.csv")
+$M qemu-run QEMU_RUN_MODEL=$MODEL T=1 INPUTS="$D/jump.csv" >"$D/jump.out" 2>&1; rc=$?
+refused=$(field refused "$D/jump.out")
+if [ "${amax:-0}" -gt 200 ] && [ $rc -eq 4 ] && [ "${refused:-0}" -gt 0 ] \
+   && grep -q "^verdict: FAIL .* exit=4$" "$D/jump.out"; then
+    ok "0.5 m step: hilstep-sim's body_acc reaches $amax m/s^2 > 200; the board refuses $refused steps: FAIL, exit 4"
+else
+    ko "0.5 m step: host |body_acc| max '${amax:-?}', exit $rc, refused '${refused:-?}', $(grep '^verdict' "$D/jump.out")"
+    tail -4 "$D/jump.out"
+fi
+
+echo "--- bad input files: refused before anything runs, naming what is wrong"
+printf 't,road_z [m],spring\n0,0,1\n' >"$D/col.csv"
+printf 't,road_z\n0,0\n0.1,inf\n' >"$D/inf.csv"
+printf 't,road_z [mm]\n0,0\n' >"$D/unit.csv"
+printf 't,road_z\n0,0\n0,1\n' >"$D/order.csv"
+for c in "col.csv|column 'spring' is not an input of model quarter_car" \
+         "inf.csv|inf.csv:3: field 2 ('inf') is not a finite number" \
+         "unit.csv|column 'road_z' is in mm, input road_z is in m" \
+         "order.csv|order.csv:3: t = 0 is not after the previous row's 0" \
+         "$ROAD INPUTS_MAX_BYTES=1000|than the board's 1000 (INPUTS_MAX_BYTES)"; do
+    f=${c%%|*}; want=${c#*|}
+    case $f in model/*) path=$f ;; *) path="$D/$f" ;; esac
+    $M qemu-run QEMU_RUN_MODEL=$MODEL T=1 INPUTS=$path >"$D/bad.out" 2>&1; rc=$?
+    if [ $rc -ne 0 ] && grep -qF "$want" "$D/bad.out" && ! grep -q '^verdict: PASS' "$D/bad.out"; then
+        ok "INPUTS=$f: refused (make exit $rc): ...$want"
+    else
+        ko "INPUTS=$f: exit $rc, want '$want'"; tail -3 "$D/bad.out"
+    fi
+done
+echo "replay: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
