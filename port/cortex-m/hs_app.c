@@ -2,6 +2,7 @@
 #include "hs_app.h"
 #include "hs_board.h"
 #include "hs_transport.h"
+#include "hs_mb.h"
 #include "mb_gen.h"
 
 #include <string.h>
@@ -118,6 +119,53 @@ static int64_t board_ns(void) { return (int64_t)(hs_tick_now() * HS_INSN_PER_COU
 
 static hs_plant_def app_def;
 
+/* ---- the signal map of a generated description: its declared inputs and named outputs
+ * (ranges, fallbacks, stale limits), as hilstep-rt builds it for --model-file
+ * (port/host/hs_mb_map.h), so the board clamps, falls back and refuses outputs by the file's
+ * declarations too; NULL (the plant's shipped or generic map) for any other model. ---- */
+static hs_signal desc_sig[2 * HS_PLANT_MAX_SIG];
+static char desc_label[2 * HS_PLANT_MAX_SIG][2][40];
+static hs_signal_map desc_map;
+
+static const hs_signal_map *desc_signal_map(const hs_model *m)
+{
+    const hs_model_type *T = m->type;
+    if (T->check != hs_mb_gen_check || T->data == NULL || hs_model_check(m) != HS_OK) return NULL;
+    const hs_mb_gen *g = (const hs_mb_gen *)T->data;
+    const hs_mb_desc *d = g->desc;
+    const hs_mb_model *mb = g->mb;
+    int named = d->inputs != NULL && d->nin > 0;
+    for (int o = 0; o < d->noutputs; ++o) {
+        if (d->outputs[o].sig != NULL) named = 1;
+    }
+    if (named == 0 || m->d.nin > HS_PLANT_MAX_SIG || m->d.nout > HS_PLANT_MAX_SIG) return NULL;
+    int k = 0;
+    for (int i = 0; i < m->d.nin; ++i, ++k) {
+        const hs_mb_signal *ds = (d->inputs != NULL && i < d->nin) ? &d->inputs[i] : NULL;
+        hs_label_split(T->in_names != NULL ? T->in_names[i] : "", desc_label[k][0], sizeof desc_label[k][0],
+                       desc_label[k][1], sizeof desc_label[k][1]);
+        hs_signal s = {desc_label[k][0], desc_label[k][1], HS_SIG_IN, 1.0, 0.0,
+                       ds ? (double)ds->min : -1e9, ds ? (double)ds->max : 1e9,
+                       ds ? (double)ds->fallback : 0.0, ds ? (uint32_t)ds->stale : 20u};
+        desc_sig[k] = s;
+    }
+    for (int o = 0; o < d->noutputs; ++o) {
+        const hs_mb_signal *ds = d->outputs[o].sig;
+        for (int y = mb->out_first[o]; y < mb->out_first[o + 1] && y < m->d.nout; ++y, ++k) {
+            hs_label_split(T->out_names != NULL ? T->out_names[y] : "", desc_label[k][0], sizeof desc_label[k][0],
+                           desc_label[k][1], sizeof desc_label[k][1]);
+            hs_signal s = {desc_label[k][0], desc_label[k][1], HS_SIG_OUT, 1.0, 0.0,
+                           ds ? (double)ds->min : -1e9, ds ? (double)ds->max : 1e9,
+                           ds ? (double)ds->fallback : 0.0, 0u};
+            desc_sig[k] = s;
+        }
+    }
+    desc_map.app = T->name;
+    desc_map.sig = desc_sig;
+    desc_map.n = k;
+    return &desc_map;
+}
+
 static int plant_start(void)
 {
     char why[96];
@@ -156,6 +204,7 @@ static int app_initialize(void)
         return hs_exit_of(HS_TOOL_PLANT, rc);
     }
     app_def = hs_plant_default_def();
+    app_def.map = desc_signal_map(&hs_app.model);
     app_def.step.method = c->method;
     app_def.step.form = c->form;
     app_def.step.stab = c->stab;

@@ -14,9 +14,7 @@ static size_t put(char *why, size_t cap, size_t n, const char *s)
     return n;
 }
 
-/* "name [unit]" or "name (unit)" (a model's input label) into name and unit, both trimmed:
- * hilstep-sim's split_label, so both sides read a label the same way. */
-static void split_label(const char *s, char *name, size_t ncap, char *unit, size_t ucap)
+void hs_label_split(const char *s, char *name, size_t ncap, char *unit, size_t ucap)
 {
     while (*s == ' ' || *s == '\t') ++s;
     size_t k = 0;
@@ -38,7 +36,7 @@ static void split_label(const char *s, char *name, size_t ncap, char *unit, size
 static void input_label(const hs_model_type *T, int i, char *name, size_t ncap, char *unit, size_t ucap)
 {
     if (T->in_names != NULL && T->in_names[i] != NULL) {
-        split_label(T->in_names[i], name, ncap, unit, ucap);
+        hs_label_split(T->in_names[i], name, ncap, unit, ucap);
     } else {
         size_t k = put(name, ncap, 0, "in");
         char d[12];

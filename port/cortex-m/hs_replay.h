@@ -42,6 +42,10 @@ typedef struct hs_replay {
     uint64_t refused;          /* of them refused by the receive side (non-finite) */
 } hs_replay;
 
+/* "name [unit]" or "name (unit)" (a model's signal label) into name and unit, both trimmed
+ * (ncap, ucap bytes): hilstep-sim's and the plant's reading of a label. */
+void hs_label_split(const char *s, char *name, size_t ncap, char *unit, size_t ucap);
+
 /* Binds tab's columns to the inputs of model type T (by name, then unit, as hilstep-sim's
  * --inputs header): HS_OK, or HS_E_USAGE with "FILE: column 'X' ..." in why (cap bytes). */
 hs_status hs_replay_bind(hs_replay *r, const hs_replay_table *tab, const hs_model_type *T,
