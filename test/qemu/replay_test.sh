@@ -14,6 +14,9 @@
 #   - a road that jumps across road_z's whole range (-0.5 m to 0.5 m) in 1 ms: body_acc leaves
 #     its declared [-200, 200] m/s^2 (hilstep-sim's CSV of the same road shows it), the plant
 #     refuses those steps: verdict FAIL, exit 4;
+#   - a CSV in every form hilstep-sim reads (comments, CR LF, in_NAME [unit] headers, both
+#     inputs in another order, blanks, signs, exponents, a hex float), linear and hold: the
+#     board hash equals hilstep-sim's;
 #   - bad CSVs refused before anything runs, naming the file, line, column or limit.
 # Prints "replay: N passed, N failed" last.
 B=${1:?build directory}
@@ -65,6 +68,21 @@ $M qemu-run QEMU_RUN_MODEL=$MODEL T=3 INPUTS=$ROAD EXPECT_HASH=$wrong >"$D/wrong
 [ $rc -ne 0 ] && [ "$(board_rc "$D/wrong.out")" = 7 ] && grep -q "^verdict: FAIL hash=$host (expected $wrong) .* exit=7$" "$D/wrong.out" \
     && ok "EXPECT_HASH=$wrong (one digit off): FAIL naming both hashes, board exit 7 (make: Error 7)" \
     || ko "EXPECT_HASH=$wrong: exit $rc, $(grep '^verdict' "$D/wrong.out")"
+
+echo "--- the CSV's format as hilstep-sim reads it: comments, CRLF, in_ and units, blanks, exponents"
+# a telemetry-style header (in_NAME [unit], both inputs, F_act first), CR LF line ends, a
+# comment and a blank line between rows, fields with blanks, signs, exponents and a hex float
+printf '# road and actuator\r\nt [s],in_F_act [N] ,in_road_z [m]\r\n0, 0,0\r\n\r\n0.25,+1.5e2, 0\r\n# a bump\r\n0.3 ,-2E1,.04\r\n0.35,0x1.8p4,4e-2\r\n0.5,0,-0\r\n' >"$D/fmt.csv"
+for interp in linear hold; do
+    host=$(sim_hash "$D/fmt.csv" 1 "--interp $interp")
+    $M qemu-run QEMU_RUN_MODEL=$MODEL T=1 INPUTS="$D/fmt.csv" INTERP=$interp >"$D/fmt.out" 2>&1; rc=$?
+    board=$(grep '^trajectory-hash ' "$D/fmt.out" | awk '{ print $6 }')
+    if [ $rc -eq 0 ] && [ -n "$host" ] && [ "$board" = "$host" ] && [ "$(field replayed "$D/fmt.out")" = 1000 ]; then
+        ok "a CSV in every form hilstep-sim takes, INTERP=$interp: board hash $board = hilstep-sim --interp $interp"
+    else
+        ko "format CSV, INTERP=$interp: exit $rc, board '${board:-none}', host '${host:-none}' $(cat "$D/sim.err")"; tail -3 "$D/fmt.out"
+    fi
+done
 
 echo "--- a road above road_z's range (max = 0.5 m), one row per step, INTERP=hold"
 # a slow rise from 0 to 0.7 m between 0.2 s and 1.7 s (half a cosine), then level; awk cuts it
