@@ -11,6 +11,7 @@
 #   - a road above road_z's max = 0.5 m (INTERP=hold, a row per step): the board clamps and
 #     counts as hilstep-rt does; its hash equals hilstep-sim's on the same road cut at 0.5 by
 #     awk, and the count equals the rows above 0.5;
+#   - H = 20 us, less than the frame's instructions at 1 ms: every frame overruns, FAIL, exit 3;
 #   - a road that jumps across road_z's whole range (-0.5 m to 0.5 m) in 1 ms: body_acc leaves
 #     its declared [-200, 200] m/s^2 (hilstep-sim's CSV of the same road shows it), the plant
 #     refuses those steps: verdict FAIL, exit 4;
@@ -117,6 +118,17 @@ if [ "${amax:-0}" -gt 200 ] && [ $rc -ne 0 ] && [ "$(board_rc "$D/jump.out")" = 
 else
     ko "1 m jump: host |body_acc| max '${amax:-?}', exit $rc, refused '${refused:-?}', $(grep '^verdict' "$D/jump.out")"
     tail -4 "$D/jump.out"
+fi
+
+echo "--- a step that does not fit the frame: H = 20 us against the frames of the 1 ms run"
+fmin=$(sed -n 's/^frame ticks=.* exec-min=\([0-9]*\) .*/\1/p' "$D/road.out")
+$M qemu-run QEMU_RUN_MODEL=$MODEL T=0.01 H=2e-5 INPUTS=$ROAD >"$D/over.out" 2>&1; rc=$?
+over=$(field overruns "$D/over.out")
+if [ "${fmin:-0}" -gt 20000 ] && [ $rc -ne 0 ] && [ "$(board_rc "$D/over.out")" = 3 ] && [ "$over" = 500 ] \
+   && grep -q "^verdict: FAIL .* exit=3$" "$D/over.out"; then
+    ok "H=2e-5: every frame (at least $fmin instructions at 1 ms) exceeds 20000: overruns=500 of 500, FAIL, exit 3"
+else
+    ko "H=2e-5: frame min '${fmin:-?}', exit $rc, overruns '${over:-?}', $(grep '^verdict' "$D/over.out")"
 fi
 
 echo "--- bad input files: refused before anything runs, naming what is wrong"
