@@ -172,7 +172,7 @@ TEST_FIRST := rtkernel-test qemu-test qemu-mech-test fuzz-test misra-test lint-t
 # Suites whose recipes build nothing beyond their own prerequisites: test/run_suites.sh builds
 # their tools first and starts them while the other suites' tools build (one beside the build).
 TEST_EARLY := misra-test lint-test
-# TEST_TIMES=FILE: one line per phase and suite, "NAME wall-s cpu-s" (test/README.md's table).
+# TEST_TIMES=FILE: one line per phase and suite, "NAME wall-s cpu-s" (test/README.md).
 TEST_TIMES ?=
 test-suites:
 	@TEST_SERIAL="$(TEST_SERIAL)" TEST_PREBUILD="$(TEST_PREBUILD)" TEST_EARLY="$(TEST_EARLY)" \
