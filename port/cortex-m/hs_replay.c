@@ -126,9 +126,13 @@ void hs_replay_at(const hs_replay *r, double t, double *v)
     if (tq < tab->t[0]) {
         hi = 0;
     } else {
-        while (hi - lo > 1u) {
-            const uint32_t mid = lo + (hi - lo) / 2u;
-            if (tab->t[mid] <= tq) lo = mid; else hi = mid;
+        /* a fixed number of halvings (every step the same work): 17 reach one row of the
+         * HS_REPLAY_MAX_ROWS = 2^16 the table may hold; the extra ones change nothing */
+        for (int it = 0; it < HS_REPLAY_BISECT; ++it) {
+            if (hi - lo > 1u) {
+                const uint32_t mid = lo + (hi - lo) / 2u;
+                if (tab->t[mid] <= tq) lo = mid; else hi = mid;
+            }
         }
         hi = lo + 1u;
     }

@@ -9,8 +9,8 @@
  * counted there, as a frame from an ECU would be. The interpolation is hilstep-sim's
  * (hs_sim_inputs_at: linear or hold, the first and last rows outside them), in the same
  * double operations, so a run within the ranges gives hilstep-sim --inputs's trajectory bits.
- * Inputs without a column stay on their signal's fallback. Bounded: the row search is a
- * bisection over at most HS_REPLAY_MAX_ROWS rows (at most 17 halvings). */
+ * Inputs without a column stay on their signal's fallback. Fixed work per step: the row
+ * search is HS_REPLAY_BISECT halvings whatever the table, then one value per column. */
 #ifndef HS_REPLAY_H
 #define HS_REPLAY_H
 
@@ -19,6 +19,7 @@
 
 #define HS_REPLAY_MAX_COLS 16      /* input columns (hilstep-sim's HS_SIM_MAX_NIN) */
 #define HS_REPLAY_MAX_ROWS 65536   /* rows of one table (the converter refuses more) */
+#define HS_REPLAY_BISECT 17        /* halvings of the row search: ceil(log2(MAX_ROWS)) + 1 */
 
 /* One converted CSV (generated C, constant). */
 typedef struct hs_replay_table {
