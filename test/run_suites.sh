@@ -41,8 +41,10 @@ job() {
     n=$1; shift
     ( t0=$(date +%s); "$@" >"$D/$n.out" 2>&1; rc=$?
       echo $(($(date +%s) - t0)) >"$D/$n.time"
-      times | awk 'NR == 2 { split($1, u, "m"); split($2, s, "m");
-          printf "%.1f\n", u[1] * 60 + u[2] + s[1] * 60 + s[2] }' >"$D/$n.cpu"
+      # not piped: a pipeline's `times` runs in a subshell of its own, which has no children
+      times >"$D/$n.times"
+      awk 'NR == 2 { split($1, u, "m"); split($2, s, "m");
+          printf "%.1f\n", u[1] * 60 + u[2] + s[1] * 60 + s[2] }' "$D/$n.times" >"$D/$n.cpu"
       echo $rc >"$D/$n.rc.tmp"; mv "$D/$n.rc.tmp" "$D/$n.rc" ) &
     pids="$pids $!"
 }

@@ -7,7 +7,8 @@
 #   - the total line is the sum, alone, last; the exit status is non-zero when anything failed;
 #   - the tools build is announced ("--- start build", "--- end build"), a TEST_EARLY suite
 #     starts before the build (a 5 s tool) ends, the others only after it;
-#   - TEST_TIMES gets one line per suite and the build.
+#   - TEST_TIMES gets one line per suite and the build, with the CPU seconds of what ran
+#     (a busy loop has some, a sleep none).
 # Ends with "runner: N passed, N failed".
 HERE=$(cd "$(dirname "$0")" && pwd)
 RUN="$HERE/../run_suites.sh"
@@ -29,14 +30,16 @@ liar: tool.a
 	@echo "liar: 4 passed, 0 failed"; exit 3
 early:
 	@echo "early runs"; sleep 1; echo "early: 5 passed, 0 failed"
+busy:
+	@i=0; while [ $$i -lt 200000 ]; do i=$$((i + 1)); done; echo "busy: 1 passed, 0 failed"
 MK
 ( cd "$D" && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL TEST_EARLY=early TEST_TIMES="$D/times" \
-    sh "$RUN" -j 2 good bad silent liar early >"$D/out" 2>&1 ); rc=$?
+    sh "$RUN" -j 2 good bad silent liar early busy >"$D/out" 2>&1 ); rc=$?
 sed 's/^/    | /' "$D/out"
 line() { grep -n -F -x -- "$1" "$D/out" | head -n 1 | cut -d: -f1; }
 lre() { grep -n -E -- "$1" "$D/out" | head -n 1 | cut -d: -f1; }
-[ "$(tail -n 1 "$D/out")" = "14 passed, 3 failed" ] && ok "the total is the sum (3+2+0+4+5 passed; 0+1+1+1+0 failed), alone on the last line" \
-    || ko "last line '$(tail -n 1 "$D/out")', want '14 passed, 3 failed'"
+[ "$(tail -n 1 "$D/out")" = "15 passed, 3 failed" ] && ok "the total is the sum (3+2+0+4+5+1 passed; 0+1+1+1+0+0 failed), alone on the last line" \
+    || ko "last line '$(tail -n 1 "$D/out")', want '15 passed, 3 failed'"
 [ $rc -ne 0 ] && ok "exit status $rc when a suite failed" || ko "exit status 0 with failures"
 for s in good bad silent liar early; do
     st=$(lre "^--- start $s \\(at [0-9]+ s\\)$"); hd=$(lre "^=== suite $s \\([0-9]+ s\\)$"); en=$(lre "^--- end $s \\([0-9]+ s\\): ")
@@ -55,7 +58,7 @@ grep -qE '^--- end silent \([0-9]+ s\): 0 passed, 1 failed$' "$D/out" && grep -q
     && ok "a suite without a result line: 1 failure, said so" || ko "silent suite"
 grep -qE '^--- end liar \([0-9]+ s\): 4 passed, 1 failed$' "$D/out" && grep -q '^suite liar: exit status' "$D/out" \
     && ok "0 failed but a non-zero exit: 1 failure, said so" || ko "liar suite"
-sb=$(line '--- start build (the tools of 5 suites; first those of early)'); eb=$(lre '^--- end build \([0-9]+ s\)$')
+sb=$(line '--- start build (the tools of 6 suites; first those of early)'); eb=$(lre '^--- end build \([0-9]+ s\)$')
 se=$(lre '^--- start early '); ee=$(lre '^--- end early '); sg=$(lre '^--- start good ')
 if [ -n "$sb" ] && [ -n "$eb" ] && [ -n "$se" ] && [ -n "$ee" ] && [ -n "$sg" ] \
    && [ "$sb" -lt "$se" ] && [ "$se" -lt "$eb" ] && [ "$eb" -lt "$sg" ]; then
@@ -63,10 +66,14 @@ if [ -n "$sb" ] && [ -n "$eb" ] && [ -n "$se" ] && [ -n "$ee" ] && [ -n "$sg" ] 
 else
     ko "build $sb-$eb, early $se-$ee, good starts $sg"
 fi
-[ "$(awk '{ print $1 }' "$D/times" 2>/dev/null | sort | tr '\n' ' ')" = "bad build early good liar silent total " ] \
+[ "$(awk '{ print $1 }' "$D/times" 2>/dev/null | sort | tr '\n' ' ')" = "bad build busy early good liar silent total " ] \
     && awk '$2 !~ /^[0-9]+$/ { exit 1 }' "$D/times" && ok "TEST_TIMES: a line per suite, the build and the total, whole seconds" \
     || ko "TEST_TIMES: $(tr '\n' ';' <"$D/times" 2>/dev/null)"
 b=$(awk '$1 == "build" { print $2 }' "$D/times" 2>/dev/null)
 [ "${b:-0}" -ge 5 ] && ok "the build took ${b} s >= the tool's 5 s sleep" || ko "build time '${b:-?}'"
+# the CPU column: busy's shell loop of 200000 iterations costs CPU, early's sleep does not
+bc=$(awk '$1 == "busy" { print $3 }' "$D/times" 2>/dev/null); ec=$(awk '$1 == "early" { print $3 }' "$D/times" 2>/dev/null)
+awk -v b="${bc:-0}" -v e="${ec:-9}" 'BEGIN { exit !(b > 0.05 && e < 0.05) }' \
+    && ok "TEST_TIMES cpu: busy ${bc} s (a loop), early ${ec} s (a sleep)" || ko "TEST_TIMES cpu: busy '${bc:-?}', early '${ec:-?}'"
 echo "runner: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
