@@ -53,19 +53,51 @@ $(BUILD)/hilstep-plot: port/host/hilstep_plot.py
 # The one harness of the C suites (test/unit/hs_test.h); every suite's binary links it.
 TEST_HARNESS := test/unit/hs_test.c test/unit/hs_test.h
 TEST_SRC := $(wildcard test/unit/*.c) test/host_main.c
-$(BUILD)/hilstep-unit: $(TEST_SRC) $(CORE_SRC) $(MODEL_HDR) $(wildcard rt/*.h test/unit/*.h)
-	@mkdir -p $(BUILD)
-	$(CC) $(CFLAGS_HOST) -Itest/unit $(TEST_SRC) $(CORE_SRC) -o $@ -lm
+# Every test binary links objects compiled once per set of flags (one compile per file, so
+# make -j spreads them; the tools build was bound by single compiles of 110 files). Sets:
+#   unit/   the host unit tests: CFLAGS_HOST, the sparse tally on (test/sparse/sparse.mk)
+#   asan/   ASan + UBSan at -O1: rt/, model/ and hil/, shared by asan/hilstep-unit,
+#           hilstep-plant-unit, hilstep-link-unit and hilstep-mac-unit (which compiled the same
+#           files with the same flags each); asan/tally/: the unit tests and the tallied hs_sparse
+#   float/  HS_REAL_FLOAT: rt/ and model/, shared by float/hilstep-unit and the boards' host
+#           float simulator (host-float/hilstep-sim); float/tally/: as asan/tally/
+# The tally (HS_SPARSE_TALLY) changes rt/hs_sparse.c alone (rt/hs_sparse.h), so the tallied
+# binaries link the shared set with that one object swapped.
+HS_OBJ_HDRS := $(MODEL_HDR) $(wildcard rt/*.h hil/*.h port/host/*.h test/unit/*.h)
+ASAN_FLAGS  := -O1 -fsanitize=address,undefined -fno-sanitize-recover=all
+UNIT_OFLAGS := $(CFLAGS_HOST) -DHS_SPARSE_TALLY -Itest/unit
+ASAN_OFLAGS := $(CSTD) -g $(WARN) $(FPFLAGS) $(REALDEF) -D_POSIX_C_SOURCE=200809L $(ASAN_FLAGS) -Irt $(MODEL_INC) -Iport/host -Ihil
+ASAN_TFLAGS := $(ASAN_OFLAGS) -DHS_SPARSE_TALLY -Itest/unit
+FLOAT_OFLAGS := $(CFLAGS_HOST) -DHS_REAL_FLOAT -Wno-double-promotion
+FLOAT_TFLAGS := $(FLOAT_OFLAGS) -DHS_SPARSE_TALLY -Itest/unit
+# $(1): the set's directory under $(BUILD); $(2): the variable holding its flags.
+define HS_OBJ_SET
+$(BUILD)/$(1)/%.o: %.c $(HS_OBJ_HDRS)
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$($(2)) -c $$< -o $$@
+endef
+$(eval $(call HS_OBJ_SET,unit,UNIT_OFLAGS))
+$(eval $(call HS_OBJ_SET,asan/obj,ASAN_OFLAGS))
+$(eval $(call HS_OBJ_SET,asan/tally,ASAN_TFLAGS))
+$(eval $(call HS_OBJ_SET,float/obj,FLOAT_OFLAGS))
+$(eval $(call HS_OBJ_SET,float/tally,FLOAT_TFLAGS))
+hs_objs = $(patsubst %.c,$(BUILD)/$(1)/%.o,$(2))
+UNIT_OBJ   := $(call hs_objs,unit,$(TEST_SRC) $(CORE_SRC))
+# rt/, model/ and hil/ under ASan (hil/ for the plant and link suites); the tallied hs_sparse.
+ASAN_CORE  := $(call hs_objs,asan/obj,$(CORE_SRC))
+ASAN_HIL   := $(call hs_objs,asan/obj,$(wildcard hil/*.c))
+ASAN_UNIT  := $(call hs_objs,asan/tally,$(TEST_SRC) rt/hs_sparse.c) $(filter-out %/rt/hs_sparse.o,$(ASAN_CORE))
+FLOAT_CORE := $(call hs_objs,float/obj,$(CORE_SRC))
+FLOAT_UNIT := $(call hs_objs,float/tally,$(TEST_SRC) rt/hs_sparse.c) $(filter-out %/rt/hs_sparse.o,$(FLOAT_CORE))
 
-$(BUILD)/asan/hilstep-unit: $(TEST_SRC) $(CORE_SRC) $(MODEL_HDR) $(wildcard rt/*.h test/unit/*.h)
-	@mkdir -p $(BUILD)/asan
-	$(CC) $(CFLAGS_HOST) -O1 -fsanitize=address,undefined -fno-sanitize-recover=all \
-	  -Itest/unit $(TEST_SRC) $(CORE_SRC) -o $@ -lm
+$(BUILD)/hilstep-unit: $(UNIT_OBJ)
+	$(CC) $(CFLAGS_HOST) $(UNIT_OBJ) -o $@ -lm
 
-$(BUILD)/float/hilstep-unit: $(TEST_SRC) $(CORE_SRC) $(MODEL_HDR) $(wildcard rt/*.h test/unit/*.h)
-	@mkdir -p $(BUILD)/float
-	$(CC) $(CFLAGS_HOST) -DHS_REAL_FLOAT -Wno-double-promotion \
-	  -Itest/unit $(TEST_SRC) $(CORE_SRC) -o $@ -lm
+$(BUILD)/asan/hilstep-unit: $(ASAN_UNIT)
+	$(CC) $(ASAN_OFLAGS) $(ASAN_UNIT) -o $@ -lm
+
+$(BUILD)/float/hilstep-unit: $(FLOAT_UNIT)
+	$(CC) $(FLOAT_OFLAGS) $(FLOAT_UNIT) -o $@ -lm
 
 # Each suite target prints its own "N passed, N failed" line; test/run_suites.sh sums them.
 # CHECK_SUITES is `make check`, the edit-compile loop's tier; `make test` runs them all.
@@ -120,6 +152,7 @@ docs-test: $(BUILD)/hilstep-sim $(BUILD)/hilstep-plot $(BUILD)/hilstep-mbgen $(B
 -include test/story/story.mk
 -include test/contact/contact.mk
 -include test/compl/compl.mk
+-include test/runner/runner.mk
 
 # The network suites: each picks free UDP ports, but two at once could pick the same range
 # between checking and binding, and their real-time budgets want a quiet core.
@@ -134,11 +167,18 @@ test:
 
 # Two suites at a time (TEST_JOBS): the machine's two cores; each suite's output stays together.
 TEST_JOBS ?= 2
-# The longest suites start first, so the two lanes end together.
+# The longest suites start first, in this order (a plain $(filter) would keep TEST_SUITES's
+# order and start rtkernel-test seventh), so the two lanes end together.
 TEST_FIRST := rtkernel-test qemu-test qemu-mech-test fuzz-test misra-test lint-test mb-test
+# Suites whose recipes build nothing beyond their own prerequisites: test/run_suites.sh builds
+# their tools first and starts them while the other suites' tools build (one beside the build).
+TEST_EARLY := misra-test lint-test
+# TEST_TIMES=FILE: one line per phase and suite, "NAME wall-s cpu-s" (test/README.md).
+TEST_TIMES ?=
 test-suites:
-	@TEST_SERIAL="$(TEST_SERIAL)" TEST_PREBUILD="$(TEST_PREBUILD)" sh test/run_suites.sh -j $(TEST_JOBS) \
-	  $(filter $(TEST_FIRST),$(TEST_SUITES)) $(filter-out $(TEST_FIRST),$(TEST_SUITES))
+	@TEST_SERIAL="$(TEST_SERIAL)" TEST_PREBUILD="$(TEST_PREBUILD)" TEST_EARLY="$(TEST_EARLY)" \
+	  TEST_TIMES="$(TEST_TIMES)" sh test/run_suites.sh -j $(TEST_JOBS) \
+	  $(foreach s,$(TEST_FIRST),$(filter $(s),$(TEST_SUITES))) $(filter-out $(TEST_FIRST),$(TEST_SUITES))
 
 # The quick tier: unit tests and the host tools' contracts (no QEMU, no network, no fuzzing).
 check:

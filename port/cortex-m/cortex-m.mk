@@ -4,6 +4,9 @@
 #                                              the plant image of a description (hilstep-user.elf)
 #   make qemu-run MODEL_FILE=path.hsm [T=10] [H=1e-3] [METHOD=..] [FORM=..] [STAB=..]
 #                                              runs it on the M7 (QEMU mps2-an500) in real time
+#   make qemu-run ... INPUTS=file.csv [INTERP=hold] [EXPECT_HASH=0x...]
+#                                              replays an input CSV (hilstep-sim --inputs's
+#                                              format) and ends with the verdict line
 # The boards are the folders port/cortex-m/boards/*/ with a board.mk (README.md, "A new board"):
 #   m7  : boards/mps2-an500, Cortex-M7, double precision (the primary board)
 #   m4f : boards/mps2-an386, Cortex-M4F, the HS_REAL_FLOAT build
@@ -102,9 +105,20 @@ $$(CM_O_$(1))/port/cortex-m/main_demo.o: $(CM_DIR)/cm_model.txt
 $$(CM_O_$(1))/port/cortex-m/main_demo.o: CM_EXTRA := -DHS_BOARD_MODEL='"$(CM_MODEL)"'
 
 CM_BASE_$(1) := $$(patsubst %,$$(CM_O_$(1))/%.o,$$(basename $(CM_PORT_SRC) $(CM_SRC_$(1)) $(filter-out $(HOST_ONLY_SRC),$(CORE_SRC))))
-CM_APP_$(1)  := $$(CM_O_$(1))/port/cortex-m/hs_app.o $$(patsubst %.c,$$(CM_O_$(1))/%.o,$(CM_HIL_SRC))
+CM_APP_$(1)  := $$(CM_O_$(1))/port/cortex-m/hs_app.o $$(CM_O_$(1))/port/cortex-m/hs_replay.o $$(patsubst %.c,$$(CM_O_$(1))/%.o,$(CM_HIL_SRC))
 
-$(CM_DIR)/$(1)/hilstep-demo.elf: $$(CM_BASE_$(1)) $$(CM_APP_$(1)) $$(CM_O_$(1))/port/cortex-m/core/hs_tick.o $$(CM_O_$(1))/port/cortex-m/main_demo.o $(CM_LDS_$(1)) $(CM_LDSECT) | $(CM_DIR)/$(1)/qemu-machine
+# The input table of INPUTS, compiled for the board. The images with the demo main link it in
+# images of their own (hilstep-demo-inputs.elf, hilstep-user-inputs.elf); hilstep-demo.elf and
+# hilstep-user.elf link the empty table (hs_replay_none.c), so no build without INPUTS, nor
+# any test image, ever changes with INPUTS.
+$$(CM_O_$(1))/inputs/hs_inputs.o: $(CM_INPUTS_DIR)/hs_inputs.c $(CM_HDRS)
+	@mkdir -p $$(dir $$@)
+	$(CM_CC) $(CM_ARCH_$(1)) $(CM_REAL_$(1)) $(CM_CFLAGS) $(CM_INC_$(1)) -c $$< -o $$@
+
+$(CM_DIR)/$(1)/hilstep-demo.elf: $$(CM_BASE_$(1)) $$(CM_APP_$(1)) $$(CM_O_$(1))/port/cortex-m/core/hs_tick.o $$(CM_O_$(1))/port/cortex-m/main_demo.o $$(CM_O_$(1))/port/cortex-m/hs_replay_none.o $(CM_LDS_$(1)) $(CM_LDSECT) | $(CM_DIR)/$(1)/qemu-machine
+	$(CM_CC) $(CM_ARCH_$(1)) $(CM_LDFLAGS) -T $(CM_LDS_$(1)) -Wl,-Map=$$@.map $$(filter %.o,$$^) -lgcc -o $$@
+
+$(CM_DIR)/$(1)/hilstep-demo-inputs.elf: $$(CM_BASE_$(1)) $$(CM_APP_$(1)) $$(CM_O_$(1))/port/cortex-m/core/hs_tick.o $$(CM_O_$(1))/port/cortex-m/main_demo.o $$(CM_O_$(1))/inputs/hs_inputs.o $(CM_LDS_$(1)) $(CM_LDSECT) | $(CM_DIR)/$(1)/qemu-machine
 	$(CM_CC) $(CM_ARCH_$(1)) $(CM_LDFLAGS) -T $(CM_LDS_$(1)) -Wl,-Map=$$@.map $$(filter %.o,$$^) -lgcc -o $$@
 
 $(CM_DIR)/$(1)/hilstep-test.elf: $$(CM_BASE_$(1)) $$(CM_APP_$(1)) $$(CM_O_$(1))/port/cortex-m/core/hs_tick.o $$(CM_O_$(1))/test/qemu/fw_test.o $(CM_LDS_$(1)) $(CM_LDSECT) | $(CM_DIR)/$(1)/qemu-machine
@@ -126,7 +140,10 @@ $$(CM_UO_$(1))/%.o: %.c $(CM_HDRS) $(CM_USER_DIR)/hs_user_limits.h
 $$(CM_UO_$(1))/mb_user.o: $(CM_USER_DIR)/mb_user.c $(CM_HDRS)
 	@mkdir -p $$(dir $$@)
 	$(CM_CC) $(CM_ARCH_$(1)) $(CM_REAL_$(1)) $(CM_CFLAGS) $(CM_INC_$(1)) -c $$< -o $$@
-$(CM_DIR)/$(1)/hilstep-user.elf: $$(CM_BASE_$(1)) $$(patsubst %.c,$$(CM_UO_$(1))/%.o,port/cortex-m/hs_app.c port/cortex-m/main_demo.c port/cortex-m/core/hs_tick.c $(CM_HIL_SRC)) $$(CM_UO_$(1))/mb_user.o $(CM_LDS_$(1)) $(CM_LDSECT) | $(CM_DIR)/$(1)/qemu-machine
+CM_USER_OBJ_$(1) := $$(CM_BASE_$(1)) $$(patsubst %.c,$$(CM_UO_$(1))/%.o,port/cortex-m/hs_app.c port/cortex-m/hs_replay.c port/cortex-m/main_demo.c port/cortex-m/core/hs_tick.c $(CM_HIL_SRC)) $$(CM_UO_$(1))/mb_user.o
+$(CM_DIR)/$(1)/hilstep-user.elf: $$(CM_USER_OBJ_$(1)) $$(CM_O_$(1))/port/cortex-m/hs_replay_none.o $(CM_LDS_$(1)) $(CM_LDSECT) | $(CM_DIR)/$(1)/qemu-machine
+	$(CM_CC) $(CM_ARCH_$(1)) $(CM_LDFLAGS) -T $(CM_LDS_$(1)) -Wl,-Map=$$@.map $$(filter %.o,$$^) -lgcc -o $$@
+$(CM_DIR)/$(1)/hilstep-user-inputs.elf: $$(CM_USER_OBJ_$(1)) $$(CM_O_$(1))/inputs/hs_inputs.o $(CM_LDS_$(1)) $(CM_LDSECT) | $(CM_DIR)/$(1)/qemu-machine
 	$(CM_CC) $(CM_ARCH_$(1)) $(CM_LDFLAGS) -T $(CM_LDS_$(1)) -Wl,-Map=$$@.map $$(filter %.o,$$^) -lgcc -o $$@
 
 CM_ELFS += $(CM_DIR)/$(1)/hilstep-demo.elf $(CM_DIR)/$(1)/hilstep-test.elf \
@@ -138,6 +155,26 @@ $(CM_DIR)/$(1)/qemu-machine: $(CM_BOARD_DIR_$(1))/board.mk
 	@mkdir -p $$(dir $$@)
 	@echo "$(CM_MACHINE_$(1))" > $$@
 endef
+
+# ---- INPUTS=file.csv: the input CSV as a C table (port/cortex-m/inputs_table.py), INTERP=hold
+# as hilstep-sim's --interp hold; the stamp holds the file, its interpolation and the limit,
+# so a change of any of them regenerates the table. ----
+INPUTS ?=
+INTERP ?= linear
+INPUTS_MAX_BYTES ?= 1048576
+CM_INPUTS_DIR := $(CM_DIR)/inputs
+ifneq ($(filter-out linear hold,$(INTERP)),)
+$(error INTERP=$(INTERP): expected linear or hold, as hilstep-sim's --interp)
+endif
+.PHONY: cm-inputs-force
+$(CM_INPUTS_DIR)/inputs_file.txt: cm-inputs-force
+	@mkdir -p $(dir $@)
+	@[ -z "$(INPUTS)" ] || [ -f "$(INPUTS)" ] || { echo "INPUTS=$(INPUTS): no such file"; exit 2; }
+	@echo "$(if $(INPUTS),$(abspath $(INPUTS))) $(INTERP) $(INPUTS_MAX_BYTES)" | cmp -s - $@ || echo "$(if $(INPUTS),$(abspath $(INPUTS))) $(INTERP) $(INPUTS_MAX_BYTES)" > $@
+$(CM_INPUTS_DIR)/hs_inputs.c: $(CM_INPUTS_DIR)/inputs_file.txt $(INPUTS) port/cortex-m/inputs_table.py
+	@[ -n "$(INPUTS)" ] || { echo "INPUTS=file.csv is required for this image"; exit 2; }
+	$(PY) port/cortex-m/inputs_table.py $(if $(filter hold,$(INTERP)),--hold) --max-bytes $(INPUTS_MAX_BYTES) $(INPUTS) $@.tmp || { rm -f $@.tmp; exit 2; }
+	@mv $@.tmp $@
 
 .PHONY: cm-model-force
 $(CM_DIR)/cm_model.txt: cm-model-force
@@ -187,9 +224,10 @@ TEST_PREBUILD += firmware
 
 # The float board is compared with the same simulator built for float on the host: x86-64
 # SSE single precision and the M4F FPU give the same bits under -ffp-contract=off.
-$(CM_DIR)/host-float/hilstep-sim: port/host/sim_main.c $(CORE_SRC) $(MODEL_HDR) $(wildcard rt/*.h port/host/*.h)
+# Its rt/ and model/ objects are the float unit tests' (FLOAT_CORE, the top Makefile).
+$(CM_DIR)/host-float/hilstep-sim: port/host/sim_main.c $(FLOAT_CORE) $(MODEL_HDR) $(wildcard rt/*.h port/host/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_HOST) -DHS_REAL_FLOAT -Wno-double-promotion port/host/sim_main.c $(CORE_SRC) -o $@ -lm
+	$(CC) $(FLOAT_OFLAGS) port/host/sim_main.c $(FLOAT_CORE) -o $@ -lm
 
 TEST_SUITES += qemu-test
 # An image that fails to build fails its own tests (the script checks every image exists)
@@ -215,8 +253,11 @@ QEMU_RUN_SECONDS ?= $(if $(T),$(T),$(if $(DURATION),$(DURATION),10))
 # The demo image also takes the model by name at run time: QEMU_RUN_MODEL (default CM_MODEL,
 # the build's) names a registry model or a shipped description without relinking anything.
 QEMU_RUN_MODEL ?= $(CM_MODEL)
-QEMU_RUN_ARGS := $(QEMU_RUN_SECONDS)$(if $(MODEL_FILE),, $(QEMU_RUN_MODEL))$(if $(H), h=$(H))$(if $(METHOD), method=$(METHOD))$(if $(FORM), form=$(FORM))$(if $(STAB), stab=$(STAB))
-QEMU_RUN_IMAGE := $(CM_DIR)/$(QEMU_RUN_BOARD)/$(if $(MODEL_FILE),hilstep-user.elf,hilstep-demo.elf)
+# EXPECT_HASH=0x...: the trajectory hash the run must give (hilstep-sim --hash's for the same
+# model, inputs, method and h); the verdict fails (exit 7) when the board's differs.
+EXPECT_HASH ?=
+QEMU_RUN_ARGS := $(QEMU_RUN_SECONDS)$(if $(MODEL_FILE),, $(QEMU_RUN_MODEL))$(if $(H), h=$(H))$(if $(METHOD), method=$(METHOD))$(if $(FORM), form=$(FORM))$(if $(STAB), stab=$(STAB))$(if $(EXPECT_HASH), expect=$(EXPECT_HASH))
+QEMU_RUN_IMAGE := $(CM_DIR)/$(QEMU_RUN_BOARD)/$(if $(MODEL_FILE),hilstep-user,hilstep-demo)$(if $(INPUTS),-inputs).elf
 qemu-run: $(QEMU_RUN_IMAGE)
 	timeout $$(( $(firstword $(subst ., ,$(QEMU_RUN_SECONDS))) * 2 + 30 )) $(CM_QEMU) -M $(CM_MACHINE_$(QEMU_RUN_BOARD)) -display none -monitor none \
 	  -serial stdio -semihosting-config enable=on,target=native -icount shift=0,sleep=on -kernel $< -append "$(QEMU_RUN_ARGS)"

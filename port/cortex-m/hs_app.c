@@ -2,6 +2,7 @@
 #include "hs_app.h"
 #include "hs_board.h"
 #include "hs_transport.h"
+#include "hs_mb.h"
 #include "mb_gen.h"
 
 #include <string.h>
@@ -27,6 +28,10 @@ hs_app_cfg hs_app_default_cfg(void)
     c.stab = dd.stab;
     c.h_us = 1000u;
     c.nsteps = 3000;
+    c.inputs = NULL;
+    c.verdict = 0;
+    c.has_expect = 0;
+    c.expect_hash = 0;
     return c;
 }
 
@@ -59,7 +64,9 @@ int hs_app_parse_stab(const char *name)
 
 /* ---- the board's transport (hil/hs_transport.h) ----
  * "memory": the frame built is what would go on the wire; there is no ECU under QEMU, so
- * nothing is received and the inputs stay on their fallbacks. A board with a CAN controller or
+ * nothing is received and the inputs stay on their fallbacks, unless an input CSV is replayed
+ * (cfg.inputs, hs_replay.h): then each frame receives the CSV's inputs at the state's time,
+ * through the receive side an ECU's frames take (clamped and counted there). A board with a CAN controller or
  * a UART adds its transport as a file defining its ops and one row in board_transports; it
  * would bind a DBC table from hilstep-dbcgen with hs_can_bind like hilstep-rt binds the file. */
 static int mem_open(hs_transport *t, const hs_tp_cfg *cfg, char *why, size_t cap)
@@ -73,9 +80,11 @@ static int mem_open(hs_transport *t, const hs_tp_cfg *cfg, char *why, size_t cap
 static int mem_receive(hs_transport *t, hs_rx *rx, int max)
 {
     (void)t;
-    (void)rx;
     (void)max;
-    return 0;
+    if (hs_app.replay.ncol == 0) return 0;
+    /* step k of the committed trajectory gets the inputs at t = k h (hilstep-sim's rule) */
+    hs_replay_offer(&hs_app.replay, rx, hs_app.steps);
+    return 1;
 }
 static void mem_send(hs_transport *t, const hs_tp_out *o)
 {
@@ -110,6 +119,53 @@ static int64_t board_ns(void) { return (int64_t)(hs_tick_now() * HS_INSN_PER_COU
 
 static hs_plant_def app_def;
 
+/* ---- the signal map of a generated description: its declared inputs and named outputs
+ * (ranges, fallbacks, stale limits), as hilstep-rt builds it for --model-file
+ * (port/host/hs_mb_map.h), so the board clamps, falls back and refuses outputs by the file's
+ * declarations too; NULL (the plant's shipped or generic map) for any other model. ---- */
+static hs_signal desc_sig[2 * HS_PLANT_MAX_SIG];
+static char desc_label[2 * HS_PLANT_MAX_SIG][2][40];
+static hs_signal_map desc_map;
+
+static const hs_signal_map *desc_signal_map(const hs_model *m)
+{
+    const hs_model_type *T = m->type;
+    if (T->check != hs_mb_gen_check || T->data == NULL || hs_model_check(m) != HS_OK) return NULL;
+    const hs_mb_gen *g = (const hs_mb_gen *)T->data;
+    const hs_mb_desc *d = g->desc;
+    const hs_mb_model *mb = g->mb;
+    int named = d->inputs != NULL && d->nin > 0;
+    for (int o = 0; o < d->noutputs; ++o) {
+        if (d->outputs[o].sig != NULL) named = 1;
+    }
+    if (named == 0 || m->d.nin > HS_PLANT_MAX_SIG || m->d.nout > HS_PLANT_MAX_SIG) return NULL;
+    int k = 0;
+    for (int i = 0; i < m->d.nin; ++i, ++k) {
+        const hs_mb_signal *ds = (d->inputs != NULL && i < d->nin) ? &d->inputs[i] : NULL;
+        hs_label_split(T->in_names != NULL ? T->in_names[i] : "", desc_label[k][0], sizeof desc_label[k][0],
+                       desc_label[k][1], sizeof desc_label[k][1]);
+        hs_signal s = {desc_label[k][0], desc_label[k][1], HS_SIG_IN, 1.0, 0.0,
+                       ds ? (double)ds->min : -1e9, ds ? (double)ds->max : 1e9,
+                       ds ? (double)ds->fallback : 0.0, ds ? (uint32_t)ds->stale : 20u};
+        desc_sig[k] = s;
+    }
+    for (int o = 0; o < d->noutputs; ++o) {
+        const hs_mb_signal *ds = d->outputs[o].sig;
+        for (int y = mb->out_first[o]; y < mb->out_first[o + 1] && y < m->d.nout; ++y, ++k) {
+            hs_label_split(T->out_names != NULL ? T->out_names[y] : "", desc_label[k][0], sizeof desc_label[k][0],
+                           desc_label[k][1], sizeof desc_label[k][1]);
+            hs_signal s = {desc_label[k][0], desc_label[k][1], HS_SIG_OUT, 1.0, 0.0,
+                           ds ? (double)ds->min : -1e9, ds ? (double)ds->max : 1e9,
+                           ds ? (double)ds->fallback : 0.0, 0u};
+            desc_sig[k] = s;
+        }
+    }
+    desc_map.app = T->name;
+    desc_map.sig = desc_sig;
+    desc_map.n = k;
+    return &desc_map;
+}
+
 static int plant_start(void)
 {
     char why[96];
@@ -123,6 +179,8 @@ static int plant_start(void)
     }
     hs_app.steps = 0;
     hs_app.tx_frames = 0;
+    hs_app.replay.offered = 0;
+    hs_app.replay.refused = 0;
     return HS_EXIT_OK;
 }
 
@@ -146,6 +204,7 @@ static int app_initialize(void)
         return hs_exit_of(HS_TOOL_PLANT, rc);
     }
     app_def = hs_plant_default_def();
+    app_def.map = desc_signal_map(&hs_app.model);
     app_def.step.method = c->method;
     app_def.step.form = c->form;
     app_def.step.stab = c->stab;
@@ -155,6 +214,13 @@ static int app_initialize(void)
     app_def.step.h = (hs_real)h;
     app_def.step.alpha = (hs_real)(1.0 / h);
     app_def.step.beta = (hs_real)(1.0 / (h * h));
+    rc = hs_replay_bind(&hs_app.replay, c->inputs, hs_app.model.type, hs_app.model.d.nin, h, why, sizeof why);
+    if (rc != HS_OK) {
+        hs_con_puts("inputs: ");
+        hs_con_puts(why);
+        hs_con_putc('\n');
+        return HS_EXIT_USAGE;
+    }
     app_def.overrun_stop = hs_tick_policy_stop;
     app_def.clock_ns = board_ns;
     app_def.hash = 1;
@@ -234,6 +300,7 @@ static void app_safe_state(void)
     hs_con_puts(" (");
     hs_con_puts(hs_plant_fault_str(p->last_fault));
     hs_con_puts(")\n");
+    if (hs_app.cfg.verdict != 0) (void)hs_app_print_verdict();
 }
 
 static void app_status(void)
@@ -323,4 +390,48 @@ void hs_app_print_frame(void)
         hs_con_u64(hs_tick.hist[k]);
     }
     hs_con_putc('\n');
+}
+
+int hs_app_print_verdict(void)
+{
+    const int has_expect = hs_app.cfg.has_expect;
+    const uint64_t expect_hash = hs_app.cfg.expect_hash;
+    const hs_plant *p = &hs_app.plant;
+    const int hash_bad = has_expect != 0 && p->hash != expect_hash;
+    int code = HS_EXIT_OK;
+    if (hash_bad || hs_app.replay.refused != 0u) code = HS_EXIT_TEST;
+    if (p->faults != 0u) code = HS_EXIT_STEP;
+    if (hs_tick.over != 0u) code = HS_EXIT_OVERRUN; /* the lowest code above 2 wins */
+    hs_con_puts(code == HS_EXIT_OK ? "verdict: PASS" : "verdict: FAIL");
+    hs_con_puts(" hash=0x");
+    hs_con_hex(p->hash, 16);
+    if (has_expect != 0) {
+        hs_con_puts(hash_bad ? " (expected 0x" : " (= expected 0x");
+        hs_con_hex(expect_hash, 16);
+        hs_con_putc(')');
+    }
+    hs_con_puts(" steps=");
+    hs_con_u64(hs_app.steps);
+    hs_con_puts(" refused=");
+    hs_con_u64(p->faults);
+    hs_con_puts(" overruns=");
+    hs_con_u64(hs_tick.over);
+    hs_con_puts(" late-ticks=");
+    hs_con_u64(hs_tick.overruns);
+    if (hs_app.replay.ncol != 0) {
+        hs_con_puts(" inputs=");
+        hs_con_puts(hs_app.replay.tab->file);
+        hs_con_puts(" replayed=");
+        hs_con_u64(hs_app.replay.offered - hs_app.replay.refused);
+        hs_con_puts(" refused-frames=");
+        hs_con_u64(hs_app.replay.refused);
+    } else {
+        hs_con_puts(" inputs=fallbacks");
+    }
+    hs_con_puts(" clamped=");
+    hs_con_u64(p->rx.st.clamped);
+    hs_con_puts(" exit=");
+    hs_con_u64((uint64_t)code);
+    hs_con_putc('\n');
+    return code;
 }

@@ -10,6 +10,7 @@
 
 #include "hs_models.h"
 #include "hs_plant.h"
+#include "hs_replay.h"
 #include "hs_tick.h"
 
 typedef struct hs_app_cfg {
@@ -20,6 +21,10 @@ typedef struct hs_app_cfg {
     hs_stab stab;
     uint32_t h_us;             /* step size = frame period, microseconds (1000 = 1 ms) */
     uint32_t nsteps;           /* committed steps to run, 0 = until stopped */
+    const hs_replay_table *inputs; /* input CSV replayed (INPUTS=file.csv), NULL = none */
+    int verdict;               /* 1: a refused-step stop prints the verdict line too (demo) */
+    int has_expect;            /* 1: the trajectory hash must equal expect_hash */
+    uint64_t expect_hash;
 } hs_app_cfg;
 
 /* Application state, readable by the mains after hs_tick_run returns. */
@@ -32,6 +37,7 @@ typedef struct hs_app_state {
     uint64_t tx_frames;   /* frames handed to the (memory) transport */
     uint8_t last_frame[HS_FRAME_MAX_BYTES]; /* the last one, as it would go on the wire */
     size_t last_len;
+    hs_replay replay;     /* the input table bound to the model (cfg.inputs) */
 } hs_app_state;
 
 extern hs_app_state hs_app;
@@ -58,6 +64,13 @@ void hs_app_print_cost(void);
 /* The model type a name stands for: a registry model or a shipped description (model/mech,
  * generated into model/gen/mb_NAME.c); NULL when neither. */
 const hs_model_type *hs_app_find_model(const char *name);
+/* Prints "verdict: PASS|FAIL hash=0x.. steps= refused= overruns= late-ticks= inputs=..
+ * replayed= clamped= exit=N" and returns that exit status (hil/hs_exit.h): HS_EXIT_OVERRUN
+ * when a frame's execution exceeded the period, else HS_EXIT_STEP when a step was refused,
+ * else HS_EXIT_TEST when the hash differs from cfg.expect_hash (cfg.has_expect) or a replayed
+ * input frame was refused; else PASS, HS_EXIT_OK. Late ticks (QEMU descheduled by the host
+ * under sleep=on: guest time jumps while it waits) are shown, not judged. */
+int hs_app_print_verdict(void);
 /* Prints the frame statistics: ticks, steps, overruns, frame time min/max/mean in ns of guest
  * time (one count = 40 ns; under -icount shift=0 one ns is one instruction), histogram. */
 void hs_app_print_frame(void);

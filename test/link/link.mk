@@ -5,15 +5,15 @@
 # by a second process, authenticated runs, and hilstep-ecu against other plants' maps.
 LINK_HIL := $(wildcard hil/*.c)
 
-$(BUILD)/hilstep-link-unit: test/link/link_unit.c $(TEST_HARNESS) $(LINK_HIL) $(CORE_SRC) $(wildcard hil/*.h rt/*.h $(MODEL_HDR))
+# rt/, model/ and hil/: the top Makefile's ASan objects (ASAN_CORE, ASAN_HIL), shared by every
+# ASan suite (LINK_HIL is all of hil/, as ASAN_HIL).
+$(BUILD)/hilstep-link-unit: test/link/link_unit.c $(TEST_HARNESS) $(ASAN_HIL) $(ASAN_CORE) $(wildcard hil/*.h rt/*.h $(MODEL_HDR))
 	@mkdir -p $(BUILD)
-	$(CC) $(CSTD) -O1 -g $(WARN) $(FPFLAGS) -fsanitize=address,undefined -fno-sanitize-recover=all \
-	  -Irt $(MODEL_INC) -Ihil -Itest/unit test/link/link_unit.c test/unit/hs_test.c $(LINK_HIL) $(CORE_SRC) -o $@ -lm
+	$(CC) $(ASAN_OFLAGS) -Itest/unit test/link/link_unit.c test/unit/hs_test.c $(ASAN_HIL) $(ASAN_CORE) -o $@ -lm
 
-$(BUILD)/hilstep-mac-unit: test/link/mac_unit.c $(TEST_HARNESS) $(LINK_HIL) $(CORE_SRC) $(wildcard hil/*.h rt/*.h $(MODEL_HDR))
+$(BUILD)/hilstep-mac-unit: test/link/mac_unit.c $(TEST_HARNESS) $(ASAN_HIL) $(ASAN_CORE) $(wildcard hil/*.h rt/*.h $(MODEL_HDR))
 	@mkdir -p $(BUILD)
-	$(CC) $(CSTD) -O1 -g $(WARN) $(FPFLAGS) -fsanitize=address,undefined -fno-sanitize-recover=all \
-	  -Irt $(MODEL_INC) -Ihil -Itest/unit test/link/mac_unit.c test/unit/hs_test.c $(LINK_HIL) $(CORE_SRC) -o $@ -lm
+	$(CC) $(ASAN_OFLAGS) -Itest/unit test/link/mac_unit.c test/unit/hs_test.c $(ASAN_HIL) $(ASAN_CORE) -o $@ -lm
 
 $(BUILD)/hilstep-flood: test/link/flood.c hil/hs_frame.c hil/hs_mac.c hil/hs_frame.h hil/hs_mac.h
 	@mkdir -p $(BUILD)

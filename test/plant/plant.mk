@@ -3,10 +3,11 @@
 # file-size limit (SIGXFSZ) on hilstep-rt's and hilstep-sim's outputs.
 # Uses the top Makefile's CSTD OPT WARN FPFLAGS CORE_OBJ BUILD and linux-rt.mk's HIL_SRC.
 
-$(BUILD)/hilstep-plant-unit: test/plant/plant_unit.c $(TEST_HARNESS) $(HIL_SRC) $(CORE_SRC) $(wildcard hil/*.h rt/*.h $(MODEL_HDR))
+# rt/, model/ and hil/ are the top Makefile's ASan objects (ASAN_CORE, ASAN_HIL: compiled once
+# for every ASan suite, with these flags).
+$(BUILD)/hilstep-plant-unit: test/plant/plant_unit.c $(TEST_HARNESS) $(ASAN_HIL) $(ASAN_CORE) $(wildcard hil/*.h rt/*.h $(MODEL_HDR))
 	@mkdir -p $(BUILD)
-	$(CC) $(CSTD) -O1 -g $(WARN) $(FPFLAGS) -D_POSIX_C_SOURCE=200809L -fsanitize=address,undefined \
-	  -fno-sanitize-recover=all -Irt $(MODEL_INC) -Ihil -Itest/unit test/plant/plant_unit.c test/unit/hs_test.c $(HIL_SRC) $(CORE_SRC) -o $@ -lm
+	$(CC) $(ASAN_OFLAGS) -Itest/unit test/plant/plant_unit.c test/unit/hs_test.c $(ASAN_HIL) $(ASAN_CORE) -o $@ -lm
 
 .PHONY: plant-test
 TEST_SUITES += plant-test

@@ -227,6 +227,17 @@ for b in m7 m4f; do
         arm-none-eabi-size "$CM/$b/$img" | awk -v n="$b/$img" 'NR==2 { printf "%-26s flash=%d ram=%d (text %d data %d bss %d)\n", n, $1+$2, $2+$3, $1, $2, $3 }'
     done
 done
+# ---- 7. the board with inputs: make qemu-run INPUTS=file.csv (test/qemu/replay_test.sh) ----
+echo "--- the board with inputs (make qemu-run INPUTS=..., real time: about 15 s)"
+sh "$HERE/replay_test.sh" "$(dirname "$CM")" "$SIM" >"$OUT/replay.out" 2>&1
+cat "$OUT/replay.out"
+rl=$(grep -E '^replay: [0-9]+ passed, [0-9]+ failed$' "$OUT/replay.out")
+if [ -n "$rl" ]; then
+    set -- $rl
+    pass=$((pass + $2)); fail=$((fail + $4))
+else
+    bad "replay_test.sh: no result line"
+fi
 T1=$(date +%s)
 echo "qemu stage wall time: $((T1 - T0)) s"
 echo "$pass passed, $fail failed"

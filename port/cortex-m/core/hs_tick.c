@@ -51,6 +51,7 @@ static void record(uint32_t dt)
     if (dt < hs_tick.exec_min) hs_tick.exec_min = dt;
     if (dt > hs_tick.exec_max) hs_tick.exec_max = dt;
     hs_tick.exec_sum += dt;
+    if (dt > g_period) hs_tick.over++;
     int bin = 0;
     while (bin < HS_TICK_HIST_BINS - 1 && (dt >> (bin + 1)) != 0u) ++bin;
     hs_tick.hist[bin]++;

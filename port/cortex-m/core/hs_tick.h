@@ -57,6 +57,8 @@ typedef struct hs_tick_stats {
     volatile uint32_t ticks;    /* tick interrupts since start */
     volatile uint32_t steps;    /* frames executed */
     volatile uint32_t overruns; /* ticks that arrived while a step was running */
+    uint32_t over;              /* frames whose execution exceeded the period (counted in
+                                   guest instructions: under sleep=on the host cannot add to it) */
     uint32_t exec_min, exec_max;  /* execution time of one frame */
     uint64_t exec_sum;
     uint32_t hist[HS_TICK_HIST_BINS]; /* bin k: exec in [2^k, 2^(k+1)) counts; last bin open */
