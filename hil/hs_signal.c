@@ -50,6 +50,7 @@ static hs_status why_fail(hs_error *err, const hs_signal_map *map, const hs_sign
     err->field[0] = '\0';
     if ((s != NULL) && (s->name != NULL)) {
         size_t k = 0u;
+        /* MISRA Ref 10.4.2 [character code vs character constant] */
         while ((s->name[k] != '\0') && (k + 1u < sizeof err->field)) {
             err->field[k] = s->name[k];
             ++k;

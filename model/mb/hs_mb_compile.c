@@ -530,10 +530,10 @@ static void compile_error(const hs_mb_model *mb, hs_status rc, int bad, hs_error
         "force refused: kind does not fit its bodies, or its input index is not below nin",
         "output refused: no such coordinate for this joint kind, or too many signals"};
     /* a NULL argument stops before the passes: mb's record is not this call's */
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    const int passed = (mb != NULL) && (rc != HS_OK) && (rc != HS_E_NULL);
-    const int t = (passed != 0) ? mb->bad_table : -1;
-    const char *bad_why = (passed != 0) ? mb->bad_why : NULL;
+    const hs_mb_model *rec = NULL;
+    if ((mb != NULL) && (rc != HS_OK) && (rc != HS_E_NULL)) { rec = mb; }
+    const int t = (rec != NULL) ? rec->bad_table : -1;
+    const char *bad_why = (rec != NULL) ? rec->bad_why : NULL;
     const char *field = "";
     err->status = rc;
     err->line = 0;
