@@ -181,8 +181,12 @@ hs_status hs_plant_initialize(hs_plant *p, const hs_plant_def *def, const hs_mod
     }
     p->map = def->map ? def->map : hs_plant_map_find(m->type->name);
     if (p->map == NULL) { p->map = generic_map(p); }
-    rc = hs_signal_map_check(p->map, p->d.nin, p->d.nout, why, cap);
-    if (rc != HS_OK) { return rc; }
+    hs_error se;
+    rc = hs_signal_map_check(p->map, p->d.nin, p->d.nout, &se);
+    if (rc != HS_OK) {
+        why_set(why, cap, se.detail, "");
+        return rc;
+    }
     if (hs_rx_init(&p->rx, p->map, HS_FRAME_KIND_TO_PLANT) != HS_OK ||
         hs_tx_init(&p->tx, p->map, HS_FRAME_KIND_FROM_PLANT, def->session) != HS_OK) {
         why_set(why, cap, "signal map: too many signals", "");

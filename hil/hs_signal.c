@@ -3,33 +3,86 @@
 
 #include <string.h>
 
-/* Appends s to the reason buffer without stdio, so the board build links no printf. */
-static void why_add(char *why, size_t cap, const char *s)
+/* Appends s to the record's detail without stdio, so the board build links no printf. */
+static void why_add(hs_error *err, const char *s)
 {
-    if ((why == NULL) || (cap == 0u)) {
-        return;
+    size_t k = strlen(err->detail);
+    while (*s != '\0' && k + 1u < sizeof err->detail) {
+        err->detail[k++] = *s++;
     }
-    size_t k = strlen(why);
-    while (*s != '\0' && k + 1u < cap) {
-        why[k++] = *s++;
-    }
-    why[k] = '\0';
+    err->detail[k] = '\0';
 }
 
-static hs_status why_fail(char *why, size_t cap, const hs_signal_map *map, const hs_signal *s,
-                    const char *msg)
+/* Appends the decimal digits of v >= 0 (a signal count) to the record's detail. */
+static void why_add_count(hs_error *err, int v)
 {
-    if ((why != NULL) && (cap != 0u)) {
-        why[0] = '\0';
+    static const char digits[] = "0123456789";
+    char d[12];
+    int n = 0;
+    unsigned u = (v > 0) ? (unsigned)v : 0u;
+    do {
+        d[n] = digits[u % 10u];
+        ++n;
+        u /= 10u;
+    } while ((u != 0u) && (n < 11));
+    char r[12];
+    for (int i = 0; i < n; ++i) {
+        r[i] = d[n - 1 - i];
     }
-    why_add(why, cap, "signal map ");
-    why_add(why, cap, map && map->app ? map->app : "?");
+    r[n] = '\0';
+    why_add(err, r);
+}
+
+/* Fills err (when not NULL) with the refusal of signal s (index i; NULL, -1 for the whole
+ * map): msg the reason, field the signal's name, detail the one line a tool prints,
+ * "signal map APP, signal NAME: reason". */
+static hs_status why_fail(hs_error *err, const hs_signal_map *map, const hs_signal *s, int i, const char *msg)
+{
+    if (err == NULL) {
+        return HS_E_SIGNAL_MAP;
+    }
+    err->status = HS_E_SIGNAL_MAP;
+    err->line = 0;
+    err->index = (s != NULL) ? i : -1;
+    err->msg = msg;
+    err->has_value = 0;
+    err->value = 0.0;
+    err->field[0] = '\0';
+    if ((s != NULL) && (s->name != NULL)) {
+        size_t k = 0u;
+        /* MISRA Ref 10.4.2 [character code vs character constant] */
+        while ((s->name[k] != '\0') && (k + 1u < sizeof err->field)) {
+            err->field[k] = s->name[k];
+            ++k;
+        }
+        err->field[k] = '\0';
+    }
+    err->detail[0] = '\0';
+    why_add(err, "signal map ");
+    why_add(err, map && map->app ? map->app : "?");
     if (s != NULL) {
-        why_add(why, cap, ", signal ");
-        why_add(why, cap, s->name ? s->name : "(unnamed)");
+        why_add(err, ", signal ");
+        why_add(err, s->name ? s->name : "(unnamed)");
     }
-    why_add(why, cap, ": ");
-    why_add(why, cap, msg);
+    why_add(err, ": ");
+    why_add(err, msg);
+    return HS_E_SIGNAL_MAP;
+}
+
+/* why_fail for a count of the map (have) against the limit or the model's (want): the
+ * detail names both, value holds have. */
+static hs_status count_fail(hs_error *err, const hs_signal_map *map, const char *msg, int have, int want)
+{
+    (void)why_fail(err, map, NULL, -1, msg);
+    if (err != NULL) {
+        why_add(err, " (map ");
+        why_add_count(err, have);
+        why_add(err, ", ");
+        why_add_count(err, want);
+        why_add(err, ")");
+        err->has_value = 1;
+        err->value = (double)have;
+    }
     return HS_E_SIGNAL_MAP;
 }
 
@@ -46,56 +99,64 @@ int hs_signal_map_count(const hs_signal_map *map, hs_sig_dir dir)
     return c;
 }
 
-hs_status hs_signal_map_check(const hs_signal_map *map, int nin, int nout, char *why, size_t cap)
+hs_status hs_signal_map_check(const hs_signal_map *map, int nin, int nout, hs_error *err)
 {
-    if ((why != NULL) && (cap != 0u)) {
-        why[0] = '\0';
+    if (err != NULL) {
+        err->status = HS_OK;
+        err->line = 0;
+        err->index = -1;
+        err->field[0] = '\0';
+        err->msg = "ok";
+        err->detail[0] = '\0';
+        err->has_value = 0;
+        err->value = 0.0;
     }
     if (map == NULL || (map->n > 0 && map->sig == NULL) || map->n < 0) {
-        return why_fail(why, cap, map, NULL, "missing table");
+        return why_fail(err, map, NULL, -1, "missing table");
     }
     for (int i = 0; i < map->n; ++i) {
         const hs_signal *s = &map->sig[i];
         /* MISRA Ref 10.4.2 [character code vs character constant] */
         if (s->name == NULL || s->name[0] == '\0') {
-            return why_fail(why, cap, map, s, "empty name");
+            return why_fail(err, map, s, i, "empty name");
         }
         if (s->unit == NULL) {
-            return why_fail(why, cap, map, s, "unit is NULL (use \"1\" for none)");
+            return why_fail(err, map, s, i, "unit is NULL (use \"1\" for none)");
         }
         for (int j = 0; j < i; ++j) {
             if (strcmp(map->sig[j].name, s->name) == 0) {
-                return why_fail(why, cap, map, s, "duplicate name");
+                return why_fail(err, map, s, i, "duplicate name");
             }
         }
         if (s->dir != HS_SIG_IN && s->dir != HS_SIG_OUT) {
-            return why_fail(why, cap, map, s, "direction is neither in nor out");
+            return why_fail(err, map, s, i, "direction is neither in nor out");
         }
         if (finite_d(s->scale) == 0 || s->scale == 0.0) {
-            return why_fail(why, cap, map, s, "scale must be finite and non-zero");
+            return why_fail(err, map, s, i, "scale must be finite and non-zero");
         }
         if (finite_d(s->offset) == 0) {
-            return why_fail(why, cap, map, s, "offset not finite");
+            return why_fail(err, map, s, i, "offset not finite");
         }
         if (finite_d(s->min) == 0 || finite_d(s->max) == 0 || !(s->min <= s->max)) {
-            return why_fail(why, cap, map, s, "range needs finite min <= max");
+            return why_fail(err, map, s, i, "range needs finite min <= max");
         }
         if (finite_d(s->fallback) == 0 || s->fallback < s->min || s->fallback > s->max) {
-            return why_fail(why, cap, map, s, "fallback outside [min, max]");
+            return why_fail(err, map, s, i, "fallback outside [min, max]");
         }
         if (s->dir == HS_SIG_IN && s->stale_limit < 1u) {
-            return why_fail(why, cap, map, s, "input stale_limit must be >= 1 frame");
+            return why_fail(err, map, s, i, "input stale_limit must be >= 1 frame");
         }
     }
     int ci = hs_signal_map_count(map, HS_SIG_IN), co = hs_signal_map_count(map, HS_SIG_OUT);
     if (ci != nin) {
-        return why_fail(why, cap, map, NULL, "input count differs from the model's");
+        return count_fail(err, map, "input count differs from the model's", ci, nin);
     }
     if (co != nout) {
-        return why_fail(why, cap, map, NULL, "output count differs from the model's");
+        return count_fail(err, map, "output count differs from the model's", co, nout);
     }
     if (ci > (int)HS_FRAME_MAX_VALUES || co > (int)HS_FRAME_MAX_VALUES) {
-        return why_fail(why, cap, map, NULL, "more signals than one frame carries");
+        return count_fail(err, map, "more signals than one frame carries", (ci > co) ? ci : co,
+                          (int)HS_FRAME_MAX_VALUES);
     }
     return HS_OK;
 }

@@ -39,8 +39,10 @@ typedef struct hs_signal_map {
 /* Validates a map once at start: names non-empty and unique, finite non-zero scale, finite
  * offset, min <= max, fallback inside [min, max], stale_limit >= 1 for inputs, and exactly
  * nin inputs and nout outputs (both <= HS_FRAME_MAX_VALUES). Returns HS_OK, or HS_E_SIGNAL_MAP
- * with a one-line English reason written into why (cap bytes, always terminated). */
-hs_status hs_signal_map_check(const hs_signal_map *map, int nin, int nout, char *why, size_t cap);
+ * with *err (may be NULL) naming it: index and field the signal (-1 and "" for the whole
+ * map), msg the reason, detail the one line a tool prints ("signal map APP, signal NAME:
+ * reason"; a count's "(map N, M)" with the limit or the model's count M, value = N). */
+hs_status hs_signal_map_check(const hs_signal_map *map, int nin, int nout, hs_error *err);
 
 /* Number of signals of direction dir in map. */
 int hs_signal_map_count(const hs_signal_map *map, hs_sig_dir dir);

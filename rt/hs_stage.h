@@ -82,8 +82,10 @@ typedef struct hs_family {
     const struct hs_family *(*path)(const hs_stepper_def *def, const hs_model *m);
 } hs_family;
 
-extern const hs_family hs_family_euler, hs_family_spook, hs_family_galpha, hs_family_sdirk,
-    hs_family_dvp, hs_family_em, hs_family_fb;
+/* The family rows, one per row of HS_FAMILY_LIST (rt/hs_methods.h), each defined in its file. */
+/* MISRA Ref 20.7.1 [X-macro parameter is an identifier] */
+#define HS__FAM_EXTERN(row) extern const hs_family row;
+HS_FAMILY_LIST(HS__FAM_EXTERN)
 
 /* 1 when sdirk's def and model m take the free-body path (rt/hs_fb.c): the default sd_gamma,
  * no compliance, and m's free_bodies() returns HS_OK; else 0 (sdirk's row asks: its path). */

@@ -86,11 +86,9 @@ const char *hs_stab_name(hs_stab st)
 
 const char *hs_stage_name(hs_stage st)
 {
-    static const char *const names[HS_STAGE_COUNT] = {
-        "eval_forces", "jacobians", "rhs", "predict", "constraints", "assemble", "solve",
-        "positions", "aux_states", "project_positions", "project_velocities", "ggl_factor",
-        "curvature", "ga_predict", "ga_eval", "ga_solve", "check", "spook_rhs", "watchdog", "sd_stage1",
-        "sd_stage2", "sd_combine", "dvp", "em", "contact", "free_body"};
+    /* MISRA Ref 20.7.1 [X-macro parameter is an identifier] */
+#define HS__ST_NAME(id, name) name,
+    static const char *const names[HS_STAGE_COUNT] = {HS_STAGE_LIST(HS__ST_NAME)};
     /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     return ((int)st >= 0 && (int)st < HS_STAGE_COUNT) ? names[st] : "?";
 }

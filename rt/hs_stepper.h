@@ -18,41 +18,18 @@
 #define HS_STEPPER_H
 
 #include "hs_linsys.h"
+#include "hs_methods.h"
 
-/* Integration method. Positions-first methods set q_{n+1} = q_n + h u_n (eq. 3/6a);
- * velocities-first ones set q_{n+1} = q_n + h u_{n+1}. */
+/* Integration method: one enumerator per row of HS_METHOD_LIST (rt/hs_methods.h), which says
+ * what each does. */
+/* MISRA Ref 20.7.1 [X-macro parameter is an identifier] */
+#define HS__M_ENUM(id, value, name, family, row, summary, hooks, flags) id = (value),
 typedef enum hs_method {
-    HS_METHOD_EXPLICIT = 0,   /* explicit Euler: A = M, positions first */
-    HS_METHOD_SYMPLECTIC = 1, /* semi-implicit Euler ([W], veDYNA order): A = M, velocities first */
-    HS_METHOD_J1 = 2,         /* J1: A = M - h fu, rhs f + h fq u_n, positions first */
-    HS_METHOD_J2 = 3,         /* J2: A = M - h fu - h^2 fq, rhs f + h fq u_n, positions first */
-    HS_METHOD_J3 = 4,         /* J3: A = M, rhs f + h (fq u_n) (one directional derivative) */
-    HS_METHOD_JEXACT = 5,     /* exact J: J2's matrix, velocities first (equivalent to eq. 3) */
-    HS_METHOD_SPOOK = 6,      /* SPOOK ([L2] eq. 26-29): regularized, stabilized constraints,
-                               * velocities first, one symmetric quasi-definite solve; form
-                               * index-2 and stab none only (its stabilization is built in) */
-    /* Linearizing the whole constrained system: the force Jacobian plus the constraint
-     * curvature K_g = d(G^T lambda)/dq at the last multipliers (the model's curvature(), or
-     * nq differences of constraint()). Where the stiffness is geometric (a chain under gravity,
-     * fq = 0) J2 sees none of it and is explicit Euler; these see it. */
-    HS_METHOD_JK = 7,         /* jk: J2 with fq + K_g: A = M - h fu - h^2 (fq + K_g), positions first */
-    HS_METHOD_JKEXACT = 8,    /* jkexact: jk's matrix, velocities first (exact J of the whole system) */
-    HS_METHOD_GALPHA = 9,     /* galpha: generalized-alpha (Arnold & Bruls 2007, index 3), one
-                               * Newton iteration with M b' + C g' + K (incl. K_g), then the
-                               * projection; second order; rho_inf sets the damping */
-    HS_METHOD_SDIRK = 10,     /* sdirk: linearly implicit 2-stage SDIRK (diagonal sd_gamma) on the
-                               * index-1 (acceleration-level) system, one Newton step per stage
-                               * with ONE factorization of [[M - h g fu - h^2 g^2 (fq + K_g),
-                               * -G^T], [G, 0]], then the projection. sd_gamma = 1/4 (default):
-                               * two implicit-midpoint half steps, symplectic, order 2, no
-                               * damping; (3 + sqrt 3)/6: order 3, A-stable, damps */
-    HS_METHOD_EM = 12,        /* em: energy-momentum midpoint for constant M (rt/hs_em.c) */
-    HS_METHOD_DVP = 11        /* dvp: discrete variational ([WM] sec. 4, SHAKE/RATTLE for constant
-                               * M) in position-momentum form, HS_DVP_NEWTON Newton iterations on the
-                               * discrete Euler-Lagrange equations and g(q_{n+1}) = 0 (rt/hs_dvp.c);
-                               * symplectic, momentum-conserving, second order; form index2, stab none */
+    HS_METHOD_LIST(HS__M_ENUM)
 } hs_method;
-#define HS_METHOD_COUNT 13
+#define HS__M_ONE(id, value, name, family, row, summary, hooks, flags) + 1
+/* Number of methods (rows of HS_METHOD_LIST; hs_method values are 0 .. HS_METHOD_COUNT - 1). */
+#define HS_METHOD_COUNT (0 HS_METHOD_LIST(HS__M_ONE))
 
 /* Which constraint level determines the multipliers. */
 typedef enum hs_form {
@@ -304,34 +281,12 @@ typedef struct hs_stepper_stats {
     hs_real ct_residual_max; /* contact: largest ct_residual since init/set_state */
 } hs_stepper_stats;
 
-/* Named stages of one step, chosen once at init into the stepper's plan (see hs_stage_name). */
+/* Named stages of one step, chosen once at init into the stepper's plan: one enumerator per
+ * row of HS_STAGE_LIST (rt/hs_methods.h), which says what each does (see hs_stage_name). */
+/* MISRA Ref 20.7.1 [X-macro parameter is an identifier] */
+#define HS__ST_ENUM(id, name) id,
 typedef enum hs_stage {
-    HS_STAGE_EVAL_FORCES = 0,   /* M, f at (t_n, q_n, u_n) */
-    HS_STAGE_JACOBIANS,         /* fq, fu: analytic or finite differences */
-    HS_STAGE_RHS,               /* r = f (+ h fq u_n for the linear-implicit J) */
-    HS_STAGE_PREDICT,           /* q* = q_n + h u_n (GGL: one Newton step of eq. 11) */
-    HS_STAGE_CONSTRAINTS,       /* g, G, g_t at q_n; at q* (index-2) or gamma (index-1) */
-    HS_STAGE_ASSEMBLE,          /* A and the right-hand side of the step system */
-    HS_STAGE_SOLVE,             /* factor + solve: new velocities and multipliers */
-    HS_STAGE_POSITIONS,         /* q_{n+1} from u_n (positions first) or u_{n+1} */
-    HS_STAGE_AUX_STATES,        /* z_{n+1}, explicit Euler */
-    HS_STAGE_PROJECT_POSITIONS, /* one Newton step of eq. 11 with the factor at q_n */
-    HS_STAGE_PROJECT_VELOCITIES,/* factor at q_{n+1}, velocity projection */
-    HS_STAGE_GGL_FACTOR,        /* GGL: factor at q_{n+1} for the next step */
-    HS_STAGE_CURVATURE,         /* K_g at (t_n, q_n, lambda_n), folded into fq */
-    HS_STAGE_GA_PREDICT,        /* galpha predictor: a, u, q, udot at t_{n+1} */
-    HS_STAGE_GA_EVAL,           /* galpha: M, f, fq, fu, K_g, g, G at the predictor */
-    HS_STAGE_GA_SOLVE,          /* galpha: one Newton iteration with the full Jacobian */
-    HS_STAGE_CHECK,             /* every new value finite */
-    HS_STAGE_SPOOK_RHS,         /* SPOOK: the constraint rows of eq. 29 (t = -4/h Ups g + Ups G v) */
-    HS_STAGE_WATCHDOG,          /* |u| and energy growth within the def's bounds */
-    HS_STAGE_SD_STAGE1,         /* sdirk stage 1: predictor, M f fq fu K_g G gamma there, factor, Newton step */
-    HS_STAGE_SD_STAGE2,         /* sdirk stage 2: predictor, M f G gamma there, Newton step (same factor) */
-    HS_STAGE_SD_COMBINE,        /* sdirk: q, u, lambda at t_{n+1} from the stages */
-    HS_STAGE_DVP,               /* dvp: Newton on the discrete Euler-Lagrange equations, then momentum -> u */
-    HS_STAGE_EM,                /* em: Newton on the energy-momentum midpoint equations */
-    HS_STAGE_CONTACT,           /* unilateral rows: fixed projected Gauss-Seidel sweeps (rt/hs_contact.h) */
-    HS_STAGE_FREE_BODY,         /* sdirk on a free-body model: every body in body velocities (rt/hs_fb.c) */
+    HS_STAGE_LIST(HS__ST_ENUM)
     HS_STAGE_COUNT
 } hs_stage;
 #define HS_STEPPER_MAX_STAGES 16

@@ -1623,34 +1623,17 @@ hs_status hs_mb_parse_compile_ovr(const char *buf, size_t len, hs_mb_store *st, 
 {
     hs_status rc = hs_mb_parse_ovr(buf, len, st, ovr, err);
     if (rc != HS_OK) { return rc; }
-    int bad = -1;
-    rc = hs_mb_compile(&st->desc, mb, packed, &bad);
+    rc = hs_mb_compile(&st->desc, mb, packed, err);
     if (rc != HS_OK) {
-        static const char *const tables[4] = {"body", "joint", "force", "output"};
-        static const char *const why[4] = {
-            "body refused: mass/inertia not > 0, quaternion not unit, or a 2-D kind in a 3-D model (or back)",
-            "joint refused: kind does not fit its bodies, axis not unit, length not > 0, or too many rows",
-            "force refused: kind does not fit its bodies, or its input index is not below nin",
-            "output refused: no such coordinate for this joint kind, or too many signals"};
-        const int t = mb->bad_table;
+        /* the record names the table and the entry; the entry's line is the parser's */
+        const int t = mb->bad_table, bad = err->index;
         const int *lines[4] = {st->body_line, st->joint_line, st->force_line, st->output_line};
         err->line = (t >= 0 && t < 4 && bad >= 0) ? lines[t][bad] : 0;
         if (t == 4) { /* contacts, then stops from 100 */
             err->line = (bad >= 100 && bad - 100 < st->desc.nstops) ? st->stop_line[bad - 100]
                       : ((bad >= 0 && bad < st->desc.ncontacts) ? st->contact_line[bad] : 0);
             err->field[0] = 0;
-            err->msg = (mb->bad_why != NULL) ? mb->bad_why : "a capacity HS_MB_MAX_* exceeded (contacts, stops, unilateral rows)";
-            return rc;
         }
-        int n = 0;
-        for (const char *s = (t >= 0 && t < 4) ? tables[t] : ""; *s != '\0'; ++s) { err->field[n] = *s; ++n; }
-        err->field[n] = 0;
-        err->msg = (t >= 0 && t < 4) ? why[t]
-                 /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-                 : (rc == HS_E_SIZE ? "a capacity HS_MB_MAX_* exceeded" : "description refused");
-        if (t >= 0 && t < 4 && mb->bad_why != NULL) { err->msg = mb->bad_why; }
-        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-        if (rc == HS_E_SIZE && t >= 0) { err->msg = "a capacity HS_MB_MAX_* exceeded here"; }
         return rc;
     }
     return check_joints(st, mb, err);

@@ -25,6 +25,7 @@
 #define HS_MB_H
 
 #include "hs_model.h"
+#include "hs_mb_kinds.h"
 
 /* Capacities (compile-time; every table below is sized by them). */
 #define HS_MB_MAX_BODIES 24   /* bodies (ground excluded) */
@@ -85,22 +86,14 @@ typedef struct hs_mb_point {
     hs_real radius; /* moving = 2 (m) */
 } hs_mb_point;
 
-/* Joint types; the rows each adds are listed (2-D models have no z rows). */
+/* Joint types: one enumerator per row of HS_MB_JOINT_LIST (model/mb/hs_mb_kinds.h), which
+ * says the rows each adds; each kind is one file model/elements/hs_mb_jt_<name>.c. */
+/* MISRA Ref 20.7.1 [X-macro parameter is an identifier] */
+#define HS__MB_KIND(id, value, row) id = (value),
+#define HS__MB_ONE(id, value, row) + 1
 typedef enum hs_mb_joint_kind {
-    HS_MB_REVOLUTE = 0,  /* points a, b coincide (2 rows in 2-D); spatial hinge: 3 rows plus 2
-                          * rows keeping axis (body a frame) parallel to axis (body b frame) */
-    HS_MB_SPHERICAL = 1, /* points a, b coincide (3 rows; 2 in 2-D) */
-    HS_MB_PRISMATIC = 2, /* relative rotation locked and a - b moves along axis (body b frame):
-                          * 2-D 2 rows, spatial 5 */
-    HS_MB_FIXED = 3,     /* a and b coincide, rotation locked: 2-D 3 rows, spatial 6 */
-    HS_MB_DISTANCE = 4,  /* |a - b|^2 = length^2 (massless rod): 1 row */
-    HS_MB_CURVE = 5,     /* point a on the ground quadric r^T A r + b.r + c = 0 (a circle, an
-                          * ellipse, a parabola, a sphere, a plane): 1 row */
-    HS_MB_DRIVER = 6,    /* prescribes a coordinate: coord = 0 angle theta_a - theta_b (planar),
-                          * coord = 1 axis . (a - b) (axis in ground frame); = f(t): 1 row */
-    HS_MB_PERPENDICULAR = 7, /* (a - b) . (c - d) = f(t): 1 row (the car axle's rheonomic row) */
-    HS_MB_JOINT_KINDS = 8 /* number of kinds (the joint table's length); each kind is one file
-                           * model/elements/hs_mb_jt_<name>.c registered in model/elements/hs_mb_elem.c */
+    HS_MB_JOINT_LIST(HS__MB_KIND)
+    HS_MB_JOINT_KINDS = (0 HS_MB_JOINT_LIST(HS__MB_ONE)) /* number of kinds (the joint table's length) */
 } hs_mb_joint_kind;
 
 /* Quadric of a CURVE joint in ground coordinates: r^T A r + b.r + c = 0, A symmetric given by
@@ -125,36 +118,11 @@ typedef struct hs_mb_joint {
     hs_real damping;    /* every row's damping (N s/m; N m s/rad), >= 0 (model/COMPLIANCE.md) */
 } hs_mb_joint;
 
-/* Force elements. Each kind is one file model/elements/hs_mb_el_<name>.c (parse keys, validation,
- * forces with analytic Jacobians, potential, input names) registered in model/elements/hs_mb_elem.c. */
+/* Force elements: one enumerator per row of HS_MB_FORCE_LIST (model/mb/hs_mb_kinds.h), which
+ * says what each applies; each kind is one file model/elements/hs_mb_el_<name>.c. */
 typedef enum hs_mb_force_kind {
-    HS_MB_SPRING = 0,    /* point to point spring-damper: F = -(k (l - l0) + c l') e on a, +F on b */
-    HS_MB_ROTSPRING = 1, /* tau = -k (th - th0) - c th' on a, -tau on b; planar th = th_a - th_b;
-                          * spatial th = the hinge angle about axis (a frame) / axis_b (b frame),
-                          * see "Spatial hinge angle" below */
-    HS_MB_BUSHING = 2,   /* F = -k (a - b) - c (a - b)' on a; rotation kr, cr: planar like
-                          * ROTSPRING with th0 = 0; spatial V = 1/2 kr |phi|^2, D = 1/2 cr |phi'|^2
-                          * with phi = 2 vec(conj(p_b) p_a) (frames aligned at rest) */
-    HS_MB_EXTFORCE = 3,  /* force (ground frame) on point a = scale * inputs in0.. (dim of the model),
-                          * or scale * in0 * axis with one input when axis is set */
-    HS_MB_EXTTORQUE = 4, /* torque on body a: planar scale * in0 about z; spatial 3 inputs, ground frame */
-    HS_MB_MOTOR = 5,     /* joint motor: scale * in0 on body a, the opposite on b: planar about z,
-                          * spatial about the hinge axis (generalized force tau d(th)/dq) */
-    HS_MB_CONSTFORCE = 6, /* constant force v (N, ground frame) on point a */
-    HS_MB_CONSTTORQUE = 7, /* constant torque on body a: planar v[2] about z, spatial v (N m, ground frame) */
-    HS_MB_TABLEFORCE = 8, /* force tab(t) * axis (N, ground frame unit axis) on point a; tab
-                           * piecewise linear in t, held at its ends */
-    HS_MB_TABLETORQUE = 9, /* torque tab(t) on body a: planar about z, spatial about the unit ground axis */
-    HS_MB_INFORCE = 10,  /* scale * in0 (N) along e = (a - b)/|a - b| on a, -that on b: positive
-                          * pushes the points apart (an actuator between two bodies) */
-    HS_MB_ROADSPRING = 11, /* spring-damper along the unit ground axis n between point a and the
-                            * anchor b + z n, z = scale * in0 (a road height input, held over the
-                            * step, so z' = 0): F = -(k (n.(a - b) - z - l0) + c n.(a - b)') n on a */
-    HS_MB_TIRE = 12,     /* TMeasy tire of spatial wheel body a on the road (model/elements/hs_mb_el_tire.c,
-                          * model/TIRE.md): inputs in0, in0 + 1 drive and brake torque (N m), in1,
-                          * in2 steering angle and road height; brake and drive react on body b;
-                          * 3 auxiliary states */
-    HS_MB_FORCE_KINDS = 13 /* number of kinds (the element table's length) */
+    HS_MB_FORCE_LIST(HS__MB_KIND)
+    HS_MB_FORCE_KINDS = (0 HS_MB_FORCE_LIST(HS__MB_ONE)) /* number of kinds (the element table's length) */
 } hs_mb_force_kind;
 
 /* A time table: n breakpoints t (s, strictly increasing) and values v (units of the element),
@@ -450,9 +418,12 @@ typedef struct hs_mb_model {
 /* Checks desc against the capacities and its own consistency (indices, masses, kinds) and
  * compiles it into *mb. packed = 1 declares the block pattern (bodies x joints) to the stepper
  * and writes M, fq, fu, K, G packed; 0 writes them dense; HS_MB_PACK_AUTO picks by size. HS_OK, HS_E_SIZE (a capacity
- * exceeded) or HS_E_MODEL_PARAM (inconsistent); *bad_index gets the offending element's
- * index within its table (or -1). */
-hs_status hs_mb_compile(const hs_mb_desc *desc, hs_mb_model *mb, int packed, int *bad_index);
+ * exceeded), HS_E_MODEL_PARAM (inconsistent) or HS_E_NULL; *err (may be NULL) is filled
+ * either way: status, index = the offending entry within its table (-1 when none), field =
+ * the table ("body", "joint", "force", "output", "contact", "stop"; empty for the whole
+ * description), msg = why (the pass's reason, else the table's), line 0 (a description has
+ * no lines: hs_mb_parse_compile maps the index to its line). */
+hs_status hs_mb_compile(const hs_mb_desc *desc, hs_mb_model *mb, int packed, hs_error *err);
 
 /* Binds m to the compiled model (hs_model_init plus the description pointer). */
 hs_status hs_mb_model_init(hs_model *m, const hs_mb_model *mb);

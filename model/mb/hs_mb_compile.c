@@ -4,7 +4,7 @@
  * the fast paths and the plan. It sits above every other file of the multibody layer; the
  * type's functions it points to are in hs_mb.c. A pass returns at the first fault, with
  * mb->bad_table (the table: 0 bodies, 1 joints, 2 forces, 3 outputs, 4 contacts) and
- * *bad_index (the entry) naming it. */
+ * *bad_index (the entry) naming it; hs_mb_compile hands them to the caller in an hs_error. */
 #include "hs_mb_int.h"
 #include "hs_linsys.h"
 #include "hs_math.h"
@@ -489,10 +489,9 @@ static void pass_fast(const hs_mb_desc *D, hs_mb_model *mb)
     }
 }
 
-hs_status hs_mb_compile(const hs_mb_desc *D, hs_mb_model *mb, int packed, int *bad_index)
+/* The passes in order; *bad_index names the refused entry of table mb->bad_table. */
+static hs_status compile_passes(const hs_mb_desc *D, hs_mb_model *mb, int packed, int *bad_index)
 {
-    int dummy;
-    if (bad_index == NULL) { bad_index = &dummy; }
     *bad_index = -1;
     if (D == NULL || mb == NULL) { return HS_E_NULL; }
     int rc = pass_sizes(D, mb, packed);
@@ -518,4 +517,59 @@ hs_status hs_mb_compile(const hs_mb_desc *D, hs_mb_model *mb, int packed, int *b
     pass_fast(D, mb);
     *bad_index = -1;
     return HS_OK;
+}
+
+/* The record of a compile that returned rc with entry bad of table mb->bad_table refused: the
+ * table's name as the field, the pass's reason (mb->bad_why) or the table's, the index. */
+static void compile_error(const hs_mb_model *mb, hs_status rc, int bad, hs_error *err)
+{
+    static const char *const tables[4] = {"body", "joint", "force", "output"};
+    static const char *const why[4] = {
+        "body refused: mass/inertia not > 0, quaternion not unit, or a 2-D kind in a 3-D model (or back)",
+        "joint refused: kind does not fit its bodies, axis not unit, length not > 0, or too many rows",
+        "force refused: kind does not fit its bodies, or its input index is not below nin",
+        "output refused: no such coordinate for this joint kind, or too many signals"};
+    /* a NULL argument stops before the passes: mb's record is not this call's */
+    const hs_mb_model *rec = NULL;
+    if ((mb != NULL) && (rc != HS_OK) && (rc != HS_E_NULL)) { rec = mb; }
+    const int t = (rec != NULL) ? rec->bad_table : -1;
+    const char *bad_why = (rec != NULL) ? rec->bad_why : NULL;
+    const char *field = "";
+    err->status = rc;
+    err->line = 0;
+    err->index = (rc != HS_OK) ? bad : -1;
+    err->detail[0] = '\0';
+    err->has_value = 0;
+    err->value = 0.0;
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
+    if (rc == HS_OK) {
+        err->msg = hs_status_str(rc);
+    } else if (t == 4) { /* contacts, then stops from index 100 */
+        field = (bad >= 100) ? "stop" : "contact";
+        err->msg = (bad_why != NULL) ? bad_why : "a capacity HS_MB_MAX_* exceeded (contacts, stops, unilateral rows)";
+    } else if ((t >= 0) && (t < 4)) {
+        field = tables[t];
+        err->msg = (bad_why != NULL) ? bad_why : why[t];
+        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
+        if (rc == HS_E_SIZE) { err->msg = "a capacity HS_MB_MAX_* exceeded here"; }
+    } else {
+        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
+        err->msg = (rc == HS_E_SIZE) ? "a capacity HS_MB_MAX_* exceeded"
+                 /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
+                 : ((rc == HS_E_NULL) ? hs_status_str(rc) : "description refused");
+    }
+    size_t n = 0u;
+    while ((field[n] != '\0') && (n + 1u < sizeof err->field)) {
+        err->field[n] = field[n];
+        ++n;
+    }
+    err->field[n] = '\0';
+}
+
+hs_status hs_mb_compile(const hs_mb_desc *D, hs_mb_model *mb, int packed, hs_error *err)
+{
+    int bad = -1;
+    const hs_status rc = compile_passes(D, mb, packed, &bad);
+    if (err != NULL) { compile_error(mb, rc, bad, err); }
+    return rc;
 }

@@ -132,14 +132,10 @@ typedef struct mb_joint_elem {
     int hinge;  /* MB_YES: a hinge (a, b, axis, axis_b) a force element's joint= may name (parser) */
 } mb_joint_elem;
 
-extern const mb_joint_elem mb_jt_revolute;
-extern const mb_joint_elem mb_jt_spherical;
-extern const mb_joint_elem mb_jt_prismatic;
-extern const mb_joint_elem mb_jt_fixed;
-extern const mb_joint_elem mb_jt_distance;
-extern const mb_joint_elem mb_jt_curve;
-extern const mb_joint_elem mb_jt_driver;
-extern const mb_joint_elem mb_jt_perpendicular;
+/* The joint rows, one per row of HS_MB_JOINT_LIST (hs_mb_kinds.h), each defined in its file. */
+/* MISRA Ref 20.7.1 [X-macro parameter is an identifier] */
+#define MB_JT_EXTERN(id, value, row) extern const mb_joint_elem row;
+HS_MB_JOINT_LIST(MB_JT_EXTERN)
 
 /* The table, indexed by hs_mb_joint_kind (model/elements/hs_mb_elem.c). */
 extern const mb_joint_elem *const mb_joint_elems[HS_MB_JOINT_KINDS];
@@ -236,7 +232,8 @@ typedef struct mb_force_elem {
 } mb_force_elem;
 
 /* The auxiliary first-order states of an element kind (the stepper advances them explicitly,
- * hs_model.h): a side table, so kinds without states (every kind but the tire) need no entry. */
+ * hs_model.h): a side table by kind (HS_MB_STATES_LIST), so kinds without states (every kind
+ * but the tire) need no entry. */
 typedef struct mb_force_states {
     int nz; /* states per element, >= 1 */
     /* Their rates zd = z' (z, zd: the element's own slices). */
@@ -247,25 +244,19 @@ typedef struct mb_force_states {
                   const hs_real *z, const hs_real *in, hs_real *f, hs_real *fq, hs_real *fu);
 } mb_force_states;
 
-
-/* The elements, one per file model/elements/hs_mb_el_<name>.c; a new kind adds its line here, its row in
- * model/elements/hs_mb_elem.c and its hs_mb_force_kind constant. */
-extern const mb_force_elem mb_el_spring;
-extern const mb_force_elem mb_el_rotspring;
-extern const mb_force_elem mb_el_bushing;
-extern const mb_force_elem mb_el_extforce;
-extern const mb_force_elem mb_el_exttorque;
-extern const mb_force_elem mb_el_motor;
-extern const mb_force_elem mb_el_constforce;
-extern const mb_force_elem mb_el_consttorque;
-extern const mb_force_elem mb_el_tableforce;
-extern const mb_force_elem mb_el_tabletorque;
-extern const mb_force_elem mb_el_inforce;
-extern const mb_force_elem mb_el_roadspring;
-extern const mb_force_elem mb_el_tire;
-extern const mb_force_states mb_st_tire;
+/* The states of the kinds that have them, one per row of HS_MB_STATES_LIST (hs_mb_kinds.h),
+ * each defined in its element's file. */
+/* MISRA Ref 20.7.1 [X-macro parameter is an identifier] */
+#define MB_ST_EXTERN(id, states) extern const mb_force_states states;
+HS_MB_STATES_LIST(MB_ST_EXTERN)
 /* By hs_mb_force_kind; NULL for a kind without states (model/elements/hs_mb_elem.c). */
 extern const mb_force_states *const mb_force_states_of[HS_MB_FORCE_KINDS];
+
+
+/* The force rows, one per row of HS_MB_FORCE_LIST (hs_mb_kinds.h), each defined in its file. */
+/* MISRA Ref 20.7.1 [X-macro parameter is an identifier] */
+#define MB_EL_EXTERN(id, value, row) extern const mb_force_elem row;
+HS_MB_FORCE_LIST(MB_EL_EXTERN)
 
 /* The table, indexed by hs_mb_force_kind (model/elements/hs_mb_elem.c). */
 extern const mb_force_elem *const mb_force_elems[HS_MB_FORCE_KINDS];

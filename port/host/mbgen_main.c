@@ -552,8 +552,8 @@ static void emit_type(const hs_mb_desc *D, const hs_mb_model *M, const char *N, 
 {
     /* the plan, compiled in the layout the first check() compiles the tables in */
     static hs_mb_model pm;
-    int pbad = -1, planned = 0;
-    if (hs_mb_compile(D, &pm, HS_MB_PACK_AUTO, &pbad) == HS_OK && pm.plan) planned = emit_plan(D, &pm);
+    int planned = 0;
+    if (hs_mb_compile(D, &pm, HS_MB_PACK_AUTO, NULL) == HS_OK && pm.plan) planned = emit_plan(D, &pm);
     const char *pfx = planned ? "gen" : "hs_mb_gen";
     fprintf(o,
         "\nconst hs_model_type hs_mb_%s_type = {\n"

@@ -467,7 +467,11 @@ static int learn_map(ecu *e, char *why, size_t cap)
         mmap.n = n;
         e->map = &mmap;
     }
-    if (hs_signal_map_check(e->map, plant.d.nout, plant.d.nin, why, cap)) return 2;
+    hs_error se;
+    if (hs_signal_map_check(e->map, plant.d.nout, plant.d.nin, &se) != HS_OK) {
+        snprintf(why, cap, "%s", se.detail);
+        return 2;
+    }
     if (e->control) e->pi = !strcmp(e->control, "pi");
     if (e->control && (!strcmp(e->control, "abs") || !strcmp(e->control, "brake"))) {
         e->abs = !strcmp(e->control, "abs") ? 1 : 2;
@@ -572,7 +576,9 @@ static hs_status bind_link(ecu *e, char *why, size_t cap)
     if (e->tp.map) {
         const int nin = hs_signal_map_count(e->map, HS_SIG_IN), nout = hs_signal_map_count(e->map, HS_SIG_OUT);
         e->map = e->tp.map;
-        if (hs_signal_map_check(e->map, nin, nout, why, cap)) {
+        hs_error se;
+        if (hs_signal_map_check(e->map, nin, nout, &se) != HS_OK) {
+            snprintf(why, cap, "%s", se.detail);
             fprintf(stderr, "hilstep-ecu: %s\n", why);
             e->tp.ops->close(&e->tp);
             return HS_E_SIGNAL_MAP;

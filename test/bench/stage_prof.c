@@ -2,7 +2,9 @@
  * name, parameter n when > 0), the default method (or the one named), h = 1 ms, K steps from the
  * model's initial state inside hs_stage_steps (the only function callgrind counts), then the
  * hash of the final state (it shows that the profiling build steps the same bits as any other).
- * Usage: hilstep-stageprof MODEL N K [METHOD] */
+ * Usage: hilstep-stageprof MODEL N K [METHOD]
+ * Not on the test harness (test/unit/hs_test.h): a profile run with no checks; stages.sh
+ * tabulates callgrind's counts. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -24,8 +24,8 @@ $(BUILD)/can/circular_track_dbc.c: hil/dbc/circular_track.dbc $(BUILD)/hilstep-d
 	@mkdir -p $(BUILD)/can
 	$(BUILD)/hilstep-dbcgen $< gen > $@
 
-$(BUILD)/hilstep-can-gen: test/can/gen_check.c $(BUILD)/can/circular_track_dbc.c $(CAN_DEPS)
-	$(CC) $(CAN_HOST_CFLAGS) test/can/gen_check.c $(BUILD)/can/circular_track_dbc.c $(CAN_HIL) -o $@ -lm
+$(BUILD)/hilstep-can-gen: test/can/gen_check.c $(BUILD)/can/circular_track_dbc.c $(TEST_HARNESS) $(CAN_DEPS)
+	$(CC) $(CAN_HOST_CFLAGS) -Itest/unit test/can/gen_check.c test/unit/hs_test.c $(BUILD)/can/circular_track_dbc.c $(CAN_HIL) -o $@ -lm
 
 # A third transport built into a copy of hilstep-rt: its own file plus a registration table one
 # line longer than the port's (the test counts the line difference).

@@ -37,11 +37,11 @@ static void edges(void)
     static char bname[HS_FRAME_MAX_VALUES + 1][8];
     static hs_rx rx;
     static hs_tx tx;
-    char why[64];
-    require(hs_signal_map_check(NULL, 0, 0, why, sizeof why) == HS_E_SIGNAL_MAP && why[0] != '\0');
-    require(hs_signal_map_check(NULL, 0, 0, NULL, 0) == HS_E_SIGNAL_MAP);
+    hs_error why;
+    require(hs_signal_map_check(NULL, 0, 0, &why) == HS_E_SIGNAL_MAP && why.detail[0] != '\0');
+    require(hs_signal_map_check(NULL, 0, 0, NULL) == HS_E_SIGNAL_MAP);
     const hs_signal_map none = {"none", NULL, 1};
-    require(hs_signal_map_check(&none, 1, 0, why, sizeof why) == HS_E_SIGNAL_MAP && why[0] != '\0');
+    require(hs_signal_map_check(&none, 1, 0, &why) == HS_E_SIGNAL_MAP && why.detail[0] != '\0');
     for (int dir = 0; dir < 2; ++dir) {
         for (unsigned i = 0; i <= HS_FRAME_MAX_VALUES; ++i) {
             bname[i][0] = 's';
@@ -53,8 +53,8 @@ static void edges(void)
         }
         const hs_signal_map m = {"big", big, (int)HS_FRAME_MAX_VALUES + 1};
         const int nin = dir == 0 ? (int)HS_FRAME_MAX_VALUES + 1 : 0;
-        require(hs_signal_map_check(&m, nin, (int)HS_FRAME_MAX_VALUES + 1 - nin, why, sizeof why) == HS_E_SIGNAL_MAP);
-        require(why[0] != '\0');
+        require(hs_signal_map_check(&m, nin, (int)HS_FRAME_MAX_VALUES + 1 - nin, &why) == HS_E_SIGNAL_MAP);
+        require(why.detail[0] != '\0' && why.has_value == 1 && why.value == (double)HS_FRAME_MAX_VALUES + 1.0);
         require(dir == 0 ? hs_rx_init(&rx, &m, HS_FRAME_KIND_TO_PLANT) == HS_E_SIZE
                          : hs_tx_init(&tx, &m, HS_FRAME_KIND_FROM_PLANT, 1u) == HS_E_SIZE);
     }
@@ -91,13 +91,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         sig[i].fallback = rd(p + 39);
     }
     hs_signal_map map = {"fuzz", n ? sig : NULL, n};
-    char why[48];
-    memset(why, 'X', sizeof why);
-    int rc = hs_signal_map_check(&map, nin, nout, why, sizeof why);
+    hs_error why;
+    memset(&why, 'X', sizeof why);
+    int rc = hs_signal_map_check(&map, nin, nout, &why);
     require(rc == HS_OK || rc == HS_E_SIGNAL_MAP);
-    require(memchr(why, '\0', sizeof why) != NULL);   /* reason always terminated */
-    require(rc != 0 || why[0] == '\0');
-    require(rc == 0 || why[0] != '\0');
+    require(memchr(why.detail, '\0', sizeof why.detail) != NULL);   /* reason always terminated */
+    require(memchr(why.field, '\0', sizeof why.field) != NULL);
+    require(why.status == rc && why.msg != NULL);
+    require(rc != 0 || why.detail[0] == '\0');
+    require(rc == 0 || why.detail[0] != '\0');
+    require(rc == 0 || why.index < n);
     if (rc != 0) return 0;
 
     /* A valid map keeps its promises. */

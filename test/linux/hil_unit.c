@@ -160,29 +160,35 @@ static void test_staleness(void)
 
 static void test_map_check(void)
 {
-    char why[200];
-    CHECK(hs_signal_map_check(&hs_map_circular_track_plant, 1, 4, why, sizeof why) == 0);
-    CHECK(hs_signal_map_check(&hs_map_circular_track_ecu, 4, 1, why, sizeof why) == 0);
-    CHECK(hs_signal_map_check(&hs_map_circular_track_plant, 2, 4, why, sizeof why) == HS_E_SIGNAL_MAP);
-    CHECK(strstr(why, "input count") != NULL);
+    hs_error e;
+    CHECK(hs_signal_map_check(&hs_map_circular_track_plant, 1, 4, &e) == 0 && e.status == HS_OK && e.index == -1);
+    CHECK(hs_signal_map_check(&hs_map_circular_track_ecu, 4, 1, &e) == 0);
+    CHECK(hs_signal_map_check(&hs_map_circular_track_plant, 2, 4, &e) == HS_E_SIGNAL_MAP);
+    /* the map's count and the model's, named in the one line a tool prints */
+    CHECK(strstr(e.detail, "input count") != NULL && strstr(e.detail, "(map 1, 2)") != NULL
+          && e.has_value == 1 && e.value == 1.0 && e.index == -1 && e.field[0] == '\0'
+          && strstr(e.detail, e.msg) != NULL && e.status == HS_E_SIGNAL_MAP);
     hs_signal bad[2] = {
         {"a", "N", HS_SIG_IN, 1.0, 0.0, -1.0, 1.0, 0.0, 5},
         {"a", "N", HS_SIG_OUT, 1.0, 0.0, -1.0, 1.0, 0.0, 0}};
     hs_signal_map m = {"t", bad, 2};
-    CHECK(hs_signal_map_check(&m, 1, 1, why, sizeof why) == HS_E_SIGNAL_MAP && strstr(why, "duplicate"));
+    /* the second signal is the duplicate: index 1, field its name, the map and the signal in the line */
+    CHECK(hs_signal_map_check(&m, 1, 1, &e) == HS_E_SIGNAL_MAP && strstr(e.msg, "duplicate") && e.index == 1
+          && strcmp(e.field, "a") == 0 && strcmp(e.detail, "signal map t, signal a: duplicate name") == 0);
     bad[1].name = "b";
-    CHECK(hs_signal_map_check(&m, 1, 1, why, sizeof why) == 0);
+    CHECK(hs_signal_map_check(&m, 1, 1, &e) == 0);
     bad[0].scale = 0.0;
-    CHECK(hs_signal_map_check(&m, 1, 1, why, sizeof why) == HS_E_SIGNAL_MAP && strstr(why, "scale"));
+    CHECK(hs_signal_map_check(&m, 1, 1, &e) == HS_E_SIGNAL_MAP && strstr(e.detail, "scale") && e.index == 0);
     bad[0].scale = 2.0;
     bad[0].fallback = 3.0;
-    CHECK(hs_signal_map_check(&m, 1, 1, why, sizeof why) == HS_E_SIGNAL_MAP && strstr(why, "fallback"));
+    CHECK(hs_signal_map_check(&m, 1, 1, &e) == HS_E_SIGNAL_MAP && strstr(e.detail, "fallback"));
     bad[0].fallback = 0.0;
     bad[0].stale_limit = 0;
-    CHECK(hs_signal_map_check(&m, 1, 1, why, sizeof why) == HS_E_SIGNAL_MAP && strstr(why, "stale"));
+    CHECK(hs_signal_map_check(&m, 1, 1, &e) == HS_E_SIGNAL_MAP && strstr(e.detail, "stale"));
     bad[0].stale_limit = 3;
     bad[0].min = 2.0;
-    CHECK(hs_signal_map_check(&m, 1, 1, why, sizeof why) == HS_E_SIGNAL_MAP);
+    CHECK(hs_signal_map_check(&m, 1, 1, &e) == HS_E_SIGNAL_MAP && strstr(e.detail, "min <= max"));
+    CHECK(hs_signal_map_check(&m, 1, 1, NULL) == HS_E_SIGNAL_MAP);
     bad[0].min = -1.0;
     /* Scale and offset: engineering = wire * 2 + 0; wire 0.25 -> 0.5. Outputs invert it. */
     hs_rx rx;

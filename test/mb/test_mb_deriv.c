@@ -34,9 +34,10 @@ static int deriv_model(const hs_mb_desc *D, int trials)
 {
     static hs_mb_model mb, mbp;
     hs_model m, mp;
-    int bad = 0, badi;
-    if (hs_mb_compile(D, &mb, 0, &badi) || hs_mb_compile(D, &mbp, 1, &badi)) {
-        printf("  %s: compile failed at %d\n", D->name, badi);
+    int bad = 0;
+    hs_error ce;
+    if (hs_mb_compile(D, &mb, 0, &ce) || hs_mb_compile(D, &mbp, 1, &ce)) {
+        printf("  %s: compile failed at %s %d: %s\n", D->name, ce.field, ce.index, ce.msg);
         return 1;
     }
     hs_mb_model_init(&m, &mb);
@@ -182,8 +183,8 @@ static int potential_check(const hs_mb_desc *D, int trials)
 {
     static hs_mb_model mb;
     hs_model m;
-    int bad = 0, badi;
-    if (hs_mb_compile(D, &mb, 0, &badi)) return 1;
+    int bad = 0;
+    if (hs_mb_compile(D, &mb, 0, NULL)) return 1;
     hs_mb_model_init(&m, &mb);
     const int nq = mb.nq;
     for (int tr = 0; tr < trials; ++tr) {
@@ -213,8 +214,8 @@ static int lagrange_fd(const hs_mb_desc *D, int trials, int lone)
 {
     static hs_mb_model mb;
     hs_model m;
-    int bad = 0, badi;
-    if (hs_mb_compile(D, &mb, 0, &badi)) return 1;
+    int bad = 0;
+    if (hs_mb_compile(D, &mb, 0, NULL)) return 1;
     hs_mb_model_init(&m, &mb);
     const hs_model_type *T = &mb.type;
     if (!T->lagrange) return 1;
@@ -283,9 +284,8 @@ int mb_test_deriv(void)
         static const hs_mb_body b1[] = {{.name = "rb", .kind = HS_MB_SPATIAL, .mass = 1, .inertia = {1, 2, 3}, .rot = {1, 0, 0, 0}}};
         static const hs_mb_desc D1 = {.name = "rb", .dim = 3, .bodies = b1, .nbodies = 1};
         static hs_mb_model m2;
-        int bi;
         const int l3 = lagrange_fd(&fx3, 25, 0), l1 = lagrange_fd(&D1, 20, 1);
-        const int none2 = hs_mb_compile(&fx2, &m2, 0, &bi) == 0 && m2.type.lagrange == NULL;
+        const int none2 = hs_mb_compile(&fx2, &m2, 0, NULL) == 0 && m2.type.lagrange == NULL;
         char what[200];
         snprintf(what, sizeof what, "method dvp's lagrange(): fixture3d %d bad, lone quaternion body %d bad (Mq, F = f + M'u u, F = dT/dq, Fq, Fu vs differences); 2-D fixture (constant M) has none", l3, l1);
         fails += mb_check(l3 == 0 && l1 == 0 && none2, what);

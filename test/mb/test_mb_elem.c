@@ -1,7 +1,8 @@
 /* test_mb_elem.c - the element tables (model/elements/hs_mb_elem.c) declare every property:
  * each row of both tables has its name, its functions and each of the properties the layer
  * reads instead of testing kinds (hs_mb_int.h) set explicitly, so a new kind cannot inherit
- * one silently (0 = not declared is refused). */
+ * one silently (0 = not declared is refused); and the kind lists (model/mb/hs_mb_kinds.h),
+ * the one place a kind is written down, agree with the enums, the tables and the files. */
 #include <stdio.h>
 #include <string.h>
 
@@ -21,6 +22,120 @@ static void note(int ok, const char *kind, const char *field, char *why, size_t 
     ++*bad;
     const size_t n = strlen(why);
     if (n + 1 < cap) snprintf(why + n, cap - n, "%s.%s ", kind, field);
+}
+
+/* One row of a kind list (model/mb/hs_mb_kinds.h) as this test expands it. */
+typedef struct kind_row {
+    int id, value;
+    const char *cname; /* the enumerator's spelling */
+    const void *row;   /* the element row the list names */
+} kind_row;
+#define KIND_ROW(id, value, row) {(int)(id), (value), #id, &(row)},
+static const kind_row joint_rows[] = {HS_MB_JOINT_LIST(KIND_ROW)};
+static const kind_row force_rows[] = {HS_MB_FORCE_LIST(KIND_ROW)};
+
+/* Checks one list against its table: the enumerator is the row's value, the value its place
+ * (the table is indexed by it), the table's entry the row the list names, the row's cname
+ * (which hilstep-mbgen writes into generated code) the enumerator, its keyword unique and
+ * its file model/elements/<prefix><keyword>.c present. Returns the failures. */
+static int kind_list(const char *what, const kind_row *r, int n, int nkinds, const void *const *table,
+                     const char *const *names, const char *const *cnames, const char *prefix)
+{
+    char why[1024] = "";
+    int bad = 0;
+    note(n == nkinds, what, "count", why, sizeof why, &bad);
+    for (int k = 0; k < n && k < nkinds; ++k) {
+        const char *nm = names[k] != NULL ? names[k] : "?";
+        note(r[k].id == k && r[k].value == k, nm, "value", why, sizeof why, &bad);
+        note(table[k] == r[k].row, nm, "table", why, sizeof why, &bad);
+        note(cnames[k] != NULL && strcmp(cnames[k], r[k].cname) == 0, nm, "cname", why, sizeof why, &bad);
+        for (int j = 0; j < k; ++j) note(names[j] == NULL || strcmp(names[j], nm) != 0, nm, "unique", why, sizeof why, &bad);
+        char path[128];
+        snprintf(path, sizeof path, "model/elements/%s%s.c", prefix, nm);
+        FILE *f = fopen(path, "r");
+        note(f != NULL, nm, "file", why, sizeof why, &bad);
+        if (f != NULL) fclose(f);
+    }
+    char msg[1200];
+    snprintf(msg, sizeof msg, "%s: each of the %d rows at its kind number, in the table, its constant, its keyword and its file%s%s",
+             what, n, bad ? "; wrong: " : "", why);
+    mb_check(bad == 0, msg);
+    return bad;
+}
+
+/* The kinds with states: each row's entry of the side table is its states, no other kind has
+ * one, and each has at least one state with both functions. */
+typedef struct states_row {
+    int id;
+    const mb_force_states *st;
+} states_row;
+#define STATES_ROW(id, states) {(int)(id), &(states)},
+static const states_row states_rows[] = {HS_MB_STATES_LIST(STATES_ROW)};
+
+static int states_list(void)
+{
+    char why[512] = "";
+    int bad = 0, listed = 0;
+    const int n = (int)(sizeof states_rows / sizeof states_rows[0]);
+    for (int i = 0; i < n; ++i) {
+        const int k = states_rows[i].id;
+        const char *nm = (k >= 0 && k < HS_MB_FORCE_KINDS) ? mb_force_elems[k]->name : "?";
+        note(k >= 0 && k < HS_MB_FORCE_KINDS && mb_force_states_of[k] == states_rows[i].st, nm, "states", why, sizeof why, &bad);
+        note(states_rows[i].st->nz >= 1 && states_rows[i].st->zdot != NULL && states_rows[i].st->eval_z != NULL,
+             nm, "functions", why, sizeof why, &bad);
+    }
+    for (int k = 0; k < HS_MB_FORCE_KINDS; ++k) listed += mb_force_states_of[k] != NULL;
+    note(listed == n, "HS_MB_STATES_LIST", "count", why, sizeof why, &bad);
+    char msg[700];
+    snprintf(msg, sizeof msg, "HS_MB_STATES_LIST: the %d kinds with states and only they have side-table entries%s%s", n,
+             bad ? "; wrong: " : "", why);
+    mb_check(bad == 0, msg);
+    return bad;
+}
+
+/* hs_mb_compile's record names the refused entry: a body of mass 0 at index 1 is "body" 1
+ * with the pass's reason, status and index; a NULL description is HS_E_NULL, no entry. */
+static int compile_record(void)
+{
+    static const hs_mb_body b[2] = {
+        {.name = "a", .kind = HS_MB_PLANAR, .mass = 1, .inertia = {0, 0, 1}},
+        {.name = "b", .kind = HS_MB_PLANAR, .mass = 0, .inertia = {0, 0, 1}}};
+    static const hs_mb_desc D = {.name = "rec", .dim = 2, .bodies = b, .nbodies = 2};
+    static hs_mb_model mb;
+    hs_error e, en;
+    const hs_status rc = hs_mb_compile(&D, &mb, 0, &e);
+    const hs_status rn = hs_mb_compile(NULL, &mb, 0, &en);
+    const int ok = rc == HS_E_MODEL_PARAM && e.status == rc && e.index == 1 && strcmp(e.field, "body") == 0
+                   && e.msg != NULL && e.msg[0] != '\0' && e.line == 0
+                   && rn == HS_E_NULL && en.status == HS_E_NULL && en.index == -1 && en.field[0] == '\0'
+                   && en.msg != NULL && hs_mb_compile(&D, &mb, 0, NULL) == HS_E_MODEL_PARAM;
+    char msg[600];
+    snprintf(msg, sizeof msg, "hs_mb_compile's hs_error: a massless body 1 is rc %d, field '%s', index %d (%s); NULL: rc %d, index %d",
+             (int)rc, e.field, e.index, e.msg != NULL ? e.msg : "no msg", (int)rn, en.index);
+    mb_check(ok, msg);
+    return ok ? 0 : 1;
+}
+
+/* Both kind lists against the enums, the tables and the element files. */
+static int kind_lists(void)
+{
+    const void *jt[HS_MB_JOINT_KINDS], *ft[HS_MB_FORCE_KINDS];
+    const char *jn[HS_MB_JOINT_KINDS], *jc[HS_MB_JOINT_KINDS], *fn[HS_MB_FORCE_KINDS], *fc[HS_MB_FORCE_KINDS];
+    for (int k = 0; k < HS_MB_JOINT_KINDS; ++k) {
+        jt[k] = mb_joint_elems[k];
+        jn[k] = mb_joint_elems[k] != NULL ? mb_joint_elems[k]->name : NULL;
+        jc[k] = mb_joint_elems[k] != NULL ? mb_joint_elems[k]->cname : NULL;
+    }
+    for (int k = 0; k < HS_MB_FORCE_KINDS; ++k) {
+        ft[k] = mb_force_elems[k];
+        fn[k] = mb_force_elems[k] != NULL ? mb_force_elems[k]->name : NULL;
+        fc[k] = mb_force_elems[k] != NULL ? mb_force_elems[k]->cname : NULL;
+    }
+    return kind_list("HS_MB_JOINT_LIST", joint_rows, (int)(sizeof joint_rows / sizeof joint_rows[0]),
+                     HS_MB_JOINT_KINDS, jt, jn, jc, "hs_mb_jt_")
+           + kind_list("HS_MB_FORCE_LIST", force_rows, (int)(sizeof force_rows / sizeof force_rows[0]),
+                       HS_MB_FORCE_KINDS, ft, fn, fc, "hs_mb_el_")
+           + states_list() + compile_record();
 }
 
 int mb_test_elem(void)
@@ -83,5 +198,6 @@ int mb_test_elem(void)
     snprintf(what, sizeof what, "%s names all %d joint and force kinds of the tables%s%s", MB_DICT,
              (int)(HS_MB_JOINT_KINDS + HS_MB_FORCE_KINDS), bad ? "; missing: " : "", why);
     mb_check(nd > 0u && bad == 0, what);
-    return fails + bad;
+    fails += bad;
+    return fails + kind_lists();
 }

@@ -46,8 +46,7 @@ static int one_body(run *r, const double *J, const double *g, const double *pos,
     }
     for (int i = 0; i < 4; ++i) b.rot[i] = rot[i];
     d.name = "fbtest"; d.dim = 3; d.bodies = &b; d.nbodies = 1;
-    int bad = -1;
-    if (hs_mb_compile(&d, &r->mb, 0, &bad)) return -1;
+    if (hs_mb_compile(&d, &r->mb, 0, NULL)) return -1;
     return hs_mb_model_init(&r->m, &r->mb);
 }
 

@@ -705,8 +705,7 @@ static int bushing_pendulum(void)
         F->c = 0; F->cr = 0;
         B->omega[0] = 0; B->omega[1] = (hs_real)thd; B->omega[2] = 0;
         B->vel[0] = (hs_real)xd;
-        int bad = -1;
-        int rc = hs_mb_compile(&r.st.desc, &r.mb, 0, &bad) || hs_mb_model_init(&r.m, &r.mb)
+        int rc = hs_mb_compile(&r.st.desc, &r.mb, 0, NULL) || hs_mb_model_init(&r.m, &r.mb)
                || start(&r, HS_METHOD_GALPHA, HS_FORM_INDEX2, HS_STAB_PROJECTION, h);
         long n = 0;
         hs_real E0 = 0, E = 0;

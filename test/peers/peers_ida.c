@@ -16,7 +16,9 @@
  * 3000 outputs), median of 7, the two solvers interleaved.
  * Lines printed (the README's figures come from them):
  *   car-axle error hilstep <err> ida <err> (ida rtol=atol=<tol>, bar 1e-4)
- *   car-axle cpu-us hilstep <us> ida <us> ratio <hilstep/ida> */
+ *   car-axle cpu-us hilstep <us> ida <us> ratio <hilstep/ida>
+ * Not on the test harness (test/unit/hs_test.h): a benchmark printing the README's figures; its
+ * one verdict (both solvers reach the bar) is its exit status. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

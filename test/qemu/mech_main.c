@@ -34,7 +34,9 @@
  * hs_stepper_workspace_tmp says for its configuration, refuses to start when that does not fit,
  * and checks a guard band after the used part was never written.
  * Exit status: 0 ok, 1 usage, 2 setup (unknown model, arena too small, init refused),
- * 3 a step longer than the frame, 4 a refused step, 7 the guard band was written or a step count is off (hs_exit.h). */
+ * 3 a step longer than the frame, 4 a refused step, 7 the guard band was written or a step count is off (hs_exit.h).
+ * Not on the test harness (test/unit/hs_test.h): a measurement whose records (hash, cost,
+ * arena) the scripts compare. */
 #include "hs_board.h"
 #include "hs_hash.h"
 #include "hs_models.h"

@@ -26,6 +26,7 @@
     X(models) \
     X(methods) \
     X(dvp) \
+    X(method_list) \
     X(workspace) \
     X(range)
 
