@@ -12,7 +12,7 @@ const char *hs_exit_text(int code)
     case HS_EXIT_OUTPUT: return "output lost (telemetry, stats or histogram)";
     case HS_EXIT_BUDGET: return "latency budget exceeded";
     case HS_EXIT_TEST: return "a test check failed";
-    case HS_EXIT_LINK: return "frames with a bad or missing MAC arrived (forged, or another key)";
+    case HS_EXIT_LINK: return "frames with a bad or missing MAC, or replayed from an earlier run, arrived (forged, another key, or a capture)";
     default: break;
     }
     if (code >= HS_EXIT_CPU_FAULT && code < HS_EXIT_CPU_FAULT + 0x40) { return "CPU fault on the board"; }
