@@ -8,7 +8,7 @@ const char *hs_rx_reason_name(int reason)
     static const char *const names[HS_RX_REASONS] = {
         "accepted", "foreign_address", "short", "oversized", "bad_magic", "bad_version",
         "bad_checksum", "bad_layout", "seq_repeated", "seq_stale", "nonfinite", "seq_jump",
-        "session_unconfirmed", "session_old", "bad_mac", "old_run"};
+        "session_unconfirmed", "session_old", "bad_mac", "old_run", "unanswered"};
     if (reason < 0 || reason >= HS_RX_REASONS) { return "unknown"; }
     return names[reason];
 }

@@ -76,11 +76,13 @@ typedef enum hs_rx_reason {
     HS_RX_SESSION_NEW = 12, /* a new session, not (yet) confirmed (hil/FRAME.md, "Sessions") */
     HS_RX_SESSION_OLD = 13, /* a session this link already left: a replay */
     HS_RX_MAC = 14,         /* authenticated link: the tag is wrong, or missing (a version-1 frame) */
-    HS_RX_OLD_RUN = 15      /* authenticated, but answering another run's challenge: a replay
-                               of an earlier run (or an ECU that has not heard this plant) */
+    HS_RX_OLD_RUN = 15,     /* authenticated, but answering another run's challenge: a replay
+                               of an earlier run */
+    HS_RX_UNANSWERED = 16   /* authenticated, challenge 0: sent before its sender heard this
+                               plant (an ECU's first frames); harmless, counted */
 } hs_rx_reason;
 /* Number of hs_rx_reason values, HS_RX_OK included. */
-#define HS_RX_REASONS 16
+#define HS_RX_REASONS 17
 
 /* Short identifier of a reason (e.g. "bad_checksum"), used in summaries; never NULL. */
 const char *hs_rx_reason_name(int reason);

@@ -252,7 +252,7 @@ int hs_rx_offer(hs_rx *rx, const uint8_t *buf, size_t len, int from_peer)
     /* Authentic, but bound to another run's challenge: refused before it can touch any state. */
     /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     if ((r == HS_RX_OK) && (rx->mac != NULL) && (rx->challenge != 0u) && (challenge != rx->challenge)) {
-        r = HS_RX_OLD_RUN;
+        r = (challenge == 0u) ? HS_RX_UNANSWERED : HS_RX_OLD_RUN;
     }
     /* The first valid frame opens the link; later ones pass the sequence/session rules. */
     /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
@@ -413,9 +413,6 @@ size_t hs_tx_build(hs_tx *tx, uint8_t *buf, size_t cap, const hs_real *y, uint64
     h.send_ns = send_ns;
     h.ack_seq = ack_seq;
     h.flags = flags;
-    if ((tx->mac != NULL) && (tx->challenge == 0u)) {
-        return 0u;
-    }
     size_t n = hs_frame_encode_auth(buf, cap, &h, v, tx->mac, tx->challenge);
     if (n != 0u) {
         tx->seq = h.seq;

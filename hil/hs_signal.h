@@ -156,7 +156,7 @@ typedef struct hs_tx {
     uint64_t frames;    /* frames built */
     const hs_mac *mac;  /* NULL: version-1 frames; else version-3 frames tagged under it */
     uint64_t challenge; /* written into authenticated frames: the plant's own run nonce, or the
-                           one the ECU answers (0 = none yet: hs_tx_build sends nothing) */
+                           one the ECU answers (0 = none heard yet) */
 } hs_tx;
 
 /* Binds tx to the outputs (dir HS_SIG_OUT) of a checked map. session should differ between
@@ -165,8 +165,9 @@ typedef struct hs_tx {
 hs_status hs_tx_init(hs_tx *tx, const hs_signal_map *map, unsigned kind, uint32_t session);
 
 /* Builds the next frame (seq + 1) from the n engineering values y (NULL = every signal's
- * fallback, the safe outputs) into buf (cap >= HS_FRAME_MAC_BYTES(n)); returns its size or 0
- * (also for an authenticated tx without a challenge yet: such a frame could never verify). */
+ * fallback, the safe outputs) into buf (cap >= HS_FRAME_MAC_BYTES(n)); returns its size or 0.
+ * An authenticated ECU without a challenge yet sends challenge 0 (the plant counts such
+ * frames as unanswered: a wrong key still shows as bad_mac at once). */
 size_t hs_tx_build(hs_tx *tx, uint8_t *buf, size_t cap, const hs_real *y, uint64_t send_ns,
                    uint32_t ack_seq, uint32_t flags);
 

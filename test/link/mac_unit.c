@@ -165,9 +165,12 @@ static void test_challenge(void)
         CHECK(in[0] == 0.0 && rx.have_peer == 0);
     }
     CHECK(replayed == 5 && rx.st.rejected[HS_RX_OLD_RUN] == 5 && rx.st.accepted == 0);
-    /* Challenge 0 (a sender that has not heard this plant) is old_run as well. */
+    /* Challenge 0 (an ECU that has not heard this plant yet) is unanswered: harmless, counted,
+     * nothing opened; under another key it is bad_mac like any frame. */
     size_t n = hs_frame_encode_auth(b, sizeof b, &h, &v, &key_a, 0u);
-    CHECK(hs_rx_offer(&rx, b, n, 1) == HS_RX_OLD_RUN);
+    CHECK(hs_rx_offer(&rx, b, n, 1) == HS_RX_UNANSWERED && rx.have_peer == 0);
+    n = hs_frame_encode_auth(b, sizeof b, &h, &v, &key_b, 0u);
+    CHECK(hs_rx_offer(&rx, b, n, 1) == HS_RX_MAC);
     /* The live ECU answering this run's challenge opens the link. */
     v = 2.0;
     h.session = 0x78u;
@@ -175,15 +178,15 @@ static void test_challenge(void)
     n = hs_frame_encode_auth(b, sizeof b, &h, &v, &key_a, now);
     CHECK(hs_rx_offer(&rx, b, n, 1) == HS_RX_OK);
     CHECK(hs_rx_tick(&rx, in) == 1 && in[0] == 2.0 && rx.peer_challenge == now);
-    /* A transmitter without a challenge sends nothing on a keyed link (it could never verify). */
+    /* A transmitter writes its challenge into the frame, under the tag. */
     hs_tx tx;
     hs_tx_init(&tx, &hs_map_circular_track_plant, HS_FRAME_KIND_FROM_PLANT, 1u);
     tx.mac = &key_a;
-    CHECK(hs_tx_build(&tx, b, sizeof b, NULL, 0u, 0u, 0u) == 0u && tx.frames == 0);
     tx.challenge = now;
     n = hs_tx_build(&tx, b, sizeof b, NULL, 0u, 0u, 0u);
     CHECK(n == HS_FRAME_MAC_BYTES(4) && hs_get_u64(b + 32 + 8 * 4) == now);
     CHECK(strcmp(hs_rx_reason_name(HS_RX_OLD_RUN), "old_run") == 0);
+    CHECK(strcmp(hs_rx_reason_name(HS_RX_UNANSWERED), "unanswered") == 0);
     CHECK(rx.st.datagrams == rx.st.accepted + hs_rx_rejected_total(&rx));
 }
 
