@@ -244,6 +244,8 @@ static const char *stab_name_i(int i) { return hs_stab_name((hs_stab)i); }
 static int parse_double(const char *s, double *v)
 {
     char *end;
+    /* decimal only, as the .hsm parser: strtod would also read 0x1p3 */
+    if (strchr(s, 'x') || strchr(s, 'X')) return -1;
     errno = 0;
     *v = strtod(s, &end);
     return (end == s || *end || errno || !isfinite(*v)) ? -1 : 0;
@@ -487,6 +489,14 @@ static int parse_options(int argc, char **argv, options *o, char *why, size_t ca
         }
         if (r == OPT_VALUE) ++i;
     }
+    /* The last of two --param NAME=... used to win silently; a bench states each value once. */
+    for (int k = 1; k < o->nparams; ++k)
+        for (int j = 0; j < k; ++j)
+            if (!strcmp(o->pname[j], o->pname[k])) {
+                snprintf(why, cap, "hilstep-rt: --param %s given twice (%g and %g): give each "
+                         "parameter once", o->pname[k], o->pval[j], o->pval[k]);
+                return -1;
+            }
     return 0;
 }
 

@@ -99,6 +99,12 @@ done
 [ $rc -eq 1 ] && grep -q "port" "$T/err.txt" && ok "bad peer address: exit 1 with a message" || ko "bad peer address: exit $rc"
 "$B/hilstep-rt" --model nosuch >/dev/null 2>"$T/err.txt"; rc=$?
 [ $rc -eq 1 ] && grep -q "known:" "$T/err.txt" && ok "unknown model: exit 1, lists the known ones" || ko "unknown model: exit $rc"
+"$B/hilstep-rt" --param v_ref=1 --param v_ref=2 --duration 0.01 >/dev/null 2>"$T/err.txt"; rc=$?
+[ $rc -eq 1 ] && grep -q "\-\-param v_ref given twice (1 and 2)" "$T/err.txt" && ok "--param given twice: exit 1, names both values" \
+    || ko "--param twice: exit $rc '$(cat "$T/err.txt")'"
+"$B/hilstep-rt" --param v_ref=0x1p1 --duration 0.01 >/dev/null 2>"$T/err.txt"; rc=$?
+[ $rc -eq 1 ] && grep -q "bad value 'v_ref=0x1p1' for --param" "$T/err.txt" && ok "--param with a hex float: exit 1 (decimal only, as .hsm)" \
+    || ko "--param hex float: exit $rc '$(cat "$T/err.txt")'"
 
 echo "--- closed loop over UDP, 3 s (plant + ECU)"
 timeout -k 2 20 "$B/hilstep-ecu" --listen $ECU --peer $PLANT --duration 15 --priority 70 --stats "$T/ecu.stats" --quiet \
