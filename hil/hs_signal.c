@@ -247,8 +247,7 @@ int hs_rx_offer(hs_rx *rx, const uint8_t *buf, size_t len, int from_peer)
     rx->st.datagrams++;
     /* The source check comes first: nothing from a stranger is even parsed. */
     /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    r = (from_peer != 0) ? hs_frame_parse_auth(buf, len, rx->kind, rx->n, rx->mac, &challenge, &h, v)
-                         : HS_RX_FOREIGN;
+    r = (from_peer != 0) ? hs_frame_parse_auth(buf, len, rx->kind, rx->n, rx->mac, &challenge, &h, v) : HS_RX_FOREIGN;
     /* Authentic, but bound to another run's challenge: refused before it can touch any state. */
     /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     if ((r == HS_RX_OK) && (rx->mac != NULL) && (rx->challenge != 0u) && (challenge != rx->challenge)) {
