@@ -303,6 +303,9 @@ static void *control(void *arg)
         e->fresh += (uint64_t)fresh;
         if (fresh) last_heard = k;
         if (fresh) e->tx.challenge = e->rx.peer_challenge; /* answer the plant's run */
+        /* a plant silent past the takeover limit may be gone: a new one would count its old
+         * challenge as a replay (old_run), challenge 0 only as unanswered */
+        if (e->rx.quiet > e->rx.takeover_ticks) e->tx.challenge = 0;
         /* Sample-and-hold: integrate over the real time since the last tick, including
          * ticks this process missed, so the integral stays a time integral. */
         const double dt = dt0 * (double)(1u + skipped);
