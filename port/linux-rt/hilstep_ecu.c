@@ -303,9 +303,10 @@ static void *control(void *arg)
         e->fresh += (uint64_t)fresh;
         if (fresh) last_heard = k;
         if (fresh) e->tx.challenge = e->rx.peer_challenge; /* answer the plant's run */
-        /* a plant silent past the takeover limit may be gone: a new one would count its old
-         * challenge as a replay (old_run), challenge 0 only as unanswered */
-        if (e->rx.quiet > e->rx.takeover_ticks) e->tx.challenge = 0;
+        /* a plant silent for 10 takeover limits (200 ms by default: longer than any stall of
+         * a live plant, shorter than a restart) is gone: a new one would count its challenge
+         * as a replay (old_run), challenge 0 only as unanswered */
+        if (e->rx.quiet / 10u > e->rx.takeover_ticks) e->tx.challenge = 0;
         /* Sample-and-hold: integrate over the real time since the last tick, including
          * ticks this process missed, so the integral stays a time integral. */
         const double dt = dt0 * (double)(1u + skipped);
@@ -334,7 +335,10 @@ static void *control(void *arg)
         /* --wait-plant: before the plant spoke there may be no socket to send to. */
         const int hold = e->wait_plant && !e->rx.have_peer;
         e->held += (uint64_t)hold;
-        size_t n = hold ? 0u : hs_tx_build(&e->tx, buf, sizeof buf, cmd, (uint64_t)hs_now_ns(),
+        /* Without the plant's challenge a frame is only a probe (the plant counts it as
+         * unanswered; under a wrong key as bad_mac): one in 10 ticks is enough to show it. */
+        const int probe_only = e->tx.mac && !e->tx.challenge && k % 10u != 0u;
+        size_t n = hold || probe_only ? 0u : hs_tx_build(&e->tx, buf, sizeof buf, cmd, (uint64_t)hs_now_ns(),
                                            e->rx.used_seq, e->rx.stale ? HS_FLAG_STALE : 0u);
         if (n) {
             hs_tp_out o = {k, 0, &e->tx, cmd, buf, n};
