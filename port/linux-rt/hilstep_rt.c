@@ -222,7 +222,8 @@ static void usage(FILE *f)
 "    summary printed); 1 bad option; 2 setup failed (model, map, socket, thread, output\n"
 "    file); 3 overrun with --policy stop; 4 refused steps; 5 output lost (a CSV, stats or\n"
 "    histogram write failed, e.g. disk full); 6 latency budget exceeded; 8 frames with a\n"
-"    bad or missing MAC arrived (--key: forged, or the ECU has another key).\n"
+"    bad or missing MAC arrived (forged, or the ECU has another key), or frames of an\n"
+"    earlier run (old_run: a replay); the verdict says \"link attacked\" with both counts.\n"
 "Without root, SCHED_FIFO or a PREEMPT_RT kernel the run goes on and says plainly that\n"
 "it is not hard real-time.\n"
 "\nmethods (--method; the stepper's method table):\n");
