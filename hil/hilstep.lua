@@ -1,9 +1,10 @@
 -- hilstep.lua - Wireshark / tshark dissector for the hilstep HIL frame (hil/FRAME.md).
 --
 -- Decodes every field: header (magic, version, kind, count, session, seq, send_ns, ack_seq,
--- flags with their bits), the values by signal name from a signal map, the MAC of an
--- authenticated (version 2) frame (hilstep.mac: 16 bytes of HMAC-SHA-256; shown, not verified:
--- the dissector has no key), and the CRC-32 with its status (good / bad, and the computed value).
+-- flags with their bits), the values by signal name from a signal map, the run challenge of an
+-- authenticated (version 3) frame (hilstep.challenge: the plant's 64-bit run nonce, which the
+-- ECU's frames answer) and its MAC (hilstep.mac, also of the retired version 2: 16 bytes of
+-- HMAC-SHA-256; shown, not verified: the dissector has no key), and the CRC-32 with its status (good / bad, and the computed value).
 --
 -- Load it:
 --   tshark -X lua_script:hil/hilstep.lua -r capture.pcapng -Y hilstep
@@ -16,12 +17,14 @@
 -- (hilstep.value carries every value in wire order either way, hilstep.value_bits its exact
 -- bits: tshark prints doubles to 15 digits). Frames are found on the UDP
 -- ports of the preference "ports" (default 47001, 47002) and by a heuristic on any UDP port
--- (magic HSF1 and a length of exactly 36 + 8 n bytes, 52 + 8 n for version 2).
+-- (magic HSF1 and a length of exactly 36 + 8 n bytes, 52 + 8 n for version 2, 60 + 8 n for 3).
 
 local p = Proto("hilstep", "hilstep HIL frame")
 
 local KIND = { [1] = "ECU -> plant (plant inputs)", [2] = "plant -> ECU (plant outputs)" }
-local HEADER, TRAILER, MAC = 32, 4, 16
+local HEADER, TRAILER, MAC, CHALLENGE = 32, 4, 16, 8
+-- Bytes between the values and the CRC, by version: none, the tag, the challenge and the tag.
+local EXTRA = { [1] = 0, [2] = MAC, [3] = CHALLENGE + MAC }
 
 -- ---- the signal map: "dir # name unit scale offset min max fallback stale" lines ----
 local map = { [1] = {}, [2] = {} }   -- kind -> list of {name=, unit=}
@@ -59,12 +62,13 @@ local f_final = ProtoField.bool("hilstep.flags.final", "FINAL (last frame of the
 local f_value = ProtoField.double("hilstep.value", "Value")
 local f_bits = ProtoField.uint64("hilstep.value_bits", "Value bits (IEEE-754 binary64)", base.HEX)
 local f_mac = ProtoField.bytes("hilstep.mac", "MAC (HMAC-SHA-256-128, not verified here)")
+local f_challenge = ProtoField.uint64("hilstep.challenge", "Run challenge (plant's nonce)", base.HEX)
 local f_crc = ProtoField.uint32("hilstep.crc", "CRC-32", base.HEX)
 local f_crc_calc = ProtoField.uint32("hilstep.crc_calc", "CRC-32 computed", base.HEX)
 local f_crc_status = ProtoField.string("hilstep.crc_status", "CRC status")
 local f_map = ProtoField.string("hilstep.map", "Signal map")
 p.fields = { f_magic, f_version, f_kind, f_count, f_session, f_seq, f_send, f_ack, f_flags,
-             f_fault, f_stale, f_safe, f_final, f_value, f_bits, f_mac, f_crc, f_crc_calc, f_crc_status, f_map }
+             f_fault, f_stale, f_safe, f_final, f_value, f_bits, f_mac, f_challenge, f_crc, f_crc_calc, f_crc_status, f_map }
 
 -- One field per named signal (and value0..value63 for frames without a map entry).
 local sigfield = { [1] = {}, [2] = {} }
@@ -107,7 +111,7 @@ local function looks_like(tvb)
     if len < HEADER + TRAILER then return false end
     if tvb:range(0, 4):le_uint() ~= 0x31465348 then return false end
     local n = tvb:range(6, 2):le_uint()
-    local tag = (tvb:range(4, 1):uint() == 2) and MAC or 0
+    local tag = EXTRA[tvb:range(4, 1):uint()] or 0
     return len == HEADER + 8 * n + tag + TRAILER
 end
 
@@ -147,8 +151,12 @@ function p.dissector(tvb, pinfo, root)
         if s and i <= 4 then summary[#summary + 1] = string.format("%s=%.6g %s", s.name, v, s.unit) end
     end
     local body = len - TRAILER
-    if tvb:range(4, 1):uint() == 2 then
+    local ver = tvb:range(4, 1):uint()
+    if ver == 2 then
         t:add(f_mac, tvb:range(HEADER + 8 * n, MAC))
+    elseif ver == 3 then
+        t:add_le(f_challenge, tvb:range(HEADER + 8 * n, CHALLENGE))
+        t:add(f_mac, tvb:range(HEADER + 8 * n + CHALLENGE, MAC))
     end
     local got = tvb:range(body, 4):le_uint()
     local want = crc32(tvb, body)

@@ -12,7 +12,7 @@ const char *hs_exit_text(int code)
     case HS_EXIT_OUTPUT: return "output lost (telemetry, stats or histogram)";
     case HS_EXIT_BUDGET: return "latency budget exceeded";
     case HS_EXIT_TEST: return "a test check failed";
-    case HS_EXIT_LINK: return "link failed: frames with a bad or missing MAC (forged, or another key), or refused by CAN E2E (a second sender)";
+    case HS_EXIT_LINK: return "frames with a bad or missing MAC (forged, another key), replayed from an earlier run, or refused by CAN E2E (a second sender)";
     default: break;
     }
     if (code >= HS_EXIT_CPU_FAULT && code < HS_EXIT_CPU_FAULT + 0x40) { return "CPU fault on the board"; }

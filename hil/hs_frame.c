@@ -8,7 +8,7 @@ const char *hs_rx_reason_name(int reason)
     static const char *const names[HS_RX_REASONS] = {
         "accepted", "foreign_address", "short", "oversized", "bad_magic", "bad_version",
         "bad_checksum", "bad_layout", "seq_repeated", "seq_stale", "nonfinite", "seq_jump",
-        "session_unconfirmed", "session_old", "bad_mac"};
+        "session_unconfirmed", "session_old", "bad_mac", "old_run", "unanswered"};
     if (reason < 0 || reason >= HS_RX_REASONS) { return "unknown"; }
     return names[reason];
 }
@@ -89,14 +89,14 @@ double hs_get_f64(const uint8_t *p)
     return x;
 }
 
-size_t hs_frame_encode_mac(uint8_t *buf, size_t cap, const hs_frame_hdr *h, const double *v,
-                           const hs_mac *mac)
+size_t hs_frame_encode_auth(uint8_t *buf, size_t cap, const hs_frame_hdr *h, const double *v,
+                            const hs_mac *mac, uint64_t challenge)
 {
     if (h->count > HS_FRAME_MAX_VALUES) {
         return 0;
     }
     /* MISRA Ref 10.6.1 [unsigned size macro widened to size_t] */
-    const unsigned tag = (mac != NULL) ? HS_MAC_TAG_BYTES : 0u;
+    const unsigned tag = (mac != NULL) ? (HS_FRAME_CHALLENGE_BYTES + HS_MAC_TAG_BYTES) : 0u;
     const unsigned bytes = HS_FRAME_BYTES(h->count) + tag;
     const size_t n = (size_t)bytes;
     if (cap < n) {
@@ -114,13 +114,21 @@ size_t hs_frame_encode_mac(uint8_t *buf, size_t cap, const hs_frame_hdr *h, cons
     for (unsigned i = 0; i < h->count; ++i) {
         hs_put_f64(buf + HS_FRAME_HEADER_BYTES + 8u * i, v[i]);
     }
-    const size_t signed_len = HS_FRAME_HEADER_BYTES + 8u * (size_t)h->count;
+    const size_t values_end = HS_FRAME_HEADER_BYTES + 8u * (size_t)h->count;
     if (mac != NULL) {
+        hs_put_u64(buf + values_end, challenge);
+        const size_t signed_len = values_end + HS_FRAME_CHALLENGE_BYTES;
         hs_mac_tag(mac, buf, signed_len, buf + signed_len);
     }
     const size_t body = n - HS_FRAME_TRAILER_BYTES;
     hs_put_u32(buf + body, hs_crc32(buf, body));
     return n;
+}
+
+size_t hs_frame_encode_mac(uint8_t *buf, size_t cap, const hs_frame_hdr *h, const double *v,
+                           const hs_mac *mac)
+{
+    return hs_frame_encode_auth(buf, cap, h, v, mac, 0u);
 }
 
 size_t hs_frame_encode(uint8_t *buf, size_t cap, const hs_frame_hdr *h, const double *v)
@@ -135,9 +143,10 @@ static int f64_bits_finite(const uint8_t *p)
     return ((b >> 52) & 0x7FFu) != 0x7FFu;
 }
 
-int hs_frame_parse_mac(const uint8_t *buf, size_t len, unsigned kind, unsigned count,
-                       const hs_mac *mac, hs_frame_hdr *h, double *v)
+int hs_frame_parse_auth(const uint8_t *buf, size_t len, unsigned kind, unsigned count,
+                        const hs_mac *mac, uint64_t *challenge, hs_frame_hdr *h, double *v)
 {
+    *challenge = 0u;
     /* MISRA Ref 10.6.1 [unsigned size macro widened to size_t] */
     const size_t plain = HS_FRAME_BYTES(count);
     const size_t want = (mac != NULL) ? HS_FRAME_MAC_BYTES(count) : plain;
@@ -147,6 +156,11 @@ int hs_frame_parse_mac(const uint8_t *buf, size_t len, unsigned kind, unsigned c
     if ((mac != NULL) && (len == plain) && (hs_get_u32(buf) == HS_FRAME_MAGIC) &&
         (buf[4] == HS_FRAME_VERSION)) {
         return HS_RX_MAC;
+    }
+    /* ... and a frame of the retired version 2 for what it is: an old peer (or an old capture). */
+    if ((mac != NULL) && (len == (plain + HS_MAC_TAG_BYTES)) && (hs_get_u32(buf) == HS_FRAME_MAGIC) &&
+        (buf[4] == HS_FRAME_VERSION_MAC_V2)) {
+        return HS_RX_VERSION;
     }
     if (len < want) {
         return HS_RX_SHORT;
@@ -164,9 +178,13 @@ int hs_frame_parse_mac(const uint8_t *buf, size_t len, unsigned kind, unsigned c
     if (hs_get_u32(buf + body) != hs_crc32(buf, body)) {
         return HS_RX_CHECKSUM;
     }
-    const size_t signed_len = HS_FRAME_HEADER_BYTES + 8u * (size_t)count;
+    const size_t values_end = HS_FRAME_HEADER_BYTES + 8u * (size_t)count;
+    const size_t signed_len = values_end + HS_FRAME_CHALLENGE_BYTES;
     if ((mac != NULL) && (hs_mac_check(mac, buf, signed_len, buf + signed_len) == 0)) {
         return HS_RX_MAC;
+    }
+    if (mac != NULL) {
+        *challenge = hs_get_u64(buf + values_end);
     }
     h->version = buf[4];
     h->kind = buf[5];
@@ -186,6 +204,13 @@ int hs_frame_parse_mac(const uint8_t *buf, size_t len, unsigned kind, unsigned c
         v[i] = hs_get_f64(p);
     }
     return (finite != 0) ? HS_RX_OK : HS_RX_NONFINITE;
+}
+
+int hs_frame_parse_mac(const uint8_t *buf, size_t len, unsigned kind, unsigned count,
+                       const hs_mac *mac, hs_frame_hdr *h, double *v)
+{
+    uint64_t challenge;
+    return hs_frame_parse_auth(buf, len, kind, count, mac, &challenge, h, v);
 }
 
 int hs_frame_parse(const uint8_t *buf, size_t len, unsigned kind, unsigned count,

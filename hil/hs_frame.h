@@ -15,9 +15,15 @@
 #define HS_FRAME_MAGIC UINT32_C(0x31465348)
 /* Frame format version of an unauthenticated link (byte-compatible with every version-1 peer). */
 #define HS_FRAME_VERSION 1u
-/* Version of an authenticated frame: the version-1 layout with an HMAC-SHA-256-128 tag of
- * HS_MAC_TAG_BYTES between the values and the CRC (hil/FRAME.md, "Security"). */
-#define HS_FRAME_VERSION_MAC 2u
+/* Version of an authenticated frame: the version-1 layout with the run's challenge
+ * (HS_FRAME_CHALLENGE_BYTES) and an HMAC-SHA-256-128 tag of HS_MAC_TAG_BYTES over everything
+ * before it, between the values and the CRC (hil/FRAME.md, "Security"). */
+#define HS_FRAME_VERSION_MAC 3u
+/* The retired authenticated version (tag without a challenge): refused as bad_version, since
+ * its frames verify in every run under the same key. */
+#define HS_FRAME_VERSION_MAC_V2 2u
+/* Bytes of the challenge field of an authenticated frame (a 64-bit run nonce of the plant). */
+#define HS_FRAME_CHALLENGE_BYTES 8u
 /* Bytes before the first value. */
 #define HS_FRAME_HEADER_BYTES 32u
 /* Bytes of the trailing CRC-32. */
@@ -26,8 +32,8 @@
 #define HS_FRAME_MAX_VALUES 64u
 /* Datagram size in bytes of a frame carrying n values. */
 #define HS_FRAME_BYTES(n) (HS_FRAME_HEADER_BYTES + 8u * (unsigned)(n) + HS_FRAME_TRAILER_BYTES)
-/* Datagram size in bytes of an authenticated (version 2) frame carrying n values. */
-#define HS_FRAME_MAC_BYTES(n) (HS_FRAME_BYTES(n) + HS_MAC_TAG_BYTES)
+/* Datagram size in bytes of an authenticated (version 3) frame carrying n values. */
+#define HS_FRAME_MAC_BYTES(n) (HS_FRAME_BYTES(n) + HS_FRAME_CHALLENGE_BYTES + HS_MAC_TAG_BYTES)
 /* Largest frame in bytes; receive buffers are one byte larger to detect oversized datagrams. */
 #define HS_FRAME_MAX_BYTES HS_FRAME_MAC_BYTES(HS_FRAME_MAX_VALUES)
 
@@ -69,10 +75,14 @@ typedef enum hs_rx_reason {
     HS_RX_SEQ_JUMP = 11,    /* seq more than HS_RX_SEQ_AHEAD ahead, not (yet) confirmed */
     HS_RX_SESSION_NEW = 12, /* a new session, not (yet) confirmed (hil/FRAME.md, "Sessions") */
     HS_RX_SESSION_OLD = 13, /* a session this link already left: a replay */
-    HS_RX_MAC = 14          /* authenticated link: the tag is wrong, or missing (a version-1 frame) */
+    HS_RX_MAC = 14,         /* authenticated link: the tag is wrong, or missing (a version-1 frame) */
+    HS_RX_OLD_RUN = 15,     /* authenticated, but answering another run's challenge: a replay
+                               of an earlier run */
+    HS_RX_UNANSWERED = 16   /* authenticated, challenge 0: sent before its sender heard this
+                               plant (an ECU's first frames); harmless, counted */
 } hs_rx_reason;
 /* Number of hs_rx_reason values, HS_RX_OK included. */
-#define HS_RX_REASONS 15
+#define HS_RX_REASONS 17
 
 /* Short identifier of a reason (e.g. "bad_checksum"), used in summaries; never NULL. */
 const char *hs_rx_reason_name(int reason);
@@ -84,9 +94,14 @@ uint32_t hs_crc32(const uint8_t *p, size_t n);
  * size in bytes, or 0 when cap is too small or count exceeds HS_FRAME_MAX_VALUES. */
 size_t hs_frame_encode(uint8_t *buf, size_t cap, const hs_frame_hdr *h, const double *v);
 
-/* hs_frame_encode with authentication: mac != NULL writes a version-2 frame (version byte 2
- * whatever h->version says) with the tag of bytes 0 .. 31+8n before the CRC; mac == NULL is
- * hs_frame_encode. Returns the frame size in bytes or 0. */
+/* hs_frame_encode with authentication: mac != NULL writes a version-3 frame (version byte 3
+ * whatever h->version says): challenge (the plant's 64-bit run nonce; the plant's frames carry
+ * its own, the ECU's the one it answers) at 32+8n, then the tag of bytes 0 .. 39+8n, then the
+ * CRC; mac == NULL is hs_frame_encode. Returns the frame size in bytes or 0. */
+size_t hs_frame_encode_auth(uint8_t *buf, size_t cap, const hs_frame_hdr *h, const double *v,
+                            const hs_mac *mac, uint64_t challenge);
+
+/* hs_frame_encode_auth with challenge 0. */
 size_t hs_frame_encode_mac(uint8_t *buf, size_t cap, const hs_frame_hdr *h, const double *v,
                            const hs_mac *mac);
 
@@ -97,11 +112,17 @@ size_t hs_frame_encode_mac(uint8_t *buf, size_t cap, const hs_frame_hdr *h, cons
 int hs_frame_parse(const uint8_t *buf, size_t len, unsigned kind, unsigned count,
                    hs_frame_hdr *h, double *v);
 
-/* hs_frame_parse for a link keyed with mac (NULL = hs_frame_parse): only version-2 frames of
+/* hs_frame_parse for a link keyed with mac (NULL = hs_frame_parse): only version-3 frames of
  * HS_FRAME_MAC_BYTES(count) bytes whose tag checks pass; the tag is checked after the CRC and
- * before anything else is decoded. A well-formed version-1 frame is HS_RX_MAC (no tag). */
+ * before anything else is decoded (whether the challenge is this run's is the receiver's
+ * business: hs_frame_parse_auth returns it). A well-formed version-1 frame is HS_RX_MAC (no tag), a version-2
+ * frame of its size HS_RX_VERSION (retired: no challenge). */
 int hs_frame_parse_mac(const uint8_t *buf, size_t len, unsigned kind, unsigned count,
                        const hs_mac *mac, hs_frame_hdr *h, double *v);
+
+/* hs_frame_parse_mac that also returns the frame's challenge in *challenge (0 unkeyed). */
+int hs_frame_parse_auth(const uint8_t *buf, size_t len, unsigned kind, unsigned count,
+                        const hs_mac *mac, uint64_t *challenge, hs_frame_hdr *h, double *v);
 
 /* Little-endian helpers shared with tests and tools: store/load 16, 32, 64 bits and binary64. */
 void hs_put_u16(uint8_t *p, uint16_t x);

@@ -376,7 +376,7 @@ int hs_plant_exit_code(const hs_plant *p, int output_lost, int budget_failed)
     else if (p->stop == HS_PLANT_STOP_FAULT || p->faults > 0u) { st = HS_E_STEP; }
     else if (output_lost != 0) { st = HS_E_WRITE; }
     else if (budget_failed != 0) { st = HS_E_BUDGET; }
-    else if (p->rx.st.rejected[HS_RX_MAC] > 0u) { st = HS_E_LINK; }
+    else if ((p->rx.st.rejected[HS_RX_MAC] + p->rx.st.rejected[HS_RX_OLD_RUN]) > 0u) { st = HS_E_LINK; }
     else { st = HS_OK; }
     return hs_exit_of(HS_TOOL_PLANT, st);
 }

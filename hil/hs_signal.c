@@ -227,14 +227,32 @@ static int candidate_confirms(hs_rx *rx, const hs_frame_hdr *h)
     return 0;
 }
 
-static int session_is_old(const hs_rx *rx, uint32_t session)
+/* Index of session among those the link left, or -1. */
+static int old_index(const hs_rx *rx, uint32_t session)
 {
+    int at = -1;
     for (int i = 0; i < rx->n_old; ++i) {
-        if (rx->old_session[i] == session) {
-            return 1;
+        if ((at < 0) && (rx->old_session[i] == session)) {
+            at = i;
         }
     }
-    return 0;
+    return at;
+}
+
+/* The current stream is left for a confirmed one: remembered newest first with its last seq
+ * (entry `drop`, the returning stream's own, or the oldest, makes room). */
+static void leave_current(hs_rx *rx, int drop)
+{
+    int last = (drop >= 0) ? drop : (HS_RX_OLD_SESSIONS - 1);
+    for (int i = last; i > 0; --i) {
+        rx->old_session[i] = rx->old_session[i - 1];
+        rx->old_seq[i] = rx->old_seq[i - 1];
+    }
+    rx->old_session[0] = rx->session;
+    rx->old_seq[0] = rx->last_seq;
+    if ((drop < 0) && (rx->n_old < HS_RX_OLD_SESSIONS)) {
+        rx->n_old++;
+    }
 }
 
 /* Sequence and session rules of an otherwise valid frame (hs_signal.h, FRAME.md). */
@@ -261,20 +279,23 @@ static int seq_policy(hs_rx *rx, const hs_frame_hdr *h)
         /* MISRA Ref 7.2.1 [stdint.h constant macro, suffixed in its expansion] */
         return ahead < UINT32_C(0x80000000) ? HS_RX_SEQ_JUMP : HS_RX_SEQ_STALE;
     }
-    if (session_is_old(rx, h->session) != 0) {
-        return HS_RX_SESSION_OLD;
+    const int old = old_index(rx, h->session);
+    if (old >= 0) {
+        /* At or behind where the link left it: frames it saw already (or older), a replay. */
+        const uint32_t ahead = h->seq - rx->old_seq[old];
+        /* MISRA Ref 7.2.1 [stdint.h constant macro, suffixed in its expansion] */
+        if ((ahead == 0u) || (ahead >= UINT32_C(0x80000000))) {
+            return HS_RX_SESSION_OLD;
+        }
     }
     if (candidate_confirms(rx, h) == 0) {
         return HS_RX_SESSION_NEW;
     }
-    for (int i = HS_RX_OLD_SESSIONS - 1; i > 0; --i) {
-        rx->old_session[i] = rx->old_session[i - 1];
-    }
-    rx->old_session[0] = rx->session;
-    if (rx->n_old < HS_RX_OLD_SESSIONS) {
-        rx->n_old++;
-    }
+    leave_current(rx, old);
     rx->st.peer_restarts++;
+    if (old >= 0) {
+        rx->st.peer_returns++;
+    }
     return HS_RX_OK;
 }
 
@@ -282,11 +303,17 @@ int hs_rx_offer(hs_rx *rx, const uint8_t *buf, size_t len, int from_peer)
 {
     hs_frame_hdr h;
     double v[HS_FRAME_MAX_VALUES];
+    uint64_t challenge = 0u;
     int r;
     rx->st.datagrams++;
     /* The source check comes first: nothing from a stranger is even parsed. */
     /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    r = (from_peer != 0) ? hs_frame_parse_mac(buf, len, rx->kind, rx->n, rx->mac, &h, v) : HS_RX_FOREIGN;
+    r = (from_peer != 0) ? hs_frame_parse_auth(buf, len, rx->kind, rx->n, rx->mac, &challenge, &h, v) : HS_RX_FOREIGN;
+    /* Authentic, but bound to another run's challenge: refused before it can touch any state. */
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
+    if ((r == HS_RX_OK) && (rx->mac != NULL) && (rx->challenge != 0u) && (challenge != rx->challenge)) {
+        r = (challenge == 0u) ? HS_RX_UNANSWERED : HS_RX_OLD_RUN;
+    }
     /* The first valid frame opens the link; later ones pass the sequence/session rules. */
     /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     if ((r == HS_RX_OK) && (rx->have_peer != 0)) {
@@ -311,6 +338,7 @@ int hs_rx_offer(hs_rx *rx, const uint8_t *buf, size_t len, int from_peer)
     rx->st.superseded += (uint64_t)rx->pending;
     rx->pending = 1;
     rx->pending_hdr = h;
+    rx->pending_challenge = challenge;
     return HS_RX_OK;
 }
 
@@ -343,6 +371,7 @@ int hs_rx_offer_values(hs_rx *rx, const uint8_t *slot, const double *v, unsigned
         rx->pending++;
     }
     (void)memset(&rx->pending_hdr, 0, sizeof rx->pending_hdr);
+    rx->pending_challenge = 0u;
     rx->pending_hdr.seq = seq;
     return HS_RX_OK;
 }
@@ -370,6 +399,7 @@ int hs_rx_tick(hs_rx *rx, hs_real *in)
         rx->peer_ack = rx->pending_hdr.ack_seq;
         rx->peer_flags = rx->pending_hdr.flags;
         rx->peer_send_ns = rx->pending_hdr.send_ns;
+        rx->peer_challenge = rx->pending_challenge;
         rx->quiet = 0u;
     } else {
         if (rx->quiet < UINT32_MAX) {
@@ -443,7 +473,7 @@ size_t hs_tx_build(hs_tx *tx, uint8_t *buf, size_t cap, const hs_real *y, uint64
     h.send_ns = send_ns;
     h.ack_seq = ack_seq;
     h.flags = flags;
-    size_t n = hs_frame_encode_mac(buf, cap, &h, v, tx->mac);
+    size_t n = hs_frame_encode_auth(buf, cap, &h, v, tx->mac, tx->challenge);
     if (n != 0u) {
         tx->seq = h.seq;
         tx->frames++;

@@ -59,6 +59,7 @@ typedef struct hs_rx_stats {
     uint64_t clamped;                  /* values of accepted frames clamped into [min, max] */
     uint64_t seq_gaps;                 /* sequence numbers skipped by the peer (lost or never sent) */
     uint64_t peer_restarts;            /* session changes after the first accepted frame */
+    uint64_t peer_returns;             /* of which a stream the link had left came back (a paused ECU) */
     uint64_t seq_resyncs;              /* same-session sequence restarts/jumps confirmed */
     uint64_t stale_frames;             /* ticks with at least one input on its fallback value */
     uint64_t fresh_ticks;              /* ticks that applied a fresh frame */
@@ -74,8 +75,9 @@ typedef struct hs_rx_stats {
  * largest stale_limit of the inputs, so the inputs are already on their fallbacks): a
  * restarted ECU is back within a few frames of that silence, while stray or replayed frames,
  * or a second sender beside a live or briefly paused ECU, never take the link over. Sessions
- * left behind are remembered (the last HS_RX_OLD_SESSIONS) and their frames rejected as
- * replays. */
+ * left behind are remembered (the last HS_RX_OLD_SESSIONS) with their last accepted seq: a
+ * frame at or behind it is a replay (session_old); one ahead of it is the stream coming back
+ * (a paused ECU after a takeover) and wins the link back by the same rule as a new session. */
 #define HS_RX_SEQ_AHEAD 1000u   /* frames: 1 s of 1 kHz frames may be lost without a resync */
 #define HS_RX_SEQ_BEHIND 64u    /* frames: reordering/duplicates tolerated as plain stale */
 #define HS_RX_CONFIRM 3u        /* consecutive frames that confirm a restart or resync */
@@ -96,10 +98,15 @@ typedef struct hs_rx {
     uint32_t takeover_ticks;    /* a new stream may win only after more silent ticks than this */
     const hs_mac *mac;          /* NULL: version-1 frames; else only frames tagged under it */
     uint32_t old_session[HS_RX_OLD_SESSIONS]; /* sessions left behind, newest first */
+    uint32_t old_seq[HS_RX_OLD_SESSIONS];     /* last accepted seq of each of them */
+    uint64_t challenge;         /* authenticated plant: its run nonce, which every accepted frame
+                                   must carry (else old_run); 0 = not checked (the ECU's end) */
+    uint64_t peer_challenge;    /* challenge of the frame applied most recently (the ECU answers it) */
     int n_old;                  /* entries of old_session in use */
     int pending;                /* accepted frames waiting for the next tick (UDP: 0 or 1; CAN:
                                    one per message, each covering its own signals) */
     hs_frame_hdr pending_hdr;   /* header of the newest of them */
+    uint64_t pending_challenge; /* and its challenge (authenticated links) */
     double pending_v[HS_FRAME_MAX_VALUES]; /* their engineering values, already clamped */
     uint8_t pend[HS_FRAME_MAX_VALUES];     /* 1 where pending_v holds a value for the next tick */
     uint32_t used_seq;          /* seq of the frame applied most recently (0 = none) */
@@ -149,7 +156,9 @@ typedef struct hs_tx {
     uint32_t session;   /* this run's id */
     uint32_t seq;       /* seq of the last frame built */
     uint64_t frames;    /* frames built */
-    const hs_mac *mac;  /* NULL: version-1 frames; else version-2 frames tagged under it */
+    const hs_mac *mac;  /* NULL: version-1 frames; else version-3 frames tagged under it */
+    uint64_t challenge; /* written into authenticated frames: the plant's own run nonce, or the
+                           one the ECU answers (0 = none heard yet) */
 } hs_tx;
 
 /* Binds tx to the outputs (dir HS_SIG_OUT) of a checked map. session should differ between
@@ -158,7 +167,9 @@ typedef struct hs_tx {
 hs_status hs_tx_init(hs_tx *tx, const hs_signal_map *map, unsigned kind, uint32_t session);
 
 /* Builds the next frame (seq + 1) from the n engineering values y (NULL = every signal's
- * fallback, the safe outputs) into buf (cap >= HS_FRAME_MAC_BYTES(n)); returns its size or 0. */
+ * fallback, the safe outputs) into buf (cap >= HS_FRAME_MAC_BYTES(n)); returns its size or 0.
+ * An authenticated ECU without a challenge yet sends challenge 0 (the plant counts such
+ * frames as unanswered: a wrong key still shows as bad_mac at once). */
 size_t hs_tx_build(hs_tx *tx, uint8_t *buf, size_t cap, const hs_real *y, uint64_t send_ns,
                    uint32_t ack_seq, uint32_t flags);
 

@@ -150,6 +150,21 @@ badin "not a number" 't,F_tangential\n0,1\n0.5,abc\n' "3: field 2 ('abc') is not
 badin "short row" 't,F_tangential\n0,1\n# c\n0.5\n' "4: 1 fields, the header has 2"
 badin "time not increasing" 't,F_tangential\n0,1\n0.5,1\n0.5,2\n' "4: t = 0.5 is not after the previous row's 0.5"
 badin "no rows" 't,F_tangential\n' "1: no data rows after the header"
+# Issue 31: hex floats and NUL bytes refused as the .hsm parser does, a row limit.
+badin "hex float" 't,F_tangential\n0,1\n0.5,0x1p1\n' "3: field 2 ('0x1p1') is a hexadecimal float: decimal numbers only"
+badin "NUL byte" 't,F_tangential\n0,1\n0.5,2\0 junk\n' "3: a NUL byte at column 6 (the file is not text)"
+badin "NUL byte in the last line" 't,F_tangential\n0,1\n0.5,2\0' "3: a NUL byte at column 6"
+awk 'BEGIN { print "t,F_tangential"; for (i = 0; i <= 262144; ++i) print i ",1" }' >"$D/big.csv"
+$SIM $CT --inputs "$D/big.csv" >/dev/null 2>"$D/e"; rc=$?
+t "--inputs of 262145 rows: exit 2, names the limit" "[ \$rc -eq 2 ] && grep -qF -- '--inputs: $D/big.csv:262146: more than 262144 data rows' '$D/e'"
+$SIM --model circular_track --param m=1 --param m=2 --h 1e-3 --t 0.01 >/dev/null 2>"$D/e"; rc=$?
+t "--param given twice: exit 2, says so" "[ \$rc -eq 2 ] && grep -q 'the same key given twice' '$D/e'"
+$SIM --model circular_track --h 0x1p-10 --t 0.01 >/dev/null 2>"$D/e"; rc=$?
+t "--h as a hex float: exit 2" "[ \$rc -eq 2 ]"
+cp model/mech/ball.hsm "$D/two.hsm"; printf 'solver sweeps=30\nsolver sweeps=40\n' >>"$D/two.hsm"
+n=$(wc -l <"$D/two.hsm")
+$SIM --model-file "$D/two.hsm" --h 1e-3 --t 0.01 >/dev/null 2>"$D/e"; rc=$?
+t "a second solver line: exit 2 at its line" "[ \$rc -eq 2 ] && grep -q 'two.hsm:$n: field .solver.: a second solver line' '$D/e'"
 $SIM $CT --inputs "$D/none.csv" >/dev/null 2>"$D/e"; rc=$?
 t "--inputs missing file: exit 2, names it" '[ $rc -eq 2 ] && grep -q "cannot open .*none.csv: No such file" "$D/e"'
 bad "bad --interp" --interp --model car_axle --h 1e-3 --t 1 --interp cubic

@@ -1346,6 +1346,10 @@ static hs_status parse_solver(hs_mb_store *st, const tok *w, int npos, const tok
     const tok kw = w[0];
     const hs_status E = HS_E_MODEL_PARAM;
     (void)w; (void)val;
+    /* A second solver line used to win silently; the description states its solver once. */
+    if (D->ct_sweeps != 0) {
+        return fail(err, line, kw, "a second solver line: give the solver once per description", E);
+    }
     if (npos != 1 || nkv != 1 || tok_eq(key[0], "sweeps") == 0 || read_int(st, val[0], 1, 1000, &D->ct_sweeps) == 0) {
         return fail(err, line, kw, "expected: solver sweeps=N (1..1000 projected Gauss-Seidel sweeps per step)", E);
     }

@@ -92,7 +92,8 @@ static void usage(FILE *o)
         "             column per input signal, named as listed below or in the description,\n"
         "             optionally with its unit: 'road_z [m]'), then rows of numbers with t (s)\n"
         "             strictly increasing; lines starting with # are comments. Inputs without a\n"
-        "             column stay 0. Step k uses the inputs at its start, t = k h.\n"
+        "             column stay 0. Step k uses the inputs at its start, t = k h. At most\n"
+        "             %u data rows, decimal numbers only (no hex floats, no NUL bytes)\n"
         "  --interp   between two rows of --inputs: linear (default) or hold (the earlier row);\n"
         "             before the first row and after the last, their values\n"
         "  --every N  CSV row every N steps\n"
@@ -109,7 +110,8 @@ static void usage(FILE *o)
         "Exit status: 0 ok, 1 the stepper refused a step (status names the fault), 2 bad arguments,\n"
         "3 an output (CSV or standard output) could not be written completely (status=write_error).\n\n"
         "models:\n",
-        HS_SIM_MAX_STEPS, hs_method_name(d.method), hs_form_name(d.form), hs_stab_name(d.stab));
+        HS_SIM_MAX_STEPS, (unsigned)HS_SIM_INPUTS_MAX_ROWS, hs_method_name(d.method), hs_form_name(d.form),
+        hs_stab_name(d.stab));
     for (int i = 0; hs_model_registry[i]; ++i) {
         const hs_model_type *T = hs_model_registry[i];
         fprintf(o, "  %s: %s (nq=%d nc=%d nz=%d nin=%d)\n", T->name, T->doc, T->nq, T->nc, T->nz, T->nin);
@@ -134,9 +136,17 @@ static int fail(hs_sim_err *e, const char *arg, const char *fmt, ...)
     return HS_SIM_BAD;
 }
 
+/* Hexadecimal floats (0x1p3) are what strtod also reads; the .hsm parser refuses them, so do
+ * the options and --inputs: one notation for numbers everywhere. */
+static int is_hex_float(const char *s)
+{
+    return strchr(s, 'x') != NULL || strchr(s, 'X') != NULL;
+}
+
 static int parse_real(const char *s, double *out)
 {
     char *end;
+    if (is_hex_float(s)) return 0;
     errno = 0;
     double v = strtod(s, &end);
     if (errno || end == s || *end || !isfinite(v)) return 0;
@@ -186,6 +196,9 @@ int hs_sim_parse(int argc, char *const *argv, hs_sim_cfg *c, hs_sim_err *e)
             c->pkeys[c->np][kl] = 0;
             if (!parse_real(eq + 1, &c->pvals[c->np]))
                 return fail(e, "--param", "value is not a finite number");
+            for (int k = 0; k < c->np; ++k)
+                if (!strcmp(c->pkeys[k], c->pkeys[c->np]))
+                    return fail(e, "--param", "the same key given twice (give each parameter once)");
             ++c->np;
         } else if (!strcmp(a, "--method")) {
             c->auto_method = !strcmp(v, "auto");
@@ -368,6 +381,9 @@ static int parse_header(char **fld, int nf, const hs_model *m, hs_sim_run *r, co
  * numbers, t increasing. 0, or 1 with the reason in msg. */
 static int parse_row(char **fld, int nf, size_t rows, const char *path, long ln, char *msg, size_t cap)
 {
+    if (rows >= HS_SIM_INPUTS_MAX_ROWS)
+        return load_fail(msg, cap, "%s:%ld: more than %u data rows (the --inputs limit; interpolation needs no row per step)",
+                         path, ln, (unsigned)HS_SIM_INPUTS_MAX_ROWS);
     if (rows == g_in_cap) {
         size_t n = g_in_cap ? 2 * g_in_cap : 1024;
         double *t2 = realloc(g_in_t, n * sizeof *t2);
@@ -383,6 +399,8 @@ static int parse_row(char **fld, int nf, size_t rows, const char *path, long ln,
         while (*q == ' ' || *q == '\t') ++q;
         size_t l = strlen(q);
         while (l > 0 && (q[l - 1] == ' ' || q[l - 1] == '\t')) q[--l] = '\0';
+        if (is_hex_float(q))
+            return load_fail(msg, cap, "%s:%ld: field %d ('%s') is a hexadecimal float: decimal numbers only (as in .hsm files)", path, ln, j + 1, q);
         if (!parse_real(q, &v))
             return load_fail(msg, cap, "%s:%ld: field %d ('%s') is not a finite number", path, ln, j + 1, q);
         if (j == 0) {
@@ -409,9 +427,19 @@ static int load_inputs(const char *path, const hs_model *m, hs_sim_run *r, char 
     int ncol = 0, rc = 0;
     size_t rows = 0;
     for (int i = 0; i < HS_SIM_MAX_NIN; ++i) r->in_col[i] = -1;
+    long at = ftell(f);
     while (!rc && fgets(line, sizeof line, f)) {
         ++ln;
         size_t len = strlen(line);
+        /* A NUL byte ends the string early: the bytes read tell (a pipe has no position: then
+         * only a line cut short before its newline does). */
+        const long now = ftell(f);
+        if ((at >= 0 && now >= 0 && (size_t)(now - at) != len) ||
+            (at < 0 && len < sizeof line - 1 && (len == 0 || line[len - 1] != '\n') && !feof(f))) {
+            rc = load_fail(msg, cap, "%s:%ld: a NUL byte at column %zu (the file is not text)", path, ln, len + 1);
+            break;
+        }
+        at = now;
         if (len == sizeof line - 1 && line[len - 1] != '\n' && !feof(f)) {
             rc = load_fail(msg, cap, "%s:%ld: line longer than %zu characters", path, ln, sizeof line - 2);
             break;

@@ -40,7 +40,8 @@ typedef struct ecu {
     /* options */
     const char *listen, *peer, *stats;
     const char *model, *model_file; /* the plant's model: its signal map is the link's */
-    const char *key;         /* pre-shared key file, NULL = unauthenticated */
+    const char *key;         /* pre-shared key file, NULL = the per-user default key */
+    int no_auth;             /* --no-auth: version-1 frames */
     const char *transport, *can_if, *dbc;   /* as hilstep-rt's options of the same names */
     const char *tkey[HS_TP_MAX_OPTS], *tval[HS_TP_MAX_OPTS];
     int ntopt;
@@ -140,7 +141,8 @@ static void usage(void)
 "                      first one as well (default 10000; 1000 on CAN, where this silence\n"
 "                      after plant frames is the normal end of the plant's run, exit 0)\n"
 "  --key FILE          authenticate frames with the plant's pre-shared key (hil/FRAME.md\n"
-"                      \"Security\")\n"
+"                      \"Security\"); default: the per-user key, as hilstep-rt\n"
+"  --no-auth           unauthenticated version-1 frames (a plant run with --no-auth)\n"
 "  --takeover-ms N     a new plant session takes over only after the current one was silent\n"
 "                      longer than N ms (default: the largest stale limit of the ECU's inputs)\n"
 "  --priority P        SCHED_FIFO priority of the control thread, 0 = normal (default 0)\n"
@@ -193,6 +195,7 @@ static int parse(int argc, char **argv, ecu *e)
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(); exit(0); }
         if (!strcmp(a, "--quiet")) { e->quiet = 1; continue; }
         if (!strcmp(a, "--wait-plant")) { e->wait_plant = 1; continue; }
+        if (!strcmp(a, "--no-auth")) { e->no_auth = 1; continue; }
         if (!v) { fprintf(stderr, "hilstep-ecu: %s needs a value (see --help)\n", a); return -1; }
         ++i;
         if (!strcmp(a, "--listen")) e->listen = v;
@@ -299,6 +302,11 @@ static void *control(void *arg)
         int fresh = hs_rx_tick(&e->rx, meas);
         e->fresh += (uint64_t)fresh;
         if (fresh) last_heard = k;
+        if (fresh) e->tx.challenge = e->rx.peer_challenge; /* answer the plant's run */
+        /* a plant silent for 10 takeover limits (200 ms by default: longer than any stall of
+         * a live plant, shorter than a restart) is gone: a new one would count its challenge
+         * as a replay (old_run), challenge 0 only as unanswered */
+        if (e->rx.quiet / 10u > e->rx.takeover_ticks) e->tx.challenge = 0;
         /* Sample-and-hold: integrate over the real time since the last tick, including
          * ticks this process missed, so the integral stays a time integral. */
         const double dt = dt0 * (double)(1u + skipped);
@@ -327,7 +335,10 @@ static void *control(void *arg)
         /* --wait-plant: before the plant spoke there may be no socket to send to. */
         const int hold = e->wait_plant && !e->rx.have_peer;
         e->held += (uint64_t)hold;
-        size_t n = hold ? 0u : hs_tx_build(&e->tx, buf, sizeof buf, cmd, (uint64_t)hs_now_ns(),
+        /* Without the plant's challenge a frame is only a probe (the plant counts it as
+         * unanswered; under a wrong key as bad_mac): one in 10 ticks is enough to show it. */
+        const int probe_only = e->tx.mac && !e->tx.challenge && k % 10u != 0u;
+        size_t n = hold || probe_only ? 0u : hs_tx_build(&e->tx, buf, sizeof buf, cmd, (uint64_t)hs_now_ns(),
                                            e->rx.used_seq, e->rx.stale ? HS_FLAG_STALE : 0u);
         if (n) {
             hs_tp_out o = {k, 0, &e->tx, cmd, buf, n};
@@ -385,6 +396,7 @@ static void report(FILE *f, const ecu *e, int pretty, int code)
     }
     kv(f, pretty, "rx_seq_gaps", (double)e->rx.st.seq_gaps, "", 0);
     kv(f, pretty, "rx_peer_restarts", (double)e->rx.st.peer_restarts, "", 0);
+    kv(f, pretty, "rx_peer_returns", (double)e->rx.st.peer_returns, "", 0);
     kv(f, pretty, "tx_frames", (double)e->tx.frames, "", 0);
     kv(f, pretty, "held_ticks", (double)e->held, "(--wait-plant: nothing sent, no plant frame yet)", 0);
     {
@@ -592,7 +604,8 @@ static hs_status bind_link(ecu *e, char *why, size_t cap)
     hs_rx_init(&e->rx, e->map, HS_FRAME_KIND_FROM_PLANT);
     hs_tx_init(&e->tx, e->map, HS_FRAME_KIND_TO_PLANT,
                (uint32_t)((uint64_t)hs_now_ns() ^ ((uint64_t)getpid() << 16)));
-    if (e->tp.ops->frame && hs_link_setup(&e->rx, &e->tx, &e->mac, e->key, e->takeover_ms,
+    if (e->tp.ops->frame && hs_link_setup(&e->rx, &e->tx, &e->mac,
+                                          e->no_auth ? HS_AUTH_NONE : e->key ? HS_AUTH_FILE : HS_AUTH_DEFAULT, e->key, e->takeover_ms,
                                           e->period_ns, "hilstep-ecu", "plant") != 0) {
         e->tp.ops->close(&e->tp);
         return HS_E_SETUP;

@@ -75,7 +75,8 @@ typedef struct options {
     double inject_periods;/* ... by spinning until start + (tick + this) * period */
     int64_t fault_tick;   /* test switch: first frame whose step gets a NaN input, -1 = none */
     int fault_frames;     /* ... for this many frames */
-    const char *key;      /* pre-shared key file: authenticated frames; NULL = version 1 */
+    const char *key;      /* pre-shared key file (--key); NULL = the per-user default key */
+    int no_auth;          /* --no-auth: version-1 frames, the verdict says so */
     double takeover_ms;   /* ECU silence before another stream may take over; < 0 = default */
 } options;
 
@@ -190,7 +191,11 @@ static void usage(FILE *f)
 "                      datagrams are counted too (default 50)\n"
 "  --key FILE          authenticate every frame, both ways, with HMAC-SHA-256-128 under\n"
 "                      the pre-shared key in FILE (hex, hil/FRAME.md \"Security\"); the ECU\n"
-"                      needs the same file. Frames with a bad or missing MAC: exit 8\n"
+"                      needs the same file. Frames with a bad or missing MAC: exit 8.\n"
+"                      Default: the per-user key $XDG_CONFIG_HOME/hilstep/link.key (else\n"
+"                      ~/.config/hilstep/link.key), created mode 0600 on first use\n"
+"  --no-auth           unauthenticated version-1 frames (an ECU without the MAC); the\n"
+"                      verdict says \"link unauthenticated\"\n"
 "  --takeover-ms N     a new ECU session (or a resynced one) takes the link over only after\n"
 "                      the current one was silent longer than N ms (default: the largest\n"
 "                      input stale limit of the map, 20 ms for the shipped maps)\n"
@@ -217,7 +222,8 @@ static void usage(FILE *f)
 "    summary printed); 1 bad option; 2 setup failed (model, map, socket, thread, output\n"
 "    file); 3 overrun with --policy stop; 4 refused steps; 5 output lost (a CSV, stats or\n"
 "    histogram write failed, e.g. disk full); 6 latency budget exceeded; 8 frames with a\n"
-"    bad or missing MAC arrived (--key: forged, or the ECU has another key).\n"
+"    bad or missing MAC arrived (forged, or the ECU has another key), or frames of an\n"
+"    earlier run (old_run: a replay); the verdict says \"link attacked\" with both counts.\n"
 "Without root, SCHED_FIFO or a PREEMPT_RT kernel the run goes on and says plainly that\n"
 "it is not hard real-time.\n"
 "\nmethods (--method; the stepper's method table):\n");
@@ -239,6 +245,8 @@ static const char *stab_name_i(int i) { return hs_stab_name((hs_stab)i); }
 static int parse_double(const char *s, double *v)
 {
     char *end;
+    /* decimal only, as the .hsm parser: strtod would also read 0x1p3 */
+    if (strchr(s, 'x') || strchr(s, 'X')) return -1;
     errno = 0;
     *v = strtod(s, &end);
     return (end == s || *end || errno || !isfinite(*v)) ? -1 : 0;
@@ -287,6 +295,7 @@ static void default_options(options *o)
 static int opt_names(const char *a, const char *v, options *o)
 {
     if (!strcmp(a, "--quiet")) o->quiet = 1;
+    else if (!strcmp(a, "--no-auth")) o->no_auth = 1;
     else if (!strcmp(a, "--verbose")) o->verbose = 1;
     else if (!strcmp(a, "--signals")) o->list_signals = 1;
     else if (!strcmp(a, "--model")) { NEED_ARG(); o->model = v; return OPT_VALUE; }
@@ -481,6 +490,14 @@ static int parse_options(int argc, char **argv, options *o, char *why, size_t ca
         }
         if (r == OPT_VALUE) ++i;
     }
+    /* The last of two --param NAME=... used to win silently; a bench states each value once. */
+    for (int k = 1; k < o->nparams; ++k)
+        for (int j = 0; j < k; ++j)
+            if (!strcmp(o->pname[j], o->pname[k])) {
+                snprintf(why, cap, "hilstep-rt: --param %s given twice (%g and %g): give each "
+                         "parameter once", o->pname[k], o->pval[j], o->pval[k]);
+                return -1;
+            }
     return 0;
 }
 
@@ -886,6 +903,7 @@ static void report(FILE *f, kv_fn kv, const app *a, int exit_code)
     kv(f, "rx_clamped_values", (double)s->clamped, "");
     kv(f, "rx_seq_gaps", (double)s->seq_gaps, "");
     kv(f, "rx_peer_restarts", (double)s->peer_restarts, "");
+    kv(f, "rx_peer_returns", (double)s->peer_returns, "(a left stream came back)");
     kv(f, "rx_stale_ticks", (double)s->stale_frames, "(inputs on fallback)");
     kv(f, "rx_silence_warnings", (double)a->silences, "(1 s without an ECU frame)");
     kv(f, "rx_seq_resyncs", (double)s->seq_resyncs, "");
@@ -1162,6 +1180,11 @@ static hs_status start_plant(app *a, hs_plant_def *def, char *why, size_t cap)
     return rc;
 }
 
+static hs_auth link_auth(const options *o)
+{
+    return o->no_auth ? HS_AUTH_NONE : o->key ? HS_AUTH_FILE : HS_AUTH_DEFAULT;
+}
+
 /* The link (sessions, sequence numbers and the MAC belong to the frame of FRAME.md: only a
  * transport that carries it takes --key; a CAN frame has no room for a MAC), then every output
  * file: a bad path or a directory fails the start. HS_OK, or HS_E_SETUP (transport closed). */
@@ -1169,7 +1192,7 @@ static hs_status open_outputs(app *a)
 {
     hs_plant *p = &a->plant;
     static hs_mac mac;
-    if (a->tp.ops->frame && hs_link_setup(&p->rx, &p->tx, &mac, a->o.key, a->o.takeover_ms,
+    if (a->tp.ops->frame && hs_link_setup(&p->rx, &p->tx, &mac, link_auth(&a->o), a->o.key, a->o.takeover_ms,
                                           a->o.period_ns, "hilstep-rt", "ECU") != 0) {
         a->tp.ops->close(&a->tp);
         return HS_E_SETUP;
@@ -1269,9 +1292,25 @@ static int write_files(app *a)
     return code;
 }
 
+/* The verdict's word on the link: unauthenticated, or the attacks its MAC and challenge refused. */
+static const char *link_note(const app *a, char *buf, size_t cap)
+{
+    const hs_rx_stats *s = &a->plant.rx.st;
+    buf[0] = '\0';
+    if (a->tp.ops->frame && !a->plant.rx.mac)
+        snprintf(buf, cap, "; link unauthenticated (--no-auth)");
+    else if (s->rejected[HS_RX_MAC] || s->rejected[HS_RX_OLD_RUN])
+        snprintf(buf, cap, "; link attacked: %llu forged or wrong-key frames (bad_mac), %llu "
+                 "replayed from an earlier run (old_run), all refused",
+                 (unsigned long long)s->rejected[HS_RX_MAC],
+                 (unsigned long long)s->rejected[HS_RX_OLD_RUN]);
+    return buf;
+}
+
 /* The console summary, ending with the verdict: one line a person and a CI job can act on. */
 static void print_end(const app *a, int code)
 {
+    char note[256];
     const hs_plant *p = &a->plant;
     const char *how = g_stop ? (g_signal == SIGHUP ? "stopped by SIGHUP" : g_signal == SIGINT
                                 ? "stopped by SIGINT" : "stopped by signal")
@@ -1304,11 +1343,12 @@ static void print_end(const app *a, int code)
                             (unsigned long long)a->rows_written, (unsigned long long)a->rows_lost,
                             hs_ring_drops(&a->ring));
     printf("verdict: %s  worst frame %.1f us (tick %llu, planned wake-up to outputs sent) %s "
-           "budget %.1f us; %llu missed ticks; %llu refused steps; output %s -> exit %d (%s)\n",
+           "budget %.1f us; %llu missed ticks; %llu refused steps; output %s%s -> exit %d (%s)\n",
            code == HS_EXIT_OK ? "PASS" : "FAIL", (double)a->worst_frame_ns / 1e3,
            (unsigned long long)a->worst_frame_tick, budget_failed(a) ? ">" : "<=",
            budget_ns(a) / 1e3, (unsigned long long)p->missed_ticks, (unsigned long long)p->faults,
-           output_lost(a) ? "LOST" : "complete", code, hs_exit_text(code));
+           output_lost(a) ? "LOST" : "complete",
+           link_note(a, note, sizeof note), code, hs_exit_text(code));
 }
 
 int main(int argc, char **argv)

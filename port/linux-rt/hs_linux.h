@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "hs_key.h"
 #include "hs_mac.h"
 #include "hs_signal.h"
 
@@ -66,18 +67,7 @@ int hs_udp_send(hs_udp *u, const uint8_t *buf, size_t n);
 /* Closes the socket. */
 void hs_udp_close(hs_udp *u);
 
-/* Reads the pre-shared key file path (hil/FRAME.md "Security": 16..64 bytes as hex digits,
- * whitespace ignored, '#' comments) into mac (ipad/opad states precomputed; the key bytes are
- * wiped). Returns the key length in bytes with why empty, or with a warning in why (the file
- * is readable by group or others); -1 with "FILE:LINE: reason" in why. */
-int hs_key_load(const char *path, hs_mac *mac, char *why, size_t cap);
-
-/* The link options of both tools: takeover_ms >= 0 sets rx's takeover limit (ms, rounded up
- * to whole periods of period_ns), key_path != NULL loads the key into mac and authenticates
- * rx and tx with it. Prints one "PROG: link: ..." line (peer_name: "ECU" or "plant"); errors
- * go to stderr as "PROG: reason". 0, or -1 (exit 2). */
-int hs_link_setup(hs_rx *rx, hs_tx *tx, hs_mac *mac, const char *key_path, double takeover_ms,
-                  int64_t period_ns, const char *prog, const char *peer_name);
+/* The key file and the link options (hs_key_load, hs_link_setup) are in hs_key.h. */
 
 /* What the process asked of the system and what it got. */
 typedef struct hs_rt_report {

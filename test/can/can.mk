@@ -33,8 +33,8 @@ $(BUILD)/can/hs_transports_null.c: port/linux-rt/hs_transports.c
 	@mkdir -p $(BUILD)/can
 	sed 's|^    /\* end of the list|    X(null) /* test/can/hs_tp_null.c */ \\\n&|' $< > $@
 
-$(BUILD)/hilstep-rt-null: $(BUILD)/can/hs_transports_null.c test/can/hs_tp_null.c $(LINUX_DIR)/hilstep_rt.c $(LINUX_DIR)/hs_linux.c $(LINUX_TP) $(HIL_SRC) $(CORE_OBJ) $(LINUX_HDR)
-	$(CC) $(CFLAGS_LINUX) $(LINUX_DIR)/hilstep_rt.c $(LINUX_DIR)/hs_linux.c $(filter-out %/hs_transports.c,$(LINUX_TP)) \
+$(BUILD)/hilstep-rt-null: $(BUILD)/can/hs_transports_null.c test/can/hs_tp_null.c $(LINUX_DIR)/hilstep_rt.c $(LINUX_DIR)/hs_linux.c $(LINUX_DIR)/hs_key.c $(LINUX_TP) $(HIL_SRC) $(CORE_OBJ) $(LINUX_HDR)
+	$(CC) $(CFLAGS_LINUX) $(LINUX_DIR)/hilstep_rt.c $(LINUX_DIR)/hs_linux.c $(LINUX_DIR)/hs_key.c $(filter-out %/hs_transports.c,$(LINUX_TP)) \
 	  $(BUILD)/can/hs_transports_null.c test/can/hs_tp_null.c $(HIL_SRC) $(CORE_OBJ) -o $@ $(LINUX_LIBS)
 
 .PHONY: can-test can-build

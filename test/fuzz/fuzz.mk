@@ -39,7 +39,7 @@ FUZZ_COVOBJS := $(FUZZ_LIBSRC:%.c=$(BUILD)/fuzzcov/obj/%.o)
 # needs more than rt/ model/ hil/ sets FUZZ_EXTRA_NAME (sources), FUZZ_DEP_NAME (headers or
 # sources it includes) or FUZZ_LIBS_NAME here, above the rules (they are expanded there).
 FUZZ_EXTRA_cli   := port/host/sim_main.c
-FUZZ_EXTRA_rtcli := port/linux-rt/hs_linux.c $(wildcard port/linux-rt/hs_tp_*.c) port/linux-rt/hs_transports.c
+FUZZ_EXTRA_rtcli := port/linux-rt/hs_linux.c port/linux-rt/hs_key.c $(wildcard port/linux-rt/hs_tp_*.c) port/linux-rt/hs_transports.c
 FUZZ_DEP_rtcli   := port/linux-rt/hilstep_rt.c
 FUZZ_LIBS_rtcli  := -lpthread
 

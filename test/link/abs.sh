@@ -13,6 +13,7 @@
 # Usage: abs.sh BUILD_DIR. Ends with "N passed, N failed".
 B=${1:-build}
 T=$(mktemp -d "${TMPDIR:-/tmp}/hs-abs.XXXXXX")
+export XDG_CONFIG_HOME="$T/cfg"  # the per-user default key of this suite, not the user's
 pass=0; fail=0; PIDS=""
 ok() { pass=$((pass + 1)); echo "  ok   $1"; }
 ko() { fail=$((fail + 1)); echo "  FAIL $1"; }

@@ -13,6 +13,7 @@
 # Usage: attacks.sh BUILD_DIR. Ends with "N passed, N failed".
 B=${1:-build}
 T=$(mktemp -d "${TMPDIR:-/tmp}/hs-attacks.XXXXXX")
+export XDG_CONFIG_HOME="$T/cfg"  # plant and hilstep-ecu share this suite's per-user default key
 pass=0; fail=0; PIDS=""
 ok() { pass=$((pass + 1)); echo "  ok   $1"; }
 ko() { fail=$((fail + 1)); echo "  FAIL $1"; }
@@ -69,7 +70,9 @@ case "$bp$be" in refused*refused*) ok "a second socket cannot bind the plant's o
 for attempt in 1 2 3; do
     BASE=$($PY test/linux/free_ports.py 2) || { echo "no free ports"; echo "$pass passed, $((fail + 1)) failed"; exit 1; }
     PLANT=127.0.0.1:$BASE; ECU=127.0.0.1:$((BASE + 1))
-    timeout -k 2 20 "$B/hilstep-rt" --listen $PLANT --peer $ECU --duration 3 --quiet --priority 0 $BUDGET \
+    # The stand-in speaks version 1: the session rules of the --no-auth link (attacks31.sh has
+    # the authenticated default).
+    timeout -k 2 20 "$B/hilstep-rt" --listen $PLANT --peer $ECU --duration 3 --quiet --priority 0 $BUDGET --no-auth \
         --log "$T/t.csv" --stats "$T/t_rt.stats" >"$T/t_rt.out" 2>&1 &
     P=$!; PIDS="$PIDS $P"
     sleep 0.3

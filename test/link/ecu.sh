@@ -7,6 +7,7 @@
 # Usage: ecu.sh BUILD_DIR. Ends with "N passed, N failed".
 B=${1:-build}
 T=$(mktemp -d "${TMPDIR:-/tmp}/hs-ecu.XXXXXX")
+export XDG_CONFIG_HOME="$T/cfg"  # the per-user default key of this suite, not the user's
 pass=0; fail=0; PIDS=""
 ok() { pass=$((pass + 1)); echo "  ok   $1"; }
 ko() { fail=$((fail + 1)); echo "  FAIL $1"; }
@@ -42,10 +43,12 @@ for m in "car_axle|--model car_axle" "slider_crank.hsm|--model-file model/mech/s
     echo "  info $tag ($nout outputs): plant used $used of $fr frames, rejected $rrej; ECU accepted $eacc, rejected $erej, exit $rc_e"
     [ $rc_p -eq 0 ] && [ $rc_e -eq 0 ] && [ "$fin" = 1 ] && ok "$tag: the ECU exits by itself with the plant's FINAL frame (exit 0)" \
         || ko "$tag: plant exit $rc_p, ECU exit $rc_e (124 = never exited), saw_final '$fin'"
-    # Closed: every datagram accepted both ways; the plant applies the ECU's commands (on a
-    # loaded machine some are superseded when the plant misses ticks, hence half, not all).
-    [ "$rrej" = 0 ] && [ "$erej" = 0 ] && [ -n "$used" ] && [ "$used" -ge $((fr / 2)) ] && [ "$eacc" -ge $((fr * 9 / 10)) ] \
-        && ok "$tag: loop closed ($nout-output map): 0 rejected either way, plant used $used, ECU accepted $eacc of $fr" \
+    # Closed: every datagram accepted both ways but the ECU's probes sent before it heard the
+    # plant (one per 10 ms, no challenge yet: unanswered); the plant applies the ECU's commands
+    # (on a loaded machine some are superseded when the plant misses ticks, hence half, not all).
+    una=$(key rx_rej_unanswered "$T/${t}_rt.stats")
+    [ "$rrej" = "$una" ] && [ "$erej" = 0 ] && [ -n "$used" ] && [ "$used" -ge $((fr / 2)) ] && [ "$eacc" -ge $((fr * 9 / 10)) ] \
+        && ok "$tag: loop closed ($nout-output map): 0 rejected either way but $una unanswered probes, plant used $used, ECU accepted $eacc of $fr" \
         || ko "$tag: plant used '$used' rejected '$rrej', ECU accepted '$eacc' rejected '$erej' of '$fr' frames"
     dup=$(sort "$T/${t}_ecu.out" | uniq -d | head -n 1)
     [ -z "$dup" ] && grep -q "hilstep-ecu summary (plant finished)" "$T/${t}_ecu.out" \

@@ -10,6 +10,7 @@ B=${1:-build}; RATE=${2:-100000}; RT=${3:-$B/hilstep-rt}
 BASE=$(/usr/bin/python3 test/linux/free_ports.py 3) || { echo "no free ports"; echo "0 passed, 1 failed"; exit 1; }
 PLANT=127.0.0.1:$BASE; ECU=127.0.0.1:$((BASE + 1)); FOREIGN=127.0.0.1:$((BASE + 2))
 T=$(mktemp -d "${TMPDIR:-/tmp}/hs-flood.XXXXXX")
+export XDG_CONFIG_HOME="$T/cfg"  # the per-user default key of this suite, not the user's
 pass=0; fail=0; PIDS=""
 ok() { pass=$((pass + 1)); echo "  ok   $1"; }
 ko() { fail=$((fail + 1)); echo "  FAIL $1"; }

@@ -104,8 +104,11 @@ static void test_new_session_and_replay(void)
     }
     CHECK(at == (int)(rx.takeover_ticks + 2u));
     CHECK(rx.st.peer_restarts == 1 && rx.st.rejected[HS_RX_SESSION_NEW] == (uint64_t)at - 1u);
-    /* A frame replayed from the old session is rejected, also in a burst, and changes nothing. */
-    for (uint32_t s = 501; s <= 510; ++s) CHECK(offer(0xAAAA, s, -40.0) == HS_RX_SESSION_OLD);
+    /* A frame replayed from the old session (seq at or behind its last accepted one) is
+     * rejected, also in a burst, and changes nothing. */
+    for (uint32_t s = 491; s <= 500; ++s) CHECK(offer(0xAAAA, s, -40.0) == HS_RX_SESSION_OLD);
+    /* Ahead of it, the old stream is a candidate like a new session: not while 0xBBBB is live. */
+    for (uint32_t s = 501; s <= 510; ++s) CHECK(offer(0xAAAA, s, -40.0) == HS_RX_SESSION_NEW);
     hs_real in[1];
     (void)hs_rx_tick(&rx, in);
     CHECK(in[0] == 7.0);
@@ -120,6 +123,37 @@ static void test_new_session_and_replay(void)
         CHECK(frame(0xBBBB, s, 1.0, &r) == 1.0 && r == HS_RX_OK);
     }
     CHECK(rx.st.peer_restarts == 1);
+}
+
+/* Issue 31: after an ECU pause longer than the takeover limit, three stray frames of a new
+ * session took the link over and the ECU's next 4,516 frames were refused as session_old.
+ * Now the paused ECU, resuming its own stream, wins the link back by the takeover rule once
+ * the stray stream has gone silent (takeover limit + HS_RX_CONFIRM frames), and every step
+ * is counted (peer_restarts 2, peer_returns 1). */
+static void test_paused_ecu_returns(void)
+{
+    start(0xEC01, 200);
+    hs_real in[1];
+    for (int k = 0; k < 30; ++k) (void)hs_rx_tick(&rx, in); /* the ECU pauses 30 ms */
+    int r, took = 0;
+    for (uint32_t s = 1; s <= 3; ++s) took += frame(0x5757, s, -40.0, &r) == -40.0;
+    CHECK(took == 1 && rx.session == 0x5757 && rx.st.peer_restarts == 1); /* no key: it can */
+    /* The ECU comes back where it left off (seq 201 on): refused while the stray frames are
+     * fresh, back at its frame takeover_ticks + 2, and on for good. */
+    int back = -1, lost_after = 0;
+    for (uint32_t s = 201; s <= 400; ++s) {
+        double v = frame(0xEC01, s, 1.0, &r);
+        if (back < 0 && r == HS_RX_OK && v == 1.0) back = (int)(s - 200u);
+        else if (back >= 0) lost_after += r != HS_RX_OK || v != 1.0;
+    }
+    CHECK(back == (int)(rx.takeover_ticks + 2u) && lost_after == 0);
+    CHECK(rx.session == 0xEC01 && rx.st.peer_restarts == 2 && rx.st.peer_returns == 1);
+    CHECK(rx.st.rejected[HS_RX_SESSION_OLD] == 0);
+    /* The stray stream's frames replayed now are session_old (at or behind its last seq). */
+    CHECK(offer(0x5757, 3, -40.0) == HS_RX_SESSION_OLD && offer(0x5757, 2, -40.0) == HS_RX_SESSION_OLD);
+    /* And the ECU's own old frames (a capture of this run) are still refused as stale. */
+    CHECK(offer(0xEC01, 250, -40.0) == HS_RX_SEQ_STALE);
+    CHECK(rx.st.datagrams == rx.st.accepted + hs_rx_rejected_total(&rx));
 }
 
 static void test_real_gap(void)
@@ -171,9 +205,11 @@ static void test_pause_takeover(void)
             CHECK(rx.st.rejected[HS_RX_SESSION_NEW] == 3u && rx.st.peer_restarts == 0);
             CHECK(real_ok == 50);
         } else {
-            /* With the old limit the stray stream wins and the ECU is locked out: the limit
-             * is what protects the live stream. */
-            CHECK(stray_ok == 1 && rx.st.peer_restarts == 1 && real_ok == 0);
+            /* With the old limit the stray stream wins: the limit is what protects the live
+             * stream. Since issue 31 the ECU is no longer locked out: it takes its link back
+             * the same way once the stray stream is silent (all but its first limit + 1). */
+            CHECK(stray_ok == 1 && rx.st.peer_restarts == 2 && rx.st.peer_returns == 1);
+            CHECK(real_ok == 50 - (int)(rx.takeover_ticks + 1u));
         }
     }
     /* A pause longer than the limit lets a restarted ECU in (3 frames after the limit). */
@@ -195,6 +231,7 @@ static void test_counters(void)
 }
 
 static const hs_test_case tests[] = {
+    HS_TEST_ROW(test_paused_ecu_returns),
     HS_TEST_ROW(test_forged_jump),
     HS_TEST_ROW(test_restart_same_session),
     HS_TEST_ROW(test_new_session_and_replay),

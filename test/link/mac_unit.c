@@ -112,25 +112,82 @@ static void test_hmac_rfc4231(void)
 
 static hs_mac key_a, key_b;
 
-/* The golden authenticated frame of hil/FRAME.md: key 00 01 .. 1f, the version-1 example. */
+/* The golden authenticated frame of hil/FRAME.md: key 00 01 .. 1f, the version-1 example as
+ * version 3 with challenge 0x1122334455667788 (bytes from Python's hmac and zlib modules). */
 static void test_golden_frame(void)
 {
     static const char *golden =
-        "4853463102010100040302012a00000000e1f5050000000029000000000000000000000000002940"
-        "12fb2bbaea2ec19de23de757e08758de1e3cf56f";
-    uint8_t want[60], b[HS_FRAME_MAX_BYTES];
+        "4853463103010100040302012a00000000e1f5050000000029000000000000000000000000002940"
+        "8877665544332211e02efa9bdf7f3cd13042ab3b47a84bfb330c15ed";
+    uint8_t want[68], b[HS_FRAME_MAX_BYTES];
     hex(golden, want, sizeof want);
     hs_frame_hdr h = {HS_FRAME_VERSION, HS_FRAME_KIND_TO_PLANT, 1, 0x01020304u, 42, 100000000u, 41, 0};
     double v = 12.5, w = 0.0;
-    size_t n = hs_frame_encode_mac(b, sizeof b, &h, &v, &key_a);
-    CHECK(n == HS_FRAME_MAC_BYTES(1) && n == 60);
+    size_t n = hs_frame_encode_auth(b, sizeof b, &h, &v, &key_a, UINT64_C(0x1122334455667788));
+    CHECK(n == HS_FRAME_MAC_BYTES(1) && n == 68);
     CHECK(memcmp(b, want, sizeof want) == 0);
     hs_frame_hdr r;
-    CHECK(hs_frame_parse_mac(b, n, HS_FRAME_KIND_TO_PLANT, 1, &key_a, &r, &w) == HS_RX_OK && w == 12.5);
-    CHECK(r.version == HS_FRAME_VERSION_MAC && r.seq == 42);
+    uint64_t ch = 0;
+    CHECK(hs_frame_parse_auth(b, n, HS_FRAME_KIND_TO_PLANT, 1, &key_a, &ch, &r, &w) == HS_RX_OK && w == 12.5);
+    CHECK(r.version == HS_FRAME_VERSION_MAC && r.seq == 42 && ch == UINT64_C(0x1122334455667788));
     /* Without a key the version-1 frame is the same bytes as before (byte-compatible). */
     CHECK(hs_frame_encode_mac(b, sizeof b, &h, &v, NULL) == 44 && b[4] == 1);
-    CHECK(hs_frame_encode_mac(b, 59, &h, &v, &key_a) == 0); /* buffer one byte short */
+    CHECK(hs_frame_encode_mac(b, 67, &h, &v, &key_a) == 0); /* buffer one byte short */
+    /* A retired version-2 frame (the old golden bytes: tag without a challenge) is named. */
+    static const char *v2 =
+        "4853463102010100040302012a00000000e1f5050000000029000000000000000000000000002940"
+        "12fb2bbaea2ec19de23de757e08758de1e3cf56f";
+    uint8_t old[60];
+    hex(v2, old, sizeof old);
+    CHECK(hs_frame_parse_auth(old, sizeof old, HS_FRAME_KIND_TO_PLANT, 1, &key_a, &ch, &r, &w) == HS_RX_VERSION);
+}
+
+/* Sessions bound to a run: the plant's challenge under the MAC. A frame authentic under the
+ * key but answering another run's challenge (captured in an earlier run) is old_run: refused
+ * before the session rules, as the very first frame too, and changes nothing. */
+static void test_challenge(void)
+{
+    hs_rx rx;
+    uint8_t b[HS_FRAME_MAX_BYTES];
+    hs_real in[1];
+    hs_frame_hdr h = {HS_FRAME_VERSION, HS_FRAME_KIND_TO_PLANT, 1, 0x77u, 1, 0, 0, 0};
+    const uint64_t now = UINT64_C(0x0123456789abcdef), before = UINT64_C(0x0123456789abcdee);
+    hs_rx_init(&rx, &hs_map_circular_track_plant, HS_FRAME_KIND_TO_PLANT);
+    rx.mac = &key_a;
+    rx.challenge = now;
+    double v = 50.0;
+    int replayed = 0;
+    for (uint32_t s = 1; s <= 5; ++s) { /* five authentic frames of an earlier run */
+        h.seq = s;
+        size_t n = hs_frame_encode_auth(b, sizeof b, &h, &v, &key_a, before);
+        replayed += hs_rx_offer(&rx, b, n, 1) == HS_RX_OLD_RUN;
+        (void)hs_rx_tick(&rx, in);
+        CHECK(in[0] == 0.0 && rx.have_peer == 0);
+    }
+    CHECK(replayed == 5 && rx.st.rejected[HS_RX_OLD_RUN] == 5 && rx.st.accepted == 0);
+    /* Challenge 0 (an ECU that has not heard this plant yet) is unanswered: harmless, counted,
+     * nothing opened; under another key it is bad_mac like any frame. */
+    size_t n = hs_frame_encode_auth(b, sizeof b, &h, &v, &key_a, 0u);
+    CHECK(hs_rx_offer(&rx, b, n, 1) == HS_RX_UNANSWERED && rx.have_peer == 0);
+    n = hs_frame_encode_auth(b, sizeof b, &h, &v, &key_b, 0u);
+    CHECK(hs_rx_offer(&rx, b, n, 1) == HS_RX_MAC);
+    /* The live ECU answering this run's challenge opens the link. */
+    v = 2.0;
+    h.session = 0x78u;
+    h.seq = 1;
+    n = hs_frame_encode_auth(b, sizeof b, &h, &v, &key_a, now);
+    CHECK(hs_rx_offer(&rx, b, n, 1) == HS_RX_OK);
+    CHECK(hs_rx_tick(&rx, in) == 1 && in[0] == 2.0 && rx.peer_challenge == now);
+    /* A transmitter writes its challenge into the frame, under the tag. */
+    hs_tx tx;
+    hs_tx_init(&tx, &hs_map_circular_track_plant, HS_FRAME_KIND_FROM_PLANT, 1u);
+    tx.mac = &key_a;
+    tx.challenge = now;
+    n = hs_tx_build(&tx, b, sizeof b, NULL, 0u, 0u, 0u);
+    CHECK(n == HS_FRAME_MAC_BYTES(4) && hs_get_u64(b + 32 + 8 * 4) == now);
+    CHECK(strcmp(hs_rx_reason_name(HS_RX_OLD_RUN), "old_run") == 0);
+    CHECK(strcmp(hs_rx_reason_name(HS_RX_UNANSWERED), "unanswered") == 0);
+    CHECK(rx.st.datagrams == rx.st.accepted + hs_rx_rejected_total(&rx));
 }
 
 static size_t make(uint8_t *b, uint32_t session, uint32_t seq, double v, const hs_mac *m)
@@ -210,6 +267,7 @@ static const hs_test_case tests[] = {
     HS_TEST_ROW(test_hmac_rfc4231),
     HS_TEST_ROW(test_golden_frame),
     HS_TEST_ROW(test_rx_rules),
+    HS_TEST_ROW(test_challenge),
 };
 
 int main(void)

@@ -14,7 +14,7 @@ add() { line=$(grep -E '[0-9]+ passed, [0-9]+ failed' "$1" | tail -n 1)
 "$B/hilstep-link-unit" >"$T/u" 2>&1; grep -E 'FAIL|info' "$T/u"; add "$T/u"
 "$B/hilstep-mac-unit" >"$T/m" 2>&1; grep -E 'FAIL|info' "$T/m"; add "$T/m"
 sh test/link/flood.sh "$B" >"$T/f" 2>&1; cat "$T/f" | grep -vE 'passed, [0-9]+ failed'; add "$T/f"
-for t in attacks mac ecu abs; do
+for t in attacks attacks31 keyfile mac ecu abs; do
     sh test/link/$t.sh "$B" >"$T/$t" 2>&1; grep -vE 'passed, [0-9]+ failed' "$T/$t"; add "$T/$t"
 done
 echo "link: $tp passed, $tf failed"

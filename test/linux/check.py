@@ -125,7 +125,11 @@ def closed_loop(csvp, statsp, ecup, v_ref, kp, ki, m):
             f"(two free-running clocks; unapplied: arrived after the last frame)")
     c.check(st["rx_datagrams"] == st["rx_accepted"] + st["rx_rejected"],
             "every datagram counted exactly once, late ones included")
-    c.check(st["rx_rejected"] == 0, "no datagram rejected in a clean loop")
+    # An authenticated ECU's frames sent before it heard the plant carry no challenge yet
+    # (hil/FRAME.md "Sessions bound to a run"): counted as unanswered, a few at the start.
+    una = st.get("rx_rej_unanswered", 0)
+    c.check(st["rx_rejected"] == una,
+            f"no datagram rejected in a clean loop but {una:.0f} unanswered (sent before the ECU heard the plant)")
     c.check(ecu.get("saw_final") == 1, "ECU saw the plant's final frame and stopped")
     print(f"  info overruns {st['overrun_frames']:.0f} frames / {st['missed_ticks']:.0f} ticks, "
           f"latency p99 {st['latency_p99']:.0f} us max {st['latency_max']:.0f} us, "

@@ -130,7 +130,7 @@ static void test_rx_sequence_and_clamp(void)
     }
     CHECK(rx.st.peer_restarts == 1);
     CHECK(hs_rx_tick(&rx, in) == 1 && in[0] == 5.0);
-    n = make(b, 9, 0x00000003u, 2.0); /* the old session again: a replay */
+    n = make(b, 9, 0x00000002u, 2.0); /* the old session's last accepted frame again: a replay */
     CHECK(hs_rx_offer(&rx, b, n, 1) == HS_RX_SESSION_OLD);
     /* Every datagram is in exactly one counter. */
     uint64_t sum = rx.st.accepted + hs_rx_rejected_total(&rx);

@@ -10,6 +10,7 @@ MODEL_INC=$(awk '!/^#/ && NF {printf "-Imodel/%s ", $1}' model/ROOMS)
 B=${1:-build}
 PY=/usr/bin/python3
 T=$(mktemp -d /tmp/hilstep-linux-test.XXXXXX)
+export XDG_CONFIG_HOME="$T/cfg"
 HERE=$(dirname "$0")
 # Ports drawn free for this run: two clones running the suite at once must not collide (and
 # stay clear of `make run`'s 47001/47002).
@@ -19,7 +20,11 @@ ECU=127.0.0.1:$((BASE + 1))
 FOREIGN=127.0.0.1:$((BASE + 2))
 # The latency verdict (exit 6) has its own tests below; the others judge counters, so they
 # allow 1 s per frame: a loaded CI machine must not turn them red.
-LOOSE="--budget-us 1000000"
+BUDGET="--budget-us 1000000"
+# The scripted peer (hilstep-testpeer) speaks unauthenticated version-1 frames: its runs use
+# --no-auth; the closed loops with hilstep-ecu and the Python ECU run authenticated, with the
+# per-user default key, kept in the suite's own directory (XDG_CONFIG_HOME) and not in ~.
+LOOSE="$BUDGET --no-auth"
 pass=0
 fail=0
 PIDS=""
@@ -94,12 +99,18 @@ done
 [ $rc -eq 1 ] && grep -q "port" "$T/err.txt" && ok "bad peer address: exit 1 with a message" || ko "bad peer address: exit $rc"
 "$B/hilstep-rt" --model nosuch >/dev/null 2>"$T/err.txt"; rc=$?
 [ $rc -eq 1 ] && grep -q "known:" "$T/err.txt" && ok "unknown model: exit 1, lists the known ones" || ko "unknown model: exit $rc"
+"$B/hilstep-rt" --param v_ref=1 --param v_ref=2 --duration 0.01 >/dev/null 2>"$T/err.txt"; rc=$?
+[ $rc -eq 1 ] && grep -q "\-\-param v_ref given twice (1 and 2)" "$T/err.txt" && ok "--param given twice: exit 1, names both values" \
+    || ko "--param twice: exit $rc '$(cat "$T/err.txt")'"
+"$B/hilstep-rt" --param v_ref=0x1p1 --duration 0.01 >/dev/null 2>"$T/err.txt"; rc=$?
+[ $rc -eq 1 ] && grep -q "bad value 'v_ref=0x1p1' for --param" "$T/err.txt" && ok "--param with a hex float: exit 1 (decimal only, as .hsm)" \
+    || ko "--param hex float: exit $rc '$(cat "$T/err.txt")'"
 
 echo "--- closed loop over UDP, 3 s (plant + ECU)"
 timeout -k 2 20 "$B/hilstep-ecu" --listen $ECU --peer $PLANT --duration 15 --priority 70 --stats "$T/ecu.stats" --quiet \
     >"$T/ecu.out" 2>&1 &
 ECU_PID=$!; PIDS="$PIDS $ECU_PID"
-timeout -k 2 20 "$B/hilstep-rt" --listen $PLANT --peer $ECU --duration 3 --quiet $LOOSE \
+timeout -k 2 20 "$B/hilstep-rt" --listen $PLANT --peer $ECU --duration 3 --quiet $BUDGET \
     --log "$T/loop.csv" --stats "$T/loop.stats" --hist "$T/loop.hist" >"$T/loop.out" 2>&1
 rc=$?
 wait $ECU_PID; erc=$?
@@ -122,7 +133,7 @@ PYEOF
 # The example has the document's default ports 47001/47002; this run moves it to the suite's.
 sed -e "s/47001/$((BASE + 3))/; s/47002/$((BASE + 4))/" "$HERE/ecu_example.py" >"$T/ecu_example.py"
 timeout -k 2 20 "$B/hilstep-rt" --listen 127.0.0.1:$((BASE + 3)) --peer 127.0.0.1:$((BASE + 4)) \
-    --duration 2 --quiet $LOOSE --log none --stats "$T/py.stats" --hist "$T/py.hist" >"$T/py.out" 2>&1 &
+    --duration 2 --quiet $BUDGET --log none --stats "$T/py.stats" --hist "$T/py.hist" >"$T/py.out" 2>&1 &
 PL=$!; PIDS="$PIDS $PL"
 timeout -k 2 15 $PY "$T/ecu_example.py" >"$T/pyecu.out" 2>&1; prc=$?
 wait $PL; rc=$?
@@ -172,7 +183,7 @@ else ko "overrun run produced no stats"; fi
 echo "--- injected overrun, policy stop"
 timeout -k 2 20 "$B/hilstep-testpeer" sink --listen $ECU --plant $PLANT --timeout 10 >"$T/sink.out" 2>&1 &
 SK=$!; PIDS="$PIDS $SK"
-timeout -k 2 20 "$B/hilstep-rt" --listen $PLANT --peer $ECU --duration 5 --quiet --policy stop \
+timeout -k 2 20 "$B/hilstep-rt" --listen $PLANT --peer $ECU --duration 5 --quiet --policy stop --no-auth \
     --inject-overrun 200:2.5 --log "$T/stop.csv" --stats "$T/stop.stats" --hist "$T/stop.hist" >"$T/stop.out" 2>&1
 rc=$?
 wait $SK; src=$?
@@ -202,7 +213,7 @@ else ko "fault run wrote no stats"; fi
 echo "--- SIGTERM mid-run"
 timeout -k 2 20 "$B/hilstep-ecu" --listen $ECU --peer $PLANT --duration 15 --quiet >/dev/null 2>&1 &
 E2=$!; PIDS="$PIDS $E2"
-timeout -k 2 20 "$B/hilstep-rt" --listen $PLANT --peer $ECU --duration 0 --quiet $LOOSE \
+timeout -k 2 20 "$B/hilstep-rt" --listen $PLANT --peer $ECU --duration 0 --quiet $BUDGET \
     --log "$T/term.csv" --stats "$T/term.stats" --hist "$T/term.hist" >"$T/term.out" 2>&1 &
 PL=$!; PIDS="$PIDS $PL"
 # Wait (bounded: 10 s) until the CSV holds a few hundred rows, then stop the run.
@@ -367,7 +378,7 @@ timeout -k 2 20 "$B/hilstep-rt" --listen $PLANT --peer $ECU --model-file model/m
 # a 2 s run the cart moves at v_ref = 0.5 m/s within 20 %.
 timeout -k 2 20 "$B/hilstep-ecu" --listen $ECU --peer $PLANT --v-ref 0.5 --duration 15 --quiet >/dev/null 2>&1 &
 MB_ECU=$!; PIDS="$PIDS $MB_ECU"
-timeout -k 2 20 "$B/hilstep-rt" --listen $PLANT --peer $ECU --model-file model/mech/cart_pendulum.hsm --duration 2 --quiet $LOOSE \
+timeout -k 2 20 "$B/hilstep-rt" --listen $PLANT --peer $ECU --model-file model/mech/cart_pendulum.hsm --duration 2 --quiet $BUDGET \
     --log "$T/cart.csv" >"$T/cart.out" 2>&1; rc=$?
 wait $MB_ECU
 vmean=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "out_cart.vx[m/s]") c = i }

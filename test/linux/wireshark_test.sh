@@ -15,6 +15,7 @@ pass=0; fail=0
 ok() { pass=$((pass + 1)); echo "  ok   $1"; }
 ko() { fail=$((fail + 1)); echo "  FAIL $1"; }
 T=$(mktemp -d "${TMPDIR:-/tmp}/hilstep-wireshark-test.XXXXXX") || exit 1
+export XDG_CONFIG_HOME="$T/cfg"  # the run is authenticated (version 3) with this suite's per-user key
 TS=""; EP=""
 cleanup() { for q in $TS $EP; do kill "$q" 2>/dev/null; done; rm -rf "$T"; }
 trap cleanup EXIT
@@ -41,9 +42,10 @@ HILSTEP_MAP="$T/map.txt" tshark -r "$T/cap.pcapng" -X lua_script:hil/hilstep.lua
     -T fields -E separator=/t -E aggregator=, -e hilstep.kind -e hilstep.count -e hilstep.version -e hilstep.seq \
     -e hilstep.ack_seq -e hilstep.flags -e hilstep.crc_status -e hilstep.session \
     -e hilstep.flags.final -e hilstep.in.F_t -e hilstep.out.speed -e hilstep.out.radius \
-    -e hilstep.out.x1 -e hilstep.out.x2 -e hilstep.value_bits >"$T/dec.csv" 2>"$T/dec.err"
+    -e hilstep.out.x1 -e hilstep.out.x2 -e hilstep.value_bits -e hilstep.challenge >"$T/dec.csv" 2>"$T/dec.err"
 [ -s "$T/dec.csv" ] && ok "dissector decoded $(wc -l <"$T/dec.csv") frames" || { ko "nothing decoded"; head -5 "$T/dec.err"; }
-$PY - "$T/dec.csv" "$T/rt.csv" <<'PYEOF' >"$T/cmp.out" 2>&1
+CH=$(sed -n 's/.*run challenge \([0-9a-f]*\).*/\1/p' "$T/rt.out" | head -n 1)
+$PY - "$T/dec.csv" "$T/rt.csv" "$CH" <<'PYEOF' >"$T/cmp.out" 2>&1
 import csv, struct, sys
 dec = [l.rstrip("\n").split("\t") for l in open(sys.argv[1]) if l.strip()]
 def bits(x):
@@ -69,12 +71,13 @@ plant = [d for d in dec if d[0] == "2"]
 ecu = [d for d in dec if d[0] == "1"]
 n_plant = n_ecu = 0
 for d in plant:
-    kind, count, ver, seq, ack, flags, crc, sess, final, fin, v, rad, x1, x2, vb = d
+    kind, count, ver, seq, ack, flags, crc, sess, final, fin, v, rad, x1, x2, vb, ch = d
     r = by_tx.get(int(seq))
     if r is None:
         continue   # the final frame of a run that ended between frames has no row
     n_plant += 1
-    check(count == "4" and ver == "1", f"plant seq {seq}: count {count} version {ver}")
+    check(count == "4" and ver == "3", f"plant seq {seq}: count {count} version {ver}")
+    check(int(ch, 16) == int(sys.argv[3], 16), f"plant seq {seq}: challenge {ch} == the plant's run challenge {sys.argv[3]}")
     check(int(ack) == int(r[H["in_seq"]]), f"plant seq {seq}: ack_seq {ack} == CSV in_seq {r[H['in_seq']]}")
     check(int(flags, 16) == int(r[H["tx_flags"]]), f"plant seq {seq}: flags {flags} == CSV tx_flags {r[H['tx_flags']]}")
     check(crc == "good", f"plant seq {seq}: CRC {crc}")
@@ -90,6 +93,7 @@ for d in ecu:
     if r is None:
         continue   # superseded within a frame, or sent after the last frame
     n_ecu += 1
+    check(int(d[15], 16) == int(sys.argv[3], 16), f"applied ECU seq {seq}: answers challenge {d[15]}")
     check(close(fin, r[H["in_F_t"]]) and vb == bits(r[H["in_F_t"]]),
           f"ECU seq {seq}: F_t {fin} ({vb:#x}) == CSV in_F_t {r[H['in_F_t']]}")
 print(f"  info {len(plant)} plant frames and {len(ecu)} ECU frames decoded; {n_plant} plant frames and "
@@ -106,7 +110,7 @@ cat "$T/cmp.out"
 [ $prc -eq 0 ] && ok "decoded frames == telemetry CSV, field by field" || ko "decoded frames differ from the CSV"
 HILSTEP_MAP="$T/map.txt" tshark -r "$T/cap.pcapng" -X lua_script:hil/hilstep.lua -Y 'hilstep.kind == 2' -V \
     2>/dev/null | awk '/^Frame / { n++ } n == 1' >"$T/tree.txt"
-for f in "Magic: 0x31465348" "Version: 1" "Kind: plant -> ECU" "Session: 0x" "Sequence number:" \
+for f in "Magic: 0x31465348" "Version: 3" "Run challenge (plant's nonce): 0x" "MAC (HMAC-SHA-256-128" "Kind: plant -> ECU" "Session: 0x" "Sequence number:" \
          "Send time" "Acknowledged seq" "FAULT" "FINAL" "speed (m/s):" "x2 (m):" "CRC status: good" "Signal map: circular_track"; do
     grep -qF -- "$f" "$T/tree.txt" || { ko "detail view lacks '$f'"; continue; }
 done

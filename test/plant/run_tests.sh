@@ -12,6 +12,7 @@ B=${1:-build}
 PY=/usr/bin/python3
 HERE=$(dirname "$0")
 T=$(mktemp -d /tmp/hilstep-plant-test.XXXXXX)
+export XDG_CONFIG_HOME="$T/cfg"  # the per-user default key of this suite, not the user's
 pass=0
 fail=0
 RXPID=""
@@ -44,7 +45,7 @@ $PY "$HERE/wire_rx.py" 127.0.0.1 $((BASE + 1)) 10 >"$T/rx.out" 2>&1 &
 RXPID=$!
 for i in 1 2 3 4 5 6 7 8 9 10; do grep -q ready "$T/rx.out" && break; sleep 0.2; done
 timeout -k 2 30 "$B/hilstep-rt" --model-file "$T/fast.hsm" --duration 0.2 --quiet --priority 0 \
-    --budget-us 1000000 --listen 127.0.0.1:$BASE --peer 127.0.0.1:$((BASE + 1)) \
+    --budget-us 1000000 --no-auth --listen 127.0.0.1:$BASE --peer 127.0.0.1:$((BASE + 1)) \
     --log "$T/fast.csv" --stats "$T/fast.stats" >"$T/fast.out" 2>&1
 rc=$?
 wait $RXPID; RXPID=""
