@@ -42,6 +42,9 @@ FUZZ_EXTRA_cli   := port/host/sim_main.c
 FUZZ_EXTRA_rtcli := port/linux-rt/hs_linux.c $(wildcard port/linux-rt/hs_tp_*.c) port/linux-rt/hs_transports.c
 FUZZ_DEP_rtcli   := port/linux-rt/hilstep_rt.c
 FUZZ_LIBS_rtcli  := -lpthread
+# fuzz_tp.c includes the Linux port's socket code whole, its system calls renamed to fakes.
+FUZZ_DEP_tp      := port/linux-rt/hs_linux.c $(wildcard port/linux-rt/hs_tp_*.c) port/linux-rt/hs_transports.c
+FUZZ_LIBS_tp     := -lpthread
 
 $(BUILD)/fuzz/obj/%.o: %.c $(FUZZ_HDRS)
 	@mkdir -p $(dir $@)
