@@ -89,6 +89,9 @@ static struct {
     uint64_t writes, write_fail, sends, send_fail;
     uint8_t last[1200];
     size_t last_n;
+    int dma_fd;                 /* the /dev/cpu_dma_latency descriptor (held for the process) */
+    int mlock_fail, dma_fail;   /* op 6: mlockall refused, the latency device absent */
+    const char *realtime;       /* /sys/kernel/realtime's text, NULL = absent */
     const char *dbc;            /* text of fz.dbc */
     size_t dbc_n;
 } FZ;
@@ -106,7 +109,7 @@ static int fz_is(int fd) { return fd >= FZ_FD0 && fd < FZ_FD0 + FZ_NFD && FZ.use
 static int fz_open_count(void)
 {
     int n = 0;
-    for (int i = 0; i < FZ_NFD; ++i) n += FZ.used[i];
+    for (int i = 0; i < FZ_NFD; ++i) n += FZ.used[i] && FZ_FD0 + i != FZ.dma_fd;
     return n;
 }
 
@@ -278,6 +281,20 @@ int fz_fstat(int fd, struct stat *st)
     st->st_ino = (ino_t)(1000 + FZ.order[fd - FZ_FD0]);
     return 0;
 }
+int fz_mlockall(int flags)
+{
+    (void)flags;
+    if (FZ.mlock_fail) { errno = ENOMEM; return -1; }
+    return 0;
+}
+int fz_open(const char *path, int flags, ...)
+{
+    if (strcmp(path, "/dev/cpu_dma_latency") != 0) abort(); /* the only file hs_linux.c opens so */
+    (void)flags;
+    if (FZ.dma_fail) { errno = ENOENT; return -1; }
+    FZ.dma_fd = fz_socket(0, 0, 0);
+    return FZ.dma_fd;
+}
 static char proc_text[512];
 FILE *fz_fopen(const char *path, const char *mode)
 {
@@ -287,6 +304,10 @@ FILE *fz_fopen(const char *path, const char *mode)
         const unsigned port = ntohs(FZ.peer.sin_port) ? 0u : 0u; /* filled below */
         (void)port;
         return fmemopen(proc_text, strlen(proc_text), "r");
+    }
+    if (!strcmp(path, "/sys/kernel/realtime")) {
+        if (FZ.realtime == NULL) { errno = ENOENT; return NULL; }
+        return fmemopen((void *)FZ.realtime, strlen(FZ.realtime) + 1, "r");
     }
     if (!strcmp(path, "fz.dbc")) {
         if (FZ.dbc == NULL) { errno = ENOENT; return NULL; }
@@ -310,6 +331,8 @@ FILE *fz_fopen(const char *path, const char *mode)
 #define poll fz_poll
 #define fstat fz_fstat
 #define fopen fz_fopen
+#define mlockall fz_mlockall
+#define open(...) fz_open(__VA_ARGS__)
 #include "hs_linux.c"
 #include "hs_tp_udp.c"
 #include "hs_tp_can.c"
@@ -329,6 +352,8 @@ FILE *fz_fopen(const char *path, const char *mode)
 #undef poll
 #undef fstat
 #undef fopen
+#undef mlockall
+#undef open
 
 /* The failed invariant on stderr, then abort (libFuzzer keeps the input). */
 #define require(c) \
@@ -543,7 +568,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     size_t i = 6;
     for (int nrec = 0; i + 4 <= size && nrec < 128; ++nrec) {
-        const unsigned op = data[i] % 6u, a = data[i + 1], b = data[i + 2];
+        const unsigned op = data[i] % 7u, a = data[i + 1], b = data[i + 2];
         size_t len = data[i + 3];
         i += 4;
         if (len > size - i) len = size - i;
@@ -646,12 +671,47 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             const int r = tp.ops->wait(&tp, (int64_t)b * 1000000);
             require(r == 0 || r == 1);
             if (!(FZ.fail & (1u << F_POLL))) require(r == (FZ.qn > 0));
+        } else if (op == 6) { /* the real-time report, and the transports' help */
+            static const char *const rtx[] = {"1\n", "0\n", "x", NULL};
+            FZ.realtime = rtx[b & 3u];
+            FZ.mlock_fail = (a & 1) != 0;
+            FZ.dma_fail = (a & 2) != 0;
+            hs_rt_report r;
+            memset(&r, 0, sizeof r);
+            if (FZ.dma_fd) { (void)fz_close(FZ.dma_fd); FZ.dma_fd = 0; }
+            hs_rt_lock_memory(&r);
+            require(r.kernel_rt == ((b & 3u) == 0) && r.mlock_ok == !(a & 1));
+            require(r.mlock_errno == (a & 1 ? ENOMEM : 0));
+            require(r.dma_ok == (!(a & 2) && !(FZ.fail & (1u << F_WRITE)) && FZ.err != EMSGSIZE));
+            r.mlock_undone = (a & 4) != 0;
+            r.fifo_wanted = (a & 8) != 0;
+            r.fifo_ok = (a & 16) != 0;
+            r.fifo_errno = (a & 32) ? EPERM : 0;
+            r.prio = b;
+            r.cpu = (a & 64) ? (int)(b & 3u) : -1;
+            r.affinity_ok = (a & 128) != 0;
+            r.affinity_errno = (b & 4) ? EINVAL : 0;
+            const int hard = r.kernel_rt && r.mlock_ok && r.fifo_ok && (r.cpu < 0 || r.affinity_ok);
+            require(hs_rt_is_hard(&r) == hard);
+            char *txt = NULL;
+            size_t tn = 0;
+            FILE *mf = open_memstream(&txt, &tn);
+            require(mf != NULL);
+            hs_rt_print(&r, mf);
+            hs_transports_help(mf);
+            hs_transports_names(mf, "known:");
+            fclose(mf);
+            require(strstr(txt, hard ? "rt: verdict: hard real-time run\n" : "rt: verdict: NOT hard") != NULL);
+            for (int t = 0; hs_transports[t]; ++t) require(strstr(txt, hs_transports[t]->usage) != NULL);
+            require(strstr(txt, "known: udp can") != NULL);
+            free(txt);
         } else { /* counters */
             int nkv = 0;
             tp.ops->counters(&tp, kv_check, &nkv);
             require(nkv >= 6);
         }
     }
+    if (FZ.dma_fd) (void)fz_close(FZ.dma_fd);
     tp.ops->close(&tp);
     require(fz_open_count() == 0);
     tp.ops->close(&tp); /* safe twice */
