@@ -119,13 +119,11 @@ static inline hs_status hs_projection_factor(hs_stepper *s, hs_real t, const hs_
 {
     const hs_model_type *T = s->model->type;
     hs_status rc = hs_model_rc(T->mass(s->model, t, q, M));
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     if (rc != HS_OK) {
         return rc;
     }
     if (s->nc > 0) {
         rc = hs_model_rc(T->constraint(s->model, t, q, NULL, G, gt));
-        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
         if (rc != HS_OK) {
             return rc;
         }
@@ -140,7 +138,6 @@ static inline hs_status hs_mass_force(hs_stepper *s, const hs_ctx *c, hs_real t,
 {
     const hs_model *m = s->model;
     hs_status rc = hs_model_rc(m->type->mass(m, t, q, s->M));
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     if (rc != HS_OK) {
         return rc;
     }
@@ -154,7 +151,6 @@ static inline hs_status hs_mass_force_finite(hs_stepper *s, const hs_ctx *c, hs_
                                        const hs_real *u)
 {
     hs_status rc = hs_mass_force(s, c, t, q, u);
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     if (rc != HS_OK) {
         return rc;
     }
@@ -183,7 +179,6 @@ static inline hs_status hs_fd_jacobian(hs_stepper *s, const hs_ctx *c, hs_real t
         hs_status rc = hs_model_rc((wrt_u != 0) ? T->force(s->model, t, q, x, s->z, c->in, s->f2)
                                           : T->force(s->model, t, x, u, s->z, c->in, s->f2));
         s->stats.force_evals++;
-        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
         if (rc != HS_OK) {
             return rc;
         }
@@ -201,7 +196,6 @@ static inline hs_status hs_force_jacobians(hs_stepper *s, const hs_ctx *c, hs_re
         return hs_model_rc(s->model->type->force_jac(s->model, t, q, u, s->z, c->in, s->fq, s->fu));
     }
     hs_status rc = hs_fd_jacobian(s, c, t, q, u, 0, s->fq);
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     if (rc != HS_OK) {
         return rc;
     }
@@ -217,13 +211,11 @@ static inline hs_status hs_add_curvature(hs_stepper *s, hs_real t, const hs_real
     hs_status rc;
     if (s->curv_fd == 0) {
         rc = hs_model_rc(m->type->curvature(m, t, q, lam, s->Kg));
-        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
         if (rc != HS_OK) {
             return rc;
         }
     } else {
         rc = hs_model_rc(m->type->constraint(m, t, q, NULL, s->Gd, NULL));
-        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
         if (rc != HS_OK) {
             return rc;
         }
@@ -237,7 +229,6 @@ static inline hs_status hs_add_curvature(hs_stepper *s, hs_real t, const hs_real
             x[j] = q[j] + d;
             d = x[j] - q[j];
             rc = hs_model_rc(m->type->constraint(m, t, x, NULL, s->Gd, NULL));
-            /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
             if (rc != HS_OK) {
                 return rc;
             }
@@ -258,7 +249,6 @@ static inline hs_status hs_add_curvature(hs_stepper *s, hs_real t, const hs_real
 HS_STAGE_INL hs_status hs_st_aux_states(hs_stepper *s, const hs_ctx *c)
 {
     hs_status rc = hs_model_rc(s->model->type->zdot(s->model, c->t, s->q, s->u, s->z, c->in, s->dz));
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     if (rc != HS_OK) {
         return rc;
     }
@@ -278,7 +268,6 @@ HS_STAGE_INL hs_status hs_st_project_positions(hs_stepper *s, const hs_ctx *c, i
     const int nq = s->nq, nc = s->nc;
     if (reuse_g == 0) {
         hs_status rc = hs_model_rc(s->model->type->constraint(s->model, c->t1, s->qn, s->c1, NULL, NULL));
-        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
         if (rc != HS_OK) {
             return rc;
         }
@@ -312,7 +301,6 @@ HS_STAGE_INL hs_status hs_st_project_velocities(hs_stepper *s, const hs_ctx *c)
 {
     const int nq = s->nq, nc = s->nc;
     hs_status rc = hs_projection_factor(s, c->t1, s->qn, s->M, s->G2, s->c2, &s->fPn);
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     if (rc != HS_OK) {
         return rc;
     }
@@ -350,7 +338,6 @@ HS_STAGE_INL hs_status hs_st_watchdog(const hs_stepper *s, const hs_ctx *c)
     if (s->def.max_energy_gain > HS_R(0.0)) {
         hs_real E;
         hs_status rc = hs_model_rc(s->model->type->energy(s->model, c->t1, s->qn, s->un, s->zn, &E));
-        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
         if (rc != HS_OK) {
             return rc;
         }
@@ -379,7 +366,6 @@ hs_status hs_st_contact(hs_stepper *s, const hs_ctx *c);
     case HS_STAGE_CONTACT: return hs_st_contact((s), (c)); \
     case HS_STAGE_CHECK: return hs_st_check(s); \
     case HS_STAGE_WATCHDOG: return hs_st_watchdog((s), (c))
-/* MISRA Ref 20.7.1 [X-macro parameter is an identifier] */
 #define HS_GGL_FACTOR_CASE(s, c) \
     case HS_STAGE_GGL_FACTOR: return hs_projection_factor((s), (c)->t1, (s)->qn, (s)->M, (s)->G2, NULL, &(s)->fPn);
 #define HS_NO_CASE
@@ -438,7 +424,6 @@ static inline hs_status hs_run_plan(hs_stepper *s, hs_ctx *c, int (*run)(hs_step
     /* the count in a local: stages write through pointers that could alias s->nplan */
     const int np = s->nplan;
     hs_status rc = HS_OK;
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     for (int i = 0; (i < np) && (rc == HS_OK); ++i) {
         rc = run(s, c, (int)s->plan[i]);
     }
