@@ -109,7 +109,6 @@ static double max_abs_g(const hs_plant *p, int *ok)
     hs_real g[HS_PLANT_MAX_NC + 1];
     double gm = 0.0;
     *ok = 0;
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     if (p->d.nc <= 0 || hs_stepper_residual(&p->st, g) != HS_OK) { return 0.0; }
     for (int i = 0; i < p->d.nc; ++i) {
         double a = (double)g[i];
@@ -174,7 +173,6 @@ hs_status hs_plant_initialize(hs_plant *p, const hs_plant_def *def, const hs_mod
     }
     if (p->def.fault_hold < 1u) { p->def.fault_hold = 1u; }
     hs_status rc = hs_stepper_init(&p->st, &p->def.step, m, HS_R(0.0), reals, nreals, ints, nints);
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     if (rc != HS_OK) {
         why_set(why, cap, "stepper init: ", hs_status_str(rc));
         return rc;
@@ -196,7 +194,6 @@ hs_status hs_plant_initialize(hs_plant *p, const hs_plant_def *def, const hs_mod
     for (int i = 0; i < p->d.nin; ++i) { p->in[i] = p->rx.value[i]; }
     /* Initial outputs the wire must not carry are replaced by the fallbacks: they only go out
      * when the first step is refused, and then flagged FAULT. */
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     if ((p->d.nout > 0) && ((hs_stepper_outputs(&p->st, p->in, p->y) != HS_OK) ||
                             /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
                             (check_outputs(p, p->y) != HS_OK))) {
@@ -391,11 +388,9 @@ hs_status hs_plant_model_init(hs_model *m, const hs_model_type *T, void *pblock,
     hs_status rc = hs_model_init(m, T, pblock);
     hs_real ext;
     /* The convention of the shipped models: `external` = 1 takes the inputs from the wire. */
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     if (rc == HS_OK && hs_model_get_param(m, "external", &ext) == HS_OK) {
         rc = hs_model_set_param(m, "external", HS_R(1.0));
     }
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     if (rc != HS_OK) {
         why_set(why, cap, "model init: ", hs_status_str(rc));
         return rc;

@@ -44,15 +44,27 @@ typedef struct hs_tp_out {
     size_t n;
 } hs_tp_out;
 
+/* Why open() refused, filled at the point of failure (the transports' hs_error): the status,
+ * the option at fault with its value, the errno of the system call that failed, one line. */
+typedef struct hs_tp_error {
+    hs_status status;     /* what open() returned: HS_E_USAGE (an option), HS_E_DBC (the DBC
+                           * file or its binding), HS_E_SETUP (the bus, interface or socket) */
+    char option[16];      /* the option at fault: "listen", "peer", "can-if", "dbc", ... or "" */
+    char value[96];       /* its value: the address, interface or file ("" when none) */
+    int sys_errno;        /* errno of the system call that failed, 0 when none did */
+    char msg[384];        /* the console line naming the above (and strerror(sys_errno)) */
+} hs_tp_error;
+
 typedef struct hs_transport hs_transport;
 
 typedef struct hs_transport_ops {
     const char *name;     /* --transport NAME */
     const char *usage;    /* one line: the options it reads */
     /* Opens the bus from cfg. May set t->map to the signal map the application must use
-     * (CAN: the DBC's). HS_EXIT_OK, HS_EXIT_USAGE (bad option) or HS_EXIT_SETUP (the bus, the
-     * interface or a file could not be set up; nothing left open), with why. */
-    int (*open)(hs_transport *t, const hs_tp_cfg *cfg, char *why, size_t cap);
+     * (CAN: the DBC's). HS_OK, or HS_E_USAGE (bad option), HS_E_DBC (the DBC refused) or
+     * HS_E_SETUP (the bus, the interface or a file could not be set up; nothing left open)
+     * with err filled; the application's exit is hs_exit_of(tool, status) (hil/hs_exit.h). */
+    hs_status (*open)(hs_transport *t, const hs_tp_cfg *cfg, hs_tp_error *err);
     /* Hands at most max queued messages (then one more, so a left-over is noticed and counted)
      * to rx; never blocks. Returns the number handed in. */
     int (*receive)(hs_transport *t, hs_rx *rx, int max);

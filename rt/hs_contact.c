@@ -317,13 +317,11 @@ hs_status hs_st_contact(hs_stepper *s, const hs_ctx *c)
      * which has none); otherwise factor it here */
     if (!((s->def.stab == HS_STAB_PROJECTION) && (nc > 0) && (s->fb == 0))) {
         rc = hs_projection_factor(s, c->t1, s->qn, s->M, s->G2, NULL, &s->fPn);
-        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
         if (rc != HS_OK) {
             return rc;
         }
     }
     rc = hs_model_rc(T->unilateral(m, c->t1, s->qn, s->ctJ, s->ctphi));
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     if (rc != HS_OK) {
         return rc;
     }

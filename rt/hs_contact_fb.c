@@ -106,7 +106,6 @@ int hs_contact_fb_ok(const hs_model *m)
         return 0;
     }
     hs_fb_info fb;
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     if (hs_model_rc(T->free_bodies(m, &fb)) != HS_OK) {
         return 0;
     }
@@ -150,7 +149,6 @@ size_t hs_contact_fb_reals(const hs_model *m)
 {
     const hs_model_type *T = m->type;
     hs_fb_info fb;
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     if ((hs_contact_fb_ok(m) == 0) || (hs_model_rc(T->free_bodies(m, &fb)) != HS_OK)) {
         return 0u;
     }
@@ -451,20 +449,17 @@ hs_status hs_contact_fb_step(hs_stepper *s, const hs_ctx *c)
     /* a method that keeps the projection factor for its next step gets it as before */
     if ((s->keep_p != 0) && !((s->def.stab == HS_STAB_PROJECTION) && (s->nc > 0))) {
         rc = hs_projection_factor(s, c->t1, s->qn, s->M, s->G2, NULL, &s->fPn);
-        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
         if (rc != HS_OK) {
             return rc;
         }
     }
     hs_fb_info fb;
     rc = hs_model_rc(T->free_bodies(m, &fb));
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     if (rc != HS_OK) {
         return rc;
     }
     hs_real *geo = fb_geo(s);
     rc = hs_model_rc(T->ct_points(m, c->t1, s->qn, geo));
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     if (rc != HS_OK) {
         return rc;
     }

@@ -143,7 +143,6 @@ static inline int ldlt_factor_n(hs_real *A, const int n)
         const int good = (hs_abs(d) > tiny) & hs_isfinite(d);
         ok &= good;
         /* a failed pivot becomes 1 so the remaining work stays finite and fixed */
-        /* MISRA Ref 10.3.2 [hs_real selected by ?:] */
         const hs_real di = HS_R(1.0) / ((good != 0) ? d : HS_R(1.0));
         A[k * n + k] = di;
         HS_UNROLL

@@ -265,7 +265,6 @@ static HS_STAGE_FN int st_free_body(hs_stepper *s, const hs_ctx *c)
 
 static int run_stage(hs_stepper *s, hs_ctx *c, int st)
 {
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     if (st == (int)HS_STAGE_FREE_BODY) {
         return st_free_body(s, c);
     }

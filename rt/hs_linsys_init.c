@@ -334,7 +334,6 @@ hs_status hs_linsys_init(hs_linsys *ls, const hs_linsys_def *d, int *sym, size_t
     L.mapG2 = L.mapG1 + L.nG;
     L.mapC = L.mapG2 + L.nG;
     ls_maps(&L, Ap, Ai, nnz);
-    /* MISRA Ref 10.8.3 [composite count widened after its bounds check] */
     L.nnum = (int)nn;
     if ((be->slot != NULL) && (be->factor_slots != NULL) && (be->slot(sym, -1) > 0)) {
         /* the maps retargeted into num: assembly writes where the factor reads */

@@ -454,7 +454,6 @@ int hs_linsys_schur_newton(const hs_linsys *ls, const hs_ls_fac *F, const hs_rea
         l[i] += dl;
         nf += dl - dl;
     }
-    /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
     return (nf == HS_R(0.0)) ? 1 : 0;
 }
 

@@ -255,7 +255,6 @@ int hs_ls_rs_init(hs_linsys *ls, hs_linsys *L, int *sym, size_t nsym, int *tmp, 
     if (bw <= HS_LS_BAND_MAX) {
         if (nsym < schur_list_ints(L, &sp)) { return HS_E_SIZE; }
         nval = band_len(L->nc, bw);
-        /* MISRA Ref 10.8.3 [composite count widened after its bounds check] */
         nn = (size_t)nval;
         L->sbw = bw + 1;
     } else {
@@ -265,13 +264,11 @@ int hs_ls_rs_init(hs_linsys *ls, hs_linsys *L, int *sym, size_t nsym, int *tmp, 
         rc = be->analyze(L->nc, sp.Ap, sp.Ai, sp.kd, 1, sp.btmp, sp.nbtmp, sym, ns, &ns, &nn);
         if (rc != 0) { return rc; }
         nval = be->slot(sym, -1);
-        /* MISRA Ref 10.8.3 [composite count widened after its bounds check] */
         if ((nval <= 0) || ((size_t)nval > nn)) { return HS_E_SIZE; }
     }
     L->schur = 1;
     L->sym = sym;
     L->nnz = sp.nnz;
-    /* MISRA Ref 10.8.3 [composite count widened after its bounds check] */
     L->nnum = (int)nn;
     L->nzero = nval; /* num[0 .. nval): S's value slots, zeroed before each assembly */
     L->nent = sp.nent;
@@ -331,7 +328,6 @@ int hs_ls_rs_init(hs_linsys *ls, hs_linsys *L, int *sym, size_t nsym, int *tmp, 
         be->ops(sym, &ff, &fs);
     }
     /* per column: A's entry (4), its inverse (1), G A^-1 (1 per entry), 2 per pair; C adds */
-    /* MISRA Ref 10.8.3 [composite count widened after its bounds check] */
     L->flops_factor = ff + 5L * nq + (long)sp.nent + 2L * sp.npairs + (long)nCp;
     /* G A^-1 b1 - b2 (2 per entry), S's solve, A^-1 b1 - (G A^-1)^T x2 (nq + 2 per entry) */
     L->flops_solve = fs + 4L * sp.nent + (long)nq;
@@ -356,7 +352,6 @@ int hs_ls_rs_need(const hs_linsys *ls, int *tmp, size_t ntmp_avail, size_t ntmp_
     const int bw = schur_bw(&sp, ls->nc);
     size_t nw = n;
     if (bw <= HS_LS_BAND_MAX) {
-        /* MISRA Ref 10.8.3 [composite count widened after its bounds check] */
         nn = (size_t)band_len(ls->nc, bw);
         nw = n + (size_t)bw;
     } else {
@@ -365,7 +360,6 @@ int hs_ls_rs_need(const hs_linsys *ls, int *tmp, size_t ntmp_avail, size_t ntmp_
     }
     need->nsym = ns + schur_list_ints(ls, &sp);
     /* work (n, + bw for a band) | num (nn) and its sink | A^-1's diagonal (nq) | G A^-1 (nent) */
-    /* MISRA Ref 10.8.3 [composite count widened after its bounds check] */
     need->nfac_reals = nw + nn + 1u + (size_t)ls->nq + (size_t)nent;
     need->nfac_ints = 0;
     return HS_OK;

@@ -40,10 +40,8 @@ int hs_method_takes_stab(hs_method m, hs_stab st)
         return 0;
     }
     if ((info->flags & HS_MF_OWNSTAB) != 0u) {
-        /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
         return (st == HS_STAB_NONE) ? 1 : 0;
     }
-    /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
     return ((st == HS_STAB_BAUMGARTE) && ((info->flags & HS_MF_NOBAUM) != 0u)) ? 0 : 1;
 }
 

@@ -47,7 +47,6 @@ static void configure(const hs_stepper_def *def, const hs_model *m, hs_cfg *c)
     /* S's position block M - h g fu - h^2 g^2 (fq + K_g) is symmetric when the model says its
      * Jacobians and curvature are (differences of them are not), and its constraint blocks
      * are G and -G^T of one G: the backend's L D L^T then gives L D U's values */
-    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
     c->symK = (m->type->symmetric_jac != 0) && (c->analytic != 0) && (c->curv_fd == 0) && (c->regK == 0);
     /* the dense backend factors the symmetric ones without pivoting too (positions first, as
      * the sparse backend does): a sixth of n^3 against the LU's third, no pivot search */

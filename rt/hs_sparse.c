@@ -530,7 +530,6 @@ static int sym_eliminate(const sp_view *v, hs_real *num, hs_real tiny, int ok_in
         const int good = (hs_abs(d) > tiny) & hs_isfinite(d);
         ok &= good;
         /* a failed pivot becomes 1 so the remaining work stays finite and fixed */
-        /* MISRA Ref 10.3.2 [hs_real selected by ?:] */
         const hs_real di = HS_R(1.0) / ((good != 0) ? d : HS_R(1.0));
         Dinv[i] = di;
         const int q0 = Lp[i], q1e = Lp[i + 1];

@@ -121,13 +121,11 @@ static inline hs_status hs_projection_factor(hs_stepper *s, hs_real t, const hs_
 {
     const hs_model_type *T = s->model->type;
     hs_status rc = hs_model_rc(T->mass(s->model, t, q, M));
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     if (rc != HS_OK) {
         return rc;
     }
     if (s->nc > 0) {
         rc = hs_model_rc(T->constraint(s->model, t, q, NULL, G, gt));
-        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
         if (rc != HS_OK) {
             return rc;
         }
@@ -142,7 +140,6 @@ static inline hs_status hs_mass_force(hs_stepper *s, const hs_ctx *c, hs_real t,
 {
     const hs_model *m = s->model;
     hs_status rc = hs_model_rc(m->type->mass(m, t, q, s->M));
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     if (rc != HS_OK) {
         return rc;
     }
@@ -156,7 +153,6 @@ static inline hs_status hs_mass_force_finite(hs_stepper *s, const hs_ctx *c, hs_
                                        const hs_real *u)
 {
     hs_status rc = hs_mass_force(s, c, t, q, u);
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     if (rc != HS_OK) {
         return rc;
     }
@@ -185,7 +181,6 @@ static inline hs_status hs_fd_jacobian(hs_stepper *s, const hs_ctx *c, hs_real t
         hs_status rc = hs_model_rc((wrt_u != 0) ? T->force(s->model, t, q, x, s->z, c->in, s->f2)
                                           : T->force(s->model, t, x, u, s->z, c->in, s->f2));
         s->stats.force_evals++;
-        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
         if (rc != HS_OK) {
             return rc;
         }
@@ -203,7 +198,6 @@ static inline hs_status hs_force_jacobians(hs_stepper *s, const hs_ctx *c, hs_re
         return hs_model_rc(s->model->type->force_jac(s->model, t, q, u, s->z, c->in, s->fq, s->fu));
     }
     hs_status rc = hs_fd_jacobian(s, c, t, q, u, 0, s->fq);
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     if (rc != HS_OK) {
         return rc;
     }
@@ -219,13 +213,11 @@ static inline hs_status hs_add_curvature(hs_stepper *s, hs_real t, const hs_real
     hs_status rc;
     if (s->curv_fd == 0) {
         rc = hs_model_rc(m->type->curvature(m, t, q, lam, s->Kg));
-        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
         if (rc != HS_OK) {
             return rc;
         }
     } else {
         rc = hs_model_rc(m->type->constraint(m, t, q, NULL, s->Gd, NULL));
-        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
         if (rc != HS_OK) {
             return rc;
         }
@@ -239,7 +231,6 @@ static inline hs_status hs_add_curvature(hs_stepper *s, hs_real t, const hs_real
             x[j] = q[j] + d;
             d = x[j] - q[j];
             rc = hs_model_rc(m->type->constraint(m, t, x, NULL, s->Gd, NULL));
-            /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
             if (rc != HS_OK) {
                 return rc;
             }
@@ -260,7 +251,6 @@ static inline hs_status hs_add_curvature(hs_stepper *s, hs_real t, const hs_real
 HS_STAGE_INL hs_status hs_st_aux_states(hs_stepper *s, const hs_ctx *c)
 {
     hs_status rc = hs_model_rc(s->model->type->zdot(s->model, c->t, s->q, s->u, s->z, c->in, s->dz));
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     if (rc != HS_OK) {
         return rc;
     }
@@ -280,7 +270,6 @@ HS_STAGE_INL hs_status hs_st_project_positions(hs_stepper *s, const hs_ctx *c, i
     const int nq = s->nq, nc = s->nc;
     if (reuse_g == 0) {
         hs_status rc = hs_model_rc(s->model->type->constraint(s->model, c->t1, s->qn, s->c1, NULL, NULL));
-        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
         if (rc != HS_OK) {
             return rc;
         }
@@ -314,7 +303,6 @@ HS_STAGE_INL hs_status hs_st_project_velocities(hs_stepper *s, const hs_ctx *c)
 {
     const int nq = s->nq, nc = s->nc;
     hs_status rc = hs_projection_factor(s, c->t1, s->qn, s->M, s->G2, s->c2, &s->fPn);
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     if (rc != HS_OK) {
         return rc;
     }
@@ -352,7 +340,6 @@ HS_STAGE_INL hs_status hs_st_watchdog(const hs_stepper *s, const hs_ctx *c)
     if (s->def.max_energy_gain > HS_R(0.0)) {
         hs_real E;
         hs_status rc = hs_model_rc(s->model->type->energy(s->model, c->t1, s->qn, s->un, s->zn, &E));
-        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
         if (rc != HS_OK) {
             return rc;
         }
@@ -381,7 +368,6 @@ hs_status hs_st_contact(hs_stepper *s, const hs_ctx *c);
     case HS_STAGE_CONTACT: return hs_st_contact((s), (c)); \
     case HS_STAGE_CHECK: return hs_st_check(s); \
     case HS_STAGE_WATCHDOG: return hs_st_watchdog((s), (c))
-/* MISRA Ref 20.7.1 [X-macro parameter is an identifier] */
 #define HS_GGL_FACTOR_CASE(s, c) \
     case HS_STAGE_GGL_FACTOR: return hs_projection_factor((s), (c)->t1, (s)->qn, (s)->M, (s)->G2, NULL, &(s)->fPn);
 #define HS_NO_CASE
@@ -440,7 +426,6 @@ static inline hs_status hs_run_plan(hs_stepper *s, hs_ctx *c, int (*run)(hs_step
     /* the count in a local: stages write through pointers that could alias s->nplan */
     const int np = s->nplan;
     hs_status rc = HS_OK;
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     for (int i = 0; (i < np) && (rc == HS_OK); ++i) {
         rc = run(s, c, (int)s->plan[i]);
     }

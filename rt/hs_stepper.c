@@ -324,7 +324,6 @@ static int model_masks(const hs_model *m, const hs_blocks *b, hs_ls_kind kind, i
     *used = 0u;
     if ((use == 0) || (m->type->masks == NULL) || (kind != HS_LS_SPARSE)) { return HS_OK; }
     const int nA = hs_blocks_qq_size(b), nG = (m->d.nc > 0) ? hs_blocks_cq_size(b) : 0;
-    /* MISRA Ref 10.8.3 [composite count widened after its bounds check] */
     const size_t need = (size_t)nA + (size_t)nG + 1u;
     if (ntmp < need) { return HS_E_SIZE; }
     for (size_t i = 0; i < need; ++i) { tmp[i] = 1; }
@@ -470,7 +469,6 @@ hs_status hs_stepper_workspace_tmp(const hs_stepper_def *def, const hs_model *m,
     size_t used = 0;
     const size_t blk_max = hs_stepper_sizing_ints(m);
     rc = model_blocks(m, &b, tmp, ntmp, &used);
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     if ((rc == HS_E_SIZE) && (ntmp < blk_max)) {
         /* the block list did not fit: a larger scratch to try (the bound at most) */
         const size_t grow = (ntmp < 256u) ? 1024u : 4u * ntmp;
@@ -479,7 +477,6 @@ hs_status hs_stepper_workspace_tmp(const hs_stepper_def *def, const hs_model *m,
     }
     if (rc != HS_OK) { return rc; }
     rc = ws_measure(def, m, tmp, ntmp, tmp + used, ntmp - used, &b, &z);
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     if ((rc == HS_E_SIZE) && (z.nTMP > ntmp - used)) {
         /* the exact scratch this configuration needs: the block list and the largest analysis */
         *nints = used + z.nTMP;
@@ -521,7 +518,6 @@ static int comp_params(hs_stepper *s, int rigid)
         }
     }
     /* spook: a global compliance given replaces its epsilon too, else its own default */
-    /* MISRA Ref 10.3.2 [hs_real selected by ?:] */
     const hs_real c0 = ((s->spook != 0) && !(d->reg_eps > HS_R(0.0))) ? d->spook_eps : d->reg_eps;
     int any = 0;
     for (int i = 0; i < nc; ++i) {
@@ -863,7 +859,6 @@ hs_status hs_stepper_init(hs_stepper *s, const hs_stepper_def *def, const hs_mod
     st.comp = c.comp;
     if (c.comp != 0) {
         rc = comp_params(&st, c.rigid);
-        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
         if (rc != HS_OK) {
             return rc;
         }
@@ -892,7 +887,6 @@ hs_status hs_stepper_init(hs_stepper *s, const hs_stepper_def *def, const hs_mod
     st.t = t0; st.t0 = t0; st.k = 0;
     if (fam->setup != NULL) {
         rc = fam->setup(&st);
-        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
         if (rc != HS_OK) {
             return rc;
         }
@@ -945,7 +939,6 @@ hs_status hs_stepper_step(hs_stepper *s, const hs_real *in)
         c.have_fq = 0;
         c.a1 = c.a2 = HS_R(0.0);
         rc = ((const hs_family *)s->fam)->step(s, &c);
-        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
         if (rc == HS_OK) { commit(s, c.t1); }
     }
     if (rc != HS_OK) {

@@ -127,7 +127,6 @@ static inline int hs_all_finite(const hs_real *v, int n)
     if (i < n) {
         z0 += v[i] - v[i];
     }
-    /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
     return ((z0 + z1) == HS_R(0.0)) ? 1 : 0;
 }
 

@@ -69,7 +69,6 @@ static int gen_check(const hs_model *m)
 /* 1 when the hooks below run the plan (checked, and no test turned the fast paths off) */
 static int plan_on(void)
 {
-    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
     return (plan_same != 0) && (hs_mbk_on(&mb) != 0);
 }
 

@@ -456,7 +456,7 @@ static const struct { const char *key; uint32_t bit; } FKEYS[] = {
 
 static tok key_of_bit(uint32_t bit)
 {
-    /* MISRA Ref 10.8.3 [composite count widened after its bounds check] */
+    /* MISRA Ref 10.8.1 [NFKEYS: the key table length, a compile-time constant] */
     for (int i = 0; i < NFKEYS; ++i) { if (FKEYS[i].bit == bit) { return lit(FKEYS[i].key); } }
     return lit("force");
 }
@@ -537,7 +537,7 @@ static hs_status force_finish(hs_mb_store *st, hs_mb_force *F, const mb_force_el
     const hs_status E = HS_E_MODEL_PARAM;
     if ((el->need & ~have) != 0u) {
         const uint32_t miss = el->need & ~have;
-        /* MISRA Ref 10.8.3 [composite count widened after its bounds check] */
+        /* MISRA Ref 10.8.1 [NFKEYS: the key table length, a compile-time constant] */
         for (int i = 0; i < NFKEYS; ++i) {
             if ((miss & FKEYS[i].bit) != 0u) {
                 detail_add(err, FKEYS[i].key);
@@ -594,7 +594,7 @@ static hs_status parse_force(hs_mb_store *st, const tok *w, int npos, const tok 
     for (int k = 0; k < nkv; ++k) {
         const tok K = key[k], V = val[k];
         uint32_t bit = 0u;
-        /* MISRA Ref 10.8.3 [composite count widened after its bounds check] */
+        /* MISRA Ref 10.8.1 [NFKEYS: the key table length, a compile-time constant] */
         for (int i = 0; i < NFKEYS; ++i) { if (tok_eq(K, FKEYS[i].key) != 0) { bit = FKEYS[i].bit; } }
         if (bit == 0u) { return fail(err, line, K, "unknown key (model/FORMAT.md lists each kind's keys)", E); }
         if ((el->keys & bit) == 0u) { return fail(err, line, K, "key not taken by this force kind", E); }
@@ -621,7 +621,7 @@ static const struct { const char *key; uint32_t bit; } JKEYS[] = {
 
 static tok jkey_of_bit(uint32_t bit)
 {
-    /* MISRA Ref 10.8.3 [composite count widened after its bounds check] */
+    /* MISRA Ref 10.8.1 [NJKEYS: the key table length, a compile-time constant] */
     for (int i = 0; i < NJKEYS; ++i) { if (JKEYS[i].bit == bit) { return lit(JKEYS[i].key); } }
     return lit("joint");
 }
@@ -663,7 +663,7 @@ static hs_status parse_joint(hs_mb_store *st, const tok *w, int npos, const tok 
             continue;
         }
         uint32_t bit = 0u;
-        /* MISRA Ref 10.8.3 [composite count widened after its bounds check] */
+        /* MISRA Ref 10.8.1 [NJKEYS: the key table length, a compile-time constant] */
         for (int i = 0; i < NJKEYS; ++i) { if (tok_eq(K, JKEYS[i].key) != 0) { bit = JKEYS[i].bit; } }
         if (bit == 0u) { return fail(err, line, K, "unknown key (model/FORMAT.md lists each kind's keys)", E); }
         if ((el->keys & bit) == 0u) { return fail(err, line, K, "key not taken by this joint kind", E); }
@@ -706,7 +706,7 @@ static hs_status parse_joint(hs_mb_store *st, const tok *w, int npos, const tok 
     }
     if ((el->need & ~have) != 0u) {
         const uint32_t miss = el->need & ~have;
-        /* MISRA Ref 10.8.3 [composite count widened after its bounds check] */
+        /* MISRA Ref 10.8.1 [NJKEYS: the key table length, a compile-time constant] */
         for (int i = 0; i < NJKEYS; ++i) {
             if ((miss & JKEYS[i].bit) != 0u) {
                 detail_add(err, JKEYS[i].key);
@@ -1488,7 +1488,6 @@ static hs_status fail_row(const hs_mb_store *st, const hs_mb_model *mb, int r, h
 static int row_compliant(const hs_mb_store *st, const hs_mb_model *mb, int r)
 {
     const int j = mb->rows[r].joint;
-    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
     return (j >= 0) && (st->joints[j].has_comp != 0) && (st->joints[j].compliance > HS_R(0.0));
 }
 
@@ -1539,13 +1538,11 @@ static hs_status check_joints(hs_mb_store *st, hs_mb_model *mb, hs_mb_error *err
     const int nq = mb->nq, nc = mb->nc;
     if (nc == 0) { return HS_OK; }
     hs_model m;
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     if (hs_mb_model_init(&m, mb) != HS_OK) { return HS_OK; /* compile's own error stands */ }
     const int keep = mb->packed;
     mb->packed = 0; /* dense G for the checks */
     (void)mb->type.initial(&m, HS_R(0.0), st->chk_q, st->chk_u, NULL);
     hs_status rc = mb_constraint(mb, HS_R(0.0), st->chk_q, st->chk_g, st->chk_G, st->chk_gt);
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     if (rc != HS_OK) { mb->packed = keep; return fail(err, 0, lit("joint"), "constraints not evaluable at the initial state", HS_E_MODEL_PARAM); }
     /* positions: g within tol (1 + |set value|) */
     for (int r = 0; r < nc; ++r) {
@@ -1579,7 +1576,6 @@ static hs_status check_joints(hs_mb_store *st, hs_mb_model *mb, hs_mb_error *err
             st->chk_q[j] += HS_R(0.05) * ((hs_real)(x % 2001u) / HS_R(1000.0) - HS_R(1.0));
         }
         rc = mb_constraint(mb, HS_R(0.0), st->chk_q, NULL, st->chk_G, NULL);
-        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
         dep = rc == HS_OK ? dependent_row(st, mb, nc, nq, &coef) : -1;
     }
     mb->packed = keep;

@@ -636,7 +636,6 @@ static int fast_rows(const hs_mb_model *mb, hs_real t, const hs_real *q, const h
         }
         rowv w;
         row_terms(mb, r, n, t, q, uu, sc, v);
-        /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
         row_sum(mb, r, n, v, gam != NULL, &w);
         if (mb->fsym[r] != 0) {
             /* (a - b) . (a - b): g = |a|^2, G = 2 a^T J_a, g_t = 2 a . a_t */

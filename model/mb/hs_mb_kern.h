@@ -241,7 +241,6 @@ HS_MBK_INL int hs_mbk_spring_j(const hs_mb_kop *op, hs_real t, const hs_real *q,
  * the general evaluators) and the layout it was compiled for. */
 static inline int hs_mbk_on(const hs_mb_model *mb)
 {
-    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
     return (mb->plan != 0) && (mb->fast == (HS_MB_FAST_ROWS | HS_MB_FAST_FORCES | HS_MB_FAST_MASS))
            && (mb->packed == mb->plan_packed);
 }

@@ -18,7 +18,6 @@ static int bind(const hs_model *m)
     const hs_mb_gen *g = gen_of(m);
     if (g->inner->type != NULL) { return HS_OK; }
     hs_mb_model *ram = g->mb; /* the tables compile into RAM the const type points to */
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     if (hs_mb_compile(g->desc, ram, HS_MB_PACK_AUTO, NULL) != HS_OK) { return HS_E_MODEL_PARAM; }
     const hs_mb_model *mb = g->mb;
     /* the auxiliary states against the type's (the generator wrote mb->nz there) */

@@ -22,7 +22,6 @@ static const hs_param_info params[] = {
     {"turn0", offsetof(hs_rolling_disk_params, turn0), HS_R(1.0), HS_R(-1e3), HS_R(1e3), "initial heading rate phi' (rad/s)"},
 };
 
-/* MISRA Ref 9.2.1 [braced array of string pointers] */
 static const char *const out_names[] = {"slip_x (m/s)", "slip_y (m/s)", "energy (J)"};
 
 static int initial(const hs_model *m, hs_real t0, hs_real *q, hs_real *u, hs_real *z)

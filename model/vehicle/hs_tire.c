@@ -559,7 +559,6 @@ hs_status hs_tire_eval_mech(const hs_tire_par *p, const hs_real *arg, hs_real Tb
     hs_status rc = HS_OK;
     /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     for (int c0 = 0; c0 < HS_TIRE_XE; c0 += TD_N) {
-        /* MISRA Ref 10.4.1 [int column index vs the enumerator counting the columns] */
         const int rk = eval_core(p, arg, Tb, o, c0, TD_N);
         /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
         if (rk != HS_OK) {

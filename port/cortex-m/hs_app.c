@@ -69,13 +69,12 @@ int hs_app_parse_stab(const char *name)
  * through the receive side an ECU's frames take (clamped and counted there). A board with a CAN controller or
  * a UART adds its transport as a file defining its ops and one row in board_transports; it
  * would bind a DBC table from hilstep-dbcgen with hs_can_bind like hilstep-rt binds the file. */
-static int mem_open(hs_transport *t, const hs_tp_cfg *cfg, char *why, size_t cap)
+static hs_status mem_open(hs_transport *t, const hs_tp_cfg *cfg, hs_tp_error *err)
 {
     (void)cfg;
-    (void)why;
-    (void)cap;
+    (void)err;
     t->map = NULL;
-    return HS_EXIT_OK;
+    return HS_OK;
 }
 static int mem_receive(hs_transport *t, hs_rx *rx, int max)
 {
@@ -230,9 +229,11 @@ static int app_initialize(void)
     memset(&tc, 0, sizeof tc);
     tc.prog = "board";
     tc.period_us = 1000u;
-    if (!app_tp.ops || app_tp.ops->open(&app_tp, &tc, why, sizeof why) != HS_EXIT_OK) {
+    hs_tp_error terr;
+    const hs_status tst = app_tp.ops ? app_tp.ops->open(&app_tp, &tc, &terr) : HS_E_SETUP;
+    if (tst != HS_OK) {
         hs_con_puts("transport: none\n");
-        return HS_EXIT_SETUP;
+        return hs_exit_of(HS_TOOL_PLANT, tst);
     }
     return plant_start();
 }

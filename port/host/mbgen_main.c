@@ -263,7 +263,7 @@ static int emit_plan(const hs_mb_desc *D, const hs_mb_model *P)
         if (P->fgrav[i] == 0) fprintf(o, "        if (mb.fgrav[%d] != HS_R(0.0)) { plan_same = 0; }\n", i);
     fprintf(o, "    }\n    return rc;\n}\n\n");
     fprintf(o, "/* 1 when the hooks below run the plan (checked, and no test turned the fast paths off) */\n"
-               "static int plan_on(void)\n{\n    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */\n"
+               "static int plan_on(void)\n{\n"
                "    return (plan_same != 0) && (hs_mbk_on(&mb) != 0);\n}\n\n");
     /* mass: M whole from the compiled copy (constant bound), or zero and the diagonal */
     fprintf(o, "static int gen_mass(const hs_model *m, hs_real t, const hs_real *q, hs_real *M)\n{\n"

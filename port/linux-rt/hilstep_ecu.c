@@ -532,9 +532,9 @@ static int abs_bind(ecu *e, char *why, size_t cap)
 }
 
 /* The transport named by --transport, opened with the run's and the user's options (every
- * option the user gave must be read by it); CAN brings the DBC's map. HS_OK, HS_E_USAGE or
+ * option the user gave must be read by it); CAN brings the DBC's map. HS_OK, HS_E_USAGE, HS_E_DBC or
  * HS_E_SETUP after the message; nothing is left open on a refusal. */
-static hs_status open_transport(ecu *e, char *why, size_t cap)
+static hs_status open_transport(ecu *e)
 {
     e->tp.ops = hs_transport_find(hs_transports, e->transport);
     if (!e->tp.ops) {
@@ -565,11 +565,12 @@ static hs_status open_transport(ecu *e, char *why, size_t cap)
     if (e->can_if) (void)hs_tp_opt_add(&tc, "can-if", e->can_if);
     if (e->dbc) (void)hs_tp_opt_add(&tc, "dbc", e->dbc);
     for (int i = 0; i < e->ntopt; ++i) (void)hs_tp_opt_add(&tc, e->tkey[i], e->tval[i]);
-    /* open() answers in exit statuses (hil/hs_transport.h): HS_EXIT_USAGE or HS_EXIT_SETUP */
-    const int rc = e->tp.ops->open(&e->tp, &tc, why, cap);
-    if (rc != HS_EXIT_OK) {
-        fprintf(stderr, "hilstep-ecu: %s\n", why);
-        return rc == HS_EXIT_USAGE ? HS_E_USAGE : HS_E_SETUP;
+    /* open() names what failed in terr; main maps the status to the exit (hs_exit_of) */
+    hs_tp_error terr;
+    const hs_status rc = e->tp.ops->open(&e->tp, &tc, &terr);
+    if (rc != HS_OK) {
+        fprintf(stderr, "hilstep-ecu: %s\n", terr.msg);
+        return rc;
     }
     const int unread = hs_tp_opt_unread(&tc, tp_user, tp_read);
     if (unread >= 0) {
@@ -707,7 +708,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "hilstep-ecu: %s\n", why);
         return learned;
     }
-    hs_status st = open_transport(e, why, sizeof why);
+    hs_status st = open_transport(e);
     if (st == HS_OK) st = bind_link(e, why, sizeof why);
     if (st != HS_OK) return hs_exit_of(HS_TOOL_ECU, st);
     struct sigaction sa;

@@ -1097,9 +1097,9 @@ static hs_plant_def plant_def(const app *a)
 }
 
 /* The transport named by --transport, opened with the run's and the user's options (every
- * option the user gave must be read by it). HS_OK, HS_E_USAGE or HS_E_SETUP after the
+ * option the user gave must be read by it). HS_OK, HS_E_USAGE, HS_E_DBC or HS_E_SETUP after the
  * message; nothing is left open on a refusal. */
-static hs_status open_transport(app *a, char *why, size_t cap)
+static hs_status open_transport(app *a)
 {
     a->tp.ops = hs_transport_find(hs_transports, a->o.transport);
     if (!a->tp.ops) {
@@ -1137,11 +1137,12 @@ static hs_status open_transport(app *a, char *why, size_t cap)
                 a->tp.ops->name);
         return HS_E_USAGE;
     }
-    /* open() answers in exit statuses (hil/hs_transport.h): HS_EXIT_USAGE or HS_EXIT_SETUP */
-    const int rc = a->tp.ops->open(&a->tp, &tc, why, cap);
-    if (rc != HS_EXIT_OK) {
-        fprintf(stderr, "hilstep-rt: %s\n", why);
-        return rc == HS_EXIT_USAGE ? HS_E_USAGE : HS_E_SETUP;
+    /* open() names what failed in terr; main maps the status to the exit (hs_exit_of) */
+    hs_tp_error terr;
+    const hs_status rc = a->tp.ops->open(&a->tp, &tc, &terr);
+    if (rc != HS_OK) {
+        fprintf(stderr, "hilstep-rt: %s\n", terr.msg);
+        return rc;
     }
     const int unread = hs_tp_opt_unread(&tc, tp_user, tp_read);
     if (unread >= 0) {
@@ -1167,7 +1168,7 @@ static hs_status start_plant(app *a, hs_plant_def *def, char *why, size_t cap)
                 hs_stab_name(def->step.stab), (double)def->step.h, why);
         return rc;
     }
-    rc = open_transport(a, why, cap);
+    rc = open_transport(a);
     if (rc != HS_OK || !a->tp.map) return rc;
     def->map = a->tp.map;
     rc = hs_plant_initialize(p, def, &a->model, g_reals, sizeof g_reals / sizeof g_reals[0],

@@ -90,8 +90,10 @@ static int udp_socket(const struct sockaddr_in *local, int rcvbuf, int reuse, ch
             (void)setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof rcvbuf);
     }
     if (bind(fd, (const struct sockaddr *)local, sizeof *local) != 0) {
-        snprintf(why, cap, "bind %s: %s", hs_addr_str(local, ab, sizeof ab), strerror(errno));
+        const int e = errno;
+        snprintf(why, cap, "bind %s: %s", hs_addr_str(local, ab, sizeof ab), strerror(e));
         close(fd);
+        errno = e; /* the caller records the bind's errno, not close's */
         return -1;
     }
     return fd;
@@ -143,7 +145,10 @@ int hs_udp_open(hs_udp *u, const struct sockaddr_in *local, const struct sockadd
     /* The peer socket binds exclusively (no SO_REUSEADDR/SO_REUSEPORT): an address someone
      * holds fails with "address in use", and nobody can bind beside it afterwards. */
     u->fd = udp_socket(local, rcvbuf, 0, why, cap);
-    if (u->fd < 0) return -1;
+    if (u->fd < 0) {
+        u->open_errno = errno;
+        return -1;
+    }
     socklen_t sl = sizeof u->local;
     (void)getsockname(u->fd, (struct sockaddr *)&u->local, &sl);
     /* The catch-all shares the address: SO_REUSEPORT is set on both for the instant of its
@@ -163,6 +168,8 @@ int hs_udp_open(hs_udp *u, const struct sockaddr_in *local, const struct sockadd
     }
     /* The kernel filters the peer socket to the configured peer from here on. */
     if (connect(u->fd, (const struct sockaddr *)peer, sizeof *peer) != 0) {
+        u->open_errno = errno;
+        u->open_peer = 1;
         snprintf(why, cap, "connect %s: %s", hs_addr_str(peer, ab, sizeof ab), strerror(errno));
         hs_udp_close(u);
         return -1;

@@ -44,6 +44,8 @@ typedef struct hs_udp {
     uint64_t peer_unreachable; /* ICMP port unreachable from the peer (nobody listening there) */
     uint64_t send_errors;      /* sendto() failures (the frame is lost, never retried) */
     int last_send_errno;       /* errno of the last failed send */
+    int open_errno;            /* hs_udp_open refused: errno of the failed call, 0 = none (intruders) */
+    int open_peer;             /* hs_udp_open refused at the peer (connect), not the local address */
 } hs_udp;
 
 /* Opens, binds to local and sets non-blocking; rcvbuf bytes of receive buffer (0 = default).

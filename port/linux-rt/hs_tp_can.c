@@ -35,7 +35,7 @@ typedef struct can_state {
 
 static can_state g_can;
 
-static int can_open(hs_transport *t, const hs_tp_cfg *cfg, char *why, size_t cap)
+static hs_status can_open(hs_transport *t, const hs_tp_cfg *cfg, hs_tp_error *err)
 {
     can_state *s = &g_can;
     const char *ifn = hs_tp_opt(cfg, "can-if", NULL);
@@ -43,35 +43,35 @@ static int can_open(hs_transport *t, const hs_tp_cfg *cfg, char *why, size_t cap
     const char *filt = hs_tp_opt(cfg, "can-filter", "on");
     const char *cad = hs_tp_opt(cfg, "e2e-cadence", "on");
     const char *in[HS_FRAME_MAX_VALUES], *out[HS_FRAME_MAX_VALUES];
+    char why[sizeof err->msg];
     int nin = 0, nout = 0;
-    hs_dbc_error err;
+    hs_dbc_error derr;
+    hs_status st;
     memset(s, 0, sizeof *s);
     s->fd = -1;
     t->state = s;
     t->map = NULL;
-    if (!ifn || !dbc) {
-        snprintf(why, cap, "--transport can needs --can-if IF and --dbc FILE");
-        return HS_EXIT_USAGE;
-    }
-    if (strcmp(filt, "on") && strcmp(filt, "off")) {
-        snprintf(why, cap, "can-filter must be on or off, got '%s'", filt);
-        return HS_EXIT_USAGE;
-    }
-    if (strcmp(cad, "on") && strcmp(cad, "off")) {
-        snprintf(why, cap, "e2e-cadence must be on or off, got '%s'", cad);
-        return HS_EXIT_USAGE;
-    }
-    if (hs_dbc_load_file(dbc, &s->db, why, cap) != 0) return HS_EXIT_SETUP;
+    if (!ifn || !dbc)
+        return hs_tp_fail(err, HS_E_USAGE, ifn ? "dbc" : "can-if", "", 0,
+                          "--transport can needs --can-if IF and --dbc FILE");
+    if (strcmp(filt, "on") && strcmp(filt, "off"))
+        return hs_tp_fail(err, HS_E_USAGE, "can-filter", filt, 0,
+                          "can-filter must be on or off, got '%s'", filt);
+    if (strcmp(cad, "on") && strcmp(cad, "off"))
+        return hs_tp_fail(err, HS_E_USAGE, "e2e-cadence", cad, 0,
+                          "e2e-cadence must be on or off, got '%s'", cad);
+    if (hs_dbc_load_file(dbc, &s->db, why, sizeof why) != 0)
+        return hs_tp_fail(err, HS_E_DBC, "dbc", dbc, 0, "%s", why);
     for (int i = 0; i < cfg->map->n; ++i) {
         const hs_signal *g = &cfg->map->sig[i];
         if (g->dir == HS_SIG_IN && nin < (int)HS_FRAME_MAX_VALUES) in[nin++] = g->name;
         if (g->dir == HS_SIG_OUT && nout < (int)HS_FRAME_MAX_VALUES) out[nout++] = g->name;
     }
-    if (hs_can_bind(&s->link, &s->db, in, nin, out, nout, cfg->period_us, &err) != 0 ||
+    if (hs_can_bind(&s->link, &s->db, in, nin, out, nout, cfg->period_us, &derr) != 0 ||
         hs_can_map(&s->link, cfg->map, cfg->map->app, s->sig, (int)(sizeof s->sig / sizeof s->sig[0]),
-                   &s->map, &err) != 0) {
-        hs_dbc_error_msg(dbc, &err, why, cap);
-        return HS_EXIT_SETUP;
+                   &s->map, &derr) != 0) {
+        hs_dbc_error_msg(dbc, &derr, why, sizeof why);
+        return hs_tp_fail(err, HS_E_DBC, "dbc", dbc, 0, "%s", why);
     }
     s->link.e2e_cadence_off = !strcmp(cad, "off");
     int nrx = 0, ntx = 0;
@@ -82,26 +82,24 @@ static int can_open(hs_transport *t, const hs_tp_cfg *cfg, char *why, size_t cap
     t->map = &s->map;
     snprintf(t->desc, sizeof t->desc, "CAN %s, DBC %s (%d messages received, %d sent)", ifn, dbc,
              nrx, ntx);
-    if (cfg->map_only) return HS_EXIT_OK;
+    if (cfg->map_only) return HS_OK;
 
     /* The interface: it must exist and be up, and carry CAN FD when the DBC needs it. */
     const unsigned ifindex = if_nametoindex(ifn);
-    if (ifindex == 0) {
-        snprintf(why, cap, "CAN interface '%s': %s (a virtual bus: ip link add dev %s type vcan && "
-                 "ip link set up %s)", ifn, strerror(errno), ifn, ifn);
-        return HS_EXIT_SETUP;
-    }
+    if (ifindex == 0)
+        return hs_tp_fail(err, HS_E_SETUP, "can-if", ifn, errno, "CAN interface '%s': %s (a virtual "
+                          "bus: ip link add dev %s type vcan && ip link set up %s)", ifn,
+                          strerror(errno), ifn, ifn);
     s->fd = socket(PF_CAN, SOCK_RAW | SOCK_NONBLOCK | SOCK_CLOEXEC, CAN_RAW);
-    if (s->fd < 0) {
-        snprintf(why, cap, "CAN interface '%s': socket(PF_CAN): %s (kernel module can-raw missing?)",
-                 ifn, strerror(errno));
-        return HS_EXIT_SETUP;
-    }
+    if (s->fd < 0)
+        return hs_tp_fail(err, HS_E_SETUP, "can-if", ifn, errno, "CAN interface '%s': socket(PF_CAN): "
+                          "%s (kernel module can-raw missing?)", ifn, strerror(errno));
     struct ifreq ifr;
     memset(&ifr, 0, sizeof ifr);
     snprintf(ifr.ifr_name, sizeof ifr.ifr_name, "%s", ifn);
     if (ioctl(s->fd, SIOCGIFFLAGS, &ifr) == 0 && !(ifr.ifr_flags & IFF_UP)) {
-        snprintf(why, cap, "CAN interface '%s' is down (ip link set up %s)", ifn, ifn);
+        st = hs_tp_fail(err, HS_E_SETUP, "can-if", ifn, 0, "CAN interface '%s' is down (ip link set "
+                        "up %s)", ifn, ifn);
         goto fail;
     }
     if (s->fd_any) {
@@ -109,12 +107,14 @@ static int can_open(hs_transport *t, const hs_tp_cfg *cfg, char *why, size_t cap
         memset(&ifr, 0, sizeof ifr);
         snprintf(ifr.ifr_name, sizeof ifr.ifr_name, "%s", ifn);
         if (ioctl(s->fd, SIOCGIFMTU, &ifr) != 0 || ifr.ifr_mtu != (int)CANFD_MTU) {
-            snprintf(why, cap, "CAN interface '%s' does not carry CAN FD (MTU %d, needs %d), but %s "
-                     "declares CAN FD messages", ifn, ifr.ifr_mtu, (int)CANFD_MTU, dbc);
+            st = hs_tp_fail(err, HS_E_SETUP, "can-if", ifn, 0, "CAN interface '%s' does not carry "
+                            "CAN FD (MTU %d, needs %d), but %s declares CAN FD messages", ifn,
+                            ifr.ifr_mtu, (int)CANFD_MTU, dbc);
             goto fail;
         }
         if (setsockopt(s->fd, SOL_CAN_RAW, CAN_RAW_FD_FRAMES, &one, sizeof one) != 0) {
-            snprintf(why, cap, "CAN interface '%s': CAN_RAW_FD_FRAMES: %s", ifn, strerror(errno));
+            st = hs_tp_fail(err, HS_E_SETUP, "can-if", ifn, errno, "CAN interface '%s': "
+                            "CAN_RAW_FD_FRAMES: %s", ifn, strerror(errno));
             goto fail;
         }
     }
@@ -131,7 +131,8 @@ static int can_open(hs_transport *t, const hs_tp_cfg *cfg, char *why, size_t cap
         }
         if (setsockopt(s->fd, SOL_CAN_RAW, CAN_RAW_FILTER, nf ? f : NULL,
                        (socklen_t)(sizeof f[0] * (size_t)nf)) != 0) {
-            snprintf(why, cap, "CAN interface '%s': CAN_RAW_FILTER: %s", ifn, strerror(errno));
+            st = hs_tp_fail(err, HS_E_SETUP, "can-if", ifn, errno, "CAN interface '%s': "
+                            "CAN_RAW_FILTER: %s", ifn, strerror(errno));
             goto fail;
         }
     }
@@ -145,14 +146,15 @@ static int can_open(hs_transport *t, const hs_tp_cfg *cfg, char *why, size_t cap
     addr.can_family = AF_CAN;
     addr.can_ifindex = (int)ifindex;
     if (bind(s->fd, (struct sockaddr *)&addr, sizeof addr) != 0) {
-        snprintf(why, cap, "CAN interface '%s': bind: %s", ifn, strerror(errno));
+        st = hs_tp_fail(err, HS_E_SETUP, "can-if", ifn, errno, "CAN interface '%s': bind: %s", ifn,
+                        strerror(errno));
         goto fail;
     }
-    return HS_EXIT_OK;
+    return HS_OK;
 fail:
     close(s->fd);
     s->fd = -1;
-    return HS_EXIT_SETUP;
+    return st;
 }
 
 static int can_receive(hs_transport *t, hs_rx *rx, int max)

@@ -14,23 +14,29 @@ typedef struct udp_state {
 
 static udp_state g_udp;
 
-static int udp_open(hs_transport *t, const hs_tp_cfg *cfg, char *why, size_t cap)
+static hs_status udp_open(hs_transport *t, const hs_tp_cfg *cfg, hs_tp_error *err)
 {
     struct sockaddr_in la, pa;
+    char why[256];
     udp_state *s = &g_udp;
     memset(s, 0, sizeof *s);
     t->state = s;
     t->map = NULL;
-    if (hs_addr_parse(hs_tp_opt(cfg, "listen", ""), &la, why, cap) ||
-        hs_addr_parse(hs_tp_opt(cfg, "peer", ""), &pa, why, cap))
-        return HS_EXIT_USAGE;
-    if (cfg->map_only) return HS_EXIT_OK;
-    if (hs_udp_open(&s->udp, &la, &pa, cfg->rcvbuf, why, cap) != 0) return HS_EXIT_SETUP;
+    const char *listen = hs_tp_opt(cfg, "listen", "");
+    const char *peer = hs_tp_opt(cfg, "peer", "");
+    if (hs_addr_parse(listen, &la, why, sizeof why) != 0)
+        return hs_tp_fail(err, HS_E_USAGE, "listen", listen, 0, "%s", why);
+    if (hs_addr_parse(peer, &pa, why, sizeof why) != 0)
+        return hs_tp_fail(err, HS_E_USAGE, "peer", peer, 0, "%s", why);
+    if (cfg->map_only) return HS_OK;
+    if (hs_udp_open(&s->udp, &la, &pa, cfg->rcvbuf, why, sizeof why) != 0)
+        return hs_tp_fail(err, HS_E_SETUP, s->udp.open_peer ? "peer" : "listen",
+                          s->udp.open_peer ? peer : listen, s->udp.open_errno, "%s", why);
     s->open = 1;
     char ab1[32], ab2[32];
     snprintf(t->desc, sizeof t->desc, "%s -> peer %s", hs_addr_str(&s->udp.local, ab1, sizeof ab1),
              hs_addr_str(&pa, ab2, sizeof ab2));
-    return HS_EXIT_OK;
+    return HS_OK;
 }
 
 static int udp_receive(hs_transport *t, hs_rx *rx, int max)

@@ -4,6 +4,8 @@
  * X(NAME) below; its options reach it through --transport-opt KEY=VALUE. */
 #include "hs_transports.h"
 
+#include <stdarg.h>
+
 #define HS_TRANSPORT_LIST(X) \
     X(udp) /* the frame of hil/FRAME.md: the default */ \
     X(can) /* SocketCAN with a DBC: hil/CAN.md */ \
@@ -30,4 +32,18 @@ void hs_transports_names(FILE *f, const char *lead)
 {
     fprintf(f, "%s", lead);
     for (int i = 0; hs_transports[i]; ++i) fprintf(f, " %s", hs_transports[i]->name);
+}
+
+hs_status hs_tp_fail(hs_tp_error *err, hs_status st, const char *option, const char *value,
+                     int sys_errno, const char *fmt, ...)
+{
+    va_list ap;
+    err->status = st;
+    snprintf(err->option, sizeof err->option, "%s", option ? option : "");
+    snprintf(err->value, sizeof err->value, "%s", value ? value : "");
+    err->sys_errno = sys_errno;
+    va_start(ap, fmt);
+    if (vsnprintf(err->msg, sizeof err->msg, fmt, ap) < 0) err->msg[0] = '\0';
+    va_end(ap);
+    return st;
 }

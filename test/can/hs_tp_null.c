@@ -9,13 +9,12 @@
 
 static uint64_t g_sent, g_bytes;
 
-static int null_open(hs_transport *t, const hs_tp_cfg *cfg, char *why, size_t cap)
+static hs_status null_open(hs_transport *t, const hs_tp_cfg *cfg, hs_tp_error *err)
 {
-    (void)why;
-    (void)cap;
+    (void)err;
     t->map = NULL;
     snprintf(t->desc, sizeof t->desc, "null transport (%s)", hs_tp_opt(cfg, "null-note", "no note"));
-    return HS_EXIT_OK;
+    return HS_OK;
 }
 static int null_receive(hs_transport *t, hs_rx *rx, int max) { (void)t; (void)rx; (void)max; return 0; }
 static void null_send(hs_transport *t, const hs_tp_out *o)

@@ -6,11 +6,17 @@
 #                             part of make test
 #   make fuzz FUZZ_SECONDS=N  N seconds each; the grown corpus stays in build/fuzz/corpus/
 #   make fuzz-coverage        replays every committed corpus under clang source-based coverage
-#                             and prints hil/ line coverage (fuzz-coverage-test: >= FUZZ_COV_MIN)
+#                             and prints the line coverage of hil/ and port/linux-rt/
+#                             (fuzz-coverage-test: hil/ >= FUZZ_COV_MIN, port/linux-rt/ >=
+#                             FUZZ_COV_MIN_PORT)
 FUZZ_CC      ?= clang
 FUZZ_RUNS    ?= 300000
 FUZZ_SECONDS ?= 60
 FUZZ_COV_MIN ?= 95
+# port/linux-rt/'s floor (coverage.sh): the measured figure rounded down, so a harness or
+# corpus that loses reach fails; the goal is 95 (FUZZ.md says what is left).
+FUZZ_COV_MIN_PORT ?= 38
+export FUZZ_COV_MIN_PORT
 # Executions per target in make test where FUZZ_RUNS does not fit, so the ten harnesses stay
 # near 100 s together (measured on the shared 2-core VM at load ~12, FUZZ.md): the plant steps
 # a model per operation and hashes keyed frames, the CAN codec and the two parsers are slower
@@ -22,6 +28,11 @@ FUZZ_RUNS_mbfile ?= 150000
 FUZZ_RUNS_frame  ?= 200000
 FUZZ_RUNS_ring   ?= 200000
 FUZZ_RUNS_hist   ?= 200000
+# The socket-free harnesses: tp replays a script of fake system calls per input (30,000 took
+# 40 s at load ~24), key writes a memory file per input (30,000 took 13 s): together ~7 % of
+# the suite's fuzzing time at these counts.
+FUZZ_RUNS_tp     ?= 15000
+FUZZ_RUNS_key    ?= 20000
 FUZZ_DEFS    := $(FPFLAGS) -D_POSIX_C_SOURCE=200809L -DHS_SIM_NO_MAIN -Irt $(MODEL_INC) -Ihil -Iport/host -Iport/linux-rt
 FUZZ_CFLAGS  := -std=c99 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all $(FUZZ_DEFS)
 FUZZ_OCFLAGS := -std=c99 -g -O1 -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all $(FUZZ_DEFS)
@@ -42,6 +53,12 @@ FUZZ_EXTRA_cli   := port/host/sim_main.c
 FUZZ_EXTRA_rtcli := port/linux-rt/hs_linux.c port/linux-rt/hs_key.c $(wildcard port/linux-rt/hs_tp_*.c) port/linux-rt/hs_transports.c
 FUZZ_DEP_rtcli   := port/linux-rt/hilstep_rt.c
 FUZZ_LIBS_rtcli  := -lpthread
+# fuzz_tp.c includes the Linux port's socket code whole, its system calls renamed to fakes.
+FUZZ_DEP_tp      := port/linux-rt/hs_linux.c $(wildcard port/linux-rt/hs_tp_*.c) port/linux-rt/hs_transports.c
+FUZZ_LIBS_tp     := -lpthread
+# fuzz_key.c drives port/linux-rt/hs_key.c when the tree has it, else hs_linux.c's loader.
+FUZZ_EXTRA_key   := port/linux-rt/hs_linux.c $(wildcard port/linux-rt/hs_key.c)
+FUZZ_LIBS_key    := -lpthread
 
 $(BUILD)/fuzz/obj/%.o: %.c $(FUZZ_HDRS)
 	@mkdir -p $(dir $@)

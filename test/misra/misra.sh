@@ -4,7 +4,9 @@
 # tag backed by a permit in test/misra/DEVIATIONS.md), deviated by a scoped record there, or
 # open. Any open finding fails. First a self-test proves the gate can fail: a fixture with
 # one tagged and one untagged violation must give exactly one open finding.
-# Usage: misra.sh [--table]   (make misra passes --table: the README's per-rule table)
+# Usage: misra.sh [--table] [--write]   (make misra: both, printing the per-rule table and
+#   writing it to test/misra/REPORT.md; make misra-test: neither, and a REPORT.md that differs
+#   from this tree's table fails: a stale report is a failure)
 # Ends with "misra: N passed, N failed".
 # The include path of model/'s rooms (model/ROOMS).
 MODEL_INC=$(awk '!/^#/ && NF {printf "-Imodel/%s ", $1}' model/ROOMS)
@@ -30,6 +32,11 @@ grep -q 'passed, 0 failed' "$T/self.out" || { cat "$T/self.out"; fail=1; }
 # ...and a scoped record for a required rule is refused even when it would cover everything.
 if $PY "$HERE/misra_gate.py" "$T/self.txt" "$HERE/selftest/DEVIATIONS_scoped.md" --expect-open 0 >"$T/self2.out"; then
     echo "  FAIL the gate accepted a scoped record for required rule 15.6:"; cat "$T/self2.out"; fail=1
+fi
+
+# ...and a tag on a line that does not show its permit's site construct is refused.
+if $PY "$HERE/misra_gate.py" "$T/self.txt" "$HERE/selftest/DEVIATIONS_site.md" --expect-open 1 >"$T/self3.out"; then
+    echo "  FAIL the gate accepted a tag whose site lacks its permit's construct:"; cat "$T/self3.out"; fail=1
 fi
 
 # The fixer (fix_required.sh) on a fixture: the expected edits, nothing on a second run, and
@@ -79,14 +86,28 @@ if [ $rc -ne 0 ] || grep -vqE '^[^:]+:[0-9]+:misra-c2012-[0-9]+\.[0-9]+$' "$T/tr
     grep -vE '^[^:]+:[0-9]+:misra-c2012-[0-9]+\.[0-9]+$' "$T/tree.txt" | head -20
     fail=1
 fi
-$PY "$HERE/misra_gate.py" "$T/tree.txt" "$HERE/DEVIATIONS.md" "$@" >"$T/gate.out"; grc=$?
+table=""; write=0
+for a in "$@"; do
+    case $a in --table) table=--table ;; --write) write=1 ;; *) echo "misra.sh: unknown option $a"; exit 2 ;; esac
+done
+$PY "$HERE/misra_gate.py" "$T/tree.txt" "$HERE/DEVIATIONS.md" --tags rt,model,hil $table \
+    --baseline "$HERE/baseline.txt" --report "$T/REPORT.md" >"$T/gate.out"; grc=$?
+rep=0
+if [ $write -eq 1 ]; then
+    cp "$T/REPORT.md" "$HERE/REPORT.md" && echo "  wrote $HERE/REPORT.md"
+elif cmp -s "$T/REPORT.md" "$HERE/REPORT.md"; then
+    echo "  ok   $HERE/REPORT.md is this tree's table"
+else
+    echo "  FAIL $HERE/REPORT.md is stale (make misra rewrites it):"; diff "$HERE/REPORT.md" "$T/REPORT.md" | head -12
+    rep=1
+fi
 sed '$d' "$T/gate.out"
 line=$(tail -n 1 "$T/gate.out")
 p=$(echo "$line" | sed -nE 's/^misra: ([0-9]+) passed, ([0-9]+) failed$/\1/p')
 f=$(echo "$line" | sed -nE 's/^misra: ([0-9]+) passed, ([0-9]+) failed$/\2/p')
 [ -n "$p" ] || { p=0; f=1; echo "  FAIL gate printed no result"; }
 [ $grc -ne 0 ] && [ "$f" -eq 0 ] && f=1
-# The gate's self-test, the fixer's self-test and the addon run count as one check each.
-p=$((p + 3 - fail - fx)); f=$((f + fail + fx))
+# The gate's self-test, the fixer's self-test, the addon run and the report count as one check each.
+p=$((p + 4 - fail - fx - rep)); f=$((f + fail + fx + rep))
 echo "misra: $p passed, $f failed"
 [ "$f" -eq 0 ]

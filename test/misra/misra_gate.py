@@ -3,13 +3,17 @@
 inline deviation tag, covered by a scoped deviation record, or open; fails on any open one.
 
 Usage: misra_gate.py FINDINGS DEVIATIONS.md [--table [--baseline FILE] [--report FILE]] [--expect-open N]
+                    [--tags DIR,DIR...]
   FINDINGS     lines "file:line:misra-c2012-R.N" (cppcheck --template='{file}:{line}:{id}')
   --table      print the per-rule markdown table after the summary
   --baseline   per-rule finding counts ("R.N count" lines) of an earlier tree: the table's
                "fixed" column is baseline - findings (test/misra/baseline.txt: issue 16's tree)
   --report     also write the table, with the command that makes it, to this file
   --expect-open N   self-test mode: exactly N open findings are the expected outcome
-
+  --tags DIRS  every inline tag in the .c/.h files under these directories must cover a
+               finding of its rule (on its line, or on the code line its comment block is
+               above): a tag left behind after the code changed is a failure, so no tag
+               outlives the finding it was written for
 Inline tag (FreeRTOS style), on the flagged line or in the comment lines directly above it:
     /* MISRA Ref 11.5.1 [parameter block is void * by design] */
 where 11.5.1 is a permit listed in DEVIATIONS.md with its full reason. Scoped records in
@@ -43,11 +47,23 @@ def load_records(path):
     """Rows of the two tables in DEVIATIONS.md: | id | rule | scope | reason |.
     id "S-R.N" = scoped record (scope = space-separated globs); "R.N.k" = inline permit."""
     scoped, permits, errors = [], {}, []
+    sites.clear()
     for ln, line in enumerate(open(path), 1):
-        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        # cells split on unescaped bars: a site pattern writes its alternatives as \|
+        cells = [c.strip().replace("\\|", "|") for c in re.split(r"(?<!\\)\|", line.strip().strip("|"))]
         if not line.startswith("|") or len(cells) < 4 or not re.match(r"^(S-)?\d+\.\d+(\.\d+)?$", cells[0]):
             continue
         rid, rule, scope, reason = cells[0], cells[1], cells[2], cells[3]
+        site = cells[4].strip("`") if len(cells) > 4 and cells[4] not in ("", "-", "\u2014") else ""
+        if not rid.startswith("S-"):
+            if category(rule) == "required" and not site:
+                errors.append("%s:%d: permit %s of required rule %s names no site construct (the pattern every "
+                              "site it covers must show)" % (path, ln, rid, rule))
+            if site:
+                try:
+                    sites[rid] = re.compile(site)
+                except re.error as e:
+                    errors.append("%s:%d: permit %s: site pattern %s: %s" % (path, ln, rid, site, e))
         if len(reason) < 20:
             errors.append("%s:%d: record %s has no real reason" % (path, ln, rid))
         if category(rule) == "mandatory":
@@ -67,6 +83,18 @@ def load_records(path):
 
 
 _src = {}
+sites = {}  # permit id -> compiled site pattern (the construct its reason is about)
+
+
+def statement(f, line):
+    """The flagged line and its continuation: up to 4 lines, to the first ';', '{' or '}'."""
+    lines = source(f)
+    out = []
+    for k in range(line - 1, min(len(lines), line + 3)):
+        out.append(lines[k])
+        if re.search(r"[;{}]\s*(/\*.*)?$", lines[k]):
+            break
+    return "\n".join(out)
 
 
 def source(f):
@@ -103,6 +131,41 @@ def inline_tag(f, line, rule, permits, bad):
     return None
 
 
+def is_comment(s):
+    return s.startswith("/*") or s.startswith("*") or s.startswith("//")
+
+
+def stale_tags(dirs, findings):
+    """Tags under dirs that cover no finding of their rule: [(file, line, permit)]. A tag
+    covers its own line and, on a comment-only line, the comment lines below it and the
+    first code line after them (the lines inline_tag looks up from a finding)."""
+    import os
+    at = defaultdict(set)
+    for f, l, r in findings:
+        at[(os.path.normpath(f), r)].add(l)
+    out = []
+    for d in dirs:
+        for root, _, names in sorted(os.walk(d)):
+            for name in sorted(names):
+                if not name.endswith((".c", ".h")):
+                    continue
+                f = os.path.normpath(os.path.join(root, name))
+                lines = source(f)
+                for i, line in enumerate(lines):
+                    for m in TAG.finditer(line):
+                        cov = {i + 1}
+                        if is_comment(line.strip()):
+                            j = i + 1
+                            while j < len(lines) and j <= i + 6:
+                                cov.add(j + 1)
+                                if not is_comment(lines[j].strip()):
+                                    break
+                                j += 1
+                        if not cov & at.get((f, m.group(1)), set()):
+                            out.append((f, i + 1, "%s.%s" % (m.group(1), m.group(2))))
+    return out
+
+
 def main():
     args = sys.argv[1:]
     table = "--table" in args
@@ -121,17 +184,28 @@ def main():
     per = defaultdict(lambda: {"n": 0, "inline": 0, "record": 0, "open": []})
     used_rules = set()
     bad = set()
+    use = defaultdict(int)
     for f, l, r in findings:
         p = per[r]
         p["n"] += 1
-        if inline_tag(f, l, r, permits, bad):
+        pid = inline_tag(f, l, r, permits, bad)
+        if pid:
             p["inline"] += 1
+            use[pid] += 1
+            if pid in sites and not sites[pid].search(statement(f, l)):
+                bad.add("%s:%d: tag MISRA Ref %s: the flagged code shows none of the permit's construct /%s/ "
+                        "(its reason does not apply here: fix the code or write a permit for this site)"
+                        % (f, l, pid, sites[pid].pattern))
         elif any(rule == r and any(fnmatch.fnmatch(f, g) for g in globs) for rule, globs, _ in scoped):
             p["record"] += 1
             used_rules.add(r)
         else:
             p["open"].append("%s:%d" % (f, l))
     errors += sorted(bad)
+    if "--tags" in args:
+        for f, l, pid in stale_tags(args[args.index("--tags") + 1].split(","), findings):
+            errors.append("%s:%d: tag MISRA Ref %s covers no finding of rule %s: remove it" % (
+                f, l, pid, pid.rsplit(".", 1)[0]))
     n_open = sum(len(p["open"]) for p in per.values())
     passed = failed = 0
     if expect_open is not None:
@@ -158,7 +232,7 @@ def main():
     print("misra: %d findings over %d rules: %d deviated inline, %d by scoped records, %d open" % (
         len(findings), len(per), sum(p["inline"] for p in per.values()),
         sum(p["record"] for p in per.values()), n_open))
-    if table:
+    if table or "--report" in args:
         base = {}
         if "--baseline" in args:
             for line in open(args[args.index("--baseline") + 1]):
@@ -178,13 +252,21 @@ def main():
         out.append("| **total** | | %d | %d | %d | %d | %d |" % (fixed_all, len(findings), tot("inline"), tot("record"), n_open))
         req = [r for r in per if category(r) == "required"]
         out.append("")
+        out.append("| permit | rule | category | sites | site construct checked |")
+        out.append("|---|---|---|---:|---|")
+        for pid in sorted(permits, key=lambda x: tuple(int(v) for v in x.split("."))):
+            rr = pid.rsplit(".", 1)[0]
+            out.append("| %s | %s | %s | %d | %s |" % (pid, rr, category(rr), use.get(pid, 0),
+                                                      "yes" if pid in sites else "no"))
+        out.append("")
         out.append("Required rules: %d findings, %d deviated at their sites, %d by scoped records, %d open; "
                    "fixed = findings of test/misra/baseline.txt (the tree of issue 16) minus findings now." % (
                        sum(per[r]["n"] for r in req), sum(per[r]["inline"] for r in req),
                        sum(per[r]["record"] for r in req), sum(len(per[r]["open"]) for r in req)))
-        print()
-        print("\n".join(out))
-        print()
+        if table:
+            print()
+            print("\n".join(out))
+            print()
         if "--report" in args:
             with open(args[args.index("--report") + 1], "w") as fh:
                 fh.write("# MISRA C:2012 findings of rt/, model/ and hil/ per rule\n\n"
