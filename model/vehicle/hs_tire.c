@@ -173,8 +173,9 @@ void hs_tire_par_car(hs_tire_par *p)
     p->fr = HS_R(0.01);
     p->vN = HS_R(0.01);
     p->sigma_b = HS_R(50.0);
-    p->omega_b = HS_R(10.0);
-    p->tau_b = HS_R(0.05);
+    p->omega_b = HS_R(0.5);
+    /* the largest bristle damping that keeps the torque within the rating (hs_tire_eval) */
+    p->tau_b = HS_R(1.0) / (p->sigma_b * p->omega_b);
 }
 
 void hs_tire_par_truck(hs_tire_par *p)
@@ -236,6 +237,8 @@ hs_status hs_tire_par_check(const hs_tire_par *p)
     ok &= (p->fr >= HS_R(0.0)) ? 1 : 0;
     ok &= (p->vN > HS_R(0.0)) ? 1 : 0;
     ok &= (p->sigma_b > HS_R(0.0) && p->omega_b > HS_R(0.0) && p->tau_b >= HS_R(0.0)) ? 1 : 0;
+    /* a brake torque above its rating Tb (hs_tire_eval) */
+    ok &= (p->tau_b * p->sigma_b * p->omega_b <= HS_R(1.0) + HS_R(1e-6)) ? 1 : 0;
     /* a NaN fails every comparison above, so non-finite parameters are refused too */
     return (ok != 0) ? HS_OK : HS_E_MODEL_PARAM;
 }
@@ -494,19 +497,18 @@ static int eval_core(const hs_tire_par *p, const hs_real *arg, hs_real Tb, hs_ti
     const td sgn = td_div(vr, td_sqrt(td_addc(td_mul(vr, vr), vN2)));
     const td Ty = td_scale(td_mul(td_mul(Fz, rd), sgn), -p->fr);
     /* brake: Dahl, zb' = sigma (Omega - |Omega| zb), T = -Tb (zb + tau zb'), with the bristle
-     * stiffness sigma = sigma_b / (1 + |Omega|/omega_b) so that sigma |Omega| <= sigma_b omega_b
-     * (explicit Euler on zb is stable for h < 2/(sigma_b omega_b)) while at rest the brake is
-     * a spring of Tb sigma_b (N m/rad) */
+     * stiffness sigma = sigma_b / (1 + |Omega|/omega_b), so sigma |Omega| <= sigma_b omega_b.
+     * tau sigma_b omega_b <= 1 (hs_tire_par_check) makes zb + tau zb' = (1 - tau sigma |Omega|) zb
+     * + tau sigma Omega a convex combination of zb and sign(Omega): with |zb| <= 1 the torque never
+     * exceeds the rating Tb, sliding it is exactly Tb, and explicit Euler on zb keeps |zb| <= 1
+     * (h sigma |Omega| <= 1). |Omega| is not smoothed: a smoothed |Omega|_s < |Omega| let the
+     * sliding zb settle at Omega/|Omega|_s > 1, so the brake held 7.5 % above its rating by
+     * creeping; and the earlier tau sigma_b omega_b = 25 let the torque overshoot Tb 25-fold on
+     * engagement, a stiff damping Tb tau sigma_b that jumped to 0 when the brake slid, which the
+     * default method's one Newton step per stage turned into a 4-step cycle of a braked wheel at
+     * rest (model/TIRE.md "Low speed and standstill") */
     const td zb = a[HS_TIRE_ZB];
-    /* |Omega| smoothed over oe = vN/r0 (the spin of vN): |Omega|_s = Omega^2/sqrt(Omega^2 + oe^2)
-     * is 0 at rest (a stuck brake stays a spring) and |Omega| - O(oe^2/|Omega|) spinning. With
-     * the kink of |Omega| the brake's damping Tb tau dzb'/dOmega jumped from 0 to 2 Tb tau sigma
-     * when a sliding brake's wheel reversed, and the default method's one Newton step per stage
-     * (Jacobian at the predicted stage, on the other side of the kink) settled on a spurious
-     * balance: the braked car crept at 0.1 m/s after the stop (TIRE.md) */
-    const td om2 = td_mul(om, om);
-    const hs_real oe = p->vN / p->r0;
-    const td aom = td_div(om2, td_sqrt(td_addc(om2, oe * oe)));
+    const td aom = td_abs(om);
     const td sig = td_div(td_c(p->sigma_b), td_addc(td_scale(aom, HS_R(1.0) / p->omega_b), HS_R(1.0)));
     const td dzb = td_mul(td_sub(om, td_mul(aom, zb)), sig);
     const td Tbr = td_scale(td_add(zb, td_scale(dzb, p->tau_b)), -Tb);

@@ -43,7 +43,8 @@ typedef struct hs_tire_par {
     hs_real vN;          /* fictitious slip velocity of Rill's modified slip (m/s), > 0 */
     hs_real sigma_b;     /* brake bristle stiffness of the Dahl model at rest (1/rad), > 0 */
     hs_real omega_b;     /* spin rate above which the bristle stiffness falls as 1/|Omega| (rad/s), > 0 */
-    hs_real tau_b;       /* brake bristle damping time (s), >= 0 */
+    hs_real tau_b;       /* brake bristle damping time (s), >= 0, tau_b sigma_b omega_b <= 1 (the
+                          * torque then never exceeds the rating) */
 } hs_tire_par;
 
 /* Rill's passenger car tire 205/50 R15 (FzN = 3.5 kN), "Road Vehicle Dynamics" (2012) Table
