@@ -176,6 +176,7 @@ void hs_tire_par_car(hs_tire_par *p)
     p->omega_b = HS_R(0.5);
     /* the largest bristle damping that keeps the torque within the rating (hs_tire_eval) */
     p->tau_b = HS_R(1.0) / (p->sigma_b * p->omega_b);
+    p->mu = HS_R(1.0); /* the road the table was measured on */
 }
 
 void hs_tire_par_truck(hs_tire_par *p)
@@ -239,6 +240,7 @@ hs_status hs_tire_par_check(const hs_tire_par *p)
     ok &= (p->sigma_b > HS_R(0.0) && p->omega_b > HS_R(0.0) && p->tau_b >= HS_R(0.0)) ? 1 : 0;
     /* a brake torque above its rating Tb (hs_tire_eval) */
     ok &= (p->tau_b * p->sigma_b * p->omega_b <= HS_R(1.0) + HS_R(1e-6)) ? 1 : 0;
+    ok &= (p->mu > HS_R(0.0)) ? 1 : 0;
     /* a NaN fails every comparison above, so non-finite parameters are refused too */
     return (ok != 0) ? HS_OK : HS_E_MODEL_PARAM;
 }
@@ -274,14 +276,14 @@ static hs_real interp_l(hs_real a1, hs_real a2, hs_real z)
     return a1 + (a2 - a1) * (z - HS_R(1.0));
 }
 
-void hs_tire_load(const hs_tire_curve c[2], hs_real FzN, hs_real Fz, hs_tire_curve *out)
+void hs_tire_load(const hs_tire_curve c[2], hs_real FzN, hs_real Fz, hs_real mu, hs_tire_curve *out)
 {
     const hs_real z = Fz / FzN;
     out->dF0 = interp_q(c[0].dF0, c[1].dF0, z);
-    out->FM = interp_q(c[0].FM, c[1].FM, z);
-    out->FS = interp_q(c[0].FS, c[1].FS, z);
-    out->sM = interp_l(c[0].sM, c[1].sM, z);
-    out->sS = interp_l(c[0].sS, c[1].sS, z);
+    out->FM = mu * interp_q(c[0].FM, c[1].FM, z);
+    out->FS = mu * interp_q(c[0].FS, c[1].FS, z);
+    out->sM = mu * interp_l(c[0].sM, c[1].sM, z);
+    out->sS = mu * interp_l(c[0].sS, c[1].sS, z);
 }
 
 #endif /* HS_TIRE_VALUES_ONLY */
@@ -304,13 +306,16 @@ static td interp_ld(hs_real a1, hs_real a2, td z)
     return td_addc(td_scale(z, a2 - a1), a1 - (a2 - a1));
 }
 
-static void load_d(const hs_tire_curve c[2], td z, tcurve *o)
+/* Road friction mu (Rill): the maxima, sliding forces and their slips scale with mu, the
+ * initial slope dF0 stays, so F_mu(s) = mu F_1(s/mu) and the generalized slip's normalization
+ * (ratios of sM and of FM/dF0) is the same on every road. */
+static void load_d(const hs_tire_curve c[2], td z, hs_real mu, tcurve *o)
 {
     o->dF0 = interp_qd(c[0].dF0, c[1].dF0, z);
-    o->FM = interp_qd(c[0].FM, c[1].FM, z);
-    o->FS = interp_qd(c[0].FS, c[1].FS, z);
-    o->sM = interp_ld(c[0].sM, c[1].sM, z);
-    o->sS = interp_ld(c[0].sS, c[1].sS, z);
+    o->FM = td_scale(interp_qd(c[0].FM, c[1].FM, z), mu);
+    o->FS = td_scale(interp_qd(c[0].FS, c[1].FS, z), mu);
+    o->sM = td_scale(interp_ld(c[0].sM, c[1].sM, z), mu);
+    o->sS = td_scale(interp_ld(c[0].sS, c[1].sS, z), mu);
 }
 
 /* fos = F(s)/s of the generalized curve (s >= 0) */
@@ -400,8 +405,8 @@ static void steady_d(const hs_tire_par *p, td Fz, td sx, td sy, td *Fx, td *Fy, 
 {
     const td z = td_scale(Fz, HS_R(1.0) / p->FzN);
     tcurve X, Y;
-    load_d(p->x, z, &X);
-    load_d(p->y, z, &Y);
+    load_d(p->x, z, p->mu, &X);
+    load_d(p->y, z, p->mu, &Y);
     combined_d(&X, &Y, sx, sy, Fx, Fy, bx, by);
     const td nL0 = interp_ld(p->nL0[0], p->nL0[1], z);
     const td sy0 = interp_ld(p->sy0[0], p->sy0[1], z);
