@@ -264,15 +264,23 @@ void hs_tire_curve_eval(const hs_tire_curve *c, hs_real s, hs_real *F, hs_real *
     }
 }
 
-/* quadratic through (0, 0), (FzN, a1), (2 FzN, a2) at z = Fz / FzN */
+/* quadratic through (0, 0), (FzN, a1), (2 FzN, a2) at z = Fz / FzN; beyond 2 FzN (the data's
+ * range) the line through the origin and (2 FzN, a2): the force per unit load of 2 FzN is kept,
+ * so no force or slope turns over (the parabola of the car's dF0y reaches 0 at 4.7 FzN) */
 static hs_real interp_q(hs_real a1, hs_real a2, hs_real z)
 {
+    if (z > HS_R(2.0)) {
+        return HS_R(0.5) * a2 * z;
+    }
     return z * (HS_R(2.0) * a1 - HS_R(0.5) * a2 - (a1 - HS_R(0.5) * a2) * z);
 }
 
-/* straight line through (FzN, a1), (2 FzN, a2) */
+/* straight line through (FzN, a1), (2 FzN, a2), held at a2 beyond 2 FzN */
 static hs_real interp_l(hs_real a1, hs_real a2, hs_real z)
 {
+    if (z > HS_R(2.0)) {
+        return a2;
+    }
     return a1 + (a2 - a1) * (z - HS_R(1.0));
 }
 
@@ -294,8 +302,12 @@ typedef struct tcurve {
     td dF0, sM, FM, sS, FS;
 } tcurve;
 
+/* interp_q and interp_l on gradients (the same branches) */
 static td interp_qd(hs_real a1, hs_real a2, td z)
 {
+    if (z.v > HS_R(2.0)) {
+        return td_scale(z, HS_R(0.5) * a2);
+    }
     /* z (2 a1 - a2/2 - (a1 - a2/2) z) */
     td inner = td_addc(td_scale(z, -(a1 - HS_R(0.5) * a2)), HS_R(2.0) * a1 - HS_R(0.5) * a2);
     return td_mul(z, inner);
@@ -303,6 +315,9 @@ static td interp_qd(hs_real a1, hs_real a2, td z)
 
 static td interp_ld(hs_real a1, hs_real a2, td z)
 {
+    if (z.v > HS_R(2.0)) {
+        return td_c(a2);
+    }
     return td_addc(td_scale(z, a2 - a1), a1 - (a2 - a1));
 }
 
