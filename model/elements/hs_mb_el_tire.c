@@ -43,6 +43,7 @@ static uint32_t check(const hs_mb_desc *D, const hs_mb_force *E, const char **wh
     if (!(E->k >= HS_R(0.0))) { *why = "tire stiffness must be >= 0 (0: the data set's)"; return MB_K_K; }
     if (!(E->c >= HS_R(0.0))) { *why = "tire damping must be >= 0 (0: the data set's)"; return MB_K_C; }
     if (!(E->l0 >= HS_R(0.0))) { *why = "the unloaded radius must be >= 0 (0: the data set's)"; return MB_K_L0; }
+    if (!(E->scale > HS_R(0.0))) { *why = "the road friction scale= must be > 0 (1: the tire data's road)"; return MB_K_SCALE; }
     if (E->tab != NULL) {
         for (int i = 1; i < E->tab->n; ++i) {
             if (!(E->tab->t[i] > E->tab->t[i - 1])) { *why = "road profile x positions must increase"; return MB_K_T; }
@@ -105,10 +106,12 @@ static gv g_mul(int nd, const gv *a, const gv *b)
     return r;
 }
 
-/* The element's tire data: Rill's car set with r0, cz, dz from l0, k, c where given. */
+/* The element's tire data: Rill's car set with r0, cz, dz from l0, k, c where given, on a road
+ * of relative friction scale= (1 when left out: the data's road). */
 static void tire_data(const hs_mb_force *E, hs_tire_par *p)
 {
     hs_tire_par_car(p);
+    p->mu = E->scale;
     if (E->l0 > HS_R(0.0)) { p->r0 = E->l0; }
     if (E->k > HS_R(0.0)) { p->cz = E->k; }
     if (E->c > HS_R(0.0)) { p->dz = E->c; }
@@ -411,7 +414,7 @@ static int eval(const hs_mb_model *mb, int e, hs_real t, const hs_real *q, const
 
 const mb_force_elem mb_el_tire = {
     "tire", "HS_MB_TIRE",
-    MB_K_A | MB_K_B | MB_K_AXIS | MB_K_K | MB_K_C | MB_K_L0 | MB_K_IN | MB_K_T | MB_K_V | MB_K_STEER | MB_K_ROAD,
+    MB_K_A | MB_K_B | MB_K_AXIS | MB_K_K | MB_K_C | MB_K_L0 | MB_K_IN | MB_K_T | MB_K_V | MB_K_STEER | MB_K_ROAD | MB_K_SCALE,
     MB_K_A | MB_K_AXIS | MB_K_IN,
     check, inputs, eval, NULL,
     .passive = MB_NO, .spring = MB_NO, .hinge = MB_NO, .tire = MB_YES};

@@ -142,7 +142,7 @@ extern const hs_model_type hs_ladder_type;
 #define HS_MODELS_MAX_NIN 1
 #define HS_MODELS_MAX_NOUT 6
 #endif
-#define HS_MODELS_MAX_PARAM_BYTES 64
+#define HS_MODELS_MAX_PARAM_BYTES 128
 
 /* NULL-terminated list of every model type. */
 extern const hs_model_type *const hs_model_registry[];

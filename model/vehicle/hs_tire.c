@@ -173,8 +173,10 @@ void hs_tire_par_car(hs_tire_par *p)
     p->fr = HS_R(0.01);
     p->vN = HS_R(0.01);
     p->sigma_b = HS_R(50.0);
-    p->omega_b = HS_R(10.0);
-    p->tau_b = HS_R(0.05);
+    p->omega_b = HS_R(0.5);
+    /* the largest bristle damping that keeps the torque within the rating (hs_tire_eval) */
+    p->tau_b = HS_R(1.0) / (p->sigma_b * p->omega_b);
+    p->mu = HS_R(1.0); /* the road the table was measured on */
 }
 
 void hs_tire_par_truck(hs_tire_par *p)
@@ -236,6 +238,9 @@ hs_status hs_tire_par_check(const hs_tire_par *p)
     ok &= (p->fr >= HS_R(0.0)) ? 1 : 0;
     ok &= (p->vN > HS_R(0.0)) ? 1 : 0;
     ok &= (p->sigma_b > HS_R(0.0) && p->omega_b > HS_R(0.0) && p->tau_b >= HS_R(0.0)) ? 1 : 0;
+    /* a brake torque above its rating Tb (hs_tire_eval) */
+    ok &= (p->tau_b * p->sigma_b * p->omega_b <= HS_R(1.0) + HS_R(1e-6)) ? 1 : 0;
+    ok &= (p->mu > HS_R(0.0)) ? 1 : 0;
     /* a NaN fails every comparison above, so non-finite parameters are refused too */
     return (ok != 0) ? HS_OK : HS_E_MODEL_PARAM;
 }
@@ -259,26 +264,34 @@ void hs_tire_curve_eval(const hs_tire_curve *c, hs_real s, hs_real *F, hs_real *
     }
 }
 
-/* quadratic through (0, 0), (FzN, a1), (2 FzN, a2) at z = Fz / FzN */
+/* quadratic through (0, 0), (FzN, a1), (2 FzN, a2) at z = Fz / FzN; beyond 2 FzN (the data's
+ * range) the line through the origin and (2 FzN, a2): the force per unit load of 2 FzN is kept,
+ * so no force or slope turns over (the parabola of the car's dF0y reaches 0 at 4.7 FzN) */
 static hs_real interp_q(hs_real a1, hs_real a2, hs_real z)
 {
+    if (z > HS_R(2.0)) {
+        return HS_R(0.5) * a2 * z;
+    }
     return z * (HS_R(2.0) * a1 - HS_R(0.5) * a2 - (a1 - HS_R(0.5) * a2) * z);
 }
 
-/* straight line through (FzN, a1), (2 FzN, a2) */
+/* straight line through (FzN, a1), (2 FzN, a2), held at a2 beyond 2 FzN */
 static hs_real interp_l(hs_real a1, hs_real a2, hs_real z)
 {
+    if (z > HS_R(2.0)) {
+        return a2;
+    }
     return a1 + (a2 - a1) * (z - HS_R(1.0));
 }
 
-void hs_tire_load(const hs_tire_curve c[2], hs_real FzN, hs_real Fz, hs_tire_curve *out)
+void hs_tire_load(const hs_tire_curve c[2], hs_real FzN, hs_real Fz, hs_real mu, hs_tire_curve *out)
 {
     const hs_real z = Fz / FzN;
     out->dF0 = interp_q(c[0].dF0, c[1].dF0, z);
-    out->FM = interp_q(c[0].FM, c[1].FM, z);
-    out->FS = interp_q(c[0].FS, c[1].FS, z);
-    out->sM = interp_l(c[0].sM, c[1].sM, z);
-    out->sS = interp_l(c[0].sS, c[1].sS, z);
+    out->FM = mu * interp_q(c[0].FM, c[1].FM, z);
+    out->FS = mu * interp_q(c[0].FS, c[1].FS, z);
+    out->sM = mu * interp_l(c[0].sM, c[1].sM, z);
+    out->sS = mu * interp_l(c[0].sS, c[1].sS, z);
 }
 
 #endif /* HS_TIRE_VALUES_ONLY */
@@ -289,8 +302,12 @@ typedef struct tcurve {
     td dF0, sM, FM, sS, FS;
 } tcurve;
 
+/* interp_q and interp_l on gradients (the same branches) */
 static td interp_qd(hs_real a1, hs_real a2, td z)
 {
+    if (z.v > HS_R(2.0)) {
+        return td_scale(z, HS_R(0.5) * a2);
+    }
     /* z (2 a1 - a2/2 - (a1 - a2/2) z) */
     td inner = td_addc(td_scale(z, -(a1 - HS_R(0.5) * a2)), HS_R(2.0) * a1 - HS_R(0.5) * a2);
     return td_mul(z, inner);
@@ -298,16 +315,22 @@ static td interp_qd(hs_real a1, hs_real a2, td z)
 
 static td interp_ld(hs_real a1, hs_real a2, td z)
 {
+    if (z.v > HS_R(2.0)) {
+        return td_c(a2);
+    }
     return td_addc(td_scale(z, a2 - a1), a1 - (a2 - a1));
 }
 
-static void load_d(const hs_tire_curve c[2], td z, tcurve *o)
+/* Road friction mu (Rill): the maxima, sliding forces and their slips scale with mu, the
+ * initial slope dF0 stays, so F_mu(s) = mu F_1(s/mu) and the generalized slip's normalization
+ * (ratios of sM and of FM/dF0) is the same on every road. */
+static void load_d(const hs_tire_curve c[2], td z, hs_real mu, tcurve *o)
 {
     o->dF0 = interp_qd(c[0].dF0, c[1].dF0, z);
-    o->FM = interp_qd(c[0].FM, c[1].FM, z);
-    o->FS = interp_qd(c[0].FS, c[1].FS, z);
-    o->sM = interp_ld(c[0].sM, c[1].sM, z);
-    o->sS = interp_ld(c[0].sS, c[1].sS, z);
+    o->FM = td_scale(interp_qd(c[0].FM, c[1].FM, z), mu);
+    o->FS = td_scale(interp_qd(c[0].FS, c[1].FS, z), mu);
+    o->sM = td_scale(interp_ld(c[0].sM, c[1].sM, z), mu);
+    o->sS = td_scale(interp_ld(c[0].sS, c[1].sS, z), mu);
 }
 
 /* fos = F(s)/s of the generalized curve (s >= 0) */
@@ -397,8 +420,8 @@ static void steady_d(const hs_tire_par *p, td Fz, td sx, td sy, td *Fx, td *Fy, 
 {
     const td z = td_scale(Fz, HS_R(1.0) / p->FzN);
     tcurve X, Y;
-    load_d(p->x, z, &X);
-    load_d(p->y, z, &Y);
+    load_d(p->x, z, p->mu, &X);
+    load_d(p->y, z, p->mu, &Y);
     combined_d(&X, &Y, sx, sy, Fx, Fy, bx, by);
     const td nL0 = interp_ld(p->nL0[0], p->nL0[1], z);
     const td sy0 = interp_ld(p->sy0[0], p->sy0[1], z);
@@ -494,19 +517,18 @@ static int eval_core(const hs_tire_par *p, const hs_real *arg, hs_real Tb, hs_ti
     const td sgn = td_div(vr, td_sqrt(td_addc(td_mul(vr, vr), vN2)));
     const td Ty = td_scale(td_mul(td_mul(Fz, rd), sgn), -p->fr);
     /* brake: Dahl, zb' = sigma (Omega - |Omega| zb), T = -Tb (zb + tau zb'), with the bristle
-     * stiffness sigma = sigma_b / (1 + |Omega|/omega_b) so that sigma |Omega| <= sigma_b omega_b
-     * (explicit Euler on zb is stable for h < 2/(sigma_b omega_b)) while at rest the brake is
-     * a spring of Tb sigma_b (N m/rad) */
+     * stiffness sigma = sigma_b / (1 + |Omega|/omega_b), so sigma |Omega| <= sigma_b omega_b.
+     * tau sigma_b omega_b <= 1 (hs_tire_par_check) makes zb + tau zb' = (1 - tau sigma |Omega|) zb
+     * + tau sigma Omega a convex combination of zb and sign(Omega): with |zb| <= 1 the torque never
+     * exceeds the rating Tb, sliding it is exactly Tb, and explicit Euler on zb keeps |zb| <= 1
+     * (h sigma |Omega| <= 1). |Omega| is not smoothed: a smoothed |Omega|_s < |Omega| let the
+     * sliding zb settle at Omega/|Omega|_s > 1, so the brake held 7.5 % above its rating by
+     * creeping; and the earlier tau sigma_b omega_b = 25 let the torque overshoot Tb 25-fold on
+     * engagement, a stiff damping Tb tau sigma_b that jumped to 0 when the brake slid, which the
+     * default method's one Newton step per stage turned into a 4-step cycle of a braked wheel at
+     * rest (model/TIRE.md "Low speed and standstill") */
     const td zb = a[HS_TIRE_ZB];
-    /* |Omega| smoothed over oe = vN/r0 (the spin of vN): |Omega|_s = Omega^2/sqrt(Omega^2 + oe^2)
-     * is 0 at rest (a stuck brake stays a spring) and |Omega| - O(oe^2/|Omega|) spinning. With
-     * the kink of |Omega| the brake's damping Tb tau dzb'/dOmega jumped from 0 to 2 Tb tau sigma
-     * when a sliding brake's wheel reversed, and the default method's one Newton step per stage
-     * (Jacobian at the predicted stage, on the other side of the kink) settled on a spurious
-     * balance: the braked car crept at 0.1 m/s after the stop (TIRE.md) */
-    const td om2 = td_mul(om, om);
-    const hs_real oe = p->vN / p->r0;
-    const td aom = td_div(om2, td_sqrt(td_addc(om2, oe * oe)));
+    const td aom = td_abs(om);
     const td sig = td_div(td_c(p->sigma_b), td_addc(td_scale(aom, HS_R(1.0) / p->omega_b), HS_R(1.0)));
     const td dzb = td_mul(td_sub(om, td_mul(aom, zb)), sig);
     const td Tbr = td_scale(td_add(zb, td_scale(dzb, p->tau_b)), -Tb);

@@ -43,7 +43,11 @@ typedef struct hs_tire_par {
     hs_real vN;          /* fictitious slip velocity of Rill's modified slip (m/s), > 0 */
     hs_real sigma_b;     /* brake bristle stiffness of the Dahl model at rest (1/rad), > 0 */
     hs_real omega_b;     /* spin rate above which the bristle stiffness falls as 1/|Omega| (rad/s), > 0 */
-    hs_real tau_b;       /* brake bristle damping time (s), >= 0 */
+    hs_real tau_b;       /* brake bristle damping time (s), >= 0, tau_b sigma_b omega_b <= 1 (the
+                          * torque then never exceeds the rating) */
+    hs_real mu;          /* road friction relative to the data's road (dimensionless), > 0: FM, FS,
+                          * sM, sS scale with it, dF0 stays (Rill; model/TIRE.md "Road friction");
+                          * 1 from hs_tire_par_car/_truck, set per wheel and evaluation by the caller */
 } hs_tire_par;
 
 /* Rill's passenger car tire 205/50 R15 (FzN = 3.5 kN), "Road Vehicle Dynamics" (2012) Table
@@ -59,9 +63,9 @@ hs_status hs_tire_par_check(const hs_tire_par *p);
  * cubic Hermite to sS, constant after (model/TIRE.md). *F (N), *fos = F/s (N; dF0 at s = 0). */
 void hs_tire_curve_eval(const hs_tire_curve *c, hs_real s, hs_real *F, hs_real *fos);
 
-/* Curve data at load Fz (N): dF0, FM, FS quadratic in Fz through 0, FzN, 2 FzN; sM, sS linear
- * (model/TIRE.md). */
-void hs_tire_load(const hs_tire_curve c[2], hs_real FzN, hs_real Fz, hs_tire_curve *out);
+/* Curve data at load Fz (N) on a road of relative friction mu: dF0, FM, FS quadratic in Fz
+ * through 0, FzN, 2 FzN; sM, sS linear; FM, FS, sM, sS times mu (model/TIRE.md). */
+void hs_tire_load(const hs_tire_curve c[2], hs_real FzN, hs_real Fz, hs_real mu, hs_tire_curve *out);
 
 /* Steady-state forces of the published model at load Fz (N) and slips sx, sy (Rill's modified
  * slips, dimensionless): Fx, Fy (N) by the generalized slip (combined), Mz = -n Fy (N m) with

@@ -163,9 +163,22 @@ typedef struct wheel_res {
     hs_real Fx, Fy, rd;
 } wheel_res;
 
-static int wheel_eval(const veh_cfg *C, int i, const hs_real *q, const hs_real *u, const hs_real *z,
+/* The road's friction under a wheel at ground X (m) on side b (> 0 left): the patch, else the
+ * side's mu_l / mu_r, else mu. Two comparisons, no table walk. Its dependence on X (a step at
+ * the patch's edges) is left out of the Jacobian: piecewise constant, zero inside each piece. */
+static hs_real road_mu(const hs_veh_params *p, hs_real b, hs_real X)
+{
+    if (p->patch_mu > HS_R(0.0) && X >= p->patch_x0 && X < p->patch_x1) {
+        return p->patch_mu;
+    }
+    const hs_real side = (b > HS_R(0.0)) ? p->mu_l : p->mu_r;
+    return (side > HS_R(0.0)) ? side : p->mu;
+}
+
+static int wheel_eval(const hs_model *m, int i, const hs_real *q, const hs_real *u, const hs_real *z,
                       hs_real delta, hs_real Tb, hs_real Td, hs_real cosg, int jac, wheel_res *r)
 {
+    const veh_cfg *C = cfg_of(m);
     const veh_wheel *W = &C->w[i];
     const int qo = unit_q(C, W->unit), wo = spin_q(C, i);
     hs_tire_par tp;
@@ -176,6 +189,7 @@ static int wheel_eval(const veh_cfg *C, int i, const hs_real *q, const hs_real *
     const hs_real th = psi + (W->steer != 0 ? delta : HS_R(0.0));
     hs_sincos(th, &st, &ct);
     const hs_real rx = cp * W->a - sp * W->b, ry = sp * W->a + cp * W->b; /* R(psi) s */
+    tp.mu = road_mu(P(m), W->b, q[qo] + rx);
     const hs_real Xd = u[qo], Yd = u[qo + 1], pd = u[qo + 2], Om = u[wo];
     const hs_real vX = Xd - pd * ry, vY = Yd + pd * rx;
     const hs_real vx = ct * vX + st * vY, vy = -st * vX + ct * vY;
@@ -325,7 +339,7 @@ static int eval_all(const hs_model *m, const hs_real *q, const hs_real *u, const
             return HS_E_INPUT;
         }
         wheel_res r;
-        const int rc = wheel_eval(C, i, q, u, z, delta, Tb, Td, cg, (fq != NULL) ? 1 : 0, &r);
+        const int rc = wheel_eval(m, i, q, u, z, delta, Tb, Td, cg, (fq != NULL) ? 1 : 0, &r);
         /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
         if (rc != HS_OK) {
             return rc;
@@ -431,6 +445,12 @@ static const hs_param_info params[] = {
     {"steer", offsetof(hs_veh_params, steer), HS_R(0.0), HS_R(-0.6), HS_R(0.6), "constant steering angle of maneuver 0 (rad)"},
     {"k_hitch", offsetof(hs_veh_params, k_hitch), HS_R(1.0e6), HS_R(0.0), HS_R(1.0e12), "penalty hitch stiffness (N/m)"},
     {"c_hitch", offsetof(hs_veh_params, c_hitch), HS_R(2.0e4), HS_R(0.0), HS_R(1.0e10), "penalty hitch damping (N s/m)"},
+    {"mu", offsetof(hs_veh_params, mu), HS_R(1.0), HS_R(0.05), HS_R(2.0), "road friction relative to the tire data's road (1: dry)"},
+    {"mu_l", offsetof(hs_veh_params, mu_l), HS_R(0.0), HS_R(0.0), HS_R(2.0), "road friction under the left wheels (0: mu)"},
+    {"mu_r", offsetof(hs_veh_params, mu_r), HS_R(0.0), HS_R(0.0), HS_R(2.0), "road friction under the right wheels (0: mu)"},
+    {"patch_x0", offsetof(hs_veh_params, patch_x0), HS_R(0.0), HS_R(-1.0e7), HS_R(1.0e7), "road patch from ground X (m)"},
+    {"patch_x1", offsetof(hs_veh_params, patch_x1), HS_R(0.0), HS_R(-1.0e7), HS_R(1.0e7), "road patch to ground X (m)"},
+    {"patch_mu", offsetof(hs_veh_params, patch_mu), HS_R(0.0), HS_R(0.0), HS_R(2.0), "road friction on the patch, both sides (0: no patch)"},
 };
 
 static int check(const hs_model *m)

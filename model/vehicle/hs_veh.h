@@ -27,6 +27,12 @@ typedef struct hs_veh_params {
     hs_real steer;    /* constant steering angle of maneuver 0 (rad) */
     hs_real k_hitch;  /* penalty coupling stiffness (N/m) */
     hs_real c_hitch;  /* penalty coupling damping (N s/m) */
+    hs_real mu;       /* road friction relative to the tire data's road (1: Rill's dry road) */
+    hs_real mu_l;     /* friction under the left wheels (0: mu), the mu-split's one side */
+    hs_real mu_r;     /* friction under the right wheels (0: mu) */
+    hs_real patch_x0; /* a road patch from X = patch_x0 (m, ground) ... */
+    hs_real patch_x1; /* ... to patch_x1 (m; a step in mu: patch_x1 beyond the course) */
+    hs_real patch_mu; /* friction on the patch, both sides (0: no patch) */
 } hs_veh_params;
 
 /* Sizes: car 3 + 4 spins, truck-trailer 2 x (3 + 4); three tread/brake states per wheel;

@@ -27,3 +27,7 @@ TEST_SUITES += tire-test
 .PHONY: tire-soak
 tire-soak: $(BUILD)/hilstep-sim
 	@$(PY) test/tire/soak_trailer.py $(BUILD)/hilstep-sim
+
+# hs_tire_values.c compiles hs_tire.c's text a second time (#include): without this line an edit
+# of hs_tire.c left a stale values-only object (the forces and state rates of one source disagreeing)
+$(BUILD)/obj/model/vehicle/hs_tire_values.o: model/vehicle/hs_tire.c model/vehicle/hs_tire.h

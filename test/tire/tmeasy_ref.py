@@ -30,14 +30,25 @@ R0, CZ = 0.30, 190000.0  # hilstep's radius and vertical stiffness (contact leng
 QUADRATIC = {"dfx0", "fxm", "fxs", "dfy0", "fym", "fys"}
 
 
-def at_load(name, fz):
+SLIPS = {"sxm", "sxs", "sym", "sys"}
+
+
+def at_load(name, fz, mu=1.0):
     """Rill's degressive load influence: forces and slopes on the parabola through 0, FzN,
-    2 FzN; slips and trail data on the straight line through FzN, 2 FzN."""
+    2 FzN; slips and trail data on the straight line through FzN, 2 FzN. Beyond 2 FzN, the
+    table's range (hilstep's documented extension, model/TIRE.md "Load range"): forces and
+    slopes proportional to the load with their ratio at 2 FzN, slips and trail data as at
+    2 FzN. On a road of friction mu (Rill's scaling): maxima, sliding forces and their slips
+    times mu, initial slopes and trail data unchanged."""
     y1, y2 = TAB[name]
     r = fz / FZN
     if name in QUADRATIC:
-        return r * (2.0 * y1 - 0.5 * y2 - (y1 - 0.5 * y2) * r)
-    return y1 + (y2 - y1) * (r - 1.0)
+        v = y2 * r / 2.0 if r > 2.0 else r * (2.0 * y1 - 0.5 * y2 - (y1 - 0.5 * y2) * r)
+    else:
+        v = y2 if r > 2.0 else y1 + (y2 - y1) * (r - 1.0)
+    if name in ("fxm", "fxs", "fym", "fys") or name in SLIPS:
+        v *= mu
+    return v
 
 
 def characteristic(s, df0, sm, fm, ss, fs):
@@ -52,8 +63,8 @@ def characteristic(s, df0, sm, fm, ss, fs):
     return fs
 
 
-def forces(fz, sx, sy):
-    p = {k: at_load(k, fz) for k in TAB}
+def forces(fz, sx, sy, mu=1.0):
+    p = {k: at_load(k, fz, mu) for k in TAB}
     # normalization of the slips
     sxh = p["sxm"] / (p["sxm"] + p["sym"]) + (p["fxm"] / p["dfx0"]) / (p["fxm"] / p["dfx0"] + p["fym"] / p["dfy0"])
     syh = p["sym"] / (p["sxm"] + p["sym"]) + (p["fym"] / p["dfy0"]) / (p["fxm"] / p["dfx0"] + p["fym"] / p["dfy0"])
@@ -106,14 +117,18 @@ def main():
     worst = 0.0
     for line in out.splitlines():
         f = line.split()
-        if not f or f[0] != "tm":
+        if not f or f[0] not in ("tm", "tmu"):
             continue
+        mu = 1.0
+        if f[0] == "tmu":
+            mu = float(f[1])
+            f = f[1:]
         fz, sx, sy, fx, fy, mz = (float(v) for v in f[1:7])
-        rfx, rfy, rmz = forces(fz, sx, sy)
+        rfx, rfy, rmz = forces(fz, sx, sy, mu)
         checks = [(fx, rfx, 1.0), (fy, rfy, 1.0), (mz, rmz, 1e-2)]
-        if sy == 0.0:
+        if sy == 0.0 and mu == 1.0:
             checks.append((fx, pure(fz, sx, 0), 1.0))
-        if sx == 0.0:
+        if sx == 0.0 and mu == 1.0:
             checks.append((fy, pure(fz, sy, 1), 1.0))
         for got, ref, sc in checks:
             worst = max(worst, abs(got - ref) / max(abs(ref), sc))
