@@ -2,6 +2,7 @@
  * pass; loop counts depend on nq, nc, nk and the sweep count only. */
 #include "hs_contact.h"
 #include "hs_contact_int.h"
+#include "hs_inline.h"
 #include "hs_stage.h"
 
 /* a . b (n): summed in index order, four terms per pass (the sweeps' inner loop) */
@@ -299,35 +300,11 @@ hs_real hs_contact_cq(const hs_stepper *s, hs_real h)
     return (mid != 0) ? (HS_R(0.5) * h) : HS_R(0.0);
 }
 
-hs_status hs_st_contact(hs_stepper *s, const hs_ctx *c)
+/* J (nk x nq, ctJ) over the rows' ranges (J is zero outside, read there only) and phi (nk,
+ * ctphi) times 0, summed: 0 when all are finite, NaN otherwise (x * 0 is 0 for a finite x; two
+ * sums, any order gives 0 or NaN), a fixed-cost check before the rows are used. */
+HS_INLINE hs_real ct_finite_sum(const hs_stepper *s, int nq, int nk)
 {
-    /* free bodies with contact points: the same stage in body velocities */
-    if (s->ctfb != 0) {
-        return hs_contact_fb_step(s, c);
-    }
-    const hs_model *m = s->model;
-    const hs_model_type *T = m->type;
-    const int nq = s->nq, nc = s->nc, nk = T->nk;
-    const hs_real h = c->h;
-    /* how far the method moved positions per unit of velocity change at the step's end: an
-     * impulse changes q_{n+1} by cq B lambda, as the method itself would have moved them */
-    const hs_real cq = hs_contact_cq(s, h);
-    hs_status rc;
-    /* the projection stage factored [[M, G^T], [G, 0]] at q~ already (not on the free-body path,
-     * which has none); otherwise factor it here */
-    if (!((s->def.stab == HS_STAB_PROJECTION) && (nc > 0) && (s->fb == 0))) {
-        rc = hs_projection_factor(s, c->t1, s->qn, s->M, s->G2, NULL, &s->fPn);
-        if (rc != HS_OK) {
-            return rc;
-        }
-    }
-    rc = hs_model_rc(T->unilateral(m, c->t1, s->qn, s->ctJ, s->ctphi));
-    if (rc != HS_OK) {
-        return rc;
-    }
-    /* rows are read only over their ranges (J is zero outside): checked there, x * 0 is
-     * 0 for a finite x and NaN otherwise */
-    /* two sums (any order gives 0, or NaN when one term is not finite) */
     hs_real nf = HS_R(0.0), nf2 = HS_R(0.0);
     for (int i = 0; i < nk; ++i) {
         int a0, a1;
@@ -343,20 +320,14 @@ hs_status hs_st_contact(hs_stepper *s, const hs_ctx *c)
         }
         nf += s->ctphi[i] * HS_R(0.0);
     }
-    if (!((nf + nf2) == HS_R(0.0))) {
-        return HS_E_NONFINITE;
-    }
-    for (int j = 0; j < nq; ++j) {
-        s->ctu[j] = s->un[j];
-    }
-    /* responses B_i = M_c^-1 J_i^T under the joints */
-    const int wb = separate_blocks(&s->blocks);
-    if ((wb > 0) && (wb < nk)) {
-        responses_by_block(s, wb);
-    } else {
-        responses_by_rows(s);
-    }
-    /* W_ii, row velocities and targets */
+    return nf + nf2;
+}
+
+/* Per row i of the nk: 1 / W_ii (ctiw, nk), compliance or the friction bound's selector
+ * (cteps, nk), the velocity J_i u~ (ctv, nk) and the target (ctr, nk); an impact's position
+ * correction moves qn (nq) along B_i. Every sweep reads these, so they are set once. */
+HS_INLINE void ct_targets(hs_stepper *s, const hs_model_type *T, int nq, int nk, hs_real cq, hs_real h)
+{
     for (int i = 0; i < nk; ++i) {
         const hs_real *Ji = &s->ctJ[i * nq];
         const hs_real *Bi = &s->ctB[i * nq];
@@ -413,8 +384,13 @@ hs_status hs_st_contact(hs_stepper *s, const hs_ctx *c)
         axpy(&s->qn[a0], mu, &Bi[a0], a1 - a0);
         s->ctr[i] = r;
     }
-    /* warm start: the previous step's impulses, clamped to this step's bounds */
-    hs_real *lam = s->ctln;
+}
+
+/* Warm start: the previous step's impulses (ctl, nk), clamped to this step's bounds, into lam
+ * (nk) and applied to un (nq): the sweeps start from last step's solution, which the fixed
+ * sweep budget could not reach from zero on a resting stack. */
+HS_INLINE void ct_warm(hs_stepper *s, int nq, int nk, hs_real *lam)
+{
     for (int i = 0; i < nk; ++i) {
         hs_real lo, hi;
         lam[i] = HS_R(0.0);
@@ -425,11 +401,17 @@ hs_status hs_st_contact(hs_stepper *s, const hs_ctx *c)
         row_range(s, i, &a0, &a1);
         axpy(&s->un[a0], lam[i], &Bi[a0], a1 - a0);
     }
-    /* the fixed sweeps, Gauss-Seidel in row order. Three consecutive rows over one range (a
-     * contact point's normal and tangents) are one pass over u: their three products J u at
-     * the pass's start, each later row's corrected by the couplings J_k B_m (m < k) for the
-     * earlier rows' changes, then one update of u by the three; the same sweep as row by
-     * row (the same updates in the same order), with one read and one write of u per point. */
+}
+
+/* The row groups of the sweeps, fixed for the step. Three consecutive rows over one range (a
+ * contact point's normal and tangents) are one pass over u: their three products J u at
+ * the pass's start, each later row's corrected by the couplings J_k B_m (m < k) for the
+ * earlier rows' changes, then one update of u by the three; the same sweep as row by
+ * row (the same updates in the same order), with one read and one write of u per point.
+ * The couplings go into ctv[i + 1], ctphi[i + 2], ctv[i + 2] (nk each), read no more as
+ * velocities or gaps. */
+HS_INLINE void ct_groups(hs_stepper *s, int nq, int nk)
+{
     int ig = 0;
     while (ig < nk) {
         const int i = ig;
@@ -448,6 +430,13 @@ hs_status hs_st_contact(hs_stepper *s, const hs_ctx *c)
          * 1 three rows over one range, 2 a contact point (point_at) */
         s->ctphi[i] = (g == 3) ? ((point_at(s, i) != 0) ? HS_R(2.0) : HS_R(1.0)) : HS_R(0.0);
     }
+}
+
+/* The fixed sweeps (T->ct_sweeps), Gauss-Seidel in row order over the groups ct_groups
+ * marked: impulses lam (nk) and velocities un (nq) updated in place. The budget, not a
+ * tolerance, ends them: the stage's cost is fixed. */
+HS_INLINE void ct_sweeps(hs_stepper *s, const hs_model_type *T, int nq, int nk, hs_real *lam)
+{
     const int ns = T->ct_sweeps;
     for (int k = 0; k < ns; ++k) {
         int ir = 0;
@@ -479,7 +468,12 @@ hs_status hs_st_contact(hs_stepper *s, const hs_ctx *c)
             }
         }
     }
-    /* the residual the budget left (velocity units) */
+}
+
+/* The residual the budget left (velocity units): the largest change one more projected
+ * update would make to a row's impulse lam (nk), scaled by W_ii; reported, never iterated on. */
+HS_INLINE hs_real ct_residual(const hs_stepper *s, int nq, int nk, const hs_real *lam)
+{
     hs_real res = HS_R(0.0);
     for (int i = 0; i < nk; ++i) {
         hs_real lo, hi;
@@ -491,6 +485,54 @@ hs_status hs_st_contact(hs_stepper *s, const hs_ctx *c)
         const hs_real ri = (s->ctiw[i] > HS_R(0.0)) ? (hs_abs(lam[i] - pr) / s->ctiw[i]) : HS_R(0.0);
         res = (ri > res) ? ri : res;
     }
+    return res;
+}
+
+hs_status hs_st_contact(hs_stepper *s, const hs_ctx *c)
+{
+    /* free bodies with contact points: the same stage in body velocities */
+    if (s->ctfb != 0) {
+        return hs_contact_fb_step(s, c);
+    }
+    const hs_model *m = s->model;
+    const hs_model_type *T = m->type;
+    const int nq = s->nq, nc = s->nc, nk = T->nk;
+    const hs_real h = c->h;
+    /* how far the method moved positions per unit of velocity change at the step's end: an
+     * impulse changes q_{n+1} by cq B lambda, as the method itself would have moved them */
+    const hs_real cq = hs_contact_cq(s, h);
+    hs_status rc;
+    /* the projection stage factored [[M, G^T], [G, 0]] at q~ already (not on the free-body path,
+     * which has none); otherwise factor it here */
+    if (!((s->def.stab == HS_STAB_PROJECTION) && (nc > 0) && (s->fb == 0))) {
+        rc = hs_projection_factor(s, c->t1, s->qn, s->M, s->G2, NULL, &s->fPn);
+        if (rc != HS_OK) {
+            return rc;
+        }
+    }
+    rc = hs_model_rc(T->unilateral(m, c->t1, s->qn, s->ctJ, s->ctphi));
+    if (rc != HS_OK) {
+        return rc;
+    }
+    if (!(ct_finite_sum(s, nq, nk) == HS_R(0.0))) {
+        return HS_E_NONFINITE;
+    }
+    for (int j = 0; j < nq; ++j) {
+        s->ctu[j] = s->un[j];
+    }
+    /* responses B_i = M_c^-1 J_i^T under the joints */
+    const int wb = separate_blocks(&s->blocks);
+    if ((wb > 0) && (wb < nk)) {
+        responses_by_block(s, wb);
+    } else {
+        responses_by_rows(s);
+    }
+    ct_targets(s, T, nq, nk, cq, h);
+    hs_real *lam = s->ctln;
+    ct_warm(s, nq, nk, lam);
+    ct_groups(s, nq, nk);
+    ct_sweeps(s, T, nq, nk, lam);
+    const hs_real res = ct_residual(s, nq, nk, lam);
     for (int j = 0; j < nq; ++j) {
         s->qn[j] += cq * (s->un[j] - s->ctu[j]);
     }

@@ -23,6 +23,7 @@
  * and the bodies' velocities updated with the rows' precomputed responses. */
 #include "hs_contact.h"
 #include "hs_contact_int.h"
+#include "hs_inline.h"
 #include "hs_stage.h"
 
 /* A body's record in the workspace (reals from its start): */
@@ -279,6 +280,72 @@ static void move_q(hs_real *q, const hs_fb_body *B, const hs_real *r, hs_real c,
     }
 }
 
+/* Normal row i's impact inside the step (rt/hs_contact.c's, with the row velocity of u_n):
+ * from direction d (3), velocity v, gap phi and W = W_ii of point P between records A and B
+ * (inverse masses ia, ib; dw responses ka, kb, 3 each) the target r raised to the bounce,
+ * ctiw and cteps without the compliance, and qn moved along the row's response by the
+ * position-only correction; the new target. Apart from the row so the two impact cases read
+ * as one decision. */
+HS_INLINE hs_real point_impact(hs_stepper *s, const hs_fb_info *fb, const hs_ct_point *P, const hs_real *g,
+                               const hs_real *A, const hs_real *B, const hs_ct_row *R, int i, const hs_real *d,
+                               const hs_real *ka, const hs_real *kb, hs_real ia, hs_real ib, hs_real W,
+                               hs_real v, hs_real phi, hs_real r, hs_real cq, hs_real h)
+{
+    hs_real vrn[3], offn[3];
+    rel_vel(A, B, g, FB_VN, vrn);
+    rel_off(A, B, g, FB_ALN, offn);
+    const hs_real v0 = dot3(d, vrn) + dot3(d, offn);
+    hs_real vend, gend;
+    impact(phi, v0, v, h, R->e, &vend, &gend);
+    const hs_real rn = (vend > r) ? vend : r;
+    s->cteps[i] = HS_R(0.0);
+    s->ctiw[i] = (W > HS_R(1e-30)) ? (HS_R(1.0) / W) : HS_R(0.0);
+    const hs_real mu = (gend - (phi + cq * (rn - v))) * s->ctiw[i];
+    /* the position-only correction along the row's response, mu B_i */
+    if (P->a >= 0) {
+        const hs_real dva[3] = {ia * d[0], ia * d[1], ia * d[2]};
+        move_q(s->qn, &fb->body[P->a], A, mu, dva, ka);
+    }
+    if (P->b >= 0) {
+        const hs_real dvb[3] = {-ib * d[0], -ib * d[1], -ib * d[2]};
+        const hs_real dwb[3] = {-kb[0], -kb[1], -kb[2]};
+        move_q(s->qn, &fb->body[P->b], B, mu, dvb, dwb);
+    }
+    return rn;
+}
+
+/* Point P's couplings J_k B_m within the point (3 rows: n, t1, t2 of its geometry g) into
+ * the stepper's row arrays (as the generic stage's ct_groups) and the record Rp, and the
+ * friction rows' bounds written out: the sweeps then read one record per point. ca, cb
+ * (3 x 3) are ra x d_j, rb x d_j; kaa, kbb (3 x 3) the dw responses of the rows. */
+HS_INLINE void point_couplings(hs_stepper *s, const hs_model_type *T, const hs_real *g, hs_real *Rp, int i0,
+                               hs_real ia, hs_real ib, hs_real ca[3][3], hs_real cb[3][3], hs_real kaa[3][3],
+                               hs_real kbb[3][3])
+{
+    /* J_k B_m = (d_k . d_m)(1/m_a + 1/m_b) + (ra x d_k) . dw_a,m + (rb x d_k) . dw_b,m */
+    const hs_real *n = &g[HS_CT_PT_N], *t1 = &g[HS_CT_PT_T1], *t2 = &g[HS_CT_PT_T2];
+    s->ctv[i0 + 1] = (((dot3(t1, n) * ia) + dot3(ca[1], kaa[0])) + (dot3(t1, n) * ib)) + dot3(cb[1], kbb[0]);
+    s->ctphi[i0 + 2] = (((dot3(t2, n) * ia) + dot3(ca[2], kaa[0])) + (dot3(t2, n) * ib)) + dot3(cb[2], kbb[0]);
+    s->ctv[i0 + 2] = (((dot3(t2, t1) * ia) + dot3(ca[2], kaa[1])) + (dot3(t2, t1) * ib)) + dot3(cb[2], kbb[1]);
+    Rp[PT_C10] = s->ctv[i0 + 1];
+    Rp[PT_C20] = s->ctphi[i0 + 2];
+    Rp[PT_C21] = s->ctv[i0 + 2];
+    /* a friction row's bound mu ((sel lambda_n,prev) + (1 - sel) lambda_n) of bounds() with
+     * sel (cteps) 0 or 1, as F[0] + F[1] lambda_n: (mu lambda_n,prev, 0) or (0, mu), the
+     * same value; (0, 0) for an empty slot */
+    for (int j = 1; j < 3; ++j) {
+        const int i = i0 + j;
+        const hs_real mu = T->ct_rows[i].mu;
+        /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
+        const int live = (s->ctiw[i] > HS_R(0.0)) ? 1 : 0;
+        /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
+        const int prev = (s->cteps[i] > HS_R(0.5)) ? 1 : 0;
+        hs_real *F = &Rp[(j == 1) ? PT_F1 : PT_F2];
+        F[0] = ((live != 0) && (prev != 0)) ? (mu * s->ctl[i0]) : HS_R(0.0);
+        F[1] = ((live != 0) && (prev == 0)) ? mu : HS_R(0.0);
+    }
+}
+
 /* The rows of point P (geometry g, record Rp): responses, W_ii, targets and the
  * couplings J_k B_m within the point, as the generic stage sets them (rt/hs_contact.c), into
  * the stepper's row arrays and the record. */
@@ -346,26 +413,7 @@ static void point_setup(hs_stepper *s, const hs_fb_info *fb, const hs_ct_point *
                 s->ctiw[i] = (W > HS_R(1e-30)) ? (HS_R(1.0) / W) : HS_R(0.0);
             } else if ((R->e > HS_R(0.0)) && (v < -HS_CT_VREST) && (phi < HS_R(0.0))) {
                 /* the impact inside the step of rt/hs_contact.c, with the row velocity of u_n */
-                hs_real vrn[3], offn[3];
-                rel_vel(A, B, g, FB_VN, vrn);
-                rel_off(A, B, g, FB_ALN, offn);
-                const hs_real v0 = dot3(d, vrn) + dot3(d, offn);
-                hs_real vend, gend;
-                impact(phi, v0, v, h, R->e, &vend, &gend);
-                r = (vend > r) ? vend : r;
-                s->cteps[i] = HS_R(0.0);
-                s->ctiw[i] = (W > HS_R(1e-30)) ? (HS_R(1.0) / W) : HS_R(0.0);
-                const hs_real mu = (gend - (phi + cq * (r - v))) * s->ctiw[i];
-                /* the position-only correction along the row's response, mu B_i */
-                if (P->a >= 0) {
-                    const hs_real dva[3] = {ia * d[0], ia * d[1], ia * d[2]};
-                    move_q(s->qn, &fb->body[P->a], A, mu, dva, ka);
-                }
-                if (P->b >= 0) {
-                    const hs_real dvb[3] = {-ib * d[0], -ib * d[1], -ib * d[2]};
-                    const hs_real dwb[3] = {-kb[0], -kb[1], -kb[2]};
-                    move_q(s->qn, &fb->body[P->b], B, mu, dvb, dwb);
-                }
+                r = point_impact(s, fb, P, g, A, B, R, i, d, ka, kb, ia, ib, W, v, phi, r, cq, h);
             } else {
                 /* no impact: the target above stands */
             }
@@ -380,28 +428,7 @@ static void point_setup(hs_stepper *s, const hs_fb_info *fb, const hs_ct_point *
     /* the normal's bounds (bounds()): [0, 1e30], [0, 0] for an empty slot */
     Rp[PT_HN] = (s->ctiw[i0] > HS_R(0.0)) ? HS_R(1e30) : HS_R(0.0);
     if (nr == 3) {
-        /* J_k B_m = (d_k . d_m)(1/m_a + 1/m_b) + (ra x d_k) . dw_a,m + (rb x d_k) . dw_b,m */
-        const hs_real *n = &g[HS_CT_PT_N], *t1 = &g[HS_CT_PT_T1], *t2 = &g[HS_CT_PT_T2];
-        s->ctv[i0 + 1] = (((dot3(t1, n) * ia) + dot3(ca[1], kaa[0])) + (dot3(t1, n) * ib)) + dot3(cb[1], kbb[0]);
-        s->ctphi[i0 + 2] = (((dot3(t2, n) * ia) + dot3(ca[2], kaa[0])) + (dot3(t2, n) * ib)) + dot3(cb[2], kbb[0]);
-        s->ctv[i0 + 2] = (((dot3(t2, t1) * ia) + dot3(ca[2], kaa[1])) + (dot3(t2, t1) * ib)) + dot3(cb[2], kbb[1]);
-        Rp[PT_C10] = s->ctv[i0 + 1];
-        Rp[PT_C20] = s->ctphi[i0 + 2];
-        Rp[PT_C21] = s->ctv[i0 + 2];
-        /* a friction row's bound mu ((sel lambda_n,prev) + (1 - sel) lambda_n) of bounds() with
-         * sel (cteps) 0 or 1, as F[0] + F[1] lambda_n: (mu lambda_n,prev, 0) or (0, mu), the
-         * same value; (0, 0) for an empty slot */
-        for (int j = 1; j < 3; ++j) {
-            const int i = i0 + j;
-            const hs_real mu = T->ct_rows[i].mu;
-            /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
-            const int live = (s->ctiw[i] > HS_R(0.0)) ? 1 : 0;
-            /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
-            const int prev = (s->cteps[i] > HS_R(0.5)) ? 1 : 0;
-            hs_real *F = &Rp[(j == 1) ? PT_F1 : PT_F2];
-            F[0] = ((live != 0) && (prev != 0)) ? (mu * s->ctl[i0]) : HS_R(0.0);
-            F[1] = ((live != 0) && (prev == 0)) ? mu : HS_R(0.0);
-        }
+        point_couplings(s, T, g, Rp, i0, ia, ib, ca, cb, kaa, kbb);
     }
 }
 
@@ -438,48 +465,24 @@ static inline void point3(const hs_real *restrict R, hs_real *restrict l, hs_rea
     l[2] = n2;
 }
 
-hs_status hs_contact_fb_step(hs_stepper *s, const hs_ctx *c)
+/* The points' geometry (np x HS_CT_PT, geo) times 0, summed: 0 when every entry is finite,
+ * NaN otherwise (two sums, any order gives 0 or NaN), a fixed-cost check before it is used. */
+HS_INLINE hs_real fb_finite_sum(const hs_real *geo, int np)
 {
-    const hs_model *m = s->model;
-    const hs_model_type *T = m->type;
-    const int np = T->ct_npoints;
-    const hs_real h = c->h;
-    const hs_real cq = hs_contact_cq_fb(s, h);
-    hs_status rc;
-    /* a method that keeps the projection factor for its next step gets it as before */
-    if ((s->keep_p != 0) && !((s->def.stab == HS_STAB_PROJECTION) && (s->nc > 0))) {
-        rc = hs_projection_factor(s, c->t1, s->qn, s->M, s->G2, NULL, &s->fPn);
-        if (rc != HS_OK) {
-            return rc;
-        }
-    }
-    hs_fb_info fb;
-    rc = hs_model_rc(T->free_bodies(m, &fb));
-    if (rc != HS_OK) {
-        return rc;
-    }
-    hs_real *geo = fb_geo(s);
-    rc = hs_model_rc(T->ct_points(m, c->t1, s->qn, geo));
-    if (rc != HS_OK) {
-        return rc;
-    }
-    /* two sums (any order gives 0, or NaN when one term is not finite) */
     hs_real nf = HS_R(0.0), nf2 = HS_R(0.0);
     for (int k = 0; k < (np * HS_CT_PT); k += 2) {
         nf += geo[k] * HS_R(0.0);
         nf2 += geo[k + 1] * HS_R(0.0);
     }
-    if (!((nf + nf2) == HS_R(0.0))) {
-        return HS_E_NONFINITE;
-    }
-    bodies_in(s, &fb);
-    hs_real *pts = fb_pts(s);
-    for (int k = 0; k < np; ++k) {
-        point_setup(s, &fb, &T->ct_pts[k], &geo[k * HS_CT_PT], &pts[k * FB_PT], cq, h);
-    }
-    hs_real *bd = fb_bodies(s);
-    /* warm start: the previous step's impulses, clamped to this step's bounds */
-    hs_real *lam = s->ctln;
+    return nf + nf2;
+}
+
+/* Warm start: the previous step's impulses (ctl, nk), clamped to this step's bounds from the
+ * points' records (pts, np x FB_PT), into lam (nk) and the body records (bd): the sweeps
+ * start from last step's solution, which their fixed budget could not reach from zero. */
+HS_INLINE void fb_warm(const hs_stepper *s, const hs_model_type *T, int np, const hs_real *pts, hs_real *bd,
+                       hs_real *lam)
+{
     for (int k = 0; k < np; ++k) {
         const hs_ct_point *P = &T->ct_pts[k];
         const hs_real *Rp = &pts[k * FB_PT];
@@ -495,8 +498,14 @@ hs_status hs_contact_fb_step(hs_stepper *s, const hs_ctx *c)
             apply6(&body_rec(bd, P->b)[FB_V], &Rp[PT_MB], e[0], e[1], e[2]);
         }
     }
-    /* the fixed sweeps, Gauss-Seidel in row order: per point its relative velocity once, the
-     * rows' J u its projections, the point's update, then both bodies */
+}
+
+/* The fixed sweeps (T->ct_sweeps), Gauss-Seidel in row order: per point its relative
+ * velocity once, the rows' J u its projections, the point's update, then both bodies'
+ * records (bd); impulses lam (nk) in place. The budget, not a tolerance, ends them. */
+HS_INLINE void fb_sweeps(hs_stepper *s, const hs_model_type *T, int np, const hs_real *geo, const hs_real *pts,
+                         hs_real *bd, hs_real *lam)
+{
     const int ns = T->ct_sweeps;
     for (int sw = 0; sw < ns; ++sw) {
         for (int k = 0; k < np; ++k) {
@@ -526,6 +535,68 @@ hs_status hs_contact_fb_step(hs_stepper *s, const hs_ctx *c)
             }
         }
     }
+}
+
+/* The body records (bd) back into u and q (un, qn: nq): x' = v, p' += 1/2 E(p)^T (w - w0),
+ * q += cq du, so the method's state sees the impulses as a change of its own velocities. */
+HS_INLINE void fb_out(hs_stepper *s, const hs_fb_info *fb, hs_real *bd, hs_real cq)
+{
+    for (int k = 0; k < fb->nb; ++k) {
+        const hs_fb_body *B = &fb->body[k];
+        const hs_real *r = body_rec(bd, k);
+        hs_real dw[3], pd[4];
+        const hs_real *rv = &r[FB_V];
+        for (int i = 0; i < 3; ++i) {
+            const hs_real dv = rv[i] - r[FB_V0 + i];
+            s->un[B->qoff + i] = rv[i];
+            s->qn[B->qoff + i] += cq * dv;
+            dw[i] = r[FB_W + i] - r[FB_W0 + i];
+        }
+        quat_pd(&r[FB_P], dw, pd);
+        for (int i = 0; i < 4; ++i) {
+            s->un[B->qoff + 3 + i] += pd[i];
+            s->qn[B->qoff + 3 + i] += cq * pd[i];
+        }
+    }
+}
+
+hs_status hs_contact_fb_step(hs_stepper *s, const hs_ctx *c)
+{
+    const hs_model *m = s->model;
+    const hs_model_type *T = m->type;
+    const int np = T->ct_npoints;
+    const hs_real h = c->h;
+    const hs_real cq = hs_contact_cq_fb(s, h);
+    hs_status rc;
+    /* a method that keeps the projection factor for its next step gets it as before */
+    if ((s->keep_p != 0) && !((s->def.stab == HS_STAB_PROJECTION) && (s->nc > 0))) {
+        rc = hs_projection_factor(s, c->t1, s->qn, s->M, s->G2, NULL, &s->fPn);
+        if (rc != HS_OK) {
+            return rc;
+        }
+    }
+    hs_fb_info fb;
+    rc = hs_model_rc(T->free_bodies(m, &fb));
+    if (rc != HS_OK) {
+        return rc;
+    }
+    hs_real *geo = fb_geo(s);
+    rc = hs_model_rc(T->ct_points(m, c->t1, s->qn, geo));
+    if (rc != HS_OK) {
+        return rc;
+    }
+    if (!(fb_finite_sum(geo, np) == HS_R(0.0))) {
+        return HS_E_NONFINITE;
+    }
+    bodies_in(s, &fb);
+    hs_real *pts = fb_pts(s);
+    for (int k = 0; k < np; ++k) {
+        point_setup(s, &fb, &T->ct_pts[k], &geo[k * HS_CT_PT], &pts[k * FB_PT], cq, h);
+    }
+    hs_real *bd = fb_bodies(s);
+    hs_real *lam = s->ctln;
+    fb_warm(s, T, np, pts, bd, lam);
+    fb_sweeps(s, T, np, geo, pts, bd, lam);
     /* the residual the budget left (velocity units) */
     hs_real res = HS_R(0.0);
     for (int k = 0; k < np; ++k) {
@@ -542,24 +613,7 @@ hs_status hs_contact_fb_step(hs_stepper *s, const hs_ctx *c)
             res = (ri > res) ? ri : res;
         }
     }
-    /* back to u and q: x' = v, p' += 1/2 E(p)^T (w - w0); q += cq du */
-    for (int k = 0; k < fb.nb; ++k) {
-        const hs_fb_body *B = &fb.body[k];
-        const hs_real *r = body_rec(bd, k);
-        hs_real dw[3], pd[4];
-        const hs_real *rv = &r[FB_V];
-        for (int i = 0; i < 3; ++i) {
-            const hs_real dv = rv[i] - r[FB_V0 + i];
-            s->un[B->qoff + i] = rv[i];
-            s->qn[B->qoff + i] += cq * dv;
-            dw[i] = r[FB_W + i] - r[FB_W0 + i];
-        }
-        quat_pd(&r[FB_P], dw, pd);
-        for (int i = 0; i < 4; ++i) {
-            s->un[B->qoff + 3 + i] += pd[i];
-            s->qn[B->qoff + 3 + i] += cq * pd[i];
-        }
-    }
+    fb_out(s, &fb, bd, cq);
     s->stats.ct_residual = res;
     s->stats.ct_residual_max = (res > s->stats.ct_residual_max) ? res : s->stats.ct_residual_max;
     return HS_OK;

@@ -6,6 +6,7 @@
  * analysis (rt/hs_linsys_init.c, rt/hs_linsys_rs.c). */
 #include "hs_linsys_int.h"
 #include "hs_dense.h"
+#include "hs_inline.h"
 
 /* Entry k of A = M - (c1 F1 + c2 F2), or M when F1 is NULL; written as the stepper always has
  * (M - (h cu fu + h^2 cq fq)) so the bits do not depend on the backend. */
@@ -474,95 +475,143 @@ static int dense_finish(const hs_linsys *ls, hs_real *K, int *piv)
     return hs_ldlt_factor(K, n);
 }
 
+/* Dense K (n x n, row-major) for L D L^T with one block each way: the lower triangle only
+ * (the upper one is the factor's scratch), A = M - (c1 F1 + c2 F2) (nq x nq; M alone when F1
+ * is NULL), G2 (nc x nq) and -C (nc x nc) or 0 without a multiplier block, each loop without
+ * a test inside. */
+HS_INLINE void dense_lower(const hs_linsys *ls, int n, int nq, int nc, hs_real *K, const hs_real *M, hs_real c1, const hs_real *F1,
+                           hs_real c2, const hs_real *F2, const hs_real *G2, const hs_real *C)
+{
+    if (F1 != NULL) {
+        for (int i = 0; i < nq; ++i) {
+            for (int j = 0; j <= i; ++j) {
+                const int k = i * nq + j;
+                K[i * n + j] = M[k] - (c1 * F1[k] + c2 * F2[k]);
+            }
+        }
+    } else {
+        for (int i = 0; i < nq; ++i) {
+            for (int j = 0; j <= i; ++j) { K[i * n + j] = M[i * nq + j]; }
+        }
+    }
+    for (int i = 0; i < nc; ++i) {
+        hs_real *Ki = K + (nq + i) * n;
+        for (int j = 0; j < nq; ++j) { Ki[j] = G2[i * nq + j]; }
+        if (ls->reg != 0) {
+            for (int j = 0; j <= i; ++j) { Ki[nq + j] = -C[i * nc + j]; }
+        } else {
+            for (int j = 0; j <= i; ++j) { Ki[nq + j] = HS_R(0.0); }
+        }
+    }
+}
+
+/* Dense K (n x n) whole with one block each way (every model without a block list): plain
+ * row-major copies of A (nq x nq, as dense_lower), s G1^T (G1 nc x nq), G2 (nc x nq) and -C
+ * (nc x nc) or 0, for LU. */
+HS_INLINE void dense_rowmajor(const hs_linsys *ls, int n, int nq, int nc, hs_real *K, const hs_real *M, hs_real c1, const hs_real *F1,
+                              hs_real c2, const hs_real *F2, const hs_real *G1, const hs_real *G2,
+                              const hs_real *C)
+{
+    for (int i = 0; i < nq; ++i) {
+        if (F1 != NULL) {
+            for (int j = 0; j < nq; ++j) {
+                const int k = i * nq + j;
+                K[i * n + j] = M[k] - (c1 * F1[k] + c2 * F2[k]);
+            }
+        } else {
+            for (int j = 0; j < nq; ++j) { K[i * n + j] = M[i * nq + j]; }
+        }
+        if (ls->sign < 0) {
+            for (int j = 0; j < nc; ++j) { K[i * n + nq + j] = -G1[j * nq + i]; }
+        } else {
+            for (int j = 0; j < nc; ++j) { K[i * n + nq + j] = G1[j * nq + i]; }
+        }
+    }
+    for (int i = 0; i < nc; ++i) {
+        for (int j = 0; j < nq; ++j) { K[(nq + i) * n + j] = G2[i * nq + j]; }
+        if (ls->reg != 0) {
+            for (int j = 0; j < nc; ++j) { K[(nq + i) * n + nq + j] = -C[i * nc + j]; }
+        } else {
+            for (int j = 0; j < nc; ++j) { K[(nq + i) * n + nq + j] = HS_R(0.0); }
+        }
+    }
+}
+
+/* Dense K (n x n) from the listed blocks (ls->b): zeroed, then A's packed blocks (A_ENTRY),
+ * G1's and G2's packed blocks (s G1^T above, G2 below) and -C's diagonal blocks scattered:
+ * the packed arrays are read in the order the block list gives. */
+HS_INLINE void dense_blocks(const hs_linsys *ls, int n, int nq, hs_real *K, const hs_real *M, hs_real c1, const hs_real *F1,
+                            hs_real c2, const hs_real *F2, const hs_real *G1, const hs_real *G2,
+                            const hs_real *C)
+{
+    const hs_blocks *b = &ls->b;
+    for (int i = 0; i < n * n; ++i) { K[i] = HS_R(0.0); }
+    int o = 0;
+    for (int k = 0; k < b->nqq; ++k) {
+        const int I = b->qq[2 * k], J = b->qq[2 * k + 1];
+        for (int i = b->qb[I]; i < b->qb[I + 1]; ++i) {
+            for (int j = b->qb[J]; j < b->qb[J + 1]; ++j, ++o) { K[i * n + j] = A_ENTRY(o); }
+        }
+    }
+    const hs_real *g1 = G1, *g2 = G2;
+    for (int k = 0; k < b->ncq; ++k) {
+        const int I = b->cq[2 * k], J = b->cq[2 * k + 1];
+        for (int i = b->cb[I]; i < b->cb[I + 1]; ++i) {
+            for (int j = b->qb[J]; j < b->qb[J + 1]; ++j) {
+                const hs_real v1 = *g1++;
+                K[j * n + nq + i] = ls->sign < 0 ? -v1 : v1;
+                K[(nq + i) * n + j] = *g2++;
+            }
+        }
+    }
+    if (ls->reg != 0) {
+        const hs_real *c = C;
+        for (int k = 0; k < b->ncb; ++k) {
+            for (int i = b->cb[k]; i < b->cb[k + 1]; ++i) {
+                for (int j = b->cb[k]; j < b->cb[k + 1]; ++j) { K[(nq + i) * n + nq + j] = -*c++; }
+            }
+        }
+    }
+}
+
+/* The sparse factor's values V (its slots) straight from the packed blocks, each entry it
+ * reads once through the analysis' lists (zlist: slots zeroed; act: pairs source, slot of A,
+ * G1, G2 and C in turn), with the multiplier column negated for s = -1. */
+HS_INLINE void sparse_slots(const hs_linsys *ls, hs_real *V, const hs_real *M, hs_real c1, const hs_real *F1,
+                            hs_real c2, const hs_real *F2, const hs_real *G1, const hs_real *G2,
+                            const hs_real *C)
+{
+    const int *zl = ls->zlist, *a = ls->act;
+    for (int k = 0; k < ls->nzero; ++k) { V[zl[k]] = HS_R(0.0); }
+    if (F1 != NULL) {
+        for (int k = 0; k < ls->nact[0]; ++k, a += 2) {
+            const int i = a[0];
+            V[a[1]] = M[i] - (c1 * F1[i] + c2 * F2[i]);
+        }
+    } else {
+        for (int k = 0; k < ls->nact[0]; ++k, a += 2) { V[a[1]] = M[a[0]]; }
+    }
+    for (int k = 0; k < ls->nact[1]; ++k, a += 2) { V[a[1]] = G1[a[0]]; }
+    for (int k = 0; k < ls->nact[2]; ++k, a += 2) { V[a[1]] = G2[a[0]]; }
+    for (int k = 0; k < ls->nact[3]; ++k, a += 2) { V[a[1]] = (ls->sign < 0) ? C[a[0]] : -C[a[0]]; }
+}
+
 hs_status hs_linsys_factor(const hs_linsys *ls, hs_ls_fac *F, const hs_real *M, hs_real c1,
                      const hs_real *F1, hs_real c2, const hs_real *F2, const hs_real *G1,
                      const hs_real *G2, const hs_real *C)
 {
-    const hs_blocks *b = &ls->b;
     const int n = ls->n, nq = ls->nq, nc = ls->nc;
     if (ls->kind == HS_LS_DENSE) {
         hs_real *K = F->x;
         if ((ls->dense1 != 0) && (ls->ldlt != 0)) {
-            /* L D L^T reads the lower triangle only (the upper one is its scratch): A's lower
-             * triangle, G2 and C's, each loop without a test inside */
-            if (F1 != NULL) {
-                for (int i = 0; i < nq; ++i) {
-                    for (int j = 0; j <= i; ++j) {
-                        const int k = i * nq + j;
-                        K[i * n + j] = M[k] - (c1 * F1[k] + c2 * F2[k]);
-                    }
-                }
-            } else {
-                for (int i = 0; i < nq; ++i) {
-                    for (int j = 0; j <= i; ++j) { K[i * n + j] = M[i * nq + j]; }
-                }
-            }
-            for (int i = 0; i < nc; ++i) {
-                hs_real *Ki = K + (nq + i) * n;
-                for (int j = 0; j < nq; ++j) { Ki[j] = G2[i * nq + j]; }
-                if (ls->reg != 0) {
-                    for (int j = 0; j <= i; ++j) { Ki[nq + j] = -C[i * nc + j]; }
-                } else {
-                    for (int j = 0; j <= i; ++j) { Ki[nq + j] = HS_R(0.0); }
-                }
-            }
+            dense_lower(ls, n, nq, nc, K, M, c1, F1, c2, F2, G2, C);
             return dense_finish(ls, K, F->piv);
         }
         if (ls->dense1 != 0) {
-            /* one block each way (every model without a block list): plain row-major copies */
-            for (int i = 0; i < nq; ++i) {
-                if (F1 != NULL) {
-                    for (int j = 0; j < nq; ++j) {
-                        const int k = i * nq + j;
-                        K[i * n + j] = M[k] - (c1 * F1[k] + c2 * F2[k]);
-                    }
-                } else {
-                    for (int j = 0; j < nq; ++j) { K[i * n + j] = M[i * nq + j]; }
-                }
-                if (ls->sign < 0) {
-                    for (int j = 0; j < nc; ++j) { K[i * n + nq + j] = -G1[j * nq + i]; }
-                } else {
-                    for (int j = 0; j < nc; ++j) { K[i * n + nq + j] = G1[j * nq + i]; }
-                }
-            }
-            for (int i = 0; i < nc; ++i) {
-                for (int j = 0; j < nq; ++j) { K[(nq + i) * n + j] = G2[i * nq + j]; }
-                if (ls->reg != 0) {
-                    for (int j = 0; j < nc; ++j) { K[(nq + i) * n + nq + j] = -C[i * nc + j]; }
-                } else {
-                    for (int j = 0; j < nc; ++j) { K[(nq + i) * n + nq + j] = HS_R(0.0); }
-                }
-            }
+            dense_rowmajor(ls, n, nq, nc, K, M, c1, F1, c2, F2, G1, G2, C);
             return dense_finish(ls, K, F->piv);
         }
-        /* zero then scatter the listed blocks */
-        for (int i = 0; i < n * n; ++i) { K[i] = HS_R(0.0); }
-        int o = 0;
-        for (int k = 0; k < b->nqq; ++k) {
-            const int I = b->qq[2 * k], J = b->qq[2 * k + 1];
-            for (int i = b->qb[I]; i < b->qb[I + 1]; ++i) {
-                for (int j = b->qb[J]; j < b->qb[J + 1]; ++j, ++o) { K[i * n + j] = A_ENTRY(o); }
-            }
-        }
-        const hs_real *g1 = G1, *g2 = G2;
-        for (int k = 0; k < b->ncq; ++k) {
-            const int I = b->cq[2 * k], J = b->cq[2 * k + 1];
-            for (int i = b->cb[I]; i < b->cb[I + 1]; ++i) {
-                for (int j = b->qb[J]; j < b->qb[J + 1]; ++j) {
-                    const hs_real v1 = *g1++;
-                    K[j * n + nq + i] = ls->sign < 0 ? -v1 : v1;
-                    K[(nq + i) * n + j] = *g2++;
-                }
-            }
-        }
-        if (ls->reg != 0) {
-            const hs_real *c = C;
-            for (int k = 0; k < b->ncb; ++k) {
-                for (int i = b->cb[k]; i < b->cb[k + 1]; ++i) {
-                    for (int j = b->cb[k]; j < b->cb[k + 1]; ++j) { K[(nq + i) * n + nq + j] = -*c++; }
-                }
-            }
-        }
+        dense_blocks(ls, n, nq, K, M, c1, F1, c2, F2, G1, G2, C);
         return dense_finish(ls, K, F->piv);
     }
     if (ls->schur != 0) {
@@ -571,21 +620,8 @@ hs_status hs_linsys_factor(const hs_linsys *ls, hs_ls_fac *F, const hs_real *M, 
     /* sparse: values into the fixed order of the analysis; with s = -1 the multiplier column
      * is negated (unknown -x2) so the backend always sees [[A, G1^T], [G2, s C]] */
     if (ls->slots != 0) {
-        /* straight into the factor's slots (the entries it reads, each once) */
         hs_real *V = F->x;
-        const int *zl = ls->zlist, *a = ls->act;
-        for (int k = 0; k < ls->nzero; ++k) { V[zl[k]] = HS_R(0.0); }
-        if (F1 != NULL) {
-            for (int k = 0; k < ls->nact[0]; ++k, a += 2) {
-                const int i = a[0];
-                V[a[1]] = M[i] - (c1 * F1[i] + c2 * F2[i]);
-            }
-        } else {
-            for (int k = 0; k < ls->nact[0]; ++k, a += 2) { V[a[1]] = M[a[0]]; }
-        }
-        for (int k = 0; k < ls->nact[1]; ++k, a += 2) { V[a[1]] = G1[a[0]]; }
-        for (int k = 0; k < ls->nact[2]; ++k, a += 2) { V[a[1]] = G2[a[0]]; }
-        for (int k = 0; k < ls->nact[3]; ++k, a += 2) { V[a[1]] = (ls->sign < 0) ? C[a[0]] : -C[a[0]]; }
+        sparse_slots(ls, V, M, c1, F1, c2, F2, G1, G2, C);
         return ls->be->factor_slots(ls->sym, V);
     }
     hs_real *Ax = F->Ax;

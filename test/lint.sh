@@ -1,6 +1,7 @@
 #!/bin/sh
 # Static checks of rt/ and model/: strict warnings on gcc and clang in both real types,
-# cppcheck, and the freestanding rule (no libc headers, no allocation, no stdio in rt/).
+# cppcheck, the freestanding rule (no libc headers, no allocation, no stdio in rt/), and no
+# hand-written function over 120 lines in rt/, model/, hil/ and port/.
 # The include path of model/'s rooms (model/ROOMS).
 MODEL_INC=$(awk '!/^#/ && NF {printf "-Imodel/%s ", $1}' model/ROOMS)
 pass=0; fail=0
@@ -35,5 +36,10 @@ if [ -z "$bad" ]; then ok; else ko "allocation or stdio in rt/ or model/: $bad";
 # The rt/ objects link against nothing from libc: only sqrt as an instruction, no libm calls.
 gcc $FLAGS -c rt/hs_stepper.c -o $TMP/lint.o && und=$(nm -u $TMP/lint.o | grep -vE ' (hs_|__stack_chk)' )
 if [ -z "$und" ]; then ok; else ko "rt/hs_stepper.o needs external symbols: $und"; fi
+# No hand-written function over 120 lines in rt/, model/, hil/ or port/ (issue 29; generated
+# files are left out): the measure's self-test, then the tree, each function over it named with
+# its file, line and length.
+if /usr/bin/python3 test/fn_length.py --selftest >$TMP/fnlen.out 2>&1; then ok
+else ko "a function over 120 lines (test/fn_length.py):"; grep -v '^  ok' $TMP/fnlen.out; fi
 echo "lint: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -9,6 +9,7 @@
  * kind and each G entry's index are fixed at compile (mb_fast_prepare), a call takes one sine
  * and cosine per planar body, and every loop count depends on the description only. */
 #include "hs_mb_int.h"
+#include "hs_inline.h"
 #include "hs_math.h"
 
 /* Operand kinds (hs_mb_fterm.kind, hs_mb_model.ffop). */
@@ -560,6 +561,67 @@ static void dist_row(const hs_mb_model *mb, int r, const hs_real *q, const hs_re
     }
 }
 
+/* A general row's values from its sums w: (a - b) . (a - b) (fsym: g = |a|^2, G = 2 a^T J_a,
+ * g_t = 2 a . a_t) or (a - b) . (c - d); row r, R, n terms T with values v; outputs as
+ * angle_row's. */
+HS_INLINE void gen_row(const hs_mb_model *mb, int r, const hs_mb_row *R, int n, const tv *v, const rowv *w,
+                       hs_real fv, hs_real fd, hs_real fdd, hs_real *g, hs_real *G, hs_real *gt, hs_real *gam)
+{
+    if (mb->fsym[r] != 0) {
+        /* (a - b) . (a - b): g = |a|^2, G = 2 a^T J_a, g_t = 2 a . a_t */
+        if (g != NULL) { g[r] = w->a[0] * w->a[0] + w->a[1] * w->a[1] - R->value - fv; }
+        if (G != NULL) { row_grad(mb, r, n, v, w->a, w->a, HS_R(2.0), G); }
+        if (gt != NULL) {
+            gt[r] = ((mb->fmov[r] != 0) ? HS_R(2.0) * (w->a[0] * w->at[0] + w->a[1] * w->at[1]) : HS_R(0.0)) - fd;
+        }
+        if (gam != NULL) {
+            gam[r] = (HS_R(2.0) * (w->ad[0] * w->ad[0] + w->ad[1] * w->ad[1]) + HS_R(2.0) * (w->a[0] * w->aa[0] + w->a[1] * w->aa[1]))
+                     - fdd;
+        }
+    } else {
+        if (g != NULL) { g[r] = w->a[0] * w->b[0] + w->a[1] * w->b[1] - R->value - fv; }
+        if (G != NULL) { row_grad(mb, r, n, v, w->a, w->b, HS_R(1.0), G); }
+        if (gt != NULL) {
+            const hs_real x = (mb->fmov[r] != 0)
+                ? w->b[0] * w->at[0] + w->b[1] * w->at[1] + w->a[0] * w->bt[0] + w->a[1] * w->bt[1] : HS_R(0.0);
+            gt[r] = x - fd;
+        }
+        if (gam != NULL) {
+            gam[r] = (HS_R(2.0) * (w->ad[0] * w->bd[0] + w->ad[1] * w->bd[1]) + (w->b[0] * w->aa[0] + w->b[1] * w->aa[1])
+                      + (w->a[0] * w->ba[0] + w->a[1] * w->ba[1])) - fdd;
+        }
+    }
+}
+
+/* A general row's part of K (packed qq) = d/dq of lam (Ja^T b + Jb^T a): each term's own
+ * Hessian, then J_i^T J_j across the two differences (a distance row (a - b) . (a - b) is
+ * lam |a|^2: every ordered pair of its a - b terms, twice); row r, n terms T with values v,
+ * sums w. */
+HS_INLINE void gen_row_k(const hs_mb_model *mb, int r, const hs_mb_fterm *T, int n, const tv *v, const rowv *w,
+                         hs_real lam, hs_real *K)
+{
+    const hs_real sy = (mb->fsym[r] != 0) ? HS_R(2.0) : HS_R(1.0);
+    const hs_real *wb = (mb->fsym[r] != 0) ? w->a : w->b;
+    for (int i = 0; i < n; ++i) {
+        if (T[i].kind == FOP_PLANAR) {
+            const hs_real *F = (T[i].side == 0) ? wb : w->a;
+            add_theta(mb, K, T[i].body, sy * lam * T[i].sign * -(F[0] * v[i].rs[0] + F[1] * v[i].rs[1]));
+        }
+    }
+    for (int i = 0; i < n; ++i) {
+        if (T[i].side != 0 || T[i].body < 0) { continue; }
+        for (int j = 0; j < n; ++j) {
+            const int jside = (mb->fsym[r] != 0) ? 1 : T[j].side;
+            if (jside == 0 || T[j].body < 0) { continue; }
+            hs_real Ji[2][3], Jj[2][3];
+            const int ni = term_J(&T[i], &v[i], Ji), nj = term_J(&T[j], &v[j], Jj);
+            const hs_real sg = sy * lam * T[i].sign * T[j].sign;
+            add_jxj2(mb, K, T[i].body, ni, Ji, NULL, T[j].body, nj, Jj, sg);
+            if (mb->fsym[r] == 0) { add_jxj2(mb, K, T[j].body, nj, Jj, NULL, T[i].body, ni, Ji, sg); }
+        }
+    }
+}
+
 /* One pass over the rows: g, G, g_t (u not needed), gamma (u) and K (lambda), each output NULL
  * when not wanted. constraint(), gamma(), curvature() and constraint_all() all run this, so the
  * fused call gives exactly the values of the separate ones: every output is computed by the
@@ -637,54 +699,9 @@ static int fast_rows(const hs_mb_model *mb, hs_real t, const hs_real *q, const h
         rowv w;
         row_terms(mb, r, n, t, q, uu, sc, v);
         row_sum(mb, r, n, v, gam != NULL, &w);
-        if (mb->fsym[r] != 0) {
-            /* (a - b) . (a - b): g = |a|^2, G = 2 a^T J_a, g_t = 2 a . a_t */
-            if (g != NULL) { g[r] = w.a[0] * w.a[0] + w.a[1] * w.a[1] - R->value - fv; }
-            if (G != NULL) { row_grad(mb, r, n, v, w.a, w.a, HS_R(2.0), G); }
-            if (gt != NULL) {
-                gt[r] = ((mb->fmov[r] != 0) ? HS_R(2.0) * (w.a[0] * w.at[0] + w.a[1] * w.at[1]) : HS_R(0.0)) - fd;
-            }
-            if (gam != NULL) {
-                gam[r] = (HS_R(2.0) * (w.ad[0] * w.ad[0] + w.ad[1] * w.ad[1]) + HS_R(2.0) * (w.a[0] * w.aa[0] + w.a[1] * w.aa[1]))
-                         - fdd;
-            }
-        } else {
-            if (g != NULL) { g[r] = w.a[0] * w.b[0] + w.a[1] * w.b[1] - R->value - fv; }
-            if (G != NULL) { row_grad(mb, r, n, v, w.a, w.b, HS_R(1.0), G); }
-            if (gt != NULL) {
-                const hs_real x = (mb->fmov[r] != 0)
-                    ? w.b[0] * w.at[0] + w.b[1] * w.at[1] + w.a[0] * w.bt[0] + w.a[1] * w.bt[1] : HS_R(0.0);
-                gt[r] = x - fd;
-            }
-            if (gam != NULL) {
-                gam[r] = (HS_R(2.0) * (w.ad[0] * w.bd[0] + w.ad[1] * w.bd[1]) + (w.b[0] * w.aa[0] + w.b[1] * w.aa[1])
-                          + (w.a[0] * w.ba[0] + w.a[1] * w.ba[1])) - fdd;
-            }
-        }
+        gen_row(mb, r, R, n, v, &w, fv, fd, fdd, g, G, gt, gam);
         if (K == NULL) { continue; }
-        /* a distance row (a - b) . (a - b) is lam |a|^2: twice the terms of a - b against a */
-        const hs_real sy = (mb->fsym[r] != 0) ? HS_R(2.0) : HS_R(1.0);
-        const hs_real *wb = (mb->fsym[r] != 0) ? w.a : w.b;
-        /* d/dq of lam (Ja^T b + Jb^T a): each term's own Hessian, then J_i^T J_j across the two
-         * differences (a distance row: every ordered pair of its a - b terms, twice) */
-        for (int i = 0; i < n; ++i) {
-            if (T[i].kind == FOP_PLANAR) {
-                const hs_real *F = (T[i].side == 0) ? wb : w.a;
-                add_theta(mb, K, T[i].body, sy * lam * T[i].sign * -(F[0] * v[i].rs[0] + F[1] * v[i].rs[1]));
-            }
-        }
-        for (int i = 0; i < n; ++i) {
-            if (T[i].side != 0 || T[i].body < 0) { continue; }
-            for (int j = 0; j < n; ++j) {
-                const int jside = (mb->fsym[r] != 0) ? 1 : T[j].side;
-                if (jside == 0 || T[j].body < 0) { continue; }
-                hs_real Ji[2][3], Jj[2][3];
-                const int ni = term_J(&T[i], &v[i], Ji), nj = term_J(&T[j], &v[j], Jj);
-                const hs_real sg = sy * lam * T[i].sign * T[j].sign;
-                add_jxj2(mb, K, T[i].body, ni, Ji, NULL, T[j].body, nj, Jj, sg);
-                if (mb->fsym[r] == 0) { add_jxj2(mb, K, T[j].body, nj, Jj, NULL, T[i].body, ni, Ji, sg); }
-            }
-        }
+        gen_row_k(mb, r, T, n, v, &w, lam, K);
     }
     return HS_OK;
 }

@@ -8,6 +8,7 @@
 #include "hs_veh.h"
 #include "hs_tire.h"
 #include "hs_math.h"
+#include "hs_inline.h"
 #include <stddef.h>
 
 #define P(m) ((const hs_veh_params *)(m)->p)
@@ -309,6 +310,52 @@ static void hitch(const veh_cfg *C, const hs_real *q, const hs_real *u, hitch_ki
     }
 }
 
+/* The hitch spring-damper's partials into fq, fu (nq x nq): F = -k (r0 - r1) - c (v0 - v1)
+ * acts on both units through their hitch points h (hitch()), so each unit's rows depend on
+ * both units' coordinates. Apart from the forces because only the implicit methods ask. */
+HS_INLINE void hitch_jac(const veh_cfg *C, const hitch_kin *hp, const hs_real *u, hs_real k, hs_real c, int nq,
+                         hs_real *fq, hs_real *fu)
+{
+    /* positions of the hitch point of unit s: dr/d(X, Y, psi) = [1 0 -rs_y; 0 1 rs_x];
+     * velocity dv/dq: only d/dpsi = (-psid rs_x, -psid rs_y); dv/du = same as dr/dq */
+    hs_real Jr[2][2][3], Dv[2][2][3];
+    for (int s = 0; s < 2; ++s) {
+        const int o = unit_q(C, s);
+        const hs_real pd = u[o + 2];
+        Jr[s][0][0] = HS_R(1.0); Jr[s][0][1] = HS_R(0.0); Jr[s][0][2] = -hp->rs[s][1];
+        Jr[s][1][0] = HS_R(0.0); Jr[s][1][1] = HS_R(1.0); Jr[s][1][2] = hp->rs[s][0];
+        Dv[s][0][0] = HS_R(0.0); Dv[s][0][1] = HS_R(0.0); Dv[s][0][2] = -pd * hp->rs[s][0];
+        Dv[s][1][0] = HS_R(0.0); Dv[s][1][1] = HS_R(0.0); Dv[s][1][2] = -pd * hp->rs[s][1];
+    }
+    hs_real Fv[2];
+    for (int j = 0; j < 2; ++j) {
+        Fv[j] = -k * (hp->r[0][j] - hp->r[1][j]) - c * (hp->v[0][j] - hp->v[1][j]);
+    }
+    /* generalized force on unit s: sgn_s Jr_s^T F; F depends on both units */
+    for (int s = 0; s < 2; ++s) {
+        const int os = unit_q(C, s);
+        const hs_real ss = (s == 0) ? HS_R(1.0) : HS_R(-1.0);
+        for (int t = 0; t < 2; ++t) {
+            const int ot = unit_q(C, t);
+            const hs_real st = (t == 0) ? HS_R(1.0) : HS_R(-1.0);
+            for (int a = 0; a < 3; ++a) {
+                for (int b = 0; b < 3; ++b) {
+                    hs_real vq = HS_R(0.0), vu = HS_R(0.0);
+                    for (int j = 0; j < 2; ++j) {
+                        /* dF_j/dq_t = -st (k Jr_t + c Dv_t), dF_j/du_t = -st c Jr_t */
+                        vq += Jr[s][j][a] * (-st) * (k * Jr[t][j][b] + c * Dv[t][j][b]);
+                        vu += Jr[s][j][a] * (-st) * c * Jr[t][j][b];
+                    }
+                    fq[(os + a) * nq + ot + b] += ss * vq;
+                    fu[(os + a) * nq + ot + b] += ss * vu;
+                }
+            }
+        }
+        /* d(Jr_s^T)/dpsi_s F: the torque row's lever turns with psi */
+        fq[(os + 2) * nq + os + 2] += ss * (-hp->rs[s][0] * Fv[0] - hp->rs[s][1] * Fv[1]);
+    }
+}
+
 /* All forces; fq, fu dense nq x nq (NULL: not wanted); zd the state rates (NULL: not wanted). */
 static int eval_all(const hs_model *m, const hs_real *q, const hs_real *u, const hs_real *z,
                     const hs_real *in, hs_real *f, hs_real *fq, hs_real *fu, hs_real *zd)
@@ -391,44 +438,7 @@ static int eval_all(const hs_model *m, const hs_real *q, const hs_real *u, const
             }
         }
         if (fq != NULL) {
-            /* positions of the hitch point of unit s: dr/d(X, Y, psi) = [1 0 -rs_y; 0 1 rs_x];
-             * velocity dv/dq: only d/dpsi = (-psid rs_x, -psid rs_y); dv/du = same as dr/dq */
-            hs_real Jr[2][2][3], Dv[2][2][3];
-            for (int s = 0; s < 2; ++s) {
-                const int o = unit_q(C, s);
-                const hs_real pd = u[o + 2];
-                Jr[s][0][0] = HS_R(1.0); Jr[s][0][1] = HS_R(0.0); Jr[s][0][2] = -h.rs[s][1];
-                Jr[s][1][0] = HS_R(0.0); Jr[s][1][1] = HS_R(1.0); Jr[s][1][2] = h.rs[s][0];
-                Dv[s][0][0] = HS_R(0.0); Dv[s][0][1] = HS_R(0.0); Dv[s][0][2] = -pd * h.rs[s][0];
-                Dv[s][1][0] = HS_R(0.0); Dv[s][1][1] = HS_R(0.0); Dv[s][1][2] = -pd * h.rs[s][1];
-            }
-            hs_real Fv[2];
-            for (int j = 0; j < 2; ++j) {
-                Fv[j] = -k * (h.r[0][j] - h.r[1][j]) - c * (h.v[0][j] - h.v[1][j]);
-            }
-            /* generalized force on unit s: sgn_s Jr_s^T F; F depends on both units */
-            for (int s = 0; s < 2; ++s) {
-                const int os = unit_q(C, s);
-                const hs_real ss = (s == 0) ? HS_R(1.0) : HS_R(-1.0);
-                for (int t = 0; t < 2; ++t) {
-                    const int ot = unit_q(C, t);
-                    const hs_real st = (t == 0) ? HS_R(1.0) : HS_R(-1.0);
-                    for (int a = 0; a < 3; ++a) {
-                        for (int b = 0; b < 3; ++b) {
-                            hs_real vq = HS_R(0.0), vu = HS_R(0.0);
-                            for (int j = 0; j < 2; ++j) {
-                                /* dF_j/dq_t = -st (k Jr_t + c Dv_t), dF_j/du_t = -st c Jr_t */
-                                vq += Jr[s][j][a] * (-st) * (k * Jr[t][j][b] + c * Dv[t][j][b]);
-                                vu += Jr[s][j][a] * (-st) * c * Jr[t][j][b];
-                            }
-                            fq[(os + a) * nq + ot + b] += ss * vq;
-                            fu[(os + a) * nq + ot + b] += ss * vu;
-                        }
-                    }
-                }
-                /* d(Jr_s^T)/dpsi_s F: the torque row's lever turns with psi */
-                fq[(os + 2) * nq + os + 2] += ss * (-h.rs[s][0] * Fv[0] - h.rs[s][1] * Fv[1]);
-            }
+            hitch_jac(C, &h, u, k, c, nq, fq, fu);
         }
     }
     return HS_OK;
