@@ -153,14 +153,18 @@ prc=$?
 kill -TERM $PL 2>/dev/null; wait $PL; rc=$?
 cat "$T/peer.out"
 [ $prc -eq 0 ] && ok "test peer: every valid frame acknowledged" || ko "test peer exit $prc"
-[ $rc -eq 0 ] && ok "plant exit 0 after SIGTERM" || ko "plant exit $rc"
+# Every invalid datagram from the ECU's address is a rejected frame: the run fails with exit 9
+# (link health, hil/hs_health.h) and the verdict names the causes.
+[ $rc -eq 9 ] && grep -q "^verdict: FAIL link: [0-9]* frames from the ECU rejected (short [0-9]*, oversized" "$T/storm.out" \
+    && ok "plant exit 9 after SIGTERM: the storm's rejected frames fail the run, the verdict names each cause" \
+    || { ko "plant exit $rc (want 9)"; grep '^verdict' "$T/storm.out"; }
 if [ -f "$T/storm.stats" ] && [ -f "$T/storm.expect" ]; then
     $PY "$HERE/check.py" storm "$T/storm.csv" "$T/storm.stats" "$T/storm.expect" "$T/storm.values" >"$T/c2.out" 2>&1
     tally "$T/c2.out" storm
 else ko "storm produced no stats"; fi
 
 echo "--- injected overrun, policy skip"
-timeout -k 2 20 "$B/hilstep-rt" --listen $PLANT --peer $ECU --duration 1 --quiet $LOOSE --inject-overrun 300:3.5 \
+timeout -k 2 20 "$B/hilstep-rt" --listen $PLANT --peer $ECU --duration 1 --quiet $LOOSE --allow-no-ecu --inject-overrun 300:3.5 \
     --log "$T/ovr.csv" --stats "$T/ovr.stats" --hist "$T/ovr.hist" >"$T/ovr.out" 2>&1
 rc=$?
 [ $rc -eq 0 ] && ok "plant exit 0 with policy skip" || ko "plant exit $rc"
@@ -252,7 +256,7 @@ fl=$(st "$T/fh.sink" flags)
 grep -q "stopped: refused steps, fault hold exhausted" "$T/fh.out" && ok "summary says why it stopped" || ko "summary lacks the reason"
 # The hostile pass's case: the car axle at 5 ms cannot step (h alpha etc.): a failed run.
 timeout -k 2 20 "$B/hilstep-rt" --listen $PLANT --peer $ECU --model car_axle --period-us 5000 --duration 2 \
-    --quiet $LOOSE --log none --stats "$T/ca5.stats" >"$T/ca5.out" 2>&1
+    --quiet $LOOSE --allow-no-ecu --log none --stats "$T/ca5.stats" >"$T/ca5.out" 2>&1
 rc=$?
 f5=$(st "$T/ca5.stats" step_faults)
 if [ "${f5%.*}" -gt 0 ] 2>/dev/null; then
@@ -285,7 +289,7 @@ done
 echo "--- SIGHUP: summary, stats, FINAL frame, like SIGTERM"
 timeout -k 2 20 "$B/hilstep-testpeer" sink --listen $ECU --plant $PLANT --timeout 15 >"$T/hup.sink" 2>&1 &
 SK=$!; PIDS="$PIDS $SK"
-timeout -k 2 20 "$B/hilstep-rt" --listen $PLANT --peer $ECU --duration 0 --quiet $LOOSE \
+timeout -k 2 20 "$B/hilstep-rt" --listen $PLANT --peer $ECU --duration 0 --quiet $LOOSE --allow-no-ecu \
     --log "$T/hup.csv" --stats "$T/hup.stats" >"$T/hup.out" 2>&1 &
 PL=$!; PIDS="$PIDS $PL"
 i=0; while [ $i -lt 200 ]; do n=0; [ -f "$T/hup.csv" ] && n=$(wc -l <"$T/hup.csv"); [ "$n" -gt 300 ] && break; sleep 0.05; i=$((i + 1)); done
@@ -345,7 +349,7 @@ echo "--- the latency verdict: a budget nobody meets fails (exit 6), a generous 
 timeout -k 2 20 "$B/hilstep-rt" --listen $PLANT --peer $ECU --duration 0.3 --quiet --budget-us 0.001 --log none >"$T/b1.out" 2>&1
 rc=$?
 [ $rc -eq 6 ] && grep -q "^verdict: FAIL .* > budget 0.0 us" "$T/b1.out" && ok "budget 1 ns: verdict FAIL, exit 6" || { ko "budget 1 ns: exit $rc"; tail -2 "$T/b1.out"; }
-timeout -k 2 20 "$B/hilstep-rt" --listen $PLANT --peer $ECU --duration 1.5 --quiet --budget-us 10000000 --log none >"$T/b2.out" 2>&1
+timeout -k 2 20 "$B/hilstep-rt" --listen $PLANT --peer $ECU --duration 1.5 --quiet --budget-us 10000000 --allow-no-ecu --log none >"$T/b2.out" 2>&1
 rc=$?
 [ $rc -eq 0 ] && grep -q "^verdict: PASS .* <= budget 10000000.0 us" "$T/b2.out" && ok "budget 10 s: verdict PASS, exit 0" || { ko "budget 10 s: exit $rc"; tail -2 "$T/b2.out"; }
 grep -q "warning: no frame from the ECU at $ECU applied for 1.0 s" "$T/b2.out" && ! grep -q "warning: no frame" "$T/loop.out" \
@@ -358,7 +362,7 @@ echo "--- model selection: a description file and a parameter-sized model run th
 "$B/hilstep-rt" --model-file model/mech/pendulum.hsm --signals >"$T/mf.sig" 2>&1; rc=$?
 [ $rc -eq 0 ] && grep -qE '^out +0 +bob\.x +m ' "$T/mf.sig" && ok "--model-file pendulum.hsm: generic map from its output labels (bob.x m ...)" \
     || { ko "--model-file --signals: exit $rc"; head -5 "$T/mf.sig"; }
-timeout -k 2 20 "$B/hilstep-rt" --listen $PLANT --peer $ECU --model-file model/mech/pendulum.hsm --duration 0.3 --quiet $LOOSE \
+timeout -k 2 20 "$B/hilstep-rt" --listen $PLANT --peer $ECU --model-file model/mech/pendulum.hsm --duration 0.3 --quiet $LOOSE --allow-no-ecu \
     --log none --stats "$T/mf.stats" >"$T/mf.out" 2>&1; rc=$?
 [ $rc -eq 0 ] && [ "$(st "$T/mf.stats" step_faults)" = 0 ] && ok "--model-file pendulum.hsm: 0.3 s plant run, exit 0, no refused step" \
     || { ko "--model-file run: exit $rc"; tail -3 "$T/mf.out"; }
@@ -379,9 +383,65 @@ fmax=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "in_push.f[N]") c 
     || { ko "--model-file cart_pendulum.hsm loop: exit $rc, cart.vx $vmean, |push.f| max $fmax"; tail -3 "$T/cart.out"; }
 "$B/hilstep-rt" --model-file /nonexistent.hsm --signals >"$T/mf.err" 2>&1; rc=$?
 [ $rc -eq 2 ] && grep -q "cannot open" "$T/mf.err" && ok "--model-file missing: exit 2 (setup failed, hil/hs_exit.h) with the reason" || ko "--model-file missing: exit $rc"
-timeout -k 2 20 "$B/hilstep-rt" --listen $PLANT --peer $ECU --model chain --duration 0.3 --quiet $LOOSE \
+timeout -k 2 20 "$B/hilstep-rt" --listen $PLANT --peer $ECU --model chain --duration 0.3 --quiet $LOOSE --allow-no-ecu \
     --log none --stats "$T/ch.stats" >"$T/ch.out" 2>&1; rc=$?
 [ $rc -eq 0 ] && ok "--model chain: exit 0 ($(st "$T/ch.stats" frames) frames)" || { ko "--model chain: exit $rc"; tail -3 "$T/ch.out"; }
+
+echo "--- link health in the verdict (hil/hs_health.h): a dead or broken link fails the run"
+# Each class against a scripted ECU (hilstep-testpeer ecu: one frame per ms on its own clock)
+# or none, 1 s of plant: the verdict line names the input or the cause, the exit its class.
+# The 30 ms silence: the circular track's F_t has stale limit 20, so a silence of Q ticks puts
+# it on its fallback for exactly Q - 20 of them (hs_rx_tick: fallback while age > 20).
+link_case() { # NAME WANT_RC VERDICT_RE TESTPEER_ARGS (empty: no ECU) [PLANT_ARGS]
+    if [ -n "$4" ]; then
+        timeout -k 2 20 "$B/hilstep-testpeer" ecu --listen $ECU --plant $PLANT --timeout 10 $4 >"$T/lh_$1.peer" 2>&1 &
+        LP=$!; PIDS="$PIDS $LP"
+    fi
+    timeout -k 2 20 "$B/hilstep-rt" --listen $PLANT --peer $ECU --duration 1 --quiet $LOOSE --log none \
+        --stats "$T/lh_$1.stats" $5 >"$T/lh_$1.out" 2>&1
+    rc=$?
+    [ -n "$4" ] && wait $LP
+    v=$(grep '^verdict' "$T/lh_$1.out" | cut -c1-200)
+    [ $rc -eq $2 ] && echo "$v" | grep -qE "$3" && [ "$(st "$T/lh_$1.stats" exit_code)" = "$2" ] \
+        && ok "$1: exit $2, '$v...'" || { ko "$1: exit $rc (want $2), '$v'"; cat "$T/lh_$1.peer" 2>/dev/null; }
+}
+link_case no-ecu 10 '^verdict: FAIL link: ECU never heard: no frame applied in [0-9]+ ticks' ""
+link_case no-ecu-allowed 0 '^verdict: PASS link: not judged: ECU never heard \(allowed\)' "" --allow-no-ecu
+link_case bad-crc 9 '^verdict: FAIL link: [0-9]+ frames from the ECU rejected \(bad_checksum [0-9]+; limit 0\), none applied: ECU never heard' "--defect crc"
+link_case nan 9 '^verdict: FAIL link: [0-9]+ frames from the ECU rejected \(nonfinite [0-9]+; limit 0\)' "--defect nan"
+link_case short 9 '^verdict: FAIL link: [0-9]+ frames from the ECU rejected \(short [0-9]+; limit 0\)' "--defect short"
+link_case silence 11 '^verdict: FAIL link: input F_t on fallback [0-9]+ ticks after link up \(limit 0; longest silence [0-9]+ ms, 1 silence' "--silence-at 400 --silence-ms 30"
+q=$(st "$T/lh_silence.stats" link_silence_max_ticks); fb=$(st "$T/lh_silence.stats" fallback_ticks_F_t)
+[ -n "$q" ] && [ "$q" -ge 30 ] && [ "$fb" = $((q - 20)) ] && [ "$(st "$T/lh_silence.stats" link_silences)" = 1 ] \
+    && ok "30 ms silence: longest silence $q ticks (>= 30), F_t on fallback $fb = $q - 20 (stale limit) ticks, 1 silence" \
+    || ko "30 ms silence: longest silence '$q', fallback '$fb' (want longest - 20), silences '$(st "$T/lh_silence.stats" link_silences)'"
+link_case silence-allowed 0 '^verdict: PASS link: ok' "--silence-at 400 --silence-ms 30" "--max-fallback-ticks 1000"
+link_case working 0 '^verdict: PASS link: ok, first frame at tick [0-9]+' "--value 2"
+[ "$(st "$T/lh_working.stats" fallback_ticks_F_t)" = 0 ] && [ "$(st "$T/lh_working.stats" link_rejected_judged)" = 0 ] \
+    && ok "working loop: F_t never on its fallback after link up, 0 rejected" \
+    || ko "working loop: fallback '$(st "$T/lh_working.stats" fallback_ticks_F_t)', rejected '$(st "$T/lh_working.stats" link_rejected_judged)'"
+link_case crc-allowed 10 '^verdict: FAIL link: ECU never heard' "--defect crc" "--max-rejected 100000"
+# the closed loops above passed (plant + hilstep-ecu, plant + the Python ECU): no false alarm
+grep -q '^verdict: PASS link: ok' "$T/loop.out" && grep -q '^link_class=0$' "$T/loop.stats" && grep -q '^link_class=0$' "$T/py.stats" \
+    && ok "plant + hilstep-ecu and plant + ecu_example.py: link ok (class 0) in both" || ko "closed loop link class: $(grep '^verdict' "$T/loop.out")"
+grep -q '^link_class=0$' "$T/ecu.stats" && ok "hilstep-ecu's own link verdict of the closed loop: class 0" || ko "ECU link class $(st "$T/ecu.stats" link_class)"
+"$B/hilstep-rt" --help | grep -q -- '--max-fallback-ticks' && "$B/hilstep-rt" --help | grep -q -- '--allow-no-ecu' \
+    && "$B/hilstep-rt" --help | grep -q -- '--max-rejected' && "$B/hilstep-rt" --help | grep -q '10 ECU never heard' \
+    && ok "--help documents the link-health options and exit codes 9, 10, 11" || ko "--help lacks the link-health options"
+
+echo "--- latency judged where it means something"
+# This suite runs on any kernel; what it checks: the verdict judges the latency on a hard
+# real-time run or when --budget-us / --require-rt is given, and says why it did not otherwise.
+timeout -k 2 20 "$B/hilstep-rt" --listen $PLANT --peer $ECU --duration 0.2 --quiet --allow-no-ecu --priority 0 \
+    --log none --stats "$T/lj.stats" >"$T/lj.out" 2>&1; rc=$?
+[ $rc -eq 0 ] && grep -q '^verdict: PASS .*; latency not judged: .*no SCHED_FIFO' "$T/lj.out" \
+    && [ "$(st "$T/lj.stats" latency_judged)" = 0 ] \
+    && ok "--priority 0 (no SCHED_FIFO): exit 0, '$(grep -o 'latency not judged: [^(]*' "$T/lj.out")'" \
+    || { ko "--priority 0: exit $rc, $(grep '^verdict' "$T/lj.out")"; }
+timeout -k 2 20 "$B/hilstep-rt" --listen $PLANT --peer $ECU --duration 0.2 --quiet --allow-no-ecu --priority 0 \
+    --require-rt --log none >"$T/lr.out" 2>&1; rc=$?
+[ $rc -eq 6 ] && grep -q '^verdict: FAIL .*--require-rt: not hard real-time (.*no SCHED_FIFO' "$T/lr.out" \
+    && ok "--require-rt without SCHED_FIFO: exit 6, says why" || ko "--require-rt: exit $rc, $(grep '^verdict' "$T/lr.out")"
 
 if [ $fail -eq 0 ]; then rm -rf "$T"; else echo "(files kept in $T)"; fi
 echo "$pass passed, $fail failed"
