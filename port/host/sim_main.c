@@ -185,7 +185,8 @@ int hs_sim_parse(int argc, char *const *argv, hs_sim_cfg *c, hs_sim_err *e)
             memcpy(c->pkeys[c->np], v, kl);
             c->pkeys[c->np][kl] = 0;
             if (!parse_real(eq + 1, &c->pvals[c->np]))
-                return fail(e, "--param", "value is not a finite number");
+                return fail(e, "--param", "%s: the value '%s' of parameter %s is not a finite number",
+                            v, eq + 1, c->pkeys[c->np]);
             ++c->np;
         } else if (!strcmp(a, "--method")) {
             c->auto_method = !strcmp(v, "auto");
@@ -927,7 +928,9 @@ int main(int argc, char **argv)
     }
     if (rc == HS_SIM_OK) rc = hs_sim_setup(&cfg, &run, &err);
     if (rc != HS_SIM_OK) {
-        fprintf(stderr, "hilstep-sim: %s: %s (see --help)\n", err.arg, err.why);
+        /* a refused description points to its format (in err.why), anything else to --help */
+        fprintf(stderr, "hilstep-sim: %s: %s%s\n", err.arg, err.why,
+                strstr(err.why, "model/FORMAT.md") ? "" : " (see --help)");
         return hs_exit_of(HS_TOOL_SIM, HS_E_USAGE);
     }
     hs_status st = start_stepper(&S, &cfg, &run);

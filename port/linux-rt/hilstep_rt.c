@@ -504,6 +504,21 @@ static int parse_options(int argc, char **argv, options *o, char *why, size_t ca
             snprintf(why, cap, "hilstep-rt: %s needs a value", a);
             return -1;
         }
+        if (r == OPT_BAD && !strcmp(a, "--param")) {
+            /* which part of KEY=VALUE is wrong, naming the parameter and the text */
+            const char *eq = strchr(v, '=');
+            if (!eq || eq == v)
+                snprintf(why, cap, "hilstep-rt: --param %s: expected KEY=VALUE", v);
+            else if ((size_t)(eq - v) >= sizeof o->pname[0])
+                snprintf(why, cap, "hilstep-rt: --param %s: the name has %d characters, at most %zu",
+                         v, (int)(eq - v), sizeof o->pname[0] - 1);
+            else if (o->nparams >= MAX_PARAMS)
+                snprintf(why, cap, "hilstep-rt: --param %s: more than %d --param", v, MAX_PARAMS);
+            else
+                snprintf(why, cap, "hilstep-rt: --param %s: the value '%s' of parameter %.*s is not a "
+                         "finite number", v, eq + 1, (int)(eq - v), v);
+            return -1;
+        }
         if (r == OPT_BAD) {
             snprintf(why, cap, "hilstep-rt: bad value '%s' for %s (see --help)", v ? v : "", a);
             return -1;

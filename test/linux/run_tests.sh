@@ -92,6 +92,15 @@ done
 [ $rc -eq 1 ] && grep -q "unknown option" "$T/err.txt" && ok "unknown option: exit 1 with a message" || ko "unknown option: exit $rc"
 "$B/hilstep-rt" --peer 1.2.3:99999 >/dev/null 2>"$T/err.txt"; rc=$?
 [ $rc -eq 1 ] && grep -q "port" "$T/err.txt" && ok "bad peer address: exit 1 with a message" || ko "bad peer address: exit $rc"
+"$B/hilstep-rt" --model-file model/mech/quarter_car.hsm --param k_f=2e4x >/dev/null 2>"$T/err.txt"; rc=$?
+[ $rc -eq 1 ] && grep -q "^hilstep-rt: --param k_f=2e4x: the value '2e4x' of parameter k_f is not a finite number$" "$T/err.txt" \
+    && ok "--param k_f=2e4x: exit 1, names the parameter and the text" || ko "--param k_f=2e4x: exit $rc, $(cat "$T/err.txt")"
+printf 'model bad\nbody x point2 mass=1\n' >"$T/bad.hsm"
+"$B/hilstep-rt" --model-file "$T/bad.hsm" >/dev/null 2>"$T/err.txt"; rc=$?
+[ $rc -eq 2 ] && grep -q "bad.hsm:1: field 'model': .*(the format: model/FORMAT.md)$" "$T/err.txt" \
+    && "$B/hilstep-ecu" --model-file "$T/bad.hsm" 2>&1 | grep -q "(the format: model/FORMAT.md)$" \
+    && ok "a refused .hsm: exit 2, FILE:LINE: field, and the pointer to model/FORMAT.md (hilstep-rt, hilstep-ecu)" \
+    || ko "refused .hsm: exit $rc, $(cat "$T/err.txt")"
 "$B/hilstep-rt" --model nosuch >/dev/null 2>"$T/err.txt"; rc=$?
 [ $rc -eq 1 ] && grep -q "known:" "$T/err.txt" && ok "unknown model: exit 1, lists the known ones" || ko "unknown model: exit $rc"
 
