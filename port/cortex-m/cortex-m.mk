@@ -187,9 +187,9 @@ TEST_PREBUILD += firmware
 
 # The float board is compared with the same simulator built for float on the host: x86-64
 # SSE single precision and the M4F FPU give the same bits under -ffp-contract=off.
-$(CM_DIR)/host-float/hilstep-sim: port/host/sim_main.c $(CORE_SRC) $(MODEL_HDR) $(wildcard rt/*.h port/host/*.h)
+$(CM_DIR)/host-float/hilstep-sim: port/host/sim_main.c $(CORE_SRC) $(MODEL_HDR) $(wildcard rt/*.h port/host/*.h hil/*.h hil/*.c)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_HOST) -DHS_REAL_FLOAT -Wno-double-promotion port/host/sim_main.c $(CORE_SRC) -o $@ -lm
+	$(CC) $(CFLAGS_HOST) -DHS_REAL_FLOAT -Wno-double-promotion port/host/sim_main.c $(wildcard hil/*.c) $(CORE_SRC) -o $@ -lm
 
 TEST_SUITES += qemu-test
 # An image that fails to build fails its own tests (the script checks every image exists)

@@ -349,7 +349,7 @@ static void test_plant(void)
     CHECK(hs_plant_model_by_name(&m, &pb, sizeof pb, "pendulum", why, sizeof why) == HS_EXIT_OK);
     CHECK(hs_plant_initialize(&p, &d, &m, R, sizeof R / sizeof R[0], I, sizeof I / sizeof I[0], why,
                               sizeof why) == HS_EXIT_OK);
-    CHECK(p.map == &p.gmap && p.d.nout == 1 && p.gmap.n == 1);
+    CHECK(p.map == &p.g.map && p.d.nout == 1 && p.g.map.n == 1);
 }
 
 /* Link health: each class from ticks whose outcome follows from hs_rx_tick's rule (a value is

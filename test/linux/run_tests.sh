@@ -452,6 +452,51 @@ timeout -k 2 20 "$B/hilstep-rt" --listen $PLANT --peer $ECU --duration 0.2 --qui
 [ $rc -eq 6 ] && grep -q '^verdict: FAIL .*--require-rt: not hard real-time (.*no SCHED_FIFO' "$T/lr.out" \
     && ok "--require-rt without SCHED_FIFO: exit 6, says why" || ko "--require-rt: exit $rc, $(grep '^verdict' "$T/lr.out")"
 
+echo "--- one behaviour offline and on the rig: hilstep-sim replays what hilstep-rt was sent"
+# test/linux/replay_ecu.py answers each plant frame with the next input frame (values a function
+# of seq, F_act twice outside its range); offline_vs_rig.py rebuilds from the telemetry what each
+# tick was sent and has hilstep-sim replay it: inputs, every state and output column compared.
+# A stall of the Python ECU beyond the 20-frame stale limit is not what this test is about (the
+# comparison takes stale rows as fallbacks): --max-fallback-ticks says so.
+QC=model/mech/quarter_car.hsm
+timeout -k 2 20 $PY "$HERE/replay_ecu.py" $((BASE + 5)) $((BASE + 4)) 15 >"$T/rp.ecu" 2>&1 &
+RP=$!; PIDS="$PIDS $RP"
+timeout -k 2 20 "$B/hilstep-rt" --model-file $QC --listen 127.0.0.1:$((BASE + 5)) --peer 127.0.0.1:$((BASE + 4)) \
+    --duration 1.5 --quiet $LOOSE --max-fallback-ticks 100000 --log "$T/rp.csv" --stats "$T/rp.stats" >"$T/rp.out" 2>&1; rc=$?
+wait $RP; erc=$?
+[ $rc -eq 0 ] && [ $erc -eq 0 ] && ok "quarter car with the replaying ECU: plant exit 0, ECU exit 0 ($(st "$T/rp.stats" rx_clamped_values) values clamped by the plant)" \
+    || { ko "replay run: plant exit $rc, ECU exit $erc"; tail -2 "$T/rp.out" "$T/rp.ecu"; }
+if [ -f "$T/rp.csv" ]; then
+    $PY "$HERE/offline_vs_rig.py" "$B/hilstep-sim" $QC "$T/rp.csv" "$T" >"$T/c9.out" 2>&1
+    tally "$T/c9.out" offline-vs-rig
+else ko "replay run wrote no telemetry"; fi
+# the descriptions both accept: one check (hs_plant_signal_map); two unnamed outputs of one body
+printf 'model d dim=2\ngravity 0,-10\nbody bob point2 mass=1 pos=0,0\noutput pos bob\noutput pos bob\n' >"$T/dup.hsm"
+"$B/hilstep-sim" --model-file "$T/dup.hsm" --h 1e-3 --t 0.01 >/dev/null 2>"$T/dup.sim"; rs=$?
+"$B/hilstep-rt" --model-file "$T/dup.hsm" --signals >/dev/null 2>"$T/dup.rt"; rr=$?
+[ $rs -eq 2 ] && [ $rr -eq 2 ] && grep -q "signal bob.x: duplicate name" "$T/dup.sim" && grep -q "signal bob.x: duplicate name" "$T/dup.rt" \
+    && ok "two outputs named bob.x: refused by both (exit 2, 'signal bob.x: duplicate name')" \
+    || ko "duplicate outputs: hilstep-sim exit $rs, hilstep-rt exit $rr: $(cat "$T/dup.sim" "$T/dup.rt")"
+# outputs the rig refuses: NaN/Inf (energy of a body at 1e300 m/s) and outside [min, max]
+printf 'model fast dim=2\ngravity 0,-10\nbody bob point2 mass=1 pos=0,0 vel=1e300,1e300\noutput energy\n' >"$T/inf.hsm"
+"$B/hilstep-sim" --model-file "$T/inf.hsm" --h 1e-3 --t 0.2 --csv "$T/inf.csv" >"$T/inf.out" 2>&1; rs=$?
+[ $rs -eq 1 ] && grep -q "status=nonfinite_output" "$T/inf.out" && ! grep -qiE 'inf|nan' "$T/inf.csv" \
+    && ok "hilstep-sim, an output Inf: exit 1, status=nonfinite_output, no Inf in the CSV ($(wc -l <"$T/inf.csv") line)" \
+    || ko "hilstep-sim Inf output: exit $rs, $(head -c 200 "$T/inf.out")"
+printf 'model r dim=2\nbody bob point2 mass=1 pos=0,0 vel=1,0\noutput x pos bob.x max=0.1005\n' >"$T/rng.hsm"
+"$B/hilstep-sim" --model-file "$T/rng.hsm" --h 1e-3 --t 0.2 --csv "$T/rng.csv" >"$T/rng.out" 2>&1; rs=$?
+# x = t (1 m/s from 0): the first state beyond 0.1005 m is step 101's (x = 0.101)
+[ $rs -eq 1 ] && grep -q "status=output_range" "$T/rng.out" && grep -q "^steps=101 " "$T/rng.out" \
+    && awk -F, 'NR > 1 && $NF > 0.1005 { bad = 1 } END { exit bad }' "$T/rng.csv" \
+    && ok "hilstep-sim, x = t past max=0.1005: exit 1 at step 101 (x = 0.101), status=output_range, no row beyond 0.1005" \
+    || ko "hilstep-sim range: exit $rs, $(head -c 200 "$T/rng.out")"
+printf 't,road_z\n0,7\n' >"$T/road7.csv"
+"$B/hilstep-sim" --model-file $QC --inputs "$T/road7.csv" --h 1e-3 --t 0.2 --csv "$T/road7.out.csv" >"$T/road7.out" 2>&1; rs=$?
+[ $rs -eq 0 ] && grep -q " clamped_inputs=200 " "$T/road7.out" && awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i ~ /^in_road_z/) c = i; next }
+        $c != 0.5 { bad = 1 } END { exit bad || !c }' "$T/road7.out.csv" \
+    && ok "hilstep-sim --inputs road_z = 7 m (max 0.5): applied as 0.5 m in every row, clamped_inputs=200 (200 steps)" \
+    || ko "hilstep-sim road_z 7: exit $rs, $(grep -o 'clamped_inputs=[0-9]*' "$T/road7.out")"
+
 if [ $fail -eq 0 ]; then rm -rf "$T"; else echo "(files kept in $T)"; fi
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]
