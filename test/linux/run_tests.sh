@@ -434,6 +434,19 @@ link_case crc-allowed 10 '^verdict: FAIL link: ECU never heard' "--defect crc" "
 grep -q '^verdict: PASS link: ok' "$T/loop.out" && grep -q '^link_class=0$' "$T/loop.stats" && grep -q '^link_class=0$' "$T/py.stats" \
     && ok "plant + hilstep-ecu and plant + ecu_example.py: link ok (class 0) in both" || ko "closed loop link class: $(grep '^verdict' "$T/loop.out")"
 grep -q '^link_class=0$' "$T/ecu.stats" && ok "hilstep-ecu's own link verdict of the closed loop: class 0" || ko "ECU link class $(st "$T/ecu.stats" link_class)"
+# hilstep-ecu's own verdict: the plant stalls 40 periods at tick 300 (--inject-overrun), so the
+# ECU hears nothing for about 40 of its ticks and its inputs (stale limit 20) fall back. The
+# ECU runs SCHED_FIFO 70: a starved normal-priority ECU skips its own ticks, which are not aged.
+timeout -k 2 20 "$B/hilstep-ecu" --listen $ECU --peer $PLANT --duration 15 --quiet --priority 70 --stats "$T/es.stats" >"$T/es.out" 2>"$T/es.err" &
+ES=$!; PIDS="$PIDS $ES"
+timeout -k 2 20 "$B/hilstep-rt" --listen $PLANT --peer $ECU --duration 1 --quiet $LOOSE --inject-overrun 300:40 \
+    --log none --stats "$T/es_rt.stats" >"$T/es_rt.out" 2>&1; rc=$?
+wait $ES; erc=$?
+q=$(st "$T/es.stats" link_silence_max_ticks); fb=$(st "$T/es.stats" fallback_ticks_speed)
+[ $rc -eq 0 ] && [ $erc -eq 11 ] && grep -q "^hilstep-ecu: verdict: FAIL link: input speed on fallback [0-9]* ticks after link up" "$T/es.err" \
+    && [ -n "$q" ] && [ "$q" -ge 21 ] && [ "$fb" = $((q - 20)) ] \
+    && ok "plant stalled 40 ms: plant exit 0 (its ticks were skipped), ECU exit 11, input speed on fallback $fb = $q - 20 ticks" \
+    || { ko "plant stall: plant exit $rc, ECU exit $erc (want 0, 11), silence '$q', fallback '$fb'"; cat "$T/es.err"; }
 "$B/hilstep-rt" --help | grep -q -- '--max-fallback-ticks' && "$B/hilstep-rt" --help | grep -q -- '--allow-no-ecu' \
     && "$B/hilstep-rt" --help | grep -q -- '--max-rejected' && "$B/hilstep-rt" --help | grep -q '10 ECU never heard' \
     && ok "--help documents the link-health options and exit codes 9, 10, 11" || ko "--help lacks the link-health options"
