@@ -3,7 +3,7 @@
 # lacks: C compilers (gcc, clang), cppcheck, valgrind, the Arm toolchain and newlib, QEMU,
 # tshark (the frame dissector test), python3-numpy and python3-matplotlib; for make
 # rtkernel-test Debian's PREEMPT_RT kernel (linux-image-rt-amd64), busybox-static, cpio,
-# qemu-system-x86, can-utils, rt-tests (cyclictest), python3-can and python3-canmatrix.
+# qemu-system-x86, can-utils, rt-tests (cyclictest), python3-can, python3-canmatrix and python3-serial.
 # The apt log goes to build/hilstep-apt.log. HS_APT names the apt-get to call (the setup test uses a stub).
 APT=${HS_APT:-apt-get}
 need=""
@@ -30,6 +30,7 @@ command -v candump >/dev/null 2>&1 || need="$need can-utils"
 command -v cyclictest >/dev/null 2>&1 || need="$need rt-tests"
 /usr/bin/python3 -c 'import can' >/dev/null 2>&1 || need="$need python3-can"
 /usr/bin/python3 -c 'import canmatrix' >/dev/null 2>&1 || need="$need python3-canmatrix"
+/usr/bin/python3 -c 'import serial' >/dev/null 2>&1 || need="$need python3-serial"  # python-can slcan (make rtkernel-run)
 /usr/bin/python3 -c 'import numpy' >/dev/null 2>&1 || need="$need python3-numpy"
 /usr/bin/python3 -c 'import matplotlib' >/dev/null 2>&1 || need="$need python3-matplotlib"
 if [ -n "$need" ]; then

@@ -33,6 +33,7 @@ can) if [ ! -e "/sys/class/net/$CAN_IF" ]; then
          echo "make run: no CAN interface '$CAN_IF' on this machine; TRANSPORT=can needs one. A virtual"
          echo "make run: bus: sudo modprobe vcan && sudo ip link add dev $CAN_IF type vcan && sudo ip link set up $CAN_IF"
          echo "make run: (or CAN_IF=can0 for a real one). Nothing was started."
+         echo "make run: a kernel without vcan: make rtkernel-run (the plant on a bus in a PREEMPT_RT guest, your ECU here)"
          exit 2
      fi
      BUS_RT="--transport can --can-if $CAN_IF --dbc $DBC"; BUS_ECU="$BUS_RT"

@@ -7,6 +7,8 @@
 # devtmpfs), ownership 0:0 is written into the archive by cpio -R, and the staging tree is
 # under OUT. Unpacking an uncompressed archive is the quickest thing for an emulated CPU.
 # Usage: mkinitramfs.sh OUT_DIR KVER BUILD_DIR. Writes OUT_DIR/initramfs.cpio, OUT_DIR/modules.txt.
+# Environment (make rtkernel-run, test/rtkernel/user_run.sh): HS_EXTRA_MODULES, paths as
+# modules.dep names them, and HS_EXTRA_TOOLS, commands on PATH, go in as well.
 set -e
 OUT=$1; KVER=$2; B=$3
 HERE=$(dirname "$0")
@@ -38,7 +40,7 @@ for p in hilstep-rt hilstep-ecu hilstep-sim; do
     [ -x "$B/$p" ] || { echo "mkinitramfs: $B/$p not built" >&2; exit 1; }
     add_bin "$B/$p" "/usr/bin/$p"
 done
-for p in candump cansend cangen cyclictest; do
+for p in candump cansend cangen cyclictest ${HS_EXTRA_TOOLS:-}; do
     src=$(command -v "$p") || { echo "mkinitramfs: $p not installed (can-utils, rt-tests)" >&2; exit 1; }
     add_bin "$src" "/usr/bin/$p"
 done
@@ -49,7 +51,7 @@ done
 # virtio_pci + virtio_blk: the disk the results go back on (an emulated 8250 under the RT
 # kernel's threaded interrupts stalled after ~100 KB: "irq 3: nobody cared").
 want="kernel/net/can/can.ko kernel/net/can/can-raw.ko kernel/drivers/net/can/vcan.ko
-      kernel/drivers/virtio/virtio_pci.ko kernel/drivers/block/virtio_blk.ko"
+      kernel/drivers/virtio/virtio_pci.ko kernel/drivers/block/virtio_blk.ko ${HS_EXTRA_MODULES:-}"
 order=""
 for w in $want; do
     line=$(awk -F: -v m="$w" '$1 == m || $1 == m ".xz" || $1 == m ".zst" || $1 == m ".gz" { print; exit }' "$MODDIR/modules.dep")
