@@ -6,7 +6,7 @@
 /* Every rejection is counted and named in the summary; a datagram from another address never
  * reached the parser (the link obeys only its peer, and a stranger's flood is not the peer's
  * fault), so it alone is reported without failing the run. */
-const hs_health_cause hs_health_causes[] = {
+const hs_health_cause hs_health_causes[HS_RX_REASONS - 1] = {
     {HS_RX_FOREIGN, 0, "datagram from another address than the peer: dropped unread"},
     {HS_RX_SHORT, 1, "shorter than the link's frame: truncated, or another map"},
     {HS_RX_LONG, 1, "longer than the link's frame: another map"},
@@ -22,6 +22,7 @@ const hs_health_cause hs_health_causes[] = {
     {HS_RX_SESSION_OLD, 1, "a session the link already left: a replay"},
     {HS_RX_MAC, 1, "bad or missing MAC: forged, or another key"},
 };
+/* MISRA Ref 10.8.1 [table length, compile-time constant] */
 const int hs_health_ncauses = (int)(sizeof hs_health_causes / sizeof hs_health_causes[0]);
 
 int hs_health_judged(int reason)
@@ -176,10 +177,11 @@ typedef struct line {
 
 static void put(line *l, const char *s)
 {
-    while ((s != NULL) && (*s != '\0') && (l->len + 1u < l->cap)) {
-        l->b[l->len] = *s;
+    const char *c = s;
+    while ((c != NULL) && (*c != '\0') && ((l->len + 1u) < l->cap)) {
+        l->b[l->len] = *c;
         l->len++;
-        s++;
+        c++;
     }
     l->b[l->len] = '\0';
 }
@@ -190,7 +192,8 @@ static void put_u(line *l, uint64_t v)
     int k = 0;
     uint64_t x = v;
     do {
-        d[k] = (char)('0' + (int)(x % 10u));
+        static const char digit[] = "0123456789";
+        d[k] = digit[x % 10u];
         k++;
         x /= 10u;
     } while ((x != 0u) && (k < 20));

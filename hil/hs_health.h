@@ -20,8 +20,8 @@ typedef struct hs_health_cause {
     const char *why; /* what it means for the link, for documents and --help */
 } hs_health_cause;
 
-/* The cause table (hs_health.c) and its number of rows. */
-extern const hs_health_cause hs_health_causes[];
+/* The cause table (hs_health.c): one row per rejection reason, and its number of rows. */
+extern const hs_health_cause hs_health_causes[HS_RX_REASONS - 1];
 extern const int hs_health_ncauses;
 
 /* 1 when datagrams rejected for reason count against the limit (no row: 1). */
