@@ -31,7 +31,7 @@ BUDGET="--budget-us 1000000"  # latency is not what this measures (a loaded 2-co
 # ---- hijack -------------------------------------------------------------------------------
 BASE=$($PY test/linux/free_ports.py 2) || { echo "no free ports"; echo "0 passed, 1 failed"; exit 1; }
 PLANT=127.0.0.1:$BASE; ECU=127.0.0.1:$((BASE + 1))
-timeout -k 2 20 "$B/hilstep-ecu" --listen $ECU --peer $PLANT --quiet --stats "$T/h_ecu.stats" >"$T/h_ecu.out" 2>&1 &
+timeout -k 2 20 "$B/hilstep-ecu" --listen $ECU --peer $PLANT --quiet --priority 70 --stats "$T/h_ecu.stats" >"$T/h_ecu.out" 2>&1 &
 E=$!; PIDS="$PIDS $E"
 timeout -k 2 20 "$B/hilstep-rt" --listen $PLANT --peer $ECU --duration 3 --quiet --priority 0 $BUDGET \
     --log "$T/h.csv" --stats "$T/h_rt.stats" >"$T/h_rt.out" 2>&1 &

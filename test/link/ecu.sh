@@ -20,7 +20,7 @@ PY=/usr/bin/python3
 loop() {
     BASE=$($PY test/linux/free_ports.py 2) || return 1
     PLANT=127.0.0.1:$BASE; ECU=127.0.0.1:$((BASE + 1))
-    timeout -k 2 20 "$B/hilstep-ecu" --listen $ECU --peer $PLANT $3 --timeout-ms 1000 \
+    timeout -k 2 20 "$B/hilstep-ecu" --listen $ECU --peer $PLANT $3 --timeout-ms 1000 --priority 70 \
         --stats "$T/$1_ecu.stats" >"$T/$1_ecu.out" 2>"$T/$1_ecu.err" &
     E=$!; PIDS="$PIDS $E"
     # $4: SIGKILL the plant itself after $4 s (no FINAL frame, no summary).
@@ -57,7 +57,7 @@ done
 # circular track's map that happens to fit).
 BASE=$($PY test/linux/free_ports.py 2); PLANT=127.0.0.1:$BASE; ECU=127.0.0.1:$((BASE + 1))
 MF="--model-file model/mech/cart_pendulum.hsm"
-timeout -k 2 20 "$B/hilstep-ecu" --listen $ECU --peer $PLANT $MF --control pi --v-ref 0.5 >"$T/pi_ecu.out" 2>&1 &
+timeout -k 2 20 "$B/hilstep-ecu" --listen $ECU --peer $PLANT $MF --control pi --v-ref 0.5 --priority 70 >"$T/pi_ecu.out" 2>&1 &
 E=$!; PIDS="$PIDS $E"
 timeout -k 2 20 "$B/hilstep-rt" --listen $PLANT --peer $ECU $MF --duration 2.5 --quiet --priority 0 \
     --budget-us 1000000 --log "$T/cart.csv" >"$T/pi_rt.out" 2>&1; rc_p=$?
