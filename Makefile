@@ -41,8 +41,11 @@ $(BUILD)/obj/%.o: %.c $(MODEL_HDR) $(wildcard rt/*.h)
 
 CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/obj/%.o)
 
-$(BUILD)/hilstep-sim: port/host/sim_main.c $(CORE_OBJ) $(wildcard port/host/*.h)
-	$(CC) $(CFLAGS_HOST) port/host/sim_main.c $(CORE_OBJ) -o $@ -lm
+# hil/ (freestanding) for the signal-map check, input clamping and output refusal the plant
+# applies: the simulator behaves as the rig does (hs_plant_signal_map, hs_plant_check_outputs).
+SIM_HIL := $(wildcard hil/*.c)
+$(BUILD)/hilstep-sim: port/host/sim_main.c $(CORE_OBJ) $(SIM_HIL) $(wildcard port/host/*.h hil/*.h)
+	$(CC) $(CFLAGS_HOST) port/host/sim_main.c $(SIM_HIL) $(CORE_OBJ) -o $@ -lm
 
 # The plotting command: any hilstep CSV (hilstep-sim --csv, hilstep-rt --log) to PNGs.
 $(BUILD)/hilstep-plot: port/host/hilstep_plot.py

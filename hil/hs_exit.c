@@ -13,6 +13,9 @@ const char *hs_exit_text(int code)
     case HS_EXIT_BUDGET: return "latency budget exceeded";
     case HS_EXIT_TEST: return "a test check failed";
     case HS_EXIT_LINK: return "frames with a bad or missing MAC (forged, another key), replayed from an earlier run, or refused by CAN E2E (a second sender)";
+    case HS_EXIT_LINK_REJECTED: return "link: frames from the peer were rejected";
+    case HS_EXIT_LINK_NO_PEER: return "link: the peer was never heard";
+    case HS_EXIT_LINK_FALLBACK: return "link: an input ran on its fallback after the link came up";
     default: break;
     }
     if (code >= HS_EXIT_CPU_FAULT && code < HS_EXIT_CPU_FAULT + 0x40) { return "CPU fault on the board"; }

@@ -21,6 +21,12 @@
 #define HS_EXIT_TEST 7      /* a check of a test image failed (Cortex-M test firmware) */
 #define HS_EXIT_LINK 8      /* authenticated link: frames with a bad or missing MAC arrived
                                (forged, or the peer holds another key); counted as bad_mac */
+#define HS_EXIT_LINK_REJECTED 9 /* link health (hil/hs_health.h): frames from the peer were
+                                   rejected, more than --max-rejected (default 0) */
+#define HS_EXIT_LINK_NO_PEER 10 /* the peer was never heard: no frame applied in the whole run
+                                   (hilstep-ecu: 8, its code for it before this row) */
+#define HS_EXIT_LINK_FALLBACK 11 /* an input ran on its fallback after the link came up, more
+                                    ticks than --max-fallback-ticks (default 0) */
 #define HS_EXIT_CPU_FAULT 0x40 /* + exception number: a CPU fault on the board (0x43 HardFault,
                                   0x44 MemManage, 0x45 BusFault, 0x46 UsageFault, 0x50+ IRQ) */
 
@@ -58,6 +64,9 @@ static inline int hs_exit_of(hs_tool tool, hs_status st)
         {HS_E_WRITE,   {HS_EXIT_OUTPUT,  HS_EXIT_OUTPUT,  3,  3,    3}},
         {HS_E_BUDGET,  {HS_EXIT_BUDGET,  HS_EXIT_BUDGET,  2,  2,    2}},
         {HS_E_LINK,    {HS_EXIT_LINK,    HS_EXIT_LINK,    2,  2,    2}},
+        {HS_E_LINK_REJECTED, {HS_EXIT_LINK_REJECTED, HS_EXIT_LINK_REJECTED, 2, 2, 2}},
+        {HS_E_LINK_NO_PEER,  {HS_EXIT_LINK_NO_PEER,  HS_EXIT_LINK,          2, 2, 2}},
+        {HS_E_LINK_FALLBACK, {HS_EXIT_LINK_FALLBACK, HS_EXIT_LINK_FALLBACK, 2, 2, 2}},
     };
     int code = HS_EXIT_SETUP;
     /* tool is one of hs_tool's enumerators, none negative (compilers differ on the signedness

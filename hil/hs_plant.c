@@ -82,26 +82,52 @@ static void number_name(char *dst, const char *prefix, int j)
 
 /* Generic map of a model without a shipped one: its own input/output labels, scale 1,
  * range +-1e9, fallback 0, inputs stale after 20 frames. */
-static const hs_signal_map *generic_map(hs_plant *p)
+static const hs_signal_map *generic_map(const hs_model *m, hs_signal *gsig, char (*gname)[2][24],
+                                        hs_signal_map *gmap)
 {
-    const hs_model_type *T = p->model->type;
+    const hs_model_type *T = m->type;
     int k = 0;
-    for (int i = 0; i < p->d.nin + p->d.nout && k < 2 * HS_PLANT_MAX_SIG; ++i, ++k) {
+    for (int i = 0; i < m->d.nin + m->d.nout && k < 2 * HS_PLANT_MAX_SIG; ++i, ++k) {
         /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-        const int in = i < p->d.nin;
-        const int j = in ? i : i - p->d.nin;
+        const int in = i < m->d.nin;
+        const int j = in ? i : i - m->d.nin;
         const char *const *labels = in ? T->in_names : T->out_names;
-        split_label(labels ? labels[j] : NULL, p->gname[k][0], p->gname[k][1], sizeof p->gname[k][0]);
+        split_label(labels ? labels[j] : NULL, gname[k][0], gname[k][1], sizeof gname[k][0]);
         /* MISRA Ref 10.4.2 [character code vs character constant] */
-        if (p->gname[k][0][0] == '\0') { number_name(p->gname[k][0], in ? "in" : "out", j + 1); }
-        hs_signal s = {p->gname[k][0], p->gname[k][1], in ? HS_SIG_IN : HS_SIG_OUT, 1.0, 0.0,
+        if (gname[k][0][0] == '\0') { number_name(gname[k][0], in ? "in" : "out", j + 1); }
+        hs_signal s = {gname[k][0], gname[k][1], in ? HS_SIG_IN : HS_SIG_OUT, 1.0, 0.0,
                        -1e9, 1e9, 0.0, in ? 20u : 0u};
-        p->gsig[k] = s;
+        gsig[k] = s;
     }
-    p->gmap.app = T->name;
-    p->gmap.sig = p->gsig;
-    p->gmap.n = k;
-    return &p->gmap;
+    gmap->app = T->name;
+    gmap->sig = gsig;
+    gmap->n = k;
+    return gmap;
+}
+
+hs_status hs_plant_signal_map(const hs_model *m, const hs_signal_map *map, hs_plant_gmap *g,
+                              const hs_signal_map **out, char *why, size_t cap)
+{
+    const hs_signal_map *use = map;
+    *out = NULL;
+    if ((m == NULL) || (m->type == NULL)) {
+        why_set(why, cap, "plant: no model", "");
+        return HS_E_NULL;
+    }
+    if ((m->d.nin > HS_PLANT_MAX_SIG) || (m->d.nout > HS_PLANT_MAX_SIG)) {
+        why_set(why, cap, m->type->name, ": more signals than this plant build takes (HS_PLANT_MAX_SIG)");
+        return HS_E_SIZE;
+    }
+    if (use == NULL) { use = hs_plant_map_find(m->type->name); }
+    if (use == NULL) { use = generic_map(m, g->sig, g->name, &g->map); }
+    hs_error se;
+    const hs_status rc = hs_signal_map_check(use, m->d.nin, m->d.nout, &se);
+    if (rc != HS_OK) {
+        why_set(why, cap, se.detail, "");
+        return rc;
+    }
+    *out = use;
+    return HS_OK;
 }
 
 static double max_abs_g(const hs_plant *p, int *ok)
@@ -124,11 +150,11 @@ static double max_abs_g(const hs_plant *p, int *ok)
  * Refused rather than clamped: a clamped output would show the ECU a plausible value the plant
  * does not have, and the ECU would close its loop on it. A NaN/Inf anywhere outranks a range
  * violation elsewhere. Bounded by the output count. */
-static int check_outputs(const hs_plant *p, const hs_real *y)
+int hs_plant_check_outputs(const hs_signal *const *sig, int nout, const hs_real *y)
 {
     int rc = HS_OK;
-    for (int i = 0; i < p->d.nout; ++i) {
-        const hs_signal *s = p->tx.sig[i];
+    for (int i = 0; i < nout; ++i) {
+        const hs_signal *s = sig[i];
         const double e = (double)y[i];
         const double w = (e - s->offset) / s->scale;
         if (((e - e) != (e - e)) || ((w - w) != (w - w))) {
@@ -141,6 +167,11 @@ static int check_outputs(const hs_plant *p, const hs_real *y)
         }
     }
     return rc;
+}
+
+static int check_outputs(const hs_plant *p, const hs_real *y)
+{
+    return hs_plant_check_outputs(p->tx.sig, p->d.nout, y);
 }
 
 const char *hs_plant_fault_str(int status)
@@ -177,14 +208,9 @@ hs_status hs_plant_initialize(hs_plant *p, const hs_plant_def *def, const hs_mod
         why_set(why, cap, "stepper init: ", hs_status_str(rc));
         return rc;
     }
-    p->map = def->map ? def->map : hs_plant_map_find(m->type->name);
-    if (p->map == NULL) { p->map = generic_map(p); }
-    hs_error se;
-    rc = hs_signal_map_check(p->map, p->d.nin, p->d.nout, &se);
-    if (rc != HS_OK) {
-        why_set(why, cap, se.detail, "");
-        return rc;
-    }
+    /* the one map check, shared with the offline simulator (hs_plant_signal_map) */
+    rc = hs_plant_signal_map(m, def->map, &p->g, &p->map, why, cap);
+    if (rc != HS_OK) { return rc; }
     if (hs_rx_init(&p->rx, p->map, HS_FRAME_KIND_TO_PLANT) != HS_OK ||
         hs_tx_init(&p->tx, p->map, HS_FRAME_KIND_FROM_PLANT, def->session) != HS_OK) {
         why_set(why, cap, "signal map: too many signals", "");

@@ -106,6 +106,13 @@ const char *hs_plant_fault_str(int status);
 #define HS_PLANT_STOP_OVERRUN 1 /* overrun under policy stop */
 #define HS_PLANT_STOP_FAULT 2   /* fault_hold refused steps in a row */
 
+/* Storage of a generic signal map (a model without a shipped map or a description's own). */
+typedef struct hs_plant_gmap {
+    hs_signal sig[2 * HS_PLANT_MAX_SIG];  /* inputs, then outputs */
+    char name[2 * HS_PLANT_MAX_SIG][2][24]; /* each signal's name and unit */
+    hs_signal_map map;
+} hs_plant_gmap;
+
 typedef struct hs_plant {
     hs_plant_def def;
     const hs_model *model;
@@ -135,11 +142,21 @@ typedef struct hs_plant {
     int stop;                  /* 0 running, else HS_PLANT_STOP_*: safe outputs were built */
     int safe;                  /* 1 once the safe outputs went out */
     int final_built;           /* 1 once a FINAL frame was built */
-    /* generic map storage (models without a shipped map) */
-    hs_signal gsig[2 * HS_PLANT_MAX_SIG];
-    char gname[2 * HS_PLANT_MAX_SIG][2][24];
-    hs_signal_map gmap;
+    hs_plant_gmap g;           /* generic map storage (models without a shipped map) */
 } hs_plant;
+
+/* The signal map a plant of model m runs on, and the one check of it, shared by every tool
+ * that runs a model (hilstep-rt, hilstep-ecu, hilstep-sim): map when not NULL (a description's
+ * own), else the map shipped for the model's name, else the generic one built into g; then
+ * hs_signal_map_check against the model's sizes (names unique, ranges, counts). HS_OK with
+ * *out set, or HS_E_SIGNAL_MAP / HS_E_SIZE / HS_E_NULL with a one-line reason in why. */
+hs_status hs_plant_signal_map(const hs_model *m, const hs_signal_map *map, hs_plant_gmap *g,
+                              const hs_signal_map **out, char *why, size_t cap);
+
+/* The plant's verdict on nout engineering outputs y against their signals sig[0..nout) (wire
+ * order): HS_OK, HS_PLANT_E_OUTPUT_NONFINITE (NaN/Inf, or the wire value overflows) or
+ * HS_PLANT_E_OUTPUT_RANGE (outside [min, max]); a NaN/Inf anywhere outranks a range fault. */
+int hs_plant_check_outputs(const hs_signal *const *sig, int nout, const hs_real *y);
 
 /* Binds the model instance m (initialized, parameters set and checked; owned by the caller)
  * and the stepper arenas (HS_STEPPER_REALS / HS_STEPPER_INTS of the model's sizes), checks the

@@ -53,6 +53,9 @@ const char *hs_status_str(int status)
     case HS_E_OVERRUN: return "a frame overran under policy stop";
     case HS_E_BUDGET: return "latency budget exceeded";
     case HS_E_LINK: return "link failed (frames with a bad MAC, or the peer fell silent)";
+    case HS_E_LINK_REJECTED: return "link: frames from the peer were rejected";
+    case HS_E_LINK_NO_PEER: return "link: the peer was never heard";
+    case HS_E_LINK_FALLBACK: return "link: an input ran on its fallback after the link came up";
     case HS_E_OUTPUT_NONFINITE: return "a model output is NaN or Inf";
     case HS_E_OUTPUT_RANGE: return "a model output is outside its signal's range";
     default: return "unknown status";

@@ -44,6 +44,10 @@ bad "negative h" --h --model car_axle --method j2 --h -1 --t 1
 bad "nan h" --h --model car_axle --method j2 --h nan --t 1
 bad "missing t" --t --model car_axle --method j2 --h 1e-3
 bad "unknown param" --param --model car_axle --param nope=1 --method j2 --h 1e-3 --t 1
+bad "param value not a number" "2e4x. of parameter k_f is not a finite number" \
+    --model-file model/mech/quarter_car.hsm --param k_f=2e4x --h 1e-3 --t 1
+printf 'model bad\nbody x point2 mass=1\n' >"$D/bad.hsm"
+bad "refused description" "bad.hsm:1: field .model.: .* (the format: model/FORMAT.md)\$" --model-file "$D/bad.hsm" --h 1e-3 --t 1
 bad "param out of range" --param --model car_axle --param eps=-1 --method j2 --h 1e-3 --t 1
 bad "param not a number" --param --model car_axle --param eps=abc --method j2 --h 1e-3 --t 1
 bad "inconsistent params" --param --model car_axle --param r=2 --method j2 --h 1e-3 --t 1

@@ -224,10 +224,12 @@ TEST_PREBUILD += firmware
 
 # The float board is compared with the same simulator built for float on the host: x86-64
 # SSE single precision and the M4F FPU give the same bits under -ffp-contract=off.
-# Its rt/ and model/ objects are the float unit tests' (FLOAT_CORE, the top Makefile).
-$(CM_DIR)/host-float/hilstep-sim: port/host/sim_main.c $(FLOAT_CORE) $(MODEL_HDR) $(wildcard rt/*.h port/host/*.h)
+# Its rt/, model/ and hil/ objects are the float unit tests' (FLOAT_CORE, the top Makefile); it
+# links hil/ for the map and output checks it shares with hilstep-rt.
+FLOAT_HIL := $(call hs_objs,float/obj,$(wildcard hil/*.c))
+$(CM_DIR)/host-float/hilstep-sim: port/host/sim_main.c $(FLOAT_CORE) $(FLOAT_HIL) $(MODEL_HDR) $(wildcard rt/*.h port/host/*.h hil/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(FLOAT_OFLAGS) port/host/sim_main.c $(FLOAT_CORE) -o $@ -lm
+	$(CC) $(FLOAT_OFLAGS) port/host/sim_main.c $(FLOAT_CORE) $(FLOAT_HIL) -o $@ -lm
 
 TEST_SUITES += qemu-test
 # An image that fails to build fails its own tests (the script checks every image exists)

@@ -49,7 +49,9 @@ static inline int hs_mb_load_file_ovr(const char *path, hs_mb_store *st, const h
         /* line 0: not a line of the file (a --param override): the path alone. */
         char at[24] = "";
         if (err.line > 0) snprintf(at, sizeof at, ":%d", err.line);
-        if (snprintf(msg, n, "%s%s: field '%s': %s%s", path, at, err.field, err.msg, extra) < 0) msg[0] = 0;
+        /* the document that says what the field takes, not a tool's --help */
+        if (snprintf(msg, n, "%s%s: field '%s': %s%s (the format: model/FORMAT.md)", path, at, err.field,
+                     err.msg, extra) < 0) msg[0] = 0;
         return HS_MB_EXIT_BAD;
     }
     return 0;

@@ -17,6 +17,7 @@
  * row group and element, on a const argument table its check() compares with the compiled plan.
  * --param NAME=VALUE (repeatable, before FILE) sets the description's params for this build.
  * Exit status: 0 ok, 2 (HS_EXIT_SETUP) bad file or --param, 3 write error. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -328,8 +329,14 @@ static hs_status parse_args(int argc, char **argv, hs_mb_overrides *ovr, const c
         const char *v = argv[ai + 1], *eq = strchr(v, '='), *why = "";
         char name[HS_MB_NAME], *end = NULL;
         double d = eq ? strtod(eq + 1, &end) : 0.0;
-        if (!eq || eq == v || (size_t)(eq - v) >= sizeof name || !end || *end || end == eq + 1) {
-            fprintf(stderr, "hilstep-mbgen: --param %s: expected NAME=NUMBER\n", v);
+        if (!eq || eq == v || (size_t)(eq - v) >= sizeof name) {
+            fprintf(stderr, "hilstep-mbgen: --param %s: expected NAME=NUMBER (a name of at most %zu characters)\n",
+                    v, sizeof name - 1);
+            return HS_E_USAGE;
+        }
+        if (!end || *end || end == eq + 1 || !isfinite(d)) {
+            fprintf(stderr, "hilstep-mbgen: --param %s: the value '%s' of parameter %.*s is not a finite number\n",
+                    v, eq + 1, (int)(eq - v), v);
             return HS_E_USAGE;
         }
         memcpy(name, v, (size_t)(eq - v));

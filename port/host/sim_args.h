@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "hs_models.h"
+#include "hs_plant.h"
 #include "hs_stepper.h"
 
 #define HS_SIM_MAXP 32              /* --param options at most */
@@ -52,6 +53,14 @@ typedef struct hs_sim_run {
     size_t in_rows;
     int in_ncol;
     int in_col[HS_SIM_MAX_NIN];
+    /* The signal map hilstep-rt's plant would run the model on (hs_plant_signal_map): inputs
+     * are clamped into their [min, max] and outputs checked against theirs, as on the rig.
+     * NULL for a registry model whose map that plant build refuses (too many signals): then
+     * inputs are not clamped and outputs only checked for NaN/Inf. */
+    const hs_signal_map *map;
+    const hs_signal *in_sig[HS_PLANT_MAX_SIG];  /* (nin) the map's inputs, wire order */
+    const hs_signal *out_sig[HS_PLANT_MAX_SIG]; /* (nout) its outputs */
+    hs_plant_gmap gmap;                         /* storage of a generic map */
 } hs_sim_run;
 
 /* Model inputs in (nin) at time t (s) from r's --inputs table: the last sample at or before t
@@ -68,7 +77,8 @@ typedef struct hs_sim_err {
 /* Parses argv (argc entries, argv[0] ignored) into c; HS_SIM_OK, HS_SIM_HELP or HS_SIM_BAD. */
 int hs_sim_parse(int argc, char *const *argv, hs_sim_cfg *c, hs_sim_err *e);
 
-/* Builds the model of c into r, applies and checks the parameters, completes c->def (h, alpha,
+/* Builds the model of c into r, applies and checks the parameters, checks the signal map as
+ * hilstep-rt does (a description it refuses is refused here), completes c->def (h, alpha,
  * beta) and validates it, and derives the step count; HS_SIM_OK or HS_SIM_BAD. */
 int hs_sim_setup(hs_sim_cfg *c, hs_sim_run *r, hs_sim_err *e);
 

@@ -20,6 +20,7 @@
 #include "hs_exit.h"
 #include "hs_hash.h"
 #include "hs_mb_file.h"
+#include "hs_mb_map.h"
 #include "hs_models.h"
 #include "hs_stepper.h"
 #include "sim_args.h"
@@ -92,7 +93,10 @@ static void usage(FILE *o)
         "             column per input signal, named as listed below or in the description,\n"
         "             optionally with its unit: 'road_z [m]'), then rows of numbers with t (s)\n"
         "             strictly increasing; lines starting with # are comments. Inputs without a\n"
-        "             column stay 0. Step k uses the inputs at its start, t = k h. At most\n"
+        "             column stay 0. Step k uses the inputs at its start, t = k h. Values\n"
+        "             outside an input's [min, max] (the signal map hilstep-rt runs the model\n"
+        "             on: a description's input lines, a shipped map) are clamped into it and\n"
+        "             counted (clamped_inputs= in the summary line), as hilstep-rt does. At most\n"
         "             %u data rows, decimal numbers only (no hex floats, no NUL bytes)\n"
         "  --interp   between two rows of --inputs: linear (default) or hold (the earlier row);\n"
         "             before the first row and after the last, their values\n"
@@ -107,8 +111,11 @@ static void usage(FILE *o)
         "path=free_body when the default method steps a model of free rigid bodies in body\n"
         "velocities (rt/METHODS.md), path=generic otherwise.\n"
         "ref_err_q/ref_err_u only for the car axle's published problem (default parameters, t = 3).\n"
-        "Exit status: 0 ok, 1 the stepper refused a step (status names the fault), 2 bad arguments,\n"
-        "3 an output (CSV or standard output) could not be written completely (status=write_error).\n\n"
+        "Exit status: 0 ok, 1 the stepper refused a step (status names the fault) or a model output\n"
+        "was NaN/Inf or outside its signal's [min, max] (status=nonfinite_output|output_range: the\n"
+        "outputs hilstep-rt refuses; the run stops before writing them), 2 bad arguments or a\n"
+        "description hilstep-rt refuses (its signal map: the same check), 3 an output (CSV or\n"
+        "standard output) could not be written completely (status=write_error).\n\n"
         "models:\n",
         HS_SIM_MAX_STEPS, (unsigned)HS_SIM_INPUTS_MAX_ROWS, hs_method_name(d.method), hs_form_name(d.form),
         hs_stab_name(d.stab));
@@ -195,7 +202,8 @@ int hs_sim_parse(int argc, char *const *argv, hs_sim_cfg *c, hs_sim_err *e)
             memcpy(c->pkeys[c->np], v, kl);
             c->pkeys[c->np][kl] = 0;
             if (!parse_real(eq + 1, &c->pvals[c->np]))
-                return fail(e, "--param", "value is not a finite number");
+                return fail(e, "--param", "%s: the value '%s' of parameter %s is not a finite number",
+                            v, eq + 1, c->pkeys[c->np]);
             for (int k = 0; k < c->np; ++k)
                 if (!strcmp(c->pkeys[k], c->pkeys[c->np]))
                     return fail(e, "--param", "the same key given twice (give each parameter once)");
@@ -555,6 +563,25 @@ int hs_sim_setup(hs_sim_cfg *c, hs_sim_run *r, hs_sim_err *e)
     }
     rc = hs_model_check(&r->model);
     if (rc) return fail(e, "--param", "%s", hs_status_str(rc));
+    {
+        /* The signal map and its check are hilstep-rt's own (hs_plant_signal_map): a
+         * description the rig refuses (e.g. two outputs of one name) is refused here too. */
+        static hs_mb_sigmap sigmap;
+        char why[300];
+        const hs_signal_map *own = c->model_file ? hs_mb_signal_map(&mb_store, &mb_model, &sigmap) : NULL;
+        r->map = NULL;
+        if (hs_plant_signal_map(&r->model, own, &r->gmap, &r->map, why, sizeof why) != HS_OK) {
+            if (c->model_file)
+                return fail(e, "--model-file", "%s: %s (the format: model/FORMAT.md, \"Signals\")", c->model_file, why);
+            r->map = NULL; /* a registry model beyond the plant build's signal count */
+        }
+        int ki = 0, ko = 0;
+        for (int i = 0; r->map && i < r->map->n; ++i) {
+            const hs_signal *sg = &r->map->sig[i];
+            if (sg->dir == HS_SIG_IN) r->in_sig[ki++] = sg;
+            else r->out_sig[ko++] = sg;
+        }
+    }
 
     hs_stepper_def *d = &c->def;
     d->h = (hs_real)c->h;
@@ -616,6 +643,8 @@ static const char *status_token(int rc)
 {
     switch (rc) {
     case HS_OK: return "ok";
+    case HS_E_OUTPUT_NONFINITE: return "nonfinite_output";
+    case HS_E_OUTPUT_RANGE: return "output_range";
     case HS_E_SINGULAR: return "singular";
     case HS_E_NONFINITE: return "nonfinite";
     case HS_E_MODEL: return "model_fault";
@@ -697,6 +726,7 @@ typedef struct sim_state {
     uint64_t hash;
     double ns_total;     /* host ns inside hs_stepper_step */
     uint64_t done;       /* steps taken */
+    uint64_t clamped;    /* input values clamped into their signal's [min, max] (per step) */
 } sim_state;
 
 /* --methods: the method table as the markdown rows rt/METHODS.md carries (make methods-doc). */
@@ -850,8 +880,36 @@ static void track(sim_state *S, const hs_sim_run *run, uint64_t k)
     }
 }
 
+/* Inputs into their signals' [min, max], each clamp counted: what hilstep-rt does to an ECU's
+ * value (hs_rx), so an offline run sees the values the rig would apply. */
+static void clamp_inputs(sim_state *S, const hs_sim_run *run, hs_real *in, int nin, int counted)
+{
+    for (int i = 0; run->map && i < nin; ++i) {
+        const hs_signal *sg = run->in_sig[i];
+        const int lo = (double)in[i] < sg->min, hi = (double)in[i] > sg->max;
+        if (lo) in[i] = (hs_real)sg->min;
+        if (hi) in[i] = (hs_real)sg->max;
+        S->clamped += (uint64_t)((lo || hi) && counted);
+    }
+}
+
+/* The plant's verdict on the outputs of the committed state with the inputs in (y: scratch):
+ * HS_OK, HS_E_OUTPUT_NONFINITE or HS_E_OUTPUT_RANGE (hs_plant_check_outputs; without a map,
+ * NaN/Inf only). */
+static int outputs_ok(const sim_state *S, const hs_sim_run *run, const hs_real *in, hs_real *y)
+{
+    const int nout = run->model.d.nout;
+    if (nout == 0) return HS_OK;
+    if (hs_stepper_outputs(&S->st, in, y) != HS_OK) return HS_E_OUTPUT_NONFINITE;
+    if (run->map) return hs_plant_check_outputs(run->out_sig, nout, y);
+    for (int i = 0; i < nout; ++i)
+        if (!isfinite((double)y[i])) return HS_E_OUTPUT_NONFINITE;
+    return HS_OK;
+}
+
 /* The steps: inputs, bookkeeping and CSV row of each committed state, then the step; stops
- * at the last step, a refused step (its status returned) or a failed CSV write. */
+ * at the last step, a refused step (its status returned), outputs the rig would refuse (NaN,
+ * Inf or outside their range: never written) or a failed CSV write. */
 static int run_steps(sim_state *S, const hs_sim_cfg *cfg, const hs_sim_run *run)
 {
     hs_real in[HS_MB_MAX_NIN > HS_MODELS_MAX_NIN ? HS_MB_MAX_NIN : HS_MODELS_MAX_NIN] = {0};
@@ -861,6 +919,11 @@ static int run_steps(sim_state *S, const hs_sim_cfg *cfg, const hs_sim_run *run)
     S->hash = HS_HASH_INIT;
     for (uint64_t k = 0; !g_csv_err; ++k) {
         hs_sim_inputs_at(cfg, run, (double)k * cfg->h, in, nin);
+        clamp_inputs(S, run, in, nin, k < run->nsteps); /* counted per step that uses them */
+        /* the initial state's outputs with the first inputs; later ones are checked right
+         * after their step, with that step's inputs, as the plant checks them */
+        if (k == 0) rc = outputs_ok(S, run, in, y);
+        if (rc) break;
         track(S, run, k);
         if (S->csv && k % (uint64_t)cfg->every == 0) csv_row(S, run, in, y);
         if (k == run->nsteps) break;
@@ -870,6 +933,8 @@ static int run_steps(sim_state *S, const hs_sim_cfg *cfg, const hs_sim_run *run)
         if (rc) break;
         ++S->done;
         S->hash = hs_stepper_hash(&S->st, S->hash);
+        rc = outputs_ok(S, run, in, y);
+        if (rc) break;
     }
     return rc;
 }
@@ -903,6 +968,7 @@ static void print_summary(const sim_state *S, const hs_sim_cfg *cfg, const hs_si
            status, type->name, hs_method_name(def->method), hs_form_name(def->form),
            hs_stab_name(def->stab), cfg->h, (unsigned long long)st->stats.force_evals,
            (unsigned long long)st->stats.factorizations, hs_stepper_path(st));
+    printf(" clamped_inputs=%llu", (unsigned long long)S->clamped);
     if (type->energy != NULL) printf(" max_abs_dE=%.6e", S->max_dE);
     if (type->nk > 0) printf(" max_compl=%.6e", (double)st->stats.ct_residual_max);
     if (run->has_ref && done == run->nsteps) {
@@ -925,7 +991,13 @@ static hs_status finish(const sim_state *S, const hs_sim_cfg *cfg, int rc)
         fprintf(stderr, "hilstep-sim: --csv %s: write failed after %llu steps: %s; the file is "
                 "incomplete%s\n", cfg->csv_path, (unsigned long long)S->done, strerror(g_csv_err),
                 csv_cut_to_last_row(cfg->csv_path) == 0 ? ", cut back to its last complete row" : "");
-    if (rc) fprintf(stderr, "hilstep-sim: step %llu refused: %s\n", (unsigned long long)S->done + 1u,
+    if ((rc == HS_E_OUTPUT_NONFINITE || rc == HS_E_OUTPUT_RANGE) && S->done == 0)
+        fprintf(stderr, "hilstep-sim: outputs of the initial state refused, as hilstep-rt refuses "
+                "them: %s\n", hs_plant_fault_str(rc));
+    else if (rc == HS_E_OUTPUT_NONFINITE || rc == HS_E_OUTPUT_RANGE)
+        fprintf(stderr, "hilstep-sim: outputs after step %llu refused, as hilstep-rt refuses them: %s\n",
+                (unsigned long long)S->done, hs_plant_fault_str(rc));
+    else if (rc) fprintf(stderr, "hilstep-sim: step %llu refused: %s\n", (unsigned long long)S->done + 1u,
                     hs_status_str(rc));
     errno = 0;
     if (fflush(stdout) != 0 || ferror(stdout)) {
@@ -955,7 +1027,9 @@ int main(int argc, char **argv)
     }
     if (rc == HS_SIM_OK) rc = hs_sim_setup(&cfg, &run, &err);
     if (rc != HS_SIM_OK) {
-        fprintf(stderr, "hilstep-sim: %s: %s (see --help)\n", err.arg, err.why);
+        /* a refused description points to its format (in err.why), anything else to --help */
+        fprintf(stderr, "hilstep-sim: %s: %s%s\n", err.arg, err.why,
+                strstr(err.why, "model/FORMAT.md") ? "" : " (see --help)");
         return hs_exit_of(HS_TOOL_SIM, HS_E_USAGE);
     }
     hs_status st = start_stepper(&S, &cfg, &run);

@@ -15,6 +15,7 @@
  * plant's run (its FINAL frame, or --timeout-ms of plant silence). */
 #define _GNU_SOURCE
 #include "hs_apps.h"
+#include "hs_health.h"
 #include "hs_linux.h"
 #include "hs_mb_file.h"
 #include "hs_mb_map.h"
@@ -57,6 +58,8 @@ typedef struct ecu {
     hs_rx rx;
     hs_tx tx;
     hs_mac mac;
+    hs_health_limits link;   /* --max-fallback-ticks, --max-rejected */
+    hs_health health;        /* the plant link's health over the run (hil/hs_health.h) */
     hs_rt_report rtr;
     const hs_signal_map *map; /* the ECU's side of the link */
     int pi;                  /* 1: PI from plant output 0 to plant input 0; 0: fallback commands */
@@ -137,6 +140,10 @@ static void usage(void)
 "  --transport-opt K=V an option of the transport (repeatable), e.g. can-filter=off\n"
 "  --wait-plant        send nothing until the first plant frame arrived (counted as\n"
 "                      held_ticks): then every frame sent finds the plant listening\n"
+"  --max-fallback-ticks N  ticks any input (a plant output) may run on its fallback after\n"
+"                      the first plant frame (default 0: exit 11 beyond)\n"
+"  --max-rejected N    plant datagrams that may be rejected (default 0: exit 9 beyond;\n"
+"                      datagrams from another address are counted, not judged)\n"
 "  --timeout-ms N      end the run when no plant frame was accepted for N ms, before the\n"
 "                      first one as well (default 10000; 1000 on CAN, where this silence\n"
 "                      after plant frames is the normal end of the plant's run, exit 0)\n"
@@ -157,6 +164,9 @@ static void usage(void)
 "  signal map, key file, socket, thread), as hilstep-rt;\n"
 "  8 link failed: no plant frame accepted (wrong --model, wrong --key, no plant), frames\n"
 "  with a bad MAC, or the plant fell silent for --timeout-ms without a FINAL frame;\n"
+"  9 plant frames rejected (--max-rejected); 11 an input on its fallback after the first\n"
+"  plant frame (--max-fallback-ticks; on CAN the silence at the end of the plant's run is\n"
+"  its normal end, not counted);\n"
 "  5 the --stats file could not be written.\n");
 }
 
@@ -189,6 +199,7 @@ static int parse(int argc, char **argv, ecu *e)
     e->abs_ki = 300000.0;
     e->abs_vmin = 3.0;
     e->brake_rate = 10000.0;
+    e->link = hs_health_strict();
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         double d = 0.0;
@@ -232,6 +243,10 @@ static int parse(int argc, char **argv, ecu *e)
         else if (!strcmp(a, "--brake-rate") && d > 0) e->brake_rate = d;
         else if (!strcmp(a, "--takeover-ms") && d >= 0 && d <= 1e6) e->takeover_ms = d;
         else if (!strcmp(a, "--timeout-ms") && d >= 1 && d <= 1e7) e->timeout_ms = d;
+        else if (!strcmp(a, "--max-fallback-ticks") && d >= 0 && d <= 1e15 && d == (double)(int64_t)d)
+            e->link.max_fallback_ticks = (uint64_t)d;
+        else if (!strcmp(a, "--max-rejected") && d >= 0 && d <= 1e15 && d == (double)(int64_t)d)
+            e->link.max_rejected = (uint64_t)d;
         else if (!strcmp(a, "--priority") && d >= 0 && d <= 99) e->prio = (int)d;
         else if (!strcmp(a, "--cpu") && d >= 0) e->cpu = (int)d;
         else goto bad;
@@ -300,6 +315,7 @@ static void *control(void *arg)
         hs_sleep_until_ns(start + (int64_t)k * per);
         (void)e->tp.ops->receive(&e->tp, &e->rx, 64);
         int fresh = hs_rx_tick(&e->rx, meas);
+        hs_health_tick(&e->health, &e->rx, fresh);
         e->fresh += (uint64_t)fresh;
         if (fresh) last_heard = k;
         if (fresh) e->tx.challenge = e->rx.peer_challenge; /* answer the plant's run */
@@ -419,6 +435,14 @@ static void report(FILE *f, const ecu *e, int pretty, int code)
         kv(f, pretty, "speed_error", e->v - e->v_ref, "m/s", 9);
         kv(f, pretty, "command", e->F, "N", 4);
         kv(f, pretty, "integral", e->integ, "m", 9);
+    }
+    kv(f, pretty, "link_class", (double)hs_health_judge(&e->health, &e->rx), "(0 ok, 1 rejected, 2 plant never heard, 3 input on fallback)", 0);
+    kv(f, pretty, "link_rejected_judged", (double)hs_health_rejected(&e->rx), "", 0);
+    kv(f, pretty, "link_silence_max_ticks", (double)e->health.silence_max, "(longest run without a plant frame after the first)", 0);
+    kv(f, pretty, "link_silences", (double)e->health.silences, "(silences that put an input on its fallback)", 0);
+    for (unsigned i = 0; i < e->health.n; ++i) {
+        snprintf(key, sizeof key, "fallback_ticks_%s", e->rx.sig[i]->name);
+        kv(f, pretty, key, (double)e->health.fallback[i], "(on its fallback after the first plant frame)", 0);
     }
     kv(f, pretty, "saw_final", (double)e->saw_final, "", 0);
     kv(f, pretty, "exit_status", (double)code, "", 0);
@@ -603,6 +627,7 @@ static hs_status bind_link(ecu *e, char *why, size_t cap)
         return HS_E_SIGNAL_MAP;
     }
     hs_rx_init(&e->rx, e->map, HS_FRAME_KIND_FROM_PLANT);
+    hs_health_init(&e->health, &e->rx, &e->link);
     hs_tx_init(&e->tx, e->map, HS_FRAME_KIND_TO_PLANT,
                (uint32_t)((uint64_t)hs_now_ns() ^ ((uint64_t)getpid() << 16)));
     if (e->tp.ops->frame && hs_link_setup(&e->rx, &e->tx, &e->mac,
@@ -645,7 +670,11 @@ static hs_status end_report(const ecu *e)
     const uint64_t bad_mac = e->rx.st.rejected[HS_RX_MAC];
     const int link_failed = e->rx.st.accepted == 0 || bad_mac > 0 || e->end == END_SILENT ||
                             e->tp.link_alarms > 0;
-    const int code = hs_exit_of(HS_TOOL_ECU, link_failed ? HS_E_LINK : HS_OK);
+    /* The failures the ECU has named with exit 8 since before the health verdict keep it;
+     * the health verdict (rejections, inputs on fallback) judges the rest. */
+    const hs_status health = hs_health_status(hs_health_judge(&e->health, &e->rx));
+    const hs_status st = link_failed ? HS_E_LINK : health;
+    const int code = hs_exit_of(HS_TOOL_ECU, st);
     if (!e->quiet) {
         printf("hilstep-ecu summary (%s)\n", e->end == END_FINAL ? "plant finished"
                : e->end == END_SIGNAL ? "stopped by signal" : e->end == END_DURATION
@@ -671,8 +700,14 @@ static hs_status end_report(const ecu *e)
                 e->rx.have_peer ? "plant silent" : "no plant frame accepted", e->timeout_ms);
     else if (e->rx.st.accepted == 0)
         fprintf(stderr, "hilstep-ecu: no plant frame accepted\n");
-    if (link_failed) fprintf(stderr, "hilstep-ecu: exit %d (link failed)\n", code);
-    return link_failed ? HS_E_LINK : HS_OK;
+    {
+        char line[320];
+        hs_health_line(&e->health, &e->rx, "plant", (uint32_t)(e->period_ns / 1000), line, sizeof line);
+        /* the one line a CI log shows: to stderr when it failed, even with --quiet */
+        if (st != HS_OK) fprintf(stderr, "hilstep-ecu: verdict: FAIL %s -> exit %d (%s)\n", line, code, hs_exit_text(code));
+        else if (!e->quiet) printf("hilstep-ecu: verdict: PASS %s -> exit 0\n", line);
+    }
+    return st;
 }
 
 /* --stats FILE: every counter; HS_OK, or HS_E_WRITE when it could not be written. */
@@ -727,6 +762,9 @@ int main(int argc, char **argv)
     pthread_join(th, NULL);
     e->tp.ops->close(&e->tp);
     hs_rx_finish(&e->rx);
+    /* Without a FINAL frame (CAN) the silence at the end is the plant's normal end; a signal
+     * ends the ECU while the plant may already have stopped. */
+    hs_health_finish(&e->health, !e->tp.ops->frame || e->end == END_STOPPED || e->end == END_SIGNAL);
     const hs_status link = end_report(e);
     /* a failed link (8) outranks lost stats (5): the ECU's exit names the link first */
     const hs_status out = write_stats(e, hs_exit_of(HS_TOOL_ECU, link));

@@ -10,6 +10,7 @@
  * See hil/FRAME.md for the wire frame and `hilstep-rt --help` for the options. */
 #define _GNU_SOURCE
 #include "hs_apps.h"
+#include "hs_health.h"
 #include "hs_hist.h"
 #include "hs_linux.h"
 #include "hs_transports.h"
@@ -78,6 +79,9 @@ typedef struct options {
     const char *key;      /* pre-shared key file (--key); NULL = the per-user default key */
     int no_auth;          /* --no-auth: version-1 frames, the verdict says so */
     double takeover_ms;   /* ECU silence before another stream may take over; < 0 = default */
+    hs_health_limits link;/* --max-fallback-ticks, --max-rejected, --allow-no-ecu */
+    int require_rt;       /* --require-rt: latency judged, and a run that is not hard real-time fails */
+    int budget_given;     /* --budget-us was on the command line: latency judged everywhere */
 } options;
 
 /* An output file checked on every write: opened before the run, errno kept. */
@@ -99,6 +103,7 @@ typedef struct app {
     hs_ring ring;
     hs_hist lat, exec;
     hs_rt_report rtr;
+    hs_health health;       /* the ECU link's health over the run (hil/hs_health.h) */
     int64_t start_ns;       /* time base: frame k is planned at start_ns + k * period */
     uint64_t ticks_total;   /* 0 = unlimited */
     int64_t worst_frame_ns; /* max over frames of planned wake-up to end of the frame's work */
@@ -170,7 +175,12 @@ static void usage(FILE *f)
 "                      stop = send safe outputs (signal fallbacks, flag SAFE) and exit 3\n"
 "                      (default skip). Missed steps are never run back to back.\n"
 "  --budget-us N       latency budget: the verdict fails (exit 6) when a frame ends more\n"
-"                      than N us after its planned wake-up (default: the period)\n"
+"                      than N us after its planned wake-up (default: the period). Latency is\n"
+"                      judged on a hard real-time run (PREEMPT_RT kernel, SCHED_FIFO and\n"
+"                      mlockall granted) or when --budget-us or --require-rt is given;\n"
+"                      elsewhere the verdict says 'latency not judged: <why>'\n"
+"  --require-rt        judge the latency anywhere, and fail the run (exit 6) when it is\n"
+"                      not hard real-time\n"
 "  --fault-hold N      refused steps in a row that are held (outputs frozen, flag FAULT)\n"
 "                      before the plant stops with safe outputs (default 10); any refused\n"
 "                      step fails the run (exit 4). Outputs NaN/Inf or outside their signal's\n"
@@ -199,6 +209,14 @@ static void usage(FILE *f)
 "  --takeover-ms N     a new ECU session (or a resynced one) takes the link over only after\n"
 "                      the current one was silent longer than N ms (default: the largest\n"
 "                      input stale limit of the map, 20 ms for the shipped maps)\n"
+"link health (hil/hs_health.h; the verdict names the input and the cause)\n"
+"  --allow-no-ecu      a run that never heard its ECU passes (default: exit 10)\n"
+"  --max-fallback-ticks N  ticks any input may run on its fallback after the first ECU\n"
+"                      frame (default 0: exit 11 beyond; the ticks before it are the\n"
+"                      start-up allowance, counted apart)\n"
+"  --max-rejected N    ECU datagrams that may be rejected (bad CRC, magic, version, short,\n"
+"                      long, layout, NaN/Inf, sequence, session, MAC; default 0: exit 9\n"
+"                      beyond; datagrams from another address are counted, not judged)\n"
 "output\n"
 "  --log FILE          telemetry CSV, one row per stepped frame (default\n"
 "                      build/hilstep-rt.csv; 'none' = no CSV, rows still counted). Complete\n"
@@ -221,11 +239,14 @@ static void usage(FILE *f)
 "  0 run complete or ended by SIGINT/SIGTERM/SIGHUP, verdict PASS (telemetry flushed,\n"
 "    summary printed); 1 bad option; 2 setup failed (model, map, socket, thread, output\n"
 "    file); 3 overrun with --policy stop; 4 refused steps; 5 output lost (a CSV, stats or\n"
-"    histogram write failed, e.g. disk full); 6 latency budget exceeded; 8 frames with a\n"
-"    bad or missing MAC arrived (forged, or the ECU has another key), or frames of an\n"
-"    earlier run (old_run: a replay); the verdict says \"link attacked\" with both counts.\n"
-"Without root, SCHED_FIFO or a PREEMPT_RT kernel the run goes on and says plainly that\n"
-"it is not hard real-time.\n"
+"    histogram write failed, e.g. disk full); 6 latency budget exceeded (where judged); 8\n"
+"    frames with a bad or missing MAC arrived (forged, or the ECU has another key), frames\n"
+"    of an earlier run (old_run: a replay; the verdict says \"link attacked\"), or frames a\n"
+"    transport refused as not from the ECU (CAN E2E: a second sender);\n"
+"    9 ECU frames rejected (--max-rejected); 10 ECU never heard (--allow-no-ecu); 11 an\n"
+"    input on its fallback after the link came up (--max-fallback-ticks).\n"
+"Without root, SCHED_FIFO or a PREEMPT_RT kernel the run goes on, says plainly that it is\n"
+"not hard real-time and does not judge the latency (unless --budget-us or --require-rt).\n"
 "\nmethods (--method; the stepper's method table):\n");
     for (int k = 0; k < HS_METHOD_COUNT; ++k)
         fprintf(f, "  %-11s %s%s%s\n", hs_method_table[k].name, hs_method_table[k].summary,
@@ -281,6 +302,7 @@ static void default_options(options *o)
     o->fault_tick = -1;
     o->fault_frames = 1;
     o->takeover_ms = -1;
+    o->link = hs_health_strict();
 }
 
 /* What an option group made of argument a (its value v, NULL when a is the last argument). */
@@ -298,6 +320,8 @@ static int opt_names(const char *a, const char *v, options *o)
     else if (!strcmp(a, "--no-auth")) o->no_auth = 1;
     else if (!strcmp(a, "--verbose")) o->verbose = 1;
     else if (!strcmp(a, "--signals")) o->list_signals = 1;
+    else if (!strcmp(a, "--allow-no-ecu")) o->link.allow_no_peer = 1;
+    else if (!strcmp(a, "--require-rt")) o->require_rt = 1;
     else if (!strcmp(a, "--model")) { NEED_ARG(); o->model = v; return OPT_VALUE; }
     else if (!strcmp(a, "--model-file")) { NEED_ARG(); o->model_file = v; return OPT_VALUE; }
     else if (!strcmp(a, "--log")) { NEED_ARG(); o->log = strcmp(v, "none") ? v : ""; return OPT_VALUE; }
@@ -379,6 +403,7 @@ static int opt_timing(const char *a, const char *v, options *o)
         NEED_ARG();
         if (parse_double(v, &d) || d <= 0 || d > 1e9) return OPT_BAD;
         o->budget_us = d;
+        o->budget_given = 1;
     } else if (!strcmp(a, "--fault-hold")) {
         NEED_ARG();
         if (parse_double(v, &d) || d < 1 || d > 1e9 || d != (int)d) return OPT_BAD;
@@ -414,6 +439,11 @@ static int opt_network(const char *a, const char *v, options *o)
         NEED_ARG();
         if (parse_double(v, &d) || d < 0 || d > 1e6) return OPT_BAD;
         o->takeover_ms = d;
+    } else if (!strcmp(a, "--max-fallback-ticks") || !strcmp(a, "--max-rejected")) {
+        NEED_ARG();
+        if (parse_double(v, &d) || d < 0 || d > 1e15 || d != (double)(int64_t)d) return OPT_BAD;
+        if (!strcmp(a, "--max-rejected")) o->link.max_rejected = (uint64_t)d;
+        else o->link.max_fallback_ticks = (uint64_t)d;
     } else if (!strcmp(a, "--linger-ms")) {
         NEED_ARG();
         if (parse_double(v, &d) || d < 0 || d > 10000) return OPT_BAD;
@@ -484,6 +514,21 @@ static int parse_options(int argc, char **argv, options *o, char *why, size_t ca
             snprintf(why, cap, "hilstep-rt: %s needs a value", a);
             return -1;
         }
+        if (r == OPT_BAD && !strcmp(a, "--param")) {
+            /* which part of KEY=VALUE is wrong, naming the parameter and the text */
+            const char *eq = strchr(v, '=');
+            if (!eq || eq == v)
+                snprintf(why, cap, "hilstep-rt: --param %s: expected KEY=VALUE", v);
+            else if ((size_t)(eq - v) >= sizeof o->pname[0])
+                snprintf(why, cap, "hilstep-rt: --param %s: the name has %d characters, at most %zu",
+                         v, (int)(eq - v), sizeof o->pname[0] - 1);
+            else if (o->nparams >= MAX_PARAMS)
+                snprintf(why, cap, "hilstep-rt: --param %s: more than %d --param", v, MAX_PARAMS);
+            else
+                snprintf(why, cap, "hilstep-rt: --param %s: the value '%s' of parameter %.*s is not a "
+                         "finite number", v, eq + 1, (int)(eq - v), v);
+            return -1;
+        }
         if (r == OPT_BAD) {
             snprintf(why, cap, "hilstep-rt: bad value '%s' for %s (see --help)", v ? v : "", a);
             return -1;
@@ -550,6 +595,7 @@ static void *rt_thread(void *arg)
         const int last = (a->ticks_total != 0 && k + 1 >= a->ticks_total) || g_stop;
         hs_tm_row row;
         size_t n = hs_plant_step(p, k, last, out, sizeof out, &row);
+        hs_health_tick(&a->health, &p->rx, (row.flags & HS_TMF_FRESH) != 0u);
         hs_hist_add(&a->exec, (int64_t)row.exec_ns, k);
 
         if ((int64_t)k == a->o.inject_tick) {
@@ -598,6 +644,8 @@ static void *rt_thread(void *arg)
     }
     a->rx_after_final = p->rx.st.datagrams - before;
     hs_plant_terminate(p);
+    /* The plant ends the run: an ECU silent before its FINAL frame is a link that failed. */
+    hs_health_finish(&a->health, 0);
     __atomic_store_n(&a->rt_done, 1, __ATOMIC_RELEASE);
     return NULL;
 }
@@ -830,8 +878,22 @@ static double budget_ns(const app *a)
     return a->o.budget_us > 0 ? a->o.budget_us * 1e3 : (double)a->o.period_ns;
 }
 
+/* Latency means something on a hard real-time run (PREEMPT_RT kernel, SCHED_FIFO and mlockall
+ * granted) or where the user asked for a judgement (--budget-us, --require-rt); elsewhere the
+ * worst frame measures the machine, not the loop, and is reported unjudged. 1 when judged,
+ * else 0 with the reason in why (cap bytes; why may be NULL). */
+static int latency_judged(const app *a, char *why, size_t cap)
+{
+    if (why && cap) why[0] = '\0';
+    if (a->o.budget_given || a->o.require_rt || hs_rt_is_hard(&a->rtr)) return 1;
+    if (why) hs_rt_why(&a->rtr, why, cap);
+    return 0;
+}
+
 static int budget_failed(const app *a)
 {
+    if (!latency_judged(a, NULL, 0)) return 0;
+    if (a->o.require_rt && !hs_rt_is_hard(&a->rtr)) return 1; /* asked for, not granted */
     return a->plant.frames > 0 && (double)a->worst_frame_ns > budget_ns(a);
 }
 
@@ -921,7 +983,26 @@ static void report(FILE *f, kv_fn kv, const app *a, int exit_code)
         snprintf(key, sizeof key, "final_%s", p->tx.sig[i]->name);
         kv(f, key, p->safe ? p->tx.sig[i]->fallback : (double)p->y[i], p->tx.sig[i]->unit);
     }
+    {
+        /* the link's health (hil/hs_health.h): the verdict's class, then per input */
+        const hs_health *h = &a->health;
+        kv(f, "link_class", (double)hs_health_judge(h, &p->rx), "(0 ok, 1 rejected, 2 ECU never heard, 3 input on fallback)");
+        kv(f, "link_up", (double)h->up, "(1 once an ECU frame was applied)");
+        kv(f, "link_startup_ticks", (double)h->up_tick, "(ticks before the first ECU frame: the start-up allowance)");
+        kv(f, "link_rejected_judged", (double)hs_health_rejected(&p->rx), "(rejections that count against --max-rejected)");
+        kv(f, "link_silence_max_ticks", (double)h->silence_max, "(longest run of ticks without an ECU frame after link up)");
+        kv(f, "link_silences", (double)h->silences, "(silences that put an input on its fallback)");
+        for (unsigned i = 0; i < h->n; ++i) {
+            snprintf(key, sizeof key, "fallback_ticks_%s", p->rx.sig[i]->name);
+            kv(f, key, (double)h->fallback[i], "(on its fallback after link up)");
+            snprintf(key, sizeof key, "stale_ticks_%s", p->rx.sig[i]->name);
+            kv(f, key, (double)h->stale[i], "(no fresh value after link up)");
+            snprintf(key, sizeof key, "startup_fallback_ticks_%s", p->rx.sig[i]->name);
+            kv(f, key, (double)h->startup_fallback[i], "(on its fallback before the first ECU frame)");
+        }
+    }
     kv(f, "hard_realtime", (double)hs_rt_is_hard(&a->rtr), "");
+    kv(f, "latency_judged", (double)latency_judged(a, NULL, 0), "(hard real-time, --budget-us or --require-rt)");
     kv(f, "budget_ok", (double)!budget_failed(a), "");
     kv(f, "exit_code", (double)exit_code, "");
 }
@@ -950,6 +1031,15 @@ static void summary(const app *a)
         for (int r = 1; r < HS_RX_REASONS; ++r)
             if (s->rejected[r]) printf(" %s %llu", hs_rx_reason_name(r), (unsigned long long)s->rejected[r]);
         printf("\n");
+    }
+    {
+        const hs_health *h = &a->health;
+        if (h->up) printf("    per input after link up (first ECU frame at tick %llu): ", (unsigned long long)h->up_tick);
+        else printf("    per input: no ECU frame applied, link never up: ");
+        for (unsigned i = 0; i < h->n; ++i)
+            printf("%s%s fallback %llu, stale %llu", i ? "; " : "", p->rx.sig[i]->name,
+                   (unsigned long long)h->fallback[i], (unsigned long long)h->stale[i]);
+        printf("%s; longest silence %llu ticks\n", h->n ? "" : "no inputs", (unsigned long long)h->silence_max);
     }
     printf("    clamped values %llu, stale ticks %llu, seq gaps %llu, peer restarts %llu; "
            "tx_frames %llu\n", (unsigned long long)s->clamped,
@@ -1220,6 +1310,7 @@ static hs_status run_threads(app *a, const hs_plant_def *def)
 {
     hs_plant *p = &a->plant;
     hs_ring_init(&a->ring, g_ring_store, RING_CAP, (uint32_t)sizeof(hs_tm_row));
+    hs_health_init(&a->health, &p->rx, &a->o.link);
     hs_hist_init(&a->lat, g_lat_bins, LAT_BINS, 1000);
     hs_hist_init(&a->exec, g_exec_bins, EXEC_BINS, 10);
     a->ticks_total = a->o.duration > 0
@@ -1267,28 +1358,32 @@ static hs_status run_threads(app *a, const hs_plant_def *def)
     return HS_OK;
 }
 
-/* A transport that refused frames as not from the link's peer (CAN E2E) fails the link
- * verdict (hil/CAN.md, "Security"), last in hil/hs_exit.h's order. */
-static int link_code(const app *a, int code)
+/* The run's exit status: the plant's own outcome (its codes 3..8 come first), then the ECU
+ * link's health (9..11, hil/hs_health.h). */
+static int exit_code(const app *a, int lost)
 {
-    return (code == HS_EXIT_OK && a->tp.link_alarms) ? hs_exit_of(HS_TOOL_PLANT, HS_E_LINK) : code;
+    const int code = hs_plant_exit_code(&a->plant, lost, budget_failed(a));
+    if (code != HS_EXIT_OK) return code;
+    /* a transport that refused frames as not from the link's peer (CAN E2E, hil/CAN.md
+     * "Security") fails the link as a forged frame does */
+    if (a->tp.link_alarms) return hs_exit_of(HS_TOOL_PLANT, HS_E_LINK);
+    return hs_exit_of(HS_TOOL_PLANT, hs_health_status(hs_health_judge(&a->health, &a->plant.rx)));
 }
 
 /* After the run: histogram first (its errors belong in the stats), then stats; the exit
  * status of the run (hil/hs_exit.h) as the plant and the port's outputs decide it. */
 static int write_files(app *a)
 {
-    hs_plant *p = &a->plant;
     if (a->hist.f) {
         print_hist(a->hist.f, &a->lat, 0);
         if (a->hist.f == stdout) { fflush(stdout); a->hist.f = NULL; }
         else outfile_finish(&a->hist);
     }
-    int code = link_code(a, hs_plant_exit_code(p, output_lost(a), budget_failed(a)));
+    int code = exit_code(a, output_lost(a));
     if (a->stats.f) {
         report(a->stats.f, kv_plain, a, code);
         outfile_finish(&a->stats);
-        if (a->stats.err) code = link_code(a, hs_plant_exit_code(p, 1, budget_failed(a)));
+        if (a->stats.err) code = exit_code(a, 1);
     }
     return code;
 }
@@ -1343,13 +1438,25 @@ static void print_end(const app *a, int code)
     if (a->o.log[0]) printf("telemetry CSV: %s (%llu rows, %llu lost, %u dropped)\n", a->o.log,
                             (unsigned long long)a->rows_written, (unsigned long long)a->rows_lost,
                             hs_ring_drops(&a->ring));
-    printf("verdict: %s  worst frame %.1f us (tick %llu, planned wake-up to outputs sent) %s "
-           "budget %.1f us; %llu missed ticks; %llu refused steps; output %s%s -> exit %d (%s)\n",
-           code == HS_EXIT_OK ? "PASS" : "FAIL", (double)a->worst_frame_ns / 1e3,
-           (unsigned long long)a->worst_frame_tick, budget_failed(a) ? ">" : "<=",
-           budget_ns(a) / 1e3, (unsigned long long)p->missed_ticks, (unsigned long long)p->faults,
-           output_lost(a) ? "LOST" : "complete",
-           link_note(a, note, sizeof note), code, hs_exit_text(code));
+    char link[320], notj[160];
+    hs_health_line(&a->health, &p->rx, "ECU", (uint32_t)(a->o.period_ns / 1000), link, sizeof link);
+    printf("verdict: %s %s; ", code == HS_EXIT_OK ? "PASS" : "FAIL", link);
+    if (!latency_judged(a, notj, sizeof notj))
+        printf("latency not judged: %s (worst frame %.1f us at tick %llu, budget %.1f us; "
+               "--budget-us or --require-rt judges it)", notj, (double)a->worst_frame_ns / 1e3,
+               (unsigned long long)a->worst_frame_tick, budget_ns(a) / 1e3);
+    else if (a->o.require_rt && !hs_rt_is_hard(&a->rtr)) {
+        hs_rt_why(&a->rtr, notj, sizeof notj);
+        printf("--require-rt: not hard real-time (%s), worst frame %.1f us", notj,
+               (double)a->worst_frame_ns / 1e3);
+    } else
+        printf("worst frame %.1f us (tick %llu, planned wake-up to outputs sent) %s budget %.1f us",
+               (double)a->worst_frame_ns / 1e3, (unsigned long long)a->worst_frame_tick,
+               budget_failed(a) ? ">" : "<=", budget_ns(a) / 1e3);
+    printf("; %llu missed ticks; %llu refused steps; output %s%s -> exit %d (%s)\n",
+           (unsigned long long)p->missed_ticks, (unsigned long long)p->faults,
+           output_lost(a) ? "LOST" : "complete", link_note(a, note, sizeof note), code,
+           hs_exit_text(code));
 }
 
 int main(int argc, char **argv)

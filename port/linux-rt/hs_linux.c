@@ -407,6 +407,14 @@ int hs_rt_thread_start(pthread_t *th, void *(*fn)(void *), void *arg, int prio, 
     return 0;
 }
 
+void hs_rt_why(const hs_rt_report *r, char *why, size_t cap)
+{
+    snprintf(why, cap, "%s%s%s%s", !r->kernel_rt ? ", no PREEMPT_RT kernel" : "",
+             !r->mlock_ok ? ", memory not locked" : "", !r->fifo_ok ? ", no SCHED_FIFO" : "",
+             r->cpu >= 0 && !r->affinity_ok ? ", not pinned" : "");
+    if (why[0]) memmove(why, why + 2, strlen(why + 2) + 1);
+}
+
 int hs_rt_is_hard(const hs_rt_report *r)
 {
     return r->kernel_rt && r->mlock_ok && r->fifo_ok && (r->cpu < 0 || r->affinity_ok);
@@ -433,12 +441,9 @@ void hs_rt_print(const hs_rt_report *r, FILE *f)
     if (hs_rt_is_hard(r))
         fprintf(f, "rt: verdict: hard real-time run\n");
     else {
-        char why[160] = "";
-        if (!r->kernel_rt) strcat(why, ", no PREEMPT_RT kernel");
-        if (!r->mlock_ok) strcat(why, ", memory not locked");
-        if (!r->fifo_ok) strcat(why, ", no SCHED_FIFO");
-        if (r->cpu >= 0 && !r->affinity_ok) strcat(why, ", not pinned");
+        char why[160];
+        hs_rt_why(r, why, sizeof why);
         fprintf(f, "rt: verdict: NOT hard real-time (%s) - running anyway; latency figures "
-                   "are best effort\n", why + 2);
+                   "are best effort\n", why);
     }
 }

@@ -112,6 +112,10 @@ int hs_rt_thread_start(pthread_t *th, void *(*fn)(void *), void *arg, int prio, 
 /* 1 when every asked-for privilege was granted on a PREEMPT_RT kernel. */
 int hs_rt_is_hard(const hs_rt_report *r);
 
+/* Why the run is not hard real-time, e.g. "no PREEMPT_RT kernel, no SCHED_FIFO", into why
+ * (cap bytes); "" when it is. */
+void hs_rt_why(const hs_rt_report *r, char *why, size_t cap);
+
 /* Prints the report as a few "rt: ..." lines, ending with a plain verdict. */
 void hs_rt_print(const hs_rt_report *r, FILE *f);
 

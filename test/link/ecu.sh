@@ -18,10 +18,13 @@ PY=/usr/bin/python3
 
 # loop TAG "PLANT MODEL ARGS" "ECU MODEL ARGS" [PLANT_EXTRA]: plant 1.5 s + ECU (timeout 20 s:
 # 124 = the ECU did not exit by itself). Sets rc_p rc_e.
+# The plants here run at normal priority (--priority 0): on a loaded machine they stall for tens
+# of ms and the ECU's inputs fall back; the ECU allows it (--max-fallback-ticks), its other
+# link checks stay strict.
 loop() {
     BASE=$($PY test/linux/free_ports.py 2) || return 1
     PLANT=127.0.0.1:$BASE; ECU=127.0.0.1:$((BASE + 1))
-    timeout -k 2 20 "$B/hilstep-ecu" --listen $ECU --peer $PLANT $3 --timeout-ms 1000 \
+    timeout -k 2 20 "$B/hilstep-ecu" --listen $ECU --peer $PLANT $3 --timeout-ms 1000 --priority 70 --max-fallback-ticks 100000 \
         --stats "$T/$1_ecu.stats" >"$T/$1_ecu.out" 2>"$T/$1_ecu.err" &
     E=$!; PIDS="$PIDS $E"
     # $4: SIGKILL the plant itself after $4 s (no FINAL frame, no summary).
@@ -60,7 +63,7 @@ done
 # circular track's map that happens to fit).
 BASE=$($PY test/linux/free_ports.py 2); PLANT=127.0.0.1:$BASE; ECU=127.0.0.1:$((BASE + 1))
 MF="--model-file model/mech/cart_pendulum.hsm"
-timeout -k 2 20 "$B/hilstep-ecu" --listen $ECU --peer $PLANT $MF --control pi --v-ref 0.5 >"$T/pi_ecu.out" 2>&1 &
+timeout -k 2 20 "$B/hilstep-ecu" --listen $ECU --peer $PLANT $MF --control pi --v-ref 0.5 --priority 70 --max-fallback-ticks 100000 >"$T/pi_ecu.out" 2>&1 &
 E=$!; PIDS="$PIDS $E"
 timeout -k 2 20 "$B/hilstep-rt" --listen $PLANT --peer $ECU $MF --duration 2.5 --quiet --priority 0 \
     --budget-us 1000000 --log "$T/cart.csv" >"$T/pi_rt.out" 2>&1; rc_p=$?

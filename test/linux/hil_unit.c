@@ -4,6 +4,7 @@
  * ASan/UBSan by linux-rt.mk. Prints "hil-unit: N passed, N failed". */
 #include "hs_apps.h"
 #include "hs_frame.h"
+#include "hs_health.h"
 #include "hs_models.h"
 #include "hs_plant.h"
 #include "hs_hist.h"
@@ -354,10 +355,92 @@ static void test_plant(void)
     CHECK(hs_plant_model_by_name(&m, &pb, sizeof pb, "pendulum", why, sizeof why) == HS_EXIT_OK);
     CHECK(hs_plant_initialize(&p, &d, &m, R, sizeof R / sizeof R[0], I, sizeof I / sizeof I[0], why,
                               sizeof why) == HS_EXIT_OK);
-    CHECK(p.map == &p.gmap && p.d.nout == 1 && p.gmap.n == 1);
+    CHECK(p.map == &p.g.map && p.d.nout == 1 && p.g.map.n == 1);
+}
+
+/* Link health: each class from ticks whose outcome follows from hs_rx_tick's rule (a value is
+ * on its fallback while its age exceeds the stale limit L), so every count is a formula of the
+ * script: a silence of Q ticks after link up is Q - L fallback ticks. */
+static void test_health(void)
+{
+    hs_rx rx;
+    hs_health h;
+    uint8_t b[HS_FRAME_MAX_BYTES];
+    char line[320];
+    uint32_t seq = 0;
+    CHECK(hs_rx_init(&rx, plant_map(), HS_FRAME_KIND_TO_PLANT) == HS_OK);
+    const uint64_t L = rx.sig[0]->stale_limit, Q = 30;
+    hs_health_init(&h, &rx, NULL);
+    /* 5 ticks before any frame: the start-up allowance, never judged as fallback */
+    for (int k = 0; k < 5; ++k) hs_health_tick(&h, &rx, hs_rx_tick(&rx, NULL));
+    CHECK(h.up == 0 && h.startup_fallback[0] == 5 && h.fallback[0] == 0);
+    CHECK(hs_health_judge(&h, &rx) == HS_HEALTH_NO_PEER);
+    CHECK(hs_exit_of(HS_TOOL_PLANT, hs_health_status(HS_HEALTH_NO_PEER)) == HS_EXIT_LINK_NO_PEER);
+    CHECK(hs_exit_of(HS_TOOL_ECU, hs_health_status(HS_HEALTH_NO_PEER)) == HS_EXIT_LINK);
+    hs_health_line(&h, &rx, "ECU", 1000, line, sizeof line);
+    CHECK(strcmp(line, "link: ECU never heard: no frame applied in 5 ticks, every input on its fallback") == 0);
+    h.lim.allow_no_peer = 1;
+    CHECK(hs_health_judge(&h, &rx) == HS_HEALTH_OK);
+    h.lim.allow_no_peer = 0;
+    /* 100 ticks with a frame each: up at tick 5, nothing stale, ok */
+    for (int k = 0; k < 100; ++k) {
+        size_t n = make(b, 7, ++seq, 1.0);
+        CHECK(hs_rx_offer(&rx, b, n, 1) == HS_RX_OK);
+        hs_health_tick(&h, &rx, hs_rx_tick(&rx, NULL));
+    }
+    CHECK(h.up == 1 && h.up_tick == 5 && h.fallback[0] == 0 && h.stale[0] == 0 && h.silence_max == 0);
+    CHECK(hs_health_judge(&h, &rx) == HS_HEALTH_OK && hs_health_status(HS_HEALTH_OK) == HS_OK);
+    /* a silence of Q ticks mid-run: Q ticks stale, Q - L on the fallback, one silence */
+    for (uint64_t k = 0; k < Q; ++k) hs_health_tick(&h, &rx, hs_rx_tick(&rx, NULL));
+    size_t n = make(b, 7, ++seq, 1.0);
+    CHECK(hs_rx_offer(&rx, b, n, 1) == HS_RX_OK);
+    hs_health_tick(&h, &rx, hs_rx_tick(&rx, NULL));
+    CHECK(h.stale[0] == Q && h.fallback[0] == Q - L && h.silence_max == Q && h.silences == 1);
+    CHECK(hs_health_worst_input(&h) == 0 && hs_health_judge(&h, &rx) == HS_HEALTH_FALLBACK);
+    CHECK(hs_exit_of(HS_TOOL_PLANT, hs_health_status(HS_HEALTH_FALLBACK)) == HS_EXIT_LINK_FALLBACK);
+    hs_health_line(&h, &rx, "ECU", 1000, line, sizeof line);
+    CHECK(strcmp(line, "link: input F_t on fallback 10 ticks after link up (limit 0; longest silence "
+                       "30 ms, 1 silence that put inputs on their fallbacks)") == 0);
+    h.lim.max_fallback_ticks = Q - L;
+    CHECK(hs_health_judge(&h, &rx) == HS_HEALTH_OK);
+    h.lim.max_fallback_ticks = Q - L - 1;
+    CHECK(hs_health_judge(&h, &rx) == HS_HEALTH_FALLBACK);
+    /* a silence at the end: counted, unless the caller says it is the peer's normal end */
+    for (uint64_t k = 0; k < L + 5; ++k) hs_health_tick(&h, &rx, hs_rx_tick(&rx, NULL));
+    CHECK(h.fallback[0] == Q - L + 5 && h.silences == 2);
+    hs_health_finish(&h, 1);
+    CHECK(h.fallback[0] == Q - L && h.tail == 5 && h.silences == 1);
+    /* rejections: judged ones outrank the fallback; a stranger's datagram is counted only */
+    n = make(b, 7, ++seq, 1.0);
+    CHECK(hs_rx_offer(&rx, b, n, 0) == HS_RX_FOREIGN && hs_health_rejected(&rx) == 0);
+    b[n - 1] ^= 0xFFu;
+    CHECK(hs_rx_offer(&rx, b, n, 1) == HS_RX_CHECKSUM && hs_health_rejected(&rx) == 1);
+    CHECK(hs_health_judge(&h, &rx) == HS_HEALTH_REJECTED);
+    CHECK(hs_exit_of(HS_TOOL_PLANT, hs_health_status(HS_HEALTH_REJECTED)) == HS_EXIT_LINK_REJECTED);
+    hs_health_line(&h, &rx, "ECU", 1000, line, sizeof line);
+    CHECK(strcmp(line, "link: 1 frames from the ECU rejected (bad_checksum 1; limit 0)") == 0);
+    h.lim.max_rejected = 1;
+    CHECK(hs_health_judge(&h, &rx) == HS_HEALTH_FALLBACK);
+    /* the cause table has one row per reason: a new cause of the frame path needs its row */
+    for (int r = 1; r < HS_RX_REASONS; ++r) {
+        int rows = 0;
+        for (int i = 0; i < hs_health_ncauses; ++i) rows += hs_health_causes[i].reason == r;
+        CHECK(rows == 1);
+    }
+    CHECK(hs_health_ncauses == HS_RX_REASONS - 1 && hs_health_judged(HS_RX_FOREIGN) == 0);
+    /* the line never overruns its buffer */
+    CHECK(hs_health_line(&h, &rx, "ECU", 1000, line, 8) == 7 && strlen(line) == 7);
+    /* no inputs: nothing to hear, never-heard is not judged */
+    hs_health_init(&h, &rx, NULL);
+    h.n = 0;
+    hs_health_tick(&h, &rx, 0);
+    CHECK(hs_health_judge(&h, &rx) == HS_HEALTH_REJECTED); /* the bad CRC above still counts */
+    rx.st.rejected[HS_RX_CHECKSUM] = 0;
+    CHECK(hs_health_judge(&h, &rx) == HS_HEALTH_OK);
 }
 
 static const hs_test_case tests[] = {
+    HS_TEST_ROW(test_health),
     HS_TEST_ROW(test_crc_and_golden),
     HS_TEST_ROW(test_reasons),
     HS_TEST_ROW(test_rx_sequence_and_clamp),

@@ -19,6 +19,14 @@
  *     Sends nothing until the plant's FINAL frame, then N valid frames and N short datagrams
  *     at once: they all arrive after the plant's last receive. Prints what it sent.
  *
+ *   hilstep-testpeer ecu --listen A:P --plant A:P --timeout S [--defect none|crc|nan|short]
+ *                        [--value V] [--silence-at MS --silence-ms MS]
+ *     A scripted ECU on its own 1 ms clock (half a period off the plant's grid, as hilstep-ecu):
+ *     one frame of F_t = V per tick, each with the defect asked for (crc: last CRC byte
+ *     flipped; nan: the value NaN, resealed; short: the first 20 bytes only), and no frame at
+ *     all from tick MS for MS ticks (a silence mid-run). Ends on the plant's FINAL frame or the
+ *     timeout; prints what it sent (sent=, silent_ticks=) as key=value lines.
+ *
  * Every loop is bounded in count and in time; exit status 0 = script completed. */
 #define _GNU_SOURCE
 #include "hs_frame.h"
@@ -289,11 +297,46 @@ static int late(int argc, char **argv)
     return 0;
 }
 
+static int ecu(int argc, char **argv)
+{
+    hs_udp u;
+    if (open_ep(&u, arg(argc, argv, "--listen", "127.0.0.1:47102"),
+                arg(argc, argv, "--plant", "127.0.0.1:47101"))) return 2;
+    const double tmo = atof(arg(argc, argv, "--timeout", "10"));
+    const char *defect = arg(argc, argv, "--defect", "none");
+    const double val = atof(arg(argc, argv, "--value", "1"));
+    const long sil_at = strtol(arg(argc, argv, "--silence-at", "-1"), NULL, 10);
+    const long sil_ms = strtol(arg(argc, argv, "--silence-ms", "0"), NULL, 10);
+    if (strcmp(defect, "none") && strcmp(defect, "crc") && strcmp(defect, "nan") && strcmp(defect, "short")) {
+        fprintf(stderr, "testpeer ecu: --defect none|crc|nan|short, not '%s'\n", defect);
+        return 1;
+    }
+    const int64_t per = 1000000, start = (hs_now_ns() / per + 1) * per + per / 2;
+    const uint64_t ticks = (uint64_t)(tmo * 1e3);
+    uint64_t frames = 0, sent = 0, silent = 0;
+    uint32_t flags = 0;
+    uint8_t b[HS_FRAME_MAX_BYTES];
+    for (uint64_t k = 0; k < ticks && !(flags & HS_FLAG_FINAL); ++k) {
+        hs_sleep_until_ns(start + (int64_t)k * per);
+        (void)drain_plant(&u, 0, &frames, &flags, NULL, NULL);
+        if (sil_at >= 0 && (long)k >= sil_at && (long)k < sil_at + sil_ms) { ++silent; continue; }
+        size_t n = frame(b, 0xEC0u, (uint32_t)(k + 1u), !strcmp(defect, "nan") ? (double)NAN : val);
+        if (!strcmp(defect, "nan")) reseal(b, n);
+        if (!strcmp(defect, "crc")) b[n - 1] ^= 0xFFu;
+        if (!strcmp(defect, "short")) n = 20;
+        sent += hs_udp_send(&u, b, n) == 0;
+    }
+    printf("sent=%llu\nsilent_ticks=%llu\nplant_frames=%llu\nfinal=%d\n", (unsigned long long)sent,
+           (unsigned long long)silent, (unsigned long long)frames, (flags & HS_FLAG_FINAL) != 0);
+    return (flags & HS_FLAG_FINAL) ? 0 : 3;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc > 1 && !strcmp(argv[1], "ecu")) return ecu(argc, argv);
     if (argc > 1 && !strcmp(argv[1], "storm")) return storm(argc, argv);
     if (argc > 1 && !strcmp(argv[1], "sink")) return sink(argc, argv);
     if (argc > 1 && !strcmp(argv[1], "late")) return late(argc, argv);
-    fprintf(stderr, "usage: hilstep-testpeer storm|sink|late [options] (see the source header)\n");
+    fprintf(stderr, "usage: hilstep-testpeer storm|sink|late|ecu [options] (see the source header)\n");
     return 1;
 }

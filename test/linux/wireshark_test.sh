@@ -28,7 +28,7 @@ tshark -i lo -f "udp and (port $BASE or port $((BASE + 1)))" -w "$T/cap.pcapng" 
 TS=$!
 i=0; while [ $i -lt 200 ] && ! grep -q "Capturing on" "$T/ts.out"; do sleep 0.05; i=$((i + 1)); done
 grep -q "Capturing on" "$T/ts.out" && ok "tshark capturing on lo" || { ko "tshark did not start"; cat "$T/ts.out"; }
-timeout -k 2 20 "$B/hilstep-ecu" --listen $ECU --peer $PLANT --duration 15 --quiet >/dev/null 2>&1 &
+timeout -k 2 20 "$B/hilstep-ecu" --listen $ECU --peer $PLANT --duration 15 --quiet --priority 70 >/dev/null 2>&1 &
 EP=$!
 timeout -k 2 20 "$B/hilstep-rt" --listen $PLANT --peer $ECU --duration 0.5 --quiet --budget-us 1000000 \
     --log "$T/rt.csv" --hist "$T/rt.hist" --stats "$T/rt.stats" >"$T/rt.out" 2>&1

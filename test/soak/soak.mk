@@ -83,9 +83,9 @@ TEST_SUITES += energy-trend-test
 # rods over 200 s at h = 2, 1, 0.5 ms, the shipped sdirk against a build solving each stage to
 # round-off (HS_SD_NEWTON=3), with and without the projection; its table goes into
 # rt/METHODS.md. Not in make test (~2 minutes).
-$(BUILD)/sdnewton3/hilstep-sim: port/host/sim_main.c $(CORE_SRC) $(MODEL_HDR) $(wildcard rt/*.h port/host/*.h)
+$(BUILD)/sdnewton3/hilstep-sim: port/host/sim_main.c $(CORE_SRC) $(MODEL_HDR) $(wildcard rt/*.h port/host/*.h hil/*.h hil/*.c)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_HOST) -DHS_SD_NEWTON=3 port/host/sim_main.c $(CORE_SRC) -o $@ -lm
+	$(CC) $(CFLAGS_HOST) -DHS_SD_NEWTON=3 port/host/sim_main.c $(wildcard hil/*.c) $(CORE_SRC) -o $@ -lm
 .PHONY: sdirk-drift
 sdirk-drift: $(BUILD)/hilstep-sim $(BUILD)/sdnewton3/hilstep-sim
 	@/usr/bin/python3 test/soak/sdirk_drift.py $(BUILD)/hilstep-sim $(BUILD)/sdnewton3/hilstep-sim --into rt/METHODS.md
