@@ -59,7 +59,6 @@ void hs_health_init(hs_health *h, const hs_rx *rx, const hs_health_limits *lim)
 /* A value is on its fallback when it is older than its stale limit: hs_rx_tick's own test. */
 static int on_fallback(const hs_rx *rx, unsigned i)
 {
-    /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
     return (rx->age[i] > rx->sig[i]->stale_limit) ? 1 : 0;
 }
 

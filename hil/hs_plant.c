@@ -93,7 +93,6 @@ static const hs_signal_map *generic_map(const hs_model *m, hs_signal *gsig, char
         const int j = in ? i : i - m->d.nin;
         const char *const *labels = in ? T->in_names : T->out_names;
         split_label(labels ? labels[j] : NULL, gname[k][0], gname[k][1], sizeof gname[k][0]);
-        /* MISRA Ref 10.4.2 [character code vs character constant] */
         if (gname[k][0][0] == '\0') { number_name(gname[k][0], in ? "in" : "out", j + 1); }
         hs_signal s = {gname[k][0], gname[k][1], in ? HS_SIG_IN : HS_SIG_OUT, 1.0, 0.0,
                        -1e9, 1e9, 0.0, in ? 20u : 0u};

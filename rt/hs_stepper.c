@@ -89,7 +89,6 @@ const char *hs_stab_name(hs_stab st)
 
 const char *hs_stage_name(hs_stage st)
 {
-    /* MISRA Ref 20.7.1 [X-macro parameter is an identifier] */
 #define HS__ST_NAME(id, name) name,
     static const char *const names[HS_STAGE_COUNT] = {HS_STAGE_LIST(HS__ST_NAME)};
     /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */

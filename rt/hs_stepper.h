@@ -283,7 +283,6 @@ typedef struct hs_stepper_stats {
 
 /* Named stages of one step, chosen once at init into the stepper's plan: one enumerator per
  * row of HS_STAGE_LIST (rt/hs_methods.h), which says what each does (see hs_stage_name). */
-/* MISRA Ref 20.7.1 [X-macro parameter is an identifier] */
 #define HS__ST_ENUM(id, name) id,
 typedef enum hs_stage {
     HS_STAGE_LIST(HS__ST_ENUM)

@@ -7,14 +7,12 @@
  * mb-test refuses a row that leaves one undeclared). */
 #include "hs_mb_int.h"
 
-/* MISRA Ref 20.7.1 [X-macro parameter is an identifier] */
 #define MB_KIND_ROW(id, value, row) &row,
 
 /* MISRA Ref 9.3.1 [every element listed] */
 const mb_force_elem *const mb_force_elems[HS_MB_FORCE_KINDS] = {HS_MB_FORCE_LIST(MB_KIND_ROW)};
 
 /* only the kinds with states, by designated initializers (the others stay NULL) */
-/* MISRA Ref 20.7.1 [X-macro parameter is an identifier] */
 #define MB_STATES_ROW(id, states) [id] = &states,
 const mb_force_states *const mb_force_states_of[HS_MB_FORCE_KINDS] = {HS_MB_STATES_LIST(MB_STATES_ROW)};
 

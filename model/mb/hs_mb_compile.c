@@ -541,7 +541,6 @@ static void compile_error(const hs_mb_model *mb, hs_status rc, int bad, hs_error
     err->detail[0] = '\0';
     err->has_value = 0;
     err->value = 0.0;
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     if (rc == HS_OK) {
         err->msg = hs_status_str(rc);
     } else if (t == 4) { /* contacts, then stops from index 100 */
@@ -550,12 +549,9 @@ static void compile_error(const hs_mb_model *mb, hs_status rc, int bad, hs_error
     } else if ((t >= 0) && (t < 4)) {
         field = tables[t];
         err->msg = (bad_why != NULL) ? bad_why : why[t];
-        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
         if (rc == HS_E_SIZE) { err->msg = "a capacity HS_MB_MAX_* exceeded here"; }
     } else {
-        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
         err->msg = (rc == HS_E_SIZE) ? "a capacity HS_MB_MAX_* exceeded"
-                 /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
                  : ((rc == HS_E_NULL) ? hs_status_str(rc) : "description refused");
     }
     size_t n = 0u;

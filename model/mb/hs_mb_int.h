@@ -133,7 +133,6 @@ typedef struct mb_joint_elem {
 } mb_joint_elem;
 
 /* The joint rows, one per row of HS_MB_JOINT_LIST (hs_mb_kinds.h), each defined in its file. */
-/* MISRA Ref 20.7.1 [X-macro parameter is an identifier] */
 #define MB_JT_EXTERN(id, value, row) extern const mb_joint_elem row;
 HS_MB_JOINT_LIST(MB_JT_EXTERN)
 
@@ -246,7 +245,6 @@ typedef struct mb_force_states {
 
 /* The states of the kinds that have them, one per row of HS_MB_STATES_LIST (hs_mb_kinds.h),
  * each defined in its element's file. */
-/* MISRA Ref 20.7.1 [X-macro parameter is an identifier] */
 #define MB_ST_EXTERN(id, states) extern const mb_force_states states;
 HS_MB_STATES_LIST(MB_ST_EXTERN)
 /* By hs_mb_force_kind; NULL for a kind without states (model/elements/hs_mb_elem.c). */
@@ -254,7 +252,6 @@ extern const mb_force_states *const mb_force_states_of[HS_MB_FORCE_KINDS];
 
 
 /* The force rows, one per row of HS_MB_FORCE_LIST (hs_mb_kinds.h), each defined in its file. */
-/* MISRA Ref 20.7.1 [X-macro parameter is an identifier] */
 #define MB_EL_EXTERN(id, value, row) extern const mb_force_elem row;
 HS_MB_FORCE_LIST(MB_EL_EXTERN)
 

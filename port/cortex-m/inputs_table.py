@@ -22,7 +22,8 @@ MAX_BYTES = 1 << 20      # table bytes in flash (t and values, 8 bytes each): 1 
 LINE_MAX = 4094          # hilstep-sim reads lines of at most 4094 characters
 
 # What strtod takes as a whole field (after trimming blanks): decimal or hex floating
-# constants; inf and nan parse but are not finite (refused below, as hilstep-sim does).
+# constants; inf and nan parse but are not finite, and hex floats are refused before they
+# are parsed (both as hilstep-sim does).
 DEC = re.compile(r'^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$')
 HEX = re.compile(r'^[+-]?0[xX]([0-9a-fA-F]+\.?[0-9a-fA-F]*|\.[0-9a-fA-F]+)([pP][+-]?\d+)?$')
 DBL_MIN = 2.2250738585072014e-308
@@ -91,6 +92,8 @@ def load(path):
         if len(line.rstrip('\r')) > LINE_MAX:
             raise Refused('%s:%d: line longer than %d characters' % (path, ln, LINE_MAX))
         line = line.rstrip('\r\n')
+        if '\0' in line:  # hilstep-sim refuses a NUL byte (it would cut the value short)
+            raise Refused('%s:%d: a NUL byte: text only' % (path, ln))
         if line.lstrip(' \t') == '' or line.lstrip(' \t').startswith('#'):
             continue
         fld = line.split(',')
@@ -113,6 +116,9 @@ def load(path):
         row = []
         for j, f in enumerate(fld):
             q = f.strip(' \t')
+            if HEX.match(q):  # hilstep-sim refuses hex floats, as the .hsm parser does
+                raise Refused("%s:%d: field %d ('%s') is a hexadecimal float: decimal numbers only"
+                              % (path, ln, j + 1, q))
             v = parse_real(q)
             if v is None:
                 raise Refused("%s:%d: field %d ('%s') is not a finite number" % (path, ln, j + 1, q))

@@ -54,12 +54,10 @@ static hs_status can_open(hs_transport *t, const hs_tp_cfg *cfg, hs_tp_error *er
     if (!ifn || !dbc)
         return hs_tp_fail(err, HS_E_USAGE, ifn ? "dbc" : "can-if", "", 0,
                           "--transport can needs --can-if IF and --dbc FILE");
-    if (strcmp(filt, "on") && strcmp(filt, "off"))
-        return hs_tp_fail(err, HS_E_USAGE, "can-filter", filt, 0,
-                          "can-filter must be on or off, got '%s'", filt);
-    if (strcmp(cad, "on") && strcmp(cad, "off"))
-        return hs_tp_fail(err, HS_E_USAGE, "e2e-cadence", cad, 0,
-                          "e2e-cadence must be on or off, got '%s'", cad);
+    const char *sw = (strcmp(filt, "on") && strcmp(filt, "off")) ? "can-filter"
+                   : (strcmp(cad, "on") && strcmp(cad, "off")) ? "e2e-cadence" : NULL;
+    const char *swv = (sw && sw[0] == 'c') ? filt : cad;
+    if (sw) return hs_tp_fail(err, HS_E_USAGE, sw, swv, 0, "%s must be on or off, got '%s'", sw, swv);
     if (hs_dbc_load_file(dbc, &s->db, why, sizeof why) != 0)
         return hs_tp_fail(err, HS_E_DBC, "dbc", dbc, 0, "%s", why);
     for (int i = 0; i < cfg->map->n; ++i) {

@@ -16,7 +16,7 @@
 #     its declared [-200, 200] m/s^2 (hilstep-sim's CSV of the same road shows it), the plant
 #     refuses those steps: verdict FAIL, exit 4;
 #   - a CSV in every form hilstep-sim reads (comments, CR LF, in_NAME [unit] headers, both
-#     inputs in another order, blanks, signs, exponents, a hex float), linear and hold: the
+#     inputs in another order, blanks, signs, exponents), linear and hold: the
 #     board hash equals hilstep-sim's;
 #   - bad CSVs refused before anything runs, naming the file, line, column or limit.
 # Prints "replay: N passed, N failed" last.
@@ -72,8 +72,9 @@ $M qemu-run QEMU_RUN_MODEL=$MODEL T=3 INPUTS=$ROAD EXPECT_HASH=$wrong >"$D/wrong
 
 echo "--- the CSV's format as hilstep-sim reads it: comments, CRLF, in_ and units, blanks, exponents"
 # a telemetry-style header (in_NAME [unit], both inputs, F_act first), CR LF line ends, a
-# comment and a blank line between rows, fields with blanks, signs, exponents and a hex float
-printf '# road and actuator\r\nt [s],in_F_act [N] ,in_road_z [m]\r\n0, 0,0\r\n\r\n0.25,+1.5e2, 0\r\n# a bump\r\n0.3 ,-2E1,.04\r\n0.35,0x1.8p4,4e-2\r\n0.5,0,-0\r\n' >"$D/fmt.csv"
+# comment and a blank line between rows, fields with blanks, signs and exponents (hex floats
+# are refused by both, below)
+printf '# road and actuator\r\nt [s],in_F_act [N] ,in_road_z [m]\r\n0, 0,0\r\n\r\n0.25,+1.5e2, 0\r\n# a bump\r\n0.3 ,-2E1,.04\r\n0.35,2.4e1,4e-2\r\n0.5,0,-0\r\n' >"$D/fmt.csv"
 for interp in linear hold; do
     host=$(sim_hash "$D/fmt.csv" 1 "--interp $interp")
     $M qemu-run QEMU_RUN_MODEL=$MODEL T=1 INPUTS="$D/fmt.csv" INTERP=$interp >"$D/fmt.out" 2>&1; rc=$?
@@ -144,10 +145,12 @@ printf 't,road_z [m],spring\n0,0,1\n' >"$D/col.csv"
 printf 't,road_z\n0,0\n0.1,inf\n' >"$D/inf.csv"
 printf 't,road_z [mm]\n0,0\n' >"$D/unit.csv"
 printf 't,road_z\n0,0\n0,1\n' >"$D/order.csv"
+printf 't,road_z\n0,0\n0.1,0x1p-4\n' >"$D/hex.csv"
 for c in "col.csv|column 'spring' is not an input of model quarter_car" \
          "inf.csv|inf.csv:3: field 2 ('inf') is not a finite number" \
          "unit.csv|column 'road_z' is in mm, input road_z is in m" \
          "order.csv|order.csv:3: t = 0 is not after the previous row's 0" \
+         "hex.csv|hex.csv:3: field 2 ('0x1p-4') is a hexadecimal float" \
          "$ROAD INPUTS_MAX_BYTES=1000|than the board's 1000 (INPUTS_MAX_BYTES)"; do
     f=${c%%|*}; want=${c#*|}
     case $f in model/*) path=$f ;; *) path="$D/$f" ;; esac
