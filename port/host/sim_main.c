@@ -150,6 +150,14 @@ static int is_hex_float(const char *s)
     return strchr(s, 'x') != NULL || strchr(s, 'X') != NULL;
 }
 
+/* A value written as a C hex float (0x1p3, -0X.8): refused by name, as the .hsm parser does. */
+static int is_hex_text(const char *s)
+{
+    while (*s == ' ' || *s == '\t') ++s;
+    if (*s == '+' || *s == '-') ++s;
+    return s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+}
+
 static int parse_real(const char *s, double *out)
 {
     char *end;
@@ -202,8 +210,10 @@ int hs_sim_parse(int argc, char *const *argv, hs_sim_cfg *c, hs_sim_err *e)
             memcpy(c->pkeys[c->np], v, kl);
             c->pkeys[c->np][kl] = 0;
             if (!parse_real(eq + 1, &c->pvals[c->np]))
-                return fail(e, "--param", "%s: the value '%s' of parameter %s is not a finite number",
-                            v, eq + 1, c->pkeys[c->np]);
+                return fail(e, "--param", "%s: the value '%s' of parameter %s is %s", v, eq + 1,
+                            c->pkeys[c->np], is_hex_text(eq + 1)
+                            ? "a hexadecimal float: decimal numbers only (as in .hsm files)"
+                            : "not a finite number");
             for (int k = 0; k < c->np; ++k)
                 if (!strcmp(c->pkeys[k], c->pkeys[c->np]))
                     return fail(e, "--param", "the same key given twice (give each parameter once)");

@@ -115,7 +115,7 @@ printf 'model bad\nbody x point2 mass=1\n' >"$T/bad.hsm"
 [ $rc -eq 1 ] && grep -q "\-\-param v_ref given twice (1 and 2)" "$T/err.txt" && ok "--param given twice: exit 1, names both values" \
     || ko "--param twice: exit $rc '$(cat "$T/err.txt")'"
 "$B/hilstep-rt" --param v_ref=0x1p1 --duration 0.01 >/dev/null 2>"$T/err.txt"; rc=$?
-[ $rc -eq 1 ] && grep -q "bad value 'v_ref=0x1p1' for --param" "$T/err.txt" && ok "--param with a hex float: exit 1 (decimal only, as .hsm)" \
+[ $rc -eq 1 ] && grep -q "the value '0x1p1' of parameter v_ref is a hexadecimal float: decimal numbers only" "$T/err.txt" && ok "--param with a hex float: exit 1 (decimal only, as .hsm)" \
     || ko "--param hex float: exit $rc '$(cat "$T/err.txt")'"
 
 echo "--- closed loop over UDP, 3 s (plant + ECU)"
@@ -453,7 +453,7 @@ grep -q '^link_class=0$' "$T/ecu.stats" && ok "hilstep-ecu's own link verdict of
 # ECU runs SCHED_FIFO 70: a starved normal-priority ECU skips its own ticks, which are not aged.
 timeout -k 2 20 "$B/hilstep-ecu" --listen $ECU --peer $PLANT --duration 15 --quiet --priority 70 --stats "$T/es.stats" >"$T/es.out" 2>"$T/es.err" &
 ES=$!; PIDS="$PIDS $ES"
-timeout -k 2 20 "$B/hilstep-rt" --listen $PLANT --peer $ECU --duration 1 --quiet $LOOSE --inject-overrun 300:40 \
+timeout -k 2 20 "$B/hilstep-rt" --listen $PLANT --peer $ECU --duration 1 --quiet $BUDGET --inject-overrun 300:40 \
     --log none --stats "$T/es_rt.stats" >"$T/es_rt.out" 2>&1; rc=$?
 wait $ES; erc=$?
 q=$(st "$T/es.stats" link_silence_max_ticks); fb=$(st "$T/es.stats" fallback_ticks_speed)

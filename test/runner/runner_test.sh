@@ -33,7 +33,8 @@ early:
 busy:
 	@i=0; while [ $$i -lt 200000 ]; do i=$$((i + 1)); done; echo "busy: 1 passed, 0 failed"
 MK
-( cd "$D" && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL TEST_EARLY=early TEST_TIMES="$D/times" \
+# make test's own runner exports TEST_PREBUILD and TEST_SERIAL: not for the scratch suites
+( cd "$D" && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u TEST_PREBUILD -u TEST_SERIAL TEST_EARLY=early TEST_TIMES="$D/times" \
     sh "$RUN" -j 2 good bad silent liar early busy >"$D/out" 2>&1 ); rc=$?
 sed 's/^/    | /' "$D/out"
 line() { grep -n -F -x -- "$1" "$D/out" | head -n 1 | cut -d: -f1; }
