@@ -7,10 +7,15 @@
  * it (layout, finiteness, session and sequence rules) instead of stopping at the checksum.
  * Mode bit 4 runs both parts on an authenticated link (hil/hs_mac.c: version-2 frames under a
  * fixed key); with bit 0 the harness then re-tags before re-sealing, so the fuzzer gets past
- * the MAC as well.
+ * the MAC as well. Mode bit 5 (with bit 4) gives the link a run challenge (an authenticated
+ * plant's): then only frames answering it are accepted, challenge 0 is unanswered and any
+ * other an old run's.
  * Checked invariants (abort on violation): every datagram lands in exactly one counter,
  * accepted = used + superseded + pending, a decoded frame re-encodes to the same bytes, and
- * applied inputs stay inside their signal's [min, max]. */
+ * applied inputs stay inside their signal's [min, max]; with a challenge, a frame the decoder
+ * accepts but that answers another challenge is refused as old_run / unanswered (predicted
+ * from the decoder's challenge), and a refused datagram leaves the pending values as they
+ * were. */
 #include "hs_apps.h"
 #include "hs_frame.h"
 #include "hs_signal.h"
@@ -76,6 +81,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const hs_signal_map *map = &hs_map_circular_track_plant;
     require(hs_rx_init(&rx, map, HS_FRAME_KIND_TO_PLANT) == 0);
     rx.mac = mac;
+    const uint64_t run = UINT64_C(0x0123456789ABCDEF);
+    if (mac && (mode & 0x20u)) rx.challenge = run;
     uint64_t offered = 0, ticks_fresh = 0;
     size_t i = 0;
     while (i < size) {
@@ -88,8 +95,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if ((mode & 1u) && len >= HS_FRAME_TRAILER_BYTES)
             hs_put_u32(buf + len - HS_FRAME_TRAILER_BYTES, hs_crc32(buf, len - HS_FRAME_TRAILER_BYTES));
         const int from_peer = !((mode & 4u) && len > 0 && (buf[0] & 1u));
+        /* the decoder's own reading, for the prediction */
+        hs_frame_hdr ph;
+        double pv[HS_FRAME_MAX_VALUES];
+        uint64_t pc = 0;
+        const int pr = hs_frame_parse_auth(buf, len, HS_FRAME_KIND_TO_PLANT, rx.n, mac, &pc, &ph, pv);
+        static double before_v[HS_FRAME_MAX_VALUES];
+        static uint8_t before_p[HS_FRAME_MAX_VALUES];
+        memcpy(before_v, rx.pending_v, sizeof before_v);
+        memcpy(before_p, rx.pend, sizeof before_p);
+        const int before_pending = rx.pending;
         int r = hs_rx_offer(&rx, buf, len, from_peer);
         require(r >= 0 && r < HS_RX_REASONS);
+        if (!from_peer) require(r == HS_RX_FOREIGN);
+        else if (pr != HS_RX_OK) require(r == pr);
+        else if (rx.challenge != 0u && pc != rx.challenge) require(r == (pc == 0u ? HS_RX_UNANSWERED : HS_RX_OLD_RUN));
+        if (r != HS_RX_OK)
+            require(rx.pending == before_pending && !memcmp(before_v, rx.pending_v, sizeof before_v) &&
+                    !memcmp(before_p, rx.pend, sizeof before_p));
         ++offered;
         if ((mode & 8u) || (len > 0 && (buf[len - 1] & 0x10u))) {
             hs_real in[HS_FRAME_MAX_VALUES];

@@ -81,6 +81,133 @@ static int same_key(const hs_mac *mac, const uint8_t *ref, int n)
     return memcmp(a, b, sizeof a) == 0;
 }
 
+
+#ifdef FZ_KEY_SPLIT
+#include <sys/types.h>
+/* The loader's file side, once per process in a private directory under TMPDIR (removed at
+ * exit): the per-user path from XDG_CONFIG_HOME / HOME, hs_key_create (created once, then
+ * left alone), its refusals (no directory, a file where the directory goes, a directory
+ * writable by others, a path too long), hs_key_load_fd's refusals the memory file never
+ * meets (no descriptor, a FIFO, a directory, a foreign owner, too large), the run nonce, and
+ * hs_link_setup's three ways (no auth, a key file, the per-user default). */
+static char tdir[512];
+static char rfile[600]; /* the per-input regular file */
+
+static void cleanup(void)
+{
+    char cmd[700];
+    if (tdir[0] == '\0') return;
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tdir);
+    if (system(cmd) != 0) fprintf(stderr, "fuzz_key: could not remove %s\n", tdir);
+}
+
+static size_t slurp(const char *path, char *buf, size_t cap)
+{
+    FILE *f = fopen(path, "rb");
+    require(f != NULL);
+    size_t n = fread(buf, 1, cap, f);
+    fclose(f);
+    return n;
+}
+
+static void files(void)
+{
+    const char *tmp = getenv("TMPDIR");
+    snprintf(tdir, sizeof tdir, "%s/fuzz_key.XXXXXX", (tmp && tmp[0] == '/') ? tmp : "/tmp");
+    require(mkdtemp(tdir) != NULL);
+    atexit(cleanup);
+    snprintf(rfile, sizeof rfile, "%s/input.key", tdir);
+    char why[256], path[4096], want[700], a[256], b[256];
+    hs_mac mac;
+
+    /* the per-user path: an absolute XDG_CONFIG_HOME, else HOME, else refused */
+    require(setenv("XDG_CONFIG_HOME", tdir, 1) == 0);
+    require(hs_key_default_path(path, sizeof path, why, sizeof why) == 0);
+    snprintf(want, sizeof want, "%s/hilstep/%s", tdir, HS_KEY_DEFAULT_NAME);
+    require(strcmp(path, want) == 0);
+    require(hs_key_default_path(path, 8, why, sizeof why) == -1 && strstr(why, "longer") != NULL);
+    require(setenv("XDG_CONFIG_HOME", "relative", 1) == 0 && setenv("HOME", tdir, 1) == 0);
+    require(hs_key_default_path(path, sizeof path, why, sizeof why) == 0);
+    snprintf(want, sizeof want, "%s/.config/hilstep/%s", tdir, HS_KEY_DEFAULT_NAME);
+    require(strcmp(path, want) == 0);
+    require(unsetenv("HOME") == 0);
+    memset(why, 'X', sizeof why);
+    require(hs_key_default_path(path, sizeof path, why, sizeof why) == -1 && memchr(why, '\0', sizeof why) && why[0] != '\0');
+
+    /* created once with its directories, then the same file on every later call */
+    require(hs_key_create(want, why, sizeof why) == 1);
+    struct stat st;
+    require(lstat(want, &st) == 0 && S_ISREG(st.st_mode) && (st.st_mode & 0777) == 0600);
+    const size_t na = slurp(want, a, sizeof a);
+    require(hs_key_load(want, &mac, why, sizeof why) == (int)HS_KEY_NEW_BYTES && why[0] == '\0');
+    require(hs_key_create(want, why, sizeof why) == 0);
+    require(slurp(want, b, sizeof b) == na && memcmp(a, b, na) == 0);
+    /* refusals */
+    require(hs_key_create("nodir.key", why, sizeof why) == -1 && strstr(why, "directory") != NULL);
+    static char longp[5000];
+    memset(longp, 'a', sizeof longp - 1);
+    longp[0] = '/';
+    require(hs_key_create(longp, why, sizeof why) == -1 && strncmp(why, "key file /aaa", 13) == 0); /* (truncated reason) */
+    snprintf(path, sizeof path, "%s/plain", tdir);
+    FILE *f = fopen(path, "w");
+    require(f != NULL && fclose(f) == 0);
+    snprintf(path, sizeof path, "%s/plain/k.key", tdir);
+    require(hs_key_create(path, why, sizeof why) == -1 && strstr(why, "not a directory") != NULL);
+    snprintf(path, sizeof path, "%s/open", tdir);
+    require(mkdir(path, 0777) == 0 && chmod(path, 0777) == 0);
+    snprintf(path, sizeof path, "%s/open/k.key", tdir);
+    require(hs_key_create(path, why, sizeof why) == -1 && strstr(why, "refused") != NULL);
+    require(lstat(path, &st) != 0); /* nothing written there */
+
+    /* hs_key_load_fd: no descriptor, a FIFO, a directory, too large, another owner */
+    require(hs_key_load_fd(-1, "k", &mac, why, sizeof why) == -1 && why[0] == 'k');
+    int pfd[2];
+    require(pipe(pfd) == 0);
+    require(hs_key_load_fd(pfd[0], "k", &mac, why, sizeof why) == -1 && strstr(why, "FIFO") != NULL);
+    close(pfd[0]);
+    close(pfd[1]);
+    const int dfd = open(tdir, O_RDONLY | O_DIRECTORY);
+    require(dfd >= 0 && hs_key_load_fd(dfd, "k", &mac, why, sizeof why) == -1 && strstr(why, "directory") != NULL);
+    close(dfd);
+    snprintf(path, sizeof path, "%s/big.key", tdir);
+    const int bfd = open(path, O_RDWR | O_CREAT | O_EXCL, 0600);
+    require(bfd >= 0 && ftruncate(bfd, HS_KEY_FILE_MAX + 1) == 0);
+    require(hs_key_load_fd(bfd, "k", &mac, why, sizeof why) == -1 && strstr(why, "larger") != NULL);
+    if (geteuid() == 0) { /* root may give it away: then it is someone else's file */
+        require(ftruncate(bfd, 64) == 0 && fchown(bfd, 1, 1) == 0);
+        require(hs_key_load_fd(bfd, "k", &mac, why, sizeof why) == -1 && strstr(why, "owned by uid 1") != NULL);
+    }
+    close(bfd);
+
+    /* the run nonce: nonzero, and not the same twice */
+    uint64_t n1 = 0, n2 = 0;
+    require(hs_key_nonce(&n1) == 0 && hs_key_nonce(&n2) == 0 && n1 != 0u && n2 != 0u && n1 != n2);
+
+    /* hs_link_setup: the takeover in whole periods, and who gets the key and the challenge */
+    static hs_rx rx;
+    static hs_tx tx;
+    for (int kind = 0; kind < 2; ++kind) {
+        for (int auth = 0; auth < 3; ++auth) {
+            memset(&rx, 0, sizeof rx);
+            memset(&tx, 0, sizeof tx);
+            rx.kind = kind ? HS_FRAME_KIND_FROM_PLANT : HS_FRAME_KIND_TO_PLANT;
+            require(setenv("XDG_CONFIG_HOME", tdir, 1) == 0);
+            const int r = hs_link_setup(&rx, &tx, &mac, (hs_auth)auth, want, 2.5, 1000000, "fuzz_key", "ECU");
+            require(r == 0 && rx.takeover_ticks == 3u);
+            require(auth == HS_AUTH_NONE ? (rx.mac == NULL && tx.mac == NULL) : (rx.mac == &mac && tx.mac == &mac));
+            require(auth != HS_AUTH_NONE && !kind ? (rx.challenge != 0u && tx.challenge == rx.challenge)
+                                                  : rx.challenge == 0u);
+        }
+        /* a key file that is not there, no per-user path */
+        snprintf(path, sizeof path, "%s/missing.key", tdir);
+        require(hs_link_setup(&rx, &tx, &mac, HS_AUTH_FILE, path, -1.0, 1000000, "fuzz_key", "ECU") == -1);
+        require(unsetenv("XDG_CONFIG_HOME") == 0);
+        require(hs_link_setup(&rx, &tx, &mac, HS_AUTH_DEFAULT, NULL, -1.0, 1000000, "fuzz_key", "ECU") == -1);
+    }
+    fflush(stdout);
+}
+#endif
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 1 || size > 8192) return 0;
@@ -122,6 +249,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     /* a path that is a symbolic link (/proc/self/fd/N) is refused without reading it */
     require(hs_key_load(path, &mac, why, sizeof why) == -1 && why[0] != '\0');
+    /* the same text as a regular file opened by name: the same verdict as the descriptor */
+    {
+        static int files_done;
+        if (!files_done) {
+            files();
+            files_done = 1;
+        }
+        unlink(rfile);
+        const int rf = open(rfile, O_WRONLY | O_CREAT | O_EXCL, 0600);
+        require(rf >= 0 && write(rf, text, n) == (ssize_t)n && fchmod(rf, 0600u | loose) == 0 && close(rf) == 0);
+        memset(why, 'X', sizeof why);
+        const int kr = hs_key_load(rfile, &mac, why, sizeof why);
+        require(kr == kf && memchr(why, '\0', sizeof why) && (kr < 0 ? why[0] != '\0' : same_key(&mac, ref, want)));
+    }
 #else
     memset(why, 'X', sizeof why);
     const int kf = hs_key_load(path, &mac, why, sizeof why);

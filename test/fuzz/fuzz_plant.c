@@ -9,14 +9,18 @@
  *   [1] method (one past the last is invalid)   [2] form | stab << 2 | labels << 4
  *   [3] fault_hold (0..15) | overrun_stop << 4 | hash << 5 | clock << 6
  *   [4] inject_fault_tick (0xff = off)   [5] map: shipped/generic, a wrong one, or fuzzed;
- *       bit 6 keys the link (version-2 frames, HMAC under a 32-byte key), bit 7 makes a new
- *       session wait 0 ticks of silence instead of the default
+ *       bit 6 keys the link (version-3 frames, HMAC under a 32-byte key; with [7] bit 0 also
+ *       the run challenge of an authenticated plant, answered by op 1's frames unless its seq
+ *       byte's bit 7 sends challenge 0 or bit 6 another run's), bit 7 makes a new session
+ *       wait 0 ticks of silence instead of the default
  *   [6..7] session; [6] bits 6/7 also: no room for the parameter block / no block at all
  * Checked invariants (abort on violation): setup either succeeds or gives a reason; every
  * frame built decodes (so no NaN/Inf went out) with every value inside its signal's range;
  * FAULT in the frame iff the step was refused (or held); a stopped plant has sent SAFE|FINAL;
  * one FINAL at most; every datagram in exactly one receive counter; output refusals are
- * refused steps; the exit status is in hs_exit.h's table and has a text. */
+ * refused steps; the exit status is in hs_exit.h's table and has a text; with a run
+ * challenge every frame sent carries it, and a frame answering another is refused as
+ * old_run (challenge 0: unanswered) without reaching the inputs. */
 #include "hs_apps.h"
 #include "hs_exit.h"
 #include "hs_frame.h"
@@ -28,10 +32,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void require(int ok)
-{
-    if (!ok) abort();
-}
+#include <stdio.h>
+#define require(c) \
+    do { \
+        if (!(c)) { \
+            fprintf(stderr, "fuzz_plant.c:%d: invariant failed: %s\n", __LINE__, #c); \
+            abort(); \
+        } \
+    } while (0)
 
 /* Descriptions the plant gets through --model-file: inputs, > 10 outputs, a diverging body. */
 static const char *const hsm[] = {
@@ -117,7 +125,9 @@ static void check_frame(const hs_plant *p, const uint8_t *out, size_t n, int wan
     hs_frame_hdr h;
     double v[HS_FRAME_MAX_VALUES];
     if (n == 0u) return;
-    require(hs_frame_parse_mac(out, n, HS_FRAME_KIND_FROM_PLANT, p->tx.n, p->tx.mac, &h, v) == HS_RX_OK);
+    uint64_t ch = 0;
+    require(hs_frame_parse_auth(out, n, HS_FRAME_KIND_FROM_PLANT, p->tx.n, p->tx.mac, &ch, &h, v) == HS_RX_OK);
+    require(ch == (p->tx.mac ? p->tx.challenge : 0u));
     for (unsigned i = 0; i < p->tx.n; ++i) {
         const hs_signal *s = p->tx.sig[i];
         const double e = v[i] * s->scale + s->offset, tol = 1e-9 * (s->max - s->min) + 1e-300;
@@ -233,6 +243,10 @@ static void fz_port(hs_plant *p, const uint8_t *s)
         hs_mac_init(&g_mac, key, sizeof key);
         p->rx.mac = &g_mac;
         p->tx.mac = &g_mac;
+        if (s[7] & 1u) { /* hs_link_setup's plant: a run nonce, echoed in every frame sent */
+            p->rx.challenge = UINT64_C(0x5eed0000c0ffee01) ^ s[6];
+            p->tx.challenge = p->rx.challenge;
+        }
     }
     if ((s[5] & 0x80u) != 0u) p->rx.takeover_ticks = 0u;
     static int edges_done;
@@ -290,9 +304,20 @@ static uint64_t fz_script(hs_plant *p, const uint8_t **dp, size_t *np)
             h.seq = (uint32_t)sq + (uint32_t)((op >> 6) & 1u) * 0x80000000u;
             h.flags = (uint32_t)(op >> 7);
             for (unsigned i = 0; i < p->rx.n; ++i) v[i] = (double)value(&d, &n);
-            size_t len = hs_frame_encode_mac(buf, sizeof buf, &h, v, p->rx.mac);
+            const uint64_t run = p->rx.challenge;
+            const uint64_t ch = (run == 0u) ? 0u : (sq & 0x80u) ? 0u : (sq & 0x40u) ? run ^ 0x100u : run;
+            size_t len = hs_frame_encode_auth(buf, sizeof buf, &h, v, p->rx.mac, ch);
             require(len == (p->rx.mac ? HS_FRAME_MAC_BYTES(p->rx.n) : HS_FRAME_BYTES(p->rx.n)));
-            require(hs_plant_receive(p, buf, len, 1) >= 0);
+            const uint64_t acc = p->rx.st.accepted;
+            const int rr = hs_plant_receive(p, buf, len, 1);
+            require(rr >= 0 && rr < HS_RX_REASONS);
+            /* a frame the decoder takes (values finite) but answering another challenge */
+            hs_frame_hdr ph;
+            double pv[HS_FRAME_MAX_VALUES];
+            uint64_t pc = 0;
+            const int pr = hs_frame_parse_auth(buf, len, HS_FRAME_KIND_TO_PLANT, p->rx.n, p->rx.mac, &pc, &ph, pv);
+            if (pr != HS_RX_OK) require(rr == pr && p->rx.st.accepted == acc);
+            else if (ch != run) require(pc == ch && rr == (ch == 0u ? HS_RX_UNANSWERED : HS_RX_OLD_RUN) && p->rx.st.accepted == acc);
             offered++;
             break;
         }

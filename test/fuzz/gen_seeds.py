@@ -192,9 +192,14 @@ import hashlib
 import hmac
 
 
-def frame2(kind, values, key, session=0x01020304, seq=42, send_ns=100000000, ack=41, flags=0, bad_tag=False):
-    body = struct.pack("<IBBHIIQII", 0x31465348, 2, kind, len(values), session, seq, send_ns, ack,
+def frame2(kind, values, key, session=0x01020304, seq=42, send_ns=100000000, ack=41, flags=0, bad_tag=False,
+           challenge=0, version=3):
+    """An authenticated frame: version 3 with the run challenge after the values (version 2,
+    retired, had none)."""
+    body = struct.pack("<IBBHIIQII", 0x31465348, version, kind, len(values), session, seq, send_ns, ack,
                        flags) + b"".join(struct.pack("<d", v) for v in values)
+    if version == 3:
+        body += struct.pack("<Q", challenge)
     tag = hmac.new(key, body, hashlib.sha256).digest()[:16]
     if bad_tag:
         tag = bytes([tag[0] ^ 1]) + tag[1:]
@@ -225,3 +230,72 @@ put("plant", "keyed_takeover", plant(CT, inframe(1, 1) + step(1) + inframe(5, 1,
 put("rtcli", "transport_opt_leak", rt("--transport-opt", "kp=1e30"))
 put("rtcli", "transport_can", rt("--transport", "can", "--can-if", "vcan0", "--dbc", "x.dbc",
                                  "--transport-opt", "fd=1", "--key", "k", "--takeover-ms", "5"))
+
+# fuzz_health: [maxfb][maxrej][bit0 allow_no_peer, bit1 tail_ok, bits 2..7 cap/5][period u16]
+# [n][stale x4][bit7: 16 extra rejection counts follow] then one op per tick (bit 0 good frame,
+# bit 1 corrupted copy, bit 2 foreign, bit 3 the good one twice)
+def health(maxfb, maxrej, flags, n, stale, ops, period=1000, extra=None, peer=0):
+    h = bytes([maxfb, maxrej, flags]) + struct.pack("<H", period) + bytes([n]) + bytes(stale)
+    h += bytes([(0x80 if extra is not None else 0) | peer])
+    if extra is not None:
+        h += bytes(extra)
+    return h + bytes(ops)
+
+
+put("health", "ok", health(0, 0, 0xfc, 2, [2, 3, 0, 0], [1] * 20))
+put("health", "no_peer", health(0, 0, 0x40, 3, [1, 1, 1, 0], [0] * 12))
+put("health", "no_peer_allowed", health(0, 0, 0x41, 2, [1, 1, 0, 0], [4] * 6, peer=1))
+put("health", "no_inputs", health(0, 0, 0x41, 0, [0, 0, 0, 0], [0] * 3))
+put("health", "fallback", health(2, 5, 0xf0, 4, [0, 1, 2, 3], [0, 0, 1, 1] + [0] * 9 + [1, 0, 0, 0, 0, 1]))
+put("health", "fallback_tail", health(0, 0, 0xf2, 2, [1, 2, 0, 0], [0, 1, 1, 0, 0, 0, 0, 0, 0]))
+put("health", "rejected", health(0, 0, 0xfc, 2, [1, 1, 0, 0], [1, 3, 3, 9, 0x23, 1, 5, 1], peer=1))
+put("health", "rejected_none_applied", health(0, 1, 0x80, 1, [1, 0, 0, 0], [2, 0x12, 6]))
+put("health", "all_causes", health(0, 0, 0xfc, 1, [0, 0, 0, 0], [1, 0, 1], extra=range(1, 17)))
+put("health", "foreign_only", health(0, 0, 0xfc, 1, [0, 0, 0, 0], [5, 5, 5], extra=[9] + [0] * 14 + [7]))
+put("health", "short_buffer", health(0, 0, 0x08, 2, [1, 1, 0, 0], [0, 0, 1, 0, 0, 0]))
+put("health", "strict_default", health(0, 0, 0, 1, [0, 0, 0, 0], [1, 0, 0]))
+put("health", "no_limit", health(255, 255, 0xfc, 2, [0, 0, 0, 0], [1, 3, 0, 0, 0, 1], period=65535))
+
+# fuzz_can E2E: byte 0 (bit 0 ECU side, bit 1 10 ms period, bit 2 no cadence check), then
+# records [flags][sel][len][payload]: sel 0xE8 the id 768 (J1850, the plant's input), 0xE9 the
+# id 769 (8H2F, the ECU's input); flags 4 tick, 8 encode, bits 3..5 the clock (ms), 64 the
+# harness seals the CRC, 64|1 also writes the next counter, 128 no arrival time
+def canrec(flags, sel, payload):
+    return bytes([flags, sel, len(payload)]) + bytes(payload)
+
+
+def e2e_run(side, sel):
+    pay = [0x10, 0x00, 0, 0, 0, 0, 0, 0]
+    recs = [canrec(0x7D, sel, pay) for _ in range(4)]            # sealed, next counter, 7 ms apart
+    recs += [canrec(0x7C, sel, pay[:2] + [3] + pay[3:])]          # sealed, counter jump
+    recs += [canrec(0x7D, sel, pay), canrec(0x7C, sel, pay[:2] + [5] + pay[3:])]  # then a repeat
+    recs += [canrec(0x45, sel, pay)]                              # next counter, 0 ms later: early
+    recs += [canrec(0x3C, sel, pay)]                              # not sealed: CRC
+    recs += [canrec(0x3C, 0, [0, 0, 0, 0])] * 6                   # silence on the id: a restart
+    recs += [canrec(0x7D, sel, [0xFF, 0xFF] + pay[2:])]           # sealed, brake out of range
+    recs += [canrec(0xC1, sel, pay), canrec(0xC1, sel, pay)]      # no arrival time
+    recs += [canrec(0x0C | 0x38, 0, [1, 2, 3, 4])] * 4            # ticks that send the outputs
+    return bytes([side]) + b"".join(recs)
+
+
+put("can", "e2e_plant", e2e_run(2, 0xE8))
+put("can", "e2e_plant_1ms", e2e_run(0, 0xE8))
+put("can", "e2e_ecu", e2e_run(3, 0xE9))
+put("can", "e2e_no_cadence", e2e_run(6, 0xE8))
+
+# fuzz_frame with a run challenge (mode 0x30; 0x0123456789abcdef): answered, unanswered (0),
+# an old run's, then the retired version 2
+RUN = 0x0123456789ABCDEF
+put("frame", "mac_challenge", bytes([1, 0x38]) + b"".join(bytes([len(f)]) + f for f in [
+    frame2(1, [1.0], FKEY, seq=1, challenge=0), frame2(1, [2.0], FKEY, seq=2, challenge=RUN),
+    frame2(1, [3.0], FKEY, seq=3, challenge=RUN ^ 1), frame2(1, [4.0], FKEY, seq=4, challenge=RUN),
+    frame2(1, [5.0], FKEY, seq=5, challenge=RUN, bad_tag=True), frame2(1, [6.0], FKEY, seq=6, version=2)]))
+put("frame", "mac_challenge_none", bytes([1, 0x10]) + b"".join(bytes([len(f)]) + f for f in [
+    frame2(1, [1.0], FKEY, seq=1, challenge=RUN), frame2(1, [2.0], FKEY, seq=2, challenge=0)]))
+# fuzz_plant keyed with a run challenge ([7] bit 0): frames answering it, one before the ECU
+# heard it (challenge 0: unanswered, seq bit 7), one of an old run (seq bit 6), then answered
+put("plant", "keyed_challenge", plant(CT, inframe(1, 1) + step(2) + inframe(0x82, 1) + step(1) +
+                                      inframe(0x43, 1) + step(1) + inframe(4, 1) + step(2) + [7],
+                                      mp=0x40, sess=(1, 3)))
+put("plant", "keyed_challenge_unanswered", plant(CT, inframe(0x81, 1) + step(2) + inframe(0x42, 1) + step(2),
+                                                 mp=0x40, sess=(2, 5)))
