@@ -22,13 +22,22 @@ MODEL       ?= circular_track
 LINUX_TP    := $(wildcard $(LINUX_DIR)/hs_tp_*.c) $(LINUX_DIR)/hs_transports.c
 LINUX_HDR   += port/host/hs_dbc_file.h
 
-$(BUILD)/hilstep-rt: $(LINUX_DIR)/hilstep_rt.c $(LINUX_DIR)/hs_linux.c $(LINUX_DIR)/hs_key.c $(LINUX_TP) $(HIL_SRC) $(CORE_OBJ) $(LINUX_HDR)
-	@mkdir -p $(BUILD)
-	$(CC) $(CFLAGS_LINUX) $(LINUX_DIR)/hilstep_rt.c $(LINUX_DIR)/hs_linux.c $(LINUX_DIR)/hs_key.c $(LINUX_TP) $(HIL_SRC) $(CORE_OBJ) -o $@ $(LINUX_LIBS)
+# hil/, the socket layer, the key loader and the transports compiled once (same flags) for
+# the plant, the ECU and the test peer, instead of once per binary.
+LINUX_OBJDIR := $(BUILD)/linux/obj
+LINUX_BASE_OBJ := $(patsubst %.c,$(LINUX_OBJDIR)/%.o,$(LINUX_DIR)/hs_linux.c $(LINUX_DIR)/hs_key.c $(HIL_SRC))
+LINUX_TP_OBJ := $(patsubst %.c,$(LINUX_OBJDIR)/%.o,$(LINUX_TP))
+$(LINUX_OBJDIR)/%.o: %.c $(LINUX_HDR)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_LINUX) -c $< -o $@
 
-$(BUILD)/hilstep-ecu: $(LINUX_DIR)/hilstep_ecu.c $(LINUX_DIR)/hs_linux.c $(LINUX_DIR)/hs_key.c $(LINUX_TP) $(HIL_SRC) $(CORE_OBJ) $(LINUX_HDR)
+$(BUILD)/hilstep-rt: $(LINUX_DIR)/hilstep_rt.c $(LINUX_BASE_OBJ) $(LINUX_TP_OBJ) $(CORE_OBJ) $(LINUX_HDR)
 	@mkdir -p $(BUILD)
-	$(CC) $(CFLAGS_LINUX) $(LINUX_DIR)/hilstep_ecu.c $(LINUX_DIR)/hs_linux.c $(LINUX_DIR)/hs_key.c $(LINUX_TP) $(HIL_SRC) $(CORE_OBJ) -o $@ $(LINUX_LIBS)
+	$(CC) $(CFLAGS_LINUX) $(LINUX_DIR)/hilstep_rt.c $(LINUX_BASE_OBJ) $(LINUX_TP_OBJ) $(CORE_OBJ) -o $@ $(LINUX_LIBS)
+
+$(BUILD)/hilstep-ecu: $(LINUX_DIR)/hilstep_ecu.c $(LINUX_BASE_OBJ) $(LINUX_TP_OBJ) $(CORE_OBJ) $(LINUX_HDR)
+	@mkdir -p $(BUILD)
+	$(CC) $(CFLAGS_LINUX) $(LINUX_DIR)/hilstep_ecu.c $(LINUX_BASE_OBJ) $(LINUX_TP_OBJ) $(CORE_OBJ) -o $@ $(LINUX_LIBS)
 
 # Test tools: hil/ unit tests (codec, validation, ring, histogram, maps) and the UDP test peer
 # that plays a scripted ECU (bad-input storm, closed-loop checks).
@@ -37,9 +46,9 @@ $(BUILD)/hilstep-hil-unit: test/linux/hil_unit.c $(TEST_HARNESS) $(HIL_SRC) $(CO
 	$(CC) $(CFLAGS_LINUX) -fsanitize=address,undefined -fno-sanitize-recover=all -Itest/unit \
 	  test/linux/hil_unit.c test/unit/hs_test.c $(HIL_SRC) $(CORE_OBJ) -o $@ $(LINUX_LIBS)
 
-$(BUILD)/hilstep-testpeer: test/linux/testpeer.c $(LINUX_DIR)/hs_linux.c $(LINUX_DIR)/hs_key.c $(HIL_SRC) $(CORE_OBJ) $(LINUX_HDR)
+$(BUILD)/hilstep-testpeer: test/linux/testpeer.c $(LINUX_BASE_OBJ) $(CORE_OBJ) $(LINUX_HDR)
 	@mkdir -p $(BUILD)
-	$(CC) $(CFLAGS_LINUX) test/linux/testpeer.c $(LINUX_DIR)/hs_linux.c $(LINUX_DIR)/hs_key.c $(HIL_SRC) $(CORE_OBJ) -o $@ $(LINUX_LIBS)
+	$(CC) $(CFLAGS_LINUX) test/linux/testpeer.c $(LINUX_BASE_OBJ) $(CORE_OBJ) -o $@ $(LINUX_LIBS)
 
 .PHONY: linux-test rt-bench linux-build
 linux-build: $(BUILD)/hilstep-rt $(BUILD)/hilstep-ecu $(BUILD)/hilstep-hil-unit $(BUILD)/hilstep-testpeer

@@ -33,9 +33,9 @@ $(BUILD)/can/hs_transports_null.c: port/linux-rt/hs_transports.c
 	@mkdir -p $(BUILD)/can
 	sed 's|^    /\* end of the list|    X(null) /* test/can/hs_tp_null.c */ \\\n&|' $< > $@
 
-$(BUILD)/hilstep-rt-null: $(BUILD)/can/hs_transports_null.c test/can/hs_tp_null.c $(LINUX_DIR)/hilstep_rt.c $(LINUX_DIR)/hs_linux.c $(LINUX_DIR)/hs_key.c $(LINUX_TP) $(HIL_SRC) $(CORE_OBJ) $(LINUX_HDR)
-	$(CC) $(CFLAGS_LINUX) $(LINUX_DIR)/hilstep_rt.c $(LINUX_DIR)/hs_linux.c $(LINUX_DIR)/hs_key.c $(filter-out %/hs_transports.c,$(LINUX_TP)) \
-	  $(BUILD)/can/hs_transports_null.c test/can/hs_tp_null.c $(HIL_SRC) $(CORE_OBJ) -o $@ $(LINUX_LIBS)
+$(BUILD)/hilstep-rt-null: $(BUILD)/can/hs_transports_null.c test/can/hs_tp_null.c $(LINUX_DIR)/hilstep_rt.c $(LINUX_BASE_OBJ) $(LINUX_TP_OBJ) $(CORE_OBJ) $(LINUX_HDR)
+	$(CC) $(CFLAGS_LINUX) $(LINUX_DIR)/hilstep_rt.c $(LINUX_BASE_OBJ) $(filter-out %/hs_transports.o,$(LINUX_TP_OBJ)) \
+	  $(BUILD)/can/hs_transports_null.c test/can/hs_tp_null.c $(CORE_OBJ) -o $@ $(LINUX_LIBS)
 
 .PHONY: can-test can-build
 can-build: $(BUILD)/hilstep-can-unit $(BUILD)/hilstep-can-tool $(BUILD)/hilstep-can-gen \
