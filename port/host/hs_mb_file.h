@@ -12,6 +12,15 @@
 /* Largest description file read (bytes). */
 #define HS_MB_FILE_MAX (256 * 1024)
 
+/* A number written as a C hex float (0x1p3, -0X.8), which strtod reads but the .hsm parser
+ * refuses: the tools' options and --inputs refuse it too, by name (one notation everywhere). */
+static inline int hs_is_hex_float(const char *s)
+{
+    while (*s == ' ' || *s == '\t') ++s;
+    if (*s == '+' || *s == '-') ++s;
+    return s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+}
+
 /* Exit status of every tool for a description it refuses (or cannot read): HS_EXIT_SETUP. */
 #define HS_MB_EXIT_BAD 2
 

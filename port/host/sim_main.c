@@ -143,25 +143,10 @@ static int fail(hs_sim_err *e, const char *arg, const char *fmt, ...)
     return HS_SIM_BAD;
 }
 
-/* Hexadecimal floats (0x1p3) are what strtod also reads; the .hsm parser refuses them, so do
- * the options and --inputs: one notation for numbers everywhere. */
-static int is_hex_float(const char *s)
-{
-    return strchr(s, 'x') != NULL || strchr(s, 'X') != NULL;
-}
-
-/* A value written as a C hex float (0x1p3, -0X.8): refused by name, as the .hsm parser does. */
-static int is_hex_text(const char *s)
-{
-    while (*s == ' ' || *s == '\t') ++s;
-    if (*s == '+' || *s == '-') ++s;
-    return s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
-}
-
 static int parse_real(const char *s, double *out)
 {
     char *end;
-    if (is_hex_float(s)) return 0;
+    if (hs_is_hex_float(s)) return 0;
     errno = 0;
     double v = strtod(s, &end);
     if (errno || end == s || *end || !isfinite(v)) return 0;
@@ -211,7 +196,7 @@ int hs_sim_parse(int argc, char *const *argv, hs_sim_cfg *c, hs_sim_err *e)
             c->pkeys[c->np][kl] = 0;
             if (!parse_real(eq + 1, &c->pvals[c->np]))
                 return fail(e, "--param", "%s: the value '%s' of parameter %s is %s", v, eq + 1,
-                            c->pkeys[c->np], is_hex_text(eq + 1)
+                            c->pkeys[c->np], hs_is_hex_float(eq + 1)
                             ? "a hexadecimal float: decimal numbers only (as in .hsm files)"
                             : "not a finite number");
             for (int k = 0; k < c->np; ++k)
@@ -417,7 +402,7 @@ static int parse_row(char **fld, int nf, size_t rows, const char *path, long ln,
         while (*q == ' ' || *q == '\t') ++q;
         size_t l = strlen(q);
         while (l > 0 && (q[l - 1] == ' ' || q[l - 1] == '\t')) q[--l] = '\0';
-        if (is_hex_float(q))
+        if (hs_is_hex_float(q))
             return load_fail(msg, cap, "%s:%ld: field %d ('%s') is a hexadecimal float: decimal numbers only (as in .hsm files)", path, ln, j + 1, q);
         if (!parse_real(q, &v))
             return load_fail(msg, cap, "%s:%ld: field %d ('%s') is not a finite number", path, ln, j + 1, q);

@@ -263,19 +263,11 @@ static const char *method_name_i(int i) { return hs_method_name((hs_method)i); }
 static const char *form_name_i(int i) { return hs_form_name((hs_form)i); }
 static const char *stab_name_i(int i) { return hs_stab_name((hs_stab)i); }
 
-/* A value written as a C hex float (0x1p3, -0X.8): refused by name, as the .hsm parser does. */
-static int is_hex_text(const char *s)
-{
-    while (*s == ' ' || *s == '\t') ++s;
-    if (*s == '+' || *s == '-') ++s;
-    return s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
-}
-
 static int parse_double(const char *s, double *v)
 {
     char *end;
     /* decimal only, as the .hsm parser: strtod would also read 0x1p3 */
-    if (strchr(s, 'x') || strchr(s, 'X')) return -1;
+    if (hs_is_hex_float(s)) return -1;
     errno = 0;
     *v = strtod(s, &end);
     return (end == s || *end || errno || !isfinite(*v)) ? -1 : 0;
@@ -534,7 +526,7 @@ static int parse_options(int argc, char **argv, options *o, char *why, size_t ca
                 snprintf(why, cap, "hilstep-rt: --param %s: more than %d --param", v, MAX_PARAMS);
             else
                 snprintf(why, cap, "hilstep-rt: --param %s: the value '%s' of parameter %.*s is %s", v,
-                         eq + 1, (int)(eq - v), v, is_hex_text(eq + 1)
+                         eq + 1, (int)(eq - v), v, hs_is_hex_float(eq + 1)
                          ? "a hexadecimal float: decimal numbers only (as in .hsm files)"
                          : "not a finite number");
             return -1;
