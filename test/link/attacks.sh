@@ -13,21 +13,7 @@
 # Usage: attacks.sh BUILD_DIR. Ends with "N passed, N failed".
 B=${1:-build}
 T=$(mktemp -d "${TMPDIR:-/tmp}/hs-attacks.XXXXXX")
-export XDG_CONFIG_HOME="$T/cfg"  # plant and hilstep-ecu share this suite's per-user default key
-pass=0; fail=0; PIDS=""
-ok() { pass=$((pass + 1)); echo "  ok   $1"; }
-ko() { fail=$((fail + 1)); echo "  FAIL $1"; }
-cleanup() { for p in $PIDS; do kill -TERM "$p" 2>/dev/null; done; rm -rf "$T"; }
-trap cleanup EXIT
-key() { sed -n "s/^$1=//p" "$2" | head -n 1 | sed 's/\.0*$//'; }
-PY=/usr/bin/python3
-# Rows of the CSV whose input column in_F_t equals $2 (exactly, as printed).
-rows_with() { awk -F, -v want="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i ~ /^in_F_t/) c = i; next }
-                                     c && $c + 0 == want + 0 { n++ } END { print n + 0 }' "$1"; }
-# Rows from the first one whose in_F_t equals $2 to the end (the stand-in starts after the plant).
-rows_since() { awk -F, -v want="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i ~ /^in_F_t/) c = i; next }
-                                     c && $c + 0 == want + 0 { on = 1 } on { n++ } END { print n + 0 }' "$1"; }
-BUDGET="--budget-us 1000000"  # latency is not what this measures (a loaded 2-core CI box)
+. "$(dirname "$0")/lib.sh"
 
 # ---- hijack -------------------------------------------------------------------------------
 BASE=$($PY test/linux/free_ports.py 2) || { echo "no free ports"; echo "0 passed, 1 failed"; exit 1; }

@@ -14,20 +14,8 @@
 # Usage: attacks31.sh BUILD_DIR. Ends with "N passed, N failed".
 B=${1:-build}
 T=$(mktemp -d "${TMPDIR:-/tmp}/hs-att31.XXXXXX")
-pass=0; fail=0; PIDS=""
-ok() { pass=$((pass + 1)); echo "  ok   $1"; }
-ko() { fail=$((fail + 1)); echo "  FAIL $1"; }
-cleanup() { for p in $PIDS; do kill -TERM "$p" 2>/dev/null; done; rm -rf "$T"; }
-trap cleanup EXIT
-key() { sed -n "s/^$1=//p" "$2" | head -n 1 | sed 's/\.0*$//'; }
-PY=/usr/bin/python3
-rows_with() { awk -F, -v want="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i ~ /^in_F_t/) c = i; next }
-                                     c && $c + 0 == want + 0 { n++ } END { print n + 0 }' "$1"; }
-rows_since() { awk -F, -v want="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i ~ /^in_F_t/) c = i; next }
-                                     c && $c + 0 == want + 0 { on = 1 } on { n++ } END { print n + 0 }' "$1"; }
+. "$(dirname "$0")/lib.sh"
 last_in() { tail -n 1 "$1" | awk -F, -v h="$(head -n 1 "$1")" 'BEGIN { n = split(h, f, ","); for (i = 1; i <= n; i++) if (f[i] ~ /^in_F_t/) c = i } { print $c + 0 }'; }
-BUDGET="--budget-us 1000000"
-export XDG_CONFIG_HOME="$T/cfg"   # the per-user default key of this suite, not the user's own
 KEY="$T/cfg/hilstep/link.key"
 ports() { BASE=$($PY test/linux/free_ports.py 2) || { echo "no free ports"; echo "$pass passed, $((fail + 1)) failed"; exit 1; }
           PLANT=127.0.0.1:$BASE; ECU=127.0.0.1:$((BASE + 1)); }
