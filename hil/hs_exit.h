@@ -19,8 +19,9 @@
                                past a file-size limit: SIGXFSZ is ignored, the write fails) */
 #define HS_EXIT_BUDGET 6    /* verdict FAIL: a frame exceeded the latency budget (or missed ticks) */
 #define HS_EXIT_TEST 7      /* a check of a test image failed (Cortex-M test firmware) */
-#define HS_EXIT_LINK 8      /* authenticated link: frames with a bad or missing MAC arrived
-                               (forged, or the peer holds another key); counted as bad_mac */
+#define HS_EXIT_LINK 8      /* link attacked: frames with a bad or missing MAC (forged, or the
+                               peer holds another key: bad_mac), authentic frames of an earlier
+                               run (old_run), or frames CAN E2E refused (a second sender) */
 #define HS_EXIT_LINK_REJECTED 9 /* link health (hil/hs_health.h): frames from the peer were
                                    rejected, more than --max-rejected (default 0) */
 #define HS_EXIT_LINK_NO_PEER 10 /* the peer was never heard: no frame applied in the whole run
