@@ -36,7 +36,11 @@ else
     echo "  info squat: not root, no second Unix user: the attacker is a process of this user that does not read the key file"
 fi
 ports
-timeout -k 2 10 $AS $PY test/link/attacker.py squat $PLANT $ECU 3.6 50 >"$T/s_att.out" 2>&1 &
+# the other user cannot read this checkout (a clone under a 0700 mktemp directory, say): it
+# runs a copy of the attacker from a directory of its own that it can read
+AD=$(mktemp -d "${TMPDIR:-/tmp}/hs-att31-nobody.XXXXXX"); chmod 755 "$AD"; cp test/link/attacker.py "$AD/"
+chmod 644 "$AD/attacker.py"
+timeout -k 2 10 $AS $PY "$AD/attacker.py" squat $PLANT $ECU 3.6 50 >"$T/s_att.out" 2>&1 &
 A=$!; PIDS="$PIDS $A"
 sleep 0.3
 timeout -k 2 20 "$B/hilstep-rt" --listen $PLANT --peer $ECU --duration 3 --quiet --priority 0 $BUDGET \
@@ -44,7 +48,7 @@ timeout -k 2 20 "$B/hilstep-rt" --listen $PLANT --peer $ECU --duration 3 --quiet
 P=$!; PIDS="$PIDS $P"
 sleep 0.2
 timeout -k 2 10 "$B/hilstep-ecu" --listen $ECU --peer $PLANT --quiet --timeout-ms 2000 >"$T/s_ecu.out" 2>&1; erc=$?
-wait $P; rc=$?; wait $A
+wait $P; rc=$?; wait $A; rm -rf "$AD"
 bound=$(key bind_ecu_address "$T/s_att.out"); forged=$(key forged_sent "$T/s_att.out")
 chal=$(key challenge_seen "$T/s_att.out")
 bm=$(key rx_rej_bad_mac "$T/s_rt.stats"); acc=$(key rx_accepted "$T/s_rt.stats"); dg=$(key rx_datagrams "$T/s_rt.stats")
