@@ -19,6 +19,7 @@
 #include "hs_models.h"
 #include "hs_plant.h"
 #include "hs_ring.h"
+#include "hs_xcp_port.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -82,6 +83,8 @@ typedef struct options {
     hs_health_limits link;/* --max-fallback-ticks, --max-rejected, --allow-no-ecu */
     int require_rt;       /* --require-rt: latency judged, and a run that is not hard real-time fails */
     int budget_given;     /* --budget-us was on the command line: latency judged everywhere */
+    const char *xcp;      /* --xcp ADDR:PORT: the XCP slave (hil/XCP.md), NULL = none */
+    const char *a2l;      /* --a2l FILE: the A2L of this build */
 } options;
 
 /* An output file checked on every write: opened before the run, errno kept. */
@@ -228,6 +231,12 @@ static void usage(FILE *f)
 "  --verbose           every counter in the console summary (as --stats writes them)\n"
 "  --signals           print the model's signal map (wire order, units, scale, offset,\n"
 "                      range, fallback, stale limit) and exit\n"
+"measurement and calibration (hil/XCP.md)\n"
+"  --xcp ADDR:PORT     an XCP slave (ASAM XCP 1.5 on UDP) at ADDR:PORT: poll, DAQ at the\n"
+"                      frame, DOWNLOAD into params within the A2L's limits; with a link key\n"
+"                      CAL and DAQ need SEED & KEY (HMAC-SHA-256 of the seed)\n"
+"  --a2l FILE          write the A2L (ASAM MCD-2 MC 1.7) of this build; without --xcp then\n"
+"                      exit (its address: 127.0.0.1:5555)\n"
 "test switches\n"
 "  --inject-overrun K:X  frame K busy-waits until start + (K + X) * period, so it\n"
 "                      overruns and misses ceil(X) - 1 ticks (X > 1, e.g. 500:3.5)\n"
@@ -328,6 +337,8 @@ static int opt_names(const char *a, const char *v, options *o)
     else if (!strcmp(a, "--hist")) { NEED_ARG(); o->hist = v; return OPT_VALUE; }
     else if (!strcmp(a, "--stats")) { NEED_ARG(); o->stats = v; return OPT_VALUE; }
     else if (!strcmp(a, "--key")) { NEED_ARG(); o->key = v; return OPT_VALUE; }
+    else if (!strcmp(a, "--xcp")) { NEED_ARG(); o->xcp = v; return OPT_VALUE; }
+    else if (!strcmp(a, "--a2l")) { NEED_ARG(); o->a2l = v; return OPT_VALUE; }
     else return OPT_NOT_MINE;
     return OPT_FLAG;
 }
@@ -609,6 +620,7 @@ static void *rt_thread(void *arg)
             }
         }
         send_out(a, k, 0, out, n);
+        hs_xcpp_frame(k); /* XCP: this frame's DAQ, then the master's commands (hil/XCP.md) */
 
         const int64_t end = hs_now_ns();
         row.planned_ns = planned - a->start_ns;
@@ -1360,6 +1372,19 @@ static hs_status run_threads(app *a, const hs_plant_def *def)
     return HS_OK;
 }
 
+/* --xcp and --a2l: the XCP slave over the plant (port/linux-rt/hs_xcp_port.h) and its A2L. */
+static hs_status start_xcp(app *a)
+{
+    const hs_xcpp_cfg c = {a->o.xcp, &a->plant, &a->model, a->o.model_file,
+                           (const char (*)[64])a->o.pname, a->o.pval, a->o.nparams, a->o.period_ns};
+    if (hs_xcpp_open(&c) != 0 || (a->o.a2l && hs_xcpp_write_a2l(a->o.a2l, a->model.type->name) != 0)) {
+        hs_xcpp_close();
+        a->tp.ops->close(&a->tp);
+        return HS_E_SETUP;
+    }
+    return HS_OK;
+}
+
 /* The run's exit status: the plant's own outcome (its codes 3..8 come first), then the ECU
  * link's health (9..11, hil/hs_health.h). */
 static int exit_code(const app *a, int lost)
@@ -1384,6 +1409,7 @@ static int write_files(app *a)
     int code = exit_code(a, output_lost(a));
     if (a->stats.f) {
         report(a->stats.f, kv_plain, a, code);
+        hs_xcpp_report(a->stats.f, 0);
         outfile_finish(&a->stats);
         if (a->stats.err) code = exit_code(a, 1);
     }
@@ -1419,6 +1445,7 @@ static void print_end(const app *a, int code)
            hs_rt_is_hard(&a->rtr) ? "" : " - NOT hard real-time, see rt: lines above");
     if (a->o.verbose) report(stdout, kv_pretty, a, code);
     else summary(a);
+    hs_xcpp_report(stdout, 1);
     if (p->missed_ticks)
         printf("  note: sim_time trails time_base by the %llu missed ticks (never stepped back "
                "to back)\n", (unsigned long long)p->missed_ticks);
@@ -1490,7 +1517,13 @@ int main(int argc, char **argv)
         return hs_exit_of(HS_TOOL_PLANT, HS_OK);
     }
     rc = open_outputs(a);
+    if (rc == HS_OK && (a->o.xcp || a->o.a2l)) rc = start_xcp(a);
+    if (rc == HS_OK && a->o.a2l && !a->o.xcp) {
+        a->tp.ops->close(&a->tp); /* --a2l alone: the file, then exit */
+        return hs_exit_of(HS_TOOL_PLANT, HS_OK);
+    }
     if (rc == HS_OK) rc = run_threads(a, &def);
+    hs_xcpp_close();
     if (rc != HS_OK) return hs_exit_of(HS_TOOL_PLANT, rc);
     const int code = write_files(a);
     print_end(a, code);

@@ -31,9 +31,11 @@ $(LINUX_OBJDIR)/%.o: %.c $(LINUX_HDR)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_LINUX) -c $< -o $@
 
-$(BUILD)/hilstep-rt: $(LINUX_DIR)/hilstep_rt.c $(LINUX_BASE_OBJ) $(LINUX_TP_OBJ) $(CORE_OBJ) $(LINUX_HDR)
+# the plant's XCP slave over UDP and its A2L writer (hil/XCP.md): hilstep-rt's alone
+LINUX_XCP_OBJ := $(LINUX_OBJDIR)/$(LINUX_DIR)/hs_xcp_port.o
+$(BUILD)/hilstep-rt: $(LINUX_DIR)/hilstep_rt.c $(LINUX_BASE_OBJ) $(LINUX_TP_OBJ) $(LINUX_XCP_OBJ) $(CORE_OBJ) $(LINUX_HDR)
 	@mkdir -p $(BUILD)
-	$(CC) $(CFLAGS_LINUX) $(LINUX_DIR)/hilstep_rt.c $(LINUX_BASE_OBJ) $(LINUX_TP_OBJ) $(CORE_OBJ) -o $@ $(LINUX_LIBS)
+	$(CC) $(CFLAGS_LINUX) $(LINUX_DIR)/hilstep_rt.c $(LINUX_BASE_OBJ) $(LINUX_TP_OBJ) $(LINUX_XCP_OBJ) $(CORE_OBJ) -o $@ $(LINUX_LIBS)
 
 $(BUILD)/hilstep-ecu: $(LINUX_DIR)/hilstep_ecu.c $(LINUX_BASE_OBJ) $(LINUX_TP_OBJ) $(CORE_OBJ) $(LINUX_HDR)
 	@mkdir -p $(BUILD)
