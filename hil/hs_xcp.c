@@ -31,8 +31,12 @@ static uint32_t get32(const uint8_t *p) { return get16(p) | (get16(p + 2) << 16)
 static void emit(hs_xcp *x, uint8_t *buf, size_t n, uint64_t to)
 {
     put16(buf, (uint32_t)n);
-    put16(buf + 2, x->ctr);
-    x->ctr = (uint16_t)(x->ctr + 1u);
+    if (x->connected && to != x->master) { /* a refusal to another master: the session's CTR stays */
+        put16(buf + 2, 0u);
+    } else {
+        put16(buf + 2, x->ctr);
+        x->ctr = (uint16_t)(x->ctr + 1u);
+    }
     x->def.send(x->def.ctx, buf, n + HS_XCP_HDR, to);
 }
 
