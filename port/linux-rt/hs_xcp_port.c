@@ -52,7 +52,8 @@ typedef struct xport {
     int done;          /* atomic: 0 idle/working, 1 ok, -1 refused */
     int quit;
     char why[256];
-    int64_t compile_ns_max; /* longest recompile (s of wall time, reported) */
+    int64_t compile_ns_max; /* longest recompile (wall time, off the real-time thread) */
+    int64_t apply_ns_max;   /* longest apply between two steps (wall time, in the frame) */
     uint64_t recompiles;
 } xport;
 
@@ -191,6 +192,21 @@ static void *recompile_thread(void *arg)
     }
 }
 
+/* After a calibration: the stepper's state set again to itself (hs_stepper_set_state), so
+ * what it derived from the model at init or at the last set_state (the cached projection
+ * factorization, which depends on M; the consistent start of sdirk and galpha; the energy
+ * watchdog's E0) is the new model's. Bounded: one factorization and one solve of the fixed
+ * pattern. 0, or -1 (the stepper unchanged). */
+static int restate(void)
+{
+    static hs_real q[HS_PLANT_MAX_NQ], u[HS_PLANT_MAX_NQ], z[HS_PLANT_MAX_NZ];
+    hs_stepper *st = &X.c.plant->st;
+    memcpy(q, st->q, (size_t)st->nq * sizeof q[0]);
+    memcpy(u, st->u, (size_t)st->nq * sizeof u[0]);
+    if (st->nz > 0) memcpy(z, st->z, (size_t)st->nz * sizeof z[0]);
+    return hs_stepper_set_state(st, st->t, q, u, z) == HS_OK ? 0 : -1;
+}
+
 /* The engine's hook: a value within the A2L's limits for param index. */
 static int cal(void *ctx, uint32_t index, hs_real v)
 {
@@ -204,15 +220,17 @@ static int cal(void *ctx, uint32_t index, hs_real v)
     }
     hs_model *m = X.c.model;
     const hs_dims d = m->d;
+    const int64_t t0 = hs_now_ns();
     hs_real old;
     if (hs_model_get_param(m, X.pname[index], &old) != HS_OK) return HS_XCP_CAL_REFUSED;
     if (hs_model_set_param(m, X.pname[index], v) != HS_OK) return HS_XCP_CAL_REFUSED;
-    if (memcmp(&d, &m->d, sizeof d) != 0 || hs_model_check(m) != HS_OK) {
+    if (memcmp(&d, &m->d, sizeof d) != 0 || hs_model_check(m) != HS_OK || restate() != 0) {
         (void)hs_model_set_param(m, X.pname[index], old); /* a size or a cross-check: refused */
         return HS_XCP_CAL_REFUSED;
     }
     X.pval[index] = v;
     X.calibrated[index] = 1;
+    if (hs_now_ns() - t0 > X.apply_ns_max) X.apply_ns_max = hs_now_ns() - t0;
     return HS_XCP_CAL_APPLIED;
 }
 
@@ -223,15 +241,26 @@ static void swap_in(void)
     if (!X.x.busy || r == 0) return;
     __atomic_store_n(&X.done, 0, __ATOMIC_RELAXED);
     const double t = (double)X.c.plant->st.t;
-    if (r > 0) {
+    const hs_model keep = *X.c.model;
+    const int64_t t0 = hs_now_ns();
+    int ok = r > 0;
+    if (ok) {
         slot *s = &X.slots[X.next];
         X.c.model->type = &s->mb.type;
         X.c.model->desc = &s->mb;
+        if (restate() != 0) {
+            *X.c.model = keep; /* the stepper refused the new model at this state: nothing changed */
+            ok = 0;
+        }
+    }
+    if (ok) {
+        slot *s = &X.slots[X.next];
         X.next ^= 1;
         X.calibrated[X.req_index] = 1;
         for (int i = 0; i < X.np && i < s->st.nparams; ++i) X.pval[i] = (hs_real)s->st.param_val[i];
     }
-    hs_xcp_cal_finish(&X.x, r > 0, t);
+    if (hs_now_ns() - t0 > X.apply_ns_max) X.apply_ns_max = hs_now_ns() - t0;
+    hs_xcp_cal_finish(&X.x, ok, t);
 }
 
 /* ------------------------------------------------------------------ the socket ---- */
@@ -396,6 +425,7 @@ void hs_xcpp_report(FILE *f, int pretty)
         for (size_t i = 0; i < sizeof kv / sizeof kv[0]; ++i)
             fprintf(f, "%s=%llu\n", kv[i].k, (unsigned long long)kv[i].v);
         fprintf(f, "xcp_recompile_max_us=%.17g\n", (double)X.compile_ns_max / 1e3);
+        fprintf(f, "xcp_apply_max_us=%.17g\n", (double)X.apply_ns_max / 1e3);
     }
     for (uint32_t i = x->log_tail, n = 1; i != x->log_head; ++i, ++n) {
         const hs_xcp_cal_rec *r = &x->log[i % HS_XCP_LOG];
