@@ -3,10 +3,12 @@
 layer, XCP on Ethernet transport layer) and ASAM MCD-2 MC 1.7 for the xcp-test suite; it shares
 no code with the slave (hil/hs_xcp.c) or the A2L writer (port/linux-rt/hs_xcp_port.c).
 
-Usage: xcp_master.py A2L HSM KEYFILE|- [--c-model]
+Usage: xcp_master.py A2L HSM|- KEYFILE|- [DAQ_SECONDS]
 It runs against a hilstep-rt started with --xcp at the A2L's XCP_ON_UDP_IP address and prints
 "ok"/"FAIL" lines and "N passed, N failed" last. KEYFILE: the link key (hex, '#' comments) for
-SEED & KEY, '-' for an unauthenticated slave."""
+SEED & KEY, '-' for an unauthenticated slave. HSM '-': a C model (a calibration read back and
+one beyond its limits, no DAQ). DAQ_SECONDS: only a DAQ of every output for that long, every
+frame checked (the latency comparison of the suite)."""
 import hashlib
 import hmac
 import re
@@ -219,6 +221,9 @@ def main():
     addrs = [m["addr"] for m in a2l["meas"].values()] + [c["addr"] for c in a2l["char"].values()]
     check(len(set(addrs)) == len(addrs), "addresses distinct (%d)" % len(addrs))
     m = Master(a2l["udp"])
+    if len(sys.argv) > 4:
+        daq_only(m, a2l, key, float(sys.argv[4]))
+        return
 
     print("--- session: CONNECT, GET_STATUS, GET_COMM_MODE_INFO, GET_ID")
     r = m.cmd(CONNECT, 0)
@@ -244,7 +249,7 @@ def main():
     check(m.err(SHORT_UPLOAD, 16, 0, 0, *struct.pack("<I", last["addr"])) == "ACCESS_DENIED", "an upload past a region's end: ERR_ACCESS_DENIED")
     check(m.err(SHORT_UPLOAD, 0, 0, 0, *struct.pack("<I", last["addr"])) == "OUT_OF_RANGE", "SHORT_UPLOAD of 0 bytes: ERR_OUT_OF_RANGE")
     check(m.err(SYNCH) == "CMD_SYNCH", "SYNCH: ERR_CMD_SYNCH")
-    kname = "k" if "k" in a2l["char"] else sorted(a2l["char"])[0]
+    kname = "k" if "k" in a2l["char"] else "m" if "m" in a2l["char"] else sorted(a2l["char"])[0]
     kaddr = a2l["char"][kname]["addr"]
     if key:
         check(m.err(FREE_DAQ) == "ACCESS_LOCKED", "DAQ before UNLOCK: ERR_ACCESS_LOCKED")
@@ -298,6 +303,7 @@ def main():
         return
 
     print("--- DAQ of every output and t at the 1 ms frame, 10 s, a calibration of k on the way")
+    print("  info k's limits in the A2L: [%g, %g]" % (a2l["char"]["k"]["lo"], a2l["char"]["k"]["hi"]))
     info = m.cmd(GET_DAQ_PROCESSOR_INFO)
     check(info[1] & 0x01 and info[1] & 0x10, "GET_DAQ_PROCESSOR_INFO: dynamic, timestamps")
     res = m.cmd(GET_DAQ_RESOLUTION_INFO)
@@ -347,6 +353,7 @@ def main():
             m.dtos.append((ctr, p, 0))
     fmt = "<BI" + "d" * len(sig)
     rows = [struct.unpack(fmt, p) for _, p, _ in m.dtos if p[0] == first_pid and len(p) == struct.calcsize(fmt)]
+    print("  info dtos %d" % len(rows))
     check(len(rows) == len(m.dtos) and len(rows) > 9000, "%d DTOs, every one of the list's layout (PID %d, timestamp, %d values)" % (len(rows), first_pid, len(sig)))
     ts = [r[1] for r in rows]
     tt = [r[-1] for r in rows]
@@ -368,6 +375,42 @@ def main():
     check(abs(ymin[-1] - y_new) < 1e-9, "after k = %g the plant settles at y = %.12g, analytic -(l0 + m g / k) = %.12g" % (k_new, ymin[-1], y_new))
     moved = next(i for i, y in enumerate(ymin) if abs(y - y_old) > 1e-9)
     check(abs(tt[moved] - tt[moved - 1] - h) < 1e-12 and tt[moved] > 3.0, "the new k took effect between two steps at t = %.3f s" % tt[moved])
+    m.cmd(DISCONNECT)
+    finish()
+
+
+def setup_daq(m, a2l, sig):
+    """One dynamic DAQ list, one ODT of the signals sig, timestamps, event 0, started."""
+    m.cmd(FREE_DAQ)
+    m.cmd(ALLOC_DAQ, 0, 1, 0)
+    m.cmd(ALLOC_ODT, 0, 0, 0, 1)
+    m.cmd(ALLOC_ODT_ENTRY, 0, 0, 0, 0, len(sig))
+    m.cmd(SET_DAQ_PTR, 0, 0, 0, 0, 0)
+    for n in sig:
+        m.cmd(WRITE_DAQ, 0xFF, 8, 0, *struct.pack("<I", a2l["meas"][n]["addr"]))
+    m.cmd(SET_DAQ_LIST_MODE, 0x10, 0, 0, 0, 0, 1, 0)
+    pid = m.cmd(START_STOP_DAQ_LIST, 2, 0, 0)[1]
+    m.cmd(START_STOP_SYNCH, 1)
+    return pid
+
+
+def daq_only(m, a2l, key, seconds):
+    print("--- a DAQ of every output and t at the frame for %g s" % seconds)
+    m.cmd(CONNECT, 0)
+    if key:
+        m.unlock(key, 0x04)
+    sig = [n for n in a2l["meas"] if n.startswith("out.")] + ["t"]
+    pid = setup_daq(m, a2l, sig)
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        for ctr, p in m.packets(0.05):
+            m.dtos.append((ctr, p, 0))
+    m.cmd(START_STOP_SYNCH, 0)
+    fmt = "<BI" + "d" * len(sig)
+    tt = [struct.unpack(fmt, p)[-1] for _, p, _ in m.dtos if p[0] == pid and len(p) == struct.calcsize(fmt)]
+    check(len(tt) > 0.9 * seconds * 1000 and all(round((b - a) / 1e-3) == 1 for a, b in zip(tt, tt[1:])),
+          "%d DTOs, one for every frame (t steps by 1 ms)" % len(tt))
+    print("  info dtos %d" % len(tt))
     m.cmd(DISCONNECT)
     finish()
 
