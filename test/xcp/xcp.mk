@@ -14,4 +14,5 @@ xcp-test: $(BUILD)/hilstep-rt $(BUILD)/hilstep-xcp-bench
 	@sh test/xcp/run_tests.sh $(BUILD)
 
 xcp-bench: $(BUILD)/hilstep-xcp-bench
-	@sh test/xcp/xcp_bench.sh $(BUILD)
+	@sh test/xcp/xcp_bench.sh $(BUILD) model/mech/quarter_car.hsm --calibration
+	@sh test/xcp/xcp_bench.sh $(BUILD) model/mech/vehicles/car.hsm --calibration
