@@ -73,6 +73,19 @@ static void unit_of(const char *s, char *u, size_t cap)
         if (*p == '(') open = p;
         if (*p == ')' && open) close = p;
     }
+    if (!open || !close) { /* "# m/s^2": a comment of one word is the unit */
+        const char *b = s ? s + 1 : NULL;
+        while (b && (*b == ' ' || *b == '\t')) ++b;
+        size_t n = 0;
+        while (b && b[n] && b[n] != '\n' && b[n] != ' ' && b[n] != '\t' && b[n] != '\r') ++n;
+        const char *e = b ? b + n : NULL;
+        while (e && (*e == ' ' || *e == '\t' || *e == '\r')) ++e;
+        if (b && n > 0 && n < cap && (*e == '\0' || *e == '\n') && s[0] == '#') {
+            memcpy(u, b, n);
+            u[n] = '\0';
+        }
+        open = close = NULL;
+    }
     if (!open || !close || close <= open + 1 || (size_t)(close - open) >= cap) return;
     memcpy(u, open + 1, (size_t)(close - open - 1));
     u[close - open - 1] = '\0';
