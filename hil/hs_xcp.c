@@ -193,12 +193,12 @@ static int cmd_download(hs_xcp *x, const uint8_t *c, size_t len)
 
 void hs_xcp_cal_finish(hs_xcp *x, int ok, double t)
 {
-    uint8_t buf[HS_XCP_HDR + 1u];
     if (x->busy == 0) return;
     x->busy = 0;
     x->t_now = t;
     rec(x, x->busy_index, x->busy_old, x->busy_new, ok);
     if (ok) {
+        uint8_t buf[HS_XCP_HDR + 1u];
         ++x->cal_writes;
         respond(x, buf, 1u);
     } else {

@@ -17,7 +17,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#define LIM 1e300 /* |limit| of an unbounded quantity in the A2L and in the checks */
+#define LIM 1e30 /* |limit| of an unbounded quantity in the A2L and in the checks */
 #define TEXT_MAX 64
 
 typedef struct slot {

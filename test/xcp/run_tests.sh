@@ -9,6 +9,7 @@
 #  3. a C model (circular_track), unauthenticated: a calibration read back, one refused;
 #  4. the latency verdict of a 3 s run with a DAQ of every output equals the one without XCP;
 #  5. instructions per frame with and without the DAQ (callgrind): within 5 %.
+#  0. before all, the slave alone under 300,000 bad datagrams (ASan+UBSan, xcp_storm.c).
 # Usage: run_tests.sh BUILD. Ends with "N passed, N failed".
 B=${1:-build}
 PY=/usr/bin/python3
@@ -34,6 +35,10 @@ BASE=$($PY test/linux/free_ports.py 8) || { echo "no free UDP ports"; echo "0 pa
 LINK="--listen 127.0.0.1:$BASE --peer 127.0.0.1:$((BASE + 1)) --allow-no-ecu --quiet --log none"
 XCP=127.0.0.1:$((BASE + 2))
 M=test/xcp/spring.hsm
+
+echo "--- 0. the slave under a storm of bad datagrams (ASan, UBSan)"
+"$B/hilstep-xcp-storm" >"$T/storm.out" 2>&1
+tally "$T/storm.out" storm
 
 echo "--- 1. --a2l alone; bad --xcp and --a2l"
 "$B/hilstep-rt" --model-file $M $LINK --a2l "$T/noxcp.a2l" >"$T/a2l.out" 2>&1

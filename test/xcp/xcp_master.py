@@ -291,10 +291,10 @@ def main():
 
     if not params:  # a C model: a calibration read back, one out of limits refused
         c = a2l["char"][kname]
-        new = c["lo"] + 0.5 * (c["hi"] - c["lo"]) if c["hi"] < 1e299 else c["lo"] + 1.0
+        new = c["lo"] + 0.5 * (c["hi"] - c["lo"]) if c["hi"] < 1e29 else c["lo"] + 1.0
         m.download_f64(kaddr, new)
         check(m.read_f64(kaddr) == new, "DOWNLOAD %s = %g read back" % (kname, new))
-        if c["hi"] < 1e299:
+        if c["hi"] < 1e29:
             m.cmd(SET_MTA, 0, 0, 0, *struct.pack("<I", kaddr))
             check(m.err(DOWNLOAD, 8, *struct.pack("<d", c["hi"] * 2 + 1)) == "OUT_OF_RANGE", "beyond its upper limit: ERR_OUT_OF_RANGE")
             check(m.read_f64(kaddr) == new, "nothing changed")
