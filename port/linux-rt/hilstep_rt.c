@@ -1512,12 +1512,13 @@ int main(int argc, char **argv)
         a->tp.ops->close(&a->tp);
         return hs_exit_of(HS_TOOL_PLANT, HS_OK);
     }
-    rc = open_outputs(a);
-    if (rc == HS_OK && (a->o.xcp || a->o.a2l)) rc = start_xcp(a);
-    if (rc == HS_OK && a->o.a2l && !a->o.xcp) {
-        a->tp.ops->close(&a->tp); /* --a2l alone: the file, then exit */
-        return hs_exit_of(HS_TOOL_PLANT, HS_OK);
+    if (a->o.a2l && !a->o.xcp) { /* --a2l alone: the file, then exit (no key, no output files) */
+        rc = start_xcp(a);
+        if (rc == HS_OK) a->tp.ops->close(&a->tp);
+        return hs_exit_of(HS_TOOL_PLANT, rc);
     }
+    rc = open_outputs(a);
+    if (rc == HS_OK && a->o.xcp) rc = start_xcp(a);
     if (rc == HS_OK) rc = run_threads(a, &def);
     hs_xcpp_close();
     if (rc != HS_OK) return hs_exit_of(HS_TOOL_PLANT, rc);
