@@ -141,6 +141,62 @@ for h in 0.001 0.016666666666666666; do
     below "stack h=$h: top box tilt/twist (quaternion vector part)" "$(echo "$out" | field q35)" 1e-3
 done
 
+# ---- crossed edges (issue 35): a cube held with an edge up (45 deg about x, a fixed joint), a
+# second cube turned 45 deg about y dropped 1 cm onto it: edge across edge. Only an edge-edge
+# axis separates them (the face axes overlap by 6.4 cm), so without the 9 edge-edge axes the
+# drop was launched (+9.9 m/s, +77 J). Rests on the lower edge for 2 s: the contact point
+# under the centre of mass, W = 1/m, so the settle below the edge is REG W m g h^2 / ERP; the
+# energy lost is m g (1 cm + that settle), never more than 2 % above (the impact's transient).
+# (The balance is an unstable equilibrium: rounding at 1e-16 grows by e per sqrt(I_edge / (m g
+# r)) = 0.139 s and tips it after about 4 s; the peers' runs show the same physics.)
+cat > "$T/crossed.hsm" <<'EOF2'
+model crossed dim=3
+gravity 0,0,-9.81
+param s = 0.38268343236508978
+param c = 0.92387953251128674
+body lo spatial mass=1 inertia=0.0066667,0.0066667,0.0066667 pos=0,0,0.5 quat=c,s,0,0
+body up spatial mass=1 inertia=0.0066667,0.0066667,0.0066667 pos=0,0,0.79284271247461901 quat=c,0,s,0
+joint hold fixed a=lo b=ground
+shape sl box body=lo half=0.1,0.1,0.1
+shape su box body=up half=0.1,0.1,0.1
+contact k a=su b=sl mu=0.5
+EOF2
+out=$("$SIM" --model-file "$T/crossed.hsm" --h 0.001 --t 2)
+st=$(echo "$out" | field status)
+[ "$st" = ok ] && ok "crossed edges: 2 s, status ok" || ko "crossed edges: status $st"
+dc=$(awk -v r="$REG" -v e="$ERP" 'BEGIN { printf "%.12g", r * 1 * 9.81 * 1e-6 / e }')
+rel "crossed edges: settle below the lower edge (m) = REG W m g h^2 / ERP" \
+    "$(awk -v z="$(echo "$out" | field q10)" 'BEGIN { printf "%.8g", 0.5 + 0.2 * sqrt(2) - z }')" "$dc" 0.01
+for k in q8 q9; do below "crossed edges: upper box $k (horizontal position, m) after 2 s" "$(echo "$out" | field $k)" 1e-6; done
+for k in u8 u9 u10 u11 u12 u13 u14; do below "crossed edges: upper box $k after 2 s" "$(echo "$out" | field $k)" 1e-6; done
+rel "crossed edges: energy lost = m g (0.01 m + settle) (J), from the final height" \
+    "$(awk -v z="$(echo "$out" | field q10)" 'BEGIN { printf "%.8g", 9.81 * (0.79284271247461901 - z) }')" \
+    "$(awk -v d="$dc" 'BEGIN { printf "%.8g", 9.81 * (0.01 + d) }')" 1e-6
+dE=$(echo "$out" | field max_abs_dE)
+awk -v v="$dE" -v d="$dc" 'BEGIN { exit !(v <= 1.02 * 9.81 * (0.01 + d)) }' \
+    && ok "crossed edges: max |E - E(0)| over the run $dE J <= 1.02 m g (0.01 m + settle): no launch" \
+    || ko "crossed edges: max |E - E(0)| $dE J: energy gained"
+
+# ---- the contact stage never adds energy (test/contact/ct_energy.c): every step of the contact
+# scenes, E after the stage <= E before it + |gravity's work over the stage's displacement| +
+# rounding. Scenes and methods where it holds; model/CONTACT.md names where it does not (the
+# end stop's impact step, sdirk's first step of the crossed-edges impact). ----
+CTE=$(dirname "$SIM")/hilstep-ctenergy
+if [ -x "$CTE" ]; then
+    for m in sdirk symplectic j2; do
+        files="$M/ball.hsm $M/incline.hsm $M/sphere.hsm $M/stack.hsm $T/cap.hsm $T/sb.hsm"
+        [ "$m" != sdirk ] && files="$files $T/crossed.hsm"
+        # shellcheck disable=SC2086
+        "$CTE" 0.001 2000 $m $files > "$T/cte.out" 2>&1
+        while read -r word rest; do
+            case $word in ok) ok "energy: $rest" ;; *) ko "energy: $word $rest" ;; esac
+        done < "$T/cte.out"
+        [ "$(grep -c '^ok' "$T/cte.out")" -eq "$(echo $files | wc -w)" ] || ko "energy $m: $(cat "$T/cte.out")"
+    done
+else
+    ko "no $CTE (make contact-test builds it)"
+fi
+
 # ---- bad declarations: refused with FILE:LINE ----
 bad() { # name, line number, file text
     printf '%s\n' "$3" > "$T/bad.hsm"
