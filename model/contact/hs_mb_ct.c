@@ -293,36 +293,41 @@ static void box_face(const hs_mb_shape *R, const ct_frame *Fr, int k, const hs_m
     }
 }
 
-/* The edge-edge axes of the separating-axis test: L = A_i x B_j (unit) for the 9 pairs of
- * edge directions, the separation |d . L| - ra - rb along each (ra, rb the boxes' projected
- * half extents), the largest returned with its pair (*ei, *ej). Pairs of edges within 1e-3
- * rad of parallel have no axis of their own (a face axis covers them) and are skipped: 9
- * evaluations every step whatever the configuration. */
+/* The edge-edge axes of the separating-axis test: L = A_i x B_j for the 9 pairs of edge
+ * directions, the separation (|d . L| - ra - rb) / |L| along each (ra, rb the boxes' projected
+ * half extents), the largest returned with its pair (*ei, *ej). With R_kj = A_k . B_j and
+ * t_k = d . A_k (right-handed axes): A_{i+1} . L = -R_{i+2,j}, A_{i+2} . L = R_{i+1,j},
+ * B_{j+1} . L = R_{i,j+2}, B_{j+2} . L = -R_{i,j+1}, |L|^2 = 1 - R_ij^2 (Gottschalk's OBB
+ * test). Pairs of edges within 1e-3 rad of parallel have no axis of their own (a face axis
+ * covers them) and are skipped: 9 evaluations every step whatever the configuration. */
 static hs_real box_edge_sep(const hs_mb_shape *A, const ct_frame *Fa, const hs_mb_shape *B, const ct_frame *Fb,
                             int *ei, int *ej)
 {
-    hs_real d[3];
+    hs_real d[3], t[3], R[3][3];
     for (int i = 0; i < 3; ++i) {
         d[i] = Fa->c[i] - Fb->c[i];
+    }
+    for (int k = 0; k < 3; ++k) {
+        t[k] = mb_dot3(d, Fa->A[k]);
+        for (int j = 0; j < 3; ++j) {
+            R[k][j] = mb_dot3(Fa->A[k], Fb->A[j]);
+        }
     }
     hs_real best = HS_R(-1e30);
     *ei = -1;
     *ej = -1;
     for (int i = 0; i < 3; ++i) {
+        const int i1 = (i + 1) % 3, i2 = (i + 2) % 3;
         for (int j = 0; j < 3; ++j) {
-            hs_real L[3];
-            cross3(Fa->A[i], Fb->A[j], L);
-            const hs_real l2 = mb_dot3(L, L);
+            const int j1 = (j + 1) % 3, j2 = (j + 2) % 3;
+            const hs_real l2 = HS_R(1.0) - R[i][j] * R[i][j];
             if (!(l2 > HS_R(1e-6))) {
                 continue;
             }
-            const hs_real il = HS_R(1.0) / hs_sqrt(l2);
-            hs_real ra = HS_R(0.0), rb = HS_R(0.0);
-            for (int k = 0; k < 3; ++k) {
-                ra += A->size[k] * hs_abs(mb_dot3(Fa->A[k], L));
-                rb += B->size[k] * hs_abs(mb_dot3(Fb->A[k], L));
-            }
-            const hs_real s = (hs_abs(mb_dot3(d, L)) - ra - rb) * il;
+            const hs_real ra = A->size[i1] * hs_abs(R[i2][j]) + A->size[i2] * hs_abs(R[i1][j]);
+            const hs_real rb = B->size[j1] * hs_abs(R[i][j2]) + B->size[j2] * hs_abs(R[i][j1]);
+            const hs_real dl = t[i2] * R[i1][j] - t[i1] * R[i2][j];
+            const hs_real s = (hs_abs(dl) - ra - rb) / hs_sqrt(l2);
             if (s > best) {
                 best = s;
                 *ei = i;
