@@ -222,6 +222,94 @@ static void sphere_box(hs_real r, const hs_real *c, const hs_mb_shape *B, const 
     P->phi = dist - r;
 }
 
+static hs_real clampr(hs_real x, hs_real h)
+{
+    return (x > h) ? h : ((x < -h) ? -h : x);
+}
+
+/* The closest points of the segments p0 + s u (|s| <= L) and q0 + t v (|t| <= M), u and v
+ * unit, into a and b: s on the lines' common perpendicular (0 for parallel lines), t for that
+ * s, then s again for the clamped t (Ericson, Real-Time Collision Detection, 5.1.9): three
+ * fixed steps, exact for segments. */
+static void seg_seg(const hs_real *p0, const hs_real *u, hs_real L, const hs_real *q0, const hs_real *v, hs_real M,
+                    hs_real *a, hs_real *b)
+{
+    hs_real w[3];
+    for (int i = 0; i < 3; ++i) {
+        w[i] = p0[i] - q0[i];
+    }
+    const hs_real c = mb_dot3(u, v), du = mb_dot3(u, w), dv = mb_dot3(v, w);
+    const hs_real den = HS_R(1.0) - c * c;
+    hs_real s = (den > HS_R(1e-9)) ? clampr((c * dv - du) / den, L) : HS_R(0.0);
+    const hs_real t = clampr(dv + c * s, M);
+    s = clampr(c * t - du, L);
+    for (int i = 0; i < 3; ++i) {
+        a[i] = p0[i] + s * u[i];
+        b[i] = q0[i] + t * v[i];
+    }
+}
+
+/* capsule a (radius size[0], half length size[1] along its z axis) against capsule b: three
+ * points, the spheres at the closest points of the two axes (crossed capsules) and at each end
+ * of a's axis against the nearest point of b's (parallel ones lie on a line, not a point) */
+static void capsule_capsule(const hs_mb_shape *A, const ct_frame *Fa, const hs_mb_shape *B, const ct_frame *Fb,
+                            ct_pt *P)
+{
+    hs_real a[3], b[3];
+    seg_seg(Fa->c, Fa->A[2], A->size[1], Fb->c, Fb->A[2], B->size[1], a, b);
+    sphere_sphere(A->size[0], a, B->size[0], b, &P[0]);
+    for (int e = 0; e < 2; ++e) {
+        hs_real w[3];
+        const hs_real sg = (e == 0) ? HS_R(1.0) : HS_R(-1.0);
+        for (int i = 0; i < 3; ++i) {
+            a[i] = Fa->c[i] + sg * A->size[1] * Fa->A[2][i];
+            w[i] = a[i] - Fb->c[i];
+        }
+        const hs_real t = clampr(mb_dot3(w, Fb->A[2]), B->size[1]);
+        for (int i = 0; i < 3; ++i) {
+            b[i] = Fb->c[i] + t * Fb->A[2][i];
+        }
+        sphere_sphere(A->size[0], a, B->size[0], b, &P[1 + e]);
+    }
+}
+
+/* capsule a against box b: three points, the spheres at the two ends of a's axis and at the
+ * axis point nearest the box (the axis point nearest b's centre, then the axis point nearest
+ * the box point nearest that: two fixed projections), each as sphere-box */
+static void capsule_box(const hs_mb_shape *A, const ct_frame *Fa, const hs_mb_shape *B, const ct_frame *Fb, ct_pt *P)
+{
+    const hs_real *ax = Fa->A[2];
+    const hs_real L = A->size[1];
+    for (int e = 0; e < 2; ++e) {
+        hs_real v[3];
+        const hs_real sg = (e == 0) ? HS_R(1.0) : HS_R(-1.0);
+        for (int i = 0; i < 3; ++i) {
+            v[i] = Fa->c[i] + sg * L * ax[i];
+        }
+        sphere_box(A->size[0], v, B, Fb, &P[e]);
+    }
+    hs_real d[3], x[3], y[3], l[3];
+    for (int i = 0; i < 3; ++i) {
+        d[i] = Fb->c[i] - Fa->c[i];
+    }
+    hs_real s = clampr(mb_dot3(ax, d), L);
+    for (int i = 0; i < 3; ++i) {
+        x[i] = Fa->c[i] + s * ax[i] - Fb->c[i];
+    }
+    for (int k = 0; k < 3; ++k) {
+        l[k] = clampr(mb_dot3(Fb->A[k], x), B->size[k]);
+    }
+    frame_vec(Fb, l, y);
+    for (int i = 0; i < 3; ++i) {
+        y[i] += Fb->c[i] - Fa->c[i];
+    }
+    s = clampr(mb_dot3(ax, y), L);
+    for (int i = 0; i < 3; ++i) {
+        x[i] = Fa->c[i] + s * ax[i];
+    }
+    sphere_box(A->size[0], x, B, Fb, &P[2]);
+}
+
 /* separations of boxes a and b along each box's face axes (negative: overlap): sa[k] along
  * a's axis k, sb[k] along b's; the axes' products C_kj = A_k . B_j once for all six */
 static void box_seps(const hs_mb_shape *A, const ct_frame *Fa, const hs_mb_shape *B, const ct_frame *Fb, hs_real *sa,
@@ -443,6 +531,12 @@ int hs_mb_ct_pair_slots(hs_mb_shape_kind ka, hs_mb_shape_kind kb)
     if ((lo == HS_MB_SH_BOX) && (hi == HS_MB_SH_BOX)) {
         return 4;
     }
+    if (((lo == HS_MB_SH_BOX) && (hi == HS_MB_SH_CAPSULE)) || ((lo == HS_MB_SH_CAPSULE) && (hi == HS_MB_SH_BOX))) {
+        return 3;
+    }
+    if ((lo == HS_MB_SH_CAPSULE) && (hi == HS_MB_SH_CAPSULE)) {
+        return 3;
+    }
     return 0;
 }
 
@@ -453,8 +547,9 @@ static void contact_points(const hs_mb_model *mb, int c, const hs_real *q, ct_pt
     const hs_mb_contact *C = &D->contacts[c];
     const hs_mb_shape *A = &D->shapes[C->a], *B = &D->shapes[C->b];
     int flip = 0;
-    /* canonical order: the plane second, a sphere before a box */
-    if ((A->kind == HS_MB_SH_PLANE) || ((A->kind == HS_MB_SH_BOX) && (B->kind == HS_MB_SH_SPHERE))) {
+    /* canonical order: the plane second, a sphere or a capsule before a box */
+    if ((A->kind == HS_MB_SH_PLANE)
+        || ((A->kind == HS_MB_SH_BOX) && ((B->kind == HS_MB_SH_SPHERE) || (B->kind == HS_MB_SH_CAPSULE)))) {
         const hs_mb_shape *t = A;
         A = B;
         B = t;
@@ -488,6 +583,10 @@ static void contact_points(const hs_mb_model *mb, int c, const hs_real *q, ct_pt
         sphere_sphere(A->size[0], Fa.c, B->size[0], Fb.c, &P[0]);
     } else if ((A->kind == HS_MB_SH_SPHERE) && (B->kind == HS_MB_SH_BOX)) {
         sphere_box(A->size[0], Fa.c, B, &Fb, &P[0]);
+    } else if ((A->kind == HS_MB_SH_CAPSULE) && (B->kind == HS_MB_SH_BOX)) {
+        capsule_box(A, &Fa, B, &Fb, P);
+    } else if (A->kind == HS_MB_SH_CAPSULE) {
+        capsule_capsule(A, &Fa, B, &Fb, P);
     } else {
         box_box(A, &Fa, B, &Fb, P);
     }
@@ -780,7 +879,7 @@ static int ct_contact(hs_mb_model *mb, int c, int *nk)
     const hs_mb_shape *A = &D->shapes[C->a], *B = &D->shapes[C->b];
     const int ns = hs_mb_ct_pair_slots(A->kind, B->kind);
     if (ns == 0) {
-        mb->bad_why = "shape pair not supported (sphere, box or capsule on a plane; sphere-sphere; sphere-box; box-box)";
+        mb->bad_why = "shape pair not supported (sphere, box or capsule on a plane; sphere-sphere; sphere-box; box-box; capsule-box; capsule-capsule)";
         return HS_E_MODEL_PARAM;
     }
     if (((A->body < 0) && (B->body < 0)) || (A->body == B->body)) {
