@@ -17,6 +17,7 @@ QUICK=${2:-}
 HERE=$(dirname "$0")
 ROOT=$HERE/../..
 M=$ROOT/model/mech
+SC=$HERE/scenes
 pass=0; fail=0
 ok() { pass=$((pass + 1)); echo "ok   $*"; }
 ko() { fail=$((fail + 1)); echo "FAIL $*"; }
@@ -149,19 +150,7 @@ done
 # energy lost is m g (1 cm + that settle), never more than 2 % above (the impact's transient).
 # (The balance is an unstable equilibrium: rounding at 1e-16 grows by e per sqrt(I_edge / (m g
 # r)) = 0.139 s and tips it after about 4 s; the peers' runs show the same physics.)
-cat > "$T/crossed.hsm" <<'EOF2'
-model crossed dim=3
-gravity 0,0,-9.81
-param s = 0.38268343236508978
-param c = 0.92387953251128674
-body lo spatial mass=1 inertia=0.0066667,0.0066667,0.0066667 pos=0,0,0.5 quat=c,s,0,0
-body up spatial mass=1 inertia=0.0066667,0.0066667,0.0066667 pos=0,0,0.79284271247461901 quat=c,0,s,0
-joint hold fixed a=lo b=ground
-shape sl box body=lo half=0.1,0.1,0.1
-shape su box body=up half=0.1,0.1,0.1
-contact k a=su b=sl mu=0.5
-EOF2
-out=$("$SIM" --model-file "$T/crossed.hsm" --h 0.001 --t 2)
+out=$("$SIM" --model-file "$SC/crossed.hsm" --h 0.001 --t 2)
 st=$(echo "$out" | field status)
 [ "$st" = ok ] && ok "crossed edges: 2 s, status ok" || ko "crossed edges: status $st"
 dc=$(awk -v r="$REG" -v e="$ERP" 'BEGIN { printf "%.12g", r * 1 * 9.81 * 1e-6 / e }')
@@ -183,15 +172,7 @@ awk -v v="$dE" -v d="$dc" 'BEGIN { exit !(v <= 1.02 * 9.81 * (0.01 + d)) }' \
 # centre). Each normal row's compliance k_i = ERP / (REG W_i h^2), W_i = 1/m + x_i^2 / Jyy; the
 # rigid capsule sinks z + theta x_i at each point, sum k_i d_i = m g, sum k_i d_i x_i = 0: the
 # centre's settle z and the tilt theta follow (awk below), the run must match them. ----
-cat > "$T/capbox.hsm" <<'EOF2'
-model capbox dim=3
-gravity 0,0,-9.81
-body c spatial mass=1 inertia=0.0145,0.0145,0.00125 pos=0.1,0.05,0.56 quat=0.7071067811865476,0,0.7071067811865476,0
-shape table box body=ground at=0,0,0.25 half=0.5,0.5,0.25
-shape s capsule body=c radius=0.05 half=0.2
-contact k a=s b=table mu=0.5
-EOF2
-out=$("$SIM" --model-file "$T/capbox.hsm" --h 0.001 --t 2)
+out=$("$SIM" --model-file "$SC/capbox.hsm" --h 0.001 --t 2)
 st=$(echo "$out" | field status)
 [ "$st" = ok ] && ok "capsule on a box: 2 s, status ok" || ko "capsule on a box: status $st"
 read -r zc thc <<EOF2
@@ -212,22 +193,7 @@ for k in u1 u2 u3 u4 u5 u6 u7; do below "capsule on a box: $k after 2 s" "$(echo
 # ---- capsule on two capsules (issue 35): a raft of two logs (r 0.05 m, touching, along x) on
 # the floor, a third log dropped 1 cm into their groove: it rests at the groove's height
 # 0.05 + sqrt(0.1^2 - 0.05^2) m above the floor, on the raft's centre line. ----
-cat > "$T/capcap.hsm" <<'EOF2'
-model capcap dim=3
-gravity 0,0,-9.81
-param s = 0.7071067811865476
-body lo spatial mass=2 inertia=0.03,0.03,0.005 pos=0,0,0.05 quat=s,0,s,0
-body up spatial mass=1 inertia=0.0145,0.0145,0.00125 pos=0,0,0.14660254037844386 quat=s,0,s,0
-shape floor plane body=ground
-shape c1 capsule body=lo at=0,-0.05,0 radius=0.05 half=0.2
-shape c2 capsule body=lo at=0,0.05,0 radius=0.05 half=0.2
-shape cu capsule body=up radius=0.05 half=0.2
-contact f1 a=c1 b=floor mu=0.5
-contact f2 a=c2 b=floor mu=0.5
-contact k1 a=cu b=c1 mu=0.5
-contact k2 a=cu b=c2 mu=0.5
-EOF2
-out=$("$SIM" --model-file "$T/capcap.hsm" --h 0.001 --t 2)
+out=$("$SIM" --model-file "$SC/capcap.hsm" --h 0.001 --t 2)
 st=$(echo "$out" | field status)
 [ "$st" = ok ] && ok "log in the groove of two logs: 2 s, status ok" || ko "log in a groove: status $st"
 below "log in the groove: height - 0.05 - sqrt(0.0075) (m), compliance only" \
@@ -244,7 +210,7 @@ CTE=$(dirname "$SIM")/hilstep-ctenergy
 if [ -x "$CTE" ]; then
     for m in sdirk symplectic j2; do
         files="$M/ball.hsm $M/incline.hsm $M/sphere.hsm $M/stack.hsm $T/cap.hsm $T/sb.hsm"
-        [ "$m" != sdirk ] && files="$files $T/crossed.hsm $T/capbox.hsm $T/capcap.hsm"
+        [ "$m" != sdirk ] && files="$files $SC/crossed.hsm $SC/capbox.hsm $SC/capcap.hsm"
         # shellcheck disable=SC2086
         "$CTE" 0.001 2000 $m $files > "$T/cte.out" 2>&1
         while read -r word rest; do
