@@ -66,7 +66,7 @@ def nm_globals(path, defined_only):
 def main():
     obj = Path(sys.argv[1])
     lib = sorted(p.with_suffix("") for p in (obj / "rt").glob("*.ci")) \
-        + sorted(p.with_suffix("") for p in (obj / "model").glob("*.ci")) \
+        + sorted(p.with_suffix("") for p in (obj / "model").rglob("*.ci")) \
         + sorted(p.with_suffix("") for p in (obj / "hil").glob("*.ci"))
     board = sorted(p.with_suffix("") for p in (obj / "port/cortex-m/boards").rglob("*.ci"))
     if len(sys.argv) > 2:
