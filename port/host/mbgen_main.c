@@ -110,8 +110,15 @@ static int fail_write(void)
 }
 
 /* File name without its directories. */
+/* The description's name under model/mech/ (vehicles/car.hsm keeps its folder), else its base name. */
 static const char *base_name(const char *path)
 {
+    const char *m = strstr(path, "model/mech/");
+    if (m) {
+        const char *n;
+        while ((n = strstr(m + 1, "model/mech/")) != NULL) m = n;
+        return m + strlen("model/mech/");
+    }
     const char *b = strrchr(path, '/');
     return b ? b + 1 : path;
 }
