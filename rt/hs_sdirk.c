@@ -168,7 +168,12 @@ static int sd_newton(hs_stepper *s, hs_ctx *c, hs_real t, hs_real *A, hs_real *L
 {
     const hs_model *m = s->model;
     const int nq = s->nq, nc = s->nc;
-    int rc = hs_mass_force(s, c, t, s->qn, s->un);
+    /* f with its Jacobians in one model call where the model offers it (force_fj: one tire
+     * evaluation per wheel in the factoring stage instead of a values-only one plus one with
+     * partials at the same point; the same bits) */
+    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
+    const int fj = (factor != 0) && (s->analytic != 0) && (m->type->force_fj != NULL);
+    int rc = (fj != 0) ? hs_mass_force_fj(s, c, t, s->qn, s->un) : hs_mass_force(s, c, t, s->qn, s->un);
     /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     if (rc != HS_OK) {
         return rc;
@@ -179,10 +184,12 @@ static int sd_newton(hs_stepper *s, hs_ctx *c, hs_real t, hs_real *A, hs_real *L
     const int all = (nc > 0) && (m->type->constraint_all != NULL) && ((factor == 0) || (s->curv_fd == 0))
                     && (s->comp == 0);
     if (factor != 0) {
-        rc = hs_force_jacobians(s, c, t, s->qn, s->un);
-        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-        if (rc != HS_OK) {
-            return rc;
+        if (fj == 0) {
+            rc = hs_force_jacobians(s, c, t, s->qn, s->un);
+            /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
+            if (rc != HS_OK) {
+                return rc;
+            }
         }
         if ((nc > 0) && (all == 0)) {
             rc = hs_add_curvature(s, t, s->qn, Lam);
