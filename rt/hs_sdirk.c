@@ -168,7 +168,7 @@ static void sd_compliant_rows(hs_stepper *s, const hs_ctx *c, const hs_real *Lam
 static int sd_forces(hs_stepper *s, const hs_ctx *c, hs_real t, int factor)
 {
     /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-    const int fj = (factor != 0) && (s->analytic != 0) && (s->model->type->force_fj != NULL);
+    const int fj = (factor != 0) && (s->analytic == 2); /* 2: force_fj (hs_stepper.c) */
     if (fj != 0) {
         return hs_mass_force_fj(s, c, t, s->qn, s->un);
     }
