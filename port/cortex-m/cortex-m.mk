@@ -47,13 +47,15 @@ QEMU_RUN_BOARD ?= m7
 CM_CFLAGS := -std=c99 -O2 -g -ffreestanding -nostdlib $(FPFLAGS) $(WARN) -fno-short-enums \
              -ffunction-sections -fdata-sections -fstack-usage -fcallgraph-info=su -Irt $(MODEL_INC) -Ihil -Iport/cortex-m -Iport/cortex-m/core \
              -DHS_PLANT_MAX_NQ=8 -DHS_PLANT_MAX_NC=8 -DHS_PLANT_MAX_NZ=12
-# The vehicles (model/vehicle/hs_veh.c on hs_tire.c, hs_tire_values.c) are built with -O3 and a higher
+# The vehicles (model/vehicle/hs_veh.c on hs_tire.c, hs_tire_values.c, and the description's tire
+# element model/elements/hs_mb_el_tire.c) are built with -O3 and a higher
 # inline limit: the tire's small value-and-partials helpers are then inlined and their
 # temporaries kept in registers (car 41k instead of 76k instructions per step, truck-trailer
 # 121k instead of 193k: test/qemu/mech_tests.sh). Inlining changes no floating-point operation
-# (no contraction), so the bits stay the host's. -DHS_NO_VEHICLES above keeps the vehicles out
-# of the boards' registry, so the plant and test images (16 KiB stack, whose static bound
-# counts every model callback: 25.6 KB with them) stay as they were; hilstep-mech.elf runs them.
+# (no contraction), so the bits stay the host's. Every image links the vehicles (issue 32: the
+# plant runs `make qemu-run CM_MODEL=car`); HS_PLANT_MAX_NZ 12 holds the car's tread and brake
+# states; the stack (ld/hs_sections.ld, 48 KiB) holds their static bound (test/qemu/stack_bound.py,
+# 37 KB with the model layer's rooms counted: the bound of 16 KiB images had left model/ out).
 CM_TIRE_FLAGS := -O3 -finline-limit=1000
 # The dense step's path (factor, solve, the stepper's loops, sin/cos) and the hand-written car
 # axle get the same flags: the car axle's default step on the M7 goes from 5,299 to 4,960
