@@ -52,7 +52,7 @@ CM_CFLAGS := -std=c99 -O2 -g -ffreestanding -nostdlib $(FPFLAGS) $(WARN) -fno-sh
 # inline limit: the tire's small value-and-partials helpers are then inlined and their
 # temporaries kept in registers (car 41k instead of 76k instructions per step, truck-trailer
 # 121k instead of 193k: test/qemu/mech_tests.sh). Inlining changes no floating-point operation
-# (no contraction), so the bits stay the host's. Every image links the vehicles (issue 32: the
+# (no contraction), so the bits stay the host's. Every image links the vehicles (the
 # plant runs `make qemu-run CM_MODEL=car`); HS_PLANT_MAX_NZ 12 holds the car's tread and brake
 # states; the stack (ld/hs_sections.ld, 48 KiB) holds their static bound (test/qemu/stack_bound.py,
 # 37 KB with the model layer's rooms counted: the bound of 16 KiB images had left model/ out).
