@@ -133,6 +133,12 @@ typedef struct hs_model_type {
     /* Optional analytic force Jacobians fq = df/dq, fu = df/du (nq x nq each); NULL = use FD. */
     int (*force_jac)(const struct hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
                      const hs_real *z, const hs_real *in, hs_real *fq, hs_real *fu);
+    /* Optional: f, fq and fu at one point in one call (nq, nq x nq, nq x nq), the same bits as
+     * force() and force_jac() there; for a model whose force evaluation carries its partials
+     * anyway (a tire's forward mode: one evaluation per wheel instead of two). NULL = force()
+     * then force_jac(). */
+    int (*force_fj)(const struct hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
+                    const hs_real *z, const hs_real *in, hs_real *f, hs_real *fq, hs_real *fu);
     /* Constraints: g (nc), G = dg/dq (nc x nq), gt = dg/dt (nc); any output may be NULL.
      * Required when nc > 0. */
     int (*constraint)(const struct hs_model *m, hs_real t, const hs_real *q,

@@ -162,13 +162,31 @@ static void sd_compliant_rows(hs_stepper *s, const hs_ctx *c, const hs_real *Lam
     }
 }
 
+/* M, f at (t, qn, un), and fq, fu with the factor: f with its Jacobians in one model call where
+ * the model offers it (force_fj: one tire evaluation per wheel in the factoring stage instead of
+ * a values-only one plus one with partials at the same point; the same bits). */
+static int sd_forces(hs_stepper *s, const hs_ctx *c, hs_real t, int factor)
+{
+    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
+    const int fj = (factor != 0) && (s->analytic == 2); /* 2: force_fj (hs_stepper.c) */
+    if (fj != 0) {
+        return hs_mass_force_fj(s, c, t, s->qn, s->un);
+    }
+    int rc = hs_mass_force(s, c, t, s->qn, s->un);
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
+    if ((rc == HS_OK) && (factor != 0)) {
+        rc = hs_force_jacobians(s, c, t, s->qn, s->un);
+    }
+    return rc;
+}
+
 /* Newton step on stage (A, Lam) at (t, Q, U) held in qn, un: residuals r = M A - f - G^T Lam,
  * c = G A + gamma; S x = (-r, -c) with the factor fK; A += dx, Lam += dLam. */
 static int sd_newton(hs_stepper *s, hs_ctx *c, hs_real t, hs_real *A, hs_real *Lam, int factor)
 {
     const hs_model *m = s->model;
     const int nq = s->nq, nc = s->nc;
-    int rc = hs_mass_force(s, c, t, s->qn, s->un);
+    int rc = sd_forces(s, c, t, factor);
     /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     if (rc != HS_OK) {
         return rc;
@@ -178,18 +196,11 @@ static int sd_newton(hs_stepper *s, hs_ctx *c, hs_real t, hs_real *A, hs_real *L
     /* (a compliant row needs g and g_t too, which constraint_all does not give) */
     const int all = (nc > 0) && (m->type->constraint_all != NULL) && ((factor == 0) || (s->curv_fd == 0))
                     && (s->comp == 0);
-    if (factor != 0) {
-        rc = hs_force_jacobians(s, c, t, s->qn, s->un);
+    if ((factor != 0) && (nc > 0) && (all == 0)) {
+        rc = hs_add_curvature(s, t, s->qn, Lam);
         /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
         if (rc != HS_OK) {
             return rc;
-        }
-        if ((nc > 0) && (all == 0)) {
-            rc = hs_add_curvature(s, t, s->qn, Lam);
-            /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-            if (rc != HS_OK) {
-                return rc;
-            }
         }
     }
     if (all != 0) {

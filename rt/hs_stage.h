@@ -148,6 +148,20 @@ static inline hs_status hs_mass_force(hs_stepper *s, const hs_ctx *c, hs_real t,
     return rc;
 }
 
+/* hs_mass_force with fq and fu at the same point from the model's force_fj (analytic Jacobians) */
+static inline hs_status hs_mass_force_fj(hs_stepper *s, const hs_ctx *c, hs_real t, const hs_real *q,
+                                   const hs_real *u)
+{
+    const hs_model *m = s->model;
+    hs_status rc = hs_model_rc(m->type->mass(m, t, q, s->M));
+    if (rc != HS_OK) {
+        return rc;
+    }
+    rc = hs_model_rc(m->type->force_fj(m, t, q, u, s->z, c->in, s->f, s->fq, s->fu));
+    s->stats.force_evals++;
+    return rc;
+}
+
 /* hs_mass_force with every value checked finite (sdirk checks its Newton update instead) */
 static inline hs_status hs_mass_force_finite(hs_stepper *s, const hs_ctx *c, hs_real t, const hs_real *q,
                                        const hs_real *u)

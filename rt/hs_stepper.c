@@ -250,6 +250,9 @@ static hs_cfg config_of(const hs_stepper_def *def, const hs_model *m)
                            || (m->type->compliance != NULL))) ? 1 : 0;
     c.regP = c.comp != 0 && c.keep_p;
     c.analytic = def->jac == HS_JAC_ANALYTIC || (def->jac == HS_JAC_AUTO && m->type->force_jac);
+    /* 2: analytic, and the model gives f with its Jacobians in one call (force_fj, rt/hs_sdirk.c) */
+    /* MISRA Ref 10.6.2 [*tool*: c ? 2 : 1 into an int] */
+    c.analytic = (c.analytic != 0) ? ((m->type->force_fj != NULL) ? 2 : 1) : 0;
     c.use_jac = (fl & HS_MF_FULLJAC) != 0u;
     c.two_stage = 0;
     c.cu = (fl & HS_MF_CU) != 0u ? HS_R(1.0) : HS_R(0.0);

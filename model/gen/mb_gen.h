@@ -135,7 +135,7 @@ extern const hs_model_type hs_mb_stop_pendulum_type;
 #define HS_MB_GEN_STOP_PENDULUM_NIN 0
 #define HS_MB_GEN_STOP_PENDULUM_NOUT 1
 
-/* car_hsm: model/mech/car.hsm, generated into model/gen/mb_car_hsm.c */
+/* car_hsm: model/mech/vehicles/car.hsm, generated into model/gen/mb_car_hsm.c */
 extern const hs_model_type hs_mb_car_hsm_type;
 #define HS_MB_GEN_CAR_HSM_NQ 35
 #define HS_MB_GEN_CAR_HSM_NC 21

@@ -135,7 +135,7 @@ extern const hs_model_type hs_ladder_type;
 #define HS_MODELS_MAX_NZ HS_VEH_TT_NZ
 #define HS_MODELS_MAX_NIN HS_VEH_TT_NIN
 #define HS_MODELS_MAX_NOUT HS_VEH_TT_NOUT_PEN
-#else /* boards: the vehicles are host-only for now (Makefile HOST_ONLY_SRC) */
+#else /* a build with -DHS_NO_VEHICLES (none of the shipped ones): the registry without the vehicles */
 #define HS_MODELS_MAX_NQ 4
 #define HS_MODELS_MAX_NC 2
 #define HS_MODELS_MAX_NZ 1

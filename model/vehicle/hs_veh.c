@@ -538,6 +538,16 @@ static int force_jac(const hs_model *m, hs_real t, const hs_real *q, const hs_re
     return eval_all(m, q, u, z, in, f, fq, fu, NULL);
 }
 
+/* f, fq, fu from one evaluation (each tire once, with its partials): the stepper's factoring
+ * stage (rt/hs_sdirk.c); f has the bits of force() (hs_tire_values.c is hs_tire.c's source
+ * without the partials: the same operations on the values) */
+static int force_fj(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
+                    const hs_real *z, const hs_real *in, hs_real *f, hs_real *fq, hs_real *fu)
+{
+    (void)t;
+    return eval_all(m, q, u, z, in, f, fq, fu, NULL);
+}
+
 static int zdot(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
                 const hs_real *z, const hs_real *in, hs_real *zd)
 {
@@ -743,7 +753,7 @@ const hs_model_type hs_veh_car_type = {
     /* MISRA Ref 10.8.1 [table length, compile-time constant] */
     .params = params, .nparams = (int)(sizeof params / sizeof params[0]),
     .param_size = sizeof(hs_veh_params), .in_names = car_in, .out_names = car_out,
-    .check = check, .initial = initial, .mass = mass, .force = force, .force_jac = force_jac,
+    .check = check, .initial = initial, .mass = mass, .force = force, .force_jac = force_jac, .force_fj = force_fj,
     .zdot = zdot, .output = output, .energy = energy, .data = &car_cfg,
 };
 
@@ -754,7 +764,7 @@ const hs_model_type hs_veh_tt_dae_type = {
     /* MISRA Ref 10.8.1 [table length, compile-time constant] */
     .params = params, .nparams = (int)(sizeof params / sizeof params[0]),
     .param_size = sizeof(hs_veh_params), .in_names = tt_in, .out_names = tt_out,
-    .check = check, .initial = initial, .mass = mass, .force = force, .force_jac = force_jac,
+    .check = check, .initial = initial, .mass = mass, .force = force, .force_jac = force_jac, .force_fj = force_fj,
     .constraint = constraint, .gamma = gamma_fn, .curvature = curvature,
     .zdot = zdot, .output = output, .energy = energy, .data = &tt_cfg_base,
 };
@@ -766,6 +776,6 @@ const hs_model_type hs_veh_tt_pen_type = {
     /* MISRA Ref 10.8.1 [table length, compile-time constant] */
     .params = params, .nparams = (int)(sizeof params / sizeof params[0]),
     .param_size = sizeof(hs_veh_params), .in_names = tt_in, .out_names = tt_out,
-    .check = check, .initial = initial, .mass = mass, .force = force, .force_jac = force_jac,
+    .check = check, .initial = initial, .mass = mass, .force = force, .force_jac = force_jac, .force_fj = force_fj,
     .zdot = zdot, .output = output, .energy = energy, .data = &tt_cfg_pen,
 };

@@ -46,14 +46,16 @@ MODEL_FILE ?=
 QEMU_RUN_BOARD ?= m7
 CM_CFLAGS := -std=c99 -O2 -g -ffreestanding -nostdlib $(FPFLAGS) $(WARN) -fno-short-enums \
              -ffunction-sections -fdata-sections -fstack-usage -fcallgraph-info=su -Irt $(MODEL_INC) -Ihil -Iport/cortex-m -Iport/cortex-m/core \
-             -DHS_PLANT_MAX_NQ=8 -DHS_PLANT_MAX_NC=8 -DHS_PLANT_MAX_NZ=2 -DHS_NO_VEHICLES
-# The vehicles (model/vehicle/hs_veh.c on hs_tire.c, hs_tire_values.c) are built with -O3 and a higher
+             -DHS_PLANT_MAX_NQ=8 -DHS_PLANT_MAX_NC=8 -DHS_PLANT_MAX_NZ=12
+# The vehicles (model/vehicle/hs_veh.c on hs_tire.c, hs_tire_values.c, and the description's tire
+# element model/elements/hs_mb_el_tire.c) are built with -O3 and a higher
 # inline limit: the tire's small value-and-partials helpers are then inlined and their
 # temporaries kept in registers (car 41k instead of 76k instructions per step, truck-trailer
 # 121k instead of 193k: test/qemu/mech_tests.sh). Inlining changes no floating-point operation
-# (no contraction), so the bits stay the host's. -DHS_NO_VEHICLES above keeps the vehicles out
-# of the boards' registry, so the plant and test images (16 KiB stack, whose static bound
-# counts every model callback: 25.6 KB with them) stay as they were; hilstep-mech.elf runs them.
+# (no contraction), so the bits stay the host's. Every image links the vehicles (the
+# plant runs `make qemu-run CM_MODEL=car`); HS_PLANT_MAX_NZ 12 holds the car's tread and brake
+# states; the stack (ld/hs_sections.ld, 48 KiB) holds their static bound (test/qemu/stack_bound.py,
+# 37 KB with the model layer's rooms counted: the bound of 16 KiB images had left model/ out).
 CM_TIRE_FLAGS := -O3 -finline-limit=1000
 # The dense step's path (factor, solve, the stepper's loops, sin/cos) and the hand-written car
 # axle get the same flags: the car axle's default step on the M7 goes from 5,299 to 4,960
@@ -87,7 +89,7 @@ CM_O_$(1) := $(CM_DIR)/$(1)/obj
 $$(CM_O_$(1))/%.o: %.c $(CM_HDRS)
 	@mkdir -p $$(dir $$@)
 	$(CM_CC) $(CM_ARCH_$(1)) $(CM_REAL_$(1)) $(CM_CFLAGS) $(CM_INC_$(1)) $$(CM_EXTRA) $$(if $$(filter test/unit/% test/qemu/unit_main.c,$$<),$(CM_TESTFLAGS)) \
-	  $$(if $$(filter model/vehicle/hs_tire.c model/vehicle/hs_tire_values.c model/vehicle/hs_veh.c,$$<),$(CM_TIRE_FLAGS)) \
+	  $$(if $$(filter model/vehicle/hs_tire.c model/vehicle/hs_tire_values.c model/vehicle/hs_veh.c model/elements/hs_mb_el_tire.c,$$<),$(CM_TIRE_FLAGS)) \
 	  $$(if $$(filter $(CM_FAST_SRC),$$<),$(CM_FAST_FLAGS)) \
 	  $$(if $$(filter %/libc_min.c,$$<),-fno-builtin -fno-tree-loop-distribute-patterns) -c $$< -o $$@
 
@@ -203,12 +205,16 @@ $(CM_USER_DIR)/mb_user.c: $(CM_USER_DIR)/model_file.txt $(MODEL_FILE) $(BUILD)/h
 	$(BUILD)/hilstep-mbgen $(addprefix --param ,$(PARAM)) $(MODEL_FILE) > $@.tmp || { rm -f $@.tmp; exit 2; }
 	sed 's/\bhs_mb_[A-Za-z0-9_]*_type\b/hs_user_model_type/' $@.tmp > $@ && rm -f $@.tmp
 
-# The plant's limits (HS_PLANT_MAX_*) from the description's sizes (hilstep-mbgen --header).
+# The plant's limits (HS_PLANT_MAX_*) from the description's sizes (hilstep-mbgen --header), and the
+# stepper arenas it needs (HS_PLANT_WS_*, hilstep-mbgen --workspace: beyond the dense bound for
+# a description on the sparse backend, car.hsm).
 $(CM_USER_DIR)/hs_user_limits.h: $(CM_USER_DIR)/model_file.txt $(MODEL_FILE) $(BUILD)/hilstep-mbgen
 	$(BUILD)/hilstep-mbgen --header $(MODEL_FILE) > $@.tmp || { rm -f $@.tmp; exit 2; }
-	awk '/define HS_MB_GEN_MAX_NQ/ { nq = $$3 } /define HS_MB_GEN_MAX_NC/ { nc = $$3 } \
-	  END { if (nq == "") exit 1; printf "/* generated from %s */\n#define HS_PLANT_MAX_NQ %d\n#define HS_PLANT_MAX_NC %d\n#define HS_PLANT_MAX_NZ 2\n", \
-	  "$(MODEL_FILE)", nq, (nc > 0 ? nc : 1) }' $@.tmp > $@ && rm -f $@.tmp
+	awk '/define HS_MB_GEN_MAX_NQ/ { nq = $$3 } /define HS_MB_GEN_MAX_NC/ { nc = $$3 } /define HS_MB_GEN_MAX_NZ/ { nz = $$3 } \
+	  END { if (nq == "" || nz == "") exit 1; printf "/* generated from %s */\n#define HS_PLANT_MAX_NQ %d\n#define HS_PLANT_MAX_NC %d\n#define HS_PLANT_MAX_NZ %d\n", \
+	  "$(MODEL_FILE)", nq, (nc > 0 ? nc : 1), (nz > 2 ? nz : 2) }' $@.tmp > $@.lim && rm -f $@.tmp
+	$(BUILD)/hilstep-mbgen $(addprefix --param ,$(PARAM)) --workspace $(MODEL_FILE) >> $@.lim || { rm -f $@.lim; exit 2; }
+	mv $@.lim $@
 
 $(foreach b,$(CM_BOARDS),$(eval $(call CM_BOARD_RULES,$(b))))
 

@@ -14,8 +14,18 @@
 hs_app_state hs_app;
 void (*hs_app_test_hook)(uint32_t step);
 
-static hs_real R[HS_STEPPER_REALS(HS_PLANT_MAX_NQ, HS_PLANT_MAX_NC, HS_PLANT_MAX_NZ)];
-static int I[HS_STEPPER_INTS(HS_PLANT_MAX_NQ, HS_PLANT_MAX_NC)];
+/* The arenas: the dense bound of the plant's sizes; a user's description image (hs_user_limits.h)
+ * also names its exact need over every configuration (hilstep-mbgen --workspace: the sparse
+ * analysis of a larger description, car.hsm's 44,682 ints, is beyond the dense bound). */
+#define HS_APP_MAX(a, b) (((a) > (b)) ? (a) : (b))
+#ifndef HS_PLANT_WS_REALS
+#define HS_PLANT_WS_REALS 0u
+#endif
+#ifndef HS_PLANT_WS_INTS
+#define HS_PLANT_WS_INTS 0u
+#endif
+static hs_real R[HS_APP_MAX(HS_STEPPER_REALS(HS_PLANT_MAX_NQ, HS_PLANT_MAX_NC, HS_PLANT_MAX_NZ), (size_t)HS_PLANT_WS_REALS)];
+static int I[HS_APP_MAX(HS_STEPPER_INTS(HS_PLANT_MAX_NQ, HS_PLANT_MAX_NC), (size_t)HS_PLANT_WS_INTS)];
 
 hs_app_cfg hs_app_default_cfg(void)
 {

@@ -5,6 +5,10 @@
  *   hilstep-mbgen FILE.hsm > model/gen/mb_NAME.c
  *   hilstep-mbgen --header FILE.hsm... > model/gen/mb_gen.h   sizes and declarations of them all
  *   hilstep-mbgen --list FILE.hsm... > model/gen/mb_gen.c     the list of them all (hs_mb_gen_types)
+ *   hilstep-mbgen [--param NAME=VALUE]... --workspace FILE.hsm   the stepper arenas the description
+ *       needs: the largest exact need (hs_stepper_workspace_tmp) over every method, form and
+ *       stabilization the stepper accepts for it, as #defines HS_PLANT_WS_REALS / HS_PLANT_WS_INTS
+ *       for a board image sized to it (port/cortex-m/cortex-m.mk, hs_user_limits.h)
  * (`make mb-gen` runs all three over every model/mech description; `make mb-test` checks the committed
  * files are what this writes.)
  *
@@ -25,6 +29,7 @@
 #include "hs_exit.h"
 #include "hs_mb_file.h"
 #include "hs_mb_int.h"
+#include "hs_stepper.h"
 
 static FILE *o;
 static int first; /* no field written yet in the current braces */
@@ -105,8 +110,15 @@ static int fail_write(void)
 }
 
 /* File name without its directories. */
+/* The description's name under model/mech/ (vehicles/car.hsm keeps its folder), else its base name. */
 static const char *base_name(const char *path)
 {
+    const char *m = strstr(path, "model/mech/");
+    if (m) {
+        const char *n;
+        while ((n = strstr(m + 1, "model/mech/")) != NULL) m = n;
+        return m + strlen("model/mech/");
+    }
     const char *b = strrchr(path, '/');
     return b ? b + 1 : path;
 }
@@ -347,7 +359,8 @@ static hs_status parse_args(int argc, char **argv, hs_mb_overrides *ovr, const c
     if (argc - (ai - 1) != 2 || argv[ai][0] == '-') {
         fprintf(stderr, "usage: hilstep-mbgen [--param NAME=VALUE]... FILE.hsm > model/gen/mb_NAME.c\n"
                         "       hilstep-mbgen --header FILE.hsm... > model/gen/mb_gen.h\n"
-                        "       hilstep-mbgen --list FILE.hsm... > model/gen/mb_gen.c\n");
+                        "       hilstep-mbgen --list FILE.hsm... > model/gen/mb_gen.c\n"
+                        "       hilstep-mbgen [--param NAME=VALUE]... --workspace FILE.hsm\n");
         return HS_E_USAGE;
     }
     *file = argv[ai];
@@ -653,13 +666,68 @@ static hs_status generate(const char *file, const hs_mb_overrides *ovr)
     return HS_OK;
 }
 
+/* --workspace: the largest exact arena need of FILE over every configuration the stepper
+ * accepts (h = 1 ms; the sizes do not depend on h), loaded as the board's generated type
+ * compiles it (HS_MB_PACK_AUTO, model/mb/hs_mb_tab.c). */
+static hs_status workspace(const char *file, const hs_mb_overrides *ovr)
+{
+    static hs_mb_store st;
+    static hs_mb_model mb;
+    static int tmp[1 << 20];
+    char msg[600];
+    if (hs_mb_load_file_ovr(file, &st, ovr, &mb, HS_MB_PACK_AUTO, msg, sizeof msg)) {
+        fprintf(stderr, "hilstep-mbgen: %s\n", msg);
+        return HS_E_MODEL_PARAM;
+    }
+    hs_model m;
+    if (hs_mb_model_init(&m, &mb) != HS_OK || hs_model_check(&m) != HS_OK) {
+        fprintf(stderr, "hilstep-mbgen: --workspace %s: the description does not bind as a model\n", file);
+        return HS_E_MODEL_PARAM;
+    }
+    size_t rmax = 0, imax = 0;
+    int ok = 0;
+    for (int me = 0; me < HS_METHOD_COUNT; ++me)
+        for (int fo = HS_FORM_INDEX1; fo <= HS_FORM_GGL; ++fo)
+            for (int sb = HS_STAB_NONE; sb <= HS_STAB_PROJECTION; ++sb) {
+                hs_stepper_def d = hs_stepper_default_def();
+                d.method = (hs_method)me;
+                d.form = (hs_form)fo;
+                d.stab = (hs_stab)sb;
+                d.h = HS_R(1e-3);
+                d.alpha = HS_R(1e3);
+                d.beta = HS_R(1e6);
+                size_t nr = 0, ni = 0;
+                if (hs_stepper_workspace_tmp(&d, &m, tmp, sizeof tmp / sizeof tmp[0], &nr, &ni) != HS_OK) continue;
+                ok = 1;
+                if (nr > rmax) rmax = nr;
+                if (ni > imax) imax = ni;
+            }
+    if (!ok) {
+        fprintf(stderr, "hilstep-mbgen: --workspace %s: no stepper configuration accepts the description\n", file);
+        return HS_E_MODEL_PARAM;
+    }
+    printf("/* the stepper arenas of %s: the largest exact need (hs_stepper_workspace_tmp) over every\n"
+           " * method, form and stabilization the stepper accepts for it (hilstep-mbgen --workspace) */\n"
+           "#define HS_PLANT_WS_REALS %zu\n#define HS_PLANT_WS_INTS %zu\n", file, rmax, imax);
+    if (fflush(stdout) != 0 || ferror(stdout)) return HS_E_WRITE;
+    return HS_OK;
+}
+
 int main(int argc, char **argv)
 {
     if (argc >= 3 && (!strcmp(argv[1], "--header") || !strcmp(argv[1], "--list")))
         return index_files(!strcmp(argv[1], "--header"), argc - 2, argv + 2);
     static hs_mb_overrides ovr; /* --param NAME=VALUE: the description's params for this build */
     const char *file = NULL;
+    int ws = 0;
+    for (int i = 1; i < argc; ++i)
+        if (!strcmp(argv[i], "--workspace")) { /* drop it from the arguments parse_args reads */
+            ws = 1;
+            for (int j = i; j + 1 < argc; ++j) argv[j] = argv[j + 1];
+            --argc;
+            break;
+        }
     hs_status rc = parse_args(argc, argv, &ovr, &file);
-    if (rc == HS_OK) rc = generate(file, &ovr);
+    if (rc == HS_OK) rc = ws ? workspace(file, &ovr) : generate(file, &ovr);
     return hs_exit_of(HS_TOOL_MBGEN, rc);
 }

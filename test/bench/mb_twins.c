@@ -33,6 +33,16 @@ static int stage_force_jac(const hs_model *m, hs_real t, const hs_real *q, const
 {
     return inner_type->force_jac(m, t, q, u, z, in, fq, fu);
 }
+static int stage_force_fj(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
+                          const hs_real *z, const hs_real *in, hs_real *f, hs_real *fq, hs_real *fu)
+{
+    return inner_type->force_fj(m, t, q, u, z, in, f, fq, fu);
+}
+static int stage_zdot(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
+                      const hs_real *z, const hs_real *in, hs_real *zd)
+{
+    return inner_type->zdot(m, t, q, u, z, in, zd);
+}
 static int stage_constraint(const hs_model *m, hs_real t, const hs_real *q, hs_real *g, hs_real *G,
                             hs_real *gt)
 {
@@ -95,6 +105,8 @@ int main(int argc, char **argv)
         wrapped.mass = stage_mass;
         wrapped.force = stage_force;
         if (T->force_jac) wrapped.force_jac = stage_force_jac;
+        if (T->force_fj) wrapped.force_fj = stage_force_fj;
+        if (T->zdot) wrapped.zdot = stage_zdot;
         if (T->constraint) wrapped.constraint = stage_constraint;
         if (T->gamma) wrapped.gamma = stage_gamma;
         if (T->curvature) wrapped.curvature = stage_curvature;

@@ -9,8 +9,8 @@
 # the unit tests on both boards) sees the code the boards run, and a description change shows
 # up as a reviewed diff of the tables. make mb-test fails when a committed file is not what
 # the generator writes now (test/mb/test_mb_gen.c), so host and board cannot drift apart.
-# The vehicles on TMeasy tires (model/mech/vehicles, auxiliary states) are generated too; their
-# tire element is real only in hilstep-mech.elf (the other images build it -DHS_NO_VEHICLES).
+# The vehicles on TMeasy tires (model/mech/vehicles, auxiliary states) are generated too; every
+# image links their tire element (model/elements/hs_mb_el_tire.c, CM_TIRE_FLAGS).
 MB_HSM := $(sort $(wildcard model/mech/*.hsm model/mech/vehicles/*.hsm))
 .PHONY: mb-gen
 mb-gen: $(BUILD)/hilstep-mbgen
@@ -18,15 +18,10 @@ mb-gen: $(BUILD)/hilstep-mbgen
 
 # ---- the image: build/cortex-m/<board>/hilstep-mech.elf ----
 # Uses CM_BASE_<board> (the core, the board, rt/, model/) and the SysTick frame shell; no plant.
-# 32 KiB of stack: mech_main keeps its sizing scratch (hs_stepper_workspace_tmp) on the stack.
-# The tire element (model/elements/hs_mb_el_tire.c) once more without -DHS_NO_VEHICLES, in place of the
-# stub the other images link: car.hsm's generated tables run on it here.
+# The stack of every image (ld/hs_sections.ld, 48 KiB: the static bound with the vehicles).
 define MECH_BOARD_RULES
-$$(CM_O_$(1))/mech/hs_mb_el_tire.o: model/elements/hs_mb_el_tire.c $(CM_HDRS)
-	@mkdir -p $$(dir $$@)
-	$(CM_CC) $(CM_ARCH_$(1)) $(CM_REAL_$(1)) $(filter-out -DHS_NO_VEHICLES,$(CM_CFLAGS)) $(CM_TIRE_FLAGS) -c $$< -o $$@
-$(CM_DIR)/$(1)/hilstep-mech.elf: $$(filter-out %/model/elements/hs_mb_el_tire.o,$$(CM_BASE_$(1))) $$(CM_O_$(1))/mech/hs_mb_el_tire.o $$(CM_O_$(1))/port/cortex-m/core/hs_tick.o $$(CM_O_$(1))/test/qemu/mech_main.o $(CM_LDS_$(1)) $(CM_LDSECT) | $(CM_DIR)/$(1)/qemu-machine
-	$(CM_CC) $(CM_ARCH_$(1)) $(CM_LDFLAGS) -Wl,--defsym=HS_STACK_SIZE=0x8000 -T $(CM_LDS_$(1)) -Wl,-Map=$$@.map $$(filter %.o,$$^) -lgcc -o $$@
+$(CM_DIR)/$(1)/hilstep-mech.elf: $$(CM_BASE_$(1)) $$(CM_O_$(1))/port/cortex-m/core/hs_tick.o $$(CM_O_$(1))/test/qemu/mech_main.o $(CM_LDS_$(1)) $(CM_LDSECT) | $(CM_DIR)/$(1)/qemu-machine
+	$(CM_CC) $(CM_ARCH_$(1)) $(CM_LDFLAGS) -T $(CM_LDS_$(1)) -Wl,-Map=$$@.map $$(filter %.o,$$^) -lgcc -o $$@
 MECH_ELFS += $(CM_DIR)/$(1)/hilstep-mech.elf
 endef
 $(foreach b,$(CM_BOARDS),$(eval $(call MECH_BOARD_RULES,$(b))))

@@ -2,9 +2,8 @@
  * its instructions per step (issue 10: "instructions per step for each shipped mechanism, on
  * host and on the M7"). The model is a generated description (model/gen/mb_NAME.c, listed in
  * hs_mb_gen_types), a registry model (the hand-written car_axle, for reference) or one of the
- * vehicles on TMeasy tires (car, truck_trailer, truck_trailer_pen: model/vehicle/hs_veh.h), which the
- * boards' registry leaves out (-DHS_NO_VEHICLES keeps them out of the plant and test images,
- * whose 16 KiB stack bound counts every model callback) and this image links by name.
+ * vehicles on TMeasy tires (car, truck_trailer, truck_trailer_pen: model/vehicle/hs_veh.h), which
+ * the boards' registry lists as the host's does (the plant image runs the car too).
  *
  * Command line (semihosting, after the kernel name):
  *   NAME CONFIG H_US STEPS [PERIOD_MS [CAP_REALS]]

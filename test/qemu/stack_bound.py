@@ -3,9 +3,8 @@
 
 Usage: stack_bound.py OBJ_DIR [ELF]   (build/cortex-m/<board>/obj, its hilstep-test.elf)
 
-With ELF, an object of rt/, model/ or hil/ none of whose global symbols is in the image is left
-out: --gc-sections dropped all of it (the vehicles, which the boards' registry leaves out,
-are built with the other model sources but never reach the test image).
+With ELF, an object of rt/, model/ (every room, model/ROOMS) or hil/ none of whose global
+symbols is in the image is left out: --gc-sections dropped all of it.
 
 Everything runs on the main stack: thread mode (main), PendSV (the frame) on top of it, the
 SysTick tick preempting PendSV, and a fault preempting all three. The bound is
@@ -66,12 +65,17 @@ def nm_globals(path, defined_only):
 def main():
     obj = Path(sys.argv[1])
     lib = sorted(p.with_suffix("") for p in (obj / "rt").glob("*.ci")) \
-        + sorted(p.with_suffix("") for p in (obj / "model").glob("*.ci")) \
+        + sorted(p.with_suffix("") for p in (obj / "model").rglob("*.ci")) \
         + sorted(p.with_suffix("") for p in (obj / "hil").glob("*.ci"))
     board = sorted(p.with_suffix("") for p in (obj / "port/cortex-m/boards").rglob("*.ci"))
     if len(sys.argv) > 2:
         image = nm_globals(sys.argv[2], True)
         lib = [b for b in lib if nm_globals(b.with_suffix(".o"), True) & image]
+    # The model layer lives in rooms (model/ROOMS: model/mb, model/vehicle, ...), hence rglob:
+    # a flat glob of model/ found none of them and left every model callback out of the bound.
+    if not any(b.relative_to(obj).parts[0] == "model" for b in lib):
+        print(f"no model/ object under {obj} in the image: the bound would leave the model layer out")
+        return 1
     bases = [obj / f for f in FILES] + board + lib
     size, edges, taken = {}, {}, set()
     for b in bases:

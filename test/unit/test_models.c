@@ -218,6 +218,22 @@ static void dv_curvature(const hs_model_type *T, hs_real t, int nq, int nc, doub
     *out += outside(&X->b, 0, F, nq, nq, TOL1);
 }
 
+/* 0 when force_fj gives force()'s f and force_jac()'s fq, fu bit for bit at (t, q, u, z, in) */
+static int fj_same(const hs_model *m, const hs_model_type *T, hs_real t, const hs_real *q, const hs_real *u,
+                   const hs_real *z, const hs_real *in, int nq)
+{
+    static hs_real f1[NQX], f2[NQX], q1[NQX * NQX], q2[NQX * NQX], u1[NQX * NQX], u2[NQX * NQX];
+    for (int i = 0; i < NQX * NQX; ++i) { q1[i] = q2[i] = u1[i] = u2[i] = HS_R(0.0); }
+    for (int i = 0; i < NQX; ++i) { f1[i] = f2[i] = HS_R(0.0); }
+    if (T->force(m, t, q, u, z, in, f1) != HS_OK || T->force_jac(m, t, q, u, z, in, q1, u1) != HS_OK) return 1;
+    if (T->force_fj(m, t, q, u, z, in, f2, q2, u2) != HS_OK) return 2;
+    int diff = 0;
+    for (int i = 0; i < nq; ++i) diff += !(f1[i] == f2[i]);
+    for (int i = 0; i < nq * nq; ++i) diff += !(q1[i] == q2[i]) + !(u1[i] == u2[i]);
+    if (diff) { hs_test_puts("  force_fj differs from force/force_jac at "); hs_test_put_int(diff); hs_test_puts(" entries\n"); }
+    return diff ? 3 : 0;
+}
+
 static void check_derivatives(const mcase *c)
 {
     DV_ALIASES;
@@ -251,6 +267,8 @@ static void check_derivatives(const mcase *c)
         }
         /* force Jacobians against central differences of force() */
         if (T->force_jac) dv_force_jac(T, t, nq, &efq, &efu, &out);
+        /* force_fj (f, fq, fu in one call): the bits of force() and force_jac() at the point */
+        if (T->force_fj) CHECK(T->force_jac && fj_same(&X->m, T, t, q, u, z, in, nq) == 0);
         if (nc == 0) continue;
         /* G against central differences of g; every nonzero inside a declared block */
         CHECK(T->constraint(&X->m, t, q, g0, Gp, gt) == HS_OK);
