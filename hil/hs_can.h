@@ -13,7 +13,7 @@
 #include "hs_signal.h"
 
 #define HS_CAN_MAX_MSGS 32   /* messages of one DBC */
-#define HS_CAN_MAX_SIGS 64   /* signals of one DBC, all messages */
+#define HS_CAN_MAX_SIGS 128  /* signals of one DBC, all messages (the truck-trailer: 81 with E2E) */
 #define HS_CAN_NAME 32       /* bytes of a message or signal name, terminator included */
 #define HS_CAN_UNIT 16       /* bytes of a unit, terminator included */
 #define HS_CAN_MAX_LEN 64u   /* bytes of a CAN FD payload */

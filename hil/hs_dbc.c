@@ -465,7 +465,7 @@ static hs_status parse_sg(cur *c, hs_can_db *db, int skip)
         return fail3(c->err, s.line, "signal ", s.name, ": [min|max] needs finite min <= max");
     }
     if (db->nsig >= HS_CAN_MAX_SIGS) {
-        return fail(c, "more signals than a signal map holds (HS_CAN_MAX_SIGS = 64)");
+        return fail(c, "more signals than a signal map holds (HS_CAN_MAX_SIGS = 128)");
     }
     for (int k = 0; k < db->nsig; ++k) {
         if (strcmp(db->sig[k].name, s.name) == 0) {
