@@ -39,7 +39,7 @@ $(BUILD)/hilstep-rt-null: $(BUILD)/can/hs_transports_null.c test/can/hs_tp_null.
 
 .PHONY: can-test can-build
 can-build: $(BUILD)/hilstep-can-unit $(BUILD)/hilstep-can-tool $(BUILD)/hilstep-can-gen \
-           $(BUILD)/hilstep-rt $(BUILD)/hilstep-ecu $(BUILD)/hilstep-rt-null $(BUILD)/hilstep-can-spoof
+           $(BUILD)/hilstep-rt $(BUILD)/hilstep-ecu $(BUILD)/hilstep-rt-null $(BUILD)/hilstep-can-spoof $(BUILD)/hilstep-sim
 
 TEST_SUITES += can-test
 can-test: can-build

@@ -116,6 +116,17 @@ grep -qE '^in +0 +F_t +N .* -50 +50 +0 +30$' "$T/sig.out" && grep -qE '^out +1 +
     && ok "circular_track map from the DBC: F_t +-50 N stale after 30 periods (3 x 10 ms at 1 ms), radius fallback 1 m (GenSigStartValue)" \
     || { ko "circular_track map from the DBC"; cat "$T/sig.out"; }
 
+echo "--- the generated DBCs: the generator's output, E2E on every message, ranges and resolution against the models (test/can/check_shipped_dbc.py)"
+mkdir -p "$T/shipped"
+$PY test/can/check_shipped_dbc.py "$B" "$T/shipped" >"$T/shipped.out" 2>&1
+grep -E '^  (ok|FAIL)' "$T/shipped.out"
+tally "$T/shipped.out" shipped-dbc
+
+echo "--- the README's python-can ECU writes counter and CRC (python-can's virtual bus, test/can/readme_ecu_check.py)"
+timeout -k 2 120 $PY test/can/readme_ecu_check.py "$B" >"$T/readme_ecu.out" 2>&1
+grep -E '^  (ok|FAIL)' "$T/readme_ecu.out"
+tally "$T/readme_ecu.out" readme-ecu
+
 echo "--- bad input: exit 2, FILE:LINE (or the interface), nothing half-started"
 # run NAME EXPECTED_EXIT PATTERN CMD...: the command's exit status and stderr, and no CSV left.
 run() {
