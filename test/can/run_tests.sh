@@ -83,6 +83,11 @@ echo "--- E2E: CRC-8 by an independent implementation (test/can/e2e.py) against 
 $PY test/can/e2e.py >"$T/e2e.out" 2>&1 && grep -q 'ok crc8 check values 0x4B' "$T/e2e.out" \
     && ok "test/can/e2e.py: CRC-8 SAE J1850 \"123456789\" = 0x4B, CRC-8H2F = 0xDF" || ko "test/can/e2e.py: $(cat "$T/e2e.out")"
 
+echo "--- SecOC: MAC and freshness against Python's hmac, forged and replayed frames refused (test/can/secoc_check.py)"
+$PY test/can/secoc_check.py "$B" >"$T/secoc.out" 2>&1
+grep -E '^  (ok|FAIL)' "$T/secoc.out"
+tally "$T/secoc.out" secoc
+
 echo "--- the Python ECU example (test/can/ecu_example.py, python-can) writes what our codec writes"
 : >"$T/py.hex"; : >"$T/tool.in"
 for k in 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17; do
