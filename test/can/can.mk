@@ -39,7 +39,8 @@ $(BUILD)/hilstep-rt-null: $(BUILD)/can/hs_transports_null.c test/can/hs_tp_null.
 
 .PHONY: can-test can-build
 can-build: $(BUILD)/hilstep-can-unit $(BUILD)/hilstep-can-tool $(BUILD)/hilstep-can-gen \
-           $(BUILD)/hilstep-rt $(BUILD)/hilstep-ecu $(BUILD)/hilstep-rt-null $(BUILD)/hilstep-can-spoof $(BUILD)/hilstep-sim
+           $(BUILD)/hilstep-rt $(BUILD)/hilstep-ecu $(BUILD)/hilstep-rt-null $(BUILD)/hilstep-can-spoof $(BUILD)/hilstep-sim \
+           $(BUILD)/hilstep-can-mac-bench
 
 TEST_SUITES += can-test
 can-test: can-build
@@ -49,3 +50,14 @@ can-test: can-build
 $(BUILD)/hilstep-can-spoof: test/can/can_spoof.c $(CAN_DEPS)
 	@mkdir -p $(BUILD)
 	$(CC) $(CFLAGS_HOST) -Iport/host test/can/can_spoof.c hil/hs_can.c hil/hs_e2e.c hil/hs_secoc.c hil/hs_dbc.c hil/hs_signal.c hil/hs_frame.c hil/hs_mac.c hil/hs_apps.c hil/hs_transport.c -o $@ -lm
+
+# make can-mac-bench: instructions per CAN frame of E2E and SecOC (callgrind), the figures in
+# hil/CAN.md "Security" (as make mac-bench does for the UDP frame's MAC).
+$(BUILD)/hilstep-can-mac-bench: test/can/secoc_bench.c $(CAN_DEPS)
+	@mkdir -p $(BUILD)
+	$(CC) $(CSTD) $(OPT) -g $(WARN) -D_POSIX_C_SOURCE=200809L -Irt $(MODEL_INC) -Ihil -Iport/host test/can/secoc_bench.c $(CAN_HIL) -o $@ -lm
+
+.PHONY: can-mac-bench
+can-mac-bench: $(BUILD)/hilstep-can-mac-bench
+	@sh test/can/secoc_bench.sh $(BUILD)
+

@@ -88,6 +88,12 @@ $PY test/can/secoc_check.py "$B" >"$T/secoc.out" 2>&1
 grep -E '^  (ok|FAIL)' "$T/secoc.out"
 tally "$T/secoc.out" secoc
 
+for a in "hil/dbc/circular_track.dbc" "test/can/circular_track_secoc.dbc" "test/can/circular_track_secoc.dbc forged"; do
+    # shellcheck disable=SC2086
+    "$B/hilstep-can-mac-bench" $a >"$T/macb.out" 2>&1 && ok "make can-mac-bench's loop on $a: $(cut -d: -f3- "$T/macb.out")" \
+        || ko "can-mac-bench's loop on $a: $(cat "$T/macb.out")"
+done
+
 echo "--- the Python ECU example (test/can/ecu_example.py, python-can) writes what our codec writes"
 : >"$T/py.hex"; : >"$T/tool.in"
 for k in 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17; do
