@@ -38,12 +38,15 @@ typedef struct can_state {
 
 static can_state g_can;
 
-/* Loads the key of the DBC's SecOC messages (when it has any) into s->secoc_key: the file of
- * secoc-key=FILE, else the per-user link key (read, never created here). HS_OK or HS_E_SETUP. */
-static hs_status secoc_key(can_state *s, const char *path, hs_tp_error *err)
+/* Loads the key of the DBC's SecOC messages (when it has any, and the transport is opened for
+ * more than its map) into s->secoc_key: the file of secoc-key=FILE, else the per-user link key
+ * (read, never created here). HS_OK or HS_E_SETUP. */
+static hs_status secoc_key(can_state *s, const hs_tp_cfg *cfg, hs_tp_error *err)
 {
     char def[4096], why[768];
+    const char *path = hs_tp_opt(cfg, "secoc-key", NULL);
     int any = 0;
+    if (cfg->map_only) return HS_OK;
     for (int m = 0; m < s->db.nmsg; ++m) any |= s->db.msg[m].secoc != 0u;
     if (!any) return HS_OK;
     if (!path) {
@@ -66,7 +69,6 @@ static hs_status can_open(hs_transport *t, const hs_tp_cfg *cfg, hs_tp_error *er
     const char *dbc = hs_tp_opt(cfg, "dbc", NULL);
     const char *filt = hs_tp_opt(cfg, "can-filter", "on");
     const char *cad = hs_tp_opt(cfg, "e2e-cadence", "on");
-    const char *keyf = hs_tp_opt(cfg, "secoc-key", NULL);
     const char *in[HS_FRAME_MAX_VALUES], *out[HS_FRAME_MAX_VALUES];
     char why[sizeof err->msg];
     int nin = 0, nout = 0;
@@ -105,8 +107,7 @@ static hs_status can_open(hs_transport *t, const hs_tp_cfg *cfg, hs_tp_error *er
     t->map = &s->map;
     snprintf(t->desc, sizeof t->desc, "CAN %s, DBC %s (%d messages received, %d sent)", ifn, dbc,
              nrx, ntx);
-    if (cfg->map_only) return HS_OK;
-    if ((st = secoc_key(s, keyf, err)) != HS_OK) return st;
+    if ((st = secoc_key(s, cfg, err)) != HS_OK || cfg->map_only) return st;
 
     /* The interface: it must exist and be up, and carry CAN FD when the DBC needs it. */
     const unsigned ifindex = if_nametoindex(ifn);

@@ -180,6 +180,15 @@ run "factor 1e-320" 2 'test/can/bad/factor_tiny.dbc:11: signal F_t: \|factor\| m
     $RT $CT --dbc test/can/bad/factor_tiny.dbc
 run "E2E counter without its CRC" 2 'test/can/bad/e2e_nocrc.dbc:10: message EcuCommand: HsE2EProfile needs one counter and one CRC signal' \
     $RT $CT --dbc test/can/bad/e2e_nocrc.dbc
+# A DBC with SecOC messages needs the link key (hil/CAN.md, "Security"), loaded with --key's checks.
+(umask 077; head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' >"$T/secoc.key")
+cp "$T/secoc.key" "$T/secoc_open.key"; chmod 644 "$T/secoc_open.key"
+run "SecOC DBC, no key file" 2 "SecOC key of the DBC's authenticated messages: key file $T/none.key" \
+    $RT --transport can --can-if hsnocan0 --dbc test/can/circular_track_secoc.dbc --transport-opt secoc-key="$T/none.key"
+run "SecOC DBC, a key others can read" 2 "SecOC key of the DBC's authenticated messages: .*secoc_open.key" \
+    $RT --transport can --can-if hsnocan0 --dbc test/can/circular_track_secoc.dbc --transport-opt secoc-key="$T/secoc_open.key"
+run "SecOC DBC, its key loaded: the next refusal is the interface's" 2 "CAN interface 'hsnocan0': No such device" \
+    $RT --transport can --can-if hsnocan0 --dbc test/can/circular_track_secoc.dbc --transport-opt secoc-key="$T/secoc.key"
 run "DBC file missing" 2 'test/can/none.dbc: cannot open the DBC file' $RT $CT --dbc test/can/none.dbc
 run "missing interface" 2 "CAN interface 'hsnocan0': No such device" \
     $RT --transport can --can-if hsnocan0 --dbc hil/dbc/circular_track.dbc
