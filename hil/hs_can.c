@@ -471,7 +471,8 @@ size_t hs_can_encode(hs_can_link *L, int m, const hs_tx *tx, const hs_real *y, u
         const hs_secoc_layout l = secoc_layout(db, M);
         const hs_can_sig *fs = &db->sig[M->secoc_fv];
         L->secoc_tx[m]++;
-        hs_can_put_raw(fs, data, (int64_t)(L->secoc_tx[m] & (((uint64_t)1u << fs->len) - 1u)));
+        const uint64_t trunc = L->secoc_tx[m] & (((uint64_t)1u << fs->len) - 1u);
+        hs_can_put_raw(fs, data, (int64_t)trunc);
         if (L->secoc_key != NULL) {
             hs_secoc_tag(L->secoc_key, &l, data, L->secoc_tx[m], &data[l.mac_byte]);
         }

@@ -580,9 +580,13 @@ static hs_status parse_ba(cur *c, hs_can_db *db)
         const hs_can_msg *m = &db->msg[k];
         for (int j = m->first; j < m->first + m->n; ++j) {
             if (strcmp(db->sig[j].name, sg) == 0) {
-                return (init != 0) ? start_value(c->err, line, &db->sig[j], v)
-                       : ((role != 0) ? e2e_role(c->err, line, &db->sig[j], v)
-                                      : secoc_role(c->err, line, &db->sig[j], v));
+                if (init != 0) {
+                    return start_value(c->err, line, &db->sig[j], v);
+                }
+                if (role != 0) {
+                    return e2e_role(c->err, line, &db->sig[j], v);
+                }
+                return secoc_role(c->err, line, &db->sig[j], v);
             }
         }
         (void)fail3(c->err, line, "attribute ", name, ": message has no signal ");
@@ -754,7 +758,10 @@ static hs_status check_secoc(hs_can_db *db, hs_can_msg *m, hs_dbc_error *err)
             return fail3(err, s->line, "signal ", s->name,
                          ": HsSecOCSignal on a message without BA_ \"HsSecOCProfile\"");
         }
-        const int is_fv = (s->e2e_role == HS_SECOC_ROLE_FV) ? 1 : 0;
+        int is_fv = 0;
+        if (s->e2e_role == HS_SECOC_ROLE_FV) {
+            is_fv = 1;
+        }
         int *slot = (is_fv != 0) ? &m->secoc_fv : &m->secoc_mac;
         if (*slot >= 0) {
             return fail3(err, s->line, "signal ", s->name,

@@ -17,8 +17,10 @@ void hs_secoc_tag(const hs_mac *key, const hs_secoc_layout *l, const uint8_t *pa
             n++;
         }
     }
+    uint64_t f = fv;
     for (unsigned b = 0; b < 8u; ++b) {
-        buf[n] = (uint8_t)((fv >> (8u * b)) & 0xFFu);
+        buf[n] = (uint8_t)(f & 0xFFu);
+        f >>= 8u;
         n++;
     }
     hs_mac_full(key, buf, n, full);
