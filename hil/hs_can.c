@@ -9,7 +9,7 @@ const char *hs_can_reason_name(int reason)
     static const char *const names[HS_CAN_REASONS] = {"accepted", "unknown_id", "bad_length",
                                                       "bad_format", "out_of_range", "e2e_crc",
                                                       "e2e_counter_repeated", "e2e_counter_jump",
-                                                      "e2e_too_early"};
+                                                      "e2e_too_early", "secoc_mac", "secoc_stale"};
     return ((reason >= 0) && (reason < HS_CAN_REASONS)) ? names[reason] : "unknown";
 }
 
@@ -316,24 +316,55 @@ hs_status hs_can_map(const hs_can_link *L, const hs_signal_map *safety, const ch
     return HS_OK;
 }
 
-/* The E2E verdict of a frame of protected input message m (length checked): CRC, then counter
- * and cadence; counted per message. HS_CAN_OK or the HS_CAN_E2E_* reason. */
+/* The SecOC layout of message M (hs_secoc.h): its MAC's bytes, the E2E CRC's byte kept out. */
+static hs_secoc_layout secoc_layout(const hs_can_db *db, const hs_can_msg *M)
+{
+    hs_secoc_layout l;
+    const hs_can_sig *ms = &db->sig[M->secoc_mac];
+    l.data_id = M->e2e_data_id;
+    l.len = M->len;
+    l.mac_byte = (unsigned)ms->start / 8u;
+    l.mac_len = (unsigned)ms->len / 8u;
+    l.skip_byte = (M->e2e != 0u) ? ((unsigned)db->sig[M->e2e_crc].start / 8u) : (unsigned)M->len;
+    l.fv_bits = db->sig[M->secoc_fv].len;
+    return l;
+}
+
+/* The verdict of a frame of protected input message m (length checked): the E2E CRC, then the
+ * SecOC MAC and freshness (before the counter, so a forged frame never moves the sequence on),
+ * then the E2E counter and cadence; E2E results counted per message. HS_CAN_OK or the
+ * HS_CAN_E2E_* / HS_CAN_SECOC_* reason. */
 static int e2e_receive(hs_can_link *L, int m, const uint8_t *data, uint64_t now_us)
 {
     const hs_can_msg *M = &L->db->msg[m];
-    const hs_can_sig *cs = &L->db->sig[M->e2e_crc], *ks = &L->db->sig[M->e2e_ctr];
-    const unsigned crc_byte = (unsigned)cs->start / 8u;
-    const uint8_t want = hs_e2e_crc(M->e2e, M->e2e_data_id, data, (size_t)M->len, crc_byte);
-    hs_e2e_result e = HS_E2E_CRC;
+    hs_e2e_result e = HS_E2E_OK;
     int restart = 0;
-    if (data[crc_byte] == want) {
+    if (M->e2e != 0u) {
+        const unsigned crc_byte = (unsigned)L->db->sig[M->e2e_crc].start / 8u;
+        if (data[crc_byte] != hs_e2e_crc(M->e2e, M->e2e_data_id, data, (size_t)M->len, crc_byte)) {
+            e = HS_E2E_CRC;
+        }
+    }
+    if ((e == HS_E2E_OK) && (M->secoc != 0u)) {
+        const hs_secoc_layout l = secoc_layout(L->db, M);
+        const hs_secoc_result sr = hs_secoc_check(L->secoc_key, &l, data,
+                                                  (unsigned)hs_can_get_raw(&L->db->sig[M->secoc_fv], data),
+                                                  &L->secoc_rx[m]);
+        if (sr != HS_SECOC_OK) {
+            return (sr == HS_SECOC_STALE) ? (int)HS_CAN_SECOC_STALE : (int)HS_CAN_SECOC_MAC;
+        }
+    }
+    if ((e == HS_E2E_OK) && (M->e2e != 0u)) {
+        const hs_can_sig *ks = &L->db->sig[M->e2e_ctr];
         const uint64_t cyc = (L->e2e_cadence_off != 0u) ? 0u : (uint64_t)L->every[m] * L->period_us;
         const uint64_t stl = (uint64_t)L->stale[m] * L->period_us;
         e = hs_e2e_check(&L->e2e_rx[m], (unsigned)hs_can_get_raw(ks, data), ks->len, now_us, cyc, stl,
                          &restart);
     }
-    L->e2e_count[m][e]++;
-    L->e2e_timeouts[m] += (uint64_t)restart;
+    if (M->e2e != 0u) {
+        L->e2e_count[m][e]++;
+        L->e2e_timeouts[m] += (uint64_t)restart;
+    }
     return (e == HS_E2E_OK) ? (int)HS_CAN_OK : (int)HS_CAN_E2E_CRC + ((int)e - (int)HS_E2E_CRC);
 }
 
@@ -368,7 +399,7 @@ int hs_can_receive_at(hs_can_link *L, hs_rx *rx, uint32_t id, int ext, int fd, c
         const hs_can_msg *M = &db->msg[m];
         /* E2E first: a protected frame that passes it moves the sequence on even when its values
          * are then refused, so the sender's next frame is not taken for a second sender. */
-        if (M->e2e != 0u) {
+        if ((M->e2e != 0u) || (M->secoc != 0u)) {
             r = e2e_receive(L, m, data, now_us);
         }
         for (int j = 0; (r == (int)HS_CAN_OK) && (j < M->n); ++j) {
@@ -398,7 +429,7 @@ int hs_can_receive_at(hs_can_link *L, hs_rx *rx, uint32_t id, int ext, int fd, c
 uint64_t hs_can_e2e_alarms(const hs_can_link *L)
 {
     uint64_t t = 0;
-    for (int r = (int)HS_CAN_E2E_CRC; r <= (int)HS_CAN_E2E_EARLY; ++r) {
+    for (int r = (int)HS_CAN_E2E_CRC; r <= (int)HS_CAN_SECOC_STALE; ++r) {
         t += L->rejected[r];
     }
     return t;
@@ -431,11 +462,23 @@ size_t hs_can_encode(hs_can_link *L, int m, const hs_tx *tx, const hs_real *y, u
         L->tx_saturated += (uint64_t)sat;
     }
     if (M->e2e != 0u) {
-        const hs_can_sig *ks = &db->sig[M->e2e_ctr], *cs = &db->sig[M->e2e_crc];
+        const hs_can_sig *ks = &db->sig[M->e2e_ctr];
         const unsigned mask = (ks->len >= 8u) ? 0xFFu : ((1u << ks->len) - 1u);
-        const unsigned crc_byte = (unsigned)cs->start / 8u;
         hs_can_put_raw(ks, data, (int64_t)L->e2e_tx[m]);
         L->e2e_tx[m] = (uint8_t)(((unsigned)L->e2e_tx[m] + 1u) & mask);
+    }
+    if (M->secoc != 0u) {
+        const hs_secoc_layout l = secoc_layout(db, M);
+        const hs_can_sig *fs = &db->sig[M->secoc_fv];
+        L->secoc_tx[m]++;
+        const uint64_t trunc = L->secoc_tx[m] & (((uint64_t)1u << fs->len) - 1u);
+        hs_can_put_raw(fs, data, (int64_t)trunc);
+        if (L->secoc_key != NULL) {
+            hs_secoc_tag(L->secoc_key, &l, data, L->secoc_tx[m], &data[l.mac_byte]);
+        }
+    }
+    if (M->e2e != 0u) {
+        const unsigned crc_byte = (unsigned)db->sig[M->e2e_crc].start / 8u;
         data[crc_byte] = hs_e2e_crc(M->e2e, M->e2e_data_id, data, (size_t)M->len, crc_byte);
     }
     L->tx_frames++;

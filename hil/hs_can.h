@@ -10,10 +10,11 @@
 #define HS_CAN_H
 
 #include "hs_e2e.h"
+#include "hs_secoc.h"
 #include "hs_signal.h"
 
 #define HS_CAN_MAX_MSGS 32   /* messages of one DBC */
-#define HS_CAN_MAX_SIGS 64   /* signals of one DBC, all messages */
+#define HS_CAN_MAX_SIGS 128  /* signals of one DBC, all messages (the truck-trailer: 81 with E2E) */
 #define HS_CAN_NAME 32       /* bytes of a message or signal name, terminator included */
 #define HS_CAN_UNIT 16       /* bytes of a unit, terminator included */
 #define HS_CAN_MAX_LEN 64u   /* bytes of a CAN FD payload */
@@ -40,7 +41,8 @@ typedef struct hs_can_sig {
     double min, max;          /* admissible physical range; [0|0] = the raw range */
     double init_raw;          /* GenSigStartValue (raw): the fallback / safe value */
     uint32_t line;            /* source line of the SG_ (0 in generated tables) */
-    uint8_t e2e_role;         /* BA_ "HsE2ESignal": HS_E2E_ROLE_DATA, _COUNTER or _CRC (hs_e2e.h) */
+    uint8_t e2e_role;         /* BA_ "HsE2ESignal": HS_E2E_ROLE_DATA, _COUNTER or _CRC (hs_e2e.h);
+                               * BA_ "HsSecOCSignal": HS_SECOC_ROLE_FV or _MAC (hs_secoc.h) */
 } hs_can_sig;
 
 /* One message (DBC `BO_`); its signals are sig[first .. first + n). */
@@ -57,6 +59,8 @@ typedef struct hs_can_msg {
     uint8_t e2e;              /* BA_ "HsE2EProfile": HS_E2E_NONE, HS_E2E_J1850 or HS_E2E_H2F */
     uint16_t e2e_data_id;     /* BA_ "HsE2EDataId" (default: the id's low 16 bits), fed to the CRC */
     int e2e_ctr, e2e_crc;     /* indices in hs_can_db.sig of the counter and the CRC, -1 = none */
+    uint8_t secoc;            /* BA_ "HsSecOCProfile": HS_SECOC_NONE or HS_SECOC_HMAC (hs_secoc.h) */
+    int secoc_fv, secoc_mac;  /* indices in hs_can_db.sig of the freshness and the MAC, -1 = none */
 } hs_can_msg;
 
 /* A parsed DBC (or a generated const table of one). */
@@ -113,9 +117,11 @@ typedef enum hs_can_reason {
     HS_CAN_E2E_CRC = 5,      /* E2E: CRC wrong (hs_e2e.h) */
     HS_CAN_E2E_REPEATED = 6, /* E2E: counter repeated */
     HS_CAN_E2E_JUMP = 7,     /* E2E: counter jumped */
-    HS_CAN_E2E_EARLY = 8     /* E2E: next counter, sooner than the message's cadence allows */
+    HS_CAN_E2E_EARLY = 8,    /* E2E: next counter, sooner than the message's cadence allows */
+    HS_CAN_SECOC_MAC = 9,    /* SecOC: the MAC verifies with no fresh value: forged, no key (hs_secoc.h) */
+    HS_CAN_SECOC_STALE = 10  /* SecOC: the MAC verifies with an old freshness value: a replay */
 } hs_can_reason;
-#define HS_CAN_REASONS 9
+#define HS_CAN_REASONS 11
 #define HS_CAN_NO_TIME HS_E2E_NO_TIME /* arrival unknown: hs_can_receive_at skips the cadence check */
 
 /* Short identifier of a reason ("unknown_id", ...); never NULL. */
@@ -142,6 +148,10 @@ typedef struct hs_can_link {
     uint64_t e2e_timeouts[HS_CAN_MAX_MSGS]; /* sequences restarted after a silence past the stale limit */
     uint8_t e2e_cadence_off;          /* 1: no cadence check (set after hs_can_bind; an emulator's
                                        * scheduling gaps exceed any cycle), counters and CRC still */
+    const hs_mac *secoc_key;          /* the link's key for SecOC messages (set after hs_can_bind);
+                                       * NULL: their frames are refused, sent with a zero MAC */
+    uint64_t secoc_rx[HS_CAN_MAX_MSGS]; /* full freshness of the last accepted frame, 0 = none */
+    uint64_t secoc_tx[HS_CAN_MAX_MSGS]; /* freshness of the last sent frame (the first is 1) */
 } hs_can_link;
 
 /* Binds db to an application with nin inputs named in_names and nout outputs named out_names
@@ -177,8 +187,9 @@ int hs_can_receive(hs_can_link *L, hs_rx *rx, uint32_t id, int ext, int fd, cons
 int hs_can_receive_at(hs_can_link *L, hs_rx *rx, uint32_t id, int ext, int fd, const uint8_t *data,
                       size_t len, uint64_t now_us);
 
-/* Frames refused by an E2E check (CRC, counter repeated or jumped, too early): each is a
- * second sender, a replay or corruption, and fails the link's verdict. */
+/* Frames refused by an E2E check (CRC, counter repeated or jumped, too early) or a SecOC check
+ * (bad MAC, stale freshness): each is a second sender, a forgery, a replay or corruption, and
+ * fails the link's verdict. */
 uint64_t hs_can_e2e_alarms(const hs_can_link *L);
 
 /* 1 when output message m is due at tick (tick % every == 0), else 0 (also for inputs). */
@@ -186,7 +197,8 @@ int hs_can_due(const hs_can_link *L, int m, uint64_t tick);
 
 /* Encodes output message m from the application's outputs y (NULL: every signal's fallback,
  * the safe values, from tx) into data (HS_CAN_MAX_LEN bytes; unused bytes 0); an E2E message
- * gets its next alive counter and its CRC. Returns the payload length, 0 when m is not an
+ * gets its next alive counter and its CRC, a SecOC message its next freshness value and the
+ * MAC under L->secoc_key (before the CRC, which covers it). Returns the payload length, 0 when m is not an
  * output message. Counts tx_frames and tx_saturated. */
 size_t hs_can_encode(hs_can_link *L, int m, const hs_tx *tx, const hs_real *y, uint8_t *data);
 

@@ -383,6 +383,8 @@ static hs_status parse_bo(cur *c, hs_can_db *db, int *skip_sigs)
     m->e2e_data_id = (uint16_t)(id & 0xFFFFu);
     m->e2e_ctr = -1;
     m->e2e_crc = -1;
+    m->secoc_fv = -1;
+    m->secoc_mac = -1;
     db->nmsg++;
     return HS_OK;
 }
@@ -465,7 +467,7 @@ static hs_status parse_sg(cur *c, hs_can_db *db, int skip)
         return fail3(c->err, s.line, "signal ", s.name, ": [min|max] needs finite min <= max");
     }
     if (db->nsig >= HS_CAN_MAX_SIGS) {
-        return fail(c, "more signals than a signal map holds (HS_CAN_MAX_SIGS = 64)");
+        return fail(c, "more signals than a signal map holds (HS_CAN_MAX_SIGS = 128)");
     }
     for (int k = 0; k < db->nsig; ++k) {
         if (strcmp(db->sig[k].name, s.name) == 0) {
@@ -516,6 +518,16 @@ static hs_status e2e_role(hs_dbc_error *e, uint32_t line, hs_can_sig *s, double 
     return HS_OK;
 }
 
+/* HsSecOCSignal v of s: 1 the freshness value, 2 the MAC (checked against the message later). */
+static hs_status secoc_role(hs_dbc_error *e, uint32_t line, hs_can_sig *s, double v)
+{
+    if ((v != 1.0) && (v != 2.0)) {
+        return fail3(e, line, "signal ", s->name, ": HsSecOCSignal must be 1 (freshness) or 2 (MAC)");
+    }
+    s->e2e_role = (v == 1.0) ? (uint8_t)HS_SECOC_ROLE_FV : (uint8_t)HS_SECOC_ROLE_MAC;
+    return HS_OK;
+}
+
 /* BA_ "Name" [BO_ id | SG_ id sig | BU_ node | EV_ var] value ; */
 static hs_status parse_ba(cur *c, hs_can_db *db)
 {
@@ -534,24 +546,29 @@ static hs_status parse_ba(cur *c, hs_can_db *db)
     const int stl = (strcmp(name, "HilstepStaleCycles") == 0) ? 1 : 0;
     /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
     const int init = (strcmp(name, "GenSigStartValue") == 0) ? 1 : 0;
-    int role = 0, prof = 0, did = 0;
+    int role = 0, prof = 0, did = 0, srole = 0, sprof = 0;
     if (strcmp(name, "HsE2ESignal") == 0) {
         role = 1;
     } else if (strcmp(name, "HsE2EProfile") == 0) {
         prof = 1;
     } else if (strcmp(name, "HsE2EDataId") == 0) {
         did = 1;
+    } else if (strcmp(name, "HsSecOCSignal") == 0) {
+        srole = 1;
+    } else if (strcmp(name, "HsSecOCProfile") == 0) {
+        sprof = 1;
     } else {
         /* one of the four attributes above, or skipped */
     }
-    if ((cyc == 0) && (fmt == 0) && (stl == 0) && (init == 0) && (role == 0) && (prof == 0) && (did == 0)) {
+    if ((cyc == 0) && (fmt == 0) && (stl == 0) && (init == 0) && (role == 0) && (prof == 0) && (did == 0) &&
+        (srole == 0) && (sprof == 0)) {
         return (skip_statement(c) != 0) ? HS_OK : fail(c, "BA_ without its closing ';'");
     }
     if ((word(c, obj, sizeof obj) == 0) || (uint32_tok(c, &raw) == 0)) {
         return fail3(c->err, line, "attribute ", name, ": expected BO_ <id> (or SG_ <id> <signal>)");
     }
     const int k = find_msg(db, raw);
-    if ((init != 0) || (role != 0)) {
+    if ((init != 0) || (role != 0) || (srole != 0)) {
         char sg[HS_CAN_NAME];
         if ((strcmp(obj, "SG_") != 0) || (word(c, sg, sizeof sg) == 0) || (number(c, &v) == 0) ||
             (expect(c, ';') == 0)) {
@@ -563,8 +580,13 @@ static hs_status parse_ba(cur *c, hs_can_db *db)
         const hs_can_msg *m = &db->msg[k];
         for (int j = m->first; j < m->first + m->n; ++j) {
             if (strcmp(db->sig[j].name, sg) == 0) {
-                return (init != 0) ? start_value(c->err, line, &db->sig[j], v)
-                                   : e2e_role(c->err, line, &db->sig[j], v);
+                if (init != 0) {
+                    return start_value(c->err, line, &db->sig[j], v);
+                }
+                if (role != 0) {
+                    return e2e_role(c->err, line, &db->sig[j], v);
+                }
+                return secoc_role(c->err, line, &db->sig[j], v);
             }
         }
         (void)fail3(c->err, line, "attribute ", name, ": message has no signal ");
@@ -602,6 +624,12 @@ static hs_status parse_ba(cur *c, hs_can_db *db)
                          ": HsE2EProfile must be 1 (CRC-8 SAE J1850) or 2 (CRC-8H2F)");
         }
         M->e2e = (uint8_t)v;
+    } else if (sprof != 0) {
+        if (v != (double)HS_SECOC_HMAC) {
+            return fail3(c->err, line, "message ", M->name,
+                         ": HsSecOCProfile must be 1 (HMAC-SHA-256, truncated)");
+        }
+        M->secoc = (uint8_t)v;
     } else {
         if (v > 65535.0) {
             return fail3(c->err, line, "message ", M->name, ": HsE2EDataId must be 0..65535");
@@ -680,7 +708,7 @@ static hs_status check_e2e(hs_can_db *db, hs_can_msg *m, hs_dbc_error *err)
     m->e2e_crc = -1;
     for (int j = m->first; j < m->first + m->n; ++j) {
         const hs_can_sig *s = &db->sig[j];
-        if (s->e2e_role == 0u) {
+        if ((s->e2e_role == 0u) || (s->e2e_role >= HS_SECOC_ROLE_FV)) {
             continue;
         }
         if (m->e2e == 0u) {
@@ -710,6 +738,51 @@ static hs_status check_e2e(hs_can_db *db, hs_can_msg *m, hs_dbc_error *err)
     if ((m->e2e != 0u) && ((m->e2e_ctr < 0) || (m->e2e_crc < 0))) {
         return fail3(err, m->line, "message ", m->name,
                      ": HsE2EProfile needs one counter and one CRC signal (BA_ \"HsE2ESignal\" SG_ <id> <signal> 1 or 2;)");
+    }
+    return HS_OK;
+}
+
+/* The SecOC layout of m (hs_secoc.h): with HsSecOCProfile exactly one freshness value
+ * (unsigned, 4..32 bits, factor 1, offset 0) and one MAC (Intel, 2..8 whole bytes starting on
+ * a byte, unsigned, factor 1, offset 0); without it, neither. Sets m->secoc_fv, m->secoc_mac. */
+static hs_status check_secoc(hs_can_db *db, hs_can_msg *m, hs_dbc_error *err)
+{
+    m->secoc_fv = -1;
+    m->secoc_mac = -1;
+    for (int j = m->first; j < m->first + m->n; ++j) {
+        const hs_can_sig *s = &db->sig[j];
+        if (s->e2e_role < HS_SECOC_ROLE_FV) {
+            continue;
+        }
+        if (m->secoc == 0u) {
+            return fail3(err, s->line, "signal ", s->name,
+                         ": HsSecOCSignal on a message without BA_ \"HsSecOCProfile\"");
+        }
+        int is_fv = 0;
+        if (s->e2e_role == HS_SECOC_ROLE_FV) {
+            is_fv = 1;
+        }
+        int *slot = (is_fv != 0) ? &m->secoc_fv : &m->secoc_mac;
+        if (*slot >= 0) {
+            return fail3(err, s->line, "signal ", s->name,
+                         (is_fv != 0) ? ": a second SecOC freshness value in its message" : ": a second SecOC MAC in its message");
+        }
+        if ((s->is_signed != 0u) || (s->factor != 1.0) || (s->offset != 0.0)) {
+            return fail3(err, s->line, "signal ", s->name, ": a SecOC freshness value or MAC is unsigned, factor 1, offset 0");
+        }
+        if ((is_fv != 0) && ((s->len < HS_SECOC_FV_MIN) || (s->len > HS_SECOC_FV_MAX))) {
+            return fail3(err, s->line, "signal ", s->name, ": a SecOC freshness value has 4..32 bits");
+        }
+        if ((is_fv == 0) && ((s->intel == 0u) || ((s->start % 8u) != 0u) || ((s->len % 8u) != 0u) ||
+                             (s->len < 8u * HS_SECOC_MAC_MIN) || (s->len > 8u * HS_SECOC_MAC_MAX))) {
+            return fail3(err, s->line, "signal ", s->name,
+                         ": a SecOC MAC is 2..8 whole bytes, Intel, starting on a byte");
+        }
+        *slot = j;
+    }
+    if ((m->secoc != 0u) && ((m->secoc_fv < 0) || (m->secoc_mac < 0))) {
+        return fail3(err, m->line, "message ", m->name,
+                     ": HsSecOCProfile needs one freshness and one MAC signal (BA_ \"HsSecOCSignal\" SG_ <id> <signal> 1 or 2;)");
     }
     return HS_OK;
 }
@@ -828,6 +901,9 @@ hs_status hs_dbc_parse(const char *text, size_t len, hs_can_db *db, hs_dbc_error
         rc = check_msg(db, &db->msg[k], err);
         if (rc == HS_OK) {
             rc = check_e2e(db, &db->msg[k], err);
+        }
+        if (rc == HS_OK) {
+            rc = check_secoc(db, &db->msg[k], err);
         }
     }
     if ((rc == HS_OK) && (db->nmsg == 0)) {

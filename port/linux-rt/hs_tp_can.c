@@ -3,7 +3,9 @@
  * can-filter=on|off (default on: the kernel passes only the DBC's ids, CAN_RAW_FILTER; off:
  * every frame reaches the codec, so frames with ids outside the DBC are counted too),
  * e2e-cadence=on|off (default on: an E2E frame more than half a cycle early is refused; off
- * under an emulator, whose scheduling gaps exceed the cycle). */
+ * under an emulator, whose scheduling gaps exceed the cycle), secoc-key=FILE (the key of the
+ * DBC's SecOC messages; default the per-user link key of hil/FRAME.md, which must exist: the
+ * first authenticated UDP run creates it). */
 #define _GNU_SOURCE
 #include "hs_dbc_file.h"
 #include "hs_linux.h"
@@ -31,9 +33,34 @@ typedef struct can_state {
     uint64_t tx_errors;             /* write() failures (ENOBUFS: the interface queue is full) */
     int last_tx_errno;
     uint64_t tx_written;            /* frames the kernel took */
+    hs_mac secoc_key;               /* the key of the DBC's SecOC messages (hil/CAN.md, "Security") */
 } can_state;
 
 static can_state g_can;
+
+/* Loads the key of the DBC's SecOC messages (when it has any, and the transport is opened for
+ * more than its map) into s->secoc_key: the file of secoc-key=FILE, else the per-user link key
+ * (read, never created here). HS_OK or HS_E_SETUP. */
+static hs_status secoc_key(can_state *s, const hs_tp_cfg *cfg, hs_tp_error *err)
+{
+    char def[4096], why[768];
+    const char *path = hs_tp_opt(cfg, "secoc-key", NULL);
+    int any = 0;
+    if (cfg->map_only) return HS_OK;
+    for (int m = 0; m < s->db.nmsg; ++m) any |= s->db.msg[m].secoc != 0u;
+    if (!any) return HS_OK;
+    if (!path) {
+        if (hs_key_default_path(def, sizeof def, why, sizeof why) != 0)
+            return hs_tp_fail(err, HS_E_SETUP, "secoc-key", "", 0, "SecOC key: %s", why);
+        path = def;
+    }
+    if (hs_key_load(path, &s->secoc_key, why, sizeof why) < 0)
+        return hs_tp_fail(err, HS_E_SETUP, "secoc-key", path, 0, "SecOC key of the DBC's authenticated "
+                          "messages: %s (the first authenticated run of hilstep-rt over UDP creates the "
+                          "per-user key; --transport-opt secoc-key=FILE names another)", why);
+    s->link.secoc_key = &s->secoc_key;
+    return HS_OK;
+}
 
 static hs_status can_open(hs_transport *t, const hs_tp_cfg *cfg, hs_tp_error *err)
 {
@@ -80,7 +107,7 @@ static hs_status can_open(hs_transport *t, const hs_tp_cfg *cfg, hs_tp_error *er
     t->map = &s->map;
     snprintf(t->desc, sizeof t->desc, "CAN %s, DBC %s (%d messages received, %d sent)", ifn, dbc,
              nrx, ntx);
-    if (cfg->map_only) return HS_OK;
+    if ((st = secoc_key(s, cfg, err)) != HS_OK || cfg->map_only) return st;
 
     /* The interface: it must exist and be up, and carry CAN FD when the DBC needs it. */
     const unsigned ifindex = if_nametoindex(ifn);
@@ -252,7 +279,8 @@ static void can_counters(const hs_transport *t, hs_tp_kv kv, void *ctx)
     kv(ctx, "can_rx_kernel_drops", (double)s->kernel_drops, "(socket queue full)");
     kv(ctx, "can_e2e_cadence", s->link.e2e_cadence_off ? 0.0 : 1.0, "(1: too-early frames refused)");
     kv(ctx, "can_e2e_alarms", (double)hs_can_e2e_alarms(&s->link),
-       "(E2E: CRC, counter or cadence wrong: a second sender, a replay or corruption)");
+       "(E2E: CRC, counter or cadence wrong; SecOC: bad MAC or stale freshness: a second sender, "
+       "a forgery, a replay or corruption)");
     /* Per protected input message: can_e2e_<message>_<crc|counter_repeated|counter_jump|too_early|timeout>. */
     for (int m = 0; m < s->db.nmsg; ++m) {
         if (!s->db.msg[m].e2e || s->link.dir[m] != HS_SIG_IN) continue;
@@ -279,5 +307,5 @@ static void can_close(hs_transport *t)
 }
 
 const hs_transport_ops hs_tp_can = {
-    "can", "--can-if IF --dbc FILE [--transport-opt can-filter=off] [--transport-opt e2e-cadence=off] (SocketCAN, hil/CAN.md)",
+    "can", "--can-if IF --dbc FILE [--transport-opt can-filter=off] [--transport-opt e2e-cadence=off] [--transport-opt secoc-key=FILE] (SocketCAN, hil/CAN.md)",
     can_open, can_receive, can_send, can_wait, can_counters, can_close, 0};

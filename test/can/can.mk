@@ -4,7 +4,7 @@
 # interface). The bus itself (vcan0) runs in the PREEMPT_RT guest: test/can/scenario.sh.
 CAN_HOST_CFLAGS := $(CSTD) -O1 -g $(WARN) $(FPFLAGS) -D_POSIX_C_SOURCE=200809L \
                    -fsanitize=address,undefined -fno-sanitize-recover=all -Irt $(MODEL_INC) -Ihil -Iport/host
-CAN_HIL := hil/hs_can.c hil/hs_e2e.c hil/hs_dbc.c hil/hs_signal.c hil/hs_frame.c hil/hs_mac.c hil/hs_apps.c hil/hs_transport.c
+CAN_HIL := hil/hs_can.c hil/hs_e2e.c hil/hs_secoc.c hil/hs_dbc.c hil/hs_signal.c hil/hs_frame.c hil/hs_mac.c hil/hs_apps.c hil/hs_transport.c
 CAN_DEPS := $(CAN_HIL) $(wildcard hil/*.h) port/host/hs_dbc_file.h
 
 $(BUILD)/hilstep-can-unit: test/can/can_unit.c $(TEST_HARNESS) $(CAN_DEPS)
@@ -39,7 +39,8 @@ $(BUILD)/hilstep-rt-null: $(BUILD)/can/hs_transports_null.c test/can/hs_tp_null.
 
 .PHONY: can-test can-build
 can-build: $(BUILD)/hilstep-can-unit $(BUILD)/hilstep-can-tool $(BUILD)/hilstep-can-gen \
-           $(BUILD)/hilstep-rt $(BUILD)/hilstep-ecu $(BUILD)/hilstep-rt-null $(BUILD)/hilstep-can-spoof
+           $(BUILD)/hilstep-rt $(BUILD)/hilstep-ecu $(BUILD)/hilstep-rt-null $(BUILD)/hilstep-can-spoof $(BUILD)/hilstep-sim \
+           $(BUILD)/hilstep-can-mac-bench
 
 TEST_SUITES += can-test
 can-test: can-build
@@ -48,4 +49,15 @@ can-test: can-build
 # The second sender of issue 31 (test/can/spoof.sh runs it in the rtkernel guest).
 $(BUILD)/hilstep-can-spoof: test/can/can_spoof.c $(CAN_DEPS)
 	@mkdir -p $(BUILD)
-	$(CC) $(CFLAGS_HOST) -Iport/host test/can/can_spoof.c hil/hs_can.c hil/hs_e2e.c hil/hs_dbc.c hil/hs_signal.c hil/hs_frame.c hil/hs_mac.c hil/hs_apps.c hil/hs_transport.c -o $@ -lm
+	$(CC) $(CFLAGS_HOST) -Iport/host test/can/can_spoof.c hil/hs_can.c hil/hs_e2e.c hil/hs_secoc.c hil/hs_dbc.c hil/hs_signal.c hil/hs_frame.c hil/hs_mac.c hil/hs_apps.c hil/hs_transport.c -o $@ -lm
+
+# make can-mac-bench: instructions per CAN frame of E2E and SecOC (callgrind), the figures in
+# hil/CAN.md "Security" (as make mac-bench does for the UDP frame's MAC).
+$(BUILD)/hilstep-can-mac-bench: test/can/secoc_bench.c $(CAN_DEPS)
+	@mkdir -p $(BUILD)
+	$(CC) $(CSTD) $(OPT) -g $(WARN) -D_POSIX_C_SOURCE=200809L -Irt $(MODEL_INC) -Ihil -Iport/host test/can/secoc_bench.c $(CAN_HIL) -o $@ -lm
+
+.PHONY: can-mac-bench
+can-mac-bench: $(BUILD)/hilstep-can-mac-bench
+	@sh test/can/secoc_bench.sh $(BUILD)
+

@@ -6,11 +6,15 @@
  *   crc     the next counter and a wrong CRC (a sender without the data id or layout)
  *   next    the next counter, sent at once (a second cadence; detected only when it falls more
  *           than half a cycle before the genuine sender's schedule)
+ *   replay  the genuine frame again, unchanged (its value too)
+ * On a SecOC message (hil/CAN.md, "Security") every changed frame also carries the next
+ * freshness value and keeps the genuine frame's MAC (the attacker has no key): a forged frame
+ * with the right CRC and a wrong MAC; a replay carries the genuine frame's old freshness.
  * A forgery goes out only within 2 ms of the genuine frame's arrival, so it never lands after
  * a silence (which would start a new sequence: the limit CAN.md names).
  *
  *   hilstep-can-spoof --can-if IF --dbc FILE --duration S --target MSG=SIGNAL:VALUE ...
- *                     [--modes repeat,jump,crc,next] [--stats FILE]
+ *                     [--modes repeat,jump,crc,next,replay] [--stats FILE]
  * Prints "hilstep-can-spoof: sent N ..." and writes spoof_sent=N, spoof_sent_MSG=N and one
  * spoof_mode_M=N per mode to --stats. Exit 0, 1 bad option, 2 setup failed. */
 #define _GNU_SOURCE
@@ -30,7 +34,8 @@
 
 #define MAXT 8
 static hs_can_db db;
-static const char *const mode_names[4] = {"repeat", "jump", "crc", "next"};
+#define NMODES 5
+static const char *const mode_names[NMODES] = {"repeat", "jump", "crc", "next", "replay"};
 
 static uint64_t now_us(void)
 {
@@ -43,9 +48,9 @@ int main(int argc, char **argv)
 {
     const char *ifn = NULL, *dbc = NULL, *stats = NULL, *modes = "repeat,jump,crc";
     double dur = 0;
-    int tm[MAXT], ts[MAXT], nt = 0, use[4] = {0}, nuse = 0;
+    int tm[MAXT], ts[MAXT], nt = 0, use[NMODES] = {0}, nuse = 0;
     double tv[MAXT];
-    uint64_t sent[MAXT] = {0}, by_mode[4] = {0}, total = 0, skipped = 0;
+    uint64_t sent[MAXT] = {0}, by_mode[NMODES] = {0}, total = 0, skipped = 0;
     char msg[512];
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -71,8 +76,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: hilstep-can-spoof --can-if IF --dbc FILE --duration S --target MSG=SIGNAL:VALUE ...\n");
         return 1;
     }
-    for (int k = 0; k < 4; ++k) if (strstr(modes, mode_names[k])) use[nuse++] = k;
-    if (!nuse) { fprintf(stderr, "hilstep-can-spoof: --modes names none of repeat,jump,crc,next\n"); return 1; }
+    for (int k = 0; k < NMODES; ++k) if (strstr(modes, mode_names[k])) use[nuse++] = k;
+    if (!nuse) { fprintf(stderr, "hilstep-can-spoof: --modes names none of repeat,jump,crc,next,replay\n"); return 1; }
     if (hs_dbc_load_file(dbc, &db, msg, sizeof msg)) { fprintf(stderr, "hilstep-can-spoof: %s\n", msg); return 2; }
     int t = 0;
     for (int i = 1; i < argc; ++i) {
@@ -140,8 +145,13 @@ int main(int argc, char **argv)
             hs_can_put_raw(&db.sig[ts[k]], f2.data, hs_can_phys_to_raw(&db.sig[ts[k]], tv[k], &sat));
             const unsigned sc = mode == 0 ? c : mode == 1 ? c + 3u + (unsigned)(n % 12u) : c + 1u;
             hs_can_put_raw(ks, f2.data, (int64_t)(sc & mask));
+            if (M->secoc) {
+                const hs_can_sig *fs = &db.sig[M->secoc_fv];
+                hs_can_put_raw(fs, f2.data, (hs_can_get_raw(fs, fr.data) + 1) & (int64_t)((1ull << fs->len) - 1u));
+            }
             f2.data[cb] = hs_e2e_crc(M->e2e, M->e2e_data_id, f2.data, M->len, cb);
             if (mode == 2) f2.data[cb] ^= 0x5Au;
+            if (mode == 4) f2 = fr;
             const size_t mtu = M->fd ? CANFD_MTU : CAN_MTU;
             if (write(fd, &f2, mtu) == (ssize_t)mtu) {
                 sent[k]++;
@@ -161,7 +171,7 @@ int main(int argc, char **argv)
         if (!f) { fprintf(stderr, "hilstep-can-spoof: --stats %s: %s\n", stats, strerror(errno)); return 2; }
         fprintf(f, "spoof_sent=%llu\nspoof_skipped=%llu\n", (unsigned long long)total, (unsigned long long)skipped);
         for (int k = 0; k < nt; ++k) fprintf(f, "spoof_sent_%s=%llu\n", db.msg[tm[k]].name, (unsigned long long)sent[k]);
-        for (int m = 0; m < 4; ++m) fprintf(f, "spoof_mode_%s=%llu\n", mode_names[m], (unsigned long long)by_mode[m]);
+        for (int m = 0; m < NMODES; ++m) fprintf(f, "spoof_mode_%s=%llu\n", mode_names[m], (unsigned long long)by_mode[m]);
         if (fclose(f)) { fprintf(stderr, "hilstep-can-spoof: --stats %s: write failed\n", stats); return 2; }
     }
     close(fd);

@@ -9,6 +9,11 @@
  *   hilstep-can-tool decode DBC   stdin: "MSG HEX"; stdout: "MSG raw1 phys1 .. rawn physn"
  *                                 (raw as integers, phys as %.17g)
  *   hilstep-can-tool check DBC    parse only: prints "ok N messages M signals" or the error
+ *   hilstep-can-tool receive DBC [KEY]  every message received (all data signals bound as
+ *                                 inputs): stdin "MSG HEX"; stdout "MSG REASON" (hs_can_reason_name:
+ *                                 accepted, e2e_crc, secoc_mac, secoc_stale, ...), no cadence check
+ * KEY (hex) is the key of SecOC messages (encode: freshness 1, 2, ... per message and the MAC;
+ * receive: checked); without it their MAC is 0 and they are refused.
  * Exit status: 0 ok, 2 bad DBC (FILE:LINE: why on stderr), 1 bad input line. */
 #include "hs_dbc_file.h"
 
@@ -19,6 +24,9 @@
 
 static hs_can_db db;
 static unsigned ctr[HS_CAN_MAX_MSGS]; /* encode: next alive counter of each E2E message */
+static uint64_t fv[HS_CAN_MAX_MSGS];   /* encode: last freshness value of each SecOC message */
+static hs_mac key;
+static int have_key;
 
 static int find(const char *name)
 {
@@ -38,9 +46,21 @@ static int hexval(char c)
 int main(int argc, char **argv)
 {
     char msg[512], line[8192];
-    if (argc != 3) {
-        fprintf(stderr, "usage: hilstep-can-tool encode|decode|check DBC\n");
+    if (argc != 3 && argc != 4) {
+        fprintf(stderr, "usage: hilstep-can-tool encode|decode|check|receive DBC [KEY]\n");
         return 1;
+    }
+    if (argc == 4) {
+        uint8_t kb[HS_MAC_KEY_MAX];
+        size_t kn = strlen(argv[3]) / 2;
+        if (kn < 1 || kn > sizeof kb) { fprintf(stderr, "hilstep-can-tool: KEY: 1..64 bytes of hex\n"); return 1; }
+        for (size_t i = 0; i < kn; ++i) {
+            int a = hexval(argv[3][2 * i]), b = hexval(argv[3][2 * i + 1]);
+            if (a < 0 || b < 0) { fprintf(stderr, "hilstep-can-tool: KEY: bad hex\n"); return 1; }
+            kb[i] = (uint8_t)(a * 16 + b);
+        }
+        hs_mac_init(&key, kb, kn);
+        have_key = 1;
     }
     if (hs_dbc_load_file(argv[2], &db, msg, sizeof msg) != 0) {
         fprintf(stderr, "hilstep-can-tool: %s\n", msg);
@@ -50,7 +70,25 @@ int main(int argc, char **argv)
         printf("ok %d messages %d signals\n", db.nmsg, db.nsig);
         return 0;
     }
-    const int enc = !strcmp(argv[1], "encode");
+    const int enc = !strcmp(argv[1], "encode"), rcv = !strcmp(argv[1], "receive");
+    static hs_can_link L;
+    static hs_signal sig[HS_CAN_MAX_SIGS];
+    static hs_signal_map map;
+    static hs_rx rx;
+    if (rcv) {
+        static const char *names[HS_CAN_MAX_SIGS];
+        int n = 0;
+        hs_dbc_error e;
+        for (int j = 0; j < db.nsig; ++j)
+            if (!db.sig[j].e2e_role) names[n++] = db.sig[j].name;
+        if (hs_can_bind(&L, &db, names, n, NULL, 0, 10000u, &e) != 0 ||
+            hs_can_map(&L, NULL, "receive", sig, HS_CAN_MAX_SIGS, &map, &e) != 0) {
+            fprintf(stderr, "hilstep-can-tool: receive: %s\n", e.msg);
+            return 2;
+        }
+        L.secoc_key = have_key ? &key : NULL;
+        hs_rx_init(&rx, &map, HS_FRAME_KIND_TO_PLANT);
+    }
     while (fgets(line, sizeof line, stdin)) {
         char *save = NULL, *tok = strtok_r(line, " \t\n", &save);
         if (!tok) continue;
@@ -78,6 +116,18 @@ int main(int argc, char **argv)
                 const hs_can_sig *k = &db.sig[M->e2e_ctr];
                 const unsigned cb = db.sig[M->e2e_crc].start / 8u;
                 hs_can_put_raw(k, data, (int64_t)(ctr[m]++ & ((1u << k->len) - 1u)));
+                (void)cb;
+            }
+            if (M->secoc) {
+                /* SecOC: the next freshness value (1, 2, ...), the MAC over it, before the CRC */
+                const hs_can_sig *f = &db.sig[M->secoc_fv], *t = &db.sig[M->secoc_mac];
+                const hs_secoc_layout l = {M->e2e_data_id, M->len, t->start / 8u, t->len / 8u,
+                                           M->e2e ? db.sig[M->e2e_crc].start / 8u : M->len, f->len};
+                hs_can_put_raw(f, data, (int64_t)(++fv[m] & ((1ull << f->len) - 1u)));
+                if (have_key) hs_secoc_tag(&key, &l, data, fv[m], &data[l.mac_byte]);
+            }
+            if (M->e2e) {
+                const unsigned cb = db.sig[M->e2e_crc].start / 8u;
                 data[cb] = hs_e2e_crc(M->e2e, M->e2e_data_id, data, M->len, cb);
             }
             printf("%s %" PRIu32 " ", M->name, M->id);
@@ -91,6 +141,10 @@ int main(int argc, char **argv)
                 int a = hexval(h[2 * i]), b = hexval(h[2 * i + 1]);
                 if (a < 0 || b < 0) { fprintf(stderr, "hilstep-can-tool: bad hex\n"); return 1; }
                 data[i] = (uint8_t)(a * 16 + b);
+            }
+            if (rcv) {
+                printf("%s %s\n", M->name, hs_can_reason_name(hs_can_receive(&L, &rx, M->id, M->ext, M->fd, data, M->len)));
+                continue;
             }
             printf("%s", M->name);
             for (int j = 0; j < M->n; ++j) {

@@ -399,6 +399,135 @@ static void test_limits(void)
     refused(HEAD E2E1 "BA_ \"HsE2EDataId\" BO_ 1 65536;\n", 14, "HsE2EDataId must be 0..65535", "data id 65536");
 }
 
+/* SecOC (hs_secoc.h): the tag's layout, the freshness window, and at the plant a forged frame
+ * (right CRC and counter, wrong MAC), replays of old frames (right MAC, old freshness) and a
+ * frame without the key, each refused while the live ECU keeps the link. */
+static void secoc_layout_checks(void)
+{
+    static const uint8_t key[32] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16,
+                                    17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32};
+    hs_mac k;
+    hs_mac_init(&k, key, sizeof key);
+    const hs_secoc_layout l = {0x1100u, 8u, 5u, 3u, 3u, 8u};
+    const uint8_t pay[8] = {0x10, 0x27, 0x05, 0xAA, 0x07, 0xEE, 0xEE, 0xEE};
+    /* by hand: id low, id high, bytes 0, 1, 2, 4 (not the CRC at 3, not the MAC at 5..7), fv 7 low first */
+    const uint8_t msg[14] = {0x00, 0x11, 0x10, 0x27, 0x05, 0x07, 7, 0, 0, 0, 0, 0, 0, 0};
+    uint8_t want[32], got[8];
+    hs_mac_full(&k, msg, sizeof msg, want);
+    hs_secoc_tag(&k, &l, pay, 7u, got);
+    CHECK_NAMED(!memcmp(got, want, 3), "SecOC tag = HMAC-SHA-256 of data id, payload without CRC and MAC bytes, 8-byte freshness; first 3 bytes");
+    uint8_t fr[8];
+    memcpy(fr, pay, 8);
+    uint64_t last = 0x1FFu;
+    hs_secoc_tag(&k, &l, fr, 0x200u, &fr[5]);
+    CHECK_NAMED(hs_secoc_check(&k, &l, fr, 0x00u, &last) == HS_SECOC_OK && last == 0x200u,
+                "freshness 0x1FF -> frame with low byte 0x00: rebuilt as 0x200 across the wrap, accepted");
+    CHECK_NAMED(hs_secoc_check(&k, &l, fr, 0x00u, &last) == HS_SECOC_STALE && last == 0x200u,
+                "the same frame again: verifies only with the freshness already used: stale, state kept");
+    hs_secoc_tag(&k, &l, fr, 0x2FFu, &fr[5]);
+    CHECK_NAMED(hs_secoc_check(&k, &l, fr, 0xFFu, &last) == HS_SECOC_OK && last == 0x2FFu,
+                "255 frames lost: the next still inside the 8-bit window, accepted");
+    CHECK_NAMED(hs_secoc_check(NULL, &l, fr, 0xFFu, &last) == HS_SECOC_BAD_MAC, "no key: refused as a bad MAC");
+    fr[0] ^= 1u;
+    last = 0x2FEu;
+    CHECK_NAMED(hs_secoc_check(&k, &l, fr, 0xFFu, &last) == HS_SECOC_BAD_MAC && last == 0x2FEu,
+                "one data bit changed: bad MAC, state kept");
+}
+
+static void test_secoc(void)
+{
+    secoc_layout_checks();
+    char m[256];
+    static hs_can_db sdb;
+    int rc = hs_dbc_load_file("test/can/circular_track_secoc.dbc", &sdb, m, sizeof m);
+    CHECK_NAMED(rc == 0 && sdb.msg[0].secoc == HS_SECOC_HMAC && sdb.msg[0].len == 8 && sdb.msg[0].secoc_fv == 3 &&
+                sdb.msg[0].secoc_mac == 4 && sdb.sig[3].e2e_role == HS_SECOC_ROLE_FV && sdb.sig[4].e2e_role == HS_SECOC_ROLE_MAC &&
+                sdb.msg[1].secoc == 0u && sdb.msg[0].e2e == HS_E2E_J1850, m);
+    static const uint8_t key[32] = {0x5A, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+                                    16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31};
+    static const uint8_t other[32] = {0x77};
+    hs_mac k, k2;
+    hs_mac_init(&k, key, sizeof key);
+    hs_mac_init(&k2, other, sizeof other);
+    hs_can_link P, E, X;
+    hs_signal ps[8], es[8];
+    hs_signal_map pm, em;
+    static hs_rx prx;
+    static hs_tx etx;
+    rc = hs_can_bind(&P, &sdb, plant_in, 1, plant_out, 4, 10000u, &err);
+    rc |= hs_can_map(&P, &hs_map_circular_track_plant, "circular_track", ps, 8, &pm, &err);
+    rc |= hs_can_bind(&E, &sdb, plant_out, 4, plant_in, 1, 10000u, &err);
+    rc |= hs_can_map(&E, NULL, "ecu", es, 8, &em, &err);
+    rc |= hs_can_bind(&X, &sdb, plant_out, 4, plant_in, 1, 10000u, &err);
+    CHECK_NAMED(rc == 0, "plant and ECU bind the SecOC DBC (freshness and MAC bind to neither)");
+    P.secoc_key = &k;
+    E.secoc_key = &k;
+    X.secoc_key = &k2; /* a node with another key */
+    hs_rx_init(&prx, &pm, HS_FRAME_KIND_TO_PLANT);
+    hs_tx_init(&etx, &em, HS_FRAME_KIND_TO_PLANT, 1u);
+    uint8_t fr[64], old[64], forged[64];
+    hs_real cmd[1] = {2.0}, in[1], atk[1] = {50.0};
+    uint64_t t = 5000000;
+    int acc = 0, forged_n = 0, replay_n = 0, other_n = 0, nref = 0;
+    for (int k2i = 0; k2i < 300; ++k2i, t += 10000) {
+        (void)hs_can_encode(&E, 0, &etx, cmd, fr);
+        if (k2i == 3) memcpy(old, fr, 8);
+        acc += hs_can_receive_at(&P, &prx, 256, 0, 0, fr, 8, t) == HS_CAN_OK;
+        (void)hs_rx_tick(&prx, in);
+        if (k2i % 10 != 5) continue;
+        /* forged: +50 N, the next counter and freshness, the CRC right, the MAC of the last frame */
+        memcpy(forged, fr, 8);
+        hs_can_put_raw(&sdb.sig[0], forged, 25000);
+        hs_can_put_raw(&sdb.sig[1], forged, (hs_can_get_raw(&sdb.sig[1], fr) + 1) & 15);
+        hs_can_put_raw(&sdb.sig[3], forged, (hs_can_get_raw(&sdb.sig[3], fr) + 1) & 255);
+        forged[3] = hs_e2e_crc(HS_E2E_J1850, 0x1100, forged, 8, 3);
+        forged_n++;
+        nref += hs_can_receive_at(&P, &prx, 256, 0, 0, forged, 8, t + 5000u) == HS_CAN_SECOC_MAC;
+        /* replays: the frame just accepted, and the one captured at frame 3 */
+        replay_n += 2;
+        nref += hs_can_receive_at(&P, &prx, 256, 0, 0, fr, 8, t + 5000u) == HS_CAN_SECOC_STALE;
+        nref += hs_can_receive_at(&P, &prx, 256, 0, 0, old, 8, t + 5000u) != HS_CAN_OK;
+        /* a node with another key, sending +50 N as the ECU's next frame would be */
+        uint8_t xf[64];
+        X.e2e_tx[0] = E.e2e_tx[0];
+        X.secoc_tx[0] = E.secoc_tx[0];
+        (void)hs_can_encode(&X, 0, &etx, atk, xf);
+        other_n++;
+        nref += hs_can_receive_at(&P, &prx, 256, 0, 0, xf, 8, t + 5000u) == HS_CAN_SECOC_MAC;
+        (void)hs_rx_tick(&prx, in);
+        CHECK(in[0] == 2.0);
+    }
+    char buf[320];
+    snprintf(buf, sizeof buf, "300 ECU frames (freshness wraps 8 bits past 255): %d applied; %d forged (right CRC and counter, "
+             "wrong MAC), %d replays (the last frame, frame 3), %d from another key: %d refused (secoc_mac %llu, "
+             "secoc_stale %llu); every tick at 2 N", acc, forged_n, replay_n, other_n, nref,
+             (unsigned long long)P.rejected[HS_CAN_SECOC_MAC], (unsigned long long)P.rejected[HS_CAN_SECOC_STALE]);
+    /* stale: the 30 repeats of the last frame, and frame 3 (freshness 4) while it lies within one
+     * 8-bit window of the last (freshness <= 259: 26 of 30); older, it verifies with no value the
+     * window holds: a bad MAC like the 30 forged and the 30 of another key (64) */
+    CHECK_NAMED(acc == 300 && nref == forged_n + replay_n + other_n && P.rejected[HS_CAN_SECOC_MAC] == 64 &&
+                P.rejected[HS_CAN_SECOC_STALE] == 56 && hs_can_e2e_alarms(&P) == 120 && P.e2e_count[0][HS_E2E_REPEATED] == 0 &&
+                !strcmp(hs_can_reason_name(HS_CAN_SECOC_STALE), "secoc_stale"), buf);
+    P.secoc_key = NULL;
+    (void)hs_can_encode(&E, 0, &etx, cmd, fr);
+    CHECK_NAMED(hs_can_receive_at(&P, &prx, 256, 0, 0, fr, 8, t) == HS_CAN_SECOC_MAC, "a plant without the key refuses every SecOC frame");
+#define SEC1 "BO_ 1 M: 8 A\n SG_ a : 0|16@1- (1,0) [0|0] \"\" B\n SG_ f : 16|8@1+ (1,0) [0|255] \"\" B\n SG_ t : 32|24@1+ (1,0) [0|0] \"\" B\n"
+    CHECK_NAMED(parse(HEAD SEC1 "BA_ \"HsSecOCProfile\" BO_ 1 1;\nBA_ \"HsSecOCSignal\" SG_ 1 f 1;\nBA_ \"HsSecOCSignal\" SG_ 1 t 2;\n") == 0 &&
+                db.msg[0].secoc == HS_SECOC_HMAC && db.msg[0].secoc_fv == 1 && db.msg[0].secoc_mac == 2 && db.msg[0].e2e == 0u,
+                "SecOC without E2E: freshness 8 bits, MAC 3 bytes");
+    refused(HEAD SEC1 "BA_ \"HsSecOCProfile\" BO_ 1 2;\n", 14, "HsSecOCProfile must be 1", "SecOC profile 2");
+    refused(HEAD SEC1 "BA_ \"HsSecOCProfile\" BO_ 1 1;\nBA_ \"HsSecOCSignal\" SG_ 1 f 1;\n", 10, "needs one freshness and one MAC",
+            "SecOC without its MAC");
+    refused(HEAD SEC1 "BA_ \"HsSecOCSignal\" SG_ 1 t 2;\n", 13, "without BA_ \"HsSecOCProfile\"", "a MAC on an unauthenticated message");
+    refused(HEAD SEC1 "BA_ \"HsSecOCSignal\" SG_ 1 t 3;\n", 14, "HsSecOCSignal must be 1", "role 3");
+    refused(HEAD "BO_ 1 M: 8 A\n SG_ f : 0|8@1+ (1,0) [0|0] \"\" B\n SG_ t : 12|24@1+ (1,0) [0|0] \"\" B\n"
+            "BA_ \"HsSecOCProfile\" BO_ 1 1;\nBA_ \"HsSecOCSignal\" SG_ 1 f 1;\nBA_ \"HsSecOCSignal\" SG_ 1 t 2;\n", 12,
+            "2..8 whole bytes, Intel, starting on a byte", "a MAC not on a byte boundary");
+    refused(HEAD "BO_ 1 M: 8 A\n SG_ f : 0|3@1+ (1,0) [0|0] \"\" B\n SG_ t : 8|24@1+ (1,0) [0|0] \"\" B\n"
+            "BA_ \"HsSecOCProfile\" BO_ 1 1;\nBA_ \"HsSecOCSignal\" SG_ 1 f 1;\nBA_ \"HsSecOCSignal\" SG_ 1 t 2;\n", 11,
+            "freshness value has 4..32 bits", "a 3-bit freshness value");
+}
+
 /* The DBC parser; signal bits and scaling; the link: binding, receive, staleness, send; E2E
  * and the DBC's limits. */
 static const hs_test_case tests[] = {
@@ -407,6 +536,7 @@ static const hs_test_case tests[] = {
     HS_TEST_ROW(test_link),
     HS_TEST_ROW(test_e2e),
     HS_TEST_ROW(test_limits),
+    HS_TEST_ROW(test_secoc),
 };
 
 int main(void)

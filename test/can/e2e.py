@@ -7,7 +7,15 @@ The two polynomials are checked against the check values of AUTOSAR's CRC specif
   crc8(profile, data)                 profile 1 (SAE J1850, poly 0x1D) or 2 (8H2F, poly 0x2F)
   e2e_crc(profile, data_id, payload, crc_byte)
   layout(frame)                       (profile, data_id, counter signal, crc signal) of a
-                                      canmatrix frame, or None when it is not protected"""
+                                      canmatrix frame, or None when it is not protected
+  secoc_layout(frame)                 (data_id, freshness signal, MAC signal, CRC byte or None)
+                                      of a frame with HsSecOCProfile, else None
+  secoc_tag(key, data_id, payload, mac_byte, mac_len, skip_byte, fv)
+                                      the truncated HMAC-SHA-256 of hil/hs_secoc.h, by Python's
+                                      hmac module: data id (low, high), the payload bytes outside
+                                      the MAC and skip_byte, fv as 8 bytes low first"""
+import hashlib
+import hmac
 
 POLY = {1: 0x1D, 2: 0x2F}
 PROFILE_NAMES = {"CRC8_SAE_J1850": 1, "CRC8H2F": 2, "1": 1, "2": 2}
@@ -50,7 +58,25 @@ def layout(fr):
 
 
 def is_e2e_signal(s):
-    return s.attributes.get("HsE2ESignal") in ("counter", "crc", "1", "2")
+    """A protection signal (E2E counter or CRC, SecOC freshness or MAC): bound to no model signal."""
+    return (s.attributes.get("HsE2ESignal") in ("counter", "crc", "1", "2")
+            or s.attributes.get("HsSecOCSignal") in ("freshness", "mac", "1", "2"))
+
+
+def secoc_layout(fr):
+    if str(fr.attributes.get("HsSecOCProfile", "none")) not in ("HMAC_SHA256_TRUNCATED", "1"):
+        return None
+    did = int(fr.attributes.get("HsE2EDataId", fr.arbitration_id.id & 0xFFFF))
+    fv = next(s for s in fr.signals if s.attributes.get("HsSecOCSignal") in ("freshness", "1"))
+    mac = next(s for s in fr.signals if s.attributes.get("HsSecOCSignal") in ("mac", "2"))
+    lay = layout(fr)
+    return did, fv, mac, (lay[3].start_bit // 8 if lay else None)
+
+
+def secoc_tag(key, data_id, payload, mac_byte, mac_len, skip_byte, fv):
+    body = bytes([data_id & 0xFF, data_id >> 8]) + bytes(
+        b for i, b in enumerate(payload) if not (mac_byte <= i < mac_byte + mac_len) and i != skip_byte)
+    return hmac.new(key, body + fv.to_bytes(8, "little"), hashlib.sha256).digest()[:mac_len]
 
 
 if __name__ == "__main__":

@@ -4,31 +4,42 @@ outputs (hil/dbc/NAME.dbc) and per description in model/mech (hil/dbc/mech/NAME.
 signal map `hilstep-rt --signals` prints. hil/dbc/circular_track.dbc is written by hand (the
 walk-through of hil/CAN.md) and left alone.
 
-Layout: inputs then outputs, two signals per classic 8-byte message, each a 32-bit signed Intel
-signal with factor 1e-5 (resolution 10 um, 10 uN, ...; range +-21474.83647), every message on a
-10 ms cycle (GenMsgCycleTime 10: a whole multiple of plant periods of 1, 2, 5 and 10 ms). Input
-ranges are the map's safety range (capped at the raw range); output ranges [0|0] (the raw
-range); GenSigStartValue is the map's fallback. Ids: ECU -> plant 0x100 + k, plant -> ECU
-0x200 + k. Usage (repository root): /usr/bin/python3 test/can/gen_dbc.py build/hilstep-rt"""
+Layout (hil/CAN.md, "Shipped DBCs"): inputs then outputs in map order, in classic 8-byte
+messages on a 10 ms cycle (GenMsgCycleTime 10: a whole multiple of plant periods of 1, 2, 5 and
+10 ms). Every message is protected by default (hil/CAN.md, "Security"): bits 0..51 carry the
+data, bits 52..55 the 4-bit alive counter NAME_Counter, byte 7 the CRC-8 SAE J1850 NAME_CRC
+(HsE2EProfile 1, HsE2EDataId 0x1000 + id). A data signal is 26 bits wide, two per message,
+Intel, signed ('+' unsigned when the map's min >= 0), its [min|max] the map's range (the range
+the plant holds every output to: one outside it is a refused step, exit 4; an input is clamped
+into it), its factor the finest of 1, 2, 5 x 10^k that holds that range in the raw range: the
+range in 2^25 (signed) or 2^26 (unsigned) steps. A signal whose factor would then be coarser
+than WIDE_FACTOR (a range over +-33,554) gets 52 bits and a message of its own. GenSigStartValue
+is the map's fallback. Ids: ECU -> plant 0x100 + k, plant -> ECU 0x200 + k.
+
+Usage (repository root): /usr/bin/python3 test/can/gen_dbc.py [build/hilstep-rt] [--no-e2e]
+[--out DIR] (DIR instead of hil/dbc, e.g. to compare with the shipped files). --no-e2e writes
+the same layout without counter and CRC (for an ECU that does not write them)."""
+import argparse
 import glob
 import os
 import subprocess
-import sys
+from decimal import Decimal
 
-RT = sys.argv[1] if len(sys.argv) > 1 else "build/hilstep-rt"
-FACTOR, RAWMAX = 1e-5, 2 ** 31 - 1
-LIM = RAWMAX * FACTOR
+DATA_BITS = 52      # bits 0..51 of the 8 bytes; 52..55 counter, 56..63 CRC
+NARROW, WIDE = 26, 52
+WIDE_FACTOR = Decimal("1e-3")
+CTR_BITS = 4
 
 
-def signals(args):
-    out = subprocess.run([RT] + args + ["--signals"], capture_output=True, text=True, check=True).stdout
+def signals(rt, args):
+    out = subprocess.run([rt] + args + ["--signals"], capture_output=True, text=True, check=True).stdout
     sig = []
     for line in out.splitlines()[2:]:
         f = line.split()
         if len(f) >= 9 and f[0] in ("in", "out"):
             # unit may hold spaces ("N m"): the six numeric columns are counted from the right
-            sig.append(dict(dir=f[0], name=f[2], unit=" ".join(f[3:-6]), lo=float(f[-4]), hi=float(f[-3]),
-                            fb=float(f[-2])))
+            sig.append(dict(dir=f[0], name=f[2], unit=" ".join(f[3:-6]), lo=Decimal(f[-4]), hi=Decimal(f[-3]),
+                            fb=Decimal(f[-2])))
     return sig
 
 
@@ -36,50 +47,126 @@ def ident(name):
     return "".join(c if c.isalnum() or c == "_" else "_" for c in name)
 
 
+def raw_max(bits, signed):
+    return 2 ** (bits - 1) - 1 if signed else 2 ** bits - 1
+
+
+def factor_for(lo, hi, bits, signed):
+    """The finest 1, 2, 5 x 10^k with the range [lo, hi] inside the raw range, exactly (Decimal)."""
+    need = max(abs(lo), abs(hi))
+    for k in range(-15, 16):
+        for m in (1, 2, 5):
+            f = Decimal(m).scaleb(k)
+            if f * raw_max(bits, signed) >= need:
+                return f
+    raise SystemExit("gen_dbc: range [%s, %s] too wide" % (lo, hi))
+
+
+def layout(s):
+    """(bits, signed, factor) of a data signal."""
+    signed = s["lo"] < 0
+    f = factor_for(s["lo"], s["hi"], NARROW, signed)
+    if f > WIDE_FACTOR:
+        return WIDE, signed, factor_for(s["lo"], s["hi"], WIDE, signed)
+    return NARROW, signed, f
+
+
 def num(x):
-    return ("%.10g" % x)
+    """The shortest decimal that reads back as the double x (5000, -0.6, 200.00000000000003)."""
+    r = repr(float(x))
+    return r[:-2] if r.endswith(".0") else r
 
 
-def write(path, model, src, sig):
-    ins = [s for s in sig if s["dir"] == "in"]
-    outs = [s for s in sig if s["dir"] == "out"]
+def dec(x):
+    """A Decimal as the DBC writes it: 2E-8 as 2e-08, 5000 as 5000."""
+    return "%.10g" % float(x)
+
+
+def messages(sig):
     msgs = []
-    for d, group, base, tx, rx in (("in", ins, 0x100, "ECU", "PLANT"), ("out", outs, 0x200, "PLANT", "ECU")):
-        for k in range(0, len(group), 2):
-            msgs.append(("%s%d" % ("EcuCommand" if d == "in" else "PlantState", k // 2 + 1),
-                         base + k // 2, tx, rx, group[k:k + 2], d))
+    for d, base, tx, rx, kind in (("in", 0x100, "ECU", "PLANT", "EcuCommand"), ("out", 0x200, "PLANT", "ECU", "PlantState")):
+        cur, used = None, DATA_BITS
+        for s in (s for s in sig if s["dir"] == d):
+            bits, signed, f = layout(s)
+            if used + bits > DATA_BITS:
+                cur = dict(name="%s%d" % (kind, sum(1 for m in msgs if m["d"] == d) + 1),
+                           id=base + sum(1 for m in msgs if m["d"] == d), tx=tx, rx=rx, d=d, sig=[])
+                msgs.append(cur)
+                used = 0
+            cur["sig"].append(dict(s, start=used, bits=bits, signed=signed, factor=f))
+            used += bits
+    return msgs
+
+
+def write(path, model, src, sig, e2e):
+    msgs = messages(sig)
     L = ['VERSION ""', "", "NS_ :", "\tCM_", "\tBA_DEF_", "\tBA_", "\tBA_DEF_DEF_", "", "BS_:", "",
          "BU_: ECU PLANT", ""]
-    for name, mid, tx, rx, group, d in msgs:
-        L.append("BO_ %d %s: 8 %s" % (mid, name, tx))
-        for j, s in enumerate(group):
-            lo, hi = (max(s["lo"], -LIM), min(s["hi"], LIM)) if d == "in" else (0, 0)
-            L.append(' SG_ %s : %d|32@1- (%s,0) [%s|%s] "%s" %s'
-                     % (ident(s["name"]), 32 * j, num(FACTOR), num(lo), num(hi), s["unit"], rx))
+    for m in msgs:
+        L.append("BO_ %d %s: 8 %s" % (m["id"], m["name"], m["tx"]))
+        for s in m["sig"]:
+            f = s["factor"]
+            # the range's ends as the codec decodes their raw values: a double a rounding step
+            # outside [lo, hi] widens the DBC range by that step, so an end value is never refused
+            rl, rh = round(s["lo"] / f), round(s["hi"] / f)
+            lo, hi = min(float(s["lo"]), rl * float(f)), max(float(s["hi"]), rh * float(f))
+            L.append(' SG_ %s : %d|%d@1%s (%s,0) [%s|%s] "%s" %s'
+                     % (ident(s["name"]), s["start"], s["bits"], "-" if s["signed"] else "+", dec(f),
+                        num(lo), num(hi), s["unit"], m["rx"]))
+        if e2e:
+            L.append(' SG_ %s_Counter : %d|%d@1+ (1,0) [0|%d] "" %s' % (m["name"], DATA_BITS, CTR_BITS, 2 ** CTR_BITS - 1, m["rx"]))
+            L.append(' SG_ %s_CRC : 56|8@1+ (1,0) [0|255] "" %s' % (m["name"], m["rx"]))
         L.append("")
-    L.append('CM_ "hilstep signal map of %s (%s), written by test/can/gen_dbc.py; edit freely: '
-             'hilstep-rt --transport can --dbc FILE binds by name.";' % (model, src))
-    L += ['BA_DEF_ BO_ "GenMsgCycleTime" INT 0 65535;', 'BA_DEF_ SG_ "GenSigStartValue" FLOAT -2147483648 2147483647;',
-          'BA_DEF_DEF_ "GenMsgCycleTime" 0;', 'BA_DEF_DEF_ "GenSigStartValue" 0;']
-    for name, mid, tx, rx, group, d in msgs:
-        L.append('BA_ "GenMsgCycleTime" BO_ %d 10;' % mid)
-    for name, mid, tx, rx, group, d in msgs:
-        for s in group:
+    L.append('CM_ "hilstep signal map of %s (%s), written by test/can/gen_dbc.py%s; edit freely: '
+             'hilstep-rt --transport can --dbc FILE binds by name.";'
+             % (model, src, "" if e2e else " --no-e2e"))
+    L += ['BA_DEF_ BO_ "GenMsgCycleTime" INT 0 65535;',
+          'BA_DEF_ SG_ "GenSigStartValue" FLOAT -4503599627370496 4503599627370495;']
+    if e2e:
+        L += ['BA_DEF_ BO_ "HsE2EProfile" ENUM "none","CRC8_SAE_J1850","CRC8H2F";',
+              'BA_DEF_ BO_ "HsE2EDataId" INT 0 65535;', 'BA_DEF_ SG_ "HsE2ESignal" ENUM "data","counter","crc";']
+    L += ['BA_DEF_DEF_ "GenMsgCycleTime" 0;', 'BA_DEF_DEF_ "GenSigStartValue" 0;']
+    if e2e:
+        L += ['BA_DEF_DEF_ "HsE2EProfile" "none";', 'BA_DEF_DEF_ "HsE2EDataId" 0;', 'BA_DEF_DEF_ "HsE2ESignal" "data";']
+    for m in msgs:
+        L.append('BA_ "GenMsgCycleTime" BO_ %d 10;' % m["id"])
+    for m in msgs:
+        for s in m["sig"]:
             if s["fb"] != 0:
-                L.append('BA_ "GenSigStartValue" SG_ %d %s %d;' % (mid, ident(s["name"]), round(s["fb"] / FACTOR)))
+                L.append('BA_ "GenSigStartValue" SG_ %d %s %d;' % (m["id"], ident(s["name"]), round(s["fb"] / s["factor"])))
+    if e2e:
+        for m in msgs:
+            L.append('BA_ "HsE2EProfile" BO_ %d 1;' % m["id"])
+        for m in msgs:
+            L.append('BA_ "HsE2EDataId" BO_ %d %d;' % (m["id"], 0x1000 + m["id"]))
+        for m in msgs:
+            L.append('BA_ "HsE2ESignal" SG_ %d %s_Counter 1;' % (m["id"], m["name"]))
+            L.append('BA_ "HsE2ESignal" SG_ %d %s_CRC 2;' % (m["id"], m["name"]))
     with open(path, "w") as f:
         f.write("\n".join(L) + "\n")
-    print("wrote %s: %d in, %d out, %d messages" % (path, len(ins), len(outs), len(msgs)))
+    print("wrote %s: %d in, %d out, %d messages, %d signals%s"
+          % (path, sum(1 for s in sig if s["dir"] == "in"), sum(1 for s in sig if s["dir"] == "out"), len(msgs),
+             len(sig) + (2 * len(msgs) if e2e else 0), "" if e2e else " (no E2E)"))
 
 
-# The ladder's constraints can fold flat, so the default method refuses it at init; its map is
-# the same under the method that runs it.
-EXTRA = {"ladder": ["--method", "spook"]}
-for name in ["car_axle", "pendulum", "chain", "ladder", "car_axle_mb", "car", "truck_trailer",
-             "truck_trailer_pen"]:
-    write("hil/dbc/%s.dbc" % name, name, "--model " + name,
-          signals(["--model", name] + EXTRA.get(name, [])))
-os.makedirs("hil/dbc/mech", exist_ok=True)
-for f in sorted(glob.glob("model/mech/*.hsm")):
-    b = os.path.basename(f)[:-4]
-    write("hil/dbc/mech/%s.dbc" % b, b, "--model-file " + f, signals(["--model-file", f]))
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("rt", nargs="?", default="build/hilstep-rt")
+    ap.add_argument("--no-e2e", action="store_true", help="no alive counter and CRC (an ECU that writes neither)")
+    ap.add_argument("--out", default="hil/dbc", help="directory to write into (default hil/dbc)")
+    a = ap.parse_args()
+    # The ladder's constraints can fold flat, so the default method refuses it at init; its map is
+    # the same under the method that runs it.
+    extra = {"ladder": ["--method", "spook"]}
+    for name in ["car_axle", "pendulum", "chain", "ladder", "car_axle_mb", "car", "truck_trailer",
+                 "truck_trailer_pen"]:
+        write(os.path.join(a.out, "%s.dbc" % name), name, "--model " + name,
+              signals(a.rt, ["--model", name] + extra.get(name, [])), not a.no_e2e)
+    os.makedirs(os.path.join(a.out, "mech"), exist_ok=True)
+    for f in sorted(glob.glob("model/mech/*.hsm")):
+        b = os.path.basename(f)[:-4]
+        write(os.path.join(a.out, "mech", "%s.dbc" % b), b, "--model-file " + f, signals(a.rt, ["--model-file", f]),
+              not a.no_e2e)
+
+
+main()

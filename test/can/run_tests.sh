@@ -83,6 +83,17 @@ echo "--- E2E: CRC-8 by an independent implementation (test/can/e2e.py) against 
 $PY test/can/e2e.py >"$T/e2e.out" 2>&1 && grep -q 'ok crc8 check values 0x4B' "$T/e2e.out" \
     && ok "test/can/e2e.py: CRC-8 SAE J1850 \"123456789\" = 0x4B, CRC-8H2F = 0xDF" || ko "test/can/e2e.py: $(cat "$T/e2e.out")"
 
+echo "--- SecOC: MAC and freshness against Python's hmac, forged and replayed frames refused (test/can/secoc_check.py)"
+$PY test/can/secoc_check.py "$B" >"$T/secoc.out" 2>&1
+grep -E '^  (ok|FAIL)' "$T/secoc.out"
+tally "$T/secoc.out" secoc
+
+for a in "hil/dbc/circular_track.dbc" "test/can/circular_track_secoc.dbc" "test/can/circular_track_secoc.dbc forged"; do
+    # shellcheck disable=SC2086
+    "$B/hilstep-can-mac-bench" $a >"$T/macb.out" 2>&1 && ok "make can-mac-bench's loop on $a: $(cut -d: -f3- "$T/macb.out")" \
+        || ko "can-mac-bench's loop on $a: $(cat "$T/macb.out")"
+done
+
 echo "--- the Python ECU example (test/can/ecu_example.py, python-can) writes what our codec writes"
 : >"$T/py.hex"; : >"$T/tool.in"
 for k in 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17; do
@@ -115,6 +126,17 @@ nb=$((nb + 1))
 grep -qE '^in +0 +F_t +N .* -50 +50 +0 +30$' "$T/sig.out" && grep -qE '^out +1 +radius +m .* 0 +6.5535 +1 +-$' "$T/sig.out" \
     && ok "circular_track map from the DBC: F_t +-50 N stale after 30 periods (3 x 10 ms at 1 ms), radius fallback 1 m (GenSigStartValue)" \
     || { ko "circular_track map from the DBC"; cat "$T/sig.out"; }
+
+echo "--- the generated DBCs: the generator's output, E2E on every message, ranges and resolution against the models (test/can/check_shipped_dbc.py)"
+mkdir -p "$T/shipped"
+$PY test/can/check_shipped_dbc.py "$B" "$T/shipped" >"$T/shipped.out" 2>&1
+grep -E '^  (ok|FAIL)' "$T/shipped.out"
+tally "$T/shipped.out" shipped-dbc
+
+echo "--- the README's python-can ECU writes counter and CRC (python-can's virtual bus, test/can/readme_ecu_check.py)"
+timeout -k 2 120 $PY test/can/readme_ecu_check.py "$B" >"$T/readme_ecu.out" 2>&1
+grep -E '^  (ok|FAIL)' "$T/readme_ecu.out"
+tally "$T/readme_ecu.out" readme-ecu
 
 echo "--- bad input: exit 2, FILE:LINE (or the interface), nothing half-started"
 # run NAME EXPECTED_EXIT PATTERN CMD...: the command's exit status and stderr, and no CSV left.
@@ -158,6 +180,15 @@ run "factor 1e-320" 2 'test/can/bad/factor_tiny.dbc:11: signal F_t: \|factor\| m
     $RT $CT --dbc test/can/bad/factor_tiny.dbc
 run "E2E counter without its CRC" 2 'test/can/bad/e2e_nocrc.dbc:10: message EcuCommand: HsE2EProfile needs one counter and one CRC signal' \
     $RT $CT --dbc test/can/bad/e2e_nocrc.dbc
+# A DBC with SecOC messages needs the link key (hil/CAN.md, "Security"), loaded with --key's checks.
+(umask 077; head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' >"$T/secoc.key")
+cp "$T/secoc.key" "$T/secoc_open.key"; chmod 644 "$T/secoc_open.key"
+run "SecOC DBC, no key file" 2 "SecOC key of the DBC's authenticated messages: key file $T/none.key" \
+    $RT --transport can --can-if hsnocan0 --dbc test/can/circular_track_secoc.dbc --transport-opt secoc-key="$T/none.key"
+run "SecOC DBC, a key others can read" 2 "SecOC key of the DBC's authenticated messages: .*secoc_open.key" \
+    $RT --transport can --can-if hsnocan0 --dbc test/can/circular_track_secoc.dbc --transport-opt secoc-key="$T/secoc_open.key"
+run "SecOC DBC, its key loaded: the next refusal is the interface's" 2 "CAN interface 'hsnocan0': No such device" \
+    $RT --transport can --can-if hsnocan0 --dbc test/can/circular_track_secoc.dbc --transport-opt secoc-key="$T/secoc.key"
 run "DBC file missing" 2 'test/can/none.dbc: cannot open the DBC file' $RT $CT --dbc test/can/none.dbc
 run "missing interface" 2 "CAN interface 'hsnocan0': No such device" \
     $RT --transport can --can-if hsnocan0 --dbc hil/dbc/circular_track.dbc

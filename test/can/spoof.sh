@@ -10,25 +10,31 @@
 #                                     make the PI command +50 N), each with a valid CRC and a
 #                                     repeated or jumped counter, or a wrong CRC
 # test/can/spoof_check.sh judges OUT on the host. Usage: spoof.sh IF OUT DUR_S PERIOD_US DBC
-# [BIN_DIR]. Writes OUT/spoof_{rt,ecu,atk}.{out,rc,stats} and OUT/spoof_rt.csv.
-IF=$1; O=$2; DUR=$3; PERIOD=$4; DBC=$5; BIN=${6:-}
+# [BIN_DIR] [PREFIX]. Writes OUT/PREFIX_{rt,ecu,atk}.{out,rc,stats} and OUT/PREFIX_rt.csv
+# (PREFIX default spoof). Environment: SPOOF_TARGETS (the attacker's --target options, default
+# both messages), SPOOF_MODES (its --modes), SECOC_KEY (the key file of a DBC's SecOC messages,
+# for both ends: --transport-opt secoc-key=FILE).
+IF=$1; O=$2; DUR=$3; PERIOD=$4; DBC=$5; BIN=${6:-}; P=${7:-spoof}
 [ -n "$BIN" ] && BIN="$BIN/"
 mkdir -p "$O"
 LIM=$((DUR + 15))
 BUS="--transport can --can-if $IF --dbc $DBC --period-us $PERIOD${CAN_TP_OPT:+ --transport-opt $CAN_TP_OPT}"
+BUS="$BUS${SECOC_KEY:+ --transport-opt secoc-key=$SECOC_KEY}"
+TARGETS=${SPOOF_TARGETS:---target EcuCommand=F_t:50 --target PlantState=speed:-30}
 ( timeout -s KILL $LIM "${BIN}hilstep-rt" $BUS --duration "$DUR" --priority 80 --budget-us 1000000 \
-    --quiet --log "$O/spoof_rt.csv" --stats "$O/spoof_rt.stats" >"$O/spoof_rt.out" 2>&1
-  echo $? >"$O/spoof_rt.rc" ) &
+    --quiet --log "$O/${P}_rt.csv" --stats "$O/${P}_rt.stats" >"$O/${P}_rt.out" 2>&1
+  echo $? >"$O/${P}_rt.rc" ) &
 RT=$!
 sleep 1
 ( timeout -s KILL $LIM "${BIN}hilstep-ecu" $BUS --duration $((DUR - 2)) --priority 70 \
-    --stats "$O/spoof_ecu.stats" >"$O/spoof_ecu.out" 2>&1; echo $? >"$O/spoof_ecu.rc" ) &
+    --stats "$O/${P}_ecu.stats" >"$O/${P}_ecu.out" 2>&1; echo $? >"$O/${P}_ecu.rc" ) &
 ECU=$!
 sleep 0.5
+# shellcheck disable=SC2086
 timeout -s KILL $LIM "${BIN}hilstep-can-spoof" --can-if "$IF" --dbc "$DBC" --duration $((DUR - 4)) \
-    --target EcuCommand=F_t:50 --target PlantState=speed:-30 --stats "$O/spoof_atk.stats" \
-    >"$O/spoof_atk.out" 2>&1
-echo $? >"$O/spoof_atk.rc"
+    $TARGETS ${SPOOF_MODES:+--modes $SPOOF_MODES} --stats "$O/${P}_atk.stats" \
+    >"$O/${P}_atk.out" 2>&1
+echo $? >"$O/${P}_atk.rc"
 wait $ECU
 wait $RT
 exit 0

@@ -59,6 +59,8 @@ FUZZ_LIBS_rtcli  := -lpthread
 # fuzz_tp.c includes the Linux port's socket code whole, its system calls renamed to fakes.
 FUZZ_DEP_tp      := port/linux-rt/hs_linux.c $(wildcard port/linux-rt/hs_tp_*.c) port/linux-rt/hs_transports.c
 FUZZ_LIBS_tp     := -lpthread
+# hs_tp_can.c reads the key of a DBC's SecOC messages with hs_key_load (real calls: read only).
+FUZZ_EXTRA_tp    := port/linux-rt/hs_key.c
 # fuzz_key.c drives port/linux-rt/hs_key.c when the tree has it, else hs_linux.c's loader.
 FUZZ_EXTRA_key   := port/linux-rt/hs_linux.c $(wildcard port/linux-rt/hs_key.c)
 FUZZ_LIBS_key    := -lpthread

@@ -123,8 +123,8 @@ def main():
     zmax = max(Decimal(r[zcol]) for r in rows)
     # Superseded commands never reach the telemetry, so the bump's top row may be missing; its
     # upper half lasts 9 rows (90 ms), longer than the emulator's stalls (70 ms seen).
-    # "no more" within the encoding: raw 5000 at the DBC's factor 1e-05 decodes to the double
-    # nearest 5000 * 1e-05 (0.050000000000000003), a rounding step above the CSV's 0.05
+    # "no more" within the encoding: raw 2500000 at the DBC's factor 2e-08 decodes to the double
+    # nearest 2500000 * 2e-08, at most a rounding step above the CSV's 0.05
     top = Decimal(max(road)) * (1 + Decimal("1e-15"))
     check(zmax >= Decimal(max(road)) / 2 and zmax <= top,
           "the road's bump reached the model: largest road_z in the telemetry %s m, the road's %s m" % (zmax, max(road)))

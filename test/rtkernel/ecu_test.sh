@@ -40,7 +40,7 @@ C=$1; DT=$2
     || ko "no 'c, dt = C, DT' line in the README's ECU"
 
 echo "--- refused before any boot"
-sed 's/^ SG_ F_act : 32|32@1- (1e-05,0)/ SG_ F_act : 32|32@1- (1e-05 0)/' $DBC >"$T/bad.dbc"
+sed 's/^ SG_ F_act : 26|26@1- (0.0002,0)/ SG_ F_act : 26|26@1- (0.0002 0)/' $DBC >"$T/bad.dbc"
 ln=$(grep -n 'SG_ F_act' "$T/bad.dbc" | cut -d: -f1)
 RUN_MODEL_FILE=model/mech/quarter_car.hsm RUN_DBC=$T/bad.dbc RUN_ECU=true sh "$HERE/user_run.sh" "$B" "$T/bad" >"$T/bad.out" 2>&1; rc=$?
 [ $rc -eq 2 ] && grep -q "bad.dbc:$ln:" "$T/bad.out" && ! grep -q 'guest:' "$T/bad.out" \

@@ -78,7 +78,7 @@ cp "$HERE/init" "$R/init"
 chmod 755 "$R/init"
 cp "$HERE/../can/scenario.sh" "$R/hs/scenario.sh"
 cp "$HERE/../can/spoof.sh" "$R/hs/spoof.sh"
-cp "$HERE/../can/circular_track_fd.dbc" "$R/hs/"
+cp "$HERE/../can/circular_track_fd.dbc" "$HERE/../can/circular_track_secoc.dbc" "$R/hs/"
 for f in hil/*.dbc hil/dbc/*.dbc model/*.dbc; do
     [ -f "$f" ] && cp "$f" "$R/hs/"
 done

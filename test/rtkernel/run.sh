@@ -21,7 +21,7 @@ PERIOD=${RTKERNEL_PERIOD_US:-10000}
 ACCEL=${RTKERNEL_ACCEL:-auto}
 KVM_INIT_S=10      # a KVM guest is in /init after ~2 s; here KVM hangs before any output
 TCG_INIT_S=60      # TCG reaches /init in 3-6 s on an idle machine
-TOTAL_S=$((2 * DUR + 130))  # UDP scenario DUR s, CAN DUR + 1 s, CAN FD 4 s, CAN spoof 7 s
+TOTAL_S=$((2 * DUR + 140))  # UDP scenario DUR s, CAN DUR + 1 s, CAN FD 4 s, CAN spoof 7 s, CAN SecOC 7 s
 pass=0; fail=0
 ok() { pass=$((pass + 1)); echo "  ok   $1"; }
 ko() { fail=$((fail + 1)); echo "  FAIL $1"; }
@@ -226,6 +226,13 @@ sh "$HERE/../can/spoof_check.sh" "$O" >"$W/spoof_check.out" 2>&1
 grep -E '^(can-spoof: sent|  (ok|FAIL|info))' "$W/spoof_check.out"
 sp=$(sed -n 's/^can-spoof: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' "$W/spoof_check.out")
 [ -n "$sp" ] || { sp="0 0"; ko "CAN spoof: no result from test/can/spoof_check.sh"; }
+pass=$((pass + ${sp% *})); fail=$((fail + ${sp#* }))
+# The same attack on the authenticated command (test/can/circular_track_secoc.dbc): forged
+# frames without the key and replays, refused by the SecOC check.
+sh "$HERE/../can/spoof_check.sh" "$O" secoc can-secoc >"$W/secoc_check.out" 2>&1
+grep -E '^(can-secoc: sent|  (ok|FAIL|info))' "$W/secoc_check.out"
+sp=$(sed -n 's/^can-secoc: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' "$W/secoc_check.out")
+[ -n "$sp" ] || { sp="0 0"; ko "CAN SecOC: no result from test/can/spoof_check.sh"; }
 pass=$((pass + ${sp% *})); fail=$((fail + ${sp#* }))
 info "CAN plant stepped $(kv "$O/can_rt.stats" frames) of $(kv "$O/can_rt.stats" ticks) ticks; ECU frames applied $(kv "$O/can_rt.stats" rx_used), superseded $(kv "$O/can_rt.stats" rx_superseded)"
 

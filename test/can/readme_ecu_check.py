@@ -1,0 +1,113 @@
+#!/usr/bin/python3
+"""The README's python-can ECU ("Connecting an ECU over CAN", the quarter car) on the host, without
+a bus: its code, taken from README.md, runs on python-can's in-process virtual bus against a
+stand-in plant that sends PlantState1 frames encoded by our codec (hilstep-can-tool encode: E2E
+counter and CRC). Every EcuCommand1 frame the ECU answers with must carry the E2E protection of
+hil/dbc/mech/quarter_car.dbc as test/can/e2e.py (table-driven, apart from the ECU's bitwise
+CRC and hil/hs_e2e.c) computes it, an alive counter + 1 per frame, and the ECU's law decoded by
+our codec (hilstep-can-tool decode): road_z = row j of the road, F_act = canmatrix's phys2raw of
+clamp(-c (x_j - x_(j-1)) / dt). The full loop through the plant on a bus is make
+rtkernel-ecu-test's.
+usage: readme_ecu_check.py BUILD_DIR. Ends with "N passed, N failed"."""
+import logging
+import math
+import os
+import re
+import subprocess
+import sys
+import threading
+from decimal import Decimal
+
+logging.disable(logging.WARNING)
+import can  # noqa: E402
+import canmatrix.formats  # noqa: E402
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import e2e  # noqa: E402
+
+B = sys.argv[1]
+DBC = "hil/dbc/mech/quarter_car.dbc"
+N = 40
+passed = failed = 0
+
+
+def check(cond, what):
+    global passed, failed
+    print("  %s %s" % ("ok  " if cond else "FAIL", what))
+    passed, failed = passed + (1 if cond else 0), failed + (0 if cond else 1)
+
+
+text = open("README.md").read()
+m = re.search(r"^## Connecting an ECU over CAN$.*?^```python\n(.*?)^```$", text, re.S | re.M)
+code = m.group(1) if m else ""
+cm = re.search(r"^c, dt = ([0-9.e+-]+), ([0-9.e+-]+) ", code, re.M)
+C, DT = (float(cm.group(1)), float(cm.group(2))) if cm else (None, None)
+check(bool(code) and cm is not None, "README's CAN ECU found (%d lines), damper c = %s N s/m over dt = %s s" % (code.count("\n"), C, DT))
+os.environ.update(HILSTEP_CAN_INTERFACE="virtual", HILSTEP_CAN_CHANNEL="hilstep-readme-ecu", HILSTEP_DBC=DBC)
+result = {}
+
+
+def ecu():
+    out = []
+    g = {"__name__": "__readme__", "print": lambda *a: out.append(" ".join(str(x) for x in a))}
+    try:
+        exec(compile(code, "README.md", "exec"), g)
+        result["rc"] = 0
+    except SystemExit as e:
+        result["rc"] = e.code
+    except Exception as e:  # noqa: BLE001 - reported as the failure it is
+        result["rc"] = "exception %r" % e
+    result["out"] = out
+
+
+# the plant's frames: susp_travel a damped ring, body_acc anything; our codec writes counter and CRC
+xs = [0.02 * math.exp(-0.05 * j) * math.cos(0.7 * j) for j in range(N)]
+enc = subprocess.run([os.path.join(B, "hilstep-can-tool"), "encode", DBC], capture_output=True, text=True,
+                     input="".join("PlantState1 %.9f %.12f\n" % (-3.0 * x, x) for x in xs))
+frames = [bytes.fromhex(l.split()[2]) for l in enc.stdout.splitlines()]
+check(enc.returncode == 0 and len(frames) == N, "%d PlantState1 frames from hilstep-can-tool" % len(frames))
+db = canmatrix.formats.loadp_flat(DBC)
+state, cmd = db.frame_by_name("PlantState1"), db.frame_by_name("EcuCommand1")
+xs = [float(state.decode(bytearray(f))["susp_travel"].phys_value) for f in frames]  # as the ECU reads them
+plant = can.Bus(interface="virtual", channel="hilstep-readme-ecu")
+t = threading.Thread(target=ecu, daemon=True)
+t.start()
+# the ECU's bus joins the virtual channel when its code reaches can.Bus: frames before would be lost
+import can.interfaces.virtual as vbus  # noqa: E402
+for _ in range(200):
+    if len(vbus.channels.get("hilstep-readme-ecu", [])) >= 2 or not t.is_alive():
+        break
+    threading.Event().wait(0.05)
+got = []
+for f in frames:
+    plant.send(can.Message(arbitration_id=state.arbitration_id.id, is_extended_id=False, data=f))
+    r = plant.recv(timeout=10.0)
+    if r is None:
+        break
+    got.append(bytes(r.data))
+t.join(timeout=30.0)
+plant.shutdown()
+check(result.get("rc") == 0 and result.get("out") == ["ecu: answered %d plant frames with a command each" % N],
+      "the ECU's run: exit %r, %s" % (result.get("rc"), result.get("out")))
+check(len(got) == N, "one EcuCommand1 per PlantState1: %d of %d" % (len(got), N))
+prof, did, ctr, crc = e2e.layout(cmd)
+bad_crc = [j for j, d in enumerate(got) if d[crc.start_bit // 8] != e2e.e2e_crc(prof, did, d, crc.start_bit // 8)]
+ctrs = [d[ctr.start_bit // 8] >> (ctr.start_bit % 8) & 0xF for d in got]
+bad_ctr = [j for j in range(1, len(ctrs)) if ctrs[j] != (ctrs[j - 1] + 1) % 16]
+check(got and not bad_crc, "CRC-8 (data id 0x%04X) of every command = test/can/e2e.py's: %d wrong" % (did, len(bad_crc)))
+check(got and not bad_ctr, "alive counter + 1 mod 16 per command (%s..): %d jumps" % (ctrs[:3], len(bad_ctr)))
+dec = subprocess.run([os.path.join(B, "hilstep-can-tool"), "decode", DBC], capture_output=True, text=True,
+                     input="".join("EcuCommand1 %s\n" % d.hex().upper() for d in got))
+road = [float(l.split(",")[1]) for l in open("model/mech/quarter_car_road.csv") if l[0].isdigit()]
+law_bad, x0 = 0, None
+sz, sF = cmd.signal_by_name("road_z"), cmd.signal_by_name("F_act")
+for j, line in enumerate(dec.stdout.splitlines()):
+    f = line.split()
+    want_F = 0.0 if x0 is None else max(-5000.0, min(5000.0, -C * (xs[j] - x0) / DT))
+    x0 = xs[j]
+    if int(f[1]) != sz.phys2raw(Decimal(road[min(j, len(road) - 1)])) or int(f[3]) != sF.phys2raw(Decimal(want_F)):
+        law_bad += 1
+check(dec.returncode == 0 and len(dec.stdout.splitlines()) == N and law_bad == 0,
+      "our codec decodes every command to the ECU's law (road row j, -c dx/dt): %d mismatches" % law_bad)
+print("readme-ecu: %d passed, %d failed" % (passed, failed))
+sys.exit(1 if failed else 0)
