@@ -65,6 +65,7 @@ static int inputs(const hs_mb_desc *D, const hs_mb_force *E, const char *suffix[
 #ifndef HS_NO_VEHICLES
 
 #define NV 14 /* the wheel's q (7) and u (7) */
+#define HS_MB_TIRE_MU_MAX HS_R(2.0) /* largest road friction a mu= input may set */
 /* The optional inputs steer= and road= (stored 1 + index): their value, 0 without one. */
 static hs_real opt_in(const hs_real *in, int k1)
 {
@@ -107,14 +108,20 @@ static gv g_mul(int nd, const gv *a, const gv *b)
 }
 
 /* The element's tire data: Rill's car set with r0, cz, dz from l0, k, c where given, on a road
- * of relative friction scale= (1 when left out: the data's road). */
-static void tire_data(const hs_mb_force *E, hs_tire_par *p)
+ * of relative friction scale= (1 when left out: the data's road), or the mu= input's value when
+ * it is > 0 (a rig's friction actuator; 0: scale=). HS_E_INPUT for a mu= input outside
+ * [0, HS_MB_TIRE_MU_MAX] or not a number (the signal map clamps into the input's range first). */
+static int tire_data(const hs_mb_force *E, const hs_real *in, hs_tire_par *p)
 {
     hs_tire_par_car(p);
     p->mu = E->scale;
+    const hs_real mi = opt_in(in, E->in3);
+    if (!(mi >= HS_R(0.0) && mi <= HS_MB_TIRE_MU_MAX)) { return HS_E_INPUT; }
+    if (mi > HS_R(0.0)) { p->mu = mi; }
     if (E->l0 > HS_R(0.0)) { p->r0 = E->l0; }
     if (E->k > HS_R(0.0)) { p->cz = E->k; }
     if (E->c > HS_R(0.0)) { p->dz = E->c; }
+    return HS_OK;
 }
 
 /* Everything one evaluation needs. */
@@ -251,9 +258,11 @@ static int tire_eval(const hs_mb_model *mb, int e, hs_real t, const hs_real *q, 
 {
     const hs_mb_force *E = &mb->desc->forces[e];
     hs_tire_par tp;
-    tire_data(E, &tp);
+    int rc = tire_data(E, in, &tp);
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
+    if (rc != HS_OK) { return rc; }
     hs_real Tb;
-    int rc = brake_of(E, in, &Tb);
+    rc = brake_of(E, in, &Tb);
     /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     if (rc != HS_OK) { return rc; }
     /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
@@ -414,7 +423,7 @@ static int eval(const hs_mb_model *mb, int e, hs_real t, const hs_real *q, const
 
 const mb_force_elem mb_el_tire = {
     "tire", "HS_MB_TIRE",
-    MB_K_A | MB_K_B | MB_K_AXIS | MB_K_K | MB_K_C | MB_K_L0 | MB_K_IN | MB_K_T | MB_K_V | MB_K_STEER | MB_K_ROAD | MB_K_SCALE,
+    MB_K_A | MB_K_B | MB_K_AXIS | MB_K_K | MB_K_C | MB_K_L0 | MB_K_IN | MB_K_T | MB_K_V | MB_K_STEER | MB_K_ROAD | MB_K_SCALE | MB_K_MU,
     MB_K_A | MB_K_AXIS | MB_K_IN,
     check, inputs, eval, NULL,
     .passive = MB_NO, .spring = MB_NO, .hinge = MB_NO, .tire = MB_YES};

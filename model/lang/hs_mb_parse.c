@@ -451,7 +451,7 @@ static const struct { const char *key; uint32_t bit; } FKEYS[] = {
     {"a", MB_K_A}, {"b", MB_K_B}, {"joint", MB_K_JOINT}, {"k", MB_K_K}, {"c", MB_K_C},
     {"l0", MB_K_L0}, {"theta0", MB_K_THETA0}, {"kr", MB_K_KR}, {"cr", MB_K_CR},
     {"scale", MB_K_SCALE}, {"axis", MB_K_AXIS}, {"axis_b", MB_K_AXIS_B}, {"in", MB_K_IN},
-    {"f", MB_K_F}, {"tau", MB_K_TAU}, {"t", MB_K_T}, {"v", MB_K_V}, {"steer", MB_K_STEER}, {"road", MB_K_ROAD}};
+    {"f", MB_K_F}, {"tau", MB_K_TAU}, {"t", MB_K_T}, {"v", MB_K_V}, {"steer", MB_K_STEER}, {"road", MB_K_ROAD}, {"mu", MB_K_MU}};
 #define NFKEYS ((int)(sizeof FKEYS / sizeof FKEYS[0]))
 
 static tok key_of_bit(uint32_t bit)
@@ -503,13 +503,14 @@ static int force_value(hs_mb_store *st, hs_mb_force *F, uint32_t bit, tok V, hs_
     case MB_K_V: *nv = read_vec(st, V, tb->v, HS_MB_MAX_TAB); ok = *nv > 0; break;
     case MB_K_STEER:
     case MB_K_ROAD:
+    case MB_K_MU:
     case MB_K_IN: {
-        int *dst = (bit == MB_K_IN) ? &F->in0 : ((bit == MB_K_STEER) ? &F->in1 : &F->in2);
+        int *dst = (bit == MB_K_IN) ? &F->in0 : ((bit == MB_K_STEER) ? &F->in1 : ((bit == MB_K_ROAD) ? &F->in2 : &F->in3));
         const int i = find_input(st, V);
         if (i >= 0) { *dst = i; ok = 1; }
         else if (V.n > 0 && is_alpha(V.s[0]) != 0) { st->ewhy = "unknown input (declare it above with input NAME ...)"; ok = 0; }
         else { ok = read_int(st, V, 0, HS_MB_MAX_NIN - 1, dst); }
-        /* steer, road: stored as 1 + index (0: none) */
+        /* steer, road, mu: stored as 1 + index (0: none) */
         if (ok != 0 && bit != MB_K_IN) { *dst += 1; }
         break;
     }
@@ -561,8 +562,8 @@ static hs_status force_finish(hs_mb_store *st, hs_mb_force *F, const mb_force_el
             return fail(err, line, lit("in"), "input index (plus the element's width) not below the model's input count", E);
         }
     }
-    if (F->in1 > D->nin || F->in2 > D->nin) {
-        return fail(err, line, lit(F->in1 > D->nin ? "steer" : "road"), "input index not below the model's input count", E);
+    if (F->in1 > D->nin || F->in2 > D->nin || F->in3 > D->nin) {
+        return fail(err, line, lit(F->in1 > D->nin ? "steer" : (F->in2 > D->nin ? "road" : "mu")), "input index not below the model's input count", E);
     }
     return HS_OK;
 }

@@ -162,7 +162,7 @@ static int pass_forces(const hs_mb_desc *D, hs_mb_model *mb, int *bad_index)
             const int n = el->inputs(D, E, suf);
             if (E->in0 < 0 || E->in0 + n > D->nin) { mb->bad_why = "input index not below the model's input count"; return HS_E_MODEL_PARAM; }
         }
-        if (E->in1 < 0 || E->in1 > D->nin || E->in2 < 0 || E->in2 > D->nin) { mb->bad_why = "input index not below the model's input count"; return HS_E_MODEL_PARAM; }
+        if (E->in1 < 0 || E->in1 > D->nin || E->in2 < 0 || E->in2 > D->nin || E->in3 < 0 || E->in3 > D->nin) { mb->bad_why = "input index not below the model's input count"; return HS_E_MODEL_PARAM; }
         mb->zoff[e] = mb->nz;
         mb->nz += (mb_force_states_of[E->kind] != NULL) ? mb_force_states_of[E->kind]->nz : 0;
         if (mb->nz > HS_MB_MAX_NZ) { return HS_E_SIZE; }
