@@ -865,6 +865,28 @@ static hs_status output_vehicle(hs_mb_store *st, const tok *w, int npos, int lin
     return HS_OK;
 }
 
+/* at=x,y[,z] (the body-frame point, dim values) and axes=ground|body of a named acc output;
+ * *ok 0 for a bad value. Refused: on another quantity, on a point body (no extent, no axes),
+ * with a BODY2 (the difference of two bodies' points is not asked for). */
+static hs_status acc_key(hs_mb_store *st, tok k, tok v, int line, hs_mb_error *err, hs_mb_output *O, int *ok)
+{
+    const hs_status E = HS_E_MODEL_PARAM;
+    if (O->kind != HS_MB_OUT_ACC) { return fail(err, line, k, "at= and axes= belong to acc outputs", E); }
+    const hs_mb_body_kind bk = st->bodies[O->index].kind;
+    if (bk != HS_MB_PLANAR && bk != HS_MB_SPATIAL) { return fail(err, line, k, "a point body has no extent and no axes (at=, axes= need a planar or spatial body)", E); }
+    if (O->index2 > 0) { return fail(err, line, k, "at= and axes= take one body (no BODY2)", E); }
+    if (tok_eq(k, "at") != 0) {
+        const int n = st->desc.dim;
+        /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
+        *ok = read_vec(st, v, O->at, n) == n;
+        return HS_OK;
+    }
+    if (tok_eq(v, "body") != 0) { O->axes = 1; *ok = 1; }
+    else if (tok_eq(v, "ground") != 0) { O->axes = 0; *ok = 1; }
+    else { *ok = 0; }
+    return HS_OK;
+}
+
 static hs_status parse_output(hs_mb_store *st, const tok *w, int npos, const tok *key, const tok *val, int nkv,
                         int line, hs_mb_error *err)
 {
@@ -915,7 +937,11 @@ static hs_status parse_output(hs_mb_store *st, const tok *w, int npos, const tok
         int ok = 0;
         /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
         if (tok_eq(key[k], "offset") != 0) { ok = read_vec(st, val[k], &O->offset, 1) == 1; }
-        else if (signal_key(st, key[k], val[k], S, 0, &ok) == 0) { return fail(err, line, key[k], "unknown key (offset, unit, min, max, fallback)", E); }
+        else if (tok_eq(key[k], "at") != 0 || tok_eq(key[k], "axes") != 0) {
+            const hs_status arc = acc_key(st, key[k], val[k], line, err, O, &ok);
+            if (arc != HS_OK) { return arc; }
+        }
+        else if (signal_key(st, key[k], val[k], S, 0, &ok) == 0) { return fail(err, line, key[k], "unknown key (offset, unit, min, max, fallback; acc: at, axes)", E); }
         if (ok == 0) { return fail_val(st, err, line, key[k], "bad value"); }
     }
     {

@@ -444,6 +444,7 @@ static void emit_outputs(const hs_mb_desc *D)
             fprintf(o, "    {.kind = %s, .index = %d", OUT_KIND[O->kind], O->index);
             first = 0;
             fint("comp", O->comp); fint("index2", O->index2); freal("offset", O->offset);
+            fvec("at", O->at, 3); fint("axes", O->axes);
             if (O->sig) { fprintf(o, ", .sig = &out_sig[%d]", k); ++k; }
             fprintf(o, "},\n");
         }
