@@ -255,7 +255,7 @@ static void grade_sc(const hs_veh_params *p, hs_real *sg, hs_real *cg)
 }
 
 /* The friction actuator's coefficient under wheel i (the car's inputs mu_fl..mu_rr, after its
- * steer, drive and brake inputs; read with external = 0 too): 0 (or a type without them) leaves the road's
+ * steer, drive and brake inputs; read with external = 1, as those are): 0 (or a type without them) leaves the road's
  * friction (road_mu: --param mu, mu_l, mu_r, the patch); (0, HS_VEH_MU_MAX] replaces it for
  * that wheel. HS_E_INPUT for a value outside [0, HS_VEH_MU_MAX] or not a number: the signal
  * map clamps into that range and counts it, so only a caller without the map gets there. */
@@ -264,7 +264,7 @@ static int wheel_mu(const hs_model *m, int i, const hs_real *in, hs_real *mu)
     const veh_cfg *C = cfg_of(m);
     const int k = 1 + 2 * C->nw + i;
     *mu = HS_R(0.0);
-    if (k >= m->d.nin) {
+    if (P(m)->external != HS_R(1.0) || k >= m->d.nin) {
         return HS_OK;
     }
     *mu = in[k];
