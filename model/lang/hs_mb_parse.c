@@ -451,7 +451,7 @@ static const struct { const char *key; uint32_t bit; } FKEYS[] = {
     {"a", MB_K_A}, {"b", MB_K_B}, {"joint", MB_K_JOINT}, {"k", MB_K_K}, {"c", MB_K_C},
     {"l0", MB_K_L0}, {"theta0", MB_K_THETA0}, {"kr", MB_K_KR}, {"cr", MB_K_CR},
     {"scale", MB_K_SCALE}, {"axis", MB_K_AXIS}, {"axis_b", MB_K_AXIS_B}, {"in", MB_K_IN},
-    {"f", MB_K_F}, {"tau", MB_K_TAU}, {"t", MB_K_T}, {"v", MB_K_V}, {"steer", MB_K_STEER}, {"road", MB_K_ROAD}, {"mu", MB_K_MU}};
+    {"f", MB_K_F}, {"tau", MB_K_TAU}, {"t", MB_K_T}, {"v", MB_K_V}, {"steer", MB_K_STEER}, {"road", MB_K_ROAD}, {"mu", MB_K_MU}, {"normal", MB_K_NORMAL}};
 #define NFKEYS ((int)(sizeof FKEYS / sizeof FKEYS[0]))
 
 static tok key_of_bit(uint32_t bit)
@@ -499,6 +499,11 @@ static int force_value(hs_mb_store *st, hs_mb_force *F, uint32_t bit, tok V, hs_
         break;
     /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
     case MB_K_T: *nt = read_vec(st, V, tb->t, HS_MB_MAX_TAB); ok = *nt > 0; break;
+    case MB_K_NORMAL:
+        /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
+        ok = (tok_eq(V, "profile") != 0) || (tok_eq(V, "vertical") != 0);
+        F->tilt = (tok_eq(V, "profile") != 0) ? 1 : 0;
+        break;
     /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
     case MB_K_V: *nv = read_vec(st, V, tb->v, HS_MB_MAX_TAB); ok = *nv > 0; break;
     case MB_K_STEER:

@@ -158,6 +158,7 @@ typedef struct hs_mb_force {
                              * (t = ground x (m), v = height (m)); NULL otherwise */
     int in1, in2;       /* TIRE: 1 + the steering angle input (rad), 1 + the road height input (m); 0 none */
     int in3;            /* TIRE: 1 + the road friction input (mu=, relative; 0 in it: scale=); 0 none */
+    int tilt;           /* TIRE: 1 = normal=profile (the road normal follows the profile's slope), 0 vertical */
 } hs_mb_force;
 
 /* A named wire signal of the description (input or output line): its name, unit, admissible
