@@ -16,17 +16,14 @@
 #include "hs_mb_int.h"
 #include "hs_dense.h"
 
-/* The system matrix and pivots: static scratch (off the stack, which the boards bound). */
-static hs_real kkt[HS_MB_ACC_MAXN * HS_MB_ACC_MAXN];
-static int kpiv[HS_MB_ACC_MAXN];
-
 /* Body b's mass block into the dense n x n matrix A at its coordinates (what the layer's mass
  * matrix holds: m for each translation, Izz planar, 4 G^T J G + k p p^T for a quaternion). */
 static void mass_block(const hs_mb_model *mb, int b, const hs_real *q, hs_real *A, int n)
 {
     const hs_mb_body *B = &mb->desc->bodies[b];
     const int o = mb->qoff[b];
-    const int nt = (B->kind == HS_MB_POINT2) ? 2 : ((B->kind == HS_MB_PLANAR) ? 2 : 3);
+    /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
+    const int nt = ((B->kind == HS_MB_POINT2) || (B->kind == HS_MB_PLANAR)) ? 2 : 3;
     for (int i = 0; i < nt; ++i) { A[(o + i) * n + o + i] = B->mass; }
     if (B->kind == HS_MB_PLANAR) {
         A[(o + 2) * n + o + 2] = B->inertia[2];
@@ -50,6 +47,9 @@ static void mass_block(const hs_mb_model *mb, int b, const hs_real *q, hs_real *
 hs_status mb_acc_solve(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *u,
                        const hs_real *f, hs_real *udd)
 {
+    /* the system matrix and pivots: static scratch (off the stack, which the boards bound) */
+    static hs_real kkt[HS_MB_ACC_MAXN * HS_MB_ACC_MAXN];
+    static int kpiv[HS_MB_ACC_MAXN];
     const int nq = mb->nq, nc = mb->nrow, n = nq + nc;
     if (n > HS_MB_ACC_MAXN) { return HS_E_SIZE; }
     for (int i = 0; i < n * n; ++i) { kkt[i] = HS_R(0.0); }
@@ -97,7 +97,8 @@ int mb_acc_values(const hs_mb_model *mb, const hs_mb_output *o, int body, hs_rea
         a[i] = k.ac[i];
         for (int j = 0; j < nb; ++j) { a[i] += k.J[i][j] * udd[qo + j]; }
     }
-    const int nt = (B->kind == HS_MB_POINT2 || B->kind == HS_MB_PLANAR) ? 2 : 3;
+    /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
+    const int nt = ((B->kind == HS_MB_POINT2) || (B->kind == HS_MB_PLANAR)) ? 2 : 3;
     if (o->axes != 0 && (B->kind == HS_MB_PLANAR || B->kind == HS_MB_SPATIAL)) {
         /* components along the body's axes: (R e_i) . a */
         hs_real ab[3];
