@@ -502,6 +502,7 @@ static int force_value(hs_mb_store *st, hs_mb_force *F, uint32_t bit, tok V, hs_
     case MB_K_NORMAL:
         /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
         ok = (tok_eq(V, "profile") != 0) || (tok_eq(V, "vertical") != 0);
+        /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
         F->tilt = (tok_eq(V, "profile") != 0) ? 1 : 0;
         break;
     /* MISRA Ref 10.3.1 [truth value kept in an int flag] */

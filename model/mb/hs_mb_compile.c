@@ -190,6 +190,7 @@ static int output_check(const hs_mb_desc *D, hs_mb_model *mb, int i, int nout, i
     if (o->kind == HS_MB_OUT_ACC) {
         /* a = M^-1 f (the old path, same bits) where no row acts, at the origin, ground axes;
          * anything else needs u' of the whole system (hs_mb_acc.c) */
+        /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
         int kkt = (o->axes != 0 || o->at[0] != HS_R(0.0) || o->at[1] != HS_R(0.0) || o->at[2] != HS_R(0.0)) ? 1 : 0;
         for (int r = 0; r < mb->nrow; ++r) {
             if (row_touches(&mb->rows[r], o->index) != 0 || (o->index2 > 0 && row_touches(&mb->rows[r], o->index2 - 1) != 0)) { kkt = 1; }
