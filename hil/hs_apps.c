@@ -52,7 +52,9 @@ const hs_signal_map hs_map_car_axle_plant = {
  * front wheels within the model's +-0.6 rad; drive torque +-3 kN m per wheel (a car's wheel
  * torque with first gear, with margin); brake torque 0..5 kN m per wheel, never negative (a
  * negative capacity is refused by the model). Stale after 20 frames: straight ahead, no drive,
- * no brake (a rig cuts the actuators). Outputs: the wheel speeds, yaw rate, body-frame
+ * no brake (a rig cuts the actuators). The car's road friction per wheel mu_fl..mu_rr (a rig's
+ * friction actuator, relative to the tire data's road, 0..2; 0, also stale: the road's own,
+ * --param mu / mu_l / mu_r). Outputs: the wheel speeds, yaw rate, body-frame
  * accelerations, body slip angle, speed, position and heading within what a road vehicle can
  * reach (a value outside is refused as output_range: the model left the road's physics). */
 static const hs_signal car_plant[] = {
@@ -65,6 +67,10 @@ static const hs_signal car_plant[] = {
     {"brake_fr", "N m", HS_SIG_IN, 1.0, 0.0, 0.0, 5000.0, 0.0, 20},
     {"brake_rl", "N m", HS_SIG_IN, 1.0, 0.0, 0.0, 5000.0, 0.0, 20},
     {"brake_rr", "N m", HS_SIG_IN, 1.0, 0.0, 0.0, 5000.0, 0.0, 20},
+    {"mu_fl", "1", HS_SIG_IN, 1.0, 0.0, 0.0, 2.0, 0.0, 20},
+    {"mu_fr", "1", HS_SIG_IN, 1.0, 0.0, 0.0, 2.0, 0.0, 20},
+    {"mu_rl", "1", HS_SIG_IN, 1.0, 0.0, 0.0, 2.0, 0.0, 20},
+    {"mu_rr", "1", HS_SIG_IN, 1.0, 0.0, 0.0, 2.0, 0.0, 20},
     {"omega_fl", "rad/s", HS_SIG_OUT, 1.0, 0.0, -1000.0, 1000.0, 0.0, 0},
     {"omega_fr", "rad/s", HS_SIG_OUT, 1.0, 0.0, -1000.0, 1000.0, 0.0, 0},
     {"omega_rl", "rad/s", HS_SIG_OUT, 1.0, 0.0, -1000.0, 1000.0, 0.0, 0},

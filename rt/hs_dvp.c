@@ -162,9 +162,12 @@ hs_status hs_dvp_stage(hs_stepper *s, hs_real t, hs_real t1, hs_real h, const hs
         rc = hs_model_rc(m->type->constraint(m, t, s->q, NULL, s->G, NULL));
         if (rc != HS_OK) { return rc; }
     }
-    /* predictor: the velocity and impulse of the last step */
+    /* predictor: the velocity and impulse of the last step. Lam is the impulse of the step's
+     * first half (RATTLE: p_{n+1/2} = p_n + h/2 F + G_n^T Lam, Lam = h/2 lambda), so the
+     * multiplier reported below is 2 Lam / h and the predictor h/2 lambda (the same bits as
+     * before the factor 2 was put right: both scalings are by powers of two) */
     for (int i = 0; i < nq; ++i) { s->un[i] = s->u[i]; }
-    for (int i = 0; i < nc; ++i) { s->lamn[i] = h * s->lambda[i]; }
+    for (int i = 0; i < nc; ++i) { s->lamn[i] = (HS_R(0.5) * h) * s->lambda[i]; }
     for (int it = 0; it < HS_DVP_NEWTON; ++it) {
         rc = residual(s, th, t1, h, in, 1);
         if (rc != HS_OK) { return rc; }
@@ -196,7 +199,9 @@ hs_status hs_dvp_stage(hs_stepper *s, hs_real t, hs_real t1, hs_real h, const hs
     if (rc != HS_OK) { return rc; }
     hs_linsys_solve(&s->lsP, &s->fPn, s->b2);
     for (int i = 0; i < nq; ++i) { s->un[i] = s->b2[i]; }
-    for (int i = 0; i < nc; ++i) { s->lamn[i] /= h; }
+    /* the force of the first half's impulse: lambda = Lam / (h/2), the scale of every other
+     * method's multiplier (it was Lam / h, half the joint force: issue 33 item 8) */
+    for (int i = 0; i < nc; ++i) { s->lamn[i] = HS_R(2.0) * (s->lamn[i] / h); }
     if (res > s->stats.dvp_residual) { s->stats.dvp_residual = res; }
     return HS_OK;
 }

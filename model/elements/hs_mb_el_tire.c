@@ -65,6 +65,7 @@ static int inputs(const hs_mb_desc *D, const hs_mb_force *E, const char *suffix[
 #ifndef HS_NO_VEHICLES
 
 #define NV 14 /* the wheel's q (7) and u (7) */
+#define HS_MB_TIRE_MU_MAX HS_R(2.0) /* largest road friction a mu= input may set */
 /* The optional inputs steer= and road= (stored 1 + index): their value, 0 without one. */
 static hs_real opt_in(const hs_real *in, int k1)
 {
@@ -107,14 +108,20 @@ static gv g_mul(int nd, const gv *a, const gv *b)
 }
 
 /* The element's tire data: Rill's car set with r0, cz, dz from l0, k, c where given, on a road
- * of relative friction scale= (1 when left out: the data's road). */
-static void tire_data(const hs_mb_force *E, hs_tire_par *p)
+ * of relative friction scale= (1 when left out: the data's road), or the mu= input's value when
+ * it is > 0 (a rig's friction actuator; 0: scale=). HS_E_INPUT for a mu= input outside
+ * [0, HS_MB_TIRE_MU_MAX] or not a number (the signal map clamps into the input's range first). */
+static int tire_data(const hs_mb_force *E, const hs_real *in, hs_tire_par *p)
 {
     hs_tire_par_car(p);
     p->mu = E->scale;
+    const hs_real mi = opt_in(in, E->in3);
+    if (!(mi >= HS_R(0.0) && mi <= HS_MB_TIRE_MU_MAX)) { return HS_E_INPUT; }
+    if (mi > HS_R(0.0)) { p->mu = mi; }
     if (E->l0 > HS_R(0.0)) { p->r0 = E->l0; }
     if (E->k > HS_R(0.0)) { p->cz = E->k; }
     if (E->c > HS_R(0.0)) { p->dz = E->c; }
+    return HS_OK;
 }
 
 /* Everything one evaluation needs. */
@@ -123,8 +130,78 @@ typedef struct tire_kin {
     gv c[3], v[3];       /* centre, its velocity */
     gv x[3], y[3];       /* heading and lateral axis (ground) */
     gv e[3];             /* spin axis (ground) */
+    hs_real n[3];        /* road normal (ground): z, or normal=profile's (-h', 0, 1)/|.| */
     gv arg[HS_TIRE_NARG];
 } tire_kin;
+
+/* a x b of gradient vectors where b is a constant vector */
+static void g_cross_c(int nd, const gv *a, const hs_real *b, gv *r)
+{
+    r[0] = g_lin(nd, b[2], &a[1], -b[1], &a[2]);
+    r[1] = g_lin(nd, b[0], &a[2], -b[2], &a[0]);
+    r[2] = g_lin(nd, b[1], &a[0], -b[0], &a[1]);
+}
+
+/* normal=profile: the heading from the tilted normal n (constant on a profile segment, its
+ * kink at a breakpoint left out of the Jacobian like the slope in pen'): x0 = (e x n)/|e x n|
+ * turned by delta about n, y = n x x; HS_E_MODEL for a wheel with no heading. */
+static int heading_tilted(int nd, tire_kin *K, hs_real delta)
+{
+    gv x0[3], m0[3], t[3];
+    const hs_real *n = K->n;
+    gv a[3];
+    /* e x n = -(n x e) */
+    g_cross_c(nd, K->e, n, a);
+    const gv a0 = g_mul(nd, &a[0], &a[0]), a1 = g_mul(nd, &a[1], &a[1]), a2 = g_mul(nd, &a[2], &a[2]);
+    gv rho2 = g_lin(nd, HS_R(1.0), &a0, HS_R(1.0), &a1);
+    rho2 = g_lin(nd, HS_R(1.0), &rho2, HS_R(1.0), &a2);
+    const hs_real ee = K->e[0].v * K->e[0].v + K->e[1].v * K->e[1].v + K->e[2].v * K->e[2].v;
+    if (!(rho2.v > HS_R(1e-12) * (ee + HS_R(1e-30)))) { return HS_E_MODEL; }
+    const hs_real rho = hs_sqrt(rho2.v), irho = HS_R(1.0) / rho;
+    for (int k = 0; k < 3; ++k) {
+        x0[k].v = a[k].v * irho;
+        for (int i = 0; i < nd; ++i) { x0[k].d[i] = a[k].d[i] * irho - a[k].v * rho2.d[i] * HS_R(0.5) * irho * irho * irho; }
+        for (int i = nd; i < NV; ++i) { x0[k].d[i] = HS_R(0.0); }
+    }
+    /* m0 = n x x0 = -(x0 x n) */
+    g_cross_c(nd, x0, n, t);
+    for (int k = 0; k < 3; ++k) { m0[k] = g_lin(nd, -HS_R(1.0), &t[k], HS_R(0.0), &t[k]); }
+    hs_real sd, cd;
+    hs_sincos(delta, &sd, &cd);
+    for (int k = 0; k < 3; ++k) { K->x[k] = g_lin(nd, cd, &x0[k], sd, &m0[k]); }
+    g_cross_c(nd, K->x, n, t);
+    for (int k = 0; k < 3; ++k) { K->y[k] = g_lin(nd, -HS_R(1.0), &t[k], HS_R(0.0), &t[k]); }
+    return HS_OK;
+}
+
+/* normal=profile: n = (-h', 0, 1)/sqrt(1 + h'^2) of the profile's segment under the centre; the
+ * penetration along n, pen = r0 - (c_z - h) n_z (the distance from the segment's line),
+ * pen' = -n.v, vx = x.v, vy = y.v in the tilted contact frame (heading_tilted). */
+static int tire_kin_tilted(const hs_mb_force *E, const hs_tire_par *tp, const hs_real *z, const hs_real *in,
+                           int nd, hs_real h, hs_real hs, const gv *om, tire_kin *K)
+{
+    const hs_real nz = HS_R(1.0) / hs_sqrt(HS_R(1.0) + hs * hs);
+    K->n[0] = -hs * nz; K->n[1] = HS_R(0.0); K->n[2] = nz;
+    const int rc = heading_tilted(nd, K, opt_in(in, E->in1));
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
+    if (rc != HS_OK) { return rc; }
+    gv pen = K->c[2];
+    pen.v = tp->r0 - (K->c[2].v - h) * nz;
+    for (int i = 0; i < nd; ++i) { pen.d[i] = -(K->c[2].d[i] - hs * K->c[0].d[i]) * nz; }
+    const gv pend = g_lin(nd, -K->n[2], &K->v[2], -K->n[0], &K->v[0]);
+    const gv a0 = g_mul(nd, &K->x[0], &K->v[0]), a1 = g_mul(nd, &K->x[1], &K->v[1]), a2 = g_mul(nd, &K->x[2], &K->v[2]);
+    const gv b0 = g_mul(nd, &K->y[0], &K->v[0]), b1 = g_mul(nd, &K->y[1], &K->v[1]), b2 = g_mul(nd, &K->y[2], &K->v[2]);
+    const gv a01 = g_lin(nd, HS_R(1.0), &a0, HS_R(1.0), &a1), b01 = g_lin(nd, HS_R(1.0), &b0, HS_R(1.0), &b1);
+    K->arg[HS_TIRE_PEN] = pen;
+    K->arg[HS_TIRE_PEND] = pend;
+    K->arg[HS_TIRE_VX] = g_lin(nd, HS_R(1.0), &a01, HS_R(1.0), &a2);
+    K->arg[HS_TIRE_VY] = g_lin(nd, HS_R(1.0), &b01, HS_R(1.0), &b2);
+    K->arg[HS_TIRE_OM] = *om;
+    K->arg[HS_TIRE_XE] = g_c(z[0]);
+    K->arg[HS_TIRE_YE] = g_c(z[1]);
+    K->arg[HS_TIRE_ZB] = g_c(z[2]);
+    return HS_OK;
+}
 
 /* HS_OK, or HS_E_MODEL when the spin axis stands along the road normal (no heading).
  * nd: partials carried (NV with the Jacobian, 0 for values only). */
@@ -170,6 +247,19 @@ static int tire_kin_eval(const hs_mb_model *mb, const hs_mb_force *E, const hs_t
             om.d[7 + 3 + j] = du;
         }
     }
+    /* road height and slope under the centre */
+    hs_real h = opt_in(in, E->in2), hs = HS_R(0.0);
+    if (E->tab != NULL && E->tab->n > 0) {
+        const hs_mb_table *tb = E->tab;
+        const hs_real cx = K->c[0].v;
+        h += mb_table_eval(tb, cx);
+        for (int i = 1; i < tb->n; ++i) {
+            /* the segment's slope inside it, 0 outside the table (held ends) */
+            if (cx > tb->t[i - 1] && cx < tb->t[i]) { hs = (tb->v[i] - tb->v[i - 1]) / (tb->t[i] - tb->t[i - 1]); }
+        }
+    }
+    if (E->tilt != 0) { return tire_kin_tilted(E, tp, z, in, nd, h, hs, &om, K); }
+    K->n[0] = HS_R(0.0); K->n[1] = HS_R(0.0); K->n[2] = HS_R(1.0);
     /* heading: x0 = (e_y, -e_x, 0) / |.|, turned by delta about n = z */
     const gv ex2 = g_mul(nd, &K->e[0], &K->e[0]), ey2 = g_mul(nd, &K->e[1], &K->e[1]);
     const gv rho2 = g_lin(nd, HS_R(1.0), &ex2, HS_R(1.0), &ey2);
@@ -192,17 +282,6 @@ static int tire_kin_eval(const hs_mb_model *mb, const hs_mb_force *E, const hs_t
     K->y[0] = g_lin(nd, -HS_R(1.0), &K->x[1], HS_R(0.0), &K->x[1]);
     K->y[1] = K->x[0];
     K->y[2] = g_c(HS_R(0.0));
-    /* road height and slope under the centre */
-    hs_real h = opt_in(in, E->in2), hs = HS_R(0.0);
-    if (E->tab != NULL && E->tab->n > 0) {
-        const hs_mb_table *tb = E->tab;
-        const hs_real cx = K->c[0].v;
-        h += mb_table_eval(tb, cx);
-        for (int i = 1; i < tb->n; ++i) {
-            /* the segment's slope inside it, 0 outside the table (held ends) */
-            if (cx > tb->t[i - 1] && cx < tb->t[i]) { hs = (tb->v[i] - tb->v[i - 1]) / (tb->t[i] - tb->t[i - 1]); }
-        }
-    }
     gv pen = K->c[2];
     pen.v = tp->r0 - (K->c[2].v - h);
     for (int i = 0; i < nd; ++i) { pen.d[i] = -(K->c[2].d[i] - hs * K->c[0].d[i]); }
@@ -251,9 +330,11 @@ static int tire_eval(const hs_mb_model *mb, int e, hs_real t, const hs_real *q, 
 {
     const hs_mb_force *E = &mb->desc->forces[e];
     hs_tire_par tp;
-    tire_data(E, &tp);
+    int rc = tire_data(E, in, &tp);
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
+    if (rc != HS_OK) { return rc; }
     hs_real Tb;
-    int rc = brake_of(E, in, &Tb);
+    rc = brake_of(E, in, &Tb);
     /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     if (rc != HS_OK) { return rc; }
     /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
@@ -307,8 +388,16 @@ static int tire_eval(const hs_mb_model *mb, int e, hs_real t, const hs_real *q, 
         for (int j = 0; j < nd; ++j) { T[i].d[j] += in[E->in0] * K->e[i].d[j]; }
         Tr[i] = g_lin(nd, -HS_R(1.0), &tr, HS_R(0.0), &tr);
     }
-    F[2] = g_lin(nd, HS_R(1.0), &F[2], HS_R(1.0), &res[HS_TIRE_FZ]);
-    T[2] = g_lin(nd, HS_R(1.0), &T[2], HS_R(1.0), &res[HS_TIRE_MZ]);
+    if (E->tilt == 0) {
+        F[2] = g_lin(nd, HS_R(1.0), &F[2], HS_R(1.0), &res[HS_TIRE_FZ]);
+        T[2] = g_lin(nd, HS_R(1.0), &T[2], HS_R(1.0), &res[HS_TIRE_MZ]);
+    } else {
+        /* normal=profile: Fz along the tilted normal, Mz about it (n constant on the segment) */
+        for (int i = 0; i < 3; ++i) {
+            F[i] = g_lin(nd, HS_R(1.0), &F[i], K->n[i], &res[HS_TIRE_FZ]);
+            T[i] = g_lin(nd, HS_R(1.0), &T[i], K->n[i], &res[HS_TIRE_MZ]);
+        }
+    }
     return HS_OK;
 }
 
@@ -414,7 +503,7 @@ static int eval(const hs_mb_model *mb, int e, hs_real t, const hs_real *q, const
 
 const mb_force_elem mb_el_tire = {
     "tire", "HS_MB_TIRE",
-    MB_K_A | MB_K_B | MB_K_AXIS | MB_K_K | MB_K_C | MB_K_L0 | MB_K_IN | MB_K_T | MB_K_V | MB_K_STEER | MB_K_ROAD | MB_K_SCALE,
+    MB_K_A | MB_K_B | MB_K_AXIS | MB_K_K | MB_K_C | MB_K_L0 | MB_K_IN | MB_K_T | MB_K_V | MB_K_STEER | MB_K_ROAD | MB_K_SCALE | MB_K_MU | MB_K_NORMAL,
     MB_K_A | MB_K_AXIS | MB_K_IN,
     check, inputs, eval, NULL,
     .passive = MB_NO, .spring = MB_NO, .hinge = MB_NO, .tire = MB_YES};

@@ -21,7 +21,7 @@ static const char *const out_names[14] = {
     "Fz_fl (N)",
     "Fz_rl (N)",
 };
-static const char *const in_names[9] = {
+static const char *const in_names[13] = {
     "steer (rad)",
     "drive_fl (N*m)",
     "brake_fl (N*m)",
@@ -31,6 +31,10 @@ static const char *const in_names[9] = {
     "brake_rl (N*m)",
     "drive_rr (N*m)",
     "brake_rr (N*m)",
+    "mu_fl (1)",
+    "mu_fr (1)",
+    "mu_rl (1)",
+    "mu_rr (1)",
 };
 
 static const hs_mb_body bodies[5] = {
@@ -84,13 +88,13 @@ static const hs_mb_force forces[8] = {
     {.name = "s_rr", .kind = HS_MB_SPRING,
      .a = {.body = 0, .s = {HS_R(-0x1.8p+0), HS_R(-0x1.8p-1), HS_R(0x0p+0)}}, .b = {.body = 4}, .k = HS_R(0x1.b58p+14), .c = HS_R(0x1.77p+11), .l0 = HS_R(0x1.8162eddeabe72p-2), .scale = HS_R(0x1p+0)},
     {.name = "t_fl", .kind = HS_MB_TIRE,
-     .a = {.body = 1}, .b = {.body = 0}, .k = HS_R(0x1.7318p+17), .l0 = HS_R(0x1.3333333333333p-2), .in0 = 1, .in1 = 1, .scale = HS_R(0x1p+0), .axis = {HS_R(0x0p+0), HS_R(0x1p+0), HS_R(0x0p+0)}},
+     .a = {.body = 1}, .b = {.body = 0}, .k = HS_R(0x1.7318p+17), .l0 = HS_R(0x1.3333333333333p-2), .in0 = 1, .in1 = 1, .in3 = 10, .scale = HS_R(0x1p+0), .axis = {HS_R(0x0p+0), HS_R(0x1p+0), HS_R(0x0p+0)}},
     {.name = "t_fr", .kind = HS_MB_TIRE,
-     .a = {.body = 2}, .b = {.body = 0}, .k = HS_R(0x1.7318p+17), .l0 = HS_R(0x1.3333333333333p-2), .in0 = 3, .in1 = 1, .scale = HS_R(0x1p+0), .axis = {HS_R(0x0p+0), HS_R(0x1p+0), HS_R(0x0p+0)}},
+     .a = {.body = 2}, .b = {.body = 0}, .k = HS_R(0x1.7318p+17), .l0 = HS_R(0x1.3333333333333p-2), .in0 = 3, .in1 = 1, .in3 = 11, .scale = HS_R(0x1p+0), .axis = {HS_R(0x0p+0), HS_R(0x1p+0), HS_R(0x0p+0)}},
     {.name = "t_rl", .kind = HS_MB_TIRE,
-     .a = {.body = 3}, .b = {.body = 0}, .k = HS_R(0x1.7318p+17), .l0 = HS_R(0x1.3333333333333p-2), .in0 = 5, .scale = HS_R(0x1p+0), .axis = {HS_R(0x0p+0), HS_R(0x1p+0), HS_R(0x0p+0)}},
+     .a = {.body = 3}, .b = {.body = 0}, .k = HS_R(0x1.7318p+17), .l0 = HS_R(0x1.3333333333333p-2), .in0 = 5, .in3 = 12, .scale = HS_R(0x1p+0), .axis = {HS_R(0x0p+0), HS_R(0x1p+0), HS_R(0x0p+0)}},
     {.name = "t_rr", .kind = HS_MB_TIRE,
-     .a = {.body = 4}, .b = {.body = 0}, .k = HS_R(0x1.7318p+17), .l0 = HS_R(0x1.3333333333333p-2), .in0 = 7, .scale = HS_R(0x1p+0), .axis = {HS_R(0x0p+0), HS_R(0x1p+0), HS_R(0x0p+0)}},
+     .a = {.body = 4}, .b = {.body = 0}, .k = HS_R(0x1.7318p+17), .l0 = HS_R(0x1.3333333333333p-2), .in0 = 7, .in3 = 13, .scale = HS_R(0x1p+0), .axis = {HS_R(0x0p+0), HS_R(0x1p+0), HS_R(0x0p+0)}},
 };
 static const hs_mb_signal out_sig[14] = {
     {.name = "omega_fl", .unit = "rad/s", .min = HS_R(-0x1.9p+8), .max = HS_R(0x1.9p+8)},
@@ -108,7 +112,7 @@ static const hs_mb_signal out_sig[14] = {
     {.name = "Fz_fl", .unit = "N", .max = HS_R(0x1.86ap+15)},
     {.name = "Fz_rl", .unit = "N", .max = HS_R(0x1.86ap+15)},
 };
-static const hs_mb_signal inputs[9] = {
+static const hs_mb_signal inputs[13] = {
     {.name = "steer", .unit = "rad", .min = HS_R(-0x1.3333333333333p-1), .max = HS_R(0x1.3333333333333p-1), .stale = 20},
     {.name = "drive_fl", .unit = "N*m", .min = HS_R(-0x1.77p+11), .max = HS_R(0x1.77p+11), .stale = 20},
     {.name = "brake_fl", .unit = "N*m", .max = HS_R(0x1.388p+12), .stale = 20},
@@ -118,6 +122,10 @@ static const hs_mb_signal inputs[9] = {
     {.name = "brake_rl", .unit = "N*m", .max = HS_R(0x1.388p+12), .stale = 20},
     {.name = "drive_rr", .unit = "N*m", .min = HS_R(-0x1.77p+11), .max = HS_R(0x1.77p+11), .stale = 20},
     {.name = "brake_rr", .unit = "N*m", .max = HS_R(0x1.388p+12), .stale = 20},
+    {.name = "mu_fl", .unit = "1", .max = HS_R(0x1p+1), .stale = 20},
+    {.name = "mu_fr", .unit = "1", .max = HS_R(0x1p+1), .stale = 20},
+    {.name = "mu_rl", .unit = "1", .max = HS_R(0x1p+1), .stale = 20},
+    {.name = "mu_rr", .unit = "1", .max = HS_R(0x1p+1), .stale = 20},
 };
 static const hs_mb_output outputs[14] = {
     {.kind = HS_MB_OUT_TIRE, .index = 4, .sig = &out_sig[0]},
@@ -136,7 +144,7 @@ static const hs_mb_output outputs[14] = {
     {.kind = HS_MB_OUT_TIRE, .index = 6, .comp = 3, .sig = &out_sig[13]},
 };
 static const hs_mb_desc desc = {
-    .name = "car_hsm", .dim = 3, .nin = 9, .gravity = {HS_R(-0x0p+0), HS_R(0x0p+0), HS_R(-0x1.39eb851eb851fp+3)}, .inputs = inputs,
+    .name = "car_hsm", .dim = 3, .nin = 13, .gravity = {HS_R(-0x0p+0), HS_R(0x0p+0), HS_R(-0x1.39eb851eb851fp+3)}, .inputs = inputs,
     .bodies = bodies, .nbodies = 5,
     .joints = joints, .njoints = 16,
     .forces = forces, .nforces = 8,
@@ -147,7 +155,7 @@ static const hs_mb_desc desc = {
 static hs_mb_model mb;
 static hs_model inner;
 static const hs_mb_gen gen = {.desc = &desc, .mb = &mb, .inner = &inner,
-                              .nq = 35, .nc = 21, .nin = 9, .nout = 14};
+                              .nq = 35, .nc = 21, .nin = 13, .nout = 14};
 
 const hs_model_type hs_mb_car_hsm_type = {
     .name = "car_hsm",
@@ -155,7 +163,7 @@ const hs_model_type hs_mb_car_hsm_type = {
     .nq = 35,
     .nc = 21,
     .nz = 12,
-    .nin = 9,
+    .nin = 13,
     .nout = 14,
     .in_names = in_names,
     .out_names = out_names,

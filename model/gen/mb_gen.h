@@ -139,14 +139,14 @@ extern const hs_model_type hs_mb_stop_pendulum_type;
 extern const hs_model_type hs_mb_car_hsm_type;
 #define HS_MB_GEN_CAR_HSM_NQ 35
 #define HS_MB_GEN_CAR_HSM_NC 21
-#define HS_MB_GEN_CAR_HSM_NIN 9
+#define HS_MB_GEN_CAR_HSM_NIN 13
 #define HS_MB_GEN_CAR_HSM_NOUT 14
 #define HS_MB_GEN_CAR_HSM_NZ 12
 
 /* Largest sizes over the generated models (static arenas: HS_STEPPER_REALS(MAX_NQ, MAX_NC, 0)). */
 #define HS_MB_GEN_MAX_NQ 35
 #define HS_MB_GEN_MAX_NC 23
-#define HS_MB_GEN_MAX_NIN 9
+#define HS_MB_GEN_MAX_NIN 13
 #define HS_MB_GEN_MAX_NOUT 14
 /* Unilateral rows (contacts, stops): arenas of HS_STEPPER_REALS_CT(MAX_NQ, MAX_NC, 0, MAX_NK). */
 #define HS_MB_GEN_MAX_NK 60

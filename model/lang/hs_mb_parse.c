@@ -451,7 +451,7 @@ static const struct { const char *key; uint32_t bit; } FKEYS[] = {
     {"a", MB_K_A}, {"b", MB_K_B}, {"joint", MB_K_JOINT}, {"k", MB_K_K}, {"c", MB_K_C},
     {"l0", MB_K_L0}, {"theta0", MB_K_THETA0}, {"kr", MB_K_KR}, {"cr", MB_K_CR},
     {"scale", MB_K_SCALE}, {"axis", MB_K_AXIS}, {"axis_b", MB_K_AXIS_B}, {"in", MB_K_IN},
-    {"f", MB_K_F}, {"tau", MB_K_TAU}, {"t", MB_K_T}, {"v", MB_K_V}, {"steer", MB_K_STEER}, {"road", MB_K_ROAD}};
+    {"f", MB_K_F}, {"tau", MB_K_TAU}, {"t", MB_K_T}, {"v", MB_K_V}, {"steer", MB_K_STEER}, {"road", MB_K_ROAD}, {"mu", MB_K_MU}, {"normal", MB_K_NORMAL}};
 #define NFKEYS ((int)(sizeof FKEYS / sizeof FKEYS[0]))
 
 static tok key_of_bit(uint32_t bit)
@@ -499,17 +499,24 @@ static int force_value(hs_mb_store *st, hs_mb_force *F, uint32_t bit, tok V, hs_
         break;
     /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
     case MB_K_T: *nt = read_vec(st, V, tb->t, HS_MB_MAX_TAB); ok = *nt > 0; break;
+    case MB_K_NORMAL:
+        /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
+        ok = (tok_eq(V, "profile") != 0) || (tok_eq(V, "vertical") != 0);
+        /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
+        F->tilt = (tok_eq(V, "profile") != 0) ? 1 : 0;
+        break;
     /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
     case MB_K_V: *nv = read_vec(st, V, tb->v, HS_MB_MAX_TAB); ok = *nv > 0; break;
     case MB_K_STEER:
     case MB_K_ROAD:
+    case MB_K_MU:
     case MB_K_IN: {
-        int *dst = (bit == MB_K_IN) ? &F->in0 : ((bit == MB_K_STEER) ? &F->in1 : &F->in2);
+        int *dst = (bit == MB_K_IN) ? &F->in0 : ((bit == MB_K_STEER) ? &F->in1 : ((bit == MB_K_ROAD) ? &F->in2 : &F->in3));
         const int i = find_input(st, V);
         if (i >= 0) { *dst = i; ok = 1; }
         else if (V.n > 0 && is_alpha(V.s[0]) != 0) { st->ewhy = "unknown input (declare it above with input NAME ...)"; ok = 0; }
         else { ok = read_int(st, V, 0, HS_MB_MAX_NIN - 1, dst); }
-        /* steer, road: stored as 1 + index (0: none) */
+        /* steer, road, mu: stored as 1 + index (0: none) */
         if (ok != 0 && bit != MB_K_IN) { *dst += 1; }
         break;
     }
@@ -561,8 +568,8 @@ static hs_status force_finish(hs_mb_store *st, hs_mb_force *F, const mb_force_el
             return fail(err, line, lit("in"), "input index (plus the element's width) not below the model's input count", E);
         }
     }
-    if (F->in1 > D->nin || F->in2 > D->nin) {
-        return fail(err, line, lit(F->in1 > D->nin ? "steer" : "road"), "input index not below the model's input count", E);
+    if (F->in1 > D->nin || F->in2 > D->nin || F->in3 > D->nin) {
+        return fail(err, line, lit(F->in1 > D->nin ? "steer" : (F->in2 > D->nin ? "road" : "mu")), "input index not below the model's input count", E);
     }
     return HS_OK;
 }
@@ -864,6 +871,28 @@ static hs_status output_vehicle(hs_mb_store *st, const tok *w, int npos, int lin
     return HS_OK;
 }
 
+/* at=x,y[,z] (the body-frame point, dim values) and axes=ground|body of a named acc output;
+ * *ok 0 for a bad value. Refused: on another quantity, on a point body (no extent, no axes),
+ * with a BODY2 (the difference of two bodies' points is not asked for). */
+static hs_status acc_key(hs_mb_store *st, tok k, tok v, int line, hs_mb_error *err, hs_mb_output *O, int *ok)
+{
+    const hs_status E = HS_E_MODEL_PARAM;
+    if (O->kind != HS_MB_OUT_ACC) { return fail(err, line, k, "at= and axes= belong to acc outputs", E); }
+    const hs_mb_body_kind bk = st->bodies[O->index].kind;
+    if (bk != HS_MB_PLANAR && bk != HS_MB_SPATIAL) { return fail(err, line, k, "a point body has no extent and no axes (at=, axes= need a planar or spatial body)", E); }
+    if (O->index2 > 0) { return fail(err, line, k, "at= and axes= take one body (no BODY2)", E); }
+    if (tok_eq(k, "at") != 0) {
+        const int n = st->desc.dim;
+        /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
+        *ok = read_vec(st, v, O->at, n) == n;
+        return HS_OK;
+    }
+    if (tok_eq(v, "body") != 0) { O->axes = 1; *ok = 1; }
+    else if (tok_eq(v, "ground") != 0) { O->axes = 0; *ok = 1; }
+    else { *ok = 0; }
+    return HS_OK;
+}
+
 static hs_status parse_output(hs_mb_store *st, const tok *w, int npos, const tok *key, const tok *val, int nkv,
                         int line, hs_mb_error *err)
 {
@@ -914,7 +943,11 @@ static hs_status parse_output(hs_mb_store *st, const tok *w, int npos, const tok
         int ok = 0;
         /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
         if (tok_eq(key[k], "offset") != 0) { ok = read_vec(st, val[k], &O->offset, 1) == 1; }
-        else if (signal_key(st, key[k], val[k], S, 0, &ok) == 0) { return fail(err, line, key[k], "unknown key (offset, unit, min, max, fallback)", E); }
+        else if (tok_eq(key[k], "at") != 0 || tok_eq(key[k], "axes") != 0) {
+            const hs_status arc = acc_key(st, key[k], val[k], line, err, O, &ok);
+            if (arc != HS_OK) { return arc; }
+        }
+        else if (signal_key(st, key[k], val[k], S, 0, &ok) == 0) { return fail(err, line, key[k], "unknown key (offset, unit, min, max, fallback; acc: at, axes)", E); }
         if (ok == 0) { return fail_val(st, err, line, key[k], "bad value"); }
     }
     {

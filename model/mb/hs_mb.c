@@ -241,7 +241,7 @@ int mb_line_count(const hs_mb_model *mb, hs_mb_output_kind kind, int index)
     }
     case HS_MB_OUT_ACC: {
         const hs_mb_body_kind k = D->bodies[index].kind;
-        return k == HS_MB_SPATIAL ? -1 : hs_mb_body_nq(k);
+        return k == HS_MB_SPATIAL ? 3 : hs_mb_body_nq(k);
     }
     case HS_MB_OUT_COORD: {
         const hs_mb_joint *J = &D->joints[index];
@@ -379,6 +379,27 @@ static int line_values(const hs_model *m, hs_mb_output_kind kind, int index, hs_
     return k;
 }
 
+/* One acc line from u' (every acc line takes this path once one needs it): its values, or the
+ * named form's component (minus BODY2's, minus offset); the count of values written. */
+static int acc_line(const hs_mb_model *mb, const hs_mb_output *o, hs_real t, const hs_real *q,
+                    const hs_real *u, const hs_real *udd, hs_real *y)
+{
+    hs_real a[4];
+    const int n = mb_acc_values(mb, o, o->index, t, q, u, udd, a);
+    if (o->sig == NULL) {
+        for (int j = 0; j < n; ++j) { y[j] = a[j]; }
+        return n;
+    }
+    hs_real v = a[o->comp];
+    if (o->index2 > 0) {
+        hs_real b[4];
+        (void)mb_acc_values(mb, o, o->index2 - 1, t, q, u, udd, b);
+        v -= b[o->comp];
+    }
+    y[0] = v - o->offset;
+    return 1;
+}
+
 int hs_mb_fn_output(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
                         const hs_real *z, const hs_real *in, hs_real *y)
 {
@@ -389,15 +410,23 @@ int hs_mb_fn_output(const hs_model *m, hs_real t, const hs_real *q, const hs_rea
     const hs_real *inp = in != NULL ? in : zero_in;
     const hs_real *zz = z != NULL ? z : zero_z;
     hs_real facc[HS_MB_MAX_NQ];
+    hs_real udd[HS_MB_MAX_NQ];
     if (mb->has_acc != 0) {
-        const int rc = mb_forces_z(mb, t, q, u, z, inp, facc, NULL, NULL);
+        int rc = mb_forces_z(mb, t, q, u, z, inp, facc, NULL, NULL);
         /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
         if (rc != HS_OK) { return rc; }
+        if (mb->acc_kkt != 0) {
+            rc = mb_acc_solve(mb, t, q, u, facc, udd);
+            /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
+            if (rc != HS_OK) { return rc; }
+        }
     }
     int k = 0;
     for (int i = 0; i < D->noutputs; ++i) {
         const hs_mb_output *o = &D->outputs[i];
-        if (o->sig == NULL) {
+        if (o->kind == HS_MB_OUT_ACC && mb->acc_kkt != 0) {
+            k += acc_line(mb, o, t, q, u, udd, &y[k]);
+        } else if (o->sig == NULL) {
             const int n = line_values(m, o->kind, o->index, t, q, u, zz, inp, facc, &y[k]);
             if (n < 0) { return n; }
             k += n;

@@ -159,6 +159,8 @@ typedef struct hs_mb_force {
     const hs_mb_table *tab; /* TABLEFORCE, TABLETORQUE: the time table; TIRE: the road profile
                              * (t = ground x (m), v = height (m)); NULL otherwise */
     int in1, in2;       /* TIRE: 1 + the steering angle input (rad), 1 + the road height input (m); 0 none */
+    int in3;            /* TIRE: 1 + the road friction input (mu=, relative; 0 in it: scale=); 0 none */
+    int tilt;           /* TIRE: 1 = normal=profile (the road normal follows the profile's slope), 0 vertical */
 } hs_mb_force;
 
 /* A named wire signal of the description (input or output line): its name, unit, admissible
@@ -197,7 +199,13 @@ typedef struct hs_mb_output {
     int index2; /* named form: 1 + the body subtracted, 0 none */
     hs_real offset;           /* named form: subtracted from the value */
     const hs_mb_signal *sig;  /* named form: name, unit, range; NULL: the generated names */
+    hs_real at[3];            /* ACC: the point of the body (body frame, m; 0: its origin) */
+    int axes;                 /* ACC: 0 ground axes, 1 the body's axes (planar, spatial) */
 } hs_mb_output;
+
+/* Largest nq + nc of a description whose acc outputs need the multipliers (a jointed or
+ * spatial body, a point off the origin, body axes): output() solves that dense system. */
+#define HS_MB_ACC_MAXN 64
 
 /* Unilateral elements (model/CONTACT.md; rt/hs_contact.h solves them). A shape is a body's
  * geometry; a contact is a pair of shapes with fixed slots (sphere-plane 1, capsule-plane 2,
@@ -354,6 +362,7 @@ typedef struct hs_mb_model {
     int bad_table;                      /* after a refused compile: 0 bodies, 1 joints, 2 forces, 3 outputs, -1 whole */
     const char *bad_why;                /* after a refused compile: why (static text), or NULL */
     int has_acc;                        /* an ACC output: output() evaluates the forces */
+    int acc_kkt;                        /* an ACC output that needs u' of the whole system */
     /* Specialized evaluators (model/mb/hs_mb_fast.c) chosen at compile; 0 = the general ones. */
     int fast;                           /* HS_MB_FAST_* bits */
     int fast_packed;                    /* packed when fgb was computed (checks toggle packed) */

@@ -66,6 +66,7 @@ static int pass_sizes(const hs_mb_desc *D, hs_mb_model *mb, int packed)
     mb->bad_table = -1;
     mb->bad_why = NULL;
     mb->has_acc = 0;
+    mb->acc_kkt = 0;
     mb->fast = 0; /* the general evaluators until the tables below are complete */
     mb->nz = 0;
     if (D->nbodies < 1 || D->nbodies > HS_MB_MAX_BODIES || D->njoints < 0 || D->njoints > HS_MB_MAX_JOINTS
@@ -162,7 +163,7 @@ static int pass_forces(const hs_mb_desc *D, hs_mb_model *mb, int *bad_index)
             const int n = el->inputs(D, E, suf);
             if (E->in0 < 0 || E->in0 + n > D->nin) { mb->bad_why = "input index not below the model's input count"; return HS_E_MODEL_PARAM; }
         }
-        if (E->in1 < 0 || E->in1 > D->nin || E->in2 < 0 || E->in2 > D->nin) { mb->bad_why = "input index not below the model's input count"; return HS_E_MODEL_PARAM; }
+        if (E->in1 < 0 || E->in1 > D->nin || E->in2 < 0 || E->in2 > D->nin || E->in3 < 0 || E->in3 > D->nin) { mb->bad_why = "input index not below the model's input count"; return HS_E_MODEL_PARAM; }
         mb->zoff[e] = mb->nz;
         mb->nz += (mb_force_states_of[E->kind] != NULL) ? mb_force_states_of[E->kind]->nz : 0;
         if (mb->nz > HS_MB_MAX_NZ) { return HS_E_SIZE; }
@@ -187,13 +188,18 @@ static int output_check(const hs_mb_desc *D, hs_mb_model *mb, int i, int nout, i
         return HS_E_MODEL_PARAM;
     }
     if (o->kind == HS_MB_OUT_ACC) {
-        /* a = M^-1 f holds only where no joint's multipliers act */
+        /* a = M^-1 f (the old path, same bits) where no row acts, at the origin, ground axes;
+         * anything else needs u' of the whole system (hs_mb_acc.c) */
+        /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
+        int kkt = (o->axes != 0 || o->at[0] != HS_R(0.0) || o->at[1] != HS_R(0.0) || o->at[2] != HS_R(0.0)) ? 1 : 0;
         for (int r = 0; r < mb->nrow; ++r) {
-            if (row_touches(&mb->rows[r], o->index) != 0 || (o->index2 > 0 && row_touches(&mb->rows[r], o->index2 - 1) != 0)) {
-                mb->bad_why = "acceleration of a body a joint acts on (needs the multipliers)";
-                return HS_E_MODEL_PARAM;
-            }
+            if (row_touches(&mb->rows[r], o->index) != 0 || (o->index2 > 0 && row_touches(&mb->rows[r], o->index2 - 1) != 0)) { kkt = 1; }
         }
+        if (kkt != 0 && mb->nq + mb->nrow > HS_MB_ACC_MAXN) {
+            mb->bad_why = "acc of a jointed or spatial body (or at a point, in body axes) needs nq + nc <= 64 (HS_MB_ACC_MAXN)";
+            return HS_E_MODEL_PARAM;
+        }
+        if (kkt != 0) { mb->acc_kkt = 1; }
         mb->has_acc = 1;
     }
     return HS_OK;
@@ -203,7 +209,7 @@ static int output_check(const hs_mb_desc *D, hs_mb_model *mb, int i, int nout, i
 static void output_name(const hs_mb_desc *D, const hs_mb_output *o, int j, char *dst, int cap)
 {
     static const char *const ACC_NAMES[4][3] = {{".ax (m/s^2)", ".ay (m/s^2)", ".alpha (rad/s^2)"},
-        {"", "", ""}, {".ax (m/s^2)", ".ay (m/s^2)", ""}, {".ax (m/s^2)", ".ay (m/s^2)", ".az (m/s^2)"}};
+        {".ax (m/s^2)", ".ay (m/s^2)", ".az (m/s^2)"}, {".ax (m/s^2)", ".ay (m/s^2)", ""}, {".ax (m/s^2)", ".ay (m/s^2)", ".az (m/s^2)"}};
     if (o->sig != NULL) {
         put_str(dst, cap, o->sig->name, " (", o->sig->unit);
         put_str(dst, cap, dst, ")", NULL);

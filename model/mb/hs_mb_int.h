@@ -69,6 +69,13 @@ int mb_output_count(const hs_mb_model *mb, const hs_mb_output *o);
 hs_status mb_constraint(const hs_mb_model *mb, hs_real t, const hs_real *q, hs_real *g, hs_real *G,
                   hs_real *gt);
 hs_status mb_gamma(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *u, hs_real *gam);
+/* Accelerometer outputs (hs_mb_acc.c): u' of every coordinate at (t, q, u) with the forces f
+ * (nq), solving [M G^T; G 0] for the rigid rows; HS_E_SIZE past HS_MB_ACC_MAXN, HS_E_SINGULAR. */
+hs_status mb_acc_solve(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *u,
+                       const hs_real *f, hs_real *udd);
+/* The values of acc line o of body `body` (its point o->at, in o->axes) from u': count. */
+int mb_acc_values(const hs_mb_model *mb, const hs_mb_output *o, int body, hs_real t, const hs_real *q,
+                  const hs_real *u, const hs_real *udd, hs_real *y);
 hs_status mb_curvature(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *lambda,
                  hs_real *K);
 /* Row r's gradient restricted to `body` (nb values) times w, added into out. */
@@ -202,6 +209,8 @@ hs_real mb_potential(const hs_mb_model *mb, hs_real t, const hs_real *q, const h
 #define MB_K_V 0x10000u    /* v=v0,v1,.. table values */
 #define MB_K_STEER 0x20000u /* steer=INPUT (stored 1 + index in in1) */
 #define MB_K_ROAD 0x40000u  /* road=INPUT (stored 1 + index in in2) */
+#define MB_K_MU 0x80000u    /* mu=INPUT (stored 1 + index in in3) */
+#define MB_K_NORMAL 0x100000u /* normal=vertical|profile (stored in tilt) */
 
 /* One force element kind. check() returns 0, or the MB_K_* bit of the offending key with *why
  * set (static text); it runs in the parser (file:line errors) and in hs_mb_compile (tables). */

@@ -177,7 +177,7 @@ static hs_real road_mu(const hs_veh_params *p, hs_real b, hs_real X)
 }
 
 static int wheel_eval(const hs_model *m, int i, const hs_real *q, const hs_real *u, const hs_real *z,
-                      hs_real delta, hs_real Tb, hs_real Td, hs_real cosg, int jac, wheel_res *r)
+                      hs_real delta, hs_real Tb, hs_real Td, hs_real mu_in, hs_real cosg, int jac, wheel_res *r)
 {
     const veh_cfg *C = cfg_of(m);
     const veh_wheel *W = &C->w[i];
@@ -190,7 +190,7 @@ static int wheel_eval(const hs_model *m, int i, const hs_real *q, const hs_real 
     const hs_real th = psi + (W->steer != 0 ? delta : HS_R(0.0));
     hs_sincos(th, &st, &ct);
     const hs_real rx = cp * W->a - sp * W->b, ry = sp * W->a + cp * W->b; /* R(psi) s */
-    tp.mu = road_mu(P(m), W->b, q[qo] + rx);
+    tp.mu = (mu_in > HS_R(0.0)) ? mu_in : road_mu(P(m), W->b, q[qo] + rx);
     const hs_real Xd = u[qo], Yd = u[qo + 1], pd = u[qo + 2], Om = u[wo];
     const hs_real vX = Xd - pd * ry, vY = Yd + pd * rx;
     const hs_real vx = ct * vX + st * vY, vy = -st * vX + ct * vY;
@@ -252,6 +252,23 @@ static void grade_sc(const hs_veh_params *p, hs_real *sg, hs_real *cg)
     const hs_real n = hs_sqrt(HS_R(1.0) + p->grade * p->grade);
     *sg = p->grade / n;
     *cg = HS_R(1.0) / n;
+}
+
+/* The friction actuator's coefficient under wheel i (the car's inputs mu_fl..mu_rr, after its
+ * steer, drive and brake inputs; read with external = 1, as those are): 0 (or a type without them) leaves the road's
+ * friction (road_mu: --param mu, mu_l, mu_r, the patch); (0, HS_VEH_MU_MAX] replaces it for
+ * that wheel. HS_E_INPUT for a value outside [0, HS_VEH_MU_MAX] or not a number: the signal
+ * map clamps into that range and counts it, so only a caller without the map gets there. */
+static int wheel_mu(const hs_model *m, int i, const hs_real *in, hs_real *mu)
+{
+    const veh_cfg *C = cfg_of(m);
+    const int k = 1 + 2 * C->nw + i;
+    *mu = HS_R(0.0);
+    if (P(m)->external != HS_R(1.0) || k >= m->d.nin) {
+        return HS_OK;
+    }
+    *mu = in[k];
+    return (*mu >= HS_R(0.0) && *mu <= HS_VEH_MU_MAX) ? HS_OK : HS_E_INPUT;
 }
 
 /* Wheel i's brake capacity and drive torque (N m); dTd gets dTd/d(psi, Xd, Yd) of unit 0 (the
@@ -385,8 +402,13 @@ static int eval_all(const hs_model *m, const hs_real *q, const hs_real *u, const
         if (wheel_torques(m, i, q, u, in, &Tb, &Td, dTd) != HS_OK) {
             return HS_E_INPUT;
         }
+        hs_real mu_in;
+        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
+        if (wheel_mu(m, i, in, &mu_in) != HS_OK) {
+            return HS_E_INPUT;
+        }
         wheel_res r;
-        const int rc = wheel_eval(m, i, q, u, z, delta, Tb, Td, cg, (fq != NULL) ? 1 : 0, &r);
+        const int rc = wheel_eval(m, i, q, u, z, delta, Tb, Td, mu_in, cg, (fq != NULL) ? 1 : 0, &r);
         /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
         if (rc != HS_OK) {
             return rc;
@@ -718,7 +740,8 @@ static int output(const hs_model *m, hs_real t, const hs_real *q, const hs_real 
 
 static const char *const car_in[HS_VEH_CAR_NIN] = {
     "steer (rad)", "drive_fl (N m)", "drive_fr (N m)", "drive_rl (N m)", "drive_rr (N m)",
-    "brake_fl (N m)", "brake_fr (N m)", "brake_rl (N m)", "brake_rr (N m)"};
+    "brake_fl (N m)", "brake_fr (N m)", "brake_rl (N m)", "brake_rr (N m)",
+    "mu_fl (1)", "mu_fr (1)", "mu_rl (1)", "mu_rr (1)"};
 static const char *const car_out[HS_VEH_CAR_NOUT] = {
     "omega_fl (rad/s)", "omega_fr (rad/s)", "omega_rl (rad/s)", "omega_rr (rad/s)",
     "yaw_rate (rad/s)", "a_x (m/s^2)", "a_y (m/s^2)", "beta (rad)", "speed (m/s)",

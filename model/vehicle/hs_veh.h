@@ -36,10 +36,13 @@ typedef struct hs_veh_params {
 } hs_veh_params;
 
 /* Sizes: car 3 + 4 spins, truck-trailer 2 x (3 + 4); three tread/brake states per wheel;
- * inputs steer + drive and brake torque per wheel. */
+ * inputs steer + drive and brake torque per wheel; the car adds a road friction input per
+ * wheel (mu_fl, mu_fr, mu_rl, mu_rr: a rig's friction actuator; 0 = the road's, hs_veh.c). */
 #define HS_VEH_CAR_NQ 7
 #define HS_VEH_CAR_NZ 12
-#define HS_VEH_CAR_NIN 9
+#define HS_VEH_CAR_NIN 13 /* steer, drive x 4, brake x 4, the friction actuators mu_fl..mu_rr */
+/* Largest friction an input mu_fl..mu_rr may set (relative to the tire data's road, as --param mu) */
+#define HS_VEH_MU_MAX HS_R(2.0)
 #define HS_VEH_CAR_NOUT 12
 #define HS_VEH_TT_NQ 14
 #define HS_VEH_TT_NZ 24

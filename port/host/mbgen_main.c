@@ -425,7 +425,7 @@ static void emit_forces(const hs_mb_desc *D)
             first = 1;
             point("a", &F->a); point("b", &F->b);
             freal("k", F->k); freal("c", F->c); freal("l0", F->l0); freal("kr", F->kr); freal("cr", F->cr);
-            fint("in0", F->in0); fint("in1", F->in1); fint("in2", F->in2); freal("scale", F->scale); fvec("axis", F->axis, 3); fvec("axis_b", F->axis_b, 3);
+            fint("in0", F->in0); fint("in1", F->in1); fint("in2", F->in2); fint("in3", F->in3); fint("tilt", F->tilt); freal("scale", F->scale); fvec("axis", F->axis, 3); fvec("axis_b", F->axis_b, 3);
             fvec("v", F->v, 3);
             if (F->tab && F->tab->n > 0) { sep(); fprintf(o, ".tab = &tab_%d", e); }
             fprintf(o, "},\n");
@@ -457,6 +457,7 @@ static void emit_outputs(const hs_mb_desc *D)
             fprintf(o, "    {.kind = %s, .index = %d", OUT_KIND[O->kind], O->index);
             first = 0;
             fint("comp", O->comp); fint("index2", O->index2); freal("offset", O->offset);
+            fvec("at", O->at, 3); fint("axes", O->axes);
             if (O->sig) { fprintf(o, ", .sig = &out_sig[%d]", k); ++k; }
             fprintf(o, "},\n");
         }

@@ -19,6 +19,7 @@ static void lang(void) { if (arg(1)) mb_test_lang(arg(1)); }
 static void fb(void) { if (arg(1)) mb_test_fb(arg(1)); }
 static void fbstep(void) { if (arg(1)) mb_test_fbstep(arg(1)); }
 static void gen(void) { if (arg(3)) mb_test_gen(arg(1), arg(3)); }
+static void acc(void) { mb_test_acc(); }
 
 static const hs_test_case tests[] = {
     HS_TEST_ROW(deriv),
@@ -30,6 +31,7 @@ static const hs_test_case tests[] = {
     HS_TEST_ROW(fb),
     HS_TEST_ROW(fbstep),
     HS_TEST_ROW(gen),
+    HS_TEST_ROW(acc),
 };
 
 int main(int argc, char **argv)

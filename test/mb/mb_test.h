@@ -27,4 +27,6 @@ int mb_test_fb(const char *dir);
 int mb_test_fbstep(const char *dir);
 /* Every row of the joint and force element tables declares every property (test_mb_elem.c). */
 int mb_test_elem(void);
+/* acc outputs of jointed, hinged and free bodies against closed forms (test_mb_acc.c). */
+int mb_test_acc(void);
 #endif

@@ -147,6 +147,103 @@ if rows is not None:
     check(abs(a1 - a_brake) < 0.01 * a_brake and abs(a2 - a_ice) < 0.03 * a_ice,
           "mu step at X = -5 m (800 N m brakes, from X = -20 m): %.3f m/s^2 before (brakes and rolling resistance, (4 Tb/rd + fr m g)/m_eff %.3f), %.3f after (locked at mu 0.3: %.3f)"
           % (a1, a_brake, a2, a_ice))
+
+
+# ---- the friction actuator: inputs mu_fl..mu_rr (a rig's per-wheel friction; 0 = the road's) ----
+def write_inputs(rows):
+    f = tempfile.NamedTemporaryFile("w", suffix=".csv", delete=False)
+    f.write("t,brake_fl,brake_fr,brake_rl,brake_rr,mu_fl,mu_fr,mu_rl,mu_rr\n")
+    for r in rows:
+        f.write(",".join("%r" % x for x in r) + "\n")
+    f.close()
+    return f.name
+
+
+def summary(args, T, inputs):
+    """the summary line's fields of a run (no CSV): q1 (X), clamped_inputs, status"""
+    r = subprocess.run([SIM] + args + ["--h", "1e-3", "--t", str(T), "--inputs", inputs, "--hash"], capture_output=True, text=True)
+    out = {}
+    for line in r.stdout.splitlines():
+        if line.startswith("trajectory-hash"):
+            out["hash"] = line.split()[-1]
+        for w in line.split():
+            if "=" in w:
+                k, v = w.split("=", 1)
+                out[k] = v
+    return out
+
+
+car_ext = ["--model", "car", "--param", "maneuver=0", "--param", "v0=20", "--param", "external=1"]
+hsm = ["--model-file", "model/mech/vehicles/car.hsm", "--param", "v0=20"]
+tmp = []
+for name, args, (mm, ff, fr_, dz) in (("car", car_ext, cars[0][3]), ("car.hsm", hsm, cars[1][3])):
+    # uniform: every wheel's input 0.3 against --param mu=0.3, and 1 against the default road
+    ds = {}
+    for mu in (1.0, 0.3):
+        f = write_inputs([(0, 2500, 2500, 2500, 2500, mu, mu, mu, mu)])
+        tmp.append(f)
+        rows = run(args, 8.0, f)
+        if rows is None:
+            continue
+        ts, d = stop(rows)
+        dp = V0 * V0 / (2.0 * decel(mu, mm, ff, fr_, dz))
+        ds[mu] = (d, dp)
+        check(abs(d - dp) < 0.03 * dp, "%s locked stop, friction inputs mu_fl..mu_rr = %g: %.3f m in %.2f s, sliding prediction %.3f m (%+.2f %%)"
+              % (name, mu, d, ts, dp, 100.0 * (d / dp - 1.0)))
+        if mu == 0.3:
+            # the same run with the road's --param mu=0.3 and no friction inputs: the C car
+            # bit for bit (the hash); car.hsm to 1e-9 in X (its first step's Jacobian comes
+            # from init, where every input is 0, so the two differ in the last bits)
+            sa, sb = summary(args, 8.0, f), summary(args + ["--param", "mu=0.3"], 8.0, BRK.name)
+            xa, xb = float(sa.get("q1", "nan")), float(sb.get("q1", "nan"))
+            same = sa.get("hash") == sb.get("hash") if name == "car" else abs(xa - xb) <= 1e-9 * abs(xb)
+            check(same, "%s: inputs mu_fl..mu_rr = 0.3 run as --param mu=0.3: X(8 s) %.9f m, %.9f m; hash %s, %s"
+                  % (name, xa, xb, sa.get("hash"), sb.get("hash")))
+    if len(ds) == 2:
+        r, rp = ds[0.3][0] / ds[1.0][0], ds[0.3][1] / ds[1.0][1]
+        check(abs(r - rp) < 0.01 * rp, "%s: stop at input mu 0.3 / at input mu 1 = %.4f, prediction %.4f (within 1 %%)" % (name, r, rp))
+    # per wheel: the left wheels' inputs 1, the right ones' 0.3 -> yaws left as the mu-split does
+    f = write_inputs([(0, 2500, 2500, 2500, 2500, 1.0, 0.3, 1.0, 0.3)])
+    tmp.append(f)
+    rows = run(args, 1.0, f)
+    if rows is not None:
+        r05 = min(rows, key=lambda x: abs(float(x["t"]) - 0.5))
+        yr = float(r05["out_yaw_rate[rad/s]"])
+        sa = summary(args, 1.0, f)
+        sb = summary(args + ["--param", "mu_l=1", "--param", "mu_r=0.3"], 1.0, BRK.name)
+        pa, pb = float(sa.get("q3" if name == "car" else "q7", "nan")), float(sb.get("q3" if name == "car" else "q7", "nan"))
+        same = sa.get("hash") == sb.get("hash") if name == "car" else abs(pa - pb) <= 1e-9 * abs(pb)
+        check(yr > 0.05 and same,
+              "%s inputs mu_fl = mu_rl = 1, mu_fr = mu_rr = 0.3 (locked): yaw rate %.4f rad/s at 0.5 s (towards the high-mu left); yaw coordinate at 1 s (car: psi, car.hsm: the chassis quaternion's z) %.9g = the --param mu_l=1 mu_r=0.3 split's %.9g"
+              % (name, yr, pa, pb))
+
+# a friction step in time from the input (hold): mu 1 until t = 1 s, then 0.3, locked, C car
+f = write_inputs([(0, 2500, 2500, 2500, 2500, 1.0, 1.0, 1.0, 1.0), (0.9995, 2500, 2500, 2500, 2500, 1.0, 1.0, 1.0, 1.0),
+                  (1.0, 2500, 2500, 2500, 2500, 0.3, 0.3, 0.3, 0.3)])
+tmp.append(f)
+rows = run(car_ext, 6.0, f)
+if rows is not None:
+    def mean_decel_t(t_lo, t_hi):
+        sel = [r for r in rows if t_lo <= float(r["t"]) <= t_hi]
+        return (float(sel[0]["out_speed[m/s]"]) - float(sel[-1]["out_speed[m/s]"])) / (float(sel[-1]["t"]) - float(sel[0]["t"]))
+    a_hi = decel(1.0, *cars[0][3][:3], 0.0)
+    a_lo = decel(0.3, *cars[0][3][:3], 0.0)
+    a1, a2 = mean_decel_t(0.3, 0.95), mean_decel_t(1.2, 2.5)
+    check(abs(a1 - a_hi) < 0.03 * a_hi and abs(a2 - a_lo) < 0.03 * a_lo,
+          "car, friction inputs 1 -> 0.3 at t = 1 s (locked): %.3f m/s^2 before (mu sum FS/m at 1: %.3f), %.3f after (at 0.3: %.3f)" % (a1, a_hi, a2, a_lo))
+
+# out of range: input 3 is clamped to the map's 2 and counted, and runs as --param mu=2
+f = write_inputs([(0, 0, 0, 0, 0, 3.0, 3.0, 3.0, 3.0)])
+tmp.append(f)
+s_in = summary(car_ext, 0.5, f)
+f2 = write_inputs([(0, 0, 0, 0, 0, 0, 0, 0, 0)])
+tmp.append(f2)
+s_par = summary(car_ext + ["--param", "mu=2"], 0.5, f2)
+check(s_in.get("status") == "ok" and s_in.get("clamped_inputs") == "2000" and s_in.get("hash") == s_par.get("hash"),
+      "car, friction inputs 3 > 2: clamped_inputs=%s (4 inputs x 500 steps = 2000), hash %s = --param mu=2's %s"
+      % (s_in.get("clamped_inputs"), s_in.get("hash"), s_par.get("hash")))
+for f in tmp:
+    os.unlink(f)
 os.unlink(BRK.name)
 print("mu: %d passed, %d failed" % (npass, nfail))
 sys.exit(1 if nfail else 0)

@@ -15,7 +15,9 @@ for cmd in ([sys.argv[1]], ["/usr/bin/python3", here + "/tmeasy_ref.py", sys.arg
             [sys.argv[3]],
             ["/usr/bin/python3", here + "/car_hsm_test.py", sys.argv[2], "model/mech/vehicles/car.hsm"],
             ["/usr/bin/python3", here + "/standstill_test.py", sys.argv[2]],
-            ["/usr/bin/python3", here + "/mu_test.py", sys.argv[2]]):
+            ["/usr/bin/python3", here + "/mu_test.py", sys.argv[2]],
+            ["/usr/bin/python3", here + "/lambda_test.py", sys.argv[2]],
+            ["/usr/bin/python3", here + "/ramp_test.py", sys.argv[2]]):
     r = subprocess.run(cmd, capture_output=True, text=True)
     sys.stdout.write(r.stdout)
     sys.stderr.write(r.stderr)

@@ -362,6 +362,41 @@ static void input_checks(void)
     in[6] = -1.0;
     CHECK_VALUE(hs_veh_car_type.force(&m, 0.0, q, u, z, in, f1) == HS_E_INPUT, "negative brake input refused (HS_E_INPUT)", 0);
     in[6] = 0.0;
+    /* the friction actuators mu_fl..mu_rr (inputs 9..12): outside [0, 2] or NaN refused; 0 is
+     * the road's own; a value equal to --param mu gives the same forces, bit for bit, and
+     * a lower one on a sliding (braked, locked) wheel lowers its force in proportion (the
+     * locked tire at sx = -1 slides at mu FS, model/TIRE.md "Road friction") */
+    in[9] = -0.1;
+    CHECK_VALUE(hs_veh_car_type.force(&m, 0.0, q, u, z, in, f1) == HS_E_INPUT, "mu_fl input -0.1 refused (HS_E_INPUT)", 0);
+    in[9] = 2.5;
+    CHECK_VALUE(hs_veh_car_type.force(&m, 0.0, q, u, z, in, f1) == HS_E_INPUT, "mu_fl input 2.5 refused (above 2)", 0);
+    in[9] = (hs_real)NAN;
+    CHECK_VALUE(hs_veh_car_type.force(&m, 0.0, q, u, z, in, f1) == HS_E_INPUT, "mu_fl input NaN refused", 0);
+    in[9] = 1.0;
+    CHECK_VALUE(hs_veh_car_type.force(&m, 0.0, q, u, z, in, f1) == HS_OK && memcmp(f0, f1, sizeof f0) == 0,
+                "mu_fl input 1 = the road's mu 1: the same forces bit for bit", 0);
+    {
+        /* locked front left wheel (spin 0, speed 20 m/s), tread state at its sliding steady
+         * deflection: Fx at mu 0.3 / Fx at mu 1 = 0.3 */
+        hs_real ql[HS_VEH_CAR_NQ], ul[HS_VEH_CAR_NQ], zl[HS_VEH_CAR_NZ], fa[HS_VEH_CAR_NQ], fb[HS_VEH_CAR_NQ];
+        hs_real fx[2];
+        for (int c = 0; c < 2; ++c) {
+            hs_veh_car_type.initial(&m, 0.0, ql, ul, zl);
+            ul[3] = 0.0;
+            in[9] = (c == 0) ? 1.0 : 0.3;
+            for (int k = 0; k < 20000; ++k) {
+                hs_real zd[HS_VEH_CAR_NZ];
+                hs_veh_car_type.zdot(&m, 0.0, ql, ul, zl, in, zd);
+                for (int i = 0; i < 3; ++i) zl[i] += 1e-5 * zd[i];
+            }
+            hs_veh_car_type.force(&m, 0.0, ql, ul, zl, in, (c == 0) ? fa : fb);
+            /* the spin row carries -rd Fx of that wheel (plus rolling resistance, 0 at rest) */
+            fx[c] = (c == 0) ? fa[3] : fb[3];
+        }
+        CHECK_VALUE(fabs(fx[1] / fx[0] - 0.3) < 1e-6, "locked wheel: spin torque at mu_fl 0.3 / at mu_fl 1 = 0.3", fx[1] / fx[0]);
+        printf("locked front left wheel at 20 m/s: spin torque %.3f N m at mu_fl 1, %.3f at 0.3 (ratio %.6f)\n", fx[0], fx[1], fx[1] / fx[0]);
+    }
+    in[9] = 0.0;
     /* steering left at speed, with the tread states at the steady forces: positive lateral
      * force and yaw torque (ISO: y left, z up) */
     in[0] = 0.02;

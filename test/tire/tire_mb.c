@@ -29,6 +29,10 @@
 
 /* Set by the first test; the ones on the description run only when it compiled. */
 static int compiled;
+/* 1 after description_tilted: the same wheel with normal=profile (the road normal follows the
+ * profile's slope), the checks below run again on it with the tilted contact frame */
+static int tilted;
+static double nrm[3] = {0, 0, 1};
 
 static unsigned long long rs = 0x9e3779b97f4a7c15ULL;
 static double rnd(void)
@@ -130,21 +134,39 @@ static void args_of(const hs_real *q, const hs_real *u, const hs_real *z, const 
     const double ey[3] = {0, 1, 0};
     double e[3];
     rot(p, ey, e);
-    /* x0 = e x n / |e x n|, n = z */
-    double x0[3] = {e[1], -e[0], 0};
-    const double r = hypot(x0[0], x0[1]);
-    x0[0] /= r; x0[1] /= r;
-    const double d = in[2];
-    xd[0] = cos(d) * x0[0] - sin(d) * x0[1];
-    xd[1] = cos(d) * x0[1] + sin(d) * x0[0];
-    xd[2] = 0;
-    yd[0] = -xd[1]; yd[1] = xd[0]; yd[2] = 0;
     double slope;
     const double h = in[3] + road(q[7], &slope);
-    arg[HS_TIRE_PEN] = 0.3 - (q[9] - h);
-    arg[HS_TIRE_PEND] = -(u[9] - slope * u[7]);
-    arg[HS_TIRE_VX] = xd[0] * u[7] + xd[1] * u[8];
-    arg[HS_TIRE_VY] = yd[0] * u[7] + yd[1] * u[8];
+    if (tilted) {
+        /* n = (-h', 0, 1)/|.|: the profile segment's normal; x0 = e x n/|e x n|, turned about n by
+         * the steering angle (Rodrigues: n x x0 the quarter turn), y = n x x; pen along n */
+        const double c = 1.0 / sqrt(1.0 + slope * slope);
+        const double n[3] = {-slope * c, 0, c};
+        double x0[3] = {e[1] * n[2] - e[2] * n[1], e[2] * n[0] - e[0] * n[2], e[0] * n[1] - e[1] * n[0]};
+        const double r = sqrt(x0[0] * x0[0] + x0[1] * x0[1] + x0[2] * x0[2]);
+        for (int i = 0; i < 3; ++i) x0[i] /= r;
+        const double m0[3] = {n[1] * x0[2] - n[2] * x0[1], n[2] * x0[0] - n[0] * x0[2], n[0] * x0[1] - n[1] * x0[0]};
+        for (int i = 0; i < 3; ++i) xd[i] = cos(in[2]) * x0[i] + sin(in[2]) * m0[i];
+        yd[0] = n[1] * xd[2] - n[2] * xd[1]; yd[1] = n[2] * xd[0] - n[0] * xd[2]; yd[2] = n[0] * xd[1] - n[1] * xd[0];
+        for (int i = 0; i < 3; ++i) nrm[i] = n[i];
+        arg[HS_TIRE_PEN] = 0.3 - (q[9] - h) * c;
+        arg[HS_TIRE_PEND] = -(n[0] * u[7] + n[2] * u[9]);
+        arg[HS_TIRE_VX] = xd[0] * u[7] + xd[1] * u[8] + xd[2] * u[9];
+        arg[HS_TIRE_VY] = yd[0] * u[7] + yd[1] * u[8] + yd[2] * u[9];
+    } else {
+        /* x0 = e x n / |e x n|, n = z */
+        double x0[3] = {e[1], -e[0], 0};
+        const double r = hypot(x0[0], x0[1]);
+        x0[0] /= r; x0[1] /= r;
+        const double d = in[2];
+        xd[0] = cos(d) * x0[0] - sin(d) * x0[1];
+        xd[1] = cos(d) * x0[1] + sin(d) * x0[0];
+        xd[2] = 0;
+        yd[0] = -xd[1]; yd[1] = xd[0]; yd[2] = 0;
+        arg[HS_TIRE_PEN] = 0.3 - (q[9] - h);
+        arg[HS_TIRE_PEND] = -(u[9] - slope * u[7]);
+        arg[HS_TIRE_VX] = xd[0] * u[7] + xd[1] * u[8];
+        arg[HS_TIRE_VY] = yd[0] * u[7] + yd[1] * u[8];
+    }
     /* body-frame angular velocity w = 2 conj(p) p' (vector part), its y */
     arg[HS_TIRE_OM] = 2 * (p[0] * pd[2] - p[2] * pd[0] - p[3] * pd[1] + p[1] * pd[3]);
     arg[HS_TIRE_XE] = z[0]; arg[HS_TIRE_YE] = z[1]; arg[HS_TIRE_ZB] = z[2];
@@ -175,8 +197,9 @@ static void forces_vs_hs_tire(void)
             return;
         }
         /* gravity on the wheel's coordinates 7..9 plus the road's force */
-        const double F[3] = {o.y[HS_TIRE_FX] * xd[0] + o.y[HS_TIRE_FY] * yd[0],
-                             o.y[HS_TIRE_FX] * xd[1] + o.y[HS_TIRE_FY] * yd[1], o.y[HS_TIRE_FZ] - 20 * 9.81};
+        double F[3];
+        for (int i = 0; i < 3; ++i) F[i] = o.y[HS_TIRE_FX] * xd[i] + o.y[HS_TIRE_FY] * yd[i] + o.y[HS_TIRE_FZ] * nrm[i];
+        F[2] -= 20 * 9.81;
         const double scale = fabs(o.y[HS_TIRE_FZ]) + fabs(o.y[HS_TIRE_FX]) + fabs(o.y[HS_TIRE_FY]);
         /* off the road the tread force is cx xe + dx xe' = 0 up to the springs' rounding */
         for (int i = 0; i < 3; ++i) {
@@ -188,7 +211,7 @@ static void forces_vs_hs_tire(void)
             if (e > worst_r) worst_r = e;
         }
         /* steady tread (xe' = 0 = ye'): the force is hs_tire_steady's at the same slips */
-        if (o.y[HS_TIRE_FZ] > 0 && k % 4 != 0) {
+        if (!tilted && o.y[HS_TIRE_FZ] > 0 && k % 4 != 0) {
             hs_real z2[3] = {(hs_real)(o.Fxs / tp.cx), (hs_real)(o.Fys / tp.cy), z[2]};
             hs_real Fxs, Fys;
             hs_tire_steady(&tp, o.y[HS_TIRE_FZ], o.sx, o.sy, &Fxs, &Fys, NULL);
@@ -209,10 +232,12 @@ static void forces_vs_hs_tire(void)
             ++n;
         }
     }
-    char what[300];
-    snprintf(what, sizeof what, "tire element = hs_tire_eval at 400 states (yaw, camber, steer, road input and profile): force on the wheel worst %.2e <= 1e-12 (relative to 1 N + |Fx| + |Fy| + |Fz| + the tread springs' cx|xe| + cy|ye|), state rates worst %.2e <= 1e-9", worst, worst_r);
+    char what[480];
+    snprintf(what, sizeof what, "tire element%s = hs_tire_eval at 400 states (yaw, camber, steer, road input and profile): force on the wheel worst %.2e <= 1e-12 (relative to 1 N + |Fx| + |Fy| + |Fz| + the tread springs' cx|xe| + cy|ye|), state rates worst %.2e <= 1e-9",
+             tilted ? " with normal=profile (Fz along the profile segment's normal, the contact frame tilted with it)" : "", worst, worst_r);
     CHECK_NAMED(worst <= 1e-12 && worst_r <= 1e-9, what);
     printf("  %s\n", what);
+    if (tilted) return;
     snprintf(what, sizeof what, "tire element at steady tread deflection = hs_tire_steady at the same slips (%d states), worst %.2e <= 1e-12", n, worst_s);
     CHECK_NAMED(n > 200 && worst_s <= 1e-12, what);
     printf("  %s\n", what);
@@ -275,7 +300,7 @@ static void derivatives(void)
         }
     }
     char what[300];
-    snprintf(what, sizeof what, "tire element: fq, fu = central differences at 200 states in contact (%d entries above 1e-3; the better of two steps; %d on a kink of the curves), worst %.2e <= 1e-6; packed = dense (%d bad)", live, kinks, worst, bad);
+    snprintf(what, sizeof what, "tire element%s: fq, fu = central differences at 200 states in contact (%d entries above 1e-3; the better of two steps; %d on a kink of the curves), worst %.2e <= 1e-6; packed = dense (%d bad)", tilted ? " with normal=profile" : "", live, kinks, worst, bad);
     CHECK_NAMED(bad == 0 && live > 10000 && kinks < live / 100, what);
     printf("  %s\n", what);
 }
@@ -292,6 +317,8 @@ static void refusals(void)
         {"model x dim=3\ninput d\ninput b\nbody w spatial mass=1 inertia=1,1,1\nforce t tire a=w axis=0,1,0 in=d k=-1\n", 5, "k"},
         {"model x dim=3\ninput d\ninput b\nbody w spatial mass=1 inertia=1,1,1\nforce t tire a=w axis=0,1,0 in=d t=0,1,1 v=0,0,0\n", 5, "t"},
         {"model x dim=3\ninput d\ninput b\nbody w spatial mass=1 inertia=1,1,1\nforce t tire a=w axis=0,1,0 in=d scale=0\n", 5, "scale"},
+        {"model x dim=3\ninput d\ninput b\nbody w spatial mass=1 inertia=1,1,1\nforce t tire a=w axis=0,1,0 in=d normal=sideways\n", 5, "normal"},
+        {"model x dim=3\ninput d\ninput b\ninput m\nbody w spatial mass=1 inertia=1,1,1\nforce t tire a=w axis=0,1,0 in=d mu=nosuch\n", 6, "mu"},
         {"model x dim=3\nbody w spatial mass=1 inertia=1,1,1\nforce s spring a=w b=ground k=1\noutput o tire s.Fx\n", 4, "s.Fx"},
         {"model x dim=3\ninput d\ninput b\nbody w spatial mass=1 inertia=1,1,1\nforce t tire a=w axis=0,1,0 in=d\noutput o tire t.Mx\n", 6, "t.Mx"}};
     static hs_mb_store s2;
@@ -307,7 +334,7 @@ static void refusals(void)
         }
     }
     CHECK_NAMED(ok, "tire lines refused at their line and key: 2-D body, axis not unit, unknown steer input, brake input "
-              "missing, negative stiffness, road profile x not increasing, road friction scale= 0, tire output of a spring, unknown tire quantity");
+              "missing, negative stiffness, road profile x not increasing, road friction scale= 0, normal= neither vertical nor profile, mu= an unknown input, tire output of a spring, unknown tire quantity");
     hs_model m;
     hs_mb_model_init(&m, &mb);
     hs_real q[NQ], u[NQ], z[3], in[4], f[NQ];
@@ -416,6 +443,25 @@ static void description(void)
     }
 }
 
+/* The same wheel with normal=profile; the force and derivative checks again on it. */
+static void description_tilted(void)
+{
+    static char tt[sizeof text + 32];
+    snprintf(tt, sizeof tt, "%.*s normal=profile\n", (int)(strlen(text) - 1), text);
+    hs_mb_error err;
+    compiled = 0;
+    if (hs_mb_parse_compile(tt, strlen(tt), &st, &mb, 0, &err) || hs_mb_compile(&st.desc, &mbp, 1, NULL)) {
+        printf("  refused: line %d field '%s': %s\n", err.line, err.field, err.msg);
+        CHECK_NAMED(0, "tire description with normal=profile compiles");
+        return;
+    }
+    compiled = 1;
+    tilted = 1;
+    CHECK_NAMED(st.desc.forces[0].tilt == 1, "normal=profile is read into the element (tilt 1)");
+}
+static void forces_tilted(void) { forces_vs_hs_tire(); }
+static void derivatives_tilted(void) { derivatives(); }
+
 static const hs_test_case tests[] = {
     HS_TEST_ROW(description),
     HS_TEST_ROW(forces_vs_hs_tire),
@@ -423,6 +469,9 @@ static const hs_test_case tests[] = {
     HS_TEST_ROW(refusals),
     HS_TEST_ROW(two_tires),
     HS_TEST_ROW(car_sparse),
+    HS_TEST_ROW(description_tilted),
+    HS_TEST_ROW(forces_tilted),
+    HS_TEST_ROW(derivatives_tilted),
 };
 
 int main(void)
