@@ -63,6 +63,14 @@ FUZZ_LIBS_tp     := -lpthread
 FUZZ_EXTRA_key   := port/linux-rt/hs_linux.c $(wildcard port/linux-rt/hs_key.c)
 FUZZ_LIBS_key    := -lpthread
 
+# The application harnesses (fuzz_rtapp.c, fuzz_ecuapp.c) include an application whole with its
+# main renamed, inside the fake process of test/fuzz/fz_app.h (which includes the port's sources).
+FZ_APP_DEP       := test/fuzz/fz_app.h port/linux-rt/hs_linux.c $(wildcard port/linux-rt/hs_tp_*.c) port/linux-rt/hs_transports.c port/linux-rt/hs_key.c
+FUZZ_DEP_rtapp   := port/linux-rt/hilstep_rt.c $(FZ_APP_DEP)
+FUZZ_LIBS_rtapp  := -lpthread
+FUZZ_DEP_ecuapp  := port/linux-rt/hilstep_ecu.c $(FZ_APP_DEP)
+FUZZ_LIBS_ecuapp := -lpthread
+
 $(BUILD)/fuzz/obj/%.o: %.c $(FUZZ_HDRS)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_OCFLAGS) -c $< -o $@

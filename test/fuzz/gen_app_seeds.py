@@ -1,0 +1,114 @@
+#!/usr/bin/env python3
+"""Hand-made seeds of the application harnesses (fuzz_rtapp.c, fuzz_ecuapp.c): one file per
+run, in the input format those files describe (6 header bytes, the arguments NUL-separated up
+to 0xFF, then one byte per tick for the peer). Writes test/fuzz/corpus/rtapp/ and .../ecuapp/;
+run from the repository root: python3 test/fuzz/gen_app_seeds.py"""
+import os
+
+F = {n: i for i, n in enumerate(
+    "SOCKET BIND CONNECT REUSE INTRUDER SEND SCHED AFFINITY MLOCK DMA RTKERNEL RANDOM URANDOM "
+    "READ WRITE LINK IFINDEX IFDOWN FSTAT CANFILTER".split())}
+
+
+def seed(flags=1, faults=(), tscript=0, sigtick=0, args=(), script=b""):
+    f = 0
+    for n in faults:
+        f |= 1 << F[n]
+    if faults:
+        flags |= 0x40
+    head = bytes([flags, f & 255, (f >> 8) & 255, (f >> 16) & 255, tscript, sigtick])
+    return head + b"\0".join(a.encode() for a in args) + b"\xff" + bytes(script)
+
+
+def op(o, arg=0):
+    return (arg << 3) | o
+
+
+CAN = ["--transport", "can", "--can-if", "vcan0", "--dbc", "hil/dbc/circular_track.dbc"]
+RUN = ["--duration", "0.05", "--quiet"]
+MIX = bytes([op(1), op(1, 1), op(2, 3), op(3, 5), op(4), op(4, 1), op(5), op(5, 1), op(6), op(6, 1),
+             op(7, 2), op(1, 4), op(1, 5), op(0), op(3, 7), op(2, 31), op(1, 2)])
+
+rt = {
+    "pass": seed(1, args=RUN + ["--log", "@out.csv", "--stats", "@out.stats", "--hist", "@out.hist"]),
+    "pass_verbose": seed(1, args=["--duration", "0.03", "--verbose", "--hist", "-"]),
+    "noauth": seed(1, args=RUN + ["--no-auth", "--log", "none"]),
+    "key_good": seed(1, args=RUN + ["--key", "@good.key", "--log", "none"]),
+    "key_loose": seed(1, args=RUN + ["--key", "@loose.key"]),
+    "key_zero": seed(1, args=RUN + ["--key", "@zero.key"]),
+    "key_missing": seed(1, args=RUN + ["--key", "@missing.key"]),
+    "key_fresh": seed(0x21, args=RUN + ["--log", "none"]),
+    "key_fresh_norandom": seed(0x21, faults=["RANDOM", "URANDOM"], args=RUN),
+    "key_fresh_random_fallback": seed(0x21, faults=["RANDOM"], args=RUN + ["--log", "none"]),
+    "key_fresh_nowrite": seed(0x21, faults=["WRITE"], args=RUN),
+    "key_fresh_nolink": seed(0x21, faults=["LINK"], args=RUN),
+    "key_read_error": seed(1, faults=["READ"], args=RUN),
+    "key_fstat_error": seed(1, faults=["FSTAT"], args=RUN),
+    "help": seed(1, args=["--help"]),
+    "signals": seed(1, args=["--signals"]),
+    "signals_can": seed(1, args=["--signals"] + CAN),
+    "can_run": seed(1, args=RUN + CAN + ["--stats", "@can.stats"], script=bytes([op(3, i) for i in range(24)])),
+    "can_key": seed(1, args=RUN + CAN + ["--key", "@good.key"]),
+    "can_period": seed(1, args=RUN + CAN + ["--period-us", "1000.5"]),
+    "can_down": seed(1, faults=["IFDOWN"], args=RUN + CAN),
+    "policy_stop": seed(1, args=RUN + ["--policy", "stop"], script=bytes([op(1)] * 5 + [op(2, 31)])),
+    "overrun_skip": seed(0x81, args=RUN + ["--log", "@o.csv"], script=bytes([op(2, 20), op(1), op(2, 9)])),
+    "inject_overrun": seed(1, args=RUN + ["--inject-overrun", "10:3.5"]),
+    "inject_fault": seed(1, args=RUN + ["--inject-fault", "5:20", "--fault-hold", "3"]),
+    "inject_fault_short": seed(1, args=RUN + ["--inject-fault", "5:2"]),
+    "sigint": seed(0x05, sigtick=2, args=["--duration", "0", "--log", "none"]),
+    "sighup": seed(0x0D, sigtick=1, args=["--duration", "10"]),
+    "sigterm": seed(0x15, sigtick=1, args=["--duration", "10"]),
+    "silent": seed(0, args=["--duration", "1.2", "--log", "none"]),
+    "silent_allowed": seed(0, args=["--duration", "1.2", "--allow-no-ecu", "--stats", "@s.stats"]),
+    "late_ecu": seed(2, args=["--duration", "0.2", "--max-fallback-ticks", "5"], script=bytes([0] * 30)),
+    "mix": seed(3, args=RUN + ["--max-rejected", "2", "--log", "@m.csv"], script=MIX),
+    "mix_budget": seed(3, args=RUN + ["--budget-us", "10"], script=MIX),
+    "require_rt": seed(1, args=RUN + ["--require-rt"]),
+    "hard_rt": seed(1, faults=["RTKERNEL"], args=RUN + ["--priority", "80"]),
+    "log_full": seed(1, args=RUN + ["--log", "@full"]),
+    "stats_full": seed(1, args=RUN + ["--stats", "@full"]),
+    "hist_full": seed(1, args=RUN + ["--hist", "@full"]),
+    "log_dir": seed(1, args=RUN + ["--log", "@dir"]),
+    "stats_dir": seed(1, args=RUN + ["--stats", "@dir"]),
+    "hist_dir": seed(1, args=RUN + ["--log", "none", "--hist", "@dir"]),
+    "csv_write_error": seed(1, faults=["WRITE"], args=RUN + ["--key", "@good.key", "--log", "@w.csv"]),
+    "sock_fail": seed(1, faults=["SOCKET"], args=RUN),
+    "bind_fail": seed(1, faults=["BIND"], args=RUN),
+    "connect_fail": seed(1, faults=["CONNECT"], args=RUN),
+    "intruder": seed(1, faults=["INTRUDER"], args=RUN),
+    "reuse_refused": seed(1, faults=["REUSE", "SEND"], args=RUN),
+    "mlock_dma": seed(1, faults=["MLOCK", "DMA"], args=RUN),
+    "dma_write": seed(1, faults=["DMA"], args=RUN),
+    "sched_affinity": seed(1, faults=["SCHED", "AFFINITY"], tscript=0x08, args=RUN + ["--cpu", "1"]),
+    "affinity_ok": seed(1, tscript=0x08, args=RUN + ["--cpu", "0"]),
+    "logger_eagain": seed(1, tscript=0x01, args=RUN),
+    "logger_eagain_nolock": seed(1, faults=["MLOCK"], tscript=0x01, args=RUN),
+    "logger_enomem": seed(1, tscript=0x03, args=RUN),
+    "rt_eagain": seed(1, tscript=0x04, args=RUN),
+    "rt_eperm_eagain": seed(1, tscript=0x18, args=RUN),
+    "rt_eperm_fail": seed(1, tscript=0x28, args=RUN),
+    "rt_enomem": seed(1, tscript=0x0C, args=RUN),
+    "rt_prio0": seed(1, args=RUN + ["--priority", "0"]),
+    "car": seed(1, args=["--duration", "0.03", "--model", "car", "--quiet"]),
+    "model_file": seed(1, args=RUN + ["--model-file", "model/mech/ball.hsm"]),
+    "model_file_bad": seed(1, args=RUN + ["--model-file", "@missing.hsm"]),
+    "model_unknown": seed(1, args=RUN + ["--model", "nonesuch"]),
+    "param": seed(1, args=RUN + ["--param", "v_ref=2", "--param", "kp=3"]),
+    "param_unknown": seed(1, args=RUN + ["--param", "nonesuch=2"]),
+    "param_bad": seed(1, args=RUN + ["--param", "v_ref=0x1p3"]),
+    "method": seed(1, args=RUN + ["--method", "spook", "--spook-tau", "0.004", "--compliance", "1e-6"]),
+    "bad_option": seed(1, args=["--nonesuch"]),
+    "transport_unknown": seed(1, args=RUN + ["--transport", "nonesuch"]),
+    "transport_opt_unread": seed(1, args=RUN + ["--transport-opt", "x=y"]),
+    "can_no_dbc": seed(1, args=RUN + ["--transport", "can", "--can-if", "vcan0"]),
+    "takeover": seed(1, args=RUN + ["--takeover-ms", "3", "--linger-ms", "5"], script=MIX),
+}
+ecu = {}
+
+for name, table in (("rtapp", rt), ("ecuapp", ecu)):
+    d = os.path.join("test/fuzz/corpus", name)
+    os.makedirs(d, exist_ok=True)
+    for k, v in table.items():
+        with open(os.path.join(d, k), "wb") as f:
+            f.write(v)
