@@ -1351,6 +1351,7 @@ static hs_status run_threads(app *a, const hs_plant_def *def)
         fprintf(stderr, "hilstep-rt: real-time thread: %s\n", strerror(e));
         __atomic_store_n(&a->rt_done, 1, __ATOMIC_RELEASE);
         pthread_join(lg, NULL);
+        a->tp.ops->close(&a->tp); /* as on every other refusal: nothing left open */
         return HS_E_SETUP;
     }
     hs_rt_print(&a->rtr, stdout);
