@@ -9,7 +9,7 @@
  *
  * Input: as fuzz_rtapp.c ([0] flags: bit 0-1 the plant after the script: silent, every tick,
  * every tick then FINAL at tick 40, every 3rd tick; bit 2 a signal at tick 16 * [5]; bit 5 a
- * fresh per-user key; bit 6 faults on; bit 7 wake-ups 300 us late; [1..3] faults, [4] the
+ * fresh per-user key; bit 6 faults on; bit 7 wake-ups 300 us late; [1..3] and [6] faults, [4] the
  * pthread_create script), then the arguments up to 0xFF, then one byte per tick for the plant.
  * Checked invariants (abort on violation): the exit status is one of hil/hs_exit.h's; a PASS
  * verdict line only with status 0, and with status 0 and no --quiet after a run there is one;
@@ -42,6 +42,7 @@ static struct {
 } P;
 
 static const double vals[8] = {0.0, 1.0, -2.5, 22.2, 1e6, 0.97, 0.125, 3.0};
+static hs_mac other_key; /* an attacker's key */
 #define PLANT_CHALLENGE UINT64_C(0x1122334455667788)
 
 /* One plant frame as the ECU's link expects it: every value v (speeds near the wheel speed
@@ -63,7 +64,7 @@ static fa_msg *plant_frame(double v, uint32_t flags, int target)
 
 static void peer_tick(void)
 {
-    if (P.stop_tick >= 0 && (int64_t)FA.ticks == P.stop_tick) g_stop = 1;
+    if (P.stop_tick >= 0 && (int64_t)FA.ticks == P.stop_tick) on_signal(SIGINT); /* main's handler */
     if (FA.ticks >= 3000u) g_stop = 1; /* the plant's silence would end it after 10 s */
     if (!E.tp.ops) return;
     int op;
@@ -84,7 +85,7 @@ static void peer_tick(void)
     case 1: (void)plant_frame(vals[arg & 7u], 0u, 0); break;
     case 2:
         (void)plant_frame(vals[arg & 7u], 0u, 0);
-        FA.lat = (int64_t)arg * 100000;
+        FA.lat = arg < 16u ? (int64_t)arg * 100000 : (int64_t)(arg - 15u) * 5000000; /* up to 80 ms */
         break;
     case 3: /* one byte flipped, or a raw CAN frame with a DBC's id */
         if (!E.tp.ops->frame) {
@@ -97,6 +98,7 @@ static void peer_tick(void)
                 m->n = (arg & 1u) ? CAN_MTU : CANFD_MTU;
                 memcpy(m->b, &fr, sizeof fr);
                 m->ovfl = arg & 2u;
+                m->ts_ns = (arg & 4u) ? FA.now : 0;
             }
         } else if ((m = plant_frame(1.0, 0u, 0)) != NULL) {
             m->b[arg % m->n] ^= 0x20u;
@@ -109,7 +111,21 @@ static void peer_tick(void)
         if ((m = fa_push(0)) != NULL) m->err = (arg & 1u) ? ECONNREFUSED : EIO;
         break;
     case 6: (void)plant_frame(vals[arg & 7u], HS_FLAG_FINAL, 0); break;
-    default: (void)plant_frame(vals[arg & 7u], HS_FLAG_STALE | HS_FLAG_FAULT, 0); break;
+    default: /* flags; under another key (bad_mac); a plant of another map (wrong count) */
+        if ((arg & 3u) == 1u && E.rx.mac) {
+            const hs_mac *k = E.rx.mac;
+            E.rx.mac = &other_key;
+            (void)plant_frame(1.0, 0u, 0);
+            E.rx.mac = k;
+        } else if ((arg & 3u) == 2u && (m = plant_frame(1.0, 0u, 0)) != NULL) {
+            double x[HS_FRAME_MAX_VALUES + 1] = {0};
+            hs_frame_hdr h = {HS_FRAME_VERSION, HS_FRAME_KIND_FROM_PLANT, (uint16_t)(E.rx.n + 1u), 0x9a170001u,
+                              ++P.seq, 0u, 0u, 0u};
+            m->n = hs_frame_encode_auth(m->b, sizeof m->b, &h, x, E.rx.mac, E.rx.mac ? PLANT_CHALLENGE : 0u);
+        } else {
+            (void)plant_frame(vals[arg & 7u], HS_FLAG_STALE | HS_FLAG_FAULT, 0);
+        }
+        break;
     }
 }
 
@@ -148,13 +164,19 @@ static void check_run(int rc, const char *out)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     char *argv[FA_MAXA + 1];
-    if (size < 6 || size > 4096) return 0;
+    if (size < 7 || size > 4096) return 0;
     fa_init();
+    static int other_ready;
+    if (!other_ready++) {
+        static const uint8_t k[32] = {0x77, 0x66, 0x55};
+        hs_mac_init(&other_key, k, sizeof k);
+    }
     const uint8_t fl = data[0];
-    const uint32_t fail = (fl & 0x40u) ? ((uint32_t)data[1] | (uint32_t)data[2] << 8 | (uint32_t)data[3] << 16) &
+    const uint32_t fail = (fl & 0x40u) ? ((uint32_t)data[1] | (uint32_t)data[2] << 8 | (uint32_t)data[3] << 16 |
+                                          (uint32_t)data[6] << 24) &
                                          ((1u << FA_F_COUNT) - 1u) : 0u;
-    const uint8_t *args = data + 6, *end = memchr(args, 0xFF, size - 6);
-    const size_t nargs = end ? (size_t)(end - args) : size - 6;
+    const uint8_t *args = data + 7, *end = memchr(args, 0xFF, size - 7);
+    const size_t nargs = end ? (size_t)(end - args) : size - 7;
     const int argc = fa_argv(args, nargs, "hilstep-ecu", argv);
     if (argc < 0) return 0;
     memset(&P, 0, sizeof P);

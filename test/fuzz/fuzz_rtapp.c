@@ -11,7 +11,7 @@
  * Input: [0] flags (bit 0-1 the ECU after the script: silent, every tick, every 4th tick,
  * every tick with a corrupt one between; bit 2 a signal at tick 16 * [5], bit 3-4 which; bit 5
  * a fresh per-user key directory; bit 6 faults on; bit 7 wake-ups 300 us late instead of 20),
- * [1..3] the FA_F_* faults, [4] the pthread_create script, [5] the signal's tick, then the
+ * [1..3] and [6] the FA_F_* faults, [4] the pthread_create script, [5] the signal's tick, then the
  * arguments (NUL-separated, "@name" a file of the private directory) up to a 0xFF byte, then
  * one byte per tick for the ECU (op = low 3 bits, see peer_tick).
  * Checked invariants (abort on violation): the exit status is one of hil/hs_exit.h's; a run
@@ -36,6 +36,7 @@ static struct {
     int sig;
 } P;
 
+static hs_mac other_key; /* an attacker's key */
 static const double vals[8] = {0.0, 1.0, -2.5, 40.0, 1e6, -1e6, 0.125, 3.0};
 
 /* One ECU frame to the plant as its link expects it (the plant's challenge answered), with
@@ -59,10 +60,7 @@ static fa_msg *ecu_frame(double v, int ch_mode, int target)
 /* The ECU's part of one tick (called in the real-time thread's sleep). */
 static void peer_tick(void)
 {
-    if (P.stop_tick >= 0 && (int64_t)FA.ticks == P.stop_tick) {
-        g_signal = P.sig;
-        g_stop = 1;
-    }
+    if (P.stop_tick >= 0 && (int64_t)FA.ticks == P.stop_tick) on_signal(P.sig); /* the handler main installed */
     /* a run the input would make endless (duration 0, no signal) ends here */
     if (FA.ticks >= 3000u) g_stop = 1;
     if (!A.tp.ops) return;
@@ -85,12 +83,12 @@ static void peer_tick(void)
     case 1: (void)ecu_frame(vals[arg & 7u], 0, 0); break;
     case 2: /* a frame, then a late wake-up of arg * 100 us */
         (void)ecu_frame(vals[arg & 7u], 0, 0);
-        FA.lat = (int64_t)arg * 100000;
+        FA.lat = arg < 16u ? (int64_t)arg * 100000 : (int64_t)(arg - 15u) * 5000000; /* up to 80 ms */
         break;
     case 3: /* a frame with one byte flipped, or a raw CAN frame */
         if (!A.tp.ops->frame) {
             m = fa_push(0);
-            if (m) { m->n = (arg & 1u) ? CAN_MTU : CANFD_MTU; m->b[0] = (uint8_t)arg; m->ovfl = arg; }
+            if (m) { m->n = (arg & 1u) ? CAN_MTU : CANFD_MTU; m->b[0] = (uint8_t)arg; m->ovfl = arg; m->ts_ns = (arg & 4u) ? FA.now : 0; }
         } else if ((m = ecu_frame(1.0, 0, 0)) != NULL) {
             m->b[arg % m->n] ^= 0x10u;
         }
@@ -102,9 +100,15 @@ static void peer_tick(void)
         if ((m = fa_push(0)) != NULL) { m->err = (arg & 1u) ? ECONNREFUSED : EIO; }
         break;
     case 6: (void)ecu_frame(1.0, 1 + (int)(arg & 1u), 0); break; /* challenge 0 / another run's */
-    default: /* two frames in one tick (one superseded), the kernel's drop count */
+    default: /* two frames in one tick (one superseded), the kernel's drop count; a forged one */
         (void)ecu_frame(vals[arg & 7u], 0, 0);
         if ((m = ecu_frame(vals[(arg + 1u) & 7u], 0, 0)) != NULL) m->ovfl = arg;
+        if ((arg & 8u) && A.plant.rx.mac) { /* under another key: bad_mac */
+            const hs_mac *k = A.plant.rx.mac;
+            A.plant.rx.mac = &other_key;
+            (void)ecu_frame(1.0, 0, 0);
+            A.plant.rx.mac = k;
+        }
         break;
     }
 }
@@ -162,20 +166,28 @@ static void check_run(int rc, const char *out)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     char *argv[FA_MAXA + 1];
-    if (size < 6 || size > 4096) return 0;
+    if (size < 7 || size > 4096) return 0;
     fa_init();
+    static int other_ready;
+    if (!other_ready++) {
+        static const uint8_t k[32] = {0x77, 0x66, 0x55};
+        hs_mac_init(&other_key, k, sizeof k);
+    }
     const uint8_t fl = data[0];
-    const uint32_t fail = (fl & 0x40u) ? ((uint32_t)data[1] | (uint32_t)data[2] << 8 | (uint32_t)data[3] << 16) &
+    const uint32_t fail = (fl & 0x40u) ? ((uint32_t)data[1] | (uint32_t)data[2] << 8 | (uint32_t)data[3] << 16 |
+                                          (uint32_t)data[6] << 24) &
                                          ((1u << FA_F_COUNT) - 1u) : 0u;
-    const uint8_t *args = data + 6, *end = memchr(args, 0xFF, size - 6);
-    const size_t nargs = end ? (size_t)(end - args) : size - 6;
+    const uint8_t *args = data + 7, *end = memchr(args, 0xFF, size - 7);
+    const size_t nargs = end ? (size_t)(end - args) : size - 7;
     const int argc = fa_argv(args, nargs, "hilstep-rt", argv);
     if (argc < 0) return 0;
     /* --model-file with --param: the description's overrides are kept in a static of
-     * select_model that a process fills once; a second run would add to them */
+     * select_model that a process fills once; a second run would add to them, so only the
+     * first such input of a process runs */
     int mf = 0, pa = 0;
     for (int i = 1; i < argc; ++i) { mf |= !strcmp(argv[i], "--model-file"); pa |= !strcmp(argv[i], "--param"); }
-    if (mf && pa) return 0;
+    static int mf_pa_done;
+    if (mf && pa && mf_pa_done++) return 0; /* the first such run of the process only */
     memset(&P, 0, sizeof P);
     P.s = end ? end + 1 : NULL;
     P.n = end ? size - (size_t)(end + 1 - data) : 0u;

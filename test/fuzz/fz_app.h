@@ -45,6 +45,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/random.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -71,7 +72,8 @@
 enum {
     FA_F_SOCKET, FA_F_BIND, FA_F_CONNECT, FA_F_REUSE, FA_F_INTRUDER, FA_F_SEND, FA_F_SCHED, FA_F_AFFINITY, FA_F_MLOCK, FA_F_DMA,
     FA_F_RTKERNEL, FA_F_RANDOM, FA_F_URANDOM, FA_F_READ, FA_F_WRITE, FA_F_LINK, FA_F_IFINDEX,
-    FA_F_IFDOWN, FA_F_FSTAT, FA_F_CANFILTER, FA_F_COUNT
+    FA_F_IFDOWN, FA_F_FSTAT, FA_F_CANFILTER, FA_F_EINTR, FA_F_REUSE0, FA_F_KEYOPEN, FA_F_XDG,
+    FA_F_FSIZE, FA_F_COUNT
 };
 #define FA_FD0 900
 #define FA_NFD 8
@@ -82,6 +84,7 @@ typedef struct fa_msg {
     int err;           /* recvmsg fails with this errno instead */
     int foreign;       /* UDP: from another port than the peer's */
     uint32_t ovfl;     /* SO_RXQ_OVFL attached when nonzero */
+    int64_t ts_ns;     /* SO_TIMESTAMPNS attached when nonzero (CAN) */
     size_t n;
     uint8_t b[HS_FRAME_MAX_BYTES + 80];
 } fa_msg;
@@ -109,6 +112,7 @@ static struct {
     int64_t lat;       /* wake-up latency of the next clock_nanosleep (ns), then back to lat0 */
     int64_t lat0;
     uint64_t ticks;    /* clock_nanosleep calls of the worker (its frames) */
+    int eintr;         /* the last clock_nanosleep returned EINTR (FA_F_EINTR: every other one) */
     /* threads */
     fa_task task[3];   /* 1, 2: created threads (0 unused: main) */
     int ntask;
@@ -221,6 +225,8 @@ int fz_clock_gettime(clockid_t c, struct timespec *ts)
 int fz_clock_nanosleep(clockid_t c, int flags, const struct timespec *req, struct timespec *rem)
 {
     (void)c; (void)flags; (void)rem;
+    if (fa_failing(FA_F_EINTR) && !FA.eintr) { FA.eintr = 1; return EINTR; } /* a signal came */
+    FA.eintr = 0;
     const int64_t t = (int64_t)req->tv_sec * 1000000000 + req->tv_nsec;
     if (t > FA.now) FA.now = t;
     FA.now += FA.lat;
@@ -289,9 +295,12 @@ int fz_connect(int fd, const struct sockaddr *a, socklen_t l)
 }
 int fz_setsockopt(int fd, int level, int name, const void *v, socklen_t l)
 {
-    (void)v; (void)l;
+    (void)l;
     require(fa_is(fd));
     if (level == SOL_SOCKET && name == SO_REUSEPORT && fa_failing(FA_F_REUSE)) { errno = EPERM; return -1; }
+    /* clearing SO_REUSEPORT on the catch-all refused: it must not stay open */
+    if (level == SOL_SOCKET && name == SO_REUSEPORT && fa_failing(FA_F_REUSE0) && FA.order[fd - FA_FD0] == 1 &&
+        *(const int *)v == 0) { errno = EINVAL; return -1; }
     if (level == SOL_SOCKET && name == SO_RCVBUFFORCE) { errno = EPERM; return -1; } /* not root */
     if (level == SOL_CAN_RAW && fa_failing(FA_F_CANFILTER)) { errno = ENOPROTOOPT; return -1; }
     return 0;
@@ -360,16 +369,27 @@ ssize_t fz_recvmsg(int fd, struct msghdr *mh, int flags)
         memcpy(mh->msg_name, &src, sizeof src);
         mh->msg_namelen = sizeof src;
     }
-    if (m->ovfl && mh->msg_controllen >= CMSG_SPACE(sizeof(uint32_t))) {
-        struct cmsghdr *c = (struct cmsghdr *)mh->msg_control;
+    /* the control messages the kernel attaches, as far as the buffer holds them */
+    size_t used = 0;
+    const size_t room = mh->msg_controllen;
+    if (m->ovfl && used + CMSG_SPACE(sizeof(uint32_t)) <= room) {
+        struct cmsghdr *c = (struct cmsghdr *)((char *)mh->msg_control + used);
         c->cmsg_level = SOL_SOCKET;
         c->cmsg_type = SO_RXQ_OVFL;
         c->cmsg_len = CMSG_LEN(sizeof(uint32_t));
         memcpy(CMSG_DATA(c), &m->ovfl, sizeof m->ovfl);
-        mh->msg_controllen = CMSG_SPACE(sizeof(uint32_t));
-    } else {
-        mh->msg_controllen = 0;
+        used += CMSG_SPACE(sizeof(uint32_t));
     }
+    if (m->ts_ns && used + CMSG_SPACE(sizeof(struct timespec)) <= room) {
+        struct cmsghdr *c = (struct cmsghdr *)((char *)mh->msg_control + used);
+        struct timespec ts = {(time_t)(m->ts_ns / 1000000000), (long)(m->ts_ns % 1000000000)};
+        c->cmsg_level = SOL_SOCKET;
+        c->cmsg_type = SO_TIMESTAMPNS;
+        c->cmsg_len = CMSG_LEN(sizeof ts);
+        memcpy(CMSG_DATA(c), &ts, sizeof ts);
+        used += CMSG_SPACE(sizeof ts);
+    }
+    mh->msg_controllen = used;
     return (ssize_t)m->n;
 }
 ssize_t fz_sendto(int fd, const void *b, size_t n, int flags, const struct sockaddr *a, socklen_t l)
@@ -437,6 +457,7 @@ int fz_open(const char *path, int flags, ...)
         return FA.dma_fd;
     }
     if (!strcmp(path, "/dev/urandom") && fa_failing(FA_F_URANDOM)) { errno = ENOENT; return -1; }
+    if (strstr(path, ".new.") && fa_failing(FA_F_KEYOPEN)) { errno = EACCES; return -1; } /* hs_key_create's */
     return open(path, flags, mode);
 }
 ssize_t fz_getrandom(void *b, size_t n, unsigned f)
@@ -455,7 +476,9 @@ FILE *fz_fopen(const char *path, const char *mode)
     if (!strcmp(path, "/proc/net/udp")) {
         /* the column header, then a socket of someone else on our port when asked */
         int k = snprintf(fa_proc, sizeof fa_proc, "  sl  local_address rem_address   st tx_queue "
-                         "rx_queue tr tm->when retrnsmt   uid  timeout inode\n");
+                         "rx_queue tr tm->when retrnsmt   uid  timeout inode\n"
+                         "  8: 0200007F:%04X 00000000:0000 07 00000000:00000000 00:00000000 00000000  "
+                         "1001        0 77776 2 0000\n", 47001u); /* a neighbour: 127.0.0.2, same port */
         if (fa_failing(FA_F_INTRUDER))
             snprintf(fa_proc + k, sizeof fa_proc - (size_t)k, "  9: 00000000:%04X 00000000:0000 07 "
                      "00000000:00000000 00:00000000 00000000  1001        0 77777 2 0000\n", 47001u);
@@ -552,6 +575,12 @@ static void fa_init(void)
     fa_write_file("good.key", "# fuzz\n00112233445566778899aabbccddeeff0123456789abcdef\n", 0600);
     fa_write_file("loose.key", "00112233445566778899aabbccddeeff\n", 0644);
     fa_write_file("zero.key", "00000000000000000000000000000000\n", 0600);
+    fa_write_file("plain", "a file where the key directory goes\n", 0600);
+    {
+        static char big[HS_KEY_FILE_MAX + 64];
+        memset(big, '#', sizeof big - 1);
+        fa_write_file("big.key", big, 0600);
+    }
     require(setenv("XDG_CONFIG_HOME", fa_dir, 1) == 0);
 }
 /* argv from the input: NUL-separated words; "@NAME" is a file of the private directory
@@ -600,6 +629,15 @@ static void fa_reset(uint32_t fail, uint32_t tscript, int64_t lat0)
 static int fa_run(int (*fn)(int, char **), int argc, char **argv, char **out, size_t *outn)
 {
     struct sigaction old[4];
+    struct rlimit fsz;
+    char xdg[300];
+    require(getrlimit(RLIMIT_FSIZE, &fsz) == 0);
+    if (fa_failing(FA_F_FSIZE)) { /* a small ulimit -f: writes cut short, then EFBIG */
+        struct rlimit small = {3000, fsz.rlim_max};
+        require(setrlimit(RLIMIT_FSIZE, &small) == 0);
+    }
+    snprintf(xdg, sizeof xdg, "%s/plain", fa_dir); /* a file where the key directory goes */
+    if (fa_failing(FA_F_XDG)) require(setenv("XDG_CONFIG_HOME", xdg, 1) == 0);
     static const int sigs[4] = {SIGINT, SIGTERM, SIGHUP, SIGXFSZ};
     for (int i = 0; i < 4; ++i) sigaction(sigs[i], NULL, &old[i]);
     fflush(stdout);
@@ -618,6 +656,7 @@ static int fa_run(int (*fn)(int, char **), int argc, char **argv, char **out, si
     (*out)[len] = '\0';
     *outn = (size_t)len;
     close(mfd);
+    require(setrlimit(RLIMIT_FSIZE, &fsz) == 0 && setenv("XDG_CONFIG_HOME", fa_dir, 1) == 0);
     if (getenv("FZ_APP_SHOW")) fprintf(stderr, "%s[exit %d]\n", *out, rc); /* to look at a run */
     for (int i = 0; i < 4; ++i) sigaction(sigs[i], &old[i], NULL);
     for (int i = 1; i <= FA.ntask; ++i) require(FA.task[i].done && FA.task[i].joined);

@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
 """Hand-made seeds of the application harnesses (fuzz_rtapp.c, fuzz_ecuapp.c): one file per
-run, in the input format those files describe (6 header bytes, the arguments NUL-separated up
+run, in the input format those files describe (7 header bytes, the arguments NUL-separated up
 to 0xFF, then one byte per tick for the peer). Writes test/fuzz/corpus/rtapp/ and .../ecuapp/;
 run from the repository root: python3 test/fuzz/gen_app_seeds.py"""
 import os
 
 F = {n: i for i, n in enumerate(
     "SOCKET BIND CONNECT REUSE INTRUDER SEND SCHED AFFINITY MLOCK DMA RTKERNEL RANDOM URANDOM "
-    "READ WRITE LINK IFINDEX IFDOWN FSTAT CANFILTER".split())}
+    "READ WRITE LINK IFINDEX IFDOWN FSTAT CANFILTER EINTR REUSE0 KEYOPEN XDG FSIZE".split())}
 
 
 def seed(flags=1, faults=(), tscript=0, sigtick=0, args=(), script=b""):
@@ -16,7 +16,7 @@ def seed(flags=1, faults=(), tscript=0, sigtick=0, args=(), script=b""):
         f |= 1 << F[n]
     if faults:
         flags |= 0x40
-    head = bytes([flags, f & 255, (f >> 8) & 255, (f >> 16) & 255, tscript, sigtick])
+    head = bytes([flags, f & 255, (f >> 8) & 255, (f >> 16) & 255, tscript, sigtick, (f >> 24) & 255])
     return head + b"\0".join(a.encode() for a in args) + b"\xff" + bytes(script)
 
 
@@ -102,6 +102,21 @@ rt = {
     "transport_unknown": seed(1, args=RUN + ["--transport", "nonesuch"]),
     "transport_opt_unread": seed(1, args=RUN + ["--transport-opt", "x=y"]),
     "can_no_dbc": seed(1, args=RUN + ["--transport", "can", "--can-if", "vcan0"]),
+    "damping": seed(1, args=RUN + ["--damping", "0.5", "--spook-eps", "1e-7"]),
+    "transport_opt_bad": seed(1, args=RUN + ["--transport-opt", "=x"]),
+    "param_twice": seed(1, args=RUN + ["--param", "v_ref=2", "--param", "v_ref=3"]),
+    "model_file_param": seed(1, args=RUN + ["--model-file", "model/mech/ball.hsm", "--param", "nonesuch=1"]),
+    "fsize": seed(1, faults=["FSIZE"], args=RUN + ["--log", "@fsize.csv"]),
+    "eintr": seed(1, faults=["EINTR"], args=RUN),
+    "reuse0": seed(1, faults=["REUSE0"], args=RUN),
+    "key_big": seed(1, args=RUN + ["--key", "@big.key"]),
+    "key_xdg_file": seed(0x21, faults=["XDG"], args=RUN),
+    "key_tmp_refused": seed(0x21, faults=["KEYOPEN"], args=RUN),
+    "nonce_norandom": seed(1, faults=["RANDOM", "URANDOM"], args=RUN + ["--key", "@good.key"]),
+    "hist_overflow": seed(1, args=["--duration", "0.05", "--hist", "@ovf.hist"], script=bytes([op(2, 16)] * 20)),
+    "forged": seed(1, args=RUN, script=bytes([op(7, 8)] * 10)),
+    "can_ts": seed(1, args=RUN + CAN, script=bytes([op(3, 4), op(3, 5), op(3, 12)])),
+    "can_car_dbc": seed(1, args=RUN + CAN[:4] + ["--dbc", "hil/dbc/car.dbc"]),
     "takeover": seed(1, args=RUN + ["--takeover-ms", "3", "--linger-ms", "5"], script=MIX),
 }
 ERUN = ["--duration", "0.05", "--stats", "@e.stats"]
@@ -149,6 +164,11 @@ ecu = {
     "prio_mlock": seed(2, faults=["MLOCK"], args=["--priority", "50", "--cpu", "0"]),
     "thread_fail": seed(2, tscript=0x03, args=[]),
     "thread_eperm": seed(2, tscript=0x02, faults=["SCHED", "AFFINITY"], args=["--priority", "50", "--cpu", "3"]),
+    "forged": seed(1, args=ERUN, script=bytes([op(7, 1)] * 10)),
+    "wrong_map": seed(0, args=ERUN, script=bytes([op(7, 2)] * 10)),
+    "can_ts": seed(1, args=CAN + ["--duration", "0.02"], script=bytes([op(3, 4), op(3, 5), op(3, 20)])),
+    "can_car": seed(1, args=["--model", "car", "--control", "abs", "--duration", "0.02"] + CAN[:4] + ["--dbc", "hil/dbc/circular_track.dbc"]),
+    "can_car_dbc": seed(1, args=["--model", "car", "--control", "abs", "--duration", "0.02"] + CAN[:4] + ["--dbc", "hil/dbc/car.dbc"]),
     "limits": seed(3, args=["--max-fallback-ticks", "2", "--takeover-ms", "5", "--timeout-ms", "50"]),
 }
 
