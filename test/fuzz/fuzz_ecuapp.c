@@ -93,8 +93,8 @@ static void peer_tick(void)
                 struct canfd_frame fr;
                 memset(&fr, 0, sizeof fr);
                 fr.can_id = (arg & 16u) ? 0x200u + (arg & 15u) : 0x100u + (arg & 15u);
-                fr.len = 8;
-                fr.data[0] = (uint8_t)(arg * 37u);
+                fr.len = (arg & 8u) ? 8u : 6u; /* PlantState / PlantPosition are 6 bytes */
+                for (int i = 0; i < 6; ++i) fr.data[i] = (uint8_t)(arg * 37u + (unsigned)i * 11u);
                 m->n = (arg & 1u) ? CAN_MTU : CANFD_MTU;
                 memcpy(m->b, &fr, sizeof fr);
                 m->ovfl = arg & 2u;

@@ -88,7 +88,17 @@ static void peer_tick(void)
     case 3: /* a frame with one byte flipped, or a raw CAN frame */
         if (!A.tp.ops->frame) {
             m = fa_push(0);
-            if (m) { m->n = (arg & 1u) ? CAN_MTU : CANFD_MTU; m->b[0] = (uint8_t)arg; m->ovfl = arg; m->ts_ns = (arg & 4u) ? FA.now : 0; }
+            if (m) { /* the ECU's id (EcuCommand, 4 bytes: its E2E CRC seldom right) or another */
+                struct canfd_frame fr;
+                memset(&fr, 0, sizeof fr);
+                fr.can_id = (arg & 2u) ? 256u : arg;
+                fr.len = (arg & 8u) ? 8u : 4u;
+                for (int i = 0; i < 4; ++i) fr.data[i] = (uint8_t)(arg * 37u + (unsigned)i * 11u);
+                memcpy(m->b, &fr, sizeof fr);
+                m->n = (arg & 1u) ? CAN_MTU : CANFD_MTU;
+                m->ovfl = arg;
+                m->ts_ns = (arg & 4u) ? FA.now : 0;
+            }
         } else if ((m = ecu_frame(1.0, 0, 0)) != NULL) {
             m->b[arg % m->n] ^= 0x10u;
         }
@@ -165,7 +175,7 @@ static void check_run(int rc, const char *out)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    char *argv[FA_MAXA + 1];
+    char *argv[FA_MAXA + 3];
     if (size < 7 || size > 4096) return 0;
     fa_init();
     static int other_ready;
@@ -179,15 +189,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                                          ((1u << FA_F_COUNT) - 1u) : 0u;
     const uint8_t *args = data + 7, *end = memchr(args, 0xFF, size - 7);
     const size_t nargs = end ? (size_t)(end - args) : size - 7;
-    const int argc = fa_argv(args, nargs, "hilstep-rt", argv);
+    /* the default --log (build/hilstep-rt.csv) would overwrite a real run's: the private
+     * directory's, unless the input gives its own (a later --log wins) */
+    int argc = fa_argv(args, nargs, "hilstep-rt", argv + 2);
     if (argc < 0) return 0;
-    /* --model-file with --param: the description's overrides are kept in a static of
-     * select_model that a process fills once; a second run would add to them, so only the
-     * first such input of a process runs */
-    int mf = 0, pa = 0;
-    for (int i = 1; i < argc; ++i) { mf |= !strcmp(argv[i], "--model-file"); pa |= !strcmp(argv[i], "--param"); }
-    static int mf_pa_done;
-    if (mf && pa && mf_pa_done++) return 0; /* the first such run of the process only */
+    static char logopt[] = "--log", logval[300];
+    snprintf(logval, sizeof logval, "%s/default.csv", fa_dir);
+    argv[0] = (char *)"hilstep-rt";
+    argv[1] = logopt;
+    argv[2] = logval;
+    argc += 2;
     memset(&P, 0, sizeof P);
     P.s = end ? end + 1 : NULL;
     P.n = end ? size - (size_t)(end + 1 - data) : 0u;
@@ -206,6 +217,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     g_stop = 0;
     g_signal = 0;
     g_mb_map = NULL;
+    memset(&g_mb_ovr, 0, sizeof g_mb_ovr);
     fa_tick_hook = peer_tick;
     char *out = NULL;
     size_t outn = 0;

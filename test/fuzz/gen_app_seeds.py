@@ -113,7 +113,7 @@ rt = {
     "key_xdg_file": seed(0x21, faults=["XDG"], args=RUN),
     "key_tmp_refused": seed(0x21, faults=["KEYOPEN"], args=RUN),
     "nonce_norandom": seed(1, faults=["RANDOM", "URANDOM"], args=RUN + ["--key", "@good.key"]),
-    "hist_overflow": seed(1, args=["--duration", "0.05", "--hist", "@ovf.hist"], script=bytes([op(2, 16)] * 20)),
+    "hist_overflow": seed(1, args=["--duration", "1.5", "--hist", "@ovf.hist"], script=bytes([op(2, 20)] * 40)),
     "forged": seed(1, args=RUN, script=bytes([op(7, 8)] * 10)),
     "can_ts": seed(1, args=RUN + CAN, script=bytes([op(3, 4), op(3, 5), op(3, 12)])),
     "can_car_dbc": seed(1, args=RUN + CAN[:4] + ["--dbc", "hil/dbc/car.dbc"]),
