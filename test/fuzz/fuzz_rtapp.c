@@ -61,8 +61,8 @@ static fa_msg *ecu_frame(double v, int ch_mode, int target)
 static void peer_tick(void)
 {
     if (P.stop_tick >= 0 && (int64_t)FA.ticks == P.stop_tick) on_signal(P.sig); /* the handler main installed */
-    /* a run the input would make endless (duration 0, no signal) ends here */
-    if (FA.ticks >= 3000u) g_stop = 1;
+    /* a run the input would make long (duration 0 or 10 s, no signal) ends here, after 1.5 s */
+    if (FA.ticks >= 1500u) g_stop = 1;
     if (!A.tp.ops) return;
     int op;
     unsigned arg;

@@ -584,7 +584,8 @@ static void fa_init(void)
     require(setenv("XDG_CONFIG_HOME", fa_dir, 1) == 0);
 }
 /* argv from the input: NUL-separated words; "@NAME" is a file of the private directory
- * ("@full" /dev/full, "@dir" the directory itself), "@@..." a word starting with '@'. */
+ * ("@full" /dev/full, "@dir" the directory itself), "@@..." a word starting with '@'; any
+ * other value of --log, --stats or --hist a file of the private directory too. */
 #define FA_MAXA 48
 static char fa_words[FA_MAXA][400];
 static int fa_argv(const uint8_t *d, size_t n, const char *prog, char **argv)
@@ -597,10 +598,24 @@ static int fa_argv(const uint8_t *d, size_t n, const char *prog, char **argv)
         const size_t l = strnlen(w, n - i);
         char *o = fa_words[argc];
         if (l >= 200) return -1;
+        /* the value of an output option stays in the private directory: the application
+         * writes only there ('/' becomes '_'); hilstep-rt's --log none and --stats/--hist -
+         * (stdout) stay as they are */
+        const char *prev = argv[argc - 1];
+        const int outopt = argc > 1 && (!strcmp(prev, "--log") || !strcmp(prev, "--stats") || !strcmp(prev, "--hist"));
         if (w[0] == '@' && l > 1 && w[1] != '@') {
-            if (!strncmp(w, "@full", l) && l == 5) snprintf(o, 400, "/dev/full");
-            else if (!strncmp(w, "@dir", l) && l == 4) snprintf(o, 400, "%s", fa_dir);
-            else snprintf(o, 400, "%s/%.*s", fa_dir, (int)(l - 1), w + 1);
+            if (l == 5 && !strncmp(w, "@full", 5)) snprintf(o, 400, "/dev/full");
+            else if (l == 4 && !strncmp(w, "@dir", 4)) snprintf(o, 400, "%s", fa_dir);
+            else {
+                int k = snprintf(o, 400, "%s/", fa_dir);
+                for (size_t j = 1; j < l && k < 399; ++j) o[k++] = w[j] == '/' ? '_' : w[j];
+                o[k] = '\0';
+            }
+        } else if (outopt && !(l == 4 && !memcmp(w, "none", 4) && !strcmp(prev, "--log")) &&
+                   !(l == 1 && w[0] == '-' && strcmp(prev, "--log") && !strcmp(prog, "hilstep-rt"))) {
+            int k = snprintf(o, 400, "%s/out_", fa_dir);
+            for (size_t j = 0; j < l && k < 399; ++j) o[k++] = w[j] == '/' ? '_' : w[j];
+            o[k] = '\0';
         } else {
             snprintf(o, 400, "%.*s", (int)l, w[0] == '@' ? w + 1 : w);
         }

@@ -117,6 +117,8 @@ rt = {
     "forged": seed(1, args=RUN, script=bytes([op(7, 8)] * 10)),
     "can_ts": seed(1, args=RUN + CAN, script=bytes([op(3, 4), op(3, 5), op(3, 12)])),
     "can_car_dbc": seed(1, args=RUN + CAN[:4] + ["--dbc", "hil/dbc/car.dbc"]),
+    "stepper_refused": seed(1, args=RUN + ["--method", "em", "--stab", "baumgarte"]),
+    "model_file_param_long": seed(1, args=RUN + ["--model-file", "model/mech/ball.hsm", "--param", "a" * 40 + "=1"]),
     "takeover": seed(1, args=RUN + ["--takeover-ms", "3", "--linger-ms", "5"], script=MIX),
 }
 ERUN = ["--duration", "0.05", "--stats", "@e.stats"]
