@@ -662,18 +662,22 @@ static void print_start(const ecu *e)
                (double)e->period_ns / 1e3, e->tp.desc);
 }
 
-/* The summary and the reasons of a failed link (to stderr even with --quiet: it is the one
- * line to act on). HS_OK, or HS_E_LINK: no plant frame accepted, frames with a bad MAC, or a
- * plant that fell silent without its FINAL frame. */
-static hs_status end_report(const ecu *e)
+/* The link's outcome: HS_OK, or HS_E_LINK: no plant frame accepted, frames with a bad MAC, a
+ * plant that fell silent without its FINAL frame; else the health verdict's. */
+static hs_status link_status(const ecu *e)
 {
-    const uint64_t bad_mac = e->rx.st.rejected[HS_RX_MAC];
-    const int link_failed = e->rx.st.accepted == 0 || bad_mac > 0 || e->end == END_SILENT ||
-                            e->tp.link_alarms > 0;
+    const int link_failed = e->rx.st.accepted == 0 || e->rx.st.rejected[HS_RX_MAC] > 0 ||
+                            e->end == END_SILENT || e->tp.link_alarms > 0;
     /* The failures the ECU has named with exit 8 since before the health verdict keep it;
      * the health verdict (rejections, inputs on fallback) judges the rest. */
-    const hs_status health = hs_health_status(hs_health_judge(&e->health, &e->rx));
-    const hs_status st = link_failed ? HS_E_LINK : health;
+    return link_failed ? HS_E_LINK : hs_health_status(hs_health_judge(&e->health, &e->rx));
+}
+
+/* The summary and the reasons of a failed link (to stderr even with --quiet: it is the one
+ * line to act on), the verdict naming st, the run's outcome (the link's, else lost --stats). */
+static void end_report(const ecu *e, hs_status st)
+{
+    const uint64_t bad_mac = e->rx.st.rejected[HS_RX_MAC];
     const int code = hs_exit_of(HS_TOOL_ECU, st);
     if (!e->quiet) {
         printf("hilstep-ecu summary (%s)\n", e->end == END_FINAL ? "plant finished"
@@ -707,7 +711,6 @@ static hs_status end_report(const ecu *e)
         if (st != HS_OK) fprintf(stderr, "hilstep-ecu: verdict: FAIL %s -> exit %d (%s)\n", line, code, hs_exit_text(code));
         else if (!e->quiet) printf("hilstep-ecu: verdict: PASS %s -> exit 0\n", line);
     }
-    return st;
 }
 
 /* --stats FILE: every counter; HS_OK, or HS_E_WRITE when it could not be written. */
@@ -757,6 +760,7 @@ int main(int argc, char **argv)
     int err = hs_rt_thread_start(&th, control, e, e->prio, e->cpu, &e->rtr);
     if (err) {
         fprintf(stderr, "hilstep-ecu: control thread: %s\n", strerror(err));
+        e->tp.ops->close(&e->tp); /* as on every other refusal: nothing left open */
         return hs_exit_of(HS_TOOL_ECU, HS_E_SETUP);
     }
     pthread_join(th, NULL);
@@ -765,8 +769,11 @@ int main(int argc, char **argv)
     /* Without a FINAL frame (CAN) the silence at the end is the plant's normal end; a signal
      * ends the ECU while the plant may already have stopped. */
     hs_health_finish(&e->health, !e->tp.ops->frame || e->end == END_STOPPED || e->end == END_SIGNAL);
-    const hs_status link = end_report(e);
-    /* a failed link (8) outranks lost stats (5): the ECU's exit names the link first */
+    const hs_status link = link_status(e);
+    /* a failed link (8) outranks lost stats (5): the ECU's exit names the link first; the
+     * stats are written before the verdict, so that a lost --stats is in it (exit 5) */
     const hs_status out = write_stats(e, hs_exit_of(HS_TOOL_ECU, link));
-    return hs_exit_of(HS_TOOL_ECU, link != HS_OK ? link : out);
+    const hs_status run = link != HS_OK ? link : out;
+    end_report(e, run);
+    return hs_exit_of(HS_TOOL_ECU, run);
 }

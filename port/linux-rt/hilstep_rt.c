@@ -1102,6 +1102,9 @@ static int outfile_open(outfile *o, const char *path, const char *opt)
  * plugs in here as well. */
 /* The signal map of a --model-file that declares its signals, else NULL (generic map). */
 static const hs_signal_map *g_mb_map;
+/* --param NAME=VALUE replace the description's params (at file scope with g_mb_map: the
+ * application fuzz harness, test/fuzz/fuzz_rtapp.c, starts each run with both zeroed). */
+static hs_mb_overrides g_mb_ovr;
 
 static int select_model(app *a, char *why, size_t cap)
 {
@@ -1109,16 +1112,15 @@ static int select_model(app *a, char *why, size_t cap)
     static hs_mb_model mb_model;
     hs_status rc;
     if (a->o.model_file) {
-        static hs_mb_overrides ovr; /* --param NAME=VALUE replace the description's params */
         static hs_mb_sigmap sigmap;
         for (int i = 0; i < a->o.nparams; ++i) {
             const char *bad = "";
-            if (hs_mb_override_add(&ovr, a->o.pname[i], a->o.pval[i], &bad)) {
+            if (hs_mb_override_add(&g_mb_ovr, a->o.pname[i], a->o.pval[i], &bad)) {
                 snprintf(why, cap, "--param %s: %s", a->o.pname[i], bad);
                 return HS_MB_EXIT_BAD;
             }
         }
-        if (hs_mb_load_file_ovr(a->o.model_file, &mb_store, &ovr, &mb_model, HS_MB_PACK_AUTO, why, cap))
+        if (hs_mb_load_file_ovr(a->o.model_file, &mb_store, &g_mb_ovr, &mb_model, HS_MB_PACK_AUTO, why, cap))
             return HS_MB_EXIT_BAD; /* HS_EXIT_SETUP, as from hilstep-sim and hilstep-mbgen */
         g_mb_map = hs_mb_signal_map(&mb_store, &mb_model, &sigmap); /* the file's own signal map */
         rc = hs_plant_model_init(&a->model, &mb_model.type, &a->pblock, sizeof a->pblock, why, cap);
@@ -1359,6 +1361,7 @@ static hs_status run_threads(app *a, const hs_plant_def *def)
         fprintf(stderr, "hilstep-rt: real-time thread: %s\n", strerror(e));
         __atomic_store_n(&a->rt_done, 1, __ATOMIC_RELEASE);
         pthread_join(lg, NULL);
+        a->tp.ops->close(&a->tp); /* as on every other refusal: nothing left open */
         return HS_E_SETUP;
     }
     hs_rt_print(&a->rtr, stdout);
