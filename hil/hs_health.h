@@ -15,7 +15,7 @@
 /* hilstep-sim's and hilstep-rt's --tol default (units of q: m or rad): a run whose err_est
  * (hs_stepper_stats.err_est) exceeds it is inaccurate; chosen in rt/METHODS.md "The error
  * estimate" from the calibration table (make err-test). */
-#define HS_ERR_TOL_DEFAULT 1.0e-2
+#define HS_ERR_TOL_DEFAULT 5.0e-2
 
 /* What a rejected datagram says about the link. One row per hs_rx_reason: a cause added to
  * the frame path (hs_frame.h) is one more row here; a reason without a row is judged. */

@@ -220,7 +220,7 @@ static void usage(FILE *f)
 "accuracy (rt/METHODS.md \"The error estimate\")\n"
 "  --tol X | off       a run whose err_est (the largest local position error estimate of a\n"
 "                      step, units of q: m or rad) exceeds X is inaccurate: exit 12\n"
-"                      (default 1e-2)\n"
+"                      (default 0.05)\n"
 "output\n"
 "  --log FILE          telemetry CSV, one row per stepped frame (default\n"
 "                      build/hilstep-rt.csv; 'none' = no CSV, rows still counted). Complete\n"
