@@ -1466,10 +1466,13 @@ static void print_end(const app *a, int code)
         printf("worst frame %.1f us (tick %llu, planned wake-up to outputs sent) %s budget %.1f us",
                (double)a->worst_frame_ns / 1e3, (unsigned long long)a->worst_frame_tick,
                budget_failed(a) ? ">" : "<=", budget_ns(a) / 1e3);
-    printf("; %llu missed ticks; %llu refused steps; err_est %.2e %s --tol %.3g; output %s%s -> exit %d (%s)\n",
+    char tol[32];
+    if (a->o.link.tol > 0) snprintf(tol, sizeof tol, "%.3g", a->o.link.tol);
+    else snprintf(tol, sizeof tol, "off");
+    printf("; %llu missed ticks; %llu refused steps; err_est %.2e %s --tol %s; output %s%s -> exit %d (%s)\n",
            (unsigned long long)p->missed_ticks, (unsigned long long)p->faults,
            (double)p->st.stats.err_est, hs_health_accuracy((double)p->st.stats.err_est, a->o.link.tol)
-           == HS_OK ? "<=" : ">", a->o.link.tol,
+           == HS_OK ? "<=" : ">", tol,
            output_lost(a) ? "LOST" : "complete", link_note(a, note, sizeof note), code,
            hs_exit_text(code));
 }

@@ -10,3 +10,15 @@ err-table: $(BUILD)/hilstep-sim
 
 TEST_SUITES += err-test
 .PHONY: err-test err-table
+
+# The IFToMM benchmarks (model/mech/iftomm/README.md): error against the reduced-coordinate
+# reference and instructions per step, every method, h = 0.5, 1, 2 ms; the full table into
+# model/mech/iftomm/RESULTS.md, then README's rows (sdirk, em, spook at 1 ms).
+$(BUILD)/iftomm-ref: test/iftomm/ref.c
+	@mkdir -p $(BUILD)
+	$(CC) -std=c99 -O2 -Wall -Wextra -Werror test/iftomm/ref.c -o $@ -lm
+
+bench-iftomm: $(BUILD)/hilstep-sim $(BUILD)/iftomm-ref
+	@$(PY) test/iftomm/bench.py $(BUILD) --out model/mech/iftomm/RESULTS.md --short
+
+.PHONY: bench-iftomm
