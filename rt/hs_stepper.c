@@ -910,9 +910,8 @@ hs_status hs_stepper_init(hs_stepper *s, const hs_stepper_def *def, const hs_mod
 /* The step's error estimate (rt/METHODS.md "The error estimate"): the local position error
  * of the family's order p and constant c from the velocities the step leaves, at a fixed
  * cost of 2 nq (p = 1) or 3 nq (p = 2) subtractions and one pass over q; no model call. */
-static void error_estimate(hs_stepper *s, hs_real h)
+static void error_estimate(hs_stepper *s, const hs_family *fam, hs_real h)
 {
-    const hs_family *fam = (const hs_family *)s->fam;
     hs_real d = HS_R(0.0);
     if (fam->err_order == 1) {
         for (int i = 0; i < s->nq; ++i) {
@@ -972,9 +971,10 @@ hs_status hs_stepper_step(hs_stepper *s, const hs_real *in)
         c.t1 = s->t0 + (hs_real)(s->k + 1u) * c.h;
         c.have_fq = 0;
         c.a1 = c.a2 = HS_R(0.0);
-        rc = ((const hs_family *)s->fam)->step(s, &c);
+        const hs_family *fam = (const hs_family *)s->fam;
+        rc = fam->step(s, &c);
         if (rc == HS_OK) {
-            error_estimate(s, c.h);
+            error_estimate(s, fam, c.h);
             commit(s, c.t1);
         }
     }
