@@ -155,6 +155,7 @@ docs-test: $(BUILD)/hilstep-sim $(BUILD)/hilstep-plot $(BUILD)/hilstep-mbgen $(B
 -include test/story/story.mk
 -include test/contact/contact.mk
 -include test/compl/compl.mk
+-include test/err/err.mk
 -include test/runner/runner.mk
 -include test/xcp/xcp.mk
 

@@ -16,6 +16,7 @@ const char *hs_exit_text(int code)
     case HS_EXIT_LINK_REJECTED: return "link: frames from the peer were rejected";
     case HS_EXIT_LINK_NO_PEER: return "link: the peer was never heard";
     case HS_EXIT_LINK_FALLBACK: return "link: an input ran on its fallback after the link came up";
+    case HS_EXIT_INACCURATE: return "inaccurate: the run's error estimate err_est exceeded --tol";
     default: break;
     }
     if (code >= HS_EXIT_CPU_FAULT && code < HS_EXIT_CPU_FAULT + 0x40) { return "CPU fault on the board"; }

@@ -28,6 +28,9 @@
                                    (hilstep-ecu: 8, its code for it before this row) */
 #define HS_EXIT_LINK_FALLBACK 11 /* an input ran on its fallback after the link came up, more
                                     ticks than --max-fallback-ticks (default 0) */
+#define HS_EXIT_INACCURATE 12 /* the run's error estimate err_est exceeded --tol (default
+                                 HS_ERR_TOL_DEFAULT, hil/hs_health.h; rt/METHODS.md "The error
+                                 estimate"): status=inaccurate */
 #define HS_EXIT_CPU_FAULT 0x40 /* + exception number: a CPU fault on the board (0x43 HardFault,
                                   0x44 MemManage, 0x45 BusFault, 0x46 UsageFault, 0x50+ IRQ) */
 
@@ -39,7 +42,8 @@ const char *hs_exit_text(int code);
 typedef enum hs_tool {
     HS_TOOL_PLANT = 0, /* hilstep-rt (and the Cortex-M plants): the table above */
     HS_TOOL_ECU,       /* hilstep-ecu: the table above (8 also for a plant that fell silent) */
-    HS_TOOL_SIM,       /* hilstep-sim: 0 ok, 1 refused step, 2 bad option or setup, 3 write failed */
+    HS_TOOL_SIM,       /* hilstep-sim: 0 ok, 1 refused step, 2 bad option or setup, 3 write failed,
+                          4 inaccurate (err_est > --tol) */
     HS_TOOL_MBGEN,     /* hilstep-mbgen: 0 ok, 2 bad option, file or --param, 3 write failed */
     HS_TOOL_DBCGEN,    /* hilstep-dbcgen: 0 ok, 1 bad option, 2 refused DBC, 3 write failed */
     HS_TOOL_COUNT
@@ -68,6 +72,7 @@ static inline int hs_exit_of(hs_tool tool, hs_status st)
         {HS_E_LINK_REJECTED, {HS_EXIT_LINK_REJECTED, HS_EXIT_LINK_REJECTED, 2, 2, 2}},
         {HS_E_LINK_NO_PEER,  {HS_EXIT_LINK_NO_PEER,  HS_EXIT_LINK,          2, 2, 2}},
         {HS_E_LINK_FALLBACK, {HS_EXIT_LINK_FALLBACK, HS_EXIT_LINK_FALLBACK, 2, 2, 2}},
+        {HS_E_INACCURATE,    {HS_EXIT_INACCURATE,    HS_EXIT_INACCURATE,    4, 2, 2}},
     };
     int code = HS_EXIT_SETUP;
     /* tool is one of hs_tool's enumerators, none negative (compilers differ on the signedness

@@ -46,6 +46,7 @@ hs_health_limits hs_health_strict(void)
     l.max_fallback_ticks = 0u;
     l.max_rejected = 0u;
     l.allow_no_peer = 0;
+    l.tol = HS_ERR_TOL_DEFAULT;
     return l;
 }
 
@@ -291,4 +292,13 @@ size_t hs_health_line(const hs_health *h, const hs_rx *rx, const char *peer, uin
         put_silence(&l, h, period_us);
     }
     return l.len;
+}
+
+hs_status hs_health_accuracy(double err_est, double tol)
+{
+    hs_status st = HS_OK;
+    if ((tol > 0.0) && !(err_est <= tol)) {
+        st = HS_E_INACCURATE;
+    }
+    return st;
 }

@@ -12,6 +12,11 @@
 
 #include "hs_signal.h"
 
+/* hilstep-sim's and hilstep-rt's --tol default (units of q: m or rad): a run whose err_est
+ * (hs_stepper_stats.err_est) exceeds it is inaccurate; chosen in rt/METHODS.md "The error
+ * estimate" from the calibration table (make err-test). */
+#define HS_ERR_TOL_DEFAULT 5.0e-2
+
 /* What a rejected datagram says about the link. One row per hs_rx_reason: a cause added to
  * the frame path (hs_frame.h) is one more row here; a reason without a row is judged. */
 typedef struct hs_health_cause {
@@ -34,9 +39,12 @@ typedef struct hs_health_limits {
                                     are counted apart and never judged) */
     uint64_t max_rejected;       /* judged datagrams rejected over the run */
     int allow_no_peer;           /* 1: a peer never heard is reported, not judged */
+    double tol;                  /* the accuracy verdict's bound on the stepper's err_est
+                                    (units of q; hs_health_accuracy), <= 0 = off */
 } hs_health_limits;
 
-/* The strict limits: nothing on fallback after link up, nothing rejected, the peer heard. */
+/* The strict limits: nothing on fallback after link up, nothing rejected, the peer heard;
+ * tol = HS_ERR_TOL_DEFAULT. */
 hs_health_limits hs_health_strict(void);
 
 /* What the verdict found, in the order it is judged (the exit table's order). */
@@ -95,5 +103,14 @@ hs_status hs_health_status(hs_health_class c);
  * Returns the line's length. */
 size_t hs_health_line(const hs_health *h, const hs_rx *rx, const char *peer, uint32_t period_us,
                       char *buf, size_t cap);
+
+/* The accuracy verdict (rt/METHODS.md "The error estimate"): a run whose err_est (the largest
+ * local position error estimate of a step, hs_stepper_stats.err_est, units of q: m or rad)
+ * exceeds tol is inaccurate. HS_ERR_TOL_DEFAULT is hilstep-sim's and hilstep-rt's --tol
+ * default, chosen in rt/METHODS.md from the table of ratios (test/err). */
+
+/* HS_OK, or HS_E_INACCURATE when tol > 0 and err_est > tol or err_est is not a number;
+ * tol <= 0 is off (HS_OK). */
+hs_status hs_health_accuracy(double err_est, double tol);
 
 #endif

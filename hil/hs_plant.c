@@ -360,6 +360,7 @@ size_t hs_plant_step(hs_plant *p, uint64_t tick, int last, uint8_t *out, size_t 
             row->out[i] = p->safe ? p->tx.sig[i]->fallback : (double)p->y[i];
         }
         row->gmax = p->gnow;
+        row->err_est = (double)p->st.stats.err_est;
         row->in_seq = p->rx.used_seq;
         row->flags = (fresh ? HS_TMF_FRESH : 0u) | (p->rx.stale ? HS_TMF_STALE : 0u) |
                      /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */

@@ -70,6 +70,7 @@ typedef struct hs_tm_row {
     uint64_t faults;      /* refused steps so far (cumulative) */
     uint32_t tx_seq;      /* seq of the output frame sent for this frame (the wire's seq) */
     uint32_t tx_flags;    /* flags of that output frame (HS_FLAG_*) */
+    double err_est;       /* the stepper's err_est so far (units of q; rt/METHODS.md) */
 } hs_tm_row;
 
 /* hs_tm_row.flags bits. */

@@ -211,4 +211,4 @@ static int step(hs_stepper *s, hs_ctx *c)
     return rc;
 }
 
-const hs_family hs_family_em = {validate, configure, plan, setup, step, NULL, NULL};
+const hs_family hs_family_em = {validate, configure, plan, setup, step, NULL, NULL, 2, HS_R(0.083333333333333333)};

@@ -321,4 +321,4 @@ static int step(hs_stepper *s, hs_ctx *c)
     return hs_run_plan(s, c, run_stage);
 }
 
-const hs_family hs_family_euler = {validate, configure, plan, NULL, step, reg_k, NULL};
+const hs_family hs_family_euler = {validate, configure, plan, NULL, step, reg_k, NULL, 1, HS_R(0.5)};

@@ -184,4 +184,4 @@ static int step(hs_stepper *s, hs_ctx *c)
     return hs_run_plan(s, c, run_stage);
 }
 
-const hs_family hs_family_galpha = {validate, configure, plan, setup, step, reg_k, NULL};
+const hs_family hs_family_galpha = {validate, configure, plan, setup, step, reg_k, NULL, 2, HS_R(0.083333333333333333)};

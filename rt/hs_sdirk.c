@@ -414,4 +414,4 @@ static int step(hs_stepper *s, hs_ctx *c)
     return hs_run_plan(s, c, run_stage);
 }
 
-const hs_family hs_family_sdirk = {validate, configure, plan, NULL, step, reg_k, path};
+const hs_family hs_family_sdirk = {validate, configure, plan, NULL, step, reg_k, path, 2, HS_R(0.020833333333333333)};

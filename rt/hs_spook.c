@@ -163,4 +163,4 @@ static int step(hs_stepper *s, hs_ctx *c)
     return hs_run_plan(s, c, run_stage);
 }
 
-const hs_family hs_family_spook = {validate, configure, plan, setup, step, NULL, NULL};
+const hs_family hs_family_spook = {validate, configure, plan, setup, step, NULL, NULL, 1, HS_R(0.5)};

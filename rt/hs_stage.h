@@ -80,6 +80,12 @@ typedef struct hs_family {
     /* The family that steps def on m in place of this one (sdirk's free-body path), or NULL
      * for this one; NULL = always this one. */
     const struct hs_family *(*path)(const hs_stepper_def *def, const hs_model *m);
+    /* The family's error estimate (rt/METHODS.md "The error estimate"): the order p of its
+     * position update (1 or 2) and the constant c of its local position error,
+     * le = c h |u_{n+1} - u_n| (p = 1: c h^2 q'') or c h |u_{n+1} - 2 u_n + u_{n-1}|
+     * (p = 2: c h^3 q'''), inf-norm over q; the stepper forms it after every step. */
+    int err_order;
+    hs_real err_c;
 } hs_family;
 
 /* The family rows, one per row of HS_FAMILY_LIST (rt/hs_methods.h), each defined in its file. */

@@ -53,6 +53,7 @@ const char *hs_status_str(int status)
     case HS_E_OVERRUN: return "a frame overran under policy stop";
     case HS_E_BUDGET: return "latency budget exceeded";
     case HS_E_LINK: return "link failed (frames with a bad MAC, or the peer fell silent)";
+    case HS_E_INACCURATE: return "inaccurate: the run's error estimate exceeded --tol";
     case HS_E_LINK_REJECTED: return "link: frames from the peer were rejected";
     case HS_E_LINK_NO_PEER: return "link: the peer was never heard";
     case HS_E_LINK_FALLBACK: return "link: an input ran on its fallback after the link came up";
@@ -655,6 +656,10 @@ hs_status hs_stepper_set_state(hs_stepper *s, hs_real t, const hs_real *q, const
     for (int i = 0; i < s->model->type->nk; ++i) { s->ctl[i] = HS_R(0.0); }
     s->stats.ct_residual = HS_R(0.0);
     s->stats.ct_residual_max = HS_R(0.0);
+    s->stats.err_step = HS_R(0.0);
+    s->stats.err_est = HS_R(0.0);
+    s->stats.err_sum = HS_R(0.0);
+    for (int i = 0; i < s->nq; ++i) { s->up[i] = u[i]; }
     const int consistent = s->consistent;
     for (int i = 0; i < s->nc; ++i) { s->lambda[i] = consistent ? -s->b2[s->nq + i] : HS_R(0.0); }
     if (consistent != 0) {
@@ -905,12 +910,38 @@ hs_status hs_stepper_init(hs_stepper *s, const hs_stepper_def *def, const hs_mod
     return HS_OK;
 }
 
+/* The step's error estimate (rt/METHODS.md "The error estimate"): the local position error
+ * of the family's order p and constant c from the velocities the step leaves, at a fixed
+ * cost of 2 nq (p = 1) or 3 nq (p = 2) subtractions and one pass over q; no model call. */
+static void error_estimate(hs_stepper *s, const hs_family *fam, hs_real h)
+{
+    hs_real d = HS_R(0.0);
+    if (fam->err_order == 1) {
+        for (int i = 0; i < s->nq; ++i) {
+            const hs_real a = hs_abs(s->un[i] - s->u[i]);
+            d = (a > d) ? a : d;
+        }
+    } else if (s->k > 0u) {
+        for (int i = 0; i < s->nq; ++i) {
+            const hs_real a = hs_abs((s->un[i] - s->u[i]) - (s->u[i] - s->up[i]));
+            d = (a > d) ? a : d;
+        }
+    } else {
+        /* no u_{n-1} after init/set_state: the first step of a second-order family adds 0 */
+    }
+    const hs_real le = fam->err_c * h * d;
+    s->stats.err_step = le;
+    s->stats.err_sum += le;
+    s->stats.err_est = (le > s->stats.err_est) ? le : s->stats.err_est;
+}
+
 static void commit(hs_stepper *s, hs_real t1)
 {
     /* swap the new buffers in (O(1), the step is transactional up to here) */
     hs_real *tp;
     tp = s->q; s->q = s->qn; s->qn = tp;
-    tp = s->u; s->u = s->un; s->un = tp;
+    /* u_{n-1} <- u_n <- u_{n+1}; the oldest buffer becomes the next step's scratch */
+    tp = s->up; s->up = s->u; s->u = s->un; s->un = tp;
     tp = s->z; s->z = s->zn; s->zn = tp;
     tp = s->lambda; s->lambda = s->lamn; s->lamn = tp;
     tp = s->ctl; s->ctl = s->ctln; s->ctln = tp;
@@ -943,8 +974,12 @@ hs_status hs_stepper_step(hs_stepper *s, const hs_real *in)
         c.t1 = s->t0 + (hs_real)(s->k + 1u) * c.h;
         c.have_fq = 0;
         c.a1 = c.a2 = HS_R(0.0);
-        rc = ((const hs_family *)s->fam)->step(s, &c);
-        if (rc == HS_OK) { commit(s, c.t1); }
+        const hs_family *fam = (const hs_family *)s->fam;
+        rc = fam->step(s, &c);
+        if (rc == HS_OK) {
+            error_estimate(s, fam, c.h);
+            commit(s, c.t1);
+        }
     }
     if (rc != HS_OK) {
         s->stats.faults++;

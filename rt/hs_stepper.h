@@ -143,6 +143,7 @@ hs_status hs_stepper_def_validate(const hs_stepper_def *def, const hs_model *m);
 #define HS_STEPPER_REAL_LIST(X, NQ, NC, NZ, N, NA, NG, NAJ, NFK, NF1, NFP, NCC, NUP, NQA, NAK, NGK, NIN0, NCA, NK, NKQ, NQK, NNK, NKF) /* MISRA Ref 20.7.1 [X-macro parameter is an identifier] */ \
     X(q, NQ, "committed positions") \
     X(u, NQ, "committed velocities") \
+    X(up, NQ, "velocities of the step before (the error estimate's second difference)") \
     X(z, NZ, "committed auxiliary states") \
     X(lambda, NC, "multipliers of the last step (force units, +G^T lambda)") \
     X(qn, NQ, "new positions (swapped with q at commit)") \
@@ -279,6 +280,13 @@ typedef struct hs_stepper_stats {
     hs_real ct_residual;     /* contact: complementarity residual of the last step (m/s or rad/s,
                               * rt/hs_contact.h); 0 without unilateral rows */
     hs_real ct_residual_max; /* contact: largest ct_residual since init/set_state */
+    hs_real err_step;        /* error estimate of the last step: its local position error,
+                              * |.|_inf over q (units of q: m, rad; rt/METHODS.md "The error
+                              * estimate"); 0 for a second-order family's first step after
+                              * init/set_state (no u_{n-1} yet) */
+    hs_real err_est;         /* largest err_step since init/set_state: the run's err_est= */
+    hs_real err_sum;         /* sum of err_step since init/set_state (units of q): the global
+                              * position error the local ones add up to when none decays */
 } hs_stepper_stats;
 
 /* Named stages of one step, chosen once at init into the stepper's plan: one enumerator per

@@ -84,6 +84,7 @@ typedef enum hs_status {
     HS_E_OVERRUN = -106,       /* a frame overran under policy stop (safe outputs were sent) */
     HS_E_BUDGET = -107,        /* the latency verdict failed (a frame beyond the budget, or missed ticks) */
     HS_E_LINK = -108,          /* the link failed: frames with a bad MAC, or (ECU) the plant fell silent */
+    HS_E_INACCURATE = -109,    /* the run's error estimate exceeded its tolerance (--tol) */
     /* link health (hil/hs_health.h), a block of its own */
     HS_E_LINK_REJECTED = -120, /* frames from the peer were rejected (more than the limit) */
     HS_E_LINK_NO_PEER = -121,  /* the peer was never heard: no frame applied in the whole run */

@@ -38,6 +38,10 @@ typedef struct hs_sim_cfg {
     hs_stepper_def def;             /* hs_stepper_default_def() with the options applied */
     int stab_given;                 /* --stab was given (else a self-stabilizing method runs with none) */
     int auto_method;                /* --method auto: em, else dvp, else def (rt/METHODS.md "Long runs") */
+    double tol;                     /* --tol X (units of q: m, rad): err_est > X is status=inaccurate;
+                                     * default HS_ERR_TOL_DEFAULT (hil/hs_health.h), 0 = off */
+    int err_check;                  /* --err-check N: every step's true local error against N
+                                     * steps of h/N from the same state (err_true=); 0 = off */
 } hs_sim_cfg;
 
 /* What hs_sim_setup derived: the model instance and the exact step count. */

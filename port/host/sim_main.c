@@ -19,6 +19,7 @@
 
 #include "hs_exit.h"
 #include "hs_hash.h"
+#include "hs_health.h"
 #include "hs_mb_file.h"
 #include "hs_mb_map.h"
 #include "hs_models.h"
@@ -62,7 +63,7 @@ static void usage(FILE *o)
         "                   [--sd-gamma G] [--compliance C] [--damping D]\n"
         "                   [--spook-eps E] [--spook-tau TAU]\n"
         "                   --h H --t T [--inputs FILE.csv [--interp linear|hold]]\n"
-        "                   [--csv FILE] [--every N] [--hash]\n"
+        "                   [--csv FILE] [--every N] [--hash] [--tol X|off] [--err-check N]\n"
         "       hilstep-sim --methods | --list-methods | --help   (the method table | one line per\n"
         "                   method: its name and the --stab values it takes | this text)\n\n"
         "  --method   (default %s; rt/METHODS.md says which to pick; --methods prints the table)\n",
@@ -102,7 +103,12 @@ static void usage(FILE *o)
         "             before the first row and after the last, their values\n"
         "  --every N  CSV row every N steps\n"
         "  --csv      CSV file: t,q1..qN,u1..uN,g1..gM,z1..zK,lam1..lamM, then one column per\n"
-        "             input and output signal, in_NAME[unit] and out_NAME[unit]\n"
+        "             input and output signal, in_NAME[unit] and out_NAME[unit], then err_est\n"
+        "  --tol X    a run whose err_est (the largest local position error estimate of a step,\n"
+        "             units of q: m or rad; rt/METHODS.md \"The error estimate\") exceeds X ends\n"
+        "             status=inaccurate, exit 4; default %g, 'off' never judges\n"
+        "  --err-check N  also measure every step's true local error against N steps of h/N\n"
+        "             from the same state: err_true=, err_true_sum=, err_ratio_min/max= (per step)\n"
         "  --hash     print 'trajectory-hash MODEL METHOD STAB STEPS 0x...' (FNV-1a of q,u,z\n"
         "             after every step)\n"
         "library default (hs_stepper_default_def), used for what is omitted: method %s form %s "
@@ -115,9 +121,10 @@ static void usage(FILE *o)
         "was NaN/Inf or outside its signal's [min, max] (status=nonfinite_output|output_range: the\n"
         "outputs hilstep-rt refuses; the run stops before writing them), 2 bad arguments or a\n"
         "description hilstep-rt refuses (its signal map: the same check), 3 an output (CSV or\n"
-        "standard output) could not be written completely (status=write_error).\n\n"
+        "standard output) could not be written completely (status=write_error), 4 the run is\n"
+        "inaccurate (status=inaccurate: err_est above --tol; the result line has err_est=, err_sum=).\n\n"
         "models:\n",
-        HS_SIM_MAX_STEPS, (unsigned)HS_SIM_INPUTS_MAX_ROWS, hs_method_name(d.method), hs_form_name(d.form),
+        HS_SIM_MAX_STEPS, (unsigned)HS_SIM_INPUTS_MAX_ROWS, HS_ERR_TOL_DEFAULT, hs_method_name(d.method), hs_form_name(d.form),
         hs_stab_name(d.stab));
     for (int i = 0; hs_model_registry[i]; ++i) {
         const hs_model_type *T = hs_model_registry[i];
@@ -159,7 +166,7 @@ static const char *const valued_opts[] = {"--model", "--model-file", "--param", 
                                           "--jac", "--alpha", "--beta", "--h", "--t", "--csv",
                                           "--inputs", "--interp", "--every", "--rho-inf",
                                           "--sd-gamma", "--compliance", "--damping", "--spook-eps",
-                                          "--spook-tau", NULL};
+                                          "--spook-tau", "--tol", "--err-check", NULL};
 
 static int is_valued(const char *a)
 {
@@ -173,6 +180,7 @@ int hs_sim_parse(int argc, char *const *argv, hs_sim_cfg *c, hs_sim_err *e)
     memset(c, 0, sizeof *c);
     memset(e, 0, sizeof *e);
     c->every = 1;
+    c->tol = HS_ERR_TOL_DEFAULT;
     c->def = hs_stepper_default_def();
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i];
@@ -247,6 +255,17 @@ int hs_sim_parse(int argc, char *const *argv, hs_sim_cfg *c, hs_sim_err *e)
         } else if (!strcmp(a, "--spook-tau")) {
             if (!parse_real(v, &c->spook_tau) || c->spook_tau <= 0) return fail(e, "--spook-tau", "must be a finite number > 0 (s)");
             c->have_spook_tau = 1;
+        } else if (!strcmp(a, "--tol")) {
+            if (!strcmp(v, "off")) c->tol = 0;
+            else if (!parse_real(v, &c->tol) || c->tol <= 0)
+                return fail(e, "--tol", "must be a finite number > 0 (m or rad, as q) or off");
+        } else if (!strcmp(a, "--err-check")) {
+            char *end;
+            errno = 0;
+            long n = strtol(v, &end, 10);
+            if (errno || *end || end == v || n < 2 || n > 1024)
+                return fail(e, "--err-check", "must be an integer in [2, 1024]");
+            c->err_check = (int)n;
         } else if (!strcmp(a, "--h")) {
             if (!parse_real(v, &c->h) || c->h <= 0) return fail(e, "--h", "must be a finite number > 0");
             c->have_h = 1;
@@ -722,6 +741,11 @@ typedef struct sim_state {
     double ns_total;     /* host ns inside hs_stepper_step */
     uint64_t done;       /* steps taken */
     uint64_t clamped;    /* input values clamped into their signal's [min, max] (per step) */
+    struct sim_state *ref; /* --err-check: the stepper at h/N restarted from every step's state */
+    double err_true;     /* --err-check: largest true local position error of a step (units of q) */
+    double err_true_sum; /* --err-check: their sum */
+    double ratio_lo, ratio_hi; /* --err-check: extremes of err_step / true local error over the
+                                * steps whose true error is above the rounding floor */
 } sim_state;
 
 /* --methods: the method table as the markdown rows rt/METHODS.md carries (make methods-doc). */
@@ -833,7 +857,7 @@ static hs_status open_csv(sim_state *S, const hs_sim_cfg *cfg, const hs_sim_run 
     if (type->nk > 0) wchk(fprintf(csv, ",compl"));
     csv_signal_header(csv, type->in_names, run->model.d.nin, "in");
     csv_signal_header(csv, type->out_names, run->model.d.nout, "out");
-    wchk(fprintf(csv, "\n"));
+    wchk(fprintf(csv, ",err_est\n")); /* the stepper's err_est so far (rt/METHODS.md) */
     return HS_OK;
 }
 
@@ -856,7 +880,7 @@ static void csv_row(sim_state *S, const hs_sim_run *run, const hs_real *in, hs_r
     if (nout > 0 && hs_stepper_outputs(st, in, y) != HS_OK)
         for (int i = 0; i < nout; ++i) y[i] = (hs_real)NAN;
     for (int i = 0; i < nout; ++i) wchk(fprintf(csv, ",%.17g", (double)y[i]));
-    wchk(fprintf(csv, "\n"));
+    wchk(fprintf(csv, ",%.6e\n", (double)st->stats.err_est));
 }
 
 /* The residual and energy drift of the committed state at step k into the run's maxima. */
@@ -902,6 +926,45 @@ static int outputs_ok(const sim_state *S, const hs_sim_run *run, const hs_real *
     return HS_OK;
 }
 
+/* --err-check N: the reference of the next step, N steps of h/N from the committed state with
+ * the same inputs (held over the step, as the step holds them); its refusal ends the run. */
+static int ref_step(sim_state *S, const hs_sim_cfg *cfg, const hs_real *in)
+{
+    const hs_stepper *st = &S->st;
+    hs_stepper *r = &S->ref->st;
+    int rc = hs_stepper_set_state(r, st->t, st->q, st->u, st->z);
+    for (int i = 0; !rc && i < cfg->err_check; ++i) rc = hs_stepper_step(r, in);
+    if (rc) fprintf(stderr, "hilstep-sim: --err-check: the reference (h/%d) refused step %llu: %s\n",
+                    cfg->err_check, (unsigned long long)S->done + 1u, hs_status_str(rc));
+    return rc;
+}
+
+/* --err-check: the step's true local position error |q_{n+1} - q_ref|_inf against the
+ * estimate of the same step. Steps whose true error is under the rounding floor (1e-13 of
+ * the size, 1 + |q|_inf) or whose estimate is 0 (a second-order family's first step) do not
+ * enter the ratio's extremes; a second-order family's first step after init, which has no
+ * estimate, is left out of err_true too. */
+static void ref_compare(sim_state *S)
+{
+    const hs_stepper *st = &S->st, *r = &S->ref->st;
+    double e = 0.0, qm = 0.0;
+    for (int i = 0; i < st->nq; ++i) {
+        e = fmax(e, fabs((double)st->q[i] - (double)r->q[i]));
+        qm = fmax(qm, fabs((double)st->q[i]));
+    }
+    const double le = (double)st->stats.err_step;
+    /* the estimate covers every step but a second-order family's first (k = 1, err_step 0):
+     * err_true covers the same steps */
+    if (st->k == 1u && le == 0.0) return;
+    S->err_true = fmax(S->err_true, e);
+    S->err_true_sum += e;
+    if (e > 1e-13 * (1.0 + qm) && le > 0.0) {
+        const double q = le / e;
+        if (S->ratio_lo == 0.0 || q < S->ratio_lo) S->ratio_lo = q;
+        if (q > S->ratio_hi) S->ratio_hi = q;
+    }
+}
+
 /* The steps: inputs, bookkeeping and CSV row of each committed state, then the step; stops
  * at the last step, a refused step (its status returned), outputs the rig would refuse (NaN,
  * Inf or outside their range: never written) or a failed CSV write. */
@@ -922,10 +985,13 @@ static int run_steps(sim_state *S, const hs_sim_cfg *cfg, const hs_sim_run *run)
         track(S, run, k);
         if (S->csv && k % (uint64_t)cfg->every == 0) csv_row(S, run, in, y);
         if (k == run->nsteps) break;
+        if (S->ref) rc = ref_step(S, cfg, in);
+        if (rc) break;
         double t0 = now_ns();
         rc = hs_stepper_step(&S->st, in);
         S->ns_total += now_ns() - t0;
         if (rc) break;
+        if (S->ref) ref_compare(S);
         ++S->done;
         S->hash = hs_stepper_hash(&S->st, S->hash);
         rc = outputs_ok(S, run, in, y);
@@ -946,6 +1012,12 @@ static void close_csv(sim_state *S)
     S->csv = NULL;
 }
 
+/* 1 when the run's error estimate exceeds --tol (not with --tol off). */
+static int inaccurate(const sim_state *S, const hs_sim_cfg *cfg)
+{
+    return hs_health_accuracy((double)S->st.stats.err_est, cfg->tol) != HS_OK;
+}
+
 /* The hash line (--hash) and the summary line: the contract read by benchmarks and scripts. */
 static void print_summary(const sim_state *S, const hs_sim_cfg *cfg, const hs_sim_run *run, int rc)
 {
@@ -954,6 +1026,7 @@ static void print_summary(const sim_state *S, const hs_sim_cfg *cfg, const hs_si
     const hs_stepper_def *def = &S->def;
     const uint64_t done = S->done;
     const char *status = g_csv_err ? "write_error" : status_token(rc);
+    if (!g_csv_err && rc == HS_OK && inaccurate(S, cfg)) status = "inaccurate";
     if (cfg->want_hash)
         printf("trajectory-hash %s %s %s %llu 0x%016llx\n", type->name, hs_method_name(def->method),
                hs_stab_name(def->stab), (unsigned long long)done, (unsigned long long)S->hash);
@@ -964,6 +1037,11 @@ static void print_summary(const sim_state *S, const hs_sim_cfg *cfg, const hs_si
            hs_stab_name(def->stab), cfg->h, (unsigned long long)st->stats.force_evals,
            (unsigned long long)st->stats.factorizations, hs_stepper_path(st));
     printf(" clamped_inputs=%llu", (unsigned long long)S->clamped);
+    printf(" err_est=%.6e err_sum=%.6e tol=%.6g", (double)st->stats.err_est, (double)st->stats.err_sum,
+           cfg->tol);
+    if (S->ref)
+        printf(" err_true=%.6e err_true_sum=%.6e err_ratio_min=%.4g err_ratio_max=%.4g", S->err_true,
+               S->err_true_sum, S->ratio_lo, S->ratio_hi);
     if (type->energy != NULL) printf(" max_abs_dE=%.6e", S->max_dE);
     if (type->nk > 0) printf(" max_compl=%.6e", (double)st->stats.ct_residual_max);
     if (run->has_ref && done == run->nsteps) {
@@ -1001,7 +1079,14 @@ static hs_status finish(const sim_state *S, const hs_sim_cfg *cfg, int rc)
         return HS_E_WRITE;
     }
     if (g_csv_err) return HS_E_WRITE;
-    return rc ? HS_E_STEP : HS_OK;
+    if (rc) return HS_E_STEP;
+    if (inaccurate(S, cfg)) {
+        fprintf(stderr, "hilstep-sim: inaccurate: err_est %.3e exceeds --tol %.3g (the largest local "
+                "position error estimate of a step, units of q; rt/METHODS.md \"The error estimate\")\n",
+                (double)S->st.stats.err_est, cfg->tol);
+        return HS_E_INACCURATE;
+    }
+    return HS_OK;
 }
 
 int main(int argc, char **argv)
@@ -1028,6 +1113,19 @@ int main(int argc, char **argv)
         return hs_exit_of(HS_TOOL_SIM, HS_E_USAGE);
     }
     hs_status st = start_stepper(&S, &cfg, &run);
+    static sim_state R;
+    if (st == HS_OK && cfg.err_check) {
+        hs_sim_cfg rc2 = cfg;
+        rc2.def = S.def;
+        rc2.def.h = (hs_real)(cfg.h / cfg.err_check);
+        rc2.auto_method = 0;
+        R.def = rc2.def;
+        if (arenas_and_init(&R, &run) != HS_OK) {
+            fprintf(stderr, "hilstep-sim: --err-check: the reference at h/%d could not start\n", cfg.err_check);
+            return hs_exit_of(HS_TOOL_SIM, HS_E_STEP);
+        }
+        S.ref = &R;
+    }
     if (st == HS_OK) st = open_csv(&S, &cfg, &run);
     if (st != HS_OK) return hs_exit_of(HS_TOOL_SIM, st);
     S.g = calloc((size_t)S.st.nc + 1, sizeof *S.g);

@@ -220,6 +220,10 @@ static void usage(FILE *f)
 "  --max-rejected N    ECU datagrams that may be rejected (bad CRC, magic, version, short,\n"
 "                      long, layout, NaN/Inf, sequence, session, MAC; default 0: exit 9\n"
 "                      beyond; datagrams from another address are counted, not judged)\n"
+"accuracy (rt/METHODS.md \"The error estimate\")\n"
+"  --tol X | off       a run whose err_est (the largest local position error estimate of a\n"
+"                      step, units of q: m or rad) exceeds X is inaccurate: exit 12\n"
+"                      (default 0.05)\n"
 "output\n"
 "  --log FILE          telemetry CSV, one row per stepped frame (default\n"
 "                      build/hilstep-rt.csv; 'none' = no CSV, rows still counted). Complete\n"
@@ -451,6 +455,11 @@ static int opt_network(const char *a, const char *v, options *o)
         if (parse_double(v, &d) || d < 0 || d > 1e15 || d != (double)(int64_t)d) return OPT_BAD;
         if (!strcmp(a, "--max-rejected")) o->link.max_rejected = (uint64_t)d;
         else o->link.max_fallback_ticks = (uint64_t)d;
+    } else if (!strcmp(a, "--tol")) {
+        NEED_ARG();
+        if (!strcmp(v, "off")) o->link.tol = 0;
+        else if (parse_double(v, &d) || !(d > 0) || !isfinite(d)) return OPT_BAD;
+        else o->link.tol = d;
     } else if (!strcmp(a, "--linger-ms")) {
         NEED_ARG();
         if (parse_double(v, &d) || d < 0 || d > 10000) return OPT_BAD;
@@ -736,7 +745,7 @@ static void csv_header(app *a, csvbuf *c)
     for (int i = 0; i < p->d.nout; ++i) ADD(",out_%s[%s]", p->tx.sig[i]->name, p->tx.sig[i]->unit);
     /* fresh/stale/fault: this tick's events as named 0/1 columns (the telemetry's own bits are
      * not the wire's); tx_flags: the output frame's wire flags (hil/FRAME.md). */
-    ADD(",gmax,in_seq,fresh,stale,fault,missed,rejected,faults,tx_seq,tx_flags\n");
+    ADD(",gmax,in_seq,fresh,stale,fault,missed,rejected,faults,tx_seq,tx_flags,err_est\n");
     csv_add(a, c, line, k, 0);
 }
 
@@ -752,10 +761,10 @@ static void csv_row(app *a, csvbuf *c, const hs_tm_row *r)
     for (int i = 0; i < p->d.nz; ++i) ADD(",%.17g", r->z[i]);
     for (int i = 0; i < p->d.nin; ++i) ADD(",%.17g", r->in[i]);
     for (int i = 0; i < p->d.nout; ++i) ADD(",%.17g", r->out[i]);
-    ADD(",%.3e,%u,%d,%d,%d,%llu,%llu,%llu,%u,%u\n", r->gmax, r->in_seq, (r->flags & HS_TMF_FRESH) != 0u,
+    ADD(",%.3e,%u,%d,%d,%d,%llu,%llu,%llu,%u,%u,%.3e\n", r->gmax, r->in_seq, (r->flags & HS_TMF_FRESH) != 0u,
         (r->flags & HS_TMF_STALE) != 0u, (r->flags & HS_TMF_FAULT) != 0u,
         (unsigned long long)r->missed, (unsigned long long)r->rejected,
-        (unsigned long long)r->faults, r->tx_seq, r->tx_flags);
+        (unsigned long long)r->faults, r->tx_seq, r->tx_flags, r->err_est);
 #undef ADD
     csv_add(a, c, line, k, 1);
 }
@@ -1393,7 +1402,9 @@ static int exit_code(const app *a, int lost)
     /* a transport that refused frames as not from the link's peer (CAN E2E, hil/CAN.md
      * "Security") fails the link as a forged frame does */
     if (a->tp.link_alarms) return hs_exit_of(HS_TOOL_PLANT, HS_E_LINK);
-    return hs_exit_of(HS_TOOL_PLANT, hs_health_status(hs_health_judge(&a->health, &a->plant.rx)));
+    const int link = hs_exit_of(HS_TOOL_PLANT, hs_health_status(hs_health_judge(&a->health, &a->plant.rx)));
+    if (link != HS_EXIT_OK) return link;
+    return hs_exit_of(HS_TOOL_PLANT, hs_health_accuracy((double)a->plant.st.stats.err_est, a->o.link.tol));
 }
 
 /* After the run: histogram first (its errors belong in the stats), then stats; the exit
@@ -1481,8 +1492,13 @@ static void print_end(const app *a, int code)
         printf("worst frame %.1f us (tick %llu, planned wake-up to outputs sent) %s budget %.1f us",
                (double)a->worst_frame_ns / 1e3, (unsigned long long)a->worst_frame_tick,
                budget_failed(a) ? ">" : "<=", budget_ns(a) / 1e3);
-    printf("; %llu missed ticks; %llu refused steps; output %s%s -> exit %d (%s)\n",
+    char tol[32];
+    if (a->o.link.tol > 0) snprintf(tol, sizeof tol, "%.3g", a->o.link.tol);
+    else snprintf(tol, sizeof tol, "off");
+    printf("; %llu missed ticks; %llu refused steps; err_est %.2e %s --tol %s; output %s%s -> exit %d (%s)\n",
            (unsigned long long)p->missed_ticks, (unsigned long long)p->faults,
+           (double)p->st.stats.err_est, hs_health_accuracy((double)p->st.stats.err_est, a->o.link.tol)
+           == HS_OK ? "<=" : ">", tol,
            output_lost(a) ? "LOST" : "complete", link_note(a, note, sizeof note), code,
            hs_exit_text(code));
 }

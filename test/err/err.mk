@@ -1,0 +1,24 @@
+# test/err/err.mk - the error estimate (rt/METHODS.md "The error estimate"): err_est against
+# the true local error (hilstep-sim --err-check 16) on the shipped models, every method and
+# h = 0.5, 1, 2 ms; the default --tol flags spook on the rigid slider crank at 1/20 s
+# (test/err/calib.py). `make err-table` writes the full table to test/err/TABLE.md.
+err-test: $(BUILD)/hilstep-sim
+	@$(PY) test/err/calib.py $(BUILD)
+
+err-table: $(BUILD)/hilstep-sim
+	@$(PY) test/err/calib.py $(BUILD) --table > test/err/TABLE.md
+
+TEST_SUITES += err-test
+.PHONY: err-test err-table
+
+# The IFToMM benchmarks (model/mech/iftomm/README.md): error against the reduced-coordinate
+# reference and instructions per step, every method, h = 0.5, 1, 2 ms; the full table into
+# model/mech/iftomm/RESULTS.md, then README's rows (sdirk, em, spook at 1 ms).
+$(BUILD)/iftomm-ref: test/iftomm/ref.c
+	@mkdir -p $(BUILD)
+	$(CC) -std=c99 -O2 -Wall -Wextra -Werror test/iftomm/ref.c -o $@ -lm
+
+bench-iftomm: $(BUILD)/hilstep-sim $(BUILD)/iftomm-ref
+	@$(PY) test/iftomm/bench.py $(BUILD) --out model/mech/iftomm/RESULTS.md --short
+
+.PHONY: bench-iftomm
