@@ -23,10 +23,9 @@ def fourbar(n):
     L.append("# joining their tips; the first crank's tip B0 starts at 1 m/s in +x. With equal links every\n")
     L.append("# window is a parallelogram: all cranks keep one angle and the couplers translate\n")
     L.append("# (model/README.md \"Sizes\" checks it against the one-degree-of-freedom equation).\n")
-    L.append("# The horizontal positions are singular: the joints are stiff springs with dampers\n")
-    L.append("# (compliance, as model/mech/slider_crank_singular.hsm) so the step stays regular there.\n")
+    L.append("# The horizontal positions are singular (1 to N + 1 degrees of freedom): steps of 1 ms\n")
+    L.append("# straddle them, the joints stay rigid (the benchmark's ideal joints).\n")
     L.append("model fourbar%d dim=2\n" % n)
-    L.append("param c = 1e-7\nparam d = 2e4\n")
     L.append("gravity 0,-9.81\n")
     I = 1.0 / 12.0
     for i in range(n + 1):
@@ -34,10 +33,10 @@ def fourbar(n):
     for i in range(n):
         L.append("body coupler%d planar mass=1 inertia=%r pos=%r,1 angle=0 vel=1,0 omega=0\n" % (i, I, i + 0.5))
     for i in range(n + 1):
-        L.append("joint pivot%d revolute a=crank%d@-0.5,0 b=ground@%d,0 compliance=c damping=d\n" % (i, i, i))
+        L.append("joint pivot%d revolute a=crank%d@-0.5,0 b=ground@%d,0\n" % (i, i, i))
     for i in range(n):
-        L.append("joint left%d revolute a=coupler%d@-0.5,0 b=crank%d@0.5,0 compliance=c damping=d\n" % (i, i, i))
-        L.append("joint right%d revolute a=coupler%d@0.5,0 b=crank%d@0.5,0 compliance=c damping=d\n" % (i, i, i + 1))
+        L.append("joint left%d revolute a=coupler%d@-0.5,0 b=crank%d@0.5,0\n" % (i, i, i))
+        L.append("joint right%d revolute a=coupler%d@0.5,0 b=crank%d@0.5,0\n" % (i, i, i + 1))
     L.append("output pos crank0\n")
     L.append("output pos crank%d\n" % (n // 2))
     L.append("output pos crank%d\n" % n)
