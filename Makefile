@@ -25,7 +25,8 @@ REALDEF ?=
 # builds with another (after `make clean`: objects do not depend on the variable).
 HS_MB_LIMIT_VARS := HS_MB_MAX_BODIES HS_MB_MAX_JOINTS HS_MB_MAX_FORCES HS_MB_MAX_OUTPUTS HS_MB_MAX_NQ \
                     HS_MB_MAX_NC HS_MB_MAX_NIN HS_MB_MAX_NZ HS_MB_MAX_NOUT HS_MB_MAX_SHAPES \
-                    HS_MB_MAX_CONTACTS HS_MB_MAX_STOPS HS_MB_MAX_CT HS_MB_MAX_POINTS HS_MB_MAX_PARAMS
+                    HS_MB_MAX_CONTACTS HS_MB_MAX_STOPS HS_MB_MAX_CT HS_MB_MAX_POINTS HS_MB_MAX_PARAMS \
+                    HS_PLANT_MAX_NQ HS_PLANT_MAX_NC HS_PLANT_MAX_NZ HS_PLANT_MAX_SIG
 HS_MB_LIMITS := $(foreach v,$(HS_MB_LIMIT_VARS),$(if $($(v)),-D$(v)=$($(v))))
 CFLAGS_RT := $(CSTD) $(OPT) -g $(WARN) $(FPFLAGS) -ffreestanding $(REALDEF) $(HS_MB_LIMITS) -Irt $(MODEL_INC)
 CFLAGS_HOST := $(CSTD) $(OPT) -g $(WARN) $(FPFLAGS) $(REALDEF) $(HS_MB_LIMITS) -D_POSIX_C_SOURCE=200809L -Irt $(MODEL_INC) -Iport/host -Ihil
