@@ -74,7 +74,7 @@ for n in 20 50; do
     z=$(echo "$out" | field "q$((7 * n - 4))")
     z0=$(awk -v n=$n 'BEGIN { printf "%.10g", 0.2 * n - 0.1 }')
     if [ "$st" = ok ] && [ -n "$z" ]; then
-        ok "tower$n ($n bodies, $((4 * n)) contact points, $((12 * n)) rows) steps 1 s at 1 ms: top box z $z m (start $z0 m; its settling is issue 35's)"
+        ok "tower$n ($n bodies, $((4 * n)) contact points, $((12 * n)) rows) steps 1 s at 1 ms: top box z $z m (start $z0 m; its settling: model/CONTACT.md)"
     else
         bad "tower$n: status=$st"
     fi
