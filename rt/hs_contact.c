@@ -294,10 +294,8 @@ hs_real hs_contact_cq(const hs_stepper *s, hs_real h)
     if (s->velfirst != 0) {
         return h;
     }
-    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-    const int mid = (s->sdirk != 0) || (s->galpha != 0) || (s->def.method == HS_METHOD_DVP)
-                    || (s->def.method == HS_METHOD_EM);
-    return (mid != 0) ? (HS_R(0.5) * h) : HS_R(0.0);
+    /* positions from a mean of u_n and u_{n+1}: the method's row says so (HS_MF_MIDVEL) */
+    return ((s->mflags & HS_MF_MIDVEL) != 0u) ? (HS_R(0.5) * h) : HS_R(0.0);
 }
 
 /* J (nk x nq, ctJ) over the rows' ranges (J is zero outside, read there only) and phi (nk,

@@ -419,4 +419,4 @@ const mb_force_elem mb_el_tire = {
     check, inputs, eval, NULL,
     .passive = MB_NO, .spring = MB_NO, .hinge = MB_NO, .tire = MB_YES};
 
-const mb_force_states mb_st_tire = {3, zdot, eval_z};
+const mb_force_states mb_el_tire_states = {3, zdot, eval_z};

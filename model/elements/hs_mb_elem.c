@@ -3,18 +3,24 @@
  * read these tables; test/fuzz/mbfile.dict lists their keywords (mb-test checks it against
  * them). A new element is its file model/elements/hs_mb_el_<name>.c (force) or
  * hs_mb_jt_<name>.c (joint) and one row of its list (model/FORMAT.md "Adding an element
- * kind"; a kind with auxiliary states one more, of HS_MB_STATES_LIST); its row in its own file declares every property the layer reads (hs_mb_int.h;
+ * kind"; a kind with auxiliary states says so in that row); its row in its own file declares every property the layer reads (hs_mb_int.h;
  * mb-test refuses a row that leaves one undeclared). */
 #include "hs_mb_int.h"
 
 #define MB_KIND_ROW(id, value, row) &row,
+#define MB_FKIND_ROW(id, value, row, st) &row,
 
 /* MISRA Ref 9.3.1 [every element listed] */
-const mb_force_elem *const mb_force_elems[HS_MB_FORCE_KINDS] = {HS_MB_FORCE_LIST(MB_KIND_ROW)};
+const mb_force_elem *const mb_force_elems[HS_MB_FORCE_KINDS] = {HS_MB_FORCE_LIST(MB_FKIND_ROW)};
 
-/* only the kinds with states, by designated initializers (the others stay NULL) */
-#define MB_STATES_ROW(id, states) [id] = &states,
-const mb_force_states *const mb_force_states_of[HS_MB_FORCE_KINDS] = {HS_MB_STATES_LIST(MB_STATES_ROW)};
+/* By kind, from the same rows: <row>_states where st = 1, NULL where st = 0. */
+/* MISRA Ref 20.10.1 [the st flag of a kind row selects its entry] */
+#define MB_STATES_ROW(id, value, row, st) MB_STATES_OF_##st(row),
+#define MB_STATES_OF_0(row) NULL
+/* MISRA Ref 20.10.1 [the states object is named after its row] */
+#define MB_STATES_OF_1(row) &row##_states
+/* MISRA Ref 9.3.1 [every element listed] */
+const mb_force_states *const mb_force_states_of[HS_MB_FORCE_KINDS] = {HS_MB_FORCE_LIST(MB_STATES_ROW)};
 
 /* MISRA Ref 9.3.1 [every element listed] */
 const mb_joint_elem *const mb_joint_elems[HS_MB_JOINT_KINDS] = {HS_MB_JOINT_LIST(MB_KIND_ROW)};

@@ -114,6 +114,8 @@ typedef struct hs_mb_point {
 /* MISRA Ref 20.7.1 [X-macro parameter is an identifier] */
 #define HS__MB_KIND(id, value, row) id = (value),
 #define HS__MB_ONE(id, value, row) + 1
+#define HS__MB_FKIND(id, value, row, st) HS__MB_KIND(id, value, row)
+#define HS__MB_FONE(id, value, row, st) HS__MB_ONE(id, value, row)
 typedef enum hs_mb_joint_kind {
     HS_MB_JOINT_LIST(HS__MB_KIND)
     HS_MB_JOINT_KINDS = (0 HS_MB_JOINT_LIST(HS__MB_ONE)) /* number of kinds (the joint table's length) */
@@ -144,8 +146,8 @@ typedef struct hs_mb_joint {
 /* Force elements: one enumerator per row of HS_MB_FORCE_LIST (model/mb/hs_mb_kinds.h), which
  * says what each applies; each kind is one file model/elements/hs_mb_el_<name>.c. */
 typedef enum hs_mb_force_kind {
-    HS_MB_FORCE_LIST(HS__MB_KIND)
-    HS_MB_FORCE_KINDS = (0 HS_MB_FORCE_LIST(HS__MB_ONE)) /* number of kinds (the element table's length) */
+    HS_MB_FORCE_LIST(HS__MB_FKIND)
+    HS_MB_FORCE_KINDS = (0 HS_MB_FORCE_LIST(HS__MB_FONE)) /* number of kinds (the element table's length) */
 } hs_mb_force_kind;
 
 /* A time table: n breakpoints t (s, strictly increasing) and values v (units of the element),

@@ -231,8 +231,8 @@ typedef struct mb_force_elem {
 } mb_force_elem;
 
 /* The auxiliary first-order states of an element kind (the stepper advances them explicitly,
- * hs_model.h): a side table by kind (HS_MB_STATES_LIST), so kinds without states (every kind
- * but the tire) need no entry. */
+ * hs_model.h): a side table by kind (its force row's st = 1 in HS_MB_FORCE_LIST), so kinds
+ * without states (every kind but the tire) need no entry. */
 typedef struct mb_force_states {
     int nz; /* states per element, >= 1 */
     /* Their rates zd = z' (z, zd: the element's own slices). */
@@ -243,16 +243,20 @@ typedef struct mb_force_states {
                   const hs_real *z, const hs_real *in, hs_real *f, hs_real *fq, hs_real *fu);
 } mb_force_states;
 
-/* The states of the kinds that have them, one per row of HS_MB_STATES_LIST (hs_mb_kinds.h),
- * each defined in its element's file. */
-#define MB_ST_EXTERN(id, states) extern const mb_force_states states;
-HS_MB_STATES_LIST(MB_ST_EXTERN)
+/* The states of the kinds whose force row says st = 1 (hs_mb_kinds.h), each defined in its
+ * element's file as <row>_states; st = 0 declares nothing. */
+/* MISRA Ref 20.10.1 [the st flag of a kind row selects its declaration] */
+#define MB_ST_EXTERN(id, value, row, st) MB_ST_DECL_##st(row)
+#define MB_ST_DECL_0(row)
+/* MISRA Ref 20.10.1 [the states object is named after its row] */
+#define MB_ST_DECL_1(row) extern const mb_force_states row##_states;
+HS_MB_FORCE_LIST(MB_ST_EXTERN)
 /* By hs_mb_force_kind; NULL for a kind without states (model/elements/hs_mb_elem.c). */
 extern const mb_force_states *const mb_force_states_of[HS_MB_FORCE_KINDS];
 
 
 /* The force rows, one per row of HS_MB_FORCE_LIST (hs_mb_kinds.h), each defined in its file. */
-#define MB_EL_EXTERN(id, value, row) extern const mb_force_elem row;
+#define MB_EL_EXTERN(id, value, row, st) extern const mb_force_elem row;
 HS_MB_FORCE_LIST(MB_EL_EXTERN)
 
 /* The table, indexed by hs_mb_force_kind (model/elements/hs_mb_elem.c). */

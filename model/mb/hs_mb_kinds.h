@@ -4,7 +4,7 @@
  * declaration stays visible once (MISRA 8.4, 8.5) and no name is repeated by hand:
  *   the hs_mb_joint_kind / hs_mb_force_kind enums (model/mb/hs_mb.h), the externs of the rows
  *   (model/mb/hs_mb_int.h) and the tables indexed by kind (model/elements/hs_mb_elem.c),
- *   the side table of the kinds with auxiliary states (HS_MB_STATES_LIST) likewise.
+ *   and the side table of the kinds with auxiliary states (mb_force_states_of).
  * K(id, value, row) per kind:
  *   id, value  the enumerator and its number, = the row's place in the list (the tables are
  *              indexed by it). Numbers are stable (generated code names the constants; the
@@ -13,6 +13,11 @@
  *   row        its element row (mb_joint_elem / mb_force_elem), defined in its own file
  *              model/elements/hs_mb_jt_<name>.c / hs_mb_el_<name>.c; the row declares the
  *              keyword, the keys and every property the layer reads (hs_mb_int.h)
+ * F(id, value, row, st) per force kind: id, value and row as for K, and
+ *   st         1 when the kind has auxiliary first-order states: its file then also defines
+ *              `const mb_force_states <row>_states` (state count, zdot, the evaluator with
+ *              states), which the side table by kind points to; 0 for a kind without states
+ *              (its side-table entry is NULL, so the force evaluation reads no row to skip it)
  * test/mb/test_mb_elem.c (kind lists) walks the expansions against each other. */
 #ifndef HS_MB_KINDS_H
 #define HS_MB_KINDS_H
@@ -43,51 +48,44 @@
 /* Force elements (parse keys, validation, forces with analytic Jacobians, potential, input
  * names, auxiliary states). */
 /* MISRA Ref 20.7.1 [X-macro parameter is an identifier] */
-#define HS_MB_FORCE_LIST(K) \
+#define HS_MB_FORCE_LIST(F) \
     /* point to point spring-damper: F = -(k (l - l0) + c l') e on a, +F on b */ \
-    K(HS_MB_SPRING, 0, mb_el_spring) \
+    F(HS_MB_SPRING, 0, mb_el_spring, 0) \
     /* tau = -k (th - th0) - c th' on a, -tau on b; planar th = th_a - th_b; spatial th = the \
      * hinge angle about axis (a frame) / axis_b (b frame), see "Spatial hinge angle" in hs_mb.h */ \
-    K(HS_MB_ROTSPRING, 1, mb_el_rotspring) \
+    F(HS_MB_ROTSPRING, 1, mb_el_rotspring, 0) \
     /* F = -k (a - b) - c (a - b)' on a; rotation kr, cr: planar like ROTSPRING with th0 = 0; \
      * spatial V = 1/2 kr |phi|^2, D = 1/2 cr |phi'|^2 with phi = 2 vec(conj(p_b) p_a) (frames \
      * aligned at rest) */ \
-    K(HS_MB_BUSHING, 2, mb_el_bushing) \
+    F(HS_MB_BUSHING, 2, mb_el_bushing, 0) \
     /* force (ground frame) on point a = scale * inputs in0.. (dim of the model), or \
      * scale * in0 * axis with one input when axis is set */ \
-    K(HS_MB_EXTFORCE, 3, mb_el_extforce) \
+    F(HS_MB_EXTFORCE, 3, mb_el_extforce, 0) \
     /* torque on body a: planar scale * in0 about z; spatial 3 inputs, ground frame */ \
-    K(HS_MB_EXTTORQUE, 4, mb_el_exttorque) \
+    F(HS_MB_EXTTORQUE, 4, mb_el_exttorque, 0) \
     /* joint motor: scale * in0 on body a, the opposite on b: planar about z, spatial about the \
      * hinge axis (generalized force tau d(th)/dq) */ \
-    K(HS_MB_MOTOR, 5, mb_el_motor) \
+    F(HS_MB_MOTOR, 5, mb_el_motor, 0) \
     /* constant force v (N, ground frame) on point a */ \
-    K(HS_MB_CONSTFORCE, 6, mb_el_constforce) \
+    F(HS_MB_CONSTFORCE, 6, mb_el_constforce, 0) \
     /* constant torque on body a: planar v[2] about z, spatial v (N m, ground frame) */ \
-    K(HS_MB_CONSTTORQUE, 7, mb_el_consttorque) \
+    F(HS_MB_CONSTTORQUE, 7, mb_el_consttorque, 0) \
     /* force tab(t) * axis (N, ground frame unit axis) on point a; tab piecewise linear in t, \
      * held at its ends */ \
-    K(HS_MB_TABLEFORCE, 8, mb_el_tableforce) \
+    F(HS_MB_TABLEFORCE, 8, mb_el_tableforce, 0) \
     /* torque tab(t) on body a: planar about z, spatial about the unit ground axis */ \
-    K(HS_MB_TABLETORQUE, 9, mb_el_tabletorque) \
+    F(HS_MB_TABLETORQUE, 9, mb_el_tabletorque, 0) \
     /* scale * in0 (N) along e = (a - b)/|a - b| on a, -that on b: positive pushes the points \
      * apart (an actuator between two bodies) */ \
-    K(HS_MB_INFORCE, 10, mb_el_inforce) \
+    F(HS_MB_INFORCE, 10, mb_el_inforce, 0) \
     /* spring-damper along the unit ground axis n between point a and the anchor b + z n, \
      * z = scale * in0 (a road height input, held over the step, so z' = 0): \
      * F = -(k (n.(a - b) - z - l0) + c n.(a - b)') n on a */ \
-    K(HS_MB_ROADSPRING, 11, mb_el_roadspring) \
+    F(HS_MB_ROADSPRING, 11, mb_el_roadspring, 0) \
     /* TMeasy tire of spatial wheel body a on the road (model/TIRE.md): inputs in0, in0 + 1 \
      * drive and brake torque (N m), in1, in2 steering angle and road height; brake and drive \
      * react on body b; 3 auxiliary states */ \
-    K(HS_MB_TIRE, 12, mb_el_tire)
+    F(HS_MB_TIRE, 12, mb_el_tire, 1)
 
-/* The force kinds with auxiliary first-order states: S(id, states) per kind, states its
- * mb_force_states (state count, zdot, the evaluator with states), defined in its element's
- * file. A side table by kind, as the force evaluation reads it every step; a kind without
- * states has no row. */
-/* MISRA Ref 20.7.1 [X-macro parameter is an identifier] */
-#define HS_MB_STATES_LIST(S) \
-    S(HS_MB_TIRE, mb_st_tire)
 
 #endif
