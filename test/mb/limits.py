@@ -61,6 +61,12 @@ def cases(C):
     L = head2 + ["body rod planar mass=1 inertia=0.083333 pos=0.5,0 angle=0", "joint hinge revolute a=rod@-0.5,0 b=ground"] + \
         ["stop s%d joint=hinge min=-1" % i for i in range(n + 1)]
     out.append(("stops", L, len(head2) + 2 + n + 1, "stop", msg(n + 1, "end stops", "HS_MB_MAX_STOPS", n)))
+    # output signals: a spatial body's pos gives 7; refused at the output that goes over, the need
+    # a lower bound (the later outputs' signals are not counted)
+    n = C["HS_MB_MAX_NOUT"]
+    k = n // 7 + 1
+    L = head3 + [box % (1, 0.1)] + ["output pos b1"] * k
+    out.append(("signals", L, len(head3) + 1 + k, "output", msg(7 * k, "output signals", "HS_MB_MAX_NOUT", n, True)))
     # coordinates: spatial bodies (7 each) past HS_MB_MAX_NQ within HS_MB_MAX_BODIES; refused at
     # the first body over it, the need counts every body
     n = C["HS_MB_MAX_NQ"]
