@@ -54,7 +54,7 @@ static void plant_over(const hs_dims *d, const char *name, char *why, size_t cap
             break;
         }
     }
-    char text[sizeof e.detail + 48];
+    char text[208]; /* the prefix below and e.detail (160) */
     why_set(text, sizeof text, ": model larger than this plant build: ", e.detail);
     why_set(why, cap, name, text);
 }

@@ -674,7 +674,8 @@ static int ct_over(hs_mb_model *mb, int need, int c0, int s0)
         n += per * hs_mb_ct_pair_slots(D->shapes[C->a].kind, D->shapes[C->b].kind);
     }
     for (int s = s0; s < D->nstops; ++s) {
-        n += ((D->stops[s].has_min != 0) ? 1 : 0) + ((D->stops[s].has_max != 0) ? 1 : 0);
+        if (D->stops[s].has_min != 0) { ++n; }
+        if (D->stops[s].has_max != 0) { ++n; }
     }
     return mb_lim_fail(mb, "unilateral rows (contact points x rows per point)", n, 0, "HS_MB_MAX_CT", HS_MB_MAX_CT, "HS_MB_MAX_CT");
 }
