@@ -222,6 +222,94 @@ static void sphere_box(hs_real r, const hs_real *c, const hs_mb_shape *B, const 
     P->phi = dist - r;
 }
 
+static hs_real clampr(hs_real x, hs_real h)
+{
+    return (x > h) ? h : ((x < -h) ? -h : x);
+}
+
+/* The closest points of the segments p0 + s u (|s| <= L) and q0 + t v (|t| <= M), u and v
+ * unit, into a and b: s on the lines' common perpendicular (0 for parallel lines), t for that
+ * s, then s again for the clamped t (Ericson, Real-Time Collision Detection, 5.1.9): three
+ * fixed steps, exact for segments. */
+static void seg_seg(const hs_real *p0, const hs_real *u, hs_real L, const hs_real *q0, const hs_real *v, hs_real M,
+                    hs_real *a, hs_real *b)
+{
+    hs_real w[3];
+    for (int i = 0; i < 3; ++i) {
+        w[i] = p0[i] - q0[i];
+    }
+    const hs_real c = mb_dot3(u, v), du = mb_dot3(u, w), dv = mb_dot3(v, w);
+    const hs_real den = HS_R(1.0) - c * c;
+    hs_real s = (den > HS_R(1e-9)) ? clampr((c * dv - du) / den, L) : HS_R(0.0);
+    const hs_real t = clampr(dv + c * s, M);
+    s = clampr(c * t - du, L);
+    for (int i = 0; i < 3; ++i) {
+        a[i] = p0[i] + s * u[i];
+        b[i] = q0[i] + t * v[i];
+    }
+}
+
+/* capsule a (radius size[0], half length size[1] along its z axis) against capsule b: three
+ * points, the spheres at the closest points of the two axes (crossed capsules) and at each end
+ * of a's axis against the nearest point of b's (parallel ones lie on a line, not a point) */
+static void capsule_capsule(const hs_mb_shape *A, const ct_frame *Fa, const hs_mb_shape *B, const ct_frame *Fb,
+                            ct_pt *P)
+{
+    hs_real a[3], b[3];
+    seg_seg(Fa->c, Fa->A[2], A->size[1], Fb->c, Fb->A[2], B->size[1], a, b);
+    sphere_sphere(A->size[0], a, B->size[0], b, &P[0]);
+    for (int e = 0; e < 2; ++e) {
+        hs_real w[3];
+        const hs_real sg = (e == 0) ? HS_R(1.0) : HS_R(-1.0);
+        for (int i = 0; i < 3; ++i) {
+            a[i] = Fa->c[i] + sg * A->size[1] * Fa->A[2][i];
+            w[i] = a[i] - Fb->c[i];
+        }
+        const hs_real t = clampr(mb_dot3(w, Fb->A[2]), B->size[1]);
+        for (int i = 0; i < 3; ++i) {
+            b[i] = Fb->c[i] + t * Fb->A[2][i];
+        }
+        sphere_sphere(A->size[0], a, B->size[0], b, &P[1 + e]);
+    }
+}
+
+/* capsule a against box b: three points, the spheres at the two ends of a's axis and at the
+ * axis point nearest the box (the axis point nearest b's centre, then the axis point nearest
+ * the box point nearest that: two fixed projections), each as sphere-box */
+static void capsule_box(const hs_mb_shape *A, const ct_frame *Fa, const hs_mb_shape *B, const ct_frame *Fb, ct_pt *P)
+{
+    const hs_real *ax = Fa->A[2];
+    const hs_real L = A->size[1];
+    for (int e = 0; e < 2; ++e) {
+        hs_real v[3];
+        const hs_real sg = (e == 0) ? HS_R(1.0) : HS_R(-1.0);
+        for (int i = 0; i < 3; ++i) {
+            v[i] = Fa->c[i] + sg * L * ax[i];
+        }
+        sphere_box(A->size[0], v, B, Fb, &P[e]);
+    }
+    hs_real d[3], x[3], y[3], l[3];
+    for (int i = 0; i < 3; ++i) {
+        d[i] = Fb->c[i] - Fa->c[i];
+    }
+    hs_real s = clampr(mb_dot3(ax, d), L);
+    for (int i = 0; i < 3; ++i) {
+        x[i] = Fa->c[i] + s * ax[i] - Fb->c[i];
+    }
+    for (int k = 0; k < 3; ++k) {
+        l[k] = clampr(mb_dot3(Fb->A[k], x), B->size[k]);
+    }
+    frame_vec(Fb, l, y);
+    for (int i = 0; i < 3; ++i) {
+        y[i] += Fb->c[i] - Fa->c[i];
+    }
+    s = clampr(mb_dot3(ax, y), L);
+    for (int i = 0; i < 3; ++i) {
+        x[i] = Fa->c[i] + s * ax[i];
+    }
+    sphere_box(A->size[0], x, B, Fb, &P[2]);
+}
+
 /* separations of boxes a and b along each box's face axes (negative: overlap): sa[k] along
  * a's axis k, sb[k] along b's; the axes' products C_kj = A_k . B_j once for all six */
 static void box_seps(const hs_mb_shape *A, const ct_frame *Fa, const hs_mb_shape *B, const ct_frame *Fb, hs_real *sa,
@@ -293,8 +381,108 @@ static void box_face(const hs_mb_shape *R, const ct_frame *Fr, int k, const hs_m
     }
 }
 
-/* box-box: the face axis of least overlap decides the reference face (b's on a near tie, so
- * a stack keeps its faces from step to step); the other box's face gives 4 points */
+/* The edge-edge axes of the separating-axis test: L = A_i x B_j for the 9 pairs of edge
+ * directions, the separation (|d . L| - ra - rb) / |L| along each (ra, rb the boxes' projected
+ * half extents), the largest returned with its pair (*ei, *ej). With R_kj = A_k . B_j and
+ * t_k = d . A_k (right-handed axes): A_{i+1} . L = -R_{i+2,j}, A_{i+2} . L = R_{i+1,j},
+ * B_{j+1} . L = R_{i,j+2}, B_{j+2} . L = -R_{i,j+1}, |L|^2 = 1 - R_ij^2 (Gottschalk's OBB
+ * test). Pairs of edges within 1e-3 rad of parallel have no axis of their own (a face axis
+ * covers them) and are skipped: 9 evaluations every step whatever the configuration. */
+static hs_real box_edge_sep(const hs_mb_shape *A, const ct_frame *Fa, const hs_mb_shape *B, const ct_frame *Fb,
+                            int *ei, int *ej)
+{
+    hs_real d[3], t[3], R[3][3];
+    for (int i = 0; i < 3; ++i) {
+        d[i] = Fa->c[i] - Fb->c[i];
+    }
+    for (int k = 0; k < 3; ++k) {
+        t[k] = mb_dot3(d, Fa->A[k]);
+        for (int j = 0; j < 3; ++j) {
+            R[k][j] = mb_dot3(Fa->A[k], Fb->A[j]);
+        }
+    }
+    hs_real best = HS_R(-1e30);
+    *ei = -1;
+    *ej = -1;
+    for (int i = 0; i < 3; ++i) {
+        const int i1 = (i + 1) % 3, i2 = (i + 2) % 3;
+        for (int j = 0; j < 3; ++j) {
+            const int j1 = (j + 1) % 3, j2 = (j + 2) % 3;
+            const hs_real l2 = HS_R(1.0) - R[i][j] * R[i][j];
+            if (!(l2 > HS_R(1e-6))) {
+                continue;
+            }
+            const hs_real ra = A->size[i1] * hs_abs(R[i2][j]) + A->size[i2] * hs_abs(R[i1][j]);
+            const hs_real rb = B->size[j1] * hs_abs(R[i][j2]) + B->size[j2] * hs_abs(R[i][j1]);
+            const hs_real dl = t[i2] * R[i1][j] - t[i1] * R[i2][j];
+            const hs_real s = (hs_abs(dl) - ra - rb) / hs_sqrt(l2);
+            if (s > best) {
+                best = s;
+                *ei = i;
+                *ej = j;
+            }
+        }
+    }
+    return best;
+}
+
+/* The midpoint of the edge of box (S, F) along axis e that lies furthest along sg n (sg = -1:
+ * the edge turned against n); a tie (an axis perpendicular to n) takes the + side. */
+static void box_edge_mid(const hs_mb_shape *S, const ct_frame *F, int e, const hs_real *n, hs_real sg, hs_real *o)
+{
+    hs_real l[3];
+    for (int k = 0; k < 3; ++k) {
+        const hs_real c = sg * mb_dot3(F->A[k], n);
+        l[k] = (k == e) ? HS_R(0.0) : ((c >= HS_R(0.0)) ? S->size[k] : -S->size[k]);
+    }
+    frame_vec(F, l, o);
+    for (int i = 0; i < 3; ++i) {
+        o[i] += F->c[i];
+    }
+}
+
+/* Edge-edge contact along L = A_i x B_j: one point, the closest points of a's edge along A_i
+ * turned towards b and b's edge along B_j turned towards a (each clamped to its edge), the
+ * normal L from b to a, the gap their distance along it; the other slots stay empty. */
+static void box_edge(const hs_mb_shape *A, const ct_frame *Fa, const hs_mb_shape *B, const ct_frame *Fb, int i, int j,
+                     ct_pt *P)
+{
+    hs_real n[3], d[3], pa[3], pb[3], w[3];
+    cross3(Fa->A[i], Fb->A[j], n);
+    for (int k = 0; k < 3; ++k) {
+        d[k] = Fa->c[k] - Fb->c[k];
+    }
+    const hs_real sg = (mb_dot3(d, n) >= HS_R(0.0)) ? HS_R(1.0) : HS_R(-1.0);
+    const hs_real il = sg / hs_sqrt(mb_dot3(n, n));
+    for (int k = 0; k < 3; ++k) {
+        n[k] *= il;
+    }
+    box_edge_mid(A, Fa, i, n, HS_R(-1.0), pa);
+    box_edge_mid(B, Fb, j, n, HS_R(1.0), pb);
+    const hs_real *u = Fa->A[i], *v = Fb->A[j];
+    for (int k = 0; k < 3; ++k) {
+        w[k] = pa[k] - pb[k];
+    }
+    /* lines pa + s u, pb + t v: (u.u = v.v = 1) 1 - b^2 >= 1e-6 (box_edge_sep's cut) */
+    const hs_real b = mb_dot3(u, v), du = mb_dot3(u, w), dv = mb_dot3(v, w);
+    const hs_real den = HS_R(1.0) - b * b;
+    hs_real s = (b * dv - du) / den, t = (dv - b * du) / den;
+    s = (s > A->size[i]) ? A->size[i] : ((s < -A->size[i]) ? -A->size[i] : s);
+    t = (t > B->size[j]) ? B->size[j] : ((t < -B->size[j]) ? -B->size[j] : t);
+    for (int k = 0; k < 3; ++k) {
+        P[0].pa[k] = pa[k] + s * u[k];
+        P[0].pb[k] = pb[k] + t * v[k];
+        w[k] = P[0].pa[k] - P[0].pb[k];
+        P[0].n[k] = n[k];
+    }
+    P[0].phi = mb_dot3(w, n);
+}
+
+/* box-box by the complete separating-axis test (6 face axes, 9 edge-edge axes): the axis of
+ * least overlap (largest separation) decides. A face axis gives a reference face (b's on a
+ * near tie, so a stack keeps its faces from step to step) and the other box's face 4 points;
+ * an edge axis one edge-edge point, chosen only when it separates by more than a face axis
+ * plus 1e-4 of the boxes' summed half extents (rounding never flips a face contact to an edge). */
 static void box_box(const hs_mb_shape *A, const ct_frame *Fa, const hs_mb_shape *B, const ct_frame *Fb, ct_pt *P)
 {
     int ka = 0, kb = 0;
@@ -313,8 +501,15 @@ static void box_box(const hs_mb_shape *A, const ct_frame *Fa, const hs_mb_shape 
             kb = i;
         }
     }
-    const hs_real tie = HS_R(1e-3) * (B->size[0] + B->size[1] + B->size[2]);
-    if (sa > sb + tie) {
+    int ei, ej;
+    const hs_real se = box_edge_sep(A, Fa, B, Fb, &ei, &ej);
+    const hs_real sz = (B->size[0] + B->size[1] + B->size[2]);
+    const hs_real tie = HS_R(1e-3) * sz;
+    const hs_real etie = HS_R(1e-4) * (sz + (A->size[0] + A->size[1] + A->size[2]));
+    const hs_real sf = (sa > sb) ? sa : sb;
+    if ((ei >= 0) && (se > sf + etie)) {
+        box_edge(A, Fa, B, Fb, ei, ej, P);
+    } else if (sa > sb + tie) {
         box_face(A, Fa, ka, B, Fb, 1, P);
     } else {
         box_face(B, Fb, kb, A, Fa, 0, P);
@@ -336,6 +531,12 @@ int hs_mb_ct_pair_slots(hs_mb_shape_kind ka, hs_mb_shape_kind kb)
     if ((lo == HS_MB_SH_BOX) && (hi == HS_MB_SH_BOX)) {
         return 4;
     }
+    if (((lo == HS_MB_SH_BOX) && (hi == HS_MB_SH_CAPSULE)) || ((lo == HS_MB_SH_CAPSULE) && (hi == HS_MB_SH_BOX))) {
+        return 3;
+    }
+    if ((lo == HS_MB_SH_CAPSULE) && (hi == HS_MB_SH_CAPSULE)) {
+        return 3;
+    }
     return 0;
 }
 
@@ -346,8 +547,9 @@ static void contact_points(const hs_mb_model *mb, int c, const hs_real *q, ct_pt
     const hs_mb_contact *C = &D->contacts[c];
     const hs_mb_shape *A = &D->shapes[C->a], *B = &D->shapes[C->b];
     int flip = 0;
-    /* canonical order: the plane second, a sphere before a box */
-    if ((A->kind == HS_MB_SH_PLANE) || ((A->kind == HS_MB_SH_BOX) && (B->kind == HS_MB_SH_SPHERE))) {
+    /* canonical order: the plane second, a sphere or a capsule before a box */
+    if ((A->kind == HS_MB_SH_PLANE)
+        || ((A->kind == HS_MB_SH_BOX) && ((B->kind == HS_MB_SH_SPHERE) || (B->kind == HS_MB_SH_CAPSULE)))) {
         const hs_mb_shape *t = A;
         A = B;
         B = t;
@@ -381,6 +583,10 @@ static void contact_points(const hs_mb_model *mb, int c, const hs_real *q, ct_pt
         sphere_sphere(A->size[0], Fa.c, B->size[0], Fb.c, &P[0]);
     } else if ((A->kind == HS_MB_SH_SPHERE) && (B->kind == HS_MB_SH_BOX)) {
         sphere_box(A->size[0], Fa.c, B, &Fb, &P[0]);
+    } else if ((A->kind == HS_MB_SH_CAPSULE) && (B->kind == HS_MB_SH_BOX)) {
+        capsule_box(A, &Fa, B, &Fb, P);
+    } else if (A->kind == HS_MB_SH_CAPSULE) {
+        capsule_capsule(A, &Fa, B, &Fb, P);
     } else {
         box_box(A, &Fa, B, &Fb, P);
     }
@@ -693,7 +899,7 @@ static int ct_contact(hs_mb_model *mb, int c, int *nk)
     const hs_mb_shape *A = &D->shapes[C->a], *B = &D->shapes[C->b];
     const int ns = hs_mb_ct_pair_slots(A->kind, B->kind);
     if (ns == 0) {
-        mb->bad_why = "shape pair not supported (sphere, box or capsule on a plane; sphere-sphere; sphere-box; box-box)";
+        mb->bad_why = "shape pair not supported (sphere, box or capsule on a plane; sphere-sphere; sphere-box; box-box; capsule-box; capsule-capsule)";
         return HS_E_MODEL_PARAM;
     }
     if (((A->body < 0) && (B->body < 0)) || (A->body == B->body)) {

@@ -243,12 +243,11 @@ typedef struct mb_force_states {
                   const hs_real *z, const hs_real *in, hs_real *f, hs_real *fq, hs_real *fu);
 } mb_force_states;
 
-/* The states of the kinds whose force row says st = 1 (hs_mb_kinds.h), each defined in its
- * element's file as <row>_states; st = 0 declares nothing. */
+/* The states of kinds whose row says st = 1 (hs_mb_kinds.h), each <row>_states in its file. */
 /* MISRA Ref 20.10.1 [the st flag of a kind row selects its declaration] */
 #define MB_ST_EXTERN(id, value, row, st) MB_ST_DECL_##st(row)
 #define MB_ST_DECL_0(row)
-/* MISRA Ref 20.10.1 [the states object is named after its row] */
+/* MISRA Ref 20.7.1 [X-macro parameter is an identifier] */
 #define MB_ST_DECL_1(row) extern const mb_force_states row##_states;
 HS_MB_FORCE_LIST(MB_ST_EXTERN)
 /* By hs_mb_force_kind; NULL for a kind without states (model/elements/hs_mb_elem.c). */

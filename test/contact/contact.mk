@@ -1,7 +1,13 @@
 # contact.mk - contacts, end stops and dry friction (model/CONTACT.md): analytic checks of the
 # shipped scenarios in model/mech/, refusals, and the fixed cost per step.
-contact-test: $(BUILD)/hilstep-sim
+contact-test: $(BUILD)/hilstep-sim $(BUILD)/hilstep-ctenergy
 	@sh test/contact/contact_test.sh $(BUILD)/hilstep-sim
+
+# "the contact stage never adds energy": energy after the stage against before it, every step
+# of every contact scene (test/contact/ct_energy.c; contact_test.sh runs it)
+$(BUILD)/hilstep-ctenergy: test/contact/ct_energy.c $(CORE_OBJ) $(wildcard model/*/*.h rt/*.h port/host/hs_mb_file.h)
+	@mkdir -p $(BUILD)
+	$(CC) $(CFLAGS_HOST) -Wno-double-promotion -Wno-conversion test/contact/ct_energy.c $(CORE_OBJ) -o $@ -lm
 
 TEST_SUITES += contact-test
 

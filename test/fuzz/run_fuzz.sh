@@ -20,6 +20,15 @@ for arg in "$@"; do
     seeds="test/fuzz/corpus/$name"
     [ -d "$seeds" ] || { echo "  FAIL $name: no seed corpus $seeds"; fail=$((fail + 1)); continue; }
     dict=""; [ -f "test/fuzz/$name.dict" ] && dict="-dict=test/fuzz/$name.dict"
+    if [ "$name" = mbfile ]; then
+        # the description language's words, plus each element kind's keyword: its file's name
+        # (model/elements/hs_mb_el_KIND.c, hs_mb_jt_KIND.c), so the list follows the tables
+        { cat test/fuzz/mbfile.dict; echo
+          for f in model/elements/hs_mb_el_*.c model/elements/hs_mb_jt_*.c; do
+              b=${f##*/}; b=${b#hs_mb_??_}; echo "\"${b%.c}\""
+          done; } >"$T/mbfile.dict"
+        dict="-dict=$T/mbfile.dict"
+    fi
     if [ "$mode" = runs ]; then
         work="$T/$name"; mkdir -p "$work"
         lim="-runs=$want -seed=1 -max_total_time=300"
