@@ -21,8 +21,15 @@ FPFLAGS := -ffp-contract=off -fno-math-errno
 CSTD    := -std=c99
 OPT     ?= -O2
 REALDEF ?=
-CFLAGS_RT := $(CSTD) $(OPT) -g $(WARN) $(FPFLAGS) -ffreestanding $(REALDEF) -Irt $(MODEL_INC)
-CFLAGS_HOST := $(CSTD) $(OPT) -g $(WARN) $(FPFLAGS) $(REALDEF) -D_POSIX_C_SOURCE=200809L -Irt $(MODEL_INC) -Iport/host -Ihil
+# The description capacities (model/mb/hs_mb.h; model/README.md "Sizes"): `make HS_MB_MAX_BODIES=200`
+# builds with another (after `make clean`: objects do not depend on the variable).
+HS_MB_LIMIT_VARS := HS_MB_MAX_BODIES HS_MB_MAX_JOINTS HS_MB_MAX_FORCES HS_MB_MAX_OUTPUTS HS_MB_MAX_NQ \
+                    HS_MB_MAX_NC HS_MB_MAX_NIN HS_MB_MAX_NZ HS_MB_MAX_NOUT HS_MB_MAX_SHAPES \
+                    HS_MB_MAX_CONTACTS HS_MB_MAX_STOPS HS_MB_MAX_CT HS_MB_MAX_POINTS HS_MB_MAX_PARAMS \
+                    HS_PLANT_MAX_NQ HS_PLANT_MAX_NC HS_PLANT_MAX_NZ HS_PLANT_MAX_SIG
+HS_MB_LIMITS := $(foreach v,$(HS_MB_LIMIT_VARS),$(if $($(v)),-D$(v)=$($(v))))
+CFLAGS_RT := $(CSTD) $(OPT) -g $(WARN) $(FPFLAGS) -ffreestanding $(REALDEF) $(HS_MB_LIMITS) -Irt $(MODEL_INC)
+CFLAGS_HOST := $(CSTD) $(OPT) -g $(WARN) $(FPFLAGS) $(REALDEF) $(HS_MB_LIMITS) -D_POSIX_C_SOURCE=200809L -Irt $(MODEL_INC) -Iport/host -Ihil
 
 RT_SRC    := $(wildcard rt/*.c)
 CORE_SRC  := $(RT_SRC) $(MODEL_SRC)
@@ -69,7 +76,7 @@ TEST_SRC := $(wildcard test/unit/*.c) test/host_main.c
 HS_OBJ_HDRS := $(MODEL_HDR) $(wildcard rt/*.h hil/*.h port/host/*.h test/unit/*.h)
 ASAN_FLAGS  := -O1 -fsanitize=address,undefined -fno-sanitize-recover=all
 UNIT_OFLAGS := $(CFLAGS_HOST) -DHS_SPARSE_TALLY -Itest/unit
-ASAN_OFLAGS := $(CSTD) -g $(WARN) $(FPFLAGS) $(REALDEF) -D_POSIX_C_SOURCE=200809L $(ASAN_FLAGS) -Irt $(MODEL_INC) -Iport/host -Ihil
+ASAN_OFLAGS := $(CSTD) -g $(WARN) $(FPFLAGS) $(REALDEF) $(HS_MB_LIMITS) -D_POSIX_C_SOURCE=200809L $(ASAN_FLAGS) -Irt $(MODEL_INC) -Iport/host -Ihil
 ASAN_TFLAGS := $(ASAN_OFLAGS) -DHS_SPARSE_TALLY -Itest/unit
 FLOAT_OFLAGS := $(CFLAGS_HOST) -DHS_REAL_FLOAT -Wno-double-promotion
 FLOAT_TFLAGS := $(FLOAT_OFLAGS) -DHS_SPARSE_TALLY -Itest/unit

@@ -3,6 +3,7 @@
 #include "hs_apps.h"
 #include "hs_hash.h"
 #include "hs_models.h"
+#include "hs_mb.h" /* hs_mb_limit_msg: the capacity messages */
 
 #include <string.h>
 
@@ -34,6 +35,28 @@ static void why_set(char *why, size_t cap, const char *a, const char *b)
     while (a != NULL && *a != '\0' && k + 1u < cap) { why[k++] = *a++; }
     while (b != NULL && *b != '\0' && k + 1u < cap) { why[k++] = *b++; }
     why[k] = '\0';
+}
+
+/* The first capacity of this plant build that sizes d exceed, as why: "NAME: model larger than
+ * this plant build: N positions exceed HS_PLANT_MAX_NQ = 96; build with ..." (hs_mb_limit_msg). */
+static void plant_over(const hs_dims *d, const char *name, char *why, size_t cap)
+{
+    static const char *const what[5] = {"positions", "constraint rows", "auxiliary states", "inputs", "outputs"};
+    static const char *const lim[5] = {"HS_PLANT_MAX_NQ", "HS_PLANT_MAX_NC", "HS_PLANT_MAX_NZ", "HS_PLANT_MAX_SIG",
+                                       "HS_PLANT_MAX_SIG"};
+    const int need[5] = {d->nq, d->nc, d->nz, d->nin, d->nout};
+    const int have[5] = {HS_PLANT_MAX_NQ, HS_PLANT_MAX_NC, HS_PLANT_MAX_NZ, HS_PLANT_MAX_SIG, HS_PLANT_MAX_SIG};
+    hs_error e;
+    e.detail[0] = '\0';
+    for (int i = 0; i < 5; ++i) {
+        if (need[i] > have[i]) {
+            hs_mb_limit_msg(&e, what[i], need[i], 0, lim[i], have[i], lim[i]);
+            break;
+        }
+    }
+    char text[208]; /* the prefix below and e.detail (160) */
+    why_set(text, sizeof text, ": model larger than this plant build: ", e.detail);
+    why_set(why, cap, name, text);
 }
 
 /* Copies n chars without trailing blanks; other characters than letters, digits, '.', '_' and
@@ -198,7 +221,7 @@ hs_status hs_plant_initialize(hs_plant *p, const hs_plant_def *def, const hs_mod
     p->d = m->d;
     if (p->d.nq > HS_PLANT_MAX_NQ || p->d.nc > HS_PLANT_MAX_NC || p->d.nz > HS_PLANT_MAX_NZ ||
         p->d.nin > HS_PLANT_MAX_SIG || p->d.nout > HS_PLANT_MAX_SIG) {
-        why_set(why, cap, m->type->name, ": model larger than this plant build (HS_PLANT_MAX_*)");
+        plant_over(&p->d, m->type->name, why, cap);
         return HS_E_SIZE;
     }
     if (p->def.fault_hold < 1u) { p->def.fault_hold = 1u; }

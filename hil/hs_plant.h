@@ -46,7 +46,9 @@
 #endif
 /* Most signals of one direction (a frame carries at most HS_FRAME_MAX_VALUES); 20: the
  * truck-trailer's outputs. */
+#ifndef HS_PLANT_MAX_SIG
 #define HS_PLANT_MAX_SIG 20
+#endif
 
 /* One telemetry record per stepped frame (fixed size; unused tail entries are 0). The plant
  * fills the state and counters; the port fills the timing fields it measured. */

@@ -866,6 +866,26 @@ static void row_span(const hs_mb_model *mb, const int *comp, int a, int b, int *
     *q1 = (hi > lo) ? hi : 0;
 }
 
+/* The unilateral rows over HS_MB_MAX_CT: need counts the rows so far with the one that did not fit;
+ * the later contacts (from c0, valid shape pairs) and stops (from s0) add theirs. */
+static int ct_over(hs_mb_model *mb, int need, int c0, int s0)
+{
+    const hs_mb_desc *D = mb->desc;
+    int n = need;
+    for (int c = c0; c < D->ncontacts; ++c) {
+        const hs_mb_contact *C = &D->contacts[c];
+        if ((C->a < 0) || (C->a >= D->nshapes) || (C->b < 0) || (C->b >= D->nshapes)) { continue; }
+        /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
+        const int per = (C->mu > HS_R(0.0)) ? 3 : 1;
+        n += per * hs_mb_ct_pair_slots(D->shapes[C->a].kind, D->shapes[C->b].kind);
+    }
+    for (int s = s0; s < D->nstops; ++s) {
+        if (D->stops[s].has_min != 0) { ++n; }
+        if (D->stops[s].has_max != 0) { ++n; }
+    }
+    return mb_lim_fail(mb, "unilateral rows (contact points x rows per point)", n, 0, "HS_MB_MAX_CT", HS_MB_MAX_CT, "HS_MB_MAX_CT");
+}
+
 /* Contact c's checks and rows (a normal row per slot, two friction rows each when mu > 0),
  * from row *nk on. */
 static int ct_contact(hs_mb_model *mb, int c, int *nk)
@@ -893,7 +913,7 @@ static int ct_contact(hs_mb_model *mb, int c, int *nk)
     /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
     const int per = (C->mu > HS_R(0.0)) ? 3 : 1;
     if (*nk + ns * per > HS_MB_MAX_CT) {
-        return HS_E_SIZE;
+        return ct_over(mb, *nk + ns * per, c + 1, 0);
     }
     mb->ct_first[c] = *nk;
     mb->ct_slots[c] = ns;
@@ -951,7 +971,7 @@ static int ct_stop(hs_mb_model *mb, int s, int *nk)
     /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
     const int n = ((S->has_min != 0) ? 1 : 0) + ((S->has_max != 0) ? 1 : 0);
     if (*nk + n > HS_MB_MAX_CT) {
-        return HS_E_SIZE;
+        return ct_over(mb, *nk + n, D->ncontacts, s + 1);
     }
     mb->ct_first[D->ncontacts + s] = *nk;
     for (int i = 0; i < n; ++i) {
@@ -1000,8 +1020,16 @@ hs_status hs_mb_ct_compile(hs_mb_model *mb, int *bad)
     int nk = 0;
     mb->nk = 0;
     mb->ct_npts = 0;
-    if ((D->ncontacts > HS_MB_MAX_CONTACTS) || (D->nstops > HS_MB_MAX_STOPS) || (D->nshapes > HS_MB_MAX_SHAPES)
-        || (D->ncontacts < 0) || (D->nstops < 0) || (D->nshapes < 0)) {
+    if (D->ncontacts > HS_MB_MAX_CONTACTS) {
+        return mb_lim_fail(mb, "contacts", D->ncontacts, 0, "HS_MB_MAX_CONTACTS", HS_MB_MAX_CONTACTS, "HS_MB_MAX_CONTACTS");
+    }
+    if (D->nstops > HS_MB_MAX_STOPS) {
+        return mb_lim_fail(mb, "end stops", D->nstops, 0, "HS_MB_MAX_STOPS", HS_MB_MAX_STOPS, "HS_MB_MAX_STOPS");
+    }
+    if (D->nshapes > HS_MB_MAX_SHAPES) {
+        return mb_lim_fail(mb, "shapes", D->nshapes, 0, "HS_MB_MAX_SHAPES", HS_MB_MAX_SHAPES, "HS_MB_MAX_SHAPES");
+    }
+    if ((D->ncontacts < 0) || (D->nstops < 0) || (D->nshapes < 0)) {
         return HS_E_SIZE;
     }
     if ((D->ncontacts > 0) && (D->dim != 3)) {

@@ -37,6 +37,43 @@ static hs_status fail(hs_mb_error *err, int line, tok field, const char *msg, hs
     return rc;
 }
 
+/* A statement over its table's capacity: recorded in st (the text is written once the rest of
+ * the buffer has been counted: cap_text). */
+static hs_status fail_cap(hs_mb_store *st, hs_mb_error *err, int line, tok field, const char *what, const char *limit,
+                          int cap)
+{
+    st->cap_what = what;
+    st->cap_name = limit;
+    st->cap = cap;
+    return fail(err, line, field, what, HS_E_SIZE);
+}
+
+/* 1 when the line [i, e) of buf starts with the word kw. */
+static int line_is(const char *buf, size_t i, size_t e, const char *kw)
+{
+    size_t k = i;
+    while ((k < e) && ((buf[k] == ' ') || (buf[k] == '\t'))) { ++k; }
+    int n = 0;
+    while ((kw[n] != '\0') && (k < e) && (buf[k] == kw[n])) { ++k; ++n; }
+    /* MISRA Ref 10.4.2 [character code vs character constant] */
+    return (kw[n] == '\0') && (n > 0) && ((k == e) || (buf[k] == ' ') || (buf[k] == '\t') || (buf[k] == '\r'));
+}
+
+/* The capacity refusal's text: the statements of its keyword from the refused one to the end of
+ * the buffer (from offset i on), on top of the capacity, are the description's need. */
+static void cap_text(const hs_mb_store *st, const char *buf, size_t len, size_t i, hs_mb_error *err)
+{
+    int need = st->cap;
+    size_t a = i;
+    while (a < len) {
+        size_t e = a;
+        while ((e < len) && (buf[e] != '\n')) { ++e; }
+        if (line_is(buf, a, e, err->field) != 0) { ++need; }
+        a = e + 1u;
+    }
+    hs_mb_limit_msg(err, st->cap_what, need, 0, st->cap_name, st->cap, st->cap_name);
+}
+
 static tok lit(const char *s)
 {
     tok t;
@@ -581,7 +618,7 @@ static hs_status parse_force(hs_mb_store *st, const tok *w, int npos, const tok 
     const hs_status E = HS_E_MODEL_PARAM;
     const tok kw = w[0];
     const int e = D->nforces;
-    if (e >= HS_MB_MAX_FORCES) { return fail(err, line, kw, "too many force elements", HS_E_SIZE); }
+    if (e >= HS_MB_MAX_FORCES) { return fail_cap(st, err, line, kw, "force elements", "HS_MB_MAX_FORCES", HS_MB_MAX_FORCES); }
     hs_mb_force *F = &st->forces[e];
     static const hs_mb_force zero = {0};
     *F = zero;
@@ -640,7 +677,7 @@ static hs_status parse_joint(hs_mb_store *st, const tok *w, int npos, const tok 
     const hs_status E = HS_E_MODEL_PARAM;
     const tok kw = w[0];
     const int j = D->njoints;
-    if (j >= HS_MB_MAX_JOINTS) { return fail(err, line, kw, "too many joints", HS_E_SIZE); }
+    if (j >= HS_MB_MAX_JOINTS) { return fail_cap(st, err, line, kw, "joints", "HS_MB_MAX_JOINTS", HS_MB_MAX_JOINTS); }
     hs_mb_joint *J = &st->joints[j];
     static const hs_mb_joint zero = {0};
     *J = zero;
@@ -900,7 +937,7 @@ static hs_status parse_output(hs_mb_store *st, const tok *w, int npos, const tok
     const hs_status E = HS_E_MODEL_PARAM;
     const tok kw = w[0];
     const int o = D->noutputs;
-    if (o >= HS_MB_MAX_OUTPUTS) { return fail(err, line, kw, "too many outputs", HS_E_SIZE); }
+    if (o >= HS_MB_MAX_OUTPUTS) { return fail_cap(st, err, line, kw, "outputs", "HS_MB_MAX_OUTPUTS", HS_MB_MAX_OUTPUTS); }
     hs_mb_output *O = &st->outputs[o];
     static const hs_mb_output zero = {0};
     *O = zero;
@@ -988,7 +1025,7 @@ static hs_status parse_shape(hs_mb_store *st, const tok *w, int npos, const tok 
     const hs_status E = HS_E_MODEL_PARAM;
     const tok kw = w[0];
     const int i = D->nshapes;
-    if (i >= HS_MB_MAX_SHAPES) { return fail(err, line, kw, "too many shapes", HS_E_SIZE); }
+    if (i >= HS_MB_MAX_SHAPES) { return fail_cap(st, err, line, kw, "shapes", "HS_MB_MAX_SHAPES", HS_MB_MAX_SHAPES); }
     hs_mb_shape *S = &st->shapes[i];
     static const hs_mb_shape zero = {0};
     *S = zero;
@@ -1047,7 +1084,7 @@ static hs_status parse_contact(hs_mb_store *st, const tok *w, int npos, const to
     const hs_status E = HS_E_MODEL_PARAM;
     const tok kw = w[0];
     const int i = D->ncontacts;
-    if (i >= HS_MB_MAX_CONTACTS) { return fail(err, line, kw, "too many contacts", HS_E_SIZE); }
+    if (i >= HS_MB_MAX_CONTACTS) { return fail_cap(st, err, line, kw, "contacts", "HS_MB_MAX_CONTACTS", HS_MB_MAX_CONTACTS); }
     hs_mb_contact *C = &st->contacts[i];
     static const hs_mb_contact zero = {0};
     *C = zero;
@@ -1089,7 +1126,7 @@ static hs_status parse_stop(hs_mb_store *st, const tok *w, int npos, const tok *
     const hs_status E = HS_E_MODEL_PARAM;
     const tok kw = w[0];
     const int i = D->nstops;
-    if (i >= HS_MB_MAX_STOPS) { return fail(err, line, kw, "too many stops", HS_E_SIZE); }
+    if (i >= HS_MB_MAX_STOPS) { return fail_cap(st, err, line, kw, "end stops", "HS_MB_MAX_STOPS", HS_MB_MAX_STOPS); }
     hs_mb_stop *S = &st->stops[i];
     static const hs_mb_stop zero = {0};
     *S = zero;
@@ -1128,7 +1165,7 @@ static hs_status parse_param(hs_mb_store *st, const tok *w, int nw, int line, hs
     const tok kw = w[0];
     const hs_status E = HS_E_MODEL_PARAM;
     if (D->dim == 0) { return fail(err, line, kw, "the first statement must be: model NAME dim=2|3", E); }
-    if (st->nparams >= HS_MB_MAX_PARAMS) { return fail(err, line, kw, "too many params", HS_E_SIZE); }
+    if (st->nparams >= HS_MB_MAX_PARAMS) { return fail_cap(st, err, line, kw, "params", "HS_MB_MAX_PARAMS", HS_MB_MAX_PARAMS); }
     static char expr[HS_MB_MAX_LINE];
     int n = 0;
     for (int i = 1; i < nw; ++i) {
@@ -1236,7 +1273,7 @@ static hs_status parse_input(hs_mb_store *st, const tok *w, int npos, const tok 
     const tok kw = w[0];
     const hs_status E = HS_E_MODEL_PARAM;
     const int i = st->ninputs;
-    if (i >= HS_MB_MAX_NIN) { return fail(err, line, kw, "too many inputs", HS_E_SIZE); }
+    if (i >= HS_MB_MAX_NIN) { return fail_cap(st, err, line, kw, "inputs", "HS_MB_MAX_NIN", HS_MB_MAX_NIN); }
     if (D->nin > st->ninputs) { return fail(err, line, kw, "the model line's nin= and input lines exclude each other", E); }
     hs_mb_signal *S = &st->in_sig[i];
     signal_default(S, "1", 1);
@@ -1265,7 +1302,7 @@ static hs_status parse_point(hs_mb_store *st, const tok *w, int npos, const tok 
     hs_mb_desc *D = &st->desc;
     const tok kw = w[0];
     const hs_status E = HS_E_MODEL_PARAM;
-    if (st->npoints >= HS_MB_MAX_POINTS) { return fail(err, line, kw, "too many points", HS_E_SIZE); }
+    if (st->npoints >= HS_MB_MAX_POINTS) { return fail_cap(st, err, line, kw, "named points", "HS_MB_MAX_POINTS", HS_MB_MAX_POINTS); }
     if (npos != 2 || copy_name(st->point_names[st->npoints], w[1]) == 0) { return fail(err, line, kw, "expected: point NAME at=x,y[,z] [fx=..] [fy=..] [fz=..] [circle=R]", E); }
     if (body_or_point_taken(st, w[1]) != 0) { return fail(err, line, w[1], "name already used by a body or point", E); }
     hs_mb_point *p = &st->points[st->npoints];
@@ -1321,7 +1358,7 @@ static hs_status parse_body(hs_mb_store *st, const tok *w, int npos, const tok *
     const tok kw = w[0];
     const hs_status E = HS_E_MODEL_PARAM;
     const int b = D->nbodies;
-    if (b >= HS_MB_MAX_BODIES) { return fail(err, line, kw, "too many bodies", HS_E_SIZE); }
+    if (b >= HS_MB_MAX_BODIES) { return fail_cap(st, err, line, kw, "bodies", "HS_MB_MAX_BODIES", HS_MB_MAX_BODIES); }
     hs_mb_body *B = &st->bodies[b];
     static const hs_mb_body zero = {0};
     *B = zero;
@@ -1437,6 +1474,7 @@ hs_status hs_mb_parse_ovr(const char *buf, size_t len, hs_mb_store *st, const hs
     st->ovr = ovr;
     st->ewhy = NULL;
     st->ename[0] = 0;
+    st->cap_name = NULL;
     if (ovr != NULL && (ovr->n < 0 || ovr->n > HS_MB_MAX_OVERRIDES)) { return fail(err, 0, lit("--param"), "too many overrides", HS_E_SIZE); }
     for (int i = 0; i < HS_MB_MAX_OVERRIDES; ++i) { st->ovr_used[i] = 0; }
     st->desc = zero_desc;
@@ -1473,6 +1511,7 @@ hs_status hs_mb_parse_ovr(const char *buf, size_t len, hs_mb_store *st, const hs
         }
         if (nw > 0) {
             hs_status rc = parse_line(st, w, nw, line, err);
+            if ((rc != HS_OK) && (st->cap_name != NULL)) { cap_text(st, buf, len, i, err); }
             if (rc != HS_OK) { return rc; }
         }
         i = e + 1u;
@@ -1665,7 +1704,8 @@ hs_status hs_mb_parse_compile_ovr(const char *buf, size_t len, hs_mb_store *st, 
         if (t == 4) { /* contacts, then stops from 100 */
             err->line = (bad >= 100 && bad - 100 < st->desc.nstops) ? st->stop_line[bad - 100]
                       : ((bad >= 0 && bad < st->desc.ncontacts) ? st->contact_line[bad] : 0);
-            err->field[0] = 0;
+            /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
+            if (rc != HS_E_SIZE) { err->field[0] = 0; } /* a capacity keeps its table's name */
         }
         return rc;
     }

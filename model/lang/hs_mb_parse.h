@@ -7,9 +7,13 @@
 
 #include "hs_mb.h"
 
+#ifndef HS_MB_MAX_POINTS
 #define HS_MB_MAX_POINTS 16   /* named ground points */
+#endif
 #define HS_MB_MAX_LINE 512    /* bytes of one line */
+#ifndef HS_MB_MAX_PARAMS
 #define HS_MB_MAX_PARAMS 48   /* param statements */
+#endif
 #define HS_MB_MAX_OVERRIDES 16 /* --param NAME=VALUE overrides of one load */
 #define HS_MB_INIT_TOL 1e-6   /* initial state: |g_i| <= tol (1 + |set value|), |G u + g_t|_i <= tol (1 + |G_i| |u|) */
 
@@ -53,6 +57,8 @@ typedef struct hs_mb_store {
     int ovr_used[HS_MB_MAX_OVERRIDES];
     const char *ewhy;                     /* why the last value was refused (static text) */
     char ename[HS_MB_NAME];               /* the unknown parameter it named, if any */
+    const char *cap_name, *cap_what;      /* a statement over its capacity: its name (NULL: none), what it counts */
+    int cap;                              /* and its value */
     /* scratch of the joint checks (initial state, redundancy): G, orthonormal rows, coefficients */
     hs_real chk_q[HS_MB_MAX_NQ], chk_u[HS_MB_MAX_NQ], chk_g[HS_MB_MAX_NC], chk_gt[HS_MB_MAX_NC];
     hs_real chk_G[HS_MB_MAX_NC * HS_MB_MAX_NQ];

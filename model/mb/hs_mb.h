@@ -27,16 +27,39 @@
 #include "hs_model.h"
 #include "hs_mb_kinds.h"
 
-/* Capacities (compile-time; every table below is sized by them). */
-#define HS_MB_MAX_BODIES 24   /* bodies (ground excluded) */
-#define HS_MB_MAX_JOINTS 40   /* joints (constraint elements) */
-#define HS_MB_MAX_FORCES 40   /* force elements */
+/* Capacities (compile-time; every table below is sized by them). Each is a build setting:
+ * -DHS_MB_MAX_BODIES=N (make HS_MB_MAX_BODIES=N) raises or lowers it for a whole build, and a
+ * description over one is refused naming it, the description's need and this setting
+ * (model/README.md "Sizes"). The defaults fit the host build's largest shipped descriptions
+ * (81 planar bodies, 50 boxes and 300 contact points); the boards keep smaller ones
+ * (port/cortex-m/cortex-m.mk, CM_MB_LIMITS) so their static memory and stack bound stay put. */
+#ifndef HS_MB_MAX_BODIES
+#define HS_MB_MAX_BODIES 96   /* bodies (ground excluded) */
+#endif
+#ifndef HS_MB_MAX_JOINTS
+#define HS_MB_MAX_JOINTS 160  /* joints (constraint elements) */
+#endif
+#ifndef HS_MB_MAX_FORCES
+#define HS_MB_MAX_FORCES 96   /* force elements */
+#endif
+#ifndef HS_MB_MAX_OUTPUTS
 #define HS_MB_MAX_OUTPUTS 24  /* output lines (each gives 1..7 signals) */
-#define HS_MB_MAX_NQ 96       /* positions = velocities */
-#define HS_MB_MAX_NC 96       /* constraint rows (joints plus one per spatial body) */
+#endif
+#ifndef HS_MB_MAX_NQ
+#define HS_MB_MAX_NQ 512      /* positions = velocities */
+#endif
+#ifndef HS_MB_MAX_NC
+#define HS_MB_MAX_NC 512      /* constraint rows (joints plus one per spatial body) */
+#endif
+#ifndef HS_MB_MAX_NIN
 #define HS_MB_MAX_NIN 16      /* input signals */
+#endif
+#ifndef HS_MB_MAX_NZ
 #define HS_MB_MAX_NZ 48       /* auxiliary (first-order) states of the force elements */
+#endif
+#ifndef HS_MB_MAX_NOUT
 #define HS_MB_MAX_NOUT 64     /* output signals */
+#endif
 #define HS_MB_MAX_ROWS 6      /* rows of one joint */
 #define HS_MB_NAME 24         /* bytes of a name, terminator included */
 #define HS_MB_UNIT 16         /* bytes of a signal's unit, terminator included */
@@ -211,10 +234,18 @@ typedef struct hs_mb_output {
  * geometry; a contact is a pair of shapes with fixed slots (sphere-plane 1, capsule-plane 2,
  * box-plane 4, sphere-sphere 1, sphere-box 1, box-box 4 vertex-face points), each slot one
  * normal row plus two friction rows when mu > 0; an end stop bounds a joint's coordinate. */
-#define HS_MB_MAX_SHAPES 24   /* shapes */
-#define HS_MB_MAX_CONTACTS 24 /* contact pairs */
+#ifndef HS_MB_MAX_SHAPES
+#define HS_MB_MAX_SHAPES 128  /* shapes */
+#endif
+#ifndef HS_MB_MAX_CONTACTS
+#define HS_MB_MAX_CONTACTS 128 /* contact pairs */
+#endif
+#ifndef HS_MB_MAX_STOPS
 #define HS_MB_MAX_STOPS 8     /* end stops */
-#define HS_MB_MAX_CT 144      /* unilateral rows (slots x rows per slot) */
+#endif
+#ifndef HS_MB_MAX_CT
+#define HS_MB_MAX_CT 900      /* unilateral rows (slots x rows per slot): 300 points with friction */
+#endif
 #define HS_MB_CT_SWEEPS 20    /* default projected Gauss-Seidel sweeps per step */
 
 typedef enum hs_mb_shape_kind {
@@ -361,6 +392,10 @@ typedef struct hs_mb_model {
                                         * forces, then joints (unit quaternions) */
     int bad_table;                      /* after a refused compile: 0 bodies, 1 joints, 2 forces, 3 outputs, -1 whole */
     const char *bad_why;                /* after a refused compile: why (static text), or NULL */
+    const char *lim_name;               /* after a refused compile over a capacity: its name (HS_MB_MAX_*), else NULL */
+    const char *lim_what;               /* what it counts ("coordinates", ...) */
+    const char *lim_set;                /* the build setting that raises it (itself, or the one it derives from) */
+    int lim_need, lim_cap, lim_atleast; /* the description's need (a lower bound when lim_atleast), the capacity */
     int has_acc;                        /* an ACC output: output() evaluates the forces */
     int acc_kkt;                        /* an ACC output that needs u' of the whole system */
     /* Specialized evaluators (model/mb/hs_mb_fast.c) chosen at compile; 0 = the general ones. */
@@ -435,6 +470,12 @@ typedef struct hs_mb_model {
  * description), msg = why (the pass's reason, else the table's), line 0 (a description has
  * no lines: hs_mb_parse_compile maps the index to its line). */
 hs_status hs_mb_compile(const hs_mb_desc *desc, hs_mb_model *mb, int packed, hs_error *err);
+
+/* A capacity's refusal as err's text (err->detail, err->msg pointing at it): "NEED WHAT exceed
+ * LIMIT = CAP; build with -DSET=NEED or more (make SET=NEED)" ("at least NEED" when atleast;
+ * "build with a larger SET" when SET is not LIMIT, a capacity derived from SET). */
+void hs_mb_limit_msg(hs_error *err, const char *what, int need, int atleast, const char *limit, int cap,
+                     const char *set);
 
 /* Binds m to the compiled model (hs_model_init plus the description pointer). */
 hs_status hs_mb_model_init(hs_model *m, const hs_mb_model *mb);

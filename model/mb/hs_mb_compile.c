@@ -69,9 +69,13 @@ static int pass_sizes(const hs_mb_desc *D, hs_mb_model *mb, int packed)
     mb->acc_kkt = 0;
     mb->fast = 0; /* the general evaluators until the tables below are complete */
     mb->nz = 0;
-    if (D->nbodies < 1 || D->nbodies > HS_MB_MAX_BODIES || D->njoints < 0 || D->njoints > HS_MB_MAX_JOINTS
-        || D->nforces < 0 || D->nforces > HS_MB_MAX_FORCES || D->noutputs < 0
-        || D->noutputs > HS_MB_MAX_OUTPUTS || D->nin < 0 || D->nin > HS_MB_MAX_NIN) {
+    mb->lim_name = NULL;
+    if (D->nbodies > HS_MB_MAX_BODIES) { mb->bad_table = 0; return mb_lim_fail(mb, "bodies", D->nbodies, 0, "HS_MB_MAX_BODIES", HS_MB_MAX_BODIES, "HS_MB_MAX_BODIES"); }
+    if (D->njoints > HS_MB_MAX_JOINTS) { mb->bad_table = 1; return mb_lim_fail(mb, "joints", D->njoints, 0, "HS_MB_MAX_JOINTS", HS_MB_MAX_JOINTS, "HS_MB_MAX_JOINTS"); }
+    if (D->nforces > HS_MB_MAX_FORCES) { mb->bad_table = 2; return mb_lim_fail(mb, "force elements", D->nforces, 0, "HS_MB_MAX_FORCES", HS_MB_MAX_FORCES, "HS_MB_MAX_FORCES"); }
+    if (D->noutputs > HS_MB_MAX_OUTPUTS) { mb->bad_table = 3; return mb_lim_fail(mb, "outputs", D->noutputs, 0, "HS_MB_MAX_OUTPUTS", HS_MB_MAX_OUTPUTS, "HS_MB_MAX_OUTPUTS"); }
+    if (D->nin > HS_MB_MAX_NIN) { return mb_lim_fail(mb, "inputs", D->nin, 0, "HS_MB_MAX_NIN", HS_MB_MAX_NIN, "HS_MB_MAX_NIN"); }
+    if (D->nbodies < 1 || D->njoints < 0 || D->nforces < 0 || D->noutputs < 0 || D->nin < 0) {
         return HS_E_SIZE;
     }
     if (D->dim != 2 && D->dim != 3) { return HS_E_MODEL_PARAM; }
@@ -112,7 +116,10 @@ static int pass_bodies(const hs_mb_desc *D, hs_mb_model *mb, int *bad_index)
         mb->qoff[b] = nq;
         mb->bnq[b] = n;
         nq += n;
-        if (nq > HS_MB_MAX_NQ) { return HS_E_SIZE; }
+        if (nq > HS_MB_MAX_NQ) {
+            for (int r = b + 1; r < D->nbodies; ++r) { nq += hs_mb_body_nq(D->bodies[r].kind); }
+            return mb_lim_fail(mb, "coordinates", nq, 0, "HS_MB_MAX_NQ", HS_MB_MAX_NQ, "HS_MB_MAX_NQ");
+        }
     }
     mb->qoff[D->nbodies] = nq;
     mb->nq = nq;
@@ -166,7 +173,14 @@ static int pass_forces(const hs_mb_desc *D, hs_mb_model *mb, int *bad_index)
         if (E->in1 < 0 || E->in1 > D->nin || E->in2 < 0 || E->in2 > D->nin || E->in3 < 0 || E->in3 > D->nin) { mb->bad_why = "input index not below the model's input count"; return HS_E_MODEL_PARAM; }
         mb->zoff[e] = mb->nz;
         mb->nz += (mb_force_states_of[E->kind] != NULL) ? mb_force_states_of[E->kind]->nz : 0;
-        if (mb->nz > HS_MB_MAX_NZ) { return HS_E_SIZE; }
+        if (mb->nz > HS_MB_MAX_NZ) {
+            int nz = mb->nz;
+            for (int r = e + 1; r < D->nforces; ++r) {
+                const int k = (int)D->forces[r].kind;
+                if ((k >= 0) && (k < (int)HS_MB_FORCE_KINDS) && (mb_force_states_of[k] != NULL)) { nz += mb_force_states_of[k]->nz; }
+            }
+            return mb_lim_fail(mb, "auxiliary states", nz, 0, "HS_MB_MAX_NZ", HS_MB_MAX_NZ, "HS_MB_MAX_NZ");
+        }
     }
     return HS_OK;
 }
@@ -251,7 +265,7 @@ static int pass_outputs(const hs_mb_desc *D, hs_mb_model *mb, int *bad_index)
         const int rc = output_check(D, mb, i, nout, &n);
         /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
         if (rc != HS_OK) { return rc; }
-        if (nout + n > HS_MB_MAX_NOUT) { return HS_E_SIZE; }
+        if (nout + n > HS_MB_MAX_NOUT) { return mb_lim_fail(mb, "output signals", nout + n, 1, "HS_MB_MAX_NOUT", HS_MB_MAX_NOUT, "HS_MB_MAX_NOUT"); }
         for (int j = 0; j < n; ++j) {
             char *dst = mb->out_buf[nout + j];
             output_name(D, &D->outputs[i], j, dst, (int)sizeof mb->out_buf[0]);
@@ -388,7 +402,7 @@ static int pass_blocks(const hs_mb_desc *D, hs_mb_model *mb)
     for (int i = 0; i < D->nbodies; ++i) {
         for (int j = 0; j < D->nbodies; ++j) {
             if (mb->qqoff[i][j] < 0) { continue; }
-            if (nqq >= HS_MB_MAX_QQ) { return HS_E_SIZE; }
+            if (nqq >= HS_MB_MAX_QQ) { return mb_lim_fail(mb, "coupled body pairs", nqq + 1, 1, "HS_MB_MAX_QQ", HS_MB_MAX_QQ, "HS_MB_MAX_BODIES"); }
             qq[2 * nqq] = i; qq[2 * nqq + 1] = j; ++nqq;
             mb->qqoff[i][j] = off;
             off += mb->bnq[i] * mb->bnq[j];
@@ -402,7 +416,7 @@ static int pass_blocks(const hs_mb_desc *D, hs_mb_model *mb)
     for (int c = 0; c < ncb; ++c) {
         for (int b = 0; b < D->nbodies; ++b) {
             if (mb->cqoff[c][b] < 0) { continue; }
-            if (ncq >= HS_MB_MAX_CQ) { return HS_E_SIZE; }
+            if (ncq >= HS_MB_MAX_CQ) { return mb_lim_fail(mb, "(constraint block, body) pairs", ncq + 1, 1, "HS_MB_MAX_CQ", HS_MB_MAX_CQ, "HS_MB_MAX_NC"); }
             cq[2 * ncq] = c; cq[2 * ncq + 1] = b; ++ncq;
             mb->cqoff[c][b] = off;
             off += (cb[c + 1] - cb[c]) * mb->bnq[b];
@@ -559,6 +573,9 @@ static void compile_error(const hs_mb_model *mb, hs_status rc, int bad, hs_error
     } else {
         err->msg = (rc == HS_E_SIZE) ? "a capacity HS_MB_MAX_* exceeded"
                  : ((rc == HS_E_NULL) ? hs_status_str(rc) : "description refused");
+    }
+    if ((rec != NULL) && (rc == HS_E_SIZE) && (rec->lim_name != NULL)) {
+        hs_mb_limit_msg(err, rec->lim_what, rec->lim_need, rec->lim_atleast, rec->lim_name, rec->lim_cap, rec->lim_set);
     }
     size_t n = 0u;
     while ((field[n] != '\0') && (n + 1u < sizeof err->field)) {

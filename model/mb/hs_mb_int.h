@@ -383,4 +383,9 @@ static inline int hs_mb_g_index(const hs_mb_model *mb, int r, int b)
 }
 
 
+/* Records a capacity refusal in mb (hs_mb_compile's record then names it: hs_mb_limit_msg) and
+ * returns HS_E_SIZE. */
+int mb_lim_fail(hs_mb_model *mb, const char *what, int need, int atleast, const char *limit, int cap,
+                const char *set);
+
 #endif

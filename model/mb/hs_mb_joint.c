@@ -238,6 +238,18 @@ hs_status mb_curvature(const hs_mb_model *mb, hs_real t, const hs_real *q, const
 }
 
 
+/* The constraint rows over HS_MB_MAX_NC: a lower bound of the need (one row more than fitted,
+ * a row for each of the later joints and a norm row for each spatial body from body b0 on). */
+static int rows_over(hs_mb_model *mb, int later_joints, int b0)
+{
+    const hs_mb_desc *D = mb->desc;
+    int need = HS_MB_MAX_NC + 1 + later_joints;
+    for (int b = b0; b < D->nbodies; ++b) {
+        if (D->bodies[b].kind == HS_MB_SPATIAL) { ++need; }
+    }
+    return mb_lim_fail(mb, "constraint rows", need, 1, "HS_MB_MAX_NC", HS_MB_MAX_NC, "HS_MB_MAX_NC");
+}
+
 hs_status mb_build_rows(hs_mb_model *mb, int *bad)
 {
     const hs_mb_desc *D = mb->desc;
@@ -248,8 +260,12 @@ hs_status mb_build_rows(hs_mb_model *mb, int *bad)
         mb->jrow[j] = mb->nrow;
         if (kind < 0 || kind >= (int)HS_MB_JOINT_KINDS) { return HS_E_MODEL_PARAM; }
         const int rc = mb_joint_elems[kind]->rows(mb, j);
+        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
+        if ((rc == HS_E_SIZE) && (mb->nrow >= HS_MB_MAX_NC)) { return rows_over(mb, D->njoints - j - 1, 0); }
         if (rc != 0) { return rc; }
-        if (mb->nrow - mb->jrow[j] > HS_MB_MAX_ROWS) { return HS_E_SIZE; }
+        if (mb->nrow - mb->jrow[j] > HS_MB_MAX_ROWS) {
+            return mb_lim_fail(mb, "rows of one joint", mb->nrow - mb->jrow[j], 0, "HS_MB_MAX_ROWS", HS_MB_MAX_ROWS, "HS_MB_MAX_ROWS");
+        }
     }
     mb->jrow[D->njoints] = mb->nrow;
     *bad = -1;
@@ -257,7 +273,7 @@ hs_status mb_build_rows(hs_mb_model *mb, int *bad)
         if (D->bodies[b].kind != HS_MB_SPATIAL) { continue; }
         const int rc = mb_norm_row(mb, b);
         /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-        if (rc != HS_OK) { return rc; }
+        if (rc != HS_OK) { return rows_over(mb, 0, b + 1); }
     }
     return HS_OK;
 }

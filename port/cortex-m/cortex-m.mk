@@ -44,9 +44,16 @@ MODEL_FILE ?=
 # The board `make qemu-run` (and `make firmware MODEL_FILE=...`) uses: m7 (default) or m4f,
 # the float build.
 QEMU_RUN_BOARD ?= m7
+# The boards' description capacities (model/mb/hs_mb.h): smaller than the host's, so each generated
+# model's static tables (hs_mb_model: 100,544 bytes on the host at these values) and the images'
+# stack bound stay as they were; `make HS_MB_MAX_BODIES=N ...` overrides one for both builds.
+CM_MB_DEFAULTS := HS_MB_MAX_BODIES=24 HS_MB_MAX_JOINTS=40 HS_MB_MAX_FORCES=40 HS_MB_MAX_OUTPUTS=24 \
+                  HS_MB_MAX_NQ=96 HS_MB_MAX_NC=96 HS_MB_MAX_NIN=16 HS_MB_MAX_NZ=48 HS_MB_MAX_NOUT=64 \
+                  HS_MB_MAX_SHAPES=24 HS_MB_MAX_CONTACTS=24 HS_MB_MAX_STOPS=8 HS_MB_MAX_CT=144
+CM_MB_LIMITS := $(foreach d,$(CM_MB_DEFAULTS),-D$(firstword $(subst =, ,$(d)))=$(or $($(firstword $(subst =, ,$(d)))),$(lastword $(subst =, ,$(d)))))
 CM_CFLAGS := -std=c99 -O2 -g -ffreestanding -nostdlib $(FPFLAGS) $(WARN) -fno-short-enums \
              -ffunction-sections -fdata-sections -fstack-usage -fcallgraph-info=su -Irt $(MODEL_INC) -Ihil -Iport/cortex-m -Iport/cortex-m/core \
-             -DHS_PLANT_MAX_NQ=8 -DHS_PLANT_MAX_NC=8 -DHS_PLANT_MAX_NZ=12
+             -DHS_PLANT_MAX_NQ=8 -DHS_PLANT_MAX_NC=8 -DHS_PLANT_MAX_NZ=12 $(CM_MB_LIMITS)
 # The vehicles (model/vehicle/hs_veh.c on hs_tire.c, hs_tire_values.c, and the description's tire
 # element model/elements/hs_mb_el_tire.c) are built with -O3 and a higher
 # inline limit: the tire's small value-and-partials helpers are then inlined and their

@@ -53,14 +53,15 @@ static inline int hs_mb_load_file_ovr(const char *path, hs_mb_store *st, const h
     hs_mb_error err;
     if (hs_mb_parse_compile_ovr(buf, len, st, ovr, mb, packed, &err)) {
         char extra[200] = "";
-        if (err.detail[0] && err.has_value) snprintf(extra, sizeof extra, " (%s %.6g)", err.detail, err.value);
+        if (err.msg == err.detail) extra[0] = 0; /* the text is the detail (a capacity: hs_mb_limit_msg) */
+        else if (err.detail[0] && err.has_value) snprintf(extra, sizeof extra, " (%s %.6g)", err.detail, err.value);
         else if (err.detail[0]) snprintf(extra, sizeof extra, " (%s)", err.detail);
         /* line 0: not a line of the file (a --param override): the path alone. */
         char at[24] = "";
         if (err.line > 0) snprintf(at, sizeof at, ":%d", err.line);
         /* the document that says what the field takes, not a tool's --help */
-        if (snprintf(msg, n, "%s%s: field '%s': %s%s (the format: model/FORMAT.md)", path, at, err.field,
-                     err.msg, extra) < 0) msg[0] = 0;
+        if (snprintf(msg, n, "%s%s: field '%s': %s%s (%s)", path, at, err.field, err.msg, extra,
+                     err.msg == err.detail ? "the capacities: model/README.md, Sizes" : "the format: model/FORMAT.md") < 0) msg[0] = 0;
         return HS_MB_EXIT_BAD;
     }
     return 0;

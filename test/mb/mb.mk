@@ -42,3 +42,16 @@ $(BUILD)/hilstep-mbtwins: test/bench/mb_twins.c $(CORE_OBJ) $(MODEL_HDR) $(wildc
 mb-twins: $(BUILD)/hilstep-mbtwins
 	@sh test/bench/mb_twins.sh $(BUILD)
 bench-run: mb-twins
+
+# Sizes from the build (issue 32 item 4): every capacity's refusal names it, the need and the
+# setting; the 81-body N-four-bar against the parallelogram motion; the 20- and 50-box towers.
+size-test: $(BUILD)/hilstep-sim
+	@sh test/mb/size_test.sh $(BUILD)/hilstep-sim
+TEST_SUITES += size-test
+
+# make bench: instructions per step of the N-four-bar (N = 5..40) and the box towers (5..50)
+# on the host (callgrind), per body and against the smallest: the cost's growth with size.
+.PHONY: size-bench
+size-bench: $(BUILD)/hilstep-sim
+	@sh test/mb/size_bench.sh $(BUILD)/hilstep-sim
+bench-run: size-bench
