@@ -636,6 +636,8 @@ void hs_xcp_event(hs_xcp *x, uint64_t tick, double t)
             }
             for (uint32_t j = 0; j < x->odt_n[g]; ++j) {
                 const hs_xcp_odt_entry *e = &x->entry[x->odt_first[g] + j];
+                /* an entry never written (WRITE_DAQ) has no source: it adds no bytes */
+                if (e->size == 0u) { continue; }
                 (void)memcpy(o + k, e->src, e->size);
                 k += e->size;
             }

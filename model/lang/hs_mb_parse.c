@@ -55,7 +55,6 @@ static int line_is(const char *buf, size_t i, size_t e, const char *kw)
     while ((k < e) && ((buf[k] == ' ') || (buf[k] == '\t'))) { ++k; }
     int n = 0;
     while ((kw[n] != '\0') && (k < e) && (buf[k] == kw[n])) { ++k; ++n; }
-    /* MISRA Ref 10.4.2 [character code vs character constant] */
     return (kw[n] == '\0') && (n > 0) && ((k == e) || (buf[k] == ' ') || (buf[k] == '\t') || (buf[k] == '\r'));
 }
 
@@ -920,7 +919,6 @@ static hs_status acc_key(hs_mb_store *st, tok k, tok v, int line, hs_mb_error *e
     if (O->index2 > 0) { return fail(err, line, k, "at= and axes= take one body (no BODY2)", E); }
     if (tok_eq(k, "at") != 0) {
         const int n = st->desc.dim;
-        /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
         *ok = read_vec(st, v, O->at, n) == n;
         return HS_OK;
     }
@@ -1704,7 +1702,6 @@ hs_status hs_mb_parse_compile_ovr(const char *buf, size_t len, hs_mb_store *st, 
         if (t == 4) { /* contacts, then stops from 100 */
             err->line = (bad >= 100 && bad - 100 < st->desc.nstops) ? st->stop_line[bad - 100]
                       : ((bad >= 0 && bad < st->desc.ncontacts) ? st->contact_line[bad] : 0);
-            /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
             if (rc != HS_E_SIZE) { err->field[0] = 0; } /* a capacity keeps its table's name */
         }
         return rc;

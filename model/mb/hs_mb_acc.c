@@ -71,12 +71,10 @@ hs_status mb_acc_solve(const hs_mb_model *mb, hs_real t, const hs_real *q, const
     if (nc > 0) {
         hs_real gam[HS_MB_MAX_NC];
         const hs_status rc = mb_gamma(mb, t, q, u, gam);
-        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
         if (rc != HS_OK) { return rc; }
         for (int r = 0; r < nc; ++r) { rhs[nq + r] = -gam[r]; }
     }
     const hs_status rc = hs_lu_factor(kkt, kpiv, n);
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     if (rc != HS_OK) { return rc; }
     hs_lu_solve(kkt, kpiv, n, rhs);
     for (int i = 0; i < nq; ++i) { udd[i] = rhs[i]; }
