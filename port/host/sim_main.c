@@ -175,6 +175,28 @@ static int is_valued(const char *a)
     return 0;
 }
 
+/* One --param KEY=VALUE into c's next slot (keys unique, values finite decimals). */
+static int parse_param(const char *v, hs_sim_cfg *c, hs_sim_err *e)
+{
+    const char *eq = strchr(v, '=');
+    if (!eq || eq == v) return fail(e, "--param", "expected KEY=VALUE");
+    if (c->np >= HS_SIM_MAXP) return fail(e, "--param", "too many parameters");
+    size_t kl = (size_t)(eq - v);
+    if (kl >= sizeof c->pkeys[0]) return fail(e, "--param", "key too long");
+    memcpy(c->pkeys[c->np], v, kl);
+    c->pkeys[c->np][kl] = 0;
+    if (!parse_real(eq + 1, &c->pvals[c->np]))
+        return fail(e, "--param", "%s: the value '%s' of parameter %s is %s", v, eq + 1,
+                    c->pkeys[c->np], hs_is_hex_float(eq + 1)
+                    ? "a hexadecimal float: decimal numbers only (as in .hsm files)"
+                    : "not a finite number");
+    for (int k = 0; k < c->np; ++k)
+        if (!strcmp(c->pkeys[k], c->pkeys[c->np]))
+            return fail(e, "--param", "the same key given twice (give each parameter once)");
+    ++c->np;
+    return HS_SIM_OK;
+}
+
 int hs_sim_parse(int argc, char *const *argv, hs_sim_cfg *c, hs_sim_err *e)
 {
     memset(c, 0, sizeof *c);
@@ -195,22 +217,8 @@ int hs_sim_parse(int argc, char *const *argv, hs_sim_cfg *c, hs_sim_err *e)
         } else if (!strcmp(a, "--model-file")) {
             c->model_file = v;
         } else if (!strcmp(a, "--param")) {
-            const char *eq = strchr(v, '=');
-            if (!eq || eq == v) return fail(e, "--param", "expected KEY=VALUE");
-            if (c->np >= HS_SIM_MAXP) return fail(e, "--param", "too many parameters");
-            size_t kl = (size_t)(eq - v);
-            if (kl >= sizeof c->pkeys[0]) return fail(e, "--param", "key too long");
-            memcpy(c->pkeys[c->np], v, kl);
-            c->pkeys[c->np][kl] = 0;
-            if (!parse_real(eq + 1, &c->pvals[c->np]))
-                return fail(e, "--param", "%s: the value '%s' of parameter %s is %s", v, eq + 1,
-                            c->pkeys[c->np], hs_is_hex_float(eq + 1)
-                            ? "a hexadecimal float: decimal numbers only (as in .hsm files)"
-                            : "not a finite number");
-            for (int k = 0; k < c->np; ++k)
-                if (!strcmp(c->pkeys[k], c->pkeys[c->np]))
-                    return fail(e, "--param", "the same key given twice (give each parameter once)");
-            ++c->np;
+            int r = parse_param(v, c, e);
+            if (r != HS_SIM_OK) return r;
         } else if (!strcmp(a, "--method")) {
             c->auto_method = !strcmp(v, "auto");
             if (!c->auto_method && hs_method_parse(v, &c->def.method) != HS_OK)

@@ -139,6 +139,9 @@ static void on_signal(int sig)
     g_stop = 1;
 }
 
+static void usage_exit(FILE *f);
+
+/* --help: every option by group, then usage_exit. */
 static void usage(FILE *f)
 {
     fprintf(f,
@@ -242,7 +245,14 @@ static void usage(FILE *f)
 "                      overruns and misses ceil(X) - 1 ticks (X > 1, e.g. 500:3.5)\n"
 "  --inject-fault K[:N]  frames K..K+N-1 (N default 1) hand the step a NaN input behind\n"
 "                      hs_rx's back, so the step refuses\n"
-"  --help              this text\n"
+"  --help              this text\n");
+    usage_exit(f);
+}
+
+/* The exit-status and methods part of --help (the table of hil/hs_exit.h, the method table). */
+static void usage_exit(FILE *f)
+{
+    fprintf(f,
 "\n"
 "exit status (one table for every hilstep plant, hil/hs_exit.h):\n"
 "  0 run complete or ended by SIGINT/SIGTERM/SIGHUP, verdict PASS (telemetry flushed,\n"
@@ -253,7 +263,8 @@ static void usage(FILE *f)
 "    of an earlier run (old_run: a replay; the verdict says \"link attacked\"), or frames a\n"
 "    transport refused as not from the ECU (CAN E2E: a second sender);\n"
 "    9 ECU frames rejected (--max-rejected); 10 ECU never heard (--allow-no-ecu); 11 an\n"
-"    input on its fallback after the link came up (--max-fallback-ticks).\n"
+"    input on its fallback after the link came up (--max-fallback-ticks); 12 the error\n"
+"    estimate exceeded --tol (inaccurate).\n"
 "Without root, SCHED_FIFO or a PREEMPT_RT kernel the run goes on, says plainly that it is\n"
 "not hard real-time and does not judge the latency (unless --budget-us or --require-rt).\n"
 "\nmethods (--method; the stepper's method table):\n");

@@ -33,8 +33,8 @@ $(BUILD)/can/hs_transports_null.c: port/linux-rt/hs_transports.c
 	@mkdir -p $(BUILD)/can
 	sed 's|^    /\* end of the list|    X(null) /* test/can/hs_tp_null.c */ \\\n&|' $< > $@
 
-$(BUILD)/hilstep-rt-null: $(BUILD)/can/hs_transports_null.c test/can/hs_tp_null.c $(LINUX_DIR)/hilstep_rt.c $(LINUX_BASE_OBJ) $(LINUX_TP_OBJ) $(CORE_OBJ) $(LINUX_HDR)
-	$(CC) $(CFLAGS_LINUX) $(LINUX_DIR)/hilstep_rt.c $(LINUX_BASE_OBJ) $(filter-out %/hs_transports.o,$(LINUX_TP_OBJ)) \
+$(BUILD)/hilstep-rt-null: $(BUILD)/can/hs_transports_null.c test/can/hs_tp_null.c $(LINUX_DIR)/hilstep_rt.c $(LINUX_BASE_OBJ) $(LINUX_TP_OBJ) $(LINUX_XCP_OBJ) $(CORE_OBJ) $(LINUX_HDR)
+	$(CC) $(CFLAGS_LINUX) $(LINUX_DIR)/hilstep_rt.c $(LINUX_BASE_OBJ) $(filter-out %/hs_transports.o,$(LINUX_TP_OBJ)) $(LINUX_XCP_OBJ) \
 	  $(BUILD)/can/hs_transports_null.c test/can/hs_tp_null.c $(CORE_OBJ) -o $@ $(LINUX_LIBS)
 
 .PHONY: can-test can-build
