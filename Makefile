@@ -65,7 +65,7 @@ TEST_HARNESS := test/unit/hs_test.c test/unit/hs_test.h
 TEST_SRC := $(wildcard test/unit/*.c) test/host_main.c
 # Every test binary links objects compiled once per set of flags (one compile per file, so
 # make -j spreads them; the tools build was bound by single compiles of 110 files). Sets:
-#   unit/   the host unit tests: CFLAGS_HOST, the sparse tally on (test/sparse/sparse.mk)
+#   unit/   the host unit tests and the tallied hs_sparse (CFLAGS_HOST); the rest is CORE_OBJ
 #   asan/   ASan + UBSan at -O1: rt/, model/ and hil/, shared by asan/hilstep-unit,
 #           hilstep-plant-unit, hilstep-link-unit and hilstep-mac-unit (which compiled the same
 #           files with the same flags each); asan/tally/: the unit tests and the tallied hs_sparse
@@ -92,7 +92,8 @@ $(eval $(call HS_OBJ_SET,asan/tally,ASAN_TFLAGS))
 $(eval $(call HS_OBJ_SET,float/obj,FLOAT_OFLAGS))
 $(eval $(call HS_OBJ_SET,float/tally,FLOAT_TFLAGS))
 hs_objs = $(patsubst %.c,$(BUILD)/$(1)/%.o,$(2))
-UNIT_OBJ   := $(call hs_objs,unit,$(TEST_SRC) $(CORE_SRC))
+# the unit tests and the tallied hs_sparse; rt/ and model/ are the tools' own objects
+UNIT_OBJ   := $(call hs_objs,unit,$(TEST_SRC) rt/hs_sparse.c) $(filter-out %/rt/hs_sparse.o,$(CORE_OBJ))
 # rt/, model/ and hil/ under ASan (hil/ for the plant and link suites); the tallied hs_sparse.
 ASAN_CORE  := $(call hs_objs,asan/obj,$(CORE_SRC))
 ASAN_HIL   := $(call hs_objs,asan/obj,$(wildcard hil/*.c))
@@ -127,8 +128,12 @@ asan-test: $(BUILD)/asan/hilstep-unit
 float-test: $(BUILD)/float/hilstep-unit
 	$(BUILD)/float/hilstep-unit --float
 
-lint-test:
+# gcc in double: the build's objects are the check (test/lint.sh checks CFLAGS_RT's warnings).
+lint-test: $(CORE_OBJ)
 	@sh test/lint.sh
+
+print-cflags-rt:
+	@echo $(CFLAGS_RT)
 
 # The dependency order: includes follow model/ROOMS, no circle among rt/ and model/ objects.
 deps-test: $(BUILD)/hilstep-sim

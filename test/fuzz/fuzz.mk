@@ -44,7 +44,7 @@ FUZZ_RUNS_xcp    ?= 100000
 # at load ~19 on the 2-core VM (FUZZ.md).
 FUZZ_RUNS_rtapp  ?= 500
 FUZZ_RUNS_ecuapp ?= 1000
-FUZZ_DEFS    := $(FPFLAGS) -D_POSIX_C_SOURCE=200809L -DHS_SIM_NO_MAIN -Irt $(MODEL_INC) -Ihil -Iport/host -Iport/linux-rt
+FUZZ_DEFS    := $(FPFLAGS) $(REALDEF) $(HS_MB_LIMITS) -D_POSIX_C_SOURCE=200809L -DHS_SIM_NO_MAIN -Irt $(MODEL_INC) -Ihil -Iport/host -Iport/linux-rt
 FUZZ_CFLAGS  := -std=c99 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all $(FUZZ_DEFS)
 FUZZ_OCFLAGS := -std=c99 -g -O1 -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all $(FUZZ_DEFS)
 FUZZ_COVFLAGS := -std=c99 -g -O1 -fprofile-instr-generate -fcoverage-mapping $(FUZZ_DEFS)
@@ -55,7 +55,9 @@ FUZZ_LIBSRC  := $(RT_SRC) $(MODEL_SRC) $(wildcard hil/*.c)
 FUZZ_HDRS    := $(MODEL_HDR) $(wildcard rt/*.h hil/*.h port/host/*.h port/linux-rt/*.h)
 # The library is compiled once per flavour; each harness links it.
 FUZZ_OBJS    := $(FUZZ_LIBSRC:%.c=$(BUILD)/fuzz/obj/%.o)
-FUZZ_COVOBJS := $(FUZZ_LIBSRC:%.c=$(BUILD)/fuzzcov/obj/%.o)
+# The coverage build measures hil/ and port/linux-rt/ alone: rt/ and model/ link the tools' own
+# objects (CORE_OBJ, the same definitions) instead of a third compile of them.
+FUZZ_COVOBJS := $(patsubst %.c,$(BUILD)/fuzzcov/obj/%.o,$(wildcard hil/*.c)) $(CORE_OBJ)
 # Extra sources per harness: the CLI harnesses call the tools' parsers (fuzz_rtcli.c includes
 # hilstep_rt.c itself, which needs the Linux port's socket and thread helpers). A harness that
 # needs more than rt/ model/ hil/ sets FUZZ_EXTRA_NAME (sources), FUZZ_DEP_NAME (headers or

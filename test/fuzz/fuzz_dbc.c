@@ -48,7 +48,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
      * output but the last missing; 2 signals alternate (a message mixes directions); 3 an
      * extra output or input the DBC lacks; 4 alternate, with a safety map of range [0, 1]; 5 alternate,
      * map storage of 1 entry; 6 alternate, names given with '.' for '_'. */
-    const char *in[HS_FRAME_MAX_VALUES + 1], *out[HS_FRAME_MAX_VALUES + 1];
+    /* room for every signal of the DBC (+ the extra name): binding more than the frame carries
+     * must be refused by the binder, not overflow here */
+    const char *in[HS_CAN_MAX_SIGS + 1], *out[HS_CAN_MAX_SIGS + 1];
     static char dotted[HS_CAN_MAX_SIGS][HS_CAN_NAME];
     int nin = 0, nout = 0, k = 0;
     const unsigned mode = (unsigned)(size % 7u);

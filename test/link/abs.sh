@@ -30,7 +30,7 @@ for mode in abs brake; do
     timeout -k 2 30 "$B/hilstep-ecu" --listen $ECU --peer $PLANT --model car --control $mode \
         --timeout-ms 2000 --priority 70 --max-fallback-ticks 3000 --stats "$T/${mode}_ecu.stats" >"$T/${mode}_ecu.out" 2>&1 &
     E=$!; PIDS="$PIDS $E"
-    timeout -k 2 30 "$B/hilstep-rt" --listen $PLANT --peer $ECU --model car --duration 3 --quiet \
+    timeout -k 2 30 "$B/hilstep-rt" --listen $PLANT --peer $ECU --model car --duration 4 --quiet \
         --priority 0 --budget-us 1000000 --log "$T/$mode.csv" --stats "$T/${mode}_rt.stats" \
         >"$T/${mode}_rt.out" 2>&1
     rc_p=$?

@@ -84,7 +84,8 @@ if command -v arm-none-eabi-gcc >/dev/null 2>&1; then
 fi
 bad=$(grep -nE '#include[[:space:]]*<' hil/*.c hil/*.h | grep -vE '<(stddef|stdint|string)\.h>')
 [ -z "$bad" ] && ok "hil/ includes only <stddef.h> <stdint.h> <string.h>" || ko "hil/ includes OS headers: $bad"
-bad=$(grep -nE '\b(malloc|free|printf|fprintf|snprintf|fopen|socket|recv|send|sendto|recvfrom|recvmsg|clock_gettime|pthread_[a-z]+|sleep)[[:space:]]*\(' hil/*.c)
+# (a call through a member, x->def.send(...), is the caller's hook, not the OS)
+bad=$(grep -nE '(^|[^.>[:alnum:]_])(malloc|free|printf|fprintf|snprintf|fopen|socket|recv|send|sendto|recvfrom|recvmsg|clock_gettime|pthread_[a-z]+|sleep)[[:space:]]*\(' hil/*.c)
 [ -z "$bad" ] && ok "hil/ makes no allocation, stdio, socket, clock or thread calls" || ko "OS calls in hil/: $bad"
 
 echo "--- command line"
