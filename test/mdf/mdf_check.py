@@ -144,7 +144,7 @@ def main():
               "recovery: %d complete records (file size), the last patched count %d <= them" % (n, strict),
               "recovery: %d records, %d whole in the DT bytes, patched count %d" % (n, whole, strict))
         partial = g["dt_bytes"] - whole * g["record_bytes"]
-        print("  info killed: %d records, %d trailing bytes of a partial record, CSV %d rows" % (n, partial, len(rows)))
+        print("  info killed: %d records recovered (last patched count %d), %d trailing bytes of a partial record, CSV %d rows" % (n, strict, partial, len(rows)))
     elif mode == "cut":
         check(stats.get("telemetry_mdf_records") == str(n) and int(stats.get("telemetry_mdf_lost", "0")) > 0
               and g["dt_bytes"] == n * g["record_bytes"],
