@@ -28,14 +28,14 @@ uint8_t *hs_mdf_put_f64(uint8_t *p, double v)
 }
 
 /* The metadata under construction: blocks appended to m->meta, links patched in place. */
-typedef struct meta {
+typedef struct hm_meta {
     hs_mdf *m;
     size_t len;
     int over;             /* a block did not fit */
-} meta;
+} hm_meta;
 
 /* Appends a block with nlinks links (NIL) and ndata zeroed data bytes; returns its offset. */
-static size_t blk(meta *b, const char *id, unsigned nlinks, size_t ndata)
+static size_t hm_blk(hm_meta *b, const char *id, unsigned nlinks, size_t ndata)
 {
     const size_t off = b->len, len = 24u + 8u * (size_t)nlinks + ndata;
     const size_t padded = (len + 7u) & ~(size_t)7u;
@@ -50,27 +50,27 @@ static size_t blk(meta *b, const char *id, unsigned nlinks, size_t ndata)
 }
 
 /* Link i of the block at off := target (a file offset). */
-static void link_set(meta *b, size_t off, unsigned i, size_t target)
+static void hm_link_set(hm_meta *b, size_t off, unsigned i, size_t target)
 {
     if (!b->over) (void)hs_mdf_put_u(b->m->meta + off + 24u + 8u * i, (uint64_t)target, 8u);
 }
 
 /* The data section of the block at off with nlinks links. */
-static uint8_t *data_at(meta *b, size_t off, unsigned nlinks)
+static uint8_t *hm_data_at(hm_meta *b, size_t off, unsigned nlinks)
 {
     return b->m->meta + off + 24u + 8u * nlinks;
 }
 
 /* A ##TX (or ##MD: XML) block of text s, zero-terminated, padded with zeros to 8 bytes. */
-static size_t text(meta *b, const char *id, const char *s)
+static size_t hm_text(hm_meta *b, const char *id, const char *s)
 {
     const size_t n = strlen(s) + 1u;
-    const size_t off = blk(b, id, 0, (n + 7u) & ~(size_t)7u);
-    if (!b->over) memcpy(data_at(b, off, 0), s, n - 1u);
+    const size_t off = hm_blk(b, id, 0, (n + 7u) & ~(size_t)7u);
+    if (!b->over) memcpy(hm_data_at(b, off, 0), s, n - 1u);
     return off;
 }
 
-static int channels_ok(const hs_mdf_channel *ch, int n, uint32_t *rec_bytes)
+static int hm_channels_ok(const hs_mdf_channel *ch, int n, uint32_t *rec_bytes)
 {
     int masters = 0;
     uint32_t bytes = 0;
@@ -89,7 +89,7 @@ static int channels_ok(const hs_mdf_channel *ch, int n, uint32_t *rec_bytes)
 }
 
 /* ##ID: file id, version "4.10", program id, version number 410, the unfinalized flags. */
-static void ident(uint8_t *p, int finalized)
+static void hm_ident(uint8_t *p, int finalized)
 {
     memset(p, 0, 64);
     memcpy(p, finalized ? "MDF     " : "UnFinMF ", 8);
@@ -100,7 +100,7 @@ static void ident(uint8_t *p, int finalized)
 }
 
 /* ##HD, ##FH with its ##MD (the tool), ##DG, ##CG: returns the ##CG's offset. */
-static size_t header(meta *b, int64_t start_ns, const char *tool, const char *group, uint32_t rec_bytes,
+static size_t hm_header(hm_meta *b, int64_t start_ns, const char *tool, const char *group, uint32_t rec_bytes,
                      size_t *dg)
 {
     char xml[512];
@@ -117,40 +117,40 @@ static size_t header(meta *b, int64_t start_ns, const char *tool, const char *gr
     xml[k] = '\0';
     memset(b->m->meta, 0, 64); /* room for the ##ID, filled by the caller */
     b->len = 64;
-    const size_t hd = blk(b, "##HD", 6, 32);
-    const size_t fh = blk(b, "##FH", 2, 16);
-    const size_t md = text(b, "##MD", xml);
-    *dg = blk(b, "##DG", 4, 8);
-    const size_t cg = blk(b, "##CG", 6, 32);
-    const size_t acq = text(b, "##TX", group);
+    const size_t hd = hm_blk(b, "##HD", 6, 32);
+    const size_t fh = hm_blk(b, "##FH", 2, 16);
+    const size_t md = hm_text(b, "##MD", xml);
+    *dg = hm_blk(b, "##DG", 4, 8);
+    const size_t cg = hm_blk(b, "##CG", 6, 32);
+    const size_t acq = hm_text(b, "##TX", group);
     if (b->over) return 0;
-    link_set(b, hd, 0, *dg);
-    link_set(b, hd, 1, fh);
+    hm_link_set(b, hd, 0, *dg);
+    hm_link_set(b, hd, 1, fh);
     /* hd_start_time_ns (UTC), tz/dst offsets 0, time flags 0 (UTC), class 0 (local PC clock) */
-    (void)hs_mdf_put_u(data_at(b, hd, 6), (uint64_t)start_ns, 8u);
-    link_set(b, fh, 1, md);
-    (void)hs_mdf_put_u(data_at(b, fh, 2), (uint64_t)start_ns, 8u);
-    link_set(b, *dg, 1, cg);
-    link_set(b, cg, 2, acq);
-    (void)hs_mdf_put_u(data_at(b, cg, 6) + 24, rec_bytes, 4u); /* cg_data_bytes; inval bytes 0 */
+    (void)hs_mdf_put_u(hm_data_at(b, hd, 6), (uint64_t)start_ns, 8u);
+    hm_link_set(b, fh, 1, md);
+    (void)hs_mdf_put_u(hm_data_at(b, fh, 2), (uint64_t)start_ns, 8u);
+    hm_link_set(b, *dg, 1, cg);
+    hm_link_set(b, cg, 2, acq);
+    (void)hs_mdf_put_u(hm_data_at(b, cg, 6) + 24, rec_bytes, 4u); /* cg_data_bytes; inval bytes 0 */
     return cg;
 }
 
 /* The ##CN chain (with each channel's ##TX name and unit) after the ##CG at cg. */
-static void channels(meta *b, size_t cg, const hs_mdf_channel *ch, int n)
+static void hm_channels(hm_meta *b, size_t cg, const hs_mdf_channel *ch, int n)
 {
     size_t prev = 0;
     uint32_t byte_off = 0;
     for (int i = 0; i < n && !b->over; ++i) {
-        const size_t cn = blk(b, "##CN", 8, 72);
-        const size_t name = text(b, "##TX", ch[i].name);
-        const size_t unit = ch[i].unit[0] ? text(b, "##TX", ch[i].unit) : 0;
+        const size_t cn = hm_blk(b, "##CN", 8, 72);
+        const size_t name = hm_text(b, "##TX", ch[i].name);
+        const size_t unit = ch[i].unit[0] ? hm_text(b, "##TX", ch[i].unit) : 0;
         if (b->over) return;
-        if (prev) link_set(b, prev, 0, cn);
-        else link_set(b, cg, 1, cn);
-        link_set(b, cn, 2, name);
-        link_set(b, cn, 6, unit);
-        uint8_t *d = data_at(b, cn, 8);
+        if (prev) hm_link_set(b, prev, 0, cn);
+        else hm_link_set(b, cg, 1, cn);
+        hm_link_set(b, cn, 2, name);
+        hm_link_set(b, cn, 6, unit);
+        uint8_t *d = hm_data_at(b, cn, 8);
         d[0] = ch[i].master ? 2u : 0u;          /* cn_type: master or fixed-length data */
         d[1] = ch[i].master ? 1u : 0u;          /* cn_sync_type: time */
         d[2] = (uint8_t)ch[i].type;             /* cn_data_type */
@@ -163,7 +163,7 @@ static void channels(meta *b, size_t cg, const hs_mdf_channel *ch, int n)
 }
 
 /* The whole of buf[0, n) at file offset off; bytes written. */
-static size_t put_all(hs_mdf *m, const uint8_t *buf, size_t n, uint64_t off)
+static size_t hm_put_all(hs_mdf *m, const uint8_t *buf, size_t n, uint64_t off)
 {
     size_t done = 0;
     while (done < n) {
@@ -181,39 +181,39 @@ static size_t put_all(hs_mdf *m, const uint8_t *buf, size_t n, uint64_t off)
 int hs_mdf_open(hs_mdf *m, const char *path, const hs_mdf_channel *ch, int n, int64_t start_ns,
                 const char *tool, const char *group)
 {
-    meta b = {m, 0, 0};
+    hm_meta b = {m, 0, 0};
     size_t dg = 0;
     m->fd = -1;
     m->err = 0;
     m->records = m->lost = 0;
     m->len = 0;
     m->counts_ok = 0;
-    if (!channels_ok(ch, n, &m->rec_bytes)) return EINVAL;
+    if (!hm_channels_ok(ch, n, &m->rec_bytes)) return EINVAL;
     if (m->rec_bytes > HS_MDF_MAX_RECORD) return EOVERFLOW;
-    const size_t cg = header(&b, start_ns, tool, group, m->rec_bytes, &dg);
-    channels(&b, cg, ch, n);
-    const size_t dt = blk(&b, "##DT", 0, 0);
+    const size_t cg = hm_header(&b, start_ns, tool, group, m->rec_bytes, &dg);
+    hm_channels(&b, cg, ch, n);
+    const size_t dt = hm_blk(&b, "##DT", 0, 0);
     if (b.over) return EOVERFLOW;
-    ident(m->meta, 0);
-    link_set(&b, dg, 2, dt);
+    hm_ident(m->meta, 0);
+    hm_link_set(&b, dg, 2, dt);
     m->cg_off = cg;
     m->dt_off = dt;
     m->end = dt + 24u;
     m->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (m->fd < 0) return errno;
     /* A failed write (disk full) is m->err, as for the records: the run goes on, output lost. */
-    m->counts_ok = put_all(m, m->meta, (size_t)m->end, 0) == (size_t)m->end;
+    m->counts_ok = hm_put_all(m, m->meta, (size_t)m->end, 0) == (size_t)m->end;
     return 0;
 }
 
 /* The ##DT length and the ##CG cycle count := the complete records in the file. */
-static void patch_counts(hs_mdf *m)
+static void hm_patch_counts(hs_mdf *m)
 {
     uint8_t v[8];
     (void)hs_mdf_put_u(v, 24u + m->records * m->rec_bytes, 8u);
-    const size_t a = put_all(m, v, 8u, m->dt_off + BLK_LEN_AT);
+    const size_t a = hm_put_all(m, v, 8u, m->dt_off + BLK_LEN_AT);
     (void)hs_mdf_put_u(v, m->records, 8u);
-    const size_t b = put_all(m, v, 8u, m->cg_off + CG_CYCLES_AT);
+    const size_t b = hm_put_all(m, v, 8u, m->cg_off + CG_CYCLES_AT);
     m->counts_ok = a == 8u && b == 8u;
 }
 
@@ -226,7 +226,7 @@ int hs_mdf_flush(hs_mdf *m)
         m->len = 0;
         return m->err;
     }
-    const size_t done = put_all(m, m->buf, m->len, m->end);
+    const size_t done = hm_put_all(m, m->buf, m->len, m->end);
     const uint64_t whole = done / m->rec_bytes;
     m->records += whole;
     m->lost += buffered - whole;
@@ -235,7 +235,7 @@ int hs_mdf_flush(hs_mdf *m)
     /* A partial record is cut off (nothing to cut on /dev/full or a pipe: ignored). */
     if (done % m->rec_bytes && ftruncate(m->fd, (off_t)m->end) != 0) { /* counts still exclude it */ }
     const int e = m->err;
-    patch_counts(m);
+    hm_patch_counts(m);
     if (e) m->err = e; /* the data error is the one to report */
     return m->err;
 }
@@ -263,8 +263,8 @@ int hs_mdf_close(hs_mdf *m)
     }
     if (synced && m->counts_ok) {
         uint8_t id[64];
-        ident(id, 1);
-        (void)put_all(m, id, sizeof id, 0);
+        hm_ident(id, 1);
+        (void)hm_put_all(m, id, sizeof id, 0);
         if (fsync(m->fd) != 0 && errno != EINVAL && errno != EROFS && !m->err) m->err = errno;
     }
     if (close(m->fd) != 0 && !m->err) m->err = errno;
