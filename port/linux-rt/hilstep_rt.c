@@ -332,7 +332,6 @@ static void default_options(options *o)
     o->link = hs_health_strict();
 }
 
-/* What an option group made of argument a (its value v, NULL when a is the last argument). */
 /* --log FILE: FILE.mf4 (or .MF4) is the MDF4 log, anything else the CSV; "none" neither. Given
  * twice, one of each is written from the same rows. A .mf4 alone replaces the default CSV. */
 static void log_option(options *o, const char *v)
@@ -345,6 +344,7 @@ static void log_option(options *o, const char *v)
     } else { o->log = v; o->log_csv = 1; }
 }
 
+/* What an option group made of argument a (its value v, NULL when a is the last argument). */
 #define OPT_NOT_MINE 0  /* not an option of the group */
 #define OPT_FLAG 1      /* taken, without a value */
 #define OPT_VALUE 2     /* taken with its value v */

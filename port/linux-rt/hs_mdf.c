@@ -219,13 +219,9 @@ static void hm_patch_counts(hs_mdf *m)
 
 int hs_mdf_flush(hs_mdf *m)
 {
+    /* Nothing is buffered once m->err is set (hs_mdf_add counts those records lost). */
     if (m->fd < 0 || m->len == 0) return m->err;
     const uint64_t buffered = m->len / m->rec_bytes;
-    if (m->err) {
-        m->lost += buffered;
-        m->len = 0;
-        return m->err;
-    }
     const size_t done = hm_put_all(m, m->buf, m->len, m->end);
     const uint64_t whole = done / m->rec_bytes;
     m->records += whole;
