@@ -170,6 +170,7 @@ docs-test: $(BUILD)/hilstep-sim $(BUILD)/hilstep-plot $(BUILD)/hilstep-mbgen $(B
 -include test/err/err.mk
 -include test/runner/runner.mk
 -include test/xcp/xcp.mk
+-include test/mdf/mdf.mk
 
 # The network suites: each picks free UDP ports, but two at once could pick the same range
 # between checking and binding, and their real-time budgets want a quiet core.

@@ -1,13 +1,15 @@
 #!/usr/bin/python3
 """hilstep-plot - turns a hilstep CSV (hilstep-sim --csv, hilstep-rt --log) into PNG plots.
 
-usage: hilstep-plot FILE.csv [--out DIR] [--columns NAME,...] [--title TEXT]
+usage: hilstep-plot FILE.csv|FILE.mf4 [--out DIR] [--columns NAME,...] [--title TEXT]
 
 One PNG per group of columns against time: positions q, velocities u, constraint residuals g,
 auxiliary states z, multipliers lam, inputs in_*, outputs out_*, and for telemetry the frame
 timing (*_ns) and counters. --columns picks columns by name instead (one PNG, all of them);
 a name matches a column with or without its [unit] and its in_/out_ prefix. Written to DIR (default: the CSV's
-directory) as STEM_GROUP.png; the paths are printed, one per line.
+directory) as STEM_GROUP.png; the paths are printed, one per line. FILE.mf4: hilstep-rt's ASAM
+MDF 4.1 log (--log FILE.mf4, hil/MDF.md), its channels read as the CSV's columns; an unfinalized
+file (a run cut off) is recovered by the standard's rule, with a note.
 Exit status: 0 ok, 2 bad arguments or a bad CSV (file:line says where), 3 a PNG not written.
 Needs Debian's python3-matplotlib (`make test` and `make run` install it)."""
 import argparse
@@ -15,6 +17,7 @@ import csv
 import math
 import os
 import re
+import struct
 import sys
 
 TIME_COLS = ("t", "t_s", "t [s]", "t[s]")
@@ -73,6 +76,67 @@ def read(path):
     return head, rows
 
 
+def read_mdf(path):
+    """hilstep-rt's MDF4 log as (channel names, rows): the first data group's one channel group
+    of fixed-length sorted records (integers, floats), as hs_mdf.c writes them."""
+    try:
+        with open(path, "rb") as f:
+            b = f.read()
+    except OSError as e:
+        die("cannot open %s: %s" % (path, e.strerror))
+
+    def block(off, want):
+        if off + 24 > len(b) or b[off:off + 4] != want:
+            die("%s: no %s block at offset %d (not an MDF4 file, or cut off)" % (path, want.decode(), off))
+        length, n = struct.unpack_from("<QQ", b, off + 8)
+        if off + length > len(b):
+            die("%s: %s block at %d runs past the end of the file" % (path, want.decode(), off))
+        return struct.unpack_from("<%dQ" % n, b, off + 24), off + 24 + 8 * n
+
+    def text(off):
+        if not off:
+            return ""
+        blk = b[off:off + 4]
+        _, d = block(off, blk if blk in (b"##TX", b"##MD") else b"##TX")
+        return b[d:b.index(b"\0", d)].decode("utf-8")
+
+    if len(b) < 64 or b[:8] not in (b"MDF     ", b"UnFinMF "):
+        die("%s: not an MDF4 file (no 'MDF     ' identification)" % path)
+    unfinished = b[:8] == b"UnFinMF "
+    hd, _ = block(64, b"##HD")
+    dg, dgd = block(hd[0], b"##DG")
+    if b[dgd]:
+        die("%s: record ids (unsorted data) are not read here" % path)
+    cg, cgd = block(dg[1], b"##CG")
+    cycles, = struct.unpack_from("<Q", b, cgd + 8)
+    rec, = struct.unpack_from("<I", b, cgd + 24)
+    fmt = {(0, 1): "<B", (0, 2): "<H", (0, 4): "<I", (0, 8): "<Q", (2, 1): "<b", (2, 2): "<h",
+           (2, 4): "<i", (2, 8): "<q", (4, 4): "<f", (4, 8): "<d"}
+    chans, off = [], cg[1]
+    while off:
+        cn, d = block(off, b"##CN")
+        _, _, dtype, bit_off, byte_off, bits = struct.unpack_from("<4B2I", b, d)
+        key = (dtype, bits // 8)
+        if key not in fmt or bit_off:
+            die("%s: channel %s: data type %d of %d bits is not read here" % (path, text(cn[2]), dtype, bits))
+        chans.append((text(cn[2]), byte_off, fmt[key]))
+        off = cn[0]
+    _, dtd = block(dg[2], b"##DT")
+    nbytes = struct.unpack_from("<Q", b, dg[2] + 8)[0] - 24
+    if unfinished:  # the last ##DT runs to the end of the file; whole records only
+        nbytes = len(b) - dtd
+        cycles = nbytes // rec
+        sys.stderr.write("hilstep-plot: note: %s is unfinalized (a run cut off): %d complete records "
+                         "recovered\n" % (path, cycles))
+    if cycles * rec > nbytes or not chans:
+        die("%s: %d records of %d bytes, the data block holds %d" % (path, cycles, rec, nbytes))
+    rows = [[float(struct.unpack_from(f, b, dtd + i * rec + o)[0]) for _, o, f in chans]
+            for i in range(cycles)]
+    if not rows:
+        die("%s: no records" % path)
+    return [c[0] for c in chans], rows
+
+
 def main():
     ap = argparse.ArgumentParser(prog="hilstep-plot", description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -81,7 +145,7 @@ def main():
     ap.add_argument("--columns", help="comma-separated column names: one plot of just these")
     ap.add_argument("--title", help="title prefix (default: the file name)")
     a = ap.parse_args()
-    head, rows = read(a.csv)
+    head, rows = read_mdf(a.csv) if a.csv.lower().endswith(".mf4") else read(a.csv)
     names = [bare(h)[0] for h in head]
     xi = next((i for i, h in enumerate(head) if h in TIME_COLS or names[i] == "t"), None)
     if xi is None:

@@ -13,6 +13,7 @@
 #include "hs_health.h"
 #include "hs_hist.h"
 #include "hs_linux.h"
+#include "hs_mdf.h"
 #include "hs_transports.h"
 #include "hs_mb_file.h"
 #include "hs_mb_map.h"
@@ -64,6 +65,8 @@ typedef struct options {
     double duration;      /* s; 0 = until a signal */
     int policy_stop;      /* 0 skip, 1 stop */
     const char *log;      /* CSV path, "" = none */
+    const char *mdf;      /* --log FILE.mf4: the MDF4 log (port/linux-rt/hs_mdf.h), NULL = none */
+    int log_csv;          /* a CSV --log was given (a .mf4 alone then replaces the default CSV) */
     const char *hist;     /* histogram file, "-" = stdout, NULL = none */
     const char *stats;    /* key=value stats file, NULL = none */
     int quiet;            /* no live status */
@@ -118,6 +121,8 @@ typedef struct app {
     uint64_t rows_written;  /* complete rows confirmed in the file */
     uint64_t rows_lost;     /* rows not written because of a write error */
     int log_error;          /* errno of the failed CSV write, 0 = none */
+    int mdf_on;             /* the MDF4 log (g_mdf) is open */
+    int mdf_said;           /* its write error was reported */
     uint64_t silences;      /* 1 s periods without an applied ECU frame that were warned about */
     outfile stats, hist;
 } app;
@@ -230,7 +235,9 @@ static void usage(FILE *f)
 "output\n"
 "  --log FILE          telemetry CSV, one row per stepped frame (default\n"
 "                      build/hilstep-rt.csv; 'none' = no CSV, rows still counted). Complete\n"
-"                      rows reach the file at least every 50 ms\n"
+"                      rows reach the file at least every 50 ms. FILE.mf4: ASAM MDF 4.1\n"
+"                      instead (same channels, names and units; hil/MDF.md); give --log\n"
+"                      twice for both\n"
 "  --hist FILE         latency histogram in cyclictest -h format, 1 us bins ('-' = stdout);\n"
 "                      the console always gets the percentiles\n"
 "  --stats FILE        all end-of-run counters as key=value lines (for scripts)\n"
@@ -325,6 +332,18 @@ static void default_options(options *o)
     o->link = hs_health_strict();
 }
 
+/* --log FILE: FILE.mf4 (or .MF4) is the MDF4 log, anything else the CSV; "none" neither. Given
+ * twice, one of each is written from the same rows. A .mf4 alone replaces the default CSV. */
+static void log_option(options *o, const char *v)
+{
+    const size_t n = strlen(v);
+    if (!strcmp(v, "none")) { o->log = ""; o->mdf = NULL; o->log_csv = 1; }
+    else if (n > 4 && (!strcmp(v + n - 4, ".mf4") || !strcmp(v + n - 4, ".MF4"))) {
+        o->mdf = v;
+        if (!o->log_csv) o->log = "";
+    } else { o->log = v; o->log_csv = 1; }
+}
+
 /* What an option group made of argument a (its value v, NULL when a is the last argument). */
 #define OPT_NOT_MINE 0  /* not an option of the group */
 #define OPT_FLAG 1      /* taken, without a value */
@@ -344,7 +363,7 @@ static int opt_names(const char *a, const char *v, options *o)
     else if (!strcmp(a, "--require-rt")) o->require_rt = 1;
     else if (!strcmp(a, "--model")) { NEED_ARG(); o->model = v; return OPT_VALUE; }
     else if (!strcmp(a, "--model-file")) { NEED_ARG(); o->model_file = v; return OPT_VALUE; }
-    else if (!strcmp(a, "--log")) { NEED_ARG(); o->log = strcmp(v, "none") ? v : ""; return OPT_VALUE; }
+    else if (!strcmp(a, "--log")) { NEED_ARG(); log_option(o, v); return OPT_VALUE; }
     else if (!strcmp(a, "--hist")) { NEED_ARG(); o->hist = v; return OPT_VALUE; }
     else if (!strcmp(a, "--stats")) { NEED_ARG(); o->stats = v; return OPT_VALUE; }
     else if (!strcmp(a, "--key")) { NEED_ARG(); o->key = v; return OPT_VALUE; }
@@ -780,6 +799,124 @@ static void csv_row(app *a, csvbuf *c, const hs_tm_row *r)
     csv_add(a, c, line, k, 1);
 }
 
+/* ------------------------------------------------------------------- MDF4 log ---- */
+
+static hs_mdf g_mdf;
+static hs_mdf_channel g_mdf_ch[HS_MDF_MAX_CHANNELS];
+static char g_mdf_name[HS_MDF_MAX_CHANNELS][96];
+
+static void mdf_chan(int *n, const char *name, const char *unit, unsigned type, unsigned bytes)
+{
+    if (*n >= HS_MDF_MAX_CHANNELS) return;
+    snprintf(g_mdf_name[*n], sizeof g_mdf_name[*n], "%s", name);
+    g_mdf_ch[*n] = (hs_mdf_channel){g_mdf_name[*n], unit, type, bytes, !strcmp(name, "t_s")};
+    ++*n;
+}
+
+/* The CSV's columns as channels, in its order, with its names; units: the CSV's (a name's
+ * [unit], s for t_s, ns for *_ns), none elsewhere (q, u, z are in model units). */
+static int mdf_columns(const app *a)
+{
+    const hs_plant *p = &a->plant;
+    char nm[96];
+    int n = 0;
+    mdf_chan(&n, "tick", "", HS_MDF_U, 8);
+    mdf_chan(&n, "t_s", "s", HS_MDF_F, 8);
+    mdf_chan(&n, "planned_ns", "ns", HS_MDF_I, 8);
+    mdf_chan(&n, "latency_ns", "ns", HS_MDF_I, 8);
+    mdf_chan(&n, "exec_ns", "ns", HS_MDF_U, 4);
+    mdf_chan(&n, "frame_ns", "ns", HS_MDF_U, 4);
+    for (int i = 0; i < p->d.nq; ++i) { snprintf(nm, sizeof nm, "q%d", i + 1); mdf_chan(&n, nm, "", HS_MDF_F, 8); }
+    for (int i = 0; i < p->d.nq; ++i) { snprintf(nm, sizeof nm, "u%d", i + 1); mdf_chan(&n, nm, "", HS_MDF_F, 8); }
+    for (int i = 0; i < p->d.nz; ++i) { snprintf(nm, sizeof nm, "z%d", i + 1); mdf_chan(&n, nm, "", HS_MDF_F, 8); }
+    for (int i = 0; i < p->d.nin; ++i) {
+        snprintf(nm, sizeof nm, "in_%s[%s]", p->rx.sig[i]->name, p->rx.sig[i]->unit);
+        mdf_chan(&n, nm, p->rx.sig[i]->unit, HS_MDF_F, 8);
+    }
+    for (int i = 0; i < p->d.nout; ++i) {
+        snprintf(nm, sizeof nm, "out_%s[%s]", p->tx.sig[i]->name, p->tx.sig[i]->unit);
+        mdf_chan(&n, nm, p->tx.sig[i]->unit, HS_MDF_F, 8);
+    }
+    mdf_chan(&n, "gmax", "", HS_MDF_F, 8);
+    mdf_chan(&n, "in_seq", "", HS_MDF_U, 4);
+    mdf_chan(&n, "fresh", "", HS_MDF_U, 1);
+    mdf_chan(&n, "stale", "", HS_MDF_U, 1);
+    mdf_chan(&n, "fault", "", HS_MDF_U, 1);
+    mdf_chan(&n, "missed", "", HS_MDF_U, 8);
+    mdf_chan(&n, "rejected", "", HS_MDF_U, 8);
+    mdf_chan(&n, "faults", "", HS_MDF_U, 8);
+    mdf_chan(&n, "tx_seq", "", HS_MDF_U, 4);
+    mdf_chan(&n, "tx_flags", "", HS_MDF_U, 4);
+    mdf_chan(&n, "err_est", "", HS_MDF_F, 8);
+    return n;
+}
+
+/* One telemetry row as a record, in mdf_columns' order (logger thread; no allocation). */
+static void mdf_row(const app *a, const hs_tm_row *r)
+{
+    const hs_plant *p = &a->plant;
+    uint8_t rec[HS_MDF_MAX_RECORD], *w = rec;
+    w = hs_mdf_put_u(w, r->tick, 8);
+    w = hs_mdf_put_f64(w, r->t);
+    w = hs_mdf_put_u(w, (uint64_t)r->planned_ns, 8);
+    w = hs_mdf_put_u(w, (uint64_t)r->latency_ns, 8);
+    w = hs_mdf_put_u(w, r->exec_ns, 4);
+    w = hs_mdf_put_u(w, r->frame_ns, 4);
+    for (int i = 0; i < p->d.nq; ++i) w = hs_mdf_put_f64(w, r->q[i]);
+    for (int i = 0; i < p->d.nq; ++i) w = hs_mdf_put_f64(w, r->u[i]);
+    for (int i = 0; i < p->d.nz; ++i) w = hs_mdf_put_f64(w, r->z[i]);
+    for (int i = 0; i < p->d.nin; ++i) w = hs_mdf_put_f64(w, r->in[i]);
+    for (int i = 0; i < p->d.nout; ++i) w = hs_mdf_put_f64(w, r->out[i]);
+    w = hs_mdf_put_f64(w, r->gmax);
+    w = hs_mdf_put_u(w, r->in_seq, 4);
+    w = hs_mdf_put_u(w, (r->flags & HS_TMF_FRESH) != 0u, 1);
+    w = hs_mdf_put_u(w, (r->flags & HS_TMF_STALE) != 0u, 1);
+    w = hs_mdf_put_u(w, (r->flags & HS_TMF_FAULT) != 0u, 1);
+    w = hs_mdf_put_u(w, r->missed, 8);
+    w = hs_mdf_put_u(w, r->rejected, 8);
+    w = hs_mdf_put_u(w, r->faults, 8);
+    w = hs_mdf_put_u(w, r->tx_seq, 4);
+    w = hs_mdf_put_u(w, r->tx_flags, 4);
+    (void)hs_mdf_put_f64(w, r->err_est);
+    hs_mdf_add(&g_mdf, rec);
+}
+
+/* A write error of the MDF log, said once (like the CSV's). */
+static void mdf_said(app *a)
+{
+    if (!g_mdf.err || a->mdf_said) return;
+    a->mdf_said = 1;
+    fprintf(stderr, "hilstep-rt: telemetry MDF %s: %s; %llu records written, later records lost\n",
+            a->o.mdf, strerror(g_mdf.err), (unsigned long long)g_mdf.records);
+}
+
+static void mdf_flush(app *a)
+{
+    if (!a->mdf_on) return;
+    (void)hs_mdf_flush(&g_mdf);
+    mdf_said(a);
+}
+
+/* Opens the MDF log with the CSV's channels (before the threads start). 0, or -1 after a message. */
+static int mdf_open(app *a)
+{
+    char group[64];
+    struct timespec now;
+    if (!a->o.mdf) return 0;
+    clock_gettime(CLOCK_REALTIME, &now);
+    snprintf(group, sizeof group, "hilstep-rt frames, period %.1f us", (double)a->o.period_ns / 1e3);
+    const int e = hs_mdf_open(&g_mdf, a->o.mdf, g_mdf_ch, mdf_columns(a),
+                              (int64_t)now.tv_sec * 1000000000 + now.tv_nsec, "hilstep-rt", group);
+    if (e) {
+        fprintf(stderr, "hilstep-rt: --log %s: %s\n", a->o.mdf,
+                e == EOVERFLOW ? "the model's channels exceed the MDF writer's limits (hs_mdf.h)" : strerror(e));
+        return -1;
+    }
+    a->mdf_on = 1;
+    mdf_said(a);
+    return 0;
+}
+
 static void *logger_thread(void *arg)
 {
     app *a = (app *)arg;
@@ -811,6 +948,7 @@ static void *logger_thread(void *arg)
         while (hs_ring_pop(&a->ring, &r) == 0) {
             if (a->csv_fd >= 0) csv_row(a, &c, &r);
             else a->rows_written++;
+            if (a->mdf_on) mdf_row(a, &r);
             if (r.latency_ns > lat_max) lat_max = r.latency_ns;
             if (r.exec_ns > exec_max) exec_max = r.exec_ns;
             if (!(r.gmax <= g_max)) g_max = r.gmax;
@@ -832,6 +970,7 @@ static void *logger_thread(void *arg)
         int64_t now = hs_now_ns();
         if (done || now >= next_flush) {
             csv_flush(a, &c);
+            mdf_flush(a);
             next_flush = now + FLUSH_NS;
         }
         if (done) break;
@@ -860,6 +999,10 @@ static void *logger_thread(void *arg)
         if (fsync(a->csv_fd) != 0 && errno != EINVAL && errno != EROFS && !a->log_error) a->log_error = errno;
         if (close(a->csv_fd) != 0 && !a->log_error) a->log_error = errno;
         a->csv_fd = -1;
+    }
+    if (a->mdf_on) {
+        (void)hs_mdf_close(&g_mdf);
+        mdf_said(a);
     }
     return NULL;
 }
@@ -930,6 +1073,7 @@ static int budget_failed(const app *a)
 static int output_lost(const app *a)
 {
     return a->log_error != 0 || a->rows_lost > 0 || hs_ring_drops(&a->ring) > 0 ||
+           (a->mdf_on && (g_mdf.err != 0 || g_mdf.lost > 0)) ||
            a->stats.err != 0 || a->hist.err != 0;
 }
 
@@ -1008,6 +1152,10 @@ static void report(FILE *f, kv_fn kv, const app *a, int exit_code)
     kv(f, "telemetry_rows", (double)a->rows_written, "(complete rows in the CSV)");
     kv(f, "telemetry_lost", (double)a->rows_lost, "(rows a write error lost)");
     kv(f, "telemetry_drops", (double)hs_ring_drops(&a->ring), "(ring full)");
+    if (a->mdf_on) {
+        kv(f, "telemetry_mdf_records", (double)g_mdf.records, "(complete records in the MDF log)");
+        kv(f, "telemetry_mdf_lost", (double)g_mdf.lost, "(records a write error lost)");
+    }
     kv(f, "max_abs_g", p->gmax, "");
     for (int i = 0; i < p->d.nout; ++i) {
         snprintf(key, sizeof key, "final_%s", p->tx.sig[i]->name);
@@ -1328,6 +1476,10 @@ static hs_status open_outputs(app *a)
             return HS_E_SETUP;
         }
     }
+    if (mdf_open(a) != 0) {
+        a->tp.ops->close(&a->tp);
+        return HS_E_SETUP;
+    }
     if (outfile_open(&a->stats, a->o.stats, "--stats") || outfile_open(&a->hist, a->o.hist, "--hist")) {
         a->tp.ops->close(&a->tp);
         return HS_E_SETUP;
@@ -1368,6 +1520,7 @@ static hs_status run_threads(app *a, const hs_plant_def *def)
     else
         printf("hilstep-rt: until SIGINT/SIGTERM/SIGHUP, latency budget %.1f us\n", budget_ns(a) / 1e3);
     if (a->o.log[0]) printf("hilstep-rt: telemetry CSV %s\n", a->o.log);
+    if (a->mdf_on) printf("hilstep-rt: telemetry MDF %s (ASAM MDF 4.1)\n", a->o.mdf);
 
     pthread_t rt, lg;
     int e = hs_thread_start(&lg, logger_thread, a, 256u * 1024u, &a->rtr);
@@ -1488,6 +1641,9 @@ static void print_end(const app *a, int code)
     if (a->o.log[0]) printf("telemetry CSV: %s (%llu rows, %llu lost, %u dropped)\n", a->o.log,
                             (unsigned long long)a->rows_written, (unsigned long long)a->rows_lost,
                             hs_ring_drops(&a->ring));
+    if (a->mdf_on) printf("telemetry MDF: %s (%llu records, %llu lost%s%s)\n", a->o.mdf,
+                          (unsigned long long)g_mdf.records, (unsigned long long)g_mdf.lost,
+                          g_mdf.err ? ": " : "", g_mdf.err ? strerror(g_mdf.err) : "");
     char link[320], notj[160];
     hs_health_line(&a->health, &p->rx, "ECU", (uint32_t)(a->o.period_ns / 1000), link, sizeof link);
     printf("verdict: %s %s; ", code == HS_EXIT_OK ? "PASS" : "FAIL", link);

@@ -31,8 +31,8 @@ $(LINUX_OBJDIR)/%.o: %.c $(LINUX_HDR)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_LINUX) -c $< -o $@
 
-# the plant's XCP slave over UDP and its A2L writer (hil/XCP.md): hilstep-rt's alone
-LINUX_XCP_OBJ := $(LINUX_OBJDIR)/$(LINUX_DIR)/hs_xcp_port.o
+# the plant's XCP slave over UDP and its A2L writer (hil/XCP.md): hilstep-rt's alone; the MDF4 log writer (hs_mdf.c)
+LINUX_XCP_OBJ := $(LINUX_OBJDIR)/$(LINUX_DIR)/hs_xcp_port.o $(LINUX_OBJDIR)/$(LINUX_DIR)/hs_mdf.o
 $(BUILD)/hilstep-rt: $(LINUX_DIR)/hilstep_rt.c $(LINUX_BASE_OBJ) $(LINUX_TP_OBJ) $(LINUX_XCP_OBJ) $(CORE_OBJ) $(LINUX_HDR)
 	@mkdir -p $(BUILD)
 	$(CC) $(CFLAGS_LINUX) $(LINUX_DIR)/hilstep_rt.c $(LINUX_BASE_OBJ) $(LINUX_TP_OBJ) $(LINUX_XCP_OBJ) $(CORE_OBJ) -o $@ $(LINUX_LIBS)

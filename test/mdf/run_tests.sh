@@ -1,0 +1,126 @@
+#!/bin/sh
+# mdf-test: hilstep-rt's MDF4 log (--log FILE.mf4, issue 36, hil/MDF.md) read back by
+# test/mdf/mdf_reader.py, written from the standard (no code shared with port/linux-rt/hs_mdf.c
+# or hilstep-plot). Each run writes the CSV and the MDF log from the same rows (--log twice):
+#  1. circular_track in closed loop with hilstep-ecu for 1 s: the file finalized, one data group,
+#     the CSV's channel names and units, master t_s (sync type 1), every record bit for bit;
+#     the checker itself fails on the same file with one bit flipped;
+#  2. --log FILE.mf4 alone writes no CSV (not the default one either);
+#  3. a run killed with SIGKILL: unfinalized, its patched counts name complete records, the
+#     standard's recovery gives every complete record, bit for bit;
+#  4. the disk full mid-run (ulimit -f): exit 5, the file finalized with the records that made
+#     it (= the stats' count), no partial record; /dev/full: exit 5, ENOSPC named, all lost;
+#     a missing directory: exit 2 at start, the path named;
+#  5. hilstep-plot reads the .mf4 into the same PNG as the CSV (byte for byte), recovers the
+#     killed run's file with a note, and refuses a cut-off header by name.
+# On 127.0.0.1, ports drawn free. Usage: run_tests.sh BUILD. Ends with "N passed, N failed".
+B=$(cd "${1:-build}" && pwd)
+PY=/usr/bin/python3
+HERE=$(cd "$(dirname "$0")" && pwd)
+T=$(mktemp -d /tmp/hilstep-mdf-test.XXXXXX)
+export XDG_CONFIG_HOME="$T/cfg"
+pass=0; fail=0; PIDS=""
+ok() { pass=$((pass + 1)); echo "  ok   $1"; }
+ko() { fail=$((fail + 1)); echo "  FAIL $1"; }
+cleanup() { for p in $PIDS; do kill -KILL "$p" 2>/dev/null; done; rm -rf "$T"; }
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+key() { sed -n "s/^$1=//p" "$2" | head -n 1; }
+tally() {
+    line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$1" | tail -n 1)
+    if [ -z "$line" ]; then ko "$2: no result line"; cat "$1"; return; fi
+    p=${line%% passed*}; f=${line#*passed, }; f=${f%% failed*}
+    pass=$((pass + p)); fail=$((fail + f))
+    grep -E '^  (FAIL|info)' "$1" || true
+    echo "  $2: $p passed, $f failed"
+}
+check() { $PY "$HERE/mdf_check.py" "$@" >"$T/check.out" 2>&1; }
+BASE=$($PY test/linux/free_ports.py 4) || { echo "no free UDP ports"; echo "0 passed, 1 failed"; exit 1; }
+PLANT=127.0.0.1:$BASE; ECU=127.0.0.1:$((BASE + 1))
+RT="$B/hilstep-rt --model circular_track --listen $PLANT --peer $ECU --no-auth --quiet --budget-us 1000000"
+
+echo "--- 1. closed loop with hilstep-ecu, 1 s: CSV and MDF from the same rows"
+timeout -k 2 20 "$B/hilstep-ecu" --model circular_track --listen $ECU --peer $PLANT --no-auth --quiet >"$T/ecu.out" 2>&1 &
+EP=$!; PIDS="$PIDS $EP"
+timeout -k 2 20 $RT --duration 1 --log "$T/a.csv" --log "$T/a.mf4" --stats "$T/a.stats" >"$T/a.out" 2>&1
+rc=$?
+wait $EP
+n=$(key telemetry_rows "$T/a.stats")
+if [ $rc -eq 0 ] && grep -q "^telemetry MDF: $T/a.mf4 ($n records, 0 lost)" "$T/a.out" \
+   && [ "$(key rx_used "$T/a.stats")" -gt 500 ] 2>/dev/null; then
+    ok "the run: exit 0, $n records (one per stepped frame), the loop closed ($(key rx_used "$T/a.stats") ECU frames used)"
+else ko "the run: exit $rc"; tail -4 "$T/a.out"; grep rx_used "$T/a.stats"; fi
+check full "$T/a.mf4" "$T/a.csv" "$T/a.stats"; tally "$T/check.out" "reader (complete run)"
+# One bit of record 500's q1 flipped (the low mantissa bit): the checker must see it.
+$PY -c '
+import sys
+sys.path.insert(0, sys.argv[3])
+import mdf_reader
+m = mdf_reader.read(sys.argv[1]); g = m["groups"][0]
+q1 = [c for c in g["channels"] if c["name"] == "q1"][0]
+buf = bytearray(open(sys.argv[1], "rb").read())
+at = m["size"] - g["dt_bytes"] + 500 * g["record_bytes"] + q1["byte_offset"]
+buf[at] ^= 1
+open(sys.argv[2], "wb").write(buf)' "$T/a.mf4" "$T/flip.mf4" "$HERE"
+check full "$T/flip.mf4" "$T/a.csv"
+if grep -q "^  FAIL 1 of $n rows' fields differ: first row 500 q1" "$T/check.out"; then
+    ok "the checker finds one flipped bit (record 500, q1)"
+else ko "the checker missed a flipped bit"; cat "$T/check.out"; fi
+
+echo "--- 2. --log FILE.mf4 alone"
+mkdir -p "$T/alone"
+(cd "$T/alone" && timeout -k 2 20 $RT --allow-no-ecu --duration 0.3 --log only.mf4 >"$T/alone.out" 2>&1)
+rc=$?
+if [ $rc -eq 0 ] && [ -s "$T/alone/only.mf4" ] && [ "$(ls "$T/alone")" = only.mf4 ] && ! grep -q "telemetry CSV" "$T/alone.out"; then
+    ok "--log only.mf4: the MDF log, no CSV (the default build/hilstep-rt.csv not written)"
+else ko "--log only.mf4: exit $rc, files: $(ls -R "$T/alone" | tr '\n' ' ')"; fi
+
+echo "--- 3. killed with SIGKILL mid-run"
+# hilstep-rt itself gets the SIGKILL (not a timeout wrapper); --duration 10 bounds a lost one.
+$RT --allow-no-ecu --duration 10 --log "$T/k.csv" --log "$T/k.mf4" >"$T/k.out" 2>&1 &
+KP=$!; PIDS="$PIDS $KP"
+sleep 1
+kill -KILL $KP 2>/dev/null
+wait $KP 2>/dev/null
+rc=$?
+[ $rc -eq 137 ] && ! grep -q "^verdict" "$T/k.out" && ok "hilstep-rt killed by SIGKILL after 1 s (exit 137, no summary)" \
+    || ko "the killed run: exit $rc"
+check killed "$T/k.mf4" "$T/k.csv"; tally "$T/check.out" "reader (killed run)"
+
+echo "--- 4. write errors"
+(ulimit -f 200; exec $RT --allow-no-ecu --duration 1 --log "$T/c.csv" --log "$T/c.mf4" --stats "$T/c.stats" >"$T/c.out" 2>&1)
+rc=$?
+if [ $rc -eq 5 ] && grep -q "telemetry MDF $T/c.mf4: File too large; [0-9]* records written, later records lost" "$T/c.out"; then
+    ok "disk full (ulimit -f 200): exit 5, the error named ($(key telemetry_mdf_records "$T/c.stats") records written)"
+else ko "disk full: exit $rc"; tail -4 "$T/c.out"; fi
+check cut "$T/c.mf4" "$T/c.csv" "$T/c.stats"; tally "$T/check.out" "reader (disk full)"
+ln -s /dev/full "$T/full.mf4"
+timeout -k 2 20 $RT --allow-no-ecu --duration 0.3 --log "$T/full.mf4" --stats "$T/full.stats" >"$T/full.out" 2>&1
+rc=$?
+if [ $rc -eq 5 ] && grep -q "telemetry MDF $T/full.mf4: No space left on device" "$T/full.out" \
+   && [ "$(key telemetry_mdf_records "$T/full.stats")" = 0 ] && [ "$(key telemetry_mdf_lost "$T/full.stats")" = "$(key frames "$T/full.stats")" ]; then
+    ok "/dev/full: exit 5, ENOSPC named, 0 records, every frame's record lost ($(key frames "$T/full.stats"))"
+else ko "/dev/full: exit $rc"; tail -3 "$T/full.out"; grep telemetry_mdf "$T/full.stats"; fi
+timeout -k 2 20 $RT --allow-no-ecu --duration 5 --log "$T/no/such/dir/x.mf4" >"$T/nodir.out" 2>&1
+rc=$?
+if [ $rc -eq 2 ] && grep -q "\-\-log $T/no/such/dir/x.mf4: No such file or directory" "$T/nodir.out" && ! grep -q "^verdict" "$T/nodir.out"; then
+    ok "--log into a missing directory: exit 2 at start, the path named"
+else ko "--log missing directory: exit $rc"; tail -2 "$T/nodir.out"; fi
+
+echo "--- 5. hilstep-plot reads the MDF log"
+# The same columns and title from both files: the same values give the same PNG, byte for byte.
+"$B/hilstep-plot" "$T/a.csv" --out "$T/pc" --columns q1,u1,out_speed --title a >"$T/pc.out" 2>&1; rc1=$?
+"$B/hilstep-plot" "$T/a.mf4" --out "$T/pm" --columns q1,u1,out_speed --title a >"$T/pm.out" 2>&1; rc2=$?
+if [ $rc1 -eq 0 ] && [ $rc2 -eq 0 ] && [ -s "$T/pm/a_columns.png" ] && cmp -s "$T/pc/a_columns.png" "$T/pm/a_columns.png"; then
+    ok "hilstep-plot a.mf4 --columns q1,u1,out_speed: exit 0, the PNG byte for byte the CSV's"
+else ko "hilstep-plot a.mf4: exit $rc2 (CSV $rc1)"; cat "$T/pm.out"; fi
+"$B/hilstep-plot" "$T/k.mf4" --out "$T/pk" --columns q1 >"$T/pk.out" 2>&1; rc=$?
+if [ $rc -eq 0 ] && grep -q "unfinalized" "$T/pk.out"; then ok "hilstep-plot on the killed run's log: exit 0, says it recovered an unfinalized file"
+else ko "hilstep-plot killed log: exit $rc"; cat "$T/pk.out"; fi
+head -c 300 "$T/a.mf4" >"$T/short.mf4"
+"$B/hilstep-plot" "$T/short.mf4" --out "$T/ps" >"$T/ps.out" 2>&1; rc=$?
+if [ $rc -eq 2 ] && grep -q "$T/short.mf4" "$T/ps.out"; then ok "hilstep-plot on a cut-off header: exit 2, the file named ($(sed 's/.*: //' "$T/ps.out" | head -c 80))"
+else ko "hilstep-plot cut-off header: exit $rc"; cat "$T/ps.out"; fi
+
+echo "$pass passed, $fail failed"
+[ $fail -eq 0 ]
