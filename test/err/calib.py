@@ -90,5 +90,5 @@ if TABLE:
            and (m, me, h) not in KNOWN_MISSES]
     print("\ncalibrated rows: %d (besides the %d known misses), err_est/err_true from %.3g to %.3g"
           % (len(cal), len(KNOWN_MISSES), min(cal), max(cal)))
-print("err calibration: %d passed, %d failed" % (passes, fails))
+print("err-calibration: %d passed, %d failed" % (passes, fails))
 sys.exit(1 if fails else 0)
