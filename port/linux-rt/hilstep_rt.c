@@ -136,7 +136,13 @@ static hs_real g_reals[HS_STEPPER_REALS(HS_PLANT_MAX_NQ, HS_PLANT_MAX_NC, HS_PLA
 static int g_ints[HS_STEPPER_INTS(HS_PLANT_MAX_NQ, HS_PLANT_MAX_NC) + (1 << 16)];
 static uint32_t g_lat_bins[LAT_BINS];
 static uint32_t g_exec_bins[EXEC_BINS];
-static hs_tm_row g_ring_store[RING_CAP];
+/* One telemetry record: the plant's row and, with --xcp, the calibration its step ran with. */
+typedef struct tm_rec {
+    hs_tm_row r;
+    uint64_t cal_n;                  /* calibration writes applied before this step */
+    double cal[HS_XCPP_MAX_PARAMS];  /* (np) each calibratable param's value in this step */
+} tm_rec;
+static tm_rec g_ring_store[RING_CAP];
 
 static void on_signal(int sig)
 {
@@ -641,10 +647,11 @@ static void *rt_thread(void *arg)
 
         (void)drain(a, a->o.max_rx);
         const int last = (a->ticks_total != 0 && k + 1 >= a->ticks_total) || g_stop;
-        hs_tm_row row;
-        size_t n = hs_plant_step(p, k, last, out, sizeof out, &row);
-        hs_health_tick(&a->health, &p->rx, (row.flags & HS_TMF_FRESH) != 0u);
-        hs_hist_add(&a->exec, (int64_t)row.exec_ns, k);
+        tm_rec rec;
+        hs_tm_row *const row = &rec.r;
+        size_t n = hs_plant_step(p, k, last, out, sizeof out, row);
+        hs_health_tick(&a->health, &p->rx, (row->flags & HS_TMF_FRESH) != 0u);
+        hs_hist_add(&a->exec, (int64_t)row->exec_ns, k);
 
         if ((int64_t)k == a->o.inject_tick) {
             /* Test switch: burn CPU to a fixed absolute instant so the overrun length does
@@ -655,17 +662,18 @@ static void *rt_thread(void *arg)
             }
         }
         send_out(a, k, 0, out, n);
+        hs_xcpp_values(rec.cal, &rec.cal_n); /* the params this step ran with */
         hs_xcpp_frame(k); /* XCP: this frame's DAQ, then the master's commands (hil/XCP.md) */
 
         const int64_t end = hs_now_ns();
-        row.planned_ns = planned - a->start_ns;
-        row.latency_ns = woke - planned;
-        row.frame_ns = (uint32_t)(end - woke);
+        row->planned_ns = planned - a->start_ns;
+        row->latency_ns = woke - planned;
+        row->frame_ns = (uint32_t)(end - woke);
         if (end - planned > a->worst_frame_ns) {
             a->worst_frame_ns = end - planned;
             a->worst_frame_tick = k;
         }
-        (void)hs_ring_push(&a->ring, &row); /* a full ring drops and counts; never waits */
+        (void)hs_ring_push(&a->ring, &rec); /* a full ring drops and counts; never waits */
 
         const int64_t next = planned + per;
         if (end > next) {
@@ -775,12 +783,22 @@ static void csv_header(app *a, csvbuf *c)
     for (int i = 0; i < p->d.nout; ++i) ADD(",out_%s[%s]", p->tx.sig[i]->name, p->tx.sig[i]->unit);
     /* fresh/stale/fault: this tick's events as named 0/1 columns (the telemetry's own bits are
      * not the wire's); tx_flags: the output frame's wire flags (hil/FRAME.md). */
-    ADD(",gmax,in_seq,fresh,stale,fault,missed,rejected,faults,tx_seq,tx_flags,err_est\n");
+    ADD(",gmax,in_seq,fresh,stale,fault,missed,rejected,faults,tx_seq,tx_flags,err_est");
+    /* With --xcp: calibration writes applied before the row's step, and each param's value in
+     * that step (hil/XCP.md "Calibration"). */
+    if (hs_xcpp_nparams() >= 0) ADD(",xcp_cal");
+    for (int i = 0; i < hs_xcpp_nparams(); ++i) {
+        const char *unit = "";
+        const char *nm = hs_xcpp_param(i, &unit);
+        ADD(",cal_%s[%s]", nm, unit);
+    }
+    ADD("\n");
     csv_add(a, c, line, k, 0);
 }
 
-static void csv_row(app *a, csvbuf *c, const hs_tm_row *r)
+static void csv_row(app *a, csvbuf *c, const tm_rec *rec)
 {
+    const hs_tm_row *r = &rec->r;
     const hs_plant *p = &a->plant;
     char line[8192];
     size_t k = 0;
@@ -791,10 +809,13 @@ static void csv_row(app *a, csvbuf *c, const hs_tm_row *r)
     for (int i = 0; i < p->d.nz; ++i) ADD(",%.17g", r->z[i]);
     for (int i = 0; i < p->d.nin; ++i) ADD(",%.17g", r->in[i]);
     for (int i = 0; i < p->d.nout; ++i) ADD(",%.17g", r->out[i]);
-    ADD(",%.3e,%u,%d,%d,%d,%llu,%llu,%llu,%u,%u,%.3e\n", r->gmax, r->in_seq, (r->flags & HS_TMF_FRESH) != 0u,
+    ADD(",%.3e,%u,%d,%d,%d,%llu,%llu,%llu,%u,%u,%.3e", r->gmax, r->in_seq, (r->flags & HS_TMF_FRESH) != 0u,
         (r->flags & HS_TMF_STALE) != 0u, (r->flags & HS_TMF_FAULT) != 0u,
         (unsigned long long)r->missed, (unsigned long long)r->rejected,
         (unsigned long long)r->faults, r->tx_seq, r->tx_flags, r->err_est);
+    if (hs_xcpp_nparams() >= 0) ADD(",%llu", (unsigned long long)rec->cal_n);
+    for (int i = 0; i < hs_xcpp_nparams(); ++i) ADD(",%.17g", rec->cal[i]);
+    ADD("\n");
 #undef ADD
     csv_add(a, c, line, k, 1);
 }
@@ -848,14 +869,22 @@ static int mdf_columns(const app *a)
     mdf_chan(&n, "tx_seq", "", HS_MDF_U, 4);
     mdf_chan(&n, "tx_flags", "", HS_MDF_U, 4);
     mdf_chan(&n, "err_est", "", HS_MDF_F, 8);
+    if (hs_xcpp_nparams() >= 0) mdf_chan(&n, "xcp_cal", "", HS_MDF_U, 8);
+    for (int i = 0; i < hs_xcpp_nparams(); ++i) {
+        const char *unit = "";
+        const char *pn = hs_xcpp_param(i, &unit);
+        snprintf(nm, sizeof nm, "cal_%s[%s]", pn, unit);
+        mdf_chan(&n, nm, unit, HS_MDF_F, 8);
+    }
     return n;
 }
 
 /* One telemetry row as a record, in mdf_columns' order (logger thread; no allocation). */
-static void mdf_row(const app *a, const hs_tm_row *r)
+static void mdf_row(const app *a, const tm_rec *rec)
 {
+    const hs_tm_row *r = &rec->r;
     const hs_plant *p = &a->plant;
-    uint8_t rec[HS_MDF_MAX_RECORD], *w = rec;
+    uint8_t buf[HS_MDF_MAX_RECORD], *w = buf;
     w = hs_mdf_put_u(w, r->tick, 8);
     w = hs_mdf_put_f64(w, r->t);
     w = hs_mdf_put_u(w, (uint64_t)r->planned_ns, 8);
@@ -877,8 +906,11 @@ static void mdf_row(const app *a, const hs_tm_row *r)
     w = hs_mdf_put_u(w, r->faults, 8);
     w = hs_mdf_put_u(w, r->tx_seq, 4);
     w = hs_mdf_put_u(w, r->tx_flags, 4);
-    (void)hs_mdf_put_f64(w, r->err_est);
-    hs_mdf_add(&g_mdf, rec);
+    w = hs_mdf_put_f64(w, r->err_est);
+    if (hs_xcpp_nparams() >= 0) w = hs_mdf_put_u(w, rec->cal_n, 8);
+    for (int i = 0; i < hs_xcpp_nparams(); ++i) w = hs_mdf_put_f64(w, rec->cal[i]);
+    (void)w;
+    hs_mdf_add(&g_mdf, buf);
 }
 
 /* A write error of the MDF log, said once (like the CSV's). */
@@ -922,6 +954,7 @@ static void *logger_thread(void *arg)
     app *a = (app *)arg;
     const hs_plant *p = &a->plant;
     static csvbuf c;
+    static tm_rec rec;
     hs_tm_row r, last;
     int have = 0;
     int64_t lat_max = 0;
@@ -945,10 +978,11 @@ static void *logger_thread(void *arg)
     for (;;) {
         /* Read the done flag before draining: if it was set, this drain sees every record. */
         int done = __atomic_load_n(&a->rt_done, __ATOMIC_ACQUIRE);
-        while (hs_ring_pop(&a->ring, &r) == 0) {
-            if (a->csv_fd >= 0) csv_row(a, &c, &r);
+        while (hs_ring_pop(&a->ring, &rec) == 0) {
+            r = rec.r;
+            if (a->csv_fd >= 0) csv_row(a, &c, &rec);
             else a->rows_written++;
-            if (a->mdf_on) mdf_row(a, &r);
+            if (a->mdf_on) mdf_row(a, &rec);
             if (r.latency_ns > lat_max) lat_max = r.latency_ns;
             if (r.exec_ns > exec_max) exec_max = r.exec_ns;
             if (!(r.gmax <= g_max)) g_max = r.gmax;
@@ -1476,10 +1510,6 @@ static hs_status open_outputs(app *a)
             return HS_E_SETUP;
         }
     }
-    if (mdf_open(a) != 0) {
-        a->tp.ops->close(&a->tp);
-        return HS_E_SETUP;
-    }
     if (outfile_open(&a->stats, a->o.stats, "--stats") || outfile_open(&a->hist, a->o.hist, "--hist")) {
         a->tp.ops->close(&a->tp);
         return HS_E_SETUP;
@@ -1493,7 +1523,7 @@ static hs_status open_outputs(app *a)
 static hs_status run_threads(app *a, const hs_plant_def *def)
 {
     hs_plant *p = &a->plant;
-    hs_ring_init(&a->ring, g_ring_store, RING_CAP, (uint32_t)sizeof(hs_tm_row));
+    hs_ring_init(&a->ring, g_ring_store, RING_CAP, (uint32_t)sizeof(tm_rec));
     hs_health_init(&a->health, &p->rx, &a->o.link);
     hs_hist_init(&a->lat, g_lat_bins, LAT_BINS, 1000);
     hs_hist_init(&a->exec, g_exec_bins, EXEC_BINS, 10);
@@ -1705,6 +1735,11 @@ int main(int argc, char **argv)
     }
     rc = open_outputs(a);
     if (rc == HS_OK && a->o.xcp) rc = start_xcp(a);
+    /* the MDF log's channels include the XCP params' (cal_*), so it opens after the slave */
+    if (rc == HS_OK && mdf_open(a) != 0) {
+        a->tp.ops->close(&a->tp);
+        rc = HS_E_SETUP;
+    }
     if (rc == HS_OK) rc = run_threads(a, &def);
     hs_xcpp_close();
     if (rc != HS_OK) return hs_exit_of(HS_TOOL_PLANT, rc);

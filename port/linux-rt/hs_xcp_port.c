@@ -62,6 +62,21 @@ static int g_active;
 
 int hs_xcpp_active(void) { return g_active; }
 
+int hs_xcpp_nparams(void) { return g_active ? X.np : -1; }
+
+const char *hs_xcpp_param(int i, const char **unit)
+{
+    *unit = X.punit[i];
+    return X.pname[i];
+}
+
+void hs_xcpp_values(double *v, uint64_t *applied)
+{
+    if (!g_active) return;
+    for (int i = 0; i < X.np; ++i) v[i] = (double)X.pval[i];
+    *applied = X.x.cal_writes;
+}
+
 /* ------------------------------------------------------------------ the params ---- */
 
 /* "(unit)" at the end of s (a param's comment or doc), into u; "" when none. */

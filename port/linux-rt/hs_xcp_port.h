@@ -52,4 +52,15 @@ void hs_xcpp_close(void);
 /* 1 when --xcp is active. */
 int hs_xcpp_active(void);
 
+/* The calibratable params of the telemetry's cal_ columns: their count, or -1 without --xcp
+ * (then the telemetry has no xcp_cal column either). */
+int hs_xcpp_nparams(void);
+
+/* Param i's name (as in the A2L) and, in *unit, its unit ("" when none); 0 <= i < nparams. */
+const char *hs_xcpp_param(int i, const char **unit);
+
+/* Real-time thread: each param's value in use, into v (nparams entries), and the calibration
+ * writes applied so far, into *applied. No-op without --xcp. */
+void hs_xcpp_values(double *v, uint64_t *applied);
+
 #endif

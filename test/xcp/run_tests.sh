@@ -58,7 +58,7 @@ else ko "--a2l bad path: exit $rc"; cat "$T/bad2.out"; fi
 
 echo "--- 2. the spring, authenticated: session, poll, 10 s DAQ, calibration (xcp_master.py)"
 "$B/hilstep-rt" --model-file $M $LINK --budget-us 1000000 --xcp $XCP --a2l "$T/spring.a2l" \
-    --duration 16 --stats "$T/spring.stats" >"$T/spring.out" 2>&1 &
+    --duration 16 --stats "$T/spring.stats" --log "$T/spring.csv" --log "$T/spring.mf4" >"$T/spring.out" 2>&1 &
 RT=$!; PIDS="$PIDS $RT"
 i=0; while [ ! -s "$T/spring.a2l" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 sleep 0.3
@@ -78,6 +78,31 @@ if [ "$(key xcp_cal_1_old_k "$S")" = 400 ] && [ "$(key xcp_cal_1_new_k "$S")" = 
 else ko "stats: calibration record"; grep xcp_cal_ "$S"; fi
 if grep -q "xcp calibration 1: t .* k 400 -> 800  applied" "$T/spring.out"; then ok "console: the calibration record"
 else ko "console: no calibration record"; fi
+# The telemetry: xcp_cal (writes applied before the row's step) and cal_k (k in that step) go
+# 0/400 -> 1/800 once, on the first step after the stats record's time; 6000 never appears.
+tel=$($PY - "$T/spring.csv" "$(key xcp_cal_1_t "$S")" 0.001 <<'PYEOF'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+t_cal, h = float(sys.argv[2]), float(sys.argv[3])
+kcol = [c for c in rows[0] if c.startswith("cal_k[")]
+if not kcol or "xcp_cal" not in rows[0]:
+    print("bad columns %s" % [c for c in rows[0] if "cal" in c]); sys.exit()
+seen = [(float(r["t_s"]), int(r["xcp_cal"]), float(r[kcol[0]])) for r in rows]
+ch = [i for i in range(1, len(seen)) if seen[i][1:] != seen[i - 1][1:]]
+vals = sorted(set((n, k) for _, n, k in seen))
+ok = vals == [(0, 400.0), (1, 800.0)] and len(ch) == 1 and t_cal < seen[ch[0]][0] <= t_cal + 2 * h + 1e-9
+print("%s %d %s %s" % ("ok" if ok else "bad", len(rows), vals, seen[ch[0]][0] if ch else None))
+PYEOF
+)
+case "$tel" in
+    ok*) ok "telemetry: xcp_cal 0 -> 1 and cal_k 400 -> 800 once, at the first step after t = $(key xcp_cal_1_t "$S") s ($tel)";;
+    *) ko "telemetry calibration columns: $tel";;
+esac
+# ...and the MDF log of the same rows carries them bit for bit (test/mdf's independent reader)
+$PY test/mdf/mdf_check.py full "$T/spring.mf4" "$T/spring.csv" "$S" >"$T/spring_mdf.out" 2>&1
+if grep -q " 0 failed$" "$T/spring_mdf.out" && head -n 1 "$T/spring.csv" | grep -q ",xcp_cal,cal_g\[.*,cal_k\[N/m\]"; then
+    ok "MDF log: the calibration channels (xcp_cal, cal_*) equal the CSV's bit for bit"
+else ko "MDF log with calibration channels:"; grep -E "FAIL|passed" "$T/spring_mdf.out" | head -5; fi
 if [ "$(key xcp_refused_connects "$S")" = 1 ] && [ "$(key xcp_foreign "$S")" -ge 1 ] 2>/dev/null; then
     ok "stats: the second master's CONNECT refused (1), its other packets ignored ($(key xcp_foreign "$S"))"
 else ko "stats: second master"; grep -E 'xcp_(refused|foreign)' "$S"; fi
