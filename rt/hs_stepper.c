@@ -929,7 +929,8 @@ static void error_estimate(hs_stepper *s, const hs_family *fam, hs_real h)
     } else {
         /* no u_{n-1} after init/set_state: the first step of a second-order family adds 0 */
     }
-    const hs_real le = fam->err_c * h * d;
+    hs_real le = fam->err_c * h * d;
+    le = (s->err_proj > le) ? s->err_proj : le;
     s->stats.err_step = le;
     s->stats.err_sum += le;
     s->stats.err_est = (le > s->stats.err_est) ? le : s->stats.err_est;
@@ -975,6 +976,7 @@ hs_status hs_stepper_step(hs_stepper *s, const hs_real *in)
         c.have_fq = 0;
         c.a1 = c.a2 = HS_R(0.0);
         const hs_family *fam = (const hs_family *)s->fam;
+        s->err_proj = HS_R(0.0);
         rc = fam->step(s, &c);
         if (rc == HS_OK) {
             error_estimate(s, fam, c.h);
