@@ -303,7 +303,8 @@ HS_STAGE_INL hs_status hs_st_project_positions(hs_stepper *s, const hs_ctx *c, i
         s->b2[i] = HS_R(0.0);
     }
     hs_linsys_solve_c(&s->lsP, &s->fP, s->b2);
-    hs_real nd = HS_R(0.0), dm = HS_R(0.0);
+    hs_real nd = HS_R(0.0);
+    hs_real dm = HS_R(0.0);
     for (int i = 0; i < nq; ++i) {
         s->qn[i] -= s->b2[i];
         const hs_real a = hs_abs(s->b2[i]);
