@@ -6,7 +6,7 @@ are those of the Test Set for IVP Solvers (problem andrews; E. Hairer, G. Wanner
 II, sec. VII.7; W. Schiehlen: Multibody Systems Handbook). The format has no trigonometric
 functions, so the bodies' initial positions and angles are computed here from the seven
 relative angles beta .. epsilon and written as numbers (17 digits)."""
-from math import cos, sin, sqrt
+from math import cos, sin
 
 P = dict(m1=.04325, m2=.00365, m3=.02373, m4=.00706, m5=.07050, m6=.00706, m7=.05498,
          xa=-.06934, ya=-.00227, xb=-0.03635, yb=.03273, xc=.014, yc=.072, c0=4530.0,
