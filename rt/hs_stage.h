@@ -299,18 +299,21 @@ HS_STAGE_INL hs_status hs_st_project_positions(hs_stepper *s, const hs_ctx *c, i
          * g = 0: the projection keeps it where the step put it */
         s->b2[nq + i] = ((s->comp != 0) && (s->cmp[i] > HS_R(0.0))) ? HS_R(0.0) : s->c1[i];
     }
-    if (guard == 0) {
-        hs_linsys_solve_c_sub(&s->lsP, &s->fP, s->b2, s->qn);
-        return HS_OK;
-    }
     for (int i = 0; i < nq; ++i) {
         s->b2[i] = HS_R(0.0);
     }
     hs_linsys_solve_c(&s->lsP, &s->fP, s->b2);
     hs_real nd = HS_R(0.0);
+    hs_real dm = HS_R(0.0);
     for (int i = 0; i < nq; ++i) {
         s->qn[i] -= s->b2[i];
-        nd += hs_abs(s->b2[i]);
+        const hs_real a = hs_abs(s->b2[i]);
+        nd += a;
+        dm = (a > dm) ? a : dm;
+    }
+    s->err_proj = dm;
+    if (guard == 0) {
+        return HS_OK;
     }
     if (!(nd <= s->pp_lim)) {
         return (nd - nd == HS_R(0.0)) ? HS_E_RANGE : HS_E_NONFINITE;

@@ -912,7 +912,8 @@ hs_status hs_stepper_init(hs_stepper *s, const hs_stepper_def *def, const hs_mod
 
 /* The step's error estimate (rt/METHODS.md "The error estimate"): the local position error
  * of the family's order p and constant c from the velocities the step leaves, at a fixed
- * cost of 2 nq (p = 1) or 3 nq (p = 2) subtractions and one pass over q; no model call. */
+ * cost of 2 nq (p = 1) or 3 nq (p = 2) subtractions and one pass over q; no model call; the
+ * larger of that and the position projection's |dq|_inf (s->err_proj, 0 without one). */
 static void error_estimate(hs_stepper *s, const hs_family *fam, hs_real h)
 {
     hs_real d = HS_R(0.0);
@@ -929,7 +930,10 @@ static void error_estimate(hs_stepper *s, const hs_family *fam, hs_real h)
     } else {
         /* no u_{n-1} after init/set_state: the first step of a second-order family adds 0 */
     }
-    const hs_real le = fam->err_c * h * d;
+    hs_real le = fam->err_c * h * d;
+    /* the projection's correction is the step's measured drift off the joints, a part of its
+     * local error the velocities do not show (a step too long for the motion: Andrews' mechanism) */
+    le = (s->err_proj > le) ? s->err_proj : le;
     s->stats.err_step = le;
     s->stats.err_sum += le;
     s->stats.err_est = (le > s->stats.err_est) ? le : s->stats.err_est;
@@ -975,6 +979,7 @@ hs_status hs_stepper_step(hs_stepper *s, const hs_real *in)
         c.have_fq = 0;
         c.a1 = c.a2 = HS_R(0.0);
         const hs_family *fam = (const hs_family *)s->fam;
+        s->err_proj = HS_R(0.0);
         rc = fam->step(s, &c);
         if (rc == HS_OK) {
             error_estimate(s, fam, c.h);

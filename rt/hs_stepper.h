@@ -351,6 +351,7 @@ typedef struct hs_stepper {
     hs_real sd_scale;       /* sdirk: h^2 / size, size = 1 + |q|_inf at init/set_state (1/(m/s^2) units of q) */
     hs_real sd_lim;         /* sdirk: HS_SD_RANGE / sd_scale, the largest |dA|_1 of a stage's Newton step */
     hs_real sd_na;          /* sdirk: largest |dA|_1 of the committed stages so far */
+    hs_real err_proj;       /* |dq|_inf of the last step's position projection (units of q): the step's drift off the joints */
     hs_real pp_lim;         /* euler family: HS_PP_RANGE * size, the largest |dq|_1 of the position projection */
     hs_real alpha, beta;    /* Baumgarte parameters in use (def's, or 1/h, 1/h^2) */
     hs_real E0;             /* energy at init/set_state (watchdog), 0 without energy() */
