@@ -411,7 +411,6 @@ static HS_STAGE_FN int st_sd_combine(hs_stepper *s, hs_ctx *c)
     if (s->model->type->spin != NULL) {
         hs_real w = HS_R(0.0);
         const hs_status rc = hs_model_rc(s->model->type->spin(s->model, s->qn, s->un, &w));
-        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
         if (rc != HS_OK) {
             return rc;
         }
