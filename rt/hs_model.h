@@ -232,6 +232,10 @@ typedef struct hs_model_type {
     int ct_npoints;
     const hs_ct_point *ct_pts;
     int (*ct_points)(const struct hs_model *m, hs_real t, const hs_real *q, hs_real *geo);
+    /* Optional: *w (rad/s) the fastest rotation rate of any body at (q, u) (a quaternion body's
+     * |2 G(p) p'|), for the default method's in-step range check on its result (rt/METHODS.md
+     * "Where a method stops"). NULL: no rotating coordinates the stepper cannot see. */
+    int (*spin)(const struct hs_model *m, const hs_real *q, const hs_real *u, hs_real *w);
 } hs_model_type;
 
 /* A model instance: a type, its parameter block (param_size bytes, owned by the caller), an

@@ -518,6 +518,9 @@ int hs_mb_fn_energy(const hs_model *m, hs_real t, const hs_real *q, const hs_rea
  * omega 0 (no check) for any other description. */
 int hs_mb_fn_motion(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
                     hs_real *omega, int *degenerate);
+/* spin(): the fastest quaternion body's rate |2 G(p) p'| (rad/s) at (q, u) (model/mb/hs_mb_motion.c);
+ * set for descriptions with a spatial body. */
+int hs_mb_fn_spin(const hs_model *m, const hs_real *q, const hs_real *u, hs_real *w);
 /* The force elements' state rates (nz; set when a description has states, e.g. tires). */
 int hs_mb_fn_zdot(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u, const hs_real *z,
                   const hs_real *in, hs_real *zd);

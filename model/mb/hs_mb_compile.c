@@ -456,6 +456,7 @@ static void pass_type(const hs_mb_desc *D, hs_mb_model *mb)
     T->energy = hs_mb_fn_energy;
     T->motion = hs_mb_fn_motion;
     T->lagrange = hs_mb_has_spatial(mb) ? hs_mb_fn_lagrange : NULL; /* else M is constant */
+    T->spin = hs_mb_has_spatial(mb) ? hs_mb_fn_spin : NULL; /* the in-step range check's rate */
 }
 
 /* The contact tables (mb->nk rows) and the type's contact and compliance hooks. */

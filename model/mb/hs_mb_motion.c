@@ -226,3 +226,32 @@ int hs_mb_gen_motion(const hs_model *m, hs_real t, const hs_real *q, const hs_re
     }
     return hs_mb_fn_motion(g->inner, t, q, u, omega, degenerate);
 }
+
+/* spin(): the fastest body rate at (q, u), |w| = |2 G(p) p'| over the quaternion bodies (the
+ * body-frame rate of a unit p; a planar body's theta' is a coordinate the stepper resolves
+ * exactly as it resolves x', so only the quaternion bodies are reported). Fixed work: one
+ * 3 x 4 product per spatial body. */
+int hs_mb_fn_spin(const hs_model *m, const hs_real *q, const hs_real *u, hs_real *w)
+{
+    if ((m == NULL) || (q == NULL) || (u == NULL) || (w == NULL)) {
+        return HS_E_NULL;
+    }
+    const hs_mb_model *mb = MB(m);
+    const hs_mb_desc *D = mb->desc;
+    hs_real w2max = HS_R(0.0);
+    for (int b = 0; b < D->nbodies; ++b) {
+        if (D->bodies[b].kind == HS_MB_SPATIAL) {
+            hs_real G[3][4];
+            const hs_real *p = &q[mb->qoff[b] + 3], *pd = &u[mb->qoff[b] + 3];
+            mb_quat_G(p, G);
+            hs_real w2 = HS_R(0.0);
+            for (int i = 0; i < 3; ++i) {
+                const hs_real wi = HS_R(2.0) * ((G[i][0] * pd[0]) + (G[i][1] * pd[1]) + (G[i][2] * pd[2]) + (G[i][3] * pd[3]));
+                w2 += wi * wi;
+            }
+            w2max = (w2 > w2max) ? w2 : w2max;
+        }
+    }
+    *w = hs_sqrt(w2max);
+    return HS_OK;
+}

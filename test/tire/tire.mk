@@ -4,7 +4,8 @@
 # implementation of Rill's formulas (test/tire/tmeasy_ref.py, 1e-9 relative), and the car
 # description through hilstep-sim: rest, 10 % grade with brakes, braking to a stop (car_test.py);
 # the multibody tire element against hs_tire.c and differences (tire_mb.c) and the same runs of
-# model/mech/vehicles/car.hsm with load transfer (car_hsm_test.py).
+# model/mech/vehicles/car.hsm with load transfer (car_hsm_test.py); the 4WD launch at 1500 N m
+# per wheel, dry and on ice, on both cars and one wheel alone (spin_test.py, issue 32 item 5).
 TIRE_TEST_OBJ := $(addprefix $(BUILD)/obj/,model/vehicle/hs_tire.o model/vehicle/hs_tire_values.o model/vehicle/hs_veh.o rt/hs_math.o rt/hs_model.o)
 $(BUILD)/hilstep-tiretest: test/tire/tire_main.c $(TEST_HARNESS) $(TIRE_TEST_OBJ) model/vehicle/hs_tire.h model/vehicle/hs_veh.h rt/hs_types.h
 	@mkdir -p $(BUILD)
