@@ -41,11 +41,11 @@ tval() { echo "$tg" | tr ' ' '\n' | sed -n "s/^$1=$2:\(.*\)$/\1/p" | head -n 1; 
 v_cmd=$(tval EcuCommand F_t); v_st=$(tval PlantState speed)
 # Rows of the plant's telemetry whose in_F_t (the input it stepped with) is the forged value.
 csv=$O/${PX}_rt.csv
-a_p=$(awk -F, -v v="${v_cmd:-nan}" 'NR == 1 { for (i = 1; i <= NF; i++) if (index($i, "in_F_t[") == 1) c = i; next }
+a_p=$(awk -F, -v v="$v_cmd" 'NR == 1 { for (i = 1; i <= NF; i++) if (index($i, "in_F_t[") == 1) c = i; next }
     c { n++; d = $c - v; if (d < 0) d = -d; if (d <= 1e-6) a++ }
     END { if (!c || !n) print "?"; else print a + 0 }' "$csv" 2>/dev/null)
 rows=$(($(wc -l <"$csv" 2>/dev/null || echo 1) - 1))
-v_min=$(kv "$E" speed_min); v_max=$(kv "$E" speed_max); e_sat=$(kv "$E" saturated_ticks)
+v_min=$(kv "$E" speed_min); v_max=$(kv "$E" speed_max); e_sat=$(kv "$E" saturated_ticks); e_pi=$(kv "$E" pi_ticks)
 p_tx=$(kv "$P" can_tx_frames)
 if [ -z "$v_cmd" ] || [ "$a_p" = "?" ] || [ -z "$a_p" ] || [ -z "$v_min" ] || [ -z "$p_tx" ] \
         || { [ "$s_st" -gt 0 ] && [ -z "$v_st" ]; }; then
@@ -55,13 +55,14 @@ if [ -z "$v_cmd" ] || [ "$a_p" = "?" ] || [ -z "$a_p" ] || [ -z "$v_min" ] || [ 
 fi
 # The ECU acted on the forged speed when it lies inside the range of speeds it acted on.
 a_e=0
+rng=$(awk -v lo="$v_min" -v hi="$v_max" 'BEGIN { printf "%.3f..%.3f m/s", lo, hi }')
 [ -n "$v_st" ] && awk -v v="$v_st" -v lo="$v_min" -v hi="$v_max" 'BEGIN { exit !(v - lo >= -1e-6 && hi - v >= -1e-6) }' && a_e=1
 det=$((d_p + d_e)); app=$((a_p + a_e))
 echo "$L: sent $sent applied $app detected $det"
 [ "$sent" -gt 0 ] && [ "$app" = 0 ] && [ "$det" = "$sent" ] \
     && ok "second sender: $sent forged frames, $det detected, $app applied" \
-    || ko "second sender: sent $sent, detected $det (plant $d_p, ECU $d_e), applied $app (plant $a_p telemetry rows at F_t = $v_cmd N, ECU $a_e: speeds acted on $v_min..$v_max m/s, forged ${v_st:-none})"
-echo "  info plant accepted $p_acc of the ECU's $e_tx EcuCommand frames ($((e_tx - p_acc)) genuine frames not accepted: an emulated plant misses some); the ECU's command at its limit on ${e_sat:-?} ticks"
+    || ko "second sender: sent $sent, detected $det (plant $d_p, ECU $d_e), applied $app (plant $a_p telemetry rows at F_t = $v_cmd N, ECU $a_e: its PI acted on $rng, forged ${v_st:-none} m/s)"
+echo "  info plant accepted $p_acc of the ECU's $e_tx EcuCommand frames ($((e_tx - p_acc)) not accepted: an emulated plant misses some, never judged); the ECU's command at its limit on ${e_sat:-?} ticks"
 [ "$d_p" = "$s_cmd" ] && [ "$a_p" = 0 ] && [ "$p_acc" -le "$e_tx" ] \
     && ok "plant: all $s_cmd forged EcuCommand frames ($v_cmd N) refused, none of its $rows telemetry rows at $v_cmd N, accepted $p_acc <= the ECU's $e_tx" \
     || ko "plant: forged EcuCommand $s_cmd, refused $d_p; $a_p of its $rows telemetry rows at F_t = $v_cmd N; accepted $p_acc of the ECU's $e_tx"
@@ -74,9 +75,9 @@ if [ "$L" = can-secoc ]; then
         && ok "SecOC: $m_mac forged EcuCommand frames (+50 N, next counter and freshness, CRC right, MAC not the key's) refused as secoc_mac, $m_old replays as secoc_stale" \
         || ko "SecOC refusals: secoc_mac $r_mac (forged $m_mac), secoc_stale $r_old (replayed $m_old), e2e_crc $r_crc (wrong CRC $m_crc)"
 fi
-[ "$d_e" = "$s_st" ] && [ "$a_e" = 0 ] && [ "$e_acc" -le "$p_tx" ] \
-    && ok "ECU: all $s_st forged PlantState frames (${v_st:-none} m/s) refused, its PI acted on speeds $v_min..$v_max m/s only, accepted $e_acc <= the plant's $p_tx" \
-    || ko "ECU: forged PlantState $s_st (${v_st:-none} m/s), refused $d_e; its PI acted on speeds $v_min..$v_max m/s; heard $e_rx, accepted $e_acc of the plant's $p_tx"
+[ "$d_e" = "$s_st" ] && [ "$a_e" = 0 ] && [ "$e_acc" -le "$p_tx" ] && [ "${e_pi:-0}" -gt 0 ] \
+    && ok "ECU: all $s_st forged PlantState frames${v_st:+ ($v_st m/s)} refused, its PI acted on $rng only (${e_pi} ticks), accepted $e_acc <= the plant's $p_tx" \
+    || ko "ECU: forged PlantState $s_st${v_st:+ ($v_st m/s)}, refused $d_e; its PI acted on $rng (${e_pi:-no} ticks); heard $e_rx, accepted $e_acc of the plant's $p_tx"
 rej="$(kv "$P" can_e2e_EcuCommand_counter_repeated)/$(kv "$P" can_e2e_EcuCommand_counter_jump)/$(kv "$P" can_e2e_EcuCommand_crc)"
 echo "  info E2E cadence check: $(cat "$O/can_tp_opt" 2>/dev/null || echo e2e-cadence=on) (off under TCG: the emulator stalls the ECU for tens of ms)"
 echo "  info plant's E2E counters for EcuCommand (repeated/jump/crc): $rej; timeouts $(kv "$P" can_e2e_EcuCommand_timeout)"

@@ -10,7 +10,7 @@
 B=${1:-build}
 HERE=$(dirname "$0")
 T=$(mktemp -d /tmp/hilstep-spoof-check.XXXXXX)
-trap 'rm -rf "$T"' EXIT
+[ -n "$KEEP" ] || trap 'rm -rf "$T"' EXIT
 pass=0; fail=0
 ok() { pass=$((pass + 1)); echo "  ok   $1"; }
 ko() { fail=$((fail + 1)); echo "  FAIL $1"; }
@@ -26,10 +26,10 @@ port=$((40000 + $$ % 20000))
 "$B/hilstep-ecu" --listen 127.0.0.1:$port --peer 127.0.0.1:$((port + 1)) --no-auth --period-us 10000 \
     --duration 0.05 --stats "$T/ecu_real.stats" >"$T/ecu_real.out" 2>&1
 miss=""
-for k in speed_min speed_max saturated_ticks; do
+for k in speed_min speed_max pi_ticks saturated_ticks; do
     grep -q "^$k=" "$T/ecu_real.stats" 2>/dev/null || miss="$miss $k"
 done
-[ -z "$miss" ] && ok "hilstep-ecu --stats writes speed_min, speed_max, saturated_ticks" \
+[ -z "$miss" ] && ok "hilstep-ecu --stats writes speed_min, speed_max, pi_ticks, saturated_ticks" \
     || ko "hilstep-ecu --stats lacks:$miss ($(tail -n 1 "$T/ecu_real.out"))"
 
 # csv OUT VALUE...: the base telemetry with in_F_t of row i set to the i-th VALUE.
@@ -48,7 +48,7 @@ scenario() {
     echo "--target EcuCommand=F_t:50 --target PlantState=speed:-30" >"$d/spoof_atk.targets"
     printf 'can_e2e_alarms=%s\ncan_rx_accepted=%s\ncan_tx_frames=1000\nfinal_speed=1.0000001\n' "$4" "$2" >"$d/spoof_rt.stats"
     printf 'can_e2e_alarms=%s\ncan_tx_frames=%s\ncan_rx_frames=890\ncan_rx_accepted=800\n' "$5" "$3" >"$d/spoof_ecu.stats"
-    printf 'saturated_ticks=0\nspeed_min=%s\nspeed_max=%s\n' "$6" "$7" >>"$d/spoof_ecu.stats"
+    printf 'saturated_ticks=0\npi_ticks=%s\nspeed_min=%s\nspeed_max=%s\n' "${PI_TICKS:-700}" "$6" "$7" >>"$d/spoof_ecu.stats"
     echo 8 >"$d/spoof_rt.rc"; echo 8 >"$d/spoof_ecu.rc"
     echo "hilstep-rt: link: $4 frames refused by the E2E check (a second sender on the ECU's ids)" >"$d/spoof_rt.out"
     echo "hilstep-ecu: link: $5 plant frames refused by the E2E check (a second sender)" >"$d/spoof_ecu.out"
@@ -79,6 +79,8 @@ scenario "$T/excess" 401 400 100 90 0.99 1.07 0 0 0 0 0
 expect "the plant accepted more commands than the ECU sent" 1 0 "$T/excess"
 scenario "$T/undetected" 400 400 99 90 0.99 1.07 0 0 0 0 0
 expect "one forged command not refused" 1 0 "$T/undetected"
+PI_TICKS=0; scenario "$T/idle" 400 400 100 90 0 0 0 0 0 0 0; PI_TICKS=
+expect "the ECU's PI never acted: nothing judged there, not ok" 1 0 "$T/idle"
 scenario "$T/nocsv" 400 400 100 90 0.99 1.07 0
 rm -f "$T/nocsv/spoof_rt.csv"
 expect "no telemetry: incomplete, not ok" 1 "?" "$T/nocsv"
