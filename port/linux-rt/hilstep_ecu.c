@@ -81,6 +81,9 @@ typedef struct ecu {
     double integ;            /* integral of (v - v_ref) dt (m) */
     double F;                /* last command (N) */
     double v;                /* last measured speed (m/s) */
+    double v_min, v_max;     /* smallest, largest speed the PI acted on (m/s): a forged
+                                measurement that was applied shows here (test/can/spoof.sh) */
+    uint64_t pi_ticks;       /* ticks the PI acted on a measurement */
     uint64_t ticks, missed, fresh, waiting, saturated, held;
     int saw_final;
 } ecu;
@@ -333,6 +336,9 @@ static void *control(void *arg)
             /* below, after the hold values are copied */
         } else if (e->pi) {
             e->v = (double)meas[0];
+            if (e->pi_ticks == 0u || e->v < e->v_min) e->v_min = e->v;
+            if (e->pi_ticks == 0u || e->v > e->v_max) e->v_max = e->v;
+            e->pi_ticks++;
             const double err = e->v - e->v_ref;
             const double I = e->integ + err * dt;
             double F = -e->kp * err - e->ki * I;
@@ -433,6 +439,9 @@ static void report(FILE *f, const ecu *e, int pretty, int code)
     if (e->pi) {
         kv(f, pretty, "speed", e->v, "m/s", 6);
         kv(f, pretty, "speed_error", e->v - e->v_ref, "m/s", 9);
+        kv(f, pretty, "pi_ticks", (double)e->pi_ticks, "(ticks the PI acted on a plant speed)", 0);
+        kv(f, pretty, "speed_min", e->v_min, "m/s (smallest speed acted on, 0 without pi_ticks)", 6);
+        kv(f, pretty, "speed_max", e->v_max, "m/s (largest speed acted on, 0 without pi_ticks)", 6);
         kv(f, pretty, "command", e->F, "N", 4);
         kv(f, pretty, "integral", e->integ, "m", 9);
     }

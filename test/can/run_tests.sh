@@ -4,7 +4,8 @@
 #   codec unit tests (ASan, UBSan); bit-exact cross-check against python3-canmatrix; the candump
 #   checker on a synthetic run; the DBC -> C generator; every shipped DBC binds to its model;
 #   the DBC limits and the E2E layout refused at FILE:LINE; hilstep-dbcgen's escaping; the E2E
-#   CRC against an independent Python implementation and the Python example ECU;
+#   CRC against an independent Python implementation and the Python example ECU; the second
+#   sender's judge (test/can/spoof_check.sh) on made-up runs with a forged value applied;
 #   hilstep-rt and hilstep-ecu refuse bad input with exit 2 naming FILE:LINE or the interface and
 #   leave nothing behind; make run TRANSPORT=can without an interface says so (exit != 0).
 # Usage: run_tests.sh BUILD_DIR. Ends with "can: N passed, N failed".
@@ -93,6 +94,11 @@ for a in "hil/dbc/circular_track.dbc" "test/can/circular_track_secoc.dbc" "test/
     "$B/hilstep-can-mac-bench" $a >"$T/macb.out" 2>&1 && ok "make can-mac-bench's loop on $a: $(cut -d: -f3- "$T/macb.out")" \
         || ko "can-mac-bench's loop on $a: $(cat "$T/macb.out")"
 done
+
+echo "--- the second sender's judge (test/can/spoof_check.sh) on made-up runs: a forged value applied is a FAIL"
+sh test/can/spoof_check_test.sh "$B" >"$T/spoof_check.out" 2>&1
+grep -E '^  ok' "$T/spoof_check.out" | sed -n '2p'
+tally "$T/spoof_check.out" spoof-check
 
 echo "--- the Python ECU example (test/can/ecu_example.py, python-can) writes what our codec writes"
 : >"$T/py.hex"; : >"$T/tool.in"

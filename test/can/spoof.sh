@@ -10,8 +10,9 @@
 #                                     make the PI command +50 N), each with a valid CRC and a
 #                                     repeated or jumped counter, or a wrong CRC
 # test/can/spoof_check.sh judges OUT on the host. Usage: spoof.sh IF OUT DUR_S PERIOD_US DBC
-# [BIN_DIR] [PREFIX]. Writes OUT/PREFIX_{rt,ecu,atk}.{out,rc,stats} and OUT/PREFIX_rt.csv
-# (PREFIX default spoof). Environment: SPOOF_TARGETS (the attacker's --target options, default
+# [BIN_DIR] [PREFIX]. Writes OUT/PREFIX_{rt,ecu,atk}.{out,rc,stats}, OUT/PREFIX_rt.csv (the
+# plant's telemetry: the command it applied each step) and OUT/PREFIX_atk.targets (the
+# attacker's --target options: the values the check looks for) (PREFIX default spoof). Environment: SPOOF_TARGETS (the attacker's --target options, default
 # both messages), SPOOF_MODES (its --modes), SECOC_KEY (the key file of a DBC's SecOC messages,
 # for both ends: --transport-opt secoc-key=FILE).
 IF=$1; O=$2; DUR=$3; PERIOD=$4; DBC=$5; BIN=${6:-}; P=${7:-spoof}
@@ -21,6 +22,7 @@ LIM=$((DUR + 15))
 BUS="--transport can --can-if $IF --dbc $DBC --period-us $PERIOD${CAN_TP_OPT:+ --transport-opt $CAN_TP_OPT}"
 BUS="$BUS${SECOC_KEY:+ --transport-opt secoc-key=$SECOC_KEY}"
 TARGETS=${SPOOF_TARGETS:---target EcuCommand=F_t:50 --target PlantState=speed:-30}
+echo "$TARGETS" >"$O/${P}_atk.targets"
 ( timeout -s KILL $LIM "${BIN}hilstep-rt" $BUS --duration "$DUR" --priority 80 --budget-us 1000000 \
     --quiet --log "$O/${P}_rt.csv" --stats "$O/${P}_rt.stats" >"$O/${P}_rt.out" 2>&1
   echo $? >"$O/${P}_rt.rc" ) &

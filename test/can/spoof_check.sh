@@ -8,11 +8,17 @@
 # wrong CRC e2e_crc).
 #   sent      the third node's forged frames (spoof_sent)
 #   detected  forged frames the plant and the ECU refused by their E2E check (can_e2e_alarms)
-#   applied   frames accepted beyond the genuine ones: at the plant can_rx_accepted minus the
-#             ECU's can_tx_frames (the plant reads every ECU frame: the ECU runs inside its
-#             run); at the ECU its can_rx_frames minus the forgeries it heard (all: the third
-#             node runs inside the ECU's run) is what it heard from the plant, and what it
-#             accepted beyond that was applied
+#   applied   the attacker's values that reached a controller, read from what each side acted
+#             on, not from frame counts (a genuine frame the emulated plant misses would cancel
+#             an accepted forgery in a difference of counters): at the plant the rows of its
+#             telemetry (PREFIX_rt.csv, one per step) whose applied input in_F_t is the forged
+#             EcuCommand value (+50 N; the live ECU's command reaches its 50 N limit only on a
+#             saturated tick, counted in its saturated_ticks); at the ECU 1 when its PI acted on
+#             the forged PlantState speed (-30 m/s) at least once: the ECU keeps no per-tick
+#             log, its speed_min/speed_max say the range of speeds it acted on
+# The counters stay as checks that a lost frame cannot cancel: the plant accepted no more
+# EcuCommand frames than the ECU sent, the ECU no more plant frames than the plant sent, and
+# every forged frame was refused (detected = sent); genuine frames the plant missed are info.
 O=$1; PX=${2:-spoof}; L=${3:-can-spoof}
 pass=0; fail=0
 ok() { pass=$((pass + 1)); echo "  ok   $1"; }
@@ -29,15 +35,37 @@ if [ -z "$sent" ] || [ -z "$d_p" ] || [ -z "$d_e" ] || [ -z "$p_acc" ] || [ -z "
     ko "spoof scenario files incomplete (attacker exit '$(cat "$O/${PX}_atk.rc" 2>/dev/null)'): $(head -c 300 "$O/${PX}_atk.out" 2>/dev/null) $(head -c 300 "$O/${PX}_rt.out" 2>/dev/null)"
     echo "$L: $pass passed, $fail failed"; exit 1
 fi
-a_p=$((p_acc - e_tx)); a_e=$((e_acc - (e_rx - s_st)))
+# The attacker's values (PREFIX_atk.targets: its --target MSG=SIGNAL:VALUE options).
+tg=$(cat "$O/${PX}_atk.targets" 2>/dev/null)
+tval() { echo "$tg" | tr ' ' '\n' | sed -n "s/^$1=$2:\(.*\)$/\1/p" | head -n 1; }
+v_cmd=$(tval EcuCommand F_t); v_st=$(tval PlantState speed)
+# Rows of the plant's telemetry whose in_F_t (the input it stepped with) is the forged value.
+csv=$O/${PX}_rt.csv
+a_p=$(awk -F, -v v="$v_cmd" 'NR == 1 { for (i = 1; i <= NF; i++) if (index($i, "in_F_t[") == 1) c = i; next }
+    c { n++; d = $c - v; if (d < 0) d = -d; if (d <= 1e-6) a++ }
+    END { if (!c || !n) print "?"; else print a + 0 }' "$csv" 2>/dev/null)
+rows=$(($(wc -l <"$csv" 2>/dev/null || echo 1) - 1))
+v_min=$(kv "$E" speed_min); v_max=$(kv "$E" speed_max); e_sat=$(kv "$E" saturated_ticks); e_pi=$(kv "$E" pi_ticks)
+p_tx=$(kv "$P" can_tx_frames)
+if [ -z "$v_cmd" ] || [ "$a_p" = "?" ] || [ -z "$a_p" ] || [ -z "$v_min" ] || [ -z "$p_tx" ] \
+        || { [ "$s_st" -gt 0 ] && [ -z "$v_st" ]; }; then
+    echo "$L: sent $sent applied ? detected ?"
+    ko "spoof scenario files incomplete: targets '$tg', telemetry $csv (rows at the forged F_t: ${a_p:-none}, ? = no in_F_t column or no row), ECU speed_min '$v_min', plant can_tx_frames '$p_tx'"
+    echo "$L: $pass passed, $fail failed"; exit 1
+fi
+# The ECU acted on the forged speed when it lies inside the range of speeds it acted on.
+a_e=0
+rng=$(awk -v lo="$v_min" -v hi="$v_max" 'BEGIN { printf "%.3f..%.3f m/s", lo, hi }')
+[ -n "$v_st" ] && awk -v v="$v_st" -v lo="$v_min" -v hi="$v_max" 'BEGIN { exit !(v - lo >= -1e-6 && hi - v >= -1e-6) }' && a_e=1
 det=$((d_p + d_e)); app=$((a_p + a_e))
 echo "$L: sent $sent applied $app detected $det"
 [ "$sent" -gt 0 ] && [ "$app" = 0 ] && [ "$det" = "$sent" ] \
     && ok "second sender: $sent forged frames, $det detected, $app applied" \
-    || ko "second sender: sent $sent, detected $det (plant $d_p, ECU $d_e), applied $app (plant $a_p, ECU $a_e)"
-[ "$d_p" = "$s_cmd" ] && [ "$a_p" = 0 ] \
-    && ok "plant: all $s_cmd forged EcuCommand frames (+50 N) refused, every one of the ECU's $e_tx frames accepted" \
-    || ko "plant: forged EcuCommand $s_cmd, refused $d_p; accepted $p_acc of the ECU's $e_tx"
+    || ko "second sender: sent $sent, detected $det (plant $d_p, ECU $d_e), applied $app (plant $a_p telemetry rows at F_t = $v_cmd N, ECU $a_e: its PI acted on $rng, forged ${v_st:-none} m/s)"
+echo "  info plant accepted $p_acc of the ECU's $e_tx EcuCommand frames ($((e_tx - p_acc)) not accepted: an emulated plant misses some, never judged); the ECU's command at its limit on ${e_sat:-?} ticks"
+[ "$d_p" = "$s_cmd" ] && [ "$a_p" = 0 ] && [ "$p_acc" -le "$e_tx" ] \
+    && ok "plant: all $s_cmd forged EcuCommand frames ($v_cmd N) refused, none of its $rows telemetry rows at $v_cmd N, accepted $p_acc <= the ECU's $e_tx" \
+    || ko "plant: forged EcuCommand $s_cmd, refused $d_p; $a_p of its $rows telemetry rows at F_t = $v_cmd N; accepted $p_acc of the ECU's $e_tx"
 if [ "$L" = can-secoc ]; then
     m_mac=$(($(kv "$A" spoof_mode_repeat) + $(kv "$A" spoof_mode_jump) + $(kv "$A" spoof_mode_next)))
     m_old=$(kv "$A" spoof_mode_replay); m_crc=$(kv "$A" spoof_mode_crc)
@@ -47,9 +75,9 @@ if [ "$L" = can-secoc ]; then
         && ok "SecOC: $m_mac forged EcuCommand frames (+50 N, next counter and freshness, CRC right, MAC not the key's) refused as secoc_mac, $m_old replays as secoc_stale" \
         || ko "SecOC refusals: secoc_mac $r_mac (forged $m_mac), secoc_stale $r_old (replayed $m_old), e2e_crc $r_crc (wrong CRC $m_crc)"
 fi
-[ "$d_e" = "$s_st" ] && [ "$a_e" = 0 ] \
-    && ok "ECU: all $s_st forged PlantState frames (-30 m/s) refused, every genuine one accepted" \
-    || ko "ECU: forged PlantState $s_st, refused $d_e; heard $e_rx, accepted $e_acc"
+[ "$d_e" = "$s_st" ] && [ "$a_e" = 0 ] && [ "$e_acc" -le "$p_tx" ] && [ "${e_pi:-0}" -gt 0 ] \
+    && ok "ECU: all $s_st forged PlantState frames${v_st:+ ($v_st m/s)} refused, its PI acted on $rng only (${e_pi} ticks), accepted $e_acc <= the plant's $p_tx" \
+    || ko "ECU: forged PlantState $s_st${v_st:+ ($v_st m/s)}, refused $d_e; its PI acted on $rng (${e_pi:-no} ticks); heard $e_rx, accepted $e_acc of the plant's $p_tx"
 rej="$(kv "$P" can_e2e_EcuCommand_counter_repeated)/$(kv "$P" can_e2e_EcuCommand_counter_jump)/$(kv "$P" can_e2e_EcuCommand_crc)"
 echo "  info E2E cadence check: $(cat "$O/can_tp_opt" 2>/dev/null || echo e2e-cadence=on) (off under TCG: the emulator stalls the ECU for tens of ms)"
 echo "  info plant's E2E counters for EcuCommand (repeated/jump/crc): $rej; timeouts $(kv "$P" can_e2e_EcuCommand_timeout)"
