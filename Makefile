@@ -89,7 +89,10 @@ endef
 $(eval $(call HS_OBJ_SET,unit,UNIT_OFLAGS))
 $(eval $(call HS_OBJ_SET,asan/obj,ASAN_OFLAGS))
 $(eval $(call HS_OBJ_SET,asan/tally,ASAN_TFLAGS))
-$(eval $(call HS_OBJ_SET,float/obj,FLOAT_OFLAGS))
+# rt/, model/ and hil/ in float: the strict flags of CFLAGS_RT (lint-test's gcc float check is
+# this set), freestanding as on the boards
+FLOAT_CFLAGS_LIB := $(CFLAGS_RT) -DHS_REAL_FLOAT -Ihil
+$(eval $(call HS_OBJ_SET,float/obj,FLOAT_CFLAGS_LIB))
 $(eval $(call HS_OBJ_SET,float/tally,FLOAT_TFLAGS))
 hs_objs = $(patsubst %.c,$(BUILD)/$(1)/%.o,$(2))
 # the unit tests and the tallied hs_sparse; rt/ and model/ are the tools' own objects
@@ -128,12 +131,14 @@ asan-test: $(BUILD)/asan/hilstep-unit
 float-test: $(BUILD)/float/hilstep-unit
 	$(BUILD)/float/hilstep-unit --float
 
-# gcc in double: the build's objects are the check (test/lint.sh checks CFLAGS_RT's warnings).
-lint-test: $(CORE_OBJ)
+# gcc: the build's objects in double and float are the check (test/lint.sh checks their flags).
+lint-test: $(CORE_OBJ) $(FLOAT_CORE)
 	@sh test/lint.sh
 
 print-cflags-rt:
 	@echo $(CFLAGS_RT)
+print-cflags-float:
+	@echo $(FLOAT_CFLAGS_LIB)
 
 # The dependency order: includes follow model/ROOMS, no circle among rt/ and model/ objects.
 deps-test: $(BUILD)/hilstep-sim

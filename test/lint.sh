@@ -15,21 +15,28 @@ FLAGS="-std=c99 -O2 -ffreestanding -ffp-contract=off -fno-math-errno -Irt $MODEL
 # clang's warnings all come from its front end, so it only parses (-fsyntax-only: the same
 # diagnostics at a fifth of the time); gcc's need its optimizer (-Wmaybe-uninitialized,
 # -Warray-bounds), so it compiles at -O2.
-# gcc in double is the build's own: every rt/ and model/ object (CORE_OBJ, this suite's
-# prerequisites) is compiled with CFLAGS_RT, which must carry these warnings as errors at -O2
-# (checked here); compiled once more it could not fail where the build passed.
-rtflags=" $(make -s --no-print-directory print-cflags-rt 2>/dev/null) "
-miss=""
-for w in $WARN -std=c99 -O2 -ffreestanding; do
-    case "$rtflags" in *" $w "*) ;; *) miss="$miss $w" ;; esac
-done
+# gcc is the build's own: every rt/ and model/ object in double (CORE_OBJ) and in float
+# (FLOAT_CORE), this suite's prerequisites, is compiled with flags that must carry these
+# warnings as errors at -O2 (checked here); compiled once more they could not fail where the
+# build passed.
+flags_miss() { # make target printing a flag set; prints the flags it lacks
+    f=" $(make -s --no-print-directory $1 2>/dev/null) "; m=""
+    for w in $WARN -std=c99 -O2 -ffreestanding $2; do
+        case "$f" in *" $w "*) ;; *) m="$m $w" ;; esac
+    done
+    echo "$m"
+}
+miss=$(flags_miss print-cflags-rt)
 [ -z "$miss" ] && ok || ko "CFLAGS_RT (the build's rt/ and model/ objects) lacks:$miss"
+fmiss=$(flags_miss print-cflags-float -DHS_REAL_FLOAT)
+[ -z "$fmiss" ] && ok || ko "FLOAT_CFLAGS_LIB (the build's float objects) lacks:$fmiss"
 for cc in gcc clang; do
     if ! command -v $cc >/dev/null 2>&1; then ko "$cc not installed"; continue; fi
     out="-c -o /dev/null"
     [ $cc = clang ] && out=-fsyntax-only
     for real in "" "-DHS_REAL_FLOAT"; do
         [ $cc = gcc ] && [ -z "$real" ] && [ -z "$miss" ] && continue
+        [ $cc = gcc ] && [ -n "$real" ] && [ -z "$fmiss" ] && continue
         for f in rt/*.c model/*/*.c; do
             if $cc $FLAGS $WARN $real $out "$f" 2>$TMP/lint.err; then ok
             else ko "$cc $real $f"; cat $TMP/lint.err; fi
