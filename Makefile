@@ -54,6 +54,10 @@ SIM_HIL := $(wildcard hil/*.c)
 $(BUILD)/hilstep-sim: port/host/sim_main.c $(CORE_OBJ) $(SIM_HIL) $(wildcard port/host/*.h hil/*.h)
 	$(CC) $(CFLAGS_HOST) port/host/sim_main.c $(SIM_HIL) $(CORE_OBJ) -o $@ -lm
 
+# The car's manoeuvres closed offline under hil/hs_vdc.c's ABS, ESC and driver (hil/VEHICLE.md).
+$(BUILD)/hilstep-vdc: port/host/vdc_main.c hil/hs_vdc.c $(CORE_OBJ) $(wildcard hil/*.h)
+	$(CC) $(CFLAGS_HOST) port/host/vdc_main.c hil/hs_vdc.c $(CORE_OBJ) -o $@ -lm
+
 # The plotting command: any hilstep CSV (hilstep-sim --csv, hilstep-rt --log) to PNGs.
 $(BUILD)/hilstep-plot: port/host/hilstep_plot.py
 	@mkdir -p $(BUILD)
