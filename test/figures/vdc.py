@@ -29,12 +29,28 @@ def at(c, key, t):
     return c[key][-1]
 
 
-def sine_dwell(c):
+def telemetry(path):
+    """a hilstep-rt --log CSV of the car as hilstep-vdc's columns (t, steer, yaw_rate, Y, ...)"""
+    rows = list(csv.DictReader(open(path)))
+    c = {"t": [float(x["t_s"]) for x in rows]}
+    for k in rows[0]:
+        if k.startswith(("in_", "out_")):
+            c[k.split("_", 1)[1].split("[")[0]] = [float(x[k]) for x in rows]
+    return c
+
+
+def bos(c):
+    """begin of steer: the last row before the steering first leaves 0"""
+    k = next(i for i, d in enumerate(c["steer"]) if d != 0.0)
+    return c["t"][max(k - 1, 0)]
+
+
+def sine_dwell(c, t0=T0):
     """FMVSS 126 S5.2: the first yaw-rate peak after the steering changes sign, the yaw-rate
     ratios at 1.0 s and 1.75 s after the completion of steer (percent of that peak) and the
     lateral displacement of the centre of gravity 1.07 s after the begin of steer"""
     t, r = c["t"], c["yaw_rate"]
-    t_sign, t_cos = T0 + 0.5 / F_SINE, T0 + 1.0 / F_SINE + DWELL
+    t_sign, t_cos = t0 + 0.5 / F_SINE, t0 + 1.0 / F_SINE + DWELL
     i = next(k for k, tt in enumerate(t) if tt >= t_sign)
     # the second lobe turns the car to the right (r < 0): the first local minimum of r
     while i + 1 < len(r) and not (r[i] < 0.0 and r[i + 1] > r[i]):
@@ -43,7 +59,7 @@ def sine_dwell(c):
     return {"peak": peak, "t_peak": t[i], "t_cos": t_cos,
             "yrr1": 100.0 * at(c, "yaw_rate", t_cos + 1.0) / peak,
             "yrr175": 100.0 * at(c, "yaw_rate", t_cos + 1.75) / peak,
-            "lat": at(c, "Y", T0 + LAT_T) - at(c, "Y", T0),
+            "lat": at(c, "Y", t0 + LAT_T) - at(c, "Y", t0),
             "psi_end": c["psi"][-1], "beta_max": max(abs(b) for b in c["beta"])}
 
 
