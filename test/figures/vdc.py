@@ -71,12 +71,13 @@ def stop(c, v_end=0.5):
             "psimax": max(abs(p) for p in c["psi"][:k + 1]), "psi_end": c["psi"][k], "y_end": c["Y"][k]}
 
 
-def ramp(c, v=V80, l=2.7):
+def ramp(c, l=2.7):
     """slowly increasing steer: least-squares line of the steering angle over a_y between 0.1
     and 0.375 g (FMVSS 126 S6.3.2), the angle at 0.3 g and the slope less l/v^2 (the
     understeer gradient, rad s^2/m)"""
-    pts = [(a, d) for a, d in zip(c["a_y"], c["steer"]) if 0.1 * G <= a <= 0.375 * G]
+    pts = [(a, d, v) for a, d, v in zip(c["a_y"], c["steer"], c["speed"]) if 0.1 * G <= a <= 0.375 * G]
     n = float(len(pts))
+    v = sum(p[2] for p in pts) / n
     ma, md = sum(p[0] for p in pts) / n, sum(p[1] for p in pts) / n
-    slope = sum((a - ma) * (d - md) for a, d in pts) / sum((a - ma) ** 2 for a, _ in pts)
-    return {"d03": md + slope * (0.3 * G - ma), "slope": slope, "kus": slope - l / (v * v), "n": len(pts)}
+    slope = sum((a - ma) * (d - md) for a, d, _ in pts) / sum((a - ma) ** 2 for a, _, _ in pts)
+    return {"d03": md + slope * (0.3 * G - ma), "slope": slope, "kus": slope - l / (v * v), "n": len(pts), "v": v}
