@@ -175,8 +175,9 @@ hs_drv_cfg hs_drv_default(hs_drv_kind k)
     d.freq = HS_R(0.7);
     d.dwell = HS_R(0.5);
     /* the step: 0.3 rad/s at the wheels (ISO 7401's 200 deg/s at the hand wheel over a
-     * steering ratio of 16 is 0.22); the ramp: FMVSS 126's 13.5 deg/s at the hand wheel */
-    d.rate = k == HS_DRV_RAMP ? HS_R(13.5 / 16.0 * 3.141592653589793 / 180.0) : HS_R(0.3);
+     * steering ratio of 16 is 0.22); the ramp: FMVSS 126's 13.5 deg/s at the hand wheel
+     * over the same ratio, 0.844 deg/s */
+    d.rate = k == HS_DRV_RAMP ? HS_R(0.0147262156) : HS_R(0.3);
     d.path_k = HS_R(0.0);
     d.preview = HS_R(10.0);
     d.v_ref = HS_R(0.0);

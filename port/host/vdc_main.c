@@ -18,7 +18,7 @@
 typedef struct vdc_opts {
     const char *maneuver, *control, *csv;
     double h, t, amp, path_k, demand, esc_mu, esc_kp, esc_db;
-    int every, select_low;
+    int every;
     const char *pkey[16];
     double pval[16];
     int np;
@@ -141,9 +141,12 @@ static int laws_init(const vdc_opts *o, vdc_laws *L)
 }
 
 /* Car inputs (steer, drive x 4, brake x 4, mu x 4) from the outputs y of the last step, at t. */
-static void commands(vdc_laws *L, const vdc_opts *o, double t, const hs_real *y, hs_real *in)
+static void commands(vdc_laws *L, const vdc_opts *o, double t, const hs_real y[HS_VEH_CAR_NOUT], hs_real *in)
 {
     hs_real drive = 0, Tb[4] = {0, 0, 0, 0}, Te[4] = {0, 0, 0, 0};
+    /* cppcheck's whole-program pass sizes y with float but indexes it with double (both
+     * HS_REAL configurations at once): y has HS_VEH_CAR_NOUT = 12 entries */
+    /* cppcheck-suppress ctuArrayIndex */
     const hs_real steer = hs_drv_step(&L->drv, (hs_real)t, y[10], y[11], y[8], &drive);
     if (L->use_abs) hs_abs_step(&L->abs, y[8], y, (hs_real)o->h, Tb);
     if (L->use_esc) hs_esc_step(&L->esc, y[8], steer, y[4], (hs_real)o->h, Te);
@@ -188,7 +191,7 @@ int main(int argc, char **argv)
     if (f) fprintf(f, "t,steer,drive_fl,drive_fr,drive_rl,drive_rr,brake_fl,brake_fr,brake_rl,brake_rr,"
                       "omega_fl,omega_fr,omega_rl,omega_rr,yaw_rate,a_x,a_y,beta,speed,X,Y,psi,r_ref\n");
     const long n = (long)(o.t / o.h + 0.5);
-    hs_real in[HS_VEH_CAR_NIN] = {0}, next[HS_VEH_CAR_NIN] = {0}, y[HS_VEH_CAR_NOUT] = {0};
+    static hs_real in[HS_VEH_CAR_NIN], next[HS_VEH_CAR_NIN], y[HS_VEH_CAR_NOUT];
     long k = 0;
     if (rc == HS_OK) rc = hs_stepper_outputs(&st, in, y);
     for (; rc == HS_OK && k <= n; ++k) {
