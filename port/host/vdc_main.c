@@ -40,6 +40,7 @@ static void usage(void)
 "  --param K=V     a car parameter (v0, mu, mu_l, mu_r, ...; external is 1)\n"
 "  --h X --t X     step (s, default 1e-3) and duration (s, default 5)\n"
 "  --csv FILE --every N  the run's rows, every N steps (default 10)\n"
+"  --help          this text\n"
 "Result line: steps=N status=ok|... (exit 0 ok, 1 bad option, 4 refused step).\n");
 }
 

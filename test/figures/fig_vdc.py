@@ -14,12 +14,14 @@ build/hilstep-vdc (the laws hilstep-ecu runs over the link), default method, h =
                       regression (understeer gradient)
 
 Writes <out>/<fig>.png, one CSV per run (vdc_<run>.csv, hilstep-vdc's columns) and vdc.md (the
-numbers, as README and hil/VEHICLE.md quote them).
-Usage: fig_vdc.py --vdc build/hilstep-vdc --out build/figures
+numbers, as README and hil/VEHICLE.md quote them); --copy-committed also copies the sine with
+dwell and mu-split PNGs to test/figures/ (shown in hil/VEHICLE.md).
+Usage: fig_vdc.py --vdc build/hilstep-vdc --out build/figures [--copy-committed]
 """
 import argparse
 import math
 import os
+import shutil
 import sys
 
 import matplotlib
@@ -36,6 +38,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--vdc", required=True)
     ap.add_argument("--out", required=True)
+    ap.add_argument("--copy-committed", action="store_true")
     o = ap.parse_args()
     os.makedirs(o.out, exist_ok=True)
     md = ["# The car's manoeuvres (hilstep-vdc, `make figures`)", ""]
@@ -141,12 +144,15 @@ def main():
     fig.savefig(os.path.join(o.out, "fig_vdc_step.png"), dpi=110)
     plt.close(fig)
 
+    def pc(x):
+        return "%.1f" % (round(x, 1) + 0.0)  # no "-0.0"
+
     md += ["", "| manoeuvre | result | criterion |", "|---|---|---|"]
     md.append("| slowly increasing steer, 80 km/h | 0.3 g steer %.2f deg, understeer gradient %.2e rad s^2/m | the ESC's reference 1.0e-3 |"
               % (math.degrees(rp["d03"]), rp["kus"]))
     for k, s in res.items():
-        md.append("| sine with dwell %.1f deg, ESC %s | YRR 1.0 s %.1f %%, 1.75 s %.1f %%, lateral %.2f m, heading %.0f deg at 5 s | "
-                  "<= 35 %%, <= 20 %%, >= 1.83 m |" % (math.degrees(amp), "off" if k == "none" else "on", s["yrr1"], s["yrr175"],
+        md.append("| sine with dwell %.1f deg, ESC %s | YRR 1.0 s %s %%, 1.75 s %s %%, lateral %.2f m, heading %.0f deg at 5 s | "
+                  "<= 35 %%, <= 20 %%, >= 1.83 m |" % (math.degrees(amp), "off" if k == "none" else "on", pc(s["yrr1"]), pc(s["yrr175"]),
                                                        s["lat"], math.degrees(s["psi_end"])))
     for (ctl, mu), c in stops.items():
         s = vdc.stop(c)
@@ -157,6 +163,9 @@ def main():
                   % (n, s["dist"], s["ymax"], math.degrees(s["psi_end"])))
     open(os.path.join(o.out, "vdc.md"), "w").write("\n".join(md) + "\n")
     print("\n".join(md[-12:]))
+    if o.copy_committed:
+        for f in ("fig_vdc_sine_dwell.png", "fig_vdc_mu_split.png"):
+            shutil.copy(os.path.join(o.out, f), os.path.join(os.path.dirname(os.path.abspath(__file__)), f))
 
 
 if __name__ == "__main__":

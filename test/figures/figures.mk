@@ -23,9 +23,10 @@ figures: $(BUILD)/hilstep-sim $(BUILD)/hilstep-vdc figures-deps
 	$(FIG_PY) test/figures/fig_compliance.py --sim $(BUILD)/hilstep-sim --out $(FIG_DIR)
 	$(FIG_PY) test/figures/fig_vdc.py --vdc $(BUILD)/hilstep-vdc --out $(FIG_DIR)
 
-# Refreshes the small PNGs committed under test/figures/ (shown in the top README).
-figures-commit-png: $(BUILD)/hilstep-sim figures-deps
+# Refreshes the small PNGs committed under test/figures/ (shown in the top README and hil/VEHICLE.md).
+figures-commit-png: $(BUILD)/hilstep-sim $(BUILD)/hilstep-vdc figures-deps
 	$(FIG_PY) test/figures/make_figures.py --sim $(BUILD)/hilstep-sim --out $(FIG_DIR) --copy-committed
+	$(FIG_PY) test/figures/fig_vdc.py --vdc $(BUILD)/hilstep-vdc --out $(FIG_DIR) --copy-committed
 
 figures-test: $(BUILD)/hilstep-sim
 	@$(FIG_PY) test/figures/check.py --sim $(BUILD)/hilstep-sim

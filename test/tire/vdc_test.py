@@ -21,8 +21,9 @@ offline by build/hilstep-vdc (the code hilstep-ecu runs over the link), default 
   wheel's torque balance, so the car sees the tires' Fx alone). Their distance over the
   window at mu 0.3 is 1/0.3 times that at mu 1 within 1 %: the C car has static loads (no load
   transfer) and the wheels' spin-down is over before 15 m/s; whole stops from 20 m/s are not
-  1/0.3 apart, the brakes' 0.25 s rise covering about 5 m on both (mu_test.py checks whole
-  stops with a step brake, with load transfer on car.hsm). ABS stops shorter than locked.
+  1/0.3 apart, the distance covered while the brakes build up over 0.25 s being about the same
+  on both (mu_test.py checks whole stops with a step brake, with load transfer on car.hsm).
+  ABS stops shorter than locked.
 - Mu-split (left 1, right 0.3) from 80 km/h: locked wheels yaw the car towards the high-mu
   side (psi > 0, and mirrored < 0) and spin it (|psi| > 1 rad); ABS with select-low on the rear
   and the path driver holds the centre of gravity within +-1.75 m, inside a 3.5 m lane, its
