@@ -11,7 +11,8 @@ offline by build/hilstep-vdc (the code hilstep-ecu runs over the link), default 
 - Sine with dwell (0.7 Hz, 0.5 s dwell, 80 km/h, coasting): without ESC the car spins
   (heading beyond 90 degrees at 5 s) and fails FMVSS 126 S5.2.1/S5.2.2 (YRR at 1.0 s > 35 %);
   with ESC it passes both ratios (<= 35 %, <= 20 %) and the responsiveness criterion S5.2.3
-  (lateral displacement >= 1.83 m 1.07 s after the begin of steer).
+  (lateral displacement >= 1.83 m 1.07 s after the begin of steer), braking on every row the
+  one wheel its yaw-rate error asks for.
 - ABS and locked wheels on mu = 1 and 0.3 from 20 m/s, between 15 and 5 m/s (after the
   brakes' 0.25 s rise): ABS decelerates at the tires' force at the target slip over the mass,
   sum Fx(Fz_i, sx(0.1), mu)/m from test/tire/tmeasy_ref.py (Rill's formulas typed
@@ -90,8 +91,9 @@ if c:
 
 # sine with dwell, ESC off and on
 res = {}
+sd = {}
 for ctl in ("none", "esc"):
-    c = go(["--maneuver", "sine-dwell", "--amp", "%.6f" % amp, "--param", V80, "--t", "5", "--control", ctl], "sd_" + ctl)
+    c = sd[ctl] = go(["--maneuver", "sine-dwell", "--amp", "%.6f" % amp, "--param", V80, "--t", "5", "--control", ctl], "sd_" + ctl)
     if c:
         res[ctl] = vdc.sine_dwell(c)
 if "none" in res:
@@ -99,6 +101,20 @@ if "none" in res:
     check(abs(s["psi_end"]) > math.pi / 2 and s["yrr1"] > vdc.YRR_1S_MAX,
           "sine with dwell, ESC off: spins (heading %.0f deg at 5 s), YRR 1.0 s %.1f %% > 35 %%, 1.75 s %.1f %% (fails FMVSS 126)"
           % (math.degrees(s["psi_end"]), s["yrr1"], s["yrr175"]))
+if "esc" in sd:
+    # the wheel the ESC brakes: a right one for r - r_ref > 0 (a clockwise moment), a left one
+    # for r - r_ref < 0; the front when |r| exceeds |r_ref| in r's own direction (oversteer)
+    c, bad, n = sd["esc"], 0, {}
+    for k in range(1, len(c["t"])):
+        e = c["yaw_rate"][k - 1] - c["r_ref"][k - 1]  # the command of row k answers row k - 1
+        bad += sum(1 for w in ("fl", "fr", "rl", "rr") if c["brake_" + w][k] > 0.0) > 1
+        for w in ("fl", "fr", "rl", "rr"):
+            if c["brake_" + w][k] > 0.0:
+                n[w] = n.get(w, 0) + 1
+                want = ("f" if (e > 0) == (c["yaw_rate"][k - 1] > 0) else "r") + ("r" if e > 0 else "l")
+                bad += want != w
+    check(bad == 0 and sum(n.values()) > 100, "sine with dwell, ESC on: one wheel at a time, the side and axle the yaw-rate "
+          "error asks for on every braked row (%s; %d not)" % (", ".join("%s %d" % kv for kv in sorted(n.items())), bad))
 if "esc" in res:
     s = res["esc"]
     check(s["yrr1"] <= vdc.YRR_1S_MAX and s["yrr175"] <= vdc.YRR_175S_MAX,
