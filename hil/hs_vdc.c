@@ -124,6 +124,7 @@ hs_status hs_esc_init(hs_esc_state *e, const hs_esc_cfg *c)
     e->r_ref = HS_R(0.0);
     for (int w = 0; w < 4; ++w) { e->T[w] = HS_R(0.0); }
     e->ticks = 0u;
+    e->saturated = 0u;
     e->t_max = HS_R(0.0);
     return HS_OK;
 }
@@ -154,6 +155,7 @@ void hs_esc_step(hs_esc_state *e, hs_real v, hs_real delta, hs_real r, hs_real d
         const int front = sgn(err) == sgn(r) ? 1 : 0;
         want[(front != 0 ? 0 : 2) + right] = clampr(e->c.kp * over, HS_R(0.0), e->c.tmax);
         e->ticks++;
+        if (e->c.kp * over > e->c.tmax) { e->saturated++; }
     }
     for (int w = 0; w < 4; ++w) {
         hs_real t = want[w];

@@ -66,6 +66,7 @@ typedef struct hs_esc_state {
     hs_real r_ref;     /* last yaw-rate reference (rad/s) */
     hs_real T[4];      /* last intervention per wheel (N m) */
     uint64_t ticks;    /* ticks with an intervention */
+    uint64_t saturated; /* ticks whose intervention was clamped to tmax */
     hs_real t_max;     /* largest torque commanded (N m) */
 } hs_esc_state;
 

@@ -41,7 +41,9 @@ static void usage(void)
 "  --h X --t X     step (s, default 1e-3) and duration (s, default 5)\n"
 "  --csv FILE --every N  the run's rows, every N steps (default 10)\n"
 "  --help          this text\n"
-"Result line: steps=N status=ok|... (exit 0 ok, 1 bad option, 4 refused step).\n");
+"Result line: steps=N status=ok|... abs_ticks (slip controller acting), slip_max, esc_ticks (a wheel\n"
+"braked), esc_saturated (its torque clamped to 2500 N m), esc_t_max; exit 0 ok, 1 bad option,\n"
+"4 refused step, 5 the CSV could not be written.\n");
 }
 
 static int num(const char *s, double *v)
@@ -205,8 +207,8 @@ int main(int argc, char **argv)
         memcpy(in, next, sizeof in);
     }
     if (f && fclose(f) != 0) { fprintf(stderr, "hilstep-vdc: --csv %s: write failed\n", o.csv); return 5; }
-    printf("steps=%ld status=%s abs_ticks=%llu slip_max=%.4f esc_ticks=%llu esc_t_max=%.1f\n", k,
+    printf("steps=%ld status=%s abs_ticks=%llu slip_max=%.4f esc_ticks=%llu esc_saturated=%llu esc_t_max=%.1f\n", k,
            rc == HS_OK ? "ok" : hs_status_str(rc), (unsigned long long)L.abs.ticks, (double)L.abs.slip_max,
-           (unsigned long long)L.esc.ticks, (double)L.esc.t_max);
+           (unsigned long long)L.esc.ticks, (unsigned long long)L.esc.saturated, (double)L.esc.t_max);
     return rc == HS_OK ? 0 : 4;
 }

@@ -426,6 +426,7 @@ static void report(FILE *f, const ecu *e, int pretty, int code)
     if (e->abs == 3) {
         kv(f, pretty, "esc_ticks", (double)e->esc.ticks, "(a wheel braked on the yaw-rate error)", 0);
         kv(f, pretty, "esc_brake_max", (double)e->esc.t_max, "N m (largest intervention)", 1);
+        kv(f, pretty, "esc_saturated", (double)e->esc.saturated, "(ticks the intervention was clamped to its limit)", 0);
     }
     if (e->pi) {
         kv(f, pretty, "speed", e->v, "m/s", 6);
