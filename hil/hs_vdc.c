@@ -36,10 +36,11 @@ hs_abs_cfg hs_abs_default(void)
 
 hs_status hs_abs_init(hs_abs_state *a, const hs_abs_cfg *c, int mode)
 {
-    const int ok = (mode == 1 || mode == 2) && c->demand >= HS_R(0.0) && c->slip_ref > HS_R(0.0) &&
+    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
+    const int ok = ((mode == 1) || (mode == 2)) && c->demand >= HS_R(0.0) && c->slip_ref > HS_R(0.0) &&
                    c->slip_ref < HS_R(1.0) && c->kp >= HS_R(0.0) && c->ki >= HS_R(0.0) &&
                    c->vmin > HS_R(0.0) && c->rate > HS_R(0.0);
-    if (!ok) { return HS_E_MODEL_PARAM; }
+    if (ok == 0) { return HS_E_MODEL_PARAM; }
     a->c = *c;
     a->mode = mode;
     for (int w = 0; w < 4; ++w) {
@@ -48,6 +49,7 @@ hs_status hs_abs_init(hs_abs_state *a, const hs_abs_cfg *c, int mode)
     }
     a->slip_max = HS_R(0.0);
     a->ticks = 0u;
+    a->faults = 0u;
     return HS_OK;
 }
 
@@ -63,13 +65,17 @@ hs_status hs_abs_init(hs_abs_state *a, const hs_abs_cfg *c, int mode)
  * torques. */
 void hs_abs_step(hs_abs_state *a, hs_real v, const hs_real om[4], hs_real dt, hs_real T[4])
 {
-    const int act = a->mode == 1 && v >= a->c.vmin;
+    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
+    const int act = (a->mode == 1) && (v >= a->c.vmin) && (v < HS_R(1.0e3));
     hs_real err[4];
     for (int w = 0; w < 4; ++w) {
         hs_real t = a->c.demand;
         err[w] = HS_R(0.0);
-        if (act) {
-            const hs_real lam = (v - hs_vdc_rd[w] * om[w]) / v;
+        const hs_real lam = (act != 0) ? ((v - (hs_vdc_rd[w] * om[w])) / v) : HS_R(0.0);
+        /* a wheel speed that is not a number leaves its wheel to the demand (conventional
+         * braking, as an ABS falls back on a sensor fault), counted */
+        if ((act != 0) && (hs_isfinite(lam) == 0)) { a->faults++; }
+        if ((act != 0) && (hs_isfinite(lam) != 0)) {
             err[w] = a->c.slip_ref - lam;
             t = a->I[w] + a->c.ki * err[w] * dt + a->c.kp * err[w];
             if (hs_abs(lam) > a->slip_max) { a->slip_max = hs_abs(lam); }
@@ -77,7 +83,7 @@ void hs_abs_step(hs_abs_state *a, hs_real v, const hs_real om[4], hs_real dt, hs
         if (t > a->T[w] + a->c.rate * dt) { t = a->T[w] + a->c.rate * dt; }
         T[w] = clampr(t, HS_R(0.0), a->c.demand);
     }
-    if (act && a->c.select_low != 0) {
+    if ((act != 0) && (a->c.select_low != 0)) {
         const hs_real lo = T[2] < T[3] ? T[2] : T[3];
         T[2] = lo;
         T[3] = lo;
@@ -86,7 +92,7 @@ void hs_abs_step(hs_abs_state *a, hs_real v, const hs_real om[4], hs_real dt, hs
         a->I[w] = T[w] - a->c.kp * err[w];
         a->T[w] = T[w];
     }
-    if (act) { a->ticks++; }
+    if (act != 0) { a->ticks++; }
 }
 
 /* ---- ESC ---- */
@@ -116,15 +122,17 @@ hs_esc_cfg hs_esc_default(void)
 
 hs_status hs_esc_init(hs_esc_state *e, const hs_esc_cfg *c)
 {
+    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
     const int ok = c->m > HS_R(0.0) && c->a > HS_R(0.0) && c->b > HS_R(0.0) && c->kus > HS_R(-0.01) &&
                    c->mu > HS_R(0.0) && c->db >= HS_R(0.0) && c->kp >= HS_R(0.0) &&
                    c->tmax >= HS_R(0.0) && c->rate > HS_R(0.0) && c->vmin > HS_R(0.0);
-    if (!ok) { return HS_E_MODEL_PARAM; }
+    if (ok == 0) { return HS_E_MODEL_PARAM; }
     e->c = *c;
     e->r_ref = HS_R(0.0);
     for (int w = 0; w < 4; ++w) { e->T[w] = HS_R(0.0); }
     e->ticks = 0u;
     e->saturated = 0u;
+    e->faults = 0u;
     e->t_max = HS_R(0.0);
     return HS_OK;
 }
@@ -150,10 +158,14 @@ void hs_esc_step(hs_esc_state *e, hs_real v, hs_real delta, hs_real r, hs_real d
     const hs_real err = r - e->r_ref;
     const hs_real over = hs_abs(err) - e->c.db;
     hs_real want[4] = {HS_R(0.0), HS_R(0.0), HS_R(0.0), HS_R(0.0)};
-    if (v >= e->c.vmin && over > HS_R(0.0)) {
-        const int right = err > HS_R(0.0) ? 1 : 0;
-        const int front = sgn(err) == sgn(r) ? 1 : 0;
-        want[(front != 0 ? 0 : 2) + right] = clampr(e->c.kp * over, HS_R(0.0), e->c.tmax);
+    /* a measurement that is not a number brakes nothing (over is then not > 0), counted */
+    if (hs_isfinite(err) == 0 || hs_isfinite(v) == 0) { e->faults++; }
+    if (v >= e->c.vmin && v < HS_R(1.0e3) && over > HS_R(0.0)) {
+        /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
+        const int right = (err > HS_R(0.0)) ? 1 : 0;
+        /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
+        const int front = (sgn(err) == sgn(r)) ? 1 : 0;
+        want[((front != 0) ? 0 : 2) + right] = clampr(e->c.kp * over, HS_R(0.0), e->c.tmax);
         e->ticks++;
         if (e->c.kp * over > e->c.tmax) { e->saturated++; }
     }
@@ -206,7 +218,8 @@ hs_real hs_drv_step(const hs_drv_cfg *d, hs_real t, hs_real Y, hs_real psi, hs_r
 {
     const hs_real tm = t - d->t0;
     *drive = HS_R(0.0);
-    if (d->v_ref > HS_R(0.0) && tm < HS_R(0.0)) {
+    if (hs_isfinite(tm) == 0) { return HS_R(0.0); }
+    if (d->v_ref > HS_R(0.0) && tm < HS_R(0.0) && hs_isfinite(v) != 0) {
         *drive = clampr(d->kd * (d->v_ref - v), HS_R(-3000.0), HS_R(3000.0));
     }
     switch (d->kind) {
@@ -218,6 +231,9 @@ hs_real hs_drv_step(const hs_drv_cfg *d, hs_real t, hs_real Y, hs_real psi, hs_r
         return tm <= HS_R(0.0) ? HS_R(0.0) : d->rate * tm;
     case HS_DRV_STRAIGHT:
     default:
-        return clampr(-d->path_k * (Y + d->preview * hs_sin(psi)), HS_R(-0.6), HS_R(0.6));
+        /* no pose (not a number): straight ahead */
+        return (hs_isfinite(Y) != 0 && hs_isfinite(psi) != 0)
+                   ? clampr(-d->path_k * (Y + d->preview * hs_sin(psi)), HS_R(-0.6), HS_R(0.6))
+                   : HS_R(0.0);
     }
 }

@@ -35,6 +35,7 @@ typedef struct hs_abs_state {
     hs_real T[4];      /* last command per wheel (N m) */
     hs_real slip_max;  /* largest |slip| of any wheel while controlling (1) */
     uint64_t ticks;    /* ticks the slip controller acted (v >= vmin) */
+    uint64_t faults;   /* wheel-ticks left to the demand: a slip that is not a number */
 } hs_abs_state;
 
 /* The shipped ABS: demand 2500 N m, slip 0.1, kp 3000, ki 300000, vmin 3 m/s, rate 10 kN m/s. */
@@ -67,6 +68,7 @@ typedef struct hs_esc_state {
     hs_real T[4];      /* last intervention per wheel (N m) */
     uint64_t ticks;    /* ticks with an intervention */
     uint64_t saturated; /* ticks whose intervention was clamped to tmax */
+    uint64_t faults;   /* ticks with a speed or yaw-rate error that is not a number (no braking) */
     hs_real t_max;     /* largest torque commanded (N m) */
 } hs_esc_state;
 
@@ -117,7 +119,7 @@ hs_drv_cfg hs_drv_default(hs_drv_kind k);
 hs_real hs_drv_cos(const hs_drv_cfg *d);
 
 /* Steering angle (rad) at time t (s) for pose Y (m), psi (rad); drive torque per rear wheel
- * (N m) at speed v (m/s) into *drive. */
+ * (N m) at speed v (m/s) into *drive. Inputs that are not numbers give 0 (straight, coasting). */
 hs_real hs_drv_step(const hs_drv_cfg *d, hs_real t, hs_real Y, hs_real psi, hs_real v, hs_real *drive);
 
 #endif
