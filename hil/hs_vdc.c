@@ -217,23 +217,27 @@ static hs_real sine_dwell(const hs_drv_cfg *d, hs_real t)
 hs_real hs_drv_step(const hs_drv_cfg *d, hs_real t, hs_real Y, hs_real psi, hs_real v, hs_real *drive)
 {
     const hs_real tm = t - d->t0;
+    hs_real st = HS_R(0.0);
     *drive = HS_R(0.0);
-    if (hs_isfinite(tm) == 0) { return HS_R(0.0); }
     if (d->v_ref > HS_R(0.0) && tm < HS_R(0.0) && hs_isfinite(v) != 0) {
         *drive = clampr(d->kd * (d->v_ref - v), HS_R(-3000.0), HS_R(3000.0));
     }
     switch (d->kind) {
     case HS_DRV_SINE_DWELL:
-        return sine_dwell(d, tm);
+        st = sine_dwell(d, tm);
+        break;
     case HS_DRV_STEP:
-        return tm <= HS_R(0.0) ? HS_R(0.0) : sgn(d->amp) * clampr(d->rate * tm, HS_R(0.0), hs_abs(d->amp));
+        st = (tm <= HS_R(0.0)) ? HS_R(0.0) : (sgn(d->amp) * clampr(d->rate * tm, HS_R(0.0), hs_abs(d->amp)));
+        break;
     case HS_DRV_RAMP:
-        return tm <= HS_R(0.0) ? HS_R(0.0) : d->rate * tm;
+        st = (tm <= HS_R(0.0)) ? HS_R(0.0) : (d->rate * tm);
+        break;
     case HS_DRV_STRAIGHT:
     default:
-        /* no pose (not a number): straight ahead */
-        return (hs_isfinite(Y) != 0 && hs_isfinite(psi) != 0)
-                   ? clampr(-d->path_k * (Y + d->preview * hs_sin(psi)), HS_R(-0.6), HS_R(0.6))
-                   : HS_R(0.0);
+        st = -d->path_k * (Y + d->preview * hs_sin(psi));
+        break;
     }
+    /* within the car's steering range (hs_apps.c: +-0.6 rad), where a rig's rack ends; an
+     * input that is not a number (time, pose; sin of a huge heading) steers straight ahead */
+    return (hs_isfinite(st) != 0) ? clampr(st, HS_R(-0.6), HS_R(0.6)) : HS_R(0.0);
 }

@@ -119,7 +119,8 @@ hs_drv_cfg hs_drv_default(hs_drv_kind k);
 hs_real hs_drv_cos(const hs_drv_cfg *d);
 
 /* Steering angle (rad) at time t (s) for pose Y (m), psi (rad); drive torque per rear wheel
- * (N m) at speed v (m/s) into *drive. Inputs that are not numbers give 0 (straight, coasting). */
+ * (N m) at speed v (m/s) into *drive; the steer within +-0.6 rad, 0 (straight) when it is not a
+ * number (NaN time or pose, the sine of a huge heading), the drive 0 without a speed. */
 hs_real hs_drv_step(const hs_drv_cfg *d, hs_real t, hs_real Y, hs_real psi, hs_real v, hs_real *drive);
 
 #endif
