@@ -72,12 +72,17 @@ void hs_abs_step(hs_abs_state *a, hs_real v, const hs_real om[4], hs_real dt, hs
         hs_real t = a->c.demand;
         err[w] = HS_R(0.0);
         const hs_real lam = (act != 0) ? ((v - (hs_vdc_rd[w] * om[w])) / v) : HS_R(0.0);
-        /* a wheel speed that is not a number leaves its wheel to the demand (conventional
-         * braking, as an ABS falls back on a sensor fault), counted */
-        if ((act != 0) && (hs_isfinite(lam) == 0)) { a->faults++; }
-        if ((act != 0) && (hs_isfinite(lam) != 0)) {
-            err[w] = a->c.slip_ref - lam;
-            t = a->I[w] + a->c.ki * err[w] * dt + a->c.kp * err[w];
+        const hs_real e = a->c.slip_ref - lam;
+        const hs_real tc = a->I[w] + a->c.ki * e * dt + a->c.kp * e;
+        /* a wheel speed that is not a number, or one so far off that the PI overflows, leaves
+         * its wheel to the demand (conventional braking, as an ABS falls back on a sensor
+         * fault), counted */
+        /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
+        const int ok = (hs_isfinite(tc) != 0) && (hs_isfinite(a->c.kp * e) != 0);
+        if ((act != 0) && (ok == 0)) { a->faults++; }
+        if ((act != 0) && (ok != 0)) {
+            err[w] = e;
+            t = tc;
             if (hs_abs(lam) > a->slip_max) { a->slip_max = hs_abs(lam); }
         }
         if (t > a->T[w] + a->c.rate * dt) { t = a->T[w] + a->c.rate * dt; }
