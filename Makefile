@@ -54,6 +54,11 @@ SIM_HIL := $(wildcard hil/*.c)
 $(BUILD)/hilstep-sim: port/host/sim_main.c $(CORE_OBJ) $(SIM_HIL) $(wildcard port/host/*.h hil/*.h)
 	$(CC) $(CFLAGS_HOST) port/host/sim_main.c $(SIM_HIL) $(CORE_OBJ) -o $@ -lm
 
+# The car's manoeuvres closed offline under hil/hs_vdc.c's ABS, ESC and driver (hil/VEHICLE.md).
+$(BUILD)/hilstep-vdc: port/host/vdc_main.c hil/hs_vdc.c $(CORE_OBJ) $(wildcard hil/*.h)
+	$(CC) $(CFLAGS_HOST) port/host/vdc_main.c hil/hs_vdc.c $(CORE_OBJ) -o $@ -lm
+all: $(BUILD)/hilstep-vdc
+
 # The plotting command: any hilstep CSV (hilstep-sim --csv, hilstep-rt --log) to PNGs.
 $(BUILD)/hilstep-plot: port/host/hilstep_plot.py
 	@mkdir -p $(BUILD)
@@ -152,7 +157,7 @@ plot-test: $(BUILD)/hilstep-sim $(BUILD)/hilstep-plot
 
 # The documents: README a guide (<= 400 lines, contents), links resolve, no internal words in
 # them or in any tool's --help, README figures beside the command that writes them.
-docs-test: $(BUILD)/hilstep-sim $(BUILD)/hilstep-plot $(BUILD)/hilstep-mbgen $(BUILD)/hilstep-rt $(BUILD)/hilstep-ecu
+docs-test: $(BUILD)/hilstep-sim $(BUILD)/hilstep-plot $(BUILD)/hilstep-mbgen $(BUILD)/hilstep-rt $(BUILD)/hilstep-ecu $(BUILD)/hilstep-vdc
 	@sh test/docs_check.sh $(BUILD)
 
 # Fragments of the platform parts; each may append to TEST_SUITES.

@@ -26,14 +26,15 @@ t "every relative link resolves ($(wc -l <"$D/broken") broken)" '[ ! -s "$D/brok
 pat='seed [0-9]{3}|\bissues? [0-9]+|\bcommit [0-9a-f]{7}'
 grep -n -i -E "$pat" $DOCS >"$D/words"
 t "no internal words in the documents" '[ ! -s "$D/words" ] || { sed "s/^/    /" "$D/words"; false; }'
-for tool in hilstep-sim hilstep-rt hilstep-ecu hilstep-mbgen hilstep-plot; do
+for tool in hilstep-sim hilstep-rt hilstep-ecu hilstep-mbgen hilstep-plot hilstep-vdc; do
     [ -x "$B/$tool" ] || continue
     "$B/$tool" --help >"$D/help" 2>&1
     t "no internal words in $tool --help" '! grep -q -i -E "$pat" "$D/help"'
 done
 # Every option a tool parses (each "--name" string literal of its main source) is in its --help.
 for ts in hilstep-sim:port/host/sim_main.c hilstep-rt:port/linux-rt/hilstep_rt.c \
-          hilstep-ecu:port/linux-rt/hilstep_ecu.c hilstep-mbgen:port/host/mbgen_main.c; do
+          hilstep-ecu:port/linux-rt/hilstep_ecu.c hilstep-mbgen:port/host/mbgen_main.c \
+          hilstep-vdc:port/host/vdc_main.c; do
     tool=${ts%%:*}; src=${ts#*:}
     [ -x "$B/$tool" ] || { t "$tool built" false; continue; }
     "$B/$tool" --help >"$D/help" 2>&1

@@ -10,7 +10,9 @@
  * car (model/vehicle/hs_veh.h) --control abs is an anti-lock brake: the driver's brake demand on every
  * wheel, each wheel's torque cut back by a PI controller on its longitudinal slip computed
  * from the wheel speeds and the vehicle speed (hil/VEHICLE.md); --control brake applies the
- * demand without it (the wheels lock: the reference an ABS is judged against). It
+ * demand without it (the wheels lock: the reference an ABS is judged against); --control esc
+ * drives the sine with dwell of FMVSS 126 (steer) and brakes single wheels on the yaw-rate
+ * error (the laws are hil/hs_vdc.c's, which build/hilstep-vdc runs offline). It
  * speaks the frame of hil/FRAME.md through the same hil/ codec as the plant and ends with the
  * plant's run (its FINAL frame, or --timeout-ms of plant silence). */
 #define _GNU_SOURCE
@@ -23,6 +25,7 @@
 #include "hs_plant.h"
 #include "hs_signal.h"
 #include "hs_transports.h"
+#include "hs_vdc.h"
 
 #include <errno.h>
 #include <math.h>
@@ -66,16 +69,16 @@ typedef struct ecu {
     const char *control;     /* --control: "pi", "hold", "abs", "brake"; NULL = pi for the
                                 circular track, hold otherwise */
     /* --control abs / brake (the car): the driver's demand and the slip controller */
-    int abs;                 /* 1 abs, 2 brake (demand only), 0 neither */
+    int abs;                 /* 1 abs, 2 brake (demand only), 3 esc, 0 none of them */
     int i_om[4], i_v;        /* rx slots: omega_fl, _fr, _rl, _rr; speed */
-    int o_br[4];             /* tx slots: brake_fl, _fr, _rl, _rr */
-    double t_demand;         /* driver's brake torque per wheel (N m) */
-    double slip_ref, abs_kp, abs_ki, abs_vmin;
-    double brake_rate;       /* fastest rise of a brake torque (N m/s): the hydraulics' */
-    double abs_int[4];       /* integral part of each wheel's torque (N m) */
-    double abs_T[4];         /* last brake command per wheel (N m) */
-    double slip_max;         /* largest |slip| of any wheel while controlling (1) */
-    uint64_t abs_ticks;      /* ticks the slip controller acted (v >= abs_vmin) */
+    int i_r;                 /* rx slot of yaw_rate (esc) */
+    int o_br[4], o_steer;    /* tx slots: brake_fl, _fr, _rl, _rr; steer */
+    hs_abs_cfg abs_cfg;      /* --brake-demand, --slip-ref, --abs-kp, --abs-ki, --abs-vmin, --brake-rate */
+    hs_abs_state abs_st;     /* the slip controller (hil/hs_vdc.h) */
+    hs_esc_state esc;        /* --control esc: the yaw-rate controller */
+    hs_drv_cfg drv;          /* --control esc: the sine with dwell (--steer-amp) */
+    double steer_amp;        /* rad at the wheels */
+    double esc_time;         /* s since the first trustworthy plant frame (the driver's clock) */
     hs_real hold[HS_FRAME_MAX_VALUES]; /* commands of the loopback ECU (the plant inputs' fallbacks) */
     int end;                 /* END_* */
     double integ;            /* integral of (v - v_ref) dt (m) */
@@ -112,8 +115,12 @@ static void usage(void)
 "                      other inputs held at their fallbacks); hold: every input at its\n"
 "                      fallback; abs (--model car): anti-lock braking, each wheel's brake\n"
 "                      torque min(demand, PI on its slip); brake (--model car): the demand\n"
-"                      on every wheel, no ABS. Default: pi for the circular track, hold\n"
-"                      otherwise\n"
+"                      on every wheel, no ABS; esc (--model car): the sine with dwell of\n"
+"                      FMVSS 126 on the steering from the first plant frame, coasting, and\n"
+"                      yaw-rate control by braking single wheels (hil/VEHICLE.md). Default:\n"
+"                      pi for the circular track, hold otherwise\n"
+"  --steer-amp X       esc: the sine with dwell's amplitude at the wheels, rad (default 0.1415:\n"
+"                      6.5 times the car's 0.3 g steer at 80 km/h)\n"
 "  --brake-demand X    abs/brake: the driver's brake torque per wheel, N m (default 2500,\n"
 "                      twice what the tires transmit: locks the wheels without ABS)\n"
 "  --slip-ref X        abs: target longitudinal slip (default 0.1, near the tires' maximum)\n"
@@ -196,12 +203,8 @@ static int parse(int argc, char **argv, ecu *e)
     e->model = "circular_track";
     e->takeover_ms = -1.0;
     e->timeout_ms = -1.0; /* the transport's default: 10 s with a FINAL frame, 1 s without */
-    e->t_demand = 2500.0;
-    e->slip_ref = 0.1;
-    e->abs_kp = 3000.0;
-    e->abs_ki = 300000.0;
-    e->abs_vmin = 3.0;
-    e->brake_rate = 10000.0;
+    e->abs_cfg = hs_abs_default();
+    e->steer_amp = 0.1415;
     e->link = hs_health_strict();
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -229,7 +232,7 @@ static int parse(int argc, char **argv, ecu *e)
         else if (!strcmp(a, "--model-file")) e->model_file = v;
         else if (!strcmp(a, "--key")) e->key = v;
         else if (!strcmp(a, "--control") && (!strcmp(v, "pi") || !strcmp(v, "hold") ||
-                                              !strcmp(v, "abs") || !strcmp(v, "brake"))) e->control = v;
+                                              !strcmp(v, "abs") || !strcmp(v, "brake") || !strcmp(v, "esc"))) e->control = v;
         else if (num(v, &d)) goto bad;
         else if (!strcmp(a, "--period-us") && d >= 50 && d <= 1e6) e->period_ns = (int64_t)(d * 1e3 + 0.5);
         else if (!strcmp(a, "--phase-us") && d >= 0 && d <= 1e6) e->phase_ns = (int64_t)(d * 1e3 + 0.5);
@@ -238,12 +241,13 @@ static int parse(int argc, char **argv, ecu *e)
         else if (!strcmp(a, "--v-ref")) e->v_ref = d;
         else if (!strcmp(a, "--f-max") && d > 0) e->f_max = d;
         else if (!strcmp(a, "--duration") && d >= 0) e->duration = d;
-        else if (!strcmp(a, "--brake-demand") && d >= 0 && d <= 5000) e->t_demand = d;
-        else if (!strcmp(a, "--slip-ref") && d > 0 && d < 1) e->slip_ref = d;
-        else if (!strcmp(a, "--abs-kp") && d >= 0) e->abs_kp = d;
-        else if (!strcmp(a, "--abs-ki") && d >= 0) e->abs_ki = d;
-        else if (!strcmp(a, "--abs-vmin") && d > 0) e->abs_vmin = d;
-        else if (!strcmp(a, "--brake-rate") && d > 0) e->brake_rate = d;
+        else if (!strcmp(a, "--brake-demand") && d >= 0 && d <= 5000) e->abs_cfg.demand = (hs_real)d;
+        else if (!strcmp(a, "--slip-ref") && d > 0 && d < 1) e->abs_cfg.slip_ref = (hs_real)d;
+        else if (!strcmp(a, "--abs-kp") && d >= 0) e->abs_cfg.kp = (hs_real)d;
+        else if (!strcmp(a, "--abs-ki") && d >= 0) e->abs_cfg.ki = (hs_real)d;
+        else if (!strcmp(a, "--abs-vmin") && d > 0) e->abs_cfg.vmin = (hs_real)d;
+        else if (!strcmp(a, "--brake-rate") && d > 0) e->abs_cfg.rate = (hs_real)d;
+        else if (!strcmp(a, "--steer-amp") && d >= 0 && d <= 0.6) e->steer_amp = d;
         else if (!strcmp(a, "--takeover-ms") && d >= 0 && d <= 1e6) e->takeover_ms = d;
         else if (!strcmp(a, "--timeout-ms") && d >= 1 && d <= 1e7) e->timeout_ms = d;
         else if (!strcmp(a, "--max-fallback-ticks") && d >= 0 && d <= 1e15 && d == (double)(int64_t)d)
@@ -263,37 +267,26 @@ static int parse(int argc, char **argv, ecu *e)
     return 0;
 }
 
-/* The car's dynamic wheel radii at their static loads (model/vehicle/hs_veh.c, model/TIRE.md:
- * rd = r0 - Fz/(3 cz)): front 0.3 - 4087/570000, rear 0.3 - 3270/570000 (m). */
-static const double abs_rd[4] = {0.29283, 0.29283, 0.29426, 0.29426};
-
-/* One tick of --control abs / brake from the measurements meas into the commands cmd. Slip
- * lambda = (v - rd omega) / v (braking: positive, 1 = locked). Per wheel the ABS torque is
- * T = clamp(I + kp (lambda_ref - lambda), 0, demand) with I' = ki (lambda_ref - lambda). Every
- * command rises at most brake_rate per second (the hydraulics' pressure build-up; falling is
- * not limited), in both modes, so the two runs differ only by the slip controller; after the
- * limits I is set back to T - kp (lambda_ref - lambda) (back-calculation: no wind-up while the
- * pressure is still building). Below abs_vmin the demand passes unchanged: slip is not
- * measurable near standstill and the car stops on locked brakes. */
+/* One tick of --control abs / brake / esc from the measurements meas into the commands cmd
+ * (hil/hs_vdc.c): abs and brake the driver's demand under the slip controller or not; esc
+ * the sine with dwell's steering, started by the first trustworthy plant frame, and the
+ * yaw-rate controller's single-wheel brakes. */
 static void abs_tick(ecu *e, const hs_real *meas, hs_real *cmd, double dt)
 {
-    const double v = (double)meas[e->i_v];
-    for (int w = 0; w < 4; ++w) {
-        const int act = e->abs == 1 && v >= e->abs_vmin;
-        double T = e->t_demand, err = 0.0;
-        if (act) {
-            const double lam = (v - abs_rd[w] * (double)meas[e->i_om[w]]) / v;
-            err = e->slip_ref - lam;
-            T = e->abs_int[w] + e->abs_ki * err * dt + e->abs_kp * err;
-            if (fabs(lam) > e->slip_max) e->slip_max = fabs(lam);
-            if (w == 0) e->abs_ticks++;
-        }
-        if (T > e->abs_T[w] + e->brake_rate * dt) T = e->abs_T[w] + e->brake_rate * dt;
-        T = T < 0.0 ? 0.0 : (T > e->t_demand ? e->t_demand : T);
-        e->abs_int[w] = T - e->abs_kp * err;
-        e->abs_T[w] = T;
-        cmd[e->o_br[w]] = (hs_real)T;
+    const hs_real v = meas[e->i_v];
+    hs_real om[4], T[4];
+    for (int w = 0; w < 4; ++w) om[w] = meas[e->i_om[w]];
+    if (e->abs == 3) {
+        hs_real drive;
+        /* dt covers the ticks this process missed: the profile follows real time */
+        const hs_real steer = hs_drv_step(&e->drv, (hs_real)e->esc_time, 0, 0, v, &drive);
+        e->esc_time += dt;
+        hs_esc_step(&e->esc, v, steer, meas[e->i_r], (hs_real)dt, T);
+        cmd[e->o_steer] = steer;
+    } else {
+        hs_abs_step(&e->abs_st, v, om, (hs_real)dt, T);
     }
+    for (int w = 0; w < 4; ++w) cmd[e->o_br[w]] = T[w];
 }
 
 static void *control(void *arg)
@@ -426,15 +419,20 @@ static void report(FILE *f, const ecu *e, int pretty, int code)
         kv_ctx c = {f, pretty};
         e->tp.ops->counters(&e->tp, tp_kv, &c);
     }
-    if (e->abs) {
-        kv(f, pretty, "brake_demand", e->t_demand, "N m", 1);
-        kv(f, pretty, "abs_ticks", (double)e->abs_ticks, "(slip controller acting)", 0);
-        kv(f, pretty, "slip_max", e->slip_max, "(largest |slip| while acting)", 4);
+    if (e->abs && e->abs < 3) {
+        kv(f, pretty, "brake_demand", (double)e->abs_cfg.demand, "N m", 1);
+        kv(f, pretty, "abs_ticks", (double)e->abs_st.ticks, "(slip controller acting)", 0);
+        kv(f, pretty, "slip_max", (double)e->abs_st.slip_max, "(largest |slip| while acting)", 4);
         for (int w = 0; w < 4; ++w) {
             char k2[24];
             snprintf(k2, sizeof k2, "brake_%d", w);
-            kv(f, pretty, k2, e->abs_T[w], "N m (last command)", 1);
+            kv(f, pretty, k2, (double)e->abs_st.T[w], "N m (last command)", 1);
         }
+    }
+    if (e->abs == 3) {
+        kv(f, pretty, "esc_ticks", (double)e->esc.ticks, "(a wheel braked on the yaw-rate error)", 0);
+        kv(f, pretty, "esc_brake_max", (double)e->esc.t_max, "N m (largest intervention)", 1);
+        kv(f, pretty, "esc_saturated", (double)e->esc.saturated, "(ticks the intervention was clamped to its limit)", 0);
     }
     if (e->pi) {
         kv(f, pretty, "speed", e->v, "m/s", 6);
@@ -518,8 +516,15 @@ static int learn_map(ecu *e, char *why, size_t cap)
         return 2;
     }
     if (e->control) e->pi = !strcmp(e->control, "pi");
-    if (e->control && (!strcmp(e->control, "abs") || !strcmp(e->control, "brake"))) {
-        e->abs = !strcmp(e->control, "abs") ? 1 : 2;
+    if (e->control && (!strcmp(e->control, "abs") || !strcmp(e->control, "brake") || !strcmp(e->control, "esc"))) {
+        e->abs = !strcmp(e->control, "abs") ? 1 : !strcmp(e->control, "brake") ? 2 : 3;
+        hs_esc_cfg ec = hs_esc_default();
+        e->drv = hs_drv_default(HS_DRV_SINE_DWELL);
+        e->drv.amp = (hs_real)e->steer_amp;
+        if ((e->abs < 3 && hs_abs_init(&e->abs_st, &e->abs_cfg, e->abs) != HS_OK) || hs_esc_init(&e->esc, &ec) != HS_OK) {
+            snprintf(why, cap, "--control %s: a setting out of range", e->control);
+            return 1;
+        }
         if (strcmp(plant.map->app, "car") != 0) {
             snprintf(why, cap, "--control %s needs the car (--model car); %s is another plant",
                      e->control, plant.map->app);
@@ -540,6 +545,7 @@ static int abs_bind(ecu *e, char *why, size_t cap)
 {
     static const char *const om[4] = {"omega_fl", "omega_fr", "omega_rl", "omega_rr"};
     static const char *const br[4] = {"brake_fl", "brake_fr", "brake_rl", "brake_rr"};
+    e->i_r = e->o_steer = -1;
     int nin = 0, nout = 0;
     {
         e->i_v = -1;
@@ -552,12 +558,14 @@ static int abs_bind(ecu *e, char *why, size_t cap)
                 if (sg->dir == HS_SIG_OUT && !strcmp(sg->name, br[w])) e->o_br[w] = slot;
             }
             if (sg->dir == HS_SIG_IN && !strcmp(sg->name, "speed")) e->i_v = slot;
+            if (sg->dir == HS_SIG_IN && !strcmp(sg->name, "yaw_rate")) e->i_r = slot;
+            if (sg->dir == HS_SIG_OUT && !strcmp(sg->name, "steer")) e->o_steer = slot;
         }
-        int found = e->i_v >= 0;
+        int found = e->i_v >= 0 && (e->abs < 3 || (e->i_r >= 0 && e->o_steer >= 0));
         for (int w = 0; w < 4; ++w) found &= e->i_om[w] >= 0 && e->o_br[w] >= 0;
         if (!found) {
-            snprintf(why, cap, "--control %s: map %s lacks omega_fl..rr or speed (in) or "
-                     "brake_fl..rr (out)", e->control, e->map->app);
+            snprintf(why, cap, "--control %s: map %s lacks omega_fl..rr, speed or yaw_rate (in) "
+                     "or brake_fl..rr, steer (out)", e->control, e->map->app);
             return 2;
         }
     }
@@ -660,11 +668,15 @@ static void print_start(const ecu *e)
     else if (e->abs == 1)
         printf("hilstep-ecu: map %s: ABS, demand %g N m per wheel, slip target %g, kp %g N m, "
                "ki %g N m/s, off below %g m/s, period %.1f us, %s\n", e->map->app,
-               e->t_demand, e->slip_ref, e->abs_kp, e->abs_ki, e->abs_vmin,
-               (double)e->period_ns / 1e3, e->tp.desc);
+               (double)e->abs_cfg.demand, (double)e->abs_cfg.slip_ref, (double)e->abs_cfg.kp,
+               (double)e->abs_cfg.ki, (double)e->abs_cfg.vmin, (double)e->period_ns / 1e3, e->tp.desc);
     else if (e->abs == 2)
         printf("hilstep-ecu: map %s: brake demand %g N m on every wheel, no ABS, period %.1f us, "
-               "%s\n", e->map->app, e->t_demand, (double)e->period_ns / 1e3, e->tp.desc);
+               "%s\n", e->map->app, (double)e->abs_cfg.demand, (double)e->period_ns / 1e3, e->tp.desc);
+    else if (e->abs == 3)
+        printf("hilstep-ecu: map %s: ESC on the sine with dwell (FMVSS 126), amplitude %g rad at the "
+               "wheels, 0.7 Hz, 0.5 s dwell, from the first plant frame; period %.1f us, %s\n", e->map->app,
+               e->steer_amp, (double)e->period_ns / 1e3, e->tp.desc);
     else
         printf("hilstep-ecu: map %s (%u in, %u out): each command held at its fallback, "
                "period %.1f us, %s\n", e->map->app, e->rx.n, e->tx.n,

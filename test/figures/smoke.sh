@@ -2,8 +2,8 @@
 # figures-smoke: every script behind `make figures` runs to the end at reduced resolution
 # (make_figures.py --quick, the sparse ladder figures --quick, the energy figure on short
 # runs), into a scratch directory, and writes each PNG, its CSV data and the captions.
-#   smoke.sh SIM ISSUE8_BIN SPBENCH_BIN
-SIM=${1:?hilstep-sim}; I8=${2:?hilstep-method-bars}; SP=${3:?hilstep-spbench}
+#   smoke.sh SIM ISSUE8_BIN SPBENCH_BIN VDC
+SIM=${1:?hilstep-sim}; I8=${2:?hilstep-method-bars}; SP=${3:?hilstep-spbench}; VDC=${4:?hilstep-vdc}
 PY=/usr/bin/python3
 pass=0; fail=0
 ok() { pass=$((pass + 1)); echo "  ok   $1"; }
@@ -34,5 +34,10 @@ $PY test/figures/fig_compliance.py --sim "$SIM" --out "$D/c" >"$D/c.log" 2>&1; r
 [ $rc -eq 0 ] && png "$D/c/fig_l1_pendulum.png" && png "$D/c/fig_l1_slider_crank.png" && [ -s "$D/c/fig_l1_pendulum.csv" ] \
     && grep -q "^| 6.2: " "$D/c/l1.md" && ok "fig_compliance.py: the regularized stepper's pendulum and slider crank figures, CSVs, captions" \
     || { ko "fig_compliance.py: exit $rc or a file missing"; tail -5 "$D/c.log"; }
+$PY test/figures/fig_vdc.py --vdc "$VDC" --out "$D/v" >"$D/v.log" 2>&1; rc=$?
+[ $rc -eq 0 ] && png "$D/v/fig_vdc_sine_dwell.png" && png "$D/v/fig_vdc_abs.png" && png "$D/v/fig_vdc_mu_split.png" \
+    && png "$D/v/fig_vdc_step.png" && [ -s "$D/v/vdc_sd_esc.csv" ] && grep -q "ESC on | YRR" "$D/v/vdc.md" \
+    && ok "fig_vdc.py: the sine with dwell, ABS, mu-split and step steer figures, CSVs, vdc.md" \
+    || { ko "fig_vdc.py: exit $rc or a file missing"; tail -5 "$D/v.log"; }
 echo "figures-smoke: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -39,6 +39,8 @@ FUZZ_RUNS_key    ?= 20000
 FUZZ_RUNS_health ?= 30000
 # The XCP slave: a session of datagrams per input, cheap (no model step).
 FUZZ_RUNS_xcp    ?= 100000
+# The car's control laws: a few arithmetic ticks per input; 50,000 saturate hs_vdc.c's branches.
+FUZZ_RUNS_vdc    ?= 50000
 # The application harnesses: one input is a whole run of hilstep-rt / hilstep-ecu (up to 1,500
 # frames, a model step each, threads taking turns): 500 and 1,000 executions took 3 s each
 # at load ~19 on the 2-core VM (FUZZ.md).

@@ -5,7 +5,7 @@
  * .hsm file), the transport's open (UDP, CAN with a DBC), the link and its key, the control
  * thread over a fuzzed plant (frames per tick: valid ones carrying the plant's challenge with
  * fuzzed values, FINAL, corrupted, foreign, receive errors, late wake-ups, a signal), the PI,
- * hold, ABS and brake controls, the summary, the verdict and --stats.
+ * hold, ABS, brake and ESC controls, the summary, the verdict and --stats.
  *
  * Input: as fuzz_rtapp.c ([0] flags: bit 0-1 the plant after the script: silent, every tick,
  * every tick then FINAL at tick 40, every 3rd tick; bit 2 a signal at tick 16 * [5]; bit 5 a

@@ -148,6 +148,8 @@ ecu = {
     "car_abs_slow": seed(1, args=["--model", "car", "--control", "abs", "--duration", "0.05"], script=bytes([op(1, 1)] * 50)),
     "car_brake": seed(1, args=["--model", "car", "--control", "brake", "--duration", "0.2", "--brake-rate", "1e6"], script=bytes([op(1, 3)] * 200)),
     "abs_not_car": seed(1, args=["--control", "abs"]),
+    "car_esc": seed(1, args=["--model", "car", "--control", "esc", "--duration", "0.7", "--steer-amp", "0.3"], script=bytes([op(1, 3)] * 700)),
+    "esc_not_car": seed(1, args=["--control", "esc"]),
     "pi_no_io": seed(1, args=["--model", "chain", "--control", "pi"]),
     "model_file": seed(2, args=["--model-file", "model/mech/ball.hsm"]),
     "model_file_bad": seed(2, args=["--model-file", "@none.hsm"]),

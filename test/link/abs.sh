@@ -10,6 +10,7 @@
 # slip within 0.15 (its target 0.1 is near the tire's force maximum, Rill's sM = 0.11 for
 # the 205/50 R15 of model/TIRE.md) and stops shorter than the locked wheels (the tire's
 # sliding force FS is 3-5 % below its maximum FM at these loads).
+# Then the ESC loop (--control esc) on the sine with dwell, judged by FMVSS 126's criteria.
 # Usage: abs.sh BUILD_DIR. Ends with "N passed, N failed".
 B=${1:-build}
 T=$(mktemp -d "${TMPDIR:-/tmp}/hs-abs.XXXXXX")
@@ -82,5 +83,30 @@ awk -v a="$d_abs" -v l="$d_lock" 'BEGIN { num = "^[0-9]+([.][0-9]+)?$"
     exit !(a ~ num && l ~ num && a + 0 > 0 && l + 0 > 0 && a + 0 < l + 0) }' \
     && ok "ABS stops shorter than locked wheels: $d_abs m < $d_lock m (from 80 km/h to 0.5 m/s)" \
     || ko "stopping distance ABS '$d_abs' m, locked '$d_lock' m"
+
+# ESC over the link: hilstep-ecu --control esc drives the sine with dwell of FMVSS 126 from its
+# first plant frame (6.5 times the car's 0.3 g steer, coasting from 80 km/h) and brakes single
+# wheels on the yaw-rate error; from the plant's telemetry (test/figures/vdc.py, the functions
+# the offline test uses): the yaw-rate ratios 1.0 s and 1.75 s after the completion of steer
+# within 35 % and 20 %, the lateral displacement 1.07 s after the begin of steer >= 1.83 m.
+BASE=$($PY test/linux/free_ports.py 2) || ko "no free UDP ports"
+if [ -n "$BASE" ]; then
+    PLANT=127.0.0.1:$BASE; ECU=127.0.0.1:$((BASE + 1))
+    timeout -k 2 30 "$B/hilstep-ecu" --listen $ECU --peer $PLANT --model car --control esc \
+        --timeout-ms 2000 --priority 70 --max-fallback-ticks 3000 --stats "$T/esc_ecu.stats" >"$T/esc_ecu.out" 2>&1 &
+    E=$!; PIDS="$PIDS $E"
+    timeout -k 2 30 "$B/hilstep-rt" --listen $PLANT --peer $ECU --model car --param v0=22.2222 --duration 4.5 --quiet \
+        --priority 0 --budget-us 1000000 --log "$T/esc.csv" --stats "$T/esc_rt.stats" >"$T/esc_rt.out" 2>&1
+    rc_p=$?
+    wait $E; rc_e=$?
+    r=$($PY -c 'import sys; sys.path.insert(0, "test/figures"); import vdc
+c = vdc.telemetry(sys.argv[1]); t0 = vdc.bos(c); s = vdc.sine_dwell(c, t0)
+print("%.2f %.2f %.3f %.3f %d" % (s["yrr1"], s["yrr175"], s["lat"], t0, s["yrr1"] <= vdc.YRR_1S_MAX and s["yrr175"] <= vdc.YRR_175S_MAX and s["lat"] >= vdc.LAT_MIN))' "$T/esc.csv" 2>"$T/esc_py.err")
+    set -- $r
+    acts=$(key esc_ticks "$T/esc_ecu.stats")
+    [ $rc_p -eq 0 ] && [ $rc_e -eq 0 ] && [ "${5:-0}" -eq 1 ] && [ "${acts:-0}" -gt 0 ] \
+        && ok "car, --control esc: sine with dwell over the link, YRR 1.0 s $1 % <= 35 %, 1.75 s $2 % <= 20 %, lateral $3 m >= 1.83 m (begin of steer at $4 s, ESC braking on $acts ticks)" \
+        || { ko "car, --control esc: plant exit $rc_p, ECU exit $rc_e, YRR/lateral '$r', ESC ticks '$acts'"; tail -n 3 "$T/esc_rt.out" "$T/esc_ecu.out" "$T/esc_py.err"; }
+fi
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

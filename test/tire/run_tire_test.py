@@ -1,7 +1,8 @@
 #!/usr/bin/python3
-"""run_tire_test.py TIRETEST SIM TIREMB - runs the tire element's C checks, the TMeasy reference
+"""run_tire_test.py TIRETEST SIM TIREMB VDC - runs the tire element's C checks, the TMeasy reference
 comparison, the car runs through hilstep-sim, the multibody tire element's checks and the
-car.hsm runs, the wheel spin-up runs (spin_test.py), sums their result lines into one "tire-test: N passed, N failed"."""
+car.hsm runs, the wheel spin-up runs (spin_test.py), the manoeuvres under the ABS and ESC laws
+(vdc_test.py), sums their result lines into one "tire-test: N passed, N failed"."""
 import re
 import subprocess
 import sys
@@ -18,7 +19,8 @@ for cmd in ([sys.argv[1]], ["/usr/bin/python3", here + "/tmeasy_ref.py", sys.arg
             ["/usr/bin/python3", here + "/mu_test.py", sys.argv[2]],
             ["/usr/bin/python3", here + "/lambda_test.py", sys.argv[2]],
             ["/usr/bin/python3", here + "/ramp_test.py", sys.argv[2]],
-            ["/usr/bin/python3", here + "/spin_test.py", sys.argv[2]]):
+            ["/usr/bin/python3", here + "/spin_test.py", sys.argv[2]],
+            ["/usr/bin/python3", here + "/vdc_test.py", sys.argv[4]]):
     r = subprocess.run(cmd, capture_output=True, text=True)
     sys.stdout.write(r.stdout)
     sys.stderr.write(r.stderr)

@@ -6,6 +6,8 @@
 # the multibody tire element against hs_tire.c and differences (tire_mb.c) and the same runs of
 # model/mech/vehicles/car.hsm with load transfer (car_hsm_test.py); the 4WD launch at 1500 N m
 # per wheel, dry and on ice, on both cars and one wheel alone (spin_test.py, issue 32 item 5).
+# The manoeuvres under hil/hs_vdc.c's ABS and ESC through hilstep-vdc (vdc_test.py: FMVSS 126,
+# mu-split).
 TIRE_TEST_OBJ := $(addprefix $(BUILD)/obj/,model/vehicle/hs_tire.o model/vehicle/hs_tire_values.o model/vehicle/hs_veh.o rt/hs_math.o rt/hs_model.o)
 $(BUILD)/hilstep-tiretest: test/tire/tire_main.c $(TEST_HARNESS) $(TIRE_TEST_OBJ) model/vehicle/hs_tire.h model/vehicle/hs_veh.h rt/hs_types.h
 	@mkdir -p $(BUILD)
@@ -17,8 +19,8 @@ $(BUILD)/hilstep-tiremb: test/tire/tire_mb.c $(TEST_HARNESS) $(CORE_OBJ) $(MODEL
 	$(CC) $(CFLAGS_HOST) -Itest/unit test/tire/tire_mb.c test/unit/hs_test.c $(CORE_OBJ) -o $@ -lm
 
 .PHONY: tire-test
-tire-test: $(BUILD)/hilstep-tiretest $(BUILD)/hilstep-tiremb $(BUILD)/hilstep-sim
-	@$(PY) test/tire/run_tire_test.py $(BUILD)/hilstep-tiretest $(BUILD)/hilstep-sim $(BUILD)/hilstep-tiremb
+tire-test: $(BUILD)/hilstep-tiretest $(BUILD)/hilstep-tiremb $(BUILD)/hilstep-sim $(BUILD)/hilstep-vdc
+	@$(PY) test/tire/run_tire_test.py $(BUILD)/hilstep-tiretest $(BUILD)/hilstep-sim $(BUILD)/hilstep-tiremb $(BUILD)/hilstep-vdc
 
 TEST_SUITES += tire-test
 
