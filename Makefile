@@ -79,21 +79,25 @@ TEST_SRC := $(wildcard test/unit/*.c) test/host_main.c
 # The tally (HS_SPARSE_TALLY) changes rt/hs_sparse.c alone (rt/hs_sparse.h), so the tallied
 # binaries link the shared set with that one object swapped.
 HS_OBJ_HDRS := $(MODEL_HDR) $(wildcard rt/*.h hil/*.h port/host/*.h test/unit/*.h)
+# ASan + UBSan are clang's: rt/, model/ and hil/ are the fuzz harnesses' objects (test/fuzz/fuzz.mk,
+# the same sanitizers plus libFuzzer's coverage hooks, which the ASan runtime stubs out in a
+# binary without libFuzzer), compiled once for both; the test sources with the same compiler.
+ASAN_CC     ?= clang
 ASAN_FLAGS  := -O1 -fsanitize=address,undefined -fno-sanitize-recover=all
 UNIT_OFLAGS := $(CFLAGS_HOST) -DHS_SPARSE_TALLY -Itest/unit
 ASAN_OFLAGS := $(CSTD) -g $(WARN) $(FPFLAGS) $(REALDEF) $(HS_MB_LIMITS) -D_POSIX_C_SOURCE=200809L $(ASAN_FLAGS) -Irt $(MODEL_INC) -Iport/host -Ihil
 ASAN_TFLAGS := $(ASAN_OFLAGS) -DHS_SPARSE_TALLY -Itest/unit
 FLOAT_OFLAGS := $(CFLAGS_HOST) -DHS_REAL_FLOAT -Wno-double-promotion
 FLOAT_TFLAGS := $(FLOAT_OFLAGS) -DHS_SPARSE_TALLY -Itest/unit
-# $(1): the set's directory under $(BUILD); $(2): the variable holding its flags.
+# $(1): the set's directory under $(BUILD); $(2): the variable holding its flags; $(3): the
+# variable holding its compiler (default CC).
 define HS_OBJ_SET
 $(BUILD)/$(1)/%.o: %.c $(HS_OBJ_HDRS)
 	@mkdir -p $$(dir $$@)
-	$$(CC) $$($(2)) -c $$< -o $$@
+	$$($(or $(3),CC)) $$($(2)) -c $$< -o $$@
 endef
 $(eval $(call HS_OBJ_SET,unit,UNIT_OFLAGS))
-$(eval $(call HS_OBJ_SET,asan/obj,ASAN_OFLAGS))
-$(eval $(call HS_OBJ_SET,asan/tally,ASAN_TFLAGS))
+$(eval $(call HS_OBJ_SET,asan/tally,ASAN_TFLAGS,ASAN_CC))
 # rt/, model/ and hil/ in float: the strict flags of CFLAGS_RT (lint-test's gcc float check is
 # this set), freestanding as on the boards
 FLOAT_CFLAGS_LIB := $(CFLAGS_RT) -DHS_REAL_FLOAT -Ihil
@@ -103,8 +107,8 @@ hs_objs = $(patsubst %.c,$(BUILD)/$(1)/%.o,$(2))
 # the unit tests and the tallied hs_sparse; rt/ and model/ are the tools' own objects
 UNIT_OBJ   := $(call hs_objs,unit,$(TEST_SRC) rt/hs_sparse.c) $(filter-out %/rt/hs_sparse.o,$(CORE_OBJ))
 # rt/, model/ and hil/ under ASan (hil/ for the plant and link suites); the tallied hs_sparse.
-ASAN_CORE  := $(call hs_objs,asan/obj,$(CORE_SRC))
-ASAN_HIL   := $(call hs_objs,asan/obj,$(wildcard hil/*.c))
+ASAN_CORE  := $(call hs_objs,fuzz/obj,$(CORE_SRC))
+ASAN_HIL   := $(call hs_objs,fuzz/obj,$(wildcard hil/*.c))
 ASAN_UNIT  := $(call hs_objs,asan/tally,$(TEST_SRC) rt/hs_sparse.c) $(filter-out %/rt/hs_sparse.o,$(ASAN_CORE))
 FLOAT_CORE := $(call hs_objs,float/obj,$(CORE_SRC))
 FLOAT_UNIT := $(call hs_objs,float/tally,$(TEST_SRC) rt/hs_sparse.c) $(filter-out %/rt/hs_sparse.o,$(FLOAT_CORE))
@@ -113,7 +117,7 @@ $(BUILD)/hilstep-unit: $(UNIT_OBJ)
 	$(CC) $(CFLAGS_HOST) $(UNIT_OBJ) -o $@ -lm
 
 $(BUILD)/asan/hilstep-unit: $(ASAN_UNIT)
-	$(CC) $(ASAN_OFLAGS) $(ASAN_UNIT) -o $@ -lm
+	$(ASAN_CC) $(ASAN_OFLAGS) $(ASAN_UNIT) -o $@ -lm
 
 $(BUILD)/float/hilstep-unit: $(FLOAT_UNIT)
 	$(CC) $(FLOAT_OFLAGS) $(FLOAT_UNIT) -o $@ -lm

@@ -9,11 +9,11 @@ LINK_HIL := $(wildcard hil/*.c)
 # ASan suite (LINK_HIL is all of hil/, as ASAN_HIL).
 $(BUILD)/hilstep-link-unit: test/link/link_unit.c $(TEST_HARNESS) $(ASAN_HIL) $(ASAN_CORE) $(wildcard hil/*.h rt/*.h $(MODEL_HDR))
 	@mkdir -p $(BUILD)
-	$(CC) $(ASAN_OFLAGS) -Itest/unit test/link/link_unit.c test/unit/hs_test.c $(ASAN_HIL) $(ASAN_CORE) -o $@ -lm
+	$(ASAN_CC) $(ASAN_OFLAGS) -Itest/unit test/link/link_unit.c test/unit/hs_test.c $(ASAN_HIL) $(ASAN_CORE) -o $@ -lm
 
 $(BUILD)/hilstep-mac-unit: test/link/mac_unit.c $(TEST_HARNESS) $(ASAN_HIL) $(ASAN_CORE) $(wildcard hil/*.h rt/*.h $(MODEL_HDR))
 	@mkdir -p $(BUILD)
-	$(CC) $(ASAN_OFLAGS) -Itest/unit test/link/mac_unit.c test/unit/hs_test.c $(ASAN_HIL) $(ASAN_CORE) -o $@ -lm
+	$(ASAN_CC) $(ASAN_OFLAGS) -Itest/unit test/link/mac_unit.c test/unit/hs_test.c $(ASAN_HIL) $(ASAN_CORE) -o $@ -lm
 
 $(BUILD)/hilstep-flood: test/link/flood.c hil/hs_frame.c hil/hs_mac.c hil/hs_frame.h hil/hs_mac.h
 	@mkdir -p $(BUILD)

@@ -7,7 +7,7 @@
 # for every ASan suite, with these flags).
 $(BUILD)/hilstep-plant-unit: test/plant/plant_unit.c $(TEST_HARNESS) $(ASAN_HIL) $(ASAN_CORE) $(wildcard hil/*.h rt/*.h $(MODEL_HDR))
 	@mkdir -p $(BUILD)
-	$(CC) $(ASAN_OFLAGS) -Itest/unit test/plant/plant_unit.c test/unit/hs_test.c $(ASAN_HIL) $(ASAN_CORE) -o $@ -lm
+	$(ASAN_CC) $(ASAN_OFLAGS) -Itest/unit test/plant/plant_unit.c test/unit/hs_test.c $(ASAN_HIL) $(ASAN_CORE) -o $@ -lm
 
 .PHONY: plant-test
 TEST_SUITES += plant-test

@@ -54,7 +54,7 @@ static double ulp_err(hs_real got, double ref)
     const float r = (float)fabs(ref);
     double u = (double)(nextafterf(r, INFINITY) - r);
 #else
-    double u = nextafter(fabs(ref), INFINITY) - fabs(ref);
+    double u = nextafter(fabs(ref), (double)INFINITY) - fabs(ref);
 #endif
     return fabs((double)got - ref) / u;
 }
