@@ -1,7 +1,9 @@
 #!/bin/sh
 # contact_bench.sh - make contact-bench: host instructions per step (callgrind) of the five-box
 # stack (model/mech/stack.hsm), whole step and the contact stage alone, per method, and the
-# spread (worst / best step) with every step of 60 s at h = 1/60 s measured.
+# spread (worst / best step) with every step of 60 s at h = 1/60 s measured; the box towers of
+# 20 and 50 boxes (issue 35): instructions per step per box against the stack's, their spread,
+# the top box's drift and settle over 20 s at 1 ms, and tower50's drift against the sweeps.
 # Usage: contact_bench.sh SIM
 set -e
 SIM=${1:-build/hilstep-sim}
@@ -32,3 +34,45 @@ valgrind --tool=callgrind --collect-atstart=no --toggle-collect=hs_stepper_step 
     --callgrind-out-file="$T/cg/cg" "$SIM" --model-file "$F" --h 0.016666666666666666 --t 60 > "$T/out" 2>/dev/null
 grep -h '^summary:' "$T"/cg/cg.* | awk '{ s = $2; n++; if (n == 1 || s < mn) mn = s; if (s > mx) mx = s }
     END { printf "stack, default method, h = 1/60 s, 60 s: %d steps measured, best %d, worst %d, worst/best %.6f\n", n, mn, mx, mx / mn }'
+echo
+# the box towers (issue 35; model/mech/large/, test/mb/gen_large.py) against the stack: every
+# step of 200 at h = 1 ms, default method; per box the mean of steps 101 to 200
+echo "| description | boxes | instructions per step | per box | per box / stack's | worst / best step (200) |"
+echo "|---|---|---|---|---|---|"
+for f in stack large/tower20 large/tower50; do
+    case $f in stack) nb=5 ;; *) nb=${f#large/tower} ;; esac
+    rm -rf "$T/cg"; mkdir -p "$T/cg"
+    valgrind --tool=callgrind --collect-atstart=no --toggle-collect=hs_stepper_step --dump-after=hs_stepper_step \
+        --callgrind-out-file="$T/cg/cg" "$SIM" --model-file "$HERE/../../model/mech/$f.hsm" --h 0.001 --t 0.2 > /dev/null 2>&1
+    for g in "$T"/cg/cg.*; do echo "${g##*.} $(sed -n 's/^summary: *//p' "$g")"; done > "$T/ir"
+    row=$(awk -v nb=$nb '{ n++; if (n == 1 || $2 < a) a = $2; if ($2 > b) b = $2; if ($1 > 100) { s += $2; k++ } }
+        END { printf "%.0f %.1f %.6f", s / k, s / k / nb, b / a }' "$T/ir")
+    set -- $row
+    [ $nb = 5 ] && pb5=$2
+    echo "| ${f#large/} | $nb | $1 | $2 | $(awk -v a="$2" -v b="$pb5" 'BEGIN { printf "%.3f", a / b }') | $3 |"
+done
+echo
+# 20 s at h = 1 ms: the top box's horizontal drift (largest over the run and at 20 s), its
+# settle against the compliance REG h^2 / ERP g N^2 of the rows under the load
+REG=$(sed -n 's/^#define HS_CT_REG HS_R(\([^)]*\)).*/\1/p' "$HERE/../../rt/hs_contact.h")
+ERP=$(sed -n 's/^#define HS_CT_ERP HS_R(\([^)]*\)).*/\1/p' "$HERE/../../rt/hs_contact.h")
+echo "| description, 20 s at h = 1 ms | top drift, largest (mm) | at 20 s (mm) | settle (mm) | compliance (mm) | max_compl (m/s) |"
+echo "|---|---|---|---|---|---|"
+for n in 20 50; do
+    out=$("$SIM" --model-file "$HERE/../../model/mech/large/tower$n.hsm" --h 0.001 --t 20 --csv "$T/tower.csv")
+    c=$((7 * n - 5))
+    awk -F, -v c=$c -v n=$n -v r="$REG" -v e="$ERP" -v mc="$(echo "$out" | tr ' ' '\n' | sed -n 's/^max_compl=//p')" \
+        'NR > 1 { d = sqrt($c * $c + $(c + 1) * $(c + 1)); if (d > m) m = d; z = $(c + 2) }
+         END { printf "| tower%d | %.4f | %.4f | %.5f | %.5f | %s |\n", n, m * 1e3, d * 1e3, (0.2 * n - 0.1 - z) * 1e3,
+               r * 1e-6 / e * 9.81 * n * n * 1e3, mc }' "$T/tower.csv"
+done
+echo
+# why tower50 sways: the sweeps' count (a copy of tower50.hsm with `solver sweeps=N`), 5 s
+echo "| tower50, 5 s at h = 1 ms | top drift, largest (mm) | at 5 s (mm) |"
+echo "|---|---|---|"
+for s in 20 40 80; do
+    { cat "$HERE/../../model/mech/large/tower50.hsm"; echo "solver sweeps=$s"; } > "$T/t50s.hsm"
+    "$SIM" --model-file "$T/t50s.hsm" --h 0.001 --t 5 --csv "$T/tower.csv" > /dev/null
+    awk -F, -v c=345 -v s=$s 'NR > 1 { d = sqrt($c * $c + $(c + 1) * $(c + 1)); if (d > m) m = d }
+        END { printf "| solver sweeps=%d | %.4f | %.4f |\n", s, m * 1e3, d * 1e3 }' "$T/tower.csv"
+done
