@@ -2,7 +2,7 @@
 # contact_bench.sh - make contact-bench: host instructions per step (callgrind) of the five-box
 # stack (model/mech/stack.hsm), whole step and the contact stage alone, per method, and the
 # spread (worst / best step) with every step of 60 s at h = 1/60 s measured; the box towers of
-# 20 and 50 boxes (issue 35): instructions per step per box against the stack's, their spread,
+# 20 and 50 boxes: instructions per step per box against the stack's, their spread,
 # the top box's drift and settle over 20 s at 1 ms, and tower50's drift against the sweeps.
 # Usage: contact_bench.sh SIM
 set -e
@@ -35,7 +35,7 @@ valgrind --tool=callgrind --collect-atstart=no --toggle-collect=hs_stepper_step 
 grep -h '^summary:' "$T"/cg/cg.* | awk '{ s = $2; n++; if (n == 1 || s < mn) mn = s; if (s > mx) mx = s }
     END { printf "stack, default method, h = 1/60 s, 60 s: %d steps measured, best %d, worst %d, worst/best %.6f\n", n, mn, mx, mx / mn }'
 echo
-# the box towers (issue 35; model/mech/large/, test/mb/gen_large.py) against the stack: every
+# the box towers (model/mech/large/, test/mb/gen_large.py) against the stack: every
 # step of 200 at h = 1 ms, default method; per box the mean of steps 101 to 200
 echo "| description | boxes | instructions per step | per box | per box / stack's | worst / best step (200) |"
 echo "|---|---|---|---|---|---|"
