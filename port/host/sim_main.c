@@ -72,7 +72,9 @@ static void usage(FILE *o)
     fprintf(o,
         "             auto        the long-run choice per model: em where the mass matrix is\n"
         "                         constant, else dvp where the model has lagrange(), else the\n"
-        "                         default (em and dvp with --stab none); the result line names it\n");
+        "                         default (em and dvp with --stab none); spook where h times the\n"
+        "                         model's motion bound is beyond what em and dvp carry (stderr\n"
+        "                         says so); the result line names it\n");
     fprintf(o,
         "  --form     index1 (acceleration-level multipliers) | index2 (velocity level,\n"
         "             G u = -g_t at the new step) | ggl (one-Newton-step position projection\n"
@@ -823,7 +825,7 @@ static void report_init_refusal(const sim_state *S, const hs_sim_run *run, int r
  * were refused mid-run, so auto takes spook instead, decided before the first step. A model
  * whose loops can fold flat (degenerate) has a looser bound: em carried the ladder to 5.28 and
  * failed from 6.09, the chains (chain n = 2..16, chain.hsm) to 1.23 and failed from 1.45;
- * dvp carried the chain to 0.723 (n = 4; 1.08 at n = 2) and failed from 0.868. */
+ * dvp carried the chain to 1.08 (n = 2; 0.723 at n = 4) and failed from 0.868. */
 #define SIM_AUTO_EM_HW 1.25
 #define SIM_AUTO_EM_HW_LOOPS 5.5
 #define SIM_AUTO_DVP_HW 0.5
