@@ -184,5 +184,45 @@ t "rt/METHODS.md table is hilstep-sim --methods" "cmp -s '$D/m' '$D/md'"
 $SIM $BASE >"$D/o" 2>&1
 t "summary has max_abs_dE for a model with energy" "grep -q ' max_abs_dE=' '$D/o'"
 
+# --method auto's range rule (rt/METHODS.md "Long runs"): where h*omega at the initial state is
+# beyond what em carried, auto runs spook and says so; the run is spook's own, bit for bit
+# (summary line without the wall-clock field), and complete. Where em carries the step, em.
+H60=0.016666666666666666
+nons() { grep '^steps=' "$1" | sed 's/ ns_per_step=[^ ]*//'; }
+autochk() { # name, expected method, reference method, args...
+    n=$1; want=$2; ref=$3; shift 3
+    $SIM "$@" --method auto >"$D/ao" 2>"$D/ae"
+    $SIM "$@" --method "$ref" >"$D/ro" 2>/dev/null
+    t "auto $n picks $want" "grep -q ' method=$want ' '$D/ao'"
+    t "auto $n is $ref's run" '[ -n "$(nons "$D/ao")" ] && [ "$(nons "$D/ao")" = "$(nons "$D/ro")" ]'
+    if [ "$want" = spook ]; then
+        t "auto $n says it took spook" "grep -q -- '--method auto: spook, since h\*omega' '$D/ae'"
+    else
+        t "auto $n prints no fallback" "! grep -q -- '--method auto: spook' '$D/ae'"
+    fi
+}
+# em's own run fails mid-run here (the reason for the rule): the rule is not vacuous
+$SIM --model chain --param n=8 --method em --h $H60 --t 10 >"$D/eo" 2>/dev/null
+t "em alone on the chain at 1/60 s is refused mid-run" "grep -q 'status=fault' '$D/eo' && ! grep -q '^steps=600 ' '$D/eo'"
+autochk "chain n=8 at 1/60 s" spook spook --model chain --param n=8 --h $H60 --t 10
+t "auto chain n=8 at 1/60 s completes 600 steps" "grep -q '^steps=600 t=10 ' '$D/ao'"
+# the chain's energy scale m g L n^2/2 = 313.92 J (n = 8, rt/METHODS.md "Long runs") bounds
+# spook's energy error; its constraint drift stays below its relaxation's 0.1 m (L = 1 m rods)
+t "auto chain n=8 at 1/60 s: max |dE| < m g L n^2/2" "awk '{for(i=1;i<=NF;++i) if (\$i ~ /^max_abs_dE=/) { split(\$i, a, \"=\"); exit !(a[2] + 0 < 313.92) }}' '$D/ao'"
+t "auto chain n=8 at 1/60 s: max |g| < 0.1 m" "awk '{for(i=1;i<=NF;++i) if (\$i ~ /^max_abs_g=/) { split(\$i, a, \"=\"); exit !(a[2] + 0 < 0.1) }}' '$D/ao'"
+autochk "chain n=16 at 1e-2 s" spook spook --model chain --param n=16 --h 1e-2 --t 10
+t "auto chain n=16 at 1e-2 s completes 1000 steps" "grep -q '^steps=1000 t=10 ' '$D/ao'"
+autochk "ladder n=10 at 1/20 s" spook spook --model ladder --param n=10 --h 0.05 --t 10
+t "auto ladder n=10 at 1/20 s completes 200 steps" "grep -q '^steps=200 t=10 ' '$D/ao'"
+autochk "ladder n=10 at 1/60 s" em em --model ladder --param n=10 --h $H60 --t 10
+t "auto ladder n=10 at 1/60 s completes ok" "grep -q '^steps=600 t=10 .*status=ok ' '$D/ao'"
+# em carries it with less energy error than the fallback would (spook's run, same settings)
+$SIM --model ladder --param n=10 --h $H60 --t 10 --method spook >"$D/so" 2>/dev/null
+dE() { sed -n 's/.* max_abs_dE=\([^ ]*\).*/\1/p' "$1"; }
+t "auto ladder n=10 at 1/60 s: max |dE| below spook's" "awk -v a=$(dE "$D/ao") -v b=$(dE "$D/so") 'BEGIN { exit !(a + 0 < b + 0) }'"
+# at 1 ms em carries both: auto's choice there is unchanged
+autochk "chain n=8 at 1 ms" em em --model chain --param n=8 --h 1e-3 --t 1
+autochk "ladder n=10 at 1 ms" em em --model ladder --param n=10 --h 1e-3 --t 1
+
 echo "sim-contract: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -37,7 +37,7 @@ typedef struct hs_sim_cfg {
     double spook_tau;               /* --spook-tau (s): def.spook_tau_h = spook_tau / h at setup */
     hs_stepper_def def;             /* hs_stepper_default_def() with the options applied */
     int stab_given;                 /* --stab was given (else a self-stabilizing method runs with none) */
-    int auto_method;                /* --method auto: em, else dvp, else def (rt/METHODS.md "Long runs") */
+    int auto_method;                /* --method auto: em, else dvp, else def; spook beyond their h*omega (rt/METHODS.md "Long runs") */
     double tol;                     /* --tol X (units of q: m, rad): err_est > X is status=inaccurate;
                                      * default HS_ERR_TOL_DEFAULT (hil/hs_health.h), 0 = off */
     int err_check;                  /* --err-check N: every step's true local error against N

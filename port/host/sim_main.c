@@ -72,7 +72,9 @@ static void usage(FILE *o)
     fprintf(o,
         "             auto        the long-run choice per model: em where the mass matrix is\n"
         "                         constant, else dvp where the model has lagrange(), else the\n"
-        "                         default (em and dvp with --stab none); the result line names it\n");
+        "                         default (em and dvp with --stab none); spook where h times the\n"
+        "                         model's motion bound is beyond what em and dvp carry (stderr\n"
+        "                         says so); the result line names it\n");
     fprintf(o,
         "  --form     index1 (acceleration-level multipliers) | index2 (velocity level,\n"
         "             G u = -g_t at the new step) | ggl (one-Newton-step position projection\n"
@@ -817,21 +819,69 @@ static void report_init_refusal(const sim_state *S, const hs_sim_run *run, int r
     printf("steps=0 max_abs_g=nan ns_per_step=nan status=%s\n", status_token(rc));
 }
 
+/* --method auto's range rule (rt/METHODS.md "Long runs"): the largest h*omega (the model's
+ * motion bound at the initial state, hs_stepper_range) at which em and dvp carried every
+ * measured run of the chain and the ladder over 10 s; above it their fixed Newton iterations
+ * were refused mid-run, so auto takes spook instead, decided before the first step. A model
+ * whose loops can fold flat (degenerate) has a looser bound: em carried the ladder to 5.28 and
+ * failed from 6.09, the chains (chain n = 2..16, chain.hsm) to 1.23 and failed from 1.45;
+ * dvp carried the chain to 1.08 (n = 2; 0.723 at n = 4) and failed from 0.868. */
+#define SIM_AUTO_EM_HW 1.25
+#define SIM_AUTO_EM_HW_LOOPS 5.5
+#define SIM_AUTO_DVP_HW 0.5
+
+/* h*omega and the degenerate flag of the model at its initial state for def (0, 0 without a
+ * motion bound or when the initial state cannot be had: the rule then keeps em and dvp). */
+static void auto_range(const hs_stepper_def *def, const hs_sim_run *run, double *how, int *dg)
+{
+    const int nq = run->model.d.nq, nz = run->model.d.nz;
+    hs_real *q0 = calloc((size_t)(2 * nq + nz + 1), sizeof *q0);
+    hs_real r = 0;
+    int rc = HS_E_NULL;
+    *dg = 0;
+    if (q0 && run->type->initial(&run->model, HS_R(0.0), q0, q0 + nq, q0 + 2 * nq) == HS_OK)
+        rc = hs_stepper_range(def, &run->model, HS_R(0.0), q0, q0 + nq, &r, dg);
+    /* the def's own range refusal still gives h*omega; any other failure gives none */
+    if (rc != HS_OK && rc != HS_E_RANGE_INIT && rc != HS_E_RANGE_DEGENERATE) {
+        r = 0;
+        *dg = 0;
+    }
+    free(q0);
+    *how = (double)r;
+}
+
 /* The stepper of the run: --method auto tries em, dvp, then the def as given, the first whose
  * init accepts the model (em refuses a q-dependent M, dvp one without lagrange(), both a model
- * with declared compliance). HS_OK, or HS_E_STEP after the refusal is reported (hilstep-sim
- * exits 1 for a refused init as for a refused step). */
+ * with declared compliance) and whose range rule above admits h*omega; where the rule skipped
+ * em or dvp the last candidate is spook, and stderr says so. HS_OK, or HS_E_STEP after the
+ * refusal is reported (hilstep-sim exits 1 for a refused init as for a refused step). */
 static hs_status start_stepper(sim_state *S, const hs_sim_cfg *cfg, const hs_sim_run *run)
 {
-    int rc = HS_OK;
+    int rc = HS_OK, skipped = 0, dg = 0;
+    double how = 0;
+    if (cfg->auto_method) auto_range(&cfg->def, run, &how, &dg);
+    const double lim[2] = { dg ? SIM_AUTO_EM_HW_LOOPS : SIM_AUTO_EM_HW, SIM_AUTO_DVP_HW };
     for (int cand = cfg->auto_method ? 0 : 2; cand < 3; ++cand) {
         S->def = cfg->def;
         if (cand < 2) {
             S->def.method = cand == 0 ? HS_METHOD_EM : HS_METHOD_DVP;
             S->def.form = HS_FORM_INDEX2;
             S->def.stab = HS_STAB_NONE;
+        } else if (skipped) {
+            S->def.method = HS_METHOD_SPOOK;
+            S->def.form = HS_FORM_INDEX2;
+            S->def.stab = HS_STAB_NONE;
+            fprintf(stderr, "hilstep-sim: --method auto: spook, since h*omega = %.3g (the model's motion "
+                    "bound at the initial state) is beyond em's %.3g%s and dvp's %.3g (rt/METHODS.md "
+                    "\"Long runs\")\n", how, lim[0], dg ? " (loops that can fold)" : "", lim[1]);
         }
         rc = arenas_and_init(S, run);
+        /* only a candidate that takes the model is judged by the rule: a model em and dvp
+         * refuse keeps the def as given, as before */
+        if (cand < 2 && rc == HS_OK && how > lim[cand]) {
+            skipped = 1;
+            continue;
+        }
         if (rc != HS_E_DEF_EM_MASS && rc != HS_E_DEF_HOOK_LAGRANGE && rc != HS_E_DEF_COMPLIANCE) break;
     }
     if (rc) {

@@ -3,13 +3,15 @@
 shipped model"): each cell is one hilstep-sim run of T seconds from the model's own initial
 state, classified as
     ok E   completed, E = max over every step of |E - E(0)| (J; '-' without an energy function)
+    inaccurate E   completed, but the run's err_est exceeds the default --tol (status inaccurate)
     refused: WHY   refused before the first step (exit 2 or init fault), with the reason
     fault@K STATUS the stepper refused step K (range: beyond the method's range; singular;
                    model fault; dvp residual) - the state is kept, finite
     NONFINITE@K    the stepper computed a non-finite step K: never allowed
 Fails (exit 1) on any NONFINITE entry, and on any mid-run refusal of the default method (it
 must complete bounded or refuse before the first step). The row `auto` is `--method auto` (the
-long-run choice per model: em, else dvp, else the default).
+long-run choice per model: em, else dvp, else the default; spook where h*omega is beyond
+what em and dvp carry).
 
 Usage: method_table.py SIM [--md OUT.md | --into FILE.md] [--t T] [--jobs N]
 --into replaces the block between "<!-- method-grid" and "<!-- /method-grid -->" in FILE.md.
@@ -63,8 +65,11 @@ def run(sim, margs, me, h, T, stab_none):
             why = "h omega = %s > %s" % (m.group(1), m.group(2))
         return "refused", "refused: " + why
     st = kv.get("status", "?")
+    dE = "%.1e" % float(kv["max_abs_dE"]) if "max_abs_dE" in kv else "-"
     if st == "ok" and p.returncode == 0:
-        return "ok", "ok " + ("%.1e" % float(kv["max_abs_dE"]) if "max_abs_dE" in kv else "-")
+        return "ok", "ok " + dE
+    if st == "inaccurate":  # every step taken, but err_est beyond the default --tol: not a refusal
+        return "inaccurate", "inaccurate " + dE
     k = int(kv.get("steps", "0")) + 1
     if st == "nonfinite":
         return "nonfinite", "NONFINITE@%d" % k
@@ -101,7 +106,7 @@ def main():
         lines.append("| method | " + " | ".join("h = " + hn for hn, _ in H) + " |")
         lines.append("|---|" + "---|" * len(H))
         for me in meths:
-            lines.append("| `%s`%s | " % (me, " (default)" if me == default else " (em, dvp or the default)" if me == "auto" else "")
+            lines.append("| `%s`%s | " % (me, " (default)" if me == default else " (em, dvp, spook or the default)" if me == "auto" else "")
                          + " | ".join(table[(mn, me, hn)] for hn, _ in H) + " |")
         lines.append("")
     text = "\n".join(lines)
