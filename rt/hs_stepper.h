@@ -63,10 +63,10 @@ typedef enum hs_jac {
 #define HS_SD_RANGE HS_R(1.0e4)
 #endif
 /* sdirk's range at init (default of hs_stepper_def.max_h_omega): the largest h * omega of the
- * model's motion bound (hs_model_type.motion) it starts with (dimensionless). The chain's
- * whip diverges from h omega = 0.43 on (n = 8, h = 5 ms: ok 60 s; 6 ms: refused mid-run;
- * n = 4 at 10 ms, n = 16 at 4 ms likewise) and every chain run at h omega <= 0.35 completes
- * (n = 2 .. 32; rt/METHODS.md). */
+ * model's motion bound (hs_model_type.motion) it starts with (dimensionless). Calibrated on
+ * the chain's former energy bound (n = 8 completed at h omega 0.35 and 0.43, was refused
+ * mid-run from 0.52); the rods now declare their start's own rate and their rates are checked
+ * at every step (HS_SD_MAX_HW, rt/METHODS.md "Where a method stops"). */
 #define HS_SD_MAX_H_OMEGA HS_R(0.4)
 /* The Euler family's range: the largest |dq|_1 / (1 + |q0|_inf) of the position projection
  * (dimensionless): a correction of the model's whole size means the step left the

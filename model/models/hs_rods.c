@@ -544,6 +544,9 @@ int hs_rods_fn_motion(const hs_model *m, hs_real t, const hs_real *q, const hs_r
         return rc;
     }
     *degenerate = (r.nj > r.nr) ? 1 : 0;
+    if (!(*omega > HS_R(0.0))) {
+        *who = HS_WHO_NONE; /* at rest no rod sets anything */
+    }
     return HS_OK;
 }
 
