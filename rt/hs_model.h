@@ -223,7 +223,8 @@ typedef struct hs_model_type {
     /* A bound on the free motion from the state (t, q, u), for the default method's range
      * check at init (rt/METHODS.md "Where a method stops"): *omega (rad/s) at least the fastest
      * rate at which a body, and with it a constraint direction, can turn with all the energy
-     * the model can release; *degenerate = 1 when its constraints can become dependent on the
+     * the model can release, or for bodies whose rate spin() reports (checked at every step)
+     * their rate at the state; *degenerate = 1 when its constraints can become dependent on the
      * way (a closed loop that can fold flat), else 0. NULL: nothing known, no check. (A
      * driven description with compliant joints gives its dead-centre rate: model/mb/hs_mb_motion.c.)
      * *who names what sets omega: a body index >= 0, HS_WHO_JOINT(k) for joint k, HS_WHO_NONE. */

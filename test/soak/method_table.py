@@ -3,12 +3,17 @@
 shipped model"): each cell is one hilstep-sim run of T seconds from the model's own initial
 state, classified as
     ok E   completed, E = max over every step of |E - E(0)| (J; '-' without an energy function)
+    inaccurate E   completed, flagged by hilstep-sim (exit 4: err_est past --tol, or E past
+                   10 % of the energy the model can release)
     refused: WHY   refused before the first step (exit 2 or init fault), with the reason
     fault@K STATUS the stepper refused step K (range: beyond the method's range; singular;
                    model fault; dvp residual) - the state is kept, finite
+    refused@K: body N  the default's rotation check refused step K, naming the body past
+                   h |w| = 0.5 (rt/METHODS.md "Where a method stops": the rods' rates are
+                   checked at every step, not bounded at init) - the state is kept, finite
     NONFINITE@K    the stepper computed a non-finite step K: never allowed
-Fails (exit 1) on any NONFINITE entry, and on any mid-run refusal of the default method (it
-must complete bounded or refuse before the first step). The row `auto` is `--method auto` (the
+Fails (exit 1) on any NONFINITE entry, and on any other mid-run refusal of the default method
+(it must complete bounded, refuse before the first step, or refuse a body's rate in-step). The row `auto` is `--method auto` (the
 long-run choice per model: em, else dvp, else the default).
 
 Usage: method_table.py SIM [--md OUT.md | --into FILE.md] [--t T] [--jobs N]
@@ -63,6 +68,11 @@ def run(sim, margs, me, h, T, stab_none):
             why = "h omega = %s > %s" % (m.group(1), m.group(2))
         return "refused", "refused: " + why
     st = kv.get("status", "?")
+    m = re.search(r"body (\d+) \(0-based, the model's order\) turns at h\*\|w\| = ", p.stderr)
+    if st == "range" and m:
+        return "refused", "refused@%d: body %s" % (int(kv.get("steps", "0")) + 1, m.group(1))
+    if st == "inaccurate" and p.returncode == 4:  # completed, flagged (err_est or energy)
+        return "inaccurate", "inaccurate " + ("%.1e" % float(kv["max_abs_dE"]) if "max_abs_dE" in kv else "-")
     if st == "ok" and p.returncode == 0:
         return "ok", "ok " + ("%.1e" % float(kv["max_abs_dE"]) if "max_abs_dE" in kv else "-")
     k = int(kv.get("steps", "0")) + 1
