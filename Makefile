@@ -172,6 +172,7 @@ docs-test: $(BUILD)/hilstep-sim $(BUILD)/hilstep-plot $(BUILD)/hilstep-mbgen $(B
 -include test/peers/peers.mk
 -include test/mb/mb.mk
 -include test/soak/soak.mk
+-include test/range/range.mk
 -include test/misra/misra.mk test/fuzz/fuzz.mk test/link/link.mk
 -include test/can/can.mk
 -include test/qemu/mech.mk

@@ -106,6 +106,12 @@ typedef struct hs_param_info {
     const char *doc;    /* one line: meaning and unit */
 } hs_param_info;
 
+/* What sets a motion bound (hs_model_type.motion's *who): nothing, or joint k (k >= 0) encoded
+ * below -1 so that body indices keep >= 0; HS_WHO_JOINT_OF inverts it. */
+#define HS_WHO_NONE (-1)
+#define HS_WHO_JOINT(k) (-(k) - 2)
+#define HS_WHO_JOINT_OF(w) (-(w) - 2)
+
 /* The const description of one model. Functions return HS_OK or a negative hs_status. */
 typedef struct hs_model_type {
     const char *name;          /* CLI name, e.g. "car_axle" */
@@ -217,11 +223,13 @@ typedef struct hs_model_type {
     /* A bound on the free motion from the state (t, q, u), for the default method's range
      * check at init (rt/METHODS.md "Where a method stops"): *omega (rad/s) at least the fastest
      * rate at which a body, and with it a constraint direction, can turn with all the energy
-     * the model can release; *degenerate = 1 when its constraints can become dependent on the
+     * the model can release, or for bodies whose rate spin() reports (checked at every step)
+     * their rate at the state; *degenerate = 1 when its constraints can become dependent on the
      * way (a closed loop that can fold flat), else 0. NULL: nothing known, no check. (A
-     * driven description with compliant joints gives its dead-centre rate: model/mb/hs_mb_motion.c.) */
+     * driven description with compliant joints gives its dead-centre rate: model/mb/hs_mb_motion.c.)
+     * *who names what sets omega: a body index >= 0, HS_WHO_JOINT(k) for joint k, HS_WHO_NONE. */
     int (*motion)(const struct hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
-                  hs_real *omega, int *degenerate);
+                  hs_real *omega, int *degenerate, int *who);
     /* Optional: fills fb and returns HS_OK when the model is a free-body model (hs_fb_info);
      * NULL or any other return: the generic path. */
     int (*free_bodies)(const struct hs_model *m, hs_fb_info *fb);
@@ -233,9 +241,14 @@ typedef struct hs_model_type {
     const hs_ct_point *ct_pts;
     int (*ct_points)(const struct hs_model *m, hs_real t, const hs_real *q, hs_real *geo);
     /* Optional: *w (rad/s) the fastest rotation rate of any body at (q, u) (a quaternion body's
-     * |2 G(p) p'|), for the default method's in-step range check on its result (rt/METHODS.md
-     * "Where a method stops"). NULL: no rotating coordinates the stepper cannot see. */
-    int (*spin)(const struct hs_model *m, const hs_real *q, const hs_real *u, hs_real *w);
+     * |2 G(p) p'|, a jointed rod's theta'), and *body the index of the body that has it (-1: none),
+     * for the default method's in-step range check on its result (rt/METHODS.md "Where a method
+     * stops"). NULL: no rotating coordinates or directions the stepper cannot see. */
+    int (*spin)(const struct hs_model *m, const hs_real *q, const hs_real *u, hs_real *w, int *body);
+    /* Optional: *E (J) the energy the model can release from (t, q, u), E - V_min with V_min
+     * its potential's floor: the scale hilstep-sim judges the energy error by (a run off by
+     * more than 10 % of it is inaccurate; rt/METHODS.md "Where a method stops"). NULL: none. */
+    int (*release)(const struct hs_model *m, hs_real t, const hs_real *q, const hs_real *u, hs_real *E);
 } hs_model_type;
 
 /* A model instance: a type, its parameter block (param_size bytes, owned by the caller), an

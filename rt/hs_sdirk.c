@@ -410,11 +410,15 @@ static HS_STAGE_FN int st_sd_combine(hs_stepper *s, hs_ctx *c)
      * refused before commit (state kept), as the free-body path refuses its start. */
     if (s->model->type->spin != NULL) {
         hs_real w = HS_R(0.0);
-        const hs_status rc = hs_model_rc(s->model->type->spin(s->model, s->qn, s->un, &w));
+        int body = -1;
+        const hs_status rc = hs_model_rc(s->model->type->spin(s->model, s->qn, s->un, &w, &body));
         if (rc != HS_OK) {
             return rc;
         }
         if (!(h * w <= HS_SD_MAX_HW)) {
+            /* the refusal names its body (a tool prints it); only the stats change */
+            s->stats.range_hw = h * w;
+            s->stats.range_body = body;
             return HS_E_RANGE;
         }
     }

@@ -39,7 +39,7 @@ const char *hs_status_str(int status)
     case HS_E_DEF_EM_MASS: return "em needs a mass matrix that does not depend on q (its energy balance is written for constant M); use dvp";
     case HS_E_DEF_COMPLIANCE: return "compliance and damping must be finite and >= 0, and the method must honour them: spook, sdirk, galpha and the Euler family with --form index2 do; index-1, dvp and em take rigid constraints only";
     case HS_E_EM_RESIDUAL: return "em: midpoint equations' residual not small after the fixed Newton iterations (step too large)";
-    case HS_E_RANGE_INIT: return "refused before the first step: h times the model's motion bound omega (the fastest rate a body can turn with the energy it can release) is beyond the method's range; take a smaller h";
+    case HS_E_RANGE_INIT: return "refused before the first step: h times the model's motion bound omega (the fastest rate a body can turn, as the model bounds it) is beyond the method's range; take a smaller h";
     case HS_E_RANGE_DEGENERATE: return "refused before the first step: the model's constraints can become dependent (a closed loop folding flat), where the method's unregularized step matrix turns singular; use spook";
     case HS_E_RANGE: return "step beyond the method's range: its one Newton step per stage no longer converges (h too large for this motion, e.g. a body turning more than 0.5 rad per step, or constraints close to dependent); the state is kept - take a smaller h, or spook for constraints that become dependent";
     case HS_E_DEF_HOOK_LAGRANGE: return "the method needs the model hook lagrange(): the mass matrix depends on q, and without lagrange() (F = f + M'(q)[u] u and its Jacobians) the discrete Euler-Lagrange equations would miss dT/dq";
@@ -710,14 +710,15 @@ static int contact_rows_check(const hs_model_type *T, int nq)
  * asks for it (HS_MF_RANGE: sdirk, whose one Newton step per stage is what diverges past it,
  * rt/METHODS.md "Where a method stops"). */
 static int range_at(const hs_stepper_def *def, const hs_model *m, hs_real t, const hs_real *q,
-                    const hs_real *u, hs_real *h_omega, int *degenerate)
+                    const hs_real *u, hs_real *h_omega, int *degenerate, int *who)
 {
     hs_real w = HS_R(0.0);
     int dg = 0;
     *h_omega = HS_R(0.0);
     *degenerate = 0;
+    *who = HS_WHO_NONE;
     if (m->type->motion != NULL) {
-        const int rc = hs_model_rc(m->type->motion(m, t, q, u, &w, &dg));
+        const int rc = hs_model_rc(m->type->motion(m, t, q, u, &w, &dg, who));
         if (rc != 0) {
             return rc;
         }
@@ -738,18 +739,25 @@ static int range_at(const hs_stepper_def *def, const hs_model *m, hs_real t, con
     return (*h_omega > def->max_h_omega) ? HS_E_RANGE_INIT : HS_OK;
 }
 
-hs_status hs_stepper_range(const hs_stepper_def *def, const hs_model *m, hs_real t, const hs_real *q,
-                     const hs_real *u, hs_real *h_omega, int *degenerate)
+hs_status hs_stepper_range_who(const hs_stepper_def *def, const hs_model *m, hs_real t, const hs_real *q,
+                               const hs_real *u, hs_real *h_omega, int *degenerate, int *who)
 {
     if ((def == NULL) || (m == NULL) || (m->type == NULL) || (q == NULL) || (u == NULL)
-        || (h_omega == NULL) || (degenerate == NULL)) {
+        || (h_omega == NULL) || (degenerate == NULL) || (who == NULL)) {
         return HS_E_NULL;
     }
     const int rc = hs_stepper_def_validate(def, m);
     if (rc != 0) {
         return rc;
     }
-    return range_at(def, m, t, q, u, h_omega, degenerate);
+    return range_at(def, m, t, q, u, h_omega, degenerate, who);
+}
+
+hs_status hs_stepper_range(const hs_stepper_def *def, const hs_model *m, hs_real t, const hs_real *q,
+                     const hs_real *u, hs_real *h_omega, int *degenerate)
+{
+    int who = HS_WHO_NONE;
+    return hs_stepper_range_who(def, m, t, q, u, h_omega, degenerate, &who);
 }
 
 /* Init's copy of the configuration c (of def and m, for family fam, sizes z) into st. */
@@ -805,6 +813,7 @@ static hs_status init_state(hs_stepper *st, hs_real t0)
     const hs_model *m = st->model;
     st->stats.steps = 0; st->stats.faults = 0; st->stats.last_fault = 0;
     st->stats.force_evals = 0; st->stats.factorizations = 0;
+    st->stats.range_hw = HS_R(0.0); st->stats.range_body = -1;
     st->t = t0; st->t0 = t0; st->k = 0;
     hs_status rc = hs_model_rc(m->type->initial(m, t0, st->qn, st->un, st->zn));
     if (rc != HS_OK) { return rc; }
@@ -813,8 +822,8 @@ static hs_status init_state(hs_stepper *st, hs_real t0)
     /* before the first step: a motion the method cannot follow is refused here, with its
      * reason, instead of turning into a refused step (or worse) mid-run */
     hs_real how = HS_R(0.0);
-    int dg = 0;
-    return range_at(&st->def, m, t0, st->q, st->u, &how, &dg);
+    int dg = 0, who = HS_WHO_NONE;
+    return range_at(&st->def, m, t0, st->q, st->u, &how, &dg, &who);
 }
 
 hs_status hs_stepper_init(hs_stepper *s, const hs_stepper_def *def, const hs_model *m, hs_real t0,

@@ -63,10 +63,10 @@ typedef enum hs_jac {
 #define HS_SD_RANGE HS_R(1.0e4)
 #endif
 /* sdirk's range at init (default of hs_stepper_def.max_h_omega): the largest h * omega of the
- * model's motion bound (hs_model_type.motion) it starts with (dimensionless). The chain's
- * whip diverges from h omega = 0.43 on (n = 8, h = 5 ms: ok 60 s; 6 ms: refused mid-run;
- * n = 4 at 10 ms, n = 16 at 4 ms likewise) and every chain run at h omega <= 0.35 completes
- * (n = 2 .. 32; rt/METHODS.md). */
+ * model's motion bound (hs_model_type.motion) it starts with (dimensionless). Calibrated on
+ * the chain's former energy bound (n = 8 completed at h omega 0.35 and 0.43, was refused
+ * mid-run from 0.52); the rods now declare their start's own rate and their rates are checked
+ * at every step (HS_SD_MAX_HW, rt/METHODS.md "Where a method stops"). */
 #define HS_SD_MAX_H_OMEGA HS_R(0.4)
 /* The Euler family's range: the largest |dq|_1 / (1 + |q0|_inf) of the position projection
  * (dimensionless): a correction of the model's whole size means the step left the
@@ -263,6 +263,10 @@ size_t hs_stepper_sizing_ints(const hs_model *m);
  * state; a tool calls it to print the figures of a refusal. */
 hs_status hs_stepper_range(const hs_stepper_def *def, const hs_model *m, hs_real t, const hs_real *q,
                      const hs_real *u, hs_real *h_omega, int *degenerate);
+/* hs_stepper_range, and *who what sets the bound (a body index >= 0, HS_WHO_JOINT(k), or
+ * HS_WHO_NONE; hs_model_type.motion), for the refusal's message. */
+hs_status hs_stepper_range_who(const hs_stepper_def *def, const hs_model *m, hs_real t, const hs_real *q,
+                               const hs_real *u, hs_real *h_omega, int *degenerate, int *who);
 
 /* Counters a HIL engineer reads after a run. */
 typedef struct hs_stepper_stats {
@@ -287,6 +291,9 @@ typedef struct hs_stepper_stats {
     hs_real err_est;         /* largest err_step since init/set_state: the run's err_est= */
     hs_real err_sum;         /* sum of err_step since init/set_state (units of q): the global
                               * position error the local ones add up to when none decays */
+    hs_real range_hw;        /* sdirk: h |w| (rad per step) of the last step refused by the
+                              * in-step rotation check (model spin()), 0 if none */
+    int range_body;          /* the body (model's index) whose rate set range_hw, -1 if none */
 } hs_stepper_stats;
 
 /* Named stages of one step, chosen once at init into the stepper's plan: one enumerator per
@@ -377,7 +384,8 @@ hs_status hs_stepper_set_state(hs_stepper *s, hs_real t, const hs_real *q, const
                          const hs_real *z);
 
 /* Advances one step of size def.h with inputs in (nin; NULL allowed when nin = 0) held over
- * the step. HS_OK, or a fault code with the stepper unchanged except stats.faults/last_fault. */
+ * the step. HS_OK, or a fault code with the stepper unchanged except stats.faults/last_fault
+ * (and range_hw/range_body for the rotation check's refusal). */
 hs_status hs_stepper_step(hs_stepper *s, const hs_real *in);
 
 /* Constraint residuals g(t,q) (nc) of the committed state. */

@@ -514,13 +514,14 @@ int hs_mb_fn_output(const hs_model *m, hs_real t, const hs_real *q, const hs_rea
                     const hs_real *z, const hs_real *in, hs_real *y);
 int hs_mb_fn_energy(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
                     const hs_real *z, hs_real *E);
-/* motion(): the motion bound of a passive mechanism of rigid joints (model/mb/hs_mb_motion.c);
- * omega 0 (no check) for any other description. */
+/* motion(): the motion bound of a passive mechanism of rigid joints, *who the body it comes
+ * from (or the dead-centre rate's compliant joint; model/mb/hs_mb_motion.c); omega 0 (no check)
+ * for any other description. */
 int hs_mb_fn_motion(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
-                    hs_real *omega, int *degenerate);
-/* spin(): the fastest quaternion body's rate |2 G(p) p'| (rad/s) at (q, u) (model/mb/hs_mb_motion.c);
- * set for descriptions with a spatial body. */
-int hs_mb_fn_spin(const hs_model *m, const hs_real *q, const hs_real *u, hs_real *w);
+                    hs_real *omega, int *degenerate, int *who);
+/* spin(): the fastest quaternion body's rate |2 G(p) p'| (rad/s) at (q, u), *body
+ * its index (model/mb/hs_mb_motion.c); set for descriptions with a spatial body. */
+int hs_mb_fn_spin(const hs_model *m, const hs_real *q, const hs_real *u, hs_real *w, int *body);
 /* The force elements' state rates (nz; set when a description has states, e.g. tires). */
 int hs_mb_fn_zdot(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u, const hs_real *z,
                   const hs_real *in, hs_real *zd);
@@ -590,7 +591,7 @@ int hs_mb_gen_energy(const hs_model *m, hs_real t, const hs_real *q, const hs_re
 /* blocks() of a generated type: the compiled description's pattern (dense when not packed). */
 int hs_mb_gen_blocks(const hs_model *m, hs_blocks *b, int *buf, int nbuf);
 int hs_mb_gen_motion(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
-                     hs_real *omega, int *degenerate);
+                     hs_real *omega, int *degenerate, int *who);
 int hs_mb_gen_lagrange(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
                        const hs_real *z, const hs_real *in, hs_real *F, hs_real *Fq, hs_real *Fu,
                        hs_real *Mq);

@@ -10,8 +10,8 @@
  * (+ the length of a distance joint)) beyond the ground points, found by nb relaxation passes
  * over the joints (fixed work at init, arrays of HS_MB_MAX_BODIES). So at most
  * E(q, u) - V_min, V_min = -sum m_b |g| d_b, turns into motion, and a body spins at most at
- * sqrt(2 (E - V_min) / I) (I its smallest moment of inertia; a point body: its speed
- * sqrt(2 (E - V_min) / m) over its shortest arm). A driven mechanism with damped compliant
+ * sqrt(2 (E - V_min) / I) (a planar body's I; a point body: its speed sqrt(2 (E - V_min) / m)
+ * over its shortest arm; a spatial body's rate is left to the step's check of it, spin()). A driven mechanism with damped compliant
  * joints declares its dead-centre rate instead (dead_centre_rate below). Anything else: no
  * bound (omega 0, no check).
  * degenerate is 0: a description does not say whether its loops can fold flat. */
@@ -70,8 +70,9 @@ static int passive_rigid(const hs_mb_desc *D)
 #define HS_MB_DC_TAU HS_R(1e-4)   /* s: the smallest relaxation time c d measured (d = 1e3) */
 
 /* 1 and *w set when D is driven (angle drivers of rate w_d) and has compliant joints, all with
- * c d >= HS_MB_DC_TAU; 0 otherwise (the passive bound or nothing applies). */
-static int dead_centre_rate(const hs_mb_desc *D, hs_real *w)
+ * c d >= HS_MB_DC_TAU, *who the stiffest compliant joint (HS_WHO_JOINT); 0 otherwise (the
+ * passive bound or nothing applies). */
+static int dead_centre_rate(const hs_mb_desc *D, hs_real *w, int *who)
 {
     hs_real wd = HS_R(0.0), wc = HS_R(0.0);
     int ok = 1;
@@ -92,7 +93,10 @@ static int dead_centre_rate(const hs_mb_desc *D, hs_real *w)
                 mj = D->bodies[B].mass;
             }
             const hs_real r = hs_sqrt(HS_R(1.0) / (J->compliance * mj));
-            wc = (r > wc) ? r : wc;
+            if (r > wc) {
+                wc = r;
+                *who = HS_WHO_JOINT(j);
+            }
             if (!(J->compliance * J->damping >= HS_MB_DC_TAU)) {
                 ok = 0;
             }
@@ -106,17 +110,19 @@ static int dead_centre_rate(const hs_mb_desc *D, hs_real *w)
 }
 
 int hs_mb_fn_motion(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
-                    hs_real *omega, int *degenerate)
+                    hs_real *omega, int *degenerate, int *who)
 {
-    if ((m == NULL) || (q == NULL) || (u == NULL) || (omega == NULL) || (degenerate == NULL)) {
+    if ((m == NULL) || (q == NULL) || (u == NULL) || (omega == NULL) || (degenerate == NULL)
+        || (who == NULL)) {
         return HS_E_NULL;
     }
     const hs_mb_model *mb = MB(m);
     const hs_mb_desc *D = mb->desc;
     *omega = HS_R(0.0);
     *degenerate = 0;
+    *who = HS_WHO_NONE;
     hs_real wdc = HS_R(0.0);
-    if ((D->nbodies <= HS_MB_MAX_BODIES) && (dead_centre_rate(D, &wdc) != 0)) {
+    if ((D->nbodies <= HS_MB_MAX_BODIES) && (dead_centre_rate(D, &wdc, who) != 0)) {
         *omega = wdc;
         return HS_OK;
     }
@@ -196,9 +202,11 @@ int hs_mb_fn_motion(const hs_model *m, hs_real t, const hs_real *q, const hs_rea
         if (Bd->kind == HS_MB_PLANAR) {
             I = Bd->inertia[2];
         } else if (Bd->kind == HS_MB_SPATIAL) {
-            I = Bd->inertia[0];
-            I = (Bd->inertia[1] < I) ? Bd->inertia[1] : I;
-            I = (Bd->inertia[2] < I) ? Bd->inertia[2] : I;
+            /* its rate is checked at every step (spin(), HS_SD_MAX_HW): the energy bound, on
+             * its smallest moment, bounded a spin about an axis its hinges may forbid (the
+             * hinged four-bar's axial I = 0.01: refused at 4 ms, a run within 4.8e-7 m and
+             * rad of the one at 1 ms, rt/METHODS.md's grid) */
+            continue;
         } else {
             /* point bodies: no rotation of their own */
         }
@@ -210,35 +218,39 @@ int hs_mb_fn_motion(const hs_model *m, hs_real t, const hs_real *q, const hs_rea
         } else {
             /* a point body held at zero arm does not turn anything */
         }
-        w = (wb > w) ? wb : w;
+        if (wb > w) {
+            w = wb;
+            *who = b;
+        }
     }
     *omega = w;
     return HS_OK;
 }
 
 int hs_mb_gen_motion(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
-                     hs_real *omega, int *degenerate)
+                     hs_real *omega, int *degenerate, int *who)
 {
     const hs_mb_gen *g = (m != NULL) ? (const hs_mb_gen *)m->type->data : NULL;
     /* bound once check()/initial() compiled the tables (hs_mb_tab.c) */
     if ((g == NULL) || (g->inner == NULL) || (g->inner->type == NULL)) {
         return HS_E_MODEL;
     }
-    return hs_mb_fn_motion(g->inner, t, q, u, omega, degenerate);
+    return hs_mb_fn_motion(g->inner, t, q, u, omega, degenerate, who);
 }
 
 /* spin(): the fastest body rate at (q, u), |w| = |2 G(p) p'| over the quaternion bodies (the
  * body-frame rate of a unit p; a planar body's theta' is a coordinate the stepper resolves
  * exactly as it resolves x', so only the quaternion bodies are reported). Fixed work: one
  * 3 x 4 product per spatial body. */
-int hs_mb_fn_spin(const hs_model *m, const hs_real *q, const hs_real *u, hs_real *w)
+int hs_mb_fn_spin(const hs_model *m, const hs_real *q, const hs_real *u, hs_real *w, int *body)
 {
-    if ((m == NULL) || (q == NULL) || (u == NULL) || (w == NULL)) {
+    if ((m == NULL) || (q == NULL) || (u == NULL) || (w == NULL) || (body == NULL)) {
         return HS_E_NULL;
     }
     const hs_mb_model *mb = MB(m);
     const hs_mb_desc *D = mb->desc;
     hs_real w2max = HS_R(0.0);
+    *body = -1;
     for (int b = 0; b < D->nbodies; ++b) {
         if (D->bodies[b].kind == HS_MB_SPATIAL) {
             hs_real G[3][4];
@@ -249,7 +261,10 @@ int hs_mb_fn_spin(const hs_model *m, const hs_real *q, const hs_real *u, hs_real
                 const hs_real wi = HS_R(2.0) * ((G[i][0] * pd[0]) + (G[i][1] * pd[1]) + (G[i][2] * pd[2]) + (G[i][3] * pd[3]));
                 w2 += wi * wi;
             }
-            w2max = (w2 > w2max) ? w2 : w2max;
+            if ((w2 > w2max) || (*body < 0)) {
+                w2max = w2;
+                *body = b;
+            }
         }
     }
     *w = hs_sqrt(w2max);

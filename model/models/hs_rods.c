@@ -495,10 +495,9 @@ int hs_rods_fn_output(const hs_model *m, hs_real t, const hs_real *q, const hs_r
     return HS_OK;
 }
 
-int hs_rods_fn_motion(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
-                      hs_real *omega, int *degenerate)
+int hs_rods_fn_release(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u, hs_real *E)
 {
-    if ((m == NULL) || (q == NULL) || (u == NULL) || (omega == NULL) || (degenerate == NULL)) {
+    if ((m == NULL) || (q == NULL) || (u == NULL) || (E == NULL)) {
         return HS_E_NULL;
     }
     const hs_rods r = hs_rods_of(m);
@@ -519,19 +518,55 @@ int hs_rods_fn_motion(const hs_model *m, hs_real t, const hs_real *q, const hs_r
         }
         depth += (hs_real)d - HS_R(0.5);
     }
-    hs_real E = HS_R(0.0);
-    const int rc = hs_rods_fn_energy(m, t, q, u, NULL, &E);
+    hs_real E0 = HS_R(0.0);
+    const int rc = hs_rods_fn_energy(m, t, q, u, NULL, &E0);
     /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
     if (rc != HS_OK) {
         return rc;
     }
     /* gravity's potential is zero at y = 0 (hs_rods_energy); its floor -m g L sum (d_i - 1/2) */
-    const hs_real release = E + r.m * r.grav * r.len * depth;
-    const hs_real inertia = r.m * r.len * r.len / HS_R(12.0);
-    *omega = (release > HS_R(0.0)) ? hs_sqrt(HS_R(2.0) * release / inertia) : HS_R(0.0);
-    *degenerate = 0;
-    if (r.nj > r.nr) {
-        *degenerate = 1;
+    *E = E0 + r.m * r.grav * r.len * depth;
+    return HS_OK;
+}
+
+int hs_rods_fn_motion(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
+                      hs_real *omega, int *degenerate, int *who)
+{
+    (void)t;
+    if ((m == NULL) || (q == NULL) || (u == NULL) || (omega == NULL) || (degenerate == NULL)
+        || (who == NULL)) {
+        return HS_E_NULL;
     }
+    const hs_rods r = hs_rods_of(m);
+    const int rc = hs_rods_fn_spin(m, q, u, omega, who);
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
+    if (rc != HS_OK) {
+        return rc;
+    }
+    *degenerate = (r.nj > r.nr) ? 1 : 0;
+    if (!(*omega > HS_R(0.0))) {
+        *who = HS_WHO_NONE; /* at rest no rod sets anything */
+    }
+    return HS_OK;
+}
+
+int hs_rods_fn_spin(const hs_model *m, const hs_real *q, const hs_real *u, hs_real *w, int *body)
+{
+    if ((m == NULL) || (q == NULL) || (u == NULL) || (w == NULL) || (body == NULL)) {
+        return HS_E_NULL;
+    }
+    (void)q;
+    const hs_rods r = hs_rods_of(m);
+    hs_real wmax = HS_R(0.0);
+    *body = -1;
+    for (int i = 0; i < r.nr; ++i) {
+        const hs_real wi = hs_abs(u[(3 * i) + 2]);
+        /* a NaN rate is kept (and refused by the caller's !(h w <= limit)) */
+        if ((*body < 0) || (wi > wmax) || (hs_isfinite(wi) == 0)) {
+            wmax = wi;
+            *body = i;
+        }
+    }
+    *w = wmax;
     return HS_OK;
 }

@@ -103,13 +103,21 @@ int hs_rods_fn_energy(const hs_model *m, hs_real t, const hs_real *q, const hs_r
                       const hs_real *z, hs_real *E);
 int hs_rods_fn_constraint_all(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
                               const hs_real *lambda, hs_real *G, hs_real *gam, hs_real *K);
-/* motion(): every rod's centre lies within (d - 1/2) L of the origin, d its rods on the
- * shortest joint path to the origin, so gravity can release at most E - V_min with V_min =
- * -m g L sum (d_i - 1/2) from the state (q, u); omega = sqrt(2 (E - V_min) / I), I = m L^2/12,
- * the fastest a rod can spin. Degenerate when there are more joints than rods (a closed loop:
- * the ladder's cells fold flat). Work: nr relaxation passes over the joints (init only). */
+/* motion(): omega = the fastest rod's rate at (q, u) and *who that rod (spin()): the rods'
+ * rates are checked at every step (spin()), so init refuses only a start already past the
+ * range; the energy bound (hs_rods_release) is not, as it lets the whole chain's potential
+ * spin one rod (rt/METHODS.md). Degenerate when there are more joints than rods (a closed
+ * loop: the ladder's cells fold flat). */
 int hs_rods_fn_motion(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
-                      hs_real *omega, int *degenerate);
+                      hs_real *omega, int *degenerate, int *who);
+/* The energy gravity can release from (q, u), E - V_min (J): every rod's centre lies within
+ * (d - 1/2) L of the origin, d its rods on the shortest joint path to it, V_min = -m g L
+ * sum (d_i - 1/2) (chain of n rods from rest horizontal: m g L n^2/2); into *E. */
+int hs_rods_fn_release(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u, hs_real *E);
+/* spin(): the fastest rod's rate max |theta_i'| (rad/s) at u and *body that rod's index (0 = the
+ * one at the origin): each joint's direction turns with its rods, and the default method's one
+ * Newton step per stage stops resolving that turn past h |theta'| ~ 0.5 (rt/METHODS.md). */
+int hs_rods_fn_spin(const hs_model *m, const hs_real *q, const hs_real *u, hs_real *w, int *body);
 int hs_rods_fn_output(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
                       const hs_real *z, const hs_real *in, hs_real *y);
 

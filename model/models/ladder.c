@@ -106,6 +106,8 @@ const hs_model_type hs_ladder_type = {
     .curvature = hs_rods_fn_curvature,
     .energy = hs_rods_fn_energy,
     .motion = hs_rods_fn_motion,
+    .spin = hs_rods_fn_spin,
+    .release = hs_rods_fn_release,
     .data = &FAMILY,
     .symmetric_jac = 1, /* fq = fu = 0, K has rod-diagonal theta entries only */
     .constraint_all = hs_rods_fn_constraint_all,

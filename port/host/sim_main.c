@@ -111,6 +111,8 @@ static void usage(FILE *o)
         "             status=inaccurate, exit 4; default %g, 'off' never judges\n"
         "  --err-check N  also measure every step's true local error against N steps of h/N\n"
         "             from the same state: err_true=, err_true_sum=, err_ratio_min/max= (per step)\n"
+        "  --max-h-omega X  the default method's init range check: refuse h*omega > X, omega\n"
+        "             the model's motion bound (default 0.4; 0 = off; rt/METHODS.md)\n"
         "  --hash     print 'trajectory-hash MODEL METHOD STAB STEPS 0x...' (FNV-1a of q,u,z\n"
         "             after every step)\n"
         "library default (hs_stepper_default_def), used for what is omitted: method %s form %s "
@@ -124,7 +126,8 @@ static void usage(FILE *o)
         "outputs hilstep-rt refuses; the run stops before writing them), 2 bad arguments or a\n"
         "description hilstep-rt refuses (its signal map: the same check), 3 an output (CSV or\n"
         "standard output) could not be written completely (status=write_error), 4 the run is\n"
-        "inaccurate (status=inaccurate: err_est above --tol; the result line has err_est=, err_sum=).\n\n"
+        "inaccurate (status=inaccurate: err_est above --tol, or the energy error above 10 %% of\n"
+        "release= for a model that declares it; the result line has err_est=, err_sum=, rel_dE=).\n\n"
         "models:\n",
         HS_SIM_MAX_STEPS, (unsigned)HS_SIM_INPUTS_MAX_ROWS, HS_ERR_TOL_DEFAULT, hs_method_name(d.method), hs_form_name(d.form),
         hs_stab_name(d.stab));
@@ -168,7 +171,7 @@ static const char *const valued_opts[] = {"--model", "--model-file", "--param", 
                                           "--jac", "--alpha", "--beta", "--h", "--t", "--csv",
                                           "--inputs", "--interp", "--every", "--rho-inf",
                                           "--sd-gamma", "--compliance", "--damping", "--spook-eps",
-                                          "--spook-tau", "--tol", "--err-check", NULL};
+                                          "--spook-tau", "--tol", "--err-check", "--max-h-omega", NULL};
 
 static int is_valued(const char *a)
 {
@@ -262,6 +265,10 @@ int hs_sim_parse(int argc, char *const *argv, hs_sim_cfg *c, hs_sim_err *e)
             if (!strcmp(a, "--compliance")) c->def.reg_eps = (hs_real)x;
             else if (!strcmp(a, "--damping")) c->def.reg_damp = (hs_real)x;
             else c->def.spook_eps = (hs_real)x;
+        } else if (!strcmp(a, "--max-h-omega")) { /* the default's init range check; 0 = off */
+            double x;
+            if (!parse_real(v, &x) || x < 0) return fail(e, a, "must be a finite number >= 0 (0 = off)");
+            c->def.max_h_omega = (hs_real)x;
         } else if (!strcmp(a, "--spook-tau")) {
             if (!parse_real(v, &c->spook_tau) || c->spook_tau <= 0) return fail(e, "--spook-tau", "must be a finite number > 0 (s)");
             c->have_spook_tau = 1;
@@ -747,6 +754,8 @@ typedef struct sim_state {
     hs_real *g;          /* (nc) residual, sized with the arenas */
     double max_g;
     double max_dE, E0;   /* max over every step of |E - E(0)| for a model with energy() */
+    double release;      /* the energy the model can release from its initial state (J; its
+                          * release() hook), the scale of max_dE; 0 when unknown */
     uint64_t hash;
     double ns_total;     /* host ns inside hs_stepper_step */
     uint64_t done;       /* steps taken */
@@ -807,13 +816,16 @@ static void report_init_refusal(const sim_state *S, const hs_sim_run *run, int r
         const int nq = run->model.d.nq, nz = run->model.d.nz;
         hs_real *q0 = calloc((size_t)(2 * nq + nz + 1), sizeof *q0);
         hs_real how = 0;
-        int dg = 0;
+        int dg = 0, who = HS_WHO_NONE;
+        char by[64] = "";
         if (q0 && run->type->initial(&run->model, HS_R(0.0), q0, q0 + nq, q0 + 2 * nq) == HS_OK)
-            (void)hs_stepper_range(&S->def, &run->model, HS_R(0.0), q0, q0 + nq, &how, &dg);
+            (void)hs_stepper_range_who(&S->def, &run->model, HS_R(0.0), q0, q0 + nq, &how, &dg, &who);
         free(q0);
+        if (who >= 0) snprintf(by, sizeof by, ", set by body %d", who);
+        else if (who != HS_WHO_NONE) snprintf(by, sizeof by, ", set by joint %d", HS_WHO_JOINT_OF(who));
         fprintf(stderr, "hilstep-sim: init: h*omega = %.3g (omega = %.4g rad/s, the model's motion bound at "
-                "the initial state), the method's range h*omega <= %.3g; constraints that can become "
-                "dependent: %s\n", (double)how, (double)(how / S->def.h), (double)S->def.max_h_omega,
+                "the initial state%s), the method's range h*omega <= %.3g; constraints that can become "
+                "dependent: %s\n", (double)how, (double)(how / S->def.h), by, (double)S->def.max_h_omega,
                 dg ? "yes" : "no");
     }
     printf("steps=0 max_abs_g=nan ns_per_step=nan status=%s\n", status_token(rc));
@@ -830,6 +842,39 @@ static void report_init_refusal(const sim_state *S, const hs_sim_run *run, int r
 #define SIM_AUTO_EM_HW_LOOPS 5.5
 #define SIM_AUTO_DVP_HW 0.5
 
+/* sqrt(2 E / min_i M_ii) (rad/s or 1/s): the rate the energy the model can release (release())
+ * gives its lightest coordinate at (0, q0, u0 = q0 + nq); 0 without release() or mass(). M is
+ * packed by the model's blocks (hs_model.h): the diagonal entries of its diagonal blocks. */
+static double release_rate(const hs_sim_run *run, const hs_real *q0)
+{
+    const hs_model_type *ty = run->type;
+    const int nq = run->model.d.nq;
+    hs_real E = 0;
+    if (!ty->release || !ty->mass || nq <= 0 ||
+        ty->release(&run->model, HS_R(0.0), q0, q0 + nq, &E) != HS_OK || !(E > 0)) return 0.0;
+    static int buf[4096];
+    hs_blocks b;
+    const int brc = ty->blocks ? ty->blocks(&run->model, &b, buf, (int)(sizeof buf / sizeof buf[0]))
+                               : (int)hs_blocks_dense(&run->model.d, &b, buf, (int)(sizeof buf / sizeof buf[0]));
+    if (brc != HS_OK) return 0.0;
+    hs_real *M = calloc((size_t)hs_blocks_qq_size(&b) + 1u, sizeof *M);
+    double mmin = -1.0;
+    if (M && ty->mass(&run->model, HS_R(0.0), q0, M) == HS_OK) {
+        size_t off = 0;
+        for (int k = 0; k < b.nqq; ++k) {
+            const int r = b.qq[2 * k], c = b.qq[2 * k + 1];
+            const int nr = b.qb[r + 1] - b.qb[r], ncol = b.qb[c + 1] - b.qb[c];
+            for (int i = 0; r == c && i < nr; ++i) {
+                const double mii = (double)M[off + (size_t)i * (size_t)ncol + (size_t)i];
+                if (mii > 0 && (mmin < 0 || mii < mmin)) mmin = mii;
+            }
+            off += (size_t)nr * (size_t)ncol;
+        }
+    }
+    free(M);
+    return mmin > 0 ? sqrt(2.0 * (double)E / mmin) : 0.0;
+}
+
 /* h*omega and the degenerate flag of the model at its initial state for def (0, 0 without a
  * motion bound or when the initial state cannot be had: the rule then keeps em and dvp). */
 static void auto_range(const hs_stepper_def *def, const hs_sim_run *run, double *how, int *dg)
@@ -839,15 +884,27 @@ static void auto_range(const hs_stepper_def *def, const hs_sim_run *run, double 
     hs_real r = 0;
     int rc = HS_E_NULL;
     *dg = 0;
-    if (q0 && run->type->initial(&run->model, HS_R(0.0), q0, q0 + nq, q0 + 2 * nq) == HS_OK)
-        rc = hs_stepper_range(def, &run->model, HS_R(0.0), q0, q0 + nq, &r, dg);
+    const int have0 = q0 && run->type->initial(&run->model, HS_R(0.0), q0, q0 + nq, q0 + 2 * nq) == HS_OK;
+    if (have0) rc = hs_stepper_range(def, &run->model, HS_R(0.0), q0, q0 + nq, &r, dg);
     /* the def's own range refusal still gives h*omega; any other failure gives none */
     if (rc != HS_OK && rc != HS_E_RANGE_INIT && rc != HS_E_RANGE_DEGENERATE) {
         r = 0;
         *dg = 0;
     }
-    free(q0);
     *how = (double)r;
+    /* A model whose motion bound is its bodies' rates now (the rods: checked in-step, 0 at
+     * rest) still tells what em's Newton iterations face through the energy it can release: the
+     * rate that energy gives the lightest coordinate, sqrt(2 E / min_i M_ii), the bound the
+     * rule's limits were measured with (the rods' init bound before it became in-step). */
+    const double wE = have0 ? release_rate(run, q0) : 0.0;
+    if (wE * (double)def->h > *how) *how = wE * (double)def->h;
+    const hs_model_type *ty = run->type;
+    if (wE > 0 && ty->motion) { /* its flag of loops that can fold flat */
+        hs_real w = 0;
+        int dgn = 0, who = 0;
+        if (ty->motion(&run->model, HS_R(0.0), q0, q0 + nq, &w, &dgn, &who) == HS_OK) *dg = dgn;
+    }
+    free(q0);
 }
 
 /* The stepper of the run: --method auto tries em, dvp, then the def as given, the first whose
@@ -951,6 +1008,10 @@ static void track(sim_state *S, const hs_sim_run *run, uint64_t k)
         hs_real E = HS_R(0.0);
         if (run->type->energy(&run->model, st->t, st->q, st->u, st->z, &E) != HS_OK) E = (hs_real)NAN;
         if (k == 0) S->E0 = (double)E;
+        hs_real R = HS_R(0.0);
+        if (k == 0 && run->type->release != NULL
+            && run->type->release(&run->model, st->t, st->q, st->u, &R) == HS_OK && R > HS_R(0.0))
+            S->release = (double)R;
         const double dE = fabs((double)E - S->E0);
         if (isnan(dE) || isnan(S->max_dE)) S->max_dE = (double)NAN; /* a NaN energy stays visible */
         else if (dE > S->max_dE) S->max_dE = dE;
@@ -1071,9 +1132,19 @@ static void close_csv(sim_state *S)
 }
 
 /* 1 when the run's error estimate exceeds --tol (not with --tol off). */
+/* An energy error above this fraction of the energy the model can release is a poor run
+ * (rt/METHODS.md "Where a method stops": chain of 8 at 4 ms, 13.6 %). */
+#define SIM_MAX_REL_DE 0.1
+
+/* 1 when the run's energy error is beyond SIM_MAX_REL_DE of its release (models with release()). */
+static int energy_poor(const sim_state *S, const hs_sim_cfg *cfg)
+{
+    return cfg->tol > 0 && S->release > 0 && !(S->max_dE <= SIM_MAX_REL_DE * S->release);
+}
+
 static int inaccurate(const sim_state *S, const hs_sim_cfg *cfg)
 {
-    return hs_health_accuracy((double)S->st.stats.err_est, cfg->tol) != HS_OK;
+    return hs_health_accuracy((double)S->st.stats.err_est, cfg->tol) != HS_OK || energy_poor(S, cfg);
 }
 
 /* The hash line (--hash) and the summary line: the contract read by benchmarks and scripts. */
@@ -1101,6 +1172,7 @@ static void print_summary(const sim_state *S, const hs_sim_cfg *cfg, const hs_si
         printf(" err_true=%.6e err_true_sum=%.6e err_ratio_min=%.4g err_ratio_max=%.4g", S->err_true,
                S->err_true_sum, S->ratio_lo, S->ratio_hi);
     if (type->energy != NULL) printf(" max_abs_dE=%.6e", S->max_dE);
+    if (S->release > 0) printf(" release=%.6e rel_dE=%.6e", S->release, S->max_dE / S->release);
     if (type->nk > 0) printf(" max_compl=%.6e", (double)st->stats.ct_residual_max);
     if (run->has_ref && done == run->nsteps) {
         double eq = 0.0, eu = 0.0;
@@ -1130,6 +1202,9 @@ static hs_status finish(const sim_state *S, const hs_sim_cfg *cfg, int rc)
                 (unsigned long long)S->done, hs_plant_fault_str(rc));
     else if (rc) fprintf(stderr, "hilstep-sim: step %llu refused: %s\n", (unsigned long long)S->done + 1u,
                     hs_status_str(rc));
+    if (rc == HS_E_RANGE && S->st.stats.range_body >= 0)
+        fprintf(stderr, "hilstep-sim: body %d (0-based, the model's order) turns at h*|w| = %.3g rad per "
+                "step, the method's range h*|w| <= 0.5\n", S->st.stats.range_body, (double)S->st.stats.range_hw);
     errno = 0;
     if (fflush(stdout) != 0 || ferror(stdout)) {
         fprintf(stderr, "hilstep-sim: standard output: write failed: %s\n",
@@ -1138,6 +1213,12 @@ static hs_status finish(const sim_state *S, const hs_sim_cfg *cfg, int rc)
     }
     if (g_csv_err) return HS_E_WRITE;
     if (rc) return HS_E_STEP;
+    if (energy_poor(S, cfg)) {
+        fprintf(stderr, "hilstep-sim: inaccurate: max |E - E(0)| = %.3e J is %.3g %% of the %.4g J the "
+                "model can release (above %g %%; rt/METHODS.md \"Where a method stops\")\n", S->max_dE,
+                100.0 * S->max_dE / S->release, S->release, 100.0 * SIM_MAX_REL_DE);
+        return HS_E_INACCURATE;
+    }
     if (inaccurate(S, cfg)) {
         fprintf(stderr, "hilstep-sim: inaccurate: err_est %.3e exceeds --tol %.3g (the largest local "
                 "position error estimate of a step, units of q; rt/METHODS.md \"The error estimate\")\n",

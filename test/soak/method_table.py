@@ -3,13 +3,17 @@
 shipped model"): each cell is one hilstep-sim run of T seconds from the model's own initial
 state, classified as
     ok E   completed, E = max over every step of |E - E(0)| (J; '-' without an energy function)
-    inaccurate E   completed, but the run's err_est exceeds the default --tol (status inaccurate)
+    inaccurate E   completed, flagged by hilstep-sim (exit 4: err_est past --tol, or E past
+                   10 % of the energy the model can release)
     refused: WHY   refused before the first step (exit 2 or init fault), with the reason
     fault@K STATUS the stepper refused step K (range: beyond the method's range; singular;
                    model fault; dvp residual) - the state is kept, finite
+    refused@K: body N  the default's rotation check refused step K, naming the body past
+                   h |w| = 0.5 (rt/METHODS.md "Where a method stops": the rods' rates are
+                   checked at every step, not bounded at init) - the state is kept, finite
     NONFINITE@K    the stepper computed a non-finite step K: never allowed
-Fails (exit 1) on any NONFINITE entry, and on any mid-run refusal of the default method (it
-must complete bounded or refuse before the first step). The row `auto` is `--method auto` (the
+Fails (exit 1) on any NONFINITE entry, and on any other mid-run refusal of the default method
+(it must complete bounded, refuse before the first step, or refuse a body's rate in-step). The row `auto` is `--method auto` (the
 long-run choice per model: em, else dvp, else the default; spook where h*omega is beyond
 what em and dvp carry).
 
@@ -66,6 +70,11 @@ def run(sim, margs, me, h, T, stab_none):
         return "refused", "refused: " + why
     st = kv.get("status", "?")
     dE = "%.1e" % float(kv["max_abs_dE"]) if "max_abs_dE" in kv else "-"
+    m = re.search(r"body (\d+) \(0-based, the model's order\) turns at h\*\|w\| = ", p.stderr)
+    if st == "range" and m:
+        return "refused", "refused@%d: body %s" % (int(kv.get("steps", "0")) + 1, m.group(1))
+    if st == "inaccurate" and p.returncode == 4:  # completed, flagged (err_est or energy)
+        return "inaccurate", "inaccurate " + dE
     if st == "ok" and p.returncode == 0:
         return "ok", "ok " + dE
     if st == "inaccurate":  # every step taken, but err_est beyond the default --tol: not a refusal

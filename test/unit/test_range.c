@@ -1,10 +1,13 @@
 /* test_range.c - the default's range check at init (rt/METHODS.md "Where a method stops"):
  * the motion bounds the models declare against their closed forms, and the refusals they
  * give. Chain of n rods (m = 1 kg, L = 1 m, g = 9.81, released horizontal at rest, E = 0):
- * gravity can release m g L n^2/2, so omega = sqrt(2 (m g L n^2/2) / (m L^2/12)) = 86.80 rad/s
- * for n = 8. The generated chain.hsm (8 rods of 0.5 m, 1 kg, I = m L^2/12 = 1/48 kg m^2):
- * the centres lie at most 0.25 + 0.5 k below the pin, V_min = -9.81 * 16 J, omega =
- * sqrt(2 * 156.96 * 48) = 122.75 rad/s. The ladder's loops can fold flat: degenerate. */
+ * its rods' rates are checked at every step (spin()), so init bounds only the start's own
+ * rate (0 at rest; a tip rod started at 100 rad/s: h omega = 0.5 at 5 ms, refused, naming
+ * rod n - 1), and release() is the energy gravity can release, m g L n^2/2 = 313.92 J for
+ * n = 8 (the scale hilstep-sim judges the energy error by). The generated chain.hsm (8 rods
+ * of 0.5 m, 1 kg, I = m L^2/12 = 1/48 kg m^2): the centres lie at most 0.25 + 0.5 k below
+ * the pin, V_min = -9.81 * 16 J, omega = sqrt(2 * 156.96 * 48) = 122.75 rad/s (body 0 the
+ * first of the equal bodies). The ladder's loops can fold flat: degenerate. */
 #include "hs_test.h"
 #include "hs_stepper.h"
 #include "hs_models.h"
@@ -13,14 +16,23 @@
 static union { hs_real r[512]; double d; } rg_p;
 static hs_real rg_q[1024], rg_u[1024], rg_z[8];
 
-/* h omega and degenerate of model m at h, and the status of the check */
-static int rg_at(const hs_model *m, double h, hs_real *how, int *dg)
+static int rg_who;
+
+/* h omega and degenerate of model m at h (its initial state, rod n_spin - 1 of a rod model
+ * turning at 100 rad/s when n_spin > 0), the status of the check; rg_who what set it */
+static int rg_at_spin(const hs_model *m, double h, hs_real *how, int *dg, int n_spin)
 {
     hs_stepper_def d = hs_stepper_default_def();
     d.h = (hs_real)h;
     if (m->type->check != NULL && m->type->check(m) != HS_OK) return HS_E_MODEL;
     if (m->type->initial(m, HS_R(0.0), rg_q, rg_u, rg_z) != HS_OK) return HS_E_MODEL;
-    return hs_stepper_range(&d, m, HS_R(0.0), rg_q, rg_u, how, dg);
+    if (n_spin > 0) rg_u[3 * (n_spin - 1) + 2] = HS_R(100.0);
+    return hs_stepper_range_who(&d, m, HS_R(0.0), rg_q, rg_u, how, dg, &rg_who);
+}
+
+static int rg_at(const hs_model *m, double h, hs_real *how, int *dg)
+{
+    return rg_at_spin(m, h, how, dg, 0);
 }
 
 void test_range(void)
@@ -31,11 +43,18 @@ void test_range(void)
     /* hand-written chain, n = 8 */
     CHECK(hs_model_init(&m, hs_model_find("chain"), &rg_p) == HS_OK);
     CHECK(hs_model_set_param(&m, "n", HS_R(8.0)) == HS_OK);
-    CHECK(rg_at(&m, 1e-3, &how, &dg) == HS_OK && dg == 0);
-    CHECK_RANGE(how / 1e-3, 86.79, 86.81);
-    CHECK(rg_at(&m, 0.005, &how, &dg) == HS_E_RANGE_INIT);       /* 0.434 */
-    CHECK(rg_at(&m, 0.004, &how, &dg) == HS_OK);                 /* 0.347 */
-    CHECK(rg_at(&m, 1.0 / 60.0, &how, &dg) == HS_E_RANGE_INIT);  /* 1.45 */
+    CHECK(rg_at(&m, 1.0 / 60.0, &how, &dg) == HS_OK && dg == 0 && how == 0); /* at rest */
+    {
+        hs_real R = 0, w = 0;
+        int body = -1;
+        CHECK(m.type->release != NULL && m.type->release(&m, HS_R(0.0), rg_q, rg_u, &R) == HS_OK);
+        CHECK_RANGE(R, 313.919, 313.921);                            /* 9.81 * 64 / 2 */
+        rg_u[3 * 5 + 2] = HS_R(-30.0);
+        CHECK(m.type->spin(&m, rg_q, rg_u, &w, &body) == HS_OK && w == 30 && body == 5);
+    }
+    CHECK(rg_at_spin(&m, 0.005, &how, &dg, 8) == HS_E_RANGE_INIT && rg_who == 7); /* 0.5 */
+    CHECK_RANGE(how, 0.4999, 0.5001);
+    CHECK(rg_at_spin(&m, 0.0039, &how, &dg, 8) == HS_OK);         /* 0.39 */
     /* the ladder: loops that fold flat, refused at any h */
     CHECK(hs_model_init(&m, hs_model_find("ladder"), &rg_p) == HS_OK);
     CHECK(rg_at(&m, 1e-4, &how, &dg) == HS_E_RANGE_DEGENERATE && dg == 1);
@@ -43,7 +62,7 @@ void test_range(void)
     CHECK(hs_model_init(&m, &hs_mb_chain_type, &rg_p) == HS_OK);
     CHECK(rg_at(&m, 1e-3, &how, &dg) == HS_OK && dg == 0);
     CHECK_RANGE(how / 1e-3, 122.74, 122.76);
-    CHECK(rg_at(&m, 0.01, &how, &dg) == HS_E_RANGE_INIT);
+    CHECK(rg_at(&m, 0.01, &how, &dg) == HS_E_RANGE_INIT && rg_who == 0);
     /* no bound declared or known: not checked (a driven mechanism, a body held by no joint) */
     CHECK(hs_model_init(&m, hs_model_find("car_axle"), &rg_p) == HS_OK);
     CHECK(rg_at(&m, 0.05, &how, &dg) == HS_OK && how == 0);
