@@ -543,7 +543,10 @@ int hs_rods_fn_motion(const hs_model *m, hs_real t, const hs_real *q, const hs_r
     if (rc != HS_OK) {
         return rc;
     }
-    *degenerate = (r.nj > r.nr) ? 1 : 0;
+    *degenerate = 0;
+    if (r.nj > r.nr) {
+        *degenerate = 1; /* more joints than rods: a closed loop that can fold flat */
+    }
     if (!(*omega > HS_R(0.0))) {
         *who = HS_WHO_NONE; /* at rest no rod sets anything */
     }
