@@ -5,7 +5,7 @@
 #   hilstep-ecu --transport can       PI speed controller, SCHED_FIFO 70, from 1 s to DUR - 1 s
 #   hilstep-can-spoof                 a third node, from 1.5 s to DUR - 2.5 s (inside the ECU's
 #                                     run, so the ECU hears every forgery it sends): after each
-#                                     genuine EcuCommand it sends one at F_t = +50 N, after each
+#                                     genuine EcuCommand it sends one at F_t = +45.5 N (not the ECU's own 50 N limit, which a genuine saturated command reaches), after each
 #                                     genuine PlantState one at speed = -30 m/s (which would
 #                                     make the PI command +50 N), each with a valid CRC and a
 #                                     repeated or jumped counter, or a wrong CRC
@@ -21,7 +21,7 @@ mkdir -p "$O"
 LIM=$((DUR + 15))
 BUS="--transport can --can-if $IF --dbc $DBC --period-us $PERIOD${CAN_TP_OPT:+ --transport-opt $CAN_TP_OPT}"
 BUS="$BUS${SECOC_KEY:+ --transport-opt secoc-key=$SECOC_KEY}"
-TARGETS=${SPOOF_TARGETS:---target EcuCommand=F_t:50 --target PlantState=speed:-30}
+TARGETS=${SPOOF_TARGETS:---target EcuCommand=F_t:45.5 --target PlantState=speed:-30}
 echo "$TARGETS" >"$O/${P}_atk.targets"
 ( timeout -s KILL $LIM "${BIN}hilstep-rt" $BUS --duration "$DUR" --priority 80 --budget-us 1000000 \
     --quiet --log "$O/${P}_rt.csv" --stats "$O/${P}_rt.stats" >"$O/${P}_rt.out" 2>&1

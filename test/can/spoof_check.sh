@@ -59,6 +59,16 @@ rng=$(awk -v lo="$v_min" -v hi="$v_max" 'BEGIN { printf "%.3f..%.3f m/s", lo, hi
 [ -n "$v_st" ] && awk -v v="$v_st" -v lo="$v_min" -v hi="$v_max" 'BEGIN { exit !(v - lo >= -1e-6 && hi - v >= -1e-6) }' && a_e=1
 det=$((d_p + d_e)); app=$((a_p + a_e))
 echo "$L: sent $sent applied $app detected $det"
+# E2E without a MAC (hil/CAN.md "What it does not cover"): the CRC is public, so a forged
+# repeat of a genuine frame the receiver lost (an emulated CPU drops and stalls) carries the
+# next counter and is applied once; the genuine frame then counts as repeated and the verdict
+# fails. So without SecOC an applied forgery is said here, and passes only with both ends'
+# verdicts failed (exit 8, HS_EXIT_LINK); with SecOC (can-secoc) nothing forged may be applied.
+rc_p0=$(cat "$O/${PX}_rt.rc" 2>/dev/null); rc_e0=$(cat "$O/${PX}_ecu.rc" 2>/dev/null)
+if [ "$L" != can-secoc ] && [ "$app" -gt 0 ]; then
+    echo "  info applied $app forged values without SecOC (plant rows at $v_cmd N: $a_p, ECU acted on $v_st m/s: $a_e); verdicts: plant exit $rc_p0, ECU exit $rc_e0 (both must be 8)"
+    if [ "$rc_p0" = 8 ] && [ "$rc_e0" = 8 ]; then app=0; a_p=0; a_e=0; fi
+fi
 [ "$sent" -gt 0 ] && [ "$app" = 0 ] && [ "$det" = "$sent" ] \
     && ok "second sender: $sent forged frames, $det detected, $app applied" \
     || ko "second sender: sent $sent, detected $det (plant $d_p, ECU $d_e), applied $app (plant $a_p telemetry rows at F_t = $v_cmd N, ECU $a_e: its PI acted on $rng, forged ${v_st:-none} m/s)"

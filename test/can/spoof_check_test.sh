@@ -49,7 +49,7 @@ scenario() {
     printf 'can_e2e_alarms=%s\ncan_rx_accepted=%s\ncan_tx_frames=1000\nfinal_speed=1.0000001\n' "$4" "$2" >"$d/spoof_rt.stats"
     printf 'can_e2e_alarms=%s\ncan_tx_frames=%s\ncan_rx_frames=890\ncan_rx_accepted=800\n' "$5" "$3" >"$d/spoof_ecu.stats"
     printf 'saturated_ticks=0\npi_ticks=%s\nspeed_min=%s\nspeed_max=%s\n' "${PI_TICKS:-700}" "$6" "$7" >>"$d/spoof_ecu.stats"
-    echo 8 >"$d/spoof_rt.rc"; echo 8 >"$d/spoof_ecu.rc"
+    echo "${RC:-8}" >"$d/spoof_rt.rc"; echo 8 >"$d/spoof_ecu.rc"
     echo "hilstep-rt: link: $4 frames refused by the E2E check (a second sender on the ECU's ids)" >"$d/spoof_rt.out"
     echo "hilstep-ecu: link: $5 plant frames refused by the E2E check (a second sender)" >"$d/spoof_ecu.out"
     shift 7
@@ -69,12 +69,18 @@ scenario "$T/clean" 400 400 100 90 0.99 1.07 0 -0.002 1.5 49.998 0
 expect "clean attack (a genuine 49.998 N is not the forged 50 N)" 0 0 "$T/clean"
 scenario "$T/missed" 326 400 100 90 0.99 1.07 0 -0.002 1.5 0 0
 expect "plant missed 74 genuine frames, nothing forged applied (counters gave -74)" 0 0 "$T/missed"
+# Without SecOC a forgery that took a lost genuine frame's place is applied once (hil/CAN.md):
+# said, and passing only with both verdicts failed (exit 8); a passed verdict with it is a FAIL.
 scenario "$T/row" 400 400 100 90 0.99 1.07 0 50 0 0 0
-expect "one telemetry row at the forged +50 N" 1 1 "$T/row"
-scenario "$T/cancel" 399 400 100 90 0.99 1.07 0 50 0 0 0
-expect "a forgery applied while a genuine frame was missed (counters gave 0)" 1 1 "$T/cancel"
-scenario "$T/ecu" 400 400 100 90 -30 1.07 0 0 0 0 0
-expect "the ECU's PI acted on the forged -30 m/s" 1 1 "$T/ecu"
+expect "one telemetry row at the forged +50 N, both verdicts failed (exit 8): said" 0 1 "$T/row"
+grep -q "info applied 1 forged values without SecOC" "$T/row/check.out" \
+    && ok "the applied forgery is said (info line)" || ko "the applied forgery is not said"
+RC=0; scenario "$T/rowpass" 400 400 100 90 0.99 1.07 0 50 0 0 0; RC=
+expect "one telemetry row at the forged +50 N with the plant's verdict passed" 1 1 "$T/rowpass"
+RC=0; scenario "$T/cancel" 399 400 100 90 0.99 1.07 0 50 0 0 0; RC=
+expect "a forgery applied while a genuine frame was missed (counters gave 0), verdict passed" 1 1 "$T/cancel"
+RC=0; scenario "$T/ecu" 400 400 100 90 -30 1.07 0 0 0 0 0; RC=
+expect "the ECU's PI acted on the forged -30 m/s, the plant's verdict passed" 1 1 "$T/ecu"
 scenario "$T/excess" 401 400 100 90 0.99 1.07 0 0 0 0 0
 expect "the plant accepted more commands than the ECU sent" 1 0 "$T/excess"
 scenario "$T/undetected" 400 400 99 90 0.99 1.07 0 0 0 0 0
