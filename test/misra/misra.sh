@@ -63,18 +63,19 @@ done
 [ $fx -eq 0 ] && echo "  ok   fix_required.py on selftest/fix_in.c: expected edits, idempotent, same gcc instructions"
 
 
-# The tree's findings are cached under BUILD/misra, keyed by the content of every file in
-# rt/ model/ hil/ and the tool versions: an unchanged tree costs nothing, a changed one one
+# The tree's findings are cached under BUILD/misra, keyed by the content of every C source and
+# header in rt/ model/ hil/ (all the addon reads: -I names only these directories, system
+# headers are suppressed) and the tool versions: an unchanged tree costs nothing, a changed one one
 # full run (-j2, a fresh cppcheck build dir: cppcheck's own incremental cache keys on tokens
 # and would keep stale line numbers after a comment-only edit, which moves inline tags).
 B=${BUILD:-build}
 mkdir -p "$B/misra"
 key=$( { cppcheck --version; sha256sum "$(dirname "$(command -v cppcheck)")/../lib/x86_64-linux-gnu/cppcheck/addons/misra.py" 2>/dev/null;
-         find rt model hil -type f | LC_ALL=C sort | xargs sha256sum; } | sha256sum | cut -c1-16)
+         find rt model hil -type f -name '*.[ch]' | LC_ALL=C sort | xargs sha256sum; } | sha256sum | cut -c1-16)
 cache="$B/misra/findings-$key.txt"
 # test/misra/findings.txt: the findings `make misra` wrote, headed by the key of the tree and
-# tools it ran on. Taken only when that key is this tree's (every byte of rt/ model/ hil/, the
-# cppcheck version and the addon): then the addon's output is known without running it (the
+# tools it ran on. Taken only when that key is this tree's (every byte of the C files of rt/
+# model/ hil/, the cppcheck version and the addon): then the addon's output is known without running it (the
 # full run costs ~4 CPU minutes of make test). Any other tree or tool runs it again.
 committed="$HERE/findings.txt"
 if [ -f "$cache" ]; then
