@@ -25,17 +25,7 @@ right1 = -w1 / 2.0
 LANES = [("lane 1", 0.0, 15.0, right1, right1 + w1),
          ("lane 3", 45.0, 70.0, right1 + 3.5, right1 + 3.5 + w3),
          ("lane 5", 95.0, 110.0, right1, right1 + w5)]
-npass = nfail = 0
-
-
-def check(ok, what):
-    global npass, nfail
-    if ok:
-        npass += 1
-        print("  ok  ", what)
-    else:
-        nfail += 1
-        print("  FAIL", what)
+from tally import check, finish  # noqa: E402 (this folder's shared check lines)
 
 
 with tempfile.TemporaryDirectory() as d:
@@ -70,5 +60,4 @@ for name, x0, x1, lo, hi in LANES:
     check(math.isfinite(m) and m >= 0.0,
           "%s (X %g..%g m, cones at Y %.3f / %.3f m): body inside, closest %.3f m to the %s cones"
           % (name, x0, x1, lo, hi, m, side[name]))
-print("iso3888: %d passed, %d failed" % (npass, nfail))
-sys.exit(1 if nfail else 0)
+finish("iso3888")

@@ -27,22 +27,12 @@ import sys
 import tempfile
 
 SIM = sys.argv[1]
-npass = nfail = 0
+from tally import check, finish  # noqa: E402 (this folder's shared check lines)
 # the method table as hilstep-sim prints it (no list by hand), less the velocities-first ones
 VELFIRST = ["symplectic", "jexact", "jkexact"]
 ALL = [ln.split()[0] for ln in subprocess.run([SIM, "--list-methods"], capture_output=True, text=True).stdout.splitlines() if ln.strip()]
 METHODS = [me for me in ALL if me not in VELFIRST]
 DEFAULT = subprocess.run([SIM, "--model", "pendulum", "--h", "1e-3", "--t", "0.001"], capture_output=True, text=True).stdout.split(" method=")[1].split()[0]
-
-
-def check(ok, what):
-    global npass, nfail
-    if ok:
-        npass += 1
-        print("  ok  ", what)
-    else:
-        nfail += 1
-        print("  FAIL", what)
 
 
 def run(args, T):
@@ -104,5 +94,4 @@ else:
         r0 = float(rows[1]["lam1"]) / float(ref[1]["lam1"])
         check(e <= 0.01 * lmax, "truck-trailer hitch, --method %s: lam against the default's, worst %.3f kN of max %.2f kN (<= 1 %%); lam1 ratio at 0.1 s %.4f"
               % (me, e, lmax, r0))
-print("lambda: %d passed, %d failed" % (npass, nfail))
-sys.exit(1 if nfail else 0)
+finish("lambda")

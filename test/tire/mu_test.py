@@ -32,18 +32,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(sys.argv[0])))
 import tmeasy_ref  # noqa: E402
 
 SIM = sys.argv[1]
-npass = nfail = 0
+from tally import check, finish  # noqa: E402 (this folder's shared check lines)
 G = 9.81
-
-
-def check(ok, what):
-    global npass, nfail
-    if ok:
-        npass += 1
-        print("  ok  ", what)
-    else:
-        nfail += 1
-        print("  FAIL", what)
 
 
 def run(args, T, inputs=None):
@@ -245,5 +235,4 @@ check(s_in.get("status") == "ok" and s_in.get("clamped_inputs") == "2000" and s_
 for f in tmp:
     os.unlink(f)
 os.unlink(BRK.name)
-print("mu: %d passed, %d failed" % (npass, nfail))
-sys.exit(1 if nfail else 0)
+finish("mu")

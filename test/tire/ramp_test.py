@@ -19,17 +19,7 @@ import sys
 import tempfile
 
 SIM = sys.argv[1]
-npass = nfail = 0
-
-
-def check(ok, what):
-    global npass, nfail
-    if ok:
-        npass += 1
-        print("  ok  ", what)
-    else:
-        nfail += 1
-        print("  FAIL", what)
+from tally import check, finish  # noqa: E402 (this folder's shared check lines)
 
 
 S = -0.1
@@ -85,5 +75,4 @@ else:
           % (", ".join("%.6f" % a[1] for a in prof[1:]), ", ".join("%.6f" % b[1] for b in ref[1:]), e, vn))
     vv = max(abs(a[1]) for a in vert)
     check(vv < 0.01 * ref[-1][1], "the same ramp with normal=vertical (the default): no longitudinal force from the slope, speed along it at most %.2e m/s (< 1 %% of %.3f)" % (vv, ref[-1][1]))
-print("ramp: %d passed, %d failed" % (npass, nfail))
-sys.exit(1 if nfail else 0)
+finish("ramp")

@@ -29,19 +29,9 @@ import tmeasy_ref  # noqa: E402
 SIM = sys.argv[1]
 HERE = os.path.dirname(os.path.abspath(sys.argv[0]))
 HSM = "model/mech/vehicles/car.hsm"
-npass = nfail = 0
+from tally import check, finish  # noqa: E402 (this folder's shared check lines)
 G, T, J, FR, R0, CZ = 9.81, 1500.0, 1.0, 0.01, 0.3, 190000.0
 HW_MAX = 0.5  # rt/hs_sdirk.c HS_SD_MAX_HW
-
-
-def check(ok, what):
-    global npass, nfail
-    if ok:
-        npass += 1
-        print("  ok  ", what)
-    else:
-        nfail += 1
-        print("  FAIL", what)
 
 
 def inputs(torque, names):
@@ -180,5 +170,4 @@ for name, args in (("car", car), ("car.hsm", hsm)):
           % (name, f.get("status"), rows[-1]["out_speed[m/s]"], wmax(rows[-1])))
 for p in tmp:
     os.unlink(p)
-print("spin: %d passed, %d failed" % (npass, nfail))
-sys.exit(1 if nfail else 0)
+finish("spin")

@@ -20,17 +20,7 @@ import tempfile
 
 SIM = sys.argv[1]
 HERE = os.path.dirname(os.path.abspath(sys.argv[0]))
-npass = nfail = 0
-
-
-def check(ok, what):
-    global npass, nfail
-    if ok:
-        npass += 1
-        print("  ok  ", what)
-    else:
-        nfail += 1
-        print("  FAIL", what)
+from tally import check, finish  # noqa: E402 (this folder's shared check lines)
 
 
 def profile(rows):
@@ -80,5 +70,4 @@ for cname, cargs in CARS:
               % (cname, pname, t[i0], t1, T, wmax, vend))
 for p in (ramp, gentle, eased):
     os.unlink(p)
-print("standstill: %d passed, %d failed" % (npass, nfail))
-sys.exit(1 if nfail else 0)
+finish("standstill")
