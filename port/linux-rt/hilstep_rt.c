@@ -26,6 +26,7 @@
 #include <fcntl.h>
 #include <math.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1523,7 +1524,11 @@ static hs_status open_outputs(app *a)
 static hs_status run_threads(app *a, const hs_plant_def *def)
 {
     hs_plant *p = &a->plant;
-    hs_ring_init(&a->ring, g_ring_store, RING_CAP, (uint32_t)sizeof(tm_rec));
+    /* a record is the row plus the params XCP calibrates (none without --xcp): the real-time
+     * thread copies only what the logger reads */
+    const int npar = hs_xcpp_nparams();
+    hs_ring_init(&a->ring, g_ring_store, RING_CAP,
+                 (uint32_t)(offsetof(tm_rec, cal) + (size_t)(npar > 0 ? npar : 0) * sizeof(double)));
     hs_health_init(&a->health, &p->rx, &a->o.link);
     hs_hist_init(&a->lat, g_lat_bins, LAT_BINS, 1000);
     hs_hist_init(&a->exec, g_exec_bins, EXEC_BINS, 10);
