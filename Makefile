@@ -216,8 +216,10 @@ test-suites:
 	  TEST_TIMES="$(TEST_TIMES)" sh test/run_suites.sh -j $(TEST_JOBS) \
 	  $(foreach s,$(TEST_FIRST),$(filter $(s),$(TEST_SUITES))) $(filter-out $(TEST_FIRST),$(TEST_SUITES))
 
-# The quick tier: unit tests and the host tools' contracts (no QEMU, no network, no fuzzing).
+# The quick tier: unit tests and the host tools' contracts (no QEMU, no network, no fuzzing),
+# after installing what they need as `make test` does (about 2 s when all is there).
 check:
+	@sh test/install_deps.sh
 	@sh test/run_suites.sh -j $(TEST_JOBS) $(CHECK_SUITES)
 
 check-tools:

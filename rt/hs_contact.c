@@ -349,6 +349,8 @@ HS_INLINE void ct_targets(hs_stepper *s, const hs_model_type *T, int nq, int nk,
         s->ctv[i] = v;
         const hs_ct_row *R = &T->ct_rows[i];
         hs_real r = HS_R(0.0), mu = HS_R(0.0);
+        /* a friction row of one normal moves with it (the rows before it are set) */
+        s->ctk[i] = ((R->kind != HS_CT_NORMAL) && (R->ngroup == 1)) ? s->ctk[R->normal] : HS_R(0.0);
         if (R->kind == HS_CT_NORMAL) {
             /* d: the gap the step would end with at v = 0; a positive one may close within the
              * step (cq > 0) or the next (cq = 0), a negative one opens by ERP per step */
@@ -362,25 +364,46 @@ HS_INLINE void ct_targets(hs_stepper *s, const hs_model_type *T, int nq, int nk,
                 r = (rb > r) ? rb : r;
                 s->cteps[i] = HS_R(0.0);
                 s->ctiw[i] = (W > HS_R(1e-30)) ? (HS_R(1.0) / W) : HS_R(0.0);
-            } else if ((R->e > HS_R(0.0)) && (v < -HS_CT_VREST) && (s->ctphi[i] < HS_R(0.0))) {
+            } else if ((v < -HS_CT_VREST) && (s->ctphi[i] < HS_R(0.0))) {
                 /* an impact inside the step: with v0 the row velocity at t_n and a the row's
                  * acceleration over the step, the impact comes at tau = d / -v0; the bounce
                  * -e v(tau) then runs for h - tau: both the end velocity (the target) and the
-                 * end gap (a position-only correction along B_i) follow that motion */
+                 * end gap follow that motion, a bounce's by a position-only correction along
+                 * B_i, an inelastic stop's by its impulse moving q from tau on (ctk) */
                 const hs_real v0 = dot(&Ji[a0], &s->u[a0], na);
-                hs_real vend, gend;
-                impact(s->ctphi[i], v0, v, h, R->e, &vend, &gend);
-                r = (vend > r) ? vend : r;
-                /* an impact is solved without the compliance, which would absorb the bounce */
-                s->cteps[i] = HS_R(0.0);
-                s->ctiw[i] = (W > HS_R(1e-30)) ? (HS_R(1.0) / W) : HS_R(0.0);
-                mu = (gend - (s->ctphi[i] + cq * (r - v))) * s->ctiw[i];
+                if (impact_taken(R->e, cq, h, v0) != 0) {
+                    hs_real vend, gend, tau;
+                    impact(s->ctphi[i], v0, v, h, R->e, &vend, &gend, &tau);
+                    /* an impact is solved without the compliance, which would absorb the bounce */
+                    s->cteps[i] = HS_R(0.0);
+                    s->ctiw[i] = (W > HS_R(1e-30)) ? (HS_R(1.0) / W) : HS_R(0.0);
+                    if (R->e > HS_R(0.0)) {
+                        r = (vend > r) ? vend : r;
+                        mu = (gend - (s->ctphi[i] + cq * (r - v))) * s->ctiw[i];
+                    } else {
+                        r = vend;
+                        s->ctk[i] = impact_lead(tau, h, cq);
+                    }
+                }
             } else {
                 /* no impact: the target above stands */
             }
         }
         axpy(&s->qn[a0], mu, &Bi[a0], a1 - a0);
         s->ctr[i] = r;
+    }
+}
+
+/* The positions an inelastic impact's impulses (lam, nk) move beyond cq: qn (nq) by
+ * ctk_i lam_i B_i on the rows that took one (model/CONTACT.md). */
+HS_INLINE void ct_impact_lead(hs_stepper *s, int nq, int nk, const hs_real *lam)
+{
+    for (int i = 0; i < nk; ++i) {
+        if (s->ctk[i] != HS_R(0.0)) {
+            int a0, a1;
+            row_range(s, i, &a0, &a1);
+            axpy(&s->qn[a0], s->ctk[i] * lam[i], &s->ctB[(i * nq) + a0], a1 - a0);
+        }
     }
 }
 
@@ -531,6 +554,7 @@ hs_status hs_st_contact(hs_stepper *s, const hs_ctx *c)
     ct_groups(s, nq, nk);
     ct_sweeps(s, T, nq, nk, lam);
     const hs_real res = ct_residual(s, nq, nk, lam);
+    ct_impact_lead(s, nq, nk, lam);
     for (int j = 0; j < nq; ++j) {
         s->qn[j] += cq * (s->un[j] - s->ctu[j]);
     }

@@ -280,26 +280,37 @@ static void move_q(hs_real *q, const hs_fb_body *B, const hs_real *r, hs_real c,
     }
 }
 
-/* Normal row i's impact inside the step (rt/hs_contact.c's, with the row velocity of u_n):
- * from direction d (3), velocity v, gap phi and W = W_ii of point P between records A and B
- * (inverse masses ia, ib; dw responses ka, kb, 3 each) the target r raised to the bounce,
- * ctiw and cteps without the compliance, and qn moved along the row's response by the
- * position-only correction; the new target. Apart from the row so the two impact cases read
- * as one decision. */
-HS_INLINE hs_real point_impact(hs_stepper *s, const hs_fb_info *fb, const hs_ct_point *P, const hs_real *g,
-                               const hs_real *A, const hs_real *B, const hs_ct_row *R, int i, const hs_real *d,
-                               const hs_real *ka, const hs_real *kb, hs_real ia, hs_real ib, hs_real W,
-                               hs_real v, hs_real phi, hs_real r, hs_real cq, hs_real h)
+/* The velocity at t_n (m/s) of the row along direction d (3) of point geometry g between
+ * records A and B, from their velocities of u_n. */
+HS_INLINE hs_real point_v0(const hs_real *A, const hs_real *B, const hs_real *g, const hs_real *d)
 {
     hs_real vrn[3], offn[3];
     rel_vel(A, B, g, FB_VN, vrn);
     rel_off(A, B, g, FB_ALN, offn);
-    const hs_real v0 = dot3(d, vrn) + dot3(d, offn);
-    hs_real vend, gend;
-    impact(phi, v0, v, h, R->e, &vend, &gend);
-    const hs_real rn = (vend > r) ? vend : r;
+    return dot3(d, vrn) + dot3(d, offn);
+}
+
+/* Normal row i's impact inside the step (rt/hs_contact.c's, with the row velocity of u_n):
+ * from direction d (3), velocities v0 at t_n and v, gap phi and W = W_ii of point P between
+ * records A and B (inverse masses ia, ib; dw responses ka, kb, 3 each) the target r raised to
+ * the bounce, ctiw and cteps without the compliance, and qn moved along the row's response
+ * by the position-only correction (inelastic: the target the stop, and ctk); the new target. Apart from the row so the two impact cases read
+ * as one decision. */
+HS_INLINE hs_real point_impact(hs_stepper *s, const hs_fb_info *fb, const hs_ct_point *P, const hs_real *A,
+                               const hs_real *B, const hs_ct_row *R, int i, const hs_real *d,
+                               const hs_real *ka, const hs_real *kb, hs_real ia, hs_real ib, hs_real W,
+                               hs_real v0, hs_real v, hs_real phi, hs_real r, hs_real cq, hs_real h)
+{
+    hs_real vend, gend, tau;
+    impact(phi, v0, v, h, R->e, &vend, &gend, &tau);
     s->cteps[i] = HS_R(0.0);
     s->ctiw[i] = (W > HS_R(1e-30)) ? (HS_R(1.0) / W) : HS_R(0.0);
+    if (!(R->e > HS_R(0.0))) {
+        /* inelastic: the impulses of the point's rows move q from tau on (fb_impact_lead) */
+        s->ctk[i] = impact_lead(tau, h, cq);
+        return vend;
+    }
+    const hs_real rn = (vend > r) ? vend : r;
     const hs_real mu = (gend - (phi + cq * (rn - v))) * s->ctiw[i];
     /* the position-only correction along the row's response, mu B_i */
     if (P->a >= 0) {
@@ -371,6 +382,8 @@ static void point_setup(hs_stepper *s, const hs_fb_info *fb, const hs_ct_point *
     }
     for (int j = 0; j < nr; ++j) {
         const int i = i0 + j;
+        /* the tangents move with their normal (set by the row before them) */
+        s->ctk[i] = (j == 0) ? HS_R(0.0) : s->ctk[i0];
         const hs_real *d = &g[HS_CT_PT_N + (3 * j)];
         hs_real *ka = kaa[j];
         hs_real *kb = kbb[j];
@@ -411,9 +424,12 @@ static void point_setup(hs_stepper *s, const hs_fb_info *fb, const hs_ct_point *
                 r = (rb > r) ? rb : r;
                 s->cteps[i] = HS_R(0.0);
                 s->ctiw[i] = (W > HS_R(1e-30)) ? (HS_R(1.0) / W) : HS_R(0.0);
-            } else if ((R->e > HS_R(0.0)) && (v < -HS_CT_VREST) && (phi < HS_R(0.0))) {
+            } else if ((v < -HS_CT_VREST) && (phi < HS_R(0.0))) {
                 /* the impact inside the step of rt/hs_contact.c, with the row velocity of u_n */
-                r = point_impact(s, fb, P, g, A, B, R, i, d, ka, kb, ia, ib, W, v, phi, r, cq, h);
+                const hs_real v0 = point_v0(A, B, g, d);
+                if (impact_taken(R->e, cq, h, v0) != 0) {
+                    r = point_impact(s, fb, P, A, B, R, i, d, ka, kb, ia, ib, W, v0, v, phi, r, cq, h);
+                }
             } else {
                 /* no impact: the target above stands */
             }
@@ -537,6 +553,29 @@ HS_INLINE void fb_sweeps(hs_stepper *s, const hs_model_type *T, int np, const hs
     }
 }
 
+/* The positions an inelastic impact's impulses (lam, nk) move beyond cq (rt/hs_contact.c's
+ * ct_impact_lead): each body of such a point by ctk times the impulses through the point's
+ * response columns (pts, np x FB_PT), from the bodies' entry quaternions (bd). */
+HS_INLINE void fb_impact_lead(hs_stepper *s, const hs_fb_info *fb, const hs_model_type *T, int np,
+                              const hs_real *pts, hs_real *bd, const hs_real *lam)
+{
+    for (int k = 0; k < np; ++k) {
+        const hs_ct_point *P = &T->ct_pts[k];
+        const hs_real c = s->ctk[P->row];
+        if (c != HS_R(0.0)) {
+            const hs_real *Rp = &pts[k * FB_PT];
+            for (int j = 0; j < P->nrow; ++j) {
+                const hs_real *ma = &Rp[PT_MA + (6 * j)];
+                move_q(s->qn, &fb->body[P->a], body_rec(bd, P->a), c * lam[P->row + j], ma, &ma[3]);
+                if (P->b >= 0) {
+                    const hs_real *mb = &Rp[PT_MB + (6 * j)];
+                    move_q(s->qn, &fb->body[P->b], body_rec(bd, P->b), c * lam[P->row + j], mb, &mb[3]);
+                }
+            }
+        }
+    }
+}
+
 /* The body records (bd) back into u and q (un, qn: nq): x' = v, p' += 1/2 E(p)^T (w - w0),
  * q += cq du, so the method's state sees the impulses as a change of its own velocities. */
 HS_INLINE void fb_out(hs_stepper *s, const hs_fb_info *fb, hs_real *bd, hs_real cq)
@@ -613,6 +652,7 @@ hs_status hs_contact_fb_step(hs_stepper *s, const hs_ctx *c)
             res = (ri > res) ? ri : res;
         }
     }
+    fb_impact_lead(s, &fb, T, np, pts, bd, lam);
     fb_out(s, &fb, bd, cq);
     s->stats.ct_residual = res;
     s->stats.ct_residual_max = (res > s->stats.ct_residual_max) ? res : s->stats.ct_residual_max;

@@ -196,6 +196,7 @@ hs_status hs_stepper_def_validate(const hs_stepper_def *def, const hs_model *m);
     X(cteps, NK, "compliance of each normal row (HS_CT_REG W_ii); of a friction row: 1 when its bound uses the previous step's normal impulse, else 0") \
     X(ctl, NK, "committed contact impulses (N s; the next step's warm start)") \
     X(ctln, NK, "new contact impulses (swapped at commit)") \
+    X(ctk, NK, "per row: how much longer than cq its impulse moves the positions (s; 0 but on the rows of a point whose normal takes an inelastic impact at tau: h - tau - cq)") \
     X(ctu, NQK, "velocities of the method's step, before the contact stage") \
     X(ctx, NNK, "scratch of the response solves (nq + nc)") \
     X(ctf, NKF, "free-body contact stage (rt/hs_contact_fb.c): point geometry, row responses, body velocities")
