@@ -487,7 +487,8 @@ static const struct { const char *key; uint32_t bit; } FKEYS[] = {
     {"a", MB_K_A}, {"b", MB_K_B}, {"joint", MB_K_JOINT}, {"k", MB_K_K}, {"c", MB_K_C},
     {"l0", MB_K_L0}, {"theta0", MB_K_THETA0}, {"kr", MB_K_KR}, {"cr", MB_K_CR},
     {"scale", MB_K_SCALE}, {"axis", MB_K_AXIS}, {"axis_b", MB_K_AXIS_B}, {"in", MB_K_IN},
-    {"f", MB_K_F}, {"tau", MB_K_TAU}, {"t", MB_K_T}, {"v", MB_K_V}, {"steer", MB_K_STEER}, {"road", MB_K_ROAD}, {"mu", MB_K_MU}, {"normal", MB_K_NORMAL}};
+    {"f", MB_K_F}, {"tau", MB_K_TAU}, {"t", MB_K_T}, {"v", MB_K_V}, {"steer", MB_K_STEER}, {"road", MB_K_ROAD}, {"mu", MB_K_MU}, {"normal", MB_K_NORMAL},
+    {"cda", MB_K_CDA}, {"cla", MB_K_CLA}, {"rho", MB_K_RHO}};
 #define NFKEYS ((int)(sizeof FKEYS / sizeof FKEYS[0]))
 
 static tok key_of_bit(uint32_t bit)
@@ -521,6 +522,12 @@ static int force_value(hs_mb_store *st, hs_mb_force *F, uint32_t bit, tok V, hs_
     case MB_K_CR: ok = read_vec(st, V, &F->cr, 1) == 1; break;
     /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
     case MB_K_SCALE: ok = read_vec(st, V, &F->scale, 1) == 1; break;
+    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
+    case MB_K_CDA: ok = read_vec(st, V, &F->cda, 1) == 1; break;
+    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
+    case MB_K_CLA: ok = read_vec(st, V, &F->cla, 1) == 1; break;
+    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
+    case MB_K_RHO: ok = (read_vec(st, V, &F->rho, 1) == 1) && (F->rho > HS_R(0.0)); break;
     /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
     case MB_K_AXIS: ok = read_vec(st, V, F->axis, 3) == D->dim; break;
     /* MISRA Ref 10.3.1 [truth value kept in an int flag] */

@@ -184,6 +184,8 @@ typedef struct hs_mb_force {
     int in1, in2;       /* TIRE: 1 + the steering angle input (rad), 1 + the road height input (m); 0 none */
     int in3;            /* TIRE: 1 + the road friction input (mu=, relative; 0 in it: scale=); 0 none */
     int tilt;           /* TIRE: 1 = normal=profile (the road normal follows the profile's slope), 0 vertical */
+    hs_real cda, cla;   /* AERO: drag area Cd A and lift area Cl A (m^2; cla < 0: downforce) */
+    hs_real rho;        /* AERO: air density (kg/m^3; 0: 1.204, dry air at 20 deg C) */
 } hs_mb_force;
 
 /* A named wire signal of the description (input or output line): its name, unit, admissible

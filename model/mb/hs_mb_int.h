@@ -211,6 +211,9 @@ hs_real mb_potential(const hs_mb_model *mb, hs_real t, const hs_real *q, const h
 #define MB_K_ROAD 0x40000u  /* road=INPUT (stored 1 + index in in2) */
 #define MB_K_MU 0x80000u    /* mu=INPUT (stored 1 + index in in3) */
 #define MB_K_NORMAL 0x100000u /* normal=vertical|profile (stored in tilt) */
+#define MB_K_CDA 0x200000u  /* cda= drag area (m^2, >= 0) */
+#define MB_K_CLA 0x400000u  /* cla= lift area (m^2) */
+#define MB_K_RHO 0x800000u  /* rho= air density (kg/m^3, > 0) */
 
 /* One force element kind. check() returns 0, or the MB_K_* bit of the offending key with *why
  * set (static text); it runs in the parser (file:line errors) and in hs_mb_compile (tables). */

@@ -85,7 +85,10 @@
     /* TMeasy tire of spatial wheel body a on the road (model/TIRE.md): inputs in0, in0 + 1 \
      * drive and brake torque (N m), in1, in2 steering angle and road height; brake and drive \
      * react on body b; 3 auxiliary states */ \
-    F(HS_MB_TIRE, 12, mb_el_tire, 1)
+    F(HS_MB_TIRE, 12, mb_el_tire, 1) \
+    /* aerodynamic drag -1/2 rho CdA |v| v and lift 1/2 rho ClA |v|^2 n at point a in still \
+     * air (v its ground-frame velocity, n the unit lift axis) */ \
+    F(HS_MB_AERO, 13, mb_el_aero, 0)
 
 
 #endif

@@ -427,6 +427,7 @@ static void emit_forces(const hs_mb_desc *D)
             freal("k", F->k); freal("c", F->c); freal("l0", F->l0); freal("kr", F->kr); freal("cr", F->cr);
             fint("in0", F->in0); fint("in1", F->in1); fint("in2", F->in2); fint("in3", F->in3); fint("tilt", F->tilt); freal("scale", F->scale); fvec("axis", F->axis, 3); fvec("axis_b", F->axis_b, 3);
             fvec("v", F->v, 3);
+            freal("cda", F->cda); freal("cla", F->cla); freal("rho", F->rho);
             if (F->tab && F->tab->n > 0) { sep(); fprintf(o, ".tab = &tab_%d", e); }
             fprintf(o, "},\n");
         }

@@ -20,6 +20,7 @@ static void fb(void) { if (arg(1)) mb_test_fb(arg(1)); }
 static void fbstep(void) { if (arg(1)) mb_test_fbstep(arg(1)); }
 static void gen(void) { if (arg(3)) mb_test_gen(arg(1), arg(3)); }
 static void acc(void) { mb_test_acc(); }
+static void aero(void) { mb_test_aero(); }
 
 static const hs_test_case tests[] = {
     HS_TEST_ROW(deriv),
@@ -32,6 +33,7 @@ static const hs_test_case tests[] = {
     HS_TEST_ROW(fbstep),
     HS_TEST_ROW(gen),
     HS_TEST_ROW(acc),
+    HS_TEST_ROW(aero),
 };
 
 int main(int argc, char **argv)

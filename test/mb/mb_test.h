@@ -29,4 +29,6 @@ int mb_test_fbstep(const char *dir);
 int mb_test_elem(void);
 /* acc outputs of jointed, hinged and free bodies against closed forms (test_mb_acc.c). */
 int mb_test_acc(void);
+/* The aero element: a coast-down and the force against closed forms, refusals (test_mb_aero.c). */
+int mb_test_aero(void);
 #endif

@@ -129,7 +129,8 @@ static int new_elements(void)
         "force t2 tabletorque a=q t=0,1,2 v=1,-2,0.5\n"
         "force i1 inforce a=p@0.2,-0.1 b=r in=u1 scale=2\n"
         "force i2 inforce a=q b=ground@3,1 in=u2\n"
-        "force rs roadspring a=r b=q@0.2,0 axis=0,1 k=40 c=3 l0=0.2 in=z scale=0.5\n";
+        "force rs roadspring a=r b=q@0.2,0 axis=0,1 k=40 c=3 l0=0.2 in=z scale=0.5\n"
+        "force ae aero a=q@0.2,0.1 cda=0.6 cla=-0.3\n";
     static const char d3[] =
         "model fx_new3 dim=3\ngravity 0,0,-9.81\n"
         "input u1\ninput z\n"
@@ -141,7 +142,8 @@ static int new_elements(void)
         "force t1 tableforce a=s@0,0.1,0.4 axis=0,0.6,0.8 t=0,0.5,1,2 v=0,2,-1,3\n"
         "force t2 tabletorque a=s axis=0,0,1 t=0,1,2 v=1,-2,0.5\n"
         "force i1 inforce a=s@0.2,-0.1,0 b=p in=u1 scale=2\n"
-        "force rs roadspring a=p b=s@0.2,0,0.1 axis=0,0,1 k=40 c=3 l0=0.2 in=z\n";
+        "force rs roadspring a=p b=s@0.2,0,0.1 axis=0,0,1 k=40 c=3 l0=0.2 in=z\n"
+        "force ae aero a=s@0.3,0.1,-0.2 cda=0.6 cla=0.25 rho=1.1 axis=0,0.6,0.8\n";
     static const char cons[] =
         "model fx_cons dim=2\ngravity 0,-9.81\ninput z\ninput u\n"
         "body p planar mass=2 inertia=0.3 pos=0,0\n"
@@ -164,7 +166,7 @@ static int new_elements(void)
         bad[i] = i < 2 ? mb_deriv_check(&s2.desc, 20) : mb_potential_check(&s2.desc, 10);
     }
     char what[300];
-    snprintf(what, sizeof what, "constforce, consttorque, tableforce, tabletorque, inforce, roadspring: fq, fu = central differences (2-D %d bad, 3-D %d bad, packed = dense); f = -dV/dq at rest (%d bad)",
+    snprintf(what, sizeof what, "constforce, consttorque, tableforce, tabletorque, inforce, roadspring, aero: fq, fu = central differences (2-D %d bad, 3-D %d bad, packed = dense); f = -dV/dq at rest (%d bad)",
              bad[0], bad[1], bad[2]);
     return mb_check(bad[0] == 0 && bad[1] == 0 && bad[2] == 0, what);
 }
