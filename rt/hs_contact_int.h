@@ -50,8 +50,7 @@ static inline void impact(hs_real phi, hs_real v0, hs_real v, hs_real h, hs_real
  * velocities first (cq = h), a row stopped at the end stops at the surface. */
 static inline int impact_taken(hs_real e, hs_real cq, hs_real h, hs_real v0)
 {
-    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-    return (e > HS_R(0.0)) || ((cq > HS_R(0.0)) && (cq < h) && (v0 < -HS_CT_VREST));
+    return (int)((e > HS_R(0.0)) || ((cq > HS_R(0.0)) && (cq < h) && (v0 < -HS_CT_VREST)));
 }
 
 /* An inelastic impact at tau (s) in a step of h with position factor cq: its impulse has

@@ -522,12 +522,9 @@ static int force_value(hs_mb_store *st, hs_mb_force *F, uint32_t bit, tok V, hs_
     case MB_K_CR: ok = read_vec(st, V, &F->cr, 1) == 1; break;
     /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
     case MB_K_SCALE: ok = read_vec(st, V, &F->scale, 1) == 1; break;
-    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-    case MB_K_CDA: ok = read_vec(st, V, &F->cda, 1) == 1; break;
-    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-    case MB_K_CLA: ok = read_vec(st, V, &F->cla, 1) == 1; break;
-    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-    case MB_K_RHO: ok = (read_vec(st, V, &F->rho, 1) == 1) && (F->rho > HS_R(0.0)); break;
+    case MB_K_CDA: ok = (int)(read_vec(st, V, &F->cda, 1) == 1); break;
+    case MB_K_CLA: ok = (int)(read_vec(st, V, &F->cla, 1) == 1); break;
+    case MB_K_RHO: ok = (int)((read_vec(st, V, &F->rho, 1) == 1) && (F->rho > HS_R(0.0))); break;
     /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
     case MB_K_AXIS: ok = read_vec(st, V, F->axis, 3) == D->dim; break;
     /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
