@@ -35,6 +35,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <sched.h>
+#include <semaphore.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -73,11 +74,12 @@ enum {
     FA_F_SOCKET, FA_F_BIND, FA_F_CONNECT, FA_F_REUSE, FA_F_INTRUDER, FA_F_SEND, FA_F_SCHED, FA_F_AFFINITY, FA_F_MLOCK, FA_F_DMA,
     FA_F_RTKERNEL, FA_F_RANDOM, FA_F_URANDOM, FA_F_READ, FA_F_WRITE, FA_F_LINK, FA_F_IFINDEX,
     FA_F_IFDOWN, FA_F_FSTAT, FA_F_CANFILTER, FA_F_EINTR, FA_F_REUSE0, FA_F_KEYOPEN, FA_F_XDG,
-    FA_F_FSIZE, FA_F_COUNT
+    FA_F_FSIZE, FA_F_XCPBIND, FA_F_XCPTHREAD, FA_F_COUNT
 };
 #define FA_FD0 900
 #define FA_NFD 8
 #define FA_QUEUE 256
+#define FA_XQUEUE 16
 
 typedef struct fa_msg {
     int target;        /* 0 the first socket (peer / CAN), 1 the second (catch-all) */
@@ -118,6 +120,14 @@ static struct {
     int ntask;
     int creates;       /* pthread_create calls, failed ones included */
     uint32_t tscript;  /* 2 bits per pthread_create call: 0 ok, 1 EAGAIN, 2 EPERM, 3 ENOMEM */
+    /* the XCP slave's socket (hs_xcp_port.c): the master's datagrams, the slave's packets */
+    fa_msg xq[FA_XQUEUE];
+    int xqh, xqn;
+    uint64_t xsends;
+    uint8_t xlast[HS_FRAME_MAX_BYTES + 80]; /* the last packet the slave sent (a response: seed) */
+    size_t xlast_n;
+    int xseed_n;                            /* bytes of the last seed seen, 0 none */
+    uint8_t xseed[64];
 } FA;
 static char fa_dir[256];           /* the private directory */
 static void (*fa_tick_hook)(void); /* the harness's peer, once per worker sleep */
@@ -520,17 +530,91 @@ FILE *fz_fopen(const char *path, const char *mode)
 #include "hs_tp_can.c"
 #include "hs_transports.c"
 #include "hs_key.c"
-/* The XCP slave's socket (hs_xcp_port.c): the fake socket, no master ever sends (a datagram
- * harness of the slave itself is fuzz_xcp.c). */
+/* The XCP slave's socket (hs_xcp_port.c): its own queue (FA.xq, the harness's master fills
+ * it), its packets recorded apart from the link's frames (FA.xlast), its bind and its
+ * recompile thread failing on their own bits. The recompile thread is a real thread outside
+ * the baton: a sem_post that hands it a calibration waits until it has answered (X.done), so
+ * the real-time thread finds the result at the next frame, as a run whose recompile takes
+ * less than a frame does, and the run stays a function of its input. */
+static fa_msg *fa_xpush(void)
+{
+    if (FA.xqn == FA_XQUEUE) return NULL;
+    fa_msg *m = &FA.xq[(FA.xqh + FA.xqn++) % FA_XQUEUE];
+    memset(m, 0, sizeof *m);
+    m->target = 2;
+    return m;
+}
 static ssize_t fz_recvfrom(int fd, void *b, size_t n, int flags, struct sockaddr *a, socklen_t *l)
 {
-    (void)fd; (void)b; (void)n; (void)flags; (void)a; (void)l;
-    errno = EAGAIN;
-    return -1;
+    (void)flags;
+    require(fa_is(fd));
+    if (FA.xqn == 0) { errno = EAGAIN; return -1; }
+    const fa_msg *m = &FA.xq[FA.xqh];
+    FA.xqh = (FA.xqh + 1) % FA_XQUEUE;
+    FA.xqn--;
+    if (m->err) { errno = m->err; return -1; }
+    struct sockaddr_in src;
+    memset(&src, 0, sizeof src);
+    src.sin_family = AF_INET;
+    src.sin_addr.s_addr = htonl(0x7F000001u);
+    src.sin_port = htons((uint16_t)(m->foreign ? 40001 : 40000)); /* another master: another port */
+    if (a && l && *l >= sizeof src) { memcpy(a, &src, sizeof src); *l = sizeof src; }
+    memcpy(b, m->b, m->n < n ? m->n : n);
+    return (ssize_t)(m->n < n ? m->n : n);
+}
+static ssize_t fz_xcp_sendto(int fd, const void *b, size_t n, int flags, const struct sockaddr *a, socklen_t l)
+{
+    (void)flags; (void)a; (void)l;
+    require(fa_is(fd));
+    FA.xsends++;
+    FA.xlast_n = n < sizeof FA.xlast ? n : sizeof FA.xlast;
+    memcpy(FA.xlast, b, FA.xlast_n);
+    /* a positive GET_SEED response (LEN CTR 0xFF length seed): kept for the master's UNLOCK */
+    const uint8_t *p = (const uint8_t *)b;
+    if (n >= 6u + 32u && p[4] == 0xFFu && p[5] == 32u && (size_t)(p[0] | p[1] << 8) == 2u + 32u) {
+        FA.xseed_n = 32;
+        memcpy(FA.xseed, p + 6, 32);
+    }
+    return (ssize_t)n;
+}
+static int fz_xcp_bind(int fd, const struct sockaddr *a, socklen_t l)
+{
+    (void)a; (void)l;
+    require(fa_is(fd));
+    if (fa_failing(FA_F_XCPBIND)) { errno = EADDRINUSE; return -1; }
+    return 0;
+}
+static int fz_xcp_sem_post(sem_t *s);
+#undef pthread_create
+/* (after the #undef: the real pthread_create) */
+static int fz_xcp_pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*fn)(void *), void *arg)
+{
+    if (fa_failing(FA_F_XCPTHREAD)) return EAGAIN;
+    return pthread_create(th, attr, fn, arg);
 }
 #define recvfrom fz_recvfrom
+#undef sendto
+#define sendto fz_xcp_sendto
+#undef bind
+#define bind fz_xcp_bind
+#define pthread_create fz_xcp_pthread_create
+#define sem_post fz_xcp_sem_post
 #include "hs_xcp_port.c"
+#undef sem_post
+#undef pthread_create
+#define pthread_create fz_pthread_create
+#undef bind
+#define bind fz_bind
+#undef sendto
+#define sendto fz_sendto
 #undef recvfrom
+static int fz_xcp_sem_post(sem_t *s)
+{
+    const int r = sem_post(s);
+    if (!__atomic_load_n(&X.quit, __ATOMIC_ACQUIRE))
+        while (__atomic_load_n(&X.done, __ATOMIC_ACQUIRE) == 0) sched_yield();
+    return r;
+}
 /* The application itself keeps its own file I/O (the CSV, stats, histogram): real files. */
 #undef socket
 #undef close
@@ -648,6 +732,7 @@ static void fa_reset(uint32_t fail, uint32_t tscript, int64_t lat0)
     FA.now = 1000000000000LL; /* 1000 s after boot */
     FA.step = 1000;
     FA.lat0 = FA.lat = lat0;
+    g_active = 0; /* hs_xcp_port.c's: a process runs its slave once, the harness many times */
     fa_turn = 0;
     fa_me = 0;
 }
