@@ -148,6 +148,55 @@ static void xcp_tick(uint8_t b)
     }
 }
 
+/* A genuine ECU CAN frame: the plant's first received message of the DBC encoded as an ECU
+ * would send it (its E2E counter and CRC, its SecOC freshness and MAC under the plant's key
+ * when the DBC declares them): hs_can_encode over a copy of the plant's link with the
+ * directions swapped, so the ECU's counters start at the first such frame of the run. arg & 1:
+ * the previous frame again (a replay: SecOC stale, E2E repeated); arg & 2: one MAC bit (or
+ * data bit) flipped and the CRC sealed again (a forgery E2E passes); arg & 4: encoded but
+ * lost on the way (the next one jumps). */
+static struct { hs_can_link L; int ready, m; uint8_t last[64]; size_t n; } E;
+static void can_genuine(unsigned arg)
+{
+    if (!E.ready) {
+        E.ready = 1;
+        E.L = g_can.fz_link; /* the member `link` (fz_app.h renames link) */
+        E.m = -1;
+        for (int m = 0; m < g_can.db.nmsg; ++m) {
+            if (E.m < 0 && E.L.dir[m] == (uint8_t)HS_SIG_IN) E.m = m;
+            E.L.dir[m] = E.L.dir[m] == (uint8_t)HS_SIG_IN ? (uint8_t)HS_SIG_OUT : (uint8_t)HS_SIG_IN;
+        }
+        memset(E.L.e2e_tx, 0, sizeof E.L.e2e_tx);
+        memset(E.L.secoc_tx, 0, sizeof E.L.secoc_tx);
+    }
+    if (E.m < 0) return;
+    const hs_can_msg *M = &g_can.db.msg[E.m];
+    if (!(arg & 1u) || E.n == 0u) {
+        hs_real y[2 * HS_FRAME_MAX_VALUES];
+        for (size_t i = 0; i < sizeof y / sizeof y[0]; ++i) y[i] = (hs_real)vals[(arg >> 3) & 3u];
+        E.n = hs_can_encode(&E.L, E.m, NULL, y, E.last);
+        require(E.n == M->len);
+    }
+    if (arg & 4u) return;
+    fa_msg *m = fa_push(0);
+    if (!m) return;
+    struct canfd_frame fr;
+    memset(&fr, 0, sizeof fr);
+    fr.can_id = M->id | (M->ext ? CAN_EFF_FLAG : 0u);
+    fr.len = (uint8_t)E.n;
+    memcpy(fr.data, E.last, E.n);
+    if (arg & 2u) {
+        const unsigned byte = M->secoc ? (unsigned)g_can.db.sig[M->secoc_mac].start / 8u : 0u;
+        fr.data[byte] ^= 0x01u;
+        if (M->e2e) {
+            const unsigned cb = (unsigned)g_can.db.sig[M->e2e_crc].start / 8u;
+            fr.data[cb] = hs_e2e_crc(M->e2e, M->e2e_data_id, fr.data, (size_t)M->len, cb);
+        }
+    }
+    memcpy(m->b, &fr, sizeof fr);
+    m->n = M->fd ? CANFD_MTU : CAN_MTU;
+}
+
 /* The ECU's part of one tick (called in the real-time thread's sleep). */
 static void peer_tick(void)
 {
@@ -177,8 +226,10 @@ static void peer_tick(void)
         (void)ecu_frame(vals[arg & 7u], 0, 0);
         FA.lat = arg < 16u ? (int64_t)arg * 100000 : (int64_t)(arg - 15u) * 5000000; /* up to 80 ms */
         break;
-    case 3: /* a frame with one byte flipped, or a raw CAN frame */
-        if (!A.tp.ops->frame) {
+    case 3: /* a frame with one byte flipped, or a raw CAN frame (arg >= 16: a genuine one) */
+        if (!A.tp.ops->frame && arg >= 16u) {
+            can_genuine(arg - 16u);
+        } else if (!A.tp.ops->frame) {
             m = fa_push(0);
             if (m) { /* the ECU's id (EcuCommand, 4 bytes: its E2E CRC seldom right) or another */
                 struct canfd_frame fr;
@@ -292,6 +343,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     argv[2] = logval;
     argc += 2;
     memset(&P, 0, sizeof P);
+    memset(&E, 0, sizeof E);
     P.s = end ? end + 1 : NULL;
     P.n = end ? size - (size_t)(end + 1 - data) : 0u;
     P.mode = fl & 3;

@@ -681,7 +681,8 @@ static void fa_init(void)
     require(setenv("XDG_CONFIG_HOME", fa_dir, 1) == 0);
 }
 /* argv from the input: NUL-separated words; "@NAME" is a file of the private directory
- * ("@full" /dev/full, "@dir" the directory itself), "@@..." a word starting with '@'; any
+ * ("@full" /dev/full, "@dir" the directory itself), and so is the value of "KEY=@NAME",
+ * "@@..." a word starting with '@'; any
  * other value of --log, --stats or --hist a file of the private directory too. */
 #define FA_MAXA 48
 static char fa_words[FA_MAXA][400];
@@ -713,6 +714,10 @@ static int fa_argv(const uint8_t *d, size_t n, const char *prog, char **argv)
             int k = snprintf(o, 400, "%s/out_", fa_dir);
             for (size_t j = 0; j < l && k < 399; ++j) o[k++] = w[j] == '/' ? '_' : w[j];
             o[k] = '\0';
+        } else if (w[0] != '@' && memchr(w, '=', l) && ((const char *)memchr(w, '=', l))[1] == '@') {
+            /* KEY=@NAME (--transport-opt secoc-key=@good.key): the value a file of the directory */
+            const size_t eq = (size_t)((const char *)memchr(w, '=', l) - w);
+            snprintf(o, 400, "%.*s%s/%.*s", (int)(eq + 1), w, fa_dir, (int)(l - eq - 2), w + eq + 2);
         } else {
             snprintf(o, 400, "%.*s", (int)l, w[0] == '@' ? w + 1 : w);
         }

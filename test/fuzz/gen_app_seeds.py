@@ -43,6 +43,14 @@ def xcp_script(xs, ecu=op(1)):
     return bytes(b for x in xs for b in (ecu, x))
 
 
+# genuine ECU CAN frames (fuzz_rtapp.c's can_genuine: op 3 with arg >= 16): in sequence, a
+# replay, a forgery E2E passes, a lost one, values
+SECOC = CAN[:4] + ["--dbc", "test/can/circular_track_secoc.dbc"]
+GEN = bytes(b for g in [op(3, 16)] * 3 + [op(3, 17), op(3, 16), op(3, 18), op(3, 16), op(3, 20), op(3, 16),
+                          op(3, 24), op(3, 19), op(3, 28), op(3, 16), op(3, 30), op(3, 16), op(3, 16)]
+            for b in [g] + [op(0)] * 9)  # every 10 ms, the message's cycle
+
+
 rt = {
     "pass": seed(1, args=RUN + ["--log", "@out.csv", "--stats", "@out.stats", "--hist", "@out.hist"]),
     "pass_verbose": seed(1, args=["--duration", "0.03", "--verbose", "--hist", "-"]),
@@ -138,6 +146,12 @@ rt = {
     "stepper_refused": seed(1, args=RUN + ["--method", "em", "--stab", "baumgarte"]),
     "model_file_param_long": seed(1, args=RUN + ["--model-file", "model/mech/ball.hsm", "--param", "a" * 40 + "=1"]),
     "takeover": seed(1, args=RUN + ["--takeover-ms", "3", "--linger-ms", "5"], script=MIX),
+    "can_genuine": seed(1, args=["--duration", "0.2", "--quiet"] + CAN, script=GEN),
+    "can_secoc": seed(1, args=["--duration", "0.2", "--quiet"] + SECOC + ["--stats", "@sc.stats", "--transport-opt", "secoc-key=@good.key"], script=GEN),
+    "can_secoc_pretty": seed(1, args=["--duration", "0.2"] + SECOC + ["--transport-opt", "secoc-key=@good.key"], script=GEN),
+    "can_secoc_loose": seed(1, args=RUN + SECOC + ["--transport-opt", "secoc-key=@loose.key"], script=GEN),
+    "can_secoc_nokey": seed(1, args=RUN + SECOC, script=GEN),
+    "can_secoc_keymissing": seed(1, args=RUN + SECOC + ["--transport-opt", "secoc-key=@missing.key"]),
     "xcp_a2l": seed(1, args=["--a2l", "@x.a2l"]),
     "xcp_a2l_file": seed(1, args=SPRING + ["--a2l", "@s.a2l", "--xcp", "0.0.0.0:5556"]),
     "xcp_a2l_desc": seed(1, args=SPRING + ["--a2l", "@s.a2l"]),
@@ -212,6 +226,7 @@ ecu = {
     "can_ts": seed(1, args=CAN + ["--duration", "0.02"], script=bytes([op(3, 4), op(3, 5), op(3, 20)])),
     "can_car": seed(1, args=["--model", "car", "--control", "abs", "--duration", "0.02"] + CAN[:4] + ["--dbc", "hil/dbc/circular_track.dbc"]),
     "can_car_dbc": seed(1, args=["--model", "car", "--control", "abs", "--duration", "0.02"] + CAN[:4] + ["--dbc", "hil/dbc/car.dbc"]),
+    "can_secoc": seed(1, args=SECOC + ["--duration", "0.05", "--stats", "@sc.stats", "--transport-opt", "secoc-key=@good.key"], script=bytes([op(3, i) for i in range(32)])),
     "limits": seed(3, args=["--max-fallback-ticks", "2", "--takeover-ms", "5", "--timeout-ms", "50"]),
 }
 
