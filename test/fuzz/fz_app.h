@@ -683,7 +683,7 @@ static void fa_init(void)
 /* argv from the input: NUL-separated words; "@NAME" is a file of the private directory
  * ("@full" /dev/full, "@dir" the directory itself), and so is the value of "KEY=@NAME",
  * "@@..." a word starting with '@'; any
- * other value of --log, --stats or --hist a file of the private directory too. */
+ * other value of --log, --stats, --hist or --a2l a file of the private directory too. */
 #define FA_MAXA 48
 static char fa_words[FA_MAXA][400];
 static int fa_argv(const uint8_t *d, size_t n, const char *prog, char **argv)
@@ -700,7 +700,8 @@ static int fa_argv(const uint8_t *d, size_t n, const char *prog, char **argv)
          * writes only there ('/' becomes '_'); hilstep-rt's --log none and --stats/--hist -
          * (stdout) stay as they are */
         const char *prev = argv[argc - 1];
-        const int outopt = argc > 1 && (!strcmp(prev, "--log") || !strcmp(prev, "--stats") || !strcmp(prev, "--hist"));
+        const int outopt = argc > 1 && (!strcmp(prev, "--log") || !strcmp(prev, "--stats") || !strcmp(prev, "--hist") ||
+                                         !strcmp(prev, "--a2l"));
         if (w[0] == '@' && l > 1 && w[1] != '@') {
             if (l == 5 && !strncmp(w, "@full", 5)) snprintf(o, 400, "/dev/full");
             else if (l == 4 && !strncmp(w, "@dir", 4)) snprintf(o, 400, "%s", fa_dir);
@@ -710,7 +711,7 @@ static int fa_argv(const uint8_t *d, size_t n, const char *prog, char **argv)
                 o[k] = '\0';
             }
         } else if (outopt && !(l == 4 && !memcmp(w, "none", 4) && !strcmp(prev, "--log")) &&
-                   !(l == 1 && w[0] == '-' && strcmp(prev, "--log") && !strcmp(prog, "hilstep-rt"))) {
+                   !(l == 1 && w[0] == '-' && strcmp(prev, "--log") && strcmp(prev, "--a2l") && !strcmp(prog, "hilstep-rt"))) {
             int k = snprintf(o, 400, "%s/out_", fa_dir);
             for (size_t j = 0; j < l && k < 399; ++j) o[k++] = w[j] == '/' ? '_' : w[j];
             o[k] = '\0';
