@@ -132,8 +132,12 @@ static void xcp_tick(uint8_t b)
         const uint32_t pa = HS_XCP_ADDR_PARAM + (a & 3u) * (uint32_t)sizeof(hs_real);
         const uint8_t up[8] = {HS_XCP_SHORT_UPLOAD, 8, 0, 0, (uint8_t)pa, (uint8_t)(pa >> 8), (uint8_t)(pa >> 16), 0};
         xcp_put(m, one[a & 7u], (a & 7u) == 6u ? 2u : 1u);
+        const uint8_t gm[4] = {HS_XCP_GET_DAQ_LIST_MODE, 0, (uint8_t)(a >> 4), 0};
         if (a & 8u) xcp_put(m, ev, 4);
         if (a & 16u) xcp_put(m, up, 8);
+        if ((a & 3u) == 3u) xcp_put(m, gm, 4); /* of list 0 (a & 16: of list 1, none) */
+        const uint8_t gid[2] = {HS_XCP_GET_ID, 7}; /* an identification type the slave has not */
+        if ((a & 7u) == 6u && (a & 8u)) xcp_put(m, gid, 2);
         break;
     }
     case 6: /* a receive error, or a datagram with a broken header */

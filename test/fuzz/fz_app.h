@@ -673,6 +673,22 @@ static void fa_init(void)
     fa_write_file("loose.key", "00112233445566778899aabbccddeeff\n", 0644);
     fa_write_file("zero.key", "00000000000000000000000000000000\n", 0600);
     fa_write_file("plain", "a file where the key directory goes\n", 0600);
+    /* fuzz_rtapp's XCP description (@xcp.hsm): units as one-word comments, a param at 0, one
+     * without a comment, a mass that half of r makes 0 (a recompile the description refuses) */
+    fa_write_file("xcp.hsm",
+              "# fuzz_rtapp's XCP description: one-word unit comments, a param at 0, one without a comment, a mass a smaller r makes 0\n"
+              "model fz_xcp dim=2\n"
+              "param g = 9.81   # m/s^2\n"
+              "param r = 1      # kg\n"
+              "param c = 0\n"
+              "param k = 400\n"
+              "param m = r - 0.5   # the mass (kg)\n"
+              "gravity 0,-g\n"
+              "input F unit=N min=-100 max=100 fallback=0 stale=20\n"
+              "body mass point2 mass=m pos=0,-1\n"
+              "force spring spring a=mass b=ground@0,0 k=k c=c l0=1\n"
+              "force pull inforce a=mass b=ground@0,0 in=F\n"
+              "output y pos mass.y unit=m min=-10 max=10\n", 0600);
     {
         static char big[HS_KEY_FILE_MAX + 64];
         memset(big, '#', sizeof big - 1);
