@@ -21,7 +21,9 @@
  * of the plant's counters (rx_datagrams = accepted + rejected, accepted = used + superseded +
  * unapplied); the last frame sent is a FINAL frame that decodes under the plant's key; a CSV
  * in the private directory has one header and exactly rows_written rows; a --stats file says
- * exit_code=N; nothing stays open, every thread was joined. */
+ * exit_code=N; with --xcp, every packet of the slave has its length in LEN and in CTR the count
+ * of its packets to the connected master, 0 in a refusal to another (fz_app.h); nothing stays
+ * open, every thread was joined. */
 #include "fz_app.h"
 
 #define main hs_rt_main

@@ -127,6 +127,7 @@ static struct {
     uint8_t xlast[HS_FRAME_MAX_BYTES + 80]; /* the last packet the slave sent (a response: seed) */
     size_t xlast_n;
     int xseed_n;                            /* bytes of the last seed seen, 0 none */
+    uint16_t xctr;                          /* the CTR the slave's next packet to its master carries */
     uint8_t xseed[64];
 } FA;
 static char fa_dir[256];           /* the private directory */
@@ -562,11 +563,21 @@ static ssize_t fz_recvfrom(int fd, void *b, size_t n, int flags, struct sockaddr
     memcpy(b, m->b, m->n < n ? m->n : n);
     return (ssize_t)(m->n < n ? m->n : n);
 }
+static int fz_xcp_master_port(void);
 static ssize_t fz_xcp_sendto(int fd, const void *b, size_t n, int flags, const struct sockaddr *a, socklen_t l)
 {
-    (void)flags; (void)a; (void)l;
-    require(fa_is(fd));
+    (void)flags;
+    require(fa_is(fd) && l == sizeof(struct sockaddr_in));
     FA.xsends++;
+    /* XCP on Ethernet (hil/hs_xcp.h): LEN is the packet's bytes after the 4-byte header; CTR
+     * counts the packets to the connected master (0, 1, 2, ...), a refusal to another master
+     * carries 0 and leaves the count */
+    const uint8_t *h = (const uint8_t *)b;
+    const unsigned port = ntohs(((const struct sockaddr_in *)a)->sin_port);
+    require(n >= 5u && (size_t)(h[0] | h[1] << 8) == n - 4u);
+    const unsigned ctr = (unsigned)(h[2] | h[3] << 8);
+    if (fz_xcp_master_port() >= 0 && port != (unsigned)fz_xcp_master_port()) require(ctr == 0u);
+    else require(ctr == FA.xctr++);
     FA.xlast_n = n < sizeof FA.xlast ? n : sizeof FA.xlast;
     memcpy(FA.xlast, b, FA.xlast_n);
     /* a positive GET_SEED response (LEN CTR 0xFF length seed): kept for the master's UNLOCK */
@@ -608,6 +619,8 @@ static int fz_xcp_pthread_create(pthread_t *th, const pthread_attr_t *attr, void
 #undef sendto
 #define sendto fz_sendto
 #undef recvfrom
+/* The port of the master the slave is connected to, -1 when none. */
+static int fz_xcp_master_port(void) { return X.x.connected ? (int)(X.x.master & 0xFFFFu) : -1; }
 static int fz_xcp_sem_post(sem_t *s)
 {
     const int r = sem_post(s);
