@@ -130,9 +130,8 @@ static int name_eq(const char *d, const char *a)
     size_t k = 0;
     for (;;) {
         const char c = a[k];
-        /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-        const int ident = ((c >= 'a') && (c <= 'z')) || ((c >= 'A') && (c <= 'Z')) ||
-                          ((c >= '0') && (c <= '9')) || (c == '_') || (c == '\0');
+        const int ident = (int)(((c >= 'a') && (c <= 'z')) || ((c >= 'A') && (c <= 'Z')) ||
+                          ((c >= '0') && (c <= '9')) || (c == '_') || (c == '\0'));
         const char want = (ident != 0) ? c : '_';
         if (d[k] != want) {
             return 0;
@@ -418,8 +417,7 @@ int hs_can_receive_at(hs_can_link *L, hs_rx *rx, uint32_t id, int ext, int fd, c
         }
     }
     L->rejected[r]++;
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    if (r == HS_CAN_OK) {
+    if (r == (int)HS_CAN_OK) {
         L->accepted_seq++;
         (void)hs_rx_offer_values(rx, slot, v, nv, L->accepted_seq);
     }

@@ -67,9 +67,8 @@ static void copy_trim(char *dst, size_t cap, const char *src, size_t n)
     while (n > 0u && src[n - 1u] == ' ') { --n; }
     while (k < n && k + 1u < cap) {
         const char c = src[k];
-        /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-        const int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                       c == '.' || c == '_' || c == '/' || c == '^';
+        const int ok = (int)((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                       c == '.' || c == '_' || c == '/' || c == '^');
         dst[k++] = ok ? c : '_';
     }
     dst[k] = '\0';
@@ -111,8 +110,7 @@ static const hs_signal_map *generic_map(const hs_model *m, hs_signal *gsig, char
     const hs_model_type *T = m->type;
     int k = 0;
     for (int i = 0; i < m->d.nin + m->d.nout && k < 2 * HS_PLANT_MAX_SIG; ++i, ++k) {
-        /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-        const int in = i < m->d.nin;
+        const int in = (int)(i < m->d.nin);
         const int j = in ? i : i - m->d.nin;
         const char *const *labels = in ? T->in_names : T->out_names;
         split_label(labels ? labels[j] : NULL, gname[k][0], gname[k][1], sizeof gname[k][0]);
@@ -181,8 +179,7 @@ int hs_plant_check_outputs(const hs_signal *const *sig, int nout, const hs_real 
         const double w = (e - s->offset) / s->scale;
         if (((e - e) != (e - e)) || ((w - w) != (w - w))) {
             rc = HS_PLANT_E_OUTPUT_NONFINITE;
-        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-        } else if ((rc == HS_OK) && ((e < s->min) || (e > s->max))) {
+        } else if ((rc == (int)HS_OK) && ((e < s->min) || (e > s->max))) {
             rc = HS_PLANT_E_OUTPUT_RANGE;
         } else {
             /* in range, or a range fault already noted */
@@ -198,12 +195,10 @@ static int check_outputs(const hs_plant *p, const hs_real *y)
 
 const char *hs_plant_fault_str(int status)
 {
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    if (status == HS_PLANT_E_OUTPUT_NONFINITE) {
+    if (status == (int)HS_PLANT_E_OUTPUT_NONFINITE) {
         return "nonfinite_output: a model output is NaN or Inf (or overflows its wire value)";
     }
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    if (status == HS_PLANT_E_OUTPUT_RANGE) {
+    if (status == (int)HS_PLANT_E_OUTPUT_RANGE) {
         return "output_range: a model output is outside its signal's [min, max]";
     }
     return hs_status_str(status);
@@ -243,8 +238,7 @@ hs_status hs_plant_initialize(hs_plant *p, const hs_plant_def *def, const hs_mod
     /* Initial outputs the wire must not carry are replaced by the fallbacks: they only go out
      * when the first step is refused, and then flagged FAULT. */
     if ((p->d.nout > 0) && ((hs_stepper_outputs(&p->st, p->in, p->y) != HS_OK) ||
-                            /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-                            (check_outputs(p, p->y) != HS_OK))) {
+                            (check_outputs(p, p->y) != (int)HS_OK))) {
         for (int i = 0; i < p->d.nout; ++i) {
             p->y[i] = (hs_real)p->tx.sig[i]->fallback;
         }
@@ -301,8 +295,7 @@ size_t hs_plant_step(hs_plant *p, uint64_t tick, int last, uint8_t *out, size_t 
     }
     const int64_t t1 = p->def.clock_ns ? p->def.clock_ns() : 0;
     uint32_t flags = 0;
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    if (rc == HS_OK) {
+    if (rc == (int)HS_OK) {
         /* The stepper committed the step: its state is the trajectory from here on, whether
          * or not its outputs may go out. */
         int ok;
@@ -326,21 +319,17 @@ size_t hs_plant_step(hs_plant *p, uint64_t tick, int last, uint8_t *out, size_t 
         if (p->d.nout > 0) {
             rc = hs_stepper_outputs(&p->st, p->in, ynew);
         }
-        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-        if (rc == HS_OK) {
+        if (rc == (int)HS_OK) {
             rc = check_outputs(p, ynew);
         }
-        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-        if (rc == HS_PLANT_E_OUTPUT_NONFINITE) {
+        if (rc == (int)HS_PLANT_E_OUTPUT_NONFINITE) {
             p->out_nonfinite++;
         }
-        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-        if (rc == HS_PLANT_E_OUTPUT_RANGE) {
+        if (rc == (int)HS_PLANT_E_OUTPUT_RANGE) {
             p->out_range++;
         }
     }
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    if (rc == HS_OK) {
+    if (rc == (int)HS_OK) {
         if (p->d.nout > 0) {
             (void)memcpy(p->y, ynew, sizeof(hs_real) * (size_t)p->d.nout);
         }
@@ -386,8 +375,7 @@ size_t hs_plant_step(hs_plant *p, uint64_t tick, int last, uint8_t *out, size_t 
         row->err_est = (double)p->st.stats.err_est;
         row->in_seq = p->rx.used_seq;
         row->flags = (fresh ? HS_TMF_FRESH : 0u) | (p->rx.stale ? HS_TMF_STALE : 0u) |
-                     /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-                     (rc != HS_OK ? HS_TMF_FAULT : 0u);
+                     (rc != (int)HS_OK ? HS_TMF_FAULT : 0u);
         row->missed = p->missed_ticks;
         row->rejected = hs_rx_rejected_total(&p->rx);
         row->faults = p->faults;

@@ -93,8 +93,7 @@ int hs_signal_map_count(const hs_signal_map *map, hs_sig_dir dir)
 {
     int c = 0;
     for (int i = 0; i < map->n; ++i) {
-        /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-        c += map->sig[i].dir == dir;
+        c += (int)(map->sig[i].dir == dir);
     }
     return c;
 }
@@ -307,20 +306,16 @@ int hs_rx_offer(hs_rx *rx, const uint8_t *buf, size_t len, int from_peer)
     int r;
     rx->st.datagrams++;
     /* The source check comes first: nothing from a stranger is even parsed. */
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    r = (from_peer != 0) ? hs_frame_parse_auth(buf, len, rx->kind, rx->n, rx->mac, &challenge, &h, v) : HS_RX_FOREIGN;
+    r = (from_peer != 0) ? hs_frame_parse_auth(buf, len, rx->kind, rx->n, rx->mac, &challenge, &h, v) : (int)HS_RX_FOREIGN;
     /* Authentic, but bound to another run's challenge: refused before it can touch any state. */
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    if ((r == HS_RX_OK) && (rx->mac != NULL) && (rx->challenge != 0u) && (challenge != rx->challenge)) {
+    if ((r == (int)HS_RX_OK) && (rx->mac != NULL) && (rx->challenge != 0u) && (challenge != rx->challenge)) {
         r = (challenge == 0u) ? HS_RX_UNANSWERED : HS_RX_OLD_RUN;
     }
     /* The first valid frame opens the link; later ones pass the sequence/session rules. */
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    if ((r == HS_RX_OK) && (rx->have_peer != 0)) {
+    if ((r == (int)HS_RX_OK) && (rx->have_peer != 0)) {
         r = seq_policy(rx, &h);
     }
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    if (r != HS_RX_OK) {
+    if (r != (int)HS_RX_OK) {
         rx->st.rejected[r]++;
         return r;
     }

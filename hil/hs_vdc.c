@@ -36,10 +36,9 @@ hs_abs_cfg hs_abs_default(void)
 
 hs_status hs_abs_init(hs_abs_state *a, const hs_abs_cfg *c, int mode)
 {
-    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-    const int ok = ((mode == 1) || (mode == 2)) && c->demand >= HS_R(0.0) && c->slip_ref > HS_R(0.0) &&
+    const int ok = (int)(((mode == 1) || (mode == 2)) && c->demand >= HS_R(0.0) && c->slip_ref > HS_R(0.0) &&
                    c->slip_ref < HS_R(1.0) && c->kp >= HS_R(0.0) && c->ki >= HS_R(0.0) &&
-                   c->vmin > HS_R(0.0) && c->rate > HS_R(0.0);
+                   c->vmin > HS_R(0.0) && c->rate > HS_R(0.0));
     if (ok == 0) { return HS_E_MODEL_PARAM; }
     a->c = *c;
     a->mode = mode;
@@ -65,8 +64,7 @@ hs_status hs_abs_init(hs_abs_state *a, const hs_abs_cfg *c, int mode)
  * torques. */
 void hs_abs_step(hs_abs_state *a, hs_real v, const hs_real om[4], hs_real dt, hs_real T[4])
 {
-    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-    const int act = (a->mode == 1) && (v >= a->c.vmin) && (v < HS_R(1.0e3));
+    const int act = (int)((a->mode == 1) && (v >= a->c.vmin) && (v < HS_R(1.0e3)));
     hs_real err[4];
     for (int w = 0; w < 4; ++w) {
         hs_real t = a->c.demand;
@@ -77,8 +75,7 @@ void hs_abs_step(hs_abs_state *a, hs_real v, const hs_real om[4], hs_real dt, hs
         /* a wheel speed that is not a number, or one so far off that the PI overflows, leaves
          * its wheel to the demand (conventional braking, as an ABS falls back on a sensor
          * fault), counted */
-        /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-        const int ok = (hs_isfinite(tc) != 0) && (hs_isfinite(a->c.kp * e) != 0);
+        const int ok = (int)((hs_isfinite(tc) != 0) && (hs_isfinite(a->c.kp * e) != 0));
         if ((act != 0) && (ok == 0)) { a->faults++; }
         if ((act != 0) && (ok != 0)) {
             err[w] = e;
@@ -127,10 +124,9 @@ hs_esc_cfg hs_esc_default(void)
 
 hs_status hs_esc_init(hs_esc_state *e, const hs_esc_cfg *c)
 {
-    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-    const int ok = c->m > HS_R(0.0) && c->a > HS_R(0.0) && c->b > HS_R(0.0) && c->kus > HS_R(-0.01) &&
+    const int ok = (int)(c->m > HS_R(0.0) && c->a > HS_R(0.0) && c->b > HS_R(0.0) && c->kus > HS_R(-0.01) &&
                    c->mu > HS_R(0.0) && c->db >= HS_R(0.0) && c->kp >= HS_R(0.0) &&
-                   c->tmax >= HS_R(0.0) && c->rate > HS_R(0.0) && c->vmin > HS_R(0.0);
+                   c->tmax >= HS_R(0.0) && c->rate > HS_R(0.0) && c->vmin > HS_R(0.0));
     if (ok == 0) { return HS_E_MODEL_PARAM; }
     e->c = *c;
     e->r_ref = HS_R(0.0);

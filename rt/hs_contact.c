@@ -55,9 +55,8 @@ static inline void row_range(const hs_stepper *s, int i, int *q0, int *q1)
 static inline int group_at(const hs_stepper *s, int i)
 {
     const hs_ct_row *R = s->model->type->ct_rows;
-    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-    const int same = ((i + 2) < s->model->type->nk) && (R[i + 1].q0 == R[i].q0) && (R[i + 1].q1 == R[i].q1)
-                     && (R[i + 2].q0 == R[i].q0) && (R[i + 2].q1 == R[i].q1);
+    const int same = (int)(((i + 2) < s->model->type->nk) && (R[i + 1].q0 == R[i].q0) && (R[i + 1].q1 == R[i].q1)
+                     && (R[i + 2].q0 == R[i].q0) && (R[i + 2].q1 == R[i].q1));
     return (same != 0) ? 3 : 1;
 }
 
@@ -232,9 +231,8 @@ static void responses_by_block(hs_stepper *s, int wb)
 static inline int point_at(const hs_stepper *s, int i)
 {
     const hs_ct_row *R = &s->model->type->ct_rows[i];
-    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-    const int pt = (R[0].kind == HS_CT_NORMAL) && (R[1].kind == HS_CT_FRICTION) && (R[2].kind == HS_CT_FRICTION)
-                   && (R[1].ngroup == 1) && (R[2].ngroup == 1) && (R[1].normal == i) && (R[2].normal == i);
+    const int pt = (int)((R[0].kind == HS_CT_NORMAL) && (R[1].kind == HS_CT_FRICTION) && (R[2].kind == HS_CT_FRICTION)
+                   && (R[1].ngroup == 1) && (R[2].ngroup == 1) && (R[1].normal == i) && (R[2].normal == i));
     return (pt != 0) ? 1 : 0;
 }
 
@@ -341,8 +339,7 @@ HS_INLINE void ct_targets(hs_stepper *s, const hs_model_type *T, int nq, int nk,
         s->cteps[i] = reg * W;
         if (T->ct_rows[i].kind != HS_CT_NORMAL) {
             /* friction: no compliance; cteps selects the bound's normal impulse (bounds) */
-            /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-            const int prev = (T->ct_rows[i].box != 0) && (s->ctl[T->ct_rows[i].normal] > HS_R(0.0));
+            const int prev = (int)((T->ct_rows[i].box != 0) && (s->ctl[T->ct_rows[i].normal] > HS_R(0.0)));
             s->cteps[i] = (prev != 0) ? HS_R(1.0) : HS_R(0.0);
         }
         const hs_real v = dot(&Ji[a0], &s->ctu[a0], na);

@@ -115,9 +115,8 @@ int hs_contact_fb_ok(const hs_model *m)
     }
     for (int k = 0; k < fb.nb; ++k) {
         const hs_fb_body *B = &fb.body[k];
-        /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-        const int good = (B->qoff >= 0) && ((B->qoff + 7) <= m->d.nq) && (B->mass > HS_R(0.0))
-                         && (B->inertia[0] > HS_R(0.0)) && (B->inertia[1] > HS_R(0.0)) && (B->inertia[2] > HS_R(0.0));
+        const int good = (int)((B->qoff >= 0) && ((B->qoff + 7) <= m->d.nq) && (B->mass > HS_R(0.0))
+                         && (B->inertia[0] > HS_R(0.0)) && (B->inertia[1] > HS_R(0.0)) && (B->inertia[2] > HS_R(0.0)));
         if (good == 0) {
             return 0;
         }
@@ -127,16 +126,14 @@ int hs_contact_fb_ok(const hs_model *m)
     int next = 0;
     for (int k = 0; k < T->ct_npoints; ++k) {
         const hs_ct_point *P = &T->ct_pts[k];
-        /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-        int good = (P->row == next) && ((P->nrow == 1) || (P->nrow == 3)) && ((P->row + P->nrow) <= T->nk)
-                   && (P->a >= -1) && (P->a < fb.nb) && (P->b >= -1) && (P->b < fb.nb) && (P->a != P->b);
+        int good = (int)((P->row == next) && ((P->nrow == 1) || (P->nrow == 3)) && ((P->row + P->nrow) <= T->nk)
+                   && (P->a >= -1) && (P->a < fb.nb) && (P->b >= -1) && (P->b < fb.nb) && (P->a != P->b));
         if (good != 0) {
             const hs_ct_row *R = &T->ct_rows[P->row];
-            /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-            good = (R[0].kind == HS_CT_NORMAL)
+            good = (int)((R[0].kind == HS_CT_NORMAL)
                    && ((P->nrow == 1)
                        || ((R[1].kind == HS_CT_FRICTION) && (R[2].kind == HS_CT_FRICTION) && (R[1].ngroup == 1)
-                           && (R[2].ngroup == 1) && (R[1].normal == P->row) && (R[2].normal == P->row)));
+                           && (R[2].ngroup == 1) && (R[1].normal == P->row) && (R[2].normal == P->row))));
         }
         if (good == 0) {
             return 0;
@@ -406,8 +403,7 @@ static void point_setup(hs_stepper *s, const hs_fb_info *fb, const hs_ct_point *
         s->ctiw[i] = (W > HS_R(1e-30)) ? (HS_R(1.0) / ((HS_R(1.0) + reg) * W)) : HS_R(0.0);
         s->cteps[i] = reg * W;
         if (R->kind != HS_CT_NORMAL) {
-            /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-            const int prev = (R->box != 0) && (s->ctl[R->normal] > HS_R(0.0));
+            const int prev = (int)((R->box != 0) && (s->ctl[R->normal] > HS_R(0.0)));
             s->cteps[i] = (prev != 0) ? HS_R(1.0) : HS_R(0.0);
         }
         const hs_real vo = dot3(d, off);

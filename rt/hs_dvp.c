@@ -43,15 +43,13 @@ static int setup(hs_stepper *s)
         return HS_OK;
     }
     const int rc = hs_mass_probe(s);
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    return (rc == 1) ? HS_E_DEF_HOOK_LAGRANGE : rc;
+    return (rc == 1) ? (int)HS_E_DEF_HOOK_LAGRANGE : rc;
 }
 
 static int step(hs_stepper *s, hs_ctx *c)
 {
     int rc = hs_dvp_stage(s, c->t, c->t1, c->h, c->in);
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    for (int i = 1; (i < s->nplan) && (rc == HS_OK); ++i) {
+    for (int i = 1; (i < s->nplan) && (rc == (int)HS_OK); ++i) {
         rc = hs_tail_stage(s, c, s->plan[i], 0, 0);
     }
     return rc;
@@ -88,8 +86,7 @@ static int eval_F_jac(hs_stepper *s, hs_real t, const hs_real *x, const hs_real 
     const hs_model *m = s->model;
     const hs_model_type *T = m->type;
     const int nq = s->nq, nA = s->lsK.nA;
-    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-    const int an = s->def.jac != HS_JAC_FD && (T->lagrange || T->force_jac);
+    const int an = (int)(s->def.jac != HS_JAC_FD && (T->lagrange || T->force_jac));
     int rc;
     if (T->lagrange != NULL) {
         s->stats.force_evals++;

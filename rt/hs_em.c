@@ -96,14 +96,12 @@ static int residual(hs_stepper *s, const hs_ctx *c, int jac)
         qm[i] = s->q[i] + HS_R(0.5) * h * um[i];
     }
     int rc = hs_mass_force_finite(s, c, tm, qm, um);
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    if (rc != HS_OK) {
+    if (rc != (int)HS_OK) {
         return rc;
     }
     if (jac != 0) {
         rc = hs_force_jacobians(s, c, tm, qm, um);
-        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-        if (rc != HS_OK) {
+        if (rc != (int)HS_OK) {
             return rc;
         }
     }
@@ -116,13 +114,11 @@ static int residual(hs_stepper *s, const hs_ctx *c, int jac)
     }
     if (nc > 0) {
         rc = hs_model_rc(m->type->constraint(m, tm, qm, NULL, s->G, NULL));
-        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-        if (rc != HS_OK) {
+        if (rc != (int)HS_OK) {
             return rc;
         }
         rc = hs_model_rc(m->type->constraint(m, c->t1, s->qn, s->c1, s->G2, NULL));
-        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-        if (rc != HS_OK) {
+        if (rc != (int)HS_OK) {
             return rc;
         }
         if (jac != 0) {
@@ -131,8 +127,7 @@ static int residual(hs_stepper *s, const hs_ctx *c, int jac)
                 s->c3[i] = s->lamn[i] / h;
             }
             rc = hs_add_curvature(s, tm, qm, s->c3);
-            /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-            if (rc != HS_OK) {
+            if (rc != (int)HS_OK) {
                 return rc;
             }
         }
@@ -160,15 +155,13 @@ static int em_stage(hs_stepper *s, const hs_ctx *c)
     int rc;
     for (int it = 0; it < HS_EM_NEWTON; ++it) {
         rc = residual(s, c, 1);
-        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-        if (rc != HS_OK) {
+        if (rc != (int)HS_OK) {
             return rc;
         }
         s->stats.factorizations++;
         rc = hs_linsys_factor(&s->lsK, &s->fK, s->M, HS_R(0.5) * h, s->fu, HS_R(0.25) * h * h, s->fq,
                               s->G, s->G2, NULL);
-        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-        if (rc != HS_OK) {
+        if (rc != (int)HS_OK) {
             return rc;
         }
         hs_linsys_solve(&s->lsK, &s->fK, s->b);
@@ -181,8 +174,7 @@ static int em_stage(hs_stepper *s, const hs_ctx *c)
     }
     /* the residual left: its correction with the last factor, in position units (h/2 du) */
     rc = residual(s, c, 0);
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    if (rc != HS_OK) {
+    if (rc != (int)HS_OK) {
         return rc;
     }
     hs_linsys_solve(&s->lsK, &s->fK, s->b);
@@ -204,8 +196,7 @@ static int em_stage(hs_stepper *s, const hs_ctx *c)
 static int step(hs_stepper *s, hs_ctx *c)
 {
     int rc = em_stage(s, c);
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    for (int i = 1; (i < s->nplan) && (rc == HS_OK); ++i) {
+    for (int i = 1; (i < s->nplan) && (rc == (int)HS_OK); ++i) {
         rc = hs_tail_stage(s, c, s->plan[i], 0, 0);
     }
     return rc;

@@ -107,8 +107,7 @@ static int fq_times_u(hs_stepper *s, const hs_ctx *c, hs_real *out)
     }
     int rc = hs_model_rc(s->model->type->force(s->model, c->t, s->qs, s->u, s->z, c->in, s->f2));
     s->stats.force_evals++;
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    if (rc != HS_OK) {
+    if (rc != (int)HS_OK) {
         return rc;
     }
     for (int i = 0; i < nq; ++i) {
@@ -120,8 +119,7 @@ static int fq_times_u(hs_stepper *s, const hs_ctx *c, hs_real *out)
 static int st_jacobians(hs_stepper *s, hs_ctx *c)
 {
     int rc = hs_force_jacobians(s, c, c->t, s->q, s->u);
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    if (rc != HS_OK) {
+    if (rc != (int)HS_OK) {
         return rc;
     }
     c->have_fq = 1;
@@ -134,8 +132,7 @@ static int st_rhs(hs_stepper *s, const hs_ctx *c)
 {
     const int nq = s->nq;
     int rc = fq_times_u(s, c, s->v1);
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    if (rc != HS_OK) {
+    if (rc != (int)HS_OK) {
         return rc;
     }
     for (int i = 0; i < nq; ++i) {
@@ -154,8 +151,7 @@ static int st_predict(hs_stepper *s, const hs_ctx *c)
     if ((s->ggl != 0) && (nc > 0)) {
         /* eq. 9a with mu from one Newton step on g(t_{n+1}, q) = 0: the position projection */
         int rc = hs_model_rc(s->model->type->constraint(s->model, c->t1, s->qs, s->c1, NULL, NULL));
-        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-        if (rc != HS_OK) {
+        if (rc != (int)HS_OK) {
             return rc;
         }
         for (int i = 0; i < nq; ++i) {
@@ -177,8 +173,7 @@ static int st_constraints(hs_stepper *s, const hs_ctx *c)
     const hs_model *m = s->model;
     const int nc = s->nc;
     int rc = hs_model_rc(m->type->constraint(m, c->t, s->q, s->g, s->G, s->gt));
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    if (rc != HS_OK) {
+    if (rc != (int)HS_OK) {
         return rc;
     }
     if ((s->index2 != 0) && (s->velfirst == 0)) {
@@ -249,8 +244,7 @@ static int st_solve(hs_stepper *s, const hs_ctx *c)
     s->stats.factorizations++;
     int rc = hs_linsys_factor(&s->lsK, &s->fK, s->M, c->a1, (implicit_a != 0) ? s->fu : NULL, c->a2,
                               s->fq, s->G, Gr, (s->lsK.reg != 0) ? s->creg : NULL);
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    if (rc != HS_OK) {
+    if (rc != (int)HS_OK) {
         return rc;
     }
     hs_linsys_solve(&s->lsK, &s->fK, s->b);
@@ -266,8 +260,7 @@ static int st_solve(hs_stepper *s, const hs_ctx *c)
         s->stats.factorizations++;
         rc = hs_linsys_factor(&s->ls1, &s->f1, s->M, c->a1, (c->have_fq != 0) ? s->fu : NULL, c->a2,
                               s->fq, NULL, NULL, NULL);
-        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-        if (rc != HS_OK) {
+        if (rc != (int)HS_OK) {
             return rc;
         }
         hs_linsys_solve(&s->ls1, &s->f1, s->b);

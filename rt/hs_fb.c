@@ -56,8 +56,7 @@ int hs_fb_applies(const hs_stepper_def *def, const hs_model *m)
     if ((def->reg_eps != HS_R(0.0)) || (def->reg_eps_c != NULL) || (T->compliance != NULL)) {
         return 0;
     }
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    return (T->free_bodies(m, &fb) == HS_OK) ? 1 : 0;
+    return (T->free_bodies(m, &fb) == (int)HS_OK) ? 1 : 0;
 }
 
 /* The free-body data of m checked: sizes 7 nb = nq, nb = nc, disjoint coordinate ranges,
@@ -65,8 +64,7 @@ int hs_fb_applies(const hs_stepper_def *def, const hs_model *m)
 static int fb_valid(const hs_model *m, hs_fb_info *fb)
 {
     int rc = hs_model_rc(m->type->free_bodies(m, fb));
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    if (rc != HS_OK) {
+    if (rc != (int)HS_OK) {
         return rc;
     }
     const int nb = fb->nb, nq = m->d.nq;
@@ -252,8 +250,7 @@ static HS_STAGE_FN int st_free_body(hs_stepper *s, const hs_ctx *c)
     const hs_fb_info *fb = &s->fbi;
     for (int i = 0; i < fb->nb; ++i) {
         const int rc = body_step(&fb->body[i], fb->gravity, c->h, s->q, s->u, s->qn, s->un);
-        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-        if (rc != HS_OK) {
+        if (rc != (int)HS_OK) {
             return rc;
         }
     }

@@ -90,21 +90,18 @@ static int st_ga_eval(hs_stepper *s, const hs_ctx *c)
 {
     const hs_model *m = s->model;
     int rc = hs_mass_force_finite(s, c, c->t1, s->qn, s->un);
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    if (rc != HS_OK) {
+    if (rc != (int)HS_OK) {
         return rc;
     }
     rc = hs_force_jacobians(s, c, c->t1, s->qn, s->un);
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    if (rc != HS_OK) {
+    if (rc != (int)HS_OK) {
         return rc;
     }
     if (s->nc == 0) {
         return HS_OK;
     }
     rc = hs_add_curvature(s, c->t1, s->qn, s->lamn);
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    if (rc != HS_OK) {
+    if (rc != (int)HS_OK) {
         return rc;
     }
     /* g and G at the predictor: the constraint row of the Newton step */
@@ -142,8 +139,7 @@ static int st_ga_solve(hs_stepper *s, const hs_ctx *c)
     s->stats.factorizations++;
     int rc = hs_linsys_factor(&s->lsK, &s->fK, s->M, gp / bp, s->fu, HS_R(1.0) / bp, s->fq, s->G,
                               s->G, (s->lsK.reg != 0) ? s->creg : NULL);
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    if (rc != HS_OK) {
+    if (rc != (int)HS_OK) {
         return rc;
     }
     hs_linsys_solve(&s->lsK, &s->fK, s->b);

@@ -17,22 +17,22 @@ void hs_blk_qq_mv(const hs_blocks *b, const hs_real *A, const hs_real *x, hs_rea
         if (w == 3) {
             /* a planar body's 3 x 3 block, x in registers; the same sums in the same order */
             const hs_real x0 = xs[0], x1 = xs[1], x2 = xs[2];
-            /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-            for (int i = r0; i < r1; ++i, A += 3) {
+            for (int i = r0; i < r1; ++i) {
                 hs_real s = y[i];
                 s += A[0] * x0;
                 s += A[1] * x1;
                 s += A[2] * x2;
                 y[i] = s;
+                A = &A[3];
             }
             continue;
         }
         /* the block's rows one after the other: A walks the packed block once */
-        /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-        for (int i = r0; i < r1; ++i, A += w) {
+        for (int i = r0; i < r1; ++i) {
             hs_real s = y[i];
             for (int j = 0; j < w; ++j) { s += A[j] * xs[j]; }
             y[i] = s;
+            A = &A[w];
         }
     }
 }
@@ -46,11 +46,11 @@ void hs_blk_cq_mv(const hs_blocks *b, const hs_real *G, const hs_real *x, hs_rea
         const int I = b->cq[2 * k], J = b->cq[2 * k + 1];
         const int r0 = b->cb[I], r1 = b->cb[I + 1], c0 = b->qb[J], w = b->qb[J + 1] - c0;
         const hs_real *xs = x + c0;
-        /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-        for (int i = r0; i < r1; ++i, G += w) {
+        for (int i = r0; i < r1; ++i) {
             hs_real s = y[i];
             for (int j = 0; j < w; ++j) { s += G[j] * xs[j]; }
             y[i] = s;
+            G = &G[w];
         }
     }
 }
@@ -64,10 +64,10 @@ void hs_blk_cq_mtv(const hs_blocks *b, const hs_real *G, const hs_real *x, hs_re
         const int I = b->cq[2 * k], J = b->cq[2 * k + 1];
         const int r0 = b->cb[I], r1 = b->cb[I + 1], c0 = b->qb[J], w = b->qb[J + 1] - c0;
         hs_real *ys = y + c0;
-        /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-        for (int i = r0; i < r1; ++i, G += w) {
+        for (int i = r0; i < r1; ++i) {
             const hs_real xi = x[i];
             for (int j = 0; j < w; ++j) { ys[j] += G[j] * xi; }
+            G = &G[w];
         }
     }
 }
@@ -88,8 +88,7 @@ void hs_blk_cq_mv_mtv(const hs_blocks *b, const hs_real *G, const hs_real *x, co
              * registers over the block's rows; the same sums in the same order */
             const hs_real x0 = xs[0], x1 = xs[1], x2 = xs[2];
             hs_real s0 = ys[0], s1 = ys[1], s2 = ys[2];
-            /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-            for (int i = r0; i < r1; ++i, G += 3) {
+            for (int i = r0; i < r1; ++i) {
                 const hs_real li = l[i];
                 hs_real s = yc[i];
                 s += G[0] * x0;
@@ -99,14 +98,14 @@ void hs_blk_cq_mv_mtv(const hs_blocks *b, const hs_real *G, const hs_real *x, co
                 s0 += G[0] * li;
                 s1 += G[1] * li;
                 s2 += G[2] * li;
+                G = &G[3];
             }
             ys[0] = s0;
             ys[1] = s1;
             ys[2] = s2;
             continue;
         }
-        /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-        for (int i = r0; i < r1; ++i, G += w) {
+        for (int i = r0; i < r1; ++i) {
             hs_real s = yc[i];
             const hs_real li = l[i];
             for (int j = 0; j < w; ++j) {
@@ -114,6 +113,7 @@ void hs_blk_cq_mv_mtv(const hs_blocks *b, const hs_real *G, const hs_real *x, co
                 ys[j] += G[j] * li;
             }
             yc[i] = s;
+            G = &G[w];
         }
     }
 }

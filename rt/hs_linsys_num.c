@@ -288,8 +288,7 @@ static int schur_factor(const hs_linsys *ls, hs_ls_fac *F, const hs_real *M, hs_
         }
     }
     const int rc = (ls->sbw > 0) ? band_factor(V, ls->nc, ls->sbw - 1) : ls->be->factor_slots(ls->sym, V);
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    return (bad != 0) ? HS_E_SINGULAR : rc;
+    return (bad != 0) ? (int)HS_E_SINGULAR : rc;
 }
 
 /* s - sum_e W[e] y[r[e]] over the ne entries of one column, subtracted in index order;

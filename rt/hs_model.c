@@ -29,8 +29,7 @@ static int model_dims(const hs_model *m, hs_dims *d)
         return HS_OK;
     }
     int rc = T->dims(m, d);
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    if (rc != 0) { return rc < 0 ? rc : HS_E_MODEL; }
+    if (rc != 0) { return rc < 0 ? rc : (int)HS_E_MODEL; }
     if (d->nq < 1 || d->nq > T->nq || d->nc < 0 || d->nc > T->nc || d->nz < 0 || d->nz > T->nz
         || d->nin < 0 || d->nin > T->nin || d->nout < 0 || d->nout > T->nout) {
         return HS_E_SIZE;
@@ -88,7 +87,7 @@ hs_status hs_model_check(const hs_model *m)
         || d.nout != m->d.nout) {
         return HS_E_SIZE; /* parameters changed behind set_param's back */
     }
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
+    /* MISRA Ref 10.4.4 [the model's check hook returns int by the model interface; HS_OK without one] */
     return T->check ? T->check(m) : HS_OK;
 }
 

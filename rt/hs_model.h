@@ -256,8 +256,8 @@ typedef struct hs_model_type {
  * models) and the instance's sizes, kept current by init and set_param. */
 /* A model function's return as a stepper status: HS_OK, its own negative hs_status, or
  * HS_E_MODEL for a positive (model-specific) code. */
-/* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-static inline hs_status hs_model_rc(int rc) { return rc == HS_OK ? HS_OK : (rc < 0 ? rc : HS_E_MODEL); }
+/* MISRA Ref 10.4.5 [a model hook's int code: HS_OK, its own negative hs_status, or HS_E_MODEL] */
+static inline hs_status hs_model_rc(int rc) { return rc == (int)HS_OK ? HS_OK : (rc < 0 ? rc : HS_E_MODEL); }
 
 typedef struct hs_model {
     const hs_model_type *type;

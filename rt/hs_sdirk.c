@@ -174,14 +174,12 @@ static void sd_compliant_rows(hs_stepper *s, const hs_ctx *c, const hs_real *Lam
  * a values-only one plus one with partials at the same point; the same bits). */
 static int sd_forces(hs_stepper *s, const hs_ctx *c, hs_real t, int factor)
 {
-    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-    const int fj = (factor != 0) && (s->analytic == 2); /* 2: force_fj (hs_stepper.c) */
+    const int fj = (int)((factor != 0) && (s->analytic == 2)); /* 2: force_fj (hs_stepper.c) */
     if (fj != 0) {
         return hs_mass_force_fj(s, c, t, s->qn, s->un);
     }
     int rc = hs_mass_force(s, c, t, s->qn, s->un);
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    if ((rc == HS_OK) && (factor != 0)) {
+    if ((rc == (int)HS_OK) && (factor != 0)) {
         rc = hs_force_jacobians(s, c, t, s->qn, s->un);
     }
     return rc;
@@ -194,27 +192,23 @@ static int sd_newton(hs_stepper *s, hs_ctx *c, hs_real t, hs_real *A, hs_real *L
     const hs_model *m = s->model;
     const int nq = s->nq, nc = s->nc;
     int rc = sd_forces(s, c, t, factor);
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    if (rc != HS_OK) {
+    if (rc != (int)HS_OK) {
         return rc;
     }
     /* G, gamma (and K_g with the factor) in one model call when the model offers it */
-    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
     /* (a compliant row needs g and g_t too, which constraint_all does not give) */
-    const int all = (nc > 0) && (m->type->constraint_all != NULL) && ((factor == 0) || (s->curv_fd == 0))
-                    && (s->comp == 0);
+    const int all = (int)((nc > 0) && (m->type->constraint_all != NULL) && ((factor == 0) || (s->curv_fd == 0))
+                    && (s->comp == 0));
     if ((factor != 0) && (nc > 0) && (all == 0)) {
         rc = hs_add_curvature(s, t, s->qn, Lam);
-        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-        if (rc != HS_OK) {
+        if (rc != (int)HS_OK) {
             return rc;
         }
     }
     if (all != 0) {
         rc = hs_model_rc(m->type->constraint_all(m, t, s->qn, s->un, (factor != 0) ? Lam : NULL, s->G, s->gam,
                                                  (factor != 0) ? s->Kg : NULL));
-        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-        if (rc != HS_OK) {
+        if (rc != (int)HS_OK) {
             return rc;
         }
         if (factor != 0) {
@@ -235,21 +229,18 @@ static int sd_newton(hs_stepper *s, hs_ctx *c, hs_real t, hs_real *A, hs_real *L
     } else if (nc > 0) {
         rc = hs_model_rc(m->type->constraint(m, t, s->qn, (s->comp != 0) ? s->c1 : NULL, s->G,
                                              (s->comp != 0) ? s->c2 : NULL));
-        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-        if (rc != HS_OK) {
+        if (rc != (int)HS_OK) {
             return rc;
         }
         rc = hs_model_rc(m->type->gamma(m, t, s->qn, s->un, s->gam));
-        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-        if (rc != HS_OK) {
+        if (rc != (int)HS_OK) {
             return rc;
         }
     } else {
         /* no constraints: nothing to evaluate */
     }
-    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
     /* (compliant rows carry a C block: reg) */
-    const int fused = (s->lsK.schur != 0) && (s->lsK.reg == 0);
+    const int fused = (int)((s->lsK.schur != 0) && (s->lsK.reg == 0));
     if (fused == 0) {
         sd_residual(s, A, Lam);
     }
@@ -261,8 +252,7 @@ static int sd_newton(hs_stepper *s, hs_ctx *c, hs_real t, hs_real *A, hs_real *L
         s->stats.factorizations++;
         rc = hs_linsys_factor(&s->lsK, &s->fK, s->M, hg, s->fu, hg * hg, s->fq, s->G, s->G,
                               (s->lsK.reg != 0) ? s->creg : NULL);
-        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-        if (rc != HS_OK) {
+        if (rc != (int)HS_OK) {
             return rc;
         }
     }
@@ -332,8 +322,7 @@ static HS_STAGE_FN int st_sd_stage1(hs_stepper *s, hs_ctx *c)
     int rc = sd_newton(s, c, c->t + g * h, s->accn, s->sl1, 1);
     /* Compliant rows: a second Newton step, refactored at the corrected point (why: the
      * header; rt/METHODS.md "Where a method stops"). Fixed per model, known at init. */
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    if ((rc == HS_OK) && (s->comp != 0)) {
+    if ((rc == (int)HS_OK) && (s->comp != 0)) {
         for (int i = 0; i < nq; ++i) {
             s->un[i] = s->u[i] + hg * s->accn[i];
             s->qn[i] = s->q[i] + hg * s->u[i] + hg * hg * s->accn[i];
@@ -375,8 +364,7 @@ static HS_STAGE_FN int st_sd_stage2(hs_stepper *s, hs_ctx *c)
 #else
     int rc = sd_newton(s, c, c->t + (HS_R(1.0) - g) * h, s->wdn, s->sl2, 0);
     /* compliant rows: as stage 1, one more Newton step refactored at the corrected point */
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    if ((rc == HS_OK) && (s->comp != 0)) {
+    if ((rc == (int)HS_OK) && (s->comp != 0)) {
         for (int i = 0; i < nq; ++i) {
             s->un[i] = s->u[i] + h * (a21 * s->accn[i] + g * s->wdn[i]);
             s->qn[i] = s->q[i] + c2h * s->u[i] + (q1 * s->accn[i] + q2 * s->wdn[i]);

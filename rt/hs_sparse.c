@@ -237,10 +237,8 @@ static void sa_blocks(sa_work *w)
     int *blk = w->blk, *bw = w->bw, *bk = w->bk, *bfirst = w->bfirst;
     int nb = 0;
     for (int j = 0; j < n; ++j) {
-        /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-        int same = j > 0 && kind[j] == kind[j - 1] && Ap[j + 1] - Ap[j] == Ap[j] - Ap[j - 1];
-        /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-        for (int p = 0; same != 0 && p < Ap[j + 1] - Ap[j]; ++p) { same = Ai[Ap[j] + p] == Ai[Ap[j - 1] + p]; }
+        int same = (int)(j > 0 && kind[j] == kind[j - 1] && Ap[j + 1] - Ap[j] == Ap[j] - Ap[j - 1]);
+        for (int p = 0; same != 0 && p < Ap[j + 1] - Ap[j]; ++p) { same = (int)(Ai[Ap[j] + p] == Ai[Ap[j - 1] + p]); }
         if (same == 0) { bfirst[nb] = j; bw[nb] = 0; bk[nb] = kind[j] ? 1 : 0; ++nb; }
         blk[j] = nb - 1;
         bw[nb - 1]++;
@@ -272,8 +270,7 @@ static void sa_order(const sa_work *sw)
             if (done[v] != 0) { continue; }
             if (bk[v] != 0) {
                 int touches_q = 0;
-                /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-                for (int j = 0; j < nb && touches_q == 0; ++j) { touches_q = !bk[j] && bit_get(adj + v * W, j); }
+                for (int j = 0; j < nb && touches_q == 0; ++j) { touches_q = (int)(!bk[j] && bit_get(adj + v * W, j)); }
                 if (touches_q != 0) { continue; }
             }
             if (best < 0 || deg[v] < deg[best]) { best = v; }
@@ -598,8 +595,7 @@ hs_status hs_sparse_factor_slots(const int *sym, hs_real *num)
     /* the values K holds are in L's entries and the diagonal, each once (a symmetric K's other
      * triangle repeats them): the same maximum as over all of K */
     const hs_real amax = amax_of(num, v.nnz_l + v.n);
-    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-    const int ok = amax > HS_R(0.0);
+    const int ok = (int)(amax > HS_R(0.0));
     const hs_real tiny = (hs_real)v.n * HS_EPS * amax;
     return sym_eliminate(&v, num, tiny, ok);
 }
@@ -619,8 +615,7 @@ hs_status hs_sparse_factor(const int *sym, const hs_real *Ax, hs_real *num)
      * of row/column k reaches pivot k through d -= l x_i (0 * NaN is NaN, Inf - Inf is NaN),
      * so a NaN or Inf anywhere makes some pivot non-finite, which the pivot check reports. */
     const hs_real amax = amax_of(Ax, v.nnz);
-    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-    int ok = amax > HS_R(0.0);
+    int ok = (int)(amax > HS_R(0.0));
     const hs_real tiny = (hs_real)n * HS_EPS * amax;
     if (sy != 0) {
         const int *Lg = v.Lg;

@@ -122,8 +122,7 @@ static int st_solve(hs_stepper *s, const hs_ctx *c)
     s->stats.factorizations++;
     int rc = hs_linsys_factor(&s->lsK, &s->fK, s->M, HS_R(0.0), NULL, HS_R(0.0), s->fq, s->G, s->G,
                               (s->lsK.reg != 0) ? s->creg : NULL);
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    if (rc != HS_OK) {
+    if (rc != (int)HS_OK) {
         return rc;
     }
     hs_linsys_solve(&s->lsK, &s->fK, s->b);

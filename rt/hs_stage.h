@@ -412,13 +412,11 @@ static inline int hs_mass_probe(hs_stepper *s)
     const hs_model *m = s->model;
     const int nq = s->nq, nA = s->lsK.nA;
     int rc = hs_model_rc(m->type->initial(m, s->t0, s->qn, s->un, s->zn));
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    if (rc != HS_OK) {
+    if (rc != (int)HS_OK) {
         return rc;
     }
     rc = hs_model_rc(m->type->mass(m, s->t0, s->qn, s->M));
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    if (rc != HS_OK) {
+    if (rc != (int)HS_OK) {
         return rc;
     }
     for (int j = 0; j < nq; ++j) {
@@ -427,8 +425,7 @@ static inline int hs_mass_probe(hs_stepper *s)
         }
         s->qs[j] = s->qn[j] + HS_R(0.01) * (HS_R(1.0) + hs_abs(s->qn[j]));
         rc = hs_model_rc(m->type->mass(m, s->t0, s->qs, s->Kg));
-        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-        if (rc != HS_OK) {
+        if (rc != (int)HS_OK) {
             return rc;
         }
         int same = 1;

@@ -92,8 +92,7 @@ const char *hs_stage_name(hs_stage st)
 {
 #define HS__ST_NAME(id, name) name,
     static const char *const names[HS_STAGE_COUNT] = {HS_STAGE_LIST(HS__ST_NAME)};
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    return ((int)st >= 0 && (int)st < HS_STAGE_COUNT) ? names[st] : "?";
+    return ((int)st >= 0 && (int)st < (int)HS_STAGE_COUNT) ? names[st] : "?";
 }
 
 hs_stepper_def hs_stepper_default_def(void)
@@ -165,8 +164,7 @@ hs_status hs_stepper_def_validate(const hs_stepper_def *def, const hs_model *m)
     if (hs_isfinite(def->reg_damp) == 0 || !(def->reg_damp >= HS_R(0.0))) { return HS_E_DEF_COMPLIANCE; }
     if (def->stab == HS_STAB_BAUMGARTE && (fl & HS_MF_NOBAUM) != 0u) { return HS_E_DEF_BAUMGARTE; }
     int rc = fam->validate(def, m, fl);
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    if (rc != HS_OK) {
+    if (rc != (int)HS_OK) {
         return rc;
     }
     if (def->stab == HS_STAB_BAUMGARTE) {
@@ -186,8 +184,7 @@ hs_status hs_stepper_def_validate(const hs_stepper_def *def, const hs_model *m)
              * (h g', g). Jury's conditions on trace and determinant give the bounds below;
              * the documented 1/h, 1/h^2 (a = b = 1) sits ON the velocities-first boundary
              * (determinant -1) and diverges in 49-81 steps on every shipped model. */
-            /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-            const int vf = (fl & HS_MF_VELFIRST) != 0u;
+            const int vf = (int)((fl & HS_MF_VELFIRST) != 0u);
             /* MISRA Ref 10.3.2 [hs_real selected by ?:] */
             const hs_real det = vf ? HS_R(1.0) - HS_R(2.0) * a : HS_R(1.0) - HS_R(2.0) * a + b;
             /* MISRA Ref 10.3.2 [hs_real selected by ?:] */
@@ -352,8 +349,7 @@ typedef struct ws_sizes {
  * *short_tmp and passed over (the other sizes are still wanted); any other code as it is. */
 static int ws_short(int rc, size_t nt, size_t ntmp, int *short_tmp)
 {
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    if ((rc == HS_E_SIZE) && (nt > ntmp)) {
+    if ((rc == (int)HS_E_SIZE) && (nt > ntmp)) {
         *short_tmp = 1;
         return HS_OK;
     }
@@ -402,14 +398,12 @@ static int ws_measure(const hs_stepper_def *def, const hs_model *m, int *blk, si
     /* a scratch too small for a system's analysis is not an error of the model: every
      * system's need is still measured, and nTMP reports the largest (HS_E_SIZE at the end) */
     int short_tmp = 0;
-    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-    const int symK = (c.spook != 0) || (c.symK != 0);
+    const int symK = (int)((c.spook != 0) || (c.symK != 0));
     /* the model's zero masks lead the scratch; the analyses use the rest */
     const int *qm = NULL, *cm = NULL;
     size_t nmask = 0u;
     rc = model_masks(m, b, z->kind, c.masks, tmp0, ntmp0, &qm, &cm, &nmask);
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    if (rc == HS_E_SIZE) {
+    if (rc == (int)HS_E_SIZE) {
         /* measured without them; the total below still asks for their room */
         short_tmp = 1;
         nmask = (size_t)hs_blocks_qq_size(b) + ((nc > 0) ? (size_t)hs_blocks_cq_size(b) : 0u) + 1u;
@@ -518,8 +512,7 @@ static int comp_params(hs_stepper *s, int rigid)
     }
     if (m->type->compliance != NULL) {
         int rc = hs_model_rc(m->type->compliance(m, s->cmp, s->cdt));
-        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-        if (rc != HS_OK) {
+        if (rc != (int)HS_OK) {
             return rc;
         }
     }
@@ -859,8 +852,7 @@ hs_status hs_stepper_init(hs_stepper *s, const hs_stepper_def *def, const hs_mod
     rc = init_arenas(&st, &z, reals, need_r, ints, need_i);
     if (rc != HS_OK) { return rc; }
     st.blocks = b; /* points into ints[0..nBLK) = st.blk */
-    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-    const int symK = (c.spook != 0) || (c.symK != 0);
+    const int symK = (int)((c.spook != 0) || (c.symK != 0));
     const int *qm = NULL, *cm = NULL;
     size_t nmask = 0u;
     rc = model_masks(m, &st.blocks, z.kind, c.masks, st.tmp, z.nTMP, &qm, &cm, &nmask);

@@ -771,8 +771,7 @@ int hs_mb_fn_unilateral(const hs_model *m, hs_real t, const hs_real *q, hs_real 
         const mb_joint_elem *el = mb_joint_elems[Jt->kind];
         hs_real y = HS_R(0.0);
         int rc = el->coord(mb, S->joint, t, q, &y);
-        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-        if (rc != HS_OK) {
+        if (rc != (int)HS_OK) {
             return rc;
         }
         const int r0 = mb->ct_first[D->ncontacts + s];
@@ -791,8 +790,7 @@ int hs_mb_fn_unilateral(const hs_model *m, hs_real t, const hs_real *q, hs_real 
                 x[j] = q[j] - dq;
                 rc |= el->coord(mb, S->joint, t, x, &ym);
                 x[j] = q[j];
-                /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-                if (rc != HS_OK) {
+                if (rc != (int)HS_OK) {
                     return HS_E_MODEL;
                 }
                 g[j] = (yp - ym) / (HS_R(2.0) * dq);
@@ -855,8 +853,7 @@ static void row_span(const hs_mb_model *mb, const int *comp, int a, int b, int *
 {
     int lo = mb->nq, hi = 0;
     for (int k = 0; k < mb->nb; ++k) {
-        /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-        const int in = ((a >= 0) && (comp[k] == comp[a])) || ((b >= 0) && (comp[k] == comp[b]));
+        const int in = (int)(((a >= 0) && (comp[k] == comp[a])) || ((b >= 0) && (comp[k] == comp[b])));
         if (in != 0) {
             lo = (mb->qoff[k] < lo) ? mb->qoff[k] : lo;
             hi = (mb->qoff[k + 1] > hi) ? mb->qoff[k + 1] : hi;
@@ -1040,14 +1037,12 @@ hs_status hs_mb_ct_compile(hs_mb_model *mb, int *bad)
     for (int c = 0; c < D->ncontacts; ++c) {
         *bad = c;
         const int rc = ct_contact(mb, c, &nk);
-        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-        if (rc != HS_OK) { return rc; }
+        if (rc != (int)HS_OK) { return rc; }
     }
     for (int s = 0; s < D->nstops; ++s) {
         *bad = 100 + s;
         const int rc = ct_stop(mb, s, &nk);
-        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-        if (rc != HS_OK) { return rc; }
+        if (rc != (int)HS_OK) { return rc; }
     }
     mb->ct_first[D->ncontacts + D->nstops] = nk;
     mb->nk = nk;

@@ -28,8 +28,7 @@ static int eval(const hs_mb_model *mb, int e, hs_real t, const hs_real *q, const
     const hs_mb_opnd oa = mb_op_point(&E->a);
     mb_pk ka;
     mb_point_kin(mb, &oa, t, q, u, &ka);
-    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-    const int one = !mb_is_zero3(E->axis);
+    const int one = (int)(!mb_is_zero3(E->axis));
     hs_real F[3];
     for (int i = 0; i < 3; ++i) {
         if (one != 0) { F[i] = E->scale * in[E->in0] * E->axis[i]; }

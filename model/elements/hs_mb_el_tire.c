@@ -183,8 +183,7 @@ static int tire_kin_tilted(const hs_mb_force *E, const hs_tire_par *tp, const hs
     const hs_real nz = HS_R(1.0) / hs_sqrt(HS_R(1.0) + hs * hs);
     K->n[0] = -hs * nz; K->n[1] = HS_R(0.0); K->n[2] = nz;
     const int rc = heading_tilted(nd, K, opt_in(in, E->in1));
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    if (rc != HS_OK) { return rc; }
+    if (rc != (int)HS_OK) { return rc; }
     gv pen = K->c[2];
     pen.v = tp->r0 - (K->c[2].v - h) * nz;
     for (int i = 0; i < nd; ++i) { pen.d[i] = -(K->c[2].d[i] - hs * K->c[0].d[i]) * nz; }
@@ -331,24 +330,19 @@ static int tire_eval(const hs_mb_model *mb, int e, hs_real t, const hs_real *q, 
     const hs_mb_force *E = &mb->desc->forces[e];
     hs_tire_par tp;
     int rc = tire_data(E, in, &tp);
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    if (rc != HS_OK) { return rc; }
+    if (rc != (int)HS_OK) { return rc; }
     hs_real Tb;
     rc = brake_of(E, in, &Tb);
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    if (rc != HS_OK) { return rc; }
+    if (rc != (int)HS_OK) { return rc; }
     /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
     const int nd = (jac != 0) ? NV : 0;
     rc = tire_kin_eval(mb, E, &tp, t, q, u, z, in, nd, K);
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    if (rc != HS_OK) { return rc; }
+    if (rc != (int)HS_OK) { return rc; }
     hs_real arg[HS_TIRE_NARG];
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    for (int i = 0; i < HS_TIRE_NARG; ++i) { arg[i] = K->arg[i].v; }
+    for (int i = 0; i < (int)HS_TIRE_NARG; ++i) { arg[i] = K->arg[i].v; }
     /* the mechanics' Jacobian reads the columns of the wheel's arguments only (below) */
     rc = (jac != 0) ? hs_tire_eval_mech(&tp, arg, Tb, out) : hs_tire_eval_values(&tp, arg, Tb, out);
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    if (rc != HS_OK) { return rc; }
+    if (rc != (int)HS_OK) { return rc; }
     if (zd != NULL) {
         zd[0] = out->y[HS_TIRE_DXE];
         zd[1] = out->y[HS_TIRE_DYE];
@@ -357,11 +351,9 @@ static int tire_eval(const hs_mb_model *mb, int e, hs_real t, const hs_real *q, 
     /* results with gradients: y_k = sum over args J[k][a] * grad(arg a) (the states and inputs
      * are constants for the mechanics' Jacobian) */
     gv res[HS_TIRE_NRES];
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    for (int k = 0; k < HS_TIRE_NRES; ++k) {
+    for (int k = 0; k < (int)HS_TIRE_NRES; ++k) {
         res[k] = g_c(out->y[k]);
-        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-        for (int a = 0; (jac != 0) && a < HS_TIRE_XE; ++a) {
+        for (int a = 0; (jac != 0) && a < (int)HS_TIRE_XE; ++a) {
             const hs_real Jka = out->J[k][a];
             for (int i = 0; i < nd; ++i) { res[k].d[i] += Jka * K->arg[a].d[i]; }
         }
@@ -411,8 +403,7 @@ static int eval_z(const hs_mb_model *mb, int e, hs_real t, const hs_real *q, con
     /* jac a constant at each call: the values-only evaluation is compiled without partials */
     const int rc = (fq != NULL) ? tire_eval(mb, e, t, q, u, z, in, 1, &K, F, T, Tr, NULL, &out)
                                 : tire_eval(mb, e, t, q, u, z, in, 0, &K, F, T, Tr, NULL, &out);
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    if (rc != HS_OK) { return rc; }
+    if (rc != (int)HS_OK) { return rc; }
     const int w = E->a.body, b = E->b.body;
     const hs_mb_opnd oa = mb_op_point(&E->a);
     hs_real Fv[3], Tv[3], Rv[3];
@@ -456,8 +447,7 @@ hs_status hs_mb_tire_probe(const hs_mb_model *mb, int e, hs_real t, const hs_rea
     hs_tire_out out;
     /* the element's own states: its slice of the model's z */
     const int rc = tire_eval(mb, e, t, q, u, &z[mb->zoff[e]], in, 0, &K, F, T, Tr, NULL, &out);
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    if (rc != HS_OK) { return rc; }
+    if (rc != (int)HS_OK) { return rc; }
     val[HS_MB_TIRE_OMEGA] = K.arg[HS_TIRE_OM].v;
     val[HS_MB_TIRE_FX] = out.y[HS_TIRE_FX];
     val[HS_MB_TIRE_FY] = out.y[HS_TIRE_FY];

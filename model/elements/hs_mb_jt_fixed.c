@@ -15,8 +15,7 @@ static int rows(hs_mb_model *mb, int j)
 {
     const hs_mb_joint *J = &mb->desc->joints[j];
     const int rc = mb_coincide(mb, j, J);
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    if (rc != HS_OK) { return rc; }
+    if (rc != (int)HS_OK) { return rc; }
     return mb->desc->dim == 2 ? mb_angle_row(mb, j, J->a.body, J->b.body, NULL) : mb_lock3(mb, j, J->a.body, J->b.body);
 }
 

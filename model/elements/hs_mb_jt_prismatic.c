@@ -17,8 +17,7 @@ static int rows(hs_mb_model *mb, int j)
     const hs_mb_joint *J = &mb->desc->joints[j];
     const int A = J->a.body, B = J->b.body;
     int rc = mb->desc->dim == 2 ? mb_angle_row(mb, j, A, B, NULL) : mb_lock3(mb, j, A, B);
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    if (rc != HS_OK) { return rc; }
+    if (rc != (int)HS_OK) { return rc; }
     if (mb->desc->dim == 2) {
         const hs_real n[3] = {-J->axis[1], J->axis[0], 0};
         if (mb_add_dot(mb, j, mb_op_point(&J->a), mb_op_point(&J->b), mb_op_dir(B, n), mb_op_none()) == NULL) { rc = HS_E_SIZE; }

@@ -25,8 +25,7 @@ static int rows(hs_mb_model *mb, int j)
 {
     const hs_mb_joint *J = &mb->desc->joints[j];
     int rc = mb_coincide(mb, j, J);
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    if (rc == HS_OK && mb->desc->dim == 3 && spatial_pair(mb->desc, J) != 0) {
+    if (rc == (int)HS_OK && mb->desc->dim == 3 && spatial_pair(mb->desc, J) != 0) {
         hs_real u1[3], u2[3];
         const hs_real *ab = mb_is_zero3(J->axis_b) ? J->axis : J->axis_b;
         mb_perp_pair(ab, u1, u2);

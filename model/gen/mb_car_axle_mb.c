@@ -73,8 +73,7 @@ static int gen_check(const hs_model *m)
 {
     const int rc = hs_mb_gen_check(m);
     plan_same = 0;
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    if ((rc == HS_OK) && (mb.plan != 0) && (mb.packed == 0) && (mb.nkr == 2) && (mb.nkf == 2) && (mb.ngz == 1)
+    if ((rc == (int)HS_OK) && (mb.plan != 0) && (mb.packed == 0) && (mb.nkr == 2) && (mb.nkf == 2) && (mb.ngz == 1)
         && (mb.nmimg == 16)) {
         plan_same = 1;
         for (int k = 0; k < 4; ++k) {
@@ -138,8 +137,7 @@ static int gen_force_jac(const hs_model *m, hs_real t, const hs_real *q, const h
     hs_mbk_zero(fu, 16);
     rc |= hs_mbk_spring_j(&kop[2], t, q, fq);
     rc |= hs_mbk_spring_j(&kop[3], t, q, fq);
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    return (rc != HS_OK) ? HS_E_MODEL : HS_OK;
+    return (rc != (int)HS_OK) ? HS_E_MODEL : HS_OK;
 }
 
 /* every row kernel in order, the outputs not asked for NULL (each hook inlines its own) */

@@ -101,8 +101,7 @@ static int gen_check(const hs_model *m)
 {
     const int rc = hs_mb_gen_check(m);
     plan_same = 0;
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    if ((rc == HS_OK) && (mb.plan != 0) && (mb.packed == 1) && (mb.nkr == 8) && (mb.nkf == 0) && (mb.ngz == 0)
+    if ((rc == (int)HS_OK) && (mb.plan != 0) && (mb.packed == 1) && (mb.nkr == 8) && (mb.nkf == 0) && (mb.ngz == 0)
         && (mb.nmimg == 72)) {
         plan_same = 1;
         for (int k = 0; k < 8; ++k) {

@@ -54,8 +54,7 @@ static int gen_check(const hs_model *m)
 {
     const int rc = hs_mb_gen_check(m);
     plan_same = 0;
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    if ((rc == HS_OK) && (mb.plan != 0) && (mb.packed == 0) && (mb.nkr == 1) && (mb.nkf == 0) && (mb.ngz == 0)
+    if ((rc == (int)HS_OK) && (mb.plan != 0) && (mb.packed == 0) && (mb.nkr == 1) && (mb.nkf == 0) && (mb.ngz == 0)
         && (mb.nmimg == 4)) {
         plan_same = 1;
         for (int k = 0; k < 1; ++k) {

@@ -21,6 +21,14 @@ static int tok_eq(tok t, const char *w)
     return w[i] == '\0';
 }
 
+/* The output kind a coordinate word names: pos, vel, else acc (the caller checked it is one). */
+static hs_mb_output_kind out_kind(tok t)
+{
+    if (tok_eq(t, "pos") != 0) { return HS_MB_OUT_POS; }
+    if (tok_eq(t, "vel") != 0) { return HS_MB_OUT_VEL; }
+    return HS_MB_OUT_ACC;
+}
+
 static void set_str(char *dst, int cap, tok t)
 {
     const int n = t.n < cap - 1 ? t.n : cap - 1;
@@ -109,8 +117,7 @@ static int read_num_d(const char *s, int n, double *out)
                                    1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
     int i = 0, neg = 0, digits = 0, ex = 0, sig = 0;
     uint64_t m = 0;
-    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-    if (i < n && (s[i] == '+' || s[i] == '-')) { neg = s[i++] == '-'; }
+    if (i < n && (s[i] == '+' || s[i] == '-')) { neg = (int)(s[i++] == '-'); }
     for (; i < n && s[i] >= '0' && s[i] <= '9'; ++i, ++digits) {
         /* MISRA Ref 10.8.3 [composite count widened after its bounds check] */
         if (sig < 19) { m = m * 10u + (uint64_t)(s[i] - '0'); if (m != 0u) { ++sig; } } else { ++ex; }
@@ -126,8 +133,7 @@ static int read_num_d(const char *s, int n, double *out)
     if (i < n && (s[i] == 'e' || s[i] == 'E')) {
         ++i;
         int eneg = 0, e = 0, ed = 0;
-        /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-        if (i < n && (s[i] == '+' || s[i] == '-')) { eneg = s[i++] == '-'; }
+        if (i < n && (s[i] == '+' || s[i] == '-')) { eneg = (int)(s[i++] == '-'); }
         for (; i < n && s[i] >= '0' && s[i] <= '9'; ++i, ++ed) { if (e < 10000) { e = e * 10 + (s[i] - '0'); } }
         if (ed == 0) { return 0; }
         ex += eneg ? -e : e;
@@ -228,8 +234,8 @@ static int ex_unary(ex *x, double *v)
     ex_blank(x);
     /* MISRA Ref 10.4.2 [character code vs character constant] */
     if (x->i < x->n && (x->s[x->i] == '-' || x->s[x->i] == '+')) {
-        /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-        const int neg = x->s[x->i] == '-';
+        /* MISRA Ref 10.4.2 [the sign character read from the expression vs '-'] */
+        const int neg = (int)(x->s[x->i] == '-');
         if (++x->depth > MAXDEPTH) { return ex_fail(x, "expression nested too deeply"); }
         ++x->i;
         if (ex_unary(x, v) == 0) { return 0; }
@@ -509,44 +515,30 @@ static int force_value(hs_mb_store *st, hs_mb_force *F, uint32_t bit, tok V, hs_
     switch (bit) {
     case MB_K_A: ok = read_point(st, V, &F->a); break;
     case MB_K_B: ok = read_point(st, V, &F->b); break;
-    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-    case MB_K_K: ok = read_vec(st, V, &F->k, 1) == 1; break;
-    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-    case MB_K_C: ok = read_vec(st, V, &F->c, 1) == 1; break;
+    case MB_K_K: ok = (int)(read_vec(st, V, &F->k, 1) == 1); break;
+    case MB_K_C: ok = (int)(read_vec(st, V, &F->c, 1) == 1); break;
     case MB_K_L0:
-    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-    case MB_K_THETA0: ok = read_vec(st, V, &F->l0, 1) == 1; break;
-    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-    case MB_K_KR: ok = read_vec(st, V, &F->kr, 1) == 1; break;
-    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-    case MB_K_CR: ok = read_vec(st, V, &F->cr, 1) == 1; break;
-    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-    case MB_K_SCALE: ok = read_vec(st, V, &F->scale, 1) == 1; break;
+    case MB_K_THETA0: ok = (int)(read_vec(st, V, &F->l0, 1) == 1); break;
+    case MB_K_KR: ok = (int)(read_vec(st, V, &F->kr, 1) == 1); break;
+    case MB_K_CR: ok = (int)(read_vec(st, V, &F->cr, 1) == 1); break;
+    case MB_K_SCALE: ok = (int)(read_vec(st, V, &F->scale, 1) == 1); break;
     case MB_K_CDA: ok = (int)(read_vec(st, V, &F->cda, 1) == 1); break;
     case MB_K_CLA: ok = (int)(read_vec(st, V, &F->cla, 1) == 1); break;
     case MB_K_RHO: ok = (int)((read_vec(st, V, &F->rho, 1) == 1) && (F->rho > HS_R(0.0))); break;
-    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-    case MB_K_AXIS: ok = read_vec(st, V, F->axis, 3) == D->dim; break;
-    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-    case MB_K_AXIS_B: ok = read_vec(st, V, F->axis_b, 3) == D->dim; break;
-    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-    case MB_K_F: ok = read_vec(st, V, F->v, 3) == D->dim; break;
+    case MB_K_AXIS: ok = (int)(read_vec(st, V, F->axis, 3) == D->dim); break;
+    case MB_K_AXIS_B: ok = (int)(read_vec(st, V, F->axis_b, 3) == D->dim); break;
+    case MB_K_F: ok = (int)(read_vec(st, V, F->v, 3) == D->dim); break;
     case MB_K_TAU:
-        /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-        if (D->dim == 2) { ok = read_vec(st, V, &F->v[2], 1) == 1; }
-        /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-        else { ok = read_vec(st, V, F->v, 3) == 3; }
+        if (D->dim == 2) { ok = (int)(read_vec(st, V, &F->v[2], 1) == 1); }
+        else { ok = (int)(read_vec(st, V, F->v, 3) == 3); }
         break;
-    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-    case MB_K_T: *nt = read_vec(st, V, tb->t, HS_MB_MAX_TAB); ok = *nt > 0; break;
+    case MB_K_T: *nt = read_vec(st, V, tb->t, HS_MB_MAX_TAB); ok = (int)(*nt > 0); break;
     case MB_K_NORMAL:
-        /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-        ok = (tok_eq(V, "profile") != 0) || (tok_eq(V, "vertical") != 0);
+        ok = (int)((tok_eq(V, "profile") != 0) || (tok_eq(V, "vertical") != 0));
         /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
         F->tilt = (tok_eq(V, "profile") != 0) ? 1 : 0;
         break;
-    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-    case MB_K_V: *nv = read_vec(st, V, tb->v, HS_MB_MAX_TAB); ok = *nv > 0; break;
+    case MB_K_V: *nv = read_vec(st, V, tb->v, HS_MB_MAX_TAB); ok = (int)(*nv > 0); break;
     case MB_K_STEER:
     case MB_K_ROAD:
     case MB_K_MU:
@@ -721,33 +713,25 @@ static hs_status parse_joint(hs_mb_store *st, const tok *w, int npos, const tok 
         case MB_J_B: ok = read_point(st, V, &J->b); break;
         case MB_J_C: ok = read_point(st, V, &J->c); break;
         case MB_J_D: ok = read_point(st, V, &J->d); break;
-        /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-        case MB_J_AXIS: ok = read_vec(st, V, J->axis, 3) == D->dim; break;
-        /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-        case MB_J_AXIS_B: ok = read_vec(st, V, J->axis_b, 3) == D->dim; break;
-        /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-        case MB_J_LENGTH: ok = read_vec(st, V, &J->length, 1) == 1; break;
+        case MB_J_AXIS: ok = (int)(read_vec(st, V, J->axis, 3) == D->dim); break;
+        case MB_J_AXIS_B: ok = (int)(read_vec(st, V, J->axis_b, 3) == D->dim); break;
+        case MB_J_LENGTH: ok = (int)(read_vec(st, V, &J->length, 1) == 1); break;
         case MB_J_COORD:
-            /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-            ok = tok_eq(V, "angle") || tok_eq(V, "travel");
+            ok = (int)(tok_eq(V, "angle") || tok_eq(V, "travel"));
             J->coord = tok_eq(V, "travel");
             break;
         case MB_J_F: ok = read_fn(st, V, &J->f); break;
         case MB_J_CIRCLE: { /* cx,cy,R: (x-cx)^2 + (y-cy)^2 - R^2 */
             hs_real c[3];
-            /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-            ok = read_vec(st, V, c, 3) == 3 && c[2] > HS_R(0.0);
+            ok = (int)(read_vec(st, V, c, 3) == 3 && c[2] > HS_R(0.0));
             J->quad.A[0] = HS_R(1.0); J->quad.A[1] = HS_R(1.0);
             J->quad.b[0] = -HS_R(2.0) * c[0]; J->quad.b[1] = -HS_R(2.0) * c[1];
             J->quad.c = c[0] * c[0] + c[1] * c[1] - c[2] * c[2];
             break;
         }
-        /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-        case MB_J_QUADRIC: ok = read_vec(st, V, J->quad.A, 6) == 6; break;
-        /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-        case MB_J_LINEAR: ok = read_vec(st, V, J->quad.b, 3) == D->dim; break;
-        /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-        default: ok = read_vec(st, V, &J->quad.c, 1) == 1; break; /* MB_J_CONST */
+        case MB_J_QUADRIC: ok = (int)(read_vec(st, V, J->quad.A, 6) == 6); break;
+        case MB_J_LINEAR: ok = (int)(read_vec(st, V, J->quad.b, 3) == D->dim); break;
+        default: ok = (int)(read_vec(st, V, &J->quad.c, 1) == 1); break; /* MB_J_CONST */
         }
         if (ok == 0) { return fail_val(st, err, line, K, "bad value (unknown body or point, wrong count, bad number)"); }
     }
@@ -803,8 +787,7 @@ static hs_status output_unnamed(hs_mb_store *st, const tok *w, int npos, const t
     if (npos == 2 && tok_eq(w[1], "energy") != 0) {
         O->kind = HS_MB_OUT_ENERGY; O->index = 0;
     } else if (npos == 3 && (tok_eq(w[1], "pos") != 0 || tok_eq(w[1], "vel") != 0 || tok_eq(w[1], "acc") != 0)) {
-        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-        O->kind = tok_eq(w[1], "pos") ? HS_MB_OUT_POS : tok_eq(w[1], "vel") ? HS_MB_OUT_VEL : HS_MB_OUT_ACC;
+        O->kind = out_kind(w[1]);
         O->index = find_body(st, w[2]);
         if (O->index < 0) { return fail(err, line, w[2], "unknown body", E); }
     } else if (npos == 3 && tok_eq(w[1], "coord") != 0) {
@@ -853,8 +836,7 @@ static hs_status output_motion(hs_mb_store *st, const tok *w, int npos, int line
     const hs_status E = HS_E_MODEL_PARAM;
     const tok kw = w[0];
     const tok q = w[2];
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    O->kind = tok_eq(q, "pos") ? HS_MB_OUT_POS : tok_eq(q, "vel") ? HS_MB_OUT_VEL : HS_MB_OUT_ACC;
+    O->kind = out_kind(q);
     if (npos != 4 && npos != 5) { return fail(err, line, kw, "expected: output NAME pos|vel|acc BODY.c [BODY2.c]", E); }
     tok b;
     if (read_comp(st, w[3], &b, &O->comp) == 0) { return fail(err, line, w[3], "expected BODY.c, c one of x y z theta p0..p3 (pos), w wx wy wz (vel), alpha (acc)", E); }
@@ -867,8 +849,7 @@ static hs_status output_motion(hs_mb_store *st, const tok *w, int npos, int line
         if (b2 < 0) { return fail(err, line, w[4], "unknown body", E); }
         O->index2 = b2 + 1;
     }
-    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-    const int ang = O->comp >= 2 && (D->dim == 2 || O->comp >= 3);
+    const int ang = (int)(O->comp >= 2 && (D->dim == 2 || O->comp >= 3));
     if (O->kind == HS_MB_OUT_POS) { *unit = ang ? (D->dim == 2 ? "rad" : "1") : "m"; }
     else if (O->kind == HS_MB_OUT_VEL) { *unit = ang ? "rad/s" : "m/s"; }
     else { *unit = ang ? "rad/s^2" : "m/s^2"; }
@@ -887,8 +868,7 @@ static hs_status output_vehicle(hs_mb_store *st, const tok *w, int npos, int lin
     static const char *const TU[6] = {"rad/s", "N", "N", "N", "1", "1"};
     static const char *const VC[6] = {"vx", "vy", "yaw_rate", "ax", "ay", "beta"};
     static const char *const VU[6] = {"m/s", "m/s", "rad/s", "m/s^2", "m/s^2", "rad"};
-    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-    const int tire = tok_eq(q, "tire") != 0;
+    const int tire = (int)(tok_eq(q, "tire") != 0);
     if (npos != 4) { return fail(err, line, kw, "expected: output NAME tire TIRE.c | output NAME vehicle BODY.c", E); }
     int dot = 0;
     /* MISRA Ref 10.4.2 [character code vs character constant] */
@@ -943,9 +923,8 @@ static hs_status parse_output(hs_mb_store *st, const tok *w, int npos, const tok
     hs_mb_output *O = &st->outputs[o];
     static const hs_mb_output zero = {0};
     *O = zero;
-    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-    const int named = npos >= 2 && !tok_eq(w[1], "energy") && !tok_eq(w[1], "pos") && !tok_eq(w[1], "vel")
-                      && !tok_eq(w[1], "acc") && !tok_eq(w[1], "coord") && !tok_eq(w[1], "tire") && !tok_eq(w[1], "vehicle");
+    const int named = (int)(npos >= 2 && !tok_eq(w[1], "energy") && !tok_eq(w[1], "pos") && !tok_eq(w[1], "vel")
+                      && !tok_eq(w[1], "acc") && !tok_eq(w[1], "coord") && !tok_eq(w[1], "tire") && !tok_eq(w[1], "vehicle"));
     if (named == 0) {
         const hs_status rc = output_unnamed(st, w, npos, key, nkv, line, err, O);
         if (rc != HS_OK) { return rc; }
@@ -980,8 +959,7 @@ static hs_status parse_output(hs_mb_store *st, const tok *w, int npos, const tok
     copy_cstr(S->unit, HS_MB_UNIT, unit);
     for (int k = 0; k < nkv; ++k) {
         int ok = 0;
-        /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-        if (tok_eq(key[k], "offset") != 0) { ok = read_vec(st, val[k], &O->offset, 1) == 1; }
+        if (tok_eq(key[k], "offset") != 0) { ok = (int)(read_vec(st, val[k], &O->offset, 1) == 1); }
         else if (tok_eq(key[k], "at") != 0 || tok_eq(key[k], "axes") != 0) {
             const hs_status arc = acc_key(st, key[k], val[k], line, err, O, &ok);
             if (arc != HS_OK) { return arc; }
@@ -1225,8 +1203,7 @@ static hs_status split_keys(const tok *w, int nw, int *npos_out, tok *key, tok *
         key[nkv].s = w[i].s; key[nkv].n = eq;
         val[nkv].s = &w[i].s[eq + 1]; val[nkv].n = w[i].n - eq - 1;
         for (int j = 0; j < nkv; ++j) {
-            /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-            int same = key[j].n == eq;
+            int same = (int)(key[j].n == eq);
             for (int c = 0; same != 0 && c < eq; ++c) { if (key[j].s[c] != key[nkv].s[c]) { same = 0; } }
             if (same != 0) { return fail(err, line, key[nkv], "key given twice", E); }
         }
@@ -1377,27 +1354,18 @@ static hs_status parse_body(hs_mb_store *st, const tok *w, int npos, const tok *
     int have_mass = 0, have_inertia = 0;
     for (int k = 0; k < nkv; ++k) {
         int ok;
-        /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-        if (tok_eq(key[k], "mass") != 0) { ok = read_vec(st, val[k], &B->mass, 1) == 1; have_mass = 1; }
+        if (tok_eq(key[k], "mass") != 0) { ok = (int)(read_vec(st, val[k], &B->mass, 1) == 1); have_mass = 1; }
         else if (tok_eq(key[k], "inertia") != 0) {
             have_inertia = 1;
-            /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-            if (B->kind == HS_MB_PLANAR) { ok = read_vec(st, val[k], &B->inertia[2], 1) == 1; }
-            /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-            else { ok = B->kind == HS_MB_SPATIAL && read_vec(st, val[k], B->inertia, 3) == 3; }
-        /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-        } else if (tok_eq(key[k], "pos") != 0) { ok = read_vec(st, val[k], B->pos, 3) == nt; }
-        /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-        else if (tok_eq(key[k], "vel") != 0) { ok = read_vec(st, val[k], B->vel, 3) == nt; }
-        /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-        else if (tok_eq(key[k], "angle") != 0) { ok = B->kind == HS_MB_PLANAR && read_vec(st, val[k], B->rot, 1) == 1; }
-        /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-        else if (tok_eq(key[k], "quat") != 0) { ok = B->kind == HS_MB_SPATIAL && read_vec(st, val[k], B->rot, 4) == 4; }
+            if (B->kind == HS_MB_PLANAR) { ok = (int)(read_vec(st, val[k], &B->inertia[2], 1) == 1); }
+            else { ok = (int)(B->kind == HS_MB_SPATIAL && read_vec(st, val[k], B->inertia, 3) == 3); }
+        } else if (tok_eq(key[k], "pos") != 0) { ok = (int)(read_vec(st, val[k], B->pos, 3) == nt); }
+        else if (tok_eq(key[k], "vel") != 0) { ok = (int)(read_vec(st, val[k], B->vel, 3) == nt); }
+        else if (tok_eq(key[k], "angle") != 0) { ok = (int)(B->kind == HS_MB_PLANAR && read_vec(st, val[k], B->rot, 1) == 1); }
+        else if (tok_eq(key[k], "quat") != 0) { ok = (int)(B->kind == HS_MB_SPATIAL && read_vec(st, val[k], B->rot, 4) == 4); }
         else if (tok_eq(key[k], "omega") != 0) {
-            /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-            if (B->kind == HS_MB_PLANAR) { ok = read_vec(st, val[k], &B->omega[2], 1) == 1; }
-            /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-            else { ok = B->kind == HS_MB_SPATIAL && read_vec(st, val[k], B->omega, 3) == 3; }
+            if (B->kind == HS_MB_PLANAR) { ok = (int)(read_vec(st, val[k], &B->omega[2], 1) == 1); }
+            else { ok = (int)(B->kind == HS_MB_SPATIAL && read_vec(st, val[k], B->omega, 3) == 3); }
         } else { return fail(err, line, key[k], "unknown key (mass, inertia, pos, vel, angle, quat, omega)", E); }
         if (ok == 0) { return fail_val(st, err, line, key[k], "wrong count or bad number for this body kind"); }
     }
@@ -1489,8 +1457,7 @@ hs_status hs_mb_parse_ovr(const char *buf, size_t len, hs_mb_store *st, const hs
         ++line;
         size_t e = i;
         while (e < len && buf[e] != '\n') { ++e; }
-        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-        if (e - i > HS_MB_MAX_LINE) { return fail(err, line, none, "line too long", HS_E_SIZE); }
+        if (e - i > (size_t)HS_MB_MAX_LINE) { return fail(err, line, none, "line too long", HS_E_SIZE); }
         tok w[MAXTOK];
         int nw = 0;
         size_t k = i;
@@ -1498,12 +1465,10 @@ hs_status hs_mb_parse_ovr(const char *buf, size_t len, hs_mb_store *st, const hs
             const char c = buf[k];
             if (c == '#') { break; }
             if (c == ' ' || c == '\t' || c == '\r') { ++k; continue; }
-            /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-            if ((unsigned char)c < 32 || (unsigned char)c > 126) { return fail(err, line, none, "character outside printable ASCII", HS_E_MODEL_PARAM); }
+            if ((unsigned char)c < 32u || (unsigned char)c > 126u) { return fail(err, line, none, "character outside printable ASCII", HS_E_MODEL_PARAM); }
             size_t a = k;
             while (k < e && buf[k] != ' ' && buf[k] != '\t' && buf[k] != '\r' && buf[k] != '#') {
-                /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-                if ((unsigned char)buf[k] < 32 || (unsigned char)buf[k] > 126) { return fail(err, line, none, "character outside printable ASCII", HS_E_MODEL_PARAM); }
+                if ((unsigned char)buf[k] < 32u || (unsigned char)buf[k] > 126u) { return fail(err, line, none, "character outside printable ASCII", HS_E_MODEL_PARAM); }
                 ++k;
             }
             if (nw >= MAXTOK) { return fail(err, line, none, "too many words on one line", HS_E_SIZE); }
@@ -1524,7 +1489,7 @@ hs_status hs_mb_parse_ovr(const char *buf, size_t len, hs_mb_store *st, const hs
         if (st->ovr_used[k] == 0) {
             err->line = 0;
             int n = 0;
-            /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
+            /* MISRA Ref 10.4.2 [a --param name's character vs its terminator '\0'] */
             for (; ovr->name[k][n] != '\0' && n < (int)sizeof err->field - 1 && n < HS_MB_NAME - 1; ++n) { err->field[n] = ovr->name[k][n]; }
             err->field[n] = 0;
             err->msg = "--param names no param of this description";

@@ -152,10 +152,8 @@ int hs_mb_fn_constraint_all(const hs_model *m, hs_real t, const hs_real *q, cons
         return mb_fast_all(mb, t, q, u, lambda, G, gam, K);
     }
     int rc = mb_constraint(mb, t, q, NULL, G, NULL);
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    if (rc == HS_OK) { rc = mb_gamma(mb, t, q, u, gam); }
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    if ((rc == HS_OK) && (lambda != NULL) && (K != NULL)) { rc = mb_curvature(mb, t, q, lambda, K); }
+    if (rc == (int)HS_OK) { rc = mb_gamma(mb, t, q, u, gam); }
+    if ((rc == (int)HS_OK) && (lambda != NULL) && (K != NULL)) { rc = mb_curvature(mb, t, q, lambda, K); }
     return rc;
 }
 
@@ -274,8 +272,7 @@ static int vehicle_values(const hs_mb_model *mb, int b, hs_real t, const hs_real
         if (mb_force_elems[D->forces[e].kind]->tire != MB_YES) { continue; }
         hs_real val[HS_MB_TIRE_NVAL];
         const int rc = hs_mb_tire_probe(mb, e, t, q, u, z, in, val);
-        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-        if (rc != HS_OK) { return rc; }
+        if (rc != (int)HS_OK) { return rc; }
         for (int i = 0; i < 3; ++i) { F[i] += val[HS_MB_TIRE_FG + i]; }
     }
     y[0] = mb_dot3(ex, v);
@@ -343,16 +340,14 @@ static int line_values(const hs_model *m, hs_mb_output_kind kind, int index, hs_
     }
     case HS_MB_OUT_COORD: {
         const int rc = mb_joint_elems[D->joints[index].kind]->coord(mb, index, t, q, &y[k]);
-        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-        if (rc != HS_OK) { return rc; }
+        if (rc != (int)HS_OK) { return rc; }
         ++k;
         break;
     }
     case HS_MB_OUT_ENERGY: {
         hs_real E = HS_R(0.0);
         const int rc = hs_mb_fn_energy(m, t, q, u, NULL, &E);
-        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-        if (rc != HS_OK) { return rc; }
+        if (rc != (int)HS_OK) { return rc; }
         /* the input-dependent potentials (road springs) at this instant's inputs */
         if (input_potential(D) != 0) { E = E - mb_potential(mb, t, q, NULL) + mb_potential(mb, t, q, in); }
         { y[k] = E; ++k; }
@@ -361,15 +356,13 @@ static int line_values(const hs_model *m, hs_mb_output_kind kind, int index, hs_
     case HS_MB_OUT_TIRE: {
         hs_real val[HS_MB_TIRE_NVAL];
         const int rc = hs_mb_tire_probe(mb, index, t, q, u, z, in, val);
-        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-        if (rc != HS_OK) { return rc; }
+        if (rc != (int)HS_OK) { return rc; }
         for (int j = 0; j < 6; ++j) { y[k] = val[j]; ++k; }
         break;
     }
     case HS_MB_OUT_VEHICLE: {
         const int rc = vehicle_values(mb, index, t, q, u, z, in, y);
-        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-        if (rc != HS_OK) { return rc; }
+        if (rc != (int)HS_OK) { return rc; }
         k = 6;
         break;
     }
@@ -413,12 +406,10 @@ int hs_mb_fn_output(const hs_model *m, hs_real t, const hs_real *q, const hs_rea
     hs_real udd[HS_MB_MAX_NQ];
     if (mb->has_acc != 0) {
         int rc = mb_forces_z(mb, t, q, u, z, inp, facc, NULL, NULL);
-        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-        if (rc != HS_OK) { return rc; }
+        if (rc != (int)HS_OK) { return rc; }
         if (mb->acc_kkt != 0) {
             rc = mb_acc_solve(mb, t, q, u, facc, udd);
-            /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-            if (rc != HS_OK) { return rc; }
+            if (rc != (int)HS_OK) { return rc; }
         }
     }
     int k = 0;

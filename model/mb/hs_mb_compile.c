@@ -97,8 +97,7 @@ static int pass_bodies(const hs_mb_desc *D, hs_mb_model *mb, int *bad_index)
         *bad_index = b;
         const int n = hs_mb_body_nq(B->kind);
         if (n == 0 || name_ok(B->name) == 0) { return HS_E_MODEL_PARAM; }
-        /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-        const int is2 = B->kind == HS_MB_PLANAR || B->kind == HS_MB_POINT2;
+        const int is2 = (int)(B->kind == HS_MB_PLANAR || B->kind == HS_MB_POINT2);
         if (is2 != (D->dim == 2)) { return HS_E_MODEL_PARAM; /* no 2-D bodies in 3-D models or back */ }
         if (!(B->mass > HS_R(0.0)) || hs_isfinite(B->mass) == 0) { return HS_E_MODEL_PARAM; }
         if (B->kind == HS_MB_PLANAR && !(B->inertia[2] > HS_R(0.0))) { return HS_E_MODEL_PARAM; }
@@ -234,8 +233,7 @@ static void output_name(const hs_mb_desc *D, const hs_mb_output *o, int j, char 
         case HS_MB_OUT_ACC: put_str(dst, cap, D->bodies[o->index].name, ACC_NAMES[D->bodies[o->index].kind][j], NULL); break;
         case HS_MB_OUT_COORD: {
             const hs_mb_joint *J = &D->joints[o->index];
-            /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-            const int ang = mb_joint_elems[J->kind]->coord_kind(D, J) == 1;
+            const int ang = (int)(mb_joint_elems[J->kind]->coord_kind(D, J) == 1);
             put_str(dst, cap, J->name, ang ? ".angle (rad)" : ".travel (m)", NULL);
             break;
         }
@@ -263,8 +261,7 @@ static int pass_outputs(const hs_mb_desc *D, hs_mb_model *mb, int *bad_index)
         *bad_index = i;
         int n = 0;
         const int rc = output_check(D, mb, i, nout, &n);
-        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-        if (rc != HS_OK) { return rc; }
+        if (rc != (int)HS_OK) { return rc; }
         if (nout + n > HS_MB_MAX_NOUT) { return mb_lim_fail(mb, "output signals", nout + n, 1, "HS_MB_MAX_NOUT", HS_MB_MAX_NOUT, "HS_MB_MAX_NOUT"); }
         for (int j = 0; j < n; ++j) {
             char *dst = mb->out_buf[nout + j];
@@ -363,8 +360,8 @@ static void block_coupling(const hs_mb_desc *D, hs_mb_model *mb, int ncb)
                  * point's own Hessian, a diagonal block): a hinge to ground or a chain link
                  * adds no off-diagonal block, which keeps the sparse factor thin; ANGLE rows
                  * are linear, NORM and QUAD rows touch one body */
-                /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-                const int cross = (R->kind == HS_MB_ROW_DOT) ? ((i < 2) != (j < 2)) : (i == j);
+                int cross = (int)(i == j);
+                if (R->kind == HS_MB_ROW_DOT) { cross = (int)((i < 2) != (j < 2)); }
                 if (bs[j] >= 0 && cross != 0) { mb->qqoff[bs[i]][bs[j]] = 0; }
             }
         }
@@ -465,8 +462,7 @@ static int pass_contact(const hs_mb_desc *D, hs_mb_model *mb, int *bad_index)
     hs_model_type *T = &mb->type;
     int bad = -1;
     const int crc = hs_mb_ct_compile(mb, &bad);
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    if (crc != HS_OK) {
+    if (crc != (int)HS_OK) {
         mb->bad_table = 4;
         *bad_index = bad;
         return crc;
@@ -516,25 +512,18 @@ static hs_status compile_passes(const hs_mb_desc *D, hs_mb_model *mb, int packed
     *bad_index = -1;
     if (D == NULL || mb == NULL) { return HS_E_NULL; }
     int rc = pass_sizes(D, mb, packed);
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    if (rc == HS_OK) { rc = pass_bodies(D, mb, bad_index); }
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    if (rc == HS_OK) { rc = pass_joints(D, mb, packed, bad_index); }
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    if (rc == HS_OK) { rc = pass_forces(D, mb, bad_index); }
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    if (rc == HS_OK) { rc = pass_outputs(D, mb, bad_index); }
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    if (rc != HS_OK) { return rc; }
+    if (rc == (int)HS_OK) { rc = pass_bodies(D, mb, bad_index); }
+    if (rc == (int)HS_OK) { rc = pass_joints(D, mb, packed, bad_index); }
+    if (rc == (int)HS_OK) { rc = pass_forces(D, mb, bad_index); }
+    if (rc == (int)HS_OK) { rc = pass_outputs(D, mb, bad_index); }
+    if (rc != (int)HS_OK) { return rc; }
     pass_inputs(D, mb, bad_index);
     pass_prepare(D, mb);
     rc = pass_blocks(D, mb);
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    if (rc != HS_OK) { return rc; }
+    if (rc != (int)HS_OK) { return rc; }
     pass_type(D, mb);
     rc = pass_contact(D, mb, bad_index);
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    if (rc != HS_OK) { return rc; }
+    if (rc != (int)HS_OK) { return rc; }
     pass_fast(D, mb);
     *bad_index = -1;
     return HS_OK;

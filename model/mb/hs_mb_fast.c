@@ -74,9 +74,8 @@ static int same_opnd(const hs_mb_opnd *a, const hs_mb_opnd *b)
 static int pair_row(const hs_mb_model *mb, int r, hs_real cx, hs_real cy)
 {
     const hs_mb_row *R = &mb->rows[r];
-    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-    int ok = (R->kind == HS_MB_ROW_DOT) && (mb->fbconst[r] != 0) && (mb->fsym[r] == 0) && (R->f == NULL)
-             && (mb->fmov[r] == 0) && (mb->fcab[r][2] == cx) && (mb->fcab[r][3] == cy) && (mb->fnt[r] > 0);
+    int ok = (int)((R->kind == HS_MB_ROW_DOT) && (mb->fbconst[r] != 0) && (mb->fsym[r] == 0) && (R->f == NULL)
+             && (mb->fmov[r] == 0) && (mb->fcab[r][2] == cx) && (mb->fcab[r][3] == cy) && (mb->fnt[r] > 0));
     for (int i = 0; (ok != 0) && (i < mb->fnt[r]); ++i) {
         const hs_mb_fterm *T = &mb->fterm[r][i];
         if ((T->body < 0) || (T->gix < 0) || (T->tr != HS_R(1.0)) || (T->side != 0)) { ok = 0; }
@@ -99,9 +98,8 @@ static void mark_pairs(hs_mb_model *mb)
     }
     for (int r = 0; r < mb->nrow; ++r) {
         const hs_mb_row *R = &mb->rows[r];
-        /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-        int ok = (R->kind == HS_MB_ROW_DOT) && (mb->fsym[r] != 0) && (R->f == NULL) && (mb->fmov[r] == 0)
-                 && (mb->fshare[r] == 0) && (mb->fna[r] > 0) && ((r + 1 >= mb->nrow) || (mb->fshare[r + 1] == 0));
+        int ok = (int)((R->kind == HS_MB_ROW_DOT) && (mb->fsym[r] != 0) && (R->f == NULL) && (mb->fmov[r] == 0)
+                 && (mb->fshare[r] == 0) && (mb->fna[r] > 0) && ((r + 1 >= mb->nrow) || (mb->fshare[r + 1] == 0)));
         for (int i = 0; (ok != 0) && (i < mb->fna[r]); ++i) {
             const hs_mb_fterm *T = &mb->fterm[r][i];
             if ((T->body < 0) || (T->gix < 0) || (T->tr != HS_R(1.0)) || (T->side != 0)) { ok = 0; }
@@ -355,8 +353,7 @@ static inline void row_sum(const hs_mb_model *mb, int r, int n, const tv *v, int
     }
     for (int i = 0; i < n; ++i) {
         const hs_real sg = T[i].sign;
-        /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-        const int sa = T[i].side == 0;
+        const int sa = (int)(T[i].side == 0);
         hs_real *x = (sa != 0) ? o->a : o->b;
         x[0] += sg * v[i].r[0]; x[1] += sg * v[i].r[1];
         if (T[i].body < 0) {
@@ -633,11 +630,9 @@ static int fast_rows(const hs_mb_model *mb, hs_real t, const hs_real *q, const h
     if (mb->nfplanar > 0) { body_trig(mb, q, sc); }
     if (G != NULL) { zero(G, (mb->packed != 0) ? mb->cqsize : mb->nc * mb->nq); }
     if (K != NULL) { zero(K, qq_size(mb)); }
-    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-    const int pos = (g != NULL) || (gt != NULL);
+    const int pos = (int)((g != NULL) || (gt != NULL));
     const hs_real *uu = (gam != NULL) ? u : NULL;
-    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-    const int same_layout = mb->packed == mb->fast_packed;
+    const int same_layout = (int)(mb->packed == mb->fast_packed);
     tv v[4];
     for (int r = 0; r < mb->nrow; ++r) {
         const hs_mb_row *R = &mb->rows[r];
@@ -738,8 +733,7 @@ static void add_jxj2_sym(const hs_mb_model *mb, hs_real *A, const fpk *ki, hs_re
     int st, st2;
     hs_real *Ab = &A[hs_mb_qq_base(mb, ki->body, kj->body, &st)];
     hs_real *At = &A[hs_mb_qq_base(mb, kj->body, ki->body, &st2)];
-    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-    const int diag = ki->body == kj->body;
+    const int diag = (int)(ki->body == kj->body);
     for (int i = 0; i < ki->nb; ++i) {
         const hs_real jx0 = ki->J[0][i] * X[0][0] + ki->J[1][i] * X[1][0];
         const hs_real jx1 = ki->J[0][i] * X[0][1] + ki->J[1][i] * X[1][1];
@@ -832,8 +826,7 @@ hs_status mb_fast_forces(const hs_mb_model *mb, hs_real t, const hs_real *q, con
         }
         /* fq += Jd^T (Fd Jd + Fv Dd) + Ha[F] - Hb[F], fu += Jd^T Fv Jd (Jd = Ja - Jb); Fv = 0
          * without damping, and those terms are then left out */
-        /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-        const int damped = E->c != HS_R(0.0);
+        const int damped = (int)(E->c != HS_R(0.0));
         hs_real Dd[2][2][3];
         for (int i = 0; i < 2 && damped != 0; ++i) {
             for (int j = 0; j < 3; ++j) { Dd[i][0][j] = HS_R(0.0); Dd[i][1][j] = HS_R(0.0); }

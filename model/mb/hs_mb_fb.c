@@ -7,18 +7,16 @@ void hs_mb_fb_compile(hs_mb_model *mb)
 {
     const hs_mb_desc *D = mb->desc;
     mb->nfb = 0;
-    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-    int ok = (D->dim == 3) && (D->njoints == 0) && (D->nforces == 0) && (D->nbodies > 0)
+    int ok = (int)((D->dim == 3) && (D->njoints == 0) && (D->nforces == 0) && (D->nbodies > 0)
              && (D->nbodies <= HS_MB_MAX_BODIES) && (mb->nb == D->nbodies) && (mb->nz == 0)
-             && (mb->nc == D->nbodies) && (mb->nrow == D->nbodies);
+             && (mb->nc == D->nbodies) && (mb->nrow == D->nbodies));
     for (int b = 0; (ok != 0) && (b < D->nbodies); ++b) {
         const hs_mb_body *B = &D->bodies[b];
         const hs_mb_row *R = &mb->rows[b];
         /* row b is body b's norm, its 7 coordinates consecutive */
-        /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-        ok = (B->kind == HS_MB_SPATIAL) && (R->kind == HS_MB_ROW_NORM) && (R->body == b)
+        ok = (int)((B->kind == HS_MB_SPATIAL) && (R->kind == HS_MB_ROW_NORM) && (R->body == b)
              && ((mb->qoff[b + 1] - mb->qoff[b]) == 7) && (B->mass > HS_R(0.0)) && (B->inertia[0] > HS_R(0.0))
-             && (B->inertia[1] > HS_R(0.0)) && (B->inertia[2] > HS_R(0.0));
+             && (B->inertia[1] > HS_R(0.0)) && (B->inertia[2] > HS_R(0.0)));
         if (ok != 0) {
             hs_fb_body *F = &mb->fb[b];
             F->qoff = mb->qoff[b];

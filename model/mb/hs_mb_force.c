@@ -56,8 +56,7 @@ hs_status mb_zdot(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_r
         const mb_force_states *el = mb_force_states_of[D->forces[e].kind];
         if (el != NULL) {
             const int rc = el->zdot(mb, e, t, q, u, &z[mb->zoff[e]], in, &zd[mb->zoff[e]]);
-            /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-            if (rc != HS_OK) { return rc; }
+            if (rc != (int)HS_OK) { return rc; }
         }
     }
     return hs_all_finite(zd, mb->nz) ? HS_OK : HS_E_MODEL;
@@ -85,8 +84,7 @@ hs_status mb_forces_z(const hs_mb_model *mb, hs_real t, const hs_real *q, const 
         const int rc = (st != NULL)
                            ? st->eval_z(mb, e, t, q, u, (z != NULL) ? &z[mb->zoff[e]] : zero_z, in, f, fq, fu)
                            : mb_force_elems[kind]->eval(mb, e, t, q, u, in, f, fq, fu);
-        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-        if (rc != HS_OK) { return rc; }
+        if (rc != (int)HS_OK) { return rc; }
     }
     return (!f || hs_all_finite(f, mb->nq)) ? HS_OK : HS_E_MODEL;
 }

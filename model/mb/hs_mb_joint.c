@@ -260,8 +260,7 @@ hs_status mb_build_rows(hs_mb_model *mb, int *bad)
         mb->jrow[j] = mb->nrow;
         if (kind < 0 || kind >= (int)HS_MB_JOINT_KINDS) { return HS_E_MODEL_PARAM; }
         const int rc = mb_joint_elems[kind]->rows(mb, j);
-        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-        if ((rc == HS_E_SIZE) && (mb->nrow >= HS_MB_MAX_NC)) { return rows_over(mb, D->njoints - j - 1, 0); }
+        if ((rc == (int)HS_E_SIZE) && (mb->nrow >= (int)HS_MB_MAX_NC)) { return rows_over(mb, D->njoints - j - 1, 0); }
         if (rc != 0) { return rc; }
         if (mb->nrow - mb->jrow[j] > HS_MB_MAX_ROWS) {
             return mb_lim_fail(mb, "rows of one joint", mb->nrow - mb->jrow[j], 0, "HS_MB_MAX_ROWS", HS_MB_MAX_ROWS, "HS_MB_MAX_ROWS");
@@ -272,8 +271,7 @@ hs_status mb_build_rows(hs_mb_model *mb, int *bad)
     for (int b = 0; b < D->nbodies; ++b) {
         if (D->bodies[b].kind != HS_MB_SPATIAL) { continue; }
         const int rc = mb_norm_row(mb, b);
-        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-        if (rc != HS_OK) { return rows_over(mb, 0, b + 1); }
+        if (rc != (int)HS_OK) { return rows_over(mb, 0, b + 1); }
     }
     return HS_OK;
 }

@@ -152,8 +152,7 @@ HS_MBK_INL void hs_mbk_dot_qm(const hs_mb_kop *op, const hs_mbk_rq *x)
 {
     const int r = op->r;
     const hs_real *xa = &x->q[op->qa];
-    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-    const int rates = (x->gt != NULL) || (x->gam != NULL);
+    const int rates = (int)((x->gt != NULL) || (x->gam != NULL));
     hs_real m[2], mv[2] = {HS_R(0.0), HS_R(0.0)}, ma[2] = {HS_R(0.0), HS_R(0.0)};
     hs_mbk_move2(op->pt, x->t, m, (rates != 0) ? mv : NULL, ma);
     hs_real fv = HS_R(0.0), fd = HS_R(0.0), fdd = HS_R(0.0);
@@ -257,8 +256,7 @@ HS_MBK_INL int hs_mbk_rows_done(const hs_real *g, const hs_real *gam, int nc)
 /* The end of a force pass: HS_OK when every spring had a direction (rc) and f (nq) is finite. */
 HS_MBK_INL int hs_mbk_forces_done(int rc, const hs_real *f, int nq)
 {
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    return ((rc != HS_OK) || (hs_all_finite(f, nq) == 0)) ? HS_E_MODEL : HS_OK;
+    return ((rc != (int)HS_OK) || (hs_all_finite(f, nq) == 0)) ? HS_E_MODEL : HS_OK;
 }
 
 #endif

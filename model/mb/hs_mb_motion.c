@@ -187,8 +187,7 @@ int hs_mb_fn_motion(const hs_model *m, hs_real t, const hs_real *q, const hs_rea
     }
     hs_real E = HS_R(0.0);
     const int rc = hs_mb_fn_energy(m, t, q, u, NULL, &E);
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    if (rc != HS_OK) {
+    if (rc != (int)HS_OK) {
         return rc;
     }
     const hs_real release = E - vmin;

@@ -265,12 +265,11 @@ void mb_plan_prepare(hs_mb_model *mb)
 
 int hs_mb_kop_same(const hs_mb_kop *a, const hs_mb_kop *b)
 {
-    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-    int same = (a->kind == b->kind) && (a->r == b->r) && (a->qa == b->qa) && (a->qb == b->qb) && (a->ba == b->ba)
+    int same = (int)((a->kind == b->kind) && (a->r == b->r) && (a->qa == b->qa) && (a->qb == b->qb) && (a->ba == b->ba)
                && (a->bb == b->bb) && (a->ga == b->ga) && (a->gb == b->gb) && (a->ga2 == b->ga2) && (a->gb2 == b->gb2)
                && (a->kaa == b->kaa) && (a->kbb == b->kbb) && (a->kab == b->kab) && (a->kba == b->kba)
                && (a->sta == b->sta) && (a->stb == b->stb) && (a->k == b->k) && (a->l0 == b->l0) && (a->pt == b->pt)
-               && (a->f == b->f);
+               && (a->f == b->f));
     for (int i = 0; i < 2; ++i) {
         if ((a->sa[i] != b->sa[i]) || (a->sb[i] != b->sb[i])) { same = 0; }
     }
@@ -554,8 +553,7 @@ HS_MBK_INL int run_force_jac(const hs_model *m, int leaf, int NQ, hs_real t, con
     plan_zero(fq, sz_nqq(mb, NQ), sz_nqq8(mb, NQ));
     plan_zero(fu, sz_nqq(mb, NQ), sz_nqq8(mb, NQ));
     const int rc = plan_springs_j(mb, leaf, t, q, fq);
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    return (rc != HS_OK) ? HS_E_MODEL : HS_OK;
+    return (rc != (int)HS_OK) ? HS_E_MODEL : HS_OK;
 }
 
 int hs_mb_plan_force(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u, const hs_real *z,
@@ -726,10 +724,9 @@ int hs_mb_plan_hooked(const hs_mb_model *mb)
     int same = 0;
     if (mb->plan != 0) {
         mb_plan_hooks(mb, &T);
-        /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-        same = (T.mass == mb->type.mass) && (T.force == mb->type.force) && (T.force_jac == mb->type.force_jac)
+        same = (int)((T.mass == mb->type.mass) && (T.force == mb->type.force) && (T.force_jac == mb->type.force_jac)
                && (T.constraint == mb->type.constraint) && (T.gamma == mb->type.gamma)
-               && (T.curvature == mb->type.curvature) && (T.constraint_all == mb->type.constraint_all);
+               && (T.curvature == mb->type.curvature) && (T.constraint_all == mb->type.constraint_all));
     }
     return same;
 }

@@ -117,8 +117,7 @@ static int rq_angle(const rq *r, const hs_real *n, hs_real *th, hs_real *g, hs_r
 
 const hs_real *mb_axis_b(const hs_real *axis, const hs_real *axis_b)
 {
-    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-    const int set = axis_b[0] != HS_R(0.0) || axis_b[1] != HS_R(0.0) || axis_b[2] != HS_R(0.0);
+    const int set = (int)(axis_b[0] != HS_R(0.0) || axis_b[1] != HS_R(0.0) || axis_b[2] != HS_R(0.0));
     return set ? axis_b : axis;
 }
 

@@ -35,8 +35,7 @@ int hs_mb_gen_check(const hs_model *m) { return bind(m); }
 int hs_mb_gen_blocks(const hs_model *m, hs_blocks *b, int *buf, int nbuf)
 {
     /* the stepper asks for the pattern while sizing, before any check(): compile here too */
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    if (bind(m) != HS_OK) { return HS_E_MODEL; }
+    if (bind(m) != (int)HS_OK) { return HS_E_MODEL; }
     const hs_model *in = bound(m);
     const hs_mb_model *mb = (const hs_mb_model *)in->desc;
     if (mb->packed != 0) {
@@ -48,8 +47,7 @@ int hs_mb_gen_blocks(const hs_model *m, hs_blocks *b, int *buf, int nbuf)
 
 int hs_mb_gen_initial(const hs_model *m, hs_real t0, hs_real *q, hs_real *u, hs_real *z)
 {
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    return bind(m) != HS_OK ? HS_E_MODEL : hs_mb_fn_initial(bound(m), t0, q, u, z);
+    return bind(m) != (int)HS_OK ? (int)HS_E_MODEL : hs_mb_fn_initial(bound(m), t0, q, u, z);
 }
 
 int hs_mb_gen_mass(const hs_model *m, hs_real t, const hs_real *q, hs_real *M)
@@ -116,8 +114,7 @@ int hs_mb_gen_constraint_all(const hs_model *m, hs_real t, const hs_real *q, con
 int hs_mb_gen_masks(const hs_model *m, int *qq_mask, int *cq_mask)
 {
     /* the stepper asks while sizing, as for blocks(): compile here too */
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    if (bind(m) != HS_OK) { return HS_E_MODEL; }
+    if (bind(m) != (int)HS_OK) { return HS_E_MODEL; }
     return hs_mb_fn_masks(bound(m), qq_mask, cq_mask);
 }
 
@@ -125,24 +122,21 @@ int hs_mb_gen_output(const hs_model *m, hs_real t, const hs_real *q, const hs_re
                      const hs_real *z, const hs_real *in, hs_real *y)
 {
     const hs_model *b = bound(m);
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    return b ? hs_mb_fn_output(b, t, q, u, z, in, y) : HS_E_MODEL;
+    return b ? hs_mb_fn_output(b, t, q, u, z, in, y) : (int)HS_E_MODEL;
 }
 
 int hs_mb_gen_zdot(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
                    const hs_real *z, const hs_real *in, hs_real *zd)
 {
     const hs_model *b = bound(m);
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    return (b != NULL) ? hs_mb_fn_zdot(b, t, q, u, z, in, zd) : HS_E_MODEL;
+    return (b != NULL) ? hs_mb_fn_zdot(b, t, q, u, z, in, zd) : (int)HS_E_MODEL;
 }
 
 int hs_mb_gen_energy(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
                      const hs_real *z, hs_real *E)
 {
     const hs_model *b = bound(m);
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    return b ? hs_mb_fn_energy(b, t, q, u, z, E) : HS_E_MODEL;
+    return b ? hs_mb_fn_energy(b, t, q, u, z, E) : (int)HS_E_MODEL;
 }
 
 int hs_mb_gen_lagrange(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
@@ -150,34 +144,29 @@ int hs_mb_gen_lagrange(const hs_model *m, hs_real t, const hs_real *q, const hs_
                        hs_real *Mq)
 {
     const hs_model *b = bound(m);
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    return b ? hs_mb_fn_lagrange(b, t, q, u, z, in, F, Fq, Fu, Mq) : HS_E_MODEL;
+    return b ? hs_mb_fn_lagrange(b, t, q, u, z, in, F, Fq, Fu, Mq) : (int)HS_E_MODEL;
 }
 
 int hs_mb_gen_unilateral(const hs_model *m, hs_real t, const hs_real *q, hs_real *J, hs_real *phi)
 {
     const hs_model *b = bound(m);
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    return (b != NULL) ? hs_mb_fn_unilateral(b, t, q, J, phi) : HS_E_MODEL;
+    return (b != NULL) ? hs_mb_fn_unilateral(b, t, q, J, phi) : (int)HS_E_MODEL;
 }
 
 int hs_mb_gen_compliance(const hs_model *m, hs_real *c, hs_real *d)
 {
     const hs_model *b = bound(m);
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    return b ? hs_mb_fn_compliance(b, c, d) : HS_E_MODEL;
+    return b ? hs_mb_fn_compliance(b, c, d) : (int)HS_E_MODEL;
 }
 
 int hs_mb_gen_free_bodies(const hs_model *m, hs_fb_info *fb)
 {
     const hs_model *b = bound(m);
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    return (b != NULL) ? hs_mb_fn_free_bodies(b, fb) : HS_E_MODEL;
+    return (b != NULL) ? hs_mb_fn_free_bodies(b, fb) : (int)HS_E_MODEL;
 }
 
 int hs_mb_gen_ct_points(const hs_model *m, hs_real t, const hs_real *q, hs_real *geo)
 {
     const hs_model *b = bound(m);
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    return (b != NULL) ? hs_mb_fn_ct_points(b, t, q, geo) : HS_E_MODEL;
+    return (b != NULL) ? hs_mb_fn_ct_points(b, t, q, geo) : (int)HS_E_MODEL;
 }

@@ -520,8 +520,7 @@ int hs_rods_fn_release(const hs_model *m, hs_real t, const hs_real *q, const hs_
     }
     hs_real E0 = HS_R(0.0);
     const int rc = hs_rods_fn_energy(m, t, q, u, NULL, &E0);
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    if (rc != HS_OK) {
+    if (rc != (int)HS_OK) {
         return rc;
     }
     /* gravity's potential is zero at y = 0 (hs_rods_energy); its floor -m g L sum (d_i - 1/2) */
@@ -539,8 +538,7 @@ int hs_rods_fn_motion(const hs_model *m, hs_real t, const hs_real *q, const hs_r
     }
     const hs_rods r = hs_rods_of(m);
     const int rc = hs_rods_fn_spin(m, q, u, omega, who);
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    if (rc != HS_OK) {
+    if (rc != (int)HS_OK) {
         return rc;
     }
     *degenerate = 0;

@@ -465,8 +465,7 @@ static int eval_core(const hs_tire_par *p, const hs_real *arg, hs_real Tb, hs_ti
     /* MISRA Ref 10.4.9 [signed/unsigned operands, values checked in range] */
     for (int i = 0; i < ND; ++i) {
         a[i] = td_c(arg[i]);
-        /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-        const int in_group = (i >= c0) && (i < c0 + nd);
+        const int in_group = (int)((i >= c0) && (i < c0 + nd));
         if (in_group != 0) {
             for (int j = 0; j < TD_N; ++j) {
                 a[i].d[j] = (i == c0 + j) ? HS_R(1.0) : HS_R(0.0);
@@ -543,8 +542,7 @@ static int eval_core(const hs_tire_par *p, const hs_real *arg, hs_real Tb, hs_ti
     res[HS_TIRE_DYE] = &dye;
     res[HS_TIRE_DZB] = &dzb;
     int ok = 1;
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    for (int k = 0; k < HS_TIRE_NRES; ++k) {
+    for (int k = 0; k < (int)HS_TIRE_NRES; ++k) {
         o->y[k] = res[k]->v;
         ok &= hs_isfinite(o->y[k]);
         for (int i = 0; i < nd; ++i) {
@@ -564,12 +562,9 @@ static int eval_core(const hs_tire_par *p, const hs_real *arg, hs_real Tb, hs_ti
 hs_status hs_tire_eval(const hs_tire_par *p, const hs_real *arg, hs_real Tb, hs_tire_out *o)
 {
     hs_status rc = HS_OK;
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    for (int c0 = 0; c0 < ND; c0 += TD_N) {
-        /* MISRA Ref 10.4.1 [int column index vs the enumerator counting the columns] */
-        const int rk = eval_core(p, arg, Tb, o, c0, (ND - c0 < TD_N) ? ND - c0 : TD_N);
-        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-        if (rk != HS_OK) {
+    for (int c0 = 0; c0 < (int)ND; c0 += TD_N) {
+        const int rk = eval_core(p, arg, Tb, o, c0, ((int)ND - c0 < TD_N) ? (int)ND - c0 : TD_N);
+        if (rk != (int)HS_OK) {
             rc = rk;
         }
     }
@@ -579,11 +574,9 @@ hs_status hs_tire_eval(const hs_tire_par *p, const hs_real *arg, hs_real Tb, hs_
 hs_status hs_tire_eval_mech(const hs_tire_par *p, const hs_real *arg, hs_real Tb, hs_tire_out *o)
 {
     hs_status rc = HS_OK;
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    for (int c0 = 0; c0 < HS_TIRE_XE; c0 += TD_N) {
+    for (int c0 = 0; c0 < (int)HS_TIRE_XE; c0 += TD_N) {
         const int rk = eval_core(p, arg, Tb, o, c0, TD_N);
-        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-        if (rk != HS_OK) {
+        if (rk != (int)HS_OK) {
             rc = rk;
         }
     }

@@ -209,8 +209,7 @@ static int wheel_eval(const hs_model *m, int i, const hs_real *q, const hs_real 
     arg[HS_TIRE_ZB] = z[3 * i + 2];
     hs_tire_out o;
     const int rc = (jac != 0) ? hs_tire_eval_vel(&tp, arg, Tb, &o) : hs_tire_eval_values(&tp, arg, Tb, &o);
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    if (rc != HS_OK) {
+    if (rc != (int)HS_OK) {
         return rc;
     }
     const hs_real Fx = o.y[HS_TIRE_FX], Fy = o.y[HS_TIRE_FY], Mz = o.y[HS_TIRE_MZ];
@@ -221,8 +220,7 @@ static int wheel_eval(const hs_model *m, int i, const hs_real *q, const hs_real 
     r->f[3] = -o.rd * Fx + o.y[HS_TIRE_TY] + o.y[HS_TIRE_TB] + Td;
     for (int l = 0; l < ((jac != 0) ? 6 : 0); ++l) {
         hs_real dres[HS_TIRE_NRES];
-        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-        for (int k = 0; k < HS_TIRE_NRES; ++k) {
+        for (int k = 0; k < (int)HS_TIRE_NRES; ++k) {
             dres[k] = o.J[k][HS_TIRE_VX] * dvx[l] + o.J[k][HS_TIRE_VY] * dvy[l] +
                       ((l == 5) ? o.J[k][HS_TIRE_OM] : HS_R(0.0));
         }
@@ -398,19 +396,16 @@ static int eval_all(const hs_model *m, const hs_real *q, const hs_real *u, const
     const hs_real delta = steering(m, q, in, dd);
     for (int i = 0; i < C->nw; ++i) {
         hs_real Tb, Td, dTd[3];
-        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-        if (wheel_torques(m, i, q, u, in, &Tb, &Td, dTd) != HS_OK) {
+        if (wheel_torques(m, i, q, u, in, &Tb, &Td, dTd) != (int)HS_OK) {
             return HS_E_INPUT;
         }
         hs_real mu_in;
-        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-        if (wheel_mu(m, i, in, &mu_in) != HS_OK) {
+        if (wheel_mu(m, i, in, &mu_in) != (int)HS_OK) {
             return HS_E_INPUT;
         }
         wheel_res r;
         const int rc = wheel_eval(m, i, q, u, z, delta, Tb, Td, mu_in, cg, (fq != NULL) ? 1 : 0, &r);
-        /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-        if (rc != HS_OK) {
+        if (rc != (int)HS_OK) {
             return rc;
         }
         const int o = unit_q(C, C->w[i].unit), w = spin_q(C, i);
@@ -488,9 +483,8 @@ static const hs_param_info params[] = {
 static int check(const hs_model *m)
 {
     const hs_veh_params *p = P(m);
-    /* MISRA Ref 10.3.1 [truth value kept in an int flag] */
-    const int ok = (p->external == HS_R(0.0) || p->external == HS_R(1.0)) &&
-                   (p->maneuver == HS_R(0.0) || p->maneuver == HS_R(1.0) || p->maneuver == HS_R(2.0));
+    const int ok = (int)((p->external == HS_R(0.0) || p->external == HS_R(1.0)) &&
+                   (p->maneuver == HS_R(0.0) || p->maneuver == HS_R(1.0) || p->maneuver == HS_R(2.0)));
     return (ok != 0) ? HS_OK : HS_E_MODEL_PARAM;
 }
 
@@ -701,8 +695,7 @@ static int output(const hs_model *m, hs_real t, const hs_real *q, const hs_real 
     const veh_cfg *C = cfg_of(m);
     hs_real f[HS_VEH_TT_NQ];
     const int rc = eval_all(m, q, u, z, in, f, NULL, NULL, NULL);
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    if (rc != HS_OK) {
+    if (rc != (int)HS_OK) {
         return rc;
     }
     int k = 0;

@@ -265,8 +265,7 @@ static int emit_plan(const hs_mb_desc *D, const hs_mb_model *P)
     }
     fprintf(o, "};\nstatic int plan_same; /* 1: the compiled plan is kop (set by gen_check; RAM) */\n\n");
     fprintf(o, "static int gen_check(const hs_model *m)\n{\n    const int rc = hs_mb_gen_check(m);\n    plan_same = 0;\n"
-               "    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */\n"
-               "    if ((rc == HS_OK) && (mb.plan != 0) && (mb.packed == %d) && (mb.nkr == %d) && (mb.nkf == %d) && (mb.ngz == %d)\n"
+               "    if ((rc == (int)HS_OK) && (mb.plan != 0) && (mb.packed == %d) && (mb.nkr == %d) && (mb.nkf == %d) && (mb.ngz == %d)\n"
                "        && (mb.nmimg == %d)) {\n        plan_same = 1;\n", P->packed, P->nkr, P->nkf, P->ngz, P->nmimg);
     fprintf(o, "        for (int k = 0; k < %d; ++k) {\n            if (hs_mb_kop_same(&mb.kop[k], &kop[k]) == 0) { plan_same = 0; }\n        }\n", nk);
     for (int i = 0; i < P->ngz; ++i)
@@ -310,7 +309,7 @@ static int emit_plan(const hs_mb_desc *D, const hs_mb_model *P)
     fprintf(o, "    hs_mbk_zero(fq, %d);\n    hs_mbk_zero(fu, %d);\n", nqq, nqq);
     for (int k = P->nkr; k < nk; ++k) fprintf(o, "    rc |= hs_mbk_spring_j(&kop[%d], t, q, fq);\n", k);
     if (P->nkf > 0)
-        fprintf(o, "    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */\n    return (rc != HS_OK) ? HS_E_MODEL : HS_OK;\n}\n");
+        fprintf(o, "    return (rc != (int)HS_OK) ? HS_E_MODEL : HS_OK;\n}\n");
     else
         fprintf(o, "    return HS_OK;\n}\n");
     if (P->nc > 0) {

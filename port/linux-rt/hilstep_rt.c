@@ -1736,6 +1736,7 @@ int main(int argc, char **argv)
     if (a->o.a2l && !a->o.xcp) { /* --a2l alone: the file, then exit (no key, no output files) */
         rc = start_xcp(a);
         if (rc == HS_OK) a->tp.ops->close(&a->tp);
+        hs_xcpp_close(); /* the description's text it read again (start_xcp closes a refused one) */
         return hs_exit_of(HS_TOOL_PLANT, rc);
     }
     rc = open_outputs(a);

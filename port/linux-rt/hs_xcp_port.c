@@ -425,6 +425,9 @@ void hs_xcpp_close(void)
     }
     if (X.fd >= 0) close(X.fd);
     X.fd = -1;
+    free(X.text); /* the description's text, read again at open (after the recompile thread's end) */
+    X.text = NULL;
+    X.len = 0;
 }
 
 void hs_xcpp_report(FILE *f, int pretty)

@@ -13,14 +13,17 @@
  * a fresh per-user key directory; bit 6 faults on; bit 7 wake-ups 300 us late instead of 20),
  * [1..3] and [6] the FA_F_* faults, [4] the pthread_create script, [5] the signal's tick, then the
  * arguments (NUL-separated, "@name" a file of the private directory) up to a 0xFF byte, then
- * one byte per tick for the ECU (op = low 3 bits, see peer_tick).
+ * one byte per tick for the ECU (op = low 3 bits, see peer_tick); with --xcp each tick takes a
+ * second byte, the XCP master's (see xcp_tick).
  * Checked invariants (abort on violation): the exit status is one of hil/hs_exit.h's; a run
  * that printed its verdict says PASS exactly when the status is 0 and "-> exit N (text)" with
  * the status and its hs_exit_text; every datagram the fake socket delivered is in exactly one
  * of the plant's counters (rx_datagrams = accepted + rejected, accepted = used + superseded +
  * unapplied); the last frame sent is a FINAL frame that decodes under the plant's key; a CSV
  * in the private directory has one header and exactly rows_written rows; a --stats file says
- * exit_code=N; nothing stays open, every thread was joined. */
+ * exit_code=N; with --xcp, every packet of the slave has its length in LEN and in CTR the count
+ * of its packets to the connected master, 0 in a refusal to another (fz_app.h); nothing stays
+ * open, every thread was joined. */
 #include "fz_app.h"
 
 #define main hs_rt_main
@@ -57,6 +60,149 @@ static fa_msg *ecu_frame(double v, int ch_mode, int target)
     return m;
 }
 
+/* One XCP packet (LEN, CTR 0, the command) appended to the datagram m. */
+static void xcp_put(fa_msg *m, const uint8_t *c, size_t n)
+{
+    if (m->n + 4u + n > sizeof m->b) return;
+    m->b[m->n] = (uint8_t)n;
+    m->b[m->n + 1] = (uint8_t)(n >> 8);
+    m->b[m->n + 2] = 0u;
+    m->b[m->n + 3] = 0u;
+    memcpy(m->b + m->n + 4, c, n);
+    m->n += 4u + n;
+}
+
+/* The XCP master's part of one tick (hil/XCP.md), one byte b: action b & 7, argument b >> 3.
+ * The slave answers in its frame (hs_xcpp_frame); a seed it sent is in FA.xseed. */
+static void xcp_tick(uint8_t b)
+{
+    const unsigned a = b >> 3;
+    fa_msg *m = fa_xpush();
+    if (!m) return;
+    switch (b & 7u) {
+    case 0: { /* CONNECT (from another master's port when a & 1: refused while one is connected) */
+        const uint8_t c[2] = {HS_XCP_CONNECT, 0};
+        xcp_put(m, c, 2);
+        m->foreign = (int)(a & 1u);
+        break;
+    }
+    case 1: { /* GET_SEED for CAL or DAQ */
+        const uint8_t c[3] = {HS_XCP_GET_SEED, 0, (a & 1u) ? HS_XCP_RES_DAQ : HS_XCP_RES_CAL};
+        xcp_put(m, c, 3);
+        break;
+    }
+    case 2: { /* UNLOCK with the HMAC of the last seed under the plant's key (a & 1: a wrong one) */
+        uint8_t c[2 + HS_SHA256_BYTES] = {HS_XCP_UNLOCK, HS_SHA256_BYTES};
+        if (A.plant.rx.mac) hs_mac_full(A.plant.rx.mac, FA.xseed, HS_XCP_SEED_BYTES, c + 2);
+        if (a & 1u) c[2] ^= 1u;
+        xcp_put(m, c, sizeof c);
+        break;
+    }
+    case 3: { /* SET_MTA to param a % 8, DOWNLOAD of its value scaled (in and out of limits, NaN) */
+        static const double scale[4] = {1.5, 0.5, 100.0, NAN}; /* within a factor 10, outside, NaN */
+        const unsigned i = a % 8u;
+        const uint32_t ad = HS_XCP_ADDR_PARAM + i * (uint32_t)sizeof(hs_real);
+        const uint8_t mta[8] = {HS_XCP_SET_MTA, 0, 0, 0, (uint8_t)ad, (uint8_t)(ad >> 8), (uint8_t)(ad >> 16), 0};
+        const int np = hs_xcpp_nparams();
+        const double v0 = np > 0 ? (double)X.pval[(int)i % np] : 1.0;
+        const hs_real v = (hs_real)(v0 * scale[a >> 3]);
+        uint8_t dl[2 + sizeof(hs_real)] = {HS_XCP_DOWNLOAD, (uint8_t)sizeof(hs_real)};
+        memcpy(dl + 2, &v, sizeof v);
+        xcp_put(m, mta, 8);
+        xcp_put(m, dl, sizeof dl);
+        break;
+    }
+    case 4: { /* a DAQ list: outputs and the time, timestamped, started (as test/xcp/xcp_storm.c) */
+        const uint8_t fr[1] = {HS_XCP_FREE_DAQ}, ad[4] = {HS_XCP_ALLOC_DAQ, 0, 1, 0};
+        const uint8_t ao[5] = {HS_XCP_ALLOC_ODT, 0, 0, 0, 1}, ae[6] = {HS_XCP_ALLOC_ODT_ENTRY, 0, 0, 0, 0, 2};
+        const uint8_t p0[6] = {HS_XCP_SET_DAQ_PTR, 0, 0, 0, 0, 0};
+        const uint32_t t = HS_XCP_ADDR_T, o = HS_XCP_ADDR_OUT;
+        const uint8_t w0[8] = {HS_XCP_WRITE_DAQ, 0xFF, 8, 0, (uint8_t)t, (uint8_t)(t >> 8), (uint8_t)(t >> 16), 0};
+        const uint8_t w1[8] = {HS_XCP_WRITE_DAQ, 0xFF, 8, 0, (uint8_t)o, (uint8_t)(o >> 8), (uint8_t)(o >> 16), 0};
+        const uint8_t mode[8] = {HS_XCP_SET_DAQ_LIST_MODE, 0x10, 0, 0, 0, 0, 1, 0};
+        const uint8_t sel[4] = {HS_XCP_START_STOP_DAQ_LIST, 2, 0, 0}, go[2] = {HS_XCP_START_STOP_SYNCH, 1};
+        xcp_put(m, fr, 1); xcp_put(m, ad, 4); xcp_put(m, ao, 5); xcp_put(m, ae, 6); xcp_put(m, p0, 6);
+        xcp_put(m, w0, 8); xcp_put(m, w1, 8); xcp_put(m, mode, 8); xcp_put(m, sel, 4); xcp_put(m, go, 2);
+        break;
+    }
+    case 5: { /* the polled and informational commands */
+        static const uint8_t one[][2] = {{HS_XCP_GET_STATUS, 0}, {HS_XCP_GET_COMM_MODE_INFO, 0},
+                                         {HS_XCP_GET_DAQ_CLOCK, 0}, {HS_XCP_GET_DAQ_PROCESSOR_INFO, 0},
+                                         {HS_XCP_GET_DAQ_RESOLUTION_INFO, 0}, {HS_XCP_SYNCH, 0},
+                                         {HS_XCP_GET_ID, 1}, {HS_XCP_DISCONNECT, 0}};
+        const uint8_t ev[4] = {HS_XCP_GET_DAQ_EVENT_INFO, 0, 0, 0};
+        const uint32_t pa = HS_XCP_ADDR_PARAM + (a & 3u) * (uint32_t)sizeof(hs_real);
+        const uint8_t up[8] = {HS_XCP_SHORT_UPLOAD, 8, 0, 0, (uint8_t)pa, (uint8_t)(pa >> 8), (uint8_t)(pa >> 16), 0};
+        xcp_put(m, one[a & 7u], (a & 7u) == 6u ? 2u : 1u);
+        const uint8_t gm[4] = {HS_XCP_GET_DAQ_LIST_MODE, 0, (uint8_t)(a >> 4), 0};
+        if (a & 8u) xcp_put(m, ev, 4);
+        if (a & 16u) xcp_put(m, up, 8);
+        if ((a & 3u) == 3u) xcp_put(m, gm, 4); /* of list 0 (a & 16: of list 1, none) */
+        const uint8_t gid[2] = {HS_XCP_GET_ID, 7}; /* an identification type the slave has not */
+        if ((a & 7u) == 6u && (a & 8u)) xcp_put(m, gid, 2);
+        break;
+    }
+    case 6: /* a receive error, or a datagram with a broken header */
+        if (a & 1u) m->err = EIO;
+        else { m->b[0] = 9u; m->n = 5u; }
+        break;
+    default: { /* the ECU's frame sent to the XCP port: not XCP, a bad header or an unknown command */
+        const uint8_t c[2] = {(uint8_t)(0xC0u + a), 0};
+        xcp_put(m, c, 2);
+        break;
+    }
+    }
+}
+
+/* A genuine ECU CAN frame: the plant's first received message of the DBC encoded as an ECU
+ * would send it (its E2E counter and CRC, its SecOC freshness and MAC under the plant's key
+ * when the DBC declares them): hs_can_encode over a copy of the plant's link with the
+ * directions swapped, so the ECU's counters start at the first such frame of the run. arg & 1:
+ * the previous frame again (a replay: SecOC stale, E2E repeated); arg & 2: one MAC bit (or
+ * data bit) flipped and the CRC sealed again (a forgery E2E passes); arg & 4: encoded but
+ * lost on the way (the next one jumps). */
+static struct { hs_can_link L; int ready, m; uint8_t last[64]; size_t n; } E;
+static void can_genuine(unsigned arg)
+{
+    if (!E.ready) {
+        E.ready = 1;
+        E.L = g_can.fz_link; /* the member `link` (fz_app.h renames link) */
+        E.m = -1;
+        for (int m = 0; m < g_can.db.nmsg; ++m) {
+            if (E.m < 0 && E.L.dir[m] == (uint8_t)HS_SIG_IN) E.m = m;
+            E.L.dir[m] = E.L.dir[m] == (uint8_t)HS_SIG_IN ? (uint8_t)HS_SIG_OUT : (uint8_t)HS_SIG_IN;
+        }
+        memset(E.L.e2e_tx, 0, sizeof E.L.e2e_tx);
+        memset(E.L.secoc_tx, 0, sizeof E.L.secoc_tx);
+    }
+    if (E.m < 0) return;
+    const hs_can_msg *M = &g_can.db.msg[E.m];
+    if (!(arg & 1u) || E.n == 0u) {
+        hs_real y[2 * HS_FRAME_MAX_VALUES];
+        for (size_t i = 0; i < sizeof y / sizeof y[0]; ++i) y[i] = (hs_real)vals[(arg >> 3) & 3u];
+        E.n = hs_can_encode(&E.L, E.m, NULL, y, E.last);
+        require(E.n == M->len);
+    }
+    if (arg & 4u) return;
+    fa_msg *m = fa_push(0);
+    if (!m) return;
+    struct canfd_frame fr;
+    memset(&fr, 0, sizeof fr);
+    fr.can_id = M->id | (M->ext ? CAN_EFF_FLAG : 0u);
+    fr.len = (uint8_t)E.n;
+    memcpy(fr.data, E.last, E.n);
+    if (arg & 2u) {
+        const unsigned byte = M->secoc ? (unsigned)g_can.db.sig[M->secoc_mac].start / 8u : 0u;
+        fr.data[byte] ^= 0x01u;
+        if (M->e2e) {
+            const unsigned cb = (unsigned)g_can.db.sig[M->e2e_crc].start / 8u;
+            fr.data[cb] = hs_e2e_crc(M->e2e, M->e2e_data_id, fr.data, (size_t)M->len, cb);
+        }
+    }
+    memcpy(m->b, &fr, sizeof fr);
+    m->n = M->fd ? CANFD_MTU : CAN_MTU;
+}
+
 /* The ECU's part of one tick (called in the real-time thread's sleep). */
 static void peer_tick(void)
 {
@@ -70,6 +216,7 @@ static void peer_tick(void)
         op = P.s[P.at] & 7;
         arg = P.s[P.at] >> 3;
         P.at++;
+        if (hs_xcpp_active() && P.at < P.n) xcp_tick(P.s[P.at++]);
     } else {
         static const int after[4] = {0, 1, 1, 1};
         op = after[P.mode];
@@ -85,8 +232,10 @@ static void peer_tick(void)
         (void)ecu_frame(vals[arg & 7u], 0, 0);
         FA.lat = arg < 16u ? (int64_t)arg * 100000 : (int64_t)(arg - 15u) * 5000000; /* up to 80 ms */
         break;
-    case 3: /* a frame with one byte flipped, or a raw CAN frame */
-        if (!A.tp.ops->frame) {
+    case 3: /* a frame with one byte flipped, or a raw CAN frame (arg >= 16: a genuine one) */
+        if (!A.tp.ops->frame && arg >= 16u) {
+            can_genuine(arg - 16u);
+        } else if (!A.tp.ops->frame) {
             m = fa_push(0);
             if (m) { /* the ECU's id (EcuCommand, 4 bytes: its E2E CRC seldom right) or another */
                 struct canfd_frame fr;
@@ -200,6 +349,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     argv[2] = logval;
     argc += 2;
     memset(&P, 0, sizeof P);
+    memset(&E, 0, sizeof E);
     P.s = end ? end + 1 : NULL;
     P.n = end ? size - (size_t)(end + 1 - data) : 0u;
     P.mode = fl & 3;

@@ -35,6 +35,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <sched.h>
+#include <semaphore.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -73,11 +74,12 @@ enum {
     FA_F_SOCKET, FA_F_BIND, FA_F_CONNECT, FA_F_REUSE, FA_F_INTRUDER, FA_F_SEND, FA_F_SCHED, FA_F_AFFINITY, FA_F_MLOCK, FA_F_DMA,
     FA_F_RTKERNEL, FA_F_RANDOM, FA_F_URANDOM, FA_F_READ, FA_F_WRITE, FA_F_LINK, FA_F_IFINDEX,
     FA_F_IFDOWN, FA_F_FSTAT, FA_F_CANFILTER, FA_F_EINTR, FA_F_REUSE0, FA_F_KEYOPEN, FA_F_XDG,
-    FA_F_FSIZE, FA_F_COUNT
+    FA_F_FSIZE, FA_F_XCPBIND, FA_F_XCPTHREAD, FA_F_COUNT
 };
 #define FA_FD0 900
 #define FA_NFD 8
 #define FA_QUEUE 256
+#define FA_XQUEUE 16
 
 typedef struct fa_msg {
     int target;        /* 0 the first socket (peer / CAN), 1 the second (catch-all) */
@@ -118,6 +120,15 @@ static struct {
     int ntask;
     int creates;       /* pthread_create calls, failed ones included */
     uint32_t tscript;  /* 2 bits per pthread_create call: 0 ok, 1 EAGAIN, 2 EPERM, 3 ENOMEM */
+    /* the XCP slave's socket (hs_xcp_port.c): the master's datagrams, the slave's packets */
+    fa_msg xq[FA_XQUEUE];
+    int xqh, xqn;
+    uint64_t xsends;
+    uint8_t xlast[HS_FRAME_MAX_BYTES + 80]; /* the last packet the slave sent (a response: seed) */
+    size_t xlast_n;
+    int xseed_n;                            /* bytes of the last seed seen, 0 none */
+    uint16_t xctr;                          /* the CTR the slave's next packet to its master carries */
+    uint8_t xseed[64];
 } FA;
 static char fa_dir[256];           /* the private directory */
 static void (*fa_tick_hook)(void); /* the harness's peer, once per worker sleep */
@@ -520,17 +531,103 @@ FILE *fz_fopen(const char *path, const char *mode)
 #include "hs_tp_can.c"
 #include "hs_transports.c"
 #include "hs_key.c"
-/* The XCP slave's socket (hs_xcp_port.c): the fake socket, no master ever sends (a datagram
- * harness of the slave itself is fuzz_xcp.c). */
+/* The XCP slave's socket (hs_xcp_port.c): its own queue (FA.xq, the harness's master fills
+ * it), its packets recorded apart from the link's frames (FA.xlast), its bind and its
+ * recompile thread failing on their own bits. The recompile thread is a real thread outside
+ * the baton: a sem_post that hands it a calibration waits until it has answered (X.done), so
+ * the real-time thread finds the result at the next frame, as a run whose recompile takes
+ * less than a frame does, and the run stays a function of its input. */
+static fa_msg *fa_xpush(void)
+{
+    if (FA.xqn == FA_XQUEUE) return NULL;
+    fa_msg *m = &FA.xq[(FA.xqh + FA.xqn++) % FA_XQUEUE];
+    memset(m, 0, sizeof *m);
+    m->target = 2;
+    return m;
+}
 static ssize_t fz_recvfrom(int fd, void *b, size_t n, int flags, struct sockaddr *a, socklen_t *l)
 {
-    (void)fd; (void)b; (void)n; (void)flags; (void)a; (void)l;
-    errno = EAGAIN;
-    return -1;
+    (void)flags;
+    require(fa_is(fd));
+    if (FA.xqn == 0) { errno = EAGAIN; return -1; }
+    const fa_msg *m = &FA.xq[FA.xqh];
+    FA.xqh = (FA.xqh + 1) % FA_XQUEUE;
+    FA.xqn--;
+    if (m->err) { errno = m->err; return -1; }
+    struct sockaddr_in src;
+    memset(&src, 0, sizeof src);
+    src.sin_family = AF_INET;
+    src.sin_addr.s_addr = htonl(0x7F000001u);
+    src.sin_port = htons((uint16_t)(m->foreign ? 40001 : 40000)); /* another master: another port */
+    if (a && l && *l >= sizeof src) { memcpy(a, &src, sizeof src); *l = sizeof src; }
+    memcpy(b, m->b, m->n < n ? m->n : n);
+    return (ssize_t)(m->n < n ? m->n : n);
+}
+static int fz_xcp_master_port(void);
+static ssize_t fz_xcp_sendto(int fd, const void *b, size_t n, int flags, const struct sockaddr *a, socklen_t l)
+{
+    (void)flags;
+    require(fa_is(fd) && l == sizeof(struct sockaddr_in));
+    FA.xsends++;
+    /* XCP on Ethernet (hil/hs_xcp.h): LEN is the packet's bytes after the 4-byte header; CTR
+     * counts the packets to the connected master (0, 1, 2, ...), a refusal to another master
+     * carries 0 and leaves the count */
+    const uint8_t *h = (const uint8_t *)b;
+    const unsigned port = ntohs(((const struct sockaddr_in *)a)->sin_port);
+    require(n >= 5u && (size_t)(h[0] | h[1] << 8) == n - 4u);
+    const unsigned ctr = (unsigned)(h[2] | h[3] << 8);
+    if (fz_xcp_master_port() >= 0 && port != (unsigned)fz_xcp_master_port()) require(ctr == 0u);
+    else require(ctr == FA.xctr++);
+    FA.xlast_n = n < sizeof FA.xlast ? n : sizeof FA.xlast;
+    memcpy(FA.xlast, b, FA.xlast_n);
+    /* a positive GET_SEED response (LEN CTR 0xFF length seed): kept for the master's UNLOCK */
+    const uint8_t *p = (const uint8_t *)b;
+    if (n >= 6u + 32u && p[4] == 0xFFu && p[5] == 32u && (size_t)(p[0] | p[1] << 8) == 2u + 32u) {
+        FA.xseed_n = 32;
+        memcpy(FA.xseed, p + 6, 32);
+    }
+    return (ssize_t)n;
+}
+static int fz_xcp_bind(int fd, const struct sockaddr *a, socklen_t l)
+{
+    (void)a; (void)l;
+    require(fa_is(fd));
+    if (fa_failing(FA_F_XCPBIND)) { errno = EADDRINUSE; return -1; }
+    return 0;
+}
+static int fz_xcp_sem_post(sem_t *s);
+#undef pthread_create
+/* (after the #undef: the real pthread_create) */
+static int fz_xcp_pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*fn)(void *), void *arg)
+{
+    if (fa_failing(FA_F_XCPTHREAD)) return EAGAIN;
+    return pthread_create(th, attr, fn, arg);
 }
 #define recvfrom fz_recvfrom
+#undef sendto
+#define sendto fz_xcp_sendto
+#undef bind
+#define bind fz_xcp_bind
+#define pthread_create fz_xcp_pthread_create
+#define sem_post fz_xcp_sem_post
 #include "hs_xcp_port.c"
+#undef sem_post
+#undef pthread_create
+#define pthread_create fz_pthread_create
+#undef bind
+#define bind fz_bind
+#undef sendto
+#define sendto fz_sendto
 #undef recvfrom
+/* The port of the master the slave is connected to, -1 when none. */
+static int fz_xcp_master_port(void) { return X.x.connected ? (int)(X.x.master & 0xFFFFu) : -1; }
+static int fz_xcp_sem_post(sem_t *s)
+{
+    const int r = sem_post(s);
+    if (!__atomic_load_n(&X.quit, __ATOMIC_ACQUIRE))
+        while (__atomic_load_n(&X.done, __ATOMIC_ACQUIRE) == 0) sched_yield();
+    return r;
+}
 /* The application itself keeps its own file I/O (the CSV, stats, histogram): real files. */
 #undef socket
 #undef close
@@ -589,6 +686,22 @@ static void fa_init(void)
     fa_write_file("loose.key", "00112233445566778899aabbccddeeff\n", 0644);
     fa_write_file("zero.key", "00000000000000000000000000000000\n", 0600);
     fa_write_file("plain", "a file where the key directory goes\n", 0600);
+    /* fuzz_rtapp's XCP description (@xcp.hsm): units as one-word comments, a param at 0, one
+     * without a comment, a mass that half of r makes 0 (a recompile the description refuses) */
+    fa_write_file("xcp.hsm",
+              "# fuzz_rtapp's XCP description: one-word unit comments, a param at 0, one without a comment, a mass a smaller r makes 0\n"
+              "model fz_xcp dim=2\n"
+              "param g = 9.81   # m/s^2\n"
+              "param r = 1      # kg\n"
+              "param c = 0\n"
+              "param k = 400\n"
+              "param m = r - 0.5   # the mass (kg)\n"
+              "gravity 0,-g\n"
+              "input F unit=N min=-100 max=100 fallback=0 stale=20\n"
+              "body mass point2 mass=m pos=0,-1\n"
+              "force spring spring a=mass b=ground@0,0 k=k c=c l0=1\n"
+              "force pull inforce a=mass b=ground@0,0 in=F\n"
+              "output y pos mass.y unit=m min=-10 max=10\n", 0600);
     {
         static char big[HS_KEY_FILE_MAX + 64];
         memset(big, '#', sizeof big - 1);
@@ -597,8 +710,9 @@ static void fa_init(void)
     require(setenv("XDG_CONFIG_HOME", fa_dir, 1) == 0);
 }
 /* argv from the input: NUL-separated words; "@NAME" is a file of the private directory
- * ("@full" /dev/full, "@dir" the directory itself), "@@..." a word starting with '@'; any
- * other value of --log, --stats or --hist a file of the private directory too. */
+ * ("@full" /dev/full, "@dir" the directory itself), and so is the value of "KEY=@NAME",
+ * "@@..." a word starting with '@'; any
+ * other value of --log, --stats, --hist or --a2l a file of the private directory too. */
 #define FA_MAXA 48
 static char fa_words[FA_MAXA][400];
 static int fa_argv(const uint8_t *d, size_t n, const char *prog, char **argv)
@@ -615,7 +729,8 @@ static int fa_argv(const uint8_t *d, size_t n, const char *prog, char **argv)
          * writes only there ('/' becomes '_'); hilstep-rt's --log none and --stats/--hist -
          * (stdout) stay as they are */
         const char *prev = argv[argc - 1];
-        const int outopt = argc > 1 && (!strcmp(prev, "--log") || !strcmp(prev, "--stats") || !strcmp(prev, "--hist"));
+        const int outopt = argc > 1 && (!strcmp(prev, "--log") || !strcmp(prev, "--stats") || !strcmp(prev, "--hist") ||
+                                         !strcmp(prev, "--a2l"));
         if (w[0] == '@' && l > 1 && w[1] != '@') {
             if (l == 5 && !strncmp(w, "@full", 5)) snprintf(o, 400, "/dev/full");
             else if (l == 4 && !strncmp(w, "@dir", 4)) snprintf(o, 400, "%s", fa_dir);
@@ -625,10 +740,14 @@ static int fa_argv(const uint8_t *d, size_t n, const char *prog, char **argv)
                 o[k] = '\0';
             }
         } else if (outopt && !(l == 4 && !memcmp(w, "none", 4) && !strcmp(prev, "--log")) &&
-                   !(l == 1 && w[0] == '-' && strcmp(prev, "--log") && !strcmp(prog, "hilstep-rt"))) {
+                   !(l == 1 && w[0] == '-' && strcmp(prev, "--log") && strcmp(prev, "--a2l") && !strcmp(prog, "hilstep-rt"))) {
             int k = snprintf(o, 400, "%s/out_", fa_dir);
             for (size_t j = 0; j < l && k < 399; ++j) o[k++] = w[j] == '/' ? '_' : w[j];
             o[k] = '\0';
+        } else if (w[0] != '@' && memchr(w, '=', l) && ((const char *)memchr(w, '=', l))[1] == '@') {
+            /* KEY=@NAME (--transport-opt secoc-key=@good.key): the value a file of the directory */
+            const size_t eq = (size_t)((const char *)memchr(w, '=', l) - w);
+            snprintf(o, 400, "%.*s%s/%.*s", (int)(eq + 1), w, fa_dir, (int)(l - eq - 2), w + eq + 2);
         } else {
             snprintf(o, 400, "%.*s", (int)l, w[0] == '@' ? w + 1 : w);
         }
@@ -648,6 +767,7 @@ static void fa_reset(uint32_t fail, uint32_t tscript, int64_t lat0)
     FA.now = 1000000000000LL; /* 1000 s after boot */
     FA.step = 1000;
     FA.lat0 = FA.lat = lat0;
+    g_active = 0; /* hs_xcp_port.c's: a process runs its slave once, the harness many times */
     fa_turn = 0;
     fa_me = 0;
 }

@@ -7,7 +7,7 @@ import os
 
 F = {n: i for i, n in enumerate(
     "SOCKET BIND CONNECT REUSE INTRUDER SEND SCHED AFFINITY MLOCK DMA RTKERNEL RANDOM URANDOM "
-    "READ WRITE LINK IFINDEX IFDOWN FSTAT CANFILTER EINTR REUSE0 KEYOPEN XDG FSIZE".split())}
+    "READ WRITE LINK IFINDEX IFDOWN FSTAT CANFILTER EINTR REUSE0 KEYOPEN XDG FSIZE XCPBIND XCPTHREAD".split())}
 
 
 def seed(flags=1, faults=(), tscript=0, sigtick=0, args=(), script=b""):
@@ -28,6 +28,28 @@ CAN = ["--transport", "can", "--can-if", "vcan0", "--dbc", "hil/dbc/circular_tra
 RUN = ["--duration", "0.05", "--quiet"]
 MIX = bytes([op(1), op(1, 1), op(2, 3), op(3, 5), op(4), op(4, 1), op(5), op(5, 1), op(6), op(6, 1),
              op(7, 2), op(1, 4), op(1, 5), op(0), op(3, 7), op(2, 31), op(1, 2)])
+
+# hilstep-rt with --xcp: each tick takes the ECU's byte, then the XCP master's (fuzz_rtapp.c's
+# xcp_tick: action = low 3 bits, argument above)
+SPRING = ["--model-file", "test/xcp/spring.hsm"]
+XCP = ["--xcp", "127.0.0.1:5555"]
+XS = [op(0), op(0, 1), op(3), op(1), op(2), op(1, 1), op(2, 1), op(0), op(1, 1), op(2), op(1), op(2),
+      op(4), op(3, 0), op(3, 9), op(3, 18), op(3, 27), op(3, 2), op(3, 3)] + \
+     [op(5, a) for a in range(8)] + [op(5, 24 + a) for a in range(8)] + \
+     [op(6), op(6, 1), op(7, 5), op(7, 0), op(3, 12), op(3, 4), op(3, 1), op(3, 5), op(0, 1), op(5, 7), op(0)]
+
+
+def xcp_script(xs, ecu=op(1)):
+    return bytes(b for x in xs for b in (ecu, x))
+
+
+# genuine ECU CAN frames (fuzz_rtapp.c's can_genuine: op 3 with arg >= 16): in sequence, a
+# replay, a forgery E2E passes, a lost one, values
+SECOC = CAN[:4] + ["--dbc", "test/can/circular_track_secoc.dbc"]
+GEN = bytes(b for g in [op(3, 16)] * 3 + [op(3, 17), op(3, 16), op(3, 18), op(3, 16), op(3, 20), op(3, 16),
+                          op(3, 24), op(3, 19), op(3, 28), op(3, 16), op(3, 30), op(3, 16), op(3, 16)]
+            for b in [g] + [op(0)] * 9)  # every 10 ms, the message's cycle
+
 
 rt = {
     "pass": seed(1, args=RUN + ["--log", "@out.csv", "--stats", "@out.stats", "--hist", "@out.hist"]),
@@ -124,6 +146,42 @@ rt = {
     "stepper_refused": seed(1, args=RUN + ["--method", "em", "--stab", "baumgarte"]),
     "model_file_param_long": seed(1, args=RUN + ["--model-file", "model/mech/ball.hsm", "--param", "a" * 40 + "=1"]),
     "takeover": seed(1, args=RUN + ["--takeover-ms", "3", "--linger-ms", "5"], script=MIX),
+    "can_genuine": seed(1, args=["--duration", "0.2", "--quiet"] + CAN, script=GEN),
+    "can_secoc": seed(1, args=["--duration", "0.2", "--quiet"] + SECOC + ["--stats", "@sc.stats", "--transport-opt", "secoc-key=@good.key"], script=GEN),
+    "can_secoc_pretty": seed(1, args=["--duration", "0.2"] + SECOC + ["--transport-opt", "secoc-key=@good.key"], script=GEN),
+    "can_secoc_loose": seed(1, args=RUN + SECOC + ["--transport-opt", "secoc-key=@loose.key"], script=GEN),
+    "can_secoc_nokey": seed(1, args=RUN + SECOC, script=GEN),
+    "can_secoc_keymissing": seed(1, args=RUN + SECOC + ["--transport-opt", "secoc-key=@missing.key"]),
+    "xcp_a2l": seed(1, args=["--a2l", "@x.a2l"]),
+    "xcp_a2l_file": seed(1, args=SPRING + ["--a2l", "@s.a2l", "--xcp", "0.0.0.0:5556"]),
+    "xcp_a2l_desc": seed(1, args=SPRING + ["--a2l", "@s.a2l"]),
+    "xcp_a2l_car": seed(1, args=["--model", "car", "--a2l", "@car.a2l"]),
+    "xcp_a2l_quarter": seed(1, args=["--model-file", "model/mech/quarter_car.hsm", "--a2l", "@q.a2l"]),
+    "xcp_a2l_dir": seed(1, args=["--a2l", "@dir"]),
+    "xcp_a2l_full": seed(1, args=["--a2l", "@full"]),
+    "xcp_bad_addr": seed(1, args=RUN + ["--xcp", "127.0.0.1:notaport"]),
+    "xcp_bind": seed(1, faults=["XCPBIND"], args=RUN + XCP),
+    "xcp_thread": seed(1, faults=["XCPTHREAD"], args=RUN + SPRING + XCP),
+    "xcp_desc_bad": seed(1, args=RUN + SPRING + XCP + ["--param", "nonesuch=1"]),
+    "xcp_session": seed(1, args=RUN + XCP + ["--key", "@good.key", "--stats", "@x.stats"], script=xcp_script(XS)),
+    "xcp_session_pretty": seed(1, args=["--duration", "0.05"] + XCP + ["--key", "@good.key"], script=xcp_script(XS)),
+    "xcp_session_file": seed(1, args=RUN + SPRING + XCP + ["--key", "@good.key", "--param", "k=500",
+                                                         "--stats", "@xf.stats"], script=xcp_script(XS)),
+    "xcp_session_file_pretty": seed(1, args=["--duration", "0.05"] + SPRING + XCP + ["--key", "@good.key"],
+                                    script=xcp_script(XS)),
+    "xcp_noauth": seed(1, args=RUN + XCP + ["--no-auth", "--stats", "@n.stats"], script=xcp_script(XS)),
+    "xcp_can": seed(1, args=RUN + CAN + XCP, script=xcp_script(XS, op(3, 1))),
+    "xcp_desc_units": seed(1, args=RUN + ["--model-file", "@xcp.hsm", "--a2l", "@u.a2l"] + XCP + ["--key", "@good.key"],
+                           script=xcp_script(XS + [op(3, 9), op(3, 1), op(3, 2), op(0), op(3, 9)])),
+    "xcp_period_250": seed(1, args=["--duration", "0.02", "--quiet", "--period-us", "250"] + XCP + ["--no-auth"],
+                           script=xcp_script([op(0), op(5, 8), op(5, 11), op(5, 27), op(4), op(5, 3)])),
+    "xcp_period_2500": seed(1, args=["--duration", "0.05", "--quiet", "--period-us", "2500"] + XCP + ["--no-auth"],
+                            script=xcp_script([op(0), op(5, 8), op(4), op(5, 3), op(5, 19)])),
+    "xcp_mdf": seed(1, args=RUN + XCP + ["--no-auth", "--log", "@x.mf4", "--tol", "off"],
+                    script=xcp_script([op(0), op(3, 1), op(5, 14), op(3, 2)])),
+    "tol": seed(1, args=RUN + ["--tol", "0.1"]),
+    "xcp_norandom": seed(1, faults=["RANDOM"], args=RUN + XCP + ["--key", "@good.key"],
+                         script=xcp_script(XS)),
 }
 ERUN = ["--duration", "0.05", "--stats", "@e.stats"]
 ecu = {
@@ -177,6 +235,7 @@ ecu = {
     "can_ts": seed(1, args=CAN + ["--duration", "0.02"], script=bytes([op(3, 4), op(3, 5), op(3, 20)])),
     "can_car": seed(1, args=["--model", "car", "--control", "abs", "--duration", "0.02"] + CAN[:4] + ["--dbc", "hil/dbc/circular_track.dbc"]),
     "can_car_dbc": seed(1, args=["--model", "car", "--control", "abs", "--duration", "0.02"] + CAN[:4] + ["--dbc", "hil/dbc/car.dbc"]),
+    "can_secoc": seed(1, args=SECOC + ["--duration", "0.05", "--stats", "@sc.stats", "--transport-opt", "secoc-key=@good.key"], script=bytes([op(3, i) for i in range(32)])),
     "limits": seed(3, args=["--max-fallback-ticks", "2", "--takeover-ms", "5", "--timeout-ms", "50"]),
 }
 
