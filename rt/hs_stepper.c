@@ -664,6 +664,10 @@ hs_status hs_stepper_set_state(hs_stepper *s, hs_real t, const hs_real *q, const
     for (int i = 0; i < s->nc; ++i) { s->lambda[i] = consistent ? -s->b2[s->nq + i] : HS_R(0.0); }
     if (consistent != 0) {
         for (int i = 0; i < s->nq; ++i) { s->wd[i] = s->b2[i]; s->acc[i] = s->b2[i]; }
+        if (s->sdirk != 0) {
+            const hs_status qrc = hs_model_rc(hs_sd_quat_init(s));
+            if (qrc != HS_OK) { return qrc; }
+        }
     }
     s->E0 = E0;
     {

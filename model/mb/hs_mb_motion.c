@@ -270,3 +270,32 @@ int hs_mb_fn_spin(const hs_model *m, const hs_real *q, const hs_real *u, hs_real
     *w = hs_sqrt(w2max);
     return HS_OK;
 }
+
+int hs_mb_fn_quats(const hs_model *m, const int **off)
+{
+    if ((m == NULL) || (off == NULL)) {
+        return HS_E_NULL;
+    }
+    const hs_mb_model *mb = MB(m);
+    *off = mb->quat;
+    return mb->nquat;
+}
+
+int hs_mb_gen_spin(const hs_model *m, const hs_real *q, const hs_real *u, hs_real *w, int *body)
+{
+    const hs_mb_gen *g = (m != NULL) ? (const hs_mb_gen *)m->type->data : NULL;
+    /* bound once check()/initial() compiled the tables (hs_mb_tab.c) */
+    if ((g == NULL) || (g->inner == NULL) || (g->inner->type == NULL)) {
+        return HS_E_MODEL;
+    }
+    return hs_mb_fn_spin(g->inner, q, u, w, body);
+}
+
+int hs_mb_gen_quats(const hs_model *m, const int **off)
+{
+    const hs_mb_gen *g = (m != NULL) ? (const hs_mb_gen *)m->type->data : NULL;
+    if ((g == NULL) || (g->inner == NULL) || (g->inner->type == NULL)) {
+        return HS_E_MODEL;
+    }
+    return hs_mb_fn_quats(g->inner, off);
+}
