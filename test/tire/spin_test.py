@@ -148,16 +148,16 @@ for mu in (1.0, 0.1):
         fz = rows[i]["out_Fz_fl[N]"]
         af, mf = alpha_slide(mu, fz), rate(rows, "out_omega_fl[rad/s]", i, h)
         stopped_at_range("car.hsm 4WD launch 1500 N m, mu %g, h = %g" % (mu, h), rc, f, rows, h, 400.0, af)
-        check(abs(mf / af - 1) < 0.01 and float(f.get("err_est", "nan")) < 1e-3,
+        check(abs(mf / af - 1) < 1e-3 and float(f.get("err_est", "nan")) < 1e-3,
               "car.hsm mu %g, h = %g, at t = %.3f s: front wheel spins up at %.2f rad/s/s, (T - rd (mu FS + fr Fz))/J "
-              "with its Fz %.0f N: %.2f (1 %%); err_est %s" % (mu, h, rows[i]["t"], mf, fz, af, f.get("err_est")))
+              "with its Fz %.0f N: %.2f (0.1 %%); err_est %s" % (mu, h, rows[i]["t"], mf, fz, af, f.get("err_est")))
     # the same car with the wheel speed outputs declared to +-1e9: refused before h omega passes
     # HW_MAX; the rows written at 1 ms are those of 0.5 ms (so not diverged; from 0.1 s, after the
     # load transfer's first swing, which the two step sizes resolve 0.6 % apart), and from 0.25 s
     # (the load changes slowly enough for the tread to follow FS(Fz)) to 0.6 s on the sliding
-    # rule within 2 % (on ice the front wheel is 1.3 % off it at 0.3 s at both h, 0.5 % with
-    # the declared range's shorter run above; later, dry, the suspended wheel spins up a few %
-    # slower than the rule at either h: the model's own dynamics, not the step)
+    # rule within 0.2 % (2e-4 measured at both h, dry and on ice; before the rotation update the
+    # front wheel was 1.3 % off it on ice at 0.3 s and 0.5 % dry: the straight-line quaternion
+    # update's error, which the 1 % and 2 % bars here then allowed)
     wr = {}
     for h in (1e-3, 5e-4):
         rc, f, rows = run(["--model-file", wide.name, "--param", "v0=0", "--param", "mu=%g" % mu], h, 3.0, DRIVE)
@@ -165,9 +165,9 @@ for mu in (1.0, 0.1):
         hw = h * max(wmax(r) for r in rows)
         off = max(abs(rate(rows, "out_omega_fl[rad/s]", i, h) / alpha_slide(mu, rows[i]["out_Fz_fl[N]"]) - 1)
                   for i in range(int(round(0.25 / h)), min(len(rows) - 1, int(round(0.6 / h)))))
-        check(rc == 1 and f.get("status") == "range" and hw <= HW_MAX and off < 0.02,
+        check(rc == 1 and f.get("status") == "range" and hw <= HW_MAX and off < 2e-3,
               "car.hsm, omega declared to 1e9, mu %g, h = %g: status=%s exit %d at t = %s s; rows written reach h omega "
-              "%.4f <= %g; 0.25 to 0.6 s the front spin-up on (T - rd (mu FS + fr Fz))/J within 2 %% (worst %.4f)"
+              "%.4f <= %g; 0.25 to 0.6 s the front spin-up on (T - rd (mu FS + fr Fz))/J within 0.2 %% (worst %.4f)"
               % (mu, h, f.get("status"), rc, f.get("t"), hw, HW_MAX, off))
     d = max(abs(r["out_omega_fl[rad/s]"] - wr[5e-4][2 * i]["out_omega_fl[rad/s]"]) / max(r["out_omega_fl[rad/s]"], 1.0)
             for i, r in enumerate(wr[1e-3]) if r["t"] >= 0.1)
