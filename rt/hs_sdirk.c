@@ -480,13 +480,14 @@ static HS_STAGE_FN int st_sd_stage1(hs_stepper *s, hs_ctx *c)
         rc = sd_quat_solved(s, s->accn);
     }
 #if HS_SD_NEWTON > 1
-    for (int it = 1; (it < HS_SD_NEWTON) && (rc == HS_OK); ++it) {
+    const int more = HS_SD_NEWTON - 1;
 #else
     /* Compliant rows: a second Newton step, refactored at the corrected point (why: the
      * header; rt/METHODS.md "Where a method stops"). Fixed per model, known at init. */
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    if ((rc == HS_OK) && (s->comp != 0)) {
+    const int more = (s->comp != 0) ? 1 : 0;
 #endif
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
+    for (int it = 0; (it < more) && (rc == HS_OK); ++it) {
         for (int i = 0; i < nq; ++i) {
             s->un[i] = s->u[i] + hg * s->accn[i];
             s->qn[i] = s->q[i] + hg * s->u[i] + hg * hg * s->accn[i];
@@ -529,12 +530,13 @@ static HS_STAGE_FN int st_sd_stage2(hs_stepper *s, hs_ctx *c)
         rc = sd_quat_solved(s, s->wdn);
     }
 #if HS_SD_NEWTON > 1
-    for (int it = 1; (it < HS_SD_NEWTON) && (rc == HS_OK); ++it) {
+    const int more = HS_SD_NEWTON - 1;
 #else
     /* compliant rows: as stage 1, one more Newton step refactored at the corrected point */
-    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    if ((rc == HS_OK) && (s->comp != 0)) {
+    const int more = (s->comp != 0) ? 1 : 0;
 #endif
+    /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
+    for (int it = 0; (it < more) && (rc == HS_OK); ++it) {
         for (int i = 0; i < nq; ++i) {
             s->un[i] = s->u[i] + h * (a21 * s->accn[i] + g * s->wdn[i]);
             s->qn[i] = s->q[i] + c2h * s->u[i] + (q1 * s->accn[i] + q2 * s->wdn[i]);
