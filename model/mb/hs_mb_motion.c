@@ -202,7 +202,7 @@ int hs_mb_fn_motion(const hs_model *m, hs_real t, const hs_real *q, const hs_rea
         if (Bd->kind == HS_MB_PLANAR) {
             I = Bd->inertia[2];
         } else if (Bd->kind == HS_MB_SPATIAL) {
-            /* its rate is checked at every step (spin(), HS_SD_MAX_HW): the energy bound, on
+            /* its rate is checked at every step (spin(), HS_SD_MAX_HW_QUAT): the energy bound, on
              * its smallest moment, bounded a spin about an axis its hinges may forbid (the
              * hinged four-bar's axial I = 0.01: refused at 4 ms, a run within 4.8e-7 m and
              * rad of the one at 1 ms, rt/METHODS.md's grid) */
