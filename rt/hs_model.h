@@ -249,6 +249,12 @@ typedef struct hs_model_type {
      * its potential's floor: the scale hilstep-sim judges the energy error by (a run off by
      * more than 10 % of it is inaccurate; rt/METHODS.md "Where a method stops"). NULL: none. */
     int (*release)(const struct hs_model *m, hs_real t, const hs_real *q, const hs_real *u, hs_real *E);
+    /* Optional: the model's unit quaternions (w, x, y, z) among q, each 4 consecutive
+     * coordinates whose velocities are their rates: returns how many and points *off at their
+     * first indices (the model's own list). The default method moves them on the rotation
+     * group by their body rates w = 2 G(p) p' instead of along straight lines in R^4
+     * (rt/hs_sdirk.c "Quaternions"). NULL: none. */
+    int (*quats)(const struct hs_model *m, const int **off);
 } hs_model_type;
 
 /* A model instance: a type, its parameter block (param_size bytes, owned by the caller), an

@@ -16,6 +16,7 @@
  * nonlinear remainder is not damped by the midpoint-like stages; rt/METHODS.md "Where a
  * method stops"). */
 #include "hs_stage.h"
+#include "hs_math.h"
 
 /* Newton steps per stage (compile-time; the method as shipped takes 1, with stage 1's factor,
  * and 2, each refactored, on models with compliant rows).
@@ -26,11 +27,21 @@
 #define HS_SD_NEWTON 1
 #endif
 
-/* The largest rotation per step h |w| (rad) of a quaternion body in a committed result (the
- * in-step range check of st_sd_combine); the free-body path's HS_FB_MAX_HW is the same bound on
- * its start. 0.5 is 500 rad/s at h = 1 ms: above car.hsm's declared 400 rad/s wheel speed. */
+/* The largest rotation per step h |w| (rad) of a body in a committed result (the in-step range
+ * check of st_sd_combine, on the rate the model's spin() reports): 0.5, 500 rad/s at h = 1 ms,
+ * for the rotating coordinates the stages move on straight lines (a jointed rod's theta'; the
+ * free-body path's HS_FB_MAX_HW is the same bound on its start). */
 #ifndef HS_SD_MAX_HW
 #define HS_SD_MAX_HW HS_R(0.5)
+#endif
+/* The same bound for a model whose rotating bodies are all unit quaternions moved on the
+ * rotation group (quats(), "Quaternions" below): twice HS_SD_MAX_HW, 1 rad per step. The one
+ * Newton step per stage stops contracting further out (measured, test/tire/spin_test.py: a
+ * torque-driven wheel stays on omega = T t / J to 1e-9 up to h |w| = 1.6 at 1 ms; car.hsm's
+ * launch with its wheel speeds declared to 1e9 keeps to the run at h/2 up to h |w| = 1.31 at
+ * 1 ms, 1.44 on ice, 1.31 and 1.24 on ice at 0.5 and 0.25 ms, and diverges past). */
+#ifndef HS_SD_MAX_HW_QUAT
+#define HS_SD_MAX_HW_QUAT (HS_R(2.0) * HS_SD_MAX_HW)
 #endif
 
 /* (Baumgarte: refused by the row, HS_MF_NOBAUM: the stages are acceleration-level and the
@@ -292,6 +303,147 @@ static int sd_newton(hs_stepper *s, hs_ctx *c, hs_real t, hs_real *A, hs_real *L
     return HS_OK;
 }
 
+/* ---- Quaternions ----
+ * A model's unit quaternions (quats(): 4 coordinates p whose velocities are p') are not moved
+ * along the stages' straight lines in R^4: p turns at half its body rate w = 2 G(p) p', so a
+ * line's chord of h |w| / 2 rad cuts inside the sphere by (h |w|)^2 / 8 and the stage sees
+ * the centripetal part of p'' = 1/2 G(p)^T w' - |p'|^2 p through the one Newton step; a wheel
+ * spun up by a constant torque gained 3.7 % at h |w| = 0.78 and overflowed past 1.25. Here,
+ * with the same Butcher table, each stage's body rate and orientation are
+ *     W_i = w_n + h sum_j a_ij w'_j,   P_i = p_n (x) exp(h sum_j a_ij W_j),   U_i = 1/2 G(P_i)^T W_i,
+ *     w_{n+1} = w_n + h sum b_j w'_j,  p_{n+1} = p_n (x) exp(h sum b_j W_j),  u_{n+1} = 1/2 G^T w_{n+1}
+ * (exp(phi) = (cos |phi|/2, sin(|phi|/2) phi/|phi|): Munthe-Kaas with dexp^-1 = 1, order 2,
+ * exact for a spin about a fixed axis at any rate linear in t), the stage acceleration's body
+ * form B = (P.A, G(P) A) = (-|U|^2, w'/2) (P^T and G(P) are the rows of an orthogonal matrix)
+ * and A = B_0 P + G(P)^T B_v back. acc, accn, wd, wdn hold B on these coordinates: it does
+ * not turn with p, so the predictors' lines through the last step's stages stay right at any
+ * rate, where p'' turns by h |w| / 2 per step. The step matrix is unchanged: on the sphere's
+ * tangent both maps move Q and U by (h g)^2 and h g times a change of A. */
+
+/* y = G(p) x (3): the body-frame rows of p (w = 2 G(p) p'). */
+static void qg(const hs_real *p, const hs_real *x, hs_real *y)
+{
+    y[0] = -p[1] * x[0] + p[0] * x[1] + p[3] * x[2] - p[2] * x[3];
+    y[1] = -p[2] * x[0] - p[3] * x[1] + p[0] * x[2] + p[1] * x[3];
+    y[2] = -p[3] * x[0] + p[2] * x[1] - p[1] * x[2] + p[0] * x[3];
+}
+
+/* y = r0 p + G(p)^T rv (4), i.e. the product p (x) (r0, rv). */
+static void qgt(const hs_real *p, hs_real r0, const hs_real *v, hs_real *y)
+{
+    y[0] = r0 * p[0] - p[1] * v[0] - p[2] * v[1] - p[3] * v[2];
+    y[1] = r0 * p[1] + p[0] * v[0] - p[3] * v[1] + p[2] * v[2];
+    y[2] = r0 * p[2] + p[3] * v[0] + p[0] * v[1] - p[1] * v[2];
+    y[3] = r0 * p[3] - p[2] * v[0] + p[1] * v[1] + p[0] * v[2];
+}
+
+/* The model's quaternion list into *off; their count, or a negative status (an entry outside
+ * q is the model's fault). */
+static int sd_quats(const hs_stepper *s, const int **off)
+{
+    const hs_model *m = s->model;
+    if (m->type->quats == NULL) {
+        return 0;
+    }
+    const int n = m->type->quats(m, off);
+    for (int k = 0; k < n; ++k) {
+        if (((*off)[k] < 0) || ((*off)[k] > s->nq - 4)) {
+            return HS_E_MODEL;
+        }
+    }
+    return n;
+}
+
+/* One quaternion's stage or result: P = p (x) exp(phi), U = 1/2 G(P)^T W, and with A != NULL
+ * its body form B (4) into A's p-form at P: A = -|U|^2 P + G(P)^T B_v. */
+static void sd_quat_place(const hs_real *p, const hs_real *phi, const hs_real *W, hs_real *P, hs_real *U, hs_real *A)
+{
+    const hs_real t2 = phi[0] * phi[0] + phi[1] * phi[1] + phi[2] * phi[2];
+    const hs_real t = hs_sqrt(t2);
+    hs_real sn, cs;
+    hs_sincos(HS_R(0.5) * t, &sn, &cs);
+    /* sin(t/2)/t, its series below 1e-4 rad (error t^4/7680 there: below the rounding) */
+    const hs_real k = (t < HS_R(1e-4)) ? (HS_R(0.5) - t2 / HS_R(48.0)) : (sn / t);
+    const hs_real v[3] = {k * phi[0], k * phi[1], k * phi[2]};
+    qgt(p, cs, v, P);
+    const hs_real hw[3] = {HS_R(0.5) * W[0], HS_R(0.5) * W[1], HS_R(0.5) * W[2]};
+    qgt(P, HS_R(0.0), hw, U);
+    if (A != NULL) {
+        const hs_real b[3] = {A[1], A[2], A[3]};
+        const hs_real u2 = U[0] * U[0] + U[1] * U[1] + U[2] * U[2] + U[3] * U[3];
+        qgt(P, -u2, b, A);
+    }
+}
+
+/* A (p-form at P) into its body form B = (P.A, G(P) A), in place. */
+static void sd_quat_body(const hs_real *P, hs_real *A)
+{
+    hs_real y[3];
+    qg(P, A, y);
+    A[0] = P[0] * A[0] + P[1] * A[1] + P[2] * A[2] + P[3] * A[3];
+    A[1] = y[0];
+    A[2] = y[1];
+    A[3] = y[2];
+}
+
+/* The quaternions' stage values (stage 1: st = 1, 2: st = 2) or result (st = 3) in qn, un from
+ * q, u and the body forms in accn (stage 1) and wdn (stage 2); a stage's A into its p-form. */
+static int sd_quat_stage(hs_stepper *s, hs_real h, int st)
+{
+    const int *off = NULL;
+    const int n = sd_quats(s, &off);
+    const hs_real g = s->def.sd_gamma, a21 = HS_R(1.0) - HS_R(2.0) * g;
+    for (int k = 0; k < n; ++k) {
+        const int o = off[k];
+        hs_real w[3], W1[3], W2[3], phi[3];
+        qg(&s->q[o], &s->u[o], w);
+        const hs_real *b1 = &s->accn[o + 1], *b2 = &s->wdn[o + 1];
+        for (int i = 0; i < 3; ++i) {
+            w[i] *= HS_R(2.0);
+            /* w' = 2 B_v */
+            W1[i] = w[i] + HS_R(2.0) * h * g * b1[i];
+            W2[i] = w[i] + HS_R(2.0) * h * (a21 * b1[i] + g * b2[i]);
+        }
+        if (st == 1) {
+            for (int i = 0; i < 3; ++i) { phi[i] = h * g * W1[i]; }
+            sd_quat_place(&s->q[o], phi, W1, &s->qn[o], &s->un[o], &s->accn[o]);
+        } else if (st == 2) {
+            for (int i = 0; i < 3; ++i) { phi[i] = h * (a21 * W1[i] + g * W2[i]); }
+            sd_quat_place(&s->q[o], phi, W2, &s->qn[o], &s->un[o], &s->wdn[o]);
+        } else {
+            hs_real wn[3];
+            for (int i = 0; i < 3; ++i) {
+                phi[i] = HS_R(0.5) * h * (W1[i] + W2[i]);
+                wn[i] = w[i] + h * (b1[i] + b2[i]);
+            }
+            sd_quat_place(&s->q[o], phi, wn, &s->qn[o], &s->un[o], NULL);
+        }
+    }
+    return (n < 0) ? n : (int)HS_OK;
+}
+
+/* A stage's solved A (p-form at qn) back into body form on the quaternions. */
+static int sd_quat_solved(hs_stepper *s, hs_real *A)
+{
+    const int *off = NULL;
+    const int n = sd_quats(s, &off);
+    for (int k = 0; k < n; ++k) {
+        sd_quat_body(&s->qn[off[k]], &A[off[k]]);
+    }
+    return (n < 0) ? n : (int)HS_OK;
+}
+
+int hs_sd_quat_init(hs_stepper *s)
+{
+    const int *off = NULL;
+    const int n = sd_quats(s, &off);
+    for (int k = 0; k < n; ++k) {
+        sd_quat_body(&s->q[off[k]], &s->acc[off[k]]);
+        sd_quat_body(&s->q[off[k]], &s->wd[off[k]]);
+    }
+    return (n < 0) ? n : (int)HS_OK;
+}
+
 /* Stage 1 at t_n + g h. Predictor: the line through the last step's stage accelerations
  * (at t_n + (g - 1) h and t_n - g h) extrapolated to g; multipliers lambda_n. */
 static HS_STAGE_FN int st_sd_stage1(hs_stepper *s, hs_ctx *c)
@@ -308,29 +460,36 @@ static HS_STAGE_FN int st_sd_stage1(hs_stepper *s, hs_ctx *c)
     for (int i = 0; i < nc; ++i) {
         s->sl1[i] = s->lambda[i];
     }
-#if HS_SD_NEWTON > 1
-    int rc = sd_newton(s, c, c->t + g * h, s->accn, s->sl1, 1);
-    for (int it = 1; (it < HS_SD_NEWTON) && (rc == HS_OK); ++it) {
-        for (int i = 0; i < nq; ++i) {
-            s->un[i] = s->u[i] + hg * s->accn[i];
-            s->qn[i] = s->q[i] + hg * s->u[i] + hg * hg * s->accn[i];
-        }
+    /* (the quaternions' predictor is their body form: placed on the group, A into p-form) */
+    int rc = sd_quat_stage(s, h, 1);
+    if (rc == (int)HS_OK) {
         rc = sd_newton(s, c, c->t + g * h, s->accn, s->sl1, 1);
     }
-    return rc;
+    if (rc == (int)HS_OK) {
+        rc = sd_quat_solved(s, s->accn);
+    }
+#if HS_SD_NEWTON > 1
+    const int more = HS_SD_NEWTON - 1;
 #else
-    int rc = sd_newton(s, c, c->t + g * h, s->accn, s->sl1, 1);
     /* Compliant rows: a second Newton step, refactored at the corrected point (why: the
      * header; rt/METHODS.md "Where a method stops"). Fixed per model, known at init. */
-    if ((rc == (int)HS_OK) && (s->comp != 0)) {
+    /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
+    const int more = (s->comp != 0) ? 1 : 0;
+#endif
+    for (int it = 0; (it < more) && (rc == (int)HS_OK); ++it) {
         for (int i = 0; i < nq; ++i) {
             s->un[i] = s->u[i] + hg * s->accn[i];
             s->qn[i] = s->q[i] + hg * s->u[i] + hg * hg * s->accn[i];
         }
-        rc = sd_newton(s, c, c->t + g * h, s->accn, s->sl1, 1);
+        rc = sd_quat_stage(s, h, 1);
+        if (rc == (int)HS_OK) {
+            rc = sd_newton(s, c, c->t + g * h, s->accn, s->sl1, 1);
+        }
+        if (rc == (int)HS_OK) {
+            rc = sd_quat_solved(s, s->accn);
+        }
     }
     return rc;
-#endif
 }
 
 /* Stage 2 at t_n + (1 - g) h. Predictor: the line through the last step's stage-1 acceleration
@@ -351,28 +510,34 @@ static HS_STAGE_FN int st_sd_stage2(hs_stepper *s, hs_ctx *c)
         s->un[i] = s->u[i] + h * (a21 * a1 + g * a2);
         s->qn[i] = s->q[i] + c2h * s->u[i] + (q1 * a1 + q2 * a2);
     }
+    int rc = sd_quat_stage(s, h, 2);
+    if (rc == (int)HS_OK) {
+        rc = sd_newton(s, c, c->t + (HS_R(1.0) - g) * h, s->wdn, s->sl2, (HS_SD_NEWTON > 1) ? 1 : 0);
+    }
+    if (rc == (int)HS_OK) {
+        rc = sd_quat_solved(s, s->wdn);
+    }
 #if HS_SD_NEWTON > 1
-    int rc = sd_newton(s, c, c->t + (HS_R(1.0) - g) * h, s->wdn, s->sl2, 1);
-    for (int it = 1; (it < HS_SD_NEWTON) && (rc == HS_OK); ++it) {
-        for (int i = 0; i < nq; ++i) {
-            s->un[i] = s->u[i] + h * (a21 * s->accn[i] + g * s->wdn[i]);
-            s->qn[i] = s->q[i] + c2h * s->u[i] + (q1 * s->accn[i] + q2 * s->wdn[i]);
-        }
-        rc = sd_newton(s, c, c->t + (HS_R(1.0) - g) * h, s->wdn, s->sl2, 1);
-    }
-    return rc;
+    const int more = HS_SD_NEWTON - 1;
 #else
-    int rc = sd_newton(s, c, c->t + (HS_R(1.0) - g) * h, s->wdn, s->sl2, 0);
     /* compliant rows: as stage 1, one more Newton step refactored at the corrected point */
-    if ((rc == (int)HS_OK) && (s->comp != 0)) {
+    /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
+    const int more = (s->comp != 0) ? 1 : 0;
+#endif
+    for (int it = 0; (it < more) && (rc == (int)HS_OK); ++it) {
         for (int i = 0; i < nq; ++i) {
             s->un[i] = s->u[i] + h * (a21 * s->accn[i] + g * s->wdn[i]);
             s->qn[i] = s->q[i] + c2h * s->u[i] + (q1 * s->accn[i] + q2 * s->wdn[i]);
         }
-        rc = sd_newton(s, c, c->t + (HS_R(1.0) - g) * h, s->wdn, s->sl2, 1);
+        rc = sd_quat_stage(s, h, 2);
+        if (rc == (int)HS_OK) {
+            rc = sd_newton(s, c, c->t + (HS_R(1.0) - g) * h, s->wdn, s->sl2, 1);
+        }
+        if (rc == (int)HS_OK) {
+            rc = sd_quat_solved(s, s->wdn);
+        }
     }
     return rc;
-#endif
 }
 
 /* u_{n+1} = u_n + h (A_1 + A_2)/2, q_{n+1} = q_n + h (U_1 + U_2)/2 = q_n + h u_n
@@ -390,23 +555,29 @@ static HS_STAGE_FN int st_sd_combine(hs_stepper *s, hs_ctx *c)
     for (int i = 0; i < nc; ++i) {
         s->lamn[i] = s->sl1[i] + xl * (s->sl1[i] - s->sl2[i]);
     }
-    /* The rotation range of a quaternion body: its rate is the coordinates' own (p' is the
-     * velocity), and past h |w| ~ 0.5 rad per step the stages' one Newton step no longer
-     * resolves the centripetal nonlinearity of p (a wheel spun up by a constant torque gains
-     * 0.2 % at 0.45, 3.7 % at 0.78 and overflows past 1; even stages solved to round-off
-     * gain 2 % at 1.2 and overflow at 1.6: rt/METHODS.md). A result past HS_SD_MAX_HW is
-     * refused before commit (state kept), as the free-body path refuses its start. */
+    {
+        const int qrc = sd_quat_stage(s, h, 3);
+        if (qrc != (int)HS_OK) {
+            return qrc;
+        }
+    }
+    /* The rotation range: past it the stages' one Newton step no longer contracts (a rod's
+     * whip; a quaternion body past HS_SD_MAX_HW_QUAT: rt/METHODS.md "Where a method stops").
+     * A result past it is refused before commit (state kept), as the free-body path refuses
+     * its start. */
     if (s->model->type->spin != NULL) {
+        const hs_real lim = (s->model->type->quats != NULL) ? HS_SD_MAX_HW_QUAT : HS_SD_MAX_HW;
         hs_real w = HS_R(0.0);
         int body = -1;
         const hs_status rc = hs_model_rc(s->model->type->spin(s->model, s->qn, s->un, &w, &body));
-        if (rc != HS_OK) {
+        if (rc != (int)HS_OK) {
             return rc;
         }
-        if (!(h * w <= HS_SD_MAX_HW)) {
+        if (!(h * w <= lim)) {
             /* the refusal names its body (a tool prints it); only the stats change */
             s->stats.range_hw = h * w;
             s->stats.range_body = body;
+            s->stats.range_lim = lim;
             return HS_E_RANGE;
         }
     }

@@ -97,6 +97,10 @@ HS_FAMILY_LIST(HS__FAM_EXTERN)
  * no compliance, and m's free_bodies() returns HS_OK; else 0 (sdirk's row asks: its path). */
 int hs_fb_applies(const hs_stepper_def *def, const hs_model *m);
 
+/* sdirk: the consistent acceleration acc = wd at (q, u) of init into the stages' body form on
+ * the model's quaternions (rt/hs_sdirk.c "Quaternions"); HS_OK or the model's quats() fault. */
+int hs_sd_quat_init(hs_stepper *s);
+
 /* Method property bits of a table row (hs_method_info.flags). */
 #define HS_MF_VELFIRST 1u   /* q_{n+1} = q_n + h u_{n+1} */
 #define HS_MF_LINIMPL 2u    /* the right-hand side carries h fq u_n (linear-implicit J) */

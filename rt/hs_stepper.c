@@ -41,7 +41,7 @@ const char *hs_status_str(int status)
     case HS_E_EM_RESIDUAL: return "em: midpoint equations' residual not small after the fixed Newton iterations (step too large)";
     case HS_E_RANGE_INIT: return "refused before the first step: h times the model's motion bound omega (the fastest rate a body can turn, as the model bounds it) is beyond the method's range; take a smaller h";
     case HS_E_RANGE_DEGENERATE: return "refused before the first step: the model's constraints can become dependent (a closed loop folding flat), where the method's unregularized step matrix turns singular; use spook";
-    case HS_E_RANGE: return "step beyond the method's range: its one Newton step per stage no longer converges (h too large for this motion, e.g. a body turning more than 0.5 rad per step, or constraints close to dependent); the state is kept - take a smaller h, or spook for constraints that become dependent";
+    case HS_E_RANGE: return "step beyond the method's range: its one Newton step per stage no longer converges (h too large for this motion, e.g. a body turning faster per step than the method's rotation range, or constraints close to dependent); the state is kept - take a smaller h, or spook for constraints that become dependent";
     case HS_E_DEF_HOOK_LAGRANGE: return "the method needs the model hook lagrange(): the mass matrix depends on q, and without lagrange() (F = f + M'(q)[u] u and its Jacobians) the discrete Euler-Lagrange equations would miss dT/dq";
     case HS_E_DVP_RESIDUAL: return "dvp: discrete Euler-Lagrange residual not small after the fixed Newton iterations (step too large)";
     case HS_E_USAGE: return "bad option or command line";
@@ -657,6 +657,10 @@ hs_status hs_stepper_set_state(hs_stepper *s, hs_real t, const hs_real *q, const
     for (int i = 0; i < s->nc; ++i) { s->lambda[i] = consistent ? -s->b2[s->nq + i] : HS_R(0.0); }
     if (consistent != 0) {
         for (int i = 0; i < s->nq; ++i) { s->wd[i] = s->b2[i]; s->acc[i] = s->b2[i]; }
+        if (s->sdirk != 0) {
+            const hs_status qrc = hs_model_rc(hs_sd_quat_init(s));
+            if (qrc != HS_OK) { return qrc; }
+        }
     }
     s->E0 = E0;
     {

@@ -295,6 +295,7 @@ typedef struct hs_stepper_stats {
     hs_real range_hw;        /* sdirk: h |w| (rad per step) of the last step refused by the
                               * in-step rotation check (model spin()), 0 if none */
     int range_body;          /* the body (model's index) whose rate set range_hw, -1 if none */
+    hs_real range_lim;       /* sdirk: the bound range_hw passed (rad per step) */
 } hs_stepper_stats;
 
 /* Named stages of one step, chosen once at init into the stepper's plan: one enumerator per

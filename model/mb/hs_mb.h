@@ -448,6 +448,8 @@ typedef struct hs_mb_model {
     int nfb;                            /* free bodies (hs_fb_info) when the description is only
                                          * free spatial bodies under gravity, else 0 */
     hs_fb_body fb[HS_MB_MAX_BODIES];    /* their coordinates, masses, inertias (free_bodies()) */
+    int nquat;                          /* spatial bodies */
+    int quat[HS_MB_MAX_BODIES];         /* first quaternion coordinate of each (quats()) */
 } hs_mb_model;
 
 /* Bits of hs_mb_model.fast: which evaluations take the specialized planar paths (all bodies
@@ -524,6 +526,8 @@ int hs_mb_fn_motion(const hs_model *m, hs_real t, const hs_real *q, const hs_rea
 /* spin(): the fastest quaternion body's rate |2 G(p) p'| (rad/s) at (q, u), *body
  * its index (model/mb/hs_mb_motion.c); set for descriptions with a spatial body. */
 int hs_mb_fn_spin(const hs_model *m, const hs_real *q, const hs_real *u, hs_real *w, int *body);
+/* quats(): the spatial bodies' quaternion coordinates (rt/hs_model.h); set with spin(). */
+int hs_mb_fn_quats(const hs_model *m, const int **off);
 /* The force elements' state rates (nz; set when a description has states, e.g. tires). */
 int hs_mb_fn_zdot(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u, const hs_real *z,
                   const hs_real *in, hs_real *zd);
@@ -594,6 +598,9 @@ int hs_mb_gen_energy(const hs_model *m, hs_real t, const hs_real *q, const hs_re
 int hs_mb_gen_blocks(const hs_model *m, hs_blocks *b, int *buf, int nbuf);
 int hs_mb_gen_motion(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
                      hs_real *omega, int *degenerate, int *who);
+/* spin() and quats() of a generated type with a spatial body: the compiled description's. */
+int hs_mb_gen_spin(const hs_model *m, const hs_real *q, const hs_real *u, hs_real *w, int *body);
+int hs_mb_gen_quats(const hs_model *m, const int **off);
 int hs_mb_gen_lagrange(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
                        const hs_real *z, const hs_real *in, hs_real *F, hs_real *Fq, hs_real *Fu,
                        hs_real *Mq);

@@ -122,6 +122,10 @@ static int pass_bodies(const hs_mb_desc *D, hs_mb_model *mb, int *bad_index)
     }
     mb->qoff[D->nbodies] = nq;
     mb->nq = nq;
+    mb->nquat = 0;
+    for (int b = 0; b < D->nbodies; ++b) {
+        if (D->bodies[b].kind == HS_MB_SPATIAL) { mb->quat[mb->nquat] = mb->qoff[b] + 3; mb->nquat++; }
+    }
     return HS_OK;
 }
 
@@ -454,6 +458,7 @@ static void pass_type(const hs_mb_desc *D, hs_mb_model *mb)
     T->motion = hs_mb_fn_motion;
     T->lagrange = hs_mb_has_spatial(mb) ? hs_mb_fn_lagrange : NULL; /* else M is constant */
     T->spin = hs_mb_has_spatial(mb) ? hs_mb_fn_spin : NULL; /* the in-step range check's rate */
+    T->quats = hs_mb_has_spatial(mb) ? hs_mb_fn_quats : NULL; /* rotated by their body rates */
 }
 
 /* The contact tables (mb->nk rows) and the type's contact and compliance hooks. */

@@ -201,7 +201,7 @@ int hs_mb_fn_motion(const hs_model *m, hs_real t, const hs_real *q, const hs_rea
         if (Bd->kind == HS_MB_PLANAR) {
             I = Bd->inertia[2];
         } else if (Bd->kind == HS_MB_SPATIAL) {
-            /* its rate is checked at every step (spin(), HS_SD_MAX_HW): the energy bound, on
+            /* its rate is checked at every step (spin(), HS_SD_MAX_HW_QUAT): the energy bound, on
              * its smallest moment, bounded a spin about an axis its hinges may forbid (the
              * hinged four-bar's axial I = 0.01: refused at 4 ms, a run within 4.8e-7 m and
              * rad of the one at 1 ms, rt/METHODS.md's grid) */
@@ -268,4 +268,33 @@ int hs_mb_fn_spin(const hs_model *m, const hs_real *q, const hs_real *u, hs_real
     }
     *w = hs_sqrt(w2max);
     return HS_OK;
+}
+
+int hs_mb_fn_quats(const hs_model *m, const int **off)
+{
+    if ((m == NULL) || (off == NULL)) {
+        return HS_E_NULL;
+    }
+    const hs_mb_model *mb = MB(m);
+    *off = mb->quat;
+    return mb->nquat;
+}
+
+int hs_mb_gen_spin(const hs_model *m, const hs_real *q, const hs_real *u, hs_real *w, int *body)
+{
+    const hs_mb_gen *g = (m != NULL) ? (const hs_mb_gen *)m->type->data : NULL;
+    /* bound once check()/initial() compiled the tables (hs_mb_tab.c) */
+    if ((g == NULL) || (g->inner == NULL) || (g->inner->type == NULL)) {
+        return HS_E_MODEL;
+    }
+    return hs_mb_fn_spin(g->inner, q, u, w, body);
+}
+
+int hs_mb_gen_quats(const hs_model *m, const int **off)
+{
+    const hs_mb_gen *g = (m != NULL) ? (const hs_mb_gen *)m->type->data : NULL;
+    if ((g == NULL) || (g->inner == NULL) || (g->inner->type == NULL)) {
+        return HS_E_MODEL;
+    }
+    return hs_mb_fn_quats(g->inner, off);
 }

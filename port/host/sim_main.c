@@ -1204,7 +1204,8 @@ static hs_status finish(const sim_state *S, const hs_sim_cfg *cfg, int rc)
                     hs_status_str(rc));
     if (rc == HS_E_RANGE && S->st.stats.range_body >= 0)
         fprintf(stderr, "hilstep-sim: body %d (0-based, the model's order) turns at h*|w| = %.3g rad per "
-                "step, the method's range h*|w| <= 0.5\n", S->st.stats.range_body, (double)S->st.stats.range_hw);
+                "step, the method's range h*|w| <= %.3g\n", S->st.stats.range_body, (double)S->st.stats.range_hw,
+                (double)S->st.stats.range_lim);
     errno = 0;
     if (fflush(stdout) != 0 || ferror(stdout)) {
         fprintf(stderr, "hilstep-sim: standard output: write failed: %s\n",
