@@ -38,6 +38,22 @@ static void sink_add(const rsink *s, int body, int j, hs_real v)
 /* c^T J of point k into the sink, scaled by sg. */
 static void sink_point(const rsink *s, const mb_pk *k, const hs_real *c, hs_real sg)
 {
+    const hs_mb_model *mb = s->mb;
+    if (s->out == NULL && k->body >= 0) {
+        /* into G: the row's block of k's body looked up once (sink_add's index, per entry) */
+        hs_real *blk = NULL;
+        if (mb->packed != 0) {
+            const int cb = mb->cbidx[s->row];
+            const int off = mb->cqoff[cb][k->body];
+            if (off >= 0) { blk = &s->G[off + (s->row - mb->cbfirst[cb]) * mb->bnq[k->body]]; }
+        } else {
+            blk = &s->G[s->row * mb->nq + mb->qoff[k->body]];
+        }
+        for (int j = 0; (blk != NULL) && (j < k->nb); ++j) {
+            blk[j] += sg * (c[0] * k->J[0][j] + c[1] * k->J[1][j] + c[2] * k->J[2][j]);
+        }
+        return;
+    }
     for (int j = 0; j < k->nb; ++j) {
         sink_add(s, k->body, j, sg * (c[0] * k->J[0][j] + c[1] * k->J[1][j] + c[2] * k->J[2][j]));
     }

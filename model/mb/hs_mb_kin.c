@@ -293,6 +293,13 @@ void mb_add_jxd(const hs_mb_model *mb, hs_real *A, const mb_pk *L, hs_real (*X)[
     int stride = 0;
     hs_real *blk = qq_block(mb, A, L->body, body, &stride);
     if (blk == NULL) { return; }
+    /* Adding an exact zero leaves every entry as it was (A starts at +0, and +0 + -0 = +0), so
+     * the columns of D and the rows of J^T X that are zero (a body origin's rotation terms,
+     * a direction's translation) are skipped. */
+    int cols[7], nz = 0;
+    for (int j = 0; j < nb; ++j) {
+        if (D[0][j] != HS_R(0.0) || D[1][j] != HS_R(0.0) || D[2][j] != HS_R(0.0)) { cols[nz++] = j; }
+    }
     for (int i = 0; i < L->nb; ++i) {
         hs_real JX[3];
         if (X == NULL) {
@@ -305,8 +312,10 @@ void mb_add_jxd(const hs_mb_model *mb, hs_real *A, const mb_pk *L, hs_real (*X)[
                 JX[b] = acc;
             }
         }
+        if (JX[0] == HS_R(0.0) && JX[1] == HS_R(0.0) && JX[2] == HS_R(0.0)) { continue; }
         hs_real *row = &blk[i * stride];
-        for (int j = 0; j < nb; ++j) {
+        for (int c = 0; c < nz; ++c) {
+            const int j = cols[c];
             const hs_real v = JX[0] * D[0][j] + JX[1] * D[1][j] + JX[2] * D[2][j];
             row[j] += s * v;
         }
