@@ -50,6 +50,9 @@ void mb_add_jxd(const hs_mb_model *mb, hs_real *A, const mb_pk *L, hs_real (*X)[
                 const hs_real D[3][7], int body, int nb, hs_real s);
 /* A(body, body) += s H. */
 void mb_add_h(const hs_mb_model *mb, hs_real *A, int body, int nb, const hs_real H[7][7], hs_real s);
+/* A(body of o, body of o) += s H[F] of point o (mb_point_hess), its non-zero block only. */
+void mb_add_point_hess(const hs_mb_model *mb, hs_real *A, const hs_mb_opnd *o, const hs_real *q,
+                       const hs_real *F, hs_real s);
 /* Zeroes a dense or packed nq x nq matrix. */
 void mb_qq_zero(const hs_mb_model *mb, hs_real *A);
 

@@ -209,7 +209,6 @@ hs_status mb_curvature(const hs_mb_model *mb, hs_real t, const hs_real *q, const
     for (int r = 0; r < mb->nrow; ++r) {
         const hs_mb_row *R = &mb->rows[r];
         const hs_real lam = lambda[r];
-        hs_real H[7][7];
         switch (R->kind) {
         case HS_MB_ROW_DOT: {
             mb_pk k[4];
@@ -227,8 +226,7 @@ hs_status mb_curvature(const hs_mb_model *mb, hs_real t, const hs_real *q, const
                 }
             }
             for (int i = 0; i < 4; ++i) {
-                mb_point_hess(mb, &R->o[i], q, i < 2 ? b : a, H);
-                mb_add_h(mb, K, k[i].body, k[i].nb, H, (i % 2 == 0) ? lam : -lam);
+                mb_add_point_hess(mb, K, &R->o[i], q, i < 2 ? b : a, (i % 2 == 0) ? lam : -lam);
             }
             break;
         }
@@ -242,8 +240,7 @@ hs_status mb_curvature(const hs_mb_model *mb, hs_real t, const hs_real *q, const
             quad_A(R->quad, A);
             for (int i = 0; i < 3; ++i) { n[i] = HS_R(2.0) * mb_dot3(A[i], k.r) + R->quad->b[i]; }
             mb_add_jxj(mb, K, &k, A, &k, HS_R(2.0) * lam);
-            mb_point_hess(mb, &R->o[0], q, n, H);
-            mb_add_h(mb, K, k.body, k.nb, H, lam);
+            mb_add_point_hess(mb, K, &R->o[0], q, n, lam);
             break;
         }
         default: /* ANGLE rows are linear */

@@ -337,3 +337,23 @@ void mb_add_h(const hs_mb_model *mb, hs_real *A, int body, int nb, const hs_real
         for (int j = 0; j < nb; ++j) { blk[i * stride + j] += s * H[i][j]; }
     }
 }
+
+void mb_add_point_hess(const hs_mb_model *mb, hs_real *A, const hs_mb_opnd *o, const hs_real *q,
+                       const hs_real *F, hs_real s)
+{
+    if (o->used == 0 || o->body < 0) { return; }
+    const hs_mb_body_kind kind = mb->desc->bodies[o->body].kind;
+    /* the entries mb_point_hess leaves zero add nothing (A + s 0 is A), so only its non-zero
+     * block is formed and added, each entry with the same products as there */
+    if (kind == HS_MB_PLANAR || (kind == HS_MB_SPATIAL && !mb_is_zero3(o->s))) {
+        int stride = 0;
+        hs_real *blk = qq_block(mb, A, o->body, o->body, &stride);
+        if (blk == NULL) { return; }
+        hs_real H[7][7];
+        mb_point_hess(mb, o, q, F, H);
+        const int i0 = (kind == HS_MB_PLANAR) ? 2 : 3, i1 = (kind == HS_MB_PLANAR) ? 3 : 7;
+        for (int i = i0; i < i1; ++i) {
+            for (int j = i0; j < i1; ++j) { blk[i * stride + j] += s * H[i][j]; }
+        }
+    }
+}
