@@ -19,6 +19,9 @@ typedef struct mb_pk {
     hs_real r[3], rt[3], v[3], ac[3];
     hs_real J[3][7];
 } mb_pk;
+/* Slots of the rows' kinematics cache: shared row operands kept per evaluation (hs_mb_joint.c;
+ * a slot is a bit of a 32-bit mask; the cache is this many mb_pk on the stack). */
+#define MB_KCACHE 16
 
 /* f(t), f'(t), f''(t) of a time law (any output pointer may be NULL). */
 void mb_fn_eval(const hs_mb_fn *f, hs_real t, hs_real *v, hs_real *d, hs_real *dd);
@@ -86,6 +89,9 @@ void mb_row_body_grad(const hs_mb_model *mb, int r, hs_real t, const hs_real *q,
                       hs_real w, hs_real *out);
 /* Builds the rows of every joint and spatial body into mb (compile). */
 hs_status mb_build_rows(hs_mb_model *mb, int *bad);
+/* mb->kslot: a cache slot for each row operand another row (or the same row) uses again, while
+ * the MB_KCACHE slots last; -1 for the others (computed at each use). */
+void mb_kslot_prepare(hs_mb_model *mb);
 
 /* A kind's declared yes/no in the element tables below: 0 is "not declared", which mb-test's
  * walk of the tables refuses, so that a new kind states each property instead of inheriting
