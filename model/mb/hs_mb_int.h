@@ -48,6 +48,8 @@ void mb_qq_add(const hs_mb_model *mb, hs_real *A, int bi, int i, int bj, int j, 
 /* A(body of L, body of R) += s J_L^T X J_R, X (3 x 3) or identity when X is NULL. */
 void mb_add_jxj(const hs_mb_model *mb, hs_real *A, const mb_pk *L, hs_real (*X)[3],
                 const mb_pk *R, hs_real s);
+/* A(L, R) += s J_L^T J_R and A(R, L) += s J_R^T J_L (the same values as the two mb_add_jxj). */
+void mb_add_jtj_pair(const hs_mb_model *mb, hs_real *A, const mb_pk *L, const mb_pk *R, hs_real s);
 /* A(body of L, body of R) += s J_L^T X D, D (3 x nb of R's body). */
 void mb_add_jxd(const hs_mb_model *mb, hs_real *A, const mb_pk *L, hs_real (*X)[3],
                 const hs_real D[3][7], int body, int nb, hs_real s);

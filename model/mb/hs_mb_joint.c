@@ -292,8 +292,7 @@ hs_status mb_curvature(const hs_mb_model *mb, hs_real t, const hs_real *q, const
             for (int i = 0; i < 2; ++i) {
                 for (int j = 2; j < 4; ++j) {
                     const hs_real sg = lam * ((i == 0) == (j == 2) ? HS_R(1.0) : HS_R(-1.0));
-                    mb_add_jxj(mb, K, k[i], NULL, k[j], sg);
-                    mb_add_jxj(mb, K, k[j], NULL, k[i], sg);
+                    mb_add_jtj_pair(mb, K, k[i], k[j], sg);
                 }
             }
             for (int i = 0; i < 4; ++i) {

@@ -322,6 +322,36 @@ void mb_add_jxd(const hs_mb_model *mb, hs_real *A, const mb_pk *L, hs_real (*X)[
     }
 }
 
+void mb_add_jtj_pair(const hs_mb_model *mb, hs_real *A, const mb_pk *L, const mb_pk *R, hs_real s)
+{
+    if (L->nb == 0 || R->nb == 0 || L->body < 0 || R->body < 0) { return; }
+    if (L->body == R->body) {
+        /* one block: the two products' additions interleave per entry, kept in their order */
+        mb_add_jxj(mb, A, L, NULL, R, s);
+        mb_add_jxj(mb, A, R, NULL, L, s);
+        return;
+    }
+    /* Two blocks, nothing added between them: entry (j, i) of J_R^T J_L is the same sum of the
+     * same products as (i, j) of J_L^T J_R (products commute exactly), formed once. */
+    int s1 = 0, s2 = 0;
+    hs_real *b1 = qq_block(mb, A, L->body, R->body, &s1);
+    hs_real *b2 = qq_block(mb, A, R->body, L->body, &s2);
+    int cols[7], nz = 0;
+    for (int j = 0; j < R->nb; ++j) {
+        if (R->J[0][j] != HS_R(0.0) || R->J[1][j] != HS_R(0.0) || R->J[2][j] != HS_R(0.0)) { cols[nz++] = j; }
+    }
+    for (int i = 0; i < L->nb; ++i) {
+        const hs_real J0 = L->J[0][i] + HS_R(0.0), J1 = L->J[1][i] + HS_R(0.0), J2 = L->J[2][i] + HS_R(0.0);
+        if (J0 == HS_R(0.0) && J1 == HS_R(0.0) && J2 == HS_R(0.0)) { continue; }
+        for (int c = 0; c < nz; ++c) {
+            const int j = cols[c];
+            const hs_real v = s * (J0 * R->J[0][j] + J1 * R->J[1][j] + J2 * R->J[2][j]);
+            if (b1 != NULL) { b1[i * s1 + j] += v; }
+            if (b2 != NULL) { b2[j * s2 + i] += v; }
+        }
+    }
+}
+
 void mb_add_jxj(const hs_mb_model *mb, hs_real *A, const mb_pk *L, hs_real (*X)[3],
                 const mb_pk *R, hs_real s)
 {
