@@ -58,6 +58,9 @@ void mb_add_h(const hs_mb_model *mb, hs_real *A, int body, int nb, const hs_real
 /* A(body of o, body of o) += s H[F] of point o (mb_point_hess), its non-zero block only. */
 void mb_add_point_hess(const hs_mb_model *mb, hs_real *A, const hs_mb_opnd *o, const hs_real *q,
                        const hs_real *F, hs_real s);
+/* The block (bi, bj) of a dense or packed nq x nq matrix A: its first entry, its row stride in
+ * *stride; NULL when the block is absent or a body is the ground (mb_qq_add's look-up, once). */
+hs_real *mb_qq_block(const hs_mb_model *mb, hs_real *A, int bi, int bj, int *stride);
 /* Zeroes a dense or packed nq x nq matrix. */
 void mb_qq_zero(const hs_mb_model *mb, hs_real *A);
 

@@ -269,9 +269,7 @@ void mb_qq_zero(const hs_mb_model *mb, hs_real *A)
     for (int i = 0; i < n; ++i) { A[i] = HS_R(0.0); }
 }
 
-/* The block (bi, bj) of A as a base pointer and row stride; NULL when the block is absent or a
- * body is the ground (mb_qq_add's look-up, once per block instead of once per entry). */
-static hs_real *qq_block(const hs_mb_model *mb, hs_real *A, int bi, int bj, int *stride)
+hs_real *mb_qq_block(const hs_mb_model *mb, hs_real *A, int bi, int bj, int *stride)
 {
     hs_real *blk = NULL;
     if (bi >= 0 && bj >= 0) {
@@ -291,7 +289,7 @@ void mb_add_jxd(const hs_mb_model *mb, hs_real *A, const mb_pk *L, hs_real (*X)[
 {
     if (L->nb == 0 || nb == 0 || body < 0) { return; }
     int stride = 0;
-    hs_real *blk = qq_block(mb, A, L->body, body, &stride);
+    hs_real *blk = mb_qq_block(mb, A, L->body, body, &stride);
     if (blk == NULL) { return; }
     /* Adding an exact zero leaves every entry as it was (A starts at +0, and +0 + -0 = +0), so
      * the columns of D and the rows of J^T X that are zero (a body origin's rotation terms,
@@ -334,8 +332,8 @@ void mb_add_jtj_pair(const hs_mb_model *mb, hs_real *A, const mb_pk *L, const mb
     /* Two blocks, nothing added between them: entry (j, i) of J_R^T J_L is the same sum of the
      * same products as (i, j) of J_L^T J_R (products commute exactly), formed once. */
     int s1 = 0, s2 = 0;
-    hs_real *b1 = qq_block(mb, A, L->body, R->body, &s1);
-    hs_real *b2 = qq_block(mb, A, R->body, L->body, &s2);
+    hs_real *b1 = mb_qq_block(mb, A, L->body, R->body, &s1);
+    hs_real *b2 = mb_qq_block(mb, A, R->body, L->body, &s2);
     int cols[7], nz = 0;
     for (int j = 0; j < R->nb; ++j) {
         if (R->J[0][j] != HS_R(0.0) || R->J[1][j] != HS_R(0.0) || R->J[2][j] != HS_R(0.0)) { cols[nz++] = j; }
@@ -361,7 +359,7 @@ void mb_add_jxj(const hs_mb_model *mb, hs_real *A, const mb_pk *L, hs_real (*X)[
 void mb_add_h(const hs_mb_model *mb, hs_real *A, int body, int nb, const hs_real H[7][7], hs_real s)
 {
     int stride = 0;
-    hs_real *blk = qq_block(mb, A, body, body, &stride);
+    hs_real *blk = mb_qq_block(mb, A, body, body, &stride);
     if (blk == NULL) { return; }
     for (int i = 0; i < nb; ++i) {
         for (int j = 0; j < nb; ++j) { blk[i * stride + j] += s * H[i][j]; }
@@ -377,7 +375,7 @@ void mb_add_point_hess(const hs_mb_model *mb, hs_real *A, const hs_mb_opnd *o, c
      * block is formed and added, each entry with the same products as there */
     if (kind == HS_MB_PLANAR || (kind == HS_MB_SPATIAL && !mb_is_zero3(o->s))) {
         int stride = 0;
-        hs_real *blk = qq_block(mb, A, o->body, o->body, &stride);
+        hs_real *blk = mb_qq_block(mb, A, o->body, o->body, &stride);
         if (blk == NULL) { return; }
         hs_real H[7][7];
         mb_point_hess(mb, o, q, F, H);
