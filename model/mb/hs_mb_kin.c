@@ -324,9 +324,25 @@ void mb_add_jtj_pair(const hs_mb_model *mb, hs_real *A, const mb_pk *L, const mb
 {
     if (L->nb == 0 || R->nb == 0 || L->body < 0 || R->body < 0) { return; }
     if (L->body == R->body) {
-        /* one block: the two products' additions interleave per entry, kept in their order */
-        mb_add_jxj(mb, A, L, NULL, R, s);
-        mb_add_jxj(mb, A, R, NULL, L, s);
+        /* one block: each entry gets s (J_L^T J_R)(x, y), then s (J_R^T J_L)(x, y), the
+         * second the first's (y, x) (entries are independent, so per entry the order of the
+         * two passes is kept) */
+        int st = 0;
+        hs_real *b = mb_qq_block(mb, A, L->body, L->body, &st);
+        if (b == NULL) { return; }
+        hs_real P[7][7];
+        const int n = L->nb;
+        for (int i = 0; i < n; ++i) {
+            const hs_real J0 = L->J[0][i] + HS_R(0.0), J1 = L->J[1][i] + HS_R(0.0), J2 = L->J[2][i] + HS_R(0.0);
+            for (int j = 0; j < n; ++j) { P[i][j] = J0 * R->J[0][j] + J1 * R->J[1][j] + J2 * R->J[2][j]; }
+        }
+        for (int x = 0; x < n; ++x) {
+            for (int y = 0; y < n; ++y) {
+                hs_real *e = &b[x * st + y];
+                if (P[x][y] != HS_R(0.0)) { *e += s * P[x][y]; }
+                if (P[y][x] != HS_R(0.0)) { *e += s * P[y][x]; }
+            }
+        }
         return;
     }
     /* Two blocks, nothing added between them: entry (j, i) of J_R^T J_L is the same sum of the
