@@ -174,16 +174,15 @@ static void row_g(const hs_mb_model *mb, int r, hs_real t, const hs_real *q, hs_
         mb_pk kl;
         hs_real A[3][3], n[3];
         const mb_pk *kp = row_kin(mb, r, 0, t, q, NULL, kc, &kl);
-        const mb_pk k = *kp;
         quad_A(R->quad, A);
-        for (int i = 0; i < 3; ++i) { n[i] = HS_R(2.0) * mb_dot3(A[i], k.r) + R->quad->b[i]; }
+        for (int i = 0; i < 3; ++i) { n[i] = HS_R(2.0) * mb_dot3(A[i], kp->r) + R->quad->b[i]; }
         if (g != NULL) {
             hs_real Ar[3];
-            for (int i = 0; i < 3; ++i) { Ar[i] = mb_dot3(A[i], k.r); }
-            *g = mb_dot3(k.r, Ar) + mb_dot3(R->quad->b, k.r) + R->quad->c - R->value - fv;
+            for (int i = 0; i < 3; ++i) { Ar[i] = mb_dot3(A[i], kp->r); }
+            *g = mb_dot3(kp->r, Ar) + mb_dot3(R->quad->b, kp->r) + R->quad->c - R->value - fv;
         }
-        if (s != NULL) { sink_point(s, &k, n, HS_R(1.0)); }
-        if (gt != NULL) { *gt = mb_dot3(n, k.rt) - fd; }
+        if (s != NULL) { sink_point(s, kp, n, HS_R(1.0)); }
+        if (gt != NULL) { *gt = mb_dot3(n, kp->rt) - fd; }
         break;
     }
     default:
@@ -252,13 +251,12 @@ hs_status mb_gamma(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_
             mb_pk kl;
             hs_real A[3][3], n[3], Av[3];
             const mb_pk *kp = row_kin(mb, r, 0, t, q, u, &kc, &kl);
-            const mb_pk k = *kp;
             quad_A(R->quad, A);
             for (int i = 0; i < 3; ++i) {
-                n[i] = HS_R(2.0) * mb_dot3(A[i], k.r) + R->quad->b[i];
-                Av[i] = mb_dot3(A[i], k.v);
+                n[i] = HS_R(2.0) * mb_dot3(A[i], kp->r) + R->quad->b[i];
+                Av[i] = mb_dot3(A[i], kp->v);
             }
-            v = HS_R(2.0) * mb_dot3(k.v, Av) + mb_dot3(n, k.ac);
+            v = HS_R(2.0) * mb_dot3(kp->v, Av) + mb_dot3(n, kp->ac);
             break;
         }
         default:
