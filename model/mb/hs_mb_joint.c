@@ -44,7 +44,7 @@ static const mb_pk *row_kin(const hs_mb_model *mb, int r, int i, hs_real t, cons
     return k;
 }
 
-static int same_opnd(const hs_mb_opnd *a, const hs_mb_opnd *b)
+static int row_same_opnd(const hs_mb_opnd *a, const hs_mb_opnd *b)
 {
     return a->used == b->used && a->body == b->body && a->dir == b->dir && a->pt == b->pt
            && a->s[0] == b->s[0] && a->s[1] == b->s[1] && a->s[2] == b->s[2];
@@ -70,7 +70,7 @@ void mb_kslot_prepare(hs_mb_model *mb)
             int later = 0;
             for (int r2 = r; (mb->kslot[r][i] < 0) && (n < MB_KCACHE) && (r2 < mb->nrow); ++r2) {
                 for (int i2 = (r2 == r) ? i + 1 : 0; i2 < row_nopnd(&mb->rows[r2]); ++i2) {
-                    if (same_opnd(o, &mb->rows[r2].o[i2]) != 0) { mb->kslot[r2][i2] = n; later = 1; }
+                    if (row_same_opnd(o, &mb->rows[r2].o[i2]) != 0) { mb->kslot[r2][i2] = n; later = 1; }
                 }
             }
             if (later != 0) { mb->kslot[r][i] = n; ++n; }
@@ -109,8 +109,10 @@ static void sink_point(const rsink *s, const mb_pk *k, const hs_real *c, hs_real
         } else {
             blk = &s->G[s->row * mb->nq + mb->qoff[k->body]];
         }
-        for (int j = 0; (blk != NULL) && (j < k->nb); ++j) {
-            blk[j] += sg * (c[0] * k->J[0][j] + c[1] * k->J[1][j] + c[2] * k->J[2][j]);
+        if (blk != NULL) {
+            for (int j = 0; j < k->nb; ++j) {
+                blk[j] += sg * (c[0] * k->J[0][j] + c[1] * k->J[1][j] + c[2] * k->J[2][j]);
+            }
         }
         return;
     }

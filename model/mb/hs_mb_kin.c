@@ -389,13 +389,14 @@ void mb_add_point_hess(const hs_mb_model *mb, hs_real *A, const hs_mb_opnd *o, c
     const hs_mb_body_kind kind = mb->desc->bodies[o->body].kind;
     /* the entries mb_point_hess leaves zero add nothing (A + s 0 is A), so only its non-zero
      * block is formed and added, each entry with the same products as there */
-    if (kind == HS_MB_PLANAR || (kind == HS_MB_SPATIAL && !mb_is_zero3(o->s))) {
+    if (kind == HS_MB_PLANAR || (kind == HS_MB_SPATIAL && (mb_is_zero3(o->s) == 0))) {
         int stride = 0;
         hs_real *blk = mb_qq_block(mb, A, o->body, o->body, &stride);
         if (blk == NULL) { return; }
         hs_real H[7][7];
         mb_point_hess(mb, o, q, F, H);
-        const int i0 = (kind == HS_MB_PLANAR) ? 2 : 3, i1 = (kind == HS_MB_PLANAR) ? 3 : 7;
+        int i0 = 3, i1 = 7;
+        if (kind == HS_MB_PLANAR) { i0 = 2; i1 = 3; }
         for (int i = i0; i < i1; ++i) {
             for (int j = i0; j < i1; ++j) { blk[i * stride + j] += s * H[i][j]; }
         }
