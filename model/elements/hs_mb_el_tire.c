@@ -311,12 +311,14 @@ static void add_torque_grad(const hs_mb_model *mb, int row, int w, const hs_real
 {
     hs_real Ep[3][4];
     mb_quat_E(&q[mb->qoff[row] + 3], Ep);
+    int sq = 0, su = 0;
+    hs_real *bq = mb_qq_block(mb, fq, row, w, &sq), *bu = mb_qq_block(mb, fu, row, w, &su);
     for (int i = 0; i < 4; ++i) {
         for (int j = 0; j < 7; ++j) {
             const hs_real aq = HS_R(2.0) * (Ep[0][i] * T[0].d[j] + Ep[1][i] * T[1].d[j] + Ep[2][i] * T[2].d[j]);
             const hs_real au = HS_R(2.0) * (Ep[0][i] * T[0].d[7 + j] + Ep[1][i] * T[1].d[7 + j] + Ep[2][i] * T[2].d[7 + j]);
-            mb_qq_add(mb, fq, row, 3 + i, w, j, aq);
-            mb_qq_add(mb, fu, row, 3 + i, w, j, au);
+            if (bq != NULL) { bq[(3 + i) * sq + j] += aq; }
+            if (bu != NULL) { bu[(3 + i) * su + j] += au; }
         }
     }
 }
@@ -413,6 +415,8 @@ static int eval_z(const hs_mb_model *mb, int e, hs_real t, const hs_real *q, con
     if (b >= 0) { mb_body_torque(mb, b, q, Rv, f, fq); }
     if (fq == NULL) { return HS_OK; }
     /* J_c^T dF */
+    int sq = 0, su = 0;
+    hs_real *bq = mb_qq_block(mb, fq, w, w, &sq), *bu = mb_qq_block(mb, fu, w, w, &su);
     for (int i = 0; i < 7; ++i) {
         for (int j = 0; j < 7; ++j) {
             hs_real aq = HS_R(0.0), au = HS_R(0.0);
@@ -420,8 +424,8 @@ static int eval_z(const hs_mb_model *mb, int e, hs_real t, const hs_real *q, con
                 aq += K.kc.J[r][i] * F[r].d[j];
                 au += K.kc.J[r][i] * F[r].d[7 + j];
             }
-            mb_qq_add(mb, fq, w, i, w, j, aq);
-            mb_qq_add(mb, fu, w, i, w, j, au);
+            if (bq != NULL) { bq[i * sq + j] += aq; }
+            if (bu != NULL) { bu[i * su + j] += au; }
         }
     }
     add_torque_grad(mb, w, w, q, T, fq, fu);

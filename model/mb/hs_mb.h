@@ -373,6 +373,8 @@ typedef struct hs_mb_model {
     int nrow;
     hs_mb_row rows[HS_MB_MAX_NC];
     int jrow[HS_MB_MAX_JOINTS + 1];     /* first row of each joint; norm rows follow */
+    int kslot[HS_MB_MAX_NC][4];         /* each row operand's slot in the rows' kinematics cache
+                                         * (operands rows share, hs_mb_joint.c), -1 none */
     /* block pattern: position blocks = bodies, constraint blocks = joints then norm rows */
     int packed;                         /* 1: matrices written packed by the blocks below */
     int ncb;

@@ -487,6 +487,7 @@ static int pass_contact(const hs_mb_desc *D, hs_mb_model *mb, int *bad_index)
 static void pass_fast(const hs_mb_desc *D, hs_mb_model *mb)
 {
     hs_model_type *T = &mb->type;
+    mb_kslot_prepare(mb);
     mb_fast_prepare(mb); /* last: after the contact tables, which may add to the pattern */
     if (mb->fast != 0) { mb_plan_prepare(mb); }
     /* the fast path's shortcuts for the stepper: G, gamma and K in one pass, the zero entries

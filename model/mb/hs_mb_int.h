@@ -19,6 +19,9 @@ typedef struct mb_pk {
     hs_real r[3], rt[3], v[3], ac[3];
     hs_real J[3][7];
 } mb_pk;
+/* Slots of the rows' kinematics cache: shared row operands kept per evaluation (hs_mb_joint.c;
+ * a slot is a bit of a 32-bit mask; the cache is this many mb_pk on the stack). */
+#define MB_KCACHE 16
 
 /* f(t), f'(t), f''(t) of a time law (any output pointer may be NULL). */
 void mb_fn_eval(const hs_mb_fn *f, hs_real t, hs_real *v, hs_real *d, hs_real *dd);
@@ -45,11 +48,19 @@ void mb_qq_add(const hs_mb_model *mb, hs_real *A, int bi, int i, int bj, int j, 
 /* A(body of L, body of R) += s J_L^T X J_R, X (3 x 3) or identity when X is NULL. */
 void mb_add_jxj(const hs_mb_model *mb, hs_real *A, const mb_pk *L, hs_real (*X)[3],
                 const mb_pk *R, hs_real s);
+/* A(L, R) += s J_L^T J_R and A(R, L) += s J_R^T J_L (the same values as the two mb_add_jxj). */
+void mb_add_jtj_pair(const hs_mb_model *mb, hs_real *A, const mb_pk *L, const mb_pk *R, hs_real s);
 /* A(body of L, body of R) += s J_L^T X D, D (3 x nb of R's body). */
 void mb_add_jxd(const hs_mb_model *mb, hs_real *A, const mb_pk *L, hs_real (*X)[3],
                 const hs_real D[3][7], int body, int nb, hs_real s);
 /* A(body, body) += s H. */
 void mb_add_h(const hs_mb_model *mb, hs_real *A, int body, int nb, const hs_real H[7][7], hs_real s);
+/* A(body of o, body of o) += s H[F] of point o (mb_point_hess), its non-zero block only. */
+void mb_add_point_hess(const hs_mb_model *mb, hs_real *A, const hs_mb_opnd *o, const hs_real *q,
+                       const hs_real *F, hs_real s);
+/* The block (bi, bj) of a dense or packed nq x nq matrix A: its first entry, its row stride in
+ * *stride; NULL when the block is absent or a body is the ground (mb_qq_add's look-up, once). */
+hs_real *mb_qq_block(const hs_mb_model *mb, hs_real *A, int bi, int bj, int *stride);
 /* Zeroes a dense or packed nq x nq matrix. */
 void mb_qq_zero(const hs_mb_model *mb, hs_real *A);
 
@@ -83,6 +94,9 @@ void mb_row_body_grad(const hs_mb_model *mb, int r, hs_real t, const hs_real *q,
                       hs_real w, hs_real *out);
 /* Builds the rows of every joint and spatial body into mb (compile). */
 hs_status mb_build_rows(hs_mb_model *mb, int *bad);
+/* mb->kslot: a cache slot for each row operand another row (or the same row) uses again, while
+ * the MB_KCACHE slots last; -1 for the others (computed at each use). */
+void mb_kslot_prepare(hs_mb_model *mb);
 
 /* A kind's declared yes/no in the element tables below: 0 is "not declared", which mb-test's
  * walk of the tables refuses, so that a new kind states each property instead of inheriting

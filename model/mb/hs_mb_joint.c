@@ -18,6 +18,66 @@ typedef struct rsink {
     hs_real *out;
 } rsink;
 
+/* The kinematics of the row operands that rows share (mb->kslot), for one evaluation: each
+ * computed at its first use (bit in done), the same values as computing it at every use. */
+typedef struct kcache {
+    mb_pk k[MB_KCACHE];
+    uint32_t done;
+} kcache;
+
+/* Operand i of row r at (t, q, u): from the cache c when it has a slot there, else into loc. */
+static const mb_pk *row_kin(const hs_mb_model *mb, int r, int i, hs_real t, const hs_real *q,
+                            const hs_real *u, kcache *c, mb_pk *loc)
+{
+    const int sl = (c != NULL) ? mb->kslot[r][i] : -1;
+    const mb_pk *k = loc;
+    if (sl < 0) {
+        mb_point_kin(mb, &mb->rows[r].o[i], t, q, u, loc);
+    } else {
+        const uint32_t bit = (uint32_t)1u << (uint32_t)sl;
+        if ((c->done & bit) == 0u) {
+            mb_point_kin(mb, &mb->rows[r].o[i], t, q, u, &c->k[sl]);
+            c->done |= bit;
+        }
+        k = &c->k[sl];
+    }
+    return k;
+}
+
+static int row_same_opnd(const hs_mb_opnd *a, const hs_mb_opnd *b)
+{
+    return a->used == b->used && a->body == b->body && a->dir == b->dir && a->pt == b->pt
+           && a->s[0] == b->s[0] && a->s[1] == b->s[1] && a->s[2] == b->s[2];
+}
+
+/* Operands of row r that the kinematics cache covers: DOT rows' four, a QUAD row's one. */
+static int row_nopnd(const hs_mb_row *R)
+{
+    return (R->kind == HS_MB_ROW_DOT) ? 4 : ((R->kind == HS_MB_ROW_QUAD) ? 1 : 0);
+}
+
+void mb_kslot_prepare(hs_mb_model *mb)
+{
+    for (int r = 0; r < HS_MB_MAX_NC; ++r) {
+        for (int i = 0; i < 4; ++i) { mb->kslot[r][i] = -1; }
+    }
+    int n = 0;
+    for (int r = 0; r < mb->nrow; ++r) {
+        for (int i = 0; i < row_nopnd(&mb->rows[r]); ++i) {
+            const hs_mb_opnd *o = &mb->rows[r].o[i];
+            /* a slot for an operand used again later (rows, or this row's later operands),
+             * while slots last; an operand used once is computed where it is used */
+            int later = 0;
+            for (int r2 = r; (mb->kslot[r][i] < 0) && (n < MB_KCACHE) && (r2 < mb->nrow); ++r2) {
+                for (int i2 = (r2 == r) ? i + 1 : 0; i2 < row_nopnd(&mb->rows[r2]); ++i2) {
+                    if (row_same_opnd(o, &mb->rows[r2].o[i2]) != 0) { mb->kslot[r2][i2] = n; later = 1; }
+                }
+            }
+            if (later != 0) { mb->kslot[r][i] = n; ++n; }
+        }
+    }
+}
+
 static void sink_add(const rsink *s, int body, int j, hs_real v)
 {
     const hs_mb_model *mb = s->mb;
@@ -38,6 +98,24 @@ static void sink_add(const rsink *s, int body, int j, hs_real v)
 /* c^T J of point k into the sink, scaled by sg. */
 static void sink_point(const rsink *s, const mb_pk *k, const hs_real *c, hs_real sg)
 {
+    const hs_mb_model *mb = s->mb;
+    if (s->out == NULL && k->body >= 0) {
+        /* into G: the row's block of k's body looked up once (sink_add's index, per entry) */
+        hs_real *blk = NULL;
+        if (mb->packed != 0) {
+            const int cb = mb->cbidx[s->row];
+            const int off = mb->cqoff[cb][k->body];
+            if (off >= 0) { blk = &s->G[off + (s->row - mb->cbfirst[cb]) * mb->bnq[k->body]]; }
+        } else {
+            blk = &s->G[s->row * mb->nq + mb->qoff[k->body]];
+        }
+        if (blk != NULL) {
+            for (int j = 0; j < k->nb; ++j) {
+                blk[j] += sg * (c[0] * k->J[0][j] + c[1] * k->J[1][j] + c[2] * k->J[2][j]);
+            }
+        }
+        return;
+    }
     for (int j = 0; j < k->nb; ++j) {
         sink_add(s, k->body, j, sg * (c[0] * k->J[0][j] + c[1] * k->J[1][j] + c[2] * k->J[2][j]));
     }
@@ -59,24 +137,25 @@ static void quad_A(const hs_mb_quadric *Q, hs_real A[3][3])
 
 /* g, gradient (into sink when s != NULL) and g_t of row r. */
 static void row_g(const hs_mb_model *mb, int r, hs_real t, const hs_real *q, hs_real *g,
-                  const rsink *s, hs_real *gt)
+                  const rsink *s, hs_real *gt, kcache *kc)
 {
     const hs_mb_row *R = &mb->rows[r];
     hs_real fv = HS_R(0.0), fd = HS_R(0.0);
     if (R->f != NULL) { mb_fn_eval(R->f, t, &fv, &fd, NULL); }
     switch (R->kind) {
     case HS_MB_ROW_DOT: {
-        mb_pk k[4];
-        for (int i = 0; i < 4; ++i) { mb_point_kin(mb, &R->o[i], t, q, NULL, &k[i]); }
+        mb_pk kl[4];
+        const mb_pk *k[4];
+        for (int i = 0; i < 4; ++i) { k[i] = row_kin(mb, r, i, t, q, NULL, kc, &kl[i]); }
         hs_real a[3], b[3], at[3], bt[3];
         for (int i = 0; i < 3; ++i) {
-            a[i] = k[0].r[i] - k[1].r[i]; b[i] = k[2].r[i] - k[3].r[i];
-            at[i] = k[0].rt[i] - k[1].rt[i]; bt[i] = k[2].rt[i] - k[3].rt[i];
+            a[i] = k[0]->r[i] - k[1]->r[i]; b[i] = k[2]->r[i] - k[3]->r[i];
+            at[i] = k[0]->rt[i] - k[1]->rt[i]; bt[i] = k[2]->rt[i] - k[3]->rt[i];
         }
         if (g != NULL) { *g = mb_dot3(a, b) - R->value - fv; }
         if (s != NULL) {
-            sink_point(s, &k[0], b, HS_R(1.0)); sink_point(s, &k[1], b, HS_R(-1.0));
-            sink_point(s, &k[2], a, HS_R(1.0)); sink_point(s, &k[3], a, HS_R(-1.0));
+            sink_point(s, k[0], b, HS_R(1.0)); sink_point(s, k[1], b, HS_R(-1.0));
+            sink_point(s, k[2], a, HS_R(1.0)); sink_point(s, k[3], a, HS_R(-1.0));
         }
         if (gt != NULL) { *gt = mb_dot3(b, at) + mb_dot3(a, bt) - fd; }
         break;
@@ -94,18 +173,18 @@ static void row_g(const hs_mb_model *mb, int r, hs_real t, const hs_real *q, hs_
         break;
     }
     case HS_MB_ROW_QUAD: {
-        mb_pk k;
+        mb_pk kl;
         hs_real A[3][3], n[3];
-        mb_point_kin(mb, &R->o[0], t, q, NULL, &k);
+        const mb_pk *kp = row_kin(mb, r, 0, t, q, NULL, kc, &kl);
         quad_A(R->quad, A);
-        for (int i = 0; i < 3; ++i) { n[i] = HS_R(2.0) * mb_dot3(A[i], k.r) + R->quad->b[i]; }
+        for (int i = 0; i < 3; ++i) { n[i] = HS_R(2.0) * mb_dot3(A[i], kp->r) + R->quad->b[i]; }
         if (g != NULL) {
             hs_real Ar[3];
-            for (int i = 0; i < 3; ++i) { Ar[i] = mb_dot3(A[i], k.r); }
-            *g = mb_dot3(k.r, Ar) + mb_dot3(R->quad->b, k.r) + R->quad->c - R->value - fv;
+            for (int i = 0; i < 3; ++i) { Ar[i] = mb_dot3(A[i], kp->r); }
+            *g = mb_dot3(kp->r, Ar) + mb_dot3(R->quad->b, kp->r) + R->quad->c - R->value - fv;
         }
-        if (s != NULL) { sink_point(s, &k, n, HS_R(1.0)); }
-        if (gt != NULL) { *gt = mb_dot3(n, k.rt) - fd; }
+        if (s != NULL) { sink_point(s, kp, n, HS_R(1.0)); }
+        if (gt != NULL) { *gt = mb_dot3(n, kp->rt) - fd; }
         break;
     }
     default:
@@ -123,9 +202,11 @@ hs_status mb_constraint(const hs_mb_model *mb, hs_real t, const hs_real *q, hs_r
         const int n = mb->packed ? mb->cqsize : mb->nc * mb->nq;
         for (int i = 0; i < n; ++i) { G[i] = HS_R(0.0); }
     }
+    kcache kc;
+    kc.done = 0u;
     for (int r = 0; r < mb->nrow; ++r) {
         rsink s = {mb, G, r, -1, HS_R(0.0), NULL};
-        row_g(mb, r, t, q, g ? &g[r] : NULL, G ? &s : NULL, gt ? &gt[r] : NULL);
+        row_g(mb, r, t, q, g ? &g[r] : NULL, G ? &s : NULL, gt ? &gt[r] : NULL, &kc);
     }
     return HS_OK;
 }
@@ -134,12 +215,14 @@ void mb_row_body_grad(const hs_mb_model *mb, int r, hs_real t, const hs_real *q,
                       hs_real w, hs_real *out)
 {
     rsink s = {mb, NULL, r, body, w, out};
-    row_g(mb, r, t, q, NULL, &s, NULL);
+    row_g(mb, r, t, q, NULL, &s, NULL, NULL);
 }
 
 hs_status mb_gamma(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_real *u, hs_real *gam)
 {
     if ((mb->fast & HS_MB_FAST_ROWS) != 0) { return mb_fast_gamma(mb, t, q, u, gam); }
+    kcache kc;
+    kc.done = 0u;
     for (int r = 0; r < mb->nrow; ++r) {
         const hs_mb_row *R = &mb->rows[r];
         hs_real fdd = HS_R(0.0);
@@ -147,13 +230,14 @@ hs_status mb_gamma(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_
         hs_real v = HS_R(0.0);
         switch (R->kind) {
         case HS_MB_ROW_DOT: {
-            mb_pk k[4];
-            for (int i = 0; i < 4; ++i) { mb_point_kin(mb, &R->o[i], t, q, u, &k[i]); }
+            mb_pk kl[4];
+            const mb_pk *k[4];
+            for (int i = 0; i < 4; ++i) { k[i] = row_kin(mb, r, i, t, q, u, &kc, &kl[i]); }
             hs_real a[3], b[3], ad[3], bd[3], aa[3], ba[3];
             for (int i = 0; i < 3; ++i) {
-                a[i] = k[0].r[i] - k[1].r[i]; b[i] = k[2].r[i] - k[3].r[i];
-                ad[i] = k[0].v[i] - k[1].v[i]; bd[i] = k[2].v[i] - k[3].v[i];
-                aa[i] = k[0].ac[i] - k[1].ac[i]; ba[i] = k[2].ac[i] - k[3].ac[i];
+                a[i] = k[0]->r[i] - k[1]->r[i]; b[i] = k[2]->r[i] - k[3]->r[i];
+                ad[i] = k[0]->v[i] - k[1]->v[i]; bd[i] = k[2]->v[i] - k[3]->v[i];
+                aa[i] = k[0]->ac[i] - k[1]->ac[i]; ba[i] = k[2]->ac[i] - k[3]->ac[i];
             }
             v = HS_R(2.0) * mb_dot3(ad, bd) + mb_dot3(b, aa) + mb_dot3(a, ba);
             break;
@@ -166,15 +250,15 @@ hs_status mb_gamma(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_
             break;
         }
         case HS_MB_ROW_QUAD: {
-            mb_pk k;
+            mb_pk kl;
             hs_real A[3][3], n[3], Av[3];
-            mb_point_kin(mb, &R->o[0], t, q, u, &k);
+            const mb_pk *kp = row_kin(mb, r, 0, t, q, u, &kc, &kl);
             quad_A(R->quad, A);
             for (int i = 0; i < 3; ++i) {
-                n[i] = HS_R(2.0) * mb_dot3(A[i], k.r) + R->quad->b[i];
-                Av[i] = mb_dot3(A[i], k.v);
+                n[i] = HS_R(2.0) * mb_dot3(A[i], kp->r) + R->quad->b[i];
+                Av[i] = mb_dot3(A[i], kp->v);
             }
-            v = HS_R(2.0) * mb_dot3(k.v, Av) + mb_dot3(n, k.ac);
+            v = HS_R(2.0) * mb_dot3(kp->v, Av) + mb_dot3(n, kp->ac);
             break;
         }
         default:
@@ -190,29 +274,29 @@ hs_status mb_curvature(const hs_mb_model *mb, hs_real t, const hs_real *q, const
 {
     if ((mb->fast & HS_MB_FAST_ROWS) != 0) { return mb_fast_curvature(mb, t, q, lambda, K); }
     mb_qq_zero(mb, K);
+    kcache kc;
+    kc.done = 0u;
     for (int r = 0; r < mb->nrow; ++r) {
         const hs_mb_row *R = &mb->rows[r];
         const hs_real lam = lambda[r];
-        hs_real H[7][7];
         switch (R->kind) {
         case HS_MB_ROW_DOT: {
-            mb_pk k[4];
-            for (int i = 0; i < 4; ++i) { mb_point_kin(mb, &R->o[i], t, q, NULL, &k[i]); }
+            mb_pk kl[4];
+            const mb_pk *k[4];
+            for (int i = 0; i < 4; ++i) { k[i] = row_kin(mb, r, i, t, q, NULL, &kc, &kl[i]); }
             hs_real a[3], b[3];
             for (int i = 0; i < 3; ++i) {
-                a[i] = k[0].r[i] - k[1].r[i]; b[i] = k[2].r[i] - k[3].r[i];
+                a[i] = k[0]->r[i] - k[1]->r[i]; b[i] = k[2]->r[i] - k[3]->r[i];
             }
             /* d/dq of lam (Ja^T b + Jb^T a) with Ja = J0 - J1, Jb = J2 - J3 */
             for (int i = 0; i < 2; ++i) {
                 for (int j = 2; j < 4; ++j) {
                     const hs_real sg = lam * ((i == 0) == (j == 2) ? HS_R(1.0) : HS_R(-1.0));
-                    mb_add_jxj(mb, K, &k[i], NULL, &k[j], sg);
-                    mb_add_jxj(mb, K, &k[j], NULL, &k[i], sg);
+                    mb_add_jtj_pair(mb, K, k[i], k[j], sg);
                 }
             }
             for (int i = 0; i < 4; ++i) {
-                mb_point_hess(mb, &R->o[i], q, i < 2 ? b : a, H);
-                mb_add_h(mb, K, k[i].body, k[i].nb, H, (i % 2 == 0) ? lam : -lam);
+                mb_add_point_hess(mb, K, &R->o[i], q, i < 2 ? b : a, (i % 2 == 0) ? lam : -lam);
             }
             break;
         }
@@ -220,14 +304,13 @@ hs_status mb_curvature(const hs_mb_model *mb, hs_real t, const hs_real *q, const
             for (int j = 0; j < 4; ++j) { mb_qq_add(mb, K, R->body, 3 + j, R->body, 3 + j, HS_R(2.0) * lam); }
             break;
         case HS_MB_ROW_QUAD: {
-            mb_pk k;
+            mb_pk kl;
             hs_real A[3][3], n[3];
-            mb_point_kin(mb, &R->o[0], t, q, NULL, &k);
+            const mb_pk *k = row_kin(mb, r, 0, t, q, NULL, &kc, &kl);
             quad_A(R->quad, A);
-            for (int i = 0; i < 3; ++i) { n[i] = HS_R(2.0) * mb_dot3(A[i], k.r) + R->quad->b[i]; }
-            mb_add_jxj(mb, K, &k, A, &k, HS_R(2.0) * lam);
-            mb_point_hess(mb, &R->o[0], q, n, H);
-            mb_add_h(mb, K, k.body, k.nb, H, lam);
+            for (int i = 0; i < 3; ++i) { n[i] = HS_R(2.0) * mb_dot3(A[i], k->r) + R->quad->b[i]; }
+            mb_add_jxj(mb, K, k, A, k, HS_R(2.0) * lam);
+            mb_add_point_hess(mb, K, &R->o[0], q, n, lam);
             break;
         }
         default: /* ANGLE rows are linear */

@@ -69,6 +69,28 @@ void mb_quat_rs_jac(const hs_real *p, const hs_real *s, hs_real L[3][4])
     }
 }
 
+/* mb_quat_rs_jac at the unit quaternion basis vector m (the map is linear in p, so these are
+ * its second derivatives): each entry has at most one non-zero term there, written directly,
+ * the same values as the general formula's sums. */
+static void quat_rs_jac_unit(int m, const hs_real *s, hs_real L[3][4])
+{
+    const hs_real ux[3][3] = {{0, -s[2], s[1]}, {s[2], 0, -s[0]}, {-s[1], s[0], 0}};
+    for (int i = 0; i < 3; ++i) {
+        if (m == 0) {
+            L[i][0] = HS_R(2.0) * s[i];
+            for (int k = 0; k < 3; ++k) { L[i][1 + k] = HS_R(2.0) * ux[k][i]; }
+        } else {
+            const int c = m - 1;
+            L[i][0] = HS_R(2.0) * ux[c][i];
+            for (int k = 0; k < 3; ++k) {
+                hs_real v = HS_R(0.0);
+                if (i == k) { v = s[c]; } else if (k == c) { v = -s[i]; } else if (i == c) { v = s[k]; } else { v = HS_R(0.0); }
+                L[i][1 + k] = HS_R(2.0) * v;
+            }
+        }
+    }
+}
+
 void mb_point_kin(const hs_mb_model *mb, const hs_mb_opnd *o, hs_real t, const hs_real *q,
                   const hs_real *u, mb_pk *k)
 {
@@ -136,6 +158,12 @@ void mb_point_kin(const hs_mb_model *mb, const hs_mb_opnd *o, hs_real t, const h
         }
         break;
     case HS_MB_SPATIAL: {
+        if (o->s[0] == HS_R(0.0) && o->s[1] == HS_R(0.0) && o->s[2] == HS_R(0.0)) {
+            /* the body's own origin (a wheel's centre, a frame's origin): R(p) s, its
+             * Jacobian in p and J'u are zero, so the rotation's terms are left out */
+            for (int i = 0; i < 3; ++i) { k->r[i] = tr * x[i] + HS_R(0.0); k->J[i][i] = tr; }
+            break;
+        }
         hs_real rs[3], L[3][4];
         quat_rs(&x[3], o->s, rs);
         mb_quat_rs_jac(&x[3], o->s, L);
@@ -183,9 +211,8 @@ void mb_point_hess(const hs_mb_model *mb, const hs_mb_opnd *o, const hs_real *q,
     }
     case HS_MB_SPATIAL:
         for (int j = 0; j < 4; ++j) {
-            hs_real ej[4] = {0, 0, 0, 0}, L[3][4];
-            ej[j] = HS_R(1.0);
-            mb_quat_rs_jac(ej, o->s, L);
+            hs_real L[3][4];
+            quat_rs_jac_unit(j, o->s, L);
             for (int i = 0; i < 4; ++i) { H[3 + i][3 + j] = L[0][i] * F[0] + L[1][i] * F[1] + L[2][i] * F[2]; }
         }
         break;
@@ -242,22 +269,99 @@ void mb_qq_zero(const hs_mb_model *mb, hs_real *A)
     for (int i = 0; i < n; ++i) { A[i] = HS_R(0.0); }
 }
 
+hs_real *mb_qq_block(const hs_mb_model *mb, hs_real *A, int bi, int bj, int *stride)
+{
+    hs_real *blk = NULL;
+    if (bi >= 0 && bj >= 0) {
+        if (mb->packed != 0) {
+            const int off = mb->qqoff[bi][bj];
+            if (off >= 0) { blk = &A[off]; *stride = mb->bnq[bj]; }
+        } else {
+            blk = &A[mb->qoff[bi] * mb->nq + mb->qoff[bj]];
+            *stride = mb->nq;
+        }
+    }
+    return blk;
+}
+
 void mb_add_jxd(const hs_mb_model *mb, hs_real *A, const mb_pk *L, hs_real (*X)[3],
                 const hs_real D[3][7], int body, int nb, hs_real s)
 {
     if (L->nb == 0 || nb == 0 || body < 0) { return; }
+    int stride = 0;
+    hs_real *blk = mb_qq_block(mb, A, L->body, body, &stride);
+    if (blk == NULL) { return; }
+    /* Adding an exact zero leaves every entry as it was (A starts at +0, and +0 + -0 = +0), so
+     * the columns of D and the rows of J^T X that are zero (a body origin's rotation terms,
+     * a direction's translation) are skipped. */
+    int cols[7], nz = 0;
+    for (int j = 0; j < nb; ++j) {
+        if (D[0][j] != HS_R(0.0) || D[1][j] != HS_R(0.0) || D[2][j] != HS_R(0.0)) { cols[nz++] = j; }
+    }
     for (int i = 0; i < L->nb; ++i) {
         hs_real JX[3];
-        for (int b = 0; b < 3; ++b) {
-            hs_real acc = HS_R(0.0);
-            for (int a = 0; a < 3; ++a) {
-                acc += L->J[a][i] * (X ? X[a][b] : (a == b ? HS_R(1.0) : HS_R(0.0)));
+        if (X == NULL) {
+            /* (0 + J0 e0 + J1 e1 + J2 e2) with the unit e: J + 0 exactly, the sum's sign of zero too */
+            for (int b = 0; b < 3; ++b) { JX[b] = L->J[b][i] + HS_R(0.0); }
+        } else {
+            for (int b = 0; b < 3; ++b) {
+                hs_real acc = HS_R(0.0);
+                for (int a = 0; a < 3; ++a) { acc += L->J[a][i] * X[a][b]; }
+                JX[b] = acc;
             }
-            JX[b] = acc;
         }
-        for (int j = 0; j < nb; ++j) {
+        if (JX[0] == HS_R(0.0) && JX[1] == HS_R(0.0) && JX[2] == HS_R(0.0)) { continue; }
+        hs_real *row = &blk[i * stride];
+        for (int c = 0; c < nz; ++c) {
+            const int j = cols[c];
             const hs_real v = JX[0] * D[0][j] + JX[1] * D[1][j] + JX[2] * D[2][j];
-            mb_qq_add(mb, A, L->body, i, body, j, s * v);
+            row[j] += s * v;
+        }
+    }
+}
+
+void mb_add_jtj_pair(const hs_mb_model *mb, hs_real *A, const mb_pk *L, const mb_pk *R, hs_real s)
+{
+    if (L->nb == 0 || R->nb == 0 || L->body < 0 || R->body < 0) { return; }
+    if (L->body == R->body) {
+        /* one block: each entry gets s (J_L^T J_R)(x, y), then s (J_R^T J_L)(x, y), the
+         * second the first's (y, x) (entries are independent, so per entry the order of the
+         * two passes is kept) */
+        int st = 0;
+        hs_real *b = mb_qq_block(mb, A, L->body, L->body, &st);
+        if (b == NULL) { return; }
+        hs_real P[7][7];
+        const int n = L->nb;
+        for (int i = 0; i < n; ++i) {
+            const hs_real J0 = L->J[0][i] + HS_R(0.0), J1 = L->J[1][i] + HS_R(0.0), J2 = L->J[2][i] + HS_R(0.0);
+            for (int j = 0; j < n; ++j) { P[i][j] = J0 * R->J[0][j] + J1 * R->J[1][j] + J2 * R->J[2][j]; }
+        }
+        for (int x = 0; x < n; ++x) {
+            for (int y = 0; y < n; ++y) {
+                hs_real *e = &b[x * st + y];
+                if (P[x][y] != HS_R(0.0)) { *e += s * P[x][y]; }
+                if (P[y][x] != HS_R(0.0)) { *e += s * P[y][x]; }
+            }
+        }
+        return;
+    }
+    /* Two blocks, nothing added between them: entry (j, i) of J_R^T J_L is the same sum of the
+     * same products as (i, j) of J_L^T J_R (products commute exactly), formed once. */
+    int s1 = 0, s2 = 0;
+    hs_real *b1 = mb_qq_block(mb, A, L->body, R->body, &s1);
+    hs_real *b2 = mb_qq_block(mb, A, R->body, L->body, &s2);
+    int cols[7], nz = 0;
+    for (int j = 0; j < R->nb; ++j) {
+        if (R->J[0][j] != HS_R(0.0) || R->J[1][j] != HS_R(0.0) || R->J[2][j] != HS_R(0.0)) { cols[nz++] = j; }
+    }
+    for (int i = 0; i < L->nb; ++i) {
+        const hs_real J0 = L->J[0][i] + HS_R(0.0), J1 = L->J[1][i] + HS_R(0.0), J2 = L->J[2][i] + HS_R(0.0);
+        if (J0 == HS_R(0.0) && J1 == HS_R(0.0) && J2 == HS_R(0.0)) { continue; }
+        for (int c = 0; c < nz; ++c) {
+            const int j = cols[c];
+            const hs_real v = s * (J0 * R->J[0][j] + J1 * R->J[1][j] + J2 * R->J[2][j]);
+            if (b1 != NULL) { b1[i * s1 + j] += v; }
+            if (b2 != NULL) { b2[j * s2 + i] += v; }
         }
     }
 }
@@ -270,10 +374,31 @@ void mb_add_jxj(const hs_mb_model *mb, hs_real *A, const mb_pk *L, hs_real (*X)[
 
 void mb_add_h(const hs_mb_model *mb, hs_real *A, int body, int nb, const hs_real H[7][7], hs_real s)
 {
-    if (body < 0) { return; }
+    int stride = 0;
+    hs_real *blk = mb_qq_block(mb, A, body, body, &stride);
+    if (blk == NULL) { return; }
     for (int i = 0; i < nb; ++i) {
-        for (int j = 0; j < nb; ++j) {
-            mb_qq_add(mb, A, body, i, body, j, s * H[i][j]);
+        for (int j = 0; j < nb; ++j) { blk[i * stride + j] += s * H[i][j]; }
+    }
+}
+
+void mb_add_point_hess(const hs_mb_model *mb, hs_real *A, const hs_mb_opnd *o, const hs_real *q,
+                       const hs_real *F, hs_real s)
+{
+    if (o->used == 0 || o->body < 0) { return; }
+    const hs_mb_body_kind kind = mb->desc->bodies[o->body].kind;
+    /* the entries mb_point_hess leaves zero add nothing (A + s 0 is A), so only its non-zero
+     * block is formed and added, each entry with the same products as there */
+    if (kind == HS_MB_PLANAR || (kind == HS_MB_SPATIAL && (mb_is_zero3(o->s) == 0))) {
+        int stride = 0;
+        hs_real *blk = mb_qq_block(mb, A, o->body, o->body, &stride);
+        if (blk == NULL) { return; }
+        hs_real H[7][7];
+        mb_point_hess(mb, o, q, F, H);
+        int i0 = 3, i1 = 7;
+        if (kind == HS_MB_PLANAR) { i0 = 2; i1 = 3; }
+        for (int i = i0; i < i1; ++i) {
+            for (int j = i0; j < i1; ++j) { blk[i * stride + j] += s * H[i][j]; }
         }
     }
 }

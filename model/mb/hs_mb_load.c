@@ -28,7 +28,7 @@ void mb_pair_force(const hs_mb_model *mb, const hs_mb_opnd *oa, const hs_mb_opnd
     const hs_mb_opnd *o[2];
     k[0] = ka; k[1] = kb;
     o[0] = oa; o[1] = ob;
-    hs_real D[2][3][7], H[7][7];
+    hs_real D[2][3][7];
     for (int i = 0; i < 2; ++i) { mb_point_dju(mb, o[i], q, u, D[i]); }
     for (int i = 0; i < 2; ++i) {
         for (int j = 0; j < 2; ++j) {
@@ -38,10 +38,8 @@ void mb_pair_force(const hs_mb_model *mb, const hs_mb_opnd *oa, const hs_mb_opnd
             mb_add_jxj(mb, fu, k[i], Fv, k[j], s);
         }
     }
-    mb_point_hess(mb, oa, q, F, H);
-    mb_add_h(mb, fq, ka->body, ka->nb, H, HS_R(1.0));
-    mb_point_hess(mb, ob, q, F, H);
-    mb_add_h(mb, fq, kb->body, kb->nb, H, HS_R(-1.0));
+    mb_add_point_hess(mb, fq, oa, q, F, HS_R(1.0));
+    mb_add_point_hess(mb, fq, ob, q, F, HS_R(-1.0));
 }
 
 void mb_add_torque(const hs_mb_model *mb, int b, hs_real tau, hs_real *f)
@@ -74,9 +72,7 @@ void mb_point_load(const hs_mb_model *mb, const hs_mb_opnd *oa, const mb_pk *ka,
 {
     mb_add_jtf(mb, ka, F, HS_R(1.0), f);
     if (fq != NULL) {
-        hs_real H[7][7];
-        mb_point_hess(mb, oa, q, F, H);
-        mb_add_h(mb, fq, ka->body, ka->nb, H, HS_R(1.0));
+        mb_add_point_hess(mb, fq, oa, q, F, HS_R(1.0));
     }
 }
 
