@@ -402,3 +402,7 @@ void mb_add_point_hess(const hs_mb_model *mb, hs_real *A, const hs_mb_opnd *o, c
         }
     }
 }
+
+/* In the kinematics file (hs_mb_load.c calls into it, not back): the point Jacobians skip their
+ * exact zero columns with it. */
+int mb_is_zero3(const hs_real *v) { return v[0] == HS_R(0.0) && v[1] == HS_R(0.0) && v[2] == HS_R(0.0); }

@@ -126,7 +126,6 @@ int mb_is_unit3(const hs_real *v)
     return n > HS_R(1.0) - HS_R(1e-6) && n < HS_R(1.0) + HS_R(1e-6);
 }
 
-int mb_is_zero3(const hs_real *v) { return v[0] == HS_R(0.0) && v[1] == HS_R(0.0) && v[2] == HS_R(0.0); }
 
 int mb_planar_or_ground(const hs_mb_desc *D, int b) { return b < 0 || D->bodies[b].kind == HS_MB_PLANAR; }
 
