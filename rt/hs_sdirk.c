@@ -29,6 +29,23 @@
 /* The largest rotation per step h |w| (rad) of a quaternion body in a committed result (the
  * in-step range check of st_sd_combine); the free-body path's HS_FB_MAX_HW is the same bound on
  * its start. 0.5 is 500 rad/s at h = 1 ms: above car.hsm's declared 400 rad/s wheel speed. */
+/* The bounded refinement of a stage (rt/METHODS.md "Through a dependent position"): at most
+ * HS_SD_REFINE more Newton steps, each refactored at the corrected point, while the last one
+ * moved the positions (h^2 |dA|_1) by more than HS_SD_REFINE_K times the previous step's error
+ * estimate. One Newton step leaves a remainder of the order of the square of its correction
+ * times the curvature of the stage equations; where a step nears a configuration in which the
+ * joints become dependent (the N-four-bar's flat position) that curvature is unbounded and the
+ * predictor is off by far more than the method's error, and the remainder stays in the
+ * velocities (IFToMM A02 at 1 ms: 8.4e-3 J of energy in five steps, the point 3.4e-2 m off
+ * after 7 s). The worst case is a step with 2 HS_SD_REFINE more factorizations, known before
+ * the step; a correction still above the trigger after them joins the step's error estimate. */
+#ifndef HS_SD_REFINE
+#define HS_SD_REFINE 2
+#endif
+#ifndef HS_SD_REFINE_K
+#define HS_SD_REFINE_K HS_R(10.0)
+#endif
+
 #ifndef HS_SD_MAX_HW
 #define HS_SD_MAX_HW HS_R(0.5)
 #endif
@@ -295,12 +312,36 @@ static int sd_newton(hs_stepper *s, hs_ctx *c, hs_real t, hs_real *A, hs_real *L
     if (!(na <= s->sd_lim)) {
         return HS_E_RANGE;
     }
+    s->sd_dq = na * c->h * c->h;
     if (na > s->sd_na) {
         s->sd_na = na;
         s->stats.sd_newton = na * s->sd_scale;
     }
     return HS_OK;
 }
+
+#if HS_SD_NEWTON == 1
+/* 1 when a stage takes Newton step it + 2 (it = 0, 1, ...): the first extra one always on a
+ * model with compliant rows; the refinement's while the last correction exceeds its trigger
+ * (HS_SD_REFINE_K times the previous step's estimate; none right after init/set_state) */
+static int sd_refine(const hs_stepper *s, int it)
+{
+    /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
+    const int big = ((s->stats.err_step > HS_R(0.0)) && (s->sd_dq > HS_SD_REFINE_K * s->stats.err_step)) ? 1 : 0;
+    /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
+    return (((it == 0) && (s->comp != 0)) || ((it < HS_SD_REFINE) && (big != 0))) ? 1 : 0;
+}
+
+/* After a stage's last Newton step: a correction still above the trigger is the stage's
+ * unresolved remainder, part of the step's local error (error_estimate, hs_stepper.c) */
+static void sd_unresolved(hs_stepper *s)
+{
+    if ((s->stats.err_step > HS_R(0.0)) && (s->sd_dq > HS_SD_REFINE_K * s->stats.err_step)
+        && (s->sd_dq > s->err_newton)) {
+        s->err_newton = s->sd_dq;
+    }
+}
+#endif
 
 /* Stage 1 at t_n + g h. Predictor: the line through the last step's stage accelerations
  * (at t_n + (g - 1) h and t_n - g h) extrapolated to g; multipliers lambda_n. */
@@ -331,15 +372,17 @@ static HS_STAGE_FN int st_sd_stage1(hs_stepper *s, hs_ctx *c)
 #else
     int rc = sd_newton(s, c, c->t + g * h, s->accn, s->sl1, 1);
     /* Compliant rows: a second Newton step, refactored at the corrected point (why: the
-     * header; rt/METHODS.md "Where a method stops"). Fixed per model, known at init. */
+     * header; rt/METHODS.md "Where a method stops"), fixed per model, known at init; the
+     * bounded refinement (HS_SD_REFINE) near dependent joints */
     /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    if ((rc == HS_OK) && (s->comp != 0)) {
+    for (int it = 0; (rc == HS_OK) && (sd_refine(s, it) != 0); ++it) {
         for (int i = 0; i < nq; ++i) {
             s->un[i] = s->u[i] + hg * s->accn[i];
             s->qn[i] = s->q[i] + hg * s->u[i] + hg * hg * s->accn[i];
         }
         rc = sd_newton(s, c, c->t + g * h, s->accn, s->sl1, 1);
     }
+    sd_unresolved(s);
     return rc;
 #endif
 }
@@ -374,15 +417,17 @@ static HS_STAGE_FN int st_sd_stage2(hs_stepper *s, hs_ctx *c)
     return rc;
 #else
     int rc = sd_newton(s, c, c->t + (HS_R(1.0) - g) * h, s->wdn, s->sl2, 0);
-    /* compliant rows: as stage 1, one more Newton step refactored at the corrected point */
+    /* compliant rows: as stage 1, one more Newton step refactored at the corrected point;
+     * the bounded refinement as stage 1's */
     /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */
-    if ((rc == HS_OK) && (s->comp != 0)) {
+    for (int it = 0; (rc == HS_OK) && (sd_refine(s, it) != 0); ++it) {
         for (int i = 0; i < nq; ++i) {
             s->un[i] = s->u[i] + h * (a21 * s->accn[i] + g * s->wdn[i]);
             s->qn[i] = s->q[i] + c2h * s->u[i] + (q1 * s->accn[i] + q2 * s->wdn[i]);
         }
         rc = sd_newton(s, c, c->t + (HS_R(1.0) - g) * h, s->wdn, s->sl2, 1);
     }
+    sd_unresolved(s);
     return rc;
 #endif
 }

@@ -675,6 +675,8 @@ hs_status hs_stepper_set_state(hs_stepper *s, hs_real t, const hs_real *q, const
         s->sd_scale = s->def.h * s->def.h / (HS_R(1.0) + qm);
         s->sd_lim = HS_SD_RANGE / s->sd_scale;
         s->sd_na = HS_R(0.0);
+        s->sd_dq = HS_R(0.0);
+        s->err_newton = HS_R(0.0);
         s->pp_lim = HS_PP_RANGE * (HS_R(1.0) + qm);
     }
     s->t = t;
@@ -943,6 +945,9 @@ static void error_estimate(hs_stepper *s, const hs_family *fam, hs_real h)
     /* the projection's correction is the step's measured drift off the joints, a part of its
      * local error the velocities do not show (a step too long for the motion: Andrews' mechanism) */
     le = (s->err_proj > le) ? s->err_proj : le;
+    /* a stage whose bounded refinement did not bring its Newton correction under the trigger
+     * (sdirk, HS_SD_REFINE): that correction is the size of what the stage left unresolved */
+    le = (s->err_newton > le) ? s->err_newton : le;
     s->stats.err_step = le;
     s->stats.err_sum += le;
     s->stats.err_est = (le > s->stats.err_est) ? le : s->stats.err_est;
@@ -989,6 +994,7 @@ hs_status hs_stepper_step(hs_stepper *s, const hs_real *in)
         c.a1 = c.a2 = HS_R(0.0);
         const hs_family *fam = (const hs_family *)s->fam;
         s->err_proj = HS_R(0.0);
+        s->err_newton = HS_R(0.0);
         rc = fam->step(s, &c);
         if (rc == HS_OK) {
             error_estimate(s, fam, c.h);

@@ -358,6 +358,8 @@ typedef struct hs_stepper {
     hs_real sd_scale;       /* sdirk: h^2 / size, size = 1 + |q|_inf at init/set_state (1/(m/s^2) units of q) */
     hs_real sd_lim;         /* sdirk: HS_SD_RANGE / sd_scale, the largest |dA|_1 of a stage's Newton step */
     hs_real sd_na;          /* sdirk: largest |dA|_1 of the committed stages so far */
+    hs_real sd_dq;          /* sdirk: h^2 |dA|_1 of the last stage Newton step (units of q): its effect on the positions */
+    hs_real err_newton;     /* sdirk: h^2 |dA|_1 a stage's bounded refinement left above its trigger (units of q), 0 if none */
     hs_real err_proj;       /* |dq|_inf of the last step's position projection (units of q): the step's drift off the joints */
     hs_real pp_lim;         /* euler family: HS_PP_RANGE * size, the largest |dq|_1 of the position projection */
     hs_real alpha, beta;    /* Baumgarte parameters in use (def's, or 1/h, 1/h^2) */
