@@ -38,7 +38,7 @@
  * predictor is off by far more than the method's error, and the remainder stays in the
  * velocities (IFToMM A02 at 1 ms: 8.4e-3 J of energy in five steps, the point 3.4e-2 m off
  * after 7 s). The worst case is a step with 2 HS_SD_REFINE more factorizations, known before
- * the step; a correction still above the trigger after them joins the step's error estimate. */
+ * the step. */
 #ifndef HS_SD_REFINE
 #define HS_SD_REFINE 2
 #endif
@@ -332,15 +332,6 @@ static int sd_refine(const hs_stepper *s, int it)
     return (((it == 0) && (s->comp != 0)) || ((it < HS_SD_REFINE) && (big != 0))) ? 1 : 0;
 }
 
-/* After a stage's last Newton step: a correction still above the trigger is the stage's
- * unresolved remainder, part of the step's local error (error_estimate, hs_stepper.c) */
-static void sd_unresolved(hs_stepper *s)
-{
-    if ((s->stats.err_step > HS_R(0.0)) && (s->sd_dq > HS_SD_REFINE_K * s->stats.err_step)
-        && (s->sd_dq > s->err_newton)) {
-        s->err_newton = s->sd_dq;
-    }
-}
 #endif
 
 /* Stage 1 at t_n + g h. Predictor: the line through the last step's stage accelerations
@@ -382,7 +373,6 @@ static HS_STAGE_FN int st_sd_stage1(hs_stepper *s, hs_ctx *c)
         }
         rc = sd_newton(s, c, c->t + g * h, s->accn, s->sl1, 1);
     }
-    sd_unresolved(s);
     return rc;
 #endif
 }
@@ -427,7 +417,6 @@ static HS_STAGE_FN int st_sd_stage2(hs_stepper *s, hs_ctx *c)
         }
         rc = sd_newton(s, c, c->t + (HS_R(1.0) - g) * h, s->wdn, s->sl2, 1);
     }
-    sd_unresolved(s);
     return rc;
 #endif
 }
