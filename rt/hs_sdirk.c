@@ -31,8 +31,9 @@
  * its start. 0.5 is 500 rad/s at h = 1 ms: above car.hsm's declared 400 rad/s wheel speed. */
 /* The bounded refinement of a stage (rt/METHODS.md "Through a dependent position"): at most
  * HS_SD_REFINE more Newton steps, each refactored at the corrected point, while the last one
- * moved the positions (h^2 |dA|_1) by more than HS_SD_REFINE_K times the previous step's error
- * estimate. One Newton step leaves a remainder of the order of the square of its correction
+ * moved the positions (h^2 |dA|_1) by more than HS_SD_REFINE_K times the run's largest error
+ * estimate and the previous step's first corrections: the predictor suddenly off by far
+ * more than the method's error and than it was a step before. One Newton step leaves a remainder of the order of the square of its correction
  * times the curvature of the stage equations; where a step nears a configuration in which the
  * joints become dependent (the N-four-bar's flat position) that curvature is unbounded and the
  * predictor is off by far more than the method's error, and the remainder stays in the
@@ -322,12 +323,14 @@ static int sd_newton(hs_stepper *s, hs_ctx *c, hs_real t, hs_real *A, hs_real *L
 
 #if HS_SD_NEWTON == 1
 /* 1 when a stage takes Newton step it + 2 (it = 0, 1, ...): the first extra one always on a
- * model with compliant rows; the refinement's while the last correction exceeds its trigger
- * (HS_SD_REFINE_K times the previous step's estimate; none right after init/set_state) */
+ * model with compliant rows; the refinement's while the last correction exceeds
+ * HS_SD_REFINE_K times both the run's largest estimate and the previous step's first
+ * corrections (a jump, not a level: none in the first two steps after init/set_state) */
 static int sd_refine(const hs_stepper *s, int it)
 {
+    const hs_real ref = (s->sd_prev > s->stats.err_est) ? s->sd_prev : s->stats.err_est;
     /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
-    const int big = ((s->stats.err_step > HS_R(0.0)) && (s->sd_dq > HS_SD_REFINE_K * s->stats.err_step)) ? 1 : 0;
+    const int big = ((s->sd_prev > HS_R(0.0)) && (s->stats.err_est > HS_R(0.0)) && (s->sd_dq > HS_SD_REFINE_K * ref)) ? 1 : 0;
     /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
     return (((it == 0) && (s->comp != 0)) || ((it < HS_SD_REFINE) && (big != 0))) ? 1 : 0;
 }
@@ -362,6 +365,8 @@ static HS_STAGE_FN int st_sd_stage1(hs_stepper *s, hs_ctx *c)
     return rc;
 #else
     int rc = sd_newton(s, c, c->t + g * h, s->accn, s->sl1, 1);
+    s->sd_prev = s->sd_first;
+    s->sd_first = s->sd_dq;
     /* Compliant rows: a second Newton step, refactored at the corrected point (why: the
      * header; rt/METHODS.md "Where a method stops"), fixed per model, known at init; the
      * bounded refinement (HS_SD_REFINE) near dependent joints */
@@ -407,6 +412,7 @@ static HS_STAGE_FN int st_sd_stage2(hs_stepper *s, hs_ctx *c)
     return rc;
 #else
     int rc = sd_newton(s, c, c->t + (HS_R(1.0) - g) * h, s->wdn, s->sl2, 0);
+    s->sd_first = (s->sd_dq > s->sd_first) ? s->sd_dq : s->sd_first;
     /* compliant rows: as stage 1, one more Newton step refactored at the corrected point;
      * the bounded refinement as stage 1's */
     /* MISRA Ref 10.4.1 [int code vs the enumerator naming it] */

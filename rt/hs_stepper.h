@@ -362,6 +362,8 @@ typedef struct hs_stepper {
     hs_real sd_lim;         /* sdirk: HS_SD_RANGE / sd_scale, the largest |dA|_1 of a stage's Newton step */
     hs_real sd_na;          /* sdirk: largest |dA|_1 of the committed stages so far */
     hs_real sd_dq;          /* sdirk: h^2 |dA|_1 of the last stage Newton step (units of q): its effect on the positions */
+    hs_real sd_first;       /* sdirk: the larger sd_dq of this step's two first Newton steps (units of q) */
+    hs_real sd_prev;        /* sdirk: sd_first of the previous step, 0 after init/set_state */
     hs_real err_umax;       /* largest |u_{n+1}|_inf since init/set_state (the global estimate's speed) */
     hs_real err_proj;       /* |dq|_inf of the last step's position projection (units of q): the step's drift off the joints */
     hs_real pp_lim;         /* euler family: HS_PP_RANGE * size, the largest |dq|_1 of the position projection */
