@@ -87,8 +87,12 @@ t "--t 1e19 names the bound" 'grep -q -- "--t: T/h = 1e+19 steps exceeds the bou
 $SIM --model test_eq --method j2 --h 0.3 --t 1 >"$D/o" 2>"$D/e"; rc=$?
 t "--t 1 --h 0.3 rejected (not a whole number of steps)" '[ $rc -eq 2 ] && grep -q "not a whole number of steps" "$D/e"'
 t "--t 1 --h 0.3 suggests the neighbours" 'grep -q "use --t 0.9 or 1.2" "$D/e"'
-$SIM --model test_eq --method j2 --h 0.3 --t 0.9 >"$D/o" 2>&1; rc=$?
+# (--tol off: a count, not an accuracy check; the run ends at x = 0.759 against cos 0.9 = 0.622,
+# which err_glob 0.19 flags under the default tolerance)
+$SIM --model test_eq --method j2 --h 0.3 --t 0.9 --tol off >"$D/o" 2>&1; rc=$?
 t "--t 0.9 --h 0.3: exactly 3 steps" '[ $rc -eq 0 ] && grep -q "^steps=3 t=0.899" "$D/o"'
+$SIM --model test_eq --method j2 --h 0.3 --t 0.9 >"$D/o" 2>&1; rc=$?
+t "--t 0.9 --h 0.3 under the default tolerance: inaccurate by err_glob (0.14 off cos 0.9)" '[ $rc -eq 4 ] && grep -q "inaccurate: err_glob" "$D/o"'
 $SIM --model test_eq --method j2 --h 0.1 --t 1 >"$D/o" 2>&1
 t "--t 1 --h 0.1: exactly 10 steps, t = 1" 'grep -q "^steps=10 t=1 " "$D/o"'
 # 9: messages blame the right argument.
@@ -215,7 +219,9 @@ t "auto chain n=16 at 1e-2 s completes 1000 steps" "grep -q '^steps=1000 t=10 ' 
 autochk "ladder n=10 at 1/20 s" spook spook --model ladder --param n=10 --h 0.05 --t 10
 t "auto ladder n=10 at 1/20 s completes 200 steps" "grep -q '^steps=200 t=10 ' '$D/ao'"
 autochk "ladder n=10 at 1/60 s" em em --model ladder --param n=10 --h $H60 --t 10
-t "auto ladder n=10 at 1/60 s completes ok" "grep -q '^steps=600 t=10 .*status=ok ' '$D/ao'"
+# it completes, and err_glob (2.3) flags it: its q at 10 s are 7.4 rad from em's at 1/2400 s
+# (rt/METHODS.md "The global estimate")
+t "auto ladder n=10 at 1/60 s completes, inaccurate by err_glob" "grep -q '^steps=600 t=10 .*status=inaccurate ' '$D/ao'"
 # em carries it with less energy error than the fallback would (spook's run, same settings)
 $SIM --model ladder --param n=10 --h $H60 --t 10 --method spook >"$D/so" 2>/dev/null
 dE() { sed -n 's/.* max_abs_dE=\([^ ]*\).*/\1/p' "$1"; }
@@ -237,8 +243,11 @@ t "chain of 128: rel_dE < 1e-6" "awk '{ for (i = 1; i <= NF; ++i) if (\$i ~ /^re
 $SIM --model chain --param n=8 --h 4e-3 --t 60 >"$D/o" 2>"$D/e"; rc=$?
 t "chain of 8 at 4 ms: inaccurate, exit 4" "[ \$rc -eq 4 ] && grep -q ' status=inaccurate ' '$D/o'"
 t "chain of 8 at 4 ms: says the energy error against the release" "grep -q 'of the 313.9 J the model can release' '$D/e'"
+# At 2 ms its energy stays within 1.1 %, and the energy check passes it; its trajectory does
+# not: the chain is chaotic, the default's q at 60 s differ by 129 rad from those at 0.125 ms
+# (and 0.25 ms from 0.125 ms by 251 rad), and err_glob (8.2e-2 > 0.05) flags it.
 $SIM --model chain --param n=8 --h 2e-3 --t 60 >"$D/o" 2>"$D/e"; rc=$?
-t "chain of 8 at 2 ms (1.1 %): ok" "[ \$rc -eq 0 ] && grep -q ' status=ok ' '$D/o'"
+t "chain of 8 at 2 ms (1.1 %): inaccurate by err_glob, not by its energy" "[ \$rc -eq 4 ] && grep -q ' status=inaccurate ' '$D/o' && grep -q 'inaccurate: err_glob' '$D/e' && ! grep -q 'the model can release' '$D/e'"
 # At 1/60 s the chain diverges (without the rotation check its energy error reaches 146 times
 # the release before another check stops it at step 279): refused at step 232, naming rod 7,
 # the committed state finite.
