@@ -244,8 +244,8 @@ $SIM --model chain --param n=8 --h 4e-3 --t 60 >"$D/o" 2>"$D/e"; rc=$?
 t "chain of 8 at 4 ms: inaccurate, exit 4" "[ \$rc -eq 4 ] && grep -q ' status=inaccurate ' '$D/o'"
 t "chain of 8 at 4 ms: says the energy error against the release" "grep -q 'of the 313.9 J the model can release' '$D/e'"
 # At 2 ms its energy stays within 1.1 %, and the energy check passes it; its trajectory does
-# not: the chain is chaotic, the default's q at 60 s differ by 129 rad from those at 0.125 ms
-# (and 0.25 ms from 0.125 ms by 251 rad), and err_glob (8.2e-2 > 0.05) flags it.
+# not: the chain is chaotic, the default's q at 60 s differ by 82 rad from those at 0.125 ms
+# (and 0.25 ms from 0.125 ms by 76 rad), and err_glob (7.3e-2 > 0.05) flags it.
 $SIM --model chain --param n=8 --h 2e-3 --t 60 >"$D/o" 2>"$D/e"; rc=$?
 t "chain of 8 at 2 ms (1.1 %): inaccurate by err_glob, not by its energy" "[ \$rc -eq 4 ] && grep -q ' status=inaccurate ' '$D/o' && grep -q 'inaccurate: err_glob' '$D/e' && ! grep -q 'the model can release' '$D/e'"
 # At 1/60 s the chain diverges (without the rotation check its energy error reaches 146 times

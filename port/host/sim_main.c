@@ -126,8 +126,9 @@ static void usage(FILE *o)
         "outputs hilstep-rt refuses; the run stops before writing them), 2 bad arguments or a\n"
         "description hilstep-rt refuses (its signal map: the same check), 3 an output (CSV or\n"
         "standard output) could not be written completely (status=write_error), 4 the run is\n"
-        "inaccurate (status=inaccurate: err_est above --tol, or the energy error above 10 %% of\n"
-        "release= for a model that declares it; the result line has err_est=, err_sum=, rel_dE=).\n\n"
+        "inaccurate (status=inaccurate: err_est or err_glob above --tol, or the energy error above\n"
+        "10 %% of release= for a model that declares it; the result line has err_est=, err_sum=,\n"
+        "err_glob=, rel_dE=).\n\n"
         "models:\n",
         HS_SIM_MAX_STEPS, (unsigned)HS_SIM_INPUTS_MAX_ROWS, HS_ERR_TOL_DEFAULT, hs_method_name(d.method), hs_form_name(d.form),
         hs_stab_name(d.stab));
