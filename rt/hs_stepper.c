@@ -71,6 +71,14 @@ const char *hs_stepper_path(const hs_stepper *s)
     return (s->fb != 0) ? "free_body" : "generic";
 }
 
+int hs_stepper_err_order(const hs_stepper *s)
+{
+    if ((s == NULL) || (s->ready == 0) || (s->fam == NULL)) {
+        return 0;
+    }
+    return ((const hs_family *)s->fam)->err_order;
+}
+
 const char *hs_method_name(hs_method m)
 {
     const hs_method_info *r = hs_method_info_of(m);

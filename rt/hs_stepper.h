@@ -379,6 +379,10 @@ const char *hs_stage_name(hs_stage st);
  * rigid bodies, rt/hs_fb.c) or "generic" (the method's plan); "?" before init. */
 const char *hs_stepper_path(const hs_stepper *s);
 
+/* The order p of the stepper's error estimate (rt/METHODS.md "The error estimate"): 1 or 2;
+ * 0 before init. err_glob adds up to the global error for p = 2 only ("The global estimate"). */
+int hs_stepper_err_order(const hs_stepper *s);
+
 /* Validates def and model, binds the arenas (reals and ints as hs_stepper_workspace_tmp says; the
  * HS_STEPPER_REALS/INTS bounds are always enough for dense models), analyzes the linear
  * systems, chooses the plan of stages and sets the state from the model's initial values at t0. */
