@@ -331,7 +331,6 @@ static int sd_refine(const hs_stepper *s, int it)
     const hs_real ref = (s->sd_prev > s->stats.err_est) ? s->sd_prev : s->stats.err_est;
     /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
     const int big = ((s->sd_prev > HS_R(0.0)) && (s->stats.err_est > HS_R(0.0)) && (s->sd_dq > HS_SD_REFINE_K * ref)) ? 1 : 0;
-    /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
     return (((it == 0) && (s->comp != 0)) || ((it < HS_SD_REFINE) && (big != 0))) ? 1 : 0;
 }
 
