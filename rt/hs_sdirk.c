@@ -10,7 +10,9 @@
  * q_{n+1} = q_n + h u_n + h^2 ((1 - g) A_1 + g A_2)/2; then the tail's projection.
  *
  * Fixed work per step: two M, f, g, G, gamma evaluations, one fq, fu, K_g evaluation, one
- * factorization, two solves, plus the projection's factorization. A model with compliant rows
+ * factorization, two solves, plus the projection's factorization; a stage whose Newton
+ * correction jumps (HS_SD_REFINE below) takes at most two more, each refactored: a bound known
+ * before the step, not an iteration to convergence. A model with compliant rows
  * (fixed at init) takes a second Newton step per stage, refactored at the corrected point:
  * four evaluations, four factorizations and four solves per step (a dead centre's stiff
  * nonlinear remainder is not damped by the midpoint-like stages; rt/METHODS.md "Where a
@@ -330,7 +332,10 @@ static int sd_refine(const hs_stepper *s, int it)
 {
     const hs_real ref = (s->sd_prev > s->stats.err_est) ? s->sd_prev : s->stats.err_est;
     /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
-    const int big = ((s->sd_prev > HS_R(0.0)) && (s->stats.err_est > HS_R(0.0)) && (s->sd_dq > HS_SD_REFINE_K * ref)) ? 1 : 0;
+    /* (joints only: a model without constraint rows has no configuration to become dependent in;
+     * its jumps are the inputs', which the stages' one step follows: the quarter car's road) */
+    const int big = ((s->nc > 0) && (s->sd_prev > HS_R(0.0)) && (s->stats.err_est > HS_R(0.0))
+                     && (s->sd_dq > HS_SD_REFINE_K * ref)) ? 1 : 0;
     return (((it == 0) && (s->comp != 0)) || ((it < HS_SD_REFINE) && (big != 0))) ? 1 : 0;
 }
 
