@@ -10,7 +10,9 @@
  * q_{n+1} = q_n + h u_n + h^2 ((1 - g) A_1 + g A_2)/2; then the tail's projection.
  *
  * Fixed work per step: two M, f, g, G, gamma evaluations, one fq, fu, K_g evaluation, one
- * factorization, two solves, plus the projection's factorization. A model with compliant rows
+ * factorization, two solves, plus the projection's factorization; a stage whose Newton
+ * correction jumps (HS_SD_REFINE below) takes at most two more, each refactored: a bound known
+ * before the step, not an iteration to convergence. A model with compliant rows
  * (fixed at init) takes a second Newton step per stage, refactored at the corrected point:
  * four evaluations, four factorizations and four solves per step (a dead centre's stiff
  * nonlinear remainder is not damped by the midpoint-like stages; rt/METHODS.md "Where a
@@ -31,6 +33,24 @@
  * check of st_sd_combine, on the rate the model's spin() reports): 0.5, 500 rad/s at h = 1 ms,
  * for the rotating coordinates the stages move on straight lines (a jointed rod's theta'; the
  * free-body path's HS_FB_MAX_HW is the same bound on its start). */
+/* The bounded refinement of a stage (rt/METHODS.md "Through a dependent position"): at most
+ * HS_SD_REFINE more Newton steps, each refactored at the corrected point, while the last one
+ * moved the positions (h^2 |dA|_1) by more than HS_SD_REFINE_K times the run's largest error
+ * estimate and the previous step's first corrections: the predictor suddenly off by far
+ * more than the method's error and than it was a step before. One Newton step leaves a remainder of the order of the square of its correction
+ * times the curvature of the stage equations; where a step nears a configuration in which the
+ * joints become dependent (the N-four-bar's flat position) that curvature is unbounded and the
+ * predictor is off by far more than the method's error, and the remainder stays in the
+ * velocities (IFToMM A02 at 1 ms: 8.4e-3 J of energy in five steps, the point 3.4e-2 m off
+ * after 7 s). The worst case is a step with 2 HS_SD_REFINE more factorizations, known before
+ * the step. */
+#ifndef HS_SD_REFINE
+#define HS_SD_REFINE 2
+#endif
+#ifndef HS_SD_REFINE_K
+#define HS_SD_REFINE_K HS_R(10.0)
+#endif
+
 #ifndef HS_SD_MAX_HW
 #define HS_SD_MAX_HW HS_R(0.5)
 #endif
@@ -296,6 +316,7 @@ static int sd_newton(hs_stepper *s, hs_ctx *c, hs_real t, hs_real *A, hs_real *L
     if (!(na <= s->sd_lim)) {
         return HS_E_RANGE;
     }
+    s->sd_dq = na * c->h * c->h;
     if (na > s->sd_na) {
         s->sd_na = na;
         s->stats.sd_newton = na * s->sd_scale;
@@ -443,6 +464,27 @@ int hs_sd_quat_init(hs_stepper *s)
     }
     return (n < 0) ? n : (int)HS_OK;
 }
+/* 1 when a stage takes Newton step it + 2 (it = 0, 1, ...): the first extra one always on a
+ * model with compliant rows; the refinement's while the last correction exceeds
+ * HS_SD_REFINE_K times both the run's largest estimate and the previous step's first
+ * corrections (a jump, not a level: none in the first two steps after init/set_state) */
+static int sd_refine(const hs_stepper *s, int it)
+{
+#if HS_SD_NEWTON > 1
+    /* a build solving each stage to round-off: HS_SD_NEWTON - 1 more steps, always */
+    (void)s;
+    return (it < (HS_SD_NEWTON - 1)) ? 1 : 0;
+#else
+    const hs_real ref = (s->sd_prev > s->stats.err_est) ? s->sd_prev : s->stats.err_est;
+    /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
+    /* (joints only: a model without constraint rows has no configuration to become dependent in;
+     * its jumps are the inputs', which the stages' one step follows: the quarter car's road) */
+    const int big = ((s->nc > 0) && (s->sd_prev > HS_R(0.0)) && (s->stats.err_est > HS_R(0.0))
+                     && (s->sd_dq > HS_SD_REFINE_K * ref)) ? 1 : 0;
+    return (((it == 0) && (s->comp != 0)) || ((it < HS_SD_REFINE) && (big != 0))) ? 1 : 0;
+#endif
+}
+
 
 /* Stage 1 at t_n + g h. Predictor: the line through the last step's stage accelerations
  * (at t_n + (g - 1) h and t_n - g h) extrapolated to g; multipliers lambda_n. */
@@ -468,15 +510,12 @@ static HS_STAGE_FN int st_sd_stage1(hs_stepper *s, hs_ctx *c)
     if (rc == (int)HS_OK) {
         rc = sd_quat_solved(s, s->accn);
     }
-#if HS_SD_NEWTON > 1
-    const int more = HS_SD_NEWTON - 1;
-#else
+    s->sd_prev = s->sd_first;
+    s->sd_first = s->sd_dq;
     /* Compliant rows: a second Newton step, refactored at the corrected point (why: the
-     * header; rt/METHODS.md "Where a method stops"). Fixed per model, known at init. */
-    /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
-    const int more = (s->comp != 0) ? 1 : 0;
-#endif
-    for (int it = 0; (it < more) && (rc == (int)HS_OK); ++it) {
+     * header; rt/METHODS.md "Where a method stops"), fixed per model, known at init; the
+     * bounded refinement (HS_SD_REFINE) near dependent joints */
+    for (int it = 0; (rc == (int)HS_OK) && (sd_refine(s, it) != 0); ++it) {
         for (int i = 0; i < nq; ++i) {
             s->un[i] = s->u[i] + hg * s->accn[i];
             s->qn[i] = s->q[i] + hg * s->u[i] + hg * hg * s->accn[i];
@@ -517,14 +556,10 @@ static HS_STAGE_FN int st_sd_stage2(hs_stepper *s, hs_ctx *c)
     if (rc == (int)HS_OK) {
         rc = sd_quat_solved(s, s->wdn);
     }
-#if HS_SD_NEWTON > 1
-    const int more = HS_SD_NEWTON - 1;
-#else
-    /* compliant rows: as stage 1, one more Newton step refactored at the corrected point */
-    /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
-    const int more = (s->comp != 0) ? 1 : 0;
-#endif
-    for (int it = 0; (it < more) && (rc == (int)HS_OK); ++it) {
+    s->sd_first = (s->sd_dq > s->sd_first) ? s->sd_dq : s->sd_first;
+    /* compliant rows: as stage 1, one more Newton step refactored at the corrected point;
+     * the bounded refinement as stage 1's */
+    for (int it = 0; (rc == (int)HS_OK) && (sd_refine(s, it) != 0); ++it) {
         for (int i = 0; i < nq; ++i) {
             s->un[i] = s->u[i] + h * (a21 * s->accn[i] + g * s->wdn[i]);
             s->qn[i] = s->q[i] + c2h * s->u[i] + (q1 * s->accn[i] + q2 * s->wdn[i]);

@@ -292,6 +292,9 @@ typedef struct hs_stepper_stats {
     hs_real err_est;         /* largest err_step since init/set_state: the run's err_est= */
     hs_real err_sum;         /* sum of err_step since init/set_state (units of q): the global
                               * position error the local ones add up to when none decays */
+    hs_real err_glob;        /* err_sum with each err_step scaled by the growth of the largest
+                              * |u|_inf since it (units of q): the global position error of the
+                              * time shifts the local ones are, as the motion speeds up */
     hs_real range_hw;        /* sdirk: h |w| (rad per step) of the last step refused by the
                               * in-step rotation check (model spin()), 0 if none */
     int range_body;          /* the body (model's index) whose rate set range_hw, -1 if none */
@@ -360,6 +363,10 @@ typedef struct hs_stepper {
     hs_real sd_scale;       /* sdirk: h^2 / size, size = 1 + |q|_inf at init/set_state (1/(m/s^2) units of q) */
     hs_real sd_lim;         /* sdirk: HS_SD_RANGE / sd_scale, the largest |dA|_1 of a stage's Newton step */
     hs_real sd_na;          /* sdirk: largest |dA|_1 of the committed stages so far */
+    hs_real sd_dq;          /* sdirk: h^2 |dA|_1 of the last stage Newton step (units of q): its effect on the positions */
+    hs_real sd_first;       /* sdirk: the larger sd_dq of this step's two first Newton steps (units of q) */
+    hs_real sd_prev;        /* sdirk: sd_first of the previous step, 0 after init/set_state */
+    hs_real err_umax;       /* largest |u_{n+1}|_inf since init/set_state (the global estimate's speed) */
     hs_real err_proj;       /* |dq|_inf of the last step's position projection (units of q): the step's drift off the joints */
     hs_real pp_lim;         /* euler family: HS_PP_RANGE * size, the largest |dq|_1 of the position projection */
     hs_real alpha, beta;    /* Baumgarte parameters in use (def's, or 1/h, 1/h^2) */
@@ -373,6 +380,10 @@ const char *hs_stage_name(hs_stage st);
 /* The path the stepper's steps take: "free_body" (the default method on a model made of free
  * rigid bodies, rt/hs_fb.c) or "generic" (the method's plan); "?" before init. */
 const char *hs_stepper_path(const hs_stepper *s);
+
+/* The order p of the stepper's error estimate (rt/METHODS.md "The error estimate"): 1 or 2;
+ * 0 before init. err_glob adds up to the global error for p = 2 only ("The global estimate"). */
+int hs_stepper_err_order(const hs_stepper *s);
 
 /* Validates def and model, binds the arenas (reals and ints as hs_stepper_workspace_tmp says; the
  * HS_STEPPER_REALS/INTS bounds are always enough for dense models), analyzes the linear

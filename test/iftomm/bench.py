@@ -73,7 +73,7 @@ def run(f, T, err_of, ref, method, h):
                             repr(T)], capture_output=True, text=True)
         kd = dict(w.split("=", 1) for w in d.stdout.split() if "=" in w)
     return (kv.get("status", "?"), kd.get("status", "?"), err, float(kv.get("err_est", "nan")),
-            float(kv.get("err_sum", "nan")))
+            float(kv.get("err_sum", "nan")), float(kv.get("err_glob", "nan")))
 
 def ips_of(f, method, h):
     path = "model/mech/iftomm/%s.hsm" % f
@@ -81,8 +81,11 @@ def ips_of(f, method, h):
     b = instr([SIM, "--model-file", path, "--method", method, "--h", repr(h), "--t", repr(400 * h), "--tol", "off"])
     return (b - a) // 200 if a is not None and b is not None else None
 
-lines = ["| problem | method | h (ms) | status | default --tol | max error (m or rad) | 1e-3 bar | err_est | err_sum | instructions/step |",
-         "|---|---|---|---|---|---|---|---|---|---|"]
+lines = ["| problem | method | h (ms) | status | default --tol | max error (m or rad) | 1e-3 bar | err_est | err_sum | err_glob | instructions/step |",
+         "|---|---|---|---|---|---|---|---|---|---|---|"]
+# the default tolerance's verdicts against the error: flagged, wrong (error above TOL)
+TOL = 0.05
+tally = {"right_flag": 0, "right_ok": 0, "false_alarm": [], "missed": []}
 SHORTM = ("sdirk", "em", "spook")
 short = ["| problem, h = 1 ms | " + " | ".join("`%s`: error, err_est, status, instructions" % m for m in SHORTM) + " |",
          "|---|" + "---|" * len(SHORTM)]
@@ -92,16 +95,29 @@ for pid, f, T, nout, mkref, err_of, hips in PROBLEMS:
     for method in methods():
         ips = ips_of(f, method, hips)
         for h in HS:
-            st, std, err, est, esum = run(f, T, err_of, ref, method, h)
-            row = "| %s | %s | %g | %s | %s | %.2e | %s | %.2e | %.2e | %s |" % (
+            st, std, err, est, esum, eglob = run(f, T, err_of, ref, method, h)
+            row = "| %s | %s | %g | %s | %s | %.2e | %s | %.2e | %.2e | %.2e | %s |" % (
                 pid, method, h * 1e3, st, std, err, "met" if err <= BAR else "missed", est, esum,
-                ips if ips is not None else "-")
+                eglob, ips if ips is not None else "-")
+            if std in ("ok", "inaccurate") and st == "ok":
+                wrong, flag = not (err <= TOL), std == "inaccurate"
+                key = ("right_flag" if flag else "missed") if wrong else ("false_alarm" if flag else "right_ok")
+                if isinstance(tally[key], list):
+                    tally[key].append("%s %s %g ms" % (pid, method, h * 1e3))
+                else:
+                    tally[key] += 1
             lines.append(row)
             if h == 0.001 and method in SHORTM:
                 cells[method] = "%.1e, %.1e, %s, %s" % (err, est, std, ips)
             print(row, flush=True)
     short.append("| %s | " % pid + " | ".join(cells.get(m, "-") for m in SHORTM) + " |")
-text = "\n".join(lines) + "\n"
+verdict = ("Verdicts of the default tolerance (%g) on the runs that end (status ok with `--tol off`), "
+           "against the error: %d wrong and flagged, %d right and ok, %d false alarms%s, %d wrong "
+           "and not flagged%s.\n" % (TOL, tally["right_flag"], tally["right_ok"], len(tally["false_alarm"]),
+           (" (" + ", ".join(tally["false_alarm"]) + ")") if tally["false_alarm"] else "", len(tally["missed"]),
+           (" (" + ", ".join(tally["missed"]) + ")") if tally["missed"] else ""))
+print(verdict)
+text = "\n".join(lines) + "\n\n" + verdict
 if OUT:
     with open(OUT, "w") as fo:
         fo.write("# IFToMM benchmarks: results\n\nWritten by `make bench-iftomm` (test/iftomm/bench.py); "
@@ -109,6 +125,7 @@ if OUT:
                  "(test/iftomm/ref.c; m) at the benchmark's output steps, for A03 the largest "
                  "error of the crank angle beta (test/iftomm/a03_ref.c; rad) every 2 ms; status: "
                  "the run with `--tol off` (it ends and its err_est shows), default --tol: the "
-                 "same run's status under the default tolerance (0.05).\n\n" + text)
+                 "same run's status under the default tolerance (0.05), which judges err_est and "
+                 "err_glob (rt/METHODS.md \"The error estimate\").\n\n" + text)
 if SHORT:
     print("\n".join(short))

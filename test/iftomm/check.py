@@ -5,11 +5,12 @@
 2. the description a03_andrews.hsm against that reference: the seven angles at 0.03 s with the
    default at 10 and 20 us, error below 1e-5 rad and falling as h^2 (ratio 3 to 5.5);
 3. err_est against the true local error (--err-check 16) on A03 within [0.1, 10];
-4. the default tolerance's verdicts: a run whose error misses the benchmark's 1e-3 bar is
-   flagged (status=inaccurate, exit 4), one that meets it is not (exit 0). The two known
-   misses (A02 through its flat position at 1 ms, A03 at 0.5 ms), whose local errors are small
-   and estimated right while the global error grows, are reported and must stay as they are (a change fails the suite
-   until KNOWN is updated: rt/METHODS.md "The error estimate")."""
+4. the verdicts on A03 at the default tolerance (0.05) and at the benchmark's 1e-3 bar: a run
+   whose error misses the tolerance is flagged (status=inaccurate, exit 4), one that meets it is
+   not (exit 0); err_glob against the error within [0.1, 10]; the one wrong verdict left (a
+   false alarm at 1e-3, 0.1 ms) is reported and must stay as it is (KNOWN);
+5. A02 through its flat positions within 1e-3 m at every h from 0.25 to 2 ms, the error growing
+   with h, every run ok; the accurate A01 and A02 runs stay ok."""
 import math, os, subprocess, sys, tempfile
 
 B = sys.argv[1] if len(sys.argv) > 1 else "build"
@@ -57,9 +58,13 @@ for h in (1e-4, 5e-4, 1e-3):
     check(0.1 <= r <= 10, "A03 default h=%g: err_est %s, true local error %s, ratio %.3g in [0.1, 10]"
           % (h, kv["err_est"], kv["err_true"], r))
 
-# 4. the default tolerance flags the wrong runs and only them
-def beta_err(h):
-    """largest error of beta every 2 ms over 0.03 s (the benchmark's quantity), status, exit"""
+# 4. the verdicts: a run whose error misses the tolerance it is given is flagged
+# (status=inaccurate, exit 4), one that meets it is not (exit 0); at the default (0.05) and at
+# the benchmark's 1e-3 bar (--tol 1e-3). err_est judges every step's local error, err_glob
+# (hilstep-sim) their sum as the motion speeds up (rt/METHODS.md "The global estimate").
+def beta_err(h, tol):
+    """largest error of beta every 2 ms over 0.03 s (the benchmark's quantity), the run's
+    result line and exit code under --tol tol"""
     rows = subprocess.run([REF3, "0.03", "15"], capture_output=True, text=True, check=True).stdout.split("\n")
     r = [float(l.split()[1]) for l in rows if l.strip()]
     with tempfile.TemporaryDirectory() as d:
@@ -67,28 +72,57 @@ def beta_err(h):
         sim(A03, h, 0.03, "--tol", "off", csv=csv, every=int(round(0.002 / h)))
         q = [list(map(float, l.split(","))) for l in open(csv).read().splitlines()[1:]]
     e = max(abs(v[3] - r[i]) for i, v in enumerate(q)) if len(q) == len(r) else float("nan")
-    rc, kv = sim(A03, h, 0.03)
-    return e, kv.get("status"), rc
+    rc, kv = sim(A03, h, 0.03, "--tol", repr(tol))
+    return e, kv, rc
 
-KNOWN = {("a02_fourbar2", 0.001), ("a03_andrews", 0.0005)}
-for h in (1e-4, 5e-4, 1e-3):
-    e, st, rc = beta_err(h)
-    wrong = not (e <= BAR)
-    want = ("inaccurate", 4) if wrong and ("a03_andrews", h) not in KNOWN else ("ok", 0)
-    if ("a03_andrews", h) in KNOWN:
-        print("KNOWN a03_andrews h=%g: status %s, beta %.2e rad off while its largest true local "
-              "error (4.3e-3) is estimated right: the motion amplifies them (open)" % (h, st, e))
-    check((st, rc) == want, "A03 default h=%g: beta %.2e rad off (%s the 1e-3 bar): status %s, exit %d%s" %
-          (h, e, "misses" if wrong else "meets", st, rc, " (a known miss)" if ("a03_andrews", h) in KNOWN else ""))
+# the one wrong verdict left (over the 7 runs below): at --tol 1e-3, 0.1 ms is 2.15e-4 rad off
+# and its err_glob 1.43e-3 (6.6 times that: the sum of the local errors, which partly cancel);
+# reported, and a change fails the suite until this list is updated
+KNOWN = {(0.0001, 0.001)}
+for tol in (0.05, 0.001):
+    for h in ((1e-4, 5e-4, 1e-3) if tol == 0.05 else (5e-5, 1e-4, 5e-4, 1e-3)):
+        e, kv, rc = beta_err(h, tol)
+        st = kv.get("status")
+        wrong = not (e <= tol)
+        want = ("inaccurate", 4) if wrong != ((h, tol) in KNOWN) else ("ok", 0)
+        if (h, tol) in KNOWN:
+            print("KNOWN A03 h=%g --tol %g: status %s with beta %.2e rad off, err_glob %s (a false alarm, open)"
+                  % (h, tol, st, e, kv.get("err_glob")))
+        check((st, rc) == want, "A03 default h=%g --tol %g: beta %.2e rad off (%s it), err_est %s, err_glob %s: "
+              "status %s, exit %d%s" % (h, tol, e, "misses" if wrong else "meets", kv.get("err_est"),
+                                        kv.get("err_glob"), st, rc, " (known)" if (h, tol) in KNOWN else ""))
+        if tol == 0.05:
+            r = float(kv["err_glob"]) / e
+            check(0.1 <= r <= 10, "A03 default h=%g: err_glob %s against beta's error %.3e: ratio %.3g in [0.1, 10]"
+                  % (h, kv["err_glob"], e, r))
+
+# The N-four-bar through its flat positions (A02, reference test/iftomm/ref.c): the default
+# within the benchmark's 1e-3 m at every h from 0.25 to 2 ms, the error growing with h, and
+# every run ok (the bounded refinement of sdirk's stages, rt/METHODS.md "Through a dependent
+# position"; before it: 3.4e-2 m at 1 ms, ok while wrong).
+def a02_err(h):
+    ref = [tuple(map(float, l.split())) for l in subprocess.run(
+        [B + "/iftomm-ref", repr(3.5 * 9.81 / 3.0), repr(math.pi / 2), "-1.0", "20.0", "400"],
+        capture_output=True, text=True, check=True).stdout.splitlines()]
+    with tempfile.TemporaryDirectory() as d:
+        csv = os.path.join(d, "o.csv")
+        rc, kv = sim("model/mech/iftomm/a02_fourbar2.hsm", h, 20.0, csv=csv, every=int(round(0.05 / h)))
+        rows = [list(map(float, l.split(",")))[1:] for l in open(csv).read().splitlines()[1:]]
+    e = max(math.hypot(v[0] + 0.5 * math.cos(v[2]) - r[1], v[1] + 0.5 * math.sin(v[2]) - r[2])
+            for v, r in zip(rows, ref)) if len(rows) == len(ref) else float("nan")
+    return e, kv, rc
+prev = 0.0
+for h in (0.00025, 0.0005, 0.001, 0.00125, 0.002):
+    e, kv, rc = a02_err(h)
+    check(e <= BAR and e > prev and (kv.get("status"), rc) == ("ok", 0),
+          "A02 default h=%g: B0 %.2e m off at most (within 1e-3, above the shorter step's %.2e), status %s, "
+          "exit %d, err_glob %s" % (h, e, prev, kv.get("status"), rc, kv.get("err_glob")))
+    prev = e
 # the A01 and A02 runs of the default whose error bench-iftomm measures (model/mech/iftomm/
-# RESULTS.md): accurate ones stay ok
-for f, h, T in (("a01_pendulum", 0.001, 20.0), ("a02_fourbar2", 0.0005, 20.0), ("a02_fourbar2", 0.001, 20.0)):
+# RESULTS.md), accurate: stay ok
+for f, h, T in (("a01_pendulum", 0.001, 20.0), ("a02_fourbar2", 0.0005, 20.0)):
     rc, kv = sim("model/mech/iftomm/%s.hsm" % f, h, T)
-    known = (f, h) in KNOWN
-    if known:
-        print("KNOWN %s h=%g: status %s with err_est %s, the point 3.4e-2 m off (open: the error "
-              "grows through the flat position, whose local errors are small)" % (f, h, kv.get("status"), kv.get("err_est")))
-    check((kv.get("status"), rc) == ("ok", 0), "%s default h=%g: status %s exit %d (err_est %s)%s"
-          % (f, h, kv.get("status"), rc, kv.get("err_est"), " (a known miss)" if known else ""))
+    check((kv.get("status"), rc) == ("ok", 0), "%s default h=%g: status %s exit %d (err_est %s, err_glob %s)"
+          % (f, h, kv.get("status"), rc, kv.get("err_est"), kv.get("err_glob")))
 print("iftomm: %d passed, %d failed" % (passes, fails))
 sys.exit(1 if fails else 0)
