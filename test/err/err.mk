@@ -28,7 +28,7 @@ bench-iftomm: $(BUILD)/hilstep-sim $(BUILD)/iftomm-ref $(BUILD)/iftomm-a03-ref
 # the IFToMM check (test/iftomm/check.py): A03's reference against the IVP test set's published
 # solution, its description against the reference, and the default tolerance's verdicts on
 # the benchmark runs whose error is known (flagged when wrong, not when right)
-iftomm-test: $(BUILD)/hilstep-sim $(BUILD)/iftomm-a03-ref
+iftomm-test: $(BUILD)/hilstep-sim $(BUILD)/iftomm-ref $(BUILD)/iftomm-a03-ref
 	@$(PY) test/iftomm/check.py $(BUILD)
 
 TEST_SUITES += iftomm-test
