@@ -561,11 +561,12 @@ HS_INLINE void fb_impact_lead(hs_stepper *s, const hs_fb_info *fb, const hs_mode
         if (c != HS_R(0.0)) {
             const hs_real *Rp = &pts[k * FB_PT];
             for (int j = 0; j < P->nrow; ++j) {
-                const hs_real *ma = &Rp[PT_MA + (6 * j)];
-                move_q(s->qn, &fb->body[P->a], body_rec(bd, P->a), c * lam[P->row + j], ma, &ma[3]);
+                /* the response columns as point_setup writes them (PT_MA, PT_MB; 6 per row) */
+                const hs_real *ma = &Rp[PT_MA], *mb = &Rp[PT_MB];
+                const hs_real dl = c * lam[P->row + j];
+                move_q(s->qn, &fb->body[P->a], body_rec(bd, P->a), dl, &ma[6 * j], &ma[(6 * j) + 3]);
                 if (P->b >= 0) {
-                    const hs_real *mb = &Rp[PT_MB + (6 * j)];
-                    move_q(s->qn, &fb->body[P->b], body_rec(bd, P->b), c * lam[P->row + j], mb, &mb[3]);
+                    move_q(s->qn, &fb->body[P->b], body_rec(bd, P->b), dl, &mb[6 * j], &mb[(6 * j) + 3]);
                 }
             }
         }

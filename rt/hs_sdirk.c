@@ -605,7 +605,7 @@ static HS_STAGE_FN int st_sd_combine(hs_stepper *s, hs_ctx *c)
         hs_real w = HS_R(0.0);
         int body = -1;
         const hs_status rc = hs_model_rc(s->model->type->spin(s->model, s->qn, s->un, &w, &body));
-        if (rc != (int)HS_OK) {
+        if (rc != HS_OK) {
             return rc;
         }
         if (!(h * w <= lim)) {
