@@ -661,6 +661,14 @@ hs_status hs_stepper_set_state(hs_stepper *s, hs_real t, const hs_real *q, const
     s->stats.err_est = HS_R(0.0);
     s->stats.err_sum = HS_R(0.0);
     s->stats.err_glob = HS_R(0.0);
+    s->stats.err_win = HS_R(0.0);
+    for (int i = 0; i < HS_ERR_NBK; ++i) { s->err_bk[i] = HS_R(0.0); }
+    s->err_bi = 0;
+    s->err_bn = 0;
+    {
+        const hs_real nb = HS_ERR_HORIZON / ((hs_real)HS_ERR_NBK * s->def.h);
+        s->err_bsteps = (nb >= HS_R(1.0)) ? (long)nb : 1L;
+    }
     for (int i = 0; i < s->nq; ++i) { s->up[i] = u[i]; }
     const int consistent = s->consistent;
     for (int i = 0; i < s->nc; ++i) { s->lambda[i] = consistent ? -s->b2[s->nq + i] : HS_R(0.0); }
@@ -928,6 +936,26 @@ hs_status hs_stepper_init(hs_stepper *s, const hs_stepper_def *def, const hs_mod
     return HS_OK;
 }
 
+/* The global estimate's window: le (units of q) into the running sum err_win and its span's
+ * part; when the span is full the oldest span's part leaves the sum (O(1) per step). err_glob
+ * keeps the largest sum of the run: the plain scaled sum while the run is shorter than
+ * HS_ERR_HORIZON (the same additions in the same order). */
+static void err_window(hs_stepper *s, hs_real le)
+{
+    s->stats.err_win += le;
+    s->err_bk[s->err_bi] += le;
+    s->err_bn += 1L;
+    s->stats.err_glob = (s->stats.err_win > s->stats.err_glob) ? s->stats.err_win : s->stats.err_glob;
+    if (s->err_bn >= s->err_bsteps) {
+        s->err_bn = 0L;
+        s->err_bi = (s->err_bi + 1) % HS_ERR_NBK;
+        /* the span about to be reused is the oldest: its part leaves the window */
+        const hs_real w = s->stats.err_win - s->err_bk[s->err_bi];
+        s->stats.err_win = (w > HS_R(0.0)) ? w : HS_R(0.0);
+        s->err_bk[s->err_bi] = HS_R(0.0);
+    }
+}
+
 /* The step's error estimate (rt/METHODS.md "The error estimate"): the local position error
  * of the family's order p and constant c from the velocities the step leaves, at a fixed
  * cost of 2 nq (p = 1) or 3 nq (p = 2) subtractions and one pass over q; no model call; the
@@ -969,11 +997,13 @@ static void error_estimate(hs_stepper *s, const hs_family *fam, hs_real h)
      * rad/s in 0.03 s) and leaves it the plain sum on a motion that keeps its speed */
     if (um > s->err_umax) {
         if (s->err_umax > HS_R(0.0)) {
-            s->stats.err_glob *= um / s->err_umax;
+            const hs_real f = um / s->err_umax;
+            s->stats.err_win *= f;
+            for (int i = 0; i < HS_ERR_NBK; ++i) { s->err_bk[i] *= f; }
         }
         s->err_umax = um;
     }
-    s->stats.err_glob += le;
+    err_window(s, le);
 }
 
 static void commit(hs_stepper *s, hs_real t1)

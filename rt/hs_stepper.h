@@ -270,6 +270,14 @@ hs_status hs_stepper_range_who(const hs_stepper_def *def, const hs_model *m, hs_
                                const hs_real *u, hs_real *h_omega, int *degenerate, int *who);
 
 /* Counters a HIL engineer reads after a run. */
+/* The span (s) over which the global estimate err_glob adds local errors: one test's (a
+ * manoeuvre, a coast-down), not an hours-long session's, whose phase error the sum would grow
+ * without bound: a HIL run is judged by the worst span in it (rt/METHODS.md "The global
+ * estimate"). */
+#define HS_ERR_HORIZON HS_R(100.0)
+/* Spans the window is kept in: it covers between (NBK - 1) / NBK and all of HS_ERR_HORIZON. */
+#define HS_ERR_NBK 8
+
 typedef struct hs_stepper_stats {
     uint64_t steps;          /* committed steps */
     uint64_t faults;         /* refused steps (state untouched) */
@@ -292,9 +300,14 @@ typedef struct hs_stepper_stats {
     hs_real err_est;         /* largest err_step since init/set_state: the run's err_est= */
     hs_real err_sum;         /* sum of err_step since init/set_state (units of q): the global
                               * position error the local ones add up to when none decays */
-    hs_real err_glob;        /* err_sum with each err_step scaled by the growth of the largest
-                              * |u|_inf since it (units of q): the global position error of the
-                              * time shifts the local ones are, as the motion speeds up */
+    hs_real err_glob;        /* the largest over the run of err_win (units of q): err_sum with
+                              * each err_step scaled by the growth of the largest |u|_inf since
+                              * it, over the last HS_ERR_HORIZON s at most (the global position
+                              * error of the time shifts the local ones are, as the motion
+                              * speeds up, over one test's span; rt/METHODS.md) */
+    hs_real err_win;         /* that scaled sum over the last HS_ERR_HORIZON s (between 7/8 of
+                              * it and all of it; units of q); err_glob equals it while the run
+                              * is shorter */
     hs_real range_hw;        /* sdirk: h |w| (rad per step) of the last step refused by the
                               * in-step rotation check (model spin()), 0 if none */
     int range_body;          /* the body (model's index) whose rate set range_hw, -1 if none */
@@ -367,6 +380,11 @@ typedef struct hs_stepper {
     hs_real sd_first;       /* sdirk: the larger sd_dq of this step's two first Newton steps (units of q) */
     hs_real sd_prev;        /* sdirk: sd_first of the previous step, 0 after init/set_state */
     hs_real err_umax;       /* largest |u_{n+1}|_inf since init/set_state (the global estimate's speed) */
+    hs_real err_bk[HS_ERR_NBK]; /* the global estimate's window: its part from each of the last
+                                 * HS_ERR_NBK spans of HS_ERR_HORIZON / HS_ERR_NBK (units of q) */
+    int err_bi;             /* the span err_bk[err_bi] now adds to (0 .. HS_ERR_NBK - 1) */
+    long err_bn;            /* steps added to it so far */
+    long err_bsteps;        /* steps per span: HS_ERR_HORIZON / (HS_ERR_NBK h), at least 1 */
     hs_real err_proj;       /* |dq|_inf of the last step's position projection (units of q): the step's drift off the joints */
     hs_real pp_lim;         /* euler family: HS_PP_RANGE * size, the largest |dq|_1 of the position projection */
     hs_real alpha, beta;    /* Baumgarte parameters in use (def's, or 1/h, 1/h^2) */
