@@ -368,7 +368,7 @@ HS_INLINE void ct_targets(hs_stepper *s, const hs_model_type *T, int nq, int nk,
                  * end gap follow that motion, a bounce's by a position-only correction along
                  * B_i, an inelastic stop's by its impulse moving q from tau on (ctk) */
                 const hs_real v0 = dot(&Ji[a0], &s->u[a0], na);
-                if (impact_taken(R->e, cq, h, v0) != 0) {
+                if (impact_taken(R->e, cq, h, v0, s->ctl[i]) != 0) {
                     hs_real vend, gend, tau;
                     impact(s->ctphi[i], v0, v, h, R->e, &vend, &gend, &tau);
                     /* an impact is solved without the compliance, which would absorb the bounce */

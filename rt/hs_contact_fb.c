@@ -423,7 +423,7 @@ static void point_setup(hs_stepper *s, const hs_fb_info *fb, const hs_ct_point *
             } else if ((v < -HS_CT_VREST) && (phi < HS_R(0.0))) {
                 /* the impact inside the step of rt/hs_contact.c, with the row velocity of u_n */
                 const hs_real v0 = point_v0(A, B, g, d);
-                if (impact_taken(R->e, cq, h, v0) != 0) {
+                if (impact_taken(R->e, cq, h, v0, s->ctl[i]) != 0) {
                     r = point_impact(s, fb, P, A, B, R, i, d, ka, kb, ia, ib, W, v0, v, phi, r, cq, h);
                 }
             } else {

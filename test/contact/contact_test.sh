@@ -265,6 +265,13 @@ EOF2
     below "inelastic cube drop v0=$v0: y at 1 s (m): no slide" "$(echo "$out" | field q2)" 1e-6
 done
 
+# a resting stack is no impact: at 1/20 s its settling rows approach at up to g h = 0.49 m/s;
+# taken as inelastic impacts (no compliance on its redundant corners) it collapsed at step 12
+out=$("$SIM" --model-file "$M/stack.hsm" --h 0.05 --t 5)
+[ "$(echo "$out" | field status)" = ok ] && ok "stack at 1/20 s, 5 s: status ok (resting rows keep their compliance)" || ko "stack at 1/20 s: status $(echo "$out" | field status)"
+sink=$(awk -v r="$REG" -v e="$ERP" -v h=0.05 'BEGIN { printf "%.12g", r * h * h / e * 9.81 * (4 * 5 / 4 + 8 * (4 + 3 + 2 + 1) / 4) }')
+rel "stack at 1/20 s: top box settle (m) = sum of REG W F h^2 / ERP (it stands)" "$(awk -v z="$(echo "$out" | field q31)" 'BEGIN { printf "%.8g", 0.9 - z }')" "$sink" 0.01
+
 # ---- capsule on two capsules (issue 35): a raft of two logs (r 0.05 m, touching, along x) on
 # the floor, a third log dropped 1 cm into their groove: it rests at the groove's height
 # 0.05 + sqrt(0.1^2 - 0.05^2) m above the floor, on the raft's centre line. ----
