@@ -55,7 +55,10 @@ def ang_mom(p, d, J=(1.0, 2.0, 3.0)):
 
 def run(sim, margs, method, T, tmp, body):
     path = os.path.join(tmp, "rows.csv")
-    args = [sim] + margs + ["--h", "1e-3", "--t", str(T), "--csv", path, "--every", "1000"]
+    # --tol off: these runs judge energy and momentum, which a chaotic chain or a fast top keeps
+    # while its trajectory, the tolerance's measure, parts from the reference (the chain of 8
+    # under em: err_glob 0.12 in 100 s); the bars below are the run's verdict
+    args = [sim] + margs + ["--h", "1e-3", "--t", str(T), "--csv", path, "--every", "1000", "--tol", "off"]
     if method:
         args += ["--method", method]
     p = subprocess.run(args, capture_output=True, text=True)
