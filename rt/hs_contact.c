@@ -498,7 +498,10 @@ HS_INLINE hs_real ct_residual(const hs_stepper *s, int nq, int nk, const hs_real
         bounds(s, i, lam, &lo, &hi);
         int a0, a1;
         row_range(s, i, &a0, &a1);
-        const hs_real w = dot(&s->ctJ[i * nq + a0], &s->un[a0], a1 - a0) - s->ctr[i];
+        /* the row's own equation, with its compliance: a resting row carrying F holds
+         * J u - r = -eps lambda, which is converged, not a budget left over */
+        const hs_real eps = (s->model->type->ct_rows[i].kind == HS_CT_NORMAL) ? s->cteps[i] : HS_R(0.0);
+        const hs_real w = (dot(&s->ctJ[i * nq + a0], &s->un[a0], a1 - a0) - s->ctr[i]) + (eps * lam[i]);
         const hs_real pr = clamp(lam[i] - w * s->ctiw[i], lo, hi);
         const hs_real ri = (s->ctiw[i] > HS_R(0.0)) ? (hs_abs(lam[i] - pr) / s->ctiw[i]) : HS_R(0.0);
         res = (ri > res) ? ri : res;

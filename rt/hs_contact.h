@@ -20,8 +20,9 @@
  * hs_model_type.ct_sweeps projected Gauss-Seidel sweeps over all nk slots warm-started from
  * the previous step's impulses, then one residual pass. Empty slots (J_i = 0) cost the same. A short budget is not refused: the
  * step commits with the impulses the sweeps reached, and stats.ct_residual reports
- * max_i W_ii |lambda_i - clamp(lambda_i - (J_i u_{n+1} - r_i) / W_ii, lo_i, hi_i)| (m/s or rad/s), the velocity
- * error that remains; each sweep only lowers the energy of the LCP's quadratic, so an
+ * max_i w_i |lambda_i - clamp(lambda_i - (J_i u_{n+1} - r_i + eps_i lambda_i) / w_i, lo_i, hi_i)| (m/s or rad/s,
+ * w_i = 1 / ctiw_i), the velocity error that remains against the rows' own equations (a resting
+ * compliant row reads 0); h times it enters the step's error estimate (err_step); each sweep only lowers the energy of the LCP's quadratic, so an
  * unconverged step dissipates more, it never adds energy (the residual shows how far).
  * A model of free bodies that gives its contact points (hs_model.h free_bodies, ct_points)
  * gets the same stage in body velocities (rt/hs_contact_fb.c): the same rows, targets,

@@ -643,7 +643,9 @@ hs_status hs_contact_fb_step(hs_stepper *s, const hs_ctx *c)
         for (int j = 0; j < P->nrow; ++j) {
             const int i = P->row + j;
             const hs_real hi = pt_hi(&pts[k * FB_PT], j, lam[P->row]);
-            const hs_real w = dot3(&g[HS_CT_PT_N + (3 * j)], vr) - s->ctr[i];
+            /* with the normal's compliance (PT_EPS), as the sweeps' update: see rt/hs_contact.c */
+            const hs_real eps = (j == 0) ? pts[(k * FB_PT) + PT_EPS] : HS_R(0.0);
+            const hs_real w = (dot3(&g[HS_CT_PT_N + (3 * j)], vr) - s->ctr[i]) + (eps * lam[i]);
             const hs_real pr = clamp(lam[i] - w * s->ctiw[i], (j == 0) ? HS_R(0.0) : -hi, hi);
             const hs_real ri = (s->ctiw[i] > HS_R(0.0)) ? (hs_abs(lam[i] - pr) / s->ctiw[i]) : HS_R(0.0);
             res = (ri > res) ? ri : res;

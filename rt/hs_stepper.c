@@ -988,6 +988,11 @@ static void error_estimate(hs_stepper *s, const hs_family *fam, hs_real h)
     /* the projection's correction is the step's measured drift off the joints, a part of its
      * local error the velocities do not show (a step too long for the motion: Andrews' mechanism) */
     le = (s->err_proj > le) ? s->err_proj : le;
+    /* the contact stage's residual (0 without one) is a velocity its sweeps left unresolved
+     * on a row; over the step it moves the row h times that (model/CONTACT.md "When the
+     * budget is short") */
+    const hs_real lc = h * s->stats.ct_residual;
+    le = (lc > le) ? lc : le;
     s->stats.err_step = le;
     s->stats.err_sum += le;
     s->stats.err_est = (le > s->stats.err_est) ? le : s->stats.err_est;
