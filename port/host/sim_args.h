@@ -42,7 +42,14 @@ typedef struct hs_sim_cfg {
                                      * default HS_ERR_TOL_DEFAULT (hil/hs_health.h), 0 = off */
     int err_check;                  /* --err-check N: every step's true local error against N
                                      * steps of h/N from the same state (err_true=); 0 = off */
+    int glob_check;                 /* --glob-check: the same run at h/2 beside it (err_rich=):
+                                     * HS_SIM_GLOB_AUTO (first-order estimates, --tol on), _ON, _OFF */
 } hs_sim_cfg;
+
+/* --glob-check's values (hs_sim_cfg.glob_check; a zeroed cfg is auto) */
+#define HS_SIM_GLOB_AUTO 0
+#define HS_SIM_GLOB_ON 1
+#define HS_SIM_GLOB_OFF 2
 
 /* What hs_sim_setup derived: the model instance and the exact step count. */
 typedef struct hs_sim_run {

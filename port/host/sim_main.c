@@ -64,6 +64,7 @@ static void usage(FILE *o)
         "                   [--spook-eps E] [--spook-tau TAU]\n"
         "                   --h H --t T [--inputs FILE.csv [--interp linear|hold]]\n"
         "                   [--csv FILE] [--every N] [--hash] [--tol X|off] [--err-check N]\n"
+        "                   [--glob-check auto|on|off]\n"
         "       hilstep-sim --methods | --list-methods | --help   (the method table | one line per\n"
         "                   method: its name and the --stab values it takes | this text)\n\n"
         "  --method   (default %s; rt/METHODS.md says which to pick; --methods prints the table)\n",
@@ -111,6 +112,11 @@ static void usage(FILE *o)
         "             status=inaccurate, exit 4; default %g, 'off' never judges\n"
         "  --err-check N  also measure every step's true local error against N steps of h/N\n"
         "             from the same state: err_true=, err_true_sum=, err_ratio_min/max= (per step)\n"
+        "  --glob-check auto|on|off  also run the same steps at h/2 beside the run and judge\n"
+        "             err_rich= (2^p/(2^p-1) times the largest |q_h - q_h/2|, p the estimate's\n"
+        "             order, over spans of 100 s) against --tol, in place of err_glob; auto\n"
+        "             (default): every method but sdirk when --tol is on (their err_glob\n"
+        "             does not add up to the global error)\n"
         "  --max-h-omega X  the default method's init range check: refuse h*omega > X, omega\n"
         "             the model's motion bound (default 0.4; 0 = off; rt/METHODS.md)\n"
         "  --hash     print 'trajectory-hash MODEL METHOD STAB STEPS 0x...' (FNV-1a of q,u,z\n"
@@ -126,7 +132,7 @@ static void usage(FILE *o)
         "outputs hilstep-rt refuses; the run stops before writing them), 2 bad arguments or a\n"
         "description hilstep-rt refuses (its signal map: the same check), 3 an output (CSV or\n"
         "standard output) could not be written completely (status=write_error), 4 the run is\n"
-        "inaccurate (status=inaccurate: err_est or (second-order estimates) err_glob above --tol, or\n"
+        "inaccurate (status=inaccurate: err_est, (second-order estimates) err_glob or err_rich above --tol, or\n"
         "the energy error above 10 %% of release= for a model that declares it; the result line\n"
         "has err_est=, err_sum=, err_glob=, rel_dE=).\n\n"
         "models:\n",
@@ -172,7 +178,7 @@ static const char *const valued_opts[] = {"--model", "--model-file", "--param", 
                                           "--jac", "--alpha", "--beta", "--h", "--t", "--csv",
                                           "--inputs", "--interp", "--every", "--rho-inf",
                                           "--sd-gamma", "--compliance", "--damping", "--spook-eps",
-                                          "--spook-tau", "--tol", "--err-check", "--max-h-omega", NULL};
+                                          "--spook-tau", "--tol", "--err-check", "--glob-check", "--max-h-omega", NULL};
 
 static int is_valued(const char *a)
 {
@@ -284,6 +290,11 @@ int hs_sim_parse(int argc, char *const *argv, hs_sim_cfg *c, hs_sim_err *e)
             if (errno || *end || end == v || n < 2 || n > 1024)
                 return fail(e, "--err-check", "must be an integer in [2, 1024]");
             c->err_check = (int)n;
+        } else if (!strcmp(a, "--glob-check")) {
+            if (!strcmp(v, "auto")) c->glob_check = HS_SIM_GLOB_AUTO;
+            else if (!strcmp(v, "on")) c->glob_check = HS_SIM_GLOB_ON;
+            else if (!strcmp(v, "off")) c->glob_check = HS_SIM_GLOB_OFF;
+            else return fail(e, "--glob-check", "must be auto, on or off");
         } else if (!strcmp(a, "--h")) {
             if (!parse_real(v, &c->h) || c->h <= 0) return fail(e, "--h", "must be a finite number > 0");
             c->have_h = 1;
@@ -766,6 +777,11 @@ typedef struct sim_state {
     double err_true_sum; /* --err-check: their sum */
     double ratio_lo, ratio_hi; /* --err-check: extremes of err_step / true local error over the
                                 * steps whose true error is above the rounding floor */
+    struct sim_state *half; /* --glob-check: the same run at h/2, restarted from the run's state
+                             * every HS_ERR_HORIZON s; NULL without */
+    double err_rich;     /* --glob-check: the largest |q_h - q_{h/2}|_inf times 2^p / (2^p - 1)
+                          * (units of q; infinite once the companion refused a step) */
+    uint64_t half_span;  /* --glob-check: steps of h per restart of the companion, >= 1 */
 } sim_state;
 
 /* --methods: the method table as the markdown rows rt/METHODS.md carries (make methods-doc). */
@@ -1085,6 +1101,35 @@ static void ref_compare(sim_state *S)
     }
 }
 
+/* --glob-check: the companion's two steps of h/2 over the run's step, with the inputs the step
+ * held, then Richardson's estimate of the run's global error, 2^p / (2^p - 1) times the
+ * distance of the two positions (p the estimate's order: the difference of two runs of order
+ * p at h and h/2 is (1 - 2^-p) of the error at h). The companion restarts from the run's state
+ * every half_span steps, so the estimate is the error gathered over one test's span
+ * (HS_ERR_HORIZON, err_glob's window). A step it refuses leaves the run's error unknown:
+ * err_rich is then infinite (judged inaccurate). */
+static void half_step(sim_state *S, const hs_real *in)
+{
+    const hs_stepper *st = &S->st;
+    hs_stepper *r = &S->half->st;
+    if (isinf(S->err_rich)) return;
+    int rc = hs_stepper_step(r, in);
+    if (!rc) rc = hs_stepper_step(r, in);
+    if (rc) {
+        fprintf(stderr, "hilstep-sim: --glob-check: the same run at h/2 refused a step in step %llu: %s; "
+                "the run's global error is not known\n", (unsigned long long)S->done + 1u, hs_status_str(rc));
+        S->err_rich = (double)INFINITY;
+        return;
+    }
+    double d = 0.0;
+    for (int i = 0; i < st->nq; ++i) d = fmax(d, fabs((double)st->q[i] - (double)r->q[i]));
+    const double f = hs_stepper_err_order(st) == 1 ? 2.0 : 4.0 / 3.0;
+    /* a NaN distance is no estimate: it judges as the refusal does */
+    S->err_rich = d == d ? fmax(S->err_rich, f * d) : (double)INFINITY;
+    if ((S->done + 1u) % S->half_span == 0u && hs_stepper_set_state(r, st->t, st->q, st->u, st->z) != HS_OK)
+        S->err_rich = (double)INFINITY;
+}
+
 /* The steps: inputs, bookkeeping and CSV row of each committed state, then the step; stops
  * at the last step, a refused step (its status returned), outputs the rig would refuse (NaN,
  * Inf or outside their range: never written) or a failed CSV write. */
@@ -1112,6 +1157,7 @@ static int run_steps(sim_state *S, const hs_sim_cfg *cfg, const hs_sim_run *run)
         S->ns_total += now_ns() - t0;
         if (rc) break;
         if (S->ref) ref_compare(S);
+        if (S->half) half_step(S, in);
         ++S->done;
         S->hash = hs_stepper_hash(&S->st, S->hash);
         rc = outputs_ok(S, run, in, y);
@@ -1150,13 +1196,20 @@ static int energy_poor(const sim_state *S, const hs_sim_cfg *cfg)
  * 1 ms: err_glob 0.12, the point 2.1e-3 m off). */
 static int glob_poor(const sim_state *S, const hs_sim_cfg *cfg)
 {
-    return hs_stepper_err_order(&S->st) == 2 && hs_health_accuracy((double)S->st.stats.err_glob, cfg->tol) != HS_OK;
+    /* with the run at h/2 beside it the error is measured (err_rich), not summed */
+    return !S->half && hs_stepper_err_order(&S->st) == 2 && hs_health_accuracy((double)S->st.stats.err_glob, cfg->tol) != HS_OK;
+}
+
+/* 1 when --glob-check's estimate err_rich exceeds --tol (or is not known). */
+static int rich_poor(const sim_state *S, const hs_sim_cfg *cfg)
+{
+    return S->half && cfg->tol > 0 && !(S->err_rich <= cfg->tol);
 }
 
 static int inaccurate(const sim_state *S, const hs_sim_cfg *cfg)
 {
     return hs_health_accuracy((double)S->st.stats.err_est, cfg->tol) != HS_OK || energy_poor(S, cfg)
-           || glob_poor(S, cfg);
+           || glob_poor(S, cfg) || rich_poor(S, cfg);
 }
 
 /* The hash line (--hash) and the summary line: the contract read by benchmarks and scripts. */
@@ -1181,6 +1234,7 @@ static void print_summary(const sim_state *S, const hs_sim_cfg *cfg, const hs_si
     printf(" err_est=%.6e err_sum=%.6e tol=%.6g", (double)st->stats.err_est, (double)st->stats.err_sum,
            cfg->tol);
     printf(" err_glob=%.6e", (double)st->stats.err_glob);
+    if (S->half) printf(" err_rich=%.6e", S->err_rich);
     if (S->ref)
         printf(" err_true=%.6e err_true_sum=%.6e err_ratio_min=%.4g err_ratio_max=%.4g", S->err_true,
                S->err_true_sum, S->ratio_lo, S->ratio_hi);
@@ -1245,7 +1299,24 @@ static hs_status finish(const sim_state *S, const hs_sim_cfg *cfg, int rc)
                 (double)S->st.stats.err_glob, cfg->tol);
         return HS_E_INACCURATE;
     }
+    if (rich_poor(S, cfg)) {
+        fprintf(stderr, "hilstep-sim: inaccurate: err_rich %.3e exceeds --tol %.3g (the run's global "
+                "position error from the same run at h/2, units of q; rt/METHODS.md \"The global "
+                "estimate\")\n", S->err_rich, cfg->tol);
+        return HS_E_INACCURATE;
+    }
     return HS_OK;
+}
+
+/* --glob-check: on, or auto in a judged run of any method but sdirk, the one whose err_glob
+ * is calibrated against the true global error (rt/METHODS.md "For first-order estimates"): a
+ * first-order estimate does not add up, and galpha's, dvp's and em's sums missed runs that were
+ * wrong (galpha on the rolling disk: 6.7 cm off its circle, err_glob 1.5e-5). */
+static int glob_wanted(const sim_state *S, const hs_sim_cfg *cfg)
+{
+    if (cfg->glob_check == HS_SIM_GLOB_ON) return 1;
+    return cfg->glob_check == HS_SIM_GLOB_AUTO && cfg->tol > 0
+           && (hs_stepper_err_order(&S->st) == 1 || S->def.method != HS_METHOD_SDIRK);
 }
 
 int main(int argc, char **argv)
@@ -1284,6 +1355,18 @@ int main(int argc, char **argv)
             return hs_exit_of(HS_TOOL_SIM, HS_E_STEP);
         }
         S.ref = &R;
+    }
+    static sim_state H;
+    if (st == HS_OK && glob_wanted(&S, &cfg)) {
+        H.def = S.def;
+        H.def.h = (hs_real)(cfg.h / 2.0);
+        if (arenas_and_init(&H, &run) != HS_OK) {
+            fprintf(stderr, "hilstep-sim: --glob-check: the same run at h/2 could not start\n");
+            return hs_exit_of(HS_TOOL_SIM, HS_E_STEP);
+        }
+        S.half = &H;
+        const double span = floor((double)HS_ERR_HORIZON / cfg.h);
+        S.half_span = span >= 1.0 ? (uint64_t)span : 1u;
     }
     if (st == HS_OK) st = open_csv(&S, &cfg, &run);
     if (st != HS_OK) return hs_exit_of(HS_TOOL_SIM, st);

@@ -73,7 +73,7 @@ def run(f, T, err_of, ref, method, h):
                             repr(T)], capture_output=True, text=True)
         kd = dict(w.split("=", 1) for w in d.stdout.split() if "=" in w)
     return (kv.get("status", "?"), kd.get("status", "?"), err, float(kv.get("err_est", "nan")),
-            float(kv.get("err_sum", "nan")), float(kv.get("err_glob", "nan")))
+            float(kv.get("err_sum", "nan")), float(kv.get("err_glob", "nan")), kd.get("err_rich"))
 
 def ips_of(f, method, h):
     path = "model/mech/iftomm/%s.hsm" % f
@@ -81,8 +81,8 @@ def ips_of(f, method, h):
     b = instr([SIM, "--model-file", path, "--method", method, "--h", repr(h), "--t", repr(400 * h), "--tol", "off"])
     return (b - a) // 200 if a is not None and b is not None else None
 
-lines = ["| problem | method | h (ms) | status | default --tol | max error (m or rad) | 1e-3 bar | err_est | err_sum | err_glob | instructions/step |",
-         "|---|---|---|---|---|---|---|---|---|---|---|"]
+lines = ["| problem | method | h (ms) | status | default --tol | max error (m or rad) | 1e-3 bar | err_est | err_sum | err_glob | err_rich | instructions/step |",
+         "|---|---|---|---|---|---|---|---|---|---|---|---|"]
 # the default tolerance's verdicts against the error: flagged, wrong (error above TOL)
 TOL = 0.05
 tally = {"right_flag": 0, "right_ok": 0, "false_alarm": [], "missed": []}
@@ -95,10 +95,10 @@ for pid, f, T, nout, mkref, err_of, hips in PROBLEMS:
     for method in methods():
         ips = ips_of(f, method, hips)
         for h in HS:
-            st, std, err, est, esum, eglob = run(f, T, err_of, ref, method, h)
-            row = "| %s | %s | %g | %s | %s | %.2e | %s | %.2e | %.2e | %.2e | %s |" % (
+            st, std, err, est, esum, eglob, erich = run(f, T, err_of, ref, method, h)
+            row = "| %s | %s | %g | %s | %s | %.2e | %s | %.2e | %.2e | %.2e | %s | %s |" % (
                 pid, method, h * 1e3, st, std, err, "met" if err <= BAR else "missed", est, esum,
-                eglob, ips if ips is not None else "-")
+                eglob, "%.2e" % float(erich) if erich is not None else "-", ips if ips is not None else "-")
             if std in ("ok", "inaccurate") and st == "ok":
                 wrong, flag = not (err <= TOL), std == "inaccurate"
                 key = ("right_flag" if flag else "missed") if wrong else ("false_alarm" if flag else "right_ok")
@@ -125,7 +125,9 @@ if OUT:
                  "(test/iftomm/ref.c; m) at the benchmark's output steps, for A03 the largest "
                  "error of the crank angle beta (test/iftomm/a03_ref.c; rad) every 2 ms; status: "
                  "the run with `--tol off` (it ends and its err_est shows), default --tol: the "
-                 "same run's status under the default tolerance (0.05), which judges err_est and "
-                 "err_glob (rt/METHODS.md \"The error estimate\").\n\n" + text)
+                 "same run's status under the default tolerance (0.05), which judges err_est, "
+                 "err_glob (sdirk) and err_rich (every other method: the same run at "
+                 "h/2 beside it, `--glob-check`; rt/METHODS.md \"The error estimate\", \"The global "
+                 "estimate\"); err_rich: - where the default run has none.\n\n" + text)
 if SHORT:
     print("\n".join(short))
