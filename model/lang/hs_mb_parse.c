@@ -1445,6 +1445,7 @@ hs_status hs_mb_parse_ovr(const char *buf, size_t len, hs_mb_store *st, const hs
     st->ewhy = NULL;
     st->ename[0] = 0;
     st->cap_name = NULL;
+    st->nwarn = 0;
     if (ovr != NULL && (ovr->n < 0 || ovr->n > HS_MB_MAX_OVERRIDES)) { return fail(err, 0, lit("--param"), "too many overrides", HS_E_SIZE); }
     for (int i = 0; i < HS_MB_MAX_OVERRIDES; ++i) { st->ovr_used[i] = 0; }
     st->desc = zero_desc;
@@ -1534,11 +1535,12 @@ static int row_compliant(const hs_mb_store *st, const hs_mb_model *mb, int r)
  * with the combination tracked in C), or -1; coef gets its combination (nc). A dependency
  * whose combination includes a compliant row is carried by the regularization (the step
  * matrix stays nonsingular, [L1] eq. 3.7): that row is skipped and the search goes on. */
-static int dependent_row(hs_mb_store *st, const hs_mb_model *mb, int nc, int nq, hs_real **coef)
+static int dependent_row(hs_mb_store *st, const hs_mb_model *mb, int nc, int nq, hs_real **coef, int *nbasis, int from)
 {
     hs_real *G = st->chk_G, *B = st->chk_B, *C = st->chk_C;
-    int nb = 0;
-    for (int r = 0; r < nc; ++r) {
+    /* from > 0 goes on with the basis of the rows before it (*nbasis vectors) */
+    int nb = (from > 0) ? *nbasis : 0;
+    for (int r = from; r < nc; ++r) {
         hs_real *v = &B[nb * nq], *c = &C[nb * nc];
         hs_real n0 = HS_R(0.0);
         for (int j = 0; j < nq; ++j) { v[j] = G[r * nq + j]; n0 += v[j] * v[j]; }
@@ -1560,8 +1562,9 @@ static int dependent_row(hs_mb_store *st, const hs_mb_model *mb, int nc, int nq,
             for (int i = 0; i <= r; ++i) {
                 if ((hs_abs(c[i]) > HS_R(1e-6) * big) && (row_compliant(st, mb, i) != 0)) { carried = 1; }
             }
-            if (carried != 0) { continue; }
+            if ((carried != 0) || (coef == NULL)) { continue; }
             *coef = c;
+            *nbasis = nb;
             return r;
         }
         const hs_real s = HS_R(1.0) / hs_sqrt(n1);
@@ -1569,92 +1572,272 @@ static int dependent_row(hs_mb_store *st, const hs_mb_model *mb, int nc, int nq,
         for (int i = 0; i < nc; ++i) { c[i] *= s; }
         ++nb;
     }
+    *nbasis = nb;
     return -1;
 }
 
-static hs_status check_joints(hs_mb_store *st, hs_mb_model *mb, hs_mb_error *err)
+/* st->chk_q (at q0, G there in st->chk_G) moved along the mechanism: a step t = 0.05 times a
+ * pseudo-random direction projected onto the tangent space (G t = 0), then Gauss-Newton steps
+ * back onto g = 0 on the rows' orthonormal basis B = C G (dependent rows skipped: on the
+ * manifold they hold with the others), dq = -B^T C g; at most 20. HS_OK when g is within the
+ * initial check's tolerance; st->chk_G is then G there. */
+static hs_status move_on_manifold(hs_mb_store *st, hs_mb_model *mb)
 {
     const int nq = mb->nq, nc = mb->nc;
-    if (nc == 0) { return HS_OK; }
+    hs_real *B = st->chk_B, *C = st->chk_C, *q = st->chk_q, *t = st->chk_u, *g = st->chk_g;
+    int nb = 0;
+    (void)dependent_row(st, mb, nc, nq, NULL, &nb, 0);
+    uint32_t x = 2463534242u;
+    for (int j = 0; j < nq; ++j) {
+        x ^= x << 13; x ^= x >> 17; x ^= x << 5;
+        /* MISRA Ref 10.8.3 [composite count widened after its bounds check] */
+        t[j] = HS_R(0.05) * ((hs_real)(x % 2001u) / HS_R(1000.0) - HS_R(1.0));
+    }
+    for (int b = 0; b < nb; ++b) {
+        hs_real d = HS_R(0.0);
+        for (int j = 0; j < nq; ++j) { d += B[b * nq + j] * t[j]; }
+        for (int j = 0; j < nq; ++j) { t[j] -= d * B[b * nq + j]; }
+    }
+    for (int j = 0; j < nq; ++j) { q[j] += t[j]; }
+    for (int it = 0; it < 20; ++it) {
+        if (mb_constraint(mb, HS_R(0.0), q, g, st->chk_G, NULL) != HS_OK) { return HS_E_MODEL_PARAM; }
+        int ok = 1;
+        for (int r = 0; r < nc; ++r) {
+            if (!(hs_abs(g[r]) <= (hs_real)HS_MB_INIT_TOL * (HS_R(1.0) + hs_abs(mb->rows[r].value)))) { ok = 0; }
+        }
+        if (ok != 0) { return HS_OK; }
+        (void)dependent_row(st, mb, nc, nq, NULL, &nb, 0);
+        for (int b = 0; b < nb; ++b) {
+            hs_real a = HS_R(0.0);
+            for (int i = 0; i < nc; ++i) { a -= C[b * nc + i] * g[i]; }
+            for (int j = 0; j < nq; ++j) { q[j] += a * B[b * nq + j]; }
+        }
+    }
+    return HS_E_MODEL_PARAM;
+}
+
+/* The initial state against the joints: positions g within tol (1 + |set value|), velocities
+ * G u + g_t within tol (1 + |G_r| |u|); G (dense) at q0 is left in st->chk_G. */
+static hs_status check_initial(hs_mb_store *st, hs_mb_model *mb, hs_mb_error *err)
+{
+    const int nq = mb->nq, nc = mb->nc;
     hs_model m;
     if (hs_mb_model_init(&m, mb) != HS_OK) { return HS_OK; /* compile's own error stands */ }
-    const int keep = mb->packed;
-    mb->packed = 0; /* dense G for the checks */
     (void)mb->type.initial(&m, HS_R(0.0), st->chk_q, st->chk_u, NULL);
     hs_status rc = mb_constraint(mb, HS_R(0.0), st->chk_q, st->chk_g, st->chk_G, st->chk_gt);
-    if (rc != HS_OK) { mb->packed = keep; return fail(err, 0, lit("joint"), "constraints not evaluable at the initial state", HS_E_MODEL_PARAM); }
-    /* positions: g within tol (1 + |set value|) */
+    if (rc != HS_OK) { return fail(err, 0, lit("joint"), "constraints not evaluable at the initial state", HS_E_MODEL_PARAM); }
     for (int r = 0; r < nc; ++r) {
         const hs_real tol = (hs_real)HS_MB_INIT_TOL * (HS_R(1.0) + hs_abs(mb->rows[r].value));
         if (!(hs_abs(st->chk_g[r]) <= tol)) {
-            mb->packed = keep;
             err->has_value = 1; err->value = (double)st->chk_g[r];
             detail_add(err, "constraint residual g =");
             return fail_row(st, mb, r, err, "the initial positions violate this joint (refused, not projected: put the bodies' pos/angle/quat on it)");
         }
     }
-    /* velocities: G u + g_t within tol (1 + |G_r| |u|) */
     for (int r = 0; r < nc; ++r) {
         hs_real s = st->chk_gt[r], a = HS_R(0.0);
         for (int j = 0; j < nq; ++j) { s += st->chk_G[r * nq + j] * st->chk_u[j]; a += hs_abs(st->chk_G[r * nq + j] * st->chk_u[j]); }
         if (!(hs_abs(s) <= (hs_real)HS_MB_INIT_TOL * (HS_R(1.0) + a))) {
-            mb->packed = keep;
             err->has_value = 1; err->value = (double)s;
             detail_add(err, "velocity residual G u + g_t =");
             return fail_row(st, mb, r, err, "the initial velocities violate this joint (refused, not projected: make vel/omega tangent to it)");
         }
     }
-    /* redundancy: a row dependent on earlier ones at q0 and at a perturbed q (a singular q0 alone passes) */
+    return HS_OK;
+}
+
+/* The joints of row dep's dependency (coef), one name each, space-separated, into out (cap). */
+static void dependency_names(const hs_mb_store *st, const hs_mb_model *mb, int dep, const hs_real *coef, char *out, int cap)
+{
+    hs_real big = HS_R(0.0);
+    int n = 0;
+    out[0] = 0;
+    for (int i = 0; i < dep; ++i) { if (hs_abs(coef[i]) > big) { big = hs_abs(coef[i]); } }
+    for (int i = 0; i < dep; ++i) {
+        if (!(hs_abs(coef[i]) > HS_R(1e-6) * big)) { continue; }
+        int line = 0;
+        const char *name = "";
+        row_owner(st, mb, i, &line, &name);
+        int dup = 0; /* one name per joint */
+        for (int k = 0; k < i; ++k) {
+            if (!(hs_abs(coef[k]) > HS_R(1e-6) * big)) { continue; }
+            int l2 = 0;
+            const char *n2 = "";
+            row_owner(st, mb, k, &l2, &n2);
+            if (n2 == name) { dup = 1; }
+        }
+        if (dup != 0) { continue; }
+        if (n < cap - 1) { out[n] = ' '; ++n; }
+        for (int c = 0; name[c] != '\0' && n < cap - 1; ++c) { out[n] = name[c]; ++n; }
+        out[n] = 0;
+    }
+}
+
+/* Row dep's index among the rows built (desc->row_drop's index): the kept ones counted, the
+ * left-out ones skipped; -1 past the mask. */
+static int made_index(const hs_mb_store *st, int dep)
+{
+    int kept = -1;
+    for (int k = 0; k < HS_MB_MAX_NC; ++k) {
+        if ((k < st->desc.nrow_made) && (st->row_drop[k] != 0u)) { continue; }
+        ++kept;
+        if (kept == dep) { return k; }
+    }
+    return -1;
+}
+
+/* Appends text t to o (cap bytes, *n used), cut at the end. */
+static void txt_add(char *o, int cap, int *n, const char *t)
+{
+    for (int c = 0; t[c] != '\0' && *n < cap - 1; ++c) { o[*n] = t[c]; ++*n; }
+    o[*n] = 0;
+}
+
+/* Adds to the space-led name list d (cap bytes) each name of the list add it lacks. */
+static void deps_union(char *d, int cap, const char *add)
+{
+    int n = 0;
+    while (d[n] != '\0') { ++n; }
+    for (int i = 0; add[i] != '\0';) {
+        int e = i + 1;
+        while ((add[e] != '\0') && (add[e] != ' ')) { ++e; }
+        int have = 0; /* " name" at a name's start in d, ending at a space or the end */
+        for (int k = 0; (k < n) && (have == 0); ++k) {
+            int m = 0;
+            while ((i + m < e) && (k + m < n) && (d[k + m] == add[i + m])) { ++m; }
+            if ((i + m == e) && ((k + m == n) || (d[k + m] == ' ')) && (d[k] == ' ')) { have = 1; }
+        }
+        for (int c = i; (have == 0) && (c < e) && (n < cap - 1); ++c) { d[n] = add[c]; ++n; }
+        d[n] = 0;
+        i = e;
+    }
+}
+
+/* Records the removal of row dep (its joint, the joints it depends on) as a warning: one per
+ * joint and dependency, counting its rows. */
+static void warn_removed(hs_mb_store *st, const hs_mb_model *mb, int dep, const char *names)
+{
+    const int j = mb->rows[dep].joint;
+    int w = st->nwarn - 1;
+    const int same = (int)((w >= 0) && (w < HS_MB_MAX_WARN) && (st->warn_joint[w] == j));
+    if (same != 0) { deps_union(st->warn_deps[w], (int)sizeof st->warn_deps[w], names); }
+    else {
+        w = st->nwarn;
+        ++st->nwarn;
+        if (w >= HS_MB_MAX_WARN) { return; /* counted: the loader says how many more */ }
+        st->warn_joint[w] = j;
+        st->warn_rows[w] = 0;
+        st->warn_line[w] = st->joint_line[j];
+        int nd = 0;
+        st->warn_deps[w][0] = 0;
+        txt_add(st->warn_deps[w], (int)sizeof st->warn_deps[w], &nd, names);
+    }
+    ++st->warn_rows[w];
+    const int one = (int)(st->warn_rows[w] == 1);
+    char num[4] = {0, 0, 0, 0};
+    /* at most HS_MB_MAX_ROWS rows of one joint: two digits */
+    num[0] = (char)('0' + ((st->warn_rows[w] / 10) % 10));
+    num[1] = (char)('0' + (st->warn_rows[w] % 10));
+    const char *digits = (st->warn_rows[w] < 10) ? &num[1] : num;
+    int n = 0;
+    char *o = st->warn[w];
+    const int cap = (int)sizeof st->warn[w];
+    o[0] = 0;
+    txt_add(o, cap, &n, "joint '");
+    txt_add(o, cap, &n, st->joints[j].name);
+    txt_add(o, cap, &n, "': ");
+    txt_add(o, cap, &n, digits);
+    txt_add(o, cap, &n, (one != 0) ? " redundant row removed (it depends on:" : " redundant rows removed (they depend on:");
+    txt_add(o, cap, &n, st->warn_deps[w]);
+    txt_add(o, cap, &n, (one != 0) ? "; the rows kept take its reaction; compliance= on one of these joints keeps it, regularized)"
+                                   : "; the rows kept take their reaction; compliance= on one of these joints keeps them, regularized)");
+}
+
+/* The joint row a dependency found at row r (combination c) is blamed on: r itself, or when
+ * r is a quaternion norm row, the last joint row in the combination; -1 none. */
+static int blamed_row(const hs_mb_model *mb, int r, const hs_real *c)
+{
+    if (mb->rows[r].joint >= 0) { return r; }
+    hs_real top = HS_R(0.0);
+    for (int i = 0; i < r; ++i) { if (hs_abs(c[i]) > top) { top = hs_abs(c[i]); } }
+    int last = -1;
+    for (int i = 0; i < r; ++i) {
+        if ((mb->rows[i].joint >= 0) && (hs_abs(c[i]) > HS_R(1e-6) * top)) { last = i; }
+    }
+    return last;
+}
+
+/* One pass of the redundancy search over G in st->chk_G: every row that depends on the rows
+ * before it and on no compliant one is marked in mark (its blamed joint row); with names != 0
+ * (the second pass) a row marked in both passes (st->chk_dep) is taken: a driven one refuses
+ * the description (HS_E_MODEL_PARAM, err filled), any other is left out with a warning. *ntaken
+ * counts the rows taken. */
+static hs_status redundancy_pass(hs_mb_store *st, hs_mb_model *mb, unsigned char *mark, int second, int *ntaken,
+                                 hs_mb_error *err)
+{
+    const int nq = mb->nq, nc = mb->nc;
+    int from = 0, nb = 0;
     hs_real *coef = NULL;
-    int dep = dependent_row(st, mb, nc, nq, &coef);
-    if (dep >= 0) {
-        uint32_t x = 2463534242u;
-        for (int j = 0; j < nq; ++j) {
-            x ^= x << 13; x ^= x >> 17; x ^= x << 5;
-            /* MISRA Ref 10.8.3 [composite count widened after its bounds check] */
-            st->chk_q[j] += HS_R(0.05) * ((hs_real)(x % 2001u) / HS_R(1000.0) - HS_R(1.0));
+    for (int r = 0; r < nc; ++r) { mark[r] = 0u; }
+    while (from < nc) {
+        const int dep = dependent_row(st, mb, nc, nq, &coef, &nb, from);
+        if (dep < 0) { break; }
+        from = dep + 1;
+        const int b = blamed_row(mb, dep, coef);
+        if (b < 0) { continue; }
+        mark[b] = 1u;
+        if ((second == 0) || (st->chk_dep[b] == 0u)) { continue; }
+        char names[160];
+        dependency_names(st, mb, dep, coef, names, (int)sizeof names);
+        if (mb->rows[b].f != NULL) {
+            detail_add(err, "depends on:");
+            detail_add(err, (names[0] != '\0') ? names : " nothing (the joint constrains no coordinate)");
+            return fail_row(st, mb, b, err, "over-determined joint set: this joint's driven rows depend on the joints before it (compliance= on one of them regularizes it)");
         }
-        rc = mb_constraint(mb, HS_R(0.0), st->chk_q, NULL, st->chk_G, NULL);
-        dep = rc == HS_OK ? dependent_row(st, mb, nc, nq, &coef) : -1;
+        if (made_index(st, b) < 0) { continue; }
+        warn_removed(st, mb, b, names);
+        st->chk_take[*ntaken] = b;
+        ++*ntaken;
     }
-    mb->packed = keep;
-    if ((dep >= 0) && (mb->rows[dep].joint < 0)) {
-        /* a quaternion norm row closed the dependency: blame the last joint in it */
-        hs_real top = HS_R(0.0);
-        for (int i = 0; i < dep; ++i) { if (hs_abs(coef[i]) > top) { top = hs_abs(coef[i]); } }
-        int last = -1;
-        for (int i = 0; i < dep; ++i) {
-            if ((mb->rows[i].joint >= 0) && (hs_abs(coef[i]) > HS_R(1e-6) * top)) { last = i; }
-        }
-        if (last >= 0) { dep = last; }
-    }
-    if (dep >= 0) {
-        hs_real big = HS_R(0.0);
-        for (int i = 0; i < dep; ++i) { if (hs_abs(coef[i]) > big) { big = hs_abs(coef[i]); } }
-        detail_add(err, "depends on:");
-        int any = 0;
-        for (int i = 0; i < dep; ++i) {
-            if (!(hs_abs(coef[i]) > HS_R(1e-6) * big)) { continue; }
-            int line = 0;
-            const char *name = "";
-            row_owner(st, mb, i, &line, &name);
-            int dup = 0; /* one name per joint */
-            for (int k = 0; k < i; ++k) {
-                if (!(hs_abs(coef[k]) > HS_R(1e-6) * big)) { continue; }
-                int l2 = 0;
-                const char *n2 = "";
-                row_owner(st, mb, k, &l2, &n2);
-                if (n2 == name) { dup = 1; }
-            }
-            if (dup != 0) { continue; }
-            detail_add(err, " ");
-            detail_add(err, name);
-            any = 1;
-        }
-        if (any == 0) { detail_add(err, " nothing (the joint constrains no coordinate)"); }
-        return fail_row(st, mb, dep, err, "redundant or over-determined joint set: this joint's rows depend on the joints before it (compliance= on one of them regularizes it)");
+    /* the rows built: their indices under this compile's mask, then the mask grows */
+    for (int i = 0; i < *ntaken; ++i) { st->chk_take[i] = made_index(st, st->chk_take[i]); }
+    for (int i = 0; i < *ntaken; ++i) {
+        const int k = st->chk_take[i];
+        while (st->desc.nrow_made <= k) { st->row_drop[st->desc.nrow_made] = 0u; ++st->desc.nrow_made; }
+        st->row_drop[k] = 1u;
     }
     return HS_OK;
+}
+
+/* The joints against the initial state, then redundancy: the rows that depend on the rows
+ * before them (and on no compliant one) at q0 and at another configuration of the mechanism
+ * are left out with a warning, in one compile; a driven one is refused (over-determined). At
+ * most HS_MB_REDUNDANT_ROUNDS rounds, each a fixed number of passes over G; a dependency left
+ * after them is refused. */
+#define HS_MB_REDUNDANT_ROUNDS 4
+static hs_status check_joints(hs_mb_store *st, hs_mb_model *mb, int packed, hs_mb_error *err)
+{
+    for (int round = 0; round < HS_MB_REDUNDANT_ROUNDS; ++round) {
+        if (mb->nc == 0) { return HS_OK; }
+        const int keep = mb->packed;
+        mb->packed = 0; /* dense G for the checks */
+        int taken = 0;
+        hs_status rc = check_initial(st, mb, err);
+        if (rc == HS_OK) { rc = redundancy_pass(st, mb, st->chk_dep, 0, &taken, err); }
+        int any = 0;
+        for (int r = 0; r < mb->nc; ++r) { any |= (int)st->chk_dep[r]; }
+        /* at q0 alone a dependency may be the configuration's (a four-bar starting flat): it
+         * counts when it holds at another configuration of the mechanism too */
+        if ((rc == HS_OK) && (any != 0) && (move_on_manifold(st, mb) == HS_OK)) {
+            rc = redundancy_pass(st, mb, st->chk_dep2, 1, &taken, err);
+        }
+        mb->packed = keep;
+        if ((rc != HS_OK) || (taken == 0)) { return rc; }
+        st->desc.row_drop = st->row_drop;
+        rc = hs_mb_compile(&st->desc, mb, packed, err);
+        if (rc != HS_OK) { return rc; }
+    }
+    return fail(err, 0, lit("joint"), "redundant joint set: rows still depend on each other after removing the redundant ones", HS_E_MODEL_PARAM);
 }
 
 hs_status hs_mb_parse_compile_ovr(const char *buf, size_t len, hs_mb_store *st, const hs_mb_overrides *ovr,
@@ -1675,7 +1858,7 @@ hs_status hs_mb_parse_compile_ovr(const char *buf, size_t len, hs_mb_store *st, 
         }
         return rc;
     }
-    return check_joints(st, mb, err);
+    return check_joints(st, mb, packed, err);
 }
 
 hs_status hs_mb_parse_compile(const char *buf, size_t len, hs_mb_store *st, hs_mb_model *mb, int packed,

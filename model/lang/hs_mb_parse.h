@@ -26,6 +26,9 @@ typedef struct hs_mb_overrides {
 } hs_mb_overrides;
 
 /* Storage the parser fills; desc points into it. */
+/* Warnings a description's store keeps (redundant rows removed); more are counted. */
+#define HS_MB_MAX_WARN 8
+
 typedef struct hs_mb_store {
     char name[HS_MB_NAME];
     hs_mb_body bodies[HS_MB_MAX_BODIES];
@@ -64,6 +67,16 @@ typedef struct hs_mb_store {
     hs_real chk_G[HS_MB_MAX_NC * HS_MB_MAX_NQ];
     hs_real chk_B[HS_MB_MAX_NC * HS_MB_MAX_NQ];
     hs_real chk_C[HS_MB_MAX_NC * HS_MB_MAX_NC];
+    /* redundant joint rows the check removed (desc.row_drop points here), and its warnings */
+    unsigned char row_drop[HS_MB_MAX_NC];
+    unsigned char chk_dep[HS_MB_MAX_NC], chk_dep2[HS_MB_MAX_NC]; /* rows dependent at q0, at q1 */
+    int chk_take[HS_MB_MAX_NC];           /* the rows a pass leaves out */
+    int nwarn;                            /* warnings given (more than HS_MB_MAX_WARN: counted only) */
+    int warn_line[HS_MB_MAX_WARN];        /* (min(nwarn, HS_MB_MAX_WARN)) their source lines */
+    char warn[HS_MB_MAX_WARN][400];       /* and texts */
+    int warn_joint[HS_MB_MAX_WARN];       /* the joint each is about, */
+    int warn_rows[HS_MB_MAX_WARN];        /* the rows removed from it, */
+    char warn_deps[HS_MB_MAX_WARN][160];  /* and the joints they depend on (space-led names) */
 } hs_mb_store;
 
 /* Where and why a description was refused: the error record (rt/hs_types.h); field is the

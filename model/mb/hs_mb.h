@@ -304,6 +304,10 @@ typedef struct hs_mb_desc {
     const hs_mb_stop *stops;   /* (nstops) */
     int nstops;
     int ct_sweeps;             /* sweeps per step, 0 = HS_MB_CT_SWEEPS */
+    const unsigned char *row_drop; /* (nrow_made) 1: the joint row built k-th is left out, a
+                                    * redundant row the .hsm check removed (model/COMPLIANCE.md
+                                    * "Redundant constraints"); NULL: none */
+    int nrow_made;             /* entries of row_drop */
 } hs_mb_desc;
 
 /* One operand point of a constraint row (internal; exposed so hs_mb_model has a fixed size). */
@@ -372,6 +376,8 @@ typedef struct hs_mb_model {
     int qoff[HS_MB_MAX_BODIES + 1];     /* first coordinate of each body; qoff[nb] = nq */
     int nrow;
     hs_mb_row rows[HS_MB_MAX_NC];
+    int nmade;                          /* rows built so far, the left-out ones included (desc->row_drop's index) */
+    hs_mb_row row_sink;                 /* where a left-out row is built: written, never read */
     int jrow[HS_MB_MAX_JOINTS + 1];     /* first row of each joint; norm rows follow */
     int kslot[HS_MB_MAX_NC][4];         /* each row operand's slot in the rows' kinematics cache
                                          * (operands rows share, hs_mb_joint.c), -1 none */

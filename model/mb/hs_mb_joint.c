@@ -337,6 +337,7 @@ hs_status mb_build_rows(hs_mb_model *mb, int *bad)
 {
     const hs_mb_desc *D = mb->desc;
     mb->nrow = 0;
+    mb->nmade = 0;
     /* no cache slots until mb_kslot_prepare assigns them: rows evaluated while compiling (a
      * fixed joint's set values) must not read one another's operands from slot 0 */
     mb_kslot_prepare(mb);

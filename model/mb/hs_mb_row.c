@@ -31,9 +31,15 @@ hs_mb_opnd mb_op_none(void)
 
 static hs_mb_row *new_row(hs_mb_model *mb, int kind, int joint)
 {
-    if (mb->nrow >= HS_MB_MAX_NC) { return NULL; }
-    hs_mb_row *R = &mb->rows[mb->nrow];
-    ++mb->nrow;
+    const hs_mb_desc *D = mb->desc;
+    const int k = mb->nmade;
+    /* a redundant joint row the check removed is built into the sink: its joint's code stays
+     * as it is, and no table sees the row */
+    const int drop = (int)((joint >= 0) && (D->row_drop != NULL) && (k < D->nrow_made) && (D->row_drop[k] != 0u));
+    if ((drop == 0) && (mb->nrow >= HS_MB_MAX_NC)) { return NULL; }
+    ++mb->nmade;
+    hs_mb_row *R = (drop != 0) ? &mb->row_sink : &mb->rows[mb->nrow];
+    if (drop == 0) { ++mb->nrow; }
     R->kind = kind; R->joint = joint; R->body = HS_MB_GROUND; R->body2 = HS_MB_GROUND;
     for (int i = 0; i < 4; ++i) { R->o[i] = mb_op_none(); }
     R->f = NULL; R->value = HS_R(0.0); R->quad = NULL;

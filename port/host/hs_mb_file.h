@@ -38,7 +38,8 @@ static inline int hs_mb_override_add(hs_mb_overrides *o, const char *name, doubl
 
 /* Reads, parses and compiles `path` into st and mb (packed: declare the block pattern), with
  * the --param overrides ovr (may be NULL). On a bad file writes "PATH:LINE: field 'F': why
- * (detail)" into msg (n bytes) and returns HS_MB_EXIT_BAD; 0 on success. */
+ * (detail)" into msg (n bytes) and returns HS_MB_EXIT_BAD; 0 on success, after printing
+ * "PATH:LINE: warning: ..." to stderr for each redundant joint row the check removed. */
 static inline int hs_mb_load_file_ovr(const char *path, hs_mb_store *st, const hs_mb_overrides *ovr,
                                       hs_mb_model *mb, int packed, char *msg, size_t n)
 {
@@ -64,6 +65,11 @@ static inline int hs_mb_load_file_ovr(const char *path, hs_mb_store *st, const h
                      err.msg == err.detail ? "the capacities: model/README.md, Sizes" : "the format: model/FORMAT.md") < 0) msg[0] = 0;
         return HS_MB_EXIT_BAD;
     }
+    /* redundant rows the check removed: the description runs, and stderr says which */
+    for (int w = 0; w < st->nwarn && w < HS_MB_MAX_WARN; ++w)
+        fprintf(stderr, "%s:%d: warning: %s\n", path, st->warn_line[w], st->warn[w]);
+    if (st->nwarn > HS_MB_MAX_WARN)
+        fprintf(stderr, "%s: warning: %d more redundant rows removed\n", path, st->nwarn - HS_MB_MAX_WARN);
     return 0;
 }
 

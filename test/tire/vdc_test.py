@@ -77,6 +77,18 @@ if c:
     check(abs(amp / AMP_ECU - 1.0) < 0.01, "0.3 g steer %.5f rad; 6.5 x = %.4f rad, hilstep-ecu's --steer-amp default %.4f"
           % (rp["d03"], amp, AMP_ECU))
     kus = rp["kus"]
+    # a_y is the body's lateral acceleration, v_x r + dv_y/dt (v_x = v cos beta, v_y = v sin beta,
+    # body axes; the C car is planar): in the ramp beta drifts, so a_y is not v r (the dv_y/dt
+    # term, up to a few % below it at the ramp's start) and the identity, not v r, is checked
+    t, vy = c["t"], [v * math.sin(b) for v, b in zip(c["speed"], c["beta"])]
+    res = dev = 0.0
+    for i in range(1, len(t) - 1):
+        pred = c["speed"][i] * math.cos(c["beta"][i]) * c["yaw_rate"][i] + (vy[i + 1] - vy[i - 1]) / (t[i + 1] - t[i - 1])
+        res = max(res, abs(c["a_y"][i] - pred))
+        if c["a_y"][i] >= 0.1 * vdc.G:
+            dev = max(dev, 1.0 - c["a_y"][i] / (c["speed"][i] * c["yaw_rate"][i]))
+    check(res < 1e-3 and dev > 0.01, "slowly increasing steer: a_y = v cos(beta) r + d(v sin beta)/dt within %.2e m/s^2 "
+          "on every row; a_y up to %.1f %% below v r above 0.1 g (the dv_y/dt term)" % (res, 100 * dev))
 else:
     amp, kus = AMP_ECU, KUS_ESC
 
