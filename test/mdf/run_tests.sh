@@ -106,6 +106,17 @@ if echo "$r1" | grep -q "##DT at [0-9]*: length [0-9]* out of the file" && echo 
     ok "strict reader refuses a ##DT length one record past the end and an 'UnFinMF ' file (which --recover reads); reads 8 bytes more at the end"
 else ko "strict reader refusals: $r1 / $r2"; fi
 
+# The writer's commit window (hil/MDF.md): the ##DT right after the ##CG, and the bytes from the
+# ##CG cycle count to the end of the ##DT length (40) inside one 512-byte sector.
+w=$($PY -c '
+import struct, sys
+b = open(sys.argv[1], "rb").read()
+dg = struct.unpack_from("<Q", b, 64 + 24)[0]
+cg, dt = struct.unpack_from("<QQ", b, dg + 24 + 8)
+print(cg, dt, (cg + 80) // 512 == (dt + 15) // 512 and dt == cg + 104 and b[cg:cg + 4] == b"##CG")' "$T/k0.mf4")
+case "$w" in *True) ok "commit window: ##CG at ${w%% *}, ##DT right after it, cycle count to ##DT length in one 512-byte sector";;
+*) ko "commit window: ##CG/##DT at $w";; esac
+
 echo "--- 4. write errors"
 (ulimit -f 200; exec $RT --allow-no-ecu --duration 1 --log "$T/c.csv" --log "$T/c.mf4" --stats "$T/c.stats" >"$T/c.out" 2>&1)
 rc=$?
