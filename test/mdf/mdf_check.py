@@ -134,7 +134,7 @@ def run(mode, mf4, csvp, stats, min_records=0, data=None):
                   "stats: telemetry_mdf_records %d, lost 0" % n, "stats: %s / %s" %
                   (stats.get("telemetry_mdf_records"), stats.get("telemetry_mdf_lost")))
     elif mode == "killed":
-        check(min_records <= n <= len(rows) and n > 0,
+        check(0 < min_records <= n <= len(rows),
               "killed: %d records declared, >= the %d CSV rows flushed 100 ms before the kill, <= the CSV's %d"
               % (n, min_records, len(rows)),
               "killed: %d records declared, CSV rows flushed 100 ms before the kill %d, CSV %d"
@@ -158,6 +158,8 @@ def run(mode, mf4, csvp, stats, min_records=0, data=None):
 def main():
     mode, mf4, csvp = sys.argv[1:4]
     stats, min_records = {}, 0
+    if mode == "killed" and len(sys.argv) < 5:
+        sys.exit("mdf_check.py killed: MIN (the CSV rows flushed 100 ms before the kill) is required")
     if len(sys.argv) > 4 and mode == "killed":
         min_records = int(sys.argv[4])
     elif len(sys.argv) > 4:

@@ -9,8 +9,9 @@ kill, through the independent reader test/mdf/mdf_reader.py in strict mode (no r
   - every declared record equals its CSV row bit for bit (mdf_check.py's rules);
   - up to 6 snapshots per run, read strictly too, are valid files whose records are a prefix
     of the final file's (the file was valid at those instants, and no record changed after).
-usage: mdf_kill.py BUILD DIR PORT... (one run per free UDP port). The seed of the kill
-instants is printed; MDF_KILL_SEED=N repeats it. Ends with "N passed, N failed"."""
+usage: mdf_kill.py BUILD DIR PORT... (one run per free UDP port). Each kill comes 0.15 to
+0.9 s after the CSV's first row was seen (so rows were flushed 100 ms before it); the seed of
+the kill instants is printed; MDF_KILL_SEED=N repeats it. Ends with "N passed, N failed"."""
 import os
 import random
 import signal
@@ -23,7 +24,8 @@ import mdf_reader
 
 POLL = 0.02          # s between snapshots
 SAMPLES = 6          # snapshots per run read strictly
-KILL_AT = (0.35, 1.1)  # s after the start: the kill instant's range
+KILL_AT = (0.15, 0.9)  # s after the first CSV row is seen: the kill instant's range
+NO_ROWS = 5.0          # s without a CSV row: killed anyway (and found short)
 
 
 def csv_rows(path):
@@ -42,7 +44,7 @@ def start(build, d, i, port):
            "1000000", "--allow-no-ecu", "--duration", "10", "--log", base + ".csv", "--log", base + ".mf4"]
     out = open(base + ".out", "wb")
     p = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)
-    return {"p": p, "base": base, "t0": time.monotonic(), "snaps": [], "rows_at": [], "killed": None}
+    return {"p": p, "base": base, "t0": time.monotonic(), "snaps": [], "rows_at": [], "killed": None, "at": None}
 
 
 def sample(r):
@@ -61,7 +63,7 @@ def sample(r):
 
 def check_run(r, i):
     rc = r["p"].returncode
-    mdf_check.check(rc == -signal.SIGKILL, "run %d: killed by SIGKILL at %.3f s" % (i, r["killed"] - r["t0"]),
+    mdf_check.check(rc == -signal.SIGKILL, "run %d: killed by SIGKILL %.3f s after its start" % (i, r["killed"] - r["t0"]),
                     "run %d: exit %s, not the SIGKILL" % (i, rc))
     # The rows the CSV held more than 100 ms before the kill (stamped after their read).
     early = [n for t, n in r["rows_at"] if t <= r["killed"] - 0.1]
@@ -96,15 +98,15 @@ def main():
     rnd = random.Random(seed)
     print("  info seed %d (MDF_KILL_SEED=%d repeats the kill instants)" % (seed, seed))
     runs = [start(build, d, i, p) for i, p in enumerate(ports)]
-    for r in runs:
-        r["at"] = r["t0"] + rnd.uniform(*KILL_AT)
     while any(r["killed"] is None for r in runs):
         for r in runs:
             if r["killed"] is not None:
                 continue
             sample(r)
             now = time.monotonic()
-            if now >= r["at"]:
+            if r["at"] is None and r["rows_at"][-1][1] > 0:
+                r["at"] = r["rows_at"][-1][0] + rnd.uniform(*KILL_AT)
+            if (r["at"] is not None and now >= r["at"]) or now - r["t0"] > NO_ROWS:
                 r["killed"] = now  # before the signal: "100 ms before the kill" errs early
                 r["p"].send_signal(signal.SIGKILL)
                 r["p"].wait()
