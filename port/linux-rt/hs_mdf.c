@@ -233,15 +233,16 @@ int hs_mdf_open(hs_mdf *m, const char *path, const hs_mdf_channel *ch, int n, in
     return 0;
 }
 
-/* The commit: the ##CG cycle count and the ##DT length := m->records, in one write of the
+/* The commit: the ##CG cycle count and the ##DT length := records, in one write of the
  * 40-byte window (a SIGKILL cannot split a pwrite within one page; a power cut cannot split a
- * write within one sector). Before it the file says the old count, after it the new one. */
-static void hm_commit(hs_mdf *m)
+ * write within one sector). Before it the file says the old count, after it the new one.
+ * 1 = written, 0 = failed (m->err; the file keeps the old count). */
+static int hm_commit(hs_mdf *m, uint64_t records)
 {
     uint8_t *w = m->meta + m->cg_off + CG_CYCLES_AT;
-    (void)hs_mdf_put_u(w, m->records, 8u);
-    (void)hs_mdf_put_u(m->meta + m->dt_off + BLK_LEN_AT, 24u + m->records * m->rec_bytes, 8u);
-    (void)hm_put_all(m, w, COMMIT_LEN, m->cg_off + CG_CYCLES_AT);
+    (void)hs_mdf_put_u(w, records, 8u);
+    (void)hs_mdf_put_u(m->meta + m->dt_off + BLK_LEN_AT, 24u + records * m->rec_bytes, 8u);
+    return hm_put_all(m, w, COMMIT_LEN, m->cg_off + CG_CYCLES_AT) == COMMIT_LEN;
 }
 
 int hs_mdf_flush(hs_mdf *m)
@@ -259,10 +260,13 @@ int hs_mdf_flush(hs_mdf *m)
     /* A partial record, or records not synced, are cut off (nothing to cut on /dev/full). */
     if (whole < buffered && ftruncate(m->fd, (off_t)(m->end + whole * m->rec_bytes)) != 0) { /* uncovered: harmless */ }
     if (whole == 0) return m->err;
-    m->records += whole;
-    m->end += whole * m->rec_bytes;
     const int e = m->err;
-    hm_commit(m);
+    if (hm_commit(m, m->records + whole)) {
+        m->records += whole;
+        m->end += whole * m->rec_bytes;
+    } else {
+        m->lost += whole; /* the file still declares the previous count: these are not in it */
+    }
     if (e) m->err = e; /* the data error is the one to report */
     return m->err;
 }
