@@ -9,7 +9,7 @@ timing (*_ns) and counters. --columns picks columns by name instead (one PNG, al
 a name matches a column with or without its [unit] and its in_/out_ prefix. Written to DIR (default: the CSV's
 directory) as STEM_GROUP.png; the paths are printed, one per line. FILE.mf4: hilstep-rt's ASAM
 MDF 4.1 log (--log FILE.mf4, hil/MDF.md), its channels read as the CSV's columns; an unfinalized
-file (a run cut off) is recovered by the standard's rule, with a note.
+file (an older build's run cut off) is recovered by the standard's rule, with a note.
 Exit status: 0 ok, 2 bad arguments or a bad CSV (file:line says where), 3 a PNG not written.
 Needs Debian's python3-matplotlib (`make test` and `make run` install it)."""
 import argparse

@@ -9,10 +9,13 @@
 #include <sys/types.h>
 #include <unistd.h>
 
-#define ID_UNFIN_CG_COUNT 0x1u   /* id_unfin_flags bit 0: cycle counters of CG blocks to update */
-#define ID_UNFIN_DT_LENGTH 0x4u  /* id_unfin_flags bit 2: length of the last DT block to update */
 #define CG_CYCLES_AT 80u         /* cg_cycle_count: 24-byte header + 6 links */
+#define CG_LEN 104u              /* the ##CG block: header, 6 links, 32 data bytes */
 #define BLK_LEN_AT 8u            /* the block header's length field */
+/* The commit window: the ##CG's cycle count through the ##DT's length (the ##DT follows the
+ * ##CG directly), 40 bytes rewritten by one pwrite that never crosses a 512-byte sector. */
+#define COMMIT_LEN (CG_LEN + 16u - CG_CYCLES_AT)
+#define SECTOR 512u
 
 uint8_t *hs_mdf_put_u(uint8_t *p, uint64_t v, unsigned n)
 {
@@ -88,20 +91,19 @@ static int hm_channels_ok(const hs_mdf_channel *ch, int n, uint32_t *rec_bytes)
     return masters == 1;
 }
 
-/* ##ID: file id, version "4.10", program id, version number 410, the unfinalized flags. */
-static void hm_ident(uint8_t *p, int finalized)
+/* ##ID: file id "MDF     " (finalized from the start: no id_unfin_flags), version "4.10",
+ * program id, version number 410. */
+static void hm_ident(uint8_t *p)
 {
     memset(p, 0, 64);
-    memcpy(p, finalized ? "MDF     " : "UnFinMF ", 8);
+    memcpy(p, "MDF     ", 8);
     memcpy(p + 8, "4.10    ", 8);
     memcpy(p + 16, "hilstep ", 8);
     (void)hs_mdf_put_u(p + 28, 410u, 2u);
-    (void)hs_mdf_put_u(p + 60, finalized ? 0u : (ID_UNFIN_CG_COUNT | ID_UNFIN_DT_LENGTH), 2u);
 }
 
-/* ##HD, ##FH with its ##MD (the tool), ##DG, ##CG: returns the ##CG's offset. */
-static size_t hm_header(hm_meta *b, int64_t start_ns, const char *tool, const char *group, uint32_t rec_bytes,
-                     size_t *dg)
+/* ##HD, ##FH with its ##MD (the tool), ##DG: returns the ##DG's offset. */
+static size_t hm_header(hm_meta *b, int64_t start_ns, const char *tool)
 {
     char xml[512];
     size_t k = 0;
@@ -120,34 +122,29 @@ static size_t hm_header(hm_meta *b, int64_t start_ns, const char *tool, const ch
     const size_t hd = hm_blk(b, "##HD", 6, 32);
     const size_t fh = hm_blk(b, "##FH", 2, 16);
     const size_t md = hm_text(b, "##MD", xml);
-    *dg = hm_blk(b, "##DG", 4, 8);
-    const size_t cg = hm_blk(b, "##CG", 6, 32);
-    const size_t acq = hm_text(b, "##TX", group);
+    const size_t dg = hm_blk(b, "##DG", 4, 8);
     if (b->over) return 0;
-    hm_link_set(b, hd, 0, *dg);
+    hm_link_set(b, hd, 0, dg);
     hm_link_set(b, hd, 1, fh);
     /* hd_start_time_ns (UTC), tz/dst offsets 0, time flags 0 (UTC), class 0 (local PC clock) */
     (void)hs_mdf_put_u(hm_data_at(b, hd, 6), (uint64_t)start_ns, 8u);
     hm_link_set(b, fh, 1, md);
     (void)hs_mdf_put_u(hm_data_at(b, fh, 2), (uint64_t)start_ns, 8u);
-    hm_link_set(b, *dg, 1, cg);
-    hm_link_set(b, cg, 2, acq);
-    (void)hs_mdf_put_u(hm_data_at(b, cg, 6) + 24, rec_bytes, 4u); /* cg_data_bytes; inval bytes 0 */
-    return cg;
+    return dg;
 }
 
-/* The ##CN chain (with each channel's ##TX name and unit) after the ##CG at cg. */
-static void hm_channels(hm_meta *b, size_t cg, const hs_mdf_channel *ch, int n)
+/* The ##CN chain (with each channel's ##TX name and unit); returns the first ##CN's offset. */
+static size_t hm_channels(hm_meta *b, const hs_mdf_channel *ch, int n)
 {
-    size_t prev = 0;
+    size_t prev = 0, first = 0;
     uint32_t byte_off = 0;
     for (int i = 0; i < n && !b->over; ++i) {
         const size_t cn = hm_blk(b, "##CN", 8, 72);
         const size_t name = hm_text(b, "##TX", ch[i].name);
         const size_t unit = ch[i].unit[0] ? hm_text(b, "##TX", ch[i].unit) : 0;
-        if (b->over) return;
+        if (b->over) return 0;
         if (prev) hm_link_set(b, prev, 0, cn);
-        else hm_link_set(b, cg, 1, cn);
+        else first = cn;
         hm_link_set(b, cn, 2, name);
         hm_link_set(b, cn, 6, unit);
         uint8_t *d = hm_data_at(b, cn, 8);
@@ -160,6 +157,28 @@ static void hm_channels(hm_meta *b, size_t cg, const hs_mdf_channel *ch, int n)
         byte_off += ch[i].bytes;
         prev = cn;
     }
+    return first;
+}
+
+/* The ##CG's acquisition name (##TX), the ##CG and the ##DT, last and in that order: the ##CG's
+ * cycle count and the ##DT's length then lie in one 40-byte window, which the name's zero
+ * padding keeps inside one 512-byte sector. Returns the ##CG's offset. */
+static size_t hm_group(hm_meta *b, size_t dg, size_t cn, const char *group, uint32_t rec_bytes)
+{
+    const size_t n = strlen(group) + 1u, acq_len = (n + 7u) & ~(size_t)7u;
+    const size_t at = (b->len + 24u + acq_len + CG_CYCLES_AT) % SECTOR;
+    const size_t pad = at + COMMIT_LEN > SECTOR ? SECTOR - at : 0u;
+    const size_t acq = hm_blk(b, "##TX", 0, acq_len + pad);
+    if (!b->over) memcpy(hm_data_at(b, acq, 0), group, n - 1u);
+    const size_t cg = hm_blk(b, "##CG", 6, 32);
+    const size_t dt = hm_blk(b, "##DT", 0, 0);
+    if (b->over) return 0;
+    hm_link_set(b, dg, 1, cg);
+    hm_link_set(b, dg, 2, dt);
+    hm_link_set(b, cg, 1, cn);
+    hm_link_set(b, cg, 2, acq);
+    (void)hs_mdf_put_u(hm_data_at(b, cg, 6) + 24, rec_bytes, 4u); /* cg_data_bytes; inval bytes 0 */
+    return cg;
 }
 
 /* The whole of buf[0, n) at file offset off; bytes written. */
@@ -178,43 +197,52 @@ static size_t hm_put_all(hs_mdf *m, const uint8_t *buf, size_t n, uint64_t off)
     return done;
 }
 
+/* fdatasync, EINVAL/EROFS (a file that cannot be synced: /dev/full, a pipe) taken as done.
+ * 1 = synced, 0 = failed (m->err). */
+static int hm_sync(hs_mdf *m)
+{
+    int r;
+    do r = fdatasync(m->fd); while (r != 0 && errno == EINTR);
+    if (r == 0 || errno == EINVAL || errno == EROFS) return 1;
+    if (!m->err) m->err = errno;
+    return 0;
+}
+
 int hs_mdf_open(hs_mdf *m, const char *path, const hs_mdf_channel *ch, int n, int64_t start_ns,
                 const char *tool, const char *group)
 {
     hm_meta b = {m, 0, 0};
-    size_t dg = 0;
     m->fd = -1;
     m->err = 0;
     m->records = m->lost = 0;
     m->len = 0;
-    m->counts_ok = 0;
     if (!hm_channels_ok(ch, n, &m->rec_bytes)) return EINVAL;
     if (m->rec_bytes > HS_MDF_MAX_RECORD) return EOVERFLOW;
-    const size_t cg = hm_header(&b, start_ns, tool, group, m->rec_bytes, &dg);
-    hm_channels(&b, cg, ch, n);
-    const size_t dt = hm_blk(&b, "##DT", 0, 0);
+    const size_t dg = hm_header(&b, start_ns, tool);
+    const size_t cn = hm_channels(&b, ch, n);
+    const size_t cg = hm_group(&b, dg, cn, group, m->rec_bytes);
     if (b.over) return EOVERFLOW;
-    hm_ident(m->meta, 0);
-    hm_link_set(&b, dg, 2, dt);
+    hm_ident(m->meta);
     m->cg_off = cg;
-    m->dt_off = dt;
-    m->end = dt + 24u;
+    m->dt_off = cg + CG_LEN;
+    m->end = m->dt_off + 24u;
     m->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (m->fd < 0) return errno;
     /* A failed write (disk full) is m->err, as for the records: the run goes on, output lost. */
-    m->counts_ok = hm_put_all(m, m->meta, (size_t)m->end, 0) == (size_t)m->end;
+    (void)hm_put_all(m, m->meta, (size_t)m->end, 0);
     return 0;
 }
 
-/* The ##DT length and the ##CG cycle count := the complete records in the file. */
-static void hm_patch_counts(hs_mdf *m)
+/* The commit: the ##CG cycle count and the ##DT length := records, in one write of the
+ * 40-byte window (a SIGKILL cannot split a pwrite within one page; a power cut cannot split a
+ * write within one sector). Before it the file says the old count, after it the new one.
+ * 1 = written, 0 = failed (m->err; the file keeps the old count). */
+static int hm_commit(hs_mdf *m, uint64_t records)
 {
-    uint8_t v[8];
-    (void)hs_mdf_put_u(v, 24u + m->records * m->rec_bytes, 8u);
-    const size_t a = hm_put_all(m, v, 8u, m->dt_off + BLK_LEN_AT);
-    (void)hs_mdf_put_u(v, m->records, 8u);
-    const size_t b = hm_put_all(m, v, 8u, m->cg_off + CG_CYCLES_AT);
-    m->counts_ok = a == 8u && b == 8u;
+    uint8_t *w = m->meta + m->cg_off + CG_CYCLES_AT;
+    (void)hs_mdf_put_u(w, records, 8u);
+    (void)hs_mdf_put_u(m->meta + m->dt_off + BLK_LEN_AT, 24u + records * m->rec_bytes, 8u);
+    return hm_put_all(m, w, COMMIT_LEN, m->cg_off + CG_CYCLES_AT) == COMMIT_LEN;
 }
 
 int hs_mdf_flush(hs_mdf *m)
@@ -222,16 +250,23 @@ int hs_mdf_flush(hs_mdf *m)
     /* Nothing is buffered once m->err is set (hs_mdf_add counts those records lost). */
     if (m->fd < 0 || m->len == 0) return m->err;
     const uint64_t buffered = m->len / m->rec_bytes;
+    /* The records go past the end of the ##DT (bytes no block covers yet: the file stays valid),
+     * reach the disk, and only then the commit makes the ##DT and the ##CG cover them. */
     const size_t done = hm_put_all(m, m->buf, m->len, m->end);
-    const uint64_t whole = done / m->rec_bytes;
-    m->records += whole;
-    m->lost += buffered - whole;
-    m->end += whole * m->rec_bytes;
+    uint64_t whole = done / m->rec_bytes;
     m->len = 0;
-    /* A partial record is cut off (nothing to cut on /dev/full or a pipe: ignored). */
-    if (done % m->rec_bytes && ftruncate(m->fd, (off_t)m->end) != 0) { /* counts still exclude it */ }
+    if (whole > 0 && !hm_sync(m)) whole = 0;
+    m->lost += buffered - whole;
+    /* A partial record, or records not synced, are cut off (nothing to cut on /dev/full). */
+    if (whole < buffered && ftruncate(m->fd, (off_t)(m->end + whole * m->rec_bytes)) != 0) { /* uncovered: harmless */ }
+    if (whole == 0) return m->err;
     const int e = m->err;
-    hm_patch_counts(m);
+    if (hm_commit(m, m->records + whole)) {
+        m->records += whole;
+        m->end += whole * m->rec_bytes;
+    } else {
+        m->lost += whole; /* the file still declares the previous count: these are not in it */
+    }
     if (e) m->err = e; /* the data error is the one to report */
     return m->err;
 }
@@ -250,19 +285,8 @@ int hs_mdf_close(hs_mdf *m)
 {
     if (m->fd < 0) return m->err;
     (void)hs_mdf_flush(m);
-    /* The counts reach the disk before the file says it is finalized. After a write error the
-     * file is finalized too when its counts were patched (they name the records that made it). */
-    int synced = 1;
-    if (fsync(m->fd) != 0 && errno != EINVAL && errno != EROFS) {
-        synced = 0;
-        if (!m->err) m->err = errno;
-    }
-    if (synced && m->counts_ok) {
-        uint8_t id[64];
-        hm_ident(id, 1);
-        (void)hm_put_all(m, id, sizeof id, 0);
-        if (fsync(m->fd) != 0 && errno != EINVAL && errno != EROFS && !m->err) m->err = errno;
-    }
+    /* The file is finalized at every commit; the last commit reaches the disk here. */
+    (void)hm_sync(m);
     if (close(m->fd) != 0 && !m->err) m->err = errno;
     m->fd = -1;
     return m->err;

@@ -1,14 +1,14 @@
 /* hs_mdf.h - an ASAM MDF 4.1 writer for hilstep-rt's telemetry (--log FILE.mf4, hil/MDF.md).
  *
  * One data group with one channel group of fixed-length records, sorted, no record ids: the
- * frame rate of the run. The metadata (##ID ##HD ##FH ##MD ##DG ##CG ##CN ##TX) is written
- * once at open, the ##DT block last, so records append at the end of the file. The file is
- * written unfinalized ("UnFinMF ", id_unfin_flags = cycle count and DT length to update) and
- * after every flush the ##DT length and the ##CG cycle count are patched to the records in
- * the file; close writes the final counts and only then "MDF     " with the flags cleared.
- * A run cut off at any point leaves a file whose counts name complete records only, and a
- * reader that recovers unfinalized files (the standard's 4.1 rule: DT length from the file
- * size) gets every complete record. No allocation: the caller owns the hs_mdf (static). */
+ * frame rate of the run. The metadata (##ID ##HD ##FH ##MD ##DG ##CN ##TX, then the ##CG and
+ * the ##DT last) is written once at open, so records append at the end of the file. The file
+ * is finalized ("MDF     ") from the start: a flush appends the records after the ##DT (bytes
+ * no block covers), fdatasyncs them, and only then one 40-byte write (within one 512-byte
+ * sector) sets the ##CG cycle count and the ##DT length together. At every instant the file
+ * is a valid finalized MDF 4.1 file holding the records of the last completed flush, plus at
+ * most one flush of trailing bytes (hil/MDF.md "A run that is cut off"). No allocation: the
+ * caller owns the hs_mdf (static). */
 #ifndef HS_MDF_H
 #define HS_MDF_H
 
@@ -41,7 +41,6 @@ typedef struct hs_mdf {
     uint64_t dt_off;      /* file offset of the ##DT block */
     uint64_t end;         /* file offset after the last complete record */
     size_t len;           /* bytes buffered (whole records) */
-    int counts_ok;        /* the last patch of the counts (or the metadata) reached the file */
     uint8_t buf[1u << 16];   /* records not yet written */
     uint8_t meta[1u << 18];  /* the metadata blocks, built at open */
 } hs_mdf;
@@ -58,12 +57,13 @@ int hs_mdf_open(hs_mdf *m, const char *path, const hs_mdf_channel *ch, int n, in
  * error the record is counted in m->lost instead. */
 void hs_mdf_add(hs_mdf *m, const uint8_t *rec);
 
-/* Writes the buffered records and patches the ##DT length and ##CG cycle count. A short write
- * cuts the file back to the last complete record. 0, or m->err. */
+/* Writes the buffered records, syncs them, then sets the ##DT length and ##CG cycle count (one
+ * write). A short write or a failed sync cuts the file back to the last committed record (the
+ * ones cut off count in m->lost). 0, or m->err. */
 int hs_mdf_flush(hs_mdf *m);
 
-/* Flushes, syncs, finalizes the ##ID block (when the counts in the file are right, also after
- * a write error: they then name the records that made it) and closes. 0, or m->err. */
+/* Flushes, syncs and closes (the file is finalized at every commit, after a write error too:
+ * its counts name the records that made it). 0, or m->err. */
 int hs_mdf_close(hs_mdf *m);
 
 /* v as an n-byte little-endian integer at p (n <= 8); returns p + n. */

@@ -6,15 +6,27 @@ with hilstep-plot's reader (port/host/hilstep_plot.py).
 Reads sorted data groups of fixed-length records in one ##DT block: ##ID, ##HD, ##DG, ##CG,
 ##CN with ##TX/##MD names and units, ##CC of type 0 (identity) or none; integers (types 0, 2)
 and IEEE floats (type 4), little endian, byte-aligned. Anything else is refused by name, so a
-file this reader accepts is one whose every byte it checked. read(path, recover) -> dict;
-recover=True applies the standard's rule for an unfinalized file ("UnFinMF ", id_unfin_flags
-bit 2: the last ##DT block's length is the rest of the file; bit 0: the cycle count follows
-from it), else the counts in the file are taken as they are."""
+file this reader accepts is one whose every block's every byte it checked. Every link of a
+block read must be NIL or an 8-byte aligned offset of a block inside the file.
+read(path, recover, strict, data) -> dict; recover=True applies the standard's rule for an
+unfinalized file ("UnFinMF ", id_unfin_flags bit 2: the last ##DT block's length is the rest
+of the file; bit 0: the cycle count follows from it), else the counts in the file are taken as
+they are. strict=True reads as a tool that takes only finalized files: "UnFinMF " or any
+unfinalized flag is refused, and a sorted group's ##DT must hold exactly cycle count x record
+bytes. Bytes after the last block (no block covers them, e.g. a flush a kill cut short) are
+allowed, as the standard allows unreferenced bytes between blocks; they are reported as
+"trailing". data: the file's bytes (a snapshot) instead of reading path; values=False: the
+records' bytes only (no "rows")."""
 import struct
 
 
 class MdfError(Exception):
     pass
+
+
+class _Buf(bytes):
+    """The file's bytes, and the end of the furthest block read (for "trailing")."""
+    end = 0
 
 
 HDR = struct.Struct("<4s4xQQ")   # id, block length, link count
@@ -36,6 +48,12 @@ def _block(buf, off, want):
     if length < 24 + 8 * nlinks or off + length > len(buf):
         raise MdfError("%s at %d: length %d out of the file" % (want.decode(), off, length))
     links = struct.unpack_from("<%dQ" % nlinks, buf, off + 24)
+    for i, t in enumerate(links):
+        if t and (t % 8 or t + 24 > len(buf)):
+            raise MdfError("%s at %d: link %d to %d, not a block in the file (%d bytes)" %
+                           (want.decode(), off, i, t, len(buf)))
+    if isinstance(buf, _Buf):
+        buf.end = max(buf.end, off + length)
     return length, links, off + 24 + 8 * nlinks
 
 
@@ -100,7 +118,7 @@ def _value(rec, ch):
     return int.from_bytes(raw, "little", signed=ch["data_type"] == 2)
 
 
-def _group(buf, cg_off, data_off, recover, ident):
+def _group(buf, cg_off, data_off, recover, ident, strict, values):
     length, links, d = _block(buf, cg_off, b"##CG")
     rec_id, cycles, flags, _sep, data_bytes, inval_bytes = struct.unpack_from("<QQHH4xII", buf, d)
     if flags & 1:
@@ -128,20 +146,25 @@ def _group(buf, cg_off, data_off, recover, ident):
     nbytes = dlen - 24
     if recover and not ident["finalized"] and ident["unfin_flags"] & 1:
         cycles = nbytes // data_bytes
-    if cycles * data_bytes > nbytes:
+    if cycles * data_bytes > nbytes or (strict and cycles * data_bytes != nbytes):
         raise MdfError("##CG at %d: %d cycles of %d bytes, the ##DT holds %d bytes" %
                        (cg_off, cycles, data_bytes, nbytes))
     recs = [buf[dd + i * data_bytes:dd + (i + 1) * data_bytes] for i in range(cycles)]
     return {"acq_name": _text(buf, links[2]), "record_bytes": data_bytes, "cycles": cycles,
             "record_id": rec_id, "channels": chans, "master": masters[0],
-            "dt_bytes": nbytes, "rows": [[_value(r, c) for c in chans] for r in recs],
+            "dt_bytes": nbytes, "rows": [[_value(r, c) for c in chans] for r in recs] if values else None,
             "raw": recs}
 
 
-def read(path, recover=False):
-    with open(path, "rb") as f:
-        buf = f.read()
+def read(path, recover=False, strict=False, data=None, values=True):
+    if data is None:
+        with open(path, "rb") as f:
+            data = f.read()
+    buf = _Buf(data)
     ident = _ident(buf)
+    if strict and (not ident["finalized"] or ident["unfin_flags"] or ident["custom_unfin_flags"]):
+        raise MdfError("##ID: unfinalized (file id %r, id_unfin_flags 0x%x, custom 0x%x): refused in strict mode" %
+                       (buf[:8].decode("latin-1"), ident["unfin_flags"], ident["custom_unfin_flags"]))
     _, hd, hdd = _block(buf, 64, b"##HD")
     start_ns = struct.unpack_from("<Q", buf, hdd)[0]
     if hd[1] == 0:
@@ -159,15 +182,16 @@ def read(path, recover=False):
         _, cg, _ = _block(buf, dg[1], b"##CG")
         if cg[0]:
             raise MdfError("##DG at %d: more than one channel group (unsorted), not supported" % dg_off)
-        groups.append(_group(buf, dg[1], dg[2], recover, ident))
+        groups.append(_group(buf, dg[1], dg[2], recover and not strict, ident, strict, values))
         dg_off = dg[0]
-    ident.update({"start_ns": start_ns, "history": history, "groups": groups, "size": len(buf)})
+    ident.update({"start_ns": start_ns, "history": history, "groups": groups, "size": len(buf),
+                  "trailing": len(buf) - buf.end})
     return ident
 
 
 if __name__ == "__main__":
     import sys
-    m = read(sys.argv[1], recover="--recover" in sys.argv)
+    m = read(sys.argv[1], recover="--recover" in sys.argv, strict="--strict" in sys.argv)
     for g in m["groups"]:
         print(",".join(c["name"] for c in g["channels"]))
         for r in g["rows"]:

@@ -6,13 +6,16 @@
 #     the CSV's channel names and units, master t_s (sync type 1), every record bit for bit;
 #     the checker itself fails on the same file with one bit flipped;
 #  2. --log FILE.mf4 alone writes no CSV (not the default one either);
-#  3. a run killed with SIGKILL: unfinalized, its patched counts name complete records, the
-#     standard's recovery gives every complete record, bit for bit;
+#  3. runs killed with SIGKILL at random instants (test/mdf/mdf_kill.py): read strictly, with
+#     no recovery, each file is a finalized MDF 4.1 file declaring at least the records flushed
+#     100 ms before the kill, every one bit for bit; snapshots taken while it ran read strictly
+#     too; the strict reader refuses a ##DT past the end and an 'UnFinMF ' file;
 #  4. the disk full mid-run (ulimit -f): exit 5, the file finalized with the records that made
 #     it (= the stats' count), no partial record; /dev/full: exit 5, ENOSPC named, all lost;
 #     a missing directory: exit 2 at start, the path named;
-#  5. hilstep-plot reads the .mf4 into the same PNG as the CSV (byte for byte), recovers the
-#     killed run's file with a note, and refuses a cut-off header by name.
+#  5. hilstep-plot reads the .mf4 into the same PNG as the CSV (byte for byte), reads a killed
+#     run's file, recovers an unfinalized one (older builds) with a note, and refuses a cut-off
+#     header by name.
 # On 127.0.0.1, ports drawn free. Usage: run_tests.sh BUILD. Ends with "N passed, N failed".
 B=$(cd "${1:-build}" && pwd)
 PY=/usr/bin/python3
@@ -35,7 +38,7 @@ tally() {
     echo "  $2: $p passed, $f failed"
 }
 check() { $PY "$HERE/mdf_check.py" "$@" >"$T/check.out" 2>&1; }
-BASE=$($PY test/linux/free_ports.py 4) || { echo "no free UDP ports"; echo "0 passed, 1 failed"; exit 1; }
+BASE=$($PY test/linux/free_ports.py 6) || { echo "no free UDP ports"; echo "0 passed, 1 failed"; exit 1; }
 PLANT=127.0.0.1:$BASE; ECU=127.0.0.1:$((BASE + 1))
 RT="$B/hilstep-rt --model circular_track --listen $PLANT --peer $ECU --no-auth --quiet --budget-us 1000000"
 
@@ -75,17 +78,44 @@ if [ $rc -eq 0 ] && [ -s "$T/alone/only.mf4" ] && [ "$(ls "$T/alone")" = only.mf
     ok "--log only.mf4: the MDF log, no CSV (the default build/hilstep-rt.csv not written)"
 else ko "--log only.mf4: exit $rc, files: $(ls -R "$T/alone" | tr '\n' ' ')"; fi
 
-echo "--- 3. killed with SIGKILL mid-run"
-# hilstep-rt itself gets the SIGKILL (not a timeout wrapper); --duration 10 bounds a lost one.
-$RT --allow-no-ecu --duration 10 --log "$T/k.csv" --log "$T/k.mf4" >"$T/k.out" 2>&1 &
-KP=$!; PIDS="$PIDS $KP"
-sleep 1
-kill -KILL $KP 2>/dev/null
-wait $KP 2>/dev/null
-rc=$?
-[ $rc -eq 137 ] && ! grep -q "^verdict" "$T/k.out" && ok "hilstep-rt killed by SIGKILL after 1 s (exit 137, no summary)" \
-    || ko "the killed run: exit $rc"
-check killed "$T/k.mf4" "$T/k.csv"; tally "$T/check.out" "reader (killed run)"
+echo "--- 3. killed with SIGKILL at random instants (4 runs side by side)"
+$PY "$HERE/mdf_kill.py" "$B" "$T" $((BASE + 2)) $((BASE + 3)) $((BASE + 4)) $((BASE + 5)) >"$T/kill.out" 2>&1
+tally "$T/kill.out" "reader (killed runs, strict, no recovery)"
+# The strict reader's refusals, on the first killed run's file: a ##DT that runs past the end
+# (a length written before its records) and an unfinalized ##ID (the old writer's running file);
+# it reads bytes after the last block (a flush that a kill cut short before its commit).
+$PY -c '
+import sys
+b = bytearray(open(sys.argv[1], "rb").read())
+open(sys.argv[2], "wb").write(b + bytes(8))
+b[0:8] = b"UnFinMF "; b[60] = 5
+open(sys.argv[3], "wb").write(b)' "$T/k0.mf4" "$T/long.mf4" "$T/unfin.mf4"
+$PY -c '
+import sys, struct
+sys.path.insert(0, sys.argv[3])
+import mdf_reader
+m = mdf_reader.read(sys.argv[1], strict=True, values=False); g = m["groups"][0]
+b = bytearray(open(sys.argv[1], "rb").read())
+dt = m["size"] - m["trailing"] - g["dt_bytes"] - 24
+struct.pack_into("<Q", b, dt + 8, 24 + g["dt_bytes"] + g["record_bytes"])
+open(sys.argv[2], "wb").write(b[:m["size"] - m["trailing"]])' "$T/k0.mf4" "$T/ahead.mf4" "$HERE"
+r1=$($PY "$HERE/mdf_reader.py" "$T/ahead.mf4" --strict 2>&1 | tail -n 1)
+r2=$($PY "$HERE/mdf_reader.py" "$T/unfin.mf4" --strict 2>&1 | tail -n 1)
+if echo "$r1" | grep -q "##DT at [0-9]*: length [0-9]* out of the file" && echo "$r2" | grep -q "unfinalized.*refused in strict mode" \
+   && $PY "$HERE/mdf_reader.py" "$T/unfin.mf4" --recover >/dev/null 2>&1 && $PY "$HERE/mdf_reader.py" "$T/long.mf4" --strict >/dev/null 2>&1; then
+    ok "strict reader refuses a ##DT length one record past the end and an 'UnFinMF ' file (which --recover reads); reads 8 bytes more at the end"
+else ko "strict reader refusals: $r1 / $r2"; fi
+
+# The writer's commit window (hil/MDF.md): the ##DT right after the ##CG, and the bytes from the
+# ##CG cycle count to the end of the ##DT length (40) inside one 512-byte sector.
+w=$($PY -c '
+import struct, sys
+b = open(sys.argv[1], "rb").read()
+dg = struct.unpack_from("<Q", b, 64 + 24)[0]
+cg, dt = struct.unpack_from("<QQ", b, dg + 24 + 8)
+print(cg, dt, (cg + 80) // 512 == (dt + 15) // 512 and dt == cg + 104 and b[cg:cg + 4] == b"##CG")' "$T/k0.mf4")
+case "$w" in *True) ok "commit window: ##CG at ${w%% *}, ##DT right after it, cycle count to ##DT length in one 512-byte sector";;
+*) ko "commit window: ##CG/##DT at $w";; esac
 
 echo "--- 4. write errors"
 (ulimit -f 200; exec $RT --allow-no-ecu --duration 1 --log "$T/c.csv" --log "$T/c.mf4" --stats "$T/c.stats" >"$T/c.out" 2>&1)
@@ -114,9 +144,13 @@ echo "--- 5. hilstep-plot reads the MDF log"
 if [ $rc1 -eq 0 ] && [ $rc2 -eq 0 ] && [ -s "$T/pm/a_columns.png" ] && cmp -s "$T/pc/a_columns.png" "$T/pm/a_columns.png"; then
     ok "hilstep-plot a.mf4 --columns q1,u1,out_speed: exit 0, the PNG byte for byte the CSV's"
 else ko "hilstep-plot a.mf4: exit $rc2 (CSV $rc1)"; cat "$T/pm.out"; fi
-"$B/hilstep-plot" "$T/k.mf4" --out "$T/pk" --columns q1 >"$T/pk.out" 2>&1; rc=$?
-if [ $rc -eq 0 ] && grep -q "unfinalized" "$T/pk.out"; then ok "hilstep-plot on the killed run's log: exit 0, says it recovered an unfinalized file"
-else ko "hilstep-plot killed log: exit $rc"; cat "$T/pk.out"; fi
+"$B/hilstep-plot" "$T/k0.mf4" --out "$T/pk" --columns q1 >"$T/pk.out" 2>&1; rc=$?
+if [ $rc -eq 0 ] && [ -s "$T/pk/k0_columns.png" ] && ! grep -q "unfinalized" "$T/pk.out"; then
+    ok "hilstep-plot on a killed run's log: exit 0, read as the finalized file it is"
+else ko "hilstep-plot killed log: exit $rc"; cat "$T/pk.out"; ls "$T/pk"; fi
+"$B/hilstep-plot" "$T/unfin.mf4" --out "$T/pu" --columns q1 >"$T/pu.out" 2>&1; rc=$?
+if [ $rc -eq 0 ] && grep -q "unfinalized" "$T/pu.out"; then ok "hilstep-plot on an unfinalized log (older builds): exit 0, says it recovered it"
+else ko "hilstep-plot unfinalized log: exit $rc"; cat "$T/pu.out"; fi
 head -c 300 "$T/a.mf4" >"$T/short.mf4"
 "$B/hilstep-plot" "$T/short.mf4" --out "$T/ps" >"$T/ps.out" 2>&1; rc=$?
 if [ $rc -eq 2 ] && grep -q "$T/short.mf4" "$T/ps.out"; then ok "hilstep-plot on a cut-off header: exit 2, the file named ($(sed 's/.*: //' "$T/ps.out" | head -c 80))"
