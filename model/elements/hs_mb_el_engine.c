@@ -36,6 +36,7 @@ static uint32_t check(const hs_mb_desc *D, const hs_mb_force *E, const char **wh
     const uint32_t bad = mb_shaft_check(D, E, why);
     if (bad != 0u) { return bad; }
     const hs_mb_table *tb = E->tab;
+    if (!(E->scale > HS_R(0.0))) { *why = "the engine's speed over the shaft's must be > 0"; return MB_K_SCALE; }
     if ((tb == NULL) || (tb->n < 2) || (tb->np < 2) || (tb->np > HS_MB_MAX_PL) || ((tb->n * tb->np) > HS_MB_MAX_TAB)) {
         *why = "a map needs >= 2 speeds t= and >= 2 pedal levels pedal=, at most 32 values v="; return MB_K_T;
     }
@@ -97,13 +98,17 @@ static int eval(const hs_mb_model *mb, int e, hs_real t, const hs_real *q, const
     mb_spin s;
     const hs_status rc = mb_spin_eval(mb, E->a.body, E->b.body, E->axis, q, u, &s);
     if (rc != HS_OK) { return rc; }
-    hs_real D[3][3] = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
-    const hs_real tau = engine_map(E->tab, s.w, p, &D[0][0]);
+    /* the engine turns at k times the shaft (scale= k, default 1): T on the engine is k T on
+     * the shaft, d(k T)/dw_shaft = k^2 dT/dw_e */
+    const hs_real k = E->scale;
+    hs_real D[3][3] = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}}, dT;
+    const hs_real tau = k * engine_map(E->tab, k * s.w, p, &dT);
+    D[0][0] = k * k * dT;
     mb_spin_load(mb, &s, 1, &tau, (const hs_real (*)[3])D, f, fq, fu);
     return HS_OK;
 }
 
 const mb_force_elem mb_el_engine = {
-    "engine", "HS_MB_ENGINE", MB_K_A | MB_K_B | MB_K_AXIS | MB_K_IN | MB_K_T | MB_K_V | MB_K_PEDAL,
+    "engine", "HS_MB_ENGINE", MB_K_A | MB_K_B | MB_K_AXIS | MB_K_IN | MB_K_T | MB_K_V | MB_K_PEDAL | MB_K_SCALE,
     MB_K_A | MB_K_AXIS | MB_K_IN | MB_K_T | MB_K_V | MB_K_PEDAL, check, inputs, eval, NULL,
     .passive = MB_NO, .spring = MB_NO, .hinge = MB_NO, .tire = MB_NO};

@@ -35,6 +35,7 @@ int mb_test_acc(void);
 /* The aero element: a coast-down and the force against closed forms, refusals (test_mb_aero.c). */
 int mb_test_aero(void);
 /* The powertrain elements: engine map, gearbox launch and gear change, open and locking
- * differentials against closed forms, derivatives, refusals (test_mb_pt.c). */
-int mb_test_pt(void);
+ * differentials against closed forms, derivatives, refusals (test_mb_pt.c); with dir (model/mech)
+ * also a launch of dir/vehicles/powertrain/car_pt.hsm. */
+int mb_test_pt(const char *dir);
 #endif
