@@ -14,6 +14,23 @@
  * nothing here changes an input without a count. The spin is mb_spin_eval's twist rate. */
 #include "hs_mb_int.h"
 
+/* 1 when the initial frames of spatial body A and of B (ground: B < 0) differ by a turn about
+ * the unit axis n alone: the vector part of conj(p_B) p_A is parallel to n (within 1e-6). */
+static int turn_about(const hs_mb_desc *D, int A, int B, const hs_real *n)
+{
+    static const hs_real one[4] = {1, 0, 0, 0};
+    const hs_real *a = D->bodies[A].rot, *b = (B >= 0) ? D->bodies[B].rot : one;
+    /* vec(conj(b) a) = b0 va - a0 vb - vb x va */
+    hs_real v[3];
+    v[0] = (b[0] * a[1]) - (a[0] * b[1]) - ((b[2] * a[3]) - (b[3] * a[2]));
+    v[1] = (b[0] * a[2]) - (a[0] * b[2]) - ((b[3] * a[1]) - (b[1] * a[3]));
+    v[2] = (b[0] * a[3]) - (a[0] * b[3]) - ((b[1] * a[2]) - (b[2] * a[1]));
+    const hs_real vn = mb_dot3(v, n);
+    hs_real e2 = HS_R(0.0);
+    for (int i = 0; i < 3; ++i) { const hs_real d = v[i] - (vn * n[i]); e2 += d * d; }
+    return (e2 <= HS_R(1e-12)) ? 1 : 0;
+}
+
 uint32_t mb_shaft_check(const hs_mb_desc *D, const hs_mb_force *E, const char **why)
 {
     const int a = E->a.body, b = E->b.body, c = E->bc - 1, d = E->bd - 1;
@@ -28,6 +45,11 @@ uint32_t mb_shaft_check(const hs_mb_desc *D, const hs_mb_force *E, const char **
     if ((E->bd > 0) && ((d >= D->nbodies) || (D->bodies[d].kind != HS_MB_SPATIAL))) { *why = "must be a spatial body"; return MB_K_RIGHT; }
     if ((E->bd > 0) && ((d == a) || (d == b) || (d == c))) { *why = "must differ from a, b and left"; return MB_K_RIGHT; }
     if (mb_is_unit3(E->axis) == 0) { *why = "the shafts' axis must be a unit vector (each body's frame)"; return MB_K_AXIS; }
+    /* the spin is the twist about axis of each shaft against b: their frames start a turn about it apart */
+    if ((turn_about(D, a, b, E->axis) == 0) || ((E->bc > 0) && (turn_about(D, c, b, E->axis) == 0)) ||
+        ((E->bd > 0) && (turn_about(D, d, b, E->axis) == 0))) {
+        *why = "a shaft's initial frame differs from b's by more than a turn about axis"; return MB_K_AXIS;
+    }
     return 0u;
 }
 
