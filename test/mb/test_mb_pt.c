@@ -5,6 +5,7 @@
  * - a launch: engine (J_e = 0.2) -> gearbox (i = 3.5, coupling c = 50) -> wheel (J_w = 1.5),
  *   both on revolute joints, constant 100 N m: once the slip has settled the wheel accelerates
  *   at i T / (J_w + i^2 J_e) and the slip is (T - J_e i w_w') / c;
+ * - the same rig on a falling map: the no-load speed where T(w_e) = 0, the wheel at w_e / i;
  * - gear changes: runs with and without a change are bitwise equal up to the step the input
  *   changes and differ at the next; the ratio read from the shafts' torques at a state is
  *   the listed one for inputs rounded to it, 0 in neutral; inputs outside refuse the step;
@@ -130,6 +131,28 @@ static int launch(void)
     snprintf(what, sizeof what, "launch 100 N m through i = 3.5 (c = 50), 1 s at 1 ms, default method: wheel w' %.10f rad/s^2 = i T / (J_w + i^2 J_e) %.10f (%.1e rel), slip %.8f = (T - J_e i w')/c %.8f (%.1e)",
              acc, want, fabs(acc - want) / want, slip, slip_want, fabs(slip - slip_want));
     return mb_check(ok && fabs(acc - want) <= 1e-9 * want && fabs(slip - slip_want) <= 1e-7, what);
+}
+
+/* The same rig on a falling map T = 100 (1 - w_e / 50) N m (0 at and above 50 rad/s): with no
+ * load the engine settles where its torque vanishes, w_e = 50 rad/s, the wheel at 50 / i with
+ * no slip (time constants (J_e + J_w / i^2) / 2 = 0.16 s and the coupling's 1.5 ms; 4 s). */
+static int steady_speed(void)
+{
+    static char text[sizeof launch_text + 64];
+    snprintf(text, sizeof text, "%s", launch_text);
+    char *m = strstr(text, "t=0,1000 pedal=0,1 v=0,100,0,100");
+    if (!m) return mb_check(0, "steady-speed rig");
+    memcpy(m, "t=0,50   pedal=0,1 v=0,100,0,0  ", strlen("t=0,1000 pedal=0,1 v=0,100,0,100"));
+    static run r;
+    if (compile(&r, text) || init_stepper(&r)) return mb_check(0, "steady-speed rig compiles");
+    const hs_real in[2] = {1, 1};
+    int ok = 1;
+    for (int k = 0; ok && k < 4000; ++k) ok = hs_stepper_step(&r.s, in) == HS_OK;
+    const double we = wy(&r, r.s.q, r.s.u, 0), ww = wy(&r, r.s.q, r.s.u, 1);
+    char what[260];
+    snprintf(what, sizeof what, "falling map 100 (1 - w/50) N m through i = 3.5, 4 s: engine %.9f rad/s = 50 (%.1e), wheel %.9f = 50/i (%.1e), within 1e-5",
+             we, fabs(we - 50), ww, fabs(ww - 50 / 3.5));
+    return mb_check(ok && fabs(we - 50) <= 1e-5 && fabs(ww - 50 / 3.5) <= 1e-5, what);
 }
 
 static int gear_change(void)
@@ -356,6 +379,7 @@ int mb_test_pt(const char *dir)
     bad += engine_map(1);
     bad += engine_map(5);
     bad += launch();
+    bad += steady_speed();
     bad += gear_change();
     bad += differential(0);
     bad += differential(1);
