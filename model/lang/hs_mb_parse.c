@@ -494,7 +494,8 @@ static const struct { const char *key; uint32_t bit; } FKEYS[] = {
     {"l0", MB_K_L0}, {"theta0", MB_K_THETA0}, {"kr", MB_K_KR}, {"cr", MB_K_CR},
     {"scale", MB_K_SCALE}, {"axis", MB_K_AXIS}, {"axis_b", MB_K_AXIS_B}, {"in", MB_K_IN},
     {"f", MB_K_F}, {"tau", MB_K_TAU}, {"t", MB_K_T}, {"v", MB_K_V}, {"steer", MB_K_STEER}, {"road", MB_K_ROAD}, {"mu", MB_K_MU}, {"normal", MB_K_NORMAL},
-    {"cda", MB_K_CDA}, {"cla", MB_K_CLA}, {"rho", MB_K_RHO}};
+    {"cda", MB_K_CDA}, {"cla", MB_K_CLA}, {"rho", MB_K_RHO}, {"pedal", MB_K_PEDAL}, {"ratios", MB_K_RATIOS},
+    {"out", MB_K_OUT}, {"left", MB_K_LEFT}, {"right", MB_K_RIGHT}};
 #define NFKEYS ((int)(sizeof FKEYS / sizeof FKEYS[0]))
 
 static tok key_of_bit(uint32_t bit)
@@ -538,7 +539,18 @@ static int force_value(hs_mb_store *st, hs_mb_force *F, uint32_t bit, tok V, hs_
         /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
         F->tilt = (tok_eq(V, "profile") != 0) ? 1 : 0;
         break;
-    case MB_K_V: *nv = read_vec(st, V, tb->v, HS_MB_MAX_TAB); ok = (int)(*nv > 0); break;
+    case MB_K_V:
+    case MB_K_RATIOS: *nv = read_vec(st, V, tb->v, HS_MB_MAX_TAB); ok = (int)(*nv > 0); break;
+    case MB_K_PEDAL: tb->np = read_vec(st, V, tb->p, HS_MB_MAX_PL); ok = (int)(tb->np > 0); break;
+    case MB_K_OUT:
+    case MB_K_LEFT:
+    case MB_K_RIGHT: { /* a whole body (its spin), stored as 1 + index */
+        hs_mb_point P;
+        ok = read_point(st, V, &P);
+        if (ok != 0 && P.body < 0) { st->ewhy = "must be a body (a shaft on ground does not turn)"; ok = 0; }
+        if (ok != 0) { *((bit == MB_K_RIGHT) ? &F->bd : &F->bc) = 1 + P.body; }
+        break;
+    }
     case MB_K_STEER:
     case MB_K_ROAD:
     case MB_K_MU:
@@ -585,10 +597,20 @@ static hs_status force_finish(hs_mb_store *st, hs_mb_force *F, const mb_force_el
             }
         }
     }
-    if ((el->keys & MB_K_T) != 0u) {
+    if ((el->keys & MB_K_PEDAL) != 0u) {
+        /* an engine map: speeds t= by pedal levels pedal=, speed-major in v= */
+        if (nt * tb->np != nv) { return fail(err, line, lit("v"), "v= needs (values of t=) x (values of pedal=) values, speed-major", E); }
+        tb->n = nt;
+        F->tab = tb;
+    } else if ((el->keys & MB_K_T) != 0u) {
         if (nt != nv) { return fail(err, line, lit("v"), "t= and v= need the same number of values", E); }
         tb->n = nt;
         F->tab = tb;
+    } else if ((el->keys & MB_K_RATIOS) != 0u) {
+        tb->n = nv;
+        F->tab = tb;
+    } else {
+        /* no table */
     }
     const char *why = "refused";
     const uint32_t bad = el->check(D, F, &why);
@@ -628,6 +650,7 @@ static hs_status parse_force(hs_mb_store *st, const tok *w, int npos, const tok 
     F->scale = HS_R(1.0);
     hs_mb_table *tb = &st->tables[e];
     tb->n = 0;
+    tb->np = 0;
     int nt = 0, nv = 0;
     uint32_t have = 0u;
     for (int k = 0; k < nkv; ++k) {

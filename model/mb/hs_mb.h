@@ -63,7 +63,8 @@
 #define HS_MB_MAX_ROWS 6      /* rows of one joint */
 #define HS_MB_NAME 24         /* bytes of a name, terminator included */
 #define HS_MB_UNIT 16         /* bytes of a signal's unit, terminator included */
-#define HS_MB_MAX_TAB 32      /* breakpoints of one time table */
+#define HS_MB_MAX_TAB 32      /* breakpoints of one time table (an engine map: speeds x pedal levels values) */
+#define HS_MB_MAX_PL 8        /* pedal levels of an engine map (hs_mb_table.p) */
 #define HS_MB_MAX_QQ (HS_MB_MAX_BODIES * 8) /* nonzero body-pair blocks of M, fq, fu, K */
 #define HS_MB_MAX_CQ (HS_MB_MAX_NC * 4)     /* nonzero (constraint block, body) blocks of G */
 
@@ -156,6 +157,9 @@ typedef struct hs_mb_table {
     int n;                     /* 1..HS_MB_MAX_TAB */
     hs_real t[HS_MB_MAX_TAB];
     hs_real v[HS_MB_MAX_TAB];
+    int np;                    /* ENGINE: pedal levels p (0: a 1-D table); v then holds n x np
+                                * values, speed-major: v[i np + j] at speed t[i], pedal p[j] */
+    hs_real p[HS_MB_MAX_PL];   /* ENGINE: pedal levels (1, strictly increasing in [0, 1]) */
 } hs_mb_table;
 
 /* Spatial hinge angle (ROTSPRING, MOTOR and the COORD output of a spatial REVOLUTE): with
@@ -186,6 +190,8 @@ typedef struct hs_mb_force {
     int tilt;           /* TIRE: 1 = normal=profile (the road normal follows the profile's slope), 0 vertical */
     hs_real cda, cla;   /* AERO: drag area Cd A and lift area Cl A (m^2; cla < 0: downforce) */
     hs_real rho;        /* AERO: air density (kg/m^3; 0: 1.204, dry air at 20 deg C) */
+    int bc, bd;         /* GEARBOX: 1 + the output body (bc); DIFF, LOCKDIFF: 1 + the left (bc)
+                         * and right (bd) wheel bodies; 0 none */
 } hs_mb_force;
 
 /* A named wire signal of the description (input or output line): its name, unit, admissible

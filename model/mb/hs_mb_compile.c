@@ -371,8 +371,14 @@ static void block_coupling(const hs_mb_desc *D, hs_mb_model *mb, int ncb)
         }
     }
     for (int e = 0; e < D->nforces; ++e) {
-        const int a = D->forces[e].a.body, b = D->forces[e].b.body;
-        if (a >= 0 && b >= 0) { mb->qqoff[a][b] = 0; mb->qqoff[b][a] = 0; }
+        /* every pair of the element's bodies: a, b and a driveline element's shafts bc, bd */
+        const hs_mb_force *E = &D->forces[e];
+        const int bs[4] = {E->a.body, E->b.body, E->bc - 1, E->bd - 1};
+        for (int i = 0; i < 4; ++i) {
+            for (int j = 0; j < 4; ++j) {
+                if ((bs[i] >= 0) && (bs[j] >= 0) && (bs[i] < D->nbodies) && (bs[j] < D->nbodies)) { mb->qqoff[bs[i]][bs[j]] = 0; }
+            }
+        }
     }
 }
 

@@ -228,6 +228,11 @@ hs_real mb_potential(const hs_mb_model *mb, hs_real t, const hs_real *q, const h
 #define MB_K_CDA 0x200000u  /* cda= drag area (m^2, >= 0) */
 #define MB_K_CLA 0x400000u  /* cla= lift area (m^2) */
 #define MB_K_RHO 0x800000u  /* rho= air density (kg/m^3, > 0) */
+#define MB_K_PEDAL 0x1000000u  /* pedal=p0,p1,.. an engine map's pedal levels (table p) */
+#define MB_K_RATIOS 0x2000000u /* ratios=i1,i2,.. a gearbox's ratios (table v, n of them) */
+#define MB_K_OUT 0x4000000u    /* out=BODY a gearbox's output shaft (stored 1 + index in bc) */
+#define MB_K_LEFT 0x8000000u   /* left=BODY a differential's left wheel (1 + index in bc) */
+#define MB_K_RIGHT 0x10000000u /* right=BODY its right wheel (1 + index in bd) */
 
 /* One force element kind. check() returns 0, or the MB_K_* bit of the offending key with *why
  * set (static text); it runs in the parser (file:line errors) and in hs_mb_compile (tables). */
@@ -324,6 +329,33 @@ void mb_hinge_ref(const hs_real *axis, const hs_real *axis_b, const hs_real *pa0
 /* The hinge angle (rad) of bodies A (spatial) and B (spatial or ground) about n (b frame). */
 int mb_hinge_angle(const hs_mb_model *mb, int A, int B, const hs_real *n, const hs_real *c,
                    const hs_real *q, hs_real *th);
+/* The spin of a spatial body A against B (spatial or ground, B < 0) about the unit axis n
+ * (both frames; the bodies' frames aligned up to a turn about n): the twist angle th of
+ * w = conj(p_B) p_A (hs_mb_rot.c rq_angle, identity reference), its rate w = g . v' (rad/s),
+ * g = d th / d v, H = d2 th / d v2 and wv = d w / d v = H v' over v = (p_A, p_B) (8 each). */
+typedef struct mb_spin {
+    int A, B;
+    hs_real w;
+    hs_real g[8], wv[8];
+    hs_real H[8][8];
+} mb_spin;
+/* Fills *s at (q, u); HS_E_MODEL where the twist is undefined (a half turn off the axis). */
+hs_status mb_spin_eval(const hs_mb_model *mb, int A, int B, const hs_real *n, const hs_real *q,
+                       const hs_real *u, mb_spin *s);
+/* Generalized torques tau[k] (N m) on the ns <= 3 spins s[k] with D[k][m] = d tau_k / d w_m
+ * (rad/s): f += sum tau_k g_k, fq += tau_k H_k + D_km g_k wv_m^T, fu += D_km g_k g_m^T
+ * (fq, fu may be NULL; f may be NULL with fq given). */
+void mb_spin_load(const hs_mb_model *mb, const mb_spin *s, int ns, const hs_real *tau,
+                  const hs_real (*D)[3], hs_real *f, hs_real *fq, hs_real *fu);
+/* A driveline element's shafts (engine, gearbox, differentials): 0, or the MB_K_* bit of the
+ * bad key with *why set; the bodies a (and bc, bd when given) spatial, b spatial or ground,
+ * all distinct, axis a unit vector (hs_mb_el_engine.c). */
+uint32_t mb_shaft_check(const hs_mb_desc *D, const hs_mb_force *E, const char **why);
+/* The differential's torques (hs_mb_el_diff.c): carrier a against housing b, wheels bc, bd;
+ * c the carrier coupling, cr the lock damping (0: open). */
+hs_status mb_diff_eval(const hs_mb_model *mb, int e, hs_real cr, const hs_real *q, const hs_real *u,
+                       hs_real *f, hs_real *fq, hs_real *fu);
+
 /* f, fq, fu of force element e when it is a spatial ROTSPRING, MOTOR or the rotational part of
  * a spatial BUSHING (accumulated; fq, fu may be NULL, f may be NULL with fq given). */
 hs_status mb_rot_force(const hs_mb_model *mb, int e, const hs_real *q, const hs_real *u,

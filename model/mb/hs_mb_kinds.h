@@ -88,7 +88,16 @@
     F(HS_MB_TIRE, 12, mb_el_tire, 1) \
     /* aerodynamic drag -1/2 rho CdA |v| v and lift 1/2 rho ClA |v|^2 n at point a in still \
      * air (v its ground-frame velocity, n the unit lift axis) */ \
-    F(HS_MB_AERO, 13, mb_el_aero, 0)
+    F(HS_MB_AERO, 13, mb_el_aero, 0) \
+    /* engine torque map T(w, p) bilinear over speeds x pedal levels on the spin w of body a \
+     * against b (pedal input p in [0, 1]; held below the speeds, 0 above them) */ \
+    F(HS_MB_ENGINE, 14, mb_el_engine, 0) \
+    /* gear input -> ratio i (0 neutral); T = c (w_a - i w_out): -T on a, +i T on out */ \
+    F(HS_MB_GEARBOX, 15, mb_el_gearbox, 0) \
+    /* open differential: T = c (w_a - (w_l + w_r)/2): -T on the carrier a, +T/2 per wheel */ \
+    F(HS_MB_DIFF, 16, mb_el_diff, 0) \
+    /* locking differential: the open one plus T_L = cr (w_l - w_r) from left to right */ \
+    F(HS_MB_LOCKDIFF, 17, mb_el_lockdiff, 0)
 
 
 #endif

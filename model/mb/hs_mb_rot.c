@@ -163,6 +163,57 @@ int mb_hinge_angle(const hs_mb_model *mb, int A, int B, const hs_real *n, const 
     return rq_angle(&r, n, th, NULL, NULL);
 }
 
+hs_status mb_spin_eval(const hs_mb_model *mb, int A, int B, const hs_real *n, const hs_real *q,
+                       const hs_real *u, mb_spin *s)
+{
+    static const hs_real ident[4] = {1, 0, 0, 0};
+    rq r;
+    hs_real th;
+    rq_eval(mb, A, B, ident, q, u, &r);
+    const int rc = rq_angle(&r, n, &th, s->g, s->H);
+    if (rc != 0) { return HS_E_MODEL; }
+    s->A = A; s->B = B;
+    s->w = HS_R(0.0);
+    for (int j = 0; j < 8; ++j) {
+        s->w += s->g[j] * r.ud[j];
+        hs_real hu = HS_R(0.0);
+        for (int m = 0; m < 8; ++m) { hu += s->H[j][m] * r.ud[m]; }
+        s->wv[j] = hu; /* H is symmetric: d(g . v')/dv_j = (H v')_j */
+    }
+    return HS_OK;
+}
+
+/* Entry (j, m) of spin k's and spin l's coordinates (j over k's v, m over l's) into A. */
+static void spin_add(const hs_mb_model *mb, hs_real *A, const mb_spin *k, int j, const mb_spin *l, int m, hs_real v)
+{
+    const int bj = (j < 4) ? k->A : k->B, bm = (m < 4) ? l->A : l->B;
+    if ((bj >= 0) && (bm >= 0)) { mb_qq_add(mb, A, bj, 3 + (j & 3), bm, 3 + (m & 3), v); }
+}
+
+void mb_spin_load(const hs_mb_model *mb, const mb_spin *s, int ns, const hs_real *tau,
+                  const hs_real (*D)[3], hs_real *f, hs_real *fq, hs_real *fu)
+{
+    for (int k = 0; (f != NULL) && (k < ns); ++k) {
+        for (int j = 0; j < 4; ++j) { f[mb->qoff[s[k].A] + 3 + j] += tau[k] * s[k].g[j]; }
+        if (s[k].B >= 0) { for (int j = 0; j < 4; ++j) { f[mb->qoff[s[k].B] + 3 + j] += tau[k] * s[k].g[4 + j]; } }
+    }
+    if (fq == NULL) { return; }
+    for (int k = 0; k < ns; ++k) {
+        for (int j = 0; j < 8; ++j) {
+            for (int m = 0; m < 8; ++m) { spin_add(mb, fq, &s[k], j, &s[k], m, tau[k] * s[k].H[j][m]); }
+        }
+        for (int l = 0; l < ns; ++l) {
+            if (D[k][l] == HS_R(0.0)) { continue; }
+            for (int j = 0; j < 8; ++j) {
+                for (int m = 0; m < 8; ++m) {
+                    spin_add(mb, fq, &s[k], j, &s[l], m, D[k][l] * s[k].g[j] * s[l].wv[m]);
+                    if (fu != NULL) { spin_add(mb, fu, &s[k], j, &s[l], m, D[k][l] * s[k].g[j] * s[l].g[m]); }
+                }
+            }
+        }
+    }
+}
+
 /* Hinge spring-damper (k, c, th0) plus a motor torque tau_in: f = tau g with
  * tau = -k (th - th0) - c th' + tau_in, th' = g . v'; fq = g (dtau/dv)^T + tau H with
  * dtau/dv = -k g - c H v'; fu = -c g g^T. */

@@ -413,7 +413,13 @@ static void emit_forces(const hs_mb_desc *D)
         fprintf(o, "static const hs_mb_table tab_%d = {.n = %d, .t = {", e, tb->n);
         for (int i = 0; i < tb->n; ++i) { if (i) fprintf(o, ", "); real((double)tb->t[i]); }
         fprintf(o, "}, .v = {");
-        for (int i = 0; i < tb->n; ++i) { if (i) fprintf(o, ", "); real((double)tb->v[i]); }
+        /* an engine map holds n x np values and its pedal levels */
+        const int nv = (tb->np > 0) ? tb->n * tb->np : tb->n;
+        for (int i = 0; i < nv; ++i) { if (i) fprintf(o, ", "); real((double)tb->v[i]); }
+        if (tb->np > 0) {
+            fprintf(o, "}, .np = %d, .p = {", tb->np);
+            for (int i = 0; i < tb->np; ++i) { if (i) fprintf(o, ", "); real((double)tb->p[i]); }
+        }
         fprintf(o, "}};\n");
     }
     if (D->nforces) {
@@ -427,6 +433,7 @@ static void emit_forces(const hs_mb_desc *D)
             fint("in0", F->in0); fint("in1", F->in1); fint("in2", F->in2); fint("in3", F->in3); fint("tilt", F->tilt); freal("scale", F->scale); fvec("axis", F->axis, 3); fvec("axis_b", F->axis_b, 3);
             fvec("v", F->v, 3);
             freal("cda", F->cda); freal("cla", F->cla); freal("rho", F->rho);
+            fint("bc", F->bc); fint("bd", F->bd);
             if (F->tab && F->tab->n > 0) { sep(); fprintf(o, ".tab = &tab_%d", e); }
             fprintf(o, "},\n");
         }

@@ -21,6 +21,7 @@ static void fbstep(void) { if (arg(1)) mb_test_fbstep(arg(1)); }
 static void gen(void) { if (arg(3)) mb_test_gen(arg(1), arg(3)); }
 static void acc(void) { mb_test_acc(); }
 static void aero(void) { mb_test_aero(); }
+static void pt(void) { mb_test_pt(arg(1)); }
 
 static const hs_test_case tests[] = {
     HS_TEST_ROW(deriv),
@@ -34,6 +35,7 @@ static const hs_test_case tests[] = {
     HS_TEST_ROW(gen),
     HS_TEST_ROW(acc),
     HS_TEST_ROW(aero),
+    HS_TEST_ROW(pt),
 };
 
 int main(int argc, char **argv)

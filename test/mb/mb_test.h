@@ -3,6 +3,7 @@
 #ifndef MB_TEST_H
 #define MB_TEST_H
 #include "hs_test.h"
+#include "hs_types.h"
 /* Prints "ok|FAIL <what>" and returns 1 on failure. */
 #define mb_check(ok, what) hs_test_named((ok) ? 1 : 0, (what))
 int mb_test_deriv(void);
@@ -15,6 +16,8 @@ int mb_test_gen(const char *dir, const char *gen);
 /* Analytic derivatives of D against central differences (test_mb_deriv.c): bad count. */
 struct hs_mb_desc;
 int mb_deriv_check(const struct hs_mb_desc *D, int trials);
+/* The same with the inputs in (HS_MB_MAX_NIN values) at every trial instead of random ones. */
+int mb_deriv_check_in(const struct hs_mb_desc *D, int trials, const hs_real *in);
 /* At rest, zero inputs: f = -dV/dq of the energy's potential: bad count. */
 int mb_potential_check(const struct hs_mb_desc *D, int trials);
 /* The .hsm language of issue 19 (params, signals, new elements) and the quarter car. */
@@ -31,4 +34,8 @@ int mb_test_elem(void);
 int mb_test_acc(void);
 /* The aero element: a coast-down and the force against closed forms, refusals (test_mb_aero.c). */
 int mb_test_aero(void);
+/* The powertrain elements: engine map, gearbox launch and gear change, open and locking
+ * differentials against closed forms, derivatives, refusals (test_mb_pt.c); with dir (model/mech)
+ * also a launch of dir/vehicles/powertrain/car_pt.hsm. */
+int mb_test_pt(const char *dir);
 #endif
