@@ -1429,6 +1429,7 @@ static hs_status open_transport(app *a)
     tc.map_only = a->o.list_signals;
     (void)hs_tp_opt_add(&tc, "listen", a->o.listen);
     (void)hs_tp_opt_add(&tc, "peer", a->o.peer);
+    (void)hs_tp_opt_add(&tc, "auth", a->o.no_auth ? "off" : "on"); /* CAN: the DBC's SecOC checked or not */
     /* listen and peer are every run's (UDP's defaults); what the user gave for the transport
      * from here on must be read by it, else it is a mistake (e.g. --dbc with udp). */
     uint32_t tp_read = 0;
@@ -1632,6 +1633,8 @@ static const char *link_note(const app *a, char *buf, size_t cap)
     buf[0] = '\0';
     if (a->tp.ops->frame && !a->plant.rx.mac)
         snprintf(buf, cap, "; link unauthenticated (--no-auth)");
+    else if (!a->tp.ops->frame && a->o.no_auth)
+        snprintf(buf, cap, "; link unauthenticated (--no-auth: the DBC's SecOC not checked, a forged command is applied)");
     else if (s->rejected[HS_RX_MAC] || s->rejected[HS_RX_OLD_RUN])
         snprintf(buf, cap, "; link attacked: %llu forged or wrong-key frames (bad_mac), %llu "
                  "replayed from an earlier run (old_run), all refused",
