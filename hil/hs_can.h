@@ -80,7 +80,8 @@ typedef hs_error hs_dbc_error;
 
 /* Parses len bytes of text (need not be NUL-terminated) into db: BO_, SG_ (multiplexed
  * signals refused), BA_ GenMsgCycleTime / VFrameFormat / GenSigStartValue /
- * HilstepStaleCycles; other statements (VERSION, NS_, BS_, BU_, CM_, BA_DEF_, VAL_ ...) are
+ * HilstepStaleCycles / HsE2E* / HsSecOC* (a SecOC collection's authentic messages checked to
+ * precede their cryptographic one on its cycle); other statements (VERSION, NS_, BS_, BU_, CM_, BA_DEF_, VAL_ ...) are
  * skipped. Then checks every message: payload length (classic <= 8 bytes, FD one of the FD
  * lengths), signals inside the payload and not overlapping, unique ids and names. Returns HS_OK,
  * or HS_E_DBC with err filled (db then holds no usable table). Work is linear in len. */
