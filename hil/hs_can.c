@@ -549,7 +549,7 @@ int hs_can_receive_at(hs_can_link *L, hs_rx *rx, uint32_t id, int ext, int fd, c
 unsigned hs_can_held(const hs_can_link *L)
 {
     unsigned n = 0u;
-    for (int m = 0; m < L->db->nmsg; ++m) {
+    for (int m = 0; (L->db != NULL) && (m < L->db->nmsg); ++m) {
         n += (unsigned)L->held[m];
     }
     return n;
