@@ -9,7 +9,8 @@ const char *hs_can_reason_name(int reason)
     static const char *const names[HS_CAN_REASONS] = {"accepted", "unknown_id", "bad_length",
                                                       "bad_format", "out_of_range", "e2e_crc",
                                                       "e2e_counter_repeated", "e2e_counter_jump",
-                                                      "e2e_too_early", "secoc_mac", "secoc_stale"};
+                                                      "e2e_too_early", "secoc_mac", "secoc_stale",
+                                                      "secoc_unverified"};
     return ((reason >= 0) && (reason < HS_CAN_REASONS)) ? names[reason] : "unknown";
 }
 
@@ -153,6 +154,17 @@ static int name_index(const char *const *names, int n, const char *name)
     return -1;
 }
 
+/* The first authentic message of cryptographic message c (DBC order), -1 = none. */
+static int first_auth(const hs_can_db *db, int c)
+{
+    for (int m = 0; m < db->nmsg; ++m) {
+        if (db->msg[m].secoc_by == c) {
+            return m;
+        }
+    }
+    return -1;
+}
+
 hs_status hs_can_bind(hs_can_link *L, const hs_can_db *db, const char *const *in_names, int nin,
                 const char *const *out_names, int nout, uint32_t period_us, hs_dbc_error *err)
 {
@@ -210,6 +222,21 @@ hs_status hs_can_bind(hs_can_link *L, const hs_can_db *db, const char *const *in
             ((uint64_t)L->stale[m] * period_us > (uint64_t)HS_CAN_MAX_STALE_MS * 1000u)) {
             return fail(err, M->line, "message ", M->name,
                         ": stale limit over the 10000 ms bound at this period (HilstepStaleCycles)");
+        }
+    }
+    /* A cryptographic message goes the way of its authentic messages, all one way. */
+    for (int m = 0; m < db->nmsg; ++m) {
+        const int c = db->msg[m].secoc_by;
+        if ((c < 0) || (c >= db->nmsg)) {
+            continue;
+        }
+        if (m == first_auth(db, c)) {
+            L->dir[c] = L->dir[m];
+        } else if (L->dir[c] != L->dir[m]) {
+            return fail(err, db->msg[m].line, "message ", db->msg[m].name,
+                        ": its SecOC collection mixes received and sent messages");
+        } else {
+            /* one more of the same way */
         }
     }
     for (int i = 0; i < nin; ++i) {
@@ -373,6 +400,102 @@ int hs_can_receive(hs_can_link *L, hs_rx *rx, uint32_t id, int ext, int fd, cons
     return hs_can_receive_at(L, rx, id, ext, fd, data, len, HS_CAN_NO_TIME);
 }
 
+/* The data signals of message m decoded from data into slot / v (nv entries): HS_CAN_OK, or
+ * HS_CAN_RANGE when one lies outside its DBC range. */
+static int decode_msg(const hs_can_link *L, int m, const uint8_t *data, uint8_t *slot, double *v,
+                      unsigned *nv)
+{
+    const hs_can_msg *M = &L->db->msg[m];
+    int r = HS_CAN_OK;
+    *nv = 0u;
+    for (int j = 0; (r == (int)HS_CAN_OK) && (j < M->n); ++j) {
+        const hs_can_sig *s = &L->db->sig[M->first + j];
+        double lo, hi;
+        if (s->e2e_role != HS_E2E_ROLE_DATA) {
+            continue;
+        }
+        v[*nv] = hs_can_raw_to_phys(s, hs_can_get_raw(s, data));
+        slot[*nv] = L->slot[M->first + j];
+        phys_range(s, &lo, &hi);
+        if ((v[*nv] < lo) || (v[*nv] > hi)) {
+            r = HS_CAN_RANGE;
+        }
+        (*nv)++;
+    }
+    return r;
+}
+
+/* The collection of cryptographic message c: its authentic messages in DBC order as the MAC
+ * reads them (payloads from L->hold) into part; returns how many, *all = 1 when each is held. */
+static unsigned coll_parts(const hs_can_link *L, int c, hs_secoc_part *part, int *all)
+{
+    const hs_can_db *db = L->db;
+    unsigned n = 0u;
+    *all = 1;
+    for (int k = 0; k < db->nmsg; ++k) {
+        const hs_can_msg *A = &db->msg[k];
+        if (A->secoc_by != c) {
+            continue;
+        }
+        const int dlc = hs_can_len_to_dlc(A->len);
+        part[n].id = A->id | ((A->ext != 0u) ? 0x80000000u : 0u);
+        part[n].dlc = (dlc < 0) ? 15u : (unsigned)dlc;
+        part[n].len = A->len;
+        part[n].data = L->hold[k];
+        *all = (L->held[k] != 0u) ? *all : 0;
+        n++;
+    }
+    return n;
+}
+
+/* A frame of cryptographic message c (length checked): verifies the held cycle of its
+ * collection, then applies it (each held frame counted accepted and offered, DBC order) or
+ * refuses it (each counted HS_CAN_SECOC_UNVERIFIED); the cycle is let go either way. A cycle
+ * that lacks one of its messages cannot verify. Returns HS_CAN_OK or the frame's SecOC reason. */
+static int coll_receive(hs_can_link *L, hs_rx *rx, int c, const uint8_t *data)
+{
+    const hs_can_db *db = L->db;
+    const hs_can_msg *M = &db->msg[c];
+    hs_secoc_part part[HS_CAN_MAX_MSGS];
+    uint8_t slot[HS_CAN_MAX_SIGS];
+    double v[HS_CAN_MAX_SIGS];
+    int all;
+    hs_secoc_result sr = HS_SECOC_BAD_MAC;
+    if (L->secoc_off != 0u) {
+        L->secoc_unchecked++;
+        return HS_CAN_OK;
+    }
+    const unsigned n = coll_parts(L, c, part, &all);
+    if (all != 0) {
+        const hs_can_sig *fs = &db->sig[M->secoc_fv];
+        const hs_can_sig *ms = &db->sig[M->secoc_mac];
+        sr = hs_secoc_coll_check(L->secoc_key, part, n, fs->len, (unsigned)hs_can_get_raw(fs, data),
+                                 &data[(unsigned)ms->start / 8u], (unsigned)ms->len / 8u, &L->secoc_rx[c]);
+    }
+    for (int k = 0; k < db->nmsg; ++k) {
+        unsigned nv;
+        if ((db->msg[k].secoc_by != c) || (L->held[k] == 0u)) {
+            continue;
+        }
+        L->held[k] = 0u;
+        if (sr != HS_SECOC_OK) {
+            L->rejected[HS_CAN_SECOC_UNVERIFIED]++;
+            continue;
+        }
+        (void)decode_msg(L, k, L->hold[k], slot, v, &nv); /* its range was checked when held */
+        L->rejected[HS_CAN_OK]++;
+        L->accepted_seq++;
+        (void)hs_rx_offer_values(rx, slot, v, nv, L->accepted_seq);
+    }
+    if (sr == HS_SECOC_OK) {
+        L->secoc_verified++;
+        return HS_CAN_OK;
+    }
+    const int r = (sr == HS_SECOC_STALE) ? (int)HS_CAN_SECOC_STALE : (int)HS_CAN_SECOC_MAC;
+    L->rejected[r]++;
+    return r;
+}
+
 int hs_can_receive_at(hs_can_link *L, hs_rx *rx, uint32_t id, int ext, int fd, const uint8_t *data,
                       size_t len, uint64_t now_us)
 {
@@ -394,6 +517,8 @@ int hs_can_receive_at(hs_can_link *L, hs_rx *rx, uint32_t id, int ext, int fd, c
         r = HS_CAN_BAD_FORMAT;
     } else if (len != (size_t)db->msg[m].len) {
         r = HS_CAN_BAD_LEN;
+    } else if (db->msg[m].secoc == (uint8_t)HS_SECOC_CRYPTO) {
+        return coll_receive(L, rx, m, data);
     } else {
         const hs_can_msg *M = &db->msg[m];
         /* E2E first: a protected frame that passes it moves the sequence on even when its values
@@ -401,19 +526,16 @@ int hs_can_receive_at(hs_can_link *L, hs_rx *rx, uint32_t id, int ext, int fd, c
         if ((M->e2e != 0u) || (M->secoc != 0u)) {
             r = e2e_receive(L, m, data, now_us);
         }
-        for (int j = 0; (r == (int)HS_CAN_OK) && (j < M->n); ++j) {
-            const hs_can_sig *s = &db->sig[M->first + j];
-            double lo, hi;
-            if (s->e2e_role != HS_E2E_ROLE_DATA) {
-                continue;
-            }
-            v[nv] = hs_can_raw_to_phys(s, hs_can_get_raw(s, data));
-            slot[nv] = L->slot[M->first + j];
-            phys_range(s, &lo, &hi);
-            if ((v[nv] < lo) || (v[nv] > hi)) {
-                r = HS_CAN_RANGE;
-            }
-            nv++;
+        if (r == (int)HS_CAN_OK) {
+            r = decode_msg(L, m, data, slot, v, &nv);
+        }
+        if ((r == (int)HS_CAN_OK) && (M->secoc_by >= 0) && (L->secoc_off == 0u)) {
+            /* held for its cycle's cryptographic message; a frame still held from an earlier
+             * cycle was never verified and is refused */
+            L->rejected[HS_CAN_SECOC_UNVERIFIED] += (uint64_t)L->held[m];
+            (void)memcpy(L->hold[m], data, (size_t)M->len);
+            L->held[m] = 1u;
+            return HS_CAN_OK;
         }
     }
     L->rejected[r]++;
@@ -424,10 +546,19 @@ int hs_can_receive_at(hs_can_link *L, hs_rx *rx, uint32_t id, int ext, int fd, c
     return r;
 }
 
+unsigned hs_can_held(const hs_can_link *L)
+{
+    unsigned n = 0u;
+    for (int m = 0; (L->db != NULL) && (m < L->db->nmsg); ++m) {
+        n += (unsigned)L->held[m];
+    }
+    return n;
+}
+
 uint64_t hs_can_e2e_alarms(const hs_can_link *L)
 {
     uint64_t t = 0;
-    for (int r = (int)HS_CAN_E2E_CRC; r <= (int)HS_CAN_SECOC_STALE; ++r) {
+    for (int r = (int)HS_CAN_E2E_CRC; r <= (int)HS_CAN_SECOC_UNVERIFIED; ++r) {
         t += L->rejected[r];
     }
     return t;
@@ -439,6 +570,26 @@ int hs_can_due(const hs_can_link *L, int m, uint64_t tick)
         return 0;
     }
     return ((tick % L->every[m]) == 0u) ? 1 : 0;
+}
+
+/* Cryptographic message c: the next freshness value and the MAC over the last frame encoded
+ * of each of its authentic messages (sent before it, on the same ticks: hs_dbc.c checks both);
+ * a zero MAC without a key or with secoc_off. */
+static void encode_crypto(hs_can_link *L, int c, uint8_t *data)
+{
+    const hs_can_db *db = L->db;
+    const hs_can_msg *M = &db->msg[c];
+    const hs_can_sig *fs = &db->sig[M->secoc_fv];
+    const hs_can_sig *ms = &db->sig[M->secoc_mac];
+    hs_secoc_part part[HS_CAN_MAX_MSGS];
+    int all;
+    L->secoc_tx[c]++;
+    hs_can_put_raw(fs, data, (int64_t)(L->secoc_tx[c] & (((uint64_t)1u << fs->len) - 1u)));
+    const unsigned n = coll_parts(L, c, part, &all);
+    if ((L->secoc_key != NULL) && (L->secoc_off == 0u)) {
+        hs_secoc_coll_tag(L->secoc_key, part, n, L->secoc_tx[c], (unsigned)ms->len / 8u,
+                          &data[(unsigned)ms->start / 8u]);
+    }
 }
 
 size_t hs_can_encode(hs_can_link *L, int m, const hs_tx *tx, const hs_real *y, uint8_t *data)
@@ -465,7 +616,9 @@ size_t hs_can_encode(hs_can_link *L, int m, const hs_tx *tx, const hs_real *y, u
         hs_can_put_raw(ks, data, (int64_t)L->e2e_tx[m]);
         L->e2e_tx[m] = (uint8_t)(((unsigned)L->e2e_tx[m] + 1u) & mask);
     }
-    if (M->secoc != 0u) {
+    if (M->secoc == (uint8_t)HS_SECOC_CRYPTO) {
+        encode_crypto(L, m, data);
+    } else if (M->secoc != 0u) {
         const hs_secoc_layout l = secoc_layout(db, M);
         const hs_can_sig *fs = &db->sig[M->secoc_fv];
         L->secoc_tx[m]++;
@@ -478,6 +631,9 @@ size_t hs_can_encode(hs_can_link *L, int m, const hs_tx *tx, const hs_real *y, u
     if (M->e2e != 0u) {
         const unsigned crc_byte = (unsigned)db->sig[M->e2e_crc].start / 8u;
         data[crc_byte] = hs_e2e_crc(M->e2e, M->e2e_data_id, data, (size_t)M->len, crc_byte);
+    }
+    if (M->secoc_by >= 0) {
+        (void)memcpy(L->hold[m], data, (size_t)M->len); /* what its cryptographic message covers */
     }
     L->tx_frames++;
     return (size_t)M->len;

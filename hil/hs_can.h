@@ -59,8 +59,11 @@ typedef struct hs_can_msg {
     uint8_t e2e;              /* BA_ "HsE2EProfile": HS_E2E_NONE, HS_E2E_J1850 or HS_E2E_H2F */
     uint16_t e2e_data_id;     /* BA_ "HsE2EDataId" (default: the id's low 16 bits), fed to the CRC */
     int e2e_ctr, e2e_crc;     /* indices in hs_can_db.sig of the counter and the CRC, -1 = none */
-    uint8_t secoc;            /* BA_ "HsSecOCProfile": HS_SECOC_NONE or HS_SECOC_HMAC (hs_secoc.h) */
+    uint8_t secoc;            /* BA_ "HsSecOCProfile": HS_SECOC_NONE or HS_SECOC_HMAC (hs_secoc.h);
+                               * BA_ "HsSecOCCollection": HS_SECOC_CRYPTO (a cryptographic message) */
     int secoc_fv, secoc_mac;  /* indices in hs_can_db.sig of the freshness and the MAC, -1 = none */
+    int secoc_by;             /* BA_ "HsSecOCCryptoPdu": index in hs_can_db.msg of the cryptographic
+                               * message that authenticates this one, -1 = none */
 } hs_can_msg;
 
 /* A parsed DBC (or a generated const table of one). */
@@ -77,7 +80,8 @@ typedef hs_error hs_dbc_error;
 
 /* Parses len bytes of text (need not be NUL-terminated) into db: BO_, SG_ (multiplexed
  * signals refused), BA_ GenMsgCycleTime / VFrameFormat / GenSigStartValue /
- * HilstepStaleCycles; other statements (VERSION, NS_, BS_, BU_, CM_, BA_DEF_, VAL_ ...) are
+ * HilstepStaleCycles / HsE2E* / HsSecOC* (a SecOC collection's authentic messages checked to
+ * precede their cryptographic one on its cycle); other statements (VERSION, NS_, BS_, BU_, CM_, BA_DEF_, VAL_ ...) are
  * skipped. Then checks every message: payload length (classic <= 8 bytes, FD one of the FD
  * lengths), signals inside the payload and not overlapping, unique ids and names. Returns HS_OK,
  * or HS_E_DBC with err filled (db then holds no usable table). Work is linear in len. */
@@ -119,9 +123,11 @@ typedef enum hs_can_reason {
     HS_CAN_E2E_JUMP = 7,     /* E2E: counter jumped */
     HS_CAN_E2E_EARLY = 8,    /* E2E: next counter, sooner than the message's cadence allows */
     HS_CAN_SECOC_MAC = 9,    /* SecOC: the MAC verifies with no fresh value: forged, no key (hs_secoc.h) */
-    HS_CAN_SECOC_STALE = 10  /* SecOC: the MAC verifies with an old freshness value: a replay */
+    HS_CAN_SECOC_STALE = 10, /* SecOC: the MAC verifies with an old freshness value: a replay */
+    HS_CAN_SECOC_UNVERIFIED = 11 /* SecOC collection: an authentic frame held for its cycle's
+                                  * cryptographic message, which did not verify (or never came) */
 } hs_can_reason;
-#define HS_CAN_REASONS 11
+#define HS_CAN_REASONS 12
 #define HS_CAN_NO_TIME HS_E2E_NO_TIME /* arrival unknown: hs_can_receive_at skips the cadence check */
 
 /* Short identifier of a reason ("unknown_id", ...); never NULL. */
@@ -152,6 +158,13 @@ typedef struct hs_can_link {
                                        * NULL: their frames are refused, sent with a zero MAC */
     uint64_t secoc_rx[HS_CAN_MAX_MSGS]; /* full freshness of the last accepted frame, 0 = none */
     uint64_t secoc_tx[HS_CAN_MAX_MSGS]; /* freshness of the last sent frame (the first is 1) */
+    uint8_t secoc_off;                /* 1: collections not checked (--no-auth; set after hs_can_bind):
+                                       * authentic frames applied at once, cryptographic ones ignored */
+    uint8_t held[HS_CAN_MAX_MSGS];    /* 1: hold[m] is a received authentic frame awaiting its verdict */
+    uint8_t hold[HS_CAN_MAX_MSGS][HS_CAN_MAX_LEN]; /* per authentic message: the held frame (received)
+                                       * or the last one encoded (sent), what the collection's MAC covers */
+    uint64_t secoc_verified;          /* cryptographic frames that verified (their cycle applied) */
+    uint64_t secoc_unchecked;         /* cryptographic frames read with secoc_off (not judged) */
 } hs_can_link;
 
 /* Binds db to an application with nin inputs named in_names and nout outputs named out_names
@@ -177,6 +190,11 @@ hs_status hs_can_map(const hs_can_link *L, const hs_signal_map *safety, const ch
 /* One received frame (id without flags, ext 1 for 29-bit ids, fd 1 for a CAN FD frame, len
  * payload bytes): counted in exactly one of L->rejected[]; an accepted one is decoded and
  * offered to rx (hs_rx_offer_values), which clamps, counts and applies it at the next tick.
+ * An authentic message of a SecOC collection that passes every check is held instead (L->held)
+ * until its cycle's cryptographic message: verified, the cycle's held frames are counted
+ * accepted and offered in DBC order (that frame counted in secoc_verified); refused, each held
+ * frame is counted HS_CAN_SECOC_UNVERIFIED and never applied (as a held frame replaced by
+ * its message's next frame).
  * An E2E message's CRC and counter are checked first (hs_e2e.h), without its cadence.
  * Returns the hs_can_reason. */
 int hs_can_receive(hs_can_link *L, hs_rx *rx, uint32_t id, int ext, int fd, const uint8_t *data,
@@ -188,7 +206,7 @@ int hs_can_receive_at(hs_can_link *L, hs_rx *rx, uint32_t id, int ext, int fd, c
                       size_t len, uint64_t now_us);
 
 /* Frames refused by an E2E check (CRC, counter repeated or jumped, too early) or a SecOC check
- * (bad MAC, stale freshness): each is a second sender, a forgery, a replay or corruption, and
+ * (bad MAC, stale freshness, a held frame its collection did not verify): each is a second sender, a forgery, a replay or corruption, and
  * fails the link's verdict. */
 uint64_t hs_can_e2e_alarms(const hs_can_link *L);
 
@@ -201,6 +219,9 @@ int hs_can_due(const hs_can_link *L, int m, uint64_t tick);
  * MAC under L->secoc_key (before the CRC, which covers it). Returns the payload length, 0 when m is not an
  * output message. Counts tx_frames and tx_saturated. */
 size_t hs_can_encode(hs_can_link *L, int m, const hs_tx *tx, const hs_real *y, uint8_t *data);
+
+/* Received frames held now, awaiting their collection's cryptographic message. */
+unsigned hs_can_held(const hs_can_link *L);
 
 /* Total frames rejected for any reason. */
 uint64_t hs_can_rejected_total(const hs_can_link *L);

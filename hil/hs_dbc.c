@@ -385,6 +385,7 @@ static hs_status parse_bo(cur *c, hs_can_db *db, int *skip_sigs)
     m->e2e_crc = -1;
     m->secoc_fv = -1;
     m->secoc_mac = -1;
+    m->secoc_by = -1;
     db->nmsg++;
     return HS_OK;
 }
@@ -528,6 +529,92 @@ static hs_status secoc_role(hs_dbc_error *e, uint32_t line, hs_can_sig *s, doubl
     return HS_OK;
 }
 
+/* Which attribute name is: 1 one of a signal (SG_ <id> <signal> <value>), 2 one of a message
+ * (BO_ <id> <value>), 0 one this parser skips. */
+static int attr_kind(const char *name)
+{
+    static const char *const sg[] = {"GenSigStartValue", "HsE2ESignal", "HsSecOCSignal"};
+    static const char *const bo[] = {"GenMsgCycleTime", "VFrameFormat", "HilstepStaleCycles", "HsE2EProfile",
+                                     "HsE2EDataId", "HsSecOCProfile", "HsSecOCCollection", "HsSecOCCryptoPdu"};
+    int kind = 0;
+    for (size_t i = 0; i < sizeof sg / sizeof sg[0]; ++i) {
+        if (strcmp(name, sg[i]) == 0) {
+            kind = 1;
+        }
+    }
+    for (size_t i = 0; i < sizeof bo / sizeof bo[0]; ++i) {
+        if (strcmp(name, bo[i]) == 0) {
+            kind = 2;
+        }
+    }
+    return kind;
+}
+
+/* The SecOC attributes of message M: HsSecOCProfile 1 (a MAC in the message), HsSecOCCollection
+ * 1 (M is a collection's cryptographic message), HsSecOCCryptoPdu <id> (M is an authentic
+ * message of the collection whose cryptographic message has DBC id v, declared before). */
+static hs_status secoc_msg_attr(hs_dbc_error *e, uint32_t line, hs_can_db *db, hs_can_msg *M,
+                                const char *name, double v)
+{
+    if (strcmp(name, "HsSecOCCryptoPdu") == 0) {
+        const int k = find_msg(db, (uint32_t)v);
+        if ((k < 0) || (&db->msg[k] == M)) {
+            return fail3(e, line, "message ", M->name,
+                         ": HsSecOCCryptoPdu names no other message (the cryptographic message's DBC id, BO_ first)");
+        }
+        M->secoc_by = k;
+        return HS_OK;
+    }
+    /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
+    const int coll = (strcmp(name, "HsSecOCCollection") == 0) ? 1 : 0;
+    if (v != (double)HS_SECOC_HMAC) {
+        return fail3(e, line, "message ", M->name, (coll != 0) ? ": HsSecOCCollection must be 1 (HMAC-SHA-256, truncated)"
+                                                               : ": HsSecOCProfile must be 1 (HMAC-SHA-256, truncated)");
+    }
+    const uint8_t want = (coll != 0) ? (uint8_t)HS_SECOC_CRYPTO : (uint8_t)HS_SECOC_HMAC;
+    if ((M->secoc != 0u) && (M->secoc != want)) {
+        return fail3(e, line, "message ", M->name,
+                     ": both HsSecOCProfile and HsSecOCCollection (a MAC in the message, or a collection's, not both)");
+    }
+    M->secoc = want;
+    return HS_OK;
+}
+
+/* The value v of message attribute name (attr_kind 2) for M. */
+static hs_status msg_attr(hs_dbc_error *e, uint32_t line, hs_can_db *db, hs_can_msg *M, const char *name,
+                          double v)
+{
+    if (strcmp(name, "GenMsgCycleTime") == 0) {
+        if (v > (double)HS_CAN_MAX_CYCLE_MS) {
+            return fail3(e, line, "message ", M->name,
+                         ": GenMsgCycleTime over the 1000 ms bound (a message slower than 1 Hz "
+                         "cannot carry a HIL signal; its stale limit would be seconds)");
+        }
+        M->cycle_ms = (uint32_t)v;
+    } else if (strcmp(name, "VFrameFormat") == 0) {
+        M->fd = ((v == 14.0) || (v == 15.0)) ? 1u : 0u;
+    } else if (strcmp(name, "HilstepStaleCycles") == 0) {
+        if ((v < 1.0) || (v > (double)HS_CAN_MAX_STALE_CYCLES)) {
+            return fail3(e, line, "message ", M->name, ": HilstepStaleCycles must be 1..1000 cycle times");
+        }
+        M->stale_cycles = (uint32_t)v;
+    } else if (strcmp(name, "HsE2EProfile") == 0) {
+        if ((v != (double)HS_E2E_J1850) && (v != (double)HS_E2E_H2F)) {
+            return fail3(e, line, "message ", M->name,
+                         ": HsE2EProfile must be 1 (CRC-8 SAE J1850) or 2 (CRC-8H2F)");
+        }
+        M->e2e = (uint8_t)v;
+    } else if (strcmp(name, "HsE2EDataId") == 0) {
+        if (v > 65535.0) {
+            return fail3(e, line, "message ", M->name, ": HsE2EDataId must be 0..65535");
+        }
+        M->e2e_data_id = (uint16_t)v;
+    } else {
+        return secoc_msg_attr(e, line, db, M, name, v);
+    }
+    return HS_OK;
+}
+
 /* BA_ "Name" [BO_ id | SG_ id sig | BU_ node | EV_ var] value ; */
 static hs_status parse_ba(cur *c, hs_can_db *db)
 {
@@ -538,37 +625,15 @@ static hs_status parse_ba(cur *c, hs_can_db *db)
     if (string(c, name, sizeof name) == 0) {
         return fail(c, "BA_ needs a quoted attribute name");
     }
-    /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
-    const int cyc = (strcmp(name, "GenMsgCycleTime") == 0) ? 1 : 0;
-    /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
-    const int fmt = (strcmp(name, "VFrameFormat") == 0) ? 1 : 0;
-    /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
-    const int stl = (strcmp(name, "HilstepStaleCycles") == 0) ? 1 : 0;
-    /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
-    const int init = (strcmp(name, "GenSigStartValue") == 0) ? 1 : 0;
-    int role = 0, prof = 0, did = 0, srole = 0, sprof = 0;
-    if (strcmp(name, "HsE2ESignal") == 0) {
-        role = 1;
-    } else if (strcmp(name, "HsE2EProfile") == 0) {
-        prof = 1;
-    } else if (strcmp(name, "HsE2EDataId") == 0) {
-        did = 1;
-    } else if (strcmp(name, "HsSecOCSignal") == 0) {
-        srole = 1;
-    } else if (strcmp(name, "HsSecOCProfile") == 0) {
-        sprof = 1;
-    } else {
-        /* one of the four attributes above, or skipped */
-    }
-    if ((cyc == 0) && (fmt == 0) && (stl == 0) && (init == 0) && (role == 0) && (prof == 0) && (did == 0) &&
-        (srole == 0) && (sprof == 0)) {
+    const int kind = attr_kind(name);
+    if (kind == 0) {
         return (skip_statement(c) != 0) ? HS_OK : fail(c, "BA_ without its closing ';'");
     }
     if ((word(c, obj, sizeof obj) == 0) || (uint32_tok(c, &raw) == 0)) {
         return fail3(c->err, line, "attribute ", name, ": expected BO_ <id> (or SG_ <id> <signal>)");
     }
     const int k = find_msg(db, raw);
-    if ((init != 0) || (role != 0) || (srole != 0)) {
+    if (kind == 1) {
         char sg[HS_CAN_NAME];
         if ((strcmp(obj, "SG_") != 0) || (word(c, sg, sizeof sg) == 0) || (number(c, &v) == 0) ||
             (expect(c, ';') == 0)) {
@@ -580,10 +645,10 @@ static hs_status parse_ba(cur *c, hs_can_db *db)
         const hs_can_msg *m = &db->msg[k];
         for (int j = m->first; j < m->first + m->n; ++j) {
             if (strcmp(db->sig[j].name, sg) == 0) {
-                if (init != 0) {
+                if (strcmp(name, "GenSigStartValue") == 0) {
                     return start_value(c->err, line, &db->sig[j], v);
                 }
-                if (role != 0) {
+                if (strcmp(name, "HsE2ESignal") == 0) {
                     return e2e_role(c->err, line, &db->sig[j], v);
                 }
                 return secoc_role(c->err, line, &db->sig[j], v);
@@ -602,41 +667,7 @@ static hs_status parse_ba(cur *c, hs_can_db *db)
     if (!((v >= 0.0) && (v <= 4.0e9)) || (v != (double)(uint32_t)v)) {
         return fail3(c->err, line, "attribute ", name, ": value must be a whole number >= 0");
     }
-    hs_can_msg *M = &db->msg[k];
-    if (cyc != 0) {
-        if (v > (double)HS_CAN_MAX_CYCLE_MS) {
-            return fail3(c->err, line, "message ", M->name,
-                         ": GenMsgCycleTime over the 1000 ms bound (a message slower than 1 Hz "
-                         "cannot carry a HIL signal; its stale limit would be seconds)");
-        }
-        M->cycle_ms = (uint32_t)v;
-    } else if (fmt != 0) {
-        M->fd = ((v == 14.0) || (v == 15.0)) ? 1u : 0u;
-    } else if (stl != 0) {
-        if ((v < 1.0) || (v > (double)HS_CAN_MAX_STALE_CYCLES)) {
-            return fail3(c->err, line, "message ", M->name,
-                         ": HilstepStaleCycles must be 1..1000 cycle times");
-        }
-        M->stale_cycles = (uint32_t)v;
-    } else if (prof != 0) {
-        if ((v != (double)HS_E2E_J1850) && (v != (double)HS_E2E_H2F)) {
-            return fail3(c->err, line, "message ", M->name,
-                         ": HsE2EProfile must be 1 (CRC-8 SAE J1850) or 2 (CRC-8H2F)");
-        }
-        M->e2e = (uint8_t)v;
-    } else if (sprof != 0) {
-        if (v != (double)HS_SECOC_HMAC) {
-            return fail3(c->err, line, "message ", M->name,
-                         ": HsSecOCProfile must be 1 (HMAC-SHA-256, truncated)");
-        }
-        M->secoc = (uint8_t)v;
-    } else {
-        if (v > 65535.0) {
-            return fail3(c->err, line, "message ", M->name, ": HsE2EDataId must be 0..65535");
-        }
-        M->e2e_data_id = (uint16_t)v;
-    }
-    return HS_OK;
+    return msg_attr(c->err, line, db, &db->msg[k], name, v);
 }
 
 unsigned hs_can_dlc_to_len(unsigned dlc)
@@ -756,7 +787,7 @@ static hs_status check_secoc(hs_can_db *db, hs_can_msg *m, hs_dbc_error *err)
         }
         if (m->secoc == 0u) {
             return fail3(err, s->line, "signal ", s->name,
-                         ": HsSecOCSignal on a message without BA_ \"HsSecOCProfile\"");
+                         ": HsSecOCSignal on a message without BA_ \"HsSecOCProfile\" or \"HsSecOCCollection\"");
         }
         int is_fv = 0;
         if (s->e2e_role == HS_SECOC_ROLE_FV) {
@@ -783,6 +814,42 @@ static hs_status check_secoc(hs_can_db *db, hs_can_msg *m, hs_dbc_error *err)
     if ((m->secoc != 0u) && ((m->secoc_fv < 0) || (m->secoc_mac < 0))) {
         return fail3(err, m->line, "message ", m->name,
                      ": HsSecOCProfile needs one freshness and one MAC signal (BA_ \"HsSecOCSignal\" SG_ <id> <signal> 1 or 2;)");
+    }
+    return HS_OK;
+}
+
+/* A secured PDU collection (hs_secoc.h, HS_SECOC_CRYPTO): authentic message m of cryptographic
+ * message M = db->msg[m->secoc_by] comes before it (senders send and hash in DBC order), has its
+ * cycle time and no MAC of its own; M carries only its freshness and MAC, and has an authentic
+ * message. */
+static hs_status check_collection(const hs_can_db *db, int k, hs_dbc_error *err)
+{
+    const hs_can_msg *m = &db->msg[k];
+    if (m->secoc_by >= 0) {
+        const hs_can_msg *M = &db->msg[m->secoc_by];
+        if (M->secoc != (uint8_t)HS_SECOC_CRYPTO) {
+            return fail3(err, m->line, "message ", m->name,
+                         ": HsSecOCCryptoPdu names a message without BA_ \"HsSecOCCollection\"");
+        }
+        if (m->secoc_by < k) {
+            return fail3(err, m->line, "message ", m->name,
+                         ": its cryptographic message (HsSecOCCryptoPdu) must come after it in the DBC (the order of sending and of the MAC)");
+        }
+        if ((m->secoc != 0u) || (m->cycle_ms != M->cycle_ms)) {
+            return fail3(err, m->line, "message ", m->name,
+                         ": an authentic message has no MAC of its own and its cryptographic message's GenMsgCycleTime");
+        }
+    }
+    if (m->secoc == (uint8_t)HS_SECOC_CRYPTO) {
+        int n = 0;
+        for (int j = 0; j < db->nmsg; ++j) {
+            n += (db->msg[j].secoc_by == k) ? 1 : 0;
+        }
+        if ((n == 0) || (m->n != 2) || (m->e2e != 0u)) {
+            return fail3(err, m->line, "message ", m->name,
+                         ": a cryptographic message (HsSecOCCollection) carries its freshness and MAC only, no E2E, "
+                         "and authenticates at least one message (BA_ \"HsSecOCCryptoPdu\" BO_ <id> <its id>;)");
+        }
     }
     return HS_OK;
 }
@@ -905,6 +972,9 @@ hs_status hs_dbc_parse(const char *text, size_t len, hs_can_db *db, hs_dbc_error
         if (rc == HS_OK) {
             rc = check_secoc(db, &db->msg[k], err);
         }
+    }
+    for (int k = 0; (rc == HS_OK) && (k < db->nmsg); ++k) {
+        rc = check_collection(db, k, err);
     }
     if ((rc == HS_OK) && (db->nmsg == 0)) {
         rc = fail3(err, 0u, "no message (BO_) in the file", "", "");

@@ -12,6 +12,8 @@
 
 #define HS_SECOC_NONE 0u /* message not authenticated */
 #define HS_SECOC_HMAC 1u /* HsSecOCProfile 1: HMAC-SHA-256, truncated to the MAC signal's bytes */
+#define HS_SECOC_CRYPTO 2u /* HsSecOCCollection 1: the cryptographic message of a secured PDU
+                            * collection, HMAC-SHA-256 over its authentic messages (hs_secoc_coll_tag) */
 
 /* Signal roles (hs_can_sig.e2e_role, beside hs_e2e.h's 0..2), from BA_ "HsSecOCSignal" 1 / 2. */
 #define HS_SECOC_ROLE_FV 3u  /* the truncated freshness value: unsigned, 4..32 bits */
@@ -51,5 +53,25 @@ void hs_secoc_tag(const hs_mac *key, const hs_secoc_layout *l, const uint8_t *pa
  * key, HS_SECOC_BAD_MAC. Tags compared in time independent of where they differ. */
 hs_secoc_result hs_secoc_check(const hs_mac *key, const hs_secoc_layout *l, const uint8_t *payload,
                                unsigned fv_trunc, uint64_t *last);
+
+/* One authentic message of a secured PDU collection as its MAC reads it. */
+typedef struct hs_secoc_part {
+    uint32_t id;         /* the DBC's id: bit 31 set for a 29-bit id */
+    unsigned dlc;        /* the frame's DLC code (0..15; = len for classic CAN) */
+    unsigned len;        /* payload bytes, 0..64 */
+    const uint8_t *data; /* the payload as received (or sent) */
+} hs_secoc_part;
+
+/* The truncated MAC of a collection's cycle under key: HMAC-SHA-256 of fv (8 bytes, low byte
+ * first), then for each of the n parts in DBC order its id (4 bytes, low first), its DLC (1 byte)
+ * and its len payload bytes; the first mac_len (<= HS_SECOC_MAC_MAX) bytes into out. */
+void hs_secoc_coll_tag(const hs_mac *key, const hs_secoc_part *part, unsigned n, uint64_t fv,
+                       unsigned mac_len, uint8_t *out);
+
+/* hs_secoc_check for a collection's cryptographic message: fv_trunc its fv_bits freshness bits,
+ * mac its mac_len MAC bytes, part the held cycle; the same window, verdicts and *last update. */
+hs_secoc_result hs_secoc_coll_check(const hs_mac *key, const hs_secoc_part *part, unsigned n,
+                                    unsigned fv_bits, unsigned fv_trunc, const uint8_t *mac,
+                                    unsigned mac_len, uint64_t *last);
 
 #endif

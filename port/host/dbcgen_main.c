@@ -82,10 +82,10 @@ int main(int argc, char **argv)
         str(M->name);
         printf(", .id = 0x%lXu, .ext = %u, .fd = %u, .len = %u, .cycle_ms = %lu, .stale_cycles = %lu, "
                ".first = %d, .n = %d, .line = %lu, .e2e = %u, .e2e_data_id = %u, .e2e_ctr = %d, "
-               ".e2e_crc = %d, .secoc = %u, .secoc_fv = %d, .secoc_mac = %d},\n", (unsigned long)M->id, M->ext, M->fd, M->len,
+               ".e2e_crc = %d, .secoc = %u, .secoc_fv = %d, .secoc_mac = %d, .secoc_by = %d},\n", (unsigned long)M->id, M->ext, M->fd, M->len,
                (unsigned long)M->cycle_ms, (unsigned long)M->stale_cycles, M->first, M->n,
                (unsigned long)M->line, M->e2e, M->e2e_data_id, M->e2e_ctr, M->e2e_crc,
-               M->secoc, M->secoc_fv, M->secoc_mac);
+               M->secoc, M->secoc_fv, M->secoc_mac, M->secoc_by);
     }
     printf("    },\n    .nmsg = %d,\n    .sig = {\n", db.nmsg);
     for (int j = 0; j < db.nsig; ++j) {

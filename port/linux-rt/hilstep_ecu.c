@@ -159,7 +159,8 @@ static void usage(void)
 "                      after plant frames is the normal end of the plant's run, exit 0)\n"
 "  --key FILE          authenticate frames with the plant's pre-shared key (hil/FRAME.md\n"
 "                      \"Security\"); default: the per-user key, as hilstep-rt\n"
-"  --no-auth           unauthenticated version-1 frames (a plant run with --no-auth)\n"
+"  --no-auth           unauthenticated version-1 frames (a plant run with --no-auth); on\n"
+"                      CAN the DBC's SecOC is neither written nor checked\n"
 "  --takeover-ms N     a new plant session takes over only after the current one was silent\n"
 "                      longer than N ms (default: the largest stale limit of the ECU's inputs)\n"
 "  --priority P        SCHED_FIFO priority of the control thread, 0 = normal (default 0)\n"
@@ -598,6 +599,7 @@ static hs_status open_transport(ecu *e)
     tc.rcvbuf = 1 << 18;
     (void)hs_tp_opt_add(&tc, "listen", e->listen);
     (void)hs_tp_opt_add(&tc, "peer", e->peer);
+    (void)hs_tp_opt_add(&tc, "auth", e->no_auth ? "off" : "on"); /* CAN: the DBC's SecOC written and checked or not */
     /* listen and peer are every run's (UDP's defaults); what the user gave for the transport
      * from here on must be read by it, else it is a mistake (e.g. --dbc with udp). */
     uint32_t tp_read = 0;
@@ -729,8 +731,10 @@ static void end_report(const ecu *e, hs_status st)
         char line[320];
         hs_health_line(&e->health, &e->rx, "plant", (uint32_t)(e->period_ns / 1000), line, sizeof line);
         /* the one line a CI log shows: to stderr when it failed, even with --quiet */
-        if (st != HS_OK) fprintf(stderr, "hilstep-ecu: verdict: FAIL %s -> exit %d (%s)\n", line, code, hs_exit_text(code));
-        else if (!e->quiet) printf("hilstep-ecu: verdict: PASS %s -> exit 0\n", line);
+        const char *na = (!e->tp.ops->frame && e->no_auth) ? "; link unauthenticated (--no-auth: the DBC's SecOC "
+                         "neither written nor checked)" : "";
+        if (st != HS_OK) fprintf(stderr, "hilstep-ecu: verdict: FAIL %s%s -> exit %d (%s)\n", line, na, code, hs_exit_text(code));
+        else if (!e->quiet) printf("hilstep-ecu: verdict: PASS %s%s -> exit 0\n", line, na);
     }
 }
 

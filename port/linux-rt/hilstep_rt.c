@@ -222,8 +222,8 @@ static void usage(FILE *f)
 "                      needs the same file. Frames with a bad or missing MAC: exit 8.\n"
 "                      Default: the per-user key $XDG_CONFIG_HOME/hilstep/link.key (else\n"
 "                      ~/.config/hilstep/link.key), created mode 0600 on first use\n"
-"  --no-auth           unauthenticated version-1 frames (an ECU without the MAC); the\n"
-"                      verdict says \"link unauthenticated\"\n"
+"  --no-auth           unauthenticated version-1 frames (an ECU without the MAC); on CAN\n"
+"                      the DBC's SecOC is not checked; the verdict says \"link unauthenticated\"\n"
 "  --takeover-ms N     a new ECU session (or a resynced one) takes the link over only after\n"
 "                      the current one was silent longer than N ms (default: the largest\n"
 "                      input stale limit of the map, 20 ms for the shipped maps)\n"
@@ -1429,6 +1429,7 @@ static hs_status open_transport(app *a)
     tc.map_only = a->o.list_signals;
     (void)hs_tp_opt_add(&tc, "listen", a->o.listen);
     (void)hs_tp_opt_add(&tc, "peer", a->o.peer);
+    (void)hs_tp_opt_add(&tc, "auth", a->o.no_auth ? "off" : "on"); /* CAN: the DBC's SecOC checked or not */
     /* listen and peer are every run's (UDP's defaults); what the user gave for the transport
      * from here on must be read by it, else it is a mistake (e.g. --dbc with udp). */
     uint32_t tp_read = 0;
@@ -1632,6 +1633,8 @@ static const char *link_note(const app *a, char *buf, size_t cap)
     buf[0] = '\0';
     if (a->tp.ops->frame && !a->plant.rx.mac)
         snprintf(buf, cap, "; link unauthenticated (--no-auth)");
+    else if (!a->tp.ops->frame && a->o.no_auth)
+        snprintf(buf, cap, "; link unauthenticated (--no-auth: the DBC's SecOC not checked, a forged command is applied)");
     else if (s->rejected[HS_RX_MAC] || s->rejected[HS_RX_OLD_RUN])
         snprintf(buf, cap, "; link attacked: %llu forged or wrong-key frames (bad_mac), %llu "
                  "replayed from an earlier run (old_run), all refused",

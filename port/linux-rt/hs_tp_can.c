@@ -5,7 +5,9 @@
  * e2e-cadence=on|off (default on: an E2E frame more than half a cycle early is refused; off
  * under an emulator, whose scheduling gaps exceed the cycle), secoc-key=FILE (the key of the
  * DBC's SecOC messages; default the per-user link key of hil/FRAME.md, which must exist: the
- * first authenticated UDP run creates it). */
+ * first authenticated UDP run creates it). The application adds auth=off for --no-auth: the
+ * DBC's SecOC is then neither checked nor written (no key read; a collection's authentic frames
+ * applied at once, hil/CAN.md "Authentication of the shipped DBCs"). */
 #define _GNU_SOURCE
 #include "hs_dbc_file.h"
 #include "hs_linux.h"
@@ -49,6 +51,10 @@ static hs_status secoc_key(can_state *s, const hs_tp_cfg *cfg, hs_tp_error *err)
     if (cfg->map_only) return HS_OK;
     for (int m = 0; m < s->db.nmsg; ++m) any |= s->db.msg[m].secoc != 0u;
     if (!any) return HS_OK;
+    if (!strcmp(hs_tp_opt(cfg, "auth", "on"), "off")) {
+        s->link.secoc_off = 1u; /* --no-auth: the verdict says so */
+        return HS_OK;
+    }
     if (!path) {
         if (hs_key_default_path(def, sizeof def, why, sizeof why) != 0)
             return hs_tp_fail(err, HS_E_SETUP, "secoc-key", "", 0, "SecOC key: %s", why);
@@ -276,11 +282,15 @@ static void can_counters(const hs_transport *t, hs_tp_kv kv, void *ctx)
         snprintf(key, sizeof key, "can_rej_%s", hs_can_reason_name(r));
         kv(ctx, key, (double)s->link.rejected[r], "");
     }
+    kv(ctx, "can_rx_secoc_verified", (double)s->link.secoc_verified,
+       "(cryptographic frames that verified: their cycle applied)");
+    kv(ctx, "can_rx_secoc_unchecked", (double)s->link.secoc_unchecked, "(cryptographic frames not judged: --no-auth)");
+    kv(ctx, "can_rx_held", (double)hs_can_held(&s->link), "(authentic frames held at the end, awaiting their MAC)");
     kv(ctx, "can_rx_kernel_drops", (double)s->kernel_drops, "(socket queue full)");
     kv(ctx, "can_e2e_cadence", s->link.e2e_cadence_off ? 0.0 : 1.0, "(1: too-early frames refused)");
     kv(ctx, "can_e2e_alarms", (double)hs_can_e2e_alarms(&s->link),
-       "(E2E: CRC, counter or cadence wrong; SecOC: bad MAC or stale freshness: a second sender, "
-       "a forgery, a replay or corruption)");
+       "(E2E: CRC, counter or cadence wrong; SecOC: bad MAC, stale freshness or a held frame "
+       "not verified: a second sender, a forgery, a replay or corruption)");
     /* Per protected input message: can_e2e_<message>_<crc|counter_repeated|counter_jump|too_early|timeout>. */
     for (int m = 0; m < s->db.nmsg; ++m) {
         if (!s->db.msg[m].e2e || s->link.dir[m] != HS_SIG_IN) continue;

@@ -11,9 +11,13 @@
  *   hilstep-can-tool check DBC    parse only: prints "ok N messages M signals" or the error
  *   hilstep-can-tool receive DBC [KEY]  every message received (all data signals bound as
  *                                 inputs): stdin "MSG HEX"; stdout "MSG REASON" (hs_can_reason_name:
- *                                 accepted, e2e_crc, secoc_mac, secoc_stale, ...), no cadence check
+ *                                 accepted, e2e_crc, secoc_mac, secoc_stale, ...), no cadence check;
+ *                                 an authentic message of a SecOC collection prints "held", its
+ *                                 cryptographic message its verdict, then "applied MSG v1 .. vn"
+ *                                 (%.17g) for each message of the cycle it applied
  * KEY (hex) is the key of SecOC messages (encode: freshness 1, 2, ... per message and the MAC;
- * receive: checked); without it their MAC is 0 and they are refused.
+ * a collection's cryptographic message: its MAC over the frames last encoded of its authentic
+ * messages; receive: checked); without it their MAC is 0 and they are refused.
  * Exit status: 0 ok, 2 bad DBC (FILE:LINE: why on stderr), 1 bad input line. */
 #include "hs_dbc_file.h"
 
@@ -25,6 +29,7 @@
 static hs_can_db db;
 static unsigned ctr[HS_CAN_MAX_MSGS]; /* encode: next alive counter of each E2E message */
 static uint64_t fv[HS_CAN_MAX_MSGS];   /* encode: last freshness value of each SecOC message */
+static uint8_t last[HS_CAN_MAX_MSGS][HS_CAN_MAX_LEN]; /* encode: last payload of each message */
 static hs_mac key;
 static int have_key;
 
@@ -118,7 +123,23 @@ int main(int argc, char **argv)
                 hs_can_put_raw(k, data, (int64_t)(ctr[m]++ & ((1u << k->len) - 1u)));
                 (void)cb;
             }
-            if (M->secoc) {
+            if (M->secoc == HS_SECOC_CRYPTO) {
+                /* a collection's cryptographic message: freshness, then the MAC over the last
+                 * frame of each of its authentic messages, in DBC order */
+                hs_secoc_part part[HS_CAN_MAX_MSGS];
+                unsigned np = 0;
+                const hs_can_sig *f = &db.sig[M->secoc_fv], *t = &db.sig[M->secoc_mac];
+                for (int k = 0; k < db.nmsg; ++k) {
+                    if (db.msg[k].secoc_by != m) continue;
+                    part[np].id = db.msg[k].id | (db.msg[k].ext ? 0x80000000u : 0u);
+                    part[np].dlc = (unsigned)hs_can_len_to_dlc(db.msg[k].len);
+                    part[np].len = db.msg[k].len;
+                    part[np].data = last[k];
+                    np++;
+                }
+                hs_can_put_raw(f, data, (int64_t)(++fv[m] & ((1ull << f->len) - 1u)));
+                if (have_key) hs_secoc_coll_tag(&key, part, np, fv[m], t->len / 8u, &data[t->start / 8u]);
+            } else if (M->secoc) {
                 /* SecOC: the next freshness value (1, 2, ...), the MAC over it, before the CRC */
                 const hs_can_sig *f = &db.sig[M->secoc_fv], *t = &db.sig[M->secoc_mac];
                 const hs_secoc_layout l = {M->e2e_data_id, M->len, t->start / 8u, t->len / 8u,
@@ -130,6 +151,7 @@ int main(int argc, char **argv)
                 const unsigned cb = db.sig[M->e2e_crc].start / 8u;
                 data[cb] = hs_e2e_crc(M->e2e, M->e2e_data_id, data, M->len, cb);
             }
+            memcpy(last[m], data, M->len);
             printf("%s %" PRIu32 " ", M->name, M->id);
             for (unsigned i = 0; i < M->len; ++i) printf("%02X", data[i]);
             printf("\n");
@@ -143,7 +165,19 @@ int main(int argc, char **argv)
                 data[i] = (uint8_t)(a * 16 + b);
             }
             if (rcv) {
-                printf("%s %s\n", M->name, hs_can_reason_name(hs_can_receive(&L, &rx, M->id, M->ext, M->fd, data, M->len)));
+                const uint32_t seq0 = L.accepted_seq;
+                const int r = hs_can_receive(&L, &rx, M->id, M->ext, M->fd, data, M->len);
+                printf("%s %s\n", M->name, (r == HS_CAN_OK && M->secoc_by >= 0 && L.held[m]) ? "held" : hs_can_reason_name(r));
+                if (M->secoc == HS_SECOC_CRYPTO && L.accepted_seq != seq0) {
+                    /* the cycle applied: each of its messages' values as the receive side holds them */
+                    for (int k = 0; k < db.nmsg; ++k) {
+                        if (db.msg[k].secoc_by != m) continue;
+                        printf("applied %s", db.msg[k].name);
+                        for (int j = db.msg[k].first; j < db.msg[k].first + db.msg[k].n; ++j)
+                            if (!db.sig[j].e2e_role) printf(" %.17g", rx.pending_v[L.slot[j]]);
+                        printf("\n");
+                    }
+                }
                 continue;
             }
             printf("%s", M->name);

@@ -526,6 +526,150 @@ static void test_secoc(void)
     refused(HEAD "BO_ 1 M: 8 A\n SG_ f : 0|3@1+ (1,0) [0|0] \"\" B\n SG_ t : 8|24@1+ (1,0) [0|0] \"\" B\n"
             "BA_ \"HsSecOCProfile\" BO_ 1 1;\nBA_ \"HsSecOCSignal\" SG_ 1 f 1;\nBA_ \"HsSecOCSignal\" SG_ 1 t 2;\n", 11,
             "freshness value has 4..32 bits", "a 3-bit freshness value");
+#define COL "BO_ 1 A: 8 E\n SG_ a : 0|16@1- (1,0) [0|0] \"\" P\nBO_ 2 S: 8 E\n SG_ f : 0|16@1+ (1,0) [0|0] \"\" P\n SG_ t : 16|48@1+ (1,0) [0|0] \"\" P\n"
+#define COLSIG "BA_ \"HsSecOCSignal\" SG_ 2 f 1;\nBA_ \"HsSecOCSignal\" SG_ 2 t 2;\n"
+    CHECK_NAMED(parse(HEAD COL "BA_ \"HsSecOCCollection\" BO_ 2 1;\nBA_ \"HsSecOCCryptoPdu\" BO_ 1 2;\n" COLSIG) == 0 &&
+                db.msg[1].secoc == HS_SECOC_CRYPTO && db.msg[0].secoc_by == 1 && db.msg[1].secoc_mac == 2,
+                "a collection: message 1 authenticated by cryptographic message 2");
+    refused(HEAD COL "BA_ \"HsSecOCCollection\" BO_ 2 1;\n" COLSIG, 12, "authenticates at least one message",
+            "a cryptographic message without an authentic one");
+    refused(HEAD COL "BA_ \"HsSecOCProfile\" BO_ 2 1;\nBA_ \"HsSecOCCryptoPdu\" BO_ 1 2;\n" COLSIG, 10,
+            "names a message without BA_ \"HsSecOCCollection\"",
+            "HsSecOCCryptoPdu naming a message that is not one");
+    refused(HEAD COL "BA_ \"HsSecOCCollection\" BO_ 2 1;\nBA_ \"HsSecOCCryptoPdu\" BO_ 1 9;\n" COLSIG, 16,
+            "HsSecOCCryptoPdu names no other message", "HsSecOCCryptoPdu naming no message");
+    refused(HEAD COL "BA_ \"HsSecOCCollection\" BO_ 2 2;\n", 15, "HsSecOCCollection must be 1", "collection profile 2");
+    refused(HEAD COL "BA_ \"HsSecOCCollection\" BO_ 2 1;\nBA_ \"HsSecOCCryptoPdu\" BO_ 1 2;\n"
+            "BA_ \"GenMsgCycleTime\" BO_ 1 10;\n" COLSIG, 10, "its cryptographic message's GenMsgCycleTime",
+            "an authentic message on another cycle");
+    refused(HEAD "BO_ 2 S: 8 E\n SG_ f : 0|16@1+ (1,0) [0|0] \"\" P\n SG_ t : 16|48@1+ (1,0) [0|0] \"\" P\n"
+            "BO_ 1 A: 8 E\n SG_ a : 0|16@1- (1,0) [0|0] \"\" P\n"
+            "BA_ \"HsSecOCCollection\" BO_ 2 1;\nBA_ \"HsSecOCCryptoPdu\" BO_ 1 2;\n" COLSIG, 13, "must come after it",
+            "a cryptographic message before its authentic one");
+}
+
+
+/* One cycle of the quarter car's collection from ECU E: EcuCommand1 (road_z, F_act) into cmd,
+ * EcuCommandAuth into au (hil/dbc/mech/quarter_car.dbc: messages 0 and 1). */
+static void qc_cycle(hs_can_link *E, hs_tx *tx, double z, double F, uint8_t *cmd, uint8_t *au)
+{
+    hs_real y[2];
+    y[0] = (hs_real)z;
+    y[1] = (hs_real)F;
+    (void)hs_can_encode(E, 0, tx, y, cmd);
+    (void)hs_can_encode(E, 1, tx, y, au);
+}
+
+/* Delivers one cycle (either frame may be NULL: lost) to plant link P and ticks its receive side. */
+static void qc_deliver(hs_can_link *P, hs_rx *rx, const uint8_t *cmd, const uint8_t *au, hs_real *in)
+{
+    if (cmd != NULL) (void)hs_can_receive(P, rx, 256u, 0, 0, cmd, 8u);
+    if (au != NULL) (void)hs_can_receive(P, rx, 257u, 0, 0, au, 8u);
+    (void)hs_rx_tick(rx, in);
+}
+
+/* The shipped DBCs' secured PDU collection (hil/CAN.md, "Authentication of the shipped DBCs"):
+ * the quarter car's EcuCommand1 applied only when its cycle's EcuCommandAuth verifies. Each
+ * attack also goes to a plant with the collection off (secoc_off: the E2E-only behaviour of
+ * before), which applies it: the check fails on the old behaviour. */
+static void test_secoc_collection(void)
+{
+    static const char *const qin[] = {"road_z", "F_act"};
+    static const char *const qout[] = {"body_acc", "susp_travel"};
+    static hs_can_db q;
+    static hs_can_link P, O, E;
+    static hs_rx prx, orx;
+    static hs_tx etx;
+    hs_signal ps[4], os[4], es[4];
+    hs_signal_map pm, om, em;
+    char m[256];
+    int rc = hs_dbc_load_file("hil/dbc/mech/quarter_car.dbc", &q, m, sizeof m);
+    CHECK_NAMED(rc == 0 && q.nmsg == 3 && q.msg[1].secoc == HS_SECOC_CRYPTO && q.msg[0].secoc_by == 1 &&
+                q.msg[2].secoc_by == -1 && q.sig[q.msg[1].secoc_fv].len == 16 && q.sig[q.msg[1].secoc_mac].len == 48,
+                "quarter_car.dbc: EcuCommandAuth (16-bit freshness, 48-bit MAC) authenticates EcuCommand1");
+    static const uint8_t key[32] = {0x31, 0xA7, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+                                    16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31};
+    hs_mac k;
+    hs_mac_init(&k, key, sizeof key);
+    rc = hs_can_bind(&P, &q, qin, 2, qout, 2, 10000u, &err) | hs_can_map(&P, NULL, "qc", ps, 4, &pm, &err);
+    rc |= hs_can_bind(&O, &q, qin, 2, qout, 2, 10000u, &err) | hs_can_map(&O, NULL, "qc", os, 4, &om, &err);
+    rc |= hs_can_bind(&E, &q, qout, 2, qin, 2, 10000u, &err) | hs_can_map(&E, NULL, "ecu", es, 4, &em, &err);
+    CHECK_NAMED(rc == 0 && P.dir[1] == (uint8_t)HS_SIG_IN && E.dir[1] == (uint8_t)HS_SIG_OUT,
+                "plant and ECU bind it; EcuCommandAuth goes the commands' way");
+    P.secoc_key = &k;
+    E.secoc_key = &k;
+    O.secoc_off = 1u; /* before: E2E only */
+    hs_rx_init(&prx, &pm, HS_FRAME_KIND_TO_PLANT);
+    hs_rx_init(&orx, &om, HS_FRAME_KIND_TO_PLANT);
+    hs_tx_init(&etx, &em, HS_FRAME_KIND_TO_PLANT, 1u);
+    uint8_t cmd[64], au[64], rec_cmd[64], rec_au[64], forged[64];
+    hs_real in[2], oin[2];
+    int exact = 0, forged_applied_old = 0, forged_applied = 0, replay_applied_old = 0, replay_applied = 0;
+    double last_z = 0.0;
+    for (int c = 0; c < 60; ++c) {
+        const double z = 1e-3 * (double)(c % 7) - 2.5e-3, F = 37.5 * (double)c - 900.0;
+        qc_cycle(&E, &etx, z, F, cmd, au);
+        if (c == 15) { memcpy(rec_cmd, cmd, 8); memcpy(rec_au, au, 8); }
+        if (c == 10) {
+            /* the genuine command lost; a forger (no key) sends F_act = 4999 N with the genuine's
+             * counter and a right CRC, before the genuine EcuCommandAuth */
+            memcpy(forged, cmd, 8);
+            hs_can_put_raw(&q.sig[1], forged, hs_can_phys_to_raw(&q.sig[1], 4999.0, &rc));
+            forged[7] = hs_e2e_crc(HS_E2E_J1850, q.msg[0].e2e_data_id, forged, 8, 7);
+            qc_deliver(&P, &prx, forged, au, in);
+            qc_deliver(&O, &orx, forged, au, oin);
+            forged_applied += in[1] == 4999.0;
+            forged_applied_old += oin[1] == 4999.0;
+            exact += in[0] == last_z; /* the last good value holds */
+            continue;
+        }
+        if (c == 31) {
+            /* the genuine cycle lost; cycle 15 replayed whole (its 4-bit counter is this cycle's) */
+            qc_deliver(&P, &prx, rec_cmd, rec_au, in);
+            qc_deliver(&O, &orx, rec_cmd, rec_au, oin);
+            replay_applied += in[1] == 37.5 * 15.0 - 900.0;
+            replay_applied_old += oin[1] == 37.5 * 15.0 - 900.0;
+            exact += in[0] == last_z;
+            continue;
+        }
+        qc_deliver(&P, &prx, cmd, (c == 40) ? NULL : au, in); /* cycle 40: its EcuCommandAuth lost */
+        qc_deliver(&O, &orx, cmd, au, oin);
+        /* applied bit for bit: the decoded raw value of what the ECU encoded (the codec's
+         * rounding, within factor / 2 of the value sent) */
+        const double wz = hs_can_raw_to_phys(&q.sig[0], hs_can_phys_to_raw(&q.sig[0], z, &rc));
+        const double wf = hs_can_raw_to_phys(&q.sig[1], hs_can_phys_to_raw(&q.sig[1], F, &rc));
+        if (c == 40) {
+            exact += (in[0] == last_z) ? 1 : 0;
+            continue;
+        }
+        exact += (in[0] == wz && in[1] == wf && fabs(wf - F) <= 1e-4 && fabs(wz - z) <= 1e-8) ? 1 : 0;
+        last_z = wz;
+    }
+    hs_rx_finish(&prx);
+    char buf[400];
+    snprintf(buf, sizeof buf, "60 cycles: %d applied bit for bit or held at the last good value; forged F_act (lost genuine, "
+             "right counter and CRC, no key) applied %d (E2E only: %d); cycle 15 replayed at 31 applied %d (E2E only: %d); "
+             "unverified %llu, secoc_mac %llu, secoc_stale %llu, alarms %llu, verified %llu, held %u",
+             exact, forged_applied, forged_applied_old, replay_applied, replay_applied_old,
+             (unsigned long long)P.rejected[HS_CAN_SECOC_UNVERIFIED], (unsigned long long)P.rejected[HS_CAN_SECOC_MAC],
+             (unsigned long long)P.rejected[HS_CAN_SECOC_STALE], (unsigned long long)hs_can_e2e_alarms(&P),
+             (unsigned long long)P.secoc_verified, hs_can_held(&P));
+    /* refused: the forged frame (10), the replayed frame (31), cycle 40's command (its MAC lost,
+     * let go when cycle 41's arrives); the genuine EcuCommandAuth of 10 fails (its MAC covers the
+     * genuine command, not the forged one held: secoc_mac), the replayed one of 15 is stale. */
+    CHECK_NAMED(exact == 60 && forged_applied == 0 && forged_applied_old == 1 && replay_applied == 0 &&
+                replay_applied_old == 1 && P.rejected[HS_CAN_SECOC_UNVERIFIED] == 3 &&
+                P.rejected[HS_CAN_SECOC_MAC] == 1 && P.rejected[HS_CAN_SECOC_STALE] == 1 && hs_can_e2e_alarms(&P) == 5 &&
+                P.secoc_verified == 57 && P.rejected[HS_CAN_OK] == 57 && hs_can_held(&P) == 0u &&
+                P.rx_frames == P.rejected[HS_CAN_OK] + P.secoc_verified + hs_can_rejected_total(&P) + hs_can_held(&P) &&
+                hs_can_e2e_alarms(&O) == 0u && !strcmp(hs_can_reason_name(HS_CAN_SECOC_UNVERIFIED), "secoc_unverified"),
+                buf);
+    /* a plant without the key refuses every cycle; its inputs stay on their fallbacks */
+    P.secoc_key = NULL;
+    qc_cycle(&E, &etx, 1e-3, 100.0, cmd, au);
+    qc_deliver(&P, &prx, cmd, au, in);
+    CHECK_NAMED(P.rejected[HS_CAN_SECOC_MAC] == 2 && P.rejected[HS_CAN_SECOC_UNVERIFIED] == 4 && in[1] != 100.0,
+                "without the key: the cycle refused (secoc_mac, secoc_unverified), nothing applied");
 }
 
 /* The DBC parser; signal bits and scaling; the link: binding, receive, staleness, send; E2E
@@ -537,6 +681,7 @@ static const hs_test_case tests[] = {
     HS_TEST_ROW(test_e2e),
     HS_TEST_ROW(test_limits),
     HS_TEST_ROW(test_secoc),
+    HS_TEST_ROW(test_secoc_collection),
 };
 
 int main(void)

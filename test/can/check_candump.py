@@ -95,11 +95,13 @@ def main():
     if period_ns <= 0:
         die("%s: cannot tell the period (one row only?)" % csv_path)
 
-    plant_msgs, ecu_msgs = {}, {}
+    plant_msgs, ecu_msgs, auth_msgs = {}, {}, {}
     for fr in db.frames:
         names = [s.name for s in fr.signals if not e2e.is_e2e_signal(s)]
         key = (fr.arbitration_id.id, bool(fr.arbitration_id.extended))
-        if names and all(n in outs for n in names):
+        if not names and str(fr.attributes.get("HsSecOCCollection", "none")) in ("HMAC_SHA256_TRUNCATED", "1"):
+            auth_msgs[key] = fr  # a SecOC collection's cryptographic message: the ECU's, no values
+        elif names and all(n in outs for n in names):
             plant_msgs[key] = fr
         elif names and all(n in ins for n in names):
             ecu_msgs[key] = fr
@@ -150,6 +152,8 @@ def main():
         elif key in ecu_msgs:
             n_ecu += 1
             ecu_frames.append((ecu_msgs[key], fd, data))
+        elif key in auth_msgs:
+            n_ecu += 1  # the plant counts it can_rx_secoc_verified, not accepted (in_seq skips it)
         else:
             n_other += 1
     applied = 0
@@ -170,6 +174,7 @@ def main():
 
     p_tx, e_tx = int(pst.get("can_tx_frames", -1)), int(est.get("can_tx_frames", -1))
     p_rx, p_acc = int(pst.get("can_rx_frames", -1)), int(pst.get("can_rx_accepted", -1))
+    p_acc += int(pst.get("can_rx_secoc_verified", 0))  # the collection's verified cryptographic frames
     print("can: frames=%d candump=%d decode_mismatch=%d" % (p_tx + e_tx, len(bus), mismatch))
     ok = True
     for cond, what in [

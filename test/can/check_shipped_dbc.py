@@ -3,7 +3,11 @@
 hil/dbc/mech/*.dbc) to what hil/CAN.md ("Shipped DBCs") says of them. Per file:
   generated: test/can/gen_dbc.py writes it byte for byte (no hand edit, no stale file);
   E2E:       every message carries HsE2EProfile, a 4-bit alive counter and a CRC byte
-             (test/can/e2e.py's reading of the file, canmatrix);
+             (test/can/e2e.py's reading of the file, canmatrix), but the cryptographic one;
+  SecOC:     a DBC with model inputs (messages the plant obeys) has exactly one cryptographic
+             message (HsSecOCCollection 1: 16-bit freshness at bit 0, 48-bit MAC on bytes 2..7,
+             nothing else, the commands' cycle) after its commands, and HsSecOCCryptoPdu on every
+             message carrying an input and on no other; a DBC without inputs has none;
   range:     every data signal's DBC [min|max] holds the model's own map range (hilstep-rt
              --signals without the DBC: the range the plant holds every output to, one outside
              it being a refused step; inputs are clamped into it), and its raw range holds the
@@ -84,6 +88,8 @@ check(r.returncode == 0 and len(same) == len(files),
       % (len(same), len(files), "" if r.returncode == 0 else ": " + r.stderr.strip()[-200:]))
 
 n_msg = n_e2e = n_sig = 0
+n_coll = n_auth = n_noin = 0
+bad_sec = []
 bad_e2e, bad_range, bad_res, bad_map, bad_out = [], [], [], [], []
 n_vals = 0
 worst_res = None  # (steps, name)
@@ -100,7 +106,34 @@ for model, dbc, args in models():
         bad_map.append("%s: %s" % (model, sorted(set(via.items()) ^ set(own.items()))[:2]))
     by_ident = {ident(n): v for (_, n), v in own.items()}
     sigs = {}
+    ins = {ident(n) for (d, n) in own if d == "in"}
+    cmds = [fr for fr in db.frames if any(s.name in ins for s in fr.signals)]
+    coll = [fr for fr in db.frames if str(fr.attributes.get("HsSecOCCollection", "none")) in ("HMAC_SHA256_TRUNCATED", "1")]
+    by = {fr.name: int(fr.attributes["HsSecOCCryptoPdu"]) for fr in db.frames if "HsSecOCCryptoPdu" in fr.attributes}
+    if not cmds:
+        n_noin += 1
+        if coll or by:
+            bad_sec.append("%s: SecOC without inputs" % model)
+    elif len(coll) != 1:
+        bad_sec.append("%s: %d cryptographic messages" % (model, len(coll)))
+    else:
+        c = coll[0]
+        order = [fr.name for fr in db.frames]
+        fv = [s for s in c.signals if s.attributes.get("HsSecOCSignal") in ("freshness", "1")]
+        mac = [s for s in c.signals if s.attributes.get("HsSecOCSignal") in ("mac", "2")]
+        ok = (len(c.signals) == 2 and len(fv) == 1 and len(mac) == 1 and fv[0].start_bit == 0 and int(fv[0].size) == 16
+              and mac[0].start_bit == 16 and int(mac[0].size) == 48 and int(c.size) == 8
+              and by == {fr.name: c.arbitration_id.id for fr in cmds}
+              and all(order.index(fr.name) < order.index(c.name) for fr in cmds)
+              and all(fr.attributes.get("GenMsgCycleTime") == c.attributes.get("GenMsgCycleTime") for fr in cmds))
+        if ok:
+            n_coll += 1
+            n_auth += len(cmds)
+        else:
+            bad_sec.append("%s: %s" % (model, c.name))
     for fr in db.frames:
+        if fr in coll:
+            continue
         n_msg += 1
         lay = e2e.layout(fr)
         if lay is None or int(lay[2].size) != 4 or int(lay[3].size) != 8 or lay[3].start_bit % 8 != 0:
@@ -154,6 +187,9 @@ for model, dbc, args in models():
 
 check(n_msg > 0 and not bad_e2e, "%d of %d messages protected (HsE2EProfile, 4-bit counter, CRC in a whole byte)%s"
       % (n_e2e, n_msg, ": not " + ", ".join(bad_e2e[:4]) if bad_e2e else ""))
+check(n_coll > 0 and not bad_sec, "%d DBCs with model inputs: each has one cryptographic message (16-bit freshness, "
+      "48-bit MAC) after its commands, covering all %d messages that carry inputs; %d without inputs: none%s"
+      % (n_coll, n_auth, n_noin, ": " + "; ".join(bad_sec[:3]) if bad_sec else ""))
 check(n_sig > 0 and not bad_range, "%d data signals: DBC range and raw range hold the model's map range%s"
       % (n_sig, ": " + "; ".join(bad_range[:3]) if bad_range else ""))
 check(not bad_map, "the map hilstep-rt builds from each of the %d DBCs = the model's own (ranges, fallbacks)%s"

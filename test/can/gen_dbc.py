@@ -16,9 +16,17 @@ range in 2^25 (signed) or 2^26 (unsigned) steps. A signal whose factor would the
 than WIDE_FACTOR (a range over +-33,554) gets 52 bits and a message of its own. GenSigStartValue
 is the map's fallback. Ids: ECU -> plant 0x100 + k, plant -> ECU 0x200 + k.
 
+The messages the plant obeys (ECU -> plant) are a secured PDU collection (hil/CAN.md,
+"Authentication of the shipped DBCs"): after the last EcuCommandK the ECU sends one more
+8-byte message, EcuCommandAuth (id 0x100 + the number of command messages, HsSecOCCollection
+1), carrying a 16-bit freshness value (bits 0..15) and a 48-bit HMAC-SHA-256 (bytes 2..7)
+over the freshness and every EcuCommandK frame of the cycle (HsSecOCCryptoPdu on each); the
+plant applies a cycle only when it verifies.
+
 Usage (repository root): /usr/bin/python3 test/can/gen_dbc.py [build/hilstep-rt] [--no-e2e]
 [--out DIR] (DIR instead of hil/dbc, e.g. to compare with the shipped files). --no-e2e writes
-the same layout without counter and CRC (for an ECU that does not write them)."""
+the same layout without counter, CRC and the collection's EcuCommandAuth (for an ECU that
+writes none of them)."""
 import argparse
 import glob
 import os
@@ -29,6 +37,7 @@ DATA_BITS = 52      # bits 0..51 of the 8 bytes; 52..55 counter, 56..63 CRC
 NARROW, WIDE = 26, 52
 WIDE_FACTOR = Decimal("1e-3")
 CTR_BITS = 4
+FV_BITS, MAC_BYTES = 16, 6   # EcuCommandAuth: freshness bits 0..15, MAC bytes 2..7
 
 
 def signals(rt, args):
@@ -98,12 +107,29 @@ def messages(sig):
     return msgs
 
 
+def auth_msg(msgs):
+    """The collection's cryptographic message after the commands, or None (no input)."""
+    cmds = [m for m in msgs if m["d"] == "in"]
+    if not cmds:
+        return None
+    return dict(name="EcuCommandAuth", id=0x100 + len(cmds), tx="ECU", rx="PLANT", d="in", sig=[], auth=[m["id"] for m in cmds])
+
+
 def write(path, model, src, sig, e2e):
     msgs = messages(sig)
+    auth = auth_msg(msgs) if e2e else None
+    if auth:
+        k = max(i for i, m in enumerate(msgs) if m["d"] == "in")
+        msgs.insert(k + 1, auth)
     L = ['VERSION ""', "", "NS_ :", "\tCM_", "\tBA_DEF_", "\tBA_", "\tBA_DEF_DEF_", "", "BS_:", "",
          "BU_: ECU PLANT", ""]
     for m in msgs:
         L.append("BO_ %d %s: 8 %s" % (m["id"], m["name"], m["tx"]))
+        if m is auth:
+            L.append(' SG_ %s_Freshness : 0|%d@1+ (1,0) [0|%d] "" %s' % (m["name"], FV_BITS, 2 ** FV_BITS - 1, m["rx"]))
+            L.append(' SG_ %s_MAC : %d|%d@1+ (1,0) [0|0] "" %s' % (m["name"], FV_BITS, 8 * MAC_BYTES, m["rx"]))
+            L.append("")
+            continue
         for s in m["sig"]:
             f = s["factor"]
             # the range's ends as the codec decodes their raw values: a double a rounding step
@@ -125,9 +151,16 @@ def write(path, model, src, sig, e2e):
     if e2e:
         L += ['BA_DEF_ BO_ "HsE2EProfile" ENUM "none","CRC8_SAE_J1850","CRC8H2F";',
               'BA_DEF_ BO_ "HsE2EDataId" INT 0 65535;', 'BA_DEF_ SG_ "HsE2ESignal" ENUM "data","counter","crc";']
+    if auth:
+        L += ['BA_DEF_ BO_ "HsSecOCCollection" ENUM "none","HMAC_SHA256_TRUNCATED";',
+              'BA_DEF_ BO_ "HsSecOCCryptoPdu" INT 0 2147483647;', 'BA_DEF_ SG_ "HsSecOCSignal" ENUM "data","freshness","mac";']
     L += ['BA_DEF_DEF_ "GenMsgCycleTime" 0;', 'BA_DEF_DEF_ "GenSigStartValue" 0;']
     if e2e:
         L += ['BA_DEF_DEF_ "HsE2EProfile" "none";', 'BA_DEF_DEF_ "HsE2EDataId" 0;', 'BA_DEF_DEF_ "HsE2ESignal" "data";']
+    if auth:
+        L += ['BA_DEF_DEF_ "HsSecOCCollection" "none";', 'BA_DEF_DEF_ "HsSecOCCryptoPdu" 0;',
+              'BA_DEF_DEF_ "HsSecOCSignal" "data";']
+    prot = [m for m in msgs if m is not auth]
     for m in msgs:
         L.append('BA_ "GenMsgCycleTime" BO_ %d 10;' % m["id"])
     for m in msgs:
@@ -135,18 +168,25 @@ def write(path, model, src, sig, e2e):
             if s["fb"] != 0:
                 L.append('BA_ "GenSigStartValue" SG_ %d %s %d;' % (m["id"], ident(s["name"]), round(s["fb"] / s["factor"])))
     if e2e:
-        for m in msgs:
+        for m in prot:
             L.append('BA_ "HsE2EProfile" BO_ %d 1;' % m["id"])
-        for m in msgs:
+        for m in prot:
             L.append('BA_ "HsE2EDataId" BO_ %d %d;' % (m["id"], 0x1000 + m["id"]))
-        for m in msgs:
+        for m in prot:
             L.append('BA_ "HsE2ESignal" SG_ %d %s_Counter 1;' % (m["id"], m["name"]))
             L.append('BA_ "HsE2ESignal" SG_ %d %s_CRC 2;' % (m["id"], m["name"]))
+    if auth:
+        L.append('BA_ "HsSecOCCollection" BO_ %d 1;' % auth["id"])
+        for i in auth["auth"]:
+            L.append('BA_ "HsSecOCCryptoPdu" BO_ %d %d;' % (i, auth["id"]))
+        L.append('BA_ "HsSecOCSignal" SG_ %d %s_Freshness 1;' % (auth["id"], auth["name"]))
+        L.append('BA_ "HsSecOCSignal" SG_ %d %s_MAC 2;' % (auth["id"], auth["name"]))
     with open(path, "w") as f:
         f.write("\n".join(L) + "\n")
-    print("wrote %s: %d in, %d out, %d messages, %d signals%s"
+    print("wrote %s: %d in, %d out, %d messages, %d signals%s%s"
           % (path, sum(1 for s in sig if s["dir"] == "in"), sum(1 for s in sig if s["dir"] == "out"), len(msgs),
-             len(sig) + (2 * len(msgs) if e2e else 0), "" if e2e else " (no E2E)"))
+             len(sig) + (2 * len(msgs) if e2e else 0), "" if e2e else " (no E2E)",
+             " (SecOC collection: %s)" % auth["name"] if auth else ""))
 
 
 def main():

@@ -40,7 +40,7 @@ ct = open("hil/dbc/circular_track.dbc").read()
 for mode in range(7):
     for pm in range(3):
         put("circular_track_m%d_p%d" % (mode, pm), pad(ct, mode, pm))
-for f in ["hil/dbc/car_axle.dbc", "hil/dbc/mech/bushing_pendulum.dbc"]:
+for f in ["hil/dbc/car_axle.dbc", "hil/dbc/mech/bushing_pendulum.dbc", "hil/dbc/mech/quarter_car.dbc"]:
     put("shipped_" + os.path.basename(f)[:-4], open(f).read())
 for f in glob.glob("test/can/bad/*.dbc"):
     put("bad_" + os.path.basename(f)[:-4], open(f).read())
@@ -122,6 +122,18 @@ refusals = {
     "number_big_exp": "BO_ 1 M: 8 A\n SG_ a : 0|8@1+ (1e99999,0) [0|0] \"\" B\n",
     "nocr_ns": "VERSION \"\"\nNS_ :\n\tCM_\n\tBA_\nBS_:\nBU_:\nBO_ 1 M: 1 A\n SG_ a : 0|8@1+ (1,0) [0|0] \"\" B",
 }
+# a SecOC collection and its refusals (hil/CAN.md, "Limits")
+COL = ("BO_ 1 A: 8 E\n SG_ a : 0|16@1- (1,0) [0|0] \"\" P\nBO_ 2 S: 8 E\n SG_ f : 0|16@1+ (1,0) [0|0] \"\" P\n"
+       " SG_ t : 16|48@1+ (1,0) [0|0] \"\" P\n")
+SIG2 = "BA_ \"HsSecOCSignal\" SG_ 2 f 1;\nBA_ \"HsSecOCSignal\" SG_ 2 t 2;\n"
+refusals.update({
+    "coll_ok": COL + "BA_ \"HsSecOCCollection\" BO_ 2 1;\nBA_ \"HsSecOCCryptoPdu\" BO_ 1 2;\n" + SIG2,
+    "coll_noauth": COL + "BA_ \"HsSecOCCollection\" BO_ 2 1;\n" + SIG2,
+    "coll_notcoll": COL + "BA_ \"HsSecOCProfile\" BO_ 2 1;\nBA_ \"HsSecOCCryptoPdu\" BO_ 1 2;\n" + SIG2,
+    "coll_nomsg": COL + "BA_ \"HsSecOCCollection\" BO_ 2 1;\nBA_ \"HsSecOCCryptoPdu\" BO_ 1 9;\n" + SIG2,
+    "coll_cycle": COL + "BA_ \"HsSecOCCollection\" BO_ 2 1;\nBA_ \"HsSecOCCryptoPdu\" BO_ 1 2;\n"
+                  "BA_ \"GenMsgCycleTime\" BO_ 1 10;\n" + SIG2,
+})
 for k, v in refusals.items():
     put("r_" + k, pad(HEAD + v, 0, 0))
 

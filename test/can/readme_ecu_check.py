@@ -6,8 +6,11 @@ counter and CRC). Every EcuCommand1 frame the ECU answers with must carry the E2
 hil/dbc/mech/quarter_car.dbc as test/can/e2e.py (table-driven, apart from the ECU's bitwise
 CRC and hil/hs_e2e.c) computes it, an alive counter + 1 per frame, and the ECU's law decoded by
 our codec (hilstep-can-tool decode): road_z = row j of the road, F_act = canmatrix's phys2raw of
-clamp(-c (x_j - x_(j-1)) / dt). The full loop through the plant on a bus is make
-rtkernel-ecu-test's.
+clamp(-c (x_j - x_(j-1)) / dt). Each command is followed by EcuCommandAuth, the SecOC
+collection's MAC the ECU computes with Python's hmac: our receive side (hilstep-can-tool receive,
+hil/hs_secoc.c's HMAC-SHA-256) must verify every cycle and apply the command's values, and
+refuse each cycle with one command byte changed. The full loop through the plant on a bus is
+make rtkernel-ecu-test's.
 usage: readme_ecu_check.py BUILD_DIR. Ends with "N passed, N failed"."""
 import logging
 import math
@@ -24,6 +27,8 @@ import canmatrix.formats  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import e2e  # noqa: E402
+import secrets  # noqa: E402
+import tempfile  # noqa: E402
 
 B = sys.argv[1]
 DBC = "hil/dbc/mech/quarter_car.dbc"
@@ -43,7 +48,12 @@ code = m.group(1) if m else ""
 cm = re.search(r"^c, dt = ([0-9.e+-]+), ([0-9.e+-]+) ", code, re.M)
 C, DT = (float(cm.group(1)), float(cm.group(2))) if cm else (None, None)
 check(bool(code) and cm is not None, "README's CAN ECU found (%d lines), damper c = %s N s/m over dt = %s s" % (code.count("\n"), C, DT))
-os.environ.update(HILSTEP_CAN_INTERFACE="virtual", HILSTEP_CAN_CHANNEL="hilstep-readme-ecu", HILSTEP_DBC=DBC)
+KEY = secrets.token_bytes(32)
+kf = tempfile.NamedTemporaryFile("w", suffix=".key", delete=False)
+kf.write("# a test key, hex as the per-user key file holds it\n%s\n%s\n" % (KEY[:16].hex(), KEY[16:].hex()))
+kf.close()
+os.environ.update(HILSTEP_CAN_INTERFACE="virtual", HILSTEP_CAN_CHANNEL="hilstep-readme-ecu", HILSTEP_DBC=DBC,
+                  HILSTEP_SECOC_KEY=kf.name)
 result = {}
 
 
@@ -78,15 +88,18 @@ for _ in range(200):
     if len(vbus.channels.get("hilstep-readme-ecu", [])) >= 2 or not t.is_alive():
         break
     threading.Event().wait(0.05)
-got = []
+got, auth = [], []
 for f in frames:
     plant.send(can.Message(arbitration_id=state.arbitration_id.id, is_extended_id=False, data=f))
-    r = plant.recv(timeout=10.0)
-    if r is None:
+    r, a = plant.recv(timeout=10.0), plant.recv(timeout=10.0)
+    if r is None or a is None:
         break
-    got.append(bytes(r.data))
+    if r.arbitration_id == cmd.arbitration_id.id and a.arbitration_id == db.frame_by_name("EcuCommandAuth").arbitration_id.id:
+        got.append(bytes(r.data))
+        auth.append(bytes(a.data))
 t.join(timeout=30.0)
 plant.shutdown()
+os.unlink(kf.name)
 check(result.get("rc") == 0 and result.get("out") == ["ecu: answered %d plant frames with a command each" % N],
       "the ECU's run: exit %r, %s" % (result.get("rc"), result.get("out")))
 check(len(got) == N, "one EcuCommand1 per PlantState1: %d of %d" % (len(got), N))
@@ -109,5 +122,29 @@ for j, line in enumerate(dec.stdout.splitlines()):
         law_bad += 1
 check(dec.returncode == 0 and len(dec.stdout.splitlines()) == N and law_bad == 0,
       "our codec decodes every command to the ECU's law (road row j, -c dx/dt): %d mismatches" % law_bad)
+# SecOC: the cycles through our receive side under the key, then each with a command byte changed
+rcv = subprocess.run([os.path.join(B, "hilstep-can-tool"), "receive", DBC, KEY.hex()], capture_output=True, text=True,
+                     input="".join("EcuCommand1 %s\nEcuCommandAuth %s\n" % (d.hex(), a.hex()) for d, a in zip(got, auth)))
+out = rcv.stdout.splitlines()
+want = []
+for line in dec.stdout.splitlines():
+    f = line.split()
+    want += ["EcuCommand1 held", "EcuCommandAuth accepted", "applied EcuCommand1 %s %s" % (f[2], f[4])]
+check(rcv.returncode == 0 and len(auth) == N and out == want,
+      "%d EcuCommandAuth frames (Python's hmac) verify in hil/hs_secoc.c and apply their command's values bit for bit: "
+      "%d of %d lines as expected" % (len(auth), sum(1 for a, b in zip(out, want) if a == b), len(want)))
+# a forger without the key: command 7 lost, in its place one with F_act's low byte changed and the
+# CRC recomputed (public arithmetic), then the genuine EcuCommandAuth 7; command 8 again genuine
+prof, did, _, crc = e2e.layout(cmd)
+bad = bytearray(got[6])
+bad[4] ^= 0x40
+bad[crc.start_bit // 8] = e2e.e2e_crc(prof, did, bad, crc.start_bit // 8)
+seq = [(got[j], auth[j]) for j in range(6)] + [(bytes(bad), auth[6]), (got[7], auth[7])]
+rcv = subprocess.run([os.path.join(B, "hilstep-can-tool"), "receive", DBC, KEY.hex()], capture_output=True, text=True,
+                     input="".join("EcuCommand1 %s\nEcuCommandAuth %s\n" % (d.hex(), a.hex()) for d, a in seq))
+want2 = want[:18] + ["EcuCommand1 held", "EcuCommandAuth secoc_mac"] + want[21:24]
+check(rcv.returncode == 0 and rcv.stdout.splitlines() == want2,
+      "a forged command (right counter and CRC, no key) in place of the 7th: held, its cycle refused (secoc_mac), "
+      "never applied; the 8th applied: %s" % rcv.stdout.splitlines()[18:21])
 print("readme-ecu: %d passed, %d failed" % (passed, failed))
 sys.exit(1 if failed else 0)

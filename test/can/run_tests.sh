@@ -89,7 +89,9 @@ $PY test/can/secoc_check.py "$B" >"$T/secoc.out" 2>&1
 grep -E '^  (ok|FAIL)' "$T/secoc.out"
 tally "$T/secoc.out" secoc
 
-for a in "hil/dbc/circular_track.dbc" "test/can/circular_track_secoc.dbc" "test/can/circular_track_secoc.dbc forged"; do
+for a in "hil/dbc/circular_track.dbc" "test/can/circular_track_secoc.dbc" "test/can/circular_track_secoc.dbc forged" \
+         "hil/dbc/mech/quarter_car.dbc" "hil/dbc/truck_trailer_pen.dbc" "hil/dbc/truck_trailer_pen.dbc forged" \
+         "hil/dbc/truck_trailer_pen.dbc off"; do
     # shellcheck disable=SC2086
     "$B/hilstep-can-mac-bench" $a >"$T/macb.out" 2>&1 && ok "make can-mac-bench's loop on $a: $(cut -d: -f3- "$T/macb.out")" \
         || ko "can-mac-bench's loop on $a: $(cat "$T/macb.out")"
@@ -195,6 +197,23 @@ run "SecOC DBC, a key others can read" 2 "SecOC key of the DBC's authenticated m
     $RT --transport can --can-if hsnocan0 --dbc test/can/circular_track_secoc.dbc --transport-opt secoc-key="$T/secoc_open.key"
 run "SecOC DBC, its key loaded: the next refusal is the interface's" 2 "CAN interface 'hsnocan0': No such device" \
     $RT --transport can --can-if hsnocan0 --dbc test/can/circular_track_secoc.dbc --transport-opt secoc-key="$T/secoc.key"
+# The shipped DBCs with inputs authenticate the commands (a SecOC collection): the key is needed
+# by both tools; --no-auth reads none (the interface is then the next refusal).
+QC="--model-file model/mech/quarter_car.hsm --transport can --can-if hsnocan0 --dbc hil/dbc/mech/quarter_car.dbc"
+# shellcheck disable=SC2086
+run "shipped quarter_car.dbc (SecOC collection), no key file" 2 "SecOC key of the DBC's authenticated messages: key file $T/none.key" \
+    $RT $QC --transport-opt secoc-key="$T/none.key"
+# shellcheck disable=SC2086
+run "shipped quarter_car.dbc, --no-auth: no key read, the next refusal is the interface's" 2 "CAN interface 'hsnocan0': No such device" \
+    $RT $QC --transport-opt secoc-key="$T/none.key" --no-auth
+for na in "" --no-auth; do
+    # shellcheck disable=SC2086
+    timeout -k 2 20 "$B/hilstep-ecu" $QC --transport-opt secoc-key="$T/none.key" $na --quiet >"$T/o.out" 2>"$T/o.err"; rc=$?
+    want="SecOC key of the DBC's authenticated messages: key file $T/none.key"
+    [ -n "$na" ] && want="CAN interface 'hsnocan0': No such device"
+    [ $rc -eq 2 ] && grep -q -- "$want" "$T/o.err" && ok "hilstep-ecu, shipped quarter_car.dbc ${na:-with the key missing}: exit 2, $(head -1 "$T/o.err" | cut -c1-110)" \
+        || ko "hilstep-ecu, shipped quarter_car.dbc ${na:-with the key missing}: exit $rc, $(head -2 "$T/o.err")"
+done
 run "DBC file missing" 2 'test/can/none.dbc: cannot open the DBC file' $RT $CT --dbc test/can/none.dbc
 run "missing interface" 2 "CAN interface 'hsnocan0': No such device" \
     $RT --transport can --can-if hsnocan0 --dbc hil/dbc/circular_track.dbc

@@ -106,7 +106,9 @@ def main():
     # The ECU's side as check_candump.py reads it (its counters: what the ECU said it sent).
     est = os.path.join(run, "ecu.stats")
     with open(est, "w") as f:
-        f.write("can_tx_frames=%d\ncan_rx_frames=%d\n" % (answered, answered))
+        # the README's ECU sends EcuCommandAuth after each command when the DBC has it (SecOC)
+        per = 2 if any(fr.name == "EcuCommandAuth" for fr in db.frames) else 1
+        f.write("can_tx_frames=%d\ncan_rx_frames=%d\n" % (per * answered, answered))
     r = subprocess.run([sys.executable, os.path.join(HERE, "..", "can", "check_candump.py"),
                         os.path.join(run, "candump.log"), dbc, os.path.join(run, "telemetry.csv"),
                         os.path.join(run, "plant.stats"), est], capture_output=True, text=True)

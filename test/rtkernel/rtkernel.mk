@@ -27,7 +27,7 @@ rtkernel-run: $(RTKERNEL_BINS)
 	  RUN_ECU="$${ECU:-$(RUN_ECU_DEFAULT)}" \
 	  RUN_DURATION="$(if $(filter command line environment,$(origin DURATION)),$(DURATION),6)" RUN_PERIOD_US="$(or $(PERIOD_US),10000)" \
 	  RUN_BUDGET_US="$(or $(BUDGET_US),1000000)" RUN_PARAM="$(PARAM)" RUN_HOLD_S="$(HOLD_S)" RUN_PLANT_OPTS="$(PLANT_OPTS)" \
-	  sh test/rtkernel/user_run.sh $(BUILD)
+	  RUN_SECOC_KEY="$(SECOC_KEY)" sh test/rtkernel/user_run.sh $(BUILD)
 
 # The README's python-can ECU through rtkernel-run's path, judged (test/rtkernel/ecu_test.sh).
 .PHONY: rtkernel-ecu-test

@@ -18,6 +18,9 @@
 #                   the latency measures the emulator); RUN_PARAM "K=V ..." (--param each);
 #                   RUN_HOLD_S (default 5): the bus stays up this long after the plant's end;
 #                   RUN_PLANT_OPTS: more hilstep-rt options for the guest's plant
+#   RUN_SECOC_KEY   for a DBC with SecOC (the shipped DBCs of models with inputs): the key file
+#                   (default the per-user link key); copied into the guest for the plant
+#                   (secoc-key=), named to the ECU as HILSTEP_SECOC_KEY
 #   RTKERNEL_ACCEL  tcg (default; auto = tcg) or kvm (no fallback: the ECU is already on the pty)
 # Exit status: the plant's (hil/hs_exit.h) when it ran and said non-zero; 8 (HS_EXIT_LINK)
 # when the plant passed but the ECU command failed; 2 (HS_EXIT_SETUP) when the run could not
@@ -112,6 +115,14 @@ if [ $src -ne 0 ]; then
     cat "$W/signals.txt"; die $src "hilstep-rt refused $what, DBC $RUN_DBC or the options (exit $src, above); nothing booted"
 fi
 
+# A DBC that authenticates the ECU's commands (SecOC, hil/CAN.md "Security") needs one key on
+# both ends: without it the plant would refuse the start (exit 2) after a boot.
+SECOC_KEY_FILE=""
+if grep -q '^BA_ "HsSecOC' "$RUN_DBC"; then
+    SECOC_KEY_FILE=${RUN_SECOC_KEY:-${XDG_CONFIG_HOME:-$HOME/.config}/hilstep/link.key}
+    [ -r "$SECOC_KEY_FILE" ] || die 2 "DBC $RUN_DBC authenticates the ECU's commands (SecOC): no key $SECOC_KEY_FILE (the first authenticated run of build/hilstep-rt over UDP makes it; RUN_SECOC_KEY=FILE names another); nothing booted"
+fi
+
 VMLINUZ=$(ls /boot/vmlinuz-*-rt-amd64 2>/dev/null | sort -V | tail -n 1)
 [ -n "$VMLINUZ" ] && [ -r "$VMLINUZ" ] || die 2 "no readable /boot/vmlinuz-*-rt-amd64 (linux-image-rt-amd64)"
 KVER=${VMLINUZ#/boot/vmlinuz-}
@@ -127,6 +138,9 @@ rm -rf "$U"; mkdir -p "$U/hs/user"
 cp "$HERE/user_init" "$U/hs/user_init" && chmod 755 "$U/hs/user_init"
 cp "$RUN_DBC" "$U/hs/user/bus.dbc"
 [ -n "${RUN_MODEL_FILE:-}" ] && cp "$RUN_MODEL_FILE" "$U/hs/user/model.hsm"
+if [ -n "$SECOC_KEY_FILE" ]; then
+    (umask 077; cp "$SECOC_KEY_FILE" "$U/hs/user/secoc.key") && chmod 600 "$U/hs/user/secoc.key" || die 2 "key not copied into $U"
+fi
 cat >"$U/hs/user/run.conf" <<EOF
 dur=$DUR
 period=$PERIOD
@@ -173,7 +187,7 @@ fi
 say "guest: kernel $KVER ($ACCEL), $what, DBC $RUN_DBC, ${DUR} s at ${PERIOD} us; bus: slcan0 in the guest = HILSTEP_CAN_INTERFACE=slcan HILSTEP_CAN_CHANNEL=$pty"
 # The ECU starts now, before the guest is up: it hears the plant's first frame. setsid puts it
 # in a process group of its own, so whatever it starts can be stopped with it.
-HILSTEP_CAN_INTERFACE=slcan HILSTEP_CAN_CHANNEL=$pty HILSTEP_DBC=$RUN_DBC \
+HILSTEP_CAN_INTERFACE=slcan HILSTEP_CAN_CHANNEL=$pty HILSTEP_DBC=$RUN_DBC HILSTEP_SECOC_KEY=$SECOC_KEY_FILE \
     setsid sh -c "$RUN_ECU" >"$W/ecu.out" 2>&1 &
 epid=$!
 init_seen=0
