@@ -584,7 +584,8 @@ static void encode_crypto(hs_can_link *L, int c, uint8_t *data)
     hs_secoc_part part[HS_CAN_MAX_MSGS];
     int all;
     L->secoc_tx[c]++;
-    hs_can_put_raw(fs, data, (int64_t)(L->secoc_tx[c] & (((uint64_t)1u << fs->len) - 1u)));
+    const uint64_t trunc = L->secoc_tx[c] & (((uint64_t)1u << fs->len) - 1u);
+    hs_can_put_raw(fs, data, (int64_t)trunc);
     const unsigned n = coll_parts(L, c, part, &all);
     if ((L->secoc_key != NULL) && (L->secoc_off == 0u)) {
         hs_secoc_coll_tag(L->secoc_key, part, n, L->secoc_tx[c], (unsigned)ms->len / 8u,
@@ -627,6 +628,8 @@ size_t hs_can_encode(hs_can_link *L, int m, const hs_tx *tx, const hs_real *y, u
         if (L->secoc_key != NULL) {
             hs_secoc_tag(L->secoc_key, &l, data, L->secoc_tx[m], &data[l.mac_byte]);
         }
+    } else {
+        /* a message without SecOC: no freshness, no MAC */
     }
     if (M->e2e != 0u) {
         const unsigned crc_byte = (unsigned)db->sig[M->e2e_crc].start / 8u;

@@ -74,7 +74,8 @@ void hs_secoc_coll_tag(const hs_mac *key, const hs_secoc_part *part, unsigned n,
     uint8_t full[HS_SHA256_BYTES];
     /* HMAC streamed (hs_mac_full's two passes): a collection's input (up to 32 x 69 bytes) is
      * hashed where it lies, never copied into one buffer. */
-    hs_sha256 s = key->inner;
+    hs_sha256 s;
+    s = key->inner;
     uint64_t f = fv;
     for (unsigned i = 0; i < 8u; ++i) {
         b[i] = (uint8_t)(f & 0xFFu);

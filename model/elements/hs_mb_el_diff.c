@@ -37,14 +37,15 @@ hs_status mb_diff_eval(const hs_mb_model *mb, int e, hs_real cr, const hs_real *
     const hs_real T = c * ((a[0] * s[0].w) + (a[1] * s[1].w) + (a[2] * s[2].w));
     /* the lock: T_L = cr (w_l - w_r) from the left wheel to the right one */
     const hs_real TL = cr * (s[1].w - s[2].w);
-    hs_real tau[3], D[3][3];
+    hs_real tau[3];
+    mb_spin_jac D;
     for (int k = 0; k < 3; ++k) {
         tau[k] = -a[k] * T;
-        for (int m = 0; m < 3; ++m) { D[k][m] = -c * a[k] * a[m]; }
+        for (int m = 0; m < 3; ++m) { D.d[k][m] = -c * a[k] * a[m]; }
     }
     tau[1] -= TL; tau[2] += TL;
-    D[1][1] -= cr; D[1][2] += cr; D[2][1] += cr; D[2][2] -= cr;
-    mb_spin_load(mb, s, 3, tau, (const hs_real (*)[3])D, f, fq, fu);
+    D.d[1][1] -= cr; D.d[1][2] += cr; D.d[2][1] += cr; D.d[2][2] -= cr;
+    mb_spin_load(mb, s, 3, tau, &D, f, fq, fu);
     return HS_OK;
 }
 

@@ -123,10 +123,11 @@ static int eval(const hs_mb_model *mb, int e, hs_real t, const hs_real *q, const
     /* the engine turns at k times the shaft (scale= k, default 1): T on the engine is k T on
      * the shaft, d(k T)/dw_shaft = k^2 dT/dw_e */
     const hs_real k = E->scale;
-    hs_real D[3][3] = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}}, dT;
+    mb_spin_jac D = {{{0, 0, 0}, {0, 0, 0}, {0, 0, 0}}};
+    hs_real dT;
     const hs_real tau = k * engine_map(E->tab, k * s.w, p, &dT);
-    D[0][0] = k * k * dT;
-    mb_spin_load(mb, &s, 1, &tau, (const hs_real (*)[3])D, f, fq, fu);
+    D.d[0][0] = k * k * dT;
+    mb_spin_load(mb, &s, 1, &tau, &D, f, fq, fu);
     return HS_OK;
 }
 

@@ -58,8 +58,8 @@ static int eval(const hs_mb_model *mb, int e, hs_real t, const hs_real *q, const
     if (rc != HS_OK) { return rc; }
     const hs_real T = c * (s[0].w - (i * s[1].w));
     const hs_real tau[2] = {-T, i * T};
-    const hs_real D[3][3] = {{-c, c * i, 0}, {c * i, -c * i * i, 0}, {0, 0, 0}};
-    mb_spin_load(mb, s, 2, tau, D, f, fq, fu);
+    const mb_spin_jac D = {{{-c, c * i, 0}, {c * i, -c * i * i, 0}, {0, 0, 0}}};
+    mb_spin_load(mb, s, 2, tau, &D, f, fq, fu);
     return HS_OK;
 }
 

@@ -1721,7 +1721,8 @@ static void deps_union(char *d, int cap, const char *add)
 {
     int n = 0;
     while (d[n] != '\0') { ++n; }
-    for (int i = 0; add[i] != '\0';) {
+    int i = 0;
+    while (add[i] != '\0') {
         int e = i + 1;
         while ((add[e] != '\0') && (add[e] != ' ')) { ++e; }
         int have = 0; /* " name" at a name's start in d, ending at a space or the end */
@@ -1757,10 +1758,11 @@ static void warn_removed(hs_mb_store *st, const hs_mb_model *mb, int dep, const 
     }
     ++st->warn_rows[w];
     const int one = (int)(st->warn_rows[w] == 1);
+    static const char dig[] = "0123456789";
     char num[4] = {0, 0, 0, 0};
     /* at most HS_MB_MAX_ROWS rows of one joint: two digits */
-    num[0] = (char)('0' + ((st->warn_rows[w] / 10) % 10));
-    num[1] = (char)('0' + (st->warn_rows[w] % 10));
+    num[0] = dig[(st->warn_rows[w] / 10) % 10];
+    num[1] = dig[st->warn_rows[w] % 10];
     const char *digits = (st->warn_rows[w] < 10) ? &num[1] : num;
     int n = 0;
     char *o = st->warn[w];

@@ -342,11 +342,15 @@ typedef struct mb_spin {
 /* Fills *s at (q, u); HS_E_MODEL where the twist is undefined (a half turn off the axis). */
 hs_status mb_spin_eval(const hs_mb_model *mb, int A, int B, const hs_real *n, const hs_real *q,
                        const hs_real *u, mb_spin *s);
-/* Generalized torques tau[k] (N m) on the ns <= 3 spins s[k] with D[k][m] = d tau_k / d w_m
+/* d tau_k / d w_m of up to 3 spins (N m s/rad), d[k][m]; a struct so a filled one passes as const. */
+typedef struct mb_spin_jac {
+    hs_real d[3][3];
+} mb_spin_jac;
+/* Generalized torques tau[k] (N m) on the ns <= 3 spins s[k] with D->d[k][m] = d tau_k / d w_m
  * (rad/s): f += sum tau_k g_k, fq += tau_k H_k + D_km g_k wv_m^T, fu += D_km g_k g_m^T
  * (fq, fu may be NULL; f may be NULL with fq given). */
 void mb_spin_load(const hs_mb_model *mb, const mb_spin *s, int ns, const hs_real *tau,
-                  const hs_real (*D)[3], hs_real *f, hs_real *fq, hs_real *fu);
+                  const mb_spin_jac *D, hs_real *f, hs_real *fq, hs_real *fu);
 /* A driveline element's shafts (engine, gearbox, differentials): 0, or the MB_K_* bit of the
  * bad key with *why set; the bodies a (and bc, bd when given) spatial, b spatial or ground,
  * all distinct, axis a unit vector (hs_mb_el_engine.c). */

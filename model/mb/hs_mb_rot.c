@@ -191,9 +191,10 @@ static void spin_add(const hs_mb_model *mb, hs_real *A, const mb_spin *k, int j,
 }
 
 void mb_spin_load(const hs_mb_model *mb, const mb_spin *s, int ns, const hs_real *tau,
-                  const hs_real (*D)[3], hs_real *f, hs_real *fq, hs_real *fu)
+                  const mb_spin_jac *D, hs_real *f, hs_real *fq, hs_real *fu)
 {
-    for (int k = 0; (f != NULL) && (k < ns); ++k) {
+    const int nf = (f != NULL) ? ns : 0;
+    for (int k = 0; k < nf; ++k) {
         for (int j = 0; j < 4; ++j) { f[mb->qoff[s[k].A] + 3 + j] += tau[k] * s[k].g[j]; }
         if (s[k].B >= 0) { for (int j = 0; j < 4; ++j) { f[mb->qoff[s[k].B] + 3 + j] += tau[k] * s[k].g[4 + j]; } }
     }
@@ -203,11 +204,11 @@ void mb_spin_load(const hs_mb_model *mb, const mb_spin *s, int ns, const hs_real
             for (int m = 0; m < 8; ++m) { spin_add(mb, fq, &s[k], j, &s[k], m, tau[k] * s[k].H[j][m]); }
         }
         for (int l = 0; l < ns; ++l) {
-            if (D[k][l] == HS_R(0.0)) { continue; }
+            if (D->d[k][l] == HS_R(0.0)) { continue; }
             for (int j = 0; j < 8; ++j) {
                 for (int m = 0; m < 8; ++m) {
-                    spin_add(mb, fq, &s[k], j, &s[l], m, D[k][l] * s[k].g[j] * s[l].wv[m]);
-                    if (fu != NULL) { spin_add(mb, fu, &s[k], j, &s[l], m, D[k][l] * s[k].g[j] * s[l].g[m]); }
+                    spin_add(mb, fq, &s[k], j, &s[l], m, D->d[k][l] * s[k].g[j] * s[l].wv[m]);
+                    if (fu != NULL) { spin_add(mb, fu, &s[k], j, &s[l], m, D->d[k][l] * s[k].g[j] * s[l].g[m]); }
                 }
             }
         }
