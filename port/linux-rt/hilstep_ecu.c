@@ -139,8 +139,8 @@ static void usage(void)
 "  --ki X              integral gain, N/m (default 100)\n"
 "  --v-ref X           target speed, m/s (default 1)\n"
 "  --f-max X           command limit, N (default 50; the integrator holds while limited)\n"
-"  --duration S        stop after S seconds; 0 = when the plant sends its final frame or\n"
-"                      on SIGINT/SIGTERM (default 0; CAN has no final frame: give S)\n"
+"  --duration S        stop after S seconds (at most 1e7); 0 = when the plant sends its final\n"
+"                      frame or on SIGINT/SIGTERM (default 0; CAN has no final frame: give S)\n"
     );
     hs_transports_help(stdout);
     printf(
@@ -241,7 +241,9 @@ static int parse(int argc, char **argv, ecu *e)
         else if (!strcmp(a, "--ki") && d >= 0) e->ki = d;
         else if (!strcmp(a, "--v-ref")) e->v_ref = d;
         else if (!strcmp(a, "--f-max") && d > 0) e->f_max = d;
-        else if (!strcmp(a, "--duration") && d >= 0) e->duration = d;
+        /* bounded as hilstep-rt's: duration / period must fit the tick count (1e7 s at 50 us
+         * is 2e11 ticks; fuzz_ecuapp found 8.9e98 ticks cast to uint64_t) */
+        else if (!strcmp(a, "--duration") && d >= 0 && d <= 1e7) e->duration = d;
         else if (!strcmp(a, "--brake-demand") && d >= 0 && d <= 5000) e->abs_cfg.demand = (hs_real)d;
         else if (!strcmp(a, "--slip-ref") && d > 0 && d < 1) e->abs_cfg.slip_ref = (hs_real)d;
         else if (!strcmp(a, "--abs-kp") && d >= 0) e->abs_cfg.kp = (hs_real)d;

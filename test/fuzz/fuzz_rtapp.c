@@ -161,15 +161,30 @@ static void xcp_tick(uint8_t b)
  * the previous frame again (a replay: SecOC stale, E2E repeated); arg & 2: one MAC bit (or
  * data bit) flipped and the CRC sealed again (a forgery E2E passes); arg & 4: encoded but
  * lost on the way (the next one jumps). */
-static struct { hs_can_link L; int ready, m; uint8_t last[64]; size_t n; } E;
+static struct { hs_can_link L; int ready, m, c; uint8_t last[64], clast[64]; size_t n, cn; } E;
+
+/* Pushes a CAN frame of message M with n payload bytes. */
+static void can_push(const hs_can_msg *M, const uint8_t *data, size_t n)
+{
+    fa_msg *m = fa_push(0);
+    if (!m) return;
+    struct canfd_frame fr;
+    memset(&fr, 0, sizeof fr);
+    fr.can_id = M->id | (M->ext ? CAN_EFF_FLAG : 0u);
+    fr.len = (uint8_t)n;
+    memcpy(fr.data, data, n);
+    memcpy(m->b, &fr, sizeof fr);
+    m->n = M->fd ? CANFD_MTU : CAN_MTU;
+}
 static void can_genuine(unsigned arg)
 {
     if (!E.ready) {
         E.ready = 1;
         E.L = g_can.fz_link; /* the member `link` (fz_app.h renames link) */
         E.m = -1;
+        E.c = -1;
         for (int m = 0; m < g_can.db.nmsg; ++m) {
-            if (E.m < 0 && E.L.dir[m] == (uint8_t)HS_SIG_IN) E.m = m;
+            if (E.m < 0 && E.L.dir[m] == (uint8_t)HS_SIG_IN && g_can.db.msg[m].secoc != (uint8_t)HS_SECOC_CRYPTO) E.m = m;
             E.L.dir[m] = E.L.dir[m] == (uint8_t)HS_SIG_IN ? (uint8_t)HS_SIG_OUT : (uint8_t)HS_SIG_IN;
         }
         memset(E.L.e2e_tx, 0, sizeof E.L.e2e_tx);
@@ -177,11 +192,20 @@ static void can_genuine(unsigned arg)
     }
     if (E.m < 0) return;
     const hs_can_msg *M = &g_can.db.msg[E.m];
+    /* a secured PDU collection: its cryptographic message, sent after the authentic one */
+    if (E.c < 0 && M->secoc_by >= 0) E.c = M->secoc_by;
+    /* arg & 5 == 5 (a replay that is lost, else nothing): the last cryptographic frame alone
+     * again, a replayed authenticator (SecOC stale) */
+    if ((arg & 5u) == 5u) {
+        if (E.c >= 0 && E.cn > 0u) can_push(&g_can.db.msg[E.c], E.clast, E.cn);
+        return;
+    }
     if (!(arg & 1u) || E.n == 0u) {
         hs_real y[2 * HS_FRAME_MAX_VALUES];
         for (size_t i = 0; i < sizeof y / sizeof y[0]; ++i) y[i] = (hs_real)vals[(arg >> 3) & 3u];
         E.n = hs_can_encode(&E.L, E.m, NULL, y, E.last);
         require(E.n == M->len);
+        if (E.c >= 0) E.cn = hs_can_encode(&E.L, E.c, NULL, y, E.clast);
     }
     if (arg & 4u) return;
     fa_msg *m = fa_push(0);
@@ -201,6 +225,7 @@ static void can_genuine(unsigned arg)
     }
     memcpy(m->b, &fr, sizeof fr);
     m->n = M->fd ? CANFD_MTU : CAN_MTU;
+    if (E.c >= 0 && E.cn > 0u) can_push(&g_can.db.msg[E.c], E.clast, E.cn);
 }
 
 /* The ECU's part of one tick (called in the real-time thread's sleep). */

@@ -46,6 +46,7 @@ def xcp_script(xs, ecu=op(1)):
 # genuine ECU CAN frames (fuzz_rtapp.c's can_genuine: op 3 with arg >= 16): in sequence, a
 # replay, a forgery E2E passes, a lost one, values
 SECOC = CAN[:4] + ["--dbc", "test/can/circular_track_secoc.dbc"]
+QCOLL = ["--model-file", "model/mech/quarter_car.hsm"] + CAN[:4] + ["--dbc", "hil/dbc/mech/quarter_car.dbc"]
 GEN = bytes(b for g in [op(3, 16)] * 3 + [op(3, 17), op(3, 16), op(3, 18), op(3, 16), op(3, 20), op(3, 16),
                           op(3, 24), op(3, 19), op(3, 28), op(3, 16), op(3, 30), op(3, 16), op(3, 16)]
             for b in [g] + [op(0)] * 9)  # every 10 ms, the message's cycle
@@ -152,6 +153,16 @@ rt = {
     "can_secoc_loose": seed(1, args=RUN + SECOC + ["--transport-opt", "secoc-key=@loose.key"], script=GEN),
     "can_secoc_nokey": seed(1, args=RUN + SECOC, script=GEN),
     "can_secoc_keymissing": seed(1, args=RUN + SECOC + ["--transport-opt", "secoc-key=@missing.key"]),
+    # the shipped quarter car's secured PDU collection (EcuCommandAuth): genuine, replayed,
+    # forged and lost cycles, without a key, unauthenticated
+    "can_coll": seed(1, args=["--duration", "0.2", "--quiet"] + QCOLL + ["--stats", "@qc.stats", "--transport-opt", "secoc-key=@good.key"], script=GEN),
+    "can_coll_mix": seed(1, args=["--duration", "0.2", "--quiet"] + QCOLL + ["--transport-opt", "secoc-key=@good.key"],
+                         script=bytes(b for g in [op(3, 0), op(3, 1), op(3, 2), op(3, 4), op(3, 8), op(3, 0), op(3, 5), op(3, 0), op(3, 5)] * 4 for b in [g] + [op(0)] * 4)),
+    "can_coll_nokey": seed(1, args=RUN + QCOLL, script=GEN),
+    "can_coll_pretty": seed(1, args=["--duration", "0.2"] + QCOLL + ["--transport-opt", "secoc-key=@good.key"], script=GEN),
+    "can_coll_loose": seed(1, args=RUN + QCOLL + ["--transport-opt", "secoc-key=@loose.key"], script=GEN),
+    "can_coll_ecu_dbc": seed(1, args=RUN + ["--model-file", "model/mech/quarter_car.hsm"] + CAN[:4] + ["--dbc", "hil/dbc/mech/door.dbc", "--transport-opt", "secoc-key=@good.key"], script=GEN),
+    "can_coll_noauth": seed(1, args=["--duration", "0.1", "--quiet", "--no-auth"] + QCOLL, script=GEN),
     "xcp_a2l": seed(1, args=["--a2l", "@x.a2l"]),
     "xcp_a2l_file": seed(1, args=SPRING + ["--a2l", "@s.a2l", "--xcp", "0.0.0.0:5556"]),
     "xcp_a2l_desc": seed(1, args=SPRING + ["--a2l", "@s.a2l"]),
