@@ -41,17 +41,22 @@ static int tag_ok(const hs_mac *key, const hs_secoc_layout *l, const uint8_t *pa
     return (diff == 0u) ? 1 : 0;
 }
 
+/* The full freshness value a truncated one (its low fv_bits bits) names: the first value above
+ * the last accepted one with those low bits (both checks' window). */
+static uint64_t fv_next(uint64_t last, unsigned fv_bits, unsigned fv_trunc)
+{
+    const uint64_t span = (uint64_t)1u << fv_bits;
+    const uint64_t next = (last & ~(span - 1u)) | ((uint64_t)fv_trunc & (span - 1u));
+    return (next <= last) ? (next + span) : next;
+}
+
 hs_secoc_result hs_secoc_check(const hs_mac *key, const hs_secoc_layout *l, const uint8_t *payload,
                                unsigned fv_trunc, uint64_t *last)
 {
     const uint64_t span = (uint64_t)1u << l->fv_bits;
-    const uint64_t low = (uint64_t)fv_trunc & (span - 1u);
-    uint64_t next = (*last & ~(span - 1u)) | low;
+    const uint64_t next = fv_next(*last, l->fv_bits, fv_trunc);
     if (key == NULL) {
         return HS_SECOC_BAD_MAC;
-    }
-    if (next <= *last) {
-        next += span;
     }
     if (tag_ok(key, l, payload, next) != 0) {
         *last = next;
@@ -119,13 +124,9 @@ hs_secoc_result hs_secoc_coll_check(const hs_mac *key, const hs_secoc_part *part
                                     unsigned mac_len, uint64_t *last)
 {
     const uint64_t span = (uint64_t)1u << fv_bits;
-    const uint64_t low = (uint64_t)fv_trunc & (span - 1u);
-    uint64_t next = (*last & ~(span - 1u)) | low;
+    const uint64_t next = fv_next(*last, fv_bits, fv_trunc);
     if (key == NULL) {
         return HS_SECOC_BAD_MAC;
-    }
-    if (next <= *last) {
-        next += span;
     }
     if (coll_ok(key, part, n, next, mac, mac_len) != 0) {
         *last = next;

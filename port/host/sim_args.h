@@ -43,7 +43,7 @@ typedef struct hs_sim_cfg {
     int err_check;                  /* --err-check N: every step's true local error against N
                                      * steps of h/N from the same state (err_true=); 0 = off */
     int glob_check;                 /* --glob-check: the same run at h/2 beside it (err_rich=):
-                                     * HS_SIM_GLOB_AUTO (first-order estimates, --tol on), _ON, _OFF */
+                                     * HS_SIM_GLOB_AUTO (every method but sdirk, --tol on), _ON, _OFF */
 } hs_sim_cfg;
 
 /* --glob-check's values (hs_sim_cfg.glob_check; a zeroed cfg is auto) */

@@ -132,7 +132,7 @@ static void usage(FILE *o)
         "outputs hilstep-rt refuses; the run stops before writing them), 2 bad arguments or a\n"
         "description hilstep-rt refuses (its signal map: the same check), 3 an output (CSV or\n"
         "standard output) could not be written completely (status=write_error), 4 the run is\n"
-        "inaccurate (status=inaccurate: err_est, (second-order estimates) err_glob or err_rich above --tol, or\n"
+        "inaccurate (status=inaccurate: err_est, err_glob (sdirk) or err_rich (--glob-check) above --tol, or\n"
         "the energy error above 10 %% of release= for a model that declares it; the result line\n"
         "has err_est=, err_sum=, err_glob=, rel_dE=).\n\n"
         "models:\n",
