@@ -54,7 +54,7 @@ figures: figures-energy
 # rt/METHODS.md from the same runs.
 .PHONY: methods-table methods-table-test
 methods-table-test: $(BUILD)/hilstep-sim
-	@/usr/bin/python3 test/soak/method_table.py $(BUILD)/hilstep-sim --md $(BUILD)/methods_table.md
+	@/usr/bin/python3 test/soak/method_table.py $(BUILD)/hilstep-sim --md $(BUILD)/methods_table.md --glob-check off
 methods-table: $(BUILD)/hilstep-sim
 	@/usr/bin/python3 test/soak/method_table.py $(BUILD)/hilstep-sim --into rt/METHODS.md
 TEST_SUITES += methods-table-test
