@@ -493,6 +493,7 @@ static int coll_receive(hs_can_link *L, hs_rx *rx, int c, const uint8_t *data)
     }
     const int r = (sr == HS_SECOC_STALE) ? (int)HS_CAN_SECOC_STALE : (int)HS_CAN_SECOC_MAC;
     L->rejected[r]++;
+    L->secoc_refused++;
     return r;
 }
 

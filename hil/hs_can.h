@@ -164,6 +164,9 @@ typedef struct hs_can_link {
     uint8_t hold[HS_CAN_MAX_MSGS][HS_CAN_MAX_LEN]; /* per authentic message: the held frame (received)
                                        * or the last one encoded (sent), what the collection's MAC covers */
     uint64_t secoc_verified;          /* cryptographic frames that verified (their cycle applied) */
+    uint64_t secoc_refused;           /* cryptographic frames that did not verify (also counted in
+                                       * rejected[] under their reason): with the held frames they
+                                       * refused, one forgery may count twice in the alarms */
     uint64_t secoc_unchecked;         /* cryptographic frames read with secoc_off (not judged) */
 } hs_can_link;
 

@@ -309,10 +309,13 @@ static void test_e2e(void)
     char m[256];
     static hs_can_db pdb;
     int rc = hs_dbc_load_file("hil/dbc/circular_track.dbc", &pdb, m, sizeof m);
-    CHECK_NAMED(rc == 0 && pdb.nmsg == 3 && pdb.msg[0].e2e == HS_E2E_J1850 && pdb.msg[0].e2e_data_id == 0x1100 &&
-                pdb.msg[0].len == 4 && pdb.msg[0].e2e_ctr == 1 && pdb.msg[0].e2e_crc == 2 && pdb.msg[1].e2e &&
-                pdb.msg[2].e2e && pdb.sig[1].e2e_role == HS_E2E_ROLE_COUNTER && pdb.sig[2].e2e_role == HS_E2E_ROLE_CRC,
-                "hil/dbc/circular_track.dbc: 3 messages, each with an alive counter and a CRC-8 SAE J1850");
+    CHECK_NAMED(rc == 0 && pdb.nmsg == 5 && pdb.msg[0].e2e == HS_E2E_J1850 && pdb.msg[0].e2e_data_id == 0x1100 &&
+                pdb.msg[0].len == 4 && pdb.msg[0].e2e_ctr == 1 && pdb.msg[0].e2e_crc == 2 && pdb.msg[2].e2e &&
+                pdb.msg[3].e2e && pdb.sig[1].e2e_role == HS_E2E_ROLE_COUNTER && pdb.sig[2].e2e_role == HS_E2E_ROLE_CRC &&
+                pdb.msg[1].secoc == HS_SECOC_CRYPTO && pdb.msg[4].secoc == HS_SECOC_CRYPTO && pdb.msg[0].secoc_by == 1 &&
+                pdb.msg[2].secoc_by == 4 && pdb.msg[3].secoc_by == 4 && !pdb.msg[1].e2e,
+                "hil/dbc/circular_track.dbc: 3 data messages, each with an alive counter and a CRC-8 SAE J1850, "
+                "and a SecOC collection each way (EcuCommandAuth over EcuCommand, PlantAuth over PlantState and PlantPosition)");
     hs_can_link P, E;
     hs_signal ps[8], es[8];
     hs_signal_map pm, em;
@@ -322,7 +325,11 @@ static void test_e2e(void)
     rc |= hs_can_map(&P, &hs_map_circular_track_plant, "circular_track", ps, 8, &pm, &err);
     rc |= hs_can_bind(&E, &pdb, plant_out, 4, plant_in, 1, 10000u, &err);
     rc |= hs_can_map(&E, NULL, "ecu", es, 8, &em, &err);
-    CHECK_NAMED(rc == 0 && pm.n == 5 && em.n == 5, "plant and ECU bind it at 10 ms (counter and CRC bind to neither)");
+    CHECK_NAMED(rc == 0 && pm.n == 5 && em.n == 5 && P.dir[1] == HS_SIG_IN && P.dir[4] == HS_SIG_OUT &&
+                E.dir[1] == HS_SIG_OUT && E.dir[4] == HS_SIG_IN,
+                "plant and ECU bind it at 10 ms (counter and CRC bind to neither; each collection goes its messages' way)");
+    /* the E2E check alone here (the collection's MAC as under --no-auth: test_secoc_collection) */
+    P.secoc_off = 1u;
     hs_rx_init(&prx, &pm, HS_FRAME_KIND_TO_PLANT);
     hs_tx_init(&etx, &em, HS_FRAME_KIND_TO_PLANT, 1u);
     (void)erx;
@@ -660,7 +667,7 @@ static void test_secoc_collection(void)
     CHECK_NAMED(exact == 60 && forged_applied == 0 && forged_applied_old == 1 && replay_applied == 0 &&
                 replay_applied_old == 1 && P.rejected[HS_CAN_SECOC_UNVERIFIED] == 3 &&
                 P.rejected[HS_CAN_SECOC_MAC] == 1 && P.rejected[HS_CAN_SECOC_STALE] == 1 && hs_can_e2e_alarms(&P) == 5 &&
-                P.secoc_verified == 57 && P.rejected[HS_CAN_OK] == 57 && hs_can_held(&P) == 0u &&
+                P.secoc_verified == 57 && P.secoc_refused == 2u && P.rejected[HS_CAN_OK] == 57 && hs_can_held(&P) == 0u &&
                 P.rx_frames == P.rejected[HS_CAN_OK] + P.secoc_verified + hs_can_rejected_total(&P) + hs_can_held(&P) &&
                 hs_can_e2e_alarms(&O) == 0u && !strcmp(hs_can_reason_name(HS_CAN_SECOC_UNVERIFIED), "secoc_unverified"),
                 buf);
@@ -668,7 +675,8 @@ static void test_secoc_collection(void)
     P.secoc_key = NULL;
     qc_cycle(&E, &etx, 1e-3, 100.0, cmd, au);
     qc_deliver(&P, &prx, cmd, au, in);
-    CHECK_NAMED(P.rejected[HS_CAN_SECOC_MAC] == 2 && P.rejected[HS_CAN_SECOC_UNVERIFIED] == 4 && in[1] != 100.0,
+    CHECK_NAMED(P.rejected[HS_CAN_SECOC_MAC] == 2 && P.rejected[HS_CAN_SECOC_UNVERIFIED] == 4 && in[1] != 100.0 &&
+                P.secoc_refused == 3u,
                 "without the key: the cycle refused (secoc_mac, secoc_unverified), nothing applied");
 }
 

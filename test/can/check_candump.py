@@ -100,7 +100,7 @@ def main():
         names = [s.name for s in fr.signals if not e2e.is_e2e_signal(s)]
         key = (fr.arbitration_id.id, bool(fr.arbitration_id.extended))
         if not names and str(fr.attributes.get("HsSecOCCollection", "none")) in ("HMAC_SHA256_TRUNCATED", "1"):
-            auth_msgs[key] = fr  # a SecOC collection's cryptographic message: the ECU's, no values
+            auth_msgs[key] = fr  # a SecOC collection's cryptographic message: no values, its sender's
         elif names and all(n in outs for n in names):
             plant_msgs[key] = fr
         elif names and all(n in ins for n in names):
@@ -152,6 +152,8 @@ def main():
         elif key in ecu_msgs:
             n_ecu += 1
             ecu_frames.append((ecu_msgs[key], fd, data))
+        elif key in auth_msgs and "PLANT" in auth_msgs[key].transmitters:
+            n_plant += 1  # the plant's collection (its state): counted in its can_tx_frames
         elif key in auth_msgs:
             n_ecu += 1  # the plant counts it can_rx_secoc_verified, not accepted (in_seq skips it)
         else:

@@ -113,6 +113,32 @@ done
 cmp -s "$T/py.hex" "$T/tool.hex" && [ "$(wc -l <"$T/py.hex")" = 18 ] \
     && ok "ecu_example.py's 18 EcuCommand frames (counter 0..17, wrapping at 16) = hilstep-can-tool's, byte for byte" \
     || { ko "ecu_example.py frames differ from the codec's"; diff "$T/py.hex" "$T/tool.hex" | head -5; }
+# SecOC both ways (hil/dbc/circular_track.dbc's two collections) under a key of this run: the
+# ECU's 18 cycles (freshness 1..18) verified by our receive side; the plant's cycles encoded by
+# our codec verified by the ECU's Python (hmac), and refused under another key.
+K=$(od -An -tx1 -N32 /dev/urandom | tr -d ' \n'); K2=$(od -An -tx1 -N32 /dev/urandom | tr -d ' \n')
+: >"$T/pyc.in"; : >"$T/pl.in"
+for k in 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17; do
+    F=$(awk -v k=$k 'BEGIN { printf "%.3f", 49.9 * sin(k * 1.3) }')
+    $PY test/can/ecu_example.py --cycle "$F" $k $((k + 1)) "$K" >>"$T/pyc.in"
+    awk -v k=$k 'BEGIN { printf "PlantState %.3f 1\nPlantPosition 0.5 -0.25\nPlantAuth\n", 31.9 * sin(k * 0.7) }' >>"$T/pl.in"
+done
+"$B/hilstep-can-tool" receive hil/dbc/circular_track.dbc "$K" <"$T/pyc.in" >"$T/pyc.out" 2>&1
+n_app=$(grep -c '^applied EcuCommand' "$T/pyc.out"); n_acc=$(grep -c '^EcuCommandAuth accepted' "$T/pyc.out")
+[ "$n_app" = 18 ] && [ "$n_acc" = 18 ] && [ "$(grep -vc -e ' held$' -e ' accepted$' -e '^applied ' "$T/pyc.out")" = 0 ] \
+    && ok "ecu_example.py's 18 EcuCommandAuth frames (Python's hmac) verify in hil/hs_secoc.c: 18 cycles applied" \
+    || { ko "ecu_example.py's cycles under our receive side: applied $n_app, accepted $n_acc"; head -5 "$T/pyc.out"; }
+"$B/hilstep-can-tool" encode hil/dbc/circular_track.dbc "$K" <"$T/pl.in" >"$T/pl.enc" 2>&1
+$PY test/can/ecu_example.py --verify "$K" <"$T/pl.enc" >"$T/pl.out" 2>&1
+awk 'BEGIN { for (k = 0; k < 18; k++) printf "speed %.3f\n", 31.9 * sin(k * 0.7) }' >"$T/pl.want"
+cmp -s "$T/pl.out" "$T/pl.want" \
+    && ok "the plant's 18 PlantAuth cycles (our codec) verify in ecu_example.py and give the speeds sent" \
+    || { ko "ecu_example.py --verify on the plant's cycles"; diff "$T/pl.out" "$T/pl.want" | head -5; }
+"$B/hilstep-can-tool" encode hil/dbc/circular_track.dbc "$K2" <"$T/pl.in" >"$T/pl2.enc" 2>&1
+$PY test/can/ecu_example.py --verify "$K" <"$T/pl2.enc" >"$T/pl2.out" 2>&1
+[ "$(grep -c '^refused' "$T/pl2.out")" = 18 ] && ! grep -q '^speed' "$T/pl2.out" \
+    && ok "the same cycles under another key: all 18 refused by ecu_example.py, no speed acted on" \
+    || { ko "ecu_example.py acted on cycles under another key"; head -3 "$T/pl2.out"; }
 
 echo "--- every shipped DBC binds to its model (hilstep-rt --transport can --signals: no bus touched)"
 nb=0; bad=""

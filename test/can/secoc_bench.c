@@ -32,11 +32,13 @@ static int collection(const hs_can_db *db, const hs_mac *k, const char *mode)
     hs_dbc_error err;
     uint8_t fr[HS_CAN_MAX_LEN];
     int nin = 0, nout = 0, c = -1;
+    /* the first collection (the commands: a DBC authenticating both ways has two) */
+    for (int m = db->nmsg - 1; m >= 0; --m)
+        if (db->msg[m].secoc == HS_SECOC_CRYPTO && db->msg[m].secoc_by < 0 && db->msg[m].n > 0) c = m;
     for (int m = 0; m < db->nmsg; ++m) {
-        if (db->msg[m].secoc == HS_SECOC_CRYPTO) c = m;
         for (int j = db->msg[m].first; j < db->msg[m].first + db->msg[m].n; ++j) {
             if (db->sig[j].e2e_role) continue;
-            if (db->msg[m].secoc_by >= 0) in[nin++] = db->sig[j].name;
+            if (db->msg[m].secoc_by == c) in[nin++] = db->sig[j].name;
             else out[nout++] = db->sig[j].name;
         }
     }

@@ -7,7 +7,9 @@
 # (repeat, jump, next: the genuine MAC kept, no key) secoc_mac, every replay secoc_stale, every
 # wrong CRC e2e_crc).
 #   sent      the third node's forged frames (spoof_sent)
-#   detected  forged frames the plant and the ECU refused by their E2E check (can_e2e_alarms)
+#   detected  forged frames the plant and the ECU refused: their alarms (can_e2e_alarms: E2E and
+#             SecOC) less the cryptographic frames refused (can_rx_secoc_refused), each of
+#             which only repeats the refusal of a held forged frame
 #   applied   the attacker's values that reached a controller, read from what each side acted
 #             on, not from frame counts (a genuine frame the emulated plant misses would cancel
 #             an accepted forgery in a difference of counters): at the plant the rows of its
@@ -27,7 +29,11 @@ kv() { awk -F= -v k="$2" '$1 == k { print $2; f = 1 } END { if (!f) print "" }' 
 P=$O/${PX}_rt.stats; E=$O/${PX}_ecu.stats; A=$O/${PX}_atk.stats
 sent=$(kv "$A" spoof_sent); s_cmd=$(kv "$A" spoof_sent_EcuCommand); s_st=$(kv "$A" spoof_sent_PlantState)
 s_cmd=${s_cmd:-0}; s_st=${s_st:-0}
-d_p=$(kv "$P" can_e2e_alarms); d_e=$(kv "$E" can_e2e_alarms)
+# Data frames refused: the alarms less the cryptographic frames of a collection refused (a
+# forged frame held for its cycle fails that cycle's MAC too: one forgery, one detection).
+al_p=$(kv "$P" can_e2e_alarms); al_e=$(kv "$E" can_e2e_alarms)
+cr_p=$(kv "$P" can_rx_secoc_refused); cr_e=$(kv "$E" can_rx_secoc_refused)
+d_p=${al_p:+$((al_p - ${cr_p:-0}))}; d_e=${al_e:+$((al_e - ${cr_e:-0}))}
 p_acc=$(kv "$P" can_rx_accepted); e_tx=$(kv "$E" can_tx_frames)
 e_rx=$(kv "$E" can_rx_frames); e_acc=$(kv "$E" can_rx_accepted)
 if [ -z "$sent" ] || [ -z "$d_p" ] || [ -z "$d_e" ] || [ -z "$p_acc" ] || [ -z "$e_tx" ] || [ -z "$e_rx" ]; then
@@ -35,6 +41,10 @@ if [ -z "$sent" ] || [ -z "$d_p" ] || [ -z "$d_e" ] || [ -z "$p_acc" ] || [ -z "
     ko "spoof scenario files incomplete (attacker exit '$(cat "$O/${PX}_atk.rc" 2>/dev/null)'): $(head -c 300 "$O/${PX}_atk.out" 2>/dev/null) $(head -c 300 "$O/${PX}_rt.out" 2>/dev/null)"
     echo "$L: $pass passed, $fail failed"; exit 1
 fi
+# A collection's verified cryptographic frames are frames accepted too (the senders count
+# them in can_tx_frames; the receivers in can_rx_secoc_verified, not can_rx_accepted).
+p_acc=$((p_acc + $(kv "$P" can_rx_secoc_verified | sed 's/^$/0/')))
+e_acc=$((${e_acc:-0} + $(kv "$E" can_rx_secoc_verified | sed 's/^$/0/')))
 # The attacker's values (PREFIX_atk.targets: its --target MSG=SIGNAL:VALUE options).
 tg=$(cat "$O/${PX}_atk.targets" 2>/dev/null)
 tval() { echo "$tg" | tr ' ' '\n' | sed -n "s/^$1=$2:\(.*\)$/\1/p" | head -n 1; }
@@ -59,23 +69,21 @@ rng=$(awk -v lo="$v_min" -v hi="$v_max" 'BEGIN { printf "%.3f..%.3f m/s", lo, hi
 [ -n "$v_st" ] && awk -v v="$v_st" -v lo="$v_min" -v hi="$v_max" 'BEGIN { exit !(v - lo >= -1e-6 && hi - v >= -1e-6) }' && a_e=1
 det=$((d_p + d_e)); app=$((a_p + a_e))
 echo "$L: sent $sent applied $app detected $det"
-# E2E without a MAC (hil/CAN.md "What it does not cover"): the CRC is public, so a forged
-# repeat of a genuine frame the receiver lost (an emulated CPU drops and stalls) carries the
-# next counter and is applied once; the genuine frame then counts as repeated and the verdict
-# fails. So without SecOC an applied forgery is said here, and passes only with both ends'
-# verdicts failed (exit 8, HS_EXIT_LINK); with SecOC (can-secoc) nothing forged may be applied.
-rc_p0=$(cat "$O/${PX}_rt.rc" 2>/dev/null); rc_e0=$(cat "$O/${PX}_ecu.rc" 2>/dev/null)
-if [ "$L" != can-secoc ] && [ "$app" -gt 0 ]; then
-    echo "  info applied $app forged values without SecOC (plant rows at $v_cmd N: $a_p, ECU acted on $v_st m/s: $a_e); verdicts: plant exit $rc_p0, ECU exit $rc_e0 (both must be 8)"
-    if [ "$rc_p0" = 8 ] && [ "$rc_e0" = 8 ]; then app=0; a_p=0; a_e=0; fi
-fi
+# Every shipped DBC authenticates both directions (hil/CAN.md, "Security"): nothing forged may
+# be applied, whatever else the verdicts say.
 [ "$sent" -gt 0 ] && [ "$app" = 0 ] && [ "$det" = "$sent" ] \
     && ok "second sender: $sent forged frames, $det detected, $app applied" \
     || ko "second sender: sent $sent, detected $det (plant $d_p, ECU $d_e), applied $app (plant $a_p telemetry rows at F_t = $v_cmd N, ECU $a_e: its PI acted on $rng, forged ${v_st:-none} m/s)"
-echo "  info plant accepted $p_acc of the ECU's $e_tx EcuCommand frames ($((e_tx - p_acc)) not accepted: an emulated plant misses some, never judged); the ECU's command at its limit on ${e_sat:-?} ticks"
+echo "  info plant accepted $p_acc of the ECU's $e_tx frames (commands and authenticators; $((e_tx - p_acc)) not accepted: an emulated plant misses some, never judged); the ECU's command at its limit on ${e_sat:-?} ticks"
 [ "$d_p" = "$s_cmd" ] && [ "$a_p" = 0 ] && [ "$p_acc" -le "$e_tx" ] \
     && ok "plant: all $s_cmd forged EcuCommand frames ($v_cmd N) refused, none of its $rows telemetry rows at $v_cmd N, accepted $p_acc <= the ECU's $e_tx" \
     || ko "plant: forged EcuCommand $s_cmd, refused $d_p; $a_p of its $rows telemetry rows at F_t = $v_cmd N; accepted $p_acc of the ECU's $e_tx"
+if [ "$L" = can-spoof ]; then
+    echo "  info SecOC collections: plant verified $(kv "$P" can_rx_secoc_verified), refused $cr_p (held frames not verified $(kv "$P" can_rej_secoc_unverified)); ECU verified $(kv "$E" can_rx_secoc_verified), refused $cr_e (held frames not verified $(kv "$E" can_rej_secoc_unverified)); alarms plant $al_p, ECU $al_e"
+    [ "$(kv "$P" can_rx_secoc_verified)" -gt 0 ] 2>/dev/null && [ "$(kv "$E" can_rx_secoc_verified)" -gt 0 ] 2>/dev/null \
+        && ok "both directions authenticated: the plant and the ECU verified their peer's collections" \
+        || ko "a collection never verified (plant '$(kv "$P" can_rx_secoc_verified)', ECU '$(kv "$E" can_rx_secoc_verified)'): the DBC's SecOC collections are not in use"
+fi
 if [ "$L" = can-secoc ]; then
     m_mac=$(($(kv "$A" spoof_mode_repeat) + $(kv "$A" spoof_mode_jump) + $(kv "$A" spoof_mode_next)))
     m_old=$(kv "$A" spoof_mode_replay); m_crc=$(kv "$A" spoof_mode_crc)

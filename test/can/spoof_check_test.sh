@@ -46,8 +46,12 @@ scenario() {
     d=$1; mkdir -p "$d"
     printf 'spoof_sent=190\nspoof_sent_EcuCommand=100\nspoof_sent_PlantState=90\n' >"$d/spoof_atk.stats"
     echo "--target EcuCommand=F_t:50 --target PlantState=speed:-30" >"$d/spoof_atk.targets"
-    printf 'can_e2e_alarms=%s\ncan_rx_accepted=%s\ncan_tx_frames=1000\nfinal_speed=1.0000001\n' "$4" "$2" >"$d/spoof_rt.stats"
-    printf 'can_e2e_alarms=%s\ncan_tx_frames=%s\ncan_rx_frames=890\ncan_rx_accepted=800\n' "$5" "$3" >"$d/spoof_ecu.stats"
+    # the ECU sends a command and its authenticator per cycle (E_TX cycles), the plant two
+    # states and their authenticator (1000 frames); a verified authenticator counts as accepted
+    printf 'can_e2e_alarms=%s\ncan_rx_accepted=%s\ncan_tx_frames=1000\nfinal_speed=1.0000001\n' "$(($4 + ${REF:-0}))" "$2" >"$d/spoof_rt.stats"
+    printf 'can_e2e_alarms=%s\ncan_tx_frames=%s\ncan_rx_frames=890\ncan_rx_accepted=600\n' "$5" "$(($3 * 2))" >"$d/spoof_ecu.stats"
+    printf 'can_rx_secoc_verified=%s\ncan_rx_secoc_refused=%s\ncan_rej_secoc_unverified=0\n' "${VER:-$2}" "${REF:-0}" >>"$d/spoof_rt.stats"
+    printf 'can_rx_secoc_verified=%s\ncan_rx_secoc_refused=0\ncan_rej_secoc_unverified=0\n' "${VER:-300}" >>"$d/spoof_ecu.stats"
     printf 'saturated_ticks=0\npi_ticks=%s\nspeed_min=%s\nspeed_max=%s\n' "${PI_TICKS:-700}" "$6" "$7" >>"$d/spoof_ecu.stats"
     echo "${RC:-8}" >"$d/spoof_rt.rc"; echo 8 >"$d/spoof_ecu.rc"
     echo "hilstep-rt: link: $4 frames refused by the E2E check (a second sender on the ECU's ids)" >"$d/spoof_rt.out"
@@ -69,12 +73,15 @@ scenario "$T/clean" 400 400 100 90 0.99 1.07 0 -0.002 1.5 49.998 0
 expect "clean attack (a genuine 49.998 N is not the forged 50 N)" 0 0 "$T/clean"
 scenario "$T/missed" 326 400 100 90 0.99 1.07 0 -0.002 1.5 0 0
 expect "plant missed 74 genuine frames, nothing forged applied (counters gave -74)" 0 0 "$T/missed"
-# Without SecOC a forgery that took a lost genuine frame's place is applied once (hil/CAN.md):
-# said, and passing only with both verdicts failed (exit 8); a passed verdict with it is a FAIL.
+# Both directions authenticated: a forgery acted on is a FAIL, whatever the verdicts said.
 scenario "$T/row" 400 400 100 90 0.99 1.07 0 50 0 0 0
-expect "one telemetry row at the forged +50 N, both verdicts failed (exit 8): said" 0 1 "$T/row"
-grep -q "info applied 1 forged values without SecOC" "$T/row/check.out" \
-    && ok "the applied forgery is said (info line)" || ko "the applied forgery is not said"
+expect "one telemetry row at the forged +50 N, both verdicts failed (exit 8)" 1 1 "$T/row"
+REF=3; scenario "$T/held" 400 400 100 90 0.99 1.07 0 0 0 0 0; REF=
+expect "3 forged frames held and refused with their cycle's MAC (alarms 103 = 100 frames + 3 MACs)" 0 0 "$T/held"
+REF=3; scenario "$T/held2" 400 400 97 90 0.99 1.07 0 0 0 0 0; REF=
+expect "alarms 100 of which 3 MACs: 97 forged frames refused, 3 not" 1 0 "$T/held2"
+VER=0; scenario "$T/nover" 400 400 100 90 0.99 1.07 0 0 0 0 0; VER=
+expect "no collection verified (an unauthenticated DBC)" 1 0 "$T/nover"
 RC=0; scenario "$T/rowpass" 400 400 100 90 0.99 1.07 0 50 0 0 0; RC=
 expect "one telemetry row at the forged +50 N with the plant's verdict passed" 1 1 "$T/rowpass"
 RC=0; scenario "$T/cancel" 399 400 100 90 0.99 1.07 0 50 0 0 0; RC=
