@@ -284,6 +284,8 @@ static void can_counters(const hs_transport *t, hs_tp_kv kv, void *ctx)
     }
     kv(ctx, "can_rx_secoc_verified", (double)s->link.secoc_verified,
        "(cryptographic frames that verified: their cycle applied)");
+    kv(ctx, "can_rx_secoc_refused", (double)s->link.secoc_refused,
+       "(cryptographic frames that did not verify: their cycle refused; also in can_rej_secoc_*)");
     kv(ctx, "can_rx_secoc_unchecked", (double)s->link.secoc_unchecked, "(cryptographic frames not judged: --no-auth)");
     kv(ctx, "can_rx_held", (double)hs_can_held(&s->link), "(authentic frames held at the end, awaiting their MAC)");
     kv(ctx, "can_rx_kernel_drops", (double)s->kernel_drops, "(socket queue full)");
