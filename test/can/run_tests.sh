@@ -89,7 +89,7 @@ $PY test/can/secoc_check.py "$B" >"$T/secoc.out" 2>&1
 grep -E '^  (ok|FAIL)' "$T/secoc.out"
 tally "$T/secoc.out" secoc
 
-for a in "hil/dbc/circular_track.dbc" "test/can/circular_track_secoc.dbc" "test/can/circular_track_secoc.dbc forged" \
+for a in "hil/dbc/circular_track.dbc" "test/can/circular_track_e2e.dbc" "test/can/circular_track_secoc.dbc" "test/can/circular_track_secoc.dbc forged" \
          "hil/dbc/mech/quarter_car.dbc" "hil/dbc/truck_trailer_pen.dbc" "hil/dbc/truck_trailer_pen.dbc forged" \
          "hil/dbc/truck_trailer_pen.dbc off"; do
     # shellcheck disable=SC2086

@@ -1,7 +1,7 @@
 #!/bin/sh
 # can-mac-bench: callgrind instruction counts per frame of hs_can_encode (the ECU's send) and
 # hs_can_receive_at (the plant's receive), inclusive, over 1000 EcuCommand frames of the
-# circular track: E2E only (hil/dbc/circular_track.dbc, 4 bytes) and E2E + SecOC
+# circular track: E2E only (test/can/circular_track_e2e.dbc, 4 bytes) and E2E + SecOC
 # (test/can/circular_track_secoc.dbc, 8 bytes: 24-bit HMAC-SHA-256 MAC, 8-bit freshness), and
 # the receive of forged SecOC frames (a bad MAC: the freshness one window back is tried too).
 # Then the secured PDU collection of the shipped DBCs (one cryptographic message per cycle):
@@ -19,7 +19,7 @@ run() {  # NAME DBC [forged]
     done
     echo "$line instructions per frame"
 }
-run "E2E only (circular_track.dbc)" hil/dbc/circular_track.dbc
+run "E2E only (circular_track_e2e.dbc)" test/can/circular_track_e2e.dbc
 run "E2E + SecOC (circular_track_secoc.dbc)" test/can/circular_track_secoc.dbc
 run "E2E + SecOC, forged frames received" test/can/circular_track_secoc.dbc forged
 run_cycle() {  # NAME DBC [off|forged]
