@@ -13,7 +13,7 @@
 FUZZ_CC      ?= clang
 FUZZ_RUNS    ?= 300000
 FUZZ_SECONDS ?= 60
-FUZZ_COV_MIN ?= 98
+FUZZ_COV_MIN ?= 99
 # port/linux-rt/'s floor (coverage.sh): the measured figure rounded down, so a harness or
 # corpus that loses reach fails (FUZZ.md lists the lines left and why).
 FUZZ_COV_MIN_PORT ?= 98
