@@ -25,7 +25,7 @@ export FUZZ_COV_MIN_PORT
 FUZZ_RUNS_plant  ?= 10000
 # can: half its inputs drive the quarter car's SecOC collection (two to three HMACs per cycle,
 # 0.4 ms per input on average), so 20,000 take the time 60,000 of the E2E harness alone took
-# (17.5 s against 19.5 s back to back at load ~9.7, FUZZ.md).
+# (19.9 and 19.5 s against 22.0 and 21.2 s, back to back at load ~6, FUZZ.md).
 FUZZ_RUNS_can    ?= 20000
 FUZZ_RUNS_dbc    ?= 100000
 FUZZ_RUNS_mbfile ?= 150000

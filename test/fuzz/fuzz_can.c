@@ -204,7 +204,7 @@ static struct {
     uint8_t held[HS_CAN_MAX_MSGS], hold[HS_CAN_MAX_MSGS][HS_CAN_MAX_LEN];
     e2e_model em[HS_CAN_MAX_MSGS];
     uint64_t last, verified, unverified, mac, stale, unchecked, ok;
-    int fresh; /* a cycle was applied since the last tick: the next tick's inputs are its values */
+    uint8_t fresh[HS_FRAME_MAX_VALUES]; /* applied since the last tick: the next tick's input is want */
     double want[HS_FRAME_MAX_VALUES];
 } R;
 
@@ -363,9 +363,9 @@ static void coll_cmd(int m, const uint8_t *p, uint64_t now, int timed)
         for (int k = M->first; k < M->first + M->n; ++k)
             if (Q.db.sig[k].e2e_role == HS_E2E_ROLE_DATA) {
                 R.want[QP.slot[k]] = hs_can_raw_to_phys(&Q.db.sig[k], hs_can_get_raw(&Q.db.sig[k], p));
+                R.fresh[QP.slot[k]] = 1u;
                 require(qrx.pend[QP.slot[k]] && qrx.pending_v[QP.slot[k]] == R.want[QP.slot[k]]);
             }
-        R.fresh = 1;
         return;
     }
     R.unverified += R.held[m];
@@ -427,6 +427,7 @@ static void coll_auth(const uint8_t *p)
             const hs_can_sig *s = &Q.db.sig[k];
             if (s->e2e_role != HS_E2E_ROLE_DATA) continue;
             R.want[QP.slot[k]] = hs_can_raw_to_phys(s, hs_can_get_raw(s, R.hold[m]));
+            R.fresh[QP.slot[k]] = 1u;
             /* applied bit for bit: the covered frame's value, offered for the next tick */
             require(qrx.pend[QP.slot[k]] && qrx.pending_v[QP.slot[k]] == R.want[QP.slot[k]]);
         }
@@ -434,7 +435,6 @@ static void coll_auth(const uint8_t *p)
     if (r == HS_CAN_OK) {
         R.verified++;
         R.ok += (uint64_t)nheld;
-        R.fresh = 1;
     } else {
         R.unverified += (uint64_t)nheld;
         R.mac += (r == HS_CAN_SECOC_MAC);
@@ -538,9 +538,9 @@ static int coll_run(const uint8_t *data, size_t size)
         (void)hs_rx_tick(&qrx, in);
         for (unsigned k = 0; k < qrx.n; ++k) {
             require((double)in[k] >= qrx.sig[k]->min && (double)in[k] <= qrx.sig[k]->max);
-            if (R.fresh) require(in[k] == (hs_real)R.want[k]);
+            if (R.fresh[k]) require(in[k] == (hs_real)R.want[k]);
         }
-        R.fresh = 0;
+        memset(R.fresh, 0, sizeof R.fresh);
         /* every frame in one counter, as the model counted it */
         require(QP.rejected[HS_CAN_SECOC_UNVERIFIED] == R.unverified && QP.rejected[HS_CAN_SECOC_MAC] == R.mac &&
                 QP.rejected[HS_CAN_SECOC_STALE] == R.stale && QP.secoc_verified == R.verified &&
