@@ -154,15 +154,17 @@ static int name_index(const char *const *names, int n, const char *name)
     return -1;
 }
 
-/* The first authentic message of cryptographic message c (DBC order), -1 = none. */
-static int first_auth(const hs_can_db *db, int c)
+/* 1 when authentic message m of cryptographic message c is its first in DBC order (none before
+ * it belongs to c): asked of a member, the answer needs no "none" case. */
+static int first_auth(const hs_can_db *db, int c, int m)
 {
-    for (int m = 0; m < db->nmsg; ++m) {
-        if (db->msg[m].secoc_by == c) {
-            return m;
+    int first = 1;
+    for (int k = 0; k < m; ++k) {
+        if (db->msg[k].secoc_by == c) {
+            first = 0;
         }
     }
-    return -1;
+    return first;
 }
 
 hs_status hs_can_bind(hs_can_link *L, const hs_can_db *db, const char *const *in_names, int nin,
@@ -230,7 +232,7 @@ hs_status hs_can_bind(hs_can_link *L, const hs_can_db *db, const char *const *in
         if ((c < 0) || (c >= db->nmsg)) {
             continue;
         }
-        if (m == first_auth(db, c)) {
+        if (first_auth(db, c, m) != 0) {
             L->dir[c] = L->dir[m];
         } else if (L->dir[c] != L->dir[m]) {
             return fail(err, db->msg[m].line, "message ", db->msg[m].name,

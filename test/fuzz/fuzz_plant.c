@@ -417,6 +417,46 @@ static void fz_end(hs_plant *p, uint64_t offered)
     require(hs_plant_fault_str(p->last_fault) != NULL);
 }
 
+/* Once per process: descriptions larger than this plant build (HS_PLANT_MAX_NQ positions,
+ * HS_PLANT_MAX_SIG outputs; the description language allows more) are refused at setup with
+ * the size named, and the map check refuses a missing model and too many signals. */
+static void fz_oversize(void)
+{
+    static char t[4096];
+    static int done;
+    char why[160];
+    if (done) return;
+    done = 1;
+    const int nb = HS_PLANT_MAX_NQ / 2 + 1; /* point2 bodies, two positions each */
+    size_t k = (size_t)snprintf(t, sizeof t, "model big dim=2\ngravity 0,-10\n");
+    for (int b = 0; b < nb && k < sizeof t; ++b) k += (size_t)snprintf(t + k, sizeof t - k, "body b%d point2 mass=1 pos=%d,0\n", b, b);
+    k += (size_t)snprintf(t + k, sizeof t - k, "output pos b0\n");
+    /* and one of 2 x (HS_PLANT_MAX_SIG / 2) + 1 output signals */
+    static char w[2048];
+    size_t kw = (size_t)snprintf(w, sizeof w, "model wide2 dim=2\nbody a point2 mass=1 pos=1,0\n");
+    for (int o = 0; o < HS_PLANT_MAX_SIG / 2; ++o) kw += (size_t)snprintf(w + kw, sizeof w - kw, "output pos a\n");
+    kw += (size_t)snprintf(w + kw, sizeof w - kw, "output energy\n");
+    require(k < sizeof t && kw < sizeof w);
+    const char *const text[2] = {t, w};
+    const char *const what[2] = {"positions", "outputs"};
+    hs_plant_def def = hs_plant_default_def();
+    for (int i = 0; i < 2; ++i) {
+        hs_mb_error err;
+        require(hs_mb_parse_compile(text[i], strlen(text[i]), &g_store, &g_mb, 0, &err) == HS_OK);
+        require(hs_plant_model_init(&g_model, &g_mb.type, g_pblock, sizeof g_pblock, why, sizeof why) == HS_OK);
+        g_model.desc = &g_mb;
+        require(i == 0 ? g_model.d.nq == 2 * nb : g_model.d.nout == HS_PLANT_MAX_SIG + 1);
+        const hs_status rc = hs_plant_initialize(&g_p, &def, &g_model, g_reals, sizeof g_reals / sizeof g_reals[0], g_ints,
+                                                 sizeof g_ints / sizeof g_ints[0], why, sizeof why);
+        require(rc == HS_E_SIZE && strstr(why, "model larger than this plant build") && strstr(why, what[i]));
+        const hs_signal_map *mp;
+        const hs_status rm = hs_plant_signal_map(&g_model, NULL, &g_p.g, &mp, why, sizeof why);
+        require(i == 0 ? rm == HS_OK : (rm == HS_E_SIZE && mp == NULL && strstr(why, "more signals than this plant build")));
+    }
+    const hs_signal_map *mp;
+    require(hs_plant_signal_map(NULL, NULL, &g_p.g, &mp, why, sizeof why) == HS_E_NULL && mp == NULL && why[0] != '\0');
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     const uint8_t *d = data;
@@ -426,6 +466,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (size < 8u) return 0;
     (void)take(&d, &n, s, sizeof s);
     fz_exit_table();
+    fz_oversize();
     if (!fz_model(s, why, sizeof why)) return 0;
     fz_labels(s);
 

@@ -283,6 +283,35 @@ put("can", "e2e_plant_1ms", e2e_run(0, 0xE8))
 put("can", "e2e_ecu", e2e_run(3, 0xE9))
 put("can", "e2e_no_cadence", e2e_run(6, 0xE8))
 
+# fuzz_can's SecOC collection (byte 0 bit 3; the shipped quarter car's EcuCommandAuth): records
+# [op][a][b], one cycle each: op 0 genuine, 1 commands lost, 2 EcuCommandAuth lost, 3 all lost,
+# 4 the cycle a + 1 back replayed (| 8: its EcuCommandAuth alone), 5 a command forged (bit b;
+# | 8 its CRC sealed again), 6 the EcuCommandAuth forged (| 8 another key, else bit b), 7 the
+# sender's freshness on by (a << 8 | b) + 1; | 32 no arrival time. Byte 0: bit 0 no key at the
+# plant, bit 1 --no-auth, bit 4 both ends near a freshness wrap (then byte 1: how near).
+def cyc(op, a=0, b=0):
+    return bytes([op, a, b])
+
+
+GEN16 = b"".join(cyc(0, 17 * k, 91 * k & 0xFF) for k in range(16))
+put("can", "coll_genuine", bytes([0x08]) + GEN16)
+# 3 verified cycles, 3 lost (a silence past the stale limit restarts the E2E sequence), then
+# cycle 1 replayed whole: its freshness is one window back, stale
+put("can", "coll_replay_stale", bytes([0x08]) + GEN16[:9] + cyc(3) * 3 + cyc(4, 4) + cyc(0, 1, 2) + cyc(0, 3, 4))
+put("can", "coll_attacks", bytes([0x08]) + b"".join([
+    cyc(0, 1, 1), cyc(0, 2, 2), cyc(1), cyc(0, 3, 3), cyc(2), cyc(0, 4, 4), cyc(3), cyc(0, 5, 5),
+    cyc(5, 0, 9), cyc(5 | 8, 0, 20), cyc(0, 6, 6), cyc(6, 0, 17), cyc(6 | 8), cyc(0, 7, 7)]))
+put("can", "coll_attacks_2", bytes([0x08]) + b"".join([
+    cyc(0, 1, 1), cyc(0, 2, 2), cyc(4, 0), cyc(4 | 8, 0), cyc(0, 8, 8), cyc(5, 0, 60),
+    cyc(0, 9, 9 | 0x80), cyc(32, 10, 10), cyc(32 | 2), cyc(32, 11, 11)]))
+# near the wrap of the 16-bit freshness (65,534 verified): across it, an authenticator replayed,
+# then 65,535 authenticators lost (bridged) and 65,536 (the sender lost for good)
+put("can", "coll_wrap", bytes([0x18, 0x04]) + b"".join(cyc(0, k, 3 * k) for k in range(6)) +
+    cyc(4 | 8, 2) + cyc(0, 40, 40) + cyc(7, 0xFF, 0xFE) + cyc(0, 41, 41) + cyc(0, 42, 42) +
+    cyc(7, 0xFF, 0xFF) + cyc(0, 43, 43) + cyc(0, 44, 44))
+put("can", "coll_nokey", bytes([0x09]) + GEN16[:24] + cyc(2) + cyc(0, 9, 9))
+put("can", "coll_noauth", bytes([0x0A]) + GEN16[:12] + cyc(5 | 8, 0, 20) + cyc(6, 0, 3) + cyc(4, 0) + cyc(0, 5, 6))
+
 # fuzz_frame with a run challenge (mode 0x30; 0x0123456789abcdef): answered, unanswered (0),
 # an old run's, then the retired version 2
 RUN = 0x0123456789ABCDEF
