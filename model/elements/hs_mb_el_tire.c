@@ -12,6 +12,8 @@
  * hs_tire_eval gives Fz, Fx, Fy, Mz, the rolling resistance Ty and the brake torque Tb; the
  * road's force F = Fx x + Fy y + Fz n acts at the contact point c - rd n, i.e. F at c plus the
  * torque rd (Fy x - Fx y); Mz n, (Ty + Tb + Td) e act on the wheel and -(Tb + Td) e on b.
+ * Steered, the knuckle's torque -kn e on the wheel and kn e on b, kn = rd (Fx (1 - cos delta) +
+ * Fy sin delta), makes the spin's share of the contact torque -rd Fx (model/TIRE.md).
  *
  * States (3, the element table's auxiliary states): the tread deflections xe, ye (m) and the
  * brake's Dahl state zb, advanced by the stepper from hs_tire_eval's rates.
