@@ -894,8 +894,8 @@ static hs_status output_vehicle(hs_mb_store *st, const tok *w, int npos, int lin
     /* output NAME tire TIRE.c | output NAME vehicle BODY.c */
     static const char *const TC[6] = {"omega", "Fx", "Fy", "Fz", "sx", "sy"};
     static const char *const TU[6] = {"rad/s", "N", "N", "N", "1", "1"};
-    static const char *const VC[6] = {"vx", "vy", "yaw_rate", "ax", "ay", "beta"};
-    static const char *const VU[6] = {"m/s", "m/s", "rad/s", "m/s^2", "m/s^2", "rad"};
+    static const char *const VC[7] = {"vx", "vy", "yaw_rate", "ax", "ay", "beta", "yaw"};
+    static const char *const VU[7] = {"m/s", "m/s", "rad/s", "m/s^2", "m/s^2", "rad", "rad"};
     const int tire = (int)(tok_eq(q, "tire") != 0);
     if (npos != 4) { return fail(err, line, kw, "expected: output NAME tire TIRE.c | output NAME vehicle BODY.c", E); }
     int dot = 0;
@@ -904,8 +904,8 @@ static hs_status output_vehicle(hs_mb_store *st, const tok *w, int npos, int lin
     const tok nm = {w[3].s, dot};
     const tok c = {&w[3].s[(dot < w[3].n) ? dot + 1 : dot], (dot < w[3].n) ? w[3].n - dot - 1 : 0};
     O->comp = -1;
-    for (int i = 0; i < 6; ++i) { if (tok_eq(c, tire ? TC[i] : VC[i]) != 0) { O->comp = i; } }
-    if (O->comp < 0) { return fail(err, line, w[3], tire ? "expected TIRE.c, c one of omega Fx Fy Fz sx sy" : "expected BODY.c, c one of vx vy yaw_rate ax ay beta", E); }
+    for (int i = 0; i < (tire ? 6 : 7); ++i) { if (tok_eq(c, tire ? TC[i] : VC[i]) != 0) { O->comp = i; } }
+    if (O->comp < 0) { return fail(err, line, w[3], tire ? "expected TIRE.c, c one of omega Fx Fy Fz sx sy" : "expected BODY.c, c one of vx vy yaw_rate ax ay beta yaw", E); }
     if (tire != 0) {
         O->kind = HS_MB_OUT_TIRE;
         O->index = find_force(st, nm);

@@ -6,13 +6,13 @@ both through the same ISO 3888-1 lane change, the C model's own driver's steerin
 WIN s from the steering's onset at 1 s, t shifted to 0) as the steer input of both
 (`--param external=1` on the C side), default method, h = 1 ms.
 
-Compared every 10th step: truck X, Y, psi, trailer X, Y, psi, the hitch defect and the hitch force on
-the truck (the joint's multipliers: hs_veh.c's rows in mm give kN, the description's in m give
-N; the spring-damper's -k d - c d'). Tolerance per quantity: twice the C model's own
-discretization error, measured as max |C(h) - C(h/2)| over the window (each run is within
-about that of the exact solution, sdirk being of order 2 and the inputs held over a step), so
-the same equations stay inside it and equations that differ by more than the method can
-resolve do not. The joint's defect is rounding in both (the projection ends every step on the
+Compared every 10th step: truck X, Y, psi, trailer X, Y, psi, the hitch defect and the hitch
+force on the truck (the joint's multipliers: hs_veh.c's rows in mm give kN, the description's in
+m give N; the spring-damper's -k d - c d'), and the outputs psi, psi_trailer. Tolerance per
+quantity: twice the C model's own discretization error, measured as max |C(h) - C(h/2)| over
+the window (each run is within about that of the exact solution, sdirk being of order 2 and the
+inputs held over a step), so the same equations stay inside it and equations that differ by
+more than the method can resolve do not. The joint's defect is rounding in both (the projection ends every step on the
 rows): <= 1e-9 m. --param goes to the descriptions only (a wrong description must fail:
 `--param m_r=20200`, the trailer 1 % heavier, does). Prints "tt_hsm: N passed, N failed"."""
 import math
@@ -96,6 +96,12 @@ with tempfile.TemporaryDirectory() as d:
                 continue
             tol = 2.0 * e[i]
             check(got[i] <= tol, "%s: %s description - C %.2e %s <= %.2e (2 x |C(h) - C(h/2)|)" % (cm, NAMES[i], got[i], UNITS[i], tol))
+        # the outputs of the same names: the description's vehicle yaw against hs_veh.c's psi
+        # coordinates (the lane change stays far inside the yaw's (-pi, pi]), same tolerances
+        (c1c, c1r), (ddc, ddr) = tt_hsm.read(p[0]), tt_hsm.read(p[2])
+        for name, i in (("out_psi[rad]", 2), ("out_psi_trailer[rad]", 5)):
+            got_o = max(abs(a[c1c[name]] - b[ddc[name]]) for a, b in zip(c1r, ddr))
+            check(got_o <= 2.0 * e[i], "%s: output %s description - C %.2e <= %.2e" % (cm, name, got_o, 2.0 * e[i]))
         print("  %s: lane change %.1f s from the steering's onset, largest hitch force %.0f N" % (cm, WIN, fmax))
 print("  (%.1f s wall)" % (time.time() - t0))
 print("tt_hsm: %d passed, %d failed" % (npass, nfail))
