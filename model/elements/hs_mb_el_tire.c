@@ -12,6 +12,8 @@
  * hs_tire_eval gives Fz, Fx, Fy, Mz, the rolling resistance Ty and the brake torque Tb; the
  * road's force F = Fx x + Fy y + Fz n acts at the contact point c - rd n, i.e. F at c plus the
  * torque rd (Fy x - Fx y); Mz n, (Ty + Tb + Td) e act on the wheel and -(Tb + Td) e on b.
+ * Steered, the knuckle's torque -kn e on the wheel and kn e on b, kn = rd (Fx (1 - cos delta) +
+ * Fy sin delta), makes the spin's share of the contact torque -rd Fx (model/TIRE.md).
  *
  * States (3, the element table's auxiliary states): the tread deflections xe, ye (m) and the
  * brake's Dahl state zb, advanced by the stepper from hs_tire_eval's rates.
@@ -107,13 +109,14 @@ static gv g_mul(int nd, const gv *a, const gv *b)
     return r;
 }
 
-/* The element's tire data: Rill's car set with r0, cz, dz from l0, k, c where given, on a road
+/* The element's tire data: Rill's car set (data=truck: hs_tire_par_truck, the truck-trailer's
+ * stand-in) with r0, cz, dz from l0, k, c where given, on a road
  * of relative friction scale= (1 when left out: the data's road), or the mu= input's value when
  * it is > 0 (a rig's friction actuator; 0: scale=). HS_E_INPUT for a mu= input outside
  * [0, HS_MB_TIRE_MU_MAX] or not a number (the signal map clamps into the input's range first). */
 static int tire_data(const hs_mb_force *E, const hs_real *in, hs_tire_par *p)
 {
-    hs_tire_par_car(p);
+    if (E->tset != 0) { hs_tire_par_truck(p); } else { hs_tire_par_car(p); }
     p->mu = E->scale;
     const hs_real mi = opt_in(in, E->in3);
     if (!(mi >= HS_R(0.0) && mi <= HS_MB_TIRE_MU_MAX)) { return HS_E_INPUT; }
@@ -366,10 +369,23 @@ static int tire_eval(const hs_mb_model *mb, int e, hs_real t, const hs_real *q, 
         for (int i = 0; i < nd; ++i) { rd.d[i] = -K->arg[HS_TIRE_PEN].d[i] / HS_R(3.0); }
     }
     const gv *Fx = &res[HS_TIRE_FX], *Fy = &res[HS_TIRE_FY];
-    const gv Ts = g_lin(nd, HS_R(1.0), &res[HS_TIRE_TY], HS_R(1.0), &res[HS_TIRE_TB]);
+    gv Ts = g_lin(nd, HS_R(1.0), &res[HS_TIRE_TY], HS_R(1.0), &res[HS_TIRE_TB]);
     const gv Trs = g_c(out->y[HS_TIRE_TB] + in[E->in0]);
     gv Tbr = Trs;
     for (int i = 0; i < nd; ++i) { Tbr.d[i] = res[HS_TIRE_TB].d[i]; }
+    /* A massless knuckle turns the axle with the heading, so the spin takes -rd Fx (the slip's
+     * power Fx (vx - rd Om) + Fy vy, hs_veh.c's law); about the unturned axle e the contact
+     * torque gives rd (Fy sin d - Fx cos d): kn = rd (Fx (1 - cos d) + Fy sin d) more braking
+     * on the wheel, reacted by the knuckle's carrier (exact for e normal to n; none unsteered) */
+    const hs_real dl = opt_in(in, E->in1);
+    if (dl != HS_R(0.0)) {
+        hs_real sdl, cdl;
+        hs_sincos(dl, &sdl, &cdl);
+        const gv kf = g_lin(nd, HS_R(1.0) - cdl, Fx, sdl, Fy);
+        const gv kn = g_mul(nd, &rd, &kf);
+        Ts = g_lin(nd, HS_R(1.0), &Ts, -HS_R(1.0), &kn);
+        Tbr = g_lin(nd, HS_R(1.0), &Tbr, -HS_R(1.0), &kn);
+    }
     const gv rFx = g_mul(nd, &rd, Fx), rFy = g_mul(nd, &rd, Fy);
     for (int i = 0; i < 3; ++i) {
         const gv fx = g_mul(nd, Fx, &K->x[i]), fy = g_mul(nd, Fy, &K->y[i]);
@@ -497,7 +513,7 @@ static int eval(const hs_mb_model *mb, int e, hs_real t, const hs_real *q, const
 
 const mb_force_elem mb_el_tire = {
     "tire", "HS_MB_TIRE",
-    MB_K_A | MB_K_B | MB_K_AXIS | MB_K_K | MB_K_C | MB_K_L0 | MB_K_IN | MB_K_T | MB_K_V | MB_K_STEER | MB_K_ROAD | MB_K_SCALE | MB_K_MU | MB_K_NORMAL,
+    MB_K_A | MB_K_B | MB_K_AXIS | MB_K_K | MB_K_C | MB_K_L0 | MB_K_IN | MB_K_T | MB_K_V | MB_K_STEER | MB_K_ROAD | MB_K_SCALE | MB_K_MU | MB_K_NORMAL | MB_K_DATA,
     MB_K_A | MB_K_AXIS | MB_K_IN,
     check, inputs, eval, NULL,
     .passive = MB_NO, .spring = MB_NO, .hinge = MB_NO, .tire = MB_YES};

@@ -495,7 +495,7 @@ static const struct { const char *key; uint32_t bit; } FKEYS[] = {
     {"scale", MB_K_SCALE}, {"axis", MB_K_AXIS}, {"axis_b", MB_K_AXIS_B}, {"in", MB_K_IN},
     {"f", MB_K_F}, {"tau", MB_K_TAU}, {"t", MB_K_T}, {"v", MB_K_V}, {"steer", MB_K_STEER}, {"road", MB_K_ROAD}, {"mu", MB_K_MU}, {"normal", MB_K_NORMAL},
     {"cda", MB_K_CDA}, {"cla", MB_K_CLA}, {"rho", MB_K_RHO}, {"pedal", MB_K_PEDAL}, {"ratios", MB_K_RATIOS},
-    {"out", MB_K_OUT}, {"left", MB_K_LEFT}, {"right", MB_K_RIGHT}};
+    {"out", MB_K_OUT}, {"left", MB_K_LEFT}, {"right", MB_K_RIGHT}, {"data", MB_K_DATA}};
 #define NFKEYS ((int)(sizeof FKEYS / sizeof FKEYS[0]))
 
 static tok key_of_bit(uint32_t bit)
@@ -538,6 +538,11 @@ static int force_value(hs_mb_store *st, hs_mb_force *F, uint32_t bit, tok V, hs_
         ok = (int)((tok_eq(V, "profile") != 0) || (tok_eq(V, "vertical") != 0));
         /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
         F->tilt = (tok_eq(V, "profile") != 0) ? 1 : 0;
+        break;
+    case MB_K_DATA:
+        ok = (int)((tok_eq(V, "truck") != 0) || (tok_eq(V, "car") != 0));
+        /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
+        F->tset = (tok_eq(V, "truck") != 0) ? 1 : 0;
         break;
     case MB_K_V:
     case MB_K_RATIOS: *nv = read_vec(st, V, tb->v, HS_MB_MAX_TAB); ok = (int)(*nv > 0); break;
@@ -889,8 +894,8 @@ static hs_status output_vehicle(hs_mb_store *st, const tok *w, int npos, int lin
     /* output NAME tire TIRE.c | output NAME vehicle BODY.c */
     static const char *const TC[6] = {"omega", "Fx", "Fy", "Fz", "sx", "sy"};
     static const char *const TU[6] = {"rad/s", "N", "N", "N", "1", "1"};
-    static const char *const VC[6] = {"vx", "vy", "yaw_rate", "ax", "ay", "beta"};
-    static const char *const VU[6] = {"m/s", "m/s", "rad/s", "m/s^2", "m/s^2", "rad"};
+    static const char *const VC[7] = {"vx", "vy", "yaw_rate", "ax", "ay", "beta", "yaw"};
+    static const char *const VU[7] = {"m/s", "m/s", "rad/s", "m/s^2", "m/s^2", "rad", "rad"};
     const int tire = (int)(tok_eq(q, "tire") != 0);
     if (npos != 4) { return fail(err, line, kw, "expected: output NAME tire TIRE.c | output NAME vehicle BODY.c", E); }
     int dot = 0;
@@ -899,8 +904,8 @@ static hs_status output_vehicle(hs_mb_store *st, const tok *w, int npos, int lin
     const tok nm = {w[3].s, dot};
     const tok c = {&w[3].s[(dot < w[3].n) ? dot + 1 : dot], (dot < w[3].n) ? w[3].n - dot - 1 : 0};
     O->comp = -1;
-    for (int i = 0; i < 6; ++i) { if (tok_eq(c, tire ? TC[i] : VC[i]) != 0) { O->comp = i; } }
-    if (O->comp < 0) { return fail(err, line, w[3], tire ? "expected TIRE.c, c one of omega Fx Fy Fz sx sy" : "expected BODY.c, c one of vx vy yaw_rate ax ay beta", E); }
+    for (int i = 0; i < (tire ? 6 : 7); ++i) { if (tok_eq(c, tire ? TC[i] : VC[i]) != 0) { O->comp = i; } }
+    if (O->comp < 0) { return fail(err, line, w[3], tire ? "expected TIRE.c, c one of omega Fx Fy Fz sx sy" : "expected BODY.c, c one of vx vy yaw_rate ax ay beta yaw", E); }
     if (tire != 0) {
         O->kind = HS_MB_OUT_TIRE;
         O->index = find_force(st, nm);

@@ -247,12 +247,12 @@ int mb_line_count(const hs_mb_model *mb, hs_mb_output_kind kind, int index)
     }
     case HS_MB_OUT_ENERGY: return 1;
     case HS_MB_OUT_TIRE: return mb_force_elems[D->forces[index].kind]->tire == MB_YES ? 6 : -1;
-    case HS_MB_OUT_VEHICLE: return D->bodies[index].kind == HS_MB_SPATIAL ? 6 : -1;
+    case HS_MB_OUT_VEHICLE: return D->bodies[index].kind == HS_MB_SPATIAL ? 7 : -1;
     default: return -1;
     }
 }
 
-/* vx, vy, yaw rate, ax, ay, beta of spatial body b (HS_MB_OUT_VEHICLE) into y. */
+/* vx, vy, yaw rate, ax, ay, beta, yaw of spatial body b (HS_MB_OUT_VEHICLE) into y (7 values). */
 static int vehicle_values(const hs_mb_model *mb, int b, hs_real t, const hs_real *q, const hs_real *u,
                           const hs_real *z, const hs_real *in, hs_real *y)
 {
@@ -281,6 +281,8 @@ static int vehicle_values(const hs_mb_model *mb, int b, hs_real t, const hs_real
     y[3] = mb_dot3(ex, F) / m;
     y[4] = mb_dot3(ey, F) / m;
     y[5] = (y[0] * y[0] + y[1] * y[1] > HS_R(0.01)) ? hs_atan2(y[1], y[0]) : HS_R(0.0);
+    /* the heading of the body's x axis in the ground plane, in (-pi, pi] (no turn count) */
+    y[6] = hs_atan2(ex[1], ex[0]);
     return HS_OK;
 }
 
@@ -363,7 +365,7 @@ static int line_values(const hs_model *m, hs_mb_output_kind kind, int index, hs_
     case HS_MB_OUT_VEHICLE: {
         const int rc = vehicle_values(mb, index, t, q, u, z, in, y);
         if (rc != (int)HS_OK) { return rc; }
-        k = 6;
+        k = 7;
         break;
     }
     default:

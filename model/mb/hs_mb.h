@@ -52,7 +52,7 @@
 #define HS_MB_MAX_NC 512      /* constraint rows (joints plus one per spatial body) */
 #endif
 #ifndef HS_MB_MAX_NIN
-#define HS_MB_MAX_NIN 16      /* input signals */
+#define HS_MB_MAX_NIN 24      /* input signals (the truck-trailer's 17; the boards keep 16, port/cortex-m/cortex-m.mk) */
 #endif
 #ifndef HS_MB_MAX_NZ
 #define HS_MB_MAX_NZ 48       /* auxiliary (first-order) states of the force elements */
@@ -188,6 +188,7 @@ typedef struct hs_mb_force {
     int in1, in2;       /* TIRE: 1 + the steering angle input (rad), 1 + the road height input (m); 0 none */
     int in3;            /* TIRE: 1 + the road friction input (mu=, relative; 0 in it: scale=); 0 none */
     int tilt;           /* TIRE: 1 = normal=profile (the road normal follows the profile's slope), 0 vertical */
+    int tset;           /* TIRE: data set, 0 data=car (hs_tire_par_car), 1 data=truck (hs_tire_par_truck) */
     hs_real cda, cla;   /* AERO: drag area Cd A and lift area Cl A (m^2; cla < 0: downforce) */
     hs_real rho;        /* AERO: air density (kg/m^3; 0: 1.204, dry air at 20 deg C) */
     int bc, bd;         /* GEARBOX: 1 + the output body (bc); DIFF, LOCKDIFF: 1 + the left (bc)

@@ -247,7 +247,7 @@ static void output_name(const hs_mb_desc *D, const hs_mb_output *o, int j, char 
             break;
         }
         case HS_MB_OUT_VEHICLE: {
-            static const char *const VEH_NAMES[6] = {".vx (m/s)", ".vy (m/s)", ".yaw_rate (rad/s)", ".ax (m/s^2)", ".ay (m/s^2)", ".beta (rad)"};
+            static const char *const VEH_NAMES[7] = {".vx (m/s)", ".vy (m/s)", ".yaw_rate (rad/s)", ".ax (m/s^2)", ".ay (m/s^2)", ".beta (rad)", ".yaw (rad)"};
             put_str(dst, cap, D->bodies[o->index].name, VEH_NAMES[j], NULL);
             break;
         }

@@ -233,6 +233,7 @@ hs_real mb_potential(const hs_mb_model *mb, hs_real t, const hs_real *q, const h
 #define MB_K_OUT 0x4000000u    /* out=BODY a gearbox's output shaft (stored 1 + index in bc) */
 #define MB_K_LEFT 0x8000000u   /* left=BODY a differential's left wheel (1 + index in bc) */
 #define MB_K_RIGHT 0x10000000u /* right=BODY its right wheel (1 + index in bd) */
+#define MB_K_DATA 0x20000000u  /* data=car|truck a tire's data set (stored in tset) */
 
 /* One force element kind. check() returns 0, or the MB_K_* bit of the offending key with *why
  * set (static text); it runs in the parser (file:line errors) and in hs_mb_compile (tables). */

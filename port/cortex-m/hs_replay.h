@@ -17,7 +17,7 @@
 #include "hs_signal.h"
 #include "hs_model.h"
 
-#define HS_REPLAY_MAX_COLS 16      /* input columns (hilstep-sim's HS_SIM_MAX_NIN) */
+#define HS_REPLAY_MAX_COLS 16      /* input columns (the boards' HS_MB_MAX_NIN; hilstep-sim takes 24) */
 #define HS_REPLAY_MAX_ROWS 65536   /* rows of one table (the converter refuses more) */
 #define HS_REPLAY_BISECT 17        /* halvings of the row search: ceil(log2(MAX_ROWS)) + 1 */
 

@@ -16,7 +16,7 @@ Errors name the file, the line and the field or the limit; exit 2, OUT not writt
 import re
 import sys
 
-MAX_COLS = 16            # hs_replay.h HS_REPLAY_MAX_COLS, hilstep-sim's HS_SIM_MAX_NIN
+MAX_COLS = 16            # hs_replay.h HS_REPLAY_MAX_COLS (the boards' HS_MB_MAX_NIN)
 MAX_ROWS = 65536         # hs_replay.h HS_REPLAY_MAX_ROWS
 MAX_BYTES = 1 << 20      # table bytes in flash (t and values, 8 bytes each): 1 MiB of 4 MiB
 LINE_MAX = 4094          # hilstep-sim reads lines of at most 4094 characters

@@ -12,7 +12,7 @@
 #define HS_SIM_MAXP 32              /* --param options at most */
 #define HS_SIM_MAX_STEPS 1e10       /* bound on T/h: ~8 h of host time for the car axle */
 #define HS_SIM_INPUTS_MAX_ROWS 262144u /* data rows of --inputs (36 MiB of table at most) */
-#define HS_SIM_MAX_NIN 16           /* input signals a --inputs file can drive (HS_MB_MAX_NIN) */
+#define HS_SIM_MAX_NIN 24           /* input signals a --inputs file can drive (HS_MB_MAX_NIN) */
 
 /* Results of hs_sim_parse / hs_sim_setup. */
 #define HS_SIM_OK 0

@@ -467,7 +467,7 @@ static int learn_map(ecu *e, char *why, size_t cap)
     static hs_model model;
     static union { hs_real r[HS_MODELS_MAX_PARAM_BYTES / sizeof(hs_real) + 1]; double d; } pblock;
     static hs_real reals[HS_STEPPER_REALS(HS_PLANT_MAX_NQ, HS_PLANT_MAX_NC, HS_PLANT_MAX_NZ)];
-    static int ints[HS_STEPPER_INTS(HS_PLANT_MAX_NQ, HS_PLANT_MAX_NC) + (1 << 16)];
+    static int ints[HS_STEPPER_INTS(HS_PLANT_MAX_NQ, HS_PLANT_MAX_NC) + (1 << 17)]; /* hilstep-rt's g_ints */
     static hs_plant plant;
     static hs_signal mirror[2 * HS_PLANT_MAX_SIG];
     static hs_signal_map mmap;

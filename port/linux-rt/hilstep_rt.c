@@ -133,8 +133,9 @@ static volatile sig_atomic_t g_stop;
 static volatile sig_atomic_t g_signal;
 static hs_real g_reals[HS_STEPPER_REALS(HS_PLANT_MAX_NQ, HS_PLANT_MAX_NC, HS_PLANT_MAX_NZ)];
 /* The macro bounds the dense backend; block models on the sparse one also keep their analysis
- * here, so there is room for that (hs_stepper_workspace_tmp gives the exact need). */
-static int g_ints[HS_STEPPER_INTS(HS_PLANT_MAX_NQ, HS_PLANT_MAX_NC) + (1 << 16)];
+ * here, so there is room for that (hs_stepper_workspace_tmp gives the exact need; the largest
+ * shipped, vehicles/large/truck_trailer.hsm: 113,550 ints in all, hilstep-mbgen --workspace). */
+static int g_ints[HS_STEPPER_INTS(HS_PLANT_MAX_NQ, HS_PLANT_MAX_NC) + (1 << 17)];
 static uint32_t g_lat_bins[LAT_BINS];
 static uint32_t g_exec_bins[EXEC_BINS];
 /* One telemetry record: the plant's row and, with --xcp, the calibration its step ran with. */

@@ -11,6 +11,13 @@ change at 80 km/h, h = 1 ms, 8 s:
   pen-1e9        truck_trailer_pen, k = 1e9 N/m, c = 0, symplectic Euler (the coupling
                  explicit, as in an ODE framework): the stiffest decade that stays stable at
                  1 ms (1e10 diverges; checked here)
+  hsm-dae-default, hsm-pen-1e6
+                 the descriptions model/mech/vehicles/large/truck_trailer.hsm and
+                 truck_trailer_pen.hsm (k = 1e6 N/m, c = 2e4 N s/m; both with the default
+                 method: under j2 the description is refused as inaccurate, its quaternion
+                 wheels spinning at 40 rad/s) of the same two models, steered by dae-default's
+                 driver (its every step's steering angle as their steer input: a description
+                 has no driver element; test/tire/tt_hsm.py)
 
 Fig. 10: hitch position defect |r_truck - r_trailer| (m) over time; Fig. 11: hitch force on the
 truck (N): the joint's multiplier (lam1, lam2, in kN: model/vehicle/hs_veh.c writes the hitch rows in
@@ -25,7 +32,10 @@ import os
 import subprocess
 import sys
 
-import matplotlib
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tire"))
+import tt_hsm  # noqa: E402
+
+import matplotlib  # noqa: E402
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
@@ -38,11 +48,19 @@ RUNS = [
     ("pen-3e5", "truck_trailer_pen", ["--method", "j2", "--param", "k_hitch=3e5", "--param", "c_hitch=2e4"], (3e5, 2e4)),
     ("pen-1e6", "truck_trailer_pen", ["--method", "j2"], (1e6, 2e4)),
     ("pen-1e9", "truck_trailer_pen", ["--method", "symplectic", "--param", "k_hitch=1e9", "--param", "c_hitch=0"], (1e9, 0.0)),
+    ("hsm-dae-default", "hsm:truck_trailer", [], None),
+    # the default method, not pen-1e6's j2: j2 on the description is refused as inaccurate
+    # (err_rich 5.2; its wheels' quaternions at 40 rad/s under a first-order step, 5 m ahead of
+    # the C model in 8 s), rightly
+    ("hsm-pen-1e6", "hsm:truck_trailer_pen", [], (1e6, 2e4)),
 ]
 
 
-def run(sim, model, args, path):
-    cmd = [sim, "--model", model, "--h", "1e-3", "--t", "8", "--csv", path] + args
+def run(sim, model, args, path, lane):
+    if model.startswith("hsm:"):
+        cmd = [sim, "--model-file", tt_hsm.HSM[model[4:]], "--inputs", lane, "--h", "1e-3", "--t", "8", "--csv", path] + args
+    else:
+        cmd = [sim, "--model", model, "--h", "1e-3", "--t", "8", "--csv", path] + args
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0:
         sys.exit("fig_trailer: %s failed (%d): %s" % (" ".join(cmd), r.returncode, r.stderr.strip()))
@@ -68,26 +86,48 @@ def main():
     os.makedirs(o.out, exist_ok=True)
     series = {}
     lines = []
+    same = []
+    lane = os.path.join(o.out, "fig10_11_lane.csv")
+    tt_hsm.lane_inputs(o.sim, 8.0, lane, os.path.join(o.out, "fig10_11_drv.csv"))
     for name, model, args, pen in RUNS:
         path = os.path.join(o.out, "fig10_11_%s.csv" % name)
-        cmd, summary = run(o.sim, model, args, path)
-        rows = list(csv.reader(open(path)))
-        col = {h: i for i, h in enumerate(rows[0])}
-        t, dfc, frc = [], [], []
-        for row in rows[1:]:
-            dx, dy, dvx, dvy = hitch(row, col)
-            t.append(float(row[0]))
-            dfc.append(math.hypot(dx, dy))
-            if pen is None:
-                frc.append(1000.0 * math.hypot(float(row[col["lam1"]]), float(row[col["lam2"]])))  # kN (rows in mm)
-            else:
-                k, c = pen
-                frc.append(math.hypot(-k * dx - c * dvx, -k * dy - c * dvy))
+        cmd, summary = run(o.sim, model, args, path, lane)
+        if model.startswith("hsm:"):
+            # the description's units from its bodies; the hitch rows' multipliers in N
+            ser = tt_hsm.series(path, "hsm", pen=pen, lam=("lam47", "lam48", 1.0))
+            t = [r[0] for r in ser]
+            dfc = [r[2] for r in ser]
+            frc = [math.hypot(*r[3]) for r in ser]
+        else:
+            rows = list(csv.reader(open(path)))
+            col = {h: i for i, h in enumerate(rows[0])}
+            t, dfc, frc = [], [], []
+            for row in rows[1:]:
+                dx, dy, dvx, dvy = hitch(row, col)
+                t.append(float(row[0]))
+                dfc.append(math.hypot(dx, dy))
+                if pen is None:
+                    frc.append(1000.0 * math.hypot(float(row[col["lam1"]]), float(row[col["lam2"]])))  # kN (rows in mm)
+                else:
+                    k, c = pen
+                    frc.append(math.hypot(-k * dx - c * dvx, -k * dy - c * dvy))
         series[name] = (t, dfc, frc)
         late = [d for tt, d in zip(t, dfc) if tt >= 2.0]
         shown = [a for i, a in enumerate(cmd[1:]) if a != "--csv" and (i == 0 or cmd[i] != "--csv")]
+        shown = [("LANE.csv" if a == lane else a) for a in shown]
         lines.append((name, " ".join(shown), max(dfc), sum(late) / len(late), max(frc)))
+        if model.startswith("hsm:"):
+            # the C model through the same inputs and method: its difference from the description
+            cpath = os.path.join(o.out, "fig10_11_c_%s.csv" % name)
+            run(o.sim, model[4:], args + ["--param", "external=1", "--inputs", lane], cpath, lane)
+            cser = tt_hsm.series(cpath, "c", pen=pen, lam=("lam1", "lam2", 1000.0))
+            dpos = max(max(abs(a[1][k][j] - b[1][k][j]) for k in (0, 1) for j in (0, 1)) for a, b in zip(ser, cser))
+            dpsi = max(max(abs(a[1][k][2] - b[1][k][2]) for k in (0, 1)) for a, b in zip(ser, cser))
+            dfor = max(math.hypot(a[3][0] - b[3][0], a[3][1] - b[3][1]) for a, b in zip(ser, cser))
+            same.append((name, model[4:], " ".join(args), dpos, dpsi, dfor))
+            os.remove(cpath)
         os.remove(path)
+    os.remove(lane)
     # the explicit coupling one decade stiffer diverges (the stability bound quoted above)
     r = subprocess.run([o.sim, "--model", "truck_trailer_pen", "--h", "1e-3", "--t", "8", "--method", "symplectic",
                         "--param", "k_hitch=1e10", "--param", "c_hitch=0"], capture_output=True, text=True)
@@ -102,7 +142,7 @@ def main():
     fig, ax = plt.subplots(figsize=(7, 4))
     for n in series:
         t, d, _ = series[n]
-        ax.semilogy(t, [max(x, 1e-16) for x in d], label=n, lw=1)
+        ax.semilogy(t, [max(x, 1e-16) for x in d], label=n, lw=1, ls="--" if n.startswith("hsm") else "-")
     ax.set_xlabel("t (s)")
     ax.set_ylabel("hitch position defect (m)")
     ax.set_title("Fig. 10: truck-trailer, ISO 3888-1 lane change, 80 km/h, h = 1 ms")
@@ -114,7 +154,7 @@ def main():
     fig, ax = plt.subplots(figsize=(7, 4))
     for n in series:
         t, _, F = series[n]
-        ax.plot(t, [x / 1000.0 for x in F], label=n, lw=1)
+        ax.plot(t, [x / 1000.0 for x in F], label=n, lw=1, ls="--" if n.startswith("hsm") else "-")
     ax.set_xlabel("t (s)")
     ax.set_ylabel("|hitch force| (kN)")
     ax.set_title("Fig. 11: coupling force on the truck")
@@ -130,6 +170,15 @@ def main():
           "|---|---|---|---|---|"]
     for name, cmd, dmax, dlate, fmax in lines:
         md.append("| %s | `%s` | %.3g | %.3g | %.1f |" % (name, cmd, dmax, dlate, fmax / 1000.0))
+    md.append("")
+    md.append("LANE.csv: dae-default's steering, every step's K (y_ref(X_p) - Y_p) of hs_veh.c's driver from its state, "
+              "as the descriptions' steer input (test/tire/tt_hsm.py lane_inputs).")
+    md.append("")
+    md.append("| description | against | largest position difference, truck and trailer (m) | yaw (rad) | hitch force (N) |")
+    md.append("|---|---|---|---|---|")
+    for name, cm, args, dpos, dpsi, dfor in same:
+        md.append("| %s | `--model %s --param external=1 --inputs LANE.csv%s` | %.2g | %.2g | %.2g |" %
+                  (name, cm, (" " + args) if args else "", dpos, dpsi, dfor))
     md.append("")
     md.append("Explicit coupling at k = 1e10 N/m (symplectic, 1 ms): %s." %
               ("diverges (step refused)" if diverges else "did NOT diverge"))

@@ -1,8 +1,9 @@
 #!/usr/bin/python3
 """run_tire_test.py TIRETEST SIM TIREMB VDC - runs the tire element's C checks, the TMeasy reference
 comparison, the car runs through hilstep-sim, the multibody tire element's checks and the
-car.hsm runs, the wheel spin-up runs (spin_test.py), the manoeuvres under the ABS and ESC laws
-(vdc_test.py), sums their result lines into one "tire-test: N passed, N failed"."""
+car.hsm runs, the truck-trailer descriptions against their C models (tt_hsm_test.py), the wheel
+spin-up runs (spin_test.py), the manoeuvres under the ABS and ESC laws (vdc_test.py),
+and sums their result lines into one "tire-test: N passed, N failed"."""
 import re
 import subprocess
 import sys
@@ -15,6 +16,7 @@ for cmd in ([sys.argv[1]], ["/usr/bin/python3", here + "/tmeasy_ref.py", sys.arg
             ["/usr/bin/python3", here + "/iso3888_test.py", sys.argv[2]],
             [sys.argv[3]],
             ["/usr/bin/python3", here + "/car_hsm_test.py", sys.argv[2], "model/mech/vehicles/car.hsm"],
+            ["/usr/bin/python3", here + "/tt_hsm_test.py", sys.argv[2]],
             ["/usr/bin/python3", here + "/standstill_test.py", sys.argv[2]],
             ["/usr/bin/python3", here + "/mu_test.py", sys.argv[2]],
             ["/usr/bin/python3", here + "/lambda_test.py", sys.argv[2]],

@@ -6,6 +6,8 @@
 # the multibody tire element against hs_tire.c and differences (tire_mb.c) and the same runs of
 # model/mech/vehicles/car.hsm with load transfer (car_hsm_test.py); the 4WD launch at 1500 N m
 # per wheel, dry and on ice, on both cars and one wheel alone (spin_test.py, issue 32 item 5).
+# The truck-trailer descriptions (model/mech/vehicles/large/) against hs_veh.c's models through
+# the lane change's first 0.8 s (tt_hsm_test.py, about 2 s of CPU).
 # The manoeuvres under hil/hs_vdc.c's ABS and ESC through hilstep-vdc (vdc_test.py: FMVSS 126,
 # mu-split).
 TIRE_TEST_OBJ := $(addprefix $(BUILD)/obj/,model/vehicle/hs_tire.o model/vehicle/hs_tire_values.o model/vehicle/hs_veh.o rt/hs_math.o rt/hs_model.o)

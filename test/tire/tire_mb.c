@@ -318,6 +318,7 @@ static void refusals(void)
         {"model x dim=3\ninput d\ninput b\nbody w spatial mass=1 inertia=1,1,1\nforce t tire a=w axis=0,1,0 in=d t=0,1,1 v=0,0,0\n", 5, "t"},
         {"model x dim=3\ninput d\ninput b\nbody w spatial mass=1 inertia=1,1,1\nforce t tire a=w axis=0,1,0 in=d scale=0\n", 5, "scale"},
         {"model x dim=3\ninput d\ninput b\nbody w spatial mass=1 inertia=1,1,1\nforce t tire a=w axis=0,1,0 in=d normal=sideways\n", 5, "normal"},
+        {"model x dim=3\ninput d\ninput b\nbody w spatial mass=1 inertia=1,1,1\nforce t tire a=w axis=0,1,0 in=d data=lorry\n", 5, "data"},
         {"model x dim=3\ninput d\ninput b\ninput m\nbody w spatial mass=1 inertia=1,1,1\nforce t tire a=w axis=0,1,0 in=d mu=nosuch\n", 6, "mu"},
         {"model x dim=3\nbody w spatial mass=1 inertia=1,1,1\nforce s spring a=w b=ground k=1\noutput o tire s.Fx\n", 4, "s.Fx"},
         {"model x dim=3\ninput d\ninput b\nbody w spatial mass=1 inertia=1,1,1\nforce t tire a=w axis=0,1,0 in=d\noutput o tire t.Mx\n", 6, "t.Mx"}};
@@ -334,7 +335,7 @@ static void refusals(void)
         }
     }
     CHECK_NAMED(ok, "tire lines refused at their line and key: 2-D body, axis not unit, unknown steer input, brake input "
-              "missing, negative stiffness, road profile x not increasing, road friction scale= 0, normal= neither vertical nor profile, mu= an unknown input, tire output of a spring, unknown tire quantity");
+              "missing, negative stiffness, road profile x not increasing, road friction scale= 0, normal= neither vertical nor profile, data= neither car nor truck, mu= an unknown input, tire output of a spring, unknown tire quantity");
     hs_model m;
     hs_mb_model_init(&m, &mb);
     hs_real q[NQ], u[NQ], z[3], in[4], f[NQ];
