@@ -11,6 +11,8 @@
  *              r_i = -d/h (d >= 0, speculative: the gap closes within the step, no sooner)
  *                    -HS_CT_ERP d/h (d < 0, a fraction of a penetration is removed per step)
  *                    raised to -e J_i u~ when the row hits within the step faster than HS_CT_VREST,
+ *                    and, touching at a step above HS_CT_HREF, by hold eps_i a_i (a_i its pair's
+ *                    slowly followed load: the rest depth of the 1 ms step, hs_contact_hold),
  *              d = phi_i - h J_i u~ the gap at the start of the step;
  * friction rows  J_i u_{n+1} = 0 while |lambda_i| < mu nbar, else |lambda_i| = mu nbar opposing
  *              the slip: nbar = the normal's impulse in this sweep (pyramid) or of the previous
@@ -41,7 +43,7 @@
 /* The step (s) up to which a resting normal row sits REG W_ii F h^2 / ERP inside the surface
  * (F its force). At a longer step its target takes back the compliance velocity of its
  * pair's load (hs_contact_hold), so the rest depth stays the one of this step,
- * REG W_ii F HREF^2 / ERP, up to 4.47 ms (HS_CT_HOLDMAX), while the sweeps keep the compliance
+ * REG W_ii F HREF^2 / ERP, up to 2 ms (HS_CT_HOLDMAX), while the sweeps keep the compliance
  * REG W_ii that makes the redundant corners' split unique (model/CONTACT.md, "The rest depth
  * at long steps"). */
 #define HS_CT_HREF HS_R(1e-3)
@@ -51,10 +53,10 @@
  * 0.02 let it stand). */
 #define HS_CT_HOLDB HS_R(0.02)
 /* The most of a row's compliance velocity its target takes back (dimensionless): above
- * HS_CT_HREF / sqrt(1 - HOLDMAX) = 4.47 ms the rest depth is (1 - HOLDMAX) REG W_ii F h^2 / ERP.
- * A stiffer rest at such steps is more than the 20 sweeps hold: at 1/20 s the stack collapses
- * with 0.99 and with 0.9964 and stands with 0.95 (model/CONTACT.md). */
-#define HS_CT_HOLDMAX HS_R(0.95)
+ * HS_CT_HREF / sqrt(1 - HOLDMAX) = 2 ms the rest depth is (1 - HOLDMAX) REG W_ii F h^2 / ERP.
+ * A stiffer rest at such steps needs more sweeps: at 1/20 s the stack collapses with 0.99, and
+ * with 0.95 it stands but at 1/60 s no longer with 16 sweeps, which 0.75 keeps (model/CONTACT.md). */
+#define HS_CT_HOLDMAX HS_R(0.75)
 /* Gaps below this count as touching (m or rad): closed at ERP per step, not speculatively. */
 #define HS_CT_SLOP HS_R(1e-5)
 /* Impact speed below which a normal row does not bounce (m/s or rad/s): resting contacts

@@ -134,12 +134,12 @@ dc=$(awk -v r="$REG" -v e="$ERP" -v t="$tau" 'BEGIN { printf "%.12g", r * 3 * t 
 rel "stop: penetration past -pi/4 (rad) = REG W tau h^2 / ERP" "$(awk -v t="$th" 'BEGIN { printf "%.8g", -atan2(1, 1) - t }')" "$dc" 0.01
 below "stop: angular speed at 2 s (rad/s)" "$(field u3 < "$T/stop.out")" 1e-6
 
-# ---- five stacked boxes, 60 s (20 s at 4 ms). At 1 ms the rows rest at the compliance
-# REG W F h^2 / ERP; above HREF (1 ms) they keep (1 - hold) of it: at 4 ms exactly the 1 ms
-# depth, at 1/60 s 1 - HOLDMAX of the h^2 law (0.170 mm, was 3.41 mm: the settle bar is 1 mm) ----
-for h in 0.001 0.004 0.016666666666666666; do
+# ---- five stacked boxes, 60 s (15 s at 1.5 ms). At 1 ms the rows rest at the compliance
+# REG W F h^2 / ERP; above HREF (1 ms) they keep (1 - hold) of it: at 1.5 ms exactly the 1 ms
+# depth, at 1/60 s 1 - HOLDMAX of the h^2 law (0.852 mm, was 3.41 mm: the settle bar is 1 mm) ----
+for h in 0.001 0.0015 0.016666666666666666; do
     t=60; lim=1e-4; [ "$h" != 0.001 ] && lim=1e-3
-    [ "$h" = 0.004 ] && t=20
+    [ "$h" = 0.0015 ] && t=15
     [ "$QUICK" = --quick ] && [ "$h" = 0.001 ] && t=6
     out=$("$SIM" --model-file "$M/stack.hsm" --h $h --t $t)
     st=$(echo "$out" | field status)
@@ -307,6 +307,29 @@ out=$("$SIM" --model-file "$M/stack.hsm" --h 0.05 --t 30)
 [ "$(echo "$out" | field status)" = ok ] && ok "stack at 1/20 s, 30 s: status ok (resting rows keep their compliance)" || ko "stack at 1/20 s: status $(echo "$out" | field status)"
 sink=$(awk -v r="$REG" -v e="$ERP" -v h=0.05 -v k="$(keep 0.05)" 'BEGIN { printf "%.12g", k * r * h * h / e * 9.81 * (4 * 5 / 4 + 8 * (4 + 3 + 2 + 1) / 4) }')
 rel "stack at 1/20 s: top box settle (m) = (1 - hold) x sum of REG W F h^2 / ERP (it stands)" "$(awk -v z="$(echo "$out" | field q31)" 'BEGIN { printf "%.8g", 0.9 - z }')" "$sink" 0.01
+
+# ---- mass ratio 1000:1 (ratio.hsm): a 1000 kg cube on a 1 kg cube on the floor, 10 s at 1 ms.
+# Declared bottom first, the sweeps cannot carry the heavy load through the light body (their
+# rate on that pair of rows is about 1 - 1/1000 per sweep): the cubes rattle at 1.4e-2 m/s and
+# the heavy one wanders 0.13 mm (model/CONTACT.md "Mass ratio", open). What is checked: the run's
+# err_glob covers that wander (status ok is then within --tol, not by chance), and declared
+# top first (the same scene, contact lines reversed) both rest: speeds <= 1e-5 m/s from 5 s on,
+# each settle the compliance of its rows, the floor's corners 1001 m g / 4 with W = 4 and the
+# corners between the cubes 1000 m g / 4 with W = 4 + 4/1000. ----
+out=$("$SIM" --model-file "$SC/ratio.hsm" --h 0.001 --t 10)
+dr=$(awk -v x="$(echo "$out" | field q8)" -v y="$(echo "$out" | field q9)" 'BEGIN { printf "%.6g", sqrt(x * x + y * y) }')
+eg=$(echo "$out" | field err_glob)
+awk -v e="$eg" -v d="$dr" 'BEGIN { exit !(e >= d) }' && ok "mass ratio, bottom first: err_glob $eg >= the heavy cube's wander $dr m (status $(echo "$out" | field status))" \
+    || ko "mass ratio, bottom first: err_glob $eg < the heavy cube's wander $dr m: the estimate misses the error"
+{ grep -v '^contact' "$SC/ratio.hsm"; grep '^contact' "$SC/ratio.hsm" | tac; } > "$T/ratio_top.hsm"
+out=$("$SIM" --model-file "$T/ratio_top.hsm" --h 0.001 --t 10 --csv "$T/ratio.csv")
+[ "$(echo "$out" | field status)" = ok ] && ok "mass ratio, top first: status ok" || ko "mass ratio, top first: status $(echo "$out" | field status)"
+below "mass ratio, top first: largest speed from 5 s to 10 s (m/s, rad/s: u1..u14)" \
+    "$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "u1") c = i; next } $1 >= 5 { for (j = c; j < c + 14; j++) { v = $j < 0 ? -$j : $j; if (v > m) m = v } } END { printf "%.6g", m }' "$T/ratio.csv")" 1e-5
+dl=$(awk -v r="$REG" -v e="$ERP" 'BEGIN { printf "%.12g", r * 4 * 1001 * 9.81 / 4 * 1e-6 / e }')
+rel "mass ratio, top first: light cube's settle (m) = REG W F h^2 / ERP" "$(awk -v z="$(echo "$out" | field q3)" 'BEGIN { printf "%.8g", 0.1 - z }')" "$dl" 0.01
+rel "mass ratio, top first: heavy cube's settle (m) = both levels' compliance" "$(awk -v z="$(echo "$out" | field q10)" 'BEGIN { printf "%.8g", 0.3 - z }')" \
+    "$(awk -v r="$REG" -v e="$ERP" -v d="$dl" 'BEGIN { printf "%.12g", d + r * 4.004 * 1000 * 9.81 / 4 * 1e-6 / e }')" 0.01
 
 # ---- capsule on two capsules (issue 35): a raft of two logs (r 0.05 m, touching, along x) on
 # the floor, a third log dropped 1 cm into their groove: it rests at the groove's height
