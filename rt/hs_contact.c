@@ -324,6 +324,7 @@ HS_INLINE hs_real ct_finite_sum(const hs_stepper *s, int nq, int nk)
  * correction moves qn (nq) along B_i. Every sweep reads these, so they are set once. */
 HS_INLINE void ct_targets(hs_stepper *s, const hs_model_type *T, int nq, int nk, hs_real cq, hs_real h)
 {
+    const hs_real hold = hs_contact_hold(h);
     for (int i = 0; i < nk; ++i) {
         const hs_real *Ji = &s->ctJ[i * nq];
         const hs_real *Bi = &s->ctB[i * nq];
@@ -385,6 +386,7 @@ HS_INLINE void ct_targets(hs_stepper *s, const hs_model_type *T, int nq, int nk,
             } else {
                 /* no impact: the target above stands */
             }
+            r = hold_target(r, d, hold, s->cteps[i], s->ctan[i]);
         }
         axpy(&s->qn[a0], mu, &Bi[a0], a1 - a0);
         s->ctr[i] = r;
@@ -548,6 +550,7 @@ hs_status hs_st_contact(hs_stepper *s, const hs_ctx *c)
     } else {
         responses_by_rows(s);
     }
+    ct_anchor(s, T);
     ct_targets(s, T, nq, nk, cq, h);
     hs_real *lam = s->ctln;
     ct_warm(s, nq, nk, lam);

@@ -11,6 +11,8 @@
  *              r_i = -d/h (d >= 0, speculative: the gap closes within the step, no sooner)
  *                    -HS_CT_ERP d/h (d < 0, a fraction of a penetration is removed per step)
  *                    raised to -e J_i u~ when the row hits within the step faster than HS_CT_VREST,
+ *                    and, touching at a step above HS_CT_HREF, by hold eps_i a_i (a_i its pair's
+ *                    slowly followed load: the rest depth of the 1 ms step, hs_contact_hold),
  *              d = phi_i - h J_i u~ the gap at the start of the step;
  * friction rows  J_i u_{n+1} = 0 while |lambda_i| < mu nbar, else |lambda_i| = mu nbar opposing
  *              the slip: nbar = the normal's impulse in this sweep (pyramid) or of the previous
@@ -38,6 +40,23 @@
  * corners on one face are redundant, and without it the sweeps leave a different split of
  * the load every step, which rocks a stack (model/CONTACT.md). */
 #define HS_CT_REG HS_R(1e-2)
+/* The step (s) up to which a resting normal row sits REG W_ii F h^2 / ERP inside the surface
+ * (F its force). At a longer step its target takes back the compliance velocity of its
+ * pair's load (hs_contact_hold), so the rest depth stays the one of this step,
+ * REG W_ii F HREF^2 / ERP, up to 2 ms (HS_CT_HOLDMAX), while the sweeps keep the compliance
+ * REG W_ii that makes the redundant corners' split unique (model/CONTACT.md, "The rest depth
+ * at long steps"). */
+#define HS_CT_HREF HS_R(1e-3)
+/* Per step, the fraction by which a contact pair's hold anchor follows the pair's mean normal
+ * impulse (dimensionless): slow, so the step's own dynamics see the plain compliance (with the
+ * whole load taken back at 1/60 s, a follow of 1 or 0.1 per step collapses the stack; 0.05 and
+ * 0.02 let it stand). */
+#define HS_CT_HOLDB HS_R(0.02)
+/* The most of a row's compliance velocity its target takes back (dimensionless): above
+ * HS_CT_HREF / sqrt(1 - HOLDMAX) = 2 ms the rest depth is (1 - HOLDMAX) REG W_ii F h^2 / ERP.
+ * A stiffer rest at such steps needs more sweeps: at 1/20 s the stack collapses with 0.99, and
+ * with 0.95 it stands but at 1/60 s no longer with 16 sweeps, which 0.75 keeps (model/CONTACT.md). */
+#define HS_CT_HOLDMAX HS_R(0.75)
 /* Gaps below this count as touching (m or rad): closed at ERP per step, not speculatively. */
 #define HS_CT_SLOP HS_R(1e-5)
 /* Impact speed below which a normal row does not bounce (m/s or rad/s): resting contacts
@@ -48,6 +67,17 @@
  * velocity change, as the method moves positions with its end velocity: h (velocities
  * first), h/2 (sdirk, galpha, dvp, em: trapezoidal in the end velocity), 0 (positions first). */
 hs_real hs_contact_cq(const hs_stepper *s, hs_real h);
+
+/* The fraction of a resting normal row's compliance velocity eps_i a_i (a_i its pair's hold
+ * anchor) that its target takes back at step h (s, > 0; dimensionless): 1 - (HS_CT_HREF / h)^2
+ * above HS_CT_HREF, so the rest depth is REG W_ii F HREF^2 / ERP, at most HS_CT_HOLDMAX; 0 at
+ * and below HS_CT_HREF (the 1 ms frame's rows are unchanged to the bit). */
+static inline hs_real hs_contact_hold(hs_real h)
+{
+    const hs_real x = HS_CT_HREF / h;
+    const hs_real hh = (x < HS_R(1.0)) ? (HS_R(1.0) - (x * x)) : HS_R(0.0);
+    return (hh < HS_CT_HOLDMAX) ? hh : HS_CT_HOLDMAX;
+}
 
 /* 1 when model m's contact stage can work in body velocities (rt/hs_contact_fb.c): it offers
  * free_bodies() and ct_points() and they are consistent with its sizes and rows; else 0. */

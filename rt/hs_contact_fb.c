@@ -358,7 +358,7 @@ HS_INLINE void point_couplings(hs_stepper *s, const hs_model_type *T, const hs_r
  * couplings J_k B_m within the point, as the generic stage sets them (rt/hs_contact.c), into
  * the stepper's row arrays and the record. */
 static void point_setup(hs_stepper *s, const hs_fb_info *fb, const hs_ct_point *P, const hs_real *g, hs_real *Rp,
-                        hs_real cq, hs_real h)
+                        hs_real cq, hs_real h, hs_real hold)
 {
     const hs_model_type *T = s->model->type;
     hs_real *bd = fb_bodies(s);
@@ -429,6 +429,7 @@ static void point_setup(hs_stepper *s, const hs_fb_info *fb, const hs_ct_point *
             } else {
                 /* no impact: the target above stands */
             }
+            r = hold_target(r, dg, hold, s->cteps[i], s->ctan[i]);
         }
         /* the sweeps' J u leaves out the radial part vo: the target takes it instead */
         r -= vo;
@@ -626,8 +627,10 @@ hs_status hs_contact_fb_step(hs_stepper *s, const hs_ctx *c)
     }
     bodies_in(s, &fb);
     hs_real *pts = fb_pts(s);
+    ct_anchor(s, T);
+    const hs_real hold = hs_contact_hold(h);
     for (int k = 0; k < np; ++k) {
-        point_setup(s, &fb, &T->ct_pts[k], &geo[k * HS_CT_PT], &pts[k * FB_PT], cq, h);
+        point_setup(s, &fb, &T->ct_pts[k], &geo[k * HS_CT_PT], &pts[k * FB_PT], cq, h, hold);
     }
     hs_real *bd = fb_bodies(s);
     hs_real *lam = s->ctln;

@@ -654,7 +654,7 @@ hs_status hs_stepper_set_state(hs_stepper *s, hs_real t, const hs_real *q, const
     for (int i = 0; i < s->nq; ++i) { s->q[i] = q[i]; s->u[i] = u[i]; }
     for (int i = 0; i < s->nz; ++i) { s->z[i] = z[i]; }
     /* a new state has no contact history: the warm start starts from zero impulses */
-    for (int i = 0; i < s->model->type->nk; ++i) { s->ctl[i] = HS_R(0.0); }
+    for (int i = 0; i < s->model->type->nk; ++i) { s->ctl[i] = HS_R(0.0); s->cta[i] = HS_R(0.0); }
     s->stats.ct_residual = HS_R(0.0);
     s->stats.ct_residual_max = HS_R(0.0);
     s->stats.err_step = HS_R(0.0);
@@ -1021,6 +1021,7 @@ static void commit(hs_stepper *s, hs_real t1)
     tp = s->z; s->z = s->zn; s->zn = tp;
     tp = s->lambda; s->lambda = s->lamn; s->lamn = tp;
     tp = s->ctl; s->ctl = s->ctln; s->ctln = tp;
+    tp = s->cta; s->cta = s->ctan; s->ctan = tp;
     if (s->consistent != 0) {
         tp = s->acc; s->acc = s->accn; s->accn = tp;
         tp = s->wd; s->wd = s->wdn; s->wdn = tp;

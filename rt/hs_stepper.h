@@ -196,6 +196,8 @@ hs_status hs_stepper_def_validate(const hs_stepper_def *def, const hs_model *m);
     X(cteps, NK, "compliance of each normal row (HS_CT_REG W_ii); of a friction row: 1 when its bound uses the previous step's normal impulse, else 0") \
     X(ctl, NK, "committed contact impulses (N s; the next step's warm start)") \
     X(ctln, NK, "new contact impulses (swapped at commit)") \
+    X(cta, NK, "committed hold anchors: per normal row of a contact point, its pair's mean normal impulse followed at HS_CT_HOLDB per step (N s; 0 on other rows)") \
+    X(ctan, NK, "new hold anchors (swapped at commit)") \
     X(ctk, NK, "per row: how much longer than cq its impulse moves the positions (s; 0 but on the rows of a point whose normal takes an inelastic impact at tau: h - tau - cq)") \
     X(ctu, NQK, "velocities of the method's step, before the contact stage") \
     X(ctx, NNK, "scratch of the response solves (nq + nc)") \
@@ -325,7 +327,7 @@ typedef enum hs_stage {
 /* Reals of workspace for sizes nq, nc, nz and nk unilateral rows (HS_STEPPER_REALS plus the
  * contact stage's arrays). */
 #define HS_STEPPER_REALS_CT(nq, nc, nz, nk) \
-    (HS_STEPPER_REALS((nq), (nc), (nz)) + 2u * (size_t)(nk) * (size_t)(nq) + 7u * (size_t)(nk) \
+    (HS_STEPPER_REALS((nq), (nc), (nz)) + 2u * (size_t)(nk) * (size_t)(nq) + 9u * (size_t)(nk) \
      + 2u * (size_t)(nq) + (size_t)(nc) + HS_CT_FB_REALS((nk), (nq)))
 /* Reals of the free-body contact stage for nk rows and nq positions (an upper bound: a point's
  * geometry and its sweep record per row, a body's velocities and inertia per 7 positions,

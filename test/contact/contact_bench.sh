@@ -3,7 +3,9 @@
 # stack (model/mech/stack.hsm), whole step and the contact stage alone, per method, and the
 # spread (worst / best step) with every step of 60 s at h = 1/60 s measured; the box towers of
 # 20 and 50 boxes: instructions per step per box against the stack's, their spread,
-# the top box's drift and settle over 20 s at 1 ms, and tower50's drift against the sweeps.
+# the top box's drift and settle over 20 s at 1 ms, and tower50's drift against the sweeps;
+# the towers' verdict at steps of 1 to 10 ms, and the stack's rest depth against h (1 ms to
+# 1/20 s) beside the compliance its rows keep (model/CONTACT.md "The rest depth at long steps").
 # Usage: contact_bench.sh SIM
 set -e
 SIM=${1:-build/hilstep-sim}
@@ -20,7 +22,9 @@ echo "| method | instructions per step | of which the contact stage |"
 echo "|---|---|---|"
 for m in "sdirk (default)" symplectic "spook --stab none" "j2"; do
     set -- $m
-    flags="--method $1"; [ "${2:-}" = "--stab" ] && flags="$flags --stab $3"
+    # --glob-check off: one stepper (the other methods' default runs an h/2 twin beside it for
+    # err_rich, which hs_stepper_step would count three times per step)
+    flags="--method $1 --glob-check off"; [ "${2:-}" = "--stab" ] && flags="$flags --stab $3"
     a=$(ir hs_stepper_step --model-file "$F" $flags --h 0.001 --t 0.1)
     b=$(ir hs_stepper_step --model-file "$F" $flags --h 0.001 --t 0.6)
     c=$(ir hs_st_contact --model-file "$F" $flags --h 0.001 --t 0.1)
@@ -75,4 +79,33 @@ for s in 20 40 80; do
     "$SIM" --model-file "$T/t50s.hsm" --h 0.001 --t 5 --csv "$T/tower.csv" > /dev/null
     awk -F, -v c=345 -v s=$s 'NR > 1 { d = sqrt($c * $c + $(c + 1) * $(c + 1)); if (d > m) m = d }
         END { printf "| solver sweeps=%d | %.4f | %.4f |\n", s, m * 1e3, d * 1e3 }' "$T/tower.csv"
+done
+echo
+# the verdict on the towers at long steps (each 20 s, 10 s at 10 ms; the top box's largest
+# horizontal offset over the run from the CSV, the result line's status and err_glob), and the
+# stack's rest depth against h (60 s; settle of the top box against the compliance the rows
+# keep, (1 - hold) REG W F h^2 / ERP, rt/hs_contact.h hs_contact_hold)
+echo "| description, h | top offset, largest (mm) | status | err_glob |"
+echo "|---|---|---|---|"
+for c in "20 0.001 20" "20 0.004 20" "20 0.00625 20" "20 0.008 20" "20 0.01 10" "50 0.001 20" "50 0.0016 20" "50 0.0025 20" "50 0.005 20"; do
+    set -- $c
+    out=$("$SIM" --model-file "$HERE/../../model/mech/large/tower$1.hsm" --h "$2" --t "$3" --csv "$T/tower.csv" --every 10 2>/dev/null || true)
+    awk -F, -v c=$((7 * $1 - 5)) -v n="$1" -v h="$2" -v t="$3" -v st="$(echo "$out" | tr ' ' '\n' | sed -n 's/^status=//p')" \
+        -v eg="$(echo "$out" | tr ' ' '\n' | sed -n 's/^err_glob=//p')" \
+        'NR > 1 { d = sqrt($c * $c + $(c + 1) * $(c + 1)); if (d > m) m = d }
+         END { printf "| tower%d, %g ms (%g s) | %.4g | %s | %s |\n", n, h * 1e3, t, m * 1e3, st, eg }' "$T/tower.csv"
+done
+echo
+HREF=$(sed -n 's/^#define HS_CT_HREF HS_R(\([^)]*\)).*/\1/p' "$HERE/../../rt/hs_contact.h")
+HOLDMAX=$(sed -n 's/^#define HS_CT_HOLDMAX HS_R(\([^)]*\)).*/\1/p' "$HERE/../../rt/hs_contact.h")
+echo "| stack, 60 s at h | settle (mm) | compliance kept (mm) | h^2 law (mm) | top drift at 60 s (mm) | status | err_glob |"
+echo "|---|---|---|---|---|---|---|"
+for h in 0.001 0.002 0.004 0.00625 0.01 0.016666666666666666 0.05; do
+    out=$("$SIM" --model-file "$F" --h $h --t 60 2>/dev/null || true)
+    echo "$out" | tr ' ' '\n' | awk -F= -v h=$h -v r="$REG" -v e="$ERP" -v hr="$HREF" -v hm="$HOLDMAX" '
+        { v[$1] = $2 }
+        END { x = hr / h; k = (x < 1) ? 1 - x * x : 0; if (k > hm) k = hm
+              law = r * h * h / e * 9.81 * (4 * 5 / 4 + 8 * (4 + 3 + 2 + 1) / 4)
+              printf "| %.4g ms | %.5f | %.5f | %.5f | %.4f | %s | %s |\n", h * 1e3, (0.9 - v["q31"]) * 1e3, (1 - k) * law * 1e3, law * 1e3,
+                     sqrt(v["q29"] * v["q29"] + v["q30"] * v["q30"]) * 1e3, v["status"], v["err_glob"] }'
 done

@@ -27,8 +27,13 @@ ko() { fail=$((fail + 1)); echo "FAIL $*"; }
 T=$(mktemp -d "${TMPDIR:-/tmp}/hs-contact.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 hdr() { sed -n "s/^#define $1 HS_R(\([^)]*\)).*/\1/p" "$ROOT/rt/hs_contact.h"; }
-REG=$(hdr HS_CT_REG); ERP=$(hdr HS_CT_ERP)
-[ -n "$REG" ] && [ -n "$ERP" ] && ok "compliance constants from rt/hs_contact.h: REG=$REG ERP=$ERP" || ko "cannot read HS_CT_REG/HS_CT_ERP"
+REG=$(hdr HS_CT_REG); ERP=$(hdr HS_CT_ERP); HREF=$(hdr HS_CT_HREF); HOLDMAX=$(hdr HS_CT_HOLDMAX)
+[ -n "$REG" ] && [ -n "$ERP" ] && [ -n "$HREF" ] && [ -n "$HOLDMAX" ] \
+    && ok "compliance constants from rt/hs_contact.h: REG=$REG ERP=$ERP HREF=$HREF HOLDMAX=$HOLDMAX" \
+    || ko "cannot read HS_CT_REG/HS_CT_ERP/HS_CT_HREF/HS_CT_HOLDMAX"
+# the part of the h^2 compliance a resting row keeps at step h (rt/hs_contact.h hs_contact_hold):
+# 1 - hold, hold = min(HOLDMAX, 1 - (HREF / h)^2) above HREF, 0 at and below it
+keep() { awk -v h="$1" -v r="$HREF" -v m="$HOLDMAX" 'BEGIN { x = r / h; k = (x < 1) ? 1 - x * x : 0; if (k > m) k = m; printf "%.12g", 1 - k }'; }
 field() { tr ' ' '\n' | sed -n "s/^$1=//p"; }
 # check NAME VALUE EXPECT RELTOL
 rel() {
@@ -129,9 +134,12 @@ dc=$(awk -v r="$REG" -v e="$ERP" -v t="$tau" 'BEGIN { printf "%.12g", r * 3 * t 
 rel "stop: penetration past -pi/4 (rad) = REG W tau h^2 / ERP" "$(awk -v t="$th" 'BEGIN { printf "%.8g", -atan2(1, 1) - t }')" "$dc" 0.01
 below "stop: angular speed at 2 s (rad/s)" "$(field u3 < "$T/stop.out")" 1e-6
 
-# ---- five stacked boxes, 60 s ----
-for h in 0.001 0.016666666666666666; do
+# ---- five stacked boxes, 60 s (15 s at 1.5 ms). At 1 ms the rows rest at the compliance
+# REG W F h^2 / ERP; above HREF (1 ms) they keep (1 - hold) of it: at 1.5 ms exactly the 1 ms
+# depth, at 1/60 s 1 - HOLDMAX of the h^2 law (0.852 mm, was 3.41 mm: the settle bar is 1 mm) ----
+for h in 0.001 0.0015 0.016666666666666666; do
     t=60; lim=1e-4; [ "$h" != 0.001 ] && lim=1e-3
+    [ "$h" = 0.0015 ] && t=15
     [ "$QUICK" = --quick ] && [ "$h" = 0.001 ] && t=6
     out=$("$SIM" --model-file "$M/stack.hsm" --h $h --t $t)
     st=$(echo "$out" | field status)
@@ -140,8 +148,9 @@ for h in 0.001 0.016666666666666666; do
     below "stack h=$h: top box horizontal drift in $t s (m)" "$(awk -v x="$x" -v y="$y" 'BEGIN { printf "%.6g", sqrt(x * x + y * y) }')" $lim
     # settle: the sum over the five levels of one corner's penetration: the floor's corners carry
     # 5 m g / 4 each (W = 4), the corners under box k + 1 carry (5 - k) m g / 4 (W = 8)
-    sink=$(awk -v r="$REG" -v e="$ERP" -v h=$h 'BEGIN { printf "%.12g", r * h * h / e * 9.81 * (4 * 5 / 4 + 8 * (4 + 3 + 2 + 1) / 4) }')
-    rel "stack h=$h: top box settle (m) = sum of REG W F h^2 / ERP" "$(awk -v z="$z" 'BEGIN { printf "%.8g", 0.9 - z }')" "$sink" 0.01
+    sink=$(awk -v r="$REG" -v e="$ERP" -v h=$h -v k="$(keep $h)" 'BEGIN { printf "%.12g", k * r * h * h / e * 9.81 * (4 * 5 / 4 + 8 * (4 + 3 + 2 + 1) / 4) }')
+    rel "stack h=$h: top box settle (m) = (1 - hold) x sum of REG W F h^2 / ERP" "$(awk -v z="$z" 'BEGIN { printf "%.8g", 0.9 - z }')" "$sink" 0.01
+    below "stack h=$h: top box settle (m), the bar" "$(awk -v z="$z" 'BEGIN { printf "%.8g", 0.9 - z }')" 1e-3
     below "stack h=$h: top box tilt/twist (quaternion vector part)" "$(echo "$out" | field q35)" 1e-3
 done
 
@@ -293,10 +302,34 @@ done
 
 # a resting stack is no impact: at 1/20 s its settling rows approach at up to g h = 0.49 m/s;
 # taken as inelastic impacts (no compliance on its redundant corners) it collapsed at step 12
-out=$("$SIM" --model-file "$M/stack.hsm" --h 0.05 --t 5)
-[ "$(echo "$out" | field status)" = ok ] && ok "stack at 1/20 s, 5 s: status ok (resting rows keep their compliance)" || ko "stack at 1/20 s: status $(echo "$out" | field status)"
-sink=$(awk -v r="$REG" -v e="$ERP" -v h=0.05 'BEGIN { printf "%.12g", r * h * h / e * 9.81 * (4 * 5 / 4 + 8 * (4 + 3 + 2 + 1) / 4) }')
-rel "stack at 1/20 s: top box settle (m) = sum of REG W F h^2 / ERP (it stands)" "$(awk -v z="$(echo "$out" | field q31)" 'BEGIN { printf "%.8g", 0.9 - z }')" "$sink" 0.01
+# (30 s: the hold anchors follow the load at HS_CT_HOLDB per step, 600 steps settle them)
+out=$("$SIM" --model-file "$M/stack.hsm" --h 0.05 --t 30)
+[ "$(echo "$out" | field status)" = ok ] && ok "stack at 1/20 s, 30 s: status ok (resting rows keep their compliance)" || ko "stack at 1/20 s: status $(echo "$out" | field status)"
+sink=$(awk -v r="$REG" -v e="$ERP" -v h=0.05 -v k="$(keep 0.05)" 'BEGIN { printf "%.12g", k * r * h * h / e * 9.81 * (4 * 5 / 4 + 8 * (4 + 3 + 2 + 1) / 4) }')
+rel "stack at 1/20 s: top box settle (m) = (1 - hold) x sum of REG W F h^2 / ERP (it stands)" "$(awk -v z="$(echo "$out" | field q31)" 'BEGIN { printf "%.8g", 0.9 - z }')" "$sink" 0.01
+
+# ---- mass ratio 1000:1 (ratio.hsm): a 1000 kg cube on a 1 kg cube on the floor, 10 s at 1 ms.
+# Declared bottom first, the sweeps cannot carry the heavy load through the light body (their
+# rate on that pair of rows is about 1 - 1/1000 per sweep): the cubes rattle at 1.4e-2 m/s and
+# the heavy one wanders 0.13 mm (model/CONTACT.md "Mass ratio", open). What is checked: the run's
+# err_glob covers that wander (status ok is then within --tol, not by chance), and declared
+# top first (the same scene, contact lines reversed) both rest: speeds <= 1e-5 m/s from 5 s on,
+# each settle the compliance of its rows, the floor's corners 1001 m g / 4 with W = 4 and the
+# corners between the cubes 1000 m g / 4 with W = 4 + 4/1000. ----
+out=$("$SIM" --model-file "$SC/ratio.hsm" --h 0.001 --t 10)
+dr=$(awk -v x="$(echo "$out" | field q8)" -v y="$(echo "$out" | field q9)" 'BEGIN { printf "%.6g", sqrt(x * x + y * y) }')
+eg=$(echo "$out" | field err_glob)
+awk -v e="$eg" -v d="$dr" 'BEGIN { exit !(e >= d) }' && ok "mass ratio, bottom first: err_glob $eg >= the heavy cube's wander $dr m (status $(echo "$out" | field status))" \
+    || ko "mass ratio, bottom first: err_glob $eg < the heavy cube's wander $dr m: the estimate misses the error"
+{ grep -v '^contact' "$SC/ratio.hsm"; grep '^contact' "$SC/ratio.hsm" | tac; } > "$T/ratio_top.hsm"
+out=$("$SIM" --model-file "$T/ratio_top.hsm" --h 0.001 --t 10 --csv "$T/ratio.csv")
+[ "$(echo "$out" | field status)" = ok ] && ok "mass ratio, top first: status ok" || ko "mass ratio, top first: status $(echo "$out" | field status)"
+below "mass ratio, top first: largest speed from 5 s to 10 s (m/s, rad/s: u1..u14)" \
+    "$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "u1") c = i; next } $1 >= 5 { for (j = c; j < c + 14; j++) { v = $j < 0 ? -$j : $j; if (v > m) m = v } } END { printf "%.6g", m }' "$T/ratio.csv")" 1e-5
+dl=$(awk -v r="$REG" -v e="$ERP" 'BEGIN { printf "%.12g", r * 4 * 1001 * 9.81 / 4 * 1e-6 / e }')
+rel "mass ratio, top first: light cube's settle (m) = REG W F h^2 / ERP" "$(awk -v z="$(echo "$out" | field q3)" 'BEGIN { printf "%.8g", 0.1 - z }')" "$dl" 0.01
+rel "mass ratio, top first: heavy cube's settle (m) = both levels' compliance" "$(awk -v z="$(echo "$out" | field q10)" 'BEGIN { printf "%.8g", 0.3 - z }')" \
+    "$(awk -v r="$REG" -v e="$ERP" -v d="$dl" 'BEGIN { printf "%.12g", d + r * 4.004 * 1000 * 9.81 / 4 * 1e-6 / e }')" 0.01
 
 # ---- capsule on two capsules (issue 35): a raft of two logs (r 0.05 m, touching, along x) on
 # the floor, a third log dropped 1 cm into their groove: it rests at the groove's height
@@ -325,6 +358,17 @@ if [ -x "$CTE" ]; then
             case $word in ok) ok "energy: $rest" ;; *) ko "energy: $word $rest" ;; esac
         done < "$T/cte.out"
         [ "$(grep -c '^ok' "$T/cte.out")" -eq "$(echo $files | wc -w)" ] || ko "energy $m: $(cat "$T/cte.out")"
+    done
+    # the long steps, where resting rows take back their hold (rt/hs_contact.h): the stack over
+    # 20 s at 1/60 s and 30 s at 1/20 s, every step, with the same bound
+    for m in sdirk symplectic j2; do
+        for hs in "0.016666666666666666 1200" "0.05 600"; do
+            # shellcheck disable=SC2086
+            set -- $hs
+            "$CTE" "$1" "$2" $m "$M/stack.hsm" > "$T/cte.out" 2>&1
+            read -r word rest < "$T/cte.out"
+            case $word in ok) ok "energy at h = $1: $rest" ;; *) ko "energy at h = $1: $word $rest" ;; esac
+        done
     done
 else
     ko "no $CTE (make contact-test builds it)"

@@ -153,6 +153,12 @@ int mb_test_fb(const char *dir)
      * a point velocity 2 (p . p') r; the body form takes it into the targets (rel_off), without
      * which the impulses part by 1e-7 relative here */
     fails += agree(dir, "stack.hsm", HS_METHOD_SPOOK, 1e-3, 1000, 1e-9);
+    /* at 1/60 s resting rows take back their pair's hold (rt/hs_contact.h hs_contact_hold): the
+     * generic stage takes it from the same points (ct_pts), so the two forms still agree; a
+     * form without it would settle 2.6 mm deeper. At this step they part by 3.1e-10 N s of
+     * 0.27 in the impulses with the hold and without it alike (a build with HOLDMAX 0: the
+     * settling steps, p . p' 3.3e-6), hence 1e-8 here */
+    fails += agree(dir, "stack.hsm", HS_METHOD_SDIRK, 1.0 / 60.0, 600, 1e-8);
     fails += agree(dir, "ball.hsm", HS_METHOD_SDIRK, 1e-3, 3000, 1e-9);
     fails += agree(dir, "incline.hsm", HS_METHOD_SDIRK, 1e-3, 2000, 1e-9);
     return fails;
