@@ -16,8 +16,9 @@
  *   (M_pp phi')' = 0
  *   m_sl s''   = -m_sl g - sum_i F_i dd_i/ds
  *   J th_i''   = 1/2 dM_pp/dth_i phi'^2 + g cos th_i (m_r / 2 + m_p) - F_i dd_i/dth_i
- * integrated by the classical Runge-Kutta method at a fixed step (default 1e-5 s; the fast
- * eigenvalue of the dampers, about -2 C / m_sl (dd/ds)^2 = -1.3e4 1/s, needs h below 2e-4).
+ * integrated by the classical Runge-Kutta method at a fixed step (default 1e-5 s; the dampers'
+ * rate on the slider, 2 C (dd/ds)^2 / m_sl = 6.7e3 1/s with dd/ds = -0.5 at the start, needs h
+ * below 2.8 / 6.7e3 = 4e-4 s for RK4's stability).
  *
  * usage: a05_ref T NOUT [H]   prints NOUT + 1 rows "t s phi th1 th2 Lz" at t = k T / NOUT
  *        (Lz = M_pp phi', the angular momentum about the shaft, which the equations conserve)

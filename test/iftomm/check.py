@@ -195,10 +195,11 @@ check((kv.get("status"), rc) == ("inaccurate", 4) and e > 0.05 and 0.5 <= er / e
 # over the first second (one oscillation of the governor; make bench-iftomm runs the 10 s).
 # The default within the benchmark's 1e-3 m (rad) at 1 and 2 ms, ok, and its error falling as
 # h^2. The bar alone cannot tell a wrong stiffness: the couplers are so stiff that halving K
-# moves s by 1.6e-4 m over 2 s (2.1e-4 m, 8.6e-4 rad over 10 s), inside 1e-3; the order can:
+# moves s by 1.5e-4 m over the second, inside 1e-3; the order can:
 # with K = 4e5 N/m the error stays the model's difference at both h (ratio near 1), and this
-# check fails it. The explicit Euler family, far beyond its stability limit (the dampers'
-# eigenvalue is about -1.3e4 1/s), refuses its steps and never says ok.
+# check fails it. Explicit and symplectic Euler, far beyond their stability limit (the dampers' rate
+# on the slider, 2 C (dd/ds)^2 / m_sl = 6.7e3 1/s, against 2 / h = 2e3 at 1 ms), refuses its
+# steps and never says ok.
 A05, T5, N5 = "model/mech/iftomm/a05_flyball.hsm", 1.0, 100
 p = subprocess.run([B + "/iftomm-a05-ref", "--check", repr(T5), str(N5)], capture_output=True, text=True)
 lines5 = p.stdout.splitlines()
