@@ -9,7 +9,8 @@ status (with --tol off, and the status the default --tol gives), and the instruc
 step (callgrind: the difference of a 400- and a 200-step run over 200, at h = 1 ms, A03 at
 0.1 ms, which 400 steps of 1 ms would take far beyond its 0.03 s; a step's work does not
 depend on h, the stepper's fixed-cost promise). --out writes the full table
-(model/mech/iftomm/RESULTS.md); --short prints the table README carries (1 ms)."""
+(model/mech/iftomm/RESULTS.md); --short prints the table README carries (1 ms); --one PROBLEM
+METHOD H runs one of them and prints its error and verdicts."""
 import math, os, subprocess, sys, tempfile
 
 B = sys.argv[1] if len(sys.argv) > 1 else "build"
@@ -96,6 +97,16 @@ def ips_of(f, method, h):
     b = instr(args + ["--t", repr(400 * h)])
     return (b - a) // 200 if a is not None and b is not None else None
 
+if "--one" in sys.argv:
+    # one run, no table: --one PROBLEM METHOD H (e.g. --one A05 jkexact 0.00025): its error and verdicts
+    k = sys.argv.index("--one")
+    pid, method, h = sys.argv[k + 1], sys.argv[k + 2], float(sys.argv[k + 3])
+    for p_, f, T, nout, mkref, err_of, hips in PROBLEMS:
+        if p_ == pid:
+            st, std, err, est, esum, eglob, erich = run(f, T, err_of, mkref(), method, h)
+            print("%s %s h=%g: status %s (--tol off), %s (default --tol); max error %.3e; err_est %.2e, "
+                  "err_glob %.2e, err_rich %s" % (pid, method, h, st, std, err, est, eglob, erich))
+    sys.exit(0)
 lines = ["| problem | method | h (ms) | status | default --tol | max error (m or rad) | 1e-3 bar | err_est | err_sum | err_glob | err_rich | instructions/step |",
          "|---|---|---|---|---|---|---|---|---|---|---|---|"]
 # the default tolerance's verdicts against the error: flagged, wrong (error above TOL)
