@@ -22,13 +22,17 @@ $(BUILD)/iftomm-a03-ref: test/iftomm/a03_ref.c
 	@mkdir -p $(BUILD)
 	$(CC) -std=c99 -O2 -Wall -Wextra -Werror test/iftomm/a03_ref.c -o $@ -lm
 
-bench-iftomm: $(BUILD)/hilstep-sim $(BUILD)/iftomm-ref $(BUILD)/iftomm-a03-ref
+$(BUILD)/iftomm-a05-ref: test/iftomm/a05_ref.c
+	@mkdir -p $(BUILD)
+	$(CC) -std=c99 -O2 -Wall -Wextra -Werror test/iftomm/a05_ref.c -o $@ -lm
+
+bench-iftomm: $(BUILD)/hilstep-sim $(BUILD)/iftomm-ref $(BUILD)/iftomm-a03-ref $(BUILD)/iftomm-a05-ref
 	@$(PY) test/iftomm/bench.py $(BUILD) --out model/mech/iftomm/RESULTS.md --short
 
 # the IFToMM check (test/iftomm/check.py): A03's reference against the IVP test set's published
 # solution, its description against the reference, and the default tolerance's verdicts on
 # the benchmark runs whose error is known (flagged when wrong, not when right)
-iftomm-test: $(BUILD)/hilstep-sim $(BUILD)/iftomm-ref $(BUILD)/iftomm-a03-ref
+iftomm-test: $(BUILD)/hilstep-sim $(BUILD)/iftomm-ref $(BUILD)/iftomm-a03-ref $(BUILD)/iftomm-a05-ref
 	@$(PY) test/iftomm/check.py $(BUILD)
 
 TEST_SUITES += iftomm-test

@@ -3,18 +3,20 @@
 for each problem, every method of the table and h = 0.5, 1, 2 ms, the largest error of the
 benchmark's quantity against the reference at the benchmark's output steps (A01, A02: the
 point, test/iftomm/ref.c, reduced coordinates, RK4 at 1e-5 s; A03: the crank angle beta,
-test/iftomm/a03_ref.c, the test set's relative angles, RK4 at 1e-6 s), the run's err_est and
+test/iftomm/a03_ref.c, the test set's relative angles, RK4 at 1e-6 s; A05: the slider's height s,
+test/iftomm/a05_ref.c, four generalized coordinates, RK4 at 1e-5 s), the run's err_est and
 status (with --tol off, and the status the default --tol gives), and the instructions per
 step (callgrind: the difference of a 400- and a 200-step run over 200, at h = 1 ms, A03 at
 0.1 ms, which 400 steps of 1 ms would take far beyond its 0.03 s; a step's work does not
 depend on h, the stepper's fixed-cost promise). --out writes the full table
-(model/mech/iftomm/RESULTS.md); --short prints the table README carries (1 ms)."""
+(model/mech/iftomm/RESULTS.md); --short prints the table README carries (1 ms); --one PROBLEM
+METHOD H runs one of them and prints its error and verdicts."""
 import math, os, subprocess, sys, tempfile
 
 B = sys.argv[1] if len(sys.argv) > 1 else "build"
 SHORT = "--short" in sys.argv
 OUT = sys.argv[sys.argv.index("--out") + 1] if "--out" in sys.argv else None
-SIM, REF, REF3 = B + "/hilstep-sim", B + "/iftomm-ref", B + "/iftomm-a03-ref"
+SIM, REF, REF3, REF5 = B + "/hilstep-sim", B + "/iftomm-ref", B + "/iftomm-a03-ref", B + "/iftomm-a05-ref"
 G = 9.81
 def reference(k, th0, om0, T, nout):
     out = subprocess.run([REF, repr(k), repr(th0), repr(om0), repr(T), str(nout)],
@@ -23,6 +25,10 @@ def reference(k, th0, om0, T, nout):
 
 def ref_a03(T, nout):
     out = subprocess.run([REF3, repr(T), str(nout)], capture_output=True, text=True, check=True).stdout
+    return [tuple(map(float, l.split())) for l in out.splitlines()]
+
+def ref_a05(T, nout):
+    out = subprocess.run([REF5, repr(T), str(nout)], capture_output=True, text=True, check=True).stdout
     return [tuple(map(float, l.split())) for l in out.splitlines()]
 
 point_err = lambda p, r: math.hypot(p[0] - r[1], p[1] - r[2])
@@ -36,6 +42,12 @@ PROBLEMS = [
      lambda q, r: point_err((q[0] + 0.5 * math.cos(q[2]), q[1] + 0.5 * math.sin(q[2])), r), 0.001),
     # A03 over 0.03 s (the test set's end), every 2 ms: the crank angle beta = K1.theta (rad)
     ("A03", "a03_andrews", 0.03, 15, lambda: ref_a03(0.03, 15), lambda q, r: abs(q[2] - r[1]), 0.0001),
+    # A05 over 10 s every 0.01 s: the larger of the errors of the slider's height s = slider.z
+    # (q10 of the CSV, m) and of the shaft's angle phi = 2 atan2(q7, q4) (its quaternion about z,
+    # rad, modulo 2 pi); reference test/iftomm/a05_ref.c, the four generalized coordinates, RK4
+    # at 1e-5 s
+    ("A05", "a05_flyball", 10.0, 1000, lambda: ref_a05(10.0, 1000),
+     lambda q, r: max(abs(q[9] - r[1]), abs(math.remainder(2 * math.atan2(q[6], q[3]) - r[2], 2 * math.pi))), 0.001),
 ]
 HS = [0.0005, 0.001, 0.002]
 BAR = 1e-3
@@ -76,11 +88,25 @@ def run(f, T, err_of, ref, method, h):
             float(kv.get("err_sum", "nan")), float(kv.get("err_glob", "nan")), kd.get("err_rich"))
 
 def ips_of(f, method, h):
+    """None (a "-" in the table) where the 400-step run refuses a step: its count is not a step's"""
     path = "model/mech/iftomm/%s.hsm" % f
-    a = instr([SIM, "--model-file", path, "--method", method, "--h", repr(h), "--t", repr(200 * h), "--tol", "off"])
-    b = instr([SIM, "--model-file", path, "--method", method, "--h", repr(h), "--t", repr(400 * h), "--tol", "off"])
+    args = [SIM, "--model-file", path, "--method", method, "--h", repr(h), "--tol", "off"]
+    if "status=ok" not in subprocess.run(args + ["--t", repr(400 * h)], capture_output=True, text=True).stdout.split():
+        return None
+    a = instr(args + ["--t", repr(200 * h)])
+    b = instr(args + ["--t", repr(400 * h)])
     return (b - a) // 200 if a is not None and b is not None else None
 
+if "--one" in sys.argv:
+    # one run, no table: --one PROBLEM METHOD H (e.g. --one A05 jkexact 0.00025): its error and verdicts
+    k = sys.argv.index("--one")
+    pid, method, h = sys.argv[k + 1], sys.argv[k + 2], float(sys.argv[k + 3])
+    for p_, f, T, nout, mkref, err_of, hips in PROBLEMS:
+        if p_ == pid:
+            st, std, err, est, esum, eglob, erich = run(f, T, err_of, mkref(), method, h)
+            print("%s %s h=%g: status %s (--tol off), %s (default --tol); max error %.3e; err_est %.2e, "
+                  "err_glob %.2e, err_rich %s" % (pid, method, h, st, std, err, est, eglob, erich))
+    sys.exit(0)
 lines = ["| problem | method | h (ms) | status | default --tol | max error (m or rad) | 1e-3 bar | err_est | err_sum | err_glob | err_rich | instructions/step |",
          "|---|---|---|---|---|---|---|---|---|---|---|---|"]
 # the default tolerance's verdicts against the error: flagged, wrong (error above TOL)
@@ -108,7 +134,7 @@ for pid, f, T, nout, mkref, err_of, hips in PROBLEMS:
                     tally[key] += 1
             lines.append(row)
             if h == 0.001 and method in SHORTM:
-                cells[method] = "%.1e, %.1e, %s, %s" % (err, est, std, ips)
+                cells[method] = "%.1e, %.1e, %s, %s" % (err, est, std, ips if ips is not None else "-")
             print(row, flush=True)
     short.append("| %s | " % pid + " | ".join(cells.get(m, "-") for m in SHORTM) + " |")
 verdict = ("Verdicts of the default tolerance (%g) on the runs that end (status ok with `--tol off`), "
@@ -123,7 +149,8 @@ if OUT:
         fo.write("# IFToMM benchmarks: results\n\nWritten by `make bench-iftomm` (test/iftomm/bench.py); "
                  "error: the largest distance of the benchmark's point from the reference "
                  "(test/iftomm/ref.c; m) at the benchmark's output steps, for A03 the largest "
-                 "error of the crank angle beta (test/iftomm/a03_ref.c; rad) every 2 ms; status: "
+                 "error of the crank angle beta (test/iftomm/a03_ref.c; rad) every 2 ms, for A05 of the "
+                 "slider's height s (m) and the shaft's angle (rad), the larger (test/iftomm/a05_ref.c) every 10 ms over 10 s; status: "
                  "the run with `--tol off` (it ends and its err_est shows), default --tol: the "
                  "same run's status under the default tolerance (0.05), which judges err_est, "
                  "err_glob (sdirk) and err_rich (every other method: the same run at "

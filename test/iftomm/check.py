@@ -13,7 +13,11 @@
    with h, every run ok; the accurate A01 and A02 runs stay ok;
 6. a first-order method's global error on A01 over 20 s (--glob-check auto: the same run at h/2
    beside it, err_rich): a wrong run flagged, a right one not, err_rich within [0.5, 2] of the
-   error against the reference; --glob-check off and --tol off leave the old verdict."""
+   error against the reference; --glob-check off and --tol off leave the old verdict;
+7. A05's reference (test/iftomm/a05_ref.c) converged (1e-5 against 2e-5 s); the description
+   against it: s and the shaft's angle within 1e-3 at 1 and 2 ms under the default, ok, the
+   error falling as h^2, and not with K halved (a wrong model); the explicit Euler family
+   refuses its steps (never ok)."""
 import math, os, subprocess, sys, tempfile
 
 B = sys.argv[1] if len(sys.argv) > 1 else "build"
@@ -185,5 +189,58 @@ er = float(kv.get("err_rich", "nan"))
 check((kv.get("status"), rc) == ("inaccurate", 4) and e > 0.05 and 0.5 <= er / e <= 2,
       "A02 galpha h=0.002 --glob-check on: B0 %.3e m off, err_rich %.3e (ratio %.3g), status %s exit %d"
       % (e, er, er / e, kv.get("status"), rc))
+# 7. A05, the stiff flyball governor (model/mech/iftomm/a05_flyball.hsm) against its reference in
+# four generalized coordinates (test/iftomm/a05_ref.c, RK4 at 1e-5 s, which --check compares with
+# 2e-5 s): the slider's height s (the benchmark's quantity) and the shaft's angle every 10 ms
+# over the first second (one oscillation of the governor; make bench-iftomm runs the 10 s).
+# The default within the benchmark's 1e-3 m (rad) at 1 and 2 ms, ok (at 1 ms under --tol 1e-3,
+# the bar itself), and its error falling as h^2. The bar alone cannot tell a wrong stiffness: the couplers are so stiff that halving K
+# moves s by 1.5e-4 m over the second, inside 1e-3; the order can:
+# with K = 4e5 N/m the error stays the model's difference at both h (ratio near 1), and this
+# check fails it. Explicit and symplectic Euler, far beyond their stability limit (the dampers' rate
+# on the slider, 2 C (dd/ds)^2 / m_sl = 6.7e3 1/s, against 2 / h = 2e3 at 1 ms), refuses its
+# steps and never says ok.
+A05, T5, N5 = "model/mech/iftomm/a05_flyball.hsm", 1.0, 100
+p = subprocess.run([B + "/iftomm-a05-ref", "--check", repr(T5), str(N5)], capture_output=True, text=True)
+lines5 = p.stdout.splitlines()
+check(p.returncode == 0 and len(lines5) == N5 + 2, lines5[-1] if lines5 else "a05_ref --check: no output")
+ref5 = [list(map(float, l.split())) for l in lines5[:-1]]
+
+def a05_err(h, *extra):
+    """largest error of s (m) and of the shaft's angle (rad, modulo 2 pi) every 10 ms over T5,
+    the run's result line and exit code"""
+    with tempfile.TemporaryDirectory() as d:
+        csv = os.path.join(d, "o.csv")
+        rc, kv = sim(A05, h, T5, *extra, csv=csv, every=int(round(T5 / N5 / h)))
+        lines = open(csv).read().splitlines() if os.path.exists(csv) else []
+    if len(lines) != N5 + 2:
+        return float("nan"), float("nan"), kv, rc
+    hdr = lines[0].split(",")
+    iz, ia = hdr.index("out_slider.z[m]"), hdr.index("out_shaft_hinge.angle[rad]")
+    rows = [list(map(float, l.split(","))) for l in lines[1:]]
+    es = max(abs(v[iz] - r[1]) for v, r in zip(rows, ref5))
+    ep = max(abs(math.remainder(v[ia] - r[2], 2 * math.pi)) for v, r in zip(rows, ref5))
+    return es, ep, kv, rc
+for K, right in (("8e5", True), ("4e5", False)):
+    e5 = {}
+    for h in (0.002, 0.001):  # the description as it is, then with K halved; 1 ms at the bar
+        tol = ("--tol", repr(BAR)) if h == 0.001 else ()
+        es, ep, kv, rc = a05_err(h, *(tol + (() if right else ("--param", "K=" + K))))
+        e5[h] = es
+        if right:
+            check(es <= BAR and ep <= BAR and (kv.get("status"), rc) == ("ok", 0),
+                  "A05 default h=%g%s: s %.2e m off at most, shaft angle %.2e rad (bar 1e-3), status %s exit %d, "
+                  "err_est %s, err_glob %s" % (h, " --tol 1e-3" if tol else "", es, ep, kv.get("status"), rc,
+                                               kv.get("err_est"), kv.get("err_glob")))
+    r5 = e5[0.002] / e5[0.001]
+    conv = 3.0 <= r5 <= 5.5
+    check(conv == right, "A05 default, %s: s %.2e m off at 2 ms, %.2e at 1 ms, ratio %.2f %s [3, 5.5]%s"
+          % ("the description as it is" if right else "with K = 4e5 N/m (a wrong model; the benchmark's 8e5)",
+             e5[0.002], e5[0.001], r5,
+             "in" if conv else "outside", "" if right else ": not the reference's motion, failed"))
+for method in ("explicit", "symplectic"):
+    rc, kv = sim(A05, 0.001, 0.1, "--method", method)
+    check(kv.get("status") != "ok" and rc != 0, "A05 %s h=0.001: status %s, exit %d after %s steps (not ok)"
+          % (method, kv.get("status"), rc, kv.get("steps")))
 print("iftomm: %d passed, %d failed" % (passes, fails))
 sys.exit(1 if fails else 0)
