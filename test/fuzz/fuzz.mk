@@ -11,13 +11,16 @@
 #                             (fuzz-coverage-test: hil/ >= FUZZ_COV_MIN, port/linux-rt/ >=
 #                             FUZZ_COV_MIN_PORT: each the measured figure rounded down)
 FUZZ_CC      ?= clang
-FUZZ_RUNS    ?= 300000
+FUZZ_RUNS    ?= 150000
 FUZZ_SECONDS ?= 60
 FUZZ_COV_MIN ?= 99
 # port/linux-rt/'s floor (coverage.sh): the measured figure rounded down, so a harness or
 # corpus that loses reach fails (FUZZ.md lists the lines left and why).
 FUZZ_COV_MIN_PORT ?= 98
 export FUZZ_COV_MIN_PORT
+# make test's counts were halved for the seven slowest harnesses (cli, rtcli, signal, dbc, mbfile,
+# frame, xcp: 78 of the suite's 126 s in a clean-clone run) when make test reached 17 min on the
+# shared machine: the corpus replay (fuzz-coverage-test) keeps the reach, `make fuzz` goes deep.
 # Executions per target in make test where FUZZ_RUNS does not fit, so the ten harnesses stay
 # near 100 s together (measured on the shared 2-core VM at load ~12, FUZZ.md): the plant steps
 # a model per operation and hashes keyed frames, the CAN codec and the two parsers are slower
@@ -27,9 +30,9 @@ FUZZ_RUNS_plant  ?= 10000
 # 0.4 ms per input on average), so 20,000 take the time 60,000 of the E2E harness alone took
 # (19.9 and 19.5 s against 22.0 and 21.2 s, back to back at load ~6, FUZZ.md).
 FUZZ_RUNS_can    ?= 20000
-FUZZ_RUNS_dbc    ?= 100000
-FUZZ_RUNS_mbfile ?= 150000
-FUZZ_RUNS_frame  ?= 200000
+FUZZ_RUNS_dbc    ?= 50000
+FUZZ_RUNS_mbfile ?= 75000
+FUZZ_RUNS_frame  ?= 100000
 FUZZ_RUNS_ring   ?= 200000
 FUZZ_RUNS_hist   ?= 200000
 # The socket-free harnesses: tp replays a script of fake system calls per input (30,000 took
@@ -41,7 +44,7 @@ FUZZ_RUNS_key    ?= 20000
 # on the idle VM); 30,000 saturate its coverage and keep it near 4 s.
 FUZZ_RUNS_health ?= 30000
 # The XCP slave: a session of datagrams per input, cheap (no model step).
-FUZZ_RUNS_xcp    ?= 100000
+FUZZ_RUNS_xcp    ?= 50000
 # The car's control laws: a few arithmetic ticks per input; 50,000 saturate hs_vdc.c's branches.
 FUZZ_RUNS_vdc    ?= 50000
 # The application harnesses: one input is a whole run of hilstep-rt / hilstep-ecu (up to 1,500
