@@ -13,14 +13,17 @@
  * integrated by the classical Runge-Kutta method at H (default 1e-4 s) from rest at the
  * specification's cube position. Prints "t x y z E res" of point P3 (= C, rod BC's lower end),
  * E the mechanical energy (J) and res the largest closure residual (m) at NOUT + 1 equally
- * spaced times over [0, T].
- * Usage: a04_ref T NOUT [H] */
+ * spaced times over [0, T]. With "thin" after H, thin rods instead (m L^2/12 about the cross
+ * axes, none about their own: the reading of the section that some implementations take).
+ * Usage: a04_ref T NOUT [H [thin]] */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define NB 5
 static const double GRAV = 9.81, MASS = 1.0;
+static double J_OWN = MASS * 0.01 / 6.0, J_CROSS = MASS * (1.0 + 0.01) / 12.0;  /* a = 0.1 m */
 /* hinge lines at th = 0 (the specification's figure): A..F */
 static const double P0[6][3] = {{0, 0, 0}, {1, 0, 0}, {1, -1, 0}, {1, -1, 1}, {0, -1, 1}, {0, 0, 1}};
 static const double W0[6][3] = {{0, 1, 0}, {0, 0, 1}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {1, 0, 0}};
@@ -194,7 +197,7 @@ static void mass_force(const double th[NB], double *m, double *dV, double *V)
         for (int r = 0; r < 3; ++r) ob[r] = k.F[b].R[0][r] * om[0] + k.F[b].R[1][r] * om[1] + k.F[b].R[2][r] * om[2];
         double rot = 0.0;
         for (int r = 0; r < 3; ++r) {
-            const double In = (r == AX[b]) ? MASS * 0.01 / 6.0 : MASS * (1.0 + 0.01) / 12.0;
+            const double In = (r == AX[b]) ? J_OWN : J_CROSS;
             rot += In * ob[r] * ob[r];
         }
         *m += MASS * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) + rot;
@@ -246,6 +249,7 @@ int main(int argc, char **argv)
     const double T = atof(argv[1]);
     const long nout = atol(argv[2]);
     const double hmax = argc > 3 ? atof(argv[3]) : 1e-4;
+    if (argc > 4 && strcmp(argv[4], "thin") == 0) { J_OWN = 0.0; J_CROSS = MASS / 12.0; }
     const double dt_out = T / (double)nout;
     const long sub = (long)ceil(dt_out / hmax - 1e-9);
     const double h = dt_out / (double)sub;
