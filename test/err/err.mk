@@ -37,3 +37,17 @@ iftomm-test: $(BUILD)/hilstep-sim $(BUILD)/iftomm-ref $(BUILD)/iftomm-a03-ref $(
 
 TEST_SUITES += iftomm-test
 .PHONY: bench-iftomm iftomm-test
+
+# A04, Bricard's mechanism: its reference (test/iftomm/a04_ref.c, one coordinate, RK4) over the
+# benchmark's 10 s at 200 outputs, cached at 2 ms and at 4 ms (the check compares the two)
+$(BUILD)/iftomm-a04-ref: test/iftomm/a04_ref.c
+	@mkdir -p $(BUILD)
+	$(CC) -std=c99 -O2 -Wall -Wextra -Werror test/iftomm/a04_ref.c -o $@ -lm
+
+$(BUILD)/iftomm-a04-ref.txt: $(BUILD)/iftomm-a04-ref
+	$< 10 200 2e-3 > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/iftomm-a04-ref-2h.txt: $(BUILD)/iftomm-a04-ref
+	$< 10 200 4e-3 > $@.tmp && mv $@.tmp $@
+
+iftomm-test bench-iftomm: $(BUILD)/iftomm-a04-ref.txt $(BUILD)/iftomm-a04-ref-2h.txt

@@ -49,6 +49,18 @@ PROBLEMS = [
     ("A05", "a05_flyball", 10.0, 1000, lambda: ref_a05(10.0, 1000),
      lambda q, r: max(abs(q[9] - r[1]), abs(math.remainder(2 * math.atan2(q[6], q[3]) - r[2], 2 * math.pi))), 0.001),
 ]
+# A04, Bricard's mechanism, over the benchmark's 10 s: point P3 (rod BC's lower end: its centre
+# q8..q10 plus R(q11..q14) (0, -0.5, 0)) every 0.05 s against test/iftomm/a04_ref.c (one
+# coordinate, RK4 at 2 ms: within 5.4e-11 m of 4 ms, make iftomm-test; cached by make in
+# BUILD/iftomm-a04-ref.txt)
+def ref_a04():
+    return [tuple(map(float, l.split())) for l in open(B + "/iftomm-a04-ref.txt")]
+
+def a04_err(q, r):
+    x, y, z, w, a, b, c = q[7:14]
+    col = (2 * (a * b - w * c), 1 - 2 * (a * a + c * c), 2 * (b * c + w * a))
+    return math.dist((x - 0.5 * col[0], y - 0.5 * col[1], z - 0.5 * col[2]), r[1:4])
+PROBLEMS.append(("A04", "a04_bricard", 10.0, 200, ref_a04, a04_err, 0.001))
 HS = [0.0005, 0.001, 0.002]
 BAR = 1e-3
 
@@ -143,13 +155,50 @@ verdict = ("Verdicts of the default tolerance (%g) on the runs that end (status 
            (" (" + ", ".join(tally["false_alarm"]) + ")") if tally["false_alarm"] else "", len(tally["missed"]),
            (" (" + ", ".join(tally["missed"]) + ")") if tally["missed"] else ""))
 print(verdict)
+
+# A04's verdicts at the benchmark's own bar: every method and h with --tol 1e-3 (the high bar,
+# m), its status against P3's error (the same run's CSV; err_rich's companion at h/2 where the
+# method has one): never ok while P3 is off the bar, and no false alarm
+def a04_bar_section():
+    ref, tol = ref_a04(), BAR
+    rows = ["| method | h (ms) | P3 error (m) | status at --tol 1e-3 | err_est | err_glob | err_rich | verdict |",
+            "|---|---|---|---|---|---|---|---|"]
+    count = {}
+    for method in methods():
+        for h in HS:
+            with tempfile.TemporaryDirectory() as d:
+                csv = os.path.join(d, "o.csv")
+                p = subprocess.run([SIM, "--model-file", "model/mech/iftomm/a04_bricard.hsm", "--method", method,
+                                    "--h", repr(h), "--t", "10.0", "--tol", repr(tol), "--csv", csv,
+                                    "--every", str(int(round(0.05 / h)))], capture_output=True, text=True)
+                kv = dict(w.split("=", 1) for w in p.stdout.split() if "=" in w)
+                q = [list(map(float, l.split(",")))[1:] for l in open(csv).read().splitlines()[1:]] \
+                    if os.path.exists(csv) else []
+            err = max(a04_err(v, r) for v, r in zip(q, ref)) if len(q) == len(ref) else float("nan")
+            st = kv.get("status", "?")
+            if st not in ("ok", "inaccurate"):
+                v = "did not end (%s)" % st
+            else:
+                wrong, flag = not (err <= tol), st == "inaccurate"
+                v = ("wrong, flagged" if flag else "WRONG AND OK") if wrong else ("false alarm" if flag else "right, ok")
+            count[v] = count.get(v, 0) + 1
+            row = "| %s | %g | %.2e | %s | %s | %s | %s | %s |" % (method, h * 1e3, err, st, kv.get("err_est", "-"),
+                                                                   kv.get("err_glob", "-"), kv.get("err_rich", "-"), v)
+            rows.append(row)
+            print(row, flush=True)
+    return ("\n## A04 at the benchmark's bar\n\nEvery method and h on a04_bricard.hsm over 10 s with "
+            "`--tol 1e-3` (the benchmark's high bar, m): the status against point P3's largest error every 0.05 s "
+            "(the same run's CSV; test/iftomm/a04_ref.c).\n\n" + "\n".join(rows) + "\n\nVerdicts: " +
+            ", ".join("%s %d" % (k, n) for k, n in sorted(count.items())) + ".\n")
 text = "\n".join(lines) + "\n\n" + verdict
+text += a04_bar_section()
 if OUT:
     with open(OUT, "w") as fo:
         fo.write("# IFToMM benchmarks: results\n\nWritten by `make bench-iftomm` (test/iftomm/bench.py); "
                  "error: the largest distance of the benchmark's point from the reference "
                  "(test/iftomm/ref.c; m) at the benchmark's output steps, for A03 the largest "
-                 "error of the crank angle beta (test/iftomm/a03_ref.c; rad) every 2 ms, for A05 of the "
+                 "error of the crank angle beta (test/iftomm/a03_ref.c; rad) every 2 ms, for A04 "
+                 "of point P3 (test/iftomm/a04_ref.c; m) every 0.05 s, for A05 of the "
                  "slider's height s (m) and the shaft's angle (rad), the larger (test/iftomm/a05_ref.c) every 10 ms over 10 s; status: "
                  "the run with `--tol off` (it ends and its err_est shows), default --tol: the "
                  "same run's status under the default tolerance (0.05), which judges err_est, "
