@@ -43,7 +43,8 @@ static inline void ct_anchor(hs_stepper *s, const hs_model_type *T)
             for (int j = k0; j < k; ++j) {
                 sum += s->ctl[T->ct_pts[j].row];
             }
-            const hs_real mean = sum / (hs_real)(k - k0);
+            const int cnt = k - k0;
+            const hs_real mean = sum / (hs_real)cnt;
             for (int j = k0; j < k; ++j) {
                 const int i = T->ct_pts[j].row;
                 s->ctan[i] = s->cta[i] + (HS_CT_HOLDB * (mean - s->cta[i]));
