@@ -7,9 +7,10 @@
 # (repeat, jump, next: the genuine MAC kept, no key) secoc_mac, every replay secoc_stale, every
 # wrong CRC e2e_crc).
 #   sent      the third node's forged frames (spoof_sent)
-#   detected  forged frames the plant and the ECU refused: their alarms (can_e2e_alarms: E2E and
-#             SecOC) less the cryptographic frames refused (can_rx_secoc_refused), each of
-#             which only repeats the refusal of a held forged frame
+#   detected  forged frames the plant and the ECU refused: their data frames refused (alarms,
+#             can_e2e_alarms, less the cryptographic frames refused, can_rx_secoc_refused, each
+#             of which repeats the refusal of a held frame), up to the forged count; genuine
+#             frames refused besides are said, bounded by the peer's frames not accepted
 #   applied   the attacker's values that reached a controller, read from what each side acted
 #             on, not from frame counts (a genuine frame the emulated plant misses would cancel
 #             an accepted forgery in a difference of counters): at the plant the rows of its
@@ -67,15 +68,26 @@ fi
 a_e=0
 rng=$(awk -v lo="$v_min" -v hi="$v_max" 'BEGIN { printf "%.3f..%.3f m/s", lo, hi }')
 [ -n "$v_st" ] && awk -v v="$v_st" -v lo="$v_min" -v hi="$v_max" 'BEGIN { exit !(v - lo >= -1e-6 && hi - v >= -1e-6) }' && a_e=1
-det=$((d_p + d_e)); app=$((a_p + a_e))
+# Detected: the forged frames refused. A receiver without the key accepts no forged frame, so
+# each one it got is refused; the kernel's queue drops none unless can_rx_kernel_drops says so.
+# Besides them a receiver may refuse a few genuine frames (a held cycle whose authenticator it
+# lost, or a command a forgery displaced): at most the peer's frames it did not accept, so
+# refusals beyond the forged count within that bound are said, not taken for detections.
+kd_p=$(kv "$P" can_rx_kernel_drops); kd_e=$(kv "$E" can_rx_kernel_drops); kd=$((${kd_p:-0} + ${kd_e:-0}))
+x_p=$((d_p - s_cmd)); x_e=$((d_e - s_st))
+f_p=$d_p; [ "$x_p" -gt 0 ] && f_p=$s_cmd
+f_e=$d_e; [ "$x_e" -gt 0 ] && f_e=$s_st
+det=$((f_p + f_e)); app=$((a_p + a_e))
 echo "$L: sent $sent applied $app detected $det"
+[ "$x_p" -gt 0 ] || [ "$x_e" -gt 0 ] && echo "  info genuine frames refused besides the forged: plant $((x_p > 0 ? x_p : 0)) (of the ECU's $((e_tx - p_acc)) it did not accept), ECU $((x_e > 0 ? x_e : 0)) (of the plant's $((p_tx - e_acc)))"
 # Every shipped DBC authenticates both directions (hil/CAN.md, "Security"): nothing forged may
 # be applied, whatever else the verdicts say.
-[ "$sent" -gt 0 ] && [ "$app" = 0 ] && [ "$det" = "$sent" ] \
+[ "$sent" -gt 0 ] && [ "$app" = 0 ] && [ "$det" = "$sent" ] && [ "$kd" = 0 ] \
+        && [ "$x_p" -le $((e_tx - p_acc)) ] && [ "$x_e" -le $((p_tx - e_acc)) ] \
     && ok "second sender: $sent forged frames, $det detected, $app applied" \
-    || ko "second sender: sent $sent, detected $det (plant $d_p, ECU $d_e), applied $app (plant $a_p telemetry rows at F_t = $v_cmd N, ECU $a_e: its PI acted on $rng, forged ${v_st:-none} m/s)"
+    || ko "second sender: sent $sent, detected $det (plant refused $d_p, ECU $d_e; kernel drops $kd), applied $app (plant $a_p telemetry rows at F_t = $v_cmd N, ECU $a_e: its PI acted on $rng, forged ${v_st:-none} m/s)"
 echo "  info plant accepted $p_acc of the ECU's $e_tx frames (commands and authenticators; $((e_tx - p_acc)) not accepted: an emulated plant misses some, never judged); the ECU's command at its limit on ${e_sat:-?} ticks"
-[ "$d_p" = "$s_cmd" ] && [ "$a_p" = 0 ] && [ "$p_acc" -le "$e_tx" ] \
+[ "$d_p" -ge "$s_cmd" ] && [ "$a_p" = 0 ] && [ "$p_acc" -le "$e_tx" ] \
     && ok "plant: all $s_cmd forged EcuCommand frames ($v_cmd N) refused, none of its $rows telemetry rows at $v_cmd N, accepted $p_acc <= the ECU's $e_tx" \
     || ko "plant: forged EcuCommand $s_cmd, refused $d_p; $a_p of its $rows telemetry rows at F_t = $v_cmd N; accepted $p_acc of the ECU's $e_tx"
 if [ "$L" = can-spoof ]; then
@@ -93,7 +105,7 @@ if [ "$L" = can-secoc ]; then
         && ok "SecOC: $m_mac forged EcuCommand frames (+50 N, next counter and freshness, CRC right, MAC not the key's) refused as secoc_mac, $m_old replays as secoc_stale" \
         || ko "SecOC refusals: secoc_mac $r_mac (forged $m_mac), secoc_stale $r_old (replayed $m_old), e2e_crc $r_crc (wrong CRC $m_crc)"
 fi
-[ "$d_e" = "$s_st" ] && [ "$a_e" = 0 ] && [ "$e_acc" -le "$p_tx" ] && [ "${e_pi:-0}" -gt 0 ] \
+[ "$d_e" -ge "$s_st" ] && [ "$a_e" = 0 ] && [ "$e_acc" -le "$p_tx" ] && [ "${e_pi:-0}" -gt 0 ] \
     && ok "ECU: all $s_st forged PlantState frames${v_st:+ ($v_st m/s)} refused, its PI acted on $rng only (${e_pi} ticks), accepted $e_acc <= the plant's $p_tx" \
     || ko "ECU: forged PlantState $s_st${v_st:+ ($v_st m/s)}, refused $d_e; its PI acted on $rng (${e_pi:-no} ticks); heard $e_rx, accepted $e_acc of the plant's $p_tx"
 rej="$(kv "$P" can_e2e_EcuCommand_counter_repeated)/$(kv "$P" can_e2e_EcuCommand_counter_jump)/$(kv "$P" can_e2e_EcuCommand_crc)"

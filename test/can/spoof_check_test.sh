@@ -80,6 +80,12 @@ REF=3; scenario "$T/held" 400 400 100 90 0.99 1.07 0 0 0 0 0; REF=
 expect "3 forged frames held and refused with their cycle's MAC (alarms 103 = 100 frames + 3 MACs)" 0 0 "$T/held"
 REF=3; scenario "$T/held2" 400 400 97 90 0.99 1.07 0 0 0 0 0; REF=
 expect "alarms 100 of which 3 MACs: 97 forged frames refused, 3 not" 1 0 "$T/held2"
+scenario "$T/collat" 398 400 102 90 0.99 1.07 0 0 0 0 0
+expect "2 genuine commands refused besides the 100 forged, within the 4 frames the plant did not accept" 0 0 "$T/collat"
+grep -q "info genuine frames refused besides the forged: plant 2" "$T/collat/check.out" \
+    && ok "the genuine frames refused are said" || ko "the genuine frames refused are not said"
+scenario "$T/collat2" 400 400 105 90 0.99 1.07 0 0 0 0 0
+expect "5 refusals beyond the 100 forged while the plant accepted every ECU frame" 1 0 "$T/collat2"
 VER=0; scenario "$T/nover" 400 400 100 90 0.99 1.07 0 0 0 0 0; VER=
 expect "no collection verified (an unauthenticated DBC)" 1 0 "$T/nover"
 RC=0; scenario "$T/rowpass" 400 400 100 90 0.99 1.07 0 50 0 0 0; RC=
