@@ -550,7 +550,7 @@ hs_status hs_st_contact(hs_stepper *s, const hs_ctx *c)
     } else {
         responses_by_rows(s);
     }
-    ct_anchor(s, T);
+    ct_anchor(s, T, h);
     ct_targets(s, T, nq, nk, cq, h);
     hs_real *lam = s->ctln;
     ct_warm(s, nq, nk, lam);

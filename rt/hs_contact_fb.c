@@ -627,7 +627,7 @@ hs_status hs_contact_fb_step(hs_stepper *s, const hs_ctx *c)
     }
     bodies_in(s, &fb);
     hs_real *pts = fb_pts(s);
-    ct_anchor(s, T);
+    ct_anchor(s, T, h);
     const hs_real hold = hs_contact_hold(h);
     for (int k = 0; k < np; ++k) {
         point_setup(s, &fb, &T->ct_pts[k], &geo[k * HS_CT_PT], &pts[k * FB_PT], cq, h, hold);

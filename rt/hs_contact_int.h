@@ -28,9 +28,13 @@ static inline hs_real clamp(hs_real x, hs_real lo, hs_real hi)
  * rows; 0 on every other row and on every row of a model without points (its targets then
  * take nothing back). The pair's mean, not a row's own impulse: with its own, the split
  * between a face's redundant corners has no pull left towards the unique one and tower20 at
- * 6.25 ms falls. Fixed work: two passes over the points. */
-static inline void ct_anchor(hs_stepper *s, const hs_model_type *T)
+ * 6.25 ms falls. Fixed work: two passes over the points; none at a step h (s) without hold
+ * (h <= HS_CT_HREF, the 1 ms frame), whose targets read no anchor (hold_target). */
+static inline void ct_anchor(hs_stepper *s, const hs_model_type *T, hs_real h)
 {
+    if (!(hs_contact_hold(h) > HS_R(0.0))) {
+        return;
+    }
     for (int i = 0; i < T->nk; ++i) {
         s->ctan[i] = HS_R(0.0);
     }
