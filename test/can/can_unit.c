@@ -591,9 +591,12 @@ static void test_secoc_collection(void)
     hs_signal_map pm, om, em;
     char m[256];
     int rc = hs_dbc_load_file("hil/dbc/mech/quarter_car.dbc", &q, m, sizeof m);
-    CHECK_NAMED(rc == 0 && q.nmsg == 3 && q.msg[1].secoc == HS_SECOC_CRYPTO && q.msg[0].secoc_by == 1 &&
-                q.msg[2].secoc_by == -1 && q.sig[q.msg[1].secoc_fv].len == 16 && q.sig[q.msg[1].secoc_mac].len == 48,
+    CHECK_NAMED(rc == 0 && q.nmsg == 4 && q.msg[1].secoc == HS_SECOC_CRYPTO && q.msg[0].secoc_by == 1 &&
+                q.sig[q.msg[1].secoc_fv].len == 16 && q.sig[q.msg[1].secoc_mac].len == 48,
                 "quarter_car.dbc: EcuCommandAuth (16-bit freshness, 48-bit MAC) authenticates EcuCommand1");
+    CHECK_NAMED(rc == 0 && q.msg[3].secoc == HS_SECOC_CRYPTO && q.msg[2].secoc_by == 3 &&
+                q.sig[q.msg[3].secoc_fv].len == 16 && q.sig[q.msg[3].secoc_mac].len == 48,
+                "quarter_car.dbc: PlantStateAuth (16-bit freshness, 48-bit MAC) authenticates PlantState1");
     static const uint8_t key[32] = {0x31, 0xA7, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
                                     16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31};
     hs_mac k;

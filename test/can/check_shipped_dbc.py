@@ -4,10 +4,11 @@ hil/dbc/mech/*.dbc) to what hil/CAN.md ("Shipped DBCs") says of them. Per file:
   generated: test/can/gen_dbc.py writes it byte for byte (no hand edit, no stale file);
   E2E:       every message carries HsE2EProfile, a 4-bit alive counter and a CRC byte
              (test/can/e2e.py's reading of the file, canmatrix), but the cryptographic one;
-  SecOC:     a DBC with model inputs (messages the plant obeys) has exactly one cryptographic
-             message (HsSecOCCollection 1: 16-bit freshness at bit 0, 48-bit MAC on bytes 2..7,
-             nothing else, the commands' cycle) after its commands, and HsSecOCCryptoPdu on every
-             message carrying an input and on no other; a DBC without inputs has none;
+  SecOC:     per direction with messages, exactly one cryptographic message (HsSecOCCollection
+             1: 16-bit freshness at bit 0, 48-bit MAC on bytes 2..7, nothing else, its data's
+             cycle) after them: EcuCommandAuth after the commands (the plant obeys them),
+             PlantStateAuth after the state (the ECU's law reads it); HsSecOCCryptoPdu on every
+             message carrying a signal, naming its direction's, and on no other;
   range:     every data signal's DBC [min|max] holds the model's own map range (hilstep-rt
              --signals without the DBC: the range the plant holds every output to, one outside
              it being a refused step; inputs are clamped into it), and its raw range holds the
@@ -107,30 +108,41 @@ for model, dbc, args in models():
     by_ident = {ident(n): v for (_, n), v in own.items()}
     sigs = {}
     ins = {ident(n) for (d, n) in own if d == "in"}
-    cmds = [fr for fr in db.frames if any(s.name in ins for s in fr.signals)]
+    outs = {ident(n) for (d, n) in own if d == "out"}
     coll = [fr for fr in db.frames if str(fr.attributes.get("HsSecOCCollection", "none")) in ("HMAC_SHA256_TRUNCATED", "1")]
     by = {fr.name: int(fr.attributes["HsSecOCCryptoPdu"]) for fr in db.frames if "HsSecOCCryptoPdu" in fr.attributes}
-    if not cmds:
-        n_noin += 1
-        if coll or by:
-            bad_sec.append("%s: SecOC without inputs" % model)
-    elif len(coll) != 1:
-        bad_sec.append("%s: %d cryptographic messages" % (model, len(coll)))
-    else:
-        c = coll[0]
-        order = [fr.name for fr in db.frames]
+    order = [fr.name for fr in db.frames]
+    # one collection per direction that has messages: the ECU's commands (the plant verifies
+    # them) and the plant's state (the ECU verifies it); every authentic message in exactly one
+    covered = {}
+    for d, names, want in (("in", ins, "EcuCommandAuth"), ("out", outs, "PlantStateAuth")):
+        data = [fr for fr in db.frames if any(s.name in names for s in fr.signals)]
+        mine = [c for c in coll if c.name == want]
+        if not data:
+            n_noin += d == "in"
+            if mine:
+                bad_sec.append("%s: %s without %s" % (model, want, "inputs" if d == "in" else "outputs"))
+            continue
+        if len(mine) != 1:
+            bad_sec.append("%s: %d %s messages" % (model, len(mine), want))
+            continue
+        c = mine[0]
         fv = [s for s in c.signals if s.attributes.get("HsSecOCSignal") in ("freshness", "1")]
         mac = [s for s in c.signals if s.attributes.get("HsSecOCSignal") in ("mac", "2")]
         ok = (len(c.signals) == 2 and len(fv) == 1 and len(mac) == 1 and fv[0].start_bit == 0 and int(fv[0].size) == 16
               and mac[0].start_bit == 16 and int(mac[0].size) == 48 and int(c.size) == 8
-              and by == {fr.name: c.arbitration_id.id for fr in cmds}
-              and all(order.index(fr.name) < order.index(c.name) for fr in cmds)
-              and all(fr.attributes.get("GenMsgCycleTime") == c.attributes.get("GenMsgCycleTime") for fr in cmds))
+              and all(by.get(fr.name) == c.arbitration_id.id for fr in data)
+              and all(order.index(fr.name) < order.index(c.name) for fr in data)
+              and all(fr.attributes.get("GenMsgCycleTime") == c.attributes.get("GenMsgCycleTime") for fr in data))
         if ok:
             n_coll += 1
-            n_auth += len(cmds)
+            n_auth += len(data)
+            covered.update({fr.name: c.arbitration_id.id for fr in data})
         else:
             bad_sec.append("%s: %s" % (model, c.name))
+    if len(coll) > sum(1 for c in coll if c.name in ("EcuCommandAuth", "PlantStateAuth")) or \
+            any(n not in covered for n in by):
+        bad_sec.append("%s: a cryptographic message or HsSecOCCryptoPdu outside the two collections" % model)
     for fr in db.frames:
         if fr in coll:
             continue
@@ -187,8 +199,9 @@ for model, dbc, args in models():
 
 check(n_msg > 0 and not bad_e2e, "%d of %d messages protected (HsE2EProfile, 4-bit counter, CRC in a whole byte)%s"
       % (n_e2e, n_msg, ": not " + ", ".join(bad_e2e[:4]) if bad_e2e else ""))
-check(n_coll > 0 and not bad_sec, "%d DBCs with model inputs: each has one cryptographic message (16-bit freshness, "
-      "48-bit MAC) after its commands, covering all %d messages that carry inputs; %d without inputs: none%s"
+check(n_coll > 0 and not bad_sec, "%d collections (EcuCommandAuth after the commands where a DBC has inputs, "
+      "PlantStateAuth after the state where it has outputs; each 16-bit freshness, 48-bit MAC), covering all %d "
+      "messages that carry signals, each in one; %d DBCs without inputs: no EcuCommandAuth%s"
       % (n_coll, n_auth, n_noin, ": " + "; ".join(bad_sec[:3]) if bad_sec else ""))
 check(n_sig > 0 and not bad_range, "%d data signals: DBC range and raw range hold the model's map range%s"
       % (n_sig, ": " + "; ".join(bad_range[:3]) if bad_range else ""))

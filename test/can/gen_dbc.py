@@ -21,12 +21,14 @@ The messages the plant obeys (ECU -> plant) are a secured PDU collection (hil/CA
 8-byte message, EcuCommandAuth (id 0x100 + the number of command messages, HsSecOCCollection
 1), carrying a 16-bit freshness value (bits 0..15) and a 48-bit HMAC-SHA-256 (bytes 2..7)
 over the freshness and every EcuCommandK frame of the cycle (HsSecOCCryptoPdu on each); the
-plant applies a cycle only when it verifies.
+plant applies a cycle only when it verifies. The plant's state is a collection the same way:
+PlantStateAuth (id 0x200 + the number of state messages) after the last PlantStateK, which the
+ECU verifies before its law reads the cycle (a forged state would steer the ECU's command).
 
 Usage (repository root): /usr/bin/python3 test/can/gen_dbc.py [build/hilstep-rt] [--no-e2e]
 [--out DIR] (DIR instead of hil/dbc, e.g. to compare with the shipped files). --no-e2e writes
-the same layout without counter, CRC and the collection's EcuCommandAuth (for an ECU that
-writes none of them)."""
+the same layout without counter, CRC and the collections' cryptographic messages (for an ECU
+that writes none of them)."""
 import argparse
 import glob
 import os
@@ -107,25 +109,30 @@ def messages(sig):
     return msgs
 
 
-def auth_msg(msgs):
-    """The collection's cryptographic message after the commands, or None (no input)."""
-    cmds = [m for m in msgs if m["d"] == "in"]
-    if not cmds:
-        return None
-    return dict(name="EcuCommandAuth", id=0x100 + len(cmds), tx="ECU", rx="PLANT", d="in", sig=[], auth=[m["id"] for m in cmds])
+def auth_msgs(msgs):
+    """The collections' cryptographic messages, one per direction with messages: EcuCommandAuth
+    after the commands (the plant verifies them), PlantStateAuth after the plant's state (the
+    ECU verifies it: a forged state would steer the ECU's law)."""
+    out = []
+    for d, base, name, tx, rx in (("in", 0x100, "EcuCommandAuth", "ECU", "PLANT"),
+                                  ("out", 0x200, "PlantStateAuth", "PLANT", "ECU")):
+        ids = [m["id"] for m in msgs if m["d"] == d]
+        if ids:
+            out.append(dict(name=name, id=base + len(ids), tx=tx, rx=rx, d=d, sig=[], auth=ids))
+    return out
 
 
 def write(path, model, src, sig, e2e):
     msgs = messages(sig)
-    auth = auth_msg(msgs) if e2e else None
-    if auth:
-        k = max(i for i, m in enumerate(msgs) if m["d"] == "in")
-        msgs.insert(k + 1, auth)
+    auths = auth_msgs(msgs) if e2e else []
+    for a in auths:
+        k = max(i for i, m in enumerate(msgs) if m["d"] == a["d"])
+        msgs.insert(k + 1, a)
     L = ['VERSION ""', "", "NS_ :", "\tCM_", "\tBA_DEF_", "\tBA_", "\tBA_DEF_DEF_", "", "BS_:", "",
          "BU_: ECU PLANT", ""]
     for m in msgs:
         L.append("BO_ %d %s: 8 %s" % (m["id"], m["name"], m["tx"]))
-        if m is auth:
+        if m in auths:
             L.append(' SG_ %s_Freshness : 0|%d@1+ (1,0) [0|%d] "" %s' % (m["name"], FV_BITS, 2 ** FV_BITS - 1, m["rx"]))
             L.append(' SG_ %s_MAC : %d|%d@1+ (1,0) [0|0] "" %s' % (m["name"], FV_BITS, 8 * MAC_BYTES, m["rx"]))
             L.append("")
@@ -151,16 +158,16 @@ def write(path, model, src, sig, e2e):
     if e2e:
         L += ['BA_DEF_ BO_ "HsE2EProfile" ENUM "none","CRC8_SAE_J1850","CRC8H2F";',
               'BA_DEF_ BO_ "HsE2EDataId" INT 0 65535;', 'BA_DEF_ SG_ "HsE2ESignal" ENUM "data","counter","crc";']
-    if auth:
+    if auths:
         L += ['BA_DEF_ BO_ "HsSecOCCollection" ENUM "none","HMAC_SHA256_TRUNCATED";',
               'BA_DEF_ BO_ "HsSecOCCryptoPdu" INT 0 2147483647;', 'BA_DEF_ SG_ "HsSecOCSignal" ENUM "data","freshness","mac";']
     L += ['BA_DEF_DEF_ "GenMsgCycleTime" 0;', 'BA_DEF_DEF_ "GenSigStartValue" 0;']
     if e2e:
         L += ['BA_DEF_DEF_ "HsE2EProfile" "none";', 'BA_DEF_DEF_ "HsE2EDataId" 0;', 'BA_DEF_DEF_ "HsE2ESignal" "data";']
-    if auth:
+    if auths:
         L += ['BA_DEF_DEF_ "HsSecOCCollection" "none";', 'BA_DEF_DEF_ "HsSecOCCryptoPdu" 0;',
               'BA_DEF_DEF_ "HsSecOCSignal" "data";']
-    prot = [m for m in msgs if m is not auth]
+    prot = [m for m in msgs if m not in auths]
     for m in msgs:
         L.append('BA_ "GenMsgCycleTime" BO_ %d 10;' % m["id"])
     for m in msgs:
@@ -175,7 +182,7 @@ def write(path, model, src, sig, e2e):
         for m in prot:
             L.append('BA_ "HsE2ESignal" SG_ %d %s_Counter 1;' % (m["id"], m["name"]))
             L.append('BA_ "HsE2ESignal" SG_ %d %s_CRC 2;' % (m["id"], m["name"]))
-    if auth:
+    for auth in auths:
         L.append('BA_ "HsSecOCCollection" BO_ %d 1;' % auth["id"])
         for i in auth["auth"]:
             L.append('BA_ "HsSecOCCryptoPdu" BO_ %d %d;' % (i, auth["id"]))
@@ -186,7 +193,7 @@ def write(path, model, src, sig, e2e):
     print("wrote %s: %d in, %d out, %d messages, %d signals%s%s"
           % (path, sum(1 for s in sig if s["dir"] == "in"), sum(1 for s in sig if s["dir"] == "out"), len(msgs),
              len(sig) + (2 * len(msgs) if e2e else 0), "" if e2e else " (no E2E)",
-             " (SecOC collection: %s)" % auth["name"] if auth else ""))
+             " (SecOC collections: %s)" % ", ".join(a["name"] for a in auths) if auths else ""))
 
 
 def main():

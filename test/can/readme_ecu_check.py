@@ -6,7 +6,9 @@ counter and CRC). Every EcuCommand1 frame the ECU answers with must carry the E2
 hil/dbc/mech/quarter_car.dbc as test/can/e2e.py (table-driven, apart from the ECU's bitwise
 CRC and hil/hs_e2e.c) computes it, an alive counter + 1 per frame, and the ECU's law decoded by
 our codec (hilstep-can-tool decode): road_z = row j of the road, F_act = canmatrix's phys2raw of
-clamp(-c (x_j - x_(j-1)) / dt). Each command is followed by EcuCommandAuth, the SecOC
+clamp(-c (x_j - x_(j-1)) / dt). The stand-in plant's frames carry the state's collection
+(PlantStateAuth, our codec's MAC): the ECU acts only on verified state, and a forged state is
+never answered. Each command is followed by EcuCommandAuth, the SecOC
 collection's MAC the ECU computes with Python's hmac: our receive side (hilstep-can-tool receive,
 hil/hs_secoc.c's HMAC-SHA-256) must verify every cycle and apply the command's values, and
 refuse each cycle with one command byte changed. The full loop through the plant on a bus is
@@ -72,10 +74,14 @@ def ecu():
 
 # the plant's frames: susp_travel a damped ring, body_acc anything; our codec writes counter and CRC
 xs = [0.02 * math.exp(-0.05 * j) * math.cos(0.7 * j) for j in range(N)]
-enc = subprocess.run([os.path.join(B, "hilstep-can-tool"), "encode", DBC], capture_output=True, text=True,
-                     input="".join("PlantState1 %.9f %.12f\n" % (-3.0 * x, x) for x in xs))
-frames = [bytes.fromhex(l.split()[2]) for l in enc.stdout.splitlines()]
-check(enc.returncode == 0 and len(frames) == N, "%d PlantState1 frames from hilstep-can-tool" % len(frames))
+# (each followed by PlantStateAuth, the state's SecOC collection: our codec's HMAC under the key)
+enc = subprocess.run([os.path.join(B, "hilstep-can-tool"), "encode", DBC, KEY.hex()], capture_output=True, text=True,
+                     input="".join("PlantState1 %.9f %.12f\nPlantStateAuth\n" % (-3.0 * x, x) for x in xs))
+lines = [l.split() for l in enc.stdout.splitlines()]
+frames = [bytes.fromhex(l[2]) for l in lines if l[0] == "PlantState1"]
+sauths = [bytes.fromhex(l[2]) for l in lines if l[0] == "PlantStateAuth"]
+check(enc.returncode == 0 and len(frames) == len(sauths) == N,
+      "%d PlantState1 frames and %d PlantStateAuth from hilstep-can-tool" % (len(frames), len(sauths)))
 db = canmatrix.formats.loadp_flat(DBC)
 state, cmd = db.frame_by_name("PlantState1"), db.frame_by_name("EcuCommand1")
 xs = [float(state.decode(bytearray(f))["susp_travel"].phys_value) for f in frames]  # as the ECU reads them
@@ -88,9 +94,23 @@ for _ in range(200):
     if len(vbus.channels.get("hilstep-readme-ecu", [])) >= 2 or not t.is_alive():
         break
     threading.Event().wait(0.05)
-got, auth = [], []
-for f in frames:
+sa_id = db.frame_by_name("PlantStateAuth").arbitration_id.id
+got, auth, forged_answers = [], [], 0
+prof_s, did_s, _, crc_s = e2e.layout(state)
+for j, (f, sa) in enumerate(zip(frames, sauths)):
+    if j == N // 2:
+        # a forger without the key before the genuine cycle: the state with its travel's low byte
+        # changed and the CRC recomputed (public arithmetic), under the genuine PlantStateAuth of
+        # this cycle, then one under an authenticator of its own making: the ECU must answer neither
+        bad = bytearray(f)
+        bad[0] ^= 0x40
+        bad[crc_s.start_bit // 8] = e2e.e2e_crc(prof_s, did_s, bad, crc_s.start_bit // 8)
+        for fa in (sa, sa[:2] + bytes(6)):
+            plant.send(can.Message(arbitration_id=state.arbitration_id.id, is_extended_id=False, data=bytes(bad)))
+            plant.send(can.Message(arbitration_id=sa_id, is_extended_id=False, data=fa))
+            forged_answers += plant.recv(timeout=0.5) is not None
     plant.send(can.Message(arbitration_id=state.arbitration_id.id, is_extended_id=False, data=f))
+    plant.send(can.Message(arbitration_id=sa_id, is_extended_id=False, data=sa))
     r, a = plant.recv(timeout=10.0), plant.recv(timeout=10.0)
     if r is None or a is None:
         break
@@ -102,7 +122,9 @@ plant.shutdown()
 os.unlink(kf.name)
 check(result.get("rc") == 0 and result.get("out") == ["ecu: answered %d plant frames with a command each" % N],
       "the ECU's run: exit %r, %s" % (result.get("rc"), result.get("out")))
-check(len(got) == N, "one EcuCommand1 per PlantState1: %d of %d" % (len(got), N))
+check(len(got) == N, "one EcuCommand1 per verified PlantState1: %d of %d" % (len(got), N))
+check(forged_answers == 0, "a forged PlantState1 (right counter and CRC, no key), under the cycle's genuine "
+      "PlantStateAuth and under a made-up one: answered %d times (the ECU's law never reads it)" % forged_answers)
 prof, did, ctr, crc = e2e.layout(cmd)
 bad_crc = [j for j, d in enumerate(got) if d[crc.start_bit // 8] != e2e.e2e_crc(prof, did, d, crc.start_bit // 8)]
 ctrs = [d[ctr.start_bit // 8] >> (ctr.start_bit % 8) & 0xF for d in got]

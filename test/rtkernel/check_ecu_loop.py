@@ -8,9 +8,10 @@ usage: check_ecu_loop.py RUN_DIR DBC ROAD_CSV C DT
 RUN_DIR holds candump.log, telemetry.csv, plant.stats and ecu.out (user_run.sh's OUT); C and
 DT are the ECU's damper constant (N s/m) and the period it differentiates over (s), as the
 README's code has them. Checks, all exact unless a resolution is named:
-  plant -> ECU: the ECU answered as many plant frames as the plant put on the bus (its
-                can_tx_frames = PlantState frames in the log), with one command each (the
-                EcuCommand frames in the log);
+  plant -> ECU: the ECU verified and answered as many plant frames as the plant put on the
+                bus (its can_tx_frames = PlantState frames in the log, twice that with the
+                state's collection PlantStateAuth), with one command each (the EcuCommand
+                frames in the log);
   the ECU's law: command j carries road_z = row j of ROAD_CSV (the last row after its end)
                 and F_act = clamp(-C (x_j - x_(j-1)) / DT, +-5000) with x_j the susp_travel
                 of the j-th plant frame on the bus (F_act = 0 for the first): the raw values
@@ -76,8 +77,12 @@ def main():
         ok = ok and cond
 
     p_tx = int(st.get("can_tx_frames", -1))
-    check(answered == len(P) == p_tx and len(P) > 0,
-          "plant -> ECU: the plant sent %d frames, the bus carried %d, the ECU answered %d" % (p_tx, len(P), answered))
+    # the plant sends PlantStateAuth after each PlantState1 when the DBC has the collection
+    # (SecOC); the ECU answers a state only when it verifies
+    per_p = 2 if any(fr.name == "PlantStateAuth" for fr in db.frames) else 1
+    check(answered == len(P) and p_tx == per_p * len(P) and len(P) > 0,
+          "plant -> ECU: the plant sent %d frames (%d per state), the bus carried %d states, the ECU verified and "
+          "answered %d" % (p_tx, per_p, len(P), answered))
     check(len(E) == answered, "one command per plant frame: %d commands on the bus for %d answered" % (len(E), answered))
     res = {s.name: abs(Decimal(s.factor)) / 2 * (1 + Decimal("1e-9")) + Decimal("1e-12") for s in cmd.signals}
     sz, sF = cmd.signal_by_name("road_z"), cmd.signal_by_name("F_act")
