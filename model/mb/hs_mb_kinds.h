@@ -97,7 +97,10 @@
     /* open differential: T = c (w_a - (w_l + w_r)/2): -T on the carrier a, +T/2 per wheel */ \
     F(HS_MB_DIFF, 16, mb_el_diff, 0) \
     /* locking differential: the open one plus T_L = cr (w_l - w_r) from left to right */ \
-    F(HS_MB_LOCKDIFF, 17, mb_el_lockdiff, 0)
+    F(HS_MB_LOCKDIFF, 17, mb_el_lockdiff, 0) \
+    /* dry clutch: capacity C = scale e (engagement input e in [0, 1]), slip s = w_a - w_out, \
+     * T = C z / sqrt(1 + z^2) with z = c s / C: -T on a, +T on out (both against b) */ \
+    F(HS_MB_CLUTCH, 18, mb_el_clutch, 0)
 
 
 #endif
