@@ -304,7 +304,7 @@ static int clutch(double e)
     const double lost = 0.5 * Ja * s0 * s0 - 0.5 * (Ja * wa * wa + Jo * wo * wo), lost_want = Ja * Jo * s0 * s0 / (2 * (Ja + Jo));
     /* The momentum is bilinear in the state (the spin from the quaternion and its rate), not a
      * linear invariant the step keeps: it drifts at the method's order while the slip changes
-     * the speeds fast, so the lock holds to that drift and the drift falls as h^2. */
+     * the speeds fast, so the lock holds to that drift, which falls faster than h^2 (7.9x at h/2). */
     snprintf(what, sizeof what, "clutch e = %.2f (capacity %.0f N m), 1 s at 1 ms, default method: output at 0.1 s %.8f rad/s = the slip's closed form %.8f (%.1e rel); locked at %.9f, %.9f (slip %.1e) = J_a s0/(J_a + J_o) %.9f within the momentum's drift %.1e (%.2f x at h/2); dissipated %.6f J = %.6f J",
              e, C, wo1, want1, fabs(wo1 - want1) / want1, wa, wo, wa - wo, wl, dL, dL2 > 0 ? dL / dL2 : 0.0, lost, lost_want);
     return mb_check(ok && fabs(wo1 - want1) <= 1e-5 * want1 && fabs(wa - wo) <= 1e-9 * wl &&
