@@ -266,10 +266,13 @@ int mb_line_count(const hs_mb_model *mb, hs_mb_output_kind kind, int index)
 
 /* The tires' values of one output call: each tire evaluated once at (t, q, u, z, in), however
  * many lines read it (car.hsm: 6 tire lines and 5 vehicle lines, each of which sums all 4
- * tires, were 26 evaluations per frame, now 4). key[s]: the element in slot s, -1 none yet. */
+ * tires, were 26 evaluations per frame, now 4). key[s]: the element in slot s, -1 none yet;
+ * vb: the body whose vehicle values vv holds (-1 none; car.hsm's 5 vehicle lines read one). */
 typedef struct mb_tire_cache {
     int key[MB_TIRE_SLOTS];
     hs_real val[MB_TIRE_SLOTS][HS_MB_TIRE_NVAL];
+    int vb;
+    hs_real vv[7];
 } mb_tire_cache;
 
 /* *val: tire element e's values (hs_mb_tire_probe) from the cache, evaluated on first use; an
@@ -403,8 +406,12 @@ static int line_values(const hs_model *m, mb_tire_cache *C, hs_mb_output_kind ki
         break;
     }
     case HS_MB_OUT_VEHICLE: {
-        const int rc = vehicle_values(mb, C, index, t, q, u, z, in, y);
-        if (rc != (int)HS_OK) { return rc; }
+        if (C->vb != index) {
+            const int rc = vehicle_values(mb, C, index, t, q, u, z, in, C->vv);
+            if (rc != (int)HS_OK) { return rc; }
+            C->vb = index;
+        }
+        for (int j = 0; j < 7; ++j) { y[j] = C->vv[j]; }
         k = 7;
         break;
     }
@@ -456,6 +463,7 @@ int hs_mb_fn_output(const hs_model *m, hs_real t, const hs_real *q, const hs_rea
     }
     mb_tire_cache C;
     for (int i = 0; i < MB_TIRE_SLOTS; ++i) { C.key[i] = -1; }
+    C.vb = -1;
     int k = 0;
     for (int i = 0; i < D->noutputs; ++i) {
         const hs_mb_output *o = &D->outputs[i];
