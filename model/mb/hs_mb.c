@@ -261,8 +261,9 @@ int mb_line_count(const hs_mb_model *mb, hs_mb_output_kind kind, int index)
     }
 }
 
-/* A tire holds 3 states (hs_mb_el_tire.c), so zoff / 3 is a slot per tire: at most this many. */
-#define MB_TIRE_SLOTS (HS_MB_MAX_NZ / 3)
+/* A tire holds 3 states (hs_mb_el_tire.c), so zoff / 3 is a slot per tire: at most this many
+ * (at least one, for a build with HS_MB_MAX_NZ below 3). */
+#define MB_TIRE_SLOTS (((HS_MB_MAX_NZ / 3) > 0) ? (HS_MB_MAX_NZ / 3) : 1)
 
 /* The tires' values of one output call: each tire evaluated once at (t, q, u, z, in), however
  * many lines read it (car.hsm: 6 tire lines and 5 vehicle lines, each of which sums all 4
