@@ -75,10 +75,9 @@ static hs_real opt_in(const hs_real *in, int k1)
 }
 
 
-/* A value and its gradient over the wheel's coordinates and velocities. The helpers carry nd
- * partials: NV for the Jacobian's evaluation, 0 for the values-only ones (force without fq,
- * zdot, the outputs: three of the four per wheel and step), whose gradient loops then vanish
- * (nd is a constant at each call of tire_eval); the values are the same operations either way. */
+/* A value and its gradient over the wheel's coordinates and velocities, for the Jacobian's
+ * evaluation (the helpers carry nd = NV partials; the values-only evaluations take tire_eval_v,
+ * the same operations on plain reals). */
 typedef struct gv {
     hs_real v;
     hs_real d[NV];
@@ -326,11 +325,121 @@ static void add_torque_grad(const hs_mb_model *mb, int row, int w, const hs_real
     }
 }
 
-/* One tire: the road's force F (ground, at the centre), the wheel's torque T and the carrier's
- * reaction torque Tr, with gradients; zd (3) the state rates when not NULL. */
-static int tire_eval(const hs_mb_model *mb, int e, hs_real t, const hs_real *q, const hs_real *u,
-                     const hs_real *z, const hs_real *in, int jac, tire_kin *K, gv *F, gv *T, gv *Tr,
-                     hs_real *zd, hs_tire_out *out)
+/* ---- the values-only evaluation (force without fq, zdot, the outputs) ----
+ * The same operations as the gradient path's values (g_lin's ka a + kb b, g_mul's a b, in the
+ * same order, constants included), on plain reals: the gv path copied 15-real values and zeroed
+ * 14 partials per operation for nothing here, ~4k of the ~6.4k instructions per wheel and call
+ * (callgrind, car.hsm). Bit for bit the values of tire_eval (force_fj's f and force()'s f agree:
+ * test/mb/test_mb_deriv.c). */
+
+/* a x b for a constant b, as g_cross_c on values */
+static void v_cross_c(const hs_real *a, const hs_real *b, hs_real *r)
+{
+    r[0] = b[2] * a[1] + -b[1] * a[2];
+    r[1] = b[0] * a[2] + -b[2] * a[0];
+    r[2] = b[1] * a[0] + -b[0] * a[1];
+}
+
+/* Everything one values-only evaluation needs (tire_kin without partials). */
+typedef struct tire_kv {
+    mb_pk kc;                  /* wheel centre */
+    hs_real e[3], x[3], y[3];  /* spin axis, heading, lateral axis (ground) */
+    hs_real n[3];              /* road normal (ground) */
+    hs_real arg[HS_TIRE_NARG];
+} tire_kv;
+
+/* normal=profile on values: heading_tilted and tire_kin_tilted's arguments; HS_E_MODEL for a
+ * wheel with no heading */
+static int kin_tilted_v(const hs_mb_force *E, const hs_tire_par *tp, const hs_real *in, hs_real h, hs_real hs,
+                        tire_kv *K)
+{
+    const hs_real nz = HS_R(1.0) / hs_sqrt(HS_R(1.0) + hs * hs);
+    K->n[0] = -hs * nz; K->n[1] = HS_R(0.0); K->n[2] = nz;
+    hs_real a[3], x0[3], m0[3], t[3];
+    v_cross_c(K->e, K->n, a);
+    const hs_real a0 = a[0] * a[0], a1 = a[1] * a[1], a2 = a[2] * a[2];
+    hs_real rho2 = HS_R(1.0) * a0 + HS_R(1.0) * a1;
+    rho2 = HS_R(1.0) * rho2 + HS_R(1.0) * a2;
+    const hs_real ee = K->e[0] * K->e[0] + K->e[1] * K->e[1] + K->e[2] * K->e[2];
+    if (!(rho2 > HS_R(1e-12) * (ee + HS_R(1e-30)))) { return HS_E_MODEL; }
+    const hs_real irho = HS_R(1.0) / hs_sqrt(rho2);
+    for (int k = 0; k < 3; ++k) { x0[k] = a[k] * irho; }
+    v_cross_c(x0, K->n, t);
+    for (int k = 0; k < 3; ++k) { m0[k] = -HS_R(1.0) * t[k] + HS_R(0.0) * t[k]; }
+    hs_real sd, cd;
+    hs_sincos(opt_in(in, E->in1), &sd, &cd);
+    for (int k = 0; k < 3; ++k) { K->x[k] = cd * x0[k] + sd * m0[k]; }
+    v_cross_c(K->x, K->n, t);
+    for (int k = 0; k < 3; ++k) { K->y[k] = -HS_R(1.0) * t[k] + HS_R(0.0) * t[k]; }
+    const hs_real *c = K->kc.r, *v = K->kc.v;
+    K->arg[HS_TIRE_PEN] = tp->r0 - (c[2] - h) * nz;
+    K->arg[HS_TIRE_PEND] = -K->n[2] * v[2] + -K->n[0] * v[0];
+    const hs_real vx01 = HS_R(1.0) * (K->x[0] * v[0]) + HS_R(1.0) * (K->x[1] * v[1]);
+    const hs_real vy01 = HS_R(1.0) * (K->y[0] * v[0]) + HS_R(1.0) * (K->y[1] * v[1]);
+    K->arg[HS_TIRE_VX] = HS_R(1.0) * vx01 + HS_R(1.0) * (K->x[2] * v[2]);
+    K->arg[HS_TIRE_VY] = HS_R(1.0) * vy01 + HS_R(1.0) * (K->y[2] * v[2]);
+    return HS_OK;
+}
+
+/* tire_kin_eval on values: HS_OK, or HS_E_MODEL when the wheel has no heading. */
+static int kin_values(const hs_mb_model *mb, const hs_mb_force *E, const hs_tire_par *tp, hs_real t,
+                      const hs_real *q, const hs_real *u, const hs_real *z, const hs_real *in, tire_kv *K)
+{
+    const int w = E->a.body, o = mb->qoff[w];
+    const hs_mb_opnd oa = mb_op_point(&E->a), oe = mb_op_dir(w, E->axis);
+    mb_pk ke;
+    mb_point_kin(mb, &oa, t, q, u, &K->kc);
+    mb_point_kin(mb, &oe, t, q, u, &ke);
+    for (int i = 0; i < 3; ++i) { K->e[i] = ke.r[i]; }
+    /* spin: axis . w_body, w_body = 2 G(p) p' */
+    const hs_real *p = &q[o + 3], *pd = &u[o + 3];
+    hs_real G[3][4];
+    mb_quat_G(p, G);
+    hs_real om = HS_R(0.0);
+    for (int j = 0; j < 4; ++j) {
+        hs_real du = HS_R(0.0);
+        for (int r = 0; r < 3; ++r) { du += HS_R(2.0) * E->axis[r] * G[r][j]; }
+        om += du * pd[j];
+    }
+    K->arg[HS_TIRE_OM] = om;
+    K->arg[HS_TIRE_XE] = z[0];
+    K->arg[HS_TIRE_YE] = z[1];
+    K->arg[HS_TIRE_ZB] = z[2];
+    hs_real h = opt_in(in, E->in2), hs = HS_R(0.0);
+    if (E->tab != NULL && E->tab->n > 0) {
+        const hs_mb_table *tb = E->tab;
+        const hs_real cx = K->kc.r[0];
+        h += mb_table_eval(tb, cx);
+        for (int i = 1; i < tb->n; ++i) {
+            if (cx > tb->t[i - 1] && cx < tb->t[i]) { hs = (tb->v[i] - tb->v[i - 1]) / (tb->t[i] - tb->t[i - 1]); }
+        }
+    }
+    if (E->tilt != 0) { return kin_tilted_v(E, tp, in, h, hs, K); }
+    K->n[0] = HS_R(0.0); K->n[1] = HS_R(0.0); K->n[2] = HS_R(1.0);
+    const hs_real rho2 = HS_R(1.0) * (K->e[0] * K->e[0]) + HS_R(1.0) * (K->e[1] * K->e[1]);
+    if (!(rho2 > HS_R(1e-12) * (mb_dot3(ke.r, ke.r) + HS_R(1e-30)))) { return HS_E_MODEL; }
+    const hs_real irho = HS_R(1.0) / hs_sqrt(rho2);
+    const hs_real x0x = K->e[1] * irho, x0y = -K->e[0] * irho;
+    hs_real sd, cd;
+    hs_sincos(opt_in(in, E->in1), &sd, &cd);
+    K->x[0] = cd * x0x + -sd * x0y;
+    K->x[1] = cd * x0y + sd * x0x;
+    K->x[2] = HS_R(0.0);
+    K->y[0] = -HS_R(1.0) * K->x[1] + HS_R(0.0) * K->x[1];
+    K->y[1] = K->x[0];
+    K->y[2] = HS_R(0.0);
+    const hs_real *c = K->kc.r, *v = K->kc.v;
+    K->arg[HS_TIRE_PEN] = tp->r0 - (c[2] - h);
+    K->arg[HS_TIRE_PEND] = -HS_R(1.0) * v[2] + hs * v[0];
+    K->arg[HS_TIRE_VX] = HS_R(1.0) * (K->x[0] * v[0]) + HS_R(1.0) * (K->x[1] * v[1]);
+    K->arg[HS_TIRE_VY] = HS_R(1.0) * (K->y[0] * v[0]) + HS_R(1.0) * (K->y[1] * v[1]);
+    return HS_OK;
+}
+
+/* tire_eval on values: F, T, Tr (3 each), zd (3) when not NULL. */
+static int tire_eval_v(const hs_mb_model *mb, int e, hs_real t, const hs_real *q, const hs_real *u,
+                       const hs_real *z, const hs_real *in, tire_kv *K, hs_real *F, hs_real *T, hs_real *Tr,
+                       hs_real *zd, hs_tire_out *out)
 {
     const hs_mb_force *E = &mb->desc->forces[e];
     hs_tire_par tp;
@@ -339,26 +448,76 @@ static int tire_eval(const hs_mb_model *mb, int e, hs_real t, const hs_real *q, 
     hs_real Tb;
     rc = brake_of(E, in, &Tb);
     if (rc != (int)HS_OK) { return rc; }
-    /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
-    const int nd = (jac != 0) ? NV : 0;
-    rc = tire_kin_eval(mb, E, &tp, t, q, u, z, in, nd, K);
+    rc = kin_values(mb, E, &tp, t, q, u, z, in, K);
     if (rc != (int)HS_OK) { return rc; }
-    hs_real arg[HS_TIRE_NARG];
-    for (int i = 0; i < (int)HS_TIRE_NARG; ++i) { arg[i] = K->arg[i].v; }
-    /* the mechanics' Jacobian reads the columns of the wheel's arguments only (below) */
-    rc = (jac != 0) ? hs_tire_eval_mech(&tp, arg, Tb, out) : hs_tire_eval_values(&tp, arg, Tb, out);
+    rc = hs_tire_eval_values(&tp, K->arg, Tb, out);
     if (rc != (int)HS_OK) { return rc; }
     if (zd != NULL) {
         zd[0] = out->y[HS_TIRE_DXE];
         zd[1] = out->y[HS_TIRE_DYE];
         zd[2] = out->y[HS_TIRE_DZB];
     }
-    /* results with gradients: y_k = sum over args J[k][a] * grad(arg a) (the states and inputs
-     * are constants for the mechanics' Jacobian) */
-    gv res[HS_TIRE_NRES];
-    for (int k = 0; k < (int)HS_TIRE_NRES; ++k) {
+    const hs_real rd = out->rd, Fx = out->y[HS_TIRE_FX], Fy = out->y[HS_TIRE_FY], Td = in[E->in0];
+    hs_real Ts = HS_R(1.0) * out->y[HS_TIRE_TY] + HS_R(1.0) * out->y[HS_TIRE_TB];
+    hs_real Tbr = out->y[HS_TIRE_TB] + Td;
+    const hs_real dl = opt_in(in, E->in1);
+    if (dl != HS_R(0.0)) {
+        /* the knuckle's torque kn (tire_eval) */
+        hs_real sdl, cdl;
+        hs_sincos(dl, &sdl, &cdl);
+        const hs_real kn = rd * ((HS_R(1.0) - cdl) * Fx + sdl * Fy);
+        Ts = HS_R(1.0) * Ts + -HS_R(1.0) * kn;
+        Tbr = HS_R(1.0) * Tbr + -HS_R(1.0) * kn;
+    }
+    const hs_real rFx = rd * Fx, rFy = rd * Fy;
+    for (int i = 0; i < 3; ++i) {
+        F[i] = HS_R(1.0) * (Fx * K->x[i]) + HS_R(1.0) * (Fy * K->y[i]);
+        T[i] = HS_R(1.0) * (rFy * K->x[i]) + -HS_R(1.0) * (rFx * K->y[i]);
+        T[i] = HS_R(1.0) * T[i] + HS_R(1.0) * (Ts * K->e[i]);
+        T[i] += Td * K->e[i];
+        const hs_real tr = Tbr * K->e[i];
+        Tr[i] = -HS_R(1.0) * tr + HS_R(0.0) * tr;
+    }
+    if (E->tilt == 0) {
+        F[2] = HS_R(1.0) * F[2] + HS_R(1.0) * out->y[HS_TIRE_FZ];
+        T[2] = HS_R(1.0) * T[2] + HS_R(1.0) * out->y[HS_TIRE_MZ];
+    } else {
+        for (int i = 0; i < 3; ++i) {
+            F[i] = HS_R(1.0) * F[i] + K->n[i] * out->y[HS_TIRE_FZ];
+            T[i] = HS_R(1.0) * T[i] + K->n[i] * out->y[HS_TIRE_MZ];
+        }
+    }
+    return HS_OK;
+}
+
+/* One tire: the road's force F (ground, at the centre), the wheel's torque T and the carrier's
+ * reaction torque Tr, with gradients; zd (3) the state rates when not NULL. */
+static int tire_eval(const hs_mb_model *mb, int e, hs_real t, const hs_real *q, const hs_real *u,
+                     const hs_real *z, const hs_real *in, tire_kin *K, gv *F, gv *T, gv *Tr,
+                     hs_tire_out *out)
+{
+    const hs_mb_force *E = &mb->desc->forces[e];
+    hs_tire_par tp;
+    int rc = tire_data(E, in, &tp);
+    if (rc != (int)HS_OK) { return rc; }
+    hs_real Tb;
+    rc = brake_of(E, in, &Tb);
+    if (rc != (int)HS_OK) { return rc; }
+    const int nd = NV;
+    rc = tire_kin_eval(mb, E, &tp, t, q, u, z, in, nd, K);
+    if (rc != (int)HS_OK) { return rc; }
+    hs_real arg[HS_TIRE_NARG];
+    for (int i = 0; i < (int)HS_TIRE_NARG; ++i) { arg[i] = K->arg[i].v; }
+    /* the mechanics' Jacobian reads the columns of the wheel's arguments only (below) */
+    rc = hs_tire_eval_mech(&tp, arg, Tb, out);
+    if (rc != (int)HS_OK) { return rc; }
+    /* the mechanical results with gradients: y_k = sum over args J[k][a] * grad(arg a) (the
+     * states and inputs are constants for the mechanics' Jacobian; the state rates' rows are
+     * not needed here) */
+    gv res[HS_TIRE_DXE];
+    for (int k = 0; k < (int)HS_TIRE_DXE; ++k) {
         res[k] = g_c(out->y[k]);
-        for (int a = 0; (jac != 0) && a < (int)HS_TIRE_XE; ++a) {
+        for (int a = 0; a < (int)HS_TIRE_XE; ++a) {
             const hs_real Jka = out->J[k][a];
             for (int i = 0; i < nd; ++i) { res[k].d[i] += Jka * K->arg[a].d[i]; }
         }
@@ -415,21 +574,29 @@ static int eval_z(const hs_mb_model *mb, int e, hs_real t, const hs_real *q, con
                   const hs_real *z, const hs_real *in, hs_real *f, hs_real *fq, hs_real *fu)
 {
     const hs_mb_force *E = &mb->desc->forces[e];
-    tire_kin K;
-    gv F[3], T[3], Tr[3];
-    hs_tire_out out;
-    /* jac a constant at each call: the values-only evaluation is compiled without partials */
-    const int rc = (fq != NULL) ? tire_eval(mb, e, t, q, u, z, in, 1, &K, F, T, Tr, NULL, &out)
-                                : tire_eval(mb, e, t, q, u, z, in, 0, &K, F, T, Tr, NULL, &out);
-    if (rc != (int)HS_OK) { return rc; }
     const int w = E->a.body, b = E->b.body;
     const hs_mb_opnd oa = mb_op_point(&E->a);
+    hs_tire_out out;
+    if (fq == NULL) {
+        /* values only (a stage without the factor): no partials carried */
+        tire_kv V;
+        hs_real Fv[3], Tv[3], Rv[3];
+        const int rv = tire_eval_v(mb, e, t, q, u, z, in, &V, Fv, Tv, Rv, NULL, &out);
+        if (rv != (int)HS_OK) { return rv; }
+        mb_point_load(mb, &oa, &V.kc, q, Fv, f, NULL);
+        mb_body_torque(mb, w, q, Tv, f, NULL);
+        if (b >= 0) { mb_body_torque(mb, b, q, Rv, f, NULL); }
+        return HS_OK;
+    }
+    tire_kin K;
+    gv F[3], T[3], Tr[3];
+    const int rc = tire_eval(mb, e, t, q, u, z, in, &K, F, T, Tr, &out);
+    if (rc != (int)HS_OK) { return rc; }
     hs_real Fv[3], Tv[3], Rv[3];
     for (int i = 0; i < 3; ++i) { Fv[i] = F[i].v; Tv[i] = T[i].v; Rv[i] = Tr[i].v; }
     mb_point_load(mb, &oa, &K.kc, q, Fv, f, fq);
     mb_body_torque(mb, w, q, Tv, f, fq);
     if (b >= 0) { mb_body_torque(mb, b, q, Rv, f, fq); }
-    if (fq == NULL) { return HS_OK; }
     /* J_c^T dF */
     int sq = 0, su = 0;
     hs_real *bq = mb_qq_block(mb, fq, w, w, &sq), *bu = mb_qq_block(mb, fu, w, w, &su);
@@ -452,29 +619,29 @@ static int eval_z(const hs_mb_model *mb, int e, hs_real t, const hs_real *q, con
 static int zdot(const hs_mb_model *mb, int e, hs_real t, const hs_real *q, const hs_real *u,
                 const hs_real *z, const hs_real *in, hs_real *zd)
 {
-    tire_kin K;
-    gv F[3], T[3], Tr[3];
+    tire_kv K;
+    hs_real F[3], T[3], Tr[3];
     hs_tire_out out;
-    return tire_eval(mb, e, t, q, u, z, in, 0, &K, F, T, Tr, zd, &out);
+    return tire_eval_v(mb, e, t, q, u, z, in, &K, F, T, Tr, zd, &out);
 }
 
 hs_status hs_mb_tire_probe(const hs_mb_model *mb, int e, hs_real t, const hs_real *q, const hs_real *u,
                      const hs_real *z, const hs_real *in, hs_real *val)
 {
     if (e < 0 || e >= mb->desc->nforces || mb->desc->forces[e].kind != HS_MB_TIRE) { return HS_E_MODEL; }
-    tire_kin K;
-    gv F[3], T[3], Tr[3];
+    tire_kv K;
+    hs_real F[3], T[3], Tr[3];
     hs_tire_out out;
     /* the element's own states: its slice of the model's z */
-    const int rc = tire_eval(mb, e, t, q, u, &z[mb->zoff[e]], in, 0, &K, F, T, Tr, NULL, &out);
+    const int rc = tire_eval_v(mb, e, t, q, u, &z[mb->zoff[e]], in, &K, F, T, Tr, NULL, &out);
     if (rc != (int)HS_OK) { return rc; }
-    val[HS_MB_TIRE_OMEGA] = K.arg[HS_TIRE_OM].v;
+    val[HS_MB_TIRE_OMEGA] = K.arg[HS_TIRE_OM];
     val[HS_MB_TIRE_FX] = out.y[HS_TIRE_FX];
     val[HS_MB_TIRE_FY] = out.y[HS_TIRE_FY];
     val[HS_MB_TIRE_FZ] = out.y[HS_TIRE_FZ];
     val[HS_MB_TIRE_SX] = out.sx;
     val[HS_MB_TIRE_SY] = out.sy;
-    for (int i = 0; i < 3; ++i) { val[HS_MB_TIRE_FG + i] = F[i].v; }
+    for (int i = 0; i < 3; ++i) { val[HS_MB_TIRE_FG + i] = F[i]; }
     return HS_OK;
 }
 

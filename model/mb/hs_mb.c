@@ -117,6 +117,15 @@ int hs_mb_fn_force_jac(const hs_model *m, hs_real t, const hs_real *q, const hs_
     return mb_forces_z(mb, t, q, u, z, in, NULL, fq, fu);
 }
 
+/* f with fq, fu in one pass over the elements (hs_model.h force_fj): a tire's evaluation with
+ * partials gives its values too, so the factoring stage evaluates each wheel once, not twice.
+ * Set for descriptions with element states (tires; hs_mb_compile.c), which take no fast path. */
+int hs_mb_fn_force_fj(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
+                      const hs_real *z, const hs_real *in, hs_real *f, hs_real *fq, hs_real *fu)
+{
+    return mb_forces_z(MB(m), t, q, u, z, in, f, fq, fu);
+}
+
 int hs_mb_fn_constraint(const hs_model *m, hs_real t, const hs_real *q, hs_real *g,
                             hs_real *G, hs_real *gt)
 {
@@ -252,9 +261,42 @@ int mb_line_count(const hs_mb_model *mb, hs_mb_output_kind kind, int index)
     }
 }
 
+/* A tire holds 3 states (hs_mb_el_tire.c), so zoff / 3 is a slot per tire: at most this many
+ * (at least one, for a build with HS_MB_MAX_NZ below 3). */
+#define MB_TIRE_SLOTS (((HS_MB_MAX_NZ / 3) > 0) ? (HS_MB_MAX_NZ / 3) : 1)
+
+/* The tires' values of one output call: each tire evaluated once at (t, q, u, z, in), however
+ * many lines read it (car.hsm: 6 tire lines and 5 vehicle lines, each of which sums all 4
+ * tires, were 26 evaluations per frame, now 4). key[s]: the element in slot s, -1 none yet;
+ * vb: the body whose vehicle values vv holds (-1 none; car.hsm's 5 vehicle lines read one). */
+typedef struct mb_tire_cache {
+    int key[MB_TIRE_SLOTS];
+    hs_real val[MB_TIRE_SLOTS][HS_MB_TIRE_NVAL];
+    int vb;
+    hs_real vv[7];
+} mb_tire_cache;
+
+/* *val: tire element e's values (hs_mb_tire_probe) from the cache, evaluated on first use; an
+ * element that is not a tire gets the probe's refusal, as before. */
+static int tire_values(const hs_mb_model *mb, mb_tire_cache *C, int e, hs_real t, const hs_real *q,
+                       const hs_real *u, const hs_real *z, const hs_real *in, const hs_real **val)
+{
+    /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
+    const int ok = ((e >= 0) && (e < mb->desc->nforces) && (mb->desc->forces[e].kind == HS_MB_TIRE)) ? 1 : 0;
+    const int s = (ok != 0) ? (mb->zoff[e] / 3) : 0;
+    if ((ok == 0) || (s >= MB_TIRE_SLOTS)) { return HS_E_MODEL; }
+    if (C->key[s] != e) {
+        const int rc = hs_mb_tire_probe(mb, e, t, q, u, z, in, C->val[s]);
+        if (rc != (int)HS_OK) { return rc; }
+        C->key[s] = e;
+    }
+    *val = C->val[s];
+    return HS_OK;
+}
+
 /* vx, vy, yaw rate, ax, ay, beta, yaw of spatial body b (HS_MB_OUT_VEHICLE) into y (7 values). */
-static int vehicle_values(const hs_mb_model *mb, int b, hs_real t, const hs_real *q, const hs_real *u,
-                          const hs_real *z, const hs_real *in, hs_real *y)
+static int vehicle_values(const hs_mb_model *mb, mb_tire_cache *C, int b, hs_real t, const hs_real *q,
+                          const hs_real *u, const hs_real *z, const hs_real *in, hs_real *y)
 {
     const hs_mb_desc *D = mb->desc;
     const hs_real *p = &q[mb->qoff[b] + 3], *v = &u[mb->qoff[b]];
@@ -270,8 +312,8 @@ static int vehicle_values(const hs_mb_model *mb, int b, hs_real t, const hs_real
     for (int i = 0; i < D->nbodies; ++i) { m += D->bodies[i].mass; }
     for (int e = 0; e < D->nforces; ++e) {
         if (mb_force_elems[D->forces[e].kind]->tire != MB_YES) { continue; }
-        hs_real val[HS_MB_TIRE_NVAL];
-        const int rc = hs_mb_tire_probe(mb, e, t, q, u, z, in, val);
+        const hs_real *val = NULL;
+        const int rc = tire_values(mb, C, e, t, q, u, z, in, &val);
         if (rc != (int)HS_OK) { return rc; }
         for (int i = 0; i < 3; ++i) { F[i] += val[HS_MB_TIRE_FG + i]; }
     }
@@ -304,9 +346,11 @@ static int input_potential(const hs_mb_desc *D)
     return any;
 }
 
-/* The values of output line kind/index into v (up to 7); facc: the forces when ACC. */
-static int line_values(const hs_model *m, hs_mb_output_kind kind, int index, hs_real t, const hs_real *q,
-                       const hs_real *u, const hs_real *z, const hs_real *in, const hs_real *facc, hs_real *y)
+/* The values of output line kind/index into v (up to 7); facc: the forces when ACC; C the
+ * call's tire values. */
+static int line_values(const hs_model *m, mb_tire_cache *C, hs_mb_output_kind kind, int index, hs_real t,
+                       const hs_real *q, const hs_real *u, const hs_real *z, const hs_real *in,
+                       const hs_real *facc, hs_real *y)
 {
     const hs_mb_model *mb = MB(m);
     const hs_mb_desc *D = mb->desc;
@@ -356,15 +400,19 @@ static int line_values(const hs_model *m, hs_mb_output_kind kind, int index, hs_
         break;
     }
     case HS_MB_OUT_TIRE: {
-        hs_real val[HS_MB_TIRE_NVAL];
-        const int rc = hs_mb_tire_probe(mb, index, t, q, u, z, in, val);
+        const hs_real *val = NULL;
+        const int rc = tire_values(mb, C, index, t, q, u, z, in, &val);
         if (rc != (int)HS_OK) { return rc; }
         for (int j = 0; j < 6; ++j) { y[k] = val[j]; ++k; }
         break;
     }
     case HS_MB_OUT_VEHICLE: {
-        const int rc = vehicle_values(mb, index, t, q, u, z, in, y);
-        if (rc != (int)HS_OK) { return rc; }
+        if (C->vb != index) {
+            const int rc = vehicle_values(mb, C, index, t, q, u, z, in, C->vv);
+            if (rc != (int)HS_OK) { return rc; }
+            C->vb = index;
+        }
+        for (int j = 0; j < 7; ++j) { y[j] = C->vv[j]; }
         k = 7;
         break;
     }
@@ -414,23 +462,26 @@ int hs_mb_fn_output(const hs_model *m, hs_real t, const hs_real *q, const hs_rea
             if (rc != (int)HS_OK) { return rc; }
         }
     }
+    mb_tire_cache C;
+    for (int i = 0; i < MB_TIRE_SLOTS; ++i) { C.key[i] = -1; }
+    C.vb = -1;
     int k = 0;
     for (int i = 0; i < D->noutputs; ++i) {
         const hs_mb_output *o = &D->outputs[i];
         if (o->kind == HS_MB_OUT_ACC && mb->acc_kkt != 0) {
             k += acc_line(mb, o, t, q, u, udd, &y[k]);
         } else if (o->sig == NULL) {
-            const int n = line_values(m, o->kind, o->index, t, q, u, zz, inp, facc, &y[k]);
+            const int n = line_values(m, &C, o->kind, o->index, t, q, u, zz, inp, facc, &y[k]);
             if (n < 0) { return n; }
             k += n;
         } else {
             hs_real a[7];
-            const int n = line_values(m, o->kind, o->index, t, q, u, zz, inp, facc, a);
+            const int n = line_values(m, &C, o->kind, o->index, t, q, u, zz, inp, facc, a);
             if (n < 0) { return n; }
             hs_real v = a[o->comp];
             if (o->index2 > 0) {
                 hs_real b[7];
-                const int n2 = line_values(m, o->kind, o->index2 - 1, t, q, u, zz, inp, facc, b);
+                const int n2 = line_values(m, &C, o->kind, o->index2 - 1, t, q, u, zz, inp, facc, b);
                 if (n2 < 0) { return n2; }
                 v -= b[o->comp];
             }

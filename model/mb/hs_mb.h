@@ -520,6 +520,9 @@ int hs_mb_fn_force(const hs_model *m, hs_real t, const hs_real *q, const hs_real
                    const hs_real *in, hs_real *f);
 int hs_mb_fn_force_jac(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
                        const hs_real *z, const hs_real *in, hs_real *fq, hs_real *fu);
+/* force_fj(): f (nq), fq, fu (nq x nq) in one call, the bits of force() and force_jac(). */
+int hs_mb_fn_force_fj(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
+                      const hs_real *z, const hs_real *in, hs_real *f, hs_real *fq, hs_real *fu);
 int hs_mb_fn_constraint(const hs_model *m, hs_real t, const hs_real *q, hs_real *g, hs_real *G,
                         hs_real *gt);
 int hs_mb_fn_gamma(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u, hs_real *gam);
@@ -605,6 +608,9 @@ int hs_mb_gen_masks(const hs_model *m, int *qq_mask, int *cq_mask);
 int hs_mb_gen_output(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
                      const hs_real *z, const hs_real *in, hs_real *y);
 /* zdot of a generated type with auxiliary states (nz: the tire treads, model/TIRE.md). */
+/* force_fj() of a generated type with element states (tires; as hs_mb_compile sets it). */
+int hs_mb_gen_force_fj(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
+                       const hs_real *z, const hs_real *in, hs_real *f, hs_real *fq, hs_real *fu);
 int hs_mb_gen_zdot(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
                    const hs_real *z, const hs_real *in, hs_real *zd);
 int hs_mb_gen_energy(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,

@@ -453,6 +453,7 @@ static void pass_type(const hs_mb_desc *D, hs_mb_model *mb)
     T->mass = hs_mb_fn_mass;
     T->force = hs_mb_fn_force;
     T->force_jac = hs_mb_fn_force_jac;
+    T->force_fj = mb->nz ? hs_mb_fn_force_fj : NULL; /* one tire evaluation per factoring stage */
     T->constraint = mb->nc ? hs_mb_fn_constraint : NULL;
     T->gamma = mb->nc ? hs_mb_fn_gamma : NULL;
     T->zdot = mb->nz ? hs_mb_fn_zdot : NULL;

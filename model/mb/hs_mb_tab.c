@@ -125,6 +125,13 @@ int hs_mb_gen_output(const hs_model *m, hs_real t, const hs_real *q, const hs_re
     return b ? hs_mb_fn_output(b, t, q, u, z, in, y) : (int)HS_E_MODEL;
 }
 
+int hs_mb_gen_force_fj(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
+                       const hs_real *z, const hs_real *in, hs_real *f, hs_real *fq, hs_real *fu)
+{
+    const hs_model *b = bound(m);
+    return (b != NULL) ? hs_mb_fn_force_fj(b, t, q, u, z, in, f, fq, fu) : (int)HS_E_MODEL;
+}
+
 int hs_mb_gen_zdot(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
                    const hs_real *z, const hs_real *in, hs_real *zd)
 {

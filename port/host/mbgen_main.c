@@ -601,7 +601,7 @@ static void emit_type(const hs_mb_desc *D, const hs_mb_model *M, const char *N, 
     if (M->type.masks) fprintf(o, "    .masks = hs_mb_gen_masks,\n");
     if (M->type.symmetric_jac) fprintf(o, "    .symmetric_jac = 1,\n");
     /* auxiliary states (tire treads): the stepper advances them from zdot */
-    if (M->nz) fprintf(o, "    .zdot = hs_mb_gen_zdot,\n");
+    if (M->nz) fprintf(o, "    .force_fj = hs_mb_gen_force_fj,\n    .zdot = hs_mb_gen_zdot,\n");
     if (M->nout) fprintf(o, "    .output = hs_mb_gen_output,\n");
     /* quaternion bodies: M depends on q (method dvp needs this) */
     if (hs_mb_has_spatial(M)) fprintf(o, "    .lagrange = hs_mb_gen_lagrange,\n");

@@ -250,13 +250,21 @@ static void derivatives(void)
     hs_mb_model_init(&m, &mb);
     hs_mb_model_init(&mp, &mbp);
     static hs_real fq[NQ * NQ], fu[NQ * NQ], fqp[NQ * NQ], fup[NQ * NQ];
-    int bad = 0, nb = 0, live = 0, kinks = 0;
+    int bad = 0, nb = 0, live = 0, kinks = 0, fjbad = 0;
     double worst = 0;
     for (int k = 0; k < 200; ++k) {
         hs_real q[NQ], u[NQ], z[3], in[4], fp[NQ], fm[NQ];
         state(q, u, z, in, k % 4 == 0);
         mb.type.force_jac(&m, 0, q, u, z, in, fq, fu);
         mbp.type.force_jac(&mp, 0, q, u, z, in, fqp, fup);
+        { /* force_fj (the gradient path's values) = force() (the values-only path), bit for bit */
+            static hs_real f1[NQ], f2[NQ], q2[NQ * NQ], u2[NQ * NQ];
+            const int r1 = mb.type.force(&m, 0, q, u, z, in, f1);
+            const int r2 = (mb.type.force_fj != NULL) ? mb.type.force_fj(&m, 0, q, u, z, in, f2, q2, u2) : -1;
+            fjbad += (r1 != HS_OK) || (r2 != HS_OK);
+            for (int i = 0; i < NQ && r1 == HS_OK && r2 == HS_OK; ++i) fjbad += memcmp(&f1[i], &f2[i], sizeof f1[i]) != 0;
+            for (int i = 0; i < NQ * NQ && r2 == HS_OK; ++i) fjbad += (q2[i] != fq[i]) + (u2[i] != fu[i]);
+        }
         /* two steps, the better difference counts: 1e-5 and 1e-6 relative rolling (the forces
          * sum terms up to 1e5 N, so smaller steps drown in rounding), 1e-6 and 1e-7 at creeping
          * speed (|v| ~ vN = 1e-2 m/s, where the slip's fictitious velocity and the tread's
@@ -303,6 +311,8 @@ static void derivatives(void)
     snprintf(what, sizeof what, "tire element%s: fq, fu = central differences at 200 states in contact (%d entries above 1e-3; the better of two steps; %d on a kink of the curves), worst %.2e <= 1e-6; packed = dense (%d bad)", tilted ? " with normal=profile" : "", live, kinks, worst, bad);
     CHECK_NAMED(bad == 0 && live > 10000 && kinks < live / 100, what);
     printf("  %s\n", what);
+    snprintf(what, sizeof what, "tire element%s: force_fj's f (the evaluation with partials) = force()'s (the values-only one) bit for bit, its fq, fu = force_jac's, at the same 200 states (%d differ)", tilted ? " with normal=profile" : "", fjbad);
+    CHECK_NAMED(fjbad == 0, what);
 }
 
 /* Bad tire lines are refused at their line and key; a negative brake refuses the step. */
