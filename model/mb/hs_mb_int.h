@@ -16,6 +16,10 @@ enum {
  * the explicit time derivatives (moving ground points), v = J u + rt, ac = J' u + rtt. */
 typedef struct mb_pk {
     int body, nb;
+    /* J's shape, so that products skip its exact zeros (spatial bodies, nb = 7): jtr 1 when
+     * J(0:3, 0:3) is the identity (a point; 0: a direction, zero), else that block is zero;
+     * jrot 0 when J(:, 3:7) is zero (the body's origin, a zero vector). Other kinds: 0, 0. */
+    int jtr, jrot;
     hs_real r[3], rt[3], v[3], ac[3];
     hs_real J[3][7];
 } mb_pk;

@@ -69,26 +69,32 @@ void mb_quat_rs_jac(const hs_real *p, const hs_real *s, hs_real L[3][4])
     }
 }
 
-/* mb_quat_rs_jac at the unit quaternion basis vector m (the map is linear in p, so these are
- * its second derivatives): each entry has at most one non-zero term there, written directly,
- * the same values as the general formula's sums. */
-static void quat_rs_jac_unit(int m, const hs_real *s, hs_real L[3][4])
+/* H(i, j) = sum_a L_j(a, i) F(a) with L_j = mb_quat_rs_jac at the unit quaternion basis vector
+ * j (the map is linear in p, so these are its second derivatives): d(L(p)^T F)/dp of a point s
+ * of a quaternion body. Each L_j entry is 0 or +-2 s_k, so each sum is written with its
+ * non-zero products only, in the order of a (the zero products, +-0, change no sum's value:
+ * v + (+-0) is v); d = 2 s, m = 2 (-s). */
+static void quat_hess(const hs_real *s, const hs_real *F, hs_real H[4][4])
 {
-    const hs_real ux[3][3] = {{0, -s[2], s[1]}, {s[2], 0, -s[0]}, {-s[1], s[0], 0}};
-    for (int i = 0; i < 3; ++i) {
-        if (m == 0) {
-            L[i][0] = HS_R(2.0) * s[i];
-            for (int k = 0; k < 3; ++k) { L[i][1 + k] = HS_R(2.0) * ux[k][i]; }
-        } else {
-            const int c = m - 1;
-            L[i][0] = HS_R(2.0) * ux[c][i];
-            for (int k = 0; k < 3; ++k) {
-                hs_real v = HS_R(0.0);
-                if (i == k) { v = s[c]; } else if (k == c) { v = -s[i]; } else if (i == c) { v = s[k]; } else { v = HS_R(0.0); }
-                L[i][1 + k] = HS_R(2.0) * v;
-            }
-        }
-    }
+    const hs_real d0 = HS_R(2.0) * s[0], d1 = HS_R(2.0) * s[1], d2 = HS_R(2.0) * s[2];
+    const hs_real m0 = HS_R(2.0) * -s[0], m1 = HS_R(2.0) * -s[1], m2 = HS_R(2.0) * -s[2];
+    H[0][0] = d0 * F[0] + d1 * F[1] + d2 * F[2];
+    /* L_0(a, 1 + k) = 2 (e_k x s)_a, and L_{1+k}(a, 0) the same */
+    H[1][0] = m2 * F[1] + d1 * F[2];
+    H[2][0] = d2 * F[0] + m0 * F[2];
+    H[3][0] = m1 * F[0] + d0 * F[1];
+    H[0][1] = H[1][0]; H[0][2] = H[2][0]; H[0][3] = H[3][0];
+    /* k = c: 2 s_c F_c at a = c, -2 s_a F_a elsewhere */
+    H[1][1] = d0 * F[0] + m1 * F[1] + m2 * F[2];
+    H[2][2] = m0 * F[0] + d1 * F[1] + m2 * F[2];
+    H[3][3] = m0 * F[0] + m1 * F[1] + d2 * F[2];
+    /* k != c: 2 s_c F_k (a = k) and 2 s_k F_c (a = c), in the order of a */
+    H[1][2] = d1 * F[0] + d0 * F[1];
+    H[2][1] = H[1][2];
+    H[1][3] = d2 * F[0] + d0 * F[2];
+    H[3][1] = H[1][3];
+    H[2][3] = d2 * F[1] + d1 * F[2];
+    H[3][2] = H[2][3];
 }
 
 void mb_point_kin(const hs_mb_model *mb, const hs_mb_opnd *o, hs_real t, const hs_real *q,
@@ -100,6 +106,8 @@ void mb_point_kin(const hs_mb_model *mb, const hs_mb_opnd *o, hs_real t, const h
     }
     k->body = HS_MB_GROUND;
     k->nb = 0;
+    k->jtr = 0;
+    k->jrot = 0;
     if (o->used == 0) { return; }
     const int dim = mb->desc->dim;
     if (o->body < 0) {
@@ -158,6 +166,7 @@ void mb_point_kin(const hs_mb_model *mb, const hs_mb_opnd *o, hs_real t, const h
         }
         break;
     case HS_MB_SPATIAL: {
+        k->jtr = (o->dir != 0) ? 0 : 1;
         if (o->s[0] == HS_R(0.0) && o->s[1] == HS_R(0.0) && o->s[2] == HS_R(0.0)) {
             /* the body's own origin (a wheel's centre, a frame's origin): R(p) s, its
              * Jacobian in p and J'u are zero, so the rotation's terms are left out */
@@ -165,6 +174,7 @@ void mb_point_kin(const hs_mb_model *mb, const hs_mb_opnd *o, hs_real t, const h
             break;
         }
         hs_real rs[3], L[3][4];
+        k->jrot = 1;
         quat_rs(&x[3], o->s, rs);
         mb_quat_rs_jac(&x[3], o->s, L);
         for (int i = 0; i < 3; ++i) {
@@ -209,13 +219,14 @@ void mb_point_hess(const hs_mb_model *mb, const hs_mb_opnd *o, const hs_real *q,
         H[2][2] = -(F[0] * rs0 + F[1] * rs1);
         break;
     }
-    case HS_MB_SPATIAL:
-        for (int j = 0; j < 4; ++j) {
-            hs_real L[3][4];
-            quat_rs_jac_unit(j, o->s, L);
-            for (int i = 0; i < 4; ++i) { H[3 + i][3 + j] = L[0][i] * F[0] + L[1][i] * F[1] + L[2][i] * F[2]; }
+    case HS_MB_SPATIAL: {
+        hs_real H4[4][4];
+        quat_hess(o->s, F, H4);
+        for (int i = 0; i < 4; ++i) {
+            for (int j = 0; j < 4; ++j) { H[3 + i][3 + j] = H4[i][j]; }
         }
         break;
+    }
     default:
         break;
     }
@@ -284,6 +295,48 @@ hs_real *mb_qq_block(const hs_mb_model *mb, hs_real *A, int bi, int bj, int *str
     return blk;
 }
 
+/* Row i of J_L^T X (X NULL: the identity) into JX; 0 when it is zero (nothing to add). For a
+ * spatial L (mb_pk's shape) a translation row is X's row i: the dense sum 0 + 1 X(i, b) + 0 + 0
+ * is that value exactly (v + (+-0) is v), and the rows the shape makes zero are skipped. */
+static int jx_row(const mb_pk *L, hs_real (*X)[3], int i, hs_real JX[3])
+{
+    if (L->nb == 7 && i < 3) {
+        if (L->jtr == 0) { return 0; }
+        for (int b = 0; b < 3; ++b) {
+            JX[b] = (X != NULL) ? X[i][b] : ((b == i) ? HS_R(1.0) : HS_R(0.0));
+        }
+    } else if (L->nb == 7 && L->jrot == 0) {
+        return 0;
+    } else if (X == NULL) {
+        /* (0 + J0 e0 + J1 e1 + J2 e2) with the unit e: J + 0 exactly, the sum's sign of zero too */
+        for (int b = 0; b < 3; ++b) { JX[b] = L->J[b][i] + HS_R(0.0); }
+    } else {
+        for (int b = 0; b < 3; ++b) {
+            hs_real acc = HS_R(0.0);
+            for (int a = 0; a < 3; ++a) { acc += L->J[a][i] * X[a][b]; }
+            JX[b] = acc;
+        }
+    }
+    return (JX[0] == HS_R(0.0) && JX[1] == HS_R(0.0) && JX[2] == HS_R(0.0)) ? 0 : 1;
+}
+
+/* blk += s J_L^T X D over D's columns cols[0..nz) (D of R's body); dtr 1: D's columns 0..2 are
+ * the unit vectors (a spatial point's translation), where the dense sum JX . D(:, j) is JX[j]. */
+static void jxd_cols(hs_real *blk, int stride, const mb_pk *L, hs_real (*X)[3], const hs_real D[3][7],
+                     const int *cols, int nz, int dtr, hs_real s)
+{
+    for (int i = 0; i < L->nb; ++i) {
+        hs_real JX[3];
+        if (jx_row(L, X, i, JX) == 0) { continue; }
+        hs_real *row = &blk[i * stride];
+        for (int c = 0; c < nz; ++c) {
+            const int j = cols[c];
+            const hs_real v = (dtr != 0 && j < 3) ? JX[j] : (JX[0] * D[0][j] + JX[1] * D[1][j] + JX[2] * D[2][j]);
+            row[j] += s * v;
+        }
+    }
+}
+
 void mb_add_jxd(const hs_mb_model *mb, hs_real *A, const mb_pk *L, hs_real (*X)[3],
                 const hs_real D[3][7], int body, int nb, hs_real s)
 {
@@ -298,24 +351,76 @@ void mb_add_jxd(const hs_mb_model *mb, hs_real *A, const mb_pk *L, hs_real (*X)[
     for (int j = 0; j < nb; ++j) {
         if (D[0][j] != HS_R(0.0) || D[1][j] != HS_R(0.0) || D[2][j] != HS_R(0.0)) { cols[nz++] = j; }
     }
-    for (int i = 0; i < L->nb; ++i) {
-        hs_real JX[3];
-        if (X == NULL) {
-            /* (0 + J0 e0 + J1 e1 + J2 e2) with the unit e: J + 0 exactly, the sum's sign of zero too */
-            for (int b = 0; b < 3; ++b) { JX[b] = L->J[b][i] + HS_R(0.0); }
-        } else {
-            for (int b = 0; b < 3; ++b) {
-                hs_real acc = HS_R(0.0);
-                for (int a = 0; a < 3; ++a) { acc += L->J[a][i] * X[a][b]; }
-                JX[b] = acc;
-            }
+    jxd_cols(blk, stride, L, X, D, cols, nz, 0, s);
+}
+
+/* P(i, j) = J_L(:, i) . J_R(:, j) of two spatial points (mb_pk's shape) for i, j >= 3; the
+ * translation entries are the shape's 1 and J entries, formed where they are used. */
+static hs_real jtj_rot(const mb_pk *L, const mb_pk *R, int i, int j)
+{
+    return (L->J[0][i] + HS_R(0.0)) * R->J[0][j] + (L->J[1][i] + HS_R(0.0)) * R->J[1][j]
+           + (L->J[2][i] + HS_R(0.0)) * R->J[2][j];
+}
+
+/* mb_add_jtj_pair's one block of two spatial points on one body: entry (x, y) gets s P(x, y),
+ * then s P(y, x), skipping zeros, as the dense pass; the dense sums' exact zero terms are left
+ * out (v + (+-0) is v): P(x, x) = 1 (x < 3, both translate), P(x, y) = J_R(x, y), P(y, x) =
+ * J_L(x, y) (x < 3 <= y), the rotation block the 3-term sums. */
+static void jtj_same_sp(hs_real *b, int st, const mb_pk *L, const mb_pk *R, hs_real s)
+{
+    if (L->jtr != 0 && R->jtr != 0) {
+        for (int x = 0; x < 3; ++x) { hs_real *e = &b[x * st + x]; *e += s; *e += s; }
+    }
+    for (int x = 0; x < 3; ++x) {
+        for (int y = 3; y < 7; ++y) {
+            const hs_real pxy = (L->jtr != 0) ? R->J[x][y] : HS_R(0.0);
+            const hs_real pyx = (R->jtr != 0) ? L->J[x][y] : HS_R(0.0);
+            hs_real *e = &b[x * st + y], *f = &b[y * st + x];
+            if (pxy != HS_R(0.0)) { *e += s * pxy; }
+            if (pyx != HS_R(0.0)) { *e += s * pyx; *f += s * pyx; }
+            if (pxy != HS_R(0.0)) { *f += s * pxy; }
         }
-        if (JX[0] == HS_R(0.0) && JX[1] == HS_R(0.0) && JX[2] == HS_R(0.0)) { continue; }
-        hs_real *row = &blk[i * stride];
-        for (int c = 0; c < nz; ++c) {
-            const int j = cols[c];
-            const hs_real v = JX[0] * D[0][j] + JX[1] * D[1][j] + JX[2] * D[2][j];
-            row[j] += s * v;
+    }
+    if (L->jrot == 0 || R->jrot == 0) { return; }
+    hs_real P[4][4];
+    for (int i = 0; i < 4; ++i) {
+        for (int j = 0; j < 4; ++j) { P[i][j] = jtj_rot(L, R, 3 + i, 3 + j); }
+    }
+    for (int x = 0; x < 4; ++x) {
+        for (int y = 0; y < 4; ++y) {
+            hs_real *e = &b[(3 + x) * st + 3 + y];
+            if (P[x][y] != HS_R(0.0)) { *e += s * P[x][y]; }
+            if (P[y][x] != HS_R(0.0)) { *e += s * P[y][x]; }
+        }
+    }
+}
+
+/* v into b1(i, j) and b2(j, i) (either may be absent). */
+static void add_pair(hs_real *b1, int s1, hs_real *b2, int s2, int i, int j, hs_real v)
+{
+    if (b1 != NULL) { b1[i * s1 + j] += v; }
+    if (b2 != NULL) { b2[j * s2 + i] += v; }
+}
+
+/* mb_add_jtj_pair's two blocks of two spatial points on distinct bodies: v = s P(i, j) into
+ * b1(i, j) and b2(j, i), P's entries as in jtj_same_sp; the zero ones (which add +-0, leaving
+ * every entry as it was) are skipped. */
+static void jtj_two_sp(hs_real *b1, int s1, hs_real *b2, int s2, const mb_pk *L, const mb_pk *R, hs_real s)
+{
+    for (int i = 0; i < 3; ++i) {
+        if (L->jtr != 0 && R->jtr != 0) { add_pair(b1, s1, b2, s2, i, i, s * HS_R(1.0)); }
+        for (int j = 3; j < 7; ++j) {
+            const hs_real p = (L->jtr != 0) ? R->J[i][j] : HS_R(0.0);
+            if (p != HS_R(0.0)) { add_pair(b1, s1, b2, s2, i, j, s * p); }
+        }
+    }
+    for (int i = 3; (L->jrot != 0) && (i < 7); ++i) {
+        for (int j = 0; j < 3; ++j) {
+            const hs_real p = (R->jtr != 0) ? L->J[j][i] : HS_R(0.0);
+            if (p != HS_R(0.0)) { add_pair(b1, s1, b2, s2, i, j, s * p); }
+        }
+        for (int j = 3; (R->jrot != 0) && (j < 7); ++j) {
+            add_pair(b1, s1, b2, s2, i, j, s * jtj_rot(L, R, i, j));
         }
     }
 }
@@ -323,6 +428,7 @@ void mb_add_jxd(const hs_mb_model *mb, hs_real *A, const mb_pk *L, hs_real (*X)[
 void mb_add_jtj_pair(const hs_mb_model *mb, hs_real *A, const mb_pk *L, const mb_pk *R, hs_real s)
 {
     if (L->nb == 0 || R->nb == 0 || L->body < 0 || R->body < 0) { return; }
+    const int sp = (L->nb == 7 && R->nb == 7) ? 1 : 0;
     if (L->body == R->body) {
         /* one block: each entry gets s (J_L^T J_R)(x, y), then s (J_R^T J_L)(x, y), the
          * second the first's (y, x) (entries are independent, so per entry the order of the
@@ -330,6 +436,7 @@ void mb_add_jtj_pair(const hs_mb_model *mb, hs_real *A, const mb_pk *L, const mb
         int st = 0;
         hs_real *b = mb_qq_block(mb, A, L->body, L->body, &st);
         if (b == NULL) { return; }
+        if (sp != 0) { jtj_same_sp(b, st, L, R, s); return; }
         hs_real P[7][7];
         const int n = L->nb;
         for (int i = 0; i < n; ++i) {
@@ -350,6 +457,7 @@ void mb_add_jtj_pair(const hs_mb_model *mb, hs_real *A, const mb_pk *L, const mb
     int s1 = 0, s2 = 0;
     hs_real *b1 = mb_qq_block(mb, A, L->body, R->body, &s1);
     hs_real *b2 = mb_qq_block(mb, A, R->body, L->body, &s2);
+    if (sp != 0) { jtj_two_sp(b1, s1, b2, s2, L, R, s); return; }
     int cols[7], nz = 0;
     for (int j = 0; j < R->nb; ++j) {
         if (R->J[0][j] != HS_R(0.0) || R->J[1][j] != HS_R(0.0) || R->J[2][j] != HS_R(0.0)) { cols[nz++] = j; }
@@ -360,8 +468,7 @@ void mb_add_jtj_pair(const hs_mb_model *mb, hs_real *A, const mb_pk *L, const mb
         for (int c = 0; c < nz; ++c) {
             const int j = cols[c];
             const hs_real v = s * (J0 * R->J[0][j] + J1 * R->J[1][j] + J2 * R->J[2][j]);
-            if (b1 != NULL) { b1[i * s1 + j] += v; }
-            if (b2 != NULL) { b2[j * s2 + i] += v; }
+            add_pair(b1, s1, b2, s2, i, j, v);
         }
     }
 }
@@ -369,7 +476,18 @@ void mb_add_jtj_pair(const hs_mb_model *mb, hs_real *A, const mb_pk *L, const mb
 void mb_add_jxj(const hs_mb_model *mb, hs_real *A, const mb_pk *L, hs_real (*X)[3],
                 const mb_pk *R, hs_real s)
 {
-    mb_add_jxd(mb, A, L, X, R->J, R->body, R->nb, s);
+    if (R->nb != 7 || L->nb == 0 || R->body < 0) {
+        mb_add_jxd(mb, A, L, X, R->J, R->body, R->nb, s);
+        return;
+    }
+    int stride = 0;
+    hs_real *blk = mb_qq_block(mb, A, L->body, R->body, &stride);
+    if (blk == NULL) { return; }
+    /* a spatial R's columns by its shape (mb_add_jxd finds the non-zero ones by a scan) */
+    int cols[7], nz = 0;
+    for (int j = 0; (R->jtr != 0) && (j < 3); ++j) { cols[nz++] = j; }
+    for (int j = 3; (R->jrot != 0) && (j < 7); ++j) { cols[nz++] = j; }
+    jxd_cols(blk, stride, L, X, R->J, cols, nz, 1, s);
 }
 
 void mb_add_h(const hs_mb_model *mb, hs_real *A, int body, int nb, const hs_real H[7][7], hs_real s)
@@ -393,6 +511,14 @@ void mb_add_point_hess(const hs_mb_model *mb, hs_real *A, const hs_mb_opnd *o, c
         int stride = 0;
         hs_real *blk = mb_qq_block(mb, A, o->body, o->body, &stride);
         if (blk == NULL) { return; }
+        if (kind == HS_MB_SPATIAL) {
+            hs_real H4[4][4];
+            quat_hess(o->s, F, H4);
+            for (int i = 0; i < 4; ++i) {
+                for (int j = 0; j < 4; ++j) { blk[(3 + i) * stride + 3 + j] += s * H4[i][j]; }
+            }
+            return;
+        }
         hs_real H[7][7];
         mb_point_hess(mb, o, q, F, H);
         int i0 = 3, i1 = 7;
