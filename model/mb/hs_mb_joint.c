@@ -109,10 +109,19 @@ static void sink_point(const rsink *s, const mb_pk *k, const hs_real *c, hs_real
         } else {
             blk = &s->G[s->row * mb->nq + mb->qoff[k->body]];
         }
-        if (blk != NULL) {
+        if (blk != NULL && k->nb == 7) {
+            /* a spatial point by its shape (mb_pk): c . J(:, j) is c_j where J(:, j) is the
+             * unit e_j (its zero terms change no non-zero sum, a zero adds nothing to G) */
+            for (int j = 0; (k->jtr != 0) && (j < 3); ++j) { blk[j] += sg * c[j]; }
+            for (int j = 3; (k->jrot != 0) && (j < 7); ++j) {
+                blk[j] += sg * (c[0] * k->J[0][j] + c[1] * k->J[1][j] + c[2] * k->J[2][j]);
+            }
+        } else if (blk != NULL) {
             for (int j = 0; j < k->nb; ++j) {
                 blk[j] += sg * (c[0] * k->J[0][j] + c[1] * k->J[1][j] + c[2] * k->J[2][j]);
             }
+        } else {
+            /* the block is absent from the packed pattern */
         }
         return;
     }

@@ -55,18 +55,25 @@ static void quat_rs(const hs_real *p, const hs_real *s, hs_real *out)
 
 void mb_quat_rs_jac(const hs_real *p, const hs_real *s, hs_real L[3][4])
 {
-    const hs_real *e = &p[1];
-    const hs_real es = mb_dot3(e, s);
-    const hs_real x[3] = {e[1] * s[2] - e[2] * s[1], e[2] * s[0] - e[0] * s[2], e[0] * s[1] - e[1] * s[0]};
-    /* unit_j x s for j = x, y, z */
-    const hs_real ux[3][3] = {{0, -s[2], s[1]}, {s[2], 0, -s[0]}, {-s[1], s[0], 0}};
-    for (int i = 0; i < 3; ++i) {
-        L[i][0] = HS_R(2.0) * (p[0] * s[i] + x[i]);
-        for (int j = 0; j < 3; ++j) {
-            L[i][1 + j] = HS_R(2.0) * (-e[j] * s[i] + (i == j ? es : HS_R(0.0)) + s[j] * e[i]
-                                       + p[0] * ux[j][i]);
-        }
-    }
+    /* L(i, 0) = 2 (p0 s_i + (e x s)_i), L(i, 1 + j) = 2 (-e_j s_i + [i = j] e.s + s_j e_i
+     * + p0 (u_j x s)_i), each entry written out with the same operations in the same order
+     * (the diagonal's p0 * 0 too: it sets the sign of a zero entry) */
+    const hs_real p0 = p[0], e0 = p[1], e1 = p[2], e2 = p[3];
+    const hs_real s0 = s[0], s1 = s[1], s2 = s[2];
+    const hs_real es = mb_dot3(&p[1], s);
+    const hs_real z = HS_R(0.0);
+    L[0][0] = HS_R(2.0) * (p0 * s0 + (e1 * s2 - e2 * s1));
+    L[1][0] = HS_R(2.0) * (p0 * s1 + (e2 * s0 - e0 * s2));
+    L[2][0] = HS_R(2.0) * (p0 * s2 + (e0 * s1 - e1 * s0));
+    L[0][1] = HS_R(2.0) * (-e0 * s0 + es + s0 * e0 + p0 * z);
+    L[0][2] = HS_R(2.0) * (-e1 * s0 + z + s1 * e0 + p0 * s2);
+    L[0][3] = HS_R(2.0) * (-e2 * s0 + z + s2 * e0 + p0 * -s1);
+    L[1][1] = HS_R(2.0) * (-e0 * s1 + z + s0 * e1 + p0 * -s2);
+    L[1][2] = HS_R(2.0) * (-e1 * s1 + es + s1 * e1 + p0 * z);
+    L[1][3] = HS_R(2.0) * (-e2 * s1 + z + s2 * e1 + p0 * s0);
+    L[2][1] = HS_R(2.0) * (-e0 * s2 + z + s0 * e2 + p0 * s1);
+    L[2][2] = HS_R(2.0) * (-e1 * s2 + z + s1 * e2 + p0 * -s0);
+    L[2][3] = HS_R(2.0) * (-e2 * s2 + es + s2 * e2 + p0 * z);
 }
 
 /* H(i, j) = sum_a L_j(a, i) F(a) with L_j = mb_quat_rs_jac at the unit quaternion basis vector
@@ -194,12 +201,23 @@ void mb_point_kin(const hs_mb_model *mb, const hs_mb_opnd *o, hs_real t, const h
     default:
         break;
     }
-    if (ud != NULL) {
+    if (ud != NULL && k->nb == 7) {
+        /* J u of the shape (mb_pk): the dense sum from +0 without its exact zero terms, which
+         * leave a sum from +0 as it is (never -0: +0 + -0 = +0) */
+        for (int i = 0; i < 3; ++i) {
+            hs_real v = HS_R(0.0);
+            if (k->jtr != 0) { v += ud[i]; }
+            for (int j = 3; (k->jrot != 0) && (j < 7); ++j) { v += k->J[i][j] * ud[j]; }
+            k->v[i] = v;
+        }
+    } else if (ud != NULL) {
         for (int i = 0; i < 3; ++i) {
             hs_real v = HS_R(0.0);
             for (int j = 0; j < k->nb; ++j) { v += k->J[i][j] * ud[j]; }
             k->v[i] = v;
         }
+    } else {
+        /* positions only */
     }
 }
 

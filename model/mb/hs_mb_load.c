@@ -90,14 +90,16 @@ void mb_body_torque(const hs_mb_model *mb, int b, const hs_real *q, const hs_rea
     for (int i = 0; i < 4; ++i) {
         if (f != NULL) { f[mb->qoff[b] + 3 + i] += HS_R(2.0) * (Ep[0][i] * tau[0] + Ep[1][i] * tau[1] + Ep[2][i] * tau[2]); }
     }
-    if (fq != NULL) {
+    int st = 0;
+    hs_real *blk = (fq != NULL) ? mb_qq_block(mb, fq, b, b, &st) : NULL;
+    if (blk != NULL) {
+        /* the diagonal block looked up once (mb_qq_add's look-up, per entry) */
         for (int j = 0; j < 4; ++j) {
             hs_real ej[4] = {0, 0, 0, 0}, Ee[3][4];
             ej[j] = HS_R(1.0);
             mb_quat_E(ej, Ee);
             for (int i = 0; i < 4; ++i) {
-                mb_qq_add(mb, fq, b, 3 + i, b, 3 + j,
-                          HS_R(2.0) * (Ee[0][i] * tau[0] + Ee[1][i] * tau[1] + Ee[2][i] * tau[2]));
+                blk[(3 + i) * st + 3 + j] += HS_R(2.0) * (Ee[0][i] * tau[0] + Ee[1][i] * tau[1] + Ee[2][i] * tau[2]);
             }
         }
     }
