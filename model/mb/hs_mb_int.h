@@ -33,6 +33,9 @@ void mb_fn_eval(const hs_mb_fn *f, hs_real t, hs_real *v, hs_real *d, hs_real *d
 /* Point kinematics at (t, q) and, when u is not NULL, velocities and J' u. */
 void mb_point_kin(const hs_mb_model *mb, const hs_mb_opnd *o, hs_real t, const hs_real *q,
                   const hs_real *u, mb_pk *k);
+/* mb_point_kin's r and rt only (a constraint's values without its gradient): J, v, ac zero
+ * except a planar or point body's J, which costs nothing to form. */
+void mb_point_pos(const hs_mb_model *mb, const hs_mb_opnd *o, hs_real t, const hs_real *q, mb_pk *k);
 /* H = d(J^T F)/dq of the point's body block (nb x nb, row-major 7 x 7) for fixed F (3). */
 void mb_point_hess(const hs_mb_model *mb, const hs_mb_opnd *o, const hs_real *q,
                    const hs_real *F, hs_real H[7][7]);

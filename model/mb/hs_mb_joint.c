@@ -23,7 +23,19 @@ typedef struct rsink {
 typedef struct kcache {
     mb_pk k[MB_KCACHE];
     uint32_t done;
+    int pos; /* 1: values only (g without G): positions, no Jacobians (mb_point_pos) */
 } kcache;
+
+/* One operand's kinematics as the evaluation c needs them (c NULL: all of them). */
+static void row_point(const hs_mb_model *mb, const hs_mb_opnd *o, hs_real t, const hs_real *q,
+                      const hs_real *u, const kcache *c, mb_pk *k)
+{
+    if (c != NULL && c->pos != 0) {
+        mb_point_pos(mb, o, t, q, k);
+    } else {
+        mb_point_kin(mb, o, t, q, u, k);
+    }
+}
 
 /* Operand i of row r at (t, q, u): from the cache c when it has a slot there, else into loc. */
 static const mb_pk *row_kin(const hs_mb_model *mb, int r, int i, hs_real t, const hs_real *q,
@@ -32,11 +44,11 @@ static const mb_pk *row_kin(const hs_mb_model *mb, int r, int i, hs_real t, cons
     const int sl = (c != NULL) ? mb->kslot[r][i] : -1;
     const mb_pk *k = loc;
     if (sl < 0) {
-        mb_point_kin(mb, &mb->rows[r].o[i], t, q, u, loc);
+        row_point(mb, &mb->rows[r].o[i], t, q, u, c, loc);
     } else {
         const uint32_t bit = (uint32_t)1u << (uint32_t)sl;
         if ((c->done & bit) == 0u) {
-            mb_point_kin(mb, &mb->rows[r].o[i], t, q, u, &c->k[sl]);
+            row_point(mb, &mb->rows[r].o[i], t, q, u, c, &c->k[sl]);
             c->done |= bit;
         }
         k = &c->k[sl];
@@ -213,6 +225,7 @@ hs_status mb_constraint(const hs_mb_model *mb, hs_real t, const hs_real *q, hs_r
     }
     kcache kc;
     kc.done = 0u;
+    kc.pos = (G == NULL) ? 1 : 0;
     for (int r = 0; r < mb->nrow; ++r) {
         rsink s = {mb, G, r, -1, HS_R(0.0), NULL};
         row_g(mb, r, t, q, g ? &g[r] : NULL, G ? &s : NULL, gt ? &gt[r] : NULL, &kc);
@@ -232,6 +245,7 @@ hs_status mb_gamma(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_
     if ((mb->fast & HS_MB_FAST_ROWS) != 0) { return mb_fast_gamma(mb, t, q, u, gam); }
     kcache kc;
     kc.done = 0u;
+    kc.pos = 0;
     for (int r = 0; r < mb->nrow; ++r) {
         const hs_mb_row *R = &mb->rows[r];
         hs_real fdd = HS_R(0.0);
@@ -285,6 +299,7 @@ hs_status mb_curvature(const hs_mb_model *mb, hs_real t, const hs_real *q, const
     mb_qq_zero(mb, K);
     kcache kc;
     kc.done = 0u;
+    kc.pos = 0;
     for (int r = 0; r < mb->nrow; ++r) {
         const hs_mb_row *R = &mb->rows[r];
         const hs_real lam = lambda[r];

@@ -104,8 +104,9 @@ static void quat_hess(const hs_real *s, const hs_real *F, hs_real H[4][4])
     H[3][2] = H[2][3];
 }
 
-void mb_point_kin(const hs_mb_model *mb, const hs_mb_opnd *o, hs_real t, const hs_real *q,
-                  const hs_real *u, mb_pk *k)
+/* mb_point_kin; jac 0: r and rt only (u NULL), J left zero, no quaternion Jacobian formed. */
+static void point_kin(const hs_mb_model *mb, const hs_mb_opnd *o, hs_real t, const hs_real *q,
+                      const hs_real *u, int jac, mb_pk *k)
 {
     for (int i = 0; i < 3; ++i) {
         k->r[i] = HS_R(0.0); k->rt[i] = HS_R(0.0); k->v[i] = HS_R(0.0); k->ac[i] = HS_R(0.0);
@@ -181,8 +182,12 @@ void mb_point_kin(const hs_mb_model *mb, const hs_mb_opnd *o, hs_real t, const h
             break;
         }
         hs_real rs[3], L[3][4];
-        k->jrot = 1;
         quat_rs(&x[3], o->s, rs);
+        if (jac == 0) {
+            for (int i = 0; i < 3; ++i) { k->r[i] = tr * x[i] + rs[i]; }
+            break;
+        }
+        k->jrot = 1;
         mb_quat_rs_jac(&x[3], o->s, L);
         for (int i = 0; i < 3; ++i) {
             k->r[i] = tr * x[i] + rs[i];
@@ -219,6 +224,17 @@ void mb_point_kin(const hs_mb_model *mb, const hs_mb_opnd *o, hs_real t, const h
     } else {
         /* positions only */
     }
+}
+
+void mb_point_kin(const hs_mb_model *mb, const hs_mb_opnd *o, hs_real t, const hs_real *q,
+                  const hs_real *u, mb_pk *k)
+{
+    point_kin(mb, o, t, q, u, 1, k);
+}
+
+void mb_point_pos(const hs_mb_model *mb, const hs_mb_opnd *o, hs_real t, const hs_real *q, mb_pk *k)
+{
+    point_kin(mb, o, t, q, NULL, 0, k);
 }
 
 void mb_point_hess(const hs_mb_model *mb, const hs_mb_opnd *o, const hs_real *q,
@@ -425,6 +441,29 @@ static void add_pair(hs_real *b1, int s1, hs_real *b2, int s2, int i, int j, hs_
  * every entry as it was) are skipped. */
 static void jtj_two_sp(hs_real *b1, int s1, hs_real *b2, int s2, const mb_pk *L, const mb_pk *R, hs_real s)
 {
+    if (b1 != NULL && b2 != NULL) {
+        /* both blocks present (bodies a row couples): row i of b1 and column i of b2 by pointer */
+        for (int i = 0; (L->jtr != 0) && (i < 3); ++i) {
+            hs_real *r1 = &b1[i * s1], *c2 = &b2[i];
+            if (R->jtr != 0) { r1[i] += s; c2[i * s2] += s; }
+            for (int j = 3; (R->jrot != 0) && (j < 7); ++j) {
+                const hs_real p = R->J[i][j];
+                if (p != HS_R(0.0)) { const hs_real v = s * p; r1[j] += v; c2[j * s2] += v; }
+            }
+        }
+        for (int i = 3; (L->jrot != 0) && (i < 7); ++i) {
+            hs_real *r1 = &b1[i * s1], *c2 = &b2[i];
+            for (int j = 0; (R->jtr != 0) && (j < 3); ++j) {
+                const hs_real p = L->J[j][i];
+                if (p != HS_R(0.0)) { const hs_real v = s * p; r1[j] += v; c2[j * s2] += v; }
+            }
+            for (int j = 3; (R->jrot != 0) && (j < 7); ++j) {
+                const hs_real v = s * jtj_rot(L, R, i, j);
+                r1[j] += v; c2[j * s2] += v;
+            }
+        }
+        return;
+    }
     for (int i = 0; i < 3; ++i) {
         if (L->jtr != 0 && R->jtr != 0) { add_pair(b1, s1, b2, s2, i, i, s * HS_R(1.0)); }
         for (int j = 3; j < 7; ++j) {
