@@ -60,6 +60,18 @@ void mb_add_jtj_pair(const hs_mb_model *mb, hs_real *A, const mb_pk *L, const mb
 /* A(body of L, body of R) += s J_L^T X D, D (3 x nb of R's body). */
 void mb_add_jxd(const hs_mb_model *mb, hs_real *A, const mb_pk *L, hs_real (*X)[3],
                 const hs_real D[3][7], int body, int nb, hs_real s);
+/* The rows of J_L^T X (X NULL: the identity) of a point, formed once for several products:
+ * ok[i] 0 where row i is zero (nb of them; JX (7 x 3) holds the others). */
+typedef struct mb_jx {
+    int ok[7];
+    hs_real JX[7][3];
+} mb_jx;
+void mb_jx_rows(const mb_pk *L, hs_real (*X)[3], mb_jx *o);
+/* mb_add_jxj and mb_add_jxd with J_L^T X of mb_jx_rows (the same values). */
+void mb_add_jxj_rows(const hs_mb_model *mb, hs_real *A, const mb_pk *L, const mb_jx *LX,
+                     const mb_pk *R, hs_real s);
+void mb_add_jxd_rows(const hs_mb_model *mb, hs_real *A, const mb_pk *L, const mb_jx *LX,
+                     const hs_real D[3][7], int body, int nb, hs_real s);
 /* A(body, body) += s H. */
 void mb_add_h(const hs_mb_model *mb, hs_real *A, int body, int nb, const hs_real H[7][7], hs_real s);
 /* A(body of o, body of o) += s H[F] of point o (mb_point_hess), its non-zero block only. */

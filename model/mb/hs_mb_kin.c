@@ -354,14 +354,20 @@ static int jx_row(const mb_pk *L, hs_real (*X)[3], int i, hs_real JX[3])
     return (JX[0] == HS_R(0.0) && JX[1] == HS_R(0.0) && JX[2] == HS_R(0.0)) ? 0 : 1;
 }
 
-/* blk += s J_L^T X D over D's columns cols[0..nz) (D of R's body); dtr 1: D's columns 0..2 are
- * the unit vectors (a spatial point's translation), where the dense sum JX . D(:, j) is JX[j]. */
-static void jxd_cols(hs_real *blk, int stride, const mb_pk *L, hs_real (*X)[3], const hs_real D[3][7],
+void mb_jx_rows(const mb_pk *L, hs_real (*X)[3], mb_jx *o)
+{
+    for (int i = 0; i < L->nb; ++i) { o->ok[i] = jx_row(L, X, i, o->JX[i]); }
+}
+
+/* blk += s J_L^T X D over D's columns cols[0..nz) (D of R's body), J_L^T X's rows in LX; dtr 1:
+ * D's columns 0..2 are the unit vectors (a spatial point's translation), where the dense sum
+ * JX . D(:, j) is JX[j]. */
+static void jxd_cols(hs_real *blk, int stride, const mb_pk *L, const mb_jx *LX, const hs_real D[3][7],
                      const int *cols, int nz, int dtr, hs_real s)
 {
     for (int i = 0; i < L->nb; ++i) {
-        hs_real JX[3];
-        if (jx_row(L, X, i, JX) == 0) { continue; }
+        if (LX->ok[i] == 0) { continue; }
+        const hs_real *JX = LX->JX[i];
         hs_real *row = &blk[i * stride];
         for (int c = 0; c < nz; ++c) {
             const int j = cols[c];
@@ -371,8 +377,8 @@ static void jxd_cols(hs_real *blk, int stride, const mb_pk *L, hs_real (*X)[3], 
     }
 }
 
-void mb_add_jxd(const hs_mb_model *mb, hs_real *A, const mb_pk *L, hs_real (*X)[3],
-                const hs_real D[3][7], int body, int nb, hs_real s)
+void mb_add_jxd_rows(const hs_mb_model *mb, hs_real *A, const mb_pk *L, const mb_jx *LX,
+                     const hs_real D[3][7], int body, int nb, hs_real s)
 {
     if (L->nb == 0 || nb == 0 || body < 0) { return; }
     int stride = 0;
@@ -385,7 +391,16 @@ void mb_add_jxd(const hs_mb_model *mb, hs_real *A, const mb_pk *L, hs_real (*X)[
     for (int j = 0; j < nb; ++j) {
         if (D[0][j] != HS_R(0.0) || D[1][j] != HS_R(0.0) || D[2][j] != HS_R(0.0)) { cols[nz++] = j; }
     }
-    jxd_cols(blk, stride, L, X, D, cols, nz, 0, s);
+    jxd_cols(blk, stride, L, LX, D, cols, nz, 0, s);
+}
+
+void mb_add_jxd(const hs_mb_model *mb, hs_real *A, const mb_pk *L, hs_real (*X)[3],
+                const hs_real D[3][7], int body, int nb, hs_real s)
+{
+    if (L->nb == 0 || nb == 0 || body < 0) { return; }
+    mb_jx LX;
+    mb_jx_rows(L, X, &LX);
+    mb_add_jxd_rows(mb, A, L, &LX, D, body, nb, s);
 }
 
 /* P(i, j) = J_L(:, i) . J_R(:, j) of two spatial points (mb_pk's shape) for i, j >= 3; the
@@ -530,11 +545,11 @@ void mb_add_jtj_pair(const hs_mb_model *mb, hs_real *A, const mb_pk *L, const mb
     }
 }
 
-void mb_add_jxj(const hs_mb_model *mb, hs_real *A, const mb_pk *L, hs_real (*X)[3],
-                const mb_pk *R, hs_real s)
+void mb_add_jxj_rows(const hs_mb_model *mb, hs_real *A, const mb_pk *L, const mb_jx *LX,
+                     const mb_pk *R, hs_real s)
 {
     if (R->nb != 7 || L->nb == 0 || R->body < 0) {
-        mb_add_jxd(mb, A, L, X, R->J, R->body, R->nb, s);
+        mb_add_jxd_rows(mb, A, L, LX, R->J, R->body, R->nb, s);
         return;
     }
     int stride = 0;
@@ -544,7 +559,16 @@ void mb_add_jxj(const hs_mb_model *mb, hs_real *A, const mb_pk *L, hs_real (*X)[
     int cols[7], nz = 0;
     for (int j = 0; (R->jtr != 0) && (j < 3); ++j) { cols[nz++] = j; }
     for (int j = 3; (R->jrot != 0) && (j < 7); ++j) { cols[nz++] = j; }
-    jxd_cols(blk, stride, L, X, R->J, cols, nz, 1, s);
+    jxd_cols(blk, stride, L, LX, R->J, cols, nz, 1, s);
+}
+
+void mb_add_jxj(const hs_mb_model *mb, hs_real *A, const mb_pk *L, hs_real (*X)[3],
+                const mb_pk *R, hs_real s)
+{
+    if (L->nb == 0 || R->nb == 0 || R->body < 0) { return; }
+    mb_jx LX;
+    mb_jx_rows(L, X, &LX);
+    mb_add_jxj_rows(mb, A, L, &LX, R, s);
 }
 
 void mb_add_h(const hs_mb_model *mb, hs_real *A, int body, int nb, const hs_real H[7][7], hs_real s)

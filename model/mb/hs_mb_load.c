@@ -29,13 +29,20 @@ void mb_pair_force(const hs_mb_model *mb, const hs_mb_opnd *oa, const hs_mb_opnd
     k[0] = ka; k[1] = kb;
     o[0] = oa; o[1] = ob;
     hs_real D[2][3][7];
-    for (int i = 0; i < 2; ++i) { mb_point_dju(mb, o[i], q, u, D[i]); }
+    /* J_i^T Fd and J_i^T Fv of each point once (each is used in two products) */
+    mb_jx xd[2], xv[2];
+    for (int i = 0; i < 2; ++i) {
+        mb_point_dju(mb, o[i], q, u, D[i]);
+        mb_jx_rows(k[i], Fd, &xd[i]);
+        mb_jx_rows(k[i], Fv, &xv[i]);
+    }
     for (int i = 0; i < 2; ++i) {
         for (int j = 0; j < 2; ++j) {
             const hs_real s = (i == j) ? HS_R(1.0) : HS_R(-1.0);
-            mb_add_jxj(mb, fq, k[i], Fd, k[j], s);
-            mb_add_jxd(mb, fq, k[i], Fv, D[j], k[j]->body, k[j]->nb, s);
-            mb_add_jxj(mb, fu, k[i], Fv, k[j], s);
+            if (k[i]->nb == 0 || k[j]->nb == 0 || k[j]->body < 0) { continue; }
+            mb_add_jxj_rows(mb, fq, k[i], &xd[i], k[j], s);
+            mb_add_jxd_rows(mb, fq, k[i], &xv[i], D[j], k[j]->body, k[j]->nb, s);
+            mb_add_jxj_rows(mb, fu, k[i], &xv[i], k[j], s);
         }
     }
     mb_add_point_hess(mb, fq, oa, q, F, HS_R(1.0));
