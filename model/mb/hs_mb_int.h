@@ -80,6 +80,8 @@ void mb_add_point_hess(const hs_mb_model *mb, hs_real *A, const hs_mb_opnd *o, c
 /* The block (bi, bj) of a dense or packed nq x nq matrix A: its first entry, its row stride in
  * *stride; NULL when the block is absent or a body is the ground (mb_qq_add's look-up, once). */
 hs_real *mb_qq_block(const hs_mb_model *mb, hs_real *A, int bi, int bj, int *stride);
+/* Zeroes A[0..n). */
+void mb_zero(hs_real *A, int n);
 /* Zeroes a dense or packed nq x nq matrix. */
 void mb_qq_zero(const hs_mb_model *mb, hs_real *A);
 

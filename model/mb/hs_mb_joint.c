@@ -220,8 +220,7 @@ hs_status mb_constraint(const hs_mb_model *mb, hs_real t, const hs_real *q, hs_r
         return mb_fast_constraint(mb, t, q, g, G, gt);
     }
     if (G != NULL) {
-        const int n = mb->packed ? mb->cqsize : mb->nc * mb->nq;
-        for (int i = 0; i < n; ++i) { G[i] = HS_R(0.0); }
+        mb_zero(G, mb->packed ? mb->cqsize : mb->nc * mb->nq);
     }
     kcache kc;
     kc.done = 0u;
