@@ -69,9 +69,13 @@ static int mass_general(const hs_mb_model *mb, const hs_real *q, hs_real *M)
     for (int b = 0; b < D->nbodies; ++b) {
         const hs_mb_body *B = &D->bodies[b];
         const int nt = trans_count(B->kind);
-        for (int i = 0; i < nt; ++i) { mb_qq_add(mb, M, b, i, b, i, B->mass); }
+        /* the body's diagonal block looked up once (mb_qq_add's look-up, per entry) */
+        int st = 0;
+        hs_real *blk = mb_qq_block(mb, M, b, b, &st);
+        if (blk == NULL) { continue; }
+        for (int i = 0; i < nt; ++i) { blk[i * st + i] += B->mass; }
         if (B->kind == HS_MB_PLANAR) {
-            mb_qq_add(mb, M, b, 2, b, 2, B->inertia[2]);
+            blk[2 * st + 2] += B->inertia[2];
         } else if (B->kind == HS_MB_SPATIAL) {
             const hs_real *p = &q[mb->qoff[b] + 3];
             const hs_real kk = HS_R(4.0) * (B->inertia[0] + B->inertia[1] + B->inertia[2]) / HS_R(3.0);
@@ -81,7 +85,7 @@ static int mass_general(const hs_mb_model *mb, const hs_real *q, hs_real *M)
                 for (int j = 0; j < 4; ++j) {
                     hs_real a = HS_R(0.0);
                     for (int r = 0; r < 3; ++r) { a += G[r][i] * B->inertia[r] * G[r][j]; }
-                    mb_qq_add(mb, M, b, 3 + i, b, 3 + j, HS_R(4.0) * a + kk * p[i] * p[j]);
+                    blk[(3 + i) * st + 3 + j] += HS_R(4.0) * a + kk * p[i] * p[j];
                 }
             }
         } else {

@@ -25,19 +25,23 @@ static void quat_terms(const hs_mb_model *mb, int b, const hs_real *q, const hs_
         if (f != NULL) { f[mb->qoff[b] + 3 + i] += -HS_R(8.0) * (Gd[0][i] * Jw[0] + Gd[1][i] * Jw[1] + Gd[2][i] * Jw[2]) - kk * p[i] * pd2; }
     }
     if (fq == NULL) { return; }
-    for (int i = 0; i < 4; ++i) {
-        for (int j = 0; j < 4; ++j) {
+    /* the body's diagonal blocks looked up once (mb_qq_add's look-up, per entry) */
+    int sq = 0, su = 0;
+    hs_real *bq = mb_qq_block(mb, fq, b, b, &sq);
+    hs_real *bu = (fu != NULL) ? mb_qq_block(mb, fu, b, b, &su) : NULL;
+    for (int j = 0; j < 4; ++j) {
+        hs_real ej[4] = {0, 0, 0, 0}, Ge[3][4];
+        ej[j] = HS_R(1.0);
+        mb_quat_G(ej, Ge);
+        for (int i = 0; i < 4; ++i) {
             /* d/dp: +8 G(p')^T J G(p') - k |p'|^2 I */
             hs_real a = HS_R(0.0);
             for (int r = 0; r < 3; ++r) { a += Gd[r][i] * B->inertia[r] * Gd[r][j]; }
-            mb_qq_add(mb, fq, b, 3 + i, b, 3 + j, HS_R(8.0) * a - (i == j ? kk * pd2 : HS_R(0.0)));
+            if (bq != NULL) { bq[(3 + i) * sq + 3 + j] += HS_R(8.0) * a - (i == j ? kk * pd2 : HS_R(0.0)); }
             /* d/dp': -8 (G(e_j)^T J w + G(p')^T J G(p)) - 2 k p p'^T */
-            hs_real ej[4] = {0, 0, 0, 0}, Ge[3][4];
-            ej[j] = HS_R(1.0);
-            mb_quat_G(ej, Ge);
             hs_real c = HS_R(0.0);
             for (int r = 0; r < 3; ++r) { c += Ge[r][i] * Jw[r] + Gd[r][i] * B->inertia[r] * Gp[r][j]; }
-            mb_qq_add(mb, fu, b, 3 + i, b, 3 + j, -HS_R(8.0) * c - HS_R(2.0) * kk * p[i] * pd[j]);
+            if (bu != NULL) { bu[(3 + i) * su + 3 + j] += -HS_R(8.0) * c - HS_R(2.0) * kk * p[i] * pd[j]; }
         }
     }
 }

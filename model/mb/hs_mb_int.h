@@ -16,6 +16,10 @@ enum {
  * the explicit time derivatives (moving ground points), v = J u + rt, ac = J' u + rtt. */
 typedef struct mb_pk {
     int body, nb;
+    /* J's shape, so that products skip its exact zeros (spatial bodies, nb = 7): jtr 1 when
+     * J(0:3, 0:3) is the identity (a point; 0: a direction, zero), else that block is zero;
+     * jrot 0 when J(:, 3:7) is zero (the body's origin, a zero vector). Other kinds: 0, 0. */
+    int jtr, jrot;
     hs_real r[3], rt[3], v[3], ac[3];
     hs_real J[3][7];
 } mb_pk;
@@ -29,6 +33,9 @@ void mb_fn_eval(const hs_mb_fn *f, hs_real t, hs_real *v, hs_real *d, hs_real *d
 /* Point kinematics at (t, q) and, when u is not NULL, velocities and J' u. */
 void mb_point_kin(const hs_mb_model *mb, const hs_mb_opnd *o, hs_real t, const hs_real *q,
                   const hs_real *u, mb_pk *k);
+/* mb_point_kin's r and rt only (a constraint's values without its gradient): J, v, ac zero
+ * except a planar or point body's J, which costs nothing to form. */
+void mb_point_pos(const hs_mb_model *mb, const hs_mb_opnd *o, hs_real t, const hs_real *q, mb_pk *k);
 /* H = d(J^T F)/dq of the point's body block (nb x nb, row-major 7 x 7) for fixed F (3). */
 void mb_point_hess(const hs_mb_model *mb, const hs_mb_opnd *o, const hs_real *q,
                    const hs_real *F, hs_real H[7][7]);
@@ -53,6 +60,18 @@ void mb_add_jtj_pair(const hs_mb_model *mb, hs_real *A, const mb_pk *L, const mb
 /* A(body of L, body of R) += s J_L^T X D, D (3 x nb of R's body). */
 void mb_add_jxd(const hs_mb_model *mb, hs_real *A, const mb_pk *L, hs_real (*X)[3],
                 const hs_real D[3][7], int body, int nb, hs_real s);
+/* The rows of J_L^T X (X NULL: the identity) of a point, formed once for several products:
+ * ok[i] 0 where row i is zero (nb of them; JX (7 x 3) holds the others). */
+typedef struct mb_jx {
+    int ok[7];
+    hs_real JX[7][3];
+} mb_jx;
+void mb_jx_rows(const mb_pk *L, hs_real (*X)[3], mb_jx *o);
+/* mb_add_jxj and mb_add_jxd with J_L^T X of mb_jx_rows (the same values). */
+void mb_add_jxj_rows(const hs_mb_model *mb, hs_real *A, const mb_pk *L, const mb_jx *LX,
+                     const mb_pk *R, hs_real s);
+void mb_add_jxd_rows(const hs_mb_model *mb, hs_real *A, const mb_pk *L, const mb_jx *LX,
+                     const hs_real D[3][7], int body, int nb, hs_real s);
 /* A(body, body) += s H. */
 void mb_add_h(const hs_mb_model *mb, hs_real *A, int body, int nb, const hs_real H[7][7], hs_real s);
 /* A(body of o, body of o) += s H[F] of point o (mb_point_hess), its non-zero block only. */
@@ -61,6 +80,8 @@ void mb_add_point_hess(const hs_mb_model *mb, hs_real *A, const hs_mb_opnd *o, c
 /* The block (bi, bj) of a dense or packed nq x nq matrix A: its first entry, its row stride in
  * *stride; NULL when the block is absent or a body is the ground (mb_qq_add's look-up, once). */
 hs_real *mb_qq_block(const hs_mb_model *mb, hs_real *A, int bi, int bj, int *stride);
+/* Zeroes A[0..n). */
+void mb_zero(hs_real *A, int n);
 /* Zeroes a dense or packed nq x nq matrix. */
 void mb_qq_zero(const hs_mb_model *mb, hs_real *A);
 

@@ -23,7 +23,19 @@ typedef struct rsink {
 typedef struct kcache {
     mb_pk k[MB_KCACHE];
     uint32_t done;
+    int pos; /* 1: values only (g without G): positions, no Jacobians (mb_point_pos) */
 } kcache;
+
+/* One operand's kinematics as the evaluation c needs them (c NULL: all of them). */
+static void row_point(const hs_mb_model *mb, const hs_mb_opnd *o, hs_real t, const hs_real *q,
+                      const hs_real *u, const kcache *c, mb_pk *k)
+{
+    if (c != NULL && c->pos != 0) {
+        mb_point_pos(mb, o, t, q, k);
+    } else {
+        mb_point_kin(mb, o, t, q, u, k);
+    }
+}
 
 /* Operand i of row r at (t, q, u): from the cache c when it has a slot there, else into loc. */
 static const mb_pk *row_kin(const hs_mb_model *mb, int r, int i, hs_real t, const hs_real *q,
@@ -32,11 +44,11 @@ static const mb_pk *row_kin(const hs_mb_model *mb, int r, int i, hs_real t, cons
     const int sl = (c != NULL) ? mb->kslot[r][i] : -1;
     const mb_pk *k = loc;
     if (sl < 0) {
-        mb_point_kin(mb, &mb->rows[r].o[i], t, q, u, loc);
+        row_point(mb, &mb->rows[r].o[i], t, q, u, c, loc);
     } else {
         const uint32_t bit = (uint32_t)1u << (uint32_t)sl;
         if ((c->done & bit) == 0u) {
-            mb_point_kin(mb, &mb->rows[r].o[i], t, q, u, &c->k[sl]);
+            row_point(mb, &mb->rows[r].o[i], t, q, u, c, &c->k[sl]);
             c->done |= bit;
         }
         k = &c->k[sl];
@@ -109,10 +121,19 @@ static void sink_point(const rsink *s, const mb_pk *k, const hs_real *c, hs_real
         } else {
             blk = &s->G[s->row * mb->nq + mb->qoff[k->body]];
         }
-        if (blk != NULL) {
+        if (blk != NULL && k->nb == 7) {
+            /* a spatial point by its shape (mb_pk): c . J(:, j) is c_j where J(:, j) is the
+             * unit e_j (its zero terms change no non-zero sum, a zero adds nothing to G) */
+            for (int j = 0; (k->jtr != 0) && (j < 3); ++j) { blk[j] += sg * c[j]; }
+            for (int j = 3; (k->jrot != 0) && (j < 7); ++j) {
+                blk[j] += sg * (c[0] * k->J[0][j] + c[1] * k->J[1][j] + c[2] * k->J[2][j]);
+            }
+        } else if (blk != NULL) {
             for (int j = 0; j < k->nb; ++j) {
                 blk[j] += sg * (c[0] * k->J[0][j] + c[1] * k->J[1][j] + c[2] * k->J[2][j]);
             }
+        } else {
+            /* the block is absent from the packed pattern */
         }
         return;
     }
@@ -199,11 +220,11 @@ hs_status mb_constraint(const hs_mb_model *mb, hs_real t, const hs_real *q, hs_r
         return mb_fast_constraint(mb, t, q, g, G, gt);
     }
     if (G != NULL) {
-        const int n = mb->packed ? mb->cqsize : mb->nc * mb->nq;
-        for (int i = 0; i < n; ++i) { G[i] = HS_R(0.0); }
+        mb_zero(G, mb->packed ? mb->cqsize : mb->nc * mb->nq);
     }
     kcache kc;
     kc.done = 0u;
+    kc.pos = (G == NULL) ? 1 : 0;
     for (int r = 0; r < mb->nrow; ++r) {
         rsink s = {mb, G, r, -1, HS_R(0.0), NULL};
         row_g(mb, r, t, q, g ? &g[r] : NULL, G ? &s : NULL, gt ? &gt[r] : NULL, &kc);
@@ -223,6 +244,7 @@ hs_status mb_gamma(const hs_mb_model *mb, hs_real t, const hs_real *q, const hs_
     if ((mb->fast & HS_MB_FAST_ROWS) != 0) { return mb_fast_gamma(mb, t, q, u, gam); }
     kcache kc;
     kc.done = 0u;
+    kc.pos = 0;
     for (int r = 0; r < mb->nrow; ++r) {
         const hs_mb_row *R = &mb->rows[r];
         hs_real fdd = HS_R(0.0);
@@ -276,6 +298,7 @@ hs_status mb_curvature(const hs_mb_model *mb, hs_real t, const hs_real *q, const
     mb_qq_zero(mb, K);
     kcache kc;
     kc.done = 0u;
+    kc.pos = 0;
     for (int r = 0; r < mb->nrow; ++r) {
         const hs_mb_row *R = &mb->rows[r];
         const hs_real lam = lambda[r];

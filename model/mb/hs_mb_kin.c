@@ -55,44 +55,58 @@ static void quat_rs(const hs_real *p, const hs_real *s, hs_real *out)
 
 void mb_quat_rs_jac(const hs_real *p, const hs_real *s, hs_real L[3][4])
 {
-    const hs_real *e = &p[1];
-    const hs_real es = mb_dot3(e, s);
-    const hs_real x[3] = {e[1] * s[2] - e[2] * s[1], e[2] * s[0] - e[0] * s[2], e[0] * s[1] - e[1] * s[0]};
-    /* unit_j x s for j = x, y, z */
-    const hs_real ux[3][3] = {{0, -s[2], s[1]}, {s[2], 0, -s[0]}, {-s[1], s[0], 0}};
-    for (int i = 0; i < 3; ++i) {
-        L[i][0] = HS_R(2.0) * (p[0] * s[i] + x[i]);
-        for (int j = 0; j < 3; ++j) {
-            L[i][1 + j] = HS_R(2.0) * (-e[j] * s[i] + (i == j ? es : HS_R(0.0)) + s[j] * e[i]
-                                       + p[0] * ux[j][i]);
-        }
-    }
+    /* L(i, 0) = 2 (p0 s_i + (e x s)_i), L(i, 1 + j) = 2 (-e_j s_i + [i = j] e.s + s_j e_i
+     * + p0 (u_j x s)_i), each entry written out with the same operations in the same order
+     * (the diagonal's p0 * 0 too: it sets the sign of a zero entry) */
+    const hs_real p0 = p[0], e0 = p[1], e1 = p[2], e2 = p[3];
+    const hs_real s0 = s[0], s1 = s[1], s2 = s[2];
+    const hs_real es = mb_dot3(&p[1], s);
+    const hs_real z = HS_R(0.0);
+    L[0][0] = HS_R(2.0) * (p0 * s0 + (e1 * s2 - e2 * s1));
+    L[1][0] = HS_R(2.0) * (p0 * s1 + (e2 * s0 - e0 * s2));
+    L[2][0] = HS_R(2.0) * (p0 * s2 + (e0 * s1 - e1 * s0));
+    L[0][1] = HS_R(2.0) * (-e0 * s0 + es + s0 * e0 + p0 * z);
+    L[0][2] = HS_R(2.0) * (-e1 * s0 + z + s1 * e0 + p0 * s2);
+    L[0][3] = HS_R(2.0) * (-e2 * s0 + z + s2 * e0 + p0 * -s1);
+    L[1][1] = HS_R(2.0) * (-e0 * s1 + z + s0 * e1 + p0 * -s2);
+    L[1][2] = HS_R(2.0) * (-e1 * s1 + es + s1 * e1 + p0 * z);
+    L[1][3] = HS_R(2.0) * (-e2 * s1 + z + s2 * e1 + p0 * s0);
+    L[2][1] = HS_R(2.0) * (-e0 * s2 + z + s0 * e2 + p0 * s1);
+    L[2][2] = HS_R(2.0) * (-e1 * s2 + z + s1 * e2 + p0 * -s0);
+    L[2][3] = HS_R(2.0) * (-e2 * s2 + es + s2 * e2 + p0 * z);
 }
 
-/* mb_quat_rs_jac at the unit quaternion basis vector m (the map is linear in p, so these are
- * its second derivatives): each entry has at most one non-zero term there, written directly,
- * the same values as the general formula's sums. */
-static void quat_rs_jac_unit(int m, const hs_real *s, hs_real L[3][4])
+/* H(i, j) = sum_a L_j(a, i) F(a) with L_j = mb_quat_rs_jac at the unit quaternion basis vector
+ * j (the map is linear in p, so these are its second derivatives): d(L(p)^T F)/dp of a point s
+ * of a quaternion body. Each L_j entry is 0 or +-2 s_k, so each sum is written with its
+ * non-zero products only, in the order of a (the zero products, +-0, change no sum's value:
+ * v + (+-0) is v); d = 2 s, m = 2 (-s). */
+static void quat_hess(const hs_real *s, const hs_real *F, hs_real H[4][4])
 {
-    const hs_real ux[3][3] = {{0, -s[2], s[1]}, {s[2], 0, -s[0]}, {-s[1], s[0], 0}};
-    for (int i = 0; i < 3; ++i) {
-        if (m == 0) {
-            L[i][0] = HS_R(2.0) * s[i];
-            for (int k = 0; k < 3; ++k) { L[i][1 + k] = HS_R(2.0) * ux[k][i]; }
-        } else {
-            const int c = m - 1;
-            L[i][0] = HS_R(2.0) * ux[c][i];
-            for (int k = 0; k < 3; ++k) {
-                hs_real v = HS_R(0.0);
-                if (i == k) { v = s[c]; } else if (k == c) { v = -s[i]; } else if (i == c) { v = s[k]; } else { v = HS_R(0.0); }
-                L[i][1 + k] = HS_R(2.0) * v;
-            }
-        }
-    }
+    const hs_real d0 = HS_R(2.0) * s[0], d1 = HS_R(2.0) * s[1], d2 = HS_R(2.0) * s[2];
+    const hs_real m0 = HS_R(2.0) * -s[0], m1 = HS_R(2.0) * -s[1], m2 = HS_R(2.0) * -s[2];
+    H[0][0] = d0 * F[0] + d1 * F[1] + d2 * F[2];
+    /* L_0(a, 1 + k) = 2 (e_k x s)_a, and L_{1+k}(a, 0) the same */
+    H[1][0] = m2 * F[1] + d1 * F[2];
+    H[2][0] = d2 * F[0] + m0 * F[2];
+    H[3][0] = m1 * F[0] + d0 * F[1];
+    H[0][1] = H[1][0]; H[0][2] = H[2][0]; H[0][3] = H[3][0];
+    /* k = c: 2 s_c F_c at a = c, -2 s_a F_a elsewhere */
+    H[1][1] = d0 * F[0] + m1 * F[1] + m2 * F[2];
+    H[2][2] = m0 * F[0] + d1 * F[1] + m2 * F[2];
+    H[3][3] = m0 * F[0] + m1 * F[1] + d2 * F[2];
+    /* k != c: 2 s_c F_k (a = k) and 2 s_k F_c (a = c), in the order of a */
+    H[1][2] = d1 * F[0] + d0 * F[1];
+    H[2][1] = H[1][2];
+    H[1][3] = d2 * F[0] + d0 * F[2];
+    H[3][1] = H[1][3];
+    H[2][3] = d2 * F[1] + d1 * F[2];
+    H[3][2] = H[2][3];
 }
 
-void mb_point_kin(const hs_mb_model *mb, const hs_mb_opnd *o, hs_real t, const hs_real *q,
-                  const hs_real *u, mb_pk *k)
+/* mb_point_kin; jac 0: r and rt only (u NULL), J left zero, no quaternion Jacobian formed. */
+static void point_kin(const hs_mb_model *mb, const hs_mb_opnd *o, hs_real t, const hs_real *q,
+                      const hs_real *u, int jac, mb_pk *k)
 {
     for (int i = 0; i < 3; ++i) {
         k->r[i] = HS_R(0.0); k->rt[i] = HS_R(0.0); k->v[i] = HS_R(0.0); k->ac[i] = HS_R(0.0);
@@ -100,6 +114,8 @@ void mb_point_kin(const hs_mb_model *mb, const hs_mb_opnd *o, hs_real t, const h
     }
     k->body = HS_MB_GROUND;
     k->nb = 0;
+    k->jtr = 0;
+    k->jrot = 0;
     if (o->used == 0) { return; }
     const int dim = mb->desc->dim;
     if (o->body < 0) {
@@ -158,6 +174,7 @@ void mb_point_kin(const hs_mb_model *mb, const hs_mb_opnd *o, hs_real t, const h
         }
         break;
     case HS_MB_SPATIAL: {
+        k->jtr = (o->dir != 0) ? 0 : 1;
         if (o->s[0] == HS_R(0.0) && o->s[1] == HS_R(0.0) && o->s[2] == HS_R(0.0)) {
             /* the body's own origin (a wheel's centre, a frame's origin): R(p) s, its
              * Jacobian in p and J'u are zero, so the rotation's terms are left out */
@@ -166,6 +183,11 @@ void mb_point_kin(const hs_mb_model *mb, const hs_mb_opnd *o, hs_real t, const h
         }
         hs_real rs[3], L[3][4];
         quat_rs(&x[3], o->s, rs);
+        if (jac == 0) {
+            for (int i = 0; i < 3; ++i) { k->r[i] = tr * x[i] + rs[i]; }
+            break;
+        }
+        k->jrot = 1;
         mb_quat_rs_jac(&x[3], o->s, L);
         for (int i = 0; i < 3; ++i) {
             k->r[i] = tr * x[i] + rs[i];
@@ -184,13 +206,35 @@ void mb_point_kin(const hs_mb_model *mb, const hs_mb_opnd *o, hs_real t, const h
     default:
         break;
     }
-    if (ud != NULL) {
+    if (ud != NULL && k->nb == 7) {
+        /* J u of the shape (mb_pk): the dense sum from +0 without its exact zero terms, which
+         * leave a sum from +0 as it is (never -0: +0 + -0 = +0) */
+        for (int i = 0; i < 3; ++i) {
+            hs_real v = HS_R(0.0);
+            if (k->jtr != 0) { v += ud[i]; }
+            for (int j = 3; (k->jrot != 0) && (j < 7); ++j) { v += k->J[i][j] * ud[j]; }
+            k->v[i] = v;
+        }
+    } else if (ud != NULL) {
         for (int i = 0; i < 3; ++i) {
             hs_real v = HS_R(0.0);
             for (int j = 0; j < k->nb; ++j) { v += k->J[i][j] * ud[j]; }
             k->v[i] = v;
         }
+    } else {
+        /* positions only */
     }
+}
+
+void mb_point_kin(const hs_mb_model *mb, const hs_mb_opnd *o, hs_real t, const hs_real *q,
+                  const hs_real *u, mb_pk *k)
+{
+    point_kin(mb, o, t, q, u, 1, k);
+}
+
+void mb_point_pos(const hs_mb_model *mb, const hs_mb_opnd *o, hs_real t, const hs_real *q, mb_pk *k)
+{
+    point_kin(mb, o, t, q, NULL, 0, k);
 }
 
 void mb_point_hess(const hs_mb_model *mb, const hs_mb_opnd *o, const hs_real *q,
@@ -209,13 +253,14 @@ void mb_point_hess(const hs_mb_model *mb, const hs_mb_opnd *o, const hs_real *q,
         H[2][2] = -(F[0] * rs0 + F[1] * rs1);
         break;
     }
-    case HS_MB_SPATIAL:
-        for (int j = 0; j < 4; ++j) {
-            hs_real L[3][4];
-            quat_rs_jac_unit(j, o->s, L);
-            for (int i = 0; i < 4; ++i) { H[3 + i][3 + j] = L[0][i] * F[0] + L[1][i] * F[1] + L[2][i] * F[2]; }
+    case HS_MB_SPATIAL: {
+        hs_real H4[4][4];
+        quat_hess(o->s, F, H4);
+        for (int i = 0; i < 4; ++i) {
+            for (int j = 0; j < 4; ++j) { H[3 + i][3 + j] = H4[i][j]; }
         }
         break;
+    }
     default:
         break;
     }
@@ -263,10 +308,17 @@ void mb_qq_add(const hs_mb_model *mb, hs_real *A, int bi, int i, int bj, int j, 
     }
 }
 
+void mb_zero(hs_real *A, int n)
+{
+    /* four stores per turn: the loop's own count and branch are most of a one-store turn */
+    int i = 0;
+    for (; i + 4 <= n; i += 4) { A[i] = HS_R(0.0); A[i + 1] = HS_R(0.0); A[i + 2] = HS_R(0.0); A[i + 3] = HS_R(0.0); }
+    for (; i < n; ++i) { A[i] = HS_R(0.0); }
+}
+
 void mb_qq_zero(const hs_mb_model *mb, hs_real *A)
 {
-    const int n = mb->packed ? mb->qqsize : mb->nq * mb->nq;
-    for (int i = 0; i < n; ++i) { A[i] = HS_R(0.0); }
+    mb_zero(A, mb->packed ? mb->qqsize : mb->nq * mb->nq);
 }
 
 hs_real *mb_qq_block(const hs_mb_model *mb, hs_real *A, int bi, int bj, int *stride)
@@ -284,8 +336,56 @@ hs_real *mb_qq_block(const hs_mb_model *mb, hs_real *A, int bi, int bj, int *str
     return blk;
 }
 
-void mb_add_jxd(const hs_mb_model *mb, hs_real *A, const mb_pk *L, hs_real (*X)[3],
-                const hs_real D[3][7], int body, int nb, hs_real s)
+/* Row i of J_L^T X (X NULL: the identity) into JX; 0 when it is zero (nothing to add). For a
+ * spatial L (mb_pk's shape) a translation row is X's row i: the dense sum 0 + 1 X(i, b) + 0 + 0
+ * is that value exactly (v + (+-0) is v), and the rows the shape makes zero are skipped. */
+static int jx_row(const mb_pk *L, hs_real (*X)[3], int i, hs_real JX[3])
+{
+    if (L->nb == 7 && i < 3) {
+        if (L->jtr == 0) { return 0; }
+        for (int b = 0; b < 3; ++b) {
+            JX[b] = (X != NULL) ? X[i][b] : ((b == i) ? HS_R(1.0) : HS_R(0.0));
+        }
+    } else if (L->nb == 7 && L->jrot == 0) {
+        return 0;
+    } else if (X == NULL) {
+        /* (0 + J0 e0 + J1 e1 + J2 e2) with the unit e: J + 0 exactly, the sum's sign of zero too */
+        for (int b = 0; b < 3; ++b) { JX[b] = L->J[b][i] + HS_R(0.0); }
+    } else {
+        for (int b = 0; b < 3; ++b) {
+            hs_real acc = HS_R(0.0);
+            for (int a = 0; a < 3; ++a) { acc += L->J[a][i] * X[a][b]; }
+            JX[b] = acc;
+        }
+    }
+    return (JX[0] == HS_R(0.0) && JX[1] == HS_R(0.0) && JX[2] == HS_R(0.0)) ? 0 : 1;
+}
+
+void mb_jx_rows(const mb_pk *L, hs_real (*X)[3], mb_jx *o)
+{
+    for (int i = 0; i < L->nb; ++i) { o->ok[i] = jx_row(L, X, i, o->JX[i]); }
+}
+
+/* blk += s J_L^T X D over D's columns cols[0..nz) (D of R's body), J_L^T X's rows in LX; dtr 1:
+ * D's columns 0..2 are the unit vectors (a spatial point's translation), where the dense sum
+ * JX . D(:, j) is JX[j]. */
+static void jxd_cols(hs_real *blk, int stride, const mb_pk *L, const mb_jx *LX, const hs_real D[3][7],
+                     const int *cols, int nz, int dtr, hs_real s)
+{
+    for (int i = 0; i < L->nb; ++i) {
+        if (LX->ok[i] == 0) { continue; }
+        const hs_real *JX = LX->JX[i];
+        hs_real *row = &blk[i * stride];
+        for (int c = 0; c < nz; ++c) {
+            const int j = cols[c];
+            const hs_real v = (dtr != 0 && j < 3) ? JX[j] : (JX[0] * D[0][j] + JX[1] * D[1][j] + JX[2] * D[2][j]);
+            row[j] += s * v;
+        }
+    }
+}
+
+void mb_add_jxd_rows(const hs_mb_model *mb, hs_real *A, const mb_pk *L, const mb_jx *LX,
+                     const hs_real D[3][7], int body, int nb, hs_real s)
 {
     if (L->nb == 0 || nb == 0 || body < 0) { return; }
     int stride = 0;
@@ -298,24 +398,108 @@ void mb_add_jxd(const hs_mb_model *mb, hs_real *A, const mb_pk *L, hs_real (*X)[
     for (int j = 0; j < nb; ++j) {
         if (D[0][j] != HS_R(0.0) || D[1][j] != HS_R(0.0) || D[2][j] != HS_R(0.0)) { cols[nz++] = j; }
     }
-    for (int i = 0; i < L->nb; ++i) {
-        hs_real JX[3];
-        if (X == NULL) {
-            /* (0 + J0 e0 + J1 e1 + J2 e2) with the unit e: J + 0 exactly, the sum's sign of zero too */
-            for (int b = 0; b < 3; ++b) { JX[b] = L->J[b][i] + HS_R(0.0); }
-        } else {
-            for (int b = 0; b < 3; ++b) {
-                hs_real acc = HS_R(0.0);
-                for (int a = 0; a < 3; ++a) { acc += L->J[a][i] * X[a][b]; }
-                JX[b] = acc;
+    jxd_cols(blk, stride, L, LX, D, cols, nz, 0, s);
+}
+
+void mb_add_jxd(const hs_mb_model *mb, hs_real *A, const mb_pk *L, hs_real (*X)[3],
+                const hs_real D[3][7], int body, int nb, hs_real s)
+{
+    if (L->nb == 0 || nb == 0 || body < 0) { return; }
+    mb_jx LX;
+    mb_jx_rows(L, X, &LX);
+    mb_add_jxd_rows(mb, A, L, &LX, D, body, nb, s);
+}
+
+/* P(i, j) = J_L(:, i) . J_R(:, j) of two spatial points (mb_pk's shape) for i, j >= 3; the
+ * translation entries are the shape's 1 and J entries, formed where they are used. */
+static hs_real jtj_rot(const mb_pk *L, const mb_pk *R, int i, int j)
+{
+    return (L->J[0][i] + HS_R(0.0)) * R->J[0][j] + (L->J[1][i] + HS_R(0.0)) * R->J[1][j]
+           + (L->J[2][i] + HS_R(0.0)) * R->J[2][j];
+}
+
+/* mb_add_jtj_pair's one block of two spatial points on one body: entry (x, y) gets s P(x, y),
+ * then s P(y, x), skipping zeros, as the dense pass; the dense sums' exact zero terms are left
+ * out (v + (+-0) is v): P(x, x) = 1 (x < 3, both translate), P(x, y) = J_R(x, y), P(y, x) =
+ * J_L(x, y) (x < 3 <= y), the rotation block the 3-term sums. */
+static void jtj_same_sp(hs_real *b, int st, const mb_pk *L, const mb_pk *R, hs_real s)
+{
+    if (L->jtr != 0 && R->jtr != 0) {
+        for (int x = 0; x < 3; ++x) { hs_real *e = &b[x * st + x]; *e += s; *e += s; }
+    }
+    for (int x = 0; x < 3; ++x) {
+        for (int y = 3; y < 7; ++y) {
+            const hs_real pxy = (L->jtr != 0) ? R->J[x][y] : HS_R(0.0);
+            const hs_real pyx = (R->jtr != 0) ? L->J[x][y] : HS_R(0.0);
+            hs_real *e = &b[x * st + y], *f = &b[y * st + x];
+            if (pxy != HS_R(0.0)) { *e += s * pxy; }
+            if (pyx != HS_R(0.0)) { *e += s * pyx; *f += s * pyx; }
+            if (pxy != HS_R(0.0)) { *f += s * pxy; }
+        }
+    }
+    if (L->jrot == 0 || R->jrot == 0) { return; }
+    hs_real P[4][4];
+    for (int i = 0; i < 4; ++i) {
+        for (int j = 0; j < 4; ++j) { P[i][j] = jtj_rot(L, R, 3 + i, 3 + j); }
+    }
+    for (int x = 0; x < 4; ++x) {
+        for (int y = 0; y < 4; ++y) {
+            hs_real *e = &b[(3 + x) * st + 3 + y];
+            if (P[x][y] != HS_R(0.0)) { *e += s * P[x][y]; }
+            if (P[y][x] != HS_R(0.0)) { *e += s * P[y][x]; }
+        }
+    }
+}
+
+/* v into b1(i, j) and b2(j, i) (either may be absent). */
+static void add_pair(hs_real *b1, int s1, hs_real *b2, int s2, int i, int j, hs_real v)
+{
+    if (b1 != NULL) { b1[i * s1 + j] += v; }
+    if (b2 != NULL) { b2[j * s2 + i] += v; }
+}
+
+/* mb_add_jtj_pair's two blocks of two spatial points on distinct bodies: v = s P(i, j) into
+ * b1(i, j) and b2(j, i), P's entries as in jtj_same_sp; the zero ones (which add +-0, leaving
+ * every entry as it was) are skipped. */
+static void jtj_two_sp(hs_real *b1, int s1, hs_real *b2, int s2, const mb_pk *L, const mb_pk *R, hs_real s)
+{
+    if (b1 != NULL && b2 != NULL) {
+        /* both blocks present (bodies a row couples): row i of b1 and column i of b2 by pointer */
+        for (int i = 0; (L->jtr != 0) && (i < 3); ++i) {
+            hs_real *r1 = &b1[i * s1], *c2 = &b2[i];
+            if (R->jtr != 0) { r1[i] += s; c2[i * s2] += s; }
+            for (int j = 3; (R->jrot != 0) && (j < 7); ++j) {
+                const hs_real p = R->J[i][j];
+                if (p != HS_R(0.0)) { const hs_real v = s * p; r1[j] += v; c2[j * s2] += v; }
             }
         }
-        if (JX[0] == HS_R(0.0) && JX[1] == HS_R(0.0) && JX[2] == HS_R(0.0)) { continue; }
-        hs_real *row = &blk[i * stride];
-        for (int c = 0; c < nz; ++c) {
-            const int j = cols[c];
-            const hs_real v = JX[0] * D[0][j] + JX[1] * D[1][j] + JX[2] * D[2][j];
-            row[j] += s * v;
+        for (int i = 3; (L->jrot != 0) && (i < 7); ++i) {
+            hs_real *r1 = &b1[i * s1], *c2 = &b2[i];
+            for (int j = 0; (R->jtr != 0) && (j < 3); ++j) {
+                const hs_real p = L->J[j][i];
+                if (p != HS_R(0.0)) { const hs_real v = s * p; r1[j] += v; c2[j * s2] += v; }
+            }
+            for (int j = 3; (R->jrot != 0) && (j < 7); ++j) {
+                const hs_real v = s * jtj_rot(L, R, i, j);
+                r1[j] += v; c2[j * s2] += v;
+            }
+        }
+        return;
+    }
+    for (int i = 0; i < 3; ++i) {
+        if (L->jtr != 0 && R->jtr != 0) { add_pair(b1, s1, b2, s2, i, i, s * HS_R(1.0)); }
+        for (int j = 3; j < 7; ++j) {
+            const hs_real p = (L->jtr != 0) ? R->J[i][j] : HS_R(0.0);
+            if (p != HS_R(0.0)) { add_pair(b1, s1, b2, s2, i, j, s * p); }
+        }
+    }
+    for (int i = 3; (L->jrot != 0) && (i < 7); ++i) {
+        for (int j = 0; j < 3; ++j) {
+            const hs_real p = (R->jtr != 0) ? L->J[j][i] : HS_R(0.0);
+            if (p != HS_R(0.0)) { add_pair(b1, s1, b2, s2, i, j, s * p); }
+        }
+        for (int j = 3; (R->jrot != 0) && (j < 7); ++j) {
+            add_pair(b1, s1, b2, s2, i, j, s * jtj_rot(L, R, i, j));
         }
     }
 }
@@ -323,6 +507,7 @@ void mb_add_jxd(const hs_mb_model *mb, hs_real *A, const mb_pk *L, hs_real (*X)[
 void mb_add_jtj_pair(const hs_mb_model *mb, hs_real *A, const mb_pk *L, const mb_pk *R, hs_real s)
 {
     if (L->nb == 0 || R->nb == 0 || L->body < 0 || R->body < 0) { return; }
+    const int sp = (L->nb == 7 && R->nb == 7) ? 1 : 0;
     if (L->body == R->body) {
         /* one block: each entry gets s (J_L^T J_R)(x, y), then s (J_R^T J_L)(x, y), the
          * second the first's (y, x) (entries are independent, so per entry the order of the
@@ -330,6 +515,7 @@ void mb_add_jtj_pair(const hs_mb_model *mb, hs_real *A, const mb_pk *L, const mb
         int st = 0;
         hs_real *b = mb_qq_block(mb, A, L->body, L->body, &st);
         if (b == NULL) { return; }
+        if (sp != 0) { jtj_same_sp(b, st, L, R, s); return; }
         hs_real P[7][7];
         const int n = L->nb;
         for (int i = 0; i < n; ++i) {
@@ -350,6 +536,7 @@ void mb_add_jtj_pair(const hs_mb_model *mb, hs_real *A, const mb_pk *L, const mb
     int s1 = 0, s2 = 0;
     hs_real *b1 = mb_qq_block(mb, A, L->body, R->body, &s1);
     hs_real *b2 = mb_qq_block(mb, A, R->body, L->body, &s2);
+    if (sp != 0) { jtj_two_sp(b1, s1, b2, s2, L, R, s); return; }
     int cols[7], nz = 0;
     for (int j = 0; j < R->nb; ++j) {
         if (R->J[0][j] != HS_R(0.0) || R->J[1][j] != HS_R(0.0) || R->J[2][j] != HS_R(0.0)) { cols[nz++] = j; }
@@ -360,16 +547,35 @@ void mb_add_jtj_pair(const hs_mb_model *mb, hs_real *A, const mb_pk *L, const mb
         for (int c = 0; c < nz; ++c) {
             const int j = cols[c];
             const hs_real v = s * (J0 * R->J[0][j] + J1 * R->J[1][j] + J2 * R->J[2][j]);
-            if (b1 != NULL) { b1[i * s1 + j] += v; }
-            if (b2 != NULL) { b2[j * s2 + i] += v; }
+            add_pair(b1, s1, b2, s2, i, j, v);
         }
     }
+}
+
+void mb_add_jxj_rows(const hs_mb_model *mb, hs_real *A, const mb_pk *L, const mb_jx *LX,
+                     const mb_pk *R, hs_real s)
+{
+    if (R->nb != 7 || L->nb == 0 || R->body < 0) {
+        mb_add_jxd_rows(mb, A, L, LX, R->J, R->body, R->nb, s);
+        return;
+    }
+    int stride = 0;
+    hs_real *blk = mb_qq_block(mb, A, L->body, R->body, &stride);
+    if (blk == NULL) { return; }
+    /* a spatial R's columns by its shape (mb_add_jxd finds the non-zero ones by a scan) */
+    int cols[7], nz = 0;
+    for (int j = 0; (R->jtr != 0) && (j < 3); ++j) { cols[nz++] = j; }
+    for (int j = 3; (R->jrot != 0) && (j < 7); ++j) { cols[nz++] = j; }
+    jxd_cols(blk, stride, L, LX, R->J, cols, nz, 1, s);
 }
 
 void mb_add_jxj(const hs_mb_model *mb, hs_real *A, const mb_pk *L, hs_real (*X)[3],
                 const mb_pk *R, hs_real s)
 {
-    mb_add_jxd(mb, A, L, X, R->J, R->body, R->nb, s);
+    if (L->nb == 0 || R->nb == 0 || R->body < 0) { return; }
+    mb_jx LX;
+    mb_jx_rows(L, X, &LX);
+    mb_add_jxj_rows(mb, A, L, &LX, R, s);
 }
 
 void mb_add_h(const hs_mb_model *mb, hs_real *A, int body, int nb, const hs_real H[7][7], hs_real s)
@@ -393,6 +599,14 @@ void mb_add_point_hess(const hs_mb_model *mb, hs_real *A, const hs_mb_opnd *o, c
         int stride = 0;
         hs_real *blk = mb_qq_block(mb, A, o->body, o->body, &stride);
         if (blk == NULL) { return; }
+        if (kind == HS_MB_SPATIAL) {
+            hs_real H4[4][4];
+            quat_hess(o->s, F, H4);
+            for (int i = 0; i < 4; ++i) {
+                for (int j = 0; j < 4; ++j) { blk[(3 + i) * stride + 3 + j] += s * H4[i][j]; }
+            }
+            return;
+        }
         hs_real H[7][7];
         mb_point_hess(mb, o, q, F, H);
         int i0 = 3, i1 = 7;

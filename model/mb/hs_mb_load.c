@@ -29,13 +29,20 @@ void mb_pair_force(const hs_mb_model *mb, const hs_mb_opnd *oa, const hs_mb_opnd
     k[0] = ka; k[1] = kb;
     o[0] = oa; o[1] = ob;
     hs_real D[2][3][7];
-    for (int i = 0; i < 2; ++i) { mb_point_dju(mb, o[i], q, u, D[i]); }
+    /* J_i^T Fd and J_i^T Fv of each point once (each is used in two products) */
+    mb_jx xd[2], xv[2];
+    for (int i = 0; i < 2; ++i) {
+        mb_point_dju(mb, o[i], q, u, D[i]);
+        mb_jx_rows(k[i], Fd, &xd[i]);
+        mb_jx_rows(k[i], Fv, &xv[i]);
+    }
     for (int i = 0; i < 2; ++i) {
         for (int j = 0; j < 2; ++j) {
             const hs_real s = (i == j) ? HS_R(1.0) : HS_R(-1.0);
-            mb_add_jxj(mb, fq, k[i], Fd, k[j], s);
-            mb_add_jxd(mb, fq, k[i], Fv, D[j], k[j]->body, k[j]->nb, s);
-            mb_add_jxj(mb, fu, k[i], Fv, k[j], s);
+            if (k[i]->nb == 0 || k[j]->nb == 0 || k[j]->body < 0) { continue; }
+            mb_add_jxj_rows(mb, fq, k[i], &xd[i], k[j], s);
+            mb_add_jxd_rows(mb, fq, k[i], &xv[i], D[j], k[j]->body, k[j]->nb, s);
+            mb_add_jxj_rows(mb, fu, k[i], &xv[i], k[j], s);
         }
     }
     mb_add_point_hess(mb, fq, oa, q, F, HS_R(1.0));
@@ -90,14 +97,16 @@ void mb_body_torque(const hs_mb_model *mb, int b, const hs_real *q, const hs_rea
     for (int i = 0; i < 4; ++i) {
         if (f != NULL) { f[mb->qoff[b] + 3 + i] += HS_R(2.0) * (Ep[0][i] * tau[0] + Ep[1][i] * tau[1] + Ep[2][i] * tau[2]); }
     }
-    if (fq != NULL) {
+    int st = 0;
+    hs_real *blk = (fq != NULL) ? mb_qq_block(mb, fq, b, b, &st) : NULL;
+    if (blk != NULL) {
+        /* the diagonal block looked up once (mb_qq_add's look-up, per entry) */
         for (int j = 0; j < 4; ++j) {
             hs_real ej[4] = {0, 0, 0, 0}, Ee[3][4];
             ej[j] = HS_R(1.0);
             mb_quat_E(ej, Ee);
             for (int i = 0; i < 4; ++i) {
-                mb_qq_add(mb, fq, b, 3 + i, b, 3 + j,
-                          HS_R(2.0) * (Ee[0][i] * tau[0] + Ee[1][i] * tau[1] + Ee[2][i] * tau[2]));
+                blk[(3 + i) * st + 3 + j] += HS_R(2.0) * (Ee[0][i] * tau[0] + Ee[1][i] * tau[1] + Ee[2][i] * tau[2]);
             }
         }
     }
