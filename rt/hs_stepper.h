@@ -369,6 +369,7 @@ typedef struct hs_stepper {
     hs_real cu, cq;         /* coefficients of h fu and h^2 fq in A */
     int curv, curv_fd;      /* K_g used; from differences of constraint() */
     int ctfb;               /* 1: the contact stage works in body velocities (rt/hs_contact_fb.c) */
+    int ctcg;               /* 1: and corrects its normal impulses per contact pair (hs_contact_fb_pairs) */
     int galpha;             /* the generalized-alpha plan */
     int sdirk;              /* method sdirk: its generic plan, or the free-body path (fb) */
     int fb;                 /* the free-body path (rt/hs_fb.c) runs this model's steps */
