@@ -28,7 +28,9 @@
  * unconverged step dissipates more, it never adds energy (the residual shows how far).
  * A model of free bodies that gives its contact points (hs_model.h free_bodies, ct_points)
  * gets the same stage in body velocities (rt/hs_contact_fb.c): the same rows, targets,
- * bounds, sweeps and residual, the responses n/m and I^-1 (r x n) in place of the solves. */
+ * bounds, sweeps and residual, the responses n/m and I^-1 (r x n) in place of the solves,
+ * and after the first sweep a pair-level correction of the normal impulses (that form's
+ * alone: model/CONTACT.md "Mass ratio"). */
 #ifndef HS_CONTACT_H
 #define HS_CONTACT_H
 

@@ -20,7 +20,11 @@
  * the sweeps only; no solve with the projection factor (one is made only when the method keeps
  * the factor for its next step and no projection stage made it). A sweep costs per point one
  * relative velocity (two cross products), its projections on n, t1, t2, the point's update,
- * and the bodies' velocities updated with the rows' precomputed responses. */
+ * and the bodies' velocities updated with the rows' precomputed responses. After the first
+ * sweep, once, the pair correction (fb_pairs): the normal impulses of each contact pair along
+ * three shapes, by the exact minimiser over all pairs of the sweeps' quadratic, which carries
+ * a heavy body's load through a light one and a tower's corner split in one step, where the
+ * sweeps alone corrected them by 1/1000 or 1/N^2 per sweep (model/CONTACT.md "Mass ratio"). */
 #include "hs_contact.h"
 #include "hs_contact_int.h"
 #include "hs_inline.h"
@@ -542,9 +546,16 @@ HS_INLINE void fb_warm(const hs_stepper *s, const hs_model_type *T, int np, cons
 #define CG_RA 12   /* the velocity response of a (6: dv, dw per unit shape amplitude), */
 #define CG_RB 18   /* of b */
 #define CG_DOF 24  /* reals per pair and shape */
-#define CG_PIV HS_R(1e-6) /* a pivot below this fraction of its diagonal: the shape is dependent */
+/* A pivot below this fraction of its diagonal: the shape repeats the others (dimensionless; a
+ * dependent shape's pivot is rounding, about 1e-16 of it in double, 1e-7 in float). */
+#ifdef HS_REAL_FLOAT
+#define CG_PIV HS_R(1e-3)
+#else
+#define CG_PIV HS_R(1e-6)
+#endif
 
-/* The point after the last of the contact pair that starts at point k0 (of np). */
+/* The point after the last of the contact pair that starts at point k0 (of np): a pair is the
+ * run of consecutive points with the same two bodies, as ct_anchor's (one contact's slots). */
 static int pair_end(const hs_model_type *T, int k0, int np)
 {
     int k = k0 + 1;
@@ -554,7 +565,7 @@ static int pair_end(const hs_model_type *T, int k0, int np)
     return k;
 }
 
-/* Whether points ka and kb's pairs share a moving body (the ground couples nothing). */
+/* Whether the pairs of points A and B share a moving body (the ground couples nothing). */
 static int pairs_meet(const hs_ct_point *A, const hs_ct_point *B)
 {
     return (int)((A->a == B->a) || (A->a == B->b) || ((A->b >= 0) && ((A->b == B->a) || (A->b == B->b))));
@@ -611,6 +622,7 @@ typedef struct cg_ws {
     int npair;
 } cg_ws;
 
+/* The views of w into the workspace at base for np points and npair pairs (cg_reals' layout). */
 static void cg_map(hs_real *base, int np, int npair, cg_ws *w)
 {
     w->x = base;
@@ -679,13 +691,14 @@ static void cg_pair(const hs_model_type *T, int k0, int k1, int p, const hs_real
     }
 }
 
+/* a . b over 6 entries (a wrench and a response: force with velocity, moment with rate). */
 static inline hs_real dot6(const hs_real *a, const hs_real *b)
 {
     return dot3(a, b) + dot3(&a[3], &b[3]);
 }
 
 /* Entry (shape i of pair p, shape j of pair q) of the pair system: the wrench of one on each
- * moving body the pairs share dotted with the other's response there; Pa, Pq their first points. */
+ * moving body the pairs share dotted with the other's response there; Pp, Pq their first points. */
 static hs_real cg_entry(const cg_ws *w, const hs_ct_point *Pp, const hs_ct_point *Pq, int p, int i, int q, int j)
 {
     const hs_real *Di = &w->dr[((p * 3) + i) * CG_DOF], *Dj = &w->dr[((q * 3) + j) * CG_DOF];
