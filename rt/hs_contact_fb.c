@@ -568,7 +568,7 @@ static int pair_end(const hs_model_type *T, int k0, int np)
 /* Whether the pairs of points A and B share a moving body (the ground couples nothing). */
 static int pairs_meet(const hs_ct_point *A, const hs_ct_point *B)
 {
-    return (int)((A->a == B->a) || (A->a == B->b) || ((A->b >= 0) && ((A->b == B->a) || (A->b == B->b))));
+    return (int)(((A->a >= 0) && ((A->a == B->a) || (A->a == B->b))) || ((A->b >= 0) && ((A->b == B->a) || (A->b == B->b))));
 }
 
 /* The correction's plan for T's np points: its pair count *npair, and per pair (fp, npair) the
