@@ -28,7 +28,9 @@
  * unconverged step dissipates more, it never adds energy (the residual shows how far).
  * A model of free bodies that gives its contact points (hs_model.h free_bodies, ct_points)
  * gets the same stage in body velocities (rt/hs_contact_fb.c): the same rows, targets,
- * bounds, sweeps and residual, the responses n/m and I^-1 (r x n) in place of the solves. */
+ * bounds, sweeps and residual, the responses n/m and I^-1 (r x n) in place of the solves,
+ * and after the first sweep a pair-level correction of the normal impulses (that form's
+ * alone: model/CONTACT.md "Mass ratio"). */
 #ifndef HS_CONTACT_H
 #define HS_CONTACT_H
 
@@ -82,6 +84,9 @@ static inline hs_real hs_contact_hold(hs_real h)
 /* 1 when model m's contact stage can work in body velocities (rt/hs_contact_fb.c): it offers
  * free_bodies() and ct_points() and they are consistent with its sizes and rows; else 0. */
 int hs_contact_fb_ok(const hs_model *m);
+/* 1 when model m's free-body stage runs the pair-level correction (its workspace fits in the
+ * room HS_STEPPER_REALS_CT counts for the rows over q, 2 nk nq); else 0. */
+int hs_contact_fb_pairs(const hs_model *m);
 /* Reals of the free-body stage's workspace (the stepper's ctf) for model m (hs_contact_fb_ok). */
 size_t hs_contact_fb_reals(const hs_model *m);
 

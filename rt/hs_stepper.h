@@ -331,7 +331,9 @@ typedef enum hs_stage {
      + 2u * (size_t)(nq) + (size_t)(nc) + HS_CT_FB_REALS((nk), (nq)))
 /* Reals of the free-body contact stage for nk rows and nq positions (an upper bound: a point's
  * geometry and its sweep record per row, a body's velocities and inertia per 7 positions,
- * and the ground's record). */
+ * and the ground's record). Its pair correction's workspace is not counted here: it is taken
+ * only where it fits in the 2 nk nq that HS_STEPPER_REALS_CT counts for the rows over q, which
+ * the free-body stage does not use (rt/hs_contact.h hs_contact_fb_pairs). */
 #define HS_CT_FB_REALS(nk, nq) ((size_t)(HS_CT_PT + 52) * (size_t)(nk) + 6u * (size_t)(nq) + 36u)
 
 /* The stepper: configuration, committed state and views into the caller's arenas. The arrays
@@ -369,6 +371,7 @@ typedef struct hs_stepper {
     hs_real cu, cq;         /* coefficients of h fu and h^2 fq in A */
     int curv, curv_fd;      /* K_g used; from differences of constraint() */
     int ctfb;               /* 1: the contact stage works in body velocities (rt/hs_contact_fb.c) */
+    int ctcg;               /* 1: and corrects its normal impulses per contact pair (hs_contact_fb_pairs) */
     int galpha;             /* the generalized-alpha plan */
     int sdirk;              /* method sdirk: its generic plan, or the free-body path (fb) */
     int fb;                 /* the free-body path (rt/hs_fb.c) runs this model's steps */

@@ -6,7 +6,7 @@
 #   stack:   five boxes stand 60 s: top-box horizontal drift <= 0.1 mm (h = 1 ms) and <= 1 mm
 #            (h = 1/60 s), its settle = the compliance of the five contacts within 1 %;
 #   towers:  20 and 50 boxes (model/mech/large/): top settle = the compliance REG h^2/ERP g N^2
-#            within 1 %; tower20's largest top drift over 5 s <= 0.1 mm; per box and step
+#            within 1 %; largest top drift <= 0.1 mm (tower20 over 5 s, tower50 over 2 s); per box and step
 #            within 1.1 x the stack's instructions, worst / best step <= 1.05 (200 steps, 1 ms);
 #   ball:    apex heights in ratio e^2 within 2 %;
 #   stop:    a pendulum held at its end stop: the stop carries m g L/2 cos 45 within 0.1 %, the
@@ -159,8 +159,9 @@ done
 # each (W = 4), the corners under box k + 1 carry (N - k) m g / 4 (W = 8): the sum of REG W F
 # h^2 / ERP over the N levels is REG h^2 / ERP g N^2. tower20 also stands: its top box's
 # largest horizontal drift over 5 s at 1 ms <= 0.1 mm (issue 35's bar; make contact-bench
-# prints the 20 s figures). tower50 settles to the same formula but sways by up to 0.19 mm
-# over 20 s with the default 20 sweeps (model/CONTACT.md "Box towers"): no drift bar here. ----
+# prints the 20 s figures), and so does tower50 over 2 s: before the pair-level correction of
+# the contact stage it swayed by up to 0.19 mm over 20 s (0.146 mm in these 2 s) with the
+# default 20 sweeps (model/CONTACT.md "Box towers"). ----
 for n in 20 50; do
     t=5; [ $n = 50 ] && t=2
     out=$("$SIM" --model-file "$M/large/tower$n.hsm" --h 0.001 --t $t --csv "$T/tower.csv")
@@ -170,7 +171,6 @@ for n in 20 50; do
     sink=$(awk -v r="$REG" -v e="$ERP" -v n=$n 'BEGIN { printf "%.12g", r * 1e-6 / e * 9.81 * (4 * n / 4 + 8 * n * (n - 1) / 2 / 4) }')
     rel "tower$n: top box settle (m) = REG h^2 / ERP g N^2" \
         "$(awk -v z="$(echo "$out" | field q$((7 * n - 4)))" -v n=$n 'BEGIN { printf "%.8g", 0.2 * n - 0.1 - z }')" "$sink" 0.01
-    [ $n = 50 ] && continue
     d=$(awk -F, -v c=$cx 'NR > 1 { d = sqrt($c * $c + $(c + 1) * $(c + 1)); if (d > m) m = d } END { printf "%.6g", m }' "$T/tower.csv")
     below "tower$n: top box largest horizontal drift over $t s (m)" "$d" 1e-4
 done
@@ -308,28 +308,32 @@ out=$("$SIM" --model-file "$M/stack.hsm" --h 0.05 --t 30)
 sink=$(awk -v r="$REG" -v e="$ERP" -v h=0.05 -v k="$(keep 0.05)" 'BEGIN { printf "%.12g", k * r * h * h / e * 9.81 * (4 * 5 / 4 + 8 * (4 + 3 + 2 + 1) / 4) }')
 rel "stack at 1/20 s: top box settle (m) = (1 - hold) x sum of REG W F h^2 / ERP (it stands)" "$(awk -v z="$(echo "$out" | field q31)" 'BEGIN { printf "%.8g", 0.9 - z }')" "$sink" 0.01
 
-# ---- mass ratio 1000:1 (ratio.hsm): a 1000 kg cube on a 1 kg cube on the floor, 10 s at 1 ms.
-# Declared bottom first, the sweeps cannot carry the heavy load through the light body (their
-# rate on that pair of rows is about 1 - 1/1000 per sweep): the cubes rattle at 1.4e-2 m/s and
-# the heavy one wanders 0.13 mm (model/CONTACT.md "Mass ratio", open). What is checked: the run's
-# err_glob covers that wander (status ok is then within --tol, not by chance), and declared
-# top first (the same scene, contact lines reversed) both rest: speeds <= 1e-5 m/s from 5 s on,
-# each settle the compliance of its rows, the floor's corners 1001 m g / 4 with W = 4 and the
-# corners between the cubes 1000 m g / 4 with W = 4 + 4/1000. ----
-out=$("$SIM" --model-file "$SC/ratio.hsm" --h 0.001 --t 10)
-dr=$(awk -v x="$(echo "$out" | field q8)" -v y="$(echo "$out" | field q9)" 'BEGIN { printf "%.6g", sqrt(x * x + y * y) }')
-eg=$(echo "$out" | field err_glob)
-awk -v e="$eg" -v d="$dr" 'BEGIN { exit !(e >= d) }' && ok "mass ratio, bottom first: err_glob $eg >= the heavy cube's wander $dr m (status $(echo "$out" | field status))" \
-    || ko "mass ratio, bottom first: err_glob $eg < the heavy cube's wander $dr m: the estimate misses the error"
+# ---- mass ratio 1000:1 (ratio.hsm): a 1000 kg cube on a 1 kg cube on the floor, 10 s at 1 ms,
+# declared bottom first (as shipped) and top first (contact lines reversed). Gauss-Seidel alone
+# corrects the heavy load passed through the light body by about 1 - 1/1000 of its error per
+# sweep: bottom first the cubes rattled at 1.4e-2 m/s and the heavy one wandered 0.13 mm, with
+# status ok (model/CONTACT.md "Mass ratio"). The pair-level correction after the first sweep
+# solves the pairs' loads together, so in either order: both rest (speeds <= 1e-5 m/s from 5 s
+# on, issue 35's bar 1e-4), the heavy cube's largest horizontal offset over the run <= 0.01 mm,
+# each settle the compliance of its rows (the floor's corners 1001 m g / 4 with W = 4, the
+# corners between the cubes 1000 m g / 4 with W = 4 + 4/1000), and err_glob covers the wander. ----
 { grep -v '^contact' "$SC/ratio.hsm"; grep '^contact' "$SC/ratio.hsm" | tac; } > "$T/ratio_top.hsm"
-out=$("$SIM" --model-file "$T/ratio_top.hsm" --h 0.001 --t 10 --csv "$T/ratio.csv")
-[ "$(echo "$out" | field status)" = ok ] && ok "mass ratio, top first: status ok" || ko "mass ratio, top first: status $(echo "$out" | field status)"
-below "mass ratio, top first: largest speed from 5 s to 10 s (m/s, rad/s: u1..u14)" \
-    "$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "u1") c = i; next } $1 >= 5 { for (j = c; j < c + 14; j++) { v = $j < 0 ? -$j : $j; if (v > m) m = v } } END { printf "%.6g", m }' "$T/ratio.csv")" 1e-5
 dl=$(awk -v r="$REG" -v e="$ERP" 'BEGIN { printf "%.12g", r * 4 * 1001 * 9.81 / 4 * 1e-6 / e }')
-rel "mass ratio, top first: light cube's settle (m) = REG W F h^2 / ERP" "$(awk -v z="$(echo "$out" | field q3)" 'BEGIN { printf "%.8g", 0.1 - z }')" "$dl" 0.01
-rel "mass ratio, top first: heavy cube's settle (m) = both levels' compliance" "$(awk -v z="$(echo "$out" | field q10)" 'BEGIN { printf "%.8g", 0.3 - z }')" \
-    "$(awk -v r="$REG" -v e="$ERP" -v d="$dl" 'BEGIN { printf "%.12g", d + r * 4.004 * 1000 * 9.81 / 4 * 1e-6 / e }')" 0.01
+for o in bottom top; do
+    f="$SC/ratio.hsm"; [ $o = top ] && f="$T/ratio_top.hsm"
+    out=$("$SIM" --model-file "$f" --h 0.001 --t 10 --csv "$T/ratio.csv")
+    [ "$(echo "$out" | field status)" = ok ] && ok "mass ratio, $o first: status ok" || ko "mass ratio, $o first: status $(echo "$out" | field status)"
+    below "mass ratio, $o first: largest speed from 5 s to 10 s (m/s, rad/s: u1..u14)" \
+        "$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "u1") c = i; next } $1 >= 5 { for (j = c; j < c + 14; j++) { v = $j < 0 ? -$j : $j; if (v > m) m = v } } END { printf "%.6g", m }' "$T/ratio.csv")" 1e-5
+    dr=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "q8") c = i; next } { d = sqrt($c * $c + $(c + 1) * $(c + 1)); if (d > m) m = d } END { printf "%.6g", m }' "$T/ratio.csv")
+    below "mass ratio, $o first: heavy cube's largest horizontal offset over 10 s (m)" "$dr" 1e-5
+    eg=$(echo "$out" | field err_glob)
+    awk -v e="$eg" -v d="$dr" 'BEGIN { exit !(e >= d) }' && ok "mass ratio, $o first: err_glob $eg >= the heavy cube's wander $dr m" \
+        || ko "mass ratio, $o first: err_glob $eg < the heavy cube's wander $dr m: the estimate misses the error"
+    rel "mass ratio, $o first: light cube's settle (m) = REG W F h^2 / ERP" "$(awk -v z="$(echo "$out" | field q3)" 'BEGIN { printf "%.8g", 0.1 - z }')" "$dl" 0.01
+    rel "mass ratio, $o first: heavy cube's settle (m) = both levels' compliance" "$(awk -v z="$(echo "$out" | field q10)" 'BEGIN { printf "%.8g", 0.3 - z }')" \
+        "$(awk -v r="$REG" -v e="$ERP" -v d="$dl" 'BEGIN { printf "%.12g", d + r * 4.004 * 1000 * 9.81 / 4 * 1e-6 / e }')" 0.01
+done
 
 # ---- capsule on two capsules (issue 35): a raft of two logs (r 0.05 m, touching, along x) on
 # the floor, a third log dropped 1 cm into their groove: it rests at the groove's height
