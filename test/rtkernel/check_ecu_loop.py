@@ -57,6 +57,12 @@ def main():
         return 2
     answered = int(m.group(1))
     P, E = [], []
+    # the plant's state frames in bus order and, with the state's collection, which of them its
+    # PlantStateAuth followed before the next state (the ECU holds a state until its
+    # authenticator verifies it, and a newer state replaces a held one: a lost authenticator, a
+    # write the kernel refused under load, counted can_tx_errors, is a state the ECU never reads)
+    sauth = next((fr for fr in db.frames if fr.name == "PlantStateAuth"), None)
+    V, n_auth, last = [], 0, None
     for n, line in enumerate(open(os.path.join(run, "candump.log")), 1):
         parts = line.split()
         if len(parts) < 3 or "#" not in parts[2]:
@@ -65,7 +71,17 @@ def main():
         ident, data = parts[2].split("#", 1)
         data = bytes.fromhex(data)
         if int(ident, 16) == state.arbitration_id.id and len(ident) == 3:
-            P.append(Decimal(state.decode(bytearray(data))["susp_travel"].phys_value))
+            d = state.decode(bytearray(data))
+            P.append(Decimal(d["susp_travel"].phys_value))
+            V.append(sauth is None)
+            last = int(d["PlantState1_Counter"].raw_value) if sauth is not None else None
+        elif sauth is not None and int(ident, 16) == sauth.arbitration_id.id and len(ident) == 3:
+            n_auth += 1
+            # its cycle's state: the state's alive counter runs 0, 1, .. and the freshness 1, 2, ..
+            # per cycle, so an authenticator whose state was lost verifies nothing
+            if P and last is not None and (int.from_bytes(data[:2], "little") - 1) % 16 == last:
+                V[-1] = True
+            last = None
         elif int(ident, 16) == cmd.arbitration_id.id and len(ident) == 3:
             d = cmd.decode(bytearray(data))
             E.append((d["road_z"].raw_value, d["F_act"].raw_value))
@@ -77,12 +93,17 @@ def main():
         ok = ok and cond
 
     p_tx = int(st.get("can_tx_frames", -1))
-    # the plant sends PlantStateAuth after each PlantState1 when the DBC has the collection
-    # (SecOC); the ECU answers a state only when it verifies
-    per_p = 2 if any(fr.name == "PlantStateAuth" for fr in db.frames) else 1
-    check(answered == len(P) and p_tx == per_p * len(P) and len(P) > 0,
-          "plant -> ECU: the plant sent %d frames (%d per state), the bus carried %d states, the ECU verified and "
-          "answered %d" % (p_tx, per_p, len(P), answered))
+    p_enc, p_err = int(st.get("can_tx_encoded", -1)), int(st.get("can_tx_errors", -1))
+    # the plant encodes PlantStateAuth after each PlantState1 when the DBC has the collection
+    # (SecOC); every frame the kernel took is on the bus, every one it refused is counted
+    per_p = 1 if sauth is None else 2
+    P = [x for x, v in zip(P, V) if v]   # the states the ECU can verify, in order
+    check(p_tx == len(V) + n_auth and p_tx + p_err == p_enc and p_enc == per_p * int(st.get("tx_frames", -1)) and len(P) > 0,
+          "plant -> ECU: the plant encoded %d frames (%d per state), the kernel took %d (%d refused, counted), the bus "
+          "carried %d states and %d authenticators" % (p_enc, per_p, p_tx, p_err, len(V), n_auth))
+    check(answered == len(P),
+          "the ECU verified and answered %d states: the %d of %d on the bus its PlantStateAuth followed"
+          % (answered, len(P), len(V)))
     check(len(E) == answered, "one command per plant frame: %d commands on the bus for %d answered" % (len(E), answered))
     res = {s.name: abs(Decimal(s.factor)) / 2 * (1 + Decimal("1e-9")) + Decimal("1e-12") for s in cmd.signals}
     sz, sF = cmd.signal_by_name("road_z"), cmd.signal_by_name("F_act")
