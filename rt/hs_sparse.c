@@ -1,5 +1,6 @@
 /* hs_sparse.c - static-order sparse L D U / L D L^T: analysis once, fixed-pattern numerics. */
 #include "hs_sparse.h"
+#include "hs_inline.h"
 
 #ifdef HS_SPARSE_TALLY
 long hs_sparse_tally;
@@ -243,13 +244,48 @@ static void sa_blocks(sa_work *w)
     w->W = (nb + 31) / 32;
 }
 
-/* 2. block graph and minimum degree into order; a multiplier block waits until no position
- * block is left among its neighbours. Ties go to the lowest block: the order is reproducible. */
+/* The position blocks of the original pattern each multiplier block touches, into qleft
+ * (nb; 0 for a position block); mark (nb) is scratch. */
+static void sa_qleft(const sa_work *sw, int *qleft, int *mark)
+{
+    const int *Ap = sw->Ap, *Ai = sw->Ai, *blk = sw->blk, *bk = sw->bk, *bw = sw->bw, *bfirst = sw->bfirst;
+    for (int v = 0; v < sw->nb; ++v) { qleft[v] = 0; mark[v] = -1; }
+    for (int v = 0; v < sw->nb; ++v) {
+        if (bk[v] != 0) { continue; }
+        for (int j = bfirst[v]; j < bfirst[v] + bw[v]; ++j) {
+            for (int p = Ap[j]; p < Ap[j + 1]; ++p) {
+                const int c = blk[Ai[p]];
+                if (bk[c] != 0 && mark[c] != v) { mark[c] = v; qleft[c]++; }
+            }
+        }
+    }
+}
+
+/* Position block v is eliminated: each multiplier block it touches in the original pattern has
+ * one position block fewer left (mark: nb scratch, stamped v + nb). */
+static void sa_qdone(const sa_work *sw, int v, int *qleft, int *mark)
+{
+    const int *Ap = sw->Ap, *Ai = sw->Ai, *blk = sw->blk, *bk = sw->bk;
+    for (int j = sw->bfirst[v]; j < sw->bfirst[v] + sw->bw[v]; ++j) {
+        for (int p = Ap[j]; p < Ap[j + 1]; ++p) {
+            const int c = blk[Ai[p]];
+            if (bk[c] != 0 && mark[c] != v + sw->nb) { mark[c] = v + sw->nb; qleft[c]--; }
+        }
+    }
+}
+
+/* 2. block graph and minimum degree into order; a multiplier block waits until every position
+ * block of its own rows and columns (the original pattern's, not the fill's) is eliminated:
+ * the unknowns eliminated before it are then positions first of a subsystem [[A_SS, G_S^T],
+ * [G_S, 0]] holding all of its rows (a body's norm row right after the body, not after every
+ * body the fill reaches). Ties go to the lowest block: the order is reproducible. */
 static void sa_order(const sa_work *sw)
 {
     const int n = sw->n, nb = sw->nb, W = sw->W;
     const int *Ap = sw->Ap, *Ai = sw->Ai, *blk = sw->blk, *bw = sw->bw, *bk = sw->bk;
     int *adj = sw->adj, *deg = sw->deg, *done = sw->done, *order = sw->order, *row = sw->row;
+    /* cnt and mark serve the order only here (the elimination tree sets them again) */
+    int *qleft = sw->cnt, *qmark = sw->mark;
     for (int i = 0; i < nb * W; ++i) { adj[i] = 0; }
     for (int j = 0; j < n; ++j) {
         for (int p = Ap[j]; p < Ap[j + 1]; ++p) {
@@ -259,20 +295,17 @@ static void sa_order(const sa_work *sw)
             }
         }
     }
+    sa_qleft(sw, qleft, qmark);
     for (int v = 0; v < nb; ++v) { deg[v] = blk_degree(adj + v * W, bw, nb); done[v] = 0; }
     for (int s = 0; s < nb; ++s) {
         int best = -1;
         for (int v = 0; v < nb; ++v) {
-            if (done[v] != 0) { continue; }
-            if (bk[v] != 0) {
-                int touches_q = 0;
-                for (int j = 0; j < nb && touches_q == 0; ++j) { touches_q = (int)(!bk[j] && bit_get(adj + v * W, j)); }
-                if (touches_q != 0) { continue; }
-            }
+            if (done[v] != 0 || (bk[v] != 0 && qleft[v] > 0)) { continue; }
             if (best < 0 || deg[v] < deg[best]) { best = v; }
         }
         order[s] = best;
         done[best] = 1;
+        if (bk[best] == 0) { sa_qdone(sw, best, qleft, qmark); }
         for (int w = 0; w < W; ++w) { row[w] = adj[best * W + w]; }
         for (int a = 0; a < nb; ++a) {
             if (bit_get(row, a) == 0) { continue; }
@@ -597,7 +630,7 @@ static hs_real pivot_inv(hs_real d, hs_real tiny, int *ok)
 
 /* x[b] -= l w[b] for b < m: a contiguous run of updates, four at a time (each entry's one
  * product and subtraction as in the loop: the same bits). */
-static void run1(hs_real *x, hs_real l, const hs_real *w, int m)
+HS_INLINE void run1(hs_real *x, hs_real l, const hs_real *w, int m)
 {
     int b = 0;
     for (; (b + 4) <= m; b += 4) {
@@ -611,7 +644,7 @@ static void run1(hs_real *x, hs_real l, const hs_real *w, int m)
 }
 
 /* run1 on both factors of L D U: y[b] -= lu wu[b], x[b] -= ll wl[b]. */
-static void run2(hs_real *x, hs_real *y, hs_real ll, hs_real lu, const hs_real *wl, const hs_real *wu, int m)
+HS_INLINE void run2(hs_real *x, hs_real *y, hs_real ll, hs_real lu, const hs_real *wl, const hs_real *wu, int m)
 {
     int b = 0;
     for (; (b + 2) <= m; b += 2) {
@@ -630,7 +663,7 @@ static void run2(hs_real *x, hs_real *y, hs_real ll, hs_real lu, const hs_real *
 
 /* Lx[t_b] -= l w[b] for the m updates of one entry, through its program at pg (layout above);
  * returns the program past it. */
-static const int *upd1(const int *pg, hs_real *Lx, hs_real l, const hs_real *w, int m)
+HS_INLINE const int *upd1(const int *pg, hs_real *Lx, hs_real l, const hs_real *w, int m)
 {
     const int h = pg[0];
     if (h >= 0) {
@@ -652,7 +685,7 @@ static const int *upd1(const int *pg, hs_real *Lx, hs_real l, const hs_real *w, 
 }
 
 /* upd1 for both factors of L D U: Ux[t_b] -= lu wu[b] and Lx[t_b] -= ll wl[b]. */
-static const int *upd2(const int *pg, hs_real *Lx, hs_real *Ux, hs_real ll, hs_real lu, const hs_real *wl,
+HS_INLINE const int *upd2(const int *pg, hs_real *Lx, hs_real *Ux, hs_real ll, hs_real lu, const hs_real *wl,
                        const hs_real *wu, int m)
 {
     const int h = pg[0];

@@ -5,11 +5,13 @@
  * Analysis (init): the scalar pattern (CSC, both triangles, every diagonal present) is
  * compressed to its blocks (runs of consecutive unknowns with identical columns: a body's
  * coordinates, a joint's equations), a minimum-degree order of the block graph is computed
- * under the rule "a multiplier block is eliminated only once no position block is left among
- * its neighbours", then the elimination tree, the patterns of L and U (U^T has L's pattern),
- * the row reaches in topological order, and the exact operation counts. The per-step loops run
- * over these fixed arrays only: no pivot is chosen from the values and no loop count depends
- * on them, so every factorization does the same work (test_sparse checks it by counting).
+ * under the rule "a multiplier block is eliminated only once every position block its own rows
+ * touch is eliminated" (its rows in the original pattern, not the fill's: a body's norm row
+ * goes right after its body), then the elimination tree, the pattern of L (U^T has L's), the
+ * slot of every entry and the right-looking program of the updates (contiguous runs of slots
+ * where L's pattern has them), and the exact operation counts. The per-step loops run over
+ * these fixed arrays only: no pivot is chosen from the values and no loop count depends on
+ * them, so every factorization does the same work (test_sparse checks it by counting).
  *
  * Why no pivoting is safe here. The positions come first: A = M - h fu - h^2 fq (+ h^2 K_g)
  * is M (symmetric positive definite) plus O(h) terms, so it factors stably without pivoting
@@ -18,7 +20,9 @@
  * deficient (redundant) G as soon as C > 0: a symmetric quasi-definite matrix [[A, G^T],
  * [G, -C]] (A, C positive definite) has an L D L^T for every symmetric order (Vanderbei 1995),
  * and eliminating the positions first keeps the multipliers' pivots at the size of
- * G A^-1 G^T + C instead of C alone. A pivot that is non-finite or not above n eps max|K| is
+ * G A^-1 G^T + C instead of C alone. The order's rule is that argument applied to the leading
+ * subsystem at each multiplier: the positions eliminated before it include all its rows touch,
+ * so its pivot is one of G_S A_SS^-1 G_S^T over full rows of G. A pivot that is non-finite or not above n eps max|K| is
  * replaced by 1 so the work stays fixed, and the factorization reports HS_E_SINGULAR.
  *
  * Arenas: `sym` (ints, analysis, read-only afterwards) and `num` (reals, one numeric factor);
