@@ -1,5 +1,6 @@
 /* hs_sparse.c - static-order sparse L D U / L D L^T: analysis once, fixed-pattern numerics. */
 #include "hs_sparse.h"
+#include "hs_inline.h"
 
 #ifdef HS_SPARSE_TALLY
 long hs_sparse_tally;
@@ -13,18 +14,20 @@ long hs_sparse_tally;
  *   Lax (nnz_a)     index in Ax of its mirror K(k, Ui[p]) (absent when symmetric)
  *   Dax (n)         index in Ax of each diagonal entry
  *   Lp (n + 1), Li (nnz_l)   L by column, rows ascending (U^T has the same pattern)
- *   Rp (n + 1), Ri (nnz_l)   L by row, columns ascending (the row reach in topological order)
- *   Rpos (nnz_l)    position in Li of each row entry
  *   Lio (nnz_l)     original unknown of each row of L (the solve works on b in place)
- *   Lg (nnz_l)      symmetric only: index in Ax of each entry of L before elimination, -1 for
- *                   fill (the upper entry the up-looking order reads: the same values)
+ *   Ps (nnz)        slot in num of each entry of Ax (hs_sparse_slot), -1 when the factor does
+ *                   not read it (a symmetric K's lower triangle)
  *   Lv (n + 1)      count, then the columns the forward solve visits when b is zero in the
  *                   position unknowns (a multiplier's, or one such a column updates)
- *   Tg (npair)      symmetric only: the right-looking updates, column by column: for each
- *                   entry q2 of the column, the slot of L(row q2, row q1) for each q1 < q2,
- *                   then the slot of the diagonal of row q2 (nnz_l + row, in Dinv)
+ *   Pg (nprog)      the right-looking updates, column i by column, entry a (row r_a) by entry
+ *                   of it: the slots in column r_a of L of the rows r_b (b > a) of column i,
+ *                   as one head int h and what it says: h >= 0 one contiguous run from slot h;
+ *                   h = -1 the m = c - 1 - a slots one by one; h = -1 - s (s >= 2) s runs
+ *                   (start, length) in b's order. Each is at most the m + 1 ints of a
+ *                   per-update slot list, so nprog <= npair = sum of c (c + 1) / 2 over columns.
  * and of one numeric factor `num`: Lx (nnz_l), Ux (nnz_l, absent when symmetric: U = L^T),
- * Dinv (n), x (n), y (n, absent when symmetric) - x and y are work vectors. */
+ * Dinv (n), x (n), y (n, absent when symmetric) - x and y are work vectors (a column's values
+ * before scaling). */
 #define H_MAGIC 0 /* header slots */
 #define H_N 1
 #define H_NNZ 2
@@ -32,14 +35,14 @@ long hs_sparse_tally;
 #define H_NNZA 4
 #define H_NNZL 5
 #define H_NB 6
-#define H_NP 7
+#define H_NP 7  /* ints of the program Pg */
 #define H_OFF 8 /* O_COUNT slots: the arrays' offsets, so a per-step view costs no arithmetic */
-#define H_LEN 23
+#define H_LEN 20
 #define SP_MAGIC 0x53504c55 /* "SPLU" */
 
 typedef struct sp_view {
-    int n, nnz, sym, nnz_a, nnz_l, npair;
-    const int *perm, *Ap, *Ui, *Uax, *Lax, *Dax, *Lp, *Li, *Rp, *Ri, *Rpos, *Lio, *Lg, *Tg, *Lv;
+    int n, nnz, sym, nnz_a, nnz_l, nprog;
+    const int *perm, *Ap, *Ui, *Uax, *Lax, *Dax, *Lp, *Li, *Lio, *Ps, *Pg, *Lv;
 } sp_view;
 
 /* Offsets in `sym` of the arrays, in the order of the layout above. */
@@ -51,16 +54,13 @@ typedef struct sp_view {
 #define O_DAX 5
 #define O_LP 6
 #define O_LI 7
-#define O_RP 8
-#define O_RI 9
-#define O_RPOS 10
-#define O_LIO 11
-#define O_LG 12
-#define O_TG 13
-#define O_LV 14
-#define O_COUNT 15
+#define O_LIO 8
+#define O_PS 9
+#define O_LV 10
+#define O_PG 11
+#define O_COUNT 12
 
-static void offsets(int n, int sym, int nnz_a, int nnz_l, int npair, int *o)
+static void offsets(int n, int nnz, int sym, int nnz_a, int nnz_l, int *o)
 {
     o[O_PERM] = H_LEN;
     o[O_AP] = o[O_PERM] + n;
@@ -70,23 +70,21 @@ static void offsets(int n, int sym, int nnz_a, int nnz_l, int npair, int *o)
     o[O_DAX] = o[O_LAX] + nnz_a;
     o[O_LP] = o[O_DAX] + n;
     o[O_LI] = o[O_LP] + n + 1;
-    o[O_RP] = o[O_LI] + nnz_l;
-    o[O_RI] = o[O_RP] + n + 1;
-    o[O_RPOS] = o[O_RI] + nnz_l;
-    o[O_LIO] = o[O_RPOS] + nnz_l;
-    o[O_LG] = o[O_LIO] + nnz_l;
-    o[O_TG] = o[O_LG] + (sym ? nnz_l : 0);
-    o[O_LV] = o[O_TG] + (sym ? npair : 0);
+    o[O_LIO] = o[O_LI] + nnz_l;
+    o[O_PS] = o[O_LIO] + nnz_l;
+    o[O_LV] = o[O_PS] + nnz;
+    o[O_PG] = o[O_LV] + n + 1;
 }
 
-static size_t sym_ints(int n, int sym, int nnz_a, int nnz_l, int npair)
+static size_t sym_ints(int n, int nnz, int sym, int nnz_a, int nnz_l, int nprog)
 {
-    /* header, perm, Ap, Ui, Uax, Lax, Dax, Lp, Li, Rp, Ri, Rpos, Lio, Lg, Tg, Lv */
+    /* header, perm, Ap, Ui, Uax, Lax, Dax, Lp, Li, Lio, Ps, Lv, Pg */
     /* MISRA Ref 10.8.3 [composite count widened after its bounds check] */
-    return (size_t)H_LEN + 2u * (size_t)n + 4u * (size_t)(n + 1) + (size_t)(sym ? 2 : 3) * (size_t)nnz_a
-           + 4u * (size_t)nnz_l + (sym ? (size_t)nnz_l + (size_t)npair : 0u);
+    return (size_t)H_LEN + 2u * (size_t)n + 3u * (size_t)(n + 1) + (size_t)(sym ? 2 : 3) * (size_t)nnz_a
+           + 2u * (size_t)nnz_l + (size_t)nnz + (size_t)nprog;
 }
 
+/* Reals of one numeric factor: L (and U), the pivots and the column work vectors. */
 static size_t num_reals(int n, int sym, int nnz_l)
 {
     /* MISRA Ref 10.8.3 [composite count widened after its bounds check] */
@@ -96,12 +94,11 @@ static size_t num_reals(int n, int sym, int nnz_l)
 static void view_of(const int *s, sp_view *v)
 {
     v->n = s[H_N]; v->nnz = s[H_NNZ]; v->sym = s[H_SYM]; v->nnz_a = s[H_NNZA]; v->nnz_l = s[H_NNZL];
-    v->npair = s[H_NP];
+    v->nprog = s[H_NP];
     const int *o = s + H_OFF;
     v->perm = s + o[O_PERM]; v->Ap = s + o[O_AP]; v->Ui = s + o[O_UI]; v->Uax = s + o[O_UAX];
     v->Lax = s + o[O_LAX]; v->Dax = s + o[O_DAX]; v->Lp = s + o[O_LP]; v->Li = s + o[O_LI];
-    v->Rp = s + o[O_RP]; v->Ri = s + o[O_RI]; v->Rpos = s + o[O_RPOS];
-    v->Lio = s + o[O_LIO]; v->Lg = s + o[O_LG]; v->Tg = s + o[O_TG]; v->Lv = s + o[O_LV];
+    v->Lio = s + o[O_LIO]; v->Ps = s + o[O_PS]; v->Lv = s + o[O_LV]; v->Pg = s + o[O_PG];
 }
 
 /* ---------------------------------------------------------------- analysis helpers */
@@ -247,13 +244,48 @@ static void sa_blocks(sa_work *w)
     w->W = (nb + 31) / 32;
 }
 
-/* 2. block graph and minimum degree into order; a multiplier block waits until no position
- * block is left among its neighbours. Ties go to the lowest block: the order is reproducible. */
+/* The position blocks of the original pattern each multiplier block touches, into qleft
+ * (nb; 0 for a position block); mark (nb) is scratch. */
+static void sa_qleft(const sa_work *sw, int *qleft, int *mark)
+{
+    const int *Ap = sw->Ap, *Ai = sw->Ai, *blk = sw->blk, *bk = sw->bk, *bw = sw->bw, *bfirst = sw->bfirst;
+    for (int v = 0; v < sw->nb; ++v) { qleft[v] = 0; mark[v] = -1; }
+    for (int v = 0; v < sw->nb; ++v) {
+        if (bk[v] != 0) { continue; }
+        for (int j = bfirst[v]; j < bfirst[v] + bw[v]; ++j) {
+            for (int p = Ap[j]; p < Ap[j + 1]; ++p) {
+                const int c = blk[Ai[p]];
+                if (bk[c] != 0 && mark[c] != v) { mark[c] = v; qleft[c]++; }
+            }
+        }
+    }
+}
+
+/* Position block v is eliminated: each multiplier block it touches in the original pattern has
+ * one position block fewer left (mark: nb scratch, stamped v + nb). */
+static void sa_qdone(const sa_work *sw, int v, int *qleft, int *mark)
+{
+    const int *Ap = sw->Ap, *Ai = sw->Ai, *blk = sw->blk, *bk = sw->bk;
+    for (int j = sw->bfirst[v]; j < sw->bfirst[v] + sw->bw[v]; ++j) {
+        for (int p = Ap[j]; p < Ap[j + 1]; ++p) {
+            const int c = blk[Ai[p]];
+            if (bk[c] != 0 && mark[c] != v + sw->nb) { mark[c] = v + sw->nb; qleft[c]--; }
+        }
+    }
+}
+
+/* 2. block graph and minimum degree into order; a multiplier block waits until every position
+ * block of its own rows and columns (the original pattern's, not the fill's) is eliminated:
+ * the unknowns eliminated before it are then positions first of a subsystem [[A_SS, G_S^T],
+ * [G_S, 0]] holding all of its rows (a body's norm row right after the body, not after every
+ * body the fill reaches). Ties go to the lowest block: the order is reproducible. */
 static void sa_order(const sa_work *sw)
 {
     const int n = sw->n, nb = sw->nb, W = sw->W;
     const int *Ap = sw->Ap, *Ai = sw->Ai, *blk = sw->blk, *bw = sw->bw, *bk = sw->bk;
     int *adj = sw->adj, *deg = sw->deg, *done = sw->done, *order = sw->order, *row = sw->row;
+    /* cnt and mark serve the order only here (the elimination tree sets them again) */
+    int *qleft = sw->cnt, *qmark = sw->mark;
     for (int i = 0; i < nb * W; ++i) { adj[i] = 0; }
     for (int j = 0; j < n; ++j) {
         for (int p = Ap[j]; p < Ap[j + 1]; ++p) {
@@ -263,20 +295,17 @@ static void sa_order(const sa_work *sw)
             }
         }
     }
+    sa_qleft(sw, qleft, qmark);
     for (int v = 0; v < nb; ++v) { deg[v] = blk_degree(adj + v * W, bw, nb); done[v] = 0; }
     for (int s = 0; s < nb; ++s) {
         int best = -1;
         for (int v = 0; v < nb; ++v) {
-            if (done[v] != 0) { continue; }
-            if (bk[v] != 0) {
-                int touches_q = 0;
-                for (int j = 0; j < nb && touches_q == 0; ++j) { touches_q = (int)(!bk[j] && bit_get(adj + v * W, j)); }
-                if (touches_q != 0) { continue; }
-            }
+            if (done[v] != 0 || (bk[v] != 0 && qleft[v] > 0)) { continue; }
             if (best < 0 || deg[v] < deg[best]) { best = v; }
         }
         order[s] = best;
         done[best] = 1;
+        if (bk[best] == 0) { sa_qdone(sw, best, qleft, qmark); }
         for (int w = 0; w < W; ++w) { row[w] = adj[best * W + w]; }
         for (int a = 0; a < nb; ++a) {
             if (bit_get(row, a) == 0) { continue; }
@@ -389,15 +418,14 @@ static int sa_write_upper(const sa_work *w, int sy, int *sym, const int *o)
     return HS_OK;
 }
 
-/* 7. L by column (rows appended in increasing k, so ascending), then by row, L's rows in the
- * original order, and the columns a right-hand side zero in the positions reaches. */
-static void sa_write_l(const sa_work *w, int nnz_l, int *sym, const int *o)
+/* 7. L by column (rows appended in increasing k, so ascending), L's rows in the original
+ * order, and the columns a right-hand side zero in the positions reaches. */
+static void sa_write_l(const sa_work *w, int *sym, const int *o)
 {
     const int n = w->n;
     const int *kind = w->kind, *perm = w->perm, *UAp = w->UAp, *UUi = w->UUi, *cnt = w->cnt, *parent = w->parent;
     int *nxt = w->nxt, *mark = w->mark;
     int *sLp = sym + o[O_LP], *sLi = sym + o[O_LI];
-    int *sRp = sym + o[O_RP], *sRi = sym + o[O_RI], *sRpos = sym + o[O_RPOS];
     sLp[0] = 0;
     for (int i = 0; i < n; ++i) { sLp[i + 1] = sLp[i] + cnt[i]; nxt[i] = sLp[i]; mark[i] = -1; }
     for (int k = 0; k < n; ++k) {
@@ -411,18 +439,8 @@ static void sa_write_l(const sa_work *w, int nnz_l, int *sym, const int *o)
             }
         }
     }
-    for (int i = 0; i <= n; ++i) { sRp[i] = 0; }
-    for (int q = 0; q < nnz_l; ++q) { sRp[sLi[q] + 1]++; }
-    for (int i = 0; i < n; ++i) { sRp[i + 1] += sRp[i]; nxt[i] = sRp[i]; }
-    for (int i = 0; i < n; ++i) {
-        for (int q = sLp[i]; q < sLp[i + 1]; ++q) {
-            const int r = sLi[q];
-            sRi[nxt[r]] = i;
-            sRpos[nxt[r]++] = q;
-        }
-    }
     int *sLio = sym + o[O_LIO];
-    for (int q = 0; q < nnz_l; ++q) { sLio[q] = perm[sLi[q]]; }
+    for (int q = 0; q < sLp[n]; ++q) { sLio[q] = perm[sLi[q]]; }
     {
         /* the columns a right-hand side zero in the positions reaches: the others only
          * subtract products with a zero */
@@ -439,29 +457,83 @@ static void sa_write_l(const sa_work *w, int nnz_l, int *sym, const int *o)
     }
 }
 
-/* 8. the right-looking program of the symmetric factor: where each entry of L starts (the
- * upper entry K(i, k) the up-looking order reads) and the slot of every update. */
-static int sa_write_program(const sa_work *w, int nnz_l, int npair, int *sym, const int *o)
+/* 8. the slot in num of every entry of Ax: the upper entry K(i, r) of L's entry (r, i) in L's
+ * entries (symmetric) or U's (unsymmetric), the lower K(r, i) in L's (unsymmetric; -1
+ * symmetric), the diagonal after them. Every entry of the pattern is one of these (L holds the
+ * lower pattern of K). */
+static int sa_write_slots(const sa_work *w, int sy, int nnz_l, int *sym, const int *o)
 {
     const int n = w->n;
     const int *Ap = w->Ap, *Ai = w->Ai, *perm = w->perm;
-    const int *sLp = sym + o[O_LP], *sLi = sym + o[O_LI];
-    int *sLg = sym + o[O_LG], *sTg = sym + o[O_TG];
-    int u = 0;
+    const int *sLp = sym + o[O_LP], *sLi = sym + o[O_LI], *sDax = sym + o[O_DAX];
+    int *sPs = sym + o[O_PS];
+    for (int p = 0; p < w->nnz; ++p) { sPs[p] = -1; }
+    const int dbase = (sy != 0) ? nnz_l : 2 * nnz_l;
+    for (int k = 0; k < n; ++k) { sPs[sDax[k]] = dbase + k; }
     for (int i = 0; i < n; ++i) {
-        for (int q2 = sLp[i]; q2 < sLp[i + 1]; ++q2) {
-            sLg[q2] = hs_csc_find(Ap, Ai, perm[i], perm[sLi[q2]]);
-            for (int q1 = sLp[i]; q1 < q2; ++q1) {
-                /* L(row q2, row q1): present, the fill of eliminating i */
-                const int t = hs_csc_find(sLp, sLi, sLi[q2], sLi[q1]);
-                if (t < 0) { return HS_E_SIZE; }
-                sTg[u++] = t;
+        for (int q = sLp[i]; q < sLp[i + 1]; ++q) {
+            const int pu = hs_csc_find(Ap, Ai, perm[i], perm[sLi[q]]);
+            const int pl = hs_csc_find(Ap, Ai, perm[sLi[q]], perm[i]);
+            /* fill: neither is in the pattern (structurally symmetric: both or none) */
+            if ((pu >= 0) != (pl >= 0)) { return HS_E_SIZE; }
+            if (pu >= 0) {
+                sPs[pu] = (sy != 0) ? q : nnz_l + q;
+                if (sy == 0) { sPs[pl] = q; }
             }
-            sTg[u++] = nnz_l + sLi[q2];
         }
     }
-    if (u != npair) { return HS_E_SIZE; }
     return HS_OK;
+}
+
+/* The runs of the slots t (m) of one entry's updates: their count; with out != NULL also the
+ * (start, length) of each, in order. */
+static int prog_runs(const int *t, int m, int *out)
+{
+    int ns = 0;
+    for (int b = 0; b < m; ++b) {
+        if (b == 0 || t[b] != t[b - 1] + 1) {
+            if (out != NULL) { out[2 * ns] = t[b]; out[2 * ns + 1] = 0; }
+            ++ns;
+        }
+        if (out != NULL) { out[2 * ns - 1]++; }
+    }
+    return ns;
+}
+
+/* 9. the right-looking program (layout above): for column i and entry a, the slots in column
+ * r_a of the rows r_b, b > a (present: the fill of eliminating i), as runs where they are
+ * contiguous. t (n) is scratch. The ints written; -1 when a slot is missing or more than
+ * npair ints would be written (neither can happen for an elimination-tree pattern). */
+static int sa_write_program(const sa_work *w, int npair, int *sym, const int *o, int *t)
+{
+    const int n = w->n;
+    const int *sLp = sym + o[O_LP], *sLi = sym + o[O_LI];
+    int *pg = sym + o[O_PG];
+    int u = 0;
+    for (int i = 0; i < n; ++i) {
+        const int q0 = sLp[i], c = sLp[i + 1] - q0;
+        for (int a = 0; a < c; ++a) {
+            const int j = sLi[q0 + a], m = c - 1 - a;
+            for (int b = 0; b < m; ++b) {
+                t[b] = hs_csc_find(sLp, sLi, sLi[q0 + a + 1 + b], j);
+                if (t[b] < 0) { return -1; }
+            }
+            const int ns = prog_runs(t, m, NULL);
+            const int need = (ns <= 1) ? 1 : ((2 * ns + 1 <= m + 1) ? 2 * ns + 1 : m + 1);
+            if (u + need > npair) { return -1; }
+            if (ns <= 1) {
+                pg[u] = (m > 0) ? t[0] : 0;
+            } else if (2 * ns + 1 <= m + 1) {
+                pg[u] = -1 - ns;
+                (void)prog_runs(t, m, pg + u + 1);
+            } else {
+                pg[u] = -1;
+                for (int b = 0; b < m; ++b) { pg[u + 1 + b] = t[b]; }
+            }
+            u += need;
+        }
+    }
+    return u;
 }
 
 hs_status hs_sparse_analyze(int n, const int *Ap, const int *Ai, const int *kind, int symmetric,
@@ -491,63 +563,28 @@ hs_status hs_sparse_analyze(int n, const int *Ap, const int *Ai, const int *kind
     if (np > 0x3fffffffL) { return HS_E_SIZE; }
     const int npair = (int)np;
 
-    /* sizes; a query stops here */
-    *nsym_need = sym_ints(n, sy, nnz_a, nnz_l, npair);
+    /* sizes; a query stops here. The program's exact length needs L's pattern, so the query
+     * answers its bound npair and the analysis the exact need (never more) */
+    *nsym_need = sym_ints(n, nnz, sy, nnz_a, nnz_l, npair);
     *nnum_need = num_reals(n, sy, nnz_l);
     if (sym == NULL) { return HS_OK; }
     if (nsym < *nsym_need) { return HS_E_SIZE; }
     sym[H_MAGIC] = SP_MAGIC; sym[H_N] = n; sym[H_NNZ] = nnz; sym[H_SYM] = sy;
     sym[H_NNZA] = nnz_a; sym[H_NNZL] = nnz_l; sym[H_NB] = w.nb; sym[H_NP] = npair;
-    offsets(n, sy, nnz_a, nnz_l, npair, sym + H_OFF);
+    offsets(n, nnz, sy, nnz_a, nnz_l, sym + H_OFF);
     int o[O_COUNT];
-    offsets(n, sy, nnz_a, nnz_l, npair, o);
+    offsets(n, nnz, sy, nnz_a, nnz_l, o);
     rc = sa_write_upper(&w, sy, sym, o);
     if (rc != 0) { return rc; }
-    sa_write_l(&w, nnz_l, sym, o);
-    if (sy != 0) {
-        rc = sa_write_program(&w, nnz_l, npair, sym, o);
-        if (rc != 0) { return rc; }
-    }
+    sa_write_l(&w, sym, o);
+    rc = sa_write_slots(&w, sy, nnz_l, sym, o);
+    if (rc != 0) { return rc; }
+    /* the analysis' scratch is free now but for the pattern: its first n ints hold a column */
+    const int nprog = sa_write_program(&w, npair, sym, o, tmp);
+    if (nprog < 0) { return HS_E_SIZE; }
+    sym[H_NP] = nprog;
+    *nsym_need = sym_ints(n, nnz, sy, nnz_a, nnz_l, nprog);
     return HS_OK;
-}
-
-/* The symmetric factor's elimination on values already in place (L's entries in Lx, the
- * diagonal in Dinv), right-looking: column i scaled by its pivot, then its outer product
- * subtracted from the columns to its right through the slots the analysis listed. Every entry
- * gets the products of the up-looking order (L_ri t_ki with t_ki = D_i L_ki, in ascending i),
- * so the bits are the same, without the per-row scatter, reach walk and gather. */
-static int sym_eliminate(const sp_view *v, hs_real *num, hs_real tiny, int ok_in)
-{
-    const int n = v->n;
-    const int *Lp = v->Lp, *tg = v->Tg;
-    hs_real *Lx = num, *Dinv = num + v->nnz_l;
-    int ok = ok_in;
-    for (int i = 0; i < n; ++i) {
-        const hs_real d = Dinv[i];
-        const int good = (hs_abs(d) > tiny) & hs_isfinite(d);
-        ok &= good;
-        /* a failed pivot becomes 1 so the remaining work stays finite and fixed */
-        const hs_real di = HS_R(1.0) / ((good != 0) ? d : HS_R(1.0));
-        Dinv[i] = di;
-        const int q0 = Lp[i], q1e = Lp[i + 1];
-        for (int q2 = q0; q2 < q1e; ++q2) {
-            const hs_real t = Lx[q2]; /* (D L^T)_{i,row}: every column j < i applied */
-            for (int q = q0; q < q2; ++q) {
-                Lx[*tg] -= Lx[q] * t;
-                ++tg;
-            }
-#ifdef HS_SPARSE_TALLY
-            hs_sparse_tally += (long)q2;
-            hs_sparse_tally -= (long)q0;
-#endif
-            const hs_real l = t * di;
-            /* the diagonal of row q2 lives in Dinv until its column comes */
-            Lx[*tg] -= l * t;
-            ++tg;
-            Lx[q2] = l;
-        }
-    }
-    return (ok != 0) ? HS_OK : HS_E_SINGULAR;
 }
 
 /* The largest |v_i| of v (m); a NaN is never taken. Four running maxima: a quarter of the
@@ -577,27 +614,181 @@ int hs_sparse_slot(const int *sym, int p)
 {
     sp_view v;
     view_of(sym, &v);
-    if (p == -1) { return (v.sym != 0) ? v.nnz_l + v.n : 0; }
-    if (v.sym == 0 || p < 0 || p >= v.nnz) { return -1; }
-    for (int k = 0; k < v.n; ++k) {
-        if (v.Dax[k] == p) { return v.nnz_l + k; }
+    if (p == -1) { return ((v.sym != 0) ? 1 : 2) * v.nnz_l + v.n; }
+    if (p < 0 || p >= v.nnz) { return -1; }
+    return v.Ps[p];
+}
+
+/* The pivot d checked and inverted: a failed one (not above tiny, or not finite) becomes 1 so
+ * the remaining work stays finite and fixed, and clears *ok. */
+static hs_real pivot_inv(hs_real d, hs_real tiny, int *ok)
+{
+    const int good = (hs_abs(d) > tiny) & hs_isfinite(d);
+    *ok &= good;
+    return HS_R(1.0) / ((good != 0) ? d : HS_R(1.0));
+}
+
+/* x[b] -= l w[b] for b < m: a contiguous run of updates, four at a time (each entry's one
+ * product and subtraction as in the loop: the same bits). */
+HS_INLINE void run1(hs_real *x, hs_real l, const hs_real *w, int m)
+{
+    int b = 0;
+    for (; (b + 4) <= m; b += 4) {
+        const hs_real p0 = l * w[b], p1 = l * w[b + 1], p2 = l * w[b + 2], p3 = l * w[b + 3];
+        x[b] -= p0;
+        x[b + 1] -= p1;
+        x[b + 2] -= p2;
+        x[b + 3] -= p3;
     }
-    for (int q = 0; q < v.nnz_l; ++q) {
-        if (v.Lg[q] == p) { return q; }
+    for (; b < m; ++b) { x[b] -= l * w[b]; }
+}
+
+/* run1 on both factors of L D U: y[b] -= lu wu[b], x[b] -= ll wl[b]. */
+HS_INLINE void run2(hs_real *x, hs_real *y, hs_real ll, hs_real lu, const hs_real *wl, const hs_real *wu, int m)
+{
+    int b = 0;
+    for (; (b + 2) <= m; b += 2) {
+        const hs_real u0 = lu * wu[b], u1 = lu * wu[b + 1];
+        const hs_real l0 = ll * wl[b], l1 = ll * wl[b + 1];
+        y[b] -= u0;
+        y[b + 1] -= u1;
+        x[b] -= l0;
+        x[b + 1] -= l1;
     }
-    return -1;
+    for (; b < m; ++b) {
+        y[b] -= lu * wu[b];
+        x[b] -= ll * wl[b];
+    }
+}
+
+/* Lx[t_b] -= l w[b] for the m updates of one entry, through its program at pg (layout above);
+ * returns the program past it. */
+HS_INLINE const int *upd1(const int *pg, hs_real *Lx, hs_real l, const hs_real *w, int m)
+{
+    const int h = pg[0];
+    if (h >= 0) {
+        run1(Lx + h, l, w, m);
+        return pg + 1;
+    }
+    if (h == -1) {
+        for (int b = 0; b < m; ++b) { Lx[pg[1 + b]] -= l * w[b]; }
+        return pg + 1 + m;
+    }
+    const int ns = -1 - h;
+    const int *r = pg + 1;
+    const hs_real *ws = w;
+    for (int k = 0; k < ns; ++k, r += 2) {
+        run1(Lx + r[0], l, ws, r[1]);
+        ws += r[1];
+    }
+    return pg + 1 + 2 * ns;
+}
+
+/* upd1 for both factors of L D U: Ux[t_b] -= lu wu[b] and Lx[t_b] -= ll wl[b]. */
+HS_INLINE const int *upd2(const int *pg, hs_real *Lx, hs_real *Ux, hs_real ll, hs_real lu, const hs_real *wl,
+                       const hs_real *wu, int m)
+{
+    const int h = pg[0];
+    if (h >= 0) {
+        run2(Lx + h, Ux + h, ll, lu, wl, wu, m);
+        return pg + 1;
+    }
+    if (h == -1) {
+        for (int b = 0; b < m; ++b) {
+            const int t = pg[1 + b];
+            Ux[t] -= lu * wu[b];
+            Lx[t] -= ll * wl[b];
+        }
+        return pg + 1 + m;
+    }
+    const int ns = -1 - h;
+    const int *r = pg + 1;
+    int o = 0;
+    for (int k = 0; k < ns; ++k, r += 2) {
+        run2(Lx + r[0], Ux + r[0], ll, lu, wl + o, wu + o, r[1]);
+        o += r[1];
+    }
+    return pg + 1 + 2 * ns;
+}
+
+/* The symmetric factor's elimination on values already in place (L's entries in Lx, the
+ * diagonal in Dinv), right-looking: column i's values kept in w, the column scaled by its
+ * pivot, then its outer product subtracted from the columns to its right through the program.
+ * Every entry gets the products of the up-looking order (L_ri t_ki with t_ki = D_i L_ki, in
+ * ascending i, one per column), so the bits are those of an up-looking factor. */
+static int sym_eliminate(const sp_view *v, hs_real *num, hs_real tiny, int ok_in)
+{
+    const int n = v->n;
+    const int *Lp = v->Lp, *Li = v->Li, *pg = v->Pg;
+    hs_real *Lx = num, *Dinv = num + v->nnz_l, *w = Dinv + n;
+    int ok = ok_in;
+    for (int i = 0; i < n; ++i) {
+        const hs_real di = pivot_inv(Dinv[i], tiny, &ok);
+        Dinv[i] = di;
+        const int q0 = Lp[i], c = Lp[i + 1] - q0;
+        hs_real *L = Lx + q0;
+        for (int a = 0; a < c; ++a) {
+            w[a] = L[a]; /* (D L^T)_{i,row}: every column j < i applied */
+            L[a] = w[a] * di;
+        }
+        for (int a = 0; a < c; ++a) {
+            const hs_real l = L[a];
+            /* the diagonal of row a lives in Dinv until its column comes */
+            Dinv[Li[q0 + a]] -= l * w[a];
+            pg = upd1(pg, Lx, l, w + a + 1, c - 1 - a);
+#ifdef HS_SPARSE_TALLY
+            hs_sparse_tally += (long)(c - 1 - a);
+#endif
+        }
+    }
+    return (ok != 0) ? HS_OK : HS_E_SINGULAR;
+}
+
+/* The L D U elimination on values in place (K's strictly lower entries in Lx, the upper ones
+ * in Ux at the same slots, the diagonal in Dinv), as sym_eliminate: column i's unscaled lower
+ * and upper values in wl, wu, then L_ri = wl_r / D_i, U_ir = wu_r / D_i and, for each pair of
+ * rows a < b of the column, U(r_a, r_b) -= L(r_a, i) wu_b, L(r_b, r_a) -= U(i, r_a) wl_b, and
+ * D_r -= L(r, i) wu_r: the products of the up-looking L D U in ascending i, the same bits. */
+static int ldu_eliminate(const sp_view *v, hs_real *num, hs_real tiny, int ok_in)
+{
+    const int n = v->n;
+    const int *Lp = v->Lp, *Li = v->Li, *pg = v->Pg;
+    hs_real *Lx = num, *Ux = num + v->nnz_l, *Dinv = Ux + v->nnz_l, *wl = Dinv + n, *wu = wl + n;
+    int ok = ok_in;
+    for (int i = 0; i < n; ++i) {
+        const hs_real di = pivot_inv(Dinv[i], tiny, &ok);
+        Dinv[i] = di;
+        const int q0 = Lp[i], c = Lp[i + 1] - q0;
+        hs_real *L = Lx + q0, *U = Ux + q0;
+        for (int a = 0; a < c; ++a) {
+            wl[a] = L[a]; /* (L D)_{row,i} */
+            wu[a] = U[a]; /* (D U)_{i,row} */
+            L[a] = wl[a] * di;
+            U[a] = wu[a] * di;
+        }
+        for (int a = 0; a < c; ++a) {
+            const hs_real l = L[a];
+            Dinv[Li[q0 + a]] -= l * wu[a];
+            pg = upd2(pg, Lx, Ux, U[a], l, wl + a + 1, wu + a + 1, c - 1 - a);
+#ifdef HS_SPARSE_TALLY
+            hs_sparse_tally += (long)(c - 1 - a);
+#endif
+        }
+    }
+    return (ok != 0) ? HS_OK : HS_E_SINGULAR;
 }
 
 hs_status hs_sparse_factor_slots(const int *sym, hs_real *num)
 {
     sp_view v;
     view_of(sym, &v);
-    /* the values K holds are in L's entries and the diagonal, each once (a symmetric K's other
-     * triangle repeats them): the same maximum as over all of K */
-    const hs_real amax = amax_of(num, v.nnz_l + v.n);
+    /* every value of K is in exactly one slot (a symmetric K's other triangle repeats them),
+     * the others hold zeros: the same maximum as over all of K */
+    const int nval = ((v.sym != 0) ? 1 : 2) * v.nnz_l + v.n;
+    const hs_real amax = amax_of(num, nval);
     const int ok = (int)(amax > HS_R(0.0));
     const hs_real tiny = (hs_real)v.n * HS_EPS * amax;
-    return sym_eliminate(&v, num, tiny, ok);
+    return (v.sym != 0) ? sym_eliminate(&v, num, tiny, ok) : ldu_eliminate(&v, num, tiny, ok);
 }
 
 /* ---------------------------------------------------------------- per step */
@@ -606,61 +797,20 @@ hs_status hs_sparse_factor(const int *sym, const hs_real *Ax, hs_real *num)
 {
     sp_view v;
     view_of(sym, &v);
-    const int n = v.n, sy = v.sym;
-    const int *Ap = v.Ap, *Ui = v.Ui, *Uax = v.Uax, *Lax = v.Lax, *Dax = v.Dax;
-    const int *Lp = v.Lp, *Li = v.Li, *Rp = v.Rp, *Ri = v.Ri, *Rpos = v.Rpos;
-    hs_real *Lx = num, *Ux = sy ? num : num + v.nnz_l;
-    hs_real *Dinv = Ux + v.nnz_l, *x = Dinv + n, *y = x + n; /* y: unsymmetric only */
     /* scale of the relative pivot threshold. Finiteness needs no pass of its own: every value
      * of row/column k reaches pivot k through d -= l x_i (0 * NaN is NaN, Inf - Inf is NaN),
      * so a NaN or Inf anywhere makes some pivot non-finite, which the pivot check reports. */
     const hs_real amax = amax_of(Ax, v.nnz);
-    int ok = (int)(amax > HS_R(0.0));
-    const hs_real tiny = (hs_real)n * HS_EPS * amax;
-    if (sy != 0) {
-        const int *Lg = v.Lg;
-        for (int q = 0; q < v.nnz_l; ++q) {
-            const int p = Lg[q];
-            Lx[q] = (p >= 0) ? Ax[p] : HS_R(0.0);
-        }
-        for (int k = 0; k < n; ++k) { Dinv[k] = Ax[Dax[k]]; }
-        return sym_eliminate(&v, num, tiny, ok);
+    const int ok = (int)(amax > HS_R(0.0));
+    const hs_real tiny = (hs_real)v.n * HS_EPS * amax;
+    /* the values into their slots, the fill zero */
+    const int nval = ((v.sym != 0) ? 1 : 2) * v.nnz_l + v.n;
+    for (int q = 0; q < nval; ++q) { num[q] = HS_R(0.0); }
+    for (int p = 0; p < v.nnz; ++p) {
+        const int t = v.Ps[p];
+        if (t >= 0) { num[t] = Ax[p]; }
     }
-    /* the work vectors: num may come fresh from the caller (the loops below leave them zero) */
-    for (int i = 0; i < n; ++i) { x[i] = HS_R(0.0); }
-    for (int i = 0; i < n; ++i) { y[i] = HS_R(0.0); }
-
-    /* up-looking (L D U; the symmetric factor is sym_eliminate's): row k of L and column k of
-     * U from two sparse triangular solves whose patterns (the reach of row k in the
-     * elimination tree) the analysis fixed */
-    for (int k = 0; k < n; ++k) {
-        for (int p = Ap[k]; p < Ap[k + 1]; ++p) { x[Ui[p]] = Ax[Uax[p]]; }
-        for (int p = Ap[k]; p < Ap[k + 1]; ++p) { y[Ui[p]] = Ax[Lax[p]]; }
-        hs_real d = Ax[Dax[k]];
-        for (int p = Rp[k]; p < Rp[k + 1]; ++p) {
-            const int i = Ri[p], e = Rpos[p];
-            const hs_real xi = x[i], yi = y[i]; /* (D U)_{ik}, (L D)_{ki} */
-            x[i] = HS_R(0.0);
-            y[i] = HS_R(0.0);
-            for (int q = Lp[i]; q < e; ++q) {
-                const int r = Li[q];
-                x[r] -= Lx[q] * xi;
-                y[r] -= Ux[q] * yi;
-            }
-#ifdef HS_SPARSE_TALLY
-            hs_sparse_tally += e - Lp[i];
-#endif
-            const hs_real l = yi * Dinv[i];
-            Lx[e] = l;
-            Ux[e] = xi * Dinv[i];
-            d -= l * xi;
-        }
-        const int good = (hs_abs(d) > tiny) & hs_isfinite(d);
-        ok &= good;
-        /* a failed pivot becomes 1 so the remaining work stays finite and fixed */
-        Dinv[k] = HS_R(1.0) / (good ? d : HS_R(1.0));
-    }
-    return ok ? HS_OK : HS_E_SINGULAR;
+    return (v.sym != 0) ? sym_eliminate(&v, num, tiny, ok) : ldu_eliminate(&v, num, tiny, ok);
 }
 
 /* The backward pass of both solves, with D^-1 folded in: x[i] is scaled just before its row is
@@ -749,14 +899,13 @@ void hs_sparse_ops(const int *sym, long *factor_flops, long *solve_flops)
 {
     sp_view v;
     view_of(sym, &v);
-    /* as the loops of hs_sparse_factor run: per row entry 2 (4 unsymmetric) flops per inner
-     * iteration, 3 (4) for l, u and d; one division per pivot */
+    /* as the loops of the factor run: entry a of a column (a earlier entries in it) pairs
+     * with each of those in one update of 2 (4 unsymmetric) flops, and costs 3 (4) for its
+     * scaling and its diagonal's update; one division per pivot */
     long f = v.n;
-    for (int k = 0; k < v.n; ++k) {
-        for (int p = v.Rp[k]; p < v.Rp[k + 1]; ++p) {
-            const long len = (long)(v.Rpos[p] - v.Lp[v.Ri[p]]);
-            f += v.sym ? 2 * len + 3 : 4 * len + 4;
-        }
+    for (int i = 0; i < v.n; ++i) {
+        const int c = v.Lp[i + 1] - v.Lp[i];
+        for (int a = 0; a < c; ++a) { f += v.sym ? 2L * a + 3 : 4L * a + 4; }
     }
     if (factor_flops != NULL) { *factor_flops = f; }
     if (solve_flops != NULL) { *solve_flops = 4L * v.nnz_l + v.n; }

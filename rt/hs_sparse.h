@@ -5,11 +5,13 @@
  * Analysis (init): the scalar pattern (CSC, both triangles, every diagonal present) is
  * compressed to its blocks (runs of consecutive unknowns with identical columns: a body's
  * coordinates, a joint's equations), a minimum-degree order of the block graph is computed
- * under the rule "a multiplier block is eliminated only once no position block is left among
- * its neighbours", then the elimination tree, the patterns of L and U (U^T has L's pattern),
- * the row reaches in topological order, and the exact operation counts. The per-step loops run
- * over these fixed arrays only: no pivot is chosen from the values and no loop count depends
- * on them, so every factorization does the same work (test_sparse checks it by counting).
+ * under the rule "a multiplier block is eliminated only once every position block its own rows
+ * touch is eliminated" (its rows in the original pattern, not the fill's: a body's norm row
+ * goes right after its body), then the elimination tree, the pattern of L (U^T has L's), the
+ * slot of every entry and the right-looking program of the updates (contiguous runs of slots
+ * where L's pattern has them), and the exact operation counts. The per-step loops run over
+ * these fixed arrays only: no pivot is chosen from the values and no loop count depends on
+ * them, so every factorization does the same work (test_sparse checks it by counting).
  *
  * Why no pivoting is safe here. The positions come first: A = M - h fu - h^2 fq (+ h^2 K_g)
  * is M (symmetric positive definite) plus O(h) terms, so it factors stably without pivoting
@@ -18,7 +20,9 @@
  * deficient (redundant) G as soon as C > 0: a symmetric quasi-definite matrix [[A, G^T],
  * [G, -C]] (A, C positive definite) has an L D L^T for every symmetric order (Vanderbei 1995),
  * and eliminating the positions first keeps the multipliers' pivots at the size of
- * G A^-1 G^T + C instead of C alone. A pivot that is non-finite or not above n eps max|K| is
+ * G A^-1 G^T + C instead of C alone. The order's rule is that argument applied to the leading
+ * subsystem at each multiplier: the positions eliminated before it include all its rows touch,
+ * so its pivot is one of G_S A_SS^-1 G_S^T over full rows of G. A pivot that is non-finite or not above n eps max|K| is
  * replaced by 1 so the work stays fixed, and the factorization reports HS_E_SINGULAR.
  *
  * Arenas: `sym` (ints, analysis, read-only afterwards) and `num` (reals, one numeric factor);
@@ -41,9 +45,11 @@ size_t hs_sparse_tmp_ints(int n, int nnz);
  * triangles, structurally symmetric, every diagonal present), kind (n: 0 position-like,
  * 1 multiplier-like), symmetric = 1 when the values will be exactly symmetric (L D L^T, about
  * half the work). tmp (ntmp >= hs_sparse_tmp_ints) is scratch. With sym == NULL only the sizes
- * *nsym_need (ints of sym) and *nnum_need (reals of one numeric factor) are computed;
- * otherwise the analysis is written into sym (nsym ints). HS_OK, HS_E_SIZE (an arena too small
- * or an invalid pattern), HS_E_NULL. */
+ * *nsym_need (ints of sym: a bound, the update program counted at its largest, sum over L's
+ * columns of c (c + 1) / 2 ints) and *nnum_need (reals of one numeric factor) are computed;
+ * otherwise the analysis is written into sym (nsym ints, at least the query's) and
+ * *nsym_need is set to the ints it used (never more than the query's). HS_OK, HS_E_SIZE (an
+ * arena too small or an invalid pattern), HS_E_NULL. */
 hs_status hs_sparse_analyze(int n, const int *Ap, const int *Ai, const int *kind, int symmetric,
                       int *tmp, size_t ntmp, int *sym, size_t nsym, size_t *nsym_need,
                       size_t *nnum_need);
@@ -53,14 +59,15 @@ hs_status hs_sparse_analyze(int n, const int *Ap, const int *Ai, const int *kind
  * is the same either way. */
 hs_status hs_sparse_factor(const int *sym, const hs_real *Ax, hs_real *num);
 
-/* Where the symmetric factor wants the entry p (0 <= p < Ap[n]) of the analyzed pattern: its
- * index in num (an entry of L or a diagonal), or -1 when the factor does not read it (the
- * other triangle) or the analysis is unsymmetric; p = -1 gives the count of such slots (they
- * are num[0 .. count)), 0 when unsymmetric. Init time (a linear search). */
+/* Where the factor wants the entry p (0 <= p < Ap[n]) of the analyzed pattern: its index in
+ * num (an entry of L, of U when unsymmetric, or a diagonal), or -1 when the factor does not
+ * read it (a symmetric analysis' other triangle); p = -1 gives the count of such slots (they
+ * are num[0 .. count): nnz(L) + n symmetric, 2 nnz(L) + n unsymmetric). A table look-up. */
 int hs_sparse_slot(const int *sym, int p);
 
 /* hs_sparse_factor with the values already written into num at the slots hs_sparse_slot gives
- * (every other slot of L's entries and the diagonal zero): the same factor, without the copy. */
+ * (every other slot of L's (and U's) entries and the diagonal zero): the same factor, without
+ * the copy. */
 hs_status hs_sparse_factor_slots(const int *sym, hs_real *num);
 
 /* Solves K x = b with the factor num: b (n) is overwritten by x; work (n) is scratch. */

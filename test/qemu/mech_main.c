@@ -58,8 +58,8 @@
 
 static hs_real R[HS_STEPPER_REALS_CT(MECH_NQ, MECH_NC, MECH_NZ, HS_MB_GEN_MAX_NK) + MECH_GUARD];
 /* HS_STEPPER_INTS bounds the dense layouts; a description on the sparse backend (chain.hsm
- * 5476 ints, fourbar_spatial.hsm 33671 with the symmetric factor's update slots, vehicles/car.hsm
- * 39720 of which 4337 the dense bound) also keeps the factor's analysis, hence the extra room */
+ * 5476 ints, fourbar_spatial.hsm 34655 with the factors' update programs, vehicles/car.hsm
+ * 42446 of which 4337 the dense bound) also keeps the factor's analysis, hence the extra room */
 #define MECH_SPARSE_INTS 40960
 static int I[HS_STEPPER_INTS(MECH_NQ, MECH_NC) + MECH_SPARSE_INTS + MECH_GUARD];
 static union { hs_real r[HS_MODELS_MAX_PARAM_BYTES / sizeof(hs_real) + 1]; double d; } params;

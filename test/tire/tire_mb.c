@@ -393,7 +393,7 @@ static void two_tires(void)
 /* car.hsm file-loaded and generated: the sparse backend (nq + nc = 56), the same bits. */
 /* (sized for the car, nq + nc = 56, within the boards' capacities 96, 96, 48; the host's are larger) */
 static hs_real car_R[2][HS_STEPPER_REALS(96, 96, 48)];
-/* HS_STEPPER_INTS bounds the dense layouts; the sparse factor's analysis comes on top (39720 in all) */
+/* HS_STEPPER_INTS bounds the dense layouts; the sparse factor's analysis comes on top (42446 in all) */
 static int car_I[2][HS_STEPPER_INTS(96, 96) + 32768];
 static hs_stepper car_s[2];
 static hs_mb_store car_st;
