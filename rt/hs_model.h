@@ -69,6 +69,19 @@ typedef struct hs_ct_point {
 #define HS_CT_PT_T2 12
 #define HS_CT_PT_PHI 15
 
+/* One rigid body's coordinates for the error metric (rt/METHODS.md "At the points a
+ * description names"): nx translations (m) from q0, then nr rotation coordinates (1: a planar
+ * angle, rad; 4: a unit quaternion w, x, y, z). A difference dq is seen at the body's points as
+ * at most |dx|_2 + w |dr|_2 (m) and as the turn a |dr|_2 (rad; a = 1 for an angle, 2 for a
+ * quaternion, whose components move by half the angle). */
+typedef struct hs_err_group {
+    int q0;    /* first coordinate of the body (0 .. nq - 1) */
+    int nx;    /* translations: 0, 2 or 3 */
+    int nr;    /* rotation coordinates after them: 0, 1 or 4 */
+    hs_real w; /* m per unit of the rotation coordinates: the farthest named point's distance
+                * from the centre rho (m), times 2 for a quaternion; >= 0 */
+} hs_err_group;
+
 /* Sizes of one model instance. A type's nq..nout are its capacities (compile-time maxima);
  * a type whose sizes follow its parameters (a chain's link count, a multibody description)
  * reports the instance's sizes through dims(). */
@@ -255,6 +268,11 @@ typedef struct hs_model_type {
      * group by their body rates w = 2 G(p) p' instead of along straight lines in R^4
      * (rt/hs_sdirk.c "Quaternions"). NULL: none. */
     int (*quats)(const struct hs_model *m, const int **off);
+    /* Optional: the bodies of the error metric (hs_err_group), which together cover every
+     * coordinate once, in order: returns how many and points *g at them (the model's own list).
+     * The stepper's err_est and hs_stepper_err_dist then measure a body's position error at its
+     * points and its turn, not coordinate by coordinate. NULL: every coordinate on its own. */
+    int (*err_groups)(const struct hs_model *m, const hs_err_group **g);
 } hs_model_type;
 
 /* A model instance: a type, its parameter block (param_size bytes, owned by the caller), an

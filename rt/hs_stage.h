@@ -284,6 +284,55 @@ HS_STAGE_INL hs_status hs_st_aux_states(hs_stepper *s, const hs_ctx *c)
     return HS_OK;
 }
 
+/* Component i of a (c and b NULL), a - b (c NULL) or the second difference (a - b) - (b - c). */
+static inline hs_real hs_err_dv(const hs_real *a, const hs_real *b, const hs_real *c, int i)
+{
+    hs_real v = a[i];
+    if (c != NULL) {
+        v = (a[i] - b[i]) - (b[i] - c[i]);
+    } else if (b != NULL) {
+        v = a[i] - b[i];
+    } else {
+        /* a alone: the projection's correction */
+    }
+    return v;
+}
+
+/* The error metric of hs_err_dv's vector (hs_stepper_err_dist): per body the larger of the
+ * position error at its farthest named point, |dx|_2 + w |dr|_2 (m; a rotation by the angle
+ * th moves a point at rho by rho th, and a quaternion's components by th / 2), and its turn
+ * (rad), so a body's angle stays judged in rad where no point is far from its centre (the
+ * flyball's shaft). One pass over q and two square roots per body: a fixed cost. */
+static inline hs_real hs_err_metric(const hs_stepper *s, const hs_real *a, const hs_real *b, const hs_real *c)
+{
+    hs_real m = HS_R(0.0);
+    if (s->err_ngrp == 0) {
+        for (int i = 0; i < s->nq; ++i) {
+            const hs_real v = hs_abs(hs_err_dv(a, b, c, i));
+            m = (v > m) ? v : m;
+        }
+        return m;
+    }
+    for (int k = 0; k < s->err_ngrp; ++k) {
+        const hs_err_group *g = &s->err_grp[k];
+        hs_real x2 = HS_R(0.0), r2 = HS_R(0.0);
+        for (int i = 0; i < g->nx; ++i) {
+            const hs_real v = hs_err_dv(a, b, c, g->q0 + i);
+            x2 += v * v;
+        }
+        for (int i = 0; i < g->nr; ++i) {
+            const hs_real v = hs_err_dv(a, b, c, g->q0 + g->nx + i);
+            r2 += v * v;
+        }
+        const hs_real r = hs_sqrt(r2);
+        const hs_real at = hs_sqrt(x2) + (g->w * r);
+        const hs_real turn = ((g->nr == 4) ? HS_R(2.0) : HS_R(1.0)) * r;
+        const hs_real e = (turn > at) ? turn : at;
+        m = (e > m) ? e : m;
+    }
+    return m;
+}
+
 /* one Newton step of the position projection (eq. 11 with the matrix at q_n, kept from the
  * previous step); reuse_g: c1 holds g(t_{n+1}, q_{n+1}) already (positions-first index-2);
  * guard: refuse the step (HS_E_RANGE) when the correction |dq|_1 exceeds s->pp_lim - the
@@ -315,7 +364,8 @@ HS_STAGE_INL hs_status hs_st_project_positions(hs_stepper *s, const hs_ctx *c, i
         nd += a;
         dm = (a > dm) ? a : dm;
     }
-    s->err_proj = dm;
+    s->err_proj_q = dm;
+    s->err_proj = (s->err_ngrp > 0) ? hs_err_metric(s, s->b2, NULL, NULL) : dm;
     if (guard == 0) {
         return HS_OK;
     }

@@ -298,3 +298,73 @@ int hs_mb_gen_quats(const hs_model *m, const int **off)
     }
     return hs_mb_fn_quats(g->inner, off);
 }
+
+/* rho_b: the largest distance from its centre of a point on a body the description names (a
+ * joint's, an element's, an acc output's point, a shape's farthest extent), m; 0 for none. */
+static void err_point(hs_real *rho, const hs_mb_point *p)
+{
+    if ((p->body >= 0) && (p->body < HS_MB_MAX_BODIES)) {
+        const hs_real r = arm(p->s);
+        rho[p->body] = (r > rho[p->body]) ? r : rho[p->body];
+    }
+}
+
+static void err_rho(const hs_mb_desc *D, hs_real *rho)
+{
+    for (int b = 0; b < D->nbodies; ++b) { rho[b] = HS_R(0.0); }
+    for (int j = 0; j < D->njoints; ++j) {
+        const hs_mb_joint *J = &D->joints[j];
+        err_point(rho, &J->a); err_point(rho, &J->b); err_point(rho, &J->c); err_point(rho, &J->d);
+    }
+    for (int f = 0; f < D->nforces; ++f) { err_point(rho, &D->forces[f].a); err_point(rho, &D->forces[f].b); }
+    for (int o = 0; o < D->noutputs; ++o) {
+        const hs_mb_output *O = &D->outputs[o];
+        if ((O->kind == HS_MB_OUT_ACC) && (O->index >= 0) && (O->index < D->nbodies)) {
+            const hs_real r = arm(O->at);
+            rho[O->index] = (r > rho[O->index]) ? r : rho[O->index];
+        }
+    }
+    for (int k = 0; k < D->nshapes; ++k) {
+        const hs_mb_shape *S = &D->shapes[k];
+        /* a plane on a body has no farthest point: its named points are the others' */
+        if ((S->body < 0) || (S->body >= D->nbodies) || (S->kind == HS_MB_SH_PLANE)) { continue; }
+        const hs_real ext = (S->kind == HS_MB_SH_BOX) ? arm(S->size)
+                            : (S->kind == HS_MB_SH_CAPSULE) ? (S->size[0] + S->size[1]) : S->size[0];
+        const hs_real r = arm(S->pos) + ext;
+        rho[S->body] = (r > rho[S->body]) ? r : rho[S->body];
+    }
+}
+
+void hs_mb_err_groups_build(const hs_mb_desc *D, hs_mb_model *mb)
+{
+    hs_real rho[HS_MB_MAX_BODIES];
+    err_rho(D, rho);
+    mb->negrp = D->nbodies;
+    for (int b = 0; b < D->nbodies; ++b) {
+        hs_err_group *g = &mb->egrp[b];
+        const hs_mb_body_kind k = D->bodies[b].kind;
+        g->q0 = mb->qoff[b];
+        g->nx = ((k == HS_MB_PLANAR) || (k == HS_MB_POINT2)) ? 2 : 3;
+        g->nr = (k == HS_MB_SPATIAL) ? 4 : (k == HS_MB_PLANAR) ? 1 : 0;
+        g->w = (k == HS_MB_SPATIAL) ? (HS_R(2.0) * rho[b]) : rho[b];
+    }
+}
+
+int hs_mb_fn_err_groups(const hs_model *m, const hs_err_group **g)
+{
+    if ((m == NULL) || (g == NULL)) {
+        return HS_E_NULL;
+    }
+    const hs_mb_model *mb = MB(m);
+    *g = mb->egrp;
+    return mb->negrp;
+}
+
+int hs_mb_gen_err_groups(const hs_model *m, const hs_err_group **g)
+{
+    const hs_mb_gen *gn = (m != NULL) ? (const hs_mb_gen *)m->type->data : NULL;
+    if ((gn == NULL) || (gn->inner == NULL) || (gn->inner->type == NULL)) {
+        return HS_E_MODEL;
+    }
+    return hs_mb_fn_err_groups(gn->inner, g);
+}
