@@ -71,15 +71,22 @@ typedef struct hs_ct_point {
 
 /* One rigid body's coordinates for the error metric (rt/METHODS.md "At the points a
  * description names"): nx translations (m) from q0, then nr rotation coordinates (1: a planar
- * angle, rad; 4: a unit quaternion w, x, y, z). A difference dq is seen at the body's points as
- * at most |dx|_2 + w |dr|_2 (m) and as the turn a |dr|_2 (rad; a = 1 for an angle, 2 for a
- * quaternion, whose components move by half the angle). */
+ * angle, rad; 4: a unit quaternion w, x, y, z), and the points on it the description names. A
+ * difference dq moves a named point s by dx + dth x (R s) to first order (m; dth the turn,
+ * 2 E(p) dp for a quaternion); the body reads the largest of those, |dx|_2, |dx|_2 + w |dth|
+ * (the points of its shapes, within w of the centre) and, for a planar angle or a body with
+ * nothing named, |dth| (rad), for points on one line its turn about that line (rad). */
 typedef struct hs_err_group {
     int q0;    /* first coordinate of the body (0 .. nq - 1) */
     int nx;    /* translations: 0, 2 or 3 */
     int nr;    /* rotation coordinates after them: 0, 1 or 4 */
-    hs_real w; /* m per unit of the rotation coordinates: the farthest named point's distance
-                * from the centre rho (m), times 2 for a quaternion; >= 0 */
+    hs_real w; /* m: the farthest extent of the body's shapes (and of named points beyond
+                * pts) from its centre, read as a bound; >= 0 */
+    int np;    /* named points in pts */
+    const hs_real *pts; /* (3 np) their body-frame offsets (m; a planar body's z is 0) */
+    hs_real axis[3];    /* a quaternion body whose named points lie on one line through its
+                         * centre: that line's body-frame unit direction, whose turn no point
+                         * shows and which is read in rad; 0, 0, 0: none */
 } hs_err_group;
 
 /* Sizes of one model instance. A type's nq..nout are its capacities (compile-time maxima);

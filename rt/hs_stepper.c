@@ -84,7 +84,7 @@ hs_real hs_stepper_err_dist(const hs_stepper *s, const hs_real *a, const hs_real
     if ((s == NULL) || (s->ready == 0) || (a == NULL)) {
         return HS_R(0.0);
     }
-    return hs_err_metric(s, a, b, NULL);
+    return hs_err_metric(s, a, b, NULL, a);
 }
 
 /* Init: the model's bodies of the error metric, checked to cover q once in order (a list that
@@ -106,7 +106,7 @@ static hs_status err_groups_bind(hs_stepper *st, const hs_model *m)
         const int nx = g[k].nx, nr = g[k].nr;
         const int kinds_ok = (int)(((nx == 0) || (nx == 2) || (nx == 3)) && ((nr == 0) || (nr == 1) || (nr == 4)));
         if ((g[k].q0 != next) || (kinds_ok == 0) || ((nx + nr) == 0) || (hs_isfinite(g[k].w) == 0)
-            || !(g[k].w >= HS_R(0.0))) {
+            || !(g[k].w >= HS_R(0.0)) || (g[k].np < 0) || ((g[k].np > 0) && (g[k].pts == NULL))) {
             return HS_E_MODEL;
         }
         next += nx + nr;
@@ -1031,7 +1031,7 @@ static void error_estimate(hs_stepper *s, const hs_family *fam, hs_real h)
     /* the same difference in the error metric: a body's position error at its points */
     hs_real dm = d;
     if ((s->err_ngrp > 0) && ((fam->err_order == 1) || (s->k > 0u))) {
-        dm = hs_err_metric(s, s->un, s->u, (fam->err_order == 1) ? NULL : s->up);
+        dm = hs_err_metric(s, s->un, s->u, (fam->err_order == 1) ? NULL : s->up, s->qn);
     }
     hs_real le = fam->err_c * h * dm;
     hs_real lq = fam->err_c * h * d;

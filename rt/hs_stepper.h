@@ -410,11 +410,11 @@ const char *hs_stepper_path(const hs_stepper *s);
  * 0 before init. err_glob adds up to the global error for p = 2 only ("The global estimate"). */
 int hs_stepper_err_order(const hs_stepper *s);
 
-/* The error metric of a - b (nq each; b NULL: of a) in units of q, the norm of err_est,
- * err_glob and hilstep-sim's err_rich and err_true (rt/METHODS.md "At the points a description
- * names"): the largest over the model's bodies (err_groups()) of a body's position error at its
- * farthest named point (m) and its turn (rad), and |.| of every other coordinate; without
- * bodies |a - b|_inf. 0 before init. */
+/* The error metric of positions a - b (nq each; b NULL: of a), at a's configuration, in units
+ * of q: the norm of err_est, err_glob and hilstep-sim's err_rich and err_true (rt/METHODS.md
+ * "At the points a description names"): the largest over the model's bodies (err_groups()) of
+ * the displacement of the points the description names on them (m) and a planar angle's (rad);
+ * without bodies |a - b|_inf. 0 before init. */
 hs_real hs_stepper_err_dist(const hs_stepper *s, const hs_real *a, const hs_real *b);
 
 /* Validates def and model, binds the arenas (reals and ints as hs_stepper_workspace_tmp says; the

@@ -61,6 +61,8 @@
 #define HS_MB_MAX_NOUT 64     /* output signals */
 #endif
 #define HS_MB_MAX_ROWS 6      /* rows of one joint */
+#define HS_MB_MAX_EPTS (4 * HS_MB_MAX_BODIES) /* named points of the error metric; beyond, a
+                                               * body's further points are read as a bound */
 #define HS_MB_NAME 24         /* bytes of a name, terminator included */
 #define HS_MB_UNIT 16         /* bytes of a signal's unit, terminator included */
 #define HS_MB_MAX_TAB 32      /* breakpoints of one time table (an engine map: speeds x pedal levels values) */
@@ -466,7 +468,8 @@ typedef struct hs_mb_model {
     int nquat;                          /* spatial bodies */
     int quat[HS_MB_MAX_BODIES];         /* first quaternion coordinate of each (quats()) */
     int negrp;                          /* bodies of the error metric (err_groups()): all */
-    hs_err_group egrp[HS_MB_MAX_BODIES]; /* each body's coordinates and farthest named point */
+    hs_err_group egrp[HS_MB_MAX_BODIES]; /* each body's coordinates and named points */
+    hs_real epts[HS_MB_MAX_EPTS][3];    /* the named points, body by body (body frame, m) */
 } hs_mb_model;
 
 /* Bits of hs_mb_model.fast: which evaluations take the specialized planar paths (all bodies
