@@ -69,6 +69,26 @@ typedef struct hs_ct_point {
 #define HS_CT_PT_T2 12
 #define HS_CT_PT_PHI 15
 
+/* One rigid body's coordinates for the error metric (rt/METHODS.md "At the points a
+ * description names"): nx translations (m) from q0, then nr rotation coordinates (1: a planar
+ * angle, rad; 4: a unit quaternion w, x, y, z), and the points on it the description names. A
+ * difference dq moves a named point s by dx + dth x (R s) to first order (m; dth the turn,
+ * 2 E(p) dp for a quaternion); the body reads the largest of those, |dx|_2, |dx|_2 + w |dth|
+ * (the points of its shapes, within w of the centre) and, for a planar angle or a body with
+ * nothing named, |dth| (rad), for points on one line its turn about that line (rad). */
+typedef struct hs_err_group {
+    int q0;    /* first coordinate of the body (0 .. nq - 1) */
+    int nx;    /* translations: 0, 2 or 3 */
+    int nr;    /* rotation coordinates after them: 0, 1 or 4 */
+    hs_real w; /* m: the farthest extent of the body's shapes (and of named points beyond
+                * pts) from its centre, read as a bound; >= 0 */
+    int np;    /* named points in pts */
+    const hs_real *pts; /* (3 np) their body-frame offsets (m; a planar body's z is 0) */
+    hs_real axis[3];    /* a quaternion body whose named points lie on one line through its
+                         * centre: that line's body-frame unit direction, whose turn no point
+                         * shows and which is read in rad; 0, 0, 0: none */
+} hs_err_group;
+
 /* Sizes of one model instance. A type's nq..nout are its capacities (compile-time maxima);
  * a type whose sizes follow its parameters (a chain's link count, a multibody description)
  * reports the instance's sizes through dims(). */
@@ -255,6 +275,11 @@ typedef struct hs_model_type {
      * group by their body rates w = 2 G(p) p' instead of along straight lines in R^4
      * (rt/hs_sdirk.c "Quaternions"). NULL: none. */
     int (*quats)(const struct hs_model *m, const int **off);
+    /* Optional: the bodies of the error metric (hs_err_group), which together cover every
+     * coordinate once, in order: returns how many and points *g at them (the model's own list).
+     * The stepper's err_est and hs_stepper_err_dist then measure a body's position error at its
+     * points and its turn, not coordinate by coordinate. NULL: every coordinate on its own. */
+    int (*err_groups)(const struct hs_model *m, const hs_err_group **g);
 } hs_model_type;
 
 /* A model instance: a type, its parameter block (param_size bytes, owned by the caller), an

@@ -475,11 +475,11 @@ static int sd_refine(const hs_stepper *s, int it)
     (void)s;
     return (it < (HS_SD_NEWTON - 1)) ? 1 : 0;
 #else
-    const hs_real ref = (s->sd_prev > s->stats.err_est) ? s->sd_prev : s->stats.err_est;
+    const hs_real ref = (s->sd_prev > s->err_qmax) ? s->sd_prev : s->err_qmax;
     /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
     /* (joints only: a model without constraint rows has no configuration to become dependent in;
      * its jumps are the inputs', which the stages' one step follows: the quarter car's road) */
-    const int big = ((s->nc > 0) && (s->sd_prev > HS_R(0.0)) && (s->stats.err_est > HS_R(0.0))
+    const int big = ((s->nc > 0) && (s->sd_prev > HS_R(0.0)) && (s->err_qmax > HS_R(0.0))
                      && (s->sd_dq > HS_SD_REFINE_K * ref)) ? 1 : 0;
     return (((it == 0) && (s->comp != 0)) || ((it < HS_SD_REFINE) && (big != 0))) ? 1 : 0;
 #endif

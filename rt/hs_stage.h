@@ -284,6 +284,102 @@ HS_STAGE_INL hs_status hs_st_aux_states(hs_stepper *s, const hs_ctx *c)
     return HS_OK;
 }
 
+/* Component i of a (c and b NULL), a - b (c NULL) or the second difference (a - b) - (b - c). */
+static inline hs_real hs_err_dv(const hs_real *a, const hs_real *b, const hs_real *c, int i)
+{
+    hs_real v = a[i];
+    if (c != NULL) {
+        v = (a[i] - b[i]) - (b[i] - c[i]);
+    } else if (b != NULL) {
+        v = a[i] - b[i];
+    } else {
+        /* a alone: the projection's correction */
+    }
+    return v;
+}
+
+/* A quaternion body's part of the metric: its named points' displacement dx + dth x (R s)
+ * with R = R(p) and the world turn dth = 2 E(p) dp at p = qref's (to first order), |dx|_2,
+ * the shapes' bound |dx|_2 + w |dth| and, with nothing named, |dth| (rad). */
+static inline hs_real hs_err_quat(const hs_err_group *g, const hs_real *dx, const hs_real *dp, const hs_real *p)
+{
+    const hs_real w = p[0], x = p[1], y = p[2], z = p[3];
+    const hs_real th[3] = {
+        HS_R(2.0) * ((-x * dp[0]) + (w * dp[1]) - (z * dp[2]) + (y * dp[3])),
+        HS_R(2.0) * ((-y * dp[0]) + (z * dp[1]) + (w * dp[2]) - (x * dp[3])),
+        HS_R(2.0) * ((-z * dp[0]) - (y * dp[1]) + (x * dp[2]) + (w * dp[3]))};
+    const hs_real R[3][3] = {
+        {HS_R(1.0) - (HS_R(2.0) * ((y * y) + (z * z))), HS_R(2.0) * ((x * y) - (w * z)), HS_R(2.0) * ((x * z) + (w * y))},
+        {HS_R(2.0) * ((x * y) + (w * z)), HS_R(1.0) - (HS_R(2.0) * ((x * x) + (z * z))), HS_R(2.0) * ((y * z) - (w * x))},
+        {HS_R(2.0) * ((x * z) - (w * y)), HS_R(2.0) * ((y * z) + (w * x)), HS_R(1.0) - (HS_R(2.0) * ((x * x) + (y * y)))}};
+    const hs_real nx = hs_sqrt((dx[0] * dx[0]) + (dx[1] * dx[1]) + (dx[2] * dx[2]));
+    const hs_real nt = hs_sqrt((th[0] * th[0]) + (th[1] * th[1]) + (th[2] * th[2]));
+    hs_real e2 = nx * nx;
+    for (int k = 0; k < g->np; ++k) {
+        const hs_real *sp = &g->pts[3 * k];
+        hs_real r[3];
+        for (int i = 0; i < 3; ++i) { r[i] = (R[i][0] * sp[0]) + (R[i][1] * sp[1]) + (R[i][2] * sp[2]); }
+        const hs_real d0 = dx[0] + ((th[1] * r[2]) - (th[2] * r[1]));
+        const hs_real d1 = dx[1] + ((th[2] * r[0]) - (th[0] * r[2]));
+        const hs_real d2 = dx[2] + ((th[0] * r[1]) - (th[1] * r[0]));
+        const hs_real q2 = (d0 * d0) + (d1 * d1) + (d2 * d2);
+        e2 = (q2 > e2) ? q2 : e2;
+    }
+    hs_real e = hs_sqrt(e2);
+    const hs_real ext = nx + (g->w * nt);
+    e = (ext > e) ? ext : e;
+    /* points on one line through the centre do not show the turn about it: read in rad */
+    const hs_real *ax = g->axis;
+    const hs_real tw = hs_abs((th[0] * ((R[0][0] * ax[0]) + (R[0][1] * ax[1]) + (R[0][2] * ax[2])))
+                              + (th[1] * ((R[1][0] * ax[0]) + (R[1][1] * ax[1]) + (R[1][2] * ax[2])))
+                              + (th[2] * ((R[2][0] * ax[0]) + (R[2][1] * ax[1]) + (R[2][2] * ax[2]))));
+    e = (tw > e) ? tw : e;
+    return ((g->np == 0) && (g->w == HS_R(0.0)) && (nt > e)) ? nt : e;
+}
+
+/* A planar body's part: the bound |dx| + w |dth| of its points' displacement dx + dth z x (R s)
+ * (|s| <= w; the description's points fold into w) and its angle's |dth| (rad, as the
+ * coordinate reads). */
+static inline hs_real hs_err_planar(const hs_err_group *g, const hs_real *dx, hs_real dth)
+{
+    const hs_real at = hs_abs(dth);
+    const hs_real ext = hs_sqrt((dx[0] * dx[0]) + (dx[1] * dx[1])) + (g->w * at);
+    return (at > ext) ? at : ext;
+}
+
+/* The error metric of hs_err_dv's vector at the configuration qref (hs_stepper_err_dist): the
+ * largest over the model's bodies of the displacement of the points the description names on
+ * them (m; a rotation by th moves a point at rho by rho th, while a quaternion's components
+ * move by th / 2), a planar angle's own (rad), and |.| of q without bodies. One pass over q
+ * and a fixed number of operations per named point: a fixed cost. */
+static inline hs_real hs_err_metric(const hs_stepper *s, const hs_real *a, const hs_real *b, const hs_real *c,
+                                    const hs_real *qref)
+{
+    hs_real m = HS_R(0.0);
+    if (s->err_ngrp == 0) {
+        for (int i = 0; i < s->nq; ++i) {
+            const hs_real v = hs_abs(hs_err_dv(a, b, c, i));
+            m = (v > m) ? v : m;
+        }
+        return m;
+    }
+    for (int k = 0; k < s->err_ngrp; ++k) {
+        const hs_err_group *g = &s->err_grp[k];
+        hs_real v[7] = {HS_R(0.0), HS_R(0.0), HS_R(0.0), HS_R(0.0), HS_R(0.0), HS_R(0.0), HS_R(0.0)};
+        for (int i = 0; i < (g->nx + g->nr); ++i) { v[i] = hs_err_dv(a, b, c, g->q0 + i); }
+        hs_real e;
+        if (g->nr == 4) {
+            e = hs_err_quat(g, v, &v[g->nx], &qref[g->q0 + g->nx]);
+        } else if (g->nr == 1) {
+            e = hs_err_planar(g, v, v[g->nx]);
+        } else {
+            e = hs_sqrt((v[0] * v[0]) + (v[1] * v[1]) + (v[2] * v[2]));
+        }
+        m = (e > m) ? e : m;
+    }
+    return m;
+}
+
 /* one Newton step of the position projection (eq. 11 with the matrix at q_n, kept from the
  * previous step); reuse_g: c1 holds g(t_{n+1}, q_{n+1}) already (positions-first index-2);
  * guard: refuse the step (HS_E_RANGE) when the correction |dq|_1 exceeds s->pp_lim - the
@@ -315,7 +411,8 @@ HS_STAGE_INL hs_status hs_st_project_positions(hs_stepper *s, const hs_ctx *c, i
         nd += a;
         dm = (a > dm) ? a : dm;
     }
-    s->err_proj = dm;
+    s->err_proj_q = dm;
+    s->err_proj = (s->err_ngrp > 0) ? hs_err_metric(s, s->b2, NULL, NULL, s->qn) : dm;
     if (guard == 0) {
         return HS_OK;
     }

@@ -79,6 +79,46 @@ int hs_stepper_err_order(const hs_stepper *s)
     return ((const hs_family *)s->fam)->err_order;
 }
 
+hs_real hs_stepper_err_dist(const hs_stepper *s, const hs_real *a, const hs_real *b)
+{
+    if ((s == NULL) || (s->ready == 0) || (a == NULL)) {
+        return HS_R(0.0);
+    }
+    return hs_err_metric(s, a, b, NULL, a);
+}
+
+/* Init: the model's bodies of the error metric, checked to cover q once in order (a list that
+ * does not is the model's fault: HS_E_MODEL, nothing bound). */
+static hs_status err_groups_bind(hs_stepper *st, const hs_model *m)
+{
+    st->err_grp = NULL;
+    st->err_ngrp = 0;
+    if (m->type->err_groups == NULL) {
+        return HS_OK;
+    }
+    const hs_err_group *g = NULL;
+    const int n = m->type->err_groups(m, &g);
+    if (n < 0) {
+        return hs_model_rc(n);
+    }
+    int next = 0;
+    for (int k = 0; k < n; ++k) {
+        const int nx = g[k].nx, nr = g[k].nr;
+        const int kinds_ok = (int)(((nx == 0) || (nx == 2) || (nx == 3)) && ((nr == 0) || (nr == 1) || (nr == 4)));
+        if ((g[k].q0 != next) || (kinds_ok == 0) || ((nx + nr) == 0) || (hs_isfinite(g[k].w) == 0)
+            || !(g[k].w >= HS_R(0.0)) || (g[k].np < 0) || ((g[k].np > 0) && (g[k].pts == NULL))) {
+            return HS_E_MODEL;
+        }
+        next += nx + nr;
+    }
+    if ((n > 0) && ((g == NULL) || (next != st->nq))) {
+        return HS_E_MODEL;
+    }
+    st->err_grp = (n > 0) ? g : NULL;
+    st->err_ngrp = n;
+    return HS_OK;
+}
+
 const char *hs_method_name(hs_method m)
 {
     const hs_method_info *r = hs_method_info_of(m);
@@ -659,6 +699,7 @@ hs_status hs_stepper_set_state(hs_stepper *s, hs_real t, const hs_real *q, const
     s->stats.ct_residual_max = HS_R(0.0);
     s->stats.err_step = HS_R(0.0);
     s->stats.err_est = HS_R(0.0);
+    s->err_qmax = HS_R(0.0);
     s->stats.err_sum = HS_R(0.0);
     s->stats.err_glob = HS_R(0.0);
     s->stats.err_win = HS_R(0.0);
@@ -837,6 +878,9 @@ static hs_status init_state(hs_stepper *st, hs_real t0)
     st->t = t0; st->t0 = t0; st->k = 0;
     hs_status rc = hs_model_rc(m->type->initial(m, t0, st->qn, st->un, st->zn));
     if (rc != HS_OK) { return rc; }
+    /* after initial(): a generated type's hook reads the tables check() or initial() bound */
+    rc = err_groups_bind(st, m);
+    if (rc != HS_OK) { return rc; }
     rc = hs_stepper_set_state(st, t0, st->qn, st->un, st->zn);
     if (rc != HS_OK) { return rc; }
     /* before the first step: a motion the method cannot follow is refused here, with its
@@ -986,15 +1030,24 @@ static void error_estimate(hs_stepper *s, const hs_family *fam, hs_real h)
             um = (b > um) ? b : um;
         }
     }
-    hs_real le = fam->err_c * h * d;
+    /* the same difference in the error metric: a body's position error at its points */
+    hs_real dm = d;
+    if ((s->err_ngrp > 0) && ((fam->err_order == 1) || (s->k > 0u))) {
+        dm = hs_err_metric(s, s->un, s->u, (fam->err_order == 1) ? NULL : s->up, s->qn);
+    }
+    hs_real le = fam->err_c * h * dm;
+    hs_real lq = fam->err_c * h * d;
     /* the projection's correction is the step's measured drift off the joints, a part of its
      * local error the velocities do not show (a step too long for the motion: Andrews' mechanism) */
     le = (s->err_proj > le) ? s->err_proj : le;
+    lq = (s->err_proj_q > lq) ? s->err_proj_q : lq;
     /* the contact stage's residual (0 without one) is a velocity its sweeps left unresolved
      * on a row; over the step it moves the row h times that (model/CONTACT.md "When the
      * budget is short") */
     const hs_real lc = h * s->stats.ct_residual;
     le = (lc > le) ? lc : le;
+    lq = (lc > lq) ? lc : lq;
+    s->err_qmax = (lq > s->err_qmax) ? lq : s->err_qmax;
     s->stats.err_step = le;
     s->stats.err_sum += le;
     s->stats.err_est = (le > s->stats.err_est) ? le : s->stats.err_est;
@@ -1055,6 +1108,7 @@ hs_status hs_stepper_step(hs_stepper *s, const hs_real *in)
         c.a1 = c.a2 = HS_R(0.0);
         const hs_family *fam = (const hs_family *)s->fam;
         s->err_proj = HS_R(0.0);
+        s->err_proj_q = HS_R(0.0);
         rc = fam->step(s, &c);
         if (rc == HS_OK) {
             error_estimate(s, fam, c.h);

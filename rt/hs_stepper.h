@@ -390,7 +390,12 @@ typedef struct hs_stepper {
     int err_bi;             /* the span err_bk[err_bi] now adds to (0 .. HS_ERR_NBK - 1) */
     long err_bn;            /* steps added to it so far */
     long err_bsteps;        /* steps per span: HS_ERR_HORIZON / (HS_ERR_NBK h), at least 1 */
-    hs_real err_proj;       /* |dq|_inf of the last step's position projection (units of q): the step's drift off the joints */
+    hs_real err_proj;       /* the error metric of the last step's position projection (units of q): the step's drift off the joints */
+    hs_real err_proj_q;     /* |dq|_inf of that correction (units of q): err_qmax's part */
+    hs_real err_qmax;       /* largest step estimate in |.|_inf of q (units of q): sdirk's refinement
+                             * trigger, which predates the metric (trajectories unchanged) */
+    const hs_err_group *err_grp; /* the model's bodies of the error metric (err_groups()), NULL: none */
+    int err_ngrp;           /* their count, 0: every coordinate on its own */
     hs_real pp_lim;         /* euler family: HS_PP_RANGE * size, the largest |dq|_1 of the position projection */
     hs_real alpha, beta;    /* Baumgarte parameters in use (def's, or 1/h, 1/h^2) */
     hs_real E0;             /* energy at init/set_state (watchdog), 0 without energy() */
@@ -407,6 +412,13 @@ const char *hs_stepper_path(const hs_stepper *s);
 /* The order p of the stepper's error estimate (rt/METHODS.md "The error estimate"): 1 or 2;
  * 0 before init. err_glob adds up to the global error for p = 2 only ("The global estimate"). */
 int hs_stepper_err_order(const hs_stepper *s);
+
+/* The error metric of positions a - b (nq each; b NULL: of a), at a's configuration, in units
+ * of q: the norm of err_est, err_glob and hilstep-sim's err_rich and err_true (rt/METHODS.md
+ * "At the points a description names"): the largest over the model's bodies (err_groups()) of
+ * the displacement of the points the description names on them (m) and a planar angle's (rad);
+ * without bodies |a - b|_inf. 0 before init. */
+hs_real hs_stepper_err_dist(const hs_stepper *s, const hs_real *a, const hs_real *b);
 
 /* Validates def and model, binds the arenas (reals and ints as hs_stepper_workspace_tmp says; the
  * HS_STEPPER_REALS/INTS bounds are always enough for dense models), analyzes the linear

@@ -78,6 +78,7 @@ const hs_model_type hs_mb_ball_type = {
     .free_bodies = hs_mb_gen_free_bodies,
     .spin = hs_mb_gen_spin,
     .quats = hs_mb_gen_quats,
+    .err_groups = hs_mb_gen_err_groups,
     .ct_npoints = 1,
     .ct_pts = ct_pts,
     .ct_points = hs_mb_gen_ct_points,

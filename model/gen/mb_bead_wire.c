@@ -56,6 +56,7 @@ const hs_model_type hs_mb_bead_wire_type = {
     .curvature = hs_mb_gen_curvature,
     .output = hs_mb_gen_output,
     .blocks = hs_mb_gen_blocks,
+    .err_groups = hs_mb_gen_err_groups,
     .energy = hs_mb_gen_energy,
     .motion = hs_mb_gen_motion,
     .data = &gen,

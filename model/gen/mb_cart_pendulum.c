@@ -70,6 +70,7 @@ const hs_model_type hs_mb_cart_pendulum_type = {
     .constraint_all = hs_mb_gen_constraint_all,
     .output = hs_mb_gen_output,
     .blocks = hs_mb_gen_blocks,
+    .err_groups = hs_mb_gen_err_groups,
     .energy = hs_mb_gen_energy,
     .motion = hs_mb_gen_motion,
     .data = &gen,

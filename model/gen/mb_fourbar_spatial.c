@@ -73,6 +73,7 @@ const hs_model_type hs_mb_fourbar_spatial_type = {
     .compliance = hs_mb_gen_compliance,
     .spin = hs_mb_gen_spin,
     .quats = hs_mb_gen_quats,
+    .err_groups = hs_mb_gen_err_groups,
     .energy = hs_mb_gen_energy,
     .motion = hs_mb_gen_motion,
     .data = &gen,

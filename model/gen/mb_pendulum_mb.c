@@ -159,6 +159,7 @@ const hs_model_type hs_mb_pendulum_mb_type = {
     .symmetric_jac = 1,
     .output = hs_mb_gen_output,
     .blocks = hs_mb_gen_blocks,
+    .err_groups = hs_mb_gen_err_groups,
     .energy = hs_mb_gen_energy,
     .motion = hs_mb_gen_motion,
     .data = &gen,

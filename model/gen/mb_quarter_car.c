@@ -69,6 +69,7 @@ const hs_model_type hs_mb_quarter_car_type = {
     .force_jac = hs_mb_gen_force_jac,
     .output = hs_mb_gen_output,
     .blocks = hs_mb_gen_blocks,
+    .err_groups = hs_mb_gen_err_groups,
     .energy = hs_mb_gen_energy,
     .motion = hs_mb_gen_motion,
     .data = &gen,

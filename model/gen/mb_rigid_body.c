@@ -68,6 +68,7 @@ const hs_model_type hs_mb_rigid_body_type = {
     .free_bodies = hs_mb_gen_free_bodies,
     .spin = hs_mb_gen_spin,
     .quats = hs_mb_gen_quats,
+    .err_groups = hs_mb_gen_err_groups,
     .energy = hs_mb_gen_energy,
     .motion = hs_mb_gen_motion,
     .data = &gen,

@@ -69,6 +69,7 @@ const hs_model_type hs_mb_slider_crank_eq_type = {
     .output = hs_mb_gen_output,
     .blocks = hs_mb_gen_blocks,
     .compliance = hs_mb_gen_compliance,
+    .err_groups = hs_mb_gen_err_groups,
     .energy = hs_mb_gen_energy,
     .motion = hs_mb_gen_motion,
     .data = &gen,

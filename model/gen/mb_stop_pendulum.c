@@ -64,6 +64,7 @@ const hs_model_type hs_mb_stop_pendulum_type = {
     .ct_rows = ct_rows,
     .unilateral = hs_mb_gen_unilateral,
     .ct_sweeps = 20,
+    .err_groups = hs_mb_gen_err_groups,
     .energy = hs_mb_gen_energy,
     .motion = hs_mb_gen_motion,
     .data = &gen,

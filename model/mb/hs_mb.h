@@ -61,6 +61,8 @@
 #define HS_MB_MAX_NOUT 64     /* output signals */
 #endif
 #define HS_MB_MAX_ROWS 6      /* rows of one joint */
+#define HS_MB_MAX_EPTS (4 * HS_MB_MAX_BODIES) /* named points of the error metric; beyond, a
+                                               * body's further points are read as a bound */
 #define HS_MB_NAME 24         /* bytes of a name, terminator included */
 #define HS_MB_UNIT 16         /* bytes of a signal's unit, terminator included */
 #define HS_MB_MAX_TAB 32      /* breakpoints of one time table (an engine map: speeds x pedal levels values) */
@@ -465,6 +467,9 @@ typedef struct hs_mb_model {
     hs_fb_body fb[HS_MB_MAX_BODIES];    /* their coordinates, masses, inertias (free_bodies()) */
     int nquat;                          /* spatial bodies */
     int quat[HS_MB_MAX_BODIES];         /* first quaternion coordinate of each (quats()) */
+    int negrp;                          /* bodies of the error metric (err_groups()): all */
+    hs_err_group egrp[HS_MB_MAX_BODIES]; /* each body's coordinates and named points */
+    hs_real epts[HS_MB_MAX_EPTS][3];    /* the named points, body by body (body frame, m) */
 } hs_mb_model;
 
 /* Bits of hs_mb_model.fast: which evaluations take the specialized planar paths (all bodies
@@ -546,6 +551,11 @@ int hs_mb_fn_motion(const hs_model *m, hs_real t, const hs_real *q, const hs_rea
 int hs_mb_fn_spin(const hs_model *m, const hs_real *q, const hs_real *u, hs_real *w, int *body);
 /* quats(): the spatial bodies' quaternion coordinates (rt/hs_model.h); set with spin(). */
 int hs_mb_fn_quats(const hs_model *m, const int **off);
+/* err_groups() (rt/hs_model.h): every body's coordinates and the distance of its farthest
+ * named point (model/mb/hs_mb_motion.c); set for every description. */
+int hs_mb_fn_err_groups(const hs_model *m, const hs_err_group **g);
+/* Compile: mb->egrp from the description's joints, elements, acc outputs and shapes (m). */
+void hs_mb_err_groups_build(const hs_mb_desc *D, hs_mb_model *mb);
 /* The force elements' state rates (nz; set when a description has states, e.g. tires). */
 int hs_mb_fn_zdot(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u, const hs_real *z,
                   const hs_real *in, hs_real *zd);
@@ -622,6 +632,8 @@ int hs_mb_gen_motion(const hs_model *m, hs_real t, const hs_real *q, const hs_re
 /* spin() and quats() of a generated type with a spatial body: the compiled description's. */
 int hs_mb_gen_spin(const hs_model *m, const hs_real *q, const hs_real *u, hs_real *w, int *body);
 int hs_mb_gen_quats(const hs_model *m, const int **off);
+/* err_groups() of a generated type: the compiled description's. */
+int hs_mb_gen_err_groups(const hs_model *m, const hs_err_group **g);
 int hs_mb_gen_lagrange(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
                        const hs_real *z, const hs_real *in, hs_real *F, hs_real *Fq, hs_real *Fu,
                        hs_real *Mq);

@@ -466,6 +466,8 @@ static void pass_type(const hs_mb_desc *D, hs_mb_model *mb)
     T->lagrange = hs_mb_has_spatial(mb) ? hs_mb_fn_lagrange : NULL; /* else M is constant */
     T->spin = hs_mb_has_spatial(mb) ? hs_mb_fn_spin : NULL; /* the in-step range check's rate */
     T->quats = hs_mb_has_spatial(mb) ? hs_mb_fn_quats : NULL; /* rotated by their body rates */
+    hs_mb_err_groups_build(D, mb);
+    T->err_groups = hs_mb_fn_err_groups; /* err_est at the bodies' named points */
 }
 
 /* The contact tables (mb->nk rows) and the type's contact and compliance hooks. */

@@ -298,3 +298,131 @@ int hs_mb_gen_quats(const hs_model *m, const int **off)
     }
     return hs_mb_fn_quats(g->inner, off);
 }
+
+/* One named point s of body b into its list (egrp[b], building at the end of epts): a new
+ * one is kept while there is room, one already listed is not repeated, and beyond the room its
+ * distance widens the body's bound w instead. */
+static void err_point_at(hs_mb_model *mb, int *used, int b, const hs_real *s)
+{
+    hs_err_group *g = &mb->egrp[b];
+    hs_real *pts = &mb->epts[0][0];
+    const int first = (int)((g->pts != NULL) ? ((g->pts - pts) / 3) : *used);
+    for (int k = 0; k < g->np; ++k) {
+        const hs_real *p = &pts[3 * (first + k)];
+        if ((p[0] == s[0]) && (p[1] == s[1]) && (p[2] == s[2])) { return; }
+    }
+    if ((*used < HS_MB_MAX_EPTS) && ((first + g->np) == *used)) {
+        hs_real *p = &pts[3 * *used];
+        p[0] = s[0]; p[1] = s[1]; p[2] = s[2];
+        if (g->np == 0) { g->pts = p; }
+        g->np++;
+        (*used)++;
+    } else {
+        const hs_real r = arm(s);
+        g->w = (r > g->w) ? r : g->w;
+    }
+}
+
+static void err_point(hs_mb_model *mb, int *used, int b, const hs_mb_point *p)
+{
+    if (p->body == b) { err_point_at(mb, used, b, p->s); }
+}
+
+/* Body b's named points: its joints' and force elements' attachment points and its acc
+ * outputs' points (a body's points stay together in epts); its shapes' extents into w. */
+static void err_body(const hs_mb_desc *D, hs_mb_model *mb, int *used, int b)
+{
+    for (int j = 0; j < D->njoints; ++j) {
+        const hs_mb_joint *J = &D->joints[j];
+        err_point(mb, used, b, &J->a); err_point(mb, used, b, &J->b);
+        err_point(mb, used, b, &J->c); err_point(mb, used, b, &J->d);
+    }
+    for (int f = 0; f < D->nforces; ++f) {
+        err_point(mb, used, b, &D->forces[f].a); err_point(mb, used, b, &D->forces[f].b);
+    }
+    for (int o = 0; o < D->noutputs; ++o) {
+        const hs_mb_output *O = &D->outputs[o];
+        if ((O->kind == HS_MB_OUT_ACC) && (O->index == b)) { err_point_at(mb, used, b, O->at); }
+    }
+    for (int k = 0; k < D->nshapes; ++k) {
+        const hs_mb_shape *S = &D->shapes[k];
+        /* a plane on a body has no farthest point: its named points are the others' */
+        if ((S->body != b) || (S->kind == HS_MB_SH_PLANE)) { continue; }
+        const hs_real ext = (S->kind == HS_MB_SH_BOX) ? arm(S->size)
+                            : (S->kind == HS_MB_SH_CAPSULE) ? (S->size[0] + S->size[1]) : S->size[0];
+        const hs_real r = arm(S->pos) + ext;
+        mb->egrp[b].w = (r > mb->egrp[b].w) ? r : mb->egrp[b].w;
+    }
+}
+
+/* A quaternion body's named points all on one line through its centre (the centre itself
+ * counts as on it): that line's unit direction into axis (the turn about it moves none of
+ * them); points off every such line, or none at all, leave axis 0. */
+static void err_axis(hs_err_group *g)
+{
+    g->axis[0] = g->axis[1] = g->axis[2] = HS_R(0.0);
+    const hs_real *a = NULL;
+    hs_real na = HS_R(0.0);
+    for (int i = 0; i < g->np; ++i) {
+        const hs_real *p = &g->pts[3 * i];
+        const hs_real r = arm(p);
+        if (r > na) { na = r; a = p; }
+    }
+    if ((a == NULL) || !(na > HS_R(0.0))) { return; }
+    for (int i = 0; i < g->np; ++i) {
+        const hs_real *p = &g->pts[3 * i];
+        const hs_real c[3] = {(a[1] * p[2]) - (a[2] * p[1]), (a[2] * p[0]) - (a[0] * p[2]), (a[0] * p[1]) - (a[1] * p[0])};
+        /* off the line by more than 1e-9 of its length squared: the points see every turn */
+        if (arm(c) > (HS_R(1e-9) * na * na)) { return; }
+    }
+    for (int i = 0; i < 3; ++i) { g->axis[i] = a[i] / na; }
+}
+
+void hs_mb_err_groups_build(const hs_mb_desc *D, hs_mb_model *mb)
+{
+    int used = 0;
+    mb->negrp = D->nbodies;
+    for (int b = 0; b < D->nbodies; ++b) {
+        hs_err_group *g = &mb->egrp[b];
+        const hs_mb_body_kind k = D->bodies[b].kind;
+        g->q0 = mb->qoff[b];
+        g->nx = ((k == HS_MB_PLANAR) || (k == HS_MB_POINT2)) ? 2 : 3;
+        g->nr = (k == HS_MB_SPATIAL) ? 4 : (k == HS_MB_PLANAR) ? 1 : 0;
+        g->w = HS_R(0.0);
+        g->np = 0;
+        g->pts = NULL;
+        /* a point body is its centre: nothing turns */
+        if (g->nr > 0) { err_body(D, mb, &used, b); }
+        if (k == HS_MB_SPATIAL) { err_axis(g); }
+        if (k == HS_MB_PLANAR) {
+            /* in the plane the bound |dx| + rho |dth| is read (no sine and cosine per step):
+             * the points fold into w and leave the list */
+            for (int i = 0; i < g->np; ++i) {
+                const hs_real r = arm(&g->pts[3 * i]);
+                g->w = (r > g->w) ? r : g->w;
+            }
+            used -= g->np;
+            g->np = 0;
+            g->pts = NULL;
+        }
+    }
+}
+
+int hs_mb_fn_err_groups(const hs_model *m, const hs_err_group **g)
+{
+    if ((m == NULL) || (g == NULL)) {
+        return HS_E_NULL;
+    }
+    const hs_mb_model *mb = MB(m);
+    *g = mb->egrp;
+    return mb->negrp;
+}
+
+int hs_mb_gen_err_groups(const hs_model *m, const hs_err_group **g)
+{
+    const hs_mb_gen *gn = (m != NULL) ? (const hs_mb_gen *)m->type->data : NULL;
+    if ((gn == NULL) || (gn->inner == NULL) || (gn->inner->type == NULL)) {
+        return HS_E_MODEL;
+    }
+    return hs_mb_fn_err_groups(gn->inner, g);
+}

@@ -615,6 +615,7 @@ static void emit_type(const hs_mb_desc *D, const hs_mb_model *M, const char *N, 
     if (M->type.free_bodies) fprintf(o, "    .free_bodies = hs_mb_gen_free_bodies,\n");
     /* spatial bodies: the in-step range check's rate and the rotation update (rt/hs_sdirk.c) */
     if (M->type.spin) fprintf(o, "    .spin = hs_mb_gen_spin,\n    .quats = hs_mb_gen_quats,\n");
+    fprintf(o, "    .err_groups = hs_mb_gen_err_groups,\n");
     if (M->nk && M->type.ct_points)
         fprintf(o, "    .ct_npoints = %d,\n    .ct_pts = ct_pts,\n    .ct_points = hs_mb_gen_ct_points,\n", M->ct_npts);
     fprintf(o, "    .energy = hs_mb_gen_energy,\n    .motion = hs_mb_gen_motion,\n    .data = &gen,\n};\n");

@@ -108,12 +108,14 @@ static void usage(FILE *o)
         "  --csv      CSV file: t,q1..qN,u1..uN,g1..gM,z1..zK,lam1..lamM, then one column per\n"
         "             input and output signal, in_NAME[unit] and out_NAME[unit], then err_est\n"
         "  --tol X    a run whose err_est (the largest local position error estimate of a step,\n"
-        "             units of q: m or rad; rt/METHODS.md \"The error estimate\") exceeds X ends\n"
+        "             m at a body's named points or rad of its turn, else units of q;\n"
+        "             rt/METHODS.md \"The error estimate\") exceeds X ends\n"
         "             status=inaccurate, exit 4; default %g, 'off' never judges\n"
         "  --err-check N  also measure every step's true local error against N steps of h/N\n"
         "             from the same state: err_true=, err_true_sum=, err_ratio_min/max= (per step)\n"
         "  --glob-check auto|on|off  also run the same steps at h/2 beside the run and judge\n"
-        "             err_rich= (2^p/(2^p-1) times the largest |q_h - q_h/2|, p the estimate's\n"
+        "             err_rich= (2^p/(2^p-1) times the largest |q_h - q_h/2| in err_est's metric, p\n"
+        "             the estimate's\n"
         "             order, over spans of 100 s) against --tol, in place of err_glob; auto\n"
         "             (default): every method but sdirk when --tol is on (their err_glob\n"
         "             does not add up to the global error)\n"
@@ -779,7 +781,7 @@ typedef struct sim_state {
                                 * steps whose true error is above the rounding floor */
     struct sim_state *half; /* --glob-check: the same run at h/2, restarted from the run's state
                              * every HS_ERR_HORIZON s; NULL without */
-    double err_rich;     /* --glob-check: the largest |q_h - q_{h/2}|_inf times 2^p / (2^p - 1)
+    double err_rich;     /* --glob-check: the largest |q_h - q_{h/2}| (hs_stepper_err_dist) times 2^p / (2^p - 1)
                           * (units of q; infinite once the companion refused a step) */
     uint64_t half_span;  /* --glob-check: steps of h per restart of the companion, >= 1 */
 } sim_state;
@@ -1083,11 +1085,11 @@ static int ref_step(sim_state *S, const hs_sim_cfg *cfg, const hs_real *in)
 static void ref_compare(sim_state *S)
 {
     const hs_stepper *st = &S->st, *r = &S->ref->st;
-    double e = 0.0, qm = 0.0;
-    for (int i = 0; i < st->nq; ++i) {
-        e = fmax(e, fabs((double)st->q[i] - (double)r->q[i]));
-        qm = fmax(qm, fabs((double)st->q[i]));
-    }
+    double qm = 0.0;
+    for (int i = 0; i < st->nq; ++i) qm = fmax(qm, fabs((double)st->q[i]));
+    /* in err_est's metric (a body's error at its named points and its turn; rt/METHODS.md "At
+     * the points a description names"), so the two are compared in one unit */
+    const double e = (double)hs_stepper_err_dist(st, st->q, r->q);
     const double le = (double)st->stats.err_step;
     /* the estimate covers every step but a second-order family's first (k = 1, err_step 0):
      * err_true covers the same steps */
@@ -1121,8 +1123,8 @@ static void half_step(sim_state *S, const hs_real *in)
         S->err_rich = (double)INFINITY;
         return;
     }
-    double d = 0.0;
-    for (int i = 0; i < st->nq; ++i) d = fmax(d, fabs((double)st->q[i] - (double)r->q[i]));
+    /* the distance in err_est's metric: the bodies' named points and turns, not q's components */
+    const double d = (double)hs_stepper_err_dist(st, st->q, r->q);
     const double f = hs_stepper_err_order(st) == 1 ? 2.0 : 4.0 / 3.0;
     /* a NaN distance is no estimate: it judges as the refusal does */
     S->err_rich = d == d ? fmax(S->err_rich, f * d) : (double)INFINITY;

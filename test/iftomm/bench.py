@@ -10,7 +10,9 @@ step (callgrind: the difference of a 400- and a 200-step run over 200, at h = 1 
 0.1 ms, which 400 steps of 1 ms would take far beyond its 0.03 s; a step's work does not
 depend on h, the stepper's fixed-cost promise). --out writes the full table
 (model/mech/iftomm/RESULTS.md); --short prints the table README carries (1 ms); --one PROBLEM
-METHOD H runs one of them and prints its error and verdicts."""
+METHOD H runs one of them and prints its error and verdicts; --a05 METHOD H... runs A05 at each H
+and prints s's and the shaft angle's errors apart; --a04-points METHOD H compares A04 at every
+joint point."""
 import math, os, subprocess, sys, tempfile
 
 B = sys.argv[1] if len(sys.argv) > 1 else "build"
@@ -109,6 +111,65 @@ def ips_of(f, method, h):
     b = instr(args + ["--t", repr(400 * h)])
     return (b - a) // 200 if a is not None and b is not None else None
 
+if "--a04-points" in sys.argv:
+    # --a04-points METHOD H: A04 over 10 s against sdirk at 1 ms (P3 within 6.4e-7 m of the
+    # reference) at every joint point every 0.05 s, P3's error, the bound |dx| + rho |dth| of a
+    # first version of the error metric (rho = 0.5 m), and err_rich and status under the default --tol
+    k = sys.argv.index("--a04-points")
+    method, h = sys.argv[k + 1], float(sys.argv[k + 2])
+    def a04_q(m, hh, extra):
+        with tempfile.TemporaryDirectory() as d:
+            csv = os.path.join(d, "o.csv")
+            p = subprocess.run([SIM, "--model-file", "model/mech/iftomm/a04_bricard.hsm", "--method", m, "--h",
+                                repr(hh), "--t", "10.0", "--csv", csv, "--every", str(int(round(0.05 / hh))), *extra],
+                               capture_output=True, text=True)
+            rows = [list(map(float, l.split(",")))[1:36] for l in open(csv).read().splitlines()[1:]]
+        return dict(w.split("=", 1) for w in p.stdout.split() if "=" in w), rows
+    def rot(w, a, b, c):
+        return [[1 - 2 * (b * b + c * c), 2 * (a * b - w * c), 2 * (a * c + w * b)],
+                [2 * (a * b + w * c), 1 - 2 * (a * a + c * c), 2 * (b * c - w * a)],
+                [2 * (a * c - w * b), 2 * (b * c + w * a), 1 - 2 * (a * a + b * b)]]
+    # the joints' attachment points on rods AB, BC, CD, DE, EF (a04_bricard.hsm)
+    S = [[(-0.5, 0, 0), (0.5, 0, 0)], [(0, 0.5, 0), (0, -0.5, 0)], [(0, 0, -0.5), (0, 0, 0.5)],
+         [(0.5, 0, 0), (-0.5, 0, 0)], [(0, -0.5, 0), (0, 0.5, 0)]]
+    def pts(v):
+        return [[v[7 * b + i] + sum(rot(*v[7 * b + 3:7 * b + 7])[i][j] * s[j] for j in range(3)) for i in range(3)]
+                for b in range(5) for s in S[b]]
+    _, rq = a04_q("sdirk", 0.001, ("--tol", "off"))
+    kv, q = a04_q(method, h, ())
+    e3 = ep = eb = 0.0
+    for a, b in zip(q, rq):
+        d = [math.dist(u, w) for u, w in zip(pts(a), pts(b))]
+        e3, ep = max(e3, d[3]), max(ep, max(d))
+        for k in range(5):
+            eb = max(eb, math.dist(a[7 * k:7 * k + 3], b[7 * k:7 * k + 3]) + math.dist(a[7 * k + 3:7 * k + 7], b[7 * k + 3:7 * k + 7]))
+    print("A04 %s h=%g: P3 %.3e m, the worst joint point %.3e m, the first version's bound %.3e; err_rich %s, status %s"
+          % (method, h, e3, ep, eb, kv.get("err_rich"), kv.get("status")))
+    sys.exit(0)
+if "--a05" in sys.argv:
+    # --a05 METHOD H...: A05 over 10 s, s's and the shaft angle's errors apart (the largest, and
+    # the angle's signed error at 5 and 10 s) with err_est and err_glob: how the error orders in h
+    k = sys.argv.index("--a05")
+    method, ref = sys.argv[k + 1], ref_a05(10.0, 1000)
+    for h in map(float, sys.argv[k + 2:]):
+        with tempfile.TemporaryDirectory() as d:
+            csv = os.path.join(d, "o.csv")
+            p = subprocess.run([SIM, "--model-file", "model/mech/iftomm/a05_flyball.hsm", "--method", method, "--h",
+                                repr(h), "--t", "10.0", "--csv", csv, "--every", str(int(round(0.01 / h))), "--tol", "off"],
+                               capture_output=True, text=True)
+            lines = open(csv).read().splitlines() if os.path.exists(csv) else []
+        kv = dict(w.split("=", 1) for w in p.stdout.split() if "=" in w)
+        if len(lines) != len(ref) + 1:
+            print("A05 %s h=%g: %s after %s steps" % (method, h, kv.get("status"), kv.get("steps")))
+            continue
+        hdr = lines[0].split(",")
+        iz, ia = hdr.index("out_slider.z[m]"), hdr.index("out_shaft_hinge.angle[rad]")
+        rows = [list(map(float, l.split(","))) for l in lines[1:]]
+        es = max(abs(v[iz] - r[1]) for v, r in zip(rows, ref))
+        ea = [math.remainder(v[ia] - r[2], 2 * math.pi) for v, r in zip(rows, ref)]
+        print("A05 %s h=%g: s %.2e m, angle %.2e rad (signed %+.2e at 5 s, %+.2e at 10 s); err_est %.2e, err_glob %.2e"
+              % (method, h, es, max(map(abs, ea)), ea[500], ea[-1], float(kv["err_est"]), float(kv["err_glob"])))
+    sys.exit(0)
 if "--one" in sys.argv:
     # one run, no table: --one PROBLEM METHOD H (e.g. --one A05 jkexact 0.00025): its error and verdicts
     k = sys.argv.index("--one")

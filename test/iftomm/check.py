@@ -17,7 +17,9 @@
 7. A05's reference (test/iftomm/a05_ref.c) converged (1e-5 against 2e-5 s); the description
    against it: s and the shaft's angle within 1e-3 at 1 and 2 ms under the default, ok, the
    error falling as h^2, and not with K halved (a wrong model); the explicit Euler family
-   refuses its steps (never ok)."""
+   refuses its steps (never ok);
+8. A04 (Bricard) with spook at 2 ms: err_rich, in err_est's metric (a body's error at its named
+   points), at least P3's error (within [1, 3]) and the wrong run flagged at --tol 2e-3."""
 import math, os, subprocess, sys, tempfile
 
 B = sys.argv[1] if len(sys.argv) > 1 else "build"
@@ -220,6 +222,7 @@ def a05_err(h, *extra):
     rows = [list(map(float, l.split(","))) for l in lines[1:]]
     es = max(abs(v[iz] - r[1]) for v, r in zip(rows, ref5))
     ep = max(abs(math.remainder(v[ia] - r[2], 2 * math.pi)) for v, r in zip(rows, ref5))
+    kv["err_est_10ms"] = rows[1][hdr.index("err_est")]  # the running largest estimate at t = 10 ms
     return es, ep, kv, rc
 for K, right in (("8e5", True), ("4e5", False)):
     e5 = {}
@@ -232,6 +235,14 @@ for K, right in (("8e5", True), ("4e5", False)):
                   "A05 default h=%g%s: s %.2e m off at most, shaft angle %.2e rad (bar 1e-3), status %s exit %d, "
                   "err_est %s, err_glob %s" % (h, " --tol 1e-3" if tol else "", es, ep, kv.get("status"), rc,
                                                kv.get("err_est"), kv.get("err_glob")))
+            # the global error is the local ones added up (err_glob, judged for sdirk); err_est,
+            # the largest local one, is the start's: the couplers' transient sets it within 10 ms
+            # and no later step exceeds it (rt/METHODS.md "The error estimate", A05)
+            eg, e = float(kv.get("err_glob", "nan")), max(es, ep)
+            check(0.5 <= eg / e <= 2 and kv.get("err_est_10ms") is not None
+                  and float(kv["err_est_10ms"]) == float(kv.get("err_est", "nan")),
+                  "A05 default h=%g over 1 s: err_glob %.3e against the error %.3e (ratio %.3g in [0.5, 2]); "
+                  "err_est %s, set by t = 10 ms (%s there)" % (h, eg, e, eg / e, kv.get("err_est"), kv.get("err_est_10ms")))
     r5 = e5[0.002] / e5[0.001]
     conv = 3.0 <= r5 <= 5.5
     check(conv == right, "A05 default, %s: s %.2e m off at 2 ms, %.2e at 1 ms, ratio %.2f %s [3, 5.5]%s"
@@ -297,5 +308,20 @@ def a04_checks():
     check(e > BAR, "A04 with rod CD at 1.1 kg (a wrong model) over 2.5 s: P3 %.2e m off, above the bar (status %s: the "
           "run itself is right)" % (e, kv.get("status")))
 a04_checks()
+
+# 8. err_rich where the benchmark's point is off a body's centre (rt/METHODS.md "At the points a
+# description names"): spook on A04 at 2 ms over 10 s, P3 (0.5 m from rod BC's centre) against
+# the reference every 0.05 s. A turn th of BC moves P3 by 0.5 th while its quaternion's
+# components move by th / 2, so q's largest component read 0.76 of P3's error (err_rich
+# 1.66e-3 against 2.18e-3 before the metric: ok at --tol 2e-3 while wrong). In the metric the
+# estimate is at least the error (upper-bound-like: [1, 3]) and the run is flagged.
+def a04_spook_check():
+    e, de, kv, rc, err = a04_run("model/mech/iftomm/a04_bricard.hsm", 0.002, 10.0, "--method", "spook",
+                                 "--tol", "2e-3")
+    er = float(kv.get("err_rich", "nan"))
+    check(e > 2e-3 and 1.0 <= er / e <= 3.0 and (kv.get("status"), rc) == ("inaccurate", 4),
+          "A04 spook h=0.002 --tol 2e-3 over 10 s: P3 %.3e m off (misses 2e-3), err_rich %.3e (ratio %.3g in [1, 3]), "
+          "status %s exit %d (want inaccurate 4)" % (e, er, er / e, kv.get("status"), rc))
+a04_spook_check()
 print("iftomm: %d passed, %d failed" % (passes, fails))
 sys.exit(1 if fails else 0)
