@@ -603,9 +603,7 @@ static size_t cg_reals(const hs_model_type *T, int nq)
 {
     int npair = 0;
     const size_t lsz = cg_plan(T, T->ct_npoints, &npair, NULL);
-    /* MISRA Ref 10.8.3 [composite count widened after its bounds check] */
     const size_t n = (3u * (size_t)T->ct_npoints) + ((size_t)npair * (3u * (size_t)CG_DOF + 11u)) + lsz;
-    /* MISRA Ref 10.8.3 [composite count widened after its bounds check] */
     return (n <= (2u * (size_t)T->nk * (size_t)nq)) ? n : 0u;
 }
 
@@ -646,8 +644,9 @@ static void cg_pair(const hs_model_type *T, int k0, int k1, int p, const hs_real
     for (int k = k0; k < k1; ++k) {
         const hs_real on = ((pts[(k * FB_PT) + PT_IW] > HS_R(0.0)) && (lam[T->ct_pts[k].row] > HS_R(0.0))) ? HS_R(1.0) : HS_R(0.0);
         w->x[3 * k] = on;
+        const hs_real *gk = &geo[k * HS_CT_PT], *ra = &gk[HS_CT_PT_RA]; /* its lever arm on a */
         for (int j = 0; j < 3; ++j) {
-            c[j] += on * geo[(k * HS_CT_PT) + HS_CT_PT_RA + j];
+            c[j] += on * ra[j];
         }
         cnt += on;
     }
@@ -660,7 +659,8 @@ static void cg_pair(const hs_model_type *T, int k0, int k1, int p, const hs_real
     for (int k = k0; k < k1; ++k) {
         const hs_real *g = &geo[k * HS_CT_PT];
         const hs_real on = w->x[3 * k];
-        const hs_real dc[3] = {g[HS_CT_PT_RA] - (ic * c[0]), g[HS_CT_PT_RA + 1] - (ic * c[1]), g[HS_CT_PT_RA + 2] - (ic * c[2])};
+        const hs_real *ra = &g[HS_CT_PT_RA];
+        const hs_real dc[3] = {ra[0] - (ic * c[0]), ra[1] - (ic * c[1]), ra[2] - (ic * c[2])};
         w->x[(3 * k) + 1] = on * dot3(dc, t1);
         w->x[(3 * k) + 2] = on * dot3(dc, t2);
         hs_real ma[3], mb[3];
@@ -669,9 +669,10 @@ static void cg_pair(const hs_model_type *T, int k0, int k1, int p, const hs_real
         for (int d = 0; d < 3; ++d) {
             const hs_real ph = w->x[(3 * k) + d];
             hs_real *Dd = &D[d * CG_DOF];
+            hs_real *wa = &Dd[CG_WA];
             for (int j = 0; j < 3; ++j) {
-                Dd[CG_WA + j] += ph * g[HS_CT_PT_N + j];
-                Dd[CG_WA + 3 + j] += ph * ma[j];
+                wa[j] += ph * g[HS_CT_PT_N + j];
+                wa[3 + j] += ph * ma[j];
                 Dd[CG_WB + j] -= ph * g[HS_CT_PT_N + j];
                 Dd[CG_WB + 3 + j] -= ph * mb[j];
             }
@@ -682,11 +683,12 @@ static void cg_pair(const hs_model_type *T, int k0, int k1, int p, const hs_real
     const hs_real *A = body_rc(bd, P->a), *B = body_rc(bd, P->b);
     for (int d = 0; d < 3; ++d) {
         hs_real *Dd = &D[d * CG_DOF];
+        const hs_real *wa = &Dd[CG_WA];
         for (int j = 0; j < 3; ++j) {
-            Dd[CG_RA + j] = A[FB_IM] * Dd[CG_WA + j];
+            Dd[CG_RA + j] = A[FB_IM] * wa[j];
             Dd[CG_RB + j] = B[FB_IM] * Dd[CG_WB + j];
         }
-        mat3v(&A[FB_II], &Dd[CG_WA + 3], &Dd[CG_RA + 3]);
+        mat3v(&A[FB_II], &wa[3], &Dd[CG_RA + 3]);
         mat3v(&B[FB_II], &Dd[CG_WB + 3], &Dd[CG_RB + 3]);
     }
 }
@@ -800,13 +802,14 @@ static void cg_apply(const hs_model_type *T, int np, const hs_real *pts, hs_real
         const hs_ct_point *P = &T->ct_pts[k0];
         const hs_real *x = &w->rh[3 * p];
         hs_real *A = body_rec(bd, P->a), *B = body_rec(bd, P->b);
+        hs_real *va = &A[FB_V], *vb = &B[FB_V]; /* the bodies' velocities (6 each) */
         for (int d = 0; d < 3; ++d) {
             const hs_real *D = &w->dr[((3 * p) + d) * CG_DOF];
             for (int j = 0; j < 6; ++j) {
-                A[FB_V + j] += x[d] * D[CG_RA + j];
+                va[j] += x[d] * D[CG_RA + j];
             }
             for (int j = 0; (P->b >= 0) && (j < 6); ++j) {
-                B[FB_V + j] += x[d] * D[CG_RB + j];
+                vb[j] += x[d] * D[CG_RB + j];
             }
         }
         for (int k = k0; k < k1; ++k) {
@@ -815,9 +818,10 @@ static void cg_apply(const hs_model_type *T, int np, const hs_real *pts, hs_real
             const hs_real ln = lam[i] + (((X[0] * x[0]) + (X[1] * x[1])) + (X[2] * x[2]));
             const hs_real e = (ln < HS_R(0.0)) ? -ln : HS_R(0.0);
             lam[i] = ln + e;
-            apply6(&A[FB_V], &pts[(k * FB_PT) + PT_MA], e, HS_R(0.0), HS_R(0.0));
+            const hs_real *R = &pts[k * FB_PT]; /* the point's records: a's response at PT_MA */
+            apply6(va, &R[PT_MA], e, HS_R(0.0), HS_R(0.0));
             if (P->b >= 0) {
-                apply6(&B[FB_V], &pts[(k * FB_PT) + PT_MB], e, HS_R(0.0), HS_R(0.0));
+                apply6(vb, &R[PT_MB], e, HS_R(0.0), HS_R(0.0));
             }
         }
     }

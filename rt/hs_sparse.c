@@ -737,7 +737,7 @@ static int sym_eliminate(const sp_view *v, hs_real *num, hs_real tiny, int ok_in
             Dinv[Li[q0 + a]] -= l * w[a];
             pg = upd1(pg, Lx, l, w + a + 1, c - 1 - a);
 #ifdef HS_SPARSE_TALLY
-            hs_sparse_tally += (long)(c - 1 - a);
+            hs_sparse_tally += (long)c - 1L - (long)a;
 #endif
         }
     }
@@ -771,7 +771,7 @@ static int ldu_eliminate(const sp_view *v, hs_real *num, hs_real tiny, int ok_in
             Dinv[Li[q0 + a]] -= l * wu[a];
             pg = upd2(pg, Lx, Ux, U[a], l, wl + a + 1, wu + a + 1, c - 1 - a);
 #ifdef HS_SPARSE_TALLY
-            hs_sparse_tally += (long)(c - 1 - a);
+            hs_sparse_tally += (long)c - 1L - (long)a;
 #endif
         }
     }

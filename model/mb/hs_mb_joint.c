@@ -27,7 +27,7 @@ typedef struct kcache {
 } kcache;
 
 /* One operand's kinematics as the evaluation c needs them (c NULL: all of them). */
-static void row_point(const hs_mb_model *mb, const hs_mb_opnd *o, hs_real t, const hs_real *q,
+static void row_opnd_kin(const hs_mb_model *mb, const hs_mb_opnd *o, hs_real t, const hs_real *q,
                       const hs_real *u, const kcache *c, mb_pk *k)
 {
     if (c != NULL && c->pos != 0) {
@@ -44,11 +44,11 @@ static const mb_pk *row_kin(const hs_mb_model *mb, int r, int i, hs_real t, cons
     const int sl = (c != NULL) ? mb->kslot[r][i] : -1;
     const mb_pk *k = loc;
     if (sl < 0) {
-        row_point(mb, &mb->rows[r].o[i], t, q, u, c, loc);
+        row_opnd_kin(mb, &mb->rows[r].o[i], t, q, u, c, loc);
     } else {
         const uint32_t bit = (uint32_t)1u << (uint32_t)sl;
         if ((c->done & bit) == 0u) {
-            row_point(mb, &mb->rows[r].o[i], t, q, u, c, &c->k[sl]);
+            row_opnd_kin(mb, &mb->rows[r].o[i], t, q, u, c, &c->k[sl]);
             c->done |= bit;
         }
         k = &c->k[sl];
@@ -224,6 +224,7 @@ hs_status mb_constraint(const hs_mb_model *mb, hs_real t, const hs_real *q, hs_r
     }
     kcache kc;
     kc.done = 0u;
+    /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
     kc.pos = (G == NULL) ? 1 : 0;
     for (int r = 0; r < mb->nrow; ++r) {
         rsink s = {mb, G, r, -1, HS_R(0.0), NULL};

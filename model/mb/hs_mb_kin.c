@@ -174,6 +174,7 @@ static void point_kin(const hs_mb_model *mb, const hs_mb_opnd *o, hs_real t, con
         }
         break;
     case HS_MB_SPATIAL: {
+        /* MISRA Ref 10.6.2 [*tool*: c ? 0 : 1 into an int] */
         k->jtr = (o->dir != 0) ? 0 : 1;
         if (o->s[0] == HS_R(0.0) && o->s[1] == HS_R(0.0) && o->s[2] == HS_R(0.0)) {
             /* the body's own origin (a wheel's centre, a frame's origin): R(p) s, its
@@ -507,7 +508,8 @@ static void jtj_two_sp(hs_real *b1, int s1, hs_real *b2, int s2, const mb_pk *L,
 void mb_add_jtj_pair(const hs_mb_model *mb, hs_real *A, const mb_pk *L, const mb_pk *R, hs_real s)
 {
     if (L->nb == 0 || R->nb == 0 || L->body < 0 || R->body < 0) { return; }
-    const int sp = (L->nb == 7 && R->nb == 7) ? 1 : 0;
+    /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
+    const int sp = ((L->nb == 7) && (R->nb == 7)) ? 1 : 0;
     if (L->body == R->body) {
         /* one block: each entry gets s (J_L^T J_R)(x, y), then s (J_R^T J_L)(x, y), the
          * second the first's (y, x) (entries are independent, so per entry the order of the
@@ -564,8 +566,8 @@ void mb_add_jxj_rows(const hs_mb_model *mb, hs_real *A, const mb_pk *L, const mb
     if (blk == NULL) { return; }
     /* a spatial R's columns by its shape (mb_add_jxd finds the non-zero ones by a scan) */
     int cols[7], nz = 0;
-    for (int j = 0; (R->jtr != 0) && (j < 3); ++j) { cols[nz++] = j; }
-    for (int j = 3; (R->jrot != 0) && (j < 7); ++j) { cols[nz++] = j; }
+    for (int j = 0; (R->jtr != 0) && (j < 3); ++j) { cols[nz] = j; ++nz; }
+    for (int j = 3; (R->jrot != 0) && (j < 7); ++j) { cols[nz] = j; ++nz; }
     jxd_cols(blk, stride, L, LX, R->J, cols, nz, 1, s);
 }
 

@@ -306,7 +306,11 @@ static void err_point_at(hs_mb_model *mb, int *used, int b, const hs_real *s)
 {
     hs_err_group *g = &mb->egrp[b];
     hs_real *pts = &mb->epts[0][0];
-    const int first = (int)((g->pts != NULL) ? ((g->pts - pts) / 3) : *used);
+    /* the list's first slot: the one g->pts names (a search, not a pointer difference) */
+    int first = *used;
+    for (int i = 0; (g->pts != NULL) && (i < *used); ++i) {
+        if (&mb->epts[i][0] == g->pts) { first = i; }
+    }
     for (int k = 0; k < g->np; ++k) {
         const hs_real *p = &pts[3 * (first + k)];
         if ((p[0] == s[0]) && (p[1] == s[1]) && (p[2] == s[2])) { return; }
@@ -360,7 +364,9 @@ static void err_body(const hs_mb_desc *D, hs_mb_model *mb, int *used, int b)
  * them); points off every such line, or none at all, leave axis 0. */
 static void err_axis(hs_err_group *g)
 {
-    g->axis[0] = g->axis[1] = g->axis[2] = HS_R(0.0);
+    g->axis[0] = HS_R(0.0);
+    g->axis[1] = HS_R(0.0);
+    g->axis[2] = HS_R(0.0);
     const hs_real *a = NULL;
     hs_real na = HS_R(0.0);
     for (int i = 0; i < g->np; ++i) {
@@ -386,8 +392,10 @@ void hs_mb_err_groups_build(const hs_mb_desc *D, hs_mb_model *mb)
         hs_err_group *g = &mb->egrp[b];
         const hs_mb_body_kind k = D->bodies[b].kind;
         g->q0 = mb->qoff[b];
+        /* MISRA Ref 10.6.2 [*tool*: c ? 2 : 3 into an int] */
         g->nx = ((k == HS_MB_PLANAR) || (k == HS_MB_POINT2)) ? 2 : 3;
-        g->nr = (k == HS_MB_SPATIAL) ? 4 : (k == HS_MB_PLANAR) ? 1 : 0;
+        /* MISRA Ref 10.6.2 [*tool*: c ? 4 : c ? 1 : 0 into an int] */
+        g->nr = (k == HS_MB_SPATIAL) ? 4 : ((k == HS_MB_PLANAR) ? 1 : 0);
         g->w = HS_R(0.0);
         g->np = 0;
         g->pts = NULL;
