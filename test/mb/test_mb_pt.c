@@ -252,19 +252,21 @@ static double clutch_F(double a, double x)
     return r - a * log((a + r) / x);
 }
 
+/* The clutch rig: engine shaft at 100 rad/s, output at rest, each on a revolute joint. */
+static const char clutch_text[] =
+    "model clu dim=3\ngravity 0,0,0\ninput e\n"
+    "body eng spatial mass=1 inertia=0.2,0.2,0.2 omega=0,100,0\n"
+    "body out spatial mass=1 inertia=1.5,1.5,1.5 pos=1,0,0\n"
+    "joint je revolute a=eng b=ground axis=0,1,0\n"
+    "joint jo revolute a=out b=ground@1,0,0 axis=0,1,0\n"
+    "force cl clutch a=eng out=out axis=0,1,0 in=e c=100 scale=100\n";
+
 /* Runs the clutch rig 1 s at step h: the output speed at 0.1 s, the final speeds and the
  * momentum's largest drift. */
 static int clutch_run(double e, double h, double *wo1, double *wa, double *wo, double *dL)
 {
-    static const char text[] =
-        "model clu dim=3\ngravity 0,0,0\ninput e\n"
-        "body eng spatial mass=1 inertia=0.2,0.2,0.2 omega=0,100,0\n"
-        "body out spatial mass=1 inertia=1.5,1.5,1.5 pos=1,0,0\n"
-        "joint je revolute a=eng b=ground axis=0,1,0\n"
-        "joint jo revolute a=out b=ground@1,0,0 axis=0,1,0\n"
-        "force cl clutch a=eng out=out axis=0,1,0 in=e c=100 scale=100\n";
     static run r;
-    if (compile(&r, text)) return 0;
+    if (compile(&r, clutch_text)) return 0;
     hs_stepper_def d = hs_stepper_default_def();
     d.h = (hs_real)h;
     if (hs_stepper_init(&r.s, &d, &r.m, 0, r.R, sizeof r.R / sizeof r.R[0], r.I, sizeof r.I / sizeof r.I[0]) != HS_OK) return 0;
@@ -315,15 +317,8 @@ static int clutch(double e)
 /* Engagement outside [0, 1] (or NaN) refuses the step and keeps the state. */
 static int clutch_refusal(void)
 {
-    static const char text[] =
-        "model clu dim=3\ngravity 0,0,0\ninput e\n"
-        "body eng spatial mass=1 inertia=0.2,0.2,0.2 omega=0,100,0\n"
-        "body out spatial mass=1 inertia=1.5,1.5,1.5 pos=1,0,0\n"
-        "joint je revolute a=eng b=ground axis=0,1,0\n"
-        "joint jo revolute a=out b=ground@1,0,0 axis=0,1,0\n"
-        "force cl clutch a=eng out=out axis=0,1,0 in=e c=100 scale=100\n";
     static run r;
-    if (compile(&r, text) || init_stepper(&r)) return mb_check(0, "clutch rig compiles");
+    if (compile(&r, clutch_text) || init_stepper(&r)) return mb_check(0, "clutch rig compiles");
     const hs_real bad[3] = {(hs_real)1.01, (hs_real)-0.01, (hs_real)NAN};
     int refused = 0;
     for (int i = 0; i < 3; ++i) {
