@@ -114,8 +114,7 @@ static void point_kin(const hs_mb_model *mb, const hs_mb_opnd *o, hs_real t, con
     }
     k->body = HS_MB_GROUND;
     k->nb = 0;
-    k->jtr = 0;
-    k->jrot = 0;
+    k->jtr = 0; k->jrot = 0;
     if (o->used == 0) { return; }
     const int dim = mb->desc->dim;
     if (o->body < 0) {

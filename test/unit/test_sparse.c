@@ -21,7 +21,7 @@ typedef struct sp_work {
     int bbuf[4096];
     int bufq[SP_MAXB + 1], bufc[SP_MAXB + 1], qq[2 * SP_MAXB * SP_MAXB], cq[2 * SP_MAXB * SP_MAXB];
     hs_real A[SP_MAXN * SP_MAXN], G[SP_MAXN * SP_MAXN], Gr[SP_MAXN * SP_MAXN];
-    hs_real fq[SP_MAXN * SP_MAXN], fu[SP_MAXN * SP_MAXN];
+    hs_real fu[SP_MAXN * SP_MAXN]; /* fq in LU (read before compare_once's dense LU), the boards' RAM */
     hs_real K[SP_MAXN * SP_MAXN], LU[SP_MAXN * SP_MAXN];
     hs_real b[SP_MAXN], xd[SP_MAXN], xs[SP_MAXN], r[SP_MAXN], work[SP_MAXN], work2[SP_MAXN];
     int piv[SP_MAXN];
@@ -172,7 +172,10 @@ static double compare_once(int n, int refine)
  * the two solutions are equal (==). 1 when they are, 0 otherwise. */
 static int same_bits_as_dense(int n, int sym)
 {
-    static hs_real D[SP_MAXN * SP_MAXN], a[SP_MAXN], bb[SP_MAXN], y[SP_MAXN];
+    /* the dense factor in W.LU: compare_once's LU is done with (a 96 x 96 array of its own
+     * overflowed the boards' unit image) */
+    hs_real *D = W.LU;
+    static hs_real a[SP_MAXN], bb[SP_MAXN], y[SP_MAXN];
     const int *perm = hs_sparse_perm(W.sym);
     for (int r = 0; r < n; ++r)
         for (int c = 0; c < n; ++c) D[r * n + c] = W.K[perm[r] * n + perm[c]];
@@ -344,9 +347,9 @@ static void model_suite(const hs_model_type *T, double nlinks, double tol)
     CHECK(T->initial(&m, HS_R(0.0), q, u, z) == HS_OK);
     CHECK(T->mass(&m, HS_R(0.0), q, W.A) == HS_OK);
     const int nA = hs_blocks_qq_size(&bl);
-    for (int i = 0; i < nA; ++i) { W.fq[i] = HS_R(0.0); W.fu[i] = HS_R(0.0); }
-    if (T->force_jac) CHECK(T->force_jac(&m, HS_R(0.0), q, u, z, in, W.fq, W.fu) == HS_OK);
-    for (int i = 0; i < nA; ++i) W.A[i] = W.A[i] - h * W.fu[i] - h * h * W.fq[i];
+    for (int i = 0; i < nA; ++i) { W.LU[i] = HS_R(0.0); W.fu[i] = HS_R(0.0); }
+    if (T->force_jac) CHECK(T->force_jac(&m, HS_R(0.0), q, u, z, in, W.LU, W.fu) == HS_OK);
+    for (int i = 0; i < nA; ++i) W.A[i] = W.A[i] - h * W.fu[i] - h * h * W.LU[i];
     if (nc > 0) {
         CHECK(T->constraint(&m, HS_R(0.0), q, NULL, W.G, NULL) == HS_OK);
         for (int i = 0; i < nq; ++i) qs[i] = q[i] + h * u[i] + HS_R(0.01) * (hs_real)rnd();
