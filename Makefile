@@ -252,6 +252,7 @@ bench-stages:
 bench-run: bench-stages
 
 bench:
+	@sh test/install_deps.sh
 	@sh test/bench/write_page.sh test/bench/MEASUREMENTS.md $(MAKE) --no-print-directory -s bench-run
 
 # Until a platform fragment defines the real-time main job, run the car axle offline.

@@ -39,7 +39,9 @@ if [ -n "$need" ]; then
     export DEBIAN_FRONTEND=noninteractive
     # tshark asks whether non-root users may capture; answer no without a prompt.
     echo "wireshark-common wireshark-common/install-setuid boolean false" | debconf-set-selections 2>/dev/null
-    ($APT update -qq && $APT install -y -qq $need) >build/hilstep-apt.log 2>&1 \
+    # (a second install at the same time, e.g. another checkout's make test, waits for the lock)
+    L="-o DPkg::Lock::Timeout=600"
+    ($APT update -qq $L && $APT install -y -qq $L $need) >build/hilstep-apt.log 2>&1 \
         || { echo "apt-get install failed, see build/hilstep-apt.log"; exit 1; }
 fi
 exit 0
