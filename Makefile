@@ -251,8 +251,10 @@ bench-stages:
 	@sh test/bench/stages.sh
 bench-run: bench-stages
 
+# (the peers' libraries too: the page's peer rows are skipped without them)
 bench:
 	@sh test/install_deps.sh
+	@$(MAKE) --no-print-directory peers-deps
 	@sh test/bench/write_page.sh test/bench/MEASUREMENTS.md $(MAKE) --no-print-directory -s bench-run
 
 # Until a platform fragment defines the real-time main job, run the car axle offline.

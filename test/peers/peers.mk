@@ -17,8 +17,8 @@ peers-deps:
 	  echo "installing libmujoco-dev libode-dev libbullet-dev libsundials-dev"; \
 	  export DEBIAN_FRONTEND=noninteractive; \
 	  SUDO=; [ "$$(id -u)" -eq 0 ] || SUDO=sudo; mkdir -p $(BUILD); \
-	  ( $$SUDO apt-get install -y -qq libmujoco-dev libode-dev libbullet-dev libsundials-dev || \
-	    { $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq libmujoco-dev libode-dev libbullet-dev libsundials-dev; } ) \
+	  ( $$SUDO apt-get install -y -qq -o DPkg::Lock::Timeout=600 libmujoco-dev libode-dev libbullet-dev libsundials-dev || \
+	    { $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq -o DPkg::Lock::Timeout=600 libmujoco-dev libode-dev libbullet-dev libsundials-dev; } ) \
 	    >$(BUILD)/hilstep-peers-apt.log 2>&1 || { echo "apt-get failed, see $(BUILD)/hilstep-peers-apt.log"; exit 1; }; }
 
 $(BUILD)/obj/peers_bullet.o: test/peers/peers_bullet.cpp
