@@ -151,9 +151,10 @@ def main():
     md.append("| slowly increasing steer, 80 km/h | 0.3 g steer %.2f deg, understeer gradient %.2e rad s^2/m | the ESC's reference 1.0e-3 |"
               % (math.degrees(rp["d03"]), rp["kus"]))
     for k, s in res.items():
-        md.append("| sine with dwell %.1f deg, ESC %s | YRR 1.0 s %s %%, 1.75 s %s %%, lateral %.2f m, heading %.0f deg at 5 s | "
+        md.append("| sine with dwell %.1f deg, ESC %s | YRR 1.0 s %s %%, 1.75 s %s %%, lateral %.2f m, heading %.0f deg at 5 s, "
+                  "speed %.2f -> %.2f m/s (begin of steer -> 1.75 s after its completion) | "
                   "<= 35 %%, <= 20 %%, >= 1.83 m |" % (math.degrees(amp), "off" if k == "none" else "on", pc(s["yrr1"]), pc(s["yrr175"]),
-                                                       s["lat"], math.degrees(s["psi_end"])))
+                                                       s["lat"], math.degrees(s["psi_end"]), s["v_bos"], s["v_175"]))
     for (ctl, mu), c in stops.items():
         s = vdc.stop(c)
         md.append("| stop from 20 m/s, mu %g, %s | %.2f m in %.2f s | |" % (mu, "ABS" if ctl == "abs" else "locked", s["dist"], s["time"]))

@@ -60,7 +60,10 @@ def sine_dwell(c, t0=T0):
             "yrr1": 100.0 * at(c, "yaw_rate", t_cos + 1.0) / peak,
             "yrr175": 100.0 * at(c, "yaw_rate", t_cos + 1.75) / peak,
             "lat": at(c, "Y", t0 + LAT_T) - at(c, "Y", t0),
-            "psi_end": c["psi"][-1], "beta_max": max(abs(b) for b in c["beta"])}
+            "psi_end": c["psi"][-1], "beta_max": max(abs(b) for b in c["beta"]),
+            # what the manoeuvre (and the ESC's braking) costs in speed: entry at the begin of
+            # steer against 1.75 s after its completion, the last instant the standard judges
+            "v_bos": at(c, "speed", t0), "v_175": at(c, "speed", t_cos + 1.75)}
 
 
 def stop(c, v_end=0.5):
