@@ -36,8 +36,9 @@
 /* The bounded refinement of a stage (rt/METHODS.md "Through a dependent position"): at most
  * HS_SD_REFINE more Newton steps, each refactored at the corrected point, while the last one
  * moved the positions (h^2 |dA|_1) by more than HS_SD_REFINE_K times the run's largest error
- * estimate and the previous step's first corrections: the predictor suddenly off by far
- * more than the method's error and than it was a step before. One Newton step leaves a remainder of the order of the square of its correction
+ * estimate, the previous step's first corrections and the positions' rounding (sd_floor: a
+ * car at rest has corrections of 1e-20 m, rounding whose ratios are noise): the predictor
+ * suddenly off by far more than the method's error and than it was a step before. One Newton step leaves a remainder of the order of the square of its correction
  * times the curvature of the stage equations; where a step nears a configuration in which the
  * joints become dependent (the N-four-bar's flat position) that curvature is unbounded and the
  * predictor is off by far more than the method's error, and the remainder stays in the
