@@ -36,8 +36,9 @@
 /* The bounded refinement of a stage (rt/METHODS.md "Through a dependent position"): at most
  * HS_SD_REFINE more Newton steps, each refactored at the corrected point, while the last one
  * moved the positions (h^2 |dA|_1) by more than HS_SD_REFINE_K times the run's largest error
- * estimate and the previous step's first corrections: the predictor suddenly off by far
- * more than the method's error and than it was a step before. One Newton step leaves a remainder of the order of the square of its correction
+ * estimate, the previous step's first corrections and the positions' rounding (sd_floor: a
+ * car at rest has corrections of 1e-20 m, rounding whose ratios are noise): the predictor
+ * suddenly off by far more than the method's error and than it was a step before. One Newton step leaves a remainder of the order of the square of its correction
  * times the curvature of the stage equations; where a step nears a configuration in which the
  * joints become dependent (the N-four-bar's flat position) that curvature is unbounded and the
  * predictor is off by far more than the method's error, and the remainder stays in the
@@ -466,8 +467,9 @@ int hs_sd_quat_init(hs_stepper *s)
 }
 /* 1 when a stage takes Newton step it + 2 (it = 0, 1, ...): the first extra one always on a
  * model with compliant rows; the refinement's while the last correction exceeds
- * HS_SD_REFINE_K times both the run's largest estimate and the previous step's first
- * corrections (a jump, not a level: none in the first two steps after init/set_state) */
+ * HS_SD_REFINE_K times the run's largest estimate, the previous step's first corrections and
+ * the positions' rounding sd_floor (a jump, not a level: none in the first two steps after
+ * init/set_state) */
 static int sd_refine(const hs_stepper *s, int it)
 {
 #if HS_SD_NEWTON > 1
@@ -475,7 +477,11 @@ static int sd_refine(const hs_stepper *s, int it)
     (void)s;
     return (it < (HS_SD_NEWTON - 1)) ? 1 : 0;
 #else
-    const hs_real ref = (s->sd_prev > s->err_qmax) ? s->sd_prev : s->err_qmax;
+    const hs_real r0 = (s->sd_prev > s->err_qmax) ? s->sd_prev : s->err_qmax;
+    /* (at least the positions' rounding: below it the corrections and estimates are the
+     * rounding of the forces, and their ratio is noise; car.hsm at rest fired on 325 of 1000
+     * steps: rt/METHODS.md "Through a dependent position") */
+    const hs_real ref = (r0 > s->sd_floor) ? r0 : s->sd_floor;
     /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
     /* (joints only: a model without constraint rows has no configuration to become dependent in;
      * its jumps are the inputs', which the stages' one step follows: the quarter car's road) */

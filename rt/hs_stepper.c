@@ -729,6 +729,7 @@ hs_status hs_stepper_set_state(hs_stepper *s, hs_real t, const hs_real *q, const
         }
         s->sd_scale = s->def.h * s->def.h / (HS_R(1.0) + qm);
         s->sd_lim = HS_SD_RANGE / s->sd_scale;
+        s->sd_floor = HS_EPS * (HS_R(1.0) + qm);
         s->sd_na = HS_R(0.0);
         s->sd_dq = HS_R(0.0);
         s->sd_first = HS_R(0.0);

@@ -68,22 +68,19 @@ host=$("$SIM" --model car --param external=1 --h 0.001 --t 1 --hash 2>/dev/null 
 [ $rc -eq 0 ] && [ -n "$board" ] && [ "$board" = "$host" ] && grep -q '^verdict: PASS' "$D/run.out" \
     && ok "make qemu-run QEMU_RUN_MODEL=car T=1: PASS, board hash = host ($board)" \
     || { ko "QEMU_RUN_MODEL=car: exit $rc, board '$board' host '$host'"; tail -3 "$D/run.out"; }
-# car.hsm: 0.87 M instructions per step on average against the 1,000,000 of a 1 ms frame, 2.65 M
-# at worst (its cost not yet down to the hand-written car's, hil/VEHICLE.md): the steps over
-# the frame overrun (3 of 100 here), so the run ends with exit 3 and says so; the trajectory is
-# the host's to the bit either way. Exit 0 is accepted only with a step that fits the frame.
+# car.hsm: 0.72 M instructions per step at most on the M7 against the 1,000,000 of a 1 ms frame
+# (hil/VEHICLE.md "In the plant image"; it overran 3 of these 100 frames, 1,681,560 at worst,
+# while sdirk's bounded refinement read the rounding of a car at rest as a jump): the run ends
+# PASS with 0 overruns, every step under the frame, and the host's trajectory to the bit.
 $M qemu-run MODEL_FILE=model/mech/vehicles/car.hsm T=0.1 >"$D/run.out" 2>&1; rc=$?
 board=$(grep '^trajectory-hash ' "$D/run.out")
 host=$("$SIM" --model-file model/mech/vehicles/car.hsm --h 0.001 --t 0.1 --hash 2>/dev/null | grep '^trajectory-hash ')
 cost=$(sed -n 's/^step-cost .* max=\([0-9]*\) instructions$/\1/p' "$D/run.out")
 [ -n "$board" ] && [ "$board" = "$host" ] && ok "make qemu-run MODEL_FILE=car.hsm T=0.1: board hash = host ($board)" \
     || { ko "MODEL_FILE=car.hsm: exit $rc, board '$board' host '$host'"; tail -3 "$D/run.out"; }
-# (the board's exit 3 is make's "Error 3", make itself exits 2)
-if [ -n "$cost" ] && { { [ $rc -ne 0 ] && [ "$cost" -gt 1000000 ] && grep -qE '^verdict: FAIL .*overruns=([1-9]|[1-9][0-9]|100) .*exit=3$' "$D/run.out" \
-                          && grep -q 'Error 3' "$D/run.out"; } \
-                        || { [ $rc -eq 0 ] && [ "$cost" -le 1000000 ]; }; }; then
-    v=$(sed -n 's/^verdict: \([A-Z]*\) .*exit=\([0-9]*\)$/\1, board exit \2/p' "$D/run.out")
-    ok "MODEL_FILE=car.hsm: $v with $cost instructions per step at most (frame 1000000)"
+if [ -n "$cost" ] && [ $rc -eq 0 ] && [ "$cost" -le 1000000 ] \
+   && grep -qE '^verdict: PASS .* refused=0 overruns=0 .*exit=0$' "$D/run.out"; then
+    ok "MODEL_FILE=car.hsm: PASS, 0 overruns, $cost instructions per step at most (frame 1000000)"
 else ko "MODEL_FILE=car.hsm: exit $rc, cost '${cost:-?}'"; grep '^verdict' "$D/run.out"; fi
 $M firmware MODEL_FILE="$D/none.hsm" >"$D/o" 2>&1; rc=$?
 [ $rc -ne 0 ] && grep -q "MODEL_FILE=.*none.hsm: no such file" "$D/o" && ok "missing MODEL_FILE: refused at once, names the file" || { ko "missing MODEL_FILE: exit $rc"; cat "$D/o"; }

@@ -59,6 +59,17 @@ half = d[-1][c["out_Fz_fl"]] + d[-1][c["out_Fz_rl"]]
 check(abs(half - m * g / 2) < 1e-6 * m * g, "rest: the left wheels carry m g / 2 = %.3f N (got %.6f)" % (m * g / 2, half))
 print("car.hsm rest 60 s: max |v| %.3g m/s; left wheels %.3f N of m g / 2 = %.3f N" % (vmax, half, m * g / 2))
 
+# at rest every step factors once for its stages and once for the projection, plus the consistent
+# acceleration's factorization at init: 2 n + 1. The bounded refinement of sdirk's stages
+# (rt/METHODS.md "Through a dependent position") must not read the rounding of the tire and
+# spring forces (1e-14 m/s^2 on the wheels' vertical accelerations) as a jump: it took 2325
+# factorizations in these 1000 steps when it compared noise with noise.
+r = subprocess.run([SIM, "--model-file", HSM, "--h", "1e-3", "--t", "1"], capture_output=True, text=True)
+kv = dict(w.split("=", 1) for w in r.stdout.split() if "=" in w)
+check(r.returncode == 0 and kv.get("status") == "ok" and kv.get("factorizations") == str(2 * 1000 + 1),
+      "rest 1 s: factorizations = 2 n + 1 = 2001, no refinement (got %s)" % kv.get("factorizations"))
+print("car.hsm rest 1 s: %s factorizations in 1000 steps (2 n + 1 = 2001)" % kv.get("factorizations"))
+
 # 10 % slope, brakes applied
 sg = 0.1 / math.sqrt(1.01)
 c, d = run(["slope_sin=%.17g" % sg, "slope_cos=%.17g" % (1 / math.sqrt(1.01))], 1500, 30, 100)
