@@ -511,6 +511,29 @@ HS_INLINE hs_real ct_residual(const hs_stepper *s, int nq, int nk, const hs_real
     return res;
 }
 
+/* The largest ct_sunk over the resting normal rows (nk, impulses lam) at the step's end: each row's gap
+ * at q~ (ctphi) moved by cq times its J of the stage's velocity change (un - ctu, nq). */
+HS_INLINE hs_real ct_sunk_all(const hs_stepper *s, const hs_model_type *T, int nq, int nk, const hs_real *lam,
+                              hs_real cq, hs_real h)
+{
+    hs_real sk = HS_R(0.0);
+    for (int i = 0; i < nk; ++i) {
+        /* a row that takes an impact this step has no compliance and is judged at the next */
+        if ((T->ct_rows[i].kind == HS_CT_NORMAL) && (s->cteps[i] > HS_R(0.0))) {
+            int a0, a1;
+            row_range(s, i, &a0, &a1);
+            const hs_real *J = &s->ctJ[i * nq];
+            hs_real du = HS_R(0.0);
+            for (int j = a0; j < a1; ++j) {
+                du += J[j] * (s->un[j] - s->ctu[j]);
+            }
+            const hs_real d = ct_sunk(s->ctphi[i] + (cq * du), s->cteps[i], lam[i], h);
+            sk = (d > sk) ? d : sk;
+        }
+    }
+    return sk;
+}
+
 hs_status hs_st_contact(hs_stepper *s, const hs_ctx *c)
 {
     /* free bodies with contact points: the same stage in body velocities */
@@ -557,11 +580,14 @@ hs_status hs_st_contact(hs_stepper *s, const hs_ctx *c)
     ct_groups(s, nq, nk);
     ct_sweeps(s, T, nq, nk, lam);
     const hs_real res = ct_residual(s, nq, nk, lam);
+    const hs_real sunk = ct_sunk_all(s, T, nq, nk, lam, cq, h);
     ct_impact_lead(s, nq, nk, lam);
     for (int j = 0; j < nq; ++j) {
         s->qn[j] += cq * (s->un[j] - s->ctu[j]);
     }
     s->stats.ct_residual = res;
     s->stats.ct_residual_max = (res > s->stats.ct_residual_max) ? res : s->stats.ct_residual_max;
+    s->stats.ct_sunk = sunk;
+    s->stats.ct_sunk_max = (sunk > s->stats.ct_sunk_max) ? sunk : s->stats.ct_sunk_max;
     return HS_OK;
 }
