@@ -325,6 +325,7 @@ HS_INLINE hs_real ct_finite_sum(const hs_stepper *s, int nq, int nk)
 HS_INLINE void ct_targets(hs_stepper *s, const hs_model_type *T, int nq, int nk, hs_real cq, hs_real h)
 {
     const hs_real hold = hs_contact_hold(h);
+    s->stats.ct_sunk = HS_R(0.0);
     for (int i = 0; i < nk; ++i) {
         const hs_real *Ji = &s->ctJ[i * nq];
         const hs_real *Bi = &s->ctB[i * nq];
@@ -387,6 +388,12 @@ HS_INLINE void ct_targets(hs_stepper *s, const hs_model_type *T, int nq, int nk,
                 /* no impact: the target above stands */
             }
             r = hold_target(r, d, hold, s->cteps[i], s->ctan[i]);
+            /* how far a resting row starts the step sunk beyond its compliance under the
+             * impulse that held it (ctl): the gap d the step starts from (the row sweeps' ctphi
+             * is reused by ct_groups, so the end gap of the body-velocity form is not at hand);
+             * an impact's row (no compliance) is judged at the next step */
+            const hs_real sk = (s->cteps[i] > HS_R(0.0)) ? ct_sunk(d, s->cteps[i], s->ctl[i], h) : HS_R(0.0);
+            s->stats.ct_sunk = (sk > s->stats.ct_sunk) ? sk : s->stats.ct_sunk;
         }
         axpy(&s->qn[a0], mu, &Bi[a0], a1 - a0);
         s->ctr[i] = r;
@@ -511,29 +518,6 @@ HS_INLINE hs_real ct_residual(const hs_stepper *s, int nq, int nk, const hs_real
     return res;
 }
 
-/* The largest ct_sunk over the resting normal rows (nk, impulses lam) at the step's end: each row's gap
- * at q~ (ctphi) moved by cq times its J of the stage's velocity change (un - ctu, nq). */
-HS_INLINE hs_real ct_sunk_all(const hs_stepper *s, const hs_model_type *T, int nq, int nk, const hs_real *lam,
-                              hs_real cq, hs_real h)
-{
-    hs_real sk = HS_R(0.0);
-    for (int i = 0; i < nk; ++i) {
-        /* a row that takes an impact this step has no compliance and is judged at the next */
-        if ((T->ct_rows[i].kind == HS_CT_NORMAL) && (s->cteps[i] > HS_R(0.0))) {
-            int a0, a1;
-            row_range(s, i, &a0, &a1);
-            const hs_real *J = &s->ctJ[i * nq];
-            hs_real du = HS_R(0.0);
-            for (int j = a0; j < a1; ++j) {
-                du += J[j] * (s->un[j] - s->ctu[j]);
-            }
-            const hs_real d = ct_sunk(s->ctphi[i] + (cq * du), s->cteps[i], lam[i], h);
-            sk = (d > sk) ? d : sk;
-        }
-    }
-    return sk;
-}
-
 hs_status hs_st_contact(hs_stepper *s, const hs_ctx *c)
 {
     /* free bodies with contact points: the same stage in body velocities */
@@ -580,14 +564,12 @@ hs_status hs_st_contact(hs_stepper *s, const hs_ctx *c)
     ct_groups(s, nq, nk);
     ct_sweeps(s, T, nq, nk, lam);
     const hs_real res = ct_residual(s, nq, nk, lam);
-    const hs_real sunk = ct_sunk_all(s, T, nq, nk, lam, cq, h);
     ct_impact_lead(s, nq, nk, lam);
     for (int j = 0; j < nq; ++j) {
         s->qn[j] += cq * (s->un[j] - s->ctu[j]);
     }
     s->stats.ct_residual = res;
     s->stats.ct_residual_max = (res > s->stats.ct_residual_max) ? res : s->stats.ct_residual_max;
-    s->stats.ct_sunk = sunk;
-    s->stats.ct_sunk_max = (sunk > s->stats.ct_sunk_max) ? sunk : s->stats.ct_sunk_max;
+    s->stats.ct_sunk_max = (s->stats.ct_sunk > s->stats.ct_sunk_max) ? s->stats.ct_sunk : s->stats.ct_sunk_max;
     return HS_OK;
 }

@@ -18,9 +18,13 @@
  * At entry u -> (v, w) per body; at exit u += du with dx' = dv, dp' = 1/2 E(p)^T dw, and
  * q += cq du (hs_contact_cq_fb, rt/hs_contact_cq.c). Fixed work: loop counts from the bodies, the points, the rows and
  * the sweeps only; no solve with the projection factor (one is made only when the method keeps
- * the factor for its next step and no projection stage made it). A sweep costs per point one
- * relative velocity (two cross products), its projections on n, t1, t2, the point's update,
- * and the bodies' velocities updated with the rows' precomputed responses. After the first
+ * the factor for its next step and no projection stage made it). A sweep works one contact pair
+ * at a time (fb_pair_sweep): per point one relative velocity (two cross products), its
+ * projections on n, t1, t2 and the point's update, all from the same body velocities, so that
+ * mirror points get mirror updates; then their change of the two bodies' velocities, scaled by
+ * the step along them that minimises the sweeps' quadratic (model/CONTACT.md "Symmetry"). At
+ * the end, the residual and how far a resting row sank beyond its compliance (ct_sunk, m: the
+ * step's error estimate takes it; model/CONTACT.md "Passing through"). After the first
  * sweep, once, the pair correction (fb_pairs): the normal impulses of each contact pair along
  * three shapes, by the exact minimiser over all pairs of the sweeps' quadratic, which carries
  * a heavy body's load through a light one and a tower's corner split in one step, where the
@@ -987,11 +991,41 @@ static void fb_pair_sweep(const hs_model_type *T, int k0, int k1, const hs_real 
             lam[P->row + j] += al * R[PT_D + j];
         }
     }
+    hs_real *va = &A[FB_V]; /* the bodies' velocities (6 each) */
     for (int j = 0; j < 6; ++j) {
-        A[FB_V + j] += al * da[j];
+        va[j] += al * da[j];
     }
     for (int j = 0; (B != NULL) && (j < 6); ++j) {
-        B[FB_V + j] += al * db[j];
+        hs_real *vb = &B[FB_V];
+        vb[j] += al * db[j];
+    }
+}
+
+/* One sweep Gauss-Seidel in point order (s->ctpo: the generic stage's order, for the two forms'
+ * agreement check): per point its relative velocity, the rows' J u its projections, the
+ * point's update, then both bodies' records (bd); impulses lam (nk) in place. */
+static void fb_sweep_points(hs_stepper *s, const hs_model_type *T, int np, const hs_real *geo, const hs_real *pts,
+                            hs_real *bd, hs_real *lam)
+{
+    for (int k = 0; k < np; ++k) {
+        const hs_ct_point *P = &T->ct_pts[k];
+        const hs_real *R = &pts[k * FB_PT];
+        hs_real *A = body_rec(bd, P->a);
+        hs_real *B = body_rec(bd, P->b);
+        hs_real v[3], e[3];
+        point_ju(&A[FB_V], (P->b >= 0) ? &B[FB_V] : NULL, &geo[k * HS_CT_PT], 0, v);
+        const int i = P->row;
+        if (P->nrow == 3) {
+            point3(R, &lam[i], v[0], v[1], v[2], e);
+        } else {
+            e[0] = row_update(s, i, lam, v[0]);
+            e[1] = HS_R(0.0);
+            e[2] = HS_R(0.0);
+        }
+        apply6(&A[FB_V], &R[PT_MA], e[0], e[1], e[2]);
+        if (P->b >= 0) {
+            apply6(&B[FB_V], &R[PT_MB], e[0], e[1], e[2]);
+        }
     }
 }
 
@@ -1006,10 +1040,13 @@ HS_INLINE void fb_sweeps(hs_stepper *s, const hs_model_type *T, int np, int nb, 
         if ((cgw != NULL) && (sw == 1)) {
             fb_pairs(s, T, np, nb, geo, pts, bd, lam, cgw);
         }
-        for (int k0 = 0; k0 < np; k0 = pair_end(T, k0, np)) {
+        for (int k0 = 0; (s->ctpo == 0) && (k0 < np); k0 = pair_end(T, k0, np)) {
             const hs_ct_point *P = &T->ct_pts[k0];
             fb_pair_sweep(T, k0, pair_end(T, k0, np), geo, pts, body_rec(bd, P->a),
                           (P->b >= 0) ? body_rec(bd, P->b) : NULL, lam);
+        }
+        if (s->ctpo != 0) {
+            fb_sweep_points(s, T, np, geo, pts, bd, lam);
         }
     }
 }

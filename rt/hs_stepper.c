@@ -840,6 +840,7 @@ static void init_config(hs_stepper *st, const hs_stepper_def *def, const hs_mode
     st->ctfb = (z->nKF > 0u) ? 1 : 0;
     /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
     st->ctcg = ((st->ctfb != 0) && (hs_contact_fb_pairs(m) != 0)) ? 1 : 0;
+    st->ctpo = 0;
     st->mflags = c->mflags;
     st->fam = fam;
     baumgarte_of(def, &st->alpha, &st->beta);

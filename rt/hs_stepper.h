@@ -376,6 +376,8 @@ typedef struct hs_stepper {
     int curv, curv_fd;      /* K_g used; from differences of constraint() */
     int ctfb;               /* 1: the contact stage works in body velocities (rt/hs_contact_fb.c) */
     int ctcg;               /* 1: and corrects its normal impulses per contact pair (hs_contact_fb_pairs) */
+    int ctpo;               /* 1: its sweeps run Gauss-Seidel in point order, as the generic stage's
+                             * (test/mb's agreement of the two forms); 0 (init): pair by pair */
     int galpha;             /* the generalized-alpha plan */
     int sdirk;              /* method sdirk: its generic plan, or the free-body path (fb) */
     int fb;                 /* the free-body path (rt/hs_fb.c) runs this model's steps */

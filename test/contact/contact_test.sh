@@ -271,13 +271,23 @@ EOF2
         [ "$st" = ok ] && [ $rc = 0 ] && ok "box started 1 cm deep (below --tol): status ok" || ko "box started 1 cm deep: status $st exit $rc"
     fi
 done
+# the generic stage (joints, stops) measures the gap the step starts from: the stop pendulum
+# started at -0.9 rad, 0.9 - pi/4 past its stop at -pi/4: max_sunk = that - HS_CT_SLOP on the
+# first step (within 1e-6: the result line prints 7 digits), inaccurate and exit 4 (> --tol
+# 0.05 rad; it is then flung round)
+sed 's/pos=0.5,0 angle=0/pos=0.31080498413,-0.39166345481 angle=-0.9/' "$M/stop_pendulum.hsm" > "$T/sp.hsm"
+out=$("$SIM" --model-file "$T/sp.hsm" --h 0.001 --t 1 2>/dev/null); rc=$?
+st=$(echo "$out" | field status)
+rel "stop pendulum started at -0.9 rad, past its stop: max_sunk (rad) = 0.9 - pi/4 - SLOP" "$(echo "$out" | field max_sunk)" \
+    "$(awk -v sl="$(hdr HS_CT_SLOP)" 'BEGIN { printf "%.12g", 0.9 - atan2(1, 1) - sl }')" 1e-6
+[ "$st" = inaccurate ] && [ $rc = 4 ] && ok "stop pendulum started past its stop: status inaccurate, exit 4" || ko "stop pendulum started past its stop: status $st exit $rc"
 { cat "$SC/ratio.hsm"; echo "solver sweeps=1"; } > "$T/ratio_s1.hsm"
 out=$("$SIM" --model-file "$T/ratio_s1.hsm" --param mu=0 --h 0.001 --t 10 2>/dev/null); rc=$?
 st=$(echo "$out" | field status); sk=$(echo "$out" | field max_sunk)
 [ "$st" = inaccurate ] && [ $rc = 4 ] && ok "frictionless 1000:1 stack, 1 sweep (sinks through): status inaccurate, exit 4" \
     || ko "frictionless 1000:1 stack, 1 sweep: status $st exit $rc"
 awk -v s="$sk" 'BEGIN { exit !(s > 0.05) }' && ok "frictionless 1000:1 stack, 1 sweep: max_sunk $sk m > 0.05 m" || ko "frictionless 1000:1 stack, 1 sweep: max_sunk $sk m"
-for f in "$M/stack.hsm" "$M/sphere.hsm" "$SC/ratio.hsm" "$SC/edge.hsm" "$SC/drop.hsm" "$SC/capbox.hsm" "$SC/crossed.hsm" "$M/large/tower20.hsm"; do
+for f in "$M/stack.hsm" "$M/sphere.hsm" "$M/stop_pendulum.hsm" "$SC/ratio.hsm" "$SC/edge.hsm" "$SC/drop.hsm" "$SC/capbox.hsm" "$SC/crossed.hsm" "$M/large/tower20.hsm"; do
     below "no false alarm: $(basename "$f") 2 s at 1 ms, max_sunk (m)" "$("$SIM" --model-file "$f" --h 0.001 --t 2 | field max_sunk)" 0
 done
 
