@@ -995,9 +995,11 @@ static void fb_pair_sweep(const hs_model_type *T, int k0, int k1, const hs_real 
     for (int j = 0; j < 6; ++j) {
         va[j] += al * da[j];
     }
-    for (int j = 0; (B != NULL) && (j < 6); ++j) {
+    if (B != NULL) {
         hs_real *vb = &B[FB_V];
-        vb[j] += al * db[j];
+        for (int j = 0; j < 6; ++j) {
+            vb[j] += al * db[j];
+        }
     }
 }
 
