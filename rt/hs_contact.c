@@ -325,6 +325,7 @@ HS_INLINE hs_real ct_finite_sum(const hs_stepper *s, int nq, int nk)
 HS_INLINE void ct_targets(hs_stepper *s, const hs_model_type *T, int nq, int nk, hs_real cq, hs_real h)
 {
     const hs_real hold = hs_contact_hold(h);
+    s->stats.ct_sunk = HS_R(0.0);
     for (int i = 0; i < nk; ++i) {
         const hs_real *Ji = &s->ctJ[i * nq];
         const hs_real *Bi = &s->ctB[i * nq];
@@ -387,6 +388,12 @@ HS_INLINE void ct_targets(hs_stepper *s, const hs_model_type *T, int nq, int nk,
                 /* no impact: the target above stands */
             }
             r = hold_target(r, d, hold, s->cteps[i], s->ctan[i]);
+            /* how far a resting row starts the step sunk beyond its compliance under the
+             * impulse that held it (ctl): the gap d the step starts from (the row sweeps' ctphi
+             * is reused by ct_groups, so the end gap of the body-velocity form is not at hand);
+             * an impact's row (no compliance) is judged at the next step */
+            const hs_real sk = (s->cteps[i] > HS_R(0.0)) ? ct_sunk(d, s->cteps[i], s->ctl[i], h) : HS_R(0.0);
+            s->stats.ct_sunk = (sk > s->stats.ct_sunk) ? sk : s->stats.ct_sunk;
         }
         axpy(&s->qn[a0], mu, &Bi[a0], a1 - a0);
         s->ctr[i] = r;
@@ -563,5 +570,6 @@ hs_status hs_st_contact(hs_stepper *s, const hs_ctx *c)
     }
     s->stats.ct_residual = res;
     s->stats.ct_residual_max = (res > s->stats.ct_residual_max) ? res : s->stats.ct_residual_max;
+    s->stats.ct_sunk_max = (s->stats.ct_sunk > s->stats.ct_sunk_max) ? s->stats.ct_sunk : s->stats.ct_sunk_max;
     return HS_OK;
 }

@@ -18,9 +18,13 @@
  * At entry u -> (v, w) per body; at exit u += du with dx' = dv, dp' = 1/2 E(p)^T dw, and
  * q += cq du (hs_contact_cq_fb, rt/hs_contact_cq.c). Fixed work: loop counts from the bodies, the points, the rows and
  * the sweeps only; no solve with the projection factor (one is made only when the method keeps
- * the factor for its next step and no projection stage made it). A sweep costs per point one
- * relative velocity (two cross products), its projections on n, t1, t2, the point's update,
- * and the bodies' velocities updated with the rows' precomputed responses. After the first
+ * the factor for its next step and no projection stage made it). A sweep works one contact pair
+ * at a time (fb_pair_sweep): per point one relative velocity (two cross products), its
+ * projections on n, t1, t2 and the point's update, all from the same body velocities, so that
+ * mirror points get mirror updates; then their change of the two bodies' velocities, scaled by
+ * the step along them that minimises the sweeps' quadratic (model/CONTACT.md "Symmetry"). At
+ * the end, the residual and how far a resting row sank beyond its compliance (ct_sunk, m: the
+ * step's error estimate takes it; model/CONTACT.md "Passing through"). After the first
  * sweep, once, the pair correction (fb_pairs): the normal impulses of each contact pair along
  * three shapes, by the exact minimiser over all pairs of the sweeps' quadratic, which carries
  * a heavy body's load through a light one and a tower's corner split in one step, where the
@@ -57,7 +61,9 @@
 #define PT_HN 46   /* the normal's upper bound: 1e30, 0 for an empty slot */
 #define PT_F1 47   /* friction row 1's bound hi = F1[0] + F1[1] lambda_n (bounds(), written out) */
 #define PT_F2 49   /* the same for row 2 */
-#define FB_PT 52   /* reals per point (HS_CT_FB_REALS in rt/hs_stepper.h counts HS_CT_PT + 52) */
+#define PT_D 52    /* per row: the point's update within its pair's sweep (N s; fb_pair_sweep) */
+#define PT_VN 55   /* the normal's J u at the stage's entry, without its radial part (m/s) */
+#define FB_PT 56   /* reals per point (HS_CT_FB_REALS in rt/hs_stepper.h counts HS_CT_PT + 56) */
 
 static inline hs_real dot3(const hs_real *a, const hs_real *b)
 {
@@ -457,6 +463,7 @@ static void point_setup(hs_stepper *s, const hs_fb_info *fb, const hs_ct_point *
         Rp[PT_R + j] = r;
     }
     Rp[PT_EPS] = s->cteps[i0];
+    Rp[PT_VN] = dot3(&g[HS_CT_PT_N], vr);
     /* the normal's bounds (bounds()): [0, 1e30], [0, 0] for an empty slot */
     Rp[PT_HN] = (s->ctiw[i0] > HS_R(0.0)) ? HS_R(1e30) : HS_R(0.0);
     if (nr == 3) {
@@ -908,42 +915,140 @@ static void fb_pairs(const hs_stepper *s, const hs_model_type *T, int np, int nb
     cg_apply(T, np, pts, bd, lam, &w);
 }
 
-/* The fixed sweeps (T->ct_sweeps), Gauss-Seidel in row order: per point its relative
- * velocity once, the rows' J u its projections, the point's update, then both bodies'
- * records (bd); impulses lam (nk) in place. The budget, not a tolerance, ends them. */
+/* Point k's update (record R, impulses l of its nr rows) from its rows' J u (v, 3) into R's
+ * PT_D, the impulses left as they were; returns the update's inner product with the rows'
+ * residuals J u - r + eps lambda (the sweeps' quadratic's gradient; N s m/s). */
+static inline hs_real point_try(hs_real *R, const hs_real *l, int nr, const hs_real *v)
+{
+    hs_real *e = &R[PT_D];
+    hs_real gd;
+    if (nr == 3) {
+        hs_real lt[3] = {l[0], l[1], l[2]};
+        point3(R, lt, v[0], v[1], v[2], e);
+        gd = (((v[0] - R[PT_R]) + (R[PT_EPS] * l[0])) * e[0]) + (((v[1] - R[PT_R + 1]) * e[1]) + ((v[2] - R[PT_R + 2]) * e[2]));
+    } else {
+        /* a normal alone: row_update's, bounds [0, PT_HN] */
+        const hs_real w0 = (v[0] - R[PT_R]) + (R[PT_EPS] * l[0]);
+        e[0] = clamp(l[0] - (w0 * R[PT_IW]), HS_R(0.0), R[PT_HN]) - l[0];
+        e[1] = HS_R(0.0);
+        e[2] = HS_R(0.0);
+        gd = w0 * e[0];
+    }
+    return gd;
+}
+
+/* The rows' J u (3: n, t1, t2) at point geometry g from velocity records A and B (6 each at
+ * offset ov); B NULL for the ground. */
+static inline void point_ju(const hs_real *A, const hs_real *B, const hs_real *g, int ov, hs_real *v)
+{
+    hs_real vr[3];
+    if (B != NULL) {
+        rel_vel(A, B, g, ov, vr);
+    } else {
+        rel_vel_a(A, g, vr);
+    }
+    v[0] = dot3(&g[HS_CT_PT_N], vr);
+    v[1] = dot3(&g[HS_CT_PT_T1], vr);
+    v[2] = dot3(&g[HS_CT_PT_T2], vr);
+}
+
+/* One sweep over the contact pair of points k0 .. k1 - 1 (bodies' records A, B; B NULL for the
+ * ground): every point's update from the same velocities (Jacobi within the pair, so points
+ * that mirror each other get mirror updates: a symmetric scene stays symmetric, where
+ * Gauss-Seidel in point order seeded a tilt; model/CONTACT.md "Symmetry"), then all of them
+ * scaled by the step alpha in [0, 1] that minimises the sweeps' quadratic along them (the
+ * updates' sum overshoots: four corners of a face move it by up to 2.5 times one corner's). */
+static void fb_pair_sweep(const hs_model_type *T, int k0, int k1, const hs_real *geo, hs_real *pts, hs_real *A,
+                          hs_real *B, hs_real *lam)
+{
+    hs_real da[6] = {HS_R(0.0), HS_R(0.0), HS_R(0.0), HS_R(0.0), HS_R(0.0), HS_R(0.0)};
+    hs_real db[6] = {HS_R(0.0), HS_R(0.0), HS_R(0.0), HS_R(0.0), HS_R(0.0), HS_R(0.0)};
+    hs_real gd = HS_R(0.0), dwd = HS_R(0.0);
+    for (int k = k0; k < k1; ++k) {
+        const hs_ct_point *P = &T->ct_pts[k];
+        hs_real *R = &pts[k * FB_PT];
+        hs_real v[3];
+        point_ju(&A[FB_V], (B != NULL) ? &B[FB_V] : NULL, &geo[k * HS_CT_PT], 0, v);
+        gd += point_try(R, &lam[P->row], P->nrow, v);
+        apply6(da, &R[PT_MA], R[PT_D], R[PT_D + 1], R[PT_D + 2]);
+        apply6(db, &R[PT_MB], R[PT_D], R[PT_D + 1], R[PT_D + 2]);
+    }
+    /* e^T (W + E) e: the updates' velocity change at each point, dotted with the update */
+    for (int k = k0; k < k1; ++k) {
+        const hs_real *R = &pts[k * FB_PT];
+        hs_real v[3];
+        point_ju(da, (B != NULL) ? db : NULL, &geo[k * HS_CT_PT], 0, v);
+        dwd += ((((v[0] + (R[PT_EPS] * R[PT_D])) * R[PT_D]) + (v[1] * R[PT_D + 1])) + (v[2] * R[PT_D + 2]));
+    }
+    hs_real al = HS_R(1.0);
+    if ((dwd > HS_R(0.0)) && (-gd < dwd)) {
+        al = (gd < HS_R(0.0)) ? (-gd / dwd) : HS_R(1.0);
+    }
+    for (int k = k0; k < k1; ++k) {
+        const hs_ct_point *P = &T->ct_pts[k];
+        const hs_real *R = &pts[k * FB_PT];
+        for (int j = 0; j < P->nrow; ++j) {
+            lam[P->row + j] += al * R[PT_D + j];
+        }
+    }
+    hs_real *va = &A[FB_V]; /* the bodies' velocities (6 each) */
+    for (int j = 0; j < 6; ++j) {
+        va[j] += al * da[j];
+    }
+    if (B != NULL) {
+        hs_real *vb = &B[FB_V];
+        for (int j = 0; j < 6; ++j) {
+            vb[j] += al * db[j];
+        }
+    }
+}
+
+/* One sweep Gauss-Seidel in point order (s->ctpo: the generic stage's order, for the two forms'
+ * agreement check): per point its relative velocity, the rows' J u its projections, the
+ * point's update, then both bodies' records (bd); impulses lam (nk) in place. */
+static void fb_sweep_points(hs_stepper *s, const hs_model_type *T, int np, const hs_real *geo, const hs_real *pts,
+                            hs_real *bd, hs_real *lam)
+{
+    for (int k = 0; k < np; ++k) {
+        const hs_ct_point *P = &T->ct_pts[k];
+        const hs_real *R = &pts[k * FB_PT];
+        hs_real *A = body_rec(bd, P->a);
+        hs_real *B = body_rec(bd, P->b);
+        hs_real v[3], e[3];
+        point_ju(&A[FB_V], (P->b >= 0) ? &B[FB_V] : NULL, &geo[k * HS_CT_PT], 0, v);
+        const int i = P->row;
+        if (P->nrow == 3) {
+            point3(R, &lam[i], v[0], v[1], v[2], e);
+        } else {
+            e[0] = row_update(s, i, lam, v[0]);
+            e[1] = HS_R(0.0);
+            e[2] = HS_R(0.0);
+        }
+        apply6(&A[FB_V], &R[PT_MA], e[0], e[1], e[2]);
+        if (P->b >= 0) {
+            apply6(&B[FB_V], &R[PT_MB], e[0], e[1], e[2]);
+        }
+    }
+}
+
+/* The fixed sweeps (T->ct_sweeps), Gauss-Seidel over the contact pairs in their order, each
+ * pair's points together (fb_pair_sweep); impulses lam (nk) in place, the bodies' records bd.
+ * The budget, not a tolerance, ends them. */
 HS_INLINE void fb_sweeps(hs_stepper *s, const hs_model_type *T, int np, int nb, const hs_real *geo,
-                         const hs_real *pts, hs_real *bd, hs_real *lam, hs_real *cgw)
+                         hs_real *pts, hs_real *bd, hs_real *lam, hs_real *cgw)
 {
     const int ns = T->ct_sweeps;
     for (int sw = 0; sw < ns; ++sw) {
         if ((cgw != NULL) && (sw == 1)) {
             fb_pairs(s, T, np, nb, geo, pts, bd, lam, cgw);
         }
-        for (int k = 0; k < np; ++k) {
-            const hs_ct_point *P = &T->ct_pts[k];
-            const hs_real *R = &pts[k * FB_PT];
-            hs_real *A = body_rec(bd, P->a);
-            hs_real *B = body_rec(bd, P->b);
-            hs_real vr[3], e[3];
-            const hs_real *g = &geo[k * HS_CT_PT];
-            /* a point on the ground (fixed by the model) skips the ground's record, at rest */
-            if (P->b >= 0) {
-                rel_vel(A, B, g, FB_V, vr);
-            } else {
-                rel_vel_a(A, g, vr);
-            }
-            const int i = P->row;
-            if (P->nrow == 3) {
-                point3(R, &lam[i], dot3(&g[HS_CT_PT_N], vr), dot3(&g[HS_CT_PT_T1], vr), dot3(&g[HS_CT_PT_T2], vr), e);
-            } else {
-                e[0] = row_update(s, i, lam, dot3(&g[HS_CT_PT_N], vr));
-                e[1] = HS_R(0.0);
-                e[2] = HS_R(0.0);
-            }
-            apply6(&A[FB_V], &R[PT_MA], e[0], e[1], e[2]);
-            if (P->b >= 0) {
-                apply6(&B[FB_V], &R[PT_MB], e[0], e[1], e[2]);
-            }
+        for (int k0 = 0; (s->ctpo == 0) && (k0 < np); k0 = pair_end(T, k0, np)) {
+            const hs_ct_point *P = &T->ct_pts[k0];
+            fb_pair_sweep(T, k0, pair_end(T, k0, np), geo, pts, body_rec(bd, P->a),
+                          (P->b >= 0) ? body_rec(bd, P->b) : NULL, lam);
+        }
+        if (s->ctpo != 0) {
+            fb_sweep_points(s, T, np, geo, pts, bd, lam);
         }
     }
 }
@@ -1035,13 +1140,20 @@ hs_status hs_contact_fb_step(hs_stepper *s, const hs_ctx *c)
     fb_warm(s, T, np, pts, bd, lam);
     hs_real *cgw = (s->ctcg != 0) ? &bd[(fb.nb + 1) * FB_BODY] : NULL;
     fb_sweeps(s, T, np, fb.nb, geo, pts, bd, lam, cgw);
-    /* the residual the budget left (velocity units) */
-    hs_real res = HS_R(0.0);
+    /* the residual the budget left (velocity units), and how far a row sinks at the step's
+     * end beyond its compliance (m): its gap at q~ moved by cq times its J du */
+    hs_real res = HS_R(0.0), sunk = HS_R(0.0);
     for (int k = 0; k < np; ++k) {
         const hs_ct_point *P = &T->ct_pts[k];
         const hs_real *g = &geo[k * HS_CT_PT];
         hs_real vr[3];
         rel_vel(body_rec(bd, P->a), body_rec(bd, P->b), g, FB_V, vr);
+        const hs_real *Rk = &pts[k * FB_PT];
+        const hs_real dk = ct_sunk(g[HS_CT_PT_PHI] + (cq * (dot3(&g[HS_CT_PT_N], vr) - Rk[PT_VN])), Rk[PT_EPS],
+                                   lam[P->row], h);
+        /* a row that takes an impact this step (no compliance: its gap at q~ is the impact's,
+         * which fb_impact_lead or point_impact corrects) is judged at the next step */
+        sunk = ((Rk[PT_EPS] > HS_R(0.0)) && (dk > sunk)) ? dk : sunk;
         for (int j = 0; j < P->nrow; ++j) {
             const int i = P->row + j;
             const hs_real hi = pt_hi(&pts[k * FB_PT], j, lam[P->row]);
@@ -1057,5 +1169,7 @@ hs_status hs_contact_fb_step(hs_stepper *s, const hs_ctx *c)
     fb_out(s, &fb, bd, cq);
     s->stats.ct_residual = res;
     s->stats.ct_residual_max = (res > s->stats.ct_residual_max) ? res : s->stats.ct_residual_max;
+    s->stats.ct_sunk = sunk;
+    s->stats.ct_sunk_max = (sunk > s->stats.ct_sunk_max) ? sunk : s->stats.ct_sunk_max;
     return HS_OK;
 }

@@ -22,6 +22,18 @@ static inline hs_real clamp(hs_real x, hs_real lo, hs_real hi)
     return (y > hi) ? hi : y;
 }
 
+/* How far a normal row's gap at the step's end (gap, m) lies below the depth its compliance
+ * allows, 0 above it (m). The rest depth of its impulse lam (N s) is eps lam h / ERP (eps = REG
+ * W_ii: REG W F h^2 / ERP); a load that comes at once overshoots a spring's rest depth up to
+ * twice, so twice that plus HS_CT_SLOP is allowed. Deeper is a body sunk into another beyond
+ * what its load explains, which the step's error estimate takes as a position error
+ * (model/CONTACT.md "Passing through"). */
+static inline hs_real ct_sunk(hs_real gap, hs_real eps, hs_real lam, hs_real h)
+{
+    const hs_real d = (-gap - HS_CT_SLOP) - ((HS_R(2.0) * ((eps * lam) * h)) / HS_CT_ERP);
+    return (d > HS_R(0.0)) ? d : HS_R(0.0);
+}
+
 /* The hold anchors of this step (ctan, nk) from the committed ones (cta) and impulses (ctl):
  * per contact pair (consecutive points of T->ct_pts with the same bodies a, b: a contact's
  * slots), a += HS_CT_HOLDB (mean of the pair's normal impulses - a) on each of its normal

@@ -295,6 +295,10 @@ typedef struct hs_stepper_stats {
     hs_real ct_residual;     /* contact: complementarity residual of the last step (m/s or rad/s,
                               * rt/hs_contact.h); 0 without unilateral rows */
     hs_real ct_residual_max; /* contact: largest ct_residual since init/set_state */
+    hs_real ct_sunk;         /* contact: largest depth of a normal row at the step's end beyond
+                              * the one its compliance and load allow (m; rt/hs_contact_int.h
+                              * ct_sunk); 0 without unilateral rows */
+    hs_real ct_sunk_max;     /* contact: largest ct_sunk since init/set_state (m) */
     hs_real err_step;        /* error estimate of the last step: its local position error,
                               * |.|_inf over q (units of q: m, rad; rt/METHODS.md "The error
                               * estimate"); 0 for a second-order family's first step after
@@ -334,7 +338,7 @@ typedef enum hs_stage {
  * and the ground's record). Its pair correction's workspace is not counted here: it is taken
  * only where it fits in the 2 nk nq that HS_STEPPER_REALS_CT counts for the rows over q, which
  * the free-body stage does not use (rt/hs_contact.h hs_contact_fb_pairs). */
-#define HS_CT_FB_REALS(nk, nq) ((size_t)(HS_CT_PT + 52) * (size_t)(nk) + 6u * (size_t)(nq) + 36u)
+#define HS_CT_FB_REALS(nk, nq) ((size_t)(HS_CT_PT + 56) * (size_t)(nk) + 6u * (size_t)(nq) + 36u)
 
 /* The stepper: configuration, committed state and views into the caller's arenas. The arrays
  * (q, u, z, lambda, P, ... see HS_STEPPER_REAL_LIST) are fields named as in the list. */
@@ -372,6 +376,8 @@ typedef struct hs_stepper {
     int curv, curv_fd;      /* K_g used; from differences of constraint() */
     int ctfb;               /* 1: the contact stage works in body velocities (rt/hs_contact_fb.c) */
     int ctcg;               /* 1: and corrects its normal impulses per contact pair (hs_contact_fb_pairs) */
+    int ctpo;               /* 1: its sweeps run Gauss-Seidel in point order, as the generic stage's
+                             * (test/mb's agreement of the two forms); 0 (init): pair by pair */
     int galpha;             /* the generalized-alpha plan */
     int sdirk;              /* method sdirk: its generic plan, or the free-body path (fb) */
     int fb;                 /* the free-body path (rt/hs_fb.c) runs this model's steps */

@@ -1242,7 +1242,7 @@ static void print_summary(const sim_state *S, const hs_sim_cfg *cfg, const hs_si
                S->err_true_sum, S->ratio_lo, S->ratio_hi);
     if (type->energy != NULL) printf(" max_abs_dE=%.6e", S->max_dE);
     if (S->release > 0) printf(" release=%.6e rel_dE=%.6e", S->release, S->max_dE / S->release);
-    if (type->nk > 0) printf(" max_compl=%.6e", (double)st->stats.ct_residual_max);
+    if (type->nk > 0) printf(" max_compl=%.6e max_sunk=%.6e", (double)st->stats.ct_residual_max, (double)st->stats.ct_sunk_max);
     if (run->has_ref && done == run->nsteps) {
         double eq = 0.0, eu = 0.0;
         for (int i = 0; i < 4; ++i) {
