@@ -61,7 +61,10 @@ static void deriv_checks(void)
 {
     hs_tire_par p;
     hs_tire_par_car(&p);
-    static const double scale[HS_TIRE_NARG] = {1e-2, 1e-1, 10, 1, 30, 1e-2, 1e-2, 1};
+    /* camber and bore on (hs_tire_par_car: Rill's factors 1), so their columns are checked too */
+    static const double scale[HS_TIRE_NARG] = {[HS_TIRE_PEN] = 1e-2, [HS_TIRE_PEND] = 1e-1, [HS_TIRE_VX] = 10,
+        [HS_TIRE_VY] = 1, [HS_TIRE_OM] = 30, [HS_TIRE_OC] = 1, [HS_TIRE_WN] = 1, [HS_TIRE_XE] = 1e-2,
+        [HS_TIRE_YE] = 1e-2, [HS_TIRE_ZB] = 1, [HS_TIRE_PSI] = 1e-2};
     int bad = 0, n = 0, vbad = 0;
     double worst = 0.0;
     for (int k = 0; k < 400; ++k) {
@@ -74,6 +77,9 @@ static void deriv_checks(void)
         a[HS_TIRE_XE] = urand(-0.03, 0.03);
         a[HS_TIRE_YE] = urand(-0.03, 0.03);
         a[HS_TIRE_ZB] = urand(-1.0, 1.0);
+        a[HS_TIRE_OC] = a[HS_TIRE_OM] * urand(-0.08, 0.08);
+        a[HS_TIRE_WN] = a[HS_TIRE_OC] + urand(-2.0, 2.0);
+        a[HS_TIRE_PSI] = urand(-0.02, 0.02);
         if (fabs(a[HS_TIRE_OM]) < 1e-3) continue;
         hs_tire_out o, op, om, ov;
         if (hs_tire_eval(&p, a, 1200.0, &o) != HS_OK) { ++bad; continue; }
