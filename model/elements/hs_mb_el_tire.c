@@ -593,9 +593,13 @@ static int tire_eval(const hs_mb_model *mb, int e, hs_real t, const hs_real *q, 
      * states and inputs are constants for the mechanics' Jacobian; the state rates' rows are
      * not needed here) */
     gv res[HS_TIRE_DXE];
-    for (int k = 0; k < (int)HS_TIRE_DXE; ++k) {
+    /* the columns hs_tire_eval_mech wrote (OC comes with OM's pass, WN only with the bore) and
+     * the rows in use (the bore torque's with it) */
+    const int na = (E->bore != 0) ? (int)HS_TIRE_XE : (int)HS_TIRE_WN;
+    const int nk = (E->bore != 0) ? (int)HS_TIRE_DXE : (int)HS_TIRE_TBO;
+    for (int k = 0; k < nk; ++k) {
         res[k] = g_c(out->y[k]);
-        for (int a = 0; a < (int)HS_TIRE_XE; ++a) {
+        for (int a = 0; a < na; ++a) {
             const hs_real Jka = out->J[k][a];
             for (int i = 0; i < nd; ++i) { res[k].d[i] += Jka * K->arg[a].d[i]; }
         }
