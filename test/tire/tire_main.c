@@ -47,6 +47,25 @@ static void curves(void)
             }
         }
     }
+    /* camber slip sg and bore slip sb (tmcb FZ SX SY SG SB FX FY MZ TBO), on the data's road */
+    p.mu = 1.0;
+    static const double sg[] = {-0.3, -0.05, 0.0, 0.02, 0.1, 0.4};
+    static const double sb[] = {-4.0, -0.2, -0.01, 0.0, 0.03, 0.3, 1.5};
+    const int ng = (int)(sizeof sg / sizeof sg[0]), nb = (int)(sizeof sb / sizeof sb[0]);
+    for (int i = 0; i < nf; i += 2) {
+        for (int a = 0; a < ns; a += 3) {
+            for (int b = 0; b < ns; b += 3) {
+                for (int g = 0; g < ng; ++g) {
+                    for (int k = 0; k < nb; ++k) {
+                        hs_real Fx, Fy, Mz, Tbo;
+                        hs_tire_steady_cb(&p, fz[i], sl[a], sl[b], sg[g], sb[k], &Fx, &Fy, &Mz, &Tbo);
+                        printf("tmcb %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g\n", fz[i], sl[a], sl[b], sg[g],
+                               sb[k], (double)Fx, (double)Fy, (double)Mz, (double)Tbo);
+                    }
+                }
+            }
+        }
+    }
 }
 
 /* ---- derivatives against central differences ---- */
