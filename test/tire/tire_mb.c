@@ -511,6 +511,71 @@ static void cb_compile(int tilt)
                 "camber=on bore=on read into the element (camb 1, bore 1), 4 auxiliary states (psi the 4th)");
 }
 static void description_cb(void) { cb_compile(0); }
+
+/* A cambered wheel rolling freely (Omega = v/rd) at zero slip angle, camber=on: after its tread
+ * settles, Fy = the generalized curve at Rill's camber slip's equivalent lateral slip,
+ * F_G(sg / (3 hy)), sg = -(L/2) Omega e.n / (rd Omega + vN), at Fz = FzN (the table's values),
+ * toward the side the wheel's top leans to; 0 upright. */
+static double camber_fy(double gam, double *expect, double *lin)
+{
+    static const char tc[] =
+        "model cam dim=3\ninput drive\ninput brake\n"
+        "body c spatial mass=300 inertia=50,80,100 pos=0,0,0.6\n"
+        "body w spatial mass=20 inertia=0.6,1,0.6 pos=0,0,0.29\n"
+        "force t tire a=w b=c axis=0,1,0 in=drive camber=on\n";
+    static hs_mb_store cs;
+    static hs_mb_model cm;
+    hs_mb_error err;
+    if (hs_mb_parse_compile(tc, strlen(tc), &cs, &cm, 0, &err)) return NAN;
+    hs_tire_par tp;
+    hs_tire_par_car(&tp);
+    const double pen = 3500.0 / tp.cz, rd = tp.r0 - pen / 3.0, v = 20.0, Om = v / rd;
+    hs_real q[NQ] = {0}, u[NQ] = {0}, z[3] = {0}, in[2] = {0}, zd[3], val[HS_MB_TIRE_NVAL];
+    q[2] = 0.6; q[3] = 1;
+    q[9] = (hs_real)(tp.r0 - pen);
+    /* lean the top toward +y: a turn of -gam about x; spin Omega about the body y */
+    const double p[4] = {cos(-gam / 2), sin(-gam / 2), 0, 0}, W[4] = {0, 0, Om, 0};
+    for (int i = 0; i < 4; ++i) q[10 + i] = (hs_real)p[i];
+    u[7] = (hs_real)v;
+    u[10] = (hs_real)(0.5 * (p[0] * W[0] - p[1] * W[1] - p[2] * W[2] - p[3] * W[3]));
+    u[11] = (hs_real)(0.5 * (p[0] * W[1] + p[1] * W[0] + p[2] * W[3] - p[3] * W[2]));
+    u[12] = (hs_real)(0.5 * (p[0] * W[2] - p[1] * W[3] + p[2] * W[0] + p[3] * W[1]));
+    u[13] = (hs_real)(0.5 * (p[0] * W[3] + p[1] * W[2] - p[2] * W[1] + p[3] * W[0]));
+    hs_model m;
+    hs_mb_model_init(&m, &cm);
+    for (int k = 0; k < 20000; ++k) {
+        if (cm.type.zdot(&m, 0, q, u, z, in, zd) != HS_OK) return NAN;
+        for (int i = 0; i < 3; ++i) z[i] += (hs_real)(5e-5 * zd[i]);
+    }
+    if (hs_mb_tire_probe(&cm, 0, 0, q, u, z, in, val) != HS_OK) return NAN;
+    /* the closed form at FzN */
+    const hs_tire_curve *X = &tp.x[0], *Y = &tp.y[0];
+    const double qx = X->FM / X->dF0, qy = Y->FM / Y->dF0;
+    const double hy = Y->sM / (X->sM + Y->sM) + qy / (qx + qy);
+    const double L = 2.0 * sqrt(tp.r0 * 3500.0 / tp.cz);
+    const double sg = (L / 2.0) * Om * sin(gam) / (rd * Om + tp.vN); /* e.n = -sin(gam) */
+    const double s = fabs(sg) / (3.0 * hy), dF0 = Y->dF0 * hy, sM = Y->sM / hy, sig = s / sM;
+    *expect = (sg >= 0 ? 1.0 : -1.0) * dF0 * s / (1.0 + sig * (sig + dF0 * sM / Y->FM - 2.0));
+    *lin = Y->dF0 * sg / 3.0;
+    return val[HS_MB_TIRE_FY];
+}
+
+static void camber_closed_form(void)
+{
+    char what[400];
+    double ex, lin;
+    const double gams[3] = {0.02, -0.05, 0.1};
+    for (int k = 0; k < 3; ++k) {
+        const double fy = camber_fy(gams[k], &ex, &lin);
+        snprintf(what, sizeof what, "camber %.2f rad, free rolling at 20 m/s, zero slip angle, Fz = FzN: Fy %.6f N = F_G(sg/(3 hy)) %.6f N "
+                 "(1e-7; small-slip form dFy0 sg/3 = %.3f N), toward the leaning top", gams[k], fy, ex, lin);
+        CHECK_NAMED(fabs(fy - ex) <= 1e-7 * fabs(ex) && fy * gams[k] > 0, what);
+        printf("  %s\n", what);
+    }
+    const double f0 = camber_fy(0.0, &ex, &lin);
+    snprintf(what, sizeof what, "camber 0, free rolling, camber=on: Fy = %.3e N (|Fy| < 1e-9 N)", f0);
+    CHECK_NAMED(fabs(f0) < 1e-9, what);
+}
 static void description_cb_tilted(void) { cb_compile(1); }
 
 static const hs_test_case tests[] = {
@@ -526,6 +591,7 @@ static const hs_test_case tests[] = {
     HS_TEST_ROW(description_cb),
     HS_TEST_ROW(forces_tilted),
     HS_TEST_ROW(derivatives_tilted),
+    HS_TEST_ROW(camber_closed_form),
     HS_TEST_ROW(description_cb_tilted),
     HS_TEST_ROW(forces_tilted),
     HS_TEST_ROW(derivatives_tilted),
