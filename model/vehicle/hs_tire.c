@@ -500,6 +500,54 @@ void hs_tire_steady_cb(const hs_tire_par *p, hs_real Fz, hs_real sx, hs_real sy,
 
 /* ---- the element ---- */
 
+/* The camber's and the bore's slips (eval_core). */
+typedef struct cb_slip {
+    int bore;        /* 1: kbore > 0 */
+    td vsyf, syf;    /* the lateral slip velocity and slip with the camber's equivalent share */
+    td sgq;          /* that share, sg/3 (kgam times) */
+    td rb, vb, sb;   /* bore radius, bore slip velocity, bore slip (0 without the bore) */
+} cb_slip;
+
+/* Camber (Rill): the camber spin oc turns the patch about n, a parabolic lateral deflection whose
+ * mean is that of the lateral slip velocity vg = (L/6) oc: the camber slip sg = -(L/2) oc / v*
+ * enters as the equivalent lateral slip sg/3 (TIRE.md). Bore: slip velocity vb = R_B w_n at the
+ * bore radius R_B = (L + B)/6, slip sb = -vb / v*. */
+static void cb_slips(const hs_tire_par *p, const td *a, td L, td vsy, td sy, td vstar, cb_slip *c)
+{
+    const td zero = td_c(HS_R(0.0));
+    c->vsyf = vsy;
+    c->syf = sy;
+    c->sgq = zero;
+    if (p->kgam > HS_R(0.0)) {
+        const td vg = td_scale(td_mul(L, a[HS_TIRE_OC]), p->kgam / HS_R(6.0));
+        c->vsyf = td_add(vsy, vg);
+        c->sgq = td_scale(td_div(vg, vstar), HS_R(-1.0));
+        c->syf = td_add(sy, c->sgq);
+    }
+    /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
+    c->bore = (p->kbore > HS_R(0.0)) ? 1 : 0;
+    c->rb = zero;
+    c->vb = zero;
+    c->sb = zero;
+    if (c->bore != 0) {
+        c->rb = td_scale(td_addc(L, p->B), HS_R(1.0) / HS_R(6.0));
+        c->vb = td_mul(c->rb, a[HS_TIRE_WN]);
+        c->sb = td_scale(td_div(c->vb, vstar), HS_R(-1.0));
+    }
+}
+
+/* Rill's dynamic bore torque with the tread's transport velocity vc (a patch at rest is a
+ * torsional spring-damper and does not creep): cpsi psi + dpsi psi' = -(kbore R_B^2 fos / vc)
+ * (w_n + psi'), solved for psi'; steady, kbore R_B fos sb (v* over vc). */
+static void bore_dyn(const hs_tire_par *p, td rb, td fb, td vc, td psi, td wn, td *Tbo, td *dpsi)
+{
+    const td kf = td_scale(td_mul(td_mul(rb, rb), fb), p->kbore);
+    const td nump = td_add(td_mul(td_scale(vc, p->cpsi), psi), td_mul(kf, wn));
+    const td denp = td_add(td_scale(vc, p->dpsi), kf);
+    *dpsi = td_scale(td_div(nump, denp), HS_R(-1.0));
+    *Tbo = td_add(td_scale(psi, p->cpsi), td_scale(*dpsi, p->dpsi));
+}
+
 /* The element with the Jacobian columns c0 .. c0 + nd - 1 (nd <= TD_N; 0 for values only). */
 static int eval_core(const hs_tire_par *p, const hs_real *arg, hs_real Tb, hs_tire_out *o, int c0,
                      int nd)
@@ -532,26 +580,12 @@ static int eval_core(const hs_tire_par *p, const hs_real *arg, hs_real Tb, hs_ti
     const td vstar = td_addc(td_abs(vr), p->vN);
     const td sx = td_scale(td_div(vsx, vstar), HS_R(-1.0));
     const td sy = td_scale(td_div(vsy, vstar), HS_R(-1.0));
-    /* camber (Rill): the camber spin oc turns the patch about n, a parabolic lateral deflection
-     * whose mean is that of the lateral slip velocity vg = (L/6) oc: the camber slip
-     * sg = -(L/2) oc / v* enters as the equivalent lateral slip sg/3 (TIRE.md) */
+    /* camber and bore slips (cb_slips) */
     const td L = length_d(p, Fz);
-    td vsyf = vsy, syf = sy, sgq = zero;
-    if (p->kgam > HS_R(0.0)) {
-        const td vg = td_scale(td_mul(L, a[HS_TIRE_OC]), p->kgam / HS_R(6.0));
-        vsyf = td_add(vsy, vg);
-        sgq = td_scale(td_div(vg, vstar), HS_R(-1.0));
-        syf = td_add(sy, sgq);
-    }
-    /* bore: slip velocity vb = R_B w_n at the bore radius R_B = (L + B)/6, slip sb = -vb / v* */
-    /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
-    const int bore = (p->kbore > HS_R(0.0)) ? 1 : 0;
-    td rb = zero, vb = zero, sb = zero;
-    if (bore != 0) {
-        rb = td_scale(td_addc(L, p->B), HS_R(1.0) / HS_R(6.0));
-        vb = td_mul(rb, a[HS_TIRE_WN]);
-        sb = td_scale(td_div(vb, vstar), HS_R(-1.0));
-    }
+    cb_slip cs;
+    cb_slips(p, a, L, vsy, sy, vstar, &cs);
+    const int bore = cs.bore;
+    const td vsyf = cs.vsyf, syf = cs.syf, sgq = cs.sgq, rb = cs.rb, vb = cs.vb, sb = cs.sb;
     /* Mzs: the steady torque, unused here (Mz below uses the trail with the dynamic force) */
     td Fxs = zero, Fys = zero, Mzs = zero, bx = zero, by = zero, ntr = zero, fb = zero;
     if (Fz.v > HS_R(0.0)) {
@@ -581,17 +615,10 @@ static int eval_core(const hs_tire_par *p, const hs_real *arg, hs_real Tb, hs_ti
      * the camber's steady share by sg/3 (a parabolic deflection: no trail) */
     const td Fyt = (p->kgam > HS_R(0.0)) ? td_sub(Fy, td_mul(by, sgq)) : Fy;
     const td Mz = td_scale(td_mul(ntr, Fyt), HS_R(-1.0));
-    /* bore torque (Rill's dynamic bore torque, with the tread's transport velocity vc, so a patch
-     * at rest is a torsional spring-damper and does not creep): cpsi psi + dpsi psi' =
-     * -(kbore R_B^2 fos / vc)(w_n + psi'), solved for psi'; steady, kbore R_B fos sb (v* over vc) */
+    /* bore torque (bore_dyn) */
     td Tbo = zero, dpsi = zero;
     if (bore != 0) {
-        const td kf = td_scale(td_mul(td_mul(rb, rb), fb), p->kbore);
-        const td psi = a[HS_TIRE_PSI];
-        const td nump = td_add(td_mul(td_scale(vc, p->cpsi), psi), td_mul(kf, a[HS_TIRE_WN]));
-        const td denp = td_add(td_scale(vc, p->dpsi), kf);
-        dpsi = td_scale(td_div(nump, denp), HS_R(-1.0));
-        Tbo = td_add(td_scale(psi, p->cpsi), td_scale(dpsi, p->dpsi));
+        bore_dyn(p, rb, fb, vc, a[HS_TIRE_PSI], a[HS_TIRE_WN], &Tbo, &dpsi);
     }
     /* rolling resistance: -fr Fz rd, smoothed through zero spin over vN */
     const td sgn = td_div(vr, td_sqrt(td_addc(td_mul(vr, vr), vN2)));
