@@ -15,8 +15,13 @@
  * Steered, the knuckle's torque -kn e on the wheel and kn e on b, kn = rd (Fx (1 - cos delta) +
  * Fy sin delta), makes the spin's share of the contact torque -rd Fx (model/TIRE.md).
  *
- * States (3, the element table's auxiliary states): the tread deflections xe, ye (m) and the
- * brake's Dahl state zb, advanced by the stepper from hs_tire_eval's rates.
+ * camber=on: the camber spin oc = Omega e.n (the wheel's lean against n) enters as Rill's camber
+ * slip; bore=on: the wheel's spin about n, wn = n . 2 E(p) p', gives the bore torque T_B n on the
+ * wheel (model/TIRE.md "Camber and bore torque"); both off when left out (p->kgam, kbore = 0).
+ *
+ * States (3, the element table's auxiliary states; 4 with bore=on): the tread deflections xe,
+ * ye (m), the brake's Dahl state zb and the torsional tread psi (rad), advanced by the stepper
+ * from hs_tire_eval's rates.
  *
  * Derivatives: every quantity is a value with its gradient over the wheel's 7 coordinates and
  * 7 velocities (forward mode through the closed forms above), chained with hs_tire_eval's exact
@@ -771,9 +776,9 @@ const mb_force_elem mb_el_tire = {
     .passive = MB_NO, .spring = MB_NO, .hinge = MB_NO, .tire = MB_YES};
 
 /* 3 states (xe, ye, zb), a 4th (psi) with bore=on */
-static int nz_of(const hs_mb_force *E)
+static int tire_nz_of(const hs_mb_force *E)
 {
     return (E->bore != 0) ? 4 : 3;
 }
 
-const mb_force_states mb_el_tire_states = {3, zdot, eval_z, nz_of};
+const mb_force_states mb_el_tire_states = {3, zdot, eval_z, tire_nz_of};

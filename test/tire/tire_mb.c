@@ -174,7 +174,9 @@ static void args_of(const hs_real *q, const hs_real *u, const hs_real *z, const 
     /* body-frame angular velocity w = 2 conj(p) p' (vector part), its y */
     arg[HS_TIRE_OM] = 2 * (p[0] * pd[2] - p[2] * pd[0] - p[3] * pd[1] + p[1] * pd[3]);
     arg[HS_TIRE_XE] = z[0]; arg[HS_TIRE_YE] = z[1]; arg[HS_TIRE_ZB] = z[2];
-    arg[HS_TIRE_OC] = arg[HS_TIRE_WN] = arg[HS_TIRE_PSI] = 0;
+    arg[HS_TIRE_OC] = 0;
+    arg[HS_TIRE_WN] = 0;
+    arg[HS_TIRE_PSI] = 0;
     if (cb) {
         /* camber spin Omega (e . n); the whole spin about n: n . R(p) w_body */
         const double wb[3] = {2 * (p[0] * pd[1] - p[1] * pd[0] - p[2] * pd[3] + p[3] * pd[2]), arg[HS_TIRE_OM],
