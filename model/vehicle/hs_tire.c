@@ -583,13 +583,19 @@ static int eval_core(const hs_tire_par *p, const hs_real *arg, hs_real Tb, hs_ti
     /* camber and bore slips (cb_slips) */
     const td L = length_d(p, Fz);
     cb_slip cs;
-    cb_slips(p, a, L, vsy, sy, vstar, &cs);
+    cs.bore = 0;
+    /* both off (the planar cars, the element's default): none of their work */
+    if ((p->kgam > HS_R(0.0)) || (p->kbore > HS_R(0.0))) {
+        cb_slips(p, a, L, vsy, sy, vstar, &cs);
+    }
     const int bore = cs.bore;
-    const td vsyf = cs.vsyf, syf = cs.syf, sgq = cs.sgq, rb = cs.rb, vb = cs.vb, sb = cs.sb;
+    const td *vsyf = (p->kgam > HS_R(0.0)) ? &cs.vsyf : &vsy;
+    const td *syf = (p->kgam > HS_R(0.0)) ? &cs.syf : &sy;
+    const td *sb = (bore != 0) ? &cs.sb : &zero;
     /* Mzs: the steady torque, unused here (Mz below uses the trail with the dynamic force) */
     td Fxs = zero, Fys = zero, Mzs = zero, bx = zero, by = zero, ntr = zero, fb = zero;
     if (Fz.v > HS_R(0.0)) {
-        steady_d(p, Fz, L, sx, syf, sy, sb, bore, &Fxs, &Fys, &Mzs, &bx, &by, &ntr, &fb);
+        steady_d(p, Fz, L, sx, *syf, sy, *sb, bore, &Fxs, &Fys, &Mzs, &bx, &by, &ntr, &fb);
     }
     /* tread dynamics (Rill's first order): c e + d e' = -(b/vc)(vs + e') solved for e'. The
      * transport velocity vc fades vN out at standstill, vc = |vr| + vN w2/(w2 + vN^2) + veps,
@@ -598,7 +604,7 @@ static int eval_core(const hs_tire_par *p, const hs_real *arg, hs_real Tb, hs_ti
     td w2 = td_add(td_add(td_mul(vsx, vsx), td_mul(vsy, vsy)), td_mul(vr, vr));
     if (bore != 0) {
         /* a patch turning at standstill slides too: the bore's slip velocity in w2 */
-        w2 = td_add(w2, td_mul(vb, vb));
+        w2 = td_add(w2, td_mul(cs.vb, cs.vb));
     }
     const td g = td_div(w2, td_addc(w2, vN2));
     const td vc = td_addc(td_add(td_abs(vr), td_scale(g, p->vN)), p->vN * HS_R(1e-6));
@@ -606,19 +612,19 @@ static int eval_core(const hs_tire_par *p, const hs_real *arg, hs_real Tb, hs_ti
     const td numx = td_add(td_mul(td_scale(vc, p->cx), xe), td_mul(bx, vsx));
     const td denx = td_add(td_scale(vc, p->dx), bx);
     const td dxe = td_scale(td_div(numx, denx), HS_R(-1.0));
-    const td numy = td_add(td_mul(td_scale(vc, p->cy), ye), td_mul(by, vsyf));
+    const td numy = td_add(td_mul(td_scale(vc, p->cy), ye), td_mul(by, *vsyf));
     const td deny = td_add(td_scale(vc, p->dy), by);
     const td dye = td_scale(td_div(numy, deny), HS_R(-1.0));
     const td Fx = td_add(td_scale(xe, p->cx), td_scale(dxe, p->dx));
     const td Fy = td_add(td_scale(ye, p->cy), td_scale(dye, p->dy));
     /* aligning torque: the steady state's pneumatic trail n(sy) times the dynamic force, less
      * the camber's steady share by sg/3 (a parabolic deflection: no trail) */
-    const td Fyt = (p->kgam > HS_R(0.0)) ? td_sub(Fy, td_mul(by, sgq)) : Fy;
+    const td Fyt = (p->kgam > HS_R(0.0)) ? td_sub(Fy, td_mul(by, cs.sgq)) : Fy;
     const td Mz = td_scale(td_mul(ntr, Fyt), HS_R(-1.0));
     /* bore torque (bore_dyn) */
     td Tbo = zero, dpsi = zero;
     if (bore != 0) {
-        bore_dyn(p, rb, fb, vc, a[HS_TIRE_PSI], a[HS_TIRE_WN], &Tbo, &dpsi);
+        bore_dyn(p, cs.rb, fb, vc, a[HS_TIRE_PSI], a[HS_TIRE_WN], &Tbo, &dpsi);
     }
     /* rolling resistance: -fr Fz rd, smoothed through zero spin over vN */
     const td sgn = td_div(vr, td_sqrt(td_addc(td_mul(vr, vr), vN2)));

@@ -227,7 +227,8 @@ static int wheel_eval(const hs_model *m, int i, const hs_real *q, const hs_real 
     r->f[3] = -o.rd * Fx + o.y[HS_TIRE_TY] + o.y[HS_TIRE_TB] + Td;
     for (int l = 0; l < ((jac != 0) ? 6 : 0); ++l) {
         hs_real dres[HS_TIRE_NRES];
-        for (int k = 0; k < (int)HS_TIRE_NRES; ++k) {
+        /* the rows read below (FX .. TB; no bore torque here) */
+        for (int k = 0; k <= (int)HS_TIRE_TB; ++k) {
             dres[k] = o.J[k][HS_TIRE_VX] * dvx[l] + o.J[k][HS_TIRE_VY] * dvy[l] +
                       ((l == 5) ? o.J[k][HS_TIRE_OM] : HS_R(0.0));
         }
