@@ -548,6 +548,43 @@ static void bore_dyn(const hs_tire_par *p, td rb, td fb, td vc, td psi, td wn, t
     *Tbo = td_add(td_scale(psi, p->cpsi), td_scale(*dpsi, p->dpsi));
 }
 
+/* cb_slips' results with camber and bore off: the lateral slip and its velocity as they are */
+static void cb_init(cb_slip *c, td vsy, td sy)
+{
+    const td zero = td_c(HS_R(0.0));
+    c->bore = 0;
+    c->vsyf = vsy;
+    c->syf = sy;
+    c->sgq = zero;
+    c->rb = zero;
+    c->vb = zero;
+    c->sb = zero;
+}
+
+/* The Dahl brake (eval_core says why): zb' and the brake torque at capacity Tb. */
+static void brake_d(const hs_tire_par *p, td om, td zb, hs_real Tb, td *dzb, td *Tbr)
+{
+    const td aom = td_abs(om);
+    const td sig = td_div(td_c(p->sigma_b), td_addc(td_scale(aom, HS_R(1.0) / p->omega_b), HS_R(1.0)));
+    *dzb = td_mul(td_sub(om, td_mul(aom, zb)), sig);
+    *Tbr = td_scale(td_add(zb, td_scale(*dzb, p->tau_b)), -Tb);
+}
+
+/* o->y and the Jacobian's columns c0 .. c0 + nd - 1 from the results res: 1 when all finite. */
+static int out_put(hs_tire_out *o, const td *const *res, int c0, int nd)
+{
+    int ok = 1;
+    for (int k = 0; k < (int)HS_TIRE_NRES; ++k) {
+        o->y[k] = res[k]->v;
+        ok &= hs_isfinite(o->y[k]);
+        for (int i = 0; i < nd; ++i) {
+            o->J[k][c0 + i] = gd(res[k], i);
+            ok &= hs_isfinite(o->J[k][c0 + i]);
+        }
+    }
+    return ok;
+}
+
 /* The element with the Jacobian columns c0 .. c0 + nd - 1 (nd <= TD_N; 0 for values only). */
 static int eval_core(const hs_tire_par *p, const hs_real *arg, hs_real Tb, hs_tire_out *o, int c0,
                      int nd)
@@ -583,19 +620,16 @@ static int eval_core(const hs_tire_par *p, const hs_real *arg, hs_real Tb, hs_ti
     /* camber and bore slips (cb_slips) */
     const td L = length_d(p, Fz);
     cb_slip cs;
-    cs.bore = 0;
+    cb_init(&cs, vsy, sy);
     /* both off (the planar cars, the element's default): none of their work */
     if ((p->kgam > HS_R(0.0)) || (p->kbore > HS_R(0.0))) {
         cb_slips(p, a, L, vsy, sy, vstar, &cs);
     }
     const int bore = cs.bore;
-    const td *vsyf = (p->kgam > HS_R(0.0)) ? &cs.vsyf : &vsy;
-    const td *syf = (p->kgam > HS_R(0.0)) ? &cs.syf : &sy;
-    const td *sb = (bore != 0) ? &cs.sb : &zero;
     /* Mzs: the steady torque, unused here (Mz below uses the trail with the dynamic force) */
     td Fxs = zero, Fys = zero, Mzs = zero, bx = zero, by = zero, ntr = zero, fb = zero;
     if (Fz.v > HS_R(0.0)) {
-        steady_d(p, Fz, L, sx, *syf, sy, *sb, bore, &Fxs, &Fys, &Mzs, &bx, &by, &ntr, &fb);
+        steady_d(p, Fz, L, sx, cs.syf, sy, cs.sb, bore, &Fxs, &Fys, &Mzs, &bx, &by, &ntr, &fb);
     }
     /* tread dynamics (Rill's first order): c e + d e' = -(b/vc)(vs + e') solved for e'. The
      * transport velocity vc fades vN out at standstill, vc = |vr| + vN w2/(w2 + vN^2) + veps,
@@ -612,7 +646,7 @@ static int eval_core(const hs_tire_par *p, const hs_real *arg, hs_real Tb, hs_ti
     const td numx = td_add(td_mul(td_scale(vc, p->cx), xe), td_mul(bx, vsx));
     const td denx = td_add(td_scale(vc, p->dx), bx);
     const td dxe = td_scale(td_div(numx, denx), HS_R(-1.0));
-    const td numy = td_add(td_mul(td_scale(vc, p->cy), ye), td_mul(by, *vsyf));
+    const td numy = td_add(td_mul(td_scale(vc, p->cy), ye), td_mul(by, cs.vsyf));
     const td deny = td_add(td_scale(vc, p->dy), by);
     const td dye = td_scale(td_div(numy, deny), HS_R(-1.0));
     const td Fx = td_add(td_scale(xe, p->cx), td_scale(dxe, p->dx));
@@ -640,11 +674,8 @@ static int eval_core(const hs_tire_par *p, const hs_real *arg, hs_real Tb, hs_ti
      * engagement, a stiff damping Tb tau sigma_b that jumped to 0 when the brake slid, which the
      * default method's one Newton step per stage turned into a 4-step cycle of a braked wheel at
      * rest (model/TIRE.md "Low speed and standstill") */
-    const td zb = a[HS_TIRE_ZB];
-    const td aom = td_abs(om);
-    const td sig = td_div(td_c(p->sigma_b), td_addc(td_scale(aom, HS_R(1.0) / p->omega_b), HS_R(1.0)));
-    const td dzb = td_mul(td_sub(om, td_mul(aom, zb)), sig);
-    const td Tbr = td_scale(td_add(zb, td_scale(dzb, p->tau_b)), -Tb);
+    td dzb, Tbr;
+    brake_d(p, om, a[HS_TIRE_ZB], Tb, &dzb, &Tbr);
     const td *res[HS_TIRE_NRES];
     res[HS_TIRE_FZ] = &Fz;
     res[HS_TIRE_FX] = &Fx;
@@ -657,15 +688,7 @@ static int eval_core(const hs_tire_par *p, const hs_real *arg, hs_real Tb, hs_ti
     res[HS_TIRE_DYE] = &dye;
     res[HS_TIRE_DZB] = &dzb;
     res[HS_TIRE_DPSI] = &dpsi;
-    int ok = 1;
-    for (int k = 0; k < (int)HS_TIRE_NRES; ++k) {
-        o->y[k] = res[k]->v;
-        ok &= hs_isfinite(o->y[k]);
-        for (int i = 0; i < nd; ++i) {
-            o->J[k][c0 + i] = gd(res[k], i);
-            ok &= hs_isfinite(o->J[k][c0 + i]);
-        }
-    }
+    const int ok = out_put(o, res, c0, nd);
     o->rd = rd.v;
     o->sx = sx.v;
     o->sy = sy.v;
