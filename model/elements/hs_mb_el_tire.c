@@ -15,8 +15,13 @@
  * Steered, the knuckle's torque -kn e on the wheel and kn e on b, kn = rd (Fx (1 - cos delta) +
  * Fy sin delta), makes the spin's share of the contact torque -rd Fx (model/TIRE.md).
  *
- * States (3, the element table's auxiliary states): the tread deflections xe, ye (m) and the
- * brake's Dahl state zb, advanced by the stepper from hs_tire_eval's rates.
+ * camber=on: the camber spin oc = Omega e.n (the wheel's lean against n) enters as Rill's camber
+ * slip; bore=on: the wheel's spin about n, wn = n . 2 E(p) p', gives the bore torque T_B n on the
+ * wheel (model/TIRE.md "Camber and bore torque"); both off when left out (p->kgam, kbore = 0).
+ *
+ * States (3, the element table's auxiliary states; 4 with bore=on): the tread deflections xe,
+ * ye (m), the brake's Dahl state zb and the torsional tread psi (rad), advanced by the stepper
+ * from hs_tire_eval's rates.
  *
  * Derivatives: every quantity is a value with its gradient over the wheel's 7 coordinates and
  * 7 velocities (forward mode through the closed forms above), chained with hs_tire_eval's exact
@@ -123,6 +128,9 @@ static int tire_data(const hs_mb_force *E, const hs_real *in, hs_tire_par *p)
     if (E->l0 > HS_R(0.0)) { p->r0 = E->l0; }
     if (E->k > HS_R(0.0)) { p->cz = E->k; }
     if (E->c > HS_R(0.0)) { p->dz = E->c; }
+    /* camber=, bore= (off when left out: the description's figures before them, TIRE.md) */
+    if (E->camb == 0) { p->kgam = HS_R(0.0); }
+    if (E->bore == 0) { p->kbore = HS_R(0.0); }
     return HS_OK;
 }
 
@@ -300,6 +308,51 @@ static int tire_kin_eval(const hs_mb_model *mb, const hs_mb_force *E, const hs_t
     return HS_OK;
 }
 
+/* d(n . 2 E(p) p')/dp_j and /dp'_j (E linear in p): the wheel's spin about the road normal n */
+static hs_real wn_terms(const hs_real *n, const hs_real *p, const hs_real *pd, int j, hs_real *dq)
+{
+    hs_real Ep[3][4], Ej[3][4], ej[4] = {0, 0, 0, 0};
+    mb_quat_E(p, Ep);
+    ej[j] = HS_R(1.0);
+    mb_quat_E(ej, Ej);
+    hs_real du = HS_R(0.0), d = HS_R(0.0);
+    for (int r = 0; r < 3; ++r) {
+        du += HS_R(2.0) * n[r] * Ep[r][j];
+        d += HS_R(2.0) * n[r] * (Ej[r][0] * pd[0] + Ej[r][1] * pd[1] + Ej[r][2] * pd[2] + Ej[r][3] * pd[3]);
+    }
+    *dq = d;
+    return du;
+}
+
+/* The arguments OC (camber spin Omega e.n, camber=on), WN (the wheel's spin about n, bore=on)
+ * and PSI (the bore's state z[3]) with their gradients; 0 when off (n constant, as in pen'). */
+static void normal_spins(const hs_mb_model *mb, const hs_mb_force *E, const hs_real *q, const hs_real *u,
+                         const hs_real *z, int nd, tire_kin *K)
+{
+    K->arg[HS_TIRE_OC] = g_c(HS_R(0.0));
+    K->arg[HS_TIRE_WN] = g_c(HS_R(0.0));
+    K->arg[HS_TIRE_PSI] = g_c((E->bore != 0) ? z[3] : HS_R(0.0));
+    if (E->camb != 0) {
+        gv en = g_c(HS_R(0.0));
+        for (int i = 0; i < 3; ++i) { en = g_lin(nd, HS_R(1.0), &en, K->n[i], &K->e[i]); }
+        K->arg[HS_TIRE_OC] = g_mul(nd, &K->arg[HS_TIRE_OM], &en);
+    }
+    if (E->bore != 0) {
+        const int o = mb->qoff[E->a.body];
+        gv wn = g_c(HS_R(0.0));
+        for (int j = 0; j < 4; ++j) {
+            hs_real dq;
+            const hs_real du = wn_terms(K->n, &q[o + 3], &u[o + 3], j, &dq);
+            wn.v += du * u[o + 3 + j];
+            if (nd > 0) {
+                wn.d[3 + j] = dq;
+                wn.d[7 + 3 + j] = du;
+            }
+        }
+        K->arg[HS_TIRE_WN] = wn;
+    }
+}
+
 /* The brake capacity input (N m): a capacity, so a negative one refuses the step. */
 static int brake_of(const hs_mb_force *E, const hs_real *in, hs_real *Tb)
 {
@@ -436,7 +489,30 @@ static int kin_values(const hs_mb_model *mb, const hs_mb_force *E, const hs_tire
     return HS_OK;
 }
 
-/* tire_eval on values: F, T, Tr (3 each), zd (3) when not NULL. */
+/* normal_spins on values (the same operations) */
+static void normal_spins_v(const hs_mb_model *mb, const hs_mb_force *E, const hs_real *q, const hs_real *u,
+                           const hs_real *z, tire_kv *K)
+{
+    K->arg[HS_TIRE_OC] = HS_R(0.0);
+    K->arg[HS_TIRE_WN] = HS_R(0.0);
+    K->arg[HS_TIRE_PSI] = (E->bore != 0) ? z[3] : HS_R(0.0);
+    if (E->camb != 0) {
+        hs_real en = HS_R(0.0);
+        for (int i = 0; i < 3; ++i) { en = HS_R(1.0) * en + K->n[i] * K->e[i]; }
+        K->arg[HS_TIRE_OC] = K->arg[HS_TIRE_OM] * en;
+    }
+    if (E->bore != 0) {
+        const int o = mb->qoff[E->a.body];
+        hs_real wn = HS_R(0.0);
+        for (int j = 0; j < 4; ++j) {
+            hs_real dq;
+            wn += wn_terms(K->n, &q[o + 3], &u[o + 3], j, &dq) * u[o + 3 + j];
+        }
+        K->arg[HS_TIRE_WN] = wn;
+    }
+}
+
+/* tire_eval on values: F, T, Tr (3 each), zd (3, 4 with bore=on) when not NULL. */
 static int tire_eval_v(const hs_mb_model *mb, int e, hs_real t, const hs_real *q, const hs_real *u,
                        const hs_real *z, const hs_real *in, tire_kv *K, hs_real *F, hs_real *T, hs_real *Tr,
                        hs_real *zd, hs_tire_out *out)
@@ -450,12 +526,14 @@ static int tire_eval_v(const hs_mb_model *mb, int e, hs_real t, const hs_real *q
     if (rc != (int)HS_OK) { return rc; }
     rc = kin_values(mb, E, &tp, t, q, u, z, in, K);
     if (rc != (int)HS_OK) { return rc; }
+    normal_spins_v(mb, E, q, u, z, K);
     rc = hs_tire_eval_values(&tp, K->arg, Tb, out);
     if (rc != (int)HS_OK) { return rc; }
     if (zd != NULL) {
         zd[0] = out->y[HS_TIRE_DXE];
         zd[1] = out->y[HS_TIRE_DYE];
         zd[2] = out->y[HS_TIRE_DZB];
+        if (E->bore != 0) { zd[3] = out->y[HS_TIRE_DPSI]; }
     }
     const hs_real rd = out->rd, Fx = out->y[HS_TIRE_FX], Fy = out->y[HS_TIRE_FY], Td = in[E->in0];
     hs_real Ts = HS_R(1.0) * out->y[HS_TIRE_TY] + HS_R(1.0) * out->y[HS_TIRE_TB];
@@ -487,6 +565,10 @@ static int tire_eval_v(const hs_mb_model *mb, int e, hs_real t, const hs_real *q
             T[i] = HS_R(1.0) * T[i] + K->n[i] * out->y[HS_TIRE_MZ];
         }
     }
+    if (E->bore != 0) {
+        /* the bore torque about n, on the wheel (the road is ground: no reaction on b) */
+        for (int i = 0; i < 3; ++i) { T[i] = HS_R(1.0) * T[i] + K->n[i] * out->y[HS_TIRE_TBO]; }
+    }
     return HS_OK;
 }
 
@@ -506,6 +588,7 @@ static int tire_eval(const hs_mb_model *mb, int e, hs_real t, const hs_real *q, 
     const int nd = NV;
     rc = tire_kin_eval(mb, E, &tp, t, q, u, z, in, nd, K);
     if (rc != (int)HS_OK) { return rc; }
+    normal_spins(mb, E, q, u, z, nd, K);
     hs_real arg[HS_TIRE_NARG];
     for (int i = 0; i < (int)HS_TIRE_NARG; ++i) { arg[i] = K->arg[i].v; }
     /* the mechanics' Jacobian reads the columns of the wheel's arguments only (below) */
@@ -515,9 +598,13 @@ static int tire_eval(const hs_mb_model *mb, int e, hs_real t, const hs_real *q, 
      * states and inputs are constants for the mechanics' Jacobian; the state rates' rows are
      * not needed here) */
     gv res[HS_TIRE_DXE];
-    for (int k = 0; k < (int)HS_TIRE_DXE; ++k) {
+    /* the columns hs_tire_eval_mech wrote (OC comes with OM's pass, WN only with the bore) and
+     * the rows in use (the bore torque's with it) */
+    const int na = (E->bore != 0) ? (int)HS_TIRE_XE : (int)HS_TIRE_WN;
+    const int nk = (E->bore != 0) ? (int)HS_TIRE_DXE : (int)HS_TIRE_TBO;
+    for (int k = 0; k < nk; ++k) {
         res[k] = g_c(out->y[k]);
-        for (int a = 0; a < (int)HS_TIRE_XE; ++a) {
+        for (int a = 0; a < na; ++a) {
             const hs_real Jka = out->J[k][a];
             for (int i = 0; i < nd; ++i) { res[k].d[i] += Jka * K->arg[a].d[i]; }
         }
@@ -566,6 +653,9 @@ static int tire_eval(const hs_mb_model *mb, int e, hs_real t, const hs_real *q, 
             F[i] = g_lin(nd, HS_R(1.0), &F[i], K->n[i], &res[HS_TIRE_FZ]);
             T[i] = g_lin(nd, HS_R(1.0), &T[i], K->n[i], &res[HS_TIRE_MZ]);
         }
+    }
+    if (E->bore != 0) {
+        for (int i = 0; i < 3; ++i) { T[i] = g_lin(nd, HS_R(1.0), &T[i], K->n[i], &res[HS_TIRE_TBO]); }
     }
     return HS_OK;
 }
@@ -674,15 +764,21 @@ hs_status hs_mb_tire_probe(const hs_mb_model *mb, int e, hs_real t, const hs_rea
 static int eval(const hs_mb_model *mb, int e, hs_real t, const hs_real *q, const hs_real *u,
                 const hs_real *in, hs_real *f, hs_real *fq, hs_real *fu)
 {
-    static const hs_real z0[3] = {0, 0, 0};
+    static const hs_real z0[4] = {0, 0, 0, 0};
     return eval_z(mb, e, t, q, u, z0, in, f, fq, fu);
 }
 
 const mb_force_elem mb_el_tire = {
     "tire", "HS_MB_TIRE",
-    MB_K_A | MB_K_B | MB_K_AXIS | MB_K_K | MB_K_C | MB_K_L0 | MB_K_IN | MB_K_T | MB_K_V | MB_K_STEER | MB_K_ROAD | MB_K_SCALE | MB_K_MU | MB_K_NORMAL | MB_K_DATA,
+    MB_K_A | MB_K_B | MB_K_AXIS | MB_K_K | MB_K_C | MB_K_L0 | MB_K_IN | MB_K_T | MB_K_V | MB_K_STEER | MB_K_ROAD | MB_K_SCALE | MB_K_MU | MB_K_NORMAL | MB_K_DATA | MB_K_CAMBER | MB_K_BORE,
     MB_K_A | MB_K_AXIS | MB_K_IN,
     check, inputs, eval, NULL,
     .passive = MB_NO, .spring = MB_NO, .hinge = MB_NO, .tire = MB_YES};
 
-const mb_force_states mb_el_tire_states = {3, zdot, eval_z};
+/* 3 states (xe, ye, zb), a 4th (psi) with bore=on */
+static int tire_nz_of(const hs_mb_force *E)
+{
+    return (E->bore != 0) ? 4 : 3;
+}
+
+const mb_force_states mb_el_tire_states = {3, zdot, eval_z, tire_nz_of};

@@ -24,3 +24,11 @@ const mb_force_states *const mb_force_states_of[HS_MB_FORCE_KINDS] = {HS_MB_FORC
 
 /* MISRA Ref 9.3.1 [every element listed] */
 const mb_joint_elem *const mb_joint_elems[HS_MB_JOINT_KINDS] = {HS_MB_JOINT_LIST(MB_KIND_ROW)};
+
+int mb_force_nz(const hs_mb_force *E)
+{
+    const int k = (int)E->kind;
+    if ((k < 0) || (k >= (int)HS_MB_FORCE_KINDS) || (mb_force_states_of[k] == NULL)) { return 0; }
+    const mb_force_states *st = mb_force_states_of[k];
+    return (st->nz_of != NULL) ? st->nz_of(E) : st->nz;
+}

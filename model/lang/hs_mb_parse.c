@@ -495,7 +495,8 @@ static const struct { const char *key; uint32_t bit; } FKEYS[] = {
     {"scale", MB_K_SCALE}, {"axis", MB_K_AXIS}, {"axis_b", MB_K_AXIS_B}, {"in", MB_K_IN},
     {"f", MB_K_F}, {"tau", MB_K_TAU}, {"t", MB_K_T}, {"v", MB_K_V}, {"steer", MB_K_STEER}, {"road", MB_K_ROAD}, {"mu", MB_K_MU}, {"normal", MB_K_NORMAL},
     {"cda", MB_K_CDA}, {"cla", MB_K_CLA}, {"rho", MB_K_RHO}, {"pedal", MB_K_PEDAL}, {"ratios", MB_K_RATIOS},
-    {"out", MB_K_OUT}, {"left", MB_K_LEFT}, {"right", MB_K_RIGHT}, {"data", MB_K_DATA}};
+    {"out", MB_K_OUT}, {"left", MB_K_LEFT}, {"right", MB_K_RIGHT}, {"data", MB_K_DATA},
+    {"camber", MB_K_CAMBER}, {"bore", MB_K_BORE}};
 #define NFKEYS ((int)(sizeof FKEYS / sizeof FKEYS[0]))
 
 static tok key_of_bit(uint32_t bit)
@@ -544,6 +545,14 @@ static int force_value(hs_mb_store *st, hs_mb_force *F, uint32_t bit, tok V, hs_
         /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
         F->tset = (tok_eq(V, "truck") != 0) ? 1 : 0;
         break;
+    case MB_K_CAMBER:
+    case MB_K_BORE: {
+        ok = (int)((tok_eq(V, "on") != 0) || (tok_eq(V, "off") != 0));
+        int *dst = (bit == MB_K_BORE) ? &F->bore : &F->camb;
+        /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
+        *dst = (tok_eq(V, "on") != 0) ? 1 : 0;
+        break;
+    }
     case MB_K_V:
     case MB_K_RATIOS: *nv = read_vec(st, V, tb->v, HS_MB_MAX_TAB); ok = (int)(*nv > 0); break;
     case MB_K_PEDAL: tb->np = read_vec(st, V, tb->p, HS_MB_MAX_PL); ok = (int)(tb->np > 0); break;

@@ -265,7 +265,7 @@ int mb_line_count(const hs_mb_model *mb, hs_mb_output_kind kind, int index)
     }
 }
 
-/* A tire holds 3 states (hs_mb_el_tire.c), so zoff / 3 is a slot per tire: at most this many
+/* A tire holds 3 or 4 states (hs_mb_el_tire.c), so zoff / 3 is a slot per tire: at most this many
  * (at least one, for a build with HS_MB_MAX_NZ below 3). */
 #define MB_TIRE_SLOTS (((HS_MB_MAX_NZ / 3) > 0) ? (HS_MB_MAX_NZ / 3) : 1)
 

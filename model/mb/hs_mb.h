@@ -191,6 +191,7 @@ typedef struct hs_mb_force {
     int in3;            /* TIRE: 1 + the road friction input (mu=, relative; 0 in it: scale=); 0 none */
     int tilt;           /* TIRE: 1 = normal=profile (the road normal follows the profile's slope), 0 vertical */
     int tset;           /* TIRE: data set, 0 data=car (hs_tire_par_car), 1 data=truck (hs_tire_par_truck) */
+    int camb, bore;     /* TIRE: 1 = camber=on (camber force), 1 = bore=on (bore torque, a 4th state); 0 off */
     hs_real cda, cla;   /* AERO: drag area Cd A and lift area Cl A (m^2; cla < 0: downforce) */
     hs_real rho;        /* AERO: air density (kg/m^3; 0: 1.204, dry air at 20 deg C) */
     int bc, bd;         /* GEARBOX: 1 + the output body (bc); DIFF, LOCKDIFF: 1 + the left (bc)

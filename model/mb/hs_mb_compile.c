@@ -175,12 +175,12 @@ static int pass_forces(const hs_mb_desc *D, hs_mb_model *mb, int *bad_index)
         }
         if (E->in1 < 0 || E->in1 > D->nin || E->in2 < 0 || E->in2 > D->nin || E->in3 < 0 || E->in3 > D->nin) { mb->bad_why = "input index not below the model's input count"; return HS_E_MODEL_PARAM; }
         mb->zoff[e] = mb->nz;
-        mb->nz += (mb_force_states_of[E->kind] != NULL) ? mb_force_states_of[E->kind]->nz : 0;
+        mb->nz += mb_force_nz(E);
         if (mb->nz > HS_MB_MAX_NZ) {
             int nz = mb->nz;
             for (int r = e + 1; r < D->nforces; ++r) {
                 const int k = (int)D->forces[r].kind;
-                if ((k >= 0) && (k < (int)HS_MB_FORCE_KINDS) && (mb_force_states_of[k] != NULL)) { nz += mb_force_states_of[k]->nz; }
+                if ((k >= 0) && (k < (int)HS_MB_FORCE_KINDS)) { nz += mb_force_nz(&D->forces[r]); }
             }
             return mb_lim_fail(mb, "auxiliary states", nz, 0, "HS_MB_MAX_NZ", HS_MB_MAX_NZ, "HS_MB_MAX_NZ");
         }

@@ -255,6 +255,8 @@ hs_real mb_potential(const hs_mb_model *mb, hs_real t, const hs_real *q, const h
 #define MB_K_LEFT 0x8000000u   /* left=BODY a differential's left wheel (1 + index in bc) */
 #define MB_K_RIGHT 0x10000000u /* right=BODY its right wheel (1 + index in bd) */
 #define MB_K_DATA 0x20000000u  /* data=car|truck a tire's data set (stored in tset) */
+#define MB_K_CAMBER 0x40000000u /* camber=on|off a tire's camber force (stored in camb) */
+#define MB_K_BORE 0x80000000u   /* bore=on|off a tire's bore torque and its state (stored in bore) */
 
 /* One force element kind. check() returns 0, or the MB_K_* bit of the offending key with *why
  * set (static text); it runs in the parser (file:line errors) and in hs_mb_compile (tables). */
@@ -294,7 +296,11 @@ typedef struct mb_force_states {
     /* eval with the element's states (z: its own slice), used instead of mb_force_elem.eval. */
     int (*eval_z)(const hs_mb_model *mb, int e, hs_real t, const hs_real *q, const hs_real *u,
                   const hs_real *z, const hs_real *in, hs_real *f, hs_real *fq, hs_real *fu);
+    /* The states of element E when they depend on its keys (>= 1), NULL: nz. */
+    int (*nz_of)(const hs_mb_force *E);
 } mb_force_states;
+/* Auxiliary states of force element E (0 without any). */
+int mb_force_nz(const hs_mb_force *E);
 
 /* The states of kinds whose row says st = 1 (hs_mb_kinds.h), each <row>_states in its file. */
 /* MISRA Ref 20.10.1 [the st flag of a kind row selects its declaration] */

@@ -147,6 +147,19 @@ static void curve_set(hs_tire_curve *c, hs_real dF0, hs_real sM, hs_real FM, hs_
     c->FS = FS;
 }
 
+/* Camber and bore on (Rill's model, factors 1), and the torsional tread of a ring at the bore
+ * radius of the nominal load: cpsi = cy R_B^2, dpsi = dy R_B^2, R_B = (L + B)/6 with
+ * L = 2 sqrt(r0 FzN / cz) (TIRE.md "Camber and bore torque"). */
+static void tors_set(hs_tire_par *p)
+{
+    p->kgam = HS_R(1.0);
+    p->kbore = HS_R(1.0);
+    const hs_real L = HS_R(2.0) * hs_sqrt(p->r0 * p->FzN / p->cz);
+    const hs_real rb = (L + p->B) / HS_R(6.0);
+    p->cpsi = p->cy * rb * rb;
+    p->dpsi = p->dy * rb * rb;
+}
+
 void hs_tire_par_car(hs_tire_par *p)
 {
     /* Rill, Road Vehicle Dynamics (CRC 2012), Table 3.3, passenger car tire 205/50 R15 */
@@ -177,6 +190,8 @@ void hs_tire_par_car(hs_tire_par *p)
     /* the largest bristle damping that keeps the torque within the rating (hs_tire_eval) */
     p->tau_b = HS_R(1.0) / (p->sigma_b * p->omega_b);
     p->mu = HS_R(1.0); /* the road the table was measured on */
+    p->B = HS_R(0.205); /* the section width of a 205/50 R15 as the patch width (TIRE.md) */
+    tors_set(p);
 }
 
 void hs_tire_par_truck(hs_tire_par *p)
@@ -201,6 +216,8 @@ void hs_tire_par_truck(hs_tire_par *p)
     p->cy = HS_R(1000000.0);
     p->dy = HS_R(3000.0);
     p->fr = HS_R(0.006);
+    p->B = HS_R(0.385); /* 385/65 R22.5 */
+    tors_set(p);
 }
 
 static int curve_ok(const hs_tire_curve *c)
@@ -241,6 +258,8 @@ hs_status hs_tire_par_check(const hs_tire_par *p)
     /* a brake torque above its rating Tb (hs_tire_eval) */
     ok &= (p->tau_b * p->sigma_b * p->omega_b <= HS_R(1.0) + HS_R(1e-6)) ? 1 : 0;
     ok &= (p->mu > HS_R(0.0)) ? 1 : 0;
+    ok &= (p->B > HS_R(0.0) && p->kgam >= HS_R(0.0) && p->kbore >= HS_R(0.0)) ? 1 : 0;
+    ok &= (p->cpsi > HS_R(0.0) && p->dpsi > HS_R(0.0)) ? 1 : 0;
     /* a NaN fails every comparison above, so non-finite parameters are refused too */
     return (ok != 0) ? HS_OK : HS_E_MODEL_PARAM;
 }
@@ -358,9 +377,11 @@ static td dir_mix(td a, td b, td c2, td s2)
 }
 
 /* Combined-slip forces at load (curves X, Y already at the load): Fx = fos sx/hx,
- * Fy = fos sy/hy with the generalized slip's fos; *bx = fos/hx, *by = fos/hy. */
-static void combined_d(const tcurve *X, const tcurve *Y, td sx, td sy, td *Fx, td *Fy,
-                       td *bx, td *by)
+ * Fy = fos sy/hy with the generalized slip's fos; *bx = fos/hx, *by = fos/hy, *fb = fos. The
+ * bore slip sb (bore: 1) joins the generalized slip s = sqrt(sxn^2 + syn^2 + sb^2) (Rill's
+ * TMeasy), not the direction, which stays the one of sx, sy. */
+static void combined_d(const tcurve *X, const tcurve *Y, td sx, td sy, td sb, int bore, td *Fx, td *Fy,
+                       td *bx, td *by, td *fb)
 {
     /* normalizing factors (Rill): hx = sMx/(sMx+sMy) + (FMx/dF0x)/(FMx/dF0x + FMy/dF0y) */
     const td ssum = td_add(X->sM, Y->sM);
@@ -385,8 +406,9 @@ static void combined_d(const tcurve *X, const tcurve *Y, td sx, td sy, td *Fx, t
     G.FM = dir_mix(X->FM, Y->FM, c2, n2);
     G.sS = dir_mix(td_div(X->sS, hx), td_div(Y->sS, hy), c2, n2);
     G.FS = dir_mix(X->FS, Y->FS, c2, n2);
-    const td s = td_sqrt(s2);
+    const td s = td_sqrt((bore != 0) ? td_add(s2, td_mul(sb, sb)) : s2);
     const td fos = curve_fos_d(&G, s);
+    *fb = fos;
     *bx = td_div(fos, hx);
     *by = td_div(fos, hy);
     *Fx = td_mul(*bx, sx);
@@ -414,34 +436,52 @@ static td trail_d(td nL0, td sy0, td syE, td sy)
     return td_scale(td_mul(td_mul(nL0, omw), td_mul(lin, td_mul(r, r))), HS_R(-1.0));
 }
 
-/* Steady forces and torque on gradients: Fz, sx, sy given. */
-static void steady_d(const hs_tire_par *p, td Fz, td sx, td sy, td *Fx, td *Fy, td *Mz,
-                     td *bx, td *by, td *ntr)
+/* contact length L = 2 sqrt(r0 Fz / cz) (Rill) */
+static td length_d(const hs_tire_par *p, td Fz)
+{
+    return td_scale(td_sqrt(td_scale(Fz, p->r0 / p->cz)), HS_R(2.0));
+}
+
+/* Steady forces and torque on gradients: Fz, L = length_d(Fz), the force's lateral slip syf
+ * (sy plus the camber's equivalent slip), the trail's sy, the bore slip sb (bore: 1) given;
+ * Mz = -ntr by sy (the camber force has no trail). */
+static void steady_d(const hs_tire_par *p, td Fz, td L, td sx, td syf, td sy, td sb, int bore, td *Fx,
+                     td *Fy, td *Mz, td *bx, td *by, td *ntr, td *fb)
 {
     const td z = td_scale(Fz, HS_R(1.0) / p->FzN);
     tcurve X, Y;
     load_d(p->x, z, p->mu, &X);
     load_d(p->y, z, p->mu, &Y);
-    combined_d(&X, &Y, sx, sy, Fx, Fy, bx, by);
+    combined_d(&X, &Y, sx, syf, sb, bore, Fx, Fy, bx, by, fb);
     const td nL0 = interp_ld(p->nL0[0], p->nL0[1], z);
     const td sy0 = interp_ld(p->sy0[0], p->sy0[1], z);
     const td syE = interp_ld(p->syE[0], p->syE[1], z);
-    const td L = td_scale(td_sqrt(td_scale(Fz, p->r0 / p->cz)), HS_R(2.0));
     *ntr = td_mul(trail_d(nL0, sy0, syE, sy), L);
-    *Mz = td_scale(td_mul(*ntr, *Fy), HS_R(-1.0));
+    *Mz = td_scale(td_mul(*ntr, td_mul(*by, sy)), HS_R(-1.0));
 }
 
 #ifndef HS_TIRE_VALUES_ONLY
 void hs_tire_steady(const hs_tire_par *p, hs_real Fz, hs_real sx, hs_real sy,
                     hs_real *Fx, hs_real *Fy, hs_real *Mz)
 {
-    td fx, fy, mz, bx, by, n;
+    hs_tire_par q = *p;
+    q.kgam = HS_R(0.0);
+    q.kbore = HS_R(0.0);
+    hs_tire_steady_cb(&q, Fz, sx, sy, HS_R(0.0), HS_R(0.0), Fx, Fy, Mz, NULL);
+}
+
+void hs_tire_steady_cb(const hs_tire_par *p, hs_real Fz, hs_real sx, hs_real sy, hs_real sg, hs_real sb,
+                       hs_real *Fx, hs_real *Fy, hs_real *Mz, hs_real *Tbo)
+{
+    td fx = td_c(HS_R(0.0)), fy = fx, mz = fx, tb = fx, bx, by, n, fb;
     if (Fz > HS_R(0.0)) {
-        steady_d(p, td_c(Fz), td_c(sx), td_c(sy), &fx, &fy, &mz, &bx, &by, &n);
-    } else {
-        fx = td_c(HS_R(0.0));
-        fy = fx;
-        mz = fx;
+        const td L = length_d(p, td_c(Fz));
+        /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
+        const int bore = (p->kbore > HS_R(0.0)) ? 1 : 0;
+        const hs_real syf = (p->kgam > HS_R(0.0)) ? sy + p->kgam * sg / HS_R(3.0) : sy;
+        steady_d(p, td_c(Fz), L, td_c(sx), td_c(syf), td_c(sy), td_c(sb), bore, &fx, &fy, &mz, &bx, &by, &n, &fb);
+        const hs_real rb = (L.v + p->B) / HS_R(6.0);
+        tb = td_c((bore != 0) ? p->kbore * rb * fb.v * sb : HS_R(0.0));
     }
     if (Fx != NULL) {
         *Fx = fx.v;
@@ -452,10 +492,98 @@ void hs_tire_steady(const hs_tire_par *p, hs_real Fz, hs_real sx, hs_real sy,
     if (Mz != NULL) {
         *Mz = mz.v;
     }
+    if (Tbo != NULL) {
+        *Tbo = tb.v;
+    }
 }
 #endif
 
 /* ---- the element ---- */
+
+/* The camber's and the bore's slips (eval_core). */
+typedef struct cb_slip {
+    int bore;        /* 1: kbore > 0 */
+    td vsyf, syf;    /* the lateral slip velocity and slip with the camber's equivalent share */
+    td sgq;          /* that share, sg/3 (kgam times) */
+    td rb, vb, sb;   /* bore radius, bore slip velocity, bore slip (0 without the bore) */
+} cb_slip;
+
+/* Camber (Rill): the camber spin oc turns the patch about n, a parabolic lateral deflection whose
+ * mean is that of the lateral slip velocity vg = (L/6) oc: the camber slip sg = -(L/2) oc / v*
+ * enters as the equivalent lateral slip sg/3 (TIRE.md). Bore: slip velocity vb = R_B w_n at the
+ * bore radius R_B = (L + B)/6, slip sb = -vb / v*. */
+static void cb_slips(const hs_tire_par *p, const td *a, td L, td vsy, td sy, td vstar, cb_slip *c)
+{
+    const td zero = td_c(HS_R(0.0));
+    c->vsyf = vsy;
+    c->syf = sy;
+    c->sgq = zero;
+    if (p->kgam > HS_R(0.0)) {
+        const td vg = td_scale(td_mul(L, a[HS_TIRE_OC]), p->kgam / HS_R(6.0));
+        c->vsyf = td_add(vsy, vg);
+        c->sgq = td_scale(td_div(vg, vstar), HS_R(-1.0));
+        c->syf = td_add(sy, c->sgq);
+    }
+    /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
+    c->bore = (p->kbore > HS_R(0.0)) ? 1 : 0;
+    c->rb = zero;
+    c->vb = zero;
+    c->sb = zero;
+    if (c->bore != 0) {
+        c->rb = td_scale(td_addc(L, p->B), HS_R(1.0) / HS_R(6.0));
+        c->vb = td_mul(c->rb, a[HS_TIRE_WN]);
+        c->sb = td_scale(td_div(c->vb, vstar), HS_R(-1.0));
+    }
+}
+
+/* Rill's dynamic bore torque with the tread's transport velocity vc (a patch at rest is a
+ * torsional spring-damper and does not creep): cpsi psi + dpsi psi' = -(kbore R_B^2 fos / vc)
+ * (w_n + psi'), solved for psi'; steady, kbore R_B fos sb (v* over vc). */
+static void bore_dyn(const hs_tire_par *p, td rb, td fb, td vc, td psi, td wn, td *Tbo, td *dpsi)
+{
+    const td kf = td_scale(td_mul(td_mul(rb, rb), fb), p->kbore);
+    const td nump = td_add(td_mul(td_scale(vc, p->cpsi), psi), td_mul(kf, wn));
+    const td denp = td_add(td_scale(vc, p->dpsi), kf);
+    *dpsi = td_scale(td_div(nump, denp), HS_R(-1.0));
+    *Tbo = td_add(td_scale(psi, p->cpsi), td_scale(*dpsi, p->dpsi));
+}
+
+/* cb_slips' results with camber and bore off: the lateral slip and its velocity as they are */
+static void cb_init(cb_slip *c, td vsy, td sy)
+{
+    const td zero = td_c(HS_R(0.0));
+    c->bore = 0;
+    c->vsyf = vsy;
+    c->syf = sy;
+    c->sgq = zero;
+    c->rb = zero;
+    c->vb = zero;
+    c->sb = zero;
+}
+
+/* The Dahl brake (eval_core says why): zb' and the brake torque at capacity Tb. */
+static void brake_d(const hs_tire_par *p, td om, td zb, hs_real Tb, td *dzb, td *Tbr)
+{
+    const td aom = td_abs(om);
+    const td sig = td_div(td_c(p->sigma_b), td_addc(td_scale(aom, HS_R(1.0) / p->omega_b), HS_R(1.0)));
+    *dzb = td_mul(td_sub(om, td_mul(aom, zb)), sig);
+    *Tbr = td_scale(td_add(zb, td_scale(*dzb, p->tau_b)), -Tb);
+}
+
+/* o->y and the Jacobian's columns c0 .. c0 + nd - 1 from the results res: 1 when all finite. */
+static int out_put(hs_tire_out *o, const td *const *res, int c0, int nd)
+{
+    int ok = 1;
+    for (int k = 0; k < (int)HS_TIRE_NRES; ++k) {
+        o->y[k] = res[k]->v;
+        ok &= hs_isfinite(o->y[k]);
+        for (int i = 0; i < nd; ++i) {
+            o->J[k][c0 + i] = gd(res[k], i);
+            ok &= hs_isfinite(o->J[k][c0 + i]);
+        }
+    }
+    return ok;
+}
 
 /* The element with the Jacobian columns c0 .. c0 + nd - 1 (nd <= TD_N; 0 for values only). */
 static int eval_core(const hs_tire_par *p, const hs_real *arg, hs_real Tb, hs_tire_out *o, int c0,
@@ -489,29 +617,49 @@ static int eval_core(const hs_tire_par *p, const hs_real *arg, hs_real Tb, hs_ti
     const td vstar = td_addc(td_abs(vr), p->vN);
     const td sx = td_scale(td_div(vsx, vstar), HS_R(-1.0));
     const td sy = td_scale(td_div(vsy, vstar), HS_R(-1.0));
+    /* camber and bore slips (cb_slips) */
+    const td L = length_d(p, Fz);
+    cb_slip cs;
+    cb_init(&cs, vsy, sy);
+    /* both off (the planar cars, the element's default): none of their work */
+    if ((p->kgam > HS_R(0.0)) || (p->kbore > HS_R(0.0))) {
+        cb_slips(p, a, L, vsy, sy, vstar, &cs);
+    }
+    const int bore = cs.bore;
     /* Mzs: the steady torque, unused here (Mz below uses the trail with the dynamic force) */
-    td Fxs = zero, Fys = zero, Mzs = zero, bx = zero, by = zero, ntr = zero;
+    td Fxs = zero, Fys = zero, Mzs = zero, bx = zero, by = zero, ntr = zero, fb = zero;
     if (Fz.v > HS_R(0.0)) {
-        steady_d(p, Fz, sx, sy, &Fxs, &Fys, &Mzs, &bx, &by, &ntr);
+        steady_d(p, Fz, L, sx, cs.syf, sy, cs.sb, bore, &Fxs, &Fys, &Mzs, &bx, &by, &ntr, &fb);
     }
     /* tread dynamics (Rill's first order): c e + d e' = -(b/vc)(vs + e') solved for e'. The
      * transport velocity vc fades vN out at standstill, vc = |vr| + vN w2/(w2 + vN^2) + veps,
      * w2 = vsx^2 + vsy^2 + vr^2, so that a tire at rest is a spring-damper (no creep). */
     const hs_real vN2 = p->vN * p->vN;
-    const td w2 = td_add(td_add(td_mul(vsx, vsx), td_mul(vsy, vsy)), td_mul(vr, vr));
+    td w2 = td_add(td_add(td_mul(vsx, vsx), td_mul(vsy, vsy)), td_mul(vr, vr));
+    if (bore != 0) {
+        /* a patch turning at standstill slides too: the bore's slip velocity in w2 */
+        w2 = td_add(w2, td_mul(cs.vb, cs.vb));
+    }
     const td g = td_div(w2, td_addc(w2, vN2));
     const td vc = td_addc(td_add(td_abs(vr), td_scale(g, p->vN)), p->vN * HS_R(1e-6));
     const td xe = a[HS_TIRE_XE], ye = a[HS_TIRE_YE];
     const td numx = td_add(td_mul(td_scale(vc, p->cx), xe), td_mul(bx, vsx));
     const td denx = td_add(td_scale(vc, p->dx), bx);
     const td dxe = td_scale(td_div(numx, denx), HS_R(-1.0));
-    const td numy = td_add(td_mul(td_scale(vc, p->cy), ye), td_mul(by, vsy));
+    const td numy = td_add(td_mul(td_scale(vc, p->cy), ye), td_mul(by, cs.vsyf));
     const td deny = td_add(td_scale(vc, p->dy), by);
     const td dye = td_scale(td_div(numy, deny), HS_R(-1.0));
     const td Fx = td_add(td_scale(xe, p->cx), td_scale(dxe, p->dx));
     const td Fy = td_add(td_scale(ye, p->cy), td_scale(dye, p->dy));
-    /* aligning torque: the steady state's pneumatic trail n(sy) times the dynamic force */
-    const td Mz = td_scale(td_mul(ntr, Fy), HS_R(-1.0));
+    /* aligning torque: the steady state's pneumatic trail n(sy) times the dynamic force, less
+     * the camber's steady share by sg/3 (a parabolic deflection: no trail) */
+    const td Fyt = (p->kgam > HS_R(0.0)) ? td_sub(Fy, td_mul(by, cs.sgq)) : Fy;
+    const td Mz = td_scale(td_mul(ntr, Fyt), HS_R(-1.0));
+    /* bore torque (bore_dyn) */
+    td Tbo = zero, dpsi = zero;
+    if (bore != 0) {
+        bore_dyn(p, cs.rb, fb, vc, a[HS_TIRE_PSI], a[HS_TIRE_WN], &Tbo, &dpsi);
+    }
     /* rolling resistance: -fr Fz rd, smoothed through zero spin over vN */
     const td sgn = td_div(vr, td_sqrt(td_addc(td_mul(vr, vr), vN2)));
     const td Ty = td_scale(td_mul(td_mul(Fz, rd), sgn), -p->fr);
@@ -526,11 +674,8 @@ static int eval_core(const hs_tire_par *p, const hs_real *arg, hs_real Tb, hs_ti
      * engagement, a stiff damping Tb tau sigma_b that jumped to 0 when the brake slid, which the
      * default method's one Newton step per stage turned into a 4-step cycle of a braked wheel at
      * rest (model/TIRE.md "Low speed and standstill") */
-    const td zb = a[HS_TIRE_ZB];
-    const td aom = td_abs(om);
-    const td sig = td_div(td_c(p->sigma_b), td_addc(td_scale(aom, HS_R(1.0) / p->omega_b), HS_R(1.0)));
-    const td dzb = td_mul(td_sub(om, td_mul(aom, zb)), sig);
-    const td Tbr = td_scale(td_add(zb, td_scale(dzb, p->tau_b)), -Tb);
+    td dzb, Tbr;
+    brake_d(p, om, a[HS_TIRE_ZB], Tb, &dzb, &Tbr);
     const td *res[HS_TIRE_NRES];
     res[HS_TIRE_FZ] = &Fz;
     res[HS_TIRE_FX] = &Fx;
@@ -538,18 +683,12 @@ static int eval_core(const hs_tire_par *p, const hs_real *arg, hs_real Tb, hs_ti
     res[HS_TIRE_MZ] = &Mz;
     res[HS_TIRE_TY] = &Ty;
     res[HS_TIRE_TB] = &Tbr;
+    res[HS_TIRE_TBO] = &Tbo;
     res[HS_TIRE_DXE] = &dxe;
     res[HS_TIRE_DYE] = &dye;
     res[HS_TIRE_DZB] = &dzb;
-    int ok = 1;
-    for (int k = 0; k < (int)HS_TIRE_NRES; ++k) {
-        o->y[k] = res[k]->v;
-        ok &= hs_isfinite(o->y[k]);
-        for (int i = 0; i < nd; ++i) {
-            o->J[k][c0 + i] = gd(res[k], i);
-            ok &= hs_isfinite(o->J[k][c0 + i]);
-        }
-    }
+    res[HS_TIRE_DPSI] = &dpsi;
+    const int ok = out_put(o, res, c0, nd);
     o->rd = rd.v;
     o->sx = sx.v;
     o->sy = sy.v;
@@ -574,7 +713,9 @@ hs_status hs_tire_eval(const hs_tire_par *p, const hs_real *arg, hs_real Tb, hs_
 hs_status hs_tire_eval_mech(const hs_tire_par *p, const hs_real *arg, hs_real Tb, hs_tire_out *o)
 {
     hs_status rc = HS_OK;
-    for (int c0 = 0; c0 < (int)HS_TIRE_XE; c0 += TD_N) {
+    /* the columns up to OM, OC (in the second pass anyway), WN with the bore (a third pass) */
+    const int nc = (p->kbore > HS_R(0.0)) ? (int)HS_TIRE_XE : (int)HS_TIRE_WN;
+    for (int c0 = 0; c0 < nc; c0 += TD_N) {
         const int rk = eval_core(p, arg, Tb, o, c0, TD_N);
         if (rk != (int)HS_OK) {
             rc = rk;

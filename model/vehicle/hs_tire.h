@@ -48,6 +48,10 @@ typedef struct hs_tire_par {
     hs_real mu;          /* road friction relative to the data's road (dimensionless), > 0: FM, FS,
                           * sM, sS scale with it, dF0 stays (Rill; model/TIRE.md "Road friction");
                           * 1 from hs_tire_par_car/_truck, set per wheel and evaluation by the caller */
+    hs_real B;           /* contact patch width (m), > 0: the bore radius R_B = (L + B)/6 (Rill) */
+    hs_real kgam;        /* camber force factor (dimensionless), >= 0: 1 Rill's camber slip, 0 none */
+    hs_real kbore;       /* bore torque factor (dimensionless), >= 0: 1 Rill's bore torque, 0 none */
+    hs_real cpsi, dpsi;  /* torsional tread stiffness (N m/rad) and damping (N m s/rad), > 0 */
 } hs_tire_par;
 
 /* Rill's passenger car tire 205/50 R15 (FzN = 3.5 kN), "Road Vehicle Dynamics" (2012) Table
@@ -72,6 +76,12 @@ void hs_tire_load(const hs_tire_curve c[2], hs_real FzN, hs_real Fz, hs_real mu,
  * the pneumatic trail n = (n/L)(sy) L, L = 2 sqrt(r0 Fz / cz). Any output may be NULL. */
 void hs_tire_steady(const hs_tire_par *p, hs_real Fz, hs_real sx, hs_real sy,
                     hs_real *Fx, hs_real *Fy, hs_real *Mz);
+/* hs_tire_steady with Rill's camber slip sg = -(L/2) Omega sin(gamma)/(rd |Omega| + vN) and bore
+ * slip sb = -R_B w_n/(rd |Omega| + vN) (dimensionless): Fy (N) takes the camber's equivalent
+ * lateral slip kgam sg/3, the generalized slip takes sb (when kbore > 0), Mz (N m) the trail
+ * of the slip sy's share, Tbo = kbore R_B F(s)/s sb (N m) the bore torque. Outputs may be NULL. */
+void hs_tire_steady_cb(const hs_tire_par *p, hs_real Fz, hs_real sx, hs_real sy, hs_real sg, hs_real sb,
+                       hs_real *Fx, hs_real *Fy, hs_real *Mz, hs_real *Tbo);
 
 /* Arguments of the full element, in this order in the Jacobian's columns. */
 enum hs_tire_arg {
@@ -80,10 +90,13 @@ enum hs_tire_arg {
     HS_TIRE_VX = 2,    /* wheel centre velocity along x of C (m/s) */
     HS_TIRE_VY = 3,    /* wheel centre velocity along y of C (m/s) */
     HS_TIRE_OM = 4,    /* wheel spin rate about the axle (rad/s), positive rolling forward */
-    HS_TIRE_XE = 5,    /* longitudinal tread deflection state (m) */
-    HS_TIRE_YE = 6,    /* lateral tread deflection state (m) */
-    HS_TIRE_ZB = 7,    /* brake Dahl state (dimensionless, in [-1, 1]) */
-    HS_TIRE_NARG = 8
+    HS_TIRE_OC = 5,    /* camber spin Omega sin(gamma) = Omega e.n about the road normal (rad/s) */
+    HS_TIRE_WN = 6,    /* the wheel's whole angular velocity about the road normal (rad/s) */
+    HS_TIRE_XE = 7,    /* longitudinal tread deflection state (m) */
+    HS_TIRE_YE = 8,    /* lateral tread deflection state (m) */
+    HS_TIRE_ZB = 9,    /* brake Dahl state (dimensionless, in [-1, 1]) */
+    HS_TIRE_PSI = 10,  /* torsional tread deflection state of the bore torque (rad) */
+    HS_TIRE_NARG = 11
 };
 /* Results, in this order in the Jacobian's rows. */
 enum hs_tire_res {
@@ -93,10 +106,12 @@ enum hs_tire_res {
     HS_TIRE_MZ = 3,    /* aligning torque about z (N m): -n Fy */
     HS_TIRE_TY = 4,    /* rolling resistance torque on the spin (N m) */
     HS_TIRE_TB = 5,    /* brake torque on the spin (N m) */
-    HS_TIRE_DXE = 6,   /* xe' (m/s) */
-    HS_TIRE_DYE = 7,   /* ye' (m/s) */
-    HS_TIRE_DZB = 8,   /* zb' (1/s) */
-    HS_TIRE_NRES = 9
+    HS_TIRE_TBO = 6,   /* bore torque about the road normal (N m): cpsi psi + dpsi psi' */
+    HS_TIRE_DXE = 7,   /* xe' (m/s) */
+    HS_TIRE_DYE = 8,   /* ye' (m/s) */
+    HS_TIRE_DZB = 9,   /* zb' (1/s) */
+    HS_TIRE_DPSI = 10, /* psi' (1/s) */
+    HS_TIRE_NRES = 11
 };
 
 /* One evaluation of the element. */
@@ -120,10 +135,11 @@ hs_status hs_tire_eval(const hs_tire_par *p, const hs_real *arg, hs_real Tb, hs_
  * others left as they were): what a vehicle with a rigid wheel load and explicit tread and
  * brake states needs, in one pass instead of three. Same values and entries, bit for bit. */
 hs_status hs_tire_eval_vel(const hs_tire_par *p, const hs_real *arg, hs_real Tb, hs_tire_out *o);
-/* hs_tire_eval with only the Jacobian's columns 0 .. HS_TIRE_XE written (the wheel's
- * penetration, its rate, the three velocities and, in the same pass, xe; the columns of ye and
- * zb left as they were): what the multibody element's fq, fu need, in two passes instead of
- * three. Same values and entries, bit for bit. */
+/* hs_tire_eval with only the Jacobian's columns 0 .. HS_TIRE_OM written, and HS_TIRE_OC when
+ * p->kgam > 0, HS_TIRE_WN when p->kbore > 0 (the wheel's penetration, its rate, its velocities;
+ * the states' columns, and any other written in the same pass, as they come): what the
+ * multibody element's fq, fu need, in two passes (three with the bore torque). Same values and
+ * entries, bit for bit. */
 hs_status hs_tire_eval_mech(const hs_tire_par *p, const hs_real *arg, hs_real Tb, hs_tire_out *o);
 /* hs_tire_eval without the Jacobian (o->J not written): the same values, bit for bit, at about
  * a sixth of the work (force and state-rate evaluations). */

@@ -81,6 +81,10 @@ static void tire_par(const veh_wheel *w, hs_tire_par *tp)
     } else {
         hs_tire_par_car(tp);
     }
+    /* the planar car's wheels stand upright on a flat road and carry no torsional tread state:
+     * no camber, no bore torque (the multibody tire element has both, model/TIRE.md) */
+    tp->kgam = HS_R(0.0);
+    tp->kbore = HS_R(0.0);
 }
 
 /* ---- the lane change and the driver ---- */
@@ -204,9 +208,12 @@ static int wheel_eval(const hs_model *m, int i, const hs_real *q, const hs_real 
     arg[HS_TIRE_VX] = vx;
     arg[HS_TIRE_VY] = vy;
     arg[HS_TIRE_OM] = Om;
+    arg[HS_TIRE_OC] = HS_R(0.0);
+    arg[HS_TIRE_WN] = HS_R(0.0);
     arg[HS_TIRE_XE] = z[3 * i];
     arg[HS_TIRE_YE] = z[3 * i + 1];
     arg[HS_TIRE_ZB] = z[3 * i + 2];
+    arg[HS_TIRE_PSI] = HS_R(0.0);
     hs_tire_out o;
     const int rc = (jac != 0) ? hs_tire_eval_vel(&tp, arg, Tb, &o) : hs_tire_eval_values(&tp, arg, Tb, &o);
     if (rc != (int)HS_OK) {
@@ -220,7 +227,8 @@ static int wheel_eval(const hs_model *m, int i, const hs_real *q, const hs_real 
     r->f[3] = -o.rd * Fx + o.y[HS_TIRE_TY] + o.y[HS_TIRE_TB] + Td;
     for (int l = 0; l < ((jac != 0) ? 6 : 0); ++l) {
         hs_real dres[HS_TIRE_NRES];
-        for (int k = 0; k < (int)HS_TIRE_NRES; ++k) {
+        /* the rows read below (FX .. TB; no bore torque here) */
+        for (int k = 0; k <= (int)HS_TIRE_TB; ++k) {
             dres[k] = o.J[k][HS_TIRE_VX] * dvx[l] + o.J[k][HS_TIRE_VY] * dvy[l] +
                       ((l == 5) ? o.J[k][HS_TIRE_OM] : HS_R(0.0));
         }

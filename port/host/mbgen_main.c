@@ -430,7 +430,7 @@ static void emit_forces(const hs_mb_desc *D)
             first = 1;
             point("a", &F->a); point("b", &F->b);
             freal("k", F->k); freal("c", F->c); freal("l0", F->l0); freal("kr", F->kr); freal("cr", F->cr);
-            fint("in0", F->in0); fint("in1", F->in1); fint("in2", F->in2); fint("in3", F->in3); fint("tilt", F->tilt); fint("tset", F->tset); freal("scale", F->scale); fvec("axis", F->axis, 3); fvec("axis_b", F->axis_b, 3);
+            fint("in0", F->in0); fint("in1", F->in1); fint("in2", F->in2); fint("in3", F->in3); fint("tilt", F->tilt); fint("tset", F->tset); fint("camb", F->camb); fint("bore", F->bore); freal("scale", F->scale); fvec("axis", F->axis, 3); fvec("axis_b", F->axis_b, 3);
             fvec("v", F->v, 3);
             freal("cda", F->cda); freal("cla", F->cla); freal("rho", F->rho);
             fint("bc", F->bc); fint("bd", F->bd);

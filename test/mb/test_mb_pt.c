@@ -424,8 +424,9 @@ typedef struct carrun {
     hs_mb_model mb;
     hs_model m;
     hs_stepper s;
-    hs_real R[HS_STEPPER_REALS(96, 96, HS_MB_MAX_NZ)];
-    int I[HS_STEPPER_INTS(96, 96) + 65536];
+    /* car_pt.hsm with its clutch shaft: nq + nc = 95 */
+    hs_real R[HS_STEPPER_REALS(128, 128, HS_MB_MAX_NZ)];
+    int I[HS_STEPPER_INTS(128, 128) + 65536];
 } carrun;
 
 /* car_pt.hsm launched from rest at full pedal in first gear, 0.5 s with the default method at
@@ -451,8 +452,10 @@ static int car_launch(const char *dir)
     for (int i = 0; i < D->nin && D->inputs; ++i) {
         if (!strcmp(D->inputs[i].name, "pedal")) { in[i] = 1; found++; }
         if (!strcmp(D->inputs[i].name, "gear")) { in[i] = 1; found++; }
+        /* the clutch closed throughout (its signal's fallback) */
+        if (!strcmp(D->inputs[i].name, "clutch")) { in[i] = 1; found++; }
     }
-    int ok = found == 2, steps = 0;
+    int ok = found == 3, steps = 0;
     for (; ok && steps < 500; ++steps) ok = hs_stepper_step(&r.s, in) == HS_OK;
     int wb[4] = {-1, -1, -1, -1};
     static const char *wn[4] = {"w_fl", "w_fr", "w_rl", "w_rr"};
@@ -469,6 +472,66 @@ static int car_launch(const char *dir)
     snprintf(what, sizeof what, "car_pt.hsm: 0.5 s from rest, pedal 1, gear 1, default method at 1 ms: %d steps ok; front wheels %.6f, %.6f rad/s (equal within 1e-9 rel) ahead of the rear %.6f; vx %.4f m/s",
              steps, w[0], w[1], w[2], vx);
     return mb_check(ok && steps == 500 && fabs(w[0] - w[1]) <= 1e-9 * fabs(w[0]) && w[0] > w[2] && w[2] > 0 && vx > 0, what);
+}
+
+/* The spin rate about y of spatial body b (2 G(p) p', its y). */
+static double spin_y(const carrun *r, int b)
+{
+    const int o = r->mb.qoff[b] + 3;
+    const hs_real *q = r->s.q, *u = r->s.u;
+    return 2.0 * (-u[o] * q[o + 2] + u[o + 2] * q[o] + u[o + 3] * q[o + 1] - u[o + 1] * q[o + 3]);
+}
+
+/* car_pt.hsm launched from rest through its clutch (test/mb/pt/clutch_launch.csv's schedule):
+ * gear 1, the clutch open while the pedal rises 0.25 -> 0.5 over 0.8 s, then closing linearly
+ * to 1 at 2.3 s. Open, the engine revs while the car stands (the clutch carries nothing); closed,
+ * the slip is the lock-up's T / c_c <= 165 / 100 = 1.65 rad/s at the engine and the car pulls
+ * away. Engine speed = k_e = 5 times the crank body's spin (the clutch disc's likewise). */
+static int car_clutch_launch(const char *dir)
+{
+    static carrun r;
+    char path[300], msg[512] = "";
+    snprintf(path, sizeof path, "%s/vehicles/powertrain/car_pt.hsm", dir);
+    if (hs_mb_load_file_msg(path, &r.st, &r.mb, 1, msg, sizeof msg) || hs_mb_model_init(&r.m, &r.mb) != HS_OK) {
+        printf("  %s\n", msg);
+        return mb_check(0, "car_pt.hsm loads");
+    }
+    hs_stepper_def d = hs_stepper_default_def();
+    d.h = (hs_real)1e-3;
+    if (hs_stepper_init(&r.s, &d, &r.m, 0, r.R, sizeof r.R / sizeof r.R[0], r.I, sizeof r.I / sizeof r.I[0]) != HS_OK) {
+        return mb_check(0, "car_pt.hsm: stepper init");
+    }
+    const hs_mb_desc *D = &r.st.desc;
+    int ip = -1, ig = -1, ic = -1, bc = -1, bg = -1;
+    for (int i = 0; i < D->nin && D->inputs; ++i) {
+        if (!strcmp(D->inputs[i].name, "pedal")) ip = i;
+        if (!strcmp(D->inputs[i].name, "gear")) ig = i;
+        if (!strcmp(D->inputs[i].name, "clutch")) ic = i;
+    }
+    for (int b = 0; b < D->nbodies; ++b) {
+        if (!strcmp(D->bodies[b].name, "crank")) bc = b;
+        if (!strcmp(D->bodies[b].name, "gbin")) bg = b;
+    }
+    if (ip < 0 || ig < 0 || ic < 0 || bc < 0 || bg < 0) return mb_check(0, "car_pt.hsm: inputs pedal, gear, clutch, bodies crank, gbin");
+    hs_real in[HS_MB_MAX_NIN] = {0};
+    int ok = 1, steps = 0;
+    double we_open = 0, vx_open = 0, vmax_open = 0;
+    for (; ok && steps < 4000; ++steps) {
+        const double t = steps * 1e-3;
+        in[ip] = (hs_real)(t < 0.8 ? 0.25 + 0.25 * t / 0.8 : 0.5);
+        in[ig] = 1;
+        in[ic] = (hs_real)(t < 0.8 ? 0.0 : (t < 2.3 ? (t - 0.8) / 1.5 : 1.0));
+        ok = hs_stepper_step(&r.s, in) == HS_OK;
+        if (steps + 1 <= 800) vmax_open = fmax(vmax_open, fabs((double)r.s.u[0]));
+        if (steps + 1 == 800) { we_open = 5.0 * spin_y(&r, bc); vx_open = (double)r.s.u[0]; }
+    }
+    const double we = 5.0 * spin_y(&r, bc), wg = 5.0 * spin_y(&r, bg), vx = (double)r.s.u[0];
+    char what[500];
+    snprintf(what, sizeof what, "car_pt.hsm through its clutch: open 0..0.8 s, the engine revs to %.2f rad/s while the car stands "
+             "(|vx| <= %.2e m/s, < 2e-3); closed at 2.3 s, at 4 s engine %.3f rad/s, clutch disc %.3f (slip %.4f <= 1.65 = "
+             "165 N m / c_c), vx %.4f m/s (> 4: pulled away); %d steps ok", we_open, vmax_open, we, wg, we - wg, vx, steps);
+    return mb_check(ok && steps == 4000 && we_open > 100 && vmax_open < 2e-3 && fabs(vx_open) < 2e-3 && fabs(we - wg) <= 1.65 &&
+                    fabs(we - wg) < 0.01 * we && vx > 4.0, what);
 }
 
 int mb_test_pt(const char *dir)
@@ -489,5 +552,6 @@ int mb_test_pt(const char *dir)
     bad += refusals();
     bad += file_refusal();
     if (dir) bad += car_launch(dir);
+    if (dir) bad += car_clutch_launch(dir);
     return bad;
 }

@@ -2,7 +2,7 @@
 """run_tire_test.py TIRETEST SIM TIREMB VDC - runs the tire element's C checks, the TMeasy reference
 comparison, the car runs through hilstep-sim, the multibody tire element's checks and the
 car.hsm runs, the truck-trailer descriptions against their C models (tt_hsm_test.py), the wheel
-spin-up runs (spin_test.py), the manoeuvres under the ABS and ESC laws (vdc_test.py),
+spin-up runs (spin_test.py), the bore torque at standstill (bore_test.py), the manoeuvres under the ABS and ESC laws (vdc_test.py),
 and sums their result lines into one "tire-test: N passed, N failed"."""
 import re
 import subprocess
@@ -22,6 +22,7 @@ for cmd in ([sys.argv[1]], ["/usr/bin/python3", here + "/tmeasy_ref.py", sys.arg
             ["/usr/bin/python3", here + "/lambda_test.py", sys.argv[2]],
             ["/usr/bin/python3", here + "/ramp_test.py", sys.argv[2]],
             ["/usr/bin/python3", here + "/spin_test.py", sys.argv[2]],
+            ["/usr/bin/python3", here + "/bore_test.py", sys.argv[2]],
             ["/usr/bin/python3", here + "/vdc_test.py", sys.argv[4]]):
     r = subprocess.run(cmd, capture_output=True, text=True)
     sys.stdout.write(r.stdout)

@@ -47,6 +47,25 @@ static void curves(void)
             }
         }
     }
+    /* camber slip sg and bore slip sb (tmcb FZ SX SY SG SB FX FY MZ TBO), on the data's road */
+    p.mu = 1.0;
+    static const double sg[] = {-0.3, -0.05, 0.0, 0.02, 0.1, 0.4};
+    static const double sb[] = {-4.0, -0.2, -0.01, 0.0, 0.03, 0.3, 1.5};
+    const int ng = (int)(sizeof sg / sizeof sg[0]), nb = (int)(sizeof sb / sizeof sb[0]);
+    for (int i = 0; i < nf; i += 2) {
+        for (int a = 0; a < ns; a += 3) {
+            for (int b = 0; b < ns; b += 3) {
+                for (int g = 0; g < ng; ++g) {
+                    for (int k = 0; k < nb; ++k) {
+                        hs_real Fx, Fy, Mz, Tbo;
+                        hs_tire_steady_cb(&p, fz[i], sl[a], sl[b], sg[g], sb[k], &Fx, &Fy, &Mz, &Tbo);
+                        printf("tmcb %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g\n", fz[i], sl[a], sl[b], sg[g],
+                               sb[k], (double)Fx, (double)Fy, (double)Mz, (double)Tbo);
+                    }
+                }
+            }
+        }
+    }
 }
 
 /* ---- derivatives against central differences ---- */
@@ -61,7 +80,10 @@ static void deriv_checks(void)
 {
     hs_tire_par p;
     hs_tire_par_car(&p);
-    static const double scale[HS_TIRE_NARG] = {1e-2, 1e-1, 10, 1, 30, 1e-2, 1e-2, 1};
+    /* camber and bore on (hs_tire_par_car: Rill's factors 1), so their columns are checked too */
+    static const double scale[HS_TIRE_NARG] = {[HS_TIRE_PEN] = 1e-2, [HS_TIRE_PEND] = 1e-1, [HS_TIRE_VX] = 10,
+        [HS_TIRE_VY] = 1, [HS_TIRE_OM] = 30, [HS_TIRE_OC] = 1, [HS_TIRE_WN] = 1, [HS_TIRE_XE] = 1e-2,
+        [HS_TIRE_YE] = 1e-2, [HS_TIRE_ZB] = 1, [HS_TIRE_PSI] = 1e-2};
     int bad = 0, n = 0, vbad = 0;
     double worst = 0.0;
     for (int k = 0; k < 400; ++k) {
@@ -74,6 +96,9 @@ static void deriv_checks(void)
         a[HS_TIRE_XE] = urand(-0.03, 0.03);
         a[HS_TIRE_YE] = urand(-0.03, 0.03);
         a[HS_TIRE_ZB] = urand(-1.0, 1.0);
+        a[HS_TIRE_OC] = a[HS_TIRE_OM] * urand(-0.08, 0.08);
+        a[HS_TIRE_WN] = a[HS_TIRE_OC] + urand(-2.0, 2.0);
+        a[HS_TIRE_PSI] = urand(-0.02, 0.02);
         if (fabs(a[HS_TIRE_OM]) < 1e-3) continue;
         hs_tire_out o, op, om, ov;
         if (hs_tire_eval(&p, a, 1200.0, &o) != HS_OK) { ++bad; continue; }
@@ -411,6 +436,52 @@ static void input_checks(void)
     CHECK_VALUE(hs_veh_car_type.output(&m, 0.0, q, u, z, in, y) == HS_OK && y[6] > 0.0, "a_y output positive when steering left", y[6]);
 }
 
+/* ---- bore torque at standstill: closed forms (model/TIRE.md "Camber and bore torque") ---- */
+static void bore_checks(void)
+{
+    hs_tire_par p;
+    hs_tire_par_car(&p);
+    hs_real a[HS_TIRE_NARG] = {0};
+    hs_tire_out o;
+    a[HS_TIRE_PEN] = 3500.0 / p.cz; /* Fz = FzN: the table's own values */
+    /* turned about the vertical at 5 rad/s at standstill (Omega = 0): the bore slip
+     * sb = -R_B w / vN is far beyond sS, F(s) = FS of the 45 degree direction (no sx, sy), so
+     * the steady torque is T* = -R_B FS v* / vc with v* = vN, vc = vN (g + 1e-6),
+     * g = vb^2 / (vb^2 + vN^2), vb = R_B w: relaxed here by explicit Euler on psi */
+    const double w = 5.0, L = 2.0 * sqrt(p.r0 * 3500.0 / p.cz), rb = (L + p.B) / 6.0, vb = rb * w;
+    const double g = vb * vb / (vb * vb + p.vN * p.vN);
+    const double FS = sqrt(0.5 * (p.x[0].FS * p.x[0].FS + p.y[0].FS * p.y[0].FS));
+    const double FM = sqrt(0.5 * (p.x[0].FM * p.x[0].FM + p.y[0].FM * p.y[0].FM));
+    const double Tst = -rb * FS / (g + 1e-6);
+    a[HS_TIRE_WN] = w;
+    for (int k = 0; k < 20000; ++k) {
+        hs_tire_eval_values(&p, a, 0.0, &o);
+        a[HS_TIRE_PSI] += 1e-3 * o.y[HS_TIRE_DPSI];
+    }
+    hs_tire_eval_values(&p, a, 0.0, &o);
+    const double T = o.y[HS_TIRE_TBO];
+    char what[400];
+    snprintf(what, sizeof what, "bore torque, turning at %.0f rad/s at standstill: %.6f N m = -R_B FS/(g + 1e-6) = %.6f N m "
+             "(1e-9), resisting the turn, |T| / (R_B FS) = %.6f (R_B = %.5f m, R_B FS %.3f N m, R_B FM %.3f N m)",
+             w, T, Tst, fabs(T) / (rb * FS), rb, rb * FS, rb * FM);
+    CHECK_NAMED(fabs(T - Tst) <= 1e-9 * fabs(Tst) && T * w < 0.0 && fabs(T) <= rb * FM, what);
+    printf("  %s\n", what);
+    /* at rest, twisted by psi: a torsional spring cpsi psi that holds (no creep): psi' = -vc cpsi
+     * psi / (vc dpsi + kf) with vc = 1e-6 vN (w2 = 0) */
+    a[HS_TIRE_WN] = 0.0;
+    a[HS_TIRE_PSI] = -0.1;
+    hs_tire_eval_values(&p, a, 0.0, &o);
+    snprintf(what, sizeof what, "bore torque at rest twisted by psi = -0.1 rad: %.6f N m = cpsi psi = %.6f N m, creeping at "
+             "%.2e rad/s (< 1e-7 rad/s)", (double)o.y[HS_TIRE_TBO], -0.1 * p.cpsi, (double)o.y[HS_TIRE_DPSI]);
+    CHECK_NAMED(fabs(o.y[HS_TIRE_TBO] + 0.1 * p.cpsi) <= 1e-6 * 0.1 * p.cpsi && fabs(o.y[HS_TIRE_DPSI]) < 1e-7, what);
+    printf("  %s\n", what);
+    /* bore off (kbore = 0): exactly no torque and no rate, whatever the spin about n */
+    p.kbore = 0.0;
+    a[HS_TIRE_WN] = 3.0;
+    hs_tire_eval_values(&p, a, 0.0, &o);
+    CHECK_NAMED(o.y[HS_TIRE_TBO] == 0.0 && o.y[HS_TIRE_DPSI] == 0.0, "kbore = 0: bore torque and psi' exactly 0");
+}
+
 static void par_checks(void)
 {
     hs_tire_par p;
@@ -430,6 +501,7 @@ static const hs_test_case tests[] = {
     HS_TEST_ROW(brake_hold_checks),
     HS_TEST_ROW(load_range_checks),
     HS_TEST_ROW(input_checks),
+    HS_TEST_ROW(bore_checks),
 };
 
 int main(int argc, char **argv)

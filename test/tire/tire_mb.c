@@ -32,6 +32,8 @@ static int compiled;
 /* 1 after description_tilted: the same wheel with normal=profile (the road normal follows the
  * profile's slope), the checks below run again on it with the tilted contact frame */
 static int tilted;
+/* 1 after description_cb: camber=on bore=on (the camber force, the bore torque and its 4th state) */
+static int cb;
 static double nrm[3] = {0, 0, 1};
 
 static unsigned long long rs = 0x9e3779b97f4a7c15ULL;
@@ -122,6 +124,7 @@ static void state(hs_real *q, hs_real *u, hs_real *z, hs_real *in, int rest)
     pd[3] = 0.5 * (p[0] * W[3] + p[1] * W[2] - p[2] * W[1] + p[3] * W[0]);
     for (int i = 0; i < 4; ++i) u[10 + i] = (hs_real)pd[i];
     z[0] = (hs_real)(0.02 * rnd()); z[1] = (hs_real)(0.02 * rnd()); z[2] = (hs_real)rnd();
+    z[3] = (hs_real)(0.02 * rnd());
     in[0] = (hs_real)(300 * rnd()); in[1] = (hs_real)(1000 * (0.5 + 0.5 * rnd()));
     in[2] = (hs_real)(0.3 * rnd()); in[3] = (hs_real)(0.01 * rnd());
 }
@@ -154,6 +157,7 @@ static void args_of(const hs_real *q, const hs_real *u, const hs_real *z, const 
         arg[HS_TIRE_VY] = yd[0] * u[7] + yd[1] * u[8] + yd[2] * u[9];
     } else {
         /* x0 = e x n / |e x n|, n = z */
+        nrm[0] = 0; nrm[1] = 0; nrm[2] = 1;
         double x0[3] = {e[1], -e[0], 0};
         const double r = hypot(x0[0], x0[1]);
         x0[0] /= r; x0[1] /= r;
@@ -170,6 +174,19 @@ static void args_of(const hs_real *q, const hs_real *u, const hs_real *z, const 
     /* body-frame angular velocity w = 2 conj(p) p' (vector part), its y */
     arg[HS_TIRE_OM] = 2 * (p[0] * pd[2] - p[2] * pd[0] - p[3] * pd[1] + p[1] * pd[3]);
     arg[HS_TIRE_XE] = z[0]; arg[HS_TIRE_YE] = z[1]; arg[HS_TIRE_ZB] = z[2];
+    arg[HS_TIRE_OC] = 0;
+    arg[HS_TIRE_WN] = 0;
+    arg[HS_TIRE_PSI] = 0;
+    if (cb) {
+        /* camber spin Omega (e . n); the whole spin about n: n . R(p) w_body */
+        const double wb[3] = {2 * (p[0] * pd[1] - p[1] * pd[0] - p[2] * pd[3] + p[3] * pd[2]), arg[HS_TIRE_OM],
+                              2 * (p[0] * pd[3] - p[3] * pd[0] - p[1] * pd[2] + p[2] * pd[1])};
+        double w[3];
+        rot(p, wb, w);
+        arg[HS_TIRE_OC] = arg[HS_TIRE_OM] * (e[0] * nrm[0] + e[1] * nrm[1] + e[2] * nrm[2]);
+        arg[HS_TIRE_WN] = w[0] * nrm[0] + w[1] * nrm[1] + w[2] * nrm[2];
+        arg[HS_TIRE_PSI] = z[3];
+    }
 }
 
 static double rel(double a, double b) { return fabs(a - b) / (1.0 + fabs(b)); }
@@ -181,10 +198,11 @@ static void forces_vs_hs_tire(void)
     hs_mb_model_init(&m, &mb);
     hs_tire_par tp;
     hs_tire_par_car(&tp);
+    if (!cb) tp.kgam = tp.kbore = 0;
     double worst = 0, worst_s = 0, worst_r = 0;
     int n = 0;
     for (int k = 0; k < 400; ++k) {
-        hs_real q[NQ], u[NQ], z[3], in[4], f[NQ], zd[3];
+        hs_real q[NQ], u[NQ], z[4], in[4], f[NQ], zd[4];
         state(q, u, z, in, k % 4 == 0);
         double arg[HS_TIRE_NARG], xd[3], yd[3];
         args_of(q, u, z, in, arg, xd, yd);
@@ -206,12 +224,12 @@ static void forces_vs_hs_tire(void)
             const double e = fabs(f[7 + i] - F[i]) / (1.0 + scale + tp.cx * fabs(z[0]) + tp.cy * fabs(z[1]));
             if (e > worst) worst = e;
         }
-        for (int i = 0; i < 3; ++i) {
+        for (int i = 0; i < 3 + cb; ++i) {
             const double e = rel(zd[i], o.y[HS_TIRE_DXE + i]);
             if (e > worst_r) worst_r = e;
         }
         /* steady tread (xe' = 0 = ye'): the force is hs_tire_steady's at the same slips */
-        if (!tilted && o.y[HS_TIRE_FZ] > 0 && k % 4 != 0) {
+        if (!tilted && !cb && o.y[HS_TIRE_FZ] > 0 && k % 4 != 0) {
             hs_real z2[3] = {(hs_real)(o.Fxs / tp.cx), (hs_real)(o.Fys / tp.cy), z[2]};
             hs_real Fxs, Fys;
             hs_tire_steady(&tp, o.y[HS_TIRE_FZ], o.sx, o.sy, &Fxs, &Fys, NULL);
@@ -233,11 +251,12 @@ static void forces_vs_hs_tire(void)
         }
     }
     char what[480];
-    snprintf(what, sizeof what, "tire element%s = hs_tire_eval at 400 states (yaw, camber, steer, road input and profile): force on the wheel worst %.2e <= 1e-12 (relative to 1 N + |Fx| + |Fy| + |Fz| + the tread springs' cx|xe| + cy|ye|), state rates worst %.2e <= 1e-9",
-             tilted ? " with normal=profile (Fz along the profile segment's normal, the contact frame tilted with it)" : "", worst, worst_r);
+    snprintf(what, sizeof what, "tire element%s%s = hs_tire_eval at 400 states (yaw, camber, steer, road input and profile): force on the wheel worst %.2e <= 1e-12 (relative to 1 N + |Fx| + |Fy| + |Fz| + the tread springs' cx|xe| + cy|ye|), state rates worst %.2e <= 1e-9",
+             tilted ? " with normal=profile (Fz along the profile segment's normal, the contact frame tilted with it)" : "",
+             cb ? " with camber=on bore=on (camber spin and spin about n computed here from the quaternion)" : "", worst, worst_r);
     CHECK_NAMED(worst <= 1e-12 && worst_r <= 1e-9, what);
     printf("  %s\n", what);
-    if (tilted) return;
+    if (tilted || cb) return;
     snprintf(what, sizeof what, "tire element at steady tread deflection = hs_tire_steady at the same slips (%d states), worst %.2e <= 1e-12", n, worst_s);
     CHECK_NAMED(n > 200 && worst_s <= 1e-12, what);
     printf("  %s\n", what);
@@ -253,7 +272,7 @@ static void derivatives(void)
     int bad = 0, nb = 0, live = 0, kinks = 0, fjbad = 0;
     double worst = 0;
     for (int k = 0; k < 200; ++k) {
-        hs_real q[NQ], u[NQ], z[3], in[4], fp[NQ], fm[NQ];
+        hs_real q[NQ], u[NQ], z[4], in[4], fp[NQ], fm[NQ];
         state(q, u, z, in, k % 4 == 0);
         mb.type.force_jac(&m, 0, q, u, z, in, fq, fu);
         mbp.type.force_jac(&mp, 0, q, u, z, in, fqp, fup);
@@ -308,10 +327,10 @@ static void derivatives(void)
         }
     }
     char what[300];
-    snprintf(what, sizeof what, "tire element%s: fq, fu = central differences at 200 states in contact (%d entries above 1e-3; the better of two steps; %d on a kink of the curves), worst %.2e <= 1e-6; packed = dense (%d bad)", tilted ? " with normal=profile" : "", live, kinks, worst, bad);
+    snprintf(what, sizeof what, "tire element%s%s: fq, fu = central differences at 200 states in contact (%d entries above 1e-3; the better of two steps; %d on a kink of the curves), worst %.2e <= 1e-6; packed = dense (%d bad)", tilted ? " with normal=profile" : "", cb ? " with camber=on bore=on" : "", live, kinks, worst, bad);
     CHECK_NAMED(bad == 0 && live > 10000 && kinks < live / 100, what);
     printf("  %s\n", what);
-    snprintf(what, sizeof what, "tire element%s: force_fj's f (the evaluation with partials) = force()'s (the values-only one) bit for bit, its fq, fu = force_jac's, at the same 200 states (%d differ)", tilted ? " with normal=profile" : "", fjbad);
+    snprintf(what, sizeof what, "tire element%s%s: force_fj's f (the evaluation with partials) = force()'s (the values-only one) bit for bit, its fq, fu = force_jac's, at the same 200 states (%d differ)", tilted ? " with normal=profile" : "", cb ? " with camber=on bore=on" : "", fjbad);
     CHECK_NAMED(fjbad == 0, what);
 }
 
@@ -474,6 +493,93 @@ static void description_tilted(void)
 static void forces_tilted(void) { forces_vs_hs_tire(); }
 static void derivatives_tilted(void) { derivatives(); }
 
+/* camber=on bore=on, flat (tilt 0) and then with normal=profile: the force, rate and derivative
+ * checks again, the camber spin and the spin about n computed in args_of from the quaternion */
+static void cb_compile(int tilt)
+{
+    static char tt[sizeof text + 64];
+    snprintf(tt, sizeof tt, "%.*s%s camber=on bore=on\n", (int)(strlen(text) - 1), text, tilt ? " normal=profile" : "");
+    hs_mb_error err;
+    compiled = 0;
+    if (hs_mb_parse_compile(tt, strlen(tt), &st, &mb, 0, &err) || hs_mb_compile(&st.desc, &mbp, 1, NULL)) {
+        printf("  refused: line %d field '%s': %s\n", err.line, err.field, err.msg);
+        CHECK_NAMED(0, "tire description with camber=on bore=on compiles");
+        return;
+    }
+    compiled = 1;
+    tilted = tilt;
+    cb = 1;
+    CHECK_NAMED(st.desc.forces[0].camb == 1 && st.desc.forces[0].bore == 1 && mb.nz == 4 && mb.type.nz == 4,
+                "camber=on bore=on read into the element (camb 1, bore 1), 4 auxiliary states (psi the 4th)");
+}
+static void description_cb(void) { cb_compile(0); }
+
+/* A cambered wheel rolling freely (Omega = v/rd) at zero slip angle, camber=on: after its tread
+ * settles, Fy = the generalized curve at Rill's camber slip's equivalent lateral slip,
+ * F_G(sg / (3 hy)), sg = -(L/2) Omega e.n / (rd Omega + vN), at Fz = FzN (the table's values),
+ * toward the side the wheel's top leans to; 0 upright. */
+static double camber_fy(double gam, double *expect, double *lin)
+{
+    static const char tc[] =
+        "model cam dim=3\ninput drive\ninput brake\n"
+        "body c spatial mass=300 inertia=50,80,100 pos=0,0,0.6\n"
+        "body w spatial mass=20 inertia=0.6,1,0.6 pos=0,0,0.29\n"
+        "force t tire a=w b=c axis=0,1,0 in=drive camber=on\n";
+    static hs_mb_store cs;
+    static hs_mb_model cm;
+    hs_mb_error err;
+    if (hs_mb_parse_compile(tc, strlen(tc), &cs, &cm, 0, &err)) return NAN;
+    hs_tire_par tp;
+    hs_tire_par_car(&tp);
+    const double pen = 3500.0 / tp.cz, rd = tp.r0 - pen / 3.0, v = 20.0, Om = v / rd;
+    hs_real q[NQ] = {0}, u[NQ] = {0}, z[3] = {0}, in[2] = {0}, zd[3], val[HS_MB_TIRE_NVAL];
+    q[2] = 0.6; q[3] = 1;
+    q[9] = (hs_real)(tp.r0 - pen);
+    /* lean the top toward +y: a turn of -gam about x; spin Omega about the body y */
+    const double p[4] = {cos(-gam / 2), sin(-gam / 2), 0, 0}, W[4] = {0, 0, Om, 0};
+    for (int i = 0; i < 4; ++i) q[10 + i] = (hs_real)p[i];
+    u[7] = (hs_real)v;
+    u[10] = (hs_real)(0.5 * (p[0] * W[0] - p[1] * W[1] - p[2] * W[2] - p[3] * W[3]));
+    u[11] = (hs_real)(0.5 * (p[0] * W[1] + p[1] * W[0] + p[2] * W[3] - p[3] * W[2]));
+    u[12] = (hs_real)(0.5 * (p[0] * W[2] - p[1] * W[3] + p[2] * W[0] + p[3] * W[1]));
+    u[13] = (hs_real)(0.5 * (p[0] * W[3] + p[1] * W[2] - p[2] * W[1] + p[3] * W[0]));
+    hs_model m;
+    hs_mb_model_init(&m, &cm);
+    for (int k = 0; k < 20000; ++k) {
+        if (cm.type.zdot(&m, 0, q, u, z, in, zd) != HS_OK) return NAN;
+        for (int i = 0; i < 3; ++i) z[i] += (hs_real)(5e-5 * zd[i]);
+    }
+    if (hs_mb_tire_probe(&cm, 0, 0, q, u, z, in, val) != HS_OK) return NAN;
+    /* the closed form at FzN */
+    const hs_tire_curve *X = &tp.x[0], *Y = &tp.y[0];
+    const double qx = X->FM / X->dF0, qy = Y->FM / Y->dF0;
+    const double hy = Y->sM / (X->sM + Y->sM) + qy / (qx + qy);
+    const double L = 2.0 * sqrt(tp.r0 * 3500.0 / tp.cz);
+    const double sg = (L / 2.0) * Om * sin(gam) / (rd * Om + tp.vN); /* e.n = -sin(gam) */
+    const double s = fabs(sg) / (3.0 * hy), dF0 = Y->dF0 * hy, sM = Y->sM / hy, sig = s / sM;
+    *expect = (sg >= 0 ? 1.0 : -1.0) * dF0 * s / (1.0 + sig * (sig + dF0 * sM / Y->FM - 2.0));
+    *lin = Y->dF0 * sg / 3.0;
+    return val[HS_MB_TIRE_FY];
+}
+
+static void camber_closed_form(void)
+{
+    char what[400];
+    double ex, lin;
+    const double gams[3] = {0.02, -0.05, 0.1};
+    for (int k = 0; k < 3; ++k) {
+        const double fy = camber_fy(gams[k], &ex, &lin);
+        snprintf(what, sizeof what, "camber %.2f rad, free rolling at 20 m/s, zero slip angle, Fz = FzN: Fy %.6f N = F_G(sg/(3 hy)) %.6f N "
+                 "(1e-7; small-slip form dFy0 sg/3 = %.3f N), toward the leaning top", gams[k], fy, ex, lin);
+        CHECK_NAMED(fabs(fy - ex) <= 1e-7 * fabs(ex) && fy * gams[k] > 0, what);
+        printf("  %s\n", what);
+    }
+    const double f0 = camber_fy(0.0, &ex, &lin);
+    snprintf(what, sizeof what, "camber 0, free rolling, camber=on: Fy = %.3e N (|Fy| < 1e-9 N)", f0);
+    CHECK_NAMED(fabs(f0) < 1e-9, what);
+}
+static void description_cb_tilted(void) { cb_compile(1); }
+
 static const hs_test_case tests[] = {
     HS_TEST_ROW(description),
     HS_TEST_ROW(forces_vs_hs_tire),
@@ -482,6 +588,13 @@ static const hs_test_case tests[] = {
     HS_TEST_ROW(two_tires),
     HS_TEST_ROW(car_sparse),
     HS_TEST_ROW(description_tilted),
+    HS_TEST_ROW(forces_tilted),
+    HS_TEST_ROW(derivatives_tilted),
+    HS_TEST_ROW(description_cb),
+    HS_TEST_ROW(forces_tilted),
+    HS_TEST_ROW(derivatives_tilted),
+    HS_TEST_ROW(camber_closed_form),
+    HS_TEST_ROW(description_cb_tilted),
     HS_TEST_ROW(forces_tilted),
     HS_TEST_ROW(derivatives_tilted),
 };

@@ -9,7 +9,8 @@ TMeasy", Vehicle System Dynamics 45 (S1), 2007) at the book's passenger car tire
 
 It shares no code with model/vehicle/hs_tire.c: directions come from math.atan2/cos/sin (the book's
 phi) instead of the C code's ratio form, the load dependence is written as the book's
-interpolation, and the parameters are typed in again here. Usage:
+interpolation, and the parameters are typed in again here. Camber force and bore torque
+(forces_cb) from Rill's camber slip and bore slip, written from the formulas (below). Usage:
     tmeasy_ref.py BINARY   runs `BINARY curves`, compares every line to 1e-9 relative and
                            prints "N passed, N failed"
 """
@@ -96,6 +97,58 @@ def forces(fz, sx, sy, mu=1.0):
     return fx, fy, mz
 
 
+# Camber and bore torque (Rill, Road Vehicle Dynamics, 2012, sec. 3.3: camber slip and bore
+# torque; the formulas as TMeasy's implementations write them): the patch turns about the road
+# normal, by the camber spin Omega sin(gamma) and the wheel's yaw rate. The camber spin gives a
+# parabolic lateral deflection y(x) ~ (L^2/4 - x^2) whose mean equals that of a lateral slip a
+# third of the camber slip sg = -(L/2) Omega sin(gamma) / (rd |Omega| + vN); the bore slip
+# sb = -R_B w_n / (rd |Omega| + vN) at the bore radius R_B = 2/3 R_P, R_P = (L/2 + B/2)/2 (the
+# patch as a circle of the mean of its half length and half width), and it joins the generalized
+# slip; the bore torque is R_B times the bore force F(s)/s sb, bounded by R_B max(FM, FS). The camber force
+# carries no pneumatic trail (its deflection is symmetric about the patch centre).
+B = 0.205  # contact patch width: the 205/50 R15's section width
+
+
+def trail_nl(fz, sy):
+    """n/L(sy): the book's pneumatic trail over contact length at load fz"""
+    a, s0, se, nl0 = abs(sy), at_load("sy0", fz), at_load("sye", fz), at_load("nl0", fz)
+    w = s0 / se
+    if a <= s0:
+        sg = a / s0
+        return nl0 * ((1.0 - w) * (1.0 - sg) + w * (1.0 - (3.0 - 2.0 * sg) * sg * sg))
+    if a <= se:
+        return -nl0 * (1.0 - w) * (a - s0) / s0 * ((se - a) / (se - s0)) ** 2
+    return 0.0
+
+
+def forces_cb(fz, sx, sy, sg, sb):
+    p = {k: at_load(k, fz) for k in TAB}
+    kx, ky = p["fxm"] / p["dfx0"], p["fym"] / p["dfy0"]
+    sxh = p["sxm"] / (p["sxm"] + p["sym"]) + kx / (kx + ky)
+    syh = p["sym"] / (p["sxm"] + p["sym"]) + ky / (kx + ky)
+    sy_eq = sy + sg / 3.0          # the camber's equivalent lateral slip
+    sxn, syn = sx / sxh, sy_eq / syh
+    phi = math.atan2(syn, sxn) if (sxn != 0.0 or syn != 0.0) else math.pi / 4.0
+    c, n = math.cos(phi), math.sin(phi)
+    sgen = math.sqrt(sxn * sxn + syn * syn + sb * sb)
+    F = characteristic(sgen, math.hypot(p["dfx0"] * sxh * c, p["dfy0"] * syh * n),
+                       math.hypot(p["sxm"] / sxh * c, p["sym"] / syh * n),
+                       math.hypot(p["fxm"] * c, p["fym"] * n),
+                       math.hypot(p["sxs"] / sxh * c, p["sys"] / syh * n),
+                       math.hypot(p["fxs"] * c, p["fys"] * n))
+    fos = F / sgen if sgen > 0.0 else 0.0
+    fx, fy = fos * sxn, fos * syn
+    L = 2.0 * math.sqrt(R0 * fz / CZ)
+    # Mz: the trail of the slip sy times the slip's share of the force, fos sy / syh
+    mz = -trail_nl(fz, sy) * L * fos * sy / syh
+    rb = 2.0 / 3.0 * ((L / 2.0 + B / 2.0) / 2.0)
+    tb = rb * fos * sb
+    # the bound: F(s) never exceeds the larger of FM and FS along the direction (the rational
+    # branch rises to FM, the Hermite runs monotonically from FM to FS, at low loads the data's
+    # FS lies above FM)
+    return fx, fy, mz, tb, rb * max(math.hypot(p["fxm"] * c, p["fym"] * n), math.hypot(p["fxs"] * c, p["fys"] * n))
+
+
 def pure(fz, s, axis):
     """The pure-slip characteristic straight from the table (no generalized slip): the
     combined formulas must reduce to it."""
@@ -115,8 +168,31 @@ def main():
     out = subprocess.run([sys.argv[1], "curves"], check=True, capture_output=True, text=True).stdout
     npass = nfail = 0
     worst = 0.0
+    ncb = 0
     for line in out.splitlines():
         f = line.split()
+        if f and f[0] == "tmcb":
+            fz, sx, sy, sg, sb, fx, fy, mz, tb = (float(v) for v in f[1:10])
+            rfx, rfy, rmz, rtb, tbmax = forces_cb(fz, sx, sy, sg, sb)
+            checks = [(fx, rfx, 1.0), (fy, rfy, 1.0), (mz, rmz, 1e-2), (tb, rtb, 1e-2)]
+            if sg == 0.0 and sb == 0.0:
+                # no camber, no bore: the plain model's reference (forces) as well
+                checks += list(zip((fx, fy, mz), forces(fz, sx, sy), (1.0, 1.0, 1e-2)))
+            for got, ref, sc in checks:
+                worst = max(worst, abs(got - ref) / max(abs(ref), sc))
+                if close(got, ref, sc):
+                    npass += 1
+                else:
+                    nfail += 1
+                    print("  FAIL tmcb Fz=%g sx=%g sy=%g sg=%g sb=%g: %.17g vs reference %.17g" % (fz, sx, sy, sg, sb, got, ref))
+            # the bound |T_B| <= R_B max(FM, FS) of the generalized curve; T_B has sb's sign (sb opposes the turn)
+            ok = abs(tb) <= tbmax * (1.0 + 1e-12) and (tb * sb >= 0.0)
+            npass += ok
+            nfail += not ok
+            if not ok:
+                print("  FAIL tmcb bound Fz=%g sb=%g: Tbo %.6g beyond R_B max(FM, FS) %.6g or of the wrong sign" % (fz, sb, tb, tbmax))
+            ncb += 1
+            continue
         if not f or f[0] not in ("tm", "tmu"):
             continue
         mu = 1.0
@@ -137,6 +213,9 @@ def main():
             else:
                 nfail += 1
                 print("  FAIL tm Fz=%g sx=%g sy=%g: %.17g vs reference %.17g" % (fz, sx, sy, got, ref))
+    if ncb == 0:
+        nfail += 1
+        print("  FAIL no camber/bore samples (tmcb) from", sys.argv[1])
     if npass == 0:
         nfail += 1
         print("  FAIL no curve samples from", sys.argv[1])
