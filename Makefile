@@ -28,8 +28,13 @@ HS_MB_LIMIT_VARS := HS_MB_MAX_BODIES HS_MB_MAX_JOINTS HS_MB_MAX_FORCES HS_MB_MAX
                     HS_MB_MAX_CONTACTS HS_MB_MAX_STOPS HS_MB_MAX_CT HS_MB_MAX_POINTS HS_MB_MAX_PARAMS \
                     HS_PLANT_MAX_NQ HS_PLANT_MAX_NC HS_PLANT_MAX_NZ HS_PLANT_MAX_SIG
 HS_MB_LIMITS := $(foreach v,$(HS_MB_LIMIT_VARS),$(if $($(v)),-D$(v)=$($(v))))
-CFLAGS_RT := $(CSTD) $(OPT) -g $(WARN) $(FPFLAGS) -ffreestanding $(REALDEF) $(HS_MB_LIMITS) -Irt $(MODEL_INC)
-CFLAGS_HOST := $(CSTD) $(OPT) -g $(WARN) $(FPFLAGS) $(REALDEF) $(HS_MB_LIMITS) -D_POSIX_C_SOURCE=200809L -Irt $(MODEL_INC) -Iport/host -Ihil
+# Debug information: line tables and symbols (-g1) are all that any tool of the suites reads
+# (callgrind_annotate's file:function names, valgrind, gcc's own reports); full -g (variables
+# and types, for a debugger) cost ~20 % more CPU per host compile (make test's build, test/README.md).
+# The code is the same either way (gcc's -g never changes code generation): `make DBG=-g` for gdb.
+DBG     ?= -g1
+CFLAGS_RT := $(CSTD) $(OPT) $(DBG) $(WARN) $(FPFLAGS) -ffreestanding $(REALDEF) $(HS_MB_LIMITS) -Irt $(MODEL_INC)
+CFLAGS_HOST := $(CSTD) $(OPT) $(DBG) $(WARN) $(FPFLAGS) $(REALDEF) $(HS_MB_LIMITS) -D_POSIX_C_SOURCE=200809L -Irt $(MODEL_INC) -Iport/host -Ihil
 
 RT_SRC    := $(wildcard rt/*.c)
 CORE_SRC  := $(RT_SRC) $(MODEL_SRC)
@@ -84,8 +89,11 @@ HS_OBJ_HDRS := $(MODEL_HDR) $(wildcard rt/*.h hil/*.h port/host/*.h test/unit/*.
 # binary without libFuzzer), compiled once for both; the test sources with the same compiler.
 ASAN_CC     ?= clang
 ASAN_FLAGS  := -O1 -fsanitize=address,undefined -fno-sanitize-recover=all
+# clang's sanitizer builds: line tables only, enough for the reports' file:line frames (the
+# symbolizer reads nothing else); `make ASAN_DBG=-g` for a debugger.
+ASAN_DBG    ?= -gline-tables-only
 UNIT_OFLAGS := $(CFLAGS_HOST) -DHS_SPARSE_TALLY -Itest/unit
-ASAN_OFLAGS := $(CSTD) -g $(WARN) $(FPFLAGS) $(REALDEF) $(HS_MB_LIMITS) -D_POSIX_C_SOURCE=200809L $(ASAN_FLAGS) -Irt $(MODEL_INC) -Iport/host -Ihil
+ASAN_OFLAGS := $(CSTD) $(ASAN_DBG) $(WARN) $(FPFLAGS) $(REALDEF) $(HS_MB_LIMITS) -D_POSIX_C_SOURCE=200809L $(ASAN_FLAGS) -Irt $(MODEL_INC) -Iport/host -Ihil
 ASAN_TFLAGS := $(ASAN_OFLAGS) -DHS_SPARSE_TALLY -Itest/unit
 FLOAT_OFLAGS := $(CFLAGS_HOST) -DHS_REAL_FLOAT -Wno-double-promotion
 FLOAT_TFLAGS := $(FLOAT_OFLAGS) -DHS_SPARSE_TALLY -Itest/unit
@@ -208,8 +216,11 @@ TEST_JOBS ?= 2
 # order and start rtkernel-test seventh), so the two lanes end together; the serial suites
 # (TEST_SERIAL, one at a time) among them, so they do not queue up one after another at the
 # end with the other lane idle (they did: 38 s of one lane at the end of a 630 s run).
+# methods-table-test ... contact-test: the next longest by CPU (about 55, 48, 34, 32, 30 and
+# 27 s each on the loaded VM), which TEST_SUITES's order had started among the short suites.
 TEST_FIRST := rtkernel-test qemu-test linux-test qemu-mech-test fuzz-test link-test misra-test \
-              lint-test mb-test xcp-test tire-test mdf-test story-test
+              lint-test mb-test xcp-test tire-test methods-table-test figures-smoke err-test \
+              compliance-test rtkernel-ecu-test contact-test mdf-test story-test
 # Suites whose recipes build nothing beyond their own prerequisites: test/run_suites.sh builds
 # their tools first and starts them while the other suites' tools build (one beside the build).
 TEST_EARLY := misra-test lint-test

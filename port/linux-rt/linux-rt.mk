@@ -9,7 +9,7 @@ LINUX_HDR   := $(wildcard $(LINUX_DIR)/*.h) $(HIL_HDR) $(MODEL_HDR) $(wildcard r
 # hil/ is compiled with the host flags here; it has no OS calls, so the board build compiles
 # the same files with its own flags. The port sources define _GNU_SOURCE themselves (CPU
 # affinity, SO_RXQ_OVFL); everything else stays POSIX.1-2008.
-CFLAGS_LINUX := $(CSTD) $(OPT) -g $(WARN) $(FPFLAGS) $(REALDEF) -D_POSIX_C_SOURCE=200809L \
+CFLAGS_LINUX := $(CSTD) $(OPT) $(DBG) $(WARN) $(FPFLAGS) $(REALDEF) -D_POSIX_C_SOURCE=200809L \
                 -Irt $(MODEL_INC) -Ihil -I$(LINUX_DIR) -Iport/host
 LINUX_LIBS  := -lpthread -lm
 DURATION    ?= 10

@@ -2,7 +2,7 @@
 # bit-exact cross-check against python3-canmatrix, the candump checker on a synthetic run, the
 # DBC -> C generator, and hilstep-rt / hilstep-ecu refusing bad input (exit 2, FILE:LINE or the
 # interface). The bus itself (vcan0) runs in the PREEMPT_RT guest: test/can/scenario.sh.
-CAN_HOST_CFLAGS := $(CSTD) -O1 -g $(WARN) $(FPFLAGS) -D_POSIX_C_SOURCE=200809L \
+CAN_HOST_CFLAGS := $(CSTD) -O1 $(DBG) $(WARN) $(FPFLAGS) -D_POSIX_C_SOURCE=200809L \
                    -fsanitize=address,undefined -fno-sanitize-recover=all -Irt $(MODEL_INC) -Ihil -Iport/host
 CAN_HIL := hil/hs_can.c hil/hs_e2e.c hil/hs_secoc.c hil/hs_dbc.c hil/hs_signal.c hil/hs_frame.c hil/hs_mac.c hil/hs_apps.c hil/hs_transport.c
 CAN_DEPS := $(CAN_HIL) $(wildcard hil/*.h) port/host/hs_dbc_file.h
@@ -55,7 +55,7 @@ $(BUILD)/hilstep-can-spoof: test/can/can_spoof.c $(CAN_DEPS)
 # hil/CAN.md "Security" (as make mac-bench does for the UDP frame's MAC).
 $(BUILD)/hilstep-can-mac-bench: test/can/secoc_bench.c $(CAN_DEPS)
 	@mkdir -p $(BUILD)
-	$(CC) $(CSTD) $(OPT) -g $(WARN) -D_POSIX_C_SOURCE=200809L -Irt $(MODEL_INC) -Ihil -Iport/host test/can/secoc_bench.c $(CAN_HIL) -o $@ -lm
+	$(CC) $(CSTD) $(OPT) $(DBG) $(WARN) -D_POSIX_C_SOURCE=200809L -Irt $(MODEL_INC) -Ihil -Iport/host test/can/secoc_bench.c $(CAN_HIL) -o $@ -lm
 
 .PHONY: can-mac-bench
 can-mac-bench: $(BUILD)/hilstep-can-mac-bench

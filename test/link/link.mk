@@ -17,7 +17,7 @@ $(BUILD)/hilstep-mac-unit: test/link/mac_unit.c $(TEST_HARNESS) $(ASAN_HIL) $(AS
 
 $(BUILD)/hilstep-flood: test/link/flood.c hil/hs_frame.c hil/hs_mac.c hil/hs_frame.h hil/hs_mac.h
 	@mkdir -p $(BUILD)
-	$(CC) $(CSTD) -O2 -g $(WARN) -D_POSIX_C_SOURCE=200809L -Ihil -Irt $(MODEL_INC) test/link/flood.c hil/hs_frame.c hil/hs_mac.c -o $@
+	$(CC) $(CSTD) -O2 $(DBG) $(WARN) -D_POSIX_C_SOURCE=200809L -Ihil -Irt $(MODEL_INC) test/link/flood.c hil/hs_frame.c hil/hs_mac.c -o $@
 
 .PHONY: link-test
 TEST_SUITES += link-test
@@ -27,7 +27,7 @@ link-test: $(BUILD)/hilstep-link-unit $(BUILD)/hilstep-mac-unit $(BUILD)/hilstep
 # make mac-bench: instructions per tag (callgrind), the figure in hil/FRAME.md "Security".
 $(BUILD)/hilstep-mac-bench: test/link/mac_bench.c hil/hs_frame.c hil/hs_mac.c hil/hs_frame.h hil/hs_mac.h
 	@mkdir -p $(BUILD)
-	$(CC) $(CSTD) $(OPT) -g $(WARN) -Ihil -Irt $(MODEL_INC) test/link/mac_bench.c hil/hs_frame.c hil/hs_mac.c -o $@
+	$(CC) $(CSTD) $(OPT) $(DBG) $(WARN) -Ihil -Irt $(MODEL_INC) test/link/mac_bench.c hil/hs_frame.c hil/hs_mac.c -o $@
 
 .PHONY: mac-bench
 mac-bench: $(BUILD)/hilstep-mac-bench

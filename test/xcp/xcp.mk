@@ -10,7 +10,7 @@ $(BUILD)/hilstep-xcp-bench: test/xcp/xcp_bench.c $(CORE_OBJ) $(wildcard hil/*.c 
 # the slave under a storm of bad datagrams, ASan+UBSan (test/xcp/xcp_storm.c)
 $(BUILD)/hilstep-xcp-storm: test/xcp/xcp_storm.c hil/hs_xcp.c hil/hs_mac.c hil/hs_xcp.h hil/hs_mac.h
 	@mkdir -p $(BUILD)
-	$(CC) $(CSTD) -O1 -g $(WARN) $(REALDEF) -fsanitize=address,undefined -fno-sanitize-recover=all -Irt -Ihil \
+	$(CC) $(CSTD) -O1 $(DBG) $(WARN) $(REALDEF) -fsanitize=address,undefined -fno-sanitize-recover=all -Irt -Ihil \
 	  test/xcp/xcp_storm.c hil/hs_xcp.c hil/hs_mac.c -o $@
 
 .PHONY: xcp-test xcp-bench
