@@ -11,7 +11,8 @@
  *
  * Fixed work per step: two M, f, g, G, gamma evaluations, one fq, fu, K_g evaluation, one
  * factorization, two solves, plus the projection's factorization; a stage whose Newton
- * correction jumps (HS_SD_REFINE below) takes at most two more, each refactored: a bound known
+ * correction jumps with its predictor off the constraint rows (HS_SD_REFINE, HS_SD_REFINE_ROWS
+ * below) takes at most two more, each refactored: a bound known
  * before the step, not an iteration to convergence. A model with compliant rows
  * (fixed at init) takes a second Newton step per stage, refactored at the corrected point:
  * four evaluations, four factorizations and four solves per step (a dead centre's stiff
@@ -19,9 +20,6 @@
  * method stops"). */
 #include "hs_stage.h"
 #include "hs_math.h"
-#ifdef HS_SD_TRACE
-#include <stdio.h> /* a host build's per-Newton-step trace (not in rt/'s builds) */
-#endif
 
 /* Newton steps per stage (compile-time; the method as shipped takes 1, with stage 1's factor,
  * and 2, each refactored, on models with compliant rows).
@@ -334,11 +332,6 @@ static int sd_newton(hs_stepper *s, hs_ctx *c, hs_real t, hs_real *A, hs_real *L
     }
     s->sd_dq = na * c->h * c->h;
     s->sd_dc = nr * c->h * c->h;
-#ifdef HS_SD_TRACE
-    fprintf(stderr, "sdtrace t=%.6f f=%d dq=%.3e dc=%.3e prev=%.3e cprev=%.3e err=%.3e floor=%.3e\n", (double)t, factor,
-            (double)s->sd_dq, (double)s->sd_dc, (double)s->sd_prev, (double)s->sd_cprev, (double)s->err_qmax,
-            (double)s->sd_floor);
-#endif
     if (na > s->sd_na) {
         s->sd_na = na;
         s->stats.sd_newton = na * s->sd_scale;
