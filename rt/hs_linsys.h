@@ -285,9 +285,11 @@ void hs_linsys_schur_residual(const hs_linsys *ls, const hs_real *M, const hs_re
  * system [[A, s G^T], [G, 0]]: the residual (b1, b2) of hs_linsys_schur_residual at (x, l),
  * its solution (dx, dl) as hs_linsys_solve gives it, and x += dx (nq), l += dl (nc), in three
  * passes over G's lists instead of six; the same bits. b (n) is scratch; *na = sum |dx_i| in
- * i's order. Returns 1 when every dl is finite, else 0. */
+ * i's order; *nr = sum |G x + gam|_i, the constraint rows' residual at the start (units of
+ * the rows' second derivatives). Returns 1 when every dl is finite, else 0. */
 int hs_linsys_schur_newton(const hs_linsys *ls, const hs_ls_fac *F, const hs_real *M, const hs_real *G,
-                           const hs_real *f, const hs_real *gam, hs_real *x, hs_real *l, hs_real *b, hs_real *na);
+                           const hs_real *f, const hs_real *gam, hs_real *x, hs_real *l, hs_real *b, hs_real *na,
+                           hs_real *nr);
 
 /* ---- blockwise products on packed matrices (the stepper never forms a dense nq x nq) ---- */
 

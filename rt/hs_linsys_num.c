@@ -399,7 +399,8 @@ void hs_linsys_schur_residual(const hs_linsys *ls, const hs_real *M, const hs_re
 }
 
 int hs_linsys_schur_newton(const hs_linsys *ls, const hs_ls_fac *F, const hs_real *M, const hs_real *G,
-                           const hs_real *f, const hs_real *gam, hs_real *x, hs_real *l, hs_real *b, hs_real *na)
+                           const hs_real *f, const hs_real *gam, hs_real *x, hs_real *l, hs_real *b, hs_real *na,
+                           hs_real *nr)
 {
     const int nq = ls->nq, nc = ls->nc;
     const int *sc = ls->scol, *se = ls->sent, *sr = ls->srow, *dg = ls->sdiag, *rp = ls->srp;
@@ -408,11 +409,14 @@ int hs_linsys_schur_newton(const hs_linsys *ls, const hs_ls_fac *F, const hs_rea
      * multiplier part; -b2 = G x + gam exactly (two negations) */
     hs_real *y = (ls->sbw > 0) ? F->work : (b + nq);
     int e0 = 0;
+    hs_real r1 = HS_R(0.0);
     for (int i = 0; i < nc; ++i) {
         const int e1 = rp[i + 1];
         y[i] = list_dot(G, x, ls->sroff + e0, ls->srcol + e0, e1 - e0) + gam[i];
+        r1 += hs_abs(y[i]);
         e0 = e1;
     }
+    *nr = r1;
     if (ls->sbw > 0) {
         for (int i = nc; i < nc + ls->sbw - 1; ++i) { y[i] = HS_R(0.0); }
     }

@@ -11,7 +11,8 @@
  *
  * Fixed work per step: two M, f, g, G, gamma evaluations, one fq, fu, K_g evaluation, one
  * factorization, two solves, plus the projection's factorization; a stage whose Newton
- * correction jumps (HS_SD_REFINE below) takes at most two more, each refactored: a bound known
+ * correction jumps with its predictor off the constraint rows (HS_SD_REFINE, HS_SD_REFINE_ROWS
+ * below) takes at most two more, each refactored: a bound known
  * before the step, not an iteration to convergence. A model with compliant rows
  * (fixed at init) takes a second Newton step per stage, refactored at the corrected point:
  * four evaluations, four factorizations and four solves per step (a dead centre's stiff
@@ -50,6 +51,15 @@
 #endif
 #ifndef HS_SD_REFINE_K
 #define HS_SD_REFINE_K HS_R(10.0)
+#endif
+
+/* The refinement's second condition (sd_refine): the constraint rows' residual at the stage's
+ * start, h^2 |G A + gamma|_1, above HS_SD_REFINE_ROWS times the jump test's reference: the
+ * predictor's miss comes from the rows' curvature, as near a dependent position, not from the
+ * applied forces (rt/METHODS.md "Through a dependent position": A02's refined steps 0.005
+ * and more of it, 0.29 at 1 ms; car.hsm's brake jumps 2e-10 to 3e-5). */
+#ifndef HS_SD_REFINE_ROWS
+#define HS_SD_REFINE_ROWS HS_R(1e-3)
 #endif
 
 #ifndef HS_SD_MAX_HW
@@ -292,16 +302,19 @@ static int sd_newton(hs_stepper *s, hs_ctx *c, hs_real t, hs_real *A, hs_real *L
      * from there the Newton step: checked in the update loops (x - x is 0 exactly for finite
      * x), so a model's NaN is refused here as non-finite, before the next stage evaluates
      * the model at a NaN state. */
-    hs_real na = HS_R(0.0), nf = HS_R(0.0);
+    hs_real na = HS_R(0.0), nf = HS_R(0.0), nr = HS_R(0.0);
     if (fused != 0) {
         /* the range-space path: residual, solve and update in one kernel, the same bits */
         hs_real nk = HS_R(0.0); /* (na's address not taken: the other path keeps it in a register) */
-        if (hs_linsys_schur_newton(&s->lsK, &s->fK, s->M, s->G, s->f, s->gam, A, Lam, s->b, &nk) == 0) {
+        hs_real rk = HS_R(0.0);
+        if (hs_linsys_schur_newton(&s->lsK, &s->fK, s->M, s->G, s->f, s->gam, A, Lam, s->b, &nk, &rk) == 0) {
             nf = HS_R(1.0);
         }
         na = nk;
+        nr = rk;
     } else {
         const hs_real *x = s->b;
+        for (int i = 0; i < nc; ++i) { nr += hs_abs(s->b[nq + i]); }
         hs_linsys_solve(&s->lsK, &s->fK, s->b);
         for (int i = 0; i < nq; ++i) { A[i] += x[i]; na += hs_abs(x[i]); }
         for (int i = 0; i < nc; ++i) { Lam[i] += x[nq + i]; nf += x[nq + i] - x[nq + i]; }
@@ -318,6 +331,7 @@ static int sd_newton(hs_stepper *s, hs_ctx *c, hs_real t, hs_real *A, hs_real *L
         return HS_E_RANGE;
     }
     s->sd_dq = na * c->h * c->h;
+    s->sd_dc = nr * c->h * c->h;
     if (na > s->sd_na) {
         s->sd_na = na;
         s->stats.sd_newton = na * s->sd_scale;
@@ -485,8 +499,12 @@ static int sd_refine(const hs_stepper *s, int it)
     /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
     /* (joints only: a model without constraint rows has no configuration to become dependent in;
      * its jumps are the inputs', which the stages' one step follows: the quarter car's road) */
+    /* (and the predictor off its constraint rows by a fair part of that reference: a jump of
+     * the applied forces, car.hsm's brakes going from sliding to holding, leaves the rows'
+     * residual at 2e-10 to 3e-5 of it and one Newton step follows it; A02's flat position: 0.005
+     * and more) */
     const int big = ((s->nc > 0) && (s->sd_prev > HS_R(0.0)) && (s->err_qmax > HS_R(0.0))
-                     && (s->sd_dq > HS_SD_REFINE_K * ref)) ? 1 : 0;
+                     && (s->sd_dq > HS_SD_REFINE_K * ref) && (s->sd_dc > HS_SD_REFINE_ROWS * ref)) ? 1 : 0;
     return (((it == 0) && (s->comp != 0)) || ((it < HS_SD_REFINE) && (big != 0))) ? 1 : 0;
 #endif
 }
@@ -518,6 +536,8 @@ static HS_STAGE_FN int st_sd_stage1(hs_stepper *s, hs_ctx *c)
     }
     s->sd_prev = s->sd_first;
     s->sd_first = s->sd_dq;
+    s->sd_cprev = s->sd_cfirst;
+    s->sd_cfirst = s->sd_dc;
     /* Compliant rows: a second Newton step, refactored at the corrected point (why: the
      * header; rt/METHODS.md "Where a method stops"), fixed per model, known at init; the
      * bounded refinement (HS_SD_REFINE) near dependent joints */
@@ -563,6 +583,7 @@ static HS_STAGE_FN int st_sd_stage2(hs_stepper *s, hs_ctx *c)
         rc = sd_quat_solved(s, s->wdn);
     }
     s->sd_first = (s->sd_dq > s->sd_first) ? s->sd_dq : s->sd_first;
+    s->sd_cfirst = (s->sd_dc > s->sd_cfirst) ? s->sd_dc : s->sd_cfirst;
     /* compliant rows: as stage 1, one more Newton step refactored at the corrected point;
      * the bounded refinement as stage 1's */
     for (int it = 0; (rc == (int)HS_OK) && (sd_refine(s, it) != 0); ++it) {
