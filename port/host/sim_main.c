@@ -757,6 +757,13 @@ static int csv_cut_to_last_row(const char *path)
     return close(fd) == 0 ? rc : -1;
 }
 
+/* --glob-check: the extrapolation weights c = 1 / (r - 1) at which the run's distance from
+ * q_{h/4} + c (q_{h/4} - q_{h/2}) is kept, r the observed ratio of the errors at h/2 and h/4:
+ * r = 2^p for p = infinity, 4, 3, 2, 1 (c = 0 is the run at h/4 itself), then r = 4/3 and 10/9,
+ * the bound (rt/METHODS.md "For first-order estimates"). */
+#define SIM_RICH_NC 7
+static const double sim_rich_c[SIM_RICH_NC] = {0.0, 1.0 / 15.0, 1.0 / 7.0, 1.0 / 3.0, 1.0, 3.0, 9.0};
+
 /* One run of the tool: the stepper, its arenas, the CSV and what the summary reports. */
 typedef struct sim_state {
     hs_stepper_def def;  /* the def the stepper runs (--method auto: the one that was taken) */
@@ -781,8 +788,15 @@ typedef struct sim_state {
                                 * steps whose true error is above the rounding floor */
     struct sim_state *half; /* --glob-check: the same run at h/2, restarted from the run's state
                              * every HS_ERR_HORIZON s; NULL without */
-    double err_rich;     /* --glob-check: the largest |q_h - q_{h/2}| (hs_stepper_err_dist) times 2^p / (2^p - 1)
-                          * (units of q; infinite once the companion refused a step) */
+    struct sim_state *quarter; /* --glob-check: the same run at h/4 beside the one at h/2 (the
+                                * observed order), restarted with it; NULL without or once it refused */
+    double err_rich;     /* --glob-check: the run's largest distance from the companions' extrapolation
+                          * (rich_estimate; units of q; infinite once the run at h/2 refused a step) */
+    double rich_dh;      /* --glob-check: the largest |q_h - q_{h/2}| over the run (hs_stepper_err_dist) */
+    double rich_dh2;     /* --glob-check: the largest |q_{h/2} - q_{h/4}| over the run, same metric */
+    double rich_m[SIM_RICH_NC]; /* --glob-check: the largest |q_h - (q_{h/4} + c (q_{h/4} - q_{h/2}))|
+                                 * over the run at each c of sim_rich_c (same metric) */
+    hs_real *rich_x;     /* --glob-check: (nq) scratch for the extrapolated positions */
     uint64_t half_span;  /* --glob-check: steps of h per restart of the companion, >= 1 */
 } sim_state;
 
@@ -1103,13 +1117,64 @@ static void ref_compare(sim_state *S)
     }
 }
 
-/* --glob-check: the companion's two steps of h/2 over the run's step, with the inputs the step
- * held, then Richardson's estimate of the run's global error, 2^p / (2^p - 1) times the
- * distance of the two positions (p the estimate's order: the difference of two runs of order
- * p at h and h/2 is (1 - 2^-p) of the error at h). The companion restarts from the run's state
- * every half_span steps, so the estimate is the error gathered over one test's span
- * (HS_ERR_HORIZON, err_glob's window). A step it refuses leaves the run's error unknown:
- * err_rich is then infinite (judged inaccurate). */
+/* --glob-check: the observed ratio r = e(h/2) / e(h/4) of the errors, read from the two
+ * distances the three runs give, rich_dh / rich_dh2 (e(h) - e(h/2) = (1 - 1/r) e(h): the two
+ * distances shrink by r as the errors do; r = 2^p in the asymptotic range of a method of order p). */
+static double rich_ratio(const sim_state *S)
+{
+    return S->rich_dh2 > 0.0 ? S->rich_dh / S->rich_dh2 : (double)INFINITY;
+}
+
+/* --glob-check: the run's global error, its largest distance from the extrapolation of the two
+ * companions with the observed order, q* = q_{h/4} + c (q_{h/4} - q_{h/2}), c = 1 / (r - 1): the
+ * runs at h/2 and h/4 estimate the exact positions to the order past the method's, and the run
+ * is measured against them, not its difference from one of them scaled. c is bounded to
+ * [0, 9] (r >= 10/9: a ratio nearer 1, the differences not shrinking with h, cannot be read);
+ * between the kept weights the distance, the largest over the run of a norm affine in c, is
+ * convex in c, so the straight line between them bounds it from above. Without the run at h/4
+ * (it refused a step), Richardson's 2^p / (2^p - 1) times rich_dh, p the nominal order. */
+static double rich_estimate(const sim_state *S)
+{
+    if (!S->quarter) return (hs_stepper_err_order(&S->st) == 1 ? 2.0 : 4.0 / 3.0) * S->rich_dh;
+    const double r = rich_ratio(S);
+    const double c = r > 1.0 + 1.0 / sim_rich_c[SIM_RICH_NC - 1] ? 1.0 / (r - 1.0) : sim_rich_c[SIM_RICH_NC - 1];
+    int j = 1;
+    while (j < SIM_RICH_NC - 1 && sim_rich_c[j] < c) ++j;
+    const double w = (c - sim_rich_c[j - 1]) / (sim_rich_c[j] - sim_rich_c[j - 1]);
+    return (1.0 - w) * S->rich_m[j - 1] + w * S->rich_m[j];
+}
+
+/* --glob-check: the run at h/4's four steps over the run's step, its distance from the run at
+ * h/2, and the run's from their extrapolation at each kept weight. A step it refuses leaves the
+ * order unmeasured: rich_estimate falls back to the nominal order's factor. */
+static void quarter_step(sim_state *S, const hs_real *in)
+{
+    hs_stepper *r = &S->quarter->st;
+    const hs_real *q2 = S->half->st.q;
+    int rc = HS_OK;
+    for (int k = 0; k < 4 && rc == HS_OK; ++k) rc = hs_stepper_step(r, in);
+    if (rc) {
+        fprintf(stderr, "hilstep-sim: --glob-check: the same run at h/4 refused a step in step %llu: %s; "
+                "err_rich takes the nominal order's factor\n", (unsigned long long)S->done + 1u, hs_status_str(rc));
+        S->quarter = NULL;
+        return;
+    }
+    const double d = (double)hs_stepper_err_dist(&S->st, q2, r->q);
+    S->rich_dh2 = d == d ? fmax(S->rich_dh2, d) : (double)INFINITY;
+    for (int j = 0; j < SIM_RICH_NC; ++j) {
+        const hs_real c = (hs_real)sim_rich_c[j];
+        for (int i = 0; i < S->st.nq; ++i) S->rich_x[i] = r->q[i] + c * (r->q[i] - q2[i]);
+        const double m = (double)hs_stepper_err_dist(&S->st, S->st.q, S->rich_x);
+        S->rich_m[j] = m == m ? fmax(S->rich_m[j], m) : (double)INFINITY;
+    }
+}
+
+/* --glob-check: the companions' steps over the run's step (two of h/2, four of h/4), with the
+ * inputs the step held, then the estimate of the run's global error, rich_factor times the
+ * largest distance of the positions at h and h/2 so far. The companions restart from the run's
+ * state every half_span steps, so the estimate is the error gathered over one test's span
+ * (HS_ERR_HORIZON, err_glob's window). A step the run at h/2 refuses leaves the run's error
+ * unknown: err_rich is then infinite (judged inaccurate). */
 static void half_step(sim_state *S, const hs_real *in)
 {
     const hs_stepper *st = &S->st;
@@ -1123,13 +1188,16 @@ static void half_step(sim_state *S, const hs_real *in)
         S->err_rich = (double)INFINITY;
         return;
     }
+    if (S->quarter) quarter_step(S, in);
     /* the distance in err_est's metric: the bodies' named points and turns, not q's components */
     const double d = (double)hs_stepper_err_dist(st, st->q, r->q);
-    const double f = hs_stepper_err_order(st) == 1 ? 2.0 : 4.0 / 3.0;
+    S->rich_dh = d == d ? fmax(S->rich_dh, d) : (double)INFINITY;
     /* a NaN distance is no estimate: it judges as the refusal does */
-    S->err_rich = d == d ? fmax(S->err_rich, f * d) : (double)INFINITY;
-    if ((S->done + 1u) % S->half_span == 0u && hs_stepper_set_state(r, st->t, st->q, st->u, st->z) != HS_OK)
-        S->err_rich = (double)INFINITY;
+    S->err_rich = isinf(S->rich_dh) || isinf(S->rich_dh2) ? (double)INFINITY : rich_estimate(S);
+    if ((S->done + 1u) % S->half_span != 0u) return;
+    if (hs_stepper_set_state(r, st->t, st->q, st->u, st->z) != HS_OK) S->err_rich = (double)INFINITY;
+    if (S->quarter && hs_stepper_set_state(&S->quarter->st, st->t, st->q, st->u, st->z) != HS_OK)
+        S->quarter = NULL;
 }
 
 /* The steps: inputs, bookkeeping and CSV row of each committed state, then the step; stops
@@ -1236,7 +1304,9 @@ static void print_summary(const sim_state *S, const hs_sim_cfg *cfg, const hs_si
     printf(" err_est=%.6e err_sum=%.6e tol=%.6g", (double)st->stats.err_est, (double)st->stats.err_sum,
            cfg->tol);
     printf(" err_glob=%.6e", (double)st->stats.err_glob);
-    if (S->half) printf(" err_rich=%.6e", S->err_rich);
+    if (S->half)
+        printf(" err_rich=%.6e rich_dh=%.6e rich_dh2=%.6e rich_ratio=%.4g", S->err_rich, S->rich_dh, S->rich_dh2,
+               S->quarter ? rich_ratio(S) : 0.0);
     if (S->ref)
         printf(" err_true=%.6e err_true_sum=%.6e err_ratio_min=%.4g err_ratio_max=%.4g", S->err_true,
                S->err_true_sum, S->ratio_lo, S->ratio_hi);
@@ -1367,6 +1437,19 @@ int main(int argc, char **argv)
             return hs_exit_of(HS_TOOL_SIM, HS_E_STEP);
         }
         S.half = &H;
+        static sim_state Q;
+        Q.def = S.def;
+        Q.def.h = (hs_real)(cfg.h / 4.0);
+        if (arenas_and_init(&Q, &run) != HS_OK) {
+            fprintf(stderr, "hilstep-sim: --glob-check: the same run at h/4 could not start\n");
+            return hs_exit_of(HS_TOOL_SIM, HS_E_STEP);
+        }
+        S.quarter = &Q;
+        S.rich_x = calloc((size_t)S.st.nq + 1, sizeof *S.rich_x);
+        if (!S.rich_x) {
+            fprintf(stderr, "hilstep-sim: --glob-check: out of memory (nq = %d)\n", S.st.nq);
+            return hs_exit_of(HS_TOOL_SIM, HS_E_STEP);
+        }
         const double span = floor((double)HS_ERR_HORIZON / cfg.h);
         S.half_span = span >= 1.0 ? (uint64_t)span : 1u;
     }
