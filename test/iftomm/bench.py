@@ -130,7 +130,7 @@ def run(f, T, err_of, ref, method, h):
                             repr(T)], capture_output=True, text=True)
         kd = dict(w.split("=", 1) for w in d.stdout.split() if "=" in w)
     return (kv.get("status", "?"), kd.get("status", "?"), err, float(kv.get("err_est", "nan")),
-            float(kv.get("err_sum", "nan")), float(kv.get("err_glob", "nan")), kd.get("err_rich"), worst)
+            float(kv.get("err_sum", "nan")), float(kv.get("err_glob", "nan")), kd.get("err_rich"), worst, kd)
 
 def ips_of(f, method, h):
     """None (a "-" in the table) where the 400-step run refuses a step: its count is not a step's"""
@@ -197,7 +197,7 @@ if "--one" in sys.argv:
     pid, method, h = sys.argv[k + 1], sys.argv[k + 2], float(sys.argv[k + 3])
     for p_, f, T, nout, mkref, err_of, hips in PROBLEMS:
         if p_ == pid:
-            st, std, err, est, esum, eglob, erich, worst = run(f, T, err_of, mkref(), method, h)
+            st, std, err, est, esum, eglob, erich, worst, _ = run(f, T, err_of, mkref(), method, h)
             print("%s %s h=%g: status %s (--tol off), %s (default --tol); max error %.3e; err_est %.2e, "
                   "err_glob %.2e, err_rich %s%s" % (pid, method, h, st, std, err, est, eglob, erich,
                   "; the worst joint point %.3e m" % worst if worst is not None else ""))
@@ -208,6 +208,7 @@ lines = ["| problem | method | h (ms) | status | default --tol | max error (m or
 TOL = 0.05
 tally = {"right_flag": 0, "right_ok": 0, "false_alarm": [], "missed": [], "pts_wrong": [], "pts_missed": []}
 SHORTM = ("sdirk", "em", "spook")
+DUMP = []  # every run's figures and its default run's summary line, for --json FILE
 short = ["| problem, h = 1 ms | " + " | ".join("`%s`: error, err_est, status, instructions" % m for m in SHORTM) + " |",
          "|---|" + "---|" * len(SHORTM)]
 for pid, f, T, nout, mkref, err_of, hips in PROBLEMS:
@@ -216,7 +217,8 @@ for pid, f, T, nout, mkref, err_of, hips in PROBLEMS:
     for method in methods():
         ips = ips_of(f, method, hips)
         for h in HS:
-            st, std, err, est, esum, eglob, erich, worst = run(f, T, err_of, ref, method, h)
+            st, std, err, est, esum, eglob, erich, worst, kd = run(f, T, err_of, ref, method, h)
+            DUMP.append([pid, method, h, st, std, err, worst, kd])
             row = "| %s | %s | %g | %s | %s | %.2e | %s | %.2e | %.2e | %.2e | %s | %s |" % (
                 pid, method, h * 1e3, st, std, err, "met" if err <= BAR else "missed", est, esum,
                 eglob, "%.2e" % float(erich) if erich is not None else "-", ips if ips is not None else "-")
@@ -284,6 +286,10 @@ def a04_bar_section():
             "`--tol 1e-3` (the benchmark's high bar, m): the status against point P3's largest error every 0.05 s "
             "(the same run's CSV; test/iftomm/a04_ref.c).\n\n" + "\n".join(rows) + "\n\nVerdicts: " +
             ", ".join("%s %d" % (k, n) for k, n in sorted(count.items())) + ".\n")
+if "--json" in sys.argv:
+    import json
+    with open(sys.argv[sys.argv.index("--json") + 1], "w") as fj:
+        json.dump(DUMP, fj)
 text = "\n".join(lines) + "\n\n" + verdict
 text += a04_bar_section()
 if OUT:
