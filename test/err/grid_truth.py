@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""test/err/grid_truth.py SIM [--jobs N] [--timeout S] [--models A,B] - the method grid's verdicts
+"""test/err/grid_truth.py SIM [--jobs N] [--timeout S] [--models A,B] [--skip A,B] [--json F] - the method grid's verdicts
 (test/soak/method_table.py: the shipped models x methods x h in {1/20, 1/60, 1e-2, 1e-3}, 10 s)
 against the true global error: every cell judged by err_rich (every method but the default,
 and auto) is run again with `--glob-ref N` (the default method at h/N beside it, N = 100, 10 at
@@ -9,7 +9,8 @@ a false alarm, or wrong and not flagged. Cells that do not end (a fault, a refus
 the reference does not finish within --timeout seconds (default 60), are counted apart.
 Prints one line per false alarm and per miss, the estimate/true ratios' range over the cells
 whose err_ref is above 1e-9, and ends with "grid-truth: N passed, N failed" (a miss or a false
-alarm fails)."""
+alarm fails). --skip leaves models out (their references past any timeout here:
+fourbar_spatial.hsm, stack.hsm); --json writes every cell's summary line."""
 import concurrent.futures
 import os
 import subprocess
@@ -39,9 +40,10 @@ def main():
     jobs = int(sys.argv[sys.argv.index("--jobs") + 1]) if "--jobs" in sys.argv else 2
     timeout = float(sys.argv[sys.argv.index("--timeout") + 1]) if "--timeout" in sys.argv else 60.0
     only = sys.argv[sys.argv.index("--models") + 1].split(",") if "--models" in sys.argv else None
+    skip = sys.argv[sys.argv.index("--skip") + 1].split(",") if "--skip" in sys.argv else []
     meths, default, stab_none = mt.methods(sim)
     meths = [m for m in meths if m != default] + ["auto"]
-    cells = [(mn, ma, me, hn, hv) for mn, ma in mt.MODELS if only is None or mn in only
+    cells = [(mn, ma, me, hn, hv) for mn, ma in mt.MODELS if (only is None or mn in only) and mn not in skip
              for me in meths for hn, hv in mt.H]
     with concurrent.futures.ThreadPoolExecutor(jobs) as ex:
         res = list(ex.map(lambda c: cell(sim, c[1], c[2], c[4], stab_none, timeout), cells))
