@@ -193,6 +193,15 @@ static int is_valued(const char *a)
     return 0;
 }
 
+/* --err-check N, --glob-ref N: N, an integer in [2, 1024] (steps of h/N per step), else 0. */
+static int parse_divisor(const char *v)
+{
+    char *end;
+    errno = 0;
+    long n = strtol(v, &end, 10);
+    return errno || *end || end == v || n < 2 || n > 1024 ? 0 : (int)n;
+}
+
 /* One --param KEY=VALUE into c's next slot (keys unique, values finite decimals). */
 static int parse_param(const char *v, hs_sim_cfg *c, hs_sim_err *e)
 {
@@ -289,20 +298,10 @@ int hs_sim_parse(int argc, char *const *argv, hs_sim_cfg *c, hs_sim_err *e)
             if (!strcmp(v, "off")) c->tol = 0;
             else if (!parse_real(v, &c->tol) || c->tol <= 0)
                 return fail(e, "--tol", "must be a finite number > 0 (m or rad, as q) or off");
-        } else if (!strcmp(a, "--err-check")) {
-            char *end;
-            errno = 0;
-            long n = strtol(v, &end, 10);
-            if (errno || *end || end == v || n < 2 || n > 1024)
-                return fail(e, "--err-check", "must be an integer in [2, 1024]");
-            c->err_check = (int)n;
-        } else if (!strcmp(a, "--glob-ref")) {
-            char *end;
-            errno = 0;
-            long n = strtol(v, &end, 10);
-            if (errno || *end || end == v || n < 2 || n > 1024)
-                return fail(e, "--glob-ref", "must be an integer in [2, 1024]");
-            c->glob_ref = (int)n;
+        } else if (!strcmp(a, "--err-check") || !strcmp(a, "--glob-ref")) {
+            const int n = parse_divisor(v);
+            if (n == 0) return fail(e, a, "must be an integer in [2, 1024]");
+            *(!strcmp(a, "--err-check") ? &c->err_check : &c->glob_ref) = n;
         } else if (!strcmp(a, "--glob-check")) {
             if (!strcmp(v, "auto")) c->glob_check = HS_SIM_GLOB_AUTO;
             else if (!strcmp(v, "on")) c->glob_check = HS_SIM_GLOB_ON;
