@@ -6,7 +6,9 @@ h/16 from the same state, hilstep-sim --err-check 16) for the shipped models, ev
 the table and a grid of step sizes. Checks 0.1 <= err_est/err_true <= 10 on the calibrated
 rows, that the ok-while-wrong run (spook on the rigid slider crank at 1/20 s) is flagged by the
 default --tol (status=inaccurate, exit 4) and that no run of the grid whose estimate is within
-the default tolerance is flagged. --table prints the markdown table rt/METHODS.md carries."""
+the default tolerance is flagged; and err_rich (--glob-check's estimate with the runs at h/2 and
+h/4) against the true global error err_ref (--glob-ref N) on the former false alarms (ok now) and
+on wrong runs near the tolerance (flagged). --table prints the markdown table rt/METHODS.md carries."""
 import subprocess, sys
 
 B = sys.argv[1] if len(sys.argv) > 1 else "build"
