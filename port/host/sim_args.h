@@ -44,6 +44,8 @@ typedef struct hs_sim_cfg {
                                      * steps of h/N from the same state (err_true=); 0 = off */
     int glob_check;                 /* --glob-check: the same run at h/2 beside it (err_rich=):
                                      * HS_SIM_GLOB_AUTO (every method but sdirk, --tol on), _ON, _OFF */
+    int glob_ref;                   /* --glob-ref N: the default method at h/N beside the run from its
+                                     * initial state (err_ref=, the true global error); 0 = off */
 } hs_sim_cfg;
 
 /* --glob-check's values (hs_sim_cfg.glob_check; a zeroed cfg is auto) */

@@ -63,7 +63,7 @@ static void usage(FILE *o)
         "                   [--sd-gamma G] [--compliance C] [--damping D]\n"
         "                   [--spook-eps E] [--spook-tau TAU]\n"
         "                   --h H --t T [--inputs FILE.csv [--interp linear|hold]]\n"
-        "                   [--csv FILE] [--every N] [--hash] [--tol X|off] [--err-check N]\n"
+        "                   [--csv FILE] [--every N] [--hash] [--tol X|off] [--err-check N] [--glob-ref N]\n"
         "                   [--glob-check auto|on|off]\n"
         "       hilstep-sim --methods | --list-methods | --help   (the method table | one line per\n"
         "                   method: its name and the --stab values it takes | this text)\n\n"
@@ -113,12 +113,16 @@ static void usage(FILE *o)
         "             status=inaccurate, exit 4; default %g, 'off' never judges\n"
         "  --err-check N  also measure every step's true local error against N steps of h/N\n"
         "             from the same state: err_true=, err_true_sum=, err_ratio_min/max= (per step)\n"
-        "  --glob-check auto|on|off  also run the same steps at h/2 beside the run and judge\n"
-        "             err_rich= (2^p/(2^p-1) times the largest |q_h - q_h/2| in err_est's metric, p\n"
-        "             the estimate's\n"
-        "             order, over spans of 100 s) against --tol, in place of err_glob; auto\n"
+        "  --glob-check auto|on|off  also run the same steps at h/2 and h/4 beside the run and\n"
+        "             judge err_rich= (the run's largest distance, in err_est's metric, from the\n"
+        "             two runs' extrapolation q_h/4 + (q_h/4 - q_h/2)/(r - 1), r = rich_dh/rich_dh2\n"
+        "             their observed ratio (rich_ratio=), over spans of 100 s; rt/METHODS.md \"For\n"
+        "             first-order estimates\") against --tol, in place of err_glob; auto\n"
         "             (default): every method but sdirk when --tol is on (their err_glob\n"
         "             does not add up to the global error)\n"
+        "  --glob-ref N  also run the default method at h/N beside the run from its initial state\n"
+        "             (never restarted) and print err_ref=, the run's largest distance from it in\n"
+        "             err_est's metric: the true global error err_rich estimates\n"
         "  --max-h-omega X  the default method's init range check: refuse h*omega > X, omega\n"
         "             the model's motion bound (default 0.4; 0 = off; rt/METHODS.md)\n"
         "  --hash     print 'trajectory-hash MODEL METHOD STAB STEPS 0x...' (FNV-1a of q,u,z\n"
@@ -180,13 +184,22 @@ static const char *const valued_opts[] = {"--model", "--model-file", "--param", 
                                           "--jac", "--alpha", "--beta", "--h", "--t", "--csv",
                                           "--inputs", "--interp", "--every", "--rho-inf",
                                           "--sd-gamma", "--compliance", "--damping", "--spook-eps",
-                                          "--spook-tau", "--tol", "--err-check", "--glob-check", "--max-h-omega", NULL};
+                                          "--spook-tau", "--tol", "--err-check", "--glob-check", "--glob-ref", "--max-h-omega", NULL};
 
 static int is_valued(const char *a)
 {
     for (int k = 0; valued_opts[k]; ++k)
         if (!strcmp(a, valued_opts[k])) return 1;
     return 0;
+}
+
+/* --err-check N, --glob-ref N: N, an integer in [2, 1024] (steps of h/N per step), else 0. */
+static int parse_divisor(const char *v)
+{
+    char *end;
+    errno = 0;
+    long n = strtol(v, &end, 10);
+    return errno || *end || end == v || n < 2 || n > 1024 ? 0 : (int)n;
 }
 
 /* One --param KEY=VALUE into c's next slot (keys unique, values finite decimals). */
@@ -285,13 +298,10 @@ int hs_sim_parse(int argc, char *const *argv, hs_sim_cfg *c, hs_sim_err *e)
             if (!strcmp(v, "off")) c->tol = 0;
             else if (!parse_real(v, &c->tol) || c->tol <= 0)
                 return fail(e, "--tol", "must be a finite number > 0 (m or rad, as q) or off");
-        } else if (!strcmp(a, "--err-check")) {
-            char *end;
-            errno = 0;
-            long n = strtol(v, &end, 10);
-            if (errno || *end || end == v || n < 2 || n > 1024)
-                return fail(e, "--err-check", "must be an integer in [2, 1024]");
-            c->err_check = (int)n;
+        } else if (!strcmp(a, "--err-check") || !strcmp(a, "--glob-ref")) {
+            const int n = parse_divisor(v);
+            if (n == 0) return fail(e, a, "must be an integer in [2, 1024]");
+            *(!strcmp(a, "--err-check") ? &c->err_check : &c->glob_ref) = n;
         } else if (!strcmp(a, "--glob-check")) {
             if (!strcmp(v, "auto")) c->glob_check = HS_SIM_GLOB_AUTO;
             else if (!strcmp(v, "on")) c->glob_check = HS_SIM_GLOB_ON;
@@ -757,6 +767,13 @@ static int csv_cut_to_last_row(const char *path)
     return close(fd) == 0 ? rc : -1;
 }
 
+/* --glob-check: the extrapolation weights c = 1 / (r - 1) at which the run's distance from
+ * q_{h/4} + c (q_{h/4} - q_{h/2}) is kept, r the observed ratio of the errors at h/2 and h/4:
+ * r = 2^p for p = infinity, 4, 3, 2, 1 (c = 0 is the run at h/4 itself; c = 1, first order, the
+ * bound: rt/METHODS.md "For first-order estimates"). */
+#define SIM_RICH_NC 5
+static const double sim_rich_c[SIM_RICH_NC] = {0.0, 1.0 / 15.0, 1.0 / 7.0, 1.0 / 3.0, 1.0};
+
 /* One run of the tool: the stepper, its arenas, the CSV and what the summary reports. */
 typedef struct sim_state {
     hs_stepper_def def;  /* the def the stepper runs (--method auto: the one that was taken) */
@@ -781,9 +798,20 @@ typedef struct sim_state {
                                 * steps whose true error is above the rounding floor */
     struct sim_state *half; /* --glob-check: the same run at h/2, restarted from the run's state
                              * every HS_ERR_HORIZON s; NULL without */
-    double err_rich;     /* --glob-check: the largest |q_h - q_{h/2}| (hs_stepper_err_dist) times 2^p / (2^p - 1)
-                          * (units of q; infinite once the companion refused a step) */
+    struct sim_state *quarter; /* --glob-check: the same run at h/4 beside the one at h/2 (the
+                                * observed order), restarted with it; NULL without or once it refused */
+    double err_rich;     /* --glob-check: the run's largest distance from the companions' extrapolation
+                          * (rich_estimate; units of q; infinite once the run at h/2 refused a step) */
+    double rich_dh;      /* --glob-check: the largest |q_h - q_{h/2}| over the run (hs_stepper_err_dist) */
+    double rich_dh2;     /* --glob-check: the largest |q_{h/2} - q_{h/4}| over the run, same metric */
+    double rich_m[SIM_RICH_NC]; /* --glob-check: the largest |q_h - (q_{h/4} + c (q_{h/4} - q_{h/2}))|
+                                 * over the run at each c of sim_rich_c (same metric) */
+    hs_real *rich_x;     /* --glob-check: (nq) scratch for the extrapolated positions */
     uint64_t half_span;  /* --glob-check: steps of h per restart of the companion, >= 1 */
+    struct sim_state *gref; /* --glob-ref N: the default method at h/N from the initial state,
+                             * never restarted; NULL without or once it refused a step */
+    double err_ref;      /* --glob-ref: the largest distance of the run from it (err_est's metric;
+                          * infinite once it refused a step) */
 } sim_state;
 
 /* --methods: the method table as the markdown rows rt/METHODS.md carries (make methods-doc). */
@@ -1103,13 +1131,66 @@ static void ref_compare(sim_state *S)
     }
 }
 
-/* --glob-check: the companion's two steps of h/2 over the run's step, with the inputs the step
- * held, then Richardson's estimate of the run's global error, 2^p / (2^p - 1) times the
- * distance of the two positions (p the estimate's order: the difference of two runs of order
- * p at h and h/2 is (1 - 2^-p) of the error at h). The companion restarts from the run's state
- * every half_span steps, so the estimate is the error gathered over one test's span
- * (HS_ERR_HORIZON, err_glob's window). A step it refuses leaves the run's error unknown:
- * err_rich is then infinite (judged inaccurate). */
+/* --glob-check: the observed ratio r = e(h/2) / e(h/4) of the errors, read from the two
+ * distances the three runs give, rich_dh / rich_dh2 (e(h) - e(h/2) = (1 - 1/r) e(h): the two
+ * distances shrink by r as the errors do; r = 2^p in the asymptotic range of a method of order p). */
+static double rich_ratio(const sim_state *S)
+{
+    return S->rich_dh2 > 0.0 ? S->rich_dh / S->rich_dh2 : (double)INFINITY;
+}
+
+/* --glob-check: the run's global error, its largest distance from the extrapolation of the two
+ * companions with the observed order, q* = q_{h/4} + c (q_{h/4} - q_{h/2}), c = 1 / (r - 1): the
+ * runs at h/2 and h/4 estimate the exact positions to the order past the method's, and the run
+ * is measured against them, not its difference from one of them scaled. c is bounded to
+ * [0, 1] (r >= 2): every method of the table converges at least at first order, and a smaller
+ * ratio of the distances is the runs' not being in the asymptotic range (the car axle under em
+ * at 1e-2 s: the distances' ratio 1.58, the errors' 3.45), where a larger c over-reads 2 to 10
+ * times; between the kept weights the distance, the largest over the run of a norm affine in c, is
+ * convex in c, so the straight line between them bounds it from above. Without the run at h/4
+ * (it refused a step), Richardson's 2^p / (2^p - 1) times rich_dh, p the nominal order. */
+static double rich_estimate(const sim_state *S)
+{
+    if (!S->quarter) return (hs_stepper_err_order(&S->st) == 1 ? 2.0 : 4.0 / 3.0) * S->rich_dh;
+    const double r = rich_ratio(S);
+    const double c = r > 2.0 ? 1.0 / (r - 1.0) : sim_rich_c[SIM_RICH_NC - 1];
+    int j = 1;
+    while (j < SIM_RICH_NC - 1 && sim_rich_c[j] < c) ++j;
+    const double w = (c - sim_rich_c[j - 1]) / (sim_rich_c[j] - sim_rich_c[j - 1]);
+    return (1.0 - w) * S->rich_m[j - 1] + w * S->rich_m[j];
+}
+
+/* --glob-check: the run at h/4's four steps over the run's step, its distance from the run at
+ * h/2, and the run's from their extrapolation at each kept weight. A step it refuses leaves the
+ * order unmeasured: rich_estimate falls back to the nominal order's factor. */
+static void quarter_step(sim_state *S, const hs_real *in)
+{
+    hs_stepper *r = &S->quarter->st;
+    const hs_real *q2 = S->half->st.q;
+    int rc = HS_OK;
+    for (int k = 0; k < 4 && rc == HS_OK; ++k) rc = hs_stepper_step(r, in);
+    if (rc) {
+        fprintf(stderr, "hilstep-sim: --glob-check: the same run at h/4 refused a step in step %llu: %s; "
+                "err_rich takes the nominal order's factor\n", (unsigned long long)S->done + 1u, hs_status_str(rc));
+        S->quarter = NULL;
+        return;
+    }
+    const double d = (double)hs_stepper_err_dist(&S->st, q2, r->q);
+    S->rich_dh2 = d == d ? fmax(S->rich_dh2, d) : (double)INFINITY;
+    for (int j = 0; j < SIM_RICH_NC; ++j) {
+        const hs_real c = (hs_real)sim_rich_c[j];
+        for (int i = 0; i < S->st.nq; ++i) S->rich_x[i] = r->q[i] + c * (r->q[i] - q2[i]);
+        const double m = (double)hs_stepper_err_dist(&S->st, S->st.q, S->rich_x);
+        S->rich_m[j] = m == m ? fmax(S->rich_m[j], m) : (double)INFINITY;
+    }
+}
+
+/* --glob-check: the companions' steps over the run's step (two of h/2, four of h/4), with the
+ * inputs the step held, then the estimate of the run's global error, rich_factor times the
+ * largest distance of the positions at h and h/2 so far. The companions restart from the run's
+ * state every half_span steps, so the estimate is the error gathered over one test's span
+ * (HS_ERR_HORIZON, err_glob's window). A step the run at h/2 refuses leaves the run's error
+ * unknown: err_rich is then infinite (judged inaccurate). */
 static void half_step(sim_state *S, const hs_real *in)
 {
     const hs_stepper *st = &S->st;
@@ -1123,13 +1204,34 @@ static void half_step(sim_state *S, const hs_real *in)
         S->err_rich = (double)INFINITY;
         return;
     }
+    if (S->quarter) quarter_step(S, in);
     /* the distance in err_est's metric: the bodies' named points and turns, not q's components */
     const double d = (double)hs_stepper_err_dist(st, st->q, r->q);
-    const double f = hs_stepper_err_order(st) == 1 ? 2.0 : 4.0 / 3.0;
+    S->rich_dh = d == d ? fmax(S->rich_dh, d) : (double)INFINITY;
     /* a NaN distance is no estimate: it judges as the refusal does */
-    S->err_rich = d == d ? fmax(S->err_rich, f * d) : (double)INFINITY;
-    if ((S->done + 1u) % S->half_span == 0u && hs_stepper_set_state(r, st->t, st->q, st->u, st->z) != HS_OK)
-        S->err_rich = (double)INFINITY;
+    S->err_rich = isinf(S->rich_dh) || isinf(S->rich_dh2) ? (double)INFINITY : rich_estimate(S);
+    if ((S->done + 1u) % S->half_span != 0u) return;
+    if (hs_stepper_set_state(r, st->t, st->q, st->u, st->z) != HS_OK) S->err_rich = (double)INFINITY;
+    if (S->quarter && hs_stepper_set_state(&S->quarter->st, st->t, st->q, st->u, st->z) != HS_OK)
+        S->quarter = NULL;
+}
+
+/* --glob-ref N: the reference's N steps of h/N over the run's step, with the inputs the step
+ * held, and the run's distance from it, the run's true global error to the reference's. */
+static void gref_step(sim_state *S, const hs_sim_cfg *cfg, const hs_real *in)
+{
+    hs_stepper *r = &S->gref->st;
+    int rc = HS_OK;
+    for (int k = 0; k < cfg->glob_ref && rc == HS_OK; ++k) rc = hs_stepper_step(r, in);
+    if (rc) {
+        fprintf(stderr, "hilstep-sim: --glob-ref: the reference at h/%d refused a step in step %llu: %s\n",
+                cfg->glob_ref, (unsigned long long)S->done + 1u, hs_status_str(rc));
+        S->err_ref = (double)INFINITY;
+        S->gref = NULL;
+        return;
+    }
+    const double d = (double)hs_stepper_err_dist(&S->st, S->st.q, r->q);
+    S->err_ref = d == d ? fmax(S->err_ref, d) : (double)INFINITY;
 }
 
 /* The steps: inputs, bookkeeping and CSV row of each committed state, then the step; stops
@@ -1160,6 +1262,7 @@ static int run_steps(sim_state *S, const hs_sim_cfg *cfg, const hs_sim_run *run)
         if (rc) break;
         if (S->ref) ref_compare(S);
         if (S->half) half_step(S, in);
+        if (S->gref) gref_step(S, cfg, in);
         ++S->done;
         S->hash = hs_stepper_hash(&S->st, S->hash);
         rc = outputs_ok(S, run, in, y);
@@ -1236,7 +1339,10 @@ static void print_summary(const sim_state *S, const hs_sim_cfg *cfg, const hs_si
     printf(" err_est=%.6e err_sum=%.6e tol=%.6g", (double)st->stats.err_est, (double)st->stats.err_sum,
            cfg->tol);
     printf(" err_glob=%.6e", (double)st->stats.err_glob);
-    if (S->half) printf(" err_rich=%.6e", S->err_rich);
+    if (S->half)
+        printf(" err_rich=%.6e rich_dh=%.6e rich_dh2=%.6e rich_ratio=%.4g", S->err_rich, S->rich_dh, S->rich_dh2,
+               S->quarter ? rich_ratio(S) : 0.0);
+    if (cfg->glob_ref) printf(" err_ref=%.6e", S->err_ref);
     if (S->ref)
         printf(" err_true=%.6e err_true_sum=%.6e err_ratio_min=%.4g err_ratio_max=%.4g", S->err_true,
                S->err_true_sum, S->ratio_lo, S->ratio_hi);
@@ -1367,8 +1473,35 @@ int main(int argc, char **argv)
             return hs_exit_of(HS_TOOL_SIM, HS_E_STEP);
         }
         S.half = &H;
+        static sim_state Q;
+        Q.def = S.def;
+        Q.def.h = (hs_real)(cfg.h / 4.0);
+        if (arenas_and_init(&Q, &run) != HS_OK) {
+            fprintf(stderr, "hilstep-sim: --glob-check: the same run at h/4 could not start\n");
+            return hs_exit_of(HS_TOOL_SIM, HS_E_STEP);
+        }
+        S.quarter = &Q;
+        S.rich_x = calloc((size_t)S.st.nq + 1, sizeof *S.rich_x);
+        if (!S.rich_x) {
+            fprintf(stderr, "hilstep-sim: --glob-check: out of memory (nq = %d)\n", S.st.nq);
+            return hs_exit_of(HS_TOOL_SIM, HS_E_STEP);
+        }
         const double span = floor((double)HS_ERR_HORIZON / cfg.h);
         S.half_span = span >= 1.0 ? (uint64_t)span : 1u;
+    }
+    static sim_state G;
+    if (st == HS_OK && cfg.glob_ref) {
+        const hs_stepper_def dd = hs_stepper_default_def();
+        G.def = S.def;
+        G.def.method = dd.method;
+        G.def.form = dd.form;
+        G.def.stab = dd.stab;
+        G.def.h = (hs_real)(cfg.h / cfg.glob_ref);
+        if (arenas_and_init(&G, &run) != HS_OK) {
+            fprintf(stderr, "hilstep-sim: --glob-ref: the reference at h/%d could not start\n", cfg.glob_ref);
+            return hs_exit_of(HS_TOOL_SIM, HS_E_STEP);
+        }
+        S.gref = &G;
     }
     if (st == HS_OK) st = open_csv(&S, &cfg, &run);
     if (st != HS_OK) return hs_exit_of(HS_TOOL_SIM, st);

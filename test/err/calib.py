@@ -6,7 +6,9 @@ h/16 from the same state, hilstep-sim --err-check 16) for the shipped models, ev
 the table and a grid of step sizes. Checks 0.1 <= err_est/err_true <= 10 on the calibrated
 rows, that the ok-while-wrong run (spook on the rigid slider crank at 1/20 s) is flagged by the
 default --tol (status=inaccurate, exit 4) and that no run of the grid whose estimate is within
-the default tolerance is flagged. --table prints the markdown table rt/METHODS.md carries."""
+the default tolerance is flagged; and err_rich (--glob-check's estimate with the runs at h/2 and
+h/4) against the true global error err_ref (--glob-ref N) on the former false alarms (ok now) and
+on wrong runs near the tolerance (flagged). --table prints the markdown table rt/METHODS.md carries."""
 import subprocess, sys
 
 B = sys.argv[1] if len(sys.argv) > 1 else "build"
@@ -78,6 +80,46 @@ check(kv.get("status") == "inaccurate" and rc == 4,
 p = subprocess.run([SIM, "--model-file", "model/mech/slider_crank.hsm", "--method", "spook",
                     "--h", "0.05", "--t", "1", "--tol", "off"], capture_output=True, text=True)
 check(p.returncode == 0 and " status=ok " in p.stdout, "spook slider crank with --tol off: exit %d" % p.returncode)
+
+# err_rich, the global estimate beside the run (--glob-check auto: the same run at h/2 and h/4,
+# rt/METHODS.md "For first-order estimates"), against the true global error err_ref (--glob-ref
+# N: the default method at h/N beside the run, the run's largest distance from it in err_est's
+# metric), over each run: the former false alarms run ok, the wrong runs stay flagged, the
+# estimate within [0.5, 2] of the true error; rich2 (Richardson's 2^p/(2^p-1) times rich_dh, the
+# estimate before the run at h/4) is checked too where it read the other way, so the case
+# still tells the two apart
+def rich_run(args, T, n):
+    p = subprocess.run([SIM] + args + ["--t", T, "--glob-ref", str(n)], capture_output=True, text=True, timeout=600)
+    return p.returncode, dict(w.split("=", 1) for w in p.stdout.split() if "=" in w)
+RICH = [  # args, T, N of --glob-ref, want status, the old factor (None: not checked), why
+    (["--model-file", "model/mech/pendulum.hsm", "--method", "spook", "--h", "0.016666666666666666"], "10", 100,
+     "ok", 2.0, "a former false alarm (err_rich 5.45e-2, the bob 3.39e-2 m off)"),
+    (["--model-file", "model/mech/bead_wire.hsm", "--method", "spook", "--h", "0.016666666666666666"], "10", 100,
+     "ok", 2.0, "a former false alarm (5.39e-2 against 3.35e-2)"),
+    (["--model", "car_axle", "--method", "symplectic", "--h", "0.01"], "10", 100,
+     "ok", 2.0, "a former false alarm (8.93e-2 against 4.57e-2)"),
+    (["--model-file", "model/mech/iftomm/a04_bricard.hsm", "--method", "j1", "--h", "0.001"], "10", 2,
+     "inaccurate", None, "wrong at its worst joint point (5.2e-2), P3 3.8e-2: not a false alarm in err_est's metric"),
+    (["--model-file", "model/mech/rigid_body.hsm", "--method", "dvp",
+      "--h", "0.016666666666666666"], "10", 100, "inaccurate", None, "wrong, 5.7e-2 rad"),
+    (["--model", "circular_track", "--method", "spook", "--h", "0.05"], "10", 100, "inaccurate", None, "wrong, 6.1e-2"),
+    (["--model", "test_eq", "--method", "explicit", "--h", "0.016666666666666666"], "10", 100, "inaccurate", None,
+     "wrong, 8.2e-2"),
+]
+for args, T, n, want, f_old, why in RICH:
+    rc, kv = rich_run(args, T, n)
+    er, eref, dh = (float(kv.get(k, "nan")) for k in ("err_rich", "err_ref", "rich_dh"))
+    tol = float(kv.get("tol", "nan"))
+    wrong = not (eref <= tol)
+    ok = (kv.get("status"), rc) == (want, 4 if want == "inaccurate" else 0) and wrong == (want == "inaccurate") \
+        and 0.5 <= er / eref <= 2
+    if f_old is not None:
+        ok = ok and f_old * dh > tol  # the old estimate flagged it: the case separates the two
+    check(ok, "err_rich %s: %s, err_ref %.3e, err_rich %.3e (ratio %.3g in [0.5, 2]), rich_ratio %s, status %s exit %d "
+          "(want %s)%s" % (" ".join(args), why, eref, er, er / eref, kv.get("rich_ratio"), kv.get("status"), rc, want,
+                           "; the old estimate %.3e" % (f_old * dh) if f_old else ""))
+    print("  err_rich %s: err_ref %.3e, err_rich %.3e (%.3g), status %s" % (" ".join(args[1:4:2]), eref, er,
+                                                                              er / eref, kv.get("status")))
 
 if TABLE:
     print("| model | method | h (s) | status | err_est | err_true | err_est/err_true | note |")

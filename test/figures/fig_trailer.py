@@ -50,7 +50,7 @@ RUNS = [
     ("pen-1e9", "truck_trailer_pen", ["--method", "symplectic", "--param", "k_hitch=1e9", "--param", "c_hitch=0"], (1e9, 0.0)),
     ("hsm-dae-default", "hsm:truck_trailer", [], None),
     # the default method, not pen-1e6's j2: j2 on the description is refused as inaccurate
-    # (err_rich 5.2; its wheels' quaternions at 40 rad/s under a first-order step, 5 m ahead of
+    # (err_rich 5.0; its wheels' quaternions at 40 rad/s under a first-order step, 5 m ahead of
     # the C model in 8 s), rightly
     ("hsm-pen-1e6", "hsm:truck_trailer_pen", [], (1e6, 2e4)),
 ]

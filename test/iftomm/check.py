@@ -12,7 +12,7 @@
 5. A02 through its flat positions within 1e-3 m at every h from 0.25 to 2 ms, the error growing
    with h, every run ok; the accurate A01 and A02 runs stay ok;
 6. a first-order method's global error on A01 over 20 s (--glob-check auto: the same run at h/2
-   beside it, err_rich): a wrong run flagged, a right one not, err_rich within [0.5, 2] of the
+   and h/4 beside it, err_rich): a wrong run flagged, a right one not, err_rich within [0.5, 2] of the
    error against the reference; --glob-check off and --tol off leave the old verdict;
 7. A05's reference (test/iftomm/a05_ref.c) converged (1e-5 against 2e-5 s); the description
    against it: s and the shaft's angle within 1e-3 at 1 and 2 ms under the default, ok, the
@@ -162,7 +162,8 @@ check(rc == 0 and "err_rich" not in kv, "A01 symplectic --tol off: no companion 
       % (rc, kv.get("err_rich")))
 rc, kv = sim("model/mech/iftomm/a01_pendulum.hsm", 0.001, 1.0, "--glob-check", "on")
 check(rc == 0 and "err_rich" in kv and float(kv["err_rich"]) < 1e-4,
-      "A01 default (sdirk) --glob-check on over 1 s: err_rich %s (4/3 of the distance from h/2), exit %d"
+      "A01 default (sdirk) --glob-check on over 1 s: err_rich %s (the distance from the runs at h/2 and h/4 "
+      "extrapolated), exit %d"
       % (kv.get("err_rich"), rc))
 # --glob-check on for second-order estimates: err_rich judges in place of err_glob, right where
 # the sum misjudges (RESULTS.md: em on A03 at 0.5 ms, a false alarm; galpha on A02 at 2 ms, a miss)
