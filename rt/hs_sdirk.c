@@ -496,13 +496,13 @@ static int sd_refine(const hs_stepper *s, int it)
      * rounding of the forces, and their ratio is noise; car.hsm at rest fired on 325 of 1000
      * steps: rt/METHODS.md "Through a dependent position") */
     const hs_real ref = (r0 > s->sd_floor) ? r0 : s->sd_floor;
-    /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
     /* (joints only: a model without constraint rows has no configuration to become dependent in;
      * its jumps are the inputs', which the stages' one step follows: the quarter car's road) */
     /* (and the predictor off its constraint rows by a fair part of that reference: a jump of
      * the applied forces, car.hsm's brakes going from sliding to holding, leaves the rows'
      * residual at 2e-10 to 3e-5 of it and one Newton step follows it; A02's flat position: 0.005
      * and more) */
+    /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
     const int big = ((s->nc > 0) && (s->sd_prev > HS_R(0.0)) && (s->err_qmax > HS_R(0.0))
                      && (s->sd_dq > HS_SD_REFINE_K * ref) && (s->sd_dc > HS_SD_REFINE_ROWS * ref)) ? 1 : 0;
     return (((it == 0) && (s->comp != 0)) || ((it < HS_SD_REFINE) && (big != 0))) ? 1 : 0;
