@@ -429,22 +429,32 @@ typedef struct carrun {
     int I[HS_STEPPER_INTS(128, 128) + 65536];
 } carrun;
 
+/* Loads car_pt.hsm from the descriptions' folder dir into r and starts the default method at
+ * 1 ms; 0, or 1 after recording the failed check. */
+static int car_pt_open(const char *dir, carrun *q)
+{
+    char path[300], msg[512] = "";
+    snprintf(path, sizeof path, "%s/vehicles/powertrain/car_pt.hsm", dir);
+    if (hs_mb_load_file_msg(path, &q->st, &q->mb, 1, msg, sizeof msg) || hs_mb_model_init(&q->m, &q->mb) != HS_OK) {
+        printf("  %s\n", msg);
+        return mb_check(0, "car_pt.hsm loads");
+    }
+    hs_stepper_def d = hs_stepper_default_def();
+    d.h = (hs_real)1e-3;
+    if (hs_stepper_init(&q->s, &d, &q->m, 0, q->R, sizeof q->R / sizeof q->R[0], q->I, sizeof q->I / sizeof q->I[0]) != HS_OK) {
+        return mb_check(0, "car_pt.hsm: stepper init");
+    }
+    return 0;
+}
+
 /* car_pt.hsm launched from rest at full pedal in first gear, 0.5 s with the default method at
  * 1 ms: every step ok, the front (driven) wheels equal (a symmetric car on an open
  * differential), ahead of the rear ones, the car moving forward. */
 static int car_launch(const char *dir)
 {
     static carrun r;
-    char path[300], msg[512] = "";
-    snprintf(path, sizeof path, "%s/vehicles/powertrain/car_pt.hsm", dir);
-    if (hs_mb_load_file_msg(path, &r.st, &r.mb, 1, msg, sizeof msg) || hs_mb_model_init(&r.m, &r.mb) != HS_OK) {
-        printf("  %s\n", msg);
-        return mb_check(0, "car_pt.hsm loads");
-    }
-    hs_stepper_def d = hs_stepper_default_def();
-    d.h = (hs_real)1e-3;
-    if (hs_stepper_init(&r.s, &d, &r.m, 0, r.R, sizeof r.R / sizeof r.R[0], r.I, sizeof r.I / sizeof r.I[0]) != HS_OK) {
-        return mb_check(0, "car_pt.hsm: stepper init");
+    if (car_pt_open(dir, &r) != 0) {
+        return 1;
     }
     const hs_mb_desc *D = &r.st.desc;
     hs_real in[HS_MB_MAX_NIN] = {0};
@@ -490,16 +500,8 @@ static double spin_y(const carrun *r, int b)
 static int car_clutch_launch(const char *dir)
 {
     static carrun r;
-    char path[300], msg[512] = "";
-    snprintf(path, sizeof path, "%s/vehicles/powertrain/car_pt.hsm", dir);
-    if (hs_mb_load_file_msg(path, &r.st, &r.mb, 1, msg, sizeof msg) || hs_mb_model_init(&r.m, &r.mb) != HS_OK) {
-        printf("  %s\n", msg);
-        return mb_check(0, "car_pt.hsm loads");
-    }
-    hs_stepper_def d = hs_stepper_default_def();
-    d.h = (hs_real)1e-3;
-    if (hs_stepper_init(&r.s, &d, &r.m, 0, r.R, sizeof r.R / sizeof r.R[0], r.I, sizeof r.I / sizeof r.I[0]) != HS_OK) {
-        return mb_check(0, "car_pt.hsm: stepper init");
+    if (car_pt_open(dir, &r) != 0) {
+        return 1;
     }
     const hs_mb_desc *D = &r.st.desc;
     int ip = -1, ig = -1, ic = -1, bc = -1, bg = -1;

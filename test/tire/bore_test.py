@@ -15,9 +15,10 @@ import subprocess
 import sys
 import tempfile
 
+from tally import check, finish
+
 SIM = sys.argv[1]
 HSM = os.path.join(os.path.dirname(os.path.abspath(__file__)), "bore_wheel.hsm")
-npass = nfail = 0
 
 # the data typed again (model/vehicle/hs_tire.c, Rill's Table 3.3 at FzN)
 R0, CZ, B, CY, VN, J = 0.30, 190000.0, 0.205, 160000.0, 0.01, 0.6
@@ -29,15 +30,6 @@ FS = math.sqrt((FSX ** 2 + FSY ** 2) / 2.0)
 FM = math.sqrt((FMX ** 2 + FMY ** 2) / 2.0)
 # cpsi at FzN: L there is the same L (pen = FzN / cz)
 CPSI = CY * RB * RB
-
-
-def check(ok, what):
-    global npass, nfail
-    if ok:
-        npass += 1
-    else:
-        nfail += 1
-        print("  FAIL", what)
 
 
 def run(M, t, every):
@@ -78,5 +70,4 @@ if len(d) >= 6:
           "resisting, below R_B FM %.3f N m" % (tb, ref, RB * FM))
     print("bore_wheel M = 400 N m: w_z %.3f -> %.3f rad/s over 0.1 s, bore torque %.3f N m (R_B FS %.3f, R_B FM %.3f, R_B %.5f m)"
           % (w4, w5, tb, RB * FS, RB * FM, RB))
-print("bore: %d passed, %d failed" % (npass, nfail))
-sys.exit(1 if nfail else 0)
+finish("bore")
