@@ -536,8 +536,6 @@ static HS_STAGE_FN int st_sd_stage1(hs_stepper *s, hs_ctx *c)
     }
     s->sd_prev = s->sd_first;
     s->sd_first = s->sd_dq;
-    s->sd_cprev = s->sd_cfirst;
-    s->sd_cfirst = s->sd_dc;
     /* Compliant rows: a second Newton step, refactored at the corrected point (why: the
      * header; rt/METHODS.md "Where a method stops"), fixed per model, known at init; the
      * bounded refinement (HS_SD_REFINE) near dependent joints */
@@ -583,7 +581,6 @@ static HS_STAGE_FN int st_sd_stage2(hs_stepper *s, hs_ctx *c)
         rc = sd_quat_solved(s, s->wdn);
     }
     s->sd_first = (s->sd_dq > s->sd_first) ? s->sd_dq : s->sd_first;
-    s->sd_cfirst = (s->sd_dc > s->sd_cfirst) ? s->sd_dc : s->sd_cfirst;
     /* compliant rows: as stage 1, one more Newton step refactored at the corrected point;
      * the bounded refinement as stage 1's */
     for (int it = 0; (rc == (int)HS_OK) && (sd_refine(s, it) != 0); ++it) {

@@ -737,8 +737,6 @@ hs_status hs_stepper_set_state(hs_stepper *s, hs_real t, const hs_real *q, const
         s->sd_first = HS_R(0.0);
         s->sd_prev = HS_R(0.0);
         s->sd_dc = HS_R(0.0);
-        s->sd_cfirst = HS_R(0.0);
-        s->sd_cprev = HS_R(0.0);
         s->err_umax = HS_R(0.0);
         s->pp_lim = HS_PP_RANGE * (HS_R(1.0) + qm);
     }

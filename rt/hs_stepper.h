@@ -391,8 +391,6 @@ typedef struct hs_stepper {
     hs_real sd_first;       /* sdirk: the larger sd_dq of this step's two first Newton steps (units of q) */
     hs_real sd_prev;        /* sdirk: sd_first of the previous step, 0 after init/set_state */
     hs_real sd_dc;          /* sdirk: h^2 |G A + gamma|_1 at the start of the last stage Newton step: the constraint rows' share of its correction (units of q) */
-    hs_real sd_cfirst;      /* sdirk: the larger sd_dc of this step's two first Newton steps (units of q) */
-    hs_real sd_cprev;       /* sdirk: sd_cfirst of the previous step, 0 after init/set_state */
     hs_real sd_floor;       /* sdirk: HS_EPS * size, the positions' rounding, the least reference of the refinement's jump test (units of q) */
     hs_real err_umax;       /* largest |u_{n+1}|_inf since init/set_state (the global estimate's speed) */
     hs_real err_bk[HS_ERR_NBK]; /* the global estimate's window: its part from each of the last
