@@ -1042,10 +1042,11 @@ HS_INLINE void fb_sweeps(hs_stepper *s, const hs_model_type *T, int np, int nb, 
         if ((cgw != NULL) && (sw == 1)) {
             fb_pairs(s, T, np, nb, geo, pts, bd, lam, cgw);
         }
-        for (int k0 = 0; (s->ctpo == 0) && (k0 < np); k0 = pair_end(T, k0, np)) {
+        int k1 = 0; /* (the pair's end found once per pair: the loop steps to it) */
+        for (int k0 = 0; (s->ctpo == 0) && (k0 < np); k0 = k1) {
             const hs_ct_point *P = &T->ct_pts[k0];
-            fb_pair_sweep(T, k0, pair_end(T, k0, np), geo, pts, body_rec(bd, P->a),
-                          (P->b >= 0) ? body_rec(bd, P->b) : NULL, lam);
+            k1 = pair_end(T, k0, np);
+            fb_pair_sweep(T, k0, k1, geo, pts, body_rec(bd, P->a), (P->b >= 0) ? body_rec(bd, P->b) : NULL, lam);
         }
         if (s->ctpo != 0) {
             fb_sweep_points(s, T, np, geo, pts, bd, lam);

@@ -508,16 +508,26 @@ typedef struct cb_slip {
     td rb, vb, sb;   /* bore radius, bore slip velocity, bore slip (0 without the bore) */
 } cb_slip;
 
+/* cb_slips' results with camber and bore off: the lateral slip and its velocity as they are */
+static void cb_init(cb_slip *c, td vsy, td sy)
+{
+    const td zero = td_c(HS_R(0.0));
+    c->bore = 0;
+    c->vsyf = vsy;
+    c->syf = sy;
+    c->sgq = zero;
+    c->rb = zero;
+    c->vb = zero;
+    c->sb = zero;
+}
+
 /* Camber (Rill): the camber spin oc turns the patch about n, a parabolic lateral deflection whose
  * mean is that of the lateral slip velocity vg = (L/6) oc: the camber slip sg = -(L/2) oc / v*
  * enters as the equivalent lateral slip sg/3 (TIRE.md). Bore: slip velocity vb = R_B w_n at the
  * bore radius R_B = (L + B)/6, slip sb = -vb / v*. */
 static void cb_slips(const hs_tire_par *p, const td *a, td L, td vsy, td sy, td vstar, cb_slip *c)
 {
-    const td zero = td_c(HS_R(0.0));
-    c->vsyf = vsy;
-    c->syf = sy;
-    c->sgq = zero;
+    cb_init(c, vsy, sy);
     if (p->kgam > HS_R(0.0)) {
         const td vg = td_scale(td_mul(L, a[HS_TIRE_OC]), p->kgam / HS_R(6.0));
         c->vsyf = td_add(vsy, vg);
@@ -526,9 +536,6 @@ static void cb_slips(const hs_tire_par *p, const td *a, td L, td vsy, td sy, td 
     }
     /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
     c->bore = (p->kbore > HS_R(0.0)) ? 1 : 0;
-    c->rb = zero;
-    c->vb = zero;
-    c->sb = zero;
     if (c->bore != 0) {
         c->rb = td_scale(td_addc(L, p->B), HS_R(1.0) / HS_R(6.0));
         c->vb = td_mul(c->rb, a[HS_TIRE_WN]);
@@ -548,18 +555,6 @@ static void bore_dyn(const hs_tire_par *p, td rb, td fb, td vc, td psi, td wn, t
     *Tbo = td_add(td_scale(psi, p->cpsi), td_scale(*dpsi, p->dpsi));
 }
 
-/* cb_slips' results with camber and bore off: the lateral slip and its velocity as they are */
-static void cb_init(cb_slip *c, td vsy, td sy)
-{
-    const td zero = td_c(HS_R(0.0));
-    c->bore = 0;
-    c->vsyf = vsy;
-    c->syf = sy;
-    c->sgq = zero;
-    c->rb = zero;
-    c->vb = zero;
-    c->sb = zero;
-}
 
 /* The Dahl brake (eval_core says why): zb' and the brake torque at capacity Tb. */
 static void brake_d(const hs_tire_par *p, td om, td zb, hs_real Tb, td *dzb, td *Tbr)
@@ -620,10 +615,11 @@ static int eval_core(const hs_tire_par *p, const hs_real *arg, hs_real Tb, hs_ti
     /* camber and bore slips (cb_slips) */
     const td L = length_d(p, Fz);
     cb_slip cs;
-    cb_init(&cs, vsy, sy);
     /* both off (the planar cars, the element's default): none of their work */
     if ((p->kgam > HS_R(0.0)) || (p->kbore > HS_R(0.0))) {
         cb_slips(p, a, L, vsy, sy, vstar, &cs);
+    } else {
+        cb_init(&cs, vsy, sy);
     }
     const int bore = cs.bore;
     /* Mzs: the steady torque, unused here (Mz below uses the trail with the dynamic force) */

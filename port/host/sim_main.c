@@ -115,8 +115,9 @@ static void usage(FILE *o)
         "             from the same state: err_true=, err_true_sum=, err_ratio_min/max= (per step)\n"
         "  --glob-check auto|on|off  also run the same steps at h/2 and h/4 beside the run and\n"
         "             judge err_rich= (the run's largest distance, in err_est's metric, from the\n"
-        "             two runs' extrapolation q_h/4 + (q_h/4 - q_h/2)/(r - 1), r = rich_dh/rich_dh2\n"
-        "             their observed ratio (rich_ratio=), over spans of 100 s; rt/METHODS.md \"For\n"
+        "             two runs' extrapolation q_h/4 + c (q_h/4 - q_h/2), c = 1/(r - 1) within\n"
+        "             [0, 1], r = rich_dh/rich_dh2 their observed ratio (rich_ratio=); the h/2\n"
+        "             factor when the h/4 run refuses a step), over spans of 100 s; rt/METHODS.md \"For\n"
         "             first-order estimates\") against --tol, in place of err_glob; auto\n"
         "             (default): every method but sdirk when --tol is on (their err_glob\n"
         "             does not add up to the global error)\n"
@@ -140,7 +141,8 @@ static void usage(FILE *o)
         "standard output) could not be written completely (status=write_error), 4 the run is\n"
         "inaccurate (status=inaccurate: err_est, err_glob (sdirk) or err_rich (--glob-check) above --tol, or\n"
         "the energy error above 10 %% of release= for a model that declares it; the result line\n"
-        "has err_est=, err_sum=, err_glob=, rel_dE=).\n\n"
+        "has err_est=, err_sum=, err_glob=, rel_dE=; a contact row sunk beyond twice its rest\n"
+        "depth enters err_est as max_sunk=).\n\n"
         "models:\n",
         HS_SIM_MAX_STEPS, (unsigned)HS_SIM_INPUTS_MAX_ROWS, HS_ERR_TOL_DEFAULT, hs_method_name(d.method), hs_form_name(d.form),
         hs_stab_name(d.stab));
@@ -854,6 +856,19 @@ static int arenas_and_init(sim_state *S, const hs_sim_run *run)
     return rc;
 }
 
+/* Starts X, a copy of the run stepped beside it with def at step h (s); 0, or 1 after saying
+ * on stderr that `what` could not start. */
+static int start_beside(sim_state *X, const hs_stepper_def *def, double h, const hs_sim_run *run, const char *what)
+{
+    X->def = *def;
+    X->def.h = (hs_real)h;
+    if (arenas_and_init(X, run) != HS_OK) {
+        fprintf(stderr, "hilstep-sim: %s could not start\n", what);
+        return 1;
+    }
+    return 0;
+}
+
 /* The stepper refused the model at init: why, the figures of a range refusal (the estimate
  * and the limit), and the summary line of a run without steps. */
 static void report_init_refusal(const sim_state *S, const hs_sim_run *run, int rc)
@@ -1466,20 +1481,12 @@ int main(int argc, char **argv)
     }
     static sim_state H;
     if (st == HS_OK && glob_wanted(&S, &cfg)) {
-        H.def = S.def;
-        H.def.h = (hs_real)(cfg.h / 2.0);
-        if (arenas_and_init(&H, &run) != HS_OK) {
-            fprintf(stderr, "hilstep-sim: --glob-check: the same run at h/2 could not start\n");
+        static sim_state Q;
+        if (start_beside(&H, &S.def, cfg.h / 2.0, &run, "--glob-check: the same run at h/2") != 0
+            || start_beside(&Q, &S.def, cfg.h / 4.0, &run, "--glob-check: the same run at h/4") != 0) {
             return hs_exit_of(HS_TOOL_SIM, HS_E_STEP);
         }
         S.half = &H;
-        static sim_state Q;
-        Q.def = S.def;
-        Q.def.h = (hs_real)(cfg.h / 4.0);
-        if (arenas_and_init(&Q, &run) != HS_OK) {
-            fprintf(stderr, "hilstep-sim: --glob-check: the same run at h/4 could not start\n");
-            return hs_exit_of(HS_TOOL_SIM, HS_E_STEP);
-        }
         S.quarter = &Q;
         S.rich_x = calloc((size_t)S.st.nq + 1, sizeof *S.rich_x);
         if (!S.rich_x) {
@@ -1492,13 +1499,13 @@ int main(int argc, char **argv)
     static sim_state G;
     if (st == HS_OK && cfg.glob_ref) {
         const hs_stepper_def dd = hs_stepper_default_def();
-        G.def = S.def;
-        G.def.method = dd.method;
-        G.def.form = dd.form;
-        G.def.stab = dd.stab;
-        G.def.h = (hs_real)(cfg.h / cfg.glob_ref);
-        if (arenas_and_init(&G, &run) != HS_OK) {
-            fprintf(stderr, "hilstep-sim: --glob-ref: the reference at h/%d could not start\n", cfg.glob_ref);
+        hs_stepper_def gd = S.def;
+        gd.method = dd.method;
+        gd.form = dd.form;
+        gd.stab = dd.stab;
+        char what[64];
+        snprintf(what, sizeof what, "--glob-ref: the reference at h/%d", cfg.glob_ref);
+        if (start_beside(&G, &gd, cfg.h / cfg.glob_ref, &run, what) != 0) {
             return hs_exit_of(HS_TOOL_SIM, HS_E_STEP);
         }
         S.gref = &G;
