@@ -21,6 +21,13 @@ Checks, all exact:
           among the ECU's) decodes to the CSV's in_<name> to the same resolution.
   e2e:    every frame of a message with HsE2EProfile carries the CRC test/can/e2e.py computes
           and its message's previous counter + 1.
+  losses: a frame the sender's kernel refused (write() failed: ENOBUFS under load; counted
+          in the sender's can_tx_errors, its E2E counter spent) is not on the bus. The sender's
+          books must balance exactly (can_tx_frames + can_tx_errors = can_tx_encoded), and the
+          check realigns past at most can_tx_errors frames in all: a protected message skips
+          exactly the rows its counter jumped over, an unprotected one the fewest rows that make
+          the frame decode; every skipped row is one of the counted errors, so a frame lost
+          without a count, or one error too many, still fails.
 Prints "can: frames=N candump=N decode_mismatch=N" (N frames = plant + ECU counters) and
 details of what differs; exit 0 only when every check holds."""
 import csv
@@ -119,12 +126,18 @@ def main():
     ecu_frames = []
     e2e_bad = []
     last_ctr = {}
+    # Frames each sender's kernel refused: the budget the realignment may spend (see losses).
+    lost = {"plant": int(pst.get("can_tx_errors", 0)), "ecu": int(est.get("can_tx_errors", 0))}
+    spent = {"plant": 0, "ecu": 0}
     for ident, ext, fd, data in bus:
         key = (ident, ext)
         fr = plant_msgs.get(key) or ecu_msgs.get(key)
+        side = "plant" if key in plant_msgs else "ecu"
         lay = e2e.layout(fr) if fr is not None else None
+        jumped = None  # rows a protected message's counter skipped (frames lost before this one)
         if lay and len(data) == fr.size:
-            # E2E, judged by test/can/e2e.py's CRC (not the codec's): CRC right, counter + 1.
+            # E2E, judged by test/can/e2e.py's CRC (not the codec's): CRC right, counter + 1
+            # (or + 1 + the frames lost, when the sender counted that many refused writes).
             prof, did, cs, crs = lay
             dec = fr.decode(bytearray(data))
             byte = crs.start_bit // 8
@@ -132,14 +145,24 @@ def main():
             ctr = int(dec[cs.name].raw_value)
             if data[byte] != want:
                 e2e_bad.append("%s: CRC 0x%02X, expected 0x%02X" % (fr.name, data[byte], want))
-            if key in last_ctr and ctr != (last_ctr[key] + 1) % (1 << cs.size):
-                e2e_bad.append("%s: counter %d after %d" % (fr.name, ctr, last_ctr[key]))
+            if key in last_ctr:
+                jumped = (ctr - last_ctr[key] - 1) % (1 << cs.size)
+                if jumped > lost[side] - spent[side]:
+                    e2e_bad.append("%s: counter %d after %d (%d %s frames refused by the kernel, %d "
+                                   "already accounted)" % (fr.name, ctr, last_ctr[key], lost[side], side,
+                                                            spent[side]))
+                    jumped = 0
+                elif key in ecu_msgs:
+                    spent[side] += jumped  # plant frames are charged below, with their rows
             last_ctr[key] = ctr
         if key in plant_msgs:
             fr = plant_msgs[key]
             k = per_msg[key]
-            per_msg[key] += 1
             n_plant += 1
+            skip = realign(fr, fd, data, due_rows[key], k, outs, jumped, lost["plant"] - spent["plant"])
+            spent["plant"] += skip
+            k += skip
+            per_msg[key] = k + 1
             if k >= len(due_rows[key]):
                 mismatch += 1
                 details.append("%s frame %d: no CSV row due for it" % (fr.name, k + 1))
@@ -178,8 +201,16 @@ def main():
     p_rx, p_acc = int(pst.get("can_rx_frames", -1)), int(pst.get("can_rx_accepted", -1))
     p_acc += int(pst.get("can_rx_secoc_verified", 0))  # the collection's verified cryptographic frames
     print("can: frames=%d candump=%d decode_mismatch=%d" % (p_tx + e_tx, len(bus), mismatch))
+    if lost["plant"] or lost["ecu"]:
+        print("  info refused by the kernel: plant %d, ECU %d frames; realigned past %d and %d"
+              % (lost["plant"], lost["ecu"], spent["plant"], spent["ecu"]))
+    p_enc, e_enc = int(pst.get("can_tx_encoded", -1)), int(est.get("can_tx_encoded", -1))
     ok = True
     for cond, what in [
+            (p_enc < 0 or p_tx + lost["plant"] == p_enc,
+             "plant can_tx_frames %d + can_tx_errors %d = can_tx_encoded %d" % (p_tx, lost["plant"], p_enc)),
+            (e_enc < 0 or e_tx + lost["ecu"] == e_enc,
+             "ECU can_tx_frames %d + can_tx_errors %d = can_tx_encoded %d" % (e_tx, lost["ecu"], e_enc)),
             (p_tx == n_plant, "plant can_tx_frames %d, candump logged %d plant frames" % (p_tx, n_plant)),
             (e_tx == n_ecu, "ECU can_tx_frames %d, candump logged %d ECU frames" % (e_tx, n_ecu)),
             (n_other == 0, "%d frames with ids of neither" % n_other),
@@ -193,6 +224,20 @@ def main():
     for d in details[:10]:
         print("    " + d)
     sys.exit(0 if ok else 1)
+
+
+def realign(fr, fd, data, due, k, cols, jumped, budget):
+    """Rows to skip before due[k] for this plant frame: 0 without refused writes left; a
+    protected message's counter jump; else the fewest rows (<= budget) after which the frame
+    decodes (0 when none does: the mismatch is then reported at due[k])."""
+    if budget <= 0:
+        return 0
+    if jumped is not None:
+        return jumped
+    for j in range(0, budget + 1):
+        if k + j < len(due) and not check_frame(fr, fd, data, due[k + j], cols):
+            return j
+    return 0
 
 
 def check_frame(fr, fd, data, row, cols):

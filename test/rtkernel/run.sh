@@ -199,6 +199,14 @@ grep -q '^rt: verdict: hard real-time run$' "$O/can_rt.out" 2>/dev/null \
 if /usr/bin/python3 "$HERE/../can/check_candump.py" "$O/can.candump" hil/dbc/circular_track.dbc \
         "$O/can_rt.csv" "$O/can_rt.stats" "$O/can_ecu.stats" >"$W/can_check.out" 2>&1; then
     ok "CAN: candump's log decoded by canmatrix = the plant's telemetry and both sides' counters ($(grep -c '^  ok' "$W/can_check.out") checks)"
+    # The checker's loss accounting on this very run (test/can/check_candump_selftest.py):
+    # frames the kernel refused and counted realign; lost, miscounted or forged frames fail.
+    if /usr/bin/python3 "$HERE/../can/check_candump_selftest.py" "$O" can hil/dbc/circular_track.dbc \
+            >"$W/can_selftest.out" 2>&1; then
+        ok "CAN: $(tail -n 1 "$W/can_selftest.out") (check_candump.py against refused, lost and forged frames of this run)"
+    else
+        ko "CAN: check_candump_selftest.py:"; cat "$W/can_selftest.out"
+    fi
 else
     ko "CAN: check_candump.py:"; sed -n '2,20p' "$W/can_check.out"
 fi
