@@ -84,7 +84,25 @@ hs_real hs_stepper_err_dist(const hs_stepper *s, const hs_real *a, const hs_real
     if ((s == NULL) || (s->ready == 0) || (a == NULL)) {
         return HS_R(0.0);
     }
-    return hs_err_metric(s, a, b, NULL, a);
+    hs_real m = HS_R(0.0);
+    if (s->err_ngrp == 0) {
+        for (int i = 0; i < s->nq; ++i) {
+            const hs_real v = hs_abs((b != NULL) ? (a[i] - b[i]) : a[i]);
+            m = (v > m) ? v : m;
+        }
+        return m;
+    }
+    for (int k = 0; k < s->err_ngrp; ++k) {
+        const hs_err_group *g = &s->err_grp[k];
+        hs_real v[7];
+        for (int i = 0; i < (g->nx + g->nr); ++i) {
+            const int j = g->q0 + i;
+            v[i] = (b != NULL) ? (a[j] - b[j]) : a[j];
+        }
+        const hs_real e = hs_err_body(g, v, a);
+        m = (e > m) ? e : m;
+    }
+    return m;
 }
 
 /* Init: the model's bodies of the error metric, checked to cover q once in order (a list that
@@ -847,6 +865,8 @@ static void init_config(hs_stepper *st, const hs_stepper_def *def, const hs_mode
     st->fam = fam;
     baumgarte_of(def, &st->alpha, &st->beta);
     st->E0 = HS_R(0.0);
+    st->sd_qoff = NULL;
+    st->sd_nquat = 0;
 }
 
 /* Init's binding of the arrays of the list to the arenas (need_r reals, need_i ints, sizes z),
@@ -1016,15 +1036,20 @@ static void error_estimate(hs_stepper *s, const hs_family *fam, hs_real h)
 {
     hs_real d = HS_R(0.0);
     hs_real um = HS_R(0.0); /* |u_{n+1}|_inf, in the same pass: the global estimate's speed */
+    hs_real *dv = s->v1;    /* the signed difference, for the metric (v1: the step's scratch) */
     if (fam->err_order == 1) {
         for (int i = 0; i < s->nq; ++i) {
-            const hs_real a = hs_abs(s->un[i] - s->u[i]), b = hs_abs(s->un[i]);
+            const hs_real v = s->un[i] - s->u[i];
+            const hs_real a = hs_abs(v), b = hs_abs(s->un[i]);
+            dv[i] = v;
             d = (a > d) ? a : d;
             um = (b > um) ? b : um;
         }
     } else if (s->k > 0u) {
         for (int i = 0; i < s->nq; ++i) {
-            const hs_real a = hs_abs((s->un[i] - s->u[i]) - (s->u[i] - s->up[i])), b = hs_abs(s->un[i]);
+            const hs_real v = (s->un[i] - s->u[i]) - (s->u[i] - s->up[i]);
+            const hs_real a = hs_abs(v), b = hs_abs(s->un[i]);
+            dv[i] = v;
             d = (a > d) ? a : d;
             um = (b > um) ? b : um;
         }
@@ -1038,7 +1063,7 @@ static void error_estimate(hs_stepper *s, const hs_family *fam, hs_real h)
     /* the same difference in the error metric: a body's position error at its points */
     hs_real dm = d;
     if ((s->err_ngrp > 0) && ((fam->err_order == 1) || (s->k > 0u))) {
-        dm = hs_err_metric(s, s->un, s->u, (fam->err_order == 1) ? NULL : s->up, s->qn);
+        dm = hs_err_metric(s, dv, s->qn);
     }
     hs_real le = fam->err_c * h * dm;
     hs_real lq = fam->err_c * h * d;
