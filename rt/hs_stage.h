@@ -334,23 +334,17 @@ static inline hs_real hs_err_planar(const hs_err_group *g, const hs_real *dx, hs
 }
 
 /* One body's part of the metric from the differences v of its nx + nr coordinates (from q0)
- * at the configuration qref. The kinds a description's bodies have (a point, a planar body,
- * a quaternion body after its translations) read v in place; any other kind the stepper
- * accepts reads v padded with zeros to 7, as the metric has always read it (the same bits:
- * a point's absent third component added 0 to its sum). Written out, not zeroed by an
- * initializer: the board's compiler called memset for the 7 reals, 56 bytes in a byte loop,
- * about 170 instructions per body (test/qemu, -d exec). */
+ * at the configuration qref, for a body that turns (a point's is hs_err_metric's own). A
+ * planar body and a quaternion body after its translations (a description's kinds) read v in
+ * place; any other kind the stepper accepts reads v padded with zeros to 7, as the metric has
+ * always read it. Written out, not zeroed by an initializer: the board's compiler called
+ * memset for the 7 reals, 56 bytes in a byte loop, about 170 instructions per body and call
+ * (test/qemu, -d exec). */
 static inline hs_real hs_err_body(const hs_err_group *g, const hs_real *v, const hs_real *qref)
 {
     const int nx = g->nx, nr = g->nr;
     hs_real e;
-    if ((nr == 0) && (nx >= 2)) {
-        hs_real n2 = (v[0] * v[0]) + (v[1] * v[1]);
-        if (nx == 3) {
-            n2 += v[2] * v[2];
-        }
-        e = hs_sqrt(n2);
-    } else if ((nr == 1) && (nx >= 2)) {
+    if ((nr == 1) && (nx >= 2)) {
         e = hs_err_planar(g, v, v[nx]);
     } else if ((nr == 4) && (nx == 3)) {
         e = hs_err_quat(g, v, &v[3], &qref[g->q0 + 3]);
@@ -370,17 +364,31 @@ static inline hs_real hs_err_body(const hs_err_group *g, const hs_real *v, const
     return e;
 }
 
+/* A point body's part (2 or 3 translations, nothing turns): |dx|_2, the same bits as the
+ * zero-padded sum of squares (an absent third component added 0). */
+static inline hs_real hs_err_point(const hs_err_group *g, const hs_real *x)
+{
+    hs_real n2 = (x[0] * x[0]) + (x[1] * x[1]);
+    if (g->nx == 3) {
+        n2 += x[2] * x[2];
+    }
+    return hs_sqrt(n2);
+}
+
 /* The error metric of a difference v (nq) of positions at the configuration qref
  * (hs_stepper_err_dist): the largest over the model's bodies (err_ngrp > 0) of the
  * displacement of the points the description names on them (m; a rotation by th moves a
  * point at rho by rho th, while a quaternion's components move by th / 2) and a planar
- * angle's own (rad). A fixed number of operations per body and named point: a fixed cost. */
+ * angle's own (rad); a point body's |dx|_2 inline, the others' through hs_err_body (on the
+ * host a call per point body cost 17 instructions and the spills around it). A fixed number
+ * of operations per body and named point: a fixed cost. */
 static inline hs_real hs_err_metric(const hs_stepper *s, const hs_real *v, const hs_real *qref)
 {
     hs_real m = HS_R(0.0);
     for (int k = 0; k < s->err_ngrp; ++k) {
         const hs_err_group *g = &s->err_grp[k];
-        const hs_real e = hs_err_body(g, &v[g->q0], qref);
+        const hs_real *x = &v[g->q0];
+        const hs_real e = ((g->nr == 0) && (g->nx >= 2)) ? hs_err_point(g, x) : hs_err_body(g, x, qref);
         m = (e > m) ? e : m;
     }
     return m;

@@ -99,7 +99,7 @@ hs_real hs_stepper_err_dist(const hs_stepper *s, const hs_real *a, const hs_real
             const int j = g->q0 + i;
             v[i] = (b != NULL) ? (a[j] - b[j]) : a[j];
         }
-        const hs_real e = hs_err_body(g, v, a);
+        const hs_real e = ((g->nr == 0) && (g->nx >= 2)) ? hs_err_point(g, v) : hs_err_body(g, v, a);
         m = (e > m) ? e : m;
     }
     return m;
@@ -1137,8 +1137,13 @@ hs_status hs_stepper_step(hs_stepper *s, const hs_real *in)
         c.in = in;
         c.h = s->def.h;
         c.t = s->t;
-        /* MISRA Ref 10.8.3 [composite count widened after its bounds check] */
-        c.t1 = s->t0 + (hs_real)(s->k + 1u) * c.h;
+        /* the step count below 2^32 through 32 bits: the same value converted (the same
+         * bits), where the boards have an instruction for it; a 64-bit count's conversion is
+         * a libgcc call there (the M7: __aeabi_ul2d, __floatdidf, __adddf3, 41 instructions
+         * a step) */
+        const uint64_t k1 = s->k + 1u;
+        const hs_real kr = (k1 <= (uint64_t)UINT32_MAX) ? (hs_real)(uint32_t)k1 : (hs_real)k1;
+        c.t1 = s->t0 + kr * c.h;
         c.have_fq = 0;
         c.a1 = c.a2 = HS_R(0.0);
         const hs_family *fam = (const hs_family *)s->fam;
