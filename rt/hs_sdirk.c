@@ -118,7 +118,7 @@ static hs_real reg_k(const hs_stepper *s, hs_real cc, hs_real tau)
     return -(cc / (hg * (hg + tau)));
 }
 
-/* The stage Newton step's choices fixed for the run (read per call, they cost 30 instructions
+/* The stage Newton step's choices fixed for the run (read per call, they cost 50 instructions
  * a step: callgrind, car axle). */
 static int setup(hs_stepper *s)
 {
@@ -134,6 +134,10 @@ static int setup(hs_stepper *s)
      * C block: reg) */
     /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
     s->sd_fused = ((s->lsK.schur != 0) && (s->lsK.reg == 0)) ? 1 : 0;
+    /* one block each way: sd_residual's single pass over M and G */
+    const hs_blocks *b = &s->blocks;
+    /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
+    s->sd_dense = ((b->nqq == 1) && (b->nqb == 1) && ((s->nc == 0) || ((b->ncq == 1) && (b->ncb == 1)))) ? 1 : 0;
     return HS_OK;
 }
 
@@ -175,7 +179,7 @@ static void sd_residual(hs_stepper *s, const hs_real *A, const hs_real *Lam)
 {
     const int nq = s->nq, nc = s->nc;
     const hs_blocks *b = &s->blocks;
-    if (b->nqq == 1 && b->nqb == 1 && (nc == 0 || (b->ncq == 1 && b->ncb == 1))) {
+    if (s->sd_dense != 0) {
         for (int i = 0; i < nq; ++i) {
             hs_real r = s->f[i];
             const hs_real *Mi = s->M + i * nq;

@@ -396,6 +396,7 @@ typedef struct hs_stepper {
     int sd_nquat;           /* sdirk: their count (0: none, the stages skip the rotation-group update) */
     int sd_all[2];          /* sdirk: 1 where a stage's Newton step takes G, gamma from constraint_all: [0] alone, [1] with K_g and the factor */
     int sd_fused;           /* sdirk: 1 where it runs the range-space kernel (residual, solve, update in one) */
+    int sd_dense;           /* sdirk: 1 where M and G are one block each (the residual in one pass over them) */
     hs_real err_umax;       /* largest |u_{n+1}|_inf since init/set_state (the global estimate's speed) */
     hs_real err_bk[HS_ERR_NBK]; /* the global estimate's window: its part from each of the last
                                  * HS_ERR_NBK spans of HS_ERR_HORIZON / HS_ERR_NBK (units of q) */
