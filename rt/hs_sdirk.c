@@ -251,7 +251,8 @@ static int sd_forces(hs_stepper *s, const hs_ctx *c, hs_real t, int factor)
 }
 
 /* Newton step on stage (A, Lam) at (t, Q, U) held in qn, un: residuals r = M A - f - G^T Lam,
- * c = G A + gamma; S x = (-r, -c) with the factor fK; A += dx, Lam += dLam. */
+ * c = G A + gamma; S x = (-r, -c) with the factor fK (factor 1: S formed and factored here
+ * first; 0: stage 1's factor reused); A += dx, Lam += dLam. */
 static int sd_newton(hs_stepper *s, hs_ctx *c, hs_real t, hs_real *A, hs_real *Lam, int factor)
 {
     const hs_model *m = s->model;
