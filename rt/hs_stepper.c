@@ -94,10 +94,15 @@ hs_real hs_stepper_err_dist(const hs_stepper *s, const hs_real *a, const hs_real
     }
     for (int k = 0; k < s->err_ngrp; ++k) {
         const hs_err_group *g = &s->err_grp[k];
+        /* (not per step: the body's differences padded with zeros, every entry written) */
         hs_real v[7];
-        for (int i = 0; i < (g->nx + g->nr); ++i) {
+        for (int i = 0; i < 7; ++i) {
             const int j = g->q0 + i;
-            v[i] = (b != NULL) ? (a[j] - b[j]) : a[j];
+            hs_real x = HS_R(0.0);
+            if (i < (g->nx + g->nr)) {
+                x = (b != NULL) ? (a[j] - b[j]) : a[j];
+            }
+            v[i] = x;
         }
         const hs_real e = ((g->nr == 0) && (g->nx >= 2)) ? hs_err_point(g, v) : hs_err_body(g, v, a);
         m = (e > m) ? e : m;
