@@ -118,6 +118,29 @@ static hs_real reg_k(const hs_stepper *s, hs_real cc, hs_real tau)
     return -(cc / (hg * (hg + tau)));
 }
 
+/* The stage Newton step's choices fixed for the run (read per call, they cost 50 instructions
+ * a step: callgrind, car axle). */
+static int setup(hs_stepper *s)
+{
+    const hs_model *m = s->model;
+    /* G, gamma (and K_g with the factor) from constraint_all where the model offers it; a
+     * compliant row needs g and g_t too, which it does not give; with the factor only where
+     * K_g is not differenced from constraint() */
+    /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
+    s->sd_all[0] = ((s->nc > 0) && (m->type->constraint_all != NULL) && (s->comp == 0)) ? 1 : 0;
+    /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
+    s->sd_all[1] = ((s->sd_all[0] != 0) && (s->curv_fd == 0)) ? 1 : 0;
+    /* the range-space path's residual, solve and update in one kernel (compliant rows carry a
+     * C block: reg) */
+    /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
+    s->sd_fused = ((s->lsK.schur != 0) && (s->lsK.reg == 0)) ? 1 : 0;
+    /* one block each way: sd_residual's single pass over M and G */
+    const hs_blocks *b = &s->blocks;
+    /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
+    s->sd_dense = ((b->nqq == 1) && (b->nqb == 1) && ((s->nc == 0) || ((b->ncq == 1) && (b->ncb == 1)))) ? 1 : 0;
+    return HS_OK;
+}
+
 /* A model of free rigid bodies under the default sd_gamma steps in body velocities (rt/hs_fb.c). */
 static const hs_family *path(const hs_stepper_def *def, const hs_model *m)
 {
@@ -156,7 +179,7 @@ static void sd_residual(hs_stepper *s, const hs_real *A, const hs_real *Lam)
 {
     const int nq = s->nq, nc = s->nc;
     const hs_blocks *b = &s->blocks;
-    if (b->nqq == 1 && b->nqb == 1 && (nc == 0 || (b->ncq == 1 && b->ncb == 1))) {
+    if (s->sd_dense != 0) {
         for (int i = 0; i < nq; ++i) {
             hs_real r = s->f[i];
             const hs_real *Mi = s->M + i * nq;
@@ -228,7 +251,8 @@ static int sd_forces(hs_stepper *s, const hs_ctx *c, hs_real t, int factor)
 }
 
 /* Newton step on stage (A, Lam) at (t, Q, U) held in qn, un: residuals r = M A - f - G^T Lam,
- * c = G A + gamma; S x = (-r, -c) with the factor fK; A += dx, Lam += dLam. */
+ * c = G A + gamma; S x = (-r, -c) with the factor fK (factor 1: S formed and factored here
+ * first; 0: stage 1's factor reused); A += dx, Lam += dLam. */
 static int sd_newton(hs_stepper *s, hs_ctx *c, hs_real t, hs_real *A, hs_real *Lam, int factor)
 {
     const hs_model *m = s->model;
@@ -237,10 +261,8 @@ static int sd_newton(hs_stepper *s, hs_ctx *c, hs_real t, hs_real *A, hs_real *L
     if (rc != (int)HS_OK) {
         return rc;
     }
-    /* G, gamma (and K_g with the factor) in one model call when the model offers it */
-    /* (a compliant row needs g and g_t too, which constraint_all does not give) */
-    const int all = (int)((nc > 0) && (m->type->constraint_all != NULL) && ((factor == 0) || (s->curv_fd == 0))
-                    && (s->comp == 0));
+    /* G, gamma (and K_g with the factor) in one model call when the model offers it (setup) */
+    const int all = s->sd_all[(factor != 0) ? 1 : 0];
     if ((factor != 0) && (nc > 0) && (all == 0)) {
         rc = hs_add_curvature(s, t, s->qn, Lam);
         if (rc != (int)HS_OK) {
@@ -281,8 +303,7 @@ static int sd_newton(hs_stepper *s, hs_ctx *c, hs_real t, hs_real *A, hs_real *L
     } else {
         /* no constraints: nothing to evaluate */
     }
-    /* (compliant rows carry a C block: reg) */
-    const int fused = (int)((s->lsK.schur != 0) && (s->lsK.reg == 0));
+    const int fused = s->sd_fused;
     if (fused == 0) {
         sd_residual(s, A, Lam);
     }
@@ -423,11 +444,13 @@ static void sd_quat_body(const hs_real *P, hs_real *A)
 }
 
 /* The quaternions' stage values (stage 1: st = 1, 2: st = 2) or result (st = 3) in qn, un from
- * q, u and the body forms in accn (stage 1) and wdn (stage 2); a stage's A into its p-form. */
-static int sd_quat_stage(hs_stepper *s, hs_real h, int st)
+ * q, u and the body forms in accn (stage 1) and wdn (stage 2); a stage's A into its p-form.
+ * The list is the one init checked and bound (sd_qoff, sd_nquat); the stages call this only
+ * on a model that has one. */
+static void sd_quat_stage(hs_stepper *s, hs_real h, int st)
 {
-    const int *off = NULL;
-    const int n = sd_quats(s, &off);
+    const int *off = s->sd_qoff;
+    const int n = s->sd_nquat;
     const hs_real g = s->def.sd_gamma, a21 = HS_R(1.0) - HS_R(2.0) * g;
     for (int k = 0; k < n; ++k) {
         const int o = off[k];
@@ -455,24 +478,26 @@ static int sd_quat_stage(hs_stepper *s, hs_real h, int st)
             sd_quat_place(&s->q[o], phi, wn, &s->qn[o], &s->un[o], NULL);
         }
     }
-    return (n < 0) ? n : (int)HS_OK;
 }
 
-/* A stage's solved A (p-form at qn) back into body form on the quaternions. */
-static int sd_quat_solved(hs_stepper *s, hs_real *A)
+/* A stage's solved A (p-form at qn) back into body form on the quaternions (as sd_quat_stage). */
+static void sd_quat_solved(hs_stepper *s, hs_real *A)
 {
-    const int *off = NULL;
-    const int n = sd_quats(s, &off);
-    for (int k = 0; k < n; ++k) {
+    const int *off = s->sd_qoff;
+    for (int k = 0; k < s->sd_nquat; ++k) {
         sd_quat_body(&s->qn[off[k]], &A[off[k]]);
     }
-    return (n < 0) ? n : (int)HS_OK;
 }
 
+/* The model's list checked and bound for the run (a fixed count: the stages skip the
+ * rotation-group update on a model without quaternions, 5 calls a step), and the consistent
+ * acceleration into body form on it. */
 int hs_sd_quat_init(hs_stepper *s)
 {
     const int *off = NULL;
     const int n = sd_quats(s, &off);
+    s->sd_qoff = (n > 0) ? off : NULL;
+    s->sd_nquat = (n > 0) ? n : 0;
     for (int k = 0; k < n; ++k) {
         sd_quat_body(&s->q[off[k]], &s->acc[off[k]]);
         sd_quat_body(&s->q[off[k]], &s->wd[off[k]]);
@@ -484,7 +509,7 @@ int hs_sd_quat_init(hs_stepper *s)
  * HS_SD_REFINE_K times the run's largest estimate, the previous step's first corrections and
  * the positions' rounding sd_floor (a jump, not a level: none in the first two steps after
  * init/set_state) */
-static int sd_refine(const hs_stepper *s, int it)
+static inline int sd_refine(const hs_stepper *s, int it)
 {
 #if HS_SD_NEWTON > 1
     /* a build solving each stage to round-off: HS_SD_NEWTON - 1 more steps, always */
@@ -527,12 +552,12 @@ static HS_STAGE_FN int st_sd_stage1(hs_stepper *s, hs_ctx *c)
         s->sl1[i] = s->lambda[i];
     }
     /* (the quaternions' predictor is their body form: placed on the group, A into p-form) */
-    int rc = sd_quat_stage(s, h, 1);
-    if (rc == (int)HS_OK) {
-        rc = sd_newton(s, c, c->t + g * h, s->accn, s->sl1, 1);
+    if (s->sd_nquat > 0) {
+        sd_quat_stage(s, h, 1);
     }
-    if (rc == (int)HS_OK) {
-        rc = sd_quat_solved(s, s->accn);
+    int rc = sd_newton(s, c, c->t + g * h, s->accn, s->sl1, 1);
+    if ((rc == (int)HS_OK) && (s->sd_nquat > 0)) {
+        sd_quat_solved(s, s->accn);
     }
     s->sd_prev = s->sd_first;
     s->sd_first = s->sd_dq;
@@ -544,12 +569,12 @@ static HS_STAGE_FN int st_sd_stage1(hs_stepper *s, hs_ctx *c)
             s->un[i] = s->u[i] + hg * s->accn[i];
             s->qn[i] = s->q[i] + hg * s->u[i] + hg * hg * s->accn[i];
         }
-        rc = sd_quat_stage(s, h, 1);
-        if (rc == (int)HS_OK) {
-            rc = sd_newton(s, c, c->t + g * h, s->accn, s->sl1, 1);
+        if (s->sd_nquat > 0) {
+            sd_quat_stage(s, h, 1);
         }
-        if (rc == (int)HS_OK) {
-            rc = sd_quat_solved(s, s->accn);
+        rc = sd_newton(s, c, c->t + g * h, s->accn, s->sl1, 1);
+        if ((rc == (int)HS_OK) && (s->sd_nquat > 0)) {
+            sd_quat_solved(s, s->accn);
         }
     }
     return rc;
@@ -573,12 +598,12 @@ static HS_STAGE_FN int st_sd_stage2(hs_stepper *s, hs_ctx *c)
         s->un[i] = s->u[i] + h * (a21 * a1 + g * a2);
         s->qn[i] = s->q[i] + c2h * s->u[i] + (q1 * a1 + q2 * a2);
     }
-    int rc = sd_quat_stage(s, h, 2);
-    if (rc == (int)HS_OK) {
-        rc = sd_newton(s, c, c->t + (HS_R(1.0) - g) * h, s->wdn, s->sl2, (HS_SD_NEWTON > 1) ? 1 : 0);
+    if (s->sd_nquat > 0) {
+        sd_quat_stage(s, h, 2);
     }
-    if (rc == (int)HS_OK) {
-        rc = sd_quat_solved(s, s->wdn);
+    int rc = sd_newton(s, c, c->t + (HS_R(1.0) - g) * h, s->wdn, s->sl2, (HS_SD_NEWTON > 1) ? 1 : 0);
+    if ((rc == (int)HS_OK) && (s->sd_nquat > 0)) {
+        sd_quat_solved(s, s->wdn);
     }
     s->sd_first = (s->sd_dq > s->sd_first) ? s->sd_dq : s->sd_first;
     /* compliant rows: as stage 1, one more Newton step refactored at the corrected point;
@@ -588,12 +613,12 @@ static HS_STAGE_FN int st_sd_stage2(hs_stepper *s, hs_ctx *c)
             s->un[i] = s->u[i] + h * (a21 * s->accn[i] + g * s->wdn[i]);
             s->qn[i] = s->q[i] + c2h * s->u[i] + (q1 * s->accn[i] + q2 * s->wdn[i]);
         }
-        rc = sd_quat_stage(s, h, 2);
-        if (rc == (int)HS_OK) {
-            rc = sd_newton(s, c, c->t + (HS_R(1.0) - g) * h, s->wdn, s->sl2, 1);
+        if (s->sd_nquat > 0) {
+            sd_quat_stage(s, h, 2);
         }
-        if (rc == (int)HS_OK) {
-            rc = sd_quat_solved(s, s->wdn);
+        rc = sd_newton(s, c, c->t + (HS_R(1.0) - g) * h, s->wdn, s->sl2, 1);
+        if ((rc == (int)HS_OK) && (s->sd_nquat > 0)) {
+            sd_quat_solved(s, s->wdn);
         }
     }
     return rc;
@@ -614,11 +639,8 @@ static HS_STAGE_FN int st_sd_combine(hs_stepper *s, hs_ctx *c)
     for (int i = 0; i < nc; ++i) {
         s->lamn[i] = s->sl1[i] + xl * (s->sl1[i] - s->sl2[i]);
     }
-    {
-        const int qrc = sd_quat_stage(s, h, 3);
-        if (qrc != (int)HS_OK) {
-            return qrc;
-        }
+    if (s->sd_nquat > 0) {
+        sd_quat_stage(s, h, 3);
     }
     /* The rotation range: past it the stages' one Newton step no longer contracts (a rod's
      * whip; a quaternion body past HS_SD_MAX_HW_QUAT: rt/METHODS.md "Where a method stops").
@@ -659,4 +681,4 @@ static int step(hs_stepper *s, hs_ctx *c)
     return hs_run_plan(s, c, run_stage);
 }
 
-const hs_family hs_family_sdirk = {validate, configure, plan, NULL, step, reg_k, path, 2, HS_R(0.020833333333333333)};
+const hs_family hs_family_sdirk = {validate, configure, plan, setup, step, reg_k, path, 2, HS_R(0.020833333333333333)};

@@ -284,20 +284,6 @@ HS_STAGE_INL hs_status hs_st_aux_states(hs_stepper *s, const hs_ctx *c)
     return HS_OK;
 }
 
-/* Component i of a (c and b NULL), a - b (c NULL) or the second difference (a - b) - (b - c). */
-static inline hs_real hs_err_dv(const hs_real *a, const hs_real *b, const hs_real *c, int i)
-{
-    hs_real v = a[i];
-    if (c != NULL) {
-        v = (a[i] - b[i]) - (b[i] - c[i]);
-    } else if (b != NULL) {
-        v = a[i] - b[i];
-    } else {
-        /* a alone: the projection's correction */
-    }
-    return v;
-}
-
 /* A quaternion body's part of the metric: its named points' displacement dx + dth x (R s)
  * with R = R(p) and the world turn dth = 2 E(p) dp at p = qref's (to first order), |dx|_2,
  * the shapes' bound |dx|_2 + w |dth| and, with nothing named, |dth| (rad). */
@@ -347,34 +333,62 @@ static inline hs_real hs_err_planar(const hs_err_group *g, const hs_real *dx, hs
     return (at > ext) ? at : ext;
 }
 
-/* The error metric of hs_err_dv's vector at the configuration qref (hs_stepper_err_dist): the
- * largest over the model's bodies of the displacement of the points the description names on
- * them (m; a rotation by th moves a point at rho by rho th, while a quaternion's components
- * move by th / 2), a planar angle's own (rad), and |.| of q without bodies. One pass over q
- * and a fixed number of operations per named point: a fixed cost. */
-static inline hs_real hs_err_metric(const hs_stepper *s, const hs_real *a, const hs_real *b, const hs_real *c,
-                                    const hs_real *qref)
+/* One body's part of the metric from the differences v of its nx + nr coordinates (from q0)
+ * at the configuration qref, for a body that turns (a point's is hs_err_metric's own). A
+ * planar body and a quaternion body after its translations (a description's kinds) read v in
+ * place; any other kind the stepper accepts reads v padded with zeros to 7, as the metric has
+ * always read it. Written out, not zeroed by an initializer: the board's compiler called
+ * memset for the 7 reals, 56 bytes in a byte loop, about 170 instructions per body and call
+ * (test/qemu, -d exec). */
+static inline hs_real hs_err_body(const hs_err_group *g, const hs_real *v, const hs_real *qref)
+{
+    const int nx = g->nx, nr = g->nr;
+    hs_real e;
+    if ((nr == 1) && (nx >= 2)) {
+        e = hs_err_planar(g, v, v[nx]);
+    } else if ((nr == 4) && (nx == 3)) {
+        e = hs_err_quat(g, v, &v[3], &qref[g->q0 + 3]);
+    } else {
+        hs_real w[7];
+        for (int i = 0; i < 7; ++i) {
+            w[i] = (i < (nx + nr)) ? v[i] : HS_R(0.0);
+        }
+        if (nr == 4) {
+            e = hs_err_quat(g, w, &w[nx], &qref[g->q0 + nx]);
+        } else if (nr == 1) {
+            e = hs_err_planar(g, w, w[nx]);
+        } else {
+            e = hs_sqrt((w[0] * w[0]) + (w[1] * w[1]) + (w[2] * w[2]));
+        }
+    }
+    return e;
+}
+
+/* A point body's part (2 or 3 translations, nothing turns): |dx|_2, the same bits as the
+ * zero-padded sum of squares (an absent third component added 0). */
+static inline hs_real hs_err_point(const hs_err_group *g, const hs_real *x)
+{
+    hs_real n2 = (x[0] * x[0]) + (x[1] * x[1]);
+    if (g->nx == 3) {
+        n2 += x[2] * x[2];
+    }
+    return hs_sqrt(n2);
+}
+
+/* The error metric of a difference v (nq) of positions at the configuration qref
+ * (hs_stepper_err_dist): the largest over the model's bodies (err_ngrp > 0) of the
+ * displacement of the points the description names on them (m; a rotation by th moves a
+ * point at rho by rho th, while a quaternion's components move by th / 2) and a planar
+ * angle's own (rad); a point body's |dx|_2 inline, the others' through hs_err_body (on the
+ * host a call per point body cost 17 instructions and the spills around it). A fixed number
+ * of operations per body and named point: a fixed cost. */
+static inline hs_real hs_err_metric(const hs_stepper *s, const hs_real *v, const hs_real *qref)
 {
     hs_real m = HS_R(0.0);
-    if (s->err_ngrp == 0) {
-        for (int i = 0; i < s->nq; ++i) {
-            const hs_real v = hs_abs(hs_err_dv(a, b, c, i));
-            m = (v > m) ? v : m;
-        }
-        return m;
-    }
     for (int k = 0; k < s->err_ngrp; ++k) {
         const hs_err_group *g = &s->err_grp[k];
-        hs_real v[7] = {HS_R(0.0), HS_R(0.0), HS_R(0.0), HS_R(0.0), HS_R(0.0), HS_R(0.0), HS_R(0.0)};
-        for (int i = 0; i < (g->nx + g->nr); ++i) { v[i] = hs_err_dv(a, b, c, g->q0 + i); }
-        hs_real e;
-        if (g->nr == 4) {
-            e = hs_err_quat(g, v, &v[g->nx], &qref[g->q0 + g->nx]);
-        } else if (g->nr == 1) {
-            e = hs_err_planar(g, v, v[g->nx]);
-        } else {
-            e = hs_sqrt((v[0] * v[0]) + (v[1] * v[1]) + (v[2] * v[2]));
-        }
+        const hs_real *x = &v[g->q0];
+        const hs_real e = ((g->nr == 0) && (g->nx >= 2)) ? hs_err_point(g, x) : hs_err_body(g, x, qref);
         m = (e > m) ? e : m;
     }
     return m;
@@ -412,7 +426,7 @@ HS_STAGE_INL hs_status hs_st_project_positions(hs_stepper *s, const hs_ctx *c, i
         dm = (a > dm) ? a : dm;
     }
     s->err_proj_q = dm;
-    s->err_proj = (s->err_ngrp > 0) ? hs_err_metric(s, s->b2, NULL, NULL, s->qn) : dm;
+    s->err_proj = (s->err_ngrp > 0) ? hs_err_metric(s, s->b2, s->qn) : dm;
     if (guard == 0) {
         return HS_OK;
     }

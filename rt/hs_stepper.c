@@ -84,7 +84,30 @@ hs_real hs_stepper_err_dist(const hs_stepper *s, const hs_real *a, const hs_real
     if ((s == NULL) || (s->ready == 0) || (a == NULL)) {
         return HS_R(0.0);
     }
-    return hs_err_metric(s, a, b, NULL, a);
+    hs_real m = HS_R(0.0);
+    if (s->err_ngrp == 0) {
+        for (int i = 0; i < s->nq; ++i) {
+            const hs_real v = hs_abs((b != NULL) ? (a[i] - b[i]) : a[i]);
+            m = (v > m) ? v : m;
+        }
+        return m;
+    }
+    for (int k = 0; k < s->err_ngrp; ++k) {
+        const hs_err_group *g = &s->err_grp[k];
+        /* (not per step: the body's differences padded with zeros, every entry written) */
+        hs_real v[7];
+        for (int i = 0; i < 7; ++i) {
+            const int j = g->q0 + i;
+            hs_real x = HS_R(0.0);
+            if (i < (g->nx + g->nr)) {
+                x = (b != NULL) ? (a[j] - b[j]) : a[j];
+            }
+            v[i] = x;
+        }
+        const hs_real e = ((g->nr == 0) && (g->nx >= 2)) ? hs_err_point(g, v) : hs_err_body(g, v, a);
+        m = (e > m) ? e : m;
+    }
+    return m;
 }
 
 /* Init: the model's bodies of the error metric, checked to cover q once in order (a list that
@@ -847,6 +870,8 @@ static void init_config(hs_stepper *st, const hs_stepper_def *def, const hs_mode
     st->fam = fam;
     baumgarte_of(def, &st->alpha, &st->beta);
     st->E0 = HS_R(0.0);
+    st->sd_qoff = NULL;
+    st->sd_nquat = 0;
 }
 
 /* Init's binding of the arrays of the list to the arenas (need_r reals, need_i ints, sizes z),
@@ -1016,15 +1041,20 @@ static void error_estimate(hs_stepper *s, const hs_family *fam, hs_real h)
 {
     hs_real d = HS_R(0.0);
     hs_real um = HS_R(0.0); /* |u_{n+1}|_inf, in the same pass: the global estimate's speed */
+    hs_real *dv = s->v1;    /* the signed difference, for the metric (v1: the step's scratch) */
     if (fam->err_order == 1) {
         for (int i = 0; i < s->nq; ++i) {
-            const hs_real a = hs_abs(s->un[i] - s->u[i]), b = hs_abs(s->un[i]);
+            const hs_real v = s->un[i] - s->u[i];
+            const hs_real a = hs_abs(v), b = hs_abs(s->un[i]);
+            dv[i] = v;
             d = (a > d) ? a : d;
             um = (b > um) ? b : um;
         }
     } else if (s->k > 0u) {
         for (int i = 0; i < s->nq; ++i) {
-            const hs_real a = hs_abs((s->un[i] - s->u[i]) - (s->u[i] - s->up[i])), b = hs_abs(s->un[i]);
+            const hs_real v = (s->un[i] - s->u[i]) - (s->u[i] - s->up[i]);
+            const hs_real a = hs_abs(v), b = hs_abs(s->un[i]);
+            dv[i] = v;
             d = (a > d) ? a : d;
             um = (b > um) ? b : um;
         }
@@ -1038,7 +1068,7 @@ static void error_estimate(hs_stepper *s, const hs_family *fam, hs_real h)
     /* the same difference in the error metric: a body's position error at its points */
     hs_real dm = d;
     if ((s->err_ngrp > 0) && ((fam->err_order == 1) || (s->k > 0u))) {
-        dm = hs_err_metric(s, s->un, s->u, (fam->err_order == 1) ? NULL : s->up, s->qn);
+        dm = hs_err_metric(s, dv, s->qn);
     }
     hs_real le = fam->err_c * h * dm;
     hs_real lq = fam->err_c * h * d;
@@ -1112,8 +1142,13 @@ hs_status hs_stepper_step(hs_stepper *s, const hs_real *in)
         c.in = in;
         c.h = s->def.h;
         c.t = s->t;
-        /* MISRA Ref 10.8.3 [composite count widened after its bounds check] */
-        c.t1 = s->t0 + (hs_real)(s->k + 1u) * c.h;
+        /* the step count below 2^32 through 32 bits: the same value converted (the same
+         * bits), where the boards have an instruction for it; a 64-bit count's conversion is
+         * a libgcc call there (the M7: __aeabi_ul2d, __floatdidf, __adddf3, 41 instructions
+         * a step) */
+        const uint64_t k1 = s->k + 1u;
+        const hs_real kr = (k1 <= (uint64_t)UINT32_MAX) ? (hs_real)(uint32_t)k1 : (hs_real)k1;
+        c.t1 = s->t0 + kr * c.h;
         c.have_fq = 0;
         c.a1 = c.a2 = HS_R(0.0);
         const hs_family *fam = (const hs_family *)s->fam;

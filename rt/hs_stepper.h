@@ -392,6 +392,11 @@ typedef struct hs_stepper {
     hs_real sd_prev;        /* sdirk: sd_first of the previous step, 0 after init/set_state */
     hs_real sd_dc;          /* sdirk: h^2 |G A + gamma|_1 at the start of the last stage Newton step: the constraint rows' share of its correction (units of q) */
     hs_real sd_floor;       /* sdirk: HS_EPS * size, the positions' rounding, the least reference of the refinement's jump test (units of q) */
+    const int *sd_qoff;     /* sdirk: the model's quaternions' first coordinates (quats()), bound at init/set_state */
+    int sd_nquat;           /* sdirk: their count (0: none, the stages skip the rotation-group update) */
+    int sd_all[2];          /* sdirk: 1 where a stage's Newton step takes G, gamma from constraint_all: [0] alone, [1] with K_g and the factor */
+    int sd_fused;           /* sdirk: 1 where it runs the range-space kernel (residual, solve, update in one) */
+    int sd_dense;           /* sdirk: 1 where M and G are one block each (the residual in one pass over them) */
     hs_real err_umax;       /* largest |u_{n+1}|_inf since init/set_state (the global estimate's speed) */
     hs_real err_bk[HS_ERR_NBK]; /* the global estimate's window: its part from each of the last
                                  * HS_ERR_NBK spans of HS_ERR_HORIZON / HS_ERR_NBK (units of q) */
