@@ -381,7 +381,7 @@ static void box_face(const hs_mb_shape *R, const ct_frame *Fr, int k, const hs_m
             ni[i] = si * Fi->A[m][i];
         }
         /* |nr . ni| >= 1/sqrt(3): m is I's face most turned towards nr */
-        const hs_real al = -mb_dot3(sh, ni) / mb_dot3(nr, ni);
+        const hs_real al = (-mb_dot3(sh, ni)) / mb_dot3(nr, ni);
         for (int i = 0; i < 3; ++i) {
             v[i] += sh[i] + (al * nr[i]);
         }
