@@ -459,12 +459,12 @@ HS_INLINE void ct_groups(hs_stepper *s, int nq, int nk)
     }
 }
 
-/* The fixed sweeps (T->ct_sweeps), Gauss-Seidel in row order over the groups ct_groups
+/* The fixed sweeps (s->ctns: ct_sweeps or HS_CT_SWEEPS_GEN), Gauss-Seidel in row order over the groups ct_groups
  * marked: impulses lam (nk) and velocities un (nq) updated in place. The budget, not a
  * tolerance, ends them: the stage's cost is fixed. */
-HS_INLINE void ct_sweeps(hs_stepper *s, const hs_model_type *T, int nq, int nk, hs_real *lam)
+HS_INLINE void ct_sweeps(hs_stepper *s, int nq, int nk, hs_real *lam)
 {
-    const int ns = T->ct_sweeps;
+    const int ns = s->ctns;
     for (int k = 0; k < ns; ++k) {
         int ir = 0;
         while (ir < nk) {
@@ -562,7 +562,7 @@ hs_status hs_st_contact(hs_stepper *s, const hs_ctx *c)
     hs_real *lam = s->ctln;
     ct_warm(s, nq, nk, lam);
     ct_groups(s, nq, nk);
-    ct_sweeps(s, T, nq, nk, lam);
+    ct_sweeps(s, nq, nk, lam);
     const hs_real res = ct_residual(s, nq, nk, lam);
     ct_impact_lead(s, nq, nk, lam);
     for (int j = 0; j < nq; ++j) {

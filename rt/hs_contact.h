@@ -19,7 +19,8 @@
  *              step (box, [L1] sec. 2.8; a contact new in this step uses the current one).
  * The work is fixed at init: solves with the factor (one per coordinate of a body when the
  * bodies are not joined to each other, else one per group of rows with disjoint ranges), then
- * hs_model_type.ct_sweeps projected Gauss-Seidel sweeps over all nk slots warm-started from
+ * hs_model_type.ct_sweeps (0: HS_CT_SWEEPS_GEN, HS_CT_SWEEPS_FB in body velocities) projected
+ * Gauss-Seidel sweeps over all nk slots warm-started from
  * the previous step's impulses, then one residual pass. Empty slots (J_i = 0) cost the same. A short budget is not refused: the
  * step commits with the impulses the sweeps reached, and stats.ct_residual reports
  * max_i w_i |lambda_i - clamp(lambda_i - (J_i u_{n+1} - r_i + eps_i lambda_i) / w_i, lo_i, hi_i)| (m/s or rad/s,
@@ -59,6 +60,18 @@
  * A stiffer rest at such steps needs more sweeps: at 1/20 s the stack collapses with 0.99, and
  * with 0.95 it stands but at 1/60 s no longer with 16 sweeps, which 0.75 keeps (model/CONTACT.md). */
 #define HS_CT_HOLDMAX HS_R(0.75)
+/* The sweeps per step of the body-velocity stage (rt/hs_contact_fb.c) when the model's
+ * ct_sweeps is 0 (count): pair by pair with the pair correction it converges within a few
+ * (model/CONTACT.md "The sweep count"); -D overrides it for a measuring build. */
+#ifndef HS_CT_SWEEPS_FB
+#define HS_CT_SWEEPS_FB 10
+#endif
+/* The sweeps per step of the generic stage (rt/hs_contact.c: joints, stops) when ct_sweeps is 0
+ * (count): in point order without the pair correction, below 16 it and the body-velocity stage
+ * part on the stack at 1/60 s (make mb-test, fb); -D overrides it for a measuring build. */
+#ifndef HS_CT_SWEEPS_GEN
+#define HS_CT_SWEEPS_GEN 16
+#endif
 /* Gaps below this count as touching (m or rad): closed at ERP per step, not speculatively. */
 #define HS_CT_SLOP HS_R(1e-5)
 /* Impact speed below which a normal row does not bounce (m/s or rad/s): resting contacts

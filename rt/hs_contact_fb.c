@@ -1031,13 +1031,13 @@ static void fb_sweep_points(hs_stepper *s, const hs_model_type *T, int np, const
     }
 }
 
-/* The fixed sweeps (T->ct_sweeps), Gauss-Seidel over the contact pairs in their order, each
+/* The fixed sweeps (s->ctns: T->ct_sweeps or HS_CT_SWEEPS_FB), Gauss-Seidel over the contact pairs in their order, each
  * pair's points together (fb_pair_sweep); impulses lam (nk) in place, the bodies' records bd.
  * The budget, not a tolerance, ends them. */
 HS_INLINE void fb_sweeps(hs_stepper *s, const hs_model_type *T, int np, int nb, const hs_real *geo,
                          hs_real *pts, hs_real *bd, hs_real *lam, hs_real *cgw)
 {
-    const int ns = T->ct_sweeps;
+    const int ns = s->ctns;
     for (int sw = 0; sw < ns; ++sw) {
         if ((cgw != NULL) && (sw == 1)) {
             fb_pairs(s, T, np, nb, geo, pts, bd, lam, cgw);

@@ -231,7 +231,7 @@ typedef struct hs_model_type {
     int nk;
     const hs_ct_row *ct_rows;
     int (*unilateral)(const struct hs_model *m, hs_real t, const hs_real *q, hs_real *J, hs_real *phi);
-    int ct_sweeps; /* projected Gauss-Seidel sweeps per step (fixed), >= 1 when nk > 0 */
+    int ct_sweeps; /* projected Gauss-Seidel sweeps per step (fixed), >= 0; 0: the stage's own (rt/hs_contact.h HS_CT_SWEEPS_FB, _GEN) */
     /* Per-constraint compliance c (nc; m/N for a length row, rad/(N m) for an angle) and
      * damping d (nc; N s/m, N m s/rad) the model declares; a negative entry = not declared
      * (the stepper's reg_eps / reg_damp apply). NULL = nothing declared (model/COMPLIANCE.md). */

@@ -774,7 +774,7 @@ hs_status hs_stepper_set_state(hs_stepper *s, hs_real t, const hs_real *q, const
 static int contact_rows_check(const hs_model_type *T, int nq)
 {
     if (T->nk <= 0) { return (T->nk == 0) ? HS_OK : HS_E_MODEL_PARAM; }
-    if (T->unilateral == NULL || T->ct_rows == NULL || T->ct_sweeps < 1) { return HS_E_MODEL_PARAM; }
+    if (T->unilateral == NULL || T->ct_rows == NULL || T->ct_sweeps < 0) { return HS_E_MODEL_PARAM; }
     for (int i = 0; i < T->nk; ++i) {
         const hs_ct_row *R = &T->ct_rows[i];
         /* a range is all of q (q1 = 0) or inside it: the stage reads it without checks */
@@ -866,6 +866,9 @@ static void init_config(hs_stepper *st, const hs_stepper_def *def, const hs_mode
     /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
     st->ctcg = ((st->ctfb != 0) && (hs_contact_fb_pairs(m) != 0)) ? 1 : 0;
     st->ctpo = 0;
+    /* ct_sweeps 0: the stage's own count (its order and correction set what it needs) */
+    st->ctns = (m->type->ct_sweeps > 0) ? m->type->ct_sweeps
+                                        : ((st->ctfb != 0) ? HS_CT_SWEEPS_FB : HS_CT_SWEEPS_GEN);
     st->mflags = c->mflags;
     st->fam = fam;
     baumgarte_of(def, &st->alpha, &st->beta);

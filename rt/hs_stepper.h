@@ -378,6 +378,7 @@ typedef struct hs_stepper {
     int ctcg;               /* 1: and corrects its normal impulses per contact pair (hs_contact_fb_pairs) */
     int ctpo;               /* 1: its sweeps run Gauss-Seidel in point order, as the generic stage's
                              * (test/mb's agreement of the two forms); 0 (init): pair by pair */
+    int ctns;               /* the contact stage's sweeps per step: ct_sweeps, or its stage's default */
     int galpha;             /* the generalized-alpha plan */
     int sdirk;              /* method sdirk: its generic plan, or the free-body path (fb) */
     int fb;                 /* the free-body path (rt/hs_fb.c) runs this model's steps */

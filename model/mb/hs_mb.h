@@ -258,9 +258,9 @@ typedef struct hs_mb_output {
 #ifndef HS_MB_MAX_CT
 #define HS_MB_MAX_CT 900      /* unilateral rows (slots x rows per slot): 300 points with friction */
 #endif
-/* 16: at 14, 12, 10 the generic stage (point order) and the body-velocity one part on the stack at
- * 1/60 s (make mb-test, fb); the body-velocity stage alone holds at 8 (model/CONTACT.md) */
-#define HS_MB_CT_SWEEPS 16    /* default projected Gauss-Seidel sweeps per step */
+/* 0: each contact stage's own count (rt/hs_contact.h HS_CT_SWEEPS_GEN 16, HS_CT_SWEEPS_FB for
+ * the body-velocity stage; model/CONTACT.md "The sweep count"); `solver sweeps=N` sets both */
+#define HS_MB_CT_SWEEPS 0     /* default projected Gauss-Seidel sweeps per step (0: the stage's) */
 
 typedef enum hs_mb_shape_kind {
     HS_MB_SH_SPHERE = 0,  /* size[0] radius (m) */

@@ -242,13 +242,75 @@ below "edge balance: lower cube's y at 2 s (m)" "$(echo "$out" | field q2)" 1e-9
 below "edge balance: upper cube's tilt off 45 deg (quaternion x - sin 22.5 deg)" \
     "$(awk -v p="$(echo "$out" | field q12)" 'BEGIN { printf "%.6g", p - 0.38268343236508978 }')" 1e-9
 
+# ---- without a symmetry (model/CONTACT.md "Box towers", "Mass ratio"): the towers and stacks
+# above are mirror-symmetric, so their drift reads the symmetry. tower20_asym.hsm moves each box
+# a few mm sideways in no mirror pattern (x_k = 3 mm sin(1.7 k), y_k = 2 mm cos(2.3 k) + 1 mm):
+# 20 s at 1 ms, status ok, the top box's and every box's largest displacement from its start
+# <= 0.1 mm (issue 35's bar; the compliance leans the tower 0.0085 mm), no creep (the top's
+# displacement at 20 s within 1 um of that at 10 s), every speed from 10 s on <= 1e-4 (at rest).
+# With `solver sweeps=4` the top moves 1.05 mm (the corners' split not converged). ----
+out=$("$SIM" --model-file "$SC/tower20_asym.hsm" --h 0.001 --t 20 --csv "$T/ta.csv" --every 10); rc=$?
+st=$(echo "$out" | field status)
+[ "$st" = ok ] && [ $rc = 0 ] && ok "tower20_asym h=0.001: 20 s, status ok" || ko "tower20_asym: status $st exit $rc"
+read -r dt da cr sp <<EOF
+$(awk -F, -v n=20 'NR == 2 { for (k = 1; k <= n; k++) { x0[k] = $(7 * k - 5); y0[k] = $(7 * k - 4) } }
+    NR > 1 { for (k = 1; k <= n; k++) { dx = $(7 * k - 5) - x0[k]; dy = $(7 * k - 4) - y0[k]; d = sqrt(dx * dx + dy * dy)
+                                        if (d > m[k]) m[k] = d; if (d > a) a = d }
+             if ($1 == 10) d10 = d; dn = d
+             if ($1 >= 10) for (j = 7 * n + 2; j <= 14 * n + 1; j++) { v = $j < 0 ? -$j : $j; if (v > sp) sp = v } }
+    END { c = dn - d10; printf "%.6g %.6g %.6g %.6g\n", m[n], a, c < 0 ? -c : c, sp }' "$T/ta.csv")
+EOF
+below "tower20_asym: top box's largest horizontal displacement over 20 s (m)" "$dt" 1e-4
+below "tower20_asym: every box's largest horizontal displacement over 20 s (m)" "$da" 1e-4
+below "tower20_asym: top box's displacement at 20 s less that at 10 s (m, creep)" "$cr" 1e-6
+below "tower20_asym: largest speed from 10 s to 20 s (u, m/s and 1/s)" "$sp" 1e-4
+# 1000:1 off centre: ratio_off.hsm, the heavy cube 3 mm, 2 mm off the light one's centre
+# (mu = 0.5), 10 s at 1 ms: status ok, at rest (every speed from 2 s on <= 1e-4), no sideways
+# drift (the heavy cube's displacement at 10 s within 1 um of that at 5 s; it leans 0.068 mm on
+# the compliance in the first second).
+out=$("$SIM" --model-file "$SC/ratio_off.hsm" --h 0.001 --t 10 --csv "$T/ro.csv" --every 10); rc=$?
+st=$(echo "$out" | field status)
+[ "$st" = ok ] && [ $rc = 0 ] && ok "1000:1 off centre (3 mm, 2 mm): status ok" || ko "1000:1 off centre: status $st exit $rc"
+read -r sp cr <<EOF
+$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "u1") c = i; if ($i == "q8") x = i }; next }
+    NR == 2 { x0 = $x; y0 = $(x + 1) }
+    { dx = $x - x0; dy = $(x + 1) - y0; d = sqrt(dx * dx + dy * dy); if ($1 == 5) d5 = d; dn = d
+      if ($1 >= 2) for (j = c; j < c + 14; j++) { v = $j < 0 ? -$j : $j; if (v > sp) sp = v } }
+    END { e = dn - d5; printf "%.6g %.6g\n", sp, e < 0 ? -e : e }' "$T/ro.csv")
+EOF
+below "1000:1 off centre: largest speed from 2 s to 10 s (u1..u14)" "$sp" 1e-4
+below "1000:1 off centre: heavy cube's displacement at 10 s less that at 5 s (m, drift)" "$cr" 1e-6
+# Never ok while wrong: without friction the same stacks 1 mm off centre are squeezed out (the
+# compliant model's instability, model/CONTACT.md "Symmetry": the heavy cube's load tilts it on
+# the light cube's corners, the tilted face pushes the light cube sideways) and the heavy cube
+# falls past it (no contact holds it: the description has none with the floor). No row sinks
+# (max_sunk <= 3.8e-4 m: the light cube leaves sideways), and err_glob, the sum of the steps'
+# estimates, said ok at 3 s (1.1e-2); the runs at h/2 and h/4 beside it (hilstep-sim judges
+# err_rich on every contact run) see the squeeze come later at the smaller compliance:
+# inaccurate, exit 4, err_rich above --tol, at 3 s and at 10 s; the light cube is gone
+# (|x| > 0.2 m at 10 s). ----
+for M_ in 100 1000; do
+    for t in 3 10; do
+        out=$("$SIM" --model-file "$SC/ratio_off.hsm" --param mu=0 --param M=$M_ --param dx=0.001 --param dy=0 --h 0.001 --t $t 2>/dev/null); rc=$?
+        st=$(echo "$out" | field status); er=$(echo "$out" | field err_rich)
+        [ "$st" = inaccurate ] && [ $rc = 4 ] && awk -v r="$er" 'BEGIN { exit !(r > 0.05) }' \
+            && ok "frictionless $M_:1 stack 1 mm off centre, $t s (squeezed out): err_rich $er > --tol, status inaccurate, exit 4" \
+            || ko "frictionless $M_:1 stack 1 mm off centre, $t s: status $st exit $rc err_rich $er"
+    done
+    awk -v x="$(echo "$out" | field q1)" 'BEGIN { exit !(x < -0.2 || x > 0.2) }' \
+        && ok "frictionless $M_:1 stack 1 mm off centre: the light cube has left at 10 s (x $(echo "$out" | field q1) m)" \
+        || ko "frictionless $M_:1 stack 1 mm off centre: light cube at x $(echo "$out" | field q1) m (stood?)"
+done
+
 # ---- passing through (model/CONTACT.md "Passing through"): a row whose gap at the step's end
 # lies more than twice its rest depth (2 eps lambda h / ERP) plus HS_CT_SLOP below the surface
 # is a body sunk into another; that depth (max_sunk=, m) is a position error of the step, so it
 # enters err_est and the verdict. (1) a box started d deep in the floor: the first step removes
 # at most ERP of it, so max_sunk lies in [(1 - ERP) d, d]; at d = 8 cm > --tol 0.05 the run is
-# inaccurate, exit 4 (it is also launched: the depth's correction is a velocity), at 1 cm it is
-# ok. (2) a forced pass-through: the frictionless 1000:1 stack with one sweep a step (the load
+# inaccurate, exit 4 (it is also launched: the depth's correction is a velocity); at 1 cm
+# max_sunk stays below --tol, but the launch is the step's (ERP d / h a step: 0.19 m up at 1 ms,
+# 0.79 m at 0.5 ms, 3.2 m at 0.25 ms), which the run beside it at h/2 and h/4 measures: err_rich
+# above --tol, inaccurate, exit 4 (said ok before hilstep-sim judged contact runs by err_rich). (2) a forced pass-through: the frictionless 1000:1 stack with one sweep a step (the load
 # never converges: the boxes sink, bounce, sink again): inaccurate, exit 4, max_sunk > 0.05 m.
 # (3) no false alarm: every scene above that stands reports max_sunk = 0 where checked here. ----
 for d in 0.08 0.01; do
@@ -268,7 +330,10 @@ EOF2
     if [ $d = 0.08 ]; then
         [ "$st" = inaccurate ] && [ $rc = 4 ] && ok "box started 8 cm deep: status inaccurate, exit 4" || ko "box started 8 cm deep: status $st exit $rc"
     else
-        [ "$st" = ok ] && [ $rc = 0 ] && ok "box started 1 cm deep (below --tol): status ok" || ko "box started 1 cm deep: status $st exit $rc"
+        er=$(echo "$out" | field err_rich)
+        awk -v a="$ee" -v r="$er" 'BEGIN { exit !(a < 0.05 && r > 0.05) }' && [ "$st" = inaccurate ] && [ $rc = 4 ] \
+            && ok "box started 1 cm deep (launched): err_est $ee below --tol, err_rich $er above it: status inaccurate, exit 4" \
+            || ko "box started 1 cm deep: status $st exit $rc, err_est $ee, err_rich $er"
     fi
 done
 # the generic stage (joints, stops) measures the gap the step starts from: the stop pendulum
@@ -513,12 +578,13 @@ out=$("$SIM" --model-file "$M/ball.hsm" --h 0.001 --t 0.01 --csv "$T/b.csv")
 echo "$out" | grep -q ' max_compl=' && ok "result line has max_compl=" || ko "no max_compl= on the result line"
 head -n 1 "$T/b.csv" | grep -q ',ct1,compl,' && ok "CSV has ct1 and compl columns" || ko "CSV header: $(head -n 1 "$T/b.csv")"
 
-# ---- fixed cost: instructions of every step (callgrind), the stack at h = 1/60 s for 200 steps ----
+# ---- fixed cost: instructions of every step (callgrind), the stack at h = 1/60 s for 200 steps
+# (--glob-check off: the run alone, without its h/2 and h/4 companions' steps) ----
 if command -v valgrind > /dev/null 2>&1; then
     mkdir -p "$T/cg"
     valgrind --tool=callgrind --collect-atstart=no --toggle-collect=hs_stepper_step --dump-after=hs_stepper_step \
         --callgrind-out-file="$T/cg/cg" "$SIM" --model-file "$M/stack.hsm" --h 0.016666666666666666 \
-        --t 3.3333333333333335 > /dev/null 2>&1
+        --t 3.3333333333333335 --glob-check off > /dev/null 2>&1
     grep -h '^summary:' "$T"/cg/cg.* | awk '{ print $2 }' > "$T/ir"
     n=$(wc -l < "$T/ir")
     read -r mn mx <<EOF
@@ -531,7 +597,7 @@ EOF
     for f in stack large/tower20 large/tower50; do
         rm -rf "$T/cg"; mkdir -p "$T/cg"
         valgrind --tool=callgrind --collect-atstart=no --toggle-collect=hs_stepper_step --dump-after=hs_stepper_step \
-            --callgrind-out-file="$T/cg/cg" "$SIM" --model-file "$M/$f.hsm" --h 0.001 --t 0.2 > /dev/null 2>&1
+            --callgrind-out-file="$T/cg/cg" "$SIM" --model-file "$M/$f.hsm" --h 0.001 --t 0.2 --glob-check off > /dev/null 2>&1
         for g in "$T"/cg/cg.*; do echo "${g##*.} $(sed -n 's/^summary: *//p' "$g")"; done > "$T/ir"
         case $f in stack) nb=5 ;; *) nb=${f#large/tower} ;; esac
         read -r n mn mx pb <<EOF

@@ -87,6 +87,9 @@ static int agree(const char *dir, const char *file, int meth, double h, int n, d
     /* and the generic stage sweeps in point order; the body-velocity form's own order, pair by
      * pair (model/CONTACT.md "Symmetry"), is checked against physics in make contact-test */
     a.s.ctpo = 1;
+    /* with the same sweeps: the description's, or the generic stage's default (HS_CT_SWEEPS_GEN;
+     * the body-velocity stage's own, HS_CT_SWEEPS_FB, is fewer) */
+    a.s.ctns = b.s.ctns;
     double dq = 0, du = 0, dl = 0, lmax = 0, dn = 0, dr = 0;
     int k = 0;
     for (; ok && k < n; ++k) {
