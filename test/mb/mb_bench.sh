@@ -21,7 +21,10 @@ README=
 HERE=$(dirname "$0")
 ROOT=$HERE/../..
 command -v valgrind >/dev/null 2>&1 || { echo "valgrind missing"; exit 1; }
-ir() { valgrind --tool=callgrind --callgrind-out-file=/dev/null "$SIM" "$@" 2>&1 | sed -n 's/.*Collected : *\([0-9]*\).*/\1/p'; }
+# --glob-check off: hilstep-sim's companions at h/2 and h/4 (its offline estimate, on by
+# default for j2 and for sdirk runs with contacts) are not the plant's step, and the boards
+# do not run them; counting them made the host columns up to 9x the boards'.
+ir() { valgrind --tool=callgrind --callgrind-out-file=/dev/null "$SIM" --glob-check off "$@" 2>&1 | sed -n 's/.*Collected : *\([0-9]*\).*/\1/p'; }
 
 # Boards first (their script prints its own checks; keep only its verdict here).
 T=$(mktemp -d "${TMPDIR:-/tmp}/hs-mbbench.XXXXXX")
