@@ -262,11 +262,14 @@ bench-stages:
 	@sh test/bench/stages.sh
 bench-run: bench-stages
 
-# (the peers' libraries too: the page's peer rows are skipped without them)
+# (the peers' libraries too: the page's peer rows are skipped without them). One fragment at a
+# time (-j1, whatever -j `make bench` was given): under -j2 two fragments' lines interleaved on
+# the page (chain-ir's code block cut by mb-bench's table rows), and instruction counts need no
+# second core.
 bench:
 	@sh test/install_deps.sh
 	@$(MAKE) --no-print-directory peers-deps
-	@sh test/bench/write_page.sh test/bench/MEASUREMENTS.md $(MAKE) --no-print-directory -s bench-run
+	@sh test/bench/write_page.sh test/bench/MEASUREMENTS.md $(MAKE) --no-print-directory -s -j1 bench-run
 
 # Until a platform fragment defines the real-time main job, run the car axle offline.
 ifndef RUN_DEFINED
