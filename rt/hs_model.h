@@ -210,6 +210,11 @@ typedef struct hs_model_type {
      * from them and M is then symmetric and the sparse backend factors it as L D L^T, with the
      * same values as L D U at half the work. 0 (the default) = not known. */
     int symmetric_jac;
+    /* 1 when M is exactly zero in every off-diagonal block of the list qq at every point (the
+     * bodies of a description in absolute coordinates: no inertia couples two of them): the
+     * projection system [[M, G^T], [G, 0]] then leaves those blocks, which only the step
+     * matrix's fq, fu and K fill, out of its sparse pattern. 0 (the default) = not known. */
+    int mass_blockdiag;
     /* Optional: the entries of the packed block matrices that are exactly zero at every point:
      * qq_mask (nA ints, packed like M) 0 where M, fq, fu, the curvature and lagrange()'s Fq, Fu
      * and Mq are all zero, cq_mask

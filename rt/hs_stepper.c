@@ -409,6 +409,32 @@ static int model_masks(const hs_model *m, const hs_blocks *b, hs_ls_kind kind, i
     return HS_OK;
 }
 
+/* The projection system's zero mask of A = M (hs_model_type.mass_blockdiag): qm (or all ones)
+ * in the diagonal blocks of qq, 0 in the others, into tmp (nA ints, *used); *qp = qm and nothing
+ * taken when the model does not declare it, with the dense backend or without off-diagonal
+ * blocks. HS_E_SIZE when tmp is short (*used is then the room it needs). */
+static int proj_mask(const hs_model *m, const hs_blocks *b, hs_ls_kind kind, const int *qm, int *tmp, size_t ntmp,
+                     const int **qp, size_t *used)
+{
+    *qp = qm;
+    *used = 0u;
+    if ((kind != HS_LS_SPARSE) || (m->type->mass_blockdiag == 0) || (m->d.nc == 0)) { return HS_OK; }
+    int off = 0;
+    for (int k = 0; k < b->nqq; ++k) { off |= (b->qq[2 * k] != b->qq[(2 * k) + 1]) ? 1 : 0; }
+    if (off == 0) { return HS_OK; }
+    /* MISRA Ref 10.8.3 [composite count widened after its bounds check] */
+    *used = (size_t)hs_blocks_qq_size(b);
+    if (ntmp < *used) { return HS_E_SIZE; }
+    int p = 0;
+    for (int k = 0; k < b->nqq; ++k) {
+        const int bi = b->qq[2 * k], bj = b->qq[(2 * k) + 1];
+        const int sz = (b->qb[bi + 1] - b->qb[bi]) * (b->qb[bj + 1] - b->qb[bj]);
+        for (int e = 0; e < sz; ++e, ++p) { tmp[p] = (bi == bj) ? ((qm != NULL) ? qm[p] : 1) : 0; }
+    }
+    *qp = tmp;
+    return HS_OK;
+}
+
 /* Sizes of every list entry for one configuration. */
 typedef struct ws_sizes {
     size_t nq, nc, nz, n, nA, nG, nAJ, nFK, nF1, nFP, nCC, nUP, nQA, nAK, nGK, nIN0, nCA, nK, nKQ, nQK, nNK, nKF;
@@ -481,6 +507,16 @@ static int ws_measure(const hs_stepper_def *def, const hs_model *m, int *blk, si
         rc = HS_OK;
     }
     if (rc != 0) { return rc; }
+    /* the projection's mask of M follows them (c.have_p below) */
+    const int *qp = qm;
+    if (c.have_p != 0) {
+        size_t np = 0u;
+        rc = proj_mask(m, b, z->kind, qm, (nmask <= ntmp0) ? &tmp0[nmask] : tmp0,
+                       (nmask <= ntmp0) ? (ntmp0 - nmask) : 0u, &qp, &np);
+        if (rc == (int)HS_E_SIZE) { short_tmp = 1; qp = qm; rc = HS_OK; }
+        if (rc != 0) { return rc; }
+        nmask += np;
+    }
     int *const tmp = (nmask <= ntmp0) ? &tmp0[nmask] : tmp0;
     const size_t ntmp = (nmask <= ntmp0) ? (ntmp0 - nmask) : ntmp0;
     hs_linsys_def ld = hs_linsys_default_def();
@@ -501,7 +537,7 @@ static int ws_measure(const hs_stepper_def *def, const hs_model *m, int *blk, si
     }
     z->nSP = z->nFP = z->nIP = 0;
     if (c.have_p != 0) {
-        ld.cmask = cm; ld.nc = nc; ld.sign = 1; ld.reg = c.regP; ld.symmetric = 1;
+        ld.qmask = qp; ld.cmask = cm; ld.nc = nc; ld.sign = 1; ld.reg = c.regP; ld.symmetric = 1;
         rc = hs_linsys_need(&ld, tmp, ntmp, &ls_need);
         rc = ws_short(rc, ls_need.ntmp, ntmp, &short_tmp);
         if (rc != 0) { return rc; }
@@ -961,6 +997,13 @@ hs_status hs_stepper_init(hs_stepper *s, const hs_stepper_def *def, const hs_mod
     size_t nmask = 0u;
     rc = model_masks(m, &st.blocks, z.kind, c.masks, st.tmp, z.nTMP, &qm, &cm, &nmask);
     if (rc != HS_OK) { return rc; }
+    const int *qp = qm;
+    if (c.have_p != 0) {
+        size_t np = 0u;
+        rc = proj_mask(m, &st.blocks, z.kind, qm, st.tmp + nmask, z.nTMP - nmask, &qp, &np);
+        if (rc != HS_OK) { return rc; }
+        nmask += np;
+    }
     int *const tmp1 = st.tmp + nmask;
     const size_t ntmp1 = z.nTMP - nmask;
     hs_linsys_def ld = hs_linsys_default_def();
@@ -988,7 +1031,7 @@ hs_status hs_stepper_init(hs_stepper *s, const hs_stepper_def *def, const hs_mod
         st.f1 = st.fK;
     }
     if (c.have_p != 0) {
-        ld.cmask = cm; ld.nc = st.nc; ld.sign = 1; ld.reg = c.regP; ld.symmetric = 1;
+        ld.qmask = qp; ld.cmask = cm; ld.nc = st.nc; ld.sign = 1; ld.reg = c.regP; ld.symmetric = 1;
         rc = hs_linsys_init(&st.lsP, &ld, st.symP, z.nSP, tmp1, ntmp1);
         if (rc != HS_OK) { return rc; }
         /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */

@@ -66,6 +66,7 @@ const hs_model_type hs_mb_bushing_pendulum_type = {
     .constraint = hs_mb_gen_constraint,
     .gamma = hs_mb_gen_gamma,
     .curvature = hs_mb_gen_curvature,
+    .mass_blockdiag = 1,
     .output = hs_mb_gen_output,
     .lagrange = hs_mb_gen_lagrange,
     .blocks = hs_mb_gen_blocks,

@@ -175,6 +175,7 @@ const hs_model_type hs_mb_car_hsm_type = {
     .constraint = hs_mb_gen_constraint,
     .gamma = hs_mb_gen_gamma,
     .curvature = hs_mb_gen_curvature,
+    .mass_blockdiag = 1,
     .force_fj = hs_mb_gen_force_fj,
     .zdot = hs_mb_gen_zdot,
     .output = hs_mb_gen_output,

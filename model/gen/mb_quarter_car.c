@@ -67,6 +67,7 @@ const hs_model_type hs_mb_quarter_car_type = {
     .mass = hs_mb_gen_mass,
     .force = hs_mb_gen_force,
     .force_jac = hs_mb_gen_force_jac,
+    .mass_blockdiag = 1,
     .output = hs_mb_gen_output,
     .blocks = hs_mb_gen_blocks,
     .err_groups = hs_mb_gen_err_groups,

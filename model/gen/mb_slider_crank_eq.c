@@ -66,6 +66,7 @@ const hs_model_type hs_mb_slider_crank_eq_type = {
     .constraint_all = hs_mb_gen_constraint_all,
     .masks = hs_mb_gen_masks,
     .symmetric_jac = 1,
+    .mass_blockdiag = 1,
     .output = hs_mb_gen_output,
     .blocks = hs_mb_gen_blocks,
     .compliance = hs_mb_gen_compliance,

@@ -58,6 +58,7 @@ const hs_model_type hs_mb_stop_pendulum_type = {
     .constraint = hs_mb_gen_constraint,
     .gamma = hs_mb_gen_gamma,
     .curvature = hs_mb_gen_curvature,
+    .mass_blockdiag = 1,
     .output = hs_mb_gen_output,
     .blocks = hs_mb_gen_blocks,
     .nk = 1,
