@@ -81,6 +81,11 @@ typedef enum hs_ls_kind {
  * and a kind per row/column, kind[i] = 0 for a position-like unknown (i < nq: its diagonal
  * block of A is positive definite for every method the stepper offers) and 1 for a
  * multiplier-like unknown (i >= nq: its diagonal is -C_ii, zero without regularization).
+ * Leaf groups refine it: a position of leaf group g has kind -(g + 1), and a multiplier whose
+ * rows restricted to group g's positions have full row rank together with the group's own rows
+ * (a leaf body's joint rows to its one other body) has kind 2 + g; the backend may then
+ * eliminate it once group g's positions are, before its other positions (the layer sets
+ * them from hs_linsys_def.cleaf; 0 and 1 alone are always valid).
  *
  * Without regularization (C = 0) the matrix is not quasi-definite, so a fixed elimination
  * order must be admissible: no multiplier unknown may be eliminated before at least one
@@ -166,6 +171,7 @@ typedef struct hs_linsys {
                              * A's, G1's, G2's and C's lists one after the other */
     int nact[4];            /* slots: pairs in each of those lists */
     const int *qmask, *cmask; /* init only: (nA), (nG) 0 where the entry is always zero, or NULL */
+    const int *cleaf;       /* init only: (ncb) leaf position block of each constraint block, or NULL */
     int schur;              /* sparse, range-space path: A diagonal (by qmask), symmetric values;
                              * the backend factors S = G A^-1 G^T + s C (nc x nc) instead of the
                              * whole matrix, sym then holding S's analysis and the lists below */
@@ -210,6 +216,9 @@ typedef struct hs_linsys_def {
     const hs_blocks *b;       /* pattern of A (qq), G (cq) and C (cb); must outlive the hs_linsys */
     const int *qmask;         /* (nA ints, packed like A) zero mask of A, or NULL (the default) */
     const int *cmask;         /* (nG ints, packed like G) zero mask of G, or NULL (the default) */
+    const int *cleaf;         /* (ncb ints) per constraint block the position block of the leaf
+                               * body its rows may follow alone (hs_model_type.leaf_rows), -1 for
+                               * none; NULL (the default): none */
     int nq, nc;               /* unknowns: nq >= 1 position-like, nc >= 0 multiplier-like */
     int sign;                 /* s: +1 (the default) or -1, sign of the G1^T block */
     int reg;                  /* 1: the -C block is assembled; 0 (the default): C = 0 */

@@ -93,6 +93,13 @@ static int build_pattern(const hs_linsys *ls, int *tmp, size_t ntmp, int **Ap_o,
     Ap[n] = nnz;
     /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
     for (int i = 0; i < n; ++i) { kind[i] = i < nq ? 0 : 1; }
+    /* leaf groups (rt/hs_linsys.h): the leaf body's positions -(L + 1), its rows 2 + L */
+    for (int k = 0; (ls->cleaf != NULL) && (k < b->ncb); ++k) {
+        const int L = ls->cleaf[k];
+        if ((L < 0) || (L >= b->nqb)) { continue; }
+        for (int j = b->qb[L]; j < b->qb[L + 1]; ++j) { kind[j] = -(L + 1); }
+        for (int i = b->cb[k]; i < b->cb[k + 1]; ++i) { kind[nq + i] = 2 + L; }
+    }
     /* move Ai next to kind so the free space after it is contiguous */
     int *Ai2 = ri;
     for (int p = 0; p < nnz; ++p) { Ai2[p] = Ai[p]; }
@@ -105,6 +112,7 @@ static void ls_setup(hs_linsys *ls, const hs_linsys_def *d)
     const int nq = d->nq, nc = d->nc;
     ls->qmask = d->qmask;
     ls->cmask = (nc > 0) ? d->cmask : NULL;
+    ls->cleaf = (nc > 0) ? d->cleaf : NULL;
     ls->kind = d->kind;
     ls->nq = nq; ls->nc = nc; ls->n = nq + nc;
     /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
@@ -154,6 +162,7 @@ hs_linsys_def hs_linsys_default_def(void)
     d.b = NULL;
     d.qmask = NULL;
     d.cmask = NULL;
+    d.cleaf = NULL;
     d.nq = 0;
     d.nc = 0;
     d.sign = 1;
@@ -343,6 +352,7 @@ hs_status hs_linsys_init(hs_linsys *ls, const hs_linsys_def *d, int *sym, size_t
     be->ops(sym, &L.flops_factor, &L.flops_solve);
     L.qmask = NULL; /* the caller's scratch: read during init only */
     L.cmask = NULL;
+    L.cleaf = NULL;
     *ls = L;
     return HS_OK;
 }

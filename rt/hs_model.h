@@ -215,6 +215,13 @@ typedef struct hs_model_type {
      * projection system [[M, G^T], [G, 0]] then leaves those blocks, which only the step
      * matrix's fq, fu and K fill, out of its sparse pattern. 0 (the default) = not known. */
     int mass_blockdiag;
+    /* Optional: leaf (ncb ints, the constraint blocks of blocks()) the position block of the
+     * leaf body whose rows a constraint block holds, or -1: a body whose every row but its own
+     * (a quaternion norm) joins it to one other body, by joints of the two alone (no ground
+     * reference), so those rows have full rank on the leaf's coordinates wherever G has. The
+     * sparse backend may then eliminate them after the leaf, before the other body (a wheel's
+     * suspension rows before the chassis: less fill). NULL = none known. */
+    int (*leaf_rows)(const struct hs_model *m, int *leaf);
     /* Optional: the entries of the packed block matrices that are exactly zero at every point:
      * qq_mask (nA ints, packed like M) 0 where M, fq, fu, the curvature and lagrange()'s Fq, Fu
      * and Mq are all zero, cq_mask

@@ -175,7 +175,7 @@ typedef struct sa_work {
     int *parent;        /* (n) elimination tree */
     int *cnt;           /* (n) entries per column of L */
     int *mark;          /* (n) marks */
-    int *nxt;           /* (n) fill pointers */
+    int *nxt;           /* (n) fill pointers (in the order: each block's count of its leaf group's blocks) */
     int *UAp;           /* (n + 1) upper part of the permuted K by column */
     int *UUi;           /* (nnz) rows */
     int *UUx;           /* (nnz) index in Ax */
@@ -236,7 +236,7 @@ static void sa_blocks(sa_work *w)
     for (int j = 0; j < n; ++j) {
         int same = (int)(j > 0 && kind[j] == kind[j - 1] && Ap[j + 1] - Ap[j] == Ap[j] - Ap[j - 1]);
         for (int p = 0; same != 0 && p < Ap[j + 1] - Ap[j]; ++p) { same = (int)(Ai[Ap[j] + p] == Ai[Ap[j - 1] + p]); }
-        if (same == 0) { bfirst[nb] = j; bw[nb] = 0; bk[nb] = kind[j] ? 1 : 0; ++nb; }
+        if (same == 0) { bfirst[nb] = j; bw[nb] = 0; bk[nb] = (kind[j] > 0) ? 1 : 0; ++nb; }
         blk[j] = nb - 1;
         bw[nb - 1]++;
     }
@@ -244,32 +244,56 @@ static void sa_blocks(sa_work *w)
     w->W = (nb + 31) / 32;
 }
 
-/* The position blocks of the original pattern each multiplier block touches, into qleft
- * (nb; 0 for a position block); mark (nb) is scratch. */
-static void sa_qleft(const sa_work *sw, int *qleft, int *mark)
+/* Whether multiplier block c waits for position block v: every one it touches, or for a leaf
+ * group's rows (kind 2 + g, rt/hs_linsys.h) the group's (kind -(g + 1)) alone when it touches any. */
+static int sa_waits(const sa_work *sw, const int *lg, int c, int v)
+{
+    const int kc = sw->kind[sw->bfirst[c]];
+    return (kc < 2 || lg[c] == 0) ? 1 : ((sw->kind[sw->bfirst[v]] == -(kc - 1)) ? 1 : 0);
+}
+
+/* The position blocks of the original pattern each multiplier block waits for (sa_waits), into
+ * qleft (nb; 0 for a position block); lg (nb) the count of its leaf group's blocks it touches
+ * (0: no group, or none of its group's: then every one); mark (nb) is scratch. */
+static void sa_qleft(const sa_work *sw, int *qleft, int *lg, int *mark)
 {
     const int *Ap = sw->Ap, *Ai = sw->Ai, *blk = sw->blk, *bk = sw->bk, *bw = sw->bw, *bfirst = sw->bfirst;
-    for (int v = 0; v < sw->nb; ++v) { qleft[v] = 0; mark[v] = -1; }
+    const int *kind = sw->kind;
+    for (int v = 0; v < sw->nb; ++v) { qleft[v] = 0; lg[v] = 0; mark[v] = -1; }
     for (int v = 0; v < sw->nb; ++v) {
         if (bk[v] != 0) { continue; }
         for (int j = bfirst[v]; j < bfirst[v] + bw[v]; ++j) {
             for (int p = Ap[j]; p < Ap[j + 1]; ++p) {
                 const int c = blk[Ai[p]];
-                if (bk[c] != 0 && mark[c] != v) { mark[c] = v; qleft[c]++; }
+                if (bk[c] != 0 && mark[c] != v) {
+                    mark[c] = v;
+                    const int kc = kind[bfirst[c]];
+                    lg[c] += (kc >= 2 && kind[j] == -(kc - 1)) ? 1 : 0;
+                }
+            }
+        }
+    }
+    for (int v = 0; v < sw->nb; ++v) { mark[v] = -1; }
+    for (int v = 0; v < sw->nb; ++v) {
+        if (bk[v] != 0) { continue; }
+        for (int j = bfirst[v]; j < bfirst[v] + bw[v]; ++j) {
+            for (int p = Ap[j]; p < Ap[j + 1]; ++p) {
+                const int c = blk[Ai[p]];
+                if (bk[c] != 0 && mark[c] != v && sa_waits(sw, lg, c, v) != 0) { mark[c] = v; qleft[c]++; }
             }
         }
     }
 }
 
-/* Position block v is eliminated: each multiplier block it touches in the original pattern has
- * one position block fewer left (mark: nb scratch, stamped v + nb). */
-static void sa_qdone(const sa_work *sw, int v, int *qleft, int *mark)
+/* Position block v is eliminated: each multiplier block waiting for it in the original pattern
+ * has one position block fewer left (mark: nb scratch, stamped v + nb). */
+static void sa_qdone(const sa_work *sw, int v, int *qleft, const int *lg, int *mark)
 {
     const int *Ap = sw->Ap, *Ai = sw->Ai, *blk = sw->blk, *bk = sw->bk;
     for (int j = sw->bfirst[v]; j < sw->bfirst[v] + sw->bw[v]; ++j) {
         for (int p = Ap[j]; p < Ap[j + 1]; ++p) {
             const int c = blk[Ai[p]];
-            if (bk[c] != 0 && mark[c] != v + sw->nb) { mark[c] = v + sw->nb; qleft[c]--; }
+            if (bk[c] != 0 && mark[c] != v + sw->nb && sa_waits(sw, lg, c, v) != 0) { mark[c] = v + sw->nb; qleft[c]--; }
         }
     }
 }
@@ -278,14 +302,17 @@ static void sa_qdone(const sa_work *sw, int v, int *qleft, int *mark)
  * block of its own rows and columns (the original pattern's, not the fill's) is eliminated:
  * the unknowns eliminated before it are then positions first of a subsystem [[A_SS, G_S^T],
  * [G_S, 0]] holding all of its rows (a body's norm row right after the body, not after every
- * body the fill reaches). Ties go to the lowest block: the order is reproducible. */
+ * body the fill reaches). A leaf group's rows (kind 2 + g) wait for the group's positions only:
+ * a wheel's suspension rows then follow the wheel, not the chassis, and the chassis' columns
+ * meet none of them (the leaf's rows have full rank on its own positions: rt/hs_linsys.h). Ties
+ * go to the lowest block: the order is reproducible. */
 static void sa_order(const sa_work *sw)
 {
     const int n = sw->n, nb = sw->nb, W = sw->W;
     const int *Ap = sw->Ap, *Ai = sw->Ai, *blk = sw->blk, *bw = sw->bw, *bk = sw->bk;
     int *adj = sw->adj, *deg = sw->deg, *done = sw->done, *order = sw->order, *row = sw->row;
     /* cnt and mark serve the order only here (the elimination tree sets them again) */
-    int *qleft = sw->cnt, *qmark = sw->mark;
+    int *qleft = sw->cnt, *qmark = sw->mark, *lg = sw->nxt;
     for (int i = 0; i < nb * W; ++i) { adj[i] = 0; }
     for (int j = 0; j < n; ++j) {
         for (int p = Ap[j]; p < Ap[j + 1]; ++p) {
@@ -295,7 +322,7 @@ static void sa_order(const sa_work *sw)
             }
         }
     }
-    sa_qleft(sw, qleft, qmark);
+    sa_qleft(sw, qleft, lg, qmark);
     for (int v = 0; v < nb; ++v) { deg[v] = blk_degree(adj + v * W, bw, nb); done[v] = 0; }
     for (int s = 0; s < nb; ++s) {
         int best = -1;
@@ -305,7 +332,7 @@ static void sa_order(const sa_work *sw)
         }
         order[s] = best;
         done[best] = 1;
-        if (bk[best] == 0) { sa_qdone(sw, best, qleft, qmark); }
+        if (bk[best] == 0) { sa_qdone(sw, best, qleft, lg, qmark); }
         for (int w = 0; w < W; ++w) { row[w] = adj[best * W + w]; }
         for (int a = 0; a < nb; ++a) {
             if (bit_get(row, a) == 0) { continue; }
@@ -446,7 +473,7 @@ static void sa_write_l(const sa_work *w, int *sym, const int *o)
          * subtract products with a zero */
         int *sLv = sym + o[O_LV], nv = 0;
         /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
-        for (int i = 0; i < n; ++i) { mark[i] = (kind[perm[i]] != 0) ? 1 : 0; }
+        for (int i = 0; i < n; ++i) { mark[i] = (kind[perm[i]] > 0) ? 1 : 0; }
         for (int i = 0; i < n; ++i) {
             if (mark[i] != 0) {
                 sLv[1 + nv++] = i;

@@ -43,7 +43,8 @@ size_t hs_sparse_tmp_ints(int n, int nnz);
 
 /* Analysis of the n x n pattern Ap (n + 1), Ai (Ap[n], rows ascending per column, both
  * triangles, structurally symmetric, every diagonal present), kind (n: 0 position-like,
- * 1 multiplier-like), symmetric = 1 when the values will be exactly symmetric (L D L^T, about
+ * 1 multiplier-like; -(g + 1) a position of leaf group g, 2 + g a multiplier that may follow
+ * group g's positions alone: rt/hs_linsys.h), symmetric = 1 when the values will be exactly symmetric (L D L^T, about
  * half the work). tmp (ntmp >= hs_sparse_tmp_ints) is scratch. With sym == NULL only the sizes
  * *nsym_need (ints of sym: a bound, the update program counted at its largest, sum over L's
  * columns of c (c + 1) / 2 ints) and *nnum_need (reals of one numeric factor) are computed;

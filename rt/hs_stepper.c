@@ -435,6 +435,25 @@ static int proj_mask(const hs_model *m, const hs_blocks *b, hs_ls_kind kind, con
     return HS_OK;
 }
 
+/* The model's leaf rows (hs_model_type.leaf_rows) into tmp (ncb ints, *used) for the sparse
+ * backend; *leaf = NULL and nothing taken without the hook, constraints or the sparse backend.
+ * HS_E_SIZE when tmp is short (*used is then the room it needs). */
+static int model_leaves(const hs_model *m, const hs_blocks *b, hs_ls_kind kind, int *tmp, size_t ntmp,
+                        const int **leaf, size_t *used)
+{
+    *leaf = NULL;
+    *used = 0u;
+    if ((kind != HS_LS_SPARSE) || (m->type->leaf_rows == NULL) || (m->d.nc == 0) || (b->ncb < 1)) { return HS_OK; }
+    /* MISRA Ref 10.8.3 [composite count widened after its bounds check] */
+    *used = (size_t)b->ncb;
+    if (ntmp < *used) { return HS_E_SIZE; }
+    for (int k = 0; k < b->ncb; ++k) { tmp[k] = -1; }
+    const int rc = hs_model_rc(m->type->leaf_rows(m, tmp));
+    if (rc != 0) { return rc; }
+    *leaf = tmp;
+    return HS_OK;
+}
+
 /* Sizes of every list entry for one configuration. */
 typedef struct ws_sizes {
     size_t nq, nc, nz, n, nA, nG, nAJ, nFK, nF1, nFP, nCC, nUP, nQA, nAK, nGK, nIN0, nCA, nK, nKQ, nQK, nNK, nKF;
@@ -517,10 +536,19 @@ static int ws_measure(const hs_stepper_def *def, const hs_model *m, int *blk, si
         if (rc != 0) { return rc; }
         nmask += np;
     }
+    const int *lf = NULL;
+    {
+        size_t nl = 0u;
+        rc = model_leaves(m, b, z->kind, (nmask <= ntmp0) ? &tmp0[nmask] : tmp0, (nmask <= ntmp0) ? (ntmp0 - nmask) : 0u,
+                          &lf, &nl);
+        if (rc == (int)HS_E_SIZE) { short_tmp = 1; lf = NULL; rc = HS_OK; }
+        if (rc != 0) { return rc; }
+        nmask += nl;
+    }
     int *const tmp = (nmask <= ntmp0) ? &tmp0[nmask] : tmp0;
     const size_t ntmp = (nmask <= ntmp0) ? (ntmp0 - nmask) : ntmp0;
     hs_linsys_def ld = hs_linsys_default_def();
-    ld.kind = z->kind; ld.be = def->sparse; ld.b = b; ld.qmask = qm; ld.cmask = cm;
+    ld.kind = z->kind; ld.be = def->sparse; ld.b = b; ld.qmask = qm; ld.cmask = cm; ld.cleaf = lf;
     ld.nq = nq; ld.nc = nc; ld.sign = -1; ld.reg = c.regK; ld.symmetric = symK;
     rc = hs_linsys_need(&ld, tmp, ntmp, &ls_need);
     rc = ws_short(rc, ls_need.ntmp, ntmp, &short_tmp);
@@ -1004,10 +1032,17 @@ hs_status hs_stepper_init(hs_stepper *s, const hs_stepper_def *def, const hs_mod
         if (rc != HS_OK) { return rc; }
         nmask += np;
     }
+    const int *lf = NULL;
+    {
+        size_t nl = 0u;
+        rc = model_leaves(m, &st.blocks, z.kind, st.tmp + nmask, z.nTMP - nmask, &lf, &nl);
+        if (rc != HS_OK) { return rc; }
+        nmask += nl;
+    }
     int *const tmp1 = st.tmp + nmask;
     const size_t ntmp1 = z.nTMP - nmask;
     hs_linsys_def ld = hs_linsys_default_def();
-    ld.kind = z.kind; ld.be = def->sparse; ld.b = &st.blocks; ld.qmask = qm; ld.cmask = cm;
+    ld.kind = z.kind; ld.be = def->sparse; ld.b = &st.blocks; ld.qmask = qm; ld.cmask = cm; ld.cleaf = lf;
     ld.nq = st.nq; ld.nc = st.nc; ld.sign = -1; ld.reg = c.regK; ld.symmetric = symK;
     rc = hs_linsys_init(&st.lsK, &ld, st.symK, z.nSK, tmp1, ntmp1);
     if (rc != HS_OK) { return rc; }

@@ -246,9 +246,9 @@ hs_status hs_stepper_workspace_tmp(const hs_stepper_def *def, const hs_model *m,
 #define HS_STEPPER_SIZING_INTS(nq, nc) \
     (HS__SZ_BLK((size_t)(nq), (size_t)(nc)) + HS__SZ_MASK((size_t)(nq), (size_t)(nc)) \
      + HS__SZ_PAT((size_t)(nq), (size_t)(nc)) + HS__SZ_AN((size_t)(nq), (size_t)(nc)))
-/* the zero masks ahead of the analyses: the step matrix's (|A| + |G| + 1) and the projection's
- * M (|A|, hs_model_type.mass_blockdiag) */
-#define HS__SZ_MASK(nq, nc) (2u * (nq) * (nq) + (nc) * (nq) + 1u)
+/* the zero masks ahead of the analyses: the step matrix's (|A| + |G| + 1), the projection's
+ * M (|A|, hs_model_type.mass_blockdiag) and the leaf rows (ncb <= nc, hs_model_type.leaf_rows) */
+#define HS__SZ_MASK(nq, nc) (2u * (nq) * (nq) + (nc) * (nq) + (nc) + 1u)
 /* the block list (as in HS_STEPPER_INTS): qb, cb, 2 ints per qq and cq block, 8 spare */
 #define HS__SZ_BLK(nq, nc) (8u + ((nq) + 1u) + ((nc) + 1u) + 2u * (nq) * (nq) + 2u * (nc) * (nq))
 /* triplets of the largest system: 2 |A| + 2 |G| + |C| + n (rt/hs_linsys_init.c triplet_count) */

@@ -26,4 +26,4 @@ static int coord(const hs_mb_model *mb, int j, hs_real t, const hs_real *q, hs_r
 const mb_joint_elem mb_jt_curve = {
     "curve", "HS_MB_CURVE", MB_J_A | MB_J_CIRCLE | MB_J_QUADRIC | MB_J_LINEAR | MB_J_CONST, MB_J_A,
     check, rows, 0, coord_kind, coord, NULL,
-    .motion = MB_MO_NONE, .drive = MB_NO, .stop = MB_NO, .hinge = MB_NO};
+    .motion = MB_MO_NONE, .drive = MB_NO, .stop = MB_NO, .hinge = MB_NO, .relative = MB_NO};

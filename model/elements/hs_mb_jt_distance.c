@@ -35,4 +35,4 @@ static int coord(const hs_mb_model *mb, int j, hs_real t, const hs_real *q, hs_r
 
 const mb_joint_elem mb_jt_distance = {
     "distance", "HS_MB_DISTANCE", MB_J_A | MB_J_B | MB_J_LENGTH, MB_J_A | MB_J_LENGTH, check, rows, 0, coord_kind, coord, NULL,
-    .motion = MB_MO_ROD, .drive = MB_NO, .stop = MB_NO, .hinge = MB_NO};
+    .motion = MB_MO_ROD, .drive = MB_NO, .stop = MB_NO, .hinge = MB_NO, .relative = MB_YES};

@@ -29,4 +29,4 @@ static int coord(const hs_mb_model *mb, int j, hs_real t, const hs_real *q, hs_r
 
 const mb_joint_elem mb_jt_fixed = {
     "fixed", "HS_MB_FIXED", MB_J_A | MB_J_B, MB_J_A, check, rows, 1, coord_kind, coord, NULL,
-    .motion = MB_MO_RIGID, .drive = MB_NO, .stop = MB_NO, .hinge = MB_NO};
+    .motion = MB_MO_RIGID, .drive = MB_NO, .stop = MB_NO, .hinge = MB_NO, .relative = MB_YES};

@@ -43,4 +43,4 @@ static int coord(const hs_mb_model *mb, int j, hs_real t, const hs_real *q, hs_r
 
 const mb_joint_elem mb_jt_prismatic = {
     "prismatic", "HS_MB_PRISMATIC", MB_J_A | MB_J_B | MB_J_AXIS, MB_J_A | MB_J_AXIS, check, rows, 1, coord_kind, coord, NULL,
-    .motion = MB_MO_NONE, .drive = MB_NO, .stop = MB_YES, .hinge = MB_NO};
+    .motion = MB_MO_NONE, .drive = MB_NO, .stop = MB_YES, .hinge = MB_NO, .relative = MB_YES};

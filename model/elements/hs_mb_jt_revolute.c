@@ -69,4 +69,4 @@ static void prepare(hs_mb_model *mb, int j)
 
 const mb_joint_elem mb_jt_revolute = {
     "revolute", "HS_MB_REVOLUTE", MB_J_A | MB_J_B | MB_J_AXIS | MB_J_AXIS_B, MB_J_A, check, rows, 0, coord_kind, coord, prepare,
-    .motion = MB_MO_RIGID, .drive = MB_NO, .stop = MB_YES, .hinge = MB_YES};
+    .motion = MB_MO_RIGID, .drive = MB_NO, .stop = MB_YES, .hinge = MB_YES, .relative = MB_YES};

@@ -55,6 +55,7 @@ const hs_model_type hs_mb_bead_wire_type = {
     .gamma = hs_mb_gen_gamma,
     .curvature = hs_mb_gen_curvature,
     .mass_blockdiag = 1,
+    .leaf_rows = hs_mb_gen_leaf_rows,
     .output = hs_mb_gen_output,
     .blocks = hs_mb_gen_blocks,
     .err_groups = hs_mb_gen_err_groups,

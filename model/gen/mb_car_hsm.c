@@ -176,6 +176,7 @@ const hs_model_type hs_mb_car_hsm_type = {
     .gamma = hs_mb_gen_gamma,
     .curvature = hs_mb_gen_curvature,
     .mass_blockdiag = 1,
+    .leaf_rows = hs_mb_gen_leaf_rows,
     .force_fj = hs_mb_gen_force_fj,
     .zdot = hs_mb_gen_zdot,
     .output = hs_mb_gen_output,

@@ -69,6 +69,7 @@ const hs_model_type hs_mb_cart_pendulum_type = {
     .curvature = hs_mb_gen_curvature,
     .constraint_all = hs_mb_gen_constraint_all,
     .mass_blockdiag = 1,
+    .leaf_rows = hs_mb_gen_leaf_rows,
     .output = hs_mb_gen_output,
     .blocks = hs_mb_gen_blocks,
     .err_groups = hs_mb_gen_err_groups,

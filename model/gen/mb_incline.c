@@ -83,6 +83,7 @@ const hs_model_type hs_mb_incline_type = {
     .gamma = hs_mb_gen_gamma,
     .curvature = hs_mb_gen_curvature,
     .mass_blockdiag = 1,
+    .leaf_rows = hs_mb_gen_leaf_rows,
     .output = hs_mb_gen_output,
     .lagrange = hs_mb_gen_lagrange,
     .blocks = hs_mb_gen_blocks,

@@ -158,6 +158,7 @@ const hs_model_type hs_mb_pendulum_mb_type = {
     .masks = hs_mb_gen_masks,
     .symmetric_jac = 1,
     .mass_blockdiag = 1,
+    .leaf_rows = hs_mb_gen_leaf_rows,
     .output = hs_mb_gen_output,
     .blocks = hs_mb_gen_blocks,
     .err_groups = hs_mb_gen_err_groups,

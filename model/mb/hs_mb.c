@@ -186,6 +186,81 @@ int hs_mb_fn_blocks(const hs_model *m, hs_blocks *b, int *buf, int nbuf)
     return HS_OK;
 }
 
+/* Whether joint j joins bodies x and y (both >= 0, of one kind) by rows of their relative pose
+ * alone: its kind says so (mb_joint_elem.relative) and every point it takes is on x or y. */
+static int joint_relative(const hs_mb_desc *D, int j, int x, int y)
+{
+    if ((j < 0) || (x < 0) || (y < 0) || (x == y) || (D->bodies[x].kind != D->bodies[y].kind)) { return 0; }
+    const hs_mb_joint *J = &D->joints[j];
+    const mb_joint_elem *el = mb_joint_elems[J->kind];
+    if (el->relative != MB_YES) { return 0; }
+    const hs_mb_point *pt[4] = {&J->a, &J->b, &J->c, &J->d};
+    static const uint32_t key[4] = {MB_J_A, MB_J_B, MB_J_C, MB_J_D};
+    int ok = 1;
+    for (int k = 0; k < 4; ++k) {
+        if ((el->keys & key[k]) != 0u) { ok &= (pt[k]->body == x || pt[k]->body == y) ? 1 : 0; }
+    }
+    return ok;
+}
+
+/* The bodies constraint block c's G blocks touch: *x, *y (-1 for none; *y = -3 for three or more). */
+static void block_bodies(const hs_blocks *B, int c, int *x, int *y)
+{
+    *x = -1;
+    *y = -1;
+    for (int k = 0; k < B->ncq; ++k) {
+        if (B->cq[2 * k] != c) { continue; }
+        const int b = B->cq[(2 * k) + 1];
+        if (*x < 0) { *x = b; } else if ((*y == -1) && (*x != b)) { *y = b; } else if ((*x != b) && (*y != b)) { *y = -3; }
+    }
+}
+
+/* hs_model_type.leaf_rows: a body is a leaf of body p when every constraint block on it but
+ * its quaternion norm joins it to p alone by joint_relative rows; those blocks get the leaf's
+ * position block (its body index), the others -1. Two bodies leaves of each other: the larger
+ * index. The rows then have full rank on the leaf's coordinates wherever G has (rt/hs_model.h). */
+int hs_mb_fn_leaf_rows(const hs_model *m, int *leaf)
+{
+    const hs_mb_model *mb = MB(m);
+    const hs_mb_desc *D = mb->desc;
+    const hs_blocks *B = &mb->blocks;
+    int par[HS_MB_MAX_BODIES]; /* -2 no row yet, -3 not a leaf, else the one other body */
+    /* unpacked, the stepper's list is the dense one (one constraint block): nothing to say */
+    if (mb->packed == 0) { return HS_OK; }
+    if (D->nbodies > HS_MB_MAX_BODIES) { return HS_E_SIZE; }
+    for (int b = 0; b < D->nbodies; ++b) { par[b] = -2; }
+    for (int c = 0; c < B->ncb; ++c) {
+        leaf[c] = -1;
+        int x, y;
+        block_bodies(B, c, &x, &y);
+        const int j = mb->rows[mb->cbfirst[c]].joint;
+        if (x < 0) { continue; }
+        if (y == -1) {
+            /* a row on x alone: its own norm keeps it a leaf, a joint to ground does not */
+            if ((j >= 0) || (D->bodies[x].kind != HS_MB_SPATIAL)) { par[x] = -3; }
+        } else if ((y >= 0) && (joint_relative(D, j, x, y) != 0)) {
+            par[x] = (par[x] == -2 || par[x] == y) ? y : -3;
+            par[y] = (par[y] == -2 || par[y] == x) ? x : -3;
+        } else {
+            /* a row of ground, of three bodies or of another kind: none of them is a leaf */
+            for (int k = 0; k < B->ncq; ++k) {
+                if (B->cq[2 * k] == c) { par[B->cq[(2 * k) + 1]] = -3; }
+            }
+        }
+    }
+    for (int c = 0; c < B->ncb; ++c) {
+        int x, y;
+        block_bodies(B, c, &x, &y);
+        if ((x < 0) || (y < 0)) { continue; }
+        const int lx = (par[x] == y) ? 1 : 0, ly = (par[y] == x) ? 1 : 0;
+        if ((lx != 0) && (ly != 0)) { leaf[c] = (x > y) ? x : y; }
+        else if (lx != 0) { leaf[c] = x; }
+        else if (ly != 0) { leaf[c] = y; }
+        else { leaf[c] = -1; }
+    }
+    return HS_OK;
+}
+
 /* Each row's compliance and damping: its joint's where declared, -1 (the stepper's) elsewhere,
  * the quaternion norm rows included (they are rigid by construction). */
 int hs_mb_fn_compliance(const hs_model *m, hs_real *c, hs_real *d)

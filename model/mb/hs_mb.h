@@ -618,6 +618,8 @@ int hs_mb_gen_curvature(const hs_model *m, hs_real t, const hs_real *q, const hs
 int hs_mb_gen_constraint_all(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
                              const hs_real *lambda, hs_real *G, hs_real *gam, hs_real *K);
 int hs_mb_gen_masks(const hs_model *m, int *qq_mask, int *cq_mask);
+/* hs_mb_fn_leaf_rows of the bound description (compiled first, as masks). */
+int hs_mb_gen_leaf_rows(const hs_model *m, int *leaf);
 int hs_mb_gen_output(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
                      const hs_real *z, const hs_real *in, hs_real *y);
 /* zdot of a generated type with auxiliary states (nz: the tire treads, model/TIRE.md). */
@@ -643,6 +645,8 @@ int hs_mb_gen_lagrange(const hs_model *m, hs_real t, const hs_real *q, const hs_
 /* Each constraint row's declared compliance c and damping d (nc each; -1 = none declared):
  * the model type's compliance() hook, for compiled (fn) and generated (gen) descriptions. */
 int hs_mb_fn_compliance(const hs_model *m, hs_real *c, hs_real *d);
+/* hs_model_type.leaf_rows: per constraint block (ncb) the leaf body it joins to its one other body, or -1. */
+int hs_mb_fn_leaf_rows(const hs_model *m, int *leaf);
 int hs_mb_gen_compliance(const hs_model *m, hs_real *c, hs_real *d);
 
 /* Unilateral rows of a compiled description at (t, q): J (nk x nq, dense), phi (nk)

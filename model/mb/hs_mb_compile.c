@@ -452,6 +452,7 @@ static void pass_type(const hs_mb_desc *D, hs_mb_model *mb)
     T->initial = hs_mb_fn_initial;
     T->mass = hs_mb_fn_mass;
     T->mass_blockdiag = 1; /* one block per body, no inertia across bodies (mass_general) */
+    T->leaf_rows = (mb->packed && mb->nc) ? hs_mb_fn_leaf_rows : NULL; /* a wheel's rows before the chassis */
     T->force = hs_mb_fn_force;
     T->force_jac = hs_mb_fn_force_jac;
     T->force_fj = mb->nz ? hs_mb_fn_force_fj : NULL; /* one tire evaluation per factoring stage */

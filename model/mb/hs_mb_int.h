@@ -172,6 +172,9 @@ typedef struct mb_joint_elem {
                  * motion bound's dead-centre rate reads */
     int stop;   /* MB_YES: an end stop may bound its coord (contact compile, parser) */
     int hinge;  /* MB_YES: a hinge (a, b, axis, axis_b) a force element's joint= may name (parser) */
+    int relative; /* MB_YES: with every point it takes (keys) on its two bodies, its rows are
+                   * functions of their relative pose (and t) alone, no ground reference: the
+                   * rows of a leaf body (hs_mb_fn_leaf_rows) */
 } mb_joint_elem;
 
 /* The joint rows, one per row of HS_MB_JOINT_LIST (hs_mb_kinds.h), each defined in its file. */

@@ -118,6 +118,13 @@ int hs_mb_gen_masks(const hs_model *m, int *qq_mask, int *cq_mask)
     return hs_mb_fn_masks(bound(m), qq_mask, cq_mask);
 }
 
+int hs_mb_gen_leaf_rows(const hs_model *m, int *leaf)
+{
+    /* asked while sizing, as masks() */
+    if (bind(m) != (int)HS_OK) { return HS_E_MODEL; }
+    return hs_mb_fn_leaf_rows(bound(m), leaf);
+}
+
 int hs_mb_gen_output(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
                      const hs_real *z, const hs_real *in, hs_real *y)
 {

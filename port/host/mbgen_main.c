@@ -601,6 +601,8 @@ static void emit_type(const hs_mb_desc *D, const hs_mb_model *M, const char *N, 
     if (M->type.masks) fprintf(o, "    .masks = hs_mb_gen_masks,\n");
     if (M->type.symmetric_jac) fprintf(o, "    .symmetric_jac = 1,\n");
     if (M->type.mass_blockdiag) fprintf(o, "    .mass_blockdiag = 1,\n");
+    /* the bound model is compiled packed or not at run time (hs_mb_gen_blocks): the hook says which */
+    if (M->nc) fprintf(o, "    .leaf_rows = hs_mb_gen_leaf_rows,\n");
     /* auxiliary states (tire treads): the stepper advances them from zdot */
     if (M->nz) fprintf(o, "    .force_fj = hs_mb_gen_force_fj,\n    .zdot = hs_mb_gen_zdot,\n");
     if (M->nout) fprintf(o, "    .output = hs_mb_gen_output,\n");

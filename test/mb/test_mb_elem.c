@@ -160,9 +160,10 @@ int mb_test_elem(void)
         note(yes_no(el->drive), n, "drive", why, sizeof why, &bad);
         note(yes_no(el->stop), n, "stop", why, sizeof why, &bad);
         note(yes_no(el->hinge), n, "hinge", why, sizeof why, &bad);
+        note(yes_no(el->relative), n, "relative", why, sizeof why, &bad);
     }
     char what[1200];
-    snprintf(what, sizeof what, "joint table: each of the %d rows declares name, functions, keys, init_value, motion, drive, stop, hinge%s%s",
+    snprintf(what, sizeof what, "joint table: each of the %d rows declares name, functions, keys, init_value, motion, drive, stop, hinge, relative%s%s",
              (int)HS_MB_JOINT_KINDS, bad ? "; missing: " : "", why);
     mb_check(bad == 0, what);
     int fails = bad;

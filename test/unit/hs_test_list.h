@@ -22,6 +22,7 @@
     X(sparse_step) \
     X(sparse_masks) \
     X(sparse_schur) \
+    X(sparse_leaf) \
     X(redundant) \
     X(models) \
     X(methods) \
