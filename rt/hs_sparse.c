@@ -236,7 +236,11 @@ static void sa_blocks(sa_work *w)
     for (int j = 0; j < n; ++j) {
         int same = (int)(j > 0 && kind[j] == kind[j - 1] && Ap[j + 1] - Ap[j] == Ap[j] - Ap[j - 1]);
         for (int p = 0; same != 0 && p < Ap[j + 1] - Ap[j]; ++p) { same = (int)(Ai[Ap[j] + p] == Ai[Ap[j - 1] + p]); }
-        if (same == 0) { bfirst[nb] = j; bw[nb] = 0; bk[nb] = (kind[j] > 0) ? 1 : 0; ++nb; }
+        if (same == 0) {
+            bfirst[nb] = j; bw[nb] = 0; bk[nb] = 0;
+            if (kind[j] > 0) { bk[nb] = 1; }
+            ++nb;
+        }
         blk[j] = nb - 1;
         bw[nb - 1]++;
     }

@@ -422,7 +422,6 @@ static int proj_mask(const hs_model *m, const hs_blocks *b, hs_ls_kind kind, con
     int off = 0;
     for (int k = 0; k < b->nqq; ++k) { off |= (b->qq[2 * k] != b->qq[(2 * k) + 1]) ? 1 : 0; }
     if (off == 0) { return HS_OK; }
-    /* MISRA Ref 10.8.3 [composite count widened after its bounds check] */
     *used = (size_t)hs_blocks_qq_size(b);
     if (ntmp < *used) { return HS_E_SIZE; }
     int p = 0;
@@ -444,7 +443,6 @@ static int model_leaves(const hs_model *m, const hs_blocks *b, hs_ls_kind kind, 
     *leaf = NULL;
     *used = 0u;
     if ((kind != HS_LS_SPARSE) || (m->type->leaf_rows == NULL) || (m->d.nc == 0) || (b->ncb < 1)) { return HS_OK; }
-    /* MISRA Ref 10.8.3 [composite count widened after its bounds check] */
     *used = (size_t)b->ncb;
     if (ntmp < *used) { return HS_E_SIZE; }
     for (int k = 0; k < b->ncb; ++k) { tmp[k] = -1; }

@@ -186,6 +186,13 @@ int hs_mb_fn_blocks(const hs_model *m, hs_blocks *b, int *buf, int nbuf)
     return HS_OK;
 }
 
+/* 1 when the kind does not take point p (its key bit), or p is on body x or y. */
+static int on_pair(const mb_joint_elem *el, uint32_t key, const hs_mb_point *p, int x, int y)
+{
+    if ((el->keys & key) == 0u) { return 1; }
+    return ((p->body == x) || (p->body == y)) ? 1 : 0;
+}
+
 /* Whether joint j joins bodies x and y (both >= 0, of one kind) by rows of their relative pose
  * alone: its kind says so (mb_joint_elem.relative) and every point it takes is on x or y. */
 static int joint_relative(const hs_mb_desc *D, int j, int x, int y)
@@ -194,13 +201,8 @@ static int joint_relative(const hs_mb_desc *D, int j, int x, int y)
     const hs_mb_joint *J = &D->joints[j];
     const mb_joint_elem *el = mb_joint_elems[J->kind];
     if (el->relative != MB_YES) { return 0; }
-    const hs_mb_point *pt[4] = {&J->a, &J->b, &J->c, &J->d};
-    static const uint32_t key[4] = {MB_J_A, MB_J_B, MB_J_C, MB_J_D};
-    int ok = 1;
-    for (int k = 0; k < 4; ++k) {
-        if ((el->keys & key[k]) != 0u) { ok &= (pt[k]->body == x || pt[k]->body == y) ? 1 : 0; }
-    }
-    return ok;
+    return on_pair(el, MB_J_A, &J->a, x, y) & on_pair(el, MB_J_B, &J->b, x, y) & on_pair(el, MB_J_C, &J->c, x, y)
+           & on_pair(el, MB_J_D, &J->d, x, y);
 }
 
 /* The bodies constraint block c's G blocks touch: *x, *y (-1 for none; *y = -3 for three or more). */
@@ -211,7 +213,15 @@ static void block_bodies(const hs_blocks *B, int c, int *x, int *y)
     for (int k = 0; k < B->ncq; ++k) {
         if (B->cq[2 * k] != c) { continue; }
         const int b = B->cq[(2 * k) + 1];
-        if (*x < 0) { *x = b; } else if ((*y == -1) && (*x != b)) { *y = b; } else if ((*x != b) && (*y != b)) { *y = -3; }
+        if (*x < 0) {
+            *x = b;
+        } else if ((*y == -1) && (*x != b)) {
+            *y = b;
+        } else if ((*x != b) && (*y != b)) {
+            *y = -3;
+        } else {
+            /* a body already counted */
+        }
     }
 }
 
@@ -252,9 +262,11 @@ int hs_mb_fn_leaf_rows(const hs_model *m, int *leaf)
         int x, y;
         block_bodies(B, c, &x, &y);
         if ((x < 0) || (y < 0)) { continue; }
-        const int lx = (par[x] == y) ? 1 : 0, ly = (par[y] == x) ? 1 : 0;
-        if ((lx != 0) && (ly != 0)) { leaf[c] = (x > y) ? x : y; }
-        else if (lx != 0) { leaf[c] = x; }
+        const int lx = (int)(par[x] == y), ly = (int)(par[y] == x);
+        if ((lx != 0) && (ly != 0)) {
+            leaf[c] = x;
+            if (y > x) { leaf[c] = y; }
+        } else if (lx != 0) { leaf[c] = x; }
         else if (ly != 0) { leaf[c] = y; }
         else { leaf[c] = -1; }
     }
