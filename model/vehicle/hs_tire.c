@@ -565,19 +565,23 @@ static void brake_d(const hs_tire_par *p, td om, td zb, hs_real Tb, td *dzb, td 
     *Tbr = td_scale(td_add(zb, td_scale(*dzb, p->tau_b)), -Tb);
 }
 
-/* o->y and the Jacobian's columns c0 .. c0 + nd - 1 from the results res: 1 when all finite. */
+/* o->y and the Jacobian's columns c0 .. c0 + nd - 1 from the results res: 1 when all finite.
+ * x - x is 0 for a finite x and NaN otherwise, so one sum of them tested once says it for all
+ * (a test per value took about 7 instructions of the M7's 40 per result row). */
 static int out_put(hs_tire_out *o, const td *const *res, int c0, int nd)
 {
-    int ok = 1;
+    hs_real z = HS_R(0.0);
     for (int k = 0; k < (int)HS_TIRE_NRES; ++k) {
-        o->y[k] = res[k]->v;
-        ok &= hs_isfinite(o->y[k]);
+        const hs_real y = res[k]->v;
+        o->y[k] = y;
+        z += y - y;
         for (int i = 0; i < nd; ++i) {
-            o->J[k][c0 + i] = gd(res[k], i);
-            ok &= hs_isfinite(o->J[k][c0 + i]);
+            const hs_real d = gd(res[k], i);
+            o->J[k][c0 + i] = d;
+            z += d - d;
         }
     }
-    return ok;
+    return hs_isfinite(z);
 }
 
 /* The element with the Jacobian columns c0 .. c0 + nd - 1 (nd <= TD_N; 0 for values only). */
