@@ -435,10 +435,13 @@ link_case bad-crc 9 '^verdict: FAIL link: [0-9]+ frames from the ECU rejected \(
 link_case nan 9 '^verdict: FAIL link: [0-9]+ frames from the ECU rejected \(nonfinite [0-9]+; limit 0\)' "--defect nan"
 link_case short 9 '^verdict: FAIL link: [0-9]+ frames from the ECU rejected \(short [0-9]+; limit 0\)' "--defect short"
 link_case silence 11 '^verdict: FAIL link: input F_t on fallback [0-9]+ ticks after link up \(limit 0; longest silence [0-9]+ ms, 1 silence' "--silence-at 400 --silence-ms 30"
+# The peer keeps its 30 ms on its own clock, off any real-time kernel: its last frame before the
+# silence may reach the plant a tick or two late (a clean-clone CI run read 29), so the silence
+# the plant sees is 30 ms within the peer's jitter; the law under test is exact: Q - 20 ticks.
 q=$(st "$T/lh_silence.stats" link_silence_max_ticks); fb=$(st "$T/lh_silence.stats" fallback_ticks_F_t)
-[ -n "$q" ] && [ "$q" -ge 30 ] && [ "$fb" = $((q - 20)) ] && [ "$(st "$T/lh_silence.stats" link_silences)" = 1 ] \
-    && ok "30 ms silence: longest silence $q ticks (>= 30), F_t on fallback $fb = $q - 20 (stale limit) ticks, 1 silence" \
-    || ko "30 ms silence: longest silence '$q', fallback '$fb' (want longest - 20), silences '$(st "$T/lh_silence.stats" link_silences)'"
+[ -n "$q" ] && [ "$q" -ge 26 ] && [ "$q" -le 60 ] && [ "$fb" = $((q - 20)) ] && [ "$(st "$T/lh_silence.stats" link_silences)" = 1 ] \
+    && ok "30 ms silence: longest silence $q ticks (30 within the peer's jitter: 26..60), F_t on fallback $fb = $q - 20 (stale limit) ticks, 1 silence" \
+    || ko "30 ms silence: longest silence '$q' (want 26..60), fallback '$fb' (want longest - 20), silences '$(st "$T/lh_silence.stats" link_silences)'"
 link_case silence-allowed 0 '^verdict: PASS link: ok' "--silence-at 400 --silence-ms 30" "--max-fallback-ticks 1000"
 link_case working 0 '^verdict: PASS link: ok, first frame at tick [0-9]+' "--value 2"
 [ "$(st "$T/lh_working.stats" fallback_ticks_F_t)" = 0 ] && [ "$(st "$T/lh_working.stats" link_rejected_judged)" = 0 ] \
