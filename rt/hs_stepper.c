@@ -452,6 +452,50 @@ static int model_leaves(const hs_model *m, const hs_blocks *b, hs_ls_kind kind, 
     return HS_OK;
 }
 
+/* What leads the analyses' scratch: the step matrix's zero masks (model_masks), the projection's
+ * mask of M (proj_mask) and the leaf rows (model_leaves), one after the other. */
+typedef struct sys_masks {
+    const int *qm, *cm; /* the model's masks of A and G, or NULL */
+    const int *qp;      /* the projection's mask of A = M, or qm */
+    const int *lf;      /* the leaf rows (ncb), or NULL */
+    size_t used;        /* ints of tmp they take (counted also where tmp was short) */
+    int short_tmp;      /* measuring: tmp was short for one of them (measured without it) */
+} sys_masks;
+
+/* The part of tmp (ntmp ints) after its first used: the whole of it (0 left) when short. */
+static int *tmp_after(int *tmp, size_t ntmp, size_t used) { return (used <= ntmp) ? &tmp[used] : tmp; }
+static size_t ntmp_after(size_t ntmp, size_t used) { return (used <= ntmp) ? (ntmp - used) : 0u; }
+
+/* sys_masks for model m and config c into tmp. measure = 1 (sizing): a tmp too short for one
+ * of them leaves it out (NULL), counts its room and sets short_tmp; measure = 0 (init, the
+ * measured room given): any failure is returned. */
+static int masks_of(const hs_model *m, const hs_blocks *b, hs_ls_kind kind, const hs_cfg *c, int *tmp, size_t ntmp,
+                    int measure, sys_masks *ms)
+{
+    ms->qm = NULL; ms->cm = NULL; ms->lf = NULL; ms->used = 0u; ms->short_tmp = 0;
+    size_t n = 0u;
+    int rc = model_masks(m, b, kind, c->masks, tmp, ntmp, &ms->qm, &ms->cm, &n);
+    if ((measure != 0) && (rc == (int)HS_E_SIZE)) {
+        ms->short_tmp = 1;
+        n = (size_t)hs_blocks_qq_size(b) + ((m->d.nc > 0) ? (size_t)hs_blocks_cq_size(b) : 0u) + 1u;
+        rc = HS_OK;
+    }
+    if (rc != 0) { return rc; }
+    ms->used = n;
+    ms->qp = ms->qm;
+    if (c->have_p != 0) {
+        rc = proj_mask(m, b, kind, ms->qm, tmp_after(tmp, ntmp, ms->used), ntmp_after(ntmp, ms->used), &ms->qp, &n);
+        if ((measure != 0) && (rc == (int)HS_E_SIZE)) { ms->short_tmp = 1; ms->qp = ms->qm; rc = HS_OK; }
+        if (rc != 0) { return rc; }
+        ms->used += n;
+    }
+    rc = model_leaves(m, b, kind, tmp_after(tmp, ntmp, ms->used), ntmp_after(ntmp, ms->used), &ms->lf, &n);
+    if ((measure != 0) && (rc == (int)HS_E_SIZE)) { ms->short_tmp = 1; ms->lf = NULL; rc = HS_OK; }
+    if (rc != 0) { return rc; }
+    ms->used += n;
+    return HS_OK;
+}
+
 /* Sizes of every list entry for one configuration. */
 typedef struct ws_sizes {
     size_t nq, nc, nz, n, nA, nG, nAJ, nFK, nF1, nFP, nCC, nUP, nQA, nAK, nGK, nIN0, nCA, nK, nKQ, nQK, nNK, nKF;
@@ -514,35 +558,12 @@ static int ws_measure(const hs_stepper_def *def, const hs_model *m, int *blk, si
     int short_tmp = 0;
     const int symK = (int)((c.spook != 0) || (c.symK != 0));
     /* the model's zero masks lead the scratch; the analyses use the rest */
-    const int *qm = NULL, *cm = NULL;
-    size_t nmask = 0u;
-    rc = model_masks(m, b, z->kind, c.masks, tmp0, ntmp0, &qm, &cm, &nmask);
-    if (rc == (int)HS_E_SIZE) {
-        /* measured without them; the total below still asks for their room */
-        short_tmp = 1;
-        nmask = (size_t)hs_blocks_qq_size(b) + ((nc > 0) ? (size_t)hs_blocks_cq_size(b) : 0u) + 1u;
-        rc = HS_OK;
-    }
+    sys_masks ms;
+    rc = masks_of(m, b, z->kind, &c, tmp0, ntmp0, 1, &ms);
     if (rc != 0) { return rc; }
-    /* the projection's mask of M follows them (c.have_p below) */
-    const int *qp = qm;
-    if (c.have_p != 0) {
-        size_t np = 0u;
-        rc = proj_mask(m, b, z->kind, qm, (nmask <= ntmp0) ? &tmp0[nmask] : tmp0,
-                       (nmask <= ntmp0) ? (ntmp0 - nmask) : 0u, &qp, &np);
-        if (rc == (int)HS_E_SIZE) { short_tmp = 1; qp = qm; rc = HS_OK; }
-        if (rc != 0) { return rc; }
-        nmask += np;
-    }
-    const int *lf = NULL;
-    {
-        size_t nl = 0u;
-        rc = model_leaves(m, b, z->kind, (nmask <= ntmp0) ? &tmp0[nmask] : tmp0, (nmask <= ntmp0) ? (ntmp0 - nmask) : 0u,
-                          &lf, &nl);
-        if (rc == (int)HS_E_SIZE) { short_tmp = 1; lf = NULL; rc = HS_OK; }
-        if (rc != 0) { return rc; }
-        nmask += nl;
-    }
+    if (ms.short_tmp != 0) { short_tmp = 1; }
+    const size_t nmask = ms.used;
+    const int *qm = ms.qm, *cm = ms.cm, *qp = ms.qp, *lf = ms.lf;
     int *const tmp = (nmask <= ntmp0) ? &tmp0[nmask] : tmp0;
     const size_t ntmp = (nmask <= ntmp0) ? (ntmp0 - nmask) : ntmp0;
     hs_linsys_def ld = hs_linsys_default_def();
@@ -1019,24 +1040,11 @@ hs_status hs_stepper_init(hs_stepper *s, const hs_stepper_def *def, const hs_mod
     if (rc != HS_OK) { return rc; }
     st.blocks = b; /* points into ints[0..nBLK) = st.blk */
     const int symK = (int)((c.spook != 0) || (c.symK != 0));
-    const int *qm = NULL, *cm = NULL;
-    size_t nmask = 0u;
-    rc = model_masks(m, &st.blocks, z.kind, c.masks, st.tmp, z.nTMP, &qm, &cm, &nmask);
+    sys_masks ms;
+    rc = masks_of(m, &st.blocks, z.kind, &c, st.tmp, z.nTMP, 0, &ms);
     if (rc != HS_OK) { return rc; }
-    const int *qp = qm;
-    if (c.have_p != 0) {
-        size_t np = 0u;
-        rc = proj_mask(m, &st.blocks, z.kind, qm, st.tmp + nmask, z.nTMP - nmask, &qp, &np);
-        if (rc != HS_OK) { return rc; }
-        nmask += np;
-    }
-    const int *lf = NULL;
-    {
-        size_t nl = 0u;
-        rc = model_leaves(m, &st.blocks, z.kind, st.tmp + nmask, z.nTMP - nmask, &lf, &nl);
-        if (rc != HS_OK) { return rc; }
-        nmask += nl;
-    }
+    const size_t nmask = ms.used;
+    const int *qm = ms.qm, *cm = ms.cm, *qp = ms.qp, *lf = ms.lf;
     int *const tmp1 = st.tmp + nmask;
     const size_t ntmp1 = z.nTMP - nmask;
     hs_linsys_def ld = hs_linsys_default_def();

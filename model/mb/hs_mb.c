@@ -205,23 +205,15 @@ static int joint_relative(const hs_mb_desc *D, int j, int x, int y)
            & on_pair(el, MB_J_D, &J->d, x, y);
 }
 
-/* The bodies constraint block c's G blocks touch: *x, *y (-1 for none; *y = -3 for three or more). */
-static void block_bodies(const hs_blocks *B, int c, int *x, int *y)
+/* The bodies constraint block c touches (mb->cqoff, -1 where absent): *x, *y (-1 for none;
+ * *y = -3 for three or more). */
+static void block_bodies(const hs_mb_model *mb, int c, int *x, int *y)
 {
     *x = -1;
     *y = -1;
-    for (int k = 0; k < B->ncq; ++k) {
-        if (B->cq[2 * k] != c) { continue; }
-        const int b = B->cq[(2 * k) + 1];
-        if (*x < 0) {
-            *x = b;
-        } else if ((*y == -1) && (*x != b)) {
-            *y = b;
-        } else if ((*x != b) && (*y != b)) {
-            *y = -3;
-        } else {
-            /* a body already counted */
-        }
+    for (int b = 0; b < mb->desc->nbodies; ++b) {
+        if (mb->cqoff[c][b] < 0) { continue; }
+        if (*x < 0) { *x = b; } else if (*y == -1) { *y = b; } else { *y = -3; }
     }
 }
 
@@ -242,7 +234,7 @@ int hs_mb_fn_leaf_rows(const hs_model *m, int *leaf)
     for (int c = 0; c < B->ncb; ++c) {
         leaf[c] = -1;
         int x, y;
-        block_bodies(B, c, &x, &y);
+        block_bodies(mb, c, &x, &y);
         const int j = mb->rows[mb->cbfirst[c]].joint;
         if (x < 0) { continue; }
         if (y == -1) {
@@ -253,22 +245,17 @@ int hs_mb_fn_leaf_rows(const hs_model *m, int *leaf)
             par[y] = (par[y] == -2 || par[y] == x) ? x : -3;
         } else {
             /* a row of ground, of three bodies or of another kind: none of them is a leaf */
-            for (int k = 0; k < B->ncq; ++k) {
-                if (B->cq[2 * k] == c) { par[B->cq[(2 * k) + 1]] = -3; }
+            for (int k = 0; k < D->nbodies; ++k) {
+                if (mb->cqoff[c][k] >= 0) { par[k] = -3; }
             }
         }
     }
     for (int c = 0; c < B->ncb; ++c) {
         int x, y;
-        block_bodies(B, c, &x, &y);
+        block_bodies(mb, c, &x, &y);
         if ((x < 0) || (y < 0)) { continue; }
-        const int lx = (int)(par[x] == y), ly = (int)(par[y] == x);
-        if ((lx != 0) && (ly != 0)) {
-            leaf[c] = x;
-            if (y > x) { leaf[c] = y; }
-        } else if (lx != 0) { leaf[c] = x; }
-        else if (ly != 0) { leaf[c] = y; }
-        else { leaf[c] = -1; }
+        /* x < y (block_bodies walks the bodies in order): y wins when both are leaves */
+        if (par[y] == x) { leaf[c] = y; } else if (par[x] == y) { leaf[c] = x; } else { leaf[c] = -1; }
     }
     return HS_OK;
 }
