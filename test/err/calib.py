@@ -96,8 +96,8 @@ RICH = [  # args, T, N of --glob-ref, want status, the old factor (None: not che
      "ok", 2.0, "a former false alarm (err_rich 5.45e-2, the bob 3.39e-2 m off)"),
     (["--model-file", "model/mech/bead_wire.hsm", "--method", "spook", "--h", "0.016666666666666666"], "10", 100,
      "ok", 2.0, "a former false alarm (5.39e-2 against 3.35e-2)"),
-    (["--model", "car_axle", "--method", "symplectic", "--h", "0.01"], "10", 100,
-     "ok", 2.0, "a former false alarm (8.93e-2 against 4.57e-2)"),
+    (["--model-file", "model/mech/double_spherical.hsm", "--method", "spook", "--h", "0.01"], "10", 100,
+     "inaccurate", None, "a former miss (5.05e-2 off, err_rich 4.80e-2 with r = 2.77 unbounded by 2^p)"),
     (["--model-file", "model/mech/iftomm/a04_bricard.hsm", "--method", "j1", "--h", "0.001"], "10", 2,
      "inaccurate", None, "wrong at its worst joint point (5.2e-2), P3 3.8e-2: not a false alarm in err_est's metric"),
     (["--model-file", "model/mech/rigid_body.hsm", "--method", "dvp",
@@ -120,6 +120,29 @@ for args, T, n, want, f_old, why in RICH:
                            "; the old estimate %.3e" % (f_old * dh) if f_old else ""))
     print("  err_rich %s: err_ref %.3e, err_rich %.3e (%.3g), status %s" % (" ".join(args[1:4:2]), eref, er,
                                                                               er / eref, kv.get("status")))
+
+# The car axle under symplectic Euler at 1e-2 s is flagged though its err_ref is inside the
+# tolerance (4.57e-2): its 7.1 Hz mode has slipped by about a cycle in the 10 s, so the run is
+# out of phase with the reference there and off by twice that mode's amplitude whatever its
+# method (rt/METHODS.md "Against the true global error", test/err/car_axle_mode.py); the bound
+# r <= 2^p that catches double_spherical's miss flags it. Checked: flagged, the estimate within
+# [0.5, 2] of err_ref, and the mode slipped by at least half a cycle.
+import os, tempfile  # noqa: E402
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import car_axle_mode as cam  # noqa: E402
+with tempfile.TemporaryDirectory() as d:
+    cam.run(SIM, ["--h", "0.001"], os.path.join(d, "ref.csv"))
+    f0, a0 = cam.mode(os.path.join(d, "ref.csv"))
+    kv = cam.run(SIM, ["--method", "symplectic", "--h", "0.01", "--glob-ref", "100"], os.path.join(d, "s.csv"))
+    f1, a1 = cam.mode(os.path.join(d, "s.csv"))
+er, eref, tol = (float(kv.get(k, "nan")) for k in ("err_rich", "err_ref", "tol"))
+check(kv.get("status") == "inaccurate" and eref <= tol and 0.5 <= er / eref <= 2 and abs(10 * (f1 - f0)) >= 0.5
+      and abs(a1 - a0) <= 0.1 * a0,
+      "car axle symplectic 1e-2 s: status %s, err_ref %.3e (tol %g), err_rich %.3e, its fast mode %.3f Hz against "
+      "%.3f (%.2f cycles in 10 s), amplitude %.4f against %.4f" % (kv.get("status"), eref, tol, er, f1, f0,
+                                                                  10 * (f1 - f0), a1, a0))
+print("  car axle symplectic 1e-2 s: err_ref %.3e, err_rich %.3e, fast mode %.2f cycles off in 10 s, status %s"
+      % (eref, er, 10 * (f1 - f0), kv.get("status")))
 
 if TABLE:
     print("| model | method | h (s) | status | err_est | err_true | err_est/err_true | note |")
