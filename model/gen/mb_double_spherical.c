@@ -67,6 +67,7 @@ const hs_model_type hs_mb_double_spherical_type = {
     .output = hs_mb_gen_output,
     .blocks = hs_mb_gen_blocks,
     .err_groups = hs_mb_gen_err_groups,
+    .release = hs_mb_gen_release,
     .energy = hs_mb_gen_energy,
     .motion = hs_mb_gen_motion,
     .data = &gen,

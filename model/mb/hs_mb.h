@@ -549,6 +549,12 @@ int hs_mb_fn_energy(const hs_model *m, hs_real t, const hs_real *q, const hs_rea
  * for any other description. */
 int hs_mb_fn_motion(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
                     hs_real *omega, int *degenerate, int *who);
+/* 1 when the description's potential has a floor (a passive mechanism of rigid joints held to
+ * ground; model/mb/hs_mb_motion.c), so release() is known: hs_mb_compile sets it then. */
+int hs_mb_has_release(const hs_mb_desc *D);
+/* release(): *E (J) the energy the description can release from (t, q, u), E - V_min with V_min
+ * the floor of its potential (hs_model.h; hilstep-sim judges the energy error by it). */
+int hs_mb_fn_release(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u, hs_real *E);
 /* spin(): the fastest quaternion body's rate |2 G(p) p'| (rad/s) at (q, u), *body
  * its index (model/mb/hs_mb_motion.c); set for descriptions with a spatial body. */
 int hs_mb_fn_spin(const hs_model *m, const hs_real *q, const hs_real *u, hs_real *w, int *body);
@@ -634,6 +640,8 @@ int hs_mb_gen_energy(const hs_model *m, hs_real t, const hs_real *q, const hs_re
 int hs_mb_gen_blocks(const hs_model *m, hs_blocks *b, int *buf, int nbuf);
 int hs_mb_gen_motion(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
                      hs_real *omega, int *degenerate, int *who);
+/* release() of a generated type whose description has a potential floor: the compiled one's. */
+int hs_mb_gen_release(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u, hs_real *E);
 /* spin() and quats() of a generated type with a spatial body: the compiled description's. */
 int hs_mb_gen_spin(const hs_model *m, const hs_real *q, const hs_real *u, hs_real *w, int *body);
 int hs_mb_gen_quats(const hs_model *m, const int **off);

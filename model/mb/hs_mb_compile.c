@@ -465,6 +465,7 @@ static void pass_type(const hs_mb_desc *D, hs_mb_model *mb)
     T->curvature = mb->nc ? hs_mb_fn_curvature : NULL;
     T->energy = hs_mb_fn_energy;
     T->motion = hs_mb_fn_motion;
+    T->release = hs_mb_has_release(D) ? hs_mb_fn_release : NULL; /* the energy error's scale */
     T->lagrange = hs_mb_has_spatial(mb) ? hs_mb_fn_lagrange : NULL; /* else M is constant */
     T->spin = hs_mb_has_spatial(mb) ? hs_mb_fn_spin : NULL; /* the in-step range check's rate */
     T->quats = hs_mb_has_spatial(mb) ? hs_mb_fn_quats : NULL; /* rotated by their body rates */

@@ -109,25 +109,14 @@ static int dead_centre_rate(const hs_mb_desc *D, hs_real *w, int *who)
     return 1;
 }
 
-int hs_mb_fn_motion(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
-                    hs_real *omega, int *degenerate, int *who)
+/* The potential's floor of a passive mechanism of rigid joints (file comment): *vmin =
+ * -sum m_b |g| d_b (J), d (HS_MB_MAX_BODIES) each body's reach d_b along gravity beyond the
+ * ground points, shortest (HS_MB_MAX_BODIES) its shortest holding arm (m). 1 when known, 0 for
+ * any other description (an active element or joint, or a body no joint holds to ground). */
+static int potential_floor(const hs_mb_desc *D, hs_real *vmin, hs_real *d, hs_real *shortest)
 {
-    if ((m == NULL) || (q == NULL) || (u == NULL) || (omega == NULL) || (degenerate == NULL)
-        || (who == NULL)) {
-        return HS_E_NULL;
-    }
-    const hs_mb_model *mb = MB(m);
-    const hs_mb_desc *D = mb->desc;
-    *omega = HS_R(0.0);
-    *degenerate = 0;
-    *who = HS_WHO_NONE;
-    hs_real wdc = HS_R(0.0);
-    if ((D->nbodies <= HS_MB_MAX_BODIES) && (dead_centre_rate(D, &wdc, who) != 0)) {
-        *omega = wdc;
-        return HS_OK;
-    }
     if ((passive_rigid(D) == 0) || (D->njoints < 1) || (D->nbodies > HS_MB_MAX_BODIES)) {
-        return HS_OK;
+        return 0;
     }
     const hs_real gn = hs_sqrt(D->gravity[0] * D->gravity[0] + D->gravity[1] * D->gravity[1]
                                + D->gravity[2] * D->gravity[2]);
@@ -137,7 +126,6 @@ int hs_mb_fn_motion(const hs_model *m, hs_real t, const hs_real *q, const hs_rea
     }
     /* d[b]: bound on e . r_b; short[b]: the shortest arm holding the body; far = unreached */
     const hs_real far = HS_R(1.0e30);
-    hs_real d[HS_MB_MAX_BODIES], shortest[HS_MB_MAX_BODIES];
     for (int b = 0; b < HS_MB_MAX_BODIES; ++b) {
         d[b] = far;
         shortest[b] = far;
@@ -178,12 +166,62 @@ int hs_mb_fn_motion(const hs_model *m, hs_real t, const hs_real *q, const hs_rea
             }
         }
     }
-    hs_real vmin = HS_R(0.0);
+    *vmin = HS_R(0.0);
     for (int b = 0; b < D->nbodies; ++b) {
         if (!(d[b] < far)) {
-            return HS_OK; /* a body no joint holds to ground: it may fall without end */
+            return 0; /* a body no joint holds to ground: it may fall without end */
         }
-        vmin -= D->bodies[b].mass * gn * d[b];
+        *vmin -= D->bodies[b].mass * gn * d[b];
+    }
+    return 1;
+}
+
+int hs_mb_has_release(const hs_mb_desc *D)
+{
+    hs_real vmin = HS_R(0.0), d[HS_MB_MAX_BODIES], shortest[HS_MB_MAX_BODIES];
+    return potential_floor(D, &vmin, d, shortest);
+}
+
+int hs_mb_fn_release(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u, hs_real *E)
+{
+    if ((m == NULL) || (q == NULL) || (u == NULL) || (E == NULL)) {
+        return HS_E_NULL;
+    }
+    const hs_mb_model *mb = MB(m);
+    hs_real vmin = HS_R(0.0), d[HS_MB_MAX_BODIES], shortest[HS_MB_MAX_BODIES];
+    if (potential_floor(mb->desc, &vmin, d, shortest) == 0) {
+        return HS_E_MODEL; /* set only where known (hs_mb_compile.c) */
+    }
+    hs_real En = HS_R(0.0);
+    const int rc = hs_mb_fn_energy(m, t, q, u, NULL, &En);
+    if (rc != (int)HS_OK) {
+        return rc;
+    }
+    *E = En - vmin;
+    return HS_OK;
+}
+
+int hs_mb_fn_motion(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
+                    hs_real *omega, int *degenerate, int *who)
+{
+    if ((m == NULL) || (q == NULL) || (u == NULL) || (omega == NULL) || (degenerate == NULL)
+        || (who == NULL)) {
+        return HS_E_NULL;
+    }
+    const hs_mb_model *mb = MB(m);
+    const hs_mb_desc *D = mb->desc;
+    *omega = HS_R(0.0);
+    *degenerate = 0;
+    *who = HS_WHO_NONE;
+    hs_real wdc = HS_R(0.0);
+    if ((D->nbodies <= HS_MB_MAX_BODIES) && (dead_centre_rate(D, &wdc, who) != 0)) {
+        *omega = wdc;
+        return HS_OK;
+    }
+    const hs_real far = HS_R(1.0e30);
+    hs_real vmin = HS_R(0.0), d[HS_MB_MAX_BODIES], shortest[HS_MB_MAX_BODIES];
+    if (potential_floor(D, &vmin, d, shortest) == 0) {
+        return HS_OK;
     }
     hs_real E = HS_R(0.0);
     const int rc = hs_mb_fn_energy(m, t, q, u, NULL, &E);
@@ -235,6 +273,15 @@ int hs_mb_gen_motion(const hs_model *m, hs_real t, const hs_real *q, const hs_re
         return HS_E_MODEL;
     }
     return hs_mb_fn_motion(g->inner, t, q, u, omega, degenerate, who);
+}
+
+int hs_mb_gen_release(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u, hs_real *E)
+{
+    const hs_mb_gen *g = (m != NULL) ? (const hs_mb_gen *)m->type->data : NULL;
+    if ((g == NULL) || (g->inner == NULL) || (g->inner->type == NULL)) {
+        return HS_E_MODEL;
+    }
+    return hs_mb_fn_release(g->inner, t, q, u, E);
 }
 
 /* spin(): the fastest body rate at (q, u), |w| = |2 G(p) p'| over the quaternion bodies (the

@@ -621,6 +621,8 @@ static void emit_type(const hs_mb_desc *D, const hs_mb_model *M, const char *N, 
     fprintf(o, "    .err_groups = hs_mb_gen_err_groups,\n");
     if (M->nk && M->type.ct_points)
         fprintf(o, "    .ct_npoints = %d,\n    .ct_pts = ct_pts,\n    .ct_points = hs_mb_gen_ct_points,\n", M->ct_npts);
+    /* a potential with a floor: the energy the model can release, the energy error's scale */
+    if (M->type.release) fprintf(o, "    .release = hs_mb_gen_release,\n");
     fprintf(o, "    .energy = hs_mb_gen_energy,\n    .motion = hs_mb_gen_motion,\n    .data = &gen,\n};\n");
 }
 

@@ -7,7 +7,8 @@
  * n = 8 (the scale hilstep-sim judges the energy error by). The generated chain.hsm (8 rods
  * of 0.5 m, 1 kg, I = m L^2/12 = 1/48 kg m^2): the centres lie at most 0.25 + 0.5 k below
  * the pin, V_min = -9.81 * 16 J, omega = sqrt(2 * 156.96 * 48) = 122.75 rad/s (body 0 the
- * first of the equal bodies). The ladder's loops can fold flat: degenerate. */
+ * first of the equal bodies), release() 156.96 J at rest; pendulum.hsm's m g L = 10 J; no
+ * release() where the potential has no known floor. The ladder's loops can fold flat: degenerate. */
 #include "hs_test.h"
 #include "hs_stepper.h"
 #include "hs_models.h"
@@ -63,6 +64,25 @@ void test_range(void)
     CHECK(rg_at(&m, 1e-3, &how, &dg) == HS_OK && dg == 0);
     CHECK_RANGE(how / 1e-3, 122.74, 122.76);
     CHECK(rg_at(&m, 0.01, &how, &dg) == HS_E_RANGE_INIT && rg_who == 0);
+    {   /* its release(): E - V_min = 0 + 9.81 * sum_k (0.25 + 0.5 k) = 9.81 * 16 at rest */
+        hs_real R = 0;
+        CHECK(m.type->release != NULL && m.type->release(&m, HS_R(0.0), rg_q, rg_u, &R) == HS_OK);
+        CHECK_RANGE(R, 156.959, 156.961);
+        rg_u[0] = HS_R(2.0); /* plus the kinetic energy: body 0's x' = 2 m/s, 1/2 m v^2 = 2 J */
+        CHECK(m.type->release(&m, HS_R(0.0), rg_q, rg_u, &R) == HS_OK);
+        CHECK_RANGE(R, 158.959, 158.961);
+    }
+    /* pendulum.hsm (1 kg on a 1 m rod, g = 10, from the pin's height at rest): m g L = 10 J */
+    {
+        hs_real R = 0;
+        CHECK(hs_model_init(&m, &hs_mb_pendulum_mb_type, &rg_p) == HS_OK);
+        CHECK(rg_at(&m, 1e-3, &how, &dg) == HS_OK);
+        CHECK(m.type->release != NULL && m.type->release(&m, HS_R(0.0), rg_q, rg_u, &R) == HS_OK);
+        CHECK_RANGE(R, 9.999999, 10.000001);
+    }
+    /* no potential floor known (a driver, a free body): no release() */
+    CHECK(hs_mb_slider_crank_type.release == NULL && hs_mb_rigid_body_type.release == NULL);
+    CHECK(hs_mb_car_hsm_type.release == NULL && hs_mb_stack_type.release == NULL);
     /* no bound declared or known: not checked (a driven mechanism, a body held by no joint) */
     CHECK(hs_model_init(&m, hs_model_find("car_axle"), &rg_p) == HS_OK);
     CHECK(rg_at(&m, 0.05, &how, &dg) == HS_OK && how == 0);
