@@ -76,7 +76,6 @@ const hs_model_type hs_mb_fourbar_spatial_type = {
     .spin = hs_mb_gen_spin,
     .quats = hs_mb_gen_quats,
     .err_groups = hs_mb_gen_err_groups,
-    .release = hs_mb_gen_release,
     .energy = hs_mb_gen_energy,
     .motion = hs_mb_gen_motion,
     .data = &gen,

@@ -67,7 +67,6 @@ const hs_model_type hs_mb_stop_pendulum_type = {
     .unilateral = hs_mb_gen_unilateral,
     .ct_sweeps = 0,
     .err_groups = hs_mb_gen_err_groups,
-    .release = hs_mb_gen_release,
     .energy = hs_mb_gen_energy,
     .motion = hs_mb_gen_motion,
     .data = &gen,

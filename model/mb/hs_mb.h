@@ -549,8 +549,9 @@ int hs_mb_fn_energy(const hs_model *m, hs_real t, const hs_real *q, const hs_rea
  * for any other description. */
 int hs_mb_fn_motion(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u,
                     hs_real *omega, int *degenerate, int *who);
-/* 1 when the description's potential has a floor (a passive mechanism of rigid joints held to
- * ground; model/mb/hs_mb_motion.c), so release() is known: hs_mb_compile sets it then. */
+/* 1 when the description is conservative (no stops, contacts, joint compliance or element
+ * damping) and its potential has a floor (a passive mechanism of rigid joints held to ground;
+ * model/mb/hs_mb_motion.c), so release() is known: hs_mb_compile sets it then. */
 int hs_mb_has_release(const hs_mb_desc *D);
 /* release(): *E (J) the energy the description can release from (t, q, u), E - V_min with V_min
  * the floor of its potential (hs_model.h; hilstep-sim judges the energy error by it). */

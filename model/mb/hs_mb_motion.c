@@ -176,10 +176,30 @@ static int potential_floor(const hs_mb_desc *D, hs_real *vmin, hs_real *d, hs_re
     return 1;
 }
 
+/* 1 when nothing in D dissipates energy: no end stops or contacts (their impacts are
+ * inelastic), no declared joint compliance (its damping), no element damping (c, cr: the
+ * damping of every passive kind). hilstep-sim reads an energy change as the method's error
+ * only then: on the stop pendulum the energy its stops take would read as 40 false alarms. */
+static int conservative(const hs_mb_desc *D)
+{
+    int ok = (int)((D->nstops == 0) && (D->ncontacts == 0));
+    for (int j = 0; j < D->njoints; ++j) {
+        if (D->joints[j].has_comp != 0) {
+            ok = 0;
+        }
+    }
+    for (int e = 0; e < D->nforces; ++e) {
+        if ((D->forces[e].c != HS_R(0.0)) || (D->forces[e].cr != HS_R(0.0))) {
+            ok = 0;
+        }
+    }
+    return ok;
+}
+
 int hs_mb_has_release(const hs_mb_desc *D)
 {
     hs_real vmin = HS_R(0.0), d[HS_MB_MAX_BODIES], shortest[HS_MB_MAX_BODIES];
-    return potential_floor(D, &vmin, d, shortest);
+    return (int)((conservative(D) != 0) && (potential_floor(D, &vmin, d, shortest) != 0));
 }
 
 int hs_mb_fn_release(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u, hs_real *E)
@@ -189,7 +209,7 @@ int hs_mb_fn_release(const hs_model *m, hs_real t, const hs_real *q, const hs_re
     }
     const hs_mb_model *mb = MB(m);
     hs_real vmin = HS_R(0.0), d[HS_MB_MAX_BODIES], shortest[HS_MB_MAX_BODIES];
-    if (potential_floor(mb->desc, &vmin, d, shortest) == 0) {
+    if ((conservative(mb->desc) == 0) || (potential_floor(mb->desc, &vmin, d, shortest) == 0)) {
         return HS_E_MODEL; /* set only where known (hs_mb_compile.c) */
     }
     hs_real En = HS_R(0.0);
