@@ -200,6 +200,7 @@ CM_USER_DIR := $(CM_DIR)/user
 # The generated type is renamed hs_user_model_type, so a description that shares its name with
 # a shipped one (model/gen/mb_NAME.c) links beside it.
 CM_USER_CFLAGS := $(filter-out -DHS_PLANT_MAX_%,$(CM_CFLAGS)) -DHS_BOARD_USER_MODEL \
+                  $(patsubst -DHS_PLANT_MAX_%,-DHS_PLANT_REG_MAX_%,$(filter -DHS_PLANT_MAX_%,$(CM_CFLAGS))) \
                   -include $(CM_USER_DIR)/hs_user_limits.h
 
 # PARAM="NAME=VALUE ...": the description's params for this build (hilstep-mbgen --param).
