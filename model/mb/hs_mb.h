@@ -221,10 +221,12 @@ typedef enum hs_mb_output_kind {
                           * body no joint acts on (gravity, forces and inputs of this instant) */
     HS_MB_OUT_TIRE = 5,  /* tire element index: spin rate (rad/s), Fx, Fy, Fz (N, contact frame),
                           * slips sx, sy (1) */
-    HS_MB_OUT_VEHICLE = 6 /* spatial body index (a vehicle's chassis), body frame: vx, vy (m/s), yaw
+    HS_MB_OUT_VEHICLE = 6, /* spatial body index (a vehicle's chassis), body frame: vx, vy (m/s), yaw
                           * rate (rad/s), ax, ay (m/s^2: the tires' force over the mass of all
                           * bodies, an accelerometer's specific force), body slip angle
                           * atan2(vy, vx) (rad; 0 below 0.1 m/s) */
+    HS_MB_OUT_FORCE = 7  /* force element index: the values its kind's row names (kingpin: steer
+                          * angle, set angle (rad), steering torque (N m), steer rate (rad/s)) */
 } hs_mb_output_kind;
 
 typedef struct hs_mb_output {
