@@ -26,6 +26,7 @@ def check(ok, what):
     global npass, nfail
     if ok:
         npass += 1
+        print("  ok  ", what)
     else:
         nfail += 1
         print("  FAIL", what)
