@@ -298,12 +298,11 @@ static int hinge_force(const hs_mb_model *mb, const hs_mb_force *E, const hs_rea
                        hs_real cd, hs_real th0, hs_real tau_in, const hs_real *q, const hs_real *u,
                        hs_real *f, hs_real *fq, hs_real *fu)
 {
-    static const hs_real ident[4] = {1, 0, 0, 0};
     rq r;
     hs_real th, g[8], H[8][8];
     /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
     const int kp = (E->kind == HS_MB_KINGPIN) ? 1 : 0;
-    rq_eval(mb, E->a.body, E->b.body, (kp != 0) ? ident : cq, q, u, &r);
+    rq_eval(mb, E->a.body, E->b.body, cq, q, u, &r);
     const int rc = (kp != 0) ? rq_heading(&r, E->axis, E->axis_b, &th, g, fq ? H : NULL)
                              : rq_angle(&r, mb_axis_b(E->axis, E->axis_b), &th, g, fq ? H : NULL);
     if (rc != 0) { return rc; }
@@ -377,6 +376,7 @@ static void bushing_rot(const hs_mb_model *mb, const hs_mb_force *E, const hs_re
 hs_status mb_rot_force(const hs_mb_model *mb, int e, const hs_real *q, const hs_real *u,
                  const hs_real *in, hs_real *f, hs_real *fq, hs_real *fu)
 {
+    static const hs_real quat_ident[4] = {1, 0, 0, 0};
     const hs_mb_force *E = &mb->desc->forces[e];
     switch (E->kind) {
     case HS_MB_ROTSPRING:
@@ -385,7 +385,8 @@ hs_status mb_rot_force(const hs_mb_model *mb, int e, const hs_real *q, const hs_
         return hinge_force(mb, E, mb->hinge_c[e], HS_R(0.0), HS_R(0.0), HS_R(0.0), E->scale * in[E->in0],
                            q, u, f, fq, fu);
     case HS_MB_KINGPIN:
-        return hinge_force(mb, E, NULL, E->k, E->c, mb_kingpin_set(mb, e, in), HS_R(0.0), q, u, f, fq, fu);
+        /* the heading's forms take w = conj(p_b) p_a itself (no reference turn) */
+        return hinge_force(mb, E, quat_ident, E->k, E->c, mb_kingpin_set(mb, e, in), HS_R(0.0), q, u, f, fq, fu);
     case HS_MB_BUSHING:
         bushing_rot(mb, E, q, u, f, fq, fu);
         return HS_OK;
