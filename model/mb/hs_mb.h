@@ -181,9 +181,11 @@ typedef struct hs_mb_force {
     hs_real kr, cr;     /* BUSHING rotational stiffness (N m/rad) and damping (N m s/rad) */
     int in0;            /* EXTFORCE, EXTTORQUE, MOTOR: first input index */
     hs_real axis[3];    /* EXTFORCE: unit direction (ground frame) of a one-input force, 0 = dim
-                         * inputs; ROTSPRING, MOTOR (spatial): unit hinge axis in a's frame */
+                         * inputs; ROTSPRING, MOTOR (spatial): unit hinge axis in a's frame;
+                         * KINGPIN: the unit axle in a's frame (and, read in b's, its zero steer) */
     hs_real scale;      /* input scale (N or N m per input unit) */
-    hs_real axis_b[3];  /* ROTSPRING, MOTOR (spatial): unit hinge axis in b's frame (0 = axis) */
+    hs_real axis_b[3];  /* ROTSPRING, MOTOR (spatial): unit hinge axis in b's frame (0 = axis);
+                         * KINGPIN: the unit kingpin axis in b's frame, perpendicular to axis */
     hs_real v[3];       /* CONSTFORCE (N), CONSTTORQUE (N m): the constant load */
     const hs_mb_table *tab; /* TABLEFORCE, TABLETORQUE: the time table; TIRE: the road profile
                              * (t = ground x (m), v = height (m)); NULL otherwise */

@@ -1,6 +1,11 @@
 /* hs_mb_rot.c - rotational force elements between quaternion bodies (or a body and ground):
- * the hinge spring-damper and joint motor about a spatial hinge axis, and the rotational part
- * of a spatial bushing, with analytic f, fq and fu.
+ * the hinge spring-damper and joint motor about a spatial hinge axis, the kingpin's steering
+ * spring-damper about the heading of an axle, and the rotational part of a spatial bushing,
+ * with analytic f, fq and fu.
+ *
+ * The kingpin's heading th = atan2(y, x), x = r^T R(w) e_a, y = (n x r)^T R(w) e_a (axle e_a
+ * in a's frame, reference r = e_a and kingpin n in b's): each a quadratic form w^T Q w, so its
+ * gradient is 2 (Q w)^T dw and its Hessian 2 dw^T Q dw + (2 Q w) . d2w, exact like the rest.
  *
  * Both measures are built on w = conj(p_b) p_a c (c a constant unit quaternion), which is
  * bilinear in the two bodies' quaternion coordinates v = (p_a, p_b): its gradient is linear
@@ -425,8 +430,9 @@ int mb_kingpin_angle(const hs_mb_model *mb, int e, const hs_real *q, const hs_re
     rq r;
     hs_real g[8];
     rq_eval(mb, E->a.body, E->b.body, ident, q, u, &r);
-    const int rc = rq_heading(&r, E->axis, E->axis_b, th, g, NULL);
     *thd = HS_R(0.0);
+    const int rc = rq_heading(&r, E->axis, E->axis_b, th, g, NULL);
+    if (rc != 0) { return rc; }
     for (int j = 0; j < 8; ++j) { *thd += g[j] * r.ud[j]; }
-    return rc;
+    return HS_OK;
 }
