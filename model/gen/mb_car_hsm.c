@@ -5,7 +5,7 @@
 #include "hs_mb_kern.h"
 #include "mb_gen.h"
 
-static const char *const out_names[14] = {
+static const char *const out_names[18] = {
     "omega_fl (rad/s)",
     "omega_fr (rad/s)",
     "omega_rl (rad/s)",
@@ -20,6 +20,10 @@ static const char *const out_names[14] = {
     "Z (m)",
     "Fz_fl (N)",
     "Fz_rl (N)",
+    "steer_angle_fl (rad)",
+    "steer_angle_fr (rad)",
+    "steer_torque_fl (N*m)",
+    "steer_torque_fr (N*m)",
 };
 static const char *const in_names[13] = {
     "steer (rad)",
@@ -44,21 +48,17 @@ static const hs_mb_body bodies[5] = {
     {.name = "w_rl", .kind = HS_MB_SPATIAL, .mass = HS_R(0x1.9p+4), .inertia = {HS_R(0x1.3333333333333p-1), HS_R(0x1p+0), HS_R(0x1.3333333333333p-1)}, .pos = {HS_R(-0x1.8p+0), HS_R(0x1.8p-1), HS_R(0x1.216df78195a22p-2)}, .rot = {HS_R(0x1p+0), HS_R(0x0p+0), HS_R(0x0p+0), HS_R(0x0p+0)}},
     {.name = "w_rr", .kind = HS_MB_SPATIAL, .mass = HS_R(0x1.9p+4), .inertia = {HS_R(0x1.3333333333333p-1), HS_R(0x1p+0), HS_R(0x1.3333333333333p-1)}, .pos = {HS_R(-0x1.8p+0), HS_R(-0x1.8p-1), HS_R(0x1.216df78195a22p-2)}, .rot = {HS_R(0x1p+0), HS_R(0x0p+0), HS_R(0x0p+0), HS_R(0x0p+0)}},
 };
-static const hs_mb_joint joints[16] = {
+static const hs_mb_joint joints[14] = {
     {.name = "fl_x", .kind = HS_MB_PERPENDICULAR,
      .a = {.body = 1}, .b = {.body = 0, .s = {HS_R(0x1.3333333333333p+0), HS_R(0x1.8p-1), HS_R(-0x1.15e1f2c371a1cp-2)}}, .c = {.body = 0, .s = {HS_R(0x1p+0), HS_R(0x0p+0), HS_R(0x0p+0)}}, .d = {.body = 0}},
     {.name = "fl_y", .kind = HS_MB_PERPENDICULAR,
      .a = {.body = 1}, .b = {.body = 0, .s = {HS_R(0x1.3333333333333p+0), HS_R(0x1.8p-1), HS_R(-0x1.15e1f2c371a1cp-2)}}, .c = {.body = 0, .s = {HS_R(0x0p+0), HS_R(0x1p+0), HS_R(0x0p+0)}}, .d = {.body = 0}},
-    {.name = "fl_ax", .kind = HS_MB_PERPENDICULAR,
-     .a = {.body = 1, .s = {HS_R(0x0p+0), HS_R(0x1p+0), HS_R(0x0p+0)}}, .b = {.body = 1}, .c = {.body = 0, .s = {HS_R(0x1p+0), HS_R(0x0p+0), HS_R(0x0p+0)}}, .d = {.body = 0}},
     {.name = "fl_az", .kind = HS_MB_PERPENDICULAR,
      .a = {.body = 1, .s = {HS_R(0x0p+0), HS_R(0x1p+0), HS_R(0x0p+0)}}, .b = {.body = 1}, .c = {.body = 0, .s = {HS_R(0x0p+0), HS_R(0x0p+0), HS_R(0x1p+0)}}, .d = {.body = 0}},
     {.name = "fr_x", .kind = HS_MB_PERPENDICULAR,
      .a = {.body = 2}, .b = {.body = 0, .s = {HS_R(0x1.3333333333333p+0), HS_R(-0x1.8p-1), HS_R(-0x1.15e1f2c371a1cp-2)}}, .c = {.body = 0, .s = {HS_R(0x1p+0), HS_R(0x0p+0), HS_R(0x0p+0)}}, .d = {.body = 0}},
     {.name = "fr_y", .kind = HS_MB_PERPENDICULAR,
      .a = {.body = 2}, .b = {.body = 0, .s = {HS_R(0x1.3333333333333p+0), HS_R(-0x1.8p-1), HS_R(-0x1.15e1f2c371a1cp-2)}}, .c = {.body = 0, .s = {HS_R(0x0p+0), HS_R(0x1p+0), HS_R(0x0p+0)}}, .d = {.body = 0}},
-    {.name = "fr_ax", .kind = HS_MB_PERPENDICULAR,
-     .a = {.body = 2, .s = {HS_R(0x0p+0), HS_R(0x1p+0), HS_R(0x0p+0)}}, .b = {.body = 2}, .c = {.body = 0, .s = {HS_R(0x1p+0), HS_R(0x0p+0), HS_R(0x0p+0)}}, .d = {.body = 0}},
     {.name = "fr_az", .kind = HS_MB_PERPENDICULAR,
      .a = {.body = 2, .s = {HS_R(0x0p+0), HS_R(0x1p+0), HS_R(0x0p+0)}}, .b = {.body = 2}, .c = {.body = 0, .s = {HS_R(0x0p+0), HS_R(0x0p+0), HS_R(0x1p+0)}}, .d = {.body = 0}},
     {.name = "rl_x", .kind = HS_MB_PERPENDICULAR,
@@ -78,7 +78,7 @@ static const hs_mb_joint joints[16] = {
     {.name = "rr_az", .kind = HS_MB_PERPENDICULAR,
      .a = {.body = 4, .s = {HS_R(0x0p+0), HS_R(0x1p+0), HS_R(0x0p+0)}}, .b = {.body = 4}, .c = {.body = 0, .s = {HS_R(0x0p+0), HS_R(0x0p+0), HS_R(0x1p+0)}}, .d = {.body = 0}},
 };
-static const hs_mb_force forces[8] = {
+static const hs_mb_force forces[10] = {
     {.name = "s_fl", .kind = HS_MB_SPRING,
      .a = {.body = 0, .s = {HS_R(0x1.3333333333333p+0), HS_R(0x1.8p-1), HS_R(0x0p+0)}}, .b = {.body = 1}, .k = HS_R(0x1.d4cp+14), .c = HS_R(0x1.77p+11), .l0 = HS_R(0x1.9819ed4d57b0cp-2), .scale = HS_R(0x1p+0)},
     {.name = "s_fr", .kind = HS_MB_SPRING,
@@ -87,16 +87,20 @@ static const hs_mb_force forces[8] = {
      .a = {.body = 0, .s = {HS_R(-0x1.8p+0), HS_R(0x1.8p-1), HS_R(0x0p+0)}}, .b = {.body = 3}, .k = HS_R(0x1.b58p+14), .c = HS_R(0x1.77p+11), .l0 = HS_R(0x1.8162eddeabe72p-2), .scale = HS_R(0x1p+0)},
     {.name = "s_rr", .kind = HS_MB_SPRING,
      .a = {.body = 0, .s = {HS_R(-0x1.8p+0), HS_R(-0x1.8p-1), HS_R(0x0p+0)}}, .b = {.body = 4}, .k = HS_R(0x1.b58p+14), .c = HS_R(0x1.77p+11), .l0 = HS_R(0x1.8162eddeabe72p-2), .scale = HS_R(0x1p+0)},
+    {.name = "k_fl", .kind = HS_MB_KINGPIN,
+     .a = {.body = 1}, .b = {.body = 0}, .k = HS_R(0x1.86ap+16), .c = HS_R(0x1.2cp+7), .scale = HS_R(0x1p+0), .axis = {HS_R(0x0p+0), HS_R(0x1p+0), HS_R(0x0p+0)}, .axis_b = {HS_R(0x0p+0), HS_R(0x0p+0), HS_R(0x1p+0)}},
+    {.name = "k_fr", .kind = HS_MB_KINGPIN,
+     .a = {.body = 2}, .b = {.body = 0}, .k = HS_R(0x1.86ap+16), .c = HS_R(0x1.2cp+7), .scale = HS_R(0x1p+0), .axis = {HS_R(0x0p+0), HS_R(0x1p+0), HS_R(0x0p+0)}, .axis_b = {HS_R(0x0p+0), HS_R(0x0p+0), HS_R(0x1p+0)}},
     {.name = "t_fl", .kind = HS_MB_TIRE,
-     .a = {.body = 1}, .b = {.body = 0}, .k = HS_R(0x1.7318p+17), .l0 = HS_R(0x1.3333333333333p-2), .in0 = 1, .in1 = 1, .in3 = 10, .scale = HS_R(0x1p+0), .axis = {HS_R(0x0p+0), HS_R(0x1p+0), HS_R(0x0p+0)}},
+     .a = {.body = 1}, .b = {.body = 0}, .k = HS_R(0x1.7318p+17), .l0 = HS_R(0x1.3333333333333p-2), .in0 = 1, .in3 = 10, .bore = 1, .scale = HS_R(0x1p+0), .axis = {HS_R(0x0p+0), HS_R(0x1p+0), HS_R(0x0p+0)}},
     {.name = "t_fr", .kind = HS_MB_TIRE,
-     .a = {.body = 2}, .b = {.body = 0}, .k = HS_R(0x1.7318p+17), .l0 = HS_R(0x1.3333333333333p-2), .in0 = 3, .in1 = 1, .in3 = 11, .scale = HS_R(0x1p+0), .axis = {HS_R(0x0p+0), HS_R(0x1p+0), HS_R(0x0p+0)}},
+     .a = {.body = 2}, .b = {.body = 0}, .k = HS_R(0x1.7318p+17), .l0 = HS_R(0x1.3333333333333p-2), .in0 = 3, .in3 = 11, .bore = 1, .scale = HS_R(0x1p+0), .axis = {HS_R(0x0p+0), HS_R(0x1p+0), HS_R(0x0p+0)}},
     {.name = "t_rl", .kind = HS_MB_TIRE,
      .a = {.body = 3}, .b = {.body = 0}, .k = HS_R(0x1.7318p+17), .l0 = HS_R(0x1.3333333333333p-2), .in0 = 5, .in3 = 12, .scale = HS_R(0x1p+0), .axis = {HS_R(0x0p+0), HS_R(0x1p+0), HS_R(0x0p+0)}},
     {.name = "t_rr", .kind = HS_MB_TIRE,
      .a = {.body = 4}, .b = {.body = 0}, .k = HS_R(0x1.7318p+17), .l0 = HS_R(0x1.3333333333333p-2), .in0 = 7, .in3 = 13, .scale = HS_R(0x1p+0), .axis = {HS_R(0x0p+0), HS_R(0x1p+0), HS_R(0x0p+0)}},
 };
-static const hs_mb_signal out_sig[14] = {
+static const hs_mb_signal out_sig[18] = {
     {.name = "omega_fl", .unit = "rad/s", .min = HS_R(-0x1.9p+8), .max = HS_R(0x1.9p+8)},
     {.name = "omega_fr", .unit = "rad/s", .min = HS_R(-0x1.9p+8), .max = HS_R(0x1.9p+8)},
     {.name = "omega_rl", .unit = "rad/s", .min = HS_R(-0x1.9p+8), .max = HS_R(0x1.9p+8)},
@@ -111,6 +115,10 @@ static const hs_mb_signal out_sig[14] = {
     {.name = "Z", .unit = "m", .min = HS_R(-0x1.dcd65p+29), .max = HS_R(0x1.dcd65p+29)},
     {.name = "Fz_fl", .unit = "N", .max = HS_R(0x1.86ap+15)},
     {.name = "Fz_rl", .unit = "N", .max = HS_R(0x1.86ap+15)},
+    {.name = "steer_angle_fl", .unit = "rad", .min = HS_R(-0x1p+0), .max = HS_R(0x1p+0)},
+    {.name = "steer_angle_fr", .unit = "rad", .min = HS_R(-0x1p+0), .max = HS_R(0x1p+0)},
+    {.name = "steer_torque_fl", .unit = "N*m", .min = HS_R(-0x1.388p+12), .max = HS_R(0x1.388p+12)},
+    {.name = "steer_torque_fr", .unit = "N*m", .min = HS_R(-0x1.388p+12), .max = HS_R(0x1.388p+12)},
 };
 static const hs_mb_signal inputs[13] = {
     {.name = "steer", .unit = "rad", .min = HS_R(-0x1.3333333333333p-1), .max = HS_R(0x1.3333333333333p-1), .stale = 20},
@@ -127,11 +135,11 @@ static const hs_mb_signal inputs[13] = {
     {.name = "mu_rl", .unit = "1", .max = HS_R(0x1p+1), .stale = 20},
     {.name = "mu_rr", .unit = "1", .max = HS_R(0x1p+1), .stale = 20},
 };
-static const hs_mb_output outputs[14] = {
-    {.kind = HS_MB_OUT_TIRE, .index = 4, .sig = &out_sig[0]},
-    {.kind = HS_MB_OUT_TIRE, .index = 5, .sig = &out_sig[1]},
-    {.kind = HS_MB_OUT_TIRE, .index = 6, .sig = &out_sig[2]},
-    {.kind = HS_MB_OUT_TIRE, .index = 7, .sig = &out_sig[3]},
+static const hs_mb_output outputs[18] = {
+    {.kind = HS_MB_OUT_TIRE, .index = 6, .sig = &out_sig[0]},
+    {.kind = HS_MB_OUT_TIRE, .index = 7, .sig = &out_sig[1]},
+    {.kind = HS_MB_OUT_TIRE, .index = 8, .sig = &out_sig[2]},
+    {.kind = HS_MB_OUT_TIRE, .index = 9, .sig = &out_sig[3]},
     {.kind = HS_MB_OUT_VEHICLE, .index = 0, .comp = 2, .sig = &out_sig[4]},
     {.kind = HS_MB_OUT_VEHICLE, .index = 0, .comp = 3, .sig = &out_sig[5]},
     {.kind = HS_MB_OUT_VEHICLE, .index = 0, .comp = 4, .sig = &out_sig[6]},
@@ -140,31 +148,35 @@ static const hs_mb_output outputs[14] = {
     {.kind = HS_MB_OUT_POS, .index = 0, .sig = &out_sig[9]},
     {.kind = HS_MB_OUT_POS, .index = 0, .comp = 1, .sig = &out_sig[10]},
     {.kind = HS_MB_OUT_POS, .index = 0, .comp = 2, .sig = &out_sig[11]},
-    {.kind = HS_MB_OUT_TIRE, .index = 4, .comp = 3, .sig = &out_sig[12]},
-    {.kind = HS_MB_OUT_TIRE, .index = 6, .comp = 3, .sig = &out_sig[13]},
+    {.kind = HS_MB_OUT_TIRE, .index = 6, .comp = 3, .sig = &out_sig[12]},
+    {.kind = HS_MB_OUT_TIRE, .index = 8, .comp = 3, .sig = &out_sig[13]},
+    {.kind = HS_MB_OUT_FORCE, .index = 4, .sig = &out_sig[14]},
+    {.kind = HS_MB_OUT_FORCE, .index = 5, .sig = &out_sig[15]},
+    {.kind = HS_MB_OUT_FORCE, .index = 4, .comp = 2, .sig = &out_sig[16]},
+    {.kind = HS_MB_OUT_FORCE, .index = 5, .comp = 2, .sig = &out_sig[17]},
 };
 static const hs_mb_desc desc = {
     .name = "car_hsm", .dim = 3, .nin = 13, .gravity = {HS_R(-0x0p+0), HS_R(0x0p+0), HS_R(-0x1.39eb851eb851fp+3)}, .inputs = inputs,
     .bodies = bodies, .nbodies = 5,
-    .joints = joints, .njoints = 16,
-    .forces = forces, .nforces = 8,
-    .outputs = outputs, .noutputs = 14,
+    .joints = joints, .njoints = 14,
+    .forces = forces, .nforces = 10,
+    .outputs = outputs, .noutputs = 18,
 };
 
 /* compiled by the first check() (index maps, rows) and the instance bound to it: RAM */
 static hs_mb_model mb;
 static hs_model inner;
 static const hs_mb_gen gen = {.desc = &desc, .mb = &mb, .inner = &inner,
-                              .nq = 35, .nc = 21, .nin = 13, .nout = 14};
+                              .nq = 35, .nc = 19, .nin = 13, .nout = 18};
 
 const hs_model_type hs_mb_car_hsm_type = {
     .name = "car_hsm",
     .doc = "multibody description model/mech/vehicles/car.hsm (generated tables)",
     .nq = 35,
-    .nc = 21,
-    .nz = 12,
+    .nc = 19,
+    .nz = 14,
     .nin = 13,
-    .nout = 14,
+    .nout = 18,
     .in_names = in_names,
     .out_names = out_names,
     .check = hs_mb_gen_check,

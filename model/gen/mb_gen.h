@@ -138,20 +138,20 @@ extern const hs_model_type hs_mb_stop_pendulum_type;
 /* car_hsm: model/mech/vehicles/car.hsm, generated into model/gen/mb_car_hsm.c */
 extern const hs_model_type hs_mb_car_hsm_type;
 #define HS_MB_GEN_CAR_HSM_NQ 35
-#define HS_MB_GEN_CAR_HSM_NC 21
+#define HS_MB_GEN_CAR_HSM_NC 19
 #define HS_MB_GEN_CAR_HSM_NIN 13
-#define HS_MB_GEN_CAR_HSM_NOUT 14
-#define HS_MB_GEN_CAR_HSM_NZ 12
+#define HS_MB_GEN_CAR_HSM_NOUT 18
+#define HS_MB_GEN_CAR_HSM_NZ 14
 
 /* Largest sizes over the generated models (static arenas: HS_STEPPER_REALS(MAX_NQ, MAX_NC, 0)). */
 #define HS_MB_GEN_MAX_NQ 35
 #define HS_MB_GEN_MAX_NC 23
 #define HS_MB_GEN_MAX_NIN 13
-#define HS_MB_GEN_MAX_NOUT 14
+#define HS_MB_GEN_MAX_NOUT 18
 /* Unilateral rows (contacts, stops): arenas of HS_STEPPER_REALS_CT(MAX_NQ, MAX_NC, 0, MAX_NK). */
 #define HS_MB_GEN_MAX_NK 60
 /* Auxiliary states (tire treads): arenas of HS_STEPPER_REALS(MAX_NQ, MAX_NC, MAX_NZ). */
-#define HS_MB_GEN_MAX_NZ 12
+#define HS_MB_GEN_MAX_NZ 14
 
 /* Every generated model type, in the order of the description files (model/mech, by name). */
 extern const hs_model_type *const hs_mb_gen_types[HS_MB_GEN_COUNT];

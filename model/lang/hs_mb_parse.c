@@ -839,8 +839,12 @@ static hs_status output_unnamed(hs_mb_store *st, const tok *w, int npos, const t
         O->kind = HS_MB_OUT_VEHICLE;
         O->index = find_body(st, w[2]);
         if (O->index < 0 || st->bodies[O->index].kind != HS_MB_SPATIAL) { return fail(err, line, w[2], "not a spatial body", E); }
+    } else if (npos == 3 && tok_eq(w[1], "force") != 0) {
+        O->kind = HS_MB_OUT_FORCE;
+        O->index = find_force(st, w[2]);
+        if (O->index < 0 || mb_force_elems[st->forces[O->index].kind]->values == NULL) { return fail(err, line, w[2], "not a force element with outputs (kingpin) declared above", E); }
     } else {
-        return fail(err, line, kw, "expected: output pos|vel|acc BODY | output coord JOINT | output tire TIRE | output vehicle BODY | output energy | output NAME QUANTITY ...", E);
+        return fail(err, line, kw, "expected: output pos|vel|acc BODY | output coord JOINT | output tire TIRE | output vehicle BODY | output force FORCE | output energy | output NAME QUANTITY ...", E);
     }
     if (nkv != 0) { return fail(err, line, key[0], "this output form takes no keys (name it: output NAME QUANTITY ...)", E); }
     return HS_OK;
@@ -928,6 +932,29 @@ static hs_status output_vehicle(hs_mb_store *st, const tok *w, int npos, int lin
     return HS_OK;
 }
 
+/* output NAME force FORCE.c: value c of a force element whose kind names its values (a
+ * kingpin's angle, set, torque, rate), its unit from the kind's row. */
+static hs_status output_force(hs_mb_store *st, const tok *w, int npos, int line, hs_mb_error *err,
+                              hs_mb_output *O, const char **unit)
+{
+    const hs_status E = HS_E_MODEL_PARAM;
+    if (npos != 4) { return fail(err, line, w[0], "expected: output NAME force FORCE.c", E); }
+    int dot = 0;
+    /* MISRA Ref 10.4.2 [character code vs character constant] */
+    while (dot < w[3].n && w[3].s[dot] != '.') { ++dot; }
+    const tok nm = {w[3].s, dot};
+    const tok c = {&w[3].s[(dot < w[3].n) ? dot + 1 : dot], (dot < w[3].n) ? w[3].n - dot - 1 : 0};
+    O->kind = HS_MB_OUT_FORCE;
+    O->index = find_force(st, nm);
+    if (O->index < 0 || mb_force_elems[st->forces[O->index].kind]->values == NULL) { return fail(err, line, w[3], "not a force element with outputs (kingpin) declared above", E); }
+    const mb_force_elem *el = mb_force_elems[st->forces[O->index].kind];
+    O->comp = -1;
+    for (int i = 0; i < el->nval; ++i) { if (tok_eq(c, el->val_name[i]) != 0) { O->comp = i; } }
+    if (O->comp < 0) { return fail(err, line, w[3], "expected FORCE.c, c one of the kind's values (kingpin: angle set torque rate)", E); }
+    *unit = el->val_unit[O->comp];
+    return HS_OK;
+}
+
 /* at=x,y[,z] (the body-frame point, dim values) and axes=ground|body of a named acc output;
  * *ok 0 for a bad value. Refused: on another quantity, on a point body (no extent, no axes),
  * with a BODY2 (the difference of two bodies' points is not asked for). */
@@ -961,7 +988,8 @@ static hs_status parse_output(hs_mb_store *st, const tok *w, int npos, const tok
     static const hs_mb_output zero = {0};
     *O = zero;
     const int named = (int)(npos >= 2 && !tok_eq(w[1], "energy") && !tok_eq(w[1], "pos") && !tok_eq(w[1], "vel")
-                      && !tok_eq(w[1], "acc") && !tok_eq(w[1], "coord") && !tok_eq(w[1], "tire") && !tok_eq(w[1], "vehicle"));
+                      && !tok_eq(w[1], "acc") && !tok_eq(w[1], "coord") && !tok_eq(w[1], "tire") && !tok_eq(w[1], "vehicle")
+                      && !tok_eq(w[1], "force"));
     if (named == 0) {
         const hs_status rc = output_unnamed(st, w, npos, key, nkv, line, err, O);
         if (rc != HS_OK) { return rc; }
@@ -989,8 +1017,10 @@ static hs_status parse_output(hs_mb_store *st, const tok *w, int npos, const tok
         rc = output_motion(st, w, npos, line, err, O, &unit);
     } else if (tok_eq(q, "tire") != 0 || tok_eq(q, "vehicle") != 0) {
         rc = output_vehicle(st, w, npos, line, err, O, &unit);
+    } else if (tok_eq(q, "force") != 0) {
+        rc = output_force(st, w, npos, line, err, O, &unit);
     } else {
-        return fail(err, line, q, "unknown quantity (pos, vel, acc, coord, energy, tire, vehicle)", E);
+        return fail(err, line, q, "unknown quantity (pos, vel, acc, coord, energy, tire, vehicle, force)", E);
     }
     if (rc != HS_OK) { return rc; }
     copy_cstr(S->unit, HS_MB_UNIT, unit);

@@ -335,6 +335,10 @@ int mb_line_count(const hs_mb_model *mb, hs_mb_output_kind kind, int index)
     case HS_MB_OUT_ENERGY: return 1;
     case HS_MB_OUT_TIRE: return mb_force_elems[D->forces[index].kind]->tire == MB_YES ? 6 : -1;
     case HS_MB_OUT_VEHICLE: return D->bodies[index].kind == HS_MB_SPATIAL ? 7 : -1;
+    case HS_MB_OUT_FORCE: {
+        const mb_force_elem *el = mb_force_elems[D->forces[index].kind];
+        return (el->values != NULL) ? el->nval : -1;
+    }
     default: return -1;
     }
 }
@@ -492,6 +496,13 @@ static int line_values(const hs_model *m, mb_tire_cache *C, hs_mb_output_kind ki
         }
         for (int j = 0; j < 7; ++j) { y[j] = C->vv[j]; }
         k = 7;
+        break;
+    }
+    case HS_MB_OUT_FORCE: {
+        const mb_force_elem *el = mb_force_elems[D->forces[index].kind];
+        const int rc = el->values(mb, index, t, q, u, in, y);
+        if (rc != (int)HS_OK) { return rc; }
+        k = el->nval;
         break;
     }
     default:

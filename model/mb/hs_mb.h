@@ -181,9 +181,11 @@ typedef struct hs_mb_force {
     hs_real kr, cr;     /* BUSHING rotational stiffness (N m/rad) and damping (N m s/rad) */
     int in0;            /* EXTFORCE, EXTTORQUE, MOTOR: first input index */
     hs_real axis[3];    /* EXTFORCE: unit direction (ground frame) of a one-input force, 0 = dim
-                         * inputs; ROTSPRING, MOTOR (spatial): unit hinge axis in a's frame */
+                         * inputs; ROTSPRING, MOTOR (spatial): unit hinge axis in a's frame;
+                         * KINGPIN: the unit axle in a's frame (and, read in b's, its zero steer) */
     hs_real scale;      /* input scale (N or N m per input unit) */
-    hs_real axis_b[3];  /* ROTSPRING, MOTOR (spatial): unit hinge axis in b's frame (0 = axis) */
+    hs_real axis_b[3];  /* ROTSPRING, MOTOR (spatial): unit hinge axis in b's frame (0 = axis);
+                         * KINGPIN: the unit kingpin axis in b's frame, perpendicular to axis */
     hs_real v[3];       /* CONSTFORCE (N), CONSTTORQUE (N m): the constant load */
     const hs_mb_table *tab; /* TABLEFORCE, TABLETORQUE: the time table; TIRE: the road profile
                              * (t = ground x (m), v = height (m)); NULL otherwise */
@@ -221,10 +223,12 @@ typedef enum hs_mb_output_kind {
                           * body no joint acts on (gravity, forces and inputs of this instant) */
     HS_MB_OUT_TIRE = 5,  /* tire element index: spin rate (rad/s), Fx, Fy, Fz (N, contact frame),
                           * slips sx, sy (1) */
-    HS_MB_OUT_VEHICLE = 6 /* spatial body index (a vehicle's chassis), body frame: vx, vy (m/s), yaw
+    HS_MB_OUT_VEHICLE = 6, /* spatial body index (a vehicle's chassis), body frame: vx, vy (m/s), yaw
                           * rate (rad/s), ax, ay (m/s^2: the tires' force over the mass of all
                           * bodies, an accelerometer's specific force), body slip angle
                           * atan2(vy, vx) (rad; 0 below 0.1 m/s) */
+    HS_MB_OUT_FORCE = 7  /* force element index: the values its kind's row names (kingpin: steer
+                          * angle, set angle (rad), steering torque (N m), steer rate (rad/s)) */
 } hs_mb_output_kind;
 
 typedef struct hs_mb_output {

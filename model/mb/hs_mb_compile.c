@@ -192,7 +192,8 @@ static int pass_forces(const hs_mb_desc *D, hs_mb_model *mb, int *bad_index)
 static int output_check(const hs_mb_desc *D, hs_mb_model *mb, int i, int nout, int *n)
 {
     const hs_mb_output *o = &D->outputs[i];
-    const int lim = (o->kind == HS_MB_OUT_COORD) ? D->njoints : ((o->kind == HS_MB_OUT_TIRE) ? D->nforces : D->nbodies);
+    const int lim = (o->kind == HS_MB_OUT_COORD) ? D->njoints
+                    : (((o->kind == HS_MB_OUT_TIRE) || (o->kind == HS_MB_OUT_FORCE)) ? D->nforces : D->nbodies);
     if (o->kind != HS_MB_OUT_ENERGY && (o->index < 0 || o->index >= lim)) { return HS_E_MODEL_PARAM; }
     if (o->index2 < 0 || o->index2 > D->nbodies || (o->index2 > 0 && o->kind != HS_MB_OUT_POS
         && o->kind != HS_MB_OUT_VEL && o->kind != HS_MB_OUT_ACC)) { return HS_E_MODEL_PARAM; }
@@ -249,6 +250,14 @@ static void output_name(const hs_mb_desc *D, const hs_mb_output *o, int j, char 
         case HS_MB_OUT_VEHICLE: {
             static const char *const VEH_NAMES[7] = {".vx (m/s)", ".vy (m/s)", ".yaw_rate (rad/s)", ".ax (m/s^2)", ".ay (m/s^2)", ".beta (rad)", ".yaw (rad)"};
             put_str(dst, cap, D->bodies[o->index].name, VEH_NAMES[j], NULL);
+            break;
+        }
+        case HS_MB_OUT_FORCE: {
+            const mb_force_elem *el = mb_force_elems[D->forces[o->index].kind];
+            char s[40];
+            put_str(s, (int)sizeof s, ".", el->val_name[j], " (");
+            put_str(s, (int)sizeof s, s, el->val_unit[j], ")");
+            put_str(dst, cap, D->forces[o->index].name, s, NULL);
             break;
         }
         default: put_str(dst, cap, "energy (J)", NULL, NULL); break;

@@ -286,6 +286,13 @@ typedef struct mb_force_elem {
                   * conj(Q0) compile sets (mb->hinge_c) */
     int tire;    /* MB_YES: a tire: its HS_MB_OUT_TIRE lines and the vehicle output's force
                   * sum read hs_mb_tire_probe */
+    /* Its HS_MB_OUT_FORCE lines (output force NAME): nval values named ".<val_name> (<val_unit>)",
+     * written by values() at (t, q, u, in); nval 0 and NULLs: the kind has none. */
+    int nval;
+    const char *const *val_name;
+    const char *const *val_unit;
+    int (*values)(const hs_mb_model *mb, int e, hs_real t, const hs_real *q, const hs_real *u,
+                  const hs_real *in, hs_real *y);
 } mb_force_elem;
 
 /* The auxiliary first-order states of an element kind (the stepper advances them explicitly,
@@ -391,12 +398,17 @@ uint32_t mb_shaft_check(const hs_mb_desc *D, const hs_mb_force *E, const char **
 hs_status mb_diff_eval(const hs_mb_model *mb, int e, hs_real cr, const hs_real *q, const hs_real *u,
                        hs_real *f, hs_real *fq, hs_real *fu);
 
-/* f, fq, fu of force element e when it is a spatial ROTSPRING, MOTOR or the rotational part of
+/* f, fq, fu of force element e when it is a spatial ROTSPRING, MOTOR, KINGPIN or the rotational part of
  * a spatial BUSHING (accumulated; fq, fu may be NULL, f may be NULL with fq given). */
 hs_status mb_rot_force(const hs_mb_model *mb, int e, const hs_real *q, const hs_real *u,
                  const hs_real *in, hs_real *f, hs_real *fq, hs_real *fu);
 /* Potential (J) of a spatial ROTSPRING or the rotational part of a spatial BUSHING. */
 hs_real mb_rot_potential(const hs_mb_model *mb, int e, const hs_real *q);
+/* A KINGPIN's set angle theta0 + scale * in[in0] (rad; in NULL: theta0). */
+hs_real mb_kingpin_set(const hs_mb_model *mb, int e, const hs_real *in);
+/* A KINGPIN's steer angle th (rad) of a's axle about b's kingpin and its rate thd (rad/s; 0 with
+ * u NULL); HS_E_MODEL when the axle lies along the kingpin. */
+int mb_kingpin_angle(const hs_mb_model *mb, int e, const hs_real *q, const hs_real *u, hs_real *th, hs_real *thd);
 /* The b-frame hinge axis of force e or joint j (axis_b, or axis when axis_b is zero). */
 const hs_real *mb_axis_b(const hs_real *axis, const hs_real *axis_b);
 

@@ -100,7 +100,11 @@
     F(HS_MB_LOCKDIFF, 17, mb_el_lockdiff, 0) \
     /* dry clutch: capacity C = scale e (engagement input e in [0, 1]), slip s = w_a - w_out, \
      * T = C z / sqrt(1 + z^2) with z = c s / C: -T on a, +T on out (both against b) */ \
-    F(HS_MB_CLUTCH, 18, mb_el_clutch, 0)
+    F(HS_MB_CLUTCH, 18, mb_el_clutch, 0) \
+    /* steering spring-damper of a wheel a on its carrier b about the kingpin axis_b (b frame): \
+     * tau = -k (th - th0 - scale in0) - c th', th the heading of a's axle (axis) about the \
+     * kingpin from the same components in b's frame (a's spin about its axle not seen) */ \
+    F(HS_MB_KINGPIN, 19, mb_el_kingpin, 0)
 
 
 #endif

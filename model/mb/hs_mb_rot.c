@@ -1,6 +1,11 @@
 /* hs_mb_rot.c - rotational force elements between quaternion bodies (or a body and ground):
- * the hinge spring-damper and joint motor about a spatial hinge axis, and the rotational part
- * of a spatial bushing, with analytic f, fq and fu.
+ * the hinge spring-damper and joint motor about a spatial hinge axis, the kingpin's steering
+ * spring-damper about the heading of an axle, and the rotational part of a spatial bushing,
+ * with analytic f, fq and fu.
+ *
+ * The kingpin's heading th = atan2(y, x), x = r^T R(w) e_a, y = (n x r)^T R(w) e_a (axle e_a
+ * in a's frame, reference r = e_a and kingpin n in b's): each a quadratic form w^T Q w, so its
+ * gradient is 2 (Q w)^T dw and its Hessian 2 dw^T Q dw + (2 Q w) . d2w, exact like the rest.
  *
  * Both measures are built on w = conj(p_b) p_a c (c a constant unit quaternion), which is
  * bilinear in the two bodies' quaternion coordinates v = (p_a, p_b): its gradient is linear
@@ -115,6 +120,82 @@ static int rq_angle(const rq *r, const hs_real *n, hs_real *th, hs_real *g, hs_r
     return HS_OK;
 }
 
+/* Q with a^T R(w) b = w^T Q w for a quaternion w = (w0, v) (R(w) = |w|^2 times the rotation):
+ * (w0^2 - |v|^2) a.b + 2 (a.v)(b.v) + 2 w0 v.(b x a), so Q00 = a.b, Q0k = (b x a)_k,
+ * Qkl = a_k b_l + a_l b_k - a.b delta_kl (symmetric). */
+static void bilin_q(const hs_real *a, const hs_real *b, hs_real Q[4][4])
+{
+    const hs_real ab = mb_dot3(a, b);
+    const hs_real bxa[3] = {b[1] * a[2] - b[2] * a[1], b[2] * a[0] - b[0] * a[2], b[0] * a[1] - b[1] * a[0]};
+    Q[0][0] = ab;
+    for (int k = 0; k < 3; ++k) {
+        Q[0][1 + k] = bxa[k];
+        Q[1 + k][0] = bxa[k];
+        for (int l = 0; l < 3; ++l) {
+            Q[1 + k][1 + l] = a[k] * b[l] + a[l] * b[k] - ((k == l) ? ab : HS_R(0.0));
+        }
+    }
+}
+
+/* s = w^T Q w over v = (p_a, p_b): its gradient d (8) and, when H is not NULL, its Hessian
+ * 2 dw^T Q dw + (2 Q w) . d2w (the mixed blocks of rq_h). */
+static hs_real rq_form(const rq *r, const hs_real Q[4][4], hs_real *d, hs_real (*H)[8])
+{
+    hs_real Qw[4], Qd[4][8], s = HS_R(0.0);
+    for (int i = 0; i < 4; ++i) {
+        Qw[i] = Q[i][0] * r->w[0] + Q[i][1] * r->w[1] + Q[i][2] * r->w[2] + Q[i][3] * r->w[3];
+        s += r->w[i] * Qw[i];
+        for (int j = 0; j < 8; ++j) {
+            Qd[i][j] = Q[i][0] * r->dw[0][j] + Q[i][1] * r->dw[1][j] + Q[i][2] * r->dw[2][j] + Q[i][3] * r->dw[3][j];
+        }
+    }
+    for (int j = 0; j < 8; ++j) {
+        d[j] = HS_R(2.0) * (Qw[0] * r->dw[0][j] + Qw[1] * r->dw[1][j] + Qw[2] * r->dw[2][j] + Qw[3] * r->dw[3][j]);
+    }
+    if (H != NULL) {
+        for (int j = 0; j < 8; ++j) {
+            for (int m = 0; m < 8; ++m) {
+                hs_real h = HS_R(0.0);
+                for (int i = 0; i < 4; ++i) { h += r->dw[i][j] * Qd[i][m] + Qw[i] * rq_h(r, i, j, m); }
+                H[j][m] = HS_R(2.0) * h;
+            }
+        }
+    }
+    return s;
+}
+
+/* The steer angle th = atan2(y, x) of a's axle e (axis, a frame) about b's kingpin n (axis_b,
+ * b frame) from b's reference r (the components of axis in b's frame): x = r . e,
+ * y = (n x r) . e, both quadratic forms of w = conj(p_b) p_a, so th does not see a's spin about
+ * e; its gradient g (8) and Hessian H (8 x 8) when not NULL. */
+static int rq_heading(const rq *r, const hs_real *ax, const hs_real *kp, hs_real *th, hs_real *g,
+                      hs_real (*H)[8])
+{
+    const hs_real t[3] = {kp[1] * ax[2] - kp[2] * ax[1], kp[2] * ax[0] - kp[0] * ax[2], kp[0] * ax[1] - kp[1] * ax[0]};
+    hs_real Qx[4][4], Qy[4][4], dx[8], dy[8], hx[8][8], hy[8][8];
+    bilin_q(ax, ax, Qx);
+    bilin_q(t, ax, Qy);
+    const hs_real x = rq_form(r, Qx, dx, (H != NULL) ? hx : NULL);
+    const hs_real y = rq_form(r, Qy, dy, (H != NULL) ? hy : NULL);
+    const hs_real r2 = x * x + y * y;
+    if (!(r2 > HS_R(0.0))) { return HS_E_MODEL; /* the axle along the kingpin: no heading */ }
+    *th = hs_atan2(y, x);
+    if (g == NULL) { return HS_OK; }
+    hs_real N[8];
+    for (int j = 0; j < 8; ++j) {
+        N[j] = x * dy[j] - y * dx[j];
+        g[j] = N[j] / r2;
+    }
+    if (H == NULL) { return HS_OK; }
+    for (int j = 0; j < 8; ++j) {
+        for (int m = 0; m < 8; ++m) {
+            const hs_real dN = dx[m] * dy[j] + x * hy[j][m] - dy[m] * dx[j] - y * hx[j][m];
+            H[j][m] = dN / r2 - N[j] * HS_R(2.0) * (x * dx[m] + y * dy[m]) / (r2 * r2);
+        }
+    }
+    return HS_OK;
+}
+
 const hs_real *mb_axis_b(const hs_real *axis, const hs_real *axis_b)
 {
     const int set = (int)(axis_b[0] != HS_R(0.0) || axis_b[1] != HS_R(0.0) || axis_b[2] != HS_R(0.0));
@@ -224,8 +305,11 @@ static int hinge_force(const hs_mb_model *mb, const hs_mb_force *E, const hs_rea
 {
     rq r;
     hs_real th, g[8], H[8][8];
+    /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
+    const int kp = (E->kind == HS_MB_KINGPIN) ? 1 : 0;
     rq_eval(mb, E->a.body, E->b.body, cq, q, u, &r);
-    const int rc = rq_angle(&r, mb_axis_b(E->axis, E->axis_b), &th, g, fq ? H : NULL);
+    const int rc = (kp != 0) ? rq_heading(&r, E->axis, E->axis_b, &th, g, fq ? H : NULL)
+                             : rq_angle(&r, mb_axis_b(E->axis, E->axis_b), &th, g, fq ? H : NULL);
     if (rc != 0) { return rc; }
     hs_real thd = HS_R(0.0);
     for (int j = 0; j < 8; ++j) { thd += g[j] * r.ud[j]; }
@@ -297,6 +381,7 @@ static void bushing_rot(const hs_mb_model *mb, const hs_mb_force *E, const hs_re
 hs_status mb_rot_force(const hs_mb_model *mb, int e, const hs_real *q, const hs_real *u,
                  const hs_real *in, hs_real *f, hs_real *fq, hs_real *fu)
 {
+    static const hs_real quat_ident[4] = {1, 0, 0, 0};
     const hs_mb_force *E = &mb->desc->forces[e];
     switch (E->kind) {
     case HS_MB_ROTSPRING:
@@ -304,6 +389,9 @@ hs_status mb_rot_force(const hs_mb_model *mb, int e, const hs_real *q, const hs_
     case HS_MB_MOTOR:
         return hinge_force(mb, E, mb->hinge_c[e], HS_R(0.0), HS_R(0.0), HS_R(0.0), E->scale * in[E->in0],
                            q, u, f, fq, fu);
+    case HS_MB_KINGPIN:
+        /* the heading's forms take w = conj(p_b) p_a itself (no reference turn) */
+        return hinge_force(mb, E, quat_ident, E->k, E->c, mb_kingpin_set(mb, e, in), HS_R(0.0), q, u, f, fq, fu);
     case HS_MB_BUSHING:
         bushing_rot(mb, E, q, u, f, fq, fu);
         return HS_OK;
@@ -327,4 +415,24 @@ hs_real mb_rot_potential(const hs_mb_model *mb, int e, const hs_real *q)
     if (E->a.body >= 0) { rq_eval(mb, E->a.body, E->b.body, ident, q, NULL, &r); }
     else { rq_eval(mb, E->b.body, E->a.body, ident, q, NULL, &r); }
     return HS_R(2.0) * E->kr * (r.w[1] * r.w[1] + r.w[2] * r.w[2] + r.w[3] * r.w[3]);
+}
+
+hs_real mb_kingpin_set(const hs_mb_model *mb, int e, const hs_real *in)
+{
+    const hs_mb_force *E = &mb->desc->forces[e];
+    return E->l0 + ((in != NULL) ? E->scale * in[E->in0] : HS_R(0.0));
+}
+
+int mb_kingpin_angle(const hs_mb_model *mb, int e, const hs_real *q, const hs_real *u, hs_real *th, hs_real *thd)
+{
+    static const hs_real ident[4] = {1, 0, 0, 0};
+    const hs_mb_force *E = &mb->desc->forces[e];
+    rq r;
+    hs_real g[8];
+    rq_eval(mb, E->a.body, E->b.body, ident, q, u, &r);
+    *thd = HS_R(0.0);
+    const int rc = rq_heading(&r, E->axis, E->axis_b, th, g, NULL);
+    if (rc != 0) { return rc; }
+    for (int j = 0; j < 8; ++j) { *thd += g[j] * r.ud[j]; }
+    return HS_OK;
 }

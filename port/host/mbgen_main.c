@@ -101,7 +101,7 @@ static void signal_init(const hs_mb_signal *S)
 
 static const char *const BODY_KIND[] = {"HS_MB_PLANAR", "HS_MB_SPATIAL", "HS_MB_POINT2", "HS_MB_POINT3"};
 static const char *const OUT_KIND[] = {"HS_MB_OUT_POS", "HS_MB_OUT_VEL", "HS_MB_OUT_COORD", "HS_MB_OUT_ENERGY", "HS_MB_OUT_ACC",
-                                       "HS_MB_OUT_TIRE", "HS_MB_OUT_VEHICLE"};
+                                       "HS_MB_OUT_TIRE", "HS_MB_OUT_VEHICLE", "HS_MB_OUT_FORCE"};
 
 static int fail_write(void)
 {

@@ -88,16 +88,22 @@ static const hs_mb_force fx3_forces[] = {
      .k = 50, .c = 1, .kr = 6, .cr = 0.7},
     {.name = "gbush", .kind = HS_MB_BUSHING, .a = {.body = HS_MB_GROUND, .s = {0.1, 0, 0}}, .b = {.body = 1},
      .k = 20, .kr = 2, .cr = 0.3},
+    /* kingpins: an axle's heading about a tilted kingpin of another body, and about a ground axis */
+    {.name = "kp", .kind = HS_MB_KINGPIN, .a = {.body = 1}, .b = {.body = 0}, .k = 9, .c = 0.5, .l0 = 0.1, .in0 = 6,
+     .scale = 0.7, .axis = {1, 0, 0}, .axis_b = {0, 0.6, 0.8}},
+    {.name = "gkp", .kind = HS_MB_KINGPIN, .a = {.body = 3}, .b = {.body = HS_MB_GROUND}, .k = 4, .c = 0.3, .in0 = 7,
+     .scale = 1.0, .axis = {0, 1, 0}, .axis_b = {0.6, 0, -0.8}},
 };
 static const hs_mb_output fx3_outputs[] = {
     {.kind = HS_MB_OUT_POS, .index = 0}, {.kind = HS_MB_OUT_VEL, .index = 0},
     {.kind = HS_MB_OUT_COORD, .index = 5}, {.kind = HS_MB_OUT_ENERGY},
     {.kind = HS_MB_OUT_COORD, .index = 0}, {.kind = HS_MB_OUT_COORD, .index = 1},
+    {.kind = HS_MB_OUT_FORCE, .index = 10},
 };
 static const hs_mb_desc fx3 = {
     .name = "fixture3d", .dim = 3, .gravity = {0, 0.5, -9.81}, .nin = 8,
     .bodies = fx3_bodies, .nbodies = 4, .joints = fx3_joints, .njoints = 9,
-    .forces = fx3_forces, .nforces = 10, .outputs = fx3_outputs, .noutputs = 6,
+    .forces = fx3_forces, .nforces = 12, .outputs = fx3_outputs, .noutputs = 7,
 };
 
 #endif

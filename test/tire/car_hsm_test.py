@@ -17,6 +17,8 @@ import sys
 import tempfile
 
 SIM, HSM = sys.argv[1], sys.argv[2]
+# the car before the kingpin (the front tires' heading turned by steer, the wheel bodies not)
+HEADING = os.path.join(os.path.dirname(os.path.abspath(__file__)), "car_heading.hsm")
 npass = nfail = 0
 
 
@@ -24,17 +26,22 @@ def check(ok, what):
     global npass, nfail
     if ok:
         npass += 1
+        print("  ok  ", what)
     else:
         nfail += 1
         print("  FAIL", what)
 
 
-def run(params, brake, t, every, steer=0.0):
+def run(params, brake, t, every, steer=0.0, hsm=None, rows=None):
+    """hsm (default HSM) run with constant steer and brakes, or the input rows (t, steer) with
+    the brakes; its CSV's columns by name and its rows."""
     with tempfile.TemporaryDirectory() as d:
         out, inp = os.path.join(d, "o.csv"), os.path.join(d, "i.csv")
         with open(inp, "w") as f:
-            f.write("t,steer,brake_fl,brake_fr,brake_rl,brake_rr\n0,%g,%g,%g,%g,%g\n" % ((steer,) + (brake,) * 4))
-        cmd = [SIM, "--model-file", HSM, "--h", "1e-3", "--t", str(t), "--csv", out, "--every", str(every),
+            f.write("t,steer,brake_fl,brake_fr,brake_rl,brake_rr\n")
+            for tk, sk in (rows if rows is not None else [(0.0, steer)]):
+                f.write("%r,%r,%g,%g,%g,%g\n" % ((tk, sk) + (brake,) * 4))
+        cmd = [SIM, "--model-file", hsm or HSM, "--h", "1e-3", "--t", str(t), "--csv", out, "--every", str(every),
                "--inputs", inp]
         for p in params:
             cmd += ["--param", p]
@@ -137,8 +144,8 @@ check(abs(gf - dfz) < 0.03 * dfz and abs(gr - dfz) < 0.03 * dfz,
 print("car.hsm braked from 20 m/s: stop at %.3f s, then max |v| %.3g m/s, moved %.3g m; at 2.0-2.4 s a = %.4f m/s^2 "
       "(the accelerometer, pitched: %.4f), load transfer front +%.1f N, rear -%.1f N, moment balance %.1f N"
       % (ts, vlate, moved, -ax, r2[c["out_a_x"]], gf, gr, dfz))
-# steady cornering against the hand-written car
-c, d = run(["v0=20"], 0, 5, 500, steer=0.02)
+# steady cornering: the car before the kingpin (car_heading.hsm) against the hand-written car
+c, d = run(["v0=20"], 0, 5, 500, steer=0.02, hsm=HEADING)
 with tempfile.NamedTemporaryFile(suffix=".csv") as f:
     r2 = subprocess.run([SIM, "--model", "car", "--param", "maneuver=0", "--param", "v0=20", "--param", "steer=0.02",
                          "--h", "1e-3", "--t", "5", "--csv", f.name, "--every", "500"], capture_output=True, text=True)
@@ -148,36 +155,188 @@ hc = {name.split("[")[0]: i for i, name in enumerate(rows[0])}
 last = [float(v) for v in rows[-1]]
 yh, bh = last[hc["out_yaw_rate"]], last[hc["out_beta"]]
 y, be = d[-1][c["out_yaw_rate"]], d[-1][c["out_beta"]]
-check(abs(y - yh) < 0.01 * abs(yh), "cornering: yaw rate %.6f rad/s = the hand-written car's %.6f (1 %%)" % (y, yh))
-check(abs(be - bh) < 0.1 * abs(bh), "cornering: body slip angle %.5f rad = the hand-written car's %.5f (10 %%)" % (be, bh))
-print("car.hsm steered 0.02 rad at 20 m/s, 5 s: yaw rate %.6f rad/s (hand-written car %.6f), beta %.5f rad (%.5f), "
+check(abs(y - yh) < 0.01 * abs(yh), "cornering, car_heading.hsm: yaw rate %.6f rad/s = the hand-written car's %.6f (1 %%)" % (y, yh))
+check(abs(be - bh) < 0.1 * abs(bh), "cornering, car_heading.hsm: body slip angle %.5f rad = the hand-written car's %.5f (10 %%)" % (be, bh))
+print("car_heading.hsm steered 0.02 rad at 20 m/s, 5 s: yaw rate %.6f rad/s (hand-written car %.6f), beta %.5f rad (%.5f), "
       "a_y %.3f m/s^2 (the rolled body's accelerometer; v r = %.3f)" % (y, yh, be, bh, d[-1][c["out_a_y"]],
                                                                        d[-1][c["out_speed"]] * y))
+y_heading = y
+
+# The kingpin (model/elements/hs_mb_el_kingpin.c): the front wheels turn about their kingpins
+# towards the set angle steer through the steering's stiffness K_S; the torque the wheel puts on
+# the steering is T = K_S (angle - steer) (outputs steer_torque_fl, _fr), so the wheel lags the
+# set angle by the deficit -T / K_S. The previous car with the same tire keys (bore=on on the
+# front tires, which the kingpin car needs for its parking torque) is car_heading.hsm with those
+# keys added.
+K_S, C_S, J_KP = 1e5, 150.0, 0.6  # car.hsm's k_s, c_s and the wheel's moment about the kingpin
+with open(HSM) as src:
+    kp_text = src.read()
+with tempfile.TemporaryDirectory() as dd:
+    hb = os.path.join(dd, "heading_bore.hsm")
+    with open(HEADING) as src, open(hb, "w") as dst:
+        for line in src:
+            front = line.startswith("force t_fl tire") or line.startswith("force t_fr tire")
+            dst.write(line.rstrip("\n") + " bore=on\n" if front else line)
+    # (a) steady cornering, 0.02 rad at 20 m/s for 5 s
+    S0 = 0.02
+    c, d = run(["v0=20"], 0, 5, 100, steer=S0)
+    tail = [r for r in d if r[0] >= 4.0 - 1e-9]
+    tq = sum(r[c["out_steer_torque_fl"]] + r[c["out_steer_torque_fr"]] for r in tail) / (2 * len(tail))
+    ang = sum(r[c["out_steer_angle_fl"]] + r[c["out_steer_angle_fr"]] for r in tail) / (2 * len(tail))
+    deficit = -tq / K_S
+    yk, ayk = d[-1][c["out_yaw_rate"]], d[-1][c["out_a_y"]]
+    ch, dh = run(["v0=20"], 0, 5, 500, steer=S0, hsm=hb)
+    ca, da = run(["v0=20"], 0, 5, 500, steer=ang, hsm=hb)
+    yh0, ayh0 = dh[-1][ch["out_yaw_rate"]], dh[-1][ch["out_a_y"]]
+    yha, ayha = da[-1][ca["out_yaw_rate"]], da[-1][ca["out_a_y"]]
+    rel = deficit / S0
+    check(abs((S0 - ang) - deficit) < 1e-12,
+          "cornering: the wheels' mean lag %.9f rad = -mean torque / k_s %.9f rad (4..5 s)" % (S0 - ang, deficit))
+    check(tq < 0.0, "cornering left: the steering torque %.2f N m turns the wheels back (aligning, < 0)" % tq)
+    # the previous car steered by the kingpin car's actual angle: the same car; tolerance 5 % of
+    # the compliance's own effect deficit/steer (the wheels' left/right angles differ by their torques)
+    tol = 0.05 * rel
+    check(abs(yk / yha - 1.0) < tol and abs(ayk / ayha - 1.0) < tol,
+          "cornering: yaw rate %.6f, a_y %.4f = car_heading.hsm (bore=on front) steered by the actual mean angle %.6f rad: "
+          "%.6f, %.4f (within %.2e = 5 %% of deficit/steer)" % (yk, ayk, ang, yha, ayha, tol))
+    # at the same set angle the difference is the compliance's: yaw rate and a_y lower by the
+    # deficit's share (linear range), to 10 % of it
+    check(abs((1.0 - yk / yh0) - rel) < 0.1 * rel and abs((1.0 - ayk / ayh0) - rel) < 0.1 * rel,
+          "cornering: at the same steer %.2f rad the yaw rate %.6f and a_y %.4f are %.3f %%, %.3f %% below car_heading.hsm's "
+          "(bore=on front) %.6f, %.4f: the deficit/steer %.3f %% (10 %%)"
+          % (S0, yk, ayk, 100 * (1 - yk / yh0), 100 * (1 - ayk / ayh0), yh0, ayh0, 100 * rel))
+    # (d) the deficit at the actuator is the torque over k_s on every row
+    worst = max(abs((S0 - r[c["out_steer_angle_" + w]]) + r[c["out_steer_torque_" + w]] / K_S) for r in d[1:] for w in ("fl", "fr"))
+    check(worst <= 1e-15, "cornering: steer - angle = -torque / k_s on every row, both wheels (worst %.2e rad)" % worst)
+    print("car.hsm steered 0.02 rad at 20 m/s, 5 s: yaw rate %.6f rad/s, a_y %.4f m/s^2, steering torque %.3f N m (fl %.3f, fr %.3f), "
+          "angle %.6f rad (deficit %.3e = %.3f %% of steer); car_heading.hsm with bore=on front: %.6f, %.4f at 0.02 rad, %.6f, %.4f "
+          "at the actual angle (%.2e, %.2e); without bore (as before the kingpin) %.6f"
+          % (yk, ayk, tq, d[-1][c["out_steer_torque_fl"]], d[-1][c["out_steer_torque_fr"]], ang, deficit, 100 * rel,
+             yh0, ayh0, yha, ayha, yk / yha - 1, ayk / ayha - 1, y_heading))
+
+    # (c) straight running at 20 m/s, drive and brake 0: by symmetry no steering torque
+    c, d = run(["v0=20"], 0, 2, 10)
+    worst = max(abs(r[c["out_steer_torque_" + w]]) for r in d for w in ("fl", "fr"))
+    check(worst <= 1e-9, "straight at 20 m/s, 2 s: steering torque 0 within rounding (worst %.2e N m)" % worst)
+    print("car.hsm straight at 20 m/s, 2 s: max |steering torque| %.2e N m" % worst)
+
+    # (b) parking: braked at rest, steer ramped 0 -> 0.3 rad in 1 s, held 1 s. The front left
+    # wheel's kingpin rate, set angle and tire slips and lateral force added as outputs, in place
+    # of outputs this run does not read (the plant takes 20, HS_PLANT_MAX_SIG)
+    kp = os.path.join(dd, "kp_out.hsm")
+    drop = ("output X ", "output Y ", "output Z ", "output beta ", "output speed ", "output a_x ")
+    with open(kp, "w") as dst:
+        dst.write("".join(l for l in kp_text.splitlines(True) if not l.startswith(drop)))
+        dst.write("output rate_fl force k_fl.rate unit=rad/s\noutput set_fl force k_fl.set unit=rad\n"
+                  "output sx_fl tire t_fl.sx\noutput sy_fl tire t_fl.sy\noutput Fy_fl tire t_fl.Fy\n")
+    c, d = run([], 1500, 2, 1, hsm=kp, rows=[(0.0, 0.0), (1.0, 0.3), (2.0, 0.3)])
+    # The tire's torque about the vertical, from the formulas (model/TIRE.md "Camber and bore
+    # torque", "Formulas") with hs_tire.c's data typed again, at the run's kinematics (the wheel's
+    # load, spin, slips and its rate wn about the vertical: the kingpin rate plus the chassis'
+    # yaw rate). Rill's dynamic bore torque: R_B = (L + B)/6, L = 2 sqrt(r0 Fz / cz),
+    # sb = -R_B wn / v*, v* = rd |Omega| + vN, fos = F(s)/s of the generalized slip with sb
+    # (tmeasy_ref.py forces_cb), cpsi psi + dpsi psi' = -(R_B^2 fos / vc)(wn + psi'),
+    # vc = rd |Omega| + vN w2/(w2 + vN^2) + 1e-6 vN, w2 = vsx^2 + vsy^2 + (rd Omega)^2 + (R_B wn)^2,
+    # T_B = cpsi psi + dpsi psi', psi advanced by explicit Euler as the stepper advances z; and the
+    # aligning torque -n(sy) L Fy of the lateral force that holds the car against the bore
+    # torques' yaw moment (a few N m)
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import tmeasy_ref
+    CY, DY, VN, BW, FZN, H = 160000.0, 2000.0, 0.01, 0.205, 3500.0, 1e-3
+    rbn = (2 * math.sqrt(r0 * FZN / cz) + BW) / 6
+    cpsi, dpsi = CY * rbn * rbn, DY * rbn * rbn
+    psi, ref = 0.0, []
+    for r in d:
+        fz, wn = r[c["out_Fz_fl"]], r[c["out_rate_fl"]] + r[c["out_yaw_rate"]]
+        sx, sy, om = r[c["out_sx_fl"]], r[c["out_sy_fl"]], r[c["out_omega_fl"]]
+        L = 2 * math.sqrt(r0 * fz / cz)
+        rb = (L + BW) / 6
+        vr = (r0 - fz / cz / 3) * om
+        vstar = abs(vr) + VN
+        sb = -rb * wn / vstar
+        sbq = sb if sb != 0.0 else 1e-300
+        fos = tmeasy_ref.forces_cb(fz, sx, sy, 0.0, sbq)[3] / (rb * sbq)
+        w2 = (sx * vstar) ** 2 + (sy * vstar) ** 2 + vr * vr + (rb * wn) ** 2
+        vc = abs(vr) + VN * w2 / (w2 + VN * VN) + 1e-6 * VN
+        kf = rb * rb * fos
+        dps = -(vc * cpsi * psi + kf * wn) / (vc * dpsi + kf)
+        mz = -tmeasy_ref.trail_nl(fz, sy) * L * r[c["out_Fy_fl"]]
+        ref.append((r[0], psi, cpsi * psi + dpsi * dps, mz))
+        psi += H * dps
+    zpsi = c["z4"]
+    werr = max(abs(r[zpsi] - p[1]) for r, p in zip(d, ref))
+    check(werr < 1e-6 * max(abs(p[1]) for p in ref),
+          "parking: the front left tire's torsional tread psi = the bore formula's integration over the run (worst %.2e rad)" % werr)
+    # the steering torque: the tire's torque about the vertical less the steering gear's damper
+    # c_s angle' and the wheel's J angle'' about the kingpin (its equation of motion: J angle'' =
+    # -T - c_s angle' + T_B + Mz) and less k_s h angle'/2: the set angle is held over each step
+    # (the inputs at its start), so the spring's torque over the step k_s (angle - steer_k) has
+    # the mean T_k + k_s h angle'/2 with T_k = k_s (angle_k - steer_k), the output at its start
+    rate = [r[c["out_rate_fl"]] for r in d]
+    worst, tmax = 0.0, 0.0
+    for k in range(1, len(d) - 1):
+        if d[k][0] < 0.2 or 0.99 < d[k][0] < 1.1:
+            continue  # the start, and the ramp's end where the wheel rings on the steering (65 Hz)
+        acc = (rate[k + 1] - rate[k - 1]) / (2 * H)
+        exp = ref[k][2] + ref[k][3] - C_S * rate[k] - J_KP * acc - K_S * H * rate[k] / 2
+        worst = max(worst, abs(d[k][c["out_steer_torque_fl"]] - exp))
+        tmax = max(tmax, abs(exp))
+    check(worst < 0.01 * tmax, "parking: steering torque = T_B + Mz - c_s angle' - J angle'' - k_s h angle'/2 from 0.2 s to 2 s (not 0.99..1.1 s) within 1 %% of its "
+          "largest %.2f N m (worst %.3f N m)" % (tmax, worst))
+    r1 = [r for r in d if abs(r[0] - 1.0) < 1e-9][0]
+    k1 = d.index(r1)
+    ramp = [r for r in d if 0.2 <= r[0] <= 1.0]
+    check(all(r[c["out_steer_torque_fl"]] < 0 and r[c["out_steer_torque_fr"]] < 0 and r[c["out_rate_fl"]] > 0 for r in ramp),
+          "parking: turned left (angle' > 0), the steering torque is < 0 on both wheels through the ramp 0.2..1 s")
+    bound = tmeasy_ref.forces_cb(r1[c["out_Fz_fl"]], 0.0, 0.0, 0.0, 1.0)[4]
+    check(abs(r1[c["out_steer_torque_fl"]]) < bound + C_S * 0.3,
+          "parking: |torque| %.2f N m below R_B max(FM, FS) %.2f N m plus the damper's c_s 0.3 rad/s" % (abs(r1[c["out_steer_torque_fl"]]), bound))
+    # held after the ramp: the wheel stops, the patch holds it (no creep), spring torque = cpsi psi
+    e = d[-1]
+    hold = cpsi * e[zpsi] + ref[-1][3]
+    check(abs(e[c["out_rate_fl"]]) < 1e-4 and abs(e[c["out_steer_torque_fl"]] - hold) < 1e-3 * abs(e[c["out_steer_torque_fl"]]),
+          "parking, held 1 s: rate %.2e rad/s, steering torque %.3f N m = the tread's cpsi psi plus Mz %.3f N m (0.1 %%)"
+          % (e[c["out_rate_fl"]], e[c["out_steer_torque_fl"]], hold))
+    worst = max(abs((r[c["out_set_fl"]] - r[c["out_steer_angle_fl"]]) + r[c["out_steer_torque_fl"]] / K_S) for r in d)
+    check(worst <= 1e-15 and abs(d[-1][c["out_set_fl"]] - 0.3) < 1e-15,
+          "parking: set - angle = -torque / k_s on every row (worst %.2e rad), the set angle the input's 0.3 rad at the end" % worst)
+    print("car.hsm parking, braked, steer 0 -> 0.3 rad in 1 s: at 1 s steering torque fl %.2f N m, fr %.2f N m (bore torque %.2f, "
+          "Mz %.2f, damper %.2f), angle %.5f rad (deficit %.2e); held at 2 s %.2f N m, psi %.5f rad; R_B max(FM, FS) %.2f N m"
+          % (r1[c["out_steer_torque_fl"]], r1[c["out_steer_torque_fr"]], ref[k1][2], ref[k1][3], -C_S * r1[c["out_rate_fl"]],
+             r1[c["out_steer_angle_fl"]], 0.3 - r1[c["out_steer_angle_fl"]], e[c["out_steer_torque_fl"]], e[zpsi], bound))
+
 # camber= and bore= left out (off): the trajectory is the one before they existed, bit for bit.
 # The hash was printed by the tree before them (commit 88af758, hilstep-sim --hash on this run:
 # 0xdd67f1882f0ca062) and held through the keys' arrival; an intended change of car.hsm's
 # trajectory changes it and is said where it is made: re-pinned when the sparse order let each
 # wheel's suspension rows follow the wheel (hs_model_type.leaf_rows, rt/hs_sparse.c sa_order),
 # the same equations in another rounding (before it, this tree printed 0xdd67f1882f0ca062 too).
+# Since the kingpin this is car_heading.hsm's (car.hsm before it, the same text): its hash is
+# unchanged by the kingpin's code.
 HASH_BEFORE = "0xe9bd8fffcabd1555"
+# car.hsm with the kingpin on the same run: pinned when the kingpin came (the front wheels turned
+# by the steering's compliance, bore=on on the front tires, 2 rows fewer, 2 states more)
+HASH_KINGPIN = "0xf169c77892a4216a"
 with tempfile.TemporaryDirectory() as dd:
     inp = os.path.join(dd, "i.csv")
     with open(inp, "w") as f:
         f.write("t,steer,drive_fl,drive_fr,drive_rl,drive_rr\n0,0,0,0,0,0\n0.5,0.05,200,200,200,200\n"
                 "2,0.1,300,300,300,300\n3,-0.05,0,0,0,0\n")
     hashes = {}
-    for keys in ("", " camber=on", " bore=on"):
+    for src_name, keys in ((HEADING, ""), (HEADING, " camber=on"), (HEADING, " bore=on"), (HSM, "")):
         hsm = os.path.join(dd, "car.hsm")
-        with open(HSM) as src, open(hsm, "w") as dst:
+        with open(src_name) as src, open(hsm, "w") as dst:
             for line in src:
                 dst.write(line.rstrip("\n") + keys + "\n" if line.startswith("force ") and " tire " in line else line)
         r = subprocess.run([SIM, "--model-file", hsm, "--param", "v0=15", "--h", "1e-3", "--t", "4", "--inputs", inp, "--hash"],
                            capture_output=True, text=True)
         hl = [l for l in r.stdout.splitlines() if l.startswith("trajectory-hash")]
-        hashes[keys] = hl[0].split()[-1] if hl else None
-check(hashes[""] == HASH_BEFORE, "camber=, bore= left out: car.hsm's 4 s run (v0=15, steer and drive) hash %s = %s, before camber and bore"
-      % (hashes[""], HASH_BEFORE))
-check(hashes[" camber=on"] not in (None, HASH_BEFORE) and hashes[" bore=on"] not in (None, HASH_BEFORE, hashes[" camber=on"]),
-      "camber=on, bore=on on the four tires change that run (hashes %s, %s): the keys are live" % (hashes[" camber=on"], hashes[" bore=on"]))
+        hashes[(src_name, keys)] = hl[0].split()[-1] if hl else None
+h0, hc_, hb_ = hashes[(HEADING, "")], hashes[(HEADING, " camber=on")], hashes[(HEADING, " bore=on")]
+check(h0 == HASH_BEFORE, "camber=, bore= left out: car_heading.hsm's 4 s run (v0=15, steer and drive) hash %s = %s, before camber and bore"
+      % (h0, HASH_BEFORE))
+check(hc_ not in (None, HASH_BEFORE) and hb_ not in (None, HASH_BEFORE, hc_),
+      "camber=on, bore=on on the four tires change that run (hashes %s, %s): the keys are live" % (hc_, hb_))
+check(hashes[(HSM, "")] == HASH_KINGPIN, "car.hsm (the kingpin) on that run: hash %s = %s" % (hashes[(HSM, "")], HASH_KINGPIN))
 print("car-hsm: %d passed, %d failed" % (npass, nfail))
 sys.exit(1 if nfail else 0)
