@@ -171,5 +171,13 @@ int mb_test_fb(const char *dir)
     fails += agree(dir, "stack.hsm", HS_METHOD_SDIRK, 1.0 / 60.0, 600, 1e-8);
     fails += agree(dir, "ball.hsm", HS_METHOD_SDIRK, 1e-3, 3000, 1e-9);
     fails += agree(dir, "incline.hsm", HS_METHOD_SDIRK, 1e-3, 2000, 1e-9);
+    /* the cylinders of make contact-test (model/CONTACT.md "Cylinders"): rolling, at rest on
+     * their rim triangle and contact line, on a box face and a cube on a drum's disc; the two
+     * forms read the same points (ct_points and unilateral share contact_points) */
+    char scn[300];
+    snprintf(scn, sizeof scn, "%s/../../test/contact/scenes", dir);
+    fails += agree(scn, "cylroll.hsm", HS_METHOD_SDIRK, 1e-3, 1000, 1e-9);
+    fails += agree(scn, "cylrest.hsm", HS_METHOD_SDIRK, 1e-3, 1000, 1e-9);
+    fails += agree(scn, "cylbox.hsm", HS_METHOD_SYMPLECTIC, 1e-3, 1000, 1e-9);
     return fails;
 }
