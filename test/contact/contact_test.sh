@@ -579,7 +579,8 @@ below "cube on the drum: x - 2, y after 2 s (m)" "$(awk -v x="$(fo q15)" -v y="$
 # and leaves it where gravity's normal part no longer supplies v^2 / r: cos th = (4 + 3 v0^2 /
 # (g r)) / 7 (v0 read where the centre passes the edge). The last step with a normal impulse on
 # the table's rows is within 0.7 degrees of th (the turn of one step there, (v / r) h = 0.62 deg).
-# Before the edge points (the face's plane went on past the edge) it rolled on to x = 0.55.
+# With the edge point taken right below the rim point (on the end's plane) the end's normal was
+# taken: the cylinder sank 0.22 mm into the edge.
 out=$("$SIM" --model-file "$SC/cyledge.hsm" --h 0.001 --t 1 --csv "$T/edge.csv")
 [ "$(fo status)" = ok ] && ok "cylinder over a table edge: status ok" || ko "cylinder over a table edge: status $(fo status)"
 read -r v0 thl the <<EOF2
