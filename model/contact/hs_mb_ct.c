@@ -354,7 +354,10 @@ static void cyl_rim(const hs_mb_shape *S, const ct_frame *F, const hs_real *n, h
     for (int i = 0; i < 3; ++i) {
         w[i] = (lw > HS_R(1e-30)) ? (w[i] / lw) : F->A[0][i];
     }
-    cross3(a, w, u);
+    /* u = a x w (written out: cppcheck's cross-unit check misreads cross3 on this w) */
+    u[0] = a[1] * w[2] - a[2] * w[1];
+    u[1] = a[2] * w[0] - a[0] * w[2];
+    u[2] = a[0] * w[1] - a[1] * w[0];
     const hs_real s = (an > HS_R(0.0)) ? HS_R(-1.0) : HS_R(1.0);
     const hs_real c3 = HS_R(0.86602540378443865);
     for (int i = 0; i < 3; ++i) {
@@ -456,7 +459,7 @@ static void cyl_box_face(const hs_mb_shape *A, const ct_frame *Fa, const hs_mb_s
     const hs_real se = (mb_dot3(Fa->A[2], n) > HS_R(0.0)) ? HS_R(-1.0) : HS_R(1.0);
     const hs_real es[4] = {HS_R(1.0), HS_R(-1.0), se, se};
     for (int m = 0; m < 4; ++m) {
-        hs_real w[3], l[3], q[3];
+        hs_real w[3], l[3];
         int over = 1;
         for (int i = 0; i < 3; ++i) {
             w[i] = v[m][i] - Fb->c[i];
@@ -473,6 +476,7 @@ static void cyl_box_face(const hs_mb_shape *A, const ct_frame *Fa, const hs_mb_s
         if (over != 0) {
             pt_plane(v[m], pp, n, HS_R(0.0), &P[m]);
         } else {
+            hs_real q[3];
             frame_vec(Fb, l, q);
             for (int i = 0; i < 3; ++i) {
                 q[i] += Fb->c[i];
