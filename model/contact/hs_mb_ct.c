@@ -324,17 +324,24 @@ static void sphere_capsule(hs_real ra, const hs_real *c, const hs_mb_shape *B, c
     sphere_sphere(ra, c, B->size[0], p, P);
 }
 
-/* The bias of a cylinder's lowest rim direction towards its frame's x axis (dimensionless): a
- * cylinder standing on its face (axis along n) has no lowest rim point, and without a rule
- * its rim points would turn with the rounding of its tilt. At a tilt th the bias moves the
- * chosen point off the lowest one by at most r CT_CYL_BIAS / 2 in height (th near the bias),
- * r CT_CYL_BIAS^2 / (2 th) above it: 5e-7 m and less for r = 0.1 m. */
+/* The bias of a cylinder's lowest rim direction towards its frame's x axis (dimensionless):
+ * a cylinder standing on its face (axis along n) has no lowest rim point, and without a rule
+ * its rim points would turn with the rounding of its tilt. The bias acts only at tilts below
+ * it (b - sin th along x for sin th < b, none above: a cylinder on its side or tilted further
+ * takes its exact lowest points); there it moves the chosen point off the lowest one by at
+ * most r b in height. The rounding of (a.n) a - n turns the direction by about eps / b: in
+ * float (eps 6e-8) b = 1e-5 let a standing cylinder's rim points wander while it landed
+ * (65 um sideways, 3.4e-4 m/s, over its first second), so float takes 1e-3. */
+#ifdef HS_REAL_FLOAT
+#define CT_CYL_BIAS HS_R(1e-3)
+#else
 #define CT_CYL_BIAS HS_R(1e-5)
+#endif
 
 /* The four points of cylinder (S, F) (radius r = size[0], half length l = size[1] along its
  * frame's z axis a) that can touch a surface of normal n (n pointing from that surface towards
- * the cylinder): with w the unit rim direction furthest along -n, w ~ -(n - (a.n) a) biased by
- * CT_CYL_BIAS along the frame's x axis, and u = a x w,
+ * the cylinder): with w the unit rim direction furthest along -n, w ~ -(n - (a.n) a) biased
+ * along the frame's x axis below a tilt of CT_CYL_BIAS, and u = a x w,
  *     v0 = c + l a + r w,  v1 = c - l a + r w        (the rim points furthest along -n at each
  *                                                     end: the ends of the line a cylinder on its
  *                                                     side touches along)
@@ -348,7 +355,12 @@ static void cyl_rim(const hs_mb_shape *S, const ct_frame *F, const hs_real *n, h
     const hs_real an = mb_dot3(a, n), r = S->size[0], l = S->size[1];
     hs_real w[3], u[3];
     for (int i = 0; i < 3; ++i) {
-        w[i] = (an * a[i] - n[i]) + CT_CYL_BIAS * F->A[0][i];
+        w[i] = an * a[i] - n[i];
+    }
+    const hs_real lp = hs_sqrt(mb_dot3(w, w));
+    const hs_real b = (lp < CT_CYL_BIAS) ? (CT_CYL_BIAS - lp) : HS_R(0.0);
+    for (int i = 0; i < 3; ++i) {
+        w[i] += b * F->A[0][i];
     }
     const hs_real lw = hs_sqrt(mb_dot3(w, w));
     for (int i = 0; i < 3; ++i) {
@@ -379,9 +391,9 @@ static void cyl_plane(const hs_mb_shape *A, const ct_frame *Fa, const hs_real *p
     }
 }
 
-/* Ground point q against cylinder a (S, F): the cylinder's surface point nearest q into P->pa,
- * q into P->pb, the signed distance into P->phi (negative: q inside) and the normal from q's
- * body towards the cylinder into P->n. With t = (q - c) . a, the radial part rv = (q - c) - t a,
+/* Point q (ground frame, on b) against cylinder a (S, F): the cylinder's surface point nearest
+ * q into P->pa, q into P->pb, the signed distance into P->phi (negative: q inside) and the
+ * normal from q's body towards the cylinder into P->n. With t = (q - c) . a, the radial part rv = (q - c) - t a,
  * rho = |rv|: beside the side (|t| <= l) rho - r along -rv; beyond a face (rho <= r) |t| - l
  * along -sign(t) a; beyond the rim edge the distance to the rim point c + sign(t) l a + r rv /
  * rho; inside the larger (nearer) of rho - r and |t| - l. */
