@@ -1064,7 +1064,7 @@ static int find_stop(const hs_mb_store *st, tok t)
     return -1;
 }
 
-/* shape NAME sphere|box|capsule|plane body=BODY|ground [at=x,y,z] [radius=R] [half=...] [normal=...] */
+/* shape NAME sphere|box|capsule|cylinder|plane body=BODY|ground [at=x,y,z] [radius=R] [half=...] [normal=...] */
 static hs_status parse_shape(hs_mb_store *st, const tok *w, int npos, const tok *key, const tok *val, int nkv,
                        int line, hs_mb_error *err)
 {
@@ -1076,14 +1076,15 @@ static hs_status parse_shape(hs_mb_store *st, const tok *w, int npos, const tok 
     hs_mb_shape *S = &st->shapes[i];
     static const hs_mb_shape zero = {0};
     *S = zero;
-    if (npos != 3 || copy_name(S->name, w[1]) == 0) { return fail(err, line, kw, "expected: shape NAME sphere|box|capsule|plane body=BODY ...", E); }
+    if (npos != 3 || copy_name(S->name, w[1]) == 0) { return fail(err, line, kw, "expected: shape NAME sphere|box|capsule|cylinder|plane body=BODY ...", E); }
     if (find_shape(st, w[1]) >= 0) { return fail(err, line, w[1], "shape name already used", E); }
     if (D->dim != 3) { return fail(err, line, kw, "shapes and contacts need a 3-D model (dim=3)", E); }
     if (tok_eq(w[2], "sphere") != 0) { S->kind = HS_MB_SH_SPHERE; }
     else if (tok_eq(w[2], "box") != 0) { S->kind = HS_MB_SH_BOX; }
     else if (tok_eq(w[2], "capsule") != 0) { S->kind = HS_MB_SH_CAPSULE; }
+    else if (tok_eq(w[2], "cylinder") != 0) { S->kind = HS_MB_SH_CYLINDER; }
     else if (tok_eq(w[2], "plane") != 0) { S->kind = HS_MB_SH_PLANE; }
-    else { return fail(err, line, w[2], "unknown shape kind (sphere|box|capsule|plane)", E); }
+    else { return fail(err, line, w[2], "unknown shape kind (sphere|box|capsule|cylinder|plane)", E); }
     S->normal[2] = HS_R(1.0);
     int have_body = 0, have_r = 0, have_half = 0;
     for (int k = 0; k < nkv; ++k) {
@@ -1109,15 +1110,19 @@ static hs_status parse_shape(hs_mb_store *st, const tok *w, int npos, const tok 
         } else if (tok_eq(key[k], "half") != 0 && S->kind == HS_MB_SH_CAPSULE) {
             have_half = 1;
             if (read_vec(st, val[k], &S->size[1], 1) != 1 || !(S->size[1] >= HS_R(0.0))) { return fail_val(st, err, line, key[k], "expected the half length of the axis >= 0 (m)"); }
+        } else if (tok_eq(key[k], "half") != 0 && S->kind == HS_MB_SH_CYLINDER) {
+            have_half = 1;
+            if (read_vec(st, val[k], &S->size[1], 1) != 1 || !(S->size[1] > HS_R(0.0))) { return fail_val(st, err, line, key[k], "expected the half length of the axis > 0 (m)"); }
         } else if (tok_eq(key[k], "normal") != 0 && S->kind == HS_MB_SH_PLANE) {
             if (read_vec(st, val[k], S->normal, 3) != 3) { return fail_val(st, err, line, key[k], "expected nx,ny,nz"); }
             const hs_real n2 = S->normal[0] * S->normal[0] + S->normal[1] * S->normal[1] + S->normal[2] * S->normal[2];
             if (!(hs_abs(n2 - HS_R(1.0)) < HS_R(1e-9))) { return fail(err, line, key[k], "the normal must be a unit vector", E); }
-        } else { return fail(err, line, key[k], "unknown key for this shape (body, at; sphere: radius; box: half=hx,hy,hz; capsule: radius, half; plane: normal)", E); }
+        } else { return fail(err, line, key[k], "unknown key for this shape (body, at; sphere: radius; box: half=hx,hy,hz; capsule, cylinder: radius, half; plane: normal)", E); }
     }
     if (have_body == 0) { return fail(err, line, kw, "body=BODY|ground is required", E); }
-    if ((S->kind == HS_MB_SH_SPHERE || S->kind == HS_MB_SH_CAPSULE) && have_r == 0) { return fail(err, line, kw, "radius= is required", E); }
-    if ((S->kind == HS_MB_SH_BOX || S->kind == HS_MB_SH_CAPSULE) && have_half == 0) { return fail(err, line, kw, "half= is required", E); }
+    const int round = (int)(S->kind == HS_MB_SH_SPHERE || S->kind == HS_MB_SH_CAPSULE || S->kind == HS_MB_SH_CYLINDER);
+    if (round != 0 && have_r == 0) { return fail(err, line, kw, "radius= is required", E); }
+    if ((S->kind == HS_MB_SH_BOX || S->kind == HS_MB_SH_CAPSULE || S->kind == HS_MB_SH_CYLINDER) && have_half == 0) { return fail(err, line, kw, "half= is required", E); }
     st->shape_line[i] = line;
     D->nshapes = i + 1;
     return HS_OK;
@@ -1157,7 +1162,12 @@ static hs_status parse_contact(hs_mb_store *st, const tok *w, int npos, const to
     if (C->a < 0 || C->b < 0) { return fail(err, line, kw, "a=SHAPE and b=SHAPE are required", E); }
     const hs_mb_shape *A = &st->shapes[C->a], *B = &st->shapes[C->b];
     if (hs_mb_ct_pair_slots(A->kind, B->kind) == 0) {
-        return fail(err, line, kw, "shape pair not supported (sphere, box or capsule on a plane; sphere-sphere; sphere-box; box-box)", E);
+        static const char *const SK[] = {"sphere", "box", "capsule", "plane", "cylinder"};
+        detail_add(err, "a=");
+        detail_add(err, SK[A->kind]);
+        detail_add(err, " b=");
+        detail_add(err, SK[B->kind]);
+        return fail(err, line, kw, HS_MB_CT_PAIRS_MSG, E);
     }
     if ((A->body < 0 && B->body < 0) || A->body == B->body) { return fail(err, line, kw, "a contact needs two different bodies (one may be ground)", E); }
     st->contact_line[i] = line;

@@ -248,7 +248,8 @@ typedef struct hs_mb_output {
 
 /* Unilateral elements (model/CONTACT.md; rt/hs_contact.h solves them). A shape is a body's
  * geometry; a contact is a pair of shapes with fixed slots (sphere-plane 1, capsule-plane 2,
- * box-plane 4, sphere-sphere 1, sphere-box 1, box-box 4 vertex-face points), each slot one
+ * box-plane 4, cylinder-plane 4, sphere-sphere 1, sphere-box 1, sphere-capsule 1, box-box 4,
+ * capsule-box 3, capsule-capsule 3, cylinder-box 4 points; model/CONTACT.md), each slot one
  * normal row plus two friction rows when mu > 0; an end stop bounds a joint's coordinate. */
 #ifndef HS_MB_MAX_SHAPES
 #define HS_MB_MAX_SHAPES 128  /* shapes */
@@ -270,7 +271,8 @@ typedef enum hs_mb_shape_kind {
     HS_MB_SH_SPHERE = 0,  /* size[0] radius (m) */
     HS_MB_SH_BOX = 1,     /* size half extents along the body axes (m) */
     HS_MB_SH_CAPSULE = 2, /* size[0] radius, size[1] half length of its axis, the body z axis (m) */
-    HS_MB_SH_PLANE = 3    /* pos a point, normal the unit normal (body frame; ground: ground frame) */
+    HS_MB_SH_PLANE = 3,   /* pos a point, normal the unit normal (body frame; ground: ground frame) */
+    HS_MB_SH_CYLINDER = 4 /* size[0] radius, size[1] half length of its axis, the body z axis (m) */
 } hs_mb_shape_kind;
 
 typedef struct hs_mb_shape {
@@ -670,6 +672,10 @@ int hs_mb_fn_unilateral(const hs_model *m, hs_real t, const hs_real *q, hs_real 
 hs_status hs_mb_ct_compile(hs_mb_model *mb, int *bad);
 /* Slots of a contact between shape kinds ka and kb (either order), 0 when the pair is not supported. */
 int hs_mb_ct_pair_slots(hs_mb_shape_kind ka, hs_mb_shape_kind kb);
+/* The refusal of a pair hs_mb_ct_pair_slots does not support: the supported ones. */
+#define HS_MB_CT_PAIRS_MSG                                                                               \
+    "shape pair not supported (supported: sphere, box, capsule or cylinder on a plane; sphere-sphere; " \
+    "sphere-box; sphere-capsule; box-box; capsule-box; capsule-capsule; cylinder-box)"
 
 /* Fills mb's free-body table (mb->nfb, mb->fb) when the compiled description is made only of
  * spatial bodies under gravity (dim 3, no joint, no force element, one norm row per body in

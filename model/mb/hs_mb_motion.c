@@ -419,8 +419,11 @@ static void err_body(const hs_mb_desc *D, hs_mb_model *mb, int *used, int b)
         const hs_mb_shape *S = &D->shapes[k];
         /* a plane on a body has no farthest point: its named points are the others' */
         if ((S->body != b) || (S->kind == HS_MB_SH_PLANE)) { continue; }
+        /* a cylinder's farthest point is a rim point: sqrt(r^2 + l^2) from its centre */
+        const hs_real cyl[3] = {S->size[0], S->size[1], HS_R(0.0)};
         const hs_real ext = (S->kind == HS_MB_SH_BOX) ? arm(S->size)
-                            : (S->kind == HS_MB_SH_CAPSULE) ? (S->size[0] + S->size[1]) : S->size[0];
+                            : (S->kind == HS_MB_SH_CAPSULE) ? (S->size[0] + S->size[1])
+                            : (S->kind == HS_MB_SH_CYLINDER) ? arm(cyl) : S->size[0];
         const hs_real r = arm(S->pos) + ext;
         mb->egrp[b].w = (r > mb->egrp[b].w) ? r : mb->egrp[b].w;
     }

@@ -493,7 +493,7 @@ static void emit_contacts(const hs_mb_desc *D, const hs_mb_model *M)
 {
     /* unilateral elements (model/CONTACT.md) */
     if (D->nshapes) {
-        static const char *const SK[] = {"HS_MB_SH_SPHERE", "HS_MB_SH_BOX", "HS_MB_SH_CAPSULE", "HS_MB_SH_PLANE"};
+        static const char *const SK[] = {"HS_MB_SH_SPHERE", "HS_MB_SH_BOX", "HS_MB_SH_CAPSULE", "HS_MB_SH_PLANE", "HS_MB_SH_CYLINDER"};
         fprintf(o, "static const hs_mb_shape shapes[%d] = {\n", D->nshapes);
         for (int i = 0; i < D->nshapes; ++i) {
             const hs_mb_shape *S = &D->shapes[i];

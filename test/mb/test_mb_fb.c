@@ -171,5 +171,17 @@ int mb_test_fb(const char *dir)
     fails += agree(dir, "stack.hsm", HS_METHOD_SDIRK, 1.0 / 60.0, 600, 1e-8);
     fails += agree(dir, "ball.hsm", HS_METHOD_SDIRK, 1e-3, 3000, 1e-9);
     fails += agree(dir, "incline.hsm", HS_METHOD_SDIRK, 1e-3, 2000, 1e-9);
+    /* the cylinders of make contact-test (model/CONTACT.md "Cylinders"): at rest on their rim
+     * triangle and contact line, dropped on a box face, a cube on a drum's disc; the two forms
+     * read the same points (ct_points and unilateral share contact_points). Not here: the
+     * rolling cylinder (cylroll.hsm: the generic stepper's spinning quaternion, p . p' 6.3e-5,
+     * parts the two runs by 3.8e-4 m/s: the steppers differ, not the stages) and cylrest.hsm
+     * after sdirk (its standing cylinder's first steps in point order part the forms by 8.9e-9
+     * m/s from step 2 on, decaying to 1e-18 by step 100: model/CONTACT.md "Cylinders") */
+    char scn[300];
+    snprintf(scn, sizeof scn, "%s/../../test/contact/scenes", dir);
+    fails += agree(scn, "cylrest.hsm", HS_METHOD_SYMPLECTIC, 1e-3, 1000, 1e-9);
+    fails += agree(scn, "cylbox.hsm", HS_METHOD_SDIRK, 1e-3, 1000, 1e-9);
+    fails += agree(scn, "cylbox.hsm", HS_METHOD_SYMPLECTIC, 1e-3, 1000, 1e-9);
     return fails;
 }
