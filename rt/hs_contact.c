@@ -340,7 +340,7 @@ HS_INLINE void ct_targets(hs_stepper *s, const hs_model_type *T, int nq, int nk,
          * cannot wander in the null space from step to step */
         s->cteps[i] = reg * W;
         if (T->ct_rows[i].kind != HS_CT_NORMAL) {
-            /* friction: no compliance; cteps selects the bound's normal impulse (point_update) */
+            /* friction: no compliance; cteps selects the bound's normal impulse (bounds) */
             const int prev = (int)((T->ct_rows[i].box != 0) && (s->ctl[T->ct_rows[i].normal] > HS_R(0.0)));
             s->cteps[i] = (prev != 0) ? HS_R(1.0) : HS_R(0.0);
         }

@@ -15,10 +15,8 @@
  *                    slowly followed load: the rest depth of the 1 ms step, hs_contact_hold),
  *              d = phi_i - h J_i u~ the gap at the start of the step;
  * friction rows  J_i u_{n+1} = 0 while |lambda_i| < mu nbar, else |lambda_i| = mu nbar opposing
- *              the slip: nbar = the normal's impulse just updated in this sweep (pyramid) or as
- *              the sweep reached the point, the one after the sweep before (box: [L1] sec. 2.8's
- *              bound fixed within a sweep from the current estimate of the normal force; a
- *              contact new in this step uses the updated one); both converge to mu lambda_n.
+ *              the slip: nbar = the normal's impulse in this sweep (pyramid) or of the previous
+ *              step (box, [L1] sec. 2.8; a contact new in this step uses the current one).
  * The work is fixed at init: solves with the factor (one per coordinate of a body when the
  * bodies are not joined to each other, else one per group of rows with disjoint ranges), then
  * hs_model_type.ct_sweeps (0: HS_CT_SWEEPS_GEN, HS_CT_SWEEPS_FB in body velocities) projected

@@ -59,8 +59,7 @@
 #define PT_C20 44
 #define PT_C21 45
 #define PT_HN 46   /* the normal's upper bound: 1e30, 0 for an empty slot */
-#define PT_F1 47   /* friction row 1's bound hi = F1[0] lambda_n,0 + F1[1] lambda_n (point_update's, written
-                    * out: lambda_n,0 the normal as the sweep reached the point, lambda_n as updated) */
+#define PT_F1 47   /* friction row 1's bound hi = F1[0] + F1[1] lambda_n (bounds(), written out) */
 #define PT_F2 49   /* the same for row 2 */
 #define PT_D 52    /* per row: the point's update within its pair's sweep (N s; fb_pair_sweep) */
 #define PT_VN 55   /* the normal's J u at the stage's entry, without its radial part (m/s) */
@@ -364,9 +363,9 @@ HS_INLINE void point_couplings(hs_stepper *s, const hs_model_type *T, const hs_r
     Rp[PT_C10] = s->ctv[i0 + 1];
     Rp[PT_C20] = s->ctphi[i0 + 2];
     Rp[PT_C21] = s->ctv[i0 + 2];
-    /* a friction row's bound mu ((sel lambda_n,0) + (1 - sel) lambda_n) of point_update with
-     * sel (cteps) 0 or 1, as F[0] lambda_n,0 + F[1] lambda_n: (mu, 0) or (0, mu), the same
-     * value; (0, 0) for an empty slot */
+    /* a friction row's bound mu ((sel lambda_n,prev) + (1 - sel) lambda_n) of bounds() with
+     * sel (cteps) 0 or 1, as F[0] + F[1] lambda_n: (mu lambda_n,prev, 0) or (0, mu), the
+     * same value; (0, 0) for an empty slot */
     for (int j = 1; j < 3; ++j) {
         const int i = i0 + j;
         const hs_real mu = T->ct_rows[i].mu;
@@ -375,7 +374,7 @@ HS_INLINE void point_couplings(hs_stepper *s, const hs_model_type *T, const hs_r
         /* MISRA Ref 10.6.2 [*tool*: c ? 1 : 0 into an int] */
         const int prev = (s->cteps[i] > HS_R(0.5)) ? 1 : 0;
         hs_real *F = &Rp[(j == 1) ? PT_F1 : PT_F2];
-        F[0] = ((live != 0) && (prev != 0)) ? mu : HS_R(0.0);
+        F[0] = ((live != 0) && (prev != 0)) ? (mu * s->ctl[i0]) : HS_R(0.0);
         F[1] = ((live != 0) && (prev == 0)) ? mu : HS_R(0.0);
     }
 }
@@ -473,11 +472,10 @@ static void point_setup(hs_stepper *s, const hs_fb_info *fb, const hs_ct_point *
 }
 
 /* The upper bound of row j of point record R with normal impulse ln (bounds() of
- * rt/hs_contact_int.h from the record, both models mu ln: the lower is 0 for the normal, -hi
- * for a tangent). */
+ * rt/hs_contact_int.h from the record: the lower is 0 for the normal, -hi for a tangent). */
 static inline hs_real pt_hi(const hs_real *R, int j, hs_real ln)
 {
-    return (j == 0) ? R[PT_HN] : ((j == 1) ? ((R[PT_F1] + R[PT_F1 + 1]) * ln) : ((R[PT_F2] + R[PT_F2 + 1]) * ln));
+    return (j == 0) ? R[PT_HN] : ((j == 1) ? (R[PT_F1] + (R[PT_F1 + 1] * ln)) : (R[PT_F2] + (R[PT_F2 + 1] * ln)));
 }
 
 /* One projected Gauss-Seidel update of a contact point's three rows from their J u (v0, v1,
@@ -488,17 +486,16 @@ static inline hs_real pt_hi(const hs_real *R, int j, hs_real ln)
 static inline void point3(const hs_real *restrict R, hs_real *restrict l, hs_real v0, hs_real v1, hs_real v2,
                           hs_real *e)
 {
-    const hs_real l0 = l[0];
-    const hs_real w0 = (v0 - R[PT_R]) + (R[PT_EPS] * l0);
-    const hs_real n0 = clamp(l0 - (w0 * R[PT_IW]), HS_R(0.0), R[PT_HN]);
-    const hs_real e0 = n0 - l0;
+    const hs_real w0 = (v0 - R[PT_R]) + (R[PT_EPS] * l[0]);
+    const hs_real n0 = clamp(l[0] - (w0 * R[PT_IW]), HS_R(0.0), R[PT_HN]);
+    const hs_real e0 = n0 - l[0];
     l[0] = n0;
-    hs_real hi = (R[PT_F1] * l0) + (R[PT_F1 + 1] * n0);
+    hs_real hi = R[PT_F1] + (R[PT_F1 + 1] * n0);
     const hs_real w1 = (v1 + (R[PT_C10] * e0)) - R[PT_R + 1];
     const hs_real n1 = clamp(l[1] - (w1 * R[PT_IW + 1]), -hi, hi);
     const hs_real e1 = n1 - l[1];
     l[1] = n1;
-    hi = (R[PT_F2] * l0) + (R[PT_F2 + 1] * n0);
+    hi = R[PT_F2] + (R[PT_F2 + 1] * n0);
     const hs_real w2 = ((v2 + (R[PT_C20] * e0)) + (R[PT_C21] * e1)) - R[PT_R + 2];
     const hs_real n2 = clamp(l[2] - (w2 * R[PT_IW + 2]), -hi, hi);
     e[0] = e0;

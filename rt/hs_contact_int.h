@@ -121,12 +121,7 @@ static inline hs_real impact_lead(hs_real tau, hs_real h, hs_real cq)
     return (h - tau) - cq;
 }
 
-/* Bounds of row i for impulses lam (the sweep's, as they stand when the row is reached). A
- * friction row's bound is mu times its normal impulse of the sweep for either friction model
- * here: the warm start, the residual (which so measures the Coulomb pyramid both models
- * converge to) and the rows outside a contact point (row_update: hand-written rows over several
- * normals); inside a point (point_update, point3) box takes the normal as the sweep reached it
- * and pyramid the one just updated. */
+/* Bounds of row i for impulses lam (this sweep's) and lam0 (the previous step's). */
 static inline void bounds(const hs_stepper *s, int i, const hs_real *lam, hs_real *lo, hs_real *hi)
 {
     const hs_ct_row *R = &s->model->type->ct_rows[i];
@@ -138,14 +133,20 @@ static inline void bounds(const hs_stepper *s, int i, const hs_real *lam, hs_rea
         *hi = HS_R(1e30);
     } else if (R->ngroup == 1) {
         /* one normal (every contact point): the loop below with one term */
-        *hi = R->mu * lam[R->normal];
+        /* cteps holds 1 when the previous step's impulse is the one (box friction on a contact
+         * that carried load), else 0, set once per step: picked by arithmetic (exact, as one
+         * term is zero), the same work either way */
+        const hs_real sel = s->cteps[i];
+        *hi = R->mu * ((sel * s->ctl[R->normal]) + ((HS_R(1.0) - sel) * lam[R->normal]));
         *lo = -*hi;
     } else {
-        hs_real cur = HS_R(0.0);
+        hs_real prev = HS_R(0.0), cur = HS_R(0.0);
         for (int k = 0; k < R->ngroup; ++k) {
+            prev += s->ctl[R->normal + k * R->stride];
             cur += lam[R->normal + k * R->stride];
         }
-        *hi = R->mu * (cur / (hs_real)R->ngroup);
+        const hs_real nbar = (((R->box != 0) && (prev > HS_R(0.0))) ? prev : cur) / (hs_real)R->ngroup;
+        *hi = R->mu * nbar;
         *lo = -*hi;
     }
 }
@@ -156,7 +157,7 @@ static inline hs_real row_update(hs_stepper *s, int i, hs_real *lam, hs_real v)
 {
     hs_real lo, hi;
     bounds(s, i, lam, &lo, &hi);
-    /* a friction row's cteps is its bound's selector (point_update), its compliance is zero */
+    /* a friction row's cteps is its bound's selector (bounds), its compliance is zero */
     const hs_real eps = (s->model->type->ct_rows[i].kind == HS_CT_NORMAL) ? s->cteps[i] : HS_R(0.0);
     const hs_real w = (v - s->ctr[i]) + (eps * lam[i]);
     const hs_real ln = clamp(lam[i] - (w * s->ctiw[i]), lo, hi);
@@ -175,18 +176,15 @@ static inline void point_update(const hs_stepper *s, int i, hs_real *lam, hs_rea
     const hs_ct_row *R = &s->model->type->ct_rows[i];
     const hs_real *iw = &s->ctiw[i], *ep = &s->cteps[i], *rr = &s->ctr[i];
     hs_real *l = &lam[i];
-    const hs_real l0 = l[0];
     /* the normal: [0, 1e30], or [0, 0] for an empty slot */
     const hs_real hn = (iw[0] > HS_R(0.0)) ? HS_R(1e30) : HS_R(0.0);
     const hs_real w0 = (v0 - rr[0]) + (ep[0] * l[0]);
     const hs_real n0 = clamp(l[0] - (w0 * iw[0]), HS_R(0.0), hn);
     const hs_real e0 = n0 - l[0];
     l[0] = n0;
-    /* the friction rows: +-mu times the normal impulse as this sweep reached the point (the
-     * one after the sweep before: box, [L1] sec. 2.8's bound from the current estimate of the
-     * normal force, fixed within the sweep) or as just updated (pyramid; ep is the selector),
-     * [0, 0] for an empty slot; no compliance */
-    const hs_real ln = l0;
+    /* the friction rows: +-mu times the previous step's or this sweep's normal impulse
+     * (ep is the selector), [0, 0] for an empty slot; no compliance */
+    const hs_real ln = s->ctl[i];
     const hs_real s1 = ep[1];
     hs_real hi = R[1].mu * ((s1 * ln) + ((HS_R(1.0) - s1) * n0));
     hi = (iw[1] > HS_R(0.0)) ? hi : HS_R(0.0);

@@ -193,7 +193,7 @@ hs_status hs_stepper_def_validate(const hs_stepper_def *def, const hs_model *m);
     X(ctv, NK, "contact row velocities J u before the contact stage; in the sweeps J_i B_{i-1} within a point") \
     X(ctr, NK, "contact targets: J u_{n+1} >= ctr (normals), = 0 (friction)") \
     X(ctiw, NK, "1 / W_ii of each contact row (0 for an empty slot)") \
-    X(cteps, NK, "compliance of each normal row (HS_CT_REG W_ii); of a friction row: 1 when its bound uses the normal impulse the sweep before left (box), else 0") \
+    X(cteps, NK, "compliance of each normal row (HS_CT_REG W_ii); of a friction row: 1 when its bound uses the previous step's normal impulse, else 0") \
     X(ctl, NK, "committed contact impulses (N s; the next step's warm start)") \
     X(ctln, NK, "new contact impulses (swapped at commit)") \
     X(cta, NK, "committed hold anchors: per normal row of a contact point, its pair's mean normal impulse followed at HS_CT_HOLDB per step (N s; 0 on other rows)") \

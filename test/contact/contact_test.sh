@@ -1,9 +1,10 @@
 #!/bin/sh
 # contact_test.sh - contacts, end stops and dry friction against analytic answers (model/CONTACT.md):
 #   incline: sticks for mu > tan(20 deg), slides with a = g (sin 20 - mu cos 20) within 1 %
-#            (box and pyramid friction, several methods), u = a t within 1e-9, box = pyramid;
+#            (box and pyramid friction, several methods), u = a t within 1e-9 (pyramid; box
+#            within its one-step lag);
 #   slide:   a cube sliding to a stop from v0 stops at v0^2 / (2 mu g) (plus the method's last
-#            step), box = pyramid;
+#            step; box within its one-step lag);
 #   sphere:  at rest after 1 s, |v| <= 1e-6 m/s, penetration = the contact compliance within 1 %;
 #   stack:   five boxes stand 60 s: top-box horizontal drift <= 0.1 mm (h = 1 ms) and <= 1 mm
 #            (h = 1/60 s), its settle = the compliance of the five contacts within 1 %;
@@ -75,36 +76,25 @@ for fr in box pyramid; do
     done
 done
 
-# the two friction models agree within the step (the box bound in each sweep from the normal
-# impulse the sweep before left, [L1] sec. 2.8's bound from a current estimate of the normal):
-# the sliding block's velocity is the whole step's a t, a = gx - mu |gz| of the description's own
-# gravity, within 1e-9 relative, and box and pyramid reach the same x(2 s) within 1e-9 m. With
-# the bound from the previous step's normal impulse box read u +6.0e-6 (mu = 0.2) and +1.24e-4
-# (mu = 0.35) relative high, x 3.6e-5 m off pyramid's (model/CONTACT.md "Figures").
+# pyramid friction (the bound mu times the normal just updated) within the step: the sliding
+# block's velocity is the whole step's a t, a = gx - mu |gz| of the description's own gravity,
+# within 1e-9 relative. box (the default: the bound from the previous step's normal impulse,
+# fixed within the step, so the sweeps solve a box-bounded QP and never add energy; a bound that
+# follows the sweep's normal made the cylinder's edge landing gain energy, model/CONTACT.md
+# "Friction within the step") lags it by up to one step: u +6.0e-6 (mu = 0.2) and +1.24e-4
+# (mu = 0.35) relative high, checked within 2.5e-4 (the lag's size, not rounding).
 GX=$(sed -n 's/^gravity \([^,]*\),[^,]*,\(.*\)$/\1/p' "$M/incline.hsm")
 GZ=$(sed -n 's/^gravity \([^,]*\),[^,]*,\(.*\)$/\2/p' "$M/incline.hsm")
 for m in sdirk symplectic galpha j2; do
     for mu in 0.2 0.35; do
-        xb=""
         for fr in box pyramid; do
             out=$("$SIM" --model-file "$T/incline_$fr.hsm" --param mu=$mu --method $m --h 0.001 --t 2 --glob-check off)
-            x=$(echo "$out" | field q1); u=$(echo "$out" | field u1)
+            u=$(echo "$out" | field u1)
             a=$(awk -v mu=$mu -v gx="$GX" -v gz="$GZ" 'BEGIN { printf "%.15g", gx + mu * gz }')
-            rel "incline $fr $m mu=$mu: u(2 s) = (gx - mu |gz|) t of the description's gravity (incline.hsm)" "$u" "$(awk -v a="$a" 'BEGIN { printf "%.15g", 2 * a }')" 1e-9
-            [ -z "$xb" ] && xb=$x
+            tol=1e-9; [ $fr = box ] && tol=2.5e-4
+            rel "incline $fr $m mu=$mu: u(2 s) = (gx - mu |gz|) t of the description's gravity (incline.hsm)" "$u" "$(awk -v a="$a" 'BEGIN { printf "%.15g", 2 * a }')" $tol
         done
-        below "incline $m mu=$mu: box and pyramid agree, x(2 s) box - pyramid (m)" "$(awk -v a="$xb" -v b="$x" 'BEGIN { printf "%.6g", a - b }')" 1e-9
     done
-done
-
-# and where it sticks (mu = 0.5, 0.37 > tan 20): the same creep into the compliance with both
-# (1.64e-7 m in 2 s) within 1e-9 m, the sliding bar: at 0.5 to the bit; at 0.37, near tan 20,
-# 1.4e-10 m apart (the two bounds differ within a sweep until the sweeps converge; 2.1e-10 m
-# with the previous step's bound, which lagged where the normal load changed, not at rest)
-for mu in 0.5 0.37; do
-    xb=$("$SIM" --model-file "$T/incline_box.hsm" --param mu=$mu --h 0.001 --t 2 --glob-check off | field q1)
-    xp=$("$SIM" --model-file "$T/incline_pyramid.hsm" --param mu=$mu --h 0.001 --t 2 --glob-check off | field q1)
-    below "incline mu=$mu sticks: box and pyramid agree, x(2 s) box - pyramid (m)" "$(awk -v a="$xb" -v b="$xp" 'BEGIN { printf "%.6g", a - b }')" 1e-9
 done
 
 # ---- a cube sliding to a stop on the floor (test/contact/scenes/slide.hsm: v0 = 3 and 1 m/s,
@@ -112,15 +102,14 @@ done
 # floor(v0 / (a h)) full steps and v_k = v0 - k a h left, the positions of each method add the
 # step velocities: trapezoidal (sdirk, galpha: cq = h/2) v0^2 / (2 a) + h v_k / 2 - v_k^2 / (2 a)
 # (the last step's trapezoid, at most h^2 a / 8 = 0.61 um), velocities first (symplectic)
-# h (k v0 - a h k (k + 1) / 2), positions first (j2) that plus h v0. Bar 5e-8 m (measured 9.4e-9
-# m at every method and v0: the cube's settle into its compliance, mu d = 2.5e-7 m later, and its
-# pitch on its corners under the friction torque, given back when it stops, 2.5e-7 m earlier,
-# cancel to that); at rest at 1.5 s; box and pyramid within 1e-9 m. With the bound from the
-# previous step's normal impulse box stopped 3.0e-5 m late from 3 m/s. ----
+# h (k v0 - a h k (k + 1) / 2), positions first (j2) that plus h v0. Pyramid: bar 5e-8 m
+# (measured 9.4e-9 m at every method and v0: the cube's settle into its compliance, mu d =
+# 2.5e-7 m later, and its pitch on its corners under the friction torque, given back when it
+# stops, 2.5e-7 m earlier, cancel to that). Box, the default, stops up to a step's lag later
+# (3.0e-5 m from 3 m/s at sdirk): bar 1e-4 m. Both at rest at 1.5 s. ----
 sed "s/friction=box/friction=pyramid/" "$SC/slide.hsm" > "$T/slide_pyramid.hsm"
 for v0 in 3 1; do
     for m in sdirk galpha symplectic j2; do
-        xb=""
         for fr in box pyramid; do
             f="$SC/slide.hsm"; [ $fr = pyramid ] && f="$T/slide_pyramid.hsm"
             out=$("$SIM" --model-file "$f" --param v0=$v0 --method $m --h 0.001 --t 1.5 --glob-check off)
@@ -130,18 +119,17 @@ for v0 in 3 1; do
                     if (m == "sdirk" || m == "galpha") s = v0 * v0 / (2 * a) + h * vk / 2 - vk * vk / (2 * a)
                     if (m == "j2") s += h * v0
                     printf "%.12g", s }')
+            bar=5e-8; [ $fr = box ] && bar=1e-4
             below "slide v0=$v0 $fr $m: stop at x = v0^2/(2 mu g) + the method's last step ($xe m): x - that (m)" \
-                "$(awk -v x="$x" -v e="$xe" 'BEGIN { printf "%.6g", x - e }')" 5e-8
+                "$(awk -v x="$x" -v e="$xe" 'BEGIN { d = x - e; printf "%.6g", d < 0 ? -d : d }')" $bar
             below "slide v0=$v0 $fr $m: at rest at 1.5 s, u1 (m/s)" "$u" 1e-9
-            [ -z "$xb" ] && xb=$x
         done
-        below "slide v0=$v0 $m: box and pyramid agree, stop x box - pyramid (m)" "$(awk -v a="$xb" -v b="$x" 'BEGIN { printf "%.6g", a - b }')" 1e-9
     done
 done
 # the analytic stop itself, without the method's step: v0^2 / (2 mu g) within h^2 mu g / 8 plus
-# the 5e-8 above (sdirk, v0 = 3: 0.917431193 m; box read 0.917461452 with the old bound)
-out=$("$SIM" --model-file "$SC/slide.hsm" --h 0.001 --t 1.5 --glob-check off)
-below "slide v0=3 box sdirk: x - v0^2/(2 mu g) (m), bar h^2 mu g / 8 + 5e-8" \
+# the 5e-8 above (pyramid, sdirk, v0 = 3: 0.917431193 m)
+out=$("$SIM" --model-file "$T/slide_pyramid.hsm" --h 0.001 --t 1.5 --glob-check off)
+below "slide v0=3 pyramid sdirk: x - v0^2/(2 mu g) (m), bar h^2 mu g / 8 + 5e-8" \
     "$(awk -v x="$(echo "$out" | field q1)" 'BEGIN { printf "%.6g", x - 9 / (2 * 0.5 * 9.81) }')" \
     "$(awk 'BEGIN { printf "%.6g", 1e-6 * 0.5 * 9.81 / 8 + 5e-8 }')"
 
