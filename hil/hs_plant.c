@@ -222,7 +222,10 @@ hs_status hs_plant_initialize(hs_plant *p, const hs_plant_def *def, const hs_mod
     if (p->def.fault_hold < 1u) { p->def.fault_hold = 1u; }
     hs_status rc = hs_stepper_init(&p->st, &p->def.step, m, HS_R(0.0), reals, nreals, ints, nints);
     if (rc != HS_OK) {
-        why_set(why, cap, "stepper init: ", hs_status_str(rc));
+        char mw[160];
+        /* a description this build's capacities refuse says which capacity and its need */
+        if (hs_mb_model_why(m, mw, sizeof mw) != 0) { why_set(why, cap, "stepper init: ", mw); }
+        else { why_set(why, cap, "stepper init: ", hs_status_str(rc)); }
         return rc;
     }
     /* the one map check, shared with the offline simulator (hs_plant_signal_map) */

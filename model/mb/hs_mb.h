@@ -616,6 +616,10 @@ typedef struct hs_mb_gen {
 /* Hooks of a generated type (hs_model.h signatures); m->type->data is its hs_mb_gen. check()
  * and initial() compile the tables once; the others refuse (HS_E_MODEL) before that. */
 int hs_mb_gen_check(const hs_model *m);
+/* 1 and why (cap chars) what refused m when m is a generated description whose tables this
+ * build could not compile (e.g. "50 bodies exceed HS_MB_MAX_BODIES = 24; build with ..."); 0
+ * (why "") for any other model or one that compiled. Init-time use only: it compiles again. */
+int hs_mb_model_why(const hs_model *m, char *why, size_t cap);
 int hs_mb_gen_initial(const hs_model *m, hs_real t0, hs_real *q, hs_real *u, hs_real *z);
 int hs_mb_gen_mass(const hs_model *m, hs_real t, const hs_real *q, hs_real *M);
 int hs_mb_gen_force(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u, const hs_real *z,

@@ -32,6 +32,30 @@ static int bind(const hs_model *m)
 
 int hs_mb_gen_check(const hs_model *m) { return bind(m); }
 
+int hs_mb_model_why(const hs_model *m, char *why, size_t cap)
+{
+    if ((why == NULL) || (cap == 0u)) { return 0; }
+    why[0] = '\0';
+    /* only a generated description's tables can be refused by this build's capacities */
+    if ((m == NULL) || (m->type == NULL) || (m->type->check != hs_mb_gen_check)) { return 0; }
+    const hs_mb_gen *g = gen_of(m);
+    if (g->inner->type != NULL) { return 0; }
+    hs_error err;
+    /* the failure path only: the same compile again, now with its error (which names a
+     * capacity HS_MB_MAX_* and the description's need: hs_mb_limit_msg) */
+    hs_mb_model *ram = g->mb; /* the RAM bind() compiles into */
+    const hs_status rc = hs_mb_compile(g->desc, ram, HS_MB_PACK_AUTO, &err);
+    const char *msg = err.msg;
+    if (rc == HS_OK) { msg = "its compiled sizes differ from the generator's (regenerate it)"; }
+    size_t k = 0u;
+    while ((msg != NULL) && (msg[k] != '\0') && (k + 1u < cap)) {
+        why[k] = msg[k];
+        ++k;
+    }
+    why[k] = '\0';
+    return 1;
+}
+
 int hs_mb_gen_blocks(const hs_model *m, hs_blocks *b, int *buf, int nbuf)
 {
     /* the stepper asks for the pattern while sizing, before any check(): compile here too */

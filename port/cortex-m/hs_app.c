@@ -188,7 +188,7 @@ static const hs_signal_map *desc_signal_map(const hs_model *m)
 
 static int plant_start(void)
 {
-    char why[96];
+    char why[200]; /* "stepper init: " and a capacity's message (hs_mb_model_why, 160) */
     hs_status rc = hs_plant_initialize(&hs_app.plant, &app_def, &hs_app.model, R, sizeof R / sizeof R[0],
                                  I, sizeof I / sizeof I[0], why, sizeof why);
     if (rc) {

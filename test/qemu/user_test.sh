@@ -84,6 +84,12 @@ if [ -n "$cost" ] && [ $rc -eq 0 ] && [ "$cost" -le 1000000 ] \
 else ko "MODEL_FILE=car.hsm: exit $rc, cost '${cost:-?}'"; grep '^verdict' "$D/run.out"; fi
 $M firmware MODEL_FILE="$D/none.hsm" >"$D/o" 2>&1; rc=$?
 [ $rc -ne 0 ] && grep -q "MODEL_FILE=.*none.hsm: no such file" "$D/o" && ok "missing MODEL_FILE: refused at once, names the file" || { ko "missing MODEL_FILE: exit $rc"; cat "$D/o"; }
+# a description beyond the board's model-layer capacities (tower50: 50 bodies, the boards' 24):
+# refused at init with the capacity, the description's need and the make variable that raises it
+$M qemu-run MODEL_FILE=model/mech/large/tower50.hsm T=0.01 >"$D/o" 2>&1; rc=$?
+[ $rc -ne 0 ] && grep -q "^plant initialize: stepper init: 50 bodies exceed HS_MB_MAX_BODIES = 24; build with -DHS_MB_MAX_BODIES=50 or more (make HS_MB_MAX_BODIES=50)" "$D/o" \
+    && ok "MODEL_FILE=tower50.hsm on the boards' capacities: refused, names HS_MB_MAX_BODIES, its need 50 and the make variable" \
+    || { ko "MODEL_FILE=tower50.hsm: exit $rc"; grep -i "init" "$D/o"; }
 t0=$(date +%s)
 $M firmware CM_MODEL=no_such_model >"$D/o" 2>&1; rc=$?
 [ $rc -ne 0 ] && [ $(($(date +%s) - t0)) -lt 10 ] && grep -q "CM_MODEL=no_such_model: no model" "$D/o" \
