@@ -134,22 +134,30 @@ static int ct_face_toward(const ct_frame *F, const hs_real *n, hs_real *sg)
     return k;
 }
 
+/* Corner c (0..3, around the face) of box (S, F)'s face k on side sg (+-1), in world
+ * coordinates (m): box_plane, box_face and cyl_disc_box take their four points from it. */
+static void face_corner(const hs_mb_shape *S, const ct_frame *F, int k, hs_real sg, int c, hs_real *v)
+{
+    static const hs_real s1[4] = {1, -1, -1, 1}, s2[4] = {1, 1, -1, -1};
+    const int i1 = (k + 1) % 3, i2 = (k + 2) % 3;
+    hs_real l[3];
+    l[k] = sg * S->size[k];
+    l[i1] = s1[c] * S->size[i1];
+    l[i2] = s2[c] * S->size[i2];
+    frame_vec(F, l, v);
+    for (int i = 0; i < 3; ++i) {
+        v[i] += F->c[i];
+    }
+}
+
 /* box a on the plane (pp, n): the 4 corners of the face turned most towards the plane */
 static void box_plane(const hs_mb_shape *A, const ct_frame *Fa, const hs_real *pp, const hs_real *n, ct_pt *P)
 {
     hs_real sg;
     const int k = ct_face_toward(Fa, n, &sg);
-    const int i1 = (k + 1) % 3, i2 = (k + 2) % 3;
-    static const hs_real s1[4] = {1, -1, -1, 1}, s2[4] = {1, 1, -1, -1};
     for (int m = 0; m < 4; ++m) {
-        hs_real l[3], v[3];
-        l[k] = sg * A->size[k];
-        l[i1] = s1[m] * A->size[i1];
-        l[i2] = s2[m] * A->size[i2];
-        frame_vec(Fa, l, v);
-        for (int i = 0; i < 3; ++i) {
-            v[i] += Fa->c[i];
-        }
+        hs_real v[3];
+        face_corner(A, Fa, k, sg, m, v);
         pt_plane(v, pp, n, HS_R(0.0), &P[m]);
     }
 }
@@ -512,16 +520,10 @@ static void cyl_disc_box(const hs_mb_shape *A, const ct_frame *Fa, hs_real s, co
     }
     hs_real si;
     const int m = ct_face_toward(Fb, nr, &si);
-    const int i1 = (m + 1) % 3, i2 = (m + 2) % 3;
-    static const hs_real s1[4] = {1, -1, -1, 1}, s2[4] = {1, 1, -1, -1};
     for (int c = 0; c < 4; ++c) {
-        hs_real l[3], v[3], w[3], wt[3], sh[3], ni[3];
-        l[m] = si * B->size[m];
-        l[i1] = s1[c] * B->size[i1];
-        l[i2] = s2[c] * B->size[i2];
-        frame_vec(Fb, l, v);
+        hs_real v[3], w[3], wt[3], sh[3], ni[3];
+        face_corner(B, Fb, m, si, c, v);
         for (int i = 0; i < 3; ++i) {
-            v[i] += Fb->c[i];
             w[i] = v[i] - cd[i];
         }
         const hs_real h = mb_dot3(w, nr);
@@ -633,16 +635,10 @@ static void box_face(const hs_mb_shape *R, const ct_frame *Fr, int k, const hs_m
     }
     hs_real si;
     const int m = ct_face_toward(Fi, nr, &si);
-    const int i1 = (m + 1) % 3, i2 = (m + 2) % 3;
-    static const hs_real s1[4] = {1, -1, -1, 1}, s2[4] = {1, 1, -1, -1};
     for (int c = 0; c < 4; ++c) {
-        hs_real l[3], v[3], w[3], lr[3], pr[3];
-        l[m] = si * I->size[m];
-        l[i1] = s1[c] * I->size[i1];
-        l[i2] = s2[c] * I->size[i2];
-        frame_vec(Fi, l, v);
+        hs_real v[3], w[3], lr[3], pr[3];
+        face_corner(I, Fi, m, si, c, v);
         for (int i = 0; i < 3; ++i) {
-            v[i] += Fi->c[i];
             w[i] = v[i] - Fr->c[i];
         }
         /* the vertex on the reference face, clipped to its rectangle; a vertex outside it (an

@@ -350,12 +350,16 @@ int mb_line_count(const hs_mb_model *mb, hs_mb_output_kind kind, int index)
 /* The tires' values of one output call: each tire evaluated once at (t, q, u, z, in), however
  * many lines read it (car.hsm: 6 tire lines and 5 vehicle lines, each of which sums all 4
  * tires, were 26 evaluations per frame, now 4). key[s]: the element in slot s, -1 none yet;
- * vb: the body whose vehicle values vv holds (-1 none; car.hsm's 5 vehicle lines read one). */
+ * vb: the body whose vehicle values vv holds (-1 none; car.hsm's 5 vehicle lines read one);
+ * fe: the element whose force-line values fv holds (-1 none; car.hsm's kingpins have an angle
+ * line and a torque line each, one evaluation). */
 typedef struct mb_tire_cache {
     int key[MB_TIRE_SLOTS];
     hs_real val[MB_TIRE_SLOTS][HS_MB_TIRE_NVAL];
     int vb;
     hs_real vv[7];
+    int fe;
+    hs_real fv[MB_FORCE_NVAL];
 } mb_tire_cache;
 
 /* *val: tire element e's values (hs_mb_tire_probe) from the cache, evaluated on first use; an
@@ -500,8 +504,12 @@ static int line_values(const hs_model *m, mb_tire_cache *C, hs_mb_output_kind ki
     }
     case HS_MB_OUT_FORCE: {
         const mb_force_elem *el = mb_force_elems[D->forces[index].kind];
-        const int rc = el->values(mb, index, t, q, u, in, y);
-        if (rc != (int)HS_OK) { return rc; }
+        if (C->fe != index) {
+            const int rc = el->values(mb, index, t, q, u, in, C->fv);
+            if (rc != (int)HS_OK) { return rc; }
+            C->fe = index;
+        }
+        for (int j = 0; j < el->nval; ++j) { y[j] = C->fv[j]; }
         k = el->nval;
         break;
     }
@@ -554,6 +562,7 @@ int hs_mb_fn_output(const hs_model *m, hs_real t, const hs_real *q, const hs_rea
     mb_tire_cache C;
     for (int i = 0; i < MB_TIRE_SLOTS; ++i) { C.key[i] = -1; }
     C.vb = -1;
+    C.fe = -1;
     int k = 0;
     for (int i = 0; i < D->noutputs; ++i) {
         const hs_mb_output *o = &D->outputs[i];

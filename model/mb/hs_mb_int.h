@@ -263,6 +263,9 @@ hs_real mb_potential(const hs_mb_model *mb, hs_real t, const hs_real *q, const h
 
 /* One force element kind. check() returns 0, or the MB_K_* bit of the offending key with *why
  * set (static text); it runs in the parser (file:line errors) and in hs_mb_compile (tables). */
+/* The most values a kind's force output line has (the output call's buffers, hs_mb.c). */
+#define MB_FORCE_NVAL 7
+
 typedef struct mb_force_elem {
     const char *name;   /* .hsm keyword: force NAME <name> ... */
     const char *cname;  /* its hs_mb_force_kind constant (generator) */
@@ -286,8 +289,9 @@ typedef struct mb_force_elem {
                   * conj(Q0) compile sets (mb->hinge_c) */
     int tire;    /* MB_YES: a tire: its HS_MB_OUT_TIRE lines and the vehicle output's force
                   * sum read hs_mb_tire_probe */
-    /* Its HS_MB_OUT_FORCE lines (output force NAME): nval values named ".<val_name> (<val_unit>)",
-     * written by values() at (t, q, u, in); nval 0 and NULLs: the kind has none. */
+    /* Its HS_MB_OUT_FORCE lines (output force NAME): nval (<= MB_FORCE_NVAL) values named
+     * ".<val_name> (<val_unit>)", written by values() at (t, q, u, in); nval 0 and NULLs: the
+     * kind has none. */
     int nval;
     const char *const *val_name;
     const char *const *val_unit;

@@ -196,10 +196,17 @@ static int conservative(const hs_mb_desc *D)
     return ok;
 }
 
+/* 1 and *vmin when D declares release() (conservative, its potential's floor known), else 0. */
+static int release_floor(const hs_mb_desc *D, hs_real *vmin)
+{
+    hs_real d[HS_MB_MAX_BODIES], shortest[HS_MB_MAX_BODIES];
+    return (int)((conservative(D) != 0) && (potential_floor(D, vmin, d, shortest) != 0));
+}
+
 int hs_mb_has_release(const hs_mb_desc *D)
 {
-    hs_real vmin = HS_R(0.0), d[HS_MB_MAX_BODIES], shortest[HS_MB_MAX_BODIES];
-    return (int)((conservative(D) != 0) && (potential_floor(D, &vmin, d, shortest) != 0));
+    hs_real vmin = HS_R(0.0);
+    return release_floor(D, &vmin);
 }
 
 int hs_mb_fn_release(const hs_model *m, hs_real t, const hs_real *q, const hs_real *u, hs_real *E)
@@ -208,8 +215,8 @@ int hs_mb_fn_release(const hs_model *m, hs_real t, const hs_real *q, const hs_re
         return HS_E_NULL;
     }
     const hs_mb_model *mb = MB(m);
-    hs_real vmin = HS_R(0.0), d[HS_MB_MAX_BODIES], shortest[HS_MB_MAX_BODIES];
-    if ((conservative(mb->desc) == 0) || (potential_floor(mb->desc, &vmin, d, shortest) == 0)) {
+    hs_real vmin = HS_R(0.0);
+    if (release_floor(mb->desc, &vmin) == 0) {
         return HS_E_MODEL; /* set only where known (hs_mb_compile.c) */
     }
     hs_real En = HS_R(0.0);

@@ -24,19 +24,21 @@ void (*hs_app_test_hook)(uint32_t step);
 #ifndef HS_PLANT_WS_INTS
 #define HS_PLANT_WS_INTS 0u
 #endif
+/* The sizes of the dense bound. A description's image takes the registry models' (it can run
+ * them too: HS_PLANT_REG_MAX_*, the other images' limits from port/cortex-m/cortex-m.mk), not
+ * its own, whose dense bound is what does not fit: 8.4 MB beyond the board's 4 MiB RAM for a
+ * 50-box tower (nq 350) whose exact need is 66k reals and 129k ints. */
 #ifdef HS_BOARD_USER_MODEL
-/* A description's image: its exact need (over every configuration), and the dense bound of the
- * registry's models, which it can run too (HS_PLANT_REG_MAX_*: the other images' limits, from
- * port/cortex-m/cortex-m.mk). The dense bound at the description's own sizes is not needed and
- * is what does not fit: 8.4 MB beyond the board's 4 MiB RAM for a 50-box tower (nq 350) whose
- * exact need is 66k reals and 129k ints. */
-static hs_real R[HS_APP_MAX(HS_STEPPER_REALS(HS_PLANT_REG_MAX_NQ, HS_PLANT_REG_MAX_NC, HS_PLANT_REG_MAX_NZ),
-                            (size_t)HS_PLANT_WS_REALS)];
-static int I[HS_APP_MAX(HS_STEPPER_INTS(HS_PLANT_REG_MAX_NQ, HS_PLANT_REG_MAX_NC), (size_t)HS_PLANT_WS_INTS)];
+#define HS_APP_NQ HS_PLANT_REG_MAX_NQ
+#define HS_APP_NC HS_PLANT_REG_MAX_NC
+#define HS_APP_NZ HS_PLANT_REG_MAX_NZ
 #else
-static hs_real R[HS_APP_MAX(HS_STEPPER_REALS(HS_PLANT_MAX_NQ, HS_PLANT_MAX_NC, HS_PLANT_MAX_NZ), (size_t)HS_PLANT_WS_REALS)];
-static int I[HS_APP_MAX(HS_STEPPER_INTS(HS_PLANT_MAX_NQ, HS_PLANT_MAX_NC), (size_t)HS_PLANT_WS_INTS)];
+#define HS_APP_NQ HS_PLANT_MAX_NQ
+#define HS_APP_NC HS_PLANT_MAX_NC
+#define HS_APP_NZ HS_PLANT_MAX_NZ
 #endif
+static hs_real R[HS_APP_MAX(HS_STEPPER_REALS(HS_APP_NQ, HS_APP_NC, HS_APP_NZ), (size_t)HS_PLANT_WS_REALS)];
+static int I[HS_APP_MAX(HS_STEPPER_INTS(HS_APP_NQ, HS_APP_NC), (size_t)HS_PLANT_WS_INTS)];
 
 hs_app_cfg hs_app_default_cfg(void)
 {

@@ -1170,13 +1170,13 @@ static double rich_ratio(const sim_state *S)
  * (it refused a step), Richardson's 2^p / (2^p - 1) times rich_dh, p the nominal order. */
 static double rich_estimate(const sim_state *S)
 {
-    if (!S->quarter) return (hs_stepper_err_order(&S->st) == 1 ? 2.0 : 4.0 / 3.0) * S->rich_dh;
-    /* the observed ratio, but never past the nominal order's 2^p: a ratio above it is the runs'
-     * being short of the asymptotic range from the fast side, where the finer runs' ratios fall
-     * towards 2^p and the error left at h/4 exceeds 1/(r - 1) of their distance (spook on
-     * double_spherical.hsm at 1e-2 s: r = 2.77, 1/(r - 1) read 0.95 of the true error) */
-    const double rp = hs_stepper_err_order(&S->st) == 1 ? 2.0 : 4.0;
-    const double r = rich_ratio(S) < rp ? rich_ratio(S) : rp;
+    const double rp = hs_stepper_err_order(&S->st) == 1 ? 2.0 : 4.0; /* 2^p */
+    if (!S->quarter) return rp / (rp - 1.0) * S->rich_dh;
+    /* the observed ratio, but never past 2^p: a ratio above it is the runs' being short of the
+     * asymptotic range from the fast side, where the finer runs' ratios fall towards 2^p and
+     * the error left at h/4 exceeds 1/(r - 1) of their distance (spook on double_spherical.hsm
+     * at 1e-2 s: r = 2.77, 1/(r - 1) read 0.95 of the true error) */
+    const double r = fmin(rich_ratio(S), rp);
     const double c = r > 2.0 ? 1.0 / (r - 1.0) : sim_rich_c[SIM_RICH_NC - 1];
     int j = 1;
     while (j < SIM_RICH_NC - 1 && sim_rich_c[j] < c) ++j;

@@ -180,6 +180,7 @@ int mb_test_elem(void)
         note(yes_no(el->spring), n, "spring", why, sizeof why, &bad);
         note(yes_no(el->hinge), n, "hinge", why, sizeof why, &bad);
         note(yes_no(el->tire), n, "tire", why, sizeof why, &bad);
+        note(el->nval >= 0 && el->nval <= MB_FORCE_NVAL && (el->nval == 0) == (el->values == NULL), n, "nval", why, sizeof why, &bad);
         const mb_force_states *st = mb_force_states_of[k];
         note(st == NULL || (st->nz >= 1 && st->zdot != NULL && st->eval_z != NULL), n, "states", why, sizeof why, &bad);
     }
