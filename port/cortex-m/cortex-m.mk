@@ -98,7 +98,7 @@ CM_UNIT_SRC  := $(wildcard test/unit/*.c)
 define CM_BOARD_RULES
 CM_O_$(1) := $(CM_DIR)/$(1)/obj
 
-$$(CM_O_$(1))/%.o: %.c $(CM_HDRS)
+$$(CM_O_$(1))/%.o: %.c $(CM_HDRS) $(CM_DIR)/cm_limits.txt
 	@mkdir -p $$(dir $$@)
 	$(CM_CC) $(CM_ARCH_$(1)) $(CM_REAL_$(1)) $(CM_CFLAGS) $(CM_INC_$(1)) $$(CM_EXTRA) $$(if $$(filter test/unit/% test/qemu/unit_main.c,$$<),$(CM_TESTFLAGS)) \
 	  $$(if $$(filter model/vehicle/hs_tire.c model/vehicle/hs_tire_values.c model/vehicle/hs_veh.c model/elements/hs_mb_el_tire.c,$$<),$(CM_TIRE_FLAGS)) \
@@ -148,10 +148,10 @@ $(CM_DIR)/$(1)/hilstep-unit.elf: $$(CM_BASE_$(1)) $$(patsubst %.c,$$(CM_O_$(1))/
 # The image of a user's description (MODEL_FILE): the demo main bound to the generated type;
 # the plant and the shell are compiled with limits sized to the description (cm_user_limits).
 CM_UO_$(1) := $(CM_DIR)/$(1)/user
-$$(CM_UO_$(1))/%.o: %.c $(CM_HDRS) $(CM_USER_DIR)/hs_user_limits.h
+$$(CM_UO_$(1))/%.o: %.c $(CM_HDRS) $(CM_USER_DIR)/hs_user_limits.h $(CM_DIR)/cm_limits.txt
 	@mkdir -p $$(dir $$@)
 	$(CM_CC) $(CM_ARCH_$(1)) $(CM_REAL_$(1)) $(CM_USER_CFLAGS) $(CM_INC_$(1)) -c $$< -o $$@
-$$(CM_UO_$(1))/mb_user.o: $(CM_USER_DIR)/mb_user.c $(CM_HDRS)
+$$(CM_UO_$(1))/mb_user.o: $(CM_USER_DIR)/mb_user.c $(CM_HDRS) $(CM_DIR)/cm_limits.txt
 	@mkdir -p $$(dir $$@)
 	$(CM_CC) $(CM_ARCH_$(1)) $(CM_REAL_$(1)) $(CM_CFLAGS) $(CM_INC_$(1)) -c $$< -o $$@
 CM_USER_OBJ_$(1) := $$(CM_BASE_$(1)) $$(patsubst %.c,$$(CM_UO_$(1))/%.o,port/cortex-m/hs_app.c port/cortex-m/hs_replay.c port/cortex-m/main_demo.c port/cortex-m/core/hs_tick.c $(CM_HIL_SRC)) $$(CM_UO_$(1))/mb_user.o
@@ -194,6 +194,12 @@ $(CM_INPUTS_DIR)/hs_inputs.c: $(CM_INPUTS_DIR)/inputs_file.txt $(INPUTS) port/co
 $(CM_DIR)/cm_model.txt: cm-model-force
 	@mkdir -p $(dir $@)
 	@echo "$(CM_MODEL)" | cmp -s - $@ || echo "$(CM_MODEL)" > $@
+# The model layer's capacities the objects were built with (CM_MB_LIMITS, overridable as
+# `make HS_MB_MAX_BODIES=N ...`): a stamp rewritten only when they change, so changing one
+# rebuilds the objects instead of linking ones built with the others.
+$(CM_DIR)/cm_limits.txt: cm-model-force
+	@mkdir -p $(dir $@)
+	@echo "$(CM_MB_LIMITS)" | cmp -s - $@ || echo "$(CM_MB_LIMITS)" > $@
 
 # ---- a user's description: MODEL_FILE -> build/cortex-m/user/mb_user.c ----
 CM_USER_DIR := $(CM_DIR)/user
